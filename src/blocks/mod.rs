@@ -1,0 +1,13 @@
+//! The hardware: rust-hdl blocks, one file per block, named after it.
+
+pub mod priority_encoder;
+pub mod round_robin;
+
+pub use priority_encoder::{Order, PriorityEncoder};
+pub use round_robin::RoundRobinArbiter;
+pub mod simt_stack;
+pub use simt_stack::SimtStack;
+pub mod warp_scheduler;
+pub use warp_scheduler::WarpScheduler;
+pub mod seed_warp_scheduler;
+pub use seed_warp_scheduler::SeedWarpScheduler;

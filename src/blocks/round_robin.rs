@@ -1,0 +1,90 @@
+//! RoundRobinArbiter: grants one requester, with priority rotating past the last grant.
+//!
+//! The requester after the last one granted (cyclically) has the highest priority. The priority
+//! moves only when a grant is taken (`advance` high while `valid`), so a requester that is
+//! granted but not served keeps its grant. After reset requester 0 has the highest priority.
+//! Starvation bound: a requester that keeps its request is granted within `N` taken grants.
+
+use anyhow::Result;
+use rust_hdl::prelude::*;
+
+use crate::params::{check_derived, check_range, clog2, MAX_PORT_BITS};
+
+/// `N` requesters; `NW = clog2(N)` is the width of `index`.
+#[derive(LogicBlock)]
+pub struct RoundRobinArbiter<const N: usize, const NW: usize> {
+    /// Clock; the priority pointer changes on its rising edge.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset, active high: requester 0 gets the highest priority.
+    pub reset: Signal<In, Bit>,
+    // Request
+    /// One request bit per requester.
+    pub req: Signal<In, Bits<N>>,
+    /// The current grant is taken this cycle: rotate priority past it.
+    pub advance: Signal<In, Bit>,
+    // Result (combinational from `req` and the pointer)
+    /// Some request bit is set.
+    pub valid: Signal<Out, Bit>,
+    /// Binary index of the granted requester; 0 when `valid` is low.
+    pub index: Signal<Out, Bits<NW>>,
+    /// One-hot grant; 0 when `valid` is low.
+    pub grant: Signal<Out, Bits<N>>,
+    last: DFF<Bits<NW>>,
+    last_at_reset: Constant<Bits<NW>>,
+    found: Signal<Local, Bit>,
+}
+
+impl<const N: usize, const NW: usize> RoundRobinArbiter<N, NW> {
+    /// Checks `N` (2..=32) and `NW = clog2(N)`.
+    pub fn new() -> Result<Self> {
+        check_range("requesters (N)", N, 2, MAX_PORT_BITS)?;
+        check_derived("NW", NW, "clog2(N)", clog2(N))?;
+        Ok(Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            req: Default::default(),
+            advance: Default::default(),
+            valid: Default::default(),
+            index: Default::default(),
+            grant: Default::default(),
+            last: Default::default(),
+            last_at_reset: Constant::new((N - 1).to_bits()),
+            found: Default::default(),
+        })
+    }
+}
+
+impl<const N: usize, const NW: usize> Logic for RoundRobinArbiter<N, NW> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, last);
+        self.valid.next = self.req.val().any();
+        self.index.next = 0.into();
+        self.found.next = false;
+        // First the requesters above the last grant, lowest first ...
+        for i in 0..N {
+            if !self.found.val() & self.req.val().get_bit(i) & (self.last.q.val().index() < i) {
+                self.index.next = i.to_bits();
+                self.found.next = true;
+            }
+        }
+        // ... then wrap around to the lowest requester.
+        for i in 0..N {
+            if !self.found.val() & self.req.val().get_bit(i) {
+                self.index.next = i.to_bits();
+                self.found.next = true;
+            }
+        }
+        self.grant.next = 0.into();
+        for i in 0..N {
+            if self.valid.val() & (self.index.val().index() == i) {
+                self.grant.next = self.grant.val().replace_bit(i, true);
+            }
+        }
+        if self.reset.val() {
+            self.last.d.next = self.last_at_reset.val();
+        } else if self.advance.val() & self.valid.val() {
+            self.last.d.next = self.index.val();
+        }
+    }
+}

@@ -1,0 +1,453 @@
+//! WarpScheduler: hands out warps, keeps each warp's pc, thread mask and SIMT stack, and picks
+//! the warp that fetches next (the seed's `WarpScheduler`, 003).
+//!
+//! Interfaces, all sampled at the rising edge of `clock`:
+//! - warp command (`warp_cmd_*`): start a kernel on an idle warp with a start pc and thread mask;
+//!   `warp_cmd_ready` is high while some warp is idle and `warp_cmd_wid` says which one it lands in.
+//! - warp control (`warp_ctl_*`): set or clear a warp's active bit (re-activate it after a fetch).
+//! - branch control (`branch_ctl_*`): push `{mask, pc}` onto a warp's SIMT stack.
+//! - end control (`end_ctl_*`): end a warp.
+//! - pop (`warp_pop_*`): pop a warp's SIMT stack, restoring its pc and mask from the top entry.
+//! - instruction fetch (`inst_fetch_*`): combinational pc, mask and warp id of the chosen active
+//!   warp; on `inst_fetch_valid & inst_fetch_ready` that warp's pc advances by 4 and it is
+//!   deactivated until warp control re-activates it.
+//!
+//! Two modes, fixed at elaboration ([`SchedulerMode`]):
+//! - **seed-compatible**: cycle-for-cycle the seed, quirks included. Highest-index idle warp takes a
+//!   command, highest-index active warp fetches. Same-cycle updates of one warp resolve in the
+//!   seed's statement order (command, end, control, pop, fetch: the later wins), so `end` of the
+//!   warp a command lands in wins and leaves it idle but active, and fetch's `pc + 4` overwrites a
+//!   popped pc. `end` sets the idle bit only (an ended warp that is active keeps fetching), warp
+//!   control may activate an idle warp, pop restores pc and mask from the top entry even when the
+//!   stack is empty (slot 0, stale), and a push and a pop of one warp in one cycle push only.
+//! - **fixed**: lowest-index idle warp takes a command; the fetch policy is lowest index, highest
+//!   index or round robin; `end` clears the warp fully (idle, inactive, pc 0, mask 0, stack
+//!   emptied); warp control, branch, pop and end aimed at an idle warp are dropped and flagged;
+//!   a pop of an empty stack leaves pc and mask as they are (the stack flags underflow); a pop
+//!   and a fetch of one warp in one cycle restore the popped pc (the fetch's `pc + 4` is dropped);
+//!   a push and a pop in one cycle replace the top entry (see [`SimtStack`]).
+//!
+//! Error flags (one bit per warp, sticky until reset) are kept in both modes: stack overflow and
+//! underflow, end of an idle warp, branch or pop for an idle warp, activation of an idle warp.
+
+use anyhow::Result;
+use rust_hdl::prelude::*;
+
+use super::{Order, PriorityEncoder, RoundRobinArbiter, SimtStack};
+use crate::params::{check_derived, check_range, check_warps, clog2, FetchPolicy, SchedulerMode};
+
+/// `W` warps (`WW = clog2(W)` id bits), `T` threads, `A` pc bits, stack depth `D`
+/// (`SPW = clog2(D + 1)`).
+#[derive(LogicBlock)]
+pub struct WarpScheduler<
+    const W: usize,
+    const WW: usize,
+    const T: usize,
+    const A: usize,
+    const D: usize,
+    const SPW: usize,
+> {
+    /// Clock; all state changes on its rising edge.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset, active high: every warp idle and inactive, pc and mask 0, stacks empty,
+    /// error flags clear.
+    pub reset: Signal<In, Bit>,
+    // Warp command: start a warp
+    /// A warp command is offered.
+    pub warp_cmd_valid: Signal<In, Bit>,
+    /// Some warp is idle: the command is taken this cycle if valid.
+    pub warp_cmd_ready: Signal<Out, Bit>,
+    /// Start pc.
+    pub warp_cmd_pc: Signal<In, Bits<A>>,
+    /// Start thread mask.
+    pub warp_cmd_mask: Signal<In, Bits<T>>,
+    /// The warp a command offered now lands in (meaningful while `warp_cmd_ready`).
+    pub warp_cmd_wid: Signal<Out, Bits<WW>>,
+    // Warp control: set a warp's active bit
+    /// A warp control is offered.
+    pub warp_ctl_valid: Signal<In, Bit>,
+    /// Always high: warp control is taken every cycle.
+    pub warp_ctl_ready: Signal<Out, Bit>,
+    /// Warp to control.
+    pub warp_ctl_wid: Signal<In, Bits<WW>>,
+    /// New active bit.
+    pub warp_ctl_active: Signal<In, Bit>,
+    // Branch control: push onto a warp's SIMT stack
+    /// A branch push is offered.
+    pub branch_ctl_valid: Signal<In, Bit>,
+    /// Always high.
+    pub branch_ctl_ready: Signal<Out, Bit>,
+    /// Warp whose stack is pushed.
+    pub branch_ctl_wid: Signal<In, Bits<WW>>,
+    /// Thread mask of the pushed entry.
+    pub branch_ctl_mask: Signal<In, Bits<T>>,
+    /// Pc of the pushed entry.
+    pub branch_ctl_pc: Signal<In, Bits<A>>,
+    // End control: end a warp
+    /// An end is offered.
+    pub end_ctl_valid: Signal<In, Bit>,
+    /// Always high.
+    pub end_ctl_ready: Signal<Out, Bit>,
+    /// Warp to end.
+    pub end_ctl_wid: Signal<In, Bits<WW>>,
+    // Pop: restore pc and mask from a warp's stack top
+    /// A pop is requested (no ready: always taken).
+    pub warp_pop_valid: Signal<In, Bit>,
+    /// Warp whose stack is popped.
+    pub warp_pop_wid: Signal<In, Bits<WW>>,
+    /// Top-of-stack mask of warp `warp_pop_wid` (the seed's `pop_data_out`, mask half).
+    pub pop_data_mask: Signal<Out, Bits<T>>,
+    /// Top-of-stack pc of warp `warp_pop_wid` (the seed's `pop_data_out`, pc half).
+    pub pop_data_pc: Signal<Out, Bits<A>>,
+    // Instruction fetch
+    /// Some warp is active.
+    pub inst_fetch_valid: Signal<Out, Bit>,
+    /// The fetch is taken: advance the chosen warp's pc by 4 and deactivate it.
+    pub inst_fetch_ready: Signal<In, Bit>,
+    /// Pc of the chosen warp (0 when not valid).
+    pub inst_fetch_pc: Signal<Out, Bits<A>>,
+    /// Thread mask of the chosen warp (0 when not valid).
+    pub inst_fetch_mask: Signal<Out, Bits<T>>,
+    /// The chosen warp (0 when not valid).
+    pub inst_fetch_wid: Signal<Out, Bits<WW>>,
+    // Status, one bit per warp
+    /// Idle warps (the seed's `idle_id_out`).
+    pub idle_mask: Signal<Out, Bits<W>>,
+    /// Active warps (the seed's `active_id_out`).
+    pub active_mask: Signal<Out, Bits<W>>,
+    /// Warps whose SIMT stack is empty.
+    pub stack_empty: Signal<Out, Bits<W>>,
+    /// Warps whose SIMT stack is full.
+    pub stack_full: Signal<Out, Bits<W>>,
+    // Error flags, one bit per warp, sticky until reset
+    /// A branch push was dropped: the warp's stack was full.
+    pub err_overflow: Signal<Out, Bits<W>>,
+    /// A pop found the warp's stack empty.
+    pub err_underflow: Signal<Out, Bits<W>>,
+    /// End control named an idle warp.
+    pub err_end_idle: Signal<Out, Bits<W>>,
+    /// Branch control named an idle warp.
+    pub err_branch_idle: Signal<Out, Bits<W>>,
+    /// A pop named an idle warp.
+    pub err_pop_idle: Signal<Out, Bits<W>>,
+    /// Warp control tried to activate an idle warp.
+    pub err_ctl_idle: Signal<Out, Bits<W>>,
+    // Sub-blocks and state
+    stacks: [SimtStack<T, A, D, SPW>; W],
+    idle_enc: PriorityEncoder<W, WW>,
+    fetch_enc: PriorityEncoder<W, WW>,
+    fetch_rr: RoundRobinArbiter<W, WW>,
+    idle: DFF<Bits<W>>,
+    active: DFF<Bits<W>>,
+    pc: [DFF<Bits<A>>; W],
+    mask: [DFF<Bits<T>>; W],
+    end_idle_q: DFF<Bits<W>>,
+    branch_idle_q: DFF<Bits<W>>,
+    pop_idle_q: DFF<Bits<W>>,
+    ctl_idle_q: DFF<Bits<W>>,
+    // Elaboration-time configuration
+    seed_quirks: Constant<Bit>,
+    round_robin: Constant<Bit>,
+    all_warps: Constant<Bits<W>>,
+    // Combinational temporaries
+    cmd_fire: Signal<Local, Bit>,
+    fetch_any: Signal<Local, Bit>,
+    fetch_wid: Signal<Local, Bits<WW>>,
+    fetch_fire: Signal<Local, Bit>,
+    is_idle: Signal<Local, Bit>,
+    hit_cmd: Signal<Local, Bit>,
+    hit_end: Signal<Local, Bit>,
+    hit_ctl: Signal<Local, Bit>,
+    hit_pop: Signal<Local, Bit>,
+    hit_branch: Signal<Local, Bit>,
+    hit_fetch: Signal<Local, Bit>,
+    w_idle: Signal<Local, Bit>,
+    w_active: Signal<Local, Bit>,
+    idle_next: Signal<Local, Bits<W>>,
+    active_next: Signal<Local, Bits<W>>,
+    end_idle_next: Signal<Local, Bits<W>>,
+    branch_idle_next: Signal<Local, Bits<W>>,
+    pop_idle_next: Signal<Local, Bits<W>>,
+    ctl_idle_next: Signal<Local, Bits<W>>,
+}
+
+impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize>
+    WarpScheduler<W, WW, T, A, D, SPW>
+{
+    /// Checks the parameters and their derived widths; `mode` fixes the behaviour.
+    pub fn new(mode: SchedulerMode) -> Result<Self> {
+        check_warps("warps (W)", W)?;
+        check_derived("WW", WW, "clog2(W)", clog2(W))?;
+        check_range("threads (T)", T, 1, crate::params::MAX_PORT_BITS)?;
+        let stacks = (0..W).map(|_| SimtStack::new()).collect::<Result<Vec<_>>>()?;
+        let fetch_order = match mode.fetch_policy() {
+            FetchPolicy::HighestIndex => Order::HighestFirst,
+            FetchPolicy::LowestIndex | FetchPolicy::RoundRobin => Order::LowestFirst,
+        };
+        let idle_order = if mode.seed_quirks() { Order::HighestFirst } else { Order::LowestFirst };
+        Ok(Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            warp_cmd_valid: Default::default(),
+            warp_cmd_ready: Default::default(),
+            warp_cmd_pc: Default::default(),
+            warp_cmd_mask: Default::default(),
+            warp_cmd_wid: Default::default(),
+            warp_ctl_valid: Default::default(),
+            warp_ctl_ready: Default::default(),
+            warp_ctl_wid: Default::default(),
+            warp_ctl_active: Default::default(),
+            branch_ctl_valid: Default::default(),
+            branch_ctl_ready: Default::default(),
+            branch_ctl_wid: Default::default(),
+            branch_ctl_mask: Default::default(),
+            branch_ctl_pc: Default::default(),
+            end_ctl_valid: Default::default(),
+            end_ctl_ready: Default::default(),
+            end_ctl_wid: Default::default(),
+            warp_pop_valid: Default::default(),
+            warp_pop_wid: Default::default(),
+            pop_data_mask: Default::default(),
+            pop_data_pc: Default::default(),
+            inst_fetch_valid: Default::default(),
+            inst_fetch_ready: Default::default(),
+            inst_fetch_pc: Default::default(),
+            inst_fetch_mask: Default::default(),
+            inst_fetch_wid: Default::default(),
+            idle_mask: Default::default(),
+            active_mask: Default::default(),
+            stack_empty: Default::default(),
+            stack_full: Default::default(),
+            err_overflow: Default::default(),
+            err_underflow: Default::default(),
+            err_end_idle: Default::default(),
+            err_branch_idle: Default::default(),
+            err_pop_idle: Default::default(),
+            err_ctl_idle: Default::default(),
+            stacks: stacks.try_into().unwrap_or_else(|_| unreachable!("W stacks built")),
+            idle_enc: PriorityEncoder::new(idle_order)?,
+            fetch_enc: PriorityEncoder::new(fetch_order)?,
+            fetch_rr: RoundRobinArbiter::new()?,
+            idle: Default::default(),
+            active: Default::default(),
+            pc: std::array::from_fn(|_| Default::default()),
+            mask: std::array::from_fn(|_| Default::default()),
+            end_idle_q: Default::default(),
+            branch_idle_q: Default::default(),
+            pop_idle_q: Default::default(),
+            ctl_idle_q: Default::default(),
+            seed_quirks: Constant::new(mode.seed_quirks()),
+            round_robin: Constant::new(mode.fetch_policy() == FetchPolicy::RoundRobin),
+            all_warps: Constant::new(Bits::<W>::mask()),
+            cmd_fire: Default::default(),
+            fetch_any: Default::default(),
+            fetch_wid: Default::default(),
+            fetch_fire: Default::default(),
+            is_idle: Default::default(),
+            hit_cmd: Default::default(),
+            hit_end: Default::default(),
+            hit_ctl: Default::default(),
+            hit_pop: Default::default(),
+            hit_branch: Default::default(),
+            hit_fetch: Default::default(),
+            w_idle: Default::default(),
+            w_active: Default::default(),
+            idle_next: Default::default(),
+            active_next: Default::default(),
+            end_idle_next: Default::default(),
+            branch_idle_next: Default::default(),
+            pop_idle_next: Default::default(),
+            ctl_idle_next: Default::default(),
+        })
+    }
+}
+
+impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize>
+    Logic for WarpScheduler<W, WW, T, A, D, SPW>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        // Clocks, and "keep" as the default next state
+        dff_setup!(self, clock, idle, active, end_idle_q, branch_idle_q, pop_idle_q, ctl_idle_q);
+        self.fetch_rr.clock.next = self.clock.val();
+        self.fetch_rr.reset.next = self.reset.val();
+        for i in 0..W {
+            self.pc[i].clock.next = self.clock.val();
+            self.pc[i].d.next = self.pc[i].q.val();
+            self.mask[i].clock.next = self.clock.val();
+            self.mask[i].d.next = self.mask[i].q.val();
+            self.stacks[i].clock.next = self.clock.val();
+            self.stacks[i].reset.next = self.reset.val();
+            self.stacks[i].push_mask.next = self.branch_ctl_mask.val();
+            self.stacks[i].push_pc.next = self.branch_ctl_pc.val();
+            self.stacks[i].push.next = false;
+            self.stacks[i].pop.next = false;
+            self.stacks[i].clear.next = false;
+        }
+
+        // Warp selection: an idle warp for a command, an active warp for fetch
+        self.idle_enc.req.next = self.idle.q.val();
+        self.fetch_enc.req.next = self.active.q.val();
+        self.fetch_rr.req.next = self.active.q.val();
+        if self.round_robin.val() {
+            self.fetch_any.next = self.fetch_rr.valid.val();
+            self.fetch_wid.next = self.fetch_rr.index.val();
+        } else {
+            self.fetch_any.next = self.fetch_enc.valid.val();
+            self.fetch_wid.next = self.fetch_enc.index.val();
+        }
+        self.fetch_fire.next = self.fetch_any.val() & self.inst_fetch_ready.val();
+        self.fetch_rr.advance.next = self.fetch_fire.val();
+        self.cmd_fire.next = self.warp_cmd_valid.val() & self.idle_enc.valid.val();
+
+        // Outputs
+        self.warp_cmd_ready.next = self.idle_enc.valid.val();
+        self.warp_cmd_wid.next = self.idle_enc.index.val();
+        self.warp_ctl_ready.next = true;
+        self.branch_ctl_ready.next = true;
+        self.end_ctl_ready.next = true;
+        self.inst_fetch_valid.next = self.fetch_any.val();
+        self.inst_fetch_wid.next = 0.into();
+        self.inst_fetch_pc.next = 0.into();
+        self.inst_fetch_mask.next = 0.into();
+        if self.fetch_any.val() {
+            self.inst_fetch_wid.next = self.fetch_wid.val();
+        }
+        self.pop_data_mask.next = 0.into();
+        self.pop_data_pc.next = 0.into();
+        self.stack_empty.next = 0.into();
+        self.stack_full.next = 0.into();
+        self.err_overflow.next = 0.into();
+        self.err_underflow.next = 0.into();
+        for i in 0..W {
+            if self.fetch_any.val() & (self.fetch_wid.val().index() == i) {
+                self.inst_fetch_pc.next = self.pc[i].q.val();
+                self.inst_fetch_mask.next = self.mask[i].q.val();
+            }
+            if self.warp_pop_wid.val().index() == i {
+                self.pop_data_mask.next = self.stacks[i].top_mask.val();
+                self.pop_data_pc.next = self.stacks[i].top_pc.val();
+            }
+            self.stack_empty.next = self.stack_empty.val().replace_bit(i, self.stacks[i].empty.val());
+            self.stack_full.next = self.stack_full.val().replace_bit(i, self.stacks[i].full.val());
+            self.err_overflow.next = self.err_overflow.val().replace_bit(i, self.stacks[i].overflow.val());
+            self.err_underflow.next =
+                self.err_underflow.val().replace_bit(i, self.stacks[i].underflow.val());
+        }
+        self.idle_mask.next = self.idle.q.val();
+        self.active_mask.next = self.active.q.val();
+        self.err_end_idle.next = self.end_idle_q.q.val();
+        self.err_branch_idle.next = self.branch_idle_q.q.val();
+        self.err_pop_idle.next = self.pop_idle_q.q.val();
+        self.err_ctl_idle.next = self.ctl_idle_q.q.val();
+
+        // Next state, one warp at a time
+        self.idle_next.next = self.idle.q.val();
+        self.active_next.next = self.active.q.val();
+        self.end_idle_next.next = self.end_idle_q.q.val();
+        self.branch_idle_next.next = self.branch_idle_q.q.val();
+        self.pop_idle_next.next = self.pop_idle_q.q.val();
+        self.ctl_idle_next.next = self.ctl_idle_q.q.val();
+        for i in 0..W {
+            self.is_idle.next = self.idle.q.val().get_bit(i);
+            self.hit_cmd.next = self.cmd_fire.val() & (self.idle_enc.index.val().index() == i);
+            self.hit_end.next = self.end_ctl_valid.val() & (self.end_ctl_wid.val().index() == i);
+            self.hit_ctl.next = self.warp_ctl_valid.val() & (self.warp_ctl_wid.val().index() == i);
+            self.hit_pop.next = self.warp_pop_valid.val() & (self.warp_pop_wid.val().index() == i);
+            self.hit_branch.next =
+                self.branch_ctl_valid.val() & (self.branch_ctl_wid.val().index() == i);
+            self.hit_fetch.next = self.fetch_fire.val() & (self.fetch_wid.val().index() == i);
+            self.w_idle.next = self.is_idle.val();
+            self.w_active.next = self.active.q.val().get_bit(i);
+            // Misuse flags (both modes)
+            if self.hit_end.val() & self.is_idle.val() {
+                self.end_idle_next.next = self.end_idle_next.val().replace_bit(i, true);
+            }
+            if self.hit_branch.val() & self.is_idle.val() {
+                self.branch_idle_next.next = self.branch_idle_next.val().replace_bit(i, true);
+            }
+            if self.hit_pop.val() & self.is_idle.val() {
+                self.pop_idle_next.next = self.pop_idle_next.val().replace_bit(i, true);
+            }
+            if self.hit_ctl.val() & self.warp_ctl_active.val() & self.is_idle.val() {
+                self.ctl_idle_next.next = self.ctl_idle_next.val().replace_bit(i, true);
+            }
+            if self.seed_quirks.val() {
+                // The seed's statement order: command, end, control, pop, fetch; later wins.
+                if self.hit_cmd.val() {
+                    self.w_idle.next = false;
+                    self.w_active.next = true;
+                    self.pc[i].d.next = self.warp_cmd_pc.val();
+                    self.mask[i].d.next = self.warp_cmd_mask.val();
+                }
+                if self.hit_end.val() {
+                    self.w_idle.next = true;
+                }
+                if self.hit_ctl.val() {
+                    self.w_active.next = self.warp_ctl_active.val();
+                }
+                if self.hit_pop.val() {
+                    self.pc[i].d.next = self.stacks[i].top_pc.val();
+                    self.mask[i].d.next = self.stacks[i].top_mask.val();
+                }
+                if self.hit_fetch.val() {
+                    self.w_active.next = false;
+                    self.pc[i].d.next = self.pc[i].q.val() + 4;
+                }
+                self.stacks[i].push.next = self.hit_branch.val();
+                self.stacks[i].pop.next = self.hit_pop.val() & !self.hit_branch.val();
+            } else {
+                if self.hit_cmd.val() {
+                    self.w_idle.next = false;
+                    self.w_active.next = true;
+                    self.pc[i].d.next = self.warp_cmd_pc.val();
+                    self.mask[i].d.next = self.warp_cmd_mask.val();
+                }
+                if self.hit_ctl.val() & !self.is_idle.val() {
+                    self.w_active.next = self.warp_ctl_active.val();
+                }
+                if self.hit_fetch.val() {
+                    self.w_active.next = false;
+                    self.pc[i].d.next = self.pc[i].q.val() + 4;
+                }
+                if self.hit_pop.val() & !self.is_idle.val() {
+                    self.stacks[i].pop.next = true;
+                    if !self.stacks[i].empty.val() {
+                        self.pc[i].d.next = self.stacks[i].top_pc.val();
+                        self.mask[i].d.next = self.stacks[i].top_mask.val();
+                    }
+                }
+                if self.hit_branch.val() & !self.is_idle.val() {
+                    self.stacks[i].push.next = true;
+                }
+                if self.hit_end.val() & !self.is_idle.val() {
+                    self.w_idle.next = true;
+                    self.w_active.next = false;
+                    self.pc[i].d.next = 0.into();
+                    self.mask[i].d.next = 0.into();
+                    self.stacks[i].clear.next = true;
+                }
+            }
+            self.idle_next.next = self.idle_next.val().replace_bit(i, self.w_idle.val());
+            self.active_next.next = self.active_next.val().replace_bit(i, self.w_active.val());
+        }
+        self.idle.d.next = self.idle_next.val();
+        self.active.d.next = self.active_next.val();
+        self.end_idle_q.d.next = self.end_idle_next.val();
+        self.branch_idle_q.d.next = self.branch_idle_next.val();
+        self.pop_idle_q.d.next = self.pop_idle_next.val();
+        self.ctl_idle_q.d.next = self.ctl_idle_next.val();
+        if self.reset.val() {
+            self.idle.d.next = self.all_warps.val();
+            self.active.d.next = 0.into();
+            self.end_idle_q.d.next = 0.into();
+            self.branch_idle_q.d.next = 0.into();
+            self.pop_idle_q.d.next = 0.into();
+            self.ctl_idle_q.d.next = 0.into();
+            for i in 0..W {
+                self.pc[i].d.next = 0.into();
+                self.mask[i].d.next = 0.into();
+            }
+        }
+    }
+}

@@ -1,0 +1,2 @@
+pub mod blocks;
+pub mod params;

@@ -1,0 +1,222 @@
+//! Parameters, presets and the rules they must obey.
+//!
+//! Every block takes its sizes as const generics; the derived widths (log2 of the warp count,
+//! the stack-pointer width, ...) are extra const generics whose relation to the sizes is checked
+//! in the block's `new()`, with the same rules as here. A parameter set that breaks a rule is
+//! refused with an error that names the parameter and the rule.
+
+use anyhow::{bail, Result};
+
+/// Number of bits needed to hold the values `0..n` (ceil(log2 n)), with `clog2(1) == 0`.
+pub const fn clog2(n: usize) -> usize {
+    let mut bits = 0;
+    while (1usize << bits) < n {
+        bits += 1;
+    }
+    bits
+}
+
+/// Largest width (bits) of any single port value: the simulation harnesses carry port values as
+/// `u64`, rust-hdl's literals are `u64` and its `.index()` panics above 32 bits.
+pub const MAX_PORT_BITS: usize = 32;
+
+/// How the warp scheduler picks the warp that fetches when several are active.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FetchPolicy {
+    /// Highest warp index first: what the seed's priority-encoder loop does (starves low warps).
+    HighestIndex,
+    /// Lowest warp index first.
+    LowestIndex,
+    /// Round robin: priority rotates to the warp after the last one that fetched.
+    RoundRobin,
+}
+
+impl FetchPolicy {
+    /// The value the hardware's `fetch_policy` constant holds.
+    pub fn code(self) -> u64 {
+        match self {
+            FetchPolicy::HighestIndex => 0,
+            FetchPolicy::LowestIndex => 1,
+            FetchPolicy::RoundRobin => 2,
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            FetchPolicy::HighestIndex => "highest-index",
+            FetchPolicy::LowestIndex => "lowest-index",
+            FetchPolicy::RoundRobin => "round-robin",
+        }
+    }
+}
+
+/// Which behaviour the warp scheduler implements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SchedulerMode {
+    /// Cycle-for-cycle the seed's Verilog (003), quirks included: highest-index fetch, `end`
+    /// leaves the active bit set, pop restores from an empty stack, fetch's pc+4 beats a pop.
+    SeedCompatible,
+    /// The fixed scheduler: the chosen fetch policy, `end` clears a warp fully, misuse is
+    /// dropped and flagged, no operation leaves a warp's pc or mask undefined.
+    Fixed(FetchPolicy),
+}
+
+impl SchedulerMode {
+    pub fn fetch_policy(self) -> FetchPolicy {
+        match self {
+            SchedulerMode::SeedCompatible => FetchPolicy::HighestIndex,
+            SchedulerMode::Fixed(p) => p,
+        }
+    }
+    pub fn seed_quirks(self) -> bool {
+        self == SchedulerMode::SeedCompatible
+    }
+    pub fn name(self) -> String {
+        match self {
+            SchedulerMode::SeedCompatible => "seed-compatible".into(),
+            SchedulerMode::Fixed(p) => format!("fixed, {} fetch", p.name()),
+        }
+    }
+}
+
+/// The sizes of the scheduler slice (warp scheduler, its SIMT stacks and encoders).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SchedulerParams {
+    /// Number of warps (`WarpNum` in the seed).
+    pub warps: usize,
+    /// Threads per warp: the width of a thread mask (`ThreadNum`).
+    pub threads: usize,
+    /// Width of a program counter (`AddrWidth`).
+    pub pc_width: usize,
+    /// Entries per SIMT stack (`DEPTH`).
+    pub stack_depth: usize,
+    /// Fetch policy of the fixed-mode scheduler that the preset exports.
+    pub fetch_policy: FetchPolicy,
+}
+
+impl SchedulerParams {
+    /// Checks every rule; the error names the parameter and the rule it breaks.
+    pub fn validate(&self) -> Result<()> {
+        check_warps("warps", self.warps)?;
+        check_range("threads", self.threads, 1, MAX_PORT_BITS)?;
+        check_range("pc_width", self.pc_width, 3, MAX_PORT_BITS)?;
+        check_range("stack_depth", self.stack_depth, 1, 64)?;
+        Ok(())
+    }
+    /// Width of a warp id: `clog2(warps)`.
+    pub fn warp_id_width(&self) -> usize {
+        clog2(self.warps)
+    }
+    /// Width of a stack pointer / occupancy count: holds `0..=stack_depth`.
+    pub fn stack_ptr_width(&self) -> usize {
+        stack_ptr_width(self.stack_depth)
+    }
+}
+
+/// Width of a stack pointer that counts `0..=depth`.
+pub const fn stack_ptr_width(depth: usize) -> usize {
+    clog2(depth + 1)
+}
+
+/// `value` must lie in `lo..=hi`.
+pub fn check_range(name: &str, value: usize, lo: usize, hi: usize) -> Result<()> {
+    if value < lo || value > hi {
+        bail!("parameter `{name}` = {value} is out of range: it must be between {lo} and {hi}");
+    }
+    Ok(())
+}
+
+/// A warp (or requester) count: a power of two between 2 and 32, so that every warp id of
+/// `clog2(n)` bits names a real warp and a warp bit-vector fits the 32-bit `.index()` limit.
+pub fn check_warps(name: &str, value: usize) -> Result<()> {
+    check_range(name, value, 2, MAX_PORT_BITS)?;
+    if !value.is_power_of_two() {
+        bail!("parameter `{name}` = {value} must be a power of two (every {}-bit id must name one)", clog2(value));
+    }
+    Ok(())
+}
+
+/// A derived const generic must equal what its rule computes from the base parameters.
+pub fn check_derived(name: &str, got: usize, rule: &str, want: usize) -> Result<()> {
+    if got != want {
+        bail!("derived parameter `{name}` = {got} breaks its rule `{name} = {rule}` (= {want})");
+    }
+    Ok(())
+}
+
+/// A named, ready-made parameter set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Preset {
+    pub name: &'static str,
+    pub scheduler: SchedulerParams,
+    /// Why this preset exists (printed in the README and the exported headers).
+    pub purpose: &'static str,
+}
+
+/// The seed's defaults (`003`): 8 warps, 32 threads, 32-bit pc, stack depth 8.
+pub const SEED: Preset = Preset {
+    name: "seed",
+    scheduler: SchedulerParams {
+        warps: 8,
+        threads: 32,
+        pc_width: 32,
+        stack_depth: 8,
+        fetch_policy: FetchPolicy::RoundRobin,
+    },
+    purpose: "the seed's defaults; the seed-compatible scheduler is checked against the seed's Verilog with it",
+};
+
+/// Sized for the Alchitry Cu (iCE40-HX8K, 7680 logic cells, 32 x 4 kbit block RAM).
+pub const CU: Preset = Preset {
+    name: "cu",
+    scheduler: SchedulerParams {
+        warps: 4,
+        threads: 8,
+        pc_width: 16,
+        stack_depth: 4,
+        fetch_policy: FetchPolicy::RoundRobin,
+    },
+    purpose: "fits the Alchitry Cu's iCE40-HX8K beside the operand collector",
+};
+
+/// A deliberately small set that fills its stacks and warps quickly in random tests.
+pub const TINY: Preset = Preset {
+    name: "tiny",
+    scheduler: SchedulerParams {
+        warps: 2,
+        threads: 4,
+        pc_width: 8,
+        stack_depth: 2,
+        fetch_policy: FetchPolicy::LowestIndex,
+    },
+    purpose: "smallest useful set: stacks and warps fill within a few cycles in random tests",
+};
+
+/// Every preset, in the order the README lists them.
+pub const PRESETS: [Preset; 3] = [SEED, CU, TINY];
+
+/// Looks a preset up by name.
+pub fn preset(name: &str) -> Result<Preset> {
+    PRESETS.iter().copied().find(|p| p.name == name).ok_or_else(|| {
+        let known: Vec<_> = PRESETS.iter().map(|p| p.name).collect();
+        anyhow::anyhow!("unknown preset `{name}`: known presets are {}", known.join(", "))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_are_valid() {
+        for p in PRESETS {
+            p.scheduler.validate().unwrap();
+        }
+    }
+
+    #[test]
+    fn clog2_values() {
+        assert_eq!([clog2(1), clog2(2), clog2(3), clog2(4), clog2(5), clog2(32)], [0, 1, 2, 2, 3, 5]);
+        assert_eq!(stack_ptr_width(8), 4);
+        assert_eq!(stack_ptr_width(7), 3);
+    }
+}
