@@ -1,2 +1,5 @@
 pub mod blocks;
+pub mod model;
 pub mod params;
+pub mod preset_blocks;
+pub mod verify;

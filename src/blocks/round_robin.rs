@@ -88,3 +88,7 @@ impl<const N: usize, const NW: usize> Logic for RoundRobinArbiter<N, NW> {
         }
     }
 }
+
+impl<const N: usize, const NW: usize> crate::verify::Dut for RoundRobinArbiter<N, NW> {
+    crate::dut_ports!(clock: clock, inputs: [reset, req, advance], outputs: [valid, index, grant]);
+}

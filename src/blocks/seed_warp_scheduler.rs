@@ -149,3 +149,25 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
             | bit_cast::<E, A>(self.core.pop_data_pc.val());
     }
 }
+
+impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize, const E: usize>
+    crate::verify::Dut for SeedWarpScheduler<W, WW, T, A, D, SPW, E>
+{
+    crate::dut_ports!(
+        clock: clk,
+        inputs: [
+            reset,
+            warp_cmd_valid, warp_cmd_pc, warp_cmd_mask,
+            warp_ctl_valid, warp_ctl_wid, warp_ctl_active,
+            branch_ctl_valid, branch_ctl_wid, branch_ctl_data,
+            end_ctl_valid, end_ctl_wid,
+            warp_pop_valid, warp_pop_wid,
+            inst_fetch_ready,
+        ],
+        outputs: [
+            warp_cmd_ready, warp_ctl_ready, branch_ctl_ready, end_ctl_ready,
+            inst_fetch_valid, inst_fetch_pc, inst_fetch_mask, inst_fetch_wid,
+            idle_id_out, active_id_out, pop_data_out,
+        ]
+    );
+}

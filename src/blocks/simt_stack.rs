@@ -161,3 +161,13 @@ impl<const T: usize, const A: usize, const D: usize, const SPW: usize> Logic
         }
     }
 }
+
+impl<const T: usize, const A: usize, const D: usize, const SPW: usize> crate::verify::Dut
+    for SimtStack<T, A, D, SPW>
+{
+    crate::dut_ports!(
+        clock: clock,
+        inputs: [reset, push, pop, clear, push_mask, push_pc],
+        outputs: [top_mask, top_pc, empty, full, occupancy, overflow, underflow]
+    );
+}

@@ -451,3 +451,27 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
         }
     }
 }
+
+impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize>
+    crate::verify::Dut for WarpScheduler<W, WW, T, A, D, SPW>
+{
+    crate::dut_ports!(
+        clock: clock,
+        inputs: [
+            reset,
+            warp_cmd_valid, warp_cmd_pc, warp_cmd_mask,
+            warp_ctl_valid, warp_ctl_wid, warp_ctl_active,
+            branch_ctl_valid, branch_ctl_wid, branch_ctl_mask, branch_ctl_pc,
+            end_ctl_valid, end_ctl_wid,
+            warp_pop_valid, warp_pop_wid,
+            inst_fetch_ready,
+        ],
+        outputs: [
+            warp_cmd_ready, warp_cmd_wid, warp_ctl_ready, branch_ctl_ready, end_ctl_ready,
+            pop_data_mask, pop_data_pc,
+            inst_fetch_valid, inst_fetch_pc, inst_fetch_mask, inst_fetch_wid,
+            idle_mask, active_mask, stack_empty, stack_full,
+            err_overflow, err_underflow, err_end_idle, err_branch_idle, err_pop_idle, err_ctl_idle,
+        ]
+    );
+}

@@ -1,0 +1,13 @@
+//! Plain-Rust, cycle-level reference models, one per block, named as in [`crate::blocks`].
+//! They are written from the seeds' algorithms, not from the rust-hdl code, and define what the
+//! blocks must do: the differential tests compare every output on every cycle against them.
+
+pub mod priority_encoder;
+pub mod round_robin;
+pub mod simt_stack;
+pub mod warp_scheduler;
+
+pub use priority_encoder::PriorityEncoderModel;
+pub use round_robin::RoundRobinModel;
+pub use simt_stack::SimtStackModel;
+pub use warp_scheduler::{SeedWarpSchedulerModel, WarpSchedulerModel};

@@ -1,0 +1,51 @@
+//! Reference model of [`RoundRobinArbiter`](crate::blocks::RoundRobinArbiter).
+
+use super::priority_encoder::EncoderOut;
+use crate::port_struct;
+use crate::verify::{CycleModel, PortStruct};
+
+port_struct! {
+    /// Inputs, in port order.
+    pub struct ArbiterIn { reset, req, advance }
+}
+
+/// `n` requesters; `last` is the requester granted last (priority starts after it).
+#[derive(Clone, Debug)]
+pub struct RoundRobinModel {
+    pub n: usize,
+    pub last: usize,
+}
+
+impl RoundRobinModel {
+    /// The state at power-up (the hardware's flip-flops start at 0) before any reset.
+    pub fn new(n: usize) -> Self {
+        RoundRobinModel { n, last: 0 }
+    }
+    /// The grant for `req`: the first requester after `last`, cyclically.
+    pub fn grant(&self, req: u64) -> EncoderOut {
+        (1..=self.n)
+            .map(|k| (self.last + k) % self.n)
+            .find(|&i| req >> i & 1 == 1)
+            .map(|i| EncoderOut { valid: 1, index: i as u64, grant: 1 << i })
+            .unwrap_or_default()
+    }
+    /// One clock edge.
+    pub fn step_with(&mut self, reset: bool, req: u64, advance: bool) {
+        let g = self.grant(req);
+        if reset {
+            self.last = self.n - 1;
+        } else if advance && g.valid == 1 {
+            self.last = g.index as usize;
+        }
+    }
+}
+
+impl CycleModel for RoundRobinModel {
+    fn outputs(&self, inputs: &[u64]) -> Vec<u64> {
+        self.grant(ArbiterIn::from_words(inputs).req).to_words()
+    }
+    fn step(&mut self, inputs: &[u64]) {
+        let i = ArbiterIn::from_words(inputs);
+        self.step_with(i.reset == 1, i.req, i.advance == 1);
+    }
+}

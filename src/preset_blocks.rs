@@ -1,0 +1,104 @@
+//! The blocks of each preset as concrete types: rust-hdl needs the sizes as const generics, so
+//! every preset gets a type that names its blocks. [`with_preset!`](crate::with_preset) picks
+//! one by name at run time.
+
+use anyhow::Result;
+
+use crate::blocks::{Order, PriorityEncoder, RoundRobinArbiter, SeedWarpScheduler, SimtStack, WarpScheduler};
+use crate::params::{Preset, SchedulerMode, CU, SEED, TINY};
+use crate::verify::Dut;
+
+/// The blocks of one preset.
+pub trait PresetBlocks {
+    const PRESET: Preset;
+    /// `(W, WW, T, A, D, SPW, E)` as the const generics spell them.
+    const GENERICS: [usize; 7];
+    type Scheduler: Dut;
+    type SeedScheduler: Dut;
+    type Stack: Dut;
+    type WarpEncoder: Dut;
+    type WarpArbiter: Dut;
+    fn scheduler(mode: SchedulerMode) -> Result<Self::Scheduler>;
+    fn seed_scheduler() -> Result<Self::SeedScheduler>;
+    fn stack() -> Result<Self::Stack>;
+    fn warp_encoder(order: Order) -> Result<Self::WarpEncoder>;
+    fn warp_arbiter() -> Result<Self::WarpArbiter>;
+}
+
+macro_rules! preset_blocks {
+    ($name:ident, $preset:expr, $w:literal, $ww:literal, $t:literal, $a:literal, $d:literal, $spw:literal, $e:literal) => {
+        #[doc = concat!("The blocks of the `", stringify!($preset), "` preset.")]
+        pub struct $name;
+        impl PresetBlocks for $name {
+            const PRESET: Preset = $preset;
+            const GENERICS: [usize; 7] = [$w, $ww, $t, $a, $d, $spw, $e];
+            type Scheduler = WarpScheduler<$w, $ww, $t, $a, $d, $spw>;
+            type SeedScheduler = SeedWarpScheduler<$w, $ww, $t, $a, $d, $spw, $e>;
+            type Stack = SimtStack<$t, $a, $d, $spw>;
+            type WarpEncoder = PriorityEncoder<$w, $ww>;
+            type WarpArbiter = RoundRobinArbiter<$w, $ww>;
+            fn scheduler(mode: SchedulerMode) -> Result<Self::Scheduler> {
+                WarpScheduler::new(mode)
+            }
+            fn seed_scheduler() -> Result<Self::SeedScheduler> {
+                SeedWarpScheduler::new()
+            }
+            fn stack() -> Result<Self::Stack> {
+                SimtStack::new()
+            }
+            fn warp_encoder(order: Order) -> Result<Self::WarpEncoder> {
+                PriorityEncoder::new(order)
+            }
+            fn warp_arbiter() -> Result<Self::WarpArbiter> {
+                RoundRobinArbiter::new()
+            }
+        }
+    };
+}
+
+preset_blocks!(SeedBlocks, SEED, 8, 3, 32, 32, 8, 4, 64);
+preset_blocks!(CuBlocks, CU, 4, 2, 8, 16, 4, 3, 24);
+preset_blocks!(TinyBlocks, TINY, 2, 1, 4, 8, 2, 2, 12);
+
+/// Runs `$body` with `$B` bound to the [`PresetBlocks`] type of the preset named `$name`; an
+/// unknown name is an error naming the known presets.
+#[macro_export]
+macro_rules! with_preset {
+    ($name:expr, $B:ident => $body:expr) => {{
+        match $crate::params::preset($name)?.name {
+            "seed" => {
+                type $B = $crate::preset_blocks::SeedBlocks;
+                $body
+            }
+            "cu" => {
+                type $B = $crate::preset_blocks::CuBlocks;
+                $body
+            }
+            "tiny" => {
+                type $B = $crate::preset_blocks::TinyBlocks;
+                $body
+            }
+            other => unreachable!("preset `{other}` has no block types"),
+        }
+    }};
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check<B: PresetBlocks>() {
+        let p = B::PRESET.scheduler;
+        let [w, _, t, a, d, _, _] = B::GENERICS;
+        assert_eq!((w, t, a, d), (p.warps, p.threads, p.pc_width, p.stack_depth), "{}", B::PRESET.name);
+        B::scheduler(SchedulerMode::SeedCompatible).unwrap();
+        B::seed_scheduler().unwrap();
+    }
+
+    #[test]
+    fn generics_match_presets() {
+        check::<SeedBlocks>();
+        check::<CuBlocks>();
+        check::<TinyBlocks>();
+    }
+}

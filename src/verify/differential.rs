@@ -1,0 +1,152 @@
+//! The fast, single-threaded differential runner: a rust-hdl block and its reference model get
+//! the same seeded constrained-random stimulus and every output is compared on every cycle.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{anyhow, bail, Context, Result};
+use rust_hdl::core::vcd_probe::{write_vcd_change, write_vcd_dump, write_vcd_header};
+use rust_hdl::prelude::*;
+
+use super::{CycleModel, Dut, Rng};
+
+/// Picoseconds per cycle in the VCD files: inputs change at the start, the clock rises halfway.
+pub const CYCLE_PS: u64 = 10_000;
+/// Cycles before a mismatch that its VCD shows.
+pub const FAILURE_WINDOW: usize = 64;
+
+/// The stimulus that was applied and the outputs the rust-hdl block gave, cycle by cycle.
+#[derive(Clone, Debug, Default)]
+pub struct Recorded {
+    pub inputs: Vec<Vec<u64>>,
+    pub outputs: Vec<Vec<u64>>,
+}
+
+/// Makes a block ready for the hand loop.
+pub fn prepare<D: Dut>(dut: &mut D) -> Result<()> {
+    dut.connect_all();
+    dut.set_clock(false);
+    settle(dut, 0)
+}
+
+fn settle<D: Dut>(dut: &mut D, cycle: usize) -> Result<()> {
+    if !simulate(dut, 200) {
+        bail!("the logic did not settle at cycle {cycle} (combinational loop?)");
+    }
+    Ok(())
+}
+
+/// Drives one cycle's inputs and returns the outputs sampled before the clock edge.
+pub fn cycle_outputs<D: Dut>(dut: &mut D, inputs: &[u64], cycle: usize) -> Result<Vec<u64>> {
+    dut.drive(inputs);
+    settle(dut, cycle)?;
+    Ok(dut.sample())
+}
+
+/// One rising and falling clock edge.
+pub fn clock_edge<D: Dut>(dut: &mut D, cycle: usize) -> Result<()> {
+    dut.set_clock(true);
+    settle(dut, cycle)?;
+    dut.set_clock(false);
+    settle(dut, cycle)
+}
+
+/// Runs the block alone on a stimulus and returns its outputs.
+pub fn run_dut<D: Dut>(dut: &mut D, inputs: &[Vec<u64>]) -> Result<Vec<Vec<u64>>> {
+    prepare(dut)?;
+    let mut outputs = Vec::with_capacity(inputs.len());
+    for (cycle, words) in inputs.iter().enumerate() {
+        outputs.push(cycle_outputs(dut, words, cycle)?);
+        clock_edge(dut, cycle)?;
+    }
+    Ok(outputs)
+}
+
+/// Runs the block on `inputs` and writes a VCD of cycles `from..inputs.len()` to `path`.
+pub fn write_vcd<D: Dut>(mut dut: D, inputs: &[Vec<u64>], from: usize, path: &Path) -> Result<()> {
+    prepare(&mut dut)?;
+    for (cycle, words) in inputs.iter().enumerate().take(from) {
+        cycle_outputs(&mut dut, words, cycle)?;
+        clock_edge(&mut dut, cycle)?;
+    }
+    let mut buf = vec![];
+    let mut vcd = write_vcd_header(&mut buf, &dut);
+    vcd.timestamp(from as u64 * CYCLE_PS)?;
+    vcd = write_vcd_dump(vcd, &dut);
+    for (cycle, words) in inputs.iter().enumerate().skip(from) {
+        let t = cycle as u64 * CYCLE_PS;
+        cycle_outputs(&mut dut, words, cycle)?;
+        vcd.timestamp(t)?;
+        vcd = write_vcd_change(vcd, &dut);
+        dut.set_clock(true);
+        settle(&mut dut, cycle)?;
+        vcd.timestamp(t + CYCLE_PS / 2)?;
+        vcd = write_vcd_change(vcd, &dut);
+        dut.set_clock(false);
+        settle(&mut dut, cycle)?;
+    }
+    vcd.timestamp(inputs.len() as u64 * CYCLE_PS)?;
+    drop(vcd);
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    std::fs::write(path, buf).with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// Where failure VCDs go: `target/sim-failures/` of this crate.
+pub fn failure_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("target").join("sim-failures")
+}
+
+/// Describes the ports on which two output vectors differ.
+pub fn describe_diff<D: Dut>(dut: &D, got: &[u64], want: &[u64]) -> String {
+    dut.output_ports()
+        .iter()
+        .zip(got.iter().zip(want))
+        .filter(|(_, (g, w))| g != w)
+        .map(|(p, (g, w))| format!("{}: block {:#x}, expected {:#x}", p.name, g, w))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// Drives `make_dut()` and `model` with the stimulus `gen` produces (it may look at the model's
+/// state to constrain it) for `cycles` cycles and compares every output on every cycle. On a
+/// mismatch the error names the test, seed and cycle, and a VCD of the failing window is
+/// written under [`failure_dir`].
+pub fn run_differential<D, M, G>(
+    name: &str,
+    make_dut: impl Fn() -> D,
+    model: &mut M,
+    seed: u64,
+    cycles: usize,
+    mut gen: G,
+) -> Result<Recorded>
+where
+    D: Dut,
+    M: CycleModel,
+    G: FnMut(&mut Rng, &M, usize) -> Vec<u64>,
+{
+    let mut dut = make_dut();
+    prepare(&mut dut)?;
+    let mut rng = Rng::new(seed);
+    let mut rec = Recorded::default();
+    for cycle in 0..cycles {
+        let inputs = gen(&mut rng, model, cycle);
+        let got = cycle_outputs(&mut dut, &inputs, cycle)?;
+        let want = model.outputs(&inputs);
+        rec.inputs.push(inputs);
+        if got != want {
+            let diff = describe_diff(&dut, &got, &want);
+            let path = failure_dir().join(format!("{name}_seed{seed}_cycle{cycle}.vcd"));
+            let from = cycle.saturating_sub(FAILURE_WINDOW);
+            let vcd = match write_vcd(make_dut(), &rec.inputs, from, &path) {
+                Ok(()) => format!("VCD of cycles {from}..={cycle}: {}", path.display()),
+                Err(e) => format!("no VCD: {e:#}"),
+            };
+            return Err(anyhow!("{name}: block and model differ at cycle {cycle} (seed {seed}): {diff}. {vcd}"));
+        }
+        model.step(&rec.inputs[cycle]);
+        rec.outputs.push(got);
+        clock_edge(&mut dut, cycle)?;
+    }
+    Ok(rec)
+}

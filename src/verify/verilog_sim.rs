@@ -1,0 +1,242 @@
+//! Runs exported Verilog under iverilog or Verilator with the stimulus a Rust run recorded, and
+//! reads back every output on every cycle (x and z bits included) for comparison.
+//!
+//! The generated testbench keeps the cycle convention of the Rust runners: inputs change with
+//! the clock low, outputs are sampled 1 ns later, then the clock rises. It names the ports of the
+//! module under test, so the same testbench drives any module with those ports (the seed's own
+//! `WarpScheduler` as well as ours).
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{anyhow, bail, Context, Result};
+
+use super::Port;
+
+/// Which Verilog simulator to use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Simulator {
+    Iverilog,
+    Verilator,
+}
+
+impl Simulator {
+    pub fn name(self) -> &'static str {
+        match self {
+            Simulator::Iverilog => "iverilog",
+            Simulator::Verilator => "verilator",
+        }
+    }
+}
+
+/// A Verilog module to simulate: its name, source files and ports.
+#[derive(Clone, Debug)]
+pub struct VerilogDut {
+    pub top: String,
+    pub sources: Vec<PathBuf>,
+    /// Clock port, `None` for combinational modules.
+    pub clock: Option<String>,
+    pub inputs: Vec<Port>,
+    pub outputs: Vec<Port>,
+}
+
+/// One sampled output: `value` holds the known bits, `unknown` marks bits that were x or z.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Sampled {
+    pub value: u64,
+    pub unknown: u64,
+}
+
+/// Fails with an install hint when a tool is not on the PATH.
+pub fn require_tool(tool: &str) -> Result<()> {
+    let found = std::env::var_os("PATH")
+        .map(|paths| std::env::split_paths(&paths).any(|dir| dir.join(tool).is_file()))
+        .unwrap_or(false);
+    if !found {
+        bail!("`{tool}` is not installed: run `bash scripts/install-tools.sh` (Debian: apt-get install {})", debian_package(tool));
+    }
+    Ok(())
+}
+
+fn debian_package(tool: &str) -> &str {
+    match tool {
+        "iverilog" | "vvp" => "iverilog",
+        "nextpnr-ice40" => "nextpnr-ice40",
+        "icepack" | "icetime" | "iceprog" => "fpga-icestorm",
+        other => other,
+    }
+}
+
+/// The testbench text for `dut` over `cycles` cycles of stimulus from `stim.hex`.
+pub fn testbench(dut: &VerilogDut, cycles: usize) -> String {
+    let total: usize = dut.inputs.iter().map(|p| p.width).sum();
+    let mut v = String::new();
+    let decl = |w: usize| if w == 1 { String::new() } else { format!("[{}:0] ", w - 1) };
+    writeln!(v, "`timescale 1ns/1ps\nmodule tb;").unwrap();
+    if let Some(clk) = &dut.clock {
+        writeln!(v, "  reg {clk};").unwrap();
+    }
+    for p in &dut.inputs {
+        writeln!(v, "  reg {}in_{};", decl(p.width), p.name).unwrap();
+    }
+    for p in &dut.outputs {
+        writeln!(v, "  wire {}out_{};", decl(p.width), p.name).unwrap();
+    }
+    writeln!(v, "  reg [{}:0] stim [0:{}];", total.max(1) - 1, cycles.max(1) - 1).unwrap();
+    writeln!(v, "  integer c, fd;").unwrap();
+    let mut conns: Vec<String> = vec![];
+    if let Some(clk) = &dut.clock {
+        conns.push(format!(".{clk}({clk})"));
+    }
+    conns.extend(dut.inputs.iter().map(|p| format!(".{0}(in_{0})", p.name)));
+    conns.extend(dut.outputs.iter().map(|p| format!(".{0}(out_{0})", p.name)));
+    writeln!(v, "  {} uut(\n    {}\n  );", dut.top, conns.join(",\n    ")).unwrap();
+    let ins: Vec<String> = dut.inputs.iter().map(|p| format!("in_{}", p.name)).collect();
+    let fmt = vec!["%b"; dut.outputs.len()].join(" ");
+    let outs: Vec<String> = dut.outputs.iter().map(|p| format!("out_{}", p.name)).collect();
+    writeln!(v, "  initial begin").unwrap();
+    writeln!(v, "    $readmemh(\"stim.hex\", stim);").unwrap();
+    writeln!(v, "    fd = $fopen(\"out.txt\", \"w\");").unwrap();
+    if let Some(clk) = &dut.clock {
+        writeln!(v, "    {clk} = 1'b0;").unwrap();
+    }
+    writeln!(v, "    for (c = 0; c < {cycles}; c = c + 1) begin").unwrap();
+    writeln!(v, "      {{{}}} = stim[c];", ins.join(", ")).unwrap();
+    writeln!(v, "      #1;").unwrap();
+    writeln!(v, "      $fwrite(fd, \"{fmt}\\n\", {});", outs.join(", ")).unwrap();
+    match &dut.clock {
+        Some(clk) => writeln!(v, "      {clk} = 1'b1;\n      #1;\n      {clk} = 1'b0;\n      #1;").unwrap(),
+        None => writeln!(v, "      #2;").unwrap(),
+    }
+    writeln!(v, "    end\n    $fclose(fd);\n    $finish;\n  end\nendmodule").unwrap();
+    v
+}
+
+/// The stimulus file: one line per cycle, the inputs concatenated (first input most significant)
+/// in hex.
+pub fn stimulus_hex(inputs: &[Port], stimulus: &[Vec<u64>]) -> String {
+    let mut out = String::with_capacity(stimulus.len() * 16);
+    let mut bits: Vec<u8> = vec![];
+    for words in stimulus {
+        bits.clear();
+        for (p, w) in inputs.iter().zip(words) {
+            for b in (0..p.width).rev() {
+                bits.push(((w >> b) & 1) as u8);
+            }
+        }
+        let pad = (4 - bits.len() % 4) % 4;
+        let mut nibble = 0u8;
+        let mut n = pad;
+        for &b in &bits {
+            nibble = (nibble << 1) | b;
+            n += 1;
+            if n == 4 {
+                out.push(char::from_digit(nibble as u32, 16).unwrap());
+                nibble = 0;
+                n = 0;
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
+fn run_tool(cmd: &mut Command, what: &str, dir: &Path) -> Result<()> {
+    let out = cmd.current_dir(dir).output().with_context(|| format!("cannot start {what}"))?;
+    if !out.status.success() {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let tail: Vec<&str> = stderr.lines().chain(stdout.lines()).rev().take(15).collect();
+        bail!("{what} failed in {}:\n{}", dir.display(), tail.into_iter().rev().collect::<Vec<_>>().join("\n"));
+    }
+    Ok(())
+}
+
+/// Simulates `dut` with `stimulus` in `workdir` (created if needed) and returns its outputs,
+/// one vector per cycle in the order of `dut.outputs`.
+pub fn simulate_verilog(sim: Simulator, dut: &VerilogDut, stimulus: &[Vec<u64>], workdir: &Path) -> Result<Vec<Vec<Sampled>>> {
+    std::fs::create_dir_all(workdir).with_context(|| format!("cannot create {}", workdir.display()))?;
+    std::fs::write(workdir.join("tb.v"), testbench(dut, stimulus.len()))?;
+    std::fs::write(workdir.join("stim.hex"), stimulus_hex(&dut.inputs, stimulus))?;
+    let _ = std::fs::remove_file(workdir.join("out.txt"));
+    let sources: Vec<PathBuf> = dut
+        .sources
+        .iter()
+        .map(|s| std::fs::canonicalize(s).with_context(|| format!("missing Verilog source {}", s.display())))
+        .collect::<Result<_>>()?;
+    match sim {
+        Simulator::Iverilog => {
+            require_tool("iverilog")?;
+            require_tool("vvp")?;
+            run_tool(Command::new("iverilog").args(["-g2012", "-o", "sim.vvp", "-s", "tb", "tb.v"]).args(&sources), "iverilog", workdir)?;
+            run_tool(Command::new("vvp").args(["-n", "sim.vvp"]), "vvp", workdir)?;
+        }
+        Simulator::Verilator => {
+            require_tool("verilator")?;
+            run_tool(
+                Command::new("verilator")
+                    .args(["--binary", "-Wno-fatal", "-Wno-lint", "-Wno-style", "-O2", "--top-module", "tb", "-Mdir", "obj", "-o", "sim", "tb.v"])
+                    .args(&sources),
+                "verilator",
+                workdir,
+            )?;
+            run_tool(&mut Command::new(workdir.join("obj").join("sim")), "the Verilator model", workdir)?;
+        }
+    }
+    let text = std::fs::read_to_string(workdir.join("out.txt")).context("the testbench wrote no out.txt")?;
+    let rows: Vec<Vec<Sampled>> = text
+        .lines()
+        .enumerate()
+        .map(|(cycle, line)| parse_row(line, &dut.outputs).with_context(|| format!("cycle {cycle} of out.txt")))
+        .collect::<Result<_>>()?;
+    if rows.len() != stimulus.len() {
+        bail!("{} wrote {} cycles, expected {}", sim.name(), rows.len(), stimulus.len());
+    }
+    Ok(rows)
+}
+
+fn parse_row(line: &str, outputs: &[Port]) -> Result<Vec<Sampled>> {
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    if fields.len() != outputs.len() {
+        bail!("{} fields, expected {}", fields.len(), outputs.len());
+    }
+    fields
+        .iter()
+        .zip(outputs)
+        .map(|(f, p)| {
+            let mut s = Sampled::default();
+            for ch in f.chars() {
+                s.value <<= 1;
+                s.unknown <<= 1;
+                match ch {
+                    '0' => {}
+                    '1' => s.value |= 1,
+                    'x' | 'X' | 'z' | 'Z' => s.unknown |= 1,
+                    other => return Err(anyhow!("port {}: unexpected character {other:?}", p.name)),
+                }
+            }
+            Ok(s)
+        })
+        .collect()
+}
+
+/// Compares Verilog outputs with the outputs the rust-hdl simulation gave, exactly: an x or z
+/// bit is a mismatch. The error names the cycle and the ports.
+pub fn compare_exact(what: &str, outputs: &[Port], rust: &[Vec<u64>], verilog: &[Vec<Sampled>]) -> Result<()> {
+    for (cycle, (r, v)) in rust.iter().zip(verilog).enumerate() {
+        let diffs: Vec<String> = outputs
+            .iter()
+            .zip(r.iter().zip(v))
+            .filter(|(_, (r, v))| v.unknown != 0 || v.value != **r)
+            .map(|(p, (r, v))| format!("{}: rust-hdl {:#x}, Verilog {:#x} (x/z bits {:#x})", p.name, r, v.value, v.unknown))
+            .collect();
+        if !diffs.is_empty() {
+            bail!("{what}: exported Verilog differs from the rust-hdl simulation at cycle {cycle}: {}", diffs.join("; "));
+        }
+    }
+    if rust.len() != verilog.len() {
+        bail!("{what}: {} cycles from rust-hdl, {} from Verilog", rust.len(), verilog.len());
+    }
+    Ok(())
+}
