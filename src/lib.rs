@@ -1,4 +1,6 @@
 pub mod blocks;
+pub mod export;
+pub mod flow;
 pub mod model;
 pub mod params;
 pub mod preset_blocks;

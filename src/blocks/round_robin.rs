@@ -61,8 +61,8 @@ impl<const N: usize, const NW: usize> Logic for RoundRobinArbiter<N, NW> {
         self.valid.next = self.req.val().any();
         self.index.next = 0.into();
         self.found.next = false;
-        // First the requesters above the last grant, lowest first ...
-        for i in 0..N {
+        // First the requesters above the last grant, lowest first (requester 0 never is) ...
+        for i in 1..N {
             if !self.found.val() & self.req.val().get_bit(i) & (self.last.q.val().index() < i) {
                 self.index.next = i.to_bits();
                 self.found.next = true;

@@ -1,0 +1,9 @@
+//! Verilog export: turns a rust-hdl block into one self-contained Verilog file with a meaningful
+//! top module name, deduplicated child modules and a header that states every parameter; and
+//! writes a preset's blocks plus `manifest.json` into `rtl_out/`.
+
+pub mod verilog;
+pub mod write;
+
+pub use verilog::export_module;
+pub use write::{exported_blocks, generate, ExportedBlock};

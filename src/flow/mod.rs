@@ -1,0 +1,67 @@
+//! Tool flows on exported Verilog: yosys synthesis checks and Verilator lint.
+
+use std::path::Path;
+use std::process::Command;
+
+use anyhow::{bail, Context, Result};
+
+use crate::verify::verilog_sim::require_tool;
+
+/// The waiver file for `verilator --lint-only -Wall` (every waiver, with its reason).
+pub const VERILATOR_WAIVERS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/sim/verilator_waivers.vlt");
+
+/// Cell counts from yosys `stat` after `synth_ice40`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Ice40Stats {
+    pub luts: usize,
+    pub flip_flops: usize,
+    pub block_rams: usize,
+    pub carries: usize,
+}
+
+fn run(cmd: &mut Command, tool: &str) -> Result<String> {
+    require_tool(tool)?;
+    let out = cmd.output().with_context(|| format!("cannot start {tool}"))?;
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    if !out.status.success() {
+        let tail: Vec<&str> = text.lines().rev().take(20).collect();
+        bail!("{tool} failed:\n{}", tail.into_iter().rev().collect::<Vec<_>>().join("\n"));
+    }
+    Ok(text)
+}
+
+/// Synthesizes `file` (top module `top`) with yosys for the iCE40. Fails on syntax errors,
+/// missing modules, implicit wires, latches (after `proc` and after mapping), and anything
+/// yosys `check -assert` finds (multiple drivers, undriven wires, logic loops).
+pub fn synth_ice40(file: &Path, top: &str) -> Result<Ice40Stats> {
+    let script = format!(
+        "read_verilog -noautowire {file}; hierarchy -check -top {top}; proc; \
+         select -assert-none t:$dlatch t:$adlatch t:$dlatchsr; check -assert; \
+         synth_ice40 -top {top}; select -assert-none t:$_DLATCH_* t:SB_*LATCH*; stat",
+        file = file.display()
+    );
+    let log = run(Command::new("yosys").args(["-p", &script]), "yosys")
+        .with_context(|| format!("yosys synth_ice40 of {}", file.display()))?;
+    if log.contains("Latch inferred") {
+        bail!("yosys inferred a latch in {}", file.display());
+    }
+    // The last `stat` block is the flattened design's.
+    let stat = log.rsplit("Printing statistics.").next().unwrap_or("");
+    let count = |cell: &str| -> usize {
+        stat.lines()
+            .filter(|l| l.split_whitespace().next().map_or(false, |c| c.starts_with(cell)))
+            .filter_map(|l| l.split_whitespace().last()?.parse::<usize>().ok())
+            .sum()
+    };
+    Ok(Ice40Stats { luts: count("SB_LUT4"), flip_flops: count("SB_DFF"), block_rams: count("SB_RAM40_4K"), carries: count("SB_CARRY") })
+}
+
+/// `verilator --lint-only -Wall` with the project's waivers; any remaining warning fails.
+pub fn verilator_lint(file: &Path, top: &str) -> Result<()> {
+    run(
+        Command::new("verilator").args(["--lint-only", "-Wall", VERILATOR_WAIVERS]).arg(file).args(["--top-module", top]),
+        "verilator",
+    )
+    .with_context(|| format!("verilator --lint-only -Wall {}", file.display()))?;
+    Ok(())
+}
