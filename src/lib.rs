@@ -1,4 +1,5 @@
 pub mod blocks;
+pub mod demo;
 pub mod export;
 pub mod flow;
 pub mod model;

@@ -1,4 +1,67 @@
-fn main() -> anyhow::Result<()> {
-    simt_rtl::export::generate(&["cu", "seed"], std::path::Path::new("rtl_out"))?;
+//! The `simt-rtl` command line: thin, it calls the library.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "simt-rtl", version, about = "SIMT GPU front-end blocks in rust-hdl: export, simulate")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Write one Verilog file per exported block and manifest.json.
+    Gen {
+        /// Preset to export (repeatable); default: cu and seed (what rtl_out/ holds).
+        #[arg(long = "preset")]
+        presets: Vec<String>,
+        /// Output directory.
+        #[arg(long, default_value = "rtl_out")]
+        out: PathBuf,
+    },
+    /// Run the demo scenario on the warp scheduler and write a VCD and an SVG picture of it.
+    Sim {
+        /// Preset to simulate.
+        #[arg(long, default_value = "cu")]
+        preset: String,
+        /// Output directory for scheduler_demo.vcd and scheduler_demo.svg.
+        #[arg(long, default_value = "sim_out")]
+        out: PathBuf,
+    },
+}
+
+fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Gen { presets, out } => {
+            let presets: Vec<&str> = if presets.is_empty() { vec!["cu", "seed"] } else { presets.iter().map(String::as_str).collect() };
+            for p in &presets {
+                simt_rtl::params::preset(p)?;
+            }
+            let written = simt_rtl::export::generate(&presets, &out)?;
+            for path in written {
+                println!("wrote {}", path.display());
+            }
+        }
+        Command::Sim { preset, out } => {
+            let (vcd, svg) = simt_rtl::with_preset!(&preset, B => simt_rtl::demo::run_demo::<B>(&out))
+                .with_context(|| format!("demo for preset `{preset}`"))?;
+            println!("wrote {}\nwrote {}", vcd.display(), svg.display());
+        }
+    }
     Ok(())
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("simt-rtl: error: {}", format!("{e:#}").replace('\n', " "));
+            ExitCode::FAILURE
+        }
+    }
 }
