@@ -328,6 +328,17 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
     reg  [3:0] branch_idle_next;
     reg  [3:0] pop_idle_next;
     reg  [3:0] ctl_idle_next;
+    reg  do_push;
+    reg  do_pop;
+    reg  do_clear;
+    reg  [15:0] f_pc;
+    reg  [7:0] f_mask;
+    reg  [7:0] p_mask;
+    reg  [15:0] p_pc;
+    reg  [3:0] empties;
+    reg  [3:0] fulls;
+    reg  [3:0] overflows;
+    reg  [3:0] underflows;
     // Sub module instances
     WarpScheduler__core_stacks_0 stacks$0(
         .clock(stacks$0$clock),
@@ -508,9 +519,6 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         stacks$0$reset = reset;
         stacks$0$push_mask = branch_ctl_mask;
         stacks$0$push_pc = branch_ctl_pc;
-        stacks$0$push = 1'b0;
-        stacks$0$pop = 1'b0;
-        stacks$0$clear = 1'b0;
         pc$1$clock = clock;
         pc$1$d = pc$1$q;
         mask$1$clock = clock;
@@ -519,9 +527,6 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         stacks$1$reset = reset;
         stacks$1$push_mask = branch_ctl_mask;
         stacks$1$push_pc = branch_ctl_pc;
-        stacks$1$push = 1'b0;
-        stacks$1$pop = 1'b0;
-        stacks$1$clear = 1'b0;
         pc$2$clock = clock;
         pc$2$d = pc$2$q;
         mask$2$clock = clock;
@@ -530,9 +535,6 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         stacks$2$reset = reset;
         stacks$2$push_mask = branch_ctl_mask;
         stacks$2$push_pc = branch_ctl_pc;
-        stacks$2$push = 1'b0;
-        stacks$2$pop = 1'b0;
-        stacks$2$clear = 1'b0;
         pc$3$clock = clock;
         pc$3$d = pc$3$q;
         mask$3$clock = clock;
@@ -541,9 +543,6 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         stacks$3$reset = reset;
         stacks$3$push_mask = branch_ctl_mask;
         stacks$3$push_pc = branch_ctl_pc;
-        stacks$3$push = 1'b0;
-        stacks$3$pop = 1'b0;
-        stacks$3$clear = 1'b0;
         idle_enc$req = idle$q;
         fetch_enc$req = active$q;
         fetch_rr$req = active$q;
@@ -563,67 +562,72 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         warp_ctl_ready = 1'b1;
         branch_ctl_ready = 1'b1;
         end_ctl_ready = 1'b1;
-        inst_fetch_valid = fetch_any;
-        inst_fetch_wid = 32'h0;
-        inst_fetch_pc = 32'h0;
-        inst_fetch_mask = 32'h0;
-        if (fetch_any) begin
-            inst_fetch_wid = fetch_wid;
-        end
-        pop_data_mask = 32'h0;
-        pop_data_pc = 32'h0;
-        stack_empty = 32'h0;
-        stack_full = 32'h0;
-        err_overflow = 32'h0;
-        err_underflow = 32'h0;
+        f_pc = 32'h0;
+        f_mask = 32'h0;
+        p_mask = 32'h0;
+        p_pc = 32'h0;
+        empties = 32'h0;
+        fulls = 32'h0;
+        overflows = 32'h0;
+        underflows = 32'h0;
         if (fetch_any & (fetch_wid == 0)) begin
-            inst_fetch_pc = pc$0$q;
-            inst_fetch_mask = mask$0$q;
+            f_pc = pc$0$q;
+            f_mask = mask$0$q;
         end
         if (warp_pop_wid == 0) begin
-            pop_data_mask = stacks$0$top_mask;
-            pop_data_pc = stacks$0$top_pc;
+            p_mask = stacks$0$top_mask;
+            p_pc = stacks$0$top_pc;
         end
-        stack_empty = (stack_empty & ~(1 << (0)) | ((stacks$0$empty) << (0)));
-        stack_full = (stack_full & ~(1 << (0)) | ((stacks$0$full) << (0)));
-        err_overflow = (err_overflow & ~(1 << (0)) | ((stacks$0$overflow) << (0)));
-        err_underflow = (err_underflow & ~(1 << (0)) | ((stacks$0$underflow) << (0)));
+        empties = (empties & ~(1 << (0)) | ((stacks$0$empty) << (0)));
+        fulls = (fulls & ~(1 << (0)) | ((stacks$0$full) << (0)));
+        overflows = (overflows & ~(1 << (0)) | ((stacks$0$overflow) << (0)));
+        underflows = (underflows & ~(1 << (0)) | ((stacks$0$underflow) << (0)));
         if (fetch_any & (fetch_wid == 1)) begin
-            inst_fetch_pc = pc$1$q;
-            inst_fetch_mask = mask$1$q;
+            f_pc = pc$1$q;
+            f_mask = mask$1$q;
         end
         if (warp_pop_wid == 1) begin
-            pop_data_mask = stacks$1$top_mask;
-            pop_data_pc = stacks$1$top_pc;
+            p_mask = stacks$1$top_mask;
+            p_pc = stacks$1$top_pc;
         end
-        stack_empty = (stack_empty & ~(1 << (1)) | ((stacks$1$empty) << (1)));
-        stack_full = (stack_full & ~(1 << (1)) | ((stacks$1$full) << (1)));
-        err_overflow = (err_overflow & ~(1 << (1)) | ((stacks$1$overflow) << (1)));
-        err_underflow = (err_underflow & ~(1 << (1)) | ((stacks$1$underflow) << (1)));
+        empties = (empties & ~(1 << (1)) | ((stacks$1$empty) << (1)));
+        fulls = (fulls & ~(1 << (1)) | ((stacks$1$full) << (1)));
+        overflows = (overflows & ~(1 << (1)) | ((stacks$1$overflow) << (1)));
+        underflows = (underflows & ~(1 << (1)) | ((stacks$1$underflow) << (1)));
         if (fetch_any & (fetch_wid == 2)) begin
-            inst_fetch_pc = pc$2$q;
-            inst_fetch_mask = mask$2$q;
+            f_pc = pc$2$q;
+            f_mask = mask$2$q;
         end
         if (warp_pop_wid == 2) begin
-            pop_data_mask = stacks$2$top_mask;
-            pop_data_pc = stacks$2$top_pc;
+            p_mask = stacks$2$top_mask;
+            p_pc = stacks$2$top_pc;
         end
-        stack_empty = (stack_empty & ~(1 << (2)) | ((stacks$2$empty) << (2)));
-        stack_full = (stack_full & ~(1 << (2)) | ((stacks$2$full) << (2)));
-        err_overflow = (err_overflow & ~(1 << (2)) | ((stacks$2$overflow) << (2)));
-        err_underflow = (err_underflow & ~(1 << (2)) | ((stacks$2$underflow) << (2)));
+        empties = (empties & ~(1 << (2)) | ((stacks$2$empty) << (2)));
+        fulls = (fulls & ~(1 << (2)) | ((stacks$2$full) << (2)));
+        overflows = (overflows & ~(1 << (2)) | ((stacks$2$overflow) << (2)));
+        underflows = (underflows & ~(1 << (2)) | ((stacks$2$underflow) << (2)));
         if (fetch_any & (fetch_wid == 3)) begin
-            inst_fetch_pc = pc$3$q;
-            inst_fetch_mask = mask$3$q;
+            f_pc = pc$3$q;
+            f_mask = mask$3$q;
         end
         if (warp_pop_wid == 3) begin
-            pop_data_mask = stacks$3$top_mask;
-            pop_data_pc = stacks$3$top_pc;
+            p_mask = stacks$3$top_mask;
+            p_pc = stacks$3$top_pc;
         end
-        stack_empty = (stack_empty & ~(1 << (3)) | ((stacks$3$empty) << (3)));
-        stack_full = (stack_full & ~(1 << (3)) | ((stacks$3$full) << (3)));
-        err_overflow = (err_overflow & ~(1 << (3)) | ((stacks$3$overflow) << (3)));
-        err_underflow = (err_underflow & ~(1 << (3)) | ((stacks$3$underflow) << (3)));
+        empties = (empties & ~(1 << (3)) | ((stacks$3$empty) << (3)));
+        fulls = (fulls & ~(1 << (3)) | ((stacks$3$full) << (3)));
+        overflows = (overflows & ~(1 << (3)) | ((stacks$3$overflow) << (3)));
+        underflows = (underflows & ~(1 << (3)) | ((stacks$3$underflow) << (3)));
+        inst_fetch_valid = fetch_any;
+        inst_fetch_wid = fetch_wid;
+        inst_fetch_pc = f_pc;
+        inst_fetch_mask = f_mask;
+        pop_data_mask = p_mask;
+        pop_data_pc = p_pc;
+        stack_empty = empties;
+        stack_full = fulls;
+        err_overflow = overflows;
+        err_underflow = underflows;
         idle_mask = idle$q;
         active_mask = active$q;
         err_end_idle = end_idle_q$q;
@@ -645,6 +649,9 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         hit_fetch = fetch_fire & (fetch_wid == 0);
         w_idle = is_idle;
         w_active = active$q[0];
+        do_push = 1'b0;
+        do_pop = 1'b0;
+        do_clear = 1'b0;
         if (hit_end & is_idle) begin
             end_idle_next = (end_idle_next & ~(1 << (0)) | ((1'b1) << (0)));
         end
@@ -678,8 +685,8 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 w_active = 1'b0;
                 pc$0$d = pc$0$q + 32'h4;
             end
-            stacks$0$push = hit_branch;
-            stacks$0$pop = hit_pop & ~hit_branch;
+            do_push = hit_branch;
+            do_pop = hit_pop & ~hit_branch;
         end
         else begin
             if (hit_cmd) begin
@@ -696,23 +703,26 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 pc$0$d = pc$0$q + 32'h4;
             end
             if (hit_pop & ~is_idle) begin
-                stacks$0$pop = 1'b1;
+                do_pop = 1'b1;
                 if (~stacks$0$empty) begin
                     pc$0$d = stacks$0$top_pc;
                     mask$0$d = stacks$0$top_mask;
                 end
             end
             if (hit_branch & ~is_idle) begin
-                stacks$0$push = 1'b1;
+                do_push = 1'b1;
             end
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
                 pc$0$d = 32'h0;
                 mask$0$d = 32'h0;
-                stacks$0$clear = 1'b1;
+                do_clear = 1'b1;
             end
         end
+        stacks$0$push = do_push;
+        stacks$0$pop = do_pop;
+        stacks$0$clear = do_clear;
         idle_next = (idle_next & ~(1 << (0)) | ((w_idle) << (0)));
         active_next = (active_next & ~(1 << (0)) | ((w_active) << (0)));
         is_idle = idle$q[1];
@@ -724,6 +734,9 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         hit_fetch = fetch_fire & (fetch_wid == 1);
         w_idle = is_idle;
         w_active = active$q[1];
+        do_push = 1'b0;
+        do_pop = 1'b0;
+        do_clear = 1'b0;
         if (hit_end & is_idle) begin
             end_idle_next = (end_idle_next & ~(1 << (1)) | ((1'b1) << (1)));
         end
@@ -757,8 +770,8 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 w_active = 1'b0;
                 pc$1$d = pc$1$q + 32'h4;
             end
-            stacks$1$push = hit_branch;
-            stacks$1$pop = hit_pop & ~hit_branch;
+            do_push = hit_branch;
+            do_pop = hit_pop & ~hit_branch;
         end
         else begin
             if (hit_cmd) begin
@@ -775,23 +788,26 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 pc$1$d = pc$1$q + 32'h4;
             end
             if (hit_pop & ~is_idle) begin
-                stacks$1$pop = 1'b1;
+                do_pop = 1'b1;
                 if (~stacks$1$empty) begin
                     pc$1$d = stacks$1$top_pc;
                     mask$1$d = stacks$1$top_mask;
                 end
             end
             if (hit_branch & ~is_idle) begin
-                stacks$1$push = 1'b1;
+                do_push = 1'b1;
             end
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
                 pc$1$d = 32'h0;
                 mask$1$d = 32'h0;
-                stacks$1$clear = 1'b1;
+                do_clear = 1'b1;
             end
         end
+        stacks$1$push = do_push;
+        stacks$1$pop = do_pop;
+        stacks$1$clear = do_clear;
         idle_next = (idle_next & ~(1 << (1)) | ((w_idle) << (1)));
         active_next = (active_next & ~(1 << (1)) | ((w_active) << (1)));
         is_idle = idle$q[2];
@@ -803,6 +819,9 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         hit_fetch = fetch_fire & (fetch_wid == 2);
         w_idle = is_idle;
         w_active = active$q[2];
+        do_push = 1'b0;
+        do_pop = 1'b0;
+        do_clear = 1'b0;
         if (hit_end & is_idle) begin
             end_idle_next = (end_idle_next & ~(1 << (2)) | ((1'b1) << (2)));
         end
@@ -836,8 +855,8 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 w_active = 1'b0;
                 pc$2$d = pc$2$q + 32'h4;
             end
-            stacks$2$push = hit_branch;
-            stacks$2$pop = hit_pop & ~hit_branch;
+            do_push = hit_branch;
+            do_pop = hit_pop & ~hit_branch;
         end
         else begin
             if (hit_cmd) begin
@@ -854,23 +873,26 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 pc$2$d = pc$2$q + 32'h4;
             end
             if (hit_pop & ~is_idle) begin
-                stacks$2$pop = 1'b1;
+                do_pop = 1'b1;
                 if (~stacks$2$empty) begin
                     pc$2$d = stacks$2$top_pc;
                     mask$2$d = stacks$2$top_mask;
                 end
             end
             if (hit_branch & ~is_idle) begin
-                stacks$2$push = 1'b1;
+                do_push = 1'b1;
             end
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
                 pc$2$d = 32'h0;
                 mask$2$d = 32'h0;
-                stacks$2$clear = 1'b1;
+                do_clear = 1'b1;
             end
         end
+        stacks$2$push = do_push;
+        stacks$2$pop = do_pop;
+        stacks$2$clear = do_clear;
         idle_next = (idle_next & ~(1 << (2)) | ((w_idle) << (2)));
         active_next = (active_next & ~(1 << (2)) | ((w_active) << (2)));
         is_idle = idle$q[3];
@@ -882,6 +904,9 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         hit_fetch = fetch_fire & (fetch_wid == 3);
         w_idle = is_idle;
         w_active = active$q[3];
+        do_push = 1'b0;
+        do_pop = 1'b0;
+        do_clear = 1'b0;
         if (hit_end & is_idle) begin
             end_idle_next = (end_idle_next & ~(1 << (3)) | ((1'b1) << (3)));
         end
@@ -915,8 +940,8 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 w_active = 1'b0;
                 pc$3$d = pc$3$q + 32'h4;
             end
-            stacks$3$push = hit_branch;
-            stacks$3$pop = hit_pop & ~hit_branch;
+            do_push = hit_branch;
+            do_pop = hit_pop & ~hit_branch;
         end
         else begin
             if (hit_cmd) begin
@@ -933,23 +958,26 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 pc$3$d = pc$3$q + 32'h4;
             end
             if (hit_pop & ~is_idle) begin
-                stacks$3$pop = 1'b1;
+                do_pop = 1'b1;
                 if (~stacks$3$empty) begin
                     pc$3$d = stacks$3$top_pc;
                     mask$3$d = stacks$3$top_mask;
                 end
             end
             if (hit_branch & ~is_idle) begin
-                stacks$3$push = 1'b1;
+                do_push = 1'b1;
             end
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
                 pc$3$d = 32'h0;
                 mask$3$d = 32'h0;
-                stacks$3$clear = 1'b1;
+                do_clear = 1'b1;
             end
         end
+        stacks$3$push = do_push;
+        stacks$3$pop = do_pop;
+        stacks$3$clear = do_clear;
         idle_next = (idle_next & ~(1 << (3)) | ((w_idle) << (3)));
         active_next = (active_next & ~(1 << (3)) | ((w_active) << (3)));
         idle$d = idle_next;
@@ -1001,56 +1029,60 @@ module WarpScheduler__core_fetch_enc(req,valid,index,grant);
     localparam  highest_first = 1'b1;
     // Local signals
     reg  found;
+    reg  [1:0] pick;
+    reg  [3:0] one_hot;
     // Update code
     always @(*) begin
-        valid = |req;
-        index = 32'h0;
+        pick = 32'h0;
         found = 1'b0;
         if (highest_first) begin
             if (req[0]) begin
-                index = 0;
+                pick = 0;
             end
             if (req[1]) begin
-                index = 1;
+                pick = 1;
             end
             if (req[2]) begin
-                index = 2;
+                pick = 2;
             end
             if (req[3]) begin
-                index = 3;
+                pick = 3;
             end
         end
         else begin
             if (~found & req[0]) begin
-                index = 0;
+                pick = 0;
                 found = 1'b1;
             end
             if (~found & req[1]) begin
-                index = 1;
+                pick = 1;
                 found = 1'b1;
             end
             if (~found & req[2]) begin
-                index = 2;
+                pick = 2;
                 found = 1'b1;
             end
             if (~found & req[3]) begin
-                index = 3;
+                pick = 3;
                 found = 1'b1;
             end
         end
-        grant = 32'h0;
-        if (valid & (index == 0)) begin
-            grant = (grant & ~(1 << (0)) | ((1'b1) << (0)));
+        one_hot = 32'h0;
+        if (|req & (pick == 0)) begin
+            one_hot = (one_hot & ~(1 << (0)) | ((1'b1) << (0)));
         end
-        if (valid & (index == 1)) begin
-            grant = (grant & ~(1 << (1)) | ((1'b1) << (1)));
+        if (|req & (pick == 1)) begin
+            one_hot = (one_hot & ~(1 << (1)) | ((1'b1) << (1)));
         end
-        if (valid & (index == 2)) begin
-            grant = (grant & ~(1 << (2)) | ((1'b1) << (2)));
+        if (|req & (pick == 2)) begin
+            one_hot = (one_hot & ~(1 << (2)) | ((1'b1) << (2)));
         end
-        if (valid & (index == 3)) begin
-            grant = (grant & ~(1 << (3)) | ((1'b1) << (3)));
+        if (|req & (pick == 3)) begin
+            one_hot = (one_hot & ~(1 << (3)) | ((1'b1) << (3)));
         end
+        valid = |req;
+        index = pick;
+        grant = one_hot;
     end
 endmodule // WarpScheduler__core_fetch_enc
 
@@ -1071,6 +1103,8 @@ module WarpScheduler__core_fetch_rr(clock,reset,req,advance,valid,index,grant);
     reg  last$clock;
     // Local signals
     reg  found;
+    reg  [1:0] pick;
+    reg  [3:0] one_hot;
     // Sub module instances
     WarpScheduler__core_fetch_rr_last last(
         .d(last$d),
@@ -1081,55 +1115,57 @@ module WarpScheduler__core_fetch_rr(clock,reset,req,advance,valid,index,grant);
     always @(*) begin
         last$clock = clock;
         last$d = last$q;
-        valid = |req;
-        index = 32'h0;
+        pick = 32'h0;
         found = 1'b0;
         if (~found & req[1] & (last$q < 1)) begin
-            index = 1;
+            pick = 1;
             found = 1'b1;
         end
         if (~found & req[2] & (last$q < 2)) begin
-            index = 2;
+            pick = 2;
             found = 1'b1;
         end
         if (~found & req[3] & (last$q < 3)) begin
-            index = 3;
+            pick = 3;
             found = 1'b1;
         end
         if (~found & req[0]) begin
-            index = 0;
+            pick = 0;
             found = 1'b1;
         end
         if (~found & req[1]) begin
-            index = 1;
+            pick = 1;
             found = 1'b1;
         end
         if (~found & req[2]) begin
-            index = 2;
+            pick = 2;
             found = 1'b1;
         end
         if (~found & req[3]) begin
-            index = 3;
+            pick = 3;
             found = 1'b1;
         end
-        grant = 32'h0;
-        if (valid & (index == 0)) begin
-            grant = (grant & ~(1 << (0)) | ((1'b1) << (0)));
+        one_hot = 32'h0;
+        if (|req & (pick == 0)) begin
+            one_hot = (one_hot & ~(1 << (0)) | ((1'b1) << (0)));
         end
-        if (valid & (index == 1)) begin
-            grant = (grant & ~(1 << (1)) | ((1'b1) << (1)));
+        if (|req & (pick == 1)) begin
+            one_hot = (one_hot & ~(1 << (1)) | ((1'b1) << (1)));
         end
-        if (valid & (index == 2)) begin
-            grant = (grant & ~(1 << (2)) | ((1'b1) << (2)));
+        if (|req & (pick == 2)) begin
+            one_hot = (one_hot & ~(1 << (2)) | ((1'b1) << (2)));
         end
-        if (valid & (index == 3)) begin
-            grant = (grant & ~(1 << (3)) | ((1'b1) << (3)));
+        if (|req & (pick == 3)) begin
+            one_hot = (one_hot & ~(1 << (3)) | ((1'b1) << (3)));
         end
+        valid = |req;
+        index = pick;
+        grant = one_hot;
         if (reset) begin
             last$d = last_at_reset;
         end
-        else if (advance & valid) begin
-            last$d = index;
+        else if (advance & |req) begin
+            last$d = pick;
         end
     end
 endmodule // WarpScheduler__core_fetch_rr
@@ -1231,6 +1267,8 @@ module WarpScheduler__core_stacks_0(clock,reset,push,pop,clear,push_mask,push_pc
     // Local signals
     reg  write_en;
     reg  [2:0] write_addr;
+    reg  [7:0] tos_mask;
+    reg  [15:0] tos_pc;
     // Sub module instances
     WarpScheduler__core_mask_0 mask_mem$0(
         .d(mask_mem$0$d),
@@ -1316,24 +1354,26 @@ module WarpScheduler__core_stacks_0(clock,reset,push,pop,clear,push_mask,push_pc
         occupancy = sp$q;
         overflow = overflow_q$q;
         underflow = underflow_q$q;
-        top_mask = mask_mem$0$q;
-        top_pc = pc_mem$0$q;
+        tos_mask = mask_mem$0$q;
+        tos_pc = pc_mem$0$q;
         if (sp$q == 0 + 32'h1) begin
-            top_mask = mask_mem$0$q;
-            top_pc = pc_mem$0$q;
+            tos_mask = mask_mem$0$q;
+            tos_pc = pc_mem$0$q;
         end
         if (sp$q == 1 + 32'h1) begin
-            top_mask = mask_mem$1$q;
-            top_pc = pc_mem$1$q;
+            tos_mask = mask_mem$1$q;
+            tos_pc = pc_mem$1$q;
         end
         if (sp$q == 2 + 32'h1) begin
-            top_mask = mask_mem$2$q;
-            top_pc = pc_mem$2$q;
+            tos_mask = mask_mem$2$q;
+            tos_pc = pc_mem$2$q;
         end
         if (sp$q == 3 + 32'h1) begin
-            top_mask = mask_mem$3$q;
-            top_pc = pc_mem$3$q;
+            tos_mask = mask_mem$3$q;
+            tos_pc = pc_mem$3$q;
         end
+        top_mask = tos_mask;
+        top_pc = tos_pc;
         write_en = 1'b0;
         write_addr = sp$q;
         if (reset) begin

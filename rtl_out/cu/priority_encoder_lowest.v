@@ -16,55 +16,59 @@ module priority_encoder_lowest(req,valid,index,grant);
     localparam  highest_first = 1'b0;
     // Local signals
     reg  found;
+    reg  [1:0] pick;
+    reg  [3:0] one_hot;
     // Update code
     always @(*) begin
-        valid = |req;
-        index = 32'h0;
+        pick = 32'h0;
         found = 1'b0;
         if (highest_first) begin
             if (req[0]) begin
-                index = 0;
+                pick = 0;
             end
             if (req[1]) begin
-                index = 1;
+                pick = 1;
             end
             if (req[2]) begin
-                index = 2;
+                pick = 2;
             end
             if (req[3]) begin
-                index = 3;
+                pick = 3;
             end
         end
         else begin
             if (~found & req[0]) begin
-                index = 0;
+                pick = 0;
                 found = 1'b1;
             end
             if (~found & req[1]) begin
-                index = 1;
+                pick = 1;
                 found = 1'b1;
             end
             if (~found & req[2]) begin
-                index = 2;
+                pick = 2;
                 found = 1'b1;
             end
             if (~found & req[3]) begin
-                index = 3;
+                pick = 3;
                 found = 1'b1;
             end
         end
-        grant = 32'h0;
-        if (valid & (index == 0)) begin
-            grant = (grant & ~(1 << (0)) | ((1'b1) << (0)));
+        one_hot = 32'h0;
+        if (|req & (pick == 0)) begin
+            one_hot = (one_hot & ~(1 << (0)) | ((1'b1) << (0)));
         end
-        if (valid & (index == 1)) begin
-            grant = (grant & ~(1 << (1)) | ((1'b1) << (1)));
+        if (|req & (pick == 1)) begin
+            one_hot = (one_hot & ~(1 << (1)) | ((1'b1) << (1)));
         end
-        if (valid & (index == 2)) begin
-            grant = (grant & ~(1 << (2)) | ((1'b1) << (2)));
+        if (|req & (pick == 2)) begin
+            one_hot = (one_hot & ~(1 << (2)) | ((1'b1) << (2)));
         end
-        if (valid & (index == 3)) begin
-            grant = (grant & ~(1 << (3)) | ((1'b1) << (3)));
+        if (|req & (pick == 3)) begin
+            one_hot = (one_hot & ~(1 << (3)) | ((1'b1) << (3)));
         end
+        valid = |req;
+        index = pick;
+        grant = one_hot;
     end
 endmodule // priority_encoder_lowest

@@ -22,6 +22,8 @@ module round_robin_arbiter(clock,reset,req,advance,valid,index,grant);
     reg  last$clock;
     // Local signals
     reg  found;
+    reg  [1:0] pick;
+    reg  [3:0] one_hot;
     // Sub module instances
     round_robin_arbiter__last last(
         .d(last$d),
@@ -32,55 +34,57 @@ module round_robin_arbiter(clock,reset,req,advance,valid,index,grant);
     always @(*) begin
         last$clock = clock;
         last$d = last$q;
-        valid = |req;
-        index = 32'h0;
+        pick = 32'h0;
         found = 1'b0;
         if (~found & req[1] & (last$q < 1)) begin
-            index = 1;
+            pick = 1;
             found = 1'b1;
         end
         if (~found & req[2] & (last$q < 2)) begin
-            index = 2;
+            pick = 2;
             found = 1'b1;
         end
         if (~found & req[3] & (last$q < 3)) begin
-            index = 3;
+            pick = 3;
             found = 1'b1;
         end
         if (~found & req[0]) begin
-            index = 0;
+            pick = 0;
             found = 1'b1;
         end
         if (~found & req[1]) begin
-            index = 1;
+            pick = 1;
             found = 1'b1;
         end
         if (~found & req[2]) begin
-            index = 2;
+            pick = 2;
             found = 1'b1;
         end
         if (~found & req[3]) begin
-            index = 3;
+            pick = 3;
             found = 1'b1;
         end
-        grant = 32'h0;
-        if (valid & (index == 0)) begin
-            grant = (grant & ~(1 << (0)) | ((1'b1) << (0)));
+        one_hot = 32'h0;
+        if (|req & (pick == 0)) begin
+            one_hot = (one_hot & ~(1 << (0)) | ((1'b1) << (0)));
         end
-        if (valid & (index == 1)) begin
-            grant = (grant & ~(1 << (1)) | ((1'b1) << (1)));
+        if (|req & (pick == 1)) begin
+            one_hot = (one_hot & ~(1 << (1)) | ((1'b1) << (1)));
         end
-        if (valid & (index == 2)) begin
-            grant = (grant & ~(1 << (2)) | ((1'b1) << (2)));
+        if (|req & (pick == 2)) begin
+            one_hot = (one_hot & ~(1 << (2)) | ((1'b1) << (2)));
         end
-        if (valid & (index == 3)) begin
-            grant = (grant & ~(1 << (3)) | ((1'b1) << (3)));
+        if (|req & (pick == 3)) begin
+            one_hot = (one_hot & ~(1 << (3)) | ((1'b1) << (3)));
         end
+        valid = |req;
+        index = pick;
+        grant = one_hot;
         if (reset) begin
             last$d = last_at_reset;
         end
-        else if (advance & valid) begin
-            last$d = index;
+        else if (advance & |req) begin
+            last$d = pick;
         end
     end
 endmodule // round_robin_arbiter

@@ -60,6 +60,8 @@ module simt_stack(clock,reset,push,pop,clear,push_mask,push_pc,top_mask,top_pc,e
     // Local signals
     reg  write_en;
     reg  [2:0] write_addr;
+    reg  [7:0] tos_mask;
+    reg  [15:0] tos_pc;
     // Sub module instances
     simt_stack__mask_mem_0 mask_mem$0(
         .d(mask_mem$0$d),
@@ -145,24 +147,26 @@ module simt_stack(clock,reset,push,pop,clear,push_mask,push_pc,top_mask,top_pc,e
         occupancy = sp$q;
         overflow = overflow_q$q;
         underflow = underflow_q$q;
-        top_mask = mask_mem$0$q;
-        top_pc = pc_mem$0$q;
+        tos_mask = mask_mem$0$q;
+        tos_pc = pc_mem$0$q;
         if (sp$q == 0 + 32'h1) begin
-            top_mask = mask_mem$0$q;
-            top_pc = pc_mem$0$q;
+            tos_mask = mask_mem$0$q;
+            tos_pc = pc_mem$0$q;
         end
         if (sp$q == 1 + 32'h1) begin
-            top_mask = mask_mem$1$q;
-            top_pc = pc_mem$1$q;
+            tos_mask = mask_mem$1$q;
+            tos_pc = pc_mem$1$q;
         end
         if (sp$q == 2 + 32'h1) begin
-            top_mask = mask_mem$2$q;
-            top_pc = pc_mem$2$q;
+            tos_mask = mask_mem$2$q;
+            tos_pc = pc_mem$2$q;
         end
         if (sp$q == 3 + 32'h1) begin
-            top_mask = mask_mem$3$q;
-            top_pc = pc_mem$3$q;
+            tos_mask = mask_mem$3$q;
+            tos_pc = pc_mem$3$q;
         end
+        top_mask = tos_mask;
+        top_pc = tos_pc;
         write_en = 1'b0;
         write_addr = sp$q;
         if (reset) begin

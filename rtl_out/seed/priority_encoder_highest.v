@@ -16,95 +16,99 @@ module priority_encoder_highest(req,valid,index,grant);
     localparam  highest_first = 1'b1;
     // Local signals
     reg  found;
+    reg  [2:0] pick;
+    reg  [7:0] one_hot;
     // Update code
     always @(*) begin
-        valid = |req;
-        index = 32'h0;
+        pick = 32'h0;
         found = 1'b0;
         if (highest_first) begin
             if (req[0]) begin
-                index = 0;
+                pick = 0;
             end
             if (req[1]) begin
-                index = 1;
+                pick = 1;
             end
             if (req[2]) begin
-                index = 2;
+                pick = 2;
             end
             if (req[3]) begin
-                index = 3;
+                pick = 3;
             end
             if (req[4]) begin
-                index = 4;
+                pick = 4;
             end
             if (req[5]) begin
-                index = 5;
+                pick = 5;
             end
             if (req[6]) begin
-                index = 6;
+                pick = 6;
             end
             if (req[7]) begin
-                index = 7;
+                pick = 7;
             end
         end
         else begin
             if (~found & req[0]) begin
-                index = 0;
+                pick = 0;
                 found = 1'b1;
             end
             if (~found & req[1]) begin
-                index = 1;
+                pick = 1;
                 found = 1'b1;
             end
             if (~found & req[2]) begin
-                index = 2;
+                pick = 2;
                 found = 1'b1;
             end
             if (~found & req[3]) begin
-                index = 3;
+                pick = 3;
                 found = 1'b1;
             end
             if (~found & req[4]) begin
-                index = 4;
+                pick = 4;
                 found = 1'b1;
             end
             if (~found & req[5]) begin
-                index = 5;
+                pick = 5;
                 found = 1'b1;
             end
             if (~found & req[6]) begin
-                index = 6;
+                pick = 6;
                 found = 1'b1;
             end
             if (~found & req[7]) begin
-                index = 7;
+                pick = 7;
                 found = 1'b1;
             end
         end
-        grant = 32'h0;
-        if (valid & (index == 0)) begin
-            grant = (grant & ~(1 << (0)) | ((1'b1) << (0)));
+        one_hot = 32'h0;
+        if (|req & (pick == 0)) begin
+            one_hot = (one_hot & ~(1 << (0)) | ((1'b1) << (0)));
         end
-        if (valid & (index == 1)) begin
-            grant = (grant & ~(1 << (1)) | ((1'b1) << (1)));
+        if (|req & (pick == 1)) begin
+            one_hot = (one_hot & ~(1 << (1)) | ((1'b1) << (1)));
         end
-        if (valid & (index == 2)) begin
-            grant = (grant & ~(1 << (2)) | ((1'b1) << (2)));
+        if (|req & (pick == 2)) begin
+            one_hot = (one_hot & ~(1 << (2)) | ((1'b1) << (2)));
         end
-        if (valid & (index == 3)) begin
-            grant = (grant & ~(1 << (3)) | ((1'b1) << (3)));
+        if (|req & (pick == 3)) begin
+            one_hot = (one_hot & ~(1 << (3)) | ((1'b1) << (3)));
         end
-        if (valid & (index == 4)) begin
-            grant = (grant & ~(1 << (4)) | ((1'b1) << (4)));
+        if (|req & (pick == 4)) begin
+            one_hot = (one_hot & ~(1 << (4)) | ((1'b1) << (4)));
         end
-        if (valid & (index == 5)) begin
-            grant = (grant & ~(1 << (5)) | ((1'b1) << (5)));
+        if (|req & (pick == 5)) begin
+            one_hot = (one_hot & ~(1 << (5)) | ((1'b1) << (5)));
         end
-        if (valid & (index == 6)) begin
-            grant = (grant & ~(1 << (6)) | ((1'b1) << (6)));
+        if (|req & (pick == 6)) begin
+            one_hot = (one_hot & ~(1 << (6)) | ((1'b1) << (6)));
         end
-        if (valid & (index == 7)) begin
-            grant = (grant & ~(1 << (7)) | ((1'b1) << (7)));
+        if (|req & (pick == 7)) begin
+            one_hot = (one_hot & ~(1 << (7)) | ((1'b1) << (7)));
         end
+        valid = |req;
+        index = pick;
+        grant = one_hot;
     end
 endmodule // priority_encoder_highest

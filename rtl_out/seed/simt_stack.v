@@ -84,6 +84,8 @@ module simt_stack(clock,reset,push,pop,clear,push_mask,push_pc,top_mask,top_pc,e
     // Local signals
     reg  write_en;
     reg  [3:0] write_addr;
+    reg  [31:0] tos_mask;
+    reg  [31:0] tos_pc;
     // Sub module instances
     simt_stack__mask_mem_0 mask_mem$0(
         .d(mask_mem$0$d),
@@ -225,40 +227,42 @@ module simt_stack(clock,reset,push,pop,clear,push_mask,push_pc,top_mask,top_pc,e
         occupancy = sp$q;
         overflow = overflow_q$q;
         underflow = underflow_q$q;
-        top_mask = mask_mem$0$q;
-        top_pc = pc_mem$0$q;
+        tos_mask = mask_mem$0$q;
+        tos_pc = pc_mem$0$q;
         if (sp$q == 0 + 32'h1) begin
-            top_mask = mask_mem$0$q;
-            top_pc = pc_mem$0$q;
+            tos_mask = mask_mem$0$q;
+            tos_pc = pc_mem$0$q;
         end
         if (sp$q == 1 + 32'h1) begin
-            top_mask = mask_mem$1$q;
-            top_pc = pc_mem$1$q;
+            tos_mask = mask_mem$1$q;
+            tos_pc = pc_mem$1$q;
         end
         if (sp$q == 2 + 32'h1) begin
-            top_mask = mask_mem$2$q;
-            top_pc = pc_mem$2$q;
+            tos_mask = mask_mem$2$q;
+            tos_pc = pc_mem$2$q;
         end
         if (sp$q == 3 + 32'h1) begin
-            top_mask = mask_mem$3$q;
-            top_pc = pc_mem$3$q;
+            tos_mask = mask_mem$3$q;
+            tos_pc = pc_mem$3$q;
         end
         if (sp$q == 4 + 32'h1) begin
-            top_mask = mask_mem$4$q;
-            top_pc = pc_mem$4$q;
+            tos_mask = mask_mem$4$q;
+            tos_pc = pc_mem$4$q;
         end
         if (sp$q == 5 + 32'h1) begin
-            top_mask = mask_mem$5$q;
-            top_pc = pc_mem$5$q;
+            tos_mask = mask_mem$5$q;
+            tos_pc = pc_mem$5$q;
         end
         if (sp$q == 6 + 32'h1) begin
-            top_mask = mask_mem$6$q;
-            top_pc = pc_mem$6$q;
+            tos_mask = mask_mem$6$q;
+            tos_pc = pc_mem$6$q;
         end
         if (sp$q == 7 + 32'h1) begin
-            top_mask = mask_mem$7$q;
-            top_pc = pc_mem$7$q;
+            tos_mask = mask_mem$7$q;
+            tos_pc = pc_mem$7$q;
         end
+        top_mask = tos_mask;
+        top_pc = tos_pc;
         write_en = 1'b0;
         write_addr = sp$q;
         if (reset) begin

@@ -264,6 +264,17 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
     reg  [7:0] branch_idle_next;
     reg  [7:0] pop_idle_next;
     reg  [7:0] ctl_idle_next;
+    reg  do_push;
+    reg  do_pop;
+    reg  do_clear;
+    reg  [31:0] f_pc;
+    reg  [31:0] f_mask;
+    reg  [31:0] p_mask;
+    reg  [31:0] p_pc;
+    reg  [7:0] empties;
+    reg  [7:0] fulls;
+    reg  [7:0] overflows;
+    reg  [7:0] underflows;
     // Sub module instances
     warp_scheduler__stacks_0 stacks$0(
         .clock(stacks$0$clock),
@@ -548,9 +559,6 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         stacks$0$reset = reset;
         stacks$0$push_mask = branch_ctl_mask;
         stacks$0$push_pc = branch_ctl_pc;
-        stacks$0$push = 1'b0;
-        stacks$0$pop = 1'b0;
-        stacks$0$clear = 1'b0;
         pc$1$clock = clock;
         pc$1$d = pc$1$q;
         mask$1$clock = clock;
@@ -559,9 +567,6 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         stacks$1$reset = reset;
         stacks$1$push_mask = branch_ctl_mask;
         stacks$1$push_pc = branch_ctl_pc;
-        stacks$1$push = 1'b0;
-        stacks$1$pop = 1'b0;
-        stacks$1$clear = 1'b0;
         pc$2$clock = clock;
         pc$2$d = pc$2$q;
         mask$2$clock = clock;
@@ -570,9 +575,6 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         stacks$2$reset = reset;
         stacks$2$push_mask = branch_ctl_mask;
         stacks$2$push_pc = branch_ctl_pc;
-        stacks$2$push = 1'b0;
-        stacks$2$pop = 1'b0;
-        stacks$2$clear = 1'b0;
         pc$3$clock = clock;
         pc$3$d = pc$3$q;
         mask$3$clock = clock;
@@ -581,9 +583,6 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         stacks$3$reset = reset;
         stacks$3$push_mask = branch_ctl_mask;
         stacks$3$push_pc = branch_ctl_pc;
-        stacks$3$push = 1'b0;
-        stacks$3$pop = 1'b0;
-        stacks$3$clear = 1'b0;
         pc$4$clock = clock;
         pc$4$d = pc$4$q;
         mask$4$clock = clock;
@@ -592,9 +591,6 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         stacks$4$reset = reset;
         stacks$4$push_mask = branch_ctl_mask;
         stacks$4$push_pc = branch_ctl_pc;
-        stacks$4$push = 1'b0;
-        stacks$4$pop = 1'b0;
-        stacks$4$clear = 1'b0;
         pc$5$clock = clock;
         pc$5$d = pc$5$q;
         mask$5$clock = clock;
@@ -603,9 +599,6 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         stacks$5$reset = reset;
         stacks$5$push_mask = branch_ctl_mask;
         stacks$5$push_pc = branch_ctl_pc;
-        stacks$5$push = 1'b0;
-        stacks$5$pop = 1'b0;
-        stacks$5$clear = 1'b0;
         pc$6$clock = clock;
         pc$6$d = pc$6$q;
         mask$6$clock = clock;
@@ -614,9 +607,6 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         stacks$6$reset = reset;
         stacks$6$push_mask = branch_ctl_mask;
         stacks$6$push_pc = branch_ctl_pc;
-        stacks$6$push = 1'b0;
-        stacks$6$pop = 1'b0;
-        stacks$6$clear = 1'b0;
         pc$7$clock = clock;
         pc$7$d = pc$7$q;
         mask$7$clock = clock;
@@ -625,9 +615,6 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         stacks$7$reset = reset;
         stacks$7$push_mask = branch_ctl_mask;
         stacks$7$push_pc = branch_ctl_pc;
-        stacks$7$push = 1'b0;
-        stacks$7$pop = 1'b0;
-        stacks$7$clear = 1'b0;
         idle_enc$req = idle$q;
         fetch_enc$req = active$q;
         fetch_rr$req = active$q;
@@ -647,115 +634,120 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         warp_ctl_ready = 1'b1;
         branch_ctl_ready = 1'b1;
         end_ctl_ready = 1'b1;
-        inst_fetch_valid = fetch_any;
-        inst_fetch_wid = 32'h0;
-        inst_fetch_pc = 32'h0;
-        inst_fetch_mask = 32'h0;
-        if (fetch_any) begin
-            inst_fetch_wid = fetch_wid;
-        end
-        pop_data_mask = 32'h0;
-        pop_data_pc = 32'h0;
-        stack_empty = 32'h0;
-        stack_full = 32'h0;
-        err_overflow = 32'h0;
-        err_underflow = 32'h0;
+        f_pc = 32'h0;
+        f_mask = 32'h0;
+        p_mask = 32'h0;
+        p_pc = 32'h0;
+        empties = 32'h0;
+        fulls = 32'h0;
+        overflows = 32'h0;
+        underflows = 32'h0;
         if (fetch_any & (fetch_wid == 0)) begin
-            inst_fetch_pc = pc$0$q;
-            inst_fetch_mask = mask$0$q;
+            f_pc = pc$0$q;
+            f_mask = mask$0$q;
         end
         if (warp_pop_wid == 0) begin
-            pop_data_mask = stacks$0$top_mask;
-            pop_data_pc = stacks$0$top_pc;
+            p_mask = stacks$0$top_mask;
+            p_pc = stacks$0$top_pc;
         end
-        stack_empty = (stack_empty & ~(1 << (0)) | ((stacks$0$empty) << (0)));
-        stack_full = (stack_full & ~(1 << (0)) | ((stacks$0$full) << (0)));
-        err_overflow = (err_overflow & ~(1 << (0)) | ((stacks$0$overflow) << (0)));
-        err_underflow = (err_underflow & ~(1 << (0)) | ((stacks$0$underflow) << (0)));
+        empties = (empties & ~(1 << (0)) | ((stacks$0$empty) << (0)));
+        fulls = (fulls & ~(1 << (0)) | ((stacks$0$full) << (0)));
+        overflows = (overflows & ~(1 << (0)) | ((stacks$0$overflow) << (0)));
+        underflows = (underflows & ~(1 << (0)) | ((stacks$0$underflow) << (0)));
         if (fetch_any & (fetch_wid == 1)) begin
-            inst_fetch_pc = pc$1$q;
-            inst_fetch_mask = mask$1$q;
+            f_pc = pc$1$q;
+            f_mask = mask$1$q;
         end
         if (warp_pop_wid == 1) begin
-            pop_data_mask = stacks$1$top_mask;
-            pop_data_pc = stacks$1$top_pc;
+            p_mask = stacks$1$top_mask;
+            p_pc = stacks$1$top_pc;
         end
-        stack_empty = (stack_empty & ~(1 << (1)) | ((stacks$1$empty) << (1)));
-        stack_full = (stack_full & ~(1 << (1)) | ((stacks$1$full) << (1)));
-        err_overflow = (err_overflow & ~(1 << (1)) | ((stacks$1$overflow) << (1)));
-        err_underflow = (err_underflow & ~(1 << (1)) | ((stacks$1$underflow) << (1)));
+        empties = (empties & ~(1 << (1)) | ((stacks$1$empty) << (1)));
+        fulls = (fulls & ~(1 << (1)) | ((stacks$1$full) << (1)));
+        overflows = (overflows & ~(1 << (1)) | ((stacks$1$overflow) << (1)));
+        underflows = (underflows & ~(1 << (1)) | ((stacks$1$underflow) << (1)));
         if (fetch_any & (fetch_wid == 2)) begin
-            inst_fetch_pc = pc$2$q;
-            inst_fetch_mask = mask$2$q;
+            f_pc = pc$2$q;
+            f_mask = mask$2$q;
         end
         if (warp_pop_wid == 2) begin
-            pop_data_mask = stacks$2$top_mask;
-            pop_data_pc = stacks$2$top_pc;
+            p_mask = stacks$2$top_mask;
+            p_pc = stacks$2$top_pc;
         end
-        stack_empty = (stack_empty & ~(1 << (2)) | ((stacks$2$empty) << (2)));
-        stack_full = (stack_full & ~(1 << (2)) | ((stacks$2$full) << (2)));
-        err_overflow = (err_overflow & ~(1 << (2)) | ((stacks$2$overflow) << (2)));
-        err_underflow = (err_underflow & ~(1 << (2)) | ((stacks$2$underflow) << (2)));
+        empties = (empties & ~(1 << (2)) | ((stacks$2$empty) << (2)));
+        fulls = (fulls & ~(1 << (2)) | ((stacks$2$full) << (2)));
+        overflows = (overflows & ~(1 << (2)) | ((stacks$2$overflow) << (2)));
+        underflows = (underflows & ~(1 << (2)) | ((stacks$2$underflow) << (2)));
         if (fetch_any & (fetch_wid == 3)) begin
-            inst_fetch_pc = pc$3$q;
-            inst_fetch_mask = mask$3$q;
+            f_pc = pc$3$q;
+            f_mask = mask$3$q;
         end
         if (warp_pop_wid == 3) begin
-            pop_data_mask = stacks$3$top_mask;
-            pop_data_pc = stacks$3$top_pc;
+            p_mask = stacks$3$top_mask;
+            p_pc = stacks$3$top_pc;
         end
-        stack_empty = (stack_empty & ~(1 << (3)) | ((stacks$3$empty) << (3)));
-        stack_full = (stack_full & ~(1 << (3)) | ((stacks$3$full) << (3)));
-        err_overflow = (err_overflow & ~(1 << (3)) | ((stacks$3$overflow) << (3)));
-        err_underflow = (err_underflow & ~(1 << (3)) | ((stacks$3$underflow) << (3)));
+        empties = (empties & ~(1 << (3)) | ((stacks$3$empty) << (3)));
+        fulls = (fulls & ~(1 << (3)) | ((stacks$3$full) << (3)));
+        overflows = (overflows & ~(1 << (3)) | ((stacks$3$overflow) << (3)));
+        underflows = (underflows & ~(1 << (3)) | ((stacks$3$underflow) << (3)));
         if (fetch_any & (fetch_wid == 4)) begin
-            inst_fetch_pc = pc$4$q;
-            inst_fetch_mask = mask$4$q;
+            f_pc = pc$4$q;
+            f_mask = mask$4$q;
         end
         if (warp_pop_wid == 4) begin
-            pop_data_mask = stacks$4$top_mask;
-            pop_data_pc = stacks$4$top_pc;
+            p_mask = stacks$4$top_mask;
+            p_pc = stacks$4$top_pc;
         end
-        stack_empty = (stack_empty & ~(1 << (4)) | ((stacks$4$empty) << (4)));
-        stack_full = (stack_full & ~(1 << (4)) | ((stacks$4$full) << (4)));
-        err_overflow = (err_overflow & ~(1 << (4)) | ((stacks$4$overflow) << (4)));
-        err_underflow = (err_underflow & ~(1 << (4)) | ((stacks$4$underflow) << (4)));
+        empties = (empties & ~(1 << (4)) | ((stacks$4$empty) << (4)));
+        fulls = (fulls & ~(1 << (4)) | ((stacks$4$full) << (4)));
+        overflows = (overflows & ~(1 << (4)) | ((stacks$4$overflow) << (4)));
+        underflows = (underflows & ~(1 << (4)) | ((stacks$4$underflow) << (4)));
         if (fetch_any & (fetch_wid == 5)) begin
-            inst_fetch_pc = pc$5$q;
-            inst_fetch_mask = mask$5$q;
+            f_pc = pc$5$q;
+            f_mask = mask$5$q;
         end
         if (warp_pop_wid == 5) begin
-            pop_data_mask = stacks$5$top_mask;
-            pop_data_pc = stacks$5$top_pc;
+            p_mask = stacks$5$top_mask;
+            p_pc = stacks$5$top_pc;
         end
-        stack_empty = (stack_empty & ~(1 << (5)) | ((stacks$5$empty) << (5)));
-        stack_full = (stack_full & ~(1 << (5)) | ((stacks$5$full) << (5)));
-        err_overflow = (err_overflow & ~(1 << (5)) | ((stacks$5$overflow) << (5)));
-        err_underflow = (err_underflow & ~(1 << (5)) | ((stacks$5$underflow) << (5)));
+        empties = (empties & ~(1 << (5)) | ((stacks$5$empty) << (5)));
+        fulls = (fulls & ~(1 << (5)) | ((stacks$5$full) << (5)));
+        overflows = (overflows & ~(1 << (5)) | ((stacks$5$overflow) << (5)));
+        underflows = (underflows & ~(1 << (5)) | ((stacks$5$underflow) << (5)));
         if (fetch_any & (fetch_wid == 6)) begin
-            inst_fetch_pc = pc$6$q;
-            inst_fetch_mask = mask$6$q;
+            f_pc = pc$6$q;
+            f_mask = mask$6$q;
         end
         if (warp_pop_wid == 6) begin
-            pop_data_mask = stacks$6$top_mask;
-            pop_data_pc = stacks$6$top_pc;
+            p_mask = stacks$6$top_mask;
+            p_pc = stacks$6$top_pc;
         end
-        stack_empty = (stack_empty & ~(1 << (6)) | ((stacks$6$empty) << (6)));
-        stack_full = (stack_full & ~(1 << (6)) | ((stacks$6$full) << (6)));
-        err_overflow = (err_overflow & ~(1 << (6)) | ((stacks$6$overflow) << (6)));
-        err_underflow = (err_underflow & ~(1 << (6)) | ((stacks$6$underflow) << (6)));
+        empties = (empties & ~(1 << (6)) | ((stacks$6$empty) << (6)));
+        fulls = (fulls & ~(1 << (6)) | ((stacks$6$full) << (6)));
+        overflows = (overflows & ~(1 << (6)) | ((stacks$6$overflow) << (6)));
+        underflows = (underflows & ~(1 << (6)) | ((stacks$6$underflow) << (6)));
         if (fetch_any & (fetch_wid == 7)) begin
-            inst_fetch_pc = pc$7$q;
-            inst_fetch_mask = mask$7$q;
+            f_pc = pc$7$q;
+            f_mask = mask$7$q;
         end
         if (warp_pop_wid == 7) begin
-            pop_data_mask = stacks$7$top_mask;
-            pop_data_pc = stacks$7$top_pc;
+            p_mask = stacks$7$top_mask;
+            p_pc = stacks$7$top_pc;
         end
-        stack_empty = (stack_empty & ~(1 << (7)) | ((stacks$7$empty) << (7)));
-        stack_full = (stack_full & ~(1 << (7)) | ((stacks$7$full) << (7)));
-        err_overflow = (err_overflow & ~(1 << (7)) | ((stacks$7$overflow) << (7)));
-        err_underflow = (err_underflow & ~(1 << (7)) | ((stacks$7$underflow) << (7)));
+        empties = (empties & ~(1 << (7)) | ((stacks$7$empty) << (7)));
+        fulls = (fulls & ~(1 << (7)) | ((stacks$7$full) << (7)));
+        overflows = (overflows & ~(1 << (7)) | ((stacks$7$overflow) << (7)));
+        underflows = (underflows & ~(1 << (7)) | ((stacks$7$underflow) << (7)));
+        inst_fetch_valid = fetch_any;
+        inst_fetch_wid = fetch_wid;
+        inst_fetch_pc = f_pc;
+        inst_fetch_mask = f_mask;
+        pop_data_mask = p_mask;
+        pop_data_pc = p_pc;
+        stack_empty = empties;
+        stack_full = fulls;
+        err_overflow = overflows;
+        err_underflow = underflows;
         idle_mask = idle$q;
         active_mask = active$q;
         err_end_idle = end_idle_q$q;
@@ -777,6 +769,9 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         hit_fetch = fetch_fire & (fetch_wid == 0);
         w_idle = is_idle;
         w_active = active$q[0];
+        do_push = 1'b0;
+        do_pop = 1'b0;
+        do_clear = 1'b0;
         if (hit_end & is_idle) begin
             end_idle_next = (end_idle_next & ~(1 << (0)) | ((1'b1) << (0)));
         end
@@ -810,8 +805,8 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                 w_active = 1'b0;
                 pc$0$d = pc$0$q + 32'h4;
             end
-            stacks$0$push = hit_branch;
-            stacks$0$pop = hit_pop & ~hit_branch;
+            do_push = hit_branch;
+            do_pop = hit_pop & ~hit_branch;
         end
         else begin
             if (hit_cmd) begin
@@ -828,23 +823,26 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                 pc$0$d = pc$0$q + 32'h4;
             end
             if (hit_pop & ~is_idle) begin
-                stacks$0$pop = 1'b1;
+                do_pop = 1'b1;
                 if (~stacks$0$empty) begin
                     pc$0$d = stacks$0$top_pc;
                     mask$0$d = stacks$0$top_mask;
                 end
             end
             if (hit_branch & ~is_idle) begin
-                stacks$0$push = 1'b1;
+                do_push = 1'b1;
             end
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
                 pc$0$d = 32'h0;
                 mask$0$d = 32'h0;
-                stacks$0$clear = 1'b1;
+                do_clear = 1'b1;
             end
         end
+        stacks$0$push = do_push;
+        stacks$0$pop = do_pop;
+        stacks$0$clear = do_clear;
         idle_next = (idle_next & ~(1 << (0)) | ((w_idle) << (0)));
         active_next = (active_next & ~(1 << (0)) | ((w_active) << (0)));
         is_idle = idle$q[1];
@@ -856,6 +854,9 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         hit_fetch = fetch_fire & (fetch_wid == 1);
         w_idle = is_idle;
         w_active = active$q[1];
+        do_push = 1'b0;
+        do_pop = 1'b0;
+        do_clear = 1'b0;
         if (hit_end & is_idle) begin
             end_idle_next = (end_idle_next & ~(1 << (1)) | ((1'b1) << (1)));
         end
@@ -889,8 +890,8 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                 w_active = 1'b0;
                 pc$1$d = pc$1$q + 32'h4;
             end
-            stacks$1$push = hit_branch;
-            stacks$1$pop = hit_pop & ~hit_branch;
+            do_push = hit_branch;
+            do_pop = hit_pop & ~hit_branch;
         end
         else begin
             if (hit_cmd) begin
@@ -907,23 +908,26 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                 pc$1$d = pc$1$q + 32'h4;
             end
             if (hit_pop & ~is_idle) begin
-                stacks$1$pop = 1'b1;
+                do_pop = 1'b1;
                 if (~stacks$1$empty) begin
                     pc$1$d = stacks$1$top_pc;
                     mask$1$d = stacks$1$top_mask;
                 end
             end
             if (hit_branch & ~is_idle) begin
-                stacks$1$push = 1'b1;
+                do_push = 1'b1;
             end
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
                 pc$1$d = 32'h0;
                 mask$1$d = 32'h0;
-                stacks$1$clear = 1'b1;
+                do_clear = 1'b1;
             end
         end
+        stacks$1$push = do_push;
+        stacks$1$pop = do_pop;
+        stacks$1$clear = do_clear;
         idle_next = (idle_next & ~(1 << (1)) | ((w_idle) << (1)));
         active_next = (active_next & ~(1 << (1)) | ((w_active) << (1)));
         is_idle = idle$q[2];
@@ -935,6 +939,9 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         hit_fetch = fetch_fire & (fetch_wid == 2);
         w_idle = is_idle;
         w_active = active$q[2];
+        do_push = 1'b0;
+        do_pop = 1'b0;
+        do_clear = 1'b0;
         if (hit_end & is_idle) begin
             end_idle_next = (end_idle_next & ~(1 << (2)) | ((1'b1) << (2)));
         end
@@ -968,8 +975,8 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                 w_active = 1'b0;
                 pc$2$d = pc$2$q + 32'h4;
             end
-            stacks$2$push = hit_branch;
-            stacks$2$pop = hit_pop & ~hit_branch;
+            do_push = hit_branch;
+            do_pop = hit_pop & ~hit_branch;
         end
         else begin
             if (hit_cmd) begin
@@ -986,23 +993,26 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                 pc$2$d = pc$2$q + 32'h4;
             end
             if (hit_pop & ~is_idle) begin
-                stacks$2$pop = 1'b1;
+                do_pop = 1'b1;
                 if (~stacks$2$empty) begin
                     pc$2$d = stacks$2$top_pc;
                     mask$2$d = stacks$2$top_mask;
                 end
             end
             if (hit_branch & ~is_idle) begin
-                stacks$2$push = 1'b1;
+                do_push = 1'b1;
             end
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
                 pc$2$d = 32'h0;
                 mask$2$d = 32'h0;
-                stacks$2$clear = 1'b1;
+                do_clear = 1'b1;
             end
         end
+        stacks$2$push = do_push;
+        stacks$2$pop = do_pop;
+        stacks$2$clear = do_clear;
         idle_next = (idle_next & ~(1 << (2)) | ((w_idle) << (2)));
         active_next = (active_next & ~(1 << (2)) | ((w_active) << (2)));
         is_idle = idle$q[3];
@@ -1014,6 +1024,9 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         hit_fetch = fetch_fire & (fetch_wid == 3);
         w_idle = is_idle;
         w_active = active$q[3];
+        do_push = 1'b0;
+        do_pop = 1'b0;
+        do_clear = 1'b0;
         if (hit_end & is_idle) begin
             end_idle_next = (end_idle_next & ~(1 << (3)) | ((1'b1) << (3)));
         end
@@ -1047,8 +1060,8 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                 w_active = 1'b0;
                 pc$3$d = pc$3$q + 32'h4;
             end
-            stacks$3$push = hit_branch;
-            stacks$3$pop = hit_pop & ~hit_branch;
+            do_push = hit_branch;
+            do_pop = hit_pop & ~hit_branch;
         end
         else begin
             if (hit_cmd) begin
@@ -1065,23 +1078,26 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                 pc$3$d = pc$3$q + 32'h4;
             end
             if (hit_pop & ~is_idle) begin
-                stacks$3$pop = 1'b1;
+                do_pop = 1'b1;
                 if (~stacks$3$empty) begin
                     pc$3$d = stacks$3$top_pc;
                     mask$3$d = stacks$3$top_mask;
                 end
             end
             if (hit_branch & ~is_idle) begin
-                stacks$3$push = 1'b1;
+                do_push = 1'b1;
             end
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
                 pc$3$d = 32'h0;
                 mask$3$d = 32'h0;
-                stacks$3$clear = 1'b1;
+                do_clear = 1'b1;
             end
         end
+        stacks$3$push = do_push;
+        stacks$3$pop = do_pop;
+        stacks$3$clear = do_clear;
         idle_next = (idle_next & ~(1 << (3)) | ((w_idle) << (3)));
         active_next = (active_next & ~(1 << (3)) | ((w_active) << (3)));
         is_idle = idle$q[4];
@@ -1093,6 +1109,9 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         hit_fetch = fetch_fire & (fetch_wid == 4);
         w_idle = is_idle;
         w_active = active$q[4];
+        do_push = 1'b0;
+        do_pop = 1'b0;
+        do_clear = 1'b0;
         if (hit_end & is_idle) begin
             end_idle_next = (end_idle_next & ~(1 << (4)) | ((1'b1) << (4)));
         end
@@ -1126,8 +1145,8 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                 w_active = 1'b0;
                 pc$4$d = pc$4$q + 32'h4;
             end
-            stacks$4$push = hit_branch;
-            stacks$4$pop = hit_pop & ~hit_branch;
+            do_push = hit_branch;
+            do_pop = hit_pop & ~hit_branch;
         end
         else begin
             if (hit_cmd) begin
@@ -1144,23 +1163,26 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                 pc$4$d = pc$4$q + 32'h4;
             end
             if (hit_pop & ~is_idle) begin
-                stacks$4$pop = 1'b1;
+                do_pop = 1'b1;
                 if (~stacks$4$empty) begin
                     pc$4$d = stacks$4$top_pc;
                     mask$4$d = stacks$4$top_mask;
                 end
             end
             if (hit_branch & ~is_idle) begin
-                stacks$4$push = 1'b1;
+                do_push = 1'b1;
             end
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
                 pc$4$d = 32'h0;
                 mask$4$d = 32'h0;
-                stacks$4$clear = 1'b1;
+                do_clear = 1'b1;
             end
         end
+        stacks$4$push = do_push;
+        stacks$4$pop = do_pop;
+        stacks$4$clear = do_clear;
         idle_next = (idle_next & ~(1 << (4)) | ((w_idle) << (4)));
         active_next = (active_next & ~(1 << (4)) | ((w_active) << (4)));
         is_idle = idle$q[5];
@@ -1172,6 +1194,9 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         hit_fetch = fetch_fire & (fetch_wid == 5);
         w_idle = is_idle;
         w_active = active$q[5];
+        do_push = 1'b0;
+        do_pop = 1'b0;
+        do_clear = 1'b0;
         if (hit_end & is_idle) begin
             end_idle_next = (end_idle_next & ~(1 << (5)) | ((1'b1) << (5)));
         end
@@ -1205,8 +1230,8 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                 w_active = 1'b0;
                 pc$5$d = pc$5$q + 32'h4;
             end
-            stacks$5$push = hit_branch;
-            stacks$5$pop = hit_pop & ~hit_branch;
+            do_push = hit_branch;
+            do_pop = hit_pop & ~hit_branch;
         end
         else begin
             if (hit_cmd) begin
@@ -1223,23 +1248,26 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                 pc$5$d = pc$5$q + 32'h4;
             end
             if (hit_pop & ~is_idle) begin
-                stacks$5$pop = 1'b1;
+                do_pop = 1'b1;
                 if (~stacks$5$empty) begin
                     pc$5$d = stacks$5$top_pc;
                     mask$5$d = stacks$5$top_mask;
                 end
             end
             if (hit_branch & ~is_idle) begin
-                stacks$5$push = 1'b1;
+                do_push = 1'b1;
             end
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
                 pc$5$d = 32'h0;
                 mask$5$d = 32'h0;
-                stacks$5$clear = 1'b1;
+                do_clear = 1'b1;
             end
         end
+        stacks$5$push = do_push;
+        stacks$5$pop = do_pop;
+        stacks$5$clear = do_clear;
         idle_next = (idle_next & ~(1 << (5)) | ((w_idle) << (5)));
         active_next = (active_next & ~(1 << (5)) | ((w_active) << (5)));
         is_idle = idle$q[6];
@@ -1251,6 +1279,9 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         hit_fetch = fetch_fire & (fetch_wid == 6);
         w_idle = is_idle;
         w_active = active$q[6];
+        do_push = 1'b0;
+        do_pop = 1'b0;
+        do_clear = 1'b0;
         if (hit_end & is_idle) begin
             end_idle_next = (end_idle_next & ~(1 << (6)) | ((1'b1) << (6)));
         end
@@ -1284,8 +1315,8 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                 w_active = 1'b0;
                 pc$6$d = pc$6$q + 32'h4;
             end
-            stacks$6$push = hit_branch;
-            stacks$6$pop = hit_pop & ~hit_branch;
+            do_push = hit_branch;
+            do_pop = hit_pop & ~hit_branch;
         end
         else begin
             if (hit_cmd) begin
@@ -1302,23 +1333,26 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                 pc$6$d = pc$6$q + 32'h4;
             end
             if (hit_pop & ~is_idle) begin
-                stacks$6$pop = 1'b1;
+                do_pop = 1'b1;
                 if (~stacks$6$empty) begin
                     pc$6$d = stacks$6$top_pc;
                     mask$6$d = stacks$6$top_mask;
                 end
             end
             if (hit_branch & ~is_idle) begin
-                stacks$6$push = 1'b1;
+                do_push = 1'b1;
             end
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
                 pc$6$d = 32'h0;
                 mask$6$d = 32'h0;
-                stacks$6$clear = 1'b1;
+                do_clear = 1'b1;
             end
         end
+        stacks$6$push = do_push;
+        stacks$6$pop = do_pop;
+        stacks$6$clear = do_clear;
         idle_next = (idle_next & ~(1 << (6)) | ((w_idle) << (6)));
         active_next = (active_next & ~(1 << (6)) | ((w_active) << (6)));
         is_idle = idle$q[7];
@@ -1330,6 +1364,9 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         hit_fetch = fetch_fire & (fetch_wid == 7);
         w_idle = is_idle;
         w_active = active$q[7];
+        do_push = 1'b0;
+        do_pop = 1'b0;
+        do_clear = 1'b0;
         if (hit_end & is_idle) begin
             end_idle_next = (end_idle_next & ~(1 << (7)) | ((1'b1) << (7)));
         end
@@ -1363,8 +1400,8 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                 w_active = 1'b0;
                 pc$7$d = pc$7$q + 32'h4;
             end
-            stacks$7$push = hit_branch;
-            stacks$7$pop = hit_pop & ~hit_branch;
+            do_push = hit_branch;
+            do_pop = hit_pop & ~hit_branch;
         end
         else begin
             if (hit_cmd) begin
@@ -1381,23 +1418,26 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                 pc$7$d = pc$7$q + 32'h4;
             end
             if (hit_pop & ~is_idle) begin
-                stacks$7$pop = 1'b1;
+                do_pop = 1'b1;
                 if (~stacks$7$empty) begin
                     pc$7$d = stacks$7$top_pc;
                     mask$7$d = stacks$7$top_mask;
                 end
             end
             if (hit_branch & ~is_idle) begin
-                stacks$7$push = 1'b1;
+                do_push = 1'b1;
             end
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
                 pc$7$d = 32'h0;
                 mask$7$d = 32'h0;
-                stacks$7$clear = 1'b1;
+                do_clear = 1'b1;
             end
         end
+        stacks$7$push = do_push;
+        stacks$7$pop = do_pop;
+        stacks$7$clear = do_clear;
         idle_next = (idle_next & ~(1 << (7)) | ((w_idle) << (7)));
         active_next = (active_next & ~(1 << (7)) | ((w_active) << (7)));
         idle$d = idle_next;
@@ -1457,96 +1497,100 @@ module warp_scheduler__fetch_enc(req,valid,index,grant);
     localparam  highest_first = 1'b0;
     // Local signals
     reg  found;
+    reg  [2:0] pick;
+    reg  [7:0] one_hot;
     // Update code
     always @(*) begin
-        valid = |req;
-        index = 32'h0;
+        pick = 32'h0;
         found = 1'b0;
         if (highest_first) begin
             if (req[0]) begin
-                index = 0;
+                pick = 0;
             end
             if (req[1]) begin
-                index = 1;
+                pick = 1;
             end
             if (req[2]) begin
-                index = 2;
+                pick = 2;
             end
             if (req[3]) begin
-                index = 3;
+                pick = 3;
             end
             if (req[4]) begin
-                index = 4;
+                pick = 4;
             end
             if (req[5]) begin
-                index = 5;
+                pick = 5;
             end
             if (req[6]) begin
-                index = 6;
+                pick = 6;
             end
             if (req[7]) begin
-                index = 7;
+                pick = 7;
             end
         end
         else begin
             if (~found & req[0]) begin
-                index = 0;
+                pick = 0;
                 found = 1'b1;
             end
             if (~found & req[1]) begin
-                index = 1;
+                pick = 1;
                 found = 1'b1;
             end
             if (~found & req[2]) begin
-                index = 2;
+                pick = 2;
                 found = 1'b1;
             end
             if (~found & req[3]) begin
-                index = 3;
+                pick = 3;
                 found = 1'b1;
             end
             if (~found & req[4]) begin
-                index = 4;
+                pick = 4;
                 found = 1'b1;
             end
             if (~found & req[5]) begin
-                index = 5;
+                pick = 5;
                 found = 1'b1;
             end
             if (~found & req[6]) begin
-                index = 6;
+                pick = 6;
                 found = 1'b1;
             end
             if (~found & req[7]) begin
-                index = 7;
+                pick = 7;
                 found = 1'b1;
             end
         end
-        grant = 32'h0;
-        if (valid & (index == 0)) begin
-            grant = (grant & ~(1 << (0)) | ((1'b1) << (0)));
+        one_hot = 32'h0;
+        if (|req & (pick == 0)) begin
+            one_hot = (one_hot & ~(1 << (0)) | ((1'b1) << (0)));
         end
-        if (valid & (index == 1)) begin
-            grant = (grant & ~(1 << (1)) | ((1'b1) << (1)));
+        if (|req & (pick == 1)) begin
+            one_hot = (one_hot & ~(1 << (1)) | ((1'b1) << (1)));
         end
-        if (valid & (index == 2)) begin
-            grant = (grant & ~(1 << (2)) | ((1'b1) << (2)));
+        if (|req & (pick == 2)) begin
+            one_hot = (one_hot & ~(1 << (2)) | ((1'b1) << (2)));
         end
-        if (valid & (index == 3)) begin
-            grant = (grant & ~(1 << (3)) | ((1'b1) << (3)));
+        if (|req & (pick == 3)) begin
+            one_hot = (one_hot & ~(1 << (3)) | ((1'b1) << (3)));
         end
-        if (valid & (index == 4)) begin
-            grant = (grant & ~(1 << (4)) | ((1'b1) << (4)));
+        if (|req & (pick == 4)) begin
+            one_hot = (one_hot & ~(1 << (4)) | ((1'b1) << (4)));
         end
-        if (valid & (index == 5)) begin
-            grant = (grant & ~(1 << (5)) | ((1'b1) << (5)));
+        if (|req & (pick == 5)) begin
+            one_hot = (one_hot & ~(1 << (5)) | ((1'b1) << (5)));
         end
-        if (valid & (index == 6)) begin
-            grant = (grant & ~(1 << (6)) | ((1'b1) << (6)));
+        if (|req & (pick == 6)) begin
+            one_hot = (one_hot & ~(1 << (6)) | ((1'b1) << (6)));
         end
-        if (valid & (index == 7)) begin
-            grant = (grant & ~(1 << (7)) | ((1'b1) << (7)));
+        if (|req & (pick == 7)) begin
+            one_hot = (one_hot & ~(1 << (7)) | ((1'b1) << (7)));
         end
+        valid = |req;
+        index = pick;
+        grant = one_hot;
     end
 endmodule // warp_scheduler__fetch_enc
 
@@ -1567,6 +1611,8 @@ module warp_scheduler__fetch_rr(clock,reset,req,advance,valid,index,grant);
     reg  last$clock;
     // Local signals
     reg  found;
+    reg  [2:0] pick;
+    reg  [7:0] one_hot;
     // Sub module instances
     warp_scheduler__fetch_rr_last last(
         .d(last$d),
@@ -1577,99 +1623,101 @@ module warp_scheduler__fetch_rr(clock,reset,req,advance,valid,index,grant);
     always @(*) begin
         last$clock = clock;
         last$d = last$q;
-        valid = |req;
-        index = 32'h0;
+        pick = 32'h0;
         found = 1'b0;
         if (~found & req[1] & (last$q < 1)) begin
-            index = 1;
+            pick = 1;
             found = 1'b1;
         end
         if (~found & req[2] & (last$q < 2)) begin
-            index = 2;
+            pick = 2;
             found = 1'b1;
         end
         if (~found & req[3] & (last$q < 3)) begin
-            index = 3;
+            pick = 3;
             found = 1'b1;
         end
         if (~found & req[4] & (last$q < 4)) begin
-            index = 4;
+            pick = 4;
             found = 1'b1;
         end
         if (~found & req[5] & (last$q < 5)) begin
-            index = 5;
+            pick = 5;
             found = 1'b1;
         end
         if (~found & req[6] & (last$q < 6)) begin
-            index = 6;
+            pick = 6;
             found = 1'b1;
         end
         if (~found & req[7] & (last$q < 7)) begin
-            index = 7;
+            pick = 7;
             found = 1'b1;
         end
         if (~found & req[0]) begin
-            index = 0;
+            pick = 0;
             found = 1'b1;
         end
         if (~found & req[1]) begin
-            index = 1;
+            pick = 1;
             found = 1'b1;
         end
         if (~found & req[2]) begin
-            index = 2;
+            pick = 2;
             found = 1'b1;
         end
         if (~found & req[3]) begin
-            index = 3;
+            pick = 3;
             found = 1'b1;
         end
         if (~found & req[4]) begin
-            index = 4;
+            pick = 4;
             found = 1'b1;
         end
         if (~found & req[5]) begin
-            index = 5;
+            pick = 5;
             found = 1'b1;
         end
         if (~found & req[6]) begin
-            index = 6;
+            pick = 6;
             found = 1'b1;
         end
         if (~found & req[7]) begin
-            index = 7;
+            pick = 7;
             found = 1'b1;
         end
-        grant = 32'h0;
-        if (valid & (index == 0)) begin
-            grant = (grant & ~(1 << (0)) | ((1'b1) << (0)));
+        one_hot = 32'h0;
+        if (|req & (pick == 0)) begin
+            one_hot = (one_hot & ~(1 << (0)) | ((1'b1) << (0)));
         end
-        if (valid & (index == 1)) begin
-            grant = (grant & ~(1 << (1)) | ((1'b1) << (1)));
+        if (|req & (pick == 1)) begin
+            one_hot = (one_hot & ~(1 << (1)) | ((1'b1) << (1)));
         end
-        if (valid & (index == 2)) begin
-            grant = (grant & ~(1 << (2)) | ((1'b1) << (2)));
+        if (|req & (pick == 2)) begin
+            one_hot = (one_hot & ~(1 << (2)) | ((1'b1) << (2)));
         end
-        if (valid & (index == 3)) begin
-            grant = (grant & ~(1 << (3)) | ((1'b1) << (3)));
+        if (|req & (pick == 3)) begin
+            one_hot = (one_hot & ~(1 << (3)) | ((1'b1) << (3)));
         end
-        if (valid & (index == 4)) begin
-            grant = (grant & ~(1 << (4)) | ((1'b1) << (4)));
+        if (|req & (pick == 4)) begin
+            one_hot = (one_hot & ~(1 << (4)) | ((1'b1) << (4)));
         end
-        if (valid & (index == 5)) begin
-            grant = (grant & ~(1 << (5)) | ((1'b1) << (5)));
+        if (|req & (pick == 5)) begin
+            one_hot = (one_hot & ~(1 << (5)) | ((1'b1) << (5)));
         end
-        if (valid & (index == 6)) begin
-            grant = (grant & ~(1 << (6)) | ((1'b1) << (6)));
+        if (|req & (pick == 6)) begin
+            one_hot = (one_hot & ~(1 << (6)) | ((1'b1) << (6)));
         end
-        if (valid & (index == 7)) begin
-            grant = (grant & ~(1 << (7)) | ((1'b1) << (7)));
+        if (|req & (pick == 7)) begin
+            one_hot = (one_hot & ~(1 << (7)) | ((1'b1) << (7)));
         end
+        valid = |req;
+        index = pick;
+        grant = one_hot;
         if (reset) begin
             last$d = last_at_reset;
         end
-        else if (advance & valid) begin
-            last$d = index;
+        else if (advance & |req) begin
+            last$d = pick;
         end
     end
 endmodule // warp_scheduler__fetch_rr
@@ -1781,6 +1829,8 @@ module warp_scheduler__stacks_0(clock,reset,push,pop,clear,push_mask,push_pc,top
     // Local signals
     reg  write_en;
     reg  [3:0] write_addr;
+    reg  [31:0] tos_mask;
+    reg  [31:0] tos_pc;
     // Sub module instances
     warp_scheduler__mask_0 mask_mem$0(
         .d(mask_mem$0$d),
@@ -1922,40 +1972,42 @@ module warp_scheduler__stacks_0(clock,reset,push,pop,clear,push_mask,push_pc,top
         occupancy = sp$q;
         overflow = overflow_q$q;
         underflow = underflow_q$q;
-        top_mask = mask_mem$0$q;
-        top_pc = pc_mem$0$q;
+        tos_mask = mask_mem$0$q;
+        tos_pc = pc_mem$0$q;
         if (sp$q == 0 + 32'h1) begin
-            top_mask = mask_mem$0$q;
-            top_pc = pc_mem$0$q;
+            tos_mask = mask_mem$0$q;
+            tos_pc = pc_mem$0$q;
         end
         if (sp$q == 1 + 32'h1) begin
-            top_mask = mask_mem$1$q;
-            top_pc = pc_mem$1$q;
+            tos_mask = mask_mem$1$q;
+            tos_pc = pc_mem$1$q;
         end
         if (sp$q == 2 + 32'h1) begin
-            top_mask = mask_mem$2$q;
-            top_pc = pc_mem$2$q;
+            tos_mask = mask_mem$2$q;
+            tos_pc = pc_mem$2$q;
         end
         if (sp$q == 3 + 32'h1) begin
-            top_mask = mask_mem$3$q;
-            top_pc = pc_mem$3$q;
+            tos_mask = mask_mem$3$q;
+            tos_pc = pc_mem$3$q;
         end
         if (sp$q == 4 + 32'h1) begin
-            top_mask = mask_mem$4$q;
-            top_pc = pc_mem$4$q;
+            tos_mask = mask_mem$4$q;
+            tos_pc = pc_mem$4$q;
         end
         if (sp$q == 5 + 32'h1) begin
-            top_mask = mask_mem$5$q;
-            top_pc = pc_mem$5$q;
+            tos_mask = mask_mem$5$q;
+            tos_pc = pc_mem$5$q;
         end
         if (sp$q == 6 + 32'h1) begin
-            top_mask = mask_mem$6$q;
-            top_pc = pc_mem$6$q;
+            tos_mask = mask_mem$6$q;
+            tos_pc = pc_mem$6$q;
         end
         if (sp$q == 7 + 32'h1) begin
-            top_mask = mask_mem$7$q;
-            top_pc = pc_mem$7$q;
+            tos_mask = mask_mem$7$q;
+            tos_pc = pc_mem$7$q;
         end
+        top_mask = tos_mask;
+        top_pc = tos_pc;
         write_en = 1'b0;
         write_addr = sp$q;
         if (reset) begin

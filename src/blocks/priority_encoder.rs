@@ -30,6 +30,8 @@ pub struct PriorityEncoder<const N: usize, const NW: usize> {
     pub grant: Signal<Out, Bits<N>>,
     highest_first: Constant<Bit>,
     found: Signal<Local, Bit>,
+    pick: Signal<Local, Bits<NW>>,
+    one_hot: Signal<Local, Bits<N>>,
 }
 
 impl<const N: usize, const NW: usize> PriorityEncoder<N, NW> {
@@ -44,6 +46,8 @@ impl<const N: usize, const NW: usize> PriorityEncoder<N, NW> {
             grant: Default::default(),
             highest_first: Constant::new(order == Order::HighestFirst),
             found: Default::default(),
+            pick: Default::default(),
+            one_hot: Default::default(),
         })
     }
 }
@@ -51,31 +55,35 @@ impl<const N: usize, const NW: usize> PriorityEncoder<N, NW> {
 impl<const N: usize, const NW: usize> Logic for PriorityEncoder<N, NW> {
     #[hdl_gen]
     fn update(&mut self) {
-        self.valid.next = self.req.val().any();
-        self.index.next = 0.into();
+        // Outputs are computed in locals and written once: a port written twice in one pass
+        // glitches, and event-driven simulators (iverilog) can loop forever between modules.
+        self.pick.next = 0.into();
         self.found.next = false;
         if self.highest_first.val() {
             // The seed's loop: every set bit overwrites the index, so the highest one wins.
             for i in 0..N {
                 if self.req.val().get_bit(i) {
-                    self.index.next = i.to_bits();
+                    self.pick.next = i.to_bits();
                 }
             }
         } else {
             for i in 0..N {
                 if !self.found.val() & self.req.val().get_bit(i) {
-                    self.index.next = i.to_bits();
+                    self.pick.next = i.to_bits();
                     self.found.next = true;
                 }
             }
         }
         // One-hot grant decoded from the index.
-        self.grant.next = 0.into();
+        self.one_hot.next = 0.into();
         for i in 0..N {
-            if self.valid.val() & (self.index.val().index() == i) {
-                self.grant.next = self.grant.val().replace_bit(i, true);
+            if self.req.val().any() & (self.pick.val().index() == i) {
+                self.one_hot.next = self.one_hot.val().replace_bit(i, true);
             }
         }
+        self.valid.next = self.req.val().any();
+        self.index.next = self.pick.val();
+        self.grant.next = self.one_hot.val();
     }
 }
 

@@ -32,6 +32,8 @@ pub struct RoundRobinArbiter<const N: usize, const NW: usize> {
     last: DFF<Bits<NW>>,
     last_at_reset: Constant<Bits<NW>>,
     found: Signal<Local, Bit>,
+    pick: Signal<Local, Bits<NW>>,
+    one_hot: Signal<Local, Bits<N>>,
 }
 
 impl<const N: usize, const NW: usize> RoundRobinArbiter<N, NW> {
@@ -50,6 +52,8 @@ impl<const N: usize, const NW: usize> RoundRobinArbiter<N, NW> {
             last: Default::default(),
             last_at_reset: Constant::new((N - 1).to_bits()),
             found: Default::default(),
+            pick: Default::default(),
+            one_hot: Default::default(),
         })
     }
 }
@@ -58,33 +62,36 @@ impl<const N: usize, const NW: usize> Logic for RoundRobinArbiter<N, NW> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, last);
-        self.valid.next = self.req.val().any();
-        self.index.next = 0.into();
+        // Outputs are computed in locals and written once (see PriorityEncoder).
+        self.pick.next = 0.into();
         self.found.next = false;
         // First the requesters above the last grant, lowest first (requester 0 never is) ...
         for i in 1..N {
             if !self.found.val() & self.req.val().get_bit(i) & (self.last.q.val().index() < i) {
-                self.index.next = i.to_bits();
+                self.pick.next = i.to_bits();
                 self.found.next = true;
             }
         }
         // ... then wrap around to the lowest requester.
         for i in 0..N {
             if !self.found.val() & self.req.val().get_bit(i) {
-                self.index.next = i.to_bits();
+                self.pick.next = i.to_bits();
                 self.found.next = true;
             }
         }
-        self.grant.next = 0.into();
+        self.one_hot.next = 0.into();
         for i in 0..N {
-            if self.valid.val() & (self.index.val().index() == i) {
-                self.grant.next = self.grant.val().replace_bit(i, true);
+            if self.req.val().any() & (self.pick.val().index() == i) {
+                self.one_hot.next = self.one_hot.val().replace_bit(i, true);
             }
         }
+        self.valid.next = self.req.val().any();
+        self.index.next = self.pick.val();
+        self.grant.next = self.one_hot.val();
         if self.reset.val() {
             self.last.d.next = self.last_at_reset.val();
-        } else if self.advance.val() & self.valid.val() {
-            self.last.d.next = self.index.val();
+        } else if self.advance.val() & self.req.val().any() {
+            self.last.d.next = self.pick.val();
         }
     }
 }

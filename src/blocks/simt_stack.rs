@@ -58,6 +58,8 @@ pub struct SimtStack<const T: usize, const A: usize, const D: usize, const SPW: 
     depth: Constant<Bits<SPW>>,
     write_en: Signal<Local, Bit>,
     write_addr: Signal<Local, Bits<SPW>>,
+    tos_mask: Signal<Local, Bits<T>>,
+    tos_pc: Signal<Local, Bits<A>>,
 }
 
 impl<const T: usize, const A: usize, const D: usize, const SPW: usize> SimtStack<T, A, D, SPW> {
@@ -90,6 +92,8 @@ impl<const T: usize, const A: usize, const D: usize, const SPW: usize> SimtStack
             depth: Constant::new(D.to_bits()),
             write_en: Default::default(),
             write_addr: Default::default(),
+            tos_mask: Default::default(),
+            tos_pc: Default::default(),
         })
     }
 }
@@ -113,14 +117,17 @@ impl<const T: usize, const A: usize, const D: usize, const SPW: usize> Logic
         self.occupancy.next = self.sp.q.val();
         self.overflow.next = self.overflow_q.q.val();
         self.underflow.next = self.underflow_q.q.val();
-        self.top_mask.next = self.mask_mem[0].q.val();
-        self.top_pc.next = self.pc_mem[0].q.val();
+        // Outputs are computed in locals and written once (see PriorityEncoder).
+        self.tos_mask.next = self.mask_mem[0].q.val();
+        self.tos_pc.next = self.pc_mem[0].q.val();
         for i in 0..D {
             if self.sp.q.val().index() == i + 1 {
-                self.top_mask.next = self.mask_mem[i].q.val();
-                self.top_pc.next = self.pc_mem[i].q.val();
+                self.tos_mask.next = self.mask_mem[i].q.val();
+                self.tos_pc.next = self.pc_mem[i].q.val();
             }
         }
+        self.top_mask.next = self.tos_mask.val();
+        self.top_pc.next = self.tos_pc.val();
         // Next state
         self.write_en.next = false;
         self.write_addr.next = self.sp.q.val();

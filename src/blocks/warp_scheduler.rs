@@ -169,6 +169,17 @@ pub struct WarpScheduler<
     branch_idle_next: Signal<Local, Bits<W>>,
     pop_idle_next: Signal<Local, Bits<W>>,
     ctl_idle_next: Signal<Local, Bits<W>>,
+    do_push: Signal<Local, Bit>,
+    do_pop: Signal<Local, Bit>,
+    do_clear: Signal<Local, Bit>,
+    f_pc: Signal<Local, Bits<A>>,
+    f_mask: Signal<Local, Bits<T>>,
+    p_mask: Signal<Local, Bits<T>>,
+    p_pc: Signal<Local, Bits<A>>,
+    empties: Signal<Local, Bits<W>>,
+    fulls: Signal<Local, Bits<W>>,
+    overflows: Signal<Local, Bits<W>>,
+    underflows: Signal<Local, Bits<W>>,
 }
 
 impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize>
@@ -258,6 +269,17 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
             branch_idle_next: Default::default(),
             pop_idle_next: Default::default(),
             ctl_idle_next: Default::default(),
+            do_push: Default::default(),
+            do_pop: Default::default(),
+            do_clear: Default::default(),
+            f_pc: Default::default(),
+            f_mask: Default::default(),
+            p_mask: Default::default(),
+            p_pc: Default::default(),
+            empties: Default::default(),
+            fulls: Default::default(),
+            overflows: Default::default(),
+            underflows: Default::default(),
         })
     }
 }
@@ -280,9 +302,6 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
             self.stacks[i].reset.next = self.reset.val();
             self.stacks[i].push_mask.next = self.branch_ctl_mask.val();
             self.stacks[i].push_pc.next = self.branch_ctl_pc.val();
-            self.stacks[i].push.next = false;
-            self.stacks[i].pop.next = false;
-            self.stacks[i].clear.next = false;
         }
 
         // Warp selection: an idle warp for a command, an active warp for fetch
@@ -306,34 +325,40 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
         self.warp_ctl_ready.next = true;
         self.branch_ctl_ready.next = true;
         self.end_ctl_ready.next = true;
-        self.inst_fetch_valid.next = self.fetch_any.val();
-        self.inst_fetch_wid.next = 0.into();
-        self.inst_fetch_pc.next = 0.into();
-        self.inst_fetch_mask.next = 0.into();
-        if self.fetch_any.val() {
-            self.inst_fetch_wid.next = self.fetch_wid.val();
-        }
-        self.pop_data_mask.next = 0.into();
-        self.pop_data_pc.next = 0.into();
-        self.stack_empty.next = 0.into();
-        self.stack_full.next = 0.into();
-        self.err_overflow.next = 0.into();
-        self.err_underflow.next = 0.into();
+        // Every output and every child input is written once per pass: values are built in
+        // locals first (a port written twice glitches, and iverilog can loop between modules).
+        self.f_pc.next = 0.into();
+        self.f_mask.next = 0.into();
+        self.p_mask.next = 0.into();
+        self.p_pc.next = 0.into();
+        self.empties.next = 0.into();
+        self.fulls.next = 0.into();
+        self.overflows.next = 0.into();
+        self.underflows.next = 0.into();
         for i in 0..W {
             if self.fetch_any.val() & (self.fetch_wid.val().index() == i) {
-                self.inst_fetch_pc.next = self.pc[i].q.val();
-                self.inst_fetch_mask.next = self.mask[i].q.val();
+                self.f_pc.next = self.pc[i].q.val();
+                self.f_mask.next = self.mask[i].q.val();
             }
             if self.warp_pop_wid.val().index() == i {
-                self.pop_data_mask.next = self.stacks[i].top_mask.val();
-                self.pop_data_pc.next = self.stacks[i].top_pc.val();
+                self.p_mask.next = self.stacks[i].top_mask.val();
+                self.p_pc.next = self.stacks[i].top_pc.val();
             }
-            self.stack_empty.next = self.stack_empty.val().replace_bit(i, self.stacks[i].empty.val());
-            self.stack_full.next = self.stack_full.val().replace_bit(i, self.stacks[i].full.val());
-            self.err_overflow.next = self.err_overflow.val().replace_bit(i, self.stacks[i].overflow.val());
-            self.err_underflow.next =
-                self.err_underflow.val().replace_bit(i, self.stacks[i].underflow.val());
+            self.empties.next = self.empties.val().replace_bit(i, self.stacks[i].empty.val());
+            self.fulls.next = self.fulls.val().replace_bit(i, self.stacks[i].full.val());
+            self.overflows.next = self.overflows.val().replace_bit(i, self.stacks[i].overflow.val());
+            self.underflows.next = self.underflows.val().replace_bit(i, self.stacks[i].underflow.val());
         }
+        self.inst_fetch_valid.next = self.fetch_any.val();
+        self.inst_fetch_wid.next = self.fetch_wid.val();
+        self.inst_fetch_pc.next = self.f_pc.val();
+        self.inst_fetch_mask.next = self.f_mask.val();
+        self.pop_data_mask.next = self.p_mask.val();
+        self.pop_data_pc.next = self.p_pc.val();
+        self.stack_empty.next = self.empties.val();
+        self.stack_full.next = self.fulls.val();
+        self.err_overflow.next = self.overflows.val();
+        self.err_underflow.next = self.underflows.val();
         self.idle_mask.next = self.idle.q.val();
         self.active_mask.next = self.active.q.val();
         self.err_end_idle.next = self.end_idle_q.q.val();
@@ -359,6 +384,9 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
             self.hit_fetch.next = self.fetch_fire.val() & (self.fetch_wid.val().index() == i);
             self.w_idle.next = self.is_idle.val();
             self.w_active.next = self.active.q.val().get_bit(i);
+            self.do_push.next = false;
+            self.do_pop.next = false;
+            self.do_clear.next = false;
             // Misuse flags (both modes)
             if self.hit_end.val() & self.is_idle.val() {
                 self.end_idle_next.next = self.end_idle_next.val().replace_bit(i, true);
@@ -394,8 +422,8 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
                     self.w_active.next = false;
                     self.pc[i].d.next = self.pc[i].q.val() + 4;
                 }
-                self.stacks[i].push.next = self.hit_branch.val();
-                self.stacks[i].pop.next = self.hit_pop.val() & !self.hit_branch.val();
+                self.do_push.next = self.hit_branch.val();
+                self.do_pop.next = self.hit_pop.val() & !self.hit_branch.val();
             } else {
                 if self.hit_cmd.val() {
                     self.w_idle.next = false;
@@ -411,23 +439,26 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
                     self.pc[i].d.next = self.pc[i].q.val() + 4;
                 }
                 if self.hit_pop.val() & !self.is_idle.val() {
-                    self.stacks[i].pop.next = true;
+                    self.do_pop.next = true;
                     if !self.stacks[i].empty.val() {
                         self.pc[i].d.next = self.stacks[i].top_pc.val();
                         self.mask[i].d.next = self.stacks[i].top_mask.val();
                     }
                 }
                 if self.hit_branch.val() & !self.is_idle.val() {
-                    self.stacks[i].push.next = true;
+                    self.do_push.next = true;
                 }
                 if self.hit_end.val() & !self.is_idle.val() {
                     self.w_idle.next = true;
                     self.w_active.next = false;
                     self.pc[i].d.next = 0.into();
                     self.mask[i].d.next = 0.into();
-                    self.stacks[i].clear.next = true;
+                    self.do_clear.next = true;
                 }
             }
+            self.stacks[i].push.next = self.do_push.val();
+            self.stacks[i].pop.next = self.do_pop.val();
+            self.stacks[i].clear.next = self.do_clear.val();
             self.idle_next.next = self.idle_next.val().replace_bit(i, self.w_idle.val());
             self.active_next.next = self.active_next.val().replace_bit(i, self.w_active.val());
         }

@@ -10,6 +10,7 @@ pub mod differential;
 pub mod dut;
 pub mod rng;
 pub mod stimulus;
+pub mod suites;
 pub mod verilog_sim;
 
 pub use differential::{run_differential, Recorded};

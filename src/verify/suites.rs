@@ -1,0 +1,79 @@
+//! One differential run per exported block: the block against its model on that block's
+//! constrained-random stimulus. The Rust differential tests and the exported-Verilog tests both
+//! start from these runs (the Verilog replays the recorded stimulus).
+
+use anyhow::{bail, Result};
+
+use super::stimulus::{requests, scheduler_stimulus, seed_scheduler_stimulus, stack_stimulus};
+use super::{run_differential, Dut, PortStruct, Recorded};
+use crate::blocks::Order;
+use crate::model::priority_encoder::EncoderIn;
+use crate::model::round_robin::ArbiterIn;
+use crate::model::warp_scheduler::{SchedIn, SchedOut, SeedIn, SeedOut};
+use crate::model::{PriorityEncoderModel, RoundRobinModel, SeedWarpSchedulerModel, SimtStackModel, WarpSchedulerModel};
+use crate::params::SchedulerMode;
+use crate::preset_blocks::PresetBlocks;
+
+/// Fails unless the block's ports are the model's, in the same order.
+pub fn check_ports<D: Dut, I: PortStruct, O: PortStruct>(dut: &D) -> Result<()> {
+    let ins: Vec<String> = dut.input_ports().into_iter().map(|p| p.name).collect();
+    let outs: Vec<String> = dut.output_ports().into_iter().map(|p| p.name).collect();
+    if ins != I::NAMES || outs != O::NAMES {
+        bail!("block ports {ins:?} -> {outs:?} differ from the model's {:?} -> {:?}", I::NAMES, O::NAMES);
+    }
+    Ok(())
+}
+
+pub fn encoder<B: PresetBlocks>(order: Order, seed: u64, cycles: usize) -> Result<Recorded> {
+    let n = B::PRESET.scheduler.warps;
+    let mut model = PriorityEncoderModel { n, order };
+    let name = format!("encoder_{}_{order:?}", B::PRESET.name);
+    run_differential(&name, || B::warp_encoder(order).unwrap(), &mut model, seed, cycles, |rng, _, _| {
+        EncoderIn { req: requests(rng, n) }.to_words()
+    })
+}
+
+pub fn arbiter<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded> {
+    let n = B::PRESET.scheduler.warps;
+    let mut model = RoundRobinModel::new(n);
+    run_differential(&format!("arbiter_{}", B::PRESET.name), || B::warp_arbiter().unwrap(), &mut model, seed, cycles, |rng, _, c| {
+        ArbiterIn { reset: (c == 0 || rng.chance(1)) as u64, req: requests(rng, n), advance: rng.chance(70) as u64 }.to_words()
+    })
+}
+
+pub fn stack<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded> {
+    let p = B::PRESET.scheduler;
+    let mut model = SimtStackModel::new(p.stack_depth);
+    run_differential(&format!("stack_{}", B::PRESET.name), || B::stack().unwrap(), &mut model, seed, cycles, stack_stimulus(p.threads, p.pc_width))
+}
+
+pub fn scheduler<B: PresetBlocks>(mode: SchedulerMode, seed: u64, cycles: usize) -> Result<Recorded> {
+    let p = B::PRESET.scheduler;
+    check_ports::<_, SchedIn, SchedOut>(&B::scheduler(mode)?)?;
+    let mut model = WarpSchedulerModel::new(p, mode);
+    let name = format!("scheduler_{}_{}", B::PRESET.name, mode.name().replace([' ', ','], "_"));
+    run_differential(&name, || B::scheduler(mode).unwrap(), &mut model, seed, cycles, scheduler_stimulus(p, true))
+}
+
+/// The seed-port scheduler; `allow_overflow` false keeps pushes off full stacks (for the
+/// comparison with the seed, whose stack has no overflow check).
+pub fn seed_scheduler<B: PresetBlocks>(allow_overflow: bool, seed: u64, cycles: usize) -> Result<Recorded> {
+    let p = B::PRESET.scheduler;
+    check_ports::<_, SeedIn, SeedOut>(&B::seed_scheduler()?)?;
+    let mut model = SeedWarpSchedulerModel::new(p);
+    let name = format!("seed_scheduler_{}", B::PRESET.name);
+    run_differential(&name, || B::seed_scheduler().unwrap(), &mut model, seed, cycles, seed_scheduler_stimulus(p, allow_overflow))
+}
+
+/// The run for an exported module of preset `B` (see [`crate::export::exported_blocks`]).
+pub fn for_module<B: PresetBlocks>(module: &str, seed: u64, cycles: usize) -> Result<Recorded> {
+    match module {
+        "priority_encoder_lowest" => encoder::<B>(Order::LowestFirst, seed, cycles),
+        "priority_encoder_highest" => encoder::<B>(Order::HighestFirst, seed, cycles),
+        "round_robin_arbiter" => arbiter::<B>(seed, cycles),
+        "simt_stack" => stack::<B>(seed, cycles),
+        "warp_scheduler" => scheduler::<B>(SchedulerMode::Fixed(B::PRESET.scheduler.fetch_policy), seed, cycles),
+        "WarpScheduler" => seed_scheduler::<B>(true, seed, cycles),
+        other => bail!("no differential run is defined for exported module `{other}`: add one in src/verify/suites.rs"),
+    }
+}

@@ -1,0 +1,91 @@
+//! Bad parameters and bad command lines are refused with a clear error naming the parameter
+//! and the rule, never a panic.
+
+use std::process::Command;
+
+use simt_rtl::blocks::*;
+use simt_rtl::params::*;
+
+fn err<T>(r: anyhow::Result<T>) -> String {
+    match r {
+        Ok(_) => panic!("accepted a bad parameter set"),
+        Err(e) => format!("{e:#}"),
+    }
+}
+
+#[test]
+fn block_constructors_refuse_bad_generics() {
+    let fixed = SchedulerMode::Fixed(FetchPolicy::RoundRobin);
+    let cases: Vec<(String, &str)> = vec![
+        (err(WarpScheduler::<6, 3, 8, 16, 4, 3>::new(fixed)), "`warps (W)` = 6 must be a power of two"),
+        (err(WarpScheduler::<64, 6, 8, 16, 4, 3>::new(fixed)), "`warps (W)` = 64 is out of range"),
+        (err(WarpScheduler::<8, 2, 8, 16, 4, 3>::new(fixed)), "`WW` = 2 breaks its rule `WW = clog2(W)`"),
+        (err(WarpScheduler::<4, 2, 8, 16, 0, 1>::new(fixed)), "`stack_depth (D)` = 0 is out of range"),
+        (err(WarpScheduler::<4, 2, 8, 16, 4, 2>::new(fixed)), "`SPW` = 2 breaks its rule `SPW = clog2(D + 1)`"),
+        (err(WarpScheduler::<4, 2, 33, 16, 4, 3>::new(fixed)), "`threads (T)` = 33 is out of range"),
+        (err(SimtStack::<8, 40, 4, 3>::new()), "`pc_width (A)` = 40 is out of range"),
+        (err(SimtStack::<8, 2, 4, 3>::new()), "`pc_width (A)` = 2 is out of range"),
+        (err(PriorityEncoder::<1, 0>::new(Order::LowestFirst)), "`requesters (N)` = 1 is out of range"),
+        (err(RoundRobinArbiter::<8, 4>::new()), "`NW` = 4 breaks its rule `NW = clog2(N)`"),
+        (err(SeedWarpScheduler::<4, 2, 8, 16, 4, 3, 20>::new()), "`E` = 20 breaks its rule `E = T + A`"),
+    ];
+    for (got, want) in cases {
+        assert!(got.contains(want), "error `{got}` should contain `{want}`");
+    }
+}
+
+#[test]
+fn parameter_sets_refuse_each_rule() {
+    let base = CU.scheduler;
+    let cases = [
+        (SchedulerParams { warps: 3, ..base }, "`warps` = 3 must be a power of two"),
+        (SchedulerParams { warps: 1, ..base }, "`warps` = 1 is out of range"),
+        (SchedulerParams { threads: 0, ..base }, "`threads` = 0 is out of range"),
+        (SchedulerParams { threads: 64, ..base }, "`threads` = 64 is out of range"),
+        (SchedulerParams { pc_width: 33, ..base }, "`pc_width` = 33 is out of range"),
+        (SchedulerParams { stack_depth: 0, ..base }, "`stack_depth` = 0 is out of range"),
+        (SchedulerParams { stack_depth: 65, ..base }, "`stack_depth` = 65 is out of range"),
+    ];
+    for (p, want) in cases {
+        let got = err(p.validate());
+        assert!(got.contains(want), "error `{got}` should contain `{want}`");
+    }
+    assert!(err(preset("nope")).contains("unknown preset `nope`: known presets are seed, cu, tiny"));
+}
+
+fn cli(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_simt-rtl")).args(args).output().unwrap();
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+}
+
+#[test]
+fn command_line_errors_are_one_clear_line() {
+    let unwritable = "/proc/simt-rtl-cannot-write-here";
+    for (args, want) in [
+        (vec!["gen", "--preset", "nope"], "unknown preset `nope`"),
+        (vec!["sim", "--preset", "nope"], "unknown preset `nope`"),
+        (vec!["gen", "--out", unwritable], "cannot create output directory"),
+        (vec!["sim", "--out", unwritable], "cannot create"),
+    ] {
+        let (code, _, stderr) = cli(&args);
+        assert_eq!(code, 1, "{args:?}: exit code");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: one line, got {stderr:?}");
+        assert!(stderr.starts_with("simt-rtl: error: ") && stderr.contains(want), "{args:?}: {stderr:?}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr:?}");
+    }
+    let (code, _, _) = cli(&["frobnicate"]);
+    assert_eq!(code, 2, "clap refuses an unknown subcommand");
+}
+
+#[test]
+fn gen_and_sim_write_their_files() {
+    let dir = std::env::temp_dir().join(format!("simt-rtl-cli-{}", std::process::id()));
+    let (code, stdout, stderr) = cli(&["gen", "--preset", "tiny", "--out", dir.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("tiny/warp_scheduler.v") && dir.join("manifest.json").is_file());
+    let (code, _, stderr) = cli(&["sim", "--preset", "tiny", "--out", dir.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    let svg = std::fs::read_to_string(dir.join("scheduler_demo.svg")).unwrap();
+    assert!(svg.contains("<svg") && svg.contains("inst_fetch_pc"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
