@@ -16,18 +16,28 @@ fn cycles() -> usize {
 
 const SEED: u64 = 0x5EED_2026;
 
+/// Runs one differential suite and reports its speed (cycles per second, block and model
+/// together; see `cargo test --test differential -- --nocapture`).
+fn timed<T>(what: String, run: impl FnOnce() -> T) -> T {
+    let start = std::time::Instant::now();
+    let out = run();
+    let secs = start.elapsed().as_secs_f64();
+    eprintln!("{what}: {} cycles in {secs:.2} s = {:.0} cycles/s", cycles(), cycles() as f64 / secs);
+    out
+}
+
 fn encoder<B: PresetBlocks>() {
     for order in [Order::LowestFirst, Order::HighestFirst] {
-        suites::encoder::<B>(order, SEED, cycles()).unwrap();
+        timed(format!("{} encoder {order:?}", B::PRESET.name), || suites::encoder::<B>(order, SEED, cycles()).unwrap());
     }
 }
 
 fn arbiter<B: PresetBlocks>() {
-    suites::arbiter::<B>(SEED, cycles()).unwrap();
+    timed(format!("{} arbiter", B::PRESET.name), || suites::arbiter::<B>(SEED, cycles()).unwrap());
 }
 
 fn stack<B: PresetBlocks>() {
-    let rec = suites::stack::<B>(SEED, cycles()).unwrap();
+    let rec = timed(format!("{} stack", B::PRESET.name), || suites::stack::<B>(SEED, cycles()).unwrap());
     // Coverage: the corners the issue names were reached.
     let (mut full_push, mut empty_pop, mut both) = (0, 0, 0);
     for (i, o) in rec.inputs.iter().zip(&rec.outputs) {
@@ -40,7 +50,7 @@ fn stack<B: PresetBlocks>() {
 }
 
 fn scheduler<B: PresetBlocks>(mode: SchedulerMode) {
-    let rec = suites::scheduler::<B>(mode, SEED, cycles()).unwrap();
+    let rec = timed(format!("{} scheduler {}", B::PRESET.name, mode.name()), || suites::scheduler::<B>(mode, SEED, cycles()).unwrap());
     let (mut busy_cmd, mut overflow, mut all_busy, mut fetches) = (0, 0, 0, 0);
     for (i, o) in rec.inputs.iter().zip(&rec.outputs) {
         let (i, o) = (SchedIn::from_words(i), SchedOut::from_words(o));
@@ -89,7 +99,7 @@ macro_rules! per_preset {
             }
             #[test]
             fn seed_port_wrapper() {
-                suites::seed_scheduler::<$B>(true, SEED, cycles()).unwrap();
+                timed(format!("{} seed-port wrapper", <$B>::PRESET.name), || suites::seed_scheduler::<$B>(true, SEED, cycles()).unwrap());
             }
         }
     };
