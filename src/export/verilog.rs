@@ -49,8 +49,7 @@ fn rename_in(text: &str, from: &str, to: &str) -> String {
         let body = line.trim_start();
         let renamed = if let Some(rest) = body.strip_prefix("module ").and_then(|r| r.strip_prefix(from)).filter(|r| r.starts_with('(')) {
             format!("{indent}module {to}{rest}")
-        } else if let Some(rest) = body.strip_prefix("endmodule // ").filter(|r| *r == from) {
-            let _ = rest;
+        } else if body.strip_prefix("endmodule // ") == Some(from) {
             format!("{indent}endmodule // {to}")
         } else if let Some(rest) = body.strip_prefix(from).filter(|r| r.starts_with(' ') && r.trim_end().ends_with('(')) {
             format!("{indent}{to}{rest}")
