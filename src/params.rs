@@ -32,14 +32,6 @@ pub enum FetchPolicy {
 }
 
 impl FetchPolicy {
-    /// The value the hardware's `fetch_policy` constant holds.
-    pub fn code(self) -> u64 {
-        match self {
-            FetchPolicy::HighestIndex => 0,
-            FetchPolicy::LowestIndex => 1,
-            FetchPolicy::RoundRobin => 2,
-        }
-    }
     pub fn name(self) -> &'static str {
         match self {
             FetchPolicy::HighestIndex => "highest-index",
