@@ -127,6 +127,15 @@ pub fn check_warps(name: &str, value: usize) -> Result<()> {
     Ok(())
 }
 
+/// A power of two in `lo..=hi`.
+pub fn check_pow2(name: &str, value: usize, lo: usize, hi: usize) -> Result<()> {
+    check_range(name, value, lo, hi)?;
+    if !value.is_power_of_two() {
+        bail!("parameter `{name}` = {value} must be a power of two");
+    }
+    Ok(())
+}
+
 /// A derived const generic must equal what its rule computes from the base parameters.
 pub fn check_derived(name: &str, got: usize, rule: &str, want: usize) -> Result<()> {
     if got != want {

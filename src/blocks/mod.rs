@@ -11,3 +11,5 @@ pub mod warp_scheduler;
 pub use warp_scheduler::WarpScheduler;
 pub mod seed_warp_scheduler;
 pub use seed_warp_scheduler::SeedWarpScheduler;
+pub mod bank_arbiter;
+pub use bank_arbiter::BankArbiter;

@@ -2,6 +2,7 @@
 //! They are written from the seeds' algorithms, not from the rust-hdl code, and define what the
 //! blocks must do: the differential tests compare every output on every cycle against them.
 
+pub mod bank_arbiter;
 pub mod priority_encoder;
 pub mod round_robin;
 pub mod simt_stack;

@@ -40,9 +40,47 @@ impl<const N: usize> Word for Bits<N> {
     }
 }
 
-/// Width in bits of a signal's type.
-pub fn width_of<D: Direction, T: Synth>(_: &Signal<D, T>) -> usize {
-    T::BITS
+/// A block field that is one port or an array of ports (named `name$0`, `name$1`, ... in the
+/// Verilog, as rust-hdl names array elements).
+pub trait PortGroup {
+    fn ports(&self, name: &str) -> Vec<Port>;
+    fn drive_from(&mut self, words: &mut dyn Iterator<Item = u64>);
+    fn sample_into(&self, out: &mut Vec<u64>);
+}
+
+// `val()` exists per direction, not generically: one impl each for inputs and outputs.
+macro_rules! signal_port_group {
+    ($dir:ty) => {
+        impl<T: Word> PortGroup for Signal<$dir, T> {
+            fn ports(&self, name: &str) -> Vec<Port> {
+                vec![Port { name: name.to_string(), width: T::BITS }]
+            }
+            fn drive_from(&mut self, words: &mut dyn Iterator<Item = u64>) {
+                self.next = T::from_word(words.next().expect("one word per input port"));
+            }
+            fn sample_into(&self, out: &mut Vec<u64>) {
+                out.push(self.val().to_word());
+            }
+        }
+    };
+}
+signal_port_group!(In);
+signal_port_group!(Out);
+
+impl<S: PortGroup, const N: usize> PortGroup for [S; N] {
+    fn ports(&self, name: &str) -> Vec<Port> {
+        self.iter().enumerate().flat_map(|(i, s)| s.ports(&format!("{name}${i}"))).collect()
+    }
+    fn drive_from(&mut self, words: &mut dyn Iterator<Item = u64>) {
+        for s in self.iter_mut() {
+            s.drive_from(words);
+        }
+    }
+    fn sample_into(&self, out: &mut Vec<u64>) {
+        for s in self.iter() {
+            s.sample_into(out);
+        }
+    }
 }
 
 /// A rust-hdl block seen as ports: inputs driven and outputs sampled as `u64` words, in the
@@ -62,23 +100,23 @@ pub trait Dut: Block {
 macro_rules! dut_ports {
     (@common inputs: [$($i:ident),*], outputs: [$($o:ident),*]) => {
         fn input_ports(&self) -> Vec<$crate::verify::Port> {
-            vec![$($crate::verify::Port {
-                name: stringify!($i).to_string(),
-                width: $crate::verify::dut::width_of(&self.$i),
-            }),*]
+            let mut v = vec![];
+            $(v.extend($crate::verify::dut::PortGroup::ports(&self.$i, stringify!($i)));)*
+            v
         }
         fn output_ports(&self) -> Vec<$crate::verify::Port> {
-            vec![$($crate::verify::Port {
-                name: stringify!($o).to_string(),
-                width: $crate::verify::dut::width_of(&self.$o),
-            }),*]
+            let mut v = vec![];
+            $(v.extend($crate::verify::dut::PortGroup::ports(&self.$o, stringify!($o)));)*
+            v
         }
         fn drive(&mut self, words: &[u64]) {
             let mut it = words.iter().copied();
-            $(self.$i.next = $crate::verify::Word::from_word(it.next().expect("one word per input"));)*
+            $($crate::verify::dut::PortGroup::drive_from(&mut self.$i, &mut it);)*
         }
         fn sample(&self) -> Vec<u64> {
-            vec![$($crate::verify::Word::to_word(self.$o.val())),*]
+            let mut v = vec![];
+            $($crate::verify::dut::PortGroup::sample_into(&self.$o, &mut v);)*
+            v
         }
     };
     (clock: $clk:ident, inputs: [$($i:ident),* $(,)?], outputs: [$($o:ident),* $(,)?]) => {

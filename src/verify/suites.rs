@@ -77,3 +77,18 @@ pub fn for_module<B: PresetBlocks>(module: &str, seed: u64, cycles: usize) -> Re
         other => bail!("no differential run is defined for exported module `{other}`: add one in src/verify/suites.rs"),
     }
 }
+
+/// A bank arbiter of `n` collector units over `b` banks against its model.
+pub fn bank_arbiter<D: Dut>(
+    name: &str,
+    make: impl Fn() -> D,
+    (banks, collectors, lanes, depth, row_bits): (usize, usize, usize, usize, usize),
+    one_bank_per_cu: bool,
+    respect_bound: bool,
+    seed: u64,
+    cycles: usize,
+) -> Result<Recorded> {
+    let mut model = crate::model::bank_arbiter::BankArbiterModel::new(banks, collectors, lanes, depth, one_bank_per_cu);
+    let stim = super::stimulus::arbiter_stimulus(banks, collectors, row_bits, respect_bound);
+    run_differential(name, make, &mut model, seed, cycles, stim)
+}
