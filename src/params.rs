@@ -144,11 +144,55 @@ pub fn check_derived(name: &str, got: usize, rule: &str, want: usize) -> Result<
     Ok(())
 }
 
+/// The sizes of the operand collector (seeds 000 and 002).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CollectorParams {
+    /// Register banks (`gpgpu_num_reg_banks`), a power of two.
+    pub banks: usize,
+    /// Collector units (`gpgpu_operand_collector_num_units_gen`), a power of two.
+    pub collector_units: usize,
+    /// Input ports (ID_OC): instructions allocated per cycle at most.
+    pub in_ports: usize,
+    /// Registers per warp.
+    pub regs_per_warp: usize,
+    /// booksim's original matching (a collector unit takes at most one bank per cycle) instead of
+    /// GPGPU-Sim's (`_outmatch` check commented out: any number).
+    pub one_bank_per_cu: bool,
+}
+
+impl CollectorParams {
+    /// Checks every rule against the warp count it serves.
+    pub fn validate(&self, warps: usize) -> Result<()> {
+        check_pow2("banks", self.banks, 2, 16)?;
+        check_pow2("collector_units", self.collector_units, 2, 16)?;
+        check_range("in_ports", self.in_ports, 1, 8)?;
+        check_pow2("regs_per_warp", self.regs_per_warp, 2, 256)?;
+        if self.regs_per_warp < self.banks {
+            bail!("parameter `regs_per_warp` = {} must be at least `banks` = {} (each warp spreads its registers over every bank)", self.regs_per_warp, self.banks);
+        }
+        check_range("rows per bank (warps x regs_per_warp / banks)", self.rows_per_bank(warps), 2, 1 << 16)?;
+        Ok(())
+    }
+    /// Rows of each bank: every register of every warp has one (bank, row).
+    pub fn rows_per_bank(&self, warps: usize) -> usize {
+        warps * self.regs_per_warp / self.banks
+    }
+    /// Request lanes into the bank queues per cycle: 3 source operands per input port.
+    pub fn push_lanes(&self) -> usize {
+        3 * self.in_ports
+    }
+    /// Entries per bank queue: at least 3 per collector unit (see `BankArbiter`).
+    pub fn queue_depth(&self) -> usize {
+        (3 * self.collector_units).next_power_of_two()
+    }
+}
+
 /// A named, ready-made parameter set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Preset {
     pub name: &'static str,
     pub scheduler: SchedulerParams,
+    pub collector: CollectorParams,
     /// Why this preset exists (printed in the README and the exported headers).
     pub purpose: &'static str,
 }
@@ -163,6 +207,8 @@ pub const SEED: Preset = Preset {
         stack_depth: 8,
         fetch_policy: FetchPolicy::RoundRobin,
     },
+    // V100 (seed 000): 8 banks, 8 generic collector units; 2 input ports here (V100 has 8).
+    collector: CollectorParams { banks: 8, collector_units: 8, in_ports: 2, regs_per_warp: 32, one_bank_per_cu: false },
     purpose: "the seed's defaults; the seed-compatible scheduler is checked against the seed's Verilog with it",
 };
 
@@ -176,6 +222,7 @@ pub const CU: Preset = Preset {
         stack_depth: 4,
         fetch_policy: FetchPolicy::RoundRobin,
     },
+    collector: CollectorParams { banks: 4, collector_units: 4, in_ports: 2, regs_per_warp: 16, one_bank_per_cu: false },
     purpose: "fits the Alchitry Cu's iCE40-HX8K beside the operand collector",
 };
 
@@ -189,6 +236,7 @@ pub const TINY: Preset = Preset {
         stack_depth: 2,
         fetch_policy: FetchPolicy::LowestIndex,
     },
+    collector: CollectorParams { banks: 2, collector_units: 2, in_ports: 1, regs_per_warp: 4, one_bank_per_cu: true },
     purpose: "smallest useful set: stacks and warps fill within a few cycles in random tests",
 };
 
@@ -211,6 +259,7 @@ mod tests {
     fn presets_are_valid() {
         for p in PRESETS {
             p.scheduler.validate().unwrap();
+            p.collector.validate(p.scheduler.warps).unwrap();
         }
     }
 

@@ -4,7 +4,7 @@
 
 use anyhow::Result;
 
-use crate::blocks::{Order, PriorityEncoder, RoundRobinArbiter, SeedWarpScheduler, SimtStack, WarpScheduler};
+use crate::blocks::{BankArbiter, Order, PriorityEncoder, RoundRobinArbiter, SeedWarpScheduler, SimtStack, WarpScheduler};
 use crate::params::{Preset, SchedulerMode, CU, SEED, TINY};
 use crate::verify::Dut;
 
@@ -18,15 +18,20 @@ pub trait PresetBlocks {
     type Stack: Dut;
     type WarpEncoder: Dut;
     type WarpArbiter: Dut;
+    /// `BankArbiter<B, BW, N, NW, K, Q, QW, QCW, BQ, RW, SQ>` of the preset's operand collector.
+    const ARBITER_GENERICS: [usize; 11];
+    type BankArbiter: Dut;
     fn scheduler(mode: SchedulerMode) -> Result<Self::Scheduler>;
     fn seed_scheduler() -> Result<Self::SeedScheduler>;
     fn stack() -> Result<Self::Stack>;
     fn warp_encoder(order: Order) -> Result<Self::WarpEncoder>;
     fn warp_arbiter() -> Result<Self::WarpArbiter>;
+    fn bank_arbiter() -> Result<Self::BankArbiter>;
 }
 
 macro_rules! preset_blocks {
-    ($name:ident, $preset:expr, $w:literal, $ww:literal, $t:literal, $a:literal, $d:literal, $spw:literal, $e:literal) => {
+    ($name:ident, $preset:expr, $w:literal, $ww:literal, $t:literal, $a:literal, $d:literal, $spw:literal, $e:literal,
+     arbiter: $($g:literal),*) => {
         #[doc = concat!("The blocks of the `", stringify!($preset), "` preset.")]
         pub struct $name;
         impl PresetBlocks for $name {
@@ -37,6 +42,8 @@ macro_rules! preset_blocks {
             type Stack = SimtStack<$t, $a, $d, $spw>;
             type WarpEncoder = PriorityEncoder<$w, $ww>;
             type WarpArbiter = RoundRobinArbiter<$w, $ww>;
+            const ARBITER_GENERICS: [usize; 11] = [$($g),*];
+            type BankArbiter = BankArbiter<$($g),*>;
             fn scheduler(mode: SchedulerMode) -> Result<Self::Scheduler> {
                 WarpScheduler::new(mode)
             }
@@ -52,13 +59,16 @@ macro_rules! preset_blocks {
             fn warp_arbiter() -> Result<Self::WarpArbiter> {
                 RoundRobinArbiter::new()
             }
+            fn bank_arbiter() -> Result<Self::BankArbiter> {
+                BankArbiter::new(Self::PRESET.collector.one_bank_per_cu)
+            }
         }
     };
 }
 
-preset_blocks!(SeedBlocks, SEED, 8, 3, 32, 32, 8, 4, 64);
-preset_blocks!(CuBlocks, CU, 4, 2, 8, 16, 4, 3, 24);
-preset_blocks!(TinyBlocks, TINY, 2, 1, 4, 8, 2, 2, 12);
+preset_blocks!(SeedBlocks, SEED, 8, 3, 32, 32, 8, 4, 64, arbiter: 8, 3, 8, 3, 6, 32, 5, 6, 256, 5, 8);
+preset_blocks!(CuBlocks, CU, 4, 2, 8, 16, 4, 3, 24, arbiter: 4, 2, 4, 2, 6, 16, 4, 5, 64, 4, 4);
+preset_blocks!(TinyBlocks, TINY, 2, 1, 4, 8, 2, 2, 12, arbiter: 2, 1, 2, 1, 3, 8, 3, 4, 16, 2, 2);
 
 /// Runs `$body` with `$B` bound to the [`PresetBlocks`] type of the preset named `$name`; an
 /// unknown name is an error naming the known presets.
@@ -93,6 +103,11 @@ mod tests {
         assert_eq!((w, t, a, d), (p.warps, p.threads, p.pc_width, p.stack_depth), "{}", B::PRESET.name);
         B::scheduler(SchedulerMode::SeedCompatible).unwrap();
         B::seed_scheduler().unwrap();
+        let c = B::PRESET.collector;
+        let [b, _, n, _, k, q, _, _, _, rw, _] = B::ARBITER_GENERICS;
+        let rows = c.rows_per_bank(p.warps);
+        assert_eq!((b, n, k, q, 1 << rw), (c.banks, c.collector_units, c.push_lanes(), c.queue_depth(), rows), "{}", B::PRESET.name);
+        B::bank_arbiter().unwrap();
     }
 
     #[test]

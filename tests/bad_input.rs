@@ -28,6 +28,9 @@ fn block_constructors_refuse_bad_generics() {
         (err(PriorityEncoder::<1, 0>::new(Order::LowestFirst)), "`requesters (N)` = 1 is out of range"),
         (err(RoundRobinArbiter::<8, 4>::new()), "`NW` = 4 breaks its rule `NW = clog2(N)`"),
         (err(SeedWarpScheduler::<4, 2, 8, 16, 4, 3, 20>::new()), "`E` = 20 breaks its rule `E = T + A`"),
+        (err(BankArbiter::<4, 2, 8, 3, 6, 16, 4, 5, 64, 4, 8>::new(false)), "`queue depth (Q)` = 16 is too small: it must be at least 3 x collector_units = 24"),
+        (err(BankArbiter::<6, 3, 4, 2, 6, 16, 4, 5, 96, 4, 6>::new(false)), "`banks (B)` = 6 must be a power of two"),
+        (err(BankArbiter::<4, 2, 4, 2, 6, 16, 4, 5, 60, 4, 4>::new(false)), "`BQ` = 60 breaks its rule `BQ = B * Q`"),
     ];
     for (got, want) in cases {
         assert!(got.contains(want), "error `{got}` should contain `{want}`");
@@ -48,6 +51,16 @@ fn parameter_sets_refuse_each_rule() {
     ];
     for (p, want) in cases {
         let got = err(p.validate());
+        assert!(got.contains(want), "error `{got}` should contain `{want}`");
+    }
+    let c = CU.collector;
+    for (p, want) in [
+        (CollectorParams { banks: 3, ..c }, "`banks` = 3 must be a power of two"),
+        (CollectorParams { collector_units: 32, ..c }, "`collector_units` = 32 is out of range"),
+        (CollectorParams { in_ports: 0, ..c }, "`in_ports` = 0 is out of range"),
+        (CollectorParams { regs_per_warp: 2, ..c }, "`regs_per_warp` = 2 must be at least `banks` = 4"),
+    ] {
+        let got = err(p.validate(4));
         assert!(got.contains(want), "error `{got}` should contain `{want}`");
     }
     assert!(err(preset("nope")).contains("unknown preset `nope`: known presets are seed, cu, tiny"));

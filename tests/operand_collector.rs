@@ -51,3 +51,4 @@ arbiter_config!(cu8_banks8, 8 x 8: 8, 3, 8, 3, 6, 32, 5, 6, 256, 4, 8);
 arbiter_config!(cu8_banks4, 8 x 4: 4, 2, 8, 3, 6, 32, 5, 6, 128, 4, 8);
 arbiter_config!(cu4_banks4, 4 x 4: 4, 2, 4, 2, 6, 16, 4, 5, 64, 4, 4);
 arbiter_config!(cu2_banks4, 2 x 4: 4, 2, 2, 1, 6, 8, 3, 4, 32, 4, 4);
+

@@ -64,6 +64,7 @@ fn rust_hdl_yosys_validate() {
         validate(&format!("{n}_stack"), B::stack().unwrap());
         validate(&format!("{n}_sched"), B::scheduler(SchedulerMode::Fixed(FetchPolicy::RoundRobin)).unwrap());
         validate(&format!("{n}_seed_sched"), B::seed_scheduler().unwrap());
+        validate(&format!("{n}_bank_arbiter"), B::bank_arbiter().unwrap());
     }
     all::<CuBlocks>();
     all::<SeedBlocks>();

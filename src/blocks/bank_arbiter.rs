@@ -77,7 +77,7 @@ pub struct BankArbiter<
     /// Bank `b`'s queue holds requests.
     pub pending: Signal<Out, Bits<B>>,
     /// The priority diagonal (`m_last_cu` in the seed) used this cycle.
-    pub priority: Signal<Out, Bits<NW>>,
+    pub diagonal: Signal<Out, Bits<NW>>,
     /// Sticky: a push found its queue full and was dropped.
     pub err_overflow: Signal<Out, Bit>,
     q_cu: [DFF<Bits<NW>>; BQ],
@@ -151,7 +151,7 @@ impl<
             grant_slot: std::array::from_fn(|_| Default::default()),
             grant_row: std::array::from_fn(|_| Default::default()),
             pending: Default::default(),
-            priority: Default::default(),
+            diagonal: Default::default(),
             err_overflow: Default::default(),
             q_cu: std::array::from_fn(|_| Default::default()),
             q_slot: std::array::from_fn(|_| Default::default()),
@@ -261,7 +261,7 @@ impl<
         // Outputs, each written once
         self.grant.next = self.granted.val();
         self.pending.next = self.nonempty.val();
-        self.priority.next = self.pri.q.val();
+        self.diagonal.next = self.pri.q.val();
         self.err_overflow.next = self.overflow_q.q.val();
         for b in 0..B {
             if self.granted.val().get_bit(b) {
@@ -277,6 +277,7 @@ impl<
         // Next state: pop the granted heads, append this cycle's pushes in lane order.
         self.pri.d.next = self.pri.q.val() + 1;
         self.overflowed.next = false;
+        self.slot_addr.next = 0.into();
         for q in Q..(Q + 1) {
             for b in 0..B {
                 self.pushes.next = 0.into();
@@ -338,6 +339,6 @@ impl<
     crate::dut_ports!(
         clock: clock,
         inputs: [reset, push_valid, push_bank, push_cu, push_slot, push_row, write_valid, write_bank],
-        outputs: [grant, grant_cu, grant_slot, grant_row, pending, priority, err_overflow]
+        outputs: [grant, grant_cu, grant_slot, grant_row, pending, diagonal, err_overflow]
     );
 }

@@ -107,7 +107,18 @@ pub fn exported_blocks<B: PresetBlocks>() -> Result<Vec<ExportedBlock>> {
             "warp scheduler with per-warp SIMT stacks (fixed mode)", &[("Mode", fixed.name())])?,
         export(&preset, &mut B::seed_scheduler()?, "WarpScheduler", "SeedWarpScheduler",
             "the seed's WarpScheduler (003): seed-compatible mode behind the seed's ports", &[("Mode", SchedulerMode::SeedCompatible.name())])?,
+        export(&preset, &mut B::bank_arbiter()?, "bank_arbiter", "BankArbiter",
+            "operand collector: per-bank read-request FIFOs and wavefront read allocator, write-back priority", &[("Collector", collector_summary(&preset))])?,
     ])
+}
+
+fn collector_summary(preset: &Preset) -> String {
+    let c = preset.collector;
+    format!(
+        "banks={} collector_units={} in_ports={} regs_per_warp={} rows_per_bank={} queue_depth={} allocator={}",
+        c.banks, c.collector_units, c.in_ports, c.regs_per_warp, c.rows_per_bank(preset.scheduler.warps), c.queue_depth(),
+        if c.one_bank_per_cu { "one bank per collector unit (booksim)" } else { "several banks per collector unit (GPGPU-Sim)" }
+    )
 }
 
 fn ports_json(b: &ExportedBlock) -> Value {
@@ -152,6 +163,12 @@ pub fn generate(presets: &[&str], out_dir: &Path) -> Result<Vec<PathBuf>> {
                 "warps": p.warps, "threads": p.threads, "pc_width": p.pc_width,
                 "stack_depth": p.stack_depth, "fetch_policy": p.fetch_policy.name(),
                 "warp_id_width": p.warp_id_width(), "stack_ptr_width": p.stack_ptr_width(),
+            },
+            "collector": {
+                "banks": preset.collector.banks, "collector_units": preset.collector.collector_units,
+                "in_ports": preset.collector.in_ports, "regs_per_warp": preset.collector.regs_per_warp,
+                "rows_per_bank": preset.collector.rows_per_bank(p.warps), "queue_depth": preset.collector.queue_depth(),
+                "one_bank_per_cu": preset.collector.one_bank_per_cu,
             },
             "blocks": entries,
         }));

@@ -74,6 +74,13 @@ pub fn for_module<B: PresetBlocks>(module: &str, seed: u64, cycles: usize) -> Re
         "simt_stack" => stack::<B>(seed, cycles),
         "warp_scheduler" => scheduler::<B>(SchedulerMode::Fixed(B::PRESET.scheduler.fetch_policy), seed, cycles),
         "WarpScheduler" => seed_scheduler::<B>(true, seed, cycles),
+        "bank_arbiter" => {
+            let c = B::PRESET.collector;
+            let rw = crate::params::clog2(c.rows_per_bank(B::PRESET.scheduler.warps));
+            let sizes = (c.banks, c.collector_units, c.push_lanes(), c.queue_depth(), rw);
+            let name = format!("bank_arbiter_{}", B::PRESET.name);
+            bank_arbiter(&name, || B::bank_arbiter().unwrap(), sizes, c.one_bank_per_cu, true, seed, cycles)
+        }
         other => bail!("no differential run is defined for exported module `{other}`: add one in src/verify/suites.rs"),
     }
 }
