@@ -223,7 +223,7 @@ pub const CU: Preset = Preset {
         fetch_policy: FetchPolicy::RoundRobin,
     },
     collector: CollectorParams { banks: 4, collector_units: 4, in_ports: 2, regs_per_warp: 16, one_bank_per_cu: false },
-    purpose: "fits the Alchitry Cu's iCE40-HX8K beside the operand collector",
+    purpose: "sized for the Alchitry Cu's iCE40-HX8K (7680 logic cells, 32 block RAMs)",
 };
 
 /// A deliberately small set that fills its stacks and warps quickly in random tests.
