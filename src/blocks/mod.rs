@@ -13,3 +13,7 @@ pub mod seed_warp_scheduler;
 pub use seed_warp_scheduler::SeedWarpScheduler;
 pub mod bank_arbiter;
 pub use bank_arbiter::BankArbiter;
+pub mod lane_ram;
+pub use lane_ram::LaneRam;
+pub mod register_file;
+pub use register_file::RegisterFile;

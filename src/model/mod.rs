@@ -4,6 +4,7 @@
 
 pub mod bank_arbiter;
 pub mod priority_encoder;
+pub mod register_file;
 pub mod round_robin;
 pub mod simt_stack;
 pub mod warp_scheduler;

@@ -99,3 +99,10 @@ pub fn bank_arbiter<D: Dut>(
     let stim = super::stimulus::arbiter_stimulus(banks, collectors, row_bits, respect_bound);
     run_differential(name, make, &mut model, seed, cycles, stim)
 }
+
+/// A register file of `banks x 2^row_bits` rows of `lanes x lane_bits` against its model.
+pub fn register_file<D: Dut>(name: &str, make: impl Fn() -> D, (banks, row_bits, lanes, lane_bits): (usize, usize, usize, usize), seed: u64, cycles: usize) -> Result<Recorded> {
+    let mut model = crate::model::register_file::RegisterFileModel::new(banks, 1 << row_bits, lanes, lane_bits);
+    let stim = super::stimulus::register_file_stimulus(banks, row_bits, lanes, lane_bits);
+    run_differential(name, make, &mut model, seed, cycles, stim)
+}

@@ -1,0 +1,94 @@
+//! LaneRam: a synchronous RAM whose rows are `T` lanes of `DW` bits, with one write-enable bit
+//! per lane. Written as a custom Verilog body (rust-hdl's `RAM` has a single write enable) in
+//! the form yosys maps onto iCE40 SB_RAM40_4K block RAM with its per-bit write mask, and
+//! carried with its own Rust simulation model, as rust-hdl's `RAM` is.
+//!
+//! Read: `read_data` takes row `read_address` at the rising edge (latency 1); a row written at
+//! the same edge reads its old value. Every row starts at 0.
+
+use anyhow::Result;
+use rust_hdl::prelude::*;
+
+use crate::params::{check_derived, check_range};
+use crate::verify::rng::mask;
+
+/// `2^RW` rows of `T` lanes x `DW` bits; `TD = T * DW` (at most 64).
+#[derive(LogicBlock)]
+pub struct LaneRam<const RW: usize, const T: usize, const DW: usize, const TD: usize> {
+    pub clock: Signal<In, Clock>,
+    pub read_address: Signal<In, Bits<RW>>,
+    /// The row read at the last rising edge; lane `l` in bits `l * DW ..`.
+    pub read_data: Signal<Out, Bits<TD>>,
+    pub write_address: Signal<In, Bits<RW>>,
+    pub write_data: Signal<In, Bits<TD>>,
+    /// Lanes to write at the rising edge (all zero: no write).
+    pub write_mask: Signal<In, Bits<T>>,
+    _rows: Vec<u64>,
+}
+
+impl<const RW: usize, const T: usize, const DW: usize, const TD: usize> LaneRam<RW, T, DW, TD> {
+    pub fn new() -> Result<Self> {
+        check_range("row bits (RW)", RW, 1, 12)?;
+        check_range("lanes (T)", T, 1, 64)?;
+        check_derived("TD", TD, "T * DW", T * DW)?;
+        check_range("row width (T * DW)", TD, 1, 64)?;
+        Ok(Self {
+            clock: Default::default(),
+            read_address: Default::default(),
+            read_data: Default::default(),
+            write_address: Default::default(),
+            write_data: Default::default(),
+            write_mask: Default::default(),
+            _rows: vec![0; 1 << RW],
+        })
+    }
+}
+
+impl<const RW: usize, const T: usize, const DW: usize, const TD: usize> Logic for LaneRam<RW, T, DW, TD> {
+    fn update(&mut self) {
+        if self.clock.pos_edge() {
+            let addr = self.read_address.val().index();
+            self.read_data.next = Bits::from(self._rows[addr]);
+            let w = self.write_address.val().index();
+            let data = self.write_data.val().to_u64();
+            let lanes = self.write_mask.val().to_u64();
+            for l in (0..T).filter(|l| lanes >> l & 1 == 1) {
+                let m = mask(DW) << (l * DW);
+                self._rows[w] = (self._rows[w] & !m) | (data & m);
+            }
+        }
+    }
+    fn connect(&mut self) {
+        self.read_data.connect();
+    }
+    fn hdl(&self) -> Verilog {
+        let lane_writes: String = (0..T)
+            .map(|l| format!("   if (write_mask[{l}]) mem[write_address][{}:{}] <= write_data[{}:{}];\n", (l + 1) * DW - 1, l * DW, (l + 1) * DW - 1, l * DW))
+            .collect();
+        Verilog::Custom(format!(
+            "\
+reg [{msb}:0] mem [0:{last}];
+integer i;
+initial begin
+   for (i = 0; i <= {last}; i = i + 1) mem[i] = {TD}'h0;
+   read_data = {TD}'h0;
+end
+always @(posedge clock) begin
+   read_data <= mem[read_address];
+end
+always @(posedge clock) begin
+{lane_writes}end
+",
+            msb = TD - 1,
+            last = (1usize << RW) - 1,
+        ))
+    }
+    fn timing(&self) -> Vec<TimingInfo> {
+        vec![TimingInfo {
+            name: "lane_ram".into(),
+            clock: "clock".into(),
+            inputs: vec!["read_address".into(), "write_address".into(), "write_data".into(), "write_mask".into()],
+            outputs: vec!["read_data".into()],
+        }]
+    }
+}
