@@ -120,11 +120,7 @@ pub fn check_range(name: &str, value: usize, lo: usize, hi: usize) -> Result<()>
 /// A warp (or requester) count: a power of two between 2 and 32, so that every warp id of
 /// `clog2(n)` bits names a real warp and a warp bit-vector fits the 32-bit `.index()` limit.
 pub fn check_warps(name: &str, value: usize) -> Result<()> {
-    check_range(name, value, 2, MAX_PORT_BITS)?;
-    if !value.is_power_of_two() {
-        bail!("parameter `{name}` = {value} must be a power of two (every {}-bit id must name one)", clog2(value));
-    }
-    Ok(())
+    check_pow2(name, value, 2, MAX_PORT_BITS)
 }
 
 /// A power of two in `lo..=hi`.

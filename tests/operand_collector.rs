@@ -75,8 +75,7 @@ mod register_file {
 fn register_file_verilog() {
     use rust_hdl::prelude::Block;
     use simt_rtl::blocks::RegisterFile;
-    use simt_rtl::verify::verilog_sim::{compare_exact, simulate_verilog, Simulator, VerilogDut};
-    use simt_rtl::verify::Dut;
+    use simt_rtl::verify::verilog_sim::{check_against_rust, Simulator, VerilogDut};
     type Rf = RegisterFile<4, 2, 4, 8, 8, 64>;
     let cycles = std::env::var("SIMT_VERILOG_CYCLES").ok().and_then(|s| s.parse().ok()).unwrap_or(20_000);
     let rec = suites::register_file("register_file_cu", || Rf::new().unwrap(), (4, 4, 8, 8), 0x0E1A_0F11, cycles).unwrap();
@@ -86,10 +85,9 @@ fn register_file_verilog() {
     std::fs::create_dir_all(&work).unwrap();
     let file = work.join("register_file.v");
     std::fs::write(&file, simt_rtl::export::export_module(&dut, "register_file", "// register file, cu sizes (test)\n").unwrap()).unwrap();
-    let vdut = VerilogDut { top: "register_file".into(), sources: vec![file.clone()], clock: dut.clock_port().map(str::to_string), inputs: dut.input_ports(), outputs: dut.output_ports() };
+    let vdut = VerilogDut::of(&dut, "register_file", file.clone());
     for sim in [Simulator::Iverilog, Simulator::Verilator] {
-        let out = simulate_verilog(sim, &vdut, &rec.inputs, &work.join(sim.name())).unwrap();
-        compare_exact(&format!("register_file under {}", sim.name()), &vdut.outputs, &rec.outputs, &out).unwrap();
+        check_against_rust(sim, &vdut, &rec, &work).unwrap();
     }
     simt_rtl::flow::verilator_lint(&file, "register_file").unwrap();
     let stats = simt_rtl::flow::synth_ice40(&file, "register_file").unwrap();

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use simt_rtl::export::{exported_blocks, ExportedBlock};
 use simt_rtl::preset_blocks::*;
 use simt_rtl::verify::suites;
-use simt_rtl::verify::verilog_sim::{compare_exact, simulate_verilog, Simulator};
+use simt_rtl::verify::verilog_sim::{check_against_rust, Simulator};
 
 fn cycles() -> usize {
     std::env::var("SIMT_VERILOG_CYCLES").ok().and_then(|s| s.parse().ok()).unwrap_or(20_000)
@@ -17,8 +17,8 @@ fn cycles() -> usize {
 
 const SEED: u64 = 0x0E1A_2026;
 
-fn workdir(preset: &str, module: &str, sim: Simulator) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("target").join("verilog-sim").join(preset).join(module).join(sim.name())
+fn workdir(preset: &str, module: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("target").join("verilog-sim").join(preset).join(module)
 }
 
 fn check<B: PresetBlocks>(sim: Simulator) {
@@ -29,9 +29,8 @@ fn check<B: PresetBlocks>(sim: Simulator) {
         let rec = suites::for_module::<B>(&b.module, SEED, cycles()).unwrap();
         let dut = b.verilog_dut(&rtl_out, preset);
         let start = std::time::Instant::now();
-        let out = simulate_verilog(sim, &dut, &rec.inputs, &workdir(preset, &b.module, sim))
+        check_against_rust(sim, &dut, &rec, &workdir(preset, &b.module))
             .unwrap_or_else(|e| panic!("{preset}/{}: {e:#}", b.module));
-        compare_exact(&format!("{preset}/{} under {}", b.module, sim.name()), &b.outputs, &rec.outputs, &out).unwrap();
         eprintln!("{preset}/{} under {}: {} cycles equal ({:.1} s incl. build)", b.module, sim.name(), rec.inputs.len(), start.elapsed().as_secs_f64());
     }
 }

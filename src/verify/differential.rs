@@ -50,17 +50,6 @@ pub fn clock_edge<D: Dut>(dut: &mut D, cycle: usize) -> Result<()> {
     settle(dut, cycle)
 }
 
-/// Runs the block alone on a stimulus and returns its outputs.
-pub fn run_dut<D: Dut>(dut: &mut D, inputs: &[Vec<u64>]) -> Result<Vec<Vec<u64>>> {
-    prepare(dut)?;
-    let mut outputs = Vec::with_capacity(inputs.len());
-    for (cycle, words) in inputs.iter().enumerate() {
-        outputs.push(cycle_outputs(dut, words, cycle)?);
-        clock_edge(dut, cycle)?;
-    }
-    Ok(outputs)
-}
-
 /// Runs the block on `inputs` and writes a VCD of cycles `from..inputs.len()` to `path`.
 pub fn write_vcd<D: Dut>(mut dut: D, inputs: &[Vec<u64>], from: usize, path: &Path) -> Result<()> {
     prepare(&mut dut)?;

@@ -41,6 +41,19 @@ pub struct VerilogDut {
     pub outputs: Vec<Port>,
 }
 
+impl VerilogDut {
+    /// The module `top` in `file`, with the ports of the rust-hdl block it was exported from.
+    pub fn of<D: super::Dut>(dut: &D, top: &str, file: PathBuf) -> Self {
+        VerilogDut {
+            top: top.to_string(),
+            sources: vec![file],
+            clock: dut.clock_port().map(str::to_string),
+            inputs: dut.input_ports(),
+            outputs: dut.output_ports(),
+        }
+    }
+}
+
 /// One sampled output: `value` holds the known bits, `unknown` marks bits that were x or z.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Sampled {
@@ -219,6 +232,13 @@ fn parse_row(line: &str, outputs: &[Port]) -> Result<Vec<Sampled>> {
             Ok(s)
         })
         .collect()
+}
+
+/// Replays a recorded rust-hdl run on `dut` under `sim` (in `workdir/<simulator>`) and fails
+/// unless every output on every cycle is the same (see [`compare_exact`]).
+pub fn check_against_rust(sim: Simulator, dut: &VerilogDut, rec: &super::Recorded, workdir: &Path) -> Result<()> {
+    let out = simulate_verilog(sim, dut, &rec.inputs, &workdir.join(sim.name()))?;
+    compare_exact(&format!("{} under {}", dut.top, sim.name()), &dut.outputs, &rec.outputs, &out)
 }
 
 /// Compares Verilog outputs with the outputs the rust-hdl simulation gave, exactly: an x or z
