@@ -154,6 +154,20 @@ pub struct CollectorParams {
     /// booksim's original matching (a collector unit takes at most one bank per cycle) instead of
     /// GPGPU-Sim's (`_outmatch` check commented out: any number).
     pub one_bank_per_cu: bool,
+    /// Execution-unit types, each with its own output port (OC_EX) and dispatch unit.
+    pub unit_types: usize,
+    /// One collector-unit set per unit type (`gpgpu_enable_specialized_operand_collector`)
+    /// instead of one generic set that every input and dispatch unit shares (the V100 config).
+    pub specialized: bool,
+    /// GPGPU-Sim's sub-core model: warp `w` belongs to scheduler `w mod schedulers` and uses only
+    /// that scheduler's `banks / schedulers` banks. 1 turns it off.
+    pub schedulers: usize,
+    /// WAR safety: instructions of one warp leave the collector in program order (seed 002's fix).
+    pub in_order_per_warp: bool,
+    /// Bits of each lane of a register (a register is `threads x lane_bits` wide).
+    pub lane_bits: usize,
+    /// Bits of the opaque instruction tag carried from input to output.
+    pub tag_bits: usize,
 }
 
 impl CollectorParams {
@@ -167,6 +181,19 @@ impl CollectorParams {
             bail!("parameter `regs_per_warp` = {} must be at least `banks` = {} (each warp spreads its registers over every bank)", self.regs_per_warp, self.banks);
         }
         check_range("rows per bank (warps x regs_per_warp / banks)", self.rows_per_bank(warps), 2, 1 << 16)?;
+        check_range("unit_types", self.unit_types, 1, 4)?;
+        if self.specialized && self.collector_units % self.unit_types != 0 {
+            bail!("parameter `collector_units` = {} must divide evenly into `unit_types` = {} sets (specialized collector units)", self.collector_units, self.unit_types);
+        }
+        check_pow2("schedulers", self.schedulers, 1, 8)?;
+        if self.banks % self.schedulers != 0 || self.banks / self.schedulers < 2 {
+            bail!("parameter `banks` = {} must split into at least 2 banks per scheduler over `schedulers` = {} (sub-core model)", self.banks, self.schedulers);
+        }
+        if warps % self.schedulers != 0 {
+            bail!("parameter `schedulers` = {} must divide the warp count {warps} (sub-core model)", self.schedulers);
+        }
+        check_range("lane_bits", self.lane_bits, 1, 32)?;
+        check_range("tag_bits", self.tag_bits, 1, 32)?;
         Ok(())
     }
     /// Rows of each bank: every register of every warp has one (bank, row).
@@ -204,7 +231,19 @@ pub const SEED: Preset = Preset {
         fetch_policy: FetchPolicy::RoundRobin,
     },
     // V100 (seed 000): 8 banks, 8 generic collector units; 2 input ports here (V100 has 8).
-    collector: CollectorParams { banks: 8, collector_units: 8, in_ports: 2, regs_per_warp: 32, one_bank_per_cu: false },
+    collector: CollectorParams {
+        banks: 8,
+        collector_units: 8,
+        in_ports: 2,
+        regs_per_warp: 32,
+        one_bank_per_cu: false,
+        unit_types: 2,
+        specialized: false,
+        schedulers: 1,
+        in_order_per_warp: false,
+        lane_bits: 32,
+        tag_bits: 8,
+    },
     purpose: "the seed's defaults; the seed-compatible scheduler is checked against the seed's Verilog with it",
 };
 
@@ -218,7 +257,19 @@ pub const CU: Preset = Preset {
         stack_depth: 4,
         fetch_policy: FetchPolicy::RoundRobin,
     },
-    collector: CollectorParams { banks: 4, collector_units: 4, in_ports: 2, regs_per_warp: 16, one_bank_per_cu: false },
+    collector: CollectorParams {
+        banks: 4,
+        collector_units: 4,
+        in_ports: 2,
+        regs_per_warp: 16,
+        one_bank_per_cu: false,
+        unit_types: 2,
+        specialized: false,
+        schedulers: 1,
+        in_order_per_warp: true,
+        lane_bits: 8,
+        tag_bits: 8,
+    },
     purpose: "sized for the Alchitry Cu's iCE40-HX8K (7680 logic cells, 32 block RAMs)",
 };
 
@@ -232,7 +283,19 @@ pub const TINY: Preset = Preset {
         stack_depth: 2,
         fetch_policy: FetchPolicy::LowestIndex,
     },
-    collector: CollectorParams { banks: 2, collector_units: 2, in_ports: 1, regs_per_warp: 4, one_bank_per_cu: true },
+    collector: CollectorParams {
+        banks: 2,
+        collector_units: 2,
+        in_ports: 1,
+        regs_per_warp: 4,
+        one_bank_per_cu: true,
+        unit_types: 1,
+        specialized: false,
+        schedulers: 1,
+        in_order_per_warp: false,
+        lane_bits: 8,
+        tag_bits: 4,
+    },
     purpose: "smallest useful set: stacks and warps fill within a few cycles in random tests",
 };
 

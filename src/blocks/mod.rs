@@ -17,3 +17,7 @@ pub mod lane_ram;
 pub use lane_ram::LaneRam;
 pub mod register_file;
 pub use register_file::RegisterFile;
+pub mod register_map;
+pub use register_map::RegisterMap;
+pub mod operand_collector;
+pub use operand_collector::OperandCollector;

@@ -37,9 +37,16 @@ pub struct RoundRobinArbiter<const N: usize, const NW: usize> {
 }
 
 impl<const N: usize, const NW: usize> RoundRobinArbiter<N, NW> {
-    /// Checks `N` (2..=32) and `NW = clog2(N)`.
+    /// Checks `N` (2..=32) and `NW = clog2(N)`; after reset requester 0 has the highest priority.
     pub fn new() -> Result<Self> {
+        Self::starting_after(N - 1)
+    }
+
+    /// As [`new`](Self::new), but after reset the requester after `last` has the highest
+    /// priority (GPGPU-Sim's `dispatch_unit_t` starts with `m_last_cu = 0`).
+    pub fn starting_after(last: usize) -> Result<Self> {
         check_range("requesters (N)", N, 2, MAX_PORT_BITS)?;
+        check_range("last requester at reset", last, 0, N - 1)?;
         check_derived("NW", NW, "clog2(N)", clog2(N))?;
         Ok(Self {
             clock: Default::default(),
@@ -50,7 +57,7 @@ impl<const N: usize, const NW: usize> RoundRobinArbiter<N, NW> {
             index: Default::default(),
             grant: Default::default(),
             last: Default::default(),
-            last_at_reset: Constant::new((N - 1).to_bits()),
+            last_at_reset: Constant::new(last.to_bits()),
             found: Default::default(),
             pick: Default::default(),
             one_hot: Default::default(),

@@ -3,8 +3,10 @@
 //! blocks must do: the differential tests compare every output on every cycle against them.
 
 pub mod bank_arbiter;
+pub mod operand_collector;
 pub mod priority_encoder;
 pub mod register_file;
+pub mod register_map;
 pub mod round_robin;
 pub mod simt_stack;
 pub mod warp_scheduler;
@@ -13,3 +15,5 @@ pub use priority_encoder::PriorityEncoderModel;
 pub use round_robin::RoundRobinModel;
 pub use simt_stack::SimtStackModel;
 pub use warp_scheduler::{SeedWarpSchedulerModel, WarpSchedulerModel};
+pub use operand_collector::OperandCollectorModel;
+pub use register_map::RegisterMapModel;

@@ -42,6 +42,16 @@ impl RegisterFileModel {
         }
     }
 
+    /// Row `row` of bank `bank`, lanes packed `lane_bits` apart.
+    pub fn packed(&self, bank: usize, row: usize) -> u64 {
+        self.mem[bank][row].iter().enumerate().fold(0, |v, (l, x)| v | x << (l * self.lane_bits))
+    }
+
+    /// Unpacks a register's lanes from a word.
+    pub fn unpack(&self, word: u64) -> Vec<u64> {
+        (0..self.lanes).map(|l| (word >> (l * self.lane_bits)) & crate::verify::rng::mask(self.lane_bits)).collect()
+    }
+
     /// Port words: read_row[B], write_valid, write_bank, write_row, write_mask, write_data (lanes
     /// packed `lane_bits` apart).
     pub fn decode(&self, w: &[u64]) -> (Vec<usize>, Option<RowWrite>) {
@@ -51,7 +61,7 @@ impl RegisterFileModel {
             bank: w[o + 1] as usize,
             row: w[o + 2] as usize,
             mask: w[o + 3],
-            data: (0..self.lanes).map(|l| (w[o + 4] >> (l * self.lane_bits)) & crate::verify::rng::mask(self.lane_bits)).collect(),
+            data: self.unpack(w[o + 4]),
         });
         (rows, write)
     }

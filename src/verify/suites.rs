@@ -106,3 +106,18 @@ pub fn register_file<D: Dut>(name: &str, make: impl Fn() -> D, (banks, row_bits,
     let stim = super::stimulus::register_file_stimulus(banks, row_bits, lanes, lane_bits);
     run_differential(name, make, &mut model, seed, cycles, stim)
 }
+
+/// An operand collector with parameters `c` for `warps` warps of `threads` lanes against its
+/// model, on [`collector_stimulus`](super::stimulus::collector_stimulus).
+pub fn operand_collector<D: Dut>(
+    name: &str,
+    make: impl Fn() -> D,
+    c: crate::params::CollectorParams,
+    (warps, threads): (usize, usize),
+    seed: u64,
+    cycles: usize,
+) -> Result<Recorded> {
+    let mut model = crate::model::OperandCollectorModel::new(c, warps, threads);
+    let stim = super::stimulus::collector_stimulus(c, warps, threads);
+    run_differential(name, make, &mut model, seed, cycles, stim)
+}
