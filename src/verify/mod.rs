@@ -6,6 +6,7 @@
 //! One cycle, everywhere (Rust simulation, models, Verilog testbenches): drive the inputs with
 //! the clock low, let the logic settle, sample every output, then one rising clock edge.
 
+pub mod collector_env;
 pub mod differential;
 pub mod dut;
 pub mod rng;
