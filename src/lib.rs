@@ -1,3 +1,4 @@
+pub mod bench;
 pub mod blocks;
 pub mod demo;
 pub mod export;

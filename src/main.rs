@@ -33,6 +33,15 @@ enum Command {
         #[arg(long, default_value = "sim_out")]
         out: PathBuf,
     },
+    /// Measure the operand collector under saturating uniform-random traffic (a Markdown table).
+    Bench {
+        /// Cycles per configuration.
+        #[arg(long, default_value_t = 100_000)]
+        cycles: usize,
+        /// Random seed.
+        #[arg(long, default_value_t = 2026)]
+        seed: u64,
+    },
 }
 
 fn run(cli: Cli) -> Result<()> {
@@ -51,6 +60,12 @@ fn run(cli: Cli) -> Result<()> {
             let (vcd, svg) = simt_rtl::with_preset!(&preset, B => simt_rtl::demo::run_demo::<B>(&out))
                 .with_context(|| format!("demo for preset `{preset}`"))?;
             println!("wrote {}\nwrote {}", vcd.display(), svg.display());
+        }
+        Command::Bench { cycles, seed } => {
+            if cycles < 2 {
+                anyhow::bail!("--cycles must be at least 2, got {cycles}");
+            }
+            print!("{}", simt_rtl::bench::table(&simt_rtl::bench::run_all(cycles, seed)));
         }
     }
     Ok(())

@@ -4,7 +4,7 @@
 
 use anyhow::Result;
 
-use crate::blocks::{BankArbiter, Order, PriorityEncoder, RoundRobinArbiter, SeedWarpScheduler, SimtStack, WarpScheduler};
+use crate::blocks::{BankArbiter, OperandCollector, Order, PriorityEncoder, RoundRobinArbiter, SeedWarpScheduler, SimtStack, WarpScheduler};
 use crate::params::{Preset, SchedulerMode, CU, SEED, TINY};
 use crate::verify::Dut;
 
@@ -21,17 +21,21 @@ pub trait PresetBlocks {
     /// `BankArbiter<B, BW, N, NW, K, Q, QW, QCW, BQ, RW, SQ>` of the preset's operand collector.
     const ARBITER_GENERICS: [usize; 11];
     type BankArbiter: Dut;
+    /// `OperandCollector<B, BW, N, NW, P, K, Q, QW, QCW, BQ, SQ, RW, WW, RRW, T, DW, TD, U, UW, G>`.
+    const COLLECTOR_GENERICS: [usize; 20];
+    type OperandCollector: Dut;
     fn scheduler(mode: SchedulerMode) -> Result<Self::Scheduler>;
     fn seed_scheduler() -> Result<Self::SeedScheduler>;
     fn stack() -> Result<Self::Stack>;
     fn warp_encoder(order: Order) -> Result<Self::WarpEncoder>;
     fn warp_arbiter() -> Result<Self::WarpArbiter>;
     fn bank_arbiter() -> Result<Self::BankArbiter>;
+    fn operand_collector() -> Result<Self::OperandCollector>;
 }
 
 macro_rules! preset_blocks {
     ($name:ident, $preset:expr, $w:literal, $ww:literal, $t:literal, $a:literal, $d:literal, $spw:literal, $e:literal,
-     arbiter: $($g:literal),*) => {
+     arbiter: $($g:literal),*; collector: $($c:literal),*) => {
         #[doc = concat!("The blocks of the `", stringify!($preset), "` preset.")]
         pub struct $name;
         impl PresetBlocks for $name {
@@ -44,6 +48,8 @@ macro_rules! preset_blocks {
             type WarpArbiter = RoundRobinArbiter<$w, $ww>;
             const ARBITER_GENERICS: [usize; 11] = [$($g),*];
             type BankArbiter = BankArbiter<$($g),*>;
+            const COLLECTOR_GENERICS: [usize; 20] = [$($c),*];
+            type OperandCollector = OperandCollector<$($c),*>;
             fn scheduler(mode: SchedulerMode) -> Result<Self::Scheduler> {
                 WarpScheduler::new(mode)
             }
@@ -62,13 +68,20 @@ macro_rules! preset_blocks {
             fn bank_arbiter() -> Result<Self::BankArbiter> {
                 BankArbiter::new(Self::PRESET.collector.one_bank_per_cu)
             }
+            fn operand_collector() -> Result<Self::OperandCollector> {
+                let p = Self::PRESET;
+                OperandCollector::new(p.collector, p.scheduler.warps, p.scheduler.threads)
+            }
         }
     };
 }
 
-preset_blocks!(SeedBlocks, SEED, 8, 3, 32, 32, 8, 4, 64, arbiter: 8, 3, 8, 3, 6, 32, 5, 6, 256, 5, 8);
-preset_blocks!(CuBlocks, CU, 4, 2, 8, 16, 4, 3, 24, arbiter: 4, 2, 4, 2, 6, 16, 4, 5, 64, 4, 4);
-preset_blocks!(TinyBlocks, TINY, 2, 1, 4, 8, 2, 2, 12, arbiter: 2, 1, 2, 1, 3, 8, 3, 4, 16, 2, 2);
+preset_blocks!(SeedBlocks, SEED, 8, 3, 32, 32, 8, 4, 64, arbiter: 8, 3, 8, 3, 6, 32, 5, 6, 256, 5, 8;
+    collector: 8, 3, 8, 3, 2, 6, 32, 5, 6, 256, 8, 5, 3, 5, 32, 2, 64, 2, 1, 8);
+preset_blocks!(CuBlocks, CU, 4, 2, 8, 16, 4, 3, 24, arbiter: 4, 2, 4, 2, 6, 16, 4, 5, 64, 4, 4;
+    collector: 4, 2, 4, 2, 2, 6, 16, 4, 5, 64, 4, 4, 2, 4, 8, 8, 64, 2, 1, 8);
+preset_blocks!(TinyBlocks, TINY, 2, 1, 4, 8, 2, 2, 12, arbiter: 2, 1, 2, 1, 3, 8, 3, 4, 16, 2, 2;
+    collector: 2, 1, 2, 1, 1, 3, 8, 3, 4, 16, 2, 2, 1, 2, 4, 8, 32, 1, 1, 4);
 
 /// Runs `$body` with `$B` bound to the [`PresetBlocks`] type of the preset named `$name`; an
 /// unknown name is an error naming the known presets.
@@ -108,6 +121,7 @@ mod tests {
         let rows = c.rows_per_bank(p.warps);
         assert_eq!((b, n, k, q, 1 << rw), (c.banks, c.collector_units, c.push_lanes(), c.queue_depth(), rows), "{}", B::PRESET.name);
         B::bank_arbiter().unwrap();
+        B::operand_collector().unwrap();
     }
 
     #[test]

@@ -59,10 +59,26 @@ fn parameter_sets_refuse_each_rule() {
         (CollectorParams { collector_units: 32, ..c }, "`collector_units` = 32 is out of range"),
         (CollectorParams { in_ports: 0, ..c }, "`in_ports` = 0 is out of range"),
         (CollectorParams { regs_per_warp: 2, ..c }, "`regs_per_warp` = 2 must be at least `banks` = 4"),
+        (CollectorParams { unit_types: 0, ..c }, "`unit_types` = 0 is out of range"),
+        (CollectorParams { unit_types: 3, specialized: true, ..c }, "`collector_units` = 4 must divide evenly into `unit_types` = 3 sets"),
+        (CollectorParams { schedulers: 3, ..c }, "`schedulers` = 3 must be a power of two"),
+        (CollectorParams { schedulers: 4, ..c }, "`banks` = 4 must split into at least 2 banks per scheduler over `schedulers` = 4"),
+        (CollectorParams { lane_bits: 0, ..c }, "`lane_bits` = 0 is out of range"),
+        (CollectorParams { tag_bits: 33, ..c }, "`tag_bits` = 33 is out of range"),
     ] {
         let got = err(p.validate(4));
         assert!(got.contains(want), "error `{got}` should contain `{want}`");
     }
+    assert!(err(CollectorParams { schedulers: 4, banks: 8, ..c }.validate(2)).contains("`schedulers` = 4 must divide the warp count 2"));
+    // The block checks its const generics against the parameters, naming the one that differs.
+    type CuCollector = <simt_rtl::preset_blocks::CuBlocks as simt_rtl::preset_blocks::PresetBlocks>::OperandCollector;
+    let got = err(CuCollector::new(CollectorParams { banks: 8, ..c }, 4, 8));
+    assert!(got.contains("derived parameter `B` = 4 breaks its rule `B = banks` (= 8)"), "{got}");
+    let got = err(CuCollector::new(c, 4, 16));
+    assert!(got.contains("`T` = 8 breaks its rule `T = threads` (= 16)"), "{got}");
+    type SeedCollector = simt_rtl::blocks::OperandCollector<8, 3, 8, 3, 2, 6, 32, 5, 6, 256, 8, 5, 3, 5, 32, 4, 128, 2, 1, 8>;
+    let got = err(SeedCollector::new(CollectorParams { lane_bits: 4, ..simt_rtl::params::SEED.collector }, 8, 32));
+    assert!(got.contains("`threads x lane_bits` = 128 is too wide"), "{got}");
     assert!(err(preset("nope")).contains("unknown preset `nope`: known presets are seed, cu, tiny"));
 }
 
@@ -79,6 +95,7 @@ fn command_line_errors_are_one_clear_line() {
         (vec!["sim", "--preset", "nope"], "unknown preset `nope`"),
         (vec!["gen", "--out", unwritable], "cannot create output directory"),
         (vec!["sim", "--out", unwritable], "cannot create"),
+        (vec!["bench", "--cycles", "1"], "--cycles must be at least 2"),
     ] {
         let (code, _, stderr) = cli(&args);
         assert_eq!(code, 1, "{args:?}: exit code");

@@ -2,7 +2,8 @@
 //! of its random differential run is replayed on the committed Verilog under iverilog and under
 //! Verilator, and every output on every cycle must equal the rust-hdl simulation (an x or z bit
 //! is a failure). This is the test that catches rust-hdl's silent Verilog mistakes.
-//! Cycles per block: `SIMT_VERILOG_CYCLES` (default 20,000).
+//! Cycles per block: `SIMT_VERILOG_CYCLES` (default 20,000); `SIMT_VERILOG_ONLY=mod1,mod2`
+//! restricts the run to those modules.
 
 use std::path::{Path, PathBuf};
 
@@ -25,7 +26,8 @@ fn check<B: PresetBlocks>(sim: Simulator) {
     let preset = B::PRESET.name;
     let rtl_out = Path::new(env!("CARGO_MANIFEST_DIR")).join("rtl_out");
     let blocks: Vec<ExportedBlock> = exported_blocks::<B>().unwrap();
-    for b in &blocks {
+    let only = std::env::var("SIMT_VERILOG_ONLY").ok();
+    for b in blocks.iter().filter(|b| only.as_deref().map_or(true, |o| o.split(',').any(|m| m == b.module))) {
         let rec = suites::for_module::<B>(&b.module, SEED, cycles()).unwrap();
         let dut = b.verilog_dut(&rtl_out, preset);
         let start = std::time::Instant::now();

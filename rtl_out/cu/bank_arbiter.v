@@ -3,7 +3,7 @@
 // Regenerate with `cargo run -- gen` (see README.md).
 // Preset `cu`: sized for the Alchitry Cu's iCE40-HX8K (7680 logic cells, 32 block RAMs).
 // Parameters: warps=4 threads=8 pc_width=16 stack_depth=4 (warp id bits=2, stack pointer bits=3)
-// Collector: banks=4 collector_units=4 in_ports=2 regs_per_warp=16 rows_per_bank=16 queue_depth=16 allocator=several banks per collector unit (GPGPU-Sim)
+// Collector: banks=4 collector_units=4 in_ports=2 regs_per_warp=16 rows_per_bank=16 queue_depth=16 allocator=several banks per collector unit (GPGPU-Sim) unit_types=2 sets=one generic schedulers=1 in_order_per_warp=true lane_bits=8 tag_bits=8
 // Clock: `clock`, rising edge; reset is synchronous and active high
 
 module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_valid$3,push_valid$4,push_valid$5,push_bank$0,push_bank$1,push_bank$2,push_bank$3,push_bank$4,push_bank$5,push_cu$0,push_cu$1,push_cu$2,push_cu$3,push_cu$4,push_cu$5,push_slot$0,push_slot$1,push_slot$2,push_slot$3,push_slot$4,push_slot$5,push_row$0,push_row$1,push_row$2,push_row$3,push_row$4,push_row$5,write_valid,write_bank,grant,grant_cu$0,grant_cu$1,grant_cu$2,grant_cu$3,grant_slot$0,grant_slot$1,grant_slot$2,grant_slot$3,grant_row$0,grant_row$1,grant_row$2,grant_row$3,pending,diagonal,err_overflow);

@@ -3,7 +3,7 @@
 // Regenerate with `cargo run -- gen` (see README.md).
 // Preset `seed`: the seed's defaults; the seed-compatible scheduler is checked against the seed's Verilog with it.
 // Parameters: warps=8 threads=32 pc_width=32 stack_depth=8 (warp id bits=3, stack pointer bits=4)
-// Collector: banks=8 collector_units=8 in_ports=2 regs_per_warp=32 rows_per_bank=32 queue_depth=32 allocator=several banks per collector unit (GPGPU-Sim)
+// Collector: banks=8 collector_units=8 in_ports=2 regs_per_warp=32 rows_per_bank=32 queue_depth=32 allocator=several banks per collector unit (GPGPU-Sim) unit_types=2 sets=one generic schedulers=1 in_order_per_warp=false lane_bits=2 tag_bits=8
 // Clock: `clock`, rising edge; reset is synchronous and active high
 
 module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_valid$3,push_valid$4,push_valid$5,push_bank$0,push_bank$1,push_bank$2,push_bank$3,push_bank$4,push_bank$5,push_cu$0,push_cu$1,push_cu$2,push_cu$3,push_cu$4,push_cu$5,push_slot$0,push_slot$1,push_slot$2,push_slot$3,push_slot$4,push_slot$5,push_row$0,push_row$1,push_row$2,push_row$3,push_row$4,push_row$5,write_valid,write_bank,grant,grant_cu$0,grant_cu$1,grant_cu$2,grant_cu$3,grant_cu$4,grant_cu$5,grant_cu$6,grant_cu$7,grant_slot$0,grant_slot$1,grant_slot$2,grant_slot$3,grant_slot$4,grant_slot$5,grant_slot$6,grant_slot$7,grant_row$0,grant_row$1,grant_row$2,grant_row$3,grant_row$4,grant_row$5,grant_row$6,grant_row$7,pending,diagonal,err_overflow);

@@ -81,6 +81,11 @@ pub fn for_module<B: PresetBlocks>(module: &str, seed: u64, cycles: usize) -> Re
             let name = format!("bank_arbiter_{}", B::PRESET.name);
             bank_arbiter(&name, || B::bank_arbiter().unwrap(), sizes, c.one_bank_per_cu, true, seed, cycles)
         }
+        "operand_collector" => {
+            let p = B::PRESET;
+            let name = format!("operand_collector_{}", p.name);
+            operand_collector(&name, || B::operand_collector().unwrap(), p.collector, (p.scheduler.warps, p.scheduler.threads), seed, cycles)
+        }
         other => bail!("no differential run is defined for exported module `{other}`: add one in src/verify/suites.rs"),
     }
 }
