@@ -70,7 +70,7 @@ mod register_file {
 /// The register file's Verilog (its banks are hand-written `LaneRam` Verilog with a hand-written
 /// Rust model, so this is the check that the two agree), for the cu-sized configuration: under
 /// iverilog and Verilator against the rust-hdl run, lint-clean, and mapped onto SB_RAM40_4K.
-/// It is not in rtl_out/ yet: the operand collector's presets will fix its sizes.
+/// (In rtl_out/ it is inside `operand_collector`, checked again there.)
 #[test]
 fn register_file_verilog() {
     use rust_hdl::prelude::Block;
