@@ -4,7 +4,7 @@
 
 use anyhow::Result;
 
-use crate::blocks::{BankArbiter, OperandCollector, Order, PriorityEncoder, RoundRobinArbiter, SeedWarpScheduler, SimtStack, WarpScheduler};
+use crate::blocks::{BankArbiter, OperandCollector, Order, PriorityEncoder, RegisterFile, RegisterMap, RoundRobinArbiter, SeedWarpScheduler, SimtStack, WarpScheduler};
 use crate::params::{Preset, SchedulerMode, CU, SEED, TINY};
 use crate::verify::Dut;
 
@@ -24,6 +24,8 @@ pub trait PresetBlocks {
     /// `OperandCollector<B, BW, N, NW, P, K, Q, QW, QCW, BQ, SQ, RW, WW, RRW, T, DW, TD, U, UW, G>`.
     const COLLECTOR_GENERICS: [usize; 20];
     type OperandCollector: Dut;
+    type RegisterFile: Dut;
+    type RegisterMap: Dut;
     fn scheduler(mode: SchedulerMode) -> Result<Self::Scheduler>;
     fn seed_scheduler() -> Result<Self::SeedScheduler>;
     fn stack() -> Result<Self::Stack>;
@@ -31,11 +33,15 @@ pub trait PresetBlocks {
     fn warp_arbiter() -> Result<Self::WarpArbiter>;
     fn bank_arbiter() -> Result<Self::BankArbiter>;
     fn operand_collector() -> Result<Self::OperandCollector>;
+    fn register_file() -> Result<Self::RegisterFile>;
+    fn register_map() -> Result<Self::RegisterMap>;
 }
 
 macro_rules! preset_blocks {
     ($name:ident, $preset:expr, $w:literal, $ww:literal, $t:literal, $a:literal, $d:literal, $spw:literal, $e:literal,
-     arbiter: $($g:literal),*; collector: $($c:literal),*) => {
+     arbiter: $($g:literal),*;
+     collector: $b:literal, $bw:literal, $n:literal, $nw:literal, $p:literal, $k:literal, $q:literal, $qw:literal, $qcw:literal, $bq:literal,
+     $sq:literal, $rw:literal, $cww:literal, $rrw:literal, $ct:literal, $dw:literal, $td:literal, $u:literal, $uw:literal, $tg:literal) => {
         #[doc = concat!("The blocks of the `", stringify!($preset), "` preset.")]
         pub struct $name;
         impl PresetBlocks for $name {
@@ -48,8 +54,12 @@ macro_rules! preset_blocks {
             type WarpArbiter = RoundRobinArbiter<$w, $ww>;
             const ARBITER_GENERICS: [usize; 11] = [$($g),*];
             type BankArbiter = BankArbiter<$($g),*>;
-            const COLLECTOR_GENERICS: [usize; 20] = [$($c),*];
-            type OperandCollector = OperandCollector<$($c),*>;
+            const COLLECTOR_GENERICS: [usize; 20] =
+                [$b, $bw, $n, $nw, $p, $k, $q, $qw, $qcw, $bq, $sq, $rw, $cww, $rrw, $ct, $dw, $td, $u, $uw, $tg];
+            type OperandCollector =
+                OperandCollector<$b, $bw, $n, $nw, $p, $k, $q, $qw, $qcw, $bq, $sq, $rw, $cww, $rrw, $ct, $dw, $td, $u, $uw, $tg>;
+            type RegisterFile = RegisterFile<$b, $bw, $rw, $ct, $dw, $td>;
+            type RegisterMap = RegisterMap<$bw, $rw, $cww, $rrw>;
             fn scheduler(mode: SchedulerMode) -> Result<Self::Scheduler> {
                 WarpScheduler::new(mode)
             }
@@ -67,6 +77,13 @@ macro_rules! preset_blocks {
             }
             fn bank_arbiter() -> Result<Self::BankArbiter> {
                 BankArbiter::new(Self::PRESET.collector.one_bank_per_cu)
+            }
+            fn register_file() -> Result<Self::RegisterFile> {
+                RegisterFile::new()
+            }
+            fn register_map() -> Result<Self::RegisterMap> {
+                let c = Self::PRESET.collector;
+                RegisterMap::new(c.banks, c.regs_per_warp, c.schedulers)
             }
             fn operand_collector() -> Result<Self::OperandCollector> {
                 let p = Self::PRESET;
@@ -122,6 +139,8 @@ mod tests {
         assert_eq!((b, n, k, q, 1 << rw), (c.banks, c.collector_units, c.push_lanes(), c.queue_depth(), rows), "{}", B::PRESET.name);
         B::bank_arbiter().unwrap();
         B::operand_collector().unwrap();
+        B::register_file().unwrap();
+        B::register_map().unwrap();
     }
 
     #[test]

@@ -81,10 +81,21 @@ fn exported() -> Vec<(String, String)> {
     v
 }
 
+/// Blocks too large to map in the test run: the seed-sized operand collector is not a board
+/// target and its full synth_ice40 takes many minutes on the CI machine. It gets the same
+/// latch and structural checks without the mapping; `SIMT_SYNTH_ALL=1` maps it too.
+const STRUCTURE_ONLY: &[(&str, &str)] = &[("seed", "operand_collector")];
+
 #[test]
 fn yosys_synth_ice40_without_latches() {
+    let all = std::env::var("SIMT_SYNTH_ALL").is_ok_and(|v| v == "1");
     for (preset, module) in exported() {
         let file = rtl_out().join(&preset).join(format!("{module}.v"));
+        if !all && STRUCTURE_ONLY.contains(&(preset.as_str(), module.as_str())) {
+            simt_rtl::flow::check_structure(&file, &module).unwrap_or_else(|e| panic!("{preset}/{module}: {e:#}"));
+            eprintln!("{preset}/{module}: no latches, check -assert clean (not mapped)");
+            continue;
+        }
         let stats = synth_ice40(&file, &module).unwrap_or_else(|e| panic!("{preset}/{module}: {e:#}"));
         eprintln!("{preset}/{module}: {stats:?}");
         assert!(stats.luts > 0, "{preset}/{module}: synthesized to nothing");

@@ -109,6 +109,10 @@ pub fn exported_blocks<B: PresetBlocks>() -> Result<Vec<ExportedBlock>> {
             "the seed's WarpScheduler (003): seed-compatible mode behind the seed's ports", &[("Mode", SchedulerMode::SeedCompatible.name())])?,
         export(&preset, &mut B::bank_arbiter()?, "bank_arbiter", "BankArbiter",
             "operand collector: per-bank read-request FIFOs and wavefront read allocator, write-back priority", &[("Collector", collector_summary(&preset))])?,
+        export(&preset, &mut B::register_map()?, "register_map", "RegisterMap",
+            "operand collector: bank and row of a warp's register (GPGPU-Sim's register_bank())", &[("Collector", collector_summary(&preset))])?,
+        export(&preset, &mut B::register_file()?, "register_file", "RegisterFile",
+            "operand collector: banked register file, one read per bank per cycle (latency 1), one lane-masked write", &[("Collector", collector_summary(&preset))])?,
         export(&preset, &mut B::operand_collector()?, "operand_collector", "OperandCollector",
             "GPGPU-Sim's operand collector (opndcoll_rfu_t): banked register file, bank arbiter, collector and dispatch units", &[("Collector", collector_summary(&preset)), ("Interface", COLLECTOR_INTERFACE.into())])?,
     ])

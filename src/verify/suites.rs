@@ -81,6 +81,20 @@ pub fn for_module<B: PresetBlocks>(module: &str, seed: u64, cycles: usize) -> Re
             let name = format!("bank_arbiter_{}", B::PRESET.name);
             bank_arbiter(&name, || B::bank_arbiter().unwrap(), sizes, c.one_bank_per_cu, true, seed, cycles)
         }
+        "register_map" => {
+            let c = B::PRESET.collector;
+            let mut model = crate::model::RegisterMapModel { banks: c.banks, regs_per_warp: c.regs_per_warp, schedulers: c.schedulers };
+            let (warps, regs) = (B::PRESET.scheduler.warps as u64, c.regs_per_warp as u64);
+            run_differential(&format!("register_map_{}", B::PRESET.name), || B::register_map().unwrap(), &mut model, seed, cycles, |rng, _, _| {
+                vec![rng.below(warps), rng.below(regs)]
+            })
+        }
+        "register_file" => {
+            let p = B::PRESET;
+            let row_bits = crate::params::clog2(p.collector.rows_per_bank(p.scheduler.warps));
+            let sizes = (p.collector.banks, row_bits, p.scheduler.threads, p.collector.lane_bits);
+            register_file(&format!("register_file_{}", p.name), || B::register_file().unwrap(), sizes, seed, cycles)
+        }
         "operand_collector" => {
             let p = B::PRESET;
             let name = format!("operand_collector_{}", p.name);
