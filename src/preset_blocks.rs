@@ -21,8 +21,8 @@ pub trait PresetBlocks {
     /// `BankArbiter<B, BW, N, NW, K, Q, QW, QCW, BQ, RW, SQ>` of the preset's operand collector.
     const ARBITER_GENERICS: [usize; 11];
     type BankArbiter: Dut;
-    /// `OperandCollector<B, BW, N, NW, P, K, Q, QW, QCW, BQ, SQ, RW, WW, RRW, T, DW, TD, U, UW, G>`.
-    const COLLECTOR_GENERICS: [usize; 20];
+    /// `OperandCollector<B, BW, N, NW, P, K, Q, QW, QCW, BQ, SQ, RW, WW, RRW, T, DW, TD, U, UW, G>`
+    /// (its `new()` checks every one against the preset).
     type OperandCollector: Dut;
     type RegisterFile: Dut;
     type RegisterMap: Dut;
@@ -54,8 +54,6 @@ macro_rules! preset_blocks {
             type WarpArbiter = RoundRobinArbiter<$w, $ww>;
             const ARBITER_GENERICS: [usize; 11] = [$($g),*];
             type BankArbiter = BankArbiter<$($g),*>;
-            const COLLECTOR_GENERICS: [usize; 20] =
-                [$b, $bw, $n, $nw, $p, $k, $q, $qw, $qcw, $bq, $sq, $rw, $cww, $rrw, $ct, $dw, $td, $u, $uw, $tg];
             type OperandCollector =
                 OperandCollector<$b, $bw, $n, $nw, $p, $k, $q, $qw, $qcw, $bq, $sq, $rw, $cww, $rrw, $ct, $dw, $td, $u, $uw, $tg>;
             type RegisterFile = RegisterFile<$b, $bw, $rw, $ct, $dw, $td>;

@@ -170,6 +170,9 @@ mod collector {
     // The options: booksim's one-bank matching with in-order warps, specialized sets, sub-cores.
     collector_config!(cu4_banks4_one_bank_in_order, 4 x 4, |c| { c.one_bank_per_cu = true; c.in_order_per_warp = true }, 4, 2, 4, 2, 2, 6, 16, 4, 5, 64, 4, 4, 2, 4, 4, 8, 32, 2, 1, 8);
     collector_config!(cu8_banks4_specialized, 8 x 4, |c| c.specialized = true, 4, 2, 8, 3, 2, 6, 32, 5, 6, 128, 8, 4, 2, 4, 4, 8, 32, 2, 1, 8);
+    // Three unit types in 2-bit unit fields: the stimulus sometimes names type 3, which must be
+    // refused (never taken) and flagged.
+    collector_config!(cu4_banks4_three_units, 4 x 4, |c| c.unit_types = 3, 4, 2, 4, 2, 2, 6, 16, 4, 5, 64, 4, 4, 2, 4, 4, 8, 32, 3, 2, 8);
     collector_config!(cu8_banks8_sub_core, 8 x 8, |c| c.schedulers = 2, 8, 3, 8, 3, 2, 6, 32, 5, 6, 256, 8, 3, 2, 4, 4, 8, 32, 2, 1, 8);
 }
 
