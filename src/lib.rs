@@ -1,4 +1,5 @@
 pub mod bench;
+pub mod board;
 pub mod blocks;
 pub mod demo;
 pub mod export;

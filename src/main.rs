@@ -23,6 +23,9 @@ enum Command {
         /// Output directory.
         #[arg(long, default_value = "rtl_out")]
         out: PathBuf,
+        /// Directory for the boards' constraint files (pcf, xdc).
+        #[arg(long, default_value = "constraints")]
+        constraints: PathBuf,
     },
     /// Run the demo scenario on the warp scheduler and write a VCD and an SVG picture of it.
     Sim {
@@ -46,12 +49,13 @@ enum Command {
 
 fn run(cli: Cli) -> Result<()> {
     match cli.command {
-        Command::Gen { presets, out } => {
+        Command::Gen { presets, out, constraints } => {
             let presets: Vec<&str> = if presets.is_empty() { vec!["cu", "seed"] } else { presets.iter().map(String::as_str).collect() };
             for p in &presets {
                 simt_rtl::params::preset(p)?;
             }
-            let written = simt_rtl::export::generate(&presets, &out)?;
+            let mut written = simt_rtl::export::generate(&presets, &out)?;
+            written.extend(simt_rtl::board::write_constraints(&constraints)?);
             for path in written {
                 println!("wrote {}", path.display());
             }

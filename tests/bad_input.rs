@@ -110,9 +110,10 @@ fn command_line_errors_are_one_clear_line() {
 #[test]
 fn gen_and_sim_write_their_files() {
     let dir = std::env::temp_dir().join(format!("simt-rtl-cli-{}", std::process::id()));
-    let (code, stdout, stderr) = cli(&["gen", "--preset", "tiny", "--out", dir.to_str().unwrap()]);
+    let (code, stdout, stderr) = cli(&["gen", "--preset", "tiny", "--out", dir.to_str().unwrap(), "--constraints", dir.join("c").to_str().unwrap()]);
     assert_eq!(code, 0, "{stderr}");
     assert!(stdout.contains("tiny/warp_scheduler.v") && dir.join("manifest.json").is_file());
+    assert!(dir.join("c/alchitry_cu.pcf").is_file() && dir.join("c/arty_a7_35t.xdc").is_file());
     let (code, _, stderr) = cli(&["sim", "--preset", "tiny", "--out", dir.to_str().unwrap()]);
     assert_eq!(code, 0, "{stderr}");
     let svg = std::fs::read_to_string(dir.join("scheduler_demo.svg")).unwrap();
