@@ -36,6 +36,24 @@ enum Command {
         #[arg(long, default_value = "sim_out")]
         out: PathBuf,
     },
+    /// Write a bitstream into the Alchitry Cu's configuration flash (iceprog).
+    Flash {
+        /// The bitstream.
+        #[arg(long, default_value = simt_rtl::flow::DEFAULT_BITSTREAM)]
+        bin: PathBuf,
+        /// Print the command instead of running it.
+        #[arg(long)]
+        dry_run: bool,
+    },
+    /// Load a bitstream into the Alchitry Cu's configuration RAM, until power-off (iceprog -S).
+    Load {
+        /// The bitstream.
+        #[arg(long, default_value = simt_rtl::flow::DEFAULT_BITSTREAM)]
+        bin: PathBuf,
+        /// Print the command instead of running it.
+        #[arg(long)]
+        dry_run: bool,
+    },
     /// Measure the operand collector under saturating uniform-random traffic (a Markdown table).
     Bench {
         /// Cycles per configuration.
@@ -65,6 +83,10 @@ fn run(cli: Cli) -> Result<()> {
                 .with_context(|| format!("demo for preset `{preset}`"))?;
             println!("wrote {}\nwrote {}", vcd.display(), svg.display());
         }
+        Command::Flash { bin, dry_run: true } => println!("{}", simt_rtl::flow::iceprog_command(&bin, false).join(" ")),
+        Command::Load { bin, dry_run: true } => println!("{}", simt_rtl::flow::iceprog_command(&bin, true).join(" ")),
+        Command::Flash { bin, dry_run: false } => simt_rtl::flow::program(&bin, false)?,
+        Command::Load { bin, dry_run: false } => simt_rtl::flow::program(&bin, true)?,
         Command::Bench { cycles, seed } => {
             if cycles < 2 {
                 anyhow::bail!("--cycles must be at least 2, got {cycles}");

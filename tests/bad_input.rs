@@ -96,6 +96,8 @@ fn command_line_errors_are_one_clear_line() {
         (vec!["gen", "--out", unwritable], "cannot create output directory"),
         (vec!["sim", "--out", unwritable], "cannot create"),
         (vec!["bench", "--cycles", "1"], "--cycles must be at least 2"),
+        (vec!["flash", "--bin", "/nonexistent/top.bin"], "bitstream /nonexistent/top.bin does not exist"),
+        (vec!["load", "--bin", "/nonexistent/top.bin"], "bitstream /nonexistent/top.bin does not exist"),
     ] {
         let (code, _, stderr) = cli(&args);
         assert_eq!(code, 1, "{args:?}: exit code");
@@ -105,6 +107,14 @@ fn command_line_errors_are_one_clear_line() {
     }
     let (code, _, _) = cli(&["frobnicate"]);
     assert_eq!(code, 2, "clap refuses an unknown subcommand");
+}
+
+#[test]
+fn flash_and_load_dry_run_print_the_iceprog_commands() {
+    let (code, stdout, _) = cli(&["flash", "--dry-run"]);
+    assert_eq!((code, stdout.as_str()), (0, "iceprog build/alchitry_cu/top.bin\n"));
+    let (code, stdout, _) = cli(&["load", "--dry-run", "--bin", "x/top.bin"]);
+    assert_eq!((code, stdout.as_str()), (0, "iceprog -S x/top.bin\n"));
 }
 
 #[test]

@@ -81,3 +81,31 @@ pub fn verilator_lint(file: &Path, top: &str) -> Result<()> {
     .with_context(|| format!("verilator --lint-only -Wall {}", file.display()))?;
     Ok(())
 }
+
+/// Where `simt-rtl build --board alchitry-cu` will put the bitstream (the default for `flash`).
+pub const DEFAULT_BITSTREAM: &str = "build/alchitry_cu/top.bin";
+
+/// The iceprog command line for `bin`: into the configuration flash, or with `sram` into the
+/// FPGA's configuration RAM (lost at power-off; `iceprog -S`).
+pub fn iceprog_command(bin: &Path, sram: bool) -> Vec<String> {
+    let mut cmd = vec!["iceprog".to_string()];
+    if sram {
+        cmd.push("-S".to_string());
+    }
+    cmd.push(bin.display().to_string());
+    cmd
+}
+
+/// Programs the board with `bin` (see [`iceprog_command`]). Fails with one clear message when
+/// the bitstream is missing, iceprog is not installed, or iceprog finds no board.
+pub fn program(bin: &Path, sram: bool) -> Result<()> {
+    if !bin.is_file() {
+        bail!("bitstream {} does not exist: build it first with `simt-rtl build --board alchitry-cu`", bin.display());
+    }
+    let cmd = iceprog_command(bin, sram);
+    run(Command::new(&cmd[0]).args(&cmd[1..]), "iceprog").map_err(|e| {
+        let last = format!("{e:#}").lines().filter(|l| !l.trim().is_empty()).last().unwrap_or("").to_string();
+        anyhow::anyhow!("iceprog failed (is the Alchitry Cu plugged in over USB, and readable by this user?): {last}")
+    })?;
+    Ok(())
+}
