@@ -108,3 +108,30 @@ macro_rules! per_preset {
 per_preset!(seed, SeedBlocks);
 per_preset!(cu, CuBlocks);
 per_preset!(tiny, TinyBlocks);
+
+/// The board self-test's LFSR and MISR (the same for every preset).
+mod self_test {
+    use super::*;
+
+    #[test]
+    fn lfsr() {
+        let rec = timed("lfsr".into(), || suites::for_module::<CuBlocks>("lfsr", SEED, cycles()).unwrap());
+        // Cycle 0 shows the power-up state 0; from the first reset on the state is never 0.
+        assert!(rec.outputs.iter().skip(1).all(|o| o[0] != 0), "the LFSR reached state 0");
+    }
+
+    #[test]
+    fn misr() {
+        timed("misr".into(), || suites::for_module::<CuBlocks>("misr", SEED, cycles()).unwrap());
+    }
+
+    #[test]
+    fn bad_taps_and_seeds_are_refused() {
+        use simt_rtl::blocks::{Lfsr, Misr};
+        let err = |r: anyhow::Result<_>| format!("{:#}", r.map(|_: ()| ()).unwrap_err());
+        assert!(err(Lfsr::<16>::new(0x0400, 1).map(drop)).contains("`taps` = 0x400 must have bit 15"));
+        assert!(err(Lfsr::<16>::new(0xB400, 0).map(drop)).contains("`seed` = 0x0 must be non-zero"));
+        assert!(err(Lfsr::<16>::new(0x1B400, 1).map(drop)).contains("no bit above it"));
+        assert!(err(Misr::<8>::new(0x100).map(drop)).contains("`taps` = 0x100 must have bit 7"));
+    }
+}

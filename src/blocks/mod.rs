@@ -21,3 +21,7 @@ pub mod register_map;
 pub use register_map::RegisterMap;
 pub mod operand_collector;
 pub use operand_collector::OperandCollector;
+pub mod lfsr;
+pub use lfsr::Lfsr;
+pub mod misr;
+pub use misr::Misr;

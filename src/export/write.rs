@@ -7,6 +7,10 @@ use serde_json::{json, Value};
 
 use super::export_module;
 use crate::blocks::Order;
+use crate::model::lfsr::TAPS_32;
+
+/// The exported LFSR's state after reset.
+pub const LFSR_SEED: u64 = 0xACE1_2026;
 use crate::params::{Preset, SchedulerMode};
 use crate::preset_blocks::PresetBlocks;
 use crate::verify::verilog_sim::VerilogDut;
@@ -113,6 +117,10 @@ pub fn exported_blocks<B: PresetBlocks>() -> Result<Vec<ExportedBlock>> {
             "operand collector: bank and row of a warp's register (GPGPU-Sim's register_bank())", &[("Collector", collector_summary(&preset))])?,
         export(&preset, &mut B::register_file()?, "register_file", "RegisterFile",
             "operand collector: banked register file, one read per bank per cycle (latency 1), one lane-masked write", &[("Collector", collector_summary(&preset))])?,
+        export(&preset, &mut crate::blocks::Lfsr::<32>::new(TAPS_32, LFSR_SEED)?, "lfsr", "Lfsr",
+            "board self-test: 32-bit Galois LFSR (pseudo-random traffic)", &[("Taps", format!("{TAPS_32:#010x}, seed {LFSR_SEED:#010x}"))])?,
+        export(&preset, &mut crate::blocks::Misr::<32>::new(TAPS_32)?, "misr", "Misr",
+            "board self-test: 32-bit multiple-input signature register", &[("Taps", format!("{TAPS_32:#010x}"))])?,
         export(&preset, &mut B::operand_collector()?, "operand_collector", "OperandCollector",
             "GPGPU-Sim's operand collector (opndcoll_rfu_t): banked register file, bank arbiter, collector and dispatch units", &[("Collector", collector_summary(&preset)), ("Interface", COLLECTOR_INTERFACE.into())])?,
     ])

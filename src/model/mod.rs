@@ -3,6 +3,7 @@
 //! blocks must do: the differential tests compare every output on every cycle against them.
 
 pub mod bank_arbiter;
+pub mod lfsr;
 pub mod operand_collector;
 pub mod priority_encoder;
 pub mod register_file;

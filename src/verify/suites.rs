@@ -81,6 +81,20 @@ pub fn for_module<B: PresetBlocks>(module: &str, seed: u64, cycles: usize) -> Re
             let name = format!("bank_arbiter_{}", B::PRESET.name);
             bank_arbiter(&name, || B::bank_arbiter().unwrap(), sizes, c.one_bank_per_cu, true, seed, cycles)
         }
+        "lfsr" => {
+            let (taps, start) = (crate::model::lfsr::TAPS_32, crate::export::write::LFSR_SEED);
+            let mut model = crate::model::lfsr::LfsrModel { taps, seed: start, state: 0 };
+            run_differential(&format!("lfsr_{}", B::PRESET.name), || crate::blocks::Lfsr::<32>::new(taps, start).unwrap(), &mut model, seed, cycles, |rng, _, c| {
+                vec![(c == 0 || (rng.chance(1) && rng.chance(20))) as u64, rng.chance(80) as u64]
+            })
+        }
+        "misr" => {
+            let taps = crate::model::lfsr::TAPS_32;
+            let mut model = crate::model::lfsr::MisrModel { taps, state: 0 };
+            run_differential(&format!("misr_{}", B::PRESET.name), || crate::blocks::Misr::<32>::new(taps).unwrap(), &mut model, seed, cycles, |rng, _, c| {
+                vec![(c == 0 || (rng.chance(1) && rng.chance(20))) as u64, rng.chance(80) as u64, rng.bits(32)]
+            })
+        }
         "register_map" => {
             let c = B::PRESET.collector;
             let mut model = crate::model::RegisterMapModel { banks: c.banks, regs_per_warp: c.regs_per_warp, schedulers: c.schedulers };
