@@ -25,3 +25,5 @@ pub mod lfsr;
 pub use lfsr::Lfsr;
 pub mod misr;
 pub use misr::Misr;
+pub mod self_test;
+pub use self_test::SelfTest;

@@ -1,0 +1,279 @@
+//! SelfTest: the board top that proves on the FPGA what the simulation computes.
+//!
+//! After power-up (a 15-cycle power-on reset) or a press of the reset button (`rst_n`, active
+//! low, synchronized by two flip-flops), two 32-bit [`Lfsr`]s drive the [`WarpScheduler`] (fixed
+//! mode) with random traffic of the kind the random tests use: warp commands, controls,
+//! branches, ends, pops and fetch back-pressure. Every cycle of the run, all of the scheduler's
+//! outputs are folded into 32 bits and into a [`Misr`] signature. After `cycles` cycles the run
+//! stops and the signature is compared with `expected`, which `simt-rtl build` computes by
+//! simulating this very block in Rust and builds into the design: a pass LED on the board means
+//! the silicon matched the simulation cycle for cycle.
+//!
+//! LEDs: 0 heartbeat (about 1.5 Hz at 100 MHz), 1 running, 2 done, 3 pass, 4 fail, 5 a stack
+//! overflow or underflow flag was raised, 6 an idle-warp misuse flag was raised (the random
+//! traffic provokes both on purpose), 7 off (reserved for the operand collector). `usb_tx` idles
+//! high; `usb_rx` is not used yet.
+
+use anyhow::Result;
+use rust_hdl::prelude::*;
+
+use super::{Lfsr, Misr, WarpScheduler};
+use crate::model::lfsr::TAPS_32;
+use crate::params::{check_range, SchedulerMode};
+
+/// The scheduler's sizes, as [`WarpScheduler`]'s const generics.
+#[derive(LogicBlock)]
+pub struct SelfTest<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize> {
+    /// The board clock.
+    pub clk: Signal<In, Clock>,
+    /// Reset button, active low.
+    pub rst_n: Signal<In, Bit>,
+    /// The eight LEDs (see the module documentation).
+    pub led: Signal<Out, Bits<8>>,
+    /// USB UART into the FPGA (unused for now).
+    pub usb_rx: Signal<In, Bit>,
+    /// USB UART out of the FPGA (idle high).
+    pub usb_tx: Signal<Out, Bit>,
+    sched: WarpScheduler<W, WW, T, A, D, SPW>,
+    traffic_a: Lfsr<32>,
+    traffic_b: Lfsr<32>,
+    misr: Misr<32>,
+    sync0: DFF<Bit>,
+    sync1: DFF<Bit>,
+    por: DFF<Bits<4>>,
+    count: DFF<Bits<24>>,
+    heartbeat: DFF<Bits<26>>,
+    seen_stack_err: DFF<Bit>,
+    seen_misuse: DFF<Bit>,
+    expected: Constant<Bits<32>>,
+    por_done: Constant<Bits<4>>,
+    cycles: Constant<Bits<24>>,
+    reset_int: Signal<Local, Bit>,
+    running: Signal<Local, Bit>,
+    ra: Signal<Local, Bits<32>>,
+    rb: Signal<Local, Bits<32>>,
+    s1: Signal<Local, Bits<32>>,
+    s2: Signal<Local, Bits<32>>,
+    s3: Signal<Local, Bits<32>>,
+    flags: Signal<Local, Bits<32>>,
+    fold: Signal<Local, Bits<32>>,
+    term: Signal<Local, Bits<32>>,
+    leds: Signal<Local, Bits<8>>,
+    done: Signal<Local, Bit>,
+    busy: Signal<Local, Bit>,
+    pass: Signal<Local, Bit>,
+    fail: Signal<Local, Bit>,
+}
+
+/// Power-on reset length: the reset is held while the counter is below this.
+const POR_DONE: u64 = 15;
+
+impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize> SelfTest<W, WW, T, A, D, SPW> {
+    /// A run of `cycles` cycles (1..2^24) of the scheduler in `mode`, passing when the signature
+    /// is `expected`.
+    pub fn new(mode: SchedulerMode, cycles: u64, expected: u64) -> Result<Self> {
+        check_range("cycles", cycles as usize, 1, (1 << 24) - 1)?;
+        check_range("threads (T)", T, 1, 32)?;
+        check_range("pc_width (A)", A, 1, 32)?;
+        Ok(Self {
+            clk: Default::default(),
+            rst_n: Default::default(),
+            led: Default::default(),
+            usb_rx: Default::default(),
+            usb_tx: Default::default(),
+            sched: WarpScheduler::new(mode)?,
+            traffic_a: Lfsr::new(TAPS_32, 0x1234_5678)?,
+            traffic_b: Lfsr::new(TAPS_32, 0x9E37_79B9)?,
+            misr: Misr::new(TAPS_32)?,
+            sync0: Default::default(),
+            sync1: Default::default(),
+            por: Default::default(),
+            count: Default::default(),
+            heartbeat: Default::default(),
+            seen_stack_err: Default::default(),
+            seen_misuse: Default::default(),
+            expected: Constant::new(expected.to_bits()),
+            por_done: Constant::new(POR_DONE.to_bits()),
+            cycles: Constant::new(cycles.to_bits()),
+            reset_int: Default::default(),
+            running: Default::default(),
+            ra: Default::default(),
+            rb: Default::default(),
+            s1: Default::default(),
+            s2: Default::default(),
+            s3: Default::default(),
+            flags: Default::default(),
+            fold: Default::default(),
+            term: Default::default(),
+            leds: Default::default(),
+            done: Default::default(),
+            busy: Default::default(),
+            pass: Default::default(),
+            fail: Default::default(),
+        })
+    }
+
+    /// The signature so far (read by the generator after simulating the run).
+    pub fn signature(&self) -> u64 {
+        self.misr.signature.val().to_u64()
+    }
+}
+
+impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize> Logic
+    for SelfTest<W, WW, T, A, D, SPW>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clk, sync0, sync1, por, count, heartbeat, seen_stack_err, seen_misuse);
+        self.sched.clock.next = self.clk.val();
+        self.traffic_a.clock.next = self.clk.val();
+        self.traffic_b.clock.next = self.clk.val();
+        self.misr.clock.next = self.clk.val();
+        // Reset: button (synchronized) or power-on.
+        self.sync0.d.next = !self.rst_n.val();
+        self.sync1.d.next = self.sync0.q.val();
+        if self.por.q.val() != self.por_done.val() {
+            self.por.d.next = self.por.q.val() + 1;
+        }
+        self.reset_int.next = self.sync1.q.val() | (self.por.q.val() != self.por_done.val());
+        self.running.next = self.count.q.val() != self.cycles.val();
+        self.heartbeat.d.next = self.heartbeat.q.val() + 1;
+        // Traffic
+        self.traffic_a.reset.next = self.reset_int.val();
+        self.traffic_a.enable.next = true;
+        self.traffic_b.reset.next = self.reset_int.val();
+        self.traffic_b.enable.next = true;
+        self.ra.next = self.traffic_a.value.val();
+        self.rb.next = self.traffic_b.value.val();
+        self.s1.next = self.ra.val() >> 8;
+        self.s2.next = self.rb.val() >> 16;
+        self.s3.next = self.ra.val() >> 20;
+        self.sched.reset.next = self.reset_int.val();
+        self.sched.warp_cmd_valid.next = self.ra.val().get_bit(0) & self.ra.val().get_bit(1);
+        self.sched.warp_cmd_pc.next = bit_cast::<A, 32>(self.rb.val());
+        self.sched.warp_cmd_mask.next = bit_cast::<T, 32>(self.s1.val());
+        self.sched.warp_ctl_valid.next = self.ra.val().get_bit(2) & self.ra.val().get_bit(3) & self.ra.val().get_bit(4);
+        self.sched.warp_ctl_wid.next = bit_cast::<WW, 32>(self.s2.val());
+        self.sched.warp_ctl_active.next = self.ra.val().get_bit(5);
+        self.sched.branch_ctl_valid.next = self.ra.val().get_bit(6) & self.ra.val().get_bit(7);
+        self.sched.branch_ctl_wid.next = bit_cast::<WW, 32>(self.s3.val());
+        self.sched.branch_ctl_mask.next = bit_cast::<T, 32>(self.s2.val());
+        self.sched.branch_ctl_pc.next = bit_cast::<A, 32>(self.s1.val());
+        self.sched.end_ctl_valid.next = self.ra.val().get_bit(8) & self.ra.val().get_bit(9) & self.ra.val().get_bit(10);
+        self.sched.end_ctl_wid.next = bit_cast::<WW, 32>(self.s1.val());
+        self.sched.warp_pop_valid.next = self.ra.val().get_bit(11) & self.ra.val().get_bit(12);
+        self.sched.warp_pop_wid.next = bit_cast::<WW, 32>(self.rb.val());
+        self.sched.inst_fetch_ready.next = self.ra.val().get_bit(13) | self.ra.val().get_bit(14);
+        // Fold every output into 32 bits: each term lands in a 32-bit local before the XOR.
+        self.flags.next = 0.into();
+        self.flags.next = self.flags.val().replace_bit(0, self.sched.warp_cmd_ready.val());
+        self.flags.next = self.flags.val().replace_bit(1, self.sched.warp_ctl_ready.val());
+        self.flags.next = self.flags.val().replace_bit(2, self.sched.branch_ctl_ready.val());
+        self.flags.next = self.flags.val().replace_bit(3, self.sched.end_ctl_ready.val());
+        self.flags.next = self.flags.val().replace_bit(4, self.sched.inst_fetch_valid.val());
+        self.fold.next = self.flags.val();
+        self.term.next = bit_cast::<32, A>(self.sched.inst_fetch_pc.val());
+        self.fold.next = self.fold.val() ^ (self.term.val() << 5);
+        self.term.next = bit_cast::<32, T>(self.sched.inst_fetch_mask.val());
+        self.fold.next = self.fold.val() ^ (self.term.val() << 11);
+        self.term.next = bit_cast::<32, WW>(self.sched.inst_fetch_wid.val());
+        self.fold.next = self.fold.val() ^ (self.term.val() << 27);
+        self.term.next = bit_cast::<32, WW>(self.sched.warp_cmd_wid.val());
+        self.fold.next = self.fold.val() ^ (self.term.val() << 29);
+        self.term.next = bit_cast::<32, A>(self.sched.pop_data_pc.val());
+        self.fold.next = self.fold.val() ^ (self.term.val() << 13);
+        self.term.next = bit_cast::<32, T>(self.sched.pop_data_mask.val());
+        self.fold.next = self.fold.val() ^ self.term.val();
+        self.term.next = bit_cast::<32, W>(self.sched.idle_mask.val());
+        self.fold.next = self.fold.val() ^ (self.term.val() << 1);
+        self.term.next = bit_cast::<32, W>(self.sched.active_mask.val());
+        self.fold.next = self.fold.val() ^ (self.term.val() << 7);
+        self.term.next = bit_cast::<32, W>(self.sched.stack_empty.val());
+        self.fold.next = self.fold.val() ^ (self.term.val() << 14);
+        self.term.next = bit_cast::<32, W>(self.sched.stack_full.val());
+        self.fold.next = self.fold.val() ^ (self.term.val() << 20);
+        self.term.next = bit_cast::<32, W>(self.sched.err_overflow.val() | self.sched.err_underflow.val());
+        self.fold.next = self.fold.val() ^ (self.term.val() << 24);
+        self.term.next = bit_cast::<32, W>(self.sched.err_end_idle.val() ^ self.sched.err_branch_idle.val());
+        self.fold.next = self.fold.val() ^ (self.term.val() << 17);
+        self.term.next = bit_cast::<32, W>(self.sched.err_pop_idle.val() ^ self.sched.err_ctl_idle.val());
+        self.fold.next = self.fold.val() ^ (self.term.val() << 3);
+        self.misr.reset.next = self.reset_int.val();
+        self.misr.enable.next = self.running.val();
+        self.misr.data.next = self.fold.val();
+        // Run length, sticky error flags
+        if (self.sched.err_overflow.val() | self.sched.err_underflow.val()).any() {
+            self.seen_stack_err.d.next = true;
+        }
+        if (self.sched.err_end_idle.val() | self.sched.err_branch_idle.val() | self.sched.err_pop_idle.val() | self.sched.err_ctl_idle.val()).any() {
+            self.seen_misuse.d.next = true;
+        }
+        if self.running.val() {
+            self.count.d.next = self.count.q.val() + 1;
+        }
+        if self.reset_int.val() {
+            self.count.d.next = 0.into();
+            self.seen_stack_err.d.next = false;
+            self.seen_misuse.d.next = false;
+        }
+        // LEDs. Each bit goes through a 1-bit local: `replace_bit(k, !x)` would be emitted as
+        // `(~x) << k` inside a 32-bit expression, where `~` inverts all 32 bits.
+        self.done.next = !self.running.val();
+        self.busy.next = self.running.val() & !self.reset_int.val();
+        self.pass.next = self.done.val() & (self.misr.signature.val() == self.expected.val());
+        self.fail.next = self.done.val() & (self.misr.signature.val() != self.expected.val());
+        self.leds.next = 0.into();
+        self.leds.next = self.leds.val().replace_bit(0, self.heartbeat.q.val().get_bit(25));
+        self.leds.next = self.leds.val().replace_bit(1, self.busy.val());
+        self.leds.next = self.leds.val().replace_bit(2, self.done.val());
+        self.leds.next = self.leds.val().replace_bit(3, self.pass.val());
+        self.leds.next = self.leds.val().replace_bit(4, self.fail.val());
+        self.leds.next = self.leds.val().replace_bit(5, self.seen_stack_err.q.val());
+        self.leds.next = self.leds.val().replace_bit(6, self.seen_misuse.q.val());
+        self.led.next = self.leds.val();
+        self.usb_tx.next = true;
+    }
+}
+
+impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize> crate::verify::Dut
+    for SelfTest<W, WW, T, A, D, SPW>
+{
+    crate::dut_ports!(clock: clk, inputs: [rst_n, usb_rx], outputs: [led, usb_tx]);
+}
+
+/// LED bits.
+pub const LED_RUNNING: u64 = 1 << 1;
+pub const LED_DONE: u64 = 1 << 2;
+pub const LED_PASS: u64 = 1 << 3;
+pub const LED_FAIL: u64 = 1 << 4;
+
+/// Simulates `top` in Rust with the button released until its run is done (or `limit` cycles);
+/// returns the signature and the LEDs at the end.
+pub fn run_to_end<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize>(
+    top: &mut SelfTest<W, WW, T, A, D, SPW>,
+    limit: usize,
+) -> Result<(u64, u64)> {
+    use crate::verify::differential::{clock_edge, cycle_outputs, prepare};
+    prepare(top)?;
+    for cycle in 0..limit {
+        let out = cycle_outputs(top, &[1, 1], cycle)?;
+        if cycle > POR_DONE as usize + 4 && out[0] & LED_DONE != 0 {
+            return Ok((top.signature(), out[0]));
+        }
+        clock_edge(top, cycle)?;
+    }
+    anyhow::bail!("the self-test did not finish within {limit} cycles")
+}
+
+/// Cycles of the board's self-test run (1 ms at 100 MHz).
+pub const SELF_TEST_CYCLES: u64 = 100_000;
+
+impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize> SelfTest<W, WW, T, A, D, SPW> {
+    /// The self-test the board runs: the expected signature is found by simulating the same
+    /// block in Rust first, then built in.
+    pub fn for_board(mode: SchedulerMode, cycles: u64) -> Result<Self> {
+        let mut probe = Self::new(mode, cycles, 0)?;
+        let (signature, _) = run_to_end(&mut probe, cycles as usize + 64)?;
+        Self::new(mode, cycles, signature)
+    }
+}
