@@ -36,6 +36,27 @@ enum Command {
         #[arg(long, default_value = "sim_out")]
         out: PathBuf,
     },
+    /// Build the board's bitstream: the preset's self-test top through yosys, nextpnr, icepack.
+    Build {
+        /// Board (only `alchitry-cu` for now).
+        #[arg(long, default_value = "alchitry-cu")]
+        board: String,
+        /// Board revision: v1 or v2 (the LED pins differ).
+        #[arg(long, default_value = "v1")]
+        rev: String,
+        /// Preset whose blocks go on the board.
+        #[arg(long, default_value = "cu")]
+        preset: String,
+        /// Target clock, MHz.
+        #[arg(long, default_value_t = 100.0)]
+        freq: f64,
+        /// Cycles of the self-test run.
+        #[arg(long, default_value_t = simt_rtl::blocks::self_test::SELF_TEST_CYCLES)]
+        cycles: u64,
+        /// Output directory.
+        #[arg(long, default_value = "build/alchitry_cu")]
+        out: PathBuf,
+    },
     /// Write a bitstream into the Alchitry Cu's configuration flash (iceprog).
     Flash {
         /// The bitstream.
@@ -87,6 +108,27 @@ fn run(cli: Cli) -> Result<()> {
         Command::Load { bin, dry_run: true } => println!("{}", simt_rtl::flow::iceprog_command(&bin, true).join(" ")),
         Command::Flash { bin, dry_run: false } => simt_rtl::flow::program(&bin, false)?,
         Command::Load { bin, dry_run: false } => simt_rtl::flow::program(&bin, true)?,
+        Command::Build { board, rev, preset, freq, cycles, out } => {
+            let board = match (board.as_str(), rev.as_str()) {
+                ("alchitry-cu", "v1") => simt_rtl::board::ALCHITRY_CU_V1,
+                ("alchitry-cu", "v2") => simt_rtl::board::ALCHITRY_CU_V2,
+                ("alchitry-cu", other) => anyhow::bail!("unknown --rev `{other}` for alchitry-cu: known revisions are v1, v2"),
+                (other, _) => {
+                    simt_rtl::board::board(other)?;
+                    anyhow::bail!("board `{other}` has no bitstream build here (use `simt-rtl vivado` for Xilinx boards); `build` knows alchitry-cu")
+                }
+            };
+            if !(1.0..=400.0).contains(&freq) {
+                anyhow::bail!("--freq must be between 1 and 400 MHz, got {freq}");
+            }
+            let opts = simt_rtl::flow::board_build::BuildOptions { board, freq_mhz: freq, cycles, out_dir: out };
+            let report = simt_rtl::with_preset!(&preset, B => simt_rtl::flow::board_build::build_alchitry_cu::<B>(&opts))?;
+            print!("{}", report.table());
+            println!("bitstream {} ({} bytes)", report.bitstream.display(), report.bitstream_bytes);
+            if report.fmax_mhz < report.target_mhz {
+                anyhow::bail!("timing failed: Fmax {:.1} MHz is below the {:.1} MHz target", report.fmax_mhz, report.target_mhz);
+            }
+        }
         Command::Bench { cycles, seed } => {
             if cycles < 2 {
                 anyhow::bail!("--cycles must be at least 2, got {cycles}");

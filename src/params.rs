@@ -182,14 +182,14 @@ impl CollectorParams {
         }
         check_range("rows per bank (warps x regs_per_warp / banks)", self.rows_per_bank(warps), 2, 1 << 16)?;
         check_range("unit_types", self.unit_types, 1, 4)?;
-        if self.specialized && self.collector_units % self.unit_types != 0 {
+        if self.specialized && !self.collector_units.is_multiple_of(self.unit_types) {
             bail!("parameter `collector_units` = {} must divide evenly into `unit_types` = {} sets (specialized collector units)", self.collector_units, self.unit_types);
         }
         check_pow2("schedulers", self.schedulers, 1, 8)?;
-        if self.banks % self.schedulers != 0 || self.banks / self.schedulers < 2 {
+        if !self.banks.is_multiple_of(self.schedulers) || self.banks / self.schedulers < 2 {
             bail!("parameter `banks` = {} must split into at least 2 banks per scheduler over `schedulers` = {} (sub-core model)", self.banks, self.schedulers);
         }
-        if warps % self.schedulers != 0 {
+        if !warps.is_multiple_of(self.schedulers) {
             bail!("parameter `schedulers` = {} must divide the warp count {warps} (sub-core model)", self.schedulers);
         }
         check_range("lane_bits", self.lane_bits, 1, 32)?;

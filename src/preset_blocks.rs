@@ -4,7 +4,7 @@
 
 use anyhow::Result;
 
-use crate::blocks::{BankArbiter, OperandCollector, Order, PriorityEncoder, RegisterFile, RegisterMap, RoundRobinArbiter, SeedWarpScheduler, SimtStack, WarpScheduler};
+use crate::blocks::{BankArbiter, OperandCollector, Order, PriorityEncoder, RegisterFile, RegisterMap, SelfTest, RoundRobinArbiter, SeedWarpScheduler, SimtStack, WarpScheduler};
 use crate::params::{Preset, SchedulerMode, CU, SEED, TINY};
 use crate::verify::Dut;
 
@@ -26,6 +26,8 @@ pub trait PresetBlocks {
     type OperandCollector: Dut;
     type RegisterFile: Dut;
     type RegisterMap: Dut;
+    /// The board self-test top around this preset's scheduler.
+    type SelfTest: Dut;
     fn scheduler(mode: SchedulerMode) -> Result<Self::Scheduler>;
     fn seed_scheduler() -> Result<Self::SeedScheduler>;
     fn stack() -> Result<Self::Stack>;
@@ -35,6 +37,8 @@ pub trait PresetBlocks {
     fn operand_collector() -> Result<Self::OperandCollector>;
     fn register_file() -> Result<Self::RegisterFile>;
     fn register_map() -> Result<Self::RegisterMap>;
+    /// The self-test top running `cycles` cycles, its expected signature computed by simulation.
+    fn self_test(cycles: u64) -> Result<Self::SelfTest>;
 }
 
 macro_rules! preset_blocks {
@@ -58,6 +62,7 @@ macro_rules! preset_blocks {
                 OperandCollector<$b, $bw, $n, $nw, $p, $k, $q, $qw, $qcw, $bq, $sq, $rw, $cww, $rrw, $ct, $dw, $td, $u, $uw, $tg>;
             type RegisterFile = RegisterFile<$b, $bw, $rw, $ct, $dw, $td>;
             type RegisterMap = RegisterMap<$bw, $rw, $cww, $rrw>;
+            type SelfTest = SelfTest<$w, $ww, $t, $a, $d, $spw>;
             fn scheduler(mode: SchedulerMode) -> Result<Self::Scheduler> {
                 WarpScheduler::new(mode)
             }
@@ -82,6 +87,9 @@ macro_rules! preset_blocks {
             fn register_map() -> Result<Self::RegisterMap> {
                 let c = Self::PRESET.collector;
                 RegisterMap::new(c.banks, c.regs_per_warp, c.schedulers)
+            }
+            fn self_test(cycles: u64) -> Result<Self::SelfTest> {
+                SelfTest::for_board(SchedulerMode::Fixed(Self::PRESET.scheduler.fetch_policy), cycles)
             }
             fn operand_collector() -> Result<Self::OperandCollector> {
                 let p = Self::PRESET;

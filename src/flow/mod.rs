@@ -1,5 +1,7 @@
 //! Tool flows on exported Verilog: yosys synthesis checks and Verilator lint.
 
+pub mod board_build;
+
 use std::path::Path;
 use std::process::Command;
 
@@ -104,7 +106,7 @@ pub fn program(bin: &Path, sram: bool) -> Result<()> {
     }
     let cmd = iceprog_command(bin, sram);
     run(Command::new(&cmd[0]).args(&cmd[1..]), "iceprog").map_err(|e| {
-        let last = format!("{e:#}").lines().filter(|l| !l.trim().is_empty()).last().unwrap_or("").to_string();
+        let last = format!("{e:#}").lines().rfind(|l| !l.trim().is_empty()).unwrap_or("").to_string();
         anyhow::anyhow!("iceprog failed (is the Alchitry Cu plugged in over USB, and readable by this user?): {last}")
     })?;
     Ok(())

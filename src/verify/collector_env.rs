@@ -151,8 +151,8 @@ impl CollectorEnv {
         let out = model.outputs(&words);
         let (p, u) = (self.c.in_ports, self.c.unit_types);
         // Inputs taken at this edge: their operands are the shadow values now.
-        for port in 0..p {
-            if let (Some((inst, writes)), true) = (self.offer[port], out[port] == 1) {
+        for (port, &ready) in out.iter().enumerate().take(p) {
+            if let (Some((inst, writes)), true) = (self.offer[port], ready == 1) {
                 let expected = std::array::from_fn(|s| if inst.src_valid >> s & 1 == 1 { self.shadow[inst.warp][inst.src[s]] } else { 0 });
                 self.in_flight.insert(inst.tag, InFlight { inst, writes, expected });
                 self.offering[inst.warp] = false;

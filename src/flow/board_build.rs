@@ -1,0 +1,145 @@
+//! `simt-rtl build --board alchitry-cu`: the self-test top of a preset, through yosys
+//! `synth_ice40`, `nextpnr-ice40 --hx8k --package cb132 --freq F --report`, `icepack`, and
+//! `icetime` as a cross-check, into `build/alchitry_cu/`; then a resource table and the achieved
+//! Fmax against the target, read from nextpnr's JSON report.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{bail, Context, Result};
+use rust_hdl::prelude::Block;
+use serde_json::Value;
+
+use crate::board::Board;
+use crate::export::export_module;
+use crate::preset_blocks::PresetBlocks;
+use crate::verify::verilog_sim::require_tool;
+
+/// What to build.
+#[derive(Clone, Debug)]
+pub struct BuildOptions {
+    pub board: Board,
+    /// Target clock in MHz (nextpnr's `--freq`).
+    pub freq_mhz: f64,
+    /// Cycles of the self-test run.
+    pub cycles: u64,
+    pub out_dir: PathBuf,
+}
+
+/// One row of the resource table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Resource {
+    pub name: String,
+    pub used: u64,
+    pub total: u64,
+}
+
+/// What the build measured.
+#[derive(Clone, Debug)]
+pub struct BuildReport {
+    pub resources: Vec<Resource>,
+    /// Achieved Fmax of the board clock, MHz.
+    pub fmax_mhz: f64,
+    pub target_mhz: f64,
+    pub bitstream: PathBuf,
+    pub bitstream_bytes: u64,
+}
+
+impl BuildReport {
+    /// The table `build` prints (Markdown).
+    pub fn table(&self) -> String {
+        let mut s = String::from("| resource | used | total | % |\n|---|---|---|---|\n");
+        for r in &self.resources {
+            let pct = if r.total > 0 { 100.0 * r.used as f64 / r.total as f64 } else { 0.0 };
+            s.push_str(&format!("| {} | {} | {} | {:.1}% |\n", r.name, r.used, r.total, pct));
+        }
+        let verdict = if self.fmax_mhz >= self.target_mhz { "met" } else { "FAILED" };
+        s.push_str(&format!("\nFmax {:.1} MHz, target {:.1} MHz: timing {verdict}\n", self.fmax_mhz, self.target_mhz));
+        s
+    }
+}
+
+/// Runs `tool` with `args` in `dir`, its output into `dir/<log>`; on failure the error names
+/// the tool, the log and its last lines.
+fn stage(dir: &Path, tool: &str, args: &[&str], log: &str, what: &str) -> Result<()> {
+    require_tool(tool)?;
+    eprintln!("build: {what} ({tool})");
+    let out = Command::new(tool).args(args).current_dir(dir).output().with_context(|| format!("cannot start {tool}"))?;
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    let log_path = dir.join(log);
+    std::fs::write(&log_path, &text).with_context(|| format!("cannot write {}", log_path.display()))?;
+    if !out.status.success() {
+        // The tool's own error lines when it printed any, else its last lines.
+        let errors: Vec<&str> = text.lines().filter(|l| l.contains("ERROR") || l.starts_with("error")).take(5).collect();
+        let lines = if errors.is_empty() {
+            let tail: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).rev().take(5).collect();
+            tail.into_iter().rev().collect()
+        } else {
+            errors
+        };
+        bail!("{tool} failed (log: {}): {}", log_path.display(), lines.join(" | "));
+    }
+    Ok(())
+}
+
+/// Reads nextpnr's `--report` JSON: utilisation of the cells that matter and the board clock's
+/// achieved Fmax.
+pub fn parse_report(json: &str) -> Result<(Vec<Resource>, f64)> {
+    let v: Value = serde_json::from_str(json).context("nextpnr's report is not JSON")?;
+    let util = v.get("utilization").and_then(Value::as_object).context("nextpnr's report has no `utilization`")?;
+    let names = [("ICESTORM_LC", "logic cells"), ("ICESTORM_RAM", "block RAMs"), ("SB_IO", "I/O pins"), ("SB_GB", "global buffers"), ("ICESTORM_PLL", "PLLs")];
+    let mut resources = vec![];
+    for (key, name) in names {
+        if let Some(u) = util.get(key) {
+            let get = |f: &str| u.get(f).and_then(Value::as_u64).unwrap_or(0);
+            resources.push(Resource { name: format!("{name} ({key})"), used: get("used"), total: get("available") });
+        }
+    }
+    let fmax = v
+        .get("fmax")
+        .and_then(Value::as_object)
+        .and_then(|m| m.values().filter_map(|c| c.get("achieved").and_then(Value::as_f64)).reduce(f64::min))
+        .context("nextpnr's report has no achieved Fmax")?;
+    Ok((resources, fmax))
+}
+
+/// Builds the Alchitry Cu bitstream of preset `B`'s self-test top.
+pub fn build_alchitry_cu<B: PresetBlocks>(opts: &BuildOptions) -> Result<BuildReport> {
+    let dir = &opts.out_dir;
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create output directory {}", dir.display()))?;
+    eprintln!("build: simulating the self-test ({} cycles) for its expected signature", opts.cycles);
+    let mut top = B::self_test(opts.cycles)?;
+    top.connect_all();
+    let header = format!(
+        "// top: the `{}` self-test for the {} ({} cycles)\n// Generated by simt-rtl {}; do not edit.\n",
+        B::PRESET.name,
+        opts.board.description,
+        opts.cycles,
+        env!("CARGO_PKG_VERSION")
+    );
+    let verilog = export_module(&top, "top", &header)?;
+    std::fs::write(dir.join("top.v"), verilog).context("cannot write top.v")?;
+    std::fs::write(dir.join("top.pcf"), opts.board.constraints()).context("cannot write top.pcf")?;
+    let freq = format!("{}", opts.freq_mhz);
+    stage(dir, "yosys", &["-p", "read_verilog -noautowire top.v; synth_ice40 -top top -json top.json"], "yosys.log", "synthesis")?;
+    // Timing is judged below from the report, so nextpnr is told to finish when it misses.
+    stage(
+        dir,
+        "nextpnr-ice40",
+        &["--hx8k", "--package", "cb132", "--json", "top.json", "--pcf", "top.pcf", "--asc", "top.asc", "--freq", &freq, "--report", "report.json", "--timing-allow-fail"],
+        "nextpnr.log",
+        "place and route",
+    )?;
+    stage(dir, "icepack", &["top.asc", "top.bin"], "icepack.log", "bitstream")?;
+    stage(dir, "icetime", &["-d", "hx8k", "-P", "cb132", "-p", "top.pcf", "-c", &freq, "-t", "-r", "icetime.txt", "top.asc"], "icetime.log", "timing cross-check")
+        .or_else(|e| {
+            // icetime's verdict is a cross-check only; nextpnr's report decides.
+            eprintln!("build: icetime reports a problem (not fatal): {e:#}");
+            Ok::<(), anyhow::Error>(())
+        })?;
+    let report = std::fs::read_to_string(dir.join("report.json")).context("nextpnr wrote no report.json")?;
+    let (resources, fmax_mhz) = parse_report(&report)?;
+    let bitstream = dir.join("top.bin");
+    let bitstream_bytes = std::fs::metadata(&bitstream).with_context(|| format!("no bitstream {}", bitstream.display()))?.len();
+    Ok(BuildReport { resources, fmax_mhz, target_mhz: opts.freq_mhz, bitstream, bitstream_bytes })
+}
