@@ -57,6 +57,21 @@ enum Command {
         #[arg(long, default_value = "build/alchitry_cu")]
         out: PathBuf,
     },
+    /// Write a Vivado batch build (top.v, xdc, build.tcl) for a Xilinx board.
+    Vivado {
+        /// Board (`arty-a7-35t`).
+        #[arg(long, default_value = "arty-a7-35t")]
+        board: String,
+        /// Preset whose blocks go on the board.
+        #[arg(long, default_value = "cu")]
+        preset: String,
+        /// Cycles of the self-test run.
+        #[arg(long, default_value_t = simt_rtl::blocks::self_test::SELF_TEST_CYCLES)]
+        cycles: u64,
+        /// Output directory.
+        #[arg(long, default_value = "build/arty_a7_35t")]
+        out: PathBuf,
+    },
     /// Write a bitstream into the Alchitry Cu's configuration flash (iceprog).
     Flash {
         /// The bitstream.
@@ -128,6 +143,17 @@ fn run(cli: Cli) -> Result<()> {
             if report.fmax_mhz < report.target_mhz {
                 anyhow::bail!("timing failed: Fmax {:.1} MHz is below the {:.1} MHz target", report.fmax_mhz, report.target_mhz);
             }
+        }
+        Command::Vivado { board, preset, cycles, out } => {
+            let b = simt_rtl::board::board(&board)?;
+            if b != simt_rtl::board::ARTY_A7_35T {
+                anyhow::bail!("board `{board}` is not a Vivado board: `vivado` knows arty-a7-35t (use `build` for alchitry-cu)");
+            }
+            let written = simt_rtl::with_preset!(&preset, B => simt_rtl::flow::vivado::write_vivado_project::<B>(&b, cycles, &out))?;
+            for path in written {
+                println!("wrote {}", path.display());
+            }
+            println!("run: cd {} && vivado -mode batch -source build.tcl", out.display());
         }
         Command::Bench { cycles, seed } => {
             if cycles < 2 {

@@ -52,3 +52,28 @@ fn bad_build_arguments_are_one_clear_line() {
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr:?}");
     }
 }
+
+#[test]
+fn vivado_batch_build_is_written_and_the_verilog_synthesizes_for_xilinx() {
+    let dir = std::env::temp_dir().join(format!("simt-rtl-vivado-{}", std::process::id()));
+    let (code, stdout, stderr) = cli(&["vivado", "--board", "arty-a7-35t", "--cycles", "2000", "--out", dir.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("vivado -mode batch -source build.tcl"), "{stdout}");
+    let tcl = std::fs::read_to_string(dir.join("build.tcl")).unwrap();
+    let steps: Vec<&str> = tcl.lines().filter(|l| !l.starts_with('#')).map(|l| l.split_whitespace().next().unwrap()).collect();
+    assert_eq!(
+        steps,
+        ["read_verilog", "read_xdc", "synth_design", "opt_design", "place_design", "route_design", "report_utilization", "report_timing_summary", "write_bitstream"]
+    );
+    assert!(tcl.contains("synth_design -top top -part xc7a35ticsg324-1L") && tcl.contains("read_xdc arty_a7_35t.xdc"));
+    let xdc = std::fs::read_to_string(dir.join("arty_a7_35t.xdc")).unwrap();
+    assert!(xdc.contains("PACKAGE_PIN E3") && xdc.contains("create_clock") && xdc.contains("get_ports { led[7] }"));
+    // Every port the xdc constrains exists in the top, and yosys maps the top for 7-series.
+    let top = std::fs::read_to_string(dir.join("top.v")).unwrap();
+    assert!(top.contains("module top(clk,rst_n,led,usb_rx,usb_tx)"), "{}", top.lines().find(|l| l.starts_with("module top")).unwrap_or(""));
+    simt_rtl::flow::synth_xilinx(&dir.join("top.v"), "top").unwrap();
+    let (code, _, stderr) = cli(&["vivado", "--board", "alchitry-cu"]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("board `alchitry-cu` is not a Vivado board"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,6 +1,7 @@
 //! Tool flows on exported Verilog: yosys synthesis checks and Verilator lint.
 
 pub mod board_build;
+pub mod vivado;
 
 use std::path::Path;
 use std::process::Command;
@@ -47,6 +48,14 @@ fn structure_script(file: &Path, top: &str) -> String {
 pub fn check_structure(file: &Path, top: &str) -> Result<()> {
     run(Command::new("yosys").args(["-q", "-p", &structure_script(file, top)]), "yosys")
         .with_context(|| format!("yosys structural check of {}", file.display()))?;
+    Ok(())
+}
+
+/// Synthesizes `file` with yosys `synth_xilinx` (7-series) after the checks of
+/// [`check_structure`], failing on latches: catches what Xilinx tools would refuse.
+pub fn synth_xilinx(file: &Path, top: &str) -> Result<()> {
+    let script = format!("{}; synth_xilinx -top {top}; select -assert-none t:$_DLATCH_* t:LD*", structure_script(file, top));
+    run(Command::new("yosys").args(["-q", "-p", &script]), "yosys").with_context(|| format!("yosys synth_xilinx of {}", file.display()))?;
     Ok(())
 }
 
