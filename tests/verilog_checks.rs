@@ -78,6 +78,9 @@ fn exported() -> Vec<(String, String)> {
     for b in exported_blocks::<SeedBlocks>().unwrap() {
         v.push(("seed".to_string(), b.module));
     }
+    // The board tops (rtl_out/<preset>/self_test.v).
+    v.push(("cu".to_string(), "self_test".to_string()));
+    v.push(("seed".to_string(), "self_test".to_string()));
     v
 }
 

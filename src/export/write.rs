@@ -126,6 +126,15 @@ pub fn exported_blocks<B: PresetBlocks>() -> Result<Vec<ExportedBlock>> {
     ])
 }
 
+/// The board self-test top of preset `B` (`SelfTest`, 100,000 cycles, expected signature
+/// computed by simulating it), as `self_test.v`: the file the FuseSoC core's board targets use.
+pub fn board_top<B: PresetBlocks>() -> Result<ExportedBlock> {
+    let cycles = crate::blocks::self_test::SELF_TEST_CYCLES;
+    export(&B::PRESET, &mut B::self_test(cycles)?, "self_test", "SelfTest",
+        "board top: LFSR traffic into the warp scheduler, MISR signature checked against the simulated one, LEDs",
+        &[("Run", format!("{cycles} cycles; ports clk, rst_n (active low), led[7:0], usb_rx, usb_tx as in constraints/"))])
+}
+
 fn collector_summary(preset: &Preset) -> String {
     let c = preset.collector;
     format!(
@@ -159,7 +168,8 @@ pub fn generate(presets: &[&str], out_dir: &Path) -> Result<Vec<PathBuf>> {
     let mut written = vec![];
     let mut manifest = serde_json::Map::new();
     for &name in presets {
-        let blocks = crate::with_preset!(name, B => exported_blocks::<B>())?;
+        let (mut blocks, top) = crate::with_preset!(name, B => Ok::<_, anyhow::Error>((exported_blocks::<B>()?, board_top::<B>()?)))?;
+        blocks.push(top);
         let preset = crate::params::preset(name)?;
         let dir = out_dir.join(name);
         std::fs::create_dir_all(&dir).with_context(|| format!("cannot create output directory {}", dir.display()))?;
@@ -176,6 +186,7 @@ pub fn generate(presets: &[&str], out_dir: &Path) -> Result<Vec<PathBuf>> {
                 "clock": b.clock,
                 "reset": b.clock.as_ref().map(|_| "reset: synchronous, active high"),
                 "ports": ports_json(b),
+                "board_top": b.module == "self_test",
             }));
         }
         let p = preset.scheduler;
