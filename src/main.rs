@@ -126,8 +126,8 @@ fn run(cli: Cli) -> Result<()> {
         Command::Build { board, rev, preset, freq, cycles, out } => {
             let board = match (board.as_str(), rev.as_str()) {
                 ("alchitry-cu", "v1") => simt_rtl::board::ALCHITRY_CU_V1,
-                ("alchitry-cu", "v2") => simt_rtl::board::ALCHITRY_CU_V2,
-                ("alchitry-cu", other) => anyhow::bail!("unknown --rev `{other}` for alchitry-cu: known revisions are v1, v2"),
+                ("alchitry-cu", "v2") | ("alchitry-cu-v2", "v1" | "v2") => simt_rtl::board::ALCHITRY_CU_V2,
+                ("alchitry-cu" | "alchitry-cu-v2", other) => anyhow::bail!("unknown --rev `{other}` for alchitry-cu: known revisions are v1, v2"),
                 (other, _) => {
                     simt_rtl::board::board(other)?;
                     anyhow::bail!("board `{other}` has no bitstream build here (use `simt-rtl vivado` for Xilinx boards); `build` knows alchitry-cu")

@@ -7,10 +7,7 @@ use serde_json::{json, Value};
 
 use super::export_module;
 use crate::blocks::Order;
-use crate::model::lfsr::TAPS_32;
-
-/// The exported LFSR's state after reset.
-pub const LFSR_SEED: u64 = 0xACE1_2026;
+use crate::model::lfsr::{LFSR_SEED, TAPS_32};
 use crate::params::{Preset, SchedulerMode};
 use crate::preset_blocks::PresetBlocks;
 use crate::verify::verilog_sim::VerilogDut;

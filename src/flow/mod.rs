@@ -22,11 +22,17 @@ pub struct Ice40Stats {
     pub carries: usize,
 }
 
-fn run(cmd: &mut Command, tool: &str) -> Result<String> {
+/// Runs `cmd` (the program `tool`, which must be installed) to the end: whether it succeeded,
+/// and its stdout and stderr together.
+pub(crate) fn tool_output(cmd: &mut Command, tool: &str) -> Result<(bool, String)> {
     require_tool(tool)?;
     let out = cmd.output().with_context(|| format!("cannot start {tool}"))?;
-    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    if !out.status.success() {
+    Ok((out.status.success(), format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))))
+}
+
+fn run(cmd: &mut Command, tool: &str) -> Result<String> {
+    let (ok, text) = tool_output(cmd, tool)?;
+    if !ok {
         let tail: Vec<&str> = text.lines().rev().take(20).collect();
         bail!("{tool} failed:\n{}", tail.into_iter().rev().collect::<Vec<_>>().join("\n"));
     }
@@ -114,6 +120,8 @@ pub fn program(bin: &Path, sram: bool) -> Result<()> {
         bail!("bitstream {} does not exist: build it first with `simt-rtl build --board alchitry-cu`", bin.display());
     }
     let cmd = iceprog_command(bin, sram);
+    // A missing iceprog is its own error (with the install hint), not a board problem.
+    require_tool("iceprog")?;
     run(Command::new(&cmd[0]).args(&cmd[1..]), "iceprog").map_err(|e| {
         let last = format!("{e:#}").lines().rfind(|l| !l.trim().is_empty()).unwrap_or("").to_string();
         anyhow::anyhow!("iceprog failed (is the Alchitry Cu plugged in over USB, and readable by this user?): {last}")

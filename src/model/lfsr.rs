@@ -11,6 +11,8 @@ pub fn galois_step(state: u64, taps: u64) -> u64 {
 /// Maximal-length tap masks (Galois form) used by the board self-test.
 pub const TAPS_16: u64 = 0xB400;
 pub const TAPS_32: u64 = 0x8020_0003;
+/// The exported `lfsr` module's state after reset.
+pub const LFSR_SEED: u64 = 0xACE1_2026;
 
 #[derive(Clone, Debug)]
 pub struct LfsrModel {

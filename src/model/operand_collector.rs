@@ -237,45 +237,43 @@ impl OperandCollectorModel {
     pub fn step_with(&mut self, i: &OcInputs) {
         let d = self.decide(i);
         let wb_at = i.wb.map(|wb| (self.locate(wb.warp, wb.reg), wb));
-        {
-            for (o, &r) in self.out.iter_mut().zip(&i.out_ready) {
-                o.valid &= !r;
-            }
-            for &(c, u) in &d.dispatched {
-                let cu = self.cus[c];
-                self.out[u] = OutReg { valid: true, inst: cu.inst, ops: cu.ops };
-                self.cus[c].free = true;
-                for other in self.cus.iter_mut() {
-                    other.older &= !(1 << c);
-                }
-            }
-            self.last = d.last.clone();
-            for (b, g) in d.grants.iter().enumerate() {
-                if let Some(op) = g {
-                    let cu = &mut self.cus[op.cu];
-                    cu.ops[op.slot] = self.rf.packed(b, op.row);
-                    cu.not_ready &= !(1 << op.slot);
-                    self.count_grant[b] = self.count_grant[b].wrapping_add(1);
-                }
-            }
-            let mut pushes = vec![];
-            for &(p, c) in &d.allocated {
-                let inst = i.ports[p].1;
-                let older = (0..self.cus.len()).filter(|&o| !self.cus[o].free && self.cus[o].inst.warp == inst.warp).fold(0, |m, o| m | 1 << o);
-                self.cus[c] = CollectorUnit { free: false, inst, not_ready: inst.src_valid, older, ops: [0; 3] };
-                for s in 0..3 {
-                    if inst.src_valid >> s & 1 == 1 {
-                        let (bank, row) = self.locate(inst.warp, inst.src[s]);
-                        pushes.push((bank, Op { cu: c, slot: s, row }));
-                    }
-                }
-            }
-            self.arbiter.step_with(&ArbiterInputs { reset: false, pushes, write: wb_at.map(|((b, _), _)| b) });
-            self.count_alloc = self.count_alloc.wrapping_add(d.allocated.len() as u32);
-            self.count_dispatch = self.count_dispatch.wrapping_add(d.dispatched.len() as u32);
-            self.count_stall = self.count_stall.wrapping_add(d.stall as u32);
-            self.err_unit |= d.bad_unit;
+        for (o, &r) in self.out.iter_mut().zip(&i.out_ready) {
+            o.valid &= !r;
         }
+        for &(c, u) in &d.dispatched {
+            let cu = self.cus[c];
+            self.out[u] = OutReg { valid: true, inst: cu.inst, ops: cu.ops };
+            self.cus[c].free = true;
+            for other in self.cus.iter_mut() {
+                other.older &= !(1 << c);
+            }
+        }
+        self.last = d.last.clone();
+        for (b, g) in d.grants.iter().enumerate() {
+            if let Some(op) = g {
+                let cu = &mut self.cus[op.cu];
+                cu.ops[op.slot] = self.rf.packed(b, op.row);
+                cu.not_ready &= !(1 << op.slot);
+                self.count_grant[b] = self.count_grant[b].wrapping_add(1);
+            }
+        }
+        let mut pushes = vec![];
+        for &(p, c) in &d.allocated {
+            let inst = i.ports[p].1;
+            let older = (0..self.cus.len()).filter(|&o| !self.cus[o].free && self.cus[o].inst.warp == inst.warp).fold(0, |m, o| m | 1 << o);
+            self.cus[c] = CollectorUnit { free: false, inst, not_ready: inst.src_valid, older, ops: [0; 3] };
+            for s in 0..3 {
+                if inst.src_valid >> s & 1 == 1 {
+                    let (bank, row) = self.locate(inst.warp, inst.src[s]);
+                    pushes.push((bank, Op { cu: c, slot: s, row }));
+                }
+            }
+        }
+        self.arbiter.step_with(&ArbiterInputs { reset: false, pushes, write: wb_at.map(|((b, _), _)| b) });
+        self.count_alloc = self.count_alloc.wrapping_add(d.allocated.len() as u32);
+        self.count_dispatch = self.count_dispatch.wrapping_add(d.dispatched.len() as u32);
+        self.count_stall = self.count_stall.wrapping_add(d.stall as u32);
+        self.err_unit |= d.bad_unit;
         // The register file has no reset: a write-back lands in any cycle.
         if let Some(((bank, row), wb)) = wb_at {
             let write = RowWrite { bank, row, mask: wb.mask, data: self.rf.unpack(wb.data) };

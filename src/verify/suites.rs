@@ -82,7 +82,7 @@ pub fn for_module<B: PresetBlocks>(module: &str, seed: u64, cycles: usize) -> Re
             bank_arbiter(&name, || B::bank_arbiter().unwrap(), sizes, c.one_bank_per_cu, true, seed, cycles)
         }
         "lfsr" => {
-            let (taps, start) = (crate::model::lfsr::TAPS_32, crate::export::write::LFSR_SEED);
+            let (taps, start) = (crate::model::lfsr::TAPS_32, crate::model::lfsr::LFSR_SEED);
             let mut model = crate::model::lfsr::LfsrModel { taps, seed: start, state: 0 };
             run_differential(&format!("lfsr_{}", B::PRESET.name), || crate::blocks::Lfsr::<32>::new(taps, start).unwrap(), &mut model, seed, cycles, |rng, _, c| {
                 vec![(c == 0 || (rng.chance(1) && rng.chance(20))) as u64, rng.chance(80) as u64]
