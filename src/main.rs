@@ -90,6 +90,25 @@ enum Command {
         #[arg(long)]
         dry_run: bool,
     },
+    /// Place and route every exported block of a preset alone on the iCE40-HX8K (in a shift
+    /// harness), beside the seed's own scheduler: logic cells, flip-flops, block RAMs, Fmax.
+    Report {
+        /// Preset whose rtl_out/ blocks are measured.
+        #[arg(long, default_value = "cu")]
+        preset: String,
+        /// Only the designs whose name contains this text.
+        #[arg(long)]
+        block: Option<String>,
+        /// Target clock, MHz.
+        #[arg(long, default_value_t = 100.0)]
+        freq: f64,
+        /// The exported Verilog (with manifest.json).
+        #[arg(long, default_value = "rtl_out")]
+        rtl: PathBuf,
+        /// Working directory (one subdirectory per design, with every tool's log).
+        #[arg(long, default_value = "build/report")]
+        out: PathBuf,
+    },
     /// Measure the operand collector under saturating uniform-random traffic (a Markdown table).
     Bench {
         /// Cycles per configuration.
@@ -115,12 +134,16 @@ fn run(cli: Cli) -> Result<()> {
             }
         }
         Command::Sim { preset, out } => {
-            let (vcd, svg) = simt_rtl::with_preset!(&preset, B => simt_rtl::demo::run_demo::<B>(&out))
-                .with_context(|| format!("demo for preset `{preset}`"))?;
+            let (vcd, svg) =
+                simt_rtl::with_preset!(&preset, B => simt_rtl::demo::run_demo::<B>(&out)).with_context(|| format!("demo for preset `{preset}`"))?;
             println!("wrote {}\nwrote {}", vcd.display(), svg.display());
         }
-        Command::Flash { bin, dry_run: true } => println!("{}", simt_rtl::flow::iceprog_command(&bin, false).join(" ")),
-        Command::Load { bin, dry_run: true } => println!("{}", simt_rtl::flow::iceprog_command(&bin, true).join(" ")),
+        Command::Flash { bin, dry_run: true } => {
+            println!("{}", simt_rtl::flow::iceprog_command(&bin, false).join(" "))
+        }
+        Command::Load { bin, dry_run: true } => {
+            println!("{}", simt_rtl::flow::iceprog_command(&bin, true).join(" "))
+        }
         Command::Flash { bin, dry_run: false } => simt_rtl::flow::program(&bin, false)?,
         Command::Load { bin, dry_run: false } => simt_rtl::flow::program(&bin, true)?,
         Command::Build { board, rev, preset, freq, cycles, out } => {
@@ -154,6 +177,26 @@ fn run(cli: Cli) -> Result<()> {
                 println!("wrote {}", path.display());
             }
             println!("run: cd {} && vivado -mode batch -source build.tcl", out.display());
+        }
+        Command::Report { preset, block, freq, rtl, out } => {
+            use simt_rtl::flow::report;
+            if !(1.0..=400.0).contains(&freq) {
+                anyhow::bail!("--freq must be between 1 and 400 MHz, got {freq}");
+            }
+            let p = simt_rtl::params::preset(&preset)?;
+            let mut designs = report::designs(&p, &rtl)?;
+            if let Some(b) = &block {
+                designs.retain(|d| d.name.contains(b.as_str()));
+                if designs.is_empty() {
+                    anyhow::bail!("--block `{b}` matches no design of preset `{preset}`");
+                }
+            }
+            let mut rows = vec![];
+            for (i, d) in designs.iter().enumerate() {
+                let dir = out.join(&preset).join(format!("{i:02}_{}", d.top));
+                rows.push(report::measure(d, &dir, freq).with_context(|| format!("measuring {}", d.name))?);
+            }
+            print!("{}", report::table(&rows, freq));
         }
         Command::Bench { cycles, seed } => {
             if cycles < 2 {

@@ -63,7 +63,17 @@ fn vivado_batch_build_is_written_and_the_verilog_synthesizes_for_xilinx() {
     let steps: Vec<&str> = tcl.lines().filter(|l| !l.starts_with('#')).map(|l| l.split_whitespace().next().unwrap()).collect();
     assert_eq!(
         steps,
-        ["read_verilog", "read_xdc", "synth_design", "opt_design", "place_design", "route_design", "report_utilization", "report_timing_summary", "write_bitstream"]
+        [
+            "read_verilog",
+            "read_xdc",
+            "synth_design",
+            "opt_design",
+            "place_design",
+            "route_design",
+            "report_utilization",
+            "report_timing_summary",
+            "write_bitstream"
+        ]
     );
     assert!(tcl.contains("synth_design -top top -part xc7a35ticsg324-1L") && tcl.contains("read_xdc arty_a7_35t.xdc"));
     let xdc = std::fs::read_to_string(dir.join("arty_a7_35t.xdc")).unwrap();
@@ -118,4 +128,47 @@ fn committed_board_top_passes_under_iverilog() {
     let text = String::from_utf8_lossy(&out.stdout);
     eprintln!("{text}");
     assert!(text.contains("PASS: self-test done after"), "{text}");
+}
+
+/// The row of `name` in a report table: its cells, split on `|`.
+fn report_row<'a>(table: &'a str, name: &str) -> Vec<&'a str> {
+    let line = table.lines().find(|l| l.starts_with(&format!("| {name} |"))).unwrap_or_else(|| panic!("no row `{name}` in\n{table}"));
+    line.split('|').map(str::trim).filter(|c| !c.is_empty()).collect()
+}
+
+#[test]
+fn report_places_a_block_and_the_seed_in_the_harness() {
+    let dir = std::env::temp_dir().join(format!("simt-rtl-report-{}", std::process::id()));
+    let out = dir.to_str().unwrap();
+    for (block, row) in [("priority_encoder_lowest", "priority_encoder_lowest"), ("4x8", "seed 003 WarpScheduler 4x8, pc 16, depth 4")] {
+        let (code, stdout, stderr) = cli(&["report", "--preset", "cu", "--block", block, "--out", out]);
+        assert_eq!(code, 0, "{stderr}");
+        let cells = report_row(&stdout, row);
+        let lcs: u64 = cells[1].split_whitespace().next().unwrap().parse().unwrap();
+        let harness: u64 = cells[5].parse().unwrap();
+        // Every harness bit is a flip-flop in a logic cell, and the block's logic comes on top:
+        // a harness that let yosys optimise the block away would fail this.
+        assert!(lcs > harness, "{stdout}");
+        let fmax: f64 = cells[4].split_whitespace().next().unwrap().parse().unwrap_or_else(|_| panic!("no Fmax: {stdout}"));
+        assert!(fmax > 10.0, "{stdout}");
+    }
+    // The harness of the encoder: 4 request bits in, grant, index and valid (7 bits) out.
+    let harness = std::fs::read_to_string(dir.join("cu/00_priority_encoder_lowest/harness.v")).unwrap();
+    assert!(harness.contains("reg [3:0] chain_in") && harness.contains("reg [6:0] chain_out"), "{harness}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_report_arguments_are_one_clear_line() {
+    for (args, want) in [
+        (vec!["report", "--preset", "nope"], "unknown preset `nope`"),
+        (vec!["report", "--block", "no_such_block"], "--block `no_such_block` matches no design of preset `cu`"),
+        (vec!["report", "--rtl", "/nonexistent"], "cannot read /nonexistent/manifest.json"),
+        (vec!["report", "--freq", "1000"], "--freq must be between 1 and 400 MHz"),
+    ] {
+        let (code, _, stderr) = cli(&args);
+        assert_eq!(code, 1, "{args:?}: {stderr}");
+        let last = stderr.lines().last().unwrap_or("");
+        assert!(last.starts_with("simt-rtl: error: ") && last.contains(want), "{args:?}: {stderr:?}");
+    }
 }

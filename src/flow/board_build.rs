@@ -3,17 +3,15 @@
 //! `icetime` as a cross-check, into `build/alchitry_cu/`; then a resource table and the achieved
 //! Fmax against the target, read from nextpnr's JSON report.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use rust_hdl::prelude::Block;
 use serde_json::Value;
 
 use crate::board::Board;
 use crate::export::export_module;
 use crate::preset_blocks::PresetBlocks;
-use crate::verify::verilog_sim::require_tool;
 
 /// What to build.
 #[derive(Clone, Debug)]
@@ -57,28 +55,6 @@ impl BuildReport {
         s.push_str(&format!("\nFmax {:.1} MHz, target {:.1} MHz: timing {verdict}\n", self.fmax_mhz, self.target_mhz));
         s
     }
-}
-
-/// Runs `tool` with `args` in `dir`, its output into `dir/<log>`; on failure the error names
-/// the tool, the log and its last lines.
-fn stage(dir: &Path, tool: &str, args: &[&str], log: &str, what: &str) -> Result<()> {
-    require_tool(tool)?;
-    eprintln!("build: {what} ({tool})");
-    let (ok, text) = super::tool_output(Command::new(tool).args(args).current_dir(dir), tool)?;
-    let log_path = dir.join(log);
-    std::fs::write(&log_path, &text).with_context(|| format!("cannot write {}", log_path.display()))?;
-    if !ok {
-        // The tool's own error lines when it printed any, else its last lines.
-        let errors: Vec<&str> = text.lines().filter(|l| l.contains("ERROR") || l.starts_with("error")).take(5).collect();
-        let lines = if errors.is_empty() {
-            let tail: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).rev().take(5).collect();
-            tail.into_iter().rev().collect()
-        } else {
-            errors
-        };
-        bail!("{tool} failed (log: {}): {}", log_path.display(), lines.join(" | "));
-    }
-    Ok(())
 }
 
 /// Reads nextpnr's `--report` JSON: utilisation of the cells that matter and the board clock's
@@ -125,22 +101,43 @@ pub fn build_alchitry_cu<B: PresetBlocks>(opts: &BuildOptions) -> Result<BuildRe
     std::fs::write(dir.join("top.v"), verilog).context("cannot write top.v")?;
     std::fs::write(dir.join("top.pcf"), opts.board.constraints()).context("cannot write top.pcf")?;
     let freq = format!("{}", opts.freq_mhz);
-    stage(dir, "yosys", &["-p", "read_verilog -noautowire top.v; synth_ice40 -top top -json top.json"], "yosys.log", "synthesis")?;
+    super::stage(dir, "yosys", &["-p", "read_verilog -noautowire top.v; synth_ice40 -top top -json top.json"], "yosys.log", "build: synthesis")?;
     // Timing is judged below from the report, so nextpnr is told to finish when it misses.
-    stage(
+    super::stage(
         dir,
         "nextpnr-ice40",
-        &["--hx8k", "--package", "cb132", "--json", "top.json", "--pcf", "top.pcf", "--asc", "top.asc", "--freq", &freq, "--report", "report.json", "--timing-allow-fail"],
+        &[
+            "--hx8k",
+            "--package",
+            "cb132",
+            "--json",
+            "top.json",
+            "--pcf",
+            "top.pcf",
+            "--asc",
+            "top.asc",
+            "--freq",
+            &freq,
+            "--report",
+            "report.json",
+            "--timing-allow-fail",
+        ],
         "nextpnr.log",
-        "place and route",
+        "build: place and route",
     )?;
-    stage(dir, "icepack", &["top.asc", "top.bin"], "icepack.log", "bitstream")?;
-    stage(dir, "icetime", &["-d", "hx8k", "-P", "cb132", "-p", "top.pcf", "-c", &freq, "-t", "-r", "icetime.txt", "top.asc"], "icetime.log", "timing cross-check")
-        .or_else(|e| {
-            // icetime's verdict is a cross-check only; nextpnr's report decides.
-            eprintln!("build: icetime reports a problem (not fatal): {e:#}");
-            Ok::<(), anyhow::Error>(())
-        })?;
+    super::stage(dir, "icepack", &["top.asc", "top.bin"], "icepack.log", "build: bitstream")?;
+    super::stage(
+        dir,
+        "icetime",
+        &["-d", "hx8k", "-P", "cb132", "-p", "top.pcf", "-c", &freq, "-t", "-r", "icetime.txt", "top.asc"],
+        "icetime.log",
+        "build: timing cross-check",
+    )
+    .or_else(|e| {
+        // icetime's verdict is a cross-check only; nextpnr's report decides.
+        eprintln!("build: icetime reports a problem (not fatal): {e:#}");
+        Ok::<(), anyhow::Error>(())
+    })?;
     let report = std::fs::read_to_string(dir.join("report.json")).context("nextpnr wrote no report.json")?;
     let (resources, fmax_mhz) = parse_report(&report)?;
     let bitstream = dir.join("top.bin");

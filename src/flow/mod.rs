@@ -1,6 +1,7 @@
 //! Tool flows on exported Verilog: yosys synthesis checks and Verilator lint.
 
 pub mod board_build;
+pub mod report;
 pub mod vivado;
 
 use std::path::Path;
@@ -69,16 +70,16 @@ pub fn synth_xilinx(file: &Path, top: &str) -> Result<()> {
 /// missing modules, implicit wires, latches (after `proc` and after mapping), and anything
 /// yosys `check -assert` finds (multiple drivers, undriven wires, logic loops).
 pub fn synth_ice40(file: &Path, top: &str) -> Result<Ice40Stats> {
-    let script = format!(
-        "{}; synth_ice40 -top {top}; select -assert-none t:$_DLATCH_* t:SB_*LATCH*; stat",
-        structure_script(file, top)
-    );
-    let log = run(Command::new("yosys").args(["-p", &script]), "yosys")
-        .with_context(|| format!("yosys synth_ice40 of {}", file.display()))?;
+    let script = format!("{}; synth_ice40 -top {top}; select -assert-none t:$_DLATCH_* t:SB_*LATCH*; stat", structure_script(file, top));
+    let log = run(Command::new("yosys").args(["-p", &script]), "yosys").with_context(|| format!("yosys synth_ice40 of {}", file.display()))?;
     if log.contains("Latch inferred") {
         bail!("yosys inferred a latch in {}", file.display());
     }
-    // The last `stat` block is the flattened design's.
+    Ok(ice40_stats(&log))
+}
+
+/// The cell counts of the last `stat` in a yosys log (the flattened design's).
+pub(crate) fn ice40_stats(log: &str) -> Ice40Stats {
     let stat = log.rsplit("Printing statistics.").next().unwrap_or("");
     let count = |cell: &str| -> usize {
         stat.lines()
@@ -86,16 +87,35 @@ pub fn synth_ice40(file: &Path, top: &str) -> Result<Ice40Stats> {
             .filter_map(|l| l.split_whitespace().last()?.parse::<usize>().ok())
             .sum()
     };
-    Ok(Ice40Stats { luts: count("SB_LUT4"), flip_flops: count("SB_DFF"), block_rams: count("SB_RAM40_4K"), carries: count("SB_CARRY") })
+    Ice40Stats { luts: count("SB_LUT4"), flip_flops: count("SB_DFF"), block_rams: count("SB_RAM40_4K"), carries: count("SB_CARRY") }
+}
+
+/// Runs `tool` with `args` in `dir`, its output into `dir/<log>`; on failure the error names
+/// the tool, the log and its last lines.
+pub(crate) fn stage(dir: &Path, tool: &str, args: &[&str], log: &str, what: &str) -> Result<()> {
+    require_tool(tool)?;
+    eprintln!("{what} ({tool})");
+    let (ok, text) = tool_output(Command::new(tool).args(args).current_dir(dir), tool)?;
+    let log_path = dir.join(log);
+    std::fs::write(&log_path, &text).with_context(|| format!("cannot write {}", log_path.display()))?;
+    if !ok {
+        // The tool's own error lines when it printed any, else its last lines.
+        let errors: Vec<&str> = text.lines().filter(|l| l.contains("ERROR") || l.starts_with("error")).take(5).collect();
+        let lines = if errors.is_empty() {
+            let tail: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).rev().take(5).collect();
+            tail.into_iter().rev().collect()
+        } else {
+            errors
+        };
+        bail!("{tool} failed (log: {}): {}", log_path.display(), lines.join(" | "));
+    }
+    Ok(())
 }
 
 /// `verilator --lint-only -Wall` with the project's waivers; any remaining warning fails.
 pub fn verilator_lint(file: &Path, top: &str) -> Result<()> {
-    run(
-        Command::new("verilator").args(["--lint-only", "-Wall", VERILATOR_WAIVERS]).arg(file).args(["--top-module", top]),
-        "verilator",
-    )
-    .with_context(|| format!("verilator --lint-only -Wall {}", file.display()))?;
+    run(Command::new("verilator").args(["--lint-only", "-Wall", VERILATOR_WAIVERS]).arg(file).args(["--top-module", top]), "verilator")
+        .with_context(|| format!("verilator --lint-only -Wall {}", file.display()))?;
     Ok(())
 }
 

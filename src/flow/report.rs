@@ -1,0 +1,297 @@
+//! `simt-rtl report`: every exported block of a preset, and the board top, placed and routed
+//! alone on the iCE40-HX8K (CB132), with its logic cells, flip-flops, block RAMs and Fmax.
+//!
+//! A block has more ports than the package has pins, so each one is wrapped in a generated
+//! *shift harness*: every input bit comes from a shift register fed by one pin (`sin`), every
+//! output bit is captured (`load`) into a second shift register read out through one pin
+//! (`sout`), and the input chain's last bit feeds the output chain. Nothing can be optimised
+//! away, and every path of the block runs register to register, so the Fmax is the block's own.
+//! The harness costs one flip-flop (one logic cell) per port bit; the table gives that count, and
+//! the flip-flop column subtracts it.
+//!
+//! The seed's own Verilog (003, `sim/seed/seed_warp_scheduler.v`) is measured the same way, at
+//! the preset's parameters and at the seed's defaults, beside our blocks.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{bail, Context, Result};
+use serde_json::Value;
+
+use crate::board::ALCHITRY_CU_V1;
+use crate::params::Preset;
+
+/// The HX8K's logic cells and block RAMs.
+pub const HX8K_LOGIC_CELLS: u64 = 7680;
+pub const HX8K_BLOCK_RAMS: u64 = 32;
+
+/// The seed's Verilog, as copied verbatim for the equivalence tests.
+pub const SEED_VERILOG: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/sim/seed/seed_warp_scheduler.v");
+
+/// One design to measure.
+#[derive(Clone, Debug)]
+pub struct Design {
+    /// Row label.
+    pub name: String,
+    /// Where it comes from (a file of rtl_out/, or the seed).
+    pub source: String,
+    pub files: Vec<PathBuf>,
+    pub top: String,
+    /// Read the files as SystemVerilog (the seed needs it).
+    pub sv: bool,
+    /// yosys commands run after reading the files (e.g. `chparam`).
+    pub setup: String,
+}
+
+/// A port of a design's top module.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Port {
+    pub name: String,
+    pub input: bool,
+    pub width: usize,
+}
+
+/// What one design measured.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Measurement {
+    pub name: String,
+    pub source: String,
+    /// Logic cells nextpnr packed, harness included.
+    pub logic_cells: u64,
+    /// Flip-flops of the design itself (the harness's subtracted).
+    pub flip_flops: u64,
+    pub block_rams: u64,
+    /// Bits of the harness (its flip-flops, about as many logic cells).
+    pub harness_bits: u64,
+    /// Achieved Fmax (MHz), when the design fits and routes.
+    pub fmax_mhz: Option<f64>,
+}
+
+impl Measurement {
+    pub fn fits(&self) -> bool {
+        self.logic_cells <= HX8K_LOGIC_CELLS && self.block_rams <= HX8K_BLOCK_RAMS
+    }
+}
+
+/// The designs of `preset` from `rtl_dir` (rtl_out/): every exported block in manifest order,
+/// then the seed's own WarpScheduler at the preset's parameters and, if they differ, at its
+/// defaults (8 warps, 32 threads, 32-bit pc, depth 8) and cut to depth 2.
+pub fn designs(preset: &Preset, rtl_dir: &Path) -> Result<Vec<Design>> {
+    let manifest_path = rtl_dir.join("manifest.json");
+    let text = std::fs::read_to_string(&manifest_path).with_context(|| format!("cannot read {} (run `simt-rtl gen` first)", manifest_path.display()))?;
+    let manifest: Value = serde_json::from_str(&text).with_context(|| format!("{} is not JSON", manifest_path.display()))?;
+    let blocks = manifest["presets"][preset.name]["blocks"]
+        .as_array()
+        .with_context(|| format!("{} has no preset `{}`: regenerate it with `simt-rtl gen --preset {}`", manifest_path.display(), preset.name, preset.name))?;
+    let rtl_dir = std::fs::canonicalize(rtl_dir).with_context(|| format!("cannot read {}", rtl_dir.display()))?;
+    let mut out = vec![];
+    for b in blocks {
+        let (Some(file), Some(module)) = (b["file"].as_str(), b["module"].as_str()) else {
+            bail!("{}: a block without `file` or `module`", manifest_path.display());
+        };
+        out.push(Design {
+            name: module.to_string(),
+            source: format!("rtl_out/{file}"),
+            files: vec![rtl_dir.join(file)],
+            top: module.to_string(),
+            sv: false,
+            setup: String::new(),
+        });
+    }
+    let s = preset.scheduler;
+    let mut seeds = vec![(s.warps, s.threads, s.pc_width, s.stack_depth)];
+    for defaults in [(8, 32, 32, 8), (8, 32, 32, 2)] {
+        if !seeds.contains(&defaults) {
+            seeds.push(defaults);
+        }
+    }
+    for (w, t, a, d) in seeds {
+        out.push(Design {
+            name: format!("seed 003 WarpScheduler {w}x{t}, pc {a}, depth {d}"),
+            source: "sim/seed/seed_warp_scheduler.v".into(),
+            files: vec![PathBuf::from(SEED_VERILOG)],
+            top: "WarpScheduler".into(),
+            sv: true,
+            // chparam derives renamed modules; the top gets its name back for the harness.
+            setup: format!(
+                "chparam -set DEPTH {d} SIMTStack; chparam -set WarpNum {w} -set ThreadNum {t} -set AddrWidth {a} WarpScheduler; \
+                 hierarchy -top WarpScheduler; rename -top WarpScheduler"
+            ),
+        });
+    }
+    Ok(out)
+}
+
+fn read_script(d: &Design) -> String {
+    let mut s = String::new();
+    for f in &d.files {
+        s.push_str(&format!("read_verilog {}{}; ", if d.sv { "-sv " } else { "" }, f.display()));
+    }
+    if !d.setup.is_empty() {
+        s.push_str(&d.setup);
+        s.push_str("; ");
+    }
+    s
+}
+
+/// The ports of `d`'s top module, as yosys elaborates it.
+pub fn ports(d: &Design, dir: &Path) -> Result<Vec<Port>> {
+    let json = dir.join("ports.json");
+    let script = format!("{}hierarchy -top {}; proc; write_json {}", read_script(d), d.top, json.display());
+    super::run(Command::new("yosys").args(["-q", "-p", &script]), "yosys").with_context(|| format!("reading the ports of {}", d.name))?;
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&json)?).context("yosys wrote no JSON")?;
+    let ports = v["modules"][&d.top]["ports"].as_object().with_context(|| format!("yosys found no module `{}`", d.top))?;
+    let mut out = vec![];
+    for (name, p) in ports {
+        let width = p["bits"].as_array().map_or(0, Vec::len);
+        match p["direction"].as_str() {
+            Some("input") => out.push(Port { name: name.clone(), input: true, width }),
+            Some("output") => out.push(Port { name: name.clone(), input: false, width }),
+            other => bail!("port `{name}` of `{}` has direction {other:?}: only inputs and outputs can be harnessed", d.top),
+        }
+    }
+    Ok(out)
+}
+
+/// The clock input of a port list: a 1-bit input called `clock` or `clk`.
+fn clock_port(ports: &[Port]) -> Option<&Port> {
+    ports.iter().find(|p| p.input && p.width == 1 && (p.name == "clock" || p.name == "clk"))
+}
+
+/// The shift harness around module `top` (see the module documentation): top module
+/// `simt_harness` with ports `clk`, `sin`, `load`, `sout`.
+pub fn harness_verilog(top: &str, ports: &[Port]) -> Result<String> {
+    let clock = clock_port(ports).map(|p| p.name.clone());
+    let data: Vec<&Port> = ports.iter().filter(|p| Some(&p.name) != clock.as_ref() && p.width > 0).collect();
+    let n_in: usize = data.iter().filter(|p| p.input).map(|p| p.width).sum();
+    let n_out: usize = data.iter().filter(|p| !p.input).map(|p| p.width).sum();
+    if n_out == 0 {
+        bail!("module `{top}` has no outputs: nothing to measure");
+    }
+    let mut v = format!(
+        "// Shift harness around `{top}` (generated by simt-rtl report): {n_in} input bits shifted in\n\
+         // from `sin`, {n_out} output bits captured on `load` and shifted out to `sout`.\n\
+         `default_nettype none\n\
+         module simt_harness(input wire clk, input wire sin, input wire load, output wire sout);\n"
+    );
+    // The input chain (at least one bit, so that `sin` always reaches `sout`).
+    let n_chain = n_in.max(1);
+    v.push_str(&format!("  reg [{}:0] chain_in = 0;\n  reg [{}:0] chain_out = 0;\n  wire [{}:0] outs;\n", n_chain - 1, n_out - 1, n_out - 1));
+    let shift = |name: &str, n: usize, from: &str| {
+        if n == 1 {
+            from.to_string()
+        } else {
+            format!("{{{name}[{}:0], {from}}}", n - 2)
+        }
+    };
+    v.push_str("  always @(posedge clk) begin\n");
+    v.push_str(&format!("    chain_in <= {};\n", shift("chain_in", n_chain, "sin")));
+    v.push_str(&format!(
+        "    chain_out <= load ? outs : {};\n  end\n  assign sout = chain_out[{}];\n",
+        shift("chain_out", n_out, &format!("chain_in[{}]", n_chain - 1)),
+        n_out - 1
+    ));
+    let mut conns = vec![];
+    let (mut i, mut o) = (0, 0);
+    for p in ports {
+        if Some(&p.name) == clock.as_ref() {
+            conns.push(format!(".{}(clk)", p.name));
+        } else if p.width == 0 {
+            continue;
+        } else if p.input {
+            conns.push(format!(".{}(chain_in[{}:{}])", p.name, i + p.width - 1, i));
+            i += p.width;
+        } else {
+            conns.push(format!(".{}(outs[{}:{}])", p.name, o + p.width - 1, o));
+            o += p.width;
+        }
+    }
+    v.push_str(&format!("  {top} dut (\n    {}\n  );\nendmodule\n", conns.join(",\n    ")));
+    Ok(v)
+}
+
+/// Harness bits of a port list: every port bit but the clock's.
+pub fn harness_bits(ports: &[Port]) -> u64 {
+    let clock = clock_port(ports).map(|p| p.name.clone());
+    let n_in: usize = ports.iter().filter(|p| p.input && Some(&p.name) != clock.as_ref()).map(|p| p.width).sum();
+    let n_out: usize = ports.iter().filter(|p| !p.input).map(|p| p.width).sum();
+    (n_in.max(1) + n_out) as u64
+}
+
+/// `(used, available)` of `cell` in nextpnr's "Device utilisation" lines, printed after packing
+/// (so also when placement then fails for lack of room).
+pub fn utilisation(log: &str, cell: &str) -> Option<(u64, u64)> {
+    let key = format!("{cell}:");
+    let line = log.lines().find(|l| l.split_whitespace().nth(1) == Some(key.as_str()))?;
+    let rest = line.split_once(key.as_str())?.1;
+    let (used, avail) = rest.split_once('/')?;
+    Some((used.trim().parse().ok()?, avail.split_whitespace().next()?.parse().ok()?))
+}
+
+/// Places and routes `d` in its harness for the HX8K at `freq_mhz`, in `dir`.
+pub fn measure(d: &Design, dir: &Path, freq_mhz: f64) -> Result<Measurement> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let dir = &std::fs::canonicalize(dir)?;
+    let ports = ports(d, dir)?;
+    std::fs::write(dir.join("harness.v"), harness_verilog(&d.top, &ports)?).context("cannot write harness.v")?;
+    let b = ALCHITRY_CU_V1;
+    let pcf = format!("set_io clk {}\nset_io sin {}\nset_io load {}\nset_io sout {}\n", b.clock_pin, b.uart_rx_pin, b.reset_n_pin, b.uart_tx_pin);
+    std::fs::write(dir.join("harness.pcf"), pcf).context("cannot write harness.pcf")?;
+    let script = format!("{}read_verilog harness.v; synth_ice40 -top simt_harness -json harness.json; stat", read_script(d));
+    super::stage(dir, "yosys", &["-p", &script], "yosys.log", &format!("report: {}: synthesis", d.name))?;
+    let log = std::fs::read_to_string(dir.join("yosys.log"))?;
+    let stats = super::ice40_stats(&log);
+    let freq = format!("{freq_mhz}");
+    let pnr = super::stage(
+        dir,
+        "nextpnr-ice40",
+        &["--hx8k", "--package", "cb132", "--json", "harness.json", "--pcf", "harness.pcf", "--freq", &freq, "--report", "report.json", "--timing-allow-fail"],
+        "nextpnr.log",
+        &format!("report: {}: place and route", d.name),
+    );
+    let log = std::fs::read_to_string(dir.join("nextpnr.log")).unwrap_or_default();
+    let (logic_cells, _) = utilisation(&log, "ICESTORM_LC").context("nextpnr printed no logic-cell count (see nextpnr.log)")?;
+    let block_rams = utilisation(&log, "ICESTORM_RAM").map_or(0, |u| u.0);
+    let harness_bits = harness_bits(&ports);
+    let mut m = Measurement {
+        name: d.name.clone(),
+        source: d.source.clone(),
+        logic_cells,
+        flip_flops: (stats.flip_flops as u64).saturating_sub(harness_bits),
+        block_rams,
+        harness_bits,
+        fmax_mhz: None,
+    };
+    match pnr {
+        Ok(()) => {
+            let report = std::fs::read_to_string(dir.join("report.json")).context("nextpnr wrote no report.json")?;
+            m.fmax_mhz = Some(super::board_build::parse_report(&report)?.1);
+        }
+        // Too big is a result, not an error.
+        Err(_) if !m.fits() => {}
+        Err(e) => return Err(e),
+    }
+    Ok(m)
+}
+
+/// The report as a Markdown table.
+pub fn table(rows: &[Measurement], freq_mhz: f64) -> String {
+    let mut s = format!(
+        "| design | logic cells (of {HX8K_LOGIC_CELLS}) | flip-flops | block RAMs | Fmax (MHz, target {freq_mhz}) | harness bits |\n|---|---|---|---|---|---|\n"
+    );
+    for m in rows {
+        let pct = 100.0 * m.logic_cells as f64 / HX8K_LOGIC_CELLS as f64;
+        let fmax = match m.fmax_mhz {
+            Some(f) if f >= freq_mhz => format!("{f:.1}"),
+            Some(f) => format!("{f:.1} (misses)"),
+            None => "does not fit".into(),
+        };
+        s.push_str(&format!("| {} | {} ({pct:.0}%) | {} | {} | {fmax} | {} |\n", m.name, m.logic_cells, m.flip_flops, m.block_rams, m.harness_bits));
+    }
+    s.push_str(
+        "\nEach design is placed and routed alone inside a shift harness (every port bit shifted in or out through \
+         one pin, so nothing is optimised away and every path is register to register); logic cells include the \
+         harness's, about one per harness bit; flip-flops exclude them.\n",
+    );
+    s
+}
