@@ -58,8 +58,9 @@ module simt_stack(clock,reset,push,pop,clear,push_mask,push_pc,top_mask,top_pc,e
     wire  underflow_q$q;
     reg  underflow_q$clock;
     // Local signals
-    reg  write_en;
-    reg  [2:0] write_addr;
+    reg  push_ok;
+    reg  [2:0] replace_addr;
+    reg  slot_sel;
     reg  [7:0] tos_mask;
     reg  [15:0] tos_pc;
     // Sub module instances
@@ -167,8 +168,6 @@ module simt_stack(clock,reset,push,pop,clear,push_mask,push_pc,top_mask,top_pc,e
         end
         top_mask = tos_mask;
         top_pc = tos_pc;
-        write_en = 1'b0;
-        write_addr = sp$q;
         if (reset) begin
             sp$d = 32'h0;
             overflow_q$d = 1'b0;
@@ -178,13 +177,9 @@ module simt_stack(clock,reset,push,pop,clear,push_mask,push_pc,top_mask,top_pc,e
             sp$d = 32'h0;
         end
         else if (push & pop) begin
-            write_en = 1'b1;
             if (empty) begin
                 underflow_q$d = 1'b1;
                 sp$d = 32'h1;
-            end
-            else begin
-                write_addr = sp$q - 32'h1;
             end
         end
         else if (push) begin
@@ -192,7 +187,6 @@ module simt_stack(clock,reset,push,pop,clear,push_mask,push_pc,top_mask,top_pc,e
                 overflow_q$d = 1'b1;
             end
             else begin
-                write_en = 1'b1;
                 sp$d = sp$q + 32'h1;
             end
         end
@@ -204,19 +198,28 @@ module simt_stack(clock,reset,push,pop,clear,push_mask,push_pc,top_mask,top_pc,e
                 sp$d = sp$q - 32'h1;
             end
         end
-        if (write_en & (write_addr == 0)) begin
+        push_ok = push & ~reset & ~clear;
+        replace_addr = sp$q - 32'h1;
+        if (empty) begin
+            replace_addr = 32'h0;
+        end
+        slot_sel = (pop & (replace_addr == 0)) | (~pop & (sp$q == 0));
+        if (push_ok & slot_sel) begin
             mask_mem$0$d = push_mask;
             pc_mem$0$d = push_pc;
         end
-        if (write_en & (write_addr == 1)) begin
+        slot_sel = (pop & (replace_addr == 1)) | (~pop & (sp$q == 1));
+        if (push_ok & slot_sel) begin
             mask_mem$1$d = push_mask;
             pc_mem$1$d = push_pc;
         end
-        if (write_en & (write_addr == 2)) begin
+        slot_sel = (pop & (replace_addr == 2)) | (~pop & (sp$q == 2));
+        if (push_ok & slot_sel) begin
             mask_mem$2$d = push_mask;
             pc_mem$2$d = push_pc;
         end
-        if (write_en & (write_addr == 3)) begin
+        slot_sel = (pop & (replace_addr == 3)) | (~pop & (sp$q == 3));
+        if (push_ok & slot_sel) begin
             mask_mem$3$d = push_mask;
             pc_mem$3$d = push_pc;
         end

@@ -1827,8 +1827,9 @@ module warp_scheduler__stacks_0(clock,reset,push,pop,clear,push_mask,push_pc,top
     wire  underflow_q$q;
     reg  underflow_q$clock;
     // Local signals
-    reg  write_en;
-    reg  [3:0] write_addr;
+    reg  push_ok;
+    reg  [3:0] replace_addr;
+    reg  slot_sel;
     reg  [31:0] tos_mask;
     reg  [31:0] tos_pc;
     // Sub module instances
@@ -2008,8 +2009,6 @@ module warp_scheduler__stacks_0(clock,reset,push,pop,clear,push_mask,push_pc,top
         end
         top_mask = tos_mask;
         top_pc = tos_pc;
-        write_en = 1'b0;
-        write_addr = sp$q;
         if (reset) begin
             sp$d = 32'h0;
             overflow_q$d = 1'b0;
@@ -2019,13 +2018,9 @@ module warp_scheduler__stacks_0(clock,reset,push,pop,clear,push_mask,push_pc,top
             sp$d = 32'h0;
         end
         else if (push & pop) begin
-            write_en = 1'b1;
             if (empty) begin
                 underflow_q$d = 1'b1;
                 sp$d = 32'h1;
-            end
-            else begin
-                write_addr = sp$q - 32'h1;
             end
         end
         else if (push) begin
@@ -2033,7 +2028,6 @@ module warp_scheduler__stacks_0(clock,reset,push,pop,clear,push_mask,push_pc,top
                 overflow_q$d = 1'b1;
             end
             else begin
-                write_en = 1'b1;
                 sp$d = sp$q + 32'h1;
             end
         end
@@ -2045,35 +2039,48 @@ module warp_scheduler__stacks_0(clock,reset,push,pop,clear,push_mask,push_pc,top
                 sp$d = sp$q - 32'h1;
             end
         end
-        if (write_en & (write_addr == 0)) begin
+        push_ok = push & ~reset & ~clear;
+        replace_addr = sp$q - 32'h1;
+        if (empty) begin
+            replace_addr = 32'h0;
+        end
+        slot_sel = (pop & (replace_addr == 0)) | (~pop & (sp$q == 0));
+        if (push_ok & slot_sel) begin
             mask_mem$0$d = push_mask;
             pc_mem$0$d = push_pc;
         end
-        if (write_en & (write_addr == 1)) begin
+        slot_sel = (pop & (replace_addr == 1)) | (~pop & (sp$q == 1));
+        if (push_ok & slot_sel) begin
             mask_mem$1$d = push_mask;
             pc_mem$1$d = push_pc;
         end
-        if (write_en & (write_addr == 2)) begin
+        slot_sel = (pop & (replace_addr == 2)) | (~pop & (sp$q == 2));
+        if (push_ok & slot_sel) begin
             mask_mem$2$d = push_mask;
             pc_mem$2$d = push_pc;
         end
-        if (write_en & (write_addr == 3)) begin
+        slot_sel = (pop & (replace_addr == 3)) | (~pop & (sp$q == 3));
+        if (push_ok & slot_sel) begin
             mask_mem$3$d = push_mask;
             pc_mem$3$d = push_pc;
         end
-        if (write_en & (write_addr == 4)) begin
+        slot_sel = (pop & (replace_addr == 4)) | (~pop & (sp$q == 4));
+        if (push_ok & slot_sel) begin
             mask_mem$4$d = push_mask;
             pc_mem$4$d = push_pc;
         end
-        if (write_en & (write_addr == 5)) begin
+        slot_sel = (pop & (replace_addr == 5)) | (~pop & (sp$q == 5));
+        if (push_ok & slot_sel) begin
             mask_mem$5$d = push_mask;
             pc_mem$5$d = push_pc;
         end
-        if (write_en & (write_addr == 6)) begin
+        slot_sel = (pop & (replace_addr == 6)) | (~pop & (sp$q == 6));
+        if (push_ok & slot_sel) begin
             mask_mem$6$d = push_mask;
             pc_mem$6$d = push_pc;
         end
-        if (write_en & (write_addr == 7)) begin
+        slot_sel = (pop & (replace_addr == 7)) | (~pop & (sp$q == 7));
+        if (push_ok & slot_sel) begin
             mask_mem$7$d = push_mask;
             pc_mem$7$d = push_pc;
         end

@@ -56,8 +56,9 @@ pub struct SimtStack<const T: usize, const A: usize, const D: usize, const SPW: 
     overflow_q: DFF<Bit>,
     underflow_q: DFF<Bit>,
     depth: Constant<Bits<SPW>>,
-    write_en: Signal<Local, Bit>,
-    write_addr: Signal<Local, Bits<SPW>>,
+    push_ok: Signal<Local, Bit>,
+    replace_addr: Signal<Local, Bits<SPW>>,
+    slot_sel: Signal<Local, Bit>,
     tos_mask: Signal<Local, Bits<T>>,
     tos_pc: Signal<Local, Bits<A>>,
 }
@@ -90,8 +91,9 @@ impl<const T: usize, const A: usize, const D: usize, const SPW: usize> SimtStack
             overflow_q: Default::default(),
             underflow_q: Default::default(),
             depth: Constant::new(D.to_bits()),
-            write_en: Default::default(),
-            write_addr: Default::default(),
+            push_ok: Default::default(),
+            replace_addr: Default::default(),
+            slot_sel: Default::default(),
             tos_mask: Default::default(),
             tos_pc: Default::default(),
         })
@@ -128,9 +130,7 @@ impl<const T: usize, const A: usize, const D: usize, const SPW: usize> Logic
         }
         self.top_mask.next = self.tos_mask.val();
         self.top_pc.next = self.tos_pc.val();
-        // Next state
-        self.write_en.next = false;
-        self.write_addr.next = self.sp.q.val();
+        // Next state of the pointer and the flags
         if self.reset.val() {
             self.sp.d.next = 0.into();
             self.overflow_q.d.next = false;
@@ -138,19 +138,15 @@ impl<const T: usize, const A: usize, const D: usize, const SPW: usize> Logic
         } else if self.clear.val() {
             self.sp.d.next = 0.into();
         } else if self.push.val() & self.pop.val() {
-            // Pop, then push: replace the top entry.
-            self.write_en.next = true;
+            // Pop, then push: replace the top entry (on an empty stack, slot 0).
             if self.empty.val() {
                 self.underflow_q.d.next = true;
                 self.sp.d.next = 1.into();
-            } else {
-                self.write_addr.next = self.sp.q.val() - 1;
             }
         } else if self.push.val() {
             if self.full.val() {
                 self.overflow_q.d.next = true;
             } else {
-                self.write_en.next = true;
                 self.sp.d.next = self.sp.q.val() + 1;
             }
         } else if self.pop.val() {
@@ -160,8 +156,18 @@ impl<const T: usize, const A: usize, const D: usize, const SPW: usize> Logic
                 self.sp.d.next = self.sp.q.val() - 1;
             }
         }
+        // Entry writes. Each slot's write enable is a shallow function of the command and of
+        // decodes of the pointer alone (it drives T + A flip-flop enables, the critical path):
+        // a push writes slot `sp` (none when full), a push with a pop slot `max(sp, 1) - 1`.
+        self.push_ok.next = self.push.val() & !self.reset.val() & !self.clear.val();
+        self.replace_addr.next = self.sp.q.val() - 1;
+        if self.empty.val() {
+            self.replace_addr.next = 0.into();
+        }
         for i in 0..D {
-            if self.write_en.val() & (self.write_addr.val().index() == i) {
+            self.slot_sel.next = (self.pop.val() & (self.replace_addr.val().index() == i))
+                | (!self.pop.val() & (self.sp.q.val().index() == i));
+            if self.push_ok.val() & self.slot_sel.val() {
                 self.mask_mem[i].d.next = self.push_mask.val();
                 self.pc_mem[i].d.next = self.push_pc.val();
             }

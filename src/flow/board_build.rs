@@ -101,7 +101,7 @@ pub fn build_alchitry_cu<B: PresetBlocks>(opts: &BuildOptions) -> Result<BuildRe
     std::fs::write(dir.join("top.v"), verilog).context("cannot write top.v")?;
     std::fs::write(dir.join("top.pcf"), opts.board.constraints()).context("cannot write top.pcf")?;
     let freq = format!("{}", opts.freq_mhz);
-    super::stage(dir, "yosys", &["-p", "read_verilog -noautowire top.v; synth_ice40 -top top -json top.json"], "yosys.log", "build: synthesis")?;
+    super::stage(dir, "yosys", &["-p", &format!("read_verilog -noautowire top.v; {} -top top -json top.json", super::SYNTH_ICE40)], "yosys.log", "build: synthesis")?;
     // Timing is judged below from the report, so nextpnr is told to finish when it misses.
     super::stage(
         dir,

@@ -237,7 +237,7 @@ pub fn measure(d: &Design, dir: &Path, freq_mhz: f64) -> Result<Measurement> {
     let b = ALCHITRY_CU_V1;
     let pcf = format!("set_io clk {}\nset_io sin {}\nset_io load {}\nset_io sout {}\n", b.clock_pin, b.uart_rx_pin, b.reset_n_pin, b.uart_tx_pin);
     std::fs::write(dir.join("harness.pcf"), pcf).context("cannot write harness.pcf")?;
-    let script = format!("{}read_verilog harness.v; synth_ice40 -top simt_harness -json harness.json; stat", read_script(d));
+    let script = format!("{}read_verilog harness.v; {} -top simt_harness -json harness.json; stat", read_script(d), super::SYNTH_ICE40);
     super::stage(dir, "yosys", &["-p", &script], "yosys.log", &format!("report: {}: synthesis", d.name))?;
     let log = std::fs::read_to_string(dir.join("yosys.log"))?;
     let stats = super::ice40_stats(&log);
