@@ -41,6 +41,15 @@ impl FetchPolicy {
     }
 }
 
+/// What the top of an empty SIMT stack reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EmptyTop {
+    /// Slot 0's entry, stale or not, as the seed's stack does (`stack_mem[0]` when `sp = 0`).
+    SlotZero,
+    /// Zero: nothing stale is shown, so a stack in block RAM needs no register copy of slot 0.
+    Zero,
+}
+
 /// Which behaviour the warp scheduler implements.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SchedulerMode {
@@ -61,6 +70,15 @@ impl SchedulerMode {
     }
     pub fn seed_quirks(self) -> bool {
         self == SchedulerMode::SeedCompatible
+    }
+    /// What an empty stack's top reads: slot 0 in the seed's mode (a pop on an empty stack
+    /// loads it), zero in the fixed mode (which never loads an empty stack's top).
+    pub fn empty_top(self) -> EmptyTop {
+        if self.seed_quirks() {
+            EmptyTop::SlotZero
+        } else {
+            EmptyTop::Zero
+        }
     }
     pub fn name(self) -> String {
         match self {
@@ -92,6 +110,15 @@ impl SchedulerParams {
         check_range("threads", self.threads, 1, MAX_PORT_BITS)?;
         check_range("pc_width", self.pc_width, 3, MAX_PORT_BITS)?;
         check_range("stack_depth", self.stack_depth, 1, 64)?;
+        let entries = 1 << crate::blocks::simt_stack_ram::STACK_RAM_ADDR_BITS;
+        if self.warps * self.stack_depth > entries {
+            bail!(
+                "parameters `warps` x `stack_depth` = {} x {} = {} exceed the stack RAM's {entries} entries",
+                self.warps,
+                self.stack_depth,
+                self.warps * self.stack_depth
+            );
+        }
         Ok(())
     }
     /// Width of a warp id: `clog2(warps)`.

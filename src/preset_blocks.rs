@@ -4,8 +4,8 @@
 
 use anyhow::Result;
 
-use crate::blocks::{BankArbiter, OperandCollector, Order, PriorityEncoder, RegisterFile, RegisterMap, SelfTest, RoundRobinArbiter, SeedWarpScheduler, SimtStack, WarpScheduler};
-use crate::params::{Preset, SchedulerMode, CU, SEED, TINY};
+use crate::blocks::{BankArbiter, OperandCollector, Order, PriorityEncoder, RegisterFile, RegisterMap, SelfTest, RoundRobinArbiter, SeedWarpScheduler, SimtStack, SimtStackRam, WarpScheduler};
+use crate::params::{EmptyTop, Preset, SchedulerMode, CU, SEED, TINY};
 use crate::verify::Dut;
 
 /// The blocks of one preset.
@@ -16,6 +16,8 @@ pub trait PresetBlocks {
     type Scheduler: Dut;
     type SeedScheduler: Dut;
     type Stack: Dut;
+    /// All warps' stacks in block RAM, as the scheduler holds them.
+    type StackRam: Dut;
     type WarpEncoder: Dut;
     type WarpArbiter: Dut;
     /// `BankArbiter<B, BW, N, NW, K, Q, QW, QCW, BQ, RW, SQ>` of the preset's operand collector.
@@ -31,6 +33,7 @@ pub trait PresetBlocks {
     fn scheduler(mode: SchedulerMode) -> Result<Self::Scheduler>;
     fn seed_scheduler() -> Result<Self::SeedScheduler>;
     fn stack() -> Result<Self::Stack>;
+    fn stack_ram(empty_top: EmptyTop) -> Result<Self::StackRam>;
     fn warp_encoder(order: Order) -> Result<Self::WarpEncoder>;
     fn warp_arbiter() -> Result<Self::WarpArbiter>;
     fn bank_arbiter() -> Result<Self::BankArbiter>;
@@ -54,6 +57,7 @@ macro_rules! preset_blocks {
             type Scheduler = WarpScheduler<$w, $ww, $t, $a, $d, $spw>;
             type SeedScheduler = SeedWarpScheduler<$w, $ww, $t, $a, $d, $spw, $e>;
             type Stack = SimtStack<$t, $a, $d, $spw>;
+            type StackRam = SimtStackRam<$w, $ww, $t, $a, $d, $spw>;
             type WarpEncoder = PriorityEncoder<$w, $ww>;
             type WarpArbiter = RoundRobinArbiter<$w, $ww>;
             const ARBITER_GENERICS: [usize; 11] = [$($g),*];
@@ -71,6 +75,9 @@ macro_rules! preset_blocks {
             }
             fn stack() -> Result<Self::Stack> {
                 SimtStack::new()
+            }
+            fn stack_ram(empty_top: EmptyTop) -> Result<Self::StackRam> {
+                SimtStackRam::new(empty_top)
             }
             fn warp_encoder(order: Order) -> Result<Self::WarpEncoder> {
                 PriorityEncoder::new(order)

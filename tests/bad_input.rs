@@ -23,6 +23,7 @@ fn block_constructors_refuse_bad_generics() {
         (err(WarpScheduler::<4, 2, 8, 16, 0, 1>::new(fixed)), "`stack_depth (D)` = 0 is out of range"),
         (err(WarpScheduler::<4, 2, 8, 16, 4, 2>::new(fixed)), "`SPW` = 2 breaks its rule `SPW = clog2(D + 1)`"),
         (err(WarpScheduler::<4, 2, 33, 16, 4, 3>::new(fixed)), "`threads (T)` = 33 is out of range"),
+        (err(SimtStackRam::<32, 5, 8, 16, 16, 5>::new(EmptyTop::Zero)), "`warps` x `stack_depth` = 32 x 16 = 512 exceed"),
         (err(SimtStack::<8, 40, 4, 3>::new()), "`pc_width (A)` = 40 is out of range"),
         (err(SimtStack::<8, 2, 4, 3>::new()), "`pc_width (A)` = 2 is out of range"),
         (err(PriorityEncoder::<1, 0>::new(Order::LowestFirst)), "`requesters (N)` = 1 is out of range"),
@@ -48,6 +49,7 @@ fn parameter_sets_refuse_each_rule() {
         (SchedulerParams { pc_width: 33, ..base }, "`pc_width` = 33 is out of range"),
         (SchedulerParams { stack_depth: 0, ..base }, "`stack_depth` = 0 is out of range"),
         (SchedulerParams { stack_depth: 65, ..base }, "`stack_depth` = 65 is out of range"),
+        (SchedulerParams { warps: 32, stack_depth: 16, ..base }, "`warps` x `stack_depth` = 32 x 16 = 512 exceed"),
     ];
     for (p, want) in cases {
         let got = err(p.validate());

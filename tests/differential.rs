@@ -5,8 +5,9 @@
 
 use simt_rtl::blocks::Order;
 use simt_rtl::model::simt_stack::{StackIn, StackOut};
+use simt_rtl::model::simt_stack_ram::{StackRamIn, StackRamOut};
 use simt_rtl::model::warp_scheduler::{SchedIn, SchedOut};
-use simt_rtl::params::{FetchPolicy, SchedulerMode};
+use simt_rtl::params::{EmptyTop, FetchPolicy, SchedulerMode};
 use simt_rtl::preset_blocks::*;
 use simt_rtl::verify::{suites, PortStruct};
 
@@ -49,6 +50,27 @@ fn stack<B: PresetBlocks>() {
     assert!(full_push > 10 && empty_pop > 10 && both > 10, "coverage: push on full {full_push}, pop on empty {empty_pop}, push+pop {both}");
 }
 
+fn stack_ram<B: PresetBlocks>(empty_top: EmptyTop) {
+    let rec = timed(format!("{} stack RAM, empty top {empty_top:?}", B::PRESET.name), || suites::stack_ram::<B>(empty_top, SEED, cycles()).unwrap());
+    // Coverage: pushes on full and pops on empty stacks, push with pop of one warp, and a popped
+    // warp's top shown in the next cycle, while it comes out of the RAM.
+    let (mut full_push, mut empty_pop, mut both, mut refill_seen) = (0, 0, 0, 0);
+    for (k, (i, o)) in rec.inputs.iter().zip(&rec.outputs).enumerate() {
+        let (i, o) = (StackRamIn::from_words(i), StackRamOut::from_words(o));
+        full_push += (i.push & !i.pop & o.full != 0) as usize;
+        empty_pop += (i.pop & !i.push & o.empty != 0) as usize;
+        both += (i.push & i.pop != 0) as usize;
+        if let Some(next) = rec.inputs.get(k + 1) {
+            let next = StackRamIn::from_words(next);
+            refill_seen += (i.pop & !i.push & !o.empty & !i.clear != 0 && i.reset == 0 && next.top_wid == i.pop_wid) as usize;
+        }
+    }
+    assert!(
+        full_push > 10 && empty_pop > 10 && both > 10 && refill_seen > 100,
+        "coverage: push on full {full_push}, pop on empty {empty_pop}, push+pop {both}, refills shown {refill_seen}"
+    );
+}
+
 fn scheduler<B: PresetBlocks>(mode: SchedulerMode) {
     let rec = timed(format!("{} scheduler {}", B::PRESET.name, mode.name()), || suites::scheduler::<B>(mode, SEED, cycles()).unwrap());
     let (mut busy_cmd, mut overflow, mut all_busy, mut fetches) = (0, 0, 0, 0);
@@ -80,6 +102,14 @@ macro_rules! per_preset {
             #[test]
             fn simt_stack() {
                 stack::<$B>();
+            }
+            #[test]
+            fn simt_stack_ram_empty_top_slot_zero() {
+                stack_ram::<$B>(EmptyTop::SlotZero);
+            }
+            #[test]
+            fn simt_stack_ram_empty_top_zero() {
+                stack_ram::<$B>(EmptyTop::Zero);
             }
             #[test]
             fn warp_scheduler_seed_mode() {

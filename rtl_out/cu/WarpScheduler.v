@@ -195,62 +195,22 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
     localparam  round_robin = 1'b0;
     localparam  all_warps = 4'hf;
     // Stub signals
-    reg  stacks$0$clock;
-    reg  stacks$0$reset;
-    reg  stacks$0$push;
-    reg  stacks$0$pop;
-    reg  stacks$0$clear;
-    reg  [7:0] stacks$0$push_mask;
-    reg  [15:0] stacks$0$push_pc;
-    wire  [7:0] stacks$0$top_mask;
-    wire  [15:0] stacks$0$top_pc;
-    wire  stacks$0$empty;
-    wire  stacks$0$full;
-    wire  [2:0] stacks$0$occupancy;
-    wire  stacks$0$overflow;
-    wire  stacks$0$underflow;
-    reg  stacks$1$clock;
-    reg  stacks$1$reset;
-    reg  stacks$1$push;
-    reg  stacks$1$pop;
-    reg  stacks$1$clear;
-    reg  [7:0] stacks$1$push_mask;
-    reg  [15:0] stacks$1$push_pc;
-    wire  [7:0] stacks$1$top_mask;
-    wire  [15:0] stacks$1$top_pc;
-    wire  stacks$1$empty;
-    wire  stacks$1$full;
-    wire  [2:0] stacks$1$occupancy;
-    wire  stacks$1$overflow;
-    wire  stacks$1$underflow;
-    reg  stacks$2$clock;
-    reg  stacks$2$reset;
-    reg  stacks$2$push;
-    reg  stacks$2$pop;
-    reg  stacks$2$clear;
-    reg  [7:0] stacks$2$push_mask;
-    reg  [15:0] stacks$2$push_pc;
-    wire  [7:0] stacks$2$top_mask;
-    wire  [15:0] stacks$2$top_pc;
-    wire  stacks$2$empty;
-    wire  stacks$2$full;
-    wire  [2:0] stacks$2$occupancy;
-    wire  stacks$2$overflow;
-    wire  stacks$2$underflow;
-    reg  stacks$3$clock;
-    reg  stacks$3$reset;
-    reg  stacks$3$push;
-    reg  stacks$3$pop;
-    reg  stacks$3$clear;
-    reg  [7:0] stacks$3$push_mask;
-    reg  [15:0] stacks$3$push_pc;
-    wire  [7:0] stacks$3$top_mask;
-    wire  [15:0] stacks$3$top_pc;
-    wire  stacks$3$empty;
-    wire  stacks$3$full;
-    wire  [2:0] stacks$3$occupancy;
-    wire  stacks$3$overflow;
-    wire  stacks$3$underflow;
+    reg  stacks$clock;
+    reg  stacks$reset;
+    reg  [3:0] stacks$push;
+    reg  [1:0] stacks$push_wid;
+    reg  [7:0] stacks$push_mask;
+    reg  [15:0] stacks$push_pc;
+    reg  [3:0] stacks$pop;
+    reg  [1:0] stacks$pop_wid;
+    reg  [3:0] stacks$clear;
+    reg  [1:0] stacks$top_wid;
+    wire  [7:0] stacks$top_mask;
+    wire  [15:0] stacks$top_pc;
+    wire  [3:0] stacks$empty;
+    wire  [3:0] stacks$full;
+    wire  [3:0] stacks$overflow;
+    wire  [3:0] stacks$underflow;
     reg  [3:0] idle_enc$req;
     wire  idle_enc$valid;
     wire  [1:0] idle_enc$index;
@@ -312,6 +272,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
     reg  cmd_fire;
     reg  fetch_any;
     reg  [1:0] fetch_wid;
+    reg  [3:0] fetch_grant;
     reg  fetch_fire;
     reg  is_idle;
     reg  hit_cmd;
@@ -335,74 +296,27 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
     reg  [7:0] f_mask;
     reg  [7:0] p_mask;
     reg  [15:0] p_pc;
-    reg  [3:0] empties;
-    reg  [3:0] fulls;
-    reg  [3:0] overflows;
-    reg  [3:0] underflows;
+    reg  [3:0] pushes;
+    reg  [3:0] pops;
+    reg  [3:0] clears;
     // Sub module instances
-    WarpScheduler__core_stacks_0 stacks$0(
-        .clock(stacks$0$clock),
-        .reset(stacks$0$reset),
-        .push(stacks$0$push),
-        .pop(stacks$0$pop),
-        .clear(stacks$0$clear),
-        .push_mask(stacks$0$push_mask),
-        .push_pc(stacks$0$push_pc),
-        .top_mask(stacks$0$top_mask),
-        .top_pc(stacks$0$top_pc),
-        .empty(stacks$0$empty),
-        .full(stacks$0$full),
-        .occupancy(stacks$0$occupancy),
-        .overflow(stacks$0$overflow),
-        .underflow(stacks$0$underflow)
-    );
-    WarpScheduler__core_stacks_0 stacks$1(
-        .clock(stacks$1$clock),
-        .reset(stacks$1$reset),
-        .push(stacks$1$push),
-        .pop(stacks$1$pop),
-        .clear(stacks$1$clear),
-        .push_mask(stacks$1$push_mask),
-        .push_pc(stacks$1$push_pc),
-        .top_mask(stacks$1$top_mask),
-        .top_pc(stacks$1$top_pc),
-        .empty(stacks$1$empty),
-        .full(stacks$1$full),
-        .occupancy(stacks$1$occupancy),
-        .overflow(stacks$1$overflow),
-        .underflow(stacks$1$underflow)
-    );
-    WarpScheduler__core_stacks_0 stacks$2(
-        .clock(stacks$2$clock),
-        .reset(stacks$2$reset),
-        .push(stacks$2$push),
-        .pop(stacks$2$pop),
-        .clear(stacks$2$clear),
-        .push_mask(stacks$2$push_mask),
-        .push_pc(stacks$2$push_pc),
-        .top_mask(stacks$2$top_mask),
-        .top_pc(stacks$2$top_pc),
-        .empty(stacks$2$empty),
-        .full(stacks$2$full),
-        .occupancy(stacks$2$occupancy),
-        .overflow(stacks$2$overflow),
-        .underflow(stacks$2$underflow)
-    );
-    WarpScheduler__core_stacks_0 stacks$3(
-        .clock(stacks$3$clock),
-        .reset(stacks$3$reset),
-        .push(stacks$3$push),
-        .pop(stacks$3$pop),
-        .clear(stacks$3$clear),
-        .push_mask(stacks$3$push_mask),
-        .push_pc(stacks$3$push_pc),
-        .top_mask(stacks$3$top_mask),
-        .top_pc(stacks$3$top_pc),
-        .empty(stacks$3$empty),
-        .full(stacks$3$full),
-        .occupancy(stacks$3$occupancy),
-        .overflow(stacks$3$overflow),
-        .underflow(stacks$3$underflow)
+    WarpScheduler__core_stacks stacks(
+        .clock(stacks$clock),
+        .reset(stacks$reset),
+        .push(stacks$push),
+        .push_wid(stacks$push_wid),
+        .push_mask(stacks$push_mask),
+        .push_pc(stacks$push_pc),
+        .pop(stacks$pop),
+        .pop_wid(stacks$pop_wid),
+        .clear(stacks$clear),
+        .top_wid(stacks$top_wid),
+        .top_mask(stacks$top_mask),
+        .top_pc(stacks$top_pc),
+        .empty(stacks$empty),
+        .full(stacks$full),
+        .overflow(stacks$overflow),
+        .underflow(stacks$underflow)
     );
     WarpScheduler__core_fetch_enc idle_enc(
         .req(idle_enc$req),
@@ -515,44 +429,37 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         pc$0$d = pc$0$q;
         mask$0$clock = clock;
         mask$0$d = mask$0$q;
-        stacks$0$clock = clock;
-        stacks$0$reset = reset;
-        stacks$0$push_mask = branch_ctl_mask;
-        stacks$0$push_pc = branch_ctl_pc;
         pc$1$clock = clock;
         pc$1$d = pc$1$q;
         mask$1$clock = clock;
         mask$1$d = mask$1$q;
-        stacks$1$clock = clock;
-        stacks$1$reset = reset;
-        stacks$1$push_mask = branch_ctl_mask;
-        stacks$1$push_pc = branch_ctl_pc;
         pc$2$clock = clock;
         pc$2$d = pc$2$q;
         mask$2$clock = clock;
         mask$2$d = mask$2$q;
-        stacks$2$clock = clock;
-        stacks$2$reset = reset;
-        stacks$2$push_mask = branch_ctl_mask;
-        stacks$2$push_pc = branch_ctl_pc;
         pc$3$clock = clock;
         pc$3$d = pc$3$q;
         mask$3$clock = clock;
         mask$3$d = mask$3$q;
-        stacks$3$clock = clock;
-        stacks$3$reset = reset;
-        stacks$3$push_mask = branch_ctl_mask;
-        stacks$3$push_pc = branch_ctl_pc;
+        stacks$clock = clock;
+        stacks$reset = reset;
+        stacks$push_wid = branch_ctl_wid;
+        stacks$push_mask = branch_ctl_mask;
+        stacks$push_pc = branch_ctl_pc;
+        stacks$pop_wid = warp_pop_wid;
+        stacks$top_wid = warp_pop_wid;
         idle_enc$req = idle$q;
         fetch_enc$req = active$q;
         fetch_rr$req = active$q;
         if (round_robin) begin
             fetch_any = fetch_rr$valid;
             fetch_wid = fetch_rr$index;
+            fetch_grant = fetch_rr$grant;
         end
         else begin
             fetch_any = fetch_enc$valid;
             fetch_wid = fetch_enc$index;
+            fetch_grant = fetch_enc$grant;
         end
         fetch_fire = fetch_any & inst_fetch_ready;
         fetch_rr$advance = fetch_fire;
@@ -564,70 +471,34 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         end_ctl_ready = 1'b1;
         f_pc = 32'h0;
         f_mask = 32'h0;
-        p_mask = 32'h0;
-        p_pc = 32'h0;
-        empties = 32'h0;
-        fulls = 32'h0;
-        overflows = 32'h0;
-        underflows = 32'h0;
-        if (fetch_any & (fetch_wid == 0)) begin
+        p_mask = stacks$top_mask;
+        p_pc = stacks$top_pc;
+        if (fetch_grant[0]) begin
             f_pc = pc$0$q;
             f_mask = mask$0$q;
         end
-        if (warp_pop_wid == 0) begin
-            p_mask = stacks$0$top_mask;
-            p_pc = stacks$0$top_pc;
-        end
-        empties = (empties & ~(1 << (0)) | ((stacks$0$empty) << (0)));
-        fulls = (fulls & ~(1 << (0)) | ((stacks$0$full) << (0)));
-        overflows = (overflows & ~(1 << (0)) | ((stacks$0$overflow) << (0)));
-        underflows = (underflows & ~(1 << (0)) | ((stacks$0$underflow) << (0)));
-        if (fetch_any & (fetch_wid == 1)) begin
+        if (fetch_grant[1]) begin
             f_pc = pc$1$q;
             f_mask = mask$1$q;
         end
-        if (warp_pop_wid == 1) begin
-            p_mask = stacks$1$top_mask;
-            p_pc = stacks$1$top_pc;
-        end
-        empties = (empties & ~(1 << (1)) | ((stacks$1$empty) << (1)));
-        fulls = (fulls & ~(1 << (1)) | ((stacks$1$full) << (1)));
-        overflows = (overflows & ~(1 << (1)) | ((stacks$1$overflow) << (1)));
-        underflows = (underflows & ~(1 << (1)) | ((stacks$1$underflow) << (1)));
-        if (fetch_any & (fetch_wid == 2)) begin
+        if (fetch_grant[2]) begin
             f_pc = pc$2$q;
             f_mask = mask$2$q;
         end
-        if (warp_pop_wid == 2) begin
-            p_mask = stacks$2$top_mask;
-            p_pc = stacks$2$top_pc;
-        end
-        empties = (empties & ~(1 << (2)) | ((stacks$2$empty) << (2)));
-        fulls = (fulls & ~(1 << (2)) | ((stacks$2$full) << (2)));
-        overflows = (overflows & ~(1 << (2)) | ((stacks$2$overflow) << (2)));
-        underflows = (underflows & ~(1 << (2)) | ((stacks$2$underflow) << (2)));
-        if (fetch_any & (fetch_wid == 3)) begin
+        if (fetch_grant[3]) begin
             f_pc = pc$3$q;
             f_mask = mask$3$q;
         end
-        if (warp_pop_wid == 3) begin
-            p_mask = stacks$3$top_mask;
-            p_pc = stacks$3$top_pc;
-        end
-        empties = (empties & ~(1 << (3)) | ((stacks$3$empty) << (3)));
-        fulls = (fulls & ~(1 << (3)) | ((stacks$3$full) << (3)));
-        overflows = (overflows & ~(1 << (3)) | ((stacks$3$overflow) << (3)));
-        underflows = (underflows & ~(1 << (3)) | ((stacks$3$underflow) << (3)));
         inst_fetch_valid = fetch_any;
         inst_fetch_wid = fetch_wid;
         inst_fetch_pc = f_pc;
         inst_fetch_mask = f_mask;
         pop_data_mask = p_mask;
         pop_data_pc = p_pc;
-        stack_empty = empties;
-        stack_full = fulls;
-        err_overflow = overflows;
-        err_underflow = underflows;
+        stack_empty = stacks$empty;
+        stack_full = stacks$full;
+        err_overflow = stacks$overflow;
+        err_underflow = stacks$underflow;
         idle_mask = idle$q;
         active_mask = active$q;
         err_end_idle = end_idle_q$q;
@@ -640,13 +511,16 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         branch_idle_next = branch_idle_q$q;
         pop_idle_next = pop_idle_q$q;
         ctl_idle_next = ctl_idle_q$q;
+        pushes = 32'h0;
+        pops = 32'h0;
+        clears = 32'h0;
         is_idle = idle$q[0];
         hit_cmd = cmd_fire & (idle_enc$index == 0);
         hit_end = end_ctl_valid & (end_ctl_wid == 0);
         hit_ctl = warp_ctl_valid & (warp_ctl_wid == 0);
         hit_pop = warp_pop_valid & (warp_pop_wid == 0);
         hit_branch = branch_ctl_valid & (branch_ctl_wid == 0);
-        hit_fetch = fetch_fire & (fetch_wid == 0);
+        hit_fetch = fetch_fire & fetch_grant[0];
         w_idle = is_idle;
         w_active = active$q[0];
         do_push = 1'b0;
@@ -678,8 +552,8 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 w_active = warp_ctl_active;
             end
             if (hit_pop) begin
-                pc$0$d = stacks$0$top_pc;
-                mask$0$d = stacks$0$top_mask;
+                pc$0$d = p_pc;
+                mask$0$d = p_mask;
             end
             if (hit_fetch) begin
                 w_active = 1'b0;
@@ -704,9 +578,9 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
             end
             if (hit_pop & ~is_idle) begin
                 do_pop = 1'b1;
-                if (~stacks$0$empty) begin
-                    pc$0$d = stacks$0$top_pc;
-                    mask$0$d = stacks$0$top_mask;
+                if (~stacks$empty[0]) begin
+                    pc$0$d = p_pc;
+                    mask$0$d = p_mask;
                 end
             end
             if (hit_branch & ~is_idle) begin
@@ -720,9 +594,9 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 do_clear = 1'b1;
             end
         end
-        stacks$0$push = do_push;
-        stacks$0$pop = do_pop;
-        stacks$0$clear = do_clear;
+        pushes = (pushes & ~(1 << (0)) | ((do_push) << (0)));
+        pops = (pops & ~(1 << (0)) | ((do_pop) << (0)));
+        clears = (clears & ~(1 << (0)) | ((do_clear) << (0)));
         idle_next = (idle_next & ~(1 << (0)) | ((w_idle) << (0)));
         active_next = (active_next & ~(1 << (0)) | ((w_active) << (0)));
         is_idle = idle$q[1];
@@ -731,7 +605,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         hit_ctl = warp_ctl_valid & (warp_ctl_wid == 1);
         hit_pop = warp_pop_valid & (warp_pop_wid == 1);
         hit_branch = branch_ctl_valid & (branch_ctl_wid == 1);
-        hit_fetch = fetch_fire & (fetch_wid == 1);
+        hit_fetch = fetch_fire & fetch_grant[1];
         w_idle = is_idle;
         w_active = active$q[1];
         do_push = 1'b0;
@@ -763,8 +637,8 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 w_active = warp_ctl_active;
             end
             if (hit_pop) begin
-                pc$1$d = stacks$1$top_pc;
-                mask$1$d = stacks$1$top_mask;
+                pc$1$d = p_pc;
+                mask$1$d = p_mask;
             end
             if (hit_fetch) begin
                 w_active = 1'b0;
@@ -789,9 +663,9 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
             end
             if (hit_pop & ~is_idle) begin
                 do_pop = 1'b1;
-                if (~stacks$1$empty) begin
-                    pc$1$d = stacks$1$top_pc;
-                    mask$1$d = stacks$1$top_mask;
+                if (~stacks$empty[1]) begin
+                    pc$1$d = p_pc;
+                    mask$1$d = p_mask;
                 end
             end
             if (hit_branch & ~is_idle) begin
@@ -805,9 +679,9 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 do_clear = 1'b1;
             end
         end
-        stacks$1$push = do_push;
-        stacks$1$pop = do_pop;
-        stacks$1$clear = do_clear;
+        pushes = (pushes & ~(1 << (1)) | ((do_push) << (1)));
+        pops = (pops & ~(1 << (1)) | ((do_pop) << (1)));
+        clears = (clears & ~(1 << (1)) | ((do_clear) << (1)));
         idle_next = (idle_next & ~(1 << (1)) | ((w_idle) << (1)));
         active_next = (active_next & ~(1 << (1)) | ((w_active) << (1)));
         is_idle = idle$q[2];
@@ -816,7 +690,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         hit_ctl = warp_ctl_valid & (warp_ctl_wid == 2);
         hit_pop = warp_pop_valid & (warp_pop_wid == 2);
         hit_branch = branch_ctl_valid & (branch_ctl_wid == 2);
-        hit_fetch = fetch_fire & (fetch_wid == 2);
+        hit_fetch = fetch_fire & fetch_grant[2];
         w_idle = is_idle;
         w_active = active$q[2];
         do_push = 1'b0;
@@ -848,8 +722,8 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 w_active = warp_ctl_active;
             end
             if (hit_pop) begin
-                pc$2$d = stacks$2$top_pc;
-                mask$2$d = stacks$2$top_mask;
+                pc$2$d = p_pc;
+                mask$2$d = p_mask;
             end
             if (hit_fetch) begin
                 w_active = 1'b0;
@@ -874,9 +748,9 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
             end
             if (hit_pop & ~is_idle) begin
                 do_pop = 1'b1;
-                if (~stacks$2$empty) begin
-                    pc$2$d = stacks$2$top_pc;
-                    mask$2$d = stacks$2$top_mask;
+                if (~stacks$empty[2]) begin
+                    pc$2$d = p_pc;
+                    mask$2$d = p_mask;
                 end
             end
             if (hit_branch & ~is_idle) begin
@@ -890,9 +764,9 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 do_clear = 1'b1;
             end
         end
-        stacks$2$push = do_push;
-        stacks$2$pop = do_pop;
-        stacks$2$clear = do_clear;
+        pushes = (pushes & ~(1 << (2)) | ((do_push) << (2)));
+        pops = (pops & ~(1 << (2)) | ((do_pop) << (2)));
+        clears = (clears & ~(1 << (2)) | ((do_clear) << (2)));
         idle_next = (idle_next & ~(1 << (2)) | ((w_idle) << (2)));
         active_next = (active_next & ~(1 << (2)) | ((w_active) << (2)));
         is_idle = idle$q[3];
@@ -901,7 +775,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         hit_ctl = warp_ctl_valid & (warp_ctl_wid == 3);
         hit_pop = warp_pop_valid & (warp_pop_wid == 3);
         hit_branch = branch_ctl_valid & (branch_ctl_wid == 3);
-        hit_fetch = fetch_fire & (fetch_wid == 3);
+        hit_fetch = fetch_fire & fetch_grant[3];
         w_idle = is_idle;
         w_active = active$q[3];
         do_push = 1'b0;
@@ -933,8 +807,8 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 w_active = warp_ctl_active;
             end
             if (hit_pop) begin
-                pc$3$d = stacks$3$top_pc;
-                mask$3$d = stacks$3$top_mask;
+                pc$3$d = p_pc;
+                mask$3$d = p_mask;
             end
             if (hit_fetch) begin
                 w_active = 1'b0;
@@ -959,9 +833,9 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
             end
             if (hit_pop & ~is_idle) begin
                 do_pop = 1'b1;
-                if (~stacks$3$empty) begin
-                    pc$3$d = stacks$3$top_pc;
-                    mask$3$d = stacks$3$top_mask;
+                if (~stacks$empty[3]) begin
+                    pc$3$d = p_pc;
+                    mask$3$d = p_mask;
                 end
             end
             if (hit_branch & ~is_idle) begin
@@ -975,11 +849,14 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 do_clear = 1'b1;
             end
         end
-        stacks$3$push = do_push;
-        stacks$3$pop = do_pop;
-        stacks$3$clear = do_clear;
+        pushes = (pushes & ~(1 << (3)) | ((do_push) << (3)));
+        pops = (pops & ~(1 << (3)) | ((do_pop) << (3)));
+        clears = (clears & ~(1 << (3)) | ((do_clear) << (3)));
         idle_next = (idle_next & ~(1 << (3)) | ((w_idle) << (3)));
         active_next = (active_next & ~(1 << (3)) | ((w_active) << (3)));
+        stacks$push = pushes;
+        stacks$pop = pops;
+        stacks$clear = clears;
         idle$d = idle_next;
         active$d = active_next;
         end_idle_q$d = end_idle_next;
@@ -1096,93 +973,55 @@ module WarpScheduler__core_fetch_rr(clock,reset,req,advance,valid,index,grant);
     output reg  [1:0] index;
     output reg  [3:0] grant;
     // Constant declarations
-    localparam  last_at_reset = 2'b11;
+    localparam  above_at_reset = 4'h0;
     // Stub signals
-    reg  [1:0] last$d;
-    wire  [1:0] last$q;
-    reg  last$clock;
+    reg  [3:0] above$d;
+    wire  [3:0] above$q;
+    reg  above$clock;
     // Local signals
-    reg  found;
-    reg  [1:0] pick;
+    reg  [3:0] req_above;
+    reg  [3:0] grant_above;
+    reg  [3:0] grant_low;
     reg  [3:0] one_hot;
+    reg  [1:0] pick;
     // Sub module instances
-    WarpScheduler__core_fetch_rr_last last(
-        .d(last$d),
-        .q(last$q),
-        .clock(last$clock)
+    WarpScheduler__core_active above(
+        .d(above$d),
+        .q(above$q),
+        .clock(above$clock)
     );
     // Update code
     always @(*) begin
-        last$clock = clock;
-        last$d = last$q;
+        above$clock = clock;
+        above$d = above$q;
+        req_above = req & above$q;
+        grant_above = req_above & (~req_above + 32'h1);
+        grant_low = req & (~req + 32'h1);
+        one_hot = grant_low;
+        if (|req_above) begin
+            one_hot = grant_above;
+        end
         pick = 32'h0;
-        found = 1'b0;
-        if (~found & req[1] & (last$q < 1)) begin
-            pick = 1;
-            found = 1'b1;
+        if (one_hot[1]) begin
+            pick = pick | 1;
         end
-        if (~found & req[2] & (last$q < 2)) begin
-            pick = 2;
-            found = 1'b1;
+        if (one_hot[2]) begin
+            pick = pick | 2;
         end
-        if (~found & req[3] & (last$q < 3)) begin
-            pick = 3;
-            found = 1'b1;
-        end
-        if (~found & req[0]) begin
-            pick = 0;
-            found = 1'b1;
-        end
-        if (~found & req[1]) begin
-            pick = 1;
-            found = 1'b1;
-        end
-        if (~found & req[2]) begin
-            pick = 2;
-            found = 1'b1;
-        end
-        if (~found & req[3]) begin
-            pick = 3;
-            found = 1'b1;
-        end
-        one_hot = 32'h0;
-        if (|req & (pick == 0)) begin
-            one_hot = (one_hot & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (|req & (pick == 1)) begin
-            one_hot = (one_hot & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (|req & (pick == 2)) begin
-            one_hot = (one_hot & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (|req & (pick == 3)) begin
-            one_hot = (one_hot & ~(1 << (3)) | ((1'b1) << (3)));
+        if (one_hot[3]) begin
+            pick = pick | 3;
         end
         valid = |req;
         index = pick;
         grant = one_hot;
         if (reset) begin
-            last$d = last_at_reset;
+            above$d = above_at_reset;
         end
         else if (advance & |req) begin
-            last$d = pick;
+            above$d = ~(one_hot | (one_hot - 32'h1));
         end
     end
 endmodule // WarpScheduler__core_fetch_rr
-
-module WarpScheduler__core_fetch_rr_last(d,q,clock);
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    always @(posedge clock) begin
-       q <= d;
-    end
-endmodule // WarpScheduler__core_fetch_rr_last
 
 module WarpScheduler__core_mask_0(d,q,clock);
     // Module arguments
@@ -1212,228 +1051,757 @@ module WarpScheduler__core_pc_0(d,q,clock);
     end
 endmodule // WarpScheduler__core_pc_0
 
-module WarpScheduler__core_stacks_0(clock,reset,push,pop,clear,push_mask,push_pc,top_mask,top_pc,empty,full,occupancy,overflow,underflow);
+module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,clear,top_wid,top_mask,top_pc,empty,full,overflow,underflow);
     // Module arguments
     input wire  clock;
     input wire  reset;
-    input wire  push;
-    input wire  pop;
-    input wire  clear;
+    input wire  [3:0] push;
+    input wire  [1:0] push_wid;
     input wire  [7:0] push_mask;
     input wire  [15:0] push_pc;
+    input wire  [3:0] pop;
+    input wire  [1:0] pop_wid;
+    input wire  [3:0] clear;
+    input wire  [1:0] top_wid;
     output reg  [7:0] top_mask;
     output reg  [15:0] top_pc;
-    output reg  empty;
-    output reg  full;
-    output reg  [2:0] occupancy;
-    output reg  overflow;
-    output reg  underflow;
+    output reg  [3:0] empty;
+    output reg  [3:0] full;
+    output reg  [3:0] overflow;
+    output reg  [3:0] underflow;
     // Constant declarations
     localparam  depth = 3'b100;
+    localparam  slot0_when_empty = 1'b1;
+    localparam  base$0 = 8'h0;
+    localparam  base$1 = 8'h4;
+    localparam  base$2 = 8'h8;
+    localparam  base$3 = 8'hc;
+    localparam  base_minus_2$0 = 8'hfe;
+    localparam  base_minus_2$1 = 8'h2;
+    localparam  base_minus_2$2 = 8'h6;
+    localparam  base_minus_2$3 = 8'ha;
     // Stub signals
-    reg  [7:0] mask_mem$0$d;
-    wire  [7:0] mask_mem$0$q;
-    reg  mask_mem$0$clock;
-    reg  [7:0] mask_mem$1$d;
-    wire  [7:0] mask_mem$1$q;
-    reg  mask_mem$1$clock;
-    reg  [7:0] mask_mem$2$d;
-    wire  [7:0] mask_mem$2$q;
-    reg  mask_mem$2$clock;
-    reg  [7:0] mask_mem$3$d;
-    wire  [7:0] mask_mem$3$q;
-    reg  mask_mem$3$clock;
-    reg  [15:0] pc_mem$0$d;
-    wire  [15:0] pc_mem$0$q;
-    reg  pc_mem$0$clock;
-    reg  [15:0] pc_mem$1$d;
-    wire  [15:0] pc_mem$1$q;
-    reg  pc_mem$1$clock;
-    reg  [15:0] pc_mem$2$d;
-    wire  [15:0] pc_mem$2$q;
-    reg  pc_mem$2$clock;
-    reg  [15:0] pc_mem$3$d;
-    wire  [15:0] pc_mem$3$q;
-    reg  pc_mem$3$clock;
-    reg  [2:0] sp$d;
-    wire  [2:0] sp$q;
-    reg  sp$clock;
-    reg  overflow_q$d;
-    wire  overflow_q$q;
+    reg  [7:0] mask_ram$read_address;
+    reg  mask_ram$read_clock;
+    wire  [7:0] mask_ram$read_data;
+    reg  [7:0] mask_ram$write_address;
+    reg  mask_ram$write_clock;
+    reg  [7:0] mask_ram$write_data;
+    reg  mask_ram$write_enable;
+    reg  [7:0] pc_ram$read_address;
+    reg  pc_ram$read_clock;
+    wire  [15:0] pc_ram$read_data;
+    reg  [7:0] pc_ram$write_address;
+    reg  pc_ram$write_clock;
+    reg  [15:0] pc_ram$write_data;
+    reg  pc_ram$write_enable;
+    reg  [2:0] sp$0$d;
+    wire  [2:0] sp$0$q;
+    reg  sp$0$clock;
+    reg  [2:0] sp$1$d;
+    wire  [2:0] sp$1$q;
+    reg  sp$1$clock;
+    reg  [2:0] sp$2$d;
+    wire  [2:0] sp$2$q;
+    reg  sp$2$clock;
+    reg  [2:0] sp$3$d;
+    wire  [2:0] sp$3$q;
+    reg  sp$3$clock;
+    reg  [7:0] top_mask_q$0$d;
+    wire  [7:0] top_mask_q$0$q;
+    reg  top_mask_q$0$clock;
+    reg  [7:0] top_mask_q$1$d;
+    wire  [7:0] top_mask_q$1$q;
+    reg  top_mask_q$1$clock;
+    reg  [7:0] top_mask_q$2$d;
+    wire  [7:0] top_mask_q$2$q;
+    reg  top_mask_q$2$clock;
+    reg  [7:0] top_mask_q$3$d;
+    wire  [7:0] top_mask_q$3$q;
+    reg  top_mask_q$3$clock;
+    reg  [15:0] top_pc_q$0$d;
+    wire  [15:0] top_pc_q$0$q;
+    reg  top_pc_q$0$clock;
+    reg  [15:0] top_pc_q$1$d;
+    wire  [15:0] top_pc_q$1$q;
+    reg  top_pc_q$1$clock;
+    reg  [15:0] top_pc_q$2$d;
+    wire  [15:0] top_pc_q$2$q;
+    reg  top_pc_q$2$clock;
+    reg  [15:0] top_pc_q$3$d;
+    wire  [15:0] top_pc_q$3$q;
+    reg  top_pc_q$3$clock;
+    reg  [7:0] bottom_mask_q$0$d;
+    wire  [7:0] bottom_mask_q$0$q;
+    reg  bottom_mask_q$0$clock;
+    reg  [7:0] bottom_mask_q$1$d;
+    wire  [7:0] bottom_mask_q$1$q;
+    reg  bottom_mask_q$1$clock;
+    reg  [7:0] bottom_mask_q$2$d;
+    wire  [7:0] bottom_mask_q$2$q;
+    reg  bottom_mask_q$2$clock;
+    reg  [7:0] bottom_mask_q$3$d;
+    wire  [7:0] bottom_mask_q$3$q;
+    reg  bottom_mask_q$3$clock;
+    reg  [15:0] bottom_pc_q$0$d;
+    wire  [15:0] bottom_pc_q$0$q;
+    reg  bottom_pc_q$0$clock;
+    reg  [15:0] bottom_pc_q$1$d;
+    wire  [15:0] bottom_pc_q$1$q;
+    reg  bottom_pc_q$1$clock;
+    reg  [15:0] bottom_pc_q$2$d;
+    wire  [15:0] bottom_pc_q$2$q;
+    reg  bottom_pc_q$2$clock;
+    reg  [15:0] bottom_pc_q$3$d;
+    wire  [15:0] bottom_pc_q$3$q;
+    reg  bottom_pc_q$3$clock;
+    reg  [3:0] overflow_q$d;
+    wire  [3:0] overflow_q$q;
     reg  overflow_q$clock;
-    reg  underflow_q$d;
-    wire  underflow_q$q;
+    reg  [3:0] underflow_q$d;
+    wire  [3:0] underflow_q$q;
     reg  underflow_q$clock;
+    reg  refill$d;
+    wire  refill$q;
+    reg  refill$clock;
+    reg  [1:0] refill_wid$d;
+    wire  [1:0] refill_wid$q;
+    reg  refill_wid$clock;
     // Local signals
-    reg  push_ok;
-    reg  [2:0] replace_addr;
-    reg  slot_sel;
-    reg  [7:0] tos_mask;
-    reg  [15:0] tos_pc;
+    reg  w_push;
+    reg  w_pop;
+    reg  w_clear;
+    reg  w_empty;
+    reg  w_full;
+    reg  w_refill;
+    reg  [2:0] w_sp;
+    reg  [7:0] w_sp8;
+    reg  [7:0] w_mask;
+    reg  [15:0] w_pc;
+    reg  [7:0] t_mask;
+    reg  [15:0] t_pc;
+    reg  [3:0] empties;
+    reg  [3:0] fulls;
+    reg  [3:0] overflow_next;
+    reg  [3:0] underflow_next;
+    reg  write;
+    reg  [7:0] write_sp;
+    reg  [7:0] write_base;
+    reg  write_replace;
+    reg  [7:0] write_slot;
+    reg  read;
+    reg  [7:0] read_sp;
+    reg  [7:0] read_base;
     // Sub module instances
-    WarpScheduler__core_mask_0 mask_mem$0(
-        .d(mask_mem$0$d),
-        .q(mask_mem$0$q),
-        .clock(mask_mem$0$clock)
+    WarpScheduler__core_stacks_mask_ram mask_ram(
+        .read_address(mask_ram$read_address),
+        .read_clock(mask_ram$read_clock),
+        .read_data(mask_ram$read_data),
+        .write_address(mask_ram$write_address),
+        .write_clock(mask_ram$write_clock),
+        .write_data(mask_ram$write_data),
+        .write_enable(mask_ram$write_enable)
     );
-    WarpScheduler__core_mask_0 mask_mem$1(
-        .d(mask_mem$1$d),
-        .q(mask_mem$1$q),
-        .clock(mask_mem$1$clock)
+    WarpScheduler__core_stacks_pc_ram pc_ram(
+        .read_address(pc_ram$read_address),
+        .read_clock(pc_ram$read_clock),
+        .read_data(pc_ram$read_data),
+        .write_address(pc_ram$write_address),
+        .write_clock(pc_ram$write_clock),
+        .write_data(pc_ram$write_data),
+        .write_enable(pc_ram$write_enable)
     );
-    WarpScheduler__core_mask_0 mask_mem$2(
-        .d(mask_mem$2$d),
-        .q(mask_mem$2$q),
-        .clock(mask_mem$2$clock)
+    WarpScheduler__core_stacks_sp_0 sp$0(
+        .d(sp$0$d),
+        .q(sp$0$q),
+        .clock(sp$0$clock)
     );
-    WarpScheduler__core_mask_0 mask_mem$3(
-        .d(mask_mem$3$d),
-        .q(mask_mem$3$q),
-        .clock(mask_mem$3$clock)
+    WarpScheduler__core_stacks_sp_0 sp$1(
+        .d(sp$1$d),
+        .q(sp$1$q),
+        .clock(sp$1$clock)
     );
-    WarpScheduler__core_pc_0 pc_mem$0(
-        .d(pc_mem$0$d),
-        .q(pc_mem$0$q),
-        .clock(pc_mem$0$clock)
+    WarpScheduler__core_stacks_sp_0 sp$2(
+        .d(sp$2$d),
+        .q(sp$2$q),
+        .clock(sp$2$clock)
     );
-    WarpScheduler__core_pc_0 pc_mem$1(
-        .d(pc_mem$1$d),
-        .q(pc_mem$1$q),
-        .clock(pc_mem$1$clock)
+    WarpScheduler__core_stacks_sp_0 sp$3(
+        .d(sp$3$d),
+        .q(sp$3$q),
+        .clock(sp$3$clock)
     );
-    WarpScheduler__core_pc_0 pc_mem$2(
-        .d(pc_mem$2$d),
-        .q(pc_mem$2$q),
-        .clock(pc_mem$2$clock)
+    WarpScheduler__core_mask_0 top_mask_q$0(
+        .d(top_mask_q$0$d),
+        .q(top_mask_q$0$q),
+        .clock(top_mask_q$0$clock)
     );
-    WarpScheduler__core_pc_0 pc_mem$3(
-        .d(pc_mem$3$d),
-        .q(pc_mem$3$q),
-        .clock(pc_mem$3$clock)
+    WarpScheduler__core_mask_0 top_mask_q$1(
+        .d(top_mask_q$1$d),
+        .q(top_mask_q$1$q),
+        .clock(top_mask_q$1$clock)
     );
-    WarpScheduler__core_stacks_0_sp sp(
-        .d(sp$d),
-        .q(sp$q),
-        .clock(sp$clock)
+    WarpScheduler__core_mask_0 top_mask_q$2(
+        .d(top_mask_q$2$d),
+        .q(top_mask_q$2$q),
+        .clock(top_mask_q$2$clock)
     );
-    WarpScheduler__core_stacks_0_overflow_q overflow_q(
+    WarpScheduler__core_mask_0 top_mask_q$3(
+        .d(top_mask_q$3$d),
+        .q(top_mask_q$3$q),
+        .clock(top_mask_q$3$clock)
+    );
+    WarpScheduler__core_pc_0 top_pc_q$0(
+        .d(top_pc_q$0$d),
+        .q(top_pc_q$0$q),
+        .clock(top_pc_q$0$clock)
+    );
+    WarpScheduler__core_pc_0 top_pc_q$1(
+        .d(top_pc_q$1$d),
+        .q(top_pc_q$1$q),
+        .clock(top_pc_q$1$clock)
+    );
+    WarpScheduler__core_pc_0 top_pc_q$2(
+        .d(top_pc_q$2$d),
+        .q(top_pc_q$2$q),
+        .clock(top_pc_q$2$clock)
+    );
+    WarpScheduler__core_pc_0 top_pc_q$3(
+        .d(top_pc_q$3$d),
+        .q(top_pc_q$3$q),
+        .clock(top_pc_q$3$clock)
+    );
+    WarpScheduler__core_mask_0 bottom_mask_q$0(
+        .d(bottom_mask_q$0$d),
+        .q(bottom_mask_q$0$q),
+        .clock(bottom_mask_q$0$clock)
+    );
+    WarpScheduler__core_mask_0 bottom_mask_q$1(
+        .d(bottom_mask_q$1$d),
+        .q(bottom_mask_q$1$q),
+        .clock(bottom_mask_q$1$clock)
+    );
+    WarpScheduler__core_mask_0 bottom_mask_q$2(
+        .d(bottom_mask_q$2$d),
+        .q(bottom_mask_q$2$q),
+        .clock(bottom_mask_q$2$clock)
+    );
+    WarpScheduler__core_mask_0 bottom_mask_q$3(
+        .d(bottom_mask_q$3$d),
+        .q(bottom_mask_q$3$q),
+        .clock(bottom_mask_q$3$clock)
+    );
+    WarpScheduler__core_pc_0 bottom_pc_q$0(
+        .d(bottom_pc_q$0$d),
+        .q(bottom_pc_q$0$q),
+        .clock(bottom_pc_q$0$clock)
+    );
+    WarpScheduler__core_pc_0 bottom_pc_q$1(
+        .d(bottom_pc_q$1$d),
+        .q(bottom_pc_q$1$q),
+        .clock(bottom_pc_q$1$clock)
+    );
+    WarpScheduler__core_pc_0 bottom_pc_q$2(
+        .d(bottom_pc_q$2$d),
+        .q(bottom_pc_q$2$q),
+        .clock(bottom_pc_q$2$clock)
+    );
+    WarpScheduler__core_pc_0 bottom_pc_q$3(
+        .d(bottom_pc_q$3$d),
+        .q(bottom_pc_q$3$q),
+        .clock(bottom_pc_q$3$clock)
+    );
+    WarpScheduler__core_active overflow_q(
         .d(overflow_q$d),
         .q(overflow_q$q),
         .clock(overflow_q$clock)
     );
-    WarpScheduler__core_stacks_0_overflow_q underflow_q(
+    WarpScheduler__core_active underflow_q(
         .d(underflow_q$d),
         .q(underflow_q$q),
         .clock(underflow_q$clock)
     );
+    WarpScheduler__core_stacks_refill refill(
+        .d(refill$d),
+        .q(refill$q),
+        .clock(refill$clock)
+    );
+    WarpScheduler__core_stacks_refill_wid refill_wid(
+        .d(refill_wid$d),
+        .q(refill_wid$q),
+        .clock(refill_wid$clock)
+    );
     // Update code
     always @(*) begin
-        mask_mem$0$clock = clock;
-        mask_mem$0$d = mask_mem$0$q;
-        pc_mem$0$clock = clock;
-        pc_mem$0$d = pc_mem$0$q;
-        mask_mem$1$clock = clock;
-        mask_mem$1$d = mask_mem$1$q;
-        pc_mem$1$clock = clock;
-        pc_mem$1$d = pc_mem$1$q;
-        mask_mem$2$clock = clock;
-        mask_mem$2$d = mask_mem$2$q;
-        pc_mem$2$clock = clock;
-        pc_mem$2$d = pc_mem$2$q;
-        mask_mem$3$clock = clock;
-        mask_mem$3$d = mask_mem$3$q;
-        pc_mem$3$clock = clock;
-        pc_mem$3$d = pc_mem$3$q;
-        sp$clock = clock;
         overflow_q$clock = clock;
         underflow_q$clock = clock;
-        sp$d = sp$q;
+        refill$clock = clock;
+        refill_wid$clock = clock;
         overflow_q$d = overflow_q$q;
         underflow_q$d = underflow_q$q;
-        empty = sp$q == 32'h0;
-        full = sp$q == depth;
-        occupancy = sp$q;
+        refill$d = refill$q;
+        refill_wid$d = refill_wid$q;
+        mask_ram$read_clock = clock;
+        mask_ram$write_clock = clock;
+        pc_ram$read_clock = clock;
+        pc_ram$write_clock = clock;
+        write = 1'b0;
+        read = 1'b0;
+        overflow_next = overflow_q$q;
+        underflow_next = underflow_q$q;
+        empties = 32'h0;
+        fulls = 32'h0;
+        t_mask = 32'h0;
+        t_pc = 32'h0;
+        write_base = 32'h0;
+        write_sp = 32'h0;
+        read_base = 32'h0;
+        read_sp = 32'h0;
+        sp$0$clock = clock;
+        sp$0$d = sp$0$q;
+        top_mask_q$0$clock = clock;
+        top_pc_q$0$clock = clock;
+        bottom_mask_q$0$clock = clock;
+        bottom_mask_q$0$d = bottom_mask_q$0$q;
+        bottom_pc_q$0$clock = clock;
+        bottom_pc_q$0$d = bottom_pc_q$0$q;
+        w_push = push[0];
+        w_pop = pop[0];
+        w_clear = clear[0];
+        w_sp = sp$0$q;
+        w_sp8 = ((w_sp) & 8'hff);
+        w_empty = sp$0$q == 32'h0;
+        w_full = sp$0$q == depth;
+        empties = (empties & ~(1 << (0)) | ((w_empty) << (0)));
+        fulls = (fulls & ~(1 << (0)) | ((w_full) << (0)));
+        if (push_wid == 0) begin
+            write_base = base$0;
+            write_sp = w_sp8;
+        end
+        if (pop_wid == 0) begin
+            read_base = base_minus_2$0;
+            read_sp = w_sp8;
+        end
+        w_refill = refill$q & (refill_wid$q == 0);
+        w_mask = top_mask_q$0$q;
+        w_pc = top_pc_q$0$q;
+        if (w_refill) begin
+            w_mask = mask_ram$read_data;
+            w_pc = pc_ram$read_data;
+        end
+        if (top_wid == 0) begin
+            t_mask = w_mask;
+            t_pc = w_pc;
+        end
+        top_mask_q$0$d = w_mask;
+        top_pc_q$0$d = w_pc;
+        if (reset | w_clear) begin
+            sp$0$d = 32'h0;
+            top_mask_q$0$d = 32'h0;
+            top_pc_q$0$d = 32'h0;
+            if (slot0_when_empty) begin
+                top_mask_q$0$d = bottom_mask_q$0$q;
+                top_pc_q$0$d = bottom_pc_q$0$q;
+            end
+            if (reset) begin
+                overflow_next = (overflow_next & ~(1 << (0)) | ((1'b0) << (0)));
+                underflow_next = (underflow_next & ~(1 << (0)) | ((1'b0) << (0)));
+            end
+        end
+        else if (w_push & w_pop) begin
+            write = 1'b1;
+            top_mask_q$0$d = push_mask;
+            top_pc_q$0$d = push_pc;
+            if (w_empty) begin
+                underflow_next = (underflow_next & ~(1 << (0)) | ((1'b1) << (0)));
+                sp$0$d = 32'h1;
+            end
+            if (sp$0$q < 32'h2) begin
+                bottom_mask_q$0$d = push_mask;
+                bottom_pc_q$0$d = push_pc;
+            end
+        end
+        else if (w_push) begin
+            if (w_full) begin
+                overflow_next = (overflow_next & ~(1 << (0)) | ((1'b1) << (0)));
+            end
+            else begin
+                write = 1'b1;
+                sp$0$d = sp$0$q + 32'h1;
+                top_mask_q$0$d = push_mask;
+                top_pc_q$0$d = push_pc;
+                if (w_empty) begin
+                    bottom_mask_q$0$d = push_mask;
+                    bottom_pc_q$0$d = push_pc;
+                end
+            end
+        end
+        else if (w_pop) begin
+            if (w_empty) begin
+                underflow_next = (underflow_next & ~(1 << (0)) | ((1'b1) << (0)));
+            end
+            else begin
+                sp$0$d = sp$0$q - 32'h1;
+                if (sp$0$q >= 32'h2) begin
+                    read = 1'b1;
+                end
+                else if (~slot0_when_empty) begin
+                    top_mask_q$0$d = 32'h0;
+                    top_pc_q$0$d = 32'h0;
+                end
+            end
+        end
+        sp$1$clock = clock;
+        sp$1$d = sp$1$q;
+        top_mask_q$1$clock = clock;
+        top_pc_q$1$clock = clock;
+        bottom_mask_q$1$clock = clock;
+        bottom_mask_q$1$d = bottom_mask_q$1$q;
+        bottom_pc_q$1$clock = clock;
+        bottom_pc_q$1$d = bottom_pc_q$1$q;
+        w_push = push[1];
+        w_pop = pop[1];
+        w_clear = clear[1];
+        w_sp = sp$1$q;
+        w_sp8 = ((w_sp) & 8'hff);
+        w_empty = sp$1$q == 32'h0;
+        w_full = sp$1$q == depth;
+        empties = (empties & ~(1 << (1)) | ((w_empty) << (1)));
+        fulls = (fulls & ~(1 << (1)) | ((w_full) << (1)));
+        if (push_wid == 1) begin
+            write_base = base$1;
+            write_sp = w_sp8;
+        end
+        if (pop_wid == 1) begin
+            read_base = base_minus_2$1;
+            read_sp = w_sp8;
+        end
+        w_refill = refill$q & (refill_wid$q == 1);
+        w_mask = top_mask_q$1$q;
+        w_pc = top_pc_q$1$q;
+        if (w_refill) begin
+            w_mask = mask_ram$read_data;
+            w_pc = pc_ram$read_data;
+        end
+        if (top_wid == 1) begin
+            t_mask = w_mask;
+            t_pc = w_pc;
+        end
+        top_mask_q$1$d = w_mask;
+        top_pc_q$1$d = w_pc;
+        if (reset | w_clear) begin
+            sp$1$d = 32'h0;
+            top_mask_q$1$d = 32'h0;
+            top_pc_q$1$d = 32'h0;
+            if (slot0_when_empty) begin
+                top_mask_q$1$d = bottom_mask_q$1$q;
+                top_pc_q$1$d = bottom_pc_q$1$q;
+            end
+            if (reset) begin
+                overflow_next = (overflow_next & ~(1 << (1)) | ((1'b0) << (1)));
+                underflow_next = (underflow_next & ~(1 << (1)) | ((1'b0) << (1)));
+            end
+        end
+        else if (w_push & w_pop) begin
+            write = 1'b1;
+            top_mask_q$1$d = push_mask;
+            top_pc_q$1$d = push_pc;
+            if (w_empty) begin
+                underflow_next = (underflow_next & ~(1 << (1)) | ((1'b1) << (1)));
+                sp$1$d = 32'h1;
+            end
+            if (sp$1$q < 32'h2) begin
+                bottom_mask_q$1$d = push_mask;
+                bottom_pc_q$1$d = push_pc;
+            end
+        end
+        else if (w_push) begin
+            if (w_full) begin
+                overflow_next = (overflow_next & ~(1 << (1)) | ((1'b1) << (1)));
+            end
+            else begin
+                write = 1'b1;
+                sp$1$d = sp$1$q + 32'h1;
+                top_mask_q$1$d = push_mask;
+                top_pc_q$1$d = push_pc;
+                if (w_empty) begin
+                    bottom_mask_q$1$d = push_mask;
+                    bottom_pc_q$1$d = push_pc;
+                end
+            end
+        end
+        else if (w_pop) begin
+            if (w_empty) begin
+                underflow_next = (underflow_next & ~(1 << (1)) | ((1'b1) << (1)));
+            end
+            else begin
+                sp$1$d = sp$1$q - 32'h1;
+                if (sp$1$q >= 32'h2) begin
+                    read = 1'b1;
+                end
+                else if (~slot0_when_empty) begin
+                    top_mask_q$1$d = 32'h0;
+                    top_pc_q$1$d = 32'h0;
+                end
+            end
+        end
+        sp$2$clock = clock;
+        sp$2$d = sp$2$q;
+        top_mask_q$2$clock = clock;
+        top_pc_q$2$clock = clock;
+        bottom_mask_q$2$clock = clock;
+        bottom_mask_q$2$d = bottom_mask_q$2$q;
+        bottom_pc_q$2$clock = clock;
+        bottom_pc_q$2$d = bottom_pc_q$2$q;
+        w_push = push[2];
+        w_pop = pop[2];
+        w_clear = clear[2];
+        w_sp = sp$2$q;
+        w_sp8 = ((w_sp) & 8'hff);
+        w_empty = sp$2$q == 32'h0;
+        w_full = sp$2$q == depth;
+        empties = (empties & ~(1 << (2)) | ((w_empty) << (2)));
+        fulls = (fulls & ~(1 << (2)) | ((w_full) << (2)));
+        if (push_wid == 2) begin
+            write_base = base$2;
+            write_sp = w_sp8;
+        end
+        if (pop_wid == 2) begin
+            read_base = base_minus_2$2;
+            read_sp = w_sp8;
+        end
+        w_refill = refill$q & (refill_wid$q == 2);
+        w_mask = top_mask_q$2$q;
+        w_pc = top_pc_q$2$q;
+        if (w_refill) begin
+            w_mask = mask_ram$read_data;
+            w_pc = pc_ram$read_data;
+        end
+        if (top_wid == 2) begin
+            t_mask = w_mask;
+            t_pc = w_pc;
+        end
+        top_mask_q$2$d = w_mask;
+        top_pc_q$2$d = w_pc;
+        if (reset | w_clear) begin
+            sp$2$d = 32'h0;
+            top_mask_q$2$d = 32'h0;
+            top_pc_q$2$d = 32'h0;
+            if (slot0_when_empty) begin
+                top_mask_q$2$d = bottom_mask_q$2$q;
+                top_pc_q$2$d = bottom_pc_q$2$q;
+            end
+            if (reset) begin
+                overflow_next = (overflow_next & ~(1 << (2)) | ((1'b0) << (2)));
+                underflow_next = (underflow_next & ~(1 << (2)) | ((1'b0) << (2)));
+            end
+        end
+        else if (w_push & w_pop) begin
+            write = 1'b1;
+            top_mask_q$2$d = push_mask;
+            top_pc_q$2$d = push_pc;
+            if (w_empty) begin
+                underflow_next = (underflow_next & ~(1 << (2)) | ((1'b1) << (2)));
+                sp$2$d = 32'h1;
+            end
+            if (sp$2$q < 32'h2) begin
+                bottom_mask_q$2$d = push_mask;
+                bottom_pc_q$2$d = push_pc;
+            end
+        end
+        else if (w_push) begin
+            if (w_full) begin
+                overflow_next = (overflow_next & ~(1 << (2)) | ((1'b1) << (2)));
+            end
+            else begin
+                write = 1'b1;
+                sp$2$d = sp$2$q + 32'h1;
+                top_mask_q$2$d = push_mask;
+                top_pc_q$2$d = push_pc;
+                if (w_empty) begin
+                    bottom_mask_q$2$d = push_mask;
+                    bottom_pc_q$2$d = push_pc;
+                end
+            end
+        end
+        else if (w_pop) begin
+            if (w_empty) begin
+                underflow_next = (underflow_next & ~(1 << (2)) | ((1'b1) << (2)));
+            end
+            else begin
+                sp$2$d = sp$2$q - 32'h1;
+                if (sp$2$q >= 32'h2) begin
+                    read = 1'b1;
+                end
+                else if (~slot0_when_empty) begin
+                    top_mask_q$2$d = 32'h0;
+                    top_pc_q$2$d = 32'h0;
+                end
+            end
+        end
+        sp$3$clock = clock;
+        sp$3$d = sp$3$q;
+        top_mask_q$3$clock = clock;
+        top_pc_q$3$clock = clock;
+        bottom_mask_q$3$clock = clock;
+        bottom_mask_q$3$d = bottom_mask_q$3$q;
+        bottom_pc_q$3$clock = clock;
+        bottom_pc_q$3$d = bottom_pc_q$3$q;
+        w_push = push[3];
+        w_pop = pop[3];
+        w_clear = clear[3];
+        w_sp = sp$3$q;
+        w_sp8 = ((w_sp) & 8'hff);
+        w_empty = sp$3$q == 32'h0;
+        w_full = sp$3$q == depth;
+        empties = (empties & ~(1 << (3)) | ((w_empty) << (3)));
+        fulls = (fulls & ~(1 << (3)) | ((w_full) << (3)));
+        if (push_wid == 3) begin
+            write_base = base$3;
+            write_sp = w_sp8;
+        end
+        if (pop_wid == 3) begin
+            read_base = base_minus_2$3;
+            read_sp = w_sp8;
+        end
+        w_refill = refill$q & (refill_wid$q == 3);
+        w_mask = top_mask_q$3$q;
+        w_pc = top_pc_q$3$q;
+        if (w_refill) begin
+            w_mask = mask_ram$read_data;
+            w_pc = pc_ram$read_data;
+        end
+        if (top_wid == 3) begin
+            t_mask = w_mask;
+            t_pc = w_pc;
+        end
+        top_mask_q$3$d = w_mask;
+        top_pc_q$3$d = w_pc;
+        if (reset | w_clear) begin
+            sp$3$d = 32'h0;
+            top_mask_q$3$d = 32'h0;
+            top_pc_q$3$d = 32'h0;
+            if (slot0_when_empty) begin
+                top_mask_q$3$d = bottom_mask_q$3$q;
+                top_pc_q$3$d = bottom_pc_q$3$q;
+            end
+            if (reset) begin
+                overflow_next = (overflow_next & ~(1 << (3)) | ((1'b0) << (3)));
+                underflow_next = (underflow_next & ~(1 << (3)) | ((1'b0) << (3)));
+            end
+        end
+        else if (w_push & w_pop) begin
+            write = 1'b1;
+            top_mask_q$3$d = push_mask;
+            top_pc_q$3$d = push_pc;
+            if (w_empty) begin
+                underflow_next = (underflow_next & ~(1 << (3)) | ((1'b1) << (3)));
+                sp$3$d = 32'h1;
+            end
+            if (sp$3$q < 32'h2) begin
+                bottom_mask_q$3$d = push_mask;
+                bottom_pc_q$3$d = push_pc;
+            end
+        end
+        else if (w_push) begin
+            if (w_full) begin
+                overflow_next = (overflow_next & ~(1 << (3)) | ((1'b1) << (3)));
+            end
+            else begin
+                write = 1'b1;
+                sp$3$d = sp$3$q + 32'h1;
+                top_mask_q$3$d = push_mask;
+                top_pc_q$3$d = push_pc;
+                if (w_empty) begin
+                    bottom_mask_q$3$d = push_mask;
+                    bottom_pc_q$3$d = push_pc;
+                end
+            end
+        end
+        else if (w_pop) begin
+            if (w_empty) begin
+                underflow_next = (underflow_next & ~(1 << (3)) | ((1'b1) << (3)));
+            end
+            else begin
+                sp$3$d = sp$3$q - 32'h1;
+                if (sp$3$q >= 32'h2) begin
+                    read = 1'b1;
+                end
+                else if (~slot0_when_empty) begin
+                    top_mask_q$3$d = 32'h0;
+                    top_pc_q$3$d = 32'h0;
+                end
+            end
+        end
+        overflow_q$d = overflow_next;
+        underflow_q$d = underflow_next;
+        refill$d = read;
+        refill_wid$d = pop_wid;
+        write_replace = |(pop & push);
+        write_slot = write_sp;
+        if (write_replace & (write_sp != 32'h0)) begin
+            write_slot = write_sp - 32'h1;
+        end
+        mask_ram$write_enable = write;
+        mask_ram$write_address = write_base + write_slot;
+        mask_ram$write_data = push_mask;
+        pc_ram$write_enable = write;
+        pc_ram$write_address = write_base + write_slot;
+        pc_ram$write_data = push_pc;
+        mask_ram$read_address = read_base + read_sp;
+        pc_ram$read_address = read_base + read_sp;
+        top_mask = t_mask;
+        top_pc = t_pc;
+        empty = empties;
+        full = fulls;
         overflow = overflow_q$q;
         underflow = underflow_q$q;
-        tos_mask = mask_mem$0$q;
-        tos_pc = pc_mem$0$q;
-        if (sp$q == 0 + 32'h1) begin
-            tos_mask = mask_mem$0$q;
-            tos_pc = pc_mem$0$q;
-        end
-        if (sp$q == 1 + 32'h1) begin
-            tos_mask = mask_mem$1$q;
-            tos_pc = pc_mem$1$q;
-        end
-        if (sp$q == 2 + 32'h1) begin
-            tos_mask = mask_mem$2$q;
-            tos_pc = pc_mem$2$q;
-        end
-        if (sp$q == 3 + 32'h1) begin
-            tos_mask = mask_mem$3$q;
-            tos_pc = pc_mem$3$q;
-        end
-        top_mask = tos_mask;
-        top_pc = tos_pc;
-        if (reset) begin
-            sp$d = 32'h0;
-            overflow_q$d = 1'b0;
-            underflow_q$d = 1'b0;
-        end
-        else if (clear) begin
-            sp$d = 32'h0;
-        end
-        else if (push & pop) begin
-            if (empty) begin
-                underflow_q$d = 1'b1;
-                sp$d = 32'h1;
-            end
-        end
-        else if (push) begin
-            if (full) begin
-                overflow_q$d = 1'b1;
-            end
-            else begin
-                sp$d = sp$q + 32'h1;
-            end
-        end
-        else if (pop) begin
-            if (empty) begin
-                underflow_q$d = 1'b1;
-            end
-            else begin
-                sp$d = sp$q - 32'h1;
-            end
-        end
-        push_ok = push & ~reset & ~clear;
-        replace_addr = sp$q - 32'h1;
-        if (empty) begin
-            replace_addr = 32'h0;
-        end
-        slot_sel = (pop & (replace_addr == 0)) | (~pop & (sp$q == 0));
-        if (push_ok & slot_sel) begin
-            mask_mem$0$d = push_mask;
-            pc_mem$0$d = push_pc;
-        end
-        slot_sel = (pop & (replace_addr == 1)) | (~pop & (sp$q == 1));
-        if (push_ok & slot_sel) begin
-            mask_mem$1$d = push_mask;
-            pc_mem$1$d = push_pc;
-        end
-        slot_sel = (pop & (replace_addr == 2)) | (~pop & (sp$q == 2));
-        if (push_ok & slot_sel) begin
-            mask_mem$2$d = push_mask;
-            pc_mem$2$d = push_pc;
-        end
-        slot_sel = (pop & (replace_addr == 3)) | (~pop & (sp$q == 3));
-        if (push_ok & slot_sel) begin
-            mask_mem$3$d = push_mask;
-            pc_mem$3$d = push_pc;
-        end
     end
-endmodule // WarpScheduler__core_stacks_0
+endmodule // WarpScheduler__core_stacks
 
-module WarpScheduler__core_stacks_0_overflow_q(d,q,clock);
+module WarpScheduler__core_stacks_mask_ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    // Module arguments
+    input wire  [7:0] read_address;
+    input wire  read_clock;
+    output reg  [7:0] read_data;
+    input wire  [7:0] write_address;
+    input wire  write_clock;
+    input wire  [7:0] write_data;
+    input wire  write_enable;
+    // Update code (custom)
+    reg[7:0] mem[255:0];
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+endmodule // WarpScheduler__core_stacks_mask_ram
+
+module WarpScheduler__core_stacks_pc_ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+    // Module arguments
+    input wire  [7:0] read_address;
+    input wire  read_clock;
+    output reg  [15:0] read_data;
+    input wire  [7:0] write_address;
+    input wire  write_clock;
+    input wire  [15:0] write_data;
+    input wire  write_enable;
+    // Update code (custom)
+    reg[15:0] mem[255:0];
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+endmodule // WarpScheduler__core_stacks_pc_ram
+
+module WarpScheduler__core_stacks_refill(d,q,clock);
     // Module arguments
     input wire  d;
     output reg  q;
@@ -1445,9 +1813,23 @@ module WarpScheduler__core_stacks_0_overflow_q(d,q,clock);
     always @(posedge clock) begin
        q <= d;
     end
-endmodule // WarpScheduler__core_stacks_0_overflow_q
+endmodule // WarpScheduler__core_stacks_refill
 
-module WarpScheduler__core_stacks_0_sp(d,q,clock);
+module WarpScheduler__core_stacks_refill_wid(d,q,clock);
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    always @(posedge clock) begin
+       q <= d;
+    end
+endmodule // WarpScheduler__core_stacks_refill_wid
+
+module WarpScheduler__core_stacks_sp_0(d,q,clock);
     // Module arguments
     input wire  [2:0] d;
     output reg  [2:0] q;
@@ -1459,4 +1841,4 @@ module WarpScheduler__core_stacks_0_sp(d,q,clock);
     always @(posedge clock) begin
        q <= d;
     end
-endmodule // WarpScheduler__core_stacks_0_sp
+endmodule // WarpScheduler__core_stacks_sp_0

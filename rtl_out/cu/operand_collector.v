@@ -7139,76 +7139,52 @@ module operand_collector__du_0(clock,reset,req,advance,valid,index,grant);
     output reg  [1:0] index;
     output reg  [3:0] grant;
     // Constant declarations
-    localparam  last_at_reset = 2'b0;
+    localparam  above_at_reset = 4'he;
     // Stub signals
-    reg  [1:0] last$d;
-    wire  [1:0] last$q;
-    reg  last$clock;
+    reg  [3:0] above$d;
+    wire  [3:0] above$q;
+    reg  above$clock;
     // Local signals
-    reg  found;
-    reg  [1:0] pick;
+    reg  [3:0] req_above;
+    reg  [3:0] grant_above;
+    reg  [3:0] grant_low;
     reg  [3:0] one_hot;
+    reg  [1:0] pick;
     // Sub module instances
-    operand_collector__arbiter_pri last(
-        .d(last$d),
-        .q(last$q),
-        .clock(last$clock)
+    operand_collector__arbiter_head_0 above(
+        .d(above$d),
+        .q(above$q),
+        .clock(above$clock)
     );
     // Update code
     always @(*) begin
-        last$clock = clock;
-        last$d = last$q;
+        above$clock = clock;
+        above$d = above$q;
+        req_above = req & above$q;
+        grant_above = req_above & (~req_above + 32'h1);
+        grant_low = req & (~req + 32'h1);
+        one_hot = grant_low;
+        if (|req_above) begin
+            one_hot = grant_above;
+        end
         pick = 32'h0;
-        found = 1'b0;
-        if (~found & req[1] & (last$q < 1)) begin
-            pick = 1;
-            found = 1'b1;
+        if (one_hot[1]) begin
+            pick = pick | 1;
         end
-        if (~found & req[2] & (last$q < 2)) begin
-            pick = 2;
-            found = 1'b1;
+        if (one_hot[2]) begin
+            pick = pick | 2;
         end
-        if (~found & req[3] & (last$q < 3)) begin
-            pick = 3;
-            found = 1'b1;
-        end
-        if (~found & req[0]) begin
-            pick = 0;
-            found = 1'b1;
-        end
-        if (~found & req[1]) begin
-            pick = 1;
-            found = 1'b1;
-        end
-        if (~found & req[2]) begin
-            pick = 2;
-            found = 1'b1;
-        end
-        if (~found & req[3]) begin
-            pick = 3;
-            found = 1'b1;
-        end
-        one_hot = 32'h0;
-        if (|req & (pick == 0)) begin
-            one_hot = (one_hot & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (|req & (pick == 1)) begin
-            one_hot = (one_hot & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (|req & (pick == 2)) begin
-            one_hot = (one_hot & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (|req & (pick == 3)) begin
-            one_hot = (one_hot & ~(1 << (3)) | ((1'b1) << (3)));
+        if (one_hot[3]) begin
+            pick = pick | 3;
         end
         valid = |req;
         index = pick;
         grant = one_hot;
         if (reset) begin
-            last$d = last_at_reset;
+            above$d = above_at_reset;
         end
         else if (advance & |req) begin
-            last$d = pick;
+            above$d = ~(one_hot | (one_hot - 32'h1));
         end
     end
 endmodule // operand_collector__du_0

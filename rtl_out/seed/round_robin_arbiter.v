@@ -15,134 +15,78 @@ module round_robin_arbiter(clock,reset,req,advance,valid,index,grant);
     output reg  [2:0] index;
     output reg  [7:0] grant;
     // Constant declarations
-    localparam  last_at_reset = 3'b111;
+    localparam  above_at_reset = 8'h0;
     // Stub signals
-    reg  [2:0] last$d;
-    wire  [2:0] last$q;
-    reg  last$clock;
+    reg  [7:0] above$d;
+    wire  [7:0] above$q;
+    reg  above$clock;
     // Local signals
-    reg  found;
-    reg  [2:0] pick;
+    reg  [7:0] req_above;
+    reg  [7:0] grant_above;
+    reg  [7:0] grant_low;
     reg  [7:0] one_hot;
+    reg  [2:0] pick;
     // Sub module instances
-    round_robin_arbiter__last last(
-        .d(last$d),
-        .q(last$q),
-        .clock(last$clock)
+    round_robin_arbiter__above above(
+        .d(above$d),
+        .q(above$q),
+        .clock(above$clock)
     );
     // Update code
     always @(*) begin
-        last$clock = clock;
-        last$d = last$q;
+        above$clock = clock;
+        above$d = above$q;
+        req_above = req & above$q;
+        grant_above = req_above & (~req_above + 32'h1);
+        grant_low = req & (~req + 32'h1);
+        one_hot = grant_low;
+        if (|req_above) begin
+            one_hot = grant_above;
+        end
         pick = 32'h0;
-        found = 1'b0;
-        if (~found & req[1] & (last$q < 1)) begin
-            pick = 1;
-            found = 1'b1;
+        if (one_hot[1]) begin
+            pick = pick | 1;
         end
-        if (~found & req[2] & (last$q < 2)) begin
-            pick = 2;
-            found = 1'b1;
+        if (one_hot[2]) begin
+            pick = pick | 2;
         end
-        if (~found & req[3] & (last$q < 3)) begin
-            pick = 3;
-            found = 1'b1;
+        if (one_hot[3]) begin
+            pick = pick | 3;
         end
-        if (~found & req[4] & (last$q < 4)) begin
-            pick = 4;
-            found = 1'b1;
+        if (one_hot[4]) begin
+            pick = pick | 4;
         end
-        if (~found & req[5] & (last$q < 5)) begin
-            pick = 5;
-            found = 1'b1;
+        if (one_hot[5]) begin
+            pick = pick | 5;
         end
-        if (~found & req[6] & (last$q < 6)) begin
-            pick = 6;
-            found = 1'b1;
+        if (one_hot[6]) begin
+            pick = pick | 6;
         end
-        if (~found & req[7] & (last$q < 7)) begin
-            pick = 7;
-            found = 1'b1;
-        end
-        if (~found & req[0]) begin
-            pick = 0;
-            found = 1'b1;
-        end
-        if (~found & req[1]) begin
-            pick = 1;
-            found = 1'b1;
-        end
-        if (~found & req[2]) begin
-            pick = 2;
-            found = 1'b1;
-        end
-        if (~found & req[3]) begin
-            pick = 3;
-            found = 1'b1;
-        end
-        if (~found & req[4]) begin
-            pick = 4;
-            found = 1'b1;
-        end
-        if (~found & req[5]) begin
-            pick = 5;
-            found = 1'b1;
-        end
-        if (~found & req[6]) begin
-            pick = 6;
-            found = 1'b1;
-        end
-        if (~found & req[7]) begin
-            pick = 7;
-            found = 1'b1;
-        end
-        one_hot = 32'h0;
-        if (|req & (pick == 0)) begin
-            one_hot = (one_hot & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (|req & (pick == 1)) begin
-            one_hot = (one_hot & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (|req & (pick == 2)) begin
-            one_hot = (one_hot & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (|req & (pick == 3)) begin
-            one_hot = (one_hot & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (|req & (pick == 4)) begin
-            one_hot = (one_hot & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (|req & (pick == 5)) begin
-            one_hot = (one_hot & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (|req & (pick == 6)) begin
-            one_hot = (one_hot & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (|req & (pick == 7)) begin
-            one_hot = (one_hot & ~(1 << (7)) | ((1'b1) << (7)));
+        if (one_hot[7]) begin
+            pick = pick | 7;
         end
         valid = |req;
         index = pick;
         grant = one_hot;
         if (reset) begin
-            last$d = last_at_reset;
+            above$d = above_at_reset;
         end
         else if (advance & |req) begin
-            last$d = pick;
+            above$d = ~(one_hot | (one_hot - 32'h1));
         end
     end
 endmodule // round_robin_arbiter
 
-module round_robin_arbiter__last(d,q,clock);
+module round_robin_arbiter__above(d,q,clock);
     // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
+    input wire  [7:0] d;
+    output reg  [7:0] q;
     input wire  clock;
     // Update code (custom)
     initial begin
-       q = 3'h0;
+       q = 8'h0;
     end
     always @(posedge clock) begin
        q <= d;
     end
-endmodule // round_robin_arbiter__last
+endmodule // round_robin_arbiter__above

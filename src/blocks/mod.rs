@@ -7,6 +7,8 @@ pub use priority_encoder::{Order, PriorityEncoder};
 pub use round_robin::RoundRobinArbiter;
 pub mod simt_stack;
 pub use simt_stack::SimtStack;
+pub mod simt_stack_ram;
+pub use simt_stack_ram::SimtStackRam;
 pub mod warp_scheduler;
 pub use warp_scheduler::WarpScheduler;
 pub mod seed_warp_scheduler;

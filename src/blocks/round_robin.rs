@@ -29,11 +29,16 @@ pub struct RoundRobinArbiter<const N: usize, const NW: usize> {
     pub index: Signal<Out, Bits<NW>>,
     /// One-hot grant; 0 when `valid` is low.
     pub grant: Signal<Out, Bits<N>>,
-    last: DFF<Bits<NW>>,
-    last_at_reset: Constant<Bits<NW>>,
-    found: Signal<Local, Bit>,
-    pick: Signal<Local, Bits<NW>>,
+    /// Requesters after the last grant taken (cyclically before the wrap): `above[i] = i > last`.
+    above: DFF<Bits<N>>,
+    above_at_reset: Constant<Bits<N>>,
+    /// Requests after the last grant, and the lowest of them (`x & -x`, on the carry chain).
+    req_above: Signal<Local, Bits<N>>,
+    grant_above: Signal<Local, Bits<N>>,
+    /// The lowest request of all (used when no request lies after the last grant).
+    grant_low: Signal<Local, Bits<N>>,
     one_hot: Signal<Local, Bits<N>>,
+    pick: Signal<Local, Bits<NW>>,
 }
 
 impl<const N: usize, const NW: usize> RoundRobinArbiter<N, NW> {
@@ -44,6 +49,11 @@ impl<const N: usize, const NW: usize> RoundRobinArbiter<N, NW> {
 
     /// As [`new`](Self::new), but after reset the requester after `last` has the highest
     /// priority (GPGPU-Sim's `dispatch_unit_t` starts with `m_last_cu = 0`).
+    /// The `above` mask after a grant to `last`: every requester with a higher index.
+    fn above(last: usize) -> u64 {
+        (u64::MAX << (last + 1)) & ((1u64 << N) - 1)
+    }
+
     pub fn starting_after(last: usize) -> Result<Self> {
         check_range("requesters (N)", N, 2, MAX_PORT_BITS)?;
         check_range("last requester at reset", last, 0, N - 1)?;
@@ -56,11 +66,13 @@ impl<const N: usize, const NW: usize> RoundRobinArbiter<N, NW> {
             valid: Default::default(),
             index: Default::default(),
             grant: Default::default(),
-            last: Default::default(),
-            last_at_reset: Constant::new(last.to_bits()),
-            found: Default::default(),
-            pick: Default::default(),
+            above: Default::default(),
+            above_at_reset: Constant::new(Self::above(last).to_bits()),
+            req_above: Default::default(),
+            grant_above: Default::default(),
+            grant_low: Default::default(),
             one_hot: Default::default(),
+            pick: Default::default(),
         })
     }
 }
@@ -68,37 +80,31 @@ impl<const N: usize, const NW: usize> RoundRobinArbiter<N, NW> {
 impl<const N: usize, const NW: usize> Logic for RoundRobinArbiter<N, NW> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, last);
-        // Outputs are computed in locals and written once (see PriorityEncoder).
+        dff_setup!(self, clock, above);
+        // The lowest request after the last grant, else the lowest request: no chain of
+        // comparisons, two lowest-set-bit isolations on the carry chain and one 2:1 mux.
+        self.req_above.next = self.req.val() & self.above.q.val();
+        self.grant_above.next = self.req_above.val() & (!self.req_above.val() + 1);
+        self.grant_low.next = self.req.val() & (!self.req.val() + 1);
+        self.one_hot.next = self.grant_low.val();
+        if self.req_above.val().any() {
+            self.one_hot.next = self.grant_above.val();
+        }
+        // Binary index of the one-hot grant: bit b is the OR of the grants whose index has bit b.
         self.pick.next = 0.into();
-        self.found.next = false;
-        // First the requesters above the last grant, lowest first (requester 0 never is) ...
         for i in 1..N {
-            if !self.found.val() & self.req.val().get_bit(i) & (self.last.q.val().index() < i) {
-                self.pick.next = i.to_bits();
-                self.found.next = true;
-            }
-        }
-        // ... then wrap around to the lowest requester.
-        for i in 0..N {
-            if !self.found.val() & self.req.val().get_bit(i) {
-                self.pick.next = i.to_bits();
-                self.found.next = true;
-            }
-        }
-        self.one_hot.next = 0.into();
-        for i in 0..N {
-            if self.req.val().any() & (self.pick.val().index() == i) {
-                self.one_hot.next = self.one_hot.val().replace_bit(i, true);
+            if self.one_hot.val().get_bit(i) {
+                self.pick.next = self.pick.val() | i.to_bits();
             }
         }
         self.valid.next = self.req.val().any();
         self.index.next = self.pick.val();
         self.grant.next = self.one_hot.val();
+        // Past the grant: not the granted bit nor any below it.
         if self.reset.val() {
-            self.last.d.next = self.last_at_reset.val();
+            self.above.d.next = self.above_at_reset.val();
         } else if self.advance.val() & self.req.val().any() {
-            self.last.d.next = self.pick.val();
+            self.above.d.next = !(self.one_hot.val() | (self.one_hot.val() - 1));
         }
     }
 }

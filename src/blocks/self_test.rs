@@ -4,7 +4,7 @@
 //! low, synchronized by two flip-flops), two 32-bit [`Lfsr`]s drive the [`WarpScheduler`] (fixed
 //! mode) with random traffic of the kind the random tests use: warp commands, controls,
 //! branches, ends, pops and fetch back-pressure. Every cycle of the run, all of the scheduler's
-//! outputs are folded into 32 bits and into a [`Misr`] signature. After `cycles` cycles the run
+//! outputs are folded into 32 bits, registered, and folded into a [`Misr`] signature. After `cycles` cycles the run
 //! stops and the signature is compared with `expected`, which `simt-rtl build` computes by
 //! simulating this very block in Rust and builds into the design: a pass LED on the board means
 //! the silicon matched the simulation cycle for cycle.
@@ -45,6 +45,9 @@ pub struct SelfTest<const W: usize, const WW: usize, const T: usize, const A: us
     heartbeat: DFF<Bits<26>>,
     seen_stack_err: DFF<Bit>,
     seen_misuse: DFF<Bit>,
+    /// The fold, registered: the signature logic adds no path to the scheduler's outputs.
+    fold_q: DFF<Bits<32>>,
+    running_q: DFF<Bit>,
     expected: Constant<Bits<32>>,
     por_done: Constant<Bits<4>>,
     cycles: Constant<Bits<24>>,
@@ -92,6 +95,8 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
             heartbeat: Default::default(),
             seen_stack_err: Default::default(),
             seen_misuse: Default::default(),
+            fold_q: Default::default(),
+            running_q: Default::default(),
             expected: Constant::new(expected.to_bits()),
             por_done: Constant::new(POR_DONE.to_bits()),
             cycles: Constant::new(cycles.to_bits()),
@@ -124,7 +129,7 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
 {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clk, sync0, sync1, por, count, heartbeat, seen_stack_err, seen_misuse);
+        dff_setup!(self, clk, sync0, sync1, por, count, heartbeat, seen_stack_err, seen_misuse, fold_q, running_q);
         self.sched.clock.next = self.clk.val();
         self.traffic_a.clock.next = self.clk.val();
         self.traffic_b.clock.next = self.clk.val();
@@ -199,8 +204,10 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
         self.term.next = bit_cast::<32, W>(self.sched.err_pop_idle.val() ^ self.sched.err_ctl_idle.val());
         self.fold.next = self.fold.val() ^ (self.term.val() << 3);
         self.misr.reset.next = self.reset_int.val();
-        self.misr.enable.next = self.running.val();
-        self.misr.data.next = self.fold.val();
+        self.fold_q.d.next = self.fold.val();
+        self.running_q.d.next = self.running.val();
+        self.misr.enable.next = self.running_q.q.val();
+        self.misr.data.next = self.fold_q.q.val();
         // Run length, sticky error flags
         if (self.sched.err_overflow.val() | self.sched.err_underflow.val()).any() {
             self.seen_stack_err.d.next = true;
@@ -218,7 +225,7 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
         }
         // LEDs. Each bit goes through a 1-bit local: `replace_bit(k, !x)` would be emitted as
         // `(~x) << k` inside a 32-bit expression, where `~` inverts all 32 bits.
-        self.done.next = !self.running.val();
+        self.done.next = !self.running.val() & !self.running_q.q.val();
         self.busy.next = self.running.val() & !self.reset_int.val();
         self.pass.next = self.done.val() & (self.misr.signature.val() == self.expected.val());
         self.fail.next = self.done.val() & (self.misr.signature.val() != self.expected.val());

@@ -33,7 +33,7 @@
 use anyhow::Result;
 use rust_hdl::prelude::*;
 
-use super::{Order, PriorityEncoder, RoundRobinArbiter, SimtStack};
+use super::{Order, PriorityEncoder, RoundRobinArbiter, SimtStackRam};
 use crate::params::{check_derived, check_range, check_warps, clog2, FetchPolicy, SchedulerMode};
 
 /// `W` warps (`WW = clog2(W)` id bits), `T` threads, `A` pc bits, stack depth `D`
@@ -133,7 +133,8 @@ pub struct WarpScheduler<
     /// Warp control tried to activate an idle warp.
     pub err_ctl_idle: Signal<Out, Bits<W>>,
     // Sub-blocks and state
-    stacks: [SimtStack<T, A, D, SPW>; W],
+    /// Every warp's SIMT stack, in block RAM ([`SimtStackRam`]).
+    stacks: SimtStackRam<W, WW, T, A, D, SPW>,
     idle_enc: PriorityEncoder<W, WW>,
     fetch_enc: PriorityEncoder<W, WW>,
     fetch_rr: RoundRobinArbiter<W, WW>,
@@ -153,6 +154,8 @@ pub struct WarpScheduler<
     cmd_fire: Signal<Local, Bit>,
     fetch_any: Signal<Local, Bit>,
     fetch_wid: Signal<Local, Bits<WW>>,
+    /// The fetch choice one-hot: per-warp decisions use it without decoding `fetch_wid`.
+    fetch_grant: Signal<Local, Bits<W>>,
     fetch_fire: Signal<Local, Bit>,
     is_idle: Signal<Local, Bit>,
     hit_cmd: Signal<Local, Bit>,
@@ -176,10 +179,9 @@ pub struct WarpScheduler<
     f_mask: Signal<Local, Bits<T>>,
     p_mask: Signal<Local, Bits<T>>,
     p_pc: Signal<Local, Bits<A>>,
-    empties: Signal<Local, Bits<W>>,
-    fulls: Signal<Local, Bits<W>>,
-    overflows: Signal<Local, Bits<W>>,
-    underflows: Signal<Local, Bits<W>>,
+    pushes: Signal<Local, Bits<W>>,
+    pops: Signal<Local, Bits<W>>,
+    clears: Signal<Local, Bits<W>>,
 }
 
 impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize>
@@ -190,7 +192,6 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
         check_warps("warps (W)", W)?;
         check_derived("WW", WW, "clog2(W)", clog2(W))?;
         check_range("threads (T)", T, 1, crate::params::MAX_PORT_BITS)?;
-        let stacks = (0..W).map(|_| SimtStack::new()).collect::<Result<Vec<_>>>()?;
         let fetch_order = match mode.fetch_policy() {
             FetchPolicy::HighestIndex => Order::HighestFirst,
             FetchPolicy::LowestIndex | FetchPolicy::RoundRobin => Order::LowestFirst,
@@ -235,7 +236,7 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
             err_branch_idle: Default::default(),
             err_pop_idle: Default::default(),
             err_ctl_idle: Default::default(),
-            stacks: stacks.try_into().unwrap_or_else(|_| unreachable!("W stacks built")),
+            stacks: SimtStackRam::new(mode.empty_top())?,
             idle_enc: PriorityEncoder::new(idle_order)?,
             fetch_enc: PriorityEncoder::new(fetch_order)?,
             fetch_rr: RoundRobinArbiter::new()?,
@@ -253,6 +254,7 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
             cmd_fire: Default::default(),
             fetch_any: Default::default(),
             fetch_wid: Default::default(),
+            fetch_grant: Default::default(),
             fetch_fire: Default::default(),
             is_idle: Default::default(),
             hit_cmd: Default::default(),
@@ -276,10 +278,9 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
             f_mask: Default::default(),
             p_mask: Default::default(),
             p_pc: Default::default(),
-            empties: Default::default(),
-            fulls: Default::default(),
-            overflows: Default::default(),
-            underflows: Default::default(),
+            pushes: Default::default(),
+            pops: Default::default(),
+            clears: Default::default(),
         })
     }
 }
@@ -298,11 +299,14 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
             self.pc[i].d.next = self.pc[i].q.val();
             self.mask[i].clock.next = self.clock.val();
             self.mask[i].d.next = self.mask[i].q.val();
-            self.stacks[i].clock.next = self.clock.val();
-            self.stacks[i].reset.next = self.reset.val();
-            self.stacks[i].push_mask.next = self.branch_ctl_mask.val();
-            self.stacks[i].push_pc.next = self.branch_ctl_pc.val();
         }
+        self.stacks.clock.next = self.clock.val();
+        self.stacks.reset.next = self.reset.val();
+        self.stacks.push_wid.next = self.branch_ctl_wid.val();
+        self.stacks.push_mask.next = self.branch_ctl_mask.val();
+        self.stacks.push_pc.next = self.branch_ctl_pc.val();
+        self.stacks.pop_wid.next = self.warp_pop_wid.val();
+        self.stacks.top_wid.next = self.warp_pop_wid.val();
 
         // Warp selection: an idle warp for a command, an active warp for fetch
         self.idle_enc.req.next = self.idle.q.val();
@@ -311,9 +315,11 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
         if self.round_robin.val() {
             self.fetch_any.next = self.fetch_rr.valid.val();
             self.fetch_wid.next = self.fetch_rr.index.val();
+            self.fetch_grant.next = self.fetch_rr.grant.val();
         } else {
             self.fetch_any.next = self.fetch_enc.valid.val();
             self.fetch_wid.next = self.fetch_enc.index.val();
+            self.fetch_grant.next = self.fetch_enc.grant.val();
         }
         self.fetch_fire.next = self.fetch_any.val() & self.inst_fetch_ready.val();
         self.fetch_rr.advance.next = self.fetch_fire.val();
@@ -329,25 +335,13 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
         // locals first (a port written twice glitches, and iverilog can loop between modules).
         self.f_pc.next = 0.into();
         self.f_mask.next = 0.into();
-        self.p_mask.next = 0.into();
-        self.p_pc.next = 0.into();
-        self.empties.next = 0.into();
-        self.fulls.next = 0.into();
-        self.overflows.next = 0.into();
-        self.underflows.next = 0.into();
+        self.p_mask.next = self.stacks.top_mask.val();
+        self.p_pc.next = self.stacks.top_pc.val();
         for i in 0..W {
-            if self.fetch_any.val() & (self.fetch_wid.val().index() == i) {
+            if self.fetch_grant.val().get_bit(i) {
                 self.f_pc.next = self.pc[i].q.val();
                 self.f_mask.next = self.mask[i].q.val();
             }
-            if self.warp_pop_wid.val().index() == i {
-                self.p_mask.next = self.stacks[i].top_mask.val();
-                self.p_pc.next = self.stacks[i].top_pc.val();
-            }
-            self.empties.next = self.empties.val().replace_bit(i, self.stacks[i].empty.val());
-            self.fulls.next = self.fulls.val().replace_bit(i, self.stacks[i].full.val());
-            self.overflows.next = self.overflows.val().replace_bit(i, self.stacks[i].overflow.val());
-            self.underflows.next = self.underflows.val().replace_bit(i, self.stacks[i].underflow.val());
         }
         self.inst_fetch_valid.next = self.fetch_any.val();
         self.inst_fetch_wid.next = self.fetch_wid.val();
@@ -355,10 +349,10 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
         self.inst_fetch_mask.next = self.f_mask.val();
         self.pop_data_mask.next = self.p_mask.val();
         self.pop_data_pc.next = self.p_pc.val();
-        self.stack_empty.next = self.empties.val();
-        self.stack_full.next = self.fulls.val();
-        self.err_overflow.next = self.overflows.val();
-        self.err_underflow.next = self.underflows.val();
+        self.stack_empty.next = self.stacks.empty.val();
+        self.stack_full.next = self.stacks.full.val();
+        self.err_overflow.next = self.stacks.overflow.val();
+        self.err_underflow.next = self.stacks.underflow.val();
         self.idle_mask.next = self.idle.q.val();
         self.active_mask.next = self.active.q.val();
         self.err_end_idle.next = self.end_idle_q.q.val();
@@ -373,6 +367,9 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
         self.branch_idle_next.next = self.branch_idle_q.q.val();
         self.pop_idle_next.next = self.pop_idle_q.q.val();
         self.ctl_idle_next.next = self.ctl_idle_q.q.val();
+        self.pushes.next = 0.into();
+        self.pops.next = 0.into();
+        self.clears.next = 0.into();
         for i in 0..W {
             self.is_idle.next = self.idle.q.val().get_bit(i);
             self.hit_cmd.next = self.cmd_fire.val() & (self.idle_enc.index.val().index() == i);
@@ -381,7 +378,7 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
             self.hit_pop.next = self.warp_pop_valid.val() & (self.warp_pop_wid.val().index() == i);
             self.hit_branch.next =
                 self.branch_ctl_valid.val() & (self.branch_ctl_wid.val().index() == i);
-            self.hit_fetch.next = self.fetch_fire.val() & (self.fetch_wid.val().index() == i);
+            self.hit_fetch.next = self.fetch_fire.val() & self.fetch_grant.val().get_bit(i);
             self.w_idle.next = self.is_idle.val();
             self.w_active.next = self.active.q.val().get_bit(i);
             self.do_push.next = false;
@@ -415,8 +412,8 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
                     self.w_active.next = self.warp_ctl_active.val();
                 }
                 if self.hit_pop.val() {
-                    self.pc[i].d.next = self.stacks[i].top_pc.val();
-                    self.mask[i].d.next = self.stacks[i].top_mask.val();
+                    self.pc[i].d.next = self.p_pc.val();
+                    self.mask[i].d.next = self.p_mask.val();
                 }
                 if self.hit_fetch.val() {
                     self.w_active.next = false;
@@ -440,9 +437,9 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
                 }
                 if self.hit_pop.val() & !self.is_idle.val() {
                     self.do_pop.next = true;
-                    if !self.stacks[i].empty.val() {
-                        self.pc[i].d.next = self.stacks[i].top_pc.val();
-                        self.mask[i].d.next = self.stacks[i].top_mask.val();
+                    if !self.stacks.empty.val().get_bit(i) {
+                        self.pc[i].d.next = self.p_pc.val();
+                        self.mask[i].d.next = self.p_mask.val();
                     }
                 }
                 if self.hit_branch.val() & !self.is_idle.val() {
@@ -456,12 +453,15 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
                     self.do_clear.next = true;
                 }
             }
-            self.stacks[i].push.next = self.do_push.val();
-            self.stacks[i].pop.next = self.do_pop.val();
-            self.stacks[i].clear.next = self.do_clear.val();
+            self.pushes.next = self.pushes.val().replace_bit(i, self.do_push.val());
+            self.pops.next = self.pops.val().replace_bit(i, self.do_pop.val());
+            self.clears.next = self.clears.val().replace_bit(i, self.do_clear.val());
             self.idle_next.next = self.idle_next.val().replace_bit(i, self.w_idle.val());
             self.active_next.next = self.active_next.val().replace_bit(i, self.w_active.val());
         }
+        self.stacks.push.next = self.pushes.val();
+        self.stacks.pop.next = self.pops.val();
+        self.stacks.clear.next = self.clears.val();
         self.idle.d.next = self.idle_next.val();
         self.active.d.next = self.active_next.val();
         self.end_idle_q.d.next = self.end_idle_next.val();

@@ -10,11 +10,13 @@ pub mod register_file;
 pub mod register_map;
 pub mod round_robin;
 pub mod simt_stack;
+pub mod simt_stack_ram;
 pub mod warp_scheduler;
 
 pub use priority_encoder::PriorityEncoderModel;
 pub use round_robin::RoundRobinModel;
 pub use simt_stack::SimtStackModel;
+pub use simt_stack_ram::SimtStackRamModel;
 pub use warp_scheduler::{SeedWarpSchedulerModel, WarpSchedulerModel};
 pub use operand_collector::OperandCollectorModel;
 pub use register_map::RegisterMapModel;

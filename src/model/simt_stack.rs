@@ -1,5 +1,6 @@
 //! Reference model of [`SimtStack`](crate::blocks::SimtStack).
 
+use crate::params::EmptyTop;
 use crate::port_struct;
 use crate::verify::{CycleModel, PortStruct};
 
@@ -19,19 +20,24 @@ pub struct Entry {
     pub pc: u64,
 }
 
-/// A stack of `depth` entries. Slots keep their contents when popped (the top of an empty stack
-/// reads slot 0, as the seed's does).
+/// A stack of `depth` entries. Slots keep their contents when popped; the top of an empty stack
+/// reads slot 0 (as the seed's does) or zero, as `empty_top` says.
 #[derive(Clone, Debug)]
 pub struct SimtStackModel {
     pub slots: Vec<Entry>,
     pub sp: usize,
     pub overflow: bool,
     pub underflow: bool,
+    pub empty_top: EmptyTop,
 }
 
 impl SimtStackModel {
+    /// The seed's behaviour: an empty stack's top reads slot 0.
     pub fn new(depth: usize) -> Self {
-        SimtStackModel { slots: vec![Entry::default(); depth], sp: 0, overflow: false, underflow: false }
+        Self::with_empty_top(depth, EmptyTop::SlotZero)
+    }
+    pub fn with_empty_top(depth: usize, empty_top: EmptyTop) -> Self {
+        SimtStackModel { slots: vec![Entry::default(); depth], sp: 0, overflow: false, underflow: false, empty_top }
     }
     pub fn depth(&self) -> usize {
         self.slots.len()
@@ -42,9 +48,12 @@ impl SimtStackModel {
     pub fn is_full(&self) -> bool {
         self.sp == self.depth()
     }
-    /// The top entry; slot 0 when empty.
+    /// The top entry; when empty, slot 0 or zero (`empty_top`).
     pub fn top(&self) -> Entry {
-        self.slots[self.sp.saturating_sub(1)]
+        match (self.sp, self.empty_top) {
+            (0, EmptyTop::Zero) => Entry::default(),
+            (sp, _) => self.slots[sp.saturating_sub(1)],
+        }
     }
     /// One clock edge. Reset, then clear, win; a push with a pop is a pop followed by a push.
     pub fn step_with(&mut self, reset: bool, push: bool, pop: bool, clear: bool, entry: Entry) {

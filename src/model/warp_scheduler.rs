@@ -70,7 +70,7 @@ impl WarpSchedulerModel {
             params,
             mode,
             warps: vec![Warp::default(); params.warps],
-            stacks: vec![SimtStackModel::new(params.stack_depth); params.warps],
+            stacks: vec![SimtStackModel::with_empty_top(params.stack_depth, mode.empty_top()); params.warps],
             rr: RoundRobinModel::new(params.warps),
             err_end_idle: 0,
             err_branch_idle: 0,

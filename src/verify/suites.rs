@@ -4,14 +4,14 @@
 
 use anyhow::{bail, Result};
 
-use super::stimulus::{requests, scheduler_stimulus, seed_scheduler_stimulus, stack_stimulus};
+use super::stimulus::{requests, scheduler_stimulus, seed_scheduler_stimulus, stack_ram_stimulus, stack_stimulus};
 use super::{run_differential, Dut, PortStruct, Recorded};
 use crate::blocks::Order;
 use crate::model::priority_encoder::EncoderIn;
 use crate::model::round_robin::ArbiterIn;
 use crate::model::warp_scheduler::{SchedIn, SchedOut, SeedIn, SeedOut};
 use crate::model::{PriorityEncoderModel, RoundRobinModel, SeedWarpSchedulerModel, SimtStackModel, WarpSchedulerModel};
-use crate::params::SchedulerMode;
+use crate::params::{EmptyTop, SchedulerMode};
 use crate::preset_blocks::PresetBlocks;
 
 /// Fails unless the block's ports are the model's, in the same order.
@@ -47,6 +47,13 @@ pub fn stack<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded> {
     run_differential(&format!("stack_{}", B::PRESET.name), || B::stack().unwrap(), &mut model, seed, cycles, stack_stimulus(p.threads, p.pc_width))
 }
 
+pub fn stack_ram<B: PresetBlocks>(empty_top: EmptyTop, seed: u64, cycles: usize) -> Result<Recorded> {
+    let p = B::PRESET.scheduler;
+    let mut model = crate::model::SimtStackRamModel::new(p.warps, p.stack_depth, empty_top);
+    let name = format!("stack_ram_{}_{empty_top:?}", B::PRESET.name);
+    run_differential(&name, || B::stack_ram(empty_top).unwrap(), &mut model, seed, cycles, stack_ram_stimulus(p))
+}
+
 pub fn scheduler<B: PresetBlocks>(mode: SchedulerMode, seed: u64, cycles: usize) -> Result<Recorded> {
     let p = B::PRESET.scheduler;
     check_ports::<_, SchedIn, SchedOut>(&B::scheduler(mode)?)?;
@@ -72,6 +79,7 @@ pub fn for_module<B: PresetBlocks>(module: &str, seed: u64, cycles: usize) -> Re
         "priority_encoder_highest" => encoder::<B>(Order::HighestFirst, seed, cycles),
         "round_robin_arbiter" => arbiter::<B>(seed, cycles),
         "simt_stack" => stack::<B>(seed, cycles),
+        "simt_stack_ram" => stack_ram::<B>(SchedulerMode::Fixed(B::PRESET.scheduler.fetch_policy).empty_top(), seed, cycles),
         "warp_scheduler" => scheduler::<B>(SchedulerMode::Fixed(B::PRESET.scheduler.fetch_policy), seed, cycles),
         "WarpScheduler" => seed_scheduler::<B>(true, seed, cycles),
         "bank_arbiter" => {

@@ -1,0 +1,339 @@
+//! SimtStackRam: the SIMT stacks of all `W` warps in one block RAM, each warp's top of stack in
+//! registers: what [`WarpScheduler`](super::WarpScheduler) keeps its stacks in.
+//!
+//! Each warp's stack behaves exactly as a [`SimtStack`](super::SimtStack) (same model,
+//! `crate::model::simt_stack`): push when full dropped with the sticky overflow flag, pop when
+//! empty dropped with underflow, push with pop replaces the top, `clear` empties, `reset` empties
+//! and clears the flags, and an empty stack's top reads slot 0 or zero ([`EmptyTop`], chosen at
+//! construction). What changes is the storage, so that deep stacks cost block RAM instead of
+//! `W x D x (T + A)` flip-flops:
+//! - every entry is written through to a RAM (mask and pc halves, address `wid * D + slot`);
+//! - each warp keeps its top entry (`top`) in registers, and with [`EmptyTop::SlotZero`] its
+//!   slot 0 too (`bottom`, for `clear`/`reset`, after which the top is slot 0; with
+//!   [`EmptyTop::Zero`] those registers are unused and synthesis removes them);
+//! - a pop that uncovers slot `sp - 2` reads it from the RAM; the entry arrives one cycle later
+//!   (read latency 1) and is the warp's top during that cycle (`refill`), then lands in `top`.
+//!   One pop per cycle needs one read per cycle; one push per cycle one write.
+//!
+//! At most one warp is pushed and one popped per cycle: `push` and `pop` have at most one bit
+//! set, the warp named by `push_wid` and `pop_wid`.
+
+use anyhow::{bail, Result};
+use rust_hdl::prelude::*;
+
+use crate::params::{check_derived, check_range, check_warps, clog2, stack_ptr_width, EmptyTop, MAX_PORT_BITS};
+
+/// Address bits of the stack RAM: all warps' stacks share 256 entries.
+pub const STACK_RAM_ADDR_BITS: usize = 8;
+
+/// `W` warps (`WW = clog2(W)`), `T` threads, `A` pc bits, `D` entries per stack
+/// (`SPW = clog2(D + 1)`); `W * D <= 256`.
+#[derive(LogicBlock)]
+pub struct SimtStackRam<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize> {
+    /// Clock; every stack changes on its rising edge.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset, active high: every stack empty, flags clear (entries are kept).
+    pub reset: Signal<In, Bit>,
+    // Commands (at most one warp each)
+    /// Push `{push_mask, push_pc}` onto the stack of the warp whose bit is set (`push_wid`).
+    pub push: Signal<In, Bits<W>>,
+    /// The pushed warp.
+    pub push_wid: Signal<In, Bits<WW>>,
+    /// Thread mask of the entry to push.
+    pub push_mask: Signal<In, Bits<T>>,
+    /// Pc of the entry to push.
+    pub push_pc: Signal<In, Bits<A>>,
+    /// Pop the stack of the warp whose bit is set (`pop_wid`).
+    pub pop: Signal<In, Bits<W>>,
+    /// The popped warp.
+    pub pop_wid: Signal<In, Bits<WW>>,
+    /// Empty these warps' stacks (wins over push and pop; flags are kept).
+    pub clear: Signal<In, Bits<W>>,
+    // Top of stack of one warp (combinational)
+    /// The warp whose top is shown.
+    pub top_wid: Signal<In, Bits<WW>>,
+    /// Thread mask of warp `top_wid`'s top entry (when empty: slot 0 or zero, [`EmptyTop`]).
+    pub top_mask: Signal<Out, Bits<T>>,
+    /// Pc of warp `top_wid`'s top entry (when empty: slot 0 or zero, [`EmptyTop`]).
+    pub top_pc: Signal<Out, Bits<A>>,
+    // Status, one bit per warp
+    /// Empty stacks.
+    pub empty: Signal<Out, Bits<W>>,
+    /// Full stacks.
+    pub full: Signal<Out, Bits<W>>,
+    /// Sticky: a push was dropped because the stack was full.
+    pub overflow: Signal<Out, Bits<W>>,
+    /// Sticky: a pop found the stack empty.
+    pub underflow: Signal<Out, Bits<W>>,
+    mask_ram: RAM<Bits<T>, STACK_RAM_ADDR_BITS>,
+    pc_ram: RAM<Bits<A>, STACK_RAM_ADDR_BITS>,
+    sp: [DFF<Bits<SPW>>; W],
+    top_mask_q: [DFF<Bits<T>>; W],
+    top_pc_q: [DFF<Bits<A>>; W],
+    bottom_mask_q: [DFF<Bits<T>>; W],
+    bottom_pc_q: [DFF<Bits<A>>; W],
+    overflow_q: DFF<Bits<W>>,
+    underflow_q: DFF<Bits<W>>,
+    refill: DFF<Bit>,
+    refill_wid: DFF<Bits<WW>>,
+    depth: Constant<Bits<SPW>>,
+    /// [`EmptyTop::SlotZero`]: an empty stack's top reads slot 0 (else zero).
+    slot0_when_empty: Constant<Bit>,
+    /// `w * D`: where warp `w`'s stack starts in the RAM.
+    base: [Constant<Bits<STACK_RAM_ADDR_BITS>>; W],
+    /// `w * D - 2` (mod 256): slot `sp - 2` of warp `w` is at `base_minus_2 + sp`.
+    base_minus_2: [Constant<Bits<STACK_RAM_ADDR_BITS>>; W],
+    // Combinational temporaries
+    w_push: Signal<Local, Bit>,
+    w_pop: Signal<Local, Bit>,
+    w_clear: Signal<Local, Bit>,
+    w_empty: Signal<Local, Bit>,
+    w_full: Signal<Local, Bit>,
+    w_refill: Signal<Local, Bit>,
+    w_sp: Signal<Local, Bits<SPW>>,
+    w_sp8: Signal<Local, Bits<STACK_RAM_ADDR_BITS>>,
+    w_mask: Signal<Local, Bits<T>>,
+    w_pc: Signal<Local, Bits<A>>,
+    t_mask: Signal<Local, Bits<T>>,
+    t_pc: Signal<Local, Bits<A>>,
+    empties: Signal<Local, Bits<W>>,
+    fulls: Signal<Local, Bits<W>>,
+    overflow_next: Signal<Local, Bits<W>>,
+    underflow_next: Signal<Local, Bits<W>>,
+    write: Signal<Local, Bit>,
+    /// The pushed warp's pointer and its RAM base; whether that warp is also popped.
+    write_sp: Signal<Local, Bits<STACK_RAM_ADDR_BITS>>,
+    write_base: Signal<Local, Bits<STACK_RAM_ADDR_BITS>>,
+    write_replace: Signal<Local, Bit>,
+    write_slot: Signal<Local, Bits<STACK_RAM_ADDR_BITS>>,
+    read: Signal<Local, Bit>,
+    /// The popped warp's pointer and its RAM base minus 2 (it reads slot `sp - 2`).
+    read_sp: Signal<Local, Bits<STACK_RAM_ADDR_BITS>>,
+    read_base: Signal<Local, Bits<STACK_RAM_ADDR_BITS>>,
+}
+
+impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize> SimtStackRam<W, WW, T, A, D, SPW> {
+    /// Checks the sizes, their derived widths and `W * D <= 256`.
+    pub fn new(empty_top: EmptyTop) -> Result<Self> {
+        check_warps("warps (W)", W)?;
+        check_derived("WW", WW, "clog2(W)", clog2(W))?;
+        check_range("threads (T)", T, 1, MAX_PORT_BITS)?;
+        check_range("pc_width (A)", A, 3, MAX_PORT_BITS)?;
+        check_range("stack_depth (D)", D, 1, 64)?;
+        check_derived("SPW", SPW, "clog2(D + 1)", stack_ptr_width(D))?;
+        if W * D > 1 << STACK_RAM_ADDR_BITS {
+            bail!("parameters `warps` x `stack_depth` = {W} x {D} = {} exceed the stack RAM's {} entries", W * D, 1 << STACK_RAM_ADDR_BITS);
+        }
+        Ok(Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            push: Default::default(),
+            push_wid: Default::default(),
+            push_mask: Default::default(),
+            push_pc: Default::default(),
+            pop: Default::default(),
+            pop_wid: Default::default(),
+            clear: Default::default(),
+            top_wid: Default::default(),
+            top_mask: Default::default(),
+            top_pc: Default::default(),
+            empty: Default::default(),
+            full: Default::default(),
+            overflow: Default::default(),
+            underflow: Default::default(),
+            mask_ram: Default::default(),
+            pc_ram: Default::default(),
+            sp: std::array::from_fn(|_| Default::default()),
+            top_mask_q: std::array::from_fn(|_| Default::default()),
+            top_pc_q: std::array::from_fn(|_| Default::default()),
+            bottom_mask_q: std::array::from_fn(|_| Default::default()),
+            bottom_pc_q: std::array::from_fn(|_| Default::default()),
+            overflow_q: Default::default(),
+            underflow_q: Default::default(),
+            refill: Default::default(),
+            refill_wid: Default::default(),
+            depth: Constant::new(D.to_bits()),
+            slot0_when_empty: Constant::new(empty_top == EmptyTop::SlotZero),
+            base: std::array::from_fn(|w| Constant::new((w * D).to_bits())),
+            base_minus_2: std::array::from_fn(|w| Constant::new(((w * D + 254) % 256).to_bits())),
+            w_push: Default::default(),
+            w_pop: Default::default(),
+            w_clear: Default::default(),
+            w_empty: Default::default(),
+            w_full: Default::default(),
+            w_refill: Default::default(),
+            w_sp: Default::default(),
+            w_sp8: Default::default(),
+            w_mask: Default::default(),
+            w_pc: Default::default(),
+            t_mask: Default::default(),
+            t_pc: Default::default(),
+            empties: Default::default(),
+            fulls: Default::default(),
+            overflow_next: Default::default(),
+            underflow_next: Default::default(),
+            write: Default::default(),
+            write_sp: Default::default(),
+            write_base: Default::default(),
+            write_replace: Default::default(),
+            write_slot: Default::default(),
+            read: Default::default(),
+            read_sp: Default::default(),
+            read_base: Default::default(),
+        })
+    }
+}
+
+impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize> Logic for SimtStackRam<W, WW, T, A, D, SPW> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, overflow_q, underflow_q, refill, refill_wid);
+        self.mask_ram.read_clock.next = self.clock.val();
+        self.mask_ram.write_clock.next = self.clock.val();
+        self.pc_ram.read_clock.next = self.clock.val();
+        self.pc_ram.write_clock.next = self.clock.val();
+        // Defaults: no RAM access, no refill, flags kept
+        self.write.next = false;
+        self.read.next = false;
+        self.overflow_next.next = self.overflow_q.q.val();
+        self.underflow_next.next = self.underflow_q.q.val();
+        self.empties.next = 0.into();
+        self.fulls.next = 0.into();
+        self.t_mask.next = 0.into();
+        self.t_pc.next = 0.into();
+        self.write_base.next = 0.into();
+        self.write_sp.next = 0.into();
+        self.read_base.next = 0.into();
+        self.read_sp.next = 0.into();
+        for i in 0..W {
+            self.sp[i].clock.next = self.clock.val();
+            self.sp[i].d.next = self.sp[i].q.val();
+            self.top_mask_q[i].clock.next = self.clock.val();
+            self.top_pc_q[i].clock.next = self.clock.val();
+            self.bottom_mask_q[i].clock.next = self.clock.val();
+            self.bottom_mask_q[i].d.next = self.bottom_mask_q[i].q.val();
+            self.bottom_pc_q[i].clock.next = self.clock.val();
+            self.bottom_pc_q[i].d.next = self.bottom_pc_q[i].q.val();
+            self.w_push.next = self.push.val().get_bit(i);
+            self.w_pop.next = self.pop.val().get_bit(i);
+            self.w_clear.next = self.clear.val().get_bit(i);
+            self.w_sp.next = self.sp[i].q.val();
+            self.w_sp8.next = bit_cast::<STACK_RAM_ADDR_BITS, SPW>(self.w_sp.val());
+            self.w_empty.next = self.sp[i].q.val() == 0;
+            self.w_full.next = self.sp[i].q.val() == self.depth.val();
+            self.empties.next = self.empties.val().replace_bit(i, self.w_empty.val());
+            self.fulls.next = self.fulls.val().replace_bit(i, self.w_full.val());
+            // RAM addresses: plain selections by warp id, outside the command logic below.
+            if self.push_wid.val().index() == i {
+                self.write_base.next = self.base[i].val();
+                self.write_sp.next = self.w_sp8.val();
+            }
+            if self.pop_wid.val().index() == i {
+                self.read_base.next = self.base_minus_2[i].val();
+                self.read_sp.next = self.w_sp8.val();
+            }
+            // This warp's top: the RAM's output in the cycle after a pop uncovered it.
+            self.w_refill.next = self.refill.q.val() & (self.refill_wid.q.val().index() == i);
+            self.w_mask.next = self.top_mask_q[i].q.val();
+            self.w_pc.next = self.top_pc_q[i].q.val();
+            if self.w_refill.val() {
+                self.w_mask.next = self.mask_ram.read_data.val();
+                self.w_pc.next = self.pc_ram.read_data.val();
+            }
+            if self.top_wid.val().index() == i {
+                self.t_mask.next = self.w_mask.val();
+                self.t_pc.next = self.w_pc.val();
+            }
+            self.top_mask_q[i].d.next = self.w_mask.val();
+            self.top_pc_q[i].d.next = self.w_pc.val();
+            // Next state, in SimtStack's order
+            if self.reset.val() | self.w_clear.val() {
+                self.sp[i].d.next = 0.into();
+                self.top_mask_q[i].d.next = 0.into();
+                self.top_pc_q[i].d.next = 0.into();
+                if self.slot0_when_empty.val() {
+                    self.top_mask_q[i].d.next = self.bottom_mask_q[i].q.val();
+                    self.top_pc_q[i].d.next = self.bottom_pc_q[i].q.val();
+                }
+                if self.reset.val() {
+                    self.overflow_next.next = self.overflow_next.val().replace_bit(i, false);
+                    self.underflow_next.next = self.underflow_next.val().replace_bit(i, false);
+                }
+            } else if self.w_push.val() & self.w_pop.val() {
+                // Pop, then push: replace the top entry (on an empty stack, slot 0).
+                self.write.next = true;
+                self.top_mask_q[i].d.next = self.push_mask.val();
+                self.top_pc_q[i].d.next = self.push_pc.val();
+                if self.w_empty.val() {
+                    self.underflow_next.next = self.underflow_next.val().replace_bit(i, true);
+                    self.sp[i].d.next = 1.into();
+                }
+                if self.sp[i].q.val() < 2 {
+                    self.bottom_mask_q[i].d.next = self.push_mask.val();
+                    self.bottom_pc_q[i].d.next = self.push_pc.val();
+                }
+            } else if self.w_push.val() {
+                if self.w_full.val() {
+                    self.overflow_next.next = self.overflow_next.val().replace_bit(i, true);
+                } else {
+                    self.write.next = true;
+                    self.sp[i].d.next = self.sp[i].q.val() + 1;
+                    self.top_mask_q[i].d.next = self.push_mask.val();
+                    self.top_pc_q[i].d.next = self.push_pc.val();
+                    if self.w_empty.val() {
+                        self.bottom_mask_q[i].d.next = self.push_mask.val();
+                        self.bottom_pc_q[i].d.next = self.push_pc.val();
+                    }
+                }
+            } else if self.w_pop.val() {
+                if self.w_empty.val() {
+                    self.underflow_next.next = self.underflow_next.val().replace_bit(i, true);
+                } else {
+                    self.sp[i].d.next = self.sp[i].q.val() - 1;
+                    // Slot sp - 2 becomes the top; from sp = 1 the top (slot 0) stays, or
+                    // becomes zero.
+                    if self.sp[i].q.val() >= 2 {
+                        self.read.next = true;
+                    } else if !self.slot0_when_empty.val() {
+                        self.top_mask_q[i].d.next = 0.into();
+                        self.top_pc_q[i].d.next = 0.into();
+                    }
+                }
+            }
+        }
+        self.overflow_q.d.next = self.overflow_next.val();
+        self.underflow_q.d.next = self.underflow_next.val();
+        self.refill.d.next = self.read.val();
+        self.refill_wid.d.next = self.pop_wid.val();
+        // A push writes slot sp; a push with a pop replaces slot sp - 1 (slot 0 when empty).
+        self.write_replace.next = (self.pop.val() & self.push.val()).any();
+        self.write_slot.next = self.write_sp.val();
+        if self.write_replace.val() & (self.write_sp.val() != 0) {
+            self.write_slot.next = self.write_sp.val() - 1;
+        }
+        self.mask_ram.write_enable.next = self.write.val();
+        self.mask_ram.write_address.next = self.write_base.val() + self.write_slot.val();
+        self.mask_ram.write_data.next = self.push_mask.val();
+        self.pc_ram.write_enable.next = self.write.val();
+        self.pc_ram.write_address.next = self.write_base.val() + self.write_slot.val();
+        self.pc_ram.write_data.next = self.push_pc.val();
+        self.mask_ram.read_address.next = self.read_base.val() + self.read_sp.val();
+        self.pc_ram.read_address.next = self.read_base.val() + self.read_sp.val();
+        self.top_mask.next = self.t_mask.val();
+        self.top_pc.next = self.t_pc.val();
+        self.empty.next = self.empties.val();
+        self.full.next = self.fulls.val();
+        self.overflow.next = self.overflow_q.q.val();
+        self.underflow.next = self.underflow_q.q.val();
+    }
+}
+
+impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize> crate::verify::Dut
+    for SimtStackRam<W, WW, T, A, D, SPW>
+{
+    crate::dut_ports!(
+        clock: clock,
+        inputs: [reset, push, push_wid, push_mask, push_pc, pop, pop_wid, clear, top_wid],
+        outputs: [top_mask, top_pc, empty, full, overflow, underflow]
+    );
+}

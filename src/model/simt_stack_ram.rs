@@ -1,0 +1,55 @@
+//! Reference model of [`SimtStackRam`](crate::blocks::SimtStackRam): `W` independent
+//! [`SimtStackModel`]s (the storage in block RAM must not change what a stack does), and the
+//! top of the stack that `top_wid` names.
+
+use super::simt_stack::{Entry, SimtStackModel};
+use crate::params::EmptyTop;
+use crate::port_struct;
+use crate::verify::{CycleModel, PortStruct};
+
+port_struct! {
+    /// Inputs, in port order.
+    pub struct StackRamIn { reset, push, push_wid, push_mask, push_pc, pop, pop_wid, clear, top_wid }
+}
+port_struct! {
+    /// Outputs, in port order.
+    pub struct StackRamOut { top_mask, top_pc, empty, full, overflow, underflow }
+}
+
+#[derive(Clone, Debug)]
+pub struct SimtStackRamModel {
+    pub stacks: Vec<SimtStackModel>,
+}
+
+impl SimtStackRamModel {
+    pub fn new(warps: usize, depth: usize, empty_top: EmptyTop) -> Self {
+        SimtStackRamModel { stacks: vec![SimtStackModel::with_empty_top(depth, empty_top); warps] }
+    }
+    /// One bit per warp of `f`.
+    fn bits(&self, f: impl Fn(&SimtStackModel) -> bool) -> u64 {
+        self.stacks.iter().enumerate().map(|(w, s)| (f(s) as u64) << w).sum()
+    }
+}
+
+impl CycleModel for SimtStackRamModel {
+    fn outputs(&self, inputs: &[u64]) -> Vec<u64> {
+        let top = self.stacks[StackRamIn::from_words(inputs).top_wid as usize].top();
+        StackRamOut {
+            top_mask: top.mask,
+            top_pc: top.pc,
+            empty: self.bits(SimtStackModel::is_empty),
+            full: self.bits(SimtStackModel::is_full),
+            overflow: self.bits(|s| s.overflow),
+            underflow: self.bits(|s| s.underflow),
+        }
+        .to_words()
+    }
+    fn step(&mut self, inputs: &[u64]) {
+        let i = StackRamIn::from_words(inputs);
+        let entry = Entry { mask: i.push_mask, pc: i.push_pc };
+        for (w, s) in self.stacks.iter_mut().enumerate() {
+            let bit = |v: u64| (v >> w) & 1 == 1;
+            s.step_with(i.reset == 1, bit(i.push), bit(i.pop), bit(i.clear), entry);
+        }
+    }
+}
