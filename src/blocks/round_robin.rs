@@ -29,7 +29,7 @@ pub struct RoundRobinArbiter<const N: usize, const NW: usize> {
     pub index: Signal<Out, Bits<NW>>,
     /// One-hot grant; 0 when `valid` is low.
     pub grant: Signal<Out, Bits<N>>,
-    /// Requesters after the last grant taken (cyclically before the wrap): `above[i] = i > last`.
+    /// The requesters with a higher index than the last grant taken: `above[i] = i > last`.
     above: DFF<Bits<N>>,
     above_at_reset: Constant<Bits<N>>,
     /// Requests after the last grant, and the lowest of them (`x & -x`, on the carry chain).
