@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Installs the external tools the tests and the board flow need (yosys, iverilog, verilator,
-# nextpnr-ice40, icestorm's icepack/icetime/iceprog) when they are missing.
+# Installs the external tools the tests and the board flow need (yosys with yosys-smtbmc,
+# iverilog, verilator, nextpnr-ice40, icestorm's icepack/icetime/iceprog, and z3 for
+# `simt-rtl prove`) when they are missing. z3 comes from PyPI (`z3-solver`) into its own venv at
+# $SIMT_Z3_DIR/.. (default ~/.local/share/simt-rtl/z3): Debian 12's z3 4.8.12 does not return
+# on the properties' models.
 # Debian/Ubuntu only; needs root (or sudo). Idempotent: does nothing when every tool is present.
 set -euo pipefail
 need=()
@@ -9,10 +12,22 @@ command -v iverilog  >/dev/null 2>&1 || need+=(iverilog)
 command -v verilator >/dev/null 2>&1 || need+=(verilator)
 command -v nextpnr-ice40 >/dev/null 2>&1 || need+=(nextpnr-ice40)
 command -v icepack   >/dev/null 2>&1 || need+=(fpga-icestorm)
-if [ "${#need[@]}" -eq 0 ]; then exit 0; fi
-echo "install-tools: installing ${need[*]}" >&2
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq "${need[@]}" >/dev/null
+z3_bin="${SIMT_Z3_DIR:-$HOME/.local/share/simt-rtl/z3/bin}"
+z3_venv="$(dirname "$z3_bin")"
+if [ ! -x "$z3_bin/z3" ]; then
+    command -v python3 >/dev/null 2>&1 || need+=(python3)
+    python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || need+=(python3-venv)
+fi
+if [ "${#need[@]}" -gt 0 ]; then
+    echo "install-tools: installing ${need[*]}" >&2
+    SUDO=""
+    if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+    export DEBIAN_FRONTEND=noninteractive
+    $SUDO apt-get update -qq
+    $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+if [ ! -x "$z3_bin/z3" ]; then
+    echo "install-tools: installing z3 (PyPI z3-solver) into $z3_venv" >&2
+    python3 -m venv "$z3_venv"
+    "$z3_venv/bin/pip" install -q z3-solver
+fi

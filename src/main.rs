@@ -90,6 +90,25 @@ enum Command {
         #[arg(long)]
         dry_run: bool,
     },
+    /// Check the formal properties of the exported Verilog (yosys-smtbmc with z3): bounded from
+    /// reset, then k-induction per property. Exits 1 when a property fails.
+    Prove {
+        /// Preset whose rtl_out/ Verilog is checked.
+        #[arg(long, default_value = "cu")]
+        preset: String,
+        /// Only this block (exported module name).
+        #[arg(long)]
+        block: Option<String>,
+        /// Cycles from reset of the bounded check.
+        #[arg(long, default_value_t = 20)]
+        depth: usize,
+        /// The exported Verilog.
+        #[arg(long, default_value = "rtl_out")]
+        rtl: PathBuf,
+        /// Working directory (SMT-LIB files, logs, counterexample traces).
+        #[arg(long, default_value = "build/prove")]
+        out: PathBuf,
+    },
     /// Place and route every exported block of a preset alone on the iCE40-HX8K (in a shift
     /// harness), beside the seed's own scheduler: logic cells, flip-flops, block RAMs, Fmax.
     Report {
@@ -197,6 +216,27 @@ fn run(cli: Cli) -> Result<()> {
                 rows.push(report::measure(d, &dir, freq).with_context(|| format!("measuring {}", d.name))?);
             }
             print!("{}", report::table(&rows, freq));
+        }
+        Command::Prove { preset, block, depth, rtl, out } => {
+            use simt_rtl::flow::prove::{prove, Outcome, FORMAL_BLOCKS};
+            let p = simt_rtl::params::preset(&preset)?;
+            let blocks: Vec<_> = FORMAL_BLOCKS.iter().filter(|b| block.as_deref().map_or(true, |n| n == b.module)).collect();
+            if blocks.is_empty() {
+                let names: Vec<_> = FORMAL_BLOCKS.iter().map(|b| b.module).collect();
+                anyhow::bail!("--block `{}` has no formal properties (blocks with properties: {})", block.unwrap_or_default(), names.join(", "));
+            }
+            let mut failed = 0;
+            for b in blocks {
+                let dir = out.join(&preset).join(b.module);
+                let rtl_file = rtl.join(&preset).join(format!("{}.v", b.module));
+                for (name, outcome) in prove(b, &p, &rtl_file, depth, &dir).with_context(|| format!("proving {}", b.module))? {
+                    failed += matches!(outcome, Outcome::Failed { .. }) as usize;
+                    println!("{}: {name}: {outcome}", b.module);
+                }
+            }
+            if failed > 0 {
+                anyhow::bail!("{failed} propert{} failed", if failed == 1 { "y" } else { "ies" });
+            }
         }
         Command::Bench { cycles, seed } => {
             if cycles < 2 {

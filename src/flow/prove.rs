@@ -1,0 +1,190 @@
+//! `simt-rtl prove`: the formal properties of the exported Verilog.
+//!
+//! Each block's properties are written once, next to the block (`src/blocks/<block>.sv`): a
+//! wrapper module that instantiates the exported module, constrains its inputs (`assume`) and
+//! states the properties as labelled `assert`s. yosys (`read_verilog -formal`) turns the wrapper
+//! and `rtl_out/<preset>/<module>.v` into SMT-LIB; yosys-smtbmc with z3 checks every property
+//! by bounded model checking from reset to `depth` cycles, then tries k-induction on each
+//! property alone. A failure writes the counterexample trace as VCD.
+//!
+//! z3 comes from PyPI (`z3-solver`, installed by `scripts/install-tools.sh` into
+//! [`z3_bin_dir`]): Debian 12's z3 4.8.12 does not return on these models.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{bail, Context, Result};
+
+use crate::params::Preset;
+
+use super::tool_output;
+
+/// A block with formal properties.
+pub struct FormalBlock {
+    /// The exported module (`rtl_out/<preset>/<module>.v`).
+    pub module: &'static str,
+    /// The properties file, relative to the crate root.
+    pub properties: &'static str,
+    /// The wrapper module in it.
+    pub wrapper: &'static str,
+    /// The wrapper's parameters for a preset.
+    pub parameters: fn(&Preset) -> Vec<(&'static str, usize)>,
+}
+
+/// Every block with properties.
+pub const FORMAL_BLOCKS: &[FormalBlock] = &[FormalBlock {
+    module: "simt_stack",
+    properties: "src/blocks/simt_stack.sv",
+    wrapper: "simt_stack_props",
+    parameters: |p| {
+        let s = p.scheduler;
+        vec![("T", s.threads), ("A", s.pc_width), ("D", s.stack_depth), ("SPW", s.stack_ptr_width())]
+    },
+}];
+
+/// Longest induction tried per property.
+pub const INDUCTION_LENGTH: usize = 8;
+
+/// What the checker established for one property.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Holds in every reachable state: the bounded check passed and induction closed within `k`
+    /// steps.
+    Proven { k: usize },
+    /// Holds for the first `depth` cycles from reset; induction did not close.
+    Bounded { depth: usize },
+    /// Violated `step` cycles after reset; the trace is in `vcd`.
+    Failed { step: usize, vcd: PathBuf },
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::Proven { k } => write!(f, "proven (k-induction, k <= {k})"),
+            Outcome::Bounded { depth } => write!(f, "bounded to depth {depth}"),
+            Outcome::Failed { step, vcd } => write!(f, "FAILED at step {step}, counterexample {}", vcd.display()),
+        }
+    }
+}
+
+/// Where `scripts/install-tools.sh` puts z3 (PyPI's `z3-solver`): `$SIMT_Z3_DIR`, else
+/// `$HOME/.local/share/simt-rtl/z3/bin`.
+pub fn z3_bin_dir() -> PathBuf {
+    if let Some(d) = std::env::var_os("SIMT_Z3_DIR") {
+        return PathBuf::from(d);
+    }
+    let home = std::env::var_os("HOME").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("/root"));
+    home.join(".local/share/simt-rtl/z3/bin")
+}
+
+/// The labelled assertions of a properties file, in file order.
+pub fn property_names(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|l| {
+            let (label, rest) = l.trim().split_once(':')?;
+            let ok = rest.trim_start().starts_with("assert") && !label.is_empty() && label.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+            ok.then(|| label.to_string())
+        })
+        .collect()
+}
+
+/// Checks `block`'s properties on `rtl` (its exported Verilog, sized for `preset`), bounded to
+/// `depth` cycles; work files and traces go to `dir`.
+pub fn prove(block: &FormalBlock, preset: &Preset, rtl: &Path, depth: usize, dir: &Path) -> Result<Vec<(String, Outcome)>> {
+    if depth == 0 {
+        bail!("`--depth` must be at least 1");
+    }
+    let props = Path::new(env!("CARGO_MANIFEST_DIR")).join(block.properties);
+    let text = std::fs::read_to_string(&props).with_context(|| format!("cannot read {}", props.display()))?;
+    let names = property_names(&text);
+    if names.is_empty() {
+        bail!("{}: no labelled `assert` found", props.display());
+    }
+    if !rtl.is_file() {
+        bail!("{} does not exist: run `simt-rtl gen` first", rtl.display());
+    }
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let z3 = z3_bin_dir();
+    if !z3.join("z3").is_file() {
+        bail!("z3 is not installed in {}: run `bash scripts/install-tools.sh` (it installs PyPI's z3-solver there)", z3.display());
+    }
+
+    // One yosys run: every property together, and each one alone.
+    let chparam: String = (block.parameters)(preset).iter().map(|(k, v)| format!(" -set {k} {v}")).collect();
+    let mut script = format!(
+        "read_verilog -formal {}\nread_verilog -formal -sv {}\nchparam{chparam} {w}\nprep -top {w}\nflatten\nopt_clean\nwrite_smt2 -wires all.smt2\ndesign -save base\n",
+        rtl.canonicalize()?.display(),
+        props.display(),
+        w = block.wrapper
+    );
+    for n in &names {
+        script.push_str(&format!("design -load base\nchformal -assert -remove t:$assert {}/{n} %d\nwrite_smt2 -wires {n}.smt2\n", block.wrapper));
+    }
+    std::fs::write(dir.join("formal.ys"), script)?;
+    let (ok, log) = tool_output(Command::new("yosys").arg("-q").arg("formal.ys").current_dir(dir), "yosys")?;
+    std::fs::write(dir.join("yosys.log"), &log)?;
+    if !ok {
+        bail!("yosys could not read the properties (log {}):\n{}", dir.join("yosys.log").display(), last_lines(&log, 8));
+    }
+
+    let path = format!("{}:{}", z3.display(), std::env::var("PATH").unwrap_or_default());
+    let smtbmc = |args: &[&str], log: &str| -> Result<String> {
+        let (_, out) = tool_output(Command::new("yosys-smtbmc").args(["-s", "z3"]).args(args).env("PATH", &path).current_dir(dir), "yosys-smtbmc")?;
+        std::fs::write(dir.join(log), &out)?;
+        Ok(out.replace('\r', "\n"))
+    };
+
+    // Bounded, all together from reset.
+    let vcd = dir.join(format!("{}_counterexample.vcd", block.module));
+    let bmc = smtbmc(&["-t", &depth.to_string(), "--dump-vcd", vcd.to_str().unwrap_or("trace.vcd"), "all.smt2"], "bmc.log")?;
+    let failed: Option<(usize, String)> = if bmc.contains("Status: PASSED") {
+        None
+    } else if bmc.contains("Status: FAILED") {
+        let step = bmc
+            .lines()
+            .filter_map(|l| l.split("Checking assertions in step ").nth(1))
+            .filter_map(|s| s.trim_end_matches("..").trim().parse().ok())
+            .last()
+            .unwrap_or(0);
+        let name = bmc
+            .lines()
+            .filter_map(|l| l.split("Assert failed in ").nth(1))
+            .filter_map(|s| s.rsplit(": ").next())
+            .map(|s| s.trim().to_string())
+            .next()
+            .unwrap_or_default();
+        Some((step, name))
+    } else {
+        bail!("yosys-smtbmc gave no verdict (log {}):\n{}", dir.join("bmc.log").display(), last_lines(&bmc, 8));
+    };
+    let bounded = failed.as_ref().map_or(depth, |(step, _)| *step);
+
+    let mut results = Vec::new();
+    for n in &names {
+        if let Some((step, name)) = &failed {
+            if name == n || name.ends_with(&format!(".{n}")) || name.ends_with(&format!("/{n}")) {
+                results.push((n.clone(), Outcome::Failed { step: *step, vcd: vcd.clone() }));
+                continue;
+            }
+        }
+        let induction = smtbmc(&["-i", "-t", &INDUCTION_LENGTH.min(bounded.max(1)).to_string(), &format!("{n}.smt2")], &format!("induction_{n}.log"))?;
+        let outcome = if induction.contains("Status: PASSED") && bounded >= 1 {
+            Outcome::Proven { k: INDUCTION_LENGTH.min(bounded) }
+        } else {
+            Outcome::Bounded { depth: bounded }
+        };
+        results.push((n.clone(), outcome));
+    }
+    if let Some((_, name)) = &failed {
+        if !results.iter().any(|(_, o)| matches!(o, Outcome::Failed { .. })) {
+            bail!("yosys-smtbmc reported a failed assertion `{name}` that is not a labelled property (log {})", dir.join("bmc.log").display());
+        }
+    }
+    Ok(results)
+}
+
+fn last_lines(text: &str, n: usize) -> String {
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    lines[lines.len().saturating_sub(n)..].join("\n")
+}
