@@ -110,16 +110,7 @@ impl SchedulerParams {
         check_range("threads", self.threads, 1, MAX_PORT_BITS)?;
         check_range("pc_width", self.pc_width, 3, MAX_PORT_BITS)?;
         check_range("stack_depth", self.stack_depth, 1, 64)?;
-        let entries = 1 << crate::blocks::simt_stack_ram::STACK_RAM_ADDR_BITS;
-        if self.warps * self.stack_depth > entries {
-            bail!(
-                "parameters `warps` x `stack_depth` = {} x {} = {} exceed the stack RAM's {entries} entries",
-                self.warps,
-                self.stack_depth,
-                self.warps * self.stack_depth
-            );
-        }
-        Ok(())
+        check_stack_ram(self.warps, self.stack_depth)
     }
     /// Width of a warp id: `clog2(warps)`.
     pub fn warp_id_width(&self) -> usize {
@@ -129,6 +120,16 @@ impl SchedulerParams {
     pub fn stack_ptr_width(&self) -> usize {
         stack_ptr_width(self.stack_depth)
     }
+}
+
+/// Every warp's stack fits the shared stack RAM ([`SimtStackRam`](crate::blocks::SimtStackRam)):
+/// `warps x stack_depth <= 256`.
+pub fn check_stack_ram(warps: usize, stack_depth: usize) -> Result<()> {
+    let entries = 1 << crate::blocks::simt_stack_ram::STACK_RAM_ADDR_BITS;
+    if warps * stack_depth > entries {
+        bail!("parameters `warps` x `stack_depth` = {warps} x {stack_depth} = {} exceed the stack RAM's {entries} entries", warps * stack_depth);
+    }
+    Ok(())
 }
 
 /// Width of a stack pointer that counts `0..=depth`.

@@ -4,10 +4,10 @@
 //! low, synchronized by two flip-flops), two 32-bit [`Lfsr`]s drive the [`WarpScheduler`] (fixed
 //! mode) with random traffic of the kind the random tests use: warp commands, controls,
 //! branches, ends, pops and fetch back-pressure. Every cycle of the run, all of the scheduler's
-//! outputs are folded into 32 bits, registered, and folded into a [`Misr`] signature. After `cycles` cycles the run
-//! stops and the signature is compared with `expected`, which `simt-rtl build` computes by
-//! simulating this very block in Rust and builds into the design: a pass LED on the board means
-//! the silicon matched the simulation cycle for cycle.
+//! outputs are folded into 32 bits, registered, and folded into a [`Misr`] signature. After
+//! `cycles` cycles the run stops and the signature is compared with `expected`, which `simt-rtl
+//! build` computes by simulating this very block in Rust and builds into the design: a pass LED
+//! on the board means the silicon matched the simulation cycle for cycle.
 //!
 //! LEDs: 0 heartbeat (about 1.5 Hz at 100 MHz), 1 running, 2 done, 3 pass, 4 fail, 5 a stack
 //! overflow or underflow flag was raised, 6 an idle-warp misuse flag was raised (the random

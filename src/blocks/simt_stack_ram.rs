@@ -18,10 +18,10 @@
 //! At most one warp is pushed and one popped per cycle: `push` and `pop` have at most one bit
 //! set, the warp named by `push_wid` and `pop_wid`.
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 use rust_hdl::prelude::*;
 
-use crate::params::{check_derived, check_range, check_warps, clog2, stack_ptr_width, EmptyTop, MAX_PORT_BITS};
+use crate::params::{check_derived, check_range, check_stack_ram, check_warps, clog2, stack_ptr_width, EmptyTop, MAX_PORT_BITS};
 
 /// Address bits of the stack RAM: all warps' stacks share 256 entries.
 pub const STACK_RAM_ADDR_BITS: usize = 8;
@@ -121,9 +121,7 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
         check_range("pc_width (A)", A, 3, MAX_PORT_BITS)?;
         check_range("stack_depth (D)", D, 1, 64)?;
         check_derived("SPW", SPW, "clog2(D + 1)", stack_ptr_width(D))?;
-        if W * D > 1 << STACK_RAM_ADDR_BITS {
-            bail!("parameters `warps` x `stack_depth` = {W} x {D} = {} exceed the stack RAM's {} entries", W * D, 1 << STACK_RAM_ADDR_BITS);
-        }
+        check_stack_ram(W, D)?;
         Ok(Self {
             clock: Default::default(),
             reset: Default::default(),

@@ -1,5 +1,6 @@
-//! WarpScheduler: hands out warps, keeps each warp's pc, thread mask and SIMT stack, and picks
-//! the warp that fetches next (the seed's `WarpScheduler`, 003).
+//! WarpScheduler: hands out warps, keeps each warp's pc, thread mask and SIMT stack (all stacks in
+//! one block RAM, [`SimtStackRam`]), and picks the warp that fetches next (the seed's
+//! `WarpScheduler`, 003).
 //!
 //! Interfaces, all sampled at the rising edge of `clock`:
 //! - warp command (`warp_cmd_*`): start a kernel on an idle warp with a start pc and thread mask;
@@ -23,9 +24,10 @@
 //! - **fixed**: lowest-index idle warp takes a command; the fetch policy is lowest index, highest
 //!   index or round robin; `end` clears the warp fully (idle, inactive, pc 0, mask 0, stack
 //!   emptied); warp control, branch, pop and end aimed at an idle warp are dropped and flagged;
-//!   a pop of an empty stack leaves pc and mask as they are (the stack flags underflow); a pop
+//!   a pop of an empty stack leaves pc and mask as they are (the stack flags underflow, and
+//!   `pop_data` reads zero); a pop
 //!   and a fetch of one warp in one cycle restore the popped pc (the fetch's `pc + 4` is dropped);
-//!   a push and a pop in one cycle replace the top entry (see [`SimtStack`]).
+//!   a push and a pop in one cycle replace the top entry (see [`SimtStack`](super::SimtStack)).
 //!
 //! Error flags (one bit per warp, sticky until reset) are kept in both modes: stack overflow and
 //! underflow, end of an idle warp, branch or pop for an idle warp, activation of an idle warp.
