@@ -38,7 +38,11 @@ fn mutant_is_caught(tag: &str, from: &str, to: &str, property: &str) {
     std::fs::create_dir_all(&dir).unwrap();
     let mutant = dir.join("simt_stack.v");
     std::fs::write(&mutant, text.replacen(from, to, 1)).unwrap();
-    let results = prove(block("simt_stack"), &CU, &mutant, 20, &dir.join("prove")).unwrap();
+    // A relative working directory on purpose (as `--out build/prove` is): the tools run inside
+    // it, and the counterexample must still land there.
+    let prove_dir = PathBuf::from("target/formal-relative").join(tag);
+    let _ = std::fs::remove_dir_all(&prove_dir);
+    let results = prove(block("simt_stack"), &CU, &mutant, 20, &prove_dir).unwrap();
     let failed: Vec<&String> = results.iter().filter(|(_, o)| matches!(o, Outcome::Failed { .. })).map(|(n, _)| n).collect();
     assert!(failed.iter().any(|n| *n == property), "mutant `{tag}` should fail `{property}`, failed: {failed:?}");
     let vcd = results.iter().find_map(|(_, o)| if let Outcome::Failed { vcd, .. } = o { Some(vcd.clone()) } else { None }).unwrap();

@@ -105,6 +105,8 @@ pub fn prove(block: &FormalBlock, preset: &Preset, rtl: &Path, depth: usize, dir
         bail!("{} does not exist: run `simt-rtl gen` first", rtl.display());
     }
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    // The tools run inside `dir`: every path handed to them must not be relative to elsewhere.
+    let dir = &dir.canonicalize().with_context(|| format!("cannot resolve {}", dir.display()))?;
     let z3 = z3_bin_dir();
     if !z3.join("z3").is_file() {
         bail!("z3 is not installed in {}: run `bash scripts/install-tools.sh` (it installs PyPI's z3-solver there)", z3.display());
