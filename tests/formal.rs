@@ -16,47 +16,98 @@ fn block(module: &str) -> &'static simt_rtl::flow::prove::FormalBlock {
     FORMAL_BLOCKS.iter().find(|b| b.module == module).expect("block with properties")
 }
 
-#[test]
-fn simt_stack_properties_hold_from_reset_to_depth_20() {
-    let rtl = Path::new(env!("CARGO_MANIFEST_DIR")).join("rtl_out/cu/simt_stack.v");
-    let results = prove(block("simt_stack"), &CU, &rtl, 20, &work_dir("simt_stack")).unwrap();
-    assert!(results.len() >= 8, "{results:?}");
+/// Every property of `module` holds on `rtl_out/cu/<module>.v` to depth 20; `proven` must close
+/// by induction (hold in every reachable state).
+fn properties_hold(module: &str, at_least: usize, proven: &[&str]) {
+    let rtl = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("rtl_out/cu/{module}.v"));
+    let results = prove(block(module), &CU, &rtl, 20, &work_dir(module)).unwrap();
+    assert!(results.len() >= at_least, "{results:?}");
     for (name, outcome) in &results {
-        println!("simt_stack: {name}: {outcome}");
+        println!("{module}: {name}: {outcome}");
         assert!(matches!(outcome, Outcome::Proven { .. } | Outcome::Bounded { depth: 20 }), "{name}: {outcome}");
     }
-    // Occupancy within depth closes by induction: it holds in every reachable state.
-    assert!(results.iter().any(|(n, o)| n == "occupancy_within_depth" && matches!(o, Outcome::Proven { .. })), "{results:?}");
+    for p in proven {
+        assert!(results.iter().any(|(n, o)| n == p && matches!(o, Outcome::Proven { .. })), "{p} not proven: {results:?}");
+    }
 }
 
-/// Breaks `rtl_out/cu/simt_stack.v` by replacing `from` with `to` and expects `property` to fail.
-fn mutant_is_caught(tag: &str, from: &str, to: &str, property: &str) {
-    let rtl = Path::new(env!("CARGO_MANIFEST_DIR")).join("rtl_out/cu/simt_stack.v");
+#[test]
+fn simt_stack_properties_hold_from_reset_to_depth_20() {
+    properties_hold("simt_stack", 8, &["occupancy_within_depth"]);
+}
+
+#[test]
+fn warp_scheduler_properties_hold_from_reset_to_depth_20() {
+    properties_hold("warp_scheduler", 9, &["idle_warp_is_never_active", "fetch_only_an_active_warp", "idle_changes_only_by_command_and_end"]);
+}
+
+/// Breaks `rtl_out/cu/<module>.v` by replacing the first `from` with `to` and expects one of
+/// `properties` (`|`-separated) to fail: the bounded check stops at the first violated one, and
+/// where two fail in the same cycle it names either.
+fn mutant_is_caught(module: &str, tag: &str, from: &str, to: &str, properties: &str) {
+    let rtl = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("rtl_out/cu/{module}.v"));
     let text = std::fs::read_to_string(&rtl).unwrap();
     assert!(text.contains(from), "the mutation's text is not in {}: the mutant would be the original", rtl.display());
     let dir = work_dir(tag);
     std::fs::create_dir_all(&dir).unwrap();
-    let mutant = dir.join("simt_stack.v");
+    let mutant = dir.join(format!("{module}.v"));
     std::fs::write(&mutant, text.replacen(from, to, 1)).unwrap();
     // A relative working directory on purpose (as `--out build/prove` is): the tools run inside
     // it, and the counterexample must still land there.
     let prove_dir = PathBuf::from("target/formal-relative").join(tag);
     let _ = std::fs::remove_dir_all(&prove_dir);
-    let results = prove(block("simt_stack"), &CU, &mutant, 20, &prove_dir).unwrap();
+    let results = prove(block(module), &CU, &mutant, 20, &prove_dir).unwrap();
     let failed: Vec<&String> = results.iter().filter(|(_, o)| matches!(o, Outcome::Failed { .. })).map(|(n, _)| n).collect();
-    assert!(failed.iter().any(|n| *n == property), "mutant `{tag}` should fail `{property}`, failed: {failed:?}");
+    assert!(failed.iter().any(|n| properties.split('|').any(|p| p == n.as_str())), "mutant `{tag}` should fail `{properties}`, failed: {failed:?}");
     let vcd = results.iter().find_map(|(_, o)| if let Outcome::Failed { vcd, .. } = o { Some(vcd.clone()) } else { None }).unwrap();
     assert!(vcd.is_file(), "no counterexample trace at {}", vcd.display());
 }
 
 #[test]
 fn mutant_without_overflow_flag_is_caught() {
-    mutant_is_caught("no_overflow_flag", "overflow_q$d = 1'b1;", "overflow_q$d = overflow_q$q;", "full_push_sets_overflow");
+    mutant_is_caught("simt_stack", "no_overflow_flag", "overflow_q$d = 1'b1;", "overflow_q$d = overflow_q$q;", "full_push_sets_overflow");
 }
 
 #[test]
 fn mutant_without_full_check_is_caught() {
     let from = "            if (full) begin\n                overflow_q$d = 1'b1;\n            end\n            else begin\n                sp$d = sp$q + 32'h1;\n            end";
     // The first violation: the push on a full stack moves the pointer.
-    mutant_is_caught("no_full_check", from, "            sp$d = sp$q + 32'h1;", "full_push_changes_no_entry");
+    mutant_is_caught("simt_stack", "no_full_check", from, "            sp$d = sp$q + 32'h1;", "full_push_changes_no_entry");
+}
+
+// The warp scheduler's mutants are the seed's quirks put back into the fixed mode (warp 0 only).
+
+#[test]
+fn mutant_control_activates_idle_warp_is_caught() {
+    mutant_is_caught(
+        "warp_scheduler",
+        "ctl_activates_idle",
+        "if (hit_ctl & ~is_idle) begin",
+        "if (hit_ctl) begin",
+        "idle_warp_is_never_active|active_changes_only_as_commanded",
+    );
+}
+
+#[test]
+fn mutant_end_keeps_active_is_caught() {
+    let from = "                w_idle = 1'b1;\n                w_active = 1'b0;";
+    mutant_is_caught(
+        "warp_scheduler",
+        "end_keeps_active",
+        from,
+        "                w_idle = 1'b1;",
+        "idle_warp_is_never_active|active_changes_only_as_commanded",
+    );
+}
+
+#[test]
+fn mutant_command_without_idle_warp_is_caught() {
+    // A command offered while no warp is idle lands in a running warp.
+    mutant_is_caught(
+        "warp_scheduler",
+        "cmd_without_idle",
+        "cmd_fire = warp_cmd_valid & idle_enc$valid;",
+        "cmd_fire = warp_cmd_valid;",
+        "active_changes_only_as_commanded",
+    );
 }

@@ -33,15 +33,26 @@ pub struct FormalBlock {
 }
 
 /// Every block with properties.
-pub const FORMAL_BLOCKS: &[FormalBlock] = &[FormalBlock {
-    module: "simt_stack",
-    properties: "src/blocks/simt_stack.sv",
-    wrapper: "simt_stack_props",
-    parameters: |p| {
-        let s = p.scheduler;
-        vec![("T", s.threads), ("A", s.pc_width), ("D", s.stack_depth), ("SPW", s.stack_ptr_width())]
+pub const FORMAL_BLOCKS: &[FormalBlock] = &[
+    FormalBlock {
+        module: "simt_stack",
+        properties: "src/blocks/simt_stack.sv",
+        wrapper: "simt_stack_props",
+        parameters: |p| {
+            let s = p.scheduler;
+            vec![("T", s.threads), ("A", s.pc_width), ("D", s.stack_depth), ("SPW", s.stack_ptr_width())]
+        },
     },
-}];
+    FormalBlock {
+        module: "warp_scheduler",
+        properties: "src/blocks/warp_scheduler.sv",
+        wrapper: "warp_scheduler_props",
+        parameters: |p| {
+            let s = p.scheduler;
+            vec![("W", s.warps), ("WW", s.warp_id_width()), ("T", s.threads), ("A", s.pc_width)]
+        },
+    },
+];
 
 /// Longest induction tried per property.
 pub const INDUCTION_LENGTH: usize = 8;
@@ -112,10 +123,14 @@ pub fn prove(block: &FormalBlock, preset: &Preset, rtl: &Path, depth: usize, dir
         bail!("z3 is not installed in {}: run `bash scripts/install-tools.sh` (it installs PyPI's z3-solver there)", z3.display());
     }
 
+    // The wrapper connects the block through `DUT_PORTS` (see [`dut_ports_include`]).
+    let verilog = std::fs::read_to_string(rtl).with_context(|| format!("cannot read {}", rtl.display()))?;
+    std::fs::write(dir.join("dut_ports.vh"), dut_ports_include(&verilog, block.module)?)?;
+
     // One yosys run: every property together, and each one alone.
     let chparam: String = (block.parameters)(preset).iter().map(|(k, v)| format!(" -set {k} {v}")).collect();
     let mut script = format!(
-        "read_verilog -formal {}\nread_verilog -formal -sv {}\nchparam{chparam} {w}\nprep -top {w}\nflatten\nopt_clean\nwrite_smt2 -wires all.smt2\ndesign -save base\n",
+        "read_verilog -formal {}\nread_verilog -formal -sv -I . {}\nchparam{chparam} {w}\nprep -top {w}\nflatten\nopt_clean\nwrite_smt2 -wires all.smt2\ndesign -save base\n",
         rtl.canonicalize()?.display(),
         props.display(),
         w = block.wrapper
@@ -184,6 +199,47 @@ pub fn prove(block: &FormalBlock, preset: &Preset, rtl: &Path, depth: usize, dir
         }
     }
     Ok(results)
+}
+
+/// The port declarations (`input`/`output`, name, width) of `module` in `verilog`.
+pub fn module_ports(verilog: &str, module: &str) -> Result<Vec<(bool, String, usize)>> {
+    let header = format!("module {module}(");
+    let start = verilog.find(&header).ok_or_else(|| anyhow::anyhow!("module `{module}` not found"))?;
+    let body = &verilog[start..];
+    let body = &body[..body.find("endmodule").unwrap_or(body.len())];
+    let mut ports = Vec::new();
+    for line in body.lines().map(str::trim) {
+        let input = line.starts_with("input ");
+        if !input && !line.starts_with("output ") {
+            continue;
+        }
+        let decl = line.trim_end_matches(';');
+        let name = decl.split_whitespace().last().unwrap_or_default().to_string();
+        let width = match (decl.find('['), decl.find(':')) {
+            (Some(open), Some(colon)) if colon > open => decl[open + 1..colon].trim().parse::<usize>().context("port width")? + 1,
+            _ => 1,
+        };
+        ports.push((input, name, width));
+    }
+    if ports.is_empty() {
+        bail!("module `{module}` declares no ports");
+    }
+    Ok(ports)
+}
+
+/// `dut_ports.vh`: a macro `DUT_PORTS` connecting every port of the exported `module` to a
+/// wrapper signal of the same name; the elements of a port array (`name$0`, `name$1`, ... of
+/// width `w`) connect to slices `name[i*w +: w]` of one packed vector, so one wrapper serves
+/// every preset's array sizes.
+pub fn dut_ports_include(verilog: &str, module: &str) -> Result<String> {
+    let conns: Vec<String> = module_ports(verilog, module)?
+        .iter()
+        .map(|(_, name, width)| match name.split_once('$') {
+            Some((base, i)) if i.parse::<usize>().is_ok() => format!(".{name}({base}[{i}*{width} +: {width}])"),
+            _ => format!(".{name}({name})"),
+        })
+        .collect();
+    Ok(format!("`define DUT_PORTS {}\n", conns.join(", ")))
 }
 
 fn last_lines(text: &str, n: usize) -> String {
