@@ -128,6 +128,47 @@ enum Command {
         #[arg(long, default_value = "build/report")]
         out: PathBuf,
     },
+    /// Long random differential run: each exported block against its model, every output on
+    /// every cycle, in segments of 1,000,000 cycles (segment i uses seed S+i), one block per job.
+    Soak {
+        /// Preset whose blocks are run.
+        #[arg(long, default_value = "cu")]
+        preset: String,
+        /// Only this block (exported module name).
+        #[arg(long)]
+        block: Option<String>,
+        /// Cycles per block.
+        #[arg(long, default_value_t = 100_000_000)]
+        cycles: u64,
+        /// Seed of the first segment.
+        #[arg(long, default_value_t = 2026)]
+        seed: u64,
+        /// Blocks run at once (default: the number of cores).
+        #[arg(long)]
+        jobs: Option<usize>,
+    },
+    /// Simulation speed of each block's differential stimulus: in-crate rust-hdl with the model,
+    /// and the exported Verilog under iverilog and Verilator (build and run timed apart).
+    Speed {
+        /// Preset whose blocks are measured.
+        #[arg(long, default_value = "cu")]
+        preset: String,
+        /// Only this block (exported module name).
+        #[arg(long)]
+        block: Option<String>,
+        /// Cycles of stimulus per block.
+        #[arg(long, default_value_t = 100_000)]
+        cycles: usize,
+        /// Random seed.
+        #[arg(long, default_value_t = 2026)]
+        seed: u64,
+        /// The exported Verilog.
+        #[arg(long, default_value = "rtl_out")]
+        rtl: PathBuf,
+        /// Working directory (testbenches, simulator builds).
+        #[arg(long, default_value = "build/speed")]
+        out: PathBuf,
+    },
     /// Measure the operand collector under saturating uniform-random traffic (a Markdown table).
     Bench {
         /// Cycles per configuration.
@@ -237,6 +278,20 @@ fn run(cli: Cli) -> Result<()> {
             if failed > 0 {
                 anyhow::bail!("{failed} propert{} failed", if failed == 1 { "y" } else { "ies" });
             }
+        }
+        Command::Soak { preset, block, cycles, seed, jobs } => {
+            use simt_rtl::verify::soak;
+            let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+            let say = |line: &str| eprintln!("{line}");
+            let rows = simt_rtl::with_preset!(&preset, B => soak::soak::<B>(&soak::modules::<B>(block.as_deref())?, cycles, seed, jobs, &say))?;
+            print!("{}", soak::table(&preset, seed, &rows));
+        }
+        Command::Speed { preset, block, cycles, seed, rtl, out } => {
+            use simt_rtl::verify::{soak, speed};
+            let say = |line: &str| eprintln!("{line}");
+            let work = out.join(&preset);
+            let rows = simt_rtl::with_preset!(&preset, B => speed::measure::<B>(&soak::modules::<B>(block.as_deref())?, &rtl, cycles, seed, &work, &say))?;
+            print!("{}", speed::table(&preset, &rows));
         }
         Command::Bench { cycles, seed } => {
             if cycles < 2 {

@@ -47,6 +47,7 @@ fn parameter_sets_refuse_each_rule() {
         (SchedulerParams { threads: 0, ..base }, "`threads` = 0 is out of range"),
         (SchedulerParams { threads: 64, ..base }, "`threads` = 64 is out of range"),
         (SchedulerParams { pc_width: 33, ..base }, "`pc_width` = 33 is out of range"),
+        (SchedulerParams { pc_width: 2, ..base }, "`pc_width` = 2 is out of range: it must be between 3 and"),
         (SchedulerParams { stack_depth: 0, ..base }, "`stack_depth` = 0 is out of range"),
         (SchedulerParams { stack_depth: 65, ..base }, "`stack_depth` = 65 is out of range"),
         (SchedulerParams { warps: 32, stack_depth: 16, ..base }, "`warps` x `stack_depth` = 32 x 16 = 512 exceed"),
@@ -58,10 +59,16 @@ fn parameter_sets_refuse_each_rule() {
     let c = CU.collector;
     for (p, want) in [
         (CollectorParams { banks: 3, ..c }, "`banks` = 3 must be a power of two"),
+        (CollectorParams { banks: 32, ..c }, "`banks` = 32 is out of range: it must be between 2 and 16"),
         (CollectorParams { collector_units: 32, ..c }, "`collector_units` = 32 is out of range"),
+        (CollectorParams { collector_units: 6, ..c }, "`collector_units` = 6 must be a power of two"),
         (CollectorParams { in_ports: 0, ..c }, "`in_ports` = 0 is out of range"),
+        (CollectorParams { in_ports: 9, ..c }, "`in_ports` = 9 is out of range: it must be between 1 and 8"),
         (CollectorParams { regs_per_warp: 2, ..c }, "`regs_per_warp` = 2 must be at least `banks` = 4"),
+        (CollectorParams { regs_per_warp: 24, ..c }, "`regs_per_warp` = 24 must be a power of two"),
+        (CollectorParams { regs_per_warp: 512, ..c }, "`regs_per_warp` = 512 is out of range"),
         (CollectorParams { unit_types: 0, ..c }, "`unit_types` = 0 is out of range"),
+        (CollectorParams { unit_types: 5, ..c }, "`unit_types` = 5 is out of range: it must be between 1 and 4"),
         (CollectorParams { unit_types: 3, specialized: true, ..c }, "`collector_units` = 4 must divide evenly into `unit_types` = 3 sets"),
         (CollectorParams { schedulers: 3, ..c }, "`schedulers` = 3 must be a power of two"),
         (CollectorParams { schedulers: 4, ..c }, "`banks` = 4 must split into at least 2 banks per scheduler over `schedulers` = 4"),
@@ -72,6 +79,8 @@ fn parameter_sets_refuse_each_rule() {
         assert!(got.contains(want), "error `{got}` should contain `{want}`");
     }
     assert!(err(CollectorParams { schedulers: 4, banks: 8, ..c }.validate(2)).contains("`schedulers` = 4 must divide the warp count 2"));
+    let got = err(CollectorParams { regs_per_warp: 4, ..c }.validate(1));
+    assert!(got.contains("`rows per bank (warps x regs_per_warp / banks)` = 1 is out of range"), "{got}");
     // The block checks its const generics against the parameters, naming the one that differs.
     type CuCollector = <simt_rtl::preset_blocks::CuBlocks as simt_rtl::preset_blocks::PresetBlocks>::OperandCollector;
     let got = err(CuCollector::new(CollectorParams { banks: 8, ..c }, 4, 8));
@@ -103,6 +112,22 @@ fn command_line_errors_are_one_clear_line() {
         (vec!["prove", "--depth", "0"], "`--depth` must be at least 1"),
         (vec!["flash", "--bin", "/nonexistent/top.bin"], "bitstream /nonexistent/top.bin does not exist"),
         (vec!["load", "--bin", "/nonexistent/top.bin"], "bitstream /nonexistent/top.bin does not exist"),
+        (vec!["build", "--board", "nope"], "unknown board `nope`: known boards are alchitry-cu, alchitry-cu-v2, arty-a7-35t"),
+        (vec!["build", "--rev", "v3"], "unknown --rev `v3` for alchitry-cu: known revisions are v1, v2"),
+        (vec!["build", "--freq", "0"], "--freq must be between 1 and 400 MHz, got 0"),
+        (vec!["build", "--preset", "nope"], "unknown preset `nope`"),
+        (vec!["vivado", "--board", "alchitry-cu"], "board `alchitry-cu` is not a Vivado board"),
+        (vec!["vivado", "--out", unwritable], "cannot create"),
+        (vec!["report", "--preset", "nope"], "unknown preset `nope`"),
+        (vec!["report", "--block", "zzz"], "--block `zzz` matches no design of preset `cu`"),
+        (vec!["report", "--freq", "500"], "--freq must be between 1 and 400 MHz, got 500"),
+        (vec!["soak", "--preset", "nope"], "unknown preset `nope`"),
+        (vec!["soak", "--block", "nope"], "--block `nope` is not an exported block of preset `cu` (blocks: priority_encoder_lowest"),
+        (vec!["soak", "--block", "lfsr", "--cycles", "0"], "--cycles must be at least 1"),
+        (vec!["soak", "--block", "lfsr", "--jobs", "0"], "--jobs must be at least 1"),
+        (vec!["speed", "--block", "nope"], "--block `nope` is not an exported block"),
+        (vec!["speed", "--block", "lfsr", "--cycles", "0"], "--cycles must be at least 1"),
+        (vec!["speed", "--block", "lfsr", "--cycles", "10", "--rtl", "/nonexistent"], "missing Verilog source /nonexistent/cu/lfsr.v"),
     ] {
         let (code, _, stderr) = cli(&args);
         assert_eq!(code, 1, "{args:?}: exit code");
@@ -112,6 +137,22 @@ fn command_line_errors_are_one_clear_line() {
     }
     let (code, _, _) = cli(&["frobnicate"]);
     assert_eq!(code, 2, "clap refuses an unknown subcommand");
+}
+
+/// Without the FPGA tools on the PATH, each flow ends with the one-line install hint.
+#[test]
+fn missing_tools_give_the_install_hint() {
+    let dir = std::env::temp_dir().join(format!("simt-rtl-no-tools-{}", std::process::id()));
+    let out = dir.to_str().unwrap();
+    for args in [vec!["prove", "--block", "simt_stack", "--out", out], vec!["report", "--block", "lfsr", "--out", out], vec!["build", "--cycles", "100", "--out", out]] {
+        let run = Command::new(env!("CARGO_BIN_EXE_simt-rtl")).args(&args).env("PATH", "/nonexistent").output().unwrap();
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        let last = stderr.lines().last().unwrap_or_default();
+        assert_eq!(run.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(last.starts_with("simt-rtl: error: ") && last.contains("`yosys` is not installed: run `bash scripts/install-tools.sh`"), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! Random differential tests: each rust-hdl block against its reference model, same seeded
 //! constrained-random stimulus, every output compared on every cycle, for every preset and mode.
-//! Cycles per run: `SIMT_CYCLES` (default 100,000). A failure prints the seed and the cycle and
+//! Cycles per run: `SIMT_CYCLES` (default 1,000,000). A failure prints the seed and the cycle and
 //! writes a VCD of the failing window under `target/sim-failures/`.
 
 use simt_rtl::blocks::Order;
@@ -12,7 +12,7 @@ use simt_rtl::preset_blocks::*;
 use simt_rtl::verify::{suites, PortStruct};
 
 fn cycles() -> usize {
-    std::env::var("SIMT_CYCLES").ok().and_then(|s| s.parse().ok()).unwrap_or(100_000)
+    simt_rtl::verify::cycles_from_env("SIMT_CYCLES", 1_000_000).unwrap()
 }
 
 const SEED: u64 = 0x5EED_2026;
@@ -85,6 +85,50 @@ fn scheduler<B: PresetBlocks>(mode: SchedulerMode) {
         busy_cmd > 10 && overflow > 10 && all_busy > 100 && fetches > cycles() / 10,
         "coverage: command while all busy {busy_cmd}, push on full {overflow}, all busy {all_busy}, fetches {fetches}"
     );
+    misuse_coverage(&rec);
+}
+
+/// The runtime misuse the random stimulus drives on purpose, each compared with the model on
+/// every cycle (so its behaviour is the model's, defined one): a command's valid dropped or its
+/// data changed while not ready, reset while warps run, and every error flag raised, then
+/// cleared by a reset after which the scheduler fetches again.
+fn misuse_coverage(rec: &simt_rtl::verify::Recorded) {
+    let ins: Vec<SchedIn> = rec.inputs.iter().map(|w| SchedIn::from_words(w)).collect();
+    let outs: Vec<SchedOut> = rec.outputs.iter().map(|w| SchedOut::from_words(w)).collect();
+    let (mut dropped, mut changed, mut reset_busy) = (0, 0, 0);
+    for t in 0..ins.len() - 1 {
+        let (i, o, next) = (&ins[t], &outs[t], &ins[t + 1]);
+        let waiting = i.warp_cmd_valid == 1 && o.warp_cmd_ready == 0 && i.reset == 0;
+        dropped += (waiting && next.warp_cmd_valid == 0) as usize;
+        changed += (waiting && next.warp_cmd_valid == 1 && (next.warp_cmd_pc, next.warp_cmd_mask) != (i.warp_cmd_pc, i.warp_cmd_mask)) as usize;
+        reset_busy += (i.reset == 1 && o.active_mask != 0) as usize;
+    }
+    type Flag = fn(&SchedOut) -> u64;
+    let flags: [(&str, Flag); 6] = [
+        ("err_overflow", |o| o.err_overflow),
+        ("err_underflow", |o| o.err_underflow),
+        ("err_end_idle", |o| o.err_end_idle),
+        ("err_branch_idle", |o| o.err_branch_idle),
+        ("err_pop_idle", |o| o.err_pop_idle),
+        ("err_ctl_idle", |o| o.err_ctl_idle),
+    ];
+    for (name, flag) in flags {
+        // Raised, then a reset clears it, then a fetch before the flag rises again.
+        let (mut raised, mut recovered, mut cleared) = (0, 0, false);
+        for t in 1..outs.len() {
+            raised += (flag(&outs[t - 1]) == 0 && flag(&outs[t]) != 0) as usize;
+            if flag(&outs[t - 1]) != 0 && ins[t - 1].reset == 1 {
+                assert_eq!(flag(&outs[t]), 0, "{name} survived a reset at cycle {}", t - 1);
+                cleared = true;
+            }
+            if cleared && flag(&outs[t]) == 0 && outs[t].inst_fetch_valid == 1 && ins[t].inst_fetch_ready == 1 {
+                recovered += 1;
+                cleared = false;
+            }
+        }
+        assert!(raised > 10 && recovered > 10, "{name}: raised {raised} times, fetching again after the reset {recovered} times");
+    }
+    assert!(dropped > 10 && changed > 10 && reset_busy > 10, "misuse: command dropped {dropped}, changed {changed} while not ready; resets with warps active {reset_busy}");
 }
 
 macro_rules! per_preset {
@@ -126,6 +170,10 @@ macro_rules! per_preset {
             #[test]
             fn warp_scheduler_fixed_highest() {
                 scheduler::<$B>(SchedulerMode::Fixed(FetchPolicy::HighestIndex));
+            }
+            #[test]
+            fn register_map() {
+                timed(format!("{} register map", <$B>::PRESET.name), || suites::for_module::<$B>("register_map", SEED, cycles()).unwrap());
             }
             #[test]
             fn seed_port_wrapper() {

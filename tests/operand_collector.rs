@@ -1,12 +1,14 @@
 //! Random differential tests of the operand collector's blocks against their GPGPU-Sim-derived
-//! models: every output on every cycle, `SIMT_CYCLES` cycles per configuration (default
-//! 100,000), for collector units x banks 8x8, 8x4, 4x4, 2x4, in both allocator modes.
+//! models: every output on every cycle, `SIMT_OC_CYCLES` cycles per configuration (default
+//! 125,000, so that each block gets at least 1,000,000 compared cycles per run; each of the two
+//! register-file configurations gets four times that), for collector units x banks 8x8, 8x4,
+//! 4x4, 2x4, in both allocator modes.
 
 use simt_rtl::blocks::BankArbiter;
 use simt_rtl::verify::suites;
 
 fn cycles() -> usize {
-    std::env::var("SIMT_CYCLES").ok().and_then(|s| s.parse().ok()).unwrap_or(100_000)
+    simt_rtl::verify::cycles_from_env("SIMT_OC_CYCLES", 125_000).unwrap()
 }
 
 const LANES: usize = 6;
@@ -59,11 +61,11 @@ mod register_file {
 
     #[test]
     fn banks4_rows16_lanes4x8() {
-        suites::register_file("register_file_4x16", || RegisterFile::<4, 2, 4, 4, 8, 32>::new().unwrap(), (4, 4, 4, 8), 0x5EED_0F11, cycles()).unwrap();
+        suites::register_file("register_file_4x16", || RegisterFile::<4, 2, 4, 4, 8, 32>::new().unwrap(), (4, 4, 4, 8), 0x5EED_0F11, 4 * cycles()).unwrap();
     }
     #[test]
     fn banks8_rows32_lanes2x16() {
-        suites::register_file("register_file_8x32", || RegisterFile::<8, 3, 5, 2, 16, 32>::new().unwrap(), (8, 5, 2, 16), 0x5EED_0F12, cycles()).unwrap();
+        suites::register_file("register_file_8x32", || RegisterFile::<8, 3, 5, 2, 16, 32>::new().unwrap(), (8, 5, 2, 16), 0x5EED_0F12, 4 * cycles()).unwrap();
     }
 }
 
@@ -77,7 +79,7 @@ fn register_file_verilog() {
     use simt_rtl::blocks::RegisterFile;
     use simt_rtl::verify::verilog_sim::{check_against_rust, Simulator, VerilogDut};
     type Rf = RegisterFile<4, 2, 4, 8, 8, 64>;
-    let cycles = std::env::var("SIMT_VERILOG_CYCLES").ok().and_then(|s| s.parse().ok()).unwrap_or(20_000);
+    let cycles = simt_rtl::verify::cycles_from_env("SIMT_VERILOG_CYCLES", 20_000).unwrap();
     let rec = suites::register_file("register_file_cu", || Rf::new().unwrap(), (4, 4, 8, 8), 0x0E1A_0F11, cycles).unwrap();
     let mut dut = Rf::new().unwrap();
     dut.connect_all();

@@ -24,7 +24,7 @@ use simt_rtl::verify::verilog_sim::{simulate_verilog, Simulator};
 use simt_rtl::verify::PortStruct;
 
 fn cycles() -> usize {
-    std::env::var("SIMT_SEED_CYCLES").ok().and_then(|s| s.parse().ok()).unwrap_or(100_000)
+    simt_rtl::verify::cycles_from_env("SIMT_SEED_CYCLES", 100_000).unwrap()
 }
 
 #[test]

@@ -13,7 +13,7 @@ use simt_rtl::verify::suites;
 use simt_rtl::verify::verilog_sim::{check_against_rust, Simulator};
 
 fn cycles() -> usize {
-    std::env::var("SIMT_VERILOG_CYCLES").ok().and_then(|s| s.parse().ok()).unwrap_or(20_000)
+    simt_rtl::verify::cycles_from_env("SIMT_VERILOG_CYCLES", 20_000).unwrap()
 }
 
 const SEED: u64 = 0x0E1A_2026;

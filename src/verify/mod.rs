@@ -10,6 +10,8 @@ pub mod collector_env;
 pub mod differential;
 pub mod dut;
 pub mod rng;
+pub mod soak;
+pub mod speed;
 pub mod stimulus;
 pub mod suites;
 pub mod verilog_sim;
@@ -17,6 +19,18 @@ pub mod verilog_sim;
 pub use differential::{run_differential, Recorded};
 pub use dut::{Dut, Port, PortStruct, Word};
 pub use rng::Rng;
+
+/// Cycles for a test run: the environment variable `var` when set, else `default`. A value that
+/// is not a positive whole number is an error naming the variable.
+pub fn cycles_from_env(var: &str, default: usize) -> anyhow::Result<usize> {
+    match std::env::var(var) {
+        Err(_) => Ok(default),
+        Ok(text) => match text.trim().replace('_', "").parse::<usize>() {
+            Ok(n) if n > 0 => Ok(n),
+            _ => anyhow::bail!("`{var}` = {text:?} must be a positive whole number of cycles"),
+        },
+    }
+}
 
 /// A cycle-level reference model of a block, working on the block's port values (one `u64` per
 /// port, in the block's port order).

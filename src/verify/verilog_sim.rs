@@ -63,9 +63,7 @@ pub struct Sampled {
 
 /// Fails with an install hint when a tool is not on the PATH.
 pub fn require_tool(tool: &str) -> Result<()> {
-    let found = std::env::var_os("PATH")
-        .map(|paths| std::env::split_paths(&paths).any(|dir| dir.join(tool).is_file()))
-        .unwrap_or(false);
+    let found = std::env::var_os("PATH").map(|paths| std::env::split_paths(&paths).any(|dir| dir.join(tool).is_file())).unwrap_or(false);
     if !found {
         bail!("`{tool}` is not installed: run `bash scripts/install-tools.sh` (Debian: apt-get install {})", debian_package(tool));
     }
@@ -169,20 +167,35 @@ fn run_tool(cmd: &mut Command, what: &str, dir: &Path) -> Result<()> {
 /// Simulates `dut` with `stimulus` in `workdir` (created if needed) and returns its outputs,
 /// one vector per cycle in the order of `dut.outputs`.
 pub fn simulate_verilog(sim: Simulator, dut: &VerilogDut, stimulus: &[Vec<u64>], workdir: &Path) -> Result<Vec<Vec<Sampled>>> {
+    Ok(simulate_verilog_timed(sim, dut, stimulus, workdir)?.0)
+}
+
+/// Wall-clock time of a Verilog simulation: compiling the testbench and design, and running it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SimTimes {
+    pub build: std::time::Duration,
+    pub run: std::time::Duration,
+}
+
+/// [`simulate_verilog`], also returning how long the build and the run took.
+pub fn simulate_verilog_timed(sim: Simulator, dut: &VerilogDut, stimulus: &[Vec<u64>], workdir: &Path) -> Result<(Vec<Vec<Sampled>>, SimTimes)> {
     std::fs::create_dir_all(workdir).with_context(|| format!("cannot create {}", workdir.display()))?;
+    // Absolute, because the tools run inside it (a relative path to the Verilator model would
+    // be resolved from there).
+    let workdir = &std::fs::canonicalize(workdir).with_context(|| format!("cannot resolve {}", workdir.display()))?;
     std::fs::write(workdir.join("tb.v"), testbench(dut, stimulus.len()))?;
     std::fs::write(workdir.join("stim.hex"), stimulus_hex(&dut.inputs, stimulus))?;
     let _ = std::fs::remove_file(workdir.join("out.txt"));
-    let sources: Vec<PathBuf> = dut
-        .sources
-        .iter()
-        .map(|s| std::fs::canonicalize(s).with_context(|| format!("missing Verilog source {}", s.display())))
-        .collect::<Result<_>>()?;
+    let sources: Vec<PathBuf> =
+        dut.sources.iter().map(|s| std::fs::canonicalize(s).with_context(|| format!("missing Verilog source {}", s.display()))).collect::<Result<_>>()?;
+    let start = std::time::Instant::now();
+    let mut times = SimTimes::default();
     match sim {
         Simulator::Iverilog => {
             require_tool("iverilog")?;
             require_tool("vvp")?;
             run_tool(Command::new("iverilog").args(["-g2012", "-o", "sim.vvp", "-s", "tb", "tb.v"]).args(&sources), "iverilog", workdir)?;
+            times.build = start.elapsed();
             run_tool(Command::new("vvp").args(["-n", "sim.vvp"]), "vvp", workdir)?;
         }
         Simulator::Verilator => {
@@ -194,9 +207,11 @@ pub fn simulate_verilog(sim: Simulator, dut: &VerilogDut, stimulus: &[Vec<u64>],
                 "verilator",
                 workdir,
             )?;
+            times.build = start.elapsed();
             run_tool(&mut Command::new(workdir.join("obj").join("sim")), "the Verilator model", workdir)?;
         }
     }
+    times.run = start.elapsed() - times.build;
     let text = std::fs::read_to_string(workdir.join("out.txt")).context("the testbench wrote no out.txt")?;
     let rows: Vec<Vec<Sampled>> = text
         .lines()
@@ -206,7 +221,7 @@ pub fn simulate_verilog(sim: Simulator, dut: &VerilogDut, stimulus: &[Vec<u64>],
     if rows.len() != stimulus.len() {
         bail!("{} wrote {} cycles, expected {}", sim.name(), rows.len(), stimulus.len());
     }
-    Ok(rows)
+    Ok((rows, times))
 }
 
 fn parse_row(line: &str, outputs: &[Port]) -> Result<Vec<Sampled>> {
