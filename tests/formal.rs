@@ -37,13 +37,18 @@ fn simt_stack_properties_hold_from_reset_to_depth_20() {
 }
 
 #[test]
+fn bank_arbiter_properties_hold_from_reset_to_depth_20() {
+    properties_hold("bank_arbiter", 9, &["no_read_on_written_bank", "waiting_bank_without_write_is_granted", "idle_grant_fields_are_zero"]);
+}
+
+#[test]
 fn warp_scheduler_properties_hold_from_reset_to_depth_20() {
     properties_hold("warp_scheduler", 9, &["idle_warp_is_never_active", "fetch_only_an_active_warp", "idle_changes_only_by_command_and_end"]);
 }
 
 /// Breaks `rtl_out/cu/<module>.v` by replacing the first `from` with `to` and expects one of
-/// `properties` (`|`-separated) to fail: the bounded check stops at the first violated one, and
-/// where two fail in the same cycle it names either.
+/// `properties` (`|`-separated) to fail (each property is checked alone; any of them failing
+/// counts).
 fn mutant_is_caught(module: &str, tag: &str, from: &str, to: &str, properties: &str) {
     let rtl = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("rtl_out/cu/{module}.v"));
     let text = std::fs::read_to_string(&rtl).unwrap();
@@ -109,5 +114,17 @@ fn mutant_command_without_idle_warp_is_caught() {
         "cmd_fire = warp_cmd_valid & idle_enc$valid;",
         "cmd_fire = warp_cmd_valid;",
         "active_changes_only_as_commanded",
+    );
+}
+
+#[test]
+fn mutant_without_write_priority_is_caught() {
+    // Bank 0 no longer blocked by a write-back: a read and a write land on it in the same cycle.
+    mutant_is_caught(
+        "bank_arbiter",
+        "no_write_priority",
+        "blocked = (blocked & ~(1 << (0)) | ((write_valid & (write_bank == 0)) << (0)));",
+        "blocked = blocked;",
+        "no_read_on_written_bank",
     );
 }

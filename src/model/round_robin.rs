@@ -17,9 +17,10 @@ pub struct RoundRobinModel {
 }
 
 impl RoundRobinModel {
-    /// The state at power-up (the hardware's flip-flops start at 0) before any reset.
+    /// The state at power-up, before any reset: the hardware's `above` mask (the requesters
+    /// after the last grant) starts at 0, so requester 0 comes first, as after a reset.
     pub fn new(n: usize) -> Self {
-        RoundRobinModel { n, last: 0 }
+        RoundRobinModel { n, last: n - 1 }
     }
     /// The grant for `req`: the first requester after `last`, cyclically.
     pub fn grant(&self, req: u64) -> EncoderOut {
