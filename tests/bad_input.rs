@@ -108,7 +108,7 @@ fn command_line_errors_are_one_clear_line() {
         (vec!["sim", "--out", unwritable], "cannot create"),
         (vec!["bench", "--cycles", "1"], "--cycles must be at least 2"),
         (vec!["prove", "--preset", "nope"], "unknown preset `nope`"),
-        (vec!["prove", "--block", "nope"], "--block `nope` has no formal properties (blocks with properties: simt_stack, warp_scheduler, bank_arbiter)"),
+        (vec!["prove", "--block", "nope"], "--block `nope` has no formal properties (blocks with properties: simt_stack, warp_scheduler, round_robin_arbiter, bank_arbiter)"),
         (vec!["prove", "--depth", "0"], "`--depth` must be at least 1"),
         (vec!["flash", "--bin", "/nonexistent/top.bin"], "bitstream /nonexistent/top.bin does not exist"),
         (vec!["load", "--bin", "/nonexistent/top.bin"], "bitstream /nonexistent/top.bin does not exist"),

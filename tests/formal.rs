@@ -42,6 +42,11 @@ fn bank_arbiter_properties_hold_from_reset_to_depth_20() {
 }
 
 #[test]
+fn round_robin_arbiter_properties_hold_from_reset_to_depth_20() {
+    properties_hold("round_robin_arbiter", 6, &["grant_is_one_requester", "index_names_the_grant"]);
+}
+
+#[test]
 fn warp_scheduler_properties_hold_from_reset_to_depth_20() {
     properties_hold("warp_scheduler", 9, &["idle_warp_is_never_active", "fetch_only_an_active_warp", "idle_changes_only_by_command_and_end"]);
 }
@@ -126,5 +131,17 @@ fn mutant_without_write_priority_is_caught() {
         "blocked = (blocked & ~(1 << (0)) | ((write_valid & (write_bank == 0)) << (0)));",
         "blocked = blocked;",
         "no_read_on_written_bank",
+    );
+}
+
+#[test]
+fn mutant_fixed_priority_is_caught() {
+    // The seed's PriorityEncoder back in place of the rotation: the lowest request always wins.
+    mutant_is_caught(
+        "round_robin_arbiter",
+        "fixed_priority",
+        "req_above = req & above$q;",
+        "req_above = 4'h0;",
+        "steady_request_granted_within_n_grants",
     );
 }

@@ -55,6 +55,15 @@ pub const FORMAL_BLOCKS: &[FormalBlock] = &[
         },
     },
     FormalBlock {
+        module: "round_robin_arbiter",
+        properties: "src/blocks/round_robin_arbiter.sv",
+        wrapper: "round_robin_arbiter_props",
+        parameters: |p| {
+            let s = p.scheduler;
+            vec![("N", s.warps), ("NW", s.warp_id_width())]
+        },
+    },
+    FormalBlock {
         module: "bank_arbiter",
         properties: "src/blocks/bank_arbiter.sv",
         wrapper: "bank_arbiter_props",
