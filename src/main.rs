@@ -99,6 +99,9 @@ enum Command {
         /// Only this block (exported module name).
         #[arg(long)]
         block: Option<String>,
+        /// Only this property (its label in the block's .sv file; repeat for more). Needs --block.
+        #[arg(long, requires = "block")]
+        property: Vec<String>,
         /// Cycles from reset of the bounded check.
         #[arg(long, default_value_t = 20)]
         depth: usize,
@@ -258,8 +261,8 @@ fn run(cli: Cli) -> Result<()> {
             }
             print!("{}", report::table(&rows, freq));
         }
-        Command::Prove { preset, block, depth, rtl, out } => {
-            use simt_rtl::flow::prove::{prove, Outcome, FORMAL_BLOCKS};
+        Command::Prove { preset, block, property, depth, rtl, out } => {
+            use simt_rtl::flow::prove::{prove_only, Outcome, FORMAL_BLOCKS};
             let p = simt_rtl::params::preset(&preset)?;
             let blocks: Vec<_> = FORMAL_BLOCKS.iter().filter(|b| block.as_deref().map_or(true, |n| n == b.module)).collect();
             if blocks.is_empty() {
@@ -270,7 +273,7 @@ fn run(cli: Cli) -> Result<()> {
             for b in blocks {
                 let dir = out.join(&preset).join(b.module);
                 let rtl_file = rtl.join(&preset).join(format!("{}.v", b.module));
-                for (name, outcome) in prove(b, &p, &rtl_file, depth, &dir).with_context(|| format!("proving {}", b.module))? {
+                for (name, outcome) in prove_only(b, &p, &rtl_file, depth, &dir, &property).with_context(|| format!("proving {}", b.module))? {
                     failed += matches!(outcome, Outcome::Failed { .. }) as usize;
                     println!("{}: {name}: {outcome}", b.module);
                 }

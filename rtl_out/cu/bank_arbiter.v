@@ -701,6 +701,9 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
     reg  [1:0] diag;
     reg  [1:0] row_start;
     reg  [4:0] pushes;
+    reg  [6:0] earlier;
+    reg  [6:0] room;
+    reg  [4:0] free_entries;
     reg  [3:0] slot_addr;
     reg  overflowed;
     // Sub module instances
@@ -2493,94 +2496,100 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
         matched = blocked;
         taken = 32'h0;
         row_start = pri$q;
-        diag = row_start;
-        if (~matched[0] & nonempty[0] & (hd_cu$0 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (0)) | ((1'b1) << (0)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+        diag = pri$q;
+        if (one_bank_per_cu) begin
+            diag = row_start;
+            if (~matched[0] & nonempty[0] & (hd_cu$0 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (0)) | ((1'b1) << (0)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[1] & nonempty[1] & (hd_cu$1 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (1)) | ((1'b1) << (1)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[2] & nonempty[2] & (hd_cu$2 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (2)) | ((1'b1) << (2)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[3] & nonempty[3] & (hd_cu$3 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (3)) | ((1'b1) << (3)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            row_start = row_start + 32'h1;
+            diag = row_start;
+            if (~matched[0] & nonempty[0] & (hd_cu$0 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (0)) | ((1'b1) << (0)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[1] & nonempty[1] & (hd_cu$1 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (1)) | ((1'b1) << (1)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[2] & nonempty[2] & (hd_cu$2 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (2)) | ((1'b1) << (2)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[3] & nonempty[3] & (hd_cu$3 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (3)) | ((1'b1) << (3)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            row_start = row_start + 32'h1;
+            diag = row_start;
+            if (~matched[0] & nonempty[0] & (hd_cu$0 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (0)) | ((1'b1) << (0)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[1] & nonempty[1] & (hd_cu$1 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (1)) | ((1'b1) << (1)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[2] & nonempty[2] & (hd_cu$2 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (2)) | ((1'b1) << (2)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[3] & nonempty[3] & (hd_cu$3 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (3)) | ((1'b1) << (3)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            row_start = row_start + 32'h1;
+            diag = row_start;
+            if (~matched[0] & nonempty[0] & (hd_cu$0 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (0)) | ((1'b1) << (0)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[1] & nonempty[1] & (hd_cu$1 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (1)) | ((1'b1) << (1)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[2] & nonempty[2] & (hd_cu$2 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (2)) | ((1'b1) << (2)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[3] & nonempty[3] & (hd_cu$3 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (3)) | ((1'b1) << (3)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            row_start = row_start + 32'h1;
         end
-        diag = diag + 32'h1;
-        if (~matched[1] & nonempty[1] & (hd_cu$1 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (1)) | ((1'b1) << (1)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+        else begin
+            matched = blocked | nonempty;
         end
-        diag = diag + 32'h1;
-        if (~matched[2] & nonempty[2] & (hd_cu$2 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (2)) | ((1'b1) << (2)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[3] & nonempty[3] & (hd_cu$3 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (3)) | ((1'b1) << (3)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        row_start = row_start + 32'h1;
-        diag = row_start;
-        if (~matched[0] & nonempty[0] & (hd_cu$0 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (0)) | ((1'b1) << (0)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[1] & nonempty[1] & (hd_cu$1 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (1)) | ((1'b1) << (1)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[2] & nonempty[2] & (hd_cu$2 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (2)) | ((1'b1) << (2)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[3] & nonempty[3] & (hd_cu$3 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (3)) | ((1'b1) << (3)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        row_start = row_start + 32'h1;
-        diag = row_start;
-        if (~matched[0] & nonempty[0] & (hd_cu$0 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (0)) | ((1'b1) << (0)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[1] & nonempty[1] & (hd_cu$1 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (1)) | ((1'b1) << (1)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[2] & nonempty[2] & (hd_cu$2 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (2)) | ((1'b1) << (2)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[3] & nonempty[3] & (hd_cu$3 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (3)) | ((1'b1) << (3)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        row_start = row_start + 32'h1;
-        diag = row_start;
-        if (~matched[0] & nonempty[0] & (hd_cu$0 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (0)) | ((1'b1) << (0)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[1] & nonempty[1] & (hd_cu$1 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (1)) | ((1'b1) << (1)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[2] & nonempty[2] & (hd_cu$2 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (2)) | ((1'b1) << (2)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[3] & nonempty[3] & (hd_cu$3 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (3)) | ((1'b1) << (3)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        row_start = row_start + 32'h1;
         granted = matched & ~blocked;
         grant = granted;
         pending = nonempty;
@@ -2629,13 +2638,12 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
         pri$d = pri$q + 32'h1;
         overflowed = 1'b0;
         slot_addr = 32'h0;
-        pushes = 32'h0;
+        earlier = 32'h0;
+        free_entries = depth - count$0$q;
+        room = ((free_entries) & 7'h7f);
         if (push_valid$0 & (push_bank$0 == 0)) begin
-            if ((count$0$q + pushes) == depth) begin
-                overflowed = 1'b1;
-            end
-            else begin
-                slot_addr = tail$0$q + ((pushes) & 4'hf);
+            if (earlier < room) begin
+                slot_addr = tail$0$q + ((earlier) & 4'hf);
                 if (slot_addr == 0) begin
                     q_cu$0$d = push_cu$0;
                     q_slot$0$d = push_slot$0;
@@ -2716,15 +2724,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$15$d = push_slot$0;
                     q_row$15$d = push_row$0;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$1 & (push_bank$1 == 0)) begin
-            if ((count$0$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$0$q + ((pushes) & 4'hf);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$1 & (push_bank$1 == 0)) begin
+            if (earlier < room) begin
+                slot_addr = tail$0$q + ((earlier) & 4'hf);
                 if (slot_addr == 0) begin
                     q_cu$0$d = push_cu$1;
                     q_slot$0$d = push_slot$1;
@@ -2805,15 +2813,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$15$d = push_slot$1;
                     q_row$15$d = push_row$1;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$2 & (push_bank$2 == 0)) begin
-            if ((count$0$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$0$q + ((pushes) & 4'hf);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$2 & (push_bank$2 == 0)) begin
+            if (earlier < room) begin
+                slot_addr = tail$0$q + ((earlier) & 4'hf);
                 if (slot_addr == 0) begin
                     q_cu$0$d = push_cu$2;
                     q_slot$0$d = push_slot$2;
@@ -2894,15 +2902,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$15$d = push_slot$2;
                     q_row$15$d = push_row$2;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$3 & (push_bank$3 == 0)) begin
-            if ((count$0$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$0$q + ((pushes) & 4'hf);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$3 & (push_bank$3 == 0)) begin
+            if (earlier < room) begin
+                slot_addr = tail$0$q + ((earlier) & 4'hf);
                 if (slot_addr == 0) begin
                     q_cu$0$d = push_cu$3;
                     q_slot$0$d = push_slot$3;
@@ -2983,15 +2991,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$15$d = push_slot$3;
                     q_row$15$d = push_row$3;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$4 & (push_bank$4 == 0)) begin
-            if ((count$0$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$0$q + ((pushes) & 4'hf);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$4 & (push_bank$4 == 0)) begin
+            if (earlier < room) begin
+                slot_addr = tail$0$q + ((earlier) & 4'hf);
                 if (slot_addr == 0) begin
                     q_cu$0$d = push_cu$4;
                     q_slot$0$d = push_slot$4;
@@ -3072,15 +3080,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$15$d = push_slot$4;
                     q_row$15$d = push_row$4;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$5 & (push_bank$5 == 0)) begin
-            if ((count$0$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$0$q + ((pushes) & 4'hf);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$5 & (push_bank$5 == 0)) begin
+            if (earlier < room) begin
+                slot_addr = tail$0$q + ((earlier) & 4'hf);
                 if (slot_addr == 0) begin
                     q_cu$0$d = push_cu$5;
                     q_slot$0$d = push_slot$5;
@@ -3161,8 +3169,17 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$15$d = push_slot$5;
                     q_row$15$d = push_row$5;
                 end
-                pushes = pushes + 32'h1;
             end
+            else begin
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (earlier < room) begin
+            pushes = ((earlier) & 5'h1f);
+        end
+        else begin
+            pushes = ((room) & 5'h1f);
         end
         tail$0$d = tail$0$q + ((pushes) & 4'hf);
         if (granted[0]) begin
@@ -3172,13 +3189,12 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
         else begin
             count$0$d = count$0$q + pushes;
         end
-        pushes = 32'h0;
+        earlier = 32'h0;
+        free_entries = depth - count$1$q;
+        room = ((free_entries) & 7'h7f);
         if (push_valid$0 & (push_bank$0 == 1)) begin
-            if ((count$1$q + pushes) == depth) begin
-                overflowed = 1'b1;
-            end
-            else begin
-                slot_addr = tail$1$q + ((pushes) & 4'hf);
+            if (earlier < room) begin
+                slot_addr = tail$1$q + ((earlier) & 4'hf);
                 if (slot_addr == 0) begin
                     q_cu$16$d = push_cu$0;
                     q_slot$16$d = push_slot$0;
@@ -3259,15 +3275,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$31$d = push_slot$0;
                     q_row$31$d = push_row$0;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$1 & (push_bank$1 == 1)) begin
-            if ((count$1$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$1$q + ((pushes) & 4'hf);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$1 & (push_bank$1 == 1)) begin
+            if (earlier < room) begin
+                slot_addr = tail$1$q + ((earlier) & 4'hf);
                 if (slot_addr == 0) begin
                     q_cu$16$d = push_cu$1;
                     q_slot$16$d = push_slot$1;
@@ -3348,15 +3364,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$31$d = push_slot$1;
                     q_row$31$d = push_row$1;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$2 & (push_bank$2 == 1)) begin
-            if ((count$1$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$1$q + ((pushes) & 4'hf);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$2 & (push_bank$2 == 1)) begin
+            if (earlier < room) begin
+                slot_addr = tail$1$q + ((earlier) & 4'hf);
                 if (slot_addr == 0) begin
                     q_cu$16$d = push_cu$2;
                     q_slot$16$d = push_slot$2;
@@ -3437,15 +3453,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$31$d = push_slot$2;
                     q_row$31$d = push_row$2;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$3 & (push_bank$3 == 1)) begin
-            if ((count$1$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$1$q + ((pushes) & 4'hf);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$3 & (push_bank$3 == 1)) begin
+            if (earlier < room) begin
+                slot_addr = tail$1$q + ((earlier) & 4'hf);
                 if (slot_addr == 0) begin
                     q_cu$16$d = push_cu$3;
                     q_slot$16$d = push_slot$3;
@@ -3526,15 +3542,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$31$d = push_slot$3;
                     q_row$31$d = push_row$3;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$4 & (push_bank$4 == 1)) begin
-            if ((count$1$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$1$q + ((pushes) & 4'hf);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$4 & (push_bank$4 == 1)) begin
+            if (earlier < room) begin
+                slot_addr = tail$1$q + ((earlier) & 4'hf);
                 if (slot_addr == 0) begin
                     q_cu$16$d = push_cu$4;
                     q_slot$16$d = push_slot$4;
@@ -3615,15 +3631,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$31$d = push_slot$4;
                     q_row$31$d = push_row$4;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$5 & (push_bank$5 == 1)) begin
-            if ((count$1$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$1$q + ((pushes) & 4'hf);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$5 & (push_bank$5 == 1)) begin
+            if (earlier < room) begin
+                slot_addr = tail$1$q + ((earlier) & 4'hf);
                 if (slot_addr == 0) begin
                     q_cu$16$d = push_cu$5;
                     q_slot$16$d = push_slot$5;
@@ -3704,8 +3720,17 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$31$d = push_slot$5;
                     q_row$31$d = push_row$5;
                 end
-                pushes = pushes + 32'h1;
             end
+            else begin
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (earlier < room) begin
+            pushes = ((earlier) & 5'h1f);
+        end
+        else begin
+            pushes = ((room) & 5'h1f);
         end
         tail$1$d = tail$1$q + ((pushes) & 4'hf);
         if (granted[1]) begin
@@ -3715,13 +3740,12 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
         else begin
             count$1$d = count$1$q + pushes;
         end
-        pushes = 32'h0;
+        earlier = 32'h0;
+        free_entries = depth - count$2$q;
+        room = ((free_entries) & 7'h7f);
         if (push_valid$0 & (push_bank$0 == 2)) begin
-            if ((count$2$q + pushes) == depth) begin
-                overflowed = 1'b1;
-            end
-            else begin
-                slot_addr = tail$2$q + ((pushes) & 4'hf);
+            if (earlier < room) begin
+                slot_addr = tail$2$q + ((earlier) & 4'hf);
                 if (slot_addr == 0) begin
                     q_cu$32$d = push_cu$0;
                     q_slot$32$d = push_slot$0;
@@ -3802,15 +3826,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$47$d = push_slot$0;
                     q_row$47$d = push_row$0;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$1 & (push_bank$1 == 2)) begin
-            if ((count$2$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$2$q + ((pushes) & 4'hf);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$1 & (push_bank$1 == 2)) begin
+            if (earlier < room) begin
+                slot_addr = tail$2$q + ((earlier) & 4'hf);
                 if (slot_addr == 0) begin
                     q_cu$32$d = push_cu$1;
                     q_slot$32$d = push_slot$1;
@@ -3891,15 +3915,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$47$d = push_slot$1;
                     q_row$47$d = push_row$1;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$2 & (push_bank$2 == 2)) begin
-            if ((count$2$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$2$q + ((pushes) & 4'hf);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$2 & (push_bank$2 == 2)) begin
+            if (earlier < room) begin
+                slot_addr = tail$2$q + ((earlier) & 4'hf);
                 if (slot_addr == 0) begin
                     q_cu$32$d = push_cu$2;
                     q_slot$32$d = push_slot$2;
@@ -3980,15 +4004,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$47$d = push_slot$2;
                     q_row$47$d = push_row$2;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$3 & (push_bank$3 == 2)) begin
-            if ((count$2$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$2$q + ((pushes) & 4'hf);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$3 & (push_bank$3 == 2)) begin
+            if (earlier < room) begin
+                slot_addr = tail$2$q + ((earlier) & 4'hf);
                 if (slot_addr == 0) begin
                     q_cu$32$d = push_cu$3;
                     q_slot$32$d = push_slot$3;
@@ -4069,15 +4093,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$47$d = push_slot$3;
                     q_row$47$d = push_row$3;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$4 & (push_bank$4 == 2)) begin
-            if ((count$2$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$2$q + ((pushes) & 4'hf);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$4 & (push_bank$4 == 2)) begin
+            if (earlier < room) begin
+                slot_addr = tail$2$q + ((earlier) & 4'hf);
                 if (slot_addr == 0) begin
                     q_cu$32$d = push_cu$4;
                     q_slot$32$d = push_slot$4;
@@ -4158,15 +4182,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$47$d = push_slot$4;
                     q_row$47$d = push_row$4;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$5 & (push_bank$5 == 2)) begin
-            if ((count$2$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$2$q + ((pushes) & 4'hf);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$5 & (push_bank$5 == 2)) begin
+            if (earlier < room) begin
+                slot_addr = tail$2$q + ((earlier) & 4'hf);
                 if (slot_addr == 0) begin
                     q_cu$32$d = push_cu$5;
                     q_slot$32$d = push_slot$5;
@@ -4247,8 +4271,17 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$47$d = push_slot$5;
                     q_row$47$d = push_row$5;
                 end
-                pushes = pushes + 32'h1;
             end
+            else begin
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (earlier < room) begin
+            pushes = ((earlier) & 5'h1f);
+        end
+        else begin
+            pushes = ((room) & 5'h1f);
         end
         tail$2$d = tail$2$q + ((pushes) & 4'hf);
         if (granted[2]) begin
@@ -4258,13 +4291,12 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
         else begin
             count$2$d = count$2$q + pushes;
         end
-        pushes = 32'h0;
+        earlier = 32'h0;
+        free_entries = depth - count$3$q;
+        room = ((free_entries) & 7'h7f);
         if (push_valid$0 & (push_bank$0 == 3)) begin
-            if ((count$3$q + pushes) == depth) begin
-                overflowed = 1'b1;
-            end
-            else begin
-                slot_addr = tail$3$q + ((pushes) & 4'hf);
+            if (earlier < room) begin
+                slot_addr = tail$3$q + ((earlier) & 4'hf);
                 if (slot_addr == 0) begin
                     q_cu$48$d = push_cu$0;
                     q_slot$48$d = push_slot$0;
@@ -4345,15 +4377,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$63$d = push_slot$0;
                     q_row$63$d = push_row$0;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$1 & (push_bank$1 == 3)) begin
-            if ((count$3$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$3$q + ((pushes) & 4'hf);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$1 & (push_bank$1 == 3)) begin
+            if (earlier < room) begin
+                slot_addr = tail$3$q + ((earlier) & 4'hf);
                 if (slot_addr == 0) begin
                     q_cu$48$d = push_cu$1;
                     q_slot$48$d = push_slot$1;
@@ -4434,15 +4466,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$63$d = push_slot$1;
                     q_row$63$d = push_row$1;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$2 & (push_bank$2 == 3)) begin
-            if ((count$3$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$3$q + ((pushes) & 4'hf);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$2 & (push_bank$2 == 3)) begin
+            if (earlier < room) begin
+                slot_addr = tail$3$q + ((earlier) & 4'hf);
                 if (slot_addr == 0) begin
                     q_cu$48$d = push_cu$2;
                     q_slot$48$d = push_slot$2;
@@ -4523,15 +4555,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$63$d = push_slot$2;
                     q_row$63$d = push_row$2;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$3 & (push_bank$3 == 3)) begin
-            if ((count$3$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$3$q + ((pushes) & 4'hf);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$3 & (push_bank$3 == 3)) begin
+            if (earlier < room) begin
+                slot_addr = tail$3$q + ((earlier) & 4'hf);
                 if (slot_addr == 0) begin
                     q_cu$48$d = push_cu$3;
                     q_slot$48$d = push_slot$3;
@@ -4612,15 +4644,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$63$d = push_slot$3;
                     q_row$63$d = push_row$3;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$4 & (push_bank$4 == 3)) begin
-            if ((count$3$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$3$q + ((pushes) & 4'hf);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$4 & (push_bank$4 == 3)) begin
+            if (earlier < room) begin
+                slot_addr = tail$3$q + ((earlier) & 4'hf);
                 if (slot_addr == 0) begin
                     q_cu$48$d = push_cu$4;
                     q_slot$48$d = push_slot$4;
@@ -4701,15 +4733,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$63$d = push_slot$4;
                     q_row$63$d = push_row$4;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$5 & (push_bank$5 == 3)) begin
-            if ((count$3$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$3$q + ((pushes) & 4'hf);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$5 & (push_bank$5 == 3)) begin
+            if (earlier < room) begin
+                slot_addr = tail$3$q + ((earlier) & 4'hf);
                 if (slot_addr == 0) begin
                     q_cu$48$d = push_cu$5;
                     q_slot$48$d = push_slot$5;
@@ -4790,8 +4822,17 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$63$d = push_slot$5;
                     q_row$63$d = push_row$5;
                 end
-                pushes = pushes + 32'h1;
             end
+            else begin
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (earlier < room) begin
+            pushes = ((earlier) & 5'h1f);
+        end
+        else begin
+            pushes = ((room) & 5'h1f);
         end
         tail$3$d = tail$3$q + ((pushes) & 4'hf);
         if (granted[3]) begin

@@ -2909,6 +2909,9 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
     reg  [1:0] diag;
     reg  [1:0] row_start;
     reg  [4:0] pushes;
+    reg  [6:0] earlier;
+    reg  [6:0] room;
+    reg  [4:0] free_entries;
     reg  [3:0] slot_addr;
     reg  overflowed;
     // Sub module instances
@@ -4701,94 +4704,100 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
         matched = blocked;
         taken = 32'h0;
         row_start = pri$q;
-        diag = row_start;
-        if (~matched[0] & nonempty[0] & (hd_cu$0 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (0)) | ((1'b1) << (0)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+        diag = pri$q;
+        if (one_bank_per_cu) begin
+            diag = row_start;
+            if (~matched[0] & nonempty[0] & (hd_cu$0 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (0)) | ((1'b1) << (0)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[1] & nonempty[1] & (hd_cu$1 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (1)) | ((1'b1) << (1)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[2] & nonempty[2] & (hd_cu$2 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (2)) | ((1'b1) << (2)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[3] & nonempty[3] & (hd_cu$3 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (3)) | ((1'b1) << (3)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            row_start = row_start + 32'h1;
+            diag = row_start;
+            if (~matched[0] & nonempty[0] & (hd_cu$0 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (0)) | ((1'b1) << (0)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[1] & nonempty[1] & (hd_cu$1 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (1)) | ((1'b1) << (1)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[2] & nonempty[2] & (hd_cu$2 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (2)) | ((1'b1) << (2)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[3] & nonempty[3] & (hd_cu$3 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (3)) | ((1'b1) << (3)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            row_start = row_start + 32'h1;
+            diag = row_start;
+            if (~matched[0] & nonempty[0] & (hd_cu$0 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (0)) | ((1'b1) << (0)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[1] & nonempty[1] & (hd_cu$1 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (1)) | ((1'b1) << (1)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[2] & nonempty[2] & (hd_cu$2 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (2)) | ((1'b1) << (2)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[3] & nonempty[3] & (hd_cu$3 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (3)) | ((1'b1) << (3)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            row_start = row_start + 32'h1;
+            diag = row_start;
+            if (~matched[0] & nonempty[0] & (hd_cu$0 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (0)) | ((1'b1) << (0)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[1] & nonempty[1] & (hd_cu$1 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (1)) | ((1'b1) << (1)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[2] & nonempty[2] & (hd_cu$2 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (2)) | ((1'b1) << (2)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[3] & nonempty[3] & (hd_cu$3 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (3)) | ((1'b1) << (3)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            row_start = row_start + 32'h1;
         end
-        diag = diag + 32'h1;
-        if (~matched[1] & nonempty[1] & (hd_cu$1 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (1)) | ((1'b1) << (1)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+        else begin
+            matched = blocked | nonempty;
         end
-        diag = diag + 32'h1;
-        if (~matched[2] & nonempty[2] & (hd_cu$2 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (2)) | ((1'b1) << (2)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[3] & nonempty[3] & (hd_cu$3 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (3)) | ((1'b1) << (3)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        row_start = row_start + 32'h1;
-        diag = row_start;
-        if (~matched[0] & nonempty[0] & (hd_cu$0 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (0)) | ((1'b1) << (0)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[1] & nonempty[1] & (hd_cu$1 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (1)) | ((1'b1) << (1)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[2] & nonempty[2] & (hd_cu$2 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (2)) | ((1'b1) << (2)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[3] & nonempty[3] & (hd_cu$3 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (3)) | ((1'b1) << (3)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        row_start = row_start + 32'h1;
-        diag = row_start;
-        if (~matched[0] & nonempty[0] & (hd_cu$0 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (0)) | ((1'b1) << (0)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[1] & nonempty[1] & (hd_cu$1 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (1)) | ((1'b1) << (1)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[2] & nonempty[2] & (hd_cu$2 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (2)) | ((1'b1) << (2)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[3] & nonempty[3] & (hd_cu$3 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (3)) | ((1'b1) << (3)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        row_start = row_start + 32'h1;
-        diag = row_start;
-        if (~matched[0] & nonempty[0] & (hd_cu$0 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (0)) | ((1'b1) << (0)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[1] & nonempty[1] & (hd_cu$1 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (1)) | ((1'b1) << (1)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[2] & nonempty[2] & (hd_cu$2 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (2)) | ((1'b1) << (2)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[3] & nonempty[3] & (hd_cu$3 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (3)) | ((1'b1) << (3)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        row_start = row_start + 32'h1;
         granted = matched & ~blocked;
         grant = granted;
         pending = nonempty;
@@ -4837,13 +4846,12 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
         pri$d = pri$q + 32'h1;
         overflowed = 1'b0;
         slot_addr = 32'h0;
-        pushes = 32'h0;
+        earlier = 32'h0;
+        free_entries = depth - count$0$q;
+        room = ((free_entries) & 7'h7f);
         if (push_valid$0 & (push_bank$0 == 0)) begin
-            if ((count$0$q + pushes) == depth) begin
-                overflowed = 1'b1;
-            end
-            else begin
-                slot_addr = tail$0$q + ((pushes) & 4'hf);
+            if (earlier < room) begin
+                slot_addr = tail$0$q + ((earlier) & 4'hf);
                 if (slot_addr == 0) begin
                     q_cu$0$d = push_cu$0;
                     q_slot$0$d = push_slot$0;
@@ -4924,15 +4932,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$15$d = push_slot$0;
                     q_row$15$d = push_row$0;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$1 & (push_bank$1 == 0)) begin
-            if ((count$0$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$0$q + ((pushes) & 4'hf);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$1 & (push_bank$1 == 0)) begin
+            if (earlier < room) begin
+                slot_addr = tail$0$q + ((earlier) & 4'hf);
                 if (slot_addr == 0) begin
                     q_cu$0$d = push_cu$1;
                     q_slot$0$d = push_slot$1;
@@ -5013,15 +5021,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$15$d = push_slot$1;
                     q_row$15$d = push_row$1;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$2 & (push_bank$2 == 0)) begin
-            if ((count$0$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$0$q + ((pushes) & 4'hf);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$2 & (push_bank$2 == 0)) begin
+            if (earlier < room) begin
+                slot_addr = tail$0$q + ((earlier) & 4'hf);
                 if (slot_addr == 0) begin
                     q_cu$0$d = push_cu$2;
                     q_slot$0$d = push_slot$2;
@@ -5102,15 +5110,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$15$d = push_slot$2;
                     q_row$15$d = push_row$2;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$3 & (push_bank$3 == 0)) begin
-            if ((count$0$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$0$q + ((pushes) & 4'hf);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$3 & (push_bank$3 == 0)) begin
+            if (earlier < room) begin
+                slot_addr = tail$0$q + ((earlier) & 4'hf);
                 if (slot_addr == 0) begin
                     q_cu$0$d = push_cu$3;
                     q_slot$0$d = push_slot$3;
@@ -5191,15 +5199,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$15$d = push_slot$3;
                     q_row$15$d = push_row$3;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$4 & (push_bank$4 == 0)) begin
-            if ((count$0$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$0$q + ((pushes) & 4'hf);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$4 & (push_bank$4 == 0)) begin
+            if (earlier < room) begin
+                slot_addr = tail$0$q + ((earlier) & 4'hf);
                 if (slot_addr == 0) begin
                     q_cu$0$d = push_cu$4;
                     q_slot$0$d = push_slot$4;
@@ -5280,15 +5288,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$15$d = push_slot$4;
                     q_row$15$d = push_row$4;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$5 & (push_bank$5 == 0)) begin
-            if ((count$0$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$0$q + ((pushes) & 4'hf);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$5 & (push_bank$5 == 0)) begin
+            if (earlier < room) begin
+                slot_addr = tail$0$q + ((earlier) & 4'hf);
                 if (slot_addr == 0) begin
                     q_cu$0$d = push_cu$5;
                     q_slot$0$d = push_slot$5;
@@ -5369,8 +5377,17 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$15$d = push_slot$5;
                     q_row$15$d = push_row$5;
                 end
-                pushes = pushes + 32'h1;
             end
+            else begin
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (earlier < room) begin
+            pushes = ((earlier) & 5'h1f);
+        end
+        else begin
+            pushes = ((room) & 5'h1f);
         end
         tail$0$d = tail$0$q + ((pushes) & 4'hf);
         if (granted[0]) begin
@@ -5380,13 +5397,12 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
         else begin
             count$0$d = count$0$q + pushes;
         end
-        pushes = 32'h0;
+        earlier = 32'h0;
+        free_entries = depth - count$1$q;
+        room = ((free_entries) & 7'h7f);
         if (push_valid$0 & (push_bank$0 == 1)) begin
-            if ((count$1$q + pushes) == depth) begin
-                overflowed = 1'b1;
-            end
-            else begin
-                slot_addr = tail$1$q + ((pushes) & 4'hf);
+            if (earlier < room) begin
+                slot_addr = tail$1$q + ((earlier) & 4'hf);
                 if (slot_addr == 0) begin
                     q_cu$16$d = push_cu$0;
                     q_slot$16$d = push_slot$0;
@@ -5467,15 +5483,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$31$d = push_slot$0;
                     q_row$31$d = push_row$0;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$1 & (push_bank$1 == 1)) begin
-            if ((count$1$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$1$q + ((pushes) & 4'hf);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$1 & (push_bank$1 == 1)) begin
+            if (earlier < room) begin
+                slot_addr = tail$1$q + ((earlier) & 4'hf);
                 if (slot_addr == 0) begin
                     q_cu$16$d = push_cu$1;
                     q_slot$16$d = push_slot$1;
@@ -5556,15 +5572,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$31$d = push_slot$1;
                     q_row$31$d = push_row$1;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$2 & (push_bank$2 == 1)) begin
-            if ((count$1$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$1$q + ((pushes) & 4'hf);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$2 & (push_bank$2 == 1)) begin
+            if (earlier < room) begin
+                slot_addr = tail$1$q + ((earlier) & 4'hf);
                 if (slot_addr == 0) begin
                     q_cu$16$d = push_cu$2;
                     q_slot$16$d = push_slot$2;
@@ -5645,15 +5661,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$31$d = push_slot$2;
                     q_row$31$d = push_row$2;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$3 & (push_bank$3 == 1)) begin
-            if ((count$1$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$1$q + ((pushes) & 4'hf);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$3 & (push_bank$3 == 1)) begin
+            if (earlier < room) begin
+                slot_addr = tail$1$q + ((earlier) & 4'hf);
                 if (slot_addr == 0) begin
                     q_cu$16$d = push_cu$3;
                     q_slot$16$d = push_slot$3;
@@ -5734,15 +5750,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$31$d = push_slot$3;
                     q_row$31$d = push_row$3;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$4 & (push_bank$4 == 1)) begin
-            if ((count$1$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$1$q + ((pushes) & 4'hf);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$4 & (push_bank$4 == 1)) begin
+            if (earlier < room) begin
+                slot_addr = tail$1$q + ((earlier) & 4'hf);
                 if (slot_addr == 0) begin
                     q_cu$16$d = push_cu$4;
                     q_slot$16$d = push_slot$4;
@@ -5823,15 +5839,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$31$d = push_slot$4;
                     q_row$31$d = push_row$4;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$5 & (push_bank$5 == 1)) begin
-            if ((count$1$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$1$q + ((pushes) & 4'hf);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$5 & (push_bank$5 == 1)) begin
+            if (earlier < room) begin
+                slot_addr = tail$1$q + ((earlier) & 4'hf);
                 if (slot_addr == 0) begin
                     q_cu$16$d = push_cu$5;
                     q_slot$16$d = push_slot$5;
@@ -5912,8 +5928,17 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$31$d = push_slot$5;
                     q_row$31$d = push_row$5;
                 end
-                pushes = pushes + 32'h1;
             end
+            else begin
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (earlier < room) begin
+            pushes = ((earlier) & 5'h1f);
+        end
+        else begin
+            pushes = ((room) & 5'h1f);
         end
         tail$1$d = tail$1$q + ((pushes) & 4'hf);
         if (granted[1]) begin
@@ -5923,13 +5948,12 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
         else begin
             count$1$d = count$1$q + pushes;
         end
-        pushes = 32'h0;
+        earlier = 32'h0;
+        free_entries = depth - count$2$q;
+        room = ((free_entries) & 7'h7f);
         if (push_valid$0 & (push_bank$0 == 2)) begin
-            if ((count$2$q + pushes) == depth) begin
-                overflowed = 1'b1;
-            end
-            else begin
-                slot_addr = tail$2$q + ((pushes) & 4'hf);
+            if (earlier < room) begin
+                slot_addr = tail$2$q + ((earlier) & 4'hf);
                 if (slot_addr == 0) begin
                     q_cu$32$d = push_cu$0;
                     q_slot$32$d = push_slot$0;
@@ -6010,15 +6034,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$47$d = push_slot$0;
                     q_row$47$d = push_row$0;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$1 & (push_bank$1 == 2)) begin
-            if ((count$2$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$2$q + ((pushes) & 4'hf);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$1 & (push_bank$1 == 2)) begin
+            if (earlier < room) begin
+                slot_addr = tail$2$q + ((earlier) & 4'hf);
                 if (slot_addr == 0) begin
                     q_cu$32$d = push_cu$1;
                     q_slot$32$d = push_slot$1;
@@ -6099,15 +6123,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$47$d = push_slot$1;
                     q_row$47$d = push_row$1;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$2 & (push_bank$2 == 2)) begin
-            if ((count$2$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$2$q + ((pushes) & 4'hf);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$2 & (push_bank$2 == 2)) begin
+            if (earlier < room) begin
+                slot_addr = tail$2$q + ((earlier) & 4'hf);
                 if (slot_addr == 0) begin
                     q_cu$32$d = push_cu$2;
                     q_slot$32$d = push_slot$2;
@@ -6188,15 +6212,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$47$d = push_slot$2;
                     q_row$47$d = push_row$2;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$3 & (push_bank$3 == 2)) begin
-            if ((count$2$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$2$q + ((pushes) & 4'hf);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$3 & (push_bank$3 == 2)) begin
+            if (earlier < room) begin
+                slot_addr = tail$2$q + ((earlier) & 4'hf);
                 if (slot_addr == 0) begin
                     q_cu$32$d = push_cu$3;
                     q_slot$32$d = push_slot$3;
@@ -6277,15 +6301,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$47$d = push_slot$3;
                     q_row$47$d = push_row$3;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$4 & (push_bank$4 == 2)) begin
-            if ((count$2$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$2$q + ((pushes) & 4'hf);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$4 & (push_bank$4 == 2)) begin
+            if (earlier < room) begin
+                slot_addr = tail$2$q + ((earlier) & 4'hf);
                 if (slot_addr == 0) begin
                     q_cu$32$d = push_cu$4;
                     q_slot$32$d = push_slot$4;
@@ -6366,15 +6390,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$47$d = push_slot$4;
                     q_row$47$d = push_row$4;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$5 & (push_bank$5 == 2)) begin
-            if ((count$2$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$2$q + ((pushes) & 4'hf);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$5 & (push_bank$5 == 2)) begin
+            if (earlier < room) begin
+                slot_addr = tail$2$q + ((earlier) & 4'hf);
                 if (slot_addr == 0) begin
                     q_cu$32$d = push_cu$5;
                     q_slot$32$d = push_slot$5;
@@ -6455,8 +6479,17 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$47$d = push_slot$5;
                     q_row$47$d = push_row$5;
                 end
-                pushes = pushes + 32'h1;
             end
+            else begin
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (earlier < room) begin
+            pushes = ((earlier) & 5'h1f);
+        end
+        else begin
+            pushes = ((room) & 5'h1f);
         end
         tail$2$d = tail$2$q + ((pushes) & 4'hf);
         if (granted[2]) begin
@@ -6466,13 +6499,12 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
         else begin
             count$2$d = count$2$q + pushes;
         end
-        pushes = 32'h0;
+        earlier = 32'h0;
+        free_entries = depth - count$3$q;
+        room = ((free_entries) & 7'h7f);
         if (push_valid$0 & (push_bank$0 == 3)) begin
-            if ((count$3$q + pushes) == depth) begin
-                overflowed = 1'b1;
-            end
-            else begin
-                slot_addr = tail$3$q + ((pushes) & 4'hf);
+            if (earlier < room) begin
+                slot_addr = tail$3$q + ((earlier) & 4'hf);
                 if (slot_addr == 0) begin
                     q_cu$48$d = push_cu$0;
                     q_slot$48$d = push_slot$0;
@@ -6553,15 +6585,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$63$d = push_slot$0;
                     q_row$63$d = push_row$0;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$1 & (push_bank$1 == 3)) begin
-            if ((count$3$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$3$q + ((pushes) & 4'hf);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$1 & (push_bank$1 == 3)) begin
+            if (earlier < room) begin
+                slot_addr = tail$3$q + ((earlier) & 4'hf);
                 if (slot_addr == 0) begin
                     q_cu$48$d = push_cu$1;
                     q_slot$48$d = push_slot$1;
@@ -6642,15 +6674,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$63$d = push_slot$1;
                     q_row$63$d = push_row$1;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$2 & (push_bank$2 == 3)) begin
-            if ((count$3$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$3$q + ((pushes) & 4'hf);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$2 & (push_bank$2 == 3)) begin
+            if (earlier < room) begin
+                slot_addr = tail$3$q + ((earlier) & 4'hf);
                 if (slot_addr == 0) begin
                     q_cu$48$d = push_cu$2;
                     q_slot$48$d = push_slot$2;
@@ -6731,15 +6763,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$63$d = push_slot$2;
                     q_row$63$d = push_row$2;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$3 & (push_bank$3 == 3)) begin
-            if ((count$3$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$3$q + ((pushes) & 4'hf);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$3 & (push_bank$3 == 3)) begin
+            if (earlier < room) begin
+                slot_addr = tail$3$q + ((earlier) & 4'hf);
                 if (slot_addr == 0) begin
                     q_cu$48$d = push_cu$3;
                     q_slot$48$d = push_slot$3;
@@ -6820,15 +6852,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$63$d = push_slot$3;
                     q_row$63$d = push_row$3;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$4 & (push_bank$4 == 3)) begin
-            if ((count$3$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$3$q + ((pushes) & 4'hf);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$4 & (push_bank$4 == 3)) begin
+            if (earlier < room) begin
+                slot_addr = tail$3$q + ((earlier) & 4'hf);
                 if (slot_addr == 0) begin
                     q_cu$48$d = push_cu$4;
                     q_slot$48$d = push_slot$4;
@@ -6909,15 +6941,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$63$d = push_slot$4;
                     q_row$63$d = push_row$4;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$5 & (push_bank$5 == 3)) begin
-            if ((count$3$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$3$q + ((pushes) & 4'hf);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$5 & (push_bank$5 == 3)) begin
+            if (earlier < room) begin
+                slot_addr = tail$3$q + ((earlier) & 4'hf);
                 if (slot_addr == 0) begin
                     q_cu$48$d = push_cu$5;
                     q_slot$48$d = push_slot$5;
@@ -6998,8 +7030,17 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$63$d = push_slot$5;
                     q_row$63$d = push_row$5;
                 end
-                pushes = pushes + 32'h1;
             end
+            else begin
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (earlier < room) begin
+            pushes = ((earlier) & 5'h1f);
+        end
+        else begin
+            pushes = ((room) & 5'h1f);
         end
         tail$3$d = tail$3$q + ((pushes) & 4'hf);
         if (granted[3]) begin

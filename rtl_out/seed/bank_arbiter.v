@@ -2489,6 +2489,9 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
     reg  [2:0] diag;
     reg  [2:0] row_start;
     reg  [5:0] pushes;
+    reg  [6:0] earlier;
+    reg  [6:0] room;
+    reg  [5:0] free_entries;
     reg  [4:0] slot_addr;
     reg  overflowed;
     // Sub module instances
@@ -9377,342 +9380,348 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
         matched = blocked;
         taken = 32'h0;
         row_start = pri$q;
-        diag = row_start;
-        if (~matched[0] & nonempty[0] & (hd_cu$0 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (0)) | ((1'b1) << (0)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+        diag = pri$q;
+        if (one_bank_per_cu) begin
+            diag = row_start;
+            if (~matched[0] & nonempty[0] & (hd_cu$0 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (0)) | ((1'b1) << (0)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[1] & nonempty[1] & (hd_cu$1 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (1)) | ((1'b1) << (1)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[2] & nonempty[2] & (hd_cu$2 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (2)) | ((1'b1) << (2)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[3] & nonempty[3] & (hd_cu$3 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (3)) | ((1'b1) << (3)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[4] & nonempty[4] & (hd_cu$4 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (4)) | ((1'b1) << (4)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[5] & nonempty[5] & (hd_cu$5 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (5)) | ((1'b1) << (5)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[6] & nonempty[6] & (hd_cu$6 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (6)) | ((1'b1) << (6)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[7] & nonempty[7] & (hd_cu$7 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (7)) | ((1'b1) << (7)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            row_start = row_start + 32'h1;
+            diag = row_start;
+            if (~matched[0] & nonempty[0] & (hd_cu$0 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (0)) | ((1'b1) << (0)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[1] & nonempty[1] & (hd_cu$1 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (1)) | ((1'b1) << (1)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[2] & nonempty[2] & (hd_cu$2 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (2)) | ((1'b1) << (2)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[3] & nonempty[3] & (hd_cu$3 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (3)) | ((1'b1) << (3)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[4] & nonempty[4] & (hd_cu$4 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (4)) | ((1'b1) << (4)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[5] & nonempty[5] & (hd_cu$5 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (5)) | ((1'b1) << (5)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[6] & nonempty[6] & (hd_cu$6 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (6)) | ((1'b1) << (6)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[7] & nonempty[7] & (hd_cu$7 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (7)) | ((1'b1) << (7)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            row_start = row_start + 32'h1;
+            diag = row_start;
+            if (~matched[0] & nonempty[0] & (hd_cu$0 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (0)) | ((1'b1) << (0)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[1] & nonempty[1] & (hd_cu$1 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (1)) | ((1'b1) << (1)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[2] & nonempty[2] & (hd_cu$2 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (2)) | ((1'b1) << (2)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[3] & nonempty[3] & (hd_cu$3 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (3)) | ((1'b1) << (3)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[4] & nonempty[4] & (hd_cu$4 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (4)) | ((1'b1) << (4)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[5] & nonempty[5] & (hd_cu$5 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (5)) | ((1'b1) << (5)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[6] & nonempty[6] & (hd_cu$6 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (6)) | ((1'b1) << (6)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[7] & nonempty[7] & (hd_cu$7 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (7)) | ((1'b1) << (7)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            row_start = row_start + 32'h1;
+            diag = row_start;
+            if (~matched[0] & nonempty[0] & (hd_cu$0 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (0)) | ((1'b1) << (0)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[1] & nonempty[1] & (hd_cu$1 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (1)) | ((1'b1) << (1)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[2] & nonempty[2] & (hd_cu$2 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (2)) | ((1'b1) << (2)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[3] & nonempty[3] & (hd_cu$3 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (3)) | ((1'b1) << (3)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[4] & nonempty[4] & (hd_cu$4 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (4)) | ((1'b1) << (4)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[5] & nonempty[5] & (hd_cu$5 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (5)) | ((1'b1) << (5)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[6] & nonempty[6] & (hd_cu$6 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (6)) | ((1'b1) << (6)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[7] & nonempty[7] & (hd_cu$7 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (7)) | ((1'b1) << (7)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            row_start = row_start + 32'h1;
+            diag = row_start;
+            if (~matched[0] & nonempty[0] & (hd_cu$0 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (0)) | ((1'b1) << (0)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[1] & nonempty[1] & (hd_cu$1 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (1)) | ((1'b1) << (1)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[2] & nonempty[2] & (hd_cu$2 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (2)) | ((1'b1) << (2)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[3] & nonempty[3] & (hd_cu$3 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (3)) | ((1'b1) << (3)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[4] & nonempty[4] & (hd_cu$4 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (4)) | ((1'b1) << (4)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[5] & nonempty[5] & (hd_cu$5 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (5)) | ((1'b1) << (5)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[6] & nonempty[6] & (hd_cu$6 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (6)) | ((1'b1) << (6)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[7] & nonempty[7] & (hd_cu$7 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (7)) | ((1'b1) << (7)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            row_start = row_start + 32'h1;
+            diag = row_start;
+            if (~matched[0] & nonempty[0] & (hd_cu$0 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (0)) | ((1'b1) << (0)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[1] & nonempty[1] & (hd_cu$1 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (1)) | ((1'b1) << (1)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[2] & nonempty[2] & (hd_cu$2 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (2)) | ((1'b1) << (2)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[3] & nonempty[3] & (hd_cu$3 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (3)) | ((1'b1) << (3)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[4] & nonempty[4] & (hd_cu$4 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (4)) | ((1'b1) << (4)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[5] & nonempty[5] & (hd_cu$5 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (5)) | ((1'b1) << (5)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[6] & nonempty[6] & (hd_cu$6 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (6)) | ((1'b1) << (6)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[7] & nonempty[7] & (hd_cu$7 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (7)) | ((1'b1) << (7)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            row_start = row_start + 32'h1;
+            diag = row_start;
+            if (~matched[0] & nonempty[0] & (hd_cu$0 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (0)) | ((1'b1) << (0)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[1] & nonempty[1] & (hd_cu$1 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (1)) | ((1'b1) << (1)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[2] & nonempty[2] & (hd_cu$2 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (2)) | ((1'b1) << (2)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[3] & nonempty[3] & (hd_cu$3 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (3)) | ((1'b1) << (3)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[4] & nonempty[4] & (hd_cu$4 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (4)) | ((1'b1) << (4)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[5] & nonempty[5] & (hd_cu$5 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (5)) | ((1'b1) << (5)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[6] & nonempty[6] & (hd_cu$6 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (6)) | ((1'b1) << (6)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[7] & nonempty[7] & (hd_cu$7 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (7)) | ((1'b1) << (7)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            row_start = row_start + 32'h1;
+            diag = row_start;
+            if (~matched[0] & nonempty[0] & (hd_cu$0 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (0)) | ((1'b1) << (0)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[1] & nonempty[1] & (hd_cu$1 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (1)) | ((1'b1) << (1)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[2] & nonempty[2] & (hd_cu$2 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (2)) | ((1'b1) << (2)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[3] & nonempty[3] & (hd_cu$3 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (3)) | ((1'b1) << (3)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[4] & nonempty[4] & (hd_cu$4 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (4)) | ((1'b1) << (4)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[5] & nonempty[5] & (hd_cu$5 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (5)) | ((1'b1) << (5)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[6] & nonempty[6] & (hd_cu$6 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (6)) | ((1'b1) << (6)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[7] & nonempty[7] & (hd_cu$7 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (7)) | ((1'b1) << (7)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            row_start = row_start + 32'h1;
+        end
+        else begin
+            matched = blocked | nonempty;
         end
-        diag = diag + 32'h1;
-        if (~matched[1] & nonempty[1] & (hd_cu$1 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (1)) | ((1'b1) << (1)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[2] & nonempty[2] & (hd_cu$2 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (2)) | ((1'b1) << (2)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[3] & nonempty[3] & (hd_cu$3 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (3)) | ((1'b1) << (3)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[4] & nonempty[4] & (hd_cu$4 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (4)) | ((1'b1) << (4)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[5] & nonempty[5] & (hd_cu$5 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (5)) | ((1'b1) << (5)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[6] & nonempty[6] & (hd_cu$6 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (6)) | ((1'b1) << (6)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[7] & nonempty[7] & (hd_cu$7 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (7)) | ((1'b1) << (7)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        row_start = row_start + 32'h1;
-        diag = row_start;
-        if (~matched[0] & nonempty[0] & (hd_cu$0 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (0)) | ((1'b1) << (0)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[1] & nonempty[1] & (hd_cu$1 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (1)) | ((1'b1) << (1)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[2] & nonempty[2] & (hd_cu$2 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (2)) | ((1'b1) << (2)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[3] & nonempty[3] & (hd_cu$3 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (3)) | ((1'b1) << (3)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[4] & nonempty[4] & (hd_cu$4 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (4)) | ((1'b1) << (4)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[5] & nonempty[5] & (hd_cu$5 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (5)) | ((1'b1) << (5)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[6] & nonempty[6] & (hd_cu$6 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (6)) | ((1'b1) << (6)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[7] & nonempty[7] & (hd_cu$7 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (7)) | ((1'b1) << (7)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        row_start = row_start + 32'h1;
-        diag = row_start;
-        if (~matched[0] & nonempty[0] & (hd_cu$0 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (0)) | ((1'b1) << (0)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[1] & nonempty[1] & (hd_cu$1 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (1)) | ((1'b1) << (1)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[2] & nonempty[2] & (hd_cu$2 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (2)) | ((1'b1) << (2)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[3] & nonempty[3] & (hd_cu$3 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (3)) | ((1'b1) << (3)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[4] & nonempty[4] & (hd_cu$4 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (4)) | ((1'b1) << (4)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[5] & nonempty[5] & (hd_cu$5 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (5)) | ((1'b1) << (5)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[6] & nonempty[6] & (hd_cu$6 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (6)) | ((1'b1) << (6)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[7] & nonempty[7] & (hd_cu$7 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (7)) | ((1'b1) << (7)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        row_start = row_start + 32'h1;
-        diag = row_start;
-        if (~matched[0] & nonempty[0] & (hd_cu$0 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (0)) | ((1'b1) << (0)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[1] & nonempty[1] & (hd_cu$1 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (1)) | ((1'b1) << (1)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[2] & nonempty[2] & (hd_cu$2 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (2)) | ((1'b1) << (2)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[3] & nonempty[3] & (hd_cu$3 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (3)) | ((1'b1) << (3)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[4] & nonempty[4] & (hd_cu$4 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (4)) | ((1'b1) << (4)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[5] & nonempty[5] & (hd_cu$5 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (5)) | ((1'b1) << (5)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[6] & nonempty[6] & (hd_cu$6 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (6)) | ((1'b1) << (6)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[7] & nonempty[7] & (hd_cu$7 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (7)) | ((1'b1) << (7)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        row_start = row_start + 32'h1;
-        diag = row_start;
-        if (~matched[0] & nonempty[0] & (hd_cu$0 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (0)) | ((1'b1) << (0)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[1] & nonempty[1] & (hd_cu$1 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (1)) | ((1'b1) << (1)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[2] & nonempty[2] & (hd_cu$2 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (2)) | ((1'b1) << (2)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[3] & nonempty[3] & (hd_cu$3 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (3)) | ((1'b1) << (3)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[4] & nonempty[4] & (hd_cu$4 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (4)) | ((1'b1) << (4)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[5] & nonempty[5] & (hd_cu$5 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (5)) | ((1'b1) << (5)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[6] & nonempty[6] & (hd_cu$6 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (6)) | ((1'b1) << (6)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[7] & nonempty[7] & (hd_cu$7 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (7)) | ((1'b1) << (7)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        row_start = row_start + 32'h1;
-        diag = row_start;
-        if (~matched[0] & nonempty[0] & (hd_cu$0 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (0)) | ((1'b1) << (0)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[1] & nonempty[1] & (hd_cu$1 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (1)) | ((1'b1) << (1)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[2] & nonempty[2] & (hd_cu$2 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (2)) | ((1'b1) << (2)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[3] & nonempty[3] & (hd_cu$3 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (3)) | ((1'b1) << (3)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[4] & nonempty[4] & (hd_cu$4 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (4)) | ((1'b1) << (4)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[5] & nonempty[5] & (hd_cu$5 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (5)) | ((1'b1) << (5)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[6] & nonempty[6] & (hd_cu$6 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (6)) | ((1'b1) << (6)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[7] & nonempty[7] & (hd_cu$7 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (7)) | ((1'b1) << (7)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        row_start = row_start + 32'h1;
-        diag = row_start;
-        if (~matched[0] & nonempty[0] & (hd_cu$0 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (0)) | ((1'b1) << (0)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[1] & nonempty[1] & (hd_cu$1 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (1)) | ((1'b1) << (1)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[2] & nonempty[2] & (hd_cu$2 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (2)) | ((1'b1) << (2)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[3] & nonempty[3] & (hd_cu$3 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (3)) | ((1'b1) << (3)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[4] & nonempty[4] & (hd_cu$4 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (4)) | ((1'b1) << (4)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[5] & nonempty[5] & (hd_cu$5 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (5)) | ((1'b1) << (5)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[6] & nonempty[6] & (hd_cu$6 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (6)) | ((1'b1) << (6)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[7] & nonempty[7] & (hd_cu$7 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (7)) | ((1'b1) << (7)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        row_start = row_start + 32'h1;
-        diag = row_start;
-        if (~matched[0] & nonempty[0] & (hd_cu$0 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (0)) | ((1'b1) << (0)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[1] & nonempty[1] & (hd_cu$1 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (1)) | ((1'b1) << (1)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[2] & nonempty[2] & (hd_cu$2 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (2)) | ((1'b1) << (2)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[3] & nonempty[3] & (hd_cu$3 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (3)) | ((1'b1) << (3)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[4] & nonempty[4] & (hd_cu$4 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (4)) | ((1'b1) << (4)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[5] & nonempty[5] & (hd_cu$5 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (5)) | ((1'b1) << (5)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[6] & nonempty[6] & (hd_cu$6 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (6)) | ((1'b1) << (6)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[7] & nonempty[7] & (hd_cu$7 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (7)) | ((1'b1) << (7)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        row_start = row_start + 32'h1;
         granted = matched & ~blocked;
         grant = granted;
         pending = nonempty;
@@ -9801,13 +9810,12 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
         pri$d = pri$q + 32'h1;
         overflowed = 1'b0;
         slot_addr = 32'h0;
-        pushes = 32'h0;
+        earlier = 32'h0;
+        free_entries = depth - count$0$q;
+        room = ((free_entries) & 7'h7f);
         if (push_valid$0 & (push_bank$0 == 0)) begin
-            if ((count$0$q + pushes) == depth) begin
-                overflowed = 1'b1;
-            end
-            else begin
-                slot_addr = tail$0$q + ((pushes) & 5'h1f);
+            if (earlier < room) begin
+                slot_addr = tail$0$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$0$d = push_cu$0;
                     q_slot$0$d = push_slot$0;
@@ -9968,15 +9976,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$31$d = push_slot$0;
                     q_row$31$d = push_row$0;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$1 & (push_bank$1 == 0)) begin
-            if ((count$0$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$0$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$1 & (push_bank$1 == 0)) begin
+            if (earlier < room) begin
+                slot_addr = tail$0$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$0$d = push_cu$1;
                     q_slot$0$d = push_slot$1;
@@ -10137,15 +10145,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$31$d = push_slot$1;
                     q_row$31$d = push_row$1;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$2 & (push_bank$2 == 0)) begin
-            if ((count$0$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$0$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$2 & (push_bank$2 == 0)) begin
+            if (earlier < room) begin
+                slot_addr = tail$0$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$0$d = push_cu$2;
                     q_slot$0$d = push_slot$2;
@@ -10306,15 +10314,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$31$d = push_slot$2;
                     q_row$31$d = push_row$2;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$3 & (push_bank$3 == 0)) begin
-            if ((count$0$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$0$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$3 & (push_bank$3 == 0)) begin
+            if (earlier < room) begin
+                slot_addr = tail$0$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$0$d = push_cu$3;
                     q_slot$0$d = push_slot$3;
@@ -10475,15 +10483,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$31$d = push_slot$3;
                     q_row$31$d = push_row$3;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$4 & (push_bank$4 == 0)) begin
-            if ((count$0$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$0$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$4 & (push_bank$4 == 0)) begin
+            if (earlier < room) begin
+                slot_addr = tail$0$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$0$d = push_cu$4;
                     q_slot$0$d = push_slot$4;
@@ -10644,15 +10652,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$31$d = push_slot$4;
                     q_row$31$d = push_row$4;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$5 & (push_bank$5 == 0)) begin
-            if ((count$0$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$0$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$5 & (push_bank$5 == 0)) begin
+            if (earlier < room) begin
+                slot_addr = tail$0$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$0$d = push_cu$5;
                     q_slot$0$d = push_slot$5;
@@ -10813,8 +10821,17 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$31$d = push_slot$5;
                     q_row$31$d = push_row$5;
                 end
-                pushes = pushes + 32'h1;
             end
+            else begin
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (earlier < room) begin
+            pushes = ((earlier) & 6'h3f);
+        end
+        else begin
+            pushes = ((room) & 6'h3f);
         end
         tail$0$d = tail$0$q + ((pushes) & 5'h1f);
         if (granted[0]) begin
@@ -10824,13 +10841,12 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
         else begin
             count$0$d = count$0$q + pushes;
         end
-        pushes = 32'h0;
+        earlier = 32'h0;
+        free_entries = depth - count$1$q;
+        room = ((free_entries) & 7'h7f);
         if (push_valid$0 & (push_bank$0 == 1)) begin
-            if ((count$1$q + pushes) == depth) begin
-                overflowed = 1'b1;
-            end
-            else begin
-                slot_addr = tail$1$q + ((pushes) & 5'h1f);
+            if (earlier < room) begin
+                slot_addr = tail$1$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$32$d = push_cu$0;
                     q_slot$32$d = push_slot$0;
@@ -10991,15 +11007,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$63$d = push_slot$0;
                     q_row$63$d = push_row$0;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$1 & (push_bank$1 == 1)) begin
-            if ((count$1$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$1$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$1 & (push_bank$1 == 1)) begin
+            if (earlier < room) begin
+                slot_addr = tail$1$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$32$d = push_cu$1;
                     q_slot$32$d = push_slot$1;
@@ -11160,15 +11176,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$63$d = push_slot$1;
                     q_row$63$d = push_row$1;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$2 & (push_bank$2 == 1)) begin
-            if ((count$1$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$1$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$2 & (push_bank$2 == 1)) begin
+            if (earlier < room) begin
+                slot_addr = tail$1$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$32$d = push_cu$2;
                     q_slot$32$d = push_slot$2;
@@ -11329,15 +11345,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$63$d = push_slot$2;
                     q_row$63$d = push_row$2;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$3 & (push_bank$3 == 1)) begin
-            if ((count$1$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$1$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$3 & (push_bank$3 == 1)) begin
+            if (earlier < room) begin
+                slot_addr = tail$1$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$32$d = push_cu$3;
                     q_slot$32$d = push_slot$3;
@@ -11498,15 +11514,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$63$d = push_slot$3;
                     q_row$63$d = push_row$3;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$4 & (push_bank$4 == 1)) begin
-            if ((count$1$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$1$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$4 & (push_bank$4 == 1)) begin
+            if (earlier < room) begin
+                slot_addr = tail$1$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$32$d = push_cu$4;
                     q_slot$32$d = push_slot$4;
@@ -11667,15 +11683,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$63$d = push_slot$4;
                     q_row$63$d = push_row$4;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$5 & (push_bank$5 == 1)) begin
-            if ((count$1$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$1$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$5 & (push_bank$5 == 1)) begin
+            if (earlier < room) begin
+                slot_addr = tail$1$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$32$d = push_cu$5;
                     q_slot$32$d = push_slot$5;
@@ -11836,8 +11852,17 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$63$d = push_slot$5;
                     q_row$63$d = push_row$5;
                 end
-                pushes = pushes + 32'h1;
             end
+            else begin
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (earlier < room) begin
+            pushes = ((earlier) & 6'h3f);
+        end
+        else begin
+            pushes = ((room) & 6'h3f);
         end
         tail$1$d = tail$1$q + ((pushes) & 5'h1f);
         if (granted[1]) begin
@@ -11847,13 +11872,12 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
         else begin
             count$1$d = count$1$q + pushes;
         end
-        pushes = 32'h0;
+        earlier = 32'h0;
+        free_entries = depth - count$2$q;
+        room = ((free_entries) & 7'h7f);
         if (push_valid$0 & (push_bank$0 == 2)) begin
-            if ((count$2$q + pushes) == depth) begin
-                overflowed = 1'b1;
-            end
-            else begin
-                slot_addr = tail$2$q + ((pushes) & 5'h1f);
+            if (earlier < room) begin
+                slot_addr = tail$2$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$64$d = push_cu$0;
                     q_slot$64$d = push_slot$0;
@@ -12014,15 +12038,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$95$d = push_slot$0;
                     q_row$95$d = push_row$0;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$1 & (push_bank$1 == 2)) begin
-            if ((count$2$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$2$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$1 & (push_bank$1 == 2)) begin
+            if (earlier < room) begin
+                slot_addr = tail$2$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$64$d = push_cu$1;
                     q_slot$64$d = push_slot$1;
@@ -12183,15 +12207,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$95$d = push_slot$1;
                     q_row$95$d = push_row$1;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$2 & (push_bank$2 == 2)) begin
-            if ((count$2$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$2$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$2 & (push_bank$2 == 2)) begin
+            if (earlier < room) begin
+                slot_addr = tail$2$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$64$d = push_cu$2;
                     q_slot$64$d = push_slot$2;
@@ -12352,15 +12376,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$95$d = push_slot$2;
                     q_row$95$d = push_row$2;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$3 & (push_bank$3 == 2)) begin
-            if ((count$2$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$2$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$3 & (push_bank$3 == 2)) begin
+            if (earlier < room) begin
+                slot_addr = tail$2$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$64$d = push_cu$3;
                     q_slot$64$d = push_slot$3;
@@ -12521,15 +12545,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$95$d = push_slot$3;
                     q_row$95$d = push_row$3;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$4 & (push_bank$4 == 2)) begin
-            if ((count$2$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$2$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$4 & (push_bank$4 == 2)) begin
+            if (earlier < room) begin
+                slot_addr = tail$2$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$64$d = push_cu$4;
                     q_slot$64$d = push_slot$4;
@@ -12690,15 +12714,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$95$d = push_slot$4;
                     q_row$95$d = push_row$4;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$5 & (push_bank$5 == 2)) begin
-            if ((count$2$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$2$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$5 & (push_bank$5 == 2)) begin
+            if (earlier < room) begin
+                slot_addr = tail$2$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$64$d = push_cu$5;
                     q_slot$64$d = push_slot$5;
@@ -12859,8 +12883,17 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$95$d = push_slot$5;
                     q_row$95$d = push_row$5;
                 end
-                pushes = pushes + 32'h1;
             end
+            else begin
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (earlier < room) begin
+            pushes = ((earlier) & 6'h3f);
+        end
+        else begin
+            pushes = ((room) & 6'h3f);
         end
         tail$2$d = tail$2$q + ((pushes) & 5'h1f);
         if (granted[2]) begin
@@ -12870,13 +12903,12 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
         else begin
             count$2$d = count$2$q + pushes;
         end
-        pushes = 32'h0;
+        earlier = 32'h0;
+        free_entries = depth - count$3$q;
+        room = ((free_entries) & 7'h7f);
         if (push_valid$0 & (push_bank$0 == 3)) begin
-            if ((count$3$q + pushes) == depth) begin
-                overflowed = 1'b1;
-            end
-            else begin
-                slot_addr = tail$3$q + ((pushes) & 5'h1f);
+            if (earlier < room) begin
+                slot_addr = tail$3$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$96$d = push_cu$0;
                     q_slot$96$d = push_slot$0;
@@ -13037,15 +13069,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$127$d = push_slot$0;
                     q_row$127$d = push_row$0;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$1 & (push_bank$1 == 3)) begin
-            if ((count$3$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$3$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$1 & (push_bank$1 == 3)) begin
+            if (earlier < room) begin
+                slot_addr = tail$3$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$96$d = push_cu$1;
                     q_slot$96$d = push_slot$1;
@@ -13206,15 +13238,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$127$d = push_slot$1;
                     q_row$127$d = push_row$1;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$2 & (push_bank$2 == 3)) begin
-            if ((count$3$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$3$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$2 & (push_bank$2 == 3)) begin
+            if (earlier < room) begin
+                slot_addr = tail$3$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$96$d = push_cu$2;
                     q_slot$96$d = push_slot$2;
@@ -13375,15 +13407,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$127$d = push_slot$2;
                     q_row$127$d = push_row$2;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$3 & (push_bank$3 == 3)) begin
-            if ((count$3$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$3$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$3 & (push_bank$3 == 3)) begin
+            if (earlier < room) begin
+                slot_addr = tail$3$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$96$d = push_cu$3;
                     q_slot$96$d = push_slot$3;
@@ -13544,15 +13576,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$127$d = push_slot$3;
                     q_row$127$d = push_row$3;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$4 & (push_bank$4 == 3)) begin
-            if ((count$3$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$3$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$4 & (push_bank$4 == 3)) begin
+            if (earlier < room) begin
+                slot_addr = tail$3$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$96$d = push_cu$4;
                     q_slot$96$d = push_slot$4;
@@ -13713,15 +13745,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$127$d = push_slot$4;
                     q_row$127$d = push_row$4;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$5 & (push_bank$5 == 3)) begin
-            if ((count$3$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$3$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$5 & (push_bank$5 == 3)) begin
+            if (earlier < room) begin
+                slot_addr = tail$3$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$96$d = push_cu$5;
                     q_slot$96$d = push_slot$5;
@@ -13882,8 +13914,17 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$127$d = push_slot$5;
                     q_row$127$d = push_row$5;
                 end
-                pushes = pushes + 32'h1;
             end
+            else begin
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (earlier < room) begin
+            pushes = ((earlier) & 6'h3f);
+        end
+        else begin
+            pushes = ((room) & 6'h3f);
         end
         tail$3$d = tail$3$q + ((pushes) & 5'h1f);
         if (granted[3]) begin
@@ -13893,13 +13934,12 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
         else begin
             count$3$d = count$3$q + pushes;
         end
-        pushes = 32'h0;
+        earlier = 32'h0;
+        free_entries = depth - count$4$q;
+        room = ((free_entries) & 7'h7f);
         if (push_valid$0 & (push_bank$0 == 4)) begin
-            if ((count$4$q + pushes) == depth) begin
-                overflowed = 1'b1;
-            end
-            else begin
-                slot_addr = tail$4$q + ((pushes) & 5'h1f);
+            if (earlier < room) begin
+                slot_addr = tail$4$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$128$d = push_cu$0;
                     q_slot$128$d = push_slot$0;
@@ -14060,15 +14100,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$159$d = push_slot$0;
                     q_row$159$d = push_row$0;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$1 & (push_bank$1 == 4)) begin
-            if ((count$4$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$4$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$1 & (push_bank$1 == 4)) begin
+            if (earlier < room) begin
+                slot_addr = tail$4$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$128$d = push_cu$1;
                     q_slot$128$d = push_slot$1;
@@ -14229,15 +14269,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$159$d = push_slot$1;
                     q_row$159$d = push_row$1;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$2 & (push_bank$2 == 4)) begin
-            if ((count$4$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$4$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$2 & (push_bank$2 == 4)) begin
+            if (earlier < room) begin
+                slot_addr = tail$4$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$128$d = push_cu$2;
                     q_slot$128$d = push_slot$2;
@@ -14398,15 +14438,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$159$d = push_slot$2;
                     q_row$159$d = push_row$2;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$3 & (push_bank$3 == 4)) begin
-            if ((count$4$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$4$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$3 & (push_bank$3 == 4)) begin
+            if (earlier < room) begin
+                slot_addr = tail$4$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$128$d = push_cu$3;
                     q_slot$128$d = push_slot$3;
@@ -14567,15 +14607,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$159$d = push_slot$3;
                     q_row$159$d = push_row$3;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$4 & (push_bank$4 == 4)) begin
-            if ((count$4$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$4$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$4 & (push_bank$4 == 4)) begin
+            if (earlier < room) begin
+                slot_addr = tail$4$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$128$d = push_cu$4;
                     q_slot$128$d = push_slot$4;
@@ -14736,15 +14776,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$159$d = push_slot$4;
                     q_row$159$d = push_row$4;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$5 & (push_bank$5 == 4)) begin
-            if ((count$4$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$4$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$5 & (push_bank$5 == 4)) begin
+            if (earlier < room) begin
+                slot_addr = tail$4$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$128$d = push_cu$5;
                     q_slot$128$d = push_slot$5;
@@ -14905,8 +14945,17 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$159$d = push_slot$5;
                     q_row$159$d = push_row$5;
                 end
-                pushes = pushes + 32'h1;
             end
+            else begin
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (earlier < room) begin
+            pushes = ((earlier) & 6'h3f);
+        end
+        else begin
+            pushes = ((room) & 6'h3f);
         end
         tail$4$d = tail$4$q + ((pushes) & 5'h1f);
         if (granted[4]) begin
@@ -14916,13 +14965,12 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
         else begin
             count$4$d = count$4$q + pushes;
         end
-        pushes = 32'h0;
+        earlier = 32'h0;
+        free_entries = depth - count$5$q;
+        room = ((free_entries) & 7'h7f);
         if (push_valid$0 & (push_bank$0 == 5)) begin
-            if ((count$5$q + pushes) == depth) begin
-                overflowed = 1'b1;
-            end
-            else begin
-                slot_addr = tail$5$q + ((pushes) & 5'h1f);
+            if (earlier < room) begin
+                slot_addr = tail$5$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$160$d = push_cu$0;
                     q_slot$160$d = push_slot$0;
@@ -15083,15 +15131,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$191$d = push_slot$0;
                     q_row$191$d = push_row$0;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$1 & (push_bank$1 == 5)) begin
-            if ((count$5$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$5$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$1 & (push_bank$1 == 5)) begin
+            if (earlier < room) begin
+                slot_addr = tail$5$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$160$d = push_cu$1;
                     q_slot$160$d = push_slot$1;
@@ -15252,15 +15300,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$191$d = push_slot$1;
                     q_row$191$d = push_row$1;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$2 & (push_bank$2 == 5)) begin
-            if ((count$5$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$5$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$2 & (push_bank$2 == 5)) begin
+            if (earlier < room) begin
+                slot_addr = tail$5$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$160$d = push_cu$2;
                     q_slot$160$d = push_slot$2;
@@ -15421,15 +15469,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$191$d = push_slot$2;
                     q_row$191$d = push_row$2;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$3 & (push_bank$3 == 5)) begin
-            if ((count$5$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$5$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$3 & (push_bank$3 == 5)) begin
+            if (earlier < room) begin
+                slot_addr = tail$5$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$160$d = push_cu$3;
                     q_slot$160$d = push_slot$3;
@@ -15590,15 +15638,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$191$d = push_slot$3;
                     q_row$191$d = push_row$3;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$4 & (push_bank$4 == 5)) begin
-            if ((count$5$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$5$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$4 & (push_bank$4 == 5)) begin
+            if (earlier < room) begin
+                slot_addr = tail$5$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$160$d = push_cu$4;
                     q_slot$160$d = push_slot$4;
@@ -15759,15 +15807,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$191$d = push_slot$4;
                     q_row$191$d = push_row$4;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$5 & (push_bank$5 == 5)) begin
-            if ((count$5$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$5$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$5 & (push_bank$5 == 5)) begin
+            if (earlier < room) begin
+                slot_addr = tail$5$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$160$d = push_cu$5;
                     q_slot$160$d = push_slot$5;
@@ -15928,8 +15976,17 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$191$d = push_slot$5;
                     q_row$191$d = push_row$5;
                 end
-                pushes = pushes + 32'h1;
             end
+            else begin
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (earlier < room) begin
+            pushes = ((earlier) & 6'h3f);
+        end
+        else begin
+            pushes = ((room) & 6'h3f);
         end
         tail$5$d = tail$5$q + ((pushes) & 5'h1f);
         if (granted[5]) begin
@@ -15939,13 +15996,12 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
         else begin
             count$5$d = count$5$q + pushes;
         end
-        pushes = 32'h0;
+        earlier = 32'h0;
+        free_entries = depth - count$6$q;
+        room = ((free_entries) & 7'h7f);
         if (push_valid$0 & (push_bank$0 == 6)) begin
-            if ((count$6$q + pushes) == depth) begin
-                overflowed = 1'b1;
-            end
-            else begin
-                slot_addr = tail$6$q + ((pushes) & 5'h1f);
+            if (earlier < room) begin
+                slot_addr = tail$6$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$192$d = push_cu$0;
                     q_slot$192$d = push_slot$0;
@@ -16106,15 +16162,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$223$d = push_slot$0;
                     q_row$223$d = push_row$0;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$1 & (push_bank$1 == 6)) begin
-            if ((count$6$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$6$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$1 & (push_bank$1 == 6)) begin
+            if (earlier < room) begin
+                slot_addr = tail$6$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$192$d = push_cu$1;
                     q_slot$192$d = push_slot$1;
@@ -16275,15 +16331,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$223$d = push_slot$1;
                     q_row$223$d = push_row$1;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$2 & (push_bank$2 == 6)) begin
-            if ((count$6$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$6$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$2 & (push_bank$2 == 6)) begin
+            if (earlier < room) begin
+                slot_addr = tail$6$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$192$d = push_cu$2;
                     q_slot$192$d = push_slot$2;
@@ -16444,15 +16500,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$223$d = push_slot$2;
                     q_row$223$d = push_row$2;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$3 & (push_bank$3 == 6)) begin
-            if ((count$6$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$6$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$3 & (push_bank$3 == 6)) begin
+            if (earlier < room) begin
+                slot_addr = tail$6$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$192$d = push_cu$3;
                     q_slot$192$d = push_slot$3;
@@ -16613,15 +16669,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$223$d = push_slot$3;
                     q_row$223$d = push_row$3;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$4 & (push_bank$4 == 6)) begin
-            if ((count$6$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$6$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$4 & (push_bank$4 == 6)) begin
+            if (earlier < room) begin
+                slot_addr = tail$6$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$192$d = push_cu$4;
                     q_slot$192$d = push_slot$4;
@@ -16782,15 +16838,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$223$d = push_slot$4;
                     q_row$223$d = push_row$4;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$5 & (push_bank$5 == 6)) begin
-            if ((count$6$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$6$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$5 & (push_bank$5 == 6)) begin
+            if (earlier < room) begin
+                slot_addr = tail$6$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$192$d = push_cu$5;
                     q_slot$192$d = push_slot$5;
@@ -16951,8 +17007,17 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$223$d = push_slot$5;
                     q_row$223$d = push_row$5;
                 end
-                pushes = pushes + 32'h1;
             end
+            else begin
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (earlier < room) begin
+            pushes = ((earlier) & 6'h3f);
+        end
+        else begin
+            pushes = ((room) & 6'h3f);
         end
         tail$6$d = tail$6$q + ((pushes) & 5'h1f);
         if (granted[6]) begin
@@ -16962,13 +17027,12 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
         else begin
             count$6$d = count$6$q + pushes;
         end
-        pushes = 32'h0;
+        earlier = 32'h0;
+        free_entries = depth - count$7$q;
+        room = ((free_entries) & 7'h7f);
         if (push_valid$0 & (push_bank$0 == 7)) begin
-            if ((count$7$q + pushes) == depth) begin
-                overflowed = 1'b1;
-            end
-            else begin
-                slot_addr = tail$7$q + ((pushes) & 5'h1f);
+            if (earlier < room) begin
+                slot_addr = tail$7$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$224$d = push_cu$0;
                     q_slot$224$d = push_slot$0;
@@ -17129,15 +17193,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$255$d = push_slot$0;
                     q_row$255$d = push_row$0;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$1 & (push_bank$1 == 7)) begin
-            if ((count$7$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$7$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$1 & (push_bank$1 == 7)) begin
+            if (earlier < room) begin
+                slot_addr = tail$7$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$224$d = push_cu$1;
                     q_slot$224$d = push_slot$1;
@@ -17298,15 +17362,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$255$d = push_slot$1;
                     q_row$255$d = push_row$1;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$2 & (push_bank$2 == 7)) begin
-            if ((count$7$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$7$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$2 & (push_bank$2 == 7)) begin
+            if (earlier < room) begin
+                slot_addr = tail$7$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$224$d = push_cu$2;
                     q_slot$224$d = push_slot$2;
@@ -17467,15 +17531,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$255$d = push_slot$2;
                     q_row$255$d = push_row$2;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$3 & (push_bank$3 == 7)) begin
-            if ((count$7$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$7$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$3 & (push_bank$3 == 7)) begin
+            if (earlier < room) begin
+                slot_addr = tail$7$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$224$d = push_cu$3;
                     q_slot$224$d = push_slot$3;
@@ -17636,15 +17700,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$255$d = push_slot$3;
                     q_row$255$d = push_row$3;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$4 & (push_bank$4 == 7)) begin
-            if ((count$7$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$7$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$4 & (push_bank$4 == 7)) begin
+            if (earlier < room) begin
+                slot_addr = tail$7$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$224$d = push_cu$4;
                     q_slot$224$d = push_slot$4;
@@ -17805,15 +17869,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$255$d = push_slot$4;
                     q_row$255$d = push_row$4;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$5 & (push_bank$5 == 7)) begin
-            if ((count$7$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$7$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$5 & (push_bank$5 == 7)) begin
+            if (earlier < room) begin
+                slot_addr = tail$7$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$224$d = push_cu$5;
                     q_slot$224$d = push_slot$5;
@@ -17974,8 +18038,17 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$255$d = push_slot$5;
                     q_row$255$d = push_row$5;
                 end
-                pushes = pushes + 32'h1;
             end
+            else begin
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (earlier < room) begin
+            pushes = ((earlier) & 6'h3f);
+        end
+        else begin
+            pushes = ((room) & 6'h3f);
         end
         tail$7$d = tail$7$q + ((pushes) & 5'h1f);
         if (granted[7]) begin

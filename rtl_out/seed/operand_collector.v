@@ -6913,6 +6913,9 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
     reg  [2:0] diag;
     reg  [2:0] row_start;
     reg  [5:0] pushes;
+    reg  [6:0] earlier;
+    reg  [6:0] room;
+    reg  [5:0] free_entries;
     reg  [4:0] slot_addr;
     reg  overflowed;
     // Sub module instances
@@ -13801,342 +13804,348 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
         matched = blocked;
         taken = 32'h0;
         row_start = pri$q;
-        diag = row_start;
-        if (~matched[0] & nonempty[0] & (hd_cu$0 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (0)) | ((1'b1) << (0)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+        diag = pri$q;
+        if (one_bank_per_cu) begin
+            diag = row_start;
+            if (~matched[0] & nonempty[0] & (hd_cu$0 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (0)) | ((1'b1) << (0)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[1] & nonempty[1] & (hd_cu$1 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (1)) | ((1'b1) << (1)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[2] & nonempty[2] & (hd_cu$2 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (2)) | ((1'b1) << (2)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[3] & nonempty[3] & (hd_cu$3 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (3)) | ((1'b1) << (3)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[4] & nonempty[4] & (hd_cu$4 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (4)) | ((1'b1) << (4)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[5] & nonempty[5] & (hd_cu$5 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (5)) | ((1'b1) << (5)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[6] & nonempty[6] & (hd_cu$6 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (6)) | ((1'b1) << (6)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[7] & nonempty[7] & (hd_cu$7 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (7)) | ((1'b1) << (7)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            row_start = row_start + 32'h1;
+            diag = row_start;
+            if (~matched[0] & nonempty[0] & (hd_cu$0 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (0)) | ((1'b1) << (0)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[1] & nonempty[1] & (hd_cu$1 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (1)) | ((1'b1) << (1)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[2] & nonempty[2] & (hd_cu$2 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (2)) | ((1'b1) << (2)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[3] & nonempty[3] & (hd_cu$3 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (3)) | ((1'b1) << (3)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[4] & nonempty[4] & (hd_cu$4 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (4)) | ((1'b1) << (4)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[5] & nonempty[5] & (hd_cu$5 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (5)) | ((1'b1) << (5)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[6] & nonempty[6] & (hd_cu$6 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (6)) | ((1'b1) << (6)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[7] & nonempty[7] & (hd_cu$7 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (7)) | ((1'b1) << (7)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            row_start = row_start + 32'h1;
+            diag = row_start;
+            if (~matched[0] & nonempty[0] & (hd_cu$0 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (0)) | ((1'b1) << (0)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[1] & nonempty[1] & (hd_cu$1 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (1)) | ((1'b1) << (1)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[2] & nonempty[2] & (hd_cu$2 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (2)) | ((1'b1) << (2)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[3] & nonempty[3] & (hd_cu$3 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (3)) | ((1'b1) << (3)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[4] & nonempty[4] & (hd_cu$4 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (4)) | ((1'b1) << (4)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[5] & nonempty[5] & (hd_cu$5 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (5)) | ((1'b1) << (5)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[6] & nonempty[6] & (hd_cu$6 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (6)) | ((1'b1) << (6)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[7] & nonempty[7] & (hd_cu$7 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (7)) | ((1'b1) << (7)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            row_start = row_start + 32'h1;
+            diag = row_start;
+            if (~matched[0] & nonempty[0] & (hd_cu$0 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (0)) | ((1'b1) << (0)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[1] & nonempty[1] & (hd_cu$1 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (1)) | ((1'b1) << (1)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[2] & nonempty[2] & (hd_cu$2 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (2)) | ((1'b1) << (2)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[3] & nonempty[3] & (hd_cu$3 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (3)) | ((1'b1) << (3)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[4] & nonempty[4] & (hd_cu$4 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (4)) | ((1'b1) << (4)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[5] & nonempty[5] & (hd_cu$5 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (5)) | ((1'b1) << (5)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[6] & nonempty[6] & (hd_cu$6 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (6)) | ((1'b1) << (6)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[7] & nonempty[7] & (hd_cu$7 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (7)) | ((1'b1) << (7)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            row_start = row_start + 32'h1;
+            diag = row_start;
+            if (~matched[0] & nonempty[0] & (hd_cu$0 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (0)) | ((1'b1) << (0)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[1] & nonempty[1] & (hd_cu$1 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (1)) | ((1'b1) << (1)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[2] & nonempty[2] & (hd_cu$2 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (2)) | ((1'b1) << (2)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[3] & nonempty[3] & (hd_cu$3 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (3)) | ((1'b1) << (3)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[4] & nonempty[4] & (hd_cu$4 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (4)) | ((1'b1) << (4)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[5] & nonempty[5] & (hd_cu$5 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (5)) | ((1'b1) << (5)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[6] & nonempty[6] & (hd_cu$6 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (6)) | ((1'b1) << (6)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[7] & nonempty[7] & (hd_cu$7 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (7)) | ((1'b1) << (7)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            row_start = row_start + 32'h1;
+            diag = row_start;
+            if (~matched[0] & nonempty[0] & (hd_cu$0 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (0)) | ((1'b1) << (0)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[1] & nonempty[1] & (hd_cu$1 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (1)) | ((1'b1) << (1)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[2] & nonempty[2] & (hd_cu$2 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (2)) | ((1'b1) << (2)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[3] & nonempty[3] & (hd_cu$3 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (3)) | ((1'b1) << (3)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[4] & nonempty[4] & (hd_cu$4 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (4)) | ((1'b1) << (4)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[5] & nonempty[5] & (hd_cu$5 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (5)) | ((1'b1) << (5)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[6] & nonempty[6] & (hd_cu$6 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (6)) | ((1'b1) << (6)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[7] & nonempty[7] & (hd_cu$7 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (7)) | ((1'b1) << (7)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            row_start = row_start + 32'h1;
+            diag = row_start;
+            if (~matched[0] & nonempty[0] & (hd_cu$0 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (0)) | ((1'b1) << (0)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[1] & nonempty[1] & (hd_cu$1 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (1)) | ((1'b1) << (1)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[2] & nonempty[2] & (hd_cu$2 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (2)) | ((1'b1) << (2)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[3] & nonempty[3] & (hd_cu$3 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (3)) | ((1'b1) << (3)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[4] & nonempty[4] & (hd_cu$4 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (4)) | ((1'b1) << (4)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[5] & nonempty[5] & (hd_cu$5 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (5)) | ((1'b1) << (5)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[6] & nonempty[6] & (hd_cu$6 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (6)) | ((1'b1) << (6)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[7] & nonempty[7] & (hd_cu$7 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (7)) | ((1'b1) << (7)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            row_start = row_start + 32'h1;
+            diag = row_start;
+            if (~matched[0] & nonempty[0] & (hd_cu$0 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (0)) | ((1'b1) << (0)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[1] & nonempty[1] & (hd_cu$1 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (1)) | ((1'b1) << (1)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[2] & nonempty[2] & (hd_cu$2 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (2)) | ((1'b1) << (2)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[3] & nonempty[3] & (hd_cu$3 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (3)) | ((1'b1) << (3)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[4] & nonempty[4] & (hd_cu$4 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (4)) | ((1'b1) << (4)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[5] & nonempty[5] & (hd_cu$5 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (5)) | ((1'b1) << (5)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[6] & nonempty[6] & (hd_cu$6 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (6)) | ((1'b1) << (6)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            if (~matched[7] & nonempty[7] & (hd_cu$7 == diag) & ~taken[diag]) begin
+                matched = (matched & ~(1 << (7)) | ((1'b1) << (7)));
+                taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
+            end
+            diag = diag + 32'h1;
+            row_start = row_start + 32'h1;
+        end
+        else begin
+            matched = blocked | nonempty;
         end
-        diag = diag + 32'h1;
-        if (~matched[1] & nonempty[1] & (hd_cu$1 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (1)) | ((1'b1) << (1)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[2] & nonempty[2] & (hd_cu$2 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (2)) | ((1'b1) << (2)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[3] & nonempty[3] & (hd_cu$3 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (3)) | ((1'b1) << (3)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[4] & nonempty[4] & (hd_cu$4 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (4)) | ((1'b1) << (4)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[5] & nonempty[5] & (hd_cu$5 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (5)) | ((1'b1) << (5)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[6] & nonempty[6] & (hd_cu$6 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (6)) | ((1'b1) << (6)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[7] & nonempty[7] & (hd_cu$7 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (7)) | ((1'b1) << (7)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        row_start = row_start + 32'h1;
-        diag = row_start;
-        if (~matched[0] & nonempty[0] & (hd_cu$0 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (0)) | ((1'b1) << (0)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[1] & nonempty[1] & (hd_cu$1 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (1)) | ((1'b1) << (1)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[2] & nonempty[2] & (hd_cu$2 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (2)) | ((1'b1) << (2)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[3] & nonempty[3] & (hd_cu$3 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (3)) | ((1'b1) << (3)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[4] & nonempty[4] & (hd_cu$4 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (4)) | ((1'b1) << (4)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[5] & nonempty[5] & (hd_cu$5 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (5)) | ((1'b1) << (5)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[6] & nonempty[6] & (hd_cu$6 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (6)) | ((1'b1) << (6)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[7] & nonempty[7] & (hd_cu$7 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (7)) | ((1'b1) << (7)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        row_start = row_start + 32'h1;
-        diag = row_start;
-        if (~matched[0] & nonempty[0] & (hd_cu$0 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (0)) | ((1'b1) << (0)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[1] & nonempty[1] & (hd_cu$1 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (1)) | ((1'b1) << (1)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[2] & nonempty[2] & (hd_cu$2 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (2)) | ((1'b1) << (2)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[3] & nonempty[3] & (hd_cu$3 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (3)) | ((1'b1) << (3)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[4] & nonempty[4] & (hd_cu$4 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (4)) | ((1'b1) << (4)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[5] & nonempty[5] & (hd_cu$5 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (5)) | ((1'b1) << (5)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[6] & nonempty[6] & (hd_cu$6 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (6)) | ((1'b1) << (6)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[7] & nonempty[7] & (hd_cu$7 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (7)) | ((1'b1) << (7)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        row_start = row_start + 32'h1;
-        diag = row_start;
-        if (~matched[0] & nonempty[0] & (hd_cu$0 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (0)) | ((1'b1) << (0)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[1] & nonempty[1] & (hd_cu$1 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (1)) | ((1'b1) << (1)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[2] & nonempty[2] & (hd_cu$2 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (2)) | ((1'b1) << (2)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[3] & nonempty[3] & (hd_cu$3 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (3)) | ((1'b1) << (3)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[4] & nonempty[4] & (hd_cu$4 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (4)) | ((1'b1) << (4)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[5] & nonempty[5] & (hd_cu$5 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (5)) | ((1'b1) << (5)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[6] & nonempty[6] & (hd_cu$6 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (6)) | ((1'b1) << (6)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[7] & nonempty[7] & (hd_cu$7 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (7)) | ((1'b1) << (7)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        row_start = row_start + 32'h1;
-        diag = row_start;
-        if (~matched[0] & nonempty[0] & (hd_cu$0 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (0)) | ((1'b1) << (0)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[1] & nonempty[1] & (hd_cu$1 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (1)) | ((1'b1) << (1)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[2] & nonempty[2] & (hd_cu$2 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (2)) | ((1'b1) << (2)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[3] & nonempty[3] & (hd_cu$3 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (3)) | ((1'b1) << (3)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[4] & nonempty[4] & (hd_cu$4 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (4)) | ((1'b1) << (4)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[5] & nonempty[5] & (hd_cu$5 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (5)) | ((1'b1) << (5)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[6] & nonempty[6] & (hd_cu$6 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (6)) | ((1'b1) << (6)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[7] & nonempty[7] & (hd_cu$7 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (7)) | ((1'b1) << (7)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        row_start = row_start + 32'h1;
-        diag = row_start;
-        if (~matched[0] & nonempty[0] & (hd_cu$0 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (0)) | ((1'b1) << (0)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[1] & nonempty[1] & (hd_cu$1 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (1)) | ((1'b1) << (1)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[2] & nonempty[2] & (hd_cu$2 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (2)) | ((1'b1) << (2)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[3] & nonempty[3] & (hd_cu$3 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (3)) | ((1'b1) << (3)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[4] & nonempty[4] & (hd_cu$4 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (4)) | ((1'b1) << (4)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[5] & nonempty[5] & (hd_cu$5 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (5)) | ((1'b1) << (5)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[6] & nonempty[6] & (hd_cu$6 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (6)) | ((1'b1) << (6)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[7] & nonempty[7] & (hd_cu$7 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (7)) | ((1'b1) << (7)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        row_start = row_start + 32'h1;
-        diag = row_start;
-        if (~matched[0] & nonempty[0] & (hd_cu$0 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (0)) | ((1'b1) << (0)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[1] & nonempty[1] & (hd_cu$1 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (1)) | ((1'b1) << (1)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[2] & nonempty[2] & (hd_cu$2 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (2)) | ((1'b1) << (2)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[3] & nonempty[3] & (hd_cu$3 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (3)) | ((1'b1) << (3)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[4] & nonempty[4] & (hd_cu$4 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (4)) | ((1'b1) << (4)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[5] & nonempty[5] & (hd_cu$5 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (5)) | ((1'b1) << (5)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[6] & nonempty[6] & (hd_cu$6 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (6)) | ((1'b1) << (6)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[7] & nonempty[7] & (hd_cu$7 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (7)) | ((1'b1) << (7)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        row_start = row_start + 32'h1;
-        diag = row_start;
-        if (~matched[0] & nonempty[0] & (hd_cu$0 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (0)) | ((1'b1) << (0)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[1] & nonempty[1] & (hd_cu$1 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (1)) | ((1'b1) << (1)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[2] & nonempty[2] & (hd_cu$2 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (2)) | ((1'b1) << (2)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[3] & nonempty[3] & (hd_cu$3 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (3)) | ((1'b1) << (3)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[4] & nonempty[4] & (hd_cu$4 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (4)) | ((1'b1) << (4)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[5] & nonempty[5] & (hd_cu$5 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (5)) | ((1'b1) << (5)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[6] & nonempty[6] & (hd_cu$6 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (6)) | ((1'b1) << (6)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        if (~matched[7] & nonempty[7] & (hd_cu$7 == diag) & (~one_bank_per_cu | ~taken[diag])) begin
-            matched = (matched & ~(1 << (7)) | ((1'b1) << (7)));
-            taken = (taken & ~(1 << (diag)) | ((1'b1) << (diag)));
-        end
-        diag = diag + 32'h1;
-        row_start = row_start + 32'h1;
         granted = matched & ~blocked;
         grant = granted;
         pending = nonempty;
@@ -14225,13 +14234,12 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
         pri$d = pri$q + 32'h1;
         overflowed = 1'b0;
         slot_addr = 32'h0;
-        pushes = 32'h0;
+        earlier = 32'h0;
+        free_entries = depth - count$0$q;
+        room = ((free_entries) & 7'h7f);
         if (push_valid$0 & (push_bank$0 == 0)) begin
-            if ((count$0$q + pushes) == depth) begin
-                overflowed = 1'b1;
-            end
-            else begin
-                slot_addr = tail$0$q + ((pushes) & 5'h1f);
+            if (earlier < room) begin
+                slot_addr = tail$0$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$0$d = push_cu$0;
                     q_slot$0$d = push_slot$0;
@@ -14392,15 +14400,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$31$d = push_slot$0;
                     q_row$31$d = push_row$0;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$1 & (push_bank$1 == 0)) begin
-            if ((count$0$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$0$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$1 & (push_bank$1 == 0)) begin
+            if (earlier < room) begin
+                slot_addr = tail$0$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$0$d = push_cu$1;
                     q_slot$0$d = push_slot$1;
@@ -14561,15 +14569,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$31$d = push_slot$1;
                     q_row$31$d = push_row$1;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$2 & (push_bank$2 == 0)) begin
-            if ((count$0$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$0$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$2 & (push_bank$2 == 0)) begin
+            if (earlier < room) begin
+                slot_addr = tail$0$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$0$d = push_cu$2;
                     q_slot$0$d = push_slot$2;
@@ -14730,15 +14738,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$31$d = push_slot$2;
                     q_row$31$d = push_row$2;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$3 & (push_bank$3 == 0)) begin
-            if ((count$0$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$0$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$3 & (push_bank$3 == 0)) begin
+            if (earlier < room) begin
+                slot_addr = tail$0$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$0$d = push_cu$3;
                     q_slot$0$d = push_slot$3;
@@ -14899,15 +14907,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$31$d = push_slot$3;
                     q_row$31$d = push_row$3;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$4 & (push_bank$4 == 0)) begin
-            if ((count$0$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$0$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$4 & (push_bank$4 == 0)) begin
+            if (earlier < room) begin
+                slot_addr = tail$0$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$0$d = push_cu$4;
                     q_slot$0$d = push_slot$4;
@@ -15068,15 +15076,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$31$d = push_slot$4;
                     q_row$31$d = push_row$4;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$5 & (push_bank$5 == 0)) begin
-            if ((count$0$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$0$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$5 & (push_bank$5 == 0)) begin
+            if (earlier < room) begin
+                slot_addr = tail$0$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$0$d = push_cu$5;
                     q_slot$0$d = push_slot$5;
@@ -15237,8 +15245,17 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$31$d = push_slot$5;
                     q_row$31$d = push_row$5;
                 end
-                pushes = pushes + 32'h1;
             end
+            else begin
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (earlier < room) begin
+            pushes = ((earlier) & 6'h3f);
+        end
+        else begin
+            pushes = ((room) & 6'h3f);
         end
         tail$0$d = tail$0$q + ((pushes) & 5'h1f);
         if (granted[0]) begin
@@ -15248,13 +15265,12 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
         else begin
             count$0$d = count$0$q + pushes;
         end
-        pushes = 32'h0;
+        earlier = 32'h0;
+        free_entries = depth - count$1$q;
+        room = ((free_entries) & 7'h7f);
         if (push_valid$0 & (push_bank$0 == 1)) begin
-            if ((count$1$q + pushes) == depth) begin
-                overflowed = 1'b1;
-            end
-            else begin
-                slot_addr = tail$1$q + ((pushes) & 5'h1f);
+            if (earlier < room) begin
+                slot_addr = tail$1$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$32$d = push_cu$0;
                     q_slot$32$d = push_slot$0;
@@ -15415,15 +15431,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$63$d = push_slot$0;
                     q_row$63$d = push_row$0;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$1 & (push_bank$1 == 1)) begin
-            if ((count$1$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$1$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$1 & (push_bank$1 == 1)) begin
+            if (earlier < room) begin
+                slot_addr = tail$1$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$32$d = push_cu$1;
                     q_slot$32$d = push_slot$1;
@@ -15584,15 +15600,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$63$d = push_slot$1;
                     q_row$63$d = push_row$1;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$2 & (push_bank$2 == 1)) begin
-            if ((count$1$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$1$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$2 & (push_bank$2 == 1)) begin
+            if (earlier < room) begin
+                slot_addr = tail$1$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$32$d = push_cu$2;
                     q_slot$32$d = push_slot$2;
@@ -15753,15 +15769,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$63$d = push_slot$2;
                     q_row$63$d = push_row$2;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$3 & (push_bank$3 == 1)) begin
-            if ((count$1$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$1$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$3 & (push_bank$3 == 1)) begin
+            if (earlier < room) begin
+                slot_addr = tail$1$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$32$d = push_cu$3;
                     q_slot$32$d = push_slot$3;
@@ -15922,15 +15938,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$63$d = push_slot$3;
                     q_row$63$d = push_row$3;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$4 & (push_bank$4 == 1)) begin
-            if ((count$1$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$1$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$4 & (push_bank$4 == 1)) begin
+            if (earlier < room) begin
+                slot_addr = tail$1$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$32$d = push_cu$4;
                     q_slot$32$d = push_slot$4;
@@ -16091,15 +16107,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$63$d = push_slot$4;
                     q_row$63$d = push_row$4;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$5 & (push_bank$5 == 1)) begin
-            if ((count$1$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$1$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$5 & (push_bank$5 == 1)) begin
+            if (earlier < room) begin
+                slot_addr = tail$1$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$32$d = push_cu$5;
                     q_slot$32$d = push_slot$5;
@@ -16260,8 +16276,17 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$63$d = push_slot$5;
                     q_row$63$d = push_row$5;
                 end
-                pushes = pushes + 32'h1;
             end
+            else begin
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (earlier < room) begin
+            pushes = ((earlier) & 6'h3f);
+        end
+        else begin
+            pushes = ((room) & 6'h3f);
         end
         tail$1$d = tail$1$q + ((pushes) & 5'h1f);
         if (granted[1]) begin
@@ -16271,13 +16296,12 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
         else begin
             count$1$d = count$1$q + pushes;
         end
-        pushes = 32'h0;
+        earlier = 32'h0;
+        free_entries = depth - count$2$q;
+        room = ((free_entries) & 7'h7f);
         if (push_valid$0 & (push_bank$0 == 2)) begin
-            if ((count$2$q + pushes) == depth) begin
-                overflowed = 1'b1;
-            end
-            else begin
-                slot_addr = tail$2$q + ((pushes) & 5'h1f);
+            if (earlier < room) begin
+                slot_addr = tail$2$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$64$d = push_cu$0;
                     q_slot$64$d = push_slot$0;
@@ -16438,15 +16462,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$95$d = push_slot$0;
                     q_row$95$d = push_row$0;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$1 & (push_bank$1 == 2)) begin
-            if ((count$2$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$2$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$1 & (push_bank$1 == 2)) begin
+            if (earlier < room) begin
+                slot_addr = tail$2$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$64$d = push_cu$1;
                     q_slot$64$d = push_slot$1;
@@ -16607,15 +16631,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$95$d = push_slot$1;
                     q_row$95$d = push_row$1;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$2 & (push_bank$2 == 2)) begin
-            if ((count$2$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$2$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$2 & (push_bank$2 == 2)) begin
+            if (earlier < room) begin
+                slot_addr = tail$2$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$64$d = push_cu$2;
                     q_slot$64$d = push_slot$2;
@@ -16776,15 +16800,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$95$d = push_slot$2;
                     q_row$95$d = push_row$2;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$3 & (push_bank$3 == 2)) begin
-            if ((count$2$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$2$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$3 & (push_bank$3 == 2)) begin
+            if (earlier < room) begin
+                slot_addr = tail$2$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$64$d = push_cu$3;
                     q_slot$64$d = push_slot$3;
@@ -16945,15 +16969,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$95$d = push_slot$3;
                     q_row$95$d = push_row$3;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$4 & (push_bank$4 == 2)) begin
-            if ((count$2$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$2$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$4 & (push_bank$4 == 2)) begin
+            if (earlier < room) begin
+                slot_addr = tail$2$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$64$d = push_cu$4;
                     q_slot$64$d = push_slot$4;
@@ -17114,15 +17138,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$95$d = push_slot$4;
                     q_row$95$d = push_row$4;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$5 & (push_bank$5 == 2)) begin
-            if ((count$2$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$2$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$5 & (push_bank$5 == 2)) begin
+            if (earlier < room) begin
+                slot_addr = tail$2$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$64$d = push_cu$5;
                     q_slot$64$d = push_slot$5;
@@ -17283,8 +17307,17 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$95$d = push_slot$5;
                     q_row$95$d = push_row$5;
                 end
-                pushes = pushes + 32'h1;
             end
+            else begin
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (earlier < room) begin
+            pushes = ((earlier) & 6'h3f);
+        end
+        else begin
+            pushes = ((room) & 6'h3f);
         end
         tail$2$d = tail$2$q + ((pushes) & 5'h1f);
         if (granted[2]) begin
@@ -17294,13 +17327,12 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
         else begin
             count$2$d = count$2$q + pushes;
         end
-        pushes = 32'h0;
+        earlier = 32'h0;
+        free_entries = depth - count$3$q;
+        room = ((free_entries) & 7'h7f);
         if (push_valid$0 & (push_bank$0 == 3)) begin
-            if ((count$3$q + pushes) == depth) begin
-                overflowed = 1'b1;
-            end
-            else begin
-                slot_addr = tail$3$q + ((pushes) & 5'h1f);
+            if (earlier < room) begin
+                slot_addr = tail$3$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$96$d = push_cu$0;
                     q_slot$96$d = push_slot$0;
@@ -17461,15 +17493,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$127$d = push_slot$0;
                     q_row$127$d = push_row$0;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$1 & (push_bank$1 == 3)) begin
-            if ((count$3$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$3$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$1 & (push_bank$1 == 3)) begin
+            if (earlier < room) begin
+                slot_addr = tail$3$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$96$d = push_cu$1;
                     q_slot$96$d = push_slot$1;
@@ -17630,15 +17662,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$127$d = push_slot$1;
                     q_row$127$d = push_row$1;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$2 & (push_bank$2 == 3)) begin
-            if ((count$3$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$3$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$2 & (push_bank$2 == 3)) begin
+            if (earlier < room) begin
+                slot_addr = tail$3$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$96$d = push_cu$2;
                     q_slot$96$d = push_slot$2;
@@ -17799,15 +17831,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$127$d = push_slot$2;
                     q_row$127$d = push_row$2;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$3 & (push_bank$3 == 3)) begin
-            if ((count$3$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$3$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$3 & (push_bank$3 == 3)) begin
+            if (earlier < room) begin
+                slot_addr = tail$3$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$96$d = push_cu$3;
                     q_slot$96$d = push_slot$3;
@@ -17968,15 +18000,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$127$d = push_slot$3;
                     q_row$127$d = push_row$3;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$4 & (push_bank$4 == 3)) begin
-            if ((count$3$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$3$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$4 & (push_bank$4 == 3)) begin
+            if (earlier < room) begin
+                slot_addr = tail$3$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$96$d = push_cu$4;
                     q_slot$96$d = push_slot$4;
@@ -18137,15 +18169,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$127$d = push_slot$4;
                     q_row$127$d = push_row$4;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$5 & (push_bank$5 == 3)) begin
-            if ((count$3$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$3$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$5 & (push_bank$5 == 3)) begin
+            if (earlier < room) begin
+                slot_addr = tail$3$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$96$d = push_cu$5;
                     q_slot$96$d = push_slot$5;
@@ -18306,8 +18338,17 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$127$d = push_slot$5;
                     q_row$127$d = push_row$5;
                 end
-                pushes = pushes + 32'h1;
             end
+            else begin
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (earlier < room) begin
+            pushes = ((earlier) & 6'h3f);
+        end
+        else begin
+            pushes = ((room) & 6'h3f);
         end
         tail$3$d = tail$3$q + ((pushes) & 5'h1f);
         if (granted[3]) begin
@@ -18317,13 +18358,12 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
         else begin
             count$3$d = count$3$q + pushes;
         end
-        pushes = 32'h0;
+        earlier = 32'h0;
+        free_entries = depth - count$4$q;
+        room = ((free_entries) & 7'h7f);
         if (push_valid$0 & (push_bank$0 == 4)) begin
-            if ((count$4$q + pushes) == depth) begin
-                overflowed = 1'b1;
-            end
-            else begin
-                slot_addr = tail$4$q + ((pushes) & 5'h1f);
+            if (earlier < room) begin
+                slot_addr = tail$4$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$128$d = push_cu$0;
                     q_slot$128$d = push_slot$0;
@@ -18484,15 +18524,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$159$d = push_slot$0;
                     q_row$159$d = push_row$0;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$1 & (push_bank$1 == 4)) begin
-            if ((count$4$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$4$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$1 & (push_bank$1 == 4)) begin
+            if (earlier < room) begin
+                slot_addr = tail$4$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$128$d = push_cu$1;
                     q_slot$128$d = push_slot$1;
@@ -18653,15 +18693,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$159$d = push_slot$1;
                     q_row$159$d = push_row$1;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$2 & (push_bank$2 == 4)) begin
-            if ((count$4$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$4$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$2 & (push_bank$2 == 4)) begin
+            if (earlier < room) begin
+                slot_addr = tail$4$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$128$d = push_cu$2;
                     q_slot$128$d = push_slot$2;
@@ -18822,15 +18862,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$159$d = push_slot$2;
                     q_row$159$d = push_row$2;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$3 & (push_bank$3 == 4)) begin
-            if ((count$4$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$4$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$3 & (push_bank$3 == 4)) begin
+            if (earlier < room) begin
+                slot_addr = tail$4$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$128$d = push_cu$3;
                     q_slot$128$d = push_slot$3;
@@ -18991,15 +19031,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$159$d = push_slot$3;
                     q_row$159$d = push_row$3;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$4 & (push_bank$4 == 4)) begin
-            if ((count$4$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$4$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$4 & (push_bank$4 == 4)) begin
+            if (earlier < room) begin
+                slot_addr = tail$4$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$128$d = push_cu$4;
                     q_slot$128$d = push_slot$4;
@@ -19160,15 +19200,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$159$d = push_slot$4;
                     q_row$159$d = push_row$4;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$5 & (push_bank$5 == 4)) begin
-            if ((count$4$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$4$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$5 & (push_bank$5 == 4)) begin
+            if (earlier < room) begin
+                slot_addr = tail$4$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$128$d = push_cu$5;
                     q_slot$128$d = push_slot$5;
@@ -19329,8 +19369,17 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$159$d = push_slot$5;
                     q_row$159$d = push_row$5;
                 end
-                pushes = pushes + 32'h1;
             end
+            else begin
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (earlier < room) begin
+            pushes = ((earlier) & 6'h3f);
+        end
+        else begin
+            pushes = ((room) & 6'h3f);
         end
         tail$4$d = tail$4$q + ((pushes) & 5'h1f);
         if (granted[4]) begin
@@ -19340,13 +19389,12 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
         else begin
             count$4$d = count$4$q + pushes;
         end
-        pushes = 32'h0;
+        earlier = 32'h0;
+        free_entries = depth - count$5$q;
+        room = ((free_entries) & 7'h7f);
         if (push_valid$0 & (push_bank$0 == 5)) begin
-            if ((count$5$q + pushes) == depth) begin
-                overflowed = 1'b1;
-            end
-            else begin
-                slot_addr = tail$5$q + ((pushes) & 5'h1f);
+            if (earlier < room) begin
+                slot_addr = tail$5$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$160$d = push_cu$0;
                     q_slot$160$d = push_slot$0;
@@ -19507,15 +19555,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$191$d = push_slot$0;
                     q_row$191$d = push_row$0;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$1 & (push_bank$1 == 5)) begin
-            if ((count$5$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$5$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$1 & (push_bank$1 == 5)) begin
+            if (earlier < room) begin
+                slot_addr = tail$5$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$160$d = push_cu$1;
                     q_slot$160$d = push_slot$1;
@@ -19676,15 +19724,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$191$d = push_slot$1;
                     q_row$191$d = push_row$1;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$2 & (push_bank$2 == 5)) begin
-            if ((count$5$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$5$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$2 & (push_bank$2 == 5)) begin
+            if (earlier < room) begin
+                slot_addr = tail$5$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$160$d = push_cu$2;
                     q_slot$160$d = push_slot$2;
@@ -19845,15 +19893,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$191$d = push_slot$2;
                     q_row$191$d = push_row$2;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$3 & (push_bank$3 == 5)) begin
-            if ((count$5$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$5$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$3 & (push_bank$3 == 5)) begin
+            if (earlier < room) begin
+                slot_addr = tail$5$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$160$d = push_cu$3;
                     q_slot$160$d = push_slot$3;
@@ -20014,15 +20062,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$191$d = push_slot$3;
                     q_row$191$d = push_row$3;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$4 & (push_bank$4 == 5)) begin
-            if ((count$5$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$5$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$4 & (push_bank$4 == 5)) begin
+            if (earlier < room) begin
+                slot_addr = tail$5$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$160$d = push_cu$4;
                     q_slot$160$d = push_slot$4;
@@ -20183,15 +20231,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$191$d = push_slot$4;
                     q_row$191$d = push_row$4;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$5 & (push_bank$5 == 5)) begin
-            if ((count$5$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$5$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$5 & (push_bank$5 == 5)) begin
+            if (earlier < room) begin
+                slot_addr = tail$5$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$160$d = push_cu$5;
                     q_slot$160$d = push_slot$5;
@@ -20352,8 +20400,17 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$191$d = push_slot$5;
                     q_row$191$d = push_row$5;
                 end
-                pushes = pushes + 32'h1;
             end
+            else begin
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (earlier < room) begin
+            pushes = ((earlier) & 6'h3f);
+        end
+        else begin
+            pushes = ((room) & 6'h3f);
         end
         tail$5$d = tail$5$q + ((pushes) & 5'h1f);
         if (granted[5]) begin
@@ -20363,13 +20420,12 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
         else begin
             count$5$d = count$5$q + pushes;
         end
-        pushes = 32'h0;
+        earlier = 32'h0;
+        free_entries = depth - count$6$q;
+        room = ((free_entries) & 7'h7f);
         if (push_valid$0 & (push_bank$0 == 6)) begin
-            if ((count$6$q + pushes) == depth) begin
-                overflowed = 1'b1;
-            end
-            else begin
-                slot_addr = tail$6$q + ((pushes) & 5'h1f);
+            if (earlier < room) begin
+                slot_addr = tail$6$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$192$d = push_cu$0;
                     q_slot$192$d = push_slot$0;
@@ -20530,15 +20586,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$223$d = push_slot$0;
                     q_row$223$d = push_row$0;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$1 & (push_bank$1 == 6)) begin
-            if ((count$6$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$6$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$1 & (push_bank$1 == 6)) begin
+            if (earlier < room) begin
+                slot_addr = tail$6$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$192$d = push_cu$1;
                     q_slot$192$d = push_slot$1;
@@ -20699,15 +20755,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$223$d = push_slot$1;
                     q_row$223$d = push_row$1;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$2 & (push_bank$2 == 6)) begin
-            if ((count$6$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$6$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$2 & (push_bank$2 == 6)) begin
+            if (earlier < room) begin
+                slot_addr = tail$6$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$192$d = push_cu$2;
                     q_slot$192$d = push_slot$2;
@@ -20868,15 +20924,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$223$d = push_slot$2;
                     q_row$223$d = push_row$2;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$3 & (push_bank$3 == 6)) begin
-            if ((count$6$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$6$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$3 & (push_bank$3 == 6)) begin
+            if (earlier < room) begin
+                slot_addr = tail$6$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$192$d = push_cu$3;
                     q_slot$192$d = push_slot$3;
@@ -21037,15 +21093,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$223$d = push_slot$3;
                     q_row$223$d = push_row$3;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$4 & (push_bank$4 == 6)) begin
-            if ((count$6$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$6$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$4 & (push_bank$4 == 6)) begin
+            if (earlier < room) begin
+                slot_addr = tail$6$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$192$d = push_cu$4;
                     q_slot$192$d = push_slot$4;
@@ -21206,15 +21262,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$223$d = push_slot$4;
                     q_row$223$d = push_row$4;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$5 & (push_bank$5 == 6)) begin
-            if ((count$6$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$6$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$5 & (push_bank$5 == 6)) begin
+            if (earlier < room) begin
+                slot_addr = tail$6$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$192$d = push_cu$5;
                     q_slot$192$d = push_slot$5;
@@ -21375,8 +21431,17 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$223$d = push_slot$5;
                     q_row$223$d = push_row$5;
                 end
-                pushes = pushes + 32'h1;
             end
+            else begin
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (earlier < room) begin
+            pushes = ((earlier) & 6'h3f);
+        end
+        else begin
+            pushes = ((room) & 6'h3f);
         end
         tail$6$d = tail$6$q + ((pushes) & 5'h1f);
         if (granted[6]) begin
@@ -21386,13 +21451,12 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
         else begin
             count$6$d = count$6$q + pushes;
         end
-        pushes = 32'h0;
+        earlier = 32'h0;
+        free_entries = depth - count$7$q;
+        room = ((free_entries) & 7'h7f);
         if (push_valid$0 & (push_bank$0 == 7)) begin
-            if ((count$7$q + pushes) == depth) begin
-                overflowed = 1'b1;
-            end
-            else begin
-                slot_addr = tail$7$q + ((pushes) & 5'h1f);
+            if (earlier < room) begin
+                slot_addr = tail$7$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$224$d = push_cu$0;
                     q_slot$224$d = push_slot$0;
@@ -21553,15 +21617,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$255$d = push_slot$0;
                     q_row$255$d = push_row$0;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$1 & (push_bank$1 == 7)) begin
-            if ((count$7$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$7$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$1 & (push_bank$1 == 7)) begin
+            if (earlier < room) begin
+                slot_addr = tail$7$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$224$d = push_cu$1;
                     q_slot$224$d = push_slot$1;
@@ -21722,15 +21786,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$255$d = push_slot$1;
                     q_row$255$d = push_row$1;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$2 & (push_bank$2 == 7)) begin
-            if ((count$7$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$7$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$2 & (push_bank$2 == 7)) begin
+            if (earlier < room) begin
+                slot_addr = tail$7$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$224$d = push_cu$2;
                     q_slot$224$d = push_slot$2;
@@ -21891,15 +21955,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$255$d = push_slot$2;
                     q_row$255$d = push_row$2;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$3 & (push_bank$3 == 7)) begin
-            if ((count$7$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$7$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$3 & (push_bank$3 == 7)) begin
+            if (earlier < room) begin
+                slot_addr = tail$7$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$224$d = push_cu$3;
                     q_slot$224$d = push_slot$3;
@@ -22060,15 +22124,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$255$d = push_slot$3;
                     q_row$255$d = push_row$3;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$4 & (push_bank$4 == 7)) begin
-            if ((count$7$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$7$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$4 & (push_bank$4 == 7)) begin
+            if (earlier < room) begin
+                slot_addr = tail$7$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$224$d = push_cu$4;
                     q_slot$224$d = push_slot$4;
@@ -22229,15 +22293,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$255$d = push_slot$4;
                     q_row$255$d = push_row$4;
                 end
-                pushes = pushes + 32'h1;
-            end
-        end
-        if (push_valid$5 & (push_bank$5 == 7)) begin
-            if ((count$7$q + pushes) == depth) begin
-                overflowed = 1'b1;
             end
             else begin
-                slot_addr = tail$7$q + ((pushes) & 5'h1f);
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$5 & (push_bank$5 == 7)) begin
+            if (earlier < room) begin
+                slot_addr = tail$7$q + ((earlier) & 5'h1f);
                 if (slot_addr == 0) begin
                     q_cu$224$d = push_cu$5;
                     q_slot$224$d = push_slot$5;
@@ -22398,8 +22462,17 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$255$d = push_slot$5;
                     q_row$255$d = push_row$5;
                 end
-                pushes = pushes + 32'h1;
             end
+            else begin
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (earlier < room) begin
+            pushes = ((earlier) & 6'h3f);
+        end
+        else begin
+            pushes = ((room) & 6'h3f);
         end
         tail$7$d = tail$7$q + ((pushes) & 5'h1f);
         if (granted[7]) begin

@@ -28,6 +28,9 @@ use crate::params::{check_derived, check_range, clog2};
 /// Source operands per instruction (GPGPU-Sim's `MAX_REG_OPERANDS` for our ISA).
 pub const SOURCES: usize = 3;
 
+/// Bits of a count of push lanes (`K <= 64`) or of free queue entries (`Q <= 64`).
+const LANE_COUNT_BITS: usize = 7;
+
 /// `B` banks (`BW = clog2 B`), `N` collector units (`NW = clog2 N`), `K` push lanes, queue
 /// depth `Q` (`QW = clog2 Q`, `QCW = clog2(Q + 1)`, `BQ = B * Q`), `RW` bits of register row,
 /// `SQ = max(B, N)` diagonals.
@@ -101,6 +104,9 @@ pub struct BankArbiter<
     diag: Signal<Local, Bits<NW>>,
     row_start: Signal<Local, Bits<NW>>,
     pushes: Signal<Local, Bits<QCW>>,
+    earlier: Signal<Local, Bits<LANE_COUNT_BITS>>,
+    room: Signal<Local, Bits<LANE_COUNT_BITS>>,
+    free_entries: Signal<Local, Bits<QCW>>,
     slot_addr: Signal<Local, Bits<QW>>,
     overflowed: Signal<Local, Bit>,
 }
@@ -174,6 +180,9 @@ impl<
             diag: Default::default(),
             row_start: Default::default(),
             pushes: Default::default(),
+            earlier: Default::default(),
+            room: Default::default(),
+            free_entries: Default::default(),
             slot_addr: Default::default(),
             overflowed: Default::default(),
         })
@@ -239,23 +248,31 @@ impl<
         // Wavefront allocation (booksim, as in the seed): a written bank counts as matched.
         self.matched.next = self.blocked.val();
         self.taken.next = 0.into();
-        // Unit on the diagonal for bank i in round p: (pri + p + i) mod N, kept as running sums
-        // in NW bits (N is a power of two, so the sums wrap as mod N does).
         self.row_start.next = self.pri.q.val();
-        for _p in 0..SQ {
-            self.diag.next = self.row_start.val();
-            for i in 0..B {
-                if !self.matched.val().get_bit(i)
-                    & self.nonempty.val().get_bit(i)
-                    & (self.hd_cu[i].val() == self.diag.val())
-                    & (!self.one_bank_per_cu.val() | !self.taken.val().get_bit(self.diag.val().index()))
-                {
-                    self.matched.next = self.matched.val().replace_bit(i, true);
-                    self.taken.next = self.taken.val().replace_bit(self.diag.val().index(), true);
+        self.diag.next = self.pri.q.val();
+        if self.one_bank_per_cu.val() {
+            // Unit on the diagonal for bank i in round p: (pri + p + i) mod N, kept as running
+            // sums in NW bits (N is a power of two, so the sums wrap as mod N does).
+            for _p in 0..SQ {
+                self.diag.next = self.row_start.val();
+                for i in 0..B {
+                    if !self.matched.val().get_bit(i)
+                        & self.nonempty.val().get_bit(i)
+                        & (self.hd_cu[i].val() == self.diag.val())
+                        & !self.taken.val().get_bit(self.diag.val().index())
+                    {
+                        self.matched.next = self.matched.val().replace_bit(i, true);
+                        self.taken.next = self.taken.val().replace_bit(self.diag.val().index(), true);
+                    }
+                    self.diag.next = self.diag.val() + 1;
                 }
-                self.diag.next = self.diag.val() + 1;
+                self.row_start.next = self.row_start.val() + 1;
             }
-            self.row_start.next = self.row_start.val() + 1;
+        } else {
+            // GPGPU-Sim's matching (no `_outmatch` check): the SQ rounds visit every unit on
+            // every bank, so every waiting bank is matched whatever the diagonal says; said
+            // directly, it is one gate per bank instead of the B x SQ chain above.
+            self.matched.next = self.blocked.val() | self.nonempty.val();
         }
         self.granted.next = self.matched.val() & !self.blocked.val();
         // Outputs, each written once
@@ -278,15 +295,20 @@ impl<
         self.pri.d.next = self.pri.q.val() + 1;
         self.overflowed.next = false;
         self.slot_addr.next = 0.into();
+        // `earlier` requests for lane k's bank come before it this cycle; it fits when
+        // `earlier` is below the free entries (`room`), and goes to slot `tail + earlier`. (A
+        // push dropped on a full queue leaves it full, so every later one is dropped too:
+        // `earlier` can count requests, not accepted pushes, which keeps the overflow check off
+        // the lane chain.) Named `earlier`: `before` is a SystemVerilog keyword.
         for q in Q..(Q + 1) {
             for b in 0..B {
-                self.pushes.next = 0.into();
+                self.earlier.next = 0.into();
+                self.free_entries.next = self.depth.val() - self.count[b].q.val();
+                self.room.next = bit_cast::<LANE_COUNT_BITS, QCW>(self.free_entries.val());
                 for k in 0..K {
                     if self.push_valid[k].val() & (self.push_bank[k].val().index() == b) {
-                        if (self.count[b].q.val() + self.pushes.val()) == self.depth.val() {
-                            self.overflowed.next = true;
-                        } else {
-                            self.slot_addr.next = self.tail[b].q.val() + bit_cast::<QW, QCW>(self.pushes.val());
+                        if self.earlier.val() < self.room.val() {
+                            self.slot_addr.next = self.tail[b].q.val() + bit_cast::<QW, LANE_COUNT_BITS>(self.earlier.val());
                             for i in 0..Q {
                                 if self.slot_addr.val().index() == i {
                                     self.q_cu[b * q + i].d.next = self.push_cu[k].val();
@@ -294,9 +316,16 @@ impl<
                                     self.q_row[b * q + i].d.next = self.push_row[k].val();
                                 }
                             }
-                            self.pushes.next = self.pushes.val() + 1;
+                        } else {
+                            self.overflowed.next = true;
                         }
+                        self.earlier.next = self.earlier.val() + 1;
                     }
+                }
+                if self.earlier.val() < self.room.val() {
+                    self.pushes.next = bit_cast::<QCW, LANE_COUNT_BITS>(self.earlier.val());
+                } else {
+                    self.pushes.next = bit_cast::<QCW, LANE_COUNT_BITS>(self.room.val());
                 }
                 self.tail[b].d.next = self.tail[b].q.val() + bit_cast::<QW, QCW>(self.pushes.val());
                 if self.granted.val().get_bit(b) {

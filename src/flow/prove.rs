@@ -37,6 +37,18 @@ pub struct FormalBlock {
 /// Every block with properties.
 pub const FORMAL_BLOCKS: &[FormalBlock] = &[
     FormalBlock {
+        module: "priority_encoder_lowest",
+        properties: "src/blocks/priority_encoder_lowest.sv",
+        wrapper: "priority_encoder_lowest_props",
+        parameters: |p| vec![("N", p.scheduler.warps), ("NW", p.scheduler.warp_id_width())],
+    },
+    FormalBlock {
+        module: "priority_encoder_highest",
+        properties: "src/blocks/priority_encoder_highest.sv",
+        wrapper: "priority_encoder_highest_props",
+        parameters: |p| vec![("N", p.scheduler.warps), ("NW", p.scheduler.warp_id_width())],
+    },
+    FormalBlock {
         module: "simt_stack",
         properties: "src/blocks/simt_stack.sv",
         wrapper: "simt_stack_props",
@@ -77,6 +89,46 @@ pub const FORMAL_BLOCKS: &[FormalBlock] = &[
                 ("K", c.push_lanes()),
                 ("RW", clog2(c.rows_per_bank(p.scheduler.warps))),
                 ("ONE_BANK", c.one_bank_per_cu as usize),
+            ]
+        },
+    },
+    FormalBlock {
+        module: "register_map",
+        properties: "src/blocks/register_map.sv",
+        wrapper: "register_map_props",
+        parameters: |p| {
+            let c = p.collector;
+            let w = p.scheduler.warps;
+            vec![
+                ("WW", p.scheduler.warp_id_width()),
+                ("RRW", clog2(c.regs_per_warp)),
+                ("BW", clog2(c.banks)),
+                ("RW", clog2(c.rows_per_bank(w))),
+                ("W", w),
+                ("R", c.regs_per_warp),
+                ("B", c.banks),
+                ("S", c.schedulers),
+            ]
+        },
+    },
+    FormalBlock {
+        module: "operand_collector",
+        properties: "src/blocks/operand_collector.sv",
+        wrapper: "operand_collector_props",
+        parameters: |p| {
+            let c = p.collector;
+            vec![
+                ("B", c.banks),
+                ("N", c.collector_units),
+                ("NW", clog2(c.collector_units)),
+                ("P", c.in_ports),
+                ("WW", p.scheduler.warp_id_width()),
+                ("RRW", clog2(c.regs_per_warp)),
+                ("T", p.scheduler.threads),
+                ("DW", c.lane_bits),
+                ("U", c.unit_types),
+                ("UW", clog2(c.unit_types).max(1)),
+                ("G", c.tag_bits),
             ]
         },
     },
@@ -131,14 +183,25 @@ pub fn property_names(text: &str) -> Vec<String> {
 /// Checks `block`'s properties on `rtl` (its exported Verilog, sized for `preset`), bounded to
 /// `depth` cycles; work files and traces go to `dir`.
 pub fn prove(block: &FormalBlock, preset: &Preset, rtl: &Path, depth: usize, dir: &Path) -> Result<Vec<(String, Outcome)>> {
+    prove_only(block, preset, rtl, depth, dir, &[])
+}
+
+/// As [`prove`], but only the properties named in `only` (all of them when it is empty).
+pub fn prove_only(block: &FormalBlock, preset: &Preset, rtl: &Path, depth: usize, dir: &Path, only: &[String]) -> Result<Vec<(String, Outcome)>> {
     if depth == 0 {
         bail!("`--depth` must be at least 1");
     }
     let props = Path::new(env!("CARGO_MANIFEST_DIR")).join(block.properties);
     let text = std::fs::read_to_string(&props).with_context(|| format!("cannot read {}", props.display()))?;
-    let names = property_names(&text);
+    let mut names = property_names(&text);
     if names.is_empty() {
         bail!("{}: no labelled `assert` found", props.display());
+    }
+    if let Some(unknown) = only.iter().find(|o| !names.contains(o)) {
+        bail!("`{}` has no property `{unknown}` (its properties: {})", block.module, names.join(", "));
+    }
+    if !only.is_empty() {
+        names.retain(|n| only.contains(n));
     }
     if !rtl.is_file() {
         bail!("{} does not exist: run `simt-rtl gen` first", rtl.display());
