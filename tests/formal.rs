@@ -180,8 +180,9 @@ fn mutant_dispatch_lost_is_caught() {
 
 #[test]
 fn combinational_block_properties_hold() {
-    properties_hold("priority_encoder_lowest", 3, &["valid_when_anyone_requests", "grant_is_the_lowest_request", "index_names_the_grant"]);
-    properties_hold("priority_encoder_highest", 3, &["valid_when_anyone_requests", "grant_is_the_highest_request", "index_names_the_grant"]);
+    for module in ["priority_encoder_lowest", "priority_encoder_highest"] {
+        properties_hold(module, 3, &["valid_when_anyone_requests", "grant_is_the_first_request_in_order", "index_names_the_grant"]);
+    }
     properties_hold("register_map", 3, &["two_registers_never_share_a_bank_row", "row_inside_the_bank", "bank_of_the_warps_scheduler"]);
 }
 
@@ -194,5 +195,5 @@ fn mutant_row_without_warp_is_caught() {
 #[test]
 fn mutant_highest_encoder_keeps_a_lower_request_is_caught() {
     // Requester 0 is granted whenever it requests, beside the highest one.
-    mutant_is_caught("priority_encoder_highest", "highest_two_bits", "grant = one_hot;", "grant = one_hot | (req & 4'h1);", "grant_is_the_highest_request");
+    mutant_is_caught("priority_encoder_highest", "highest_two_bits", "grant = one_hot;", "grant = one_hot | (req & 4'h1);", "grant_is_the_first_request_in_order");
 }

@@ -38,15 +38,15 @@ pub struct FormalBlock {
 pub const FORMAL_BLOCKS: &[FormalBlock] = &[
     FormalBlock {
         module: "priority_encoder_lowest",
-        properties: "src/blocks/priority_encoder_lowest.sv",
-        wrapper: "priority_encoder_lowest_props",
-        parameters: |p| vec![("N", p.scheduler.warps), ("NW", p.scheduler.warp_id_width())],
+        properties: "src/blocks/priority_encoder.sv",
+        wrapper: "priority_encoder_props",
+        parameters: |p| vec![("N", p.scheduler.warps), ("NW", p.scheduler.warp_id_width()), ("HIGHEST", 0)],
     },
     FormalBlock {
         module: "priority_encoder_highest",
-        properties: "src/blocks/priority_encoder_highest.sv",
-        wrapper: "priority_encoder_highest_props",
-        parameters: |p| vec![("N", p.scheduler.warps), ("NW", p.scheduler.warp_id_width())],
+        properties: "src/blocks/priority_encoder.sv",
+        wrapper: "priority_encoder_props",
+        parameters: |p| vec![("N", p.scheduler.warps), ("NW", p.scheduler.warp_id_width()), ("HIGHEST", 1)],
     },
     FormalBlock {
         module: "simt_stack",
@@ -314,7 +314,8 @@ pub fn module_ports(verilog: &str, module: &str) -> Result<Vec<(bool, String, us
 /// `dut_ports.vh`: a macro `DUT_PORTS` connecting every port of the exported `module` to a
 /// wrapper signal of the same name; the elements of a port array (`name$0`, `name$1`, ... of
 /// width `w`) connect to slices `name[i*w +: w]` of one packed vector, so one wrapper serves
-/// every preset's array sizes.
+/// every preset's array sizes. `DUT_MODULE` names the module, so one wrapper can serve the
+/// variants of a block exported under different names.
 pub fn dut_ports_include(verilog: &str, module: &str) -> Result<String> {
     let conns: Vec<String> = module_ports(verilog, module)?
         .iter()
@@ -323,7 +324,7 @@ pub fn dut_ports_include(verilog: &str, module: &str) -> Result<String> {
             _ => format!(".{name}({name})"),
         })
         .collect();
-    Ok(format!("`define DUT_PORTS {}\n", conns.join(", ")))
+    Ok(format!("`define DUT_MODULE {module}\n`define DUT_PORTS {}\n", conns.join(", ")))
 }
 
 fn last_lines(text: &str, n: usize) -> String {
