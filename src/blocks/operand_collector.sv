@@ -71,7 +71,7 @@ module operand_collector_props #(
 
     // The units holding an instruction, from the ports: taken at an edge with valid and ready,
     // released by a dispatch.
-    integer n, p, q, u;
+    integer p, q, u;
     reg [N-1:0] held = 0, taken_now;
     reg fresh_units;
     always @(*) begin
