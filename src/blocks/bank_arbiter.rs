@@ -303,6 +303,8 @@ impl<
         for q in Q..(Q + 1) {
             for b in 0..B {
                 self.earlier.next = 0.into();
+                // Through a local: rust-hdl's `hdl_gen` does not take an indexed expression
+                // (`count[b]`) inside `bit_cast`'s argument.
                 self.free_entries.next = self.depth.val() - self.count[b].q.val();
                 self.room.next = bit_cast::<LANE_COUNT_BITS, QCW>(self.free_entries.val());
                 for k in 0..K {
