@@ -47,9 +47,10 @@ enum Command {
         /// Preset whose blocks go on the board.
         #[arg(long, default_value = "cu")]
         preset: String,
-        /// Target clock, MHz.
-        #[arg(long, default_value_t = 100.0)]
-        freq: f64,
+        /// Core clock, MHz: the board's 100, or 16-275 made by the iCE40 PLL (default: the
+        /// preset's board clock, 45 for cu).
+        #[arg(long)]
+        freq: Option<f64>,
         /// Cycles of the self-test run.
         #[arg(long, default_value_t = simt_rtl::blocks::self_test::SELF_TEST_CYCLES)]
         cycles: u64,
@@ -219,9 +220,7 @@ fn run(cli: Cli) -> Result<()> {
                     anyhow::bail!("board `{other}` has no bitstream build here (use `simt-rtl vivado` for Xilinx boards); `build` knows alchitry-cu")
                 }
             };
-            if !(1.0..=400.0).contains(&freq) {
-                anyhow::bail!("--freq must be between 1 and 400 MHz, got {freq}");
-            }
+            let freq = freq.unwrap_or(simt_rtl::params::preset(&preset)?.board_clock()? as f64);
             let opts = simt_rtl::flow::board_build::BuildOptions { board, freq_mhz: freq, cycles, out_dir: out };
             let report = simt_rtl::with_preset!(&preset, B => simt_rtl::flow::board_build::build_alchitry_cu::<B>(&opts))?;
             print!("{}", report.table());

@@ -246,6 +246,18 @@ pub struct Preset {
     pub collector: CollectorParams,
     /// Why this preset exists (printed in the README and the exported headers).
     pub purpose: &'static str,
+    /// `Some(f)`: sized for a board: `gen` writes its board self-test top (`self_test.v`), and
+    /// `build` runs that top at `f` MHz by default (made by the iCE40 PLL when it is not the
+    /// board's own clock). `None`: no board top.
+    pub board_clock_mhz: Option<u32>,
+}
+
+impl Preset {
+    /// The clock its board top runs at by default, MHz; an error for a preset without one.
+    pub fn board_clock(&self) -> Result<u32> {
+        self.board_clock_mhz
+            .ok_or_else(|| anyhow::anyhow!("preset `{}` has no board top (it is not sized for a board): use a preset with one, e.g. `cu`", self.name))
+    }
 }
 
 /// The seed's defaults (`003`): 8 warps, 32 threads, 32-bit pc, stack depth 8.
@@ -275,6 +287,8 @@ pub const SEED: Preset = Preset {
         tag_bits: 8,
     },
     purpose: "the seed's defaults; the seed-compatible scheduler is checked against the seed's Verilog with it",
+    // No board top: its operand collector alone is 40,068 logic cells, over 5 times the HX8K.
+    board_clock_mhz: None,
 };
 
 /// Sized for the Alchitry Cu (iCE40-HX8K, 7680 logic cells, 32 x 4 kbit block RAM).
@@ -287,20 +301,25 @@ pub const CU: Preset = Preset {
         stack_depth: 4,
         fetch_policy: FetchPolicy::RoundRobin,
     },
+    // Sized so the collector fits beside the scheduler on the board: 2 units and 1 input port
+    // (4 units and 2 ports took 13,134 logic cells, 171% of the HX8K), 32-bit registers.
     collector: CollectorParams {
         banks: 4,
-        collector_units: 4,
-        in_ports: 2,
+        collector_units: 2,
+        in_ports: 1,
         regs_per_warp: 16,
         one_bank_per_cu: false,
         unit_types: 2,
         specialized: false,
         schedulers: 1,
         in_order_per_warp: true,
-        lane_bits: 8,
+        lane_bits: 4,
         tag_bits: 8,
     },
     purpose: "sized for the Alchitry Cu's iCE40-HX8K (7680 logic cells, 32 block RAMs)",
+    // The collector's one-cycle step order limits the board top to about 50 MHz (README,
+    // "On the board"); the PLL makes 45 MHz from the Cu's 100 MHz.
+    board_clock_mhz: Some(45),
 };
 
 /// A deliberately small set that fills its stacks and warps quickly in random tests.
@@ -327,6 +346,7 @@ pub const TINY: Preset = Preset {
         tag_bits: 4,
     },
     purpose: "smallest useful set: stacks and warps fill within a few cycles in random tests",
+    board_clock_mhz: None,
 };
 
 /// Every preset, in the order the README lists them.

@@ -28,7 +28,7 @@ pub trait PresetBlocks {
     type OperandCollector: Dut;
     type RegisterFile: Dut;
     type RegisterMap: Dut;
-    /// The board self-test top around this preset's scheduler.
+    /// The board self-test top around this preset's scheduler and operand collector.
     type SelfTest: Dut;
     fn scheduler(mode: SchedulerMode) -> Result<Self::Scheduler>;
     fn seed_scheduler() -> Result<Self::SeedScheduler>;
@@ -66,7 +66,7 @@ macro_rules! preset_blocks {
                 OperandCollector<$b, $bw, $n, $nw, $p, $k, $q, $qw, $qcw, $bq, $sq, $rw, $cww, $rrw, $ct, $dw, $td, $u, $uw, $tg>;
             type RegisterFile = RegisterFile<$b, $bw, $rw, $ct, $dw, $td>;
             type RegisterMap = RegisterMap<$bw, $rw, $cww, $rrw>;
-            type SelfTest = SelfTest<$w, $ww, $t, $a, $d, $spw>;
+            type SelfTest = SelfTest<$w, $ww, $t, $a, $d, $spw, $b, $bw, $n, $nw, $p, $k, $q, $qw, $qcw, $bq, $sq, $rw, $rrw, $dw, $td, $u, $uw, $tg>;
             fn scheduler(mode: SchedulerMode) -> Result<Self::Scheduler> {
                 WarpScheduler::new(mode)
             }
@@ -96,7 +96,8 @@ macro_rules! preset_blocks {
                 RegisterMap::new(c.banks, c.regs_per_warp, c.schedulers)
             }
             fn self_test(cycles: u64) -> Result<Self::SelfTest> {
-                SelfTest::for_board(SchedulerMode::Fixed(Self::PRESET.scheduler.fetch_policy), cycles)
+                Self::PRESET.board_clock()?;
+                SelfTest::for_board(&Self::PRESET, cycles)
             }
             fn operand_collector() -> Result<Self::OperandCollector> {
                 let p = Self::PRESET;
@@ -108,8 +109,8 @@ macro_rules! preset_blocks {
 
 preset_blocks!(SeedBlocks, SEED, 8, 3, 32, 32, 8, 4, 64, arbiter: 8, 3, 8, 3, 6, 32, 5, 6, 256, 5, 8;
     collector: 8, 3, 8, 3, 2, 6, 32, 5, 6, 256, 8, 5, 3, 5, 32, 2, 64, 2, 1, 8);
-preset_blocks!(CuBlocks, CU, 4, 2, 8, 16, 4, 3, 24, arbiter: 4, 2, 4, 2, 6, 16, 4, 5, 64, 4, 4;
-    collector: 4, 2, 4, 2, 2, 6, 16, 4, 5, 64, 4, 4, 2, 4, 8, 8, 64, 2, 1, 8);
+preset_blocks!(CuBlocks, CU, 4, 2, 8, 16, 4, 3, 24, arbiter: 4, 2, 2, 1, 3, 8, 3, 4, 32, 4, 4;
+    collector: 4, 2, 2, 1, 1, 3, 8, 3, 4, 32, 4, 4, 2, 4, 8, 4, 32, 2, 1, 8);
 preset_blocks!(TinyBlocks, TINY, 2, 1, 4, 8, 2, 2, 12, arbiter: 2, 1, 2, 1, 3, 8, 3, 4, 16, 2, 2;
     collector: 2, 1, 2, 1, 1, 3, 8, 3, 4, 16, 2, 2, 1, 2, 4, 8, 32, 1, 1, 4);
 

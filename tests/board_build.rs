@@ -12,15 +12,18 @@ fn cli(args: &[&str]) -> (i32, String, String) {
 fn builds_a_bitstream_with_a_report() {
     let dir = std::env::temp_dir().join(format!("simt-rtl-build-{}", std::process::id()));
     let out = dir.to_str().unwrap();
-    // A target the design meets: exit 0, a bitstream, the table.
-    let (code, stdout, stderr) = cli(&["build", "--board", "alchitry-cu", "--freq", "50", "--cycles", "20000", "--out", out]);
+    // The cu preset's default clock, which the PLL makes and the design meets: exit 0, a
+    // bitstream, the table.
+    let (code, stdout, stderr) = cli(&["build", "--board", "alchitry-cu", "--cycles", "20000", "--out", out]);
     eprintln!("{stdout}{stderr}");
     assert_eq!(code, 0, "{stderr}");
-    for stage in ["synthesis (yosys)", "place and route (nextpnr-ice40)", "bitstream (icepack)", "timing cross-check (icetime)"] {
+    for stage in ["core clock 45.000 MHz from the PLL", "synthesis (yosys)", "place and route (nextpnr-ice40)", "bitstream (icepack)", "timing cross-check (icetime)"] {
         assert!(stderr.contains(stage), "stage line `{stage}` missing");
     }
     assert!(stdout.contains("| logic cells (ICESTORM_LC) |") && stdout.contains("| 7680 |"), "{stdout}");
-    assert!(stdout.contains("target 50.0 MHz: timing met"), "{stdout}");
+    assert!(stdout.contains("| PLLs (ICESTORM_PLL) | 1 | 2 |"), "{stdout}");
+    assert!(stdout.contains("target 45.0 MHz: timing met"), "{stdout}");
+    assert!(std::fs::read_to_string(dir.join("top.v")).unwrap().contains("SB_PLL40_CORE"));
     let bin = dir.join("top.bin");
     assert!(std::fs::metadata(&bin).unwrap().len() > 100_000, "an HX8K bitstream is about 135 kB");
     for f in ["top.v", "top.pcf", "top.json", "top.asc", "report.json", "yosys.log", "nextpnr.log", "icetime.txt"] {
@@ -28,10 +31,12 @@ fn builds_a_bitstream_with_a_report() {
     }
     let pcf = std::fs::read_to_string(dir.join("top.pcf")).unwrap();
     assert!(pcf.contains("set_io clk P7") && pcf.contains("set_io led[0] J11"));
-    // The same design at a clock it cannot reach: the table, then a non-zero exit naming timing.
-    let (code, stdout, stderr) = cli(&["build", "--freq", "300", "--cycles", "20000", "--out", out]);
+    // The same design on the board's own 100 MHz (no PLL), which it cannot reach: the table,
+    // then a non-zero exit naming timing.
+    let (code, stdout, stderr) = cli(&["build", "--freq", "100", "--cycles", "20000", "--out", out]);
     assert_eq!(code, 1, "{stderr}");
     assert!(stdout.contains("timing FAILED") && stderr.contains("simt-rtl: error: timing failed: Fmax"), "{stdout}{stderr}");
+    assert!(!std::fs::read_to_string(dir.join("top.v")).unwrap().contains("SB_PLL40_CORE"));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -41,7 +46,9 @@ fn bad_build_arguments_are_one_clear_line() {
         (vec!["build", "--board", "nope"], "unknown board `nope`"),
         (vec!["build", "--board", "arty-a7-35t"], "board `arty-a7-35t` has no bitstream build here"),
         (vec!["build", "--rev", "v3"], "unknown --rev `v3` for alchitry-cu"),
-        (vec!["build", "--freq", "0"], "--freq must be between 1 and 400 MHz"),
+        (vec!["build", "--freq", "0"], "clock 0 MHz is outside what the iCE40 PLL makes (16-275 MHz)"),
+        (vec!["build", "--freq", "300"], "clock 300 MHz is outside what the iCE40 PLL makes"),
+        (vec!["build", "--preset", "seed"], "preset `seed` has no board top"),
         (vec!["build", "--preset", "nope"], "unknown preset `nope`"),
         (vec!["build", "--cycles", "0", "--out", "/tmp/simt-rtl-never"], "`cycles` = 0 is out of range"),
     ] {

@@ -78,9 +78,8 @@ fn exported() -> Vec<(String, String)> {
     for b in exported_blocks::<SeedBlocks>().unwrap() {
         v.push(("seed".to_string(), b.module));
     }
-    // The board tops (rtl_out/<preset>/self_test.v).
+    // The board top (rtl_out/cu/self_test.v; the seed preset is not sized for a board).
     v.push(("cu".to_string(), "self_test".to_string()));
-    v.push(("seed".to_string(), "self_test".to_string()));
     v
 }
 

@@ -3,50 +3,35 @@
 // Regenerate with `cargo run -- gen` (see README.md).
 // Preset `cu`: sized for the Alchitry Cu's iCE40-HX8K (7680 logic cells, 32 block RAMs).
 // Parameters: warps=4 threads=8 pc_width=16 stack_depth=4 (warp id bits=2, stack pointer bits=3)
-// Collector: banks=4 collector_units=4 in_ports=2 regs_per_warp=16 rows_per_bank=16 queue_depth=16 allocator=several banks per collector unit (GPGPU-Sim) unit_types=2 sets=one generic schedulers=1 in_order_per_warp=true lane_bits=8 tag_bits=8
+// Collector: banks=4 collector_units=2 in_ports=1 regs_per_warp=16 rows_per_bank=16 queue_depth=8 allocator=several banks per collector unit (GPGPU-Sim) unit_types=2 sets=one generic schedulers=1 in_order_per_warp=true lane_bits=4 tag_bits=8
 // Clock: `clock`, rising edge; reset is synchronous and active high
 
-module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_valid$3,push_valid$4,push_valid$5,push_bank$0,push_bank$1,push_bank$2,push_bank$3,push_bank$4,push_bank$5,push_cu$0,push_cu$1,push_cu$2,push_cu$3,push_cu$4,push_cu$5,push_slot$0,push_slot$1,push_slot$2,push_slot$3,push_slot$4,push_slot$5,push_row$0,push_row$1,push_row$2,push_row$3,push_row$4,push_row$5,write_valid,write_bank,grant,grant_cu$0,grant_cu$1,grant_cu$2,grant_cu$3,grant_slot$0,grant_slot$1,grant_slot$2,grant_slot$3,grant_row$0,grant_row$1,grant_row$2,grant_row$3,pending,diagonal,err_overflow);
+module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_bank$0,push_bank$1,push_bank$2,push_cu$0,push_cu$1,push_cu$2,push_slot$0,push_slot$1,push_slot$2,push_row$0,push_row$1,push_row$2,write_valid,write_bank,grant,grant_cu$0,grant_cu$1,grant_cu$2,grant_cu$3,grant_slot$0,grant_slot$1,grant_slot$2,grant_slot$3,grant_row$0,grant_row$1,grant_row$2,grant_row$3,pending,diagonal,err_overflow);
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  push_valid$0;
     input wire  push_valid$1;
     input wire  push_valid$2;
-    input wire  push_valid$3;
-    input wire  push_valid$4;
-    input wire  push_valid$5;
     input wire  [1:0] push_bank$0;
     input wire  [1:0] push_bank$1;
     input wire  [1:0] push_bank$2;
-    input wire  [1:0] push_bank$3;
-    input wire  [1:0] push_bank$4;
-    input wire  [1:0] push_bank$5;
-    input wire  [1:0] push_cu$0;
-    input wire  [1:0] push_cu$1;
-    input wire  [1:0] push_cu$2;
-    input wire  [1:0] push_cu$3;
-    input wire  [1:0] push_cu$4;
-    input wire  [1:0] push_cu$5;
+    input wire  push_cu$0;
+    input wire  push_cu$1;
+    input wire  push_cu$2;
     input wire  [1:0] push_slot$0;
     input wire  [1:0] push_slot$1;
     input wire  [1:0] push_slot$2;
-    input wire  [1:0] push_slot$3;
-    input wire  [1:0] push_slot$4;
-    input wire  [1:0] push_slot$5;
     input wire  [3:0] push_row$0;
     input wire  [3:0] push_row$1;
     input wire  [3:0] push_row$2;
-    input wire  [3:0] push_row$3;
-    input wire  [3:0] push_row$4;
-    input wire  [3:0] push_row$5;
     input wire  write_valid;
     input wire  [1:0] write_bank;
     output reg  [3:0] grant;
-    output reg  [1:0] grant_cu$0;
-    output reg  [1:0] grant_cu$1;
-    output reg  [1:0] grant_cu$2;
-    output reg  [1:0] grant_cu$3;
+    output reg  grant_cu$0;
+    output reg  grant_cu$1;
+    output reg  grant_cu$2;
+    output reg  grant_cu$3;
     output reg  [1:0] grant_slot$0;
     output reg  [1:0] grant_slot$1;
     output reg  [1:0] grant_slot$2;
@@ -56,204 +41,108 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
     output reg  [3:0] grant_row$2;
     output reg  [3:0] grant_row$3;
     output reg  [3:0] pending;
-    output reg  [1:0] diagonal;
+    output reg  diagonal;
     output reg  err_overflow;
     // Constant declarations
     localparam  one_bank_per_cu = 1'b0;
-    localparam  depth = 5'b10000;
+    localparam  depth = 4'h8;
     // Stub signals
-    reg  [1:0] q_cu$0$d;
-    wire  [1:0] q_cu$0$q;
+    reg  q_cu$0$d;
+    wire  q_cu$0$q;
     reg  q_cu$0$clock;
-    reg  [1:0] q_cu$1$d;
-    wire  [1:0] q_cu$1$q;
+    reg  q_cu$1$d;
+    wire  q_cu$1$q;
     reg  q_cu$1$clock;
-    reg  [1:0] q_cu$2$d;
-    wire  [1:0] q_cu$2$q;
+    reg  q_cu$2$d;
+    wire  q_cu$2$q;
     reg  q_cu$2$clock;
-    reg  [1:0] q_cu$3$d;
-    wire  [1:0] q_cu$3$q;
+    reg  q_cu$3$d;
+    wire  q_cu$3$q;
     reg  q_cu$3$clock;
-    reg  [1:0] q_cu$4$d;
-    wire  [1:0] q_cu$4$q;
+    reg  q_cu$4$d;
+    wire  q_cu$4$q;
     reg  q_cu$4$clock;
-    reg  [1:0] q_cu$5$d;
-    wire  [1:0] q_cu$5$q;
+    reg  q_cu$5$d;
+    wire  q_cu$5$q;
     reg  q_cu$5$clock;
-    reg  [1:0] q_cu$6$d;
-    wire  [1:0] q_cu$6$q;
+    reg  q_cu$6$d;
+    wire  q_cu$6$q;
     reg  q_cu$6$clock;
-    reg  [1:0] q_cu$7$d;
-    wire  [1:0] q_cu$7$q;
+    reg  q_cu$7$d;
+    wire  q_cu$7$q;
     reg  q_cu$7$clock;
-    reg  [1:0] q_cu$8$d;
-    wire  [1:0] q_cu$8$q;
+    reg  q_cu$8$d;
+    wire  q_cu$8$q;
     reg  q_cu$8$clock;
-    reg  [1:0] q_cu$9$d;
-    wire  [1:0] q_cu$9$q;
+    reg  q_cu$9$d;
+    wire  q_cu$9$q;
     reg  q_cu$9$clock;
-    reg  [1:0] q_cu$10$d;
-    wire  [1:0] q_cu$10$q;
+    reg  q_cu$10$d;
+    wire  q_cu$10$q;
     reg  q_cu$10$clock;
-    reg  [1:0] q_cu$11$d;
-    wire  [1:0] q_cu$11$q;
+    reg  q_cu$11$d;
+    wire  q_cu$11$q;
     reg  q_cu$11$clock;
-    reg  [1:0] q_cu$12$d;
-    wire  [1:0] q_cu$12$q;
+    reg  q_cu$12$d;
+    wire  q_cu$12$q;
     reg  q_cu$12$clock;
-    reg  [1:0] q_cu$13$d;
-    wire  [1:0] q_cu$13$q;
+    reg  q_cu$13$d;
+    wire  q_cu$13$q;
     reg  q_cu$13$clock;
-    reg  [1:0] q_cu$14$d;
-    wire  [1:0] q_cu$14$q;
+    reg  q_cu$14$d;
+    wire  q_cu$14$q;
     reg  q_cu$14$clock;
-    reg  [1:0] q_cu$15$d;
-    wire  [1:0] q_cu$15$q;
+    reg  q_cu$15$d;
+    wire  q_cu$15$q;
     reg  q_cu$15$clock;
-    reg  [1:0] q_cu$16$d;
-    wire  [1:0] q_cu$16$q;
+    reg  q_cu$16$d;
+    wire  q_cu$16$q;
     reg  q_cu$16$clock;
-    reg  [1:0] q_cu$17$d;
-    wire  [1:0] q_cu$17$q;
+    reg  q_cu$17$d;
+    wire  q_cu$17$q;
     reg  q_cu$17$clock;
-    reg  [1:0] q_cu$18$d;
-    wire  [1:0] q_cu$18$q;
+    reg  q_cu$18$d;
+    wire  q_cu$18$q;
     reg  q_cu$18$clock;
-    reg  [1:0] q_cu$19$d;
-    wire  [1:0] q_cu$19$q;
+    reg  q_cu$19$d;
+    wire  q_cu$19$q;
     reg  q_cu$19$clock;
-    reg  [1:0] q_cu$20$d;
-    wire  [1:0] q_cu$20$q;
+    reg  q_cu$20$d;
+    wire  q_cu$20$q;
     reg  q_cu$20$clock;
-    reg  [1:0] q_cu$21$d;
-    wire  [1:0] q_cu$21$q;
+    reg  q_cu$21$d;
+    wire  q_cu$21$q;
     reg  q_cu$21$clock;
-    reg  [1:0] q_cu$22$d;
-    wire  [1:0] q_cu$22$q;
+    reg  q_cu$22$d;
+    wire  q_cu$22$q;
     reg  q_cu$22$clock;
-    reg  [1:0] q_cu$23$d;
-    wire  [1:0] q_cu$23$q;
+    reg  q_cu$23$d;
+    wire  q_cu$23$q;
     reg  q_cu$23$clock;
-    reg  [1:0] q_cu$24$d;
-    wire  [1:0] q_cu$24$q;
+    reg  q_cu$24$d;
+    wire  q_cu$24$q;
     reg  q_cu$24$clock;
-    reg  [1:0] q_cu$25$d;
-    wire  [1:0] q_cu$25$q;
+    reg  q_cu$25$d;
+    wire  q_cu$25$q;
     reg  q_cu$25$clock;
-    reg  [1:0] q_cu$26$d;
-    wire  [1:0] q_cu$26$q;
+    reg  q_cu$26$d;
+    wire  q_cu$26$q;
     reg  q_cu$26$clock;
-    reg  [1:0] q_cu$27$d;
-    wire  [1:0] q_cu$27$q;
+    reg  q_cu$27$d;
+    wire  q_cu$27$q;
     reg  q_cu$27$clock;
-    reg  [1:0] q_cu$28$d;
-    wire  [1:0] q_cu$28$q;
+    reg  q_cu$28$d;
+    wire  q_cu$28$q;
     reg  q_cu$28$clock;
-    reg  [1:0] q_cu$29$d;
-    wire  [1:0] q_cu$29$q;
+    reg  q_cu$29$d;
+    wire  q_cu$29$q;
     reg  q_cu$29$clock;
-    reg  [1:0] q_cu$30$d;
-    wire  [1:0] q_cu$30$q;
+    reg  q_cu$30$d;
+    wire  q_cu$30$q;
     reg  q_cu$30$clock;
-    reg  [1:0] q_cu$31$d;
-    wire  [1:0] q_cu$31$q;
+    reg  q_cu$31$d;
+    wire  q_cu$31$q;
     reg  q_cu$31$clock;
-    reg  [1:0] q_cu$32$d;
-    wire  [1:0] q_cu$32$q;
-    reg  q_cu$32$clock;
-    reg  [1:0] q_cu$33$d;
-    wire  [1:0] q_cu$33$q;
-    reg  q_cu$33$clock;
-    reg  [1:0] q_cu$34$d;
-    wire  [1:0] q_cu$34$q;
-    reg  q_cu$34$clock;
-    reg  [1:0] q_cu$35$d;
-    wire  [1:0] q_cu$35$q;
-    reg  q_cu$35$clock;
-    reg  [1:0] q_cu$36$d;
-    wire  [1:0] q_cu$36$q;
-    reg  q_cu$36$clock;
-    reg  [1:0] q_cu$37$d;
-    wire  [1:0] q_cu$37$q;
-    reg  q_cu$37$clock;
-    reg  [1:0] q_cu$38$d;
-    wire  [1:0] q_cu$38$q;
-    reg  q_cu$38$clock;
-    reg  [1:0] q_cu$39$d;
-    wire  [1:0] q_cu$39$q;
-    reg  q_cu$39$clock;
-    reg  [1:0] q_cu$40$d;
-    wire  [1:0] q_cu$40$q;
-    reg  q_cu$40$clock;
-    reg  [1:0] q_cu$41$d;
-    wire  [1:0] q_cu$41$q;
-    reg  q_cu$41$clock;
-    reg  [1:0] q_cu$42$d;
-    wire  [1:0] q_cu$42$q;
-    reg  q_cu$42$clock;
-    reg  [1:0] q_cu$43$d;
-    wire  [1:0] q_cu$43$q;
-    reg  q_cu$43$clock;
-    reg  [1:0] q_cu$44$d;
-    wire  [1:0] q_cu$44$q;
-    reg  q_cu$44$clock;
-    reg  [1:0] q_cu$45$d;
-    wire  [1:0] q_cu$45$q;
-    reg  q_cu$45$clock;
-    reg  [1:0] q_cu$46$d;
-    wire  [1:0] q_cu$46$q;
-    reg  q_cu$46$clock;
-    reg  [1:0] q_cu$47$d;
-    wire  [1:0] q_cu$47$q;
-    reg  q_cu$47$clock;
-    reg  [1:0] q_cu$48$d;
-    wire  [1:0] q_cu$48$q;
-    reg  q_cu$48$clock;
-    reg  [1:0] q_cu$49$d;
-    wire  [1:0] q_cu$49$q;
-    reg  q_cu$49$clock;
-    reg  [1:0] q_cu$50$d;
-    wire  [1:0] q_cu$50$q;
-    reg  q_cu$50$clock;
-    reg  [1:0] q_cu$51$d;
-    wire  [1:0] q_cu$51$q;
-    reg  q_cu$51$clock;
-    reg  [1:0] q_cu$52$d;
-    wire  [1:0] q_cu$52$q;
-    reg  q_cu$52$clock;
-    reg  [1:0] q_cu$53$d;
-    wire  [1:0] q_cu$53$q;
-    reg  q_cu$53$clock;
-    reg  [1:0] q_cu$54$d;
-    wire  [1:0] q_cu$54$q;
-    reg  q_cu$54$clock;
-    reg  [1:0] q_cu$55$d;
-    wire  [1:0] q_cu$55$q;
-    reg  q_cu$55$clock;
-    reg  [1:0] q_cu$56$d;
-    wire  [1:0] q_cu$56$q;
-    reg  q_cu$56$clock;
-    reg  [1:0] q_cu$57$d;
-    wire  [1:0] q_cu$57$q;
-    reg  q_cu$57$clock;
-    reg  [1:0] q_cu$58$d;
-    wire  [1:0] q_cu$58$q;
-    reg  q_cu$58$clock;
-    reg  [1:0] q_cu$59$d;
-    wire  [1:0] q_cu$59$q;
-    reg  q_cu$59$clock;
-    reg  [1:0] q_cu$60$d;
-    wire  [1:0] q_cu$60$q;
-    reg  q_cu$60$clock;
-    reg  [1:0] q_cu$61$d;
-    wire  [1:0] q_cu$61$q;
-    reg  q_cu$61$clock;
-    reg  [1:0] q_cu$62$d;
-    wire  [1:0] q_cu$62$q;
-    reg  q_cu$62$clock;
-    reg  [1:0] q_cu$63$d;
-    wire  [1:0] q_cu$63$q;
-    reg  q_cu$63$clock;
     reg  [1:0] q_slot$0$d;
     wire  [1:0] q_slot$0$q;
     reg  q_slot$0$clock;
@@ -350,102 +239,6 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
     reg  [1:0] q_slot$31$d;
     wire  [1:0] q_slot$31$q;
     reg  q_slot$31$clock;
-    reg  [1:0] q_slot$32$d;
-    wire  [1:0] q_slot$32$q;
-    reg  q_slot$32$clock;
-    reg  [1:0] q_slot$33$d;
-    wire  [1:0] q_slot$33$q;
-    reg  q_slot$33$clock;
-    reg  [1:0] q_slot$34$d;
-    wire  [1:0] q_slot$34$q;
-    reg  q_slot$34$clock;
-    reg  [1:0] q_slot$35$d;
-    wire  [1:0] q_slot$35$q;
-    reg  q_slot$35$clock;
-    reg  [1:0] q_slot$36$d;
-    wire  [1:0] q_slot$36$q;
-    reg  q_slot$36$clock;
-    reg  [1:0] q_slot$37$d;
-    wire  [1:0] q_slot$37$q;
-    reg  q_slot$37$clock;
-    reg  [1:0] q_slot$38$d;
-    wire  [1:0] q_slot$38$q;
-    reg  q_slot$38$clock;
-    reg  [1:0] q_slot$39$d;
-    wire  [1:0] q_slot$39$q;
-    reg  q_slot$39$clock;
-    reg  [1:0] q_slot$40$d;
-    wire  [1:0] q_slot$40$q;
-    reg  q_slot$40$clock;
-    reg  [1:0] q_slot$41$d;
-    wire  [1:0] q_slot$41$q;
-    reg  q_slot$41$clock;
-    reg  [1:0] q_slot$42$d;
-    wire  [1:0] q_slot$42$q;
-    reg  q_slot$42$clock;
-    reg  [1:0] q_slot$43$d;
-    wire  [1:0] q_slot$43$q;
-    reg  q_slot$43$clock;
-    reg  [1:0] q_slot$44$d;
-    wire  [1:0] q_slot$44$q;
-    reg  q_slot$44$clock;
-    reg  [1:0] q_slot$45$d;
-    wire  [1:0] q_slot$45$q;
-    reg  q_slot$45$clock;
-    reg  [1:0] q_slot$46$d;
-    wire  [1:0] q_slot$46$q;
-    reg  q_slot$46$clock;
-    reg  [1:0] q_slot$47$d;
-    wire  [1:0] q_slot$47$q;
-    reg  q_slot$47$clock;
-    reg  [1:0] q_slot$48$d;
-    wire  [1:0] q_slot$48$q;
-    reg  q_slot$48$clock;
-    reg  [1:0] q_slot$49$d;
-    wire  [1:0] q_slot$49$q;
-    reg  q_slot$49$clock;
-    reg  [1:0] q_slot$50$d;
-    wire  [1:0] q_slot$50$q;
-    reg  q_slot$50$clock;
-    reg  [1:0] q_slot$51$d;
-    wire  [1:0] q_slot$51$q;
-    reg  q_slot$51$clock;
-    reg  [1:0] q_slot$52$d;
-    wire  [1:0] q_slot$52$q;
-    reg  q_slot$52$clock;
-    reg  [1:0] q_slot$53$d;
-    wire  [1:0] q_slot$53$q;
-    reg  q_slot$53$clock;
-    reg  [1:0] q_slot$54$d;
-    wire  [1:0] q_slot$54$q;
-    reg  q_slot$54$clock;
-    reg  [1:0] q_slot$55$d;
-    wire  [1:0] q_slot$55$q;
-    reg  q_slot$55$clock;
-    reg  [1:0] q_slot$56$d;
-    wire  [1:0] q_slot$56$q;
-    reg  q_slot$56$clock;
-    reg  [1:0] q_slot$57$d;
-    wire  [1:0] q_slot$57$q;
-    reg  q_slot$57$clock;
-    reg  [1:0] q_slot$58$d;
-    wire  [1:0] q_slot$58$q;
-    reg  q_slot$58$clock;
-    reg  [1:0] q_slot$59$d;
-    wire  [1:0] q_slot$59$q;
-    reg  q_slot$59$clock;
-    reg  [1:0] q_slot$60$d;
-    wire  [1:0] q_slot$60$q;
-    reg  q_slot$60$clock;
-    reg  [1:0] q_slot$61$d;
-    wire  [1:0] q_slot$61$q;
-    reg  q_slot$61$clock;
-    reg  [1:0] q_slot$62$d;
-    wire  [1:0] q_slot$62$q;
-    reg  q_slot$62$clock;
-    reg  [1:0] q_slot$63$d;
-    wire  [1:0] q_slot$63$q;
-    reg  q_slot$63$clock;
     reg  [3:0] q_row$0$d;
     wire  [3:0] q_row$0$q;
     reg  q_row$0$clock;
@@ -542,149 +335,53 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
     reg  [3:0] q_row$31$d;
     wire  [3:0] q_row$31$q;
     reg  q_row$31$clock;
-    reg  [3:0] q_row$32$d;
-    wire  [3:0] q_row$32$q;
-    reg  q_row$32$clock;
-    reg  [3:0] q_row$33$d;
-    wire  [3:0] q_row$33$q;
-    reg  q_row$33$clock;
-    reg  [3:0] q_row$34$d;
-    wire  [3:0] q_row$34$q;
-    reg  q_row$34$clock;
-    reg  [3:0] q_row$35$d;
-    wire  [3:0] q_row$35$q;
-    reg  q_row$35$clock;
-    reg  [3:0] q_row$36$d;
-    wire  [3:0] q_row$36$q;
-    reg  q_row$36$clock;
-    reg  [3:0] q_row$37$d;
-    wire  [3:0] q_row$37$q;
-    reg  q_row$37$clock;
-    reg  [3:0] q_row$38$d;
-    wire  [3:0] q_row$38$q;
-    reg  q_row$38$clock;
-    reg  [3:0] q_row$39$d;
-    wire  [3:0] q_row$39$q;
-    reg  q_row$39$clock;
-    reg  [3:0] q_row$40$d;
-    wire  [3:0] q_row$40$q;
-    reg  q_row$40$clock;
-    reg  [3:0] q_row$41$d;
-    wire  [3:0] q_row$41$q;
-    reg  q_row$41$clock;
-    reg  [3:0] q_row$42$d;
-    wire  [3:0] q_row$42$q;
-    reg  q_row$42$clock;
-    reg  [3:0] q_row$43$d;
-    wire  [3:0] q_row$43$q;
-    reg  q_row$43$clock;
-    reg  [3:0] q_row$44$d;
-    wire  [3:0] q_row$44$q;
-    reg  q_row$44$clock;
-    reg  [3:0] q_row$45$d;
-    wire  [3:0] q_row$45$q;
-    reg  q_row$45$clock;
-    reg  [3:0] q_row$46$d;
-    wire  [3:0] q_row$46$q;
-    reg  q_row$46$clock;
-    reg  [3:0] q_row$47$d;
-    wire  [3:0] q_row$47$q;
-    reg  q_row$47$clock;
-    reg  [3:0] q_row$48$d;
-    wire  [3:0] q_row$48$q;
-    reg  q_row$48$clock;
-    reg  [3:0] q_row$49$d;
-    wire  [3:0] q_row$49$q;
-    reg  q_row$49$clock;
-    reg  [3:0] q_row$50$d;
-    wire  [3:0] q_row$50$q;
-    reg  q_row$50$clock;
-    reg  [3:0] q_row$51$d;
-    wire  [3:0] q_row$51$q;
-    reg  q_row$51$clock;
-    reg  [3:0] q_row$52$d;
-    wire  [3:0] q_row$52$q;
-    reg  q_row$52$clock;
-    reg  [3:0] q_row$53$d;
-    wire  [3:0] q_row$53$q;
-    reg  q_row$53$clock;
-    reg  [3:0] q_row$54$d;
-    wire  [3:0] q_row$54$q;
-    reg  q_row$54$clock;
-    reg  [3:0] q_row$55$d;
-    wire  [3:0] q_row$55$q;
-    reg  q_row$55$clock;
-    reg  [3:0] q_row$56$d;
-    wire  [3:0] q_row$56$q;
-    reg  q_row$56$clock;
-    reg  [3:0] q_row$57$d;
-    wire  [3:0] q_row$57$q;
-    reg  q_row$57$clock;
-    reg  [3:0] q_row$58$d;
-    wire  [3:0] q_row$58$q;
-    reg  q_row$58$clock;
-    reg  [3:0] q_row$59$d;
-    wire  [3:0] q_row$59$q;
-    reg  q_row$59$clock;
-    reg  [3:0] q_row$60$d;
-    wire  [3:0] q_row$60$q;
-    reg  q_row$60$clock;
-    reg  [3:0] q_row$61$d;
-    wire  [3:0] q_row$61$q;
-    reg  q_row$61$clock;
-    reg  [3:0] q_row$62$d;
-    wire  [3:0] q_row$62$q;
-    reg  q_row$62$clock;
-    reg  [3:0] q_row$63$d;
-    wire  [3:0] q_row$63$q;
-    reg  q_row$63$clock;
-    reg  [3:0] head$0$d;
-    wire  [3:0] head$0$q;
+    reg  [2:0] head$0$d;
+    wire  [2:0] head$0$q;
     reg  head$0$clock;
-    reg  [3:0] head$1$d;
-    wire  [3:0] head$1$q;
+    reg  [2:0] head$1$d;
+    wire  [2:0] head$1$q;
     reg  head$1$clock;
-    reg  [3:0] head$2$d;
-    wire  [3:0] head$2$q;
+    reg  [2:0] head$2$d;
+    wire  [2:0] head$2$q;
     reg  head$2$clock;
-    reg  [3:0] head$3$d;
-    wire  [3:0] head$3$q;
+    reg  [2:0] head$3$d;
+    wire  [2:0] head$3$q;
     reg  head$3$clock;
-    reg  [3:0] tail$0$d;
-    wire  [3:0] tail$0$q;
+    reg  [2:0] tail$0$d;
+    wire  [2:0] tail$0$q;
     reg  tail$0$clock;
-    reg  [3:0] tail$1$d;
-    wire  [3:0] tail$1$q;
+    reg  [2:0] tail$1$d;
+    wire  [2:0] tail$1$q;
     reg  tail$1$clock;
-    reg  [3:0] tail$2$d;
-    wire  [3:0] tail$2$q;
+    reg  [2:0] tail$2$d;
+    wire  [2:0] tail$2$q;
     reg  tail$2$clock;
-    reg  [3:0] tail$3$d;
-    wire  [3:0] tail$3$q;
+    reg  [2:0] tail$3$d;
+    wire  [2:0] tail$3$q;
     reg  tail$3$clock;
-    reg  [4:0] count$0$d;
-    wire  [4:0] count$0$q;
+    reg  [3:0] count$0$d;
+    wire  [3:0] count$0$q;
     reg  count$0$clock;
-    reg  [4:0] count$1$d;
-    wire  [4:0] count$1$q;
+    reg  [3:0] count$1$d;
+    wire  [3:0] count$1$q;
     reg  count$1$clock;
-    reg  [4:0] count$2$d;
-    wire  [4:0] count$2$q;
+    reg  [3:0] count$2$d;
+    wire  [3:0] count$2$q;
     reg  count$2$clock;
-    reg  [4:0] count$3$d;
-    wire  [4:0] count$3$q;
+    reg  [3:0] count$3$d;
+    wire  [3:0] count$3$q;
     reg  count$3$clock;
-    reg  [1:0] pri$d;
-    wire  [1:0] pri$q;
+    reg  pri$d;
+    wire  pri$q;
     reg  pri$clock;
     reg  overflow_q$d;
     wire  overflow_q$q;
     reg  overflow_q$clock;
     // Local signals
-    reg  [1:0] hd_cu$0;
-    reg  [1:0] hd_cu$1;
-    reg  [1:0] hd_cu$2;
-    reg  [1:0] hd_cu$3;
+    reg  hd_cu$0;
+    reg  hd_cu$1;
+    reg  hd_cu$2;
+    reg  hd_cu$3;
     reg  [1:0] hd_slot$0;
     reg  [1:0] hd_slot$1;
     reg  [1:0] hd_slot$2;
@@ -696,976 +393,496 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
     reg  [3:0] nonempty;
     reg  [3:0] blocked;
     reg  [3:0] matched;
-    reg  [3:0] taken;
+    reg  [1:0] taken;
     reg  [3:0] granted;
-    reg  [1:0] diag;
-    reg  [1:0] row_start;
-    reg  [4:0] pushes;
+    reg  diag;
+    reg  row_start;
+    reg  [3:0] pushes;
     reg  [6:0] earlier;
     reg  [6:0] room;
-    reg  [4:0] free_entries;
-    reg  [3:0] slot_addr;
+    reg  [3:0] free_entries;
+    reg  [2:0] slot_addr;
     reg  overflowed;
     // Sub module instances
-    bank_arbiter__pri q_cu$0(
+    bank_arbiter__overflow_q q_cu$0(
         .d(q_cu$0$d),
         .q(q_cu$0$q),
         .clock(q_cu$0$clock)
     );
-    bank_arbiter__pri q_cu$1(
+    bank_arbiter__overflow_q q_cu$1(
         .d(q_cu$1$d),
         .q(q_cu$1$q),
         .clock(q_cu$1$clock)
     );
-    bank_arbiter__pri q_cu$2(
+    bank_arbiter__overflow_q q_cu$2(
         .d(q_cu$2$d),
         .q(q_cu$2$q),
         .clock(q_cu$2$clock)
     );
-    bank_arbiter__pri q_cu$3(
+    bank_arbiter__overflow_q q_cu$3(
         .d(q_cu$3$d),
         .q(q_cu$3$q),
         .clock(q_cu$3$clock)
     );
-    bank_arbiter__pri q_cu$4(
+    bank_arbiter__overflow_q q_cu$4(
         .d(q_cu$4$d),
         .q(q_cu$4$q),
         .clock(q_cu$4$clock)
     );
-    bank_arbiter__pri q_cu$5(
+    bank_arbiter__overflow_q q_cu$5(
         .d(q_cu$5$d),
         .q(q_cu$5$q),
         .clock(q_cu$5$clock)
     );
-    bank_arbiter__pri q_cu$6(
+    bank_arbiter__overflow_q q_cu$6(
         .d(q_cu$6$d),
         .q(q_cu$6$q),
         .clock(q_cu$6$clock)
     );
-    bank_arbiter__pri q_cu$7(
+    bank_arbiter__overflow_q q_cu$7(
         .d(q_cu$7$d),
         .q(q_cu$7$q),
         .clock(q_cu$7$clock)
     );
-    bank_arbiter__pri q_cu$8(
+    bank_arbiter__overflow_q q_cu$8(
         .d(q_cu$8$d),
         .q(q_cu$8$q),
         .clock(q_cu$8$clock)
     );
-    bank_arbiter__pri q_cu$9(
+    bank_arbiter__overflow_q q_cu$9(
         .d(q_cu$9$d),
         .q(q_cu$9$q),
         .clock(q_cu$9$clock)
     );
-    bank_arbiter__pri q_cu$10(
+    bank_arbiter__overflow_q q_cu$10(
         .d(q_cu$10$d),
         .q(q_cu$10$q),
         .clock(q_cu$10$clock)
     );
-    bank_arbiter__pri q_cu$11(
+    bank_arbiter__overflow_q q_cu$11(
         .d(q_cu$11$d),
         .q(q_cu$11$q),
         .clock(q_cu$11$clock)
     );
-    bank_arbiter__pri q_cu$12(
+    bank_arbiter__overflow_q q_cu$12(
         .d(q_cu$12$d),
         .q(q_cu$12$q),
         .clock(q_cu$12$clock)
     );
-    bank_arbiter__pri q_cu$13(
+    bank_arbiter__overflow_q q_cu$13(
         .d(q_cu$13$d),
         .q(q_cu$13$q),
         .clock(q_cu$13$clock)
     );
-    bank_arbiter__pri q_cu$14(
+    bank_arbiter__overflow_q q_cu$14(
         .d(q_cu$14$d),
         .q(q_cu$14$q),
         .clock(q_cu$14$clock)
     );
-    bank_arbiter__pri q_cu$15(
+    bank_arbiter__overflow_q q_cu$15(
         .d(q_cu$15$d),
         .q(q_cu$15$q),
         .clock(q_cu$15$clock)
     );
-    bank_arbiter__pri q_cu$16(
+    bank_arbiter__overflow_q q_cu$16(
         .d(q_cu$16$d),
         .q(q_cu$16$q),
         .clock(q_cu$16$clock)
     );
-    bank_arbiter__pri q_cu$17(
+    bank_arbiter__overflow_q q_cu$17(
         .d(q_cu$17$d),
         .q(q_cu$17$q),
         .clock(q_cu$17$clock)
     );
-    bank_arbiter__pri q_cu$18(
+    bank_arbiter__overflow_q q_cu$18(
         .d(q_cu$18$d),
         .q(q_cu$18$q),
         .clock(q_cu$18$clock)
     );
-    bank_arbiter__pri q_cu$19(
+    bank_arbiter__overflow_q q_cu$19(
         .d(q_cu$19$d),
         .q(q_cu$19$q),
         .clock(q_cu$19$clock)
     );
-    bank_arbiter__pri q_cu$20(
+    bank_arbiter__overflow_q q_cu$20(
         .d(q_cu$20$d),
         .q(q_cu$20$q),
         .clock(q_cu$20$clock)
     );
-    bank_arbiter__pri q_cu$21(
+    bank_arbiter__overflow_q q_cu$21(
         .d(q_cu$21$d),
         .q(q_cu$21$q),
         .clock(q_cu$21$clock)
     );
-    bank_arbiter__pri q_cu$22(
+    bank_arbiter__overflow_q q_cu$22(
         .d(q_cu$22$d),
         .q(q_cu$22$q),
         .clock(q_cu$22$clock)
     );
-    bank_arbiter__pri q_cu$23(
+    bank_arbiter__overflow_q q_cu$23(
         .d(q_cu$23$d),
         .q(q_cu$23$q),
         .clock(q_cu$23$clock)
     );
-    bank_arbiter__pri q_cu$24(
+    bank_arbiter__overflow_q q_cu$24(
         .d(q_cu$24$d),
         .q(q_cu$24$q),
         .clock(q_cu$24$clock)
     );
-    bank_arbiter__pri q_cu$25(
+    bank_arbiter__overflow_q q_cu$25(
         .d(q_cu$25$d),
         .q(q_cu$25$q),
         .clock(q_cu$25$clock)
     );
-    bank_arbiter__pri q_cu$26(
+    bank_arbiter__overflow_q q_cu$26(
         .d(q_cu$26$d),
         .q(q_cu$26$q),
         .clock(q_cu$26$clock)
     );
-    bank_arbiter__pri q_cu$27(
+    bank_arbiter__overflow_q q_cu$27(
         .d(q_cu$27$d),
         .q(q_cu$27$q),
         .clock(q_cu$27$clock)
     );
-    bank_arbiter__pri q_cu$28(
+    bank_arbiter__overflow_q q_cu$28(
         .d(q_cu$28$d),
         .q(q_cu$28$q),
         .clock(q_cu$28$clock)
     );
-    bank_arbiter__pri q_cu$29(
+    bank_arbiter__overflow_q q_cu$29(
         .d(q_cu$29$d),
         .q(q_cu$29$q),
         .clock(q_cu$29$clock)
     );
-    bank_arbiter__pri q_cu$30(
+    bank_arbiter__overflow_q q_cu$30(
         .d(q_cu$30$d),
         .q(q_cu$30$q),
         .clock(q_cu$30$clock)
     );
-    bank_arbiter__pri q_cu$31(
+    bank_arbiter__overflow_q q_cu$31(
         .d(q_cu$31$d),
         .q(q_cu$31$q),
         .clock(q_cu$31$clock)
     );
-    bank_arbiter__pri q_cu$32(
-        .d(q_cu$32$d),
-        .q(q_cu$32$q),
-        .clock(q_cu$32$clock)
-    );
-    bank_arbiter__pri q_cu$33(
-        .d(q_cu$33$d),
-        .q(q_cu$33$q),
-        .clock(q_cu$33$clock)
-    );
-    bank_arbiter__pri q_cu$34(
-        .d(q_cu$34$d),
-        .q(q_cu$34$q),
-        .clock(q_cu$34$clock)
-    );
-    bank_arbiter__pri q_cu$35(
-        .d(q_cu$35$d),
-        .q(q_cu$35$q),
-        .clock(q_cu$35$clock)
-    );
-    bank_arbiter__pri q_cu$36(
-        .d(q_cu$36$d),
-        .q(q_cu$36$q),
-        .clock(q_cu$36$clock)
-    );
-    bank_arbiter__pri q_cu$37(
-        .d(q_cu$37$d),
-        .q(q_cu$37$q),
-        .clock(q_cu$37$clock)
-    );
-    bank_arbiter__pri q_cu$38(
-        .d(q_cu$38$d),
-        .q(q_cu$38$q),
-        .clock(q_cu$38$clock)
-    );
-    bank_arbiter__pri q_cu$39(
-        .d(q_cu$39$d),
-        .q(q_cu$39$q),
-        .clock(q_cu$39$clock)
-    );
-    bank_arbiter__pri q_cu$40(
-        .d(q_cu$40$d),
-        .q(q_cu$40$q),
-        .clock(q_cu$40$clock)
-    );
-    bank_arbiter__pri q_cu$41(
-        .d(q_cu$41$d),
-        .q(q_cu$41$q),
-        .clock(q_cu$41$clock)
-    );
-    bank_arbiter__pri q_cu$42(
-        .d(q_cu$42$d),
-        .q(q_cu$42$q),
-        .clock(q_cu$42$clock)
-    );
-    bank_arbiter__pri q_cu$43(
-        .d(q_cu$43$d),
-        .q(q_cu$43$q),
-        .clock(q_cu$43$clock)
-    );
-    bank_arbiter__pri q_cu$44(
-        .d(q_cu$44$d),
-        .q(q_cu$44$q),
-        .clock(q_cu$44$clock)
-    );
-    bank_arbiter__pri q_cu$45(
-        .d(q_cu$45$d),
-        .q(q_cu$45$q),
-        .clock(q_cu$45$clock)
-    );
-    bank_arbiter__pri q_cu$46(
-        .d(q_cu$46$d),
-        .q(q_cu$46$q),
-        .clock(q_cu$46$clock)
-    );
-    bank_arbiter__pri q_cu$47(
-        .d(q_cu$47$d),
-        .q(q_cu$47$q),
-        .clock(q_cu$47$clock)
-    );
-    bank_arbiter__pri q_cu$48(
-        .d(q_cu$48$d),
-        .q(q_cu$48$q),
-        .clock(q_cu$48$clock)
-    );
-    bank_arbiter__pri q_cu$49(
-        .d(q_cu$49$d),
-        .q(q_cu$49$q),
-        .clock(q_cu$49$clock)
-    );
-    bank_arbiter__pri q_cu$50(
-        .d(q_cu$50$d),
-        .q(q_cu$50$q),
-        .clock(q_cu$50$clock)
-    );
-    bank_arbiter__pri q_cu$51(
-        .d(q_cu$51$d),
-        .q(q_cu$51$q),
-        .clock(q_cu$51$clock)
-    );
-    bank_arbiter__pri q_cu$52(
-        .d(q_cu$52$d),
-        .q(q_cu$52$q),
-        .clock(q_cu$52$clock)
-    );
-    bank_arbiter__pri q_cu$53(
-        .d(q_cu$53$d),
-        .q(q_cu$53$q),
-        .clock(q_cu$53$clock)
-    );
-    bank_arbiter__pri q_cu$54(
-        .d(q_cu$54$d),
-        .q(q_cu$54$q),
-        .clock(q_cu$54$clock)
-    );
-    bank_arbiter__pri q_cu$55(
-        .d(q_cu$55$d),
-        .q(q_cu$55$q),
-        .clock(q_cu$55$clock)
-    );
-    bank_arbiter__pri q_cu$56(
-        .d(q_cu$56$d),
-        .q(q_cu$56$q),
-        .clock(q_cu$56$clock)
-    );
-    bank_arbiter__pri q_cu$57(
-        .d(q_cu$57$d),
-        .q(q_cu$57$q),
-        .clock(q_cu$57$clock)
-    );
-    bank_arbiter__pri q_cu$58(
-        .d(q_cu$58$d),
-        .q(q_cu$58$q),
-        .clock(q_cu$58$clock)
-    );
-    bank_arbiter__pri q_cu$59(
-        .d(q_cu$59$d),
-        .q(q_cu$59$q),
-        .clock(q_cu$59$clock)
-    );
-    bank_arbiter__pri q_cu$60(
-        .d(q_cu$60$d),
-        .q(q_cu$60$q),
-        .clock(q_cu$60$clock)
-    );
-    bank_arbiter__pri q_cu$61(
-        .d(q_cu$61$d),
-        .q(q_cu$61$q),
-        .clock(q_cu$61$clock)
-    );
-    bank_arbiter__pri q_cu$62(
-        .d(q_cu$62$d),
-        .q(q_cu$62$q),
-        .clock(q_cu$62$clock)
-    );
-    bank_arbiter__pri q_cu$63(
-        .d(q_cu$63$d),
-        .q(q_cu$63$q),
-        .clock(q_cu$63$clock)
-    );
-    bank_arbiter__pri q_slot$0(
+    bank_arbiter__q_slot_0 q_slot$0(
         .d(q_slot$0$d),
         .q(q_slot$0$q),
         .clock(q_slot$0$clock)
     );
-    bank_arbiter__pri q_slot$1(
+    bank_arbiter__q_slot_0 q_slot$1(
         .d(q_slot$1$d),
         .q(q_slot$1$q),
         .clock(q_slot$1$clock)
     );
-    bank_arbiter__pri q_slot$2(
+    bank_arbiter__q_slot_0 q_slot$2(
         .d(q_slot$2$d),
         .q(q_slot$2$q),
         .clock(q_slot$2$clock)
     );
-    bank_arbiter__pri q_slot$3(
+    bank_arbiter__q_slot_0 q_slot$3(
         .d(q_slot$3$d),
         .q(q_slot$3$q),
         .clock(q_slot$3$clock)
     );
-    bank_arbiter__pri q_slot$4(
+    bank_arbiter__q_slot_0 q_slot$4(
         .d(q_slot$4$d),
         .q(q_slot$4$q),
         .clock(q_slot$4$clock)
     );
-    bank_arbiter__pri q_slot$5(
+    bank_arbiter__q_slot_0 q_slot$5(
         .d(q_slot$5$d),
         .q(q_slot$5$q),
         .clock(q_slot$5$clock)
     );
-    bank_arbiter__pri q_slot$6(
+    bank_arbiter__q_slot_0 q_slot$6(
         .d(q_slot$6$d),
         .q(q_slot$6$q),
         .clock(q_slot$6$clock)
     );
-    bank_arbiter__pri q_slot$7(
+    bank_arbiter__q_slot_0 q_slot$7(
         .d(q_slot$7$d),
         .q(q_slot$7$q),
         .clock(q_slot$7$clock)
     );
-    bank_arbiter__pri q_slot$8(
+    bank_arbiter__q_slot_0 q_slot$8(
         .d(q_slot$8$d),
         .q(q_slot$8$q),
         .clock(q_slot$8$clock)
     );
-    bank_arbiter__pri q_slot$9(
+    bank_arbiter__q_slot_0 q_slot$9(
         .d(q_slot$9$d),
         .q(q_slot$9$q),
         .clock(q_slot$9$clock)
     );
-    bank_arbiter__pri q_slot$10(
+    bank_arbiter__q_slot_0 q_slot$10(
         .d(q_slot$10$d),
         .q(q_slot$10$q),
         .clock(q_slot$10$clock)
     );
-    bank_arbiter__pri q_slot$11(
+    bank_arbiter__q_slot_0 q_slot$11(
         .d(q_slot$11$d),
         .q(q_slot$11$q),
         .clock(q_slot$11$clock)
     );
-    bank_arbiter__pri q_slot$12(
+    bank_arbiter__q_slot_0 q_slot$12(
         .d(q_slot$12$d),
         .q(q_slot$12$q),
         .clock(q_slot$12$clock)
     );
-    bank_arbiter__pri q_slot$13(
+    bank_arbiter__q_slot_0 q_slot$13(
         .d(q_slot$13$d),
         .q(q_slot$13$q),
         .clock(q_slot$13$clock)
     );
-    bank_arbiter__pri q_slot$14(
+    bank_arbiter__q_slot_0 q_slot$14(
         .d(q_slot$14$d),
         .q(q_slot$14$q),
         .clock(q_slot$14$clock)
     );
-    bank_arbiter__pri q_slot$15(
+    bank_arbiter__q_slot_0 q_slot$15(
         .d(q_slot$15$d),
         .q(q_slot$15$q),
         .clock(q_slot$15$clock)
     );
-    bank_arbiter__pri q_slot$16(
+    bank_arbiter__q_slot_0 q_slot$16(
         .d(q_slot$16$d),
         .q(q_slot$16$q),
         .clock(q_slot$16$clock)
     );
-    bank_arbiter__pri q_slot$17(
+    bank_arbiter__q_slot_0 q_slot$17(
         .d(q_slot$17$d),
         .q(q_slot$17$q),
         .clock(q_slot$17$clock)
     );
-    bank_arbiter__pri q_slot$18(
+    bank_arbiter__q_slot_0 q_slot$18(
         .d(q_slot$18$d),
         .q(q_slot$18$q),
         .clock(q_slot$18$clock)
     );
-    bank_arbiter__pri q_slot$19(
+    bank_arbiter__q_slot_0 q_slot$19(
         .d(q_slot$19$d),
         .q(q_slot$19$q),
         .clock(q_slot$19$clock)
     );
-    bank_arbiter__pri q_slot$20(
+    bank_arbiter__q_slot_0 q_slot$20(
         .d(q_slot$20$d),
         .q(q_slot$20$q),
         .clock(q_slot$20$clock)
     );
-    bank_arbiter__pri q_slot$21(
+    bank_arbiter__q_slot_0 q_slot$21(
         .d(q_slot$21$d),
         .q(q_slot$21$q),
         .clock(q_slot$21$clock)
     );
-    bank_arbiter__pri q_slot$22(
+    bank_arbiter__q_slot_0 q_slot$22(
         .d(q_slot$22$d),
         .q(q_slot$22$q),
         .clock(q_slot$22$clock)
     );
-    bank_arbiter__pri q_slot$23(
+    bank_arbiter__q_slot_0 q_slot$23(
         .d(q_slot$23$d),
         .q(q_slot$23$q),
         .clock(q_slot$23$clock)
     );
-    bank_arbiter__pri q_slot$24(
+    bank_arbiter__q_slot_0 q_slot$24(
         .d(q_slot$24$d),
         .q(q_slot$24$q),
         .clock(q_slot$24$clock)
     );
-    bank_arbiter__pri q_slot$25(
+    bank_arbiter__q_slot_0 q_slot$25(
         .d(q_slot$25$d),
         .q(q_slot$25$q),
         .clock(q_slot$25$clock)
     );
-    bank_arbiter__pri q_slot$26(
+    bank_arbiter__q_slot_0 q_slot$26(
         .d(q_slot$26$d),
         .q(q_slot$26$q),
         .clock(q_slot$26$clock)
     );
-    bank_arbiter__pri q_slot$27(
+    bank_arbiter__q_slot_0 q_slot$27(
         .d(q_slot$27$d),
         .q(q_slot$27$q),
         .clock(q_slot$27$clock)
     );
-    bank_arbiter__pri q_slot$28(
+    bank_arbiter__q_slot_0 q_slot$28(
         .d(q_slot$28$d),
         .q(q_slot$28$q),
         .clock(q_slot$28$clock)
     );
-    bank_arbiter__pri q_slot$29(
+    bank_arbiter__q_slot_0 q_slot$29(
         .d(q_slot$29$d),
         .q(q_slot$29$q),
         .clock(q_slot$29$clock)
     );
-    bank_arbiter__pri q_slot$30(
+    bank_arbiter__q_slot_0 q_slot$30(
         .d(q_slot$30$d),
         .q(q_slot$30$q),
         .clock(q_slot$30$clock)
     );
-    bank_arbiter__pri q_slot$31(
+    bank_arbiter__q_slot_0 q_slot$31(
         .d(q_slot$31$d),
         .q(q_slot$31$q),
         .clock(q_slot$31$clock)
     );
-    bank_arbiter__pri q_slot$32(
-        .d(q_slot$32$d),
-        .q(q_slot$32$q),
-        .clock(q_slot$32$clock)
-    );
-    bank_arbiter__pri q_slot$33(
-        .d(q_slot$33$d),
-        .q(q_slot$33$q),
-        .clock(q_slot$33$clock)
-    );
-    bank_arbiter__pri q_slot$34(
-        .d(q_slot$34$d),
-        .q(q_slot$34$q),
-        .clock(q_slot$34$clock)
-    );
-    bank_arbiter__pri q_slot$35(
-        .d(q_slot$35$d),
-        .q(q_slot$35$q),
-        .clock(q_slot$35$clock)
-    );
-    bank_arbiter__pri q_slot$36(
-        .d(q_slot$36$d),
-        .q(q_slot$36$q),
-        .clock(q_slot$36$clock)
-    );
-    bank_arbiter__pri q_slot$37(
-        .d(q_slot$37$d),
-        .q(q_slot$37$q),
-        .clock(q_slot$37$clock)
-    );
-    bank_arbiter__pri q_slot$38(
-        .d(q_slot$38$d),
-        .q(q_slot$38$q),
-        .clock(q_slot$38$clock)
-    );
-    bank_arbiter__pri q_slot$39(
-        .d(q_slot$39$d),
-        .q(q_slot$39$q),
-        .clock(q_slot$39$clock)
-    );
-    bank_arbiter__pri q_slot$40(
-        .d(q_slot$40$d),
-        .q(q_slot$40$q),
-        .clock(q_slot$40$clock)
-    );
-    bank_arbiter__pri q_slot$41(
-        .d(q_slot$41$d),
-        .q(q_slot$41$q),
-        .clock(q_slot$41$clock)
-    );
-    bank_arbiter__pri q_slot$42(
-        .d(q_slot$42$d),
-        .q(q_slot$42$q),
-        .clock(q_slot$42$clock)
-    );
-    bank_arbiter__pri q_slot$43(
-        .d(q_slot$43$d),
-        .q(q_slot$43$q),
-        .clock(q_slot$43$clock)
-    );
-    bank_arbiter__pri q_slot$44(
-        .d(q_slot$44$d),
-        .q(q_slot$44$q),
-        .clock(q_slot$44$clock)
-    );
-    bank_arbiter__pri q_slot$45(
-        .d(q_slot$45$d),
-        .q(q_slot$45$q),
-        .clock(q_slot$45$clock)
-    );
-    bank_arbiter__pri q_slot$46(
-        .d(q_slot$46$d),
-        .q(q_slot$46$q),
-        .clock(q_slot$46$clock)
-    );
-    bank_arbiter__pri q_slot$47(
-        .d(q_slot$47$d),
-        .q(q_slot$47$q),
-        .clock(q_slot$47$clock)
-    );
-    bank_arbiter__pri q_slot$48(
-        .d(q_slot$48$d),
-        .q(q_slot$48$q),
-        .clock(q_slot$48$clock)
-    );
-    bank_arbiter__pri q_slot$49(
-        .d(q_slot$49$d),
-        .q(q_slot$49$q),
-        .clock(q_slot$49$clock)
-    );
-    bank_arbiter__pri q_slot$50(
-        .d(q_slot$50$d),
-        .q(q_slot$50$q),
-        .clock(q_slot$50$clock)
-    );
-    bank_arbiter__pri q_slot$51(
-        .d(q_slot$51$d),
-        .q(q_slot$51$q),
-        .clock(q_slot$51$clock)
-    );
-    bank_arbiter__pri q_slot$52(
-        .d(q_slot$52$d),
-        .q(q_slot$52$q),
-        .clock(q_slot$52$clock)
-    );
-    bank_arbiter__pri q_slot$53(
-        .d(q_slot$53$d),
-        .q(q_slot$53$q),
-        .clock(q_slot$53$clock)
-    );
-    bank_arbiter__pri q_slot$54(
-        .d(q_slot$54$d),
-        .q(q_slot$54$q),
-        .clock(q_slot$54$clock)
-    );
-    bank_arbiter__pri q_slot$55(
-        .d(q_slot$55$d),
-        .q(q_slot$55$q),
-        .clock(q_slot$55$clock)
-    );
-    bank_arbiter__pri q_slot$56(
-        .d(q_slot$56$d),
-        .q(q_slot$56$q),
-        .clock(q_slot$56$clock)
-    );
-    bank_arbiter__pri q_slot$57(
-        .d(q_slot$57$d),
-        .q(q_slot$57$q),
-        .clock(q_slot$57$clock)
-    );
-    bank_arbiter__pri q_slot$58(
-        .d(q_slot$58$d),
-        .q(q_slot$58$q),
-        .clock(q_slot$58$clock)
-    );
-    bank_arbiter__pri q_slot$59(
-        .d(q_slot$59$d),
-        .q(q_slot$59$q),
-        .clock(q_slot$59$clock)
-    );
-    bank_arbiter__pri q_slot$60(
-        .d(q_slot$60$d),
-        .q(q_slot$60$q),
-        .clock(q_slot$60$clock)
-    );
-    bank_arbiter__pri q_slot$61(
-        .d(q_slot$61$d),
-        .q(q_slot$61$q),
-        .clock(q_slot$61$clock)
-    );
-    bank_arbiter__pri q_slot$62(
-        .d(q_slot$62$d),
-        .q(q_slot$62$q),
-        .clock(q_slot$62$clock)
-    );
-    bank_arbiter__pri q_slot$63(
-        .d(q_slot$63$d),
-        .q(q_slot$63$q),
-        .clock(q_slot$63$clock)
-    );
-    bank_arbiter__head_0 q_row$0(
+    bank_arbiter__count_0 q_row$0(
         .d(q_row$0$d),
         .q(q_row$0$q),
         .clock(q_row$0$clock)
     );
-    bank_arbiter__head_0 q_row$1(
+    bank_arbiter__count_0 q_row$1(
         .d(q_row$1$d),
         .q(q_row$1$q),
         .clock(q_row$1$clock)
     );
-    bank_arbiter__head_0 q_row$2(
+    bank_arbiter__count_0 q_row$2(
         .d(q_row$2$d),
         .q(q_row$2$q),
         .clock(q_row$2$clock)
     );
-    bank_arbiter__head_0 q_row$3(
+    bank_arbiter__count_0 q_row$3(
         .d(q_row$3$d),
         .q(q_row$3$q),
         .clock(q_row$3$clock)
     );
-    bank_arbiter__head_0 q_row$4(
+    bank_arbiter__count_0 q_row$4(
         .d(q_row$4$d),
         .q(q_row$4$q),
         .clock(q_row$4$clock)
     );
-    bank_arbiter__head_0 q_row$5(
+    bank_arbiter__count_0 q_row$5(
         .d(q_row$5$d),
         .q(q_row$5$q),
         .clock(q_row$5$clock)
     );
-    bank_arbiter__head_0 q_row$6(
+    bank_arbiter__count_0 q_row$6(
         .d(q_row$6$d),
         .q(q_row$6$q),
         .clock(q_row$6$clock)
     );
-    bank_arbiter__head_0 q_row$7(
+    bank_arbiter__count_0 q_row$7(
         .d(q_row$7$d),
         .q(q_row$7$q),
         .clock(q_row$7$clock)
     );
-    bank_arbiter__head_0 q_row$8(
+    bank_arbiter__count_0 q_row$8(
         .d(q_row$8$d),
         .q(q_row$8$q),
         .clock(q_row$8$clock)
     );
-    bank_arbiter__head_0 q_row$9(
+    bank_arbiter__count_0 q_row$9(
         .d(q_row$9$d),
         .q(q_row$9$q),
         .clock(q_row$9$clock)
     );
-    bank_arbiter__head_0 q_row$10(
+    bank_arbiter__count_0 q_row$10(
         .d(q_row$10$d),
         .q(q_row$10$q),
         .clock(q_row$10$clock)
     );
-    bank_arbiter__head_0 q_row$11(
+    bank_arbiter__count_0 q_row$11(
         .d(q_row$11$d),
         .q(q_row$11$q),
         .clock(q_row$11$clock)
     );
-    bank_arbiter__head_0 q_row$12(
+    bank_arbiter__count_0 q_row$12(
         .d(q_row$12$d),
         .q(q_row$12$q),
         .clock(q_row$12$clock)
     );
-    bank_arbiter__head_0 q_row$13(
+    bank_arbiter__count_0 q_row$13(
         .d(q_row$13$d),
         .q(q_row$13$q),
         .clock(q_row$13$clock)
     );
-    bank_arbiter__head_0 q_row$14(
+    bank_arbiter__count_0 q_row$14(
         .d(q_row$14$d),
         .q(q_row$14$q),
         .clock(q_row$14$clock)
     );
-    bank_arbiter__head_0 q_row$15(
+    bank_arbiter__count_0 q_row$15(
         .d(q_row$15$d),
         .q(q_row$15$q),
         .clock(q_row$15$clock)
     );
-    bank_arbiter__head_0 q_row$16(
+    bank_arbiter__count_0 q_row$16(
         .d(q_row$16$d),
         .q(q_row$16$q),
         .clock(q_row$16$clock)
     );
-    bank_arbiter__head_0 q_row$17(
+    bank_arbiter__count_0 q_row$17(
         .d(q_row$17$d),
         .q(q_row$17$q),
         .clock(q_row$17$clock)
     );
-    bank_arbiter__head_0 q_row$18(
+    bank_arbiter__count_0 q_row$18(
         .d(q_row$18$d),
         .q(q_row$18$q),
         .clock(q_row$18$clock)
     );
-    bank_arbiter__head_0 q_row$19(
+    bank_arbiter__count_0 q_row$19(
         .d(q_row$19$d),
         .q(q_row$19$q),
         .clock(q_row$19$clock)
     );
-    bank_arbiter__head_0 q_row$20(
+    bank_arbiter__count_0 q_row$20(
         .d(q_row$20$d),
         .q(q_row$20$q),
         .clock(q_row$20$clock)
     );
-    bank_arbiter__head_0 q_row$21(
+    bank_arbiter__count_0 q_row$21(
         .d(q_row$21$d),
         .q(q_row$21$q),
         .clock(q_row$21$clock)
     );
-    bank_arbiter__head_0 q_row$22(
+    bank_arbiter__count_0 q_row$22(
         .d(q_row$22$d),
         .q(q_row$22$q),
         .clock(q_row$22$clock)
     );
-    bank_arbiter__head_0 q_row$23(
+    bank_arbiter__count_0 q_row$23(
         .d(q_row$23$d),
         .q(q_row$23$q),
         .clock(q_row$23$clock)
     );
-    bank_arbiter__head_0 q_row$24(
+    bank_arbiter__count_0 q_row$24(
         .d(q_row$24$d),
         .q(q_row$24$q),
         .clock(q_row$24$clock)
     );
-    bank_arbiter__head_0 q_row$25(
+    bank_arbiter__count_0 q_row$25(
         .d(q_row$25$d),
         .q(q_row$25$q),
         .clock(q_row$25$clock)
     );
-    bank_arbiter__head_0 q_row$26(
+    bank_arbiter__count_0 q_row$26(
         .d(q_row$26$d),
         .q(q_row$26$q),
         .clock(q_row$26$clock)
     );
-    bank_arbiter__head_0 q_row$27(
+    bank_arbiter__count_0 q_row$27(
         .d(q_row$27$d),
         .q(q_row$27$q),
         .clock(q_row$27$clock)
     );
-    bank_arbiter__head_0 q_row$28(
+    bank_arbiter__count_0 q_row$28(
         .d(q_row$28$d),
         .q(q_row$28$q),
         .clock(q_row$28$clock)
     );
-    bank_arbiter__head_0 q_row$29(
+    bank_arbiter__count_0 q_row$29(
         .d(q_row$29$d),
         .q(q_row$29$q),
         .clock(q_row$29$clock)
     );
-    bank_arbiter__head_0 q_row$30(
+    bank_arbiter__count_0 q_row$30(
         .d(q_row$30$d),
         .q(q_row$30$q),
         .clock(q_row$30$clock)
     );
-    bank_arbiter__head_0 q_row$31(
+    bank_arbiter__count_0 q_row$31(
         .d(q_row$31$d),
         .q(q_row$31$q),
         .clock(q_row$31$clock)
-    );
-    bank_arbiter__head_0 q_row$32(
-        .d(q_row$32$d),
-        .q(q_row$32$q),
-        .clock(q_row$32$clock)
-    );
-    bank_arbiter__head_0 q_row$33(
-        .d(q_row$33$d),
-        .q(q_row$33$q),
-        .clock(q_row$33$clock)
-    );
-    bank_arbiter__head_0 q_row$34(
-        .d(q_row$34$d),
-        .q(q_row$34$q),
-        .clock(q_row$34$clock)
-    );
-    bank_arbiter__head_0 q_row$35(
-        .d(q_row$35$d),
-        .q(q_row$35$q),
-        .clock(q_row$35$clock)
-    );
-    bank_arbiter__head_0 q_row$36(
-        .d(q_row$36$d),
-        .q(q_row$36$q),
-        .clock(q_row$36$clock)
-    );
-    bank_arbiter__head_0 q_row$37(
-        .d(q_row$37$d),
-        .q(q_row$37$q),
-        .clock(q_row$37$clock)
-    );
-    bank_arbiter__head_0 q_row$38(
-        .d(q_row$38$d),
-        .q(q_row$38$q),
-        .clock(q_row$38$clock)
-    );
-    bank_arbiter__head_0 q_row$39(
-        .d(q_row$39$d),
-        .q(q_row$39$q),
-        .clock(q_row$39$clock)
-    );
-    bank_arbiter__head_0 q_row$40(
-        .d(q_row$40$d),
-        .q(q_row$40$q),
-        .clock(q_row$40$clock)
-    );
-    bank_arbiter__head_0 q_row$41(
-        .d(q_row$41$d),
-        .q(q_row$41$q),
-        .clock(q_row$41$clock)
-    );
-    bank_arbiter__head_0 q_row$42(
-        .d(q_row$42$d),
-        .q(q_row$42$q),
-        .clock(q_row$42$clock)
-    );
-    bank_arbiter__head_0 q_row$43(
-        .d(q_row$43$d),
-        .q(q_row$43$q),
-        .clock(q_row$43$clock)
-    );
-    bank_arbiter__head_0 q_row$44(
-        .d(q_row$44$d),
-        .q(q_row$44$q),
-        .clock(q_row$44$clock)
-    );
-    bank_arbiter__head_0 q_row$45(
-        .d(q_row$45$d),
-        .q(q_row$45$q),
-        .clock(q_row$45$clock)
-    );
-    bank_arbiter__head_0 q_row$46(
-        .d(q_row$46$d),
-        .q(q_row$46$q),
-        .clock(q_row$46$clock)
-    );
-    bank_arbiter__head_0 q_row$47(
-        .d(q_row$47$d),
-        .q(q_row$47$q),
-        .clock(q_row$47$clock)
-    );
-    bank_arbiter__head_0 q_row$48(
-        .d(q_row$48$d),
-        .q(q_row$48$q),
-        .clock(q_row$48$clock)
-    );
-    bank_arbiter__head_0 q_row$49(
-        .d(q_row$49$d),
-        .q(q_row$49$q),
-        .clock(q_row$49$clock)
-    );
-    bank_arbiter__head_0 q_row$50(
-        .d(q_row$50$d),
-        .q(q_row$50$q),
-        .clock(q_row$50$clock)
-    );
-    bank_arbiter__head_0 q_row$51(
-        .d(q_row$51$d),
-        .q(q_row$51$q),
-        .clock(q_row$51$clock)
-    );
-    bank_arbiter__head_0 q_row$52(
-        .d(q_row$52$d),
-        .q(q_row$52$q),
-        .clock(q_row$52$clock)
-    );
-    bank_arbiter__head_0 q_row$53(
-        .d(q_row$53$d),
-        .q(q_row$53$q),
-        .clock(q_row$53$clock)
-    );
-    bank_arbiter__head_0 q_row$54(
-        .d(q_row$54$d),
-        .q(q_row$54$q),
-        .clock(q_row$54$clock)
-    );
-    bank_arbiter__head_0 q_row$55(
-        .d(q_row$55$d),
-        .q(q_row$55$q),
-        .clock(q_row$55$clock)
-    );
-    bank_arbiter__head_0 q_row$56(
-        .d(q_row$56$d),
-        .q(q_row$56$q),
-        .clock(q_row$56$clock)
-    );
-    bank_arbiter__head_0 q_row$57(
-        .d(q_row$57$d),
-        .q(q_row$57$q),
-        .clock(q_row$57$clock)
-    );
-    bank_arbiter__head_0 q_row$58(
-        .d(q_row$58$d),
-        .q(q_row$58$q),
-        .clock(q_row$58$clock)
-    );
-    bank_arbiter__head_0 q_row$59(
-        .d(q_row$59$d),
-        .q(q_row$59$q),
-        .clock(q_row$59$clock)
-    );
-    bank_arbiter__head_0 q_row$60(
-        .d(q_row$60$d),
-        .q(q_row$60$q),
-        .clock(q_row$60$clock)
-    );
-    bank_arbiter__head_0 q_row$61(
-        .d(q_row$61$d),
-        .q(q_row$61$q),
-        .clock(q_row$61$clock)
-    );
-    bank_arbiter__head_0 q_row$62(
-        .d(q_row$62$d),
-        .q(q_row$62$q),
-        .clock(q_row$62$clock)
-    );
-    bank_arbiter__head_0 q_row$63(
-        .d(q_row$63$d),
-        .q(q_row$63$q),
-        .clock(q_row$63$clock)
     );
     bank_arbiter__head_0 head$0(
         .d(head$0$d),
@@ -1727,7 +944,7 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
         .q(count$3$q),
         .clock(count$3$clock)
     );
-    bank_arbiter__pri pri(
+    bank_arbiter__overflow_q pri(
         .d(pri$d),
         .q(pri$q),
         .clock(pri$clock)
@@ -1935,198 +1152,6 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
         q_slot$31$d = q_slot$31$q;
         q_row$31$clock = clock;
         q_row$31$d = q_row$31$q;
-        q_cu$32$clock = clock;
-        q_cu$32$d = q_cu$32$q;
-        q_slot$32$clock = clock;
-        q_slot$32$d = q_slot$32$q;
-        q_row$32$clock = clock;
-        q_row$32$d = q_row$32$q;
-        q_cu$33$clock = clock;
-        q_cu$33$d = q_cu$33$q;
-        q_slot$33$clock = clock;
-        q_slot$33$d = q_slot$33$q;
-        q_row$33$clock = clock;
-        q_row$33$d = q_row$33$q;
-        q_cu$34$clock = clock;
-        q_cu$34$d = q_cu$34$q;
-        q_slot$34$clock = clock;
-        q_slot$34$d = q_slot$34$q;
-        q_row$34$clock = clock;
-        q_row$34$d = q_row$34$q;
-        q_cu$35$clock = clock;
-        q_cu$35$d = q_cu$35$q;
-        q_slot$35$clock = clock;
-        q_slot$35$d = q_slot$35$q;
-        q_row$35$clock = clock;
-        q_row$35$d = q_row$35$q;
-        q_cu$36$clock = clock;
-        q_cu$36$d = q_cu$36$q;
-        q_slot$36$clock = clock;
-        q_slot$36$d = q_slot$36$q;
-        q_row$36$clock = clock;
-        q_row$36$d = q_row$36$q;
-        q_cu$37$clock = clock;
-        q_cu$37$d = q_cu$37$q;
-        q_slot$37$clock = clock;
-        q_slot$37$d = q_slot$37$q;
-        q_row$37$clock = clock;
-        q_row$37$d = q_row$37$q;
-        q_cu$38$clock = clock;
-        q_cu$38$d = q_cu$38$q;
-        q_slot$38$clock = clock;
-        q_slot$38$d = q_slot$38$q;
-        q_row$38$clock = clock;
-        q_row$38$d = q_row$38$q;
-        q_cu$39$clock = clock;
-        q_cu$39$d = q_cu$39$q;
-        q_slot$39$clock = clock;
-        q_slot$39$d = q_slot$39$q;
-        q_row$39$clock = clock;
-        q_row$39$d = q_row$39$q;
-        q_cu$40$clock = clock;
-        q_cu$40$d = q_cu$40$q;
-        q_slot$40$clock = clock;
-        q_slot$40$d = q_slot$40$q;
-        q_row$40$clock = clock;
-        q_row$40$d = q_row$40$q;
-        q_cu$41$clock = clock;
-        q_cu$41$d = q_cu$41$q;
-        q_slot$41$clock = clock;
-        q_slot$41$d = q_slot$41$q;
-        q_row$41$clock = clock;
-        q_row$41$d = q_row$41$q;
-        q_cu$42$clock = clock;
-        q_cu$42$d = q_cu$42$q;
-        q_slot$42$clock = clock;
-        q_slot$42$d = q_slot$42$q;
-        q_row$42$clock = clock;
-        q_row$42$d = q_row$42$q;
-        q_cu$43$clock = clock;
-        q_cu$43$d = q_cu$43$q;
-        q_slot$43$clock = clock;
-        q_slot$43$d = q_slot$43$q;
-        q_row$43$clock = clock;
-        q_row$43$d = q_row$43$q;
-        q_cu$44$clock = clock;
-        q_cu$44$d = q_cu$44$q;
-        q_slot$44$clock = clock;
-        q_slot$44$d = q_slot$44$q;
-        q_row$44$clock = clock;
-        q_row$44$d = q_row$44$q;
-        q_cu$45$clock = clock;
-        q_cu$45$d = q_cu$45$q;
-        q_slot$45$clock = clock;
-        q_slot$45$d = q_slot$45$q;
-        q_row$45$clock = clock;
-        q_row$45$d = q_row$45$q;
-        q_cu$46$clock = clock;
-        q_cu$46$d = q_cu$46$q;
-        q_slot$46$clock = clock;
-        q_slot$46$d = q_slot$46$q;
-        q_row$46$clock = clock;
-        q_row$46$d = q_row$46$q;
-        q_cu$47$clock = clock;
-        q_cu$47$d = q_cu$47$q;
-        q_slot$47$clock = clock;
-        q_slot$47$d = q_slot$47$q;
-        q_row$47$clock = clock;
-        q_row$47$d = q_row$47$q;
-        q_cu$48$clock = clock;
-        q_cu$48$d = q_cu$48$q;
-        q_slot$48$clock = clock;
-        q_slot$48$d = q_slot$48$q;
-        q_row$48$clock = clock;
-        q_row$48$d = q_row$48$q;
-        q_cu$49$clock = clock;
-        q_cu$49$d = q_cu$49$q;
-        q_slot$49$clock = clock;
-        q_slot$49$d = q_slot$49$q;
-        q_row$49$clock = clock;
-        q_row$49$d = q_row$49$q;
-        q_cu$50$clock = clock;
-        q_cu$50$d = q_cu$50$q;
-        q_slot$50$clock = clock;
-        q_slot$50$d = q_slot$50$q;
-        q_row$50$clock = clock;
-        q_row$50$d = q_row$50$q;
-        q_cu$51$clock = clock;
-        q_cu$51$d = q_cu$51$q;
-        q_slot$51$clock = clock;
-        q_slot$51$d = q_slot$51$q;
-        q_row$51$clock = clock;
-        q_row$51$d = q_row$51$q;
-        q_cu$52$clock = clock;
-        q_cu$52$d = q_cu$52$q;
-        q_slot$52$clock = clock;
-        q_slot$52$d = q_slot$52$q;
-        q_row$52$clock = clock;
-        q_row$52$d = q_row$52$q;
-        q_cu$53$clock = clock;
-        q_cu$53$d = q_cu$53$q;
-        q_slot$53$clock = clock;
-        q_slot$53$d = q_slot$53$q;
-        q_row$53$clock = clock;
-        q_row$53$d = q_row$53$q;
-        q_cu$54$clock = clock;
-        q_cu$54$d = q_cu$54$q;
-        q_slot$54$clock = clock;
-        q_slot$54$d = q_slot$54$q;
-        q_row$54$clock = clock;
-        q_row$54$d = q_row$54$q;
-        q_cu$55$clock = clock;
-        q_cu$55$d = q_cu$55$q;
-        q_slot$55$clock = clock;
-        q_slot$55$d = q_slot$55$q;
-        q_row$55$clock = clock;
-        q_row$55$d = q_row$55$q;
-        q_cu$56$clock = clock;
-        q_cu$56$d = q_cu$56$q;
-        q_slot$56$clock = clock;
-        q_slot$56$d = q_slot$56$q;
-        q_row$56$clock = clock;
-        q_row$56$d = q_row$56$q;
-        q_cu$57$clock = clock;
-        q_cu$57$d = q_cu$57$q;
-        q_slot$57$clock = clock;
-        q_slot$57$d = q_slot$57$q;
-        q_row$57$clock = clock;
-        q_row$57$d = q_row$57$q;
-        q_cu$58$clock = clock;
-        q_cu$58$d = q_cu$58$q;
-        q_slot$58$clock = clock;
-        q_slot$58$d = q_slot$58$q;
-        q_row$58$clock = clock;
-        q_row$58$d = q_row$58$q;
-        q_cu$59$clock = clock;
-        q_cu$59$d = q_cu$59$q;
-        q_slot$59$clock = clock;
-        q_slot$59$d = q_slot$59$q;
-        q_row$59$clock = clock;
-        q_row$59$d = q_row$59$q;
-        q_cu$60$clock = clock;
-        q_cu$60$d = q_cu$60$q;
-        q_slot$60$clock = clock;
-        q_slot$60$d = q_slot$60$q;
-        q_row$60$clock = clock;
-        q_row$60$d = q_row$60$q;
-        q_cu$61$clock = clock;
-        q_cu$61$d = q_cu$61$q;
-        q_slot$61$clock = clock;
-        q_slot$61$d = q_slot$61$q;
-        q_row$61$clock = clock;
-        q_row$61$d = q_row$61$q;
-        q_cu$62$clock = clock;
-        q_cu$62$d = q_cu$62$q;
-        q_slot$62$clock = clock;
-        q_slot$62$d = q_slot$62$q;
-        q_row$62$clock = clock;
-        q_row$62$d = q_row$62$q;
-        q_cu$63$clock = clock;
-        q_cu$63$d = q_cu$63$q;
-        q_slot$63$clock = clock;
-        q_slot$63$d = q_slot$63$q;
-        q_row$63$clock = clock;
-        q_row$63$d = q_row$63$q;
         head$0$clock = clock;
         head$0$d = head$0$q;
         tail$0$clock = clock;
@@ -2196,130 +1221,50 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
             hd_slot$0 = q_slot$7$q;
             hd_row$0 = q_row$7$q;
         end
-        if (head$0$q == 8) begin
-            hd_cu$0 = q_cu$8$q;
-            hd_slot$0 = q_slot$8$q;
-            hd_row$0 = q_row$8$q;
-        end
-        if (head$0$q == 9) begin
-            hd_cu$0 = q_cu$9$q;
-            hd_slot$0 = q_slot$9$q;
-            hd_row$0 = q_row$9$q;
-        end
-        if (head$0$q == 10) begin
-            hd_cu$0 = q_cu$10$q;
-            hd_slot$0 = q_slot$10$q;
-            hd_row$0 = q_row$10$q;
-        end
-        if (head$0$q == 11) begin
-            hd_cu$0 = q_cu$11$q;
-            hd_slot$0 = q_slot$11$q;
-            hd_row$0 = q_row$11$q;
-        end
-        if (head$0$q == 12) begin
-            hd_cu$0 = q_cu$12$q;
-            hd_slot$0 = q_slot$12$q;
-            hd_row$0 = q_row$12$q;
-        end
-        if (head$0$q == 13) begin
-            hd_cu$0 = q_cu$13$q;
-            hd_slot$0 = q_slot$13$q;
-            hd_row$0 = q_row$13$q;
-        end
-        if (head$0$q == 14) begin
-            hd_cu$0 = q_cu$14$q;
-            hd_slot$0 = q_slot$14$q;
-            hd_row$0 = q_row$14$q;
-        end
-        if (head$0$q == 15) begin
-            hd_cu$0 = q_cu$15$q;
-            hd_slot$0 = q_slot$15$q;
-            hd_row$0 = q_row$15$q;
-        end
         nonempty = (nonempty & ~(1 << (0)) | ((|count$0$q) << (0)));
         blocked = (blocked & ~(1 << (0)) | ((write_valid & (write_bank == 0)) << (0)));
         hd_cu$1 = 32'h0;
         hd_slot$1 = 32'h0;
         hd_row$1 = 32'h0;
         if (head$1$q == 0) begin
-            hd_cu$1 = q_cu$16$q;
-            hd_slot$1 = q_slot$16$q;
-            hd_row$1 = q_row$16$q;
+            hd_cu$1 = q_cu$8$q;
+            hd_slot$1 = q_slot$8$q;
+            hd_row$1 = q_row$8$q;
         end
         if (head$1$q == 1) begin
-            hd_cu$1 = q_cu$17$q;
-            hd_slot$1 = q_slot$17$q;
-            hd_row$1 = q_row$17$q;
+            hd_cu$1 = q_cu$9$q;
+            hd_slot$1 = q_slot$9$q;
+            hd_row$1 = q_row$9$q;
         end
         if (head$1$q == 2) begin
-            hd_cu$1 = q_cu$18$q;
-            hd_slot$1 = q_slot$18$q;
-            hd_row$1 = q_row$18$q;
+            hd_cu$1 = q_cu$10$q;
+            hd_slot$1 = q_slot$10$q;
+            hd_row$1 = q_row$10$q;
         end
         if (head$1$q == 3) begin
-            hd_cu$1 = q_cu$19$q;
-            hd_slot$1 = q_slot$19$q;
-            hd_row$1 = q_row$19$q;
+            hd_cu$1 = q_cu$11$q;
+            hd_slot$1 = q_slot$11$q;
+            hd_row$1 = q_row$11$q;
         end
         if (head$1$q == 4) begin
-            hd_cu$1 = q_cu$20$q;
-            hd_slot$1 = q_slot$20$q;
-            hd_row$1 = q_row$20$q;
+            hd_cu$1 = q_cu$12$q;
+            hd_slot$1 = q_slot$12$q;
+            hd_row$1 = q_row$12$q;
         end
         if (head$1$q == 5) begin
-            hd_cu$1 = q_cu$21$q;
-            hd_slot$1 = q_slot$21$q;
-            hd_row$1 = q_row$21$q;
+            hd_cu$1 = q_cu$13$q;
+            hd_slot$1 = q_slot$13$q;
+            hd_row$1 = q_row$13$q;
         end
         if (head$1$q == 6) begin
-            hd_cu$1 = q_cu$22$q;
-            hd_slot$1 = q_slot$22$q;
-            hd_row$1 = q_row$22$q;
+            hd_cu$1 = q_cu$14$q;
+            hd_slot$1 = q_slot$14$q;
+            hd_row$1 = q_row$14$q;
         end
         if (head$1$q == 7) begin
-            hd_cu$1 = q_cu$23$q;
-            hd_slot$1 = q_slot$23$q;
-            hd_row$1 = q_row$23$q;
-        end
-        if (head$1$q == 8) begin
-            hd_cu$1 = q_cu$24$q;
-            hd_slot$1 = q_slot$24$q;
-            hd_row$1 = q_row$24$q;
-        end
-        if (head$1$q == 9) begin
-            hd_cu$1 = q_cu$25$q;
-            hd_slot$1 = q_slot$25$q;
-            hd_row$1 = q_row$25$q;
-        end
-        if (head$1$q == 10) begin
-            hd_cu$1 = q_cu$26$q;
-            hd_slot$1 = q_slot$26$q;
-            hd_row$1 = q_row$26$q;
-        end
-        if (head$1$q == 11) begin
-            hd_cu$1 = q_cu$27$q;
-            hd_slot$1 = q_slot$27$q;
-            hd_row$1 = q_row$27$q;
-        end
-        if (head$1$q == 12) begin
-            hd_cu$1 = q_cu$28$q;
-            hd_slot$1 = q_slot$28$q;
-            hd_row$1 = q_row$28$q;
-        end
-        if (head$1$q == 13) begin
-            hd_cu$1 = q_cu$29$q;
-            hd_slot$1 = q_slot$29$q;
-            hd_row$1 = q_row$29$q;
-        end
-        if (head$1$q == 14) begin
-            hd_cu$1 = q_cu$30$q;
-            hd_slot$1 = q_slot$30$q;
-            hd_row$1 = q_row$30$q;
-        end
-        if (head$1$q == 15) begin
-            hd_cu$1 = q_cu$31$q;
-            hd_slot$1 = q_slot$31$q;
-            hd_row$1 = q_row$31$q;
+            hd_cu$1 = q_cu$15$q;
+            hd_slot$1 = q_slot$15$q;
+            hd_row$1 = q_row$15$q;
         end
         nonempty = (nonempty & ~(1 << (1)) | ((|count$1$q) << (1)));
         blocked = (blocked & ~(1 << (1)) | ((write_valid & (write_bank == 1)) << (1)));
@@ -2327,84 +1272,44 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
         hd_slot$2 = 32'h0;
         hd_row$2 = 32'h0;
         if (head$2$q == 0) begin
-            hd_cu$2 = q_cu$32$q;
-            hd_slot$2 = q_slot$32$q;
-            hd_row$2 = q_row$32$q;
+            hd_cu$2 = q_cu$16$q;
+            hd_slot$2 = q_slot$16$q;
+            hd_row$2 = q_row$16$q;
         end
         if (head$2$q == 1) begin
-            hd_cu$2 = q_cu$33$q;
-            hd_slot$2 = q_slot$33$q;
-            hd_row$2 = q_row$33$q;
+            hd_cu$2 = q_cu$17$q;
+            hd_slot$2 = q_slot$17$q;
+            hd_row$2 = q_row$17$q;
         end
         if (head$2$q == 2) begin
-            hd_cu$2 = q_cu$34$q;
-            hd_slot$2 = q_slot$34$q;
-            hd_row$2 = q_row$34$q;
+            hd_cu$2 = q_cu$18$q;
+            hd_slot$2 = q_slot$18$q;
+            hd_row$2 = q_row$18$q;
         end
         if (head$2$q == 3) begin
-            hd_cu$2 = q_cu$35$q;
-            hd_slot$2 = q_slot$35$q;
-            hd_row$2 = q_row$35$q;
+            hd_cu$2 = q_cu$19$q;
+            hd_slot$2 = q_slot$19$q;
+            hd_row$2 = q_row$19$q;
         end
         if (head$2$q == 4) begin
-            hd_cu$2 = q_cu$36$q;
-            hd_slot$2 = q_slot$36$q;
-            hd_row$2 = q_row$36$q;
+            hd_cu$2 = q_cu$20$q;
+            hd_slot$2 = q_slot$20$q;
+            hd_row$2 = q_row$20$q;
         end
         if (head$2$q == 5) begin
-            hd_cu$2 = q_cu$37$q;
-            hd_slot$2 = q_slot$37$q;
-            hd_row$2 = q_row$37$q;
+            hd_cu$2 = q_cu$21$q;
+            hd_slot$2 = q_slot$21$q;
+            hd_row$2 = q_row$21$q;
         end
         if (head$2$q == 6) begin
-            hd_cu$2 = q_cu$38$q;
-            hd_slot$2 = q_slot$38$q;
-            hd_row$2 = q_row$38$q;
+            hd_cu$2 = q_cu$22$q;
+            hd_slot$2 = q_slot$22$q;
+            hd_row$2 = q_row$22$q;
         end
         if (head$2$q == 7) begin
-            hd_cu$2 = q_cu$39$q;
-            hd_slot$2 = q_slot$39$q;
-            hd_row$2 = q_row$39$q;
-        end
-        if (head$2$q == 8) begin
-            hd_cu$2 = q_cu$40$q;
-            hd_slot$2 = q_slot$40$q;
-            hd_row$2 = q_row$40$q;
-        end
-        if (head$2$q == 9) begin
-            hd_cu$2 = q_cu$41$q;
-            hd_slot$2 = q_slot$41$q;
-            hd_row$2 = q_row$41$q;
-        end
-        if (head$2$q == 10) begin
-            hd_cu$2 = q_cu$42$q;
-            hd_slot$2 = q_slot$42$q;
-            hd_row$2 = q_row$42$q;
-        end
-        if (head$2$q == 11) begin
-            hd_cu$2 = q_cu$43$q;
-            hd_slot$2 = q_slot$43$q;
-            hd_row$2 = q_row$43$q;
-        end
-        if (head$2$q == 12) begin
-            hd_cu$2 = q_cu$44$q;
-            hd_slot$2 = q_slot$44$q;
-            hd_row$2 = q_row$44$q;
-        end
-        if (head$2$q == 13) begin
-            hd_cu$2 = q_cu$45$q;
-            hd_slot$2 = q_slot$45$q;
-            hd_row$2 = q_row$45$q;
-        end
-        if (head$2$q == 14) begin
-            hd_cu$2 = q_cu$46$q;
-            hd_slot$2 = q_slot$46$q;
-            hd_row$2 = q_row$46$q;
-        end
-        if (head$2$q == 15) begin
-            hd_cu$2 = q_cu$47$q;
-            hd_slot$2 = q_slot$47$q;
-            hd_row$2 = q_row$47$q;
+            hd_cu$2 = q_cu$23$q;
+            hd_slot$2 = q_slot$23$q;
+            hd_row$2 = q_row$23$q;
         end
         nonempty = (nonempty & ~(1 << (2)) | ((|count$2$q) << (2)));
         blocked = (blocked & ~(1 << (2)) | ((write_valid & (write_bank == 2)) << (2)));
@@ -2412,84 +1317,44 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
         hd_slot$3 = 32'h0;
         hd_row$3 = 32'h0;
         if (head$3$q == 0) begin
-            hd_cu$3 = q_cu$48$q;
-            hd_slot$3 = q_slot$48$q;
-            hd_row$3 = q_row$48$q;
+            hd_cu$3 = q_cu$24$q;
+            hd_slot$3 = q_slot$24$q;
+            hd_row$3 = q_row$24$q;
         end
         if (head$3$q == 1) begin
-            hd_cu$3 = q_cu$49$q;
-            hd_slot$3 = q_slot$49$q;
-            hd_row$3 = q_row$49$q;
+            hd_cu$3 = q_cu$25$q;
+            hd_slot$3 = q_slot$25$q;
+            hd_row$3 = q_row$25$q;
         end
         if (head$3$q == 2) begin
-            hd_cu$3 = q_cu$50$q;
-            hd_slot$3 = q_slot$50$q;
-            hd_row$3 = q_row$50$q;
+            hd_cu$3 = q_cu$26$q;
+            hd_slot$3 = q_slot$26$q;
+            hd_row$3 = q_row$26$q;
         end
         if (head$3$q == 3) begin
-            hd_cu$3 = q_cu$51$q;
-            hd_slot$3 = q_slot$51$q;
-            hd_row$3 = q_row$51$q;
+            hd_cu$3 = q_cu$27$q;
+            hd_slot$3 = q_slot$27$q;
+            hd_row$3 = q_row$27$q;
         end
         if (head$3$q == 4) begin
-            hd_cu$3 = q_cu$52$q;
-            hd_slot$3 = q_slot$52$q;
-            hd_row$3 = q_row$52$q;
+            hd_cu$3 = q_cu$28$q;
+            hd_slot$3 = q_slot$28$q;
+            hd_row$3 = q_row$28$q;
         end
         if (head$3$q == 5) begin
-            hd_cu$3 = q_cu$53$q;
-            hd_slot$3 = q_slot$53$q;
-            hd_row$3 = q_row$53$q;
+            hd_cu$3 = q_cu$29$q;
+            hd_slot$3 = q_slot$29$q;
+            hd_row$3 = q_row$29$q;
         end
         if (head$3$q == 6) begin
-            hd_cu$3 = q_cu$54$q;
-            hd_slot$3 = q_slot$54$q;
-            hd_row$3 = q_row$54$q;
+            hd_cu$3 = q_cu$30$q;
+            hd_slot$3 = q_slot$30$q;
+            hd_row$3 = q_row$30$q;
         end
         if (head$3$q == 7) begin
-            hd_cu$3 = q_cu$55$q;
-            hd_slot$3 = q_slot$55$q;
-            hd_row$3 = q_row$55$q;
-        end
-        if (head$3$q == 8) begin
-            hd_cu$3 = q_cu$56$q;
-            hd_slot$3 = q_slot$56$q;
-            hd_row$3 = q_row$56$q;
-        end
-        if (head$3$q == 9) begin
-            hd_cu$3 = q_cu$57$q;
-            hd_slot$3 = q_slot$57$q;
-            hd_row$3 = q_row$57$q;
-        end
-        if (head$3$q == 10) begin
-            hd_cu$3 = q_cu$58$q;
-            hd_slot$3 = q_slot$58$q;
-            hd_row$3 = q_row$58$q;
-        end
-        if (head$3$q == 11) begin
-            hd_cu$3 = q_cu$59$q;
-            hd_slot$3 = q_slot$59$q;
-            hd_row$3 = q_row$59$q;
-        end
-        if (head$3$q == 12) begin
-            hd_cu$3 = q_cu$60$q;
-            hd_slot$3 = q_slot$60$q;
-            hd_row$3 = q_row$60$q;
-        end
-        if (head$3$q == 13) begin
-            hd_cu$3 = q_cu$61$q;
-            hd_slot$3 = q_slot$61$q;
-            hd_row$3 = q_row$61$q;
-        end
-        if (head$3$q == 14) begin
-            hd_cu$3 = q_cu$62$q;
-            hd_slot$3 = q_slot$62$q;
-            hd_row$3 = q_row$62$q;
-        end
-        if (head$3$q == 15) begin
-            hd_cu$3 = q_cu$63$q;
-            hd_slot$3 = q_slot$63$q;
-            hd_row$3 = q_row$63$q;
+            hd_cu$3 = q_cu$31$q;
+            hd_slot$3 = q_slot$31$q;
+            hd_row$3 = q_row$31$q;
         end
         nonempty = (nonempty & ~(1 << (3)) | ((|count$3$q) << (3)));
         blocked = (blocked & ~(1 << (3)) | ((write_valid & (write_bank == 3)) << (3)));
@@ -2643,7 +1508,7 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
         room = ((free_entries) & 7'h7f);
         if (push_valid$0 & (push_bank$0 == 0)) begin
             if (earlier < room) begin
-                slot_addr = tail$0$q + ((earlier) & 4'hf);
+                slot_addr = tail$0$q + ((earlier) & 3'h7);
                 if (slot_addr == 0) begin
                     q_cu$0$d = push_cu$0;
                     q_slot$0$d = push_slot$0;
@@ -2684,46 +1549,6 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$7$d = push_slot$0;
                     q_row$7$d = push_row$0;
                 end
-                if (slot_addr == 8) begin
-                    q_cu$8$d = push_cu$0;
-                    q_slot$8$d = push_slot$0;
-                    q_row$8$d = push_row$0;
-                end
-                if (slot_addr == 9) begin
-                    q_cu$9$d = push_cu$0;
-                    q_slot$9$d = push_slot$0;
-                    q_row$9$d = push_row$0;
-                end
-                if (slot_addr == 10) begin
-                    q_cu$10$d = push_cu$0;
-                    q_slot$10$d = push_slot$0;
-                    q_row$10$d = push_row$0;
-                end
-                if (slot_addr == 11) begin
-                    q_cu$11$d = push_cu$0;
-                    q_slot$11$d = push_slot$0;
-                    q_row$11$d = push_row$0;
-                end
-                if (slot_addr == 12) begin
-                    q_cu$12$d = push_cu$0;
-                    q_slot$12$d = push_slot$0;
-                    q_row$12$d = push_row$0;
-                end
-                if (slot_addr == 13) begin
-                    q_cu$13$d = push_cu$0;
-                    q_slot$13$d = push_slot$0;
-                    q_row$13$d = push_row$0;
-                end
-                if (slot_addr == 14) begin
-                    q_cu$14$d = push_cu$0;
-                    q_slot$14$d = push_slot$0;
-                    q_row$14$d = push_row$0;
-                end
-                if (slot_addr == 15) begin
-                    q_cu$15$d = push_cu$0;
-                    q_slot$15$d = push_slot$0;
-                    q_row$15$d = push_row$0;
-                end
             end
             else begin
                 overflowed = 1'b1;
@@ -2732,7 +1557,7 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
         end
         if (push_valid$1 & (push_bank$1 == 0)) begin
             if (earlier < room) begin
-                slot_addr = tail$0$q + ((earlier) & 4'hf);
+                slot_addr = tail$0$q + ((earlier) & 3'h7);
                 if (slot_addr == 0) begin
                     q_cu$0$d = push_cu$1;
                     q_slot$0$d = push_slot$1;
@@ -2773,46 +1598,6 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$7$d = push_slot$1;
                     q_row$7$d = push_row$1;
                 end
-                if (slot_addr == 8) begin
-                    q_cu$8$d = push_cu$1;
-                    q_slot$8$d = push_slot$1;
-                    q_row$8$d = push_row$1;
-                end
-                if (slot_addr == 9) begin
-                    q_cu$9$d = push_cu$1;
-                    q_slot$9$d = push_slot$1;
-                    q_row$9$d = push_row$1;
-                end
-                if (slot_addr == 10) begin
-                    q_cu$10$d = push_cu$1;
-                    q_slot$10$d = push_slot$1;
-                    q_row$10$d = push_row$1;
-                end
-                if (slot_addr == 11) begin
-                    q_cu$11$d = push_cu$1;
-                    q_slot$11$d = push_slot$1;
-                    q_row$11$d = push_row$1;
-                end
-                if (slot_addr == 12) begin
-                    q_cu$12$d = push_cu$1;
-                    q_slot$12$d = push_slot$1;
-                    q_row$12$d = push_row$1;
-                end
-                if (slot_addr == 13) begin
-                    q_cu$13$d = push_cu$1;
-                    q_slot$13$d = push_slot$1;
-                    q_row$13$d = push_row$1;
-                end
-                if (slot_addr == 14) begin
-                    q_cu$14$d = push_cu$1;
-                    q_slot$14$d = push_slot$1;
-                    q_row$14$d = push_row$1;
-                end
-                if (slot_addr == 15) begin
-                    q_cu$15$d = push_cu$1;
-                    q_slot$15$d = push_slot$1;
-                    q_row$15$d = push_row$1;
-                end
             end
             else begin
                 overflowed = 1'b1;
@@ -2821,7 +1606,7 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
         end
         if (push_valid$2 & (push_bank$2 == 0)) begin
             if (earlier < room) begin
-                slot_addr = tail$0$q + ((earlier) & 4'hf);
+                slot_addr = tail$0$q + ((earlier) & 3'h7);
                 if (slot_addr == 0) begin
                     q_cu$0$d = push_cu$2;
                     q_slot$0$d = push_slot$2;
@@ -2862,313 +1647,6 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$7$d = push_slot$2;
                     q_row$7$d = push_row$2;
                 end
-                if (slot_addr == 8) begin
-                    q_cu$8$d = push_cu$2;
-                    q_slot$8$d = push_slot$2;
-                    q_row$8$d = push_row$2;
-                end
-                if (slot_addr == 9) begin
-                    q_cu$9$d = push_cu$2;
-                    q_slot$9$d = push_slot$2;
-                    q_row$9$d = push_row$2;
-                end
-                if (slot_addr == 10) begin
-                    q_cu$10$d = push_cu$2;
-                    q_slot$10$d = push_slot$2;
-                    q_row$10$d = push_row$2;
-                end
-                if (slot_addr == 11) begin
-                    q_cu$11$d = push_cu$2;
-                    q_slot$11$d = push_slot$2;
-                    q_row$11$d = push_row$2;
-                end
-                if (slot_addr == 12) begin
-                    q_cu$12$d = push_cu$2;
-                    q_slot$12$d = push_slot$2;
-                    q_row$12$d = push_row$2;
-                end
-                if (slot_addr == 13) begin
-                    q_cu$13$d = push_cu$2;
-                    q_slot$13$d = push_slot$2;
-                    q_row$13$d = push_row$2;
-                end
-                if (slot_addr == 14) begin
-                    q_cu$14$d = push_cu$2;
-                    q_slot$14$d = push_slot$2;
-                    q_row$14$d = push_row$2;
-                end
-                if (slot_addr == 15) begin
-                    q_cu$15$d = push_cu$2;
-                    q_slot$15$d = push_slot$2;
-                    q_row$15$d = push_row$2;
-                end
-            end
-            else begin
-                overflowed = 1'b1;
-            end
-            earlier = earlier + 32'h1;
-        end
-        if (push_valid$3 & (push_bank$3 == 0)) begin
-            if (earlier < room) begin
-                slot_addr = tail$0$q + ((earlier) & 4'hf);
-                if (slot_addr == 0) begin
-                    q_cu$0$d = push_cu$3;
-                    q_slot$0$d = push_slot$3;
-                    q_row$0$d = push_row$3;
-                end
-                if (slot_addr == 1) begin
-                    q_cu$1$d = push_cu$3;
-                    q_slot$1$d = push_slot$3;
-                    q_row$1$d = push_row$3;
-                end
-                if (slot_addr == 2) begin
-                    q_cu$2$d = push_cu$3;
-                    q_slot$2$d = push_slot$3;
-                    q_row$2$d = push_row$3;
-                end
-                if (slot_addr == 3) begin
-                    q_cu$3$d = push_cu$3;
-                    q_slot$3$d = push_slot$3;
-                    q_row$3$d = push_row$3;
-                end
-                if (slot_addr == 4) begin
-                    q_cu$4$d = push_cu$3;
-                    q_slot$4$d = push_slot$3;
-                    q_row$4$d = push_row$3;
-                end
-                if (slot_addr == 5) begin
-                    q_cu$5$d = push_cu$3;
-                    q_slot$5$d = push_slot$3;
-                    q_row$5$d = push_row$3;
-                end
-                if (slot_addr == 6) begin
-                    q_cu$6$d = push_cu$3;
-                    q_slot$6$d = push_slot$3;
-                    q_row$6$d = push_row$3;
-                end
-                if (slot_addr == 7) begin
-                    q_cu$7$d = push_cu$3;
-                    q_slot$7$d = push_slot$3;
-                    q_row$7$d = push_row$3;
-                end
-                if (slot_addr == 8) begin
-                    q_cu$8$d = push_cu$3;
-                    q_slot$8$d = push_slot$3;
-                    q_row$8$d = push_row$3;
-                end
-                if (slot_addr == 9) begin
-                    q_cu$9$d = push_cu$3;
-                    q_slot$9$d = push_slot$3;
-                    q_row$9$d = push_row$3;
-                end
-                if (slot_addr == 10) begin
-                    q_cu$10$d = push_cu$3;
-                    q_slot$10$d = push_slot$3;
-                    q_row$10$d = push_row$3;
-                end
-                if (slot_addr == 11) begin
-                    q_cu$11$d = push_cu$3;
-                    q_slot$11$d = push_slot$3;
-                    q_row$11$d = push_row$3;
-                end
-                if (slot_addr == 12) begin
-                    q_cu$12$d = push_cu$3;
-                    q_slot$12$d = push_slot$3;
-                    q_row$12$d = push_row$3;
-                end
-                if (slot_addr == 13) begin
-                    q_cu$13$d = push_cu$3;
-                    q_slot$13$d = push_slot$3;
-                    q_row$13$d = push_row$3;
-                end
-                if (slot_addr == 14) begin
-                    q_cu$14$d = push_cu$3;
-                    q_slot$14$d = push_slot$3;
-                    q_row$14$d = push_row$3;
-                end
-                if (slot_addr == 15) begin
-                    q_cu$15$d = push_cu$3;
-                    q_slot$15$d = push_slot$3;
-                    q_row$15$d = push_row$3;
-                end
-            end
-            else begin
-                overflowed = 1'b1;
-            end
-            earlier = earlier + 32'h1;
-        end
-        if (push_valid$4 & (push_bank$4 == 0)) begin
-            if (earlier < room) begin
-                slot_addr = tail$0$q + ((earlier) & 4'hf);
-                if (slot_addr == 0) begin
-                    q_cu$0$d = push_cu$4;
-                    q_slot$0$d = push_slot$4;
-                    q_row$0$d = push_row$4;
-                end
-                if (slot_addr == 1) begin
-                    q_cu$1$d = push_cu$4;
-                    q_slot$1$d = push_slot$4;
-                    q_row$1$d = push_row$4;
-                end
-                if (slot_addr == 2) begin
-                    q_cu$2$d = push_cu$4;
-                    q_slot$2$d = push_slot$4;
-                    q_row$2$d = push_row$4;
-                end
-                if (slot_addr == 3) begin
-                    q_cu$3$d = push_cu$4;
-                    q_slot$3$d = push_slot$4;
-                    q_row$3$d = push_row$4;
-                end
-                if (slot_addr == 4) begin
-                    q_cu$4$d = push_cu$4;
-                    q_slot$4$d = push_slot$4;
-                    q_row$4$d = push_row$4;
-                end
-                if (slot_addr == 5) begin
-                    q_cu$5$d = push_cu$4;
-                    q_slot$5$d = push_slot$4;
-                    q_row$5$d = push_row$4;
-                end
-                if (slot_addr == 6) begin
-                    q_cu$6$d = push_cu$4;
-                    q_slot$6$d = push_slot$4;
-                    q_row$6$d = push_row$4;
-                end
-                if (slot_addr == 7) begin
-                    q_cu$7$d = push_cu$4;
-                    q_slot$7$d = push_slot$4;
-                    q_row$7$d = push_row$4;
-                end
-                if (slot_addr == 8) begin
-                    q_cu$8$d = push_cu$4;
-                    q_slot$8$d = push_slot$4;
-                    q_row$8$d = push_row$4;
-                end
-                if (slot_addr == 9) begin
-                    q_cu$9$d = push_cu$4;
-                    q_slot$9$d = push_slot$4;
-                    q_row$9$d = push_row$4;
-                end
-                if (slot_addr == 10) begin
-                    q_cu$10$d = push_cu$4;
-                    q_slot$10$d = push_slot$4;
-                    q_row$10$d = push_row$4;
-                end
-                if (slot_addr == 11) begin
-                    q_cu$11$d = push_cu$4;
-                    q_slot$11$d = push_slot$4;
-                    q_row$11$d = push_row$4;
-                end
-                if (slot_addr == 12) begin
-                    q_cu$12$d = push_cu$4;
-                    q_slot$12$d = push_slot$4;
-                    q_row$12$d = push_row$4;
-                end
-                if (slot_addr == 13) begin
-                    q_cu$13$d = push_cu$4;
-                    q_slot$13$d = push_slot$4;
-                    q_row$13$d = push_row$4;
-                end
-                if (slot_addr == 14) begin
-                    q_cu$14$d = push_cu$4;
-                    q_slot$14$d = push_slot$4;
-                    q_row$14$d = push_row$4;
-                end
-                if (slot_addr == 15) begin
-                    q_cu$15$d = push_cu$4;
-                    q_slot$15$d = push_slot$4;
-                    q_row$15$d = push_row$4;
-                end
-            end
-            else begin
-                overflowed = 1'b1;
-            end
-            earlier = earlier + 32'h1;
-        end
-        if (push_valid$5 & (push_bank$5 == 0)) begin
-            if (earlier < room) begin
-                slot_addr = tail$0$q + ((earlier) & 4'hf);
-                if (slot_addr == 0) begin
-                    q_cu$0$d = push_cu$5;
-                    q_slot$0$d = push_slot$5;
-                    q_row$0$d = push_row$5;
-                end
-                if (slot_addr == 1) begin
-                    q_cu$1$d = push_cu$5;
-                    q_slot$1$d = push_slot$5;
-                    q_row$1$d = push_row$5;
-                end
-                if (slot_addr == 2) begin
-                    q_cu$2$d = push_cu$5;
-                    q_slot$2$d = push_slot$5;
-                    q_row$2$d = push_row$5;
-                end
-                if (slot_addr == 3) begin
-                    q_cu$3$d = push_cu$5;
-                    q_slot$3$d = push_slot$5;
-                    q_row$3$d = push_row$5;
-                end
-                if (slot_addr == 4) begin
-                    q_cu$4$d = push_cu$5;
-                    q_slot$4$d = push_slot$5;
-                    q_row$4$d = push_row$5;
-                end
-                if (slot_addr == 5) begin
-                    q_cu$5$d = push_cu$5;
-                    q_slot$5$d = push_slot$5;
-                    q_row$5$d = push_row$5;
-                end
-                if (slot_addr == 6) begin
-                    q_cu$6$d = push_cu$5;
-                    q_slot$6$d = push_slot$5;
-                    q_row$6$d = push_row$5;
-                end
-                if (slot_addr == 7) begin
-                    q_cu$7$d = push_cu$5;
-                    q_slot$7$d = push_slot$5;
-                    q_row$7$d = push_row$5;
-                end
-                if (slot_addr == 8) begin
-                    q_cu$8$d = push_cu$5;
-                    q_slot$8$d = push_slot$5;
-                    q_row$8$d = push_row$5;
-                end
-                if (slot_addr == 9) begin
-                    q_cu$9$d = push_cu$5;
-                    q_slot$9$d = push_slot$5;
-                    q_row$9$d = push_row$5;
-                end
-                if (slot_addr == 10) begin
-                    q_cu$10$d = push_cu$5;
-                    q_slot$10$d = push_slot$5;
-                    q_row$10$d = push_row$5;
-                end
-                if (slot_addr == 11) begin
-                    q_cu$11$d = push_cu$5;
-                    q_slot$11$d = push_slot$5;
-                    q_row$11$d = push_row$5;
-                end
-                if (slot_addr == 12) begin
-                    q_cu$12$d = push_cu$5;
-                    q_slot$12$d = push_slot$5;
-                    q_row$12$d = push_row$5;
-                end
-                if (slot_addr == 13) begin
-                    q_cu$13$d = push_cu$5;
-                    q_slot$13$d = push_slot$5;
-                    q_row$13$d = push_row$5;
-                end
-                if (slot_addr == 14) begin
-                    q_cu$14$d = push_cu$5;
-                    q_slot$14$d = push_slot$5;
-                    q_row$14$d = push_row$5;
-                end
-                if (slot_addr == 15) begin
-                    q_cu$15$d = push_cu$5;
-                    q_slot$15$d = push_slot$5;
-                    q_row$15$d = push_row$5;
-                end
             end
             else begin
                 overflowed = 1'b1;
@@ -3176,12 +1654,12 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
             earlier = earlier + 32'h1;
         end
         if (earlier < room) begin
-            pushes = ((earlier) & 5'h1f);
+            pushes = ((earlier) & 4'hf);
         end
         else begin
-            pushes = ((room) & 5'h1f);
+            pushes = ((room) & 4'hf);
         end
-        tail$0$d = tail$0$q + ((pushes) & 4'hf);
+        tail$0$d = tail$0$q + ((pushes) & 3'h7);
         if (granted[0]) begin
             head$0$d = head$0$q + 32'h1;
             count$0$d = count$0$q + pushes - 32'h1;
@@ -3194,7 +1672,171 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
         room = ((free_entries) & 7'h7f);
         if (push_valid$0 & (push_bank$0 == 1)) begin
             if (earlier < room) begin
-                slot_addr = tail$1$q + ((earlier) & 4'hf);
+                slot_addr = tail$1$q + ((earlier) & 3'h7);
+                if (slot_addr == 0) begin
+                    q_cu$8$d = push_cu$0;
+                    q_slot$8$d = push_slot$0;
+                    q_row$8$d = push_row$0;
+                end
+                if (slot_addr == 1) begin
+                    q_cu$9$d = push_cu$0;
+                    q_slot$9$d = push_slot$0;
+                    q_row$9$d = push_row$0;
+                end
+                if (slot_addr == 2) begin
+                    q_cu$10$d = push_cu$0;
+                    q_slot$10$d = push_slot$0;
+                    q_row$10$d = push_row$0;
+                end
+                if (slot_addr == 3) begin
+                    q_cu$11$d = push_cu$0;
+                    q_slot$11$d = push_slot$0;
+                    q_row$11$d = push_row$0;
+                end
+                if (slot_addr == 4) begin
+                    q_cu$12$d = push_cu$0;
+                    q_slot$12$d = push_slot$0;
+                    q_row$12$d = push_row$0;
+                end
+                if (slot_addr == 5) begin
+                    q_cu$13$d = push_cu$0;
+                    q_slot$13$d = push_slot$0;
+                    q_row$13$d = push_row$0;
+                end
+                if (slot_addr == 6) begin
+                    q_cu$14$d = push_cu$0;
+                    q_slot$14$d = push_slot$0;
+                    q_row$14$d = push_row$0;
+                end
+                if (slot_addr == 7) begin
+                    q_cu$15$d = push_cu$0;
+                    q_slot$15$d = push_slot$0;
+                    q_row$15$d = push_row$0;
+                end
+            end
+            else begin
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$1 & (push_bank$1 == 1)) begin
+            if (earlier < room) begin
+                slot_addr = tail$1$q + ((earlier) & 3'h7);
+                if (slot_addr == 0) begin
+                    q_cu$8$d = push_cu$1;
+                    q_slot$8$d = push_slot$1;
+                    q_row$8$d = push_row$1;
+                end
+                if (slot_addr == 1) begin
+                    q_cu$9$d = push_cu$1;
+                    q_slot$9$d = push_slot$1;
+                    q_row$9$d = push_row$1;
+                end
+                if (slot_addr == 2) begin
+                    q_cu$10$d = push_cu$1;
+                    q_slot$10$d = push_slot$1;
+                    q_row$10$d = push_row$1;
+                end
+                if (slot_addr == 3) begin
+                    q_cu$11$d = push_cu$1;
+                    q_slot$11$d = push_slot$1;
+                    q_row$11$d = push_row$1;
+                end
+                if (slot_addr == 4) begin
+                    q_cu$12$d = push_cu$1;
+                    q_slot$12$d = push_slot$1;
+                    q_row$12$d = push_row$1;
+                end
+                if (slot_addr == 5) begin
+                    q_cu$13$d = push_cu$1;
+                    q_slot$13$d = push_slot$1;
+                    q_row$13$d = push_row$1;
+                end
+                if (slot_addr == 6) begin
+                    q_cu$14$d = push_cu$1;
+                    q_slot$14$d = push_slot$1;
+                    q_row$14$d = push_row$1;
+                end
+                if (slot_addr == 7) begin
+                    q_cu$15$d = push_cu$1;
+                    q_slot$15$d = push_slot$1;
+                    q_row$15$d = push_row$1;
+                end
+            end
+            else begin
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$2 & (push_bank$2 == 1)) begin
+            if (earlier < room) begin
+                slot_addr = tail$1$q + ((earlier) & 3'h7);
+                if (slot_addr == 0) begin
+                    q_cu$8$d = push_cu$2;
+                    q_slot$8$d = push_slot$2;
+                    q_row$8$d = push_row$2;
+                end
+                if (slot_addr == 1) begin
+                    q_cu$9$d = push_cu$2;
+                    q_slot$9$d = push_slot$2;
+                    q_row$9$d = push_row$2;
+                end
+                if (slot_addr == 2) begin
+                    q_cu$10$d = push_cu$2;
+                    q_slot$10$d = push_slot$2;
+                    q_row$10$d = push_row$2;
+                end
+                if (slot_addr == 3) begin
+                    q_cu$11$d = push_cu$2;
+                    q_slot$11$d = push_slot$2;
+                    q_row$11$d = push_row$2;
+                end
+                if (slot_addr == 4) begin
+                    q_cu$12$d = push_cu$2;
+                    q_slot$12$d = push_slot$2;
+                    q_row$12$d = push_row$2;
+                end
+                if (slot_addr == 5) begin
+                    q_cu$13$d = push_cu$2;
+                    q_slot$13$d = push_slot$2;
+                    q_row$13$d = push_row$2;
+                end
+                if (slot_addr == 6) begin
+                    q_cu$14$d = push_cu$2;
+                    q_slot$14$d = push_slot$2;
+                    q_row$14$d = push_row$2;
+                end
+                if (slot_addr == 7) begin
+                    q_cu$15$d = push_cu$2;
+                    q_slot$15$d = push_slot$2;
+                    q_row$15$d = push_row$2;
+                end
+            end
+            else begin
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (earlier < room) begin
+            pushes = ((earlier) & 4'hf);
+        end
+        else begin
+            pushes = ((room) & 4'hf);
+        end
+        tail$1$d = tail$1$q + ((pushes) & 3'h7);
+        if (granted[1]) begin
+            head$1$d = head$1$q + 32'h1;
+            count$1$d = count$1$q + pushes - 32'h1;
+        end
+        else begin
+            count$1$d = count$1$q + pushes;
+        end
+        earlier = 32'h0;
+        free_entries = depth - count$2$q;
+        room = ((free_entries) & 7'h7f);
+        if (push_valid$0 & (push_bank$0 == 2)) begin
+            if (earlier < room) begin
+                slot_addr = tail$2$q + ((earlier) & 3'h7);
                 if (slot_addr == 0) begin
                     q_cu$16$d = push_cu$0;
                     q_slot$16$d = push_slot$0;
@@ -3235,55 +1877,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$23$d = push_slot$0;
                     q_row$23$d = push_row$0;
                 end
-                if (slot_addr == 8) begin
-                    q_cu$24$d = push_cu$0;
-                    q_slot$24$d = push_slot$0;
-                    q_row$24$d = push_row$0;
-                end
-                if (slot_addr == 9) begin
-                    q_cu$25$d = push_cu$0;
-                    q_slot$25$d = push_slot$0;
-                    q_row$25$d = push_row$0;
-                end
-                if (slot_addr == 10) begin
-                    q_cu$26$d = push_cu$0;
-                    q_slot$26$d = push_slot$0;
-                    q_row$26$d = push_row$0;
-                end
-                if (slot_addr == 11) begin
-                    q_cu$27$d = push_cu$0;
-                    q_slot$27$d = push_slot$0;
-                    q_row$27$d = push_row$0;
-                end
-                if (slot_addr == 12) begin
-                    q_cu$28$d = push_cu$0;
-                    q_slot$28$d = push_slot$0;
-                    q_row$28$d = push_row$0;
-                end
-                if (slot_addr == 13) begin
-                    q_cu$29$d = push_cu$0;
-                    q_slot$29$d = push_slot$0;
-                    q_row$29$d = push_row$0;
-                end
-                if (slot_addr == 14) begin
-                    q_cu$30$d = push_cu$0;
-                    q_slot$30$d = push_slot$0;
-                    q_row$30$d = push_row$0;
-                end
-                if (slot_addr == 15) begin
-                    q_cu$31$d = push_cu$0;
-                    q_slot$31$d = push_slot$0;
-                    q_row$31$d = push_row$0;
-                end
             end
             else begin
                 overflowed = 1'b1;
             end
             earlier = earlier + 32'h1;
         end
-        if (push_valid$1 & (push_bank$1 == 1)) begin
+        if (push_valid$1 & (push_bank$1 == 2)) begin
             if (earlier < room) begin
-                slot_addr = tail$1$q + ((earlier) & 4'hf);
+                slot_addr = tail$2$q + ((earlier) & 3'h7);
                 if (slot_addr == 0) begin
                     q_cu$16$d = push_cu$1;
                     q_slot$16$d = push_slot$1;
@@ -3324,55 +1926,15 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$23$d = push_slot$1;
                     q_row$23$d = push_row$1;
                 end
-                if (slot_addr == 8) begin
-                    q_cu$24$d = push_cu$1;
-                    q_slot$24$d = push_slot$1;
-                    q_row$24$d = push_row$1;
-                end
-                if (slot_addr == 9) begin
-                    q_cu$25$d = push_cu$1;
-                    q_slot$25$d = push_slot$1;
-                    q_row$25$d = push_row$1;
-                end
-                if (slot_addr == 10) begin
-                    q_cu$26$d = push_cu$1;
-                    q_slot$26$d = push_slot$1;
-                    q_row$26$d = push_row$1;
-                end
-                if (slot_addr == 11) begin
-                    q_cu$27$d = push_cu$1;
-                    q_slot$27$d = push_slot$1;
-                    q_row$27$d = push_row$1;
-                end
-                if (slot_addr == 12) begin
-                    q_cu$28$d = push_cu$1;
-                    q_slot$28$d = push_slot$1;
-                    q_row$28$d = push_row$1;
-                end
-                if (slot_addr == 13) begin
-                    q_cu$29$d = push_cu$1;
-                    q_slot$29$d = push_slot$1;
-                    q_row$29$d = push_row$1;
-                end
-                if (slot_addr == 14) begin
-                    q_cu$30$d = push_cu$1;
-                    q_slot$30$d = push_slot$1;
-                    q_row$30$d = push_row$1;
-                end
-                if (slot_addr == 15) begin
-                    q_cu$31$d = push_cu$1;
-                    q_slot$31$d = push_slot$1;
-                    q_row$31$d = push_row$1;
-                end
             end
             else begin
                 overflowed = 1'b1;
             end
             earlier = earlier + 32'h1;
         end
-        if (push_valid$2 & (push_bank$2 == 1)) begin
+        if (push_valid$2 & (push_bank$2 == 2)) begin
             if (earlier < room) begin
-                slot_addr = tail$1$q + ((earlier) & 4'hf);
+                slot_addr = tail$2$q + ((earlier) & 3'h7);
                 if (slot_addr == 0) begin
                     q_cu$16$d = push_cu$2;
                     q_slot$16$d = push_slot$2;
@@ -3413,313 +1975,6 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
                     q_slot$23$d = push_slot$2;
                     q_row$23$d = push_row$2;
                 end
-                if (slot_addr == 8) begin
-                    q_cu$24$d = push_cu$2;
-                    q_slot$24$d = push_slot$2;
-                    q_row$24$d = push_row$2;
-                end
-                if (slot_addr == 9) begin
-                    q_cu$25$d = push_cu$2;
-                    q_slot$25$d = push_slot$2;
-                    q_row$25$d = push_row$2;
-                end
-                if (slot_addr == 10) begin
-                    q_cu$26$d = push_cu$2;
-                    q_slot$26$d = push_slot$2;
-                    q_row$26$d = push_row$2;
-                end
-                if (slot_addr == 11) begin
-                    q_cu$27$d = push_cu$2;
-                    q_slot$27$d = push_slot$2;
-                    q_row$27$d = push_row$2;
-                end
-                if (slot_addr == 12) begin
-                    q_cu$28$d = push_cu$2;
-                    q_slot$28$d = push_slot$2;
-                    q_row$28$d = push_row$2;
-                end
-                if (slot_addr == 13) begin
-                    q_cu$29$d = push_cu$2;
-                    q_slot$29$d = push_slot$2;
-                    q_row$29$d = push_row$2;
-                end
-                if (slot_addr == 14) begin
-                    q_cu$30$d = push_cu$2;
-                    q_slot$30$d = push_slot$2;
-                    q_row$30$d = push_row$2;
-                end
-                if (slot_addr == 15) begin
-                    q_cu$31$d = push_cu$2;
-                    q_slot$31$d = push_slot$2;
-                    q_row$31$d = push_row$2;
-                end
-            end
-            else begin
-                overflowed = 1'b1;
-            end
-            earlier = earlier + 32'h1;
-        end
-        if (push_valid$3 & (push_bank$3 == 1)) begin
-            if (earlier < room) begin
-                slot_addr = tail$1$q + ((earlier) & 4'hf);
-                if (slot_addr == 0) begin
-                    q_cu$16$d = push_cu$3;
-                    q_slot$16$d = push_slot$3;
-                    q_row$16$d = push_row$3;
-                end
-                if (slot_addr == 1) begin
-                    q_cu$17$d = push_cu$3;
-                    q_slot$17$d = push_slot$3;
-                    q_row$17$d = push_row$3;
-                end
-                if (slot_addr == 2) begin
-                    q_cu$18$d = push_cu$3;
-                    q_slot$18$d = push_slot$3;
-                    q_row$18$d = push_row$3;
-                end
-                if (slot_addr == 3) begin
-                    q_cu$19$d = push_cu$3;
-                    q_slot$19$d = push_slot$3;
-                    q_row$19$d = push_row$3;
-                end
-                if (slot_addr == 4) begin
-                    q_cu$20$d = push_cu$3;
-                    q_slot$20$d = push_slot$3;
-                    q_row$20$d = push_row$3;
-                end
-                if (slot_addr == 5) begin
-                    q_cu$21$d = push_cu$3;
-                    q_slot$21$d = push_slot$3;
-                    q_row$21$d = push_row$3;
-                end
-                if (slot_addr == 6) begin
-                    q_cu$22$d = push_cu$3;
-                    q_slot$22$d = push_slot$3;
-                    q_row$22$d = push_row$3;
-                end
-                if (slot_addr == 7) begin
-                    q_cu$23$d = push_cu$3;
-                    q_slot$23$d = push_slot$3;
-                    q_row$23$d = push_row$3;
-                end
-                if (slot_addr == 8) begin
-                    q_cu$24$d = push_cu$3;
-                    q_slot$24$d = push_slot$3;
-                    q_row$24$d = push_row$3;
-                end
-                if (slot_addr == 9) begin
-                    q_cu$25$d = push_cu$3;
-                    q_slot$25$d = push_slot$3;
-                    q_row$25$d = push_row$3;
-                end
-                if (slot_addr == 10) begin
-                    q_cu$26$d = push_cu$3;
-                    q_slot$26$d = push_slot$3;
-                    q_row$26$d = push_row$3;
-                end
-                if (slot_addr == 11) begin
-                    q_cu$27$d = push_cu$3;
-                    q_slot$27$d = push_slot$3;
-                    q_row$27$d = push_row$3;
-                end
-                if (slot_addr == 12) begin
-                    q_cu$28$d = push_cu$3;
-                    q_slot$28$d = push_slot$3;
-                    q_row$28$d = push_row$3;
-                end
-                if (slot_addr == 13) begin
-                    q_cu$29$d = push_cu$3;
-                    q_slot$29$d = push_slot$3;
-                    q_row$29$d = push_row$3;
-                end
-                if (slot_addr == 14) begin
-                    q_cu$30$d = push_cu$3;
-                    q_slot$30$d = push_slot$3;
-                    q_row$30$d = push_row$3;
-                end
-                if (slot_addr == 15) begin
-                    q_cu$31$d = push_cu$3;
-                    q_slot$31$d = push_slot$3;
-                    q_row$31$d = push_row$3;
-                end
-            end
-            else begin
-                overflowed = 1'b1;
-            end
-            earlier = earlier + 32'h1;
-        end
-        if (push_valid$4 & (push_bank$4 == 1)) begin
-            if (earlier < room) begin
-                slot_addr = tail$1$q + ((earlier) & 4'hf);
-                if (slot_addr == 0) begin
-                    q_cu$16$d = push_cu$4;
-                    q_slot$16$d = push_slot$4;
-                    q_row$16$d = push_row$4;
-                end
-                if (slot_addr == 1) begin
-                    q_cu$17$d = push_cu$4;
-                    q_slot$17$d = push_slot$4;
-                    q_row$17$d = push_row$4;
-                end
-                if (slot_addr == 2) begin
-                    q_cu$18$d = push_cu$4;
-                    q_slot$18$d = push_slot$4;
-                    q_row$18$d = push_row$4;
-                end
-                if (slot_addr == 3) begin
-                    q_cu$19$d = push_cu$4;
-                    q_slot$19$d = push_slot$4;
-                    q_row$19$d = push_row$4;
-                end
-                if (slot_addr == 4) begin
-                    q_cu$20$d = push_cu$4;
-                    q_slot$20$d = push_slot$4;
-                    q_row$20$d = push_row$4;
-                end
-                if (slot_addr == 5) begin
-                    q_cu$21$d = push_cu$4;
-                    q_slot$21$d = push_slot$4;
-                    q_row$21$d = push_row$4;
-                end
-                if (slot_addr == 6) begin
-                    q_cu$22$d = push_cu$4;
-                    q_slot$22$d = push_slot$4;
-                    q_row$22$d = push_row$4;
-                end
-                if (slot_addr == 7) begin
-                    q_cu$23$d = push_cu$4;
-                    q_slot$23$d = push_slot$4;
-                    q_row$23$d = push_row$4;
-                end
-                if (slot_addr == 8) begin
-                    q_cu$24$d = push_cu$4;
-                    q_slot$24$d = push_slot$4;
-                    q_row$24$d = push_row$4;
-                end
-                if (slot_addr == 9) begin
-                    q_cu$25$d = push_cu$4;
-                    q_slot$25$d = push_slot$4;
-                    q_row$25$d = push_row$4;
-                end
-                if (slot_addr == 10) begin
-                    q_cu$26$d = push_cu$4;
-                    q_slot$26$d = push_slot$4;
-                    q_row$26$d = push_row$4;
-                end
-                if (slot_addr == 11) begin
-                    q_cu$27$d = push_cu$4;
-                    q_slot$27$d = push_slot$4;
-                    q_row$27$d = push_row$4;
-                end
-                if (slot_addr == 12) begin
-                    q_cu$28$d = push_cu$4;
-                    q_slot$28$d = push_slot$4;
-                    q_row$28$d = push_row$4;
-                end
-                if (slot_addr == 13) begin
-                    q_cu$29$d = push_cu$4;
-                    q_slot$29$d = push_slot$4;
-                    q_row$29$d = push_row$4;
-                end
-                if (slot_addr == 14) begin
-                    q_cu$30$d = push_cu$4;
-                    q_slot$30$d = push_slot$4;
-                    q_row$30$d = push_row$4;
-                end
-                if (slot_addr == 15) begin
-                    q_cu$31$d = push_cu$4;
-                    q_slot$31$d = push_slot$4;
-                    q_row$31$d = push_row$4;
-                end
-            end
-            else begin
-                overflowed = 1'b1;
-            end
-            earlier = earlier + 32'h1;
-        end
-        if (push_valid$5 & (push_bank$5 == 1)) begin
-            if (earlier < room) begin
-                slot_addr = tail$1$q + ((earlier) & 4'hf);
-                if (slot_addr == 0) begin
-                    q_cu$16$d = push_cu$5;
-                    q_slot$16$d = push_slot$5;
-                    q_row$16$d = push_row$5;
-                end
-                if (slot_addr == 1) begin
-                    q_cu$17$d = push_cu$5;
-                    q_slot$17$d = push_slot$5;
-                    q_row$17$d = push_row$5;
-                end
-                if (slot_addr == 2) begin
-                    q_cu$18$d = push_cu$5;
-                    q_slot$18$d = push_slot$5;
-                    q_row$18$d = push_row$5;
-                end
-                if (slot_addr == 3) begin
-                    q_cu$19$d = push_cu$5;
-                    q_slot$19$d = push_slot$5;
-                    q_row$19$d = push_row$5;
-                end
-                if (slot_addr == 4) begin
-                    q_cu$20$d = push_cu$5;
-                    q_slot$20$d = push_slot$5;
-                    q_row$20$d = push_row$5;
-                end
-                if (slot_addr == 5) begin
-                    q_cu$21$d = push_cu$5;
-                    q_slot$21$d = push_slot$5;
-                    q_row$21$d = push_row$5;
-                end
-                if (slot_addr == 6) begin
-                    q_cu$22$d = push_cu$5;
-                    q_slot$22$d = push_slot$5;
-                    q_row$22$d = push_row$5;
-                end
-                if (slot_addr == 7) begin
-                    q_cu$23$d = push_cu$5;
-                    q_slot$23$d = push_slot$5;
-                    q_row$23$d = push_row$5;
-                end
-                if (slot_addr == 8) begin
-                    q_cu$24$d = push_cu$5;
-                    q_slot$24$d = push_slot$5;
-                    q_row$24$d = push_row$5;
-                end
-                if (slot_addr == 9) begin
-                    q_cu$25$d = push_cu$5;
-                    q_slot$25$d = push_slot$5;
-                    q_row$25$d = push_row$5;
-                end
-                if (slot_addr == 10) begin
-                    q_cu$26$d = push_cu$5;
-                    q_slot$26$d = push_slot$5;
-                    q_row$26$d = push_row$5;
-                end
-                if (slot_addr == 11) begin
-                    q_cu$27$d = push_cu$5;
-                    q_slot$27$d = push_slot$5;
-                    q_row$27$d = push_row$5;
-                end
-                if (slot_addr == 12) begin
-                    q_cu$28$d = push_cu$5;
-                    q_slot$28$d = push_slot$5;
-                    q_row$28$d = push_row$5;
-                end
-                if (slot_addr == 13) begin
-                    q_cu$29$d = push_cu$5;
-                    q_slot$29$d = push_slot$5;
-                    q_row$29$d = push_row$5;
-                end
-                if (slot_addr == 14) begin
-                    q_cu$30$d = push_cu$5;
-                    q_slot$30$d = push_slot$5;
-                    q_row$30$d = push_row$5;
-                end
-                if (slot_addr == 15) begin
-                    q_cu$31$d = push_cu$5;
-                    q_slot$31$d = push_slot$5;
-                    q_row$31$d = push_row$5;
-                end
             end
             else begin
                 overflowed = 1'b1;
@@ -3727,563 +1982,12 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
             earlier = earlier + 32'h1;
         end
         if (earlier < room) begin
-            pushes = ((earlier) & 5'h1f);
+            pushes = ((earlier) & 4'hf);
         end
         else begin
-            pushes = ((room) & 5'h1f);
+            pushes = ((room) & 4'hf);
         end
-        tail$1$d = tail$1$q + ((pushes) & 4'hf);
-        if (granted[1]) begin
-            head$1$d = head$1$q + 32'h1;
-            count$1$d = count$1$q + pushes - 32'h1;
-        end
-        else begin
-            count$1$d = count$1$q + pushes;
-        end
-        earlier = 32'h0;
-        free_entries = depth - count$2$q;
-        room = ((free_entries) & 7'h7f);
-        if (push_valid$0 & (push_bank$0 == 2)) begin
-            if (earlier < room) begin
-                slot_addr = tail$2$q + ((earlier) & 4'hf);
-                if (slot_addr == 0) begin
-                    q_cu$32$d = push_cu$0;
-                    q_slot$32$d = push_slot$0;
-                    q_row$32$d = push_row$0;
-                end
-                if (slot_addr == 1) begin
-                    q_cu$33$d = push_cu$0;
-                    q_slot$33$d = push_slot$0;
-                    q_row$33$d = push_row$0;
-                end
-                if (slot_addr == 2) begin
-                    q_cu$34$d = push_cu$0;
-                    q_slot$34$d = push_slot$0;
-                    q_row$34$d = push_row$0;
-                end
-                if (slot_addr == 3) begin
-                    q_cu$35$d = push_cu$0;
-                    q_slot$35$d = push_slot$0;
-                    q_row$35$d = push_row$0;
-                end
-                if (slot_addr == 4) begin
-                    q_cu$36$d = push_cu$0;
-                    q_slot$36$d = push_slot$0;
-                    q_row$36$d = push_row$0;
-                end
-                if (slot_addr == 5) begin
-                    q_cu$37$d = push_cu$0;
-                    q_slot$37$d = push_slot$0;
-                    q_row$37$d = push_row$0;
-                end
-                if (slot_addr == 6) begin
-                    q_cu$38$d = push_cu$0;
-                    q_slot$38$d = push_slot$0;
-                    q_row$38$d = push_row$0;
-                end
-                if (slot_addr == 7) begin
-                    q_cu$39$d = push_cu$0;
-                    q_slot$39$d = push_slot$0;
-                    q_row$39$d = push_row$0;
-                end
-                if (slot_addr == 8) begin
-                    q_cu$40$d = push_cu$0;
-                    q_slot$40$d = push_slot$0;
-                    q_row$40$d = push_row$0;
-                end
-                if (slot_addr == 9) begin
-                    q_cu$41$d = push_cu$0;
-                    q_slot$41$d = push_slot$0;
-                    q_row$41$d = push_row$0;
-                end
-                if (slot_addr == 10) begin
-                    q_cu$42$d = push_cu$0;
-                    q_slot$42$d = push_slot$0;
-                    q_row$42$d = push_row$0;
-                end
-                if (slot_addr == 11) begin
-                    q_cu$43$d = push_cu$0;
-                    q_slot$43$d = push_slot$0;
-                    q_row$43$d = push_row$0;
-                end
-                if (slot_addr == 12) begin
-                    q_cu$44$d = push_cu$0;
-                    q_slot$44$d = push_slot$0;
-                    q_row$44$d = push_row$0;
-                end
-                if (slot_addr == 13) begin
-                    q_cu$45$d = push_cu$0;
-                    q_slot$45$d = push_slot$0;
-                    q_row$45$d = push_row$0;
-                end
-                if (slot_addr == 14) begin
-                    q_cu$46$d = push_cu$0;
-                    q_slot$46$d = push_slot$0;
-                    q_row$46$d = push_row$0;
-                end
-                if (slot_addr == 15) begin
-                    q_cu$47$d = push_cu$0;
-                    q_slot$47$d = push_slot$0;
-                    q_row$47$d = push_row$0;
-                end
-            end
-            else begin
-                overflowed = 1'b1;
-            end
-            earlier = earlier + 32'h1;
-        end
-        if (push_valid$1 & (push_bank$1 == 2)) begin
-            if (earlier < room) begin
-                slot_addr = tail$2$q + ((earlier) & 4'hf);
-                if (slot_addr == 0) begin
-                    q_cu$32$d = push_cu$1;
-                    q_slot$32$d = push_slot$1;
-                    q_row$32$d = push_row$1;
-                end
-                if (slot_addr == 1) begin
-                    q_cu$33$d = push_cu$1;
-                    q_slot$33$d = push_slot$1;
-                    q_row$33$d = push_row$1;
-                end
-                if (slot_addr == 2) begin
-                    q_cu$34$d = push_cu$1;
-                    q_slot$34$d = push_slot$1;
-                    q_row$34$d = push_row$1;
-                end
-                if (slot_addr == 3) begin
-                    q_cu$35$d = push_cu$1;
-                    q_slot$35$d = push_slot$1;
-                    q_row$35$d = push_row$1;
-                end
-                if (slot_addr == 4) begin
-                    q_cu$36$d = push_cu$1;
-                    q_slot$36$d = push_slot$1;
-                    q_row$36$d = push_row$1;
-                end
-                if (slot_addr == 5) begin
-                    q_cu$37$d = push_cu$1;
-                    q_slot$37$d = push_slot$1;
-                    q_row$37$d = push_row$1;
-                end
-                if (slot_addr == 6) begin
-                    q_cu$38$d = push_cu$1;
-                    q_slot$38$d = push_slot$1;
-                    q_row$38$d = push_row$1;
-                end
-                if (slot_addr == 7) begin
-                    q_cu$39$d = push_cu$1;
-                    q_slot$39$d = push_slot$1;
-                    q_row$39$d = push_row$1;
-                end
-                if (slot_addr == 8) begin
-                    q_cu$40$d = push_cu$1;
-                    q_slot$40$d = push_slot$1;
-                    q_row$40$d = push_row$1;
-                end
-                if (slot_addr == 9) begin
-                    q_cu$41$d = push_cu$1;
-                    q_slot$41$d = push_slot$1;
-                    q_row$41$d = push_row$1;
-                end
-                if (slot_addr == 10) begin
-                    q_cu$42$d = push_cu$1;
-                    q_slot$42$d = push_slot$1;
-                    q_row$42$d = push_row$1;
-                end
-                if (slot_addr == 11) begin
-                    q_cu$43$d = push_cu$1;
-                    q_slot$43$d = push_slot$1;
-                    q_row$43$d = push_row$1;
-                end
-                if (slot_addr == 12) begin
-                    q_cu$44$d = push_cu$1;
-                    q_slot$44$d = push_slot$1;
-                    q_row$44$d = push_row$1;
-                end
-                if (slot_addr == 13) begin
-                    q_cu$45$d = push_cu$1;
-                    q_slot$45$d = push_slot$1;
-                    q_row$45$d = push_row$1;
-                end
-                if (slot_addr == 14) begin
-                    q_cu$46$d = push_cu$1;
-                    q_slot$46$d = push_slot$1;
-                    q_row$46$d = push_row$1;
-                end
-                if (slot_addr == 15) begin
-                    q_cu$47$d = push_cu$1;
-                    q_slot$47$d = push_slot$1;
-                    q_row$47$d = push_row$1;
-                end
-            end
-            else begin
-                overflowed = 1'b1;
-            end
-            earlier = earlier + 32'h1;
-        end
-        if (push_valid$2 & (push_bank$2 == 2)) begin
-            if (earlier < room) begin
-                slot_addr = tail$2$q + ((earlier) & 4'hf);
-                if (slot_addr == 0) begin
-                    q_cu$32$d = push_cu$2;
-                    q_slot$32$d = push_slot$2;
-                    q_row$32$d = push_row$2;
-                end
-                if (slot_addr == 1) begin
-                    q_cu$33$d = push_cu$2;
-                    q_slot$33$d = push_slot$2;
-                    q_row$33$d = push_row$2;
-                end
-                if (slot_addr == 2) begin
-                    q_cu$34$d = push_cu$2;
-                    q_slot$34$d = push_slot$2;
-                    q_row$34$d = push_row$2;
-                end
-                if (slot_addr == 3) begin
-                    q_cu$35$d = push_cu$2;
-                    q_slot$35$d = push_slot$2;
-                    q_row$35$d = push_row$2;
-                end
-                if (slot_addr == 4) begin
-                    q_cu$36$d = push_cu$2;
-                    q_slot$36$d = push_slot$2;
-                    q_row$36$d = push_row$2;
-                end
-                if (slot_addr == 5) begin
-                    q_cu$37$d = push_cu$2;
-                    q_slot$37$d = push_slot$2;
-                    q_row$37$d = push_row$2;
-                end
-                if (slot_addr == 6) begin
-                    q_cu$38$d = push_cu$2;
-                    q_slot$38$d = push_slot$2;
-                    q_row$38$d = push_row$2;
-                end
-                if (slot_addr == 7) begin
-                    q_cu$39$d = push_cu$2;
-                    q_slot$39$d = push_slot$2;
-                    q_row$39$d = push_row$2;
-                end
-                if (slot_addr == 8) begin
-                    q_cu$40$d = push_cu$2;
-                    q_slot$40$d = push_slot$2;
-                    q_row$40$d = push_row$2;
-                end
-                if (slot_addr == 9) begin
-                    q_cu$41$d = push_cu$2;
-                    q_slot$41$d = push_slot$2;
-                    q_row$41$d = push_row$2;
-                end
-                if (slot_addr == 10) begin
-                    q_cu$42$d = push_cu$2;
-                    q_slot$42$d = push_slot$2;
-                    q_row$42$d = push_row$2;
-                end
-                if (slot_addr == 11) begin
-                    q_cu$43$d = push_cu$2;
-                    q_slot$43$d = push_slot$2;
-                    q_row$43$d = push_row$2;
-                end
-                if (slot_addr == 12) begin
-                    q_cu$44$d = push_cu$2;
-                    q_slot$44$d = push_slot$2;
-                    q_row$44$d = push_row$2;
-                end
-                if (slot_addr == 13) begin
-                    q_cu$45$d = push_cu$2;
-                    q_slot$45$d = push_slot$2;
-                    q_row$45$d = push_row$2;
-                end
-                if (slot_addr == 14) begin
-                    q_cu$46$d = push_cu$2;
-                    q_slot$46$d = push_slot$2;
-                    q_row$46$d = push_row$2;
-                end
-                if (slot_addr == 15) begin
-                    q_cu$47$d = push_cu$2;
-                    q_slot$47$d = push_slot$2;
-                    q_row$47$d = push_row$2;
-                end
-            end
-            else begin
-                overflowed = 1'b1;
-            end
-            earlier = earlier + 32'h1;
-        end
-        if (push_valid$3 & (push_bank$3 == 2)) begin
-            if (earlier < room) begin
-                slot_addr = tail$2$q + ((earlier) & 4'hf);
-                if (slot_addr == 0) begin
-                    q_cu$32$d = push_cu$3;
-                    q_slot$32$d = push_slot$3;
-                    q_row$32$d = push_row$3;
-                end
-                if (slot_addr == 1) begin
-                    q_cu$33$d = push_cu$3;
-                    q_slot$33$d = push_slot$3;
-                    q_row$33$d = push_row$3;
-                end
-                if (slot_addr == 2) begin
-                    q_cu$34$d = push_cu$3;
-                    q_slot$34$d = push_slot$3;
-                    q_row$34$d = push_row$3;
-                end
-                if (slot_addr == 3) begin
-                    q_cu$35$d = push_cu$3;
-                    q_slot$35$d = push_slot$3;
-                    q_row$35$d = push_row$3;
-                end
-                if (slot_addr == 4) begin
-                    q_cu$36$d = push_cu$3;
-                    q_slot$36$d = push_slot$3;
-                    q_row$36$d = push_row$3;
-                end
-                if (slot_addr == 5) begin
-                    q_cu$37$d = push_cu$3;
-                    q_slot$37$d = push_slot$3;
-                    q_row$37$d = push_row$3;
-                end
-                if (slot_addr == 6) begin
-                    q_cu$38$d = push_cu$3;
-                    q_slot$38$d = push_slot$3;
-                    q_row$38$d = push_row$3;
-                end
-                if (slot_addr == 7) begin
-                    q_cu$39$d = push_cu$3;
-                    q_slot$39$d = push_slot$3;
-                    q_row$39$d = push_row$3;
-                end
-                if (slot_addr == 8) begin
-                    q_cu$40$d = push_cu$3;
-                    q_slot$40$d = push_slot$3;
-                    q_row$40$d = push_row$3;
-                end
-                if (slot_addr == 9) begin
-                    q_cu$41$d = push_cu$3;
-                    q_slot$41$d = push_slot$3;
-                    q_row$41$d = push_row$3;
-                end
-                if (slot_addr == 10) begin
-                    q_cu$42$d = push_cu$3;
-                    q_slot$42$d = push_slot$3;
-                    q_row$42$d = push_row$3;
-                end
-                if (slot_addr == 11) begin
-                    q_cu$43$d = push_cu$3;
-                    q_slot$43$d = push_slot$3;
-                    q_row$43$d = push_row$3;
-                end
-                if (slot_addr == 12) begin
-                    q_cu$44$d = push_cu$3;
-                    q_slot$44$d = push_slot$3;
-                    q_row$44$d = push_row$3;
-                end
-                if (slot_addr == 13) begin
-                    q_cu$45$d = push_cu$3;
-                    q_slot$45$d = push_slot$3;
-                    q_row$45$d = push_row$3;
-                end
-                if (slot_addr == 14) begin
-                    q_cu$46$d = push_cu$3;
-                    q_slot$46$d = push_slot$3;
-                    q_row$46$d = push_row$3;
-                end
-                if (slot_addr == 15) begin
-                    q_cu$47$d = push_cu$3;
-                    q_slot$47$d = push_slot$3;
-                    q_row$47$d = push_row$3;
-                end
-            end
-            else begin
-                overflowed = 1'b1;
-            end
-            earlier = earlier + 32'h1;
-        end
-        if (push_valid$4 & (push_bank$4 == 2)) begin
-            if (earlier < room) begin
-                slot_addr = tail$2$q + ((earlier) & 4'hf);
-                if (slot_addr == 0) begin
-                    q_cu$32$d = push_cu$4;
-                    q_slot$32$d = push_slot$4;
-                    q_row$32$d = push_row$4;
-                end
-                if (slot_addr == 1) begin
-                    q_cu$33$d = push_cu$4;
-                    q_slot$33$d = push_slot$4;
-                    q_row$33$d = push_row$4;
-                end
-                if (slot_addr == 2) begin
-                    q_cu$34$d = push_cu$4;
-                    q_slot$34$d = push_slot$4;
-                    q_row$34$d = push_row$4;
-                end
-                if (slot_addr == 3) begin
-                    q_cu$35$d = push_cu$4;
-                    q_slot$35$d = push_slot$4;
-                    q_row$35$d = push_row$4;
-                end
-                if (slot_addr == 4) begin
-                    q_cu$36$d = push_cu$4;
-                    q_slot$36$d = push_slot$4;
-                    q_row$36$d = push_row$4;
-                end
-                if (slot_addr == 5) begin
-                    q_cu$37$d = push_cu$4;
-                    q_slot$37$d = push_slot$4;
-                    q_row$37$d = push_row$4;
-                end
-                if (slot_addr == 6) begin
-                    q_cu$38$d = push_cu$4;
-                    q_slot$38$d = push_slot$4;
-                    q_row$38$d = push_row$4;
-                end
-                if (slot_addr == 7) begin
-                    q_cu$39$d = push_cu$4;
-                    q_slot$39$d = push_slot$4;
-                    q_row$39$d = push_row$4;
-                end
-                if (slot_addr == 8) begin
-                    q_cu$40$d = push_cu$4;
-                    q_slot$40$d = push_slot$4;
-                    q_row$40$d = push_row$4;
-                end
-                if (slot_addr == 9) begin
-                    q_cu$41$d = push_cu$4;
-                    q_slot$41$d = push_slot$4;
-                    q_row$41$d = push_row$4;
-                end
-                if (slot_addr == 10) begin
-                    q_cu$42$d = push_cu$4;
-                    q_slot$42$d = push_slot$4;
-                    q_row$42$d = push_row$4;
-                end
-                if (slot_addr == 11) begin
-                    q_cu$43$d = push_cu$4;
-                    q_slot$43$d = push_slot$4;
-                    q_row$43$d = push_row$4;
-                end
-                if (slot_addr == 12) begin
-                    q_cu$44$d = push_cu$4;
-                    q_slot$44$d = push_slot$4;
-                    q_row$44$d = push_row$4;
-                end
-                if (slot_addr == 13) begin
-                    q_cu$45$d = push_cu$4;
-                    q_slot$45$d = push_slot$4;
-                    q_row$45$d = push_row$4;
-                end
-                if (slot_addr == 14) begin
-                    q_cu$46$d = push_cu$4;
-                    q_slot$46$d = push_slot$4;
-                    q_row$46$d = push_row$4;
-                end
-                if (slot_addr == 15) begin
-                    q_cu$47$d = push_cu$4;
-                    q_slot$47$d = push_slot$4;
-                    q_row$47$d = push_row$4;
-                end
-            end
-            else begin
-                overflowed = 1'b1;
-            end
-            earlier = earlier + 32'h1;
-        end
-        if (push_valid$5 & (push_bank$5 == 2)) begin
-            if (earlier < room) begin
-                slot_addr = tail$2$q + ((earlier) & 4'hf);
-                if (slot_addr == 0) begin
-                    q_cu$32$d = push_cu$5;
-                    q_slot$32$d = push_slot$5;
-                    q_row$32$d = push_row$5;
-                end
-                if (slot_addr == 1) begin
-                    q_cu$33$d = push_cu$5;
-                    q_slot$33$d = push_slot$5;
-                    q_row$33$d = push_row$5;
-                end
-                if (slot_addr == 2) begin
-                    q_cu$34$d = push_cu$5;
-                    q_slot$34$d = push_slot$5;
-                    q_row$34$d = push_row$5;
-                end
-                if (slot_addr == 3) begin
-                    q_cu$35$d = push_cu$5;
-                    q_slot$35$d = push_slot$5;
-                    q_row$35$d = push_row$5;
-                end
-                if (slot_addr == 4) begin
-                    q_cu$36$d = push_cu$5;
-                    q_slot$36$d = push_slot$5;
-                    q_row$36$d = push_row$5;
-                end
-                if (slot_addr == 5) begin
-                    q_cu$37$d = push_cu$5;
-                    q_slot$37$d = push_slot$5;
-                    q_row$37$d = push_row$5;
-                end
-                if (slot_addr == 6) begin
-                    q_cu$38$d = push_cu$5;
-                    q_slot$38$d = push_slot$5;
-                    q_row$38$d = push_row$5;
-                end
-                if (slot_addr == 7) begin
-                    q_cu$39$d = push_cu$5;
-                    q_slot$39$d = push_slot$5;
-                    q_row$39$d = push_row$5;
-                end
-                if (slot_addr == 8) begin
-                    q_cu$40$d = push_cu$5;
-                    q_slot$40$d = push_slot$5;
-                    q_row$40$d = push_row$5;
-                end
-                if (slot_addr == 9) begin
-                    q_cu$41$d = push_cu$5;
-                    q_slot$41$d = push_slot$5;
-                    q_row$41$d = push_row$5;
-                end
-                if (slot_addr == 10) begin
-                    q_cu$42$d = push_cu$5;
-                    q_slot$42$d = push_slot$5;
-                    q_row$42$d = push_row$5;
-                end
-                if (slot_addr == 11) begin
-                    q_cu$43$d = push_cu$5;
-                    q_slot$43$d = push_slot$5;
-                    q_row$43$d = push_row$5;
-                end
-                if (slot_addr == 12) begin
-                    q_cu$44$d = push_cu$5;
-                    q_slot$44$d = push_slot$5;
-                    q_row$44$d = push_row$5;
-                end
-                if (slot_addr == 13) begin
-                    q_cu$45$d = push_cu$5;
-                    q_slot$45$d = push_slot$5;
-                    q_row$45$d = push_row$5;
-                end
-                if (slot_addr == 14) begin
-                    q_cu$46$d = push_cu$5;
-                    q_slot$46$d = push_slot$5;
-                    q_row$46$d = push_row$5;
-                end
-                if (slot_addr == 15) begin
-                    q_cu$47$d = push_cu$5;
-                    q_slot$47$d = push_slot$5;
-                    q_row$47$d = push_row$5;
-                end
-            end
-            else begin
-                overflowed = 1'b1;
-            end
-            earlier = earlier + 32'h1;
-        end
-        if (earlier < room) begin
-            pushes = ((earlier) & 5'h1f);
-        end
-        else begin
-            pushes = ((room) & 5'h1f);
-        end
-        tail$2$d = tail$2$q + ((pushes) & 4'hf);
+        tail$2$d = tail$2$q + ((pushes) & 3'h7);
         if (granted[2]) begin
             head$2$d = head$2$q + 32'h1;
             count$2$d = count$2$q + pushes - 32'h1;
@@ -4296,86 +2000,46 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
         room = ((free_entries) & 7'h7f);
         if (push_valid$0 & (push_bank$0 == 3)) begin
             if (earlier < room) begin
-                slot_addr = tail$3$q + ((earlier) & 4'hf);
+                slot_addr = tail$3$q + ((earlier) & 3'h7);
                 if (slot_addr == 0) begin
-                    q_cu$48$d = push_cu$0;
-                    q_slot$48$d = push_slot$0;
-                    q_row$48$d = push_row$0;
+                    q_cu$24$d = push_cu$0;
+                    q_slot$24$d = push_slot$0;
+                    q_row$24$d = push_row$0;
                 end
                 if (slot_addr == 1) begin
-                    q_cu$49$d = push_cu$0;
-                    q_slot$49$d = push_slot$0;
-                    q_row$49$d = push_row$0;
+                    q_cu$25$d = push_cu$0;
+                    q_slot$25$d = push_slot$0;
+                    q_row$25$d = push_row$0;
                 end
                 if (slot_addr == 2) begin
-                    q_cu$50$d = push_cu$0;
-                    q_slot$50$d = push_slot$0;
-                    q_row$50$d = push_row$0;
+                    q_cu$26$d = push_cu$0;
+                    q_slot$26$d = push_slot$0;
+                    q_row$26$d = push_row$0;
                 end
                 if (slot_addr == 3) begin
-                    q_cu$51$d = push_cu$0;
-                    q_slot$51$d = push_slot$0;
-                    q_row$51$d = push_row$0;
+                    q_cu$27$d = push_cu$0;
+                    q_slot$27$d = push_slot$0;
+                    q_row$27$d = push_row$0;
                 end
                 if (slot_addr == 4) begin
-                    q_cu$52$d = push_cu$0;
-                    q_slot$52$d = push_slot$0;
-                    q_row$52$d = push_row$0;
+                    q_cu$28$d = push_cu$0;
+                    q_slot$28$d = push_slot$0;
+                    q_row$28$d = push_row$0;
                 end
                 if (slot_addr == 5) begin
-                    q_cu$53$d = push_cu$0;
-                    q_slot$53$d = push_slot$0;
-                    q_row$53$d = push_row$0;
+                    q_cu$29$d = push_cu$0;
+                    q_slot$29$d = push_slot$0;
+                    q_row$29$d = push_row$0;
                 end
                 if (slot_addr == 6) begin
-                    q_cu$54$d = push_cu$0;
-                    q_slot$54$d = push_slot$0;
-                    q_row$54$d = push_row$0;
+                    q_cu$30$d = push_cu$0;
+                    q_slot$30$d = push_slot$0;
+                    q_row$30$d = push_row$0;
                 end
                 if (slot_addr == 7) begin
-                    q_cu$55$d = push_cu$0;
-                    q_slot$55$d = push_slot$0;
-                    q_row$55$d = push_row$0;
-                end
-                if (slot_addr == 8) begin
-                    q_cu$56$d = push_cu$0;
-                    q_slot$56$d = push_slot$0;
-                    q_row$56$d = push_row$0;
-                end
-                if (slot_addr == 9) begin
-                    q_cu$57$d = push_cu$0;
-                    q_slot$57$d = push_slot$0;
-                    q_row$57$d = push_row$0;
-                end
-                if (slot_addr == 10) begin
-                    q_cu$58$d = push_cu$0;
-                    q_slot$58$d = push_slot$0;
-                    q_row$58$d = push_row$0;
-                end
-                if (slot_addr == 11) begin
-                    q_cu$59$d = push_cu$0;
-                    q_slot$59$d = push_slot$0;
-                    q_row$59$d = push_row$0;
-                end
-                if (slot_addr == 12) begin
-                    q_cu$60$d = push_cu$0;
-                    q_slot$60$d = push_slot$0;
-                    q_row$60$d = push_row$0;
-                end
-                if (slot_addr == 13) begin
-                    q_cu$61$d = push_cu$0;
-                    q_slot$61$d = push_slot$0;
-                    q_row$61$d = push_row$0;
-                end
-                if (slot_addr == 14) begin
-                    q_cu$62$d = push_cu$0;
-                    q_slot$62$d = push_slot$0;
-                    q_row$62$d = push_row$0;
-                end
-                if (slot_addr == 15) begin
-                    q_cu$63$d = push_cu$0;
-                    q_slot$63$d = push_slot$0;
-                    q_row$63$d = push_row$0;
+                    q_cu$31$d = push_cu$0;
+                    q_slot$31$d = push_slot$0;
+                    q_row$31$d = push_row$0;
                 end
             end
             else begin
@@ -4385,86 +2049,46 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
         end
         if (push_valid$1 & (push_bank$1 == 3)) begin
             if (earlier < room) begin
-                slot_addr = tail$3$q + ((earlier) & 4'hf);
+                slot_addr = tail$3$q + ((earlier) & 3'h7);
                 if (slot_addr == 0) begin
-                    q_cu$48$d = push_cu$1;
-                    q_slot$48$d = push_slot$1;
-                    q_row$48$d = push_row$1;
+                    q_cu$24$d = push_cu$1;
+                    q_slot$24$d = push_slot$1;
+                    q_row$24$d = push_row$1;
                 end
                 if (slot_addr == 1) begin
-                    q_cu$49$d = push_cu$1;
-                    q_slot$49$d = push_slot$1;
-                    q_row$49$d = push_row$1;
+                    q_cu$25$d = push_cu$1;
+                    q_slot$25$d = push_slot$1;
+                    q_row$25$d = push_row$1;
                 end
                 if (slot_addr == 2) begin
-                    q_cu$50$d = push_cu$1;
-                    q_slot$50$d = push_slot$1;
-                    q_row$50$d = push_row$1;
+                    q_cu$26$d = push_cu$1;
+                    q_slot$26$d = push_slot$1;
+                    q_row$26$d = push_row$1;
                 end
                 if (slot_addr == 3) begin
-                    q_cu$51$d = push_cu$1;
-                    q_slot$51$d = push_slot$1;
-                    q_row$51$d = push_row$1;
+                    q_cu$27$d = push_cu$1;
+                    q_slot$27$d = push_slot$1;
+                    q_row$27$d = push_row$1;
                 end
                 if (slot_addr == 4) begin
-                    q_cu$52$d = push_cu$1;
-                    q_slot$52$d = push_slot$1;
-                    q_row$52$d = push_row$1;
+                    q_cu$28$d = push_cu$1;
+                    q_slot$28$d = push_slot$1;
+                    q_row$28$d = push_row$1;
                 end
                 if (slot_addr == 5) begin
-                    q_cu$53$d = push_cu$1;
-                    q_slot$53$d = push_slot$1;
-                    q_row$53$d = push_row$1;
+                    q_cu$29$d = push_cu$1;
+                    q_slot$29$d = push_slot$1;
+                    q_row$29$d = push_row$1;
                 end
                 if (slot_addr == 6) begin
-                    q_cu$54$d = push_cu$1;
-                    q_slot$54$d = push_slot$1;
-                    q_row$54$d = push_row$1;
+                    q_cu$30$d = push_cu$1;
+                    q_slot$30$d = push_slot$1;
+                    q_row$30$d = push_row$1;
                 end
                 if (slot_addr == 7) begin
-                    q_cu$55$d = push_cu$1;
-                    q_slot$55$d = push_slot$1;
-                    q_row$55$d = push_row$1;
-                end
-                if (slot_addr == 8) begin
-                    q_cu$56$d = push_cu$1;
-                    q_slot$56$d = push_slot$1;
-                    q_row$56$d = push_row$1;
-                end
-                if (slot_addr == 9) begin
-                    q_cu$57$d = push_cu$1;
-                    q_slot$57$d = push_slot$1;
-                    q_row$57$d = push_row$1;
-                end
-                if (slot_addr == 10) begin
-                    q_cu$58$d = push_cu$1;
-                    q_slot$58$d = push_slot$1;
-                    q_row$58$d = push_row$1;
-                end
-                if (slot_addr == 11) begin
-                    q_cu$59$d = push_cu$1;
-                    q_slot$59$d = push_slot$1;
-                    q_row$59$d = push_row$1;
-                end
-                if (slot_addr == 12) begin
-                    q_cu$60$d = push_cu$1;
-                    q_slot$60$d = push_slot$1;
-                    q_row$60$d = push_row$1;
-                end
-                if (slot_addr == 13) begin
-                    q_cu$61$d = push_cu$1;
-                    q_slot$61$d = push_slot$1;
-                    q_row$61$d = push_row$1;
-                end
-                if (slot_addr == 14) begin
-                    q_cu$62$d = push_cu$1;
-                    q_slot$62$d = push_slot$1;
-                    q_row$62$d = push_row$1;
-                end
-                if (slot_addr == 15) begin
-                    q_cu$63$d = push_cu$1;
-                    q_slot$63$d = push_slot$1;
-                    q_row$63$d = push_row$1;
+                    q_cu$31$d = push_cu$1;
+                    q_slot$31$d = push_slot$1;
+                    q_row$31$d = push_row$1;
                 end
             end
             else begin
@@ -4474,353 +2098,46 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
         end
         if (push_valid$2 & (push_bank$2 == 3)) begin
             if (earlier < room) begin
-                slot_addr = tail$3$q + ((earlier) & 4'hf);
+                slot_addr = tail$3$q + ((earlier) & 3'h7);
                 if (slot_addr == 0) begin
-                    q_cu$48$d = push_cu$2;
-                    q_slot$48$d = push_slot$2;
-                    q_row$48$d = push_row$2;
+                    q_cu$24$d = push_cu$2;
+                    q_slot$24$d = push_slot$2;
+                    q_row$24$d = push_row$2;
                 end
                 if (slot_addr == 1) begin
-                    q_cu$49$d = push_cu$2;
-                    q_slot$49$d = push_slot$2;
-                    q_row$49$d = push_row$2;
+                    q_cu$25$d = push_cu$2;
+                    q_slot$25$d = push_slot$2;
+                    q_row$25$d = push_row$2;
                 end
                 if (slot_addr == 2) begin
-                    q_cu$50$d = push_cu$2;
-                    q_slot$50$d = push_slot$2;
-                    q_row$50$d = push_row$2;
+                    q_cu$26$d = push_cu$2;
+                    q_slot$26$d = push_slot$2;
+                    q_row$26$d = push_row$2;
                 end
                 if (slot_addr == 3) begin
-                    q_cu$51$d = push_cu$2;
-                    q_slot$51$d = push_slot$2;
-                    q_row$51$d = push_row$2;
+                    q_cu$27$d = push_cu$2;
+                    q_slot$27$d = push_slot$2;
+                    q_row$27$d = push_row$2;
                 end
                 if (slot_addr == 4) begin
-                    q_cu$52$d = push_cu$2;
-                    q_slot$52$d = push_slot$2;
-                    q_row$52$d = push_row$2;
+                    q_cu$28$d = push_cu$2;
+                    q_slot$28$d = push_slot$2;
+                    q_row$28$d = push_row$2;
                 end
                 if (slot_addr == 5) begin
-                    q_cu$53$d = push_cu$2;
-                    q_slot$53$d = push_slot$2;
-                    q_row$53$d = push_row$2;
+                    q_cu$29$d = push_cu$2;
+                    q_slot$29$d = push_slot$2;
+                    q_row$29$d = push_row$2;
                 end
                 if (slot_addr == 6) begin
-                    q_cu$54$d = push_cu$2;
-                    q_slot$54$d = push_slot$2;
-                    q_row$54$d = push_row$2;
+                    q_cu$30$d = push_cu$2;
+                    q_slot$30$d = push_slot$2;
+                    q_row$30$d = push_row$2;
                 end
                 if (slot_addr == 7) begin
-                    q_cu$55$d = push_cu$2;
-                    q_slot$55$d = push_slot$2;
-                    q_row$55$d = push_row$2;
-                end
-                if (slot_addr == 8) begin
-                    q_cu$56$d = push_cu$2;
-                    q_slot$56$d = push_slot$2;
-                    q_row$56$d = push_row$2;
-                end
-                if (slot_addr == 9) begin
-                    q_cu$57$d = push_cu$2;
-                    q_slot$57$d = push_slot$2;
-                    q_row$57$d = push_row$2;
-                end
-                if (slot_addr == 10) begin
-                    q_cu$58$d = push_cu$2;
-                    q_slot$58$d = push_slot$2;
-                    q_row$58$d = push_row$2;
-                end
-                if (slot_addr == 11) begin
-                    q_cu$59$d = push_cu$2;
-                    q_slot$59$d = push_slot$2;
-                    q_row$59$d = push_row$2;
-                end
-                if (slot_addr == 12) begin
-                    q_cu$60$d = push_cu$2;
-                    q_slot$60$d = push_slot$2;
-                    q_row$60$d = push_row$2;
-                end
-                if (slot_addr == 13) begin
-                    q_cu$61$d = push_cu$2;
-                    q_slot$61$d = push_slot$2;
-                    q_row$61$d = push_row$2;
-                end
-                if (slot_addr == 14) begin
-                    q_cu$62$d = push_cu$2;
-                    q_slot$62$d = push_slot$2;
-                    q_row$62$d = push_row$2;
-                end
-                if (slot_addr == 15) begin
-                    q_cu$63$d = push_cu$2;
-                    q_slot$63$d = push_slot$2;
-                    q_row$63$d = push_row$2;
-                end
-            end
-            else begin
-                overflowed = 1'b1;
-            end
-            earlier = earlier + 32'h1;
-        end
-        if (push_valid$3 & (push_bank$3 == 3)) begin
-            if (earlier < room) begin
-                slot_addr = tail$3$q + ((earlier) & 4'hf);
-                if (slot_addr == 0) begin
-                    q_cu$48$d = push_cu$3;
-                    q_slot$48$d = push_slot$3;
-                    q_row$48$d = push_row$3;
-                end
-                if (slot_addr == 1) begin
-                    q_cu$49$d = push_cu$3;
-                    q_slot$49$d = push_slot$3;
-                    q_row$49$d = push_row$3;
-                end
-                if (slot_addr == 2) begin
-                    q_cu$50$d = push_cu$3;
-                    q_slot$50$d = push_slot$3;
-                    q_row$50$d = push_row$3;
-                end
-                if (slot_addr == 3) begin
-                    q_cu$51$d = push_cu$3;
-                    q_slot$51$d = push_slot$3;
-                    q_row$51$d = push_row$3;
-                end
-                if (slot_addr == 4) begin
-                    q_cu$52$d = push_cu$3;
-                    q_slot$52$d = push_slot$3;
-                    q_row$52$d = push_row$3;
-                end
-                if (slot_addr == 5) begin
-                    q_cu$53$d = push_cu$3;
-                    q_slot$53$d = push_slot$3;
-                    q_row$53$d = push_row$3;
-                end
-                if (slot_addr == 6) begin
-                    q_cu$54$d = push_cu$3;
-                    q_slot$54$d = push_slot$3;
-                    q_row$54$d = push_row$3;
-                end
-                if (slot_addr == 7) begin
-                    q_cu$55$d = push_cu$3;
-                    q_slot$55$d = push_slot$3;
-                    q_row$55$d = push_row$3;
-                end
-                if (slot_addr == 8) begin
-                    q_cu$56$d = push_cu$3;
-                    q_slot$56$d = push_slot$3;
-                    q_row$56$d = push_row$3;
-                end
-                if (slot_addr == 9) begin
-                    q_cu$57$d = push_cu$3;
-                    q_slot$57$d = push_slot$3;
-                    q_row$57$d = push_row$3;
-                end
-                if (slot_addr == 10) begin
-                    q_cu$58$d = push_cu$3;
-                    q_slot$58$d = push_slot$3;
-                    q_row$58$d = push_row$3;
-                end
-                if (slot_addr == 11) begin
-                    q_cu$59$d = push_cu$3;
-                    q_slot$59$d = push_slot$3;
-                    q_row$59$d = push_row$3;
-                end
-                if (slot_addr == 12) begin
-                    q_cu$60$d = push_cu$3;
-                    q_slot$60$d = push_slot$3;
-                    q_row$60$d = push_row$3;
-                end
-                if (slot_addr == 13) begin
-                    q_cu$61$d = push_cu$3;
-                    q_slot$61$d = push_slot$3;
-                    q_row$61$d = push_row$3;
-                end
-                if (slot_addr == 14) begin
-                    q_cu$62$d = push_cu$3;
-                    q_slot$62$d = push_slot$3;
-                    q_row$62$d = push_row$3;
-                end
-                if (slot_addr == 15) begin
-                    q_cu$63$d = push_cu$3;
-                    q_slot$63$d = push_slot$3;
-                    q_row$63$d = push_row$3;
-                end
-            end
-            else begin
-                overflowed = 1'b1;
-            end
-            earlier = earlier + 32'h1;
-        end
-        if (push_valid$4 & (push_bank$4 == 3)) begin
-            if (earlier < room) begin
-                slot_addr = tail$3$q + ((earlier) & 4'hf);
-                if (slot_addr == 0) begin
-                    q_cu$48$d = push_cu$4;
-                    q_slot$48$d = push_slot$4;
-                    q_row$48$d = push_row$4;
-                end
-                if (slot_addr == 1) begin
-                    q_cu$49$d = push_cu$4;
-                    q_slot$49$d = push_slot$4;
-                    q_row$49$d = push_row$4;
-                end
-                if (slot_addr == 2) begin
-                    q_cu$50$d = push_cu$4;
-                    q_slot$50$d = push_slot$4;
-                    q_row$50$d = push_row$4;
-                end
-                if (slot_addr == 3) begin
-                    q_cu$51$d = push_cu$4;
-                    q_slot$51$d = push_slot$4;
-                    q_row$51$d = push_row$4;
-                end
-                if (slot_addr == 4) begin
-                    q_cu$52$d = push_cu$4;
-                    q_slot$52$d = push_slot$4;
-                    q_row$52$d = push_row$4;
-                end
-                if (slot_addr == 5) begin
-                    q_cu$53$d = push_cu$4;
-                    q_slot$53$d = push_slot$4;
-                    q_row$53$d = push_row$4;
-                end
-                if (slot_addr == 6) begin
-                    q_cu$54$d = push_cu$4;
-                    q_slot$54$d = push_slot$4;
-                    q_row$54$d = push_row$4;
-                end
-                if (slot_addr == 7) begin
-                    q_cu$55$d = push_cu$4;
-                    q_slot$55$d = push_slot$4;
-                    q_row$55$d = push_row$4;
-                end
-                if (slot_addr == 8) begin
-                    q_cu$56$d = push_cu$4;
-                    q_slot$56$d = push_slot$4;
-                    q_row$56$d = push_row$4;
-                end
-                if (slot_addr == 9) begin
-                    q_cu$57$d = push_cu$4;
-                    q_slot$57$d = push_slot$4;
-                    q_row$57$d = push_row$4;
-                end
-                if (slot_addr == 10) begin
-                    q_cu$58$d = push_cu$4;
-                    q_slot$58$d = push_slot$4;
-                    q_row$58$d = push_row$4;
-                end
-                if (slot_addr == 11) begin
-                    q_cu$59$d = push_cu$4;
-                    q_slot$59$d = push_slot$4;
-                    q_row$59$d = push_row$4;
-                end
-                if (slot_addr == 12) begin
-                    q_cu$60$d = push_cu$4;
-                    q_slot$60$d = push_slot$4;
-                    q_row$60$d = push_row$4;
-                end
-                if (slot_addr == 13) begin
-                    q_cu$61$d = push_cu$4;
-                    q_slot$61$d = push_slot$4;
-                    q_row$61$d = push_row$4;
-                end
-                if (slot_addr == 14) begin
-                    q_cu$62$d = push_cu$4;
-                    q_slot$62$d = push_slot$4;
-                    q_row$62$d = push_row$4;
-                end
-                if (slot_addr == 15) begin
-                    q_cu$63$d = push_cu$4;
-                    q_slot$63$d = push_slot$4;
-                    q_row$63$d = push_row$4;
-                end
-            end
-            else begin
-                overflowed = 1'b1;
-            end
-            earlier = earlier + 32'h1;
-        end
-        if (push_valid$5 & (push_bank$5 == 3)) begin
-            if (earlier < room) begin
-                slot_addr = tail$3$q + ((earlier) & 4'hf);
-                if (slot_addr == 0) begin
-                    q_cu$48$d = push_cu$5;
-                    q_slot$48$d = push_slot$5;
-                    q_row$48$d = push_row$5;
-                end
-                if (slot_addr == 1) begin
-                    q_cu$49$d = push_cu$5;
-                    q_slot$49$d = push_slot$5;
-                    q_row$49$d = push_row$5;
-                end
-                if (slot_addr == 2) begin
-                    q_cu$50$d = push_cu$5;
-                    q_slot$50$d = push_slot$5;
-                    q_row$50$d = push_row$5;
-                end
-                if (slot_addr == 3) begin
-                    q_cu$51$d = push_cu$5;
-                    q_slot$51$d = push_slot$5;
-                    q_row$51$d = push_row$5;
-                end
-                if (slot_addr == 4) begin
-                    q_cu$52$d = push_cu$5;
-                    q_slot$52$d = push_slot$5;
-                    q_row$52$d = push_row$5;
-                end
-                if (slot_addr == 5) begin
-                    q_cu$53$d = push_cu$5;
-                    q_slot$53$d = push_slot$5;
-                    q_row$53$d = push_row$5;
-                end
-                if (slot_addr == 6) begin
-                    q_cu$54$d = push_cu$5;
-                    q_slot$54$d = push_slot$5;
-                    q_row$54$d = push_row$5;
-                end
-                if (slot_addr == 7) begin
-                    q_cu$55$d = push_cu$5;
-                    q_slot$55$d = push_slot$5;
-                    q_row$55$d = push_row$5;
-                end
-                if (slot_addr == 8) begin
-                    q_cu$56$d = push_cu$5;
-                    q_slot$56$d = push_slot$5;
-                    q_row$56$d = push_row$5;
-                end
-                if (slot_addr == 9) begin
-                    q_cu$57$d = push_cu$5;
-                    q_slot$57$d = push_slot$5;
-                    q_row$57$d = push_row$5;
-                end
-                if (slot_addr == 10) begin
-                    q_cu$58$d = push_cu$5;
-                    q_slot$58$d = push_slot$5;
-                    q_row$58$d = push_row$5;
-                end
-                if (slot_addr == 11) begin
-                    q_cu$59$d = push_cu$5;
-                    q_slot$59$d = push_slot$5;
-                    q_row$59$d = push_row$5;
-                end
-                if (slot_addr == 12) begin
-                    q_cu$60$d = push_cu$5;
-                    q_slot$60$d = push_slot$5;
-                    q_row$60$d = push_row$5;
-                end
-                if (slot_addr == 13) begin
-                    q_cu$61$d = push_cu$5;
-                    q_slot$61$d = push_slot$5;
-                    q_row$61$d = push_row$5;
-                end
-                if (slot_addr == 14) begin
-                    q_cu$62$d = push_cu$5;
-                    q_slot$62$d = push_slot$5;
-                    q_row$62$d = push_row$5;
-                end
-                if (slot_addr == 15) begin
-                    q_cu$63$d = push_cu$5;
-                    q_slot$63$d = push_slot$5;
-                    q_row$63$d = push_row$5;
+                    q_cu$31$d = push_cu$2;
+                    q_slot$31$d = push_slot$2;
+                    q_row$31$d = push_row$2;
                 end
             end
             else begin
@@ -4829,12 +2146,12 @@ module bank_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_vali
             earlier = earlier + 32'h1;
         end
         if (earlier < room) begin
-            pushes = ((earlier) & 5'h1f);
+            pushes = ((earlier) & 4'hf);
         end
         else begin
-            pushes = ((room) & 5'h1f);
+            pushes = ((room) & 4'hf);
         end
-        tail$3$d = tail$3$q + ((pushes) & 4'hf);
+        tail$3$d = tail$3$q + ((pushes) & 3'h7);
         if (granted[3]) begin
             head$3$d = head$3$q + 32'h1;
             count$3$d = count$3$q + pushes - 32'h1;
@@ -4866,12 +2183,12 @@ endmodule // bank_arbiter
 
 module bank_arbiter__count_0(d,q,clock);
     // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
+    input wire  [3:0] d;
+    output reg  [3:0] q;
     input wire  clock;
     // Update code (custom)
     initial begin
-       q = 5'h0;
+       q = 4'h0;
     end
     always @(posedge clock) begin
        q <= d;
@@ -4880,12 +2197,12 @@ endmodule // bank_arbiter__count_0
 
 module bank_arbiter__head_0(d,q,clock);
     // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
+    input wire  [2:0] d;
+    output reg  [2:0] q;
     input wire  clock;
     // Update code (custom)
     initial begin
-       q = 4'h0;
+       q = 3'h0;
     end
     always @(posedge clock) begin
        q <= d;
@@ -4906,7 +2223,7 @@ module bank_arbiter__overflow_q(d,q,clock);
     end
 endmodule // bank_arbiter__overflow_q
 
-module bank_arbiter__pri(d,q,clock);
+module bank_arbiter__q_slot_0(d,q,clock);
     // Module arguments
     input wire  [1:0] d;
     output reg  [1:0] q;
@@ -4918,4 +2235,4 @@ module bank_arbiter__pri(d,q,clock);
     always @(posedge clock) begin
        q <= d;
     end
-endmodule // bank_arbiter__pri
+endmodule // bank_arbiter__q_slot_0

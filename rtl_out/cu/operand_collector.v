@@ -3,38 +3,26 @@
 // Regenerate with `cargo run -- gen` (see README.md).
 // Preset `cu`: sized for the Alchitry Cu's iCE40-HX8K (7680 logic cells, 32 block RAMs).
 // Parameters: warps=4 threads=8 pc_width=16 stack_depth=4 (warp id bits=2, stack pointer bits=3)
-// Collector: banks=4 collector_units=4 in_ports=2 regs_per_warp=16 rows_per_bank=16 queue_depth=16 allocator=several banks per collector unit (GPGPU-Sim) unit_types=2 sets=one generic schedulers=1 in_order_per_warp=true lane_bits=8 tag_bits=8
+// Collector: banks=4 collector_units=2 in_ports=1 regs_per_warp=16 rows_per_bank=16 queue_depth=8 allocator=several banks per collector unit (GPGPU-Sim) unit_types=2 sets=one generic schedulers=1 in_order_per_warp=true lane_bits=4 tag_bits=8
 // Interface: an input instruction on port p is taken at the rising edge of a cycle with in_valid$p and in_ready$p (in_ready$p never depends on in_valid$p; in_cu$p names the collector unit); out_valid$u is registered and holds until a cycle with out_ready$u; wb_valid is always taken at the edge, and a read granted in cycle t sees every write-back up to cycle t-1; register reads take one cycle (block RAM), bypassed so that an instruction whose last operand is granted in cycle t can be dispatched in t+1 and appears on out_valid in t+2; in_src[3p+s] is port p's source s; operand lanes are packed lane l at bits l*lane_bits; invalid source slots read 0
 // Clock: `clock`, rising edge; reset is synchronous and active high
 
-module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,in_unit$0,in_unit$1,in_tag$0,in_tag$1,in_dst$0,in_dst$1,in_mask$0,in_mask$1,in_src_valid$0,in_src_valid$1,in_src$0,in_src$1,in_src$2,in_src$3,in_src$4,in_src$5,in_ready$0,in_ready$1,in_cu$0,in_cu$1,out_ready$0,out_ready$1,out_valid$0,out_valid$1,out_warp$0,out_warp$1,out_tag$0,out_tag$1,out_dst$0,out_dst$1,out_mask$0,out_mask$1,out_src_valid$0,out_src_valid$1,out_src0$0,out_src0$1,out_src1$0,out_src1$1,out_src2$0,out_src2$1,wb_valid,wb_warp,wb_reg,wb_mask,wb_data,busy,grant,dispatch,count_alloc,count_dispatch,count_stall,count_grant$0,count_grant$1,count_grant$2,count_grant$3,err_unit,err_overflow);
+module operand_collector(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,in_dst$0,in_mask$0,in_src_valid$0,in_src$0,in_src$1,in_src$2,in_ready$0,in_cu$0,out_ready$0,out_ready$1,out_valid$0,out_valid$1,out_warp$0,out_warp$1,out_tag$0,out_tag$1,out_dst$0,out_dst$1,out_mask$0,out_mask$1,out_src_valid$0,out_src_valid$1,out_src0$0,out_src0$1,out_src1$0,out_src1$1,out_src2$0,out_src2$1,wb_valid,wb_warp,wb_reg,wb_mask,wb_data,busy,grant,dispatch,count_alloc,count_dispatch,count_stall,count_grant$0,count_grant$1,count_grant$2,count_grant$3,err_unit,err_overflow);
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  in_valid$0;
-    input wire  in_valid$1;
     input wire  [1:0] in_warp$0;
-    input wire  [1:0] in_warp$1;
     input wire  in_unit$0;
-    input wire  in_unit$1;
     input wire  [7:0] in_tag$0;
-    input wire  [7:0] in_tag$1;
     input wire  [3:0] in_dst$0;
-    input wire  [3:0] in_dst$1;
     input wire  [7:0] in_mask$0;
-    input wire  [7:0] in_mask$1;
     input wire  [2:0] in_src_valid$0;
-    input wire  [2:0] in_src_valid$1;
     input wire  [3:0] in_src$0;
     input wire  [3:0] in_src$1;
     input wire  [3:0] in_src$2;
-    input wire  [3:0] in_src$3;
-    input wire  [3:0] in_src$4;
-    input wire  [3:0] in_src$5;
     output reg  in_ready$0;
-    output reg  in_ready$1;
-    output reg  [1:0] in_cu$0;
-    output reg  [1:0] in_cu$1;
+    output reg  in_cu$0;
     input wire  out_ready$0;
     input wire  out_ready$1;
     output reg  out_valid$0;
@@ -49,20 +37,20 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
     output reg  [7:0] out_mask$1;
     output reg  [2:0] out_src_valid$0;
     output reg  [2:0] out_src_valid$1;
-    output reg  [63:0] out_src0$0;
-    output reg  [63:0] out_src0$1;
-    output reg  [63:0] out_src1$0;
-    output reg  [63:0] out_src1$1;
-    output reg  [63:0] out_src2$0;
-    output reg  [63:0] out_src2$1;
+    output reg  [31:0] out_src0$0;
+    output reg  [31:0] out_src0$1;
+    output reg  [31:0] out_src1$0;
+    output reg  [31:0] out_src1$1;
+    output reg  [31:0] out_src2$0;
+    output reg  [31:0] out_src2$1;
     input wire  wb_valid;
     input wire  [1:0] wb_warp;
     input wire  [3:0] wb_reg;
     input wire  [7:0] wb_mask;
-    input wire  [63:0] wb_data;
-    output reg  [3:0] busy;
+    input wire  [31:0] wb_data;
+    output reg  [1:0] busy;
     output reg  [3:0] grant;
-    output reg  [3:0] dispatch;
+    output reg  [1:0] dispatch;
     output reg  [31:0] count_alloc;
     output reg  [31:0] count_dispatch;
     output reg  [31:0] count_stall;
@@ -73,8 +61,8 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
     output reg  err_unit;
     output reg  err_overflow;
     // Constant declarations
-    localparam  set_mask$0 = 4'hf;
-    localparam  set_mask$1 = 4'hf;
+    localparam  set_mask$0 = 2'b11;
+    localparam  set_mask$1 = 2'b11;
     localparam  in_order = 1'b1;
     // Stub signals
     reg  arbiter$clock;
@@ -82,40 +70,25 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
     reg  arbiter$push_valid$0;
     reg  arbiter$push_valid$1;
     reg  arbiter$push_valid$2;
-    reg  arbiter$push_valid$3;
-    reg  arbiter$push_valid$4;
-    reg  arbiter$push_valid$5;
     reg  [1:0] arbiter$push_bank$0;
     reg  [1:0] arbiter$push_bank$1;
     reg  [1:0] arbiter$push_bank$2;
-    reg  [1:0] arbiter$push_bank$3;
-    reg  [1:0] arbiter$push_bank$4;
-    reg  [1:0] arbiter$push_bank$5;
-    reg  [1:0] arbiter$push_cu$0;
-    reg  [1:0] arbiter$push_cu$1;
-    reg  [1:0] arbiter$push_cu$2;
-    reg  [1:0] arbiter$push_cu$3;
-    reg  [1:0] arbiter$push_cu$4;
-    reg  [1:0] arbiter$push_cu$5;
+    reg  arbiter$push_cu$0;
+    reg  arbiter$push_cu$1;
+    reg  arbiter$push_cu$2;
     reg  [1:0] arbiter$push_slot$0;
     reg  [1:0] arbiter$push_slot$1;
     reg  [1:0] arbiter$push_slot$2;
-    reg  [1:0] arbiter$push_slot$3;
-    reg  [1:0] arbiter$push_slot$4;
-    reg  [1:0] arbiter$push_slot$5;
     reg  [3:0] arbiter$push_row$0;
     reg  [3:0] arbiter$push_row$1;
     reg  [3:0] arbiter$push_row$2;
-    reg  [3:0] arbiter$push_row$3;
-    reg  [3:0] arbiter$push_row$4;
-    reg  [3:0] arbiter$push_row$5;
     reg  arbiter$write_valid;
     reg  [1:0] arbiter$write_bank;
     wire  [3:0] arbiter$grant;
-    wire  [1:0] arbiter$grant_cu$0;
-    wire  [1:0] arbiter$grant_cu$1;
-    wire  [1:0] arbiter$grant_cu$2;
-    wire  [1:0] arbiter$grant_cu$3;
+    wire  arbiter$grant_cu$0;
+    wire  arbiter$grant_cu$1;
+    wire  arbiter$grant_cu$2;
+    wire  arbiter$grant_cu$3;
     wire  [1:0] arbiter$grant_slot$0;
     wire  [1:0] arbiter$grant_slot$1;
     wire  [1:0] arbiter$grant_slot$2;
@@ -125,22 +98,22 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
     wire  [3:0] arbiter$grant_row$2;
     wire  [3:0] arbiter$grant_row$3;
     wire  [3:0] arbiter$pending;
-    wire  [1:0] arbiter$diagonal;
+    wire  arbiter$diagonal;
     wire  arbiter$err_overflow;
     reg  rf$clock;
     reg  [3:0] rf$read_row$0;
     reg  [3:0] rf$read_row$1;
     reg  [3:0] rf$read_row$2;
     reg  [3:0] rf$read_row$3;
-    wire  [63:0] rf$read_data$0;
-    wire  [63:0] rf$read_data$1;
-    wire  [63:0] rf$read_data$2;
-    wire  [63:0] rf$read_data$3;
+    wire  [31:0] rf$read_data$0;
+    wire  [31:0] rf$read_data$1;
+    wire  [31:0] rf$read_data$2;
+    wire  [31:0] rf$read_data$3;
     reg  rf$write_valid;
     reg  [1:0] rf$write_bank;
     reg  [3:0] rf$write_row;
     reg  [7:0] rf$write_mask;
-    reg  [63:0] rf$write_data;
+    reg  [31:0] rf$write_data;
     reg  [1:0] src_map$0$warp;
     reg  [3:0] src_map$0$regnum;
     wire  [1:0] src_map$0$bank;
@@ -153,38 +126,26 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
     reg  [3:0] src_map$2$regnum;
     wire  [1:0] src_map$2$bank;
     wire  [3:0] src_map$2$row;
-    reg  [1:0] src_map$3$warp;
-    reg  [3:0] src_map$3$regnum;
-    wire  [1:0] src_map$3$bank;
-    wire  [3:0] src_map$3$row;
-    reg  [1:0] src_map$4$warp;
-    reg  [3:0] src_map$4$regnum;
-    wire  [1:0] src_map$4$bank;
-    wire  [3:0] src_map$4$row;
-    reg  [1:0] src_map$5$warp;
-    reg  [3:0] src_map$5$regnum;
-    wire  [1:0] src_map$5$bank;
-    wire  [3:0] src_map$5$row;
     reg  [1:0] wb_map$warp;
     reg  [3:0] wb_map$regnum;
     wire  [1:0] wb_map$bank;
     wire  [3:0] wb_map$row;
     reg  du$0$clock;
     reg  du$0$reset;
-    reg  [3:0] du$0$req;
+    reg  [1:0] du$0$req;
     reg  du$0$advance;
     wire  du$0$valid;
-    wire  [1:0] du$0$index;
-    wire  [3:0] du$0$grant;
+    wire  du$0$index;
+    wire  [1:0] du$0$grant;
     reg  du$1$clock;
     reg  du$1$reset;
-    reg  [3:0] du$1$req;
+    reg  [1:0] du$1$req;
     reg  du$1$advance;
     wire  du$1$valid;
-    wire  [1:0] du$1$index;
-    wire  [3:0] du$1$grant;
-    reg  [3:0] cu_busy$d;
-    wire  [3:0] cu_busy$q;
+    wire  du$1$index;
+    wire  [1:0] du$1$grant;
+    reg  [1:0] cu_busy$d;
+    wire  [1:0] cu_busy$q;
     reg  cu_busy$clock;
     reg  [1:0] cu_warp$0$d;
     wire  [1:0] cu_warp$0$q;
@@ -192,146 +153,80 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
     reg  [1:0] cu_warp$1$d;
     wire  [1:0] cu_warp$1$q;
     reg  cu_warp$1$clock;
-    reg  [1:0] cu_warp$2$d;
-    wire  [1:0] cu_warp$2$q;
-    reg  cu_warp$2$clock;
-    reg  [1:0] cu_warp$3$d;
-    wire  [1:0] cu_warp$3$q;
-    reg  cu_warp$3$clock;
     reg  cu_unit$0$d;
     wire  cu_unit$0$q;
     reg  cu_unit$0$clock;
     reg  cu_unit$1$d;
     wire  cu_unit$1$q;
     reg  cu_unit$1$clock;
-    reg  cu_unit$2$d;
-    wire  cu_unit$2$q;
-    reg  cu_unit$2$clock;
-    reg  cu_unit$3$d;
-    wire  cu_unit$3$q;
-    reg  cu_unit$3$clock;
     reg  [7:0] cu_tag$0$d;
     wire  [7:0] cu_tag$0$q;
     reg  cu_tag$0$clock;
     reg  [7:0] cu_tag$1$d;
     wire  [7:0] cu_tag$1$q;
     reg  cu_tag$1$clock;
-    reg  [7:0] cu_tag$2$d;
-    wire  [7:0] cu_tag$2$q;
-    reg  cu_tag$2$clock;
-    reg  [7:0] cu_tag$3$d;
-    wire  [7:0] cu_tag$3$q;
-    reg  cu_tag$3$clock;
     reg  [3:0] cu_dst$0$d;
     wire  [3:0] cu_dst$0$q;
     reg  cu_dst$0$clock;
     reg  [3:0] cu_dst$1$d;
     wire  [3:0] cu_dst$1$q;
     reg  cu_dst$1$clock;
-    reg  [3:0] cu_dst$2$d;
-    wire  [3:0] cu_dst$2$q;
-    reg  cu_dst$2$clock;
-    reg  [3:0] cu_dst$3$d;
-    wire  [3:0] cu_dst$3$q;
-    reg  cu_dst$3$clock;
     reg  [7:0] cu_mask$0$d;
     wire  [7:0] cu_mask$0$q;
     reg  cu_mask$0$clock;
     reg  [7:0] cu_mask$1$d;
     wire  [7:0] cu_mask$1$q;
     reg  cu_mask$1$clock;
-    reg  [7:0] cu_mask$2$d;
-    wire  [7:0] cu_mask$2$q;
-    reg  cu_mask$2$clock;
-    reg  [7:0] cu_mask$3$d;
-    wire  [7:0] cu_mask$3$q;
-    reg  cu_mask$3$clock;
     reg  [2:0] cu_src_valid$0$d;
     wire  [2:0] cu_src_valid$0$q;
     reg  cu_src_valid$0$clock;
     reg  [2:0] cu_src_valid$1$d;
     wire  [2:0] cu_src_valid$1$q;
     reg  cu_src_valid$1$clock;
-    reg  [2:0] cu_src_valid$2$d;
-    wire  [2:0] cu_src_valid$2$q;
-    reg  cu_src_valid$2$clock;
-    reg  [2:0] cu_src_valid$3$d;
-    wire  [2:0] cu_src_valid$3$q;
-    reg  cu_src_valid$3$clock;
     reg  [2:0] cu_not_ready$0$d;
     wire  [2:0] cu_not_ready$0$q;
     reg  cu_not_ready$0$clock;
     reg  [2:0] cu_not_ready$1$d;
     wire  [2:0] cu_not_ready$1$q;
     reg  cu_not_ready$1$clock;
-    reg  [2:0] cu_not_ready$2$d;
-    wire  [2:0] cu_not_ready$2$q;
-    reg  cu_not_ready$2$clock;
-    reg  [2:0] cu_not_ready$3$d;
-    wire  [2:0] cu_not_ready$3$q;
-    reg  cu_not_ready$3$clock;
-    reg  [3:0] cu_older$0$d;
-    wire  [3:0] cu_older$0$q;
+    reg  [1:0] cu_older$0$d;
+    wire  [1:0] cu_older$0$q;
     reg  cu_older$0$clock;
-    reg  [3:0] cu_older$1$d;
-    wire  [3:0] cu_older$1$q;
+    reg  [1:0] cu_older$1$d;
+    wire  [1:0] cu_older$1$q;
     reg  cu_older$1$clock;
-    reg  [3:0] cu_older$2$d;
-    wire  [3:0] cu_older$2$q;
-    reg  cu_older$2$clock;
-    reg  [3:0] cu_older$3$d;
-    wire  [3:0] cu_older$3$q;
-    reg  cu_older$3$clock;
-    reg  [63:0] cu_op0$0$d;
-    wire  [63:0] cu_op0$0$q;
+    reg  [31:0] cu_op0$0$d;
+    wire  [31:0] cu_op0$0$q;
     reg  cu_op0$0$clock;
-    reg  [63:0] cu_op0$1$d;
-    wire  [63:0] cu_op0$1$q;
+    reg  [31:0] cu_op0$1$d;
+    wire  [31:0] cu_op0$1$q;
     reg  cu_op0$1$clock;
-    reg  [63:0] cu_op0$2$d;
-    wire  [63:0] cu_op0$2$q;
-    reg  cu_op0$2$clock;
-    reg  [63:0] cu_op0$3$d;
-    wire  [63:0] cu_op0$3$q;
-    reg  cu_op0$3$clock;
-    reg  [63:0] cu_op1$0$d;
-    wire  [63:0] cu_op1$0$q;
+    reg  [31:0] cu_op1$0$d;
+    wire  [31:0] cu_op1$0$q;
     reg  cu_op1$0$clock;
-    reg  [63:0] cu_op1$1$d;
-    wire  [63:0] cu_op1$1$q;
+    reg  [31:0] cu_op1$1$d;
+    wire  [31:0] cu_op1$1$q;
     reg  cu_op1$1$clock;
-    reg  [63:0] cu_op1$2$d;
-    wire  [63:0] cu_op1$2$q;
-    reg  cu_op1$2$clock;
-    reg  [63:0] cu_op1$3$d;
-    wire  [63:0] cu_op1$3$q;
-    reg  cu_op1$3$clock;
-    reg  [63:0] cu_op2$0$d;
-    wire  [63:0] cu_op2$0$q;
+    reg  [31:0] cu_op2$0$d;
+    wire  [31:0] cu_op2$0$q;
     reg  cu_op2$0$clock;
-    reg  [63:0] cu_op2$1$d;
-    wire  [63:0] cu_op2$1$q;
+    reg  [31:0] cu_op2$1$d;
+    wire  [31:0] cu_op2$1$q;
     reg  cu_op2$1$clock;
-    reg  [63:0] cu_op2$2$d;
-    wire  [63:0] cu_op2$2$q;
-    reg  cu_op2$2$clock;
-    reg  [63:0] cu_op2$3$d;
-    wire  [63:0] cu_op2$3$q;
-    reg  cu_op2$3$clock;
     reg  [3:0] rd_valid$d;
     wire  [3:0] rd_valid$q;
     reg  rd_valid$clock;
-    reg  [1:0] rd_cu$0$d;
-    wire  [1:0] rd_cu$0$q;
+    reg  rd_cu$0$d;
+    wire  rd_cu$0$q;
     reg  rd_cu$0$clock;
-    reg  [1:0] rd_cu$1$d;
-    wire  [1:0] rd_cu$1$q;
+    reg  rd_cu$1$d;
+    wire  rd_cu$1$q;
     reg  rd_cu$1$clock;
-    reg  [1:0] rd_cu$2$d;
-    wire  [1:0] rd_cu$2$q;
+    reg  rd_cu$2$d;
+    wire  rd_cu$2$q;
     reg  rd_cu$2$clock;
-    reg  [1:0] rd_cu$3$d;
-    wire  [1:0] rd_cu$3$q;
+    reg  rd_cu$3$d;
+    wire  rd_cu$3$q;
     reg  rd_cu$3$clock;
     reg  [1:0] rd_slot$0$d;
     wire  [1:0] rd_slot$0$q;
@@ -381,23 +276,23 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
     reg  [2:0] o_src_valid$1$d;
     wire  [2:0] o_src_valid$1$q;
     reg  o_src_valid$1$clock;
-    reg  [63:0] o_src0$0$d;
-    wire  [63:0] o_src0$0$q;
+    reg  [31:0] o_src0$0$d;
+    wire  [31:0] o_src0$0$q;
     reg  o_src0$0$clock;
-    reg  [63:0] o_src0$1$d;
-    wire  [63:0] o_src0$1$q;
+    reg  [31:0] o_src0$1$d;
+    wire  [31:0] o_src0$1$q;
     reg  o_src0$1$clock;
-    reg  [63:0] o_src1$0$d;
-    wire  [63:0] o_src1$0$q;
+    reg  [31:0] o_src1$0$d;
+    wire  [31:0] o_src1$0$q;
     reg  o_src1$0$clock;
-    reg  [63:0] o_src1$1$d;
-    wire  [63:0] o_src1$1$q;
+    reg  [31:0] o_src1$1$d;
+    wire  [31:0] o_src1$1$q;
     reg  o_src1$1$clock;
-    reg  [63:0] o_src2$0$d;
-    wire  [63:0] o_src2$0$q;
+    reg  [31:0] o_src2$0$d;
+    wire  [31:0] o_src2$0$q;
     reg  o_src2$0$clock;
-    reg  [63:0] o_src2$1$d;
-    wire  [63:0] o_src2$1$q;
+    reg  [31:0] o_src2$1$d;
+    wire  [31:0] o_src2$1$q;
     reg  o_src2$1$clock;
     reg  [31:0] n_alloc$d;
     wire  [31:0] n_alloc$q;
@@ -424,40 +319,30 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
     wire  unit_err$q;
     reg  unit_err$clock;
     // Local signals
-    reg  [63:0] op0_now$0;
-    reg  [63:0] op0_now$1;
-    reg  [63:0] op0_now$2;
-    reg  [63:0] op0_now$3;
-    reg  [63:0] op1_now$0;
-    reg  [63:0] op1_now$1;
-    reg  [63:0] op1_now$2;
-    reg  [63:0] op1_now$3;
-    reg  [63:0] op2_now$0;
-    reg  [63:0] op2_now$1;
-    reg  [63:0] op2_now$2;
-    reg  [63:0] op2_now$3;
+    reg  [31:0] op0_now$0;
+    reg  [31:0] op0_now$1;
+    reg  [31:0] op1_now$0;
+    reg  [31:0] op1_now$1;
+    reg  [31:0] op2_now$0;
+    reg  [31:0] op2_now$1;
     reg  [1:0] port_free;
     reg  [1:0] filled;
-    reg  [3:0] ready_base;
-    reg  [3:0] port_ok;
-    reg  [3:0] taken;
+    reg  [1:0] ready_base;
+    reg  [1:0] port_ok;
+    reg  [1:0] taken;
     reg  [2:0] collected$0;
     reg  [2:0] collected$1;
-    reg  [2:0] collected$2;
-    reg  [2:0] collected$3;
     reg  stall;
-    reg  [3:0] free;
-    reg  [3:0] live;
+    reg  [1:0] free;
+    reg  [1:0] live;
     reg  [1:0] warp_now$0;
     reg  [1:0] warp_now$1;
-    reg  [1:0] warp_now$2;
-    reg  [1:0] warp_now$3;
-    reg  [3:0] allowed;
+    reg  [1:0] allowed;
     reg  unit_ok;
     reg  found;
-    reg  [1:0] pick;
+    reg  pick;
     reg  take;
-    reg  [3:0] older_new;
+    reg  [1:0] older_new;
     reg  [31:0] allocs;
     reg  [31:0] dispatches;
     // Sub module instances
@@ -467,33 +352,18 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
         .push_valid$0(arbiter$push_valid$0),
         .push_valid$1(arbiter$push_valid$1),
         .push_valid$2(arbiter$push_valid$2),
-        .push_valid$3(arbiter$push_valid$3),
-        .push_valid$4(arbiter$push_valid$4),
-        .push_valid$5(arbiter$push_valid$5),
         .push_bank$0(arbiter$push_bank$0),
         .push_bank$1(arbiter$push_bank$1),
         .push_bank$2(arbiter$push_bank$2),
-        .push_bank$3(arbiter$push_bank$3),
-        .push_bank$4(arbiter$push_bank$4),
-        .push_bank$5(arbiter$push_bank$5),
         .push_cu$0(arbiter$push_cu$0),
         .push_cu$1(arbiter$push_cu$1),
         .push_cu$2(arbiter$push_cu$2),
-        .push_cu$3(arbiter$push_cu$3),
-        .push_cu$4(arbiter$push_cu$4),
-        .push_cu$5(arbiter$push_cu$5),
         .push_slot$0(arbiter$push_slot$0),
         .push_slot$1(arbiter$push_slot$1),
         .push_slot$2(arbiter$push_slot$2),
-        .push_slot$3(arbiter$push_slot$3),
-        .push_slot$4(arbiter$push_slot$4),
-        .push_slot$5(arbiter$push_slot$5),
         .push_row$0(arbiter$push_row$0),
         .push_row$1(arbiter$push_row$1),
         .push_row$2(arbiter$push_row$2),
-        .push_row$3(arbiter$push_row$3),
-        .push_row$4(arbiter$push_row$4),
-        .push_row$5(arbiter$push_row$5),
         .write_valid(arbiter$write_valid),
         .write_bank(arbiter$write_bank),
         .grant(arbiter$grant),
@@ -547,24 +417,6 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
         .bank(src_map$2$bank),
         .row(src_map$2$row)
     );
-    operand_collector__src_map_0 src_map$3(
-        .warp(src_map$3$warp),
-        .regnum(src_map$3$regnum),
-        .bank(src_map$3$bank),
-        .row(src_map$3$row)
-    );
-    operand_collector__src_map_0 src_map$4(
-        .warp(src_map$4$warp),
-        .regnum(src_map$4$regnum),
-        .bank(src_map$4$bank),
-        .row(src_map$4$row)
-    );
-    operand_collector__src_map_0 src_map$5(
-        .warp(src_map$5$warp),
-        .regnum(src_map$5$regnum),
-        .bank(src_map$5$bank),
-        .row(src_map$5$row)
-    );
     operand_collector__src_map_0 wb_map(
         .warp(wb_map$warp),
         .regnum(wb_map$regnum),
@@ -589,30 +441,20 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
         .index(du$1$index),
         .grant(du$1$grant)
     );
-    operand_collector__arbiter_head_0 cu_busy(
+    operand_collector__arbiter_q_slot_0 cu_busy(
         .d(cu_busy$d),
         .q(cu_busy$q),
         .clock(cu_busy$clock)
     );
-    operand_collector__arbiter_pri cu_warp$0(
+    operand_collector__arbiter_q_slot_0 cu_warp$0(
         .d(cu_warp$0$d),
         .q(cu_warp$0$q),
         .clock(cu_warp$0$clock)
     );
-    operand_collector__arbiter_pri cu_warp$1(
+    operand_collector__arbiter_q_slot_0 cu_warp$1(
         .d(cu_warp$1$d),
         .q(cu_warp$1$q),
         .clock(cu_warp$1$clock)
-    );
-    operand_collector__arbiter_pri cu_warp$2(
-        .d(cu_warp$2$d),
-        .q(cu_warp$2$q),
-        .clock(cu_warp$2$clock)
-    );
-    operand_collector__arbiter_pri cu_warp$3(
-        .d(cu_warp$3$d),
-        .q(cu_warp$3$q),
-        .clock(cu_warp$3$clock)
     );
     operand_collector__arbiter_overflow_q cu_unit$0(
         .d(cu_unit$0$d),
@@ -624,16 +466,6 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
         .q(cu_unit$1$q),
         .clock(cu_unit$1$clock)
     );
-    operand_collector__arbiter_overflow_q cu_unit$2(
-        .d(cu_unit$2$d),
-        .q(cu_unit$2$q),
-        .clock(cu_unit$2$clock)
-    );
-    operand_collector__arbiter_overflow_q cu_unit$3(
-        .d(cu_unit$3$d),
-        .q(cu_unit$3$q),
-        .clock(cu_unit$3$clock)
-    );
     operand_collector__cu_mask_0 cu_tag$0(
         .d(cu_tag$0$d),
         .q(cu_tag$0$q),
@@ -644,35 +476,15 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
         .q(cu_tag$1$q),
         .clock(cu_tag$1$clock)
     );
-    operand_collector__cu_mask_0 cu_tag$2(
-        .d(cu_tag$2$d),
-        .q(cu_tag$2$q),
-        .clock(cu_tag$2$clock)
-    );
-    operand_collector__cu_mask_0 cu_tag$3(
-        .d(cu_tag$3$d),
-        .q(cu_tag$3$q),
-        .clock(cu_tag$3$clock)
-    );
-    operand_collector__arbiter_head_0 cu_dst$0(
+    operand_collector__arbiter_count_0 cu_dst$0(
         .d(cu_dst$0$d),
         .q(cu_dst$0$q),
         .clock(cu_dst$0$clock)
     );
-    operand_collector__arbiter_head_0 cu_dst$1(
+    operand_collector__arbiter_count_0 cu_dst$1(
         .d(cu_dst$1$d),
         .q(cu_dst$1$q),
         .clock(cu_dst$1$clock)
-    );
-    operand_collector__arbiter_head_0 cu_dst$2(
-        .d(cu_dst$2$d),
-        .q(cu_dst$2$q),
-        .clock(cu_dst$2$clock)
-    );
-    operand_collector__arbiter_head_0 cu_dst$3(
-        .d(cu_dst$3$d),
-        .q(cu_dst$3$q),
-        .clock(cu_dst$3$clock)
     );
     operand_collector__cu_mask_0 cu_mask$0(
         .d(cu_mask$0$d),
@@ -684,75 +496,35 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
         .q(cu_mask$1$q),
         .clock(cu_mask$1$clock)
     );
-    operand_collector__cu_mask_0 cu_mask$2(
-        .d(cu_mask$2$d),
-        .q(cu_mask$2$q),
-        .clock(cu_mask$2$clock)
-    );
-    operand_collector__cu_mask_0 cu_mask$3(
-        .d(cu_mask$3$d),
-        .q(cu_mask$3$q),
-        .clock(cu_mask$3$clock)
-    );
-    operand_collector__cu_not_ready_0 cu_src_valid$0(
+    operand_collector__arbiter_head_0 cu_src_valid$0(
         .d(cu_src_valid$0$d),
         .q(cu_src_valid$0$q),
         .clock(cu_src_valid$0$clock)
     );
-    operand_collector__cu_not_ready_0 cu_src_valid$1(
+    operand_collector__arbiter_head_0 cu_src_valid$1(
         .d(cu_src_valid$1$d),
         .q(cu_src_valid$1$q),
         .clock(cu_src_valid$1$clock)
     );
-    operand_collector__cu_not_ready_0 cu_src_valid$2(
-        .d(cu_src_valid$2$d),
-        .q(cu_src_valid$2$q),
-        .clock(cu_src_valid$2$clock)
-    );
-    operand_collector__cu_not_ready_0 cu_src_valid$3(
-        .d(cu_src_valid$3$d),
-        .q(cu_src_valid$3$q),
-        .clock(cu_src_valid$3$clock)
-    );
-    operand_collector__cu_not_ready_0 cu_not_ready$0(
+    operand_collector__arbiter_head_0 cu_not_ready$0(
         .d(cu_not_ready$0$d),
         .q(cu_not_ready$0$q),
         .clock(cu_not_ready$0$clock)
     );
-    operand_collector__cu_not_ready_0 cu_not_ready$1(
+    operand_collector__arbiter_head_0 cu_not_ready$1(
         .d(cu_not_ready$1$d),
         .q(cu_not_ready$1$q),
         .clock(cu_not_ready$1$clock)
     );
-    operand_collector__cu_not_ready_0 cu_not_ready$2(
-        .d(cu_not_ready$2$d),
-        .q(cu_not_ready$2$q),
-        .clock(cu_not_ready$2$clock)
-    );
-    operand_collector__cu_not_ready_0 cu_not_ready$3(
-        .d(cu_not_ready$3$d),
-        .q(cu_not_ready$3$q),
-        .clock(cu_not_ready$3$clock)
-    );
-    operand_collector__arbiter_head_0 cu_older$0(
+    operand_collector__arbiter_q_slot_0 cu_older$0(
         .d(cu_older$0$d),
         .q(cu_older$0$q),
         .clock(cu_older$0$clock)
     );
-    operand_collector__arbiter_head_0 cu_older$1(
+    operand_collector__arbiter_q_slot_0 cu_older$1(
         .d(cu_older$1$d),
         .q(cu_older$1$q),
         .clock(cu_older$1$clock)
-    );
-    operand_collector__arbiter_head_0 cu_older$2(
-        .d(cu_older$2$d),
-        .q(cu_older$2$q),
-        .clock(cu_older$2$clock)
-    );
-    operand_collector__arbiter_head_0 cu_older$3(
-        .d(cu_older$3$d),
-        .q(cu_older$3$q),
-        .clock(cu_older$3$clock)
     );
     operand_collector__cu_op0_0 cu_op0$0(
         .d(cu_op0$0$d),
@@ -764,16 +536,6 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
         .q(cu_op0$1$q),
         .clock(cu_op0$1$clock)
     );
-    operand_collector__cu_op0_0 cu_op0$2(
-        .d(cu_op0$2$d),
-        .q(cu_op0$2$q),
-        .clock(cu_op0$2$clock)
-    );
-    operand_collector__cu_op0_0 cu_op0$3(
-        .d(cu_op0$3$d),
-        .q(cu_op0$3$q),
-        .clock(cu_op0$3$clock)
-    );
     operand_collector__cu_op0_0 cu_op1$0(
         .d(cu_op1$0$d),
         .q(cu_op1$0$q),
@@ -783,16 +545,6 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
         .d(cu_op1$1$d),
         .q(cu_op1$1$q),
         .clock(cu_op1$1$clock)
-    );
-    operand_collector__cu_op0_0 cu_op1$2(
-        .d(cu_op1$2$d),
-        .q(cu_op1$2$q),
-        .clock(cu_op1$2$clock)
-    );
-    operand_collector__cu_op0_0 cu_op1$3(
-        .d(cu_op1$3$d),
-        .q(cu_op1$3$q),
-        .clock(cu_op1$3$clock)
     );
     operand_collector__cu_op0_0 cu_op2$0(
         .d(cu_op2$0$d),
@@ -804,57 +556,47 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
         .q(cu_op2$1$q),
         .clock(cu_op2$1$clock)
     );
-    operand_collector__cu_op0_0 cu_op2$2(
-        .d(cu_op2$2$d),
-        .q(cu_op2$2$q),
-        .clock(cu_op2$2$clock)
-    );
-    operand_collector__cu_op0_0 cu_op2$3(
-        .d(cu_op2$3$d),
-        .q(cu_op2$3$q),
-        .clock(cu_op2$3$clock)
-    );
-    operand_collector__arbiter_head_0 rd_valid(
+    operand_collector__arbiter_count_0 rd_valid(
         .d(rd_valid$d),
         .q(rd_valid$q),
         .clock(rd_valid$clock)
     );
-    operand_collector__arbiter_pri rd_cu$0(
+    operand_collector__arbiter_overflow_q rd_cu$0(
         .d(rd_cu$0$d),
         .q(rd_cu$0$q),
         .clock(rd_cu$0$clock)
     );
-    operand_collector__arbiter_pri rd_cu$1(
+    operand_collector__arbiter_overflow_q rd_cu$1(
         .d(rd_cu$1$d),
         .q(rd_cu$1$q),
         .clock(rd_cu$1$clock)
     );
-    operand_collector__arbiter_pri rd_cu$2(
+    operand_collector__arbiter_overflow_q rd_cu$2(
         .d(rd_cu$2$d),
         .q(rd_cu$2$q),
         .clock(rd_cu$2$clock)
     );
-    operand_collector__arbiter_pri rd_cu$3(
+    operand_collector__arbiter_overflow_q rd_cu$3(
         .d(rd_cu$3$d),
         .q(rd_cu$3$q),
         .clock(rd_cu$3$clock)
     );
-    operand_collector__arbiter_pri rd_slot$0(
+    operand_collector__arbiter_q_slot_0 rd_slot$0(
         .d(rd_slot$0$d),
         .q(rd_slot$0$q),
         .clock(rd_slot$0$clock)
     );
-    operand_collector__arbiter_pri rd_slot$1(
+    operand_collector__arbiter_q_slot_0 rd_slot$1(
         .d(rd_slot$1$d),
         .q(rd_slot$1$q),
         .clock(rd_slot$1$clock)
     );
-    operand_collector__arbiter_pri rd_slot$2(
+    operand_collector__arbiter_q_slot_0 rd_slot$2(
         .d(rd_slot$2$d),
         .q(rd_slot$2$q),
         .clock(rd_slot$2$clock)
     );
-    operand_collector__arbiter_pri rd_slot$3(
+    operand_collector__arbiter_q_slot_0 rd_slot$3(
         .d(rd_slot$3$d),
         .q(rd_slot$3$q),
         .clock(rd_slot$3$clock)
@@ -869,12 +611,12 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
         .q(o_valid$1$q),
         .clock(o_valid$1$clock)
     );
-    operand_collector__arbiter_pri o_warp$0(
+    operand_collector__arbiter_q_slot_0 o_warp$0(
         .d(o_warp$0$d),
         .q(o_warp$0$q),
         .clock(o_warp$0$clock)
     );
-    operand_collector__arbiter_pri o_warp$1(
+    operand_collector__arbiter_q_slot_0 o_warp$1(
         .d(o_warp$1$d),
         .q(o_warp$1$q),
         .clock(o_warp$1$clock)
@@ -889,12 +631,12 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
         .q(o_tag$1$q),
         .clock(o_tag$1$clock)
     );
-    operand_collector__arbiter_head_0 o_dst$0(
+    operand_collector__arbiter_count_0 o_dst$0(
         .d(o_dst$0$d),
         .q(o_dst$0$q),
         .clock(o_dst$0$clock)
     );
-    operand_collector__arbiter_head_0 o_dst$1(
+    operand_collector__arbiter_count_0 o_dst$1(
         .d(o_dst$1$d),
         .q(o_dst$1$q),
         .clock(o_dst$1$clock)
@@ -909,12 +651,12 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
         .q(o_mask$1$q),
         .clock(o_mask$1$clock)
     );
-    operand_collector__cu_not_ready_0 o_src_valid$0(
+    operand_collector__arbiter_head_0 o_src_valid$0(
         .d(o_src_valid$0$d),
         .q(o_src_valid$0$q),
         .clock(o_src_valid$0$clock)
     );
-    operand_collector__cu_not_ready_0 o_src_valid$1(
+    operand_collector__arbiter_head_0 o_src_valid$1(
         .d(o_src_valid$1$d),
         .q(o_src_valid$1$q),
         .clock(o_src_valid$1$clock)
@@ -949,37 +691,37 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
         .q(o_src2$1$q),
         .clock(o_src2$1$clock)
     );
-    operand_collector__n_alloc n_alloc(
+    operand_collector__cu_op0_0 n_alloc(
         .d(n_alloc$d),
         .q(n_alloc$q),
         .clock(n_alloc$clock)
     );
-    operand_collector__n_alloc n_dispatch(
+    operand_collector__cu_op0_0 n_dispatch(
         .d(n_dispatch$d),
         .q(n_dispatch$q),
         .clock(n_dispatch$clock)
     );
-    operand_collector__n_alloc n_stall(
+    operand_collector__cu_op0_0 n_stall(
         .d(n_stall$d),
         .q(n_stall$q),
         .clock(n_stall$clock)
     );
-    operand_collector__n_alloc n_grant$0(
+    operand_collector__cu_op0_0 n_grant$0(
         .d(n_grant$0$d),
         .q(n_grant$0$q),
         .clock(n_grant$0$clock)
     );
-    operand_collector__n_alloc n_grant$1(
+    operand_collector__cu_op0_0 n_grant$1(
         .d(n_grant$1$d),
         .q(n_grant$1$q),
         .clock(n_grant$1$clock)
     );
-    operand_collector__n_alloc n_grant$2(
+    operand_collector__cu_op0_0 n_grant$2(
         .d(n_grant$2$d),
         .q(n_grant$2$q),
         .clock(n_grant$2$clock)
     );
-    operand_collector__n_alloc n_grant$3(
+    operand_collector__cu_op0_0 n_grant$3(
         .d(n_grant$3$d),
         .q(n_grant$3$q),
         .clock(n_grant$3$clock)
@@ -1039,40 +781,6 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
         cu_op0$1$clock = clock;
         cu_op1$1$clock = clock;
         cu_op2$1$clock = clock;
-        cu_warp$2$clock = clock;
-        cu_warp$2$d = cu_warp$2$q;
-        cu_unit$2$clock = clock;
-        cu_unit$2$d = cu_unit$2$q;
-        cu_tag$2$clock = clock;
-        cu_tag$2$d = cu_tag$2$q;
-        cu_dst$2$clock = clock;
-        cu_dst$2$d = cu_dst$2$q;
-        cu_mask$2$clock = clock;
-        cu_mask$2$d = cu_mask$2$q;
-        cu_src_valid$2$clock = clock;
-        cu_src_valid$2$d = cu_src_valid$2$q;
-        cu_not_ready$2$clock = clock;
-        cu_older$2$clock = clock;
-        cu_op0$2$clock = clock;
-        cu_op1$2$clock = clock;
-        cu_op2$2$clock = clock;
-        cu_warp$3$clock = clock;
-        cu_warp$3$d = cu_warp$3$q;
-        cu_unit$3$clock = clock;
-        cu_unit$3$d = cu_unit$3$q;
-        cu_tag$3$clock = clock;
-        cu_tag$3$d = cu_tag$3$q;
-        cu_dst$3$clock = clock;
-        cu_dst$3$d = cu_dst$3$q;
-        cu_mask$3$clock = clock;
-        cu_mask$3$d = cu_mask$3$q;
-        cu_src_valid$3$clock = clock;
-        cu_src_valid$3$d = cu_src_valid$3$q;
-        cu_not_ready$3$clock = clock;
-        cu_older$3$clock = clock;
-        cu_op0$3$clock = clock;
-        cu_op1$3$clock = clock;
-        cu_op2$3$clock = clock;
         rd_cu$0$clock = clock;
         rd_slot$0$clock = clock;
         n_grant$0$clock = clock;
@@ -1225,100 +933,6 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
                 op2_now$1 = rf$read_data$3;
             end
         end
-        op0_now$2 = cu_op0$2$q;
-        op1_now$2 = cu_op1$2$q;
-        op2_now$2 = cu_op2$2$q;
-        if (rd_valid$q[0] & (rd_cu$0$q == 2)) begin
-            if (rd_slot$0$q == 32'h0) begin
-                op0_now$2 = rf$read_data$0;
-            end
-            if (rd_slot$0$q == 32'h1) begin
-                op1_now$2 = rf$read_data$0;
-            end
-            if (rd_slot$0$q == 32'h2) begin
-                op2_now$2 = rf$read_data$0;
-            end
-        end
-        if (rd_valid$q[1] & (rd_cu$1$q == 2)) begin
-            if (rd_slot$1$q == 32'h0) begin
-                op0_now$2 = rf$read_data$1;
-            end
-            if (rd_slot$1$q == 32'h1) begin
-                op1_now$2 = rf$read_data$1;
-            end
-            if (rd_slot$1$q == 32'h2) begin
-                op2_now$2 = rf$read_data$1;
-            end
-        end
-        if (rd_valid$q[2] & (rd_cu$2$q == 2)) begin
-            if (rd_slot$2$q == 32'h0) begin
-                op0_now$2 = rf$read_data$2;
-            end
-            if (rd_slot$2$q == 32'h1) begin
-                op1_now$2 = rf$read_data$2;
-            end
-            if (rd_slot$2$q == 32'h2) begin
-                op2_now$2 = rf$read_data$2;
-            end
-        end
-        if (rd_valid$q[3] & (rd_cu$3$q == 2)) begin
-            if (rd_slot$3$q == 32'h0) begin
-                op0_now$2 = rf$read_data$3;
-            end
-            if (rd_slot$3$q == 32'h1) begin
-                op1_now$2 = rf$read_data$3;
-            end
-            if (rd_slot$3$q == 32'h2) begin
-                op2_now$2 = rf$read_data$3;
-            end
-        end
-        op0_now$3 = cu_op0$3$q;
-        op1_now$3 = cu_op1$3$q;
-        op2_now$3 = cu_op2$3$q;
-        if (rd_valid$q[0] & (rd_cu$0$q == 3)) begin
-            if (rd_slot$0$q == 32'h0) begin
-                op0_now$3 = rf$read_data$0;
-            end
-            if (rd_slot$0$q == 32'h1) begin
-                op1_now$3 = rf$read_data$0;
-            end
-            if (rd_slot$0$q == 32'h2) begin
-                op2_now$3 = rf$read_data$0;
-            end
-        end
-        if (rd_valid$q[1] & (rd_cu$1$q == 3)) begin
-            if (rd_slot$1$q == 32'h0) begin
-                op0_now$3 = rf$read_data$1;
-            end
-            if (rd_slot$1$q == 32'h1) begin
-                op1_now$3 = rf$read_data$1;
-            end
-            if (rd_slot$1$q == 32'h2) begin
-                op2_now$3 = rf$read_data$1;
-            end
-        end
-        if (rd_valid$q[2] & (rd_cu$2$q == 3)) begin
-            if (rd_slot$2$q == 32'h0) begin
-                op0_now$3 = rf$read_data$2;
-            end
-            if (rd_slot$2$q == 32'h1) begin
-                op1_now$3 = rf$read_data$2;
-            end
-            if (rd_slot$2$q == 32'h2) begin
-                op2_now$3 = rf$read_data$2;
-            end
-        end
-        if (rd_valid$q[3] & (rd_cu$3$q == 3)) begin
-            if (rd_slot$3$q == 32'h0) begin
-                op0_now$3 = rf$read_data$3;
-            end
-            if (rd_slot$3$q == 32'h1) begin
-                op1_now$3 = rf$read_data$3;
-            end
-            if (rd_slot$3$q == 32'h2) begin
-                op2_now$3 = rf$read_data$3;
-            end
-        end
         port_free = 32'h0;
         if (~o_valid$0$q | out_ready$0) begin
             port_free = (port_free & ~(1 << (0)) | ((1'b1) << (0)));
@@ -1332,12 +946,6 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
         end
         if (cu_busy$q[1] & (cu_not_ready$1$q == 32'h0) & (~in_order | (cu_older$1$q == 32'h0))) begin
             ready_base = (ready_base & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (cu_busy$q[2] & (cu_not_ready$2$q == 32'h0) & (~in_order | (cu_older$2$q == 32'h0))) begin
-            ready_base = (ready_base & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (cu_busy$q[3] & (cu_not_ready$3$q == 32'h0) & (~in_order | (cu_older$3$q == 32'h0))) begin
-            ready_base = (ready_base & ~(1 << (3)) | ((1'b1) << (3)));
         end
         taken = 32'h0;
         filled = 32'h0;
@@ -1353,18 +961,6 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
         end
         if ((cu_unit$1$q == 1) & port_free[1] & ~filled[1]) begin
             port_ok = (port_ok & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if ((cu_unit$2$q == 0) & port_free[0] & ~filled[0]) begin
-            port_ok = (port_ok & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if ((cu_unit$2$q == 1) & port_free[1] & ~filled[1]) begin
-            port_ok = (port_ok & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if ((cu_unit$3$q == 0) & port_free[0] & ~filled[0]) begin
-            port_ok = (port_ok & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if ((cu_unit$3$q == 1) & port_free[1] & ~filled[1]) begin
-            port_ok = (port_ok & ~(1 << (3)) | ((1'b1) << (3)));
         end
         du$0$req = ready_base & set_mask$0 & port_ok & ~taken;
         if (du$0$grant[0]) begin
@@ -1421,60 +1017,6 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
                 o_src2$1$d = op2_now$1;
             end
         end
-        if (du$0$grant[2]) begin
-            taken = (taken & ~(1 << (2)) | ((1'b1) << (2)));
-            if (cu_unit$2$q == 0) begin
-                filled = (filled & ~(1 << (0)) | ((1'b1) << (0)));
-                o_valid$0$d = 1'b1;
-                o_warp$0$d = cu_warp$2$q;
-                o_tag$0$d = cu_tag$2$q;
-                o_dst$0$d = cu_dst$2$q;
-                o_mask$0$d = cu_mask$2$q;
-                o_src_valid$0$d = cu_src_valid$2$q;
-                o_src0$0$d = op0_now$2;
-                o_src1$0$d = op1_now$2;
-                o_src2$0$d = op2_now$2;
-            end
-            if (cu_unit$2$q == 1) begin
-                filled = (filled & ~(1 << (1)) | ((1'b1) << (1)));
-                o_valid$1$d = 1'b1;
-                o_warp$1$d = cu_warp$2$q;
-                o_tag$1$d = cu_tag$2$q;
-                o_dst$1$d = cu_dst$2$q;
-                o_mask$1$d = cu_mask$2$q;
-                o_src_valid$1$d = cu_src_valid$2$q;
-                o_src0$1$d = op0_now$2;
-                o_src1$1$d = op1_now$2;
-                o_src2$1$d = op2_now$2;
-            end
-        end
-        if (du$0$grant[3]) begin
-            taken = (taken & ~(1 << (3)) | ((1'b1) << (3)));
-            if (cu_unit$3$q == 0) begin
-                filled = (filled & ~(1 << (0)) | ((1'b1) << (0)));
-                o_valid$0$d = 1'b1;
-                o_warp$0$d = cu_warp$3$q;
-                o_tag$0$d = cu_tag$3$q;
-                o_dst$0$d = cu_dst$3$q;
-                o_mask$0$d = cu_mask$3$q;
-                o_src_valid$0$d = cu_src_valid$3$q;
-                o_src0$0$d = op0_now$3;
-                o_src1$0$d = op1_now$3;
-                o_src2$0$d = op2_now$3;
-            end
-            if (cu_unit$3$q == 1) begin
-                filled = (filled & ~(1 << (1)) | ((1'b1) << (1)));
-                o_valid$1$d = 1'b1;
-                o_warp$1$d = cu_warp$3$q;
-                o_tag$1$d = cu_tag$3$q;
-                o_dst$1$d = cu_dst$3$q;
-                o_mask$1$d = cu_mask$3$q;
-                o_src_valid$1$d = cu_src_valid$3$q;
-                o_src0$1$d = op0_now$3;
-                o_src1$1$d = op1_now$3;
-                o_src2$1$d = op2_now$3;
-            end
-        end
         port_ok = 32'h0;
         if ((cu_unit$0$q == 0) & port_free[0] & ~filled[0]) begin
             port_ok = (port_ok & ~(1 << (0)) | ((1'b1) << (0)));
@@ -1487,18 +1029,6 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
         end
         if ((cu_unit$1$q == 1) & port_free[1] & ~filled[1]) begin
             port_ok = (port_ok & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if ((cu_unit$2$q == 0) & port_free[0] & ~filled[0]) begin
-            port_ok = (port_ok & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if ((cu_unit$2$q == 1) & port_free[1] & ~filled[1]) begin
-            port_ok = (port_ok & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if ((cu_unit$3$q == 0) & port_free[0] & ~filled[0]) begin
-            port_ok = (port_ok & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if ((cu_unit$3$q == 1) & port_free[1] & ~filled[1]) begin
-            port_ok = (port_ok & ~(1 << (3)) | ((1'b1) << (3)));
         end
         du$1$req = ready_base & set_mask$1 & port_ok & ~taken;
         if (du$1$grant[0]) begin
@@ -1555,60 +1085,6 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
                 o_src2$1$d = op2_now$1;
             end
         end
-        if (du$1$grant[2]) begin
-            taken = (taken & ~(1 << (2)) | ((1'b1) << (2)));
-            if (cu_unit$2$q == 0) begin
-                filled = (filled & ~(1 << (0)) | ((1'b1) << (0)));
-                o_valid$0$d = 1'b1;
-                o_warp$0$d = cu_warp$2$q;
-                o_tag$0$d = cu_tag$2$q;
-                o_dst$0$d = cu_dst$2$q;
-                o_mask$0$d = cu_mask$2$q;
-                o_src_valid$0$d = cu_src_valid$2$q;
-                o_src0$0$d = op0_now$2;
-                o_src1$0$d = op1_now$2;
-                o_src2$0$d = op2_now$2;
-            end
-            if (cu_unit$2$q == 1) begin
-                filled = (filled & ~(1 << (1)) | ((1'b1) << (1)));
-                o_valid$1$d = 1'b1;
-                o_warp$1$d = cu_warp$2$q;
-                o_tag$1$d = cu_tag$2$q;
-                o_dst$1$d = cu_dst$2$q;
-                o_mask$1$d = cu_mask$2$q;
-                o_src_valid$1$d = cu_src_valid$2$q;
-                o_src0$1$d = op0_now$2;
-                o_src1$1$d = op1_now$2;
-                o_src2$1$d = op2_now$2;
-            end
-        end
-        if (du$1$grant[3]) begin
-            taken = (taken & ~(1 << (3)) | ((1'b1) << (3)));
-            if (cu_unit$3$q == 0) begin
-                filled = (filled & ~(1 << (0)) | ((1'b1) << (0)));
-                o_valid$0$d = 1'b1;
-                o_warp$0$d = cu_warp$3$q;
-                o_tag$0$d = cu_tag$3$q;
-                o_dst$0$d = cu_dst$3$q;
-                o_mask$0$d = cu_mask$3$q;
-                o_src_valid$0$d = cu_src_valid$3$q;
-                o_src0$0$d = op0_now$3;
-                o_src1$0$d = op1_now$3;
-                o_src2$0$d = op2_now$3;
-            end
-            if (cu_unit$3$q == 1) begin
-                filled = (filled & ~(1 << (1)) | ((1'b1) << (1)));
-                o_valid$1$d = 1'b1;
-                o_warp$1$d = cu_warp$3$q;
-                o_tag$1$d = cu_tag$3$q;
-                o_dst$1$d = cu_dst$3$q;
-                o_mask$1$d = cu_mask$3$q;
-                o_src_valid$1$d = cu_src_valid$3$q;
-                o_src0$1$d = op0_now$3;
-                o_src1$1$d = op1_now$3;
-                o_src2$1$d = op2_now$3;
-            end
-        end
         if (~filled[0] & out_ready$0) begin
             o_valid$0$d = 1'b0;
         end
@@ -1617,8 +1093,6 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
         end
         collected$0 = 32'h0;
         collected$1 = 32'h0;
-        collected$2 = 32'h0;
-        collected$3 = 32'h0;
         rf$read_row$0 = arbiter$grant_row$0;
         rd_cu$0$d = arbiter$grant_cu$0;
         rd_slot$0$d = arbiter$grant_slot$0;
@@ -1642,28 +1116,6 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
             end
             if (arbiter$grant_slot$0 == 2) begin
                 collected$1 = (collected$1 & ~(1 << (2)) | ((1'b1) << (2)));
-            end
-        end
-        if (arbiter$grant[0] & (arbiter$grant_cu$0 == 2)) begin
-            if (arbiter$grant_slot$0 == 0) begin
-                collected$2 = (collected$2 & ~(1 << (0)) | ((1'b1) << (0)));
-            end
-            if (arbiter$grant_slot$0 == 1) begin
-                collected$2 = (collected$2 & ~(1 << (1)) | ((1'b1) << (1)));
-            end
-            if (arbiter$grant_slot$0 == 2) begin
-                collected$2 = (collected$2 & ~(1 << (2)) | ((1'b1) << (2)));
-            end
-        end
-        if (arbiter$grant[0] & (arbiter$grant_cu$0 == 3)) begin
-            if (arbiter$grant_slot$0 == 0) begin
-                collected$3 = (collected$3 & ~(1 << (0)) | ((1'b1) << (0)));
-            end
-            if (arbiter$grant_slot$0 == 1) begin
-                collected$3 = (collected$3 & ~(1 << (1)) | ((1'b1) << (1)));
-            end
-            if (arbiter$grant_slot$0 == 2) begin
-                collected$3 = (collected$3 & ~(1 << (2)) | ((1'b1) << (2)));
             end
         end
         if (arbiter$grant[0]) begin
@@ -1694,28 +1146,6 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
                 collected$1 = (collected$1 & ~(1 << (2)) | ((1'b1) << (2)));
             end
         end
-        if (arbiter$grant[1] & (arbiter$grant_cu$1 == 2)) begin
-            if (arbiter$grant_slot$1 == 0) begin
-                collected$2 = (collected$2 & ~(1 << (0)) | ((1'b1) << (0)));
-            end
-            if (arbiter$grant_slot$1 == 1) begin
-                collected$2 = (collected$2 & ~(1 << (1)) | ((1'b1) << (1)));
-            end
-            if (arbiter$grant_slot$1 == 2) begin
-                collected$2 = (collected$2 & ~(1 << (2)) | ((1'b1) << (2)));
-            end
-        end
-        if (arbiter$grant[1] & (arbiter$grant_cu$1 == 3)) begin
-            if (arbiter$grant_slot$1 == 0) begin
-                collected$3 = (collected$3 & ~(1 << (0)) | ((1'b1) << (0)));
-            end
-            if (arbiter$grant_slot$1 == 1) begin
-                collected$3 = (collected$3 & ~(1 << (1)) | ((1'b1) << (1)));
-            end
-            if (arbiter$grant_slot$1 == 2) begin
-                collected$3 = (collected$3 & ~(1 << (2)) | ((1'b1) << (2)));
-            end
-        end
         if (arbiter$grant[1]) begin
             n_grant$1$d = n_grant$1$q + 32'h1;
         end
@@ -1742,28 +1172,6 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
             end
             if (arbiter$grant_slot$2 == 2) begin
                 collected$1 = (collected$1 & ~(1 << (2)) | ((1'b1) << (2)));
-            end
-        end
-        if (arbiter$grant[2] & (arbiter$grant_cu$2 == 2)) begin
-            if (arbiter$grant_slot$2 == 0) begin
-                collected$2 = (collected$2 & ~(1 << (0)) | ((1'b1) << (0)));
-            end
-            if (arbiter$grant_slot$2 == 1) begin
-                collected$2 = (collected$2 & ~(1 << (1)) | ((1'b1) << (1)));
-            end
-            if (arbiter$grant_slot$2 == 2) begin
-                collected$2 = (collected$2 & ~(1 << (2)) | ((1'b1) << (2)));
-            end
-        end
-        if (arbiter$grant[2] & (arbiter$grant_cu$2 == 3)) begin
-            if (arbiter$grant_slot$2 == 0) begin
-                collected$3 = (collected$3 & ~(1 << (0)) | ((1'b1) << (0)));
-            end
-            if (arbiter$grant_slot$2 == 1) begin
-                collected$3 = (collected$3 & ~(1 << (1)) | ((1'b1) << (1)));
-            end
-            if (arbiter$grant_slot$2 == 2) begin
-                collected$3 = (collected$3 & ~(1 << (2)) | ((1'b1) << (2)));
             end
         end
         if (arbiter$grant[2]) begin
@@ -1794,28 +1202,6 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
                 collected$1 = (collected$1 & ~(1 << (2)) | ((1'b1) << (2)));
             end
         end
-        if (arbiter$grant[3] & (arbiter$grant_cu$3 == 2)) begin
-            if (arbiter$grant_slot$3 == 0) begin
-                collected$2 = (collected$2 & ~(1 << (0)) | ((1'b1) << (0)));
-            end
-            if (arbiter$grant_slot$3 == 1) begin
-                collected$2 = (collected$2 & ~(1 << (1)) | ((1'b1) << (1)));
-            end
-            if (arbiter$grant_slot$3 == 2) begin
-                collected$2 = (collected$2 & ~(1 << (2)) | ((1'b1) << (2)));
-            end
-        end
-        if (arbiter$grant[3] & (arbiter$grant_cu$3 == 3)) begin
-            if (arbiter$grant_slot$3 == 0) begin
-                collected$3 = (collected$3 & ~(1 << (0)) | ((1'b1) << (0)));
-            end
-            if (arbiter$grant_slot$3 == 1) begin
-                collected$3 = (collected$3 & ~(1 << (1)) | ((1'b1) << (1)));
-            end
-            if (arbiter$grant_slot$3 == 2) begin
-                collected$3 = (collected$3 & ~(1 << (2)) | ((1'b1) << (2)));
-            end
-        end
         if (arbiter$grant[3]) begin
             n_grant$3$d = n_grant$3$q + 32'h1;
         end
@@ -1839,24 +1225,6 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
         cu_op1$1$d = op1_now$1;
         cu_op2$1$d = op2_now$1;
         warp_now$1 = cu_warp$1$q;
-        cu_not_ready$2$d = cu_not_ready$2$q & ~collected$2;
-        if (|(cu_not_ready$2$q & ~collected$2)) begin
-            stall = 1'b1;
-        end
-        cu_older$2$d = cu_older$2$q & ~taken;
-        cu_op0$2$d = op0_now$2;
-        cu_op1$2$d = op1_now$2;
-        cu_op2$2$d = op2_now$2;
-        warp_now$2 = cu_warp$2$q;
-        cu_not_ready$3$d = cu_not_ready$3$q & ~collected$3;
-        if (|(cu_not_ready$3$q & ~collected$3)) begin
-            stall = 1'b1;
-        end
-        cu_older$3$d = cu_older$3$q & ~taken;
-        cu_op0$3$d = op0_now$3;
-        cu_op1$3$d = op1_now$3;
-        cu_op2$3$d = op2_now$3;
-        warp_now$3 = cu_warp$3$q;
         free = ~cu_busy$q | taken;
         live = cu_busy$q & ~taken;
         allocs = n_alloc$q;
@@ -1883,14 +1251,6 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
             pick = 1;
             found = 1'b1;
         end
-        if (~found & free[2] & allowed[2]) begin
-            pick = 2;
-            found = 1'b1;
-        end
-        if (~found & free[3] & allowed[3]) begin
-            pick = 3;
-            found = 1'b1;
-        end
         in_ready$0 = found;
         in_cu$0 = pick;
         take = in_valid$0 & found;
@@ -1900,12 +1260,6 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
         end
         if (live[1] & (warp_now$1 == in_warp$0)) begin
             older_new = (older_new & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (live[2] & (warp_now$2 == in_warp$0)) begin
-            older_new = (older_new & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (live[3] & (warp_now$3 == in_warp$0)) begin
-            older_new = (older_new & ~(1 << (3)) | ((1'b1) << (3)));
         end
         if (take & (pick == 0)) begin
             free = (free & ~(1 << (0)) | ((1'b0) << (0)));
@@ -1939,38 +1293,6 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
             cu_op1$1$d = 32'h0;
             cu_op2$1$d = 32'h0;
         end
-        if (take & (pick == 2)) begin
-            free = (free & ~(1 << (2)) | ((1'b0) << (2)));
-            live = (live & ~(1 << (2)) | ((1'b1) << (2)));
-            warp_now$2 = in_warp$0;
-            cu_warp$2$d = in_warp$0;
-            cu_unit$2$d = in_unit$0;
-            cu_tag$2$d = in_tag$0;
-            cu_dst$2$d = in_dst$0;
-            cu_mask$2$d = in_mask$0;
-            cu_src_valid$2$d = in_src_valid$0;
-            cu_not_ready$2$d = in_src_valid$0;
-            cu_older$2$d = older_new;
-            cu_op0$2$d = 32'h0;
-            cu_op1$2$d = 32'h0;
-            cu_op2$2$d = 32'h0;
-        end
-        if (take & (pick == 3)) begin
-            free = (free & ~(1 << (3)) | ((1'b0) << (3)));
-            live = (live & ~(1 << (3)) | ((1'b1) << (3)));
-            warp_now$3 = in_warp$0;
-            cu_warp$3$d = in_warp$0;
-            cu_unit$3$d = in_unit$0;
-            cu_tag$3$d = in_tag$0;
-            cu_dst$3$d = in_dst$0;
-            cu_mask$3$d = in_mask$0;
-            cu_src_valid$3$d = in_src_valid$0;
-            cu_not_ready$3$d = in_src_valid$0;
-            cu_older$3$d = older_new;
-            cu_op0$3$d = 32'h0;
-            cu_op1$3$d = 32'h0;
-            cu_op2$3$d = 32'h0;
-        end
         if (take) begin
             allocs = allocs + 32'h1;
         end
@@ -1995,141 +1317,6 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
         arbiter$push_row$2 = src_map$2$row;
         arbiter$push_cu$2 = pick;
         arbiter$push_slot$2 = 2;
-        allowed = 32'h0;
-        unit_ok = 1'b0;
-        if (in_unit$1 == 0) begin
-            allowed = set_mask$0;
-            unit_ok = 1'b1;
-        end
-        if (in_unit$1 == 1) begin
-            allowed = set_mask$1;
-            unit_ok = 1'b1;
-        end
-        if (in_valid$1 & ~unit_ok) begin
-            unit_err$d = 1'b1;
-        end
-        found = 1'b0;
-        pick = 32'h0;
-        if (~found & free[0] & allowed[0]) begin
-            pick = 0;
-            found = 1'b1;
-        end
-        if (~found & free[1] & allowed[1]) begin
-            pick = 1;
-            found = 1'b1;
-        end
-        if (~found & free[2] & allowed[2]) begin
-            pick = 2;
-            found = 1'b1;
-        end
-        if (~found & free[3] & allowed[3]) begin
-            pick = 3;
-            found = 1'b1;
-        end
-        in_ready$1 = found;
-        in_cu$1 = pick;
-        take = in_valid$1 & found;
-        older_new = 32'h0;
-        if (live[0] & (warp_now$0 == in_warp$1)) begin
-            older_new = (older_new & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (live[1] & (warp_now$1 == in_warp$1)) begin
-            older_new = (older_new & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (live[2] & (warp_now$2 == in_warp$1)) begin
-            older_new = (older_new & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (live[3] & (warp_now$3 == in_warp$1)) begin
-            older_new = (older_new & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (take & (pick == 0)) begin
-            free = (free & ~(1 << (0)) | ((1'b0) << (0)));
-            live = (live & ~(1 << (0)) | ((1'b1) << (0)));
-            warp_now$0 = in_warp$1;
-            cu_warp$0$d = in_warp$1;
-            cu_unit$0$d = in_unit$1;
-            cu_tag$0$d = in_tag$1;
-            cu_dst$0$d = in_dst$1;
-            cu_mask$0$d = in_mask$1;
-            cu_src_valid$0$d = in_src_valid$1;
-            cu_not_ready$0$d = in_src_valid$1;
-            cu_older$0$d = older_new;
-            cu_op0$0$d = 32'h0;
-            cu_op1$0$d = 32'h0;
-            cu_op2$0$d = 32'h0;
-        end
-        if (take & (pick == 1)) begin
-            free = (free & ~(1 << (1)) | ((1'b0) << (1)));
-            live = (live & ~(1 << (1)) | ((1'b1) << (1)));
-            warp_now$1 = in_warp$1;
-            cu_warp$1$d = in_warp$1;
-            cu_unit$1$d = in_unit$1;
-            cu_tag$1$d = in_tag$1;
-            cu_dst$1$d = in_dst$1;
-            cu_mask$1$d = in_mask$1;
-            cu_src_valid$1$d = in_src_valid$1;
-            cu_not_ready$1$d = in_src_valid$1;
-            cu_older$1$d = older_new;
-            cu_op0$1$d = 32'h0;
-            cu_op1$1$d = 32'h0;
-            cu_op2$1$d = 32'h0;
-        end
-        if (take & (pick == 2)) begin
-            free = (free & ~(1 << (2)) | ((1'b0) << (2)));
-            live = (live & ~(1 << (2)) | ((1'b1) << (2)));
-            warp_now$2 = in_warp$1;
-            cu_warp$2$d = in_warp$1;
-            cu_unit$2$d = in_unit$1;
-            cu_tag$2$d = in_tag$1;
-            cu_dst$2$d = in_dst$1;
-            cu_mask$2$d = in_mask$1;
-            cu_src_valid$2$d = in_src_valid$1;
-            cu_not_ready$2$d = in_src_valid$1;
-            cu_older$2$d = older_new;
-            cu_op0$2$d = 32'h0;
-            cu_op1$2$d = 32'h0;
-            cu_op2$2$d = 32'h0;
-        end
-        if (take & (pick == 3)) begin
-            free = (free & ~(1 << (3)) | ((1'b0) << (3)));
-            live = (live & ~(1 << (3)) | ((1'b1) << (3)));
-            warp_now$3 = in_warp$1;
-            cu_warp$3$d = in_warp$1;
-            cu_unit$3$d = in_unit$1;
-            cu_tag$3$d = in_tag$1;
-            cu_dst$3$d = in_dst$1;
-            cu_mask$3$d = in_mask$1;
-            cu_src_valid$3$d = in_src_valid$1;
-            cu_not_ready$3$d = in_src_valid$1;
-            cu_older$3$d = older_new;
-            cu_op0$3$d = 32'h0;
-            cu_op1$3$d = 32'h0;
-            cu_op2$3$d = 32'h0;
-        end
-        if (take) begin
-            allocs = allocs + 32'h1;
-        end
-        src_map$3$warp = in_warp$1;
-        src_map$3$regnum = in_src$3;
-        arbiter$push_valid$3 = take & in_src_valid$1[0];
-        arbiter$push_bank$3 = src_map$3$bank;
-        arbiter$push_row$3 = src_map$3$row;
-        arbiter$push_cu$3 = pick;
-        arbiter$push_slot$3 = 0;
-        src_map$4$warp = in_warp$1;
-        src_map$4$regnum = in_src$4;
-        arbiter$push_valid$4 = take & in_src_valid$1[1];
-        arbiter$push_bank$4 = src_map$4$bank;
-        arbiter$push_row$4 = src_map$4$row;
-        arbiter$push_cu$4 = pick;
-        arbiter$push_slot$4 = 1;
-        src_map$5$warp = in_warp$1;
-        src_map$5$regnum = in_src$5;
-        arbiter$push_valid$5 = take & in_src_valid$1[2];
-        arbiter$push_bank$5 = src_map$5$bank;
-        arbiter$push_row$5 = src_map$5$row;
-        arbiter$push_cu$5 = pick;
-        arbiter$push_slot$5 = 2;
         cu_busy$d = live;
         wb_map$warp = wb_warp;
         wb_map$regnum = wb_reg;
@@ -2148,12 +1335,6 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
         if (taken[1]) begin
             dispatches = dispatches + 32'h1;
         end
-        if (taken[2]) begin
-            dispatches = dispatches + 32'h1;
-        end
-        if (taken[3]) begin
-            dispatches = dispatches + 32'h1;
-        end
         n_alloc$d = allocs;
         n_dispatch$d = dispatches;
         if (stall) begin
@@ -2170,10 +1351,6 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
             cu_older$0$d = 32'h0;
             cu_not_ready$1$d = 32'h0;
             cu_older$1$d = 32'h0;
-            cu_not_ready$2$d = 32'h0;
-            cu_older$2$d = 32'h0;
-            cu_not_ready$3$d = 32'h0;
-            cu_older$3$d = 32'h0;
             n_grant$0$d = 32'h0;
             n_grant$1$d = 32'h0;
             n_grant$2$d = 32'h0;
@@ -2214,47 +1391,32 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
     end
 endmodule // operand_collector
 
-module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_valid$3,push_valid$4,push_valid$5,push_bank$0,push_bank$1,push_bank$2,push_bank$3,push_bank$4,push_bank$5,push_cu$0,push_cu$1,push_cu$2,push_cu$3,push_cu$4,push_cu$5,push_slot$0,push_slot$1,push_slot$2,push_slot$3,push_slot$4,push_slot$5,push_row$0,push_row$1,push_row$2,push_row$3,push_row$4,push_row$5,write_valid,write_bank,grant,grant_cu$0,grant_cu$1,grant_cu$2,grant_cu$3,grant_slot$0,grant_slot$1,grant_slot$2,grant_slot$3,grant_row$0,grant_row$1,grant_row$2,grant_row$3,pending,diagonal,err_overflow);
+module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,push_bank$0,push_bank$1,push_bank$2,push_cu$0,push_cu$1,push_cu$2,push_slot$0,push_slot$1,push_slot$2,push_row$0,push_row$1,push_row$2,write_valid,write_bank,grant,grant_cu$0,grant_cu$1,grant_cu$2,grant_cu$3,grant_slot$0,grant_slot$1,grant_slot$2,grant_slot$3,grant_row$0,grant_row$1,grant_row$2,grant_row$3,pending,diagonal,err_overflow);
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  push_valid$0;
     input wire  push_valid$1;
     input wire  push_valid$2;
-    input wire  push_valid$3;
-    input wire  push_valid$4;
-    input wire  push_valid$5;
     input wire  [1:0] push_bank$0;
     input wire  [1:0] push_bank$1;
     input wire  [1:0] push_bank$2;
-    input wire  [1:0] push_bank$3;
-    input wire  [1:0] push_bank$4;
-    input wire  [1:0] push_bank$5;
-    input wire  [1:0] push_cu$0;
-    input wire  [1:0] push_cu$1;
-    input wire  [1:0] push_cu$2;
-    input wire  [1:0] push_cu$3;
-    input wire  [1:0] push_cu$4;
-    input wire  [1:0] push_cu$5;
+    input wire  push_cu$0;
+    input wire  push_cu$1;
+    input wire  push_cu$2;
     input wire  [1:0] push_slot$0;
     input wire  [1:0] push_slot$1;
     input wire  [1:0] push_slot$2;
-    input wire  [1:0] push_slot$3;
-    input wire  [1:0] push_slot$4;
-    input wire  [1:0] push_slot$5;
     input wire  [3:0] push_row$0;
     input wire  [3:0] push_row$1;
     input wire  [3:0] push_row$2;
-    input wire  [3:0] push_row$3;
-    input wire  [3:0] push_row$4;
-    input wire  [3:0] push_row$5;
     input wire  write_valid;
     input wire  [1:0] write_bank;
     output reg  [3:0] grant;
-    output reg  [1:0] grant_cu$0;
-    output reg  [1:0] grant_cu$1;
-    output reg  [1:0] grant_cu$2;
-    output reg  [1:0] grant_cu$3;
+    output reg  grant_cu$0;
+    output reg  grant_cu$1;
+    output reg  grant_cu$2;
+    output reg  grant_cu$3;
     output reg  [1:0] grant_slot$0;
     output reg  [1:0] grant_slot$1;
     output reg  [1:0] grant_slot$2;
@@ -2264,204 +1426,108 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
     output reg  [3:0] grant_row$2;
     output reg  [3:0] grant_row$3;
     output reg  [3:0] pending;
-    output reg  [1:0] diagonal;
+    output reg  diagonal;
     output reg  err_overflow;
     // Constant declarations
     localparam  one_bank_per_cu = 1'b0;
-    localparam  depth = 5'b10000;
+    localparam  depth = 4'h8;
     // Stub signals
-    reg  [1:0] q_cu$0$d;
-    wire  [1:0] q_cu$0$q;
+    reg  q_cu$0$d;
+    wire  q_cu$0$q;
     reg  q_cu$0$clock;
-    reg  [1:0] q_cu$1$d;
-    wire  [1:0] q_cu$1$q;
+    reg  q_cu$1$d;
+    wire  q_cu$1$q;
     reg  q_cu$1$clock;
-    reg  [1:0] q_cu$2$d;
-    wire  [1:0] q_cu$2$q;
+    reg  q_cu$2$d;
+    wire  q_cu$2$q;
     reg  q_cu$2$clock;
-    reg  [1:0] q_cu$3$d;
-    wire  [1:0] q_cu$3$q;
+    reg  q_cu$3$d;
+    wire  q_cu$3$q;
     reg  q_cu$3$clock;
-    reg  [1:0] q_cu$4$d;
-    wire  [1:0] q_cu$4$q;
+    reg  q_cu$4$d;
+    wire  q_cu$4$q;
     reg  q_cu$4$clock;
-    reg  [1:0] q_cu$5$d;
-    wire  [1:0] q_cu$5$q;
+    reg  q_cu$5$d;
+    wire  q_cu$5$q;
     reg  q_cu$5$clock;
-    reg  [1:0] q_cu$6$d;
-    wire  [1:0] q_cu$6$q;
+    reg  q_cu$6$d;
+    wire  q_cu$6$q;
     reg  q_cu$6$clock;
-    reg  [1:0] q_cu$7$d;
-    wire  [1:0] q_cu$7$q;
+    reg  q_cu$7$d;
+    wire  q_cu$7$q;
     reg  q_cu$7$clock;
-    reg  [1:0] q_cu$8$d;
-    wire  [1:0] q_cu$8$q;
+    reg  q_cu$8$d;
+    wire  q_cu$8$q;
     reg  q_cu$8$clock;
-    reg  [1:0] q_cu$9$d;
-    wire  [1:0] q_cu$9$q;
+    reg  q_cu$9$d;
+    wire  q_cu$9$q;
     reg  q_cu$9$clock;
-    reg  [1:0] q_cu$10$d;
-    wire  [1:0] q_cu$10$q;
+    reg  q_cu$10$d;
+    wire  q_cu$10$q;
     reg  q_cu$10$clock;
-    reg  [1:0] q_cu$11$d;
-    wire  [1:0] q_cu$11$q;
+    reg  q_cu$11$d;
+    wire  q_cu$11$q;
     reg  q_cu$11$clock;
-    reg  [1:0] q_cu$12$d;
-    wire  [1:0] q_cu$12$q;
+    reg  q_cu$12$d;
+    wire  q_cu$12$q;
     reg  q_cu$12$clock;
-    reg  [1:0] q_cu$13$d;
-    wire  [1:0] q_cu$13$q;
+    reg  q_cu$13$d;
+    wire  q_cu$13$q;
     reg  q_cu$13$clock;
-    reg  [1:0] q_cu$14$d;
-    wire  [1:0] q_cu$14$q;
+    reg  q_cu$14$d;
+    wire  q_cu$14$q;
     reg  q_cu$14$clock;
-    reg  [1:0] q_cu$15$d;
-    wire  [1:0] q_cu$15$q;
+    reg  q_cu$15$d;
+    wire  q_cu$15$q;
     reg  q_cu$15$clock;
-    reg  [1:0] q_cu$16$d;
-    wire  [1:0] q_cu$16$q;
+    reg  q_cu$16$d;
+    wire  q_cu$16$q;
     reg  q_cu$16$clock;
-    reg  [1:0] q_cu$17$d;
-    wire  [1:0] q_cu$17$q;
+    reg  q_cu$17$d;
+    wire  q_cu$17$q;
     reg  q_cu$17$clock;
-    reg  [1:0] q_cu$18$d;
-    wire  [1:0] q_cu$18$q;
+    reg  q_cu$18$d;
+    wire  q_cu$18$q;
     reg  q_cu$18$clock;
-    reg  [1:0] q_cu$19$d;
-    wire  [1:0] q_cu$19$q;
+    reg  q_cu$19$d;
+    wire  q_cu$19$q;
     reg  q_cu$19$clock;
-    reg  [1:0] q_cu$20$d;
-    wire  [1:0] q_cu$20$q;
+    reg  q_cu$20$d;
+    wire  q_cu$20$q;
     reg  q_cu$20$clock;
-    reg  [1:0] q_cu$21$d;
-    wire  [1:0] q_cu$21$q;
+    reg  q_cu$21$d;
+    wire  q_cu$21$q;
     reg  q_cu$21$clock;
-    reg  [1:0] q_cu$22$d;
-    wire  [1:0] q_cu$22$q;
+    reg  q_cu$22$d;
+    wire  q_cu$22$q;
     reg  q_cu$22$clock;
-    reg  [1:0] q_cu$23$d;
-    wire  [1:0] q_cu$23$q;
+    reg  q_cu$23$d;
+    wire  q_cu$23$q;
     reg  q_cu$23$clock;
-    reg  [1:0] q_cu$24$d;
-    wire  [1:0] q_cu$24$q;
+    reg  q_cu$24$d;
+    wire  q_cu$24$q;
     reg  q_cu$24$clock;
-    reg  [1:0] q_cu$25$d;
-    wire  [1:0] q_cu$25$q;
+    reg  q_cu$25$d;
+    wire  q_cu$25$q;
     reg  q_cu$25$clock;
-    reg  [1:0] q_cu$26$d;
-    wire  [1:0] q_cu$26$q;
+    reg  q_cu$26$d;
+    wire  q_cu$26$q;
     reg  q_cu$26$clock;
-    reg  [1:0] q_cu$27$d;
-    wire  [1:0] q_cu$27$q;
+    reg  q_cu$27$d;
+    wire  q_cu$27$q;
     reg  q_cu$27$clock;
-    reg  [1:0] q_cu$28$d;
-    wire  [1:0] q_cu$28$q;
+    reg  q_cu$28$d;
+    wire  q_cu$28$q;
     reg  q_cu$28$clock;
-    reg  [1:0] q_cu$29$d;
-    wire  [1:0] q_cu$29$q;
+    reg  q_cu$29$d;
+    wire  q_cu$29$q;
     reg  q_cu$29$clock;
-    reg  [1:0] q_cu$30$d;
-    wire  [1:0] q_cu$30$q;
+    reg  q_cu$30$d;
+    wire  q_cu$30$q;
     reg  q_cu$30$clock;
-    reg  [1:0] q_cu$31$d;
-    wire  [1:0] q_cu$31$q;
+    reg  q_cu$31$d;
+    wire  q_cu$31$q;
     reg  q_cu$31$clock;
-    reg  [1:0] q_cu$32$d;
-    wire  [1:0] q_cu$32$q;
-    reg  q_cu$32$clock;
-    reg  [1:0] q_cu$33$d;
-    wire  [1:0] q_cu$33$q;
-    reg  q_cu$33$clock;
-    reg  [1:0] q_cu$34$d;
-    wire  [1:0] q_cu$34$q;
-    reg  q_cu$34$clock;
-    reg  [1:0] q_cu$35$d;
-    wire  [1:0] q_cu$35$q;
-    reg  q_cu$35$clock;
-    reg  [1:0] q_cu$36$d;
-    wire  [1:0] q_cu$36$q;
-    reg  q_cu$36$clock;
-    reg  [1:0] q_cu$37$d;
-    wire  [1:0] q_cu$37$q;
-    reg  q_cu$37$clock;
-    reg  [1:0] q_cu$38$d;
-    wire  [1:0] q_cu$38$q;
-    reg  q_cu$38$clock;
-    reg  [1:0] q_cu$39$d;
-    wire  [1:0] q_cu$39$q;
-    reg  q_cu$39$clock;
-    reg  [1:0] q_cu$40$d;
-    wire  [1:0] q_cu$40$q;
-    reg  q_cu$40$clock;
-    reg  [1:0] q_cu$41$d;
-    wire  [1:0] q_cu$41$q;
-    reg  q_cu$41$clock;
-    reg  [1:0] q_cu$42$d;
-    wire  [1:0] q_cu$42$q;
-    reg  q_cu$42$clock;
-    reg  [1:0] q_cu$43$d;
-    wire  [1:0] q_cu$43$q;
-    reg  q_cu$43$clock;
-    reg  [1:0] q_cu$44$d;
-    wire  [1:0] q_cu$44$q;
-    reg  q_cu$44$clock;
-    reg  [1:0] q_cu$45$d;
-    wire  [1:0] q_cu$45$q;
-    reg  q_cu$45$clock;
-    reg  [1:0] q_cu$46$d;
-    wire  [1:0] q_cu$46$q;
-    reg  q_cu$46$clock;
-    reg  [1:0] q_cu$47$d;
-    wire  [1:0] q_cu$47$q;
-    reg  q_cu$47$clock;
-    reg  [1:0] q_cu$48$d;
-    wire  [1:0] q_cu$48$q;
-    reg  q_cu$48$clock;
-    reg  [1:0] q_cu$49$d;
-    wire  [1:0] q_cu$49$q;
-    reg  q_cu$49$clock;
-    reg  [1:0] q_cu$50$d;
-    wire  [1:0] q_cu$50$q;
-    reg  q_cu$50$clock;
-    reg  [1:0] q_cu$51$d;
-    wire  [1:0] q_cu$51$q;
-    reg  q_cu$51$clock;
-    reg  [1:0] q_cu$52$d;
-    wire  [1:0] q_cu$52$q;
-    reg  q_cu$52$clock;
-    reg  [1:0] q_cu$53$d;
-    wire  [1:0] q_cu$53$q;
-    reg  q_cu$53$clock;
-    reg  [1:0] q_cu$54$d;
-    wire  [1:0] q_cu$54$q;
-    reg  q_cu$54$clock;
-    reg  [1:0] q_cu$55$d;
-    wire  [1:0] q_cu$55$q;
-    reg  q_cu$55$clock;
-    reg  [1:0] q_cu$56$d;
-    wire  [1:0] q_cu$56$q;
-    reg  q_cu$56$clock;
-    reg  [1:0] q_cu$57$d;
-    wire  [1:0] q_cu$57$q;
-    reg  q_cu$57$clock;
-    reg  [1:0] q_cu$58$d;
-    wire  [1:0] q_cu$58$q;
-    reg  q_cu$58$clock;
-    reg  [1:0] q_cu$59$d;
-    wire  [1:0] q_cu$59$q;
-    reg  q_cu$59$clock;
-    reg  [1:0] q_cu$60$d;
-    wire  [1:0] q_cu$60$q;
-    reg  q_cu$60$clock;
-    reg  [1:0] q_cu$61$d;
-    wire  [1:0] q_cu$61$q;
-    reg  q_cu$61$clock;
-    reg  [1:0] q_cu$62$d;
-    wire  [1:0] q_cu$62$q;
-    reg  q_cu$62$clock;
-    reg  [1:0] q_cu$63$d;
-    wire  [1:0] q_cu$63$q;
-    reg  q_cu$63$clock;
     reg  [1:0] q_slot$0$d;
     wire  [1:0] q_slot$0$q;
     reg  q_slot$0$clock;
@@ -2558,102 +1624,6 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
     reg  [1:0] q_slot$31$d;
     wire  [1:0] q_slot$31$q;
     reg  q_slot$31$clock;
-    reg  [1:0] q_slot$32$d;
-    wire  [1:0] q_slot$32$q;
-    reg  q_slot$32$clock;
-    reg  [1:0] q_slot$33$d;
-    wire  [1:0] q_slot$33$q;
-    reg  q_slot$33$clock;
-    reg  [1:0] q_slot$34$d;
-    wire  [1:0] q_slot$34$q;
-    reg  q_slot$34$clock;
-    reg  [1:0] q_slot$35$d;
-    wire  [1:0] q_slot$35$q;
-    reg  q_slot$35$clock;
-    reg  [1:0] q_slot$36$d;
-    wire  [1:0] q_slot$36$q;
-    reg  q_slot$36$clock;
-    reg  [1:0] q_slot$37$d;
-    wire  [1:0] q_slot$37$q;
-    reg  q_slot$37$clock;
-    reg  [1:0] q_slot$38$d;
-    wire  [1:0] q_slot$38$q;
-    reg  q_slot$38$clock;
-    reg  [1:0] q_slot$39$d;
-    wire  [1:0] q_slot$39$q;
-    reg  q_slot$39$clock;
-    reg  [1:0] q_slot$40$d;
-    wire  [1:0] q_slot$40$q;
-    reg  q_slot$40$clock;
-    reg  [1:0] q_slot$41$d;
-    wire  [1:0] q_slot$41$q;
-    reg  q_slot$41$clock;
-    reg  [1:0] q_slot$42$d;
-    wire  [1:0] q_slot$42$q;
-    reg  q_slot$42$clock;
-    reg  [1:0] q_slot$43$d;
-    wire  [1:0] q_slot$43$q;
-    reg  q_slot$43$clock;
-    reg  [1:0] q_slot$44$d;
-    wire  [1:0] q_slot$44$q;
-    reg  q_slot$44$clock;
-    reg  [1:0] q_slot$45$d;
-    wire  [1:0] q_slot$45$q;
-    reg  q_slot$45$clock;
-    reg  [1:0] q_slot$46$d;
-    wire  [1:0] q_slot$46$q;
-    reg  q_slot$46$clock;
-    reg  [1:0] q_slot$47$d;
-    wire  [1:0] q_slot$47$q;
-    reg  q_slot$47$clock;
-    reg  [1:0] q_slot$48$d;
-    wire  [1:0] q_slot$48$q;
-    reg  q_slot$48$clock;
-    reg  [1:0] q_slot$49$d;
-    wire  [1:0] q_slot$49$q;
-    reg  q_slot$49$clock;
-    reg  [1:0] q_slot$50$d;
-    wire  [1:0] q_slot$50$q;
-    reg  q_slot$50$clock;
-    reg  [1:0] q_slot$51$d;
-    wire  [1:0] q_slot$51$q;
-    reg  q_slot$51$clock;
-    reg  [1:0] q_slot$52$d;
-    wire  [1:0] q_slot$52$q;
-    reg  q_slot$52$clock;
-    reg  [1:0] q_slot$53$d;
-    wire  [1:0] q_slot$53$q;
-    reg  q_slot$53$clock;
-    reg  [1:0] q_slot$54$d;
-    wire  [1:0] q_slot$54$q;
-    reg  q_slot$54$clock;
-    reg  [1:0] q_slot$55$d;
-    wire  [1:0] q_slot$55$q;
-    reg  q_slot$55$clock;
-    reg  [1:0] q_slot$56$d;
-    wire  [1:0] q_slot$56$q;
-    reg  q_slot$56$clock;
-    reg  [1:0] q_slot$57$d;
-    wire  [1:0] q_slot$57$q;
-    reg  q_slot$57$clock;
-    reg  [1:0] q_slot$58$d;
-    wire  [1:0] q_slot$58$q;
-    reg  q_slot$58$clock;
-    reg  [1:0] q_slot$59$d;
-    wire  [1:0] q_slot$59$q;
-    reg  q_slot$59$clock;
-    reg  [1:0] q_slot$60$d;
-    wire  [1:0] q_slot$60$q;
-    reg  q_slot$60$clock;
-    reg  [1:0] q_slot$61$d;
-    wire  [1:0] q_slot$61$q;
-    reg  q_slot$61$clock;
-    reg  [1:0] q_slot$62$d;
-    wire  [1:0] q_slot$62$q;
-    reg  q_slot$62$clock;
-    reg  [1:0] q_slot$63$d;
-    wire  [1:0] q_slot$63$q;
-    reg  q_slot$63$clock;
     reg  [3:0] q_row$0$d;
     wire  [3:0] q_row$0$q;
     reg  q_row$0$clock;
@@ -2750,149 +1720,53 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
     reg  [3:0] q_row$31$d;
     wire  [3:0] q_row$31$q;
     reg  q_row$31$clock;
-    reg  [3:0] q_row$32$d;
-    wire  [3:0] q_row$32$q;
-    reg  q_row$32$clock;
-    reg  [3:0] q_row$33$d;
-    wire  [3:0] q_row$33$q;
-    reg  q_row$33$clock;
-    reg  [3:0] q_row$34$d;
-    wire  [3:0] q_row$34$q;
-    reg  q_row$34$clock;
-    reg  [3:0] q_row$35$d;
-    wire  [3:0] q_row$35$q;
-    reg  q_row$35$clock;
-    reg  [3:0] q_row$36$d;
-    wire  [3:0] q_row$36$q;
-    reg  q_row$36$clock;
-    reg  [3:0] q_row$37$d;
-    wire  [3:0] q_row$37$q;
-    reg  q_row$37$clock;
-    reg  [3:0] q_row$38$d;
-    wire  [3:0] q_row$38$q;
-    reg  q_row$38$clock;
-    reg  [3:0] q_row$39$d;
-    wire  [3:0] q_row$39$q;
-    reg  q_row$39$clock;
-    reg  [3:0] q_row$40$d;
-    wire  [3:0] q_row$40$q;
-    reg  q_row$40$clock;
-    reg  [3:0] q_row$41$d;
-    wire  [3:0] q_row$41$q;
-    reg  q_row$41$clock;
-    reg  [3:0] q_row$42$d;
-    wire  [3:0] q_row$42$q;
-    reg  q_row$42$clock;
-    reg  [3:0] q_row$43$d;
-    wire  [3:0] q_row$43$q;
-    reg  q_row$43$clock;
-    reg  [3:0] q_row$44$d;
-    wire  [3:0] q_row$44$q;
-    reg  q_row$44$clock;
-    reg  [3:0] q_row$45$d;
-    wire  [3:0] q_row$45$q;
-    reg  q_row$45$clock;
-    reg  [3:0] q_row$46$d;
-    wire  [3:0] q_row$46$q;
-    reg  q_row$46$clock;
-    reg  [3:0] q_row$47$d;
-    wire  [3:0] q_row$47$q;
-    reg  q_row$47$clock;
-    reg  [3:0] q_row$48$d;
-    wire  [3:0] q_row$48$q;
-    reg  q_row$48$clock;
-    reg  [3:0] q_row$49$d;
-    wire  [3:0] q_row$49$q;
-    reg  q_row$49$clock;
-    reg  [3:0] q_row$50$d;
-    wire  [3:0] q_row$50$q;
-    reg  q_row$50$clock;
-    reg  [3:0] q_row$51$d;
-    wire  [3:0] q_row$51$q;
-    reg  q_row$51$clock;
-    reg  [3:0] q_row$52$d;
-    wire  [3:0] q_row$52$q;
-    reg  q_row$52$clock;
-    reg  [3:0] q_row$53$d;
-    wire  [3:0] q_row$53$q;
-    reg  q_row$53$clock;
-    reg  [3:0] q_row$54$d;
-    wire  [3:0] q_row$54$q;
-    reg  q_row$54$clock;
-    reg  [3:0] q_row$55$d;
-    wire  [3:0] q_row$55$q;
-    reg  q_row$55$clock;
-    reg  [3:0] q_row$56$d;
-    wire  [3:0] q_row$56$q;
-    reg  q_row$56$clock;
-    reg  [3:0] q_row$57$d;
-    wire  [3:0] q_row$57$q;
-    reg  q_row$57$clock;
-    reg  [3:0] q_row$58$d;
-    wire  [3:0] q_row$58$q;
-    reg  q_row$58$clock;
-    reg  [3:0] q_row$59$d;
-    wire  [3:0] q_row$59$q;
-    reg  q_row$59$clock;
-    reg  [3:0] q_row$60$d;
-    wire  [3:0] q_row$60$q;
-    reg  q_row$60$clock;
-    reg  [3:0] q_row$61$d;
-    wire  [3:0] q_row$61$q;
-    reg  q_row$61$clock;
-    reg  [3:0] q_row$62$d;
-    wire  [3:0] q_row$62$q;
-    reg  q_row$62$clock;
-    reg  [3:0] q_row$63$d;
-    wire  [3:0] q_row$63$q;
-    reg  q_row$63$clock;
-    reg  [3:0] head$0$d;
-    wire  [3:0] head$0$q;
+    reg  [2:0] head$0$d;
+    wire  [2:0] head$0$q;
     reg  head$0$clock;
-    reg  [3:0] head$1$d;
-    wire  [3:0] head$1$q;
+    reg  [2:0] head$1$d;
+    wire  [2:0] head$1$q;
     reg  head$1$clock;
-    reg  [3:0] head$2$d;
-    wire  [3:0] head$2$q;
+    reg  [2:0] head$2$d;
+    wire  [2:0] head$2$q;
     reg  head$2$clock;
-    reg  [3:0] head$3$d;
-    wire  [3:0] head$3$q;
+    reg  [2:0] head$3$d;
+    wire  [2:0] head$3$q;
     reg  head$3$clock;
-    reg  [3:0] tail$0$d;
-    wire  [3:0] tail$0$q;
+    reg  [2:0] tail$0$d;
+    wire  [2:0] tail$0$q;
     reg  tail$0$clock;
-    reg  [3:0] tail$1$d;
-    wire  [3:0] tail$1$q;
+    reg  [2:0] tail$1$d;
+    wire  [2:0] tail$1$q;
     reg  tail$1$clock;
-    reg  [3:0] tail$2$d;
-    wire  [3:0] tail$2$q;
+    reg  [2:0] tail$2$d;
+    wire  [2:0] tail$2$q;
     reg  tail$2$clock;
-    reg  [3:0] tail$3$d;
-    wire  [3:0] tail$3$q;
+    reg  [2:0] tail$3$d;
+    wire  [2:0] tail$3$q;
     reg  tail$3$clock;
-    reg  [4:0] count$0$d;
-    wire  [4:0] count$0$q;
+    reg  [3:0] count$0$d;
+    wire  [3:0] count$0$q;
     reg  count$0$clock;
-    reg  [4:0] count$1$d;
-    wire  [4:0] count$1$q;
+    reg  [3:0] count$1$d;
+    wire  [3:0] count$1$q;
     reg  count$1$clock;
-    reg  [4:0] count$2$d;
-    wire  [4:0] count$2$q;
+    reg  [3:0] count$2$d;
+    wire  [3:0] count$2$q;
     reg  count$2$clock;
-    reg  [4:0] count$3$d;
-    wire  [4:0] count$3$q;
+    reg  [3:0] count$3$d;
+    wire  [3:0] count$3$q;
     reg  count$3$clock;
-    reg  [1:0] pri$d;
-    wire  [1:0] pri$q;
+    reg  pri$d;
+    wire  pri$q;
     reg  pri$clock;
     reg  overflow_q$d;
     wire  overflow_q$q;
     reg  overflow_q$clock;
     // Local signals
-    reg  [1:0] hd_cu$0;
-    reg  [1:0] hd_cu$1;
-    reg  [1:0] hd_cu$2;
-    reg  [1:0] hd_cu$3;
+    reg  hd_cu$0;
+    reg  hd_cu$1;
+    reg  hd_cu$2;
+    reg  hd_cu$3;
     reg  [1:0] hd_slot$0;
     reg  [1:0] hd_slot$1;
     reg  [1:0] hd_slot$2;
@@ -2904,976 +1778,496 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
     reg  [3:0] nonempty;
     reg  [3:0] blocked;
     reg  [3:0] matched;
-    reg  [3:0] taken;
+    reg  [1:0] taken;
     reg  [3:0] granted;
-    reg  [1:0] diag;
-    reg  [1:0] row_start;
-    reg  [4:0] pushes;
+    reg  diag;
+    reg  row_start;
+    reg  [3:0] pushes;
     reg  [6:0] earlier;
     reg  [6:0] room;
-    reg  [4:0] free_entries;
-    reg  [3:0] slot_addr;
+    reg  [3:0] free_entries;
+    reg  [2:0] slot_addr;
     reg  overflowed;
     // Sub module instances
-    operand_collector__arbiter_pri q_cu$0(
+    operand_collector__arbiter_overflow_q q_cu$0(
         .d(q_cu$0$d),
         .q(q_cu$0$q),
         .clock(q_cu$0$clock)
     );
-    operand_collector__arbiter_pri q_cu$1(
+    operand_collector__arbiter_overflow_q q_cu$1(
         .d(q_cu$1$d),
         .q(q_cu$1$q),
         .clock(q_cu$1$clock)
     );
-    operand_collector__arbiter_pri q_cu$2(
+    operand_collector__arbiter_overflow_q q_cu$2(
         .d(q_cu$2$d),
         .q(q_cu$2$q),
         .clock(q_cu$2$clock)
     );
-    operand_collector__arbiter_pri q_cu$3(
+    operand_collector__arbiter_overflow_q q_cu$3(
         .d(q_cu$3$d),
         .q(q_cu$3$q),
         .clock(q_cu$3$clock)
     );
-    operand_collector__arbiter_pri q_cu$4(
+    operand_collector__arbiter_overflow_q q_cu$4(
         .d(q_cu$4$d),
         .q(q_cu$4$q),
         .clock(q_cu$4$clock)
     );
-    operand_collector__arbiter_pri q_cu$5(
+    operand_collector__arbiter_overflow_q q_cu$5(
         .d(q_cu$5$d),
         .q(q_cu$5$q),
         .clock(q_cu$5$clock)
     );
-    operand_collector__arbiter_pri q_cu$6(
+    operand_collector__arbiter_overflow_q q_cu$6(
         .d(q_cu$6$d),
         .q(q_cu$6$q),
         .clock(q_cu$6$clock)
     );
-    operand_collector__arbiter_pri q_cu$7(
+    operand_collector__arbiter_overflow_q q_cu$7(
         .d(q_cu$7$d),
         .q(q_cu$7$q),
         .clock(q_cu$7$clock)
     );
-    operand_collector__arbiter_pri q_cu$8(
+    operand_collector__arbiter_overflow_q q_cu$8(
         .d(q_cu$8$d),
         .q(q_cu$8$q),
         .clock(q_cu$8$clock)
     );
-    operand_collector__arbiter_pri q_cu$9(
+    operand_collector__arbiter_overflow_q q_cu$9(
         .d(q_cu$9$d),
         .q(q_cu$9$q),
         .clock(q_cu$9$clock)
     );
-    operand_collector__arbiter_pri q_cu$10(
+    operand_collector__arbiter_overflow_q q_cu$10(
         .d(q_cu$10$d),
         .q(q_cu$10$q),
         .clock(q_cu$10$clock)
     );
-    operand_collector__arbiter_pri q_cu$11(
+    operand_collector__arbiter_overflow_q q_cu$11(
         .d(q_cu$11$d),
         .q(q_cu$11$q),
         .clock(q_cu$11$clock)
     );
-    operand_collector__arbiter_pri q_cu$12(
+    operand_collector__arbiter_overflow_q q_cu$12(
         .d(q_cu$12$d),
         .q(q_cu$12$q),
         .clock(q_cu$12$clock)
     );
-    operand_collector__arbiter_pri q_cu$13(
+    operand_collector__arbiter_overflow_q q_cu$13(
         .d(q_cu$13$d),
         .q(q_cu$13$q),
         .clock(q_cu$13$clock)
     );
-    operand_collector__arbiter_pri q_cu$14(
+    operand_collector__arbiter_overflow_q q_cu$14(
         .d(q_cu$14$d),
         .q(q_cu$14$q),
         .clock(q_cu$14$clock)
     );
-    operand_collector__arbiter_pri q_cu$15(
+    operand_collector__arbiter_overflow_q q_cu$15(
         .d(q_cu$15$d),
         .q(q_cu$15$q),
         .clock(q_cu$15$clock)
     );
-    operand_collector__arbiter_pri q_cu$16(
+    operand_collector__arbiter_overflow_q q_cu$16(
         .d(q_cu$16$d),
         .q(q_cu$16$q),
         .clock(q_cu$16$clock)
     );
-    operand_collector__arbiter_pri q_cu$17(
+    operand_collector__arbiter_overflow_q q_cu$17(
         .d(q_cu$17$d),
         .q(q_cu$17$q),
         .clock(q_cu$17$clock)
     );
-    operand_collector__arbiter_pri q_cu$18(
+    operand_collector__arbiter_overflow_q q_cu$18(
         .d(q_cu$18$d),
         .q(q_cu$18$q),
         .clock(q_cu$18$clock)
     );
-    operand_collector__arbiter_pri q_cu$19(
+    operand_collector__arbiter_overflow_q q_cu$19(
         .d(q_cu$19$d),
         .q(q_cu$19$q),
         .clock(q_cu$19$clock)
     );
-    operand_collector__arbiter_pri q_cu$20(
+    operand_collector__arbiter_overflow_q q_cu$20(
         .d(q_cu$20$d),
         .q(q_cu$20$q),
         .clock(q_cu$20$clock)
     );
-    operand_collector__arbiter_pri q_cu$21(
+    operand_collector__arbiter_overflow_q q_cu$21(
         .d(q_cu$21$d),
         .q(q_cu$21$q),
         .clock(q_cu$21$clock)
     );
-    operand_collector__arbiter_pri q_cu$22(
+    operand_collector__arbiter_overflow_q q_cu$22(
         .d(q_cu$22$d),
         .q(q_cu$22$q),
         .clock(q_cu$22$clock)
     );
-    operand_collector__arbiter_pri q_cu$23(
+    operand_collector__arbiter_overflow_q q_cu$23(
         .d(q_cu$23$d),
         .q(q_cu$23$q),
         .clock(q_cu$23$clock)
     );
-    operand_collector__arbiter_pri q_cu$24(
+    operand_collector__arbiter_overflow_q q_cu$24(
         .d(q_cu$24$d),
         .q(q_cu$24$q),
         .clock(q_cu$24$clock)
     );
-    operand_collector__arbiter_pri q_cu$25(
+    operand_collector__arbiter_overflow_q q_cu$25(
         .d(q_cu$25$d),
         .q(q_cu$25$q),
         .clock(q_cu$25$clock)
     );
-    operand_collector__arbiter_pri q_cu$26(
+    operand_collector__arbiter_overflow_q q_cu$26(
         .d(q_cu$26$d),
         .q(q_cu$26$q),
         .clock(q_cu$26$clock)
     );
-    operand_collector__arbiter_pri q_cu$27(
+    operand_collector__arbiter_overflow_q q_cu$27(
         .d(q_cu$27$d),
         .q(q_cu$27$q),
         .clock(q_cu$27$clock)
     );
-    operand_collector__arbiter_pri q_cu$28(
+    operand_collector__arbiter_overflow_q q_cu$28(
         .d(q_cu$28$d),
         .q(q_cu$28$q),
         .clock(q_cu$28$clock)
     );
-    operand_collector__arbiter_pri q_cu$29(
+    operand_collector__arbiter_overflow_q q_cu$29(
         .d(q_cu$29$d),
         .q(q_cu$29$q),
         .clock(q_cu$29$clock)
     );
-    operand_collector__arbiter_pri q_cu$30(
+    operand_collector__arbiter_overflow_q q_cu$30(
         .d(q_cu$30$d),
         .q(q_cu$30$q),
         .clock(q_cu$30$clock)
     );
-    operand_collector__arbiter_pri q_cu$31(
+    operand_collector__arbiter_overflow_q q_cu$31(
         .d(q_cu$31$d),
         .q(q_cu$31$q),
         .clock(q_cu$31$clock)
     );
-    operand_collector__arbiter_pri q_cu$32(
-        .d(q_cu$32$d),
-        .q(q_cu$32$q),
-        .clock(q_cu$32$clock)
-    );
-    operand_collector__arbiter_pri q_cu$33(
-        .d(q_cu$33$d),
-        .q(q_cu$33$q),
-        .clock(q_cu$33$clock)
-    );
-    operand_collector__arbiter_pri q_cu$34(
-        .d(q_cu$34$d),
-        .q(q_cu$34$q),
-        .clock(q_cu$34$clock)
-    );
-    operand_collector__arbiter_pri q_cu$35(
-        .d(q_cu$35$d),
-        .q(q_cu$35$q),
-        .clock(q_cu$35$clock)
-    );
-    operand_collector__arbiter_pri q_cu$36(
-        .d(q_cu$36$d),
-        .q(q_cu$36$q),
-        .clock(q_cu$36$clock)
-    );
-    operand_collector__arbiter_pri q_cu$37(
-        .d(q_cu$37$d),
-        .q(q_cu$37$q),
-        .clock(q_cu$37$clock)
-    );
-    operand_collector__arbiter_pri q_cu$38(
-        .d(q_cu$38$d),
-        .q(q_cu$38$q),
-        .clock(q_cu$38$clock)
-    );
-    operand_collector__arbiter_pri q_cu$39(
-        .d(q_cu$39$d),
-        .q(q_cu$39$q),
-        .clock(q_cu$39$clock)
-    );
-    operand_collector__arbiter_pri q_cu$40(
-        .d(q_cu$40$d),
-        .q(q_cu$40$q),
-        .clock(q_cu$40$clock)
-    );
-    operand_collector__arbiter_pri q_cu$41(
-        .d(q_cu$41$d),
-        .q(q_cu$41$q),
-        .clock(q_cu$41$clock)
-    );
-    operand_collector__arbiter_pri q_cu$42(
-        .d(q_cu$42$d),
-        .q(q_cu$42$q),
-        .clock(q_cu$42$clock)
-    );
-    operand_collector__arbiter_pri q_cu$43(
-        .d(q_cu$43$d),
-        .q(q_cu$43$q),
-        .clock(q_cu$43$clock)
-    );
-    operand_collector__arbiter_pri q_cu$44(
-        .d(q_cu$44$d),
-        .q(q_cu$44$q),
-        .clock(q_cu$44$clock)
-    );
-    operand_collector__arbiter_pri q_cu$45(
-        .d(q_cu$45$d),
-        .q(q_cu$45$q),
-        .clock(q_cu$45$clock)
-    );
-    operand_collector__arbiter_pri q_cu$46(
-        .d(q_cu$46$d),
-        .q(q_cu$46$q),
-        .clock(q_cu$46$clock)
-    );
-    operand_collector__arbiter_pri q_cu$47(
-        .d(q_cu$47$d),
-        .q(q_cu$47$q),
-        .clock(q_cu$47$clock)
-    );
-    operand_collector__arbiter_pri q_cu$48(
-        .d(q_cu$48$d),
-        .q(q_cu$48$q),
-        .clock(q_cu$48$clock)
-    );
-    operand_collector__arbiter_pri q_cu$49(
-        .d(q_cu$49$d),
-        .q(q_cu$49$q),
-        .clock(q_cu$49$clock)
-    );
-    operand_collector__arbiter_pri q_cu$50(
-        .d(q_cu$50$d),
-        .q(q_cu$50$q),
-        .clock(q_cu$50$clock)
-    );
-    operand_collector__arbiter_pri q_cu$51(
-        .d(q_cu$51$d),
-        .q(q_cu$51$q),
-        .clock(q_cu$51$clock)
-    );
-    operand_collector__arbiter_pri q_cu$52(
-        .d(q_cu$52$d),
-        .q(q_cu$52$q),
-        .clock(q_cu$52$clock)
-    );
-    operand_collector__arbiter_pri q_cu$53(
-        .d(q_cu$53$d),
-        .q(q_cu$53$q),
-        .clock(q_cu$53$clock)
-    );
-    operand_collector__arbiter_pri q_cu$54(
-        .d(q_cu$54$d),
-        .q(q_cu$54$q),
-        .clock(q_cu$54$clock)
-    );
-    operand_collector__arbiter_pri q_cu$55(
-        .d(q_cu$55$d),
-        .q(q_cu$55$q),
-        .clock(q_cu$55$clock)
-    );
-    operand_collector__arbiter_pri q_cu$56(
-        .d(q_cu$56$d),
-        .q(q_cu$56$q),
-        .clock(q_cu$56$clock)
-    );
-    operand_collector__arbiter_pri q_cu$57(
-        .d(q_cu$57$d),
-        .q(q_cu$57$q),
-        .clock(q_cu$57$clock)
-    );
-    operand_collector__arbiter_pri q_cu$58(
-        .d(q_cu$58$d),
-        .q(q_cu$58$q),
-        .clock(q_cu$58$clock)
-    );
-    operand_collector__arbiter_pri q_cu$59(
-        .d(q_cu$59$d),
-        .q(q_cu$59$q),
-        .clock(q_cu$59$clock)
-    );
-    operand_collector__arbiter_pri q_cu$60(
-        .d(q_cu$60$d),
-        .q(q_cu$60$q),
-        .clock(q_cu$60$clock)
-    );
-    operand_collector__arbiter_pri q_cu$61(
-        .d(q_cu$61$d),
-        .q(q_cu$61$q),
-        .clock(q_cu$61$clock)
-    );
-    operand_collector__arbiter_pri q_cu$62(
-        .d(q_cu$62$d),
-        .q(q_cu$62$q),
-        .clock(q_cu$62$clock)
-    );
-    operand_collector__arbiter_pri q_cu$63(
-        .d(q_cu$63$d),
-        .q(q_cu$63$q),
-        .clock(q_cu$63$clock)
-    );
-    operand_collector__arbiter_pri q_slot$0(
+    operand_collector__arbiter_q_slot_0 q_slot$0(
         .d(q_slot$0$d),
         .q(q_slot$0$q),
         .clock(q_slot$0$clock)
     );
-    operand_collector__arbiter_pri q_slot$1(
+    operand_collector__arbiter_q_slot_0 q_slot$1(
         .d(q_slot$1$d),
         .q(q_slot$1$q),
         .clock(q_slot$1$clock)
     );
-    operand_collector__arbiter_pri q_slot$2(
+    operand_collector__arbiter_q_slot_0 q_slot$2(
         .d(q_slot$2$d),
         .q(q_slot$2$q),
         .clock(q_slot$2$clock)
     );
-    operand_collector__arbiter_pri q_slot$3(
+    operand_collector__arbiter_q_slot_0 q_slot$3(
         .d(q_slot$3$d),
         .q(q_slot$3$q),
         .clock(q_slot$3$clock)
     );
-    operand_collector__arbiter_pri q_slot$4(
+    operand_collector__arbiter_q_slot_0 q_slot$4(
         .d(q_slot$4$d),
         .q(q_slot$4$q),
         .clock(q_slot$4$clock)
     );
-    operand_collector__arbiter_pri q_slot$5(
+    operand_collector__arbiter_q_slot_0 q_slot$5(
         .d(q_slot$5$d),
         .q(q_slot$5$q),
         .clock(q_slot$5$clock)
     );
-    operand_collector__arbiter_pri q_slot$6(
+    operand_collector__arbiter_q_slot_0 q_slot$6(
         .d(q_slot$6$d),
         .q(q_slot$6$q),
         .clock(q_slot$6$clock)
     );
-    operand_collector__arbiter_pri q_slot$7(
+    operand_collector__arbiter_q_slot_0 q_slot$7(
         .d(q_slot$7$d),
         .q(q_slot$7$q),
         .clock(q_slot$7$clock)
     );
-    operand_collector__arbiter_pri q_slot$8(
+    operand_collector__arbiter_q_slot_0 q_slot$8(
         .d(q_slot$8$d),
         .q(q_slot$8$q),
         .clock(q_slot$8$clock)
     );
-    operand_collector__arbiter_pri q_slot$9(
+    operand_collector__arbiter_q_slot_0 q_slot$9(
         .d(q_slot$9$d),
         .q(q_slot$9$q),
         .clock(q_slot$9$clock)
     );
-    operand_collector__arbiter_pri q_slot$10(
+    operand_collector__arbiter_q_slot_0 q_slot$10(
         .d(q_slot$10$d),
         .q(q_slot$10$q),
         .clock(q_slot$10$clock)
     );
-    operand_collector__arbiter_pri q_slot$11(
+    operand_collector__arbiter_q_slot_0 q_slot$11(
         .d(q_slot$11$d),
         .q(q_slot$11$q),
         .clock(q_slot$11$clock)
     );
-    operand_collector__arbiter_pri q_slot$12(
+    operand_collector__arbiter_q_slot_0 q_slot$12(
         .d(q_slot$12$d),
         .q(q_slot$12$q),
         .clock(q_slot$12$clock)
     );
-    operand_collector__arbiter_pri q_slot$13(
+    operand_collector__arbiter_q_slot_0 q_slot$13(
         .d(q_slot$13$d),
         .q(q_slot$13$q),
         .clock(q_slot$13$clock)
     );
-    operand_collector__arbiter_pri q_slot$14(
+    operand_collector__arbiter_q_slot_0 q_slot$14(
         .d(q_slot$14$d),
         .q(q_slot$14$q),
         .clock(q_slot$14$clock)
     );
-    operand_collector__arbiter_pri q_slot$15(
+    operand_collector__arbiter_q_slot_0 q_slot$15(
         .d(q_slot$15$d),
         .q(q_slot$15$q),
         .clock(q_slot$15$clock)
     );
-    operand_collector__arbiter_pri q_slot$16(
+    operand_collector__arbiter_q_slot_0 q_slot$16(
         .d(q_slot$16$d),
         .q(q_slot$16$q),
         .clock(q_slot$16$clock)
     );
-    operand_collector__arbiter_pri q_slot$17(
+    operand_collector__arbiter_q_slot_0 q_slot$17(
         .d(q_slot$17$d),
         .q(q_slot$17$q),
         .clock(q_slot$17$clock)
     );
-    operand_collector__arbiter_pri q_slot$18(
+    operand_collector__arbiter_q_slot_0 q_slot$18(
         .d(q_slot$18$d),
         .q(q_slot$18$q),
         .clock(q_slot$18$clock)
     );
-    operand_collector__arbiter_pri q_slot$19(
+    operand_collector__arbiter_q_slot_0 q_slot$19(
         .d(q_slot$19$d),
         .q(q_slot$19$q),
         .clock(q_slot$19$clock)
     );
-    operand_collector__arbiter_pri q_slot$20(
+    operand_collector__arbiter_q_slot_0 q_slot$20(
         .d(q_slot$20$d),
         .q(q_slot$20$q),
         .clock(q_slot$20$clock)
     );
-    operand_collector__arbiter_pri q_slot$21(
+    operand_collector__arbiter_q_slot_0 q_slot$21(
         .d(q_slot$21$d),
         .q(q_slot$21$q),
         .clock(q_slot$21$clock)
     );
-    operand_collector__arbiter_pri q_slot$22(
+    operand_collector__arbiter_q_slot_0 q_slot$22(
         .d(q_slot$22$d),
         .q(q_slot$22$q),
         .clock(q_slot$22$clock)
     );
-    operand_collector__arbiter_pri q_slot$23(
+    operand_collector__arbiter_q_slot_0 q_slot$23(
         .d(q_slot$23$d),
         .q(q_slot$23$q),
         .clock(q_slot$23$clock)
     );
-    operand_collector__arbiter_pri q_slot$24(
+    operand_collector__arbiter_q_slot_0 q_slot$24(
         .d(q_slot$24$d),
         .q(q_slot$24$q),
         .clock(q_slot$24$clock)
     );
-    operand_collector__arbiter_pri q_slot$25(
+    operand_collector__arbiter_q_slot_0 q_slot$25(
         .d(q_slot$25$d),
         .q(q_slot$25$q),
         .clock(q_slot$25$clock)
     );
-    operand_collector__arbiter_pri q_slot$26(
+    operand_collector__arbiter_q_slot_0 q_slot$26(
         .d(q_slot$26$d),
         .q(q_slot$26$q),
         .clock(q_slot$26$clock)
     );
-    operand_collector__arbiter_pri q_slot$27(
+    operand_collector__arbiter_q_slot_0 q_slot$27(
         .d(q_slot$27$d),
         .q(q_slot$27$q),
         .clock(q_slot$27$clock)
     );
-    operand_collector__arbiter_pri q_slot$28(
+    operand_collector__arbiter_q_slot_0 q_slot$28(
         .d(q_slot$28$d),
         .q(q_slot$28$q),
         .clock(q_slot$28$clock)
     );
-    operand_collector__arbiter_pri q_slot$29(
+    operand_collector__arbiter_q_slot_0 q_slot$29(
         .d(q_slot$29$d),
         .q(q_slot$29$q),
         .clock(q_slot$29$clock)
     );
-    operand_collector__arbiter_pri q_slot$30(
+    operand_collector__arbiter_q_slot_0 q_slot$30(
         .d(q_slot$30$d),
         .q(q_slot$30$q),
         .clock(q_slot$30$clock)
     );
-    operand_collector__arbiter_pri q_slot$31(
+    operand_collector__arbiter_q_slot_0 q_slot$31(
         .d(q_slot$31$d),
         .q(q_slot$31$q),
         .clock(q_slot$31$clock)
     );
-    operand_collector__arbiter_pri q_slot$32(
-        .d(q_slot$32$d),
-        .q(q_slot$32$q),
-        .clock(q_slot$32$clock)
-    );
-    operand_collector__arbiter_pri q_slot$33(
-        .d(q_slot$33$d),
-        .q(q_slot$33$q),
-        .clock(q_slot$33$clock)
-    );
-    operand_collector__arbiter_pri q_slot$34(
-        .d(q_slot$34$d),
-        .q(q_slot$34$q),
-        .clock(q_slot$34$clock)
-    );
-    operand_collector__arbiter_pri q_slot$35(
-        .d(q_slot$35$d),
-        .q(q_slot$35$q),
-        .clock(q_slot$35$clock)
-    );
-    operand_collector__arbiter_pri q_slot$36(
-        .d(q_slot$36$d),
-        .q(q_slot$36$q),
-        .clock(q_slot$36$clock)
-    );
-    operand_collector__arbiter_pri q_slot$37(
-        .d(q_slot$37$d),
-        .q(q_slot$37$q),
-        .clock(q_slot$37$clock)
-    );
-    operand_collector__arbiter_pri q_slot$38(
-        .d(q_slot$38$d),
-        .q(q_slot$38$q),
-        .clock(q_slot$38$clock)
-    );
-    operand_collector__arbiter_pri q_slot$39(
-        .d(q_slot$39$d),
-        .q(q_slot$39$q),
-        .clock(q_slot$39$clock)
-    );
-    operand_collector__arbiter_pri q_slot$40(
-        .d(q_slot$40$d),
-        .q(q_slot$40$q),
-        .clock(q_slot$40$clock)
-    );
-    operand_collector__arbiter_pri q_slot$41(
-        .d(q_slot$41$d),
-        .q(q_slot$41$q),
-        .clock(q_slot$41$clock)
-    );
-    operand_collector__arbiter_pri q_slot$42(
-        .d(q_slot$42$d),
-        .q(q_slot$42$q),
-        .clock(q_slot$42$clock)
-    );
-    operand_collector__arbiter_pri q_slot$43(
-        .d(q_slot$43$d),
-        .q(q_slot$43$q),
-        .clock(q_slot$43$clock)
-    );
-    operand_collector__arbiter_pri q_slot$44(
-        .d(q_slot$44$d),
-        .q(q_slot$44$q),
-        .clock(q_slot$44$clock)
-    );
-    operand_collector__arbiter_pri q_slot$45(
-        .d(q_slot$45$d),
-        .q(q_slot$45$q),
-        .clock(q_slot$45$clock)
-    );
-    operand_collector__arbiter_pri q_slot$46(
-        .d(q_slot$46$d),
-        .q(q_slot$46$q),
-        .clock(q_slot$46$clock)
-    );
-    operand_collector__arbiter_pri q_slot$47(
-        .d(q_slot$47$d),
-        .q(q_slot$47$q),
-        .clock(q_slot$47$clock)
-    );
-    operand_collector__arbiter_pri q_slot$48(
-        .d(q_slot$48$d),
-        .q(q_slot$48$q),
-        .clock(q_slot$48$clock)
-    );
-    operand_collector__arbiter_pri q_slot$49(
-        .d(q_slot$49$d),
-        .q(q_slot$49$q),
-        .clock(q_slot$49$clock)
-    );
-    operand_collector__arbiter_pri q_slot$50(
-        .d(q_slot$50$d),
-        .q(q_slot$50$q),
-        .clock(q_slot$50$clock)
-    );
-    operand_collector__arbiter_pri q_slot$51(
-        .d(q_slot$51$d),
-        .q(q_slot$51$q),
-        .clock(q_slot$51$clock)
-    );
-    operand_collector__arbiter_pri q_slot$52(
-        .d(q_slot$52$d),
-        .q(q_slot$52$q),
-        .clock(q_slot$52$clock)
-    );
-    operand_collector__arbiter_pri q_slot$53(
-        .d(q_slot$53$d),
-        .q(q_slot$53$q),
-        .clock(q_slot$53$clock)
-    );
-    operand_collector__arbiter_pri q_slot$54(
-        .d(q_slot$54$d),
-        .q(q_slot$54$q),
-        .clock(q_slot$54$clock)
-    );
-    operand_collector__arbiter_pri q_slot$55(
-        .d(q_slot$55$d),
-        .q(q_slot$55$q),
-        .clock(q_slot$55$clock)
-    );
-    operand_collector__arbiter_pri q_slot$56(
-        .d(q_slot$56$d),
-        .q(q_slot$56$q),
-        .clock(q_slot$56$clock)
-    );
-    operand_collector__arbiter_pri q_slot$57(
-        .d(q_slot$57$d),
-        .q(q_slot$57$q),
-        .clock(q_slot$57$clock)
-    );
-    operand_collector__arbiter_pri q_slot$58(
-        .d(q_slot$58$d),
-        .q(q_slot$58$q),
-        .clock(q_slot$58$clock)
-    );
-    operand_collector__arbiter_pri q_slot$59(
-        .d(q_slot$59$d),
-        .q(q_slot$59$q),
-        .clock(q_slot$59$clock)
-    );
-    operand_collector__arbiter_pri q_slot$60(
-        .d(q_slot$60$d),
-        .q(q_slot$60$q),
-        .clock(q_slot$60$clock)
-    );
-    operand_collector__arbiter_pri q_slot$61(
-        .d(q_slot$61$d),
-        .q(q_slot$61$q),
-        .clock(q_slot$61$clock)
-    );
-    operand_collector__arbiter_pri q_slot$62(
-        .d(q_slot$62$d),
-        .q(q_slot$62$q),
-        .clock(q_slot$62$clock)
-    );
-    operand_collector__arbiter_pri q_slot$63(
-        .d(q_slot$63$d),
-        .q(q_slot$63$q),
-        .clock(q_slot$63$clock)
-    );
-    operand_collector__arbiter_head_0 q_row$0(
+    operand_collector__arbiter_count_0 q_row$0(
         .d(q_row$0$d),
         .q(q_row$0$q),
         .clock(q_row$0$clock)
     );
-    operand_collector__arbiter_head_0 q_row$1(
+    operand_collector__arbiter_count_0 q_row$1(
         .d(q_row$1$d),
         .q(q_row$1$q),
         .clock(q_row$1$clock)
     );
-    operand_collector__arbiter_head_0 q_row$2(
+    operand_collector__arbiter_count_0 q_row$2(
         .d(q_row$2$d),
         .q(q_row$2$q),
         .clock(q_row$2$clock)
     );
-    operand_collector__arbiter_head_0 q_row$3(
+    operand_collector__arbiter_count_0 q_row$3(
         .d(q_row$3$d),
         .q(q_row$3$q),
         .clock(q_row$3$clock)
     );
-    operand_collector__arbiter_head_0 q_row$4(
+    operand_collector__arbiter_count_0 q_row$4(
         .d(q_row$4$d),
         .q(q_row$4$q),
         .clock(q_row$4$clock)
     );
-    operand_collector__arbiter_head_0 q_row$5(
+    operand_collector__arbiter_count_0 q_row$5(
         .d(q_row$5$d),
         .q(q_row$5$q),
         .clock(q_row$5$clock)
     );
-    operand_collector__arbiter_head_0 q_row$6(
+    operand_collector__arbiter_count_0 q_row$6(
         .d(q_row$6$d),
         .q(q_row$6$q),
         .clock(q_row$6$clock)
     );
-    operand_collector__arbiter_head_0 q_row$7(
+    operand_collector__arbiter_count_0 q_row$7(
         .d(q_row$7$d),
         .q(q_row$7$q),
         .clock(q_row$7$clock)
     );
-    operand_collector__arbiter_head_0 q_row$8(
+    operand_collector__arbiter_count_0 q_row$8(
         .d(q_row$8$d),
         .q(q_row$8$q),
         .clock(q_row$8$clock)
     );
-    operand_collector__arbiter_head_0 q_row$9(
+    operand_collector__arbiter_count_0 q_row$9(
         .d(q_row$9$d),
         .q(q_row$9$q),
         .clock(q_row$9$clock)
     );
-    operand_collector__arbiter_head_0 q_row$10(
+    operand_collector__arbiter_count_0 q_row$10(
         .d(q_row$10$d),
         .q(q_row$10$q),
         .clock(q_row$10$clock)
     );
-    operand_collector__arbiter_head_0 q_row$11(
+    operand_collector__arbiter_count_0 q_row$11(
         .d(q_row$11$d),
         .q(q_row$11$q),
         .clock(q_row$11$clock)
     );
-    operand_collector__arbiter_head_0 q_row$12(
+    operand_collector__arbiter_count_0 q_row$12(
         .d(q_row$12$d),
         .q(q_row$12$q),
         .clock(q_row$12$clock)
     );
-    operand_collector__arbiter_head_0 q_row$13(
+    operand_collector__arbiter_count_0 q_row$13(
         .d(q_row$13$d),
         .q(q_row$13$q),
         .clock(q_row$13$clock)
     );
-    operand_collector__arbiter_head_0 q_row$14(
+    operand_collector__arbiter_count_0 q_row$14(
         .d(q_row$14$d),
         .q(q_row$14$q),
         .clock(q_row$14$clock)
     );
-    operand_collector__arbiter_head_0 q_row$15(
+    operand_collector__arbiter_count_0 q_row$15(
         .d(q_row$15$d),
         .q(q_row$15$q),
         .clock(q_row$15$clock)
     );
-    operand_collector__arbiter_head_0 q_row$16(
+    operand_collector__arbiter_count_0 q_row$16(
         .d(q_row$16$d),
         .q(q_row$16$q),
         .clock(q_row$16$clock)
     );
-    operand_collector__arbiter_head_0 q_row$17(
+    operand_collector__arbiter_count_0 q_row$17(
         .d(q_row$17$d),
         .q(q_row$17$q),
         .clock(q_row$17$clock)
     );
-    operand_collector__arbiter_head_0 q_row$18(
+    operand_collector__arbiter_count_0 q_row$18(
         .d(q_row$18$d),
         .q(q_row$18$q),
         .clock(q_row$18$clock)
     );
-    operand_collector__arbiter_head_0 q_row$19(
+    operand_collector__arbiter_count_0 q_row$19(
         .d(q_row$19$d),
         .q(q_row$19$q),
         .clock(q_row$19$clock)
     );
-    operand_collector__arbiter_head_0 q_row$20(
+    operand_collector__arbiter_count_0 q_row$20(
         .d(q_row$20$d),
         .q(q_row$20$q),
         .clock(q_row$20$clock)
     );
-    operand_collector__arbiter_head_0 q_row$21(
+    operand_collector__arbiter_count_0 q_row$21(
         .d(q_row$21$d),
         .q(q_row$21$q),
         .clock(q_row$21$clock)
     );
-    operand_collector__arbiter_head_0 q_row$22(
+    operand_collector__arbiter_count_0 q_row$22(
         .d(q_row$22$d),
         .q(q_row$22$q),
         .clock(q_row$22$clock)
     );
-    operand_collector__arbiter_head_0 q_row$23(
+    operand_collector__arbiter_count_0 q_row$23(
         .d(q_row$23$d),
         .q(q_row$23$q),
         .clock(q_row$23$clock)
     );
-    operand_collector__arbiter_head_0 q_row$24(
+    operand_collector__arbiter_count_0 q_row$24(
         .d(q_row$24$d),
         .q(q_row$24$q),
         .clock(q_row$24$clock)
     );
-    operand_collector__arbiter_head_0 q_row$25(
+    operand_collector__arbiter_count_0 q_row$25(
         .d(q_row$25$d),
         .q(q_row$25$q),
         .clock(q_row$25$clock)
     );
-    operand_collector__arbiter_head_0 q_row$26(
+    operand_collector__arbiter_count_0 q_row$26(
         .d(q_row$26$d),
         .q(q_row$26$q),
         .clock(q_row$26$clock)
     );
-    operand_collector__arbiter_head_0 q_row$27(
+    operand_collector__arbiter_count_0 q_row$27(
         .d(q_row$27$d),
         .q(q_row$27$q),
         .clock(q_row$27$clock)
     );
-    operand_collector__arbiter_head_0 q_row$28(
+    operand_collector__arbiter_count_0 q_row$28(
         .d(q_row$28$d),
         .q(q_row$28$q),
         .clock(q_row$28$clock)
     );
-    operand_collector__arbiter_head_0 q_row$29(
+    operand_collector__arbiter_count_0 q_row$29(
         .d(q_row$29$d),
         .q(q_row$29$q),
         .clock(q_row$29$clock)
     );
-    operand_collector__arbiter_head_0 q_row$30(
+    operand_collector__arbiter_count_0 q_row$30(
         .d(q_row$30$d),
         .q(q_row$30$q),
         .clock(q_row$30$clock)
     );
-    operand_collector__arbiter_head_0 q_row$31(
+    operand_collector__arbiter_count_0 q_row$31(
         .d(q_row$31$d),
         .q(q_row$31$q),
         .clock(q_row$31$clock)
-    );
-    operand_collector__arbiter_head_0 q_row$32(
-        .d(q_row$32$d),
-        .q(q_row$32$q),
-        .clock(q_row$32$clock)
-    );
-    operand_collector__arbiter_head_0 q_row$33(
-        .d(q_row$33$d),
-        .q(q_row$33$q),
-        .clock(q_row$33$clock)
-    );
-    operand_collector__arbiter_head_0 q_row$34(
-        .d(q_row$34$d),
-        .q(q_row$34$q),
-        .clock(q_row$34$clock)
-    );
-    operand_collector__arbiter_head_0 q_row$35(
-        .d(q_row$35$d),
-        .q(q_row$35$q),
-        .clock(q_row$35$clock)
-    );
-    operand_collector__arbiter_head_0 q_row$36(
-        .d(q_row$36$d),
-        .q(q_row$36$q),
-        .clock(q_row$36$clock)
-    );
-    operand_collector__arbiter_head_0 q_row$37(
-        .d(q_row$37$d),
-        .q(q_row$37$q),
-        .clock(q_row$37$clock)
-    );
-    operand_collector__arbiter_head_0 q_row$38(
-        .d(q_row$38$d),
-        .q(q_row$38$q),
-        .clock(q_row$38$clock)
-    );
-    operand_collector__arbiter_head_0 q_row$39(
-        .d(q_row$39$d),
-        .q(q_row$39$q),
-        .clock(q_row$39$clock)
-    );
-    operand_collector__arbiter_head_0 q_row$40(
-        .d(q_row$40$d),
-        .q(q_row$40$q),
-        .clock(q_row$40$clock)
-    );
-    operand_collector__arbiter_head_0 q_row$41(
-        .d(q_row$41$d),
-        .q(q_row$41$q),
-        .clock(q_row$41$clock)
-    );
-    operand_collector__arbiter_head_0 q_row$42(
-        .d(q_row$42$d),
-        .q(q_row$42$q),
-        .clock(q_row$42$clock)
-    );
-    operand_collector__arbiter_head_0 q_row$43(
-        .d(q_row$43$d),
-        .q(q_row$43$q),
-        .clock(q_row$43$clock)
-    );
-    operand_collector__arbiter_head_0 q_row$44(
-        .d(q_row$44$d),
-        .q(q_row$44$q),
-        .clock(q_row$44$clock)
-    );
-    operand_collector__arbiter_head_0 q_row$45(
-        .d(q_row$45$d),
-        .q(q_row$45$q),
-        .clock(q_row$45$clock)
-    );
-    operand_collector__arbiter_head_0 q_row$46(
-        .d(q_row$46$d),
-        .q(q_row$46$q),
-        .clock(q_row$46$clock)
-    );
-    operand_collector__arbiter_head_0 q_row$47(
-        .d(q_row$47$d),
-        .q(q_row$47$q),
-        .clock(q_row$47$clock)
-    );
-    operand_collector__arbiter_head_0 q_row$48(
-        .d(q_row$48$d),
-        .q(q_row$48$q),
-        .clock(q_row$48$clock)
-    );
-    operand_collector__arbiter_head_0 q_row$49(
-        .d(q_row$49$d),
-        .q(q_row$49$q),
-        .clock(q_row$49$clock)
-    );
-    operand_collector__arbiter_head_0 q_row$50(
-        .d(q_row$50$d),
-        .q(q_row$50$q),
-        .clock(q_row$50$clock)
-    );
-    operand_collector__arbiter_head_0 q_row$51(
-        .d(q_row$51$d),
-        .q(q_row$51$q),
-        .clock(q_row$51$clock)
-    );
-    operand_collector__arbiter_head_0 q_row$52(
-        .d(q_row$52$d),
-        .q(q_row$52$q),
-        .clock(q_row$52$clock)
-    );
-    operand_collector__arbiter_head_0 q_row$53(
-        .d(q_row$53$d),
-        .q(q_row$53$q),
-        .clock(q_row$53$clock)
-    );
-    operand_collector__arbiter_head_0 q_row$54(
-        .d(q_row$54$d),
-        .q(q_row$54$q),
-        .clock(q_row$54$clock)
-    );
-    operand_collector__arbiter_head_0 q_row$55(
-        .d(q_row$55$d),
-        .q(q_row$55$q),
-        .clock(q_row$55$clock)
-    );
-    operand_collector__arbiter_head_0 q_row$56(
-        .d(q_row$56$d),
-        .q(q_row$56$q),
-        .clock(q_row$56$clock)
-    );
-    operand_collector__arbiter_head_0 q_row$57(
-        .d(q_row$57$d),
-        .q(q_row$57$q),
-        .clock(q_row$57$clock)
-    );
-    operand_collector__arbiter_head_0 q_row$58(
-        .d(q_row$58$d),
-        .q(q_row$58$q),
-        .clock(q_row$58$clock)
-    );
-    operand_collector__arbiter_head_0 q_row$59(
-        .d(q_row$59$d),
-        .q(q_row$59$q),
-        .clock(q_row$59$clock)
-    );
-    operand_collector__arbiter_head_0 q_row$60(
-        .d(q_row$60$d),
-        .q(q_row$60$q),
-        .clock(q_row$60$clock)
-    );
-    operand_collector__arbiter_head_0 q_row$61(
-        .d(q_row$61$d),
-        .q(q_row$61$q),
-        .clock(q_row$61$clock)
-    );
-    operand_collector__arbiter_head_0 q_row$62(
-        .d(q_row$62$d),
-        .q(q_row$62$q),
-        .clock(q_row$62$clock)
-    );
-    operand_collector__arbiter_head_0 q_row$63(
-        .d(q_row$63$d),
-        .q(q_row$63$q),
-        .clock(q_row$63$clock)
     );
     operand_collector__arbiter_head_0 head$0(
         .d(head$0$d),
@@ -3935,7 +2329,7 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
         .q(count$3$q),
         .clock(count$3$clock)
     );
-    operand_collector__arbiter_pri pri(
+    operand_collector__arbiter_overflow_q pri(
         .d(pri$d),
         .q(pri$q),
         .clock(pri$clock)
@@ -4143,198 +2537,6 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
         q_slot$31$d = q_slot$31$q;
         q_row$31$clock = clock;
         q_row$31$d = q_row$31$q;
-        q_cu$32$clock = clock;
-        q_cu$32$d = q_cu$32$q;
-        q_slot$32$clock = clock;
-        q_slot$32$d = q_slot$32$q;
-        q_row$32$clock = clock;
-        q_row$32$d = q_row$32$q;
-        q_cu$33$clock = clock;
-        q_cu$33$d = q_cu$33$q;
-        q_slot$33$clock = clock;
-        q_slot$33$d = q_slot$33$q;
-        q_row$33$clock = clock;
-        q_row$33$d = q_row$33$q;
-        q_cu$34$clock = clock;
-        q_cu$34$d = q_cu$34$q;
-        q_slot$34$clock = clock;
-        q_slot$34$d = q_slot$34$q;
-        q_row$34$clock = clock;
-        q_row$34$d = q_row$34$q;
-        q_cu$35$clock = clock;
-        q_cu$35$d = q_cu$35$q;
-        q_slot$35$clock = clock;
-        q_slot$35$d = q_slot$35$q;
-        q_row$35$clock = clock;
-        q_row$35$d = q_row$35$q;
-        q_cu$36$clock = clock;
-        q_cu$36$d = q_cu$36$q;
-        q_slot$36$clock = clock;
-        q_slot$36$d = q_slot$36$q;
-        q_row$36$clock = clock;
-        q_row$36$d = q_row$36$q;
-        q_cu$37$clock = clock;
-        q_cu$37$d = q_cu$37$q;
-        q_slot$37$clock = clock;
-        q_slot$37$d = q_slot$37$q;
-        q_row$37$clock = clock;
-        q_row$37$d = q_row$37$q;
-        q_cu$38$clock = clock;
-        q_cu$38$d = q_cu$38$q;
-        q_slot$38$clock = clock;
-        q_slot$38$d = q_slot$38$q;
-        q_row$38$clock = clock;
-        q_row$38$d = q_row$38$q;
-        q_cu$39$clock = clock;
-        q_cu$39$d = q_cu$39$q;
-        q_slot$39$clock = clock;
-        q_slot$39$d = q_slot$39$q;
-        q_row$39$clock = clock;
-        q_row$39$d = q_row$39$q;
-        q_cu$40$clock = clock;
-        q_cu$40$d = q_cu$40$q;
-        q_slot$40$clock = clock;
-        q_slot$40$d = q_slot$40$q;
-        q_row$40$clock = clock;
-        q_row$40$d = q_row$40$q;
-        q_cu$41$clock = clock;
-        q_cu$41$d = q_cu$41$q;
-        q_slot$41$clock = clock;
-        q_slot$41$d = q_slot$41$q;
-        q_row$41$clock = clock;
-        q_row$41$d = q_row$41$q;
-        q_cu$42$clock = clock;
-        q_cu$42$d = q_cu$42$q;
-        q_slot$42$clock = clock;
-        q_slot$42$d = q_slot$42$q;
-        q_row$42$clock = clock;
-        q_row$42$d = q_row$42$q;
-        q_cu$43$clock = clock;
-        q_cu$43$d = q_cu$43$q;
-        q_slot$43$clock = clock;
-        q_slot$43$d = q_slot$43$q;
-        q_row$43$clock = clock;
-        q_row$43$d = q_row$43$q;
-        q_cu$44$clock = clock;
-        q_cu$44$d = q_cu$44$q;
-        q_slot$44$clock = clock;
-        q_slot$44$d = q_slot$44$q;
-        q_row$44$clock = clock;
-        q_row$44$d = q_row$44$q;
-        q_cu$45$clock = clock;
-        q_cu$45$d = q_cu$45$q;
-        q_slot$45$clock = clock;
-        q_slot$45$d = q_slot$45$q;
-        q_row$45$clock = clock;
-        q_row$45$d = q_row$45$q;
-        q_cu$46$clock = clock;
-        q_cu$46$d = q_cu$46$q;
-        q_slot$46$clock = clock;
-        q_slot$46$d = q_slot$46$q;
-        q_row$46$clock = clock;
-        q_row$46$d = q_row$46$q;
-        q_cu$47$clock = clock;
-        q_cu$47$d = q_cu$47$q;
-        q_slot$47$clock = clock;
-        q_slot$47$d = q_slot$47$q;
-        q_row$47$clock = clock;
-        q_row$47$d = q_row$47$q;
-        q_cu$48$clock = clock;
-        q_cu$48$d = q_cu$48$q;
-        q_slot$48$clock = clock;
-        q_slot$48$d = q_slot$48$q;
-        q_row$48$clock = clock;
-        q_row$48$d = q_row$48$q;
-        q_cu$49$clock = clock;
-        q_cu$49$d = q_cu$49$q;
-        q_slot$49$clock = clock;
-        q_slot$49$d = q_slot$49$q;
-        q_row$49$clock = clock;
-        q_row$49$d = q_row$49$q;
-        q_cu$50$clock = clock;
-        q_cu$50$d = q_cu$50$q;
-        q_slot$50$clock = clock;
-        q_slot$50$d = q_slot$50$q;
-        q_row$50$clock = clock;
-        q_row$50$d = q_row$50$q;
-        q_cu$51$clock = clock;
-        q_cu$51$d = q_cu$51$q;
-        q_slot$51$clock = clock;
-        q_slot$51$d = q_slot$51$q;
-        q_row$51$clock = clock;
-        q_row$51$d = q_row$51$q;
-        q_cu$52$clock = clock;
-        q_cu$52$d = q_cu$52$q;
-        q_slot$52$clock = clock;
-        q_slot$52$d = q_slot$52$q;
-        q_row$52$clock = clock;
-        q_row$52$d = q_row$52$q;
-        q_cu$53$clock = clock;
-        q_cu$53$d = q_cu$53$q;
-        q_slot$53$clock = clock;
-        q_slot$53$d = q_slot$53$q;
-        q_row$53$clock = clock;
-        q_row$53$d = q_row$53$q;
-        q_cu$54$clock = clock;
-        q_cu$54$d = q_cu$54$q;
-        q_slot$54$clock = clock;
-        q_slot$54$d = q_slot$54$q;
-        q_row$54$clock = clock;
-        q_row$54$d = q_row$54$q;
-        q_cu$55$clock = clock;
-        q_cu$55$d = q_cu$55$q;
-        q_slot$55$clock = clock;
-        q_slot$55$d = q_slot$55$q;
-        q_row$55$clock = clock;
-        q_row$55$d = q_row$55$q;
-        q_cu$56$clock = clock;
-        q_cu$56$d = q_cu$56$q;
-        q_slot$56$clock = clock;
-        q_slot$56$d = q_slot$56$q;
-        q_row$56$clock = clock;
-        q_row$56$d = q_row$56$q;
-        q_cu$57$clock = clock;
-        q_cu$57$d = q_cu$57$q;
-        q_slot$57$clock = clock;
-        q_slot$57$d = q_slot$57$q;
-        q_row$57$clock = clock;
-        q_row$57$d = q_row$57$q;
-        q_cu$58$clock = clock;
-        q_cu$58$d = q_cu$58$q;
-        q_slot$58$clock = clock;
-        q_slot$58$d = q_slot$58$q;
-        q_row$58$clock = clock;
-        q_row$58$d = q_row$58$q;
-        q_cu$59$clock = clock;
-        q_cu$59$d = q_cu$59$q;
-        q_slot$59$clock = clock;
-        q_slot$59$d = q_slot$59$q;
-        q_row$59$clock = clock;
-        q_row$59$d = q_row$59$q;
-        q_cu$60$clock = clock;
-        q_cu$60$d = q_cu$60$q;
-        q_slot$60$clock = clock;
-        q_slot$60$d = q_slot$60$q;
-        q_row$60$clock = clock;
-        q_row$60$d = q_row$60$q;
-        q_cu$61$clock = clock;
-        q_cu$61$d = q_cu$61$q;
-        q_slot$61$clock = clock;
-        q_slot$61$d = q_slot$61$q;
-        q_row$61$clock = clock;
-        q_row$61$d = q_row$61$q;
-        q_cu$62$clock = clock;
-        q_cu$62$d = q_cu$62$q;
-        q_slot$62$clock = clock;
-        q_slot$62$d = q_slot$62$q;
-        q_row$62$clock = clock;
-        q_row$62$d = q_row$62$q;
-        q_cu$63$clock = clock;
-        q_cu$63$d = q_cu$63$q;
-        q_slot$63$clock = clock;
-        q_slot$63$d = q_slot$63$q;
-        q_row$63$clock = clock;
-        q_row$63$d = q_row$63$q;
         head$0$clock = clock;
         head$0$d = head$0$q;
         tail$0$clock = clock;
@@ -4404,130 +2606,50 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
             hd_slot$0 = q_slot$7$q;
             hd_row$0 = q_row$7$q;
         end
-        if (head$0$q == 8) begin
-            hd_cu$0 = q_cu$8$q;
-            hd_slot$0 = q_slot$8$q;
-            hd_row$0 = q_row$8$q;
-        end
-        if (head$0$q == 9) begin
-            hd_cu$0 = q_cu$9$q;
-            hd_slot$0 = q_slot$9$q;
-            hd_row$0 = q_row$9$q;
-        end
-        if (head$0$q == 10) begin
-            hd_cu$0 = q_cu$10$q;
-            hd_slot$0 = q_slot$10$q;
-            hd_row$0 = q_row$10$q;
-        end
-        if (head$0$q == 11) begin
-            hd_cu$0 = q_cu$11$q;
-            hd_slot$0 = q_slot$11$q;
-            hd_row$0 = q_row$11$q;
-        end
-        if (head$0$q == 12) begin
-            hd_cu$0 = q_cu$12$q;
-            hd_slot$0 = q_slot$12$q;
-            hd_row$0 = q_row$12$q;
-        end
-        if (head$0$q == 13) begin
-            hd_cu$0 = q_cu$13$q;
-            hd_slot$0 = q_slot$13$q;
-            hd_row$0 = q_row$13$q;
-        end
-        if (head$0$q == 14) begin
-            hd_cu$0 = q_cu$14$q;
-            hd_slot$0 = q_slot$14$q;
-            hd_row$0 = q_row$14$q;
-        end
-        if (head$0$q == 15) begin
-            hd_cu$0 = q_cu$15$q;
-            hd_slot$0 = q_slot$15$q;
-            hd_row$0 = q_row$15$q;
-        end
         nonempty = (nonempty & ~(1 << (0)) | ((|count$0$q) << (0)));
         blocked = (blocked & ~(1 << (0)) | ((write_valid & (write_bank == 0)) << (0)));
         hd_cu$1 = 32'h0;
         hd_slot$1 = 32'h0;
         hd_row$1 = 32'h0;
         if (head$1$q == 0) begin
-            hd_cu$1 = q_cu$16$q;
-            hd_slot$1 = q_slot$16$q;
-            hd_row$1 = q_row$16$q;
+            hd_cu$1 = q_cu$8$q;
+            hd_slot$1 = q_slot$8$q;
+            hd_row$1 = q_row$8$q;
         end
         if (head$1$q == 1) begin
-            hd_cu$1 = q_cu$17$q;
-            hd_slot$1 = q_slot$17$q;
-            hd_row$1 = q_row$17$q;
+            hd_cu$1 = q_cu$9$q;
+            hd_slot$1 = q_slot$9$q;
+            hd_row$1 = q_row$9$q;
         end
         if (head$1$q == 2) begin
-            hd_cu$1 = q_cu$18$q;
-            hd_slot$1 = q_slot$18$q;
-            hd_row$1 = q_row$18$q;
+            hd_cu$1 = q_cu$10$q;
+            hd_slot$1 = q_slot$10$q;
+            hd_row$1 = q_row$10$q;
         end
         if (head$1$q == 3) begin
-            hd_cu$1 = q_cu$19$q;
-            hd_slot$1 = q_slot$19$q;
-            hd_row$1 = q_row$19$q;
+            hd_cu$1 = q_cu$11$q;
+            hd_slot$1 = q_slot$11$q;
+            hd_row$1 = q_row$11$q;
         end
         if (head$1$q == 4) begin
-            hd_cu$1 = q_cu$20$q;
-            hd_slot$1 = q_slot$20$q;
-            hd_row$1 = q_row$20$q;
+            hd_cu$1 = q_cu$12$q;
+            hd_slot$1 = q_slot$12$q;
+            hd_row$1 = q_row$12$q;
         end
         if (head$1$q == 5) begin
-            hd_cu$1 = q_cu$21$q;
-            hd_slot$1 = q_slot$21$q;
-            hd_row$1 = q_row$21$q;
+            hd_cu$1 = q_cu$13$q;
+            hd_slot$1 = q_slot$13$q;
+            hd_row$1 = q_row$13$q;
         end
         if (head$1$q == 6) begin
-            hd_cu$1 = q_cu$22$q;
-            hd_slot$1 = q_slot$22$q;
-            hd_row$1 = q_row$22$q;
+            hd_cu$1 = q_cu$14$q;
+            hd_slot$1 = q_slot$14$q;
+            hd_row$1 = q_row$14$q;
         end
         if (head$1$q == 7) begin
-            hd_cu$1 = q_cu$23$q;
-            hd_slot$1 = q_slot$23$q;
-            hd_row$1 = q_row$23$q;
-        end
-        if (head$1$q == 8) begin
-            hd_cu$1 = q_cu$24$q;
-            hd_slot$1 = q_slot$24$q;
-            hd_row$1 = q_row$24$q;
-        end
-        if (head$1$q == 9) begin
-            hd_cu$1 = q_cu$25$q;
-            hd_slot$1 = q_slot$25$q;
-            hd_row$1 = q_row$25$q;
-        end
-        if (head$1$q == 10) begin
-            hd_cu$1 = q_cu$26$q;
-            hd_slot$1 = q_slot$26$q;
-            hd_row$1 = q_row$26$q;
-        end
-        if (head$1$q == 11) begin
-            hd_cu$1 = q_cu$27$q;
-            hd_slot$1 = q_slot$27$q;
-            hd_row$1 = q_row$27$q;
-        end
-        if (head$1$q == 12) begin
-            hd_cu$1 = q_cu$28$q;
-            hd_slot$1 = q_slot$28$q;
-            hd_row$1 = q_row$28$q;
-        end
-        if (head$1$q == 13) begin
-            hd_cu$1 = q_cu$29$q;
-            hd_slot$1 = q_slot$29$q;
-            hd_row$1 = q_row$29$q;
-        end
-        if (head$1$q == 14) begin
-            hd_cu$1 = q_cu$30$q;
-            hd_slot$1 = q_slot$30$q;
-            hd_row$1 = q_row$30$q;
-        end
-        if (head$1$q == 15) begin
-            hd_cu$1 = q_cu$31$q;
-            hd_slot$1 = q_slot$31$q;
-            hd_row$1 = q_row$31$q;
+            hd_cu$1 = q_cu$15$q;
+            hd_slot$1 = q_slot$15$q;
+            hd_row$1 = q_row$15$q;
         end
         nonempty = (nonempty & ~(1 << (1)) | ((|count$1$q) << (1)));
         blocked = (blocked & ~(1 << (1)) | ((write_valid & (write_bank == 1)) << (1)));
@@ -4535,84 +2657,44 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
         hd_slot$2 = 32'h0;
         hd_row$2 = 32'h0;
         if (head$2$q == 0) begin
-            hd_cu$2 = q_cu$32$q;
-            hd_slot$2 = q_slot$32$q;
-            hd_row$2 = q_row$32$q;
+            hd_cu$2 = q_cu$16$q;
+            hd_slot$2 = q_slot$16$q;
+            hd_row$2 = q_row$16$q;
         end
         if (head$2$q == 1) begin
-            hd_cu$2 = q_cu$33$q;
-            hd_slot$2 = q_slot$33$q;
-            hd_row$2 = q_row$33$q;
+            hd_cu$2 = q_cu$17$q;
+            hd_slot$2 = q_slot$17$q;
+            hd_row$2 = q_row$17$q;
         end
         if (head$2$q == 2) begin
-            hd_cu$2 = q_cu$34$q;
-            hd_slot$2 = q_slot$34$q;
-            hd_row$2 = q_row$34$q;
+            hd_cu$2 = q_cu$18$q;
+            hd_slot$2 = q_slot$18$q;
+            hd_row$2 = q_row$18$q;
         end
         if (head$2$q == 3) begin
-            hd_cu$2 = q_cu$35$q;
-            hd_slot$2 = q_slot$35$q;
-            hd_row$2 = q_row$35$q;
+            hd_cu$2 = q_cu$19$q;
+            hd_slot$2 = q_slot$19$q;
+            hd_row$2 = q_row$19$q;
         end
         if (head$2$q == 4) begin
-            hd_cu$2 = q_cu$36$q;
-            hd_slot$2 = q_slot$36$q;
-            hd_row$2 = q_row$36$q;
+            hd_cu$2 = q_cu$20$q;
+            hd_slot$2 = q_slot$20$q;
+            hd_row$2 = q_row$20$q;
         end
         if (head$2$q == 5) begin
-            hd_cu$2 = q_cu$37$q;
-            hd_slot$2 = q_slot$37$q;
-            hd_row$2 = q_row$37$q;
+            hd_cu$2 = q_cu$21$q;
+            hd_slot$2 = q_slot$21$q;
+            hd_row$2 = q_row$21$q;
         end
         if (head$2$q == 6) begin
-            hd_cu$2 = q_cu$38$q;
-            hd_slot$2 = q_slot$38$q;
-            hd_row$2 = q_row$38$q;
+            hd_cu$2 = q_cu$22$q;
+            hd_slot$2 = q_slot$22$q;
+            hd_row$2 = q_row$22$q;
         end
         if (head$2$q == 7) begin
-            hd_cu$2 = q_cu$39$q;
-            hd_slot$2 = q_slot$39$q;
-            hd_row$2 = q_row$39$q;
-        end
-        if (head$2$q == 8) begin
-            hd_cu$2 = q_cu$40$q;
-            hd_slot$2 = q_slot$40$q;
-            hd_row$2 = q_row$40$q;
-        end
-        if (head$2$q == 9) begin
-            hd_cu$2 = q_cu$41$q;
-            hd_slot$2 = q_slot$41$q;
-            hd_row$2 = q_row$41$q;
-        end
-        if (head$2$q == 10) begin
-            hd_cu$2 = q_cu$42$q;
-            hd_slot$2 = q_slot$42$q;
-            hd_row$2 = q_row$42$q;
-        end
-        if (head$2$q == 11) begin
-            hd_cu$2 = q_cu$43$q;
-            hd_slot$2 = q_slot$43$q;
-            hd_row$2 = q_row$43$q;
-        end
-        if (head$2$q == 12) begin
-            hd_cu$2 = q_cu$44$q;
-            hd_slot$2 = q_slot$44$q;
-            hd_row$2 = q_row$44$q;
-        end
-        if (head$2$q == 13) begin
-            hd_cu$2 = q_cu$45$q;
-            hd_slot$2 = q_slot$45$q;
-            hd_row$2 = q_row$45$q;
-        end
-        if (head$2$q == 14) begin
-            hd_cu$2 = q_cu$46$q;
-            hd_slot$2 = q_slot$46$q;
-            hd_row$2 = q_row$46$q;
-        end
-        if (head$2$q == 15) begin
-            hd_cu$2 = q_cu$47$q;
-            hd_slot$2 = q_slot$47$q;
-            hd_row$2 = q_row$47$q;
+            hd_cu$2 = q_cu$23$q;
+            hd_slot$2 = q_slot$23$q;
+            hd_row$2 = q_row$23$q;
         end
         nonempty = (nonempty & ~(1 << (2)) | ((|count$2$q) << (2)));
         blocked = (blocked & ~(1 << (2)) | ((write_valid & (write_bank == 2)) << (2)));
@@ -4620,84 +2702,44 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
         hd_slot$3 = 32'h0;
         hd_row$3 = 32'h0;
         if (head$3$q == 0) begin
-            hd_cu$3 = q_cu$48$q;
-            hd_slot$3 = q_slot$48$q;
-            hd_row$3 = q_row$48$q;
+            hd_cu$3 = q_cu$24$q;
+            hd_slot$3 = q_slot$24$q;
+            hd_row$3 = q_row$24$q;
         end
         if (head$3$q == 1) begin
-            hd_cu$3 = q_cu$49$q;
-            hd_slot$3 = q_slot$49$q;
-            hd_row$3 = q_row$49$q;
+            hd_cu$3 = q_cu$25$q;
+            hd_slot$3 = q_slot$25$q;
+            hd_row$3 = q_row$25$q;
         end
         if (head$3$q == 2) begin
-            hd_cu$3 = q_cu$50$q;
-            hd_slot$3 = q_slot$50$q;
-            hd_row$3 = q_row$50$q;
+            hd_cu$3 = q_cu$26$q;
+            hd_slot$3 = q_slot$26$q;
+            hd_row$3 = q_row$26$q;
         end
         if (head$3$q == 3) begin
-            hd_cu$3 = q_cu$51$q;
-            hd_slot$3 = q_slot$51$q;
-            hd_row$3 = q_row$51$q;
+            hd_cu$3 = q_cu$27$q;
+            hd_slot$3 = q_slot$27$q;
+            hd_row$3 = q_row$27$q;
         end
         if (head$3$q == 4) begin
-            hd_cu$3 = q_cu$52$q;
-            hd_slot$3 = q_slot$52$q;
-            hd_row$3 = q_row$52$q;
+            hd_cu$3 = q_cu$28$q;
+            hd_slot$3 = q_slot$28$q;
+            hd_row$3 = q_row$28$q;
         end
         if (head$3$q == 5) begin
-            hd_cu$3 = q_cu$53$q;
-            hd_slot$3 = q_slot$53$q;
-            hd_row$3 = q_row$53$q;
+            hd_cu$3 = q_cu$29$q;
+            hd_slot$3 = q_slot$29$q;
+            hd_row$3 = q_row$29$q;
         end
         if (head$3$q == 6) begin
-            hd_cu$3 = q_cu$54$q;
-            hd_slot$3 = q_slot$54$q;
-            hd_row$3 = q_row$54$q;
+            hd_cu$3 = q_cu$30$q;
+            hd_slot$3 = q_slot$30$q;
+            hd_row$3 = q_row$30$q;
         end
         if (head$3$q == 7) begin
-            hd_cu$3 = q_cu$55$q;
-            hd_slot$3 = q_slot$55$q;
-            hd_row$3 = q_row$55$q;
-        end
-        if (head$3$q == 8) begin
-            hd_cu$3 = q_cu$56$q;
-            hd_slot$3 = q_slot$56$q;
-            hd_row$3 = q_row$56$q;
-        end
-        if (head$3$q == 9) begin
-            hd_cu$3 = q_cu$57$q;
-            hd_slot$3 = q_slot$57$q;
-            hd_row$3 = q_row$57$q;
-        end
-        if (head$3$q == 10) begin
-            hd_cu$3 = q_cu$58$q;
-            hd_slot$3 = q_slot$58$q;
-            hd_row$3 = q_row$58$q;
-        end
-        if (head$3$q == 11) begin
-            hd_cu$3 = q_cu$59$q;
-            hd_slot$3 = q_slot$59$q;
-            hd_row$3 = q_row$59$q;
-        end
-        if (head$3$q == 12) begin
-            hd_cu$3 = q_cu$60$q;
-            hd_slot$3 = q_slot$60$q;
-            hd_row$3 = q_row$60$q;
-        end
-        if (head$3$q == 13) begin
-            hd_cu$3 = q_cu$61$q;
-            hd_slot$3 = q_slot$61$q;
-            hd_row$3 = q_row$61$q;
-        end
-        if (head$3$q == 14) begin
-            hd_cu$3 = q_cu$62$q;
-            hd_slot$3 = q_slot$62$q;
-            hd_row$3 = q_row$62$q;
-        end
-        if (head$3$q == 15) begin
-            hd_cu$3 = q_cu$63$q;
-            hd_slot$3 = q_slot$63$q;
-            hd_row$3 = q_row$63$q;
+            hd_cu$3 = q_cu$31$q;
+            hd_slot$3 = q_slot$31$q;
+            hd_row$3 = q_row$31$q;
         end
         nonempty = (nonempty & ~(1 << (3)) | ((|count$3$q) << (3)));
         blocked = (blocked & ~(1 << (3)) | ((write_valid & (write_bank == 3)) << (3)));
@@ -4851,7 +2893,7 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
         room = ((free_entries) & 7'h7f);
         if (push_valid$0 & (push_bank$0 == 0)) begin
             if (earlier < room) begin
-                slot_addr = tail$0$q + ((earlier) & 4'hf);
+                slot_addr = tail$0$q + ((earlier) & 3'h7);
                 if (slot_addr == 0) begin
                     q_cu$0$d = push_cu$0;
                     q_slot$0$d = push_slot$0;
@@ -4892,46 +2934,6 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$7$d = push_slot$0;
                     q_row$7$d = push_row$0;
                 end
-                if (slot_addr == 8) begin
-                    q_cu$8$d = push_cu$0;
-                    q_slot$8$d = push_slot$0;
-                    q_row$8$d = push_row$0;
-                end
-                if (slot_addr == 9) begin
-                    q_cu$9$d = push_cu$0;
-                    q_slot$9$d = push_slot$0;
-                    q_row$9$d = push_row$0;
-                end
-                if (slot_addr == 10) begin
-                    q_cu$10$d = push_cu$0;
-                    q_slot$10$d = push_slot$0;
-                    q_row$10$d = push_row$0;
-                end
-                if (slot_addr == 11) begin
-                    q_cu$11$d = push_cu$0;
-                    q_slot$11$d = push_slot$0;
-                    q_row$11$d = push_row$0;
-                end
-                if (slot_addr == 12) begin
-                    q_cu$12$d = push_cu$0;
-                    q_slot$12$d = push_slot$0;
-                    q_row$12$d = push_row$0;
-                end
-                if (slot_addr == 13) begin
-                    q_cu$13$d = push_cu$0;
-                    q_slot$13$d = push_slot$0;
-                    q_row$13$d = push_row$0;
-                end
-                if (slot_addr == 14) begin
-                    q_cu$14$d = push_cu$0;
-                    q_slot$14$d = push_slot$0;
-                    q_row$14$d = push_row$0;
-                end
-                if (slot_addr == 15) begin
-                    q_cu$15$d = push_cu$0;
-                    q_slot$15$d = push_slot$0;
-                    q_row$15$d = push_row$0;
-                end
             end
             else begin
                 overflowed = 1'b1;
@@ -4940,7 +2942,7 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
         end
         if (push_valid$1 & (push_bank$1 == 0)) begin
             if (earlier < room) begin
-                slot_addr = tail$0$q + ((earlier) & 4'hf);
+                slot_addr = tail$0$q + ((earlier) & 3'h7);
                 if (slot_addr == 0) begin
                     q_cu$0$d = push_cu$1;
                     q_slot$0$d = push_slot$1;
@@ -4981,46 +2983,6 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$7$d = push_slot$1;
                     q_row$7$d = push_row$1;
                 end
-                if (slot_addr == 8) begin
-                    q_cu$8$d = push_cu$1;
-                    q_slot$8$d = push_slot$1;
-                    q_row$8$d = push_row$1;
-                end
-                if (slot_addr == 9) begin
-                    q_cu$9$d = push_cu$1;
-                    q_slot$9$d = push_slot$1;
-                    q_row$9$d = push_row$1;
-                end
-                if (slot_addr == 10) begin
-                    q_cu$10$d = push_cu$1;
-                    q_slot$10$d = push_slot$1;
-                    q_row$10$d = push_row$1;
-                end
-                if (slot_addr == 11) begin
-                    q_cu$11$d = push_cu$1;
-                    q_slot$11$d = push_slot$1;
-                    q_row$11$d = push_row$1;
-                end
-                if (slot_addr == 12) begin
-                    q_cu$12$d = push_cu$1;
-                    q_slot$12$d = push_slot$1;
-                    q_row$12$d = push_row$1;
-                end
-                if (slot_addr == 13) begin
-                    q_cu$13$d = push_cu$1;
-                    q_slot$13$d = push_slot$1;
-                    q_row$13$d = push_row$1;
-                end
-                if (slot_addr == 14) begin
-                    q_cu$14$d = push_cu$1;
-                    q_slot$14$d = push_slot$1;
-                    q_row$14$d = push_row$1;
-                end
-                if (slot_addr == 15) begin
-                    q_cu$15$d = push_cu$1;
-                    q_slot$15$d = push_slot$1;
-                    q_row$15$d = push_row$1;
-                end
             end
             else begin
                 overflowed = 1'b1;
@@ -5029,7 +2991,7 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
         end
         if (push_valid$2 & (push_bank$2 == 0)) begin
             if (earlier < room) begin
-                slot_addr = tail$0$q + ((earlier) & 4'hf);
+                slot_addr = tail$0$q + ((earlier) & 3'h7);
                 if (slot_addr == 0) begin
                     q_cu$0$d = push_cu$2;
                     q_slot$0$d = push_slot$2;
@@ -5070,313 +3032,6 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$7$d = push_slot$2;
                     q_row$7$d = push_row$2;
                 end
-                if (slot_addr == 8) begin
-                    q_cu$8$d = push_cu$2;
-                    q_slot$8$d = push_slot$2;
-                    q_row$8$d = push_row$2;
-                end
-                if (slot_addr == 9) begin
-                    q_cu$9$d = push_cu$2;
-                    q_slot$9$d = push_slot$2;
-                    q_row$9$d = push_row$2;
-                end
-                if (slot_addr == 10) begin
-                    q_cu$10$d = push_cu$2;
-                    q_slot$10$d = push_slot$2;
-                    q_row$10$d = push_row$2;
-                end
-                if (slot_addr == 11) begin
-                    q_cu$11$d = push_cu$2;
-                    q_slot$11$d = push_slot$2;
-                    q_row$11$d = push_row$2;
-                end
-                if (slot_addr == 12) begin
-                    q_cu$12$d = push_cu$2;
-                    q_slot$12$d = push_slot$2;
-                    q_row$12$d = push_row$2;
-                end
-                if (slot_addr == 13) begin
-                    q_cu$13$d = push_cu$2;
-                    q_slot$13$d = push_slot$2;
-                    q_row$13$d = push_row$2;
-                end
-                if (slot_addr == 14) begin
-                    q_cu$14$d = push_cu$2;
-                    q_slot$14$d = push_slot$2;
-                    q_row$14$d = push_row$2;
-                end
-                if (slot_addr == 15) begin
-                    q_cu$15$d = push_cu$2;
-                    q_slot$15$d = push_slot$2;
-                    q_row$15$d = push_row$2;
-                end
-            end
-            else begin
-                overflowed = 1'b1;
-            end
-            earlier = earlier + 32'h1;
-        end
-        if (push_valid$3 & (push_bank$3 == 0)) begin
-            if (earlier < room) begin
-                slot_addr = tail$0$q + ((earlier) & 4'hf);
-                if (slot_addr == 0) begin
-                    q_cu$0$d = push_cu$3;
-                    q_slot$0$d = push_slot$3;
-                    q_row$0$d = push_row$3;
-                end
-                if (slot_addr == 1) begin
-                    q_cu$1$d = push_cu$3;
-                    q_slot$1$d = push_slot$3;
-                    q_row$1$d = push_row$3;
-                end
-                if (slot_addr == 2) begin
-                    q_cu$2$d = push_cu$3;
-                    q_slot$2$d = push_slot$3;
-                    q_row$2$d = push_row$3;
-                end
-                if (slot_addr == 3) begin
-                    q_cu$3$d = push_cu$3;
-                    q_slot$3$d = push_slot$3;
-                    q_row$3$d = push_row$3;
-                end
-                if (slot_addr == 4) begin
-                    q_cu$4$d = push_cu$3;
-                    q_slot$4$d = push_slot$3;
-                    q_row$4$d = push_row$3;
-                end
-                if (slot_addr == 5) begin
-                    q_cu$5$d = push_cu$3;
-                    q_slot$5$d = push_slot$3;
-                    q_row$5$d = push_row$3;
-                end
-                if (slot_addr == 6) begin
-                    q_cu$6$d = push_cu$3;
-                    q_slot$6$d = push_slot$3;
-                    q_row$6$d = push_row$3;
-                end
-                if (slot_addr == 7) begin
-                    q_cu$7$d = push_cu$3;
-                    q_slot$7$d = push_slot$3;
-                    q_row$7$d = push_row$3;
-                end
-                if (slot_addr == 8) begin
-                    q_cu$8$d = push_cu$3;
-                    q_slot$8$d = push_slot$3;
-                    q_row$8$d = push_row$3;
-                end
-                if (slot_addr == 9) begin
-                    q_cu$9$d = push_cu$3;
-                    q_slot$9$d = push_slot$3;
-                    q_row$9$d = push_row$3;
-                end
-                if (slot_addr == 10) begin
-                    q_cu$10$d = push_cu$3;
-                    q_slot$10$d = push_slot$3;
-                    q_row$10$d = push_row$3;
-                end
-                if (slot_addr == 11) begin
-                    q_cu$11$d = push_cu$3;
-                    q_slot$11$d = push_slot$3;
-                    q_row$11$d = push_row$3;
-                end
-                if (slot_addr == 12) begin
-                    q_cu$12$d = push_cu$3;
-                    q_slot$12$d = push_slot$3;
-                    q_row$12$d = push_row$3;
-                end
-                if (slot_addr == 13) begin
-                    q_cu$13$d = push_cu$3;
-                    q_slot$13$d = push_slot$3;
-                    q_row$13$d = push_row$3;
-                end
-                if (slot_addr == 14) begin
-                    q_cu$14$d = push_cu$3;
-                    q_slot$14$d = push_slot$3;
-                    q_row$14$d = push_row$3;
-                end
-                if (slot_addr == 15) begin
-                    q_cu$15$d = push_cu$3;
-                    q_slot$15$d = push_slot$3;
-                    q_row$15$d = push_row$3;
-                end
-            end
-            else begin
-                overflowed = 1'b1;
-            end
-            earlier = earlier + 32'h1;
-        end
-        if (push_valid$4 & (push_bank$4 == 0)) begin
-            if (earlier < room) begin
-                slot_addr = tail$0$q + ((earlier) & 4'hf);
-                if (slot_addr == 0) begin
-                    q_cu$0$d = push_cu$4;
-                    q_slot$0$d = push_slot$4;
-                    q_row$0$d = push_row$4;
-                end
-                if (slot_addr == 1) begin
-                    q_cu$1$d = push_cu$4;
-                    q_slot$1$d = push_slot$4;
-                    q_row$1$d = push_row$4;
-                end
-                if (slot_addr == 2) begin
-                    q_cu$2$d = push_cu$4;
-                    q_slot$2$d = push_slot$4;
-                    q_row$2$d = push_row$4;
-                end
-                if (slot_addr == 3) begin
-                    q_cu$3$d = push_cu$4;
-                    q_slot$3$d = push_slot$4;
-                    q_row$3$d = push_row$4;
-                end
-                if (slot_addr == 4) begin
-                    q_cu$4$d = push_cu$4;
-                    q_slot$4$d = push_slot$4;
-                    q_row$4$d = push_row$4;
-                end
-                if (slot_addr == 5) begin
-                    q_cu$5$d = push_cu$4;
-                    q_slot$5$d = push_slot$4;
-                    q_row$5$d = push_row$4;
-                end
-                if (slot_addr == 6) begin
-                    q_cu$6$d = push_cu$4;
-                    q_slot$6$d = push_slot$4;
-                    q_row$6$d = push_row$4;
-                end
-                if (slot_addr == 7) begin
-                    q_cu$7$d = push_cu$4;
-                    q_slot$7$d = push_slot$4;
-                    q_row$7$d = push_row$4;
-                end
-                if (slot_addr == 8) begin
-                    q_cu$8$d = push_cu$4;
-                    q_slot$8$d = push_slot$4;
-                    q_row$8$d = push_row$4;
-                end
-                if (slot_addr == 9) begin
-                    q_cu$9$d = push_cu$4;
-                    q_slot$9$d = push_slot$4;
-                    q_row$9$d = push_row$4;
-                end
-                if (slot_addr == 10) begin
-                    q_cu$10$d = push_cu$4;
-                    q_slot$10$d = push_slot$4;
-                    q_row$10$d = push_row$4;
-                end
-                if (slot_addr == 11) begin
-                    q_cu$11$d = push_cu$4;
-                    q_slot$11$d = push_slot$4;
-                    q_row$11$d = push_row$4;
-                end
-                if (slot_addr == 12) begin
-                    q_cu$12$d = push_cu$4;
-                    q_slot$12$d = push_slot$4;
-                    q_row$12$d = push_row$4;
-                end
-                if (slot_addr == 13) begin
-                    q_cu$13$d = push_cu$4;
-                    q_slot$13$d = push_slot$4;
-                    q_row$13$d = push_row$4;
-                end
-                if (slot_addr == 14) begin
-                    q_cu$14$d = push_cu$4;
-                    q_slot$14$d = push_slot$4;
-                    q_row$14$d = push_row$4;
-                end
-                if (slot_addr == 15) begin
-                    q_cu$15$d = push_cu$4;
-                    q_slot$15$d = push_slot$4;
-                    q_row$15$d = push_row$4;
-                end
-            end
-            else begin
-                overflowed = 1'b1;
-            end
-            earlier = earlier + 32'h1;
-        end
-        if (push_valid$5 & (push_bank$5 == 0)) begin
-            if (earlier < room) begin
-                slot_addr = tail$0$q + ((earlier) & 4'hf);
-                if (slot_addr == 0) begin
-                    q_cu$0$d = push_cu$5;
-                    q_slot$0$d = push_slot$5;
-                    q_row$0$d = push_row$5;
-                end
-                if (slot_addr == 1) begin
-                    q_cu$1$d = push_cu$5;
-                    q_slot$1$d = push_slot$5;
-                    q_row$1$d = push_row$5;
-                end
-                if (slot_addr == 2) begin
-                    q_cu$2$d = push_cu$5;
-                    q_slot$2$d = push_slot$5;
-                    q_row$2$d = push_row$5;
-                end
-                if (slot_addr == 3) begin
-                    q_cu$3$d = push_cu$5;
-                    q_slot$3$d = push_slot$5;
-                    q_row$3$d = push_row$5;
-                end
-                if (slot_addr == 4) begin
-                    q_cu$4$d = push_cu$5;
-                    q_slot$4$d = push_slot$5;
-                    q_row$4$d = push_row$5;
-                end
-                if (slot_addr == 5) begin
-                    q_cu$5$d = push_cu$5;
-                    q_slot$5$d = push_slot$5;
-                    q_row$5$d = push_row$5;
-                end
-                if (slot_addr == 6) begin
-                    q_cu$6$d = push_cu$5;
-                    q_slot$6$d = push_slot$5;
-                    q_row$6$d = push_row$5;
-                end
-                if (slot_addr == 7) begin
-                    q_cu$7$d = push_cu$5;
-                    q_slot$7$d = push_slot$5;
-                    q_row$7$d = push_row$5;
-                end
-                if (slot_addr == 8) begin
-                    q_cu$8$d = push_cu$5;
-                    q_slot$8$d = push_slot$5;
-                    q_row$8$d = push_row$5;
-                end
-                if (slot_addr == 9) begin
-                    q_cu$9$d = push_cu$5;
-                    q_slot$9$d = push_slot$5;
-                    q_row$9$d = push_row$5;
-                end
-                if (slot_addr == 10) begin
-                    q_cu$10$d = push_cu$5;
-                    q_slot$10$d = push_slot$5;
-                    q_row$10$d = push_row$5;
-                end
-                if (slot_addr == 11) begin
-                    q_cu$11$d = push_cu$5;
-                    q_slot$11$d = push_slot$5;
-                    q_row$11$d = push_row$5;
-                end
-                if (slot_addr == 12) begin
-                    q_cu$12$d = push_cu$5;
-                    q_slot$12$d = push_slot$5;
-                    q_row$12$d = push_row$5;
-                end
-                if (slot_addr == 13) begin
-                    q_cu$13$d = push_cu$5;
-                    q_slot$13$d = push_slot$5;
-                    q_row$13$d = push_row$5;
-                end
-                if (slot_addr == 14) begin
-                    q_cu$14$d = push_cu$5;
-                    q_slot$14$d = push_slot$5;
-                    q_row$14$d = push_row$5;
-                end
-                if (slot_addr == 15) begin
-                    q_cu$15$d = push_cu$5;
-                    q_slot$15$d = push_slot$5;
-                    q_row$15$d = push_row$5;
-                end
             end
             else begin
                 overflowed = 1'b1;
@@ -5384,12 +3039,12 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
             earlier = earlier + 32'h1;
         end
         if (earlier < room) begin
-            pushes = ((earlier) & 5'h1f);
+            pushes = ((earlier) & 4'hf);
         end
         else begin
-            pushes = ((room) & 5'h1f);
+            pushes = ((room) & 4'hf);
         end
-        tail$0$d = tail$0$q + ((pushes) & 4'hf);
+        tail$0$d = tail$0$q + ((pushes) & 3'h7);
         if (granted[0]) begin
             head$0$d = head$0$q + 32'h1;
             count$0$d = count$0$q + pushes - 32'h1;
@@ -5402,7 +3057,171 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
         room = ((free_entries) & 7'h7f);
         if (push_valid$0 & (push_bank$0 == 1)) begin
             if (earlier < room) begin
-                slot_addr = tail$1$q + ((earlier) & 4'hf);
+                slot_addr = tail$1$q + ((earlier) & 3'h7);
+                if (slot_addr == 0) begin
+                    q_cu$8$d = push_cu$0;
+                    q_slot$8$d = push_slot$0;
+                    q_row$8$d = push_row$0;
+                end
+                if (slot_addr == 1) begin
+                    q_cu$9$d = push_cu$0;
+                    q_slot$9$d = push_slot$0;
+                    q_row$9$d = push_row$0;
+                end
+                if (slot_addr == 2) begin
+                    q_cu$10$d = push_cu$0;
+                    q_slot$10$d = push_slot$0;
+                    q_row$10$d = push_row$0;
+                end
+                if (slot_addr == 3) begin
+                    q_cu$11$d = push_cu$0;
+                    q_slot$11$d = push_slot$0;
+                    q_row$11$d = push_row$0;
+                end
+                if (slot_addr == 4) begin
+                    q_cu$12$d = push_cu$0;
+                    q_slot$12$d = push_slot$0;
+                    q_row$12$d = push_row$0;
+                end
+                if (slot_addr == 5) begin
+                    q_cu$13$d = push_cu$0;
+                    q_slot$13$d = push_slot$0;
+                    q_row$13$d = push_row$0;
+                end
+                if (slot_addr == 6) begin
+                    q_cu$14$d = push_cu$0;
+                    q_slot$14$d = push_slot$0;
+                    q_row$14$d = push_row$0;
+                end
+                if (slot_addr == 7) begin
+                    q_cu$15$d = push_cu$0;
+                    q_slot$15$d = push_slot$0;
+                    q_row$15$d = push_row$0;
+                end
+            end
+            else begin
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$1 & (push_bank$1 == 1)) begin
+            if (earlier < room) begin
+                slot_addr = tail$1$q + ((earlier) & 3'h7);
+                if (slot_addr == 0) begin
+                    q_cu$8$d = push_cu$1;
+                    q_slot$8$d = push_slot$1;
+                    q_row$8$d = push_row$1;
+                end
+                if (slot_addr == 1) begin
+                    q_cu$9$d = push_cu$1;
+                    q_slot$9$d = push_slot$1;
+                    q_row$9$d = push_row$1;
+                end
+                if (slot_addr == 2) begin
+                    q_cu$10$d = push_cu$1;
+                    q_slot$10$d = push_slot$1;
+                    q_row$10$d = push_row$1;
+                end
+                if (slot_addr == 3) begin
+                    q_cu$11$d = push_cu$1;
+                    q_slot$11$d = push_slot$1;
+                    q_row$11$d = push_row$1;
+                end
+                if (slot_addr == 4) begin
+                    q_cu$12$d = push_cu$1;
+                    q_slot$12$d = push_slot$1;
+                    q_row$12$d = push_row$1;
+                end
+                if (slot_addr == 5) begin
+                    q_cu$13$d = push_cu$1;
+                    q_slot$13$d = push_slot$1;
+                    q_row$13$d = push_row$1;
+                end
+                if (slot_addr == 6) begin
+                    q_cu$14$d = push_cu$1;
+                    q_slot$14$d = push_slot$1;
+                    q_row$14$d = push_row$1;
+                end
+                if (slot_addr == 7) begin
+                    q_cu$15$d = push_cu$1;
+                    q_slot$15$d = push_slot$1;
+                    q_row$15$d = push_row$1;
+                end
+            end
+            else begin
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$2 & (push_bank$2 == 1)) begin
+            if (earlier < room) begin
+                slot_addr = tail$1$q + ((earlier) & 3'h7);
+                if (slot_addr == 0) begin
+                    q_cu$8$d = push_cu$2;
+                    q_slot$8$d = push_slot$2;
+                    q_row$8$d = push_row$2;
+                end
+                if (slot_addr == 1) begin
+                    q_cu$9$d = push_cu$2;
+                    q_slot$9$d = push_slot$2;
+                    q_row$9$d = push_row$2;
+                end
+                if (slot_addr == 2) begin
+                    q_cu$10$d = push_cu$2;
+                    q_slot$10$d = push_slot$2;
+                    q_row$10$d = push_row$2;
+                end
+                if (slot_addr == 3) begin
+                    q_cu$11$d = push_cu$2;
+                    q_slot$11$d = push_slot$2;
+                    q_row$11$d = push_row$2;
+                end
+                if (slot_addr == 4) begin
+                    q_cu$12$d = push_cu$2;
+                    q_slot$12$d = push_slot$2;
+                    q_row$12$d = push_row$2;
+                end
+                if (slot_addr == 5) begin
+                    q_cu$13$d = push_cu$2;
+                    q_slot$13$d = push_slot$2;
+                    q_row$13$d = push_row$2;
+                end
+                if (slot_addr == 6) begin
+                    q_cu$14$d = push_cu$2;
+                    q_slot$14$d = push_slot$2;
+                    q_row$14$d = push_row$2;
+                end
+                if (slot_addr == 7) begin
+                    q_cu$15$d = push_cu$2;
+                    q_slot$15$d = push_slot$2;
+                    q_row$15$d = push_row$2;
+                end
+            end
+            else begin
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (earlier < room) begin
+            pushes = ((earlier) & 4'hf);
+        end
+        else begin
+            pushes = ((room) & 4'hf);
+        end
+        tail$1$d = tail$1$q + ((pushes) & 3'h7);
+        if (granted[1]) begin
+            head$1$d = head$1$q + 32'h1;
+            count$1$d = count$1$q + pushes - 32'h1;
+        end
+        else begin
+            count$1$d = count$1$q + pushes;
+        end
+        earlier = 32'h0;
+        free_entries = depth - count$2$q;
+        room = ((free_entries) & 7'h7f);
+        if (push_valid$0 & (push_bank$0 == 2)) begin
+            if (earlier < room) begin
+                slot_addr = tail$2$q + ((earlier) & 3'h7);
                 if (slot_addr == 0) begin
                     q_cu$16$d = push_cu$0;
                     q_slot$16$d = push_slot$0;
@@ -5443,55 +3262,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$23$d = push_slot$0;
                     q_row$23$d = push_row$0;
                 end
-                if (slot_addr == 8) begin
-                    q_cu$24$d = push_cu$0;
-                    q_slot$24$d = push_slot$0;
-                    q_row$24$d = push_row$0;
-                end
-                if (slot_addr == 9) begin
-                    q_cu$25$d = push_cu$0;
-                    q_slot$25$d = push_slot$0;
-                    q_row$25$d = push_row$0;
-                end
-                if (slot_addr == 10) begin
-                    q_cu$26$d = push_cu$0;
-                    q_slot$26$d = push_slot$0;
-                    q_row$26$d = push_row$0;
-                end
-                if (slot_addr == 11) begin
-                    q_cu$27$d = push_cu$0;
-                    q_slot$27$d = push_slot$0;
-                    q_row$27$d = push_row$0;
-                end
-                if (slot_addr == 12) begin
-                    q_cu$28$d = push_cu$0;
-                    q_slot$28$d = push_slot$0;
-                    q_row$28$d = push_row$0;
-                end
-                if (slot_addr == 13) begin
-                    q_cu$29$d = push_cu$0;
-                    q_slot$29$d = push_slot$0;
-                    q_row$29$d = push_row$0;
-                end
-                if (slot_addr == 14) begin
-                    q_cu$30$d = push_cu$0;
-                    q_slot$30$d = push_slot$0;
-                    q_row$30$d = push_row$0;
-                end
-                if (slot_addr == 15) begin
-                    q_cu$31$d = push_cu$0;
-                    q_slot$31$d = push_slot$0;
-                    q_row$31$d = push_row$0;
-                end
             end
             else begin
                 overflowed = 1'b1;
             end
             earlier = earlier + 32'h1;
         end
-        if (push_valid$1 & (push_bank$1 == 1)) begin
+        if (push_valid$1 & (push_bank$1 == 2)) begin
             if (earlier < room) begin
-                slot_addr = tail$1$q + ((earlier) & 4'hf);
+                slot_addr = tail$2$q + ((earlier) & 3'h7);
                 if (slot_addr == 0) begin
                     q_cu$16$d = push_cu$1;
                     q_slot$16$d = push_slot$1;
@@ -5532,55 +3311,15 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$23$d = push_slot$1;
                     q_row$23$d = push_row$1;
                 end
-                if (slot_addr == 8) begin
-                    q_cu$24$d = push_cu$1;
-                    q_slot$24$d = push_slot$1;
-                    q_row$24$d = push_row$1;
-                end
-                if (slot_addr == 9) begin
-                    q_cu$25$d = push_cu$1;
-                    q_slot$25$d = push_slot$1;
-                    q_row$25$d = push_row$1;
-                end
-                if (slot_addr == 10) begin
-                    q_cu$26$d = push_cu$1;
-                    q_slot$26$d = push_slot$1;
-                    q_row$26$d = push_row$1;
-                end
-                if (slot_addr == 11) begin
-                    q_cu$27$d = push_cu$1;
-                    q_slot$27$d = push_slot$1;
-                    q_row$27$d = push_row$1;
-                end
-                if (slot_addr == 12) begin
-                    q_cu$28$d = push_cu$1;
-                    q_slot$28$d = push_slot$1;
-                    q_row$28$d = push_row$1;
-                end
-                if (slot_addr == 13) begin
-                    q_cu$29$d = push_cu$1;
-                    q_slot$29$d = push_slot$1;
-                    q_row$29$d = push_row$1;
-                end
-                if (slot_addr == 14) begin
-                    q_cu$30$d = push_cu$1;
-                    q_slot$30$d = push_slot$1;
-                    q_row$30$d = push_row$1;
-                end
-                if (slot_addr == 15) begin
-                    q_cu$31$d = push_cu$1;
-                    q_slot$31$d = push_slot$1;
-                    q_row$31$d = push_row$1;
-                end
             end
             else begin
                 overflowed = 1'b1;
             end
             earlier = earlier + 32'h1;
         end
-        if (push_valid$2 & (push_bank$2 == 1)) begin
+        if (push_valid$2 & (push_bank$2 == 2)) begin
             if (earlier < room) begin
-                slot_addr = tail$1$q + ((earlier) & 4'hf);
+                slot_addr = tail$2$q + ((earlier) & 3'h7);
                 if (slot_addr == 0) begin
                     q_cu$16$d = push_cu$2;
                     q_slot$16$d = push_slot$2;
@@ -5621,313 +3360,6 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
                     q_slot$23$d = push_slot$2;
                     q_row$23$d = push_row$2;
                 end
-                if (slot_addr == 8) begin
-                    q_cu$24$d = push_cu$2;
-                    q_slot$24$d = push_slot$2;
-                    q_row$24$d = push_row$2;
-                end
-                if (slot_addr == 9) begin
-                    q_cu$25$d = push_cu$2;
-                    q_slot$25$d = push_slot$2;
-                    q_row$25$d = push_row$2;
-                end
-                if (slot_addr == 10) begin
-                    q_cu$26$d = push_cu$2;
-                    q_slot$26$d = push_slot$2;
-                    q_row$26$d = push_row$2;
-                end
-                if (slot_addr == 11) begin
-                    q_cu$27$d = push_cu$2;
-                    q_slot$27$d = push_slot$2;
-                    q_row$27$d = push_row$2;
-                end
-                if (slot_addr == 12) begin
-                    q_cu$28$d = push_cu$2;
-                    q_slot$28$d = push_slot$2;
-                    q_row$28$d = push_row$2;
-                end
-                if (slot_addr == 13) begin
-                    q_cu$29$d = push_cu$2;
-                    q_slot$29$d = push_slot$2;
-                    q_row$29$d = push_row$2;
-                end
-                if (slot_addr == 14) begin
-                    q_cu$30$d = push_cu$2;
-                    q_slot$30$d = push_slot$2;
-                    q_row$30$d = push_row$2;
-                end
-                if (slot_addr == 15) begin
-                    q_cu$31$d = push_cu$2;
-                    q_slot$31$d = push_slot$2;
-                    q_row$31$d = push_row$2;
-                end
-            end
-            else begin
-                overflowed = 1'b1;
-            end
-            earlier = earlier + 32'h1;
-        end
-        if (push_valid$3 & (push_bank$3 == 1)) begin
-            if (earlier < room) begin
-                slot_addr = tail$1$q + ((earlier) & 4'hf);
-                if (slot_addr == 0) begin
-                    q_cu$16$d = push_cu$3;
-                    q_slot$16$d = push_slot$3;
-                    q_row$16$d = push_row$3;
-                end
-                if (slot_addr == 1) begin
-                    q_cu$17$d = push_cu$3;
-                    q_slot$17$d = push_slot$3;
-                    q_row$17$d = push_row$3;
-                end
-                if (slot_addr == 2) begin
-                    q_cu$18$d = push_cu$3;
-                    q_slot$18$d = push_slot$3;
-                    q_row$18$d = push_row$3;
-                end
-                if (slot_addr == 3) begin
-                    q_cu$19$d = push_cu$3;
-                    q_slot$19$d = push_slot$3;
-                    q_row$19$d = push_row$3;
-                end
-                if (slot_addr == 4) begin
-                    q_cu$20$d = push_cu$3;
-                    q_slot$20$d = push_slot$3;
-                    q_row$20$d = push_row$3;
-                end
-                if (slot_addr == 5) begin
-                    q_cu$21$d = push_cu$3;
-                    q_slot$21$d = push_slot$3;
-                    q_row$21$d = push_row$3;
-                end
-                if (slot_addr == 6) begin
-                    q_cu$22$d = push_cu$3;
-                    q_slot$22$d = push_slot$3;
-                    q_row$22$d = push_row$3;
-                end
-                if (slot_addr == 7) begin
-                    q_cu$23$d = push_cu$3;
-                    q_slot$23$d = push_slot$3;
-                    q_row$23$d = push_row$3;
-                end
-                if (slot_addr == 8) begin
-                    q_cu$24$d = push_cu$3;
-                    q_slot$24$d = push_slot$3;
-                    q_row$24$d = push_row$3;
-                end
-                if (slot_addr == 9) begin
-                    q_cu$25$d = push_cu$3;
-                    q_slot$25$d = push_slot$3;
-                    q_row$25$d = push_row$3;
-                end
-                if (slot_addr == 10) begin
-                    q_cu$26$d = push_cu$3;
-                    q_slot$26$d = push_slot$3;
-                    q_row$26$d = push_row$3;
-                end
-                if (slot_addr == 11) begin
-                    q_cu$27$d = push_cu$3;
-                    q_slot$27$d = push_slot$3;
-                    q_row$27$d = push_row$3;
-                end
-                if (slot_addr == 12) begin
-                    q_cu$28$d = push_cu$3;
-                    q_slot$28$d = push_slot$3;
-                    q_row$28$d = push_row$3;
-                end
-                if (slot_addr == 13) begin
-                    q_cu$29$d = push_cu$3;
-                    q_slot$29$d = push_slot$3;
-                    q_row$29$d = push_row$3;
-                end
-                if (slot_addr == 14) begin
-                    q_cu$30$d = push_cu$3;
-                    q_slot$30$d = push_slot$3;
-                    q_row$30$d = push_row$3;
-                end
-                if (slot_addr == 15) begin
-                    q_cu$31$d = push_cu$3;
-                    q_slot$31$d = push_slot$3;
-                    q_row$31$d = push_row$3;
-                end
-            end
-            else begin
-                overflowed = 1'b1;
-            end
-            earlier = earlier + 32'h1;
-        end
-        if (push_valid$4 & (push_bank$4 == 1)) begin
-            if (earlier < room) begin
-                slot_addr = tail$1$q + ((earlier) & 4'hf);
-                if (slot_addr == 0) begin
-                    q_cu$16$d = push_cu$4;
-                    q_slot$16$d = push_slot$4;
-                    q_row$16$d = push_row$4;
-                end
-                if (slot_addr == 1) begin
-                    q_cu$17$d = push_cu$4;
-                    q_slot$17$d = push_slot$4;
-                    q_row$17$d = push_row$4;
-                end
-                if (slot_addr == 2) begin
-                    q_cu$18$d = push_cu$4;
-                    q_slot$18$d = push_slot$4;
-                    q_row$18$d = push_row$4;
-                end
-                if (slot_addr == 3) begin
-                    q_cu$19$d = push_cu$4;
-                    q_slot$19$d = push_slot$4;
-                    q_row$19$d = push_row$4;
-                end
-                if (slot_addr == 4) begin
-                    q_cu$20$d = push_cu$4;
-                    q_slot$20$d = push_slot$4;
-                    q_row$20$d = push_row$4;
-                end
-                if (slot_addr == 5) begin
-                    q_cu$21$d = push_cu$4;
-                    q_slot$21$d = push_slot$4;
-                    q_row$21$d = push_row$4;
-                end
-                if (slot_addr == 6) begin
-                    q_cu$22$d = push_cu$4;
-                    q_slot$22$d = push_slot$4;
-                    q_row$22$d = push_row$4;
-                end
-                if (slot_addr == 7) begin
-                    q_cu$23$d = push_cu$4;
-                    q_slot$23$d = push_slot$4;
-                    q_row$23$d = push_row$4;
-                end
-                if (slot_addr == 8) begin
-                    q_cu$24$d = push_cu$4;
-                    q_slot$24$d = push_slot$4;
-                    q_row$24$d = push_row$4;
-                end
-                if (slot_addr == 9) begin
-                    q_cu$25$d = push_cu$4;
-                    q_slot$25$d = push_slot$4;
-                    q_row$25$d = push_row$4;
-                end
-                if (slot_addr == 10) begin
-                    q_cu$26$d = push_cu$4;
-                    q_slot$26$d = push_slot$4;
-                    q_row$26$d = push_row$4;
-                end
-                if (slot_addr == 11) begin
-                    q_cu$27$d = push_cu$4;
-                    q_slot$27$d = push_slot$4;
-                    q_row$27$d = push_row$4;
-                end
-                if (slot_addr == 12) begin
-                    q_cu$28$d = push_cu$4;
-                    q_slot$28$d = push_slot$4;
-                    q_row$28$d = push_row$4;
-                end
-                if (slot_addr == 13) begin
-                    q_cu$29$d = push_cu$4;
-                    q_slot$29$d = push_slot$4;
-                    q_row$29$d = push_row$4;
-                end
-                if (slot_addr == 14) begin
-                    q_cu$30$d = push_cu$4;
-                    q_slot$30$d = push_slot$4;
-                    q_row$30$d = push_row$4;
-                end
-                if (slot_addr == 15) begin
-                    q_cu$31$d = push_cu$4;
-                    q_slot$31$d = push_slot$4;
-                    q_row$31$d = push_row$4;
-                end
-            end
-            else begin
-                overflowed = 1'b1;
-            end
-            earlier = earlier + 32'h1;
-        end
-        if (push_valid$5 & (push_bank$5 == 1)) begin
-            if (earlier < room) begin
-                slot_addr = tail$1$q + ((earlier) & 4'hf);
-                if (slot_addr == 0) begin
-                    q_cu$16$d = push_cu$5;
-                    q_slot$16$d = push_slot$5;
-                    q_row$16$d = push_row$5;
-                end
-                if (slot_addr == 1) begin
-                    q_cu$17$d = push_cu$5;
-                    q_slot$17$d = push_slot$5;
-                    q_row$17$d = push_row$5;
-                end
-                if (slot_addr == 2) begin
-                    q_cu$18$d = push_cu$5;
-                    q_slot$18$d = push_slot$5;
-                    q_row$18$d = push_row$5;
-                end
-                if (slot_addr == 3) begin
-                    q_cu$19$d = push_cu$5;
-                    q_slot$19$d = push_slot$5;
-                    q_row$19$d = push_row$5;
-                end
-                if (slot_addr == 4) begin
-                    q_cu$20$d = push_cu$5;
-                    q_slot$20$d = push_slot$5;
-                    q_row$20$d = push_row$5;
-                end
-                if (slot_addr == 5) begin
-                    q_cu$21$d = push_cu$5;
-                    q_slot$21$d = push_slot$5;
-                    q_row$21$d = push_row$5;
-                end
-                if (slot_addr == 6) begin
-                    q_cu$22$d = push_cu$5;
-                    q_slot$22$d = push_slot$5;
-                    q_row$22$d = push_row$5;
-                end
-                if (slot_addr == 7) begin
-                    q_cu$23$d = push_cu$5;
-                    q_slot$23$d = push_slot$5;
-                    q_row$23$d = push_row$5;
-                end
-                if (slot_addr == 8) begin
-                    q_cu$24$d = push_cu$5;
-                    q_slot$24$d = push_slot$5;
-                    q_row$24$d = push_row$5;
-                end
-                if (slot_addr == 9) begin
-                    q_cu$25$d = push_cu$5;
-                    q_slot$25$d = push_slot$5;
-                    q_row$25$d = push_row$5;
-                end
-                if (slot_addr == 10) begin
-                    q_cu$26$d = push_cu$5;
-                    q_slot$26$d = push_slot$5;
-                    q_row$26$d = push_row$5;
-                end
-                if (slot_addr == 11) begin
-                    q_cu$27$d = push_cu$5;
-                    q_slot$27$d = push_slot$5;
-                    q_row$27$d = push_row$5;
-                end
-                if (slot_addr == 12) begin
-                    q_cu$28$d = push_cu$5;
-                    q_slot$28$d = push_slot$5;
-                    q_row$28$d = push_row$5;
-                end
-                if (slot_addr == 13) begin
-                    q_cu$29$d = push_cu$5;
-                    q_slot$29$d = push_slot$5;
-                    q_row$29$d = push_row$5;
-                end
-                if (slot_addr == 14) begin
-                    q_cu$30$d = push_cu$5;
-                    q_slot$30$d = push_slot$5;
-                    q_row$30$d = push_row$5;
-                end
-                if (slot_addr == 15) begin
-                    q_cu$31$d = push_cu$5;
-                    q_slot$31$d = push_slot$5;
-                    q_row$31$d = push_row$5;
-                end
             end
             else begin
                 overflowed = 1'b1;
@@ -5935,563 +3367,12 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
             earlier = earlier + 32'h1;
         end
         if (earlier < room) begin
-            pushes = ((earlier) & 5'h1f);
+            pushes = ((earlier) & 4'hf);
         end
         else begin
-            pushes = ((room) & 5'h1f);
+            pushes = ((room) & 4'hf);
         end
-        tail$1$d = tail$1$q + ((pushes) & 4'hf);
-        if (granted[1]) begin
-            head$1$d = head$1$q + 32'h1;
-            count$1$d = count$1$q + pushes - 32'h1;
-        end
-        else begin
-            count$1$d = count$1$q + pushes;
-        end
-        earlier = 32'h0;
-        free_entries = depth - count$2$q;
-        room = ((free_entries) & 7'h7f);
-        if (push_valid$0 & (push_bank$0 == 2)) begin
-            if (earlier < room) begin
-                slot_addr = tail$2$q + ((earlier) & 4'hf);
-                if (slot_addr == 0) begin
-                    q_cu$32$d = push_cu$0;
-                    q_slot$32$d = push_slot$0;
-                    q_row$32$d = push_row$0;
-                end
-                if (slot_addr == 1) begin
-                    q_cu$33$d = push_cu$0;
-                    q_slot$33$d = push_slot$0;
-                    q_row$33$d = push_row$0;
-                end
-                if (slot_addr == 2) begin
-                    q_cu$34$d = push_cu$0;
-                    q_slot$34$d = push_slot$0;
-                    q_row$34$d = push_row$0;
-                end
-                if (slot_addr == 3) begin
-                    q_cu$35$d = push_cu$0;
-                    q_slot$35$d = push_slot$0;
-                    q_row$35$d = push_row$0;
-                end
-                if (slot_addr == 4) begin
-                    q_cu$36$d = push_cu$0;
-                    q_slot$36$d = push_slot$0;
-                    q_row$36$d = push_row$0;
-                end
-                if (slot_addr == 5) begin
-                    q_cu$37$d = push_cu$0;
-                    q_slot$37$d = push_slot$0;
-                    q_row$37$d = push_row$0;
-                end
-                if (slot_addr == 6) begin
-                    q_cu$38$d = push_cu$0;
-                    q_slot$38$d = push_slot$0;
-                    q_row$38$d = push_row$0;
-                end
-                if (slot_addr == 7) begin
-                    q_cu$39$d = push_cu$0;
-                    q_slot$39$d = push_slot$0;
-                    q_row$39$d = push_row$0;
-                end
-                if (slot_addr == 8) begin
-                    q_cu$40$d = push_cu$0;
-                    q_slot$40$d = push_slot$0;
-                    q_row$40$d = push_row$0;
-                end
-                if (slot_addr == 9) begin
-                    q_cu$41$d = push_cu$0;
-                    q_slot$41$d = push_slot$0;
-                    q_row$41$d = push_row$0;
-                end
-                if (slot_addr == 10) begin
-                    q_cu$42$d = push_cu$0;
-                    q_slot$42$d = push_slot$0;
-                    q_row$42$d = push_row$0;
-                end
-                if (slot_addr == 11) begin
-                    q_cu$43$d = push_cu$0;
-                    q_slot$43$d = push_slot$0;
-                    q_row$43$d = push_row$0;
-                end
-                if (slot_addr == 12) begin
-                    q_cu$44$d = push_cu$0;
-                    q_slot$44$d = push_slot$0;
-                    q_row$44$d = push_row$0;
-                end
-                if (slot_addr == 13) begin
-                    q_cu$45$d = push_cu$0;
-                    q_slot$45$d = push_slot$0;
-                    q_row$45$d = push_row$0;
-                end
-                if (slot_addr == 14) begin
-                    q_cu$46$d = push_cu$0;
-                    q_slot$46$d = push_slot$0;
-                    q_row$46$d = push_row$0;
-                end
-                if (slot_addr == 15) begin
-                    q_cu$47$d = push_cu$0;
-                    q_slot$47$d = push_slot$0;
-                    q_row$47$d = push_row$0;
-                end
-            end
-            else begin
-                overflowed = 1'b1;
-            end
-            earlier = earlier + 32'h1;
-        end
-        if (push_valid$1 & (push_bank$1 == 2)) begin
-            if (earlier < room) begin
-                slot_addr = tail$2$q + ((earlier) & 4'hf);
-                if (slot_addr == 0) begin
-                    q_cu$32$d = push_cu$1;
-                    q_slot$32$d = push_slot$1;
-                    q_row$32$d = push_row$1;
-                end
-                if (slot_addr == 1) begin
-                    q_cu$33$d = push_cu$1;
-                    q_slot$33$d = push_slot$1;
-                    q_row$33$d = push_row$1;
-                end
-                if (slot_addr == 2) begin
-                    q_cu$34$d = push_cu$1;
-                    q_slot$34$d = push_slot$1;
-                    q_row$34$d = push_row$1;
-                end
-                if (slot_addr == 3) begin
-                    q_cu$35$d = push_cu$1;
-                    q_slot$35$d = push_slot$1;
-                    q_row$35$d = push_row$1;
-                end
-                if (slot_addr == 4) begin
-                    q_cu$36$d = push_cu$1;
-                    q_slot$36$d = push_slot$1;
-                    q_row$36$d = push_row$1;
-                end
-                if (slot_addr == 5) begin
-                    q_cu$37$d = push_cu$1;
-                    q_slot$37$d = push_slot$1;
-                    q_row$37$d = push_row$1;
-                end
-                if (slot_addr == 6) begin
-                    q_cu$38$d = push_cu$1;
-                    q_slot$38$d = push_slot$1;
-                    q_row$38$d = push_row$1;
-                end
-                if (slot_addr == 7) begin
-                    q_cu$39$d = push_cu$1;
-                    q_slot$39$d = push_slot$1;
-                    q_row$39$d = push_row$1;
-                end
-                if (slot_addr == 8) begin
-                    q_cu$40$d = push_cu$1;
-                    q_slot$40$d = push_slot$1;
-                    q_row$40$d = push_row$1;
-                end
-                if (slot_addr == 9) begin
-                    q_cu$41$d = push_cu$1;
-                    q_slot$41$d = push_slot$1;
-                    q_row$41$d = push_row$1;
-                end
-                if (slot_addr == 10) begin
-                    q_cu$42$d = push_cu$1;
-                    q_slot$42$d = push_slot$1;
-                    q_row$42$d = push_row$1;
-                end
-                if (slot_addr == 11) begin
-                    q_cu$43$d = push_cu$1;
-                    q_slot$43$d = push_slot$1;
-                    q_row$43$d = push_row$1;
-                end
-                if (slot_addr == 12) begin
-                    q_cu$44$d = push_cu$1;
-                    q_slot$44$d = push_slot$1;
-                    q_row$44$d = push_row$1;
-                end
-                if (slot_addr == 13) begin
-                    q_cu$45$d = push_cu$1;
-                    q_slot$45$d = push_slot$1;
-                    q_row$45$d = push_row$1;
-                end
-                if (slot_addr == 14) begin
-                    q_cu$46$d = push_cu$1;
-                    q_slot$46$d = push_slot$1;
-                    q_row$46$d = push_row$1;
-                end
-                if (slot_addr == 15) begin
-                    q_cu$47$d = push_cu$1;
-                    q_slot$47$d = push_slot$1;
-                    q_row$47$d = push_row$1;
-                end
-            end
-            else begin
-                overflowed = 1'b1;
-            end
-            earlier = earlier + 32'h1;
-        end
-        if (push_valid$2 & (push_bank$2 == 2)) begin
-            if (earlier < room) begin
-                slot_addr = tail$2$q + ((earlier) & 4'hf);
-                if (slot_addr == 0) begin
-                    q_cu$32$d = push_cu$2;
-                    q_slot$32$d = push_slot$2;
-                    q_row$32$d = push_row$2;
-                end
-                if (slot_addr == 1) begin
-                    q_cu$33$d = push_cu$2;
-                    q_slot$33$d = push_slot$2;
-                    q_row$33$d = push_row$2;
-                end
-                if (slot_addr == 2) begin
-                    q_cu$34$d = push_cu$2;
-                    q_slot$34$d = push_slot$2;
-                    q_row$34$d = push_row$2;
-                end
-                if (slot_addr == 3) begin
-                    q_cu$35$d = push_cu$2;
-                    q_slot$35$d = push_slot$2;
-                    q_row$35$d = push_row$2;
-                end
-                if (slot_addr == 4) begin
-                    q_cu$36$d = push_cu$2;
-                    q_slot$36$d = push_slot$2;
-                    q_row$36$d = push_row$2;
-                end
-                if (slot_addr == 5) begin
-                    q_cu$37$d = push_cu$2;
-                    q_slot$37$d = push_slot$2;
-                    q_row$37$d = push_row$2;
-                end
-                if (slot_addr == 6) begin
-                    q_cu$38$d = push_cu$2;
-                    q_slot$38$d = push_slot$2;
-                    q_row$38$d = push_row$2;
-                end
-                if (slot_addr == 7) begin
-                    q_cu$39$d = push_cu$2;
-                    q_slot$39$d = push_slot$2;
-                    q_row$39$d = push_row$2;
-                end
-                if (slot_addr == 8) begin
-                    q_cu$40$d = push_cu$2;
-                    q_slot$40$d = push_slot$2;
-                    q_row$40$d = push_row$2;
-                end
-                if (slot_addr == 9) begin
-                    q_cu$41$d = push_cu$2;
-                    q_slot$41$d = push_slot$2;
-                    q_row$41$d = push_row$2;
-                end
-                if (slot_addr == 10) begin
-                    q_cu$42$d = push_cu$2;
-                    q_slot$42$d = push_slot$2;
-                    q_row$42$d = push_row$2;
-                end
-                if (slot_addr == 11) begin
-                    q_cu$43$d = push_cu$2;
-                    q_slot$43$d = push_slot$2;
-                    q_row$43$d = push_row$2;
-                end
-                if (slot_addr == 12) begin
-                    q_cu$44$d = push_cu$2;
-                    q_slot$44$d = push_slot$2;
-                    q_row$44$d = push_row$2;
-                end
-                if (slot_addr == 13) begin
-                    q_cu$45$d = push_cu$2;
-                    q_slot$45$d = push_slot$2;
-                    q_row$45$d = push_row$2;
-                end
-                if (slot_addr == 14) begin
-                    q_cu$46$d = push_cu$2;
-                    q_slot$46$d = push_slot$2;
-                    q_row$46$d = push_row$2;
-                end
-                if (slot_addr == 15) begin
-                    q_cu$47$d = push_cu$2;
-                    q_slot$47$d = push_slot$2;
-                    q_row$47$d = push_row$2;
-                end
-            end
-            else begin
-                overflowed = 1'b1;
-            end
-            earlier = earlier + 32'h1;
-        end
-        if (push_valid$3 & (push_bank$3 == 2)) begin
-            if (earlier < room) begin
-                slot_addr = tail$2$q + ((earlier) & 4'hf);
-                if (slot_addr == 0) begin
-                    q_cu$32$d = push_cu$3;
-                    q_slot$32$d = push_slot$3;
-                    q_row$32$d = push_row$3;
-                end
-                if (slot_addr == 1) begin
-                    q_cu$33$d = push_cu$3;
-                    q_slot$33$d = push_slot$3;
-                    q_row$33$d = push_row$3;
-                end
-                if (slot_addr == 2) begin
-                    q_cu$34$d = push_cu$3;
-                    q_slot$34$d = push_slot$3;
-                    q_row$34$d = push_row$3;
-                end
-                if (slot_addr == 3) begin
-                    q_cu$35$d = push_cu$3;
-                    q_slot$35$d = push_slot$3;
-                    q_row$35$d = push_row$3;
-                end
-                if (slot_addr == 4) begin
-                    q_cu$36$d = push_cu$3;
-                    q_slot$36$d = push_slot$3;
-                    q_row$36$d = push_row$3;
-                end
-                if (slot_addr == 5) begin
-                    q_cu$37$d = push_cu$3;
-                    q_slot$37$d = push_slot$3;
-                    q_row$37$d = push_row$3;
-                end
-                if (slot_addr == 6) begin
-                    q_cu$38$d = push_cu$3;
-                    q_slot$38$d = push_slot$3;
-                    q_row$38$d = push_row$3;
-                end
-                if (slot_addr == 7) begin
-                    q_cu$39$d = push_cu$3;
-                    q_slot$39$d = push_slot$3;
-                    q_row$39$d = push_row$3;
-                end
-                if (slot_addr == 8) begin
-                    q_cu$40$d = push_cu$3;
-                    q_slot$40$d = push_slot$3;
-                    q_row$40$d = push_row$3;
-                end
-                if (slot_addr == 9) begin
-                    q_cu$41$d = push_cu$3;
-                    q_slot$41$d = push_slot$3;
-                    q_row$41$d = push_row$3;
-                end
-                if (slot_addr == 10) begin
-                    q_cu$42$d = push_cu$3;
-                    q_slot$42$d = push_slot$3;
-                    q_row$42$d = push_row$3;
-                end
-                if (slot_addr == 11) begin
-                    q_cu$43$d = push_cu$3;
-                    q_slot$43$d = push_slot$3;
-                    q_row$43$d = push_row$3;
-                end
-                if (slot_addr == 12) begin
-                    q_cu$44$d = push_cu$3;
-                    q_slot$44$d = push_slot$3;
-                    q_row$44$d = push_row$3;
-                end
-                if (slot_addr == 13) begin
-                    q_cu$45$d = push_cu$3;
-                    q_slot$45$d = push_slot$3;
-                    q_row$45$d = push_row$3;
-                end
-                if (slot_addr == 14) begin
-                    q_cu$46$d = push_cu$3;
-                    q_slot$46$d = push_slot$3;
-                    q_row$46$d = push_row$3;
-                end
-                if (slot_addr == 15) begin
-                    q_cu$47$d = push_cu$3;
-                    q_slot$47$d = push_slot$3;
-                    q_row$47$d = push_row$3;
-                end
-            end
-            else begin
-                overflowed = 1'b1;
-            end
-            earlier = earlier + 32'h1;
-        end
-        if (push_valid$4 & (push_bank$4 == 2)) begin
-            if (earlier < room) begin
-                slot_addr = tail$2$q + ((earlier) & 4'hf);
-                if (slot_addr == 0) begin
-                    q_cu$32$d = push_cu$4;
-                    q_slot$32$d = push_slot$4;
-                    q_row$32$d = push_row$4;
-                end
-                if (slot_addr == 1) begin
-                    q_cu$33$d = push_cu$4;
-                    q_slot$33$d = push_slot$4;
-                    q_row$33$d = push_row$4;
-                end
-                if (slot_addr == 2) begin
-                    q_cu$34$d = push_cu$4;
-                    q_slot$34$d = push_slot$4;
-                    q_row$34$d = push_row$4;
-                end
-                if (slot_addr == 3) begin
-                    q_cu$35$d = push_cu$4;
-                    q_slot$35$d = push_slot$4;
-                    q_row$35$d = push_row$4;
-                end
-                if (slot_addr == 4) begin
-                    q_cu$36$d = push_cu$4;
-                    q_slot$36$d = push_slot$4;
-                    q_row$36$d = push_row$4;
-                end
-                if (slot_addr == 5) begin
-                    q_cu$37$d = push_cu$4;
-                    q_slot$37$d = push_slot$4;
-                    q_row$37$d = push_row$4;
-                end
-                if (slot_addr == 6) begin
-                    q_cu$38$d = push_cu$4;
-                    q_slot$38$d = push_slot$4;
-                    q_row$38$d = push_row$4;
-                end
-                if (slot_addr == 7) begin
-                    q_cu$39$d = push_cu$4;
-                    q_slot$39$d = push_slot$4;
-                    q_row$39$d = push_row$4;
-                end
-                if (slot_addr == 8) begin
-                    q_cu$40$d = push_cu$4;
-                    q_slot$40$d = push_slot$4;
-                    q_row$40$d = push_row$4;
-                end
-                if (slot_addr == 9) begin
-                    q_cu$41$d = push_cu$4;
-                    q_slot$41$d = push_slot$4;
-                    q_row$41$d = push_row$4;
-                end
-                if (slot_addr == 10) begin
-                    q_cu$42$d = push_cu$4;
-                    q_slot$42$d = push_slot$4;
-                    q_row$42$d = push_row$4;
-                end
-                if (slot_addr == 11) begin
-                    q_cu$43$d = push_cu$4;
-                    q_slot$43$d = push_slot$4;
-                    q_row$43$d = push_row$4;
-                end
-                if (slot_addr == 12) begin
-                    q_cu$44$d = push_cu$4;
-                    q_slot$44$d = push_slot$4;
-                    q_row$44$d = push_row$4;
-                end
-                if (slot_addr == 13) begin
-                    q_cu$45$d = push_cu$4;
-                    q_slot$45$d = push_slot$4;
-                    q_row$45$d = push_row$4;
-                end
-                if (slot_addr == 14) begin
-                    q_cu$46$d = push_cu$4;
-                    q_slot$46$d = push_slot$4;
-                    q_row$46$d = push_row$4;
-                end
-                if (slot_addr == 15) begin
-                    q_cu$47$d = push_cu$4;
-                    q_slot$47$d = push_slot$4;
-                    q_row$47$d = push_row$4;
-                end
-            end
-            else begin
-                overflowed = 1'b1;
-            end
-            earlier = earlier + 32'h1;
-        end
-        if (push_valid$5 & (push_bank$5 == 2)) begin
-            if (earlier < room) begin
-                slot_addr = tail$2$q + ((earlier) & 4'hf);
-                if (slot_addr == 0) begin
-                    q_cu$32$d = push_cu$5;
-                    q_slot$32$d = push_slot$5;
-                    q_row$32$d = push_row$5;
-                end
-                if (slot_addr == 1) begin
-                    q_cu$33$d = push_cu$5;
-                    q_slot$33$d = push_slot$5;
-                    q_row$33$d = push_row$5;
-                end
-                if (slot_addr == 2) begin
-                    q_cu$34$d = push_cu$5;
-                    q_slot$34$d = push_slot$5;
-                    q_row$34$d = push_row$5;
-                end
-                if (slot_addr == 3) begin
-                    q_cu$35$d = push_cu$5;
-                    q_slot$35$d = push_slot$5;
-                    q_row$35$d = push_row$5;
-                end
-                if (slot_addr == 4) begin
-                    q_cu$36$d = push_cu$5;
-                    q_slot$36$d = push_slot$5;
-                    q_row$36$d = push_row$5;
-                end
-                if (slot_addr == 5) begin
-                    q_cu$37$d = push_cu$5;
-                    q_slot$37$d = push_slot$5;
-                    q_row$37$d = push_row$5;
-                end
-                if (slot_addr == 6) begin
-                    q_cu$38$d = push_cu$5;
-                    q_slot$38$d = push_slot$5;
-                    q_row$38$d = push_row$5;
-                end
-                if (slot_addr == 7) begin
-                    q_cu$39$d = push_cu$5;
-                    q_slot$39$d = push_slot$5;
-                    q_row$39$d = push_row$5;
-                end
-                if (slot_addr == 8) begin
-                    q_cu$40$d = push_cu$5;
-                    q_slot$40$d = push_slot$5;
-                    q_row$40$d = push_row$5;
-                end
-                if (slot_addr == 9) begin
-                    q_cu$41$d = push_cu$5;
-                    q_slot$41$d = push_slot$5;
-                    q_row$41$d = push_row$5;
-                end
-                if (slot_addr == 10) begin
-                    q_cu$42$d = push_cu$5;
-                    q_slot$42$d = push_slot$5;
-                    q_row$42$d = push_row$5;
-                end
-                if (slot_addr == 11) begin
-                    q_cu$43$d = push_cu$5;
-                    q_slot$43$d = push_slot$5;
-                    q_row$43$d = push_row$5;
-                end
-                if (slot_addr == 12) begin
-                    q_cu$44$d = push_cu$5;
-                    q_slot$44$d = push_slot$5;
-                    q_row$44$d = push_row$5;
-                end
-                if (slot_addr == 13) begin
-                    q_cu$45$d = push_cu$5;
-                    q_slot$45$d = push_slot$5;
-                    q_row$45$d = push_row$5;
-                end
-                if (slot_addr == 14) begin
-                    q_cu$46$d = push_cu$5;
-                    q_slot$46$d = push_slot$5;
-                    q_row$46$d = push_row$5;
-                end
-                if (slot_addr == 15) begin
-                    q_cu$47$d = push_cu$5;
-                    q_slot$47$d = push_slot$5;
-                    q_row$47$d = push_row$5;
-                end
-            end
-            else begin
-                overflowed = 1'b1;
-            end
-            earlier = earlier + 32'h1;
-        end
-        if (earlier < room) begin
-            pushes = ((earlier) & 5'h1f);
-        end
-        else begin
-            pushes = ((room) & 5'h1f);
-        end
-        tail$2$d = tail$2$q + ((pushes) & 4'hf);
+        tail$2$d = tail$2$q + ((pushes) & 3'h7);
         if (granted[2]) begin
             head$2$d = head$2$q + 32'h1;
             count$2$d = count$2$q + pushes - 32'h1;
@@ -6504,86 +3385,46 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
         room = ((free_entries) & 7'h7f);
         if (push_valid$0 & (push_bank$0 == 3)) begin
             if (earlier < room) begin
-                slot_addr = tail$3$q + ((earlier) & 4'hf);
+                slot_addr = tail$3$q + ((earlier) & 3'h7);
                 if (slot_addr == 0) begin
-                    q_cu$48$d = push_cu$0;
-                    q_slot$48$d = push_slot$0;
-                    q_row$48$d = push_row$0;
+                    q_cu$24$d = push_cu$0;
+                    q_slot$24$d = push_slot$0;
+                    q_row$24$d = push_row$0;
                 end
                 if (slot_addr == 1) begin
-                    q_cu$49$d = push_cu$0;
-                    q_slot$49$d = push_slot$0;
-                    q_row$49$d = push_row$0;
+                    q_cu$25$d = push_cu$0;
+                    q_slot$25$d = push_slot$0;
+                    q_row$25$d = push_row$0;
                 end
                 if (slot_addr == 2) begin
-                    q_cu$50$d = push_cu$0;
-                    q_slot$50$d = push_slot$0;
-                    q_row$50$d = push_row$0;
+                    q_cu$26$d = push_cu$0;
+                    q_slot$26$d = push_slot$0;
+                    q_row$26$d = push_row$0;
                 end
                 if (slot_addr == 3) begin
-                    q_cu$51$d = push_cu$0;
-                    q_slot$51$d = push_slot$0;
-                    q_row$51$d = push_row$0;
+                    q_cu$27$d = push_cu$0;
+                    q_slot$27$d = push_slot$0;
+                    q_row$27$d = push_row$0;
                 end
                 if (slot_addr == 4) begin
-                    q_cu$52$d = push_cu$0;
-                    q_slot$52$d = push_slot$0;
-                    q_row$52$d = push_row$0;
+                    q_cu$28$d = push_cu$0;
+                    q_slot$28$d = push_slot$0;
+                    q_row$28$d = push_row$0;
                 end
                 if (slot_addr == 5) begin
-                    q_cu$53$d = push_cu$0;
-                    q_slot$53$d = push_slot$0;
-                    q_row$53$d = push_row$0;
+                    q_cu$29$d = push_cu$0;
+                    q_slot$29$d = push_slot$0;
+                    q_row$29$d = push_row$0;
                 end
                 if (slot_addr == 6) begin
-                    q_cu$54$d = push_cu$0;
-                    q_slot$54$d = push_slot$0;
-                    q_row$54$d = push_row$0;
+                    q_cu$30$d = push_cu$0;
+                    q_slot$30$d = push_slot$0;
+                    q_row$30$d = push_row$0;
                 end
                 if (slot_addr == 7) begin
-                    q_cu$55$d = push_cu$0;
-                    q_slot$55$d = push_slot$0;
-                    q_row$55$d = push_row$0;
-                end
-                if (slot_addr == 8) begin
-                    q_cu$56$d = push_cu$0;
-                    q_slot$56$d = push_slot$0;
-                    q_row$56$d = push_row$0;
-                end
-                if (slot_addr == 9) begin
-                    q_cu$57$d = push_cu$0;
-                    q_slot$57$d = push_slot$0;
-                    q_row$57$d = push_row$0;
-                end
-                if (slot_addr == 10) begin
-                    q_cu$58$d = push_cu$0;
-                    q_slot$58$d = push_slot$0;
-                    q_row$58$d = push_row$0;
-                end
-                if (slot_addr == 11) begin
-                    q_cu$59$d = push_cu$0;
-                    q_slot$59$d = push_slot$0;
-                    q_row$59$d = push_row$0;
-                end
-                if (slot_addr == 12) begin
-                    q_cu$60$d = push_cu$0;
-                    q_slot$60$d = push_slot$0;
-                    q_row$60$d = push_row$0;
-                end
-                if (slot_addr == 13) begin
-                    q_cu$61$d = push_cu$0;
-                    q_slot$61$d = push_slot$0;
-                    q_row$61$d = push_row$0;
-                end
-                if (slot_addr == 14) begin
-                    q_cu$62$d = push_cu$0;
-                    q_slot$62$d = push_slot$0;
-                    q_row$62$d = push_row$0;
-                end
-                if (slot_addr == 15) begin
-                    q_cu$63$d = push_cu$0;
-                    q_slot$63$d = push_slot$0;
-                    q_row$63$d = push_row$0;
+                    q_cu$31$d = push_cu$0;
+                    q_slot$31$d = push_slot$0;
+                    q_row$31$d = push_row$0;
                 end
             end
             else begin
@@ -6593,86 +3434,46 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
         end
         if (push_valid$1 & (push_bank$1 == 3)) begin
             if (earlier < room) begin
-                slot_addr = tail$3$q + ((earlier) & 4'hf);
+                slot_addr = tail$3$q + ((earlier) & 3'h7);
                 if (slot_addr == 0) begin
-                    q_cu$48$d = push_cu$1;
-                    q_slot$48$d = push_slot$1;
-                    q_row$48$d = push_row$1;
+                    q_cu$24$d = push_cu$1;
+                    q_slot$24$d = push_slot$1;
+                    q_row$24$d = push_row$1;
                 end
                 if (slot_addr == 1) begin
-                    q_cu$49$d = push_cu$1;
-                    q_slot$49$d = push_slot$1;
-                    q_row$49$d = push_row$1;
+                    q_cu$25$d = push_cu$1;
+                    q_slot$25$d = push_slot$1;
+                    q_row$25$d = push_row$1;
                 end
                 if (slot_addr == 2) begin
-                    q_cu$50$d = push_cu$1;
-                    q_slot$50$d = push_slot$1;
-                    q_row$50$d = push_row$1;
+                    q_cu$26$d = push_cu$1;
+                    q_slot$26$d = push_slot$1;
+                    q_row$26$d = push_row$1;
                 end
                 if (slot_addr == 3) begin
-                    q_cu$51$d = push_cu$1;
-                    q_slot$51$d = push_slot$1;
-                    q_row$51$d = push_row$1;
+                    q_cu$27$d = push_cu$1;
+                    q_slot$27$d = push_slot$1;
+                    q_row$27$d = push_row$1;
                 end
                 if (slot_addr == 4) begin
-                    q_cu$52$d = push_cu$1;
-                    q_slot$52$d = push_slot$1;
-                    q_row$52$d = push_row$1;
+                    q_cu$28$d = push_cu$1;
+                    q_slot$28$d = push_slot$1;
+                    q_row$28$d = push_row$1;
                 end
                 if (slot_addr == 5) begin
-                    q_cu$53$d = push_cu$1;
-                    q_slot$53$d = push_slot$1;
-                    q_row$53$d = push_row$1;
+                    q_cu$29$d = push_cu$1;
+                    q_slot$29$d = push_slot$1;
+                    q_row$29$d = push_row$1;
                 end
                 if (slot_addr == 6) begin
-                    q_cu$54$d = push_cu$1;
-                    q_slot$54$d = push_slot$1;
-                    q_row$54$d = push_row$1;
+                    q_cu$30$d = push_cu$1;
+                    q_slot$30$d = push_slot$1;
+                    q_row$30$d = push_row$1;
                 end
                 if (slot_addr == 7) begin
-                    q_cu$55$d = push_cu$1;
-                    q_slot$55$d = push_slot$1;
-                    q_row$55$d = push_row$1;
-                end
-                if (slot_addr == 8) begin
-                    q_cu$56$d = push_cu$1;
-                    q_slot$56$d = push_slot$1;
-                    q_row$56$d = push_row$1;
-                end
-                if (slot_addr == 9) begin
-                    q_cu$57$d = push_cu$1;
-                    q_slot$57$d = push_slot$1;
-                    q_row$57$d = push_row$1;
-                end
-                if (slot_addr == 10) begin
-                    q_cu$58$d = push_cu$1;
-                    q_slot$58$d = push_slot$1;
-                    q_row$58$d = push_row$1;
-                end
-                if (slot_addr == 11) begin
-                    q_cu$59$d = push_cu$1;
-                    q_slot$59$d = push_slot$1;
-                    q_row$59$d = push_row$1;
-                end
-                if (slot_addr == 12) begin
-                    q_cu$60$d = push_cu$1;
-                    q_slot$60$d = push_slot$1;
-                    q_row$60$d = push_row$1;
-                end
-                if (slot_addr == 13) begin
-                    q_cu$61$d = push_cu$1;
-                    q_slot$61$d = push_slot$1;
-                    q_row$61$d = push_row$1;
-                end
-                if (slot_addr == 14) begin
-                    q_cu$62$d = push_cu$1;
-                    q_slot$62$d = push_slot$1;
-                    q_row$62$d = push_row$1;
-                end
-                if (slot_addr == 15) begin
-                    q_cu$63$d = push_cu$1;
-                    q_slot$63$d = push_slot$1;
-                    q_row$63$d = push_row$1;
+                    q_cu$31$d = push_cu$1;
+                    q_slot$31$d = push_slot$1;
+                    q_row$31$d = push_row$1;
                 end
             end
             else begin
@@ -6682,353 +3483,46 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
         end
         if (push_valid$2 & (push_bank$2 == 3)) begin
             if (earlier < room) begin
-                slot_addr = tail$3$q + ((earlier) & 4'hf);
+                slot_addr = tail$3$q + ((earlier) & 3'h7);
                 if (slot_addr == 0) begin
-                    q_cu$48$d = push_cu$2;
-                    q_slot$48$d = push_slot$2;
-                    q_row$48$d = push_row$2;
+                    q_cu$24$d = push_cu$2;
+                    q_slot$24$d = push_slot$2;
+                    q_row$24$d = push_row$2;
                 end
                 if (slot_addr == 1) begin
-                    q_cu$49$d = push_cu$2;
-                    q_slot$49$d = push_slot$2;
-                    q_row$49$d = push_row$2;
+                    q_cu$25$d = push_cu$2;
+                    q_slot$25$d = push_slot$2;
+                    q_row$25$d = push_row$2;
                 end
                 if (slot_addr == 2) begin
-                    q_cu$50$d = push_cu$2;
-                    q_slot$50$d = push_slot$2;
-                    q_row$50$d = push_row$2;
+                    q_cu$26$d = push_cu$2;
+                    q_slot$26$d = push_slot$2;
+                    q_row$26$d = push_row$2;
                 end
                 if (slot_addr == 3) begin
-                    q_cu$51$d = push_cu$2;
-                    q_slot$51$d = push_slot$2;
-                    q_row$51$d = push_row$2;
+                    q_cu$27$d = push_cu$2;
+                    q_slot$27$d = push_slot$2;
+                    q_row$27$d = push_row$2;
                 end
                 if (slot_addr == 4) begin
-                    q_cu$52$d = push_cu$2;
-                    q_slot$52$d = push_slot$2;
-                    q_row$52$d = push_row$2;
+                    q_cu$28$d = push_cu$2;
+                    q_slot$28$d = push_slot$2;
+                    q_row$28$d = push_row$2;
                 end
                 if (slot_addr == 5) begin
-                    q_cu$53$d = push_cu$2;
-                    q_slot$53$d = push_slot$2;
-                    q_row$53$d = push_row$2;
+                    q_cu$29$d = push_cu$2;
+                    q_slot$29$d = push_slot$2;
+                    q_row$29$d = push_row$2;
                 end
                 if (slot_addr == 6) begin
-                    q_cu$54$d = push_cu$2;
-                    q_slot$54$d = push_slot$2;
-                    q_row$54$d = push_row$2;
+                    q_cu$30$d = push_cu$2;
+                    q_slot$30$d = push_slot$2;
+                    q_row$30$d = push_row$2;
                 end
                 if (slot_addr == 7) begin
-                    q_cu$55$d = push_cu$2;
-                    q_slot$55$d = push_slot$2;
-                    q_row$55$d = push_row$2;
-                end
-                if (slot_addr == 8) begin
-                    q_cu$56$d = push_cu$2;
-                    q_slot$56$d = push_slot$2;
-                    q_row$56$d = push_row$2;
-                end
-                if (slot_addr == 9) begin
-                    q_cu$57$d = push_cu$2;
-                    q_slot$57$d = push_slot$2;
-                    q_row$57$d = push_row$2;
-                end
-                if (slot_addr == 10) begin
-                    q_cu$58$d = push_cu$2;
-                    q_slot$58$d = push_slot$2;
-                    q_row$58$d = push_row$2;
-                end
-                if (slot_addr == 11) begin
-                    q_cu$59$d = push_cu$2;
-                    q_slot$59$d = push_slot$2;
-                    q_row$59$d = push_row$2;
-                end
-                if (slot_addr == 12) begin
-                    q_cu$60$d = push_cu$2;
-                    q_slot$60$d = push_slot$2;
-                    q_row$60$d = push_row$2;
-                end
-                if (slot_addr == 13) begin
-                    q_cu$61$d = push_cu$2;
-                    q_slot$61$d = push_slot$2;
-                    q_row$61$d = push_row$2;
-                end
-                if (slot_addr == 14) begin
-                    q_cu$62$d = push_cu$2;
-                    q_slot$62$d = push_slot$2;
-                    q_row$62$d = push_row$2;
-                end
-                if (slot_addr == 15) begin
-                    q_cu$63$d = push_cu$2;
-                    q_slot$63$d = push_slot$2;
-                    q_row$63$d = push_row$2;
-                end
-            end
-            else begin
-                overflowed = 1'b1;
-            end
-            earlier = earlier + 32'h1;
-        end
-        if (push_valid$3 & (push_bank$3 == 3)) begin
-            if (earlier < room) begin
-                slot_addr = tail$3$q + ((earlier) & 4'hf);
-                if (slot_addr == 0) begin
-                    q_cu$48$d = push_cu$3;
-                    q_slot$48$d = push_slot$3;
-                    q_row$48$d = push_row$3;
-                end
-                if (slot_addr == 1) begin
-                    q_cu$49$d = push_cu$3;
-                    q_slot$49$d = push_slot$3;
-                    q_row$49$d = push_row$3;
-                end
-                if (slot_addr == 2) begin
-                    q_cu$50$d = push_cu$3;
-                    q_slot$50$d = push_slot$3;
-                    q_row$50$d = push_row$3;
-                end
-                if (slot_addr == 3) begin
-                    q_cu$51$d = push_cu$3;
-                    q_slot$51$d = push_slot$3;
-                    q_row$51$d = push_row$3;
-                end
-                if (slot_addr == 4) begin
-                    q_cu$52$d = push_cu$3;
-                    q_slot$52$d = push_slot$3;
-                    q_row$52$d = push_row$3;
-                end
-                if (slot_addr == 5) begin
-                    q_cu$53$d = push_cu$3;
-                    q_slot$53$d = push_slot$3;
-                    q_row$53$d = push_row$3;
-                end
-                if (slot_addr == 6) begin
-                    q_cu$54$d = push_cu$3;
-                    q_slot$54$d = push_slot$3;
-                    q_row$54$d = push_row$3;
-                end
-                if (slot_addr == 7) begin
-                    q_cu$55$d = push_cu$3;
-                    q_slot$55$d = push_slot$3;
-                    q_row$55$d = push_row$3;
-                end
-                if (slot_addr == 8) begin
-                    q_cu$56$d = push_cu$3;
-                    q_slot$56$d = push_slot$3;
-                    q_row$56$d = push_row$3;
-                end
-                if (slot_addr == 9) begin
-                    q_cu$57$d = push_cu$3;
-                    q_slot$57$d = push_slot$3;
-                    q_row$57$d = push_row$3;
-                end
-                if (slot_addr == 10) begin
-                    q_cu$58$d = push_cu$3;
-                    q_slot$58$d = push_slot$3;
-                    q_row$58$d = push_row$3;
-                end
-                if (slot_addr == 11) begin
-                    q_cu$59$d = push_cu$3;
-                    q_slot$59$d = push_slot$3;
-                    q_row$59$d = push_row$3;
-                end
-                if (slot_addr == 12) begin
-                    q_cu$60$d = push_cu$3;
-                    q_slot$60$d = push_slot$3;
-                    q_row$60$d = push_row$3;
-                end
-                if (slot_addr == 13) begin
-                    q_cu$61$d = push_cu$3;
-                    q_slot$61$d = push_slot$3;
-                    q_row$61$d = push_row$3;
-                end
-                if (slot_addr == 14) begin
-                    q_cu$62$d = push_cu$3;
-                    q_slot$62$d = push_slot$3;
-                    q_row$62$d = push_row$3;
-                end
-                if (slot_addr == 15) begin
-                    q_cu$63$d = push_cu$3;
-                    q_slot$63$d = push_slot$3;
-                    q_row$63$d = push_row$3;
-                end
-            end
-            else begin
-                overflowed = 1'b1;
-            end
-            earlier = earlier + 32'h1;
-        end
-        if (push_valid$4 & (push_bank$4 == 3)) begin
-            if (earlier < room) begin
-                slot_addr = tail$3$q + ((earlier) & 4'hf);
-                if (slot_addr == 0) begin
-                    q_cu$48$d = push_cu$4;
-                    q_slot$48$d = push_slot$4;
-                    q_row$48$d = push_row$4;
-                end
-                if (slot_addr == 1) begin
-                    q_cu$49$d = push_cu$4;
-                    q_slot$49$d = push_slot$4;
-                    q_row$49$d = push_row$4;
-                end
-                if (slot_addr == 2) begin
-                    q_cu$50$d = push_cu$4;
-                    q_slot$50$d = push_slot$4;
-                    q_row$50$d = push_row$4;
-                end
-                if (slot_addr == 3) begin
-                    q_cu$51$d = push_cu$4;
-                    q_slot$51$d = push_slot$4;
-                    q_row$51$d = push_row$4;
-                end
-                if (slot_addr == 4) begin
-                    q_cu$52$d = push_cu$4;
-                    q_slot$52$d = push_slot$4;
-                    q_row$52$d = push_row$4;
-                end
-                if (slot_addr == 5) begin
-                    q_cu$53$d = push_cu$4;
-                    q_slot$53$d = push_slot$4;
-                    q_row$53$d = push_row$4;
-                end
-                if (slot_addr == 6) begin
-                    q_cu$54$d = push_cu$4;
-                    q_slot$54$d = push_slot$4;
-                    q_row$54$d = push_row$4;
-                end
-                if (slot_addr == 7) begin
-                    q_cu$55$d = push_cu$4;
-                    q_slot$55$d = push_slot$4;
-                    q_row$55$d = push_row$4;
-                end
-                if (slot_addr == 8) begin
-                    q_cu$56$d = push_cu$4;
-                    q_slot$56$d = push_slot$4;
-                    q_row$56$d = push_row$4;
-                end
-                if (slot_addr == 9) begin
-                    q_cu$57$d = push_cu$4;
-                    q_slot$57$d = push_slot$4;
-                    q_row$57$d = push_row$4;
-                end
-                if (slot_addr == 10) begin
-                    q_cu$58$d = push_cu$4;
-                    q_slot$58$d = push_slot$4;
-                    q_row$58$d = push_row$4;
-                end
-                if (slot_addr == 11) begin
-                    q_cu$59$d = push_cu$4;
-                    q_slot$59$d = push_slot$4;
-                    q_row$59$d = push_row$4;
-                end
-                if (slot_addr == 12) begin
-                    q_cu$60$d = push_cu$4;
-                    q_slot$60$d = push_slot$4;
-                    q_row$60$d = push_row$4;
-                end
-                if (slot_addr == 13) begin
-                    q_cu$61$d = push_cu$4;
-                    q_slot$61$d = push_slot$4;
-                    q_row$61$d = push_row$4;
-                end
-                if (slot_addr == 14) begin
-                    q_cu$62$d = push_cu$4;
-                    q_slot$62$d = push_slot$4;
-                    q_row$62$d = push_row$4;
-                end
-                if (slot_addr == 15) begin
-                    q_cu$63$d = push_cu$4;
-                    q_slot$63$d = push_slot$4;
-                    q_row$63$d = push_row$4;
-                end
-            end
-            else begin
-                overflowed = 1'b1;
-            end
-            earlier = earlier + 32'h1;
-        end
-        if (push_valid$5 & (push_bank$5 == 3)) begin
-            if (earlier < room) begin
-                slot_addr = tail$3$q + ((earlier) & 4'hf);
-                if (slot_addr == 0) begin
-                    q_cu$48$d = push_cu$5;
-                    q_slot$48$d = push_slot$5;
-                    q_row$48$d = push_row$5;
-                end
-                if (slot_addr == 1) begin
-                    q_cu$49$d = push_cu$5;
-                    q_slot$49$d = push_slot$5;
-                    q_row$49$d = push_row$5;
-                end
-                if (slot_addr == 2) begin
-                    q_cu$50$d = push_cu$5;
-                    q_slot$50$d = push_slot$5;
-                    q_row$50$d = push_row$5;
-                end
-                if (slot_addr == 3) begin
-                    q_cu$51$d = push_cu$5;
-                    q_slot$51$d = push_slot$5;
-                    q_row$51$d = push_row$5;
-                end
-                if (slot_addr == 4) begin
-                    q_cu$52$d = push_cu$5;
-                    q_slot$52$d = push_slot$5;
-                    q_row$52$d = push_row$5;
-                end
-                if (slot_addr == 5) begin
-                    q_cu$53$d = push_cu$5;
-                    q_slot$53$d = push_slot$5;
-                    q_row$53$d = push_row$5;
-                end
-                if (slot_addr == 6) begin
-                    q_cu$54$d = push_cu$5;
-                    q_slot$54$d = push_slot$5;
-                    q_row$54$d = push_row$5;
-                end
-                if (slot_addr == 7) begin
-                    q_cu$55$d = push_cu$5;
-                    q_slot$55$d = push_slot$5;
-                    q_row$55$d = push_row$5;
-                end
-                if (slot_addr == 8) begin
-                    q_cu$56$d = push_cu$5;
-                    q_slot$56$d = push_slot$5;
-                    q_row$56$d = push_row$5;
-                end
-                if (slot_addr == 9) begin
-                    q_cu$57$d = push_cu$5;
-                    q_slot$57$d = push_slot$5;
-                    q_row$57$d = push_row$5;
-                end
-                if (slot_addr == 10) begin
-                    q_cu$58$d = push_cu$5;
-                    q_slot$58$d = push_slot$5;
-                    q_row$58$d = push_row$5;
-                end
-                if (slot_addr == 11) begin
-                    q_cu$59$d = push_cu$5;
-                    q_slot$59$d = push_slot$5;
-                    q_row$59$d = push_row$5;
-                end
-                if (slot_addr == 12) begin
-                    q_cu$60$d = push_cu$5;
-                    q_slot$60$d = push_slot$5;
-                    q_row$60$d = push_row$5;
-                end
-                if (slot_addr == 13) begin
-                    q_cu$61$d = push_cu$5;
-                    q_slot$61$d = push_slot$5;
-                    q_row$61$d = push_row$5;
-                end
-                if (slot_addr == 14) begin
-                    q_cu$62$d = push_cu$5;
-                    q_slot$62$d = push_slot$5;
-                    q_row$62$d = push_row$5;
-                end
-                if (slot_addr == 15) begin
-                    q_cu$63$d = push_cu$5;
-                    q_slot$63$d = push_slot$5;
-                    q_row$63$d = push_row$5;
+                    q_cu$31$d = push_cu$2;
+                    q_slot$31$d = push_slot$2;
+                    q_row$31$d = push_row$2;
                 end
             end
             else begin
@@ -7037,12 +3531,12 @@ module operand_collector__arbiter(clock,reset,push_valid$0,push_valid$1,push_val
             earlier = earlier + 32'h1;
         end
         if (earlier < room) begin
-            pushes = ((earlier) & 5'h1f);
+            pushes = ((earlier) & 4'hf);
         end
         else begin
-            pushes = ((room) & 5'h1f);
+            pushes = ((room) & 4'hf);
         end
-        tail$3$d = tail$3$q + ((pushes) & 4'hf);
+        tail$3$d = tail$3$q + ((pushes) & 3'h7);
         if (granted[3]) begin
             head$3$d = head$3$q + 32'h1;
             count$3$d = count$3$q + pushes - 32'h1;
@@ -7074,12 +3568,12 @@ endmodule // operand_collector__arbiter
 
 module operand_collector__arbiter_count_0(d,q,clock);
     // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
+    input wire  [3:0] d;
+    output reg  [3:0] q;
     input wire  clock;
     // Update code (custom)
     initial begin
-       q = 5'h0;
+       q = 4'h0;
     end
     always @(posedge clock) begin
        q <= d;
@@ -7088,12 +3582,12 @@ endmodule // operand_collector__arbiter_count_0
 
 module operand_collector__arbiter_head_0(d,q,clock);
     // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
+    input wire  [2:0] d;
+    output reg  [2:0] q;
     input wire  clock;
     // Update code (custom)
     initial begin
-       q = 4'h0;
+       q = 3'h0;
     end
     always @(posedge clock) begin
        q <= d;
@@ -7114,7 +3608,7 @@ module operand_collector__arbiter_overflow_q(d,q,clock);
     end
 endmodule // operand_collector__arbiter_overflow_q
 
-module operand_collector__arbiter_pri(d,q,clock);
+module operand_collector__arbiter_q_slot_0(d,q,clock);
     // Module arguments
     input wire  [1:0] d;
     output reg  [1:0] q;
@@ -7126,7 +3620,7 @@ module operand_collector__arbiter_pri(d,q,clock);
     always @(posedge clock) begin
        q <= d;
     end
-endmodule // operand_collector__arbiter_pri
+endmodule // operand_collector__arbiter_q_slot_0
 
 module operand_collector__cu_mask_0(d,q,clock);
     // Module arguments
@@ -7142,28 +3636,14 @@ module operand_collector__cu_mask_0(d,q,clock);
     end
 endmodule // operand_collector__cu_mask_0
 
-module operand_collector__cu_not_ready_0(d,q,clock);
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    always @(posedge clock) begin
-       q <= d;
-    end
-endmodule // operand_collector__cu_not_ready_0
-
 module operand_collector__cu_op0_0(d,q,clock);
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
     input wire  clock;
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 32'h0;
     end
     always @(posedge clock) begin
        q <= d;
@@ -7174,25 +3654,25 @@ module operand_collector__du_0(clock,reset,req,advance,valid,index,grant);
     // Module arguments
     input wire  clock;
     input wire  reset;
-    input wire  [3:0] req;
+    input wire  [1:0] req;
     input wire  advance;
     output reg  valid;
-    output reg  [1:0] index;
-    output reg  [3:0] grant;
+    output reg  index;
+    output reg  [1:0] grant;
     // Constant declarations
-    localparam  above_at_reset = 4'he;
+    localparam  above_at_reset = 2'b10;
     // Stub signals
-    reg  [3:0] above$d;
-    wire  [3:0] above$q;
+    reg  [1:0] above$d;
+    wire  [1:0] above$q;
     reg  above$clock;
     // Local signals
-    reg  [3:0] req_above;
-    reg  [3:0] grant_above;
-    reg  [3:0] grant_low;
-    reg  [3:0] one_hot;
-    reg  [1:0] pick;
+    reg  [1:0] req_above;
+    reg  [1:0] grant_above;
+    reg  [1:0] grant_low;
+    reg  [1:0] one_hot;
+    reg  pick;
     // Sub module instances
-    operand_collector__arbiter_head_0 above(
+    operand_collector__arbiter_q_slot_0 above(
         .d(above$d),
         .q(above$q),
         .clock(above$clock)
@@ -7212,12 +3692,6 @@ module operand_collector__du_0(clock,reset,req,advance,valid,index,grant);
         if (one_hot[1]) begin
             pick = pick | 1;
         end
-        if (one_hot[2]) begin
-            pick = pick | 2;
-        end
-        if (one_hot[3]) begin
-            pick = pick | 3;
-        end
         valid = |req;
         index = pick;
         grant = one_hot;
@@ -7230,20 +3704,6 @@ module operand_collector__du_0(clock,reset,req,advance,valid,index,grant);
     end
 endmodule // operand_collector__du_0
 
-module operand_collector__n_alloc(d,q,clock);
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    always @(posedge clock) begin
-       q <= d;
-    end
-endmodule // operand_collector__n_alloc
-
 module operand_collector__rf(clock,read_row$0,read_row$1,read_row$2,read_row$3,read_data$0,read_data$1,read_data$2,read_data$3,write_valid,write_bank,write_row,write_mask,write_data);
     // Module arguments
     input wire  clock;
@@ -7251,39 +3711,39 @@ module operand_collector__rf(clock,read_row$0,read_row$1,read_row$2,read_row$3,r
     input wire  [3:0] read_row$1;
     input wire  [3:0] read_row$2;
     input wire  [3:0] read_row$3;
-    output reg  [63:0] read_data$0;
-    output reg  [63:0] read_data$1;
-    output reg  [63:0] read_data$2;
-    output reg  [63:0] read_data$3;
+    output reg  [31:0] read_data$0;
+    output reg  [31:0] read_data$1;
+    output reg  [31:0] read_data$2;
+    output reg  [31:0] read_data$3;
     input wire  write_valid;
     input wire  [1:0] write_bank;
     input wire  [3:0] write_row;
     input wire  [7:0] write_mask;
-    input wire  [63:0] write_data;
+    input wire  [31:0] write_data;
     // Stub signals
     reg  banks$0$clock;
     reg  [3:0] banks$0$read_address;
-    wire  [63:0] banks$0$read_data;
+    wire  [31:0] banks$0$read_data;
     reg  [3:0] banks$0$write_address;
-    reg  [63:0] banks$0$write_data;
+    reg  [31:0] banks$0$write_data;
     reg  [7:0] banks$0$write_mask;
     reg  banks$1$clock;
     reg  [3:0] banks$1$read_address;
-    wire  [63:0] banks$1$read_data;
+    wire  [31:0] banks$1$read_data;
     reg  [3:0] banks$1$write_address;
-    reg  [63:0] banks$1$write_data;
+    reg  [31:0] banks$1$write_data;
     reg  [7:0] banks$1$write_mask;
     reg  banks$2$clock;
     reg  [3:0] banks$2$read_address;
-    wire  [63:0] banks$2$read_data;
+    wire  [31:0] banks$2$read_data;
     reg  [3:0] banks$2$write_address;
-    reg  [63:0] banks$2$write_data;
+    reg  [31:0] banks$2$write_data;
     reg  [7:0] banks$2$write_mask;
     reg  banks$3$clock;
     reg  [3:0] banks$3$read_address;
-    wire  [63:0] banks$3$read_data;
+    wire  [31:0] banks$3$read_data;
     reg  [3:0] banks$3$write_address;
-    reg  [63:0] banks$3$write_data;
+    reg  [31:0] banks$3$write_data;
     reg  [7:0] banks$3$write_mask;
     // Sub module instances
     operand_collector__rf_banks_0 banks$0(
@@ -7371,29 +3831,29 @@ module operand_collector__rf_banks_0(clock,read_address,read_data,write_address,
     // Module arguments
     input wire  clock;
     input wire  [3:0] read_address;
-    output reg  [63:0] read_data;
+    output reg  [31:0] read_data;
     input wire  [3:0] write_address;
-    input wire  [63:0] write_data;
+    input wire  [31:0] write_data;
     input wire  [7:0] write_mask;
     // Update code (custom)
-    reg [63:0] mem [0:15];
+    reg [31:0] mem [0:15];
     integer i;
     initial begin
-       for (i = 0; i <= 15; i = i + 1) mem[i] = 64'h0;
-       read_data = 64'h0;
+       for (i = 0; i <= 15; i = i + 1) mem[i] = 32'h0;
+       read_data = 32'h0;
     end
     always @(posedge clock) begin
        read_data <= mem[read_address];
     end
     always @(posedge clock) begin
-       if (write_mask[0]) mem[write_address][7:0] <= write_data[7:0];
-       if (write_mask[1]) mem[write_address][15:8] <= write_data[15:8];
-       if (write_mask[2]) mem[write_address][23:16] <= write_data[23:16];
-       if (write_mask[3]) mem[write_address][31:24] <= write_data[31:24];
-       if (write_mask[4]) mem[write_address][39:32] <= write_data[39:32];
-       if (write_mask[5]) mem[write_address][47:40] <= write_data[47:40];
-       if (write_mask[6]) mem[write_address][55:48] <= write_data[55:48];
-       if (write_mask[7]) mem[write_address][63:56] <= write_data[63:56];
+       if (write_mask[0]) mem[write_address][3:0] <= write_data[3:0];
+       if (write_mask[1]) mem[write_address][7:4] <= write_data[7:4];
+       if (write_mask[2]) mem[write_address][11:8] <= write_data[11:8];
+       if (write_mask[3]) mem[write_address][15:12] <= write_data[15:12];
+       if (write_mask[4]) mem[write_address][19:16] <= write_data[19:16];
+       if (write_mask[5]) mem[write_address][23:20] <= write_data[23:20];
+       if (write_mask[6]) mem[write_address][27:24] <= write_data[27:24];
+       if (write_mask[7]) mem[write_address][31:28] <= write_data[31:28];
     end
 endmodule // operand_collector__rf_banks_0
 

@@ -3,7 +3,7 @@
 // Regenerate with `cargo run -- gen` (see README.md).
 // Preset `cu`: sized for the Alchitry Cu's iCE40-HX8K (7680 logic cells, 32 block RAMs).
 // Parameters: warps=4 threads=8 pc_width=16 stack_depth=4 (warp id bits=2, stack pointer bits=3)
-// Collector: banks=4 collector_units=4 in_ports=2 regs_per_warp=16 rows_per_bank=16 queue_depth=16 allocator=several banks per collector unit (GPGPU-Sim) unit_types=2 sets=one generic schedulers=1 in_order_per_warp=true lane_bits=8 tag_bits=8
+// Collector: banks=4 collector_units=2 in_ports=1 regs_per_warp=16 rows_per_bank=16 queue_depth=8 allocator=several banks per collector unit (GPGPU-Sim) unit_types=2 sets=one generic schedulers=1 in_order_per_warp=true lane_bits=4 tag_bits=8
 // Clock: `clock`, rising edge; reset is synchronous and active high
 
 module register_file(clock,read_row$0,read_row$1,read_row$2,read_row$3,read_data$0,read_data$1,read_data$2,read_data$3,write_valid,write_bank,write_row,write_mask,write_data);
@@ -13,39 +13,39 @@ module register_file(clock,read_row$0,read_row$1,read_row$2,read_row$3,read_data
     input wire  [3:0] read_row$1;
     input wire  [3:0] read_row$2;
     input wire  [3:0] read_row$3;
-    output reg  [63:0] read_data$0;
-    output reg  [63:0] read_data$1;
-    output reg  [63:0] read_data$2;
-    output reg  [63:0] read_data$3;
+    output reg  [31:0] read_data$0;
+    output reg  [31:0] read_data$1;
+    output reg  [31:0] read_data$2;
+    output reg  [31:0] read_data$3;
     input wire  write_valid;
     input wire  [1:0] write_bank;
     input wire  [3:0] write_row;
     input wire  [7:0] write_mask;
-    input wire  [63:0] write_data;
+    input wire  [31:0] write_data;
     // Stub signals
     reg  banks$0$clock;
     reg  [3:0] banks$0$read_address;
-    wire  [63:0] banks$0$read_data;
+    wire  [31:0] banks$0$read_data;
     reg  [3:0] banks$0$write_address;
-    reg  [63:0] banks$0$write_data;
+    reg  [31:0] banks$0$write_data;
     reg  [7:0] banks$0$write_mask;
     reg  banks$1$clock;
     reg  [3:0] banks$1$read_address;
-    wire  [63:0] banks$1$read_data;
+    wire  [31:0] banks$1$read_data;
     reg  [3:0] banks$1$write_address;
-    reg  [63:0] banks$1$write_data;
+    reg  [31:0] banks$1$write_data;
     reg  [7:0] banks$1$write_mask;
     reg  banks$2$clock;
     reg  [3:0] banks$2$read_address;
-    wire  [63:0] banks$2$read_data;
+    wire  [31:0] banks$2$read_data;
     reg  [3:0] banks$2$write_address;
-    reg  [63:0] banks$2$write_data;
+    reg  [31:0] banks$2$write_data;
     reg  [7:0] banks$2$write_mask;
     reg  banks$3$clock;
     reg  [3:0] banks$3$read_address;
-    wire  [63:0] banks$3$read_data;
+    wire  [31:0] banks$3$read_data;
     reg  [3:0] banks$3$write_address;
-    reg  [63:0] banks$3$write_data;
+    reg  [31:0] banks$3$write_data;
     reg  [7:0] banks$3$write_mask;
     // Sub module instances
     register_file__banks_0 banks$0(
@@ -133,28 +133,28 @@ module register_file__banks_0(clock,read_address,read_data,write_address,write_d
     // Module arguments
     input wire  clock;
     input wire  [3:0] read_address;
-    output reg  [63:0] read_data;
+    output reg  [31:0] read_data;
     input wire  [3:0] write_address;
-    input wire  [63:0] write_data;
+    input wire  [31:0] write_data;
     input wire  [7:0] write_mask;
     // Update code (custom)
-    reg [63:0] mem [0:15];
+    reg [31:0] mem [0:15];
     integer i;
     initial begin
-       for (i = 0; i <= 15; i = i + 1) mem[i] = 64'h0;
-       read_data = 64'h0;
+       for (i = 0; i <= 15; i = i + 1) mem[i] = 32'h0;
+       read_data = 32'h0;
     end
     always @(posedge clock) begin
        read_data <= mem[read_address];
     end
     always @(posedge clock) begin
-       if (write_mask[0]) mem[write_address][7:0] <= write_data[7:0];
-       if (write_mask[1]) mem[write_address][15:8] <= write_data[15:8];
-       if (write_mask[2]) mem[write_address][23:16] <= write_data[23:16];
-       if (write_mask[3]) mem[write_address][31:24] <= write_data[31:24];
-       if (write_mask[4]) mem[write_address][39:32] <= write_data[39:32];
-       if (write_mask[5]) mem[write_address][47:40] <= write_data[47:40];
-       if (write_mask[6]) mem[write_address][55:48] <= write_data[55:48];
-       if (write_mask[7]) mem[write_address][63:56] <= write_data[63:56];
+       if (write_mask[0]) mem[write_address][3:0] <= write_data[3:0];
+       if (write_mask[1]) mem[write_address][7:4] <= write_data[7:4];
+       if (write_mask[2]) mem[write_address][11:8] <= write_data[11:8];
+       if (write_mask[3]) mem[write_address][15:12] <= write_data[15:12];
+       if (write_mask[4]) mem[write_address][19:16] <= write_data[19:16];
+       if (write_mask[5]) mem[write_address][23:20] <= write_data[23:20];
+       if (write_mask[6]) mem[write_address][27:24] <= write_data[27:24];
+       if (write_mask[7]) mem[write_address][31:28] <= write_data[31:28];
     end
 endmodule // register_file__banks_0

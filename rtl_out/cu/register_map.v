@@ -3,7 +3,7 @@
 // Regenerate with `cargo run -- gen` (see README.md).
 // Preset `cu`: sized for the Alchitry Cu's iCE40-HX8K (7680 logic cells, 32 block RAMs).
 // Parameters: warps=4 threads=8 pc_width=16 stack_depth=4 (warp id bits=2, stack pointer bits=3)
-// Collector: banks=4 collector_units=4 in_ports=2 regs_per_warp=16 rows_per_bank=16 queue_depth=16 allocator=several banks per collector unit (GPGPU-Sim) unit_types=2 sets=one generic schedulers=1 in_order_per_warp=true lane_bits=8 tag_bits=8
+// Collector: banks=4 collector_units=2 in_ports=1 regs_per_warp=16 rows_per_bank=16 queue_depth=8 allocator=several banks per collector unit (GPGPU-Sim) unit_types=2 sets=one generic schedulers=1 in_order_per_warp=true lane_bits=4 tag_bits=8
 // Clock: none (combinational)
 
 module register_map(warp,regnum,bank,row);

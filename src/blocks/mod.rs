@@ -27,5 +27,7 @@ pub mod lfsr;
 pub use lfsr::Lfsr;
 pub mod misr;
 pub use misr::Misr;
+pub mod collector_self_test;
+pub use collector_self_test::CollectorSelfTest;
 pub mod self_test;
 pub use self_test::SelfTest;

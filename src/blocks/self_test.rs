@@ -3,27 +3,50 @@
 //! After power-up (a 15-cycle power-on reset) or a press of the reset button (`rst_n`, active
 //! low, synchronized by two flip-flops), two 32-bit [`Lfsr`]s drive the [`WarpScheduler`] (fixed
 //! mode) with random traffic of the kind the random tests use: warp commands, controls,
-//! branches, ends, pops and fetch back-pressure. Every cycle of the run, all of the scheduler's
-//! outputs are folded into 32 bits, registered, and folded into a [`Misr`] signature. After
+//! branches, ends, pops and fetch back-pressure; beside it a [`CollectorSelfTest`] drives the
+//! [`OperandCollector`](super::OperandCollector) with instructions, write-backs and output
+//! back-pressure from four more. Every cycle of the run, all of the scheduler's outputs are
+//! folded into 32 bits and registered, XORed with the collector's registered fold, and folded
+//! into a [`Misr`] signature. After
 //! `cycles` cycles the run stops and the signature is compared with `expected`, which `simt-rtl
 //! build` computes by simulating this very block in Rust and builds into the design: a pass LED
 //! on the board means the silicon matched the simulation cycle for cycle.
 //!
 //! LEDs: 0 heartbeat (about 1.5 Hz at 100 MHz), 1 running, 2 done, 3 pass, 4 fail, 5 a stack
 //! overflow or underflow flag was raised, 6 an idle-warp misuse flag was raised (the random
-//! traffic provokes both on purpose), 7 off (reserved for the operand collector). `usb_tx` idles
-//! high; `usb_rx` is not used yet.
+//! traffic provokes both on purpose), 7 an operand-collector error flag was raised (stays off:
+//! the traffic names only existing unit types and the bank queues cannot overflow). `usb_tx`
+//! idles high; `usb_rx` is not used yet.
 
 use anyhow::Result;
 use rust_hdl::prelude::*;
 
-use super::{Lfsr, Misr, WarpScheduler};
+use super::{CollectorSelfTest, Lfsr, Misr, WarpScheduler};
 use crate::model::lfsr::TAPS_32;
-use crate::params::{check_range, SchedulerMode};
+use crate::params::{check_range, Preset, SchedulerMode};
 
-/// The scheduler's sizes, as [`WarpScheduler`]'s const generics.
+/// The scheduler's sizes, as [`WarpScheduler`]'s const generics, then the collector's, as
+/// [`OperandCollector`](super::OperandCollector)'s (its warp-id bits and lanes are `WW` and `T`).
 #[derive(LogicBlock)]
-pub struct SelfTest<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize> {
+pub struct SelfTest<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize,
+    const B: usize,
+    const BW: usize,
+    const N: usize,
+    const NW: usize,
+    const P: usize,
+    const K: usize,
+    const Q: usize,
+    const QW: usize,
+    const QCW: usize,
+    const BQ: usize,
+    const SQ: usize,
+    const RW: usize,
+    const RRW: usize,
+    const DW: usize,
+    const TD: usize,
+    const U: usize,
+    const UW: usize,
+    const G: usize> {
     /// The board clock.
     pub clk: Signal<In, Clock>,
     /// Reset button, active low.
@@ -35,6 +58,7 @@ pub struct SelfTest<const W: usize, const WW: usize, const T: usize, const A: us
     /// USB UART out of the FPGA (idle high).
     pub usb_tx: Signal<Out, Bit>,
     sched: WarpScheduler<W, WW, T, A, D, SPW>,
+    collector: CollectorSelfTest<B, BW, N, NW, P, K, Q, QW, QCW, BQ, SQ, RW, WW, RRW, T, DW, TD, U, UW, G>,
     traffic_a: Lfsr<32>,
     traffic_b: Lfsr<32>,
     misr: Misr<32>,
@@ -45,6 +69,7 @@ pub struct SelfTest<const W: usize, const WW: usize, const T: usize, const A: us
     heartbeat: DFF<Bits<26>>,
     seen_stack_err: DFF<Bit>,
     seen_misuse: DFF<Bit>,
+    seen_collector_err: DFF<Bit>,
     /// The fold, registered: the signature logic adds no path to the scheduler's outputs.
     fold_q: DFF<Bits<32>>,
     running_q: DFF<Bit>,
@@ -71,10 +96,28 @@ pub struct SelfTest<const W: usize, const WW: usize, const T: usize, const A: us
 /// Power-on reset length: the reset is held while the counter is below this.
 const POR_DONE: u64 = 15;
 
-impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize> SelfTest<W, WW, T, A, D, SPW> {
-    /// A run of `cycles` cycles (1..2^24) of the scheduler in `mode`, passing when the signature
-    /// is `expected`.
-    pub fn new(mode: SchedulerMode, cycles: u64, expected: u64) -> Result<Self> {
+impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize,
+    const B: usize,
+    const BW: usize,
+    const N: usize,
+    const NW: usize,
+    const P: usize,
+    const K: usize,
+    const Q: usize,
+    const QW: usize,
+    const QCW: usize,
+    const BQ: usize,
+    const SQ: usize,
+    const RW: usize,
+    const RRW: usize,
+    const DW: usize,
+    const TD: usize,
+    const U: usize,
+    const UW: usize,
+    const G: usize> SelfTest<W, WW, T, A, D, SPW, B, BW, N, NW, P, K, Q, QW, QCW, BQ, SQ, RW, RRW, DW, TD, U, UW, G> {
+    /// A run of `cycles` cycles (1..2^24) of `preset`'s scheduler (fixed mode, the preset's fetch
+    /// policy) and operand collector, passing when the signature is `expected`.
+    pub fn new(preset: &Preset, cycles: u64, expected: u64) -> Result<Self> {
         check_range("cycles", cycles as usize, 1, (1 << 24) - 1)?;
         check_range("threads (T)", T, 1, 32)?;
         check_range("pc_width (A)", A, 1, 32)?;
@@ -84,7 +127,8 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
             led: Default::default(),
             usb_rx: Default::default(),
             usb_tx: Default::default(),
-            sched: WarpScheduler::new(mode)?,
+            sched: WarpScheduler::new(SchedulerMode::Fixed(preset.scheduler.fetch_policy))?,
+            collector: CollectorSelfTest::new(preset.collector, preset.scheduler.warps, preset.scheduler.threads)?,
             traffic_a: Lfsr::new(TAPS_32, 0x1234_5678)?,
             traffic_b: Lfsr::new(TAPS_32, 0x9E37_79B9)?,
             misr: Misr::new(TAPS_32)?,
@@ -95,6 +139,7 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
             heartbeat: Default::default(),
             seen_stack_err: Default::default(),
             seen_misuse: Default::default(),
+            seen_collector_err: Default::default(),
             fold_q: Default::default(),
             running_q: Default::default(),
             expected: Constant::new(expected.to_bits()),
@@ -124,13 +169,32 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
     }
 }
 
-impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize> Logic
-    for SelfTest<W, WW, T, A, D, SPW>
+impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize,
+    const B: usize,
+    const BW: usize,
+    const N: usize,
+    const NW: usize,
+    const P: usize,
+    const K: usize,
+    const Q: usize,
+    const QW: usize,
+    const QCW: usize,
+    const BQ: usize,
+    const SQ: usize,
+    const RW: usize,
+    const RRW: usize,
+    const DW: usize,
+    const TD: usize,
+    const U: usize,
+    const UW: usize,
+    const G: usize> Logic
+    for SelfTest<W, WW, T, A, D, SPW, B, BW, N, NW, P, K, Q, QW, QCW, BQ, SQ, RW, RRW, DW, TD, U, UW, G>
 {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clk, sync0, sync1, por, count, heartbeat, seen_stack_err, seen_misuse, fold_q, running_q);
+        dff_setup!(self, clk, sync0, sync1, por, count, heartbeat, seen_stack_err, seen_misuse, seen_collector_err, fold_q, running_q);
         self.sched.clock.next = self.clk.val();
+        self.collector.clock.next = self.clk.val();
         self.traffic_a.clock.next = self.clk.val();
         self.traffic_b.clock.next = self.clk.val();
         self.misr.clock.next = self.clk.val();
@@ -154,6 +218,7 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
         self.s2.next = self.rb.val() >> 16;
         self.s3.next = self.ra.val() >> 20;
         self.sched.reset.next = self.reset_int.val();
+        self.collector.reset.next = self.reset_int.val();
         self.sched.warp_cmd_valid.next = self.ra.val().get_bit(0) & self.ra.val().get_bit(1);
         self.sched.warp_cmd_pc.next = bit_cast::<A, 32>(self.rb.val());
         self.sched.warp_cmd_mask.next = bit_cast::<T, 32>(self.s1.val());
@@ -207,13 +272,16 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
         self.fold_q.d.next = self.fold.val();
         self.running_q.d.next = self.running.val();
         self.misr.enable.next = self.running_q.q.val();
-        self.misr.data.next = self.fold_q.q.val();
+        self.misr.data.next = self.fold_q.q.val() ^ self.collector.fold.val();
         // Run length, sticky error flags
         if (self.sched.err_overflow.val() | self.sched.err_underflow.val()).any() {
             self.seen_stack_err.d.next = true;
         }
         if (self.sched.err_end_idle.val() | self.sched.err_branch_idle.val() | self.sched.err_pop_idle.val() | self.sched.err_ctl_idle.val()).any() {
             self.seen_misuse.d.next = true;
+        }
+        if self.collector.error.val() {
+            self.seen_collector_err.d.next = true;
         }
         if self.running.val() {
             self.count.d.next = self.count.q.val() + 1;
@@ -222,6 +290,7 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
             self.count.d.next = 0.into();
             self.seen_stack_err.d.next = false;
             self.seen_misuse.d.next = false;
+            self.seen_collector_err.d.next = false;
         }
         // LEDs. Each bit goes through a 1-bit local: `replace_bit(k, !x)` would be emitted as
         // `(~x) << k` inside a 32-bit expression, where `~` inverts all 32 bits.
@@ -237,13 +306,32 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
         self.leds.next = self.leds.val().replace_bit(4, self.fail.val());
         self.leds.next = self.leds.val().replace_bit(5, self.seen_stack_err.q.val());
         self.leds.next = self.leds.val().replace_bit(6, self.seen_misuse.q.val());
+        self.leds.next = self.leds.val().replace_bit(7, self.seen_collector_err.q.val());
         self.led.next = self.leds.val();
         self.usb_tx.next = true;
     }
 }
 
-impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize> crate::verify::Dut
-    for SelfTest<W, WW, T, A, D, SPW>
+impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize,
+    const B: usize,
+    const BW: usize,
+    const N: usize,
+    const NW: usize,
+    const P: usize,
+    const K: usize,
+    const Q: usize,
+    const QW: usize,
+    const QCW: usize,
+    const BQ: usize,
+    const SQ: usize,
+    const RW: usize,
+    const RRW: usize,
+    const DW: usize,
+    const TD: usize,
+    const U: usize,
+    const UW: usize,
+    const G: usize> crate::verify::Dut
+    for SelfTest<W, WW, T, A, D, SPW, B, BW, N, NW, P, K, Q, QW, QCW, BQ, SQ, RW, RRW, DW, TD, U, UW, G>
 {
     crate::dut_ports!(clock: clk, inputs: [rst_n, usb_rx], outputs: [led, usb_tx]);
 }
@@ -256,8 +344,26 @@ pub const LED_FAIL: u64 = 1 << 4;
 
 /// Simulates `top` in Rust with the button released until its run is done (or `limit` cycles);
 /// returns the signature and the LEDs at the end.
-pub fn run_to_end<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize>(
-    top: &mut SelfTest<W, WW, T, A, D, SPW>,
+pub fn run_to_end<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize,
+    const B: usize,
+    const BW: usize,
+    const N: usize,
+    const NW: usize,
+    const P: usize,
+    const K: usize,
+    const Q: usize,
+    const QW: usize,
+    const QCW: usize,
+    const BQ: usize,
+    const SQ: usize,
+    const RW: usize,
+    const RRW: usize,
+    const DW: usize,
+    const TD: usize,
+    const U: usize,
+    const UW: usize,
+    const G: usize>(
+    top: &mut SelfTest<W, WW, T, A, D, SPW, B, BW, N, NW, P, K, Q, QW, QCW, BQ, SQ, RW, RRW, DW, TD, U, UW, G>,
     limit: usize,
 ) -> Result<(u64, u64)> {
     use crate::verify::differential::{clock_edge, cycle_outputs, prepare};
@@ -275,12 +381,30 @@ pub fn run_to_end<const W: usize, const WW: usize, const T: usize, const A: usiz
 /// Cycles of the board's self-test run (1 ms at 100 MHz).
 pub const SELF_TEST_CYCLES: u64 = 100_000;
 
-impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize> SelfTest<W, WW, T, A, D, SPW> {
+impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize,
+    const B: usize,
+    const BW: usize,
+    const N: usize,
+    const NW: usize,
+    const P: usize,
+    const K: usize,
+    const Q: usize,
+    const QW: usize,
+    const QCW: usize,
+    const BQ: usize,
+    const SQ: usize,
+    const RW: usize,
+    const RRW: usize,
+    const DW: usize,
+    const TD: usize,
+    const U: usize,
+    const UW: usize,
+    const G: usize> SelfTest<W, WW, T, A, D, SPW, B, BW, N, NW, P, K, Q, QW, QCW, BQ, SQ, RW, RRW, DW, TD, U, UW, G> {
     /// The self-test the board runs: the expected signature is found by simulating the same
     /// block in Rust first, then built in.
-    pub fn for_board(mode: SchedulerMode, cycles: u64) -> Result<Self> {
-        let mut probe = Self::new(mode, cycles, 0)?;
+    pub fn for_board(preset: &Preset, cycles: u64) -> Result<Self> {
+        let mut probe = Self::new(preset, cycles, 0)?;
         let (signature, _) = run_to_end(&mut probe, cycles as usize + 64)?;
-        Self::new(mode, cycles, signature)
+        Self::new(preset, cycles, signature)
     }
 }

@@ -1,6 +1,7 @@
 //! Tool flows on exported Verilog: yosys synthesis checks and Verilator lint.
 
 pub mod board_build;
+pub mod ice40_pll;
 pub mod prove;
 pub mod report;
 pub mod vivado;

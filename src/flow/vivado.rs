@@ -36,7 +36,7 @@ pub fn build_tcl(part: &str, xdc: &str) -> String {
 pub fn write_vivado_project<B: PresetBlocks>(board: &Board, cycles: u64, dir: &Path) -> Result<Vec<PathBuf>> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create output directory {}", dir.display()))?;
     let files = [
-        (dir.join("top.v"), super::board_build::board_top_verilog::<B>(board, cycles)?),
+        (dir.join("top.v"), super::board_build::board_top_verilog::<B>(board, cycles, None)?),
         (dir.join(board.constraint_file), board.constraints()),
         (dir.join("build.tcl"), build_tcl(ARTY_A7_35T_PART, board.constraint_file)),
     ];

@@ -74,7 +74,7 @@ fn debian_package(tool: &str) -> &str {
     match tool {
         "iverilog" | "vvp" => "iverilog",
         "nextpnr-ice40" => "nextpnr-ice40",
-        "icepack" | "icetime" | "iceprog" => "fpga-icestorm",
+        "icepack" | "icetime" | "iceprog" | "icepll" => "fpga-icestorm",
         other => other,
     }
 }
