@@ -4,6 +4,7 @@ pub mod blocks;
 pub mod demo;
 pub mod export;
 pub mod flow;
+pub mod isa;
 pub mod model;
 pub mod params;
 pub mod preset_blocks;

@@ -173,6 +173,14 @@ enum Command {
         #[arg(long, default_value = "build/speed")]
         out: PathBuf,
     },
+    /// Assemble a SIMT-core program: one 32-bit instruction word per line, in hex (`$readmemh`).
+    Asm {
+        /// The assembly source (e.g. kernels/vector_add.s).
+        file: PathBuf,
+        /// Write the words here instead of to standard output.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// Measure the operand collector under saturating uniform-random traffic (a Markdown table).
     Bench {
         /// Cycles per configuration.
@@ -294,6 +302,18 @@ fn run(cli: Cli) -> Result<()> {
             let work = out.join(&preset);
             let rows = simt_rtl::with_preset!(&preset, B => speed::measure::<B>(&soak::modules::<B>(block.as_deref())?, &rtl, cycles, seed, &work, &say))?;
             print!("{}", speed::table(&preset, &rows));
+        }
+        Command::Asm { file, out } => {
+            let source = std::fs::read_to_string(&file).with_context(|| format!("cannot read {}", file.display()))?;
+            let program = simt_rtl::isa::asm::assemble(&source).with_context(|| format!("{}", file.display()))?;
+            let words: String = program.iter().map(|i| format!("{:08x}\n", i.encode())).collect();
+            match out {
+                Some(path) => {
+                    std::fs::write(&path, words).with_context(|| format!("cannot write {}", path.display()))?;
+                    println!("wrote {} ({} instructions)", path.display(), program.len());
+                }
+                None => print!("{words}"),
+            }
         }
         Command::Bench { cycles, seed } => {
             if cycles < 2 {

@@ -1,0 +1,230 @@
+//! The assembler: one instruction per line, `label:` before it or on a line of its own,
+//! comments from `;` or `#` to the end of the line, operands separated by commas.
+//!
+//! ```text
+//! loop:  bz   r1, skip, skip    ; lanes with r1 == 0 skip the work
+//!        addi r2, r2, 3
+//!        addi r1, r1, -1
+//! skip:  join
+//!        bany r1, loop          ; again while any lane has r1 != 0
+//!        exit
+//! ```
+//!
+//! Errors name the line and the rule: an unknown mnemonic, a register outside `r0..r15`, an
+//! immediate outside 14 signed bits, an undefined or duplicate label, a branch whose
+//! reconvergence point is not a `join`, a program longer than 2048 instructions.
+
+use std::collections::HashMap;
+
+use anyhow::{bail, Context, Result};
+
+use super::{AluOp, ImmOp, Inst, IMM_MAX, IMM_MIN, MAX_PROGRAM, REGISTERS, STORE_FIELD_MAX};
+
+/// Assembles `source` into instructions.
+pub fn assemble(source: &str) -> Result<Vec<Inst>> {
+    // Pass 1: labels and the instruction lines.
+    let mut labels: HashMap<&str, usize> = HashMap::new();
+    let mut lines: Vec<(usize, &str)> = vec![];
+    for (n, raw) in source.lines().enumerate() {
+        let line_no = n + 1;
+        let mut text = raw.split([';', '#']).next().unwrap_or("").trim();
+        while let Some((label, rest)) = split_label(text) {
+            if !is_identifier(label) {
+                bail!("line {line_no}: `{label}` is not a label name (letters, digits, `_`, `.`; not starting with a digit)");
+            }
+            if labels.insert(label, lines.len()).is_some() {
+                bail!("line {line_no}: label `{label}` is defined twice");
+            }
+            text = rest.trim();
+        }
+        if !text.is_empty() {
+            lines.push((line_no, text));
+        }
+    }
+    if lines.is_empty() {
+        bail!("the program has no instructions");
+    }
+    if lines.len() > MAX_PROGRAM {
+        bail!("the program has {} instructions: at most {MAX_PROGRAM} fit the 11-bit addresses", lines.len());
+    }
+    // Pass 2: instructions.
+    let mut program = vec![];
+    for &(line_no, text) in &lines {
+        let inst = parse(text, &labels).with_context(|| format!("line {line_no}: `{text}`"))?;
+        program.push(inst);
+    }
+    for (i, inst) in program.iter().enumerate() {
+        if let Inst::Branch { reconv, .. } = inst {
+            if program.get(*reconv as usize) != Some(&Inst::Join) {
+                bail!("line {}: the reconvergence point of a branch must be a `join` (instruction {reconv} is not)", lines[i].0);
+            }
+        }
+    }
+    Ok(program)
+}
+
+/// `label: rest` when the text starts with a label.
+fn split_label(text: &str) -> Option<(&str, &str)> {
+    let (head, rest) = text.split_once(':')?;
+    let head = head.trim();
+    (!head.contains(char::is_whitespace)).then_some((head, rest))
+}
+
+fn is_identifier(s: &str) -> bool {
+    !s.is_empty() && !s.starts_with(|c: char| c.is_ascii_digit()) && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+}
+
+fn parse(text: &str, labels: &HashMap<&str, usize>) -> Result<Inst> {
+    let (mnemonic, rest) = text.split_once(char::is_whitespace).unwrap_or((text, ""));
+    let args: Vec<&str> = if rest.trim().is_empty() { vec![] } else { rest.split(',').map(str::trim).collect() };
+    let want = |n: usize, form: &str| -> Result<()> {
+        if args.len() != n {
+            bail!("`{mnemonic}` takes {n} operand(s) ({mnemonic} {form}), got {}", args.len());
+        }
+        Ok(())
+    };
+    let mnemonic = mnemonic.to_ascii_lowercase();
+    if let Some(op) = AluOp::from_name(&mnemonic) {
+        want(3, "rd, ra, rb")?;
+        return Ok(Inst::Alu { op, rd: register(args[0])?, ra: register(args[1])?, rb: register(args[2])? });
+    }
+    if let Some(op) = ImmOp::from_name(&mnemonic) {
+        want(3, "rd, ra, imm")?;
+        return Ok(Inst::Imm { op, rd: register(args[0])?, ra: register(args[1])?, imm: immediate(args[2])? });
+    }
+    Ok(match mnemonic.as_str() {
+        "nop" => want(0, "").map(|_| Inst::Nop)?,
+        "join" => want(0, "").map(|_| Inst::Join)?,
+        "exit" => want(0, "").map(|_| Inst::Exit)?,
+        "li" => {
+            want(2, "rd, imm")?;
+            Inst::Li { rd: register(args[0])?, imm: immediate(args[1])? }
+        }
+        "lane" => {
+            want(1, "rd")?;
+            Inst::Lane { rd: register(args[0])? }
+        }
+        "warp" => {
+            want(1, "rd")?;
+            Inst::Warp { rd: register(args[0])? }
+        }
+        "bz" | "bnz" => {
+            want(3, "ra, target, reconv")?;
+            Inst::Branch { if_zero: mnemonic == "bz", ra: register(args[0])?, target: address(args[1], labels)?, reconv: address(args[2], labels)? }
+        }
+        "jmp" => {
+            want(1, "target")?;
+            Inst::Jmp { target: address(args[0], labels)? }
+        }
+        "bany" => {
+            want(2, "ra, target")?;
+            Inst::Bany { ra: register(args[0])?, target: address(args[1], labels)? }
+        }
+        "st" => {
+            want(3, "ra, index, stride")?;
+            Inst::St { ra: register(args[0])?, index: store_field("index", args[1])?, stride: store_field("stride", args[2])? }
+        }
+        "ld" => {
+            want(2, "rd, ra")?;
+            Inst::Ld { rd: register(args[0])?, ra: register(args[1])? }
+        }
+        _ => bail!("unknown instruction `{mnemonic}`"),
+    })
+}
+
+fn register(s: &str) -> Result<u8> {
+    let n = s.strip_prefix(['r', 'R']).and_then(|d| d.parse::<usize>().ok());
+    match n {
+        Some(n) if n < REGISTERS => Ok(n as u8),
+        _ => bail!("`{s}` is not a register: registers are r0..r{}", REGISTERS - 1),
+    }
+}
+
+fn number(s: &str) -> Option<i64> {
+    let (neg, digits) = s.strip_prefix('-').map_or((false, s), |d| (true, d));
+    let v = match digits.strip_prefix("0x").or_else(|| digits.strip_prefix("0X")) {
+        Some(hex) => i64::from_str_radix(hex, 16).ok()?,
+        None => digits.parse::<i64>().ok()?,
+    };
+    Some(if neg { -v } else { v })
+}
+
+fn immediate(s: &str) -> Result<i32> {
+    match number(s) {
+        Some(v) if (IMM_MIN as i64..=IMM_MAX as i64).contains(&v) => Ok(v as i32),
+        Some(v) => bail!("immediate {v} does not fit in 14 signed bits ({IMM_MIN}..={IMM_MAX})"),
+        None => bail!("`{s}` is not a number"),
+    }
+}
+
+fn store_field(name: &str, s: &str) -> Result<u8> {
+    match number(s) {
+        Some(v) if (0..=STORE_FIELD_MAX as i64).contains(&v) => Ok(v as u8),
+        _ => bail!("`st` {name} `{s}` must be a number in 0..={STORE_FIELD_MAX}"),
+    }
+}
+
+fn address(s: &str, labels: &HashMap<&str, usize>) -> Result<u16> {
+    if let Some(&a) = labels.get(s) {
+        return Ok(a as u16);
+    }
+    match number(s) {
+        Some(v) if (0..MAX_PROGRAM as i64).contains(&v) => Ok(v as u16),
+        Some(v) => bail!("address {v} is outside the program space 0..{MAX_PROGRAM}"),
+        None => bail!("undefined label `{s}`"),
+    }
+}
+
+/// The program as text the assembler reads back (one instruction per line, addresses as
+/// numbers).
+pub fn disassemble(program: &[Inst]) -> String {
+    program.iter().enumerate().map(|(i, inst)| format!("{inst}    ; {i}\n")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_instruction_round_trips_through_its_word_and_its_text() {
+        let src = "start: nop\n add r1, r2, r3\n sub r4, r5, r6\n and r7, r8, r9\n or r10, r11, r12\n xor r13, r14, r15\n\
+                   shl r0, r1, r2\n shr r1, r2, r3\n slt r2, r3, r4\n seq r3, r4, r5\n addi r1, r2, -8192\n andi r3, r4, 8191\n\
+                   shli r5, r6, 3\n shri r7, r8, 0x1F\n li r9, -1\n lane r10\n warp r11\n bz r1, start, j\n bnz r2, 3, j\n\
+                   j: join\n jmp start\n bany r3, j\n st r4, 5, 64\n ld r5, r6\n exit";
+        let program = assemble(src).unwrap();
+        assert_eq!(program.len(), 25);
+        for inst in &program {
+            assert_eq!(Inst::decode(inst.encode()), Some(*inst), "{inst}");
+        }
+        assert_eq!(assemble(&disassemble(&program)).unwrap(), program);
+        assert_eq!(program[17], Inst::Branch { if_zero: true, ra: 1, target: 0, reconv: 19 });
+    }
+
+    #[test]
+    fn bad_programs_name_the_line_and_the_rule() {
+        let err = |src: &str| format!("{:#}", assemble(src).unwrap_err());
+        for (src, want) in [
+            ("", "the program has no instructions"),
+            ("frob r1", "line 1: `frob r1`: unknown instruction `frob`"),
+            ("nop\nadd r1, r2, r16", "line 2: `add r1, r2, r16`: `r16` is not a register: registers are r0..r15"),
+            ("add r1, r2", "`add` takes 3 operand(s) (add rd, ra, rb), got 2"),
+            ("li r1, 8192", "immediate 8192 does not fit in 14 signed bits (-8192..=8191)"),
+            ("li r1, x", "`x` is not a number"),
+            ("jmp nowhere", "undefined label `nowhere`"),
+            ("a: nop\na: nop", "line 2: label `a` is defined twice"),
+            ("1a: nop", "`1a` is not a label name"),
+            ("bz r1, e, e\ne: exit", "line 1: the reconvergence point of a branch must be a `join` (instruction 1 is not)"),
+            ("st r1, 128, 4", "`st` index `128` must be a number in 0..=127"),
+            ("jmp 2048", "address 2048 is outside the program space 0..2048"),
+        ] {
+            let got = err(src);
+            assert!(got.contains(want), "{src:?}: `{got}` should contain `{want}`");
+        }
+        assert!(err(&"nop\n".repeat(2049)).contains("2049 instructions: at most 2048"));
+    }
+
+    #[test]
+    fn unused_opcodes_decode_to_none() {
+        assert_eq!(Inst::decode(0x3E << 26), None);
+    }
+}

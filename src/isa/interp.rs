@@ -1,0 +1,277 @@
+//! The reference interpreter: what every program must compute, for every warp and lane.
+//!
+//! All warps start at instruction 0 with every lane active, registers 0 and an empty SIMT
+//! stack; the local data share starts with the words the host gives. Warps take turns, one
+//! instruction each in warp order, until every warp has run `exit`; the final registers and
+//! local data share are the program's result. (Programs whose warps race on one local-data-share
+//! word have an order-dependent result; the kernels and the program generator avoid that.)
+//!
+//! A program that pushes more entries than the stack holds, runs `join` on an empty stack, runs
+//! past its last instruction or does not finish within `max_instructions` has no result: the run
+//! is an error naming the warp and the instruction.
+
+use anyhow::{bail, Result};
+
+use super::{AluOp, ImmOp, Inst, LDS_BANKS, REGISTERS};
+use crate::params::check_range;
+
+/// The machine a program runs on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Config {
+    pub warps: usize,
+    /// Lanes per warp (1..=32).
+    pub threads: usize,
+    /// Bits of every value (1..=32); arithmetic wraps.
+    pub lane_bits: usize,
+    /// SIMT stack entries per warp.
+    pub stack_depth: usize,
+    /// Rows of each local-data-share bank (a power of two); addresses wrap at `4 x rows` words.
+    pub lds_rows: usize,
+    /// Warp instructions after which the run is stopped as an error.
+    pub max_instructions: u64,
+}
+
+impl Config {
+    /// Checks every field.
+    pub fn validate(&self) -> Result<()> {
+        check_range("warps", self.warps, 1, 64)?;
+        check_range("threads", self.threads, 1, 32)?;
+        check_range("lane_bits", self.lane_bits, 1, 32)?;
+        check_range("stack_depth", self.stack_depth, 1, 64)?;
+        if !self.lds_rows.is_power_of_two() {
+            bail!("parameter `lds_rows` = {} must be a power of two", self.lds_rows);
+        }
+        Ok(())
+    }
+    /// Words of the local data share.
+    pub fn lds_words(&self) -> usize {
+        LDS_BANKS * self.lds_rows
+    }
+}
+
+/// What a run counted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counters {
+    /// Warp instructions executed.
+    pub instructions: u64,
+    /// Branches that split a warp (some active lanes taken, some not).
+    pub divergent_branches: u64,
+    /// Most SIMT-stack entries any warp held.
+    pub stack_high_water: usize,
+    /// Local-data-share accesses.
+    pub lds_accesses: u64,
+    /// Extra cycles of local-data-share accesses whose lanes needed several rows of one bank.
+    pub lds_conflict_cycles: u64,
+}
+
+/// One warp's control state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WarpState {
+    pub pc: usize,
+    /// Active lanes, bit `l` for lane `l`.
+    pub mask: u32,
+    /// `(mask, pc)` entries, the top last.
+    pub stack: Vec<(u32, usize)>,
+    pub done: bool,
+}
+
+/// The machine after a run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Machine {
+    pub config: Config,
+    /// `regs[(warp x threads + lane) x 16 + r]`.
+    pub regs: Vec<u32>,
+    pub lds: Vec<u32>,
+    pub warps: Vec<WarpState>,
+    pub counters: Counters,
+}
+
+impl Machine {
+    /// A machine at launch, the local data share holding `lds_init` from word 0 (the rest 0).
+    pub fn new(config: Config, lds_init: &[u32]) -> Result<Self> {
+        config.validate()?;
+        if lds_init.len() > config.lds_words() {
+            bail!("the initial local data share has {} words: it holds {}", lds_init.len(), config.lds_words());
+        }
+        let mut lds = vec![0; config.lds_words()];
+        let value_mask = value_mask(config.lane_bits);
+        for (w, v) in lds.iter_mut().zip(lds_init) {
+            *w = v & value_mask;
+        }
+        let full = if config.threads == 32 { u32::MAX } else { (1u32 << config.threads) - 1 };
+        Ok(Self {
+            config,
+            regs: vec![0; config.warps * config.threads * REGISTERS],
+            lds,
+            warps: (0..config.warps).map(|_| WarpState { pc: 0, mask: full, stack: vec![], done: false }).collect(),
+            counters: Counters::default(),
+        })
+    }
+
+    /// Register `r` of lane `lane` of warp `warp`.
+    pub fn reg(&self, warp: usize, lane: usize, r: usize) -> u32 {
+        self.regs[(warp * self.config.threads + lane) * REGISTERS + r]
+    }
+
+    /// Runs `program` until every warp has exited.
+    pub fn run(&mut self, program: &[Inst]) -> Result<()> {
+        while self.warps.iter().any(|w| !w.done) {
+            for w in 0..self.config.warps {
+                if !self.warps[w].done {
+                    if self.counters.instructions >= self.config.max_instructions {
+                        bail!("the program did not finish within {} warp instructions (`max_instructions`)", self.config.max_instructions);
+                    }
+                    self.step(w, program)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Executes warp `w`'s next instruction.
+    pub fn step(&mut self, w: usize, program: &[Inst]) -> Result<()> {
+        let c = self.config;
+        let pc = self.warps[w].pc;
+        let Some(&inst) = program.get(pc) else {
+            bail!("warp {w} ran past the end of the program (instruction {pc} of {})", program.len());
+        };
+        self.counters.instructions += 1;
+        let mask = self.warps[w].mask;
+        let vm = value_mask(c.lane_bits);
+        let lanes: Vec<usize> = (0..c.threads).filter(|l| mask >> l & 1 == 1).collect();
+        let idx = |lane: usize, r: u8| (w * c.threads + lane) * REGISTERS + r as usize;
+        let mut next = pc + 1;
+        match inst {
+            Inst::Nop => {}
+            Inst::Alu { op, rd, ra, rb } => {
+                for &l in &lanes {
+                    let (a, b) = (self.regs[idx(l, ra)], self.regs[idx(l, rb)]);
+                    self.regs[idx(l, rd)] = alu(op, a, b, c.lane_bits) & vm;
+                }
+            }
+            Inst::Imm { op, rd, ra, imm } => {
+                let b = imm as u32 & vm;
+                for &l in &lanes {
+                    let a = self.regs[idx(l, ra)];
+                    let v = match op {
+                        ImmOp::Addi => a.wrapping_add(b),
+                        ImmOp::Andi => a & b,
+                        ImmOp::Shli => shift_left(a, imm.rem_euclid(c.lane_bits as i32) as u32),
+                        ImmOp::Shri => a >> imm.rem_euclid(c.lane_bits as i32),
+                    };
+                    self.regs[idx(l, rd)] = v & vm;
+                }
+            }
+            Inst::Li { rd, imm } => lanes.iter().for_each(|&l| self.regs[idx(l, rd)] = imm as u32 & vm),
+            Inst::Lane { rd } => lanes.iter().for_each(|&l| self.regs[idx(l, rd)] = l as u32 & vm),
+            Inst::Warp { rd } => lanes.iter().for_each(|&l| self.regs[idx(l, rd)] = w as u32 & vm),
+            Inst::Branch { if_zero, ra, target, reconv } => {
+                let taken = lanes.iter().filter(|&&l| (self.regs[idx(l, ra)] == 0) == if_zero).fold(0u32, |m, &l| m | 1 << l);
+                let fall = mask & !taken;
+                self.push(w, mask, reconv as usize + 1)?;
+                if taken != 0 && fall != 0 {
+                    self.push(w, fall, pc + 1)?;
+                    self.counters.divergent_branches += 1;
+                    self.warps[w].mask = taken;
+                    next = target as usize;
+                } else if taken != 0 {
+                    next = target as usize;
+                }
+            }
+            Inst::Join => match self.warps[w].stack.pop() {
+                Some((m, p)) => {
+                    self.warps[w].mask = m;
+                    next = p;
+                }
+                None => bail!("warp {w} at instruction {pc}: `join` with an empty SIMT stack"),
+            },
+            Inst::Jmp { target } => next = target as usize,
+            Inst::Bany { ra, target } => {
+                if lanes.iter().any(|&l| self.regs[idx(l, ra)] != 0) {
+                    next = target as usize;
+                }
+            }
+            Inst::St { ra, index, stride } => {
+                let addrs: Vec<usize> = lanes
+                    .iter()
+                    .map(|&l| {
+                        let t = w * c.threads + l;
+                        ((t >> 2) * stride as usize + index as usize) * LDS_BANKS + t % LDS_BANKS
+                    })
+                    .collect();
+                self.count_lds(&addrs);
+                for (&l, &a) in lanes.iter().zip(&addrs) {
+                    let words = self.lds.len();
+                    self.lds[a % words] = self.regs[idx(l, ra)];
+                }
+            }
+            Inst::Ld { rd, ra } => {
+                let addrs: Vec<usize> = lanes.iter().map(|&l| self.regs[idx(l, ra)] as usize).collect();
+                self.count_lds(&addrs);
+                for (&l, &a) in lanes.iter().zip(&addrs) {
+                    self.regs[idx(l, rd)] = self.lds[a % self.lds.len()];
+                }
+            }
+            Inst::Exit => self.warps[w].done = true,
+        }
+        self.warps[w].pc = next;
+        Ok(())
+    }
+
+    fn push(&mut self, w: usize, mask: u32, pc: usize) -> Result<()> {
+        let warp = &mut self.warps[w];
+        if warp.stack.len() == self.config.stack_depth {
+            bail!("warp {w} at instruction {}: SIMT stack overflow (depth {})", warp.pc, self.config.stack_depth);
+        }
+        warp.stack.push((mask, pc));
+        self.counters.stack_high_water = self.counters.stack_high_water.max(warp.stack.len());
+        Ok(())
+    }
+
+    /// One access of the local data share at these word addresses: as many cycles as the most
+    /// distinct rows any bank is asked for.
+    fn count_lds(&mut self, addrs: &[usize]) {
+        if addrs.is_empty() {
+            return;
+        }
+        let words = self.lds.len();
+        let mut rows: Vec<Vec<usize>> = vec![vec![]; LDS_BANKS];
+        for a in addrs {
+            let a = a % words;
+            let (bank, row) = (a % LDS_BANKS, a / LDS_BANKS);
+            if !rows[bank].contains(&row) {
+                rows[bank].push(row);
+            }
+        }
+        let cycles = rows.iter().map(Vec::len).max().unwrap_or(1) as u64;
+        self.counters.lds_accesses += 1;
+        self.counters.lds_conflict_cycles += cycles - 1;
+    }
+}
+
+fn value_mask(bits: usize) -> u32 {
+    if bits >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << bits) - 1
+    }
+}
+
+fn shift_left(a: u32, by: u32) -> u32 {
+    a.checked_shl(by).unwrap_or(0)
+}
+
+fn alu(op: AluOp, a: u32, b: u32, bits: usize) -> u32 {
+    let by = b % bits as u32;
+    match op {
+        AluOp::Add => a.wrapping_add(b),
+        AluOp::Sub => a.wrapping_sub(b),
+        AluOp::And => a & b,
+        AluOp::Or => a | b,
+        AluOp::Xor => a ^ b,
+        AluOp::Shl => shift_left(a, by),
+        AluOp::Shr => a >> by,
+        AluOp::Slt => (a < b) as u32,
+        AluOp::Seq => (a == b) as u32,
+    }
+}

@@ -1,0 +1,265 @@
+//! The SIMT core's instruction set: 32-bit instructions over 16 registers per lane, a
+//! divergent branch with an explicit reconvergence point (the SIMT stack of seed 003 holds what
+//! the branch pushes and `join` pops), and the R700 local data share of seed 004.
+//!
+//! Encoding (bit 31 first): `op[31:26]`, then by format
+//! - R: `rd[25:22] ra[21:18] rb[17:14]`;
+//! - I: `rd[25:22] ra[21:18] imm[13:0]` (signed, sign-extended to the lane width);
+//! - B (`bz`, `bnz`): `ra[25:22] target[21:11] reconv[10:0]`;
+//! - J (`jmp`, `bany`): `ra[25:22] target[10:0]`;
+//! - S (`st`): `ra[21:18] stride[13:7] index[6:0]`.
+//!
+//! Addresses are instruction indices (the scheduler's byte pc is 4 times the index), so a
+//! program holds at most 2048 instructions. Every value is one lane wide (`lane_bits`) and
+//! arithmetic wraps.
+//!
+//! Divergence: `bz ra, target, reconv` (taken where `ra == 0`; `bnz` where `ra != 0`) pushes
+//! `{mask, reconv + 1}` (where the whole warp resumes), then, if some lanes take it and some do
+//! not, `{not-taken lanes, pc + 1}`; the taken lanes go on at `target`, or, if none takes it,
+//! all lanes at `pc + 1`. `reconv` must hold a `join`, which pops the top entry into the warp's
+//! mask and pc: the first `join` runs the lanes that fell through, the last one resumes the
+//! whole warp after the `join`. One branch thus uses at most two stack entries until its
+//! `join`. `bany ra, target` jumps (the whole warp, no stack) when any active lane has
+//! `ra != 0`: the back edge of a loop whose trip count differs per lane.
+//!
+//! Local data share (seed 004): 4 banks; flat word address `a` is bank `a mod 4`, row `a / 4`.
+//! `st ra, index, stride` writes owner-computes: thread `t = warp x threads + lane` writes bank
+//! `t mod 4`, row `(t >> 2) x stride + index`. `ld rd, ra` reads the flat address in `ra`
+//! (dynamic). Lanes that need different rows of one bank are served one row per cycle (bank
+//! conflicts, counted).
+
+pub mod asm;
+pub mod interp;
+
+use std::fmt;
+
+/// Registers per lane.
+pub const REGISTERS: usize = 16;
+/// Instructions a program can hold (11-bit addresses).
+pub const MAX_PROGRAM: usize = 1 << 11;
+/// Banks of the local data share.
+pub const LDS_BANKS: usize = 4;
+/// The signed immediate's range.
+pub const IMM_MIN: i32 = -(1 << 13);
+pub const IMM_MAX: i32 = (1 << 13) - 1;
+/// `st`'s stride and index fields.
+pub const STORE_FIELD_MAX: u32 = 127;
+
+/// ALU operations on two registers (`rd = ra op rb`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AluOp {
+    Add,
+    Sub,
+    And,
+    Or,
+    Xor,
+    /// Shift left by `rb mod lane_bits`.
+    Shl,
+    /// Logical shift right by `rb mod lane_bits`.
+    Shr,
+    /// 1 if `ra < rb` (unsigned), else 0.
+    Slt,
+    /// 1 if `ra == rb`, else 0.
+    Seq,
+}
+
+/// ALU operations with an immediate (`rd = ra op imm`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ImmOp {
+    Addi,
+    Andi,
+    Shli,
+    Shri,
+}
+
+/// One instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Inst {
+    Nop,
+    Alu {
+        op: AluOp,
+        rd: u8,
+        ra: u8,
+        rb: u8,
+    },
+    Imm {
+        op: ImmOp,
+        rd: u8,
+        ra: u8,
+        imm: i32,
+    },
+    /// `rd = imm`.
+    Li {
+        rd: u8,
+        imm: i32,
+    },
+    /// `rd` = the lane's index in its warp.
+    Lane {
+        rd: u8,
+    },
+    /// `rd` = the warp's index.
+    Warp {
+        rd: u8,
+    },
+    /// Divergent branch: taken where `ra == 0` (`if_zero`) or `ra != 0`.
+    Branch {
+        if_zero: bool,
+        ra: u8,
+        target: u16,
+        reconv: u16,
+    },
+    /// Pop the SIMT stack into mask and pc.
+    Join,
+    /// Jump, the whole warp.
+    Jmp {
+        target: u16,
+    },
+    /// Jump, the whole warp, when any active lane has `ra != 0`.
+    Bany {
+        ra: u8,
+        target: u16,
+    },
+    /// Local data share: owner-computes store of `ra`.
+    St {
+        ra: u8,
+        index: u8,
+        stride: u8,
+    },
+    /// Local data share: `rd` = the word at flat address `ra`.
+    Ld {
+        rd: u8,
+        ra: u8,
+    },
+    /// The warp ends.
+    Exit,
+}
+
+const ALU_OPS: [(AluOp, &str, u32); 9] = [
+    (AluOp::Add, "add", 0x01),
+    (AluOp::Sub, "sub", 0x02),
+    (AluOp::And, "and", 0x03),
+    (AluOp::Or, "or", 0x04),
+    (AluOp::Xor, "xor", 0x05),
+    (AluOp::Shl, "shl", 0x06),
+    (AluOp::Shr, "shr", 0x07),
+    (AluOp::Slt, "slt", 0x08),
+    (AluOp::Seq, "seq", 0x09),
+];
+const IMM_OPS: [(ImmOp, &str, u32); 4] = [(ImmOp::Addi, "addi", 0x10), (ImmOp::Andi, "andi", 0x11), (ImmOp::Shli, "shli", 0x12), (ImmOp::Shri, "shri", 0x13)];
+const OP_NOP: u32 = 0x00;
+const OP_LI: u32 = 0x14;
+const OP_LANE: u32 = 0x18;
+const OP_WARP: u32 = 0x19;
+const OP_BZ: u32 = 0x20;
+const OP_BNZ: u32 = 0x21;
+const OP_JOIN: u32 = 0x22;
+const OP_JMP: u32 = 0x23;
+const OP_BANY: u32 = 0x24;
+const OP_ST: u32 = 0x28;
+const OP_LD: u32 = 0x29;
+const OP_EXIT: u32 = 0x3F;
+
+impl AluOp {
+    pub fn name(self) -> &'static str {
+        ALU_OPS.iter().find(|(o, _, _)| *o == self).map(|(_, n, _)| *n).unwrap_or("?")
+    }
+    pub fn from_name(name: &str) -> Option<Self> {
+        ALU_OPS.iter().find(|(_, n, _)| *n == name).map(|(o, _, _)| *o)
+    }
+    fn code(self) -> u32 {
+        ALU_OPS.iter().find(|(o, _, _)| *o == self).map(|(_, _, c)| *c).unwrap_or(0)
+    }
+}
+
+impl ImmOp {
+    pub fn name(self) -> &'static str {
+        IMM_OPS.iter().find(|(o, _, _)| *o == self).map(|(_, n, _)| *n).unwrap_or("?")
+    }
+    pub fn from_name(name: &str) -> Option<Self> {
+        IMM_OPS.iter().find(|(_, n, _)| *n == name).map(|(o, _, _)| *o)
+    }
+    fn code(self) -> u32 {
+        IMM_OPS.iter().find(|(o, _, _)| *o == self).map(|(_, _, c)| *c).unwrap_or(0)
+    }
+}
+
+fn reg(word: u32, lsb: u32) -> u8 {
+    ((word >> lsb) & 0xF) as u8
+}
+
+fn imm14(word: u32) -> i32 {
+    ((word << 18) as i32) >> 18
+}
+
+impl Inst {
+    /// The 32-bit instruction word (fields must be in range: the assembler checks them).
+    pub fn encode(&self) -> u32 {
+        let r = |v: u8, lsb: u32| (v as u32 & 0xF) << lsb;
+        let op = |code: u32| code << 26;
+        match *self {
+            Inst::Nop => op(OP_NOP),
+            Inst::Alu { op: o, rd, ra, rb } => op(o.code()) | r(rd, 22) | r(ra, 18) | r(rb, 14),
+            Inst::Imm { op: o, rd, ra, imm } => op(o.code()) | r(rd, 22) | r(ra, 18) | (imm as u32 & 0x3FFF),
+            Inst::Li { rd, imm } => op(OP_LI) | r(rd, 22) | (imm as u32 & 0x3FFF),
+            Inst::Lane { rd } => op(OP_LANE) | r(rd, 22),
+            Inst::Warp { rd } => op(OP_WARP) | r(rd, 22),
+            Inst::Branch { if_zero, ra, target, reconv } => {
+                op(if if_zero { OP_BZ } else { OP_BNZ }) | r(ra, 22) | ((target as u32 & 0x7FF) << 11) | (reconv as u32 & 0x7FF)
+            }
+            Inst::Join => op(OP_JOIN),
+            Inst::Jmp { target } => op(OP_JMP) | (target as u32 & 0x7FF),
+            Inst::Bany { ra, target } => op(OP_BANY) | r(ra, 22) | (target as u32 & 0x7FF),
+            Inst::St { ra, index, stride } => op(OP_ST) | r(ra, 18) | ((stride as u32 & 0x7F) << 7) | (index as u32 & 0x7F),
+            Inst::Ld { rd, ra } => op(OP_LD) | r(rd, 22) | r(ra, 18),
+            Inst::Exit => op(OP_EXIT),
+        }
+    }
+
+    /// The instruction a word holds; `None` for an unused opcode.
+    pub fn decode(word: u32) -> Option<Self> {
+        let code = word >> 26;
+        let (rd, ra, rb) = (reg(word, 22), reg(word, 18), reg(word, 14));
+        if let Some((o, _, _)) = ALU_OPS.iter().find(|(_, _, c)| *c == code) {
+            return Some(Inst::Alu { op: *o, rd, ra, rb });
+        }
+        if let Some((o, _, _)) = IMM_OPS.iter().find(|(_, _, c)| *c == code) {
+            return Some(Inst::Imm { op: *o, rd, ra, imm: imm14(word) });
+        }
+        let target11 = (word & 0x7FF) as u16;
+        Some(match code {
+            OP_NOP => Inst::Nop,
+            OP_LI => Inst::Li { rd, imm: imm14(word) },
+            OP_LANE => Inst::Lane { rd },
+            OP_WARP => Inst::Warp { rd },
+            OP_BZ | OP_BNZ => Inst::Branch { if_zero: code == OP_BZ, ra: rd, target: ((word >> 11) & 0x7FF) as u16, reconv: target11 },
+            OP_JOIN => Inst::Join,
+            OP_JMP => Inst::Jmp { target: target11 },
+            OP_BANY => Inst::Bany { ra: rd, target: target11 },
+            OP_ST => Inst::St { ra, index: (word & 0x7F) as u8, stride: ((word >> 7) & 0x7F) as u8 },
+            OP_LD => Inst::Ld { rd, ra },
+            OP_EXIT => Inst::Exit,
+            _ => return None,
+        })
+    }
+}
+
+impl fmt::Display for Inst {
+    /// Assembly text the assembler reads back (addresses as numbers).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Inst::Nop => write!(f, "nop"),
+            Inst::Alu { op, rd, ra, rb } => write!(f, "{} r{rd}, r{ra}, r{rb}", op.name()),
+            Inst::Imm { op, rd, ra, imm } => write!(f, "{} r{rd}, r{ra}, {imm}", op.name()),
+            Inst::Li { rd, imm } => write!(f, "li r{rd}, {imm}"),
+            Inst::Lane { rd } => write!(f, "lane r{rd}"),
+            Inst::Warp { rd } => write!(f, "warp r{rd}"),
+            Inst::Branch { if_zero, ra, target, reconv } => write!(f, "{} r{ra}, {target}, {reconv}", if if_zero { "bz" } else { "bnz" }),
+            Inst::Join => write!(f, "join"),
+            Inst::Jmp { target } => write!(f, "jmp {target}"),
+            Inst::Bany { ra, target } => write!(f, "bany r{ra}, {target}"),
+            Inst::St { ra, index, stride } => write!(f, "st r{ra}, {index}, {stride}"),
+            Inst::Ld { rd, ra } => write!(f, "ld r{rd}, r{ra}"),
+            Inst::Exit => write!(f, "exit"),
+        }
+    }
+}

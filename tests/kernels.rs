@@ -1,0 +1,159 @@
+//! The kernels of `kernels/` on the reference interpreter (4 warps x 8 lanes, 16-bit values,
+//! stack depth 4): each result is computed here independently, in plain Rust, from what the
+//! kernel's header says it computes. Then the interpreter's errors: stack overflow, `join` on an
+//! empty stack, running past the end, a loop that never ends.
+
+use simt_rtl::isa::asm::assemble;
+use simt_rtl::isa::interp::{Config, Machine};
+use simt_rtl::isa::Inst;
+
+const CONFIG: Config = Config { warps: 4, threads: 8, lane_bits: 16, stack_depth: 4, lds_rows: 64, max_instructions: 100_000 };
+const THREADS: usize = 32;
+
+fn kernel(name: &str) -> Vec<Inst> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels").join(format!("{name}.s"));
+    assemble(&std::fs::read_to_string(&path).unwrap()).unwrap_or_else(|e| panic!("{}: {e:#}", path.display()))
+}
+
+fn run(name: &str, lds: &[u32]) -> Machine {
+    let mut m = Machine::new(CONFIG, lds).unwrap();
+    m.run(&kernel(name)).unwrap_or_else(|e| panic!("{name}: {e:#}"));
+    assert!(m.warps.iter().all(|w| w.done && w.stack.is_empty()), "{name}: every warp exits with an empty stack");
+    m
+}
+
+/// Pseudo-random 16-bit inputs (a fixed LCG: the expectations below do not depend on them).
+fn inputs(n: usize, seed: u32) -> Vec<u32> {
+    let mut x = seed;
+    (0..n)
+        .map(|_| {
+            x = x.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            x >> 16
+        })
+        .collect()
+}
+
+#[test]
+fn vector_add() {
+    let (a, b) = (inputs(THREADS, 1), inputs(THREADS, 2));
+    let m = run("vector_add", &[a.clone(), b.clone()].concat());
+    for i in 0..THREADS {
+        assert_eq!(m.lds[64 + i], (a[i] + b[i]) & 0xFFFF, "c[{i}]");
+        assert_eq!(m.lds[i], a[i], "a[{i}] unchanged");
+    }
+    assert_eq!(m.counters.instructions, 4 * 10);
+    // Eight lanes of consecutive words touch each bank in two rows: one extra cycle for each
+    // of the two loads and the store, in every warp.
+    assert_eq!(m.counters.lds_accesses, 4 * 3);
+    assert_eq!(m.counters.lds_conflict_cycles, 4 * 3);
+    assert_eq!((m.counters.divergent_branches, m.counters.stack_high_water), (0, 0));
+}
+
+#[test]
+fn reduction_through_the_local_data_share() {
+    let x = inputs(THREADS, 3);
+    let m = run("reduce", &x);
+    for w in 0..4 {
+        let sum = x[w * 8..w * 8 + 8].iter().sum::<u32>() & 0xFFFF;
+        assert_eq!(m.lds[64 + w * 8], sum, "warp {w}'s sum in the local data share");
+        assert_eq!(m.reg(w, 0, 3), sum, "warp {w}'s sum in lane 0's r3");
+        // Every lane's partial sum, in its register and its slot.
+        let mut partial: Vec<u32> = x[w * 8..w * 8 + 8].to_vec();
+        for d in [4, 2, 1] {
+            for l in 0..d {
+                partial[l] = (partial[l] + partial[l + d]) & 0xFFFF;
+            }
+        }
+        for (l, &p) in partial.iter().enumerate() {
+            assert_eq!((m.reg(w, l, 3), m.lds[64 + w * 8 + l]), (p, p), "warp {w} lane {l}'s partial sum");
+        }
+    }
+    // Three halving steps, each splitting every warp; two stack entries at a time.
+    assert_eq!(m.counters.divergent_branches, 4 * 3);
+    assert_eq!(m.counters.stack_high_water, 2);
+}
+
+#[test]
+fn if_else_diverges_per_lane() {
+    let m = run("if_else", &[]);
+    for w in 0..4 {
+        for l in 0..8u32 {
+            let r4 = if l % 2 == 1 { 200 - l } else { 100 + l };
+            assert_eq!((m.reg(w, l as usize, 4), m.reg(w, l as usize, 5)), (r4, r4 + 1), "warp {w} lane {l}");
+        }
+    }
+    assert_eq!((m.counters.divergent_branches, m.counters.stack_high_water), (4, 2));
+}
+
+#[test]
+fn loop_with_a_trip_count_per_lane() {
+    let m = run("loop", &[]);
+    for w in 0..4 {
+        for l in 0..8 {
+            let n = (l + w) as u32;
+            assert_eq!((m.reg(w, l, 1), m.reg(w, l, 3)), (0, n * (n + 1) / 2), "warp {w} lane {l}");
+        }
+    }
+    // Warp w makes w + 7 passes (its longest lane). A pass where some lanes are done and some
+    // are not runs bz, join, add, addi, join, bany (6); one where none is done bz, add, addi,
+    // join, bany (5). Lane 0 (n = w) is done from pass w on, so warp w runs w passes of 5 and 7
+    // of 6, plus 4 instructions before the loop and `exit`.
+    let expected: u64 = (0..4).map(|w| 4 + 5 * w + 6 * 7 + 1).sum();
+    assert_eq!(m.counters.instructions, expected);
+    assert_eq!((m.counters.divergent_branches, m.counters.stack_high_water), (4 * 7, 2));
+}
+
+#[test]
+fn nested_divergence_to_the_stack_depth() {
+    let m = run("nested", &[]);
+    for w in 0..4 {
+        for l in 0..8 {
+            let want = [11, 31, 21, 41][l % 4];
+            assert_eq!(m.reg(w, l, 4), want, "warp {w} lane {l}");
+        }
+    }
+    assert_eq!(m.counters.stack_high_water, 4);
+    assert_eq!(m.counters.divergent_branches, 4 * 3);
+    // One entry less and the same program overflows.
+    let mut shallow = Machine::new(Config { stack_depth: 3, ..CONFIG }, &[]).unwrap();
+    let err = format!("{:#}", shallow.run(&kernel("nested")).unwrap_err());
+    assert!(err.contains("warp 0 at instruction") && err.contains("SIMT stack overflow (depth 3)"), "{err}");
+}
+
+#[test]
+fn programs_without_a_result_are_errors() {
+    let err = |src: &str| {
+        let mut m = Machine::new(CONFIG, &[]).unwrap();
+        format!("{:#}", m.run(&assemble(src).unwrap()).unwrap_err())
+    };
+    assert!(err("join\nexit").contains("warp 0 at instruction 0: `join` with an empty SIMT stack"));
+    assert!(err("nop").contains("warp 0 ran past the end of the program (instruction 1 of 1)"));
+    assert!(err("top: jmp top").contains("did not finish within 100000 warp instructions"));
+    let bad = |c: Config| format!("{:#}", Machine::new(c, &[]).unwrap_err());
+    assert!(bad(Config { threads: 33, ..CONFIG }).contains("`threads` = 33 is out of range"));
+    assert!(bad(Config { lds_rows: 48, ..CONFIG }).contains("`lds_rows` = 48 must be a power of two"));
+    assert!(format!("{:#}", Machine::new(CONFIG, &[0; 257]).unwrap_err()).contains("257 words: it holds 256"));
+}
+
+/// `simt-rtl asm` writes one hex word per line that decodes back to the program; a bad program
+/// is one error line naming the file and the line.
+#[test]
+fn asm_command_writes_the_words() {
+    let cli = |args: &[&str]| std::process::Command::new(env!("CARGO_BIN_EXE_simt-rtl")).args(args).output().unwrap();
+    let dir = std::env::temp_dir().join(format!("simt-rtl-asm-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let hex = dir.join("nested.hex");
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels/nested.s");
+    let out = cli(&["asm", src.to_str().unwrap(), "--out", hex.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let words: Vec<Inst> = std::fs::read_to_string(&hex).unwrap().lines().map(|l| Inst::decode(u32::from_str_radix(l, 16).unwrap()).unwrap()).collect();
+    assert_eq!(words, kernel("nested"));
+    let bad = dir.join("bad.s");
+    std::fs::write(&bad, "nop\nadd r1, r2, r99\n").unwrap();
+    let out = cli(&["asm", bad.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("bad.s: line 2: `add r1, r2, r99`: `r99` is not a register"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
