@@ -157,3 +157,29 @@ fn asm_command_writes_the_words() {
     assert!(stderr.contains("bad.s: line 2: `add r1, r2, r99`: `r99` is not a register"), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Random programs (valid by construction: `src/verify/programs.rs`) on the SIMT interpreter
+/// end with the registers and local data share that running every thread alone gives.
+#[test]
+fn random_programs_match_every_thread_run_alone() {
+    use simt_rtl::verify::programs::{assembly, random_program, scalar_result};
+    use simt_rtl::verify::rng::Rng;
+    let programs: u64 = std::env::var("SIMT_PROGRAMS").ok().and_then(|v| v.parse().ok()).unwrap_or(5_000);
+    let (mut divergent, mut high_water, mut conflicts, mut instructions) = (0, 0, 0, 0);
+    for seed in 0..programs {
+        let mut rng = Rng::new(seed);
+        let program = random_program(&mut rng, 30, CONFIG.stack_depth);
+        let text = assembly(&program);
+        let lds: Vec<u32> = (0..256).map(|_| rng.bits(16) as u32).collect();
+        let mut m = Machine::new(CONFIG, &lds).unwrap();
+        m.run(&assemble(&text).unwrap()).unwrap_or_else(|e| panic!("seed {seed}: {e:#}\n{text}"));
+        let (regs, memory) = scalar_result(&program, CONFIG, &lds);
+        assert!(m.regs == regs && m.lds == memory, "seed {seed}: the SIMT run and the threads run alone differ\n{text}");
+        divergent += m.counters.divergent_branches;
+        high_water = high_water.max(m.counters.stack_high_water);
+        conflicts += m.counters.lds_conflict_cycles;
+        instructions += m.counters.instructions;
+    }
+    eprintln!("{programs} programs: {instructions} warp instructions, {divergent} divergent branches, {conflicts} conflict cycles");
+    assert!(divergent > programs && conflicts > 0 && high_water == CONFIG.stack_depth, "the programs exercise too little");
+}

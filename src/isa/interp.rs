@@ -150,16 +150,8 @@ impl Machine {
                 }
             }
             Inst::Imm { op, rd, ra, imm } => {
-                let b = imm as u32 & vm;
                 for &l in &lanes {
-                    let a = self.regs[idx(l, ra)];
-                    let v = match op {
-                        ImmOp::Addi => a.wrapping_add(b),
-                        ImmOp::Andi => a & b,
-                        ImmOp::Shli => shift_left(a, imm.rem_euclid(c.lane_bits as i32) as u32),
-                        ImmOp::Shri => a >> imm.rem_euclid(c.lane_bits as i32),
-                    };
-                    self.regs[idx(l, rd)] = v & vm;
+                    self.regs[idx(l, rd)] = imm_op(op, self.regs[idx(l, ra)], imm, c.lane_bits) & vm;
                 }
             }
             Inst::Li { rd, imm } => lanes.iter().for_each(|&l| self.regs[idx(l, rd)] = imm as u32 & vm),
@@ -261,7 +253,19 @@ fn shift_left(a: u32, by: u32) -> u32 {
     a.checked_shl(by).unwrap_or(0)
 }
 
-fn alu(op: AluOp, a: u32, b: u32, bits: usize) -> u32 {
+/// `a op imm` for `bits`-bit values (the caller masks the result to `bits`).
+pub fn imm_op(op: ImmOp, a: u32, imm: i32, bits: usize) -> u32 {
+    let by = imm.rem_euclid(bits as i32) as u32;
+    match op {
+        ImmOp::Addi => a.wrapping_add(imm as u32 & value_mask(bits)),
+        ImmOp::Andi => a & imm as u32 & value_mask(bits),
+        ImmOp::Shli => shift_left(a, by),
+        ImmOp::Shri => a >> by,
+    }
+}
+
+/// `a op b` for `bits`-bit values (the caller masks the result to `bits`).
+pub fn alu(op: AluOp, a: u32, b: u32, bits: usize) -> u32 {
     let by = b % bits as u32;
     match op {
         AluOp::Add => a.wrapping_add(b),

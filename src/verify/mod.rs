@@ -9,6 +9,7 @@
 pub mod collector_env;
 pub mod differential;
 pub mod dut;
+pub mod programs;
 pub mod rng;
 pub mod soak;
 pub mod speed;

@@ -1,0 +1,218 @@
+//! Random SIMT-core programs, valid by construction, and what each must compute found a second
+//! way: every thread run alone, as a scalar program, through the same structured code.
+//!
+//! A program is straight-line ALU work, `if`/`else` on a per-lane condition, loops whose trip
+//! count differs per lane, and local-data-share stores and loads, nested as deep as the SIMT
+//! stack allows (an `if` or a loop holds two entries). It ends in `exit`. It stays race-free
+//! between warps: stores are owner-computes with one stride per program and `index < stride
+//! <= 4`, so each thread writes its own words below word 128 (4 warps x 8 lanes, values of 8
+//! bits or more), and loads read only words 128 and up, which nothing writes.
+//! Loop counters live in `r12..r14` and the load address in `r15`; the rest is free.
+//!
+//! The SIMT interpreter ([`Machine`]) runs the warps in lockstep with masks and the stack; the
+//! scalar run ([`scalar_result`]) runs each thread alone, where an `if` is a plain `if` and a
+//! loop a plain `while`. Their final registers and local data share must be equal.
+
+use std::fmt::Write;
+
+use crate::isa::interp::{alu, imm_op, Config, Machine};
+use crate::isa::{AluOp, ImmOp, LDS_BANKS, REGISTERS};
+use crate::verify::rng::Rng;
+
+/// One statement of a structured program.
+#[derive(Clone, Debug)]
+pub enum Stmt {
+    Alu(AluOp, u8, u8, u8),
+    Imm(ImmOp, u8, u8, i32),
+    Li(u8, i32),
+    Lane(u8),
+    Warp(u8),
+    /// Lanes where `reg == 0` (`if_zero`) or `!= 0` run `then`, the others `other`.
+    If {
+        if_zero: bool,
+        reg: u8,
+        then: Vec<Stmt>,
+        other: Vec<Stmt>,
+    },
+    /// `counter = src & 3; while counter != 0 { body; counter -= 1 }`, per lane.
+    Loop {
+        counter: u8,
+        src: u8,
+        body: Vec<Stmt>,
+    },
+    St {
+        reg: u8,
+        index: u8,
+        stride: u8,
+    },
+    /// `rd` = the word at `128 + (ra & 127)`.
+    Ld {
+        rd: u8,
+        ra: u8,
+    },
+}
+
+/// Registers statements may write (`r12..r15` are the loops' and the loads').
+const FREE_REGS: u64 = 12;
+const LOAD_ADDR: u8 = 15;
+/// First word loads read; stores stay below it.
+pub const LOAD_BASE: u32 = 128;
+
+const ALU: [AluOp; 9] = [AluOp::Add, AluOp::Sub, AluOp::And, AluOp::Or, AluOp::Xor, AluOp::Shl, AluOp::Shr, AluOp::Slt, AluOp::Seq];
+const IMM: [ImmOp; 4] = [ImmOp::Addi, ImmOp::Andi, ImmOp::Shli, ImmOp::Shri];
+
+/// A random program of `size` statements after a prologue that gives every free register a
+/// lane- and warp-dependent value, its nesting fitting a stack of `stack_depth`.
+pub fn random_program(rng: &mut Rng, size: usize, stack_depth: usize) -> Vec<Stmt> {
+    // Lane- and warp-dependent values in every free register, so that conditions split warps.
+    let mut program = vec![Stmt::Lane(0), Stmt::Warp(1)];
+    for r in 2..FREE_REGS as u8 {
+        program.push(Stmt::Imm(ImmOp::Shli, r, 0, rng.below(4) as i32));
+        program.push(Stmt::Alu(AluOp::Xor, r, r, 1 + rng.below(r as u64 - 1) as u8));
+        program.push(Stmt::Imm(ImmOp::Addi, r, r, rng.below(16) as i32));
+    }
+    let mut budget = size;
+    let stride = 1 + rng.below(4) as u8;
+    while budget > 0 {
+        program.extend(block(rng, &mut budget, stack_depth / 2, 0, stride));
+    }
+    program
+}
+
+fn block(rng: &mut Rng, budget: &mut usize, levels: usize, loops: u8, stride: u8) -> Vec<Stmt> {
+    let mut out = vec![];
+    let len = 1 + rng.below(6) as usize;
+    for _ in 0..len {
+        if *budget == 0 {
+            break;
+        }
+        *budget -= 1;
+        let reg = |rng: &mut Rng| rng.below(FREE_REGS) as u8;
+        let roll = rng.below(100);
+        out.push(match roll {
+            _ if levels > 0 && roll < 12 => {
+                let (then, other) = (block(rng, budget, levels - 1, loops, stride), block(rng, budget, levels - 1, loops, stride));
+                Stmt::If { if_zero: rng.chance(50), reg: reg(rng), then, other }
+            }
+            _ if levels > 0 && loops < 3 && roll < 20 => {
+                Stmt::Loop { counter: 12 + loops, src: reg(rng), body: block(rng, budget, levels - 1, loops + 1, stride) }
+            }
+            _ if roll < 28 => Stmt::St { reg: reg(rng), index: rng.below(stride as u64) as u8, stride },
+            _ if roll < 36 => Stmt::Ld { rd: reg(rng), ra: reg(rng) },
+            _ if roll < 42 => Stmt::Li(reg(rng), rng.below(1 << 14) as i32 - (1 << 13)),
+            _ if roll < 46 => Stmt::Lane(reg(rng)),
+            _ if roll < 50 => Stmt::Warp(reg(rng)),
+            _ if roll < 70 => Stmt::Imm(IMM[rng.below(4) as usize], reg(rng), reg(rng), rng.below(64) as i32 - 32),
+            _ => Stmt::Alu(ALU[rng.below(9) as usize], reg(rng), reg(rng), reg(rng)),
+        });
+    }
+    out
+}
+
+/// The program as assembly text, ending in `exit`.
+pub fn assembly(program: &[Stmt]) -> String {
+    let mut text = String::new();
+    let mut labels = 0;
+    emit(program, &mut text, &mut labels);
+    text.push_str("        exit\n");
+    text
+}
+
+fn emit(stmts: &[Stmt], out: &mut String, labels: &mut usize) {
+    for s in stmts {
+        let _ = match s {
+            Stmt::Alu(op, rd, ra, rb) => writeln!(out, "        {} r{rd}, r{ra}, r{rb}", op.name()),
+            Stmt::Imm(op, rd, ra, imm) => writeln!(out, "        {} r{rd}, r{ra}, {imm}", op.name()),
+            Stmt::Li(rd, imm) => writeln!(out, "        li r{rd}, {imm}"),
+            Stmt::Lane(rd) => writeln!(out, "        lane r{rd}"),
+            Stmt::Warp(rd) => writeln!(out, "        warp r{rd}"),
+            Stmt::If { if_zero, reg, then, other } => {
+                // Taken lanes run `then` at the target; the others fall through into `other`.
+                *labels += 1;
+                let (t, j) = (*labels, *labels);
+                let _ = writeln!(out, "        {} r{reg}, then{t}, join{j}", if *if_zero { "bz" } else { "bnz" });
+                emit(other, out, labels);
+                let _ = writeln!(out, "        jmp join{j}\nthen{t}:");
+                emit(then, out, labels);
+                writeln!(out, "join{j}: join")
+            }
+            Stmt::Loop { counter, src, body } => {
+                *labels += 1;
+                let (top, skip) = (*labels, *labels);
+                let _ = writeln!(out, "        andi r{counter}, r{src}, 3\ntop{top}: bz r{counter}, skip{skip}, skip{skip}");
+                emit(body, out, labels);
+                writeln!(out, "        addi r{counter}, r{counter}, -1\nskip{skip}: join\n        bany r{counter}, top{top}")
+            }
+            Stmt::St { reg, index, stride } => writeln!(out, "        st r{reg}, {index}, {stride}"),
+            Stmt::Ld { rd, ra } => {
+                writeln!(out, "        andi r{LOAD_ADDR}, r{ra}, 127\n        addi r{LOAD_ADDR}, r{LOAD_ADDR}, {LOAD_BASE}\n        ld r{rd}, r{LOAD_ADDR}")
+            }
+        };
+    }
+}
+
+/// Every thread run alone through `program`: the registers and local data share the SIMT run
+/// must end with (`lds` as the machine starts with it).
+pub fn scalar_result(program: &[Stmt], config: Config, lds: &[u32]) -> (Vec<u32>, Vec<u32>) {
+    let vm = if config.lane_bits >= 32 { u32::MAX } else { (1u32 << config.lane_bits) - 1 };
+    let mut memory = Machine::new(config, lds).expect("a valid configuration").lds;
+    let mut regs = vec![0u32; config.warps * config.threads * REGISTERS];
+    for w in 0..config.warps {
+        for l in 0..config.threads {
+            let t = w * config.threads + l;
+            let r = &mut regs[t * REGISTERS..(t + 1) * REGISTERS];
+            let mut thread = Thread { warp: w, lane: l, thread: t, vm, bits: config.lane_bits, regs: r, lds: &mut memory };
+            thread.run(program);
+        }
+    }
+    (regs, memory)
+}
+
+struct Thread<'a> {
+    warp: usize,
+    lane: usize,
+    thread: usize,
+    vm: u32,
+    bits: usize,
+    regs: &'a mut [u32],
+    lds: &'a mut Vec<u32>,
+}
+
+impl Thread<'_> {
+    fn run(&mut self, stmts: &[Stmt]) {
+        for s in stmts {
+            match s {
+                Stmt::Alu(op, rd, ra, rb) => self.regs[*rd as usize] = alu(*op, self.regs[*ra as usize], self.regs[*rb as usize], self.bits) & self.vm,
+                Stmt::Imm(op, rd, ra, imm) => self.regs[*rd as usize] = imm_op(*op, self.regs[*ra as usize], *imm, self.bits) & self.vm,
+                Stmt::Li(rd, imm) => self.regs[*rd as usize] = *imm as u32 & self.vm,
+                Stmt::Lane(rd) => self.regs[*rd as usize] = self.lane as u32 & self.vm,
+                Stmt::Warp(rd) => self.regs[*rd as usize] = self.warp as u32 & self.vm,
+                Stmt::If { if_zero, reg, then, other } => {
+                    if (self.regs[*reg as usize] == 0) == *if_zero {
+                        self.run(then)
+                    } else {
+                        self.run(other)
+                    }
+                }
+                Stmt::Loop { counter, src, body } => {
+                    let c = *counter as usize;
+                    self.regs[c] = self.regs[*src as usize] & 3;
+                    while self.regs[c] != 0 {
+                        self.run(body);
+                        self.regs[c] = self.regs[c].wrapping_sub(1) & self.vm;
+                    }
+                }
+                Stmt::St { reg, index, stride } => {
+                    let row = (self.thread >> 2) * *stride as usize + *index as usize;
+                    let words = self.lds.len();
+                    self.lds[(row * LDS_BANKS + self.thread % LDS_BANKS) % words] = self.regs[*reg as usize];
+                }
+                Stmt::Ld { rd, ra } => {
+                    let addr = ((self.regs[*ra as usize] & 127) + LOAD_BASE) & self.vm;
+                    self.regs[LOAD_ADDR as usize] = addr;
+                    self.regs[*rd as usize] = self.lds[addr as usize % self.lds.len()];
+                }
+            }
+        }
+    }
+}
