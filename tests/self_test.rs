@@ -2,7 +2,7 @@
 //! expected signature was computed from the same block, and fail when that signature is
 //! corrupted. (The exported Verilog of the same top is run in the board tests.)
 
-use simt_rtl::blocks::self_test::{run_to_end, LED_DONE, LED_FAIL, LED_PASS, LED_RUNNING};
+use simt_rtl::blocks::self_test::{LED_DONE, LED_FAIL, LED_PASS, LED_RUNNING};
 use simt_rtl::params::CU;
 use simt_rtl::preset_blocks::{CuBlocks, PresetBlocks};
 
@@ -13,13 +13,13 @@ const CYCLES: u64 = 20_000;
 fn passes_with_its_own_signature_and_fails_with_a_corrupted_one() {
     let start = std::time::Instant::now();
     let mut top = CuSelfTest::for_board(&CU, CYCLES).unwrap();
-    let (signature, leds) = run_to_end(&mut top, CYCLES as usize + 64).unwrap();
+    let (signature, leds) = top.run_to_end(CYCLES as usize + 64).unwrap();
     eprintln!("signature {signature:#010x}, leds {leds:#04x} ({:.1} s for two runs)", start.elapsed().as_secs_f64());
     assert_ne!(signature, 0, "a zero signature would pass a design that does nothing");
     assert_eq!(leds & (LED_DONE | LED_PASS | LED_FAIL | LED_RUNNING), LED_DONE | LED_PASS, "leds {leds:#x}");
     for flipped in [signature ^ 1, signature ^ (1 << 31)] {
         let mut bad = CuSelfTest::new(&CU, CYCLES, flipped).unwrap();
-        let (_, leds) = run_to_end(&mut bad, CYCLES as usize + 64).unwrap();
+        let (_, leds) = bad.run_to_end(CYCLES as usize + 64).unwrap();
         assert_eq!(leds & (LED_DONE | LED_PASS | LED_FAIL), LED_DONE | LED_FAIL, "corrupted expectation {flipped:#x}: leds {leds:#x}");
     }
 }
@@ -28,8 +28,8 @@ fn passes_with_its_own_signature_and_fails_with_a_corrupted_one() {
 fn the_signature_depends_on_the_run_length() {
     let mut a = CuSelfTest::new(&CU, 1_000, 0).unwrap();
     let mut b = CuSelfTest::new(&CU, 1_001, 0).unwrap();
-    let (sa, _) = run_to_end(&mut a, 2_000).unwrap();
-    let (sb, _) = run_to_end(&mut b, 2_000).unwrap();
+    let (sa, _) = a.run_to_end(2_000).unwrap();
+    let (sb, _) = b.run_to_end(2_000).unwrap();
     assert_ne!(sa, sb);
 }
 

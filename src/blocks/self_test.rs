@@ -29,24 +29,8 @@ use crate::params::{check_range, Preset, SchedulerMode};
 /// [`OperandCollector`](super::OperandCollector)'s (its warp-id bits and lanes are `WW` and `T`).
 #[derive(LogicBlock)]
 pub struct SelfTest<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize,
-    const B: usize,
-    const BW: usize,
-    const N: usize,
-    const NW: usize,
-    const P: usize,
-    const K: usize,
-    const Q: usize,
-    const QW: usize,
-    const QCW: usize,
-    const BQ: usize,
-    const SQ: usize,
-    const RW: usize,
-    const RRW: usize,
-    const DW: usize,
-    const TD: usize,
-    const U: usize,
-    const UW: usize,
-    const G: usize> {
+    const B: usize, const BW: usize, const N: usize, const NW: usize, const P: usize, const K: usize, const Q: usize, const QW: usize, const QCW: usize,
+    const BQ: usize, const SQ: usize, const RW: usize, const RRW: usize, const DW: usize, const TD: usize, const U: usize, const UW: usize, const G: usize> {
     /// The board clock.
     pub clk: Signal<In, Clock>,
     /// Reset button, active low.
@@ -97,24 +81,10 @@ pub struct SelfTest<const W: usize, const WW: usize, const T: usize, const A: us
 const POR_DONE: u64 = 15;
 
 impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize,
-    const B: usize,
-    const BW: usize,
-    const N: usize,
-    const NW: usize,
-    const P: usize,
-    const K: usize,
-    const Q: usize,
-    const QW: usize,
-    const QCW: usize,
-    const BQ: usize,
-    const SQ: usize,
-    const RW: usize,
-    const RRW: usize,
-    const DW: usize,
-    const TD: usize,
-    const U: usize,
-    const UW: usize,
-    const G: usize> SelfTest<W, WW, T, A, D, SPW, B, BW, N, NW, P, K, Q, QW, QCW, BQ, SQ, RW, RRW, DW, TD, U, UW, G> {
+    const B: usize, const BW: usize, const N: usize, const NW: usize, const P: usize, const K: usize, const Q: usize, const QW: usize, const QCW: usize,
+    const BQ: usize, const SQ: usize, const RW: usize, const RRW: usize, const DW: usize, const TD: usize, const U: usize, const UW: usize, const G: usize>
+    SelfTest<W, WW, T, A, D, SPW, B, BW, N, NW, P, K, Q, QW, QCW, BQ, SQ, RW, RRW, DW, TD, U, UW, G>
+{
     /// A run of `cycles` cycles (1..2^24) of `preset`'s scheduler (fixed mode, the preset's fetch
     /// policy) and operand collector, passing when the signature is `expected`.
     pub fn new(preset: &Preset, cycles: u64, expected: u64) -> Result<Self> {
@@ -167,27 +137,34 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
     pub fn signature(&self) -> u64 {
         self.misr.signature.val().to_u64()
     }
+
+    /// Simulates this top in Rust with the button released until its run is done (or `limit`
+    /// cycles); returns the signature and the LEDs at the end.
+    pub fn run_to_end(&mut self, limit: usize) -> Result<(u64, u64)> {
+        use crate::verify::differential::{clock_edge, cycle_outputs, prepare};
+        prepare(self)?;
+        for cycle in 0..limit {
+            let out = cycle_outputs(self, &[1, 1], cycle)?;
+            if cycle > POR_DONE as usize + 4 && out[0] & LED_DONE != 0 {
+                return Ok((self.signature(), out[0]));
+            }
+            clock_edge(self, cycle)?;
+        }
+        anyhow::bail!("the self-test did not finish within {limit} cycles")
+    }
+
+    /// The self-test the board runs: the expected signature is found by simulating the same
+    /// block in Rust first, then built in.
+    pub fn for_board(preset: &Preset, cycles: u64) -> Result<Self> {
+        let mut probe = Self::new(preset, cycles, 0)?;
+        let (signature, _) = probe.run_to_end(cycles as usize + 64)?;
+        Self::new(preset, cycles, signature)
+    }
 }
 
 impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize,
-    const B: usize,
-    const BW: usize,
-    const N: usize,
-    const NW: usize,
-    const P: usize,
-    const K: usize,
-    const Q: usize,
-    const QW: usize,
-    const QCW: usize,
-    const BQ: usize,
-    const SQ: usize,
-    const RW: usize,
-    const RRW: usize,
-    const DW: usize,
-    const TD: usize,
-    const U: usize,
-    const UW: usize,
-    const G: usize> Logic
+    const B: usize, const BW: usize, const N: usize, const NW: usize, const P: usize, const K: usize, const Q: usize, const QW: usize, const QCW: usize,
+    const BQ: usize, const SQ: usize, const RW: usize, const RRW: usize, const DW: usize, const TD: usize, const U: usize, const UW: usize, const G: usize> Logic
     for SelfTest<W, WW, T, A, D, SPW, B, BW, N, NW, P, K, Q, QW, QCW, BQ, SQ, RW, RRW, DW, TD, U, UW, G>
 {
     #[hdl_gen]
@@ -313,24 +290,9 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
 }
 
 impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize,
-    const B: usize,
-    const BW: usize,
-    const N: usize,
-    const NW: usize,
-    const P: usize,
-    const K: usize,
-    const Q: usize,
-    const QW: usize,
-    const QCW: usize,
-    const BQ: usize,
-    const SQ: usize,
-    const RW: usize,
-    const RRW: usize,
-    const DW: usize,
-    const TD: usize,
-    const U: usize,
-    const UW: usize,
-    const G: usize> crate::verify::Dut
+    const B: usize, const BW: usize, const N: usize, const NW: usize, const P: usize, const K: usize, const Q: usize, const QW: usize, const QCW: usize,
+    const BQ: usize, const SQ: usize, const RW: usize, const RRW: usize, const DW: usize, const TD: usize, const U: usize, const UW: usize, const G: usize>
+    crate::verify::Dut
     for SelfTest<W, WW, T, A, D, SPW, B, BW, N, NW, P, K, Q, QW, QCW, BQ, SQ, RW, RRW, DW, TD, U, UW, G>
 {
     crate::dut_ports!(clock: clk, inputs: [rst_n, usb_rx], outputs: [led, usb_tx]);
@@ -342,69 +304,5 @@ pub const LED_DONE: u64 = 1 << 2;
 pub const LED_PASS: u64 = 1 << 3;
 pub const LED_FAIL: u64 = 1 << 4;
 
-/// Simulates `top` in Rust with the button released until its run is done (or `limit` cycles);
-/// returns the signature and the LEDs at the end.
-pub fn run_to_end<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize,
-    const B: usize,
-    const BW: usize,
-    const N: usize,
-    const NW: usize,
-    const P: usize,
-    const K: usize,
-    const Q: usize,
-    const QW: usize,
-    const QCW: usize,
-    const BQ: usize,
-    const SQ: usize,
-    const RW: usize,
-    const RRW: usize,
-    const DW: usize,
-    const TD: usize,
-    const U: usize,
-    const UW: usize,
-    const G: usize>(
-    top: &mut SelfTest<W, WW, T, A, D, SPW, B, BW, N, NW, P, K, Q, QW, QCW, BQ, SQ, RW, RRW, DW, TD, U, UW, G>,
-    limit: usize,
-) -> Result<(u64, u64)> {
-    use crate::verify::differential::{clock_edge, cycle_outputs, prepare};
-    prepare(top)?;
-    for cycle in 0..limit {
-        let out = cycle_outputs(top, &[1, 1], cycle)?;
-        if cycle > POR_DONE as usize + 4 && out[0] & LED_DONE != 0 {
-            return Ok((top.signature(), out[0]));
-        }
-        clock_edge(top, cycle)?;
-    }
-    anyhow::bail!("the self-test did not finish within {limit} cycles")
-}
-
 /// Cycles of the board's self-test run (1 ms at 100 MHz).
 pub const SELF_TEST_CYCLES: u64 = 100_000;
-
-impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize,
-    const B: usize,
-    const BW: usize,
-    const N: usize,
-    const NW: usize,
-    const P: usize,
-    const K: usize,
-    const Q: usize,
-    const QW: usize,
-    const QCW: usize,
-    const BQ: usize,
-    const SQ: usize,
-    const RW: usize,
-    const RRW: usize,
-    const DW: usize,
-    const TD: usize,
-    const U: usize,
-    const UW: usize,
-    const G: usize> SelfTest<W, WW, T, A, D, SPW, B, BW, N, NW, P, K, Q, QW, QCW, BQ, SQ, RW, RRW, DW, TD, U, UW, G> {
-    /// The self-test the board runs: the expected signature is found by simulating the same
-    /// block in Rust first, then built in.
-    pub fn for_board(preset: &Preset, cycles: u64) -> Result<Self> {
-        let mut probe = Self::new(preset, cycles, 0)?;
-        let (signature, _) = run_to_end(&mut probe, cycles as usize + 64)?;
-        Self::new(preset, cycles, signature)
-    }
-}

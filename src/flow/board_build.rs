@@ -105,7 +105,10 @@ pub fn board_top_verilog<B: PresetBlocks>(board: &Board, cycles: u64, pll: Optio
     );
     match pll {
         None => export_module(&top, "top", &header),
-        Some(pll) => Ok(export_module(&top, "self_test", &header)? + "\n" + &pll_top_verilog(pll, board.clock_mhz as f64, "self_test")),
+        Some(pll) => {
+            let wrapper = pll_top_verilog(pll, board.clock_mhz as f64, "self_test");
+            Ok(export_module(&top, "self_test", &header)? + "\n" + &wrapper)
+        }
     }
 }
 

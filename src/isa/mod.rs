@@ -134,7 +134,7 @@ pub enum Inst {
     Exit,
 }
 
-const ALU_OPS: [(AluOp, &str, u32); 9] = [
+const ALU_OPS: [OpRow<AluOp>; 9] = [
     (AluOp::Add, "add", 0x01),
     (AluOp::Sub, "sub", 0x02),
     (AluOp::And, "and", 0x03),
@@ -145,7 +145,7 @@ const ALU_OPS: [(AluOp, &str, u32); 9] = [
     (AluOp::Slt, "slt", 0x08),
     (AluOp::Seq, "seq", 0x09),
 ];
-const IMM_OPS: [(ImmOp, &str, u32); 4] = [(ImmOp::Addi, "addi", 0x10), (ImmOp::Andi, "andi", 0x11), (ImmOp::Shli, "shli", 0x12), (ImmOp::Shri, "shri", 0x13)];
+const IMM_OPS: [OpRow<ImmOp>; 4] = [(ImmOp::Addi, "addi", 0x10), (ImmOp::Andi, "andi", 0x11), (ImmOp::Shli, "shli", 0x12), (ImmOp::Shri, "shri", 0x13)];
 const OP_NOP: u32 = 0x00;
 const OP_LI: u32 = 0x14;
 const OP_LANE: u32 = 0x18;
@@ -159,27 +159,32 @@ const OP_ST: u32 = 0x28;
 const OP_LD: u32 = 0x29;
 const OP_EXIT: u32 = 0x3F;
 
+/// One row of an opcode table: the operation, its mnemonic, its opcode.
+type OpRow<T> = (T, &'static str, u32);
+
+fn row_of<T: PartialEq + Copy>(table: &[OpRow<T>], op: T) -> OpRow<T> {
+    *table.iter().find(|(o, _, _)| *o == op).expect("every operation has a row in its table")
+}
+
+fn op_named<T: Copy>(table: &[OpRow<T>], name: &str) -> Option<T> {
+    table.iter().find(|(_, n, _)| *n == name).map(|(o, _, _)| *o)
+}
+
 impl AluOp {
     pub fn name(self) -> &'static str {
-        ALU_OPS.iter().find(|(o, _, _)| *o == self).map(|(_, n, _)| *n).unwrap_or("?")
+        row_of(&ALU_OPS, self).1
     }
     pub fn from_name(name: &str) -> Option<Self> {
-        ALU_OPS.iter().find(|(_, n, _)| *n == name).map(|(o, _, _)| *o)
-    }
-    fn code(self) -> u32 {
-        ALU_OPS.iter().find(|(o, _, _)| *o == self).map(|(_, _, c)| *c).unwrap_or(0)
+        op_named(&ALU_OPS, name)
     }
 }
 
 impl ImmOp {
     pub fn name(self) -> &'static str {
-        IMM_OPS.iter().find(|(o, _, _)| *o == self).map(|(_, n, _)| *n).unwrap_or("?")
+        row_of(&IMM_OPS, self).1
     }
     pub fn from_name(name: &str) -> Option<Self> {
-        IMM_OPS.iter().find(|(_, n, _)| *n == name).map(|(o, _, _)| *o)
-    }
-    fn code(self) -> u32 {
-        IMM_OPS.iter().find(|(o, _, _)| *o == self).map(|(_, _, c)| *c).unwrap_or(0)
+        op_named(&IMM_OPS, name)
     }
 }
 
@@ -198,8 +203,8 @@ impl Inst {
         let op = |code: u32| code << 26;
         match *self {
             Inst::Nop => op(OP_NOP),
-            Inst::Alu { op: o, rd, ra, rb } => op(o.code()) | r(rd, 22) | r(ra, 18) | r(rb, 14),
-            Inst::Imm { op: o, rd, ra, imm } => op(o.code()) | r(rd, 22) | r(ra, 18) | (imm as u32 & 0x3FFF),
+            Inst::Alu { op: o, rd, ra, rb } => op(row_of(&ALU_OPS, o).2) | r(rd, 22) | r(ra, 18) | r(rb, 14),
+            Inst::Imm { op: o, rd, ra, imm } => op(row_of(&IMM_OPS, o).2) | r(rd, 22) | r(ra, 18) | (imm as u32 & 0x3FFF),
             Inst::Li { rd, imm } => op(OP_LI) | r(rd, 22) | (imm as u32 & 0x3FFF),
             Inst::Lane { rd } => op(OP_LANE) | r(rd, 22),
             Inst::Warp { rd } => op(OP_WARP) | r(rd, 22),
