@@ -183,3 +183,12 @@ fn random_programs_match_every_thread_run_alone() {
     eprintln!("{programs} programs: {instructions} warp instructions, {divergent} divergent branches, {conflicts} conflict cycles");
     assert!(divergent > programs && conflicts > 0 && high_water == CONFIG.stack_depth, "the programs exercise too little");
 }
+
+/// Lanes whose owner-computes store hits one word (stride 0) leave the highest lane's value.
+#[test]
+fn store_to_one_word_keeps_the_highest_lane() {
+    let mut m = Machine::new(Config { warps: 1, ..CONFIG }, &[]).unwrap();
+    m.run(&assemble("lane r1\naddi r1, r1, 100\nst r1, 0, 0\nexit").unwrap()).unwrap();
+    // Lanes 0 and 4 write bank 0 row 0 (word 0), lanes 1 and 5 word 1, ...
+    assert_eq!(&m.lds[..4], &[104, 105, 106, 107]);
+}

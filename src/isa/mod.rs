@@ -24,7 +24,8 @@
 //!
 //! Local data share (seed 004): 4 banks; flat word address `a` is bank `a mod 4`, row `a / 4`.
 //! `st ra, index, stride` writes owner-computes: thread `t = warp x threads + lane` writes bank
-//! `t mod 4`, row `(t >> 2) x stride + index`. `ld rd, ra` reads the flat address in `ra`
+//! `t mod 4`, row `(t >> 2) x stride + index` (lanes that hit one word leave the highest lane's
+//! value). `ld rd, ra` reads the flat address in `ra`
 //! (dynamic). Lanes that need different rows of one bank are served one row per cycle (bank
 //! conflicts, counted).
 
