@@ -250,6 +250,9 @@ pub struct Preset {
     /// `build` runs that top at `f` MHz by default (made by the iCE40 PLL when it is not the
     /// board's own clock). `None`: no board top.
     pub board_clock_mhz: Option<u32>,
+    /// Rows of each of the local data share's 4 banks (a power of two, 2..=4096): `4 x lds_rows`
+    /// words of `collector.lane_bits` bits.
+    pub lds_rows: usize,
 }
 
 impl Preset {
@@ -289,6 +292,8 @@ pub const SEED: Preset = Preset {
     purpose: "the seed's defaults; the seed-compatible scheduler is checked against the seed's Verilog with it",
     // No board top: its operand collector alone is 40,068 logic cells, over 5 times the HX8K.
     board_clock_mhz: None,
+    // R700's 4 banks (seed 004), 256 words each.
+    lds_rows: 256,
 };
 
 /// Sized for the Alchitry Cu (iCE40-HX8K, 7680 logic cells, 32 x 4 kbit block RAM).
@@ -320,6 +325,8 @@ pub const CU: Preset = Preset {
     // The collector's one-cycle step order limits the board top to about 50 MHz (README,
     // "On the board"); the PLL makes 45 MHz from the Cu's 100 MHz.
     board_clock_mhz: Some(45),
+    // 64 words: one row per thread quad of every warp with stride 1, and room for a second array.
+    lds_rows: 16,
 };
 
 /// A deliberately small set that fills its stacks and warps quickly in random tests.
@@ -347,6 +354,7 @@ pub const TINY: Preset = Preset {
     },
     purpose: "smallest useful set: stacks and warps fill within a few cycles in random tests",
     board_clock_mhz: None,
+    lds_rows: 16,
 };
 
 /// Every preset, in the order the README lists them.
@@ -369,6 +377,7 @@ mod tests {
         for p in PRESETS {
             p.scheduler.validate().unwrap();
             p.collector.validate(p.scheduler.warps).unwrap();
+            check_pow2("lds_rows", p.lds_rows, 2, 4096).unwrap();
         }
     }
 

@@ -4,7 +4,7 @@
 
 use anyhow::Result;
 
-use crate::blocks::{BankArbiter, OperandCollector, Order, PriorityEncoder, RegisterFile, RegisterMap, SelfTest, RoundRobinArbiter, SeedWarpScheduler, SimtStack, SimtStackRam, WarpScheduler};
+use crate::blocks::{BankArbiter, LocalDataShare, OperandCollector, Order, PriorityEncoder, RegisterFile, RegisterMap, SelfTest, RoundRobinArbiter, SeedWarpScheduler, SimtStack, SimtStackRam, WarpScheduler};
 use crate::params::{EmptyTop, Preset, SchedulerMode, CU, SEED, TINY};
 use crate::verify::Dut;
 
@@ -28,6 +28,8 @@ pub trait PresetBlocks {
     type OperandCollector: Dut;
     type RegisterFile: Dut;
     type RegisterMap: Dut;
+    /// `LocalDataShare<T, WW, DW, RW>`: the collector's lanes and lane width, `2^RW = lds_rows`.
+    type LocalDataShare: Dut;
     /// The board self-test top around this preset's scheduler and operand collector.
     type SelfTest: Dut;
     fn scheduler(mode: SchedulerMode) -> Result<Self::Scheduler>;
@@ -40,6 +42,7 @@ pub trait PresetBlocks {
     fn operand_collector() -> Result<Self::OperandCollector>;
     fn register_file() -> Result<Self::RegisterFile>;
     fn register_map() -> Result<Self::RegisterMap>;
+    fn local_data_share() -> Result<Self::LocalDataShare>;
     /// The self-test top running `cycles` cycles, its expected signature computed by simulation.
     fn self_test(cycles: u64) -> Result<Self::SelfTest>;
 }
@@ -48,7 +51,8 @@ macro_rules! preset_blocks {
     ($name:ident, $preset:expr, $w:literal, $ww:literal, $t:literal, $a:literal, $d:literal, $spw:literal, $e:literal,
      arbiter: $($g:literal),*;
      collector: $b:literal, $bw:literal, $n:literal, $nw:literal, $p:literal, $k:literal, $q:literal, $qw:literal, $qcw:literal, $bq:literal,
-     $sq:literal, $rw:literal, $cww:literal, $rrw:literal, $ct:literal, $dw:literal, $td:literal, $u:literal, $uw:literal, $tg:literal) => {
+     $sq:literal, $rw:literal, $cww:literal, $rrw:literal, $ct:literal, $dw:literal, $td:literal, $u:literal, $uw:literal, $tg:literal;
+     lds_row_bits: $lrw:literal) => {
         #[doc = concat!("The blocks of the `", stringify!($preset), "` preset.")]
         pub struct $name;
         impl PresetBlocks for $name {
@@ -66,6 +70,7 @@ macro_rules! preset_blocks {
                 OperandCollector<$b, $bw, $n, $nw, $p, $k, $q, $qw, $qcw, $bq, $sq, $rw, $cww, $rrw, $ct, $dw, $td, $u, $uw, $tg>;
             type RegisterFile = RegisterFile<$b, $bw, $rw, $ct, $dw, $td>;
             type RegisterMap = RegisterMap<$bw, $rw, $cww, $rrw>;
+            type LocalDataShare = LocalDataShare<$ct, $ww, $dw, $lrw>;
             type SelfTest = SelfTest<$w, $ww, $t, $a, $d, $spw, $b, $bw, $n, $nw, $p, $k, $q, $qw, $qcw, $bq, $sq, $rw, $rrw, $dw, $td, $u, $uw, $tg>;
             fn scheduler(mode: SchedulerMode) -> Result<Self::Scheduler> {
                 WarpScheduler::new(mode)
@@ -95,6 +100,12 @@ macro_rules! preset_blocks {
                 let c = Self::PRESET.collector;
                 RegisterMap::new(c.banks, c.regs_per_warp, c.schedulers)
             }
+            fn local_data_share() -> Result<Self::LocalDataShare> {
+                if Self::PRESET.lds_rows != 1 << $lrw {
+                    anyhow::bail!("preset `{}`: lds_rows = {} is not 2^{}", Self::PRESET.name, Self::PRESET.lds_rows, $lrw);
+                }
+                LocalDataShare::new(Self::PRESET.scheduler.warps)
+            }
             fn self_test(cycles: u64) -> Result<Self::SelfTest> {
                 Self::PRESET.board_clock()?;
                 SelfTest::for_board(&Self::PRESET, cycles)
@@ -108,11 +119,11 @@ macro_rules! preset_blocks {
 }
 
 preset_blocks!(SeedBlocks, SEED, 8, 3, 32, 32, 8, 4, 64, arbiter: 8, 3, 8, 3, 6, 32, 5, 6, 256, 5, 8;
-    collector: 8, 3, 8, 3, 2, 6, 32, 5, 6, 256, 8, 5, 3, 5, 32, 2, 64, 2, 1, 8);
+    collector: 8, 3, 8, 3, 2, 6, 32, 5, 6, 256, 8, 5, 3, 5, 32, 2, 64, 2, 1, 8; lds_row_bits: 8);
 preset_blocks!(CuBlocks, CU, 4, 2, 8, 16, 4, 3, 24, arbiter: 4, 2, 2, 1, 3, 8, 3, 4, 32, 4, 4;
-    collector: 4, 2, 2, 1, 1, 3, 8, 3, 4, 32, 4, 4, 2, 4, 8, 4, 32, 2, 1, 8);
+    collector: 4, 2, 2, 1, 1, 3, 8, 3, 4, 32, 4, 4, 2, 4, 8, 4, 32, 2, 1, 8; lds_row_bits: 4);
 preset_blocks!(TinyBlocks, TINY, 2, 1, 4, 8, 2, 2, 12, arbiter: 2, 1, 2, 1, 3, 8, 3, 4, 16, 2, 2;
-    collector: 2, 1, 2, 1, 1, 3, 8, 3, 4, 16, 2, 2, 1, 2, 4, 8, 32, 1, 1, 4);
+    collector: 2, 1, 2, 1, 1, 3, 8, 3, 4, 16, 2, 2, 1, 2, 4, 8, 32, 1, 1, 4; lds_row_bits: 4);
 
 /// Runs `$body` with `$B` bound to the [`PresetBlocks`] type of the preset named `$name`; an
 /// unknown name is an error naming the known presets.
@@ -155,6 +166,7 @@ mod tests {
         B::operand_collector().unwrap();
         B::register_file().unwrap();
         B::register_map().unwrap();
+        B::local_data_share().unwrap();
     }
 
     #[test]

@@ -131,6 +131,44 @@ fn misuse_coverage(rec: &simt_rtl::verify::Recorded) {
     assert!(dropped > 10 && changed > 10 && reset_busy > 10, "misuse: command dropped {dropped}, changed {changed} while not ready; resets with warps active {reset_busy}");
 }
 
+fn local_data_share<B: PresetBlocks>() {
+    let p = B::PRESET;
+    let rec = timed(format!("{} local data share", p.name), || suites::for_module::<B>("local_data_share", SEED, cycles()).unwrap());
+    // Coverage: loads and stores taken, accesses that took several cycles (bank conflicts),
+    // accesses taken back to back, requests held or changed while not ready, resets mid-access.
+    let m = simt_rtl::model::LocalDataShareModel::new(p.scheduler.threads, p.collector.lane_bits, p.lds_rows);
+    let (mut loads, mut stores, mut multi, mut back_to_back, mut reset_busy) = (0, 0, 0, 0, 0);
+    let (mut since, mut max_cycles, mut busy) = (0, 0, false);
+    for (i, o) in rec.inputs.iter().zip(&rec.outputs) {
+        let i = m.decode(i);
+        let ready = o[0] == 1;
+        if i.reset {
+            reset_busy += busy as usize;
+            busy = false;
+            continue;
+        }
+        since += 1;
+        if o[1] == 1 {
+            max_cycles = max_cycles.max(since);
+        }
+        if i.valid && ready {
+            back_to_back += (busy && !(o[1] == 1)) as usize;
+            loads += !i.write as usize;
+            stores += i.write as usize;
+            multi += (since > 3) as usize;
+            since = 0;
+            busy = true;
+        } else if o[1] == 1 {
+            busy = false;
+        }
+    }
+    let want = if p.scheduler.threads > 4 { 50 } else { 0 };
+    assert!(
+        loads > 1000 && stores > 1000 && multi > want && back_to_back > 100 && reset_busy > 10,
+        "coverage: loads {loads}, stores {stores}, accesses longer than 2 cycles {multi} (longest {max_cycles}), back to back {back_to_back}, resets mid-access {reset_busy}"
+    );
+}
+
 macro_rules! per_preset {
     ($modname:ident, $B:ty) => {
         mod $modname {
@@ -174,6 +212,10 @@ macro_rules! per_preset {
             #[test]
             fn register_map() {
                 timed(format!("{} register map", <$B>::PRESET.name), || suites::for_module::<$B>("register_map", SEED, cycles()).unwrap());
+            }
+            #[test]
+            fn local_data_share() {
+                super::local_data_share::<$B>();
             }
             #[test]
             fn seed_port_wrapper() {

@@ -197,3 +197,20 @@ fn mutant_highest_encoder_keeps_a_lower_request_is_caught() {
     // Requester 0 is granted whenever it requests, beside the highest one.
     mutant_is_caught("priority_encoder_highest", "highest_two_bits", "grant = one_hot;", "grant = one_hot | (req & 4'h1);", "grant_is_the_first_request_in_order");
 }
+
+#[test]
+fn local_data_share_properties_hold_from_reset_to_depth_20() {
+    properties_hold("local_data_share", 5, &["accesses_counts_taken_requests"]);
+}
+
+#[test]
+fn mutant_ready_while_busy_is_caught() {
+    // The local data share takes a new request while an access is still being served.
+    mutant_is_caught("local_data_share", "ready_while_busy", "req_ready = ~active$q | ~|left;", "req_ready = 1'b1;", "one_access_in_flight|response_only_for_a_taken_access");
+}
+
+#[test]
+fn mutant_access_never_answered_is_caught() {
+    // The last served row never raises resp_valid: the requester waits for ever.
+    mutant_is_caught("local_data_share", "never_answered", "done$d = active$q & ~|left;", "done$d = 1'b0;", "answered_within_lanes_plus_one_cycles");
+}

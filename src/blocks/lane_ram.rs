@@ -62,8 +62,10 @@ impl<const RW: usize, const T: usize, const DW: usize, const TD: usize> Logic fo
         self.read_data.connect();
     }
     fn hdl(&self) -> Verilog {
+        // rust-hdl declares a 1-bit port without a range: a one-lane RAM's enable takes no index.
+        let enable = |l: usize| if T == 1 { "write_mask".to_string() } else { format!("write_mask[{l}]") };
         let lane_writes: String = (0..T)
-            .map(|l| format!("   if (write_mask[{l}]) mem[write_address][{}:{}] <= write_data[{}:{}];\n", (l + 1) * DW - 1, l * DW, (l + 1) * DW - 1, l * DW))
+            .map(|l| format!("   if ({}) mem[write_address][{}:{}] <= write_data[{}:{}];\n", enable(l), (l + 1) * DW - 1, l * DW, (l + 1) * DW - 1, l * DW))
             .collect();
         Verilog::Custom(format!(
             "\

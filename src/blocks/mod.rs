@@ -21,6 +21,8 @@ pub mod register_file;
 pub use register_file::RegisterFile;
 pub mod register_map;
 pub use register_map::RegisterMap;
+pub mod local_data_share;
+pub use local_data_share::LocalDataShare;
 pub mod operand_collector;
 pub use operand_collector::OperandCollector;
 pub mod lfsr;

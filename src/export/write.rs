@@ -120,6 +120,10 @@ pub fn exported_blocks<B: PresetBlocks>() -> Result<Vec<ExportedBlock>> {
             "board self-test: 32-bit Galois LFSR (pseudo-random traffic)", &[("Taps", format!("{TAPS_32:#010x}, seed {LFSR_SEED:#010x}"))])?,
         export(&preset, &mut crate::blocks::Misr::<32>::new(TAPS_32)?, "misr", "Misr",
             "board self-test: 32-bit multiple-input signature register", &[("Taps", format!("{TAPS_32:#010x}"))])?,
+        export(&preset, &mut B::local_data_share()?, "local_data_share", "LocalDataShare",
+            "R700 local data share (seed 004): 4 banks (bank = address mod 4), owner-computes stores, dynamic loads, bank conflicts serialised and counted",
+            &[("LDS", format!("banks=4 rows_per_bank={} word_bits={} lanes={}", preset.lds_rows, preset.collector.lane_bits, preset.scheduler.threads)),
+              ("Interface", LDS_INTERFACE.into())])?,
         export(&preset, &mut B::operand_collector()?, "operand_collector", "OperandCollector",
             "GPGPU-Sim's operand collector (opndcoll_rfu_t): banked register file, bank arbiter, collector and dispatch units", &[("Collector", collector_summary(&preset)), ("Interface", COLLECTOR_INTERFACE.into())])?,
     ])
@@ -161,6 +165,12 @@ pub const COLLECTOR_INTERFACE: &str = "an input instruction on port p is taken a
 wb_valid is always taken at the edge, and a read granted in cycle t sees every write-back up to cycle t-1; register reads take one cycle \
 (block RAM), bypassed so that an instruction whose last operand is granted in cycle t can be dispatched in t+1 and appears on out_valid in t+2; \
 in_src[3p+s] is port p's source s; operand lanes are packed lane l at bits l*lane_bits; invalid source slots read 0";
+
+/// How to drive the exported LocalDataShare (also in the README and the manifest).
+pub const LDS_INTERFACE: &str = "a request is taken at the rising edge of a cycle with req_valid and req_ready (req_ready never depends on req_valid); \
+req_write=1: owner-computes store, thread t = req_warp*lanes + l writes req_data$l to word ((t>>2)*req_stride + req_index)*4 + t%4; \
+req_write=0: lane l loads word req_addr$l; only lanes in req_mask take part; each cycle each bank serves the row of its highest pending lane; \
+resp_valid is high for one cycle after the last row is served and resp_data$l then holds the loaded words until the next load completes";
 
 fn ports_json(b: &ExportedBlock) -> Value {
     let mut ports: Vec<Value> = vec![];
@@ -230,6 +240,10 @@ pub fn generate(presets: &[&str], out_dir: &Path) -> Result<Vec<PathBuf>> {
                 "lane_bits": preset.collector.lane_bits, "tag_bits": preset.collector.tag_bits,
                 "read_latency_cycles": 1,
                 "interface": COLLECTOR_INTERFACE,
+            },
+            "local_data_share": {
+                "banks": crate::isa::LDS_BANKS, "rows_per_bank": preset.lds_rows, "word_bits": preset.collector.lane_bits,
+                "interface": LDS_INTERFACE,
             },
             "blocks": entries,
         }));

@@ -112,6 +112,12 @@ pub const FORMAL_BLOCKS: &[FormalBlock] = &[
         },
     },
     FormalBlock {
+        module: "local_data_share",
+        properties: "src/blocks/local_data_share.sv",
+        wrapper: "local_data_share_props",
+        parameters: |p| vec![("T", p.scheduler.threads), ("WW", p.scheduler.warp_id_width()), ("DW", p.collector.lane_bits)],
+    },
+    FormalBlock {
         module: "operand_collector",
         properties: "src/blocks/operand_collector.sv",
         wrapper: "operand_collector_props",

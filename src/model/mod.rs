@@ -4,6 +4,7 @@
 
 pub mod bank_arbiter;
 pub mod lfsr;
+pub mod local_data_share;
 pub mod operand_collector;
 pub mod priority_encoder;
 pub mod register_file;
@@ -20,3 +21,4 @@ pub use simt_stack_ram::SimtStackRamModel;
 pub use warp_scheduler::{SeedWarpSchedulerModel, WarpSchedulerModel};
 pub use operand_collector::OperandCollectorModel;
 pub use register_map::RegisterMapModel;
+pub use local_data_share::LocalDataShareModel;

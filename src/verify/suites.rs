@@ -122,6 +122,11 @@ pub fn for_module<B: PresetBlocks>(module: &str, seed: u64, cycles: usize) -> Re
             let name = format!("operand_collector_{}", p.name);
             operand_collector(&name, || B::operand_collector().unwrap(), p.collector, (p.scheduler.warps, p.scheduler.threads), seed, cycles)
         }
+        "local_data_share" => {
+            let p = B::PRESET;
+            let name = format!("local_data_share_{}", p.name);
+            local_data_share(&name, || B::local_data_share().unwrap(), (p.scheduler.threads, p.scheduler.warps, p.collector.lane_bits, p.lds_rows), seed, cycles)
+        }
         other => bail!("no differential run is defined for exported module `{other}`: add one in src/verify/suites.rs"),
     }
 }
@@ -146,6 +151,13 @@ pub fn register_file<D: Dut>(name: &str, make: impl Fn() -> D, (banks, row_bits,
     let mut model = crate::model::register_file::RegisterFileModel::new(banks, 1 << row_bits, lanes, lane_bits);
     let stim = super::stimulus::register_file_stimulus(banks, row_bits, lanes, lane_bits);
     run_differential(name, make, &mut model, seed, cycles, stim)
+}
+
+/// A local data share of `lanes` lanes for `warps` warps, `lane_bits`-bit words and `rows` rows
+/// per bank against its model.
+pub fn local_data_share<D: Dut>(name: &str, make: impl Fn() -> D, (lanes, warps, lane_bits, rows): (usize, usize, usize, usize), seed: u64, cycles: usize) -> Result<Recorded> {
+    let mut model = crate::model::LocalDataShareModel::new(lanes, lane_bits, rows);
+    run_differential(name, make, &mut model, seed, cycles, super::stimulus::lds_stimulus(lanes, warps, lane_bits))
 }
 
 /// An operand collector with parameters `c` for `warps` warps of `threads` lanes against its
