@@ -1,0 +1,114 @@
+//! The hardware local data share does what the ISA says: random `st` and `ld` instructions run
+//! on the reference interpreter (`src/isa/interp.rs`, one instruction at a time, on a warp with a
+//! random mask and random register values) and, as requests, on the rust-hdl `LocalDataShare`.
+//! Every load returns the interpreter's registers, every access's conflict cycles are the
+//! interpreter's, it answers exactly that many cycles plus two after it was taken, and the
+//! counters agree. A last sweep loads every word a register can address.
+
+use simt_rtl::isa::interp::{Config, Machine};
+use simt_rtl::isa::Inst;
+use simt_rtl::model::local_data_share::LdsIn;
+use simt_rtl::model::LocalDataShareModel;
+use simt_rtl::preset_blocks::*;
+use simt_rtl::verify::differential::{clock_edge, cycle_outputs, prepare};
+use simt_rtl::verify::rng::mask;
+use simt_rtl::verify::{Dut, Rng};
+
+/// Drives one request until it is answered; returns the cycles from the one it was taken in to
+/// the one with `resp_valid`, and the outputs of that cycle.
+fn access<D: Dut>(dut: &mut D, m: &LocalDataShareModel, req: &LdsIn, cycle: &mut usize) -> (usize, Vec<u64>) {
+    let idle = LdsIn { addr: vec![0; m.lanes], data: vec![0; m.lanes], ..Default::default() };
+    loop {
+        let out = cycle_outputs(dut, &m.encode(req), *cycle).unwrap();
+        clock_edge(dut, *cycle).unwrap();
+        *cycle += 1;
+        if out[0] == 1 {
+            break;
+        }
+    }
+    for waited in 1..=m.lanes + 1 {
+        let out = cycle_outputs(dut, &m.encode(&idle), *cycle).unwrap();
+        clock_edge(dut, *cycle).unwrap();
+        *cycle += 1;
+        if out[1] == 1 {
+            return (waited, out);
+        }
+    }
+    panic!("no response within {} cycles of the request", m.lanes + 1);
+}
+
+fn agrees_with_interpreter<B: PresetBlocks>(instructions: usize) {
+    let p = B::PRESET;
+    let (warps, lanes, bits) = (p.scheduler.warps, p.scheduler.threads, p.collector.lane_bits);
+    let config = Config { warps, threads: lanes, lane_bits: bits, stack_depth: p.scheduler.stack_depth, lds_rows: p.lds_rows, max_instructions: u64::MAX };
+    let mut machine = Machine::new(config, &[]).unwrap();
+    let m = LocalDataShareModel::new(lanes, bits, p.lds_rows);
+    let mut dut = B::local_data_share().unwrap();
+    prepare(&mut dut).unwrap();
+    let mut cycle = 0;
+    let reset = LdsIn { reset: true, addr: vec![0; lanes], data: vec![0; lanes], ..Default::default() };
+    cycle_outputs(&mut dut, &m.encode(&reset), cycle).unwrap();
+    clock_edge(&mut dut, cycle).unwrap();
+    cycle += 1;
+    let mut rng = Rng::new(0x1DA5_2026);
+    let (ra, rd) = (1u8, 2u8);
+    let loadable = (1usize << bits).min(config.lds_words());
+    let sweep = (0..loadable).step_by(lanes).map(|first| (first, None));
+    let random = (0..instructions).map(|_| (0, Some(rng.chance(50))));
+    let mut conflicts = 0;
+    for (first, store) in random.collect::<Vec<_>>().into_iter().chain(sweep) {
+        let w = rng.below(warps as u64) as usize;
+        let lane_mask = if store.is_none() { mask(lanes) } else if rng.chance(50) { mask(lanes) } else { rng.bits(lanes).max(1) };
+        let crowded = rng.chance(30);
+        for l in 0..lanes {
+            let value = match store {
+                None => ((first + l) % loadable) as u64,
+                Some(_) if crowded => rng.below(3),
+                Some(_) => rng.bits(bits),
+            };
+            machine.regs[(w * lanes + l) * simt_rtl::isa::REGISTERS + ra as usize] = value as u32;
+        }
+        let inst = match store {
+            Some(true) => Inst::St { ra, index: rng.bits(7) as u8, stride: [0, 1, 2, rng.bits(7)][rng.below(4) as usize] as u8 },
+            _ => Inst::Ld { rd, ra },
+        };
+        machine.warps[w].mask = lane_mask as u32;
+        machine.warps[w].pc = 0;
+        let before = machine.counters.lds_conflict_cycles;
+        machine.step(w, &[inst]).unwrap();
+        let expected_conflicts = machine.counters.lds_conflict_cycles - before;
+        let regs = |r: u8| (0..lanes).map(|l| machine.reg(w, l, r as usize) as u64).collect::<Vec<_>>();
+        let req = match inst {
+            Inst::St { index, stride, .. } => {
+                LdsIn { valid: true, write: true, mask: lane_mask, warp: w as u64, index: index as u64, stride: stride as u64, addr: vec![0; lanes], data: regs(ra), ..Default::default() }
+            }
+            _ => LdsIn { valid: true, mask: lane_mask, addr: regs(ra), data: vec![0; lanes], ..Default::default() },
+        };
+        let (waited, out) = access(&mut dut, &m, &req, &mut cycle);
+        assert_eq!(waited as u64, expected_conflicts + 2, "{inst} on warp {w}, mask {lane_mask:#x}: answered {waited} cycles after it was taken");
+        conflicts += expected_conflicts;
+        if let Inst::Ld { .. } = inst {
+            let got = &out[2..2 + lanes];
+            for l in (0..lanes).filter(|l| lane_mask >> l & 1 == 1) {
+                assert_eq!(got[l], machine.reg(w, l, rd as usize) as u64, "{inst} on warp {w}, lane {l} (address {}): hardware and interpreter differ", req.addr[l]);
+            }
+        }
+        assert_eq!((out[2 + lanes], out[3 + lanes]), (machine.counters.lds_accesses, conflicts), "accesses and conflict cycles after {inst}");
+    }
+    assert!(conflicts > 0 || lanes == 4, "{}: no bank conflict in {instructions} accesses", p.name);
+}
+
+#[test]
+fn cu_local_data_share_agrees_with_the_interpreter() {
+    agrees_with_interpreter::<CuBlocks>(3000);
+}
+
+#[test]
+fn seed_local_data_share_agrees_with_the_interpreter() {
+    agrees_with_interpreter::<SeedBlocks>(1000);
+}
+
+#[test]
+fn tiny_local_data_share_agrees_with_the_interpreter() {
+    agrees_with_interpreter::<TinyBlocks>(3000);
+}
