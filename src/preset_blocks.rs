@@ -4,7 +4,7 @@
 
 use anyhow::Result;
 
-use crate::blocks::{BankArbiter, LocalDataShare, OperandCollector, Order, PriorityEncoder, RegisterFile, RegisterMap, SelfTest, RoundRobinArbiter, SeedWarpScheduler, SimtStack, SimtStackRam, WarpScheduler};
+use crate::blocks::{BankArbiter, LocalDataShare, OperandCollector, Order, PriorityEncoder, RegisterFile, RegisterMap, SelfTest, RoundRobinArbiter, Scoreboard, SeedWarpScheduler, SimtStack, SimtStackRam, WarpScheduler};
 use crate::params::{EmptyTop, Preset, SchedulerMode, CU, SEED, TINY};
 use crate::verify::Dut;
 
@@ -30,6 +30,8 @@ pub trait PresetBlocks {
     type RegisterMap: Dut;
     /// `LocalDataShare<T, WW, DW, RW>`: the collector's lanes and lane width, `2^RW = lds_rows`.
     type LocalDataShare: Dut;
+    /// `Scoreboard<W, WW, R, RRW>`: the scheduler's warps, the collector's registers per warp.
+    type Scoreboard: Dut;
     /// The board self-test top around this preset's scheduler and operand collector.
     type SelfTest: Dut;
     fn scheduler(mode: SchedulerMode) -> Result<Self::Scheduler>;
@@ -43,6 +45,7 @@ pub trait PresetBlocks {
     fn register_file() -> Result<Self::RegisterFile>;
     fn register_map() -> Result<Self::RegisterMap>;
     fn local_data_share() -> Result<Self::LocalDataShare>;
+    fn scoreboard() -> Result<Self::Scoreboard>;
     /// The self-test top running `cycles` cycles, its expected signature computed by simulation.
     fn self_test(cycles: u64) -> Result<Self::SelfTest>;
 }
@@ -71,6 +74,7 @@ macro_rules! preset_blocks {
             type RegisterFile = RegisterFile<$b, $bw, $rw, $ct, $dw, $td>;
             type RegisterMap = RegisterMap<$bw, $rw, $cww, $rrw>;
             type LocalDataShare = LocalDataShare<$ct, $ww, $dw, $lrw>;
+            type Scoreboard = Scoreboard<$w, $ww, { 1 << $rrw }, $rrw>;
             type SelfTest = SelfTest<$w, $ww, $t, $a, $d, $spw, $b, $bw, $n, $nw, $p, $k, $q, $qw, $qcw, $bq, $sq, $rw, $rrw, $dw, $td, $u, $uw, $tg>;
             fn scheduler(mode: SchedulerMode) -> Result<Self::Scheduler> {
                 WarpScheduler::new(mode)
@@ -105,6 +109,12 @@ macro_rules! preset_blocks {
                     anyhow::bail!("preset `{}`: lds_rows = {} is not 2^{}", Self::PRESET.name, Self::PRESET.lds_rows, $lrw);
                 }
                 LocalDataShare::new(Self::PRESET.scheduler.warps)
+            }
+            fn scoreboard() -> Result<Self::Scoreboard> {
+                if Self::PRESET.collector.regs_per_warp != 1 << $rrw {
+                    anyhow::bail!("preset `{}`: regs_per_warp = {} is not 2^{}", Self::PRESET.name, Self::PRESET.collector.regs_per_warp, $rrw);
+                }
+                Scoreboard::new()
             }
             fn self_test(cycles: u64) -> Result<Self::SelfTest> {
                 Self::PRESET.board_clock()?;
@@ -167,6 +177,7 @@ mod tests {
         B::register_file().unwrap();
         B::register_map().unwrap();
         B::local_data_share().unwrap();
+        B::scoreboard().unwrap();
     }
 
     #[test]

@@ -169,6 +169,25 @@ fn local_data_share<B: PresetBlocks>() {
     );
 }
 
+fn scoreboard<B: PresetBlocks>() {
+    use simt_rtl::model::scoreboard::{ScoreboardIn, ScoreboardOut};
+    let rec = timed(format!("{} scoreboard", B::PRESET.name), || suites::for_module::<B>("scoreboard", SEED, cycles()).unwrap());
+    // Coverage: hazards seen, a hazard cleared by the same cycle's release, both misuse flags.
+    let (mut hazards, mut bypassed, mut double, mut free) = (0, 0, 0, 0);
+    let mut model = simt_rtl::model::ScoreboardModel::new(B::PRESET.scheduler.warps);
+    for (i, o) in rec.inputs.iter().zip(&rec.outputs) {
+        let (si, so) = (ScoreboardIn::from_words(i), ScoreboardOut::from_words(o));
+        hazards += so.hazard as usize;
+        let without_release = ScoreboardIn { release_valid: 0, ..si };
+        bypassed += (so.hazard == 0 && model.collides(&without_release)) as usize;
+        double += (si.reset == 0 && so.err_double_reserve == 0 && si.reserve_valid == 1 && model.reg_table[si.reserve_warp as usize].contains(&si.reserve_reg)
+            && !(si.release_valid == 1 && (si.release_warp, si.release_reg) == (si.reserve_warp, si.reserve_reg))) as usize;
+        free += (si.reset == 0 && si.release_valid == 1 && !model.reg_table[si.release_warp as usize].contains(&si.release_reg)) as usize;
+        simt_rtl::verify::CycleModel::step(&mut model, i);
+    }
+    assert!(hazards > 1000 && bypassed > 100 && double > 10 && free > 10, "coverage: hazards {hazards}, cleared by the same cycle's release {bypassed}, double reservations {double}, releases of free registers {free}");
+}
+
 macro_rules! per_preset {
     ($modname:ident, $B:ty) => {
         mod $modname {
@@ -216,6 +235,10 @@ macro_rules! per_preset {
             #[test]
             fn local_data_share() {
                 super::local_data_share::<$B>();
+            }
+            #[test]
+            fn scoreboard() {
+                super::scoreboard::<$B>();
             }
             #[test]
             fn seed_port_wrapper() {

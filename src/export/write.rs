@@ -124,6 +124,9 @@ pub fn exported_blocks<B: PresetBlocks>() -> Result<Vec<ExportedBlock>> {
             "R700 local data share (seed 004): 4 banks (bank = address mod 4), owner-computes stores, dynamic loads, bank conflicts serialised and counted",
             &[("LDS", format!("banks=4 rows_per_bank={} word_bits={} lanes={}", preset.lds_rows, preset.collector.lane_bits, preset.scheduler.threads)),
               ("Interface", LDS_INTERFACE.into())])?,
+        export(&preset, &mut B::scoreboard()?, "scoreboard", "Scoreboard",
+            "GPGPU-Sim's scoreboard: registers in flight per warp, RAW/WAW hazard check (a same-cycle release counts), sticky misuse flags",
+            &[("Registers", format!("{} per warp", preset.collector.regs_per_warp))])?,
         export(&preset, &mut B::operand_collector()?, "operand_collector", "OperandCollector",
             "GPGPU-Sim's operand collector (opndcoll_rfu_t): banked register file, bank arbiter, collector and dispatch units", &[("Collector", collector_summary(&preset)), ("Interface", COLLECTOR_INTERFACE.into())])?,
     ])

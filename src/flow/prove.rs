@@ -112,6 +112,15 @@ pub const FORMAL_BLOCKS: &[FormalBlock] = &[
         },
     },
     FormalBlock {
+        module: "scoreboard",
+        properties: "src/blocks/scoreboard.sv",
+        wrapper: "scoreboard_props",
+        parameters: |p| {
+            let r = p.collector.regs_per_warp;
+            vec![("W", p.scheduler.warps), ("WW", p.scheduler.warp_id_width()), ("R", r), ("RRW", clog2(r))]
+        },
+    },
+    FormalBlock {
         module: "local_data_share",
         properties: "src/blocks/local_data_share.sv",
         wrapper: "local_data_share_props",

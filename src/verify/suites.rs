@@ -127,6 +127,12 @@ pub fn for_module<B: PresetBlocks>(module: &str, seed: u64, cycles: usize) -> Re
             let name = format!("local_data_share_{}", p.name);
             local_data_share(&name, || B::local_data_share().unwrap(), (p.scheduler.threads, p.scheduler.warps, p.collector.lane_bits, p.lds_rows), seed, cycles)
         }
+        "scoreboard" => {
+            let p = B::PRESET;
+            let mut model = crate::model::ScoreboardModel::new(p.scheduler.warps);
+            let stim = super::stimulus::scoreboard_stimulus(p.scheduler.warps, p.collector.regs_per_warp);
+            run_differential(&format!("scoreboard_{}", p.name), || B::scoreboard().unwrap(), &mut model, seed, cycles, stim)
+        }
         other => bail!("no differential run is defined for exported module `{other}`: add one in src/verify/suites.rs"),
     }
 }
