@@ -4,7 +4,7 @@
 
 use anyhow::Result;
 
-use crate::blocks::{BankArbiter, LocalDataShare, OperandCollector, Order, PriorityEncoder, RegisterFile, RegisterMap, SelfTest, RoundRobinArbiter, Scoreboard, SeedWarpScheduler, SimtStack, SimtStackRam, WarpScheduler};
+use crate::blocks::{BankArbiter, LaneAlu, LocalDataShare, OperandCollector, Order, PriorityEncoder, RegisterFile, RegisterMap, SelfTest, RoundRobinArbiter, Scoreboard, SeedWarpScheduler, SimtStack, SimtStackRam, WarpScheduler};
 use crate::params::{EmptyTop, Preset, SchedulerMode, CU, SEED, TINY};
 use crate::verify::Dut;
 
@@ -32,6 +32,8 @@ pub trait PresetBlocks {
     type LocalDataShare: Dut;
     /// `Scoreboard<W, WW, R, RRW>`: the scheduler's warps, the collector's registers per warp.
     type Scoreboard: Dut;
+    /// `LaneAlu<T, DW, SW, TD>`: the collector's lanes and lane width.
+    type LaneAlu: Dut;
     /// The board self-test top around this preset's scheduler and operand collector.
     type SelfTest: Dut;
     fn scheduler(mode: SchedulerMode) -> Result<Self::Scheduler>;
@@ -46,6 +48,7 @@ pub trait PresetBlocks {
     fn register_map() -> Result<Self::RegisterMap>;
     fn local_data_share() -> Result<Self::LocalDataShare>;
     fn scoreboard() -> Result<Self::Scoreboard>;
+    fn lane_alu() -> Result<Self::LaneAlu>;
     /// The self-test top running `cycles` cycles, its expected signature computed by simulation.
     fn self_test(cycles: u64) -> Result<Self::SelfTest>;
 }
@@ -75,6 +78,7 @@ macro_rules! preset_blocks {
             type RegisterMap = RegisterMap<$bw, $rw, $cww, $rrw>;
             type LocalDataShare = LocalDataShare<$ct, $ww, $dw, $lrw>;
             type Scoreboard = Scoreboard<$w, $ww, { 1 << $rrw }, $rrw>;
+            type LaneAlu = LaneAlu<$ct, $dw, { $crate::params::clog2($dw) }, $td>;
             type SelfTest = SelfTest<$w, $ww, $t, $a, $d, $spw, $b, $bw, $n, $nw, $p, $k, $q, $qw, $qcw, $bq, $sq, $rw, $rrw, $dw, $td, $u, $uw, $tg>;
             fn scheduler(mode: SchedulerMode) -> Result<Self::Scheduler> {
                 WarpScheduler::new(mode)
@@ -115,6 +119,9 @@ macro_rules! preset_blocks {
                     anyhow::bail!("preset `{}`: regs_per_warp = {} is not 2^{}", Self::PRESET.name, Self::PRESET.collector.regs_per_warp, $rrw);
                 }
                 Scoreboard::new()
+            }
+            fn lane_alu() -> Result<Self::LaneAlu> {
+                LaneAlu::new()
             }
             fn self_test(cycles: u64) -> Result<Self::SelfTest> {
                 Self::PRESET.board_clock()?;
@@ -178,6 +185,7 @@ mod tests {
         B::register_map().unwrap();
         B::local_data_share().unwrap();
         B::scoreboard().unwrap();
+        B::lane_alu().unwrap();
     }
 
     #[test]

@@ -188,6 +188,14 @@ fn scoreboard<B: PresetBlocks>() {
     assert!(hazards > 1000 && bypassed > 100 && double > 10 && free > 10, "coverage: hazards {hazards}, cleared by the same cycle's release {bypassed}, double reservations {double}, releases of free registers {free}");
 }
 
+fn lane_alu<B: PresetBlocks>() {
+    let rec = timed(format!("{} lane ALU", B::PRESET.name), || suites::for_module::<B>("lane_alu", SEED, cycles()).unwrap());
+    // Coverage: every op code, undefined ones included.
+    let mut seen = [0usize; 16];
+    rec.inputs.iter().for_each(|i| seen[i[0] as usize] += 1);
+    assert!(seen.iter().all(|&n| n > 10), "op codes seen: {seen:?}");
+}
+
 macro_rules! per_preset {
     ($modname:ident, $B:ty) => {
         mod $modname {
@@ -239,6 +247,10 @@ macro_rules! per_preset {
             #[test]
             fn scoreboard() {
                 super::scoreboard::<$B>();
+            }
+            #[test]
+            fn lane_alu() {
+                super::lane_alu::<$B>();
             }
             #[test]
             fn seed_port_wrapper() {

@@ -3,6 +3,7 @@
 //! blocks must do: the differential tests compare every output on every cycle against them.
 
 pub mod bank_arbiter;
+pub mod lane_alu;
 pub mod lfsr;
 pub mod local_data_share;
 pub mod operand_collector;
@@ -24,3 +25,4 @@ pub use operand_collector::OperandCollectorModel;
 pub use register_map::RegisterMapModel;
 pub use local_data_share::LocalDataShareModel;
 pub use scoreboard::ScoreboardModel;
+pub use lane_alu::LaneAluModel;

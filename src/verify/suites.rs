@@ -133,6 +133,12 @@ pub fn for_module<B: PresetBlocks>(module: &str, seed: u64, cycles: usize) -> Re
             let stim = super::stimulus::scoreboard_stimulus(p.scheduler.warps, p.collector.regs_per_warp);
             run_differential(&format!("scoreboard_{}", p.name), || B::scoreboard().unwrap(), &mut model, seed, cycles, stim)
         }
+        "lane_alu" => {
+            let p = B::PRESET;
+            let (lanes, bits) = (p.scheduler.threads, p.collector.lane_bits);
+            let mut model = crate::model::LaneAluModel { lanes, lane_bits: bits };
+            run_differential(&format!("lane_alu_{}", p.name), || B::lane_alu().unwrap(), &mut model, seed, cycles, super::stimulus::alu_stimulus(lanes, bits))
+        }
         other => bail!("no differential run is defined for exported module `{other}`: add one in src/verify/suites.rs"),
     }
 }
