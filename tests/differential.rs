@@ -196,6 +196,20 @@ fn lane_alu<B: PresetBlocks>() {
     assert!(seen.iter().all(|&n| n > 10), "op codes seen: {seen:?}");
 }
 
+/// The decoder is the same for every preset.
+#[test]
+fn decoder() {
+    let rec = timed("decoder".into(), || suites::for_module::<CuBlocks>("decoder", SEED, cycles()).unwrap());
+    // Coverage: every kind, and illegal opcodes.
+    let mut kinds = [0usize; 9];
+    let mut illegal = 0;
+    for o in &rec.outputs {
+        kinds[o[1] as usize] += 1;
+        illegal += (o[0] == 0) as usize;
+    }
+    assert!(kinds.iter().all(|&n| n > 100) && illegal > 100, "kinds {kinds:?}, illegal {illegal}");
+}
+
 macro_rules! per_preset {
     ($modname:ident, $B:ty) => {
         mod $modname {

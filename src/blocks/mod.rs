@@ -23,6 +23,8 @@ pub mod register_map;
 pub use register_map::RegisterMap;
 pub mod local_data_share;
 pub use local_data_share::LocalDataShare;
+pub mod decoder;
+pub use decoder::Decoder;
 pub mod lane_alu;
 pub use lane_alu::LaneAlu;
 pub mod scoreboard;

@@ -37,21 +37,21 @@ module scoreboard_props #(
     always @(*) if (!started) assume (reset);
 
     // The shadow: release, then reserve, at each edge.
-    reg [R-1:0] table [0:W-1];
+    reg [R-1:0] in_flight [0:W-1];
     reg double = 1'b0, free = 1'b0;
     integer w, s;
-    initial for (w = 0; w < W; w = w + 1) table[w] = 0;
+    initial for (w = 0; w < W; w = w + 1) in_flight[w] = 0;
     always @(posedge clock)
         if (reset) begin
-            for (w = 0; w < W; w = w + 1) table[w] <= 0;
+            for (w = 0; w < W; w = w + 1) in_flight[w] <= 0;
             double <= 1'b0;
             free <= 1'b0;
         end else begin
             for (w = 0; w < W; w = w + 1)
-                table[w] <= (table[w] & ~((release_valid && release_warp == w) ? (1 << release_reg) : 0))
+                in_flight[w] <= (in_flight[w] & ~((release_valid && release_warp == w) ? (1 << release_reg) : 0))
                     | ((reserve_valid && reserve_warp == w) ? (1 << reserve_reg) : 0);
-            if (release_valid && !table[release_warp][release_reg]) free <= 1'b1;
-            if (reserve_valid && table[reserve_warp][reserve_reg] && !(release_valid && release_warp == reserve_warp && release_reg == reserve_reg))
+            if (release_valid && !in_flight[release_warp][release_reg]) free <= 1'b1;
+            if (reserve_valid && in_flight[reserve_warp][reserve_reg] && !(release_valid && release_warp == reserve_warp && release_reg == reserve_reg))
                 double <= 1'b1;
         end
 
@@ -60,11 +60,11 @@ module scoreboard_props #(
     reg collides;
     reg [W-1:0] busy;
     always @(*) begin
-        row = table[check_warp] & ~((release_valid && release_warp == check_warp) ? (1 << release_reg) : 0);
+        row = in_flight[check_warp] & ~((release_valid && release_warp == check_warp) ? (1 << release_reg) : 0);
         collides = check_dst_valid && row[check_dst];
         for (s = 0; s < 3; s = s + 1)
             if (check_src_valid[s] && row[check_src[s*RRW +: RRW]]) collides = 1'b1;
-        for (w = 0; w < W; w = w + 1) busy[w] = table[w] != 0;
+        for (w = 0; w < W; w = w + 1) busy[w] = in_flight[w] != 0;
     end
 
     always @(*) if (started) begin

@@ -7,7 +7,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use anyhow::{anyhow, bail, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use rust_hdl::core::check_error::check_all;
 use rust_hdl::prelude::*;
 
@@ -111,6 +111,9 @@ pub fn export_module<B: Block>(block: &B, top_name: &str, header: &str) -> Resul
         }
     }
     modules.sort_by(|a, b| (a.name != top_name, &a.name).cmp(&(b.name != top_name, &b.name)));
+    for m in &modules {
+        check_identifiers(&m.text).with_context(|| format!("exporting `{top_name}`"))?;
+    }
     let mut out = String::from(header);
     for m in &modules {
         out.push('\n');
@@ -120,4 +123,43 @@ pub fn export_module<B: Block>(block: &B, top_name: &str, header: &str) -> Resul
         }
     }
     Ok(out)
+}
+
+/// Words SystemVerilog reserves that Verilog-2005 does not: rust-hdl lets a field take one
+/// (a port named `class` is plain Verilog to iverilog), but Verilator, yosys `-sv` and every
+/// SystemVerilog flow refuse the file.
+const SYSTEMVERILOG_KEYWORDS: &[&str] = &[
+    "accept_on", "alias", "always_comb", "always_ff", "always_latch", "assert", "assume", "before", "bind", "bins", "binsof", "bit",
+    "break", "byte", "chandle", "checker", "class", "clocking", "const", "constraint", "context", "continue", "cover", "covergroup",
+    "coverpoint", "cross", "dist", "do", "endclass", "endclocking", "endgroup", "endinterface", "endpackage", "endprogram",
+    "endproperty", "endsequence", "enum", "eventually", "expect", "export", "extends", "extern", "final", "first_match", "foreach",
+    "forkjoin", "global", "iff", "ignore_bins", "illegal_bins", "implements", "implies", "import", "inside", "int", "interconnect",
+    "interface", "intersect", "join_any", "join_none", "let", "local", "logic", "longint", "matches", "modport", "nettype", "new",
+    "nexttime", "null", "package", "packed", "priority", "program", "property", "protected", "pure", "rand", "randc", "randcase",
+    "randsequence", "ref", "reject_on", "restrict", "return", "s_always", "s_eventually", "s_nexttime", "s_until", "s_until_with",
+    "sequence", "shortint", "shortreal", "soft", "solve", "static", "string", "strong", "struct", "super", "sync_accept_on",
+    "sync_reject_on", "tagged", "this", "throughout", "timeprecision", "timeunit", "type", "typedef", "union", "unique", "unique0",
+    "until", "until_with", "untyped", "var", "virtual", "void", "wait_order", "weak", "wildcard", "with", "within",
+];
+
+/// Fails on an identifier that SystemVerilog reserves (see [`SYSTEMVERILOG_KEYWORDS`]).
+pub fn check_identifiers(verilog: &str) -> Result<()> {
+    let code: String = verilog.lines().map(|l| l.split("//").next().unwrap_or("")).collect::<Vec<_>>().join("\n");
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$';
+    if let Some(bad) = code.split(|c: char| !word(c)).find(|w| SYSTEMVERILOG_KEYWORDS.contains(w)) {
+        bail!("the identifier `{bad}` is a SystemVerilog keyword: Verilator and SystemVerilog tools refuse the file; rename that field or port");
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check_identifiers;
+
+    #[test]
+    fn systemverilog_keywords_are_refused_outside_comments() {
+        let err = check_identifiers("module decoder(inst, class);\n  output reg [3:0] class;\nendmodule\n").unwrap_err();
+        assert!(format!("{err:#}").contains("`class` is a SystemVerilog keyword"), "{err:#}");
+        check_identifiers("// the class of an instruction\nmodule decoder(inst, kind, banks$0$logic);\nendmodule\n").unwrap();
+    }
 }

@@ -3,6 +3,7 @@
 //! blocks must do: the differential tests compare every output on every cycle against them.
 
 pub mod bank_arbiter;
+pub mod decoder;
 pub mod lane_alu;
 pub mod lfsr;
 pub mod local_data_share;
@@ -26,3 +27,4 @@ pub use register_map::RegisterMapModel;
 pub use local_data_share::LocalDataShareModel;
 pub use scoreboard::ScoreboardModel;
 pub use lane_alu::LaneAluModel;
+pub use decoder::DecoderModel;

@@ -139,6 +139,14 @@ pub fn for_module<B: PresetBlocks>(module: &str, seed: u64, cycles: usize) -> Re
             let mut model = crate::model::LaneAluModel { lanes, lane_bits: bits };
             run_differential(&format!("lane_alu_{}", p.name), || B::lane_alu().unwrap(), &mut model, seed, cycles, super::stimulus::alu_stimulus(lanes, bits))
         }
+        "decoder" => {
+            // Random words, and every defined opcode with random fields.
+            let defined: Vec<u64> = (0..64).filter(|&c| crate::isa::Inst::decode((c as u32) << 26).is_some()).collect();
+            run_differential(&format!("decoder_{}", B::PRESET.name), || crate::blocks::Decoder::new().unwrap(), &mut crate::model::DecoderModel, seed, cycles, |rng, _, _| {
+                let code = if rng.chance(25) { rng.bits(6) } else { defined[rng.below(defined.len() as u64) as usize] };
+                vec![code << 26 | rng.bits(26)]
+            })
+        }
         other => bail!("no differential run is defined for exported module `{other}`: add one in src/verify/suites.rs"),
     }
 }
