@@ -4,7 +4,7 @@
 
 use anyhow::Result;
 
-use crate::blocks::{BankArbiter, LaneAlu, LocalDataShare, OperandCollector, Order, PriorityEncoder, RegisterFile, RegisterMap, SelfTest, RoundRobinArbiter, Scoreboard, SeedWarpScheduler, SimtStack, SimtStackRam, WarpScheduler};
+use crate::blocks::{BankArbiter, IBuffer, LaneAlu, LocalDataShare, OperandCollector, Order, PriorityEncoder, RegisterFile, RegisterMap, SelfTest, RoundRobinArbiter, Scoreboard, SeedWarpScheduler, SimtStack, SimtStackRam, WarpScheduler};
 use crate::params::{EmptyTop, Preset, SchedulerMode, CU, SEED, TINY};
 use crate::verify::Dut;
 
@@ -34,6 +34,8 @@ pub trait PresetBlocks {
     type Scoreboard: Dut;
     /// `LaneAlu<T, DW, SW, TD>`: the collector's lanes and lane width.
     type LaneAlu: Dut;
+    /// `IBuffer<W, WW, A>`: the scheduler's warps and pc width.
+    type IBuffer: Dut;
     /// The board self-test top around this preset's scheduler and operand collector.
     type SelfTest: Dut;
     fn scheduler(mode: SchedulerMode) -> Result<Self::Scheduler>;
@@ -49,6 +51,7 @@ pub trait PresetBlocks {
     fn local_data_share() -> Result<Self::LocalDataShare>;
     fn scoreboard() -> Result<Self::Scoreboard>;
     fn lane_alu() -> Result<Self::LaneAlu>;
+    fn ibuffer() -> Result<Self::IBuffer>;
     /// The self-test top running `cycles` cycles, its expected signature computed by simulation.
     fn self_test(cycles: u64) -> Result<Self::SelfTest>;
 }
@@ -78,6 +81,7 @@ macro_rules! preset_blocks {
             type RegisterMap = RegisterMap<$bw, $rw, $cww, $rrw>;
             type LocalDataShare = LocalDataShare<$ct, $ww, $dw, $lrw>;
             type Scoreboard = Scoreboard<$w, $ww, { 1 << $rrw }, $rrw>;
+            type IBuffer = IBuffer<$w, $ww, $a>;
             type LaneAlu = LaneAlu<$ct, $dw, { $crate::params::clog2($dw) }, $td>;
             type SelfTest = SelfTest<$w, $ww, $t, $a, $d, $spw, $b, $bw, $n, $nw, $p, $k, $q, $qw, $qcw, $bq, $sq, $rw, $rrw, $dw, $td, $u, $uw, $tg>;
             fn scheduler(mode: SchedulerMode) -> Result<Self::Scheduler> {
@@ -119,6 +123,9 @@ macro_rules! preset_blocks {
                     anyhow::bail!("preset `{}`: regs_per_warp = {} is not 2^{}", Self::PRESET.name, Self::PRESET.collector.regs_per_warp, $rrw);
                 }
                 Scoreboard::new()
+            }
+            fn ibuffer() -> Result<Self::IBuffer> {
+                IBuffer::new()
             }
             fn lane_alu() -> Result<Self::LaneAlu> {
                 LaneAlu::new()
@@ -186,6 +193,7 @@ mod tests {
         B::local_data_share().unwrap();
         B::scoreboard().unwrap();
         B::lane_alu().unwrap();
+        B::ibuffer().unwrap();
     }
 
     #[test]

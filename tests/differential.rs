@@ -210,6 +210,26 @@ fn decoder() {
     assert!(kinds.iter().all(|&n| n > 100) && illegal > 100, "kinds {kinds:?}, illegal {illegal}");
 }
 
+fn ibuffer<B: PresetBlocks>() {
+    use simt_rtl::model::ibuffer::{IBufferIn, IBufferOut};
+    let rec = timed(format!("{} I-buffer", B::PRESET.name), || suites::for_module::<B>("ibuffer", SEED, cycles()).unwrap());
+    // Coverage: a full warp issued and filled in one cycle, flushes of a non-empty buffer, both flags.
+    let (mut full_swap, mut flushed, mut fill_full, mut issue_empty) = (0, 0, 0, 0);
+    for (i, o) in rec.inputs.iter().zip(&rec.outputs) {
+        let (i, o) = (IBufferIn::from_words(i), IBufferOut::from_words(o));
+        if i.reset == 1 {
+            continue;
+        }
+        let has_space = |w: u64| o.space >> w & 1 == 1;
+        let has_head = |w: u64| o.head_valid >> w & 1 == 1;
+        full_swap += (i.fill_valid == 1 && i.issue_valid == 1 && i.fill_warp == i.issue_warp && !has_space(i.fill_warp)) as usize;
+        flushed += (i.flush_valid == 1 && has_head(i.flush_warp)) as usize;
+        fill_full += (i.fill_valid == 1 && !has_space(i.fill_warp) && !(i.issue_valid == 1 && i.issue_warp == i.fill_warp)) as usize;
+        issue_empty += (i.issue_valid == 1 && !has_head(i.issue_warp)) as usize;
+    }
+    assert!(full_swap > 100 && flushed > 100 && fill_full > 10 && issue_empty > 10, "coverage: full warp issued and filled {full_swap}, flushes {flushed}, fills of full {fill_full}, issues of empty {issue_empty}");
+}
+
 macro_rules! per_preset {
     ($modname:ident, $B:ty) => {
         mod $modname {
@@ -265,6 +285,10 @@ macro_rules! per_preset {
             #[test]
             fn lane_alu() {
                 super::lane_alu::<$B>();
+            }
+            #[test]
+            fn ibuffer() {
+                super::ibuffer::<$B>();
             }
             #[test]
             fn seed_port_wrapper() {

@@ -25,6 +25,8 @@ pub mod local_data_share;
 pub use local_data_share::LocalDataShare;
 pub mod decoder;
 pub use decoder::Decoder;
+pub mod ibuffer;
+pub use ibuffer::IBuffer;
 pub mod lane_alu;
 pub use lane_alu::LaneAlu;
 pub mod scoreboard;

@@ -127,6 +127,8 @@ pub fn exported_blocks<B: PresetBlocks>() -> Result<Vec<ExportedBlock>> {
         export(&preset, &mut B::scoreboard()?, "scoreboard", "Scoreboard",
             "GPGPU-Sim's scoreboard: registers in flight per warp, RAW/WAW hazard check (a same-cycle release counts), sticky misuse flags",
             &[("Registers", format!("{} per warp", preset.collector.regs_per_warp))])?,
+        export(&preset, &mut B::ibuffer()?, "ibuffer", "IBuffer",
+            "the SIMT core's per-warp instruction buffer: two slots per warp, fill, issue of the oldest, flush, misuse flags", &[])?,
         export(&preset, &mut crate::blocks::Decoder::new()?, "decoder", "Decoder",
             "the SIMT core's instruction decode: opcode ROM from the ISA's decoder, register, immediate, target and store fields", &[])?,
         export(&preset, &mut B::lane_alu()?, "lane_alu", "LaneAlu",

@@ -4,6 +4,7 @@
 
 pub mod bank_arbiter;
 pub mod decoder;
+pub mod ibuffer;
 pub mod lane_alu;
 pub mod lfsr;
 pub mod local_data_share;
@@ -28,3 +29,4 @@ pub use local_data_share::LocalDataShareModel;
 pub use scoreboard::ScoreboardModel;
 pub use lane_alu::LaneAluModel;
 pub use decoder::DecoderModel;
+pub use ibuffer::IBufferModel;

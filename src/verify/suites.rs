@@ -147,6 +147,11 @@ pub fn for_module<B: PresetBlocks>(module: &str, seed: u64, cycles: usize) -> Re
                 vec![code << 26 | rng.bits(26)]
             })
         }
+        "ibuffer" => {
+            let p = B::PRESET.scheduler;
+            let mut model = crate::model::IBufferModel::new(p.warps);
+            run_differential(&format!("ibuffer_{}", B::PRESET.name), || B::ibuffer().unwrap(), &mut model, seed, cycles, super::stimulus::ibuffer_stimulus(p.warps, p.pc_width))
+        }
         other => bail!("no differential run is defined for exported module `{other}`: add one in src/verify/suites.rs"),
     }
 }
