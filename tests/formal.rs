@@ -254,3 +254,19 @@ fn mutant_scoreboard_without_same_cycle_release_is_caught() {
     let results = prove_only(block("scoreboard"), &simt_rtl::params::TINY, &rtl, 20, &dir, &only).unwrap();
     assert!(matches!(results[0].1, Outcome::Failed { .. }), "{results:?}");
 }
+
+#[test]
+fn ibuffer_properties_hold_from_reset_to_depth_20() {
+    properties_hold("ibuffer", 4, &["at_most_two_per_warp", "empty_warp_shows_no_instruction"]);
+}
+
+#[test]
+fn mutant_ibuffer_flush_ignored_is_caught() {
+    mutant_is_caught("ibuffer", "flush_ignored", "if ((flush_valid & (flush_warp == 0)) | reset) begin", "if (reset) begin", "space_and_head_as_counted");
+}
+
+#[test]
+fn mutant_ibuffer_fill_into_wrong_slot_is_caught() {
+    // Warp 0's instruction filled into an empty buffer lands in the second slot: the head is stale.
+    mutant_is_caught("ibuffer", "wrong_slot", "inst0$0$d = fill_inst;", "inst1$0$d = fill_inst;", "filled_into_empty_warp_is_the_head");
+}

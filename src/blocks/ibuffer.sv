@@ -69,7 +69,7 @@ module ibuffer_props #(
         end
 
     always @(*) if (started) begin
-        at_most_two_per_warp: assert (shadow_space | shadow_head);
+        at_most_two_per_warp: assert ((space | head_valid) == {W{1'b1}});
         space_and_head_as_counted: assert (space == shadow_space && head_valid == shadow_head);
         filled_into_empty_warp_is_the_head: assert (!fresh || issue_warp != fresh_warp || (head_inst == fresh_inst && head_pc == fresh_pc));
         empty_warp_shows_no_instruction: assert (head_valid[issue_warp] || (head_inst == 0 && head_pc == 0));

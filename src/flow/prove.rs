@@ -112,6 +112,12 @@ pub const FORMAL_BLOCKS: &[FormalBlock] = &[
         },
     },
     FormalBlock {
+        module: "ibuffer",
+        properties: "src/blocks/ibuffer.sv",
+        wrapper: "ibuffer_props",
+        parameters: |p| vec![("W", p.scheduler.warps), ("WW", p.scheduler.warp_id_width()), ("A", p.scheduler.pc_width)],
+    },
+    FormalBlock {
         module: "scoreboard",
         properties: "src/blocks/scoreboard.sv",
         wrapper: "scoreboard_props",
