@@ -31,7 +31,7 @@ fn random_alu_inst(rng: &mut Rng) -> Inst {
 fn decode_and_execute<B: PresetBlocks>(instructions: usize) {
     let p = B::PRESET;
     let (warps, lanes, bits) = (p.scheduler.warps, p.scheduler.threads, p.collector.lane_bits);
-    let config = Config { warps, threads: lanes, lane_bits: bits, stack_depth: p.scheduler.stack_depth, lds_rows: p.lds_rows, max_instructions: u64::MAX };
+    let config = Config::of_preset(&p, u64::MAX);
     let mut machine = Machine::new(config, &[]).unwrap();
     let mut rng = Rng::new(0xDA7A_2026);
     for v in machine.regs.iter_mut() {

@@ -40,7 +40,7 @@ fn access<D: Dut>(dut: &mut D, m: &LocalDataShareModel, req: &LdsIn, cycle: &mut
 fn agrees_with_interpreter<B: PresetBlocks>(instructions: usize) {
     let p = B::PRESET;
     let (warps, lanes, bits) = (p.scheduler.warps, p.scheduler.threads, p.collector.lane_bits);
-    let config = Config { warps, threads: lanes, lane_bits: bits, stack_depth: p.scheduler.stack_depth, lds_rows: p.lds_rows, max_instructions: u64::MAX };
+    let config = Config::of_preset(&p, u64::MAX);
     let mut machine = Machine::new(config, &[]).unwrap();
     let m = LocalDataShareModel::new(lanes, bits, p.lds_rows);
     let mut dut = B::local_data_share().unwrap();

@@ -43,6 +43,12 @@ impl Config {
         }
         Ok(())
     }
+    /// The machine a preset's hardware is: its warps, lanes, lane width, stack depth and local
+    /// data share.
+    pub fn of_preset(p: &crate::params::Preset, max_instructions: u64) -> Config {
+        let s = p.scheduler;
+        Config { warps: s.warps, threads: s.threads, lane_bits: p.collector.lane_bits, stack_depth: s.stack_depth, lds_rows: p.lds_rows, max_instructions }
+    }
     /// Words of the local data share.
     pub fn lds_words(&self) -> usize {
         LDS_BANKS * self.lds_rows
