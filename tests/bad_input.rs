@@ -32,6 +32,18 @@ fn block_constructors_refuse_bad_generics() {
         (err(BankArbiter::<4, 2, 8, 3, 6, 16, 4, 5, 64, 4, 8>::new(false)), "`queue depth (Q)` = 16 is too small: it must be at least 3 x collector_units = 24"),
         (err(BankArbiter::<6, 3, 4, 2, 6, 16, 4, 5, 96, 4, 6>::new(false)), "`banks (B)` = 6 must be a power of two"),
         (err(BankArbiter::<4, 2, 4, 2, 6, 16, 4, 5, 60, 4, 4>::new(false)), "`BQ` = 60 breaks its rule `BQ = B * Q`"),
+        (err(LocalDataShare::<2, 2, 4, 4>::new(4)), "`threads (T)` = 2 is out of range: it must be between 4 and 32"),
+        (err(LocalDataShare::<12, 2, 4, 4>::new(4)), "`threads (T)` = 12 must be a power of two"),
+        (err(LocalDataShare::<8, 2, 4, 4>::new(8)), "`WW` = 2 breaks its rule `WW = clog2(warps)`"),
+        (err(LocalDataShare::<8, 2, 4, 13>::new(4)), "`LDS row bits (RW)` = 13 is out of range"),
+        (err(LocalDataShare::<8, 2, 40, 4>::new(4)), "`lane_bits (DW)` = 40 is out of range"),
+        (err(Scoreboard::<4, 2, 12, 4>::new()), "`regs_per_warp (R)` = 12 must be a power of two"),
+        (err(Scoreboard::<4, 2, 16, 3>::new()), "`RRW` = 3 breaks its rule `RRW = clog2(R)`"),
+        (err(IBuffer::<3, 2, 16>::new()), "`warps (W)` = 3 must be a power of two"),
+        (err(IBuffer::<4, 2, 0>::new()), "`pc_width (A)` = 0 is out of range"),
+        (err(LaneAlu::<8, 3, 2, 24>::new()), "`lane_bits (DW)` = 3 must be a power of two"),
+        (err(LaneAlu::<8, 4, 3, 32>::new()), "`SW` = 3 breaks its rule `SW = clog2(DW)`"),
+        (err(LaneAlu::<8, 4, 2, 30>::new()), "`TD` = 30 breaks its rule `TD = T * DW`"),
     ];
     for (got, want) in cases {
         assert!(got.contains(want), "error `{got}` should contain `{want}`");
