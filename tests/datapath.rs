@@ -18,10 +18,9 @@ fn random_alu_inst(rng: &mut Rng) -> Inst {
     let imm = |rng: &mut Rng| rng.below(1 << 14) as i32 - (1 << 13);
     match rng.below(5) {
         0 => {
-            let ops = [AluOp::Add, AluOp::Sub, AluOp::And, AluOp::Or, AluOp::Xor, AluOp::Shl, AluOp::Shr, AluOp::Slt, AluOp::Seq];
-            Inst::Alu { op: ops[rng.below(9) as usize], rd: r(rng), ra: r(rng), rb: r(rng) }
+            Inst::Alu { op: AluOp::ALL[rng.below(9) as usize], rd: r(rng), ra: r(rng), rb: r(rng) }
         }
-        1 => Inst::Imm { op: [ImmOp::Addi, ImmOp::Andi, ImmOp::Shli, ImmOp::Shri][rng.below(4) as usize], rd: r(rng), ra: r(rng), imm: imm(rng) },
+        1 => Inst::Imm { op: ImmOp::ALL[rng.below(4) as usize], rd: r(rng), ra: r(rng), imm: imm(rng) },
         2 => Inst::Li { rd: r(rng), imm: imm(rng) },
         3 => Inst::Lane { rd: r(rng) },
         _ => Inst::Warp { rd: r(rng) },

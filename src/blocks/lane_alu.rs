@@ -80,7 +80,7 @@ impl ExecOp {
     }
     /// The ISA's ALU op of this code, if it is one.
     pub fn alu(self) -> Option<AluOp> {
-        [AluOp::Add, AluOp::Sub, AluOp::And, AluOp::Or, AluOp::Xor, AluOp::Shl, AluOp::Shr, AluOp::Slt, AluOp::Seq].into_iter().find(|&a| ExecOp::of_alu(a) == self)
+        AluOp::ALL.into_iter().find(|&a| ExecOp::of_alu(a) == self)
     }
 }
 

@@ -122,7 +122,7 @@ pub fn exported_blocks<B: PresetBlocks>() -> Result<Vec<ExportedBlock>> {
             "board self-test: 32-bit multiple-input signature register", &[("Taps", format!("{TAPS_32:#010x}"))])?,
         export(&preset, &mut B::local_data_share()?, "local_data_share", "LocalDataShare",
             "R700 local data share (seed 004): 4 banks (bank = address mod 4), owner-computes stores, dynamic loads, bank conflicts serialised and counted",
-            &[("LDS", format!("banks=4 rows_per_bank={} word_bits={} lanes={}", preset.lds_rows, preset.collector.lane_bits, preset.scheduler.threads)),
+            &[("LDS", format!("banks={} rows_per_bank={} word_bits={} lanes={}", crate::isa::LDS_BANKS, preset.lds_rows, preset.collector.lane_bits, preset.scheduler.threads)),
               ("Interface", LDS_INTERFACE.into())])?,
         export(&preset, &mut B::scoreboard()?, "scoreboard", "Scoreboard",
             "GPGPU-Sim's scoreboard: registers in flight per warp, RAW/WAW hazard check (a same-cycle release counts), sticky misuse flags",

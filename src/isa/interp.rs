@@ -12,7 +12,7 @@
 
 use anyhow::{bail, Result};
 
-use super::{AluOp, ImmOp, Inst, LDS_BANKS, REGISTERS};
+use super::{st_address, AluOp, ImmOp, Inst, LDS_BANKS, REGISTERS};
 use crate::params::check_range;
 
 /// The machine a program runs on.
@@ -190,13 +190,7 @@ impl Machine {
                 }
             }
             Inst::St { ra, index, stride } => {
-                let addrs: Vec<usize> = lanes
-                    .iter()
-                    .map(|&l| {
-                        let t = w * c.threads + l;
-                        ((t >> 2) * stride as usize + index as usize) * LDS_BANKS + t % LDS_BANKS
-                    })
-                    .collect();
+                let addrs: Vec<usize> = lanes.iter().map(|&l| st_address(w * c.threads + l, index, stride)).collect();
                 self.count_lds(&addrs);
                 for (&l, &a) in lanes.iter().zip(&addrs) {
                     let words = self.lds.len();

@@ -40,6 +40,13 @@ pub const REGISTERS: usize = 16;
 pub const MAX_PROGRAM: usize = 1 << 11;
 /// Banks of the local data share.
 pub const LDS_BANKS: usize = 4;
+
+/// The flat local-data-share word thread `thread` (`warp x threads + lane`) stores to with
+/// `st ra, index, stride` (owner-computes: bank `thread mod 4`, row `(thread >> 2) x stride +
+/// index`), before wrapping at the share's size.
+pub fn st_address(thread: usize, index: u8, stride: u8) -> usize {
+    ((thread >> 2) * stride as usize + index as usize) * LDS_BANKS + thread % LDS_BANKS
+}
 /// The signed immediate's range.
 pub const IMM_MIN: i32 = -(1 << 13);
 pub const IMM_MAX: i32 = (1 << 13) - 1;
@@ -172,6 +179,8 @@ fn op_named<T: Copy>(table: &[OpRow<T>], name: &str) -> Option<T> {
 }
 
 impl AluOp {
+    /// Every ALU operation, in opcode order.
+    pub const ALL: [AluOp; 9] = [AluOp::Add, AluOp::Sub, AluOp::And, AluOp::Or, AluOp::Xor, AluOp::Shl, AluOp::Shr, AluOp::Slt, AluOp::Seq];
     pub fn name(self) -> &'static str {
         row_of(&ALU_OPS, self).1
     }
@@ -181,6 +190,8 @@ impl AluOp {
 }
 
 impl ImmOp {
+    /// Every immediate operation, in opcode order.
+    pub const ALL: [ImmOp; 4] = [ImmOp::Addi, ImmOp::Andi, ImmOp::Shli, ImmOp::Shri];
     pub fn name(self) -> &'static str {
         row_of(&IMM_OPS, self).1
     }

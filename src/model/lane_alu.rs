@@ -66,7 +66,7 @@ mod tests {
             for _ in 0..10_000 {
                 let a = rng.bits(bits) as u32;
                 let imm = rng.below(1 << 14) as i32 - (1 << 13);
-                for op in [ImmOp::Addi, ImmOp::Andi, ImmOp::Shli, ImmOp::Shri] {
+                for op in ImmOp::ALL {
                     let alu_op = ExecOp::of_imm(op).alu().unwrap();
                     assert_eq!(alu(alu_op, a, imm as u32 & vm, bits) & vm, imm_op(op, a, imm, bits) & vm, "{op:?} {a} {imm} at {bits} bits");
                 }

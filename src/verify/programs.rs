@@ -16,7 +16,7 @@
 use std::fmt::Write;
 
 use crate::isa::interp::{alu, imm_op, Config, Machine};
-use crate::isa::{AluOp, ImmOp, LDS_BANKS, REGISTERS};
+use crate::isa::{st_address, AluOp, ImmOp, REGISTERS};
 use crate::verify::rng::Rng;
 
 /// One statement of a structured program.
@@ -58,8 +58,6 @@ const LOAD_ADDR: u8 = 15;
 /// First word loads read; stores stay below it.
 pub const LOAD_BASE: u32 = 128;
 
-const ALU: [AluOp; 9] = [AluOp::Add, AluOp::Sub, AluOp::And, AluOp::Or, AluOp::Xor, AluOp::Shl, AluOp::Shr, AluOp::Slt, AluOp::Seq];
-const IMM: [ImmOp; 4] = [ImmOp::Addi, ImmOp::Andi, ImmOp::Shli, ImmOp::Shri];
 
 /// A random program of `size` statements after a prologue that gives every free register a
 /// lane- and warp-dependent value, its nesting fitting a stack of `stack_depth`.
@@ -102,8 +100,8 @@ fn block(rng: &mut Rng, budget: &mut usize, levels: usize, loops: u8, stride: u8
             _ if roll < 42 => Stmt::Li(reg(rng), rng.below(1 << 14) as i32 - (1 << 13)),
             _ if roll < 46 => Stmt::Lane(reg(rng)),
             _ if roll < 50 => Stmt::Warp(reg(rng)),
-            _ if roll < 70 => Stmt::Imm(IMM[rng.below(4) as usize], reg(rng), reg(rng), rng.below(64) as i32 - 32),
-            _ => Stmt::Alu(ALU[rng.below(9) as usize], reg(rng), reg(rng), reg(rng)),
+            _ if roll < 70 => Stmt::Imm(ImmOp::ALL[rng.below(4) as usize], reg(rng), reg(rng), rng.below(64) as i32 - 32),
+            _ => Stmt::Alu(AluOp::ALL[rng.below(9) as usize], reg(rng), reg(rng), reg(rng)),
         });
     }
     out
@@ -203,9 +201,8 @@ impl Thread<'_> {
                     }
                 }
                 Stmt::St { reg, index, stride } => {
-                    let row = (self.thread >> 2) * *stride as usize + *index as usize;
                     let words = self.lds.len();
-                    self.lds[(row * LDS_BANKS + self.thread % LDS_BANKS) % words] = self.regs[*reg as usize];
+                    self.lds[st_address(self.thread, *index, *stride) % words] = self.regs[*reg as usize];
                 }
                 Stmt::Ld { rd, ra } => {
                     let addr = ((self.regs[*ra as usize] & 127) + LOAD_BASE) & self.vm;
