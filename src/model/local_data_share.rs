@@ -4,6 +4,7 @@
 //! loads; per cycle each bank serves the row of its highest pending lane, with every pending lane
 //! that wants that row.
 
+use crate::isa::st_address;
 use crate::verify::rng::mask;
 use crate::verify::CycleModel;
 
@@ -91,11 +92,6 @@ impl LocalDataShareModel {
         w
     }
 
-    /// The word address thread `t` stores to (the ISA's `st`), before wrapping.
-    pub fn owner_address(t: usize, index: u64, stride: u64) -> usize {
-        ((t >> 2) * stride as usize + index as usize) * BANKS + t % BANKS
-    }
-
     /// The lanes served this cycle, and per bank the (row, word) it serves.
     fn serve(&self) -> (u64, Vec<Option<(usize, u64)>>) {
         let mut chosen = vec![None; BANKS];
@@ -109,7 +105,13 @@ impl LocalDataShareModel {
     }
 
     pub fn ready(&self) -> bool {
-        !self.active || self.pending & !self.serve().0 == 0
+        self.ready_after(self.serve().0)
+    }
+
+    /// Whether a request is taken in a cycle that serves `served`: nothing in flight, or the
+    /// access in flight ends in it.
+    fn ready_after(&self, served: u64) -> bool {
+        !self.active || self.pending & !served == 0
     }
 }
 
@@ -124,8 +126,8 @@ impl CycleModel for LocalDataShareModel {
 
     fn step(&mut self, inputs: &[u64]) {
         let i = self.decode(inputs);
-        let ready = self.ready();
         let (served, chosen) = self.serve();
+        let ready = self.ready_after(served);
         if i.reset {
             *self = LocalDataShareModel { mem: std::mem::take(&mut self.mem), ..LocalDataShareModel::new(self.lanes, self.lane_bits, self.rows) };
             return;
@@ -153,7 +155,7 @@ impl CycleModel for LocalDataShareModel {
         if i.valid && ready {
             let words = BANKS * self.rows;
             for l in 0..self.lanes {
-                let a = if i.write { Self::owner_address(i.warp as usize * self.lanes + l, i.index, i.stride) } else { i.addr[l] as usize } % words;
+                let a = if i.write { st_address(i.warp as usize * self.lanes + l, i.index as u8, i.stride as u8) } else { i.addr[l] as usize } % words;
                 (self.bank[l], self.row[l]) = (a % BANKS, a / BANKS);
                 self.data[l] = i.data[l];
             }
