@@ -221,16 +221,19 @@ fn mutant_access_never_answered_is_caught() {
 /// behaviour being covered by the random tests. Returns tiny's exported scoreboard, with the
 /// first `from` replaced by `to` when a mutation is given, and a directory for the checker.
 fn tiny_scoreboard(tag: &str, mutation: Option<(&str, &str)>) -> (PathBuf, PathBuf) {
+    use rust_hdl::prelude::Block;
+    use simt_rtl::preset_blocks::{PresetBlocks, TinyBlocks};
     let dir = work_dir(&format!("scoreboard_tiny_{tag}"));
-    let rtl = dir.join("rtl");
-    std::fs::create_dir_all(&rtl).unwrap();
-    let file = rtl.join("tiny").join("scoreboard.v");
-    let _ = simt_rtl::export::generate(&["tiny"], &rtl).unwrap();
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut dut = TinyBlocks::scoreboard().unwrap();
+    dut.connect_all();
+    let mut text = simt_rtl::export::export_module(&dut, "scoreboard", "// scoreboard, tiny sizes (test)\n").unwrap();
     if let Some((from, to)) = mutation {
-        let text = std::fs::read_to_string(&file).unwrap();
-        assert!(text.contains(from), "the mutation's text is not in {}", file.display());
-        std::fs::write(&file, text.replacen(from, to, 1)).unwrap();
+        assert!(text.contains(from), "the mutation's text is not in tiny's scoreboard");
+        text = text.replacen(from, to, 1);
     }
+    let file = dir.join("scoreboard.v");
+    std::fs::write(&file, text).unwrap();
     (file, dir.join("prove"))
 }
 
