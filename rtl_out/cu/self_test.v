@@ -14,7 +14,7 @@ module self_test(clk,rst_n,led,usb_rx,usb_tx);
     input wire  usb_rx;
     output reg  usb_tx;
     // Constant declarations
-    localparam  expected = 32'h93601963;
+    localparam  expected = 32'hf5d6fa2;
     localparam  por_done = 4'hf;
     localparam  cycles = 24'h186a0;
     // Stub signals
@@ -41,6 +41,10 @@ module self_test(clk,rst_n,led,usb_rx,usb_tx);
     reg  [1:0] sched$warp_pop_wid;
     wire  [7:0] sched$pop_data_mask;
     wire  [15:0] sched$pop_data_pc;
+    reg  sched$warp_set_valid;
+    reg  [1:0] sched$warp_set_wid;
+    reg  [15:0] sched$warp_set_pc;
+    reg  [7:0] sched$warp_set_mask;
     wire  sched$inst_fetch_valid;
     reg  sched$inst_fetch_ready;
     wire  [15:0] sched$inst_fetch_pc;
@@ -144,6 +148,10 @@ module self_test(clk,rst_n,led,usb_rx,usb_tx);
         .warp_pop_wid(sched$warp_pop_wid),
         .pop_data_mask(sched$pop_data_mask),
         .pop_data_pc(sched$pop_data_pc),
+        .warp_set_valid(sched$warp_set_valid),
+        .warp_set_wid(sched$warp_set_wid),
+        .warp_set_pc(sched$warp_set_pc),
+        .warp_set_mask(sched$warp_set_mask),
         .inst_fetch_valid(sched$inst_fetch_valid),
         .inst_fetch_ready(sched$inst_fetch_ready),
         .inst_fetch_pc(sched$inst_fetch_pc),
@@ -295,6 +303,10 @@ module self_test(clk,rst_n,led,usb_rx,usb_tx);
         sched$end_ctl_wid = ((s1) & 2'h3);
         sched$warp_pop_valid = ra[32'hb] & ra[32'hc];
         sched$warp_pop_wid = ((rb) & 2'h3);
+        sched$warp_set_valid = ra[32'hf] & ra[32'h10] & ra[32'h11];
+        sched$warp_set_wid = ((s2) & 2'h3);
+        sched$warp_set_pc = ((s3) & 16'hffff);
+        sched$warp_set_mask = ((rb) & 8'hff);
         sched$inst_fetch_ready = ra[32'hd] | ra[32'he];
         flags = 32'h0;
         flags = (flags & ~(1 << (32'h0)) | ((sched$warp_cmd_ready) << (32'h0)));
@@ -4777,7 +4789,7 @@ module self_test__misr(clock,reset,enable,data,signature);
     end
 endmodule // self_test__misr
 
-module self_test__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp_cmd_mask,warp_cmd_wid,warp_ctl_valid,warp_ctl_ready,warp_ctl_wid,warp_ctl_active,branch_ctl_valid,branch_ctl_ready,branch_ctl_wid,branch_ctl_mask,branch_ctl_pc,end_ctl_valid,end_ctl_ready,end_ctl_wid,warp_pop_valid,warp_pop_wid,pop_data_mask,pop_data_pc,inst_fetch_valid,inst_fetch_ready,inst_fetch_pc,inst_fetch_mask,inst_fetch_wid,idle_mask,active_mask,stack_empty,stack_full,err_overflow,err_underflow,err_end_idle,err_branch_idle,err_pop_idle,err_ctl_idle);
+module self_test__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp_cmd_mask,warp_cmd_wid,warp_ctl_valid,warp_ctl_ready,warp_ctl_wid,warp_ctl_active,branch_ctl_valid,branch_ctl_ready,branch_ctl_wid,branch_ctl_mask,branch_ctl_pc,end_ctl_valid,end_ctl_ready,end_ctl_wid,warp_pop_valid,warp_pop_wid,pop_data_mask,pop_data_pc,warp_set_valid,warp_set_wid,warp_set_pc,warp_set_mask,inst_fetch_valid,inst_fetch_ready,inst_fetch_pc,inst_fetch_mask,inst_fetch_wid,idle_mask,active_mask,stack_empty,stack_full,err_overflow,err_underflow,err_end_idle,err_branch_idle,err_pop_idle,err_ctl_idle);
     // Module arguments
     input wire  clock;
     input wire  reset;
@@ -4802,6 +4814,10 @@ module self_test__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
     input wire  [1:0] warp_pop_wid;
     output reg  [7:0] pop_data_mask;
     output reg  [15:0] pop_data_pc;
+    input wire  warp_set_valid;
+    input wire  [1:0] warp_set_wid;
+    input wire  [15:0] warp_set_pc;
+    input wire  [7:0] warp_set_mask;
     output reg  inst_fetch_valid;
     input wire  inst_fetch_ready;
     output reg  [15:0] inst_fetch_pc;
@@ -4908,6 +4924,7 @@ module self_test__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
     reg  hit_pop;
     reg  hit_branch;
     reg  hit_fetch;
+    reg  hit_set;
     reg  w_idle;
     reg  w_active;
     reg  [3:0] idle_next;
@@ -5148,6 +5165,7 @@ module self_test__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
         hit_pop = warp_pop_valid & (warp_pop_wid == 0);
         hit_branch = branch_ctl_valid & (branch_ctl_wid == 0);
         hit_fetch = fetch_fire & fetch_grant[0];
+        hit_set = warp_set_valid & (warp_set_wid == 0);
         w_idle = is_idle;
         w_active = active$q[0];
         do_push = 1'b0;
@@ -5162,7 +5180,7 @@ module self_test__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
         if (hit_pop & is_idle) begin
             pop_idle_next = (pop_idle_next & ~(1 << (0)) | ((1'b1) << (0)));
         end
-        if (hit_ctl & warp_ctl_active & is_idle) begin
+        if ((hit_ctl & warp_ctl_active | hit_set) & is_idle) begin
             ctl_idle_next = (ctl_idle_next & ~(1 << (0)) | ((1'b1) << (0)));
         end
         if (seed_quirks) begin
@@ -5185,6 +5203,11 @@ module self_test__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
             if (hit_fetch) begin
                 w_active = 1'b0;
                 pc$0$d = pc$0$q + 32'h4;
+            end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                pc$0$d = warp_set_pc;
+                mask$0$d = warp_set_mask;
             end
             do_push = hit_branch;
             do_pop = hit_pop & ~hit_branch;
@@ -5210,6 +5233,11 @@ module self_test__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
                     mask$0$d = p_mask;
                 end
             end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                pc$0$d = warp_set_pc;
+                mask$0$d = warp_set_mask;
+            end
             if (hit_branch & ~is_idle) begin
                 do_push = 1'b1;
             end
@@ -5233,6 +5261,7 @@ module self_test__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
         hit_pop = warp_pop_valid & (warp_pop_wid == 1);
         hit_branch = branch_ctl_valid & (branch_ctl_wid == 1);
         hit_fetch = fetch_fire & fetch_grant[1];
+        hit_set = warp_set_valid & (warp_set_wid == 1);
         w_idle = is_idle;
         w_active = active$q[1];
         do_push = 1'b0;
@@ -5247,7 +5276,7 @@ module self_test__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
         if (hit_pop & is_idle) begin
             pop_idle_next = (pop_idle_next & ~(1 << (1)) | ((1'b1) << (1)));
         end
-        if (hit_ctl & warp_ctl_active & is_idle) begin
+        if ((hit_ctl & warp_ctl_active | hit_set) & is_idle) begin
             ctl_idle_next = (ctl_idle_next & ~(1 << (1)) | ((1'b1) << (1)));
         end
         if (seed_quirks) begin
@@ -5270,6 +5299,11 @@ module self_test__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
             if (hit_fetch) begin
                 w_active = 1'b0;
                 pc$1$d = pc$1$q + 32'h4;
+            end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                pc$1$d = warp_set_pc;
+                mask$1$d = warp_set_mask;
             end
             do_push = hit_branch;
             do_pop = hit_pop & ~hit_branch;
@@ -5295,6 +5329,11 @@ module self_test__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
                     mask$1$d = p_mask;
                 end
             end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                pc$1$d = warp_set_pc;
+                mask$1$d = warp_set_mask;
+            end
             if (hit_branch & ~is_idle) begin
                 do_push = 1'b1;
             end
@@ -5318,6 +5357,7 @@ module self_test__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
         hit_pop = warp_pop_valid & (warp_pop_wid == 2);
         hit_branch = branch_ctl_valid & (branch_ctl_wid == 2);
         hit_fetch = fetch_fire & fetch_grant[2];
+        hit_set = warp_set_valid & (warp_set_wid == 2);
         w_idle = is_idle;
         w_active = active$q[2];
         do_push = 1'b0;
@@ -5332,7 +5372,7 @@ module self_test__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
         if (hit_pop & is_idle) begin
             pop_idle_next = (pop_idle_next & ~(1 << (2)) | ((1'b1) << (2)));
         end
-        if (hit_ctl & warp_ctl_active & is_idle) begin
+        if ((hit_ctl & warp_ctl_active | hit_set) & is_idle) begin
             ctl_idle_next = (ctl_idle_next & ~(1 << (2)) | ((1'b1) << (2)));
         end
         if (seed_quirks) begin
@@ -5355,6 +5395,11 @@ module self_test__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
             if (hit_fetch) begin
                 w_active = 1'b0;
                 pc$2$d = pc$2$q + 32'h4;
+            end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                pc$2$d = warp_set_pc;
+                mask$2$d = warp_set_mask;
             end
             do_push = hit_branch;
             do_pop = hit_pop & ~hit_branch;
@@ -5380,6 +5425,11 @@ module self_test__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
                     mask$2$d = p_mask;
                 end
             end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                pc$2$d = warp_set_pc;
+                mask$2$d = warp_set_mask;
+            end
             if (hit_branch & ~is_idle) begin
                 do_push = 1'b1;
             end
@@ -5403,6 +5453,7 @@ module self_test__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
         hit_pop = warp_pop_valid & (warp_pop_wid == 3);
         hit_branch = branch_ctl_valid & (branch_ctl_wid == 3);
         hit_fetch = fetch_fire & fetch_grant[3];
+        hit_set = warp_set_valid & (warp_set_wid == 3);
         w_idle = is_idle;
         w_active = active$q[3];
         do_push = 1'b0;
@@ -5417,7 +5468,7 @@ module self_test__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
         if (hit_pop & is_idle) begin
             pop_idle_next = (pop_idle_next & ~(1 << (3)) | ((1'b1) << (3)));
         end
-        if (hit_ctl & warp_ctl_active & is_idle) begin
+        if ((hit_ctl & warp_ctl_active | hit_set) & is_idle) begin
             ctl_idle_next = (ctl_idle_next & ~(1 << (3)) | ((1'b1) << (3)));
         end
         if (seed_quirks) begin
@@ -5440,6 +5491,11 @@ module self_test__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
             if (hit_fetch) begin
                 w_active = 1'b0;
                 pc$3$d = pc$3$q + 32'h4;
+            end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                pc$3$d = warp_set_pc;
+                mask$3$d = warp_set_mask;
             end
             do_push = hit_branch;
             do_pop = hit_pop & ~hit_branch;
@@ -5464,6 +5520,11 @@ module self_test__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
                     pc$3$d = p_pc;
                     mask$3$d = p_mask;
                 end
+            end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                pc$3$d = warp_set_pc;
+                mask$3$d = warp_set_mask;
             end
             if (hit_branch & ~is_idle) begin
                 do_push = 1'b1;

@@ -61,6 +61,10 @@ module WarpScheduler(clk,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp_cm
     reg  [2:0] core$warp_pop_wid;
     wire  [31:0] core$pop_data_mask;
     wire  [31:0] core$pop_data_pc;
+    reg  core$warp_set_valid;
+    reg  [2:0] core$warp_set_wid;
+    reg  [31:0] core$warp_set_pc;
+    reg  [31:0] core$warp_set_mask;
     wire  core$inst_fetch_valid;
     reg  core$inst_fetch_ready;
     wire  [31:0] core$inst_fetch_pc;
@@ -101,6 +105,10 @@ module WarpScheduler(clk,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp_cm
         .warp_pop_wid(core$warp_pop_wid),
         .pop_data_mask(core$pop_data_mask),
         .pop_data_pc(core$pop_data_pc),
+        .warp_set_valid(core$warp_set_valid),
+        .warp_set_wid(core$warp_set_wid),
+        .warp_set_pc(core$warp_set_pc),
+        .warp_set_mask(core$warp_set_mask),
         .inst_fetch_valid(core$inst_fetch_valid),
         .inst_fetch_ready(core$inst_fetch_ready),
         .inst_fetch_pc(core$inst_fetch_pc),
@@ -135,6 +143,10 @@ module WarpScheduler(clk,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp_cm
         core$end_ctl_wid = end_ctl_wid;
         core$warp_pop_valid = warp_pop_valid;
         core$warp_pop_wid = warp_pop_wid;
+        core$warp_set_valid = 1'b0;
+        core$warp_set_wid = 32'h0;
+        core$warp_set_pc = 32'h0;
+        core$warp_set_mask = 32'h0;
         core$inst_fetch_ready = inst_fetch_ready;
         warp_cmd_ready = core$warp_cmd_ready;
         warp_ctl_ready = core$warp_ctl_ready;
@@ -150,7 +162,7 @@ module WarpScheduler(clk,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp_cm
     end
 endmodule // WarpScheduler
 
-module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp_cmd_mask,warp_cmd_wid,warp_ctl_valid,warp_ctl_ready,warp_ctl_wid,warp_ctl_active,branch_ctl_valid,branch_ctl_ready,branch_ctl_wid,branch_ctl_mask,branch_ctl_pc,end_ctl_valid,end_ctl_ready,end_ctl_wid,warp_pop_valid,warp_pop_wid,pop_data_mask,pop_data_pc,inst_fetch_valid,inst_fetch_ready,inst_fetch_pc,inst_fetch_mask,inst_fetch_wid,idle_mask,active_mask,stack_empty,stack_full,err_overflow,err_underflow,err_end_idle,err_branch_idle,err_pop_idle,err_ctl_idle);
+module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp_cmd_mask,warp_cmd_wid,warp_ctl_valid,warp_ctl_ready,warp_ctl_wid,warp_ctl_active,branch_ctl_valid,branch_ctl_ready,branch_ctl_wid,branch_ctl_mask,branch_ctl_pc,end_ctl_valid,end_ctl_ready,end_ctl_wid,warp_pop_valid,warp_pop_wid,pop_data_mask,pop_data_pc,warp_set_valid,warp_set_wid,warp_set_pc,warp_set_mask,inst_fetch_valid,inst_fetch_ready,inst_fetch_pc,inst_fetch_mask,inst_fetch_wid,idle_mask,active_mask,stack_empty,stack_full,err_overflow,err_underflow,err_end_idle,err_branch_idle,err_pop_idle,err_ctl_idle);
     // Module arguments
     input wire  clock;
     input wire  reset;
@@ -175,6 +187,10 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
     input wire  [2:0] warp_pop_wid;
     output reg  [31:0] pop_data_mask;
     output reg  [31:0] pop_data_pc;
+    input wire  warp_set_valid;
+    input wire  [2:0] warp_set_wid;
+    input wire  [31:0] warp_set_pc;
+    input wire  [31:0] warp_set_mask;
     output reg  inst_fetch_valid;
     input wire  inst_fetch_ready;
     output reg  [31:0] inst_fetch_pc;
@@ -305,6 +321,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
     reg  hit_pop;
     reg  hit_branch;
     reg  hit_fetch;
+    reg  hit_set;
     reg  w_idle;
     reg  w_active;
     reg  [7:0] idle_next;
@@ -617,6 +634,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         hit_pop = warp_pop_valid & (warp_pop_wid == 0);
         hit_branch = branch_ctl_valid & (branch_ctl_wid == 0);
         hit_fetch = fetch_fire & fetch_grant[0];
+        hit_set = warp_set_valid & (warp_set_wid == 0);
         w_idle = is_idle;
         w_active = active$q[0];
         do_push = 1'b0;
@@ -631,7 +649,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         if (hit_pop & is_idle) begin
             pop_idle_next = (pop_idle_next & ~(1 << (0)) | ((1'b1) << (0)));
         end
-        if (hit_ctl & warp_ctl_active & is_idle) begin
+        if ((hit_ctl & warp_ctl_active | hit_set) & is_idle) begin
             ctl_idle_next = (ctl_idle_next & ~(1 << (0)) | ((1'b1) << (0)));
         end
         if (seed_quirks) begin
@@ -654,6 +672,11 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
             if (hit_fetch) begin
                 w_active = 1'b0;
                 pc$0$d = pc$0$q + 32'h4;
+            end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                pc$0$d = warp_set_pc;
+                mask$0$d = warp_set_mask;
             end
             do_push = hit_branch;
             do_pop = hit_pop & ~hit_branch;
@@ -679,6 +702,11 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                     mask$0$d = p_mask;
                 end
             end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                pc$0$d = warp_set_pc;
+                mask$0$d = warp_set_mask;
+            end
             if (hit_branch & ~is_idle) begin
                 do_push = 1'b1;
             end
@@ -702,6 +730,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         hit_pop = warp_pop_valid & (warp_pop_wid == 1);
         hit_branch = branch_ctl_valid & (branch_ctl_wid == 1);
         hit_fetch = fetch_fire & fetch_grant[1];
+        hit_set = warp_set_valid & (warp_set_wid == 1);
         w_idle = is_idle;
         w_active = active$q[1];
         do_push = 1'b0;
@@ -716,7 +745,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         if (hit_pop & is_idle) begin
             pop_idle_next = (pop_idle_next & ~(1 << (1)) | ((1'b1) << (1)));
         end
-        if (hit_ctl & warp_ctl_active & is_idle) begin
+        if ((hit_ctl & warp_ctl_active | hit_set) & is_idle) begin
             ctl_idle_next = (ctl_idle_next & ~(1 << (1)) | ((1'b1) << (1)));
         end
         if (seed_quirks) begin
@@ -739,6 +768,11 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
             if (hit_fetch) begin
                 w_active = 1'b0;
                 pc$1$d = pc$1$q + 32'h4;
+            end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                pc$1$d = warp_set_pc;
+                mask$1$d = warp_set_mask;
             end
             do_push = hit_branch;
             do_pop = hit_pop & ~hit_branch;
@@ -764,6 +798,11 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                     mask$1$d = p_mask;
                 end
             end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                pc$1$d = warp_set_pc;
+                mask$1$d = warp_set_mask;
+            end
             if (hit_branch & ~is_idle) begin
                 do_push = 1'b1;
             end
@@ -787,6 +826,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         hit_pop = warp_pop_valid & (warp_pop_wid == 2);
         hit_branch = branch_ctl_valid & (branch_ctl_wid == 2);
         hit_fetch = fetch_fire & fetch_grant[2];
+        hit_set = warp_set_valid & (warp_set_wid == 2);
         w_idle = is_idle;
         w_active = active$q[2];
         do_push = 1'b0;
@@ -801,7 +841,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         if (hit_pop & is_idle) begin
             pop_idle_next = (pop_idle_next & ~(1 << (2)) | ((1'b1) << (2)));
         end
-        if (hit_ctl & warp_ctl_active & is_idle) begin
+        if ((hit_ctl & warp_ctl_active | hit_set) & is_idle) begin
             ctl_idle_next = (ctl_idle_next & ~(1 << (2)) | ((1'b1) << (2)));
         end
         if (seed_quirks) begin
@@ -824,6 +864,11 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
             if (hit_fetch) begin
                 w_active = 1'b0;
                 pc$2$d = pc$2$q + 32'h4;
+            end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                pc$2$d = warp_set_pc;
+                mask$2$d = warp_set_mask;
             end
             do_push = hit_branch;
             do_pop = hit_pop & ~hit_branch;
@@ -849,6 +894,11 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                     mask$2$d = p_mask;
                 end
             end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                pc$2$d = warp_set_pc;
+                mask$2$d = warp_set_mask;
+            end
             if (hit_branch & ~is_idle) begin
                 do_push = 1'b1;
             end
@@ -872,6 +922,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         hit_pop = warp_pop_valid & (warp_pop_wid == 3);
         hit_branch = branch_ctl_valid & (branch_ctl_wid == 3);
         hit_fetch = fetch_fire & fetch_grant[3];
+        hit_set = warp_set_valid & (warp_set_wid == 3);
         w_idle = is_idle;
         w_active = active$q[3];
         do_push = 1'b0;
@@ -886,7 +937,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         if (hit_pop & is_idle) begin
             pop_idle_next = (pop_idle_next & ~(1 << (3)) | ((1'b1) << (3)));
         end
-        if (hit_ctl & warp_ctl_active & is_idle) begin
+        if ((hit_ctl & warp_ctl_active | hit_set) & is_idle) begin
             ctl_idle_next = (ctl_idle_next & ~(1 << (3)) | ((1'b1) << (3)));
         end
         if (seed_quirks) begin
@@ -909,6 +960,11 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
             if (hit_fetch) begin
                 w_active = 1'b0;
                 pc$3$d = pc$3$q + 32'h4;
+            end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                pc$3$d = warp_set_pc;
+                mask$3$d = warp_set_mask;
             end
             do_push = hit_branch;
             do_pop = hit_pop & ~hit_branch;
@@ -934,6 +990,11 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                     mask$3$d = p_mask;
                 end
             end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                pc$3$d = warp_set_pc;
+                mask$3$d = warp_set_mask;
+            end
             if (hit_branch & ~is_idle) begin
                 do_push = 1'b1;
             end
@@ -957,6 +1018,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         hit_pop = warp_pop_valid & (warp_pop_wid == 4);
         hit_branch = branch_ctl_valid & (branch_ctl_wid == 4);
         hit_fetch = fetch_fire & fetch_grant[4];
+        hit_set = warp_set_valid & (warp_set_wid == 4);
         w_idle = is_idle;
         w_active = active$q[4];
         do_push = 1'b0;
@@ -971,7 +1033,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         if (hit_pop & is_idle) begin
             pop_idle_next = (pop_idle_next & ~(1 << (4)) | ((1'b1) << (4)));
         end
-        if (hit_ctl & warp_ctl_active & is_idle) begin
+        if ((hit_ctl & warp_ctl_active | hit_set) & is_idle) begin
             ctl_idle_next = (ctl_idle_next & ~(1 << (4)) | ((1'b1) << (4)));
         end
         if (seed_quirks) begin
@@ -994,6 +1056,11 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
             if (hit_fetch) begin
                 w_active = 1'b0;
                 pc$4$d = pc$4$q + 32'h4;
+            end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                pc$4$d = warp_set_pc;
+                mask$4$d = warp_set_mask;
             end
             do_push = hit_branch;
             do_pop = hit_pop & ~hit_branch;
@@ -1019,6 +1086,11 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                     mask$4$d = p_mask;
                 end
             end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                pc$4$d = warp_set_pc;
+                mask$4$d = warp_set_mask;
+            end
             if (hit_branch & ~is_idle) begin
                 do_push = 1'b1;
             end
@@ -1042,6 +1114,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         hit_pop = warp_pop_valid & (warp_pop_wid == 5);
         hit_branch = branch_ctl_valid & (branch_ctl_wid == 5);
         hit_fetch = fetch_fire & fetch_grant[5];
+        hit_set = warp_set_valid & (warp_set_wid == 5);
         w_idle = is_idle;
         w_active = active$q[5];
         do_push = 1'b0;
@@ -1056,7 +1129,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         if (hit_pop & is_idle) begin
             pop_idle_next = (pop_idle_next & ~(1 << (5)) | ((1'b1) << (5)));
         end
-        if (hit_ctl & warp_ctl_active & is_idle) begin
+        if ((hit_ctl & warp_ctl_active | hit_set) & is_idle) begin
             ctl_idle_next = (ctl_idle_next & ~(1 << (5)) | ((1'b1) << (5)));
         end
         if (seed_quirks) begin
@@ -1079,6 +1152,11 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
             if (hit_fetch) begin
                 w_active = 1'b0;
                 pc$5$d = pc$5$q + 32'h4;
+            end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                pc$5$d = warp_set_pc;
+                mask$5$d = warp_set_mask;
             end
             do_push = hit_branch;
             do_pop = hit_pop & ~hit_branch;
@@ -1104,6 +1182,11 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                     mask$5$d = p_mask;
                 end
             end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                pc$5$d = warp_set_pc;
+                mask$5$d = warp_set_mask;
+            end
             if (hit_branch & ~is_idle) begin
                 do_push = 1'b1;
             end
@@ -1127,6 +1210,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         hit_pop = warp_pop_valid & (warp_pop_wid == 6);
         hit_branch = branch_ctl_valid & (branch_ctl_wid == 6);
         hit_fetch = fetch_fire & fetch_grant[6];
+        hit_set = warp_set_valid & (warp_set_wid == 6);
         w_idle = is_idle;
         w_active = active$q[6];
         do_push = 1'b0;
@@ -1141,7 +1225,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         if (hit_pop & is_idle) begin
             pop_idle_next = (pop_idle_next & ~(1 << (6)) | ((1'b1) << (6)));
         end
-        if (hit_ctl & warp_ctl_active & is_idle) begin
+        if ((hit_ctl & warp_ctl_active | hit_set) & is_idle) begin
             ctl_idle_next = (ctl_idle_next & ~(1 << (6)) | ((1'b1) << (6)));
         end
         if (seed_quirks) begin
@@ -1164,6 +1248,11 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
             if (hit_fetch) begin
                 w_active = 1'b0;
                 pc$6$d = pc$6$q + 32'h4;
+            end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                pc$6$d = warp_set_pc;
+                mask$6$d = warp_set_mask;
             end
             do_push = hit_branch;
             do_pop = hit_pop & ~hit_branch;
@@ -1189,6 +1278,11 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                     mask$6$d = p_mask;
                 end
             end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                pc$6$d = warp_set_pc;
+                mask$6$d = warp_set_mask;
+            end
             if (hit_branch & ~is_idle) begin
                 do_push = 1'b1;
             end
@@ -1212,6 +1306,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         hit_pop = warp_pop_valid & (warp_pop_wid == 7);
         hit_branch = branch_ctl_valid & (branch_ctl_wid == 7);
         hit_fetch = fetch_fire & fetch_grant[7];
+        hit_set = warp_set_valid & (warp_set_wid == 7);
         w_idle = is_idle;
         w_active = active$q[7];
         do_push = 1'b0;
@@ -1226,7 +1321,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         if (hit_pop & is_idle) begin
             pop_idle_next = (pop_idle_next & ~(1 << (7)) | ((1'b1) << (7)));
         end
-        if (hit_ctl & warp_ctl_active & is_idle) begin
+        if ((hit_ctl & warp_ctl_active | hit_set) & is_idle) begin
             ctl_idle_next = (ctl_idle_next & ~(1 << (7)) | ((1'b1) << (7)));
         end
         if (seed_quirks) begin
@@ -1249,6 +1344,11 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
             if (hit_fetch) begin
                 w_active = 1'b0;
                 pc$7$d = pc$7$q + 32'h4;
+            end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                pc$7$d = warp_set_pc;
+                mask$7$d = warp_set_mask;
             end
             do_push = hit_branch;
             do_pop = hit_pop & ~hit_branch;
@@ -1273,6 +1373,11 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                     pc$7$d = p_pc;
                     mask$7$d = p_mask;
                 end
+            end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                pc$7$d = warp_set_pc;
+                mask$7$d = warp_set_mask;
             end
             if (hit_branch & ~is_idle) begin
                 do_push = 1'b1;

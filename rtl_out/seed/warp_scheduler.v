@@ -6,7 +6,7 @@
 // Mode: fixed, round-robin fetch
 // Clock: `clock`, rising edge; reset is synchronous and active high
 
-module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp_cmd_mask,warp_cmd_wid,warp_ctl_valid,warp_ctl_ready,warp_ctl_wid,warp_ctl_active,branch_ctl_valid,branch_ctl_ready,branch_ctl_wid,branch_ctl_mask,branch_ctl_pc,end_ctl_valid,end_ctl_ready,end_ctl_wid,warp_pop_valid,warp_pop_wid,pop_data_mask,pop_data_pc,inst_fetch_valid,inst_fetch_ready,inst_fetch_pc,inst_fetch_mask,inst_fetch_wid,idle_mask,active_mask,stack_empty,stack_full,err_overflow,err_underflow,err_end_idle,err_branch_idle,err_pop_idle,err_ctl_idle);
+module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp_cmd_mask,warp_cmd_wid,warp_ctl_valid,warp_ctl_ready,warp_ctl_wid,warp_ctl_active,branch_ctl_valid,branch_ctl_ready,branch_ctl_wid,branch_ctl_mask,branch_ctl_pc,end_ctl_valid,end_ctl_ready,end_ctl_wid,warp_pop_valid,warp_pop_wid,pop_data_mask,pop_data_pc,warp_set_valid,warp_set_wid,warp_set_pc,warp_set_mask,inst_fetch_valid,inst_fetch_ready,inst_fetch_pc,inst_fetch_mask,inst_fetch_wid,idle_mask,active_mask,stack_empty,stack_full,err_overflow,err_underflow,err_end_idle,err_branch_idle,err_pop_idle,err_ctl_idle);
     // Module arguments
     input wire  clock;
     input wire  reset;
@@ -31,6 +31,10 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
     input wire  [2:0] warp_pop_wid;
     output reg  [31:0] pop_data_mask;
     output reg  [31:0] pop_data_pc;
+    input wire  warp_set_valid;
+    input wire  [2:0] warp_set_wid;
+    input wire  [31:0] warp_set_pc;
+    input wire  [31:0] warp_set_mask;
     output reg  inst_fetch_valid;
     input wire  inst_fetch_ready;
     output reg  [31:0] inst_fetch_pc;
@@ -161,6 +165,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
     reg  hit_pop;
     reg  hit_branch;
     reg  hit_fetch;
+    reg  hit_set;
     reg  w_idle;
     reg  w_active;
     reg  [7:0] idle_next;
@@ -473,6 +478,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         hit_pop = warp_pop_valid & (warp_pop_wid == 0);
         hit_branch = branch_ctl_valid & (branch_ctl_wid == 0);
         hit_fetch = fetch_fire & fetch_grant[0];
+        hit_set = warp_set_valid & (warp_set_wid == 0);
         w_idle = is_idle;
         w_active = active$q[0];
         do_push = 1'b0;
@@ -487,7 +493,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         if (hit_pop & is_idle) begin
             pop_idle_next = (pop_idle_next & ~(1 << (0)) | ((1'b1) << (0)));
         end
-        if (hit_ctl & warp_ctl_active & is_idle) begin
+        if ((hit_ctl & warp_ctl_active | hit_set) & is_idle) begin
             ctl_idle_next = (ctl_idle_next & ~(1 << (0)) | ((1'b1) << (0)));
         end
         if (seed_quirks) begin
@@ -510,6 +516,11 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
             if (hit_fetch) begin
                 w_active = 1'b0;
                 pc$0$d = pc$0$q + 32'h4;
+            end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                pc$0$d = warp_set_pc;
+                mask$0$d = warp_set_mask;
             end
             do_push = hit_branch;
             do_pop = hit_pop & ~hit_branch;
@@ -535,6 +546,11 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                     mask$0$d = p_mask;
                 end
             end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                pc$0$d = warp_set_pc;
+                mask$0$d = warp_set_mask;
+            end
             if (hit_branch & ~is_idle) begin
                 do_push = 1'b1;
             end
@@ -558,6 +574,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         hit_pop = warp_pop_valid & (warp_pop_wid == 1);
         hit_branch = branch_ctl_valid & (branch_ctl_wid == 1);
         hit_fetch = fetch_fire & fetch_grant[1];
+        hit_set = warp_set_valid & (warp_set_wid == 1);
         w_idle = is_idle;
         w_active = active$q[1];
         do_push = 1'b0;
@@ -572,7 +589,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         if (hit_pop & is_idle) begin
             pop_idle_next = (pop_idle_next & ~(1 << (1)) | ((1'b1) << (1)));
         end
-        if (hit_ctl & warp_ctl_active & is_idle) begin
+        if ((hit_ctl & warp_ctl_active | hit_set) & is_idle) begin
             ctl_idle_next = (ctl_idle_next & ~(1 << (1)) | ((1'b1) << (1)));
         end
         if (seed_quirks) begin
@@ -595,6 +612,11 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
             if (hit_fetch) begin
                 w_active = 1'b0;
                 pc$1$d = pc$1$q + 32'h4;
+            end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                pc$1$d = warp_set_pc;
+                mask$1$d = warp_set_mask;
             end
             do_push = hit_branch;
             do_pop = hit_pop & ~hit_branch;
@@ -620,6 +642,11 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                     mask$1$d = p_mask;
                 end
             end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                pc$1$d = warp_set_pc;
+                mask$1$d = warp_set_mask;
+            end
             if (hit_branch & ~is_idle) begin
                 do_push = 1'b1;
             end
@@ -643,6 +670,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         hit_pop = warp_pop_valid & (warp_pop_wid == 2);
         hit_branch = branch_ctl_valid & (branch_ctl_wid == 2);
         hit_fetch = fetch_fire & fetch_grant[2];
+        hit_set = warp_set_valid & (warp_set_wid == 2);
         w_idle = is_idle;
         w_active = active$q[2];
         do_push = 1'b0;
@@ -657,7 +685,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         if (hit_pop & is_idle) begin
             pop_idle_next = (pop_idle_next & ~(1 << (2)) | ((1'b1) << (2)));
         end
-        if (hit_ctl & warp_ctl_active & is_idle) begin
+        if ((hit_ctl & warp_ctl_active | hit_set) & is_idle) begin
             ctl_idle_next = (ctl_idle_next & ~(1 << (2)) | ((1'b1) << (2)));
         end
         if (seed_quirks) begin
@@ -680,6 +708,11 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
             if (hit_fetch) begin
                 w_active = 1'b0;
                 pc$2$d = pc$2$q + 32'h4;
+            end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                pc$2$d = warp_set_pc;
+                mask$2$d = warp_set_mask;
             end
             do_push = hit_branch;
             do_pop = hit_pop & ~hit_branch;
@@ -705,6 +738,11 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                     mask$2$d = p_mask;
                 end
             end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                pc$2$d = warp_set_pc;
+                mask$2$d = warp_set_mask;
+            end
             if (hit_branch & ~is_idle) begin
                 do_push = 1'b1;
             end
@@ -728,6 +766,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         hit_pop = warp_pop_valid & (warp_pop_wid == 3);
         hit_branch = branch_ctl_valid & (branch_ctl_wid == 3);
         hit_fetch = fetch_fire & fetch_grant[3];
+        hit_set = warp_set_valid & (warp_set_wid == 3);
         w_idle = is_idle;
         w_active = active$q[3];
         do_push = 1'b0;
@@ -742,7 +781,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         if (hit_pop & is_idle) begin
             pop_idle_next = (pop_idle_next & ~(1 << (3)) | ((1'b1) << (3)));
         end
-        if (hit_ctl & warp_ctl_active & is_idle) begin
+        if ((hit_ctl & warp_ctl_active | hit_set) & is_idle) begin
             ctl_idle_next = (ctl_idle_next & ~(1 << (3)) | ((1'b1) << (3)));
         end
         if (seed_quirks) begin
@@ -765,6 +804,11 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
             if (hit_fetch) begin
                 w_active = 1'b0;
                 pc$3$d = pc$3$q + 32'h4;
+            end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                pc$3$d = warp_set_pc;
+                mask$3$d = warp_set_mask;
             end
             do_push = hit_branch;
             do_pop = hit_pop & ~hit_branch;
@@ -790,6 +834,11 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                     mask$3$d = p_mask;
                 end
             end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                pc$3$d = warp_set_pc;
+                mask$3$d = warp_set_mask;
+            end
             if (hit_branch & ~is_idle) begin
                 do_push = 1'b1;
             end
@@ -813,6 +862,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         hit_pop = warp_pop_valid & (warp_pop_wid == 4);
         hit_branch = branch_ctl_valid & (branch_ctl_wid == 4);
         hit_fetch = fetch_fire & fetch_grant[4];
+        hit_set = warp_set_valid & (warp_set_wid == 4);
         w_idle = is_idle;
         w_active = active$q[4];
         do_push = 1'b0;
@@ -827,7 +877,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         if (hit_pop & is_idle) begin
             pop_idle_next = (pop_idle_next & ~(1 << (4)) | ((1'b1) << (4)));
         end
-        if (hit_ctl & warp_ctl_active & is_idle) begin
+        if ((hit_ctl & warp_ctl_active | hit_set) & is_idle) begin
             ctl_idle_next = (ctl_idle_next & ~(1 << (4)) | ((1'b1) << (4)));
         end
         if (seed_quirks) begin
@@ -850,6 +900,11 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
             if (hit_fetch) begin
                 w_active = 1'b0;
                 pc$4$d = pc$4$q + 32'h4;
+            end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                pc$4$d = warp_set_pc;
+                mask$4$d = warp_set_mask;
             end
             do_push = hit_branch;
             do_pop = hit_pop & ~hit_branch;
@@ -875,6 +930,11 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                     mask$4$d = p_mask;
                 end
             end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                pc$4$d = warp_set_pc;
+                mask$4$d = warp_set_mask;
+            end
             if (hit_branch & ~is_idle) begin
                 do_push = 1'b1;
             end
@@ -898,6 +958,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         hit_pop = warp_pop_valid & (warp_pop_wid == 5);
         hit_branch = branch_ctl_valid & (branch_ctl_wid == 5);
         hit_fetch = fetch_fire & fetch_grant[5];
+        hit_set = warp_set_valid & (warp_set_wid == 5);
         w_idle = is_idle;
         w_active = active$q[5];
         do_push = 1'b0;
@@ -912,7 +973,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         if (hit_pop & is_idle) begin
             pop_idle_next = (pop_idle_next & ~(1 << (5)) | ((1'b1) << (5)));
         end
-        if (hit_ctl & warp_ctl_active & is_idle) begin
+        if ((hit_ctl & warp_ctl_active | hit_set) & is_idle) begin
             ctl_idle_next = (ctl_idle_next & ~(1 << (5)) | ((1'b1) << (5)));
         end
         if (seed_quirks) begin
@@ -935,6 +996,11 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
             if (hit_fetch) begin
                 w_active = 1'b0;
                 pc$5$d = pc$5$q + 32'h4;
+            end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                pc$5$d = warp_set_pc;
+                mask$5$d = warp_set_mask;
             end
             do_push = hit_branch;
             do_pop = hit_pop & ~hit_branch;
@@ -960,6 +1026,11 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                     mask$5$d = p_mask;
                 end
             end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                pc$5$d = warp_set_pc;
+                mask$5$d = warp_set_mask;
+            end
             if (hit_branch & ~is_idle) begin
                 do_push = 1'b1;
             end
@@ -983,6 +1054,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         hit_pop = warp_pop_valid & (warp_pop_wid == 6);
         hit_branch = branch_ctl_valid & (branch_ctl_wid == 6);
         hit_fetch = fetch_fire & fetch_grant[6];
+        hit_set = warp_set_valid & (warp_set_wid == 6);
         w_idle = is_idle;
         w_active = active$q[6];
         do_push = 1'b0;
@@ -997,7 +1069,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         if (hit_pop & is_idle) begin
             pop_idle_next = (pop_idle_next & ~(1 << (6)) | ((1'b1) << (6)));
         end
-        if (hit_ctl & warp_ctl_active & is_idle) begin
+        if ((hit_ctl & warp_ctl_active | hit_set) & is_idle) begin
             ctl_idle_next = (ctl_idle_next & ~(1 << (6)) | ((1'b1) << (6)));
         end
         if (seed_quirks) begin
@@ -1020,6 +1092,11 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
             if (hit_fetch) begin
                 w_active = 1'b0;
                 pc$6$d = pc$6$q + 32'h4;
+            end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                pc$6$d = warp_set_pc;
+                mask$6$d = warp_set_mask;
             end
             do_push = hit_branch;
             do_pop = hit_pop & ~hit_branch;
@@ -1045,6 +1122,11 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                     mask$6$d = p_mask;
                 end
             end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                pc$6$d = warp_set_pc;
+                mask$6$d = warp_set_mask;
+            end
             if (hit_branch & ~is_idle) begin
                 do_push = 1'b1;
             end
@@ -1068,6 +1150,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         hit_pop = warp_pop_valid & (warp_pop_wid == 7);
         hit_branch = branch_ctl_valid & (branch_ctl_wid == 7);
         hit_fetch = fetch_fire & fetch_grant[7];
+        hit_set = warp_set_valid & (warp_set_wid == 7);
         w_idle = is_idle;
         w_active = active$q[7];
         do_push = 1'b0;
@@ -1082,7 +1165,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         if (hit_pop & is_idle) begin
             pop_idle_next = (pop_idle_next & ~(1 << (7)) | ((1'b1) << (7)));
         end
-        if (hit_ctl & warp_ctl_active & is_idle) begin
+        if ((hit_ctl & warp_ctl_active | hit_set) & is_idle) begin
             ctl_idle_next = (ctl_idle_next & ~(1 << (7)) | ((1'b1) << (7)));
         end
         if (seed_quirks) begin
@@ -1105,6 +1188,11 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
             if (hit_fetch) begin
                 w_active = 1'b0;
                 pc$7$d = pc$7$q + 32'h4;
+            end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                pc$7$d = warp_set_pc;
+                mask$7$d = warp_set_mask;
             end
             do_push = hit_branch;
             do_pop = hit_pop & ~hit_branch;
@@ -1129,6 +1217,11 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                     pc$7$d = p_pc;
                     mask$7$d = p_mask;
                 end
+            end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                pc$7$d = warp_set_pc;
+                mask$7$d = warp_set_mask;
             end
             if (hit_branch & ~is_idle) begin
                 do_push = 1'b1;

@@ -134,6 +134,11 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
         self.core.end_ctl_wid.next = self.end_ctl_wid.val();
         self.core.warp_pop_valid.next = self.warp_pop_valid.val();
         self.core.warp_pop_wid.next = self.warp_pop_wid.val();
+        // The seed has no warp set.
+        self.core.warp_set_valid.next = false;
+        self.core.warp_set_wid.next = 0.into();
+        self.core.warp_set_pc.next = 0.into();
+        self.core.warp_set_mask.next = 0.into();
         self.core.inst_fetch_ready.next = self.inst_fetch_ready.val();
         self.warp_cmd_ready.next = self.core.warp_cmd_ready.val();
         self.warp_ctl_ready.next = self.core.warp_ctl_ready.val();

@@ -210,6 +210,10 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
         self.sched.end_ctl_wid.next = bit_cast::<WW, 32>(self.s1.val());
         self.sched.warp_pop_valid.next = self.ra.val().get_bit(11) & self.ra.val().get_bit(12);
         self.sched.warp_pop_wid.next = bit_cast::<WW, 32>(self.rb.val());
+        self.sched.warp_set_valid.next = self.ra.val().get_bit(15) & self.ra.val().get_bit(16) & self.ra.val().get_bit(17);
+        self.sched.warp_set_wid.next = bit_cast::<WW, 32>(self.s2.val());
+        self.sched.warp_set_pc.next = bit_cast::<A, 32>(self.s3.val());
+        self.sched.warp_set_mask.next = bit_cast::<T, 32>(self.rb.val());
         self.sched.inst_fetch_ready.next = self.ra.val().get_bit(13) | self.ra.val().get_bit(14);
         // Fold every output into 32 bits: each term lands in a 32-bit local before the XOR.
         self.flags.next = 0.into();

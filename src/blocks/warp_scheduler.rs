@@ -9,6 +9,8 @@
 //! - branch control (`branch_ctl_*`): push `{mask, pc}` onto a warp's SIMT stack.
 //! - end control (`end_ctl_*`): end a warp.
 //! - pop (`warp_pop_*`): pop a warp's SIMT stack, restoring its pc and mask from the top entry.
+//! - warp set (`warp_set_*`): redirect a warp: set its pc and mask and activate it (the core's
+//!   branch resolution: a taken branch or jump, or a `join` with the popped entry).
 //! - instruction fetch (`inst_fetch_*`): combinational pc, mask and warp id of the chosen active
 //!   warp; on `inst_fetch_valid & inst_fetch_ready` that warp's pc advances by 4 and it is
 //!   deactivated until warp control re-activates it.
@@ -28,6 +30,10 @@
 //!   `pop_data` reads zero); a pop
 //!   and a fetch of one warp in one cycle restore the popped pc (the fetch's `pc + 4` is dropped);
 //!   a push and a pop in one cycle replace the top entry (see [`SimtStack`](super::SimtStack)).
+//!
+//! Warp set, in both modes: it is applied after warp control, fetch and pop of the same warp
+//! (its pc, mask and active bit win) and before `end`; aimed at an idle warp it is dropped and
+//! flagged (`err_ctl_idle`, like an activation of an idle warp).
 //!
 //! Error flags (one bit per warp, sticky until reset) are kept in both modes: stack overflow and
 //! underflow, end of an idle warp, branch or pop for an idle warp, activation of an idle warp.
@@ -101,6 +107,15 @@ pub struct WarpScheduler<
     pub pop_data_mask: Signal<Out, Bits<T>>,
     /// Top-of-stack pc of warp `warp_pop_wid` (the seed's `pop_data_out`, pc half).
     pub pop_data_pc: Signal<Out, Bits<A>>,
+    // Warp set: redirect a warp (always taken)
+    /// A warp set is offered.
+    pub warp_set_valid: Signal<In, Bit>,
+    /// Warp to redirect.
+    pub warp_set_wid: Signal<In, Bits<WW>>,
+    /// Its new pc.
+    pub warp_set_pc: Signal<In, Bits<A>>,
+    /// Its new thread mask.
+    pub warp_set_mask: Signal<In, Bits<T>>,
     // Instruction fetch
     /// Some warp is active.
     pub inst_fetch_valid: Signal<Out, Bit>,
@@ -132,7 +147,7 @@ pub struct WarpScheduler<
     pub err_branch_idle: Signal<Out, Bits<W>>,
     /// A pop named an idle warp.
     pub err_pop_idle: Signal<Out, Bits<W>>,
-    /// Warp control tried to activate an idle warp.
+    /// Warp control or a warp set tried to activate an idle warp.
     pub err_ctl_idle: Signal<Out, Bits<W>>,
     // Sub-blocks and state
     /// Every warp's SIMT stack, in block RAM ([`SimtStackRam`]).
@@ -166,6 +181,7 @@ pub struct WarpScheduler<
     hit_pop: Signal<Local, Bit>,
     hit_branch: Signal<Local, Bit>,
     hit_fetch: Signal<Local, Bit>,
+    hit_set: Signal<Local, Bit>,
     w_idle: Signal<Local, Bit>,
     w_active: Signal<Local, Bit>,
     idle_next: Signal<Local, Bits<W>>,
@@ -223,6 +239,10 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
             warp_pop_wid: Default::default(),
             pop_data_mask: Default::default(),
             pop_data_pc: Default::default(),
+            warp_set_valid: Default::default(),
+            warp_set_wid: Default::default(),
+            warp_set_pc: Default::default(),
+            warp_set_mask: Default::default(),
             inst_fetch_valid: Default::default(),
             inst_fetch_ready: Default::default(),
             inst_fetch_pc: Default::default(),
@@ -265,6 +285,7 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
             hit_pop: Default::default(),
             hit_branch: Default::default(),
             hit_fetch: Default::default(),
+            hit_set: Default::default(),
             w_idle: Default::default(),
             w_active: Default::default(),
             idle_next: Default::default(),
@@ -381,6 +402,7 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
             self.hit_branch.next =
                 self.branch_ctl_valid.val() & (self.branch_ctl_wid.val().index() == i);
             self.hit_fetch.next = self.fetch_fire.val() & self.fetch_grant.val().get_bit(i);
+            self.hit_set.next = self.warp_set_valid.val() & (self.warp_set_wid.val().index() == i);
             self.w_idle.next = self.is_idle.val();
             self.w_active.next = self.active.q.val().get_bit(i);
             self.do_push.next = false;
@@ -396,7 +418,7 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
             if self.hit_pop.val() & self.is_idle.val() {
                 self.pop_idle_next.next = self.pop_idle_next.val().replace_bit(i, true);
             }
-            if self.hit_ctl.val() & self.warp_ctl_active.val() & self.is_idle.val() {
+            if (self.hit_ctl.val() & self.warp_ctl_active.val() | self.hit_set.val()) & self.is_idle.val() {
                 self.ctl_idle_next.next = self.ctl_idle_next.val().replace_bit(i, true);
             }
             if self.seed_quirks.val() {
@@ -421,6 +443,11 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
                     self.w_active.next = false;
                     self.pc[i].d.next = self.pc[i].q.val() + 4;
                 }
+                if self.hit_set.val() & !self.is_idle.val() {
+                    self.w_active.next = true;
+                    self.pc[i].d.next = self.warp_set_pc.val();
+                    self.mask[i].d.next = self.warp_set_mask.val();
+                }
                 self.do_push.next = self.hit_branch.val();
                 self.do_pop.next = self.hit_pop.val() & !self.hit_branch.val();
             } else {
@@ -443,6 +470,11 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
                         self.pc[i].d.next = self.p_pc.val();
                         self.mask[i].d.next = self.p_mask.val();
                     }
+                }
+                if self.hit_set.val() & !self.is_idle.val() {
+                    self.w_active.next = true;
+                    self.pc[i].d.next = self.warp_set_pc.val();
+                    self.mask[i].d.next = self.warp_set_mask.val();
                 }
                 if self.hit_branch.val() & !self.is_idle.val() {
                     self.do_push.next = true;
@@ -497,6 +529,7 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
             branch_ctl_valid, branch_ctl_wid, branch_ctl_mask, branch_ctl_pc,
             end_ctl_valid, end_ctl_wid,
             warp_pop_valid, warp_pop_wid,
+            warp_set_valid, warp_set_wid, warp_set_pc, warp_set_mask,
             inst_fetch_ready,
         ],
         outputs: [

@@ -29,6 +29,10 @@ module warp_scheduler_props #(
     input wire [WW-1:0] end_ctl_wid,
     input wire warp_pop_valid,
     input wire [WW-1:0] warp_pop_wid,
+    input wire warp_set_valid,
+    input wire [WW-1:0] warp_set_wid,
+    input wire [A-1:0] warp_set_pc,
+    input wire [T-1:0] warp_set_mask,
     input wire inst_fetch_ready
 );
     wire warp_cmd_ready, warp_ctl_ready, branch_ctl_ready, end_ctl_ready, inst_fetch_valid;
@@ -49,9 +53,12 @@ module warp_scheduler_props #(
     // An end lands on a warp that is not idle; on an idle one it is dropped (and flagged).
     wire [W-1:0] cmd_bit = cmd_taken ? (1 << warp_cmd_wid) : 0;
     wire [W-1:0] end_bit = (end_ctl_valid && !idle_mask[end_ctl_wid]) ? (1 << end_ctl_wid) : 0;
+    // A warp set lands on a warp that is not idle (and activates it).
+    wire [W-1:0] set_bit = (warp_set_valid && !idle_mask[warp_set_wid]) ? (1 << warp_set_wid) : 0;
 
     // What each warp's active bit must be after this cycle: a command starts its warp, warp
-    // control sets a running warp's bit, a fetch clears its warp's, an end clears its warp's
+    // control sets a running warp's bit, a fetch clears its warp's, a warp set sets it, an end
+    // clears its warp's
     // (later ones win, as the block documents).
     reg [W-1:0] want_active;
     integer w;
@@ -61,6 +68,7 @@ module warp_scheduler_props #(
             if (cmd_bit[w]) want_active[w] = 1'b1;
             if (warp_ctl_valid && warp_ctl_wid == w && !idle_mask[w]) want_active[w] = warp_ctl_active;
             if (fetch_taken && inst_fetch_wid == w) want_active[w] = 1'b0;
+            if (set_bit[w]) want_active[w] = 1'b1;
             if (end_bit[w]) want_active[w] = 1'b0;
         end
     end
@@ -76,7 +84,7 @@ module warp_scheduler_props #(
     // Over one clock edge.
     reg past = 1'b0, was_reset = 1'b0, was_cmd = 1'b0, was_fetch = 1'b0;
     reg [WW-1:0] old_cmd_wid = 0, old_fetch_wid = 0;
-    reg [W-1:0] old_idle = 0, old_cmd_bit = 0, old_end_bit = 0, old_want_active = 0;
+    reg [W-1:0] old_idle = 0, old_cmd_bit = 0, old_end_bit = 0, old_set_bit = 0, old_want_active = 0;
     always @(posedge clock) begin
         past <= 1'b1;
         was_reset <= reset;
@@ -87,6 +95,7 @@ module warp_scheduler_props #(
         old_idle <= idle_mask;
         old_cmd_bit <= cmd_bit;
         old_end_bit <= end_bit;
+        old_set_bit <= set_bit;
         old_want_active <= want_active;
     end
     always @(*) if (past && !was_reset) begin
@@ -95,10 +104,11 @@ module warp_scheduler_props #(
         // ... and it is the only warp that left the idle set: idle warps change by commands
         // (one warp each) and by ends, nothing else.
         idle_changes_only_by_command_and_end: assert (idle_mask == ((old_idle & ~old_cmd_bit) | old_end_bit));
-        // Active bits change by commands, warp control of running warps, fetches and ends only.
+        // Active bits change by commands, warp control and sets of running warps, fetches and
+        // ends only.
         active_changes_only_as_commanded: assert (active_mask == old_want_active);
-        // A fetched warp waits for warp control to run again.
-        fetched_warp_is_deactivated: assert (!was_fetch || !active_mask[old_fetch_wid]);
+        // A fetched warp waits for warp control (or a warp set) to run again.
+        fetched_warp_is_deactivated: assert (!was_fetch || old_set_bit[old_fetch_wid] || !active_mask[old_fetch_wid]);
     end
     always @(*) if (past && was_reset) begin
         reset_makes_every_warp_idle: assert (idle_mask == {W{1'b1}} && active_mask == 0 && stack_empty == {W{1'b1}});

@@ -21,6 +21,7 @@ port_struct! {
         branch_ctl_valid, branch_ctl_wid, branch_ctl_mask, branch_ctl_pc,
         end_ctl_valid, end_ctl_wid,
         warp_pop_valid, warp_pop_wid,
+        warp_set_valid, warp_set_wid, warp_set_pc, warp_set_mask,
         inst_fetch_ready,
     }
 }
@@ -141,6 +142,7 @@ impl WarpSchedulerModel {
         let ctl = hits(i.warp_ctl_valid, i.warp_ctl_wid);
         let pop = hits(i.warp_pop_valid, i.warp_pop_wid);
         let branch = hits(i.branch_ctl_valid, i.branch_ctl_wid);
+        let set = hits(i.warp_set_valid, i.warp_set_wid);
         let pushed = Entry { mask: i.branch_ctl_mask, pc: i.branch_ctl_pc };
         self.rr.step_with(i.reset == 1, self.active_bits(), fetch.is_some());
 
@@ -162,7 +164,9 @@ impl WarpSchedulerModel {
         self.err_end_idle |= flag(end, true);
         self.err_branch_idle |= flag(branch, true);
         self.err_pop_idle |= flag(pop, true);
-        self.err_ctl_idle |= flag(ctl, i.warp_ctl_active == 1);
+        self.err_ctl_idle |= flag(ctl, i.warp_ctl_active == 1) | flag(set, true);
+        // Warp set, in both modes: after control, fetch and pop; dropped on an idle warp.
+        let set_to = set.filter(|&s| !old[s].idle).map(|s| (s, Warp { idle: false, active: true, pc: i.warp_set_pc, mask: i.warp_set_mask }));
 
         let mut push = vec![false; p.warps];
         let mut popped = vec![false; p.warps];
@@ -188,6 +192,9 @@ impl WarpSchedulerModel {
                 w[f].active = false;
                 w[f].pc = (old[f].pc + 4) & mask(p.pc_width);
             }
+            if let Some((s, warp)) = set_to {
+                w[s] = Warp { idle: w[s].idle, ..warp };
+            }
             // The seed's stack: a push wins over a pop of the same warp.
             if let Some(b) = branch {
                 push[b] = true;
@@ -212,6 +219,9 @@ impl WarpSchedulerModel {
                     w[q].pc = tops[q].pc;
                     w[q].mask = tops[q].mask;
                 }
+            }
+            if let Some((s, warp)) = set_to {
+                w[s] = warp;
             }
             if let Some(b) = branch.filter(|&b| !old[b].idle) {
                 push[b] = true;
@@ -286,6 +296,11 @@ impl SeedWarpSchedulerModel {
             end_ctl_wid: s.end_ctl_wid,
             warp_pop_valid: s.warp_pop_valid,
             warp_pop_wid: s.warp_pop_wid,
+            // The seed has no warp set.
+            warp_set_valid: 0,
+            warp_set_wid: 0,
+            warp_set_pc: 0,
+            warp_set_mask: 0,
             inst_fetch_ready: s.inst_fetch_ready,
         }
     }

@@ -75,18 +75,19 @@ struct Profile {
     branch: u64,
     end: u64,
     pop: u64,
+    set: u64,
     fetch: u64,
 }
 
 const PROFILES: [Profile; 4] = [
     // Balanced traffic.
-    Profile { cmd: 30, ctl: 40, branch: 20, end: 10, pop: 20, fetch: 60 },
+    Profile { cmd: 30, ctl: 40, branch: 20, end: 10, pop: 20, set: 15, fetch: 60 },
     // Launch-heavy: every warp busy, commands while none is idle.
-    Profile { cmd: 80, ctl: 50, branch: 10, end: 3, pop: 10, fetch: 70 },
+    Profile { cmd: 80, ctl: 50, branch: 10, end: 3, pop: 10, set: 10, fetch: 70 },
     // Divergence-heavy: stacks fill to full and past it.
-    Profile { cmd: 40, ctl: 30, branch: 70, end: 2, pop: 15, fetch: 50 },
+    Profile { cmd: 40, ctl: 30, branch: 70, end: 2, pop: 15, set: 25, fetch: 50 },
     // Reconvergence-heavy: pops of empty stacks, ends of idle warps.
-    Profile { cmd: 15, ctl: 30, branch: 20, end: 25, pop: 60, fetch: 50 },
+    Profile { cmd: 15, ctl: 30, branch: 20, end: 25, pop: 60, set: 20, fetch: 50 },
 ];
 
 /// Stimulus for the warp scheduler. With `allow_overflow` false, no push is aimed at a stack the
@@ -114,6 +115,10 @@ pub fn scheduler_stimulus(p: SchedulerParams, allow_overflow: bool) -> impl FnMu
             end_ctl_wid: rng.bits(ww),
             warp_pop_valid: rng.chance(prof.pop) as u64,
             warp_pop_wid: rng.bits(ww),
+            warp_set_valid: rng.chance(prof.set) as u64,
+            warp_set_wid: rng.bits(ww),
+            warp_set_pc: rng.bits(p.pc_width),
+            warp_set_mask: rng.bits(p.threads),
             inst_fetch_ready: rng.chance(prof.fetch) as u64,
         };
         if !allow_overflow && i.branch_ctl_valid == 1 && model.stacks[i.branch_ctl_wid as usize].is_full() {
