@@ -357,6 +357,129 @@ pub const TINY: Preset = Preset {
     lds_rows: 16,
 };
 
+/// How the SIMT core's issue stage picks the warp whose I-buffer head it tries this cycle
+/// (GPGPU-Sim's `order_warps` policies, seed 001).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IssuePolicy {
+    /// Loose round robin: priority rotates every cycle to the warp after the last one tried.
+    LooseRoundRobin,
+    /// Greedy then oldest: the warp that issued last, while it has an instruction and did not
+    /// stall; otherwise the oldest warp (the lowest index: warps launch in index order).
+    GreedyThenOldest,
+}
+
+impl IssuePolicy {
+    pub fn name(self) -> &'static str {
+        match self {
+            IssuePolicy::LooseRoundRobin => "lrr",
+            IssuePolicy::GreedyThenOldest => "gto",
+        }
+    }
+    /// By name: `lrr` or `gto`.
+    pub fn parse(name: &str) -> Result<IssuePolicy> {
+        match name {
+            "lrr" => Ok(IssuePolicy::LooseRoundRobin),
+            "gto" => Ok(IssuePolicy::GreedyThenOldest),
+            _ => bail!("unknown issue policy `{name}`: known policies are lrr, gto"),
+        }
+    }
+}
+
+/// The SIMT core: the machine the ISA runs on ([`crate::isa::interp::Config`]) and the blocks
+/// it is built of. The core uses its collector with one input port, two unit types (0: the lane
+/// ALU and branches, 1: the local data share), in-order dispatch per warp (no write-after-read
+/// hazard between a warp's instructions) and 16 registers per warp; the tag carries the 32-bit
+/// instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CoreParams {
+    pub warps: usize,
+    pub threads: usize,
+    /// Bits of every value.
+    pub lane_bits: usize,
+    pub stack_depth: usize,
+    pub lds_rows: usize,
+    /// Register banks and collector units of the operand collector.
+    pub banks: usize,
+    pub collector_units: usize,
+    /// Words of instruction memory (a power of two): the longest program.
+    pub imem_words: usize,
+    pub policy: IssuePolicy,
+}
+
+impl CoreParams {
+    /// Checks every rule; the error names the parameter and the rule it breaks.
+    pub fn validate(&self) -> Result<()> {
+        self.scheduler().validate()?;
+        self.collector().validate(self.warps)?;
+        check_pow2("lds_rows", self.lds_rows, 2, 4096)?;
+        check_pow2("imem_words", self.imem_words, 2, crate::isa::MAX_PROGRAM)?;
+        if self.threads * self.lane_bits > 64 {
+            bail!("parameters `threads` x `lane_bits` = {} x {} must be at most 64 (a register of every lane is one 64-bit word)", self.threads, self.lane_bits);
+        }
+        Ok(())
+    }
+    /// The instruction set's machine: what the interpreter runs the same programs on.
+    pub fn machine(&self, max_instructions: u64) -> crate::isa::interp::Config {
+        crate::isa::interp::Config { warps: self.warps, threads: self.threads, lane_bits: self.lane_bits, stack_depth: self.stack_depth, lds_rows: self.lds_rows, max_instructions }
+    }
+    /// The warp scheduler's parameters: byte pcs over the instruction memory, round-robin fetch.
+    pub fn scheduler(&self) -> SchedulerParams {
+        SchedulerParams { warps: self.warps, threads: self.threads, pc_width: clog2(self.imem_words) + 2, stack_depth: self.stack_depth, fetch_policy: FetchPolicy::RoundRobin }
+    }
+    /// The operand collector's parameters.
+    pub fn collector(&self) -> CollectorParams {
+        CollectorParams {
+            banks: self.banks,
+            collector_units: self.collector_units,
+            in_ports: 1,
+            regs_per_warp: crate::isa::REGISTERS,
+            one_bank_per_cu: false,
+            unit_types: 2,
+            specialized: false,
+            schedulers: 1,
+            in_order_per_warp: true,
+            lane_bits: self.lane_bits,
+            tag_bits: 32,
+        }
+    }
+}
+
+/// The SIMT core for the Alchitry Cu (the `cu` preset's warps, lanes and stack; 8-bit values).
+pub const CORE_CU: CoreParams = CoreParams {
+    warps: 4,
+    threads: 8,
+    lane_bits: 8,
+    stack_depth: 4,
+    lds_rows: 64,
+    banks: 4,
+    collector_units: 2,
+    imem_words: 256,
+    policy: IssuePolicy::LooseRoundRobin,
+};
+/// The smallest core (the `tiny` preset's warps, lanes and stack).
+pub const CORE_TINY: CoreParams = CoreParams {
+    warps: 2,
+    threads: 4,
+    lane_bits: 8,
+    stack_depth: 2,
+    lds_rows: 64,
+    banks: 2,
+    collector_units: 2,
+    imem_words: 256,
+    policy: IssuePolicy::LooseRoundRobin,
+};
+
+/// The SIMT core of a preset: `cu` and `tiny` have one; the seed's 32 lanes do not fit a core
+/// whose registers are one 64-bit word.
+pub fn core_params(name: &str) -> Result<CoreParams> {
+    match name {
+        "cu" => Ok(CORE_CU),
+        "tiny" => Ok(CORE_TINY),
+        "seed" => bail!("preset `seed` has no SIMT core (32 lanes do not fit the core's 64-bit registers): use `cu` or `tiny`"),
+        _ => preset(name).and(Err(anyhow::anyhow!("preset `{name}` has no SIMT core"))),
+    }
+}
+
 /// Every preset, in the order the README lists them.
 pub const PRESETS: [Preset; 3] = [SEED, CU, TINY];
 
@@ -379,6 +502,8 @@ mod tests {
             p.collector.validate(p.scheduler.warps).unwrap();
             check_pow2("lds_rows", p.lds_rows, 2, 4096).unwrap();
         }
+        CORE_CU.validate().unwrap();
+        CORE_TINY.validate().unwrap();
     }
 
     #[test]

@@ -30,3 +30,5 @@ pub use scoreboard::ScoreboardModel;
 pub use lane_alu::LaneAluModel;
 pub use decoder::DecoderModel;
 pub use ibuffer::IBufferModel;
+pub mod simt_core;
+pub use simt_core::SimtCoreModel;
