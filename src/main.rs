@@ -181,6 +181,29 @@ enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Run a kernel on the SIMT core (its cycle-level reference model) and on the ISA's reference
+    /// interpreter: print the core's counters and check that every register and local-data-share
+    /// word is the interpreter's.
+    Run {
+        /// The assembly source (e.g. kernels/reduce.s).
+        kernel: PathBuf,
+        /// Core to run on: cu or tiny.
+        #[arg(long, default_value = "cu")]
+        preset: String,
+        /// Issue policy: lrr (loose round robin) or gto (greedy then oldest).
+        #[arg(long, default_value = "lrr")]
+        policy: String,
+        /// Initial local data share: one hex word per line from word 0 (default: pseudo-random
+        /// words from --seed).
+        #[arg(long)]
+        lds: Option<PathBuf>,
+        /// Seed of the pseudo-random local data share.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Give up after this many cycles.
+        #[arg(long, default_value_t = 1_000_000)]
+        max_cycles: u64,
+    },
     /// Measure the operand collector under saturating uniform-random traffic (a Markdown table).
     Bench {
         /// Cycles per configuration.
@@ -314,6 +337,30 @@ fn run(cli: Cli) -> Result<()> {
                 }
                 None => print!("{words}"),
             }
+        }
+        Command::Run { kernel, preset, policy, lds, seed, max_cycles } => {
+            let params = simt_rtl::params::CoreParams { policy: simt_rtl::params::IssuePolicy::parse(&policy)?, ..simt_rtl::params::core_params(&preset)? };
+            let source = std::fs::read_to_string(&kernel).with_context(|| format!("cannot read {}", kernel.display()))?;
+            let program = simt_rtl::isa::asm::assemble(&source).with_context(|| format!("{}", kernel.display()))?;
+            let words = 4 * params.lds_rows;
+            let lds: Vec<u32> = match lds {
+                Some(path) => {
+                    let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
+                    text.lines()
+                        .map(str::trim)
+                        .filter(|l| !l.is_empty())
+                        .enumerate()
+                        .map(|(n, l)| u32::from_str_radix(l, 16).with_context(|| format!("{}: line {}: `{l}` is not a hex word", path.display(), n + 1)))
+                        .collect::<Result<_>>()?
+                }
+                None => {
+                    let mut rng = simt_rtl::verify::Rng::new(seed);
+                    (0..words).map(|_| rng.bits(params.lane_bits) as u32).collect()
+                }
+            };
+            let counters = simt_rtl::verify::core_run::run_and_compare(params, &program, &lds, max_cycles).with_context(|| format!("{}", kernel.display()))?;
+            println!("{} on the {preset} core ({} warps x {} lanes, {}-bit values, {}): registers and local data share equal the reference interpreter's", kernel.display(), params.warps, params.threads, params.lane_bits, policy);
+            print!("{}", simt_rtl::verify::core_run::counters_table(&counters));
         }
         Command::Bench { cycles, seed } => {
             if cycles < 2 {

@@ -4,10 +4,9 @@
 //! instructions, divergent branches, stack high-water mark and bank-conflict cycles.
 
 use simt_rtl::isa::asm::assemble;
-use simt_rtl::isa::interp::Machine;
 use simt_rtl::isa::Inst;
 use simt_rtl::model::simt_core::CoreCounters;
-use simt_rtl::model::SimtCoreModel;
+use simt_rtl::verify::core_run::run_and_compare;
 use simt_rtl::params::{CoreParams, IssuePolicy, CORE_CU, CORE_TINY};
 use simt_rtl::verify::rng::Rng;
 
@@ -20,22 +19,7 @@ fn kernel(name: &str) -> Vec<Inst> {
 
 /// Runs `program` on the interpreter and the core model; panics with `what` where they differ.
 fn compare(params: CoreParams, program: &[Inst], lds: &[u32], what: &str) -> CoreCounters {
-    let mut m = Machine::new(params.machine(1_000_000), lds).unwrap();
-    m.run(program).unwrap_or_else(|e| panic!("{what}: interpreter: {e:#}"));
-    let words: Vec<u32> = program.iter().map(|i| i.encode()).collect();
-    let mut core = SimtCoreModel::new(params, &words, lds);
-    let counters = core.run(1_000_000).unwrap_or_else(|e| panic!("{what}: core: {e:#}"));
-    assert_eq!(core.lds_words(), m.lds, "{what}: local data share");
-    let regs = core.regs();
-    for (k, (got, want)) in regs.iter().zip(&m.regs).enumerate() {
-        let (thread, r) = (k / 16, k % 16);
-        assert_eq!(got, want, "{what}: warp {} lane {} r{r}", thread / params.threads, thread % params.threads);
-    }
-    assert_eq!(counters.issued, m.counters.instructions, "{what}: instructions");
-    assert_eq!(counters.divergent_branches, m.counters.divergent_branches, "{what}: divergent branches");
-    assert_eq!(counters.stack_high_water, m.counters.stack_high_water as u64, "{what}: stack high water");
-    assert_eq!(counters.lds_conflict_cycles, m.counters.lds_conflict_cycles, "{what}: bank-conflict cycles");
-    counters
+    run_and_compare(params, program, lds, 1_000_000).unwrap_or_else(|e| panic!("{what}: {e:#}"))
 }
 
 fn lds_inputs(rng: &mut Rng, params: CoreParams) -> Vec<u32> {
@@ -77,4 +61,27 @@ fn random_programs_match_the_interpreter() {
     eprintln!("{programs} programs: {total:?}");
     assert!(total.divergent_branches > programs && total.scoreboard_stalls > programs && total.lds_conflict_cycles > 0, "the programs exercise too little");
     assert_eq!(total.stack_high_water, CORE_CU.stack_depth as u64);
+}
+
+/// Core parameters that break a rule are refused with the parameter's name.
+#[test]
+fn bad_core_parameters_are_refused() {
+    let err = |p: CoreParams| format!("{:#}", p.validate().unwrap_err());
+    assert!(err(CoreParams { threads: 16, ..CORE_CU }).contains("`threads` x `lane_bits` = 16 x 8 must be at most 64"));
+    assert!(err(CoreParams { imem_words: 100, ..CORE_CU }).contains("imem_words"));
+    assert!(err(CoreParams { lds_rows: 3, ..CORE_CU }).contains("lds_rows"));
+    assert!(err(CoreParams { warps: 0, ..CORE_CU }).contains("warps"));
+    assert!(err(CoreParams { banks: 3, ..CORE_CU }).contains("banks"));
+    let long = vec![Inst::Nop; CORE_CU.imem_words + 1];
+    let e = format!("{:#}", run_and_compare(CORE_CU, &long, &[], 100).unwrap_err());
+    assert!(e.contains("the program has 257 instructions: the core's instruction memory holds 256 (`imem_words`)"), "{e}");
+}
+
+/// `simt-rtl run` prints the counters of a kernel that matched the interpreter.
+#[test]
+fn run_command_prints_the_counters() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_simt-rtl")).args(["run", "kernels/reduce.s", "--policy", "gto"]).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("equal the reference interpreter's") && stdout.contains("| divergent branches | 12 |") && stdout.contains("| IPC |"), "{stdout}");
 }

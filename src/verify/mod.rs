@@ -7,6 +7,7 @@
 //! the clock low, let the logic settle, sample every output, then one rising clock edge.
 
 pub mod collector_env;
+pub mod core_run;
 pub mod differential;
 pub mod dut;
 pub mod programs;
