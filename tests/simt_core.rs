@@ -41,7 +41,7 @@ fn kernels_match_the_interpreter() {
 #[test]
 fn random_programs_match_the_interpreter() {
     use simt_rtl::verify::programs::{assembly, random_program};
-    let programs: u64 = std::env::var("SIMT_PROGRAMS").ok().and_then(|v| v.parse().ok()).unwrap_or(2_000);
+    let programs: u64 = std::env::var("SIMT_PROGRAMS").ok().and_then(|v| v.parse().ok()).unwrap_or(10_000);
     let mut total = CoreCounters::default();
     for seed in 0..programs {
         let mut rng = Rng::new(seed);
@@ -55,11 +55,13 @@ fn random_programs_match_the_interpreter() {
         total.cycles += c.cycles;
         total.divergent_branches += c.divergent_branches;
         total.scoreboard_stalls += c.scoreboard_stalls;
+        total.structural_stalls += c.structural_stalls;
+        total.bank_stalls += c.bank_stalls;
         total.lds_conflict_cycles += c.lds_conflict_cycles;
         total.stack_high_water = total.stack_high_water.max(c.stack_high_water);
     }
     eprintln!("{programs} programs: {total:?}");
-    assert!(total.divergent_branches > programs && total.scoreboard_stalls > programs && total.lds_conflict_cycles > 0, "the programs exercise too little");
+    assert!(total.divergent_branches > programs && total.scoreboard_stalls > programs && total.structural_stalls > 0 && total.bank_stalls > 0 && total.lds_conflict_cycles > 0, "the programs exercise too little");
     assert_eq!(total.stack_high_water, CORE_CU.stack_depth as u64);
 }
 
