@@ -87,3 +87,35 @@ fn run_command_prints_the_counters() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(stdout.contains("equal the reference interpreter's") && stdout.contains("| divergent branches | 12 |") && stdout.contains("| IPC |"), "{stdout}");
 }
+
+/// The rust-hdl core against its model, every output on every cycle: random programs loaded
+/// through the instruction-memory port and run to the end, under both issue policies, with
+/// resets in the middle of runs and words overwritten in running programs
+/// (`SIMT_CORE_CYCLES` cycles per configuration).
+#[test]
+fn rust_hdl_core_equals_its_model_every_cycle() {
+    use simt_rtl::blocks::simt_core::{SimtCoreCu, SimtCoreTiny};
+    use simt_rtl::model::SimtCoreModel;
+    use simt_rtl::verify::run_differential;
+    use simt_rtl::verify::stimulus::core_stimulus;
+    use std::cell::Cell;
+    use std::rc::Rc;
+    let cycles: usize = std::env::var("SIMT_CORE_CYCLES").ok().and_then(|v| v.parse().ok()).unwrap_or(100_000);
+    for (k, policy) in [IssuePolicy::LooseRoundRobin, IssuePolicy::GreedyThenOldest].into_iter().enumerate() {
+        for params in [CORE_CU, CORE_TINY] {
+            let p = CoreParams { policy, ..params };
+            let name = format!("simt_core_{}w{}t_{}", p.warps, p.threads, policy.name());
+            let runs = Rc::new(Cell::new(0));
+            let mut model = SimtCoreModel::new(p, &[], &[]);
+            let stimulus = core_stimulus(p, 20_000, runs.clone());
+            let started = std::time::Instant::now();
+            if p.warps == CORE_CU.warps {
+                run_differential(&name, || SimtCoreCu::new(p).unwrap(), &mut model, 40 + k as u64, cycles, stimulus).unwrap();
+            } else {
+                run_differential(&name, || SimtCoreTiny::new(p).unwrap(), &mut model, 50 + k as u64, cycles, stimulus).unwrap();
+            }
+            eprintln!("{name}: {cycles} cycles, {} runs ended, {:.0} cycles/s", runs.get(), cycles as f64 / started.elapsed().as_secs_f64());
+            assert!(runs.get() * 2_000 > cycles as u64, "{name}: too few runs ended ({})", runs.get());
+        }
+    }
+}

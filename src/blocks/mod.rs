@@ -41,3 +41,5 @@ pub mod collector_self_test;
 pub use collector_self_test::CollectorSelfTest;
 pub mod self_test;
 pub use self_test::SelfTest;
+pub mod simt_core;
+pub use simt_core::SimtCore;

@@ -46,7 +46,16 @@ use super::{DecoderModel, IBufferModel, LocalDataShareModel, OperandCollectorMod
 use crate::blocks::decoder::{BSel, Kind};
 use crate::params::{CoreParams, IssuePolicy, SchedulerMode};
 use crate::verify::rng::mask;
+use crate::port_struct;
 use crate::verify::{CycleModel, PortStruct};
+
+/// Bits of the `errors` port.
+pub const ERROR_FLAGS: usize = 7;
+
+port_struct! {
+    /// Inputs of `SimtCore`, in port order.
+    pub struct CoreIn { reset, start, imem_write_valid, imem_write_addr, imem_write_data }
+}
 
 /// What a run counted (the core's counter registers).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -106,8 +115,8 @@ pub struct SimtCoreModel {
     pub oc: OperandCollectorModel,
     pub lds: LocalDataShareModel,
     alu: LaneAluModel,
-    /// The fetch in flight: warp and byte pc whose word the instruction memory reads.
-    fetch: Option<(usize, u64)>,
+    /// The fetch in flight: warp, byte pc and the word the instruction memory read at the edge.
+    fetch: Option<(usize, u64, u32)>,
     /// Each warp's lane mask, as the fetch of its instructions saw it (control flow waits, so
     /// every instruction in the I-buffer runs with it).
     wmask: Vec<u64>,
@@ -143,7 +152,7 @@ struct Cycle {
     divergence: Option<Divergence>,
     divergent: bool,
     lds_resp: bool,
-    fetch: Option<(usize, u64)>,
+    fetch: Option<(usize, u64, u32)>,
     illegal: bool,
     pushed: Option<usize>,
     popped: Option<usize>,
@@ -208,10 +217,15 @@ impl SimtCoreModel {
         }
     }
 
+    /// A run is in progress (the `running` port).
+    pub fn running(&self) -> bool {
+        self.running
+    }
+
     /// Every warp has exited and nothing is in flight.
     pub fn done(&self) -> bool {
         let all = mask(self.params.warps);
-        self.launched == self.params.warps
+        !self.launching
             && self.sched.idle_bits() == all
             && self.fetch.is_none()
             && (0..self.params.collector_units).all(|c| !self.oc.busy(c))
@@ -245,22 +259,38 @@ impl SimtCoreModel {
         (0..b * self.params.lds_rows).map(|a| self.lds.mem[a % b][a / b] as u32).collect()
     }
 
-    /// Any sticky error flag of a block or the core.
-    pub fn errors(&self) -> Vec<String> {
+    /// The sticky error flags of the blocks and the core (`errors` port): bit 0 SIMT stack
+    /// overflow, 1 `join` on an empty stack, 2 warp control, set, pop or end aimed at an idle warp,
+    /// 3 scoreboard misuse, 4 I-buffer misuse, 5 an illegal instruction issued, 6 collector
+    /// misuse (unknown unit type, queue overflow).
+    pub fn error_bits(&self) -> u64 {
         let o = self.sched.outputs_for(&SchedIn::default());
-        let mut e = vec![];
-        let mut flag = |set: bool, what: &str| {
-            if set {
-                e.push(what.to_string());
-            }
-        };
-        flag(o.err_overflow != 0, "SIMT stack overflow");
-        flag(o.err_underflow != 0, "`join` with an empty SIMT stack");
-        flag(o.err_end_idle | o.err_branch_idle | o.err_pop_idle | o.err_ctl_idle != 0, "warp control aimed at an idle warp");
-        flag(self.sb.double_reserve || self.sb.release_free, "scoreboard misuse");
-        flag(self.ibuf.fill_full || self.ibuf.issue_empty, "I-buffer misuse");
-        flag(self.err_illegal, "illegal instruction");
-        e
+        [
+            o.err_overflow != 0,
+            o.err_underflow != 0,
+            o.err_end_idle | o.err_branch_idle | o.err_pop_idle | o.err_ctl_idle != 0,
+            self.sb.double_reserve || self.sb.release_free,
+            self.ibuf.fill_full || self.ibuf.issue_empty,
+            self.err_illegal,
+            self.oc.err_unit || self.oc.arbiter.overflow,
+        ]
+        .iter()
+        .enumerate()
+        .fold(0, |m, (k, &set)| m | (set as u64) << k)
+    }
+
+    /// The raised error flags, by name.
+    pub fn errors(&self) -> Vec<&'static str> {
+        const NAMES: [&str; ERROR_FLAGS] = [
+            "SIMT stack overflow",
+            "`join` with an empty SIMT stack",
+            "warp control aimed at an idle warp",
+            "scoreboard misuse",
+            "I-buffer misuse",
+            "illegal instruction",
+            "operand-collector misuse",
+        ];
+        (0..ERROR_FLAGS).filter(|k| self.error_bits() >> k & 1 == 1).map(|k| NAMES[k]).collect()
     }
 
     /// The issue candidate by the policy, among warps with an instruction.
@@ -311,11 +341,11 @@ impl SimtCoreModel {
         let io = IBufferOut::from_words(&self.ibuf.outputs(&c.ibuf.to_words()));
         if so.inst_fetch_valid == 1 && io.space >> so.inst_fetch_wid & 1 == 1 {
             c.sched.inst_fetch_ready = 1;
-            c.fetch = Some((so.inst_fetch_wid as usize, so.inst_fetch_pc));
+            let word = self.imem[(so.inst_fetch_pc >> 2) as usize % p.imem_words];
+            c.fetch = Some((so.inst_fetch_wid as usize, so.inst_fetch_pc, word));
         }
         // Fill.
-        if let Some((w, pc)) = self.fetch {
-            let word = self.imem[(pc >> 2) as usize % p.imem_words];
+        if let Some((w, pc, word)) = self.fetch {
             (c.ibuf.fill_valid, c.ibuf.fill_warp, c.ibuf.fill_inst, c.ibuf.fill_pc) = (1, w as u64, word as u64, pc >> 2);
             if !is_control(kind(DecoderModel::decode(word).kind)) {
                 (c.sched.warp_ctl_valid, c.sched.warp_ctl_wid, c.sched.warp_ctl_active) = (1, w as u64, 1);
@@ -462,8 +492,18 @@ impl SimtCoreModel {
 
     /// One clock edge. `start` launches every warp (taken while the core is not running).
     pub fn step(&mut self, reset: bool, start: bool) {
-        let c = self.decide(reset, start && !self.running);
+        self.step_with(&CoreIn { reset: reset as u64, start: start as u64, ..Default::default() });
+    }
+
+    /// One clock edge with every input.
+    pub fn step_with(&mut self, i: &CoreIn) {
+        let reset = i.reset == 1;
+        let c = self.decide(reset, i.start == 1 && !self.running);
         let p = self.params;
+        let finished = self.finished();
+        if i.imem_write_valid == 1 {
+            self.imem[i.imem_write_addr as usize % p.imem_words] = i.imem_write_data as u32;
+        }
         let so = self.sched.outputs_for(&c.sched);
         let launched_now = c.sched.warp_cmd_valid == 1 && so.warp_cmd_ready == 1;
         self.sched.step_with(&c.sched);
@@ -482,7 +522,7 @@ impl SimtCoreModel {
             IssuePolicy::GreedyThenOldest => c.candidate.filter(|_| c.issued),
             IssuePolicy::LooseRoundRobin => None,
         };
-        if let Some((w, _)) = c.fetch {
+        if let Some((w, _, _)) = c.fetch {
             self.wmask[w] = so.inst_fetch_mask;
         }
         self.fetch = c.fetch;
@@ -501,32 +541,39 @@ impl SimtCoreModel {
         self.lds_open = self.lds_open + c.lds_new.is_some() as u64 - c.lds_resp as u64;
         self.counters.divergent_branches += c.divergent as u64;
         self.err_illegal |= c.illegal;
-        if let Some(w) = c.pushed {
-            self.depth[w] = (self.depth[w] + 1).min(p.stack_depth as u64);
+        for w in 0..p.warps {
+            let push = c.pushed == Some(w);
+            let pop = c.popped == Some(w);
+            self.depth[w] = if c.ended == Some(w) {
+                0
+            } else if push && !pop {
+                (self.depth[w] + 1).min(p.stack_depth as u64)
+            } else if pop && !push {
+                self.depth[w].saturating_sub(1)
+            } else {
+                self.depth[w]
+            };
             self.counters.stack_high_water = self.counters.stack_high_water.max(self.depth[w]);
         }
-        if let Some(w) = c.popped {
-            self.depth[w] = self.depth[w].saturating_sub(1);
-        }
-        if let Some(w) = c.ended {
-            self.depth[w] = 0;
-        }
+        let active = (self.running && !finished) || launched_now;
         if launched_now {
-            self.launched += 1;
+            self.launched = if self.running { self.launched + 1 } else { 1 };
             self.launching = self.launched < p.warps;
-            self.running = true;
         }
-        if self.running {
+        if active {
             self.counters.cycles += 1;
             self.counters.issued += c.issued as u64;
             self.counters.scoreboard_stalls += c.hazard as u64;
             self.counters.structural_stalls += c.structural as u64;
         }
+        self.running = active;
         self.counters.bank_stalls = self.oc.count_stall as u64;
         self.counters.lds_conflict_cycles = self.lds.conflict_cycles;
-        if self.running && self.done() {
-            self.running = false;
-        }
+    }
+
+    /// Running, every warp launched and exited, and nothing in flight: the run ends this cycle.
+    fn finished(&self) -> bool {
+        self.running && !self.launching && self.done()
     }
 
     /// Resets, starts, and runs until done: the counters, or an error when the core is not done
@@ -547,5 +594,30 @@ impl SimtCoreModel {
             anyhow::bail!("the core raised error flags: {}", errors.join(", "));
         }
         Ok(self.counters)
+    }
+}
+
+impl CycleModel for SimtCoreModel {
+    /// running; issue_valid, issue_warp, issue_pc; wb_valid, wb_warp, wb_reg, wb_mask,
+    /// wb_data[threads]; the counters (32 bits, wrapping); errors.
+    fn outputs(&self, inputs: &[u64]) -> Vec<u64> {
+        let i = CoreIn::from_words(inputs);
+        let c = self.decide(i.reset == 1, i.start == 1 && !self.running);
+        let p = self.params;
+        let mut o = vec![self.running as u64];
+        let issue = c.candidate.filter(|_| c.issued);
+        let head = issue.map_or(0, |_| IBufferOut::from_words(&self.ibuf.outputs(&c.ibuf.to_words())).head_pc);
+        o.extend([c.issued as u64, issue.unwrap_or(0) as u64, head]);
+        let wb = c.oc.wb.unwrap_or_default();
+        o.extend([c.oc.wb.is_some() as u64, wb.warp as u64, wb.reg as u64, wb.mask]);
+        o.extend((0..p.threads).map(|l| wb.data >> (l * p.lane_bits) & mask(p.lane_bits)));
+        let k = self.counters;
+        o.extend([k.cycles, k.issued, k.scoreboard_stalls, k.structural_stalls, k.bank_stalls, k.lds_conflict_cycles, k.divergent_branches].map(|v| v & mask(32)));
+        o.push(k.stack_high_water);
+        o.push(self.error_bits());
+        o
+    }
+    fn step(&mut self, inputs: &[u64]) {
+        self.step_with(&CoreIn::from_words(inputs));
     }
 }

@@ -428,3 +428,73 @@ pub fn ibuffer_stimulus(warps: usize, pc_bits: usize) -> impl FnMut(&mut Rng, &c
         .to_words()
     }
 }
+
+/// Stimulus for the SIMT core: random programs (valid by construction,
+/// [`random_program`](super::programs::random_program)) written through the instruction-memory
+/// port with random gaps, started, and run to the end; now and then a reset in the middle of a
+/// run, a start while running, or a random word written into a running program (which may
+/// overflow the stack, pop an empty one, issue an illegal word or never end: a run that lasts
+/// past `run_limit` cycles is reset). `runs` counts the runs that ended.
+pub fn core_stimulus(
+    params: crate::params::CoreParams,
+    run_limit: usize,
+    runs: std::rc::Rc<std::cell::Cell<u64>>,
+) -> impl FnMut(&mut Rng, &crate::model::SimtCoreModel, usize) -> Vec<u64> {
+    use crate::model::simt_core::CoreIn;
+    enum Phase {
+        Load(Vec<u32>, usize),
+        Run(usize),
+    }
+    let mut phase = Phase::Load(vec![], 0);
+    move |rng, model, cycle| {
+        let mut i = CoreIn { reset: (cycle == 0) as u64, ..Default::default() };
+        if cycle == 0 {
+            return i.to_words();
+        }
+        if let Phase::Load(words, _) = &phase {
+            if words.is_empty() {
+                let words = loop {
+                    let size = 10 + rng.below(30) as usize;
+                    let program = super::programs::random_program(rng, size, params.stack_depth);
+                    let text = super::programs::assembly(&program);
+                    let code = crate::isa::asm::assemble(&text).expect("generated programs assemble");
+                    if code.len() <= params.imem_words {
+                        break code.iter().map(|c| c.encode()).collect::<Vec<u32>>();
+                    }
+                };
+                phase = Phase::Load(words, 0);
+            }
+        }
+        match &mut phase {
+            Phase::Load(words, k) => {
+                if rng.chance(80) {
+                    (i.imem_write_valid, i.imem_write_addr, i.imem_write_data) = (1, *k as u64, words[*k] as u64);
+                    *k += 1;
+                    if *k == words.len() {
+                        phase = Phase::Run(0);
+                    }
+                }
+            }
+            Phase::Run(n) => {
+                if *n == 0 {
+                    i.start = 1;
+                } else if !model.running() {
+                    runs.set(runs.get() + 1);
+                    phase = Phase::Load(vec![], 0);
+                } else if *n > run_limit || rng.chance(1) && rng.chance(2) {
+                    i.reset = 1;
+                    phase = Phase::Load(vec![], 0);
+                } else {
+                    i.start = rng.chance(1) as u64;
+                    if rng.chance(1) && rng.chance(5) {
+                        (i.imem_write_valid, i.imem_write_addr, i.imem_write_data) = (1, rng.below(params.imem_words as u64), rng.bits(32));
+                    }
+                }
+                if let Phase::Run(n) = &mut phase {
+                    *n += 1;
+                }
+            }
+        }
+        i.to_words()
+    }
+}
