@@ -181,9 +181,9 @@ enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
-    /// Run a kernel on the SIMT core (its cycle-level reference model) and on the ISA's reference
-    /// interpreter: print the core's counters and check that every register and local-data-share
-    /// word is the interpreter's.
+    /// Run a kernel on the rust-hdl SIMT core in lockstep with its cycle-level model (every output
+    /// compared every cycle) and on the ISA's reference interpreter: print the core's counters and
+    /// check that every register and local-data-share word is the interpreter's.
     Run {
         /// The assembly source (e.g. kernels/reduce.s).
         kernel: PathBuf,
@@ -203,6 +203,9 @@ enum Command {
         /// Give up after this many cycles.
         #[arg(long, default_value_t = 1_000_000)]
         max_cycles: u64,
+        /// Write the rust-hdl core's waveform here.
+        #[arg(long)]
+        vcd: Option<PathBuf>,
     },
     /// Measure the operand collector under saturating uniform-random traffic (a Markdown table).
     Bench {
@@ -338,7 +341,7 @@ fn run(cli: Cli) -> Result<()> {
                 None => print!("{words}"),
             }
         }
-        Command::Run { kernel, preset, policy, lds, seed, max_cycles } => {
+        Command::Run { kernel, preset, policy, lds, seed, max_cycles, vcd } => {
             let params = simt_rtl::params::CoreParams { policy: simt_rtl::params::IssuePolicy::parse(&policy)?, ..simt_rtl::params::core_params(&preset)? };
             let source = std::fs::read_to_string(&kernel).with_context(|| format!("cannot read {}", kernel.display()))?;
             let program = simt_rtl::isa::asm::assemble(&source).with_context(|| format!("{}", kernel.display()))?;
@@ -358,8 +361,17 @@ fn run(cli: Cli) -> Result<()> {
                     (0..words).map(|_| rng.bits(params.lane_bits) as u32).collect()
                 }
             };
-            let counters = simt_rtl::verify::core_run::run_and_compare(params, &program, &lds, max_cycles).with_context(|| format!("{}", kernel.display()))?;
-            println!("{} on the {preset} core ({} warps x {} lanes, {}-bit values, {}): registers and local data share equal the reference interpreter's", kernel.display(), params.warps, params.threads, params.lane_bits, policy);
+            if let Some(dir) = vcd.as_ref().and_then(|v| v.parent()).filter(|d| !d.as_os_str().is_empty()) {
+                std::fs::create_dir_all(dir).with_context(|| format!("cannot create output directory {}", dir.display()))?;
+            }
+            let counters = simt_rtl::verify::core_run::run_rust_hdl(&preset, params, &program, &lds, max_cycles, vcd.as_deref()).with_context(|| format!("{}", kernel.display()))?;
+            println!(
+                "{} on the rust-hdl {preset} core ({} warps x {} lanes, {}-bit values, {}): equal to its model on every cycle; registers and local data share equal the reference interpreter's",
+                kernel.display(), params.warps, params.threads, params.lane_bits, policy
+            );
+            if let Some(v) = &vcd {
+                println!("waveform: {}", v.display());
+            }
             print!("{}", simt_rtl::verify::core_run::counters_table(&counters));
         }
         Command::Bench { cycles, seed } => {

@@ -94,28 +94,13 @@ fn run_command_prints_the_counters() {
 /// (`SIMT_CORE_CYCLES` cycles per configuration).
 #[test]
 fn rust_hdl_core_equals_its_model_every_cycle() {
-    use simt_rtl::blocks::simt_core::{SimtCoreCu, SimtCoreTiny};
-    use simt_rtl::model::SimtCoreModel;
-    use simt_rtl::verify::run_differential;
-    use simt_rtl::verify::stimulus::core_stimulus;
-    use std::cell::Cell;
-    use std::rc::Rc;
     let cycles: usize = std::env::var("SIMT_CORE_CYCLES").ok().and_then(|v| v.parse().ok()).unwrap_or(100_000);
     for (k, policy) in [IssuePolicy::LooseRoundRobin, IssuePolicy::GreedyThenOldest].into_iter().enumerate() {
-        for params in [CORE_CU, CORE_TINY] {
-            let p = CoreParams { policy, ..params };
-            let name = format!("simt_core_{}w{}t_{}", p.warps, p.threads, policy.name());
-            let runs = Rc::new(Cell::new(0));
-            let mut model = SimtCoreModel::new(p, &[], &[]);
-            let stimulus = core_stimulus(p, 20_000, runs.clone());
+        for preset in ["cu", "tiny"] {
             let started = std::time::Instant::now();
-            if p.warps == CORE_CU.warps {
-                run_differential(&name, || SimtCoreCu::new(p).unwrap(), &mut model, 40 + k as u64, cycles, stimulus).unwrap();
-            } else {
-                run_differential(&name, || SimtCoreTiny::new(p).unwrap(), &mut model, 50 + k as u64, cycles, stimulus).unwrap();
-            }
-            eprintln!("{name}: {cycles} cycles, {} runs ended, {:.0} cycles/s", runs.get(), cycles as f64 / started.elapsed().as_secs_f64());
-            assert!(runs.get() * 2_000 > cycles as u64, "{name}: too few runs ended ({})", runs.get());
+            let (_, runs) = simt_rtl::verify::suites::simt_core(preset, policy, 40 + k as u64, cycles).unwrap();
+            eprintln!("{preset} {}: {cycles} cycles, {runs} runs ended, {:.0} cycles/s", policy.name(), cycles as f64 / started.elapsed().as_secs_f64());
+            assert!(runs * 2_000 > cycles as u64, "{preset} {}: too few runs ended ({runs})", policy.name());
         }
     }
 }

@@ -4,7 +4,8 @@
 //! carried with its own Rust simulation model, as rust-hdl's `RAM` is.
 //!
 //! Read: `read_data` takes row `read_address` at the rising edge (latency 1); a row written at
-//! the same edge reads its old value. Every row starts at 0.
+//! the same edge reads its old value. Every row starts at 0, or at the contents given to
+//! [`with_rows`](LaneRam::with_rows) (in simulation and in the Verilog's `initial` block).
 
 use anyhow::Result;
 use rust_hdl::prelude::*;
@@ -32,6 +33,19 @@ impl<const RW: usize, const T: usize, const DW: usize, const TD: usize> LaneRam<
         check_range("lanes (T)", T, 1, 64)?;
         check_derived("TD", TD, "T * DW", T * DW)?;
         check_range("row width (T * DW)", TD, 1, 64)?;
+        Self::with_rows(&[])
+    }
+    /// Rows `0..rows.len()` start with `rows` (cut to `TD` bits), the others at 0.
+    pub fn with_rows(rows: &[u64]) -> Result<Self> {
+        check_range("row bits (RW)", RW, 1, 12)?;
+        check_derived("TD", TD, "T * DW", T * DW)?;
+        if rows.len() > 1 << RW {
+            anyhow::bail!("{} initial rows given: the RAM has {}", rows.len(), 1 << RW);
+        }
+        let mut init = vec![0; 1 << RW];
+        for (r, v) in init.iter_mut().zip(rows) {
+            *r = v & mask(TD);
+        }
         Ok(Self {
             clock: Default::default(),
             read_address: Default::default(),
@@ -39,7 +53,7 @@ impl<const RW: usize, const T: usize, const DW: usize, const TD: usize> LaneRam<
             write_address: Default::default(),
             write_data: Default::default(),
             write_mask: Default::default(),
-            _rows: vec![0; 1 << RW],
+            _rows: init,
         })
     }
 }
@@ -67,13 +81,14 @@ impl<const RW: usize, const T: usize, const DW: usize, const TD: usize> Logic fo
         let lane_writes: String = (0..T)
             .map(|l| format!("   if ({}) mem[write_address][{}:{}] <= write_data[{}:{}];\n", enable(l), (l + 1) * DW - 1, l * DW, (l + 1) * DW - 1, l * DW))
             .collect();
+        let contents: String = self._rows.iter().enumerate().filter(|(_, &v)| v != 0).map(|(r, v)| format!("   mem[{r}] = {TD}'h{v:x};\n")).collect();
         Verilog::Custom(format!(
             "\
 reg [{msb}:0] mem [0:{last}];
 integer i;
 initial begin
    for (i = 0; i <= {last}; i = i + 1) mem[i] = {TD}'h0;
-   read_data = {TD}'h0;
+{contents}   read_data = {TD}'h0;
 end
 always @(posedge clock) begin
    read_data <= mem[read_address];

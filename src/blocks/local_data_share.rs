@@ -113,12 +113,22 @@ impl<const T: usize, const WW: usize, const DW: usize, const RW: usize> LocalDat
     /// Checks `T` (a power of two, 4..=32), `WW = clog2(warps)` for `warps` warps (2..=64), `DW`
     /// (1..=32) and `RW` (1..=12).
     pub fn new(warps: usize) -> Result<Self> {
+        Self::with_contents(warps, &[])
+    }
+    /// As [`new`](Self::new), the share holding `words` from word 0 (the rest 0): word `a` is
+    /// bank `a mod 4`, row `a / 4`.
+    pub fn with_contents(warps: usize, words: &[u32]) -> Result<Self> {
         check_pow2("threads (T)", T, LDS_BANKS, 32)?;
         check_range("warps", warps, 2, 64)?;
         check_derived("WW", WW, "clog2(warps)", clog2(warps))?;
         check_range("lane_bits (DW)", DW, 1, 32)?;
         check_range("LDS row bits (RW)", RW, 1, 12)?;
-        let banks = (0..LDS_BANKS).map(|_| LaneRam::new()).collect::<Result<Vec<_>>>()?;
+        if words.len() > LDS_BANKS << RW {
+            anyhow::bail!("the initial local data share has {} words: it holds {}", words.len(), LDS_BANKS << RW);
+        }
+        let banks = (0..LDS_BANKS)
+            .map(|b| LaneRam::with_rows(&words.iter().skip(b).step_by(LDS_BANKS).map(|&w| w as u64).collect::<Vec<_>>()))
+            .collect::<Result<Vec<_>>>()?;
         let quad_start = (LDS_BANKS..T).step_by(LDS_BANKS).fold(0u64, |m, l| m | 1 << l);
         Ok(Self {
             clock: Default::default(),

@@ -258,6 +258,11 @@ impl<
 {
     /// The core `params` describe; its generics must be the sizes they give.
     pub fn new(params: CoreParams) -> Result<Self> {
+        Self::with_lds(params, &[])
+    }
+    /// As [`new`](Self::new), the local data share holding `lds` from word 0 (as a kernel's
+    /// input; the board loads it through its host link).
+    pub fn with_lds(params: CoreParams, lds: &[u32]) -> Result<Self> {
         params.validate()?;
         let p = params;
         let sp = p.scheduler();
@@ -311,7 +316,7 @@ impl<
             sb: Scoreboard::new()?,
             oc: OperandCollector::new(c, p.warps, p.threads)?,
             alu: LaneAlu::new()?,
-            lds: LocalDataShare::new(p.warps)?,
+            lds: LocalDataShare::with_contents(p.warps, lds)?,
             issue_rr: RoundRobinArbiter::new()?,
             oldest: PriorityEncoder::new(Order::LowestFirst)?,
             fetch_valid: Default::default(),

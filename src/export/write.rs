@@ -95,7 +95,7 @@ fn export<D: Dut>(preset: &Preset, dut: &mut D, module: &str, block: &'static st
 pub fn exported_blocks<B: PresetBlocks>() -> Result<Vec<ExportedBlock>> {
     let preset = B::PRESET;
     let fixed = SchedulerMode::Fixed(preset.scheduler.fetch_policy);
-    Ok(vec![
+    let mut blocks = vec![
         export(&preset, &mut B::warp_encoder(Order::LowestFirst)?, "priority_encoder_lowest", "PriorityEncoder",
             "one-of-N priority encoder over the warps, lowest index first", &[("Order", "lowest index first".into())])?,
         export(&preset, &mut B::warp_encoder(Order::HighestFirst)?, "priority_encoder_highest", "PriorityEncoder",
@@ -136,11 +136,36 @@ pub fn exported_blocks<B: PresetBlocks>() -> Result<Vec<ExportedBlock>> {
             &[("Ops", "op codes 0..10: add sub and or xor shl shr slt seq pass_b lane; others give 0 and bad_op".into())])?,
         export(&preset, &mut B::operand_collector()?, "operand_collector", "OperandCollector",
             "GPGPU-Sim's operand collector (opndcoll_rfu_t): banked register file, bank arbiter, collector and dispatch units", &[("Collector", collector_summary(&preset)), ("Interface", COLLECTOR_INTERFACE.into())])?,
-    ])
+    ];
+    blocks.extend(simt_core(&preset)?);
+    Ok(blocks)
 }
 
 /// The board self-test top of preset `B` (`SelfTest`, 100,000 cycles, expected signature
 /// computed by simulating it), as `self_test.v`: the file the FuseSoC core's board targets use.
+/// The preset's SIMT core (`cu` and `tiny` have one).
+fn simt_core(preset: &Preset) -> Result<Option<ExportedBlock>> {
+    use crate::blocks::simt_core::{SimtCoreCu, SimtCoreTiny};
+    let Ok(p) = crate::params::core_params(preset.name) else { return Ok(None) };
+    let summary = "the SIMT core: fetch, I-buffer, scoreboarded issue, operand collector, lane ALU, local data share, branch resolution into the SIMT stacks";
+    let extra = [
+        ("Core", format!(
+            "warps={} threads={} lane_bits={} stack_depth={} lds_rows={} banks={} collector_units={} imem_words={} issue_policy={}",
+            p.warps, p.threads, p.lane_bits, p.stack_depth, p.lds_rows, p.banks, p.collector_units, p.imem_words, p.policy.name()
+        )),
+        ("Interface", CORE_INTERFACE.into()),
+    ];
+    Ok(Some(match preset.name {
+        "cu" => export(preset, &mut SimtCoreCu::new(p)?, "simt_core", "SimtCore", summary, &extra)?,
+        _ => export(preset, &mut SimtCoreTiny::new(p)?, "simt_core", "SimtCore", summary, &extra)?,
+    }))
+}
+
+pub const CORE_INTERFACE: &str = "write the program with imem_write_valid/addr/data (one word per cycle), then pulse start: every warp starts at \
+instruction 0 with every lane; running falls when every warp has exited and nothing is in flight; issue_* and wb_* show each cycle's issue and \
+write-back; count_* count since reset; errors: bit 0 stack overflow, 1 join on an empty stack, 2 warp misuse, 3 scoreboard, 4 I-buffer, \
+5 illegal instruction, 6 collector";
+
 pub fn board_top<B: PresetBlocks>() -> Result<ExportedBlock> {
     let cycles = crate::blocks::self_test::SELF_TEST_CYCLES;
     export(&B::PRESET, &mut B::self_test(cycles)?, "self_test", "SelfTest",
