@@ -143,6 +143,7 @@ fn command_line_errors_are_one_clear_line() {
         (vec!["run", "kernels/loop.s", "--preset", "seed"], "preset `seed` has no SIMT core"),
         (vec!["run", "kernels/loop.s", "--policy", "xx"], "unknown issue policy `xx`: known policies are lrr, gto"),
         (vec!["run", "kernels/loop.s", "--max-cycles", "10"], "kernels/loop.s: the reference interpreter: the program did not finish within 10 warp instructions"),
+        (vec!["run", "kernels/loop.s", "--vcd", "/proc/simt-rtl-cannot-write-here/x.vcd"], "cannot create output directory /proc/simt-rtl-cannot-write-here"),
         (vec!["run", "kernels/nested.s", "--preset", "tiny"], "kernels/nested.s: the reference interpreter: warp 0 at instruction 11: SIMT stack overflow (depth 2)"),
         (vec!["speed", "--block", "nope"], "--block `nope` is not an exported block"),
         (vec!["speed", "--block", "lfsr", "--cycles", "0"], "--cycles must be at least 1"),

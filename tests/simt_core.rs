@@ -79,13 +79,29 @@ fn bad_core_parameters_are_refused() {
     assert!(e.contains("the program has 257 instructions: the core's instruction memory holds 256 (`imem_words`)"), "{e}");
 }
 
-/// `simt-rtl run` prints the counters of a kernel that matched the interpreter.
+/// `simt-rtl run` runs a kernel on the rust-hdl core, prints the counters of a run that matched
+/// the interpreter, and writes the core's waveform.
 #[test]
-fn run_command_prints_the_counters() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_simt-rtl")).args(["run", "kernels/reduce.s", "--policy", "gto"]).output().unwrap();
+fn run_command_prints_the_counters_and_the_waveform() {
+    let dir = std::env::temp_dir().join(format!("simt-rtl-run-{}", std::process::id()));
+    let vcd = dir.join("reduce.vcd");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_simt-rtl")).args(["run", "kernels/reduce.s", "--policy", "gto", "--vcd", vcd.to_str().unwrap()]).output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(stdout.contains("equal the reference interpreter's") && stdout.contains("| divergent branches | 12 |") && stdout.contains("| IPC |"), "{stdout}");
+    assert!(stdout.contains("on the rust-hdl cu core") && stdout.contains("equal the reference interpreter's"), "{stdout}");
+    assert!(stdout.contains("| divergent branches | 12 |") && stdout.contains("| IPC |"), "{stdout}");
+    let wave = std::fs::read_to_string(&vcd).unwrap();
+    assert!(wave.contains("$enddefinitions") && wave.contains("issue_valid") && wave.contains("wb_data"), "{} is not the core's waveform", vcd.display());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Every kernel on the rust-hdl core, in lockstep with its model, leaves the interpreter's result.
+#[test]
+fn kernels_on_the_rust_hdl_core() {
+    for name in KERNELS {
+        let lds = lds_inputs(&mut Rng::new(7), CORE_CU);
+        simt_rtl::verify::core_run::run_rust_hdl("cu", CORE_CU, &kernel(name), &lds, 100_000, None).unwrap_or_else(|e| panic!("{name}: {e:#}"));
+    }
 }
 
 /// The rust-hdl core against its model, every output on every cycle: random programs loaded
@@ -94,13 +110,17 @@ fn run_command_prints_the_counters() {
 /// (`SIMT_CORE_CYCLES` cycles per configuration).
 #[test]
 fn rust_hdl_core_equals_its_model_every_cycle() {
-    let cycles: usize = std::env::var("SIMT_CORE_CYCLES").ok().and_then(|v| v.parse().ok()).unwrap_or(100_000);
+    let cycles: usize = std::env::var("SIMT_CORE_CYCLES").ok().and_then(|v| v.parse().ok()).unwrap_or(250_000);
     for (k, policy) in [IssuePolicy::LooseRoundRobin, IssuePolicy::GreedyThenOldest].into_iter().enumerate() {
         for preset in ["cu", "tiny"] {
             let started = std::time::Instant::now();
-            let (_, runs) = simt_rtl::verify::suites::simt_core(preset, policy, 40 + k as u64, cycles).unwrap();
-            eprintln!("{preset} {}: {cycles} cycles, {runs} runs ended, {:.0} cycles/s", policy.name(), cycles as f64 / started.elapsed().as_secs_f64());
+            let (_, (runs, flags)) = simt_rtl::verify::suites::simt_core(preset, policy, 40 + k as u64, cycles).unwrap();
+            eprintln!("{preset} {}: {cycles} cycles, {runs} runs ended, error flags raised {flags:#09b}, {:.0} cycles/s", policy.name(), cycles as f64 / started.elapsed().as_secs_f64());
             assert!(runs * 2_000 > cycles as u64, "{preset} {}: too few runs ended ({runs})", policy.name());
+            // Overwritten words overflow stacks, pop empty ones and issue illegal words.
+            if cycles >= 250_000 {
+                assert_eq!(flags & 0b100011, 0b100011, "{preset} {}: error flags raised {flags:#09b}", policy.name());
+            }
         }
     }
 }

@@ -1491,7 +1491,11 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
             if (kind == k_join) begin
                 pops = 1'b1;
                 if (cand_empty) begin
-                    end_v = 1'b1;
+                    pc_wide = ((ibuf$head_pc) & 10'h3ff) + 32'h1;
+                    set_v = 1'b1;
+                    set_w = cand;
+                    set_m = cand_mask;
+                    set_pc = pc_wide << two;
                 end
                 else begin
                     set_v = 1'b1;

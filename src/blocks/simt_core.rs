@@ -784,7 +784,12 @@ impl<
             if self.kind.val() == self.k_join.val() {
                 self.pops.next = true;
                 if self.cand_empty.val() {
-                    self.end_v.next = true;
+                    // Flagged by the stack; the warp goes on after the `join`
+                    self.pc_wide.next = bit_cast::<A, IA>(self.ibuf.head_pc.val()) + 1;
+                    self.set_v.next = true;
+                    self.set_w.next = self.cand.val();
+                    self.set_m.next = self.cand_mask.val();
+                    self.set_pc.next = self.pc_wide.val() << self.two.val();
                 } else {
                     self.set_v.next = true;
                     self.set_w.next = self.cand.val();

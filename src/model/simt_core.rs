@@ -19,7 +19,7 @@
 //!   cycle. Issue reserves `rd`. ALU instructions, `bz bnz bany` go to collector unit type 0,
 //!   `st ld` to type 1; `nop` ends at issue, `exit` ends the warp, `join` pops the warp's stack
 //!   and sets its pc and mask from the entry (an empty stack: the pop is flagged and the warp
-//!   ends), `jmp` sets the pc.
+//!   goes on after the `join`), `jmp` sets the pc.
 //! - **operand collector** ([`OperandCollector`](crate::blocks::OperandCollector)): reads `ra`,
 //!   `rb` from the banked register file.
 //! - **execute, type 0**: the [`LaneAlu`](crate::blocks::LaneAlu) (operand b by the decoder's
@@ -475,7 +475,8 @@ impl SimtCoreModel {
                     c.popped = Some(w);
                     let top = self.sched.outputs_for(&c.sched);
                     if top.stack_empty >> w & 1 == 1 {
-                        (c.sched.end_ctl_valid, c.sched.end_ctl_wid, c.ended) = (1, w as u64, Some(w));
+                        let pc = ((head.head_pc + 1) << 2) & pc_mask;
+                        (c.sched.warp_set_valid, c.sched.warp_set_wid, c.sched.warp_set_mask, c.sched.warp_set_pc) = (1, w as u64, self.wmask[w], pc);
                     } else {
                         (c.sched.warp_set_valid, c.sched.warp_set_wid, c.sched.warp_set_mask, c.sched.warp_set_pc) = (1, w as u64, top.pop_data_mask, top.pop_data_pc);
                     }

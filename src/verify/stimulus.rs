@@ -434,11 +434,12 @@ pub fn ibuffer_stimulus(warps: usize, pc_bits: usize) -> impl FnMut(&mut Rng, &c
 /// port with random gaps, started, and run to the end; now and then a reset in the middle of a
 /// run, a start while running, or a random word written into a running program (which may
 /// overflow the stack, pop an empty one, issue an illegal word or never end: a run that lasts
-/// past `run_limit` cycles is reset). `runs` counts the runs that ended.
+/// past `run_limit` cycles is reset). `seen` counts the runs that ended and collects every error
+/// flag the model raised.
 pub fn core_stimulus(
     params: crate::params::CoreParams,
     run_limit: usize,
-    runs: std::rc::Rc<std::cell::Cell<u64>>,
+    seen: std::rc::Rc<std::cell::Cell<(u64, u64)>>,
 ) -> impl FnMut(&mut Rng, &crate::model::SimtCoreModel, usize) -> Vec<u64> {
     use crate::model::simt_core::CoreIn;
     enum Phase {
@@ -451,6 +452,8 @@ pub fn core_stimulus(
         if cycle == 0 {
             return i.to_words();
         }
+        let (runs, flags) = seen.get();
+        seen.set((runs, flags | model.error_bits()));
         if let Phase::Load(words, _) = &phase {
             if words.is_empty() {
                 let words = loop {
@@ -479,15 +482,24 @@ pub fn core_stimulus(
                 if *n == 0 {
                     i.start = 1;
                 } else if !model.running() {
-                    runs.set(runs.get() + 1);
+                    let (runs, flags) = seen.get();
+                    seen.set((runs + 1, flags));
                     phase = Phase::Load(vec![], 0);
                 } else if *n > run_limit || rng.chance(1) && rng.chance(2) {
                     i.reset = 1;
                     phase = Phase::Load(vec![], 0);
                 } else {
                     i.start = rng.chance(1) as u64;
-                    if rng.chance(1) && rng.chance(5) {
-                        (i.imem_write_valid, i.imem_write_addr, i.imem_write_data) = (1, rng.below(params.imem_words as u64), rng.bits(32));
+                    if rng.chance(1) && rng.chance(20) {
+                        // A random word, a `join` (pops what the program did not push), or a
+                        // branch to itself (pushes until the stack overflows).
+                        let at = rng.below(params.imem_words as u64);
+                        let word = match rng.below(3) {
+                            0 => rng.bits(32) as u32,
+                            1 => crate::isa::Inst::Join.encode(),
+                            _ => crate::isa::Inst::Branch { if_zero: rng.chance(50), ra: rng.below(16) as u8, target: at as u16, reconv: at as u16 }.encode(),
+                        };
+                        (i.imem_write_valid, i.imem_write_addr, i.imem_write_data) = (1, at, word as u64);
                     }
                 }
                 if let Phase::Run(n) = &mut phase {

@@ -74,19 +74,20 @@ pub fn seed_scheduler<B: PresetBlocks>(allow_overflow: bool, seed: u64, cycles: 
 
 /// The run for an exported module of preset `B` (see [`crate::export::exported_blocks`]).
 /// The SIMT core of a preset (`cu` or `tiny`) with `policy`, against its model, on random programs
-/// ([`core_stimulus`](super::stimulus::core_stimulus)); also the number of runs that ended.
-pub fn simt_core(preset: &str, policy: crate::params::IssuePolicy, seed: u64, cycles: usize) -> Result<(Recorded, u64)> {
+/// ([`core_stimulus`](super::stimulus::core_stimulus)); also the number of runs that ended and
+/// the error flags raised.
+pub fn simt_core(preset: &str, policy: crate::params::IssuePolicy, seed: u64, cycles: usize) -> Result<(Recorded, (u64, u64))> {
     use crate::blocks::simt_core::{SimtCoreCu, SimtCoreTiny};
     let p = crate::params::CoreParams { policy, ..crate::params::core_params(preset)? };
-    let runs = std::rc::Rc::new(std::cell::Cell::new(0));
+    let seen = std::rc::Rc::new(std::cell::Cell::new((0, 0)));
     let mut model = crate::model::SimtCoreModel::new(p, &[], &[]);
-    let stimulus = super::stimulus::core_stimulus(p, 20_000, runs.clone());
+    let stimulus = super::stimulus::core_stimulus(p, 20_000, seen.clone());
     let name = format!("simt_core_{preset}_{}", policy.name());
     let recorded = match preset {
         "cu" => run_differential(&name, || SimtCoreCu::new(p).unwrap(), &mut model, seed, cycles, stimulus),
         _ => run_differential(&name, || SimtCoreTiny::new(p).unwrap(), &mut model, seed, cycles, stimulus),
     }?;
-    Ok((recorded, runs.get()))
+    Ok((recorded, seen.get()))
 }
 
 pub fn for_module<B: PresetBlocks>(module: &str, seed: u64, cycles: usize) -> Result<Recorded> {
