@@ -74,6 +74,11 @@ fn bad_core_parameters_are_refused() {
     assert!(err(CoreParams { lds_rows: 3, ..CORE_CU }).contains("lds_rows"));
     assert!(err(CoreParams { warps: 0, ..CORE_CU }).contains("warps"));
     assert!(err(CoreParams { banks: 3, ..CORE_CU }).contains("banks"));
+    // The rust-hdl core refuses generics that are not its parameters' sizes.
+    let e = format!("{:#}", simt_rtl::blocks::simt_core::SimtCoreCu::new(CORE_TINY).err().unwrap());
+    assert!(e.contains("derived parameter `W` = 4 breaks its rule `W = warps` (= 2)"), "{e}");
+    let e = format!("{:#}", simt_rtl::blocks::simt_core::SimtCoreCu::new(CoreParams { imem_words: 512, ..CORE_CU }).err().unwrap());
+    assert!(e.contains("`A` = 10 breaks its rule `A = clog2(imem_words) + 2` (= 11)"), "{e}");
     let long = vec![Inst::Nop; CORE_CU.imem_words + 1];
     let e = format!("{:#}", run_and_compare(CORE_CU, &long, &[], 100).unwrap_err());
     assert!(e.contains("the program has 257 instructions: the core's instruction memory holds 256 (`imem_words`)"), "{e}");
