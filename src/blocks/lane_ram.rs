@@ -25,6 +25,8 @@ pub struct LaneRam<const RW: usize, const T: usize, const DW: usize, const TD: u
     /// Lanes to write at the rising edge (all zero: no write).
     pub write_mask: Signal<In, Bits<T>>,
     _rows: Vec<u64>,
+    /// The rows at power-up (what the Verilog's `initial` block writes).
+    _init: Vec<u64>,
 }
 
 impl<const RW: usize, const T: usize, const DW: usize, const TD: usize> LaneRam<RW, T, DW, TD> {
@@ -53,7 +55,8 @@ impl<const RW: usize, const T: usize, const DW: usize, const TD: usize> LaneRam<
             write_address: Default::default(),
             write_data: Default::default(),
             write_mask: Default::default(),
-            _rows: init,
+            _rows: init.clone(),
+            _init: init,
         })
     }
 }
@@ -81,7 +84,8 @@ impl<const RW: usize, const T: usize, const DW: usize, const TD: usize> Logic fo
         let lane_writes: String = (0..T)
             .map(|l| format!("   if ({}) mem[write_address][{}:{}] <= write_data[{}:{}];\n", enable(l), (l + 1) * DW - 1, l * DW, (l + 1) * DW - 1, l * DW))
             .collect();
-        let contents: String = self._rows.iter().enumerate().filter(|(_, &v)| v != 0).map(|(r, v)| format!("   mem[{r}] = {TD}'h{v:x};\n")).collect();
+        // The contents it starts with, not the simulation's present ones.
+        let contents: String = self._init.iter().enumerate().filter(|(_, &v)| v != 0).map(|(r, v)| format!("   mem[{r}] = {TD}'h{v:x};\n")).collect();
         Verilog::Custom(format!(
             "\
 reg [{msb}:0] mem [0:{last}];
@@ -107,5 +111,29 @@ always @(posedge clock) begin
             inputs: vec!["read_address".into(), "write_address".into(), "write_data".into(), "write_mask".into()],
             outputs: vec!["read_data".into()],
         }]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The Verilog starts from the rows given at construction, not from what a simulation wrote
+    /// since (an exported top that was simulated first must start as it did).
+    #[test]
+    fn verilog_initial_block_holds_the_initial_rows() {
+        let mut ram = LaneRam::<2, 1, 8, 8>::with_rows(&[0, 0x5a]).unwrap();
+        ram.connect_all();
+        ram.write_mask.next = 1.into();
+        ram.write_address.next = 2.into();
+        ram.write_data.next = 0x77.into();
+        for high in [false, true, false] {
+            ram.clock.next = Clock { clk: high };
+            assert!(simulate(&mut ram, 10));
+        }
+        assert_eq!(ram._rows[2], 0x77, "the simulation wrote row 2");
+        let Verilog::Custom(text) = ram.hdl() else { panic!("LaneRam is custom Verilog") };
+        assert!(text.contains("mem[1] = 8'h5a;") && !text.contains("mem[2] ="), "{text}");
+        assert!(LaneRam::<2, 1, 8, 8>::with_rows(&[0; 5]).is_err());
     }
 }
