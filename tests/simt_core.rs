@@ -100,12 +100,24 @@ fn run_command_prints_the_counters_and_the_waveform() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Every kernel on the rust-hdl core, in lockstep with its model, leaves the interpreter's result.
+/// Every kernel on the rust-hdl core, in lockstep with its model, leaves the interpreter's result;
+/// the exported Verilog of that core (its local data share holding the kernel's input) replays
+/// each run, followed by a program that loads every local-data-share word, under Verilator and
+/// iverilog with every output equal on every cycle: the write-backs among them show every
+/// register the kernel wrote and the memory it left.
 #[test]
-fn kernels_on_the_rust_hdl_core() {
-    for name in KERNELS {
+fn kernels_on_the_rust_hdl_core_and_its_verilog() {
+    use simt_rtl::verify::core_run::{run_rust_hdl, run_verilog};
+    use simt_rtl::verify::verilog_sim::Simulator;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/verilog-sim/cu/simt_core_kernels");
+    for (k, name) in KERNELS.into_iter().enumerate() {
         let lds = lds_inputs(&mut Rng::new(7), CORE_CU);
-        simt_rtl::verify::core_run::run_rust_hdl("cu", CORE_CU, &kernel(name), &lds, 100_000, None).unwrap_or_else(|e| panic!("{name}: {e:#}"));
+        run_rust_hdl("cu", CORE_CU, &kernel(name), &lds, 100_000, None).unwrap_or_else(|e| panic!("{name}: {e:#}"));
+        // Verilator for every kernel; iverilog (slower to run) for one.
+        let sims: &[Simulator] = if k == 0 { &[Simulator::Verilator, Simulator::Iverilog] } else { &[Simulator::Verilator] };
+        for &sim in sims {
+            run_verilog("cu", CORE_CU, &kernel(name), &lds, 100_000, sim, &root.join(name)).unwrap_or_else(|e| panic!("{name} under {}: {e:#}", sim.name()));
+        }
     }
 }
 

@@ -119,6 +119,15 @@ impl Machine {
         self.regs[(warp * self.config.threads + lane) * REGISTERS + r]
     }
 
+    /// Every warp back at instruction 0 with every lane and an empty stack, for the next
+    /// program; registers, local data share and counters stay (as the core's `start` does).
+    pub fn relaunch(&mut self) {
+        let full = if self.config.threads == 32 { u32::MAX } else { (1u32 << self.config.threads) - 1 };
+        for w in self.warps.iter_mut() {
+            *w = WarpState { pc: 0, mask: full, stack: vec![], done: false };
+        }
+    }
+
     /// Runs `program` until every warp has exited.
     pub fn run(&mut self, program: &[Inst]) -> Result<()> {
         while self.warps.iter().any(|w| !w.done) {

@@ -10,6 +10,10 @@ use crate::isa::Inst;
 use crate::model::simt_core::CoreCounters;
 use crate::model::SimtCoreModel;
 use crate::params::CoreParams;
+use crate::verify::differential::write_vcd;
+use crate::verify::verilog_sim::{check_against_rust, Simulator, VerilogDut};
+use crate::verify::{run_differential, Dut};
+use std::path::Path;
 
 /// The core's counters after running `program` with the local data share holding `lds` from
 /// word 0, or an error naming the first difference from the interpreter.
@@ -25,47 +29,61 @@ pub fn run_and_compare(params: CoreParams, program: &[Inst], lds: &[u32], max_cy
 /// As [`run_and_compare`], on the rust-hdl core too: the program is written through its
 /// instruction-memory port, started, and run to the end, every output of the rust-hdl core
 /// equal to the model's on every cycle; with `vcd`, the rust-hdl run's waveform is written there.
-pub fn run_rust_hdl(preset: &str, params: CoreParams, program: &[Inst], lds: &[u32], max_cycles: u64, vcd: Option<&std::path::Path>) -> Result<CoreCounters> {
+pub fn run_rust_hdl(preset: &str, params: CoreParams, program: &[Inst], lds: &[u32], max_cycles: u64, vcd: Option<&Path>) -> Result<CoreCounters> {
+    run_core(preset, params, program, lds, max_cycles, vcd, None)
+}
+
+/// As [`run_rust_hdl`], and then the exported Verilog of that core (its local data share holding
+/// `lds`) replays the run under `sim` in `workdir`, every output equal to the rust-hdl core's on
+/// every cycle (the write-backs among them, so every register it writes).
+pub fn run_verilog(preset: &str, params: CoreParams, program: &[Inst], lds: &[u32], max_cycles: u64, sim: Simulator, workdir: &Path) -> Result<CoreCounters> {
+    run_core(preset, params, program, lds, max_cycles, None, Some((sim, workdir)))
+}
+
+fn run_core(preset: &str, params: CoreParams, program: &[Inst], lds: &[u32], max_cycles: u64, vcd: Option<&Path>, verilog: Option<(Simulator, &Path)>) -> Result<CoreCounters> {
     use crate::blocks::simt_core::{SimtCoreCu, SimtCoreTiny};
     use crate::model::simt_core::CoreIn;
-    use crate::verify::{run_differential, CycleModel, PortStruct};
-    let m = interpret(params, program, lds, max_cycles)?;
-    let words: Vec<u32> = program.iter().map(|i| i.encode()).collect();
-    let load = words.len();
-    let inputs = move |cycle: usize| {
-        let mut i = CoreIn { reset: (cycle == 0) as u64, start: (cycle == load + 1) as u64, ..Default::default() };
-        if (1..=load).contains(&cycle) {
-            (i.imem_write_valid, i.imem_write_addr, i.imem_write_data) = (1, cycle as u64 - 1, words[cycle - 1] as u64);
-        }
-        i.to_words()
-    };
-    // The model alone first, for the length of the run.
+    use crate::verify::PortStruct;
+    let mut m = interpret(params, program, lds, max_cycles)?;
+    // On the Verilog, a second program then loads every local-data-share word, so that the
+    // write-backs compared show the memory the kernel left.
+    let mut programs = vec![program.to_vec()];
+    if verilog.is_some() {
+        let dump = dump_program(params)?;
+        m.relaunch();
+        m.run(&dump).context("the reference interpreter, reading the local data share back")?;
+        programs.push(dump);
+    }
+    // The inputs, cycle by cycle: each program written through the instruction-memory port,
+    // started, and run to the end (the model alone tells how long).
     let mut probe = SimtCoreModel::new(params, &[], lds);
-    let mut cycles = 0;
-    while cycles <= load + 1 || probe.running() {
-        if cycles as u64 > max_cycles + load as u64 {
-            bail!("the SIMT core did not finish within {max_cycles} cycles");
+    let mut schedule: Vec<Vec<u64>> = vec![];
+    let mut apply = |i: CoreIn, probe: &mut SimtCoreModel| {
+        probe.step_with(&i);
+        schedule.push(i.to_words());
+    };
+    apply(CoreIn { reset: 1, ..Default::default() }, &mut probe);
+    for words in programs.iter().map(|p| p.iter().map(|i| i.encode()).collect::<Vec<u32>>()) {
+        for (a, &w) in words.iter().enumerate() {
+            apply(CoreIn { imem_write_valid: 1, imem_write_addr: a as u64, imem_write_data: w as u64, ..Default::default() }, &mut probe);
         }
-        CycleModel::step(&mut probe, &inputs(cycles));
-        cycles += 1;
+        apply(CoreIn { start: 1, ..Default::default() }, &mut probe);
+        let mut n = 0;
+        while probe.running() {
+            if n > max_cycles {
+                bail!("the SIMT core did not finish within {max_cycles} cycles");
+            }
+            apply(CoreIn::default(), &mut probe);
+            n += 1;
+        }
     }
-    let mut model = SimtCoreModel::new(params, &[], lds);
-    let name = format!("simt_core_{preset}_run");
-    match preset {
-        "cu" => {
-            let r = run_differential(&name, || SimtCoreCu::with_lds(params, lds).unwrap(), &mut model, 0, cycles, |_, _, c| inputs(c))?;
-            if let Some(path) = vcd {
-                crate::verify::differential::write_vcd(SimtCoreCu::with_lds(params, lds)?, &r.inputs, 0, path)?;
-            }
-        }
-        "tiny" => {
-            let r = run_differential(&name, || SimtCoreTiny::with_lds(params, lds).unwrap(), &mut model, 0, cycles, |_, _, c| inputs(c))?;
-            if let Some(path) = vcd {
-                crate::verify::differential::write_vcd(SimtCoreTiny::with_lds(params, lds)?, &r.inputs, 0, path)?;
-            }
-        }
+    let inputs = |c: usize| schedule[c].clone();
+    let run = Lockstep { name: format!("simt_core_{preset}_run"), params, lds, cycles: schedule.len(), vcd, verilog };
+    let model = match preset {
+        "cu" => run.go(|| SimtCoreCu::with_lds(params, lds), &inputs)?,
+        "tiny" => run.go(|| SimtCoreTiny::with_lds(params, lds), &inputs)?,
         other => bail!("preset `{other}` has no rust-hdl SIMT core"),
-    }
+    };
     let counters = model.counters;
     compare(&m, &model, &counters)?;
     let errors = model.errors();
@@ -73,6 +91,54 @@ pub fn run_rust_hdl(preset: &str, params: CoreParams, program: &[Inst], lds: &[u
         bail!("the core raised error flags: {}", errors.join(", "));
     }
     Ok(counters)
+}
+
+/// A program that loads every local-data-share word once: thread `t` loads words `t`,
+/// `t + n`, `t + 2n`, ... (`n` threads in all) into `r3`.
+fn dump_program(params: CoreParams) -> Result<Vec<Inst>> {
+    let threads = params.warps * params.threads;
+    let words = crate::isa::LDS_BANKS * params.lds_rows;
+    if words > 1 << params.lane_bits.min(16) {
+        bail!("the local data share's {words} words are not all addressable with {}-bit values", params.lane_bits);
+    }
+    let mut text = format!("warp r1\nshli r1, r1, {}\nlane r2\nadd r1, r1, r2\nli r4, {threads}\n", crate::params::clog2(params.threads));
+    for _ in 0..words.div_ceil(threads) {
+        text += "ld r3, r1\nadd r1, r1, r4\n";
+    }
+    text += "exit\n";
+    crate::isa::asm::assemble(&text)
+}
+
+/// One run of a rust-hdl core beside its model, and what else to do with it.
+struct Lockstep<'a> {
+    name: String,
+    params: CoreParams,
+    lds: &'a [u32],
+    cycles: usize,
+    vcd: Option<&'a Path>,
+    verilog: Option<(Simulator, &'a Path)>,
+}
+
+impl Lockstep<'_> {
+    /// The model after the run.
+    fn go<D: Dut>(&self, make: impl Fn() -> Result<D>, inputs: &dyn Fn(usize) -> Vec<u64>) -> Result<SimtCoreModel> {
+        let mut model = SimtCoreModel::new(self.params, &[], self.lds);
+        make()?;
+        let rec = run_differential(&self.name, || make().expect("built once above"), &mut model, 0, self.cycles, |_, _, c| inputs(c))?;
+        if let Some(path) = self.vcd {
+            write_vcd(make()?, &rec.inputs, 0, path)?;
+        }
+        if let Some((sim, dir)) = self.verilog {
+            let mut core = make()?;
+            core.connect_all();
+            std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+            let file = dir.join("simt_core.v");
+            let text = crate::export::export_module(&core, "simt_core", "// The SIMT core with a kernel's local data share (simt-rtl core_run)\n")?;
+            std::fs::write(&file, text).with_context(|| format!("cannot write {}", file.display()))?;
+            check_against_rust(sim, &VerilogDut::of(&core, "simt_core", file), &rec, dir)?;
+        }
+        Ok(model)
+    }
 }
 
 fn interpret(params: CoreParams, program: &[Inst], lds: &[u32], max_cycles: u64) -> Result<Machine> {
