@@ -413,6 +413,10 @@ impl CoreParams {
         self.collector().validate(self.warps)?;
         check_pow2("lds_rows", self.lds_rows, 2, 4096)?;
         check_pow2("imem_words", self.imem_words, 2, crate::isa::MAX_PROGRAM)?;
+        // The local data share's banks (4 lanes per quad) and the lane ALU's shifts.
+        check_pow2("threads", self.threads, crate::isa::LDS_BANKS, 32)?;
+        check_pow2("lane_bits", self.lane_bits, 2, 32)?;
+        check_range("warps", self.warps, 2, 64)?;
         if self.threads * self.lane_bits > 64 {
             bail!("parameters `threads` x `lane_bits` = {} x {} must be at most 64 (a register of every lane is one 64-bit word)", self.threads, self.lane_bits);
         }

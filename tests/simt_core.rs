@@ -74,6 +74,9 @@ fn bad_core_parameters_are_refused() {
     assert!(err(CoreParams { lds_rows: 3, ..CORE_CU }).contains("lds_rows"));
     assert!(err(CoreParams { warps: 0, ..CORE_CU }).contains("warps"));
     assert!(err(CoreParams { banks: 3, ..CORE_CU }).contains("banks"));
+    assert!(err(CoreParams { threads: 2, ..CORE_CU }).contains("`threads` = 2"));
+    assert!(err(CoreParams { lane_bits: 6, ..CORE_CU }).contains("`lane_bits` = 6"));
+    assert!(err(CoreParams { warps: 1, ..CORE_CU }).contains("`warps` = 1"));
     // The rust-hdl core refuses generics that are not its parameters' sizes.
     let e = format!("{:#}", simt_rtl::blocks::simt_core::SimtCoreCu::new(CORE_TINY).err().unwrap());
     assert!(e.contains("derived parameter `W` = 4 breaks its rule `W = warps` (= 2)"), "{e}");
