@@ -104,12 +104,11 @@ impl Machine {
         for (w, v) in lds.iter_mut().zip(lds_init) {
             *w = v & value_mask;
         }
-        let full = if config.threads == 32 { u32::MAX } else { (1u32 << config.threads) - 1 };
         Ok(Self {
             config,
             regs: vec![0; config.warps * config.threads * REGISTERS],
             lds,
-            warps: (0..config.warps).map(|_| WarpState { pc: 0, mask: full, stack: vec![], done: false }).collect(),
+            warps: launched(&config),
             counters: Counters::default(),
         })
     }
@@ -122,10 +121,7 @@ impl Machine {
     /// Every warp back at instruction 0 with every lane and an empty stack, for the next
     /// program; registers, local data share and counters stay (as the core's `start` does).
     pub fn relaunch(&mut self) {
-        let full = if self.config.threads == 32 { u32::MAX } else { (1u32 << self.config.threads) - 1 };
-        for w in self.warps.iter_mut() {
-            *w = WarpState { pc: 0, mask: full, stack: vec![], done: false };
-        }
+        self.warps = launched(&self.config);
     }
 
     /// Runs `program` until every warp has exited.
@@ -248,6 +244,12 @@ impl Machine {
         self.counters.lds_accesses += 1;
         self.counters.lds_conflict_cycles += cycles - 1;
     }
+}
+
+/// Every warp at instruction 0 with every lane and an empty stack.
+fn launched(config: &Config) -> Vec<WarpState> {
+    let full = if config.threads == 32 { u32::MAX } else { (1u32 << config.threads) - 1 };
+    (0..config.warps).map(|_| WarpState { pc: 0, mask: full, stack: vec![], done: false }).collect()
 }
 
 fn value_mask(bits: usize) -> u32 {

@@ -160,6 +160,8 @@ struct Cycle {
     candidate: Option<usize>,
     /// Warps with an instruction in their I-buffer.
     heads: u64,
+    /// The instruction index of the instruction issued.
+    issue_pc: u64,
     branch_issue: Option<(usize, u64)>,
     lds_ready: bool,
     lds_new: Option<LdsTag>,
@@ -171,6 +173,11 @@ fn kind(k: u64) -> Kind {
 
 fn is_control(k: Kind) -> bool {
     matches!(k, Kind::Branch | Kind::Join | Kind::Jmp | Kind::Bany | Kind::Exit)
+}
+
+/// The scheduler's warp set: warp `w` goes on at `pc` with `mask`.
+fn set_warp(s: &mut SchedIn, w: usize, mask: u64, pc: u64) {
+    (s.warp_set_valid, s.warp_set_wid, s.warp_set_mask, s.warp_set_pc) = (1, w as u64, mask, pc);
 }
 
 /// `value` in every lane.
@@ -290,7 +297,8 @@ impl SimtCoreModel {
             "illegal instruction",
             "operand-collector misuse",
         ];
-        (0..ERROR_FLAGS).filter(|k| self.error_bits() >> k & 1 == 1).map(|k| NAMES[k]).collect()
+        let bits = self.error_bits();
+        (0..ERROR_FLAGS).filter(|k| bits >> k & 1 == 1).map(|k| NAMES[k]).collect()
     }
 
     /// The issue candidate by the policy, among warps with an instruction.
@@ -329,6 +337,7 @@ impl SimtCoreModel {
             ended: None,
             candidate: None,
             heads: 0,
+            issue_pc: 0,
             branch_issue: None,
             lds_ready: false,
             lds_new: None,
@@ -364,7 +373,7 @@ impl SimtCoreModel {
         let mut branch_port = self.divergence.is_some();
         if let Some(d) = self.divergence {
             (c.sched.branch_ctl_valid, c.sched.branch_ctl_wid, c.sched.branch_ctl_mask, c.sched.branch_ctl_pc) = (1, d.warp as u64, d.mask, d.pc);
-            (c.sched.warp_set_valid, c.sched.warp_set_wid, c.sched.warp_set_mask, c.sched.warp_set_pc) = (1, d.warp as u64, d.set_mask, d.set_pc);
+            set_warp(&mut c.sched, d.warp, d.set_mask, d.set_pc);
             c.pushed = Some(d.warp);
         } else if out0.valid && c.oc.wb.is_none() {
             c.oc.out_ready[0] = true;
@@ -392,14 +401,12 @@ impl SimtCoreModel {
                         c.divergence = Some(Divergence { warp: w, mask: fall, pc: next, set_mask: taken, set_pc: target });
                         c.divergent = true;
                     } else {
-                        let pc = if taken != 0 { target } else { next };
-                        (c.sched.warp_set_valid, c.sched.warp_set_wid, c.sched.warp_set_mask, c.sched.warp_set_pc) = (1, w as u64, m, pc);
+                        set_warp(&mut c.sched, w, m, if taken != 0 { target } else { next });
                     }
                 }
                 Kind::Bany => {
                     branch_port = true;
-                    let pc = if m & !ao.zero != 0 { target } else { next };
-                    (c.sched.warp_set_valid, c.sched.warp_set_wid, c.sched.warp_set_mask, c.sched.warp_set_pc) = (1, w as u64, m, pc);
+                    set_warp(&mut c.sched, w, m, if m & !ao.zero != 0 { target } else { next });
                 }
                 _ => {}
             }
@@ -456,36 +463,30 @@ impl SimtCoreModel {
             c.hazard = hazard;
             c.structural = !hazard && blocked;
             c.issued = !hazard && !blocked;
-        }
-        if c.issued {
-            let w = c.candidate.expect("an issue has a warp");
-            let head = IBufferOut::from_words(&self.ibuf.outputs(&c.ibuf.to_words()));
-            let d = DecoderModel::decode(head.head_inst as u32);
-            c.ibuf.issue_valid = 1;
-            c.illegal = d.legal == 0;
-            if matches!(kind(d.kind), Kind::Branch | Kind::Bany) {
-                c.branch_issue = Some((w, head.head_pc));
-            }
-            (c.sb.reserve_valid, c.sb.reserve_warp, c.sb.reserve_reg) = (d.rd_valid, w as u64, d.rd);
-            match kind(d.kind) {
-                Kind::Alu | Kind::Branch | Kind::Bany | Kind::St | Kind::Ld => c.oc.ports[0].0 = true,
-                Kind::Exit => (c.sched.end_ctl_valid, c.sched.end_ctl_wid, c.ended) = (1, w as u64, Some(w)),
-                Kind::Join => {
-                    c.sched.warp_pop_valid = 1;
-                    c.popped = Some(w);
-                    let top = self.sched.outputs_for(&c.sched);
-                    if top.stack_empty >> w & 1 == 1 {
-                        let pc = ((head.head_pc + 1) << 2) & pc_mask;
-                        (c.sched.warp_set_valid, c.sched.warp_set_wid, c.sched.warp_set_mask, c.sched.warp_set_pc) = (1, w as u64, self.wmask[w], pc);
-                    } else {
-                        (c.sched.warp_set_valid, c.sched.warp_set_wid, c.sched.warp_set_mask, c.sched.warp_set_pc) = (1, w as u64, top.pop_data_mask, top.pop_data_pc);
+            if c.issued {
+                c.issue_pc = head.head_pc;
+                c.ibuf.issue_valid = 1;
+                c.illegal = d.legal == 0;
+                if matches!(k, Kind::Branch | Kind::Bany) {
+                    c.branch_issue = Some((w, head.head_pc));
+                }
+                (c.sb.reserve_valid, c.sb.reserve_warp, c.sb.reserve_reg) = (d.rd_valid, w as u64, d.rd);
+                match k {
+                    Kind::Alu | Kind::Branch | Kind::Bany | Kind::St | Kind::Ld => c.oc.ports[0].0 = true,
+                    Kind::Exit => (c.sched.end_ctl_valid, c.sched.end_ctl_wid, c.ended) = (1, w as u64, Some(w)),
+                    Kind::Join => {
+                        c.sched.warp_pop_valid = 1;
+                        c.popped = Some(w);
+                        let top = self.sched.outputs_for(&c.sched);
+                        if top.stack_empty >> w & 1 == 1 {
+                            set_warp(&mut c.sched, w, self.wmask[w], ((head.head_pc + 1) << 2) & pc_mask);
+                        } else {
+                            set_warp(&mut c.sched, w, top.pop_data_mask, top.pop_data_pc);
+                        }
                     }
+                    Kind::Jmp => set_warp(&mut c.sched, w, self.wmask[w], (d.target << 2) & pc_mask),
+                    Kind::Nop => {}
                 }
-                Kind::Jmp => {
-                    let pc = (d.target << 2) & pc_mask;
-                    (c.sched.warp_set_valid, c.sched.warp_set_wid, c.sched.warp_set_mask, c.sched.warp_set_pc) = (1, w as u64, self.wmask[w], pc);
-                }
-                Kind::Nop => {}
             }
         }
         c
@@ -607,8 +608,7 @@ impl CycleModel for SimtCoreModel {
         let p = self.params;
         let mut o = vec![self.running as u64];
         let issue = c.candidate.filter(|_| c.issued);
-        let head = issue.map_or(0, |_| IBufferOut::from_words(&self.ibuf.outputs(&c.ibuf.to_words())).head_pc);
-        o.extend([c.issued as u64, issue.unwrap_or(0) as u64, head]);
+        o.extend([c.issued as u64, issue.unwrap_or(0) as u64, c.issue_pc]);
         let wb = c.oc.wb.unwrap_or_default();
         o.extend([c.oc.wb.is_some() as u64, wb.warp as u64, wb.reg as u64, wb.mask]);
         o.extend((0..p.threads).map(|l| wb.data >> (l * p.lane_bits) & mask(p.lane_bits)));

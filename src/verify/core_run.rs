@@ -154,8 +154,9 @@ fn interpret(params: CoreParams, program: &[Inst], lds: &[u32], max_cycles: u64)
 /// The first difference between the interpreter's machine and the core's.
 fn compare(m: &Machine, core: &SimtCoreModel, counters: &CoreCounters) -> Result<()> {
     let params = core.params;
-    if let Some(a) = (0..m.lds.len()).find(|&a| core.lds_words()[a] != m.lds[a]) {
-        bail!("local-data-share word {a}: the core left {}, the interpreter {}", core.lds_words()[a], m.lds[a]);
+    let lds = core.lds_words();
+    if let Some(a) = (0..m.lds.len()).find(|&a| lds[a] != m.lds[a]) {
+        bail!("local-data-share word {a}: the core left {}, the interpreter {}", lds[a], m.lds[a]);
     }
     let regs = core.regs();
     if let Some(k) = (0..regs.len()).find(|&k| regs[k] != m.regs[k]) {
