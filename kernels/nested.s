@@ -1,5 +1,6 @@
 ; Nested divergence to the SIMT stack's depth (4 entries: two per level): lanes split on bit 0
-; of the lane id, then on bit 1. r4 = 11 (lanes 0, 4), 21 (2, 6), 31 (1, 5), 41 (3, 7).
+; of the lane id, then on bit 1. r4 = 11 (lane 0, and 4 in wider warps), 21 (2, 6), 31 (1, 5),
+; 41 (3, 7).
         lane r1
         andi r2, r1, 1
         andi r3, r1, 2

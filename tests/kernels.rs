@@ -1,5 +1,5 @@
-//! The kernels of `kernels/` on the reference interpreter (4 warps x 8 lanes, 16-bit values,
-//! stack depth 4): each result is computed here independently, in plain Rust, from what the
+//! The kernels of `kernels/` on the reference interpreter (4 warps x 4 lanes, the cores' warp
+//! width; 16-bit values, stack depth 4): each result is computed here independently, in plain Rust, from what the
 //! kernel's header says it computes. Then the interpreter's errors: stack overflow, `join` on an
 //! empty stack, running past the end, a loop that never ends.
 
@@ -7,8 +7,10 @@ use simt_rtl::isa::asm::assemble;
 use simt_rtl::isa::interp::{Config, Machine};
 use simt_rtl::isa::Inst;
 
-const CONFIG: Config = Config { warps: 4, threads: 8, lane_bits: 16, stack_depth: 4, lds_rows: 64, max_instructions: 100_000 };
-const THREADS: usize = 32;
+const CONFIG: Config = Config { warps: 4, threads: 4, lane_bits: 16, stack_depth: 4, lds_rows: 64, max_instructions: 100_000 };
+const THREADS: usize = 16;
+/// Warps of 8 lanes: two lanes per bank of the local data share.
+const WIDE: Config = Config { threads: 8, ..CONFIG };
 
 fn kernel(name: &str) -> Vec<Inst> {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels").join(format!("{name}.s"));
@@ -36,16 +38,18 @@ fn inputs(n: usize, seed: u32) -> Vec<u32> {
 #[test]
 fn vector_add() {
     let (a, b) = (inputs(THREADS, 1), inputs(THREADS, 2));
-    let m = run("vector_add", &[a.clone(), b.clone()].concat());
+    let mut lds = vec![0; 32 + THREADS];
+    lds[..THREADS].copy_from_slice(&a);
+    lds[32..].copy_from_slice(&b);
+    let m = run("vector_add", &lds);
     for i in 0..THREADS {
         assert_eq!(m.lds[64 + i], (a[i] + b[i]) & 0xFFFF, "c[{i}]");
         assert_eq!(m.lds[i], a[i], "a[{i}] unchanged");
     }
     assert_eq!(m.counters.instructions, 4 * 10);
-    // Eight lanes of consecutive words touch each bank in two rows: one extra cycle for each
-    // of the two loads and the store, in every warp.
+    // Four lanes of consecutive words touch the four banks once each: no conflict.
     assert_eq!(m.counters.lds_accesses, 4 * 3);
-    assert_eq!(m.counters.lds_conflict_cycles, 4 * 3);
+    assert_eq!(m.counters.lds_conflict_cycles, 0);
     assert_eq!((m.counters.divergent_branches, m.counters.stack_high_water), (0, 0));
 }
 
@@ -54,22 +58,22 @@ fn reduction_through_the_local_data_share() {
     let x = inputs(THREADS, 3);
     let m = run("reduce", &x);
     for w in 0..4 {
-        let sum = x[w * 8..w * 8 + 8].iter().sum::<u32>() & 0xFFFF;
-        assert_eq!(m.lds[64 + w * 8], sum, "warp {w}'s sum in the local data share");
+        let sum = x[w * 4..w * 4 + 4].iter().sum::<u32>() & 0xFFFF;
+        assert_eq!(m.lds[64 + w * 4], sum, "warp {w}'s sum in the local data share");
         assert_eq!(m.reg(w, 0, 3), sum, "warp {w}'s sum in lane 0's r3");
         // Every lane's partial sum, in its register and its slot.
-        let mut partial: Vec<u32> = x[w * 8..w * 8 + 8].to_vec();
-        for d in [4, 2, 1] {
+        let mut partial: Vec<u32> = x[w * 4..w * 4 + 4].to_vec();
+        for d in [2, 1] {
             for l in 0..d {
                 partial[l] = (partial[l] + partial[l + d]) & 0xFFFF;
             }
         }
         for (l, &p) in partial.iter().enumerate() {
-            assert_eq!((m.reg(w, l, 3), m.lds[64 + w * 8 + l]), (p, p), "warp {w} lane {l}'s partial sum");
+            assert_eq!((m.reg(w, l, 3), m.lds[64 + w * 4 + l]), (p, p), "warp {w} lane {l}'s partial sum");
         }
     }
-    // Three halving steps, each splitting every warp; two stack entries at a time.
-    assert_eq!(m.counters.divergent_branches, 4 * 3);
+    // Two halving steps, each splitting every warp; two stack entries at a time.
+    assert_eq!(m.counters.divergent_branches, 4 * 2);
     assert_eq!(m.counters.stack_high_water, 2);
 }
 
@@ -77,7 +81,7 @@ fn reduction_through_the_local_data_share() {
 fn if_else_diverges_per_lane() {
     let m = run("if_else", &[]);
     for w in 0..4 {
-        for l in 0..8u32 {
+        for l in 0..4u32 {
             let r4 = if l % 2 == 1 { 200 - l } else { 100 + l };
             assert_eq!((m.reg(w, l as usize, 4), m.reg(w, l as usize, 5)), (r4, r4 + 1), "warp {w} lane {l}");
         }
@@ -89,26 +93,26 @@ fn if_else_diverges_per_lane() {
 fn loop_with_a_trip_count_per_lane() {
     let m = run("loop", &[]);
     for w in 0..4 {
-        for l in 0..8 {
+        for l in 0..4 {
             let n = (l + w) as u32;
             assert_eq!((m.reg(w, l, 1), m.reg(w, l, 3)), (0, n * (n + 1) / 2), "warp {w} lane {l}");
         }
     }
-    // Warp w makes w + 7 passes (its longest lane). A pass where some lanes are done and some
+    // Warp w makes w + 3 passes (its longest lane). A pass where some lanes are done and some
     // are not runs bz, join, add, addi, join, bany (6); one where none is done bz, add, addi,
-    // join, bany (5). Lane 0 (n = w) is done from pass w on, so warp w runs w passes of 5 and 7
+    // join, bany (5). Lane 0 (n = w) is done from pass w on, so warp w runs w passes of 5 and 3
     // of 6, plus 4 instructions before the loop and `exit`.
-    let expected: u64 = (0..4).map(|w| 4 + 5 * w + 6 * 7 + 1).sum();
+    let expected: u64 = (0..4).map(|w| 4 + 5 * w + 6 * 3 + 1).sum();
     assert_eq!(m.counters.instructions, expected);
-    assert_eq!((m.counters.divergent_branches, m.counters.stack_high_water), (4 * 7, 2));
+    assert_eq!((m.counters.divergent_branches, m.counters.stack_high_water), (4 * 3, 2));
 }
 
 #[test]
 fn nested_divergence_to_the_stack_depth() {
     let m = run("nested", &[]);
     for w in 0..4 {
-        for l in 0..8 {
-            let want = [11, 31, 21, 41][l % 4];
+        for l in 0..4 {
+            let want = [11, 31, 21, 41][l];
             assert_eq!(m.reg(w, l, 4), want, "warp {w} lane {l}");
         }
     }
@@ -158,7 +162,8 @@ fn asm_command_writes_the_words() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Random programs (valid by construction: `src/verify/programs.rs`) on the SIMT interpreter
+/// Random programs (valid by construction: `src/verify/programs.rs`) on the SIMT interpreter,
+/// warps of 8 lanes,
 /// end with the registers and local data share that running every thread alone gives.
 #[test]
 fn random_programs_match_every_thread_run_alone() {
@@ -168,12 +173,12 @@ fn random_programs_match_every_thread_run_alone() {
     let (mut divergent, mut high_water, mut conflicts, mut instructions) = (0, 0, 0, 0);
     for seed in 0..programs {
         let mut rng = Rng::new(seed);
-        let program = random_program(&mut rng, 30, CONFIG.stack_depth);
+        let program = random_program(&mut rng, 30, WIDE.stack_depth);
         let text = assembly(&program);
         let lds: Vec<u32> = (0..256).map(|_| rng.bits(16) as u32).collect();
-        let mut m = Machine::new(CONFIG, &lds).unwrap();
+        let mut m = Machine::new(WIDE, &lds).unwrap();
         m.run(&assemble(&text).unwrap()).unwrap_or_else(|e| panic!("seed {seed}: {e:#}\n{text}"));
-        let (regs, memory) = scalar_result(&program, CONFIG, &lds);
+        let (regs, memory) = scalar_result(&program, WIDE, &lds);
         assert!(m.regs == regs && m.lds == memory, "seed {seed}: the SIMT run and the threads run alone differ\n{text}");
         divergent += m.counters.divergent_branches;
         high_water = high_water.max(m.counters.stack_high_water);
@@ -181,13 +186,13 @@ fn random_programs_match_every_thread_run_alone() {
         instructions += m.counters.instructions;
     }
     eprintln!("{programs} programs: {instructions} warp instructions, {divergent} divergent branches, {conflicts} conflict cycles");
-    assert!(divergent > programs && conflicts > 0 && high_water == CONFIG.stack_depth, "the programs exercise too little");
+    assert!(divergent > programs && conflicts > 0 && high_water == WIDE.stack_depth, "the programs exercise too little");
 }
 
 /// Lanes whose owner-computes store hits one word (stride 0) leave the highest lane's value.
 #[test]
 fn store_to_one_word_keeps_the_highest_lane() {
-    let mut m = Machine::new(Config { warps: 1, ..CONFIG }, &[]).unwrap();
+    let mut m = Machine::new(Config { warps: 1, ..WIDE }, &[]).unwrap();
     m.run(&assemble("lane r1\naddi r1, r1, 100\nst r1, 0, 0\nexit").unwrap()).unwrap();
     // Lanes 0 and 4 write bank 0 row 0 (word 0), lanes 1 and 5 word 1, ...
     assert_eq!(&m.lds[..4], &[104, 105, 106, 107]);

@@ -3,11 +3,11 @@
 // Regenerate with `cargo run -- gen` (see README.md).
 // Preset `cu`: sized for the Alchitry Cu's iCE40-HX8K (7680 logic cells, 32 block RAMs).
 // Parameters: warps=4 threads=8 pc_width=16 stack_depth=4 (warp id bits=2, stack pointer bits=3)
-// Core: warps=4 threads=8 lane_bits=8 stack_depth=4 lds_rows=64 banks=4 collector_units=2 imem_words=256 issue_policy=lrr
+// Core: warps=4 threads=4 lane_bits=8 stack_depth=4 lds_rows=64 banks=4 collector_units=2 imem_words=256 issue_policy=lrr
 // Interface: write the program with imem_write_valid/addr/data (one word per cycle), then pulse start: every warp starts at instruction 0 with every lane; running falls when every warp has exited and nothing is in flight; issue_* and wb_* show each cycle's issue and write-back; count_* count since reset; errors: bit 0 stack overflow, 1 join on an empty stack, 2 warp misuse, 3 scoreboard, 4 I-buffer, 5 illegal instruction, 6 collector
 // Clock: `clock`, rising edge; reset is synchronous and active high
 
-module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem_write_data,issue_valid,issue_warp,issue_pc,wb_valid,wb_warp,wb_reg,wb_mask,wb_data$0,wb_data$1,wb_data$2,wb_data$3,wb_data$4,wb_data$5,wb_data$6,wb_data$7,count_cycles,count_issued,count_scoreboard_stalls,count_structural_stalls,count_bank_stalls,count_lds_conflicts,count_divergent,stack_high_water,errors);
+module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem_write_data,issue_valid,issue_warp,issue_pc,wb_valid,wb_warp,wb_reg,wb_mask,wb_data$0,wb_data$1,wb_data$2,wb_data$3,count_cycles,count_issued,count_scoreboard_stalls,count_structural_stalls,count_bank_stalls,count_lds_conflicts,count_divergent,stack_high_water,errors);
     // Module arguments
     input wire  clock;
     input wire  reset;
@@ -22,15 +22,11 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
     output reg  wb_valid;
     output reg  [1:0] wb_warp;
     output reg  [3:0] wb_reg;
-    output reg  [7:0] wb_mask;
+    output reg  [3:0] wb_mask;
     output reg  [7:0] wb_data$0;
     output reg  [7:0] wb_data$1;
     output reg  [7:0] wb_data$2;
     output reg  [7:0] wb_data$3;
-    output reg  [7:0] wb_data$4;
-    output reg  [7:0] wb_data$5;
-    output reg  [7:0] wb_data$6;
-    output reg  [7:0] wb_data$7;
     output reg  [31:0] count_cycles;
     output reg  [31:0] count_issued;
     output reg  [31:0] count_scoreboard_stalls;
@@ -43,12 +39,12 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
     // Constant declarations
     localparam  gto = 1'b0;
     localparam  all_warps = 4'hf;
-    localparam  full_mask = 8'hff;
+    localparam  full_mask = 4'hf;
     localparam  warp_count = 3'b100;
     localparam  depth_max = 3'b100;
     localparam  two = 8'h2;
     localparam  lane_bits = 8'h8;
-    localparam  top_lane = 8'h38;
+    localparam  top_lane = 8'h18;
     localparam  k_alu = 4'h1;
     localparam  k_st = 4'h2;
     localparam  k_ld = 4'h3;
@@ -63,7 +59,7 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
     reg  sched$warp_cmd_valid;
     wire  sched$warp_cmd_ready;
     reg  [9:0] sched$warp_cmd_pc;
-    reg  [7:0] sched$warp_cmd_mask;
+    reg  [3:0] sched$warp_cmd_mask;
     wire  [1:0] sched$warp_cmd_wid;
     reg  sched$warp_ctl_valid;
     wire  sched$warp_ctl_ready;
@@ -72,23 +68,23 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
     reg  sched$branch_ctl_valid;
     wire  sched$branch_ctl_ready;
     reg  [1:0] sched$branch_ctl_wid;
-    reg  [7:0] sched$branch_ctl_mask;
+    reg  [3:0] sched$branch_ctl_mask;
     reg  [9:0] sched$branch_ctl_pc;
     reg  sched$end_ctl_valid;
     wire  sched$end_ctl_ready;
     reg  [1:0] sched$end_ctl_wid;
     reg  sched$warp_pop_valid;
     reg  [1:0] sched$warp_pop_wid;
-    wire  [7:0] sched$pop_data_mask;
+    wire  [3:0] sched$pop_data_mask;
     wire  [9:0] sched$pop_data_pc;
     reg  sched$warp_set_valid;
     reg  [1:0] sched$warp_set_wid;
     reg  [9:0] sched$warp_set_pc;
-    reg  [7:0] sched$warp_set_mask;
+    reg  [3:0] sched$warp_set_mask;
     wire  sched$inst_fetch_valid;
     reg  sched$inst_fetch_ready;
     wire  [9:0] sched$inst_fetch_pc;
-    wire  [7:0] sched$inst_fetch_mask;
+    wire  [3:0] sched$inst_fetch_mask;
     wire  [1:0] sched$inst_fetch_wid;
     wire  [3:0] sched$idle_mask;
     wire  [3:0] sched$active_mask;
@@ -212,7 +208,7 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
     reg  oc$in_unit$0;
     reg  [31:0] oc$in_tag$0;
     reg  [3:0] oc$in_dst$0;
-    reg  [7:0] oc$in_mask$0;
+    reg  [3:0] oc$in_mask$0;
     reg  [2:0] oc$in_src_valid$0;
     reg  [3:0] oc$in_src$0;
     reg  [3:0] oc$in_src$1;
@@ -229,21 +225,21 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
     wire  [31:0] oc$out_tag$1;
     wire  [3:0] oc$out_dst$0;
     wire  [3:0] oc$out_dst$1;
-    wire  [7:0] oc$out_mask$0;
-    wire  [7:0] oc$out_mask$1;
+    wire  [3:0] oc$out_mask$0;
+    wire  [3:0] oc$out_mask$1;
     wire  [2:0] oc$out_src_valid$0;
     wire  [2:0] oc$out_src_valid$1;
-    wire  [63:0] oc$out_src0$0;
-    wire  [63:0] oc$out_src0$1;
-    wire  [63:0] oc$out_src1$0;
-    wire  [63:0] oc$out_src1$1;
-    wire  [63:0] oc$out_src2$0;
-    wire  [63:0] oc$out_src2$1;
+    wire  [31:0] oc$out_src0$0;
+    wire  [31:0] oc$out_src0$1;
+    wire  [31:0] oc$out_src1$0;
+    wire  [31:0] oc$out_src1$1;
+    wire  [31:0] oc$out_src2$0;
+    wire  [31:0] oc$out_src2$1;
     reg  oc$wb_valid;
     reg  [1:0] oc$wb_warp;
     reg  [3:0] oc$wb_reg;
-    reg  [7:0] oc$wb_mask;
-    reg  [63:0] oc$wb_data;
+    reg  [3:0] oc$wb_mask;
+    reg  [31:0] oc$wb_data;
     wire  [1:0] oc$busy;
     wire  [3:0] oc$grant;
     wire  [1:0] oc$dispatch;
@@ -257,17 +253,17 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
     wire  oc$err_unit;
     wire  oc$err_overflow;
     reg  [3:0] alu$op;
-    reg  [63:0] alu$a;
-    reg  [63:0] alu$b;
-    wire  [63:0] alu$result;
-    wire  [7:0] alu$zero;
+    reg  [31:0] alu$a;
+    reg  [31:0] alu$b;
+    wire  [31:0] alu$result;
+    wire  [3:0] alu$zero;
     wire  alu$bad_op;
     reg  lds$clock;
     reg  lds$reset;
     reg  lds$req_valid;
     wire  lds$req_ready;
     reg  lds$req_write;
-    reg  [7:0] lds$req_mask;
+    reg  [3:0] lds$req_mask;
     reg  [1:0] lds$req_warp;
     reg  [6:0] lds$req_index;
     reg  [6:0] lds$req_stride;
@@ -275,27 +271,15 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
     reg  [7:0] lds$req_addr$1;
     reg  [7:0] lds$req_addr$2;
     reg  [7:0] lds$req_addr$3;
-    reg  [7:0] lds$req_addr$4;
-    reg  [7:0] lds$req_addr$5;
-    reg  [7:0] lds$req_addr$6;
-    reg  [7:0] lds$req_addr$7;
     reg  [7:0] lds$req_data$0;
     reg  [7:0] lds$req_data$1;
     reg  [7:0] lds$req_data$2;
     reg  [7:0] lds$req_data$3;
-    reg  [7:0] lds$req_data$4;
-    reg  [7:0] lds$req_data$5;
-    reg  [7:0] lds$req_data$6;
-    reg  [7:0] lds$req_data$7;
     wire  lds$resp_valid;
     wire  [7:0] lds$resp_data$0;
     wire  [7:0] lds$resp_data$1;
     wire  [7:0] lds$resp_data$2;
     wire  [7:0] lds$resp_data$3;
-    wire  [7:0] lds$resp_data$4;
-    wire  [7:0] lds$resp_data$5;
-    wire  [7:0] lds$resp_data$6;
-    wire  [7:0] lds$resp_data$7;
     wire  [31:0] lds$accesses;
     wire  [31:0] lds$conflict_cycles;
     reg  issue_rr$clock;
@@ -318,17 +302,17 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
     reg  [9:0] fetch_pc$d;
     wire  [9:0] fetch_pc$q;
     reg  fetch_pc$clock;
-    reg  [7:0] wmask$0$d;
-    wire  [7:0] wmask$0$q;
+    reg  [3:0] wmask$0$d;
+    wire  [3:0] wmask$0$q;
     reg  wmask$0$clock;
-    reg  [7:0] wmask$1$d;
-    wire  [7:0] wmask$1$q;
+    reg  [3:0] wmask$1$d;
+    wire  [3:0] wmask$1$q;
     reg  wmask$1$clock;
-    reg  [7:0] wmask$2$d;
-    wire  [7:0] wmask$2$q;
+    reg  [3:0] wmask$2$d;
+    wire  [3:0] wmask$2$q;
     reg  wmask$2$clock;
-    reg  [7:0] wmask$3$d;
-    wire  [7:0] wmask$3$q;
+    reg  [3:0] wmask$3$d;
+    wire  [3:0] wmask$3$q;
     reg  wmask$3$clock;
     reg  [7:0] branch_pc$0$d;
     wire  [7:0] branch_pc$0$q;
@@ -348,14 +332,14 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
     reg  [1:0] div_warp$d;
     wire  [1:0] div_warp$q;
     reg  div_warp$clock;
-    reg  [7:0] div_mask$d;
-    wire  [7:0] div_mask$q;
+    reg  [3:0] div_mask$d;
+    wire  [3:0] div_mask$q;
     reg  div_mask$clock;
     reg  [9:0] div_pc$d;
     wire  [9:0] div_pc$q;
     reg  div_pc$clock;
-    reg  [7:0] div_set_mask$d;
-    wire  [7:0] div_set_mask$q;
+    reg  [3:0] div_set_mask$d;
+    wire  [3:0] div_set_mask$q;
     reg  div_set_mask$clock;
     reg  [9:0] div_set_pc$d;
     wire  [9:0] div_set_pc$q;
@@ -369,8 +353,8 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
     reg  [3:0] lds_rd$d;
     wire  [3:0] lds_rd$q;
     reg  lds_rd$clock;
-    reg  [7:0] lds_mask$d;
-    wire  [7:0] lds_mask$q;
+    reg  [3:0] lds_mask$d;
+    wire  [3:0] lds_mask$q;
     reg  lds_mask$clock;
     reg  resp_load$d;
     wire  resp_load$q;
@@ -381,8 +365,8 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
     reg  [3:0] resp_rd$d;
     wire  [3:0] resp_rd$q;
     reg  resp_rd$clock;
-    reg  [7:0] resp_mask$d;
-    wire  [7:0] resp_mask$q;
+    reg  [3:0] resp_mask$d;
+    wire  [3:0] resp_mask$q;
     reg  resp_mask$clock;
     reg  [1:0] lds_open$d;
     wire  [1:0] lds_open$q;
@@ -443,20 +427,20 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
     reg  cmd_valid;
     reg  launched_now;
     reg  lds_wb;
-    reg  [63:0] resp_word;
-    reg  [63:0] lane_word;
+    reg  [31:0] resp_word;
+    reg  [31:0] lane_word;
     reg  [7:0] resp_lane;
     reg  out0;
     reg  ex_fire;
-    reg  [63:0] rep_imm;
-    reg  [63:0] rep_warp;
+    reg  [31:0] rep_imm;
+    reg  [31:0] rep_warp;
     reg  [7:0] imm_lane;
     reg  [7:0] warp_lane;
-    reg  [7:0] zero;
-    reg  [7:0] taken;
-    reg  [7:0] fall;
+    reg  [3:0] zero;
+    reg  [3:0] taken;
+    reg  [3:0] fall;
     reg  [1:0] x_warp;
-    reg  [7:0] x_mask;
+    reg  [3:0] x_mask;
     reg  [7:0] x_bpc;
     reg  [9:0] pc_wide;
     reg  [9:0] pc_next;
@@ -466,24 +450,24 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
     reg  divergent;
     reg  push_v;
     reg  [1:0] push_w;
-    reg  [7:0] push_m;
+    reg  [3:0] push_m;
     reg  [9:0] push_pc;
     reg  set_v;
     reg  [1:0] set_w;
-    reg  [7:0] set_m;
+    reg  [3:0] set_m;
     reg  [9:0] set_pc;
     reg  end_v;
     reg  alu_wb;
     reg  wb_v;
     reg  [1:0] wb_w;
     reg  [3:0] wb_r;
-    reg  [7:0] wb_m;
-    reg  [63:0] wb_d;
+    reg  [3:0] wb_m;
+    reg  [31:0] wb_d;
     reg  lds_new;
-    reg  [63:0] lds_src;
+    reg  [31:0] lds_src;
     reg  cand_valid;
     reg  [1:0] cand;
-    reg  [7:0] cand_mask;
+    reg  [3:0] cand_mask;
     reg  cand_empty;
     reg  [3:0] kind;
     reg  to_alu;
@@ -738,27 +722,15 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
         .req_addr$1(lds$req_addr$1),
         .req_addr$2(lds$req_addr$2),
         .req_addr$3(lds$req_addr$3),
-        .req_addr$4(lds$req_addr$4),
-        .req_addr$5(lds$req_addr$5),
-        .req_addr$6(lds$req_addr$6),
-        .req_addr$7(lds$req_addr$7),
         .req_data$0(lds$req_data$0),
         .req_data$1(lds$req_data$1),
         .req_data$2(lds$req_data$2),
         .req_data$3(lds$req_data$3),
-        .req_data$4(lds$req_data$4),
-        .req_data$5(lds$req_data$5),
-        .req_data$6(lds$req_data$6),
-        .req_data$7(lds$req_data$7),
         .resp_valid(lds$resp_valid),
         .resp_data$0(lds$resp_data$0),
         .resp_data$1(lds$resp_data$1),
         .resp_data$2(lds$resp_data$2),
         .resp_data$3(lds$resp_data$3),
-        .resp_data$4(lds$resp_data$4),
-        .resp_data$5(lds$resp_data$5),
-        .resp_data$6(lds$resp_data$6),
-        .resp_data$7(lds$resp_data$7),
         .accesses(lds$accesses),
         .conflict_cycles(lds$conflict_cycles)
     );
@@ -792,22 +764,22 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
         .q(fetch_pc$q),
         .clock(fetch_pc$clock)
     );
-    simt_core__branch_pc_0 wmask$0(
+    simt_core__div_mask wmask$0(
         .d(wmask$0$d),
         .q(wmask$0$q),
         .clock(wmask$0$clock)
     );
-    simt_core__branch_pc_0 wmask$1(
+    simt_core__div_mask wmask$1(
         .d(wmask$1$d),
         .q(wmask$1$q),
         .clock(wmask$1$clock)
     );
-    simt_core__branch_pc_0 wmask$2(
+    simt_core__div_mask wmask$2(
         .d(wmask$2$d),
         .q(wmask$2$q),
         .clock(wmask$2$clock)
     );
-    simt_core__branch_pc_0 wmask$3(
+    simt_core__div_mask wmask$3(
         .d(wmask$3$d),
         .q(wmask$3$q),
         .clock(wmask$3$clock)
@@ -842,7 +814,7 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
         .q(div_warp$q),
         .clock(div_warp$clock)
     );
-    simt_core__branch_pc_0 div_mask(
+    simt_core__div_mask div_mask(
         .d(div_mask$d),
         .q(div_mask$q),
         .clock(div_mask$clock)
@@ -852,7 +824,7 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
         .q(div_pc$q),
         .clock(div_pc$clock)
     );
-    simt_core__branch_pc_0 div_set_mask(
+    simt_core__div_mask div_set_mask(
         .d(div_set_mask$d),
         .q(div_set_mask$q),
         .clock(div_set_mask$clock)
@@ -872,12 +844,12 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
         .q(lds_warp$q),
         .clock(lds_warp$clock)
     );
-    simt_core__issue_rr_above lds_rd(
+    simt_core__div_mask lds_rd(
         .d(lds_rd$d),
         .q(lds_rd$q),
         .clock(lds_rd$clock)
     );
-    simt_core__branch_pc_0 lds_mask(
+    simt_core__div_mask lds_mask(
         .d(lds_mask$d),
         .q(lds_mask$q),
         .clock(lds_mask$clock)
@@ -892,12 +864,12 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
         .q(resp_warp$q),
         .clock(resp_warp$clock)
     );
-    simt_core__issue_rr_above resp_rd(
+    simt_core__div_mask resp_rd(
         .d(resp_rd$d),
         .q(resp_rd$q),
         .clock(resp_rd$clock)
     );
-    simt_core__branch_pc_0 resp_mask(
+    simt_core__div_mask resp_mask(
         .d(resp_mask$d),
         .q(resp_mask$q),
         .clock(resp_mask$clock)
@@ -1145,28 +1117,16 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
         lds_wb = lds$resp_valid & resp_load$q;
         resp_word = 32'h0;
         resp_lane = lds$resp_data$0;
-        lane_word = ((resp_lane) & 64'hffffffffffffffff);
+        lane_word = ((resp_lane) & 32'hffffffff);
         resp_word = (resp_word >> lane_bits) | (lane_word << top_lane);
         resp_lane = lds$resp_data$1;
-        lane_word = ((resp_lane) & 64'hffffffffffffffff);
+        lane_word = ((resp_lane) & 32'hffffffff);
         resp_word = (resp_word >> lane_bits) | (lane_word << top_lane);
         resp_lane = lds$resp_data$2;
-        lane_word = ((resp_lane) & 64'hffffffffffffffff);
+        lane_word = ((resp_lane) & 32'hffffffff);
         resp_word = (resp_word >> lane_bits) | (lane_word << top_lane);
         resp_lane = lds$resp_data$3;
-        lane_word = ((resp_lane) & 64'hffffffffffffffff);
-        resp_word = (resp_word >> lane_bits) | (lane_word << top_lane);
-        resp_lane = lds$resp_data$4;
-        lane_word = ((resp_lane) & 64'hffffffffffffffff);
-        resp_word = (resp_word >> lane_bits) | (lane_word << top_lane);
-        resp_lane = lds$resp_data$5;
-        lane_word = ((resp_lane) & 64'hffffffffffffffff);
-        resp_word = (resp_word >> lane_bits) | (lane_word << top_lane);
-        resp_lane = lds$resp_data$6;
-        lane_word = ((resp_lane) & 64'hffffffffffffffff);
-        resp_word = (resp_word >> lane_bits) | (lane_word << top_lane);
-        resp_lane = lds$resp_data$7;
-        lane_word = ((resp_lane) & 64'hffffffffffffffff);
+        lane_word = ((resp_lane) & 32'hffffffff);
         resp_word = (resp_word >> lane_bits) | (lane_word << top_lane);
         exec_dec$inst = oc$out_tag$0;
         out0 = oc$out_valid$0;
@@ -1178,37 +1138,21 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
         warp_lane = ((x_warp) & 8'hff);
         rep_imm = 32'h0;
         rep_warp = 32'h0;
-        lane_word = ((imm_lane) & 64'hffffffffffffffff);
+        lane_word = ((imm_lane) & 32'hffffffff);
         rep_imm = (rep_imm << lane_bits) | lane_word;
-        lane_word = ((warp_lane) & 64'hffffffffffffffff);
+        lane_word = ((warp_lane) & 32'hffffffff);
         rep_warp = (rep_warp << lane_bits) | lane_word;
-        lane_word = ((imm_lane) & 64'hffffffffffffffff);
+        lane_word = ((imm_lane) & 32'hffffffff);
         rep_imm = (rep_imm << lane_bits) | lane_word;
-        lane_word = ((warp_lane) & 64'hffffffffffffffff);
+        lane_word = ((warp_lane) & 32'hffffffff);
         rep_warp = (rep_warp << lane_bits) | lane_word;
-        lane_word = ((imm_lane) & 64'hffffffffffffffff);
+        lane_word = ((imm_lane) & 32'hffffffff);
         rep_imm = (rep_imm << lane_bits) | lane_word;
-        lane_word = ((warp_lane) & 64'hffffffffffffffff);
+        lane_word = ((warp_lane) & 32'hffffffff);
         rep_warp = (rep_warp << lane_bits) | lane_word;
-        lane_word = ((imm_lane) & 64'hffffffffffffffff);
+        lane_word = ((imm_lane) & 32'hffffffff);
         rep_imm = (rep_imm << lane_bits) | lane_word;
-        lane_word = ((warp_lane) & 64'hffffffffffffffff);
-        rep_warp = (rep_warp << lane_bits) | lane_word;
-        lane_word = ((imm_lane) & 64'hffffffffffffffff);
-        rep_imm = (rep_imm << lane_bits) | lane_word;
-        lane_word = ((warp_lane) & 64'hffffffffffffffff);
-        rep_warp = (rep_warp << lane_bits) | lane_word;
-        lane_word = ((imm_lane) & 64'hffffffffffffffff);
-        rep_imm = (rep_imm << lane_bits) | lane_word;
-        lane_word = ((warp_lane) & 64'hffffffffffffffff);
-        rep_warp = (rep_warp << lane_bits) | lane_word;
-        lane_word = ((imm_lane) & 64'hffffffffffffffff);
-        rep_imm = (rep_imm << lane_bits) | lane_word;
-        lane_word = ((warp_lane) & 64'hffffffffffffffff);
-        rep_warp = (rep_warp << lane_bits) | lane_word;
-        lane_word = ((imm_lane) & 64'hffffffffffffffff);
-        rep_imm = (rep_imm << lane_bits) | lane_word;
-        lane_word = ((warp_lane) & 64'hffffffffffffffff);
+        lane_word = ((warp_lane) & 32'hffffffff);
         rep_warp = (rep_warp << lane_bits) | lane_word;
         alu$op = exec_dec$exec_op;
         alu$a = oc$out_src0$0;
@@ -1321,18 +1265,6 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
         lds$req_addr$3 = ((lds_src) & 8'hff);
         lds$req_data$3 = ((lds_src) & 8'hff);
         lds_src = lds_src >> lane_bits;
-        lds$req_addr$4 = ((lds_src) & 8'hff);
-        lds$req_data$4 = ((lds_src) & 8'hff);
-        lds_src = lds_src >> lane_bits;
-        lds$req_addr$5 = ((lds_src) & 8'hff);
-        lds$req_data$5 = ((lds_src) & 8'hff);
-        lds_src = lds_src >> lane_bits;
-        lds$req_addr$6 = ((lds_src) & 8'hff);
-        lds$req_data$6 = ((lds_src) & 8'hff);
-        lds_src = lds_src >> lane_bits;
-        lds$req_addr$7 = ((lds_src) & 8'hff);
-        lds$req_data$7 = ((lds_src) & 8'hff);
-        lds_src = lds_src >> lane_bits;
         lds_new = oc$out_valid$1 & lds$req_ready;
         oc$out_ready$1 = lds_new;
         if (lds_new) begin
@@ -1394,14 +1326,6 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
         wb_data$2 = ((lane_word) & 8'hff);
         lane_word = lane_word >> lane_bits;
         wb_data$3 = ((lane_word) & 8'hff);
-        lane_word = lane_word >> lane_bits;
-        wb_data$4 = ((lane_word) & 8'hff);
-        lane_word = lane_word >> lane_bits;
-        wb_data$5 = ((lane_word) & 8'hff);
-        lane_word = lane_word >> lane_bits;
-        wb_data$6 = ((lane_word) & 8'hff);
-        lane_word = lane_word >> lane_bits;
-        wb_data$7 = ((lane_word) & 8'hff);
         lane_word = lane_word >> lane_bits;
         issue_rr$req = ibuf$head_valid;
         issue_rr$advance = issue_rr$valid;
@@ -1691,24 +1615,24 @@ endmodule // simt_core
 module simt_core__alu(op,a,b,result,zero,bad_op);
     // Module arguments
     input wire  [3:0] op;
-    input wire  [63:0] a;
-    input wire  [63:0] b;
-    output reg  [63:0] result;
-    output reg  [7:0] zero;
+    input wire  [31:0] a;
+    input wire  [31:0] b;
+    output reg  [31:0] result;
+    output reg  [3:0] zero;
     output reg  bad_op;
     // Constant declarations
     localparam  lane_bits = 8'h8;
-    localparam  top_lane = 8'h38;
+    localparam  top_lane = 8'h18;
     // Local signals
-    reg  [63:0] rest_a;
-    reg  [63:0] rest_b;
+    reg  [31:0] rest_a;
+    reg  [31:0] rest_b;
     reg  [7:0] la;
     reg  [7:0] lb;
     reg  [2:0] by;
     reg  [7:0] lr;
     reg  [7:0] lane_id;
-    reg  [63:0] acc;
-    reg  [63:0] wide;
+    reg  [31:0] acc;
+    reg  [31:0] wide;
     // Update code
     always @(*) begin
         rest_a = a;
@@ -1778,7 +1702,7 @@ module simt_core__alu(op,a,b,result,zero,bad_op);
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (0)) | ((1'b1) << (0)));
         end
-        wide = ((lr) & 64'hffffffffffffffff);
+        wide = ((lr) & 32'hffffffff);
         acc = (acc >> lane_bits) | (wide << top_lane);
         rest_a = rest_a >> lane_bits;
         rest_b = rest_b >> lane_bits;
@@ -1844,7 +1768,7 @@ module simt_core__alu(op,a,b,result,zero,bad_op);
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (1)) | ((1'b1) << (1)));
         end
-        wide = ((lr) & 64'hffffffffffffffff);
+        wide = ((lr) & 32'hffffffff);
         acc = (acc >> lane_bits) | (wide << top_lane);
         rest_a = rest_a >> lane_bits;
         rest_b = rest_b >> lane_bits;
@@ -1910,7 +1834,7 @@ module simt_core__alu(op,a,b,result,zero,bad_op);
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (2)) | ((1'b1) << (2)));
         end
-        wide = ((lr) & 64'hffffffffffffffff);
+        wide = ((lr) & 32'hffffffff);
         acc = (acc >> lane_bits) | (wide << top_lane);
         rest_a = rest_a >> lane_bits;
         rest_b = rest_b >> lane_bits;
@@ -1976,271 +1900,7 @@ module simt_core__alu(op,a,b,result,zero,bad_op);
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (3)) | ((1'b1) << (3)));
         end
-        wide = ((lr) & 64'hffffffffffffffff);
-        acc = (acc >> lane_bits) | (wide << top_lane);
-        rest_a = rest_a >> lane_bits;
-        rest_b = rest_b >> lane_bits;
-        lane_id = lane_id + 32'h1;
-        la = ((rest_a) & 8'hff);
-        lb = ((rest_b) & 8'hff);
-        by = ((lb) & 3'h7);
-        lr = 32'h0;
-        case (op)
-            0:
-                begin
-                    lr = la + lb;
-                end
-            1:
-                begin
-                    lr = la - lb;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (la < lb) begin
-                        lr = 32'h1;
-                    end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
-                    end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
-        if (la == 32'h0) begin
-            zero = (zero & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        wide = ((lr) & 64'hffffffffffffffff);
-        acc = (acc >> lane_bits) | (wide << top_lane);
-        rest_a = rest_a >> lane_bits;
-        rest_b = rest_b >> lane_bits;
-        lane_id = lane_id + 32'h1;
-        la = ((rest_a) & 8'hff);
-        lb = ((rest_b) & 8'hff);
-        by = ((lb) & 3'h7);
-        lr = 32'h0;
-        case (op)
-            0:
-                begin
-                    lr = la + lb;
-                end
-            1:
-                begin
-                    lr = la - lb;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (la < lb) begin
-                        lr = 32'h1;
-                    end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
-                    end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
-        if (la == 32'h0) begin
-            zero = (zero & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        wide = ((lr) & 64'hffffffffffffffff);
-        acc = (acc >> lane_bits) | (wide << top_lane);
-        rest_a = rest_a >> lane_bits;
-        rest_b = rest_b >> lane_bits;
-        lane_id = lane_id + 32'h1;
-        la = ((rest_a) & 8'hff);
-        lb = ((rest_b) & 8'hff);
-        by = ((lb) & 3'h7);
-        lr = 32'h0;
-        case (op)
-            0:
-                begin
-                    lr = la + lb;
-                end
-            1:
-                begin
-                    lr = la - lb;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (la < lb) begin
-                        lr = 32'h1;
-                    end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
-                    end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
-        if (la == 32'h0) begin
-            zero = (zero & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        wide = ((lr) & 64'hffffffffffffffff);
-        acc = (acc >> lane_bits) | (wide << top_lane);
-        rest_a = rest_a >> lane_bits;
-        rest_b = rest_b >> lane_bits;
-        lane_id = lane_id + 32'h1;
-        la = ((rest_a) & 8'hff);
-        lb = ((rest_b) & 8'hff);
-        by = ((lb) & 3'h7);
-        lr = 32'h0;
-        case (op)
-            0:
-                begin
-                    lr = la + lb;
-                end
-            1:
-                begin
-                    lr = la - lb;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (la < lb) begin
-                        lr = 32'h1;
-                    end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
-                    end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
-        if (la == 32'h0) begin
-            zero = (zero & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        wide = ((lr) & 64'hffffffffffffffff);
+        wide = ((lr) & 32'hffffffff);
         acc = (acc >> lane_bits) | (wide << top_lane);
         rest_a = rest_a >> lane_bits;
         rest_b = rest_b >> lane_bits;
@@ -2290,6 +1950,20 @@ module simt_core__depth_0(d,q,clock);
        q <= d;
     end
 endmodule // simt_core__depth_0
+
+module simt_core__div_mask(d,q,clock);
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    always @(posedge clock) begin
+       q <= d;
+    end
+endmodule // simt_core__div_mask
 
 module simt_core__div_pc(d,q,clock);
     // Module arguments
@@ -2935,7 +2609,7 @@ module simt_core__issue_rr(clock,reset,req,advance,valid,index,grant);
     reg  [3:0] one_hot;
     reg  [1:0] pick;
     // Sub module instances
-    simt_core__issue_rr_above above(
+    simt_core__div_mask above(
         .d(above$d),
         .q(above$q),
         .clock(above$clock)
@@ -2973,28 +2647,14 @@ module simt_core__issue_rr(clock,reset,req,advance,valid,index,grant);
     end
 endmodule // simt_core__issue_rr
 
-module simt_core__issue_rr_above(d,q,clock);
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    always @(posedge clock) begin
-       q <= d;
-    end
-endmodule // simt_core__issue_rr_above
-
-module simt_core__lds(clock,reset,req_valid,req_ready,req_write,req_mask,req_warp,req_index,req_stride,req_addr$0,req_addr$1,req_addr$2,req_addr$3,req_addr$4,req_addr$5,req_addr$6,req_addr$7,req_data$0,req_data$1,req_data$2,req_data$3,req_data$4,req_data$5,req_data$6,req_data$7,resp_valid,resp_data$0,resp_data$1,resp_data$2,resp_data$3,resp_data$4,resp_data$5,resp_data$6,resp_data$7,accesses,conflict_cycles);
+module simt_core__lds(clock,reset,req_valid,req_ready,req_write,req_mask,req_warp,req_index,req_stride,req_addr$0,req_addr$1,req_addr$2,req_addr$3,req_data$0,req_data$1,req_data$2,req_data$3,resp_valid,resp_data$0,resp_data$1,resp_data$2,resp_data$3,accesses,conflict_cycles);
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  req_valid;
     output reg  req_ready;
     input wire  req_write;
-    input wire  [7:0] req_mask;
+    input wire  [3:0] req_mask;
     input wire  [1:0] req_warp;
     input wire  [6:0] req_index;
     input wire  [6:0] req_stride;
@@ -3002,27 +2662,15 @@ module simt_core__lds(clock,reset,req_valid,req_ready,req_write,req_mask,req_war
     input wire  [7:0] req_addr$1;
     input wire  [7:0] req_addr$2;
     input wire  [7:0] req_addr$3;
-    input wire  [7:0] req_addr$4;
-    input wire  [7:0] req_addr$5;
-    input wire  [7:0] req_addr$6;
-    input wire  [7:0] req_addr$7;
     input wire  [7:0] req_data$0;
     input wire  [7:0] req_data$1;
     input wire  [7:0] req_data$2;
     input wire  [7:0] req_data$3;
-    input wire  [7:0] req_data$4;
-    input wire  [7:0] req_data$5;
-    input wire  [7:0] req_data$6;
-    input wire  [7:0] req_data$7;
     output reg  resp_valid;
     output reg  [7:0] resp_data$0;
     output reg  [7:0] resp_data$1;
     output reg  [7:0] resp_data$2;
     output reg  [7:0] resp_data$3;
-    output reg  [7:0] resp_data$4;
-    output reg  [7:0] resp_data$5;
-    output reg  [7:0] resp_data$6;
-    output reg  [7:0] resp_data$7;
     output reg  [31:0] accesses;
     output reg  [31:0] conflict_cycles;
     // Constant declarations
@@ -3030,12 +2678,8 @@ module simt_core__lds(clock,reset,req_valid,req_ready,req_write,req_mask,req_war
     localparam  own_bank$1 = 2'b1;
     localparam  own_bank$2 = 2'b10;
     localparam  own_bank$3 = 2'b11;
-    localparam  own_bank$4 = 2'b0;
-    localparam  own_bank$5 = 2'b1;
-    localparam  own_bank$6 = 2'b10;
-    localparam  own_bank$7 = 2'b11;
-    localparam  quad_start = 8'h10;
-    localparam  quad_shift = 8'h1;
+    localparam  quad_start = 4'h0;
+    localparam  quad_shift = 8'h0;
     // Stub signals
     reg  banks$0$clock;
     reg  [5:0] banks$0$read_address;
@@ -3070,8 +2714,8 @@ module simt_core__lds(clock,reset,req_valid,req_ready,req_write,req_mask,req_war
     reg  write$d;
     wire  write$q;
     reg  write$clock;
-    reg  [7:0] pending$d;
-    wire  [7:0] pending$q;
+    reg  [3:0] pending$d;
+    wire  [3:0] pending$q;
     reg  pending$clock;
     reg  [1:0] lane_bank$0$d;
     wire  [1:0] lane_bank$0$q;
@@ -3085,18 +2729,6 @@ module simt_core__lds(clock,reset,req_valid,req_ready,req_write,req_mask,req_war
     reg  [1:0] lane_bank$3$d;
     wire  [1:0] lane_bank$3$q;
     reg  lane_bank$3$clock;
-    reg  [1:0] lane_bank$4$d;
-    wire  [1:0] lane_bank$4$q;
-    reg  lane_bank$4$clock;
-    reg  [1:0] lane_bank$5$d;
-    wire  [1:0] lane_bank$5$q;
-    reg  lane_bank$5$clock;
-    reg  [1:0] lane_bank$6$d;
-    wire  [1:0] lane_bank$6$q;
-    reg  lane_bank$6$clock;
-    reg  [1:0] lane_bank$7$d;
-    wire  [1:0] lane_bank$7$q;
-    reg  lane_bank$7$clock;
     reg  [5:0] lane_row$0$d;
     wire  [5:0] lane_row$0$q;
     reg  lane_row$0$clock;
@@ -3109,18 +2741,6 @@ module simt_core__lds(clock,reset,req_valid,req_ready,req_write,req_mask,req_war
     reg  [5:0] lane_row$3$d;
     wire  [5:0] lane_row$3$q;
     reg  lane_row$3$clock;
-    reg  [5:0] lane_row$4$d;
-    wire  [5:0] lane_row$4$q;
-    reg  lane_row$4$clock;
-    reg  [5:0] lane_row$5$d;
-    wire  [5:0] lane_row$5$q;
-    reg  lane_row$5$clock;
-    reg  [5:0] lane_row$6$d;
-    wire  [5:0] lane_row$6$q;
-    reg  lane_row$6$clock;
-    reg  [5:0] lane_row$7$d;
-    wire  [5:0] lane_row$7$q;
-    reg  lane_row$7$clock;
     reg  [7:0] lane_data$0$d;
     wire  [7:0] lane_data$0$q;
     reg  lane_data$0$clock;
@@ -3133,20 +2753,8 @@ module simt_core__lds(clock,reset,req_valid,req_ready,req_write,req_mask,req_war
     reg  [7:0] lane_data$3$d;
     wire  [7:0] lane_data$3$q;
     reg  lane_data$3$clock;
-    reg  [7:0] lane_data$4$d;
-    wire  [7:0] lane_data$4$q;
-    reg  lane_data$4$clock;
-    reg  [7:0] lane_data$5$d;
-    wire  [7:0] lane_data$5$q;
-    reg  lane_data$5$clock;
-    reg  [7:0] lane_data$6$d;
-    wire  [7:0] lane_data$6$q;
-    reg  lane_data$6$clock;
-    reg  [7:0] lane_data$7$d;
-    wire  [7:0] lane_data$7$q;
-    reg  lane_data$7$clock;
-    reg  [7:0] served$d;
-    wire  [7:0] served$q;
+    reg  [3:0] served$d;
+    wire  [3:0] served$q;
     reg  served$clock;
     reg  [1:0] served_bank$0$d;
     wire  [1:0] served_bank$0$q;
@@ -3160,18 +2768,6 @@ module simt_core__lds(clock,reset,req_valid,req_ready,req_write,req_mask,req_war
     reg  [1:0] served_bank$3$d;
     wire  [1:0] served_bank$3$q;
     reg  served_bank$3$clock;
-    reg  [1:0] served_bank$4$d;
-    wire  [1:0] served_bank$4$q;
-    reg  served_bank$4$clock;
-    reg  [1:0] served_bank$5$d;
-    wire  [1:0] served_bank$5$q;
-    reg  served_bank$5$clock;
-    reg  [1:0] served_bank$6$d;
-    wire  [1:0] served_bank$6$q;
-    reg  served_bank$6$clock;
-    reg  [1:0] served_bank$7$d;
-    wire  [1:0] served_bank$7$q;
-    reg  served_bank$7$clock;
     reg  [7:0] held$0$d;
     wire  [7:0] held$0$q;
     reg  held$0$clock;
@@ -3184,18 +2780,6 @@ module simt_core__lds(clock,reset,req_valid,req_ready,req_write,req_mask,req_war
     reg  [7:0] held$3$d;
     wire  [7:0] held$3$q;
     reg  held$3$clock;
-    reg  [7:0] held$4$d;
-    wire  [7:0] held$4$q;
-    reg  held$4$clock;
-    reg  [7:0] held$5$d;
-    wire  [7:0] held$5$q;
-    reg  held$5$clock;
-    reg  [7:0] held$6$d;
-    wire  [7:0] held$6$q;
-    reg  held$6$clock;
-    reg  [7:0] held$7$d;
-    wire  [7:0] held$7$q;
-    reg  held$7$clock;
     reg  done$d;
     wire  done$q;
     reg  done$clock;
@@ -3218,8 +2802,8 @@ module simt_core__lds(clock,reset,req_valid,req_ready,req_write,req_mask,req_war
     reg  sel_hit$1;
     reg  sel_hit$2;
     reg  sel_hit$3;
-    reg  [7:0] serve;
-    reg  [7:0] left;
+    reg  [3:0] serve;
+    reg  [3:0] left;
     reg  accept;
     reg  [5:0] quad_warp;
     reg  [5:0] shifted;
@@ -3228,10 +2812,6 @@ module simt_core__lds(clock,reset,req_valid,req_ready,req_write,req_mask,req_war
     reg  [5:0] owner_row$1;
     reg  [5:0] owner_row$2;
     reg  [5:0] owner_row$3;
-    reg  [5:0] owner_row$4;
-    reg  [5:0] owner_row$5;
-    reg  [5:0] owner_row$6;
-    reg  [5:0] owner_row$7;
     reg  [7:0] addr;
     reg  [7:0] addr_row;
     // Sub module instances
@@ -3282,7 +2862,7 @@ module simt_core__lds(clock,reset,req_valid,req_ready,req_write,req_mask,req_war
         .q(write$q),
         .clock(write$clock)
     );
-    simt_core__branch_pc_0 pending(
+    simt_core__div_mask pending(
         .d(pending$d),
         .q(pending$q),
         .clock(pending$clock)
@@ -3307,26 +2887,6 @@ module simt_core__lds(clock,reset,req_valid,req_ready,req_write,req_mask,req_war
         .q(lane_bank$3$q),
         .clock(lane_bank$3$clock)
     );
-    simt_core__div_warp lane_bank$4(
-        .d(lane_bank$4$d),
-        .q(lane_bank$4$q),
-        .clock(lane_bank$4$clock)
-    );
-    simt_core__div_warp lane_bank$5(
-        .d(lane_bank$5$d),
-        .q(lane_bank$5$q),
-        .clock(lane_bank$5$clock)
-    );
-    simt_core__div_warp lane_bank$6(
-        .d(lane_bank$6$d),
-        .q(lane_bank$6$q),
-        .clock(lane_bank$6$clock)
-    );
-    simt_core__div_warp lane_bank$7(
-        .d(lane_bank$7$d),
-        .q(lane_bank$7$q),
-        .clock(lane_bank$7$clock)
-    );
     simt_core__lds_lane_row_0 lane_row$0(
         .d(lane_row$0$d),
         .q(lane_row$0$q),
@@ -3346,26 +2906,6 @@ module simt_core__lds(clock,reset,req_valid,req_ready,req_write,req_mask,req_war
         .d(lane_row$3$d),
         .q(lane_row$3$q),
         .clock(lane_row$3$clock)
-    );
-    simt_core__lds_lane_row_0 lane_row$4(
-        .d(lane_row$4$d),
-        .q(lane_row$4$q),
-        .clock(lane_row$4$clock)
-    );
-    simt_core__lds_lane_row_0 lane_row$5(
-        .d(lane_row$5$d),
-        .q(lane_row$5$q),
-        .clock(lane_row$5$clock)
-    );
-    simt_core__lds_lane_row_0 lane_row$6(
-        .d(lane_row$6$d),
-        .q(lane_row$6$q),
-        .clock(lane_row$6$clock)
-    );
-    simt_core__lds_lane_row_0 lane_row$7(
-        .d(lane_row$7$d),
-        .q(lane_row$7$q),
-        .clock(lane_row$7$clock)
     );
     simt_core__branch_pc_0 lane_data$0(
         .d(lane_data$0$d),
@@ -3387,27 +2927,7 @@ module simt_core__lds(clock,reset,req_valid,req_ready,req_write,req_mask,req_war
         .q(lane_data$3$q),
         .clock(lane_data$3$clock)
     );
-    simt_core__branch_pc_0 lane_data$4(
-        .d(lane_data$4$d),
-        .q(lane_data$4$q),
-        .clock(lane_data$4$clock)
-    );
-    simt_core__branch_pc_0 lane_data$5(
-        .d(lane_data$5$d),
-        .q(lane_data$5$q),
-        .clock(lane_data$5$clock)
-    );
-    simt_core__branch_pc_0 lane_data$6(
-        .d(lane_data$6$d),
-        .q(lane_data$6$q),
-        .clock(lane_data$6$clock)
-    );
-    simt_core__branch_pc_0 lane_data$7(
-        .d(lane_data$7$d),
-        .q(lane_data$7$q),
-        .clock(lane_data$7$clock)
-    );
-    simt_core__branch_pc_0 served(
+    simt_core__div_mask served(
         .d(served$d),
         .q(served$q),
         .clock(served$clock)
@@ -3432,26 +2952,6 @@ module simt_core__lds(clock,reset,req_valid,req_ready,req_write,req_mask,req_war
         .q(served_bank$3$q),
         .clock(served_bank$3$clock)
     );
-    simt_core__div_warp served_bank$4(
-        .d(served_bank$4$d),
-        .q(served_bank$4$q),
-        .clock(served_bank$4$clock)
-    );
-    simt_core__div_warp served_bank$5(
-        .d(served_bank$5$d),
-        .q(served_bank$5$q),
-        .clock(served_bank$5$clock)
-    );
-    simt_core__div_warp served_bank$6(
-        .d(served_bank$6$d),
-        .q(served_bank$6$q),
-        .clock(served_bank$6$clock)
-    );
-    simt_core__div_warp served_bank$7(
-        .d(served_bank$7$d),
-        .q(served_bank$7$q),
-        .clock(served_bank$7$clock)
-    );
     simt_core__branch_pc_0 held$0(
         .d(held$0$d),
         .q(held$0$q),
@@ -3471,26 +2971,6 @@ module simt_core__lds(clock,reset,req_valid,req_ready,req_write,req_mask,req_war
         .d(held$3$d),
         .q(held$3$q),
         .clock(held$3$clock)
-    );
-    simt_core__branch_pc_0 held$4(
-        .d(held$4$d),
-        .q(held$4$q),
-        .clock(held$4$clock)
-    );
-    simt_core__branch_pc_0 held$5(
-        .d(held$5$d),
-        .q(held$5$q),
-        .clock(held$5$clock)
-    );
-    simt_core__branch_pc_0 held$6(
-        .d(held$6$d),
-        .q(held$6$q),
-        .clock(held$6$clock)
-    );
-    simt_core__branch_pc_0 held$7(
-        .d(held$7$d),
-        .q(held$7$q),
-        .clock(held$7$clock)
     );
     simt_core__div_valid done(
         .d(done$d),
@@ -3557,38 +3037,6 @@ module simt_core__lds(clock,reset,req_valid,req_ready,req_write,req_mask,req_war
         lane_bank$3$d = lane_bank$3$q;
         lane_row$3$d = lane_row$3$q;
         lane_data$3$d = lane_data$3$q;
-        lane_bank$4$clock = clock;
-        lane_row$4$clock = clock;
-        lane_data$4$clock = clock;
-        served_bank$4$clock = clock;
-        held$4$clock = clock;
-        lane_bank$4$d = lane_bank$4$q;
-        lane_row$4$d = lane_row$4$q;
-        lane_data$4$d = lane_data$4$q;
-        lane_bank$5$clock = clock;
-        lane_row$5$clock = clock;
-        lane_data$5$clock = clock;
-        served_bank$5$clock = clock;
-        held$5$clock = clock;
-        lane_bank$5$d = lane_bank$5$q;
-        lane_row$5$d = lane_row$5$q;
-        lane_data$5$d = lane_data$5$q;
-        lane_bank$6$clock = clock;
-        lane_row$6$clock = clock;
-        lane_data$6$clock = clock;
-        served_bank$6$clock = clock;
-        held$6$clock = clock;
-        lane_bank$6$d = lane_bank$6$q;
-        lane_row$6$d = lane_row$6$q;
-        lane_data$6$d = lane_data$6$q;
-        lane_bank$7$clock = clock;
-        lane_row$7$clock = clock;
-        lane_data$7$clock = clock;
-        served_bank$7$clock = clock;
-        held$7$clock = clock;
-        lane_bank$7$d = lane_bank$7$q;
-        lane_row$7$d = lane_row$7$q;
-        lane_data$7$d = lane_data$7$q;
         sel_row$0 = 32'h0;
         sel_data$0 = 32'h0;
         sel_hit$0 = 1'b0;
@@ -3681,86 +3129,6 @@ module simt_core__lds(clock,reset,req_valid,req_ready,req_write,req_mask,req_war
             sel_data$3 = lane_data$3$q;
             sel_hit$3 = 1'b1;
         end
-        if (pending$q[4] & (lane_bank$4$q == 0)) begin
-            sel_row$0 = lane_row$4$q;
-            sel_data$0 = lane_data$4$q;
-            sel_hit$0 = 1'b1;
-        end
-        if (pending$q[4] & (lane_bank$4$q == 1)) begin
-            sel_row$1 = lane_row$4$q;
-            sel_data$1 = lane_data$4$q;
-            sel_hit$1 = 1'b1;
-        end
-        if (pending$q[4] & (lane_bank$4$q == 2)) begin
-            sel_row$2 = lane_row$4$q;
-            sel_data$2 = lane_data$4$q;
-            sel_hit$2 = 1'b1;
-        end
-        if (pending$q[4] & (lane_bank$4$q == 3)) begin
-            sel_row$3 = lane_row$4$q;
-            sel_data$3 = lane_data$4$q;
-            sel_hit$3 = 1'b1;
-        end
-        if (pending$q[5] & (lane_bank$5$q == 0)) begin
-            sel_row$0 = lane_row$5$q;
-            sel_data$0 = lane_data$5$q;
-            sel_hit$0 = 1'b1;
-        end
-        if (pending$q[5] & (lane_bank$5$q == 1)) begin
-            sel_row$1 = lane_row$5$q;
-            sel_data$1 = lane_data$5$q;
-            sel_hit$1 = 1'b1;
-        end
-        if (pending$q[5] & (lane_bank$5$q == 2)) begin
-            sel_row$2 = lane_row$5$q;
-            sel_data$2 = lane_data$5$q;
-            sel_hit$2 = 1'b1;
-        end
-        if (pending$q[5] & (lane_bank$5$q == 3)) begin
-            sel_row$3 = lane_row$5$q;
-            sel_data$3 = lane_data$5$q;
-            sel_hit$3 = 1'b1;
-        end
-        if (pending$q[6] & (lane_bank$6$q == 0)) begin
-            sel_row$0 = lane_row$6$q;
-            sel_data$0 = lane_data$6$q;
-            sel_hit$0 = 1'b1;
-        end
-        if (pending$q[6] & (lane_bank$6$q == 1)) begin
-            sel_row$1 = lane_row$6$q;
-            sel_data$1 = lane_data$6$q;
-            sel_hit$1 = 1'b1;
-        end
-        if (pending$q[6] & (lane_bank$6$q == 2)) begin
-            sel_row$2 = lane_row$6$q;
-            sel_data$2 = lane_data$6$q;
-            sel_hit$2 = 1'b1;
-        end
-        if (pending$q[6] & (lane_bank$6$q == 3)) begin
-            sel_row$3 = lane_row$6$q;
-            sel_data$3 = lane_data$6$q;
-            sel_hit$3 = 1'b1;
-        end
-        if (pending$q[7] & (lane_bank$7$q == 0)) begin
-            sel_row$0 = lane_row$7$q;
-            sel_data$0 = lane_data$7$q;
-            sel_hit$0 = 1'b1;
-        end
-        if (pending$q[7] & (lane_bank$7$q == 1)) begin
-            sel_row$1 = lane_row$7$q;
-            sel_data$1 = lane_data$7$q;
-            sel_hit$1 = 1'b1;
-        end
-        if (pending$q[7] & (lane_bank$7$q == 2)) begin
-            sel_row$2 = lane_row$7$q;
-            sel_data$2 = lane_data$7$q;
-            sel_hit$2 = 1'b1;
-        end
-        if (pending$q[7] & (lane_bank$7$q == 3)) begin
-            sel_row$3 = lane_row$7$q;
-            sel_data$3 = lane_data$7$q;
-            sel_hit$3 = 1'b1;
-        end
         serve = 32'h0;
         if (pending$q[0] & (lane_bank$0$q == 0) & (lane_row$0$q == sel_row$0)) begin
             serve = (serve & ~(1 << (0)) | ((1'b1) << (0)));
@@ -3809,54 +3177,6 @@ module simt_core__lds(clock,reset,req_valid,req_ready,req_write,req_mask,req_war
         end
         if (pending$q[3] & (lane_bank$3$q == 3) & (lane_row$3$q == sel_row$3)) begin
             serve = (serve & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (pending$q[4] & (lane_bank$4$q == 0) & (lane_row$4$q == sel_row$0)) begin
-            serve = (serve & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (pending$q[4] & (lane_bank$4$q == 1) & (lane_row$4$q == sel_row$1)) begin
-            serve = (serve & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (pending$q[4] & (lane_bank$4$q == 2) & (lane_row$4$q == sel_row$2)) begin
-            serve = (serve & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (pending$q[4] & (lane_bank$4$q == 3) & (lane_row$4$q == sel_row$3)) begin
-            serve = (serve & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (pending$q[5] & (lane_bank$5$q == 0) & (lane_row$5$q == sel_row$0)) begin
-            serve = (serve & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (pending$q[5] & (lane_bank$5$q == 1) & (lane_row$5$q == sel_row$1)) begin
-            serve = (serve & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (pending$q[5] & (lane_bank$5$q == 2) & (lane_row$5$q == sel_row$2)) begin
-            serve = (serve & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (pending$q[5] & (lane_bank$5$q == 3) & (lane_row$5$q == sel_row$3)) begin
-            serve = (serve & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (pending$q[6] & (lane_bank$6$q == 0) & (lane_row$6$q == sel_row$0)) begin
-            serve = (serve & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (pending$q[6] & (lane_bank$6$q == 1) & (lane_row$6$q == sel_row$1)) begin
-            serve = (serve & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (pending$q[6] & (lane_bank$6$q == 2) & (lane_row$6$q == sel_row$2)) begin
-            serve = (serve & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (pending$q[6] & (lane_bank$6$q == 3) & (lane_row$6$q == sel_row$3)) begin
-            serve = (serve & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (pending$q[7] & (lane_bank$7$q == 0) & (lane_row$7$q == sel_row$0)) begin
-            serve = (serve & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if (pending$q[7] & (lane_bank$7$q == 1) & (lane_row$7$q == sel_row$1)) begin
-            serve = (serve & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if (pending$q[7] & (lane_bank$7$q == 2) & (lane_row$7$q == sel_row$2)) begin
-            serve = (serve & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if (pending$q[7] & (lane_bank$7$q == 3) & (lane_row$7$q == sel_row$3)) begin
-            serve = (serve & ~(1 << (7)) | ((1'b1) << (7)));
         end
         left = pending$q & ~serve;
         req_ready = ~active$q | ~|left;
@@ -3961,74 +3281,6 @@ module simt_core__lds(clock,reset,req_valid,req_ready,req_write,req_mask,req_war
         end
         held$3$d = resp_data$3;
         served_bank$3$d = lane_bank$3$q;
-        resp_data$4 = held$4$q;
-        if (served$q[4]) begin
-            if (served_bank$4$q == 0) begin
-                resp_data$4 = banks$0$read_data;
-            end
-            if (served_bank$4$q == 1) begin
-                resp_data$4 = banks$1$read_data;
-            end
-            if (served_bank$4$q == 2) begin
-                resp_data$4 = banks$2$read_data;
-            end
-            if (served_bank$4$q == 3) begin
-                resp_data$4 = banks$3$read_data;
-            end
-        end
-        held$4$d = resp_data$4;
-        served_bank$4$d = lane_bank$4$q;
-        resp_data$5 = held$5$q;
-        if (served$q[5]) begin
-            if (served_bank$5$q == 0) begin
-                resp_data$5 = banks$0$read_data;
-            end
-            if (served_bank$5$q == 1) begin
-                resp_data$5 = banks$1$read_data;
-            end
-            if (served_bank$5$q == 2) begin
-                resp_data$5 = banks$2$read_data;
-            end
-            if (served_bank$5$q == 3) begin
-                resp_data$5 = banks$3$read_data;
-            end
-        end
-        held$5$d = resp_data$5;
-        served_bank$5$d = lane_bank$5$q;
-        resp_data$6 = held$6$q;
-        if (served$q[6]) begin
-            if (served_bank$6$q == 0) begin
-                resp_data$6 = banks$0$read_data;
-            end
-            if (served_bank$6$q == 1) begin
-                resp_data$6 = banks$1$read_data;
-            end
-            if (served_bank$6$q == 2) begin
-                resp_data$6 = banks$2$read_data;
-            end
-            if (served_bank$6$q == 3) begin
-                resp_data$6 = banks$3$read_data;
-            end
-        end
-        held$6$d = resp_data$6;
-        served_bank$6$d = lane_bank$6$q;
-        resp_data$7 = held$7$q;
-        if (served$q[7]) begin
-            if (served_bank$7$q == 0) begin
-                resp_data$7 = banks$0$read_data;
-            end
-            if (served_bank$7$q == 1) begin
-                resp_data$7 = banks$1$read_data;
-            end
-            if (served_bank$7$q == 2) begin
-                resp_data$7 = banks$2$read_data;
-            end
-            if (served_bank$7$q == 3) begin
-                resp_data$7 = banks$3$read_data;
-            end
-        end
-        held$7$d = resp_data$7;
-        served_bank$7$d = lane_bank$7$q;
         served$d = 32'h0;
         if (~write$q) begin
             served$d = serve;
@@ -4089,22 +3341,6 @@ module simt_core__lds(clock,reset,req_valid,req_ready,req_write,req_mask,req_war
         if (quad_start[3]) begin
             owner_row$3 = owner_row$2 + step;
         end
-        owner_row$4 = owner_row$3;
-        if (quad_start[4]) begin
-            owner_row$4 = owner_row$3 + step;
-        end
-        owner_row$5 = owner_row$4;
-        if (quad_start[5]) begin
-            owner_row$5 = owner_row$4 + step;
-        end
-        owner_row$6 = owner_row$5;
-        if (quad_start[6]) begin
-            owner_row$6 = owner_row$5 + step;
-        end
-        owner_row$7 = owner_row$6;
-        if (quad_start[7]) begin
-            owner_row$7 = owner_row$6 + step;
-        end
         addr = 32'h0;
         addr_row = 32'h0;
         if (accept) begin
@@ -4157,50 +3393,6 @@ module simt_core__lds(clock,reset,req_valid,req_ready,req_write,req_mask,req_war
                 lane_bank$3$d = ((addr) & 2'h3);
                 lane_row$3$d = ((addr_row) & 6'h3f);
             end
-            lane_data$4$d = req_data$4;
-            addr = req_addr$4;
-            addr_row = addr >> 32'h2;
-            if (req_write) begin
-                lane_bank$4$d = own_bank$4;
-                lane_row$4$d = owner_row$4;
-            end
-            else begin
-                lane_bank$4$d = ((addr) & 2'h3);
-                lane_row$4$d = ((addr_row) & 6'h3f);
-            end
-            lane_data$5$d = req_data$5;
-            addr = req_addr$5;
-            addr_row = addr >> 32'h2;
-            if (req_write) begin
-                lane_bank$5$d = own_bank$5;
-                lane_row$5$d = owner_row$5;
-            end
-            else begin
-                lane_bank$5$d = ((addr) & 2'h3);
-                lane_row$5$d = ((addr_row) & 6'h3f);
-            end
-            lane_data$6$d = req_data$6;
-            addr = req_addr$6;
-            addr_row = addr >> 32'h2;
-            if (req_write) begin
-                lane_bank$6$d = own_bank$6;
-                lane_row$6$d = owner_row$6;
-            end
-            else begin
-                lane_bank$6$d = ((addr) & 2'h3);
-                lane_row$6$d = ((addr_row) & 6'h3f);
-            end
-            lane_data$7$d = req_data$7;
-            addr = req_addr$7;
-            addr_row = addr >> 32'h2;
-            if (req_write) begin
-                lane_bank$7$d = own_bank$7;
-                lane_row$7$d = owner_row$7;
-            end
-            else begin
-                lane_bank$7$d = ((addr) & 2'h3);
-                lane_row$7$d = ((addr_row) & 6'h3f);
-            end
         end
         if (reset) begin
             active$d = 1'b0;
@@ -4214,10 +3406,6 @@ module simt_core__lds(clock,reset,req_valid,req_ready,req_write,req_mask,req_war
             held$1$d = 32'h0;
             held$2$d = 32'h0;
             held$3$d = 32'h0;
-            held$4$d = 32'h0;
-            held$5$d = 32'h0;
-            held$6$d = 32'h0;
-            held$7$d = 32'h0;
         end
     end
 endmodule // simt_core__lds
@@ -4268,7 +3456,7 @@ module simt_core__oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,in_dst$
     input wire  in_unit$0;
     input wire  [31:0] in_tag$0;
     input wire  [3:0] in_dst$0;
-    input wire  [7:0] in_mask$0;
+    input wire  [3:0] in_mask$0;
     input wire  [2:0] in_src_valid$0;
     input wire  [3:0] in_src$0;
     input wire  [3:0] in_src$1;
@@ -4285,21 +3473,21 @@ module simt_core__oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,in_dst$
     output reg  [31:0] out_tag$1;
     output reg  [3:0] out_dst$0;
     output reg  [3:0] out_dst$1;
-    output reg  [7:0] out_mask$0;
-    output reg  [7:0] out_mask$1;
+    output reg  [3:0] out_mask$0;
+    output reg  [3:0] out_mask$1;
     output reg  [2:0] out_src_valid$0;
     output reg  [2:0] out_src_valid$1;
-    output reg  [63:0] out_src0$0;
-    output reg  [63:0] out_src0$1;
-    output reg  [63:0] out_src1$0;
-    output reg  [63:0] out_src1$1;
-    output reg  [63:0] out_src2$0;
-    output reg  [63:0] out_src2$1;
+    output reg  [31:0] out_src0$0;
+    output reg  [31:0] out_src0$1;
+    output reg  [31:0] out_src1$0;
+    output reg  [31:0] out_src1$1;
+    output reg  [31:0] out_src2$0;
+    output reg  [31:0] out_src2$1;
     input wire  wb_valid;
     input wire  [1:0] wb_warp;
     input wire  [3:0] wb_reg;
-    input wire  [7:0] wb_mask;
-    input wire  [63:0] wb_data;
+    input wire  [3:0] wb_mask;
+    input wire  [31:0] wb_data;
     output reg  [1:0] busy;
     output reg  [3:0] grant;
     output reg  [1:0] dispatch;
@@ -4357,15 +3545,15 @@ module simt_core__oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,in_dst$
     reg  [3:0] rf$read_row$1;
     reg  [3:0] rf$read_row$2;
     reg  [3:0] rf$read_row$3;
-    wire  [63:0] rf$read_data$0;
-    wire  [63:0] rf$read_data$1;
-    wire  [63:0] rf$read_data$2;
-    wire  [63:0] rf$read_data$3;
+    wire  [31:0] rf$read_data$0;
+    wire  [31:0] rf$read_data$1;
+    wire  [31:0] rf$read_data$2;
+    wire  [31:0] rf$read_data$3;
     reg  rf$write_valid;
     reg  [1:0] rf$write_bank;
     reg  [3:0] rf$write_row;
-    reg  [7:0] rf$write_mask;
-    reg  [63:0] rf$write_data;
+    reg  [3:0] rf$write_mask;
+    reg  [31:0] rf$write_data;
     reg  [1:0] src_map$0$warp;
     reg  [3:0] src_map$0$regnum;
     wire  [1:0] src_map$0$bank;
@@ -4423,11 +3611,11 @@ module simt_core__oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,in_dst$
     reg  [3:0] cu_dst$1$d;
     wire  [3:0] cu_dst$1$q;
     reg  cu_dst$1$clock;
-    reg  [7:0] cu_mask$0$d;
-    wire  [7:0] cu_mask$0$q;
+    reg  [3:0] cu_mask$0$d;
+    wire  [3:0] cu_mask$0$q;
     reg  cu_mask$0$clock;
-    reg  [7:0] cu_mask$1$d;
-    wire  [7:0] cu_mask$1$q;
+    reg  [3:0] cu_mask$1$d;
+    wire  [3:0] cu_mask$1$q;
     reg  cu_mask$1$clock;
     reg  [2:0] cu_src_valid$0$d;
     wire  [2:0] cu_src_valid$0$q;
@@ -4447,23 +3635,23 @@ module simt_core__oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,in_dst$
     reg  [1:0] cu_older$1$d;
     wire  [1:0] cu_older$1$q;
     reg  cu_older$1$clock;
-    reg  [63:0] cu_op0$0$d;
-    wire  [63:0] cu_op0$0$q;
+    reg  [31:0] cu_op0$0$d;
+    wire  [31:0] cu_op0$0$q;
     reg  cu_op0$0$clock;
-    reg  [63:0] cu_op0$1$d;
-    wire  [63:0] cu_op0$1$q;
+    reg  [31:0] cu_op0$1$d;
+    wire  [31:0] cu_op0$1$q;
     reg  cu_op0$1$clock;
-    reg  [63:0] cu_op1$0$d;
-    wire  [63:0] cu_op1$0$q;
+    reg  [31:0] cu_op1$0$d;
+    wire  [31:0] cu_op1$0$q;
     reg  cu_op1$0$clock;
-    reg  [63:0] cu_op1$1$d;
-    wire  [63:0] cu_op1$1$q;
+    reg  [31:0] cu_op1$1$d;
+    wire  [31:0] cu_op1$1$q;
     reg  cu_op1$1$clock;
-    reg  [63:0] cu_op2$0$d;
-    wire  [63:0] cu_op2$0$q;
+    reg  [31:0] cu_op2$0$d;
+    wire  [31:0] cu_op2$0$q;
     reg  cu_op2$0$clock;
-    reg  [63:0] cu_op2$1$d;
-    wire  [63:0] cu_op2$1$q;
+    reg  [31:0] cu_op2$1$d;
+    wire  [31:0] cu_op2$1$q;
     reg  cu_op2$1$clock;
     reg  [3:0] rd_valid$d;
     wire  [3:0] rd_valid$q;
@@ -4516,11 +3704,11 @@ module simt_core__oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,in_dst$
     reg  [3:0] o_dst$1$d;
     wire  [3:0] o_dst$1$q;
     reg  o_dst$1$clock;
-    reg  [7:0] o_mask$0$d;
-    wire  [7:0] o_mask$0$q;
+    reg  [3:0] o_mask$0$d;
+    wire  [3:0] o_mask$0$q;
     reg  o_mask$0$clock;
-    reg  [7:0] o_mask$1$d;
-    wire  [7:0] o_mask$1$q;
+    reg  [3:0] o_mask$1$d;
+    wire  [3:0] o_mask$1$q;
     reg  o_mask$1$clock;
     reg  [2:0] o_src_valid$0$d;
     wire  [2:0] o_src_valid$0$q;
@@ -4528,23 +3716,23 @@ module simt_core__oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,in_dst$
     reg  [2:0] o_src_valid$1$d;
     wire  [2:0] o_src_valid$1$q;
     reg  o_src_valid$1$clock;
-    reg  [63:0] o_src0$0$d;
-    wire  [63:0] o_src0$0$q;
+    reg  [31:0] o_src0$0$d;
+    wire  [31:0] o_src0$0$q;
     reg  o_src0$0$clock;
-    reg  [63:0] o_src0$1$d;
-    wire  [63:0] o_src0$1$q;
+    reg  [31:0] o_src0$1$d;
+    wire  [31:0] o_src0$1$q;
     reg  o_src0$1$clock;
-    reg  [63:0] o_src1$0$d;
-    wire  [63:0] o_src1$0$q;
+    reg  [31:0] o_src1$0$d;
+    wire  [31:0] o_src1$0$q;
     reg  o_src1$0$clock;
-    reg  [63:0] o_src1$1$d;
-    wire  [63:0] o_src1$1$q;
+    reg  [31:0] o_src1$1$d;
+    wire  [31:0] o_src1$1$q;
     reg  o_src1$1$clock;
-    reg  [63:0] o_src2$0$d;
-    wire  [63:0] o_src2$0$q;
+    reg  [31:0] o_src2$0$d;
+    wire  [31:0] o_src2$0$q;
     reg  o_src2$0$clock;
-    reg  [63:0] o_src2$1$d;
-    wire  [63:0] o_src2$1$q;
+    reg  [31:0] o_src2$1$d;
+    wire  [31:0] o_src2$1$q;
     reg  o_src2$1$clock;
     reg  [31:0] n_alloc$d;
     wire  [31:0] n_alloc$q;
@@ -4571,12 +3759,12 @@ module simt_core__oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,in_dst$
     wire  unit_err$q;
     reg  unit_err$clock;
     // Local signals
-    reg  [63:0] op0_now$0;
-    reg  [63:0] op0_now$1;
-    reg  [63:0] op1_now$0;
-    reg  [63:0] op1_now$1;
-    reg  [63:0] op2_now$0;
-    reg  [63:0] op2_now$1;
+    reg  [31:0] op0_now$0;
+    reg  [31:0] op0_now$1;
+    reg  [31:0] op1_now$0;
+    reg  [31:0] op1_now$1;
+    reg  [31:0] op2_now$0;
+    reg  [31:0] op2_now$1;
     reg  [1:0] port_free;
     reg  [1:0] filled;
     reg  [1:0] ready_base;
@@ -4728,22 +3916,22 @@ module simt_core__oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,in_dst$
         .q(cu_tag$1$q),
         .clock(cu_tag$1$clock)
     );
-    simt_core__issue_rr_above cu_dst$0(
+    simt_core__div_mask cu_dst$0(
         .d(cu_dst$0$d),
         .q(cu_dst$0$q),
         .clock(cu_dst$0$clock)
     );
-    simt_core__issue_rr_above cu_dst$1(
+    simt_core__div_mask cu_dst$1(
         .d(cu_dst$1$d),
         .q(cu_dst$1$q),
         .clock(cu_dst$1$clock)
     );
-    simt_core__branch_pc_0 cu_mask$0(
+    simt_core__div_mask cu_mask$0(
         .d(cu_mask$0$d),
         .q(cu_mask$0$q),
         .clock(cu_mask$0$clock)
     );
-    simt_core__branch_pc_0 cu_mask$1(
+    simt_core__div_mask cu_mask$1(
         .d(cu_mask$1$d),
         .q(cu_mask$1$q),
         .clock(cu_mask$1$clock)
@@ -4778,37 +3966,37 @@ module simt_core__oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,in_dst$
         .q(cu_older$1$q),
         .clock(cu_older$1$clock)
     );
-    simt_core__oc_cu_op0_0 cu_op0$0(
+    simt_core__cycles_q cu_op0$0(
         .d(cu_op0$0$d),
         .q(cu_op0$0$q),
         .clock(cu_op0$0$clock)
     );
-    simt_core__oc_cu_op0_0 cu_op0$1(
+    simt_core__cycles_q cu_op0$1(
         .d(cu_op0$1$d),
         .q(cu_op0$1$q),
         .clock(cu_op0$1$clock)
     );
-    simt_core__oc_cu_op0_0 cu_op1$0(
+    simt_core__cycles_q cu_op1$0(
         .d(cu_op1$0$d),
         .q(cu_op1$0$q),
         .clock(cu_op1$0$clock)
     );
-    simt_core__oc_cu_op0_0 cu_op1$1(
+    simt_core__cycles_q cu_op1$1(
         .d(cu_op1$1$d),
         .q(cu_op1$1$q),
         .clock(cu_op1$1$clock)
     );
-    simt_core__oc_cu_op0_0 cu_op2$0(
+    simt_core__cycles_q cu_op2$0(
         .d(cu_op2$0$d),
         .q(cu_op2$0$q),
         .clock(cu_op2$0$clock)
     );
-    simt_core__oc_cu_op0_0 cu_op2$1(
+    simt_core__cycles_q cu_op2$1(
         .d(cu_op2$1$d),
         .q(cu_op2$1$q),
         .clock(cu_op2$1$clock)
     );
-    simt_core__issue_rr_above rd_valid(
+    simt_core__div_mask rd_valid(
         .d(rd_valid$d),
         .q(rd_valid$q),
         .clock(rd_valid$clock)
@@ -4883,22 +4071,22 @@ module simt_core__oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,in_dst$
         .q(o_tag$1$q),
         .clock(o_tag$1$clock)
     );
-    simt_core__issue_rr_above o_dst$0(
+    simt_core__div_mask o_dst$0(
         .d(o_dst$0$d),
         .q(o_dst$0$q),
         .clock(o_dst$0$clock)
     );
-    simt_core__issue_rr_above o_dst$1(
+    simt_core__div_mask o_dst$1(
         .d(o_dst$1$d),
         .q(o_dst$1$q),
         .clock(o_dst$1$clock)
     );
-    simt_core__branch_pc_0 o_mask$0(
+    simt_core__div_mask o_mask$0(
         .d(o_mask$0$d),
         .q(o_mask$0$q),
         .clock(o_mask$0$clock)
     );
-    simt_core__branch_pc_0 o_mask$1(
+    simt_core__div_mask o_mask$1(
         .d(o_mask$1$d),
         .q(o_mask$1$q),
         .clock(o_mask$1$clock)
@@ -4913,32 +4101,32 @@ module simt_core__oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,in_dst$
         .q(o_src_valid$1$q),
         .clock(o_src_valid$1$clock)
     );
-    simt_core__oc_cu_op0_0 o_src0$0(
+    simt_core__cycles_q o_src0$0(
         .d(o_src0$0$d),
         .q(o_src0$0$q),
         .clock(o_src0$0$clock)
     );
-    simt_core__oc_cu_op0_0 o_src0$1(
+    simt_core__cycles_q o_src0$1(
         .d(o_src0$1$d),
         .q(o_src0$1$q),
         .clock(o_src0$1$clock)
     );
-    simt_core__oc_cu_op0_0 o_src1$0(
+    simt_core__cycles_q o_src1$0(
         .d(o_src1$0$d),
         .q(o_src1$0$q),
         .clock(o_src1$0$clock)
     );
-    simt_core__oc_cu_op0_0 o_src1$1(
+    simt_core__cycles_q o_src1$1(
         .d(o_src1$1$d),
         .q(o_src1$1$q),
         .clock(o_src1$1$clock)
     );
-    simt_core__oc_cu_op0_0 o_src2$0(
+    simt_core__cycles_q o_src2$0(
         .d(o_src2$0$d),
         .q(o_src2$0$q),
         .clock(o_src2$0$clock)
     );
-    simt_core__oc_cu_op0_0 o_src2$1(
+    simt_core__cycles_q o_src2$1(
         .d(o_src2$1$d),
         .q(o_src2$1$q),
         .clock(o_src2$1$clock)
@@ -6361,162 +5549,162 @@ module simt_core__oc_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,
         .q(q_slot$31$q),
         .clock(q_slot$31$clock)
     );
-    simt_core__issue_rr_above q_row$0(
+    simt_core__div_mask q_row$0(
         .d(q_row$0$d),
         .q(q_row$0$q),
         .clock(q_row$0$clock)
     );
-    simt_core__issue_rr_above q_row$1(
+    simt_core__div_mask q_row$1(
         .d(q_row$1$d),
         .q(q_row$1$q),
         .clock(q_row$1$clock)
     );
-    simt_core__issue_rr_above q_row$2(
+    simt_core__div_mask q_row$2(
         .d(q_row$2$d),
         .q(q_row$2$q),
         .clock(q_row$2$clock)
     );
-    simt_core__issue_rr_above q_row$3(
+    simt_core__div_mask q_row$3(
         .d(q_row$3$d),
         .q(q_row$3$q),
         .clock(q_row$3$clock)
     );
-    simt_core__issue_rr_above q_row$4(
+    simt_core__div_mask q_row$4(
         .d(q_row$4$d),
         .q(q_row$4$q),
         .clock(q_row$4$clock)
     );
-    simt_core__issue_rr_above q_row$5(
+    simt_core__div_mask q_row$5(
         .d(q_row$5$d),
         .q(q_row$5$q),
         .clock(q_row$5$clock)
     );
-    simt_core__issue_rr_above q_row$6(
+    simt_core__div_mask q_row$6(
         .d(q_row$6$d),
         .q(q_row$6$q),
         .clock(q_row$6$clock)
     );
-    simt_core__issue_rr_above q_row$7(
+    simt_core__div_mask q_row$7(
         .d(q_row$7$d),
         .q(q_row$7$q),
         .clock(q_row$7$clock)
     );
-    simt_core__issue_rr_above q_row$8(
+    simt_core__div_mask q_row$8(
         .d(q_row$8$d),
         .q(q_row$8$q),
         .clock(q_row$8$clock)
     );
-    simt_core__issue_rr_above q_row$9(
+    simt_core__div_mask q_row$9(
         .d(q_row$9$d),
         .q(q_row$9$q),
         .clock(q_row$9$clock)
     );
-    simt_core__issue_rr_above q_row$10(
+    simt_core__div_mask q_row$10(
         .d(q_row$10$d),
         .q(q_row$10$q),
         .clock(q_row$10$clock)
     );
-    simt_core__issue_rr_above q_row$11(
+    simt_core__div_mask q_row$11(
         .d(q_row$11$d),
         .q(q_row$11$q),
         .clock(q_row$11$clock)
     );
-    simt_core__issue_rr_above q_row$12(
+    simt_core__div_mask q_row$12(
         .d(q_row$12$d),
         .q(q_row$12$q),
         .clock(q_row$12$clock)
     );
-    simt_core__issue_rr_above q_row$13(
+    simt_core__div_mask q_row$13(
         .d(q_row$13$d),
         .q(q_row$13$q),
         .clock(q_row$13$clock)
     );
-    simt_core__issue_rr_above q_row$14(
+    simt_core__div_mask q_row$14(
         .d(q_row$14$d),
         .q(q_row$14$q),
         .clock(q_row$14$clock)
     );
-    simt_core__issue_rr_above q_row$15(
+    simt_core__div_mask q_row$15(
         .d(q_row$15$d),
         .q(q_row$15$q),
         .clock(q_row$15$clock)
     );
-    simt_core__issue_rr_above q_row$16(
+    simt_core__div_mask q_row$16(
         .d(q_row$16$d),
         .q(q_row$16$q),
         .clock(q_row$16$clock)
     );
-    simt_core__issue_rr_above q_row$17(
+    simt_core__div_mask q_row$17(
         .d(q_row$17$d),
         .q(q_row$17$q),
         .clock(q_row$17$clock)
     );
-    simt_core__issue_rr_above q_row$18(
+    simt_core__div_mask q_row$18(
         .d(q_row$18$d),
         .q(q_row$18$q),
         .clock(q_row$18$clock)
     );
-    simt_core__issue_rr_above q_row$19(
+    simt_core__div_mask q_row$19(
         .d(q_row$19$d),
         .q(q_row$19$q),
         .clock(q_row$19$clock)
     );
-    simt_core__issue_rr_above q_row$20(
+    simt_core__div_mask q_row$20(
         .d(q_row$20$d),
         .q(q_row$20$q),
         .clock(q_row$20$clock)
     );
-    simt_core__issue_rr_above q_row$21(
+    simt_core__div_mask q_row$21(
         .d(q_row$21$d),
         .q(q_row$21$q),
         .clock(q_row$21$clock)
     );
-    simt_core__issue_rr_above q_row$22(
+    simt_core__div_mask q_row$22(
         .d(q_row$22$d),
         .q(q_row$22$q),
         .clock(q_row$22$clock)
     );
-    simt_core__issue_rr_above q_row$23(
+    simt_core__div_mask q_row$23(
         .d(q_row$23$d),
         .q(q_row$23$q),
         .clock(q_row$23$clock)
     );
-    simt_core__issue_rr_above q_row$24(
+    simt_core__div_mask q_row$24(
         .d(q_row$24$d),
         .q(q_row$24$q),
         .clock(q_row$24$clock)
     );
-    simt_core__issue_rr_above q_row$25(
+    simt_core__div_mask q_row$25(
         .d(q_row$25$d),
         .q(q_row$25$q),
         .clock(q_row$25$clock)
     );
-    simt_core__issue_rr_above q_row$26(
+    simt_core__div_mask q_row$26(
         .d(q_row$26$d),
         .q(q_row$26$q),
         .clock(q_row$26$clock)
     );
-    simt_core__issue_rr_above q_row$27(
+    simt_core__div_mask q_row$27(
         .d(q_row$27$d),
         .q(q_row$27$q),
         .clock(q_row$27$clock)
     );
-    simt_core__issue_rr_above q_row$28(
+    simt_core__div_mask q_row$28(
         .d(q_row$28$d),
         .q(q_row$28$q),
         .clock(q_row$28$clock)
     );
-    simt_core__issue_rr_above q_row$29(
+    simt_core__div_mask q_row$29(
         .d(q_row$29$d),
         .q(q_row$29$q),
         .clock(q_row$29$clock)
     );
-    simt_core__issue_rr_above q_row$30(
+    simt_core__div_mask q_row$30(
         .d(q_row$30$d),
         .q(q_row$30$q),
         .clock(q_row$30$clock)
     );
-    simt_core__issue_rr_above q_row$31(
+    simt_core__div_mask q_row$31(
         .d(q_row$31$d),
         .q(q_row$31$q),
         .clock(q_row$31$clock)
@@ -6561,22 +5749,22 @@ module simt_core__oc_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,
         .q(tail$3$q),
         .clock(tail$3$clock)
     );
-    simt_core__issue_rr_above count$0(
+    simt_core__div_mask count$0(
         .d(count$0$d),
         .q(count$0$q),
         .clock(count$0$clock)
     );
-    simt_core__issue_rr_above count$1(
+    simt_core__div_mask count$1(
         .d(count$1$d),
         .q(count$1$q),
         .clock(count$1$clock)
     );
-    simt_core__issue_rr_above count$2(
+    simt_core__div_mask count$2(
         .d(count$2$d),
         .q(count$2$q),
         .clock(count$2$clock)
     );
-    simt_core__issue_rr_above count$3(
+    simt_core__div_mask count$3(
         .d(count$3$d),
         .q(count$3$q),
         .clock(count$3$clock)
@@ -7818,20 +7006,6 @@ module simt_core__oc_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,
     end
 endmodule // simt_core__oc_arbiter
 
-module simt_core__oc_cu_op0_0(d,q,clock);
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    always @(posedge clock) begin
-       q <= d;
-    end
-endmodule // simt_core__oc_cu_op0_0
-
 module simt_core__oc_du_0(clock,reset,req,advance,valid,index,grant);
     // Module arguments
     input wire  clock;
@@ -7893,40 +7067,40 @@ module simt_core__oc_rf(clock,read_row$0,read_row$1,read_row$2,read_row$3,read_d
     input wire  [3:0] read_row$1;
     input wire  [3:0] read_row$2;
     input wire  [3:0] read_row$3;
-    output reg  [63:0] read_data$0;
-    output reg  [63:0] read_data$1;
-    output reg  [63:0] read_data$2;
-    output reg  [63:0] read_data$3;
+    output reg  [31:0] read_data$0;
+    output reg  [31:0] read_data$1;
+    output reg  [31:0] read_data$2;
+    output reg  [31:0] read_data$3;
     input wire  write_valid;
     input wire  [1:0] write_bank;
     input wire  [3:0] write_row;
-    input wire  [7:0] write_mask;
-    input wire  [63:0] write_data;
+    input wire  [3:0] write_mask;
+    input wire  [31:0] write_data;
     // Stub signals
     reg  banks$0$clock;
     reg  [3:0] banks$0$read_address;
-    wire  [63:0] banks$0$read_data;
+    wire  [31:0] banks$0$read_data;
     reg  [3:0] banks$0$write_address;
-    reg  [63:0] banks$0$write_data;
-    reg  [7:0] banks$0$write_mask;
+    reg  [31:0] banks$0$write_data;
+    reg  [3:0] banks$0$write_mask;
     reg  banks$1$clock;
     reg  [3:0] banks$1$read_address;
-    wire  [63:0] banks$1$read_data;
+    wire  [31:0] banks$1$read_data;
     reg  [3:0] banks$1$write_address;
-    reg  [63:0] banks$1$write_data;
-    reg  [7:0] banks$1$write_mask;
+    reg  [31:0] banks$1$write_data;
+    reg  [3:0] banks$1$write_mask;
     reg  banks$2$clock;
     reg  [3:0] banks$2$read_address;
-    wire  [63:0] banks$2$read_data;
+    wire  [31:0] banks$2$read_data;
     reg  [3:0] banks$2$write_address;
-    reg  [63:0] banks$2$write_data;
-    reg  [7:0] banks$2$write_mask;
+    reg  [31:0] banks$2$write_data;
+    reg  [3:0] banks$2$write_mask;
     reg  banks$3$clock;
     reg  [3:0] banks$3$read_address;
-    wire  [63:0] banks$3$read_data;
+    wire  [31:0] banks$3$read_data;
     reg  [3:0] banks$3$write_address;
-    reg  [63:0] banks$3$write_data;
-    reg  [7:0] banks$3$write_mask;
+    reg  [31:0] banks$3$write_data;
+    reg  [3:0] banks$3$write_mask;
     // Sub module instances
     simt_core__oc_rf_banks_0 banks$0(
         .clock(banks$0$clock),
@@ -8013,16 +7187,16 @@ module simt_core__oc_rf_banks_0(clock,read_address,read_data,write_address,write
     // Module arguments
     input wire  clock;
     input wire  [3:0] read_address;
-    output reg  [63:0] read_data;
+    output reg  [31:0] read_data;
     input wire  [3:0] write_address;
-    input wire  [63:0] write_data;
-    input wire  [7:0] write_mask;
+    input wire  [31:0] write_data;
+    input wire  [3:0] write_mask;
     // Update code (custom)
-    reg [63:0] mem [0:15];
+    reg [31:0] mem [0:15];
     integer i;
     initial begin
-       for (i = 0; i <= 15; i = i + 1) mem[i] = 64'h0;
-       read_data = 64'h0;
+       for (i = 0; i <= 15; i = i + 1) mem[i] = 32'h0;
+       read_data = 32'h0;
     end
     always @(posedge clock) begin
        read_data <= mem[read_address];
@@ -8032,10 +7206,6 @@ module simt_core__oc_rf_banks_0(clock,read_address,read_data,write_address,write
        if (write_mask[1]) mem[write_address][15:8] <= write_data[15:8];
        if (write_mask[2]) mem[write_address][23:16] <= write_data[23:16];
        if (write_mask[3]) mem[write_address][31:24] <= write_data[31:24];
-       if (write_mask[4]) mem[write_address][39:32] <= write_data[39:32];
-       if (write_mask[5]) mem[write_address][47:40] <= write_data[47:40];
-       if (write_mask[6]) mem[write_address][55:48] <= write_data[55:48];
-       if (write_mask[7]) mem[write_address][63:56] <= write_data[63:56];
     end
 endmodule // simt_core__oc_rf_banks_0
 
@@ -8361,7 +7531,7 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
     input wire  warp_cmd_valid;
     output reg  warp_cmd_ready;
     input wire  [9:0] warp_cmd_pc;
-    input wire  [7:0] warp_cmd_mask;
+    input wire  [3:0] warp_cmd_mask;
     output reg  [1:0] warp_cmd_wid;
     input wire  warp_ctl_valid;
     output reg  warp_ctl_ready;
@@ -8370,23 +7540,23 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
     input wire  branch_ctl_valid;
     output reg  branch_ctl_ready;
     input wire  [1:0] branch_ctl_wid;
-    input wire  [7:0] branch_ctl_mask;
+    input wire  [3:0] branch_ctl_mask;
     input wire  [9:0] branch_ctl_pc;
     input wire  end_ctl_valid;
     output reg  end_ctl_ready;
     input wire  [1:0] end_ctl_wid;
     input wire  warp_pop_valid;
     input wire  [1:0] warp_pop_wid;
-    output reg  [7:0] pop_data_mask;
+    output reg  [3:0] pop_data_mask;
     output reg  [9:0] pop_data_pc;
     input wire  warp_set_valid;
     input wire  [1:0] warp_set_wid;
     input wire  [9:0] warp_set_pc;
-    input wire  [7:0] warp_set_mask;
+    input wire  [3:0] warp_set_mask;
     output reg  inst_fetch_valid;
     input wire  inst_fetch_ready;
     output reg  [9:0] inst_fetch_pc;
-    output reg  [7:0] inst_fetch_mask;
+    output reg  [3:0] inst_fetch_mask;
     output reg  [1:0] inst_fetch_wid;
     output reg  [3:0] idle_mask;
     output reg  [3:0] active_mask;
@@ -8407,13 +7577,13 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
     reg  stacks$reset;
     reg  [3:0] stacks$push;
     reg  [1:0] stacks$push_wid;
-    reg  [7:0] stacks$push_mask;
+    reg  [3:0] stacks$push_mask;
     reg  [9:0] stacks$push_pc;
     reg  [3:0] stacks$pop;
     reg  [1:0] stacks$pop_wid;
     reg  [3:0] stacks$clear;
     reg  [1:0] stacks$top_wid;
-    wire  [7:0] stacks$top_mask;
+    wire  [3:0] stacks$top_mask;
     wire  [9:0] stacks$top_pc;
     wire  [3:0] stacks$empty;
     wire  [3:0] stacks$full;
@@ -8452,17 +7622,17 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
     reg  [9:0] pc$3$d;
     wire  [9:0] pc$3$q;
     reg  pc$3$clock;
-    reg  [7:0] mask$0$d;
-    wire  [7:0] mask$0$q;
+    reg  [3:0] mask$0$d;
+    wire  [3:0] mask$0$q;
     reg  mask$0$clock;
-    reg  [7:0] mask$1$d;
-    wire  [7:0] mask$1$q;
+    reg  [3:0] mask$1$d;
+    wire  [3:0] mask$1$q;
     reg  mask$1$clock;
-    reg  [7:0] mask$2$d;
-    wire  [7:0] mask$2$q;
+    reg  [3:0] mask$2$d;
+    wire  [3:0] mask$2$q;
     reg  mask$2$clock;
-    reg  [7:0] mask$3$d;
-    wire  [7:0] mask$3$q;
+    reg  [3:0] mask$3$d;
+    wire  [3:0] mask$3$q;
     reg  mask$3$clock;
     reg  [3:0] end_idle_q$d;
     wire  [3:0] end_idle_q$q;
@@ -8502,8 +7672,8 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
     reg  do_pop;
     reg  do_clear;
     reg  [9:0] f_pc;
-    reg  [7:0] f_mask;
-    reg  [7:0] p_mask;
+    reg  [3:0] f_mask;
+    reg  [3:0] p_mask;
     reg  [9:0] p_pc;
     reg  [3:0] pushes;
     reg  [3:0] pops;
@@ -8548,12 +7718,12 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
         .index(fetch_rr$index),
         .grant(fetch_rr$grant)
     );
-    simt_core__issue_rr_above idle(
+    simt_core__div_mask idle(
         .d(idle$d),
         .q(idle$q),
         .clock(idle$clock)
     );
-    simt_core__issue_rr_above active(
+    simt_core__div_mask active(
         .d(active$d),
         .q(active$q),
         .clock(active$clock)
@@ -8578,42 +7748,42 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
         .q(pc$3$q),
         .clock(pc$3$clock)
     );
-    simt_core__branch_pc_0 mask$0(
+    simt_core__div_mask mask$0(
         .d(mask$0$d),
         .q(mask$0$q),
         .clock(mask$0$clock)
     );
-    simt_core__branch_pc_0 mask$1(
+    simt_core__div_mask mask$1(
         .d(mask$1$d),
         .q(mask$1$q),
         .clock(mask$1$clock)
     );
-    simt_core__branch_pc_0 mask$2(
+    simt_core__div_mask mask$2(
         .d(mask$2$d),
         .q(mask$2$q),
         .clock(mask$2$clock)
     );
-    simt_core__branch_pc_0 mask$3(
+    simt_core__div_mask mask$3(
         .d(mask$3$d),
         .q(mask$3$q),
         .clock(mask$3$clock)
     );
-    simt_core__issue_rr_above end_idle_q(
+    simt_core__div_mask end_idle_q(
         .d(end_idle_q$d),
         .q(end_idle_q$q),
         .clock(end_idle_q$clock)
     );
-    simt_core__issue_rr_above branch_idle_q(
+    simt_core__div_mask branch_idle_q(
         .d(branch_idle_q$d),
         .q(branch_idle_q$q),
         .clock(branch_idle_q$clock)
     );
-    simt_core__issue_rr_above pop_idle_q(
+    simt_core__div_mask pop_idle_q(
         .d(pop_idle_q$d),
         .q(pop_idle_q$q),
         .clock(pop_idle_q$clock)
     );
-    simt_core__issue_rr_above ctl_idle_q(
+    simt_core__div_mask ctl_idle_q(
         .d(ctl_idle_q$d),
         .q(ctl_idle_q$q),
         .clock(ctl_idle_q$clock)
@@ -9141,13 +8311,13 @@ module simt_core__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
     input wire  reset;
     input wire  [3:0] push;
     input wire  [1:0] push_wid;
-    input wire  [7:0] push_mask;
+    input wire  [3:0] push_mask;
     input wire  [9:0] push_pc;
     input wire  [3:0] pop;
     input wire  [1:0] pop_wid;
     input wire  [3:0] clear;
     input wire  [1:0] top_wid;
-    output reg  [7:0] top_mask;
+    output reg  [3:0] top_mask;
     output reg  [9:0] top_pc;
     output reg  [3:0] empty;
     output reg  [3:0] full;
@@ -9167,10 +8337,10 @@ module simt_core__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
     // Stub signals
     reg  [7:0] mask_ram$read_address;
     reg  mask_ram$read_clock;
-    wire  [7:0] mask_ram$read_data;
+    wire  [3:0] mask_ram$read_data;
     reg  [7:0] mask_ram$write_address;
     reg  mask_ram$write_clock;
-    reg  [7:0] mask_ram$write_data;
+    reg  [3:0] mask_ram$write_data;
     reg  mask_ram$write_enable;
     reg  [7:0] pc_ram$read_address;
     reg  pc_ram$read_clock;
@@ -9191,17 +8361,17 @@ module simt_core__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
     reg  [2:0] sp$3$d;
     wire  [2:0] sp$3$q;
     reg  sp$3$clock;
-    reg  [7:0] top_mask_q$0$d;
-    wire  [7:0] top_mask_q$0$q;
+    reg  [3:0] top_mask_q$0$d;
+    wire  [3:0] top_mask_q$0$q;
     reg  top_mask_q$0$clock;
-    reg  [7:0] top_mask_q$1$d;
-    wire  [7:0] top_mask_q$1$q;
+    reg  [3:0] top_mask_q$1$d;
+    wire  [3:0] top_mask_q$1$q;
     reg  top_mask_q$1$clock;
-    reg  [7:0] top_mask_q$2$d;
-    wire  [7:0] top_mask_q$2$q;
+    reg  [3:0] top_mask_q$2$d;
+    wire  [3:0] top_mask_q$2$q;
     reg  top_mask_q$2$clock;
-    reg  [7:0] top_mask_q$3$d;
-    wire  [7:0] top_mask_q$3$q;
+    reg  [3:0] top_mask_q$3$d;
+    wire  [3:0] top_mask_q$3$q;
     reg  top_mask_q$3$clock;
     reg  [9:0] top_pc_q$0$d;
     wire  [9:0] top_pc_q$0$q;
@@ -9215,17 +8385,17 @@ module simt_core__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
     reg  [9:0] top_pc_q$3$d;
     wire  [9:0] top_pc_q$3$q;
     reg  top_pc_q$3$clock;
-    reg  [7:0] bottom_mask_q$0$d;
-    wire  [7:0] bottom_mask_q$0$q;
+    reg  [3:0] bottom_mask_q$0$d;
+    wire  [3:0] bottom_mask_q$0$q;
     reg  bottom_mask_q$0$clock;
-    reg  [7:0] bottom_mask_q$1$d;
-    wire  [7:0] bottom_mask_q$1$q;
+    reg  [3:0] bottom_mask_q$1$d;
+    wire  [3:0] bottom_mask_q$1$q;
     reg  bottom_mask_q$1$clock;
-    reg  [7:0] bottom_mask_q$2$d;
-    wire  [7:0] bottom_mask_q$2$q;
+    reg  [3:0] bottom_mask_q$2$d;
+    wire  [3:0] bottom_mask_q$2$q;
     reg  bottom_mask_q$2$clock;
-    reg  [7:0] bottom_mask_q$3$d;
-    wire  [7:0] bottom_mask_q$3$q;
+    reg  [3:0] bottom_mask_q$3$d;
+    wire  [3:0] bottom_mask_q$3$q;
     reg  bottom_mask_q$3$clock;
     reg  [9:0] bottom_pc_q$0$d;
     wire  [9:0] bottom_pc_q$0$q;
@@ -9260,9 +8430,9 @@ module simt_core__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
     reg  w_refill;
     reg  [2:0] w_sp;
     reg  [7:0] w_sp8;
-    reg  [7:0] w_mask;
+    reg  [3:0] w_mask;
     reg  [9:0] w_pc;
-    reg  [7:0] t_mask;
+    reg  [3:0] t_mask;
     reg  [9:0] t_pc;
     reg  [3:0] empties;
     reg  [3:0] fulls;
@@ -9315,22 +8485,22 @@ module simt_core__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
         .q(sp$3$q),
         .clock(sp$3$clock)
     );
-    simt_core__branch_pc_0 top_mask_q$0(
+    simt_core__div_mask top_mask_q$0(
         .d(top_mask_q$0$d),
         .q(top_mask_q$0$q),
         .clock(top_mask_q$0$clock)
     );
-    simt_core__branch_pc_0 top_mask_q$1(
+    simt_core__div_mask top_mask_q$1(
         .d(top_mask_q$1$d),
         .q(top_mask_q$1$q),
         .clock(top_mask_q$1$clock)
     );
-    simt_core__branch_pc_0 top_mask_q$2(
+    simt_core__div_mask top_mask_q$2(
         .d(top_mask_q$2$d),
         .q(top_mask_q$2$q),
         .clock(top_mask_q$2$clock)
     );
-    simt_core__branch_pc_0 top_mask_q$3(
+    simt_core__div_mask top_mask_q$3(
         .d(top_mask_q$3$d),
         .q(top_mask_q$3$q),
         .clock(top_mask_q$3$clock)
@@ -9355,22 +8525,22 @@ module simt_core__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
         .q(top_pc_q$3$q),
         .clock(top_pc_q$3$clock)
     );
-    simt_core__branch_pc_0 bottom_mask_q$0(
+    simt_core__div_mask bottom_mask_q$0(
         .d(bottom_mask_q$0$d),
         .q(bottom_mask_q$0$q),
         .clock(bottom_mask_q$0$clock)
     );
-    simt_core__branch_pc_0 bottom_mask_q$1(
+    simt_core__div_mask bottom_mask_q$1(
         .d(bottom_mask_q$1$d),
         .q(bottom_mask_q$1$q),
         .clock(bottom_mask_q$1$clock)
     );
-    simt_core__branch_pc_0 bottom_mask_q$2(
+    simt_core__div_mask bottom_mask_q$2(
         .d(bottom_mask_q$2$d),
         .q(bottom_mask_q$2$q),
         .clock(bottom_mask_q$2$clock)
     );
-    simt_core__branch_pc_0 bottom_mask_q$3(
+    simt_core__div_mask bottom_mask_q$3(
         .d(bottom_mask_q$3$d),
         .q(bottom_mask_q$3$q),
         .clock(bottom_mask_q$3$clock)
@@ -9395,12 +8565,12 @@ module simt_core__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
         .q(bottom_pc_q$3$q),
         .clock(bottom_pc_q$3$clock)
     );
-    simt_core__issue_rr_above overflow_q(
+    simt_core__div_mask overflow_q(
         .d(overflow_q$d),
         .q(overflow_q$q),
         .clock(overflow_q$clock)
     );
-    simt_core__issue_rr_above underflow_q(
+    simt_core__div_mask underflow_q(
         .d(underflow_q$d),
         .q(underflow_q$q),
         .clock(underflow_q$clock)
@@ -9847,13 +9017,13 @@ module simt_core__sched_stacks_mask_ram(read_address,read_clock,read_data,write_
     // Module arguments
     input wire  [7:0] read_address;
     input wire  read_clock;
-    output reg  [7:0] read_data;
+    output reg  [3:0] read_data;
     input wire  [7:0] write_address;
     input wire  write_clock;
-    input wire  [7:0] write_data;
+    input wire  [3:0] write_data;
     input wire  write_enable;
     // Update code (custom)
-    reg[7:0] mem[255:0];
+    reg[3:0] mem[255:0];
     always @(posedge read_clock) begin
        read_data <= mem[read_address];
     end

@@ -977,6 +977,6 @@ impl<
 }
 
 /// The `cu` core ([`CORE_CU`](crate::params::CORE_CU)).
-pub type SimtCoreCu = SimtCore<4, 2, 8, 10, 8, 4, 3, 4, 2, 2, 1, 8, 3, 4, 32, 4, 4, 8, 64, 3, 6, 3>;
+pub type SimtCoreCu = SimtCore<4, 2, 4, 10, 8, 4, 3, 4, 2, 2, 1, 8, 3, 4, 32, 4, 4, 8, 32, 3, 6, 3>;
 /// The `tiny` core ([`CORE_TINY`](crate::params::CORE_TINY)).
 pub type SimtCoreTiny = SimtCore<2, 1, 4, 10, 8, 2, 2, 2, 1, 2, 1, 8, 3, 4, 16, 2, 4, 8, 32, 3, 6, 2>;
