@@ -24,6 +24,17 @@ pub struct Board {
     pub uart_tx_pin: &'static str,
 }
 
+/// The host link's serial rate (8N1), bits per second: what the FTDI chip on the Alchitry Cu
+/// and the Arty carries reliably, 100 clocks per bit at 100 MHz.
+pub const HOST_BAUD: u32 = 1_000_000;
+
+impl Board {
+    /// Clock cycles per bit of the host link ([`HOST_BAUD`]).
+    pub fn clocks_per_bit(&self) -> usize {
+        (self.clock_mhz as usize * 1_000_000) / HOST_BAUD as usize
+    }
+}
+
 /// Alchitry Cu V1 (iCE40-HX8K, CB132).
 pub const ALCHITRY_CU_V1: Board = Board {
     name: "alchitry-cu",

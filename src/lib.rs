@@ -5,6 +5,7 @@ pub mod demo;
 pub mod export;
 pub mod flow;
 pub mod isa;
+pub mod link;
 pub mod model;
 pub mod params;
 pub mod preset_blocks;

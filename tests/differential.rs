@@ -328,3 +328,75 @@ mod self_test {
         assert!(err(Misr::<8>::new(0x100).map(drop)).contains("`taps` = 0x100 must have bit 7"));
     }
 }
+
+/// The host link's serial transmitter and receiver.
+mod host_link {
+    use super::*;
+    use simt_rtl::blocks::{UartRx, UartTx};
+    use simt_rtl::verify::differential::{clock_edge, cycle_outputs, prepare};
+
+    #[test]
+    fn uart_tx() {
+        let rec = timed("uart_tx".into(), || suites::for_module::<CuBlocks>("uart_tx", SEED, cycles()).unwrap());
+        let starts = rec.outputs.windows(2).filter(|w| w[0][1] == 1 && w[1][1] == 0).count();
+        assert!(starts > cycles() / 2000, "only {starts} frames sent");
+    }
+
+    #[test]
+    fn uart_rx() {
+        let rec = timed("uart_rx".into(), || suites::for_module::<CuBlocks>("uart_rx", SEED, cycles()).unwrap());
+        let bytes = rec.outputs.iter().filter(|o| o[0] == 1).count();
+        let errors = rec.outputs.windows(2).filter(|w| w[0][2] == 0 && w[1][2] == 1).count();
+        assert!(bytes > cycles() / 3000 && errors > 0, "{bytes} bytes, {errors} framing errors: the line exercised too little");
+    }
+
+    /// Bytes sent by the rust-hdl transmitter, back to back, arrive through the rust-hdl
+    /// receiver unchanged, at the slowest and at the board's rate.
+    #[test]
+    fn transmitter_into_receiver() {
+        for cpb in [4, 7, simt_rtl::board::ALCHITRY_CU_V1.clocks_per_bit()] {
+            let (mut tx, mut rx) = (UartTx::new(cpb).unwrap(), UartRx::new(cpb).unwrap());
+            prepare(&mut tx).unwrap();
+            prepare(&mut rx).unwrap();
+            let bytes: Vec<u64> = (0..40).map(|i| (i * 37 + 5) % 256).collect();
+            let (mut sent, mut got, mut line) = (0, vec![], 1);
+            for cycle in 0..(bytes.len() + 2) * 11 * cpb {
+                let reset = (cycle == 0) as u64;
+                let offer = sent < bytes.len();
+                let t = cycle_outputs(&mut tx, &[reset, offer as u64, *bytes.get(sent).unwrap_or(&0)], cycle).unwrap();
+                let r = cycle_outputs(&mut rx, &[reset, line], cycle).unwrap();
+                if r[0] == 1 {
+                    got.push(r[1]);
+                }
+                assert_eq!(r[2], 0, "framing error at cycle {cycle}");
+                if reset == 0 && offer && t[0] == 1 {
+                    sent += 1;
+                }
+                line = t[1];
+                clock_edge(&mut tx, cycle).unwrap();
+                clock_edge(&mut rx, cycle).unwrap();
+            }
+            assert_eq!(got, bytes, "clocks_per_bit {cpb}");
+        }
+    }
+
+    #[test]
+    fn host_link() {
+        use simt_rtl::model::host_link::LinkOut;
+        use simt_rtl::verify::PortStruct;
+        let rec = timed("host_link".into(), || suites::for_module::<CuBlocks>("host_link", SEED, cycles()).unwrap());
+        let outs: Vec<LinkOut> = rec.outputs.iter().map(|o| LinkOut::from_words(o)).collect();
+        let count = |f: fn(&LinkOut) -> bool| outs.iter().filter(|o| f(o)).count();
+        let (writes, starts, resets, replies) = (count(|o| o.imem_write_valid == 1), count(|o| o.start == 1), count(|o| o.core_reset == 1), count(|o| o.tx_valid == 1));
+        let flags = outs.iter().fold(0, |a, o| a | o.link_errors);
+        eprintln!("host link: {writes} words written, {starts} starts, {resets} core resets, {replies} cycles answering, flags seen {flags:#b}");
+        assert!(writes > 1000 && starts > 100 && resets > 10 && replies > 10_000 && flags == 0b1111, "the traffic exercised too little");
+    }
+
+    #[test]
+    fn bad_rates_are_refused() {
+        let err = |r: anyhow::Result<()>| format!("{:#}", r.unwrap_err());
+        assert!(err(UartTx::new(3).map(drop)).contains("`clocks_per_bit` = 3 is out of range"));
+        assert!(err(UartRx::new(70_000).map(drop)).contains("`clocks_per_bit` = 70000 is out of range"));
+    }
+}

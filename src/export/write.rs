@@ -95,6 +95,8 @@ fn export<D: Dut>(preset: &Preset, dut: &mut D, module: &str, block: &'static st
 pub fn exported_blocks<B: PresetBlocks>() -> Result<Vec<ExportedBlock>> {
     let preset = B::PRESET;
     let fixed = SchedulerMode::Fixed(preset.scheduler.fetch_policy);
+    let board = crate::board::ALCHITRY_CU_V1;
+    let cpb = board.clocks_per_bit();
     let mut blocks = vec![
         export(&preset, &mut B::warp_encoder(Order::LowestFirst)?, "priority_encoder_lowest", "PriorityEncoder",
             "one-of-N priority encoder over the warps, lowest index first", &[("Order", "lowest index first".into())])?,
@@ -120,6 +122,11 @@ pub fn exported_blocks<B: PresetBlocks>() -> Result<Vec<ExportedBlock>> {
             "board self-test: 32-bit Galois LFSR (pseudo-random traffic)", &[("Taps", format!("{TAPS_32:#010x}, seed {LFSR_SEED:#010x}"))])?,
         export(&preset, &mut crate::blocks::Misr::<32>::new(TAPS_32)?, "misr", "Misr",
             "board self-test: 32-bit multiple-input signature register", &[("Taps", format!("{TAPS_32:#010x}"))])?,
+        export(&preset, &mut crate::blocks::UartTx::new(cpb)?, "uart_tx", "UartTx",
+            "host link: 8N1 serial transmitter", &[("Rate", format!("{cpb} clocks per bit ({} baud at {} MHz)", crate::board::HOST_BAUD, board.clock_mhz))])?,
+        export(&preset, &mut crate::blocks::UartRx::new(cpb)?, "uart_rx", "UartRx",
+            "host link: 8N1 serial receiver (two-flip-flop synchroniser, mid-bit sampling, framing-error flag)",
+            &[("Rate", format!("{cpb} clocks per bit ({} baud at {} MHz)", crate::board::HOST_BAUD, board.clock_mhz))])?,
         export(&preset, &mut B::local_data_share()?, "local_data_share", "LocalDataShare",
             "R700 local data share (seed 004): 4 banks (bank = address mod 4), owner-computes stores, dynamic loads, bank conflicts serialised and counted",
             &[("LDS", format!("banks={} rows_per_bank={} word_bits={} lanes={}", crate::isa::LDS_BANKS, preset.lds_rows, preset.collector.lane_bits, preset.scheduler.threads)),

@@ -6,6 +6,7 @@ pub mod bank_arbiter;
 pub mod decoder;
 pub mod ibuffer;
 pub mod lane_alu;
+pub mod host_link;
 pub mod lfsr;
 pub mod local_data_share;
 pub mod operand_collector;
@@ -16,6 +17,7 @@ pub mod round_robin;
 pub mod scoreboard;
 pub mod simt_stack;
 pub mod simt_stack_ram;
+pub mod uart;
 pub mod warp_scheduler;
 
 pub use priority_encoder::PriorityEncoderModel;

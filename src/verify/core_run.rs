@@ -95,7 +95,7 @@ fn run_core(preset: &str, params: CoreParams, program: &[Inst], lds: &[u32], max
 
 /// A program that loads every local-data-share word once: thread `t` loads words `t`,
 /// `t + n`, `t + 2n`, ... (`n` threads in all) into `r3`.
-fn dump_program(params: CoreParams) -> Result<Vec<Inst>> {
+pub fn dump_program(params: CoreParams) -> Result<Vec<Inst>> {
     let threads = params.warps * params.threads;
     let words = crate::isa::LDS_BANKS * params.lds_rows;
     if words > 1 << params.lane_bits.min(16) {

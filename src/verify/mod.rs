@@ -9,6 +9,7 @@
 pub mod collector_env;
 pub mod core_run;
 pub mod differential;
+pub mod link_sim;
 pub mod dut;
 pub mod programs;
 pub mod rng;

@@ -5,6 +5,7 @@
 use anyhow::{bail, Result};
 
 use super::stimulus::{requests, scheduler_stimulus, seed_scheduler_stimulus, stack_ram_stimulus, stack_stimulus};
+use super::rng::Rng;
 use super::{run_differential, Dut, PortStruct, Recorded};
 use crate::blocks::Order;
 use crate::model::priority_encoder::EncoderIn;
@@ -121,6 +122,32 @@ pub fn for_module<B: PresetBlocks>(module: &str, seed: u64, cycles: usize) -> Re
                 vec![(c == 0 || (rng.chance(1) && rng.chance(20))) as u64, rng.chance(80) as u64, rng.bits(32)]
             })
         }
+        "uart_tx" => {
+            let cpb = crate::board::ALCHITRY_CU_V1.clocks_per_bit();
+            let mut model = crate::model::uart::UartTxModel::new(cpb);
+            run_differential(&format!("uart_tx_{}", B::PRESET.name), || crate::blocks::UartTx::new(cpb).unwrap(), &mut model, seed, cycles, |rng, _, c| {
+                vec![(c == 0 || (rng.chance(1) && rng.chance(5))) as u64, rng.chance(30) as u64, rng.bits(8)]
+            })
+        }
+        "uart_rx" => {
+            let cpb = crate::board::ALCHITRY_CU_V1.clocks_per_bit();
+            let mut model = crate::model::uart::UartRxModel::new(cpb);
+            let mut line = uart_line_stimulus(cpb);
+            run_differential(&format!("uart_rx_{}", B::PRESET.name), || crate::blocks::UartRx::new(cpb).unwrap(), &mut model, seed, cycles, |rng, _, c| {
+                vec![(c == 0 || (rng.chance(1) && rng.chance(5))) as u64, line(rng) as u64]
+            })
+        }
+        "host_link" => {
+            let core = crate::params::core_params(B::PRESET.name)?;
+            let sizes = crate::model::host_link::HostLinkSizes::of(&core);
+            let mut model = crate::model::host_link::HostLinkModel::new(sizes);
+            let mut bytes = host_link_bytes();
+            let name = format!("host_link_{}", B::PRESET.name);
+            match B::PRESET.name {
+                "cu" => run_differential(&name, || crate::blocks::host_link::HostLinkCu::new().unwrap(), &mut model, seed, cycles, |rng, m, c| host_link_inputs(rng, m, c, &mut bytes)),
+                _ => bail!("preset `{}` has no host link (it has no SIMT core for the board)", B::PRESET.name),
+            }
+        }
         "register_map" => {
             let c = B::PRESET.collector;
             let mut model = crate::model::RegisterMapModel { banks: c.banks, regs_per_warp: c.regs_per_warp, schedulers: c.schedulers };
@@ -236,4 +263,94 @@ pub fn operand_collector_closed_loop<D: Dut>(
     let rec = run_differential(name, make, &mut model, seed, cycles, |rng, m, cycle| env.next_inputs(rng, m, cycle))?;
     let stats = env.finish().map_err(|e| anyhow::anyhow!("{name} (seed {seed}): {e:#}"))?;
     Ok((rec, stats))
+}
+
+/// A serial line for the receiver's random test, one level per call: frames of random bytes
+/// whose bits are each up to 1/16 of a bit long or short (a sender's clock off by 6%), some with
+/// a low stop bit; idle gaps; glitches shorter than half a bit; and stretches of noise.
+pub fn uart_line_stimulus(clocks_per_bit: usize) -> impl FnMut(&mut Rng) -> bool {
+    let mut queue = std::collections::VecDeque::new();
+    move |rng: &mut Rng| {
+        while queue.is_empty() {
+            let cpb = clocks_per_bit as u64;
+            match rng.below(20) {
+                0..=11 => {
+                    let byte = rng.bits(8) as u8;
+                    let bad_stop = rng.chance(10);
+                    for k in 0..10 {
+                        let level = crate::model::uart::frame_bit(byte, k) && !(k == 9 && bad_stop);
+                        let len = cpb - cpb / 16 + rng.below(cpb / 8 + 1);
+                        queue.extend(std::iter::repeat(level).take(len as usize));
+                    }
+                }
+                12..=15 => queue.extend(std::iter::repeat(true).take(rng.below(3 * cpb) as usize + 1)),
+                16..=17 => {
+                    queue.extend(std::iter::repeat(false).take(rng.below(cpb / 2 - 1) as usize + 1));
+                    queue.extend(std::iter::repeat(true).take(cpb as usize));
+                }
+                _ => queue.extend((0..rng.below(2 * cpb)).map(|_| rng.chance(50))),
+            }
+        }
+        queue.pop_front().unwrap_or(true)
+    }
+}
+
+/// Protocol traffic for the host link's random test: mostly well-formed commands (short
+/// `write` bursts, `start` with and without capture, `query`, `capture` of any index, `reset`),
+/// some unknown bytes, with random gaps; usually waiting for an answer before the next byte,
+/// sometimes not (an overrun).
+pub fn host_link_bytes() -> impl FnMut(&mut Rng, bool) -> Option<u8> {
+    let mut queue = std::collections::VecDeque::<u8>::new();
+    move |rng: &mut Rng, busy: bool| {
+        if (busy && !rng.chance(2)) || !rng.chance(40) {
+            return None;
+        }
+        if queue.is_empty() {
+            use crate::link::Command;
+            match rng.below(20) {
+                0..=5 => {
+                    let n = if rng.chance(3) { 0 } else { rng.below(4) as u8 + 1 };
+                    queue.extend([Command::Write as u8, rng.bits(8) as u8, n]);
+                    let words = if n == 0 { 256 } else { n as usize };
+                    queue.extend((0..4 * words).map(|_| rng.bits(8) as u8));
+                }
+                6..=8 => queue.extend([Command::Start as u8, rng.bits(8) as u8]),
+                9..=11 => queue.push_back(Command::Query as u8),
+                12..=15 => queue.extend([Command::Capture as u8, rng.bits(8) as u8]),
+                16 => queue.push_back(Command::Reset as u8),
+                _ => queue.push_back(rng.bits(8) as u8),
+            }
+        }
+        queue.pop_front()
+    }
+}
+
+fn host_link_inputs(rng: &mut Rng, m: &crate::model::host_link::HostLinkModel, cycle: usize, bytes: &mut impl FnMut(&mut Rng, bool) -> Option<u8>) -> Vec<u64> {
+    use crate::model::host_link::LinkIn;
+    let busy = !m.reply.is_empty() || m.phase == crate::model::host_link::Phase::Reading;
+    let byte = bytes(rng, busy);
+    let s = m.sizes;
+    LinkIn {
+        reset: (cycle == 0 || (rng.chance(1) && rng.chance(2))) as u64,
+        rx_valid: byte.is_some() as u64,
+        rx_data: byte.map_or(rng.bits(8), u64::from),
+        rx_err: rng.chance(1) as u64,
+        tx_ready: rng.chance(30) as u64,
+        running: rng.chance(50) as u64,
+        core_errors: rng.bits(crate::model::simt_core::ERROR_FLAGS),
+        high_water: rng.bits(s.high_water_bits),
+        c0: rng.bits(32),
+        c1: rng.bits(32),
+        c2: rng.bits(32),
+        c3: rng.bits(32),
+        c4: rng.bits(32),
+        c5: rng.bits(32),
+        c6: rng.bits(32),
+        wb_valid: rng.chance(30) as u64,
+        wb_warp: rng.bits(s.warp_bits),
+        wb_reg: rng.bits(4),
+        wb_mask: rng.bits(s.lanes),
+        wb_data: rng.bits(s.reg_bits),
+    }
+    .to_words()
 }

@@ -1,0 +1,153 @@
+//! CoreBoard: the board top that puts the `cu` [`SimtCore`](super::SimtCore) behind the USB
+//! serial port: [`UartRx`] -> [`HostLink`] -> [`UartTx`], the link driving the core's host port
+//! and recording its write-backs ([`crate::link`] is the protocol, [`crate::link::Host`] the
+//! host's side).
+//!
+//! Reset: a 15-cycle power-on reset, or the reset button (`rst_n`, active low, synchronised by
+//! two flip-flops), resets the link and the core; the link's `reset` command resets the core
+//! alone. Neither clears the instruction memory, the register file or the local data share.
+//!
+//! LEDs: 0 heartbeat (bit 25 of a cycle counter), 1 a run in progress, 2 capture on, 3 a core
+//! error flag, 4 a link error flag, 5 an answer being sent.
+
+use anyhow::Result;
+use rust_hdl::prelude::*;
+
+use super::host_link::HostLinkCu;
+use super::simt_core::SimtCoreCu;
+use super::{UartRx, UartTx};
+use crate::params::CORE_CU;
+
+/// Power-on reset length: the reset is held while the counter is below this.
+const POR_DONE: u64 = 15;
+
+#[derive(LogicBlock)]
+pub struct CoreBoard {
+    /// The board clock.
+    pub clk: Signal<In, Clock>,
+    /// Reset button, active low.
+    pub rst_n: Signal<In, Bit>,
+    /// The eight LEDs (see the module documentation).
+    pub led: Signal<Out, Bits<8>>,
+    /// USB UART into the FPGA (the host's commands).
+    pub usb_rx: Signal<In, Bit>,
+    /// USB UART out of the FPGA (the answers; idle high).
+    pub usb_tx: Signal<Out, Bit>,
+    rx: UartRx,
+    tx: UartTx,
+    link: HostLinkCu,
+    core: SimtCoreCu,
+    sync0: DFF<Bit>,
+    sync1: DFF<Bit>,
+    por: DFF<Bits<4>>,
+    heartbeat: DFF<Bits<26>>,
+    por_done: Constant<Bits<4>>,
+    /// Lane `l`'s bit offset in a register.
+    lane_at: [Constant<Bits<8>>; 4],
+    reset_int: Signal<Local, Bit>,
+    lane_value: Signal<Local, Bits<8>>,
+    packed: Signal<Local, Bits<32>>,
+    leds: Signal<Local, Bits<8>>,
+}
+
+impl CoreBoard {
+    /// The `cu` core, its local data share holding `lds` at power-up, behind a serial port of
+    /// `clocks_per_bit` cycles per bit.
+    pub fn new(clocks_per_bit: usize, lds: &[u32]) -> Result<Self> {
+        Ok(Self {
+            clk: Default::default(),
+            rst_n: Default::default(),
+            led: Default::default(),
+            usb_rx: Default::default(),
+            usb_tx: Default::default(),
+            rx: UartRx::new(clocks_per_bit)?,
+            tx: UartTx::new(clocks_per_bit)?,
+            link: HostLinkCu::new()?,
+            core: SimtCoreCu::with_lds(CORE_CU, lds)?,
+            sync0: Default::default(),
+            sync1: Default::default(),
+            por: Default::default(),
+            heartbeat: Default::default(),
+            por_done: Constant::new(POR_DONE.to_bits()),
+            lane_at: std::array::from_fn(|l| Constant::new(((l * CORE_CU.lane_bits) as u64).to_bits())),
+            reset_int: Default::default(),
+            lane_value: Default::default(),
+            packed: Default::default(),
+            leds: Default::default(),
+        })
+    }
+}
+
+impl Logic for CoreBoard {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clk, sync0, sync1, por, heartbeat);
+        self.rx.clock.next = self.clk.val();
+        self.tx.clock.next = self.clk.val();
+        self.link.clock.next = self.clk.val();
+        self.core.clock.next = self.clk.val();
+        // Reset: button (synchronised) or power-on.
+        self.sync0.d.next = !self.rst_n.val();
+        self.sync1.d.next = self.sync0.q.val();
+        if self.por.q.val() != self.por_done.val() {
+            self.por.d.next = self.por.q.val() + 1;
+        }
+        self.reset_int.next = self.sync1.q.val() | (self.por.q.val() != self.por_done.val());
+        self.heartbeat.d.next = self.heartbeat.q.val() + 1;
+
+        // Serial port <-> link
+        self.rx.reset.next = self.reset_int.val();
+        self.rx.rx.next = self.usb_rx.val();
+        self.tx.reset.next = self.reset_int.val();
+        self.link.reset.next = self.reset_int.val();
+        self.link.rx_valid.next = self.rx.data_valid.val();
+        self.link.rx_data.next = self.rx.data.val();
+        self.link.rx_err.next = self.rx.err_frame.val();
+        self.link.tx_ready.next = self.tx.data_ready.val();
+        self.tx.data_valid.next = self.link.tx_valid.val();
+        self.tx.data.next = self.link.tx_data.val();
+        self.usb_tx.next = self.tx.tx.val();
+
+        // Link <-> core
+        self.core.reset.next = self.reset_int.val() | self.link.core_reset.val();
+        self.core.start.next = self.link.start.val();
+        self.core.imem_write_valid.next = self.link.imem_write_valid.val();
+        self.core.imem_write_addr.next = self.link.imem_write_addr.val();
+        self.core.imem_write_data.next = self.link.imem_write_data.val();
+        self.link.running.next = self.core.running.val();
+        self.link.core_errors.next = self.core.errors.val();
+        self.link.high_water.next = self.core.stack_high_water.val();
+        self.link.counters[0].next = self.core.count_cycles.val();
+        self.link.counters[1].next = self.core.count_issued.val();
+        self.link.counters[2].next = self.core.count_scoreboard_stalls.val();
+        self.link.counters[3].next = self.core.count_structural_stalls.val();
+        self.link.counters[4].next = self.core.count_bank_stalls.val();
+        self.link.counters[5].next = self.core.count_lds_conflicts.val();
+        self.link.counters[6].next = self.core.count_divergent.val();
+        self.packed.next = 0.into();
+        for l in 0..4 {
+            // (`bit_cast` cannot take an indexed expression: through a local.)
+            self.lane_value.next = self.core.wb_data[l].val();
+            self.packed.next = self.packed.val() | (bit_cast::<32, 8>(self.lane_value.val()) << self.lane_at[l].val());
+        }
+        self.link.wb_valid.next = self.core.wb_valid.val();
+        self.link.wb_warp.next = self.core.wb_warp.val();
+        self.link.wb_reg.next = self.core.wb_reg.val();
+        self.link.wb_mask.next = self.core.wb_mask.val();
+        self.link.wb_data.next = self.packed.val();
+
+        // LEDs. Each bit through a 1-bit local (see `SelfTest`).
+        self.leds.next = 0.into();
+        self.leds.next = self.leds.val().replace_bit(0, self.heartbeat.q.val().get_bit(25));
+        self.leds.next = self.leds.val().replace_bit(1, self.core.running.val());
+        self.leds.next = self.leds.val().replace_bit(2, self.link.capture_enabled.val());
+        self.leds.next = self.leds.val().replace_bit(3, self.core.errors.val().any());
+        self.leds.next = self.leds.val().replace_bit(4, self.link.link_errors.val().any());
+        self.leds.next = self.leds.val().replace_bit(5, self.link.tx_valid.val());
+        self.led.next = self.leds.val();
+    }
+}
+
+impl crate::verify::Dut for CoreBoard {
+    crate::dut_ports!(clock: clk, inputs: [rst_n, usb_rx], outputs: [led, usb_tx]);
+}

@@ -1,0 +1,289 @@
+//! The host link: the serial protocol between a host and the SIMT core on the board, 8N1 at
+//! [`HOST_BAUD`](crate::board::HOST_BAUD). The board's side is the [`HostLink`](crate::blocks::HostLink)
+//! engine (its model: [`crate::model::host_link`]).
+//!
+//! Every command is one byte, then its argument bytes; only `query` and `capture` answer:
+//!
+//! | command | bytes | does | answer |
+//! |---|---|---|---|
+//! | `write` | `'W'`, address, n (0 = 256), then n words of 4 bytes, little endian | writes instruction words address, address + 1, ... | none |
+//! | `start` | `'S'`, flags (bit 0: capture write-backs) | clears the capture buffer and pulses the core's `start` | none |
+//! | `query` | `'Q'` | | [`STATUS_BYTES`] bytes: see [`Status`] |
+//! | `capture` | `'C'`, index | | [`RECORD_BYTES`] bytes: record `index` of the capture buffer, little endian |
+//! | `reset` | `'X'` | resets the core (its counters and flags; not its memories), clears the link's flags and the capture buffer | none |
+//!
+//! With capture on, every write-back of the run is recorded ([`CAPTURE_RECORDS`] at most; more
+//! set a flag): register data in the low `lanes x lane_bits` bits, then the lane mask, the
+//! register number (4 bits) and the warp. A byte that arrives while an answer is being sent is
+//! dropped and flagged; an unknown command byte is ignored and flagged.
+
+/// A command byte.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Command {
+    Write = b'W' as isize,
+    Start = b'S' as isize,
+    Query = b'Q' as isize,
+    Capture = b'C' as isize,
+    Reset = b'X' as isize,
+}
+
+impl Command {
+    pub const ALL: [Command; 5] = [Command::Write, Command::Start, Command::Query, Command::Capture, Command::Reset];
+    pub fn of(byte: u8) -> Option<Command> {
+        Self::ALL.into_iter().find(|c| *c as u8 == byte)
+    }
+    /// Argument bytes after the command byte (before `write`'s words).
+    pub fn arg_bytes(self) -> usize {
+        match self {
+            Command::Write => 2,
+            Command::Start | Command::Capture => 1,
+            Command::Query | Command::Reset => 0,
+        }
+    }
+}
+
+/// Records the capture buffer holds.
+pub const CAPTURE_RECORDS: usize = 256;
+/// Bytes of one record (48 bits: data, mask, register, warp must fit).
+pub const RECORD_BYTES: usize = 6;
+/// Bytes of the `query` answer.
+pub const STATUS_BYTES: usize = 33;
+
+use anyhow::{bail, Context, Result};
+
+use crate::isa::asm::assemble;
+use crate::isa::{Inst, REGISTERS};
+use crate::model::simt_core::CoreCounters;
+use crate::params::{clog2, CoreParams};
+
+/// A byte pipe to the board: the USB serial port, or a simulation of the board top.
+pub trait Serial {
+    fn send(&mut self, bytes: &[u8]) -> Result<()>;
+    /// Exactly `n` bytes, or an error when they do not come.
+    fn receive(&mut self, n: usize) -> Result<Vec<u8>>;
+}
+
+/// The `query` answer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Status {
+    pub running: bool,
+    pub capture_enabled: bool,
+    /// Bit 0 unknown command, 1 byte while busy, 2 capture buffer full, 3 framing error.
+    pub link_errors: u8,
+    /// The core's sticky flags ([`SimtCoreModel::error_bits`](crate::model::SimtCoreModel::error_bits)).
+    pub core_errors: u8,
+    pub captured: usize,
+    pub counters: CoreCounters,
+}
+
+impl Status {
+    pub fn parse(b: &[u8]) -> Result<Status> {
+        if b.len() != STATUS_BYTES {
+            bail!("a status answer is {STATUS_BYTES} bytes, not {}", b.len());
+        }
+        let c = |k: usize| u32::from_le_bytes([b[5 + 4 * k], b[6 + 4 * k], b[7 + 4 * k], b[8 + 4 * k]]) as u64;
+        Ok(Status {
+            running: b[0] & 1 == 1,
+            capture_enabled: b[0] & 2 == 2,
+            link_errors: b[0] >> 2,
+            core_errors: b[1],
+            captured: u16::from_le_bytes([b[3], b[4]]) as usize,
+            counters: CoreCounters {
+                cycles: c(0),
+                issued: c(1),
+                scoreboard_stalls: c(2),
+                structural_stalls: c(3),
+                bank_stalls: c(4),
+                lds_conflict_cycles: c(5),
+                divergent_branches: c(6),
+                stack_high_water: b[2] as u64,
+            },
+        })
+    }
+}
+
+/// One recorded write-back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Record {
+    pub warp: usize,
+    pub reg: usize,
+    pub mask: u64,
+    /// Lane `l` in bits `l x lane_bits`.
+    pub data: u64,
+}
+
+/// What a kernel left on the board: every register of every warp and lane, the local data
+/// share, and the run's counters and flags.
+#[derive(Clone, Debug)]
+pub struct BoardRun {
+    /// `regs[(warp x threads + lane) x 16 + r]`, as the interpreter's [`Machine`](crate::isa::interp::Machine).
+    pub regs: Vec<u32>,
+    pub lds: Vec<u32>,
+    pub status: Status,
+}
+
+/// The host's side of the link to a board running `params`'s core.
+pub struct Host<S: Serial> {
+    pub serial: S,
+    pub params: CoreParams,
+    /// Status queries before a run counts as hung.
+    pub max_polls: usize,
+}
+
+impl<S: Serial> Host<S> {
+    pub fn new(serial: S, params: CoreParams) -> Self {
+        Self { serial, params, max_polls: 100_000 }
+    }
+
+    /// Writes `words` from instruction `addr` on, in bursts of at most 256.
+    pub fn write(&mut self, addr: usize, words: &[u32]) -> Result<()> {
+        if addr + words.len() > self.params.imem_words {
+            bail!("{} words from address {addr} do not fit the core's {} instruction words", words.len(), self.params.imem_words);
+        }
+        for (k, chunk) in words.chunks(256).enumerate() {
+            let mut bytes = vec![Command::Write as u8, (addr + 256 * k) as u8, chunk.len() as u8];
+            bytes.extend(chunk.iter().flat_map(|w| w.to_le_bytes()));
+            self.serial.send(&bytes)?;
+        }
+        Ok(())
+    }
+    pub fn start(&mut self, capture: bool) -> Result<()> {
+        self.serial.send(&[Command::Start as u8, capture as u8])
+    }
+    pub fn reset_core(&mut self) -> Result<()> {
+        self.serial.send(&[Command::Reset as u8])
+    }
+    pub fn query(&mut self) -> Result<Status> {
+        self.serial.send(&[Command::Query as u8])?;
+        Status::parse(&self.serial.receive(STATUS_BYTES)?)
+    }
+    pub fn record(&mut self, index: usize) -> Result<Record> {
+        self.serial.send(&[Command::Capture as u8, index as u8])?;
+        let b = self.serial.receive(RECORD_BYTES)?;
+        let r = (0..RECORD_BYTES).fold(0u64, |a, k| a | (b[k] as u64) << (8 * k));
+        let p = self.params;
+        let bits = p.threads * p.lane_bits;
+        Ok(Record {
+            data: r & crate::verify::rng::mask(bits),
+            mask: r >> bits & crate::verify::rng::mask(p.threads),
+            reg: (r >> (bits + p.threads) & 0xF) as usize,
+            warp: (r >> (bits + p.threads + 4)) as usize & crate::verify::rng::mask(clog2(p.warps)) as usize,
+        })
+    }
+
+    /// Loads `program`, starts it and waits for the end; the status after it.
+    pub fn run(&mut self, program: &[Inst], capture: bool) -> Result<Status> {
+        let words: Vec<u32> = program.iter().map(|i| i.encode()).collect();
+        self.write(0, &words)?;
+        self.start(capture)?;
+        for _ in 0..self.max_polls {
+            let s = self.query()?;
+            if !s.running {
+                if s.link_errors != 0 {
+                    bail!("the link reports errors {:#06b} (bit 0 unknown command, 1 byte while busy, 2 capture full, 3 framing error)", s.link_errors);
+                }
+                return Ok(s);
+            }
+        }
+        bail!("the core still runs after {} status queries", self.max_polls)
+    }
+
+    /// The write-backs a run with capture recorded.
+    fn records(&mut self, status: &Status) -> Result<Vec<Record>> {
+        (0..status.captured).map(|i| self.record(i)).collect()
+    }
+
+    /// Runs `kernel` on the board with the local data share holding `lds` (the rest 0): the
+    /// share is written by store programs and every register cleared (as the interpreter
+    /// starts), the core reset (so the counters are the kernel's),
+    /// the kernel run, then every register and every share word read back through programs
+    /// whose write-backs the link records.
+    pub fn run_kernel(&mut self, kernel: &[Inst], lds: &[u32]) -> Result<BoardRun> {
+        let p = self.params;
+        self.reset_core()?;
+        for program in fill_programs(p, lds)? {
+            let s = self.run(&program, false).context("writing the local data share")?;
+            if s.core_errors != 0 {
+                bail!("the core raised flags {:#09b} writing the local data share", s.core_errors);
+            }
+        }
+        // Every register 0, as the interpreter starts.
+        let clear: String = (0..REGISTERS).map(|r| format!("li r{r}, 0\n")).collect::<String>() + "exit\n";
+        self.run(&assemble(&clear)?, false).context("clearing the registers")?;
+        self.reset_core()?;
+        let status = self.run(kernel, false).context("the kernel")?;
+        // Registers: each warp writes every register back unchanged.
+        let mut text: String = (0..REGISTERS).map(|r| format!("addi r{r}, r{r}, 0\n")).collect();
+        text += "exit\n";
+        let s = self.run(&assemble(&text)?, true).context("reading the registers back")?;
+        let mut regs = vec![0; p.warps * p.threads * REGISTERS];
+        let records = self.records(&s)?;
+        if records.len() != p.warps * REGISTERS {
+            bail!("reading the registers back recorded {} write-backs, not {}", records.len(), p.warps * REGISTERS);
+        }
+        for r in records {
+            for l in 0..p.threads {
+                regs[(r.warp * p.threads + l) * REGISTERS + r.reg] = (r.data >> (l * p.lane_bits)) as u32 & crate::verify::rng::mask(p.lane_bits) as u32;
+            }
+        }
+        // The local data share: thread t loads words t, t + n, ... into r3 (n threads).
+        let s = self.run(&crate::verify::core_run::dump_program(p)?, true).context("reading the local data share back")?;
+        let n = p.warps * p.threads;
+        let mut memory = vec![0; crate::isa::LDS_BANKS * p.lds_rows];
+        let mut seen = vec![0; p.warps];
+        for r in self.records(&s)?.into_iter().filter(|r| r.reg == 3) {
+            let k = seen[r.warp];
+            seen[r.warp] += 1;
+            for l in 0..p.threads {
+                if let Some(w) = memory.get_mut(r.warp * p.threads + l + k * n) {
+                    *w = (r.data >> (l * p.lane_bits)) as u32 & crate::verify::rng::mask(p.lane_bits) as u32;
+                }
+            }
+        }
+        if seen.iter().any(|&k| k * n < memory.len()) {
+            bail!("reading the local data share back recorded {seen:?} loads per warp: too few");
+        }
+        Ok(BoardRun { regs, lds: memory, status })
+    }
+}
+
+/// Programs that leave `lds` (the rest 0) in the local data share: warp 0 builds each group of
+/// `threads` consecutive words in a register (one immediate, then each other lane's difference
+/// under a lane mask) and stores it owner-computes; the other warps exit at once.
+pub fn fill_programs(p: CoreParams, lds: &[u32]) -> Result<Vec<Vec<Inst>>> {
+    let words = crate::isa::LDS_BANKS * p.lds_rows;
+    if lds.len() > words {
+        bail!("{} local-data-share words given: the core's share holds {words}", lds.len());
+    }
+    if p.lane_bits > 13 {
+        bail!("`lane_bits` = {} is wider than `li`'s immediate (14 bits, signed)", p.lane_bits);
+    }
+    let t = p.threads;
+    let value = |i: usize| lds.get(i).copied().unwrap_or(0) & crate::verify::rng::mask(p.lane_bits) as u32;
+    let mut header = String::from("warp r1\nbany r1, quit\nlane r2\nli r3, 0\n");
+    for k in 1..t {
+        header += &format!("li r4, {k}\nseq r4, r2, r4\nsub r{}, r3, r4\n", 4 + k);
+    }
+    let (tmp, acc) = (4 + t, 1);
+    let mut programs = vec![];
+    let mut body = String::new();
+    let lines = |s: &str| s.lines().count();
+    for g in 0..words / t {
+        let v0 = value(g * t);
+        let mut group = format!("li r{acc}, {v0}\n");
+        for k in 1..t {
+            let d = value(g * t + k) ^ v0;
+            if d != 0 {
+                group += &format!("li r{tmp}, {d}\nand r{tmp}, r{tmp}, r{}\nxor r{acc}, r{acc}, r{tmp}\n", 4 + k);
+            }
+        }
+        group += &format!("st r{acc}, {}, 1\n", g * t / crate::isa::LDS_BANKS);
+        if lines(&header) + lines(&body) + lines(&group) + 2 > p.imem_words {
+            programs.push(assemble(&format!("{header}{body}quit: exit\n"))?);
+            body.clear();
+        }
+        body += &group;
+    }
+    programs.push(assemble(&format!("{header}{body}quit: exit\n"))?);
+    Ok(programs)
+}
