@@ -35,6 +35,12 @@ impl Board {
     }
 }
 
+/// The clock of the SIMT core's board top (`core_board`), from the iCE40 PLL: below the `cu`
+/// core's Fmax (30.2 MHz, `simt-rtl report --block simt_core`).
+pub const CORE_BOARD_MHZ: u32 = 25;
+/// Its serial port's clocks per bit ([`HOST_BAUD`] at [`CORE_BOARD_MHZ`]).
+pub const CORE_BOARD_CLOCKS_PER_BIT: usize = (CORE_BOARD_MHZ / (HOST_BAUD / 1_000_000)) as usize;
+
 /// Alchitry Cu V1 (iCE40-HX8K, CB132).
 pub const ALCHITRY_CU_V1: Board = Board {
     name: "alchitry-cu",

@@ -287,3 +287,76 @@ pub fn fill_programs(p: CoreParams, lds: &[u32]) -> Result<Vec<Vec<Inst>>> {
     programs.push(assemble(&format!("{header}{body}quit: exit\n"))?);
     Ok(programs)
 }
+
+/// Checks a board run against the reference interpreter: every register of every warp and
+/// lane and every local-data-share word; the first difference is the error.
+pub fn check_against_interpreter(p: CoreParams, kernel: &[Inst], lds: &[u32], run: &BoardRun) -> Result<()> {
+    let mut m = crate::isa::interp::Machine::new(p.machine(10_000_000), lds)?;
+    m.run(kernel).context("the reference interpreter")?;
+    for (i, (&got, &want)) in run.regs.iter().zip(&m.regs).enumerate() {
+        if got != want {
+            let (thread, r) = (i / REGISTERS, i % REGISTERS);
+            bail!("warp {} lane {} r{r}: the board has {got:#x}, the interpreter {want:#x}", thread / p.threads, thread % p.threads);
+        }
+    }
+    if let Some(w) = (0..m.lds.len()).find(|&w| run.lds[w] != m.lds[w]) {
+        bail!("local-data-share word {w}: the board has {:#x}, the interpreter {:#x}", run.lds[w], m.lds[w]);
+    }
+    Ok(())
+}
+
+/// The Alchitry Cu's serial port: the highest-numbered `/dev/ttyUSB*` (its FTDI chip's second
+/// channel is the UART; the first programs the flash).
+pub fn find_port() -> Result<std::path::PathBuf> {
+    let mut ports: Vec<_> = std::fs::read_dir("/dev")
+        .map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("ttyUSB"))).collect())
+        .unwrap_or_default();
+    ports.sort_by_key(|p| p.to_string_lossy().trim_start_matches("/dev/ttyUSB").parse::<u32>().unwrap_or(0));
+    ports.pop().ok_or_else(|| anyhow::anyhow!("no board: no USB serial port (/dev/ttyUSB*) found. Connect the Alchitry Cu with the core's board top (`core_board`) loaded, or name the port with --port; --sim runs the board top in simulation"))
+}
+
+/// A USB serial port, set to [`HOST_BAUD`](crate::board::HOST_BAUD) 8N1 raw with `stty`.
+pub struct TtySerial {
+    file: std::fs::File,
+    path: std::path::PathBuf,
+}
+
+impl TtySerial {
+    pub fn open(path: &std::path::Path) -> Result<Self> {
+        let shown = path.display();
+        let file = std::fs::OpenOptions::new().read(true).write(true).open(path).with_context(|| format!("cannot open the serial port {shown}"))?;
+        let baud = crate::board::HOST_BAUD.to_string();
+        // Raw 8N1; a read returns after 0.5 s without data.
+        let status = std::process::Command::new("stty")
+            .arg("-F")
+            .arg(path)
+            .args([baud.as_str(), "raw", "-echo", "cs8", "-cstopb", "-parenb", "min", "0", "time", "5"])
+            .status()
+            .with_context(|| "cannot run `stty` to set the serial port up (coreutils)".to_string())?;
+        if !status.success() {
+            bail!("`stty` could not set {shown} to {baud} baud 8N1 raw (is it a serial port?)");
+        }
+        Ok(Self { file, path: path.to_path_buf() })
+    }
+}
+
+impl Serial for TtySerial {
+    fn send(&mut self, bytes: &[u8]) -> Result<()> {
+        use std::io::Write;
+        self.file.write_all(bytes).and_then(|_| self.file.flush()).with_context(|| format!("writing to {}", self.path.display()))
+    }
+    fn receive(&mut self, n: usize) -> Result<Vec<u8>> {
+        use std::io::Read;
+        let (mut got, mut idle) = (vec![], 0);
+        while got.len() < n {
+            let mut buf = vec![0; n - got.len()];
+            let k = self.file.read(&mut buf).with_context(|| format!("reading from {}", self.path.display()))?;
+            got.extend_from_slice(&buf[..k]);
+            idle = if k == 0 { idle + 1 } else { 0 };
+            if idle == 4 {
+                bail!("the board did not answer: {} of {n} bytes within 2 s on {} (is the core's board top loaded?)", got.len(), self.path.display());
+            }
+        }
+        Ok(got)
+    }
+}

@@ -14,6 +14,30 @@ struct Cli {
 }
 
 #[derive(Subcommand)]
+enum BoardAction {
+    /// Load a kernel and its local data share, run it, read every register, every share word
+    /// and the counters back, and check them against the reference interpreter.
+    Run {
+        /// The assembly source (e.g. kernels/reduce.s).
+        kernel: PathBuf,
+        /// Initial local data share: one hex word per line from word 0 (default: pseudo-random
+        /// words from --seed).
+        #[arg(long)]
+        lds: Option<PathBuf>,
+        /// Seed of the pseudo-random local data share.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// The board's serial port (default: the highest-numbered /dev/ttyUSB*, the Alchitry
+        /// Cu's FTDI UART channel).
+        #[arg(long)]
+        port: Option<PathBuf>,
+        /// No board: the rust-hdl board top simulated behind its serial lines (4 clocks per bit).
+        #[arg(long)]
+        sim: bool,
+    },
+}
+
+#[derive(Subcommand)]
 enum Command {
     /// Write one Verilog file per exported block and manifest.json.
     Gen {
@@ -207,6 +231,11 @@ enum Command {
         #[arg(long)]
         vcd: Option<PathBuf>,
     },
+    /// The SIMT core on the board, through the USB serial port (the `core_board` top).
+    Board {
+        #[command(subcommand)]
+        action: BoardAction,
+    },
     /// Measure the operand collector under saturating uniform-random traffic (a Markdown table).
     Bench {
         /// Cycles per configuration.
@@ -345,22 +374,7 @@ fn run(cli: Cli) -> Result<()> {
             let params = simt_rtl::params::CoreParams { policy: simt_rtl::params::IssuePolicy::parse(&policy)?, ..simt_rtl::params::core_params(&preset)? };
             let source = std::fs::read_to_string(&kernel).with_context(|| format!("cannot read {}", kernel.display()))?;
             let program = simt_rtl::isa::asm::assemble(&source).with_context(|| format!("{}", kernel.display()))?;
-            let words = 4 * params.lds_rows;
-            let lds: Vec<u32> = match lds {
-                Some(path) => {
-                    let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
-                    text.lines()
-                        .map(str::trim)
-                        .filter(|l| !l.is_empty())
-                        .enumerate()
-                        .map(|(n, l)| u32::from_str_radix(l, 16).with_context(|| format!("{}: line {}: `{l}` is not a hex word", path.display(), n + 1)))
-                        .collect::<Result<_>>()?
-                }
-                None => {
-                    let mut rng = simt_rtl::verify::Rng::new(seed);
-                    (0..words).map(|_| rng.bits(params.lane_bits) as u32).collect()
-                }
-            };
+            let lds = read_lds(lds.as_deref(), seed, params)?;
             if let Some(dir) = vcd.as_ref().and_then(|v| v.parent()).filter(|d| !d.as_os_str().is_empty()) {
                 std::fs::create_dir_all(dir).with_context(|| format!("cannot create output directory {}", dir.display()))?;
             }
@@ -374,6 +388,27 @@ fn run(cli: Cli) -> Result<()> {
             }
             print!("{}", simt_rtl::verify::core_run::counters_table(&counters));
         }
+        Command::Board { action: BoardAction::Run { kernel, lds, seed, port, sim } } => {
+            use simt_rtl::link::{Host, TtySerial};
+            let params = simt_rtl::params::CORE_CU;
+            let source = std::fs::read_to_string(&kernel).with_context(|| format!("cannot read {}", kernel.display()))?;
+            let program = simt_rtl::isa::asm::assemble(&source).with_context(|| format!("{}", kernel.display()))?;
+            let lds = read_lds(lds.as_deref(), seed, params)?;
+            let (run, on) = if sim {
+                let board = simt_rtl::verify::link_sim::SimBoard::new(4, &[])?;
+                (Host::new(board, params).run_kernel(&program, &lds)?, "the simulated board top (rust-hdl, serial lines at 4 clocks per bit)".to_string())
+            } else {
+                let port = match port {
+                    Some(p) => p,
+                    None => simt_rtl::link::find_port()?,
+                };
+                let serial = TtySerial::open(&port)?;
+                (Host::new(serial, params).run_kernel(&program, &lds)?, format!("the board at {}", port.display()))
+            };
+            simt_rtl::link::check_against_interpreter(params, &program, &lds, &run).with_context(|| format!("{} on {on}", kernel.display()))?;
+            println!("{} on {on}: every register and local-data-share word equals the reference interpreter's; core flags {:#09b}", kernel.display(), run.status.core_errors);
+            print!("{}", simt_rtl::verify::core_run::counters_table(&run.status.counters));
+        }
         Command::Bench { cycles, seed } => {
             if cycles < 2 {
                 anyhow::bail!("--cycles must be at least 2, got {cycles}");
@@ -382,6 +417,25 @@ fn run(cli: Cli) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// A kernel's local data share: the hex words of `path` (one per line), or pseudo-random words.
+fn read_lds(path: Option<&std::path::Path>, seed: u64, params: simt_rtl::params::CoreParams) -> Result<Vec<u32>> {
+    match path {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+            text.lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .enumerate()
+                .map(|(n, l)| u32::from_str_radix(l, 16).with_context(|| format!("{}: line {}: `{l}` is not a hex word", path.display(), n + 1)))
+                .collect()
+        }
+        None => {
+            let mut rng = simt_rtl::verify::Rng::new(seed);
+            Ok((0..4 * params.lds_rows).map(|_| rng.bits(params.lane_bits) as u32).collect())
+        }
+    }
 }
 
 fn main() -> ExitCode {

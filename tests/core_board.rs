@@ -92,3 +92,19 @@ fn link_misuse_is_flagged() {
     let e = format!("{:#}", board.receive(1).unwrap_err());
     assert!(e.contains("the board did not answer: 0 of 1 bytes"), "{e}");
 }
+
+/// `simt-rtl board run --sim` runs a kernel through the simulated board top's serial lines and
+/// checks it; without a board, or with a port that is not there, one clear error line.
+#[test]
+fn board_run_command() {
+    let cli = |args: &[&str]| std::process::Command::new(env!("CARGO_BIN_EXE_simt-rtl")).args(args).output().unwrap();
+    let out = cli(&["board", "run", "kernels/if_else.s", "--sim"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("on the simulated board top") && stdout.contains("equals the reference interpreter's"), "{stdout}");
+    assert!(stdout.contains("| divergent branches | 4 |"), "{stdout}");
+    let out = cli(&["board", "run", "kernels/if_else.s", "--port", "/dev/simt-rtl-no-such-port"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!((out.status.code(), stderr.lines().count()), (Some(1), 1), "{stderr}");
+    assert!(stderr.contains("cannot open the serial port /dev/simt-rtl-no-such-port"), "{stderr}");
+}

@@ -33,8 +33,8 @@ pub struct CoreBoard {
     pub usb_rx: Signal<In, Bit>,
     /// USB UART out of the FPGA (the answers; idle high).
     pub usb_tx: Signal<Out, Bit>,
-    rx: UartRx,
-    tx: UartTx,
+    receiver: UartRx,
+    transmitter: UartTx,
     link: HostLinkCu,
     core: SimtCoreCu,
     sync0: DFF<Bit>,
@@ -46,7 +46,7 @@ pub struct CoreBoard {
     lane_at: [Constant<Bits<8>>; 4],
     reset_int: Signal<Local, Bit>,
     lane_value: Signal<Local, Bits<8>>,
-    packed: Signal<Local, Bits<32>>,
+    wb_word: Signal<Local, Bits<32>>,
     leds: Signal<Local, Bits<8>>,
 }
 
@@ -60,8 +60,8 @@ impl CoreBoard {
             led: Default::default(),
             usb_rx: Default::default(),
             usb_tx: Default::default(),
-            rx: UartRx::new(clocks_per_bit)?,
-            tx: UartTx::new(clocks_per_bit)?,
+            receiver: UartRx::new(clocks_per_bit)?,
+            transmitter: UartTx::new(clocks_per_bit)?,
             link: HostLinkCu::new()?,
             core: SimtCoreCu::with_lds(CORE_CU, lds)?,
             sync0: Default::default(),
@@ -72,7 +72,7 @@ impl CoreBoard {
             lane_at: std::array::from_fn(|l| Constant::new(((l * CORE_CU.lane_bits) as u64).to_bits())),
             reset_int: Default::default(),
             lane_value: Default::default(),
-            packed: Default::default(),
+            wb_word: Default::default(),
             leds: Default::default(),
         })
     }
@@ -82,8 +82,8 @@ impl Logic for CoreBoard {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clk, sync0, sync1, por, heartbeat);
-        self.rx.clock.next = self.clk.val();
-        self.tx.clock.next = self.clk.val();
+        self.receiver.clock.next = self.clk.val();
+        self.transmitter.clock.next = self.clk.val();
         self.link.clock.next = self.clk.val();
         self.core.clock.next = self.clk.val();
         // Reset: button (synchronised) or power-on.
@@ -96,17 +96,17 @@ impl Logic for CoreBoard {
         self.heartbeat.d.next = self.heartbeat.q.val() + 1;
 
         // Serial port <-> link
-        self.rx.reset.next = self.reset_int.val();
-        self.rx.rx.next = self.usb_rx.val();
-        self.tx.reset.next = self.reset_int.val();
+        self.receiver.reset.next = self.reset_int.val();
+        self.receiver.rx.next = self.usb_rx.val();
+        self.transmitter.reset.next = self.reset_int.val();
         self.link.reset.next = self.reset_int.val();
-        self.link.rx_valid.next = self.rx.data_valid.val();
-        self.link.rx_data.next = self.rx.data.val();
-        self.link.rx_err.next = self.rx.err_frame.val();
-        self.link.tx_ready.next = self.tx.data_ready.val();
-        self.tx.data_valid.next = self.link.tx_valid.val();
-        self.tx.data.next = self.link.tx_data.val();
-        self.usb_tx.next = self.tx.tx.val();
+        self.link.rx_valid.next = self.receiver.data_valid.val();
+        self.link.rx_data.next = self.receiver.data.val();
+        self.link.rx_err.next = self.receiver.err_frame.val();
+        self.link.tx_ready.next = self.transmitter.data_ready.val();
+        self.transmitter.data_valid.next = self.link.tx_valid.val();
+        self.transmitter.data.next = self.link.tx_data.val();
+        self.usb_tx.next = self.transmitter.tx.val();
 
         // Link <-> core
         self.core.reset.next = self.reset_int.val() | self.link.core_reset.val();
@@ -124,17 +124,17 @@ impl Logic for CoreBoard {
         self.link.counters[4].next = self.core.count_bank_stalls.val();
         self.link.counters[5].next = self.core.count_lds_conflicts.val();
         self.link.counters[6].next = self.core.count_divergent.val();
-        self.packed.next = 0.into();
+        self.wb_word.next = 0.into();
         for l in 0..4 {
             // (`bit_cast` cannot take an indexed expression: through a local.)
             self.lane_value.next = self.core.wb_data[l].val();
-            self.packed.next = self.packed.val() | (bit_cast::<32, 8>(self.lane_value.val()) << self.lane_at[l].val());
+            self.wb_word.next = self.wb_word.val() | (bit_cast::<32, 8>(self.lane_value.val()) << self.lane_at[l].val());
         }
         self.link.wb_valid.next = self.core.wb_valid.val();
         self.link.wb_warp.next = self.core.wb_warp.val();
         self.link.wb_reg.next = self.core.wb_reg.val();
         self.link.wb_mask.next = self.core.wb_mask.val();
-        self.link.wb_data.next = self.packed.val();
+        self.link.wb_data.next = self.wb_word.val();
 
         // LEDs. Each bit through a 1-bit local (see `SelfTest`).
         self.leds.next = 0.into();

@@ -34,6 +34,7 @@ pub struct UartTx {
     last: Constant<Bits<16>>,
     /// The start bit, inverted.
     start_n: Constant<Bits<10>>,
+    data_n: Signal<Local, Bits<8>>,
 }
 
 impl UartTx {
@@ -52,6 +53,7 @@ impl UartTx {
             count: Default::default(),
             last: Constant::new((clocks_per_bit as u64 - 1).to_bits()),
             start_n: Constant::new(1u64.to_bits()),
+            data_n: Default::default(),
         })
     }
 }
@@ -61,6 +63,7 @@ impl Logic for UartTx {
     fn update(&mut self) {
         dff_setup!(self, clock, frame_n, bits_left, count);
         self.tx.next = !self.frame_n.q.val().get_bit(0);
+        self.data_n.next = !self.data.val();
         self.data_ready.next = self.bits_left.q.val() == 0;
         if self.reset.val() {
             self.frame_n.d.next = 0.into();
@@ -70,7 +73,9 @@ impl Logic for UartTx {
             // Idle: the line stays high until a byte is taken.
             if self.data_valid.val() {
                 // Stop bit (1), data, start bit (0, sent first), inverted.
-                self.frame_n.d.next = (bit_cast::<10, 8>(!self.data.val()) << 1) | self.start_n.val();
+                // (The complement through an 8-bit local: in Verilog `~data` inside the 10-bit
+                // expression would be widened first and set the top bits.)
+                self.frame_n.d.next = (bit_cast::<10, 8>(self.data_n.val()) << 1) | self.start_n.val();
                 self.bits_left.d.next = 10.into();
                 self.count.d.next = self.last.val();
             }

@@ -148,12 +148,11 @@ pub fn exported_blocks<B: PresetBlocks>() -> Result<Vec<ExportedBlock>> {
     Ok(blocks)
 }
 
-/// The board self-test top of preset `B` (`SelfTest`, 100,000 cycles, expected signature
-/// computed by simulating it), as `self_test.v`: the file the FuseSoC core's board targets use.
-/// The preset's SIMT core (`cu` and `tiny` have one).
-fn simt_core(preset: &Preset) -> Result<Option<ExportedBlock>> {
+/// The preset's SIMT core (`cu` and `tiny` have one); for `cu` also its host link and the board
+/// top that puts it behind the serial port.
+fn simt_core(preset: &Preset) -> Result<Vec<ExportedBlock>> {
     use crate::blocks::simt_core::{SimtCoreCu, SimtCoreTiny};
-    let Ok(p) = crate::params::core_params(preset.name) else { return Ok(None) };
+    let Ok(p) = crate::params::core_params(preset.name) else { return Ok(vec![]) };
     let summary = "the SIMT core: fetch, I-buffer, scoreboarded issue, operand collector, lane ALU, local data share, branch resolution into the SIMT stacks";
     let extra = [
         ("Core", format!(
@@ -162,17 +161,36 @@ fn simt_core(preset: &Preset) -> Result<Option<ExportedBlock>> {
         )),
         ("Interface", CORE_INTERFACE.into()),
     ];
-    Ok(Some(match preset.name {
-        "cu" => export(preset, &mut SimtCoreCu::new(p)?, "simt_core", "SimtCore", summary, &extra)?,
-        _ => export(preset, &mut SimtCoreTiny::new(p)?, "simt_core", "SimtCore", summary, &extra)?,
-    }))
+    Ok(match preset.name {
+        "cu" => {
+            let cpb = crate::board::CORE_BOARD_CLOCKS_PER_BIT;
+            let rate = format!("{cpb} clocks per bit ({} baud at {} MHz)", crate::board::HOST_BAUD, crate::board::CORE_BOARD_MHZ);
+            vec![
+                export(preset, &mut SimtCoreCu::new(p)?, "simt_core", "SimtCore", summary, &extra)?,
+                export(preset, &mut crate::blocks::host_link::HostLinkCu::new()?, "host_link", "HostLink",
+                    "host link: the serial protocol engine between the UART and the SIMT core (writes, start, status, write-back capture)",
+                    &[("Protocol", LINK_PROTOCOL.into())])?,
+                export(preset, &mut crate::blocks::CoreBoard::new(cpb, &[])?, "core_board", "CoreBoard",
+                    "board top: the SIMT core behind the USB serial port (UART, host link), LEDs",
+                    &[("Protocol", LINK_PROTOCOL.into()), ("Clock", format!("{} MHz from the iCE40 PLL; serial port {rate}", crate::board::CORE_BOARD_MHZ)),
+                      ("Ports", "clk, rst_n (active low), led[7:0], usb_rx, usb_tx as in constraints/".into())])?,
+            ]
+        }
+        _ => vec![export(preset, &mut SimtCoreTiny::new(p)?, "simt_core", "SimtCore", summary, &extra)?],
+    })
 }
+
+pub const LINK_PROTOCOL: &str = "8N1; commands: 'W' addr n (0 = 256) then n little-endian words: write instruction words; 'S' flags (bit 0 capture): start; \
+'Q': answer 33 status bytes (flags, core errors, stack high water, records captured (2), 7 counters of 4 bytes); 'C' index: answer record index (6 bytes: \
+data, lane mask, register, warp); 'X': reset the core; see src/link.rs";
 
 pub const CORE_INTERFACE: &str = "write the program with imem_write_valid/addr/data (one word per cycle), then pulse start: every warp starts at \
 instruction 0 with every lane; running falls when every warp has exited and nothing is in flight; issue_* and wb_* show each cycle's issue and \
 write-back; count_* count since reset; errors: bit 0 stack overflow, 1 join on an empty stack, 2 warp misuse, 3 scoreboard, 4 I-buffer, \
 5 illegal instruction, 6 collector";
 
+/// The board self-test top of preset `B` (`SelfTest`, 100,000 cycles, expected signature
+/// computed by simulating it), as `self_test.v`: the file the FuseSoC core's board targets use.
 pub fn board_top<B: PresetBlocks>() -> Result<ExportedBlock> {
     let cycles = crate::blocks::self_test::SELF_TEST_CYCLES;
     export(&B::PRESET, &mut B::self_test(cycles)?, "self_test", "SelfTest",

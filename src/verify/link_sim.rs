@@ -24,9 +24,14 @@ pub struct SimBoard {
 impl SimBoard {
     /// The board top at power-up (local data share holding `lds`), past its power-on reset.
     pub fn new(clocks_per_bit: usize, lds: &[u32]) -> Result<Self> {
+        Self::with_trace(clocks_per_bit, lds, false)
+    }
+    /// As [`new`](Self::new); with `trace`, every cycle from power-up is recorded.
+    pub fn with_trace(clocks_per_bit: usize, lds: &[u32], trace: bool) -> Result<Self> {
         let mut dut = Box::new(CoreBoard::new(clocks_per_bit, lds)?);
         prepare(dut.as_mut())?;
-        let mut b = Self { dut, clocks_per_bit, cycle: 0, decoder: UartRxModel::new(clocks_per_bit), received: Default::default(), trace: None };
+        let trace = trace.then(Default::default);
+        let mut b = Self { dut, clocks_per_bit, cycle: 0, decoder: UartRxModel::new(clocks_per_bit), received: Default::default(), trace };
         for _ in 0..20 {
             b.tick(true, true)?;
         }

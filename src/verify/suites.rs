@@ -148,6 +148,7 @@ pub fn for_module<B: PresetBlocks>(module: &str, seed: u64, cycles: usize) -> Re
                 _ => bail!("preset `{}` has no host link (it has no SIMT core for the board)", B::PRESET.name),
             }
         }
+        "core_board" if B::PRESET.name == "cu" => core_board(seed, cycles),
         "register_map" => {
             let c = B::PRESET.collector;
             let mut model = crate::model::RegisterMapModel { banks: c.banks, regs_per_warp: c.regs_per_warp, schedulers: c.schedulers };
@@ -353,4 +354,43 @@ fn host_link_inputs(rng: &mut Rng, m: &crate::model::host_link::HostLinkModel, c
         wb_data: rng.bits(s.reg_bits),
     }
     .to_words()
+}
+
+/// The core's board top driven through its serial lines by the host's side: random programs
+/// (valid by construction) written, run with capture, the status polled and records read back,
+/// until `cycles` cycles from power-up are recorded.
+pub fn core_board(seed: u64, cycles: usize) -> Result<Recorded> {
+    use crate::link::{Host, Serial};
+    let cpb = crate::board::CORE_BOARD_CLOCKS_PER_BIT;
+    let mut host = Host::new(super::link_sim::SimBoard::with_trace(cpb, &[], true)?, crate::params::CORE_CU);
+    host.max_polls = 1_000;
+    let mut rng = Rng::new(seed);
+    while host.serial.cycle < cycles {
+        let program = super::programs::random_program(&mut rng, 8, crate::params::CORE_CU.stack_depth);
+        let program = crate::isa::asm::assemble(&super::programs::assembly(&program))?;
+        let capture = rng.chance(50);
+        let mut session = || -> Result<()> {
+            let status = host.run(&program, capture)?;
+            for i in 0..status.captured.min(3) {
+                host.record(i)?;
+            }
+            if rng.chance(20) {
+                host.reset_core()?;
+            }
+            if rng.chance(10) {
+                host.serial.send(&[rng.bits(8) as u8])?;
+            }
+            Ok(())
+        };
+        // A session cut short by the cycle budget is still a valid stimulus.
+        if let Err(e) = session() {
+            if host.serial.cycle < cycles {
+                return Err(e);
+            }
+        }
+    }
+    let (mut inputs, mut outputs) = host.serial.trace.take().unwrap_or_default();
+    inputs.truncate(cycles);
+    outputs.truncate(cycles);
+    Ok(Recorded { inputs, outputs })
 }
