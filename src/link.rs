@@ -17,6 +17,13 @@
 //! register number (4 bits) and the warp. A byte that arrives while an answer is being sent is
 //! dropped and flagged; an unknown command byte is ignored and flagged.
 
+use anyhow::{bail, Context, Result};
+
+use crate::isa::asm::assemble;
+use crate::isa::{Inst, REGISTERS};
+use crate::model::simt_core::CoreCounters;
+use crate::params::{clog2, CoreParams};
+
 /// A command byte.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Command {
@@ -48,13 +55,6 @@ pub const CAPTURE_RECORDS: usize = 256;
 pub const RECORD_BYTES: usize = 6;
 /// Bytes of the `query` answer.
 pub const STATUS_BYTES: usize = 33;
-
-use anyhow::{bail, Context, Result};
-
-use crate::isa::asm::assemble;
-use crate::isa::{Inst, REGISTERS};
-use crate::model::simt_core::CoreCounters;
-use crate::params::{clog2, CoreParams};
 
 /// A byte pipe to the board: the USB serial port, or a simulation of the board top.
 pub trait Serial {

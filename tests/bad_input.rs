@@ -129,6 +129,7 @@ fn command_line_errors_are_one_clear_line() {
         (vec!["build", "--rev", "v3"], "unknown --rev `v3` for alchitry-cu: known revisions are v1, v2"),
         (vec!["build", "--freq", "0"], "--freq 0: the alchitry-cu clock is 100 MHz, other clocks come from the iCE40 PLL: clock 0 MHz is outside"),
         (vec!["build", "--preset", "nope"], "unknown preset `nope`"),
+        (vec!["build", "--top", "gpu"], "unknown --top `gpu`: known board tops are self-test, core"),
         (vec!["vivado", "--board", "alchitry-cu"], "board `alchitry-cu` is not a Vivado board"),
         (vec!["vivado", "--out", unwritable], "cannot create"),
         (vec!["report", "--preset", "nope"], "unknown preset `nope`"),

@@ -179,3 +179,16 @@ fn bad_report_arguments_are_one_clear_line() {
         assert!(last.starts_with("simt-rtl: error: ") && last.contains(want), "{args:?}: {stderr:?}");
     }
 }
+
+/// `build --top core`'s Verilog: the core's board top under the PLL's `top`, its serial port's
+/// clocks per bit from the clock; a clock that cannot make the baud rate is refused.
+#[test]
+fn core_board_top_verilog() {
+    use simt_rtl::flow::board_build::{core_board_verilog, core_clock};
+    let board = simt_rtl::board::ALCHITRY_CU_V1;
+    let pll = core_clock(&board, 25.0).unwrap().expect("25 MHz comes from the PLL");
+    let v = core_board_verilog(&board, pll.fout_mhz, Some(&pll)).unwrap();
+    assert!(v.contains("module core_board(") && v.contains("module top(") && v.contains("25 clocks per bit"), "{}", &v[..300]);
+    let e = format!("{:#}", core_board_verilog(&board, 16.5, None).unwrap_err());
+    assert!(e.contains("a 16.500 MHz clock cannot make 1000000 baud within 2% (2.9% off at 17 clocks per bit)"), "{e}");
+}

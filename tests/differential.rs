@@ -394,6 +394,13 @@ mod host_link {
     }
 
     #[test]
+    fn board_reset() {
+        let rec = timed("board_reset".into(), || suites::for_module::<CuBlocks>("board_reset", SEED, cycles()).unwrap());
+        let presses = rec.outputs.windows(2).skip(20).filter(|w| w[0][0] == 0 && w[1][0] == 1).count();
+        assert!(presses > 1000, "only {presses} button resets");
+    }
+
+    #[test]
     fn bad_rates_are_refused() {
         let err = |r: anyhow::Result<()>| format!("{:#}", r.unwrap_err());
         assert!(err(UartTx::new(3).map(drop)).contains("`clocks_per_bit` = 3 is out of range"));

@@ -273,3 +273,14 @@ fn mutant_ibuffer_fill_into_wrong_slot_is_caught() {
     // Warp 0's instruction filled into an empty buffer lands in the second slot: the head is stale.
     mutant_is_caught("ibuffer", "wrong_slot", "inst0$0$d = fill_inst;", "inst1$0$d = fill_inst;", "filled_into_empty_warp_is_the_head");
 }
+
+#[test]
+fn host_link_properties_hold_from_reset_to_depth_20() {
+    properties_hold("host_link", 7, &["one_control_at_a_time", "answer_byte_held_until_taken", "start_is_a_pulse", "reset_clears_everything"]);
+}
+
+#[test]
+fn mutant_answer_byte_dropped_is_caught() {
+    // The answer moves on whether the transmitter took its byte or not: bytes are lost.
+    mutant_is_caught("host_link", "answer_dropped", "if (sending & tx_ready) begin", "if (sending) begin", "answer_byte_held_until_taken");
+}

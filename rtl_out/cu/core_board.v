@@ -16,7 +16,6 @@ module core_board(clk,rst_n,led,usb_rx,usb_tx);
     input wire  usb_rx;
     output reg  usb_tx;
     // Constant declarations
-    localparam  por_done = 4'hf;
     localparam  lane_at$0 = 8'h0;
     localparam  lane_at$1 = 8'h8;
     localparam  lane_at$2 = 8'h10;
@@ -91,15 +90,9 @@ module core_board(clk,rst_n,led,usb_rx,usb_tx);
     wire  [31:0] core$count_divergent;
     wire  [2:0] core$stack_high_water;
     wire  [6:0] core$errors;
-    reg  sync0$d;
-    wire  sync0$q;
-    reg  sync0$clock;
-    reg  sync1$d;
-    wire  sync1$q;
-    reg  sync1$clock;
-    reg  [3:0] por$d;
-    wire  [3:0] por$q;
-    reg  por$clock;
+    reg  board_reset$clock;
+    reg  board_reset$rst_n;
+    wire  board_reset$reset;
     reg  [25:0] heartbeat$d;
     wire  [25:0] heartbeat$q;
     reg  heartbeat$clock;
@@ -186,20 +179,10 @@ module core_board(clk,rst_n,led,usb_rx,usb_tx);
         .stack_high_water(core$stack_high_water),
         .errors(core$errors)
     );
-    core_board__core_div_valid sync0(
-        .d(sync0$d),
-        .q(sync0$q),
-        .clock(sync0$clock)
-    );
-    core_board__core_div_valid sync1(
-        .d(sync1$d),
-        .q(sync1$q),
-        .clock(sync1$clock)
-    );
-    core_board__core_div_mask por(
-        .d(por$d),
-        .q(por$q),
-        .clock(por$clock)
+    core_board__board_reset board_reset(
+        .clock(board_reset$clock),
+        .rst_n(board_reset$rst_n),
+        .reset(board_reset$reset)
     );
     core_board__heartbeat heartbeat(
         .d(heartbeat$d),
@@ -208,24 +191,15 @@ module core_board(clk,rst_n,led,usb_rx,usb_tx);
     );
     // Update code
     always @(*) begin
-        sync0$clock = clk;
-        sync1$clock = clk;
-        por$clock = clk;
         heartbeat$clock = clk;
-        sync0$d = sync0$q;
-        sync1$d = sync1$q;
-        por$d = por$q;
         heartbeat$d = heartbeat$q;
         receiver$clock = clk;
         transmitter$clock = clk;
         link$clock = clk;
         core$clock = clk;
-        sync0$d = ~rst_n;
-        sync1$d = sync0$q;
-        if (por$q != por_done) begin
-            por$d = por$q + 32'h1;
-        end
-        reset_int = sync1$q | (por$q != por_done);
+        board_reset$clock = clk;
+        board_reset$rst_n = rst_n;
+        reset_int = board_reset$reset;
         heartbeat$d = heartbeat$q + 32'h1;
         receiver$reset = reset_int;
         receiver$rx = usb_rx;
@@ -277,6 +251,84 @@ module core_board(clk,rst_n,led,usb_rx,usb_tx);
         led = leds;
     end
 endmodule // core_board
+
+module core_board__board_reset(clock,rst_n,reset);
+    // Module arguments
+    input wire  clock;
+    input wire  rst_n;
+    output reg  reset;
+    // Constant declarations
+    localparam  por_done = 4'hf;
+    // Stub signals
+    reg  sync0$d;
+    wire  sync0$q;
+    reg  sync0$clock;
+    reg  sync1$d;
+    wire  sync1$q;
+    reg  sync1$clock;
+    reg  [3:0] por$d;
+    wire  [3:0] por$q;
+    reg  por$clock;
+    // Sub module instances
+    core_board__board_reset_sync0 sync0(
+        .d(sync0$d),
+        .q(sync0$q),
+        .clock(sync0$clock)
+    );
+    core_board__board_reset_sync0 sync1(
+        .d(sync1$d),
+        .q(sync1$q),
+        .clock(sync1$clock)
+    );
+    core_board__board_reset_por por(
+        .d(por$d),
+        .q(por$q),
+        .clock(por$clock)
+    );
+    // Update code
+    always @(*) begin
+        sync0$clock = clock;
+        sync1$clock = clock;
+        por$clock = clock;
+        sync0$d = sync0$q;
+        sync1$d = sync1$q;
+        por$d = por$q;
+        sync0$d = ~rst_n;
+        sync1$d = sync0$q;
+        if (por$q != por_done) begin
+            por$d = por$q + 32'h1;
+        end
+        reset = sync1$q | (por$q != por_done);
+    end
+endmodule // core_board__board_reset
+
+module core_board__board_reset_por(d,q,clock);
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    always @(posedge clock) begin
+       q <= d;
+    end
+endmodule // core_board__board_reset_por
+
+module core_board__board_reset_sync0(d,q,clock);
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    always @(posedge clock) begin
+       q <= d;
+    end
+endmodule // core_board__board_reset_sync0
 
 module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem_write_data,issue_valid,issue_warp,issue_pc,wb_valid,wb_warp,wb_reg,wb_mask,wb_data$0,wb_data$1,wb_data$2,wb_data$3,count_cycles,count_issued,count_scoreboard_stalls,count_structural_stalls,count_bank_stalls,count_lds_conflicts,count_divergent,stack_high_water,errors);
     // Module arguments
@@ -1020,7 +1072,7 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         .index(oldest$index),
         .grant(oldest$grant)
     );
-    core_board__core_div_valid fetch_valid(
+    core_board__board_reset_sync0 fetch_valid(
         .d(fetch_valid$d),
         .q(fetch_valid$q),
         .clock(fetch_valid$clock)
@@ -1035,22 +1087,22 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         .q(fetch_pc$q),
         .clock(fetch_pc$clock)
     );
-    core_board__core_div_mask wmask$0(
+    core_board__board_reset_por wmask$0(
         .d(wmask$0$d),
         .q(wmask$0$q),
         .clock(wmask$0$clock)
     );
-    core_board__core_div_mask wmask$1(
+    core_board__board_reset_por wmask$1(
         .d(wmask$1$d),
         .q(wmask$1$q),
         .clock(wmask$1$clock)
     );
-    core_board__core_div_mask wmask$2(
+    core_board__board_reset_por wmask$2(
         .d(wmask$2$d),
         .q(wmask$2$q),
         .clock(wmask$2$clock)
     );
-    core_board__core_div_mask wmask$3(
+    core_board__board_reset_por wmask$3(
         .d(wmask$3$d),
         .q(wmask$3$q),
         .clock(wmask$3$clock)
@@ -1075,7 +1127,7 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         .q(branch_pc$3$q),
         .clock(branch_pc$3$clock)
     );
-    core_board__core_div_valid div_valid(
+    core_board__board_reset_sync0 div_valid(
         .d(div_valid$d),
         .q(div_valid$q),
         .clock(div_valid$clock)
@@ -1085,7 +1137,7 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         .q(div_warp$q),
         .clock(div_warp$clock)
     );
-    core_board__core_div_mask div_mask(
+    core_board__board_reset_por div_mask(
         .d(div_mask$d),
         .q(div_mask$q),
         .clock(div_mask$clock)
@@ -1095,7 +1147,7 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         .q(div_pc$q),
         .clock(div_pc$clock)
     );
-    core_board__core_div_mask div_set_mask(
+    core_board__board_reset_por div_set_mask(
         .d(div_set_mask$d),
         .q(div_set_mask$q),
         .clock(div_set_mask$clock)
@@ -1105,7 +1157,7 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         .q(div_set_pc$q),
         .clock(div_set_pc$clock)
     );
-    core_board__core_div_valid lds_load(
+    core_board__board_reset_sync0 lds_load(
         .d(lds_load$d),
         .q(lds_load$q),
         .clock(lds_load$clock)
@@ -1115,17 +1167,17 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         .q(lds_warp$q),
         .clock(lds_warp$clock)
     );
-    core_board__core_div_mask lds_rd(
+    core_board__board_reset_por lds_rd(
         .d(lds_rd$d),
         .q(lds_rd$q),
         .clock(lds_rd$clock)
     );
-    core_board__core_div_mask lds_mask(
+    core_board__board_reset_por lds_mask(
         .d(lds_mask$d),
         .q(lds_mask$q),
         .clock(lds_mask$clock)
     );
-    core_board__core_div_valid resp_load(
+    core_board__board_reset_sync0 resp_load(
         .d(resp_load$d),
         .q(resp_load$q),
         .clock(resp_load$clock)
@@ -1135,12 +1187,12 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         .q(resp_warp$q),
         .clock(resp_warp$clock)
     );
-    core_board__core_div_mask resp_rd(
+    core_board__board_reset_por resp_rd(
         .d(resp_rd$d),
         .q(resp_rd$q),
         .clock(resp_rd$clock)
     );
-    core_board__core_div_mask resp_mask(
+    core_board__board_reset_por resp_mask(
         .d(resp_mask$d),
         .q(resp_mask$q),
         .clock(resp_mask$clock)
@@ -1150,7 +1202,7 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         .q(lds_open$q),
         .clock(lds_open$clock)
     );
-    core_board__core_div_valid greedy_valid(
+    core_board__board_reset_sync0 greedy_valid(
         .d(greedy_valid$d),
         .q(greedy_valid$q),
         .clock(greedy_valid$clock)
@@ -1160,7 +1212,7 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         .q(greedy$q),
         .clock(greedy$clock)
     );
-    core_board__core_div_valid launching(
+    core_board__board_reset_sync0 launching(
         .d(launching$d),
         .q(launching$q),
         .clock(launching$clock)
@@ -1170,7 +1222,7 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         .q(launched$q),
         .clock(launched$clock)
     );
-    core_board__core_div_valid running_q(
+    core_board__board_reset_sync0 running_q(
         .d(running_q$d),
         .q(running_q$q),
         .clock(running_q$clock)
@@ -1225,7 +1277,7 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         .q(divergent_q$q),
         .clock(divergent_q$clock)
     );
-    core_board__core_div_valid illegal_q(
+    core_board__board_reset_sync0 illegal_q(
         .d(illegal_q$d),
         .q(illegal_q$q),
         .clock(illegal_q$clock)
@@ -2222,20 +2274,6 @@ module core_board__core_depth_0(d,q,clock);
     end
 endmodule // core_board__core_depth_0
 
-module core_board__core_div_mask(d,q,clock);
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    always @(posedge clock) begin
-       q <= d;
-    end
-endmodule // core_board__core_div_mask
-
 module core_board__core_div_pc(d,q,clock);
     // Module arguments
     input wire  [9:0] d;
@@ -2249,20 +2287,6 @@ module core_board__core_div_pc(d,q,clock);
        q <= d;
     end
 endmodule // core_board__core_div_pc
-
-module core_board__core_div_valid(d,q,clock);
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    always @(posedge clock) begin
-       q <= d;
-    end
-endmodule // core_board__core_div_valid
 
 module core_board__core_div_warp(d,q,clock);
     // Module arguments
@@ -2602,12 +2626,12 @@ module core_board__core_ibuf(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,
         .q(count$3$q),
         .clock(count$3$clock)
     );
-    core_board__core_div_valid fill_full(
+    core_board__board_reset_sync0 fill_full(
         .d(fill_full$d),
         .q(fill_full$q),
         .clock(fill_full$clock)
     );
-    core_board__core_div_valid issue_empty(
+    core_board__board_reset_sync0 issue_empty(
         .d(issue_empty$d),
         .q(issue_empty$q),
         .clock(issue_empty$clock)
@@ -2880,7 +2904,7 @@ module core_board__core_issue_rr(clock,reset,req,advance,valid,index,grant);
     reg  [3:0] one_hot;
     reg  [1:0] pick;
     // Sub module instances
-    core_board__core_div_mask above(
+    core_board__board_reset_por above(
         .d(above$d),
         .q(above$q),
         .clock(above$clock)
@@ -3118,22 +3142,22 @@ module core_board__core_lds(clock,reset,req_valid,req_ready,req_write,req_mask,r
         .write_data(banks$3$write_data),
         .write_mask(banks$3$write_mask)
     );
-    core_board__core_div_valid active(
+    core_board__board_reset_sync0 active(
         .d(active$d),
         .q(active$q),
         .clock(active$clock)
     );
-    core_board__core_div_valid first(
+    core_board__board_reset_sync0 first(
         .d(first$d),
         .q(first$q),
         .clock(first$clock)
     );
-    core_board__core_div_valid write(
+    core_board__board_reset_sync0 write(
         .d(write$d),
         .q(write$q),
         .clock(write$clock)
     );
-    core_board__core_div_mask pending(
+    core_board__board_reset_por pending(
         .d(pending$d),
         .q(pending$q),
         .clock(pending$clock)
@@ -3198,7 +3222,7 @@ module core_board__core_lds(clock,reset,req_valid,req_ready,req_write,req_mask,r
         .q(lane_data$3$q),
         .clock(lane_data$3$clock)
     );
-    core_board__core_div_mask served(
+    core_board__board_reset_por served(
         .d(served$d),
         .q(served$q),
         .clock(served$clock)
@@ -3243,7 +3267,7 @@ module core_board__core_lds(clock,reset,req_valid,req_ready,req_write,req_mask,r
         .q(held$3$q),
         .clock(held$3$clock)
     );
-    core_board__core_div_valid done(
+    core_board__board_reset_sync0 done(
         .d(done$d),
         .q(done$q),
         .clock(done$clock)
@@ -4167,12 +4191,12 @@ module core_board__core_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,i
         .q(cu_warp$1$q),
         .clock(cu_warp$1$clock)
     );
-    core_board__core_div_valid cu_unit$0(
+    core_board__board_reset_sync0 cu_unit$0(
         .d(cu_unit$0$d),
         .q(cu_unit$0$q),
         .clock(cu_unit$0$clock)
     );
-    core_board__core_div_valid cu_unit$1(
+    core_board__board_reset_sync0 cu_unit$1(
         .d(cu_unit$1$d),
         .q(cu_unit$1$q),
         .clock(cu_unit$1$clock)
@@ -4187,22 +4211,22 @@ module core_board__core_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,i
         .q(cu_tag$1$q),
         .clock(cu_tag$1$clock)
     );
-    core_board__core_div_mask cu_dst$0(
+    core_board__board_reset_por cu_dst$0(
         .d(cu_dst$0$d),
         .q(cu_dst$0$q),
         .clock(cu_dst$0$clock)
     );
-    core_board__core_div_mask cu_dst$1(
+    core_board__board_reset_por cu_dst$1(
         .d(cu_dst$1$d),
         .q(cu_dst$1$q),
         .clock(cu_dst$1$clock)
     );
-    core_board__core_div_mask cu_mask$0(
+    core_board__board_reset_por cu_mask$0(
         .d(cu_mask$0$d),
         .q(cu_mask$0$q),
         .clock(cu_mask$0$clock)
     );
-    core_board__core_div_mask cu_mask$1(
+    core_board__board_reset_por cu_mask$1(
         .d(cu_mask$1$d),
         .q(cu_mask$1$q),
         .clock(cu_mask$1$clock)
@@ -4267,27 +4291,27 @@ module core_board__core_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,i
         .q(cu_op2$1$q),
         .clock(cu_op2$1$clock)
     );
-    core_board__core_div_mask rd_valid(
+    core_board__board_reset_por rd_valid(
         .d(rd_valid$d),
         .q(rd_valid$q),
         .clock(rd_valid$clock)
     );
-    core_board__core_div_valid rd_cu$0(
+    core_board__board_reset_sync0 rd_cu$0(
         .d(rd_cu$0$d),
         .q(rd_cu$0$q),
         .clock(rd_cu$0$clock)
     );
-    core_board__core_div_valid rd_cu$1(
+    core_board__board_reset_sync0 rd_cu$1(
         .d(rd_cu$1$d),
         .q(rd_cu$1$q),
         .clock(rd_cu$1$clock)
     );
-    core_board__core_div_valid rd_cu$2(
+    core_board__board_reset_sync0 rd_cu$2(
         .d(rd_cu$2$d),
         .q(rd_cu$2$q),
         .clock(rd_cu$2$clock)
     );
-    core_board__core_div_valid rd_cu$3(
+    core_board__board_reset_sync0 rd_cu$3(
         .d(rd_cu$3$d),
         .q(rd_cu$3$q),
         .clock(rd_cu$3$clock)
@@ -4312,12 +4336,12 @@ module core_board__core_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,i
         .q(rd_slot$3$q),
         .clock(rd_slot$3$clock)
     );
-    core_board__core_div_valid o_valid$0(
+    core_board__board_reset_sync0 o_valid$0(
         .d(o_valid$0$d),
         .q(o_valid$0$q),
         .clock(o_valid$0$clock)
     );
-    core_board__core_div_valid o_valid$1(
+    core_board__board_reset_sync0 o_valid$1(
         .d(o_valid$1$d),
         .q(o_valid$1$q),
         .clock(o_valid$1$clock)
@@ -4342,22 +4366,22 @@ module core_board__core_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,i
         .q(o_tag$1$q),
         .clock(o_tag$1$clock)
     );
-    core_board__core_div_mask o_dst$0(
+    core_board__board_reset_por o_dst$0(
         .d(o_dst$0$d),
         .q(o_dst$0$q),
         .clock(o_dst$0$clock)
     );
-    core_board__core_div_mask o_dst$1(
+    core_board__board_reset_por o_dst$1(
         .d(o_dst$1$d),
         .q(o_dst$1$q),
         .clock(o_dst$1$clock)
     );
-    core_board__core_div_mask o_mask$0(
+    core_board__board_reset_por o_mask$0(
         .d(o_mask$0$d),
         .q(o_mask$0$q),
         .clock(o_mask$0$clock)
     );
-    core_board__core_div_mask o_mask$1(
+    core_board__board_reset_por o_mask$1(
         .d(o_mask$1$d),
         .q(o_mask$1$q),
         .clock(o_mask$1$clock)
@@ -4437,7 +4461,7 @@ module core_board__core_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,i
         .q(n_grant$3$q),
         .clock(n_grant$3$clock)
     );
-    core_board__core_div_valid unit_err(
+    core_board__board_reset_sync0 unit_err(
         .d(unit_err$d),
         .q(unit_err$q),
         .clock(unit_err$clock)
@@ -5500,162 +5524,162 @@ module core_board__core_oc_arbiter(clock,reset,push_valid$0,push_valid$1,push_va
     reg  [2:0] slot_addr;
     reg  overflowed;
     // Sub module instances
-    core_board__core_div_valid q_cu$0(
+    core_board__board_reset_sync0 q_cu$0(
         .d(q_cu$0$d),
         .q(q_cu$0$q),
         .clock(q_cu$0$clock)
     );
-    core_board__core_div_valid q_cu$1(
+    core_board__board_reset_sync0 q_cu$1(
         .d(q_cu$1$d),
         .q(q_cu$1$q),
         .clock(q_cu$1$clock)
     );
-    core_board__core_div_valid q_cu$2(
+    core_board__board_reset_sync0 q_cu$2(
         .d(q_cu$2$d),
         .q(q_cu$2$q),
         .clock(q_cu$2$clock)
     );
-    core_board__core_div_valid q_cu$3(
+    core_board__board_reset_sync0 q_cu$3(
         .d(q_cu$3$d),
         .q(q_cu$3$q),
         .clock(q_cu$3$clock)
     );
-    core_board__core_div_valid q_cu$4(
+    core_board__board_reset_sync0 q_cu$4(
         .d(q_cu$4$d),
         .q(q_cu$4$q),
         .clock(q_cu$4$clock)
     );
-    core_board__core_div_valid q_cu$5(
+    core_board__board_reset_sync0 q_cu$5(
         .d(q_cu$5$d),
         .q(q_cu$5$q),
         .clock(q_cu$5$clock)
     );
-    core_board__core_div_valid q_cu$6(
+    core_board__board_reset_sync0 q_cu$6(
         .d(q_cu$6$d),
         .q(q_cu$6$q),
         .clock(q_cu$6$clock)
     );
-    core_board__core_div_valid q_cu$7(
+    core_board__board_reset_sync0 q_cu$7(
         .d(q_cu$7$d),
         .q(q_cu$7$q),
         .clock(q_cu$7$clock)
     );
-    core_board__core_div_valid q_cu$8(
+    core_board__board_reset_sync0 q_cu$8(
         .d(q_cu$8$d),
         .q(q_cu$8$q),
         .clock(q_cu$8$clock)
     );
-    core_board__core_div_valid q_cu$9(
+    core_board__board_reset_sync0 q_cu$9(
         .d(q_cu$9$d),
         .q(q_cu$9$q),
         .clock(q_cu$9$clock)
     );
-    core_board__core_div_valid q_cu$10(
+    core_board__board_reset_sync0 q_cu$10(
         .d(q_cu$10$d),
         .q(q_cu$10$q),
         .clock(q_cu$10$clock)
     );
-    core_board__core_div_valid q_cu$11(
+    core_board__board_reset_sync0 q_cu$11(
         .d(q_cu$11$d),
         .q(q_cu$11$q),
         .clock(q_cu$11$clock)
     );
-    core_board__core_div_valid q_cu$12(
+    core_board__board_reset_sync0 q_cu$12(
         .d(q_cu$12$d),
         .q(q_cu$12$q),
         .clock(q_cu$12$clock)
     );
-    core_board__core_div_valid q_cu$13(
+    core_board__board_reset_sync0 q_cu$13(
         .d(q_cu$13$d),
         .q(q_cu$13$q),
         .clock(q_cu$13$clock)
     );
-    core_board__core_div_valid q_cu$14(
+    core_board__board_reset_sync0 q_cu$14(
         .d(q_cu$14$d),
         .q(q_cu$14$q),
         .clock(q_cu$14$clock)
     );
-    core_board__core_div_valid q_cu$15(
+    core_board__board_reset_sync0 q_cu$15(
         .d(q_cu$15$d),
         .q(q_cu$15$q),
         .clock(q_cu$15$clock)
     );
-    core_board__core_div_valid q_cu$16(
+    core_board__board_reset_sync0 q_cu$16(
         .d(q_cu$16$d),
         .q(q_cu$16$q),
         .clock(q_cu$16$clock)
     );
-    core_board__core_div_valid q_cu$17(
+    core_board__board_reset_sync0 q_cu$17(
         .d(q_cu$17$d),
         .q(q_cu$17$q),
         .clock(q_cu$17$clock)
     );
-    core_board__core_div_valid q_cu$18(
+    core_board__board_reset_sync0 q_cu$18(
         .d(q_cu$18$d),
         .q(q_cu$18$q),
         .clock(q_cu$18$clock)
     );
-    core_board__core_div_valid q_cu$19(
+    core_board__board_reset_sync0 q_cu$19(
         .d(q_cu$19$d),
         .q(q_cu$19$q),
         .clock(q_cu$19$clock)
     );
-    core_board__core_div_valid q_cu$20(
+    core_board__board_reset_sync0 q_cu$20(
         .d(q_cu$20$d),
         .q(q_cu$20$q),
         .clock(q_cu$20$clock)
     );
-    core_board__core_div_valid q_cu$21(
+    core_board__board_reset_sync0 q_cu$21(
         .d(q_cu$21$d),
         .q(q_cu$21$q),
         .clock(q_cu$21$clock)
     );
-    core_board__core_div_valid q_cu$22(
+    core_board__board_reset_sync0 q_cu$22(
         .d(q_cu$22$d),
         .q(q_cu$22$q),
         .clock(q_cu$22$clock)
     );
-    core_board__core_div_valid q_cu$23(
+    core_board__board_reset_sync0 q_cu$23(
         .d(q_cu$23$d),
         .q(q_cu$23$q),
         .clock(q_cu$23$clock)
     );
-    core_board__core_div_valid q_cu$24(
+    core_board__board_reset_sync0 q_cu$24(
         .d(q_cu$24$d),
         .q(q_cu$24$q),
         .clock(q_cu$24$clock)
     );
-    core_board__core_div_valid q_cu$25(
+    core_board__board_reset_sync0 q_cu$25(
         .d(q_cu$25$d),
         .q(q_cu$25$q),
         .clock(q_cu$25$clock)
     );
-    core_board__core_div_valid q_cu$26(
+    core_board__board_reset_sync0 q_cu$26(
         .d(q_cu$26$d),
         .q(q_cu$26$q),
         .clock(q_cu$26$clock)
     );
-    core_board__core_div_valid q_cu$27(
+    core_board__board_reset_sync0 q_cu$27(
         .d(q_cu$27$d),
         .q(q_cu$27$q),
         .clock(q_cu$27$clock)
     );
-    core_board__core_div_valid q_cu$28(
+    core_board__board_reset_sync0 q_cu$28(
         .d(q_cu$28$d),
         .q(q_cu$28$q),
         .clock(q_cu$28$clock)
     );
-    core_board__core_div_valid q_cu$29(
+    core_board__board_reset_sync0 q_cu$29(
         .d(q_cu$29$d),
         .q(q_cu$29$q),
         .clock(q_cu$29$clock)
     );
-    core_board__core_div_valid q_cu$30(
+    core_board__board_reset_sync0 q_cu$30(
         .d(q_cu$30$d),
         .q(q_cu$30$q),
         .clock(q_cu$30$clock)
     );
-    core_board__core_div_valid q_cu$31(
+    core_board__board_reset_sync0 q_cu$31(
         .d(q_cu$31$d),
         .q(q_cu$31$q),
         .clock(q_cu$31$clock)
@@ -5820,162 +5844,162 @@ module core_board__core_oc_arbiter(clock,reset,push_valid$0,push_valid$1,push_va
         .q(q_slot$31$q),
         .clock(q_slot$31$clock)
     );
-    core_board__core_div_mask q_row$0(
+    core_board__board_reset_por q_row$0(
         .d(q_row$0$d),
         .q(q_row$0$q),
         .clock(q_row$0$clock)
     );
-    core_board__core_div_mask q_row$1(
+    core_board__board_reset_por q_row$1(
         .d(q_row$1$d),
         .q(q_row$1$q),
         .clock(q_row$1$clock)
     );
-    core_board__core_div_mask q_row$2(
+    core_board__board_reset_por q_row$2(
         .d(q_row$2$d),
         .q(q_row$2$q),
         .clock(q_row$2$clock)
     );
-    core_board__core_div_mask q_row$3(
+    core_board__board_reset_por q_row$3(
         .d(q_row$3$d),
         .q(q_row$3$q),
         .clock(q_row$3$clock)
     );
-    core_board__core_div_mask q_row$4(
+    core_board__board_reset_por q_row$4(
         .d(q_row$4$d),
         .q(q_row$4$q),
         .clock(q_row$4$clock)
     );
-    core_board__core_div_mask q_row$5(
+    core_board__board_reset_por q_row$5(
         .d(q_row$5$d),
         .q(q_row$5$q),
         .clock(q_row$5$clock)
     );
-    core_board__core_div_mask q_row$6(
+    core_board__board_reset_por q_row$6(
         .d(q_row$6$d),
         .q(q_row$6$q),
         .clock(q_row$6$clock)
     );
-    core_board__core_div_mask q_row$7(
+    core_board__board_reset_por q_row$7(
         .d(q_row$7$d),
         .q(q_row$7$q),
         .clock(q_row$7$clock)
     );
-    core_board__core_div_mask q_row$8(
+    core_board__board_reset_por q_row$8(
         .d(q_row$8$d),
         .q(q_row$8$q),
         .clock(q_row$8$clock)
     );
-    core_board__core_div_mask q_row$9(
+    core_board__board_reset_por q_row$9(
         .d(q_row$9$d),
         .q(q_row$9$q),
         .clock(q_row$9$clock)
     );
-    core_board__core_div_mask q_row$10(
+    core_board__board_reset_por q_row$10(
         .d(q_row$10$d),
         .q(q_row$10$q),
         .clock(q_row$10$clock)
     );
-    core_board__core_div_mask q_row$11(
+    core_board__board_reset_por q_row$11(
         .d(q_row$11$d),
         .q(q_row$11$q),
         .clock(q_row$11$clock)
     );
-    core_board__core_div_mask q_row$12(
+    core_board__board_reset_por q_row$12(
         .d(q_row$12$d),
         .q(q_row$12$q),
         .clock(q_row$12$clock)
     );
-    core_board__core_div_mask q_row$13(
+    core_board__board_reset_por q_row$13(
         .d(q_row$13$d),
         .q(q_row$13$q),
         .clock(q_row$13$clock)
     );
-    core_board__core_div_mask q_row$14(
+    core_board__board_reset_por q_row$14(
         .d(q_row$14$d),
         .q(q_row$14$q),
         .clock(q_row$14$clock)
     );
-    core_board__core_div_mask q_row$15(
+    core_board__board_reset_por q_row$15(
         .d(q_row$15$d),
         .q(q_row$15$q),
         .clock(q_row$15$clock)
     );
-    core_board__core_div_mask q_row$16(
+    core_board__board_reset_por q_row$16(
         .d(q_row$16$d),
         .q(q_row$16$q),
         .clock(q_row$16$clock)
     );
-    core_board__core_div_mask q_row$17(
+    core_board__board_reset_por q_row$17(
         .d(q_row$17$d),
         .q(q_row$17$q),
         .clock(q_row$17$clock)
     );
-    core_board__core_div_mask q_row$18(
+    core_board__board_reset_por q_row$18(
         .d(q_row$18$d),
         .q(q_row$18$q),
         .clock(q_row$18$clock)
     );
-    core_board__core_div_mask q_row$19(
+    core_board__board_reset_por q_row$19(
         .d(q_row$19$d),
         .q(q_row$19$q),
         .clock(q_row$19$clock)
     );
-    core_board__core_div_mask q_row$20(
+    core_board__board_reset_por q_row$20(
         .d(q_row$20$d),
         .q(q_row$20$q),
         .clock(q_row$20$clock)
     );
-    core_board__core_div_mask q_row$21(
+    core_board__board_reset_por q_row$21(
         .d(q_row$21$d),
         .q(q_row$21$q),
         .clock(q_row$21$clock)
     );
-    core_board__core_div_mask q_row$22(
+    core_board__board_reset_por q_row$22(
         .d(q_row$22$d),
         .q(q_row$22$q),
         .clock(q_row$22$clock)
     );
-    core_board__core_div_mask q_row$23(
+    core_board__board_reset_por q_row$23(
         .d(q_row$23$d),
         .q(q_row$23$q),
         .clock(q_row$23$clock)
     );
-    core_board__core_div_mask q_row$24(
+    core_board__board_reset_por q_row$24(
         .d(q_row$24$d),
         .q(q_row$24$q),
         .clock(q_row$24$clock)
     );
-    core_board__core_div_mask q_row$25(
+    core_board__board_reset_por q_row$25(
         .d(q_row$25$d),
         .q(q_row$25$q),
         .clock(q_row$25$clock)
     );
-    core_board__core_div_mask q_row$26(
+    core_board__board_reset_por q_row$26(
         .d(q_row$26$d),
         .q(q_row$26$q),
         .clock(q_row$26$clock)
     );
-    core_board__core_div_mask q_row$27(
+    core_board__board_reset_por q_row$27(
         .d(q_row$27$d),
         .q(q_row$27$q),
         .clock(q_row$27$clock)
     );
-    core_board__core_div_mask q_row$28(
+    core_board__board_reset_por q_row$28(
         .d(q_row$28$d),
         .q(q_row$28$q),
         .clock(q_row$28$clock)
     );
-    core_board__core_div_mask q_row$29(
+    core_board__board_reset_por q_row$29(
         .d(q_row$29$d),
         .q(q_row$29$q),
         .clock(q_row$29$clock)
     );
-    core_board__core_div_mask q_row$30(
+    core_board__board_reset_por q_row$30(
         .d(q_row$30$d),
         .q(q_row$30$q),
         .clock(q_row$30$clock)
     );
-    core_board__core_div_mask q_row$31(
+    core_board__board_reset_por q_row$31(
         .d(q_row$31$d),
         .q(q_row$31$q),
         .clock(q_row$31$clock)
@@ -6020,32 +6044,32 @@ module core_board__core_oc_arbiter(clock,reset,push_valid$0,push_valid$1,push_va
         .q(tail$3$q),
         .clock(tail$3$clock)
     );
-    core_board__core_div_mask count$0(
+    core_board__board_reset_por count$0(
         .d(count$0$d),
         .q(count$0$q),
         .clock(count$0$clock)
     );
-    core_board__core_div_mask count$1(
+    core_board__board_reset_por count$1(
         .d(count$1$d),
         .q(count$1$q),
         .clock(count$1$clock)
     );
-    core_board__core_div_mask count$2(
+    core_board__board_reset_por count$2(
         .d(count$2$d),
         .q(count$2$q),
         .clock(count$2$clock)
     );
-    core_board__core_div_mask count$3(
+    core_board__board_reset_por count$3(
         .d(count$3$d),
         .q(count$3$q),
         .clock(count$3$clock)
     );
-    core_board__core_div_valid pri(
+    core_board__board_reset_sync0 pri(
         .d(pri$d),
         .q(pri$q),
         .clock(pri$clock)
     );
-    core_board__core_div_valid overflow_q(
+    core_board__board_reset_sync0 overflow_q(
         .d(overflow_q$d),
         .q(overflow_q$q),
         .clock(overflow_q$clock)
@@ -7644,12 +7668,12 @@ module core_board__core_sb(clock,reset,check_warp,check_src$0,check_src$1,check_
         .q(reserved$3$q),
         .clock(reserved$3$clock)
     );
-    core_board__core_div_valid double_reserve(
+    core_board__board_reset_sync0 double_reserve(
         .d(double_reserve$d),
         .q(double_reserve$q),
         .clock(double_reserve$clock)
     );
-    core_board__core_div_valid release_free(
+    core_board__board_reset_sync0 release_free(
         .d(release_free$d),
         .q(release_free$q),
         .clock(release_free$clock)
@@ -7989,12 +8013,12 @@ module core_board__core_sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd
         .index(fetch_rr$index),
         .grant(fetch_rr$grant)
     );
-    core_board__core_div_mask idle(
+    core_board__board_reset_por idle(
         .d(idle$d),
         .q(idle$q),
         .clock(idle$clock)
     );
-    core_board__core_div_mask active(
+    core_board__board_reset_por active(
         .d(active$d),
         .q(active$q),
         .clock(active$clock)
@@ -8019,42 +8043,42 @@ module core_board__core_sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd
         .q(pc$3$q),
         .clock(pc$3$clock)
     );
-    core_board__core_div_mask mask$0(
+    core_board__board_reset_por mask$0(
         .d(mask$0$d),
         .q(mask$0$q),
         .clock(mask$0$clock)
     );
-    core_board__core_div_mask mask$1(
+    core_board__board_reset_por mask$1(
         .d(mask$1$d),
         .q(mask$1$q),
         .clock(mask$1$clock)
     );
-    core_board__core_div_mask mask$2(
+    core_board__board_reset_por mask$2(
         .d(mask$2$d),
         .q(mask$2$q),
         .clock(mask$2$clock)
     );
-    core_board__core_div_mask mask$3(
+    core_board__board_reset_por mask$3(
         .d(mask$3$d),
         .q(mask$3$q),
         .clock(mask$3$clock)
     );
-    core_board__core_div_mask end_idle_q(
+    core_board__board_reset_por end_idle_q(
         .d(end_idle_q$d),
         .q(end_idle_q$q),
         .clock(end_idle_q$clock)
     );
-    core_board__core_div_mask branch_idle_q(
+    core_board__board_reset_por branch_idle_q(
         .d(branch_idle_q$d),
         .q(branch_idle_q$q),
         .clock(branch_idle_q$clock)
     );
-    core_board__core_div_mask pop_idle_q(
+    core_board__board_reset_por pop_idle_q(
         .d(pop_idle_q$d),
         .q(pop_idle_q$q),
         .clock(pop_idle_q$clock)
     );
-    core_board__core_div_mask ctl_idle_q(
+    core_board__board_reset_por ctl_idle_q(
         .d(ctl_idle_q$d),
         .q(ctl_idle_q$q),
         .clock(ctl_idle_q$clock)
@@ -8756,22 +8780,22 @@ module core_board__core_sched_stacks(clock,reset,push,push_wid,push_mask,push_pc
         .q(sp$3$q),
         .clock(sp$3$clock)
     );
-    core_board__core_div_mask top_mask_q$0(
+    core_board__board_reset_por top_mask_q$0(
         .d(top_mask_q$0$d),
         .q(top_mask_q$0$q),
         .clock(top_mask_q$0$clock)
     );
-    core_board__core_div_mask top_mask_q$1(
+    core_board__board_reset_por top_mask_q$1(
         .d(top_mask_q$1$d),
         .q(top_mask_q$1$q),
         .clock(top_mask_q$1$clock)
     );
-    core_board__core_div_mask top_mask_q$2(
+    core_board__board_reset_por top_mask_q$2(
         .d(top_mask_q$2$d),
         .q(top_mask_q$2$q),
         .clock(top_mask_q$2$clock)
     );
-    core_board__core_div_mask top_mask_q$3(
+    core_board__board_reset_por top_mask_q$3(
         .d(top_mask_q$3$d),
         .q(top_mask_q$3$q),
         .clock(top_mask_q$3$clock)
@@ -8796,22 +8820,22 @@ module core_board__core_sched_stacks(clock,reset,push,push_wid,push_mask,push_pc
         .q(top_pc_q$3$q),
         .clock(top_pc_q$3$clock)
     );
-    core_board__core_div_mask bottom_mask_q$0(
+    core_board__board_reset_por bottom_mask_q$0(
         .d(bottom_mask_q$0$d),
         .q(bottom_mask_q$0$q),
         .clock(bottom_mask_q$0$clock)
     );
-    core_board__core_div_mask bottom_mask_q$1(
+    core_board__board_reset_por bottom_mask_q$1(
         .d(bottom_mask_q$1$d),
         .q(bottom_mask_q$1$q),
         .clock(bottom_mask_q$1$clock)
     );
-    core_board__core_div_mask bottom_mask_q$2(
+    core_board__board_reset_por bottom_mask_q$2(
         .d(bottom_mask_q$2$d),
         .q(bottom_mask_q$2$q),
         .clock(bottom_mask_q$2$clock)
     );
-    core_board__core_div_mask bottom_mask_q$3(
+    core_board__board_reset_por bottom_mask_q$3(
         .d(bottom_mask_q$3$d),
         .q(bottom_mask_q$3$q),
         .clock(bottom_mask_q$3$clock)
@@ -8836,17 +8860,17 @@ module core_board__core_sched_stacks(clock,reset,push,push_wid,push_mask,push_pc
         .q(bottom_pc_q$3$q),
         .clock(bottom_pc_q$3$clock)
     );
-    core_board__core_div_mask overflow_q(
+    core_board__board_reset_por overflow_q(
         .d(overflow_q$d),
         .q(overflow_q$q),
         .clock(overflow_q$clock)
     );
-    core_board__core_div_mask underflow_q(
+    core_board__board_reset_por underflow_q(
         .d(underflow_q$d),
         .q(underflow_q$q),
         .clock(underflow_q$clock)
     );
-    core_board__core_div_valid refill(
+    core_board__board_reset_sync0 refill(
         .d(refill$d),
         .q(refill$q),
         .clock(refill$clock)
@@ -9546,6 +9570,7 @@ module core_board__link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx
     reg  iw_data$clock;
     // Local signals
     reg  sending;
+    reg  clear_link;
     reg  [3:0] errors_now;
     reg  [7:0] flags;
     reg  [15:0] count16;
@@ -9570,7 +9595,7 @@ module core_board__link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx
         .q(cmd$q),
         .clock(cmd$clock)
     );
-    core_board__core_div_valid nargs(
+    core_board__board_reset_sync0 nargs(
         .d(nargs$d),
         .q(nargs$q),
         .clock(nargs$clock)
@@ -9770,7 +9795,7 @@ module core_board__link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx
         .q(reply_left$q),
         .clock(reply_left$clock)
     );
-    core_board__core_div_valid cap_en(
+    core_board__board_reset_sync0 cap_en(
         .d(cap_en$d),
         .q(cap_en$q),
         .clock(cap_en$clock)
@@ -9780,32 +9805,32 @@ module core_board__link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx
         .q(cap_count$q),
         .clock(cap_count$clock)
     );
-    core_board__core_div_valid err_cmd(
+    core_board__board_reset_sync0 err_cmd(
         .d(err_cmd$d),
         .q(err_cmd$q),
         .clock(err_cmd$clock)
     );
-    core_board__core_div_valid err_overrun(
+    core_board__board_reset_sync0 err_overrun(
         .d(err_overrun$d),
         .q(err_overrun$q),
         .clock(err_overrun$clock)
     );
-    core_board__core_div_valid err_full(
+    core_board__board_reset_sync0 err_full(
         .d(err_full$d),
         .q(err_full$q),
         .clock(err_full$clock)
     );
-    core_board__core_div_valid core_reset_q(
+    core_board__board_reset_sync0 core_reset_q(
         .d(core_reset_q$d),
         .q(core_reset_q$q),
         .clock(core_reset_q$clock)
     );
-    core_board__core_div_valid start_q(
+    core_board__board_reset_sync0 start_q(
         .d(start_q$d),
         .q(start_q$q),
         .clock(start_q$clock)
     );
-    core_board__core_div_valid iw_valid(
+    core_board__board_reset_sync0 iw_valid(
         .d(iw_valid$d),
         .q(iw_valid$q),
         .clock(iw_valid$clock)
@@ -9956,16 +9981,13 @@ module core_board__link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx
         flags = flags | (((errors_now) & 8'hff) << 32'h2);
         count16 = ((cap_count$q) & 16'hffff);
         byte_word = (word$q >> 32'h8) | (((rx_data) & 32'hffffffff) << 32'h18);
+        clear_link = 1'b0;
         if (reset) begin
             phase$d = 32'h0;
             nargs$d = 1'b0;
             wbytes$d = 32'h0;
             reply_left$d = 32'h0;
-            cap_en$d = 1'b0;
-            cap_count$d = 32'h0;
-            err_cmd$d = 1'b0;
-            err_overrun$d = 1'b0;
-            err_full$d = 1'b0;
+            clear_link = 1'b1;
         end
         else begin
             if (cap_en$q & wb_valid) begin
@@ -10073,11 +10095,7 @@ module core_board__link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx
                     end
                     else if (rx_data == op_reset) begin
                         core_reset_q$d = 1'b1;
-                        cap_en$d = 1'b0;
-                        cap_count$d = 32'h0;
-                        err_cmd$d = 1'b0;
-                        err_overrun$d = 1'b0;
-                        err_full$d = 1'b0;
+                        clear_link = 1'b1;
                     end
                     else begin
                         err_cmd$d = 1'b1;
@@ -10125,6 +10143,13 @@ module core_board__link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx
                     end
                 end
             end
+        end
+        if (clear_link) begin
+            cap_en$d = 1'b0;
+            cap_count$d = 32'h0;
+            err_cmd$d = 1'b0;
+            err_overrun$d = 1'b0;
+            err_full$d = 1'b0;
         end
     end
 endmodule // core_board__link
@@ -10206,22 +10231,22 @@ module core_board__receiver(clock,reset,rx,data_valid,data,err_frame);
     // Local signals
     reg  line;
     // Sub module instances
-    core_board__core_div_valid sync1_n(
+    core_board__board_reset_sync0 sync1_n(
         .d(sync1_n$d),
         .q(sync1_n$q),
         .clock(sync1_n$clock)
     );
-    core_board__core_div_valid sync2_n(
+    core_board__board_reset_sync0 sync2_n(
         .d(sync2_n$d),
         .q(sync2_n$q),
         .clock(sync2_n$clock)
     );
-    core_board__core_div_valid busy(
+    core_board__board_reset_sync0 busy(
         .d(busy$d),
         .q(busy$q),
         .clock(busy$clock)
     );
-    core_board__core_div_mask index(
+    core_board__board_reset_por index(
         .d(index$d),
         .q(index$q),
         .clock(index$clock)
@@ -10236,12 +10261,12 @@ module core_board__receiver(clock,reset,rx,data_valid,data,err_frame);
         .q(shift$q),
         .clock(shift$clock)
     );
-    core_board__core_div_valid valid(
+    core_board__board_reset_sync0 valid(
         .d(valid$d),
         .q(valid$q),
         .clock(valid$clock)
     );
-    core_board__core_div_valid frame_err(
+    core_board__board_reset_sync0 frame_err(
         .d(frame_err$d),
         .q(frame_err$q),
         .clock(frame_err$clock)
@@ -10343,7 +10368,7 @@ module core_board__transmitter(clock,reset,data_valid,data,data_ready,tx);
         .q(frame_n$q),
         .clock(frame_n$clock)
     );
-    core_board__core_div_mask bits_left(
+    core_board__board_reset_por bits_left(
         .d(bits_left$d),
         .q(bits_left$q),
         .clock(bits_left$clock)

@@ -212,6 +212,7 @@ module host_link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx_data,r
     reg  iw_data$clock;
     // Local signals
     reg  sending;
+    reg  clear_link;
     reg  [3:0] errors_now;
     reg  [7:0] flags;
     reg  [15:0] count16;
@@ -622,16 +623,13 @@ module host_link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx_data,r
         flags = flags | (((errors_now) & 8'hff) << 32'h2);
         count16 = ((cap_count$q) & 16'hffff);
         byte_word = (word$q >> 32'h8) | (((rx_data) & 32'hffffffff) << 32'h18);
+        clear_link = 1'b0;
         if (reset) begin
             phase$d = 32'h0;
             nargs$d = 1'b0;
             wbytes$d = 32'h0;
             reply_left$d = 32'h0;
-            cap_en$d = 1'b0;
-            cap_count$d = 32'h0;
-            err_cmd$d = 1'b0;
-            err_overrun$d = 1'b0;
-            err_full$d = 1'b0;
+            clear_link = 1'b1;
         end
         else begin
             if (cap_en$q & wb_valid) begin
@@ -739,11 +737,7 @@ module host_link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx_data,r
                     end
                     else if (rx_data == op_reset) begin
                         core_reset_q$d = 1'b1;
-                        cap_en$d = 1'b0;
-                        cap_count$d = 32'h0;
-                        err_cmd$d = 1'b0;
-                        err_overrun$d = 1'b0;
-                        err_full$d = 1'b0;
+                        clear_link = 1'b1;
                     end
                     else begin
                         err_cmd$d = 1'b1;
@@ -791,6 +785,13 @@ module host_link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx_data,r
                     end
                 end
             end
+        end
+        if (clear_link) begin
+            cap_en$d = 1'b0;
+            cap_count$d = 32'h0;
+            err_cmd$d = 1'b0;
+            err_overrun$d = 1'b0;
+            err_full$d = 1'b0;
         end
     end
 endmodule // host_link

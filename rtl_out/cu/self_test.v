@@ -15,7 +15,6 @@ module self_test(clk,rst_n,led,usb_rx,usb_tx);
     output reg  usb_tx;
     // Constant declarations
     localparam  expected = 32'hf5d6fa2;
-    localparam  por_done = 4'hf;
     localparam  cycles = 24'h186a0;
     // Stub signals
     reg  sched$clock;
@@ -77,15 +76,9 @@ module self_test(clk,rst_n,led,usb_rx,usb_tx);
     reg  misr$enable;
     reg  [31:0] misr$data;
     wire  [31:0] misr$signature;
-    reg  sync0$d;
-    wire  sync0$q;
-    reg  sync0$clock;
-    reg  sync1$d;
-    wire  sync1$q;
-    reg  sync1$clock;
-    reg  [3:0] por$d;
-    wire  [3:0] por$q;
-    reg  por$clock;
+    reg  board_reset$clock;
+    reg  board_reset$rst_n;
+    wire  board_reset$reset;
     reg  [23:0] count$d;
     wire  [23:0] count$q;
     reg  count$clock;
@@ -193,20 +186,10 @@ module self_test(clk,rst_n,led,usb_rx,usb_tx);
         .data(misr$data),
         .signature(misr$signature)
     );
-    self_test__collector_oc_arbiter_overflow_q sync0(
-        .d(sync0$d),
-        .q(sync0$q),
-        .clock(sync0$clock)
-    );
-    self_test__collector_oc_arbiter_overflow_q sync1(
-        .d(sync1$d),
-        .q(sync1$q),
-        .clock(sync1$clock)
-    );
-    self_test__collector_oc_arbiter_count_0 por(
-        .d(por$d),
-        .q(por$q),
-        .clock(por$clock)
+    self_test__board_reset board_reset(
+        .clock(board_reset$clock),
+        .rst_n(board_reset$rst_n),
+        .reset(board_reset$reset)
     );
     self_test__count count(
         .d(count$d),
@@ -218,17 +201,17 @@ module self_test(clk,rst_n,led,usb_rx,usb_tx);
         .q(heartbeat$q),
         .clock(heartbeat$clock)
     );
-    self_test__collector_oc_arbiter_overflow_q seen_stack_err(
+    self_test__board_reset_sync0 seen_stack_err(
         .d(seen_stack_err$d),
         .q(seen_stack_err$q),
         .clock(seen_stack_err$clock)
     );
-    self_test__collector_oc_arbiter_overflow_q seen_misuse(
+    self_test__board_reset_sync0 seen_misuse(
         .d(seen_misuse$d),
         .q(seen_misuse$q),
         .clock(seen_misuse$clock)
     );
-    self_test__collector_oc_arbiter_overflow_q seen_collector_err(
+    self_test__board_reset_sync0 seen_collector_err(
         .d(seen_collector_err$d),
         .q(seen_collector_err$q),
         .clock(seen_collector_err$clock)
@@ -238,16 +221,13 @@ module self_test(clk,rst_n,led,usb_rx,usb_tx);
         .q(fold_q$q),
         .clock(fold_q$clock)
     );
-    self_test__collector_oc_arbiter_overflow_q running_q(
+    self_test__board_reset_sync0 running_q(
         .d(running_q$d),
         .q(running_q$q),
         .clock(running_q$clock)
     );
     // Update code
     always @(*) begin
-        sync0$clock = clk;
-        sync1$clock = clk;
-        por$clock = clk;
         count$clock = clk;
         heartbeat$clock = clk;
         seen_stack_err$clock = clk;
@@ -255,9 +235,6 @@ module self_test(clk,rst_n,led,usb_rx,usb_tx);
         seen_collector_err$clock = clk;
         fold_q$clock = clk;
         running_q$clock = clk;
-        sync0$d = sync0$q;
-        sync1$d = sync1$q;
-        por$d = por$q;
         count$d = count$q;
         heartbeat$d = heartbeat$q;
         seen_stack_err$d = seen_stack_err$q;
@@ -270,12 +247,9 @@ module self_test(clk,rst_n,led,usb_rx,usb_tx);
         traffic_a$clock = clk;
         traffic_b$clock = clk;
         misr$clock = clk;
-        sync0$d = ~rst_n;
-        sync1$d = sync0$q;
-        if (por$q != por_done) begin
-            por$d = por$q + 32'h1;
-        end
-        reset_int = sync1$q | (por$q != por_done);
+        board_reset$clock = clk;
+        board_reset$rst_n = rst_n;
+        reset_int = board_reset$reset;
         running = count$q != cycles;
         heartbeat$d = heartbeat$q + 32'h1;
         traffic_a$reset = reset_int;
@@ -381,6 +355,84 @@ module self_test(clk,rst_n,led,usb_rx,usb_tx);
         usb_tx = 1'b1;
     end
 endmodule // self_test
+
+module self_test__board_reset(clock,rst_n,reset);
+    // Module arguments
+    input wire  clock;
+    input wire  rst_n;
+    output reg  reset;
+    // Constant declarations
+    localparam  por_done = 4'hf;
+    // Stub signals
+    reg  sync0$d;
+    wire  sync0$q;
+    reg  sync0$clock;
+    reg  sync1$d;
+    wire  sync1$q;
+    reg  sync1$clock;
+    reg  [3:0] por$d;
+    wire  [3:0] por$q;
+    reg  por$clock;
+    // Sub module instances
+    self_test__board_reset_sync0 sync0(
+        .d(sync0$d),
+        .q(sync0$q),
+        .clock(sync0$clock)
+    );
+    self_test__board_reset_sync0 sync1(
+        .d(sync1$d),
+        .q(sync1$q),
+        .clock(sync1$clock)
+    );
+    self_test__board_reset_por por(
+        .d(por$d),
+        .q(por$q),
+        .clock(por$clock)
+    );
+    // Update code
+    always @(*) begin
+        sync0$clock = clock;
+        sync1$clock = clock;
+        por$clock = clock;
+        sync0$d = sync0$q;
+        sync1$d = sync1$q;
+        por$d = por$q;
+        sync0$d = ~rst_n;
+        sync1$d = sync0$q;
+        if (por$q != por_done) begin
+            por$d = por$q + 32'h1;
+        end
+        reset = sync1$q | (por$q != por_done);
+    end
+endmodule // self_test__board_reset
+
+module self_test__board_reset_por(d,q,clock);
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    always @(posedge clock) begin
+       q <= d;
+    end
+endmodule // self_test__board_reset_por
+
+module self_test__board_reset_sync0(d,q,clock);
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    always @(posedge clock) begin
+       q <= d;
+    end
+endmodule // self_test__board_reset_sync0
 
 module self_test__collector(clock,reset,fold,error);
     // Module arguments
@@ -1151,12 +1203,12 @@ module self_test__collector_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag
         .q(cu_warp$1$q),
         .clock(cu_warp$1$clock)
     );
-    self_test__collector_oc_arbiter_overflow_q cu_unit$0(
+    self_test__board_reset_sync0 cu_unit$0(
         .d(cu_unit$0$d),
         .q(cu_unit$0$q),
         .clock(cu_unit$0$clock)
     );
-    self_test__collector_oc_arbiter_overflow_q cu_unit$1(
+    self_test__board_reset_sync0 cu_unit$1(
         .d(cu_unit$1$d),
         .q(cu_unit$1$q),
         .clock(cu_unit$1$clock)
@@ -1171,12 +1223,12 @@ module self_test__collector_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag
         .q(cu_tag$1$q),
         .clock(cu_tag$1$clock)
     );
-    self_test__collector_oc_arbiter_count_0 cu_dst$0(
+    self_test__board_reset_por cu_dst$0(
         .d(cu_dst$0$d),
         .q(cu_dst$0$q),
         .clock(cu_dst$0$clock)
     );
-    self_test__collector_oc_arbiter_count_0 cu_dst$1(
+    self_test__board_reset_por cu_dst$1(
         .d(cu_dst$1$d),
         .q(cu_dst$1$q),
         .clock(cu_dst$1$clock)
@@ -1251,27 +1303,27 @@ module self_test__collector_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag
         .q(cu_op2$1$q),
         .clock(cu_op2$1$clock)
     );
-    self_test__collector_oc_arbiter_count_0 rd_valid(
+    self_test__board_reset_por rd_valid(
         .d(rd_valid$d),
         .q(rd_valid$q),
         .clock(rd_valid$clock)
     );
-    self_test__collector_oc_arbiter_overflow_q rd_cu$0(
+    self_test__board_reset_sync0 rd_cu$0(
         .d(rd_cu$0$d),
         .q(rd_cu$0$q),
         .clock(rd_cu$0$clock)
     );
-    self_test__collector_oc_arbiter_overflow_q rd_cu$1(
+    self_test__board_reset_sync0 rd_cu$1(
         .d(rd_cu$1$d),
         .q(rd_cu$1$q),
         .clock(rd_cu$1$clock)
     );
-    self_test__collector_oc_arbiter_overflow_q rd_cu$2(
+    self_test__board_reset_sync0 rd_cu$2(
         .d(rd_cu$2$d),
         .q(rd_cu$2$q),
         .clock(rd_cu$2$clock)
     );
-    self_test__collector_oc_arbiter_overflow_q rd_cu$3(
+    self_test__board_reset_sync0 rd_cu$3(
         .d(rd_cu$3$d),
         .q(rd_cu$3$q),
         .clock(rd_cu$3$clock)
@@ -1296,12 +1348,12 @@ module self_test__collector_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag
         .q(rd_slot$3$q),
         .clock(rd_slot$3$clock)
     );
-    self_test__collector_oc_arbiter_overflow_q o_valid$0(
+    self_test__board_reset_sync0 o_valid$0(
         .d(o_valid$0$d),
         .q(o_valid$0$q),
         .clock(o_valid$0$clock)
     );
-    self_test__collector_oc_arbiter_overflow_q o_valid$1(
+    self_test__board_reset_sync0 o_valid$1(
         .d(o_valid$1$d),
         .q(o_valid$1$q),
         .clock(o_valid$1$clock)
@@ -1326,12 +1378,12 @@ module self_test__collector_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag
         .q(o_tag$1$q),
         .clock(o_tag$1$clock)
     );
-    self_test__collector_oc_arbiter_count_0 o_dst$0(
+    self_test__board_reset_por o_dst$0(
         .d(o_dst$0$d),
         .q(o_dst$0$q),
         .clock(o_dst$0$clock)
     );
-    self_test__collector_oc_arbiter_count_0 o_dst$1(
+    self_test__board_reset_por o_dst$1(
         .d(o_dst$1$d),
         .q(o_dst$1$q),
         .clock(o_dst$1$clock)
@@ -1421,7 +1473,7 @@ module self_test__collector_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag
         .q(n_grant$3$q),
         .clock(n_grant$3$clock)
     );
-    self_test__collector_oc_arbiter_overflow_q unit_err(
+    self_test__board_reset_sync0 unit_err(
         .d(unit_err$d),
         .q(unit_err$q),
         .clock(unit_err$clock)
@@ -2484,162 +2536,162 @@ module self_test__collector_oc_arbiter(clock,reset,push_valid$0,push_valid$1,pus
     reg  [2:0] slot_addr;
     reg  overflowed;
     // Sub module instances
-    self_test__collector_oc_arbiter_overflow_q q_cu$0(
+    self_test__board_reset_sync0 q_cu$0(
         .d(q_cu$0$d),
         .q(q_cu$0$q),
         .clock(q_cu$0$clock)
     );
-    self_test__collector_oc_arbiter_overflow_q q_cu$1(
+    self_test__board_reset_sync0 q_cu$1(
         .d(q_cu$1$d),
         .q(q_cu$1$q),
         .clock(q_cu$1$clock)
     );
-    self_test__collector_oc_arbiter_overflow_q q_cu$2(
+    self_test__board_reset_sync0 q_cu$2(
         .d(q_cu$2$d),
         .q(q_cu$2$q),
         .clock(q_cu$2$clock)
     );
-    self_test__collector_oc_arbiter_overflow_q q_cu$3(
+    self_test__board_reset_sync0 q_cu$3(
         .d(q_cu$3$d),
         .q(q_cu$3$q),
         .clock(q_cu$3$clock)
     );
-    self_test__collector_oc_arbiter_overflow_q q_cu$4(
+    self_test__board_reset_sync0 q_cu$4(
         .d(q_cu$4$d),
         .q(q_cu$4$q),
         .clock(q_cu$4$clock)
     );
-    self_test__collector_oc_arbiter_overflow_q q_cu$5(
+    self_test__board_reset_sync0 q_cu$5(
         .d(q_cu$5$d),
         .q(q_cu$5$q),
         .clock(q_cu$5$clock)
     );
-    self_test__collector_oc_arbiter_overflow_q q_cu$6(
+    self_test__board_reset_sync0 q_cu$6(
         .d(q_cu$6$d),
         .q(q_cu$6$q),
         .clock(q_cu$6$clock)
     );
-    self_test__collector_oc_arbiter_overflow_q q_cu$7(
+    self_test__board_reset_sync0 q_cu$7(
         .d(q_cu$7$d),
         .q(q_cu$7$q),
         .clock(q_cu$7$clock)
     );
-    self_test__collector_oc_arbiter_overflow_q q_cu$8(
+    self_test__board_reset_sync0 q_cu$8(
         .d(q_cu$8$d),
         .q(q_cu$8$q),
         .clock(q_cu$8$clock)
     );
-    self_test__collector_oc_arbiter_overflow_q q_cu$9(
+    self_test__board_reset_sync0 q_cu$9(
         .d(q_cu$9$d),
         .q(q_cu$9$q),
         .clock(q_cu$9$clock)
     );
-    self_test__collector_oc_arbiter_overflow_q q_cu$10(
+    self_test__board_reset_sync0 q_cu$10(
         .d(q_cu$10$d),
         .q(q_cu$10$q),
         .clock(q_cu$10$clock)
     );
-    self_test__collector_oc_arbiter_overflow_q q_cu$11(
+    self_test__board_reset_sync0 q_cu$11(
         .d(q_cu$11$d),
         .q(q_cu$11$q),
         .clock(q_cu$11$clock)
     );
-    self_test__collector_oc_arbiter_overflow_q q_cu$12(
+    self_test__board_reset_sync0 q_cu$12(
         .d(q_cu$12$d),
         .q(q_cu$12$q),
         .clock(q_cu$12$clock)
     );
-    self_test__collector_oc_arbiter_overflow_q q_cu$13(
+    self_test__board_reset_sync0 q_cu$13(
         .d(q_cu$13$d),
         .q(q_cu$13$q),
         .clock(q_cu$13$clock)
     );
-    self_test__collector_oc_arbiter_overflow_q q_cu$14(
+    self_test__board_reset_sync0 q_cu$14(
         .d(q_cu$14$d),
         .q(q_cu$14$q),
         .clock(q_cu$14$clock)
     );
-    self_test__collector_oc_arbiter_overflow_q q_cu$15(
+    self_test__board_reset_sync0 q_cu$15(
         .d(q_cu$15$d),
         .q(q_cu$15$q),
         .clock(q_cu$15$clock)
     );
-    self_test__collector_oc_arbiter_overflow_q q_cu$16(
+    self_test__board_reset_sync0 q_cu$16(
         .d(q_cu$16$d),
         .q(q_cu$16$q),
         .clock(q_cu$16$clock)
     );
-    self_test__collector_oc_arbiter_overflow_q q_cu$17(
+    self_test__board_reset_sync0 q_cu$17(
         .d(q_cu$17$d),
         .q(q_cu$17$q),
         .clock(q_cu$17$clock)
     );
-    self_test__collector_oc_arbiter_overflow_q q_cu$18(
+    self_test__board_reset_sync0 q_cu$18(
         .d(q_cu$18$d),
         .q(q_cu$18$q),
         .clock(q_cu$18$clock)
     );
-    self_test__collector_oc_arbiter_overflow_q q_cu$19(
+    self_test__board_reset_sync0 q_cu$19(
         .d(q_cu$19$d),
         .q(q_cu$19$q),
         .clock(q_cu$19$clock)
     );
-    self_test__collector_oc_arbiter_overflow_q q_cu$20(
+    self_test__board_reset_sync0 q_cu$20(
         .d(q_cu$20$d),
         .q(q_cu$20$q),
         .clock(q_cu$20$clock)
     );
-    self_test__collector_oc_arbiter_overflow_q q_cu$21(
+    self_test__board_reset_sync0 q_cu$21(
         .d(q_cu$21$d),
         .q(q_cu$21$q),
         .clock(q_cu$21$clock)
     );
-    self_test__collector_oc_arbiter_overflow_q q_cu$22(
+    self_test__board_reset_sync0 q_cu$22(
         .d(q_cu$22$d),
         .q(q_cu$22$q),
         .clock(q_cu$22$clock)
     );
-    self_test__collector_oc_arbiter_overflow_q q_cu$23(
+    self_test__board_reset_sync0 q_cu$23(
         .d(q_cu$23$d),
         .q(q_cu$23$q),
         .clock(q_cu$23$clock)
     );
-    self_test__collector_oc_arbiter_overflow_q q_cu$24(
+    self_test__board_reset_sync0 q_cu$24(
         .d(q_cu$24$d),
         .q(q_cu$24$q),
         .clock(q_cu$24$clock)
     );
-    self_test__collector_oc_arbiter_overflow_q q_cu$25(
+    self_test__board_reset_sync0 q_cu$25(
         .d(q_cu$25$d),
         .q(q_cu$25$q),
         .clock(q_cu$25$clock)
     );
-    self_test__collector_oc_arbiter_overflow_q q_cu$26(
+    self_test__board_reset_sync0 q_cu$26(
         .d(q_cu$26$d),
         .q(q_cu$26$q),
         .clock(q_cu$26$clock)
     );
-    self_test__collector_oc_arbiter_overflow_q q_cu$27(
+    self_test__board_reset_sync0 q_cu$27(
         .d(q_cu$27$d),
         .q(q_cu$27$q),
         .clock(q_cu$27$clock)
     );
-    self_test__collector_oc_arbiter_overflow_q q_cu$28(
+    self_test__board_reset_sync0 q_cu$28(
         .d(q_cu$28$d),
         .q(q_cu$28$q),
         .clock(q_cu$28$clock)
     );
-    self_test__collector_oc_arbiter_overflow_q q_cu$29(
+    self_test__board_reset_sync0 q_cu$29(
         .d(q_cu$29$d),
         .q(q_cu$29$q),
         .clock(q_cu$29$clock)
     );
-    self_test__collector_oc_arbiter_overflow_q q_cu$30(
+    self_test__board_reset_sync0 q_cu$30(
         .d(q_cu$30$d),
         .q(q_cu$30$q),
         .clock(q_cu$30$clock)
     );
-    self_test__collector_oc_arbiter_overflow_q q_cu$31(
+    self_test__board_reset_sync0 q_cu$31(
         .d(q_cu$31$d),
         .q(q_cu$31$q),
         .clock(q_cu$31$clock)
@@ -2804,162 +2856,162 @@ module self_test__collector_oc_arbiter(clock,reset,push_valid$0,push_valid$1,pus
         .q(q_slot$31$q),
         .clock(q_slot$31$clock)
     );
-    self_test__collector_oc_arbiter_count_0 q_row$0(
+    self_test__board_reset_por q_row$0(
         .d(q_row$0$d),
         .q(q_row$0$q),
         .clock(q_row$0$clock)
     );
-    self_test__collector_oc_arbiter_count_0 q_row$1(
+    self_test__board_reset_por q_row$1(
         .d(q_row$1$d),
         .q(q_row$1$q),
         .clock(q_row$1$clock)
     );
-    self_test__collector_oc_arbiter_count_0 q_row$2(
+    self_test__board_reset_por q_row$2(
         .d(q_row$2$d),
         .q(q_row$2$q),
         .clock(q_row$2$clock)
     );
-    self_test__collector_oc_arbiter_count_0 q_row$3(
+    self_test__board_reset_por q_row$3(
         .d(q_row$3$d),
         .q(q_row$3$q),
         .clock(q_row$3$clock)
     );
-    self_test__collector_oc_arbiter_count_0 q_row$4(
+    self_test__board_reset_por q_row$4(
         .d(q_row$4$d),
         .q(q_row$4$q),
         .clock(q_row$4$clock)
     );
-    self_test__collector_oc_arbiter_count_0 q_row$5(
+    self_test__board_reset_por q_row$5(
         .d(q_row$5$d),
         .q(q_row$5$q),
         .clock(q_row$5$clock)
     );
-    self_test__collector_oc_arbiter_count_0 q_row$6(
+    self_test__board_reset_por q_row$6(
         .d(q_row$6$d),
         .q(q_row$6$q),
         .clock(q_row$6$clock)
     );
-    self_test__collector_oc_arbiter_count_0 q_row$7(
+    self_test__board_reset_por q_row$7(
         .d(q_row$7$d),
         .q(q_row$7$q),
         .clock(q_row$7$clock)
     );
-    self_test__collector_oc_arbiter_count_0 q_row$8(
+    self_test__board_reset_por q_row$8(
         .d(q_row$8$d),
         .q(q_row$8$q),
         .clock(q_row$8$clock)
     );
-    self_test__collector_oc_arbiter_count_0 q_row$9(
+    self_test__board_reset_por q_row$9(
         .d(q_row$9$d),
         .q(q_row$9$q),
         .clock(q_row$9$clock)
     );
-    self_test__collector_oc_arbiter_count_0 q_row$10(
+    self_test__board_reset_por q_row$10(
         .d(q_row$10$d),
         .q(q_row$10$q),
         .clock(q_row$10$clock)
     );
-    self_test__collector_oc_arbiter_count_0 q_row$11(
+    self_test__board_reset_por q_row$11(
         .d(q_row$11$d),
         .q(q_row$11$q),
         .clock(q_row$11$clock)
     );
-    self_test__collector_oc_arbiter_count_0 q_row$12(
+    self_test__board_reset_por q_row$12(
         .d(q_row$12$d),
         .q(q_row$12$q),
         .clock(q_row$12$clock)
     );
-    self_test__collector_oc_arbiter_count_0 q_row$13(
+    self_test__board_reset_por q_row$13(
         .d(q_row$13$d),
         .q(q_row$13$q),
         .clock(q_row$13$clock)
     );
-    self_test__collector_oc_arbiter_count_0 q_row$14(
+    self_test__board_reset_por q_row$14(
         .d(q_row$14$d),
         .q(q_row$14$q),
         .clock(q_row$14$clock)
     );
-    self_test__collector_oc_arbiter_count_0 q_row$15(
+    self_test__board_reset_por q_row$15(
         .d(q_row$15$d),
         .q(q_row$15$q),
         .clock(q_row$15$clock)
     );
-    self_test__collector_oc_arbiter_count_0 q_row$16(
+    self_test__board_reset_por q_row$16(
         .d(q_row$16$d),
         .q(q_row$16$q),
         .clock(q_row$16$clock)
     );
-    self_test__collector_oc_arbiter_count_0 q_row$17(
+    self_test__board_reset_por q_row$17(
         .d(q_row$17$d),
         .q(q_row$17$q),
         .clock(q_row$17$clock)
     );
-    self_test__collector_oc_arbiter_count_0 q_row$18(
+    self_test__board_reset_por q_row$18(
         .d(q_row$18$d),
         .q(q_row$18$q),
         .clock(q_row$18$clock)
     );
-    self_test__collector_oc_arbiter_count_0 q_row$19(
+    self_test__board_reset_por q_row$19(
         .d(q_row$19$d),
         .q(q_row$19$q),
         .clock(q_row$19$clock)
     );
-    self_test__collector_oc_arbiter_count_0 q_row$20(
+    self_test__board_reset_por q_row$20(
         .d(q_row$20$d),
         .q(q_row$20$q),
         .clock(q_row$20$clock)
     );
-    self_test__collector_oc_arbiter_count_0 q_row$21(
+    self_test__board_reset_por q_row$21(
         .d(q_row$21$d),
         .q(q_row$21$q),
         .clock(q_row$21$clock)
     );
-    self_test__collector_oc_arbiter_count_0 q_row$22(
+    self_test__board_reset_por q_row$22(
         .d(q_row$22$d),
         .q(q_row$22$q),
         .clock(q_row$22$clock)
     );
-    self_test__collector_oc_arbiter_count_0 q_row$23(
+    self_test__board_reset_por q_row$23(
         .d(q_row$23$d),
         .q(q_row$23$q),
         .clock(q_row$23$clock)
     );
-    self_test__collector_oc_arbiter_count_0 q_row$24(
+    self_test__board_reset_por q_row$24(
         .d(q_row$24$d),
         .q(q_row$24$q),
         .clock(q_row$24$clock)
     );
-    self_test__collector_oc_arbiter_count_0 q_row$25(
+    self_test__board_reset_por q_row$25(
         .d(q_row$25$d),
         .q(q_row$25$q),
         .clock(q_row$25$clock)
     );
-    self_test__collector_oc_arbiter_count_0 q_row$26(
+    self_test__board_reset_por q_row$26(
         .d(q_row$26$d),
         .q(q_row$26$q),
         .clock(q_row$26$clock)
     );
-    self_test__collector_oc_arbiter_count_0 q_row$27(
+    self_test__board_reset_por q_row$27(
         .d(q_row$27$d),
         .q(q_row$27$q),
         .clock(q_row$27$clock)
     );
-    self_test__collector_oc_arbiter_count_0 q_row$28(
+    self_test__board_reset_por q_row$28(
         .d(q_row$28$d),
         .q(q_row$28$q),
         .clock(q_row$28$clock)
     );
-    self_test__collector_oc_arbiter_count_0 q_row$29(
+    self_test__board_reset_por q_row$29(
         .d(q_row$29$d),
         .q(q_row$29$q),
         .clock(q_row$29$clock)
     );
-    self_test__collector_oc_arbiter_count_0 q_row$30(
+    self_test__board_reset_por q_row$30(
         .d(q_row$30$d),
         .q(q_row$30$q),
         .clock(q_row$30$clock)
     );
-    self_test__collector_oc_arbiter_count_0 q_row$31(
+    self_test__board_reset_por q_row$31(
         .d(q_row$31$d),
         .q(q_row$31$q),
         .clock(q_row$31$clock)
@@ -3004,32 +3056,32 @@ module self_test__collector_oc_arbiter(clock,reset,push_valid$0,push_valid$1,pus
         .q(tail$3$q),
         .clock(tail$3$clock)
     );
-    self_test__collector_oc_arbiter_count_0 count$0(
+    self_test__board_reset_por count$0(
         .d(count$0$d),
         .q(count$0$q),
         .clock(count$0$clock)
     );
-    self_test__collector_oc_arbiter_count_0 count$1(
+    self_test__board_reset_por count$1(
         .d(count$1$d),
         .q(count$1$q),
         .clock(count$1$clock)
     );
-    self_test__collector_oc_arbiter_count_0 count$2(
+    self_test__board_reset_por count$2(
         .d(count$2$d),
         .q(count$2$q),
         .clock(count$2$clock)
     );
-    self_test__collector_oc_arbiter_count_0 count$3(
+    self_test__board_reset_por count$3(
         .d(count$3$d),
         .q(count$3$q),
         .clock(count$3$clock)
     );
-    self_test__collector_oc_arbiter_overflow_q pri(
+    self_test__board_reset_sync0 pri(
         .d(pri$d),
         .q(pri$q),
         .clock(pri$clock)
     );
-    self_test__collector_oc_arbiter_overflow_q overflow_q(
+    self_test__board_reset_sync0 overflow_q(
         .d(overflow_q$d),
         .q(overflow_q$q),
         .clock(overflow_q$clock)
@@ -4261,20 +4313,6 @@ module self_test__collector_oc_arbiter(clock,reset,push_valid$0,push_valid$1,pus
     end
 endmodule // self_test__collector_oc_arbiter
 
-module self_test__collector_oc_arbiter_count_0(d,q,clock);
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    always @(posedge clock) begin
-       q <= d;
-    end
-endmodule // self_test__collector_oc_arbiter_count_0
-
 module self_test__collector_oc_arbiter_head_0(d,q,clock);
     // Module arguments
     input wire  [2:0] d;
@@ -4288,20 +4326,6 @@ module self_test__collector_oc_arbiter_head_0(d,q,clock);
        q <= d;
     end
 endmodule // self_test__collector_oc_arbiter_head_0
-
-module self_test__collector_oc_arbiter_overflow_q(d,q,clock);
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    always @(posedge clock) begin
-       q <= d;
-    end
-endmodule // self_test__collector_oc_arbiter_overflow_q
 
 module self_test__collector_oc_arbiter_q_slot_0(d,q,clock);
     // Module arguments
@@ -4983,12 +5007,12 @@ module self_test__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
         .index(fetch_rr$index),
         .grant(fetch_rr$grant)
     );
-    self_test__collector_oc_arbiter_count_0 idle(
+    self_test__board_reset_por idle(
         .d(idle$d),
         .q(idle$q),
         .clock(idle$clock)
     );
-    self_test__collector_oc_arbiter_count_0 active(
+    self_test__board_reset_por active(
         .d(active$d),
         .q(active$q),
         .clock(active$clock)
@@ -5033,22 +5057,22 @@ module self_test__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
         .q(mask$3$q),
         .clock(mask$3$clock)
     );
-    self_test__collector_oc_arbiter_count_0 end_idle_q(
+    self_test__board_reset_por end_idle_q(
         .d(end_idle_q$d),
         .q(end_idle_q$q),
         .clock(end_idle_q$clock)
     );
-    self_test__collector_oc_arbiter_count_0 branch_idle_q(
+    self_test__board_reset_por branch_idle_q(
         .d(branch_idle_q$d),
         .q(branch_idle_q$q),
         .clock(branch_idle_q$clock)
     );
-    self_test__collector_oc_arbiter_count_0 pop_idle_q(
+    self_test__board_reset_por pop_idle_q(
         .d(pop_idle_q$d),
         .q(pop_idle_q$q),
         .clock(pop_idle_q$clock)
     );
-    self_test__collector_oc_arbiter_count_0 ctl_idle_q(
+    self_test__board_reset_por ctl_idle_q(
         .d(ctl_idle_q$d),
         .q(ctl_idle_q$q),
         .clock(ctl_idle_q$clock)
@@ -5659,7 +5683,7 @@ module self_test__sched_fetch_rr(clock,reset,req,advance,valid,index,grant);
     reg  [3:0] one_hot;
     reg  [1:0] pick;
     // Sub module instances
-    self_test__collector_oc_arbiter_count_0 above(
+    self_test__board_reset_por above(
         .d(above$d),
         .q(above$q),
         .clock(above$clock)
@@ -5971,17 +5995,17 @@ module self_test__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
         .q(bottom_pc_q$3$q),
         .clock(bottom_pc_q$3$clock)
     );
-    self_test__collector_oc_arbiter_count_0 overflow_q(
+    self_test__board_reset_por overflow_q(
         .d(overflow_q$d),
         .q(overflow_q$q),
         .clock(overflow_q$clock)
     );
-    self_test__collector_oc_arbiter_count_0 underflow_q(
+    self_test__board_reset_por underflow_q(
         .d(underflow_q$d),
         .q(underflow_q$q),
         .clock(underflow_q$clock)
     );
-    self_test__collector_oc_arbiter_overflow_q refill(
+    self_test__board_reset_sync0 refill(
         .d(refill$d),
         .q(refill$q),
         .clock(refill$clock)

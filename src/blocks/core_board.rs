@@ -3,9 +3,9 @@
 //! and recording its write-backs ([`crate::link`] is the protocol, [`crate::link::Host`] the
 //! host's side).
 //!
-//! Reset: a 15-cycle power-on reset, or the reset button (`rst_n`, active low, synchronised by
-//! two flip-flops), resets the link and the core; the link's `reset` command resets the core
-//! alone. Neither clears the instruction memory, the register file or the local data share.
+//! Reset: the [`BoardReset`] (power-on, or the reset button) resets the link and the core;
+//! the link's `reset` command resets the core alone. Neither clears the instruction memory, the
+//! register file or the local data share.
 //!
 //! LEDs: 0 heartbeat (bit 25 of a cycle counter), 1 a run in progress, 2 capture on, 3 a core
 //! error flag, 4 a link error flag, 5 an answer being sent.
@@ -15,11 +15,8 @@ use rust_hdl::prelude::*;
 
 use super::host_link::HostLinkCu;
 use super::simt_core::SimtCoreCu;
-use super::{UartRx, UartTx};
+use super::{BoardReset, UartRx, UartTx};
 use crate::params::CORE_CU;
-
-/// Power-on reset length: the reset is held while the counter is below this.
-const POR_DONE: u64 = 15;
 
 #[derive(LogicBlock)]
 pub struct CoreBoard {
@@ -37,11 +34,8 @@ pub struct CoreBoard {
     transmitter: UartTx,
     link: HostLinkCu,
     core: SimtCoreCu,
-    sync0: DFF<Bit>,
-    sync1: DFF<Bit>,
-    por: DFF<Bits<4>>,
+    board_reset: BoardReset,
     heartbeat: DFF<Bits<26>>,
-    por_done: Constant<Bits<4>>,
     /// Lane `l`'s bit offset in a register.
     lane_at: [Constant<Bits<8>>; 4],
     reset_int: Signal<Local, Bit>,
@@ -64,11 +58,8 @@ impl CoreBoard {
             transmitter: UartTx::new(clocks_per_bit)?,
             link: HostLinkCu::new()?,
             core: SimtCoreCu::with_lds(CORE_CU, lds)?,
-            sync0: Default::default(),
-            sync1: Default::default(),
-            por: Default::default(),
+            board_reset: BoardReset::new()?,
             heartbeat: Default::default(),
-            por_done: Constant::new(POR_DONE.to_bits()),
             lane_at: std::array::from_fn(|l| Constant::new(((l * CORE_CU.lane_bits) as u64).to_bits())),
             reset_int: Default::default(),
             lane_value: Default::default(),
@@ -81,18 +72,15 @@ impl CoreBoard {
 impl Logic for CoreBoard {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clk, sync0, sync1, por, heartbeat);
+        dff_setup!(self, clk, heartbeat);
         self.receiver.clock.next = self.clk.val();
         self.transmitter.clock.next = self.clk.val();
         self.link.clock.next = self.clk.val();
         self.core.clock.next = self.clk.val();
         // Reset: button (synchronised) or power-on.
-        self.sync0.d.next = !self.rst_n.val();
-        self.sync1.d.next = self.sync0.q.val();
-        if self.por.q.val() != self.por_done.val() {
-            self.por.d.next = self.por.q.val() + 1;
-        }
-        self.reset_int.next = self.sync1.q.val() | (self.por.q.val() != self.por_done.val());
+        self.board_reset.clock.next = self.clk.val();
+        self.board_reset.rst_n.next = self.rst_n.val();
+        self.reset_int.next = self.board_reset.reset.val();
         self.heartbeat.d.next = self.heartbeat.q.val() + 1;
 
         // Serial port <-> link

@@ -94,6 +94,8 @@ pub struct HostLink<const WW: usize, const T: usize, const TD: usize, const IA: 
     reg_at: Constant<Bits<8>>,
     warp_at: Constant<Bits<8>>,
     sending: Signal<Local, Bit>,
+    /// Reset or the `reset` command: capture off and empty, flags cleared (after all else).
+    clear_link: Signal<Local, Bit>,
     errors_now: Signal<Local, Bits<4>>,
     flags: Signal<Local, Bits<8>>,
     count16: Signal<Local, Bits<16>>,
@@ -168,6 +170,7 @@ impl<const WW: usize, const T: usize, const TD: usize, const IA: usize, const SP
             reg_at: Constant::new(((TD + T) as u64).to_bits()),
             warp_at: Constant::new(((TD + T + 4) as u64).to_bits()),
             sending: Default::default(),
+            clear_link: Default::default(),
             errors_now: Default::default(),
             flags: Default::default(),
             count16: Default::default(),
@@ -235,16 +238,13 @@ impl<const WW: usize, const T: usize, const TD: usize, const IA: usize, const SP
         self.count16.next = bit_cast::<16, 9>(self.cap_count.q.val());
         self.byte_word.next = (self.word.q.val() >> 8) | (bit_cast::<32, 8>(self.rx_data.val()) << 24);
 
+        self.clear_link.next = false;
         if self.reset.val() {
             self.phase.d.next = 0.into();
             self.nargs.d.next = false;
             self.wbytes.d.next = 0.into();
             self.reply_left.d.next = 0.into();
-            self.cap_en.d.next = false;
-            self.cap_count.d.next = 0.into();
-            self.err_cmd.d.next = false;
-            self.err_overrun.d.next = false;
-            self.err_full.d.next = false;
+            self.clear_link.next = true;
         } else {
             // 1. Record a write-back.
             if self.cap_en.q.val() & self.wb_valid.val() {
@@ -296,11 +296,7 @@ impl<const WW: usize, const T: usize, const TD: usize, const IA: usize, const SP
                         self.reply_left.d.next = 33.into();
                     } else if self.rx_data.val() == self.op_reset.val() {
                         self.core_reset_q.d.next = true;
-                        self.cap_en.d.next = false;
-                        self.cap_count.d.next = 0.into();
-                        self.err_cmd.d.next = false;
-                        self.err_overrun.d.next = false;
-                        self.err_full.d.next = false;
+                        self.clear_link.next = true;
                     } else {
                         self.err_cmd.d.next = true;
                     }
@@ -344,6 +340,13 @@ impl<const WW: usize, const T: usize, const TD: usize, const IA: usize, const SP
                     }
                 }
             }
+        }
+        if self.clear_link.val() {
+            self.cap_en.d.next = false;
+            self.cap_count.d.next = 0.into();
+            self.err_cmd.d.next = false;
+            self.err_overrun.d.next = false;
+            self.err_full.d.next = false;
         }
     }
 }

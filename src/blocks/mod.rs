@@ -39,6 +39,8 @@ pub mod misr;
 pub use misr::Misr;
 pub mod collector_self_test;
 pub use collector_self_test::CollectorSelfTest;
+pub mod board_reset;
+pub use board_reset::BoardReset;
 pub mod self_test;
 pub use self_test::SelfTest;
 pub mod simt_core;

@@ -21,7 +21,8 @@
 use anyhow::Result;
 use rust_hdl::prelude::*;
 
-use super::{CollectorSelfTest, Lfsr, Misr, WarpScheduler};
+use super::board_reset::POR_CYCLES;
+use super::{BoardReset, CollectorSelfTest, Lfsr, Misr, WarpScheduler};
 use crate::model::lfsr::TAPS_32;
 use crate::params::{check_range, Preset, SchedulerMode};
 
@@ -46,9 +47,7 @@ pub struct SelfTest<const W: usize, const WW: usize, const T: usize, const A: us
     traffic_a: Lfsr<32>,
     traffic_b: Lfsr<32>,
     misr: Misr<32>,
-    sync0: DFF<Bit>,
-    sync1: DFF<Bit>,
-    por: DFF<Bits<4>>,
+    board_reset: BoardReset,
     count: DFF<Bits<24>>,
     heartbeat: DFF<Bits<26>>,
     seen_stack_err: DFF<Bit>,
@@ -58,7 +57,6 @@ pub struct SelfTest<const W: usize, const WW: usize, const T: usize, const A: us
     fold_q: DFF<Bits<32>>,
     running_q: DFF<Bit>,
     expected: Constant<Bits<32>>,
-    por_done: Constant<Bits<4>>,
     cycles: Constant<Bits<24>>,
     reset_int: Signal<Local, Bit>,
     running: Signal<Local, Bit>,
@@ -77,8 +75,6 @@ pub struct SelfTest<const W: usize, const WW: usize, const T: usize, const A: us
     fail: Signal<Local, Bit>,
 }
 
-/// Power-on reset length: the reset is held while the counter is below this.
-const POR_DONE: u64 = 15;
 
 impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize,
     const B: usize, const BW: usize, const N: usize, const NW: usize, const P: usize, const K: usize, const Q: usize, const QW: usize, const QCW: usize,
@@ -102,9 +98,7 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
             traffic_a: Lfsr::new(TAPS_32, 0x1234_5678)?,
             traffic_b: Lfsr::new(TAPS_32, 0x9E37_79B9)?,
             misr: Misr::new(TAPS_32)?,
-            sync0: Default::default(),
-            sync1: Default::default(),
-            por: Default::default(),
+            board_reset: BoardReset::new()?,
             count: Default::default(),
             heartbeat: Default::default(),
             seen_stack_err: Default::default(),
@@ -113,7 +107,6 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
             fold_q: Default::default(),
             running_q: Default::default(),
             expected: Constant::new(expected.to_bits()),
-            por_done: Constant::new(POR_DONE.to_bits()),
             cycles: Constant::new(cycles.to_bits()),
             reset_int: Default::default(),
             running: Default::default(),
@@ -145,7 +138,7 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
         prepare(self)?;
         for cycle in 0..limit {
             let out = cycle_outputs(self, &[1, 1], cycle)?;
-            if cycle > POR_DONE as usize + 4 && out[0] & LED_DONE != 0 {
+            if cycle > POR_CYCLES as usize + 4 && out[0] & LED_DONE != 0 {
                 return Ok((self.signature(), out[0]));
             }
             clock_edge(self, cycle)?;
@@ -169,19 +162,16 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
 {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clk, sync0, sync1, por, count, heartbeat, seen_stack_err, seen_misuse, seen_collector_err, fold_q, running_q);
+        dff_setup!(self, clk, count, heartbeat, seen_stack_err, seen_misuse, seen_collector_err, fold_q, running_q);
         self.sched.clock.next = self.clk.val();
         self.collector.clock.next = self.clk.val();
         self.traffic_a.clock.next = self.clk.val();
         self.traffic_b.clock.next = self.clk.val();
         self.misr.clock.next = self.clk.val();
         // Reset: button (synchronized) or power-on.
-        self.sync0.d.next = !self.rst_n.val();
-        self.sync1.d.next = self.sync0.q.val();
-        if self.por.q.val() != self.por_done.val() {
-            self.por.d.next = self.por.q.val() + 1;
-        }
-        self.reset_int.next = self.sync1.q.val() | (self.por.q.val() != self.por_done.val());
+        self.board_reset.clock.next = self.clk.val();
+        self.board_reset.rst_n.next = self.rst_n.val();
+        self.reset_int.next = self.board_reset.reset.val();
         self.running.next = self.count.q.val() != self.cycles.val();
         self.heartbeat.d.next = self.heartbeat.q.val() + 1;
         // Traffic

@@ -122,6 +122,8 @@ pub fn exported_blocks<B: PresetBlocks>() -> Result<Vec<ExportedBlock>> {
             "board self-test: 32-bit Galois LFSR (pseudo-random traffic)", &[("Taps", format!("{TAPS_32:#010x}, seed {LFSR_SEED:#010x}"))])?,
         export(&preset, &mut crate::blocks::Misr::<32>::new(TAPS_32)?, "misr", "Misr",
             "board self-test: 32-bit multiple-input signature register", &[("Taps", format!("{TAPS_32:#010x}"))])?,
+        export(&preset, &mut crate::blocks::BoardReset::new()?, "board_reset", "BoardReset",
+            "board tops: power-on reset and the synchronised reset button", &[("Power-on", format!("{} cycles", crate::blocks::board_reset::POR_CYCLES))])?,
         export(&preset, &mut crate::blocks::UartTx::new(cpb)?, "uart_tx", "UartTx",
             "host link: 8N1 serial transmitter", &[("Rate", format!("{cpb} clocks per bit ({} baud at {} MHz)", crate::board::HOST_BAUD, board.clock_mhz))])?,
         export(&preset, &mut crate::blocks::UartRx::new(cpb)?, "uart_rx", "UartRx",

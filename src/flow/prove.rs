@@ -112,6 +112,15 @@ pub const FORMAL_BLOCKS: &[FormalBlock] = &[
         },
     },
     FormalBlock {
+        module: "host_link",
+        properties: "src/blocks/host_link.sv",
+        wrapper: "host_link_props",
+        parameters: |p| {
+            let c = crate::params::core_params(p.name).unwrap_or(crate::params::CORE_CU);
+            vec![("WW", clog2(c.warps)), ("T", c.threads), ("TD", c.threads * c.lane_bits), ("IA", clog2(c.imem_words)), ("SPW", clog2(c.stack_depth + 1))]
+        },
+    },
+    FormalBlock {
         module: "ibuffer",
         properties: "src/blocks/ibuffer.sv",
         wrapper: "ibuffer_props",

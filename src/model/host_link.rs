@@ -151,10 +151,10 @@ impl CycleModel for HostLinkModel {
         self.core_reset = false;
         self.start = false;
         self.write = None;
-        // The buffer's read port reads the row `rx_data` names at every edge (before this
-        // edge's write): a `capture` command's index is its last byte.
         // `query` reports the registers as they were before this edge.
         let status = self.status(&i, i.rx_err == 1);
+        // The buffer's read port reads the row `rx_data` names at every edge (before this
+        // edge's write): a `capture` command's index is its last byte.
         let read = self.ram_out;
         self.ram_out = self.capture[i.rx_data as usize % CAPTURE_RECORDS];
         if i.reset == 1 {

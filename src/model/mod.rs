@@ -3,6 +3,7 @@
 //! blocks must do: the differential tests compare every output on every cycle against them.
 
 pub mod bank_arbiter;
+pub mod board_reset;
 pub mod decoder;
 pub mod ibuffer;
 pub mod lane_alu;

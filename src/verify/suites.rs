@@ -122,6 +122,13 @@ pub fn for_module<B: PresetBlocks>(module: &str, seed: u64, cycles: usize) -> Re
                 vec![(c == 0 || (rng.chance(1) && rng.chance(20))) as u64, rng.chance(80) as u64, rng.bits(32)]
             })
         }
+        "board_reset" => {
+            let mut model = crate::model::board_reset::BoardResetModel::default();
+            run_differential(&format!("board_reset_{}", B::PRESET.name), || crate::blocks::BoardReset::new().unwrap(), &mut model, seed, cycles, |rng, _, _| {
+                // The button held for a few cycles now and then, and bouncing.
+                vec![!(rng.chance(2) || (rng.chance(10) && rng.chance(30))) as u64]
+            })
+        }
         "uart_tx" => {
             let cpb = crate::board::ALCHITRY_CU_V1.clocks_per_bit();
             let mut model = crate::model::uart::UartTxModel::new(cpb);
