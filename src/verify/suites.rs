@@ -385,7 +385,10 @@ pub fn core_board(seed: u64, cycles: usize) -> Result<Recorded> {
                 host.reset_core()?;
             }
             if rng.chance(10) {
-                host.serial.send(&[rng.bits(8) as u8])?;
+                // An unknown command byte (flagged), then the `reset` command that clears it.
+                let junk = (rng.bits(8) as u8..=255).chain(0..).find(|b| crate::link::Command::of(*b).is_none()).unwrap_or(0);
+                host.serial.send(&[junk])?;
+                host.reset_core()?;
             }
             Ok(())
         };
