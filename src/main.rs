@@ -372,8 +372,7 @@ fn run(cli: Cli) -> Result<()> {
             print!("{}", speed::table(&preset, &rows));
         }
         Command::Asm { file, out } => {
-            let source = std::fs::read_to_string(&file).with_context(|| format!("cannot read {}", file.display()))?;
-            let program = simt_rtl::isa::asm::assemble(&source).with_context(|| format!("{}", file.display()))?;
+            let program = read_kernel(&file)?;
             let words: String = program.iter().map(|i| format!("{:08x}\n", i.encode())).collect();
             match out {
                 Some(path) => {
@@ -385,8 +384,7 @@ fn run(cli: Cli) -> Result<()> {
         }
         Command::Run { kernel, preset, policy, lds, seed, max_cycles, vcd } => {
             let params = simt_rtl::params::CoreParams { policy: simt_rtl::params::IssuePolicy::parse(&policy)?, ..simt_rtl::params::core_params(&preset)? };
-            let source = std::fs::read_to_string(&kernel).with_context(|| format!("cannot read {}", kernel.display()))?;
-            let program = simt_rtl::isa::asm::assemble(&source).with_context(|| format!("{}", kernel.display()))?;
+            let program = read_kernel(&kernel)?;
             let lds = read_lds(lds.as_deref(), seed, params)?;
             if let Some(dir) = vcd.as_ref().and_then(|v| v.parent()).filter(|d| !d.as_os_str().is_empty()) {
                 std::fs::create_dir_all(dir).with_context(|| format!("cannot create output directory {}", dir.display()))?;
@@ -404,8 +402,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Board { action: BoardAction::Run { kernel, lds, seed, port, sim } } => {
             use simt_rtl::link::{Host, TtySerial};
             let params = simt_rtl::params::CORE_CU;
-            let source = std::fs::read_to_string(&kernel).with_context(|| format!("cannot read {}", kernel.display()))?;
-            let program = simt_rtl::isa::asm::assemble(&source).with_context(|| format!("{}", kernel.display()))?;
+            let program = read_kernel(&kernel)?;
             let lds = read_lds(lds.as_deref(), seed, params)?;
             let (run, on) = if sim {
                 let board = simt_rtl::verify::link_sim::SimBoard::new(4, &[])?;
@@ -430,6 +427,12 @@ fn run(cli: Cli) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// A kernel's assembly source, assembled (errors name the file).
+fn read_kernel(path: &std::path::Path) -> Result<Vec<simt_rtl::isa::Inst>> {
+    let source = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    simt_rtl::isa::asm::assemble(&source).with_context(|| format!("{}", path.display()))
 }
 
 /// A kernel's local data share: the hex words of `path` (one per line), or pseudo-random words.
