@@ -168,18 +168,27 @@ fn simt_core(preset: &Preset) -> Result<Vec<ExportedBlock>> {
             let cpb = crate::board::CORE_BOARD_CLOCKS_PER_BIT;
             let rate = format!("{cpb} clocks per bit ({} baud at {} MHz)", crate::board::HOST_BAUD, crate::board::CORE_BOARD_MHZ);
             vec![
-                export(preset, &mut SimtCoreCu::new(p)?, "simt_core", "SimtCore", summary, &extra)?,
-                export(preset, &mut crate::blocks::host_link::HostLinkCu::new()?, "host_link", "HostLink",
+                export_large(preset, || SimtCoreCu::new(p), "simt_core", "SimtCore", summary, &extra)?,
+                export_large(preset, crate::blocks::host_link::HostLinkCu::new, "host_link", "HostLink",
                     "host link: the serial protocol engine between the UART and the SIMT core (writes, start, status, write-back capture)",
                     &[("Protocol", LINK_PROTOCOL.into())])?,
-                export(preset, &mut crate::blocks::CoreBoard::new(cpb, &[])?, "core_board", "CoreBoard",
+                export_large(preset, || crate::blocks::CoreBoard::new(cpb, &[]), "core_board", "CoreBoard",
                     "board top: the SIMT core behind the USB serial port (UART, host link), LEDs",
                     &[("Protocol", LINK_PROTOCOL.into()), ("Clock", format!("{} MHz from the iCE40 PLL; serial port {rate}", crate::board::CORE_BOARD_MHZ)),
                       ("Ports", "clk, rst_n (active low), led[7:0], usb_rx, usb_tx as in constraints/".into())])?,
             ]
         }
-        _ => vec![export(preset, &mut SimtCoreTiny::new(p)?, "simt_core", "SimtCore", summary, &extra)?],
+        _ => vec![export_large(preset, || SimtCoreTiny::new(p), "simt_core", "SimtCore", summary, &extra)?],
     })
+}
+
+/// [`export`] for a block of 100 KB and more (a core, a board top): built on the heap in a frame
+/// of its own, so a debug build's frames (which keep every temporary) stay within a test
+/// thread's 2 MiB stack.
+#[inline(never)]
+fn export_large<D: Dut>(preset: &Preset, make: impl FnOnce() -> Result<D>, module: &str, block: &'static str, summary: &str, extra: &[(&str, String)]) -> Result<ExportedBlock> {
+    let mut dut = Box::new(make()?);
+    export(preset, dut.as_mut(), module, block, summary, extra)
 }
 
 pub const LINK_PROTOCOL: &str = "8N1; commands: 'W' addr n (0 = 256) then n little-endian words: write instruction words; 'S' flags (bit 0 capture): start; \
