@@ -98,52 +98,52 @@ pub fn exported_blocks<B: PresetBlocks>() -> Result<Vec<ExportedBlock>> {
     let board = crate::board::ALCHITRY_CU_V1;
     let cpb = board.clocks_per_bit();
     let mut blocks = vec![
-        export(&preset, &mut B::warp_encoder(Order::LowestFirst)?, "priority_encoder_lowest", "PriorityEncoder",
+        export_new(&preset, || B::warp_encoder(Order::LowestFirst), "priority_encoder_lowest", "PriorityEncoder",
             "one-of-N priority encoder over the warps, lowest index first", &[("Order", "lowest index first".into())])?,
-        export(&preset, &mut B::warp_encoder(Order::HighestFirst)?, "priority_encoder_highest", "PriorityEncoder",
+        export_new(&preset, || B::warp_encoder(Order::HighestFirst), "priority_encoder_highest", "PriorityEncoder",
             "one-of-N priority encoder over the warps, highest index first (the seed's order)", &[("Order", "highest index first".into())])?,
-        export(&preset, &mut B::warp_arbiter()?, "round_robin_arbiter", "RoundRobinArbiter",
+        export_new(&preset, || B::warp_arbiter(), "round_robin_arbiter", "RoundRobinArbiter",
             "round-robin arbiter over the warps, priority rotates past the last taken grant", &[])?,
-        export(&preset, &mut B::stack()?, "simt_stack", "SimtStack",
+        export_new(&preset, || B::stack(), "simt_stack", "SimtStack",
             "one warp's SIMT reconvergence stack of {mask, pc} with overflow/underflow flags", &[])?,
-        export(&preset, &mut B::stack_ram(fixed.empty_top())?, "simt_stack_ram", "SimtStackRam",
+        export_new(&preset, || B::stack_ram(fixed.empty_top()), "simt_stack_ram", "SimtStackRam",
             "every warp's SIMT stack in block RAM, tops in registers: the fixed-mode warp scheduler's stacks", &[("Empty top", format!("{:?}", fixed.empty_top()))])?,
-        export(&preset, &mut B::scheduler(fixed)?, "warp_scheduler", "WarpScheduler",
+        export_new(&preset, || B::scheduler(fixed), "warp_scheduler", "WarpScheduler",
             "warp scheduler with per-warp SIMT stacks (fixed mode)", &[("Mode", fixed.name())])?,
-        export(&preset, &mut B::seed_scheduler()?, "WarpScheduler", "SeedWarpScheduler",
+        export_new(&preset, || B::seed_scheduler(), "WarpScheduler", "SeedWarpScheduler",
             "the seed's WarpScheduler (003): seed-compatible mode behind the seed's ports", &[("Mode", SchedulerMode::SeedCompatible.name())])?,
-        export(&preset, &mut B::bank_arbiter()?, "bank_arbiter", "BankArbiter",
+        export_new(&preset, || B::bank_arbiter(), "bank_arbiter", "BankArbiter",
             "operand collector: per-bank read-request FIFOs and wavefront read allocator, write-back priority", &[("Collector", collector_summary(&preset))])?,
-        export(&preset, &mut B::register_map()?, "register_map", "RegisterMap",
+        export_new(&preset, || B::register_map(), "register_map", "RegisterMap",
             "operand collector: bank and row of a warp's register (GPGPU-Sim's register_bank())", &[("Collector", collector_summary(&preset))])?,
-        export(&preset, &mut B::register_file()?, "register_file", "RegisterFile",
+        export_new(&preset, || B::register_file(), "register_file", "RegisterFile",
             "operand collector: banked register file, one read per bank per cycle (latency 1), one lane-masked write", &[("Collector", collector_summary(&preset))])?,
-        export(&preset, &mut crate::blocks::Lfsr::<32>::new(TAPS_32, LFSR_SEED)?, "lfsr", "Lfsr",
+        export_new(&preset, || crate::blocks::Lfsr::<32>::new(TAPS_32, LFSR_SEED), "lfsr", "Lfsr",
             "board self-test: 32-bit Galois LFSR (pseudo-random traffic)", &[("Taps", format!("{TAPS_32:#010x}, seed {LFSR_SEED:#010x}"))])?,
-        export(&preset, &mut crate::blocks::Misr::<32>::new(TAPS_32)?, "misr", "Misr",
+        export_new(&preset, || crate::blocks::Misr::<32>::new(TAPS_32), "misr", "Misr",
             "board self-test: 32-bit multiple-input signature register", &[("Taps", format!("{TAPS_32:#010x}"))])?,
-        export(&preset, &mut crate::blocks::BoardReset::new()?, "board_reset", "BoardReset",
+        export_new(&preset, || crate::blocks::BoardReset::new(), "board_reset", "BoardReset",
             "board tops: power-on reset and the synchronised reset button", &[("Power-on", format!("{} cycles", crate::blocks::board_reset::POR_CYCLES))])?,
-        export(&preset, &mut crate::blocks::UartTx::new(cpb)?, "uart_tx", "UartTx",
+        export_new(&preset, || crate::blocks::UartTx::new(cpb), "uart_tx", "UartTx",
             "host link: 8N1 serial transmitter", &[("Rate", format!("{cpb} clocks per bit ({} baud at {} MHz)", crate::board::HOST_BAUD, board.clock_mhz))])?,
-        export(&preset, &mut crate::blocks::UartRx::new(cpb)?, "uart_rx", "UartRx",
+        export_new(&preset, || crate::blocks::UartRx::new(cpb), "uart_rx", "UartRx",
             "host link: 8N1 serial receiver (two-flip-flop synchroniser, mid-bit sampling, framing-error flag)",
             &[("Rate", format!("{cpb} clocks per bit ({} baud at {} MHz)", crate::board::HOST_BAUD, board.clock_mhz))])?,
-        export(&preset, &mut B::local_data_share()?, "local_data_share", "LocalDataShare",
+        export_new(&preset, || B::local_data_share(), "local_data_share", "LocalDataShare",
             "R700 local data share (seed 004): 4 banks (bank = address mod 4), owner-computes stores, dynamic loads, bank conflicts serialised and counted",
             &[("LDS", format!("banks={} rows_per_bank={} word_bits={} lanes={}", crate::isa::LDS_BANKS, preset.lds_rows, preset.collector.lane_bits, preset.scheduler.threads)),
               ("Interface", LDS_INTERFACE.into())])?,
-        export(&preset, &mut B::scoreboard()?, "scoreboard", "Scoreboard",
+        export_new(&preset, || B::scoreboard(), "scoreboard", "Scoreboard",
             "GPGPU-Sim's scoreboard: registers in flight per warp, RAW/WAW hazard check (a same-cycle release counts), sticky misuse flags",
             &[("Registers", format!("{} per warp", preset.collector.regs_per_warp))])?,
-        export(&preset, &mut B::ibuffer()?, "ibuffer", "IBuffer",
+        export_new(&preset, || B::ibuffer(), "ibuffer", "IBuffer",
             "the SIMT core's per-warp instruction buffer: two slots per warp, fill, issue of the oldest, flush, misuse flags", &[])?,
-        export(&preset, &mut crate::blocks::Decoder::new()?, "decoder", "Decoder",
+        export_new(&preset, || crate::blocks::Decoder::new(), "decoder", "Decoder",
             "the SIMT core's instruction decode: opcode ROM from the ISA's decoder, register, immediate, target and store fields", &[])?,
-        export(&preset, &mut B::lane_alu()?, "lane_alu", "LaneAlu",
+        export_new(&preset, || B::lane_alu(), "lane_alu", "LaneAlu",
             "the SIMT core's execution stage: one integer ALU per lane (the ISA's ALU ops), zero test for branches",
             &[("Ops", "op codes 0..10: add sub and or xor shl shr slt seq pass_b lane; others give 0 and bad_op".into())])?,
-        export(&preset, &mut B::operand_collector()?, "operand_collector", "OperandCollector",
+        export_new(&preset, || B::operand_collector(), "operand_collector", "OperandCollector",
             "GPGPU-Sim's operand collector (opndcoll_rfu_t): banked register file, bank arbiter, collector and dispatch units", &[("Collector", collector_summary(&preset)), ("Interface", COLLECTOR_INTERFACE.into())])?,
     ];
     blocks.extend(simt_core(&preset)?);
@@ -168,25 +168,25 @@ fn simt_core(preset: &Preset) -> Result<Vec<ExportedBlock>> {
             let cpb = crate::board::CORE_BOARD_CLOCKS_PER_BIT;
             let rate = format!("{cpb} clocks per bit ({} baud at {} MHz)", crate::board::HOST_BAUD, crate::board::CORE_BOARD_MHZ);
             vec![
-                export_large(preset, || SimtCoreCu::new(p), "simt_core", "SimtCore", summary, &extra)?,
-                export_large(preset, crate::blocks::host_link::HostLinkCu::new, "host_link", "HostLink",
+                export_new(preset, || SimtCoreCu::new(p), "simt_core", "SimtCore", summary, &extra)?,
+                export_new(preset, crate::blocks::host_link::HostLinkCu::new, "host_link", "HostLink",
                     "host link: the serial protocol engine between the UART and the SIMT core (writes, start, status, write-back capture)",
                     &[("Protocol", LINK_PROTOCOL.into())])?,
-                export_large(preset, || crate::blocks::CoreBoard::new(cpb, &[]), "core_board", "CoreBoard",
+                export_new(preset, || crate::blocks::CoreBoard::new(cpb, &[]), "core_board", "CoreBoard",
                     "board top: the SIMT core behind the USB serial port (UART, host link), LEDs",
                     &[("Protocol", LINK_PROTOCOL.into()), ("Clock", format!("{} MHz from the iCE40 PLL; serial port {rate}", crate::board::CORE_BOARD_MHZ)),
                       ("Ports", "clk, rst_n (active low), led[7:0], usb_rx, usb_tx as in constraints/".into())])?,
             ]
         }
-        _ => vec![export_large(preset, || SimtCoreTiny::new(p), "simt_core", "SimtCore", summary, &extra)?],
+        _ => vec![export_new(preset, || SimtCoreTiny::new(p), "simt_core", "SimtCore", summary, &extra)?],
     })
 }
 
-/// [`export`] for a block of 100 KB and more (a core, a board top): built on the heap in a frame
-/// of its own, so a debug build's frames (which keep every temporary) stay within a test
-/// thread's 2 MiB stack.
+/// [`export`] of the block `make` builds, on the heap and in a frame of its own: a debug build
+/// keeps every temporary of a function in its frame, and the blocks (a core is 100 KB) built
+/// inline in one list overflowed a test thread's 2 MiB stack.
 #[inline(never)]
-fn export_large<D: Dut>(preset: &Preset, make: impl FnOnce() -> Result<D>, module: &str, block: &'static str, summary: &str, extra: &[(&str, String)]) -> Result<ExportedBlock> {
+fn export_new<D: Dut>(preset: &Preset, make: impl FnOnce() -> Result<D>, module: &str, block: &'static str, summary: &str, extra: &[(&str, String)]) -> Result<ExportedBlock> {
     let mut dut = Box::new(make()?);
     export(preset, dut.as_mut(), module, block, summary, extra)
 }
