@@ -112,6 +112,13 @@ pub struct Record {
     pub data: u64,
 }
 
+impl Record {
+    /// Lane `l`'s value.
+    pub fn lane(&self, l: usize, lane_bits: usize) -> u32 {
+        (self.data >> (l * lane_bits) & crate::verify::rng::mask(lane_bits)) as u32
+    }
+}
+
 /// What a kernel left on the board: every register of every warp and lane, the local data
 /// share, and the run's counters and flags.
 #[derive(Clone, Debug)]
@@ -225,7 +232,7 @@ impl<S: Serial> Host<S> {
         }
         for r in records {
             for l in 0..p.threads {
-                regs[(r.warp * p.threads + l) * REGISTERS + r.reg] = (r.data >> (l * p.lane_bits)) as u32 & crate::verify::rng::mask(p.lane_bits) as u32;
+                regs[(r.warp * p.threads + l) * REGISTERS + r.reg] = r.lane(l, p.lane_bits);
             }
         }
         // The local data share: thread t loads words t, t + n, ... into r3 (n threads).
@@ -238,7 +245,7 @@ impl<S: Serial> Host<S> {
             seen[r.warp] += 1;
             for l in 0..p.threads {
                 if let Some(w) = memory.get_mut(r.warp * p.threads + l + k * n) {
-                    *w = (r.data >> (l * p.lane_bits)) as u32 & crate::verify::rng::mask(p.lane_bits) as u32;
+                    *w = r.lane(l, p.lane_bits);
                 }
             }
         }

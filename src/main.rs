@@ -344,8 +344,11 @@ fn run(cli: Cli) -> Result<()> {
             for b in blocks {
                 let dir = out.join(&preset).join(b.module);
                 let rtl_file = rtl.join(&preset).join(format!("{}.v", b.module));
-                if block.is_none() && b.module == "host_link" && preset != "cu" {
-                    println!("{}: exported for the cu core's board only (skipped for `{preset}`)", b.module);
+                if let Some(only) = b.only_preset.filter(|o| *o != preset) {
+                    if block.is_some() {
+                        anyhow::bail!("--block `{}` is exported for preset `{only}` only, not `{preset}`", b.module);
+                    }
+                    println!("{}: exported for preset `{only}` only (skipped for `{preset}`)", b.module);
                     continue;
                 }
                 for (name, outcome) in prove_only(b, &p, &rtl_file, depth, &dir, &property).with_context(|| format!("proving {}", b.module))? {

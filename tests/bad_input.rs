@@ -130,6 +130,7 @@ fn command_line_errors_are_one_clear_line() {
         (vec!["build", "--freq", "0"], "--freq 0: the alchitry-cu clock is 100 MHz, other clocks come from the iCE40 PLL: clock 0 MHz is outside"),
         (vec!["build", "--preset", "nope"], "unknown preset `nope`"),
         (vec!["build", "--top", "gpu"], "unknown --top `gpu`: known board tops are self-test, core"),
+        (vec!["prove", "--preset", "seed", "--block", "host_link"], "--block `host_link` is exported for preset `cu` only, not `seed`"),
         (vec!["vivado", "--board", "alchitry-cu"], "board `alchitry-cu` is not a Vivado board"),
         (vec!["vivado", "--out", unwritable], "cannot create"),
         (vec!["report", "--preset", "nope"], "unknown preset `nope`"),

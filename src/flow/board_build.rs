@@ -123,12 +123,15 @@ pub fn board_top_verilog<B: PresetBlocks>(board: &Board, cycles: u64, pll: Optio
         board.description,
         env!("CARGO_PKG_VERSION")
     );
+    under_pll(&top, "self_test", &header, board, pll)
+}
+
+/// A board top as Verilog with top module `top`; with `pll`, `top` is the PLL in front of it
+/// (module `inner`).
+fn under_pll(top: &impl Block, inner: &str, header: &str, board: &Board, pll: Option<&Ice40Pll>) -> Result<String> {
     match pll {
-        None => export_module(&top, "top", &header),
-        Some(pll) => {
-            let wrapper = pll_top_verilog(pll, board.clock_mhz as f64, "self_test");
-            Ok(export_module(&top, "self_test", &header)? + "\n" + &wrapper)
-        }
+        None => export_module(top, "top", header),
+        Some(pll) => Ok(export_module(top, inner, header)? + "\n" + &pll_top_verilog(pll, board.clock_mhz as f64, inner)),
     }
 }
 
@@ -147,10 +150,7 @@ pub fn core_board_verilog(board: &Board, mhz: f64, pll: Option<&Ice40Pll>) -> Re
         board.description,
         env!("CARGO_PKG_VERSION")
     );
-    match pll {
-        None => export_module(&top, "top", &header),
-        Some(pll) => Ok(export_module(&top, "core_board", &header)? + "\n" + &pll_top_verilog(pll, board.clock_mhz as f64, "core_board")),
-    }
+    under_pll(&top, "core_board", &header, board, pll)
 }
 
 /// Builds the Alchitry Cu bitstream of preset `B`'s self-test top, or of the core's board top.

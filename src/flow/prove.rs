@@ -32,6 +32,8 @@ pub struct FormalBlock {
     pub wrapper: &'static str,
     /// The wrapper's parameters for a preset.
     pub parameters: fn(&Preset) -> Vec<(&'static str, usize)>,
+    /// The one preset that exports the block (`None`: every preset).
+    pub only_preset: Option<&'static str>,
 }
 
 /// Every block with properties.
@@ -41,12 +43,14 @@ pub const FORMAL_BLOCKS: &[FormalBlock] = &[
         properties: "src/blocks/priority_encoder.sv",
         wrapper: "priority_encoder_props",
         parameters: |p| vec![("N", p.scheduler.warps), ("NW", p.scheduler.warp_id_width()), ("HIGHEST", 0)],
+        only_preset: None,
     },
     FormalBlock {
         module: "priority_encoder_highest",
         properties: "src/blocks/priority_encoder.sv",
         wrapper: "priority_encoder_props",
         parameters: |p| vec![("N", p.scheduler.warps), ("NW", p.scheduler.warp_id_width()), ("HIGHEST", 1)],
+        only_preset: None,
     },
     FormalBlock {
         module: "simt_stack",
@@ -56,6 +60,7 @@ pub const FORMAL_BLOCKS: &[FormalBlock] = &[
             let s = p.scheduler;
             vec![("T", s.threads), ("A", s.pc_width), ("D", s.stack_depth), ("SPW", s.stack_ptr_width())]
         },
+        only_preset: None,
     },
     FormalBlock {
         module: "warp_scheduler",
@@ -65,6 +70,7 @@ pub const FORMAL_BLOCKS: &[FormalBlock] = &[
             let s = p.scheduler;
             vec![("W", s.warps), ("WW", s.warp_id_width()), ("T", s.threads), ("A", s.pc_width)]
         },
+        only_preset: None,
     },
     FormalBlock {
         module: "round_robin_arbiter",
@@ -74,6 +80,7 @@ pub const FORMAL_BLOCKS: &[FormalBlock] = &[
             let s = p.scheduler;
             vec![("N", s.warps), ("NW", s.warp_id_width())]
         },
+        only_preset: None,
     },
     FormalBlock {
         module: "bank_arbiter",
@@ -91,6 +98,7 @@ pub const FORMAL_BLOCKS: &[FormalBlock] = &[
                 ("ONE_BANK", c.one_bank_per_cu as usize),
             ]
         },
+        only_preset: None,
     },
     FormalBlock {
         module: "register_map",
@@ -110,21 +118,25 @@ pub const FORMAL_BLOCKS: &[FormalBlock] = &[
                 ("S", c.schedulers),
             ]
         },
+        only_preset: None,
     },
     FormalBlock {
         module: "host_link",
         properties: "src/blocks/host_link.sv",
         wrapper: "host_link_props",
-        parameters: |p| {
-            let c = crate::params::core_params(p.name).unwrap_or(crate::params::CORE_CU);
+        parameters: |_| {
+            // Exported for the `cu` core's board only (`only_preset`).
+            let c = crate::params::CORE_CU;
             vec![("WW", clog2(c.warps)), ("T", c.threads), ("TD", c.threads * c.lane_bits), ("IA", clog2(c.imem_words)), ("SPW", clog2(c.stack_depth + 1))]
         },
+        only_preset: Some("cu"),
     },
     FormalBlock {
         module: "ibuffer",
         properties: "src/blocks/ibuffer.sv",
         wrapper: "ibuffer_props",
         parameters: |p| vec![("W", p.scheduler.warps), ("WW", p.scheduler.warp_id_width()), ("A", p.scheduler.pc_width)],
+        only_preset: None,
     },
     FormalBlock {
         module: "scoreboard",
@@ -134,12 +146,14 @@ pub const FORMAL_BLOCKS: &[FormalBlock] = &[
             let r = p.collector.regs_per_warp;
             vec![("W", p.scheduler.warps), ("WW", p.scheduler.warp_id_width()), ("R", r), ("RRW", clog2(r))]
         },
+        only_preset: None,
     },
     FormalBlock {
         module: "local_data_share",
         properties: "src/blocks/local_data_share.sv",
         wrapper: "local_data_share_props",
         parameters: |p| vec![("T", p.scheduler.threads), ("WW", p.scheduler.warp_id_width()), ("DW", p.collector.lane_bits)],
+        only_preset: None,
     },
     FormalBlock {
         module: "operand_collector",
@@ -161,6 +175,7 @@ pub const FORMAL_BLOCKS: &[FormalBlock] = &[
                 ("G", c.tag_bits),
             ]
         },
+        only_preset: None,
     },
 ];
 

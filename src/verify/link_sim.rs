@@ -43,8 +43,9 @@ impl SimBoard {
         let inputs = [rst_n as u64, rx as u64];
         let out = cycle_outputs(self.dut.as_mut(), &inputs, self.cycle)?;
         let line = [0, out[1]];
-        if self.decoder.outputs(&line)[0] == 1 {
-            self.received.push_back(self.decoder.outputs(&line)[1] as u8);
+        let decoded = self.decoder.outputs(&line);
+        if decoded[0] == 1 {
+            self.received.push_back(decoded[1] as u8);
         }
         self.decoder.step(&line);
         if let Some((ins, outs)) = &mut self.trace {
