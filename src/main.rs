@@ -82,6 +82,10 @@ enum Command {
         /// core behind the USB serial port, for `simt-rtl board run`; default clock 25 MHz).
         #[arg(long, default_value = "self-test")]
         top: String,
+        /// Synthesize with clock enables (yosys `synth_ice40` without `-nodffe`): fewer logic
+        /// cells, lower Fmax.
+        #[arg(long)]
+        dffe: bool,
         /// Output directory.
         #[arg(long, default_value = "build/alchitry_cu")]
         out: PathBuf,
@@ -153,6 +157,10 @@ enum Command {
         /// Target clock, MHz.
         #[arg(long, default_value_t = 100.0)]
         freq: f64,
+        /// Synthesize with clock enables (yosys `synth_ice40` without `-nodffe`): fewer logic
+        /// cells, lower Fmax.
+        #[arg(long)]
+        dffe: bool,
         /// The exported Verilog (with manifest.json).
         #[arg(long, default_value = "rtl_out")]
         rtl: PathBuf,
@@ -277,7 +285,7 @@ fn run(cli: Cli) -> Result<()> {
         }
         Command::Flash { bin, dry_run: false } => simt_rtl::flow::program(&bin, false)?,
         Command::Load { bin, dry_run: false } => simt_rtl::flow::program(&bin, true)?,
-        Command::Build { board, rev, preset, freq, cycles, top, out } => {
+        Command::Build { board, rev, preset, freq, cycles, top, dffe, out } => {
             let top = simt_rtl::flow::board_build::BoardTop::parse(&top)?;
             let board = match (board.as_str(), rev.as_str()) {
                 ("alchitry-cu", "v1") => simt_rtl::board::ALCHITRY_CU_V1,
@@ -293,7 +301,7 @@ fn run(cli: Cli) -> Result<()> {
                 simt_rtl::flow::board_build::BoardTop::SelfTest => simt_rtl::params::preset(&preset)?.board_clock()? as f64,
             };
             let freq = freq.unwrap_or(default_mhz);
-            let opts = simt_rtl::flow::board_build::BuildOptions { board, top, freq_mhz: freq, cycles, out_dir: out };
+            let opts = simt_rtl::flow::board_build::BuildOptions { board, top, freq_mhz: freq, cycles, dffe, out_dir: out };
             let report = simt_rtl::with_preset!(&preset, B => simt_rtl::flow::board_build::build_alchitry_cu::<B>(&opts))?;
             print!("{}", report.table());
             println!("bitstream {} ({} bytes)", report.bitstream.display(), report.bitstream_bytes);
@@ -312,7 +320,7 @@ fn run(cli: Cli) -> Result<()> {
             }
             println!("run: cd {} && vivado -mode batch -source build.tcl", out.display());
         }
-        Command::Report { preset, block, freq, rtl, out } => {
+        Command::Report { preset, block, freq, dffe, rtl, out } => {
             use simt_rtl::flow::report;
             if !(1.0..=400.0).contains(&freq) {
                 anyhow::bail!("--freq must be between 1 and 400 MHz, got {freq}");
@@ -328,9 +336,9 @@ fn run(cli: Cli) -> Result<()> {
             let mut rows = vec![];
             for (i, d) in designs.iter().enumerate() {
                 let dir = out.join(&preset).join(format!("{i:02}_{}", d.top));
-                rows.push(report::measure(d, &dir, freq).with_context(|| format!("measuring {}", d.name))?);
+                rows.push(report::measure(d, &dir, freq, dffe).with_context(|| format!("measuring {}", d.name))?);
             }
-            print!("{}", report::table(&rows, freq));
+            print!("{}", report::table(&rows, freq, dffe));
         }
         Command::Prove { preset, block, property, depth, rtl, out } => {
             use simt_rtl::flow::prove::{prove_only, Outcome, FORMAL_BLOCKS};

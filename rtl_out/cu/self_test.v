@@ -5250,21 +5250,17 @@ module self_test__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
                 w_active = 1'b0;
                 pc$0$d = pc$0$q + 32'h4;
             end
-            if (hit_pop & ~is_idle) begin
-                do_pop = 1'b1;
-                if (~stacks$empty[0]) begin
-                    pc$0$d = p_pc;
-                    mask$0$d = p_mask;
-                end
+            if (hit_pop & ~is_idle & ~stacks$empty[0]) begin
+                pc$0$d = p_pc;
+                mask$0$d = p_mask;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
                 pc$0$d = warp_set_pc;
                 mask$0$d = warp_set_mask;
             end
-            if (hit_branch & ~is_idle) begin
-                do_push = 1'b1;
-            end
+            do_pop = hit_pop & ~is_idle;
+            do_push = hit_branch & ~is_idle;
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
@@ -5346,21 +5342,17 @@ module self_test__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
                 w_active = 1'b0;
                 pc$1$d = pc$1$q + 32'h4;
             end
-            if (hit_pop & ~is_idle) begin
-                do_pop = 1'b1;
-                if (~stacks$empty[1]) begin
-                    pc$1$d = p_pc;
-                    mask$1$d = p_mask;
-                end
+            if (hit_pop & ~is_idle & ~stacks$empty[1]) begin
+                pc$1$d = p_pc;
+                mask$1$d = p_mask;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
                 pc$1$d = warp_set_pc;
                 mask$1$d = warp_set_mask;
             end
-            if (hit_branch & ~is_idle) begin
-                do_push = 1'b1;
-            end
+            do_pop = hit_pop & ~is_idle;
+            do_push = hit_branch & ~is_idle;
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
@@ -5442,21 +5434,17 @@ module self_test__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
                 w_active = 1'b0;
                 pc$2$d = pc$2$q + 32'h4;
             end
-            if (hit_pop & ~is_idle) begin
-                do_pop = 1'b1;
-                if (~stacks$empty[2]) begin
-                    pc$2$d = p_pc;
-                    mask$2$d = p_mask;
-                end
+            if (hit_pop & ~is_idle & ~stacks$empty[2]) begin
+                pc$2$d = p_pc;
+                mask$2$d = p_mask;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
                 pc$2$d = warp_set_pc;
                 mask$2$d = warp_set_mask;
             end
-            if (hit_branch & ~is_idle) begin
-                do_push = 1'b1;
-            end
+            do_pop = hit_pop & ~is_idle;
+            do_push = hit_branch & ~is_idle;
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
@@ -5538,21 +5526,17 @@ module self_test__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
                 w_active = 1'b0;
                 pc$3$d = pc$3$q + 32'h4;
             end
-            if (hit_pop & ~is_idle) begin
-                do_pop = 1'b1;
-                if (~stacks$empty[3]) begin
-                    pc$3$d = p_pc;
-                    mask$3$d = p_mask;
-                end
+            if (hit_pop & ~is_idle & ~stacks$empty[3]) begin
+                pc$3$d = p_pc;
+                mask$3$d = p_mask;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
                 pc$3$d = warp_set_pc;
                 mask$3$d = warp_set_mask;
             end
-            if (hit_branch & ~is_idle) begin
-                do_push = 1'b1;
-            end
+            do_pop = hit_pop & ~is_idle;
+            do_push = hit_branch & ~is_idle;
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
@@ -5858,10 +5842,12 @@ module self_test__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
     reg  w_empty;
     reg  w_full;
     reg  w_refill;
+    reg  w_clr;
+    reg  w_put;
+    reg  w_zero;
+    reg  w_bottom;
     reg  [2:0] w_sp;
     reg  [7:0] w_sp8;
-    reg  [7:0] w_mask;
-    reg  [15:0] w_pc;
     reg  [7:0] t_mask;
     reg  [15:0] t_pc;
     reg  [3:0] empties;
@@ -6067,26 +6053,38 @@ module self_test__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
             read_sp = w_sp8;
         end
         w_refill = refill$q & (refill_wid$q == 0);
-        w_mask = top_mask_q$0$q;
-        w_pc = top_pc_q$0$q;
-        if (w_refill) begin
-            w_mask = mask_ram$read_data;
-            w_pc = pc_ram$read_data;
-        end
         if (top_wid == 0) begin
-            t_mask = w_mask;
-            t_pc = w_pc;
+            t_mask = top_mask_q$0$q;
+            t_pc = top_pc_q$0$q;
         end
-        top_mask_q$0$d = w_mask;
-        top_pc_q$0$d = w_pc;
-        if (reset | w_clear) begin
-            sp$0$d = 32'h0;
+        w_clr = reset | w_clear;
+        w_put = ~w_clr & w_push & (w_pop | ~w_full);
+        w_zero = ~w_clr & ~w_push & w_pop & ~w_empty & (sp$0$q < 32'h2) & ~slot0_when_empty;
+        w_bottom = ~w_clr & w_push & ((w_pop & (sp$0$q < 32'h2)) | (~w_pop & w_empty));
+        top_mask_q$0$d = top_mask_q$0$q;
+        top_pc_q$0$d = top_pc_q$0$q;
+        if (w_refill) begin
+            top_mask_q$0$d = mask_ram$read_data;
+            top_pc_q$0$d = pc_ram$read_data;
+        end
+        if (w_put) begin
+            top_mask_q$0$d = push_mask;
+            top_pc_q$0$d = push_pc;
+        end
+        if (w_zero | (w_clr & ~slot0_when_empty)) begin
             top_mask_q$0$d = 32'h0;
             top_pc_q$0$d = 32'h0;
-            if (slot0_when_empty) begin
-                top_mask_q$0$d = bottom_mask_q$0$q;
-                top_pc_q$0$d = bottom_pc_q$0$q;
-            end
+        end
+        if (w_clr & slot0_when_empty) begin
+            top_mask_q$0$d = bottom_mask_q$0$q;
+            top_pc_q$0$d = bottom_pc_q$0$q;
+        end
+        if (w_bottom) begin
+            bottom_mask_q$0$d = push_mask;
+            bottom_pc_q$0$d = push_pc;
+        end
+        if (w_clr) begin
+            sp$0$d = 32'h0;
             if (reset) begin
                 overflow_next = (overflow_next & ~(1 << (0)) | ((1'b0) << (0)));
                 underflow_next = (underflow_next & ~(1 << (0)) | ((1'b0) << (0)));
@@ -6094,15 +6092,9 @@ module self_test__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
         end
         else if (w_push & w_pop) begin
             write = 1'b1;
-            top_mask_q$0$d = push_mask;
-            top_pc_q$0$d = push_pc;
             if (w_empty) begin
                 underflow_next = (underflow_next & ~(1 << (0)) | ((1'b1) << (0)));
                 sp$0$d = 32'h1;
-            end
-            if (sp$0$q < 32'h2) begin
-                bottom_mask_q$0$d = push_mask;
-                bottom_pc_q$0$d = push_pc;
             end
         end
         else if (w_push) begin
@@ -6112,12 +6104,6 @@ module self_test__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
             else begin
                 write = 1'b1;
                 sp$0$d = sp$0$q + 32'h1;
-                top_mask_q$0$d = push_mask;
-                top_pc_q$0$d = push_pc;
-                if (w_empty) begin
-                    bottom_mask_q$0$d = push_mask;
-                    bottom_pc_q$0$d = push_pc;
-                end
             end
         end
         else if (w_pop) begin
@@ -6128,10 +6114,6 @@ module self_test__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
                 sp$0$d = sp$0$q - 32'h1;
                 if (sp$0$q >= 32'h2) begin
                     read = 1'b1;
-                end
-                else if (~slot0_when_empty) begin
-                    top_mask_q$0$d = 32'h0;
-                    top_pc_q$0$d = 32'h0;
                 end
             end
         end
@@ -6161,26 +6143,38 @@ module self_test__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
             read_sp = w_sp8;
         end
         w_refill = refill$q & (refill_wid$q == 1);
-        w_mask = top_mask_q$1$q;
-        w_pc = top_pc_q$1$q;
-        if (w_refill) begin
-            w_mask = mask_ram$read_data;
-            w_pc = pc_ram$read_data;
-        end
         if (top_wid == 1) begin
-            t_mask = w_mask;
-            t_pc = w_pc;
+            t_mask = top_mask_q$1$q;
+            t_pc = top_pc_q$1$q;
         end
-        top_mask_q$1$d = w_mask;
-        top_pc_q$1$d = w_pc;
-        if (reset | w_clear) begin
-            sp$1$d = 32'h0;
+        w_clr = reset | w_clear;
+        w_put = ~w_clr & w_push & (w_pop | ~w_full);
+        w_zero = ~w_clr & ~w_push & w_pop & ~w_empty & (sp$1$q < 32'h2) & ~slot0_when_empty;
+        w_bottom = ~w_clr & w_push & ((w_pop & (sp$1$q < 32'h2)) | (~w_pop & w_empty));
+        top_mask_q$1$d = top_mask_q$1$q;
+        top_pc_q$1$d = top_pc_q$1$q;
+        if (w_refill) begin
+            top_mask_q$1$d = mask_ram$read_data;
+            top_pc_q$1$d = pc_ram$read_data;
+        end
+        if (w_put) begin
+            top_mask_q$1$d = push_mask;
+            top_pc_q$1$d = push_pc;
+        end
+        if (w_zero | (w_clr & ~slot0_when_empty)) begin
             top_mask_q$1$d = 32'h0;
             top_pc_q$1$d = 32'h0;
-            if (slot0_when_empty) begin
-                top_mask_q$1$d = bottom_mask_q$1$q;
-                top_pc_q$1$d = bottom_pc_q$1$q;
-            end
+        end
+        if (w_clr & slot0_when_empty) begin
+            top_mask_q$1$d = bottom_mask_q$1$q;
+            top_pc_q$1$d = bottom_pc_q$1$q;
+        end
+        if (w_bottom) begin
+            bottom_mask_q$1$d = push_mask;
+            bottom_pc_q$1$d = push_pc;
+        end
+        if (w_clr) begin
+            sp$1$d = 32'h0;
             if (reset) begin
                 overflow_next = (overflow_next & ~(1 << (1)) | ((1'b0) << (1)));
                 underflow_next = (underflow_next & ~(1 << (1)) | ((1'b0) << (1)));
@@ -6188,15 +6182,9 @@ module self_test__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
         end
         else if (w_push & w_pop) begin
             write = 1'b1;
-            top_mask_q$1$d = push_mask;
-            top_pc_q$1$d = push_pc;
             if (w_empty) begin
                 underflow_next = (underflow_next & ~(1 << (1)) | ((1'b1) << (1)));
                 sp$1$d = 32'h1;
-            end
-            if (sp$1$q < 32'h2) begin
-                bottom_mask_q$1$d = push_mask;
-                bottom_pc_q$1$d = push_pc;
             end
         end
         else if (w_push) begin
@@ -6206,12 +6194,6 @@ module self_test__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
             else begin
                 write = 1'b1;
                 sp$1$d = sp$1$q + 32'h1;
-                top_mask_q$1$d = push_mask;
-                top_pc_q$1$d = push_pc;
-                if (w_empty) begin
-                    bottom_mask_q$1$d = push_mask;
-                    bottom_pc_q$1$d = push_pc;
-                end
             end
         end
         else if (w_pop) begin
@@ -6222,10 +6204,6 @@ module self_test__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
                 sp$1$d = sp$1$q - 32'h1;
                 if (sp$1$q >= 32'h2) begin
                     read = 1'b1;
-                end
-                else if (~slot0_when_empty) begin
-                    top_mask_q$1$d = 32'h0;
-                    top_pc_q$1$d = 32'h0;
                 end
             end
         end
@@ -6255,26 +6233,38 @@ module self_test__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
             read_sp = w_sp8;
         end
         w_refill = refill$q & (refill_wid$q == 2);
-        w_mask = top_mask_q$2$q;
-        w_pc = top_pc_q$2$q;
-        if (w_refill) begin
-            w_mask = mask_ram$read_data;
-            w_pc = pc_ram$read_data;
-        end
         if (top_wid == 2) begin
-            t_mask = w_mask;
-            t_pc = w_pc;
+            t_mask = top_mask_q$2$q;
+            t_pc = top_pc_q$2$q;
         end
-        top_mask_q$2$d = w_mask;
-        top_pc_q$2$d = w_pc;
-        if (reset | w_clear) begin
-            sp$2$d = 32'h0;
+        w_clr = reset | w_clear;
+        w_put = ~w_clr & w_push & (w_pop | ~w_full);
+        w_zero = ~w_clr & ~w_push & w_pop & ~w_empty & (sp$2$q < 32'h2) & ~slot0_when_empty;
+        w_bottom = ~w_clr & w_push & ((w_pop & (sp$2$q < 32'h2)) | (~w_pop & w_empty));
+        top_mask_q$2$d = top_mask_q$2$q;
+        top_pc_q$2$d = top_pc_q$2$q;
+        if (w_refill) begin
+            top_mask_q$2$d = mask_ram$read_data;
+            top_pc_q$2$d = pc_ram$read_data;
+        end
+        if (w_put) begin
+            top_mask_q$2$d = push_mask;
+            top_pc_q$2$d = push_pc;
+        end
+        if (w_zero | (w_clr & ~slot0_when_empty)) begin
             top_mask_q$2$d = 32'h0;
             top_pc_q$2$d = 32'h0;
-            if (slot0_when_empty) begin
-                top_mask_q$2$d = bottom_mask_q$2$q;
-                top_pc_q$2$d = bottom_pc_q$2$q;
-            end
+        end
+        if (w_clr & slot0_when_empty) begin
+            top_mask_q$2$d = bottom_mask_q$2$q;
+            top_pc_q$2$d = bottom_pc_q$2$q;
+        end
+        if (w_bottom) begin
+            bottom_mask_q$2$d = push_mask;
+            bottom_pc_q$2$d = push_pc;
+        end
+        if (w_clr) begin
+            sp$2$d = 32'h0;
             if (reset) begin
                 overflow_next = (overflow_next & ~(1 << (2)) | ((1'b0) << (2)));
                 underflow_next = (underflow_next & ~(1 << (2)) | ((1'b0) << (2)));
@@ -6282,15 +6272,9 @@ module self_test__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
         end
         else if (w_push & w_pop) begin
             write = 1'b1;
-            top_mask_q$2$d = push_mask;
-            top_pc_q$2$d = push_pc;
             if (w_empty) begin
                 underflow_next = (underflow_next & ~(1 << (2)) | ((1'b1) << (2)));
                 sp$2$d = 32'h1;
-            end
-            if (sp$2$q < 32'h2) begin
-                bottom_mask_q$2$d = push_mask;
-                bottom_pc_q$2$d = push_pc;
             end
         end
         else if (w_push) begin
@@ -6300,12 +6284,6 @@ module self_test__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
             else begin
                 write = 1'b1;
                 sp$2$d = sp$2$q + 32'h1;
-                top_mask_q$2$d = push_mask;
-                top_pc_q$2$d = push_pc;
-                if (w_empty) begin
-                    bottom_mask_q$2$d = push_mask;
-                    bottom_pc_q$2$d = push_pc;
-                end
             end
         end
         else if (w_pop) begin
@@ -6316,10 +6294,6 @@ module self_test__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
                 sp$2$d = sp$2$q - 32'h1;
                 if (sp$2$q >= 32'h2) begin
                     read = 1'b1;
-                end
-                else if (~slot0_when_empty) begin
-                    top_mask_q$2$d = 32'h0;
-                    top_pc_q$2$d = 32'h0;
                 end
             end
         end
@@ -6349,26 +6323,38 @@ module self_test__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
             read_sp = w_sp8;
         end
         w_refill = refill$q & (refill_wid$q == 3);
-        w_mask = top_mask_q$3$q;
-        w_pc = top_pc_q$3$q;
-        if (w_refill) begin
-            w_mask = mask_ram$read_data;
-            w_pc = pc_ram$read_data;
-        end
         if (top_wid == 3) begin
-            t_mask = w_mask;
-            t_pc = w_pc;
+            t_mask = top_mask_q$3$q;
+            t_pc = top_pc_q$3$q;
         end
-        top_mask_q$3$d = w_mask;
-        top_pc_q$3$d = w_pc;
-        if (reset | w_clear) begin
-            sp$3$d = 32'h0;
+        w_clr = reset | w_clear;
+        w_put = ~w_clr & w_push & (w_pop | ~w_full);
+        w_zero = ~w_clr & ~w_push & w_pop & ~w_empty & (sp$3$q < 32'h2) & ~slot0_when_empty;
+        w_bottom = ~w_clr & w_push & ((w_pop & (sp$3$q < 32'h2)) | (~w_pop & w_empty));
+        top_mask_q$3$d = top_mask_q$3$q;
+        top_pc_q$3$d = top_pc_q$3$q;
+        if (w_refill) begin
+            top_mask_q$3$d = mask_ram$read_data;
+            top_pc_q$3$d = pc_ram$read_data;
+        end
+        if (w_put) begin
+            top_mask_q$3$d = push_mask;
+            top_pc_q$3$d = push_pc;
+        end
+        if (w_zero | (w_clr & ~slot0_when_empty)) begin
             top_mask_q$3$d = 32'h0;
             top_pc_q$3$d = 32'h0;
-            if (slot0_when_empty) begin
-                top_mask_q$3$d = bottom_mask_q$3$q;
-                top_pc_q$3$d = bottom_pc_q$3$q;
-            end
+        end
+        if (w_clr & slot0_when_empty) begin
+            top_mask_q$3$d = bottom_mask_q$3$q;
+            top_pc_q$3$d = bottom_pc_q$3$q;
+        end
+        if (w_bottom) begin
+            bottom_mask_q$3$d = push_mask;
+            bottom_pc_q$3$d = push_pc;
+        end
+        if (w_clr) begin
+            sp$3$d = 32'h0;
             if (reset) begin
                 overflow_next = (overflow_next & ~(1 << (3)) | ((1'b0) << (3)));
                 underflow_next = (underflow_next & ~(1 << (3)) | ((1'b0) << (3)));
@@ -6376,15 +6362,9 @@ module self_test__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
         end
         else if (w_push & w_pop) begin
             write = 1'b1;
-            top_mask_q$3$d = push_mask;
-            top_pc_q$3$d = push_pc;
             if (w_empty) begin
                 underflow_next = (underflow_next & ~(1 << (3)) | ((1'b1) << (3)));
                 sp$3$d = 32'h1;
-            end
-            if (sp$3$q < 32'h2) begin
-                bottom_mask_q$3$d = push_mask;
-                bottom_pc_q$3$d = push_pc;
             end
         end
         else if (w_push) begin
@@ -6394,12 +6374,6 @@ module self_test__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
             else begin
                 write = 1'b1;
                 sp$3$d = sp$3$q + 32'h1;
-                top_mask_q$3$d = push_mask;
-                top_pc_q$3$d = push_pc;
-                if (w_empty) begin
-                    bottom_mask_q$3$d = push_mask;
-                    bottom_pc_q$3$d = push_pc;
-                end
             end
         end
         else if (w_pop) begin
@@ -6411,11 +6385,11 @@ module self_test__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
                 if (sp$3$q >= 32'h2) begin
                     read = 1'b1;
                 end
-                else if (~slot0_when_empty) begin
-                    top_mask_q$3$d = 32'h0;
-                    top_pc_q$3$d = 32'h0;
-                end
             end
+        end
+        if (refill$q & (refill_wid$q == top_wid)) begin
+            t_mask = mask_ram$read_data;
+            t_pc = pc_ram$read_data;
         end
         overflow_q$d = overflow_next;
         underflow_q$d = underflow_next;

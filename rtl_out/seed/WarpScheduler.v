@@ -695,21 +695,17 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 w_active = 1'b0;
                 pc$0$d = pc$0$q + 32'h4;
             end
-            if (hit_pop & ~is_idle) begin
-                do_pop = 1'b1;
-                if (~stacks$empty[0]) begin
-                    pc$0$d = p_pc;
-                    mask$0$d = p_mask;
-                end
+            if (hit_pop & ~is_idle & ~stacks$empty[0]) begin
+                pc$0$d = p_pc;
+                mask$0$d = p_mask;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
                 pc$0$d = warp_set_pc;
                 mask$0$d = warp_set_mask;
             end
-            if (hit_branch & ~is_idle) begin
-                do_push = 1'b1;
-            end
+            do_pop = hit_pop & ~is_idle;
+            do_push = hit_branch & ~is_idle;
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
@@ -791,21 +787,17 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 w_active = 1'b0;
                 pc$1$d = pc$1$q + 32'h4;
             end
-            if (hit_pop & ~is_idle) begin
-                do_pop = 1'b1;
-                if (~stacks$empty[1]) begin
-                    pc$1$d = p_pc;
-                    mask$1$d = p_mask;
-                end
+            if (hit_pop & ~is_idle & ~stacks$empty[1]) begin
+                pc$1$d = p_pc;
+                mask$1$d = p_mask;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
                 pc$1$d = warp_set_pc;
                 mask$1$d = warp_set_mask;
             end
-            if (hit_branch & ~is_idle) begin
-                do_push = 1'b1;
-            end
+            do_pop = hit_pop & ~is_idle;
+            do_push = hit_branch & ~is_idle;
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
@@ -887,21 +879,17 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 w_active = 1'b0;
                 pc$2$d = pc$2$q + 32'h4;
             end
-            if (hit_pop & ~is_idle) begin
-                do_pop = 1'b1;
-                if (~stacks$empty[2]) begin
-                    pc$2$d = p_pc;
-                    mask$2$d = p_mask;
-                end
+            if (hit_pop & ~is_idle & ~stacks$empty[2]) begin
+                pc$2$d = p_pc;
+                mask$2$d = p_mask;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
                 pc$2$d = warp_set_pc;
                 mask$2$d = warp_set_mask;
             end
-            if (hit_branch & ~is_idle) begin
-                do_push = 1'b1;
-            end
+            do_pop = hit_pop & ~is_idle;
+            do_push = hit_branch & ~is_idle;
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
@@ -983,21 +971,17 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 w_active = 1'b0;
                 pc$3$d = pc$3$q + 32'h4;
             end
-            if (hit_pop & ~is_idle) begin
-                do_pop = 1'b1;
-                if (~stacks$empty[3]) begin
-                    pc$3$d = p_pc;
-                    mask$3$d = p_mask;
-                end
+            if (hit_pop & ~is_idle & ~stacks$empty[3]) begin
+                pc$3$d = p_pc;
+                mask$3$d = p_mask;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
                 pc$3$d = warp_set_pc;
                 mask$3$d = warp_set_mask;
             end
-            if (hit_branch & ~is_idle) begin
-                do_push = 1'b1;
-            end
+            do_pop = hit_pop & ~is_idle;
+            do_push = hit_branch & ~is_idle;
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
@@ -1079,21 +1063,17 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 w_active = 1'b0;
                 pc$4$d = pc$4$q + 32'h4;
             end
-            if (hit_pop & ~is_idle) begin
-                do_pop = 1'b1;
-                if (~stacks$empty[4]) begin
-                    pc$4$d = p_pc;
-                    mask$4$d = p_mask;
-                end
+            if (hit_pop & ~is_idle & ~stacks$empty[4]) begin
+                pc$4$d = p_pc;
+                mask$4$d = p_mask;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
                 pc$4$d = warp_set_pc;
                 mask$4$d = warp_set_mask;
             end
-            if (hit_branch & ~is_idle) begin
-                do_push = 1'b1;
-            end
+            do_pop = hit_pop & ~is_idle;
+            do_push = hit_branch & ~is_idle;
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
@@ -1175,21 +1155,17 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 w_active = 1'b0;
                 pc$5$d = pc$5$q + 32'h4;
             end
-            if (hit_pop & ~is_idle) begin
-                do_pop = 1'b1;
-                if (~stacks$empty[5]) begin
-                    pc$5$d = p_pc;
-                    mask$5$d = p_mask;
-                end
+            if (hit_pop & ~is_idle & ~stacks$empty[5]) begin
+                pc$5$d = p_pc;
+                mask$5$d = p_mask;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
                 pc$5$d = warp_set_pc;
                 mask$5$d = warp_set_mask;
             end
-            if (hit_branch & ~is_idle) begin
-                do_push = 1'b1;
-            end
+            do_pop = hit_pop & ~is_idle;
+            do_push = hit_branch & ~is_idle;
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
@@ -1271,21 +1247,17 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 w_active = 1'b0;
                 pc$6$d = pc$6$q + 32'h4;
             end
-            if (hit_pop & ~is_idle) begin
-                do_pop = 1'b1;
-                if (~stacks$empty[6]) begin
-                    pc$6$d = p_pc;
-                    mask$6$d = p_mask;
-                end
+            if (hit_pop & ~is_idle & ~stacks$empty[6]) begin
+                pc$6$d = p_pc;
+                mask$6$d = p_mask;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
                 pc$6$d = warp_set_pc;
                 mask$6$d = warp_set_mask;
             end
-            if (hit_branch & ~is_idle) begin
-                do_push = 1'b1;
-            end
+            do_pop = hit_pop & ~is_idle;
+            do_push = hit_branch & ~is_idle;
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
@@ -1367,21 +1339,17 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 w_active = 1'b0;
                 pc$7$d = pc$7$q + 32'h4;
             end
-            if (hit_pop & ~is_idle) begin
-                do_pop = 1'b1;
-                if (~stacks$empty[7]) begin
-                    pc$7$d = p_pc;
-                    mask$7$d = p_mask;
-                end
+            if (hit_pop & ~is_idle & ~stacks$empty[7]) begin
+                pc$7$d = p_pc;
+                mask$7$d = p_mask;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
                 pc$7$d = warp_set_pc;
                 mask$7$d = warp_set_mask;
             end
-            if (hit_branch & ~is_idle) begin
-                do_push = 1'b1;
-            end
+            do_pop = hit_pop & ~is_idle;
+            do_push = hit_branch & ~is_idle;
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
@@ -1829,10 +1797,12 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
     reg  w_empty;
     reg  w_full;
     reg  w_refill;
+    reg  w_clr;
+    reg  w_put;
+    reg  w_zero;
+    reg  w_bottom;
     reg  [3:0] w_sp;
     reg  [7:0] w_sp8;
-    reg  [31:0] w_mask;
-    reg  [31:0] w_pc;
     reg  [31:0] t_mask;
     reg  [31:0] t_pc;
     reg  [7:0] empties;
@@ -2138,26 +2108,38 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
             read_sp = w_sp8;
         end
         w_refill = refill$q & (refill_wid$q == 0);
-        w_mask = top_mask_q$0$q;
-        w_pc = top_pc_q$0$q;
-        if (w_refill) begin
-            w_mask = mask_ram$read_data;
-            w_pc = pc_ram$read_data;
-        end
         if (top_wid == 0) begin
-            t_mask = w_mask;
-            t_pc = w_pc;
+            t_mask = top_mask_q$0$q;
+            t_pc = top_pc_q$0$q;
         end
-        top_mask_q$0$d = w_mask;
-        top_pc_q$0$d = w_pc;
-        if (reset | w_clear) begin
-            sp$0$d = 32'h0;
+        w_clr = reset | w_clear;
+        w_put = ~w_clr & w_push & (w_pop | ~w_full);
+        w_zero = ~w_clr & ~w_push & w_pop & ~w_empty & (sp$0$q < 32'h2) & ~slot0_when_empty;
+        w_bottom = ~w_clr & w_push & ((w_pop & (sp$0$q < 32'h2)) | (~w_pop & w_empty));
+        top_mask_q$0$d = top_mask_q$0$q;
+        top_pc_q$0$d = top_pc_q$0$q;
+        if (w_refill) begin
+            top_mask_q$0$d = mask_ram$read_data;
+            top_pc_q$0$d = pc_ram$read_data;
+        end
+        if (w_put) begin
+            top_mask_q$0$d = push_mask;
+            top_pc_q$0$d = push_pc;
+        end
+        if (w_zero | (w_clr & ~slot0_when_empty)) begin
             top_mask_q$0$d = 32'h0;
             top_pc_q$0$d = 32'h0;
-            if (slot0_when_empty) begin
-                top_mask_q$0$d = bottom_mask_q$0$q;
-                top_pc_q$0$d = bottom_pc_q$0$q;
-            end
+        end
+        if (w_clr & slot0_when_empty) begin
+            top_mask_q$0$d = bottom_mask_q$0$q;
+            top_pc_q$0$d = bottom_pc_q$0$q;
+        end
+        if (w_bottom) begin
+            bottom_mask_q$0$d = push_mask;
+            bottom_pc_q$0$d = push_pc;
+        end
+        if (w_clr) begin
+            sp$0$d = 32'h0;
             if (reset) begin
                 overflow_next = (overflow_next & ~(1 << (0)) | ((1'b0) << (0)));
                 underflow_next = (underflow_next & ~(1 << (0)) | ((1'b0) << (0)));
@@ -2165,15 +2147,9 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
         end
         else if (w_push & w_pop) begin
             write = 1'b1;
-            top_mask_q$0$d = push_mask;
-            top_pc_q$0$d = push_pc;
             if (w_empty) begin
                 underflow_next = (underflow_next & ~(1 << (0)) | ((1'b1) << (0)));
                 sp$0$d = 32'h1;
-            end
-            if (sp$0$q < 32'h2) begin
-                bottom_mask_q$0$d = push_mask;
-                bottom_pc_q$0$d = push_pc;
             end
         end
         else if (w_push) begin
@@ -2183,12 +2159,6 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
             else begin
                 write = 1'b1;
                 sp$0$d = sp$0$q + 32'h1;
-                top_mask_q$0$d = push_mask;
-                top_pc_q$0$d = push_pc;
-                if (w_empty) begin
-                    bottom_mask_q$0$d = push_mask;
-                    bottom_pc_q$0$d = push_pc;
-                end
             end
         end
         else if (w_pop) begin
@@ -2199,10 +2169,6 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
                 sp$0$d = sp$0$q - 32'h1;
                 if (sp$0$q >= 32'h2) begin
                     read = 1'b1;
-                end
-                else if (~slot0_when_empty) begin
-                    top_mask_q$0$d = 32'h0;
-                    top_pc_q$0$d = 32'h0;
                 end
             end
         end
@@ -2232,26 +2198,38 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
             read_sp = w_sp8;
         end
         w_refill = refill$q & (refill_wid$q == 1);
-        w_mask = top_mask_q$1$q;
-        w_pc = top_pc_q$1$q;
-        if (w_refill) begin
-            w_mask = mask_ram$read_data;
-            w_pc = pc_ram$read_data;
-        end
         if (top_wid == 1) begin
-            t_mask = w_mask;
-            t_pc = w_pc;
+            t_mask = top_mask_q$1$q;
+            t_pc = top_pc_q$1$q;
         end
-        top_mask_q$1$d = w_mask;
-        top_pc_q$1$d = w_pc;
-        if (reset | w_clear) begin
-            sp$1$d = 32'h0;
+        w_clr = reset | w_clear;
+        w_put = ~w_clr & w_push & (w_pop | ~w_full);
+        w_zero = ~w_clr & ~w_push & w_pop & ~w_empty & (sp$1$q < 32'h2) & ~slot0_when_empty;
+        w_bottom = ~w_clr & w_push & ((w_pop & (sp$1$q < 32'h2)) | (~w_pop & w_empty));
+        top_mask_q$1$d = top_mask_q$1$q;
+        top_pc_q$1$d = top_pc_q$1$q;
+        if (w_refill) begin
+            top_mask_q$1$d = mask_ram$read_data;
+            top_pc_q$1$d = pc_ram$read_data;
+        end
+        if (w_put) begin
+            top_mask_q$1$d = push_mask;
+            top_pc_q$1$d = push_pc;
+        end
+        if (w_zero | (w_clr & ~slot0_when_empty)) begin
             top_mask_q$1$d = 32'h0;
             top_pc_q$1$d = 32'h0;
-            if (slot0_when_empty) begin
-                top_mask_q$1$d = bottom_mask_q$1$q;
-                top_pc_q$1$d = bottom_pc_q$1$q;
-            end
+        end
+        if (w_clr & slot0_when_empty) begin
+            top_mask_q$1$d = bottom_mask_q$1$q;
+            top_pc_q$1$d = bottom_pc_q$1$q;
+        end
+        if (w_bottom) begin
+            bottom_mask_q$1$d = push_mask;
+            bottom_pc_q$1$d = push_pc;
+        end
+        if (w_clr) begin
+            sp$1$d = 32'h0;
             if (reset) begin
                 overflow_next = (overflow_next & ~(1 << (1)) | ((1'b0) << (1)));
                 underflow_next = (underflow_next & ~(1 << (1)) | ((1'b0) << (1)));
@@ -2259,15 +2237,9 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
         end
         else if (w_push & w_pop) begin
             write = 1'b1;
-            top_mask_q$1$d = push_mask;
-            top_pc_q$1$d = push_pc;
             if (w_empty) begin
                 underflow_next = (underflow_next & ~(1 << (1)) | ((1'b1) << (1)));
                 sp$1$d = 32'h1;
-            end
-            if (sp$1$q < 32'h2) begin
-                bottom_mask_q$1$d = push_mask;
-                bottom_pc_q$1$d = push_pc;
             end
         end
         else if (w_push) begin
@@ -2277,12 +2249,6 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
             else begin
                 write = 1'b1;
                 sp$1$d = sp$1$q + 32'h1;
-                top_mask_q$1$d = push_mask;
-                top_pc_q$1$d = push_pc;
-                if (w_empty) begin
-                    bottom_mask_q$1$d = push_mask;
-                    bottom_pc_q$1$d = push_pc;
-                end
             end
         end
         else if (w_pop) begin
@@ -2293,10 +2259,6 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
                 sp$1$d = sp$1$q - 32'h1;
                 if (sp$1$q >= 32'h2) begin
                     read = 1'b1;
-                end
-                else if (~slot0_when_empty) begin
-                    top_mask_q$1$d = 32'h0;
-                    top_pc_q$1$d = 32'h0;
                 end
             end
         end
@@ -2326,26 +2288,38 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
             read_sp = w_sp8;
         end
         w_refill = refill$q & (refill_wid$q == 2);
-        w_mask = top_mask_q$2$q;
-        w_pc = top_pc_q$2$q;
-        if (w_refill) begin
-            w_mask = mask_ram$read_data;
-            w_pc = pc_ram$read_data;
-        end
         if (top_wid == 2) begin
-            t_mask = w_mask;
-            t_pc = w_pc;
+            t_mask = top_mask_q$2$q;
+            t_pc = top_pc_q$2$q;
         end
-        top_mask_q$2$d = w_mask;
-        top_pc_q$2$d = w_pc;
-        if (reset | w_clear) begin
-            sp$2$d = 32'h0;
+        w_clr = reset | w_clear;
+        w_put = ~w_clr & w_push & (w_pop | ~w_full);
+        w_zero = ~w_clr & ~w_push & w_pop & ~w_empty & (sp$2$q < 32'h2) & ~slot0_when_empty;
+        w_bottom = ~w_clr & w_push & ((w_pop & (sp$2$q < 32'h2)) | (~w_pop & w_empty));
+        top_mask_q$2$d = top_mask_q$2$q;
+        top_pc_q$2$d = top_pc_q$2$q;
+        if (w_refill) begin
+            top_mask_q$2$d = mask_ram$read_data;
+            top_pc_q$2$d = pc_ram$read_data;
+        end
+        if (w_put) begin
+            top_mask_q$2$d = push_mask;
+            top_pc_q$2$d = push_pc;
+        end
+        if (w_zero | (w_clr & ~slot0_when_empty)) begin
             top_mask_q$2$d = 32'h0;
             top_pc_q$2$d = 32'h0;
-            if (slot0_when_empty) begin
-                top_mask_q$2$d = bottom_mask_q$2$q;
-                top_pc_q$2$d = bottom_pc_q$2$q;
-            end
+        end
+        if (w_clr & slot0_when_empty) begin
+            top_mask_q$2$d = bottom_mask_q$2$q;
+            top_pc_q$2$d = bottom_pc_q$2$q;
+        end
+        if (w_bottom) begin
+            bottom_mask_q$2$d = push_mask;
+            bottom_pc_q$2$d = push_pc;
+        end
+        if (w_clr) begin
+            sp$2$d = 32'h0;
             if (reset) begin
                 overflow_next = (overflow_next & ~(1 << (2)) | ((1'b0) << (2)));
                 underflow_next = (underflow_next & ~(1 << (2)) | ((1'b0) << (2)));
@@ -2353,15 +2327,9 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
         end
         else if (w_push & w_pop) begin
             write = 1'b1;
-            top_mask_q$2$d = push_mask;
-            top_pc_q$2$d = push_pc;
             if (w_empty) begin
                 underflow_next = (underflow_next & ~(1 << (2)) | ((1'b1) << (2)));
                 sp$2$d = 32'h1;
-            end
-            if (sp$2$q < 32'h2) begin
-                bottom_mask_q$2$d = push_mask;
-                bottom_pc_q$2$d = push_pc;
             end
         end
         else if (w_push) begin
@@ -2371,12 +2339,6 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
             else begin
                 write = 1'b1;
                 sp$2$d = sp$2$q + 32'h1;
-                top_mask_q$2$d = push_mask;
-                top_pc_q$2$d = push_pc;
-                if (w_empty) begin
-                    bottom_mask_q$2$d = push_mask;
-                    bottom_pc_q$2$d = push_pc;
-                end
             end
         end
         else if (w_pop) begin
@@ -2387,10 +2349,6 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
                 sp$2$d = sp$2$q - 32'h1;
                 if (sp$2$q >= 32'h2) begin
                     read = 1'b1;
-                end
-                else if (~slot0_when_empty) begin
-                    top_mask_q$2$d = 32'h0;
-                    top_pc_q$2$d = 32'h0;
                 end
             end
         end
@@ -2420,26 +2378,38 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
             read_sp = w_sp8;
         end
         w_refill = refill$q & (refill_wid$q == 3);
-        w_mask = top_mask_q$3$q;
-        w_pc = top_pc_q$3$q;
-        if (w_refill) begin
-            w_mask = mask_ram$read_data;
-            w_pc = pc_ram$read_data;
-        end
         if (top_wid == 3) begin
-            t_mask = w_mask;
-            t_pc = w_pc;
+            t_mask = top_mask_q$3$q;
+            t_pc = top_pc_q$3$q;
         end
-        top_mask_q$3$d = w_mask;
-        top_pc_q$3$d = w_pc;
-        if (reset | w_clear) begin
-            sp$3$d = 32'h0;
+        w_clr = reset | w_clear;
+        w_put = ~w_clr & w_push & (w_pop | ~w_full);
+        w_zero = ~w_clr & ~w_push & w_pop & ~w_empty & (sp$3$q < 32'h2) & ~slot0_when_empty;
+        w_bottom = ~w_clr & w_push & ((w_pop & (sp$3$q < 32'h2)) | (~w_pop & w_empty));
+        top_mask_q$3$d = top_mask_q$3$q;
+        top_pc_q$3$d = top_pc_q$3$q;
+        if (w_refill) begin
+            top_mask_q$3$d = mask_ram$read_data;
+            top_pc_q$3$d = pc_ram$read_data;
+        end
+        if (w_put) begin
+            top_mask_q$3$d = push_mask;
+            top_pc_q$3$d = push_pc;
+        end
+        if (w_zero | (w_clr & ~slot0_when_empty)) begin
             top_mask_q$3$d = 32'h0;
             top_pc_q$3$d = 32'h0;
-            if (slot0_when_empty) begin
-                top_mask_q$3$d = bottom_mask_q$3$q;
-                top_pc_q$3$d = bottom_pc_q$3$q;
-            end
+        end
+        if (w_clr & slot0_when_empty) begin
+            top_mask_q$3$d = bottom_mask_q$3$q;
+            top_pc_q$3$d = bottom_pc_q$3$q;
+        end
+        if (w_bottom) begin
+            bottom_mask_q$3$d = push_mask;
+            bottom_pc_q$3$d = push_pc;
+        end
+        if (w_clr) begin
+            sp$3$d = 32'h0;
             if (reset) begin
                 overflow_next = (overflow_next & ~(1 << (3)) | ((1'b0) << (3)));
                 underflow_next = (underflow_next & ~(1 << (3)) | ((1'b0) << (3)));
@@ -2447,15 +2417,9 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
         end
         else if (w_push & w_pop) begin
             write = 1'b1;
-            top_mask_q$3$d = push_mask;
-            top_pc_q$3$d = push_pc;
             if (w_empty) begin
                 underflow_next = (underflow_next & ~(1 << (3)) | ((1'b1) << (3)));
                 sp$3$d = 32'h1;
-            end
-            if (sp$3$q < 32'h2) begin
-                bottom_mask_q$3$d = push_mask;
-                bottom_pc_q$3$d = push_pc;
             end
         end
         else if (w_push) begin
@@ -2465,12 +2429,6 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
             else begin
                 write = 1'b1;
                 sp$3$d = sp$3$q + 32'h1;
-                top_mask_q$3$d = push_mask;
-                top_pc_q$3$d = push_pc;
-                if (w_empty) begin
-                    bottom_mask_q$3$d = push_mask;
-                    bottom_pc_q$3$d = push_pc;
-                end
             end
         end
         else if (w_pop) begin
@@ -2481,10 +2439,6 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
                 sp$3$d = sp$3$q - 32'h1;
                 if (sp$3$q >= 32'h2) begin
                     read = 1'b1;
-                end
-                else if (~slot0_when_empty) begin
-                    top_mask_q$3$d = 32'h0;
-                    top_pc_q$3$d = 32'h0;
                 end
             end
         end
@@ -2514,26 +2468,38 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
             read_sp = w_sp8;
         end
         w_refill = refill$q & (refill_wid$q == 4);
-        w_mask = top_mask_q$4$q;
-        w_pc = top_pc_q$4$q;
-        if (w_refill) begin
-            w_mask = mask_ram$read_data;
-            w_pc = pc_ram$read_data;
-        end
         if (top_wid == 4) begin
-            t_mask = w_mask;
-            t_pc = w_pc;
+            t_mask = top_mask_q$4$q;
+            t_pc = top_pc_q$4$q;
         end
-        top_mask_q$4$d = w_mask;
-        top_pc_q$4$d = w_pc;
-        if (reset | w_clear) begin
-            sp$4$d = 32'h0;
+        w_clr = reset | w_clear;
+        w_put = ~w_clr & w_push & (w_pop | ~w_full);
+        w_zero = ~w_clr & ~w_push & w_pop & ~w_empty & (sp$4$q < 32'h2) & ~slot0_when_empty;
+        w_bottom = ~w_clr & w_push & ((w_pop & (sp$4$q < 32'h2)) | (~w_pop & w_empty));
+        top_mask_q$4$d = top_mask_q$4$q;
+        top_pc_q$4$d = top_pc_q$4$q;
+        if (w_refill) begin
+            top_mask_q$4$d = mask_ram$read_data;
+            top_pc_q$4$d = pc_ram$read_data;
+        end
+        if (w_put) begin
+            top_mask_q$4$d = push_mask;
+            top_pc_q$4$d = push_pc;
+        end
+        if (w_zero | (w_clr & ~slot0_when_empty)) begin
             top_mask_q$4$d = 32'h0;
             top_pc_q$4$d = 32'h0;
-            if (slot0_when_empty) begin
-                top_mask_q$4$d = bottom_mask_q$4$q;
-                top_pc_q$4$d = bottom_pc_q$4$q;
-            end
+        end
+        if (w_clr & slot0_when_empty) begin
+            top_mask_q$4$d = bottom_mask_q$4$q;
+            top_pc_q$4$d = bottom_pc_q$4$q;
+        end
+        if (w_bottom) begin
+            bottom_mask_q$4$d = push_mask;
+            bottom_pc_q$4$d = push_pc;
+        end
+        if (w_clr) begin
+            sp$4$d = 32'h0;
             if (reset) begin
                 overflow_next = (overflow_next & ~(1 << (4)) | ((1'b0) << (4)));
                 underflow_next = (underflow_next & ~(1 << (4)) | ((1'b0) << (4)));
@@ -2541,15 +2507,9 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
         end
         else if (w_push & w_pop) begin
             write = 1'b1;
-            top_mask_q$4$d = push_mask;
-            top_pc_q$4$d = push_pc;
             if (w_empty) begin
                 underflow_next = (underflow_next & ~(1 << (4)) | ((1'b1) << (4)));
                 sp$4$d = 32'h1;
-            end
-            if (sp$4$q < 32'h2) begin
-                bottom_mask_q$4$d = push_mask;
-                bottom_pc_q$4$d = push_pc;
             end
         end
         else if (w_push) begin
@@ -2559,12 +2519,6 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
             else begin
                 write = 1'b1;
                 sp$4$d = sp$4$q + 32'h1;
-                top_mask_q$4$d = push_mask;
-                top_pc_q$4$d = push_pc;
-                if (w_empty) begin
-                    bottom_mask_q$4$d = push_mask;
-                    bottom_pc_q$4$d = push_pc;
-                end
             end
         end
         else if (w_pop) begin
@@ -2575,10 +2529,6 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
                 sp$4$d = sp$4$q - 32'h1;
                 if (sp$4$q >= 32'h2) begin
                     read = 1'b1;
-                end
-                else if (~slot0_when_empty) begin
-                    top_mask_q$4$d = 32'h0;
-                    top_pc_q$4$d = 32'h0;
                 end
             end
         end
@@ -2608,26 +2558,38 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
             read_sp = w_sp8;
         end
         w_refill = refill$q & (refill_wid$q == 5);
-        w_mask = top_mask_q$5$q;
-        w_pc = top_pc_q$5$q;
-        if (w_refill) begin
-            w_mask = mask_ram$read_data;
-            w_pc = pc_ram$read_data;
-        end
         if (top_wid == 5) begin
-            t_mask = w_mask;
-            t_pc = w_pc;
+            t_mask = top_mask_q$5$q;
+            t_pc = top_pc_q$5$q;
         end
-        top_mask_q$5$d = w_mask;
-        top_pc_q$5$d = w_pc;
-        if (reset | w_clear) begin
-            sp$5$d = 32'h0;
+        w_clr = reset | w_clear;
+        w_put = ~w_clr & w_push & (w_pop | ~w_full);
+        w_zero = ~w_clr & ~w_push & w_pop & ~w_empty & (sp$5$q < 32'h2) & ~slot0_when_empty;
+        w_bottom = ~w_clr & w_push & ((w_pop & (sp$5$q < 32'h2)) | (~w_pop & w_empty));
+        top_mask_q$5$d = top_mask_q$5$q;
+        top_pc_q$5$d = top_pc_q$5$q;
+        if (w_refill) begin
+            top_mask_q$5$d = mask_ram$read_data;
+            top_pc_q$5$d = pc_ram$read_data;
+        end
+        if (w_put) begin
+            top_mask_q$5$d = push_mask;
+            top_pc_q$5$d = push_pc;
+        end
+        if (w_zero | (w_clr & ~slot0_when_empty)) begin
             top_mask_q$5$d = 32'h0;
             top_pc_q$5$d = 32'h0;
-            if (slot0_when_empty) begin
-                top_mask_q$5$d = bottom_mask_q$5$q;
-                top_pc_q$5$d = bottom_pc_q$5$q;
-            end
+        end
+        if (w_clr & slot0_when_empty) begin
+            top_mask_q$5$d = bottom_mask_q$5$q;
+            top_pc_q$5$d = bottom_pc_q$5$q;
+        end
+        if (w_bottom) begin
+            bottom_mask_q$5$d = push_mask;
+            bottom_pc_q$5$d = push_pc;
+        end
+        if (w_clr) begin
+            sp$5$d = 32'h0;
             if (reset) begin
                 overflow_next = (overflow_next & ~(1 << (5)) | ((1'b0) << (5)));
                 underflow_next = (underflow_next & ~(1 << (5)) | ((1'b0) << (5)));
@@ -2635,15 +2597,9 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
         end
         else if (w_push & w_pop) begin
             write = 1'b1;
-            top_mask_q$5$d = push_mask;
-            top_pc_q$5$d = push_pc;
             if (w_empty) begin
                 underflow_next = (underflow_next & ~(1 << (5)) | ((1'b1) << (5)));
                 sp$5$d = 32'h1;
-            end
-            if (sp$5$q < 32'h2) begin
-                bottom_mask_q$5$d = push_mask;
-                bottom_pc_q$5$d = push_pc;
             end
         end
         else if (w_push) begin
@@ -2653,12 +2609,6 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
             else begin
                 write = 1'b1;
                 sp$5$d = sp$5$q + 32'h1;
-                top_mask_q$5$d = push_mask;
-                top_pc_q$5$d = push_pc;
-                if (w_empty) begin
-                    bottom_mask_q$5$d = push_mask;
-                    bottom_pc_q$5$d = push_pc;
-                end
             end
         end
         else if (w_pop) begin
@@ -2669,10 +2619,6 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
                 sp$5$d = sp$5$q - 32'h1;
                 if (sp$5$q >= 32'h2) begin
                     read = 1'b1;
-                end
-                else if (~slot0_when_empty) begin
-                    top_mask_q$5$d = 32'h0;
-                    top_pc_q$5$d = 32'h0;
                 end
             end
         end
@@ -2702,26 +2648,38 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
             read_sp = w_sp8;
         end
         w_refill = refill$q & (refill_wid$q == 6);
-        w_mask = top_mask_q$6$q;
-        w_pc = top_pc_q$6$q;
-        if (w_refill) begin
-            w_mask = mask_ram$read_data;
-            w_pc = pc_ram$read_data;
-        end
         if (top_wid == 6) begin
-            t_mask = w_mask;
-            t_pc = w_pc;
+            t_mask = top_mask_q$6$q;
+            t_pc = top_pc_q$6$q;
         end
-        top_mask_q$6$d = w_mask;
-        top_pc_q$6$d = w_pc;
-        if (reset | w_clear) begin
-            sp$6$d = 32'h0;
+        w_clr = reset | w_clear;
+        w_put = ~w_clr & w_push & (w_pop | ~w_full);
+        w_zero = ~w_clr & ~w_push & w_pop & ~w_empty & (sp$6$q < 32'h2) & ~slot0_when_empty;
+        w_bottom = ~w_clr & w_push & ((w_pop & (sp$6$q < 32'h2)) | (~w_pop & w_empty));
+        top_mask_q$6$d = top_mask_q$6$q;
+        top_pc_q$6$d = top_pc_q$6$q;
+        if (w_refill) begin
+            top_mask_q$6$d = mask_ram$read_data;
+            top_pc_q$6$d = pc_ram$read_data;
+        end
+        if (w_put) begin
+            top_mask_q$6$d = push_mask;
+            top_pc_q$6$d = push_pc;
+        end
+        if (w_zero | (w_clr & ~slot0_when_empty)) begin
             top_mask_q$6$d = 32'h0;
             top_pc_q$6$d = 32'h0;
-            if (slot0_when_empty) begin
-                top_mask_q$6$d = bottom_mask_q$6$q;
-                top_pc_q$6$d = bottom_pc_q$6$q;
-            end
+        end
+        if (w_clr & slot0_when_empty) begin
+            top_mask_q$6$d = bottom_mask_q$6$q;
+            top_pc_q$6$d = bottom_pc_q$6$q;
+        end
+        if (w_bottom) begin
+            bottom_mask_q$6$d = push_mask;
+            bottom_pc_q$6$d = push_pc;
+        end
+        if (w_clr) begin
+            sp$6$d = 32'h0;
             if (reset) begin
                 overflow_next = (overflow_next & ~(1 << (6)) | ((1'b0) << (6)));
                 underflow_next = (underflow_next & ~(1 << (6)) | ((1'b0) << (6)));
@@ -2729,15 +2687,9 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
         end
         else if (w_push & w_pop) begin
             write = 1'b1;
-            top_mask_q$6$d = push_mask;
-            top_pc_q$6$d = push_pc;
             if (w_empty) begin
                 underflow_next = (underflow_next & ~(1 << (6)) | ((1'b1) << (6)));
                 sp$6$d = 32'h1;
-            end
-            if (sp$6$q < 32'h2) begin
-                bottom_mask_q$6$d = push_mask;
-                bottom_pc_q$6$d = push_pc;
             end
         end
         else if (w_push) begin
@@ -2747,12 +2699,6 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
             else begin
                 write = 1'b1;
                 sp$6$d = sp$6$q + 32'h1;
-                top_mask_q$6$d = push_mask;
-                top_pc_q$6$d = push_pc;
-                if (w_empty) begin
-                    bottom_mask_q$6$d = push_mask;
-                    bottom_pc_q$6$d = push_pc;
-                end
             end
         end
         else if (w_pop) begin
@@ -2763,10 +2709,6 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
                 sp$6$d = sp$6$q - 32'h1;
                 if (sp$6$q >= 32'h2) begin
                     read = 1'b1;
-                end
-                else if (~slot0_when_empty) begin
-                    top_mask_q$6$d = 32'h0;
-                    top_pc_q$6$d = 32'h0;
                 end
             end
         end
@@ -2796,26 +2738,38 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
             read_sp = w_sp8;
         end
         w_refill = refill$q & (refill_wid$q == 7);
-        w_mask = top_mask_q$7$q;
-        w_pc = top_pc_q$7$q;
-        if (w_refill) begin
-            w_mask = mask_ram$read_data;
-            w_pc = pc_ram$read_data;
-        end
         if (top_wid == 7) begin
-            t_mask = w_mask;
-            t_pc = w_pc;
+            t_mask = top_mask_q$7$q;
+            t_pc = top_pc_q$7$q;
         end
-        top_mask_q$7$d = w_mask;
-        top_pc_q$7$d = w_pc;
-        if (reset | w_clear) begin
-            sp$7$d = 32'h0;
+        w_clr = reset | w_clear;
+        w_put = ~w_clr & w_push & (w_pop | ~w_full);
+        w_zero = ~w_clr & ~w_push & w_pop & ~w_empty & (sp$7$q < 32'h2) & ~slot0_when_empty;
+        w_bottom = ~w_clr & w_push & ((w_pop & (sp$7$q < 32'h2)) | (~w_pop & w_empty));
+        top_mask_q$7$d = top_mask_q$7$q;
+        top_pc_q$7$d = top_pc_q$7$q;
+        if (w_refill) begin
+            top_mask_q$7$d = mask_ram$read_data;
+            top_pc_q$7$d = pc_ram$read_data;
+        end
+        if (w_put) begin
+            top_mask_q$7$d = push_mask;
+            top_pc_q$7$d = push_pc;
+        end
+        if (w_zero | (w_clr & ~slot0_when_empty)) begin
             top_mask_q$7$d = 32'h0;
             top_pc_q$7$d = 32'h0;
-            if (slot0_when_empty) begin
-                top_mask_q$7$d = bottom_mask_q$7$q;
-                top_pc_q$7$d = bottom_pc_q$7$q;
-            end
+        end
+        if (w_clr & slot0_when_empty) begin
+            top_mask_q$7$d = bottom_mask_q$7$q;
+            top_pc_q$7$d = bottom_pc_q$7$q;
+        end
+        if (w_bottom) begin
+            bottom_mask_q$7$d = push_mask;
+            bottom_pc_q$7$d = push_pc;
+        end
+        if (w_clr) begin
+            sp$7$d = 32'h0;
             if (reset) begin
                 overflow_next = (overflow_next & ~(1 << (7)) | ((1'b0) << (7)));
                 underflow_next = (underflow_next & ~(1 << (7)) | ((1'b0) << (7)));
@@ -2823,15 +2777,9 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
         end
         else if (w_push & w_pop) begin
             write = 1'b1;
-            top_mask_q$7$d = push_mask;
-            top_pc_q$7$d = push_pc;
             if (w_empty) begin
                 underflow_next = (underflow_next & ~(1 << (7)) | ((1'b1) << (7)));
                 sp$7$d = 32'h1;
-            end
-            if (sp$7$q < 32'h2) begin
-                bottom_mask_q$7$d = push_mask;
-                bottom_pc_q$7$d = push_pc;
             end
         end
         else if (w_push) begin
@@ -2841,12 +2789,6 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
             else begin
                 write = 1'b1;
                 sp$7$d = sp$7$q + 32'h1;
-                top_mask_q$7$d = push_mask;
-                top_pc_q$7$d = push_pc;
-                if (w_empty) begin
-                    bottom_mask_q$7$d = push_mask;
-                    bottom_pc_q$7$d = push_pc;
-                end
             end
         end
         else if (w_pop) begin
@@ -2858,11 +2800,11 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
                 if (sp$7$q >= 32'h2) begin
                     read = 1'b1;
                 end
-                else if (~slot0_when_empty) begin
-                    top_mask_q$7$d = 32'h0;
-                    top_pc_q$7$d = 32'h0;
-                end
             end
+        end
+        if (refill$q & (refill_wid$q == top_wid)) begin
+            t_mask = mask_ram$read_data;
+            t_pc = pc_ram$read_data;
         end
         overflow_q$d = overflow_next;
         underflow_q$d = underflow_next;

@@ -197,10 +197,12 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
     reg  w_empty;
     reg  w_full;
     reg  w_refill;
+    reg  w_clr;
+    reg  w_put;
+    reg  w_zero;
+    reg  w_bottom;
     reg  [3:0] w_sp;
     reg  [7:0] w_sp8;
-    reg  [31:0] w_mask;
-    reg  [31:0] w_pc;
     reg  [31:0] t_mask;
     reg  [31:0] t_pc;
     reg  [7:0] empties;
@@ -506,26 +508,38 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
             read_sp = w_sp8;
         end
         w_refill = refill$q & (refill_wid$q == 0);
-        w_mask = top_mask_q$0$q;
-        w_pc = top_pc_q$0$q;
-        if (w_refill) begin
-            w_mask = mask_ram$read_data;
-            w_pc = pc_ram$read_data;
-        end
         if (top_wid == 0) begin
-            t_mask = w_mask;
-            t_pc = w_pc;
+            t_mask = top_mask_q$0$q;
+            t_pc = top_pc_q$0$q;
         end
-        top_mask_q$0$d = w_mask;
-        top_pc_q$0$d = w_pc;
-        if (reset | w_clear) begin
-            sp$0$d = 32'h0;
+        w_clr = reset | w_clear;
+        w_put = ~w_clr & w_push & (w_pop | ~w_full);
+        w_zero = ~w_clr & ~w_push & w_pop & ~w_empty & (sp$0$q < 32'h2) & ~slot0_when_empty;
+        w_bottom = ~w_clr & w_push & ((w_pop & (sp$0$q < 32'h2)) | (~w_pop & w_empty));
+        top_mask_q$0$d = top_mask_q$0$q;
+        top_pc_q$0$d = top_pc_q$0$q;
+        if (w_refill) begin
+            top_mask_q$0$d = mask_ram$read_data;
+            top_pc_q$0$d = pc_ram$read_data;
+        end
+        if (w_put) begin
+            top_mask_q$0$d = push_mask;
+            top_pc_q$0$d = push_pc;
+        end
+        if (w_zero | (w_clr & ~slot0_when_empty)) begin
             top_mask_q$0$d = 32'h0;
             top_pc_q$0$d = 32'h0;
-            if (slot0_when_empty) begin
-                top_mask_q$0$d = bottom_mask_q$0$q;
-                top_pc_q$0$d = bottom_pc_q$0$q;
-            end
+        end
+        if (w_clr & slot0_when_empty) begin
+            top_mask_q$0$d = bottom_mask_q$0$q;
+            top_pc_q$0$d = bottom_pc_q$0$q;
+        end
+        if (w_bottom) begin
+            bottom_mask_q$0$d = push_mask;
+            bottom_pc_q$0$d = push_pc;
+        end
+        if (w_clr) begin
+            sp$0$d = 32'h0;
             if (reset) begin
                 overflow_next = (overflow_next & ~(1 << (0)) | ((1'b0) << (0)));
                 underflow_next = (underflow_next & ~(1 << (0)) | ((1'b0) << (0)));
@@ -533,15 +547,9 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
         end
         else if (w_push & w_pop) begin
             write = 1'b1;
-            top_mask_q$0$d = push_mask;
-            top_pc_q$0$d = push_pc;
             if (w_empty) begin
                 underflow_next = (underflow_next & ~(1 << (0)) | ((1'b1) << (0)));
                 sp$0$d = 32'h1;
-            end
-            if (sp$0$q < 32'h2) begin
-                bottom_mask_q$0$d = push_mask;
-                bottom_pc_q$0$d = push_pc;
             end
         end
         else if (w_push) begin
@@ -551,12 +559,6 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
             else begin
                 write = 1'b1;
                 sp$0$d = sp$0$q + 32'h1;
-                top_mask_q$0$d = push_mask;
-                top_pc_q$0$d = push_pc;
-                if (w_empty) begin
-                    bottom_mask_q$0$d = push_mask;
-                    bottom_pc_q$0$d = push_pc;
-                end
             end
         end
         else if (w_pop) begin
@@ -567,10 +569,6 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
                 sp$0$d = sp$0$q - 32'h1;
                 if (sp$0$q >= 32'h2) begin
                     read = 1'b1;
-                end
-                else if (~slot0_when_empty) begin
-                    top_mask_q$0$d = 32'h0;
-                    top_pc_q$0$d = 32'h0;
                 end
             end
         end
@@ -600,26 +598,38 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
             read_sp = w_sp8;
         end
         w_refill = refill$q & (refill_wid$q == 1);
-        w_mask = top_mask_q$1$q;
-        w_pc = top_pc_q$1$q;
-        if (w_refill) begin
-            w_mask = mask_ram$read_data;
-            w_pc = pc_ram$read_data;
-        end
         if (top_wid == 1) begin
-            t_mask = w_mask;
-            t_pc = w_pc;
+            t_mask = top_mask_q$1$q;
+            t_pc = top_pc_q$1$q;
         end
-        top_mask_q$1$d = w_mask;
-        top_pc_q$1$d = w_pc;
-        if (reset | w_clear) begin
-            sp$1$d = 32'h0;
+        w_clr = reset | w_clear;
+        w_put = ~w_clr & w_push & (w_pop | ~w_full);
+        w_zero = ~w_clr & ~w_push & w_pop & ~w_empty & (sp$1$q < 32'h2) & ~slot0_when_empty;
+        w_bottom = ~w_clr & w_push & ((w_pop & (sp$1$q < 32'h2)) | (~w_pop & w_empty));
+        top_mask_q$1$d = top_mask_q$1$q;
+        top_pc_q$1$d = top_pc_q$1$q;
+        if (w_refill) begin
+            top_mask_q$1$d = mask_ram$read_data;
+            top_pc_q$1$d = pc_ram$read_data;
+        end
+        if (w_put) begin
+            top_mask_q$1$d = push_mask;
+            top_pc_q$1$d = push_pc;
+        end
+        if (w_zero | (w_clr & ~slot0_when_empty)) begin
             top_mask_q$1$d = 32'h0;
             top_pc_q$1$d = 32'h0;
-            if (slot0_when_empty) begin
-                top_mask_q$1$d = bottom_mask_q$1$q;
-                top_pc_q$1$d = bottom_pc_q$1$q;
-            end
+        end
+        if (w_clr & slot0_when_empty) begin
+            top_mask_q$1$d = bottom_mask_q$1$q;
+            top_pc_q$1$d = bottom_pc_q$1$q;
+        end
+        if (w_bottom) begin
+            bottom_mask_q$1$d = push_mask;
+            bottom_pc_q$1$d = push_pc;
+        end
+        if (w_clr) begin
+            sp$1$d = 32'h0;
             if (reset) begin
                 overflow_next = (overflow_next & ~(1 << (1)) | ((1'b0) << (1)));
                 underflow_next = (underflow_next & ~(1 << (1)) | ((1'b0) << (1)));
@@ -627,15 +637,9 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
         end
         else if (w_push & w_pop) begin
             write = 1'b1;
-            top_mask_q$1$d = push_mask;
-            top_pc_q$1$d = push_pc;
             if (w_empty) begin
                 underflow_next = (underflow_next & ~(1 << (1)) | ((1'b1) << (1)));
                 sp$1$d = 32'h1;
-            end
-            if (sp$1$q < 32'h2) begin
-                bottom_mask_q$1$d = push_mask;
-                bottom_pc_q$1$d = push_pc;
             end
         end
         else if (w_push) begin
@@ -645,12 +649,6 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
             else begin
                 write = 1'b1;
                 sp$1$d = sp$1$q + 32'h1;
-                top_mask_q$1$d = push_mask;
-                top_pc_q$1$d = push_pc;
-                if (w_empty) begin
-                    bottom_mask_q$1$d = push_mask;
-                    bottom_pc_q$1$d = push_pc;
-                end
             end
         end
         else if (w_pop) begin
@@ -661,10 +659,6 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
                 sp$1$d = sp$1$q - 32'h1;
                 if (sp$1$q >= 32'h2) begin
                     read = 1'b1;
-                end
-                else if (~slot0_when_empty) begin
-                    top_mask_q$1$d = 32'h0;
-                    top_pc_q$1$d = 32'h0;
                 end
             end
         end
@@ -694,26 +688,38 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
             read_sp = w_sp8;
         end
         w_refill = refill$q & (refill_wid$q == 2);
-        w_mask = top_mask_q$2$q;
-        w_pc = top_pc_q$2$q;
-        if (w_refill) begin
-            w_mask = mask_ram$read_data;
-            w_pc = pc_ram$read_data;
-        end
         if (top_wid == 2) begin
-            t_mask = w_mask;
-            t_pc = w_pc;
+            t_mask = top_mask_q$2$q;
+            t_pc = top_pc_q$2$q;
         end
-        top_mask_q$2$d = w_mask;
-        top_pc_q$2$d = w_pc;
-        if (reset | w_clear) begin
-            sp$2$d = 32'h0;
+        w_clr = reset | w_clear;
+        w_put = ~w_clr & w_push & (w_pop | ~w_full);
+        w_zero = ~w_clr & ~w_push & w_pop & ~w_empty & (sp$2$q < 32'h2) & ~slot0_when_empty;
+        w_bottom = ~w_clr & w_push & ((w_pop & (sp$2$q < 32'h2)) | (~w_pop & w_empty));
+        top_mask_q$2$d = top_mask_q$2$q;
+        top_pc_q$2$d = top_pc_q$2$q;
+        if (w_refill) begin
+            top_mask_q$2$d = mask_ram$read_data;
+            top_pc_q$2$d = pc_ram$read_data;
+        end
+        if (w_put) begin
+            top_mask_q$2$d = push_mask;
+            top_pc_q$2$d = push_pc;
+        end
+        if (w_zero | (w_clr & ~slot0_when_empty)) begin
             top_mask_q$2$d = 32'h0;
             top_pc_q$2$d = 32'h0;
-            if (slot0_when_empty) begin
-                top_mask_q$2$d = bottom_mask_q$2$q;
-                top_pc_q$2$d = bottom_pc_q$2$q;
-            end
+        end
+        if (w_clr & slot0_when_empty) begin
+            top_mask_q$2$d = bottom_mask_q$2$q;
+            top_pc_q$2$d = bottom_pc_q$2$q;
+        end
+        if (w_bottom) begin
+            bottom_mask_q$2$d = push_mask;
+            bottom_pc_q$2$d = push_pc;
+        end
+        if (w_clr) begin
+            sp$2$d = 32'h0;
             if (reset) begin
                 overflow_next = (overflow_next & ~(1 << (2)) | ((1'b0) << (2)));
                 underflow_next = (underflow_next & ~(1 << (2)) | ((1'b0) << (2)));
@@ -721,15 +727,9 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
         end
         else if (w_push & w_pop) begin
             write = 1'b1;
-            top_mask_q$2$d = push_mask;
-            top_pc_q$2$d = push_pc;
             if (w_empty) begin
                 underflow_next = (underflow_next & ~(1 << (2)) | ((1'b1) << (2)));
                 sp$2$d = 32'h1;
-            end
-            if (sp$2$q < 32'h2) begin
-                bottom_mask_q$2$d = push_mask;
-                bottom_pc_q$2$d = push_pc;
             end
         end
         else if (w_push) begin
@@ -739,12 +739,6 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
             else begin
                 write = 1'b1;
                 sp$2$d = sp$2$q + 32'h1;
-                top_mask_q$2$d = push_mask;
-                top_pc_q$2$d = push_pc;
-                if (w_empty) begin
-                    bottom_mask_q$2$d = push_mask;
-                    bottom_pc_q$2$d = push_pc;
-                end
             end
         end
         else if (w_pop) begin
@@ -755,10 +749,6 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
                 sp$2$d = sp$2$q - 32'h1;
                 if (sp$2$q >= 32'h2) begin
                     read = 1'b1;
-                end
-                else if (~slot0_when_empty) begin
-                    top_mask_q$2$d = 32'h0;
-                    top_pc_q$2$d = 32'h0;
                 end
             end
         end
@@ -788,26 +778,38 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
             read_sp = w_sp8;
         end
         w_refill = refill$q & (refill_wid$q == 3);
-        w_mask = top_mask_q$3$q;
-        w_pc = top_pc_q$3$q;
-        if (w_refill) begin
-            w_mask = mask_ram$read_data;
-            w_pc = pc_ram$read_data;
-        end
         if (top_wid == 3) begin
-            t_mask = w_mask;
-            t_pc = w_pc;
+            t_mask = top_mask_q$3$q;
+            t_pc = top_pc_q$3$q;
         end
-        top_mask_q$3$d = w_mask;
-        top_pc_q$3$d = w_pc;
-        if (reset | w_clear) begin
-            sp$3$d = 32'h0;
+        w_clr = reset | w_clear;
+        w_put = ~w_clr & w_push & (w_pop | ~w_full);
+        w_zero = ~w_clr & ~w_push & w_pop & ~w_empty & (sp$3$q < 32'h2) & ~slot0_when_empty;
+        w_bottom = ~w_clr & w_push & ((w_pop & (sp$3$q < 32'h2)) | (~w_pop & w_empty));
+        top_mask_q$3$d = top_mask_q$3$q;
+        top_pc_q$3$d = top_pc_q$3$q;
+        if (w_refill) begin
+            top_mask_q$3$d = mask_ram$read_data;
+            top_pc_q$3$d = pc_ram$read_data;
+        end
+        if (w_put) begin
+            top_mask_q$3$d = push_mask;
+            top_pc_q$3$d = push_pc;
+        end
+        if (w_zero | (w_clr & ~slot0_when_empty)) begin
             top_mask_q$3$d = 32'h0;
             top_pc_q$3$d = 32'h0;
-            if (slot0_when_empty) begin
-                top_mask_q$3$d = bottom_mask_q$3$q;
-                top_pc_q$3$d = bottom_pc_q$3$q;
-            end
+        end
+        if (w_clr & slot0_when_empty) begin
+            top_mask_q$3$d = bottom_mask_q$3$q;
+            top_pc_q$3$d = bottom_pc_q$3$q;
+        end
+        if (w_bottom) begin
+            bottom_mask_q$3$d = push_mask;
+            bottom_pc_q$3$d = push_pc;
+        end
+        if (w_clr) begin
+            sp$3$d = 32'h0;
             if (reset) begin
                 overflow_next = (overflow_next & ~(1 << (3)) | ((1'b0) << (3)));
                 underflow_next = (underflow_next & ~(1 << (3)) | ((1'b0) << (3)));
@@ -815,15 +817,9 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
         end
         else if (w_push & w_pop) begin
             write = 1'b1;
-            top_mask_q$3$d = push_mask;
-            top_pc_q$3$d = push_pc;
             if (w_empty) begin
                 underflow_next = (underflow_next & ~(1 << (3)) | ((1'b1) << (3)));
                 sp$3$d = 32'h1;
-            end
-            if (sp$3$q < 32'h2) begin
-                bottom_mask_q$3$d = push_mask;
-                bottom_pc_q$3$d = push_pc;
             end
         end
         else if (w_push) begin
@@ -833,12 +829,6 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
             else begin
                 write = 1'b1;
                 sp$3$d = sp$3$q + 32'h1;
-                top_mask_q$3$d = push_mask;
-                top_pc_q$3$d = push_pc;
-                if (w_empty) begin
-                    bottom_mask_q$3$d = push_mask;
-                    bottom_pc_q$3$d = push_pc;
-                end
             end
         end
         else if (w_pop) begin
@@ -849,10 +839,6 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
                 sp$3$d = sp$3$q - 32'h1;
                 if (sp$3$q >= 32'h2) begin
                     read = 1'b1;
-                end
-                else if (~slot0_when_empty) begin
-                    top_mask_q$3$d = 32'h0;
-                    top_pc_q$3$d = 32'h0;
                 end
             end
         end
@@ -882,26 +868,38 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
             read_sp = w_sp8;
         end
         w_refill = refill$q & (refill_wid$q == 4);
-        w_mask = top_mask_q$4$q;
-        w_pc = top_pc_q$4$q;
-        if (w_refill) begin
-            w_mask = mask_ram$read_data;
-            w_pc = pc_ram$read_data;
-        end
         if (top_wid == 4) begin
-            t_mask = w_mask;
-            t_pc = w_pc;
+            t_mask = top_mask_q$4$q;
+            t_pc = top_pc_q$4$q;
         end
-        top_mask_q$4$d = w_mask;
-        top_pc_q$4$d = w_pc;
-        if (reset | w_clear) begin
-            sp$4$d = 32'h0;
+        w_clr = reset | w_clear;
+        w_put = ~w_clr & w_push & (w_pop | ~w_full);
+        w_zero = ~w_clr & ~w_push & w_pop & ~w_empty & (sp$4$q < 32'h2) & ~slot0_when_empty;
+        w_bottom = ~w_clr & w_push & ((w_pop & (sp$4$q < 32'h2)) | (~w_pop & w_empty));
+        top_mask_q$4$d = top_mask_q$4$q;
+        top_pc_q$4$d = top_pc_q$4$q;
+        if (w_refill) begin
+            top_mask_q$4$d = mask_ram$read_data;
+            top_pc_q$4$d = pc_ram$read_data;
+        end
+        if (w_put) begin
+            top_mask_q$4$d = push_mask;
+            top_pc_q$4$d = push_pc;
+        end
+        if (w_zero | (w_clr & ~slot0_when_empty)) begin
             top_mask_q$4$d = 32'h0;
             top_pc_q$4$d = 32'h0;
-            if (slot0_when_empty) begin
-                top_mask_q$4$d = bottom_mask_q$4$q;
-                top_pc_q$4$d = bottom_pc_q$4$q;
-            end
+        end
+        if (w_clr & slot0_when_empty) begin
+            top_mask_q$4$d = bottom_mask_q$4$q;
+            top_pc_q$4$d = bottom_pc_q$4$q;
+        end
+        if (w_bottom) begin
+            bottom_mask_q$4$d = push_mask;
+            bottom_pc_q$4$d = push_pc;
+        end
+        if (w_clr) begin
+            sp$4$d = 32'h0;
             if (reset) begin
                 overflow_next = (overflow_next & ~(1 << (4)) | ((1'b0) << (4)));
                 underflow_next = (underflow_next & ~(1 << (4)) | ((1'b0) << (4)));
@@ -909,15 +907,9 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
         end
         else if (w_push & w_pop) begin
             write = 1'b1;
-            top_mask_q$4$d = push_mask;
-            top_pc_q$4$d = push_pc;
             if (w_empty) begin
                 underflow_next = (underflow_next & ~(1 << (4)) | ((1'b1) << (4)));
                 sp$4$d = 32'h1;
-            end
-            if (sp$4$q < 32'h2) begin
-                bottom_mask_q$4$d = push_mask;
-                bottom_pc_q$4$d = push_pc;
             end
         end
         else if (w_push) begin
@@ -927,12 +919,6 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
             else begin
                 write = 1'b1;
                 sp$4$d = sp$4$q + 32'h1;
-                top_mask_q$4$d = push_mask;
-                top_pc_q$4$d = push_pc;
-                if (w_empty) begin
-                    bottom_mask_q$4$d = push_mask;
-                    bottom_pc_q$4$d = push_pc;
-                end
             end
         end
         else if (w_pop) begin
@@ -943,10 +929,6 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
                 sp$4$d = sp$4$q - 32'h1;
                 if (sp$4$q >= 32'h2) begin
                     read = 1'b1;
-                end
-                else if (~slot0_when_empty) begin
-                    top_mask_q$4$d = 32'h0;
-                    top_pc_q$4$d = 32'h0;
                 end
             end
         end
@@ -976,26 +958,38 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
             read_sp = w_sp8;
         end
         w_refill = refill$q & (refill_wid$q == 5);
-        w_mask = top_mask_q$5$q;
-        w_pc = top_pc_q$5$q;
-        if (w_refill) begin
-            w_mask = mask_ram$read_data;
-            w_pc = pc_ram$read_data;
-        end
         if (top_wid == 5) begin
-            t_mask = w_mask;
-            t_pc = w_pc;
+            t_mask = top_mask_q$5$q;
+            t_pc = top_pc_q$5$q;
         end
-        top_mask_q$5$d = w_mask;
-        top_pc_q$5$d = w_pc;
-        if (reset | w_clear) begin
-            sp$5$d = 32'h0;
+        w_clr = reset | w_clear;
+        w_put = ~w_clr & w_push & (w_pop | ~w_full);
+        w_zero = ~w_clr & ~w_push & w_pop & ~w_empty & (sp$5$q < 32'h2) & ~slot0_when_empty;
+        w_bottom = ~w_clr & w_push & ((w_pop & (sp$5$q < 32'h2)) | (~w_pop & w_empty));
+        top_mask_q$5$d = top_mask_q$5$q;
+        top_pc_q$5$d = top_pc_q$5$q;
+        if (w_refill) begin
+            top_mask_q$5$d = mask_ram$read_data;
+            top_pc_q$5$d = pc_ram$read_data;
+        end
+        if (w_put) begin
+            top_mask_q$5$d = push_mask;
+            top_pc_q$5$d = push_pc;
+        end
+        if (w_zero | (w_clr & ~slot0_when_empty)) begin
             top_mask_q$5$d = 32'h0;
             top_pc_q$5$d = 32'h0;
-            if (slot0_when_empty) begin
-                top_mask_q$5$d = bottom_mask_q$5$q;
-                top_pc_q$5$d = bottom_pc_q$5$q;
-            end
+        end
+        if (w_clr & slot0_when_empty) begin
+            top_mask_q$5$d = bottom_mask_q$5$q;
+            top_pc_q$5$d = bottom_pc_q$5$q;
+        end
+        if (w_bottom) begin
+            bottom_mask_q$5$d = push_mask;
+            bottom_pc_q$5$d = push_pc;
+        end
+        if (w_clr) begin
+            sp$5$d = 32'h0;
             if (reset) begin
                 overflow_next = (overflow_next & ~(1 << (5)) | ((1'b0) << (5)));
                 underflow_next = (underflow_next & ~(1 << (5)) | ((1'b0) << (5)));
@@ -1003,15 +997,9 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
         end
         else if (w_push & w_pop) begin
             write = 1'b1;
-            top_mask_q$5$d = push_mask;
-            top_pc_q$5$d = push_pc;
             if (w_empty) begin
                 underflow_next = (underflow_next & ~(1 << (5)) | ((1'b1) << (5)));
                 sp$5$d = 32'h1;
-            end
-            if (sp$5$q < 32'h2) begin
-                bottom_mask_q$5$d = push_mask;
-                bottom_pc_q$5$d = push_pc;
             end
         end
         else if (w_push) begin
@@ -1021,12 +1009,6 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
             else begin
                 write = 1'b1;
                 sp$5$d = sp$5$q + 32'h1;
-                top_mask_q$5$d = push_mask;
-                top_pc_q$5$d = push_pc;
-                if (w_empty) begin
-                    bottom_mask_q$5$d = push_mask;
-                    bottom_pc_q$5$d = push_pc;
-                end
             end
         end
         else if (w_pop) begin
@@ -1037,10 +1019,6 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
                 sp$5$d = sp$5$q - 32'h1;
                 if (sp$5$q >= 32'h2) begin
                     read = 1'b1;
-                end
-                else if (~slot0_when_empty) begin
-                    top_mask_q$5$d = 32'h0;
-                    top_pc_q$5$d = 32'h0;
                 end
             end
         end
@@ -1070,26 +1048,38 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
             read_sp = w_sp8;
         end
         w_refill = refill$q & (refill_wid$q == 6);
-        w_mask = top_mask_q$6$q;
-        w_pc = top_pc_q$6$q;
-        if (w_refill) begin
-            w_mask = mask_ram$read_data;
-            w_pc = pc_ram$read_data;
-        end
         if (top_wid == 6) begin
-            t_mask = w_mask;
-            t_pc = w_pc;
+            t_mask = top_mask_q$6$q;
+            t_pc = top_pc_q$6$q;
         end
-        top_mask_q$6$d = w_mask;
-        top_pc_q$6$d = w_pc;
-        if (reset | w_clear) begin
-            sp$6$d = 32'h0;
+        w_clr = reset | w_clear;
+        w_put = ~w_clr & w_push & (w_pop | ~w_full);
+        w_zero = ~w_clr & ~w_push & w_pop & ~w_empty & (sp$6$q < 32'h2) & ~slot0_when_empty;
+        w_bottom = ~w_clr & w_push & ((w_pop & (sp$6$q < 32'h2)) | (~w_pop & w_empty));
+        top_mask_q$6$d = top_mask_q$6$q;
+        top_pc_q$6$d = top_pc_q$6$q;
+        if (w_refill) begin
+            top_mask_q$6$d = mask_ram$read_data;
+            top_pc_q$6$d = pc_ram$read_data;
+        end
+        if (w_put) begin
+            top_mask_q$6$d = push_mask;
+            top_pc_q$6$d = push_pc;
+        end
+        if (w_zero | (w_clr & ~slot0_when_empty)) begin
             top_mask_q$6$d = 32'h0;
             top_pc_q$6$d = 32'h0;
-            if (slot0_when_empty) begin
-                top_mask_q$6$d = bottom_mask_q$6$q;
-                top_pc_q$6$d = bottom_pc_q$6$q;
-            end
+        end
+        if (w_clr & slot0_when_empty) begin
+            top_mask_q$6$d = bottom_mask_q$6$q;
+            top_pc_q$6$d = bottom_pc_q$6$q;
+        end
+        if (w_bottom) begin
+            bottom_mask_q$6$d = push_mask;
+            bottom_pc_q$6$d = push_pc;
+        end
+        if (w_clr) begin
+            sp$6$d = 32'h0;
             if (reset) begin
                 overflow_next = (overflow_next & ~(1 << (6)) | ((1'b0) << (6)));
                 underflow_next = (underflow_next & ~(1 << (6)) | ((1'b0) << (6)));
@@ -1097,15 +1087,9 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
         end
         else if (w_push & w_pop) begin
             write = 1'b1;
-            top_mask_q$6$d = push_mask;
-            top_pc_q$6$d = push_pc;
             if (w_empty) begin
                 underflow_next = (underflow_next & ~(1 << (6)) | ((1'b1) << (6)));
                 sp$6$d = 32'h1;
-            end
-            if (sp$6$q < 32'h2) begin
-                bottom_mask_q$6$d = push_mask;
-                bottom_pc_q$6$d = push_pc;
             end
         end
         else if (w_push) begin
@@ -1115,12 +1099,6 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
             else begin
                 write = 1'b1;
                 sp$6$d = sp$6$q + 32'h1;
-                top_mask_q$6$d = push_mask;
-                top_pc_q$6$d = push_pc;
-                if (w_empty) begin
-                    bottom_mask_q$6$d = push_mask;
-                    bottom_pc_q$6$d = push_pc;
-                end
             end
         end
         else if (w_pop) begin
@@ -1131,10 +1109,6 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
                 sp$6$d = sp$6$q - 32'h1;
                 if (sp$6$q >= 32'h2) begin
                     read = 1'b1;
-                end
-                else if (~slot0_when_empty) begin
-                    top_mask_q$6$d = 32'h0;
-                    top_pc_q$6$d = 32'h0;
                 end
             end
         end
@@ -1164,26 +1138,38 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
             read_sp = w_sp8;
         end
         w_refill = refill$q & (refill_wid$q == 7);
-        w_mask = top_mask_q$7$q;
-        w_pc = top_pc_q$7$q;
-        if (w_refill) begin
-            w_mask = mask_ram$read_data;
-            w_pc = pc_ram$read_data;
-        end
         if (top_wid == 7) begin
-            t_mask = w_mask;
-            t_pc = w_pc;
+            t_mask = top_mask_q$7$q;
+            t_pc = top_pc_q$7$q;
         end
-        top_mask_q$7$d = w_mask;
-        top_pc_q$7$d = w_pc;
-        if (reset | w_clear) begin
-            sp$7$d = 32'h0;
+        w_clr = reset | w_clear;
+        w_put = ~w_clr & w_push & (w_pop | ~w_full);
+        w_zero = ~w_clr & ~w_push & w_pop & ~w_empty & (sp$7$q < 32'h2) & ~slot0_when_empty;
+        w_bottom = ~w_clr & w_push & ((w_pop & (sp$7$q < 32'h2)) | (~w_pop & w_empty));
+        top_mask_q$7$d = top_mask_q$7$q;
+        top_pc_q$7$d = top_pc_q$7$q;
+        if (w_refill) begin
+            top_mask_q$7$d = mask_ram$read_data;
+            top_pc_q$7$d = pc_ram$read_data;
+        end
+        if (w_put) begin
+            top_mask_q$7$d = push_mask;
+            top_pc_q$7$d = push_pc;
+        end
+        if (w_zero | (w_clr & ~slot0_when_empty)) begin
             top_mask_q$7$d = 32'h0;
             top_pc_q$7$d = 32'h0;
-            if (slot0_when_empty) begin
-                top_mask_q$7$d = bottom_mask_q$7$q;
-                top_pc_q$7$d = bottom_pc_q$7$q;
-            end
+        end
+        if (w_clr & slot0_when_empty) begin
+            top_mask_q$7$d = bottom_mask_q$7$q;
+            top_pc_q$7$d = bottom_pc_q$7$q;
+        end
+        if (w_bottom) begin
+            bottom_mask_q$7$d = push_mask;
+            bottom_pc_q$7$d = push_pc;
+        end
+        if (w_clr) begin
+            sp$7$d = 32'h0;
             if (reset) begin
                 overflow_next = (overflow_next & ~(1 << (7)) | ((1'b0) << (7)));
                 underflow_next = (underflow_next & ~(1 << (7)) | ((1'b0) << (7)));
@@ -1191,15 +1177,9 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
         end
         else if (w_push & w_pop) begin
             write = 1'b1;
-            top_mask_q$7$d = push_mask;
-            top_pc_q$7$d = push_pc;
             if (w_empty) begin
                 underflow_next = (underflow_next & ~(1 << (7)) | ((1'b1) << (7)));
                 sp$7$d = 32'h1;
-            end
-            if (sp$7$q < 32'h2) begin
-                bottom_mask_q$7$d = push_mask;
-                bottom_pc_q$7$d = push_pc;
             end
         end
         else if (w_push) begin
@@ -1209,12 +1189,6 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
             else begin
                 write = 1'b1;
                 sp$7$d = sp$7$q + 32'h1;
-                top_mask_q$7$d = push_mask;
-                top_pc_q$7$d = push_pc;
-                if (w_empty) begin
-                    bottom_mask_q$7$d = push_mask;
-                    bottom_pc_q$7$d = push_pc;
-                end
             end
         end
         else if (w_pop) begin
@@ -1226,11 +1200,11 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
                 if (sp$7$q >= 32'h2) begin
                     read = 1'b1;
                 end
-                else if (~slot0_when_empty) begin
-                    top_mask_q$7$d = 32'h0;
-                    top_pc_q$7$d = 32'h0;
-                end
             end
+        end
+        if (refill$q & (refill_wid$q == top_wid)) begin
+            t_mask = mask_ram$read_data;
+            t_pc = pc_ram$read_data;
         end
         overflow_q$d = overflow_next;
         underflow_q$d = underflow_next;

@@ -90,10 +90,16 @@ pub struct SimtStackRam<const W: usize, const WW: usize, const T: usize, const A
     w_empty: Signal<Local, Bit>,
     w_full: Signal<Local, Bit>,
     w_refill: Signal<Local, Bit>,
+    /// Reset or clear: the stack empties.
+    w_clr: Signal<Local, Bit>,
+    /// The pushed entry becomes the top (a push that is not dropped, or a push with a pop).
+    w_put: Signal<Local, Bit>,
+    /// A pop empties the stack and the empty top reads zero.
+    w_zero: Signal<Local, Bit>,
+    /// The pushed entry lands in slot 0 ([`EmptyTop::SlotZero`] keeps it in `bottom`).
+    w_bottom: Signal<Local, Bit>,
     w_sp: Signal<Local, Bits<SPW>>,
     w_sp8: Signal<Local, Bits<STACK_RAM_ADDR_BITS>>,
-    w_mask: Signal<Local, Bits<T>>,
-    w_pc: Signal<Local, Bits<A>>,
     t_mask: Signal<Local, Bits<T>>,
     t_pc: Signal<Local, Bits<A>>,
     empties: Signal<Local, Bits<W>>,
@@ -160,10 +166,12 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
             w_empty: Default::default(),
             w_full: Default::default(),
             w_refill: Default::default(),
+            w_clr: Default::default(),
+            w_put: Default::default(),
+            w_zero: Default::default(),
+            w_bottom: Default::default(),
             w_sp: Default::default(),
             w_sp8: Default::default(),
-            w_mask: Default::default(),
-            w_pc: Default::default(),
             t_mask: Default::default(),
             t_pc: Default::default(),
             empties: Default::default(),
@@ -230,29 +238,53 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
                 self.read_base.next = self.base_minus_2[i].val();
                 self.read_sp.next = self.w_sp8.val();
             }
-            // This warp's top: the RAM's output in the cycle after a pop uncovered it.
+            // This warp's top, shown when `top_wid` names it (after the loop, the RAM's output
+            // takes its place in the cycle after a pop uncovered it).
             self.w_refill.next = self.refill.q.val() & (self.refill_wid.q.val().index() == i);
-            self.w_mask.next = self.top_mask_q[i].q.val();
-            self.w_pc.next = self.top_pc_q[i].q.val();
-            if self.w_refill.val() {
-                self.w_mask.next = self.mask_ram.read_data.val();
-                self.w_pc.next = self.pc_ram.read_data.val();
-            }
             if self.top_wid.val().index() == i {
-                self.t_mask.next = self.w_mask.val();
-                self.t_pc.next = self.w_pc.val();
+                self.t_mask.next = self.top_mask_q[i].q.val();
+                self.t_pc.next = self.top_pc_q[i].q.val();
             }
-            self.top_mask_q[i].d.next = self.w_mask.val();
-            self.top_pc_q[i].d.next = self.w_pc.val();
-            // Next state, in SimtStack's order
-            if self.reset.val() | self.w_clear.val() {
-                self.sp[i].d.next = 0.into();
+            // The top's next state as flat conditions, each a plain `if` of its own, the hold
+            // first: yosys then maps the registers to flip-flops with a clock enable and a
+            // synchronous reset (a nested `if`, or a hold value shared with another use, keeps
+            // it from finding the enable and costs a LUT per bit).
+            self.w_clr.next = self.reset.val() | self.w_clear.val();
+            self.w_put.next = !self.w_clr.val() & self.w_push.val() & (self.w_pop.val() | !self.w_full.val());
+            self.w_zero.next = !self.w_clr.val()
+                & !self.w_push.val()
+                & self.w_pop.val()
+                & !self.w_empty.val()
+                & (self.sp[i].q.val() < 2)
+                & !self.slot0_when_empty.val();
+            self.w_bottom.next = !self.w_clr.val()
+                & self.w_push.val()
+                & ((self.w_pop.val() & (self.sp[i].q.val() < 2)) | (!self.w_pop.val() & self.w_empty.val()));
+            self.top_mask_q[i].d.next = self.top_mask_q[i].q.val();
+            self.top_pc_q[i].d.next = self.top_pc_q[i].q.val();
+            if self.w_refill.val() {
+                self.top_mask_q[i].d.next = self.mask_ram.read_data.val();
+                self.top_pc_q[i].d.next = self.pc_ram.read_data.val();
+            }
+            if self.w_put.val() {
+                self.top_mask_q[i].d.next = self.push_mask.val();
+                self.top_pc_q[i].d.next = self.push_pc.val();
+            }
+            if self.w_zero.val() | (self.w_clr.val() & !self.slot0_when_empty.val()) {
                 self.top_mask_q[i].d.next = 0.into();
                 self.top_pc_q[i].d.next = 0.into();
-                if self.slot0_when_empty.val() {
-                    self.top_mask_q[i].d.next = self.bottom_mask_q[i].q.val();
-                    self.top_pc_q[i].d.next = self.bottom_pc_q[i].q.val();
-                }
+            }
+            if self.w_clr.val() & self.slot0_when_empty.val() {
+                self.top_mask_q[i].d.next = self.bottom_mask_q[i].q.val();
+                self.top_pc_q[i].d.next = self.bottom_pc_q[i].q.val();
+            }
+            if self.w_bottom.val() {
+                self.bottom_mask_q[i].d.next = self.push_mask.val();
+                self.bottom_pc_q[i].d.next = self.push_pc.val();
+            }
+            // Pointer, flags and RAM accesses, in SimtStack's order
+            if self.w_clr.val() {
+                self.sp[i].d.next = 0.into();
                 if self.reset.val() {
                     self.overflow_next.next = self.overflow_next.val().replace_bit(i, false);
                     self.underflow_next.next = self.underflow_next.val().replace_bit(i, false);
@@ -260,15 +292,9 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
             } else if self.w_push.val() & self.w_pop.val() {
                 // Pop, then push: replace the top entry (on an empty stack, slot 0).
                 self.write.next = true;
-                self.top_mask_q[i].d.next = self.push_mask.val();
-                self.top_pc_q[i].d.next = self.push_pc.val();
                 if self.w_empty.val() {
                     self.underflow_next.next = self.underflow_next.val().replace_bit(i, true);
                     self.sp[i].d.next = 1.into();
-                }
-                if self.sp[i].q.val() < 2 {
-                    self.bottom_mask_q[i].d.next = self.push_mask.val();
-                    self.bottom_pc_q[i].d.next = self.push_pc.val();
                 }
             } else if self.w_push.val() {
                 if self.w_full.val() {
@@ -276,28 +302,23 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
                 } else {
                     self.write.next = true;
                     self.sp[i].d.next = self.sp[i].q.val() + 1;
-                    self.top_mask_q[i].d.next = self.push_mask.val();
-                    self.top_pc_q[i].d.next = self.push_pc.val();
-                    if self.w_empty.val() {
-                        self.bottom_mask_q[i].d.next = self.push_mask.val();
-                        self.bottom_pc_q[i].d.next = self.push_pc.val();
-                    }
                 }
             } else if self.w_pop.val() {
                 if self.w_empty.val() {
                     self.underflow_next.next = self.underflow_next.val().replace_bit(i, true);
                 } else {
                     self.sp[i].d.next = self.sp[i].q.val() - 1;
-                    // Slot sp - 2 becomes the top; from sp = 1 the top (slot 0) stays, or
-                    // becomes zero.
+                    // Slot sp - 2 becomes the top (from sp = 1 the top is slot 0 or zero, above).
                     if self.sp[i].q.val() >= 2 {
                         self.read.next = true;
-                    } else if !self.slot0_when_empty.val() {
-                        self.top_mask_q[i].d.next = 0.into();
-                        self.top_pc_q[i].d.next = 0.into();
                     }
                 }
             }
+        }
+        // In the cycle after a pop uncovered it, a warp's top is the RAM's output.
+        if self.refill.q.val() & (self.refill_wid.q.val() == self.top_wid.val()) {
+            self.t_mask.next = self.mask_ram.read_data.val();
+            self.t_pc.next = self.pc_ram.read_data.val();
         }
         self.overflow_q.d.next = self.overflow_next.val();
         self.underflow_q.d.next = self.underflow_next.val();

@@ -464,21 +464,19 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
                     self.w_active.next = false;
                     self.pc[i].d.next = self.pc[i].q.val() + 4;
                 }
-                if self.hit_pop.val() & !self.is_idle.val() {
-                    self.do_pop.next = true;
-                    if !self.stacks.empty.val().get_bit(i) {
-                        self.pc[i].d.next = self.p_pc.val();
-                        self.mask[i].d.next = self.p_mask.val();
-                    }
+                // One plain `if` per source (no nesting): yosys then finds the registers'
+                // clock enable (see SimtStackRam).
+                if self.hit_pop.val() & !self.is_idle.val() & !self.stacks.empty.val().get_bit(i) {
+                    self.pc[i].d.next = self.p_pc.val();
+                    self.mask[i].d.next = self.p_mask.val();
                 }
                 if self.hit_set.val() & !self.is_idle.val() {
                     self.w_active.next = true;
                     self.pc[i].d.next = self.warp_set_pc.val();
                     self.mask[i].d.next = self.warp_set_mask.val();
                 }
-                if self.hit_branch.val() & !self.is_idle.val() {
-                    self.do_push.next = true;
-                }
+                self.do_pop.next = self.hit_pop.val() & !self.is_idle.val();
+                self.do_push.next = self.hit_branch.val() & !self.is_idle.val();
                 if self.hit_end.val() & !self.is_idle.val() {
                     self.w_idle.next = true;
                     self.w_active.next = false;

@@ -44,6 +44,8 @@ pub struct BuildOptions {
     pub freq_mhz: f64,
     /// Cycles of the self-test run.
     pub cycles: u64,
+    /// Synthesize with clock enables ([`super::SYNTH_ICE40_DFFE`]): smaller, slower.
+    pub dffe: bool,
     pub out_dir: PathBuf,
 }
 
@@ -172,7 +174,7 @@ pub fn build_alchitry_cu<B: PresetBlocks>(opts: &BuildOptions) -> Result<BuildRe
     std::fs::write(dir.join("top.v"), verilog).context("cannot write top.v")?;
     std::fs::write(dir.join("top.pcf"), opts.board.constraints()).context("cannot write top.pcf")?;
     let freq = format!("{target_mhz:.3}");
-    super::stage(dir, "yosys", &["-p", &format!("read_verilog -noautowire top.v; {} -top top -json top.json", super::SYNTH_ICE40)], "yosys.log", "build: synthesis")?;
+    super::stage(dir, "yosys", &["-p", &format!("read_verilog -noautowire top.v; {} -top top -json top.json", super::synth_ice40_command(opts.dffe))], "yosys.log", "build: synthesis")?;
     // Timing is judged below from the report, so nextpnr is told to finish when it misses.
     super::stage(
         dir,

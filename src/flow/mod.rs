@@ -16,12 +16,26 @@ use crate::verify::verilog_sim::require_tool;
 /// The waiver file for `verilator --lint-only -Wall` (every waiver, with its reason).
 pub const VERILATOR_WAIVERS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/sim/verilator_waivers.vlt");
 
-/// The iCE40 synthesis command of every flow here (checks, `build`, `report`). `-nodffe` maps
-/// clock enables into the LUT in front of each flip-flop: otherwise nextpnr promotes the widest
-/// enables (a SIMT stack slot's write enable drives T + A flip-flops) onto global buffers, and the
-/// trip to the buffer and back cost about 4.5 ns: measured on the cu warp_scheduler in its report
-/// harness, 86.8 MHz with enables, 113.7 MHz without, 1,496 vs 1,499 logic cells.
+/// The iCE40 synthesis command of every flow here (checks, and `build` and `report` by default).
+/// `-nodffe` maps clock enables into the LUT in front of each flip-flop: otherwise nextpnr
+/// promotes the widest enables (a SIMT stack slot's write enable drives T + A flip-flops) onto
+/// global buffers, and the trip to the buffer and back cost about 4.5 ns: measured on the cu
+/// warp_scheduler in its report harness, 86.8 MHz with enables, 113.7 MHz without.
 pub const SYNTH_ICE40: &str = "synth_ice40 -nodffe";
+
+/// `build --dffe` and `report --dffe`: flip-flops with clock enables, fewer LUTs and a lower Fmax
+/// (the seed-size warp_scheduler in its report harness: 4,268 logic cells and 73.9 MHz with
+/// enables, 5,271 and 80.4 MHz without).
+pub const SYNTH_ICE40_DFFE: &str = "synth_ice40";
+
+/// The synthesis command: [`SYNTH_ICE40_DFFE`] when `dffe`, else [`SYNTH_ICE40`].
+pub fn synth_ice40_command(dffe: bool) -> &'static str {
+    if dffe {
+        SYNTH_ICE40_DFFE
+    } else {
+        SYNTH_ICE40
+    }
+}
 
 /// Cell counts from yosys `stat` after `synth_ice40`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -229,7 +229,7 @@ pub fn utilisation(log: &str, cell: &str) -> Option<(u64, u64)> {
 }
 
 /// Places and routes `d` in its harness for the HX8K at `freq_mhz`, in `dir`.
-pub fn measure(d: &Design, dir: &Path, freq_mhz: f64) -> Result<Measurement> {
+pub fn measure(d: &Design, dir: &Path, freq_mhz: f64, dffe: bool) -> Result<Measurement> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let dir = &std::fs::canonicalize(dir)?;
     let ports = ports(d, dir)?;
@@ -237,7 +237,7 @@ pub fn measure(d: &Design, dir: &Path, freq_mhz: f64) -> Result<Measurement> {
     let b = ALCHITRY_CU_V1;
     let pcf = format!("set_io clk {}\nset_io sin {}\nset_io load {}\nset_io sout {}\n", b.clock_pin, b.uart_rx_pin, b.reset_n_pin, b.uart_tx_pin);
     std::fs::write(dir.join("harness.pcf"), pcf).context("cannot write harness.pcf")?;
-    let script = format!("{}read_verilog harness.v; {} -top simt_harness -json harness.json; stat", read_script(d), super::SYNTH_ICE40);
+    let script = format!("{}read_verilog harness.v; {} -top simt_harness -json harness.json; stat", read_script(d), super::synth_ice40_command(dffe));
     super::stage(dir, "yosys", &["-p", &script], "yosys.log", &format!("report: {}: synthesis", d.name))?;
     let log = std::fs::read_to_string(dir.join("yosys.log"))?;
     let stats = super::ice40_stats(&log);
@@ -275,7 +275,7 @@ pub fn measure(d: &Design, dir: &Path, freq_mhz: f64) -> Result<Measurement> {
 }
 
 /// The report as a Markdown table.
-pub fn table(rows: &[Measurement], freq_mhz: f64) -> String {
+pub fn table(rows: &[Measurement], freq_mhz: f64, dffe: bool) -> String {
     let mut s = format!(
         "| design | logic cells (of {HX8K_LOGIC_CELLS}) | flip-flops | block RAMs | Fmax (MHz, target {freq_mhz}) | harness bits |\n|---|---|---|---|---|---|\n"
     );
@@ -293,5 +293,6 @@ pub fn table(rows: &[Measurement], freq_mhz: f64) -> String {
          one pin, so nothing is optimised away and every path is register to register); logic cells include the \
          harness's, about one per harness bit; flip-flops exclude them.\n",
     );
+    s.push_str(&format!("Synthesis: yosys `{}`.\n", super::synth_ice40_command(dffe)));
     s
 }
