@@ -284,3 +284,47 @@ fn mutant_answer_byte_dropped_is_caught() {
     // The answer moves on whether the transmitter took its byte or not: bytes are lost.
     mutant_is_caught("host_link", "answer_dropped", "if (sending & tx_ready) begin", "if (sending) begin", "answer_byte_held_until_taken");
 }
+
+/// The stack RAM's bounded check of its flags took nearly 10 minutes at cu sizes (`prove
+/// --block simt_stack_ram`: 4 warps); CI checks the same generator at 2 warps of 1 thread, a 3-bit
+/// pc and depth 2 (seconds). Returns that export, with the first `from` replaced by `to` when a
+/// mutation is given, the preset whose sizes the properties take, and a directory for the checker.
+fn small_stack_ram(tag: &str, mutation: Option<(&str, &str)>) -> (PathBuf, simt_rtl::params::Preset, PathBuf) {
+    use rust_hdl::prelude::Block;
+    use simt_rtl::blocks::SimtStackRam;
+    use simt_rtl::params::{EmptyTop, SchedulerParams, TINY};
+    let dir = work_dir(&format!("simt_stack_ram_small_{tag}"));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut dut = SimtStackRam::<2, 1, 1, 3, 2, 2>::new(EmptyTop::Zero).unwrap();
+    dut.connect_all();
+    let mut text = simt_rtl::export::export_module(&dut, "simt_stack_ram", "// simt_stack_ram, 2 warps x 1 thread, pc 3, depth 2 (test)\n").unwrap();
+    if let Some((from, to)) = mutation {
+        assert!(text.contains(from), "the mutation's text is not in the small stack RAM");
+        text = text.replacen(from, to, 1);
+    }
+    let file = dir.join("simt_stack_ram.v");
+    std::fs::write(&file, text).unwrap();
+    let sizes = simt_rtl::params::Preset { scheduler: SchedulerParams { threads: 1, pc_width: 3, stack_depth: 2, ..TINY.scheduler }, ..TINY };
+    (file, sizes, dir.join("prove"))
+}
+
+#[test]
+fn simt_stack_ram_properties_hold_from_reset_to_depth_20_at_small_sizes() {
+    let (rtl, sizes, dir) = small_stack_ram("original", None);
+    let results = prove(block("simt_stack_ram"), &sizes, &rtl, 20, &dir).unwrap();
+    assert_eq!(results.len(), 6, "{results:?}");
+    for (name, outcome) in &results {
+        println!("simt_stack_ram (small): {name}: {outcome}");
+        assert!(matches!(outcome, Outcome::Proven { .. } | Outcome::Bounded { depth: 20 }), "{name}: {outcome}");
+    }
+}
+
+#[test]
+fn mutant_stack_ram_without_overflow_flag_is_caught() {
+    // Warp 0's push on its full stack is dropped without raising the flag.
+    let from = "overflow_next = (overflow_next & ~(1 << (0)) | ((1'b1) << (0)));";
+    let (rtl, sizes, dir) = small_stack_ram("no_overflow_flag", Some((from, "overflow_next = overflow_next;")));
+    let only = vec!["full_push_sets_overflow".to_string()];
+    let results = prove_only(block("simt_stack_ram"), &sizes, &rtl, 20, &dir, &only).unwrap();
+    assert!(matches!(results[0].1, Outcome::Failed { .. }), "{results:?}");
+}

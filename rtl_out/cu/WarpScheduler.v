@@ -1121,10 +1121,7 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
     localparam  base$1 = 8'h4;
     localparam  base$2 = 8'h8;
     localparam  base$3 = 8'hc;
-    localparam  base_minus_2$0 = 8'hfe;
-    localparam  base_minus_2$1 = 8'h2;
-    localparam  base_minus_2$2 = 8'h6;
-    localparam  base_minus_2$3 = 8'ha;
+    localparam  two = 3'b10;
     // Stub signals
     reg  [7:0] mask_ram$read_address;
     reg  mask_ram$read_clock;
@@ -1237,7 +1234,8 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
     reg  write_replace;
     reg  [7:0] write_slot;
     reg  read;
-    reg  [7:0] read_sp;
+    reg  [2:0] read_sp;
+    reg  [2:0] read_slot;
     reg  [7:0] read_base;
     // Sub module instances
     WarpScheduler__core_stacks_mask_ram mask_ram(
@@ -1426,8 +1424,8 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
             write_sp = w_sp8;
         end
         if (pop_wid == 0) begin
-            read_base = base_minus_2$0;
-            read_sp = w_sp8;
+            read_base = base$0;
+            read_sp = sp$0$q;
         end
         w_refill = refill$q & (refill_wid$q == 0);
         if (top_wid == 0) begin
@@ -1516,8 +1514,8 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
             write_sp = w_sp8;
         end
         if (pop_wid == 1) begin
-            read_base = base_minus_2$1;
-            read_sp = w_sp8;
+            read_base = base$1;
+            read_sp = sp$1$q;
         end
         w_refill = refill$q & (refill_wid$q == 1);
         if (top_wid == 1) begin
@@ -1606,8 +1604,8 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
             write_sp = w_sp8;
         end
         if (pop_wid == 2) begin
-            read_base = base_minus_2$2;
-            read_sp = w_sp8;
+            read_base = base$2;
+            read_sp = sp$2$q;
         end
         w_refill = refill$q & (refill_wid$q == 2);
         if (top_wid == 2) begin
@@ -1696,8 +1694,8 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
             write_sp = w_sp8;
         end
         if (pop_wid == 3) begin
-            read_base = base_minus_2$3;
-            read_sp = w_sp8;
+            read_base = base$3;
+            read_sp = sp$3$q;
         end
         w_refill = refill$q & (refill_wid$q == 3);
         if (top_wid == 3) begin
@@ -1778,13 +1776,14 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
             write_slot = write_sp - 32'h1;
         end
         mask_ram$write_enable = write;
-        mask_ram$write_address = write_base + write_slot;
+        read_slot = read_sp - two;
+        mask_ram$write_address = write_base | write_slot;
         mask_ram$write_data = push_mask;
         pc_ram$write_enable = write;
-        pc_ram$write_address = write_base + write_slot;
+        pc_ram$write_address = write_base | write_slot;
         pc_ram$write_data = push_pc;
-        mask_ram$read_address = read_base + read_sp;
-        pc_ram$read_address = read_base + read_sp;
+        mask_ram$read_address = read_base | ((read_slot) & 8'hff);
+        pc_ram$read_address = read_base | ((read_slot) & 8'hff);
         top_mask = t_mask;
         top_pc = t_pc;
         empty = empties;

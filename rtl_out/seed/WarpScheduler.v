@@ -1635,14 +1635,7 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
     localparam  base$5 = 8'h28;
     localparam  base$6 = 8'h30;
     localparam  base$7 = 8'h38;
-    localparam  base_minus_2$0 = 8'hfe;
-    localparam  base_minus_2$1 = 8'h6;
-    localparam  base_minus_2$2 = 8'he;
-    localparam  base_minus_2$3 = 8'h16;
-    localparam  base_minus_2$4 = 8'h1e;
-    localparam  base_minus_2$5 = 8'h26;
-    localparam  base_minus_2$6 = 8'h2e;
-    localparam  base_minus_2$7 = 8'h36;
+    localparam  two = 4'h2;
     // Stub signals
     reg  [7:0] mask_ram$read_address;
     reg  mask_ram$read_clock;
@@ -1815,7 +1808,8 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
     reg  write_replace;
     reg  [7:0] write_slot;
     reg  read;
-    reg  [7:0] read_sp;
+    reg  [3:0] read_sp;
+    reg  [3:0] read_slot;
     reg  [7:0] read_base;
     // Sub module instances
     WarpScheduler__core_stacks_mask_ram mask_ram(
@@ -2104,8 +2098,8 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
             write_sp = w_sp8;
         end
         if (pop_wid == 0) begin
-            read_base = base_minus_2$0;
-            read_sp = w_sp8;
+            read_base = base$0;
+            read_sp = sp$0$q;
         end
         w_refill = refill$q & (refill_wid$q == 0);
         if (top_wid == 0) begin
@@ -2194,8 +2188,8 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
             write_sp = w_sp8;
         end
         if (pop_wid == 1) begin
-            read_base = base_minus_2$1;
-            read_sp = w_sp8;
+            read_base = base$1;
+            read_sp = sp$1$q;
         end
         w_refill = refill$q & (refill_wid$q == 1);
         if (top_wid == 1) begin
@@ -2284,8 +2278,8 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
             write_sp = w_sp8;
         end
         if (pop_wid == 2) begin
-            read_base = base_minus_2$2;
-            read_sp = w_sp8;
+            read_base = base$2;
+            read_sp = sp$2$q;
         end
         w_refill = refill$q & (refill_wid$q == 2);
         if (top_wid == 2) begin
@@ -2374,8 +2368,8 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
             write_sp = w_sp8;
         end
         if (pop_wid == 3) begin
-            read_base = base_minus_2$3;
-            read_sp = w_sp8;
+            read_base = base$3;
+            read_sp = sp$3$q;
         end
         w_refill = refill$q & (refill_wid$q == 3);
         if (top_wid == 3) begin
@@ -2464,8 +2458,8 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
             write_sp = w_sp8;
         end
         if (pop_wid == 4) begin
-            read_base = base_minus_2$4;
-            read_sp = w_sp8;
+            read_base = base$4;
+            read_sp = sp$4$q;
         end
         w_refill = refill$q & (refill_wid$q == 4);
         if (top_wid == 4) begin
@@ -2554,8 +2548,8 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
             write_sp = w_sp8;
         end
         if (pop_wid == 5) begin
-            read_base = base_minus_2$5;
-            read_sp = w_sp8;
+            read_base = base$5;
+            read_sp = sp$5$q;
         end
         w_refill = refill$q & (refill_wid$q == 5);
         if (top_wid == 5) begin
@@ -2644,8 +2638,8 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
             write_sp = w_sp8;
         end
         if (pop_wid == 6) begin
-            read_base = base_minus_2$6;
-            read_sp = w_sp8;
+            read_base = base$6;
+            read_sp = sp$6$q;
         end
         w_refill = refill$q & (refill_wid$q == 6);
         if (top_wid == 6) begin
@@ -2734,8 +2728,8 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
             write_sp = w_sp8;
         end
         if (pop_wid == 7) begin
-            read_base = base_minus_2$7;
-            read_sp = w_sp8;
+            read_base = base$7;
+            read_sp = sp$7$q;
         end
         w_refill = refill$q & (refill_wid$q == 7);
         if (top_wid == 7) begin
@@ -2816,13 +2810,14 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
             write_slot = write_sp - 32'h1;
         end
         mask_ram$write_enable = write;
-        mask_ram$write_address = write_base + write_slot;
+        read_slot = read_sp - two;
+        mask_ram$write_address = write_base | write_slot;
         mask_ram$write_data = push_mask;
         pc_ram$write_enable = write;
-        pc_ram$write_address = write_base + write_slot;
+        pc_ram$write_address = write_base | write_slot;
         pc_ram$write_data = push_pc;
-        mask_ram$read_address = read_base + read_sp;
-        pc_ram$read_address = read_base + read_sp;
+        mask_ram$read_address = read_base | ((read_slot) & 8'hff);
+        pc_ram$read_address = read_base | ((read_slot) & 8'hff);
         top_mask = t_mask;
         top_pc = t_pc;
         empty = empties;

@@ -7,7 +7,9 @@
 //! and clears the flags, and an empty stack's top reads slot 0 or zero ([`EmptyTop`], chosen at
 //! construction). What changes is the storage, so that deep stacks cost block RAM instead of
 //! `W x D x (T + A)` flip-flops:
-//! - every entry is written through to a RAM (mask and pc halves, address `wid * D + slot`);
+//! - every entry is written through to a RAM (mask and pc halves); warp `wid`'s slots start at
+//!   `wid * D'`, with `D'` the depth rounded up to a power of two, so an address is the warp id
+//!   and the slot side by side (no adder on the address paths);
 //! - each warp keeps its top entry (`top`) in registers, and with [`EmptyTop::SlotZero`] its
 //!   slot 0 too (`bottom`, for `clear`/`reset`, after which the top is slot 0; with
 //!   [`EmptyTop::Zero`] those registers are unused and synthesis removes them);
@@ -27,7 +29,8 @@ use crate::params::{check_derived, check_range, check_stack_ram, check_warps, cl
 pub const STACK_RAM_ADDR_BITS: usize = 8;
 
 /// `W` warps (`WW = clog2(W)`), `T` threads, `A` pc bits, `D` entries per stack
-/// (`SPW = clog2(D + 1)`); `W * D <= 256`.
+/// (`SPW = clog2(D + 1)`); `W * D <= 256`, so `W * D' <= 256` too (`W` and `256 / W` are powers
+/// of two).
 #[derive(LogicBlock)]
 pub struct SimtStackRam<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize> {
     /// Clock; every stack changes on its rising edge.
@@ -79,10 +82,10 @@ pub struct SimtStackRam<const W: usize, const WW: usize, const T: usize, const A
     depth: Constant<Bits<SPW>>,
     /// [`EmptyTop::SlotZero`]: an empty stack's top reads slot 0 (else zero).
     slot0_when_empty: Constant<Bit>,
-    /// `w * D`: where warp `w`'s stack starts in the RAM.
+    /// `w * D'`: where warp `w`'s stack starts in the RAM (zeros in the slot's bits).
     base: [Constant<Bits<STACK_RAM_ADDR_BITS>>; W],
-    /// `w * D - 2` (mod 256): slot `sp - 2` of warp `w` is at `base_minus_2 + sp`.
-    base_minus_2: [Constant<Bits<STACK_RAM_ADDR_BITS>>; W],
+    /// 2 (mod `2^SPW`): a pop reads slot `sp - two`.
+    two: Constant<Bits<SPW>>,
     // Combinational temporaries
     w_push: Signal<Local, Bit>,
     w_pop: Signal<Local, Bit>,
@@ -113,8 +116,9 @@ pub struct SimtStackRam<const W: usize, const WW: usize, const T: usize, const A
     write_replace: Signal<Local, Bit>,
     write_slot: Signal<Local, Bits<STACK_RAM_ADDR_BITS>>,
     read: Signal<Local, Bit>,
-    /// The popped warp's pointer and its RAM base minus 2 (it reads slot `sp - 2`).
-    read_sp: Signal<Local, Bits<STACK_RAM_ADDR_BITS>>,
+    /// The popped warp's pointer and RAM base; the slot it reads, `sp - 2`.
+    read_sp: Signal<Local, Bits<SPW>>,
+    read_slot: Signal<Local, Bits<SPW>>,
     read_base: Signal<Local, Bits<STACK_RAM_ADDR_BITS>>,
 }
 
@@ -158,8 +162,8 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
             refill_wid: Default::default(),
             depth: Constant::new(D.to_bits()),
             slot0_when_empty: Constant::new(empty_top == EmptyTop::SlotZero),
-            base: std::array::from_fn(|w| Constant::new((w * D).to_bits())),
-            base_minus_2: std::array::from_fn(|w| Constant::new(((w * D + 254) % 256).to_bits())),
+            base: std::array::from_fn(|w| Constant::new((w * D.next_power_of_two()).to_bits())),
+            two: Constant::new((2 % (1u64 << SPW)).to_bits()),
             w_push: Default::default(),
             w_pop: Default::default(),
             w_clear: Default::default(),
@@ -185,6 +189,7 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
             write_slot: Default::default(),
             read: Default::default(),
             read_sp: Default::default(),
+            read_slot: Default::default(),
             read_base: Default::default(),
         })
     }
@@ -235,8 +240,8 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
                 self.write_sp.next = self.w_sp8.val();
             }
             if self.pop_wid.val().index() == i {
-                self.read_base.next = self.base_minus_2[i].val();
-                self.read_sp.next = self.w_sp8.val();
+                self.read_base.next = self.base[i].val();
+                self.read_sp.next = self.sp[i].q.val();
             }
             // This warp's top, shown when `top_wid` names it (after the loop, the RAM's output
             // takes its place in the cycle after a pop uncovered it).
@@ -331,13 +336,15 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
             self.write_slot.next = self.write_sp.val() - 1;
         }
         self.mask_ram.write_enable.next = self.write.val();
-        self.mask_ram.write_address.next = self.write_base.val() + self.write_slot.val();
+        // Warp id and slot side by side: the base has zeros where the slot goes.
+        self.read_slot.next = self.read_sp.val() - self.two.val();
+        self.mask_ram.write_address.next = self.write_base.val() | self.write_slot.val();
         self.mask_ram.write_data.next = self.push_mask.val();
         self.pc_ram.write_enable.next = self.write.val();
-        self.pc_ram.write_address.next = self.write_base.val() + self.write_slot.val();
+        self.pc_ram.write_address.next = self.write_base.val() | self.write_slot.val();
         self.pc_ram.write_data.next = self.push_pc.val();
-        self.mask_ram.read_address.next = self.read_base.val() + self.read_sp.val();
-        self.pc_ram.read_address.next = self.read_base.val() + self.read_sp.val();
+        self.mask_ram.read_address.next = self.read_base.val() | bit_cast::<STACK_RAM_ADDR_BITS, SPW>(self.read_slot.val());
+        self.pc_ram.read_address.next = self.read_base.val() | bit_cast::<STACK_RAM_ADDR_BITS, SPW>(self.read_slot.val());
         self.top_mask.next = self.t_mask.val();
         self.top_pc.next = self.t_pc.val();
         self.empty.next = self.empties.val();

@@ -63,6 +63,16 @@ pub const FORMAL_BLOCKS: &[FormalBlock] = &[
         only_preset: None,
     },
     FormalBlock {
+        module: "simt_stack_ram",
+        properties: "src/blocks/simt_stack_ram.sv",
+        wrapper: "simt_stack_ram_props",
+        parameters: |p| {
+            let s = p.scheduler;
+            vec![("W", s.warps), ("WW", s.warp_id_width()), ("T", s.threads), ("A", s.pc_width), ("D", s.stack_depth)]
+        },
+        only_preset: None,
+    },
+    FormalBlock {
         module: "warp_scheduler",
         properties: "src/blocks/warp_scheduler.sv",
         wrapper: "warp_scheduler_props",
