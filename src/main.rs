@@ -83,7 +83,7 @@ enum Command {
         #[arg(long, default_value = "self-test")]
         top: String,
         /// Synthesize with clock enables (yosys `synth_ice40` without `-nodffe`): fewer logic
-        /// cells, lower Fmax.
+        /// cells, often a lower Fmax.
         #[arg(long)]
         dffe: bool,
         /// Output directory.
@@ -158,7 +158,7 @@ enum Command {
         #[arg(long, default_value_t = 100.0)]
         freq: f64,
         /// Synthesize with clock enables (yosys `synth_ice40` without `-nodffe`): fewer logic
-        /// cells, lower Fmax.
+        /// cells, often a lower Fmax.
         #[arg(long)]
         dffe: bool,
         /// The exported Verilog (with manifest.json).

@@ -241,9 +241,14 @@ fn tiny_scoreboard(tag: &str, mutation: Option<(&str, &str)>) -> (PathBuf, PathB
 fn scoreboard_properties_hold_from_reset_to_depth_20_at_tiny_sizes() {
     let (rtl, dir) = tiny_scoreboard("original", None);
     let results = prove(block("scoreboard"), &simt_rtl::params::TINY, &rtl, 20, &dir).unwrap();
-    assert_eq!(results.len(), 4, "{results:?}");
-    for (name, outcome) in &results {
-        println!("scoreboard (tiny): {name}: {outcome}");
+    all_hold("scoreboard (tiny)", &results, 4);
+}
+
+/// `results` has `count` properties, each proven or bounded to depth 20.
+fn all_hold(label: &str, results: &[(String, Outcome)], count: usize) {
+    assert_eq!(results.len(), count, "{results:?}");
+    for (name, outcome) in results {
+        println!("{label}: {name}: {outcome}");
         assert!(matches!(outcome, Outcome::Proven { .. } | Outcome::Bounded { depth: 20 }), "{name}: {outcome}");
     }
 }
@@ -312,11 +317,7 @@ fn small_stack_ram(tag: &str, mutation: Option<(&str, &str)>) -> (PathBuf, simt_
 fn simt_stack_ram_properties_hold_from_reset_to_depth_20_at_small_sizes() {
     let (rtl, sizes, dir) = small_stack_ram("original", None);
     let results = prove(block("simt_stack_ram"), &sizes, &rtl, 20, &dir).unwrap();
-    assert_eq!(results.len(), 6, "{results:?}");
-    for (name, outcome) in &results {
-        println!("simt_stack_ram (small): {name}: {outcome}");
-        assert!(matches!(outcome, Outcome::Proven { .. } | Outcome::Bounded { depth: 20 }), "{name}: {outcome}");
-    }
+    all_hold("simt_stack_ram (small)", &results, 6);
 }
 
 #[test]

@@ -336,7 +336,8 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
             self.write_slot.next = self.write_sp.val() - 1;
         }
         self.mask_ram.write_enable.next = self.write.val();
-        // Warp id and slot side by side: the base has zeros where the slot goes.
+        // The slot a pop reads; in every address the warp id and the slot sit side by side (the
+        // base has zeros where the slot goes).
         self.read_slot.next = self.read_sp.val() - self.two.val();
         self.mask_ram.write_address.next = self.write_base.val() | self.write_slot.val();
         self.mask_ram.write_data.next = self.push_mask.val();
