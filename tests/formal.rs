@@ -292,7 +292,7 @@ fn mutant_answer_byte_dropped_is_caught() {
 
 /// The stack RAM's bounded check of its flags took nearly 10 minutes at cu sizes (`prove
 /// --block simt_stack_ram`: 4 warps); CI checks the same generator at 2 warps of 1 thread, a 3-bit
-/// pc and depth 2 (seconds). Returns that export, with the first `from` replaced by `to` when a
+/// pc and depth 2 (about 2 minutes). Returns that export, with the first `from` replaced by `to` when a
 /// mutation is given, the preset whose sizes the properties take, and a directory for the checker.
 fn small_stack_ram(tag: &str, mutation: Option<(&str, &str)>) -> (PathBuf, simt_rtl::params::Preset, PathBuf) {
     use rust_hdl::prelude::Block;
@@ -316,8 +316,12 @@ fn small_stack_ram(tag: &str, mutation: Option<(&str, &str)>) -> (PathBuf, simt_
 #[test]
 fn simt_stack_ram_properties_hold_from_reset_to_depth_20_at_small_sizes() {
     let (rtl, sizes, dir) = small_stack_ram("original", None);
-    let results = prove(block("simt_stack_ram"), &sizes, &rtl, 20, &dir).unwrap();
-    all_hold("simt_stack_ram (small)", &results, 6);
+    // `empty_top_is_zero` (its cone holds the RAM: 2 minutes at this size) is left to `prove`.
+    let only: Vec<String> = ["empty_and_full_flags", "sticky_flags_as_contract", "full_push_sets_overflow", "full_push_keeps_the_stack_full", "empty_pop_sets_underflow"]
+        .map(String::from)
+        .to_vec();
+    let results = prove_only(block("simt_stack_ram"), &sizes, &rtl, 20, &dir, &only).unwrap();
+    all_hold("simt_stack_ram (small)", &results, 5);
 }
 
 #[test]
