@@ -221,18 +221,23 @@ fn mutant_access_never_answered_is_caught() {
 /// behaviour being covered by the random tests. Returns tiny's exported scoreboard, with the
 /// first `from` replaced by `to` when a mutation is given, and a directory for the checker.
 fn tiny_scoreboard(tag: &str, mutation: Option<(&str, &str)>) -> (PathBuf, PathBuf) {
-    use rust_hdl::prelude::Block;
     use simt_rtl::preset_blocks::{PresetBlocks, TinyBlocks};
-    let dir = work_dir(&format!("scoreboard_tiny_{tag}"));
-    std::fs::create_dir_all(&dir).unwrap();
     let mut dut = TinyBlocks::scoreboard().unwrap();
+    export_for_checker(&mut dut, "scoreboard", "// scoreboard, tiny sizes (test)\n", &format!("scoreboard_tiny_{tag}"), mutation)
+}
+
+/// Exports `dut` as `module` into a fresh work directory `name`, with the first `from` replaced
+/// by `to` when a mutation is given: the Verilog file, and a directory for the checker.
+fn export_for_checker(dut: &mut impl rust_hdl::prelude::Block, module: &str, header: &str, name: &str, mutation: Option<(&str, &str)>) -> (PathBuf, PathBuf) {
+    let dir = work_dir(name);
+    std::fs::create_dir_all(&dir).unwrap();
     dut.connect_all();
-    let mut text = simt_rtl::export::export_module(&dut, "scoreboard", "// scoreboard, tiny sizes (test)\n").unwrap();
+    let mut text = simt_rtl::export::export_module(dut, module, header).unwrap();
     if let Some((from, to)) = mutation {
-        assert!(text.contains(from), "the mutation's text is not in tiny's scoreboard");
+        assert!(text.contains(from), "the mutation's text is not in {name}'s {module}");
         text = text.replacen(from, to, 1);
     }
-    let file = dir.join("scoreboard.v");
+    let file = dir.join(format!("{module}.v"));
     std::fs::write(&file, text).unwrap();
     (file, dir.join("prove"))
 }
@@ -295,22 +300,13 @@ fn mutant_answer_byte_dropped_is_caught() {
 /// pc and depth 2 (about 2 minutes). Returns that export, with the first `from` replaced by `to` when a
 /// mutation is given, the preset whose sizes the properties take, and a directory for the checker.
 fn small_stack_ram(tag: &str, mutation: Option<(&str, &str)>) -> (PathBuf, simt_rtl::params::Preset, PathBuf) {
-    use rust_hdl::prelude::Block;
     use simt_rtl::blocks::SimtStackRam;
     use simt_rtl::params::{EmptyTop, SchedulerParams, TINY};
-    let dir = work_dir(&format!("simt_stack_ram_small_{tag}"));
-    std::fs::create_dir_all(&dir).unwrap();
     let mut dut = SimtStackRam::<2, 1, 1, 3, 2, 2>::new(EmptyTop::Zero).unwrap();
-    dut.connect_all();
-    let mut text = simt_rtl::export::export_module(&dut, "simt_stack_ram", "// simt_stack_ram, 2 warps x 1 thread, pc 3, depth 2 (test)\n").unwrap();
-    if let Some((from, to)) = mutation {
-        assert!(text.contains(from), "the mutation's text is not in the small stack RAM");
-        text = text.replacen(from, to, 1);
-    }
-    let file = dir.join("simt_stack_ram.v");
-    std::fs::write(&file, text).unwrap();
+    let header = "// simt_stack_ram, 2 warps x 1 thread, pc 3, depth 2 (test)\n";
+    let (file, dir) = export_for_checker(&mut dut, "simt_stack_ram", header, &format!("simt_stack_ram_small_{tag}"), mutation);
     let sizes = simt_rtl::params::Preset { scheduler: SchedulerParams { threads: 1, pc_width: 3, stack_depth: 2, ..TINY.scheduler }, ..TINY };
-    (file, sizes, dir.join("prove"))
+    (file, sizes, dir)
 }
 
 #[test]
