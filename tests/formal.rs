@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use simt_rtl::flow::prove::{prove, prove_only, Outcome, FORMAL_BLOCKS};
+use simt_rtl::flow::prove::{peek_commands, property_names, prove, prove_only, Outcome, FORMAL_BLOCKS};
 use simt_rtl::params::CU;
 
 fn work_dir(name: &str) -> PathBuf {
@@ -149,7 +149,46 @@ fn mutant_fixed_priority_is_caught() {
 
 #[test]
 fn operand_collector_properties_hold_from_reset_to_depth_20() {
-    properties_hold("operand_collector", 6, &["busy_is_taken_and_not_dispatched", "instruction_taken_into_a_free_unit", "each_dispatch_fills_one_output"]);
+    // All but the queue bound, which CI checks at tiny sizes (`tiny_collector`).
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(block("operand_collector").properties)).unwrap();
+    let only: Vec<String> = property_names(&text).into_iter().filter(|n| n != "bank_queues_never_overflow").collect();
+    let rtl = Path::new(env!("CARGO_MANIFEST_DIR")).join("rtl_out/cu/operand_collector.v");
+    let results = prove_only(block("operand_collector"), &CU, &rtl, 20, &work_dir("operand_collector"), &only).unwrap();
+    all_hold("operand_collector", &results, 7);
+    for p in ["busy_is_taken_and_not_dispatched", "instruction_taken_into_a_free_unit", "each_dispatch_fills_one_output", "dispatched_operands_all_collected"] {
+        assert!(results.iter().any(|(n, o)| n == p && matches!(o, Outcome::Proven { .. })), "{p} not proven: {results:?}");
+    }
+}
+
+/// The queue bound (`bank_queues_never_overflow`, with its invariant over the queues' contents)
+/// closes by induction at tiny sizes (2 banks, 2 units, booksim's one bank per unit: about 4
+/// minutes) but not within 15 minutes at cu's 4 banks (`prove --block operand_collector`); CI
+/// checks it on tiny's export. Returns that export, with the first `from` replaced by `to` when a
+/// mutation is given, and a directory for the checker.
+fn tiny_collector(tag: &str, mutation: Option<(&str, &str)>) -> (PathBuf, PathBuf) {
+    use simt_rtl::preset_blocks::{PresetBlocks, TinyBlocks};
+    let mut dut = TinyBlocks::operand_collector().unwrap();
+    export_for_checker(&mut dut, "operand_collector", "// operand_collector, tiny sizes (test)\n", &format!("operand_collector_tiny_{tag}"), mutation)
+}
+
+#[test]
+fn collector_queues_never_overflow_at_tiny_sizes() {
+    let (rtl, dir) = tiny_collector("original", None);
+    let only = vec!["bank_queues_never_overflow".to_string()];
+    let results = prove_only(block("operand_collector"), &simt_rtl::params::TINY, &rtl, 20, &dir, &only).unwrap();
+    println!("operand_collector (tiny): {results:?}");
+    assert!(matches!(results[0].1, Outcome::Proven { .. }), "{results:?}");
+}
+
+#[test]
+fn mutant_collector_queues_a_stalled_instruction_is_caught() {
+    // The operands of an instruction that found no free unit are queued anyway, every cycle it
+    // waits: requests nobody collects pile up until a queue overflows.
+    let push = "arbiter$push_valid$0 = take & in_src_valid$0[0];";
+    let (rtl, dir) = tiny_collector("stalled_pushed", Some((push, "arbiter$push_valid$0 = in_valid$0 & in_src_valid$0[0];")));
+    let only = vec!["bank_queues_never_overflow".to_string()];
+    let results = prove_only(block("operand_collector"), &simt_rtl::params::TINY, &rtl, 20, &dir, &only).unwrap();
+    assert!(matches!(results[0].1, Outcome::Failed { .. }), "{results:?}");
 }
 
 #[test]
@@ -175,6 +214,36 @@ fn mutant_dispatch_lost_is_caught() {
         "o_valid$0$d = 1'b1;",
         "o_valid$0$d = o_valid$0$q;",
         "each_dispatch_fills_one_output",
+    );
+}
+
+#[test]
+fn peeks_connect_every_bit_and_refuse_unknown_signals() {
+    let rtl = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("rtl_out/cu/operand_collector.v")).unwrap();
+    let c = CU.collector;
+    let text = "// peek: nr = cu_not_ready$#$q\n// peek: cnt = arbiter.count$#$q\n";
+    let script = peek_commands(text, &rtl, "operand_collector", "w").unwrap();
+    let bits = |wire: &str| script.lines().filter(|l| l.starts_with(&format!("connect -set {wire}["))).count();
+    assert_eq!(bits("nr"), 3 * c.collector_units, "{script}");
+    assert_eq!(bits("cnt"), c.banks * simt_rtl::params::clog2(c.queue_depth() + 1), "{script}");
+    assert!(script.contains("connect -set cnt[0] dut.arbiter.count$0$q[0]"), "{script}");
+    assert!(script.starts_with("cd w\n") && script.ends_with("check -assert\n"), "{script}");
+    assert_eq!(peek_commands("// no peeks\n", &rtl, "operand_collector", "w").unwrap(), "");
+    for (bad, names) in [("// peek: x = arbiter.nothere$#$q", "nothere"), ("// peek: x = nowhere.count$#$q", "operand_collector__nowhere"), ("// peek: x cu_busy$q", "<wire> = <signal>")] {
+        let e = peek_commands(bad, &rtl, "operand_collector", "w").unwrap_err().to_string();
+        assert!(e.contains(names), "`{bad}`: {e}");
+    }
+}
+
+#[test]
+fn mutant_dispatch_before_operands_collected_is_caught() {
+    // Collector unit 0 is ready without waiting for its operands' bank reads.
+    mutant_is_caught(
+        "operand_collector",
+        "dispatch_before_collected",
+        "if (cu_busy$q[0] & (cu_not_ready$0$q == 32'h0)",
+        "if (cu_busy$q[0]",
+        "dispatched_operands_all_collected",
     );
 }
 

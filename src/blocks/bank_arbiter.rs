@@ -17,7 +17,8 @@
 //!
 //! Queue bound: a collector unit holds at most 3 source operands, so at most `3 N` requests are
 //! ever outstanding, in all queues together; every queue has `Q >= 3 N` entries and cannot
-//! overflow when driven by the collector units. Driven on its own, a push into a full queue is
+//! overflow when driven by the collector units (`bank_queues_never_overflow` in
+//! `operand_collector.sv`, proven at tiny sizes). Driven on its own, a push into a full queue is
 //! dropped and sets the sticky `err_overflow` flag.
 
 use anyhow::Result;

@@ -8,6 +8,13 @@
 // until dispatched, and each dispatch fills one output register, which keeps it until the
 // execution unit takes it.
 //
+// Two properties also look inside the block (`// peek:` lines; `simt-rtl prove` connects them
+// after flattening): that a dispatched instruction's operands were all granted a bank read, and
+// that no bank queue ever overflows. Each states, with its goal, the invariant that makes
+// induction close: the units' not-yet-collected operands are the shadow's (taken from the ports,
+// cleared by the arbiter's grants), and the bank queues hold exactly those operands, each once.
+// Their sum is at most 3 N, and every queue has Q >= 3 N entries.
+//
 // Not here, and why: that an instruction leaves with its own fields, with the operand values
 // its registers held, in program order per warp. Those need a shadow of each unit's contents,
 // which does not close by induction (a unit may hold an instruction for any number of cycles),
@@ -26,7 +33,10 @@ module operand_collector_props #(
     parameter DW = 8,       // bits per lane
     parameter U = 2,        // unit types (output ports)
     parameter UW = 1,       // unit type bits
-    parameter G = 8         // tag bits
+    parameter G = 8,        // tag bits
+    parameter Q = 8,        // entries per bank queue
+    parameter QW = 3,       // queue slot bits
+    parameter QCW = 4       // queue count bits
 ) (
     input wire clock,
     input wire reset,
@@ -63,6 +73,24 @@ module operand_collector_props #(
     wire [B*32-1:0] count_grant;
     wire err_unit, err_overflow;
     operand_collector dut(`DUT_PORTS);
+
+    // Inside the block: each unit's operands not yet collected, the arbiter's grants, and its
+    // queues (entries of bank b at b*Q .. b*Q+Q-1).
+    // peek: peek_not_ready = cu_not_ready$#$q
+    // peek: peek_grant_cu = arbiter$grant_cu$#
+    // peek: peek_grant_slot = arbiter$grant_slot$#
+    // peek: peek_q_cu = arbiter.q_cu$#$q
+    // peek: peek_q_slot = arbiter.q_slot$#$q
+    // peek: peek_head = arbiter.head$#$q
+    // peek: peek_tail = arbiter.tail$#$q
+    // peek: peek_count = arbiter.count$#$q
+    wire [N*3-1:0] peek_not_ready;
+    wire [B*NW-1:0] peek_grant_cu;
+    wire [B*2-1:0] peek_grant_slot;
+    wire [B*Q*NW-1:0] peek_q_cu;
+    wire [B*Q*2-1:0] peek_q_slot;
+    wire [B*QW-1:0] peek_head, peek_tail;
+    wire [B*QCW-1:0] peek_count;
 
     // Runs start in reset.
     reg started = 1'b0;
@@ -120,11 +148,70 @@ module operand_collector_props #(
         end
     end
 
+    // The operands each unit still waits for, from the ports: an instruction taken sets its
+    // valid sources, a grant of the arbiter clears its (unit, slot) (the same edge's take wins;
+    // slot 3 names no operand, and the block ignores it too).
+    reg [N*3-1:0] outstanding = 0, outstanding_next;
+    integer b, i, n;
+    always @(*) begin
+        outstanding_next = outstanding;
+        for (b = 0; b < B; b = b + 1)
+            if (grant[b] && peek_grant_slot[b*2 +: 2] != 3) outstanding_next[peek_grant_cu[b*NW +: NW]*3 + peek_grant_slot[b*2 +: 2]] = 1'b0;
+        for (p = 0; p < P; p = p + 1)
+            if (in_valid[p] && in_ready[p]) outstanding_next[in_cu[p*NW +: NW]*3 +: 3] = in_src_valid[p*3 +: 3];
+    end
+    always @(posedge clock) outstanding <= reset ? 0 : outstanding_next;
+
+    // The invariants. The shadow's: the block waits for the same operands, only in busy units.
+    // The queues': each holds at most Q entries from head to tail; every entry names an operand
+    // waited for, no two entries the same one, and there are as many entries as such operands.
+    // (So at most 3 N, in all queues together. Stated as a count: the solver does not find a
+    // pigeonhole argument.)
+    reg shadow_ok, queues_ok, collected_ok;
+    reg [B*Q-1:0] entry;
+    reg [7:0] entries, waiting;
+    reg [QW-1:0] offset;
+    integer e, f;
+    always @(*) begin
+        shadow_ok = peek_not_ready == outstanding;
+        queues_ok = 1'b1;
+        collected_ok = 1'b1;
+        for (n = 0; n < N; n = n + 1) begin
+            if (peek_not_ready[n*3 +: 3] != 0 && !busy[n]) begin
+                shadow_ok = 1'b0;
+                queues_ok = 1'b0;
+            end
+            if (dispatch[n] && outstanding[n*3 +: 3] != 0) collected_ok = 1'b0;
+        end
+        entries = 0;
+        for (b = 0; b < B; b = b + 1) begin
+            if (peek_count[b*QCW +: QCW] > Q || peek_tail[b*QW +: QW] != peek_head[b*QW +: QW] + peek_count[b*QCW +: QW])
+                queues_ok = 1'b0;
+            entries = entries + peek_count[b*QCW +: QCW];
+            for (i = 0; i < Q; i = i + 1) begin
+                offset = i - peek_head[b*QW +: QW];
+                entry[b*Q+i] = {1'b0, offset} < peek_count[b*QCW +: QCW];
+            end
+        end
+        waiting = $countones(peek_not_ready);
+        if (entries != waiting) queues_ok = 1'b0;
+        for (e = 0; e < B*Q; e = e + 1)
+            if (entry[e]) begin
+                if (peek_q_slot[e*2 +: 2] == 3 || !peek_not_ready[peek_q_cu[e*NW +: NW]*3 + peek_q_slot[e*2 +: 2]]) queues_ok = 1'b0;
+                for (f = 0; f < e; f = f + 1)
+                    if (entry[f] && peek_q_cu[e*NW +: NW] == peek_q_cu[f*NW +: NW] && peek_q_slot[e*2 +: 2] == peek_q_slot[f*2 +: 2])
+                        queues_ok = 1'b0;
+            end
+    end
+
     // Every cycle.
     always @(*) if (started) begin
         busy_is_taken_and_not_dispatched: assert (busy == held);
         dispatch_only_a_busy_unit: assert ((dispatch & ~busy) == 0);
         instruction_taken_into_a_free_unit: assert (fresh_units);
+        // Every source operand of a dispatched instruction was granted its bank read.
+        dispatched_operands_all_collected: assert (shadow_ok && collected_ok);
+        bank_queues_never_overflow: assert (queues_ok && !err_overflow);
     end
 
     // Across a clock edge.

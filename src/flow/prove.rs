@@ -183,6 +183,9 @@ pub const FORMAL_BLOCKS: &[FormalBlock] = &[
                 ("U", c.unit_types),
                 ("UW", clog2(c.unit_types).max(1)),
                 ("G", c.tag_bits),
+                ("Q", c.queue_depth()),
+                ("QW", clog2(c.queue_depth())),
+                ("QCW", clog2(c.queue_depth() + 1)),
             ]
         },
         only_preset: None,
@@ -277,10 +280,11 @@ pub fn prove_only(block: &FormalBlock, preset: &Preset, rtl: &Path, depth: usize
     // the bank arbiter's bounded check to depth 20 over every property together did not finish).
     let chparam: String = (block.parameters)(preset).iter().map(|(k, v)| format!(" -set {k} {v}")).collect();
     let mut script = format!(
-        "read_verilog -formal {}\nread_verilog -formal -sv -I . {}\nchparam{chparam} {w}\nprep -top {w}\nflatten\nopt_clean\ndesign -save base\n",
+        "read_verilog -formal {}\nread_verilog -formal -sv -I . {}\nchparam{chparam} {w}\nprep -top {w}\nflatten\n{peeks}opt_clean\ndesign -save base\n",
         rtl.canonicalize()?.display(),
         props.display(),
-        w = block.wrapper
+        w = block.wrapper,
+        peeks = peek_commands(&text, &verilog, block.module, block.wrapper).with_context(|| format!("{}: a `// peek:` line", props.display()))?
     );
     for n in &names {
         script.push_str(&format!("design -load base\nchformal -assert -remove t:$assert {}/{n} %d\nopt_clean\nwrite_smt2 -wires {n}.smt2\n", block.wrapper));
@@ -380,6 +384,59 @@ pub fn dut_ports_include(verilog: &str, module: &str) -> Result<String> {
         })
         .collect();
     Ok(format!("`define DUT_MODULE {module}\n`define DUT_PORTS {}\n", conns.join(", ")))
+}
+
+/// The yosys commands (run after `flatten`) that drive each wrapper wire named by a
+/// `// peek: <wire> = <signal>` line of the properties file with a signal inside the block, so a
+/// property can state an invariant over the block's state (yosys takes no hierarchical references
+/// in Verilog). `<signal>` is a path below the `dut` instance (`arbiter.count$#$q`: the wire
+/// `count$#$q` of the child instance `arbiter`); a `#` stands for every index the exported module
+/// declares (0, 1, ... while one exists), packed into `<wire>` from bit 0 up as `DUT_PORTS` packs
+/// port arrays. The wire must be exactly as wide as what it peeks at: `check -assert` refuses one
+/// left partly undriven.
+pub fn peek_commands(properties: &str, verilog: &str, module: &str, wrapper: &str) -> Result<String> {
+    let mut out = String::new();
+    for line in properties.lines().filter_map(|l| l.trim().strip_prefix("// peek:")) {
+        let (wire, signal) = line.split_once('=').ok_or_else(|| anyhow::anyhow!("`{}` is not `<wire> = <signal>`", line.trim()))?;
+        let (wire, signal) = (wire.trim(), signal.trim());
+        // The module that declares the signal: rust-hdl names a child's module `<parent>__<instance>`.
+        let (instances, leaf) = signal.rsplit_once('.').unwrap_or(("", signal));
+        let owner = std::iter::once(module).chain(instances.split('.').filter(|i| !i.is_empty())).collect::<Vec<_>>().join("__");
+        let header = format!("module {owner}(");
+        let start = verilog.find(&header).ok_or_else(|| anyhow::anyhow!("`{signal}`: module `{owner}` not found in the exported Verilog"))?;
+        let body = &verilog[start..];
+        let body = &body[..body.find("endmodule").unwrap_or(body.len())];
+        let width_of = |name: &str| -> Option<usize> {
+            body.lines().map(str::trim).find_map(|l| {
+                let decl = l.strip_suffix(&format!(" {name};"))?;
+                if !(decl.starts_with("wire") || decl.starts_with("reg")) {
+                    return None;
+                }
+                match (decl.find('['), decl.find(':')) {
+                    (Some(open), Some(colon)) if colon > open => decl[open + 1..colon].trim().parse::<usize>().ok().map(|h| h + 1),
+                    _ => Some(1),
+                }
+            })
+        };
+        // (An index pattern that matches nothing keeps its first name, which the check below refuses.)
+        let mut names = vec![leaf.replace('#', "0")];
+        if leaf.contains('#') && width_of(&names[0]).is_some() {
+            names = (0..).map(|i| leaf.replace('#', &i.to_string())).take_while(|n| width_of(n).is_some()).collect();
+        }
+        let prefix = if instances.is_empty() { "dut.".to_string() } else { format!("dut.{instances}.") };
+        let mut bit = 0;
+        for name in &names {
+            let width = width_of(name).ok_or_else(|| anyhow::anyhow!("`{signal}`: module `{owner}` declares no `{name}`"))?;
+            for j in 0..width {
+                out.push_str(&format!("connect -set {wire}[{bit}] {prefix}{name}[{j}]\n"));
+                bit += 1;
+            }
+        }
+    }
+    if out.is_empty() {
+        return Ok(out);
+    }
+    Ok(format!("cd {wrapper}\n{out}cd ..\ncheck -assert\n"))
 }
 
 fn last_lines(text: &str, n: usize) -> String {
