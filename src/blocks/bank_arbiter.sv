@@ -3,10 +3,12 @@
 //
 // Every input is free from the first cycle on (runs start in reset): pushes on any lane into any
 // bank, full queues included, and write-backs on any bank. The properties are about what the
-// ports show; FIFO order and the queue bound under the collector units' contract are checked by
-// the random differential tests against the model (a shadow of the queue contents made the
-// solver stall after 5 or 6 cycles, and "a queue not granted keeps its requests" neither closed
-// by induction within 8 steps nor reached depth 20 in reasonable time: 21 s at depth 8 alone).
+// ports show, except the booksim-mode wait bound's invariant, which peeks at the queues. FIFO
+// order is checked by the random differential tests against the model (a shadow of the queue
+// contents made the solver stall after 5 or 6 cycles, and "a queue not granted keeps its
+// requests" neither closed by induction within 8 steps nor reached depth 20 in reasonable time:
+// 21 s at depth 8 alone). The queue bound under the collector units' contract is in
+// operand_collector.sv.
 `include "dut_ports.vh"
 
 module bank_arbiter_props #(
@@ -16,6 +18,9 @@ module bank_arbiter_props #(
     parameter NW = 2,       // unit id bits
     parameter K = 6,        // push lanes
     parameter RW = 4,       // row bits
+    parameter Q = 8,        // entries per bank queue
+    parameter QW = 3,       // queue slot bits
+    parameter QCW = 4,      // queue count bits
     parameter ONE_BANK = 0  // booksim's one bank per unit per cycle
 ) (
     input wire clock,
@@ -43,6 +48,16 @@ module bank_arbiter_props #(
 
     wire [B-1:0] written = write_valid ? (1 << write_bank) : 0;
 
+    // Inside the block: the collector unit each queue head belongs to, and each queue's head,
+    // tail and count.
+    // peek: peek_head_cu = hd_cu$#
+    // peek: peek_head = head$#$q
+    // peek: peek_tail = tail$#$q
+    // peek: peek_count = count$#$q
+    wire [B*NW-1:0] peek_head_cu;
+    wire [B*QW-1:0] peek_head, peek_tail;
+    wire [B*QCW-1:0] peek_count;
+
     // One-bank mode: cycles each bank's head has waited, granted neither a read nor blocked by a
     // write-back (write-back has priority, so a bank written every cycle waits by design).
     reg [7:0] waited [0:B-1];
@@ -63,7 +78,13 @@ module bank_arbiter_props #(
             for (c = b + 1; c < B; c = c + 1)
                 if (grant[b] && grant[c] && grant_cu[b*NW +: NW] == grant_cu[c*NW +: NW])
                     units_distinct = 1'b0;
-            if (waited[b] >= N)
+            // With the invariant that makes induction close: a waiting head's unit comes onto
+            // its bank's round-0 diagonal (pri + b) within N - 1 - waited cycles, where it is
+            // granted (round 0's banks see distinct units when B <= N) unless written; and a
+            // queue holds its entries from head to tail, so a push never lands on its head.
+            if (waited[b] >= N || (pending[b] && waited[b] + ((peek_head_cu[b*NW +: NW] - b - diagonal) & (N - 1)) > N - 1))
+                waits_bounded = 1'b0;
+            if (peek_count[b*QCW +: QCW] > Q || peek_tail[b*QW +: QW] != peek_head[b*QW +: QW] + peek_count[b*QCW +: QW])
                 waits_bounded = 1'b0;
         end
     end

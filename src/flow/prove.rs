@@ -105,6 +105,9 @@ pub const FORMAL_BLOCKS: &[FormalBlock] = &[
                 ("NW", clog2(c.collector_units)),
                 ("K", c.push_lanes()),
                 ("RW", clog2(c.rows_per_bank(p.scheduler.warps))),
+                ("Q", c.queue_depth()),
+                ("QW", clog2(c.queue_depth())),
+                ("QCW", clog2(c.queue_depth() + 1)),
                 ("ONE_BANK", c.one_bank_per_cu as usize),
             ]
         },
@@ -279,12 +282,14 @@ pub fn prove_only(block: &FormalBlock, preset: &Preset, rtl: &Path, depth: usize
     // One yosys run: each property alone, cut to the logic it depends on (its cone of influence;
     // the bank arbiter's bounded check to depth 20 over every property together did not finish).
     let chparam: String = (block.parameters)(preset).iter().map(|(k, v)| format!(" -set {k} {v}")).collect();
+    let peeks = peek_commands(&text, &verilog, block.module, block.wrapper).with_context(|| format!("{}: a `// peek:` line", props.display()))?;
+    // A peek wire left partly undriven (declared wider than what it peeks at) is refused.
+    let check = if peeks.is_empty() { "" } else { "check -assert\n" };
     let mut script = format!(
-        "read_verilog -formal {}\nread_verilog -formal -sv -I . {}\nchparam{chparam} {w}\nprep -top {w}\nflatten\n{peeks}opt_clean\ndesign -save base\n",
+        "read_verilog -formal {}\nread_verilog -formal -sv -I . {}\nchparam{chparam} {w}\nhierarchy -top {w}\nproc\nflatten\n{peeks}prep -top {w}\n{check}opt_clean\ndesign -save base\n",
         rtl.canonicalize()?.display(),
         props.display(),
-        w = block.wrapper,
-        peeks = peek_commands(&text, &verilog, block.module, block.wrapper).with_context(|| format!("{}: a `// peek:` line", props.display()))?
+        w = block.wrapper
     );
     for n in &names {
         script.push_str(&format!("design -load base\nchformal -assert -remove t:$assert {}/{n} %d\nopt_clean\nwrite_smt2 -wires {n}.smt2\n", block.wrapper));
@@ -386,14 +391,14 @@ pub fn dut_ports_include(verilog: &str, module: &str) -> Result<String> {
     Ok(format!("`define DUT_MODULE {module}\n`define DUT_PORTS {}\n", conns.join(", ")))
 }
 
-/// The yosys commands (run after `flatten`) that drive each wrapper wire named by a
+/// The yosys commands (run after `flatten`, before `prep` can remove a wire no property uses) that drive each wrapper wire named by a
 /// `// peek: <wire> = <signal>` line of the properties file with a signal inside the block, so a
 /// property can state an invariant over the block's state (yosys takes no hierarchical references
 /// in Verilog). `<signal>` is a path below the `dut` instance (`arbiter.count$#$q`: the wire
 /// `count$#$q` of the child instance `arbiter`); a `#` stands for every index the exported module
 /// declares (0, 1, ... while one exists), packed into `<wire>` from bit 0 up as `DUT_PORTS` packs
-/// port arrays. The wire must be exactly as wide as what it peeks at: `check -assert` refuses one
-/// left partly undriven.
+/// port arrays. The wire must be exactly as wide as what it peeks at: [`prove_only`] runs
+/// `check -assert`, which refuses one left partly undriven.
 pub fn peek_commands(properties: &str, verilog: &str, module: &str, wrapper: &str) -> Result<String> {
     let mut out = String::new();
     for line in properties.lines().filter_map(|l| l.trim().strip_prefix("// peek:")) {
@@ -428,7 +433,7 @@ pub fn peek_commands(properties: &str, verilog: &str, module: &str, wrapper: &st
         for name in &names {
             let width = width_of(name).ok_or_else(|| anyhow::anyhow!("`{signal}`: module `{owner}` declares no `{name}`"))?;
             for j in 0..width {
-                out.push_str(&format!("connect -set {wire}[{bit}] {prefix}{name}[{j}]\n"));
+                out.push_str(&format!("connect -nounset -set {wire}[{bit}] {prefix}{name}[{j}]\n"));
                 bit += 1;
             }
         }
@@ -436,7 +441,7 @@ pub fn peek_commands(properties: &str, verilog: &str, module: &str, wrapper: &st
     if out.is_empty() {
         return Ok(out);
     }
-    Ok(format!("cd {wrapper}\n{out}cd ..\ncheck -assert\n"))
+    Ok(format!("cd {wrapper}\n{out}cd ..\n"))
 }
 
 fn last_lines(text: &str, n: usize) -> String {
