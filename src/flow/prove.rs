@@ -351,23 +351,15 @@ pub fn prove_only(block: &FormalBlock, preset: &Preset, rtl: &Path, depth: usize
 
 /// The port declarations (`input`/`output`, name, width) of `module` in `verilog`.
 pub fn module_ports(verilog: &str, module: &str) -> Result<Vec<(bool, String, usize)>> {
-    let header = format!("module {module}(");
-    let start = verilog.find(&header).ok_or_else(|| anyhow::anyhow!("module `{module}` not found"))?;
-    let body = &verilog[start..];
-    let body = &body[..body.find("endmodule").unwrap_or(body.len())];
     let mut ports = Vec::new();
-    for line in body.lines().map(str::trim) {
+    for line in module_body(verilog, module)?.lines().map(str::trim) {
         let input = line.starts_with("input ");
         if !input && !line.starts_with("output ") {
             continue;
         }
         let decl = line.trim_end_matches(';');
         let name = decl.split_whitespace().last().unwrap_or_default().to_string();
-        let width = match (decl.find('['), decl.find(':')) {
-            (Some(open), Some(colon)) if colon > open => decl[open + 1..colon].trim().parse::<usize>().context("port width")? + 1,
-            _ => 1,
-        };
-        ports.push((input, name, width));
+        ports.push((input, name, declared_width(decl).context("port width")?));
     }
     if ports.is_empty() {
         bail!("module `{module}` declares no ports");
@@ -391,14 +383,30 @@ pub fn dut_ports_include(verilog: &str, module: &str) -> Result<String> {
     Ok(format!("`define DUT_MODULE {module}\n`define DUT_PORTS {}\n", conns.join(", ")))
 }
 
-/// The yosys commands (run after `flatten`, before `prep` can remove a wire no property uses) that drive each wrapper wire named by a
-/// `// peek: <wire> = <signal>` line of the properties file with a signal inside the block, so a
-/// property can state an invariant over the block's state (yosys takes no hierarchical references
-/// in Verilog). `<signal>` is a path below the `dut` instance (`arbiter.count$#$q`: the wire
-/// `count$#$q` of the child instance `arbiter`); a `#` stands for every index the exported module
-/// declares (0, 1, ... while one exists), packed into `<wire>` from bit 0 up as `DUT_PORTS` packs
-/// port arrays. The wire must be exactly as wide as what it peeks at: [`prove_only`] runs
-/// `check -assert`, which refuses one left partly undriven.
+/// The text of `module` in `verilog`, from its header to `endmodule`.
+fn module_body<'a>(verilog: &'a str, module: &str) -> Result<&'a str> {
+    let start = verilog.find(&format!("module {module}(")).ok_or_else(|| anyhow::anyhow!("module `{module}` not found in the exported Verilog"))?;
+    let body = &verilog[start..];
+    Ok(&body[..body.find("endmodule").unwrap_or(body.len())])
+}
+
+/// The width of a declaration such as `input [7:0] x` or `wire y` (1 without a range).
+fn declared_width(decl: &str) -> Result<usize> {
+    Ok(match (decl.find('['), decl.find(':')) {
+        (Some(open), Some(colon)) if colon > open => decl[open + 1..colon].trim().parse::<usize>()? + 1,
+        _ => 1,
+    })
+}
+
+/// The yosys commands, run after `flatten` and before `prep` (which would remove a wire no
+/// property reads), that drive each wrapper wire named by a `// peek: <wire> = <signal>` line of
+/// the properties file with a signal inside the block, so a property can state an invariant over
+/// the block's state (yosys takes no hierarchical references in Verilog). `<signal>` is a path
+/// below the `dut` instance (`arbiter.count$#$q`: the wire `count$#$q` of the child instance
+/// `arbiter`); a `#` stands for every index the exported module declares (0, 1, ... while one
+/// exists), packed into `<wire>` from bit 0 up as `DUT_PORTS` packs port arrays. The wire must
+/// be as wide as what it peeks at: [`prove_only`] runs `check -assert`, which refuses a bit a
+/// property reads and nothing drives.
 pub fn peek_commands(properties: &str, verilog: &str, module: &str, wrapper: &str) -> Result<String> {
     let mut out = String::new();
     for line in properties.lines().filter_map(|l| l.trim().strip_prefix("// peek:")) {
@@ -407,20 +415,11 @@ pub fn peek_commands(properties: &str, verilog: &str, module: &str, wrapper: &st
         // The module that declares the signal: rust-hdl names a child's module `<parent>__<instance>`.
         let (instances, leaf) = signal.rsplit_once('.').unwrap_or(("", signal));
         let owner = std::iter::once(module).chain(instances.split('.').filter(|i| !i.is_empty())).collect::<Vec<_>>().join("__");
-        let header = format!("module {owner}(");
-        let start = verilog.find(&header).ok_or_else(|| anyhow::anyhow!("`{signal}`: module `{owner}` not found in the exported Verilog"))?;
-        let body = &verilog[start..];
-        let body = &body[..body.find("endmodule").unwrap_or(body.len())];
+        let body = module_body(verilog, &owner).map_err(|e| anyhow::anyhow!("`{signal}`: {e}"))?;
         let width_of = |name: &str| -> Option<usize> {
             body.lines().map(str::trim).find_map(|l| {
                 let decl = l.strip_suffix(&format!(" {name};"))?;
-                if !(decl.starts_with("wire") || decl.starts_with("reg")) {
-                    return None;
-                }
-                match (decl.find('['), decl.find(':')) {
-                    (Some(open), Some(colon)) if colon > open => decl[open + 1..colon].trim().parse::<usize>().ok().map(|h| h + 1),
-                    _ => Some(1),
-                }
+                (decl.starts_with("wire") || decl.starts_with("reg")).then(|| declared_width(decl).ok()).flatten()
             })
         };
         // (An index pattern that matches nothing keeps its first name, which the check below refuses.)
