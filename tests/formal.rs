@@ -26,9 +26,21 @@ fn properties_hold(module: &str, at_least: usize, proven: &[&str]) {
         println!("{module}: {name}: {outcome}");
         assert!(matches!(outcome, Outcome::Proven { .. } | Outcome::Bounded { depth: 20 }), "{name}: {outcome}");
     }
+    assert_proven(&results, proven);
+}
+
+/// Each of `proven` is among `results`, proven (it holds in every reachable state).
+fn assert_proven(results: &[(String, Outcome)], proven: &[&str]) {
     for p in proven {
         assert!(results.iter().any(|(n, o)| n == p && matches!(o, Outcome::Proven { .. })), "{p} not proven: {results:?}");
     }
+}
+
+/// What the checker establishes for the one property `name` of `module` on `rtl`, sized for `preset`.
+fn one_property(module: &str, preset: &simt_rtl::params::Preset, rtl: &Path, dir: &Path, name: &str) -> Outcome {
+    let results = prove_only(block(module), preset, rtl, 20, dir, &[name.to_string()]).unwrap();
+    println!("{module}: {name}: {}", results[0].1);
+    results.into_iter().next().unwrap().1
 }
 
 #[test]
@@ -146,16 +158,14 @@ fn booksim_arbiter_bound_is_proven_at_tiny_sizes() {
     let (rtl, dir) = export_for_checker(&mut dut, "bank_arbiter", "// bank_arbiter, tiny sizes (test)\n", "bank_arbiter_tiny", None);
     let results = prove(block("bank_arbiter"), &simt_rtl::params::TINY, &rtl, 20, &dir).unwrap();
     all_hold("bank_arbiter (tiny)", &results, 9);
-    for p in ["one_bank_per_unit", "head_waits_fewer_than_n_cycles"] {
-        assert!(results.iter().any(|(n, o)| n == p && matches!(o, Outcome::Proven { .. })), "{p} not proven: {results:?}");
-    }
+    assert_proven(&results, &["one_bank_per_unit", "head_waits_fewer_than_n_cycles"]);
     // The priority diagonal stuck: two banks whose heads belong to one unit, and the same bank
     // wins every time.
     let mut dut = TinyBlocks::bank_arbiter().unwrap();
     let stuck = Some(("pri$d = pri$q + 32'h1;", "pri$d = pri$q;"));
     let (rtl, dir) = export_for_checker(&mut dut, "bank_arbiter", "// bank_arbiter, tiny sizes, stuck diagonal (test)\n", "bank_arbiter_tiny_stuck", stuck);
-    let results = prove_only(block("bank_arbiter"), &simt_rtl::params::TINY, &rtl, 20, &dir, &["head_waits_fewer_than_n_cycles".to_string()]).unwrap();
-    assert!(matches!(results[0].1, Outcome::Failed { .. }), "{results:?}");
+    let outcome = one_property("bank_arbiter", &simt_rtl::params::TINY, &rtl, &dir, "head_waits_fewer_than_n_cycles");
+    assert!(matches!(outcome, Outcome::Failed { .. }), "{outcome}");
 }
 
 #[test]
@@ -178,9 +188,7 @@ fn operand_collector_properties_hold_from_reset_to_depth_20() {
     let rtl = Path::new(env!("CARGO_MANIFEST_DIR")).join("rtl_out/cu/operand_collector.v");
     let results = prove_only(block("operand_collector"), &CU, &rtl, 20, &work_dir("operand_collector"), &only).unwrap();
     all_hold("operand_collector", &results, 7);
-    for p in ["busy_is_taken_and_not_dispatched", "instruction_taken_into_a_free_unit", "each_dispatch_fills_one_output", "dispatched_operands_all_collected"] {
-        assert!(results.iter().any(|(n, o)| n == p && matches!(o, Outcome::Proven { .. })), "{p} not proven: {results:?}");
-    }
+    assert_proven(&results, &["busy_is_taken_and_not_dispatched", "instruction_taken_into_a_free_unit", "each_dispatch_fills_one_output", "dispatched_operands_all_collected"]);
 }
 
 /// The queue bound (`bank_queues_never_overflow`, with its invariant over the queues' contents)
@@ -197,10 +205,8 @@ fn tiny_collector(tag: &str, mutation: Option<(&str, &str)>) -> (PathBuf, PathBu
 #[test]
 fn collector_queues_never_overflow_at_tiny_sizes() {
     let (rtl, dir) = tiny_collector("original", None);
-    let only = vec!["bank_queues_never_overflow".to_string()];
-    let results = prove_only(block("operand_collector"), &simt_rtl::params::TINY, &rtl, 20, &dir, &only).unwrap();
-    println!("operand_collector (tiny): {results:?}");
-    assert!(matches!(results[0].1, Outcome::Proven { .. }), "{results:?}");
+    let outcome = one_property("operand_collector", &simt_rtl::params::TINY, &rtl, &dir, "bank_queues_never_overflow");
+    assert!(matches!(outcome, Outcome::Proven { .. }), "{outcome}");
 }
 
 #[test]
@@ -209,9 +215,8 @@ fn mutant_collector_queues_a_stalled_instruction_is_caught() {
     // waits: requests nobody collects pile up until a queue overflows.
     let push = "arbiter$push_valid$0 = take & in_src_valid$0[0];";
     let (rtl, dir) = tiny_collector("stalled_pushed", Some((push, "arbiter$push_valid$0 = in_valid$0 & in_src_valid$0[0];")));
-    let only = vec!["bank_queues_never_overflow".to_string()];
-    let results = prove_only(block("operand_collector"), &simt_rtl::params::TINY, &rtl, 20, &dir, &only).unwrap();
-    assert!(matches!(results[0].1, Outcome::Failed { .. }), "{results:?}");
+    let outcome = one_property("operand_collector", &simt_rtl::params::TINY, &rtl, &dir, "bank_queues_never_overflow");
+    assert!(matches!(outcome, Outcome::Failed { .. }), "{outcome}");
 }
 
 #[test]
@@ -355,9 +360,8 @@ fn mutant_scoreboard_without_same_cycle_release_is_caught() {
     // The checked warp's release in the same cycle no longer clears the hazard (GPGPU-Sim's
     // writeback-before-issue order lost): an instruction waits a cycle longer than it must.
     let (rtl, dir) = tiny_scoreboard("no_bypass", Some(("row = (row & ~(1 << (release_reg)) | ((1'b0) << (release_reg)));", "row = row;")));
-    let only = vec!["hazard_is_a_register_in_flight".to_string()];
-    let results = prove_only(block("scoreboard"), &simt_rtl::params::TINY, &rtl, 20, &dir, &only).unwrap();
-    assert!(matches!(results[0].1, Outcome::Failed { .. }), "{results:?}");
+    let outcome = one_property("scoreboard", &simt_rtl::params::TINY, &rtl, &dir, "hazard_is_a_register_in_flight");
+    assert!(matches!(outcome, Outcome::Failed { .. }), "{outcome}");
 }
 
 #[test]
@@ -417,7 +421,6 @@ fn mutant_stack_ram_without_overflow_flag_is_caught() {
     // Warp 0's push on its full stack is dropped without raising the flag.
     let from = "overflow_next = (overflow_next & ~(1 << (0)) | ((1'b1) << (0)));";
     let (rtl, sizes, dir) = small_stack_ram("no_overflow_flag", Some((from, "overflow_next = overflow_next;")));
-    let only = vec!["full_push_sets_overflow".to_string()];
-    let results = prove_only(block("simt_stack_ram"), &sizes, &rtl, 20, &dir, &only).unwrap();
-    assert!(matches!(results[0].1, Outcome::Failed { .. }), "{results:?}");
+    let outcome = one_property("simt_stack_ram", &sizes, &rtl, &dir, "full_push_sets_overflow");
+    assert!(matches!(outcome, Outcome::Failed { .. }), "{outcome}");
 }

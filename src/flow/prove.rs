@@ -105,11 +105,11 @@ pub const FORMAL_BLOCKS: &[FormalBlock] = &[
                 ("NW", clog2(c.collector_units)),
                 ("K", c.push_lanes()),
                 ("RW", clog2(c.rows_per_bank(p.scheduler.warps))),
-                ("Q", c.queue_depth()),
-                ("QW", clog2(c.queue_depth())),
-                ("QCW", clog2(c.queue_depth() + 1)),
                 ("ONE_BANK", c.one_bank_per_cu as usize),
             ]
+            .into_iter()
+            .chain(queue_sizes(&c))
+            .collect()
         },
         only_preset: None,
     },
@@ -186,14 +186,21 @@ pub const FORMAL_BLOCKS: &[FormalBlock] = &[
                 ("U", c.unit_types),
                 ("UW", clog2(c.unit_types).max(1)),
                 ("G", c.tag_bits),
-                ("Q", c.queue_depth()),
-                ("QW", clog2(c.queue_depth())),
-                ("QCW", clog2(c.queue_depth() + 1)),
             ]
+            .into_iter()
+            .chain(queue_sizes(&c))
+            .collect()
         },
         only_preset: None,
     },
 ];
+
+/// The bank queues' sizes, for wrappers whose invariants read the queues: entries per queue
+/// `Q`, slot bits `QW`, count bits `QCW`.
+fn queue_sizes(c: &crate::params::CollectorParams) -> [(&'static str, usize); 3] {
+    let q = c.queue_depth();
+    [("Q", q), ("QW", clog2(q)), ("QCW", clog2(q + 1))]
+}
 
 /// Longest induction tried per property.
 pub const INDUCTION_LENGTH: usize = 8;
@@ -283,7 +290,8 @@ pub fn prove_only(block: &FormalBlock, preset: &Preset, rtl: &Path, depth: usize
     // the bank arbiter's bounded check to depth 20 over every property together did not finish).
     let chparam: String = (block.parameters)(preset).iter().map(|(k, v)| format!(" -set {k} {v}")).collect();
     let peeks = peek_commands(&text, &verilog, block.module, block.wrapper).with_context(|| format!("{}: a `// peek:` line", props.display()))?;
-    // A peek wire left partly undriven (declared wider than what it peeks at) is refused.
+    // A peek bit that a property reads and nothing drives (a wire declared wider than what it
+    // peeks at) is refused.
     let check = if peeks.is_empty() { "" } else { "check -assert\n" };
     let mut script = format!(
         "read_verilog -formal {}\nread_verilog -formal -sv -I . {}\nchparam{chparam} {w}\nhierarchy -top {w}\nproc\nflatten\n{peeks}prep -top {w}\n{check}opt_clean\ndesign -save base\n",
@@ -422,16 +430,18 @@ pub fn peek_commands(properties: &str, verilog: &str, module: &str, wrapper: &st
                 (decl.starts_with("wire") || decl.starts_with("reg")).then(|| declared_width(decl).ok()).flatten()
             })
         };
-        // (An index pattern that matches nothing keeps its first name, which the check below refuses.)
-        let mut names = vec![leaf.replace('#', "0")];
-        if leaf.contains('#') && width_of(&names[0]).is_some() {
-            names = (0..).map(|i| leaf.replace('#', &i.to_string())).take_while(|n| width_of(n).is_some()).collect();
+        let found: Vec<(String, usize)> = if leaf.contains('#') {
+            (0..).map(|i| leaf.replace('#', &i.to_string())).map_while(|n| width_of(&n).map(|w| (n, w))).collect()
+        } else {
+            width_of(leaf).map(|w| (leaf.to_string(), w)).into_iter().collect()
+        };
+        if found.is_empty() {
+            bail!("`{signal}`: module `{owner}` declares no `{}`", leaf.replace('#', "0"));
         }
         let prefix = if instances.is_empty() { "dut.".to_string() } else { format!("dut.{instances}.") };
         let mut bit = 0;
-        for name in &names {
-            let width = width_of(name).ok_or_else(|| anyhow::anyhow!("`{signal}`: module `{owner}` declares no `{name}`"))?;
-            for j in 0..width {
+        for (name, width) in &found {
+            for j in 0..*width {
                 out.push_str(&format!("connect -nounset -set {wire}[{bit}] {prefix}{name}[{j}]\n"));
                 bit += 1;
             }
