@@ -47,13 +47,13 @@ impl<const N: usize, const NW: usize> RoundRobinArbiter<N, NW> {
         Self::starting_after(N - 1)
     }
 
-    /// As [`new`](Self::new), but after reset the requester after `last` has the highest
-    /// priority (GPGPU-Sim's `dispatch_unit_t` starts with `m_last_cu = 0`).
     /// The `above` mask after a grant to `last`: every requester with a higher index.
     fn above(last: usize) -> u64 {
         (u64::MAX << (last + 1)) & ((1u64 << N) - 1)
     }
 
+    /// As [`new`](Self::new), but after reset the requester after `last` has the highest
+    /// priority (GPGPU-Sim's `dispatch_unit_t` starts with `m_last_cu = 0`).
     pub fn starting_after(last: usize) -> Result<Self> {
         check_range("requesters (N)", N, 2, MAX_PORT_BITS)?;
         check_range("last requester at reset", last, 0, N - 1)?;
