@@ -55,7 +55,7 @@ fn bank_arbiter_properties_hold_from_reset_to_depth_20() {
 
 #[test]
 fn round_robin_arbiter_properties_hold_from_reset_to_depth_20() {
-    properties_hold("round_robin_arbiter", 6, &["grant_is_one_requester", "index_names_the_grant"]);
+    properties_hold("round_robin_arbiter", 6, &["grant_is_one_requester", "index_names_the_grant", "steady_request_granted_within_n_grants"]);
 }
 
 #[test]

@@ -34,11 +34,31 @@ module round_robin_arbiter_props #(
             passed_over[i] <= (reset || !req[i] || grant[i]) ? 0 : passed_over[i] + (advance && valid);
     initial for (i = 0; i < N; i = i + 1) passed_over[i] = 0;
 
+    // The arbiter's pointer (its `above` register: the requesters after the last grant taken).
+    // peek: peek_above = above$q
+    wire [N-1:0] peek_above;
+    wire [N-1:0] above_shifted = peek_above << 1;
+    // The requester granted last (`above` holds every index above it), and for each requester
+    // how many lie strictly between that one and it, cyclically.
+    integer last;
+    integer between [0:N-1];
+    always @(*) begin
+        last = N - 1;
+        for (i = 0; i < N; i = i + 1)
+            if (peek_above[i]) last = last - 1;
+        for (i = 0; i < N; i = i + 1)
+            between[i] = (i - last - 1 + N) % N;
+    end
+
+    // Fair, and inductively so: each grant taken while requester i waits goes to a requester
+    // between the last grant and i, so the number in between falls by at least one each time,
+    // and `passed_over + between <= N - 1`; `above` keeps its shape (every index above one, never
+    // index 0).
     reg fair;
     always @(*) begin
-        fair = 1'b1;
+        fair = (above_shifted & ~peek_above) == 0 && !peek_above[0];
         for (i = 0; i < N; i = i + 1)
-            if (passed_over[i] >= N) fair = 1'b0;
+            if (passed_over[i] >= N || passed_over[i] + between[i] > N - 1) fair = 1'b0;
     end
 
     // Every cycle.
@@ -47,8 +67,9 @@ module round_robin_arbiter_props #(
         valid_when_anyone_requests: assert (valid == (req != 0) && (grant != 0) == valid);
         index_names_the_grant: assert (!valid || grant == (1 << index));
         idle_index_is_zero: assert (valid || index == 0);
-        // No starvation: a requester that keeps requesting is granted before N - 1 other
-        // grants have been taken (requests after the last grant come first, in index order).
+        // No starvation: a requester that keeps requesting is granted before N other grants
+        // have been taken, at most N - 1 (requests after the last grant come first, in index
+        // order).
         steady_request_granted_within_n_grants: assert (fair);
     end
 
