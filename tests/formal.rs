@@ -45,7 +45,11 @@ fn one_property(module: &str, preset: &simt_rtl::params::Preset, rtl: &Path, dir
 
 #[test]
 fn simt_stack_properties_hold_from_reset_to_depth_20() {
-    properties_hold("simt_stack", 8, &["occupancy_within_depth"]);
+    properties_hold(
+        "simt_stack",
+        8,
+        &["occupancy_within_depth", "occupancy_is_pushes_minus_pops", "top_is_last_pushed_not_popped", "sticky_flags_as_contract"],
+    );
 }
 
 #[test]
@@ -60,7 +64,11 @@ fn round_robin_arbiter_properties_hold_from_reset_to_depth_20() {
 
 #[test]
 fn warp_scheduler_properties_hold_from_reset_to_depth_20() {
-    properties_hold("warp_scheduler", 9, &["idle_warp_is_never_active", "fetch_only_an_active_warp", "idle_changes_only_by_command_and_end"]);
+    properties_hold(
+        "warp_scheduler",
+        9,
+        &["idle_warp_is_never_active", "fetch_only_an_active_warp", "never_idle_and_fetched", "command_lands_in_an_idle_warp", "idle_changes_only_by_command_and_end"],
+    );
 }
 
 /// Breaks `rtl_out/cu/<module>.v` by replacing the first `from` with `to` and expects one of
@@ -96,6 +104,12 @@ fn mutant_without_full_check_is_caught() {
     let from = "            if (full) begin\n                overflow_q$d = 1'b1;\n            end\n            else begin\n                sp$d = sp$q + 32'h1;\n            end";
     // The first violation: the push on a full stack moves the pointer.
     mutant_is_caught("simt_stack", "no_full_check", from, "            sp$d = sp$q + 32'h1;", "full_push_changes_no_entry");
+}
+
+#[test]
+fn mutant_top_from_the_wrong_slot_is_caught() {
+    // Two entries on the stack, and the top's mask is read from slot 0 instead of slot 1.
+    mutant_is_caught("simt_stack", "top_wrong_slot", "tos_mask = mask_mem$1$q;", "tos_mask = mask_mem$0$q;", "top_is_last_pushed_not_popped");
 }
 
 // The warp scheduler's mutants are the seed's quirks put back into the fixed mode (warp 0 only).

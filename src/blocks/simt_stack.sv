@@ -69,13 +69,27 @@ module simt_stack_props #(
             if (ssp == k + 1) shadow_top = shadow[k*E +: E];
     end
 
+    // The block's own entries (peeked), for the invariant that lets the comparisons with the
+    // shadow close by induction: the same pointer, within the depth, and the same entry in
+    // every occupied slot.
+    // peek: peek_mask = mask_mem$#$q
+    // peek: peek_pc = pc_mem$#$q
+    wire [D*T-1:0] peek_mask;
+    wire [D*A-1:0] peek_pc;
+    reg agrees;
+    always @(*) begin
+        agrees = occupancy <= D && occupancy == ssp;
+        for (k = 0; k < D; k = k + 1)
+            if (k < ssp && {peek_mask[k*T +: T], peek_pc[k*A +: A]} != shadow[k*E +: E]) agrees = 1'b0;
+    end
+
     // Every cycle.
     always @(*) begin
         occupancy_within_depth: assert (occupancy <= D);
-        occupancy_is_pushes_minus_pops: assert (occupancy == ssp);
+        occupancy_is_pushes_minus_pops: assert (occupancy == ssp && agrees);
         empty_and_full_flags: assert (empty == (occupancy == 0) && full == (occupancy == D));
-        top_is_last_pushed_not_popped: assert (empty || {top_mask, top_pc} == shadow_top);
-        sticky_flags_as_contract: assert (overflow == s_overflow && underflow == s_underflow);
+        top_is_last_pushed_not_popped: assert (agrees && (empty || {top_mask, top_pc} == shadow_top));
+        sticky_flags_as_contract: assert (agrees && overflow == s_overflow && underflow == s_underflow);
     end
 
     // Over one clock edge.

@@ -73,11 +73,13 @@ module warp_scheduler_props #(
         end
     end
 
-    // Every cycle.
+    // Every cycle. Two properties that follow from `idle_warp_is_never_active` state it with
+    // them, so that each closes by induction on its own.
+    wire no_idle_active = (idle_mask & active_mask) == 0;
     always @(*) if (started) begin
-        idle_warp_is_never_active: assert ((idle_mask & active_mask) == 0);
+        idle_warp_is_never_active: assert (no_idle_active);
         fetch_only_an_active_warp: assert (inst_fetch_valid == (active_mask != 0) && (!inst_fetch_valid || active_mask[inst_fetch_wid]));
-        never_idle_and_fetched: assert (!inst_fetch_valid || !idle_mask[inst_fetch_wid]);
+        never_idle_and_fetched: assert (no_idle_active && (!inst_fetch_valid || !idle_mask[inst_fetch_wid]));
         command_ready_names_an_idle_warp: assert (warp_cmd_ready == (idle_mask != 0) && (!warp_cmd_ready || idle_mask[warp_cmd_wid]));
     end
 
@@ -98,9 +100,13 @@ module warp_scheduler_props #(
         old_set_bit <= set_bit;
         old_want_active <= want_active;
     end
+    // The command's warp was idle and now runs: it is neither idle nor inactive (no fetch can
+    // have deactivated it, as no idle warp is active).
+    always @(*) if (started) begin
+        command_lands_in_an_idle_warp: assert (no_idle_active && (!past || was_reset || !was_cmd
+            || (old_idle[old_cmd_wid] && !idle_mask[old_cmd_wid] && active_mask[old_cmd_wid])));
+    end
     always @(*) if (past && !was_reset) begin
-        // The command's warp was idle and now runs: it is neither idle nor inactive.
-        command_lands_in_an_idle_warp: assert (!was_cmd || (old_idle[old_cmd_wid] && !idle_mask[old_cmd_wid] && active_mask[old_cmd_wid]));
         // ... and it is the only warp that left the idle set: idle warps change by commands
         // (one warp each) and by ends, nothing else.
         idle_changes_only_by_command_and_end: assert (idle_mask == ((old_idle & ~old_cmd_bit) | old_end_bit));
