@@ -265,13 +265,31 @@ fn peeks_connect_every_bit_and_refuse_unknown_signals() {
     let c = CU.collector;
     let text = "// peek: nr = cu_not_ready$#$q\n// peek: cnt = arbiter.count$#$q\n";
     let script = peek_commands(text, &rtl, "operand_collector", "w").unwrap();
-    let bits = |wire: &str| script.lines().filter(|l| l.starts_with(&format!("connect -nounset -set {wire}["))).count();
-    assert_eq!(bits("nr"), 3 * c.collector_units, "{script}");
-    assert_eq!(bits("cnt"), c.banks * simt_rtl::params::clog2(c.queue_depth() + 1), "{script}");
-    assert!(script.contains("connect -nounset -set cnt[0] dut.arbiter.count$0$q[0]"), "{script}");
+    // One `connect` per signal, `<wire>[hi:lo]`; the slices of a wire tile it from bit 0 up.
+    let bits = |script: &str, wire: &str| {
+        let mut next = 0;
+        for l in script.lines().filter_map(|l| l.strip_prefix(&format!("connect -nounset -set {wire}["))) {
+            let (hi, rest) = l.split_once(':').unwrap();
+            let lo: usize = rest.split_once(']').unwrap().0.parse().unwrap();
+            assert_eq!(lo, next, "{script}");
+            next = hi.parse::<usize>().unwrap() + 1;
+        }
+        next
+    };
+    assert_eq!(bits(&script, "nr"), 3 * c.collector_units, "{script}");
+    assert_eq!(bits(&script, "cnt"), c.banks * simt_rtl::params::clog2(c.queue_depth() + 1), "{script}");
+    let count_bits = simt_rtl::params::clog2(c.queue_depth() + 1);
+    assert!(script.contains(&format!("connect -nounset -set cnt[{}:0] dut.arbiter.count$0$q\n", count_bits - 1)), "{script}");
     assert!(script.starts_with("cd w\n") && script.ends_with("cd ..\n"), "{script}");
+    // A RAM's words: every word, after the memories are mapped to flip-flops.
+    let stack_rtl = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("rtl_out/cu/simt_stack_ram.v")).unwrap();
+    let words = peek_commands("// peek: m = mask_ram.mem[#]\n", &stack_rtl, "simt_stack_ram", "w").unwrap();
+    assert!(words.starts_with("memory -nomap\nmemory_map\ncd w\n"), "{words}");
+    assert_eq!(bits(&words, "m"), 256 * CU.scheduler.threads, "{words}");
+    assert!(words.contains(&format!("connect -nounset -set m[{}:0] dut.mask_ram.mem[0]\n", CU.scheduler.threads - 1)), "{words}");
+    assert!(!script.contains("memory_map"), "{script}");
     assert_eq!(peek_commands("// no peeks\n", &rtl, "operand_collector", "w").unwrap(), "");
-    for (bad, names) in [("// peek: x = arbiter.nothere$#$q", "nothere"), ("// peek: x = nowhere.count$#$q", "operand_collector__nowhere"), ("// peek: x cu_busy$q", "<wire> = <signal>")] {
+    for (bad, names) in [("// peek: x = arbiter.nothere$#$q", "nothere"), ("// peek: x = nowhere.count$#$q", "has no instance `nowhere`"), ("// peek: x cu_busy$q", "<wire> = <signal>")] {
         let e = peek_commands(bad, &rtl, "operand_collector", "w").unwrap_err().to_string();
         assert!(e.contains(names), "`{bad}`: {e}");
     }
@@ -405,36 +423,35 @@ fn mutant_answer_byte_dropped_is_caught() {
     mutant_is_caught("host_link", "answer_dropped", "if (sending & tx_ready) begin", "if (sending) begin", "answer_byte_held_until_taken");
 }
 
-/// The stack RAM's bounded check of its flags took nearly 10 minutes at cu sizes (`prove
-/// --block simt_stack_ram`: 4 warps); CI checks the same generator at 2 warps of 1 thread, a 3-bit
-/// pc and depth 2 (about 2 minutes). Returns that export, with the first `from` replaced by `to` when a
-/// mutation is given, the preset whose sizes the properties take, and a directory for the checker.
-fn small_stack_ram(tag: &str, mutation: Option<(&str, &str)>) -> (PathBuf, simt_rtl::params::Preset, PathBuf) {
-    use simt_rtl::blocks::SimtStackRam;
-    use simt_rtl::params::{EmptyTop, SchedulerParams, TINY};
-    let mut dut = SimtStackRam::<2, 1, 1, 3, 2, 2>::new(EmptyTop::Zero).unwrap();
-    let header = "// simt_stack_ram, 2 warps x 1 thread, pc 3, depth 2 (test)\n";
-    let (file, dir) = export_for_checker(&mut dut, "simt_stack_ram", header, &format!("simt_stack_ram_small_{tag}"), mutation);
-    let sizes = simt_rtl::params::Preset { scheduler: SchedulerParams { threads: 1, pc_width: 3, stack_depth: 2, ..TINY.scheduler }, ..TINY };
-    (file, sizes, dir)
-}
-
 #[test]
-fn simt_stack_ram_properties_hold_from_reset_to_depth_20_at_small_sizes() {
-    let (rtl, sizes, dir) = small_stack_ram("original", None);
-    // `empty_top_is_zero` (its cone holds the RAM: 2 minutes at this size) is left to `prove`.
-    let only: Vec<String> = ["empty_and_full_flags", "sticky_flags_as_contract", "full_push_sets_overflow", "full_push_keeps_the_stack_full", "empty_pop_sets_underflow"]
-        .map(String::from)
-        .to_vec();
-    let results = prove_only(block("simt_stack_ram"), &sizes, &rtl, 20, &dir, &only).unwrap();
-    all_hold("simt_stack_ram (small)", &results, 5);
+fn simt_stack_ram_properties_hold_from_reset_to_depth_20() {
+    // Its RAM's words are peeked (mapped to flip-flops): about 30 s at cu sizes.
+    properties_hold(
+        "simt_stack_ram",
+        7,
+        &[
+            "top_is_last_pushed_not_popped",
+            "empty_and_full_flags",
+            "empty_top_is_zero",
+            "sticky_flags_as_contract",
+            "full_push_sets_overflow",
+            "full_push_keeps_the_stack_full",
+            "empty_pop_sets_underflow",
+        ],
+    );
 }
 
 #[test]
 fn mutant_stack_ram_without_overflow_flag_is_caught() {
     // Warp 0's push on its full stack is dropped without raising the flag.
     let from = "overflow_next = (overflow_next & ~(1 << (0)) | ((1'b1) << (0)));";
-    let (rtl, sizes, dir) = small_stack_ram("no_overflow_flag", Some((from, "overflow_next = overflow_next;")));
-    let outcome = one_property("simt_stack_ram", &sizes, &rtl, &dir, "full_push_sets_overflow");
-    assert!(matches!(outcome, Outcome::Failed { .. }), "{outcome}");
+    mutant_is_caught("simt_stack_ram", "ram_no_overflow_flag", from, "overflow_next = overflow_next;", "full_push_sets_overflow");
+}
+
+#[test]
+fn mutant_stack_ram_top_not_refilled_is_caught() {
+    // In the cycle after a pop uncovered an entry, the top shows the stale register instead of
+    // the entry read from the RAM.
+    let from = "if (refill$q & (refill_wid$q == top_wid)) begin";
+    mutant_is_caught("simt_stack_ram", "ram_top_not_refilled", from, "if (1'b0) begin", "top_is_last_pushed_not_popped");
 }

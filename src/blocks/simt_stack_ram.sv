@@ -8,11 +8,12 @@
 // contract: at most one warp pushed and one popped per cycle, each named by its warp id. The
 // exported block is the fixed mode's, whose empty stack shows a zero top.
 //
-// Not here, and why: that the top is the entry last pushed and not popped. The entries live in
-// a block RAM, which the checker models as an SMT array; with a shadow of every entry (or of one
-// watched entry) each bounded step took about twice as long as the one before (step 12 after a
-// minute at 2 warps of 1 thread and a 3-bit pc; step 8 after 40 s at cu sizes), so depth 20 is
-// out of reach. The random tests compare the top with the SimtStack model every cycle.
+// The shadow also keeps every entry, and the properties carry the invariant that ties it to the
+// block: the same pointers, every occupied slot of the RAM (its words peeked, which maps the RAM
+// to flip-flops for the checker) holding the shadow's entry, and each warp's top as shown being
+// its last entry. With it every property closes by induction (k = 1; about 30 s at cu sizes).
+// Without the tie, a shadow compared with the top alone took about twice as long per bounded
+// step as the step before.
 `include "dut_ports.vh"
 
 module simt_stack_ram_props #(
@@ -20,7 +21,9 @@ module simt_stack_ram_props #(
     parameter WW = 2,   // warp id bits
     parameter T = 8,    // threads (mask bits)
     parameter A = 16,   // pc bits
-    parameter D = 4     // entries per stack
+    parameter D = 4,    // entries per stack
+    parameter SPW = 3,  // stack pointer bits, clog2(D + 1)
+    parameter DP = 4    // RAM words per warp: D rounded up to a power of two
 ) (
     input wire clock,
     input wire reset,
@@ -81,12 +84,77 @@ module simt_stack_ram_props #(
             if (empty[w] != (ssp[w*8 +: 8] == 0) || full[w] != (ssp[w*8 +: 8] == D)) flags_match = 1'b0;
     end
 
+    // The block's own pointers and tops (peeked), for the invariant that lets the comparisons
+    // with the shadow close by induction: every warp's pointer equals the shadow's, an empty
+    // stack's top register holds zero, and the entry a pop reads from the RAM belongs to a warp
+    // that is not empty.
+    // peek: peek_sp = sp$#$q
+    // peek: peek_top_mask = top_mask_q$#$q
+    // peek: peek_top_pc = top_pc_q$#$q
+    // peek: peek_refill = refill$q
+    // peek: peek_refill_wid = refill_wid$q
+    wire [W*SPW-1:0] peek_sp;
+    wire [W*T-1:0] peek_top_mask;
+    wire [W*A-1:0] peek_top_pc;
+    wire peek_refill;
+    wire [WW-1:0] peek_refill_wid;
+    reg agrees;
+    always @(*) begin
+        agrees = !peek_refill || ssp[peek_refill_wid*8 +: 8] != 0;
+        for (w = 0; w < W; w = w + 1) begin
+            if (peek_sp[w*SPW +: SPW] != ssp[w*8 +: 8] || ssp[w*8 +: 8] > D) agrees = 1'b0;
+            if (ssp[w*8 +: 8] == 0 && {peek_top_mask[w*T +: T], peek_top_pc[w*A +: A]} != 0) agrees = 1'b0;
+        end
+    end
+
+    // The shadow's entries: slot k of warp w holds the entry pushed at depth k.
+    localparam E = T + A;
+    reg [W*D*E-1:0] sent = 0;
+    integer k;
+    always @(posedge clock)
+        for (w = 0; w < W; w = w + 1)
+            for (k = 0; k < D; k = k + 1)
+                if (!reset && !clear[w] && push_ok[w] && after_pop[w*8 +: 8] == k)
+                    sent[(w*D + k)*E +: E] <= {push_mask, push_pc};
+
+    // The RAM's words (warp w's slot k at w * DP + k) and its read register (peeked): every
+    // occupied slot holds the shadow's entry, and each warp's top as shown (the top register, or
+    // the RAM's output in the cycle after a pop uncovered it) is its last entry.
+    // peek: peek_ram_mask = mask_ram.mem[#]
+    // peek: peek_ram_pc = pc_ram.mem[#]
+    // peek: peek_read_mask = mask_ram$read_data
+    // peek: peek_read_pc = pc_ram$read_data
+    wire [256*T-1:0] peek_ram_mask;
+    wire [256*A-1:0] peek_ram_pc;
+    wire [T-1:0] peek_read_mask;
+    wire [A-1:0] peek_read_pc;
+    reg entries_agree;
+    reg [E-1:0] shown;
+    always @(*) begin
+        entries_agree = 1'b1;
+        for (w = 0; w < W; w = w + 1) begin
+            for (k = 0; k < D; k = k + 1)
+                if (k < ssp[w*8 +: 8] && {peek_ram_mask[(w*DP + k)*T +: T], peek_ram_pc[(w*DP + k)*A +: A]} != sent[(w*D + k)*E +: E])
+                    entries_agree = 1'b0;
+            shown = (peek_refill && peek_refill_wid == w) ? {peek_read_mask, peek_read_pc} : {peek_top_mask[w*T +: T], peek_top_pc[w*A +: A]};
+            for (k = 0; k < D; k = k + 1)
+                if (ssp[w*8 +: 8] == k + 1 && shown != sent[(w*D + k)*E +: E]) entries_agree = 1'b0;
+        end
+    end
+    reg [E-1:0] last_sent;
+    always @(*) begin
+        last_sent = 0;
+        for (k = 0; k < D; k = k + 1)
+            if (ssp[top_wid*8 +: 8] == k + 1) last_sent = sent[(top_wid*D + k)*E +: E];
+    end
+
     // Every cycle.
     always @(*) if (started) begin
-        empty_and_full_flags: assert (flags_match);
+        top_is_last_pushed_not_popped: assert (agrees && entries_agree && (ssp[top_wid*8 +: 8] == 0 || {top_mask, top_pc} == last_sent));
+        empty_and_full_flags: assert (agrees && flags_match);
         // An empty stack's top reads zero (the fixed mode's choice).
-        empty_top_is_zero: assert (ssp[top_wid*8 +: 8] != 0 || {top_mask, top_pc} == 0);
-        sticky_flags_as_contract: assert (overflow == s_overflow && underflow == s_underflow);
+        empty_top_is_zero: assert (agrees && (ssp[top_wid*8 +: 8] != 0 || {top_mask, top_pc} == 0));
+        sticky_flags_as_contract: assert (agrees && overflow == s_overflow && underflow == s_underflow);
     end
 
     // Over one clock edge: a push on a full stack and a pop on an empty one.

@@ -68,7 +68,7 @@ pub const FORMAL_BLOCKS: &[FormalBlock] = &[
         wrapper: "simt_stack_ram_props",
         parameters: |p| {
             let s = p.scheduler;
-            vec![("W", s.warps), ("WW", s.warp_id_width()), ("T", s.threads), ("A", s.pc_width), ("D", s.stack_depth)]
+            vec![("W", s.warps), ("WW", s.warp_id_width()), ("T", s.threads), ("A", s.pc_width), ("D", s.stack_depth), ("SPW", s.stack_ptr_width()), ("DP", s.stack_depth.next_power_of_two())]
         },
         only_preset: None,
     },
@@ -412,22 +412,52 @@ fn declared_width(decl: &str) -> Result<usize> {
 /// the block's state (yosys takes no hierarchical references in Verilog). `<signal>` is a path
 /// below the `dut` instance (`arbiter.count$#$q`: the wire `count$#$q` of the child instance
 /// `arbiter`); a `#` stands for every index the exported module declares (0, 1, ... while one
-/// exists), packed into `<wire>` from bit 0 up as `DUT_PORTS` packs port arrays. The wire must
+/// exists), packed into `<wire>` from bit 0 up as `DUT_PORTS` packs port arrays. A memory's
+/// words (`mask_ram.mem[#]`, a rust-hdl RAM) can be peeked too: the design's memories are then
+/// mapped to flip-flops first (`memory_map`), which the checker pays for. The wire must
 /// be as wide as what it peeks at: [`prove_only`] runs `check -assert`, which refuses a bit a
 /// property reads and nothing drives.
 pub fn peek_commands(properties: &str, verilog: &str, module: &str, wrapper: &str) -> Result<String> {
     let mut out = String::new();
+    let mut peeks_memory = false;
     for line in properties.lines().filter_map(|l| l.trim().strip_prefix("// peek:")) {
         let (wire, signal) = line.split_once('=').ok_or_else(|| anyhow::anyhow!("`{}` is not `<wire> = <signal>`", line.trim()))?;
         let (wire, signal) = (wire.trim(), signal.trim());
-        // The module that declares the signal: rust-hdl names a child's module `<parent>__<instance>`.
+        // The module that declares the signal: each instance on the path, looked up in its
+        // parent's body (rust-hdl exports identical children as one module).
         let (instances, leaf) = signal.rsplit_once('.').unwrap_or(("", signal));
-        let owner = std::iter::once(module).chain(instances.split('.').filter(|i| !i.is_empty())).collect::<Vec<_>>().join("__");
+        let mut owner = module.to_string();
+        for instance in instances.split('.').filter(|i| !i.is_empty()) {
+            let parent = module_body(verilog, &owner).map_err(|e| anyhow::anyhow!("`{signal}`: {e}"))?;
+            owner = parent
+                .lines()
+                .find_map(|l| l.trim().strip_suffix(&format!(" {instance}(")).filter(|m| !m.contains(' ')).map(String::from))
+                .ok_or_else(|| anyhow::anyhow!("`{signal}`: module `{owner}` has no instance `{instance}`"))?;
+        }
         let body = module_body(verilog, &owner).map_err(|e| anyhow::anyhow!("`{signal}`: {e}"))?;
         let width_of = |name: &str| -> Option<usize> {
             body.lines().map(str::trim).find_map(|l| {
                 let decl = l.strip_suffix(&format!(" {name};"))?;
                 (decl.starts_with("wire") || decl.starts_with("reg")).then(|| declared_width(decl).ok()).flatten()
+            })
+        };
+        // A word of a memory (`reg[7:0] mem[255:0];`, a rust-hdl RAM): `mem[3]`.
+        let word_of = |name: &str| -> Option<usize> {
+            let (memory, index) = name.strip_suffix(']')?.split_once('[')?;
+            let index: usize = index.parse().ok()?;
+            body.lines().map(str::trim).find_map(|l| {
+                let decl = l.strip_prefix("reg")?.strip_suffix(';')?;
+                let (width, words) = decl.rsplit_once(&format!(" {memory}["))?;
+                let words = declared_width(&format!("[{words}")).ok()?;
+                (index < words).then(|| declared_width(width).ok()).flatten()
+            })
+        };
+        let mut memory_words = false;
+        let mut width_of = |name: &str| -> Option<usize> {
+            width_of(name).or_else(|| {
+                let w = word_of(name);
+                memory_words |= w.is_some();
+                w
             })
         };
         let found: Vec<(String, usize)> = if leaf.contains('#') {
@@ -441,16 +471,17 @@ pub fn peek_commands(properties: &str, verilog: &str, module: &str, wrapper: &st
         let prefix = if instances.is_empty() { "dut.".to_string() } else { format!("dut.{instances}.") };
         let mut bit = 0;
         for (name, width) in &found {
-            for j in 0..*width {
-                out.push_str(&format!("connect -nounset -set {wire}[{bit}] {prefix}{name}[{j}]\n"));
-                bit += 1;
-            }
+            out.push_str(&format!("connect -nounset -set {wire}[{}:{bit}] {prefix}{name}\n", bit + width - 1));
+            bit += width;
         }
+        peeks_memory |= memory_words;
     }
     if out.is_empty() {
         return Ok(out);
     }
-    Ok(format!("cd {wrapper}\n{out}cd ..\n"))
+    // A memory's words exist as wires only once it is mapped to flip-flops.
+    let map = if peeks_memory { "memory -nomap\nmemory_map\n" } else { "" };
+    Ok(format!("{map}cd {wrapper}\n{out}cd ..\n"))
 }
 
 fn last_lines(text: &str, n: usize) -> String {
