@@ -442,6 +442,18 @@ fn simt_stack_ram_properties_hold_from_reset_to_depth_20() {
 }
 
 #[test]
+fn register_file_returns_the_last_write() {
+    properties_hold("register_file", 1, &["read_returns_last_write"]);
+}
+
+#[test]
+fn mutant_register_file_ignoring_a_lane_mask_is_caught() {
+    // Lane 1 of a row is written whether its mask bit is set or not.
+    let from = "if (write_mask[1]) mem[write_address][7:4] <= write_data[7:4];";
+    mutant_is_caught("register_file", "lane_mask_ignored", from, "mem[write_address][7:4] <= write_data[7:4];", "read_returns_last_write");
+}
+
+#[test]
 fn mutant_stack_ram_without_overflow_flag_is_caught() {
     // Warp 0's push on its full stack is dropped without raising the flag.
     let from = "overflow_next = (overflow_next & ~(1 << (0)) | ((1'b1) << (0)));";

@@ -4,10 +4,11 @@
 //! wrapper module that instantiates the exported module, constrains its inputs (`assume`) and
 //! states the properties as labelled `assert`s. yosys (`read_verilog -formal`) turns the wrapper
 //! and `rtl_out/<preset>/<module>.v` into SMT-LIB, one file per property cut to its cone of
-//! influence; yosys-smtbmc with z3 tries k-induction on each property (up to
-//! [`INDUCTION_LENGTH`] steps): where it closes, a bounded check of those k steps from reset
-//! completes the proof; where it does not, the property is checked by bounded model checking from
-//! reset to `depth` cycles. A failure writes the counterexample trace as VCD.
+//! influence; yosys-smtbmc with z3 checks each property for k = 1, 2, 4, ... (up to
+//! [`INDUCTION_LENGTH`]) over the first k cycles from reset (the base case) and then by
+//! k-induction: where the induction step closes, the property holds at every depth; where it
+//! does not, the property is checked by bounded model checking from reset to `depth` cycles. A
+//! failure, found as soon as a bounded check meets it, writes the counterexample trace as VCD.
 //!
 //! z3 comes from PyPI (`z3-solver`, installed by `scripts/install-tools.sh` into
 //! [`z3_bin_dir`]): Debian 12's z3 4.8.12 does not return on these models.
@@ -158,6 +159,22 @@ pub const FORMAL_BLOCKS: &[FormalBlock] = &[
         parameters: |p| {
             let r = p.collector.regs_per_warp;
             vec![("W", p.scheduler.warps), ("WW", p.scheduler.warp_id_width()), ("R", r), ("RRW", clog2(r))]
+        },
+        only_preset: None,
+    },
+    FormalBlock {
+        module: "register_file",
+        properties: "src/blocks/register_file.sv",
+        wrapper: "register_file_props",
+        parameters: |p| {
+            let c = p.collector;
+            vec![
+                ("B", c.banks),
+                ("BW", clog2(c.banks)),
+                ("RW", clog2(c.rows_per_bank(p.scheduler.warps))),
+                ("T", p.scheduler.threads),
+                ("DW", c.lane_bits),
+            ]
         },
         only_preset: None,
     },
@@ -318,39 +335,43 @@ pub fn prove_only(block: &FormalBlock, preset: &Preset, rtl: &Path, depth: usize
 
     let mut results = Vec::new();
     for n in &names {
-        // The induction step first: where it closes within k steps, the bounded check from reset
-        // need only cover those k steps (the base case) for the property to hold at every depth.
-        // Lengths 1, 2, 4, ... up to INDUCTION_LENGTH: a short one that closes is cheap and says more.
-        let mut k = 1;
-        let closed = loop {
-            let induction = smtbmc(&["-i", "-t", &k.to_string(), &format!("{n}.smt2")], &format!("induction_{n}.log"))?;
-            if induction.contains("Status: PASSED") {
-                break true;
-            }
-            if k >= INDUCTION_LENGTH.min(depth) {
-                break false;
-            }
-            k = (2 * k).min(INDUCTION_LENGTH.min(depth));
-        };
         let vcd = dir.join(format!("{n}_counterexample.vcd"));
-        let bmc_depth = if closed { k } else { depth };
-        let bmc = smtbmc(&["-t", &bmc_depth.to_string(), "--dump-vcd", vcd.to_str().unwrap_or("trace.vcd"), &format!("{n}.smt2")], &format!("bmc_{n}.log"))?;
-        let outcome = if bmc.contains("Status: PASSED") {
-            if closed {
-                Outcome::Proven { k }
-            } else {
-                Outcome::Bounded { depth }
+        // The bounded check of the first `steps` cycles from reset: `Some(Failed)` with its
+        // trace, or `None` when the property holds that far.
+        let from_reset = |steps: usize| -> Result<Option<Outcome>> {
+            let bmc = smtbmc(&["-t", &steps.to_string(), "--dump-vcd", vcd.to_str().unwrap_or("trace.vcd"), &format!("{n}.smt2")], &format!("bmc_{n}.log"))?;
+            if bmc.contains("Status: PASSED") {
+                return Ok(None);
             }
-        } else if bmc.contains("Status: FAILED") {
+            if !bmc.contains("Status: FAILED") {
+                bail!("yosys-smtbmc gave no verdict on `{n}` (log {}):\n{}", dir.join(format!("bmc_{n}.log")).display(), last_lines(&bmc, 8));
+            }
             let step = bmc
                 .lines()
                 .filter_map(|l| l.split("Checking assertions in step ").nth(1))
                 .filter_map(|s| s.trim_end_matches("..").trim().parse().ok())
                 .last()
                 .unwrap_or(0);
-            Outcome::Failed { step, vcd }
-        } else {
-            bail!("yosys-smtbmc gave no verdict on `{n}` (log {}):\n{}", dir.join(format!("bmc_{n}.log")).display(), last_lines(&bmc, 8));
+            Ok(Some(Outcome::Failed { step, vcd: vcd.clone() }))
+        };
+        // For k = 1, 2, 4, ... up to INDUCTION_LENGTH: the first k cycles from reset (the base
+        // case; a counterexample there ends the search at once), then the induction step of
+        // length k, which, where it closes, makes the property hold at every depth. A short one
+        // that closes is cheap and says more. Where none closes, the bounded check to `depth`.
+        let longest = INDUCTION_LENGTH.min(depth);
+        let mut k = 1;
+        let outcome = loop {
+            if let Some(failed) = from_reset(k)? {
+                break failed;
+            }
+            let induction = smtbmc(&["-i", "-t", &k.to_string(), &format!("{n}.smt2")], &format!("induction_{n}.log"))?;
+            if induction.contains("Status: PASSED") {
+                break Outcome::Proven { k };
+            }
+            if k >= longest {
+                break from_reset(depth)?.unwrap_or(Outcome::Bounded { depth });
+            }
+            k = (2 * k).min(longest);
         };
         results.push((n.clone(), outcome));
     }
@@ -423,58 +444,18 @@ pub fn peek_commands(properties: &str, verilog: &str, module: &str, wrapper: &st
     for line in properties.lines().filter_map(|l| l.trim().strip_prefix("// peek:")) {
         let (wire, signal) = line.split_once('=').ok_or_else(|| anyhow::anyhow!("`{}` is not `<wire> = <signal>`", line.trim()))?;
         let (wire, signal) = (wire.trim(), signal.trim());
-        // The module that declares the signal: each instance on the path, looked up in its
-        // parent's body (rust-hdl exports identical children as one module).
-        let (instances, leaf) = signal.rsplit_once('.').unwrap_or(("", signal));
-        let mut owner = module.to_string();
-        for instance in instances.split('.').filter(|i| !i.is_empty()) {
-            let parent = module_body(verilog, &owner).map_err(|e| anyhow::anyhow!("`{signal}`: {e}"))?;
-            owner = parent
-                .lines()
-                .find_map(|l| l.trim().strip_suffix(&format!(" {instance}(")).filter(|m| !m.contains(' ')).map(String::from))
-                .ok_or_else(|| anyhow::anyhow!("`{signal}`: module `{owner}` has no instance `{instance}`"))?;
-        }
-        let body = module_body(verilog, &owner).map_err(|e| anyhow::anyhow!("`{signal}`: {e}"))?;
-        let width_of = |name: &str| -> Option<usize> {
-            body.lines().map(str::trim).find_map(|l| {
-                let decl = l.strip_suffix(&format!(" {name};"))?;
-                (decl.starts_with("wire") || decl.starts_with("reg")).then(|| declared_width(decl).ok()).flatten()
-            })
-        };
-        // A word of a memory (`reg[7:0] mem[255:0];`, a rust-hdl RAM): `mem[3]`.
-        let word_of = |name: &str| -> Option<usize> {
-            let (memory, index) = name.strip_suffix(']')?.split_once('[')?;
-            let index: usize = index.parse().ok()?;
-            body.lines().map(str::trim).find_map(|l| {
-                let decl = l.strip_prefix("reg")?.strip_suffix(';')?;
-                let (width, words) = decl.rsplit_once(&format!(" {memory}["))?;
-                let words = declared_width(&format!("[{words}")).ok()?;
-                (index < words).then(|| declared_width(width).ok()).flatten()
-            })
-        };
-        let mut memory_words = false;
-        let mut width_of = |name: &str| -> Option<usize> {
-            width_of(name).or_else(|| {
-                let w = word_of(name);
-                memory_words |= w.is_some();
-                w
-            })
-        };
-        let found: Vec<(String, usize)> = if leaf.contains('#') {
-            (0..).map(|i| leaf.replace('#', &i.to_string())).map_while(|n| width_of(&n).map(|w| (n, w))).collect()
-        } else {
-            width_of(leaf).map(|w| (leaf.to_string(), w)).into_iter().collect()
-        };
+        let found = expand_peek(signal, verilog, module);
         if found.is_empty() {
-            bail!("`{signal}`: module `{owner}` declares no `{}`", leaf.replace('#', "0"));
+            // Say why the first candidate (every `#` = 0) does not exist.
+            peek_signal(&signal.replace('#', "0"), verilog, module)?;
+            bail!("`{signal}`: no such signal");
         }
-        let prefix = if instances.is_empty() { "dut.".to_string() } else { format!("dut.{instances}.") };
         let mut bit = 0;
-        for (name, width) in &found {
-            out.push_str(&format!("connect -nounset -set {wire}[{}:{bit}] {prefix}{name}\n", bit + width - 1));
-            bit += width;
+        for p in &found {
+            out.push_str(&format!("connect -nounset -set {wire}[{}:{bit}] dut.{}\n", bit + p.width - 1, p.name));
+            bit += p.width;
+            peeks_memory |= p.memory_word;
         }
-        peeks_memory |= memory_words;
     }
     if out.is_empty() {
         return Ok(out);
@@ -482,6 +463,60 @@ pub fn peek_commands(properties: &str, verilog: &str, module: &str, wrapper: &st
     // A memory's words exist as wires only once it is mapped to flip-flops.
     let map = if peeks_memory { "memory -nomap\nmemory_map\n" } else { "" };
     Ok(format!("{map}cd {wrapper}\n{out}cd ..\n"))
+}
+
+/// One signal a peek names, below the `dut` instance.
+struct Peeked {
+    name: String,
+    width: usize,
+    memory_word: bool,
+}
+
+/// Every signal `signal` names, each `#` (from the left) standing for 0, 1, ... while one exists.
+fn expand_peek(signal: &str, verilog: &str, module: &str) -> Vec<Peeked> {
+    if !signal.contains('#') {
+        return peek_signal(signal, verilog, module).into_iter().collect();
+    }
+    (0..).map(|i| expand_peek(&signal.replacen('#', &i.to_string(), 1), verilog, module)).take_while(|f| !f.is_empty()).flatten().collect()
+}
+
+/// The signal at `path` (instances separated by `.`, then a wire, a register or a memory's word)
+/// below the exported `module`, or why there is none.
+fn peek_signal(path: &str, verilog: &str, module: &str) -> Result<Peeked> {
+    // The module that declares the signal: each instance on the path, looked up in its parent's
+    // body (rust-hdl exports identical children as one module).
+    let (instances, leaf) = path.rsplit_once('.').unwrap_or(("", path));
+    let mut owner = module.to_string();
+    for instance in instances.split('.').filter(|i| !i.is_empty()) {
+        let parent = module_body(verilog, &owner).map_err(|e| anyhow::anyhow!("`{path}`: {e}"))?;
+        owner = parent
+            .lines()
+            .find_map(|l| l.trim().strip_suffix(&format!(" {instance}(")).filter(|m| !m.contains(' ')).map(String::from))
+            .ok_or_else(|| anyhow::anyhow!("`{path}`: module `{owner}` has no instance `{instance}`"))?;
+    }
+    let body = module_body(verilog, &owner).map_err(|e| anyhow::anyhow!("`{path}`: {e}"))?;
+    let wire = body.lines().map(str::trim).find_map(|l| {
+        let decl = l.strip_suffix(&format!(" {leaf};"))?;
+        (decl.starts_with("wire") || decl.starts_with("reg")).then(|| declared_width(decl).ok()).flatten()
+    });
+    // A word of a memory (`reg[7:0] mem[255:0];` or `reg [31:0] mem [0:15];`): `mem[3]`.
+    let word = || -> Option<usize> {
+        let (memory, index) = leaf.strip_suffix(']')?.split_once('[')?;
+        let index: usize = index.parse().ok()?;
+        body.lines().map(str::trim).find_map(|l| {
+            let decl = l.strip_prefix("reg")?.strip_suffix("];")?;
+            let (width, range) = decl.rsplit_once(&format!(" {memory}"))?;
+            let (first, last) = range.trim_start().strip_prefix('[')?.split_once(':')?;
+            let (first, last): (usize, usize) = (first.trim().parse().ok()?, last.trim().parse().ok()?);
+            (index >= first.min(last) && index <= first.max(last)).then(|| declared_width(width).ok()).flatten()
+        })
+    };
+    let (width, memory_word) = match wire {
+        Some(w) => (w, false),
+        None => (word().ok_or_else(|| anyhow::anyhow!("`{path}`: module `{owner}` declares no `{leaf}`"))?, true),
+    };
+    let name = if instances.is_empty() { leaf.to_string() } else { format!("{instances}.{leaf}") };
+    Ok(Peeked { name, width, memory_word })
 }
 
 fn last_lines(text: &str, n: usize) -> String {
