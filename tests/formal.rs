@@ -398,7 +398,7 @@ fn mutant_scoreboard_without_same_cycle_release_is_caught() {
 
 #[test]
 fn ibuffer_properties_hold_from_reset_to_depth_20() {
-    properties_hold("ibuffer", 4, &["at_most_two_per_warp", "empty_warp_shows_no_instruction"]);
+    properties_hold("ibuffer", 4, &["at_most_two_per_warp", "space_and_head_as_counted", "filled_into_empty_warp_is_the_head", "empty_warp_shows_no_instruction"]);
 }
 
 #[test]

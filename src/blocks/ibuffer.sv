@@ -68,10 +68,21 @@ module ibuffer_props #(
             shadow_head[w] = held[w] != 0;
         end
 
+    // The block's own counts (peeked) equal the shadow's: the invariant that lets the two
+    // properties below close by induction.
+    // peek: peek_count = count$#$q
+    wire [W*2-1:0] peek_count;
+    reg counts_agree;
+    always @(*) begin
+        counts_agree = 1'b1;
+        for (w = 0; w < W; w = w + 1)
+            if (peek_count[w*2 +: 2] != held[w] || held[w] > 2) counts_agree = 1'b0;
+    end
+
     always @(*) if (started) begin
         at_most_two_per_warp: assert ((space | head_valid) == {W{1'b1}});
-        space_and_head_as_counted: assert (space == shadow_space && head_valid == shadow_head);
-        filled_into_empty_warp_is_the_head: assert (!fresh || issue_warp != fresh_warp || (head_inst == fresh_inst && head_pc == fresh_pc));
+        space_and_head_as_counted: assert (counts_agree && space == shadow_space && head_valid == shadow_head);
+        filled_into_empty_warp_is_the_head: assert (counts_agree && (!fresh || issue_warp != fresh_warp || (head_inst == fresh_inst && head_pc == fresh_pc)));
         empty_warp_shows_no_instruction: assert (head_valid[issue_warp] || (head_inst == 0 && head_pc == 0));
     end
 endmodule
