@@ -344,17 +344,6 @@ fn mutant_access_never_answered_is_caught() {
     mutant_is_caught("local_data_share", "never_answered", "done$d = active$q & ~|left;", "done$d = 1'b0;", "answered_within_lanes_plus_one_cycles");
 }
 
-/// The scoreboard's shadow (every warp's registers in flight) does not close by induction, and
-/// its bounded check takes about 10 minutes at cu sizes (`prove --block scoreboard`); CI checks
-/// the same generator at tiny sizes (2 warps x 4 registers, 15 s), the committed cu file's
-/// behaviour being covered by the random tests. Returns tiny's exported scoreboard, with the
-/// first `from` replaced by `to` when a mutation is given, and a directory for the checker.
-fn tiny_scoreboard(tag: &str, mutation: Option<(&str, &str)>) -> (PathBuf, PathBuf) {
-    use simt_rtl::preset_blocks::{PresetBlocks, TinyBlocks};
-    let mut dut = TinyBlocks::scoreboard().unwrap();
-    export_for_checker(&mut dut, "scoreboard", "// scoreboard, tiny sizes (test)\n", &format!("scoreboard_tiny_{tag}"), mutation)
-}
-
 /// Exports `dut` as `module` into a fresh work directory `name`, with the first `from` replaced
 /// by `to` when a mutation is given: the Verilog file, and a directory for the checker.
 fn export_for_checker(dut: &mut impl rust_hdl::prelude::Block, module: &str, header: &str, name: &str, mutation: Option<(&str, &str)>) -> (PathBuf, PathBuf) {
@@ -372,10 +361,12 @@ fn export_for_checker(dut: &mut impl rust_hdl::prelude::Block, module: &str, hea
 }
 
 #[test]
-fn scoreboard_properties_hold_from_reset_to_depth_20_at_tiny_sizes() {
-    let (rtl, dir) = tiny_scoreboard("original", None);
-    let results = prove(block("scoreboard"), &simt_rtl::params::TINY, &rtl, 20, &dir).unwrap();
-    all_hold("scoreboard (tiny)", &results, 4);
+fn scoreboard_properties_hold_from_reset_to_depth_20() {
+    properties_hold(
+        "scoreboard",
+        4,
+        &["hazard_is_a_register_in_flight", "pending_is_a_warp_with_registers_in_flight", "double_reservation_flagged", "release_of_a_free_register_flagged"],
+    );
 }
 
 /// `results` has `count` properties, each proven or bounded to depth 20.
@@ -391,9 +382,8 @@ fn all_hold(label: &str, results: &[(String, Outcome)], count: usize) {
 fn mutant_scoreboard_without_same_cycle_release_is_caught() {
     // The checked warp's release in the same cycle no longer clears the hazard (GPGPU-Sim's
     // writeback-before-issue order lost): an instruction waits a cycle longer than it must.
-    let (rtl, dir) = tiny_scoreboard("no_bypass", Some(("row = (row & ~(1 << (release_reg)) | ((1'b0) << (release_reg)));", "row = row;")));
-    let outcome = one_property("scoreboard", &simt_rtl::params::TINY, &rtl, &dir, "hazard_is_a_register_in_flight");
-    assert!(matches!(outcome, Outcome::Failed { .. }), "{outcome}");
+    let from = "row = (row & ~(1 << (release_reg)) | ((1'b0) << (release_reg)));";
+    mutant_is_caught("scoreboard", "no_bypass", from, "row = row;", "hazard_is_a_register_in_flight");
 }
 
 #[test]
