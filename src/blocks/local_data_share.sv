@@ -56,12 +56,20 @@ module local_data_share_props #(
         end
     end
 
+    // The block's own state (peeked): an access being served (`active`) and one answered this
+    // cycle (`done`) are the open ones, the invariant that lets the properties below that count
+    // open accesses close by induction.
+    // peek: peek_active = active$q
+    // peek: peek_done = done$q
+    wire peek_active, peek_done;
+    wire open_as_held = open == peek_active + peek_done;
+
     always @(*) if (started && !reset) begin
-        response_only_for_a_taken_access: assert (!resp_valid || open != 0);
-        one_access_in_flight: assert (open <= 1 || (open == 2 && resp_valid));
+        response_only_for_a_taken_access: assert (open_as_held && (!resp_valid || open != 0));
+        one_access_in_flight: assert (open_as_held && (open <= 1 || (open == 2 && resp_valid)));
         // Taken at an edge, served within T cycles (at least one lane a cycle), answered in the next.
         answered_within_lanes_plus_one_cycles: assert (waited <= T);
-        busy_only_with_an_open_access: assert (req_ready || open != 0);
+        busy_only_with_an_open_access: assert (open_as_held && (req_ready || open != 0));
         accesses_counts_taken_requests: assert (accesses == taken);
     end
 endmodule
