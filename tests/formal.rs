@@ -329,7 +329,11 @@ fn mutant_highest_encoder_keeps_a_lower_request_is_caught() {
 
 #[test]
 fn local_data_share_properties_hold_from_reset_to_depth_20() {
-    properties_hold("local_data_share", 5, &["response_only_for_a_taken_access", "one_access_in_flight", "busy_only_with_an_open_access", "accesses_counts_taken_requests"]);
+    properties_hold(
+        "local_data_share",
+        5,
+        &["response_only_for_a_taken_access", "one_access_in_flight", "answered_within_lanes_plus_one_cycles", "busy_only_with_an_open_access", "accesses_counts_taken_requests"],
+    );
 }
 
 #[test]

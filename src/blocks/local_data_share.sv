@@ -64,11 +64,25 @@ module local_data_share_props #(
     wire peek_active, peek_done;
     wire open_as_held = open == peek_active + peek_done;
 
+    // The wait bound's invariant: each cycle an access is served, at least one of its pending
+    // lanes (peeked) is, so while it is served the cycles waited plus the lanes pending stay
+    // within T, with a cycle left for the answer.
+    // peek: peek_pending = pending$q
+    wire [T-1:0] peek_pending;
+    reg [7:0] lanes_pending;
+    integer i;
+    always @(*) begin
+        lanes_pending = 0;
+        for (i = 0; i < T; i = i + 1)
+            lanes_pending = lanes_pending + peek_pending[i];
+    end
+    wire progress = !(peek_active && !peek_done) || (waited + lanes_pending <= T && waited < T);
+
     always @(*) if (started && !reset) begin
         response_only_for_a_taken_access: assert (open_as_held && (!resp_valid || open != 0));
         one_access_in_flight: assert (open_as_held && (open <= 1 || (open == 2 && resp_valid)));
         // Taken at an edge, served within T cycles (at least one lane a cycle), answered in the next.
-        answered_within_lanes_plus_one_cycles: assert (waited <= T);
+        answered_within_lanes_plus_one_cycles: assert (open_as_held && progress && waited <= T);
         busy_only_with_an_open_access: assert (open_as_held && (req_ready || open != 0));
         accesses_counts_taken_requests: assert (accesses == taken);
     end
