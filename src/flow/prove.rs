@@ -99,18 +99,11 @@ pub const FORMAL_BLOCKS: &[FormalBlock] = &[
         wrapper: "bank_arbiter_props",
         parameters: |p| {
             let c = p.collector;
-            vec![
-                ("B", c.banks),
-                ("BW", clog2(c.banks)),
-                ("N", c.collector_units),
-                ("NW", clog2(c.collector_units)),
-                ("K", c.push_lanes()),
-                ("RW", clog2(c.rows_per_bank(p.scheduler.warps))),
-                ("ONE_BANK", c.one_bank_per_cu as usize),
-            ]
-            .into_iter()
-            .chain(queue_sizes(&c))
-            .collect()
+            vec![("N", c.collector_units), ("NW", clog2(c.collector_units)), ("K", c.push_lanes()), ("ONE_BANK", c.one_bank_per_cu as usize)]
+                .into_iter()
+                .chain(bank_sizes(p))
+                .chain(queue_sizes(&c))
+                .collect()
         },
         only_preset: None,
     },
@@ -120,17 +113,16 @@ pub const FORMAL_BLOCKS: &[FormalBlock] = &[
         wrapper: "register_map_props",
         parameters: |p| {
             let c = p.collector;
-            let w = p.scheduler.warps;
             vec![
                 ("WW", p.scheduler.warp_id_width()),
                 ("RRW", clog2(c.regs_per_warp)),
-                ("BW", clog2(c.banks)),
-                ("RW", clog2(c.rows_per_bank(w))),
-                ("W", w),
+                ("W", p.scheduler.warps),
                 ("R", c.regs_per_warp),
-                ("B", c.banks),
                 ("S", c.schedulers),
             ]
+            .into_iter()
+            .chain(bank_sizes(p))
+            .collect()
         },
         only_preset: None,
     },
@@ -166,16 +158,7 @@ pub const FORMAL_BLOCKS: &[FormalBlock] = &[
         module: "register_file",
         properties: "src/blocks/register_file.sv",
         wrapper: "register_file_props",
-        parameters: |p| {
-            let c = p.collector;
-            vec![
-                ("B", c.banks),
-                ("BW", clog2(c.banks)),
-                ("RW", clog2(c.rows_per_bank(p.scheduler.warps))),
-                ("T", p.scheduler.threads),
-                ("DW", c.lane_bits),
-            ]
-        },
+        parameters: |p| [("T", p.scheduler.threads), ("DW", p.collector.lane_bits)].into_iter().chain(bank_sizes(p)).collect(),
         only_preset: None,
     },
     FormalBlock {
@@ -211,6 +194,13 @@ pub const FORMAL_BLOCKS: &[FormalBlock] = &[
         only_preset: None,
     },
 ];
+
+/// The register file's banks: `B` banks (`BW` bits) of `2^RW` rows, as the register map lays them
+/// out for the preset's warps.
+fn bank_sizes(p: &Preset) -> [(&'static str, usize); 3] {
+    let c = p.collector;
+    [("B", c.banks), ("BW", clog2(c.banks)), ("RW", clog2(c.rows_per_bank(p.scheduler.warps)))]
+}
 
 /// The bank queues' sizes, for wrappers whose invariants read the queues: entries per queue
 /// `Q`, slot bits `QW`, count bits `QCW`.
@@ -419,12 +409,16 @@ fn module_body<'a>(verilog: &'a str, module: &str) -> Result<&'a str> {
     Ok(&body[..body.find("endmodule").unwrap_or(body.len())])
 }
 
-/// The width of a declaration such as `input [7:0] x` or `wire y` (1 without a range).
+/// The width of a declaration such as `input [7:0] x` or `wire y` (1 without a range), or the
+/// number of words of a memory's range (`[255:0]`, `[0:15]`).
 fn declared_width(decl: &str) -> Result<usize> {
-    Ok(match (decl.find('['), decl.find(':')) {
-        (Some(open), Some(colon)) if colon > open => decl[open + 1..colon].trim().parse::<usize>()? + 1,
-        _ => 1,
-    })
+    let (Some(open), Some(colon)) = (decl.find('['), decl.find(':')) else { return Ok(1) };
+    if colon < open {
+        return Ok(1);
+    }
+    let close = decl[colon..].find(']').map_or(decl.len(), |i| colon + i);
+    let (first, last): (usize, usize) = (decl[open + 1..colon].trim().parse()?, decl[colon + 1..close].trim().parse()?);
+    Ok(first.abs_diff(last) + 1)
 }
 
 /// The yosys commands, run after `flatten` and before `prep` (which would remove a wire no
@@ -499,16 +493,15 @@ fn peek_signal(path: &str, verilog: &str, module: &str) -> Result<Peeked> {
         let decl = l.strip_suffix(&format!(" {leaf};"))?;
         (decl.starts_with("wire") || decl.starts_with("reg")).then(|| declared_width(decl).ok()).flatten()
     });
-    // A word of a memory (`reg[7:0] mem[255:0];` or `reg [31:0] mem [0:15];`): `mem[3]`.
+    // A word of a memory (`reg[7:0] mem[255:0];` or `reg [31:0] mem [0:15];`, words from 0): `mem[3]`.
     let word = || -> Option<usize> {
         let (memory, index) = leaf.strip_suffix(']')?.split_once('[')?;
         let index: usize = index.parse().ok()?;
         body.lines().map(str::trim).find_map(|l| {
-            let decl = l.strip_prefix("reg")?.strip_suffix("];")?;
-            let (width, range) = decl.rsplit_once(&format!(" {memory}"))?;
-            let (first, last) = range.trim_start().strip_prefix('[')?.split_once(':')?;
-            let (first, last): (usize, usize) = (first.trim().parse().ok()?, last.trim().parse().ok()?);
-            (index >= first.min(last) && index <= first.max(last)).then(|| declared_width(width).ok()).flatten()
+            let decl = l.strip_prefix("reg")?.strip_suffix(';')?;
+            let (width, words) = decl.rsplit_once(&format!(" {memory}"))?;
+            let words = words.trim_start();
+            (words.starts_with('[') && index < declared_width(words).ok()?).then(|| declared_width(width).ok()).flatten()
         })
     };
     let (width, memory_word) = match wire {
