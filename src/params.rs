@@ -59,14 +59,23 @@ pub enum SchedulerMode {
     /// The fixed scheduler: the chosen fetch policy, `end` clears a warp fully, misuse is
     /// dropped and flagged, no operation leaves a warp's pc or mask undefined.
     Fixed(FetchPolicy),
+    /// The fixed scheduler with its commands registered: every command (warp command, control,
+    /// branch, end, pop, warp set) acts in the cycle after it is offered, exactly as the fixed
+    /// scheduler would act on it then. Fetch is not delayed. For clock speed: no decision made
+    /// from an input reaches a warp's registers in the same cycle.
+    Registered(FetchPolicy),
 }
 
 impl SchedulerMode {
     pub fn fetch_policy(self) -> FetchPolicy {
         match self {
             SchedulerMode::SeedCompatible => FetchPolicy::HighestIndex,
-            SchedulerMode::Fixed(p) => p,
+            SchedulerMode::Fixed(p) | SchedulerMode::Registered(p) => p,
         }
+    }
+    /// Commands act a cycle after they are offered ([`SchedulerMode::Registered`]).
+    pub fn registered(self) -> bool {
+        matches!(self, SchedulerMode::Registered(_))
     }
     pub fn seed_quirks(self) -> bool {
         self == SchedulerMode::SeedCompatible
@@ -84,6 +93,7 @@ impl SchedulerMode {
         match self {
             SchedulerMode::SeedCompatible => "seed-compatible".into(),
             SchedulerMode::Fixed(p) => format!("fixed, {} fetch", p.name()),
+            SchedulerMode::Registered(p) => format!("fixed, registered commands, {} fetch", p.name()),
         }
     }
 }

@@ -44,6 +44,8 @@ pub trait PresetBlocks {
     fn stack_ram(empty_top: EmptyTop) -> Result<Self::StackRam>;
     fn warp_encoder(order: Order) -> Result<Self::WarpEncoder>;
     fn warp_arbiter() -> Result<Self::WarpArbiter>;
+    /// The same arbiter with lookahead timing (inside the registered-mode scheduler).
+    fn warp_arbiter_lookahead() -> Result<Self::WarpArbiter>;
     fn bank_arbiter() -> Result<Self::BankArbiter>;
     fn operand_collector() -> Result<Self::OperandCollector>;
     fn register_file() -> Result<Self::RegisterFile>;
@@ -101,6 +103,9 @@ macro_rules! preset_blocks {
             }
             fn warp_arbiter() -> Result<Self::WarpArbiter> {
                 RoundRobinArbiter::new()
+            }
+            fn warp_arbiter_lookahead() -> Result<Self::WarpArbiter> {
+                RoundRobinArbiter::lookahead()
             }
             fn bank_arbiter() -> Result<Self::BankArbiter> {
                 BankArbiter::new(Self::PRESET.collector.one_bank_per_cu)

@@ -165,21 +165,21 @@ fn report_places_a_block_and_the_seed_in_the_harness() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// `report --dffe` synthesizes with clock enables: the stack RAM's top-of-stack registers take
-/// their hold from the flip-flops' enable pins instead of a LUT each, and the table says which
-/// synthesis it used.
+/// `report --dffe` synthesizes with clock enables: the flip-flop SIMT stack's entry registers
+/// take their hold from the flip-flops' enable pins instead of a LUT each, and the table says
+/// which synthesis it used.
 #[test]
 fn report_with_clock_enables_takes_fewer_cells() {
     let dir = std::env::temp_dir().join(format!("simt-rtl-report-dffe-{}", std::process::id()));
     let out = dir.to_str().unwrap();
     let mut cells = vec![];
     for (flag, synthesis) in [(None, "Synthesis: yosys `synth_ice40 -nodffe`."), (Some("--dffe"), "Synthesis: yosys `synth_ice40`.")] {
-        let mut args = vec!["report", "--preset", "cu", "--block", "simt_stack_ram", "--out", out];
+        let mut args = vec!["report", "--preset", "cu", "--block", "simt_stack", "--out", out];
         args.extend(flag);
         let (code, stdout, stderr) = cli(&args);
         assert_eq!(code, 0, "{stderr}");
         assert!(stdout.contains(synthesis), "{stdout}");
-        let row = report_row(&stdout, "simt_stack_ram");
+        let row = report_row(&stdout, "simt_stack");
         cells.push(row[1].split_whitespace().next().unwrap().parse::<u64>().unwrap());
     }
     assert!(cells[1] < cells[0], "logic cells without and with enables: {cells:?}");

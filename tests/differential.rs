@@ -37,6 +37,10 @@ fn arbiter<B: PresetBlocks>() {
     timed(format!("{} arbiter", B::PRESET.name), || suites::arbiter::<B>(SEED, cycles()).unwrap());
 }
 
+fn arbiter_lookahead<B: PresetBlocks>() {
+    timed(format!("{} lookahead arbiter", B::PRESET.name), || suites::arbiter_lookahead::<B>(SEED, cycles()).unwrap());
+}
+
 fn stack<B: PresetBlocks>() {
     let rec = timed(format!("{} stack", B::PRESET.name), || suites::stack::<B>(SEED, cycles()).unwrap());
     // Coverage: the corners the issue names were reached.
@@ -243,6 +247,10 @@ macro_rules! per_preset {
                 arbiter::<$B>();
             }
             #[test]
+            fn round_robin_arbiter_lookahead() {
+                arbiter_lookahead::<$B>();
+            }
+            #[test]
             fn simt_stack() {
                 stack::<$B>();
             }
@@ -269,6 +277,10 @@ macro_rules! per_preset {
             #[test]
             fn warp_scheduler_fixed_highest() {
                 scheduler::<$B>(SchedulerMode::Fixed(FetchPolicy::HighestIndex));
+            }
+            #[test]
+            fn warp_scheduler_registered_round_robin() {
+                scheduler::<$B>(SchedulerMode::Registered(FetchPolicy::RoundRobin));
             }
             #[test]
             fn register_map() {

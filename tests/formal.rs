@@ -143,8 +143,8 @@ fn mutant_command_without_idle_warp_is_caught() {
     mutant_is_caught(
         "warp_scheduler",
         "cmd_without_idle",
-        "cmd_fire = warp_cmd_valid & idle_enc$valid;",
-        "cmd_fire = warp_cmd_valid;",
+        "new_cmd = idle_enc$grant;",
+        "new_cmd = idle_enc$grant | {3'h0, ~idle_enc$valid};",
         "active_changes_only_as_commanded",
     );
 }
@@ -188,7 +188,7 @@ fn mutant_fixed_priority_is_caught() {
     mutant_is_caught(
         "round_robin_arbiter",
         "fixed_priority",
-        "req_above = req & above$q;",
+        "req_above = req & above_now;",
         "req_above = 4'h0;",
         "steady_request_granted_within_n_grants",
     );
@@ -456,8 +456,8 @@ fn mutant_stack_ram_without_overflow_flag_is_caught() {
 
 #[test]
 fn mutant_stack_ram_top_not_refilled_is_caught() {
-    // In the cycle after a pop uncovered an entry, the top shows the stale register instead of
-    // the entry read from the RAM.
-    let from = "if (refill$q & (refill_wid$q == top_wid)) begin";
-    mutant_is_caught("simt_stack_ram", "ram_top_not_refilled", from, "if (1'b0) begin", "top_is_last_pushed_not_popped");
+    // In the cycle after a pop uncovered an entry of warp 0, its top shows the stale register
+    // instead of the entry read from the RAM.
+    let from = "tops_mask$0 = mask_ram$read_data;\n            tops_pc$0 = pc_ram$read_data;";
+    mutant_is_caught("simt_stack_ram", "ram_top_not_refilled", from, "", "top_is_last_pushed_not_popped");
 }

@@ -2597,12 +2597,18 @@ module simt_core__issue_rr(clock,reset,req,advance,valid,index,grant);
     output reg  [1:0] index;
     output reg  [3:0] grant;
     // Constant declarations
+    localparam  lookahead = 1'b0;
     localparam  above_at_reset = 4'h0;
     // Stub signals
     reg  [3:0] above$d;
     wire  [3:0] above$q;
     reg  above$clock;
+    reg  [3:0] grant_q$d;
+    wire  [3:0] grant_q$q;
+    reg  grant_q$clock;
     // Local signals
+    reg  [3:0] shown;
+    reg  [3:0] above_now;
     reg  [3:0] req_above;
     reg  [3:0] grant_above;
     reg  [3:0] grant_low;
@@ -2614,31 +2620,55 @@ module simt_core__issue_rr(clock,reset,req,advance,valid,index,grant);
         .q(above$q),
         .clock(above$clock)
     );
+    simt_core__div_mask grant_q(
+        .d(grant_q$d),
+        .q(grant_q$q),
+        .clock(grant_q$clock)
+    );
     // Update code
     always @(*) begin
         above$clock = clock;
+        grant_q$clock = clock;
         above$d = above$q;
-        req_above = req & above$q;
+        grant_q$d = grant_q$q;
+        above_now = above$q;
+        if (lookahead & advance & |grant_q$q) begin
+            above_now = ~(grant_q$q | (grant_q$q - 32'h1));
+        end
+        if (lookahead & reset) begin
+            above_now = above_at_reset;
+        end
+        req_above = req & above_now;
         grant_above = req_above & (~req_above + 32'h1);
         grant_low = req & (~req + 32'h1);
         one_hot = grant_low;
         if (|req_above) begin
             one_hot = grant_above;
         end
+        shown = one_hot;
+        if (lookahead) begin
+            shown = grant_q$q;
+        end
         pick = 32'h0;
-        if (one_hot[1]) begin
+        if (shown[1]) begin
             pick = pick | 1;
         end
-        if (one_hot[2]) begin
+        if (shown[2]) begin
             pick = pick | 2;
         end
-        if (one_hot[3]) begin
+        if (shown[3]) begin
             pick = pick | 3;
         end
         valid = |req;
         index = pick;
         grant = one_hot;
-        if (reset) begin
+        grant_q$d = one_hot;
+        if (lookahead) begin
+            valid = |shown;
+            grant = grant_q$q;
+            above$d = above_now;
+        end
+        else if (reset) begin
             above$d = above_at_reset;
         end
         else if (advance & |req) begin
@@ -7016,12 +7046,18 @@ module simt_core__oc_du_0(clock,reset,req,advance,valid,index,grant);
     output reg  index;
     output reg  [1:0] grant;
     // Constant declarations
+    localparam  lookahead = 1'b0;
     localparam  above_at_reset = 2'b10;
     // Stub signals
     reg  [1:0] above$d;
     wire  [1:0] above$q;
     reg  above$clock;
+    reg  [1:0] grant_q$d;
+    wire  [1:0] grant_q$q;
+    reg  grant_q$clock;
     // Local signals
+    reg  [1:0] shown;
+    reg  [1:0] above_now;
     reg  [1:0] req_above;
     reg  [1:0] grant_above;
     reg  [1:0] grant_low;
@@ -7033,25 +7069,49 @@ module simt_core__oc_du_0(clock,reset,req,advance,valid,index,grant);
         .q(above$q),
         .clock(above$clock)
     );
+    simt_core__div_warp grant_q(
+        .d(grant_q$d),
+        .q(grant_q$q),
+        .clock(grant_q$clock)
+    );
     // Update code
     always @(*) begin
         above$clock = clock;
+        grant_q$clock = clock;
         above$d = above$q;
-        req_above = req & above$q;
+        grant_q$d = grant_q$q;
+        above_now = above$q;
+        if (lookahead & advance & |grant_q$q) begin
+            above_now = ~(grant_q$q | (grant_q$q - 32'h1));
+        end
+        if (lookahead & reset) begin
+            above_now = above_at_reset;
+        end
+        req_above = req & above_now;
         grant_above = req_above & (~req_above + 32'h1);
         grant_low = req & (~req + 32'h1);
         one_hot = grant_low;
         if (|req_above) begin
             one_hot = grant_above;
         end
+        shown = one_hot;
+        if (lookahead) begin
+            shown = grant_q$q;
+        end
         pick = 32'h0;
-        if (one_hot[1]) begin
+        if (shown[1]) begin
             pick = pick | 1;
         end
         valid = |req;
         index = pick;
         grant = one_hot;
-        if (reset) begin
+        grant_q$d = one_hot;
+        if (lookahead) begin
+            valid = |shown;
+            grant = grant_q$q;
+            above$d = above_now;
+        end
+        else if (reset) begin
             above$d = above_at_reset;
         end
         else if (advance & |req) begin
@@ -7569,6 +7629,7 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
     output reg  [3:0] err_pop_idle;
     output reg  [3:0] err_ctl_idle;
     // Constant declarations
+    localparam  registered = 1'b0;
     localparam  seed_quirks = 1'b0;
     localparam  round_robin = 1'b1;
     localparam  all_warps = 4'hf;
@@ -7585,7 +7646,16 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
     reg  [1:0] stacks$top_wid;
     wire  [3:0] stacks$top_mask;
     wire  [9:0] stacks$top_pc;
+    wire  [3:0] stacks$tops_mask$0;
+    wire  [3:0] stacks$tops_mask$1;
+    wire  [3:0] stacks$tops_mask$2;
+    wire  [3:0] stacks$tops_mask$3;
+    wire  [9:0] stacks$tops_pc$0;
+    wire  [9:0] stacks$tops_pc$1;
+    wire  [9:0] stacks$tops_pc$2;
+    wire  [9:0] stacks$tops_pc$3;
     wire  [3:0] stacks$empty;
+    wire  [3:0] stacks$empty_next;
     wire  [3:0] stacks$full;
     wire  [3:0] stacks$overflow;
     wire  [3:0] stacks$underflow;
@@ -7622,6 +7692,21 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
     reg  [9:0] pc$3$d;
     wire  [9:0] pc$3$q;
     reg  pc$3$clock;
+    reg  [3:0] advance$d;
+    wire  [3:0] advance$q;
+    reg  advance$clock;
+    reg  [9:0] pc_plus4$0$d;
+    wire  [9:0] pc_plus4$0$q;
+    reg  pc_plus4$0$clock;
+    reg  [9:0] pc_plus4$1$d;
+    wire  [9:0] pc_plus4$1$q;
+    reg  pc_plus4$1$clock;
+    reg  [9:0] pc_plus4$2$d;
+    wire  [9:0] pc_plus4$2$q;
+    reg  pc_plus4$2$clock;
+    reg  [9:0] pc_plus4$3$d;
+    wire  [9:0] pc_plus4$3$q;
+    reg  pc_plus4$3$clock;
     reg  [3:0] mask$0$d;
     wire  [3:0] mask$0$q;
     reg  mask$0$clock;
@@ -7646,8 +7731,97 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
     reg  [3:0] ctl_idle_q$d;
     wire  [3:0] ctl_idle_q$q;
     reg  ctl_idle_q$clock;
+    reg  [3:0] stage_cmd$d;
+    wire  [3:0] stage_cmd$q;
+    reg  stage_cmd$clock;
+    reg  [9:0] stage_cmd_pc$d;
+    wire  [9:0] stage_cmd_pc$q;
+    reg  stage_cmd_pc$clock;
+    reg  [3:0] stage_cmd_mask$d;
+    wire  [3:0] stage_cmd_mask$q;
+    reg  stage_cmd_mask$clock;
+    reg  [3:0] stage_ctl$d;
+    wire  [3:0] stage_ctl$q;
+    reg  stage_ctl$clock;
+    reg  stage_ctl_active$d;
+    wire  stage_ctl_active$q;
+    reg  stage_ctl_active$clock;
+    reg  [3:0] stage_branch$d;
+    wire  [3:0] stage_branch$q;
+    reg  stage_branch$clock;
+    reg  [1:0] stage_branch_wid$d;
+    wire  [1:0] stage_branch_wid$q;
+    reg  stage_branch_wid$clock;
+    reg  [3:0] stage_branch_mask$d;
+    wire  [3:0] stage_branch_mask$q;
+    reg  stage_branch_mask$clock;
+    reg  [9:0] stage_branch_pc$d;
+    wire  [9:0] stage_branch_pc$q;
+    reg  stage_branch_pc$clock;
+    reg  [3:0] stage_end$d;
+    wire  [3:0] stage_end$q;
+    reg  stage_end$clock;
+    reg  [3:0] stage_pop$d;
+    wire  [3:0] stage_pop$q;
+    reg  stage_pop$clock;
+    reg  [1:0] stage_pop_wid$d;
+    wire  [1:0] stage_pop_wid$q;
+    reg  stage_pop_wid$clock;
+    reg  [3:0] stage_set$d;
+    wire  [3:0] stage_set$q;
+    reg  stage_set$clock;
+    reg  [9:0] stage_set_pc$d;
+    wire  [9:0] stage_set_pc$q;
+    reg  stage_set_pc$clock;
+    reg  [3:0] stage_set_mask$d;
+    wire  [3:0] stage_set_mask$q;
+    reg  stage_set_mask$clock;
+    reg  [3:0] stage_sel_set$d;
+    wire  [3:0] stage_sel_set$q;
+    reg  stage_sel_set$clock;
+    reg  [3:0] stage_sel_pop$d;
+    wire  [3:0] stage_sel_pop$q;
+    reg  stage_sel_pop$clock;
+    reg  [3:0] stage_sel_cmd$d;
+    wire  [3:0] stage_sel_cmd$q;
+    reg  stage_sel_cmd$clock;
+    reg  [3:0] stage_writes$d;
+    wire  [3:0] stage_writes$q;
+    reg  stage_writes$clock;
     // Local signals
-    reg  cmd_fire;
+    reg  [3:0] new_cmd;
+    reg  [3:0] new_ctl;
+    reg  [3:0] new_branch;
+    reg  [3:0] new_end;
+    reg  [3:0] new_pop;
+    reg  [3:0] new_set;
+    reg  [3:0] act_cmd;
+    reg  [9:0] act_cmd_pc;
+    reg  [3:0] act_cmd_mask;
+    reg  [3:0] act_ctl;
+    reg  act_ctl_active;
+    reg  [3:0] act_branch;
+    reg  [1:0] act_branch_wid;
+    reg  [3:0] act_branch_mask;
+    reg  [9:0] act_branch_pc;
+    reg  [3:0] act_end;
+    reg  [3:0] act_pop;
+    reg  [1:0] act_pop_wid;
+    reg  [3:0] act_set;
+    reg  [9:0] act_set_pc;
+    reg  [3:0] act_set_mask;
+    reg  [3:0] sel_set_next;
+    reg  [3:0] sel_pop_next;
+    reg  [3:0] sel_cmd_next;
+    reg  [3:0] writes_next;
+    reg  [9:0] from_keep_pc;
+    reg  [9:0] from_pop_pc;
+    reg  [9:0] from_set_pc;
+    reg  [9:0] from_cmd_pc;
+    reg  [3:0] from_keep_mask;
+    reg  [3:0] from_pop_mask;
+    reg  [3:0] from_set_mask;
+    reg  [3:0] from_cmd_mask;
     reg  fetch_any;
     reg  [1:0] fetch_wid;
     reg  [3:0] fetch_grant;
@@ -7661,6 +7835,8 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
     reg  hit_fetch;
     reg  hit_set;
     reg  w_idle;
+    reg  w_advance;
+    reg  [3:0] advance_next;
     reg  w_active;
     reg  [3:0] idle_next;
     reg  [3:0] active_next;
@@ -7692,7 +7868,16 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
         .top_wid(stacks$top_wid),
         .top_mask(stacks$top_mask),
         .top_pc(stacks$top_pc),
+        .tops_mask$0(stacks$tops_mask$0),
+        .tops_mask$1(stacks$tops_mask$1),
+        .tops_mask$2(stacks$tops_mask$2),
+        .tops_mask$3(stacks$tops_mask$3),
+        .tops_pc$0(stacks$tops_pc$0),
+        .tops_pc$1(stacks$tops_pc$1),
+        .tops_pc$2(stacks$tops_pc$2),
+        .tops_pc$3(stacks$tops_pc$3),
         .empty(stacks$empty),
+        .empty_next(stacks$empty_next),
         .full(stacks$full),
         .overflow(stacks$overflow),
         .underflow(stacks$underflow)
@@ -7748,6 +7933,31 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
         .q(pc$3$q),
         .clock(pc$3$clock)
     );
+    simt_core__div_mask advance(
+        .d(advance$d),
+        .q(advance$q),
+        .clock(advance$clock)
+    );
+    simt_core__div_pc pc_plus4$0(
+        .d(pc_plus4$0$d),
+        .q(pc_plus4$0$q),
+        .clock(pc_plus4$0$clock)
+    );
+    simt_core__div_pc pc_plus4$1(
+        .d(pc_plus4$1$d),
+        .q(pc_plus4$1$q),
+        .clock(pc_plus4$1$clock)
+    );
+    simt_core__div_pc pc_plus4$2(
+        .d(pc_plus4$2$d),
+        .q(pc_plus4$2$q),
+        .clock(pc_plus4$2$clock)
+    );
+    simt_core__div_pc pc_plus4$3(
+        .d(pc_plus4$3$d),
+        .q(pc_plus4$3$q),
+        .clock(pc_plus4$3$clock)
+    );
     simt_core__div_mask mask$0(
         .d(mask$0$d),
         .q(mask$0$q),
@@ -7788,48 +7998,186 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
         .q(ctl_idle_q$q),
         .clock(ctl_idle_q$clock)
     );
+    simt_core__div_mask stage_cmd(
+        .d(stage_cmd$d),
+        .q(stage_cmd$q),
+        .clock(stage_cmd$clock)
+    );
+    simt_core__div_pc stage_cmd_pc(
+        .d(stage_cmd_pc$d),
+        .q(stage_cmd_pc$q),
+        .clock(stage_cmd_pc$clock)
+    );
+    simt_core__div_mask stage_cmd_mask(
+        .d(stage_cmd_mask$d),
+        .q(stage_cmd_mask$q),
+        .clock(stage_cmd_mask$clock)
+    );
+    simt_core__div_mask stage_ctl(
+        .d(stage_ctl$d),
+        .q(stage_ctl$q),
+        .clock(stage_ctl$clock)
+    );
+    simt_core__div_valid stage_ctl_active(
+        .d(stage_ctl_active$d),
+        .q(stage_ctl_active$q),
+        .clock(stage_ctl_active$clock)
+    );
+    simt_core__div_mask stage_branch(
+        .d(stage_branch$d),
+        .q(stage_branch$q),
+        .clock(stage_branch$clock)
+    );
+    simt_core__div_warp stage_branch_wid(
+        .d(stage_branch_wid$d),
+        .q(stage_branch_wid$q),
+        .clock(stage_branch_wid$clock)
+    );
+    simt_core__div_mask stage_branch_mask(
+        .d(stage_branch_mask$d),
+        .q(stage_branch_mask$q),
+        .clock(stage_branch_mask$clock)
+    );
+    simt_core__div_pc stage_branch_pc(
+        .d(stage_branch_pc$d),
+        .q(stage_branch_pc$q),
+        .clock(stage_branch_pc$clock)
+    );
+    simt_core__div_mask stage_end(
+        .d(stage_end$d),
+        .q(stage_end$q),
+        .clock(stage_end$clock)
+    );
+    simt_core__div_mask stage_pop(
+        .d(stage_pop$d),
+        .q(stage_pop$q),
+        .clock(stage_pop$clock)
+    );
+    simt_core__div_warp stage_pop_wid(
+        .d(stage_pop_wid$d),
+        .q(stage_pop_wid$q),
+        .clock(stage_pop_wid$clock)
+    );
+    simt_core__div_mask stage_set(
+        .d(stage_set$d),
+        .q(stage_set$q),
+        .clock(stage_set$clock)
+    );
+    simt_core__div_pc stage_set_pc(
+        .d(stage_set_pc$d),
+        .q(stage_set_pc$q),
+        .clock(stage_set_pc$clock)
+    );
+    simt_core__div_mask stage_set_mask(
+        .d(stage_set_mask$d),
+        .q(stage_set_mask$q),
+        .clock(stage_set_mask$clock)
+    );
+    simt_core__div_mask stage_sel_set(
+        .d(stage_sel_set$d),
+        .q(stage_sel_set$q),
+        .clock(stage_sel_set$clock)
+    );
+    simt_core__div_mask stage_sel_pop(
+        .d(stage_sel_pop$d),
+        .q(stage_sel_pop$q),
+        .clock(stage_sel_pop$clock)
+    );
+    simt_core__div_mask stage_sel_cmd(
+        .d(stage_sel_cmd$d),
+        .q(stage_sel_cmd$q),
+        .clock(stage_sel_cmd$clock)
+    );
+    simt_core__div_mask stage_writes(
+        .d(stage_writes$d),
+        .q(stage_writes$q),
+        .clock(stage_writes$clock)
+    );
     // Update code
     always @(*) begin
         idle$clock = clock;
         active$clock = clock;
+        advance$clock = clock;
         end_idle_q$clock = clock;
         branch_idle_q$clock = clock;
         pop_idle_q$clock = clock;
         ctl_idle_q$clock = clock;
         idle$d = idle$q;
         active$d = active$q;
+        advance$d = advance$q;
         end_idle_q$d = end_idle_q$q;
         branch_idle_q$d = branch_idle_q$q;
         pop_idle_q$d = pop_idle_q$q;
         ctl_idle_q$d = ctl_idle_q$q;
+        stage_cmd$clock = clock;
+        stage_cmd_pc$clock = clock;
+        stage_cmd_mask$clock = clock;
+        stage_ctl$clock = clock;
+        stage_ctl_active$clock = clock;
+        stage_branch$clock = clock;
+        stage_branch_wid$clock = clock;
+        stage_branch_mask$clock = clock;
+        stage_branch_pc$clock = clock;
+        stage_end$clock = clock;
+        stage_pop$clock = clock;
+        stage_pop_wid$clock = clock;
+        stage_set$clock = clock;
+        stage_set_pc$clock = clock;
+        stage_set_mask$clock = clock;
+        stage_sel_set$clock = clock;
+        stage_sel_pop$clock = clock;
+        stage_sel_cmd$clock = clock;
+        stage_writes$clock = clock;
+        stage_cmd$d = stage_cmd$q;
+        stage_cmd_pc$d = stage_cmd_pc$q;
+        stage_cmd_mask$d = stage_cmd_mask$q;
+        stage_ctl$d = stage_ctl$q;
+        stage_ctl_active$d = stage_ctl_active$q;
+        stage_branch$d = stage_branch$q;
+        stage_branch_wid$d = stage_branch_wid$q;
+        stage_branch_mask$d = stage_branch_mask$q;
+        stage_branch_pc$d = stage_branch_pc$q;
+        stage_end$d = stage_end$q;
+        stage_pop$d = stage_pop$q;
+        stage_pop_wid$d = stage_pop_wid$q;
+        stage_set$d = stage_set$q;
+        stage_set_pc$d = stage_set_pc$q;
+        stage_set_mask$d = stage_set_mask$q;
+        stage_sel_set$d = stage_sel_set$q;
+        stage_sel_pop$d = stage_sel_pop$q;
+        stage_sel_cmd$d = stage_sel_cmd$q;
+        stage_writes$d = stage_writes$q;
         fetch_rr$clock = clock;
         fetch_rr$reset = reset;
         pc$0$clock = clock;
         pc$0$d = pc$0$q;
         mask$0$clock = clock;
         mask$0$d = mask$0$q;
+        pc_plus4$0$clock = clock;
+        pc_plus4$0$d = pc$0$q + 32'h4;
         pc$1$clock = clock;
         pc$1$d = pc$1$q;
         mask$1$clock = clock;
         mask$1$d = mask$1$q;
+        pc_plus4$1$clock = clock;
+        pc_plus4$1$d = pc$1$q + 32'h4;
         pc$2$clock = clock;
         pc$2$d = pc$2$q;
         mask$2$clock = clock;
         mask$2$d = mask$2$q;
+        pc_plus4$2$clock = clock;
+        pc_plus4$2$d = pc$2$q + 32'h4;
         pc$3$clock = clock;
         pc$3$d = pc$3$q;
         mask$3$clock = clock;
         mask$3$d = mask$3$q;
+        pc_plus4$3$clock = clock;
+        pc_plus4$3$d = pc$3$q + 32'h4;
         stacks$clock = clock;
         stacks$reset = reset;
-        stacks$push_wid = branch_ctl_wid;
-        stacks$push_mask = branch_ctl_mask;
-        stacks$push_pc = branch_ctl_pc;
-        stacks$pop_wid = warp_pop_wid;
         stacks$top_wid = warp_pop_wid;
-        idle_enc$req = idle$q;
+        idle_enc$req = idle$q & ~stage_cmd$q;
         fetch_enc$req = active$q;
-        fetch_rr$req = active$q;
         if (round_robin) begin
             fetch_any = fetch_rr$valid;
             fetch_wid = fetch_rr$index;
@@ -7842,7 +8190,94 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
         end
         fetch_fire = fetch_any & inst_fetch_ready;
         fetch_rr$advance = fetch_fire;
-        cmd_fire = warp_cmd_valid & idle_enc$valid;
+        new_cmd = 32'h0;
+        if (warp_cmd_valid) begin
+            new_cmd = idle_enc$grant;
+        end
+        new_ctl = 32'h0;
+        new_branch = 32'h0;
+        new_end = 32'h0;
+        new_pop = 32'h0;
+        new_set = 32'h0;
+        new_ctl = (new_ctl & ~(1 << (0)) | ((warp_ctl_valid & (warp_ctl_wid == 0)) << (0)));
+        new_branch = (new_branch & ~(1 << (0)) | ((branch_ctl_valid & (branch_ctl_wid == 0)) << (0)));
+        new_end = (new_end & ~(1 << (0)) | ((end_ctl_valid & (end_ctl_wid == 0)) << (0)));
+        new_pop = (new_pop & ~(1 << (0)) | ((warp_pop_valid & (warp_pop_wid == 0)) << (0)));
+        new_set = (new_set & ~(1 << (0)) | ((warp_set_valid & (warp_set_wid == 0)) << (0)));
+        new_ctl = (new_ctl & ~(1 << (1)) | ((warp_ctl_valid & (warp_ctl_wid == 1)) << (1)));
+        new_branch = (new_branch & ~(1 << (1)) | ((branch_ctl_valid & (branch_ctl_wid == 1)) << (1)));
+        new_end = (new_end & ~(1 << (1)) | ((end_ctl_valid & (end_ctl_wid == 1)) << (1)));
+        new_pop = (new_pop & ~(1 << (1)) | ((warp_pop_valid & (warp_pop_wid == 1)) << (1)));
+        new_set = (new_set & ~(1 << (1)) | ((warp_set_valid & (warp_set_wid == 1)) << (1)));
+        new_ctl = (new_ctl & ~(1 << (2)) | ((warp_ctl_valid & (warp_ctl_wid == 2)) << (2)));
+        new_branch = (new_branch & ~(1 << (2)) | ((branch_ctl_valid & (branch_ctl_wid == 2)) << (2)));
+        new_end = (new_end & ~(1 << (2)) | ((end_ctl_valid & (end_ctl_wid == 2)) << (2)));
+        new_pop = (new_pop & ~(1 << (2)) | ((warp_pop_valid & (warp_pop_wid == 2)) << (2)));
+        new_set = (new_set & ~(1 << (2)) | ((warp_set_valid & (warp_set_wid == 2)) << (2)));
+        new_ctl = (new_ctl & ~(1 << (3)) | ((warp_ctl_valid & (warp_ctl_wid == 3)) << (3)));
+        new_branch = (new_branch & ~(1 << (3)) | ((branch_ctl_valid & (branch_ctl_wid == 3)) << (3)));
+        new_end = (new_end & ~(1 << (3)) | ((end_ctl_valid & (end_ctl_wid == 3)) << (3)));
+        new_pop = (new_pop & ~(1 << (3)) | ((warp_pop_valid & (warp_pop_wid == 3)) << (3)));
+        new_set = (new_set & ~(1 << (3)) | ((warp_set_valid & (warp_set_wid == 3)) << (3)));
+        act_cmd = new_cmd;
+        act_cmd_pc = warp_cmd_pc;
+        act_cmd_mask = warp_cmd_mask;
+        act_ctl = new_ctl;
+        act_ctl_active = warp_ctl_active;
+        act_branch = new_branch;
+        act_branch_wid = branch_ctl_wid;
+        act_branch_mask = branch_ctl_mask;
+        act_branch_pc = branch_ctl_pc;
+        act_end = new_end;
+        act_pop = new_pop;
+        act_pop_wid = warp_pop_wid;
+        act_set = new_set;
+        act_set_pc = warp_set_pc;
+        act_set_mask = warp_set_mask;
+        stage_cmd$d = 32'h0;
+        stage_ctl$d = 32'h0;
+        stage_branch$d = 32'h0;
+        stage_end$d = 32'h0;
+        stage_pop$d = 32'h0;
+        stage_set$d = 32'h0;
+        if (registered) begin
+            act_cmd = stage_cmd$q;
+            act_cmd_pc = stage_cmd_pc$q;
+            act_cmd_mask = stage_cmd_mask$q;
+            act_ctl = stage_ctl$q;
+            act_ctl_active = stage_ctl_active$q;
+            act_branch = stage_branch$q;
+            act_branch_wid = stage_branch_wid$q;
+            act_branch_mask = stage_branch_mask$q;
+            act_branch_pc = stage_branch_pc$q;
+            act_end = stage_end$q;
+            act_pop = stage_pop$q;
+            act_pop_wid = stage_pop_wid$q;
+            act_set = stage_set$q;
+            act_set_pc = stage_set_pc$q;
+            act_set_mask = stage_set_mask$q;
+            if (~reset) begin
+                stage_cmd$d = new_cmd;
+                stage_ctl$d = new_ctl;
+                stage_branch$d = new_branch;
+                stage_end$d = new_end;
+                stage_pop$d = new_pop;
+                stage_set$d = new_set;
+            end
+            stage_cmd_pc$d = warp_cmd_pc;
+            stage_cmd_mask$d = warp_cmd_mask;
+            stage_ctl_active$d = warp_ctl_active;
+            stage_branch_wid$d = branch_ctl_wid;
+            stage_branch_mask$d = branch_ctl_mask;
+            stage_branch_pc$d = branch_ctl_pc;
+            stage_pop_wid$d = warp_pop_wid;
+            stage_set_pc$d = warp_set_pc;
+            stage_set_mask$d = warp_set_mask;
+        end
+        stacks$push_wid = act_branch_wid;
+        stacks$push_mask = act_branch_mask;
+        stacks$push_pc = act_branch_pc;
+        stacks$pop_wid = act_pop_wid;
         warp_cmd_ready = idle_enc$valid;
         warp_cmd_wid = idle_enc$index;
         warp_ctl_ready = 1'b1;
@@ -7890,19 +8325,24 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
         branch_idle_next = branch_idle_q$q;
         pop_idle_next = pop_idle_q$q;
         ctl_idle_next = ctl_idle_q$q;
+        advance_next = 32'h0;
         pushes = 32'h0;
         pops = 32'h0;
         clears = 32'h0;
         is_idle = idle$q[0];
-        hit_cmd = cmd_fire & (idle_enc$index == 0);
-        hit_end = end_ctl_valid & (end_ctl_wid == 0);
-        hit_ctl = warp_ctl_valid & (warp_ctl_wid == 0);
-        hit_pop = warp_pop_valid & (warp_pop_wid == 0);
-        hit_branch = branch_ctl_valid & (branch_ctl_wid == 0);
+        hit_cmd = act_cmd[0];
+        hit_end = act_end[0];
+        hit_ctl = act_ctl[0];
+        hit_pop = act_pop[0];
+        hit_branch = act_branch[0];
         hit_fetch = fetch_fire & fetch_grant[0];
-        hit_set = warp_set_valid & (warp_set_wid == 0);
+        hit_set = act_set[0];
         w_idle = is_idle;
         w_active = active$q[0];
+        w_advance = 1'b0;
+        if (advance$q[0]) begin
+            pc$0$d = pc_plus4$0$q;
+        end
         do_push = 1'b0;
         do_pop = 1'b0;
         do_clear = 1'b0;
@@ -7915,25 +8355,25 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
         if (hit_pop & is_idle) begin
             pop_idle_next = (pop_idle_next & ~(1 << (0)) | ((1'b1) << (0)));
         end
-        if ((hit_ctl & warp_ctl_active | hit_set) & is_idle) begin
+        if ((hit_ctl & act_ctl_active | hit_set) & is_idle) begin
             ctl_idle_next = (ctl_idle_next & ~(1 << (0)) | ((1'b1) << (0)));
         end
         if (seed_quirks) begin
             if (hit_cmd) begin
                 w_idle = 1'b0;
                 w_active = 1'b1;
-                pc$0$d = warp_cmd_pc;
-                mask$0$d = warp_cmd_mask;
+                pc$0$d = act_cmd_pc;
+                mask$0$d = act_cmd_mask;
             end
             if (hit_end) begin
                 w_idle = 1'b1;
             end
             if (hit_ctl) begin
-                w_active = warp_ctl_active;
+                w_active = act_ctl_active;
             end
             if (hit_pop) begin
-                pc$0$d = p_pc;
-                mask$0$d = p_mask;
+                pc$0$d = stacks$tops_pc$0;
+                mask$0$d = stacks$tops_mask$0;
             end
             if (hit_fetch) begin
                 w_active = 1'b0;
@@ -7941,8 +8381,8 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
-                pc$0$d = warp_set_pc;
-                mask$0$d = warp_set_mask;
+                pc$0$d = act_set_pc;
+                mask$0$d = act_set_mask;
             end
             do_push = hit_branch;
             do_pop = hit_pop & ~hit_branch;
@@ -7951,24 +8391,26 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
             if (hit_cmd) begin
                 w_idle = 1'b0;
                 w_active = 1'b1;
-                pc$0$d = warp_cmd_pc;
-                mask$0$d = warp_cmd_mask;
+                pc$0$d = act_cmd_pc;
+                mask$0$d = act_cmd_mask;
             end
             if (hit_ctl & ~is_idle) begin
-                w_active = warp_ctl_active;
+                w_active = act_ctl_active;
             end
             if (hit_fetch) begin
                 w_active = 1'b0;
-                pc$0$d = pc$0$q + 32'h4;
+                w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[0]) begin
-                pc$0$d = p_pc;
-                mask$0$d = p_mask;
+                pc$0$d = stacks$tops_pc$0;
+                mask$0$d = stacks$tops_mask$0;
+                w_advance = 1'b0;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
-                pc$0$d = warp_set_pc;
-                mask$0$d = warp_set_mask;
+                pc$0$d = act_set_pc;
+                mask$0$d = act_set_mask;
+                w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
             do_push = hit_branch & ~is_idle;
@@ -7978,6 +8420,7 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
                 pc$0$d = 32'h0;
                 mask$0$d = 32'h0;
                 do_clear = 1'b1;
+                w_advance = 1'b0;
             end
         end
         pushes = (pushes & ~(1 << (0)) | ((do_push) << (0)));
@@ -7985,16 +8428,52 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
         clears = (clears & ~(1 << (0)) | ((do_clear) << (0)));
         idle_next = (idle_next & ~(1 << (0)) | ((w_idle) << (0)));
         active_next = (active_next & ~(1 << (0)) | ((w_active) << (0)));
+        advance_next = (advance_next & ~(1 << (0)) | ((w_advance) << (0)));
+        if (registered) begin
+            from_keep_pc = pc$0$q;
+            from_keep_mask = mask$0$q;
+            if (advance$q[0]) begin
+                from_keep_pc = pc_plus4$0$q;
+            end
+            if (stage_writes$q[0]) begin
+                from_keep_pc = 32'h0;
+                from_keep_mask = 32'h0;
+            end
+            from_pop_pc = 32'h0;
+            from_pop_mask = 32'h0;
+            if (stage_sel_pop$q[0]) begin
+                from_pop_pc = stacks$tops_pc$0;
+                from_pop_mask = stacks$tops_mask$0;
+            end
+            from_set_pc = 32'h0;
+            from_set_mask = 32'h0;
+            if (stage_sel_set$q[0]) begin
+                from_set_pc = stage_set_pc$q;
+                from_set_mask = stage_set_mask$q;
+            end
+            from_cmd_pc = 32'h0;
+            from_cmd_mask = 32'h0;
+            if (stage_sel_cmd$q[0]) begin
+                from_cmd_pc = stage_cmd_pc$q;
+                from_cmd_mask = stage_cmd_mask$q;
+            end
+            pc$0$d = from_keep_pc | from_pop_pc | from_set_pc | from_cmd_pc;
+            mask$0$d = from_keep_mask | from_pop_mask | from_set_mask | from_cmd_mask;
+        end
         is_idle = idle$q[1];
-        hit_cmd = cmd_fire & (idle_enc$index == 1);
-        hit_end = end_ctl_valid & (end_ctl_wid == 1);
-        hit_ctl = warp_ctl_valid & (warp_ctl_wid == 1);
-        hit_pop = warp_pop_valid & (warp_pop_wid == 1);
-        hit_branch = branch_ctl_valid & (branch_ctl_wid == 1);
+        hit_cmd = act_cmd[1];
+        hit_end = act_end[1];
+        hit_ctl = act_ctl[1];
+        hit_pop = act_pop[1];
+        hit_branch = act_branch[1];
         hit_fetch = fetch_fire & fetch_grant[1];
-        hit_set = warp_set_valid & (warp_set_wid == 1);
+        hit_set = act_set[1];
         w_idle = is_idle;
         w_active = active$q[1];
+        w_advance = 1'b0;
+        if (advance$q[1]) begin
+            pc$1$d = pc_plus4$1$q;
+        end
         do_push = 1'b0;
         do_pop = 1'b0;
         do_clear = 1'b0;
@@ -8007,25 +8486,25 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
         if (hit_pop & is_idle) begin
             pop_idle_next = (pop_idle_next & ~(1 << (1)) | ((1'b1) << (1)));
         end
-        if ((hit_ctl & warp_ctl_active | hit_set) & is_idle) begin
+        if ((hit_ctl & act_ctl_active | hit_set) & is_idle) begin
             ctl_idle_next = (ctl_idle_next & ~(1 << (1)) | ((1'b1) << (1)));
         end
         if (seed_quirks) begin
             if (hit_cmd) begin
                 w_idle = 1'b0;
                 w_active = 1'b1;
-                pc$1$d = warp_cmd_pc;
-                mask$1$d = warp_cmd_mask;
+                pc$1$d = act_cmd_pc;
+                mask$1$d = act_cmd_mask;
             end
             if (hit_end) begin
                 w_idle = 1'b1;
             end
             if (hit_ctl) begin
-                w_active = warp_ctl_active;
+                w_active = act_ctl_active;
             end
             if (hit_pop) begin
-                pc$1$d = p_pc;
-                mask$1$d = p_mask;
+                pc$1$d = stacks$tops_pc$1;
+                mask$1$d = stacks$tops_mask$1;
             end
             if (hit_fetch) begin
                 w_active = 1'b0;
@@ -8033,8 +8512,8 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
-                pc$1$d = warp_set_pc;
-                mask$1$d = warp_set_mask;
+                pc$1$d = act_set_pc;
+                mask$1$d = act_set_mask;
             end
             do_push = hit_branch;
             do_pop = hit_pop & ~hit_branch;
@@ -8043,24 +8522,26 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
             if (hit_cmd) begin
                 w_idle = 1'b0;
                 w_active = 1'b1;
-                pc$1$d = warp_cmd_pc;
-                mask$1$d = warp_cmd_mask;
+                pc$1$d = act_cmd_pc;
+                mask$1$d = act_cmd_mask;
             end
             if (hit_ctl & ~is_idle) begin
-                w_active = warp_ctl_active;
+                w_active = act_ctl_active;
             end
             if (hit_fetch) begin
                 w_active = 1'b0;
-                pc$1$d = pc$1$q + 32'h4;
+                w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[1]) begin
-                pc$1$d = p_pc;
-                mask$1$d = p_mask;
+                pc$1$d = stacks$tops_pc$1;
+                mask$1$d = stacks$tops_mask$1;
+                w_advance = 1'b0;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
-                pc$1$d = warp_set_pc;
-                mask$1$d = warp_set_mask;
+                pc$1$d = act_set_pc;
+                mask$1$d = act_set_mask;
+                w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
             do_push = hit_branch & ~is_idle;
@@ -8070,6 +8551,7 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
                 pc$1$d = 32'h0;
                 mask$1$d = 32'h0;
                 do_clear = 1'b1;
+                w_advance = 1'b0;
             end
         end
         pushes = (pushes & ~(1 << (1)) | ((do_push) << (1)));
@@ -8077,16 +8559,52 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
         clears = (clears & ~(1 << (1)) | ((do_clear) << (1)));
         idle_next = (idle_next & ~(1 << (1)) | ((w_idle) << (1)));
         active_next = (active_next & ~(1 << (1)) | ((w_active) << (1)));
+        advance_next = (advance_next & ~(1 << (1)) | ((w_advance) << (1)));
+        if (registered) begin
+            from_keep_pc = pc$1$q;
+            from_keep_mask = mask$1$q;
+            if (advance$q[1]) begin
+                from_keep_pc = pc_plus4$1$q;
+            end
+            if (stage_writes$q[1]) begin
+                from_keep_pc = 32'h0;
+                from_keep_mask = 32'h0;
+            end
+            from_pop_pc = 32'h0;
+            from_pop_mask = 32'h0;
+            if (stage_sel_pop$q[1]) begin
+                from_pop_pc = stacks$tops_pc$1;
+                from_pop_mask = stacks$tops_mask$1;
+            end
+            from_set_pc = 32'h0;
+            from_set_mask = 32'h0;
+            if (stage_sel_set$q[1]) begin
+                from_set_pc = stage_set_pc$q;
+                from_set_mask = stage_set_mask$q;
+            end
+            from_cmd_pc = 32'h0;
+            from_cmd_mask = 32'h0;
+            if (stage_sel_cmd$q[1]) begin
+                from_cmd_pc = stage_cmd_pc$q;
+                from_cmd_mask = stage_cmd_mask$q;
+            end
+            pc$1$d = from_keep_pc | from_pop_pc | from_set_pc | from_cmd_pc;
+            mask$1$d = from_keep_mask | from_pop_mask | from_set_mask | from_cmd_mask;
+        end
         is_idle = idle$q[2];
-        hit_cmd = cmd_fire & (idle_enc$index == 2);
-        hit_end = end_ctl_valid & (end_ctl_wid == 2);
-        hit_ctl = warp_ctl_valid & (warp_ctl_wid == 2);
-        hit_pop = warp_pop_valid & (warp_pop_wid == 2);
-        hit_branch = branch_ctl_valid & (branch_ctl_wid == 2);
+        hit_cmd = act_cmd[2];
+        hit_end = act_end[2];
+        hit_ctl = act_ctl[2];
+        hit_pop = act_pop[2];
+        hit_branch = act_branch[2];
         hit_fetch = fetch_fire & fetch_grant[2];
-        hit_set = warp_set_valid & (warp_set_wid == 2);
+        hit_set = act_set[2];
         w_idle = is_idle;
         w_active = active$q[2];
+        w_advance = 1'b0;
+        if (advance$q[2]) begin
+            pc$2$d = pc_plus4$2$q;
+        end
         do_push = 1'b0;
         do_pop = 1'b0;
         do_clear = 1'b0;
@@ -8099,25 +8617,25 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
         if (hit_pop & is_idle) begin
             pop_idle_next = (pop_idle_next & ~(1 << (2)) | ((1'b1) << (2)));
         end
-        if ((hit_ctl & warp_ctl_active | hit_set) & is_idle) begin
+        if ((hit_ctl & act_ctl_active | hit_set) & is_idle) begin
             ctl_idle_next = (ctl_idle_next & ~(1 << (2)) | ((1'b1) << (2)));
         end
         if (seed_quirks) begin
             if (hit_cmd) begin
                 w_idle = 1'b0;
                 w_active = 1'b1;
-                pc$2$d = warp_cmd_pc;
-                mask$2$d = warp_cmd_mask;
+                pc$2$d = act_cmd_pc;
+                mask$2$d = act_cmd_mask;
             end
             if (hit_end) begin
                 w_idle = 1'b1;
             end
             if (hit_ctl) begin
-                w_active = warp_ctl_active;
+                w_active = act_ctl_active;
             end
             if (hit_pop) begin
-                pc$2$d = p_pc;
-                mask$2$d = p_mask;
+                pc$2$d = stacks$tops_pc$2;
+                mask$2$d = stacks$tops_mask$2;
             end
             if (hit_fetch) begin
                 w_active = 1'b0;
@@ -8125,8 +8643,8 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
-                pc$2$d = warp_set_pc;
-                mask$2$d = warp_set_mask;
+                pc$2$d = act_set_pc;
+                mask$2$d = act_set_mask;
             end
             do_push = hit_branch;
             do_pop = hit_pop & ~hit_branch;
@@ -8135,24 +8653,26 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
             if (hit_cmd) begin
                 w_idle = 1'b0;
                 w_active = 1'b1;
-                pc$2$d = warp_cmd_pc;
-                mask$2$d = warp_cmd_mask;
+                pc$2$d = act_cmd_pc;
+                mask$2$d = act_cmd_mask;
             end
             if (hit_ctl & ~is_idle) begin
-                w_active = warp_ctl_active;
+                w_active = act_ctl_active;
             end
             if (hit_fetch) begin
                 w_active = 1'b0;
-                pc$2$d = pc$2$q + 32'h4;
+                w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[2]) begin
-                pc$2$d = p_pc;
-                mask$2$d = p_mask;
+                pc$2$d = stacks$tops_pc$2;
+                mask$2$d = stacks$tops_mask$2;
+                w_advance = 1'b0;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
-                pc$2$d = warp_set_pc;
-                mask$2$d = warp_set_mask;
+                pc$2$d = act_set_pc;
+                mask$2$d = act_set_mask;
+                w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
             do_push = hit_branch & ~is_idle;
@@ -8162,6 +8682,7 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
                 pc$2$d = 32'h0;
                 mask$2$d = 32'h0;
                 do_clear = 1'b1;
+                w_advance = 1'b0;
             end
         end
         pushes = (pushes & ~(1 << (2)) | ((do_push) << (2)));
@@ -8169,16 +8690,52 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
         clears = (clears & ~(1 << (2)) | ((do_clear) << (2)));
         idle_next = (idle_next & ~(1 << (2)) | ((w_idle) << (2)));
         active_next = (active_next & ~(1 << (2)) | ((w_active) << (2)));
+        advance_next = (advance_next & ~(1 << (2)) | ((w_advance) << (2)));
+        if (registered) begin
+            from_keep_pc = pc$2$q;
+            from_keep_mask = mask$2$q;
+            if (advance$q[2]) begin
+                from_keep_pc = pc_plus4$2$q;
+            end
+            if (stage_writes$q[2]) begin
+                from_keep_pc = 32'h0;
+                from_keep_mask = 32'h0;
+            end
+            from_pop_pc = 32'h0;
+            from_pop_mask = 32'h0;
+            if (stage_sel_pop$q[2]) begin
+                from_pop_pc = stacks$tops_pc$2;
+                from_pop_mask = stacks$tops_mask$2;
+            end
+            from_set_pc = 32'h0;
+            from_set_mask = 32'h0;
+            if (stage_sel_set$q[2]) begin
+                from_set_pc = stage_set_pc$q;
+                from_set_mask = stage_set_mask$q;
+            end
+            from_cmd_pc = 32'h0;
+            from_cmd_mask = 32'h0;
+            if (stage_sel_cmd$q[2]) begin
+                from_cmd_pc = stage_cmd_pc$q;
+                from_cmd_mask = stage_cmd_mask$q;
+            end
+            pc$2$d = from_keep_pc | from_pop_pc | from_set_pc | from_cmd_pc;
+            mask$2$d = from_keep_mask | from_pop_mask | from_set_mask | from_cmd_mask;
+        end
         is_idle = idle$q[3];
-        hit_cmd = cmd_fire & (idle_enc$index == 3);
-        hit_end = end_ctl_valid & (end_ctl_wid == 3);
-        hit_ctl = warp_ctl_valid & (warp_ctl_wid == 3);
-        hit_pop = warp_pop_valid & (warp_pop_wid == 3);
-        hit_branch = branch_ctl_valid & (branch_ctl_wid == 3);
+        hit_cmd = act_cmd[3];
+        hit_end = act_end[3];
+        hit_ctl = act_ctl[3];
+        hit_pop = act_pop[3];
+        hit_branch = act_branch[3];
         hit_fetch = fetch_fire & fetch_grant[3];
-        hit_set = warp_set_valid & (warp_set_wid == 3);
+        hit_set = act_set[3];
         w_idle = is_idle;
         w_active = active$q[3];
+        w_advance = 1'b0;
+        if (advance$q[3]) begin
+            pc$3$d = pc_plus4$3$q;
+        end
         do_push = 1'b0;
         do_pop = 1'b0;
         do_clear = 1'b0;
@@ -8191,25 +8748,25 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
         if (hit_pop & is_idle) begin
             pop_idle_next = (pop_idle_next & ~(1 << (3)) | ((1'b1) << (3)));
         end
-        if ((hit_ctl & warp_ctl_active | hit_set) & is_idle) begin
+        if ((hit_ctl & act_ctl_active | hit_set) & is_idle) begin
             ctl_idle_next = (ctl_idle_next & ~(1 << (3)) | ((1'b1) << (3)));
         end
         if (seed_quirks) begin
             if (hit_cmd) begin
                 w_idle = 1'b0;
                 w_active = 1'b1;
-                pc$3$d = warp_cmd_pc;
-                mask$3$d = warp_cmd_mask;
+                pc$3$d = act_cmd_pc;
+                mask$3$d = act_cmd_mask;
             end
             if (hit_end) begin
                 w_idle = 1'b1;
             end
             if (hit_ctl) begin
-                w_active = warp_ctl_active;
+                w_active = act_ctl_active;
             end
             if (hit_pop) begin
-                pc$3$d = p_pc;
-                mask$3$d = p_mask;
+                pc$3$d = stacks$tops_pc$3;
+                mask$3$d = stacks$tops_mask$3;
             end
             if (hit_fetch) begin
                 w_active = 1'b0;
@@ -8217,8 +8774,8 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
-                pc$3$d = warp_set_pc;
-                mask$3$d = warp_set_mask;
+                pc$3$d = act_set_pc;
+                mask$3$d = act_set_mask;
             end
             do_push = hit_branch;
             do_pop = hit_pop & ~hit_branch;
@@ -8227,24 +8784,26 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
             if (hit_cmd) begin
                 w_idle = 1'b0;
                 w_active = 1'b1;
-                pc$3$d = warp_cmd_pc;
-                mask$3$d = warp_cmd_mask;
+                pc$3$d = act_cmd_pc;
+                mask$3$d = act_cmd_mask;
             end
             if (hit_ctl & ~is_idle) begin
-                w_active = warp_ctl_active;
+                w_active = act_ctl_active;
             end
             if (hit_fetch) begin
                 w_active = 1'b0;
-                pc$3$d = pc$3$q + 32'h4;
+                w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[3]) begin
-                pc$3$d = p_pc;
-                mask$3$d = p_mask;
+                pc$3$d = stacks$tops_pc$3;
+                mask$3$d = stacks$tops_mask$3;
+                w_advance = 1'b0;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
-                pc$3$d = warp_set_pc;
-                mask$3$d = warp_set_mask;
+                pc$3$d = act_set_pc;
+                mask$3$d = act_set_mask;
+                w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
             do_push = hit_branch & ~is_idle;
@@ -8254,6 +8813,7 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
                 pc$3$d = 32'h0;
                 mask$3$d = 32'h0;
                 do_clear = 1'b1;
+                w_advance = 1'b0;
             end
         end
         pushes = (pushes & ~(1 << (3)) | ((do_push) << (3)));
@@ -8261,9 +8821,66 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
         clears = (clears & ~(1 << (3)) | ((do_clear) << (3)));
         idle_next = (idle_next & ~(1 << (3)) | ((w_idle) << (3)));
         active_next = (active_next & ~(1 << (3)) | ((w_active) << (3)));
+        advance_next = (advance_next & ~(1 << (3)) | ((w_advance) << (3)));
+        if (registered) begin
+            from_keep_pc = pc$3$q;
+            from_keep_mask = mask$3$q;
+            if (advance$q[3]) begin
+                from_keep_pc = pc_plus4$3$q;
+            end
+            if (stage_writes$q[3]) begin
+                from_keep_pc = 32'h0;
+                from_keep_mask = 32'h0;
+            end
+            from_pop_pc = 32'h0;
+            from_pop_mask = 32'h0;
+            if (stage_sel_pop$q[3]) begin
+                from_pop_pc = stacks$tops_pc$3;
+                from_pop_mask = stacks$tops_mask$3;
+            end
+            from_set_pc = 32'h0;
+            from_set_mask = 32'h0;
+            if (stage_sel_set$q[3]) begin
+                from_set_pc = stage_set_pc$q;
+                from_set_mask = stage_set_mask$q;
+            end
+            from_cmd_pc = 32'h0;
+            from_cmd_mask = 32'h0;
+            if (stage_sel_cmd$q[3]) begin
+                from_cmd_pc = stage_cmd_pc$q;
+                from_cmd_mask = stage_cmd_mask$q;
+            end
+            pc$3$d = from_keep_pc | from_pop_pc | from_set_pc | from_cmd_pc;
+            mask$3$d = from_keep_mask | from_pop_mask | from_set_mask | from_cmd_mask;
+        end
+        advance$d = advance_next;
+        fetch_rr$req = active$q;
+        if (registered) begin
+            fetch_rr$req = active_next;
+            if (reset) begin
+                fetch_rr$req = 32'h0;
+            end
+        end
         stacks$push = pushes;
         stacks$pop = pops;
         stacks$clear = clears;
+        sel_cmd_next = new_cmd;
+        sel_pop_next = new_pop & ~idle_next & ~stacks$empty_next;
+        sel_set_next = new_set & ~idle_next;
+        writes_next = sel_cmd_next | sel_pop_next | sel_set_next;
+        writes_next = writes_next | (new_end & ~idle_next);
+        sel_pop_next = sel_pop_next & ~(new_set | new_end);
+        sel_set_next = sel_set_next & ~new_end;
+        stage_sel_set$d = 32'h0;
+        stage_sel_pop$d = 32'h0;
+        stage_sel_cmd$d = 32'h0;
+        stage_writes$d = 32'h0;
+        if (registered & ~reset) begin
+            stage_sel_set$d = sel_set_next;
+            stage_sel_pop$d = sel_pop_next;
+            stage_sel_cmd$d = sel_cmd_next;
+            stage_writes$d = writes_next;
+        end
         idle$d = idle_next;
         active$d = active_next;
         end_idle_q$d = end_idle_next;
@@ -8273,6 +8890,7 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
         if (reset) begin
             idle$d = all_warps;
             active$d = 32'h0;
+            advance$d = 32'h0;
             end_idle_q$d = 32'h0;
             branch_idle_q$d = 32'h0;
             pop_idle_q$d = 32'h0;
@@ -8289,7 +8907,7 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
     end
 endmodule // simt_core__sched
 
-module simt_core__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,clear,top_wid,top_mask,top_pc,empty,full,overflow,underflow);
+module simt_core__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,clear,top_wid,top_mask,top_pc,tops_mask$0,tops_mask$1,tops_mask$2,tops_mask$3,tops_pc$0,tops_pc$1,tops_pc$2,tops_pc$3,empty,empty_next,full,overflow,underflow);
     // Module arguments
     input wire  clock;
     input wire  reset;
@@ -8303,7 +8921,16 @@ module simt_core__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
     input wire  [1:0] top_wid;
     output reg  [3:0] top_mask;
     output reg  [9:0] top_pc;
+    output reg  [3:0] tops_mask$0;
+    output reg  [3:0] tops_mask$1;
+    output reg  [3:0] tops_mask$2;
+    output reg  [3:0] tops_mask$3;
+    output reg  [9:0] tops_pc$0;
+    output reg  [9:0] tops_pc$1;
+    output reg  [9:0] tops_pc$2;
+    output reg  [9:0] tops_pc$3;
     output reg  [3:0] empty;
+    output reg  [3:0] empty_next;
     output reg  [3:0] full;
     output reg  [3:0] overflow;
     output reg  [3:0] underflow;
@@ -8396,13 +9023,11 @@ module simt_core__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
     reg  [3:0] underflow_q$d;
     wire  [3:0] underflow_q$q;
     reg  underflow_q$clock;
-    reg  refill$d;
-    wire  refill$q;
-    reg  refill$clock;
-    reg  [1:0] refill_wid$d;
-    wire  [1:0] refill_wid$q;
-    reg  refill_wid$clock;
+    reg  [3:0] refills$d;
+    wire  [3:0] refills$q;
+    reg  refills$clock;
     // Local signals
+    reg  [3:0] empties_next;
     reg  w_push;
     reg  w_pop;
     reg  w_clear;
@@ -8427,7 +9052,6 @@ module simt_core__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
     reg  write_replace;
     reg  [7:0] write_slot;
     reg  read;
-    reg  [2:0] read_sp;
     reg  [2:0] read_slot;
     reg  [7:0] read_base;
     // Sub module instances
@@ -8559,26 +9183,19 @@ module simt_core__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
         .q(underflow_q$q),
         .clock(underflow_q$clock)
     );
-    simt_core__div_valid refill(
-        .d(refill$d),
-        .q(refill$q),
-        .clock(refill$clock)
-    );
-    simt_core__div_warp refill_wid(
-        .d(refill_wid$d),
-        .q(refill_wid$q),
-        .clock(refill_wid$clock)
+    simt_core__div_mask refills(
+        .d(refills$d),
+        .q(refills$q),
+        .clock(refills$clock)
     );
     // Update code
     always @(*) begin
         overflow_q$clock = clock;
         underflow_q$clock = clock;
-        refill$clock = clock;
-        refill_wid$clock = clock;
+        refills$clock = clock;
         overflow_q$d = overflow_q$q;
         underflow_q$d = underflow_q$q;
-        refill$d = refill$q;
-        refill_wid$d = refill_wid$q;
+        refills$d = refills$q;
         mask_ram$read_clock = clock;
         mask_ram$write_clock = clock;
         pc_ram$read_clock = clock;
@@ -8588,13 +9205,14 @@ module simt_core__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
         overflow_next = overflow_q$q;
         underflow_next = underflow_q$q;
         empties = 32'h0;
+        empties_next = 32'h0;
         fulls = 32'h0;
         t_mask = 32'h0;
         t_pc = 32'h0;
         write_base = 32'h0;
         write_sp = 32'h0;
         read_base = 32'h0;
-        read_sp = 32'h0;
+        read_slot = 32'h0;
         sp$0$clock = clock;
         sp$0$d = sp$0$q;
         top_mask_q$0$clock = clock;
@@ -8618,16 +9236,22 @@ module simt_core__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
         end
         if (pop_wid == 0) begin
             read_base = base$0;
-            read_sp = sp$0$q;
+            read_slot = sp$0$q - two;
         end
-        w_refill = refill$q & (refill_wid$q == 0);
+        w_refill = refills$q[0];
+        tops_mask$0 = top_mask_q$0$q;
+        tops_pc$0 = top_pc_q$0$q;
+        if (w_refill) begin
+            tops_mask$0 = mask_ram$read_data;
+            tops_pc$0 = pc_ram$read_data;
+        end
         if (top_wid == 0) begin
-            t_mask = top_mask_q$0$q;
-            t_pc = top_pc_q$0$q;
+            t_mask = tops_mask$0;
+            t_pc = tops_pc$0;
         end
         w_clr = reset | w_clear;
         w_put = ~w_clr & w_push & (w_pop | ~w_full);
-        w_zero = ~w_clr & ~w_push & w_pop & ~w_empty & (sp$0$q < 32'h2) & ~slot0_when_empty;
+        w_zero = ~w_push & w_pop & ~w_empty & (sp$0$q < 32'h2) & ~slot0_when_empty;
         w_bottom = ~w_clr & w_push & ((w_pop & (sp$0$q < 32'h2)) | (~w_pop & w_empty));
         top_mask_q$0$d = top_mask_q$0$q;
         top_pc_q$0$d = top_pc_q$0$q;
@@ -8685,6 +9309,7 @@ module simt_core__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
                 end
             end
         end
+        empties_next = (empties_next & ~(1 << (0)) | ((sp$0$d == 32'h0) << (0)));
         sp$1$clock = clock;
         sp$1$d = sp$1$q;
         top_mask_q$1$clock = clock;
@@ -8708,16 +9333,22 @@ module simt_core__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
         end
         if (pop_wid == 1) begin
             read_base = base$1;
-            read_sp = sp$1$q;
+            read_slot = sp$1$q - two;
         end
-        w_refill = refill$q & (refill_wid$q == 1);
+        w_refill = refills$q[1];
+        tops_mask$1 = top_mask_q$1$q;
+        tops_pc$1 = top_pc_q$1$q;
+        if (w_refill) begin
+            tops_mask$1 = mask_ram$read_data;
+            tops_pc$1 = pc_ram$read_data;
+        end
         if (top_wid == 1) begin
-            t_mask = top_mask_q$1$q;
-            t_pc = top_pc_q$1$q;
+            t_mask = tops_mask$1;
+            t_pc = tops_pc$1;
         end
         w_clr = reset | w_clear;
         w_put = ~w_clr & w_push & (w_pop | ~w_full);
-        w_zero = ~w_clr & ~w_push & w_pop & ~w_empty & (sp$1$q < 32'h2) & ~slot0_when_empty;
+        w_zero = ~w_push & w_pop & ~w_empty & (sp$1$q < 32'h2) & ~slot0_when_empty;
         w_bottom = ~w_clr & w_push & ((w_pop & (sp$1$q < 32'h2)) | (~w_pop & w_empty));
         top_mask_q$1$d = top_mask_q$1$q;
         top_pc_q$1$d = top_pc_q$1$q;
@@ -8775,6 +9406,7 @@ module simt_core__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
                 end
             end
         end
+        empties_next = (empties_next & ~(1 << (1)) | ((sp$1$d == 32'h0) << (1)));
         sp$2$clock = clock;
         sp$2$d = sp$2$q;
         top_mask_q$2$clock = clock;
@@ -8798,16 +9430,22 @@ module simt_core__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
         end
         if (pop_wid == 2) begin
             read_base = base$2;
-            read_sp = sp$2$q;
+            read_slot = sp$2$q - two;
         end
-        w_refill = refill$q & (refill_wid$q == 2);
+        w_refill = refills$q[2];
+        tops_mask$2 = top_mask_q$2$q;
+        tops_pc$2 = top_pc_q$2$q;
+        if (w_refill) begin
+            tops_mask$2 = mask_ram$read_data;
+            tops_pc$2 = pc_ram$read_data;
+        end
         if (top_wid == 2) begin
-            t_mask = top_mask_q$2$q;
-            t_pc = top_pc_q$2$q;
+            t_mask = tops_mask$2;
+            t_pc = tops_pc$2;
         end
         w_clr = reset | w_clear;
         w_put = ~w_clr & w_push & (w_pop | ~w_full);
-        w_zero = ~w_clr & ~w_push & w_pop & ~w_empty & (sp$2$q < 32'h2) & ~slot0_when_empty;
+        w_zero = ~w_push & w_pop & ~w_empty & (sp$2$q < 32'h2) & ~slot0_when_empty;
         w_bottom = ~w_clr & w_push & ((w_pop & (sp$2$q < 32'h2)) | (~w_pop & w_empty));
         top_mask_q$2$d = top_mask_q$2$q;
         top_pc_q$2$d = top_pc_q$2$q;
@@ -8865,6 +9503,7 @@ module simt_core__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
                 end
             end
         end
+        empties_next = (empties_next & ~(1 << (2)) | ((sp$2$d == 32'h0) << (2)));
         sp$3$clock = clock;
         sp$3$d = sp$3$q;
         top_mask_q$3$clock = clock;
@@ -8888,16 +9527,22 @@ module simt_core__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
         end
         if (pop_wid == 3) begin
             read_base = base$3;
-            read_sp = sp$3$q;
+            read_slot = sp$3$q - two;
         end
-        w_refill = refill$q & (refill_wid$q == 3);
+        w_refill = refills$q[3];
+        tops_mask$3 = top_mask_q$3$q;
+        tops_pc$3 = top_pc_q$3$q;
+        if (w_refill) begin
+            tops_mask$3 = mask_ram$read_data;
+            tops_pc$3 = pc_ram$read_data;
+        end
         if (top_wid == 3) begin
-            t_mask = top_mask_q$3$q;
-            t_pc = top_pc_q$3$q;
+            t_mask = tops_mask$3;
+            t_pc = tops_pc$3;
         end
         w_clr = reset | w_clear;
         w_put = ~w_clr & w_push & (w_pop | ~w_full);
-        w_zero = ~w_clr & ~w_push & w_pop & ~w_empty & (sp$3$q < 32'h2) & ~slot0_when_empty;
+        w_zero = ~w_push & w_pop & ~w_empty & (sp$3$q < 32'h2) & ~slot0_when_empty;
         w_bottom = ~w_clr & w_push & ((w_pop & (sp$3$q < 32'h2)) | (~w_pop & w_empty));
         top_mask_q$3$d = top_mask_q$3$q;
         top_pc_q$3$d = top_pc_q$3$q;
@@ -8955,21 +9600,19 @@ module simt_core__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
                 end
             end
         end
-        if (refill$q & (refill_wid$q == top_wid)) begin
-            t_mask = mask_ram$read_data;
-            t_pc = pc_ram$read_data;
-        end
+        empties_next = (empties_next & ~(1 << (3)) | ((sp$3$d == 32'h0) << (3)));
         overflow_q$d = overflow_next;
         underflow_q$d = underflow_next;
-        refill$d = read;
-        refill_wid$d = pop_wid;
+        refills$d = 32'h0;
+        if (read) begin
+            refills$d = pop;
+        end
         write_replace = |(pop & push);
         write_slot = write_sp;
         if (write_replace & (write_sp != 32'h0)) begin
             write_slot = write_sp - 32'h1;
         end
         mask_ram$write_enable = write;
-        read_slot = read_sp - two;
         mask_ram$write_address = write_base | write_slot;
         mask_ram$write_data = push_mask;
         pc_ram$write_enable = write;
@@ -8980,6 +9623,7 @@ module simt_core__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
         top_mask = t_mask;
         top_pc = t_pc;
         empty = empties;
+        empty_next = empties_next;
         full = fulls;
         overflow = overflow_q$q;
         underflow = underflow_q$q;

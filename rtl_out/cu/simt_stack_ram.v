@@ -6,7 +6,7 @@
 // Empty top: Zero
 // Clock: `clock`, rising edge; reset is synchronous and active high
 
-module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,clear,top_wid,top_mask,top_pc,empty,full,overflow,underflow);
+module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,clear,top_wid,top_mask,top_pc,tops_mask$0,tops_mask$1,tops_mask$2,tops_mask$3,tops_pc$0,tops_pc$1,tops_pc$2,tops_pc$3,empty,empty_next,full,overflow,underflow);
     // Module arguments
     input wire  clock;
     input wire  reset;
@@ -20,7 +20,16 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
     input wire  [1:0] top_wid;
     output reg  [7:0] top_mask;
     output reg  [15:0] top_pc;
+    output reg  [7:0] tops_mask$0;
+    output reg  [7:0] tops_mask$1;
+    output reg  [7:0] tops_mask$2;
+    output reg  [7:0] tops_mask$3;
+    output reg  [15:0] tops_pc$0;
+    output reg  [15:0] tops_pc$1;
+    output reg  [15:0] tops_pc$2;
+    output reg  [15:0] tops_pc$3;
     output reg  [3:0] empty;
+    output reg  [3:0] empty_next;
     output reg  [3:0] full;
     output reg  [3:0] overflow;
     output reg  [3:0] underflow;
@@ -113,13 +122,11 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
     reg  [3:0] underflow_q$d;
     wire  [3:0] underflow_q$q;
     reg  underflow_q$clock;
-    reg  refill$d;
-    wire  refill$q;
-    reg  refill$clock;
-    reg  [1:0] refill_wid$d;
-    wire  [1:0] refill_wid$q;
-    reg  refill_wid$clock;
+    reg  [3:0] refills$d;
+    wire  [3:0] refills$q;
+    reg  refills$clock;
     // Local signals
+    reg  [3:0] empties_next;
     reg  w_push;
     reg  w_pop;
     reg  w_clear;
@@ -144,7 +151,6 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
     reg  write_replace;
     reg  [7:0] write_slot;
     reg  read;
-    reg  [2:0] read_sp;
     reg  [2:0] read_slot;
     reg  [7:0] read_base;
     // Sub module instances
@@ -276,26 +282,19 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
         .q(underflow_q$q),
         .clock(underflow_q$clock)
     );
-    simt_stack_ram__refill refill(
-        .d(refill$d),
-        .q(refill$q),
-        .clock(refill$clock)
-    );
-    simt_stack_ram__refill_wid refill_wid(
-        .d(refill_wid$d),
-        .q(refill_wid$q),
-        .clock(refill_wid$clock)
+    simt_stack_ram__overflow_q refills(
+        .d(refills$d),
+        .q(refills$q),
+        .clock(refills$clock)
     );
     // Update code
     always @(*) begin
         overflow_q$clock = clock;
         underflow_q$clock = clock;
-        refill$clock = clock;
-        refill_wid$clock = clock;
+        refills$clock = clock;
         overflow_q$d = overflow_q$q;
         underflow_q$d = underflow_q$q;
-        refill$d = refill$q;
-        refill_wid$d = refill_wid$q;
+        refills$d = refills$q;
         mask_ram$read_clock = clock;
         mask_ram$write_clock = clock;
         pc_ram$read_clock = clock;
@@ -305,13 +304,14 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
         overflow_next = overflow_q$q;
         underflow_next = underflow_q$q;
         empties = 32'h0;
+        empties_next = 32'h0;
         fulls = 32'h0;
         t_mask = 32'h0;
         t_pc = 32'h0;
         write_base = 32'h0;
         write_sp = 32'h0;
         read_base = 32'h0;
-        read_sp = 32'h0;
+        read_slot = 32'h0;
         sp$0$clock = clock;
         sp$0$d = sp$0$q;
         top_mask_q$0$clock = clock;
@@ -335,16 +335,22 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
         end
         if (pop_wid == 0) begin
             read_base = base$0;
-            read_sp = sp$0$q;
+            read_slot = sp$0$q - two;
         end
-        w_refill = refill$q & (refill_wid$q == 0);
+        w_refill = refills$q[0];
+        tops_mask$0 = top_mask_q$0$q;
+        tops_pc$0 = top_pc_q$0$q;
+        if (w_refill) begin
+            tops_mask$0 = mask_ram$read_data;
+            tops_pc$0 = pc_ram$read_data;
+        end
         if (top_wid == 0) begin
-            t_mask = top_mask_q$0$q;
-            t_pc = top_pc_q$0$q;
+            t_mask = tops_mask$0;
+            t_pc = tops_pc$0;
         end
         w_clr = reset | w_clear;
         w_put = ~w_clr & w_push & (w_pop | ~w_full);
-        w_zero = ~w_clr & ~w_push & w_pop & ~w_empty & (sp$0$q < 32'h2) & ~slot0_when_empty;
+        w_zero = ~w_push & w_pop & ~w_empty & (sp$0$q < 32'h2) & ~slot0_when_empty;
         w_bottom = ~w_clr & w_push & ((w_pop & (sp$0$q < 32'h2)) | (~w_pop & w_empty));
         top_mask_q$0$d = top_mask_q$0$q;
         top_pc_q$0$d = top_pc_q$0$q;
@@ -402,6 +408,7 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
                 end
             end
         end
+        empties_next = (empties_next & ~(1 << (0)) | ((sp$0$d == 32'h0) << (0)));
         sp$1$clock = clock;
         sp$1$d = sp$1$q;
         top_mask_q$1$clock = clock;
@@ -425,16 +432,22 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
         end
         if (pop_wid == 1) begin
             read_base = base$1;
-            read_sp = sp$1$q;
+            read_slot = sp$1$q - two;
         end
-        w_refill = refill$q & (refill_wid$q == 1);
+        w_refill = refills$q[1];
+        tops_mask$1 = top_mask_q$1$q;
+        tops_pc$1 = top_pc_q$1$q;
+        if (w_refill) begin
+            tops_mask$1 = mask_ram$read_data;
+            tops_pc$1 = pc_ram$read_data;
+        end
         if (top_wid == 1) begin
-            t_mask = top_mask_q$1$q;
-            t_pc = top_pc_q$1$q;
+            t_mask = tops_mask$1;
+            t_pc = tops_pc$1;
         end
         w_clr = reset | w_clear;
         w_put = ~w_clr & w_push & (w_pop | ~w_full);
-        w_zero = ~w_clr & ~w_push & w_pop & ~w_empty & (sp$1$q < 32'h2) & ~slot0_when_empty;
+        w_zero = ~w_push & w_pop & ~w_empty & (sp$1$q < 32'h2) & ~slot0_when_empty;
         w_bottom = ~w_clr & w_push & ((w_pop & (sp$1$q < 32'h2)) | (~w_pop & w_empty));
         top_mask_q$1$d = top_mask_q$1$q;
         top_pc_q$1$d = top_pc_q$1$q;
@@ -492,6 +505,7 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
                 end
             end
         end
+        empties_next = (empties_next & ~(1 << (1)) | ((sp$1$d == 32'h0) << (1)));
         sp$2$clock = clock;
         sp$2$d = sp$2$q;
         top_mask_q$2$clock = clock;
@@ -515,16 +529,22 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
         end
         if (pop_wid == 2) begin
             read_base = base$2;
-            read_sp = sp$2$q;
+            read_slot = sp$2$q - two;
         end
-        w_refill = refill$q & (refill_wid$q == 2);
+        w_refill = refills$q[2];
+        tops_mask$2 = top_mask_q$2$q;
+        tops_pc$2 = top_pc_q$2$q;
+        if (w_refill) begin
+            tops_mask$2 = mask_ram$read_data;
+            tops_pc$2 = pc_ram$read_data;
+        end
         if (top_wid == 2) begin
-            t_mask = top_mask_q$2$q;
-            t_pc = top_pc_q$2$q;
+            t_mask = tops_mask$2;
+            t_pc = tops_pc$2;
         end
         w_clr = reset | w_clear;
         w_put = ~w_clr & w_push & (w_pop | ~w_full);
-        w_zero = ~w_clr & ~w_push & w_pop & ~w_empty & (sp$2$q < 32'h2) & ~slot0_when_empty;
+        w_zero = ~w_push & w_pop & ~w_empty & (sp$2$q < 32'h2) & ~slot0_when_empty;
         w_bottom = ~w_clr & w_push & ((w_pop & (sp$2$q < 32'h2)) | (~w_pop & w_empty));
         top_mask_q$2$d = top_mask_q$2$q;
         top_pc_q$2$d = top_pc_q$2$q;
@@ -582,6 +602,7 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
                 end
             end
         end
+        empties_next = (empties_next & ~(1 << (2)) | ((sp$2$d == 32'h0) << (2)));
         sp$3$clock = clock;
         sp$3$d = sp$3$q;
         top_mask_q$3$clock = clock;
@@ -605,16 +626,22 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
         end
         if (pop_wid == 3) begin
             read_base = base$3;
-            read_sp = sp$3$q;
+            read_slot = sp$3$q - two;
         end
-        w_refill = refill$q & (refill_wid$q == 3);
+        w_refill = refills$q[3];
+        tops_mask$3 = top_mask_q$3$q;
+        tops_pc$3 = top_pc_q$3$q;
+        if (w_refill) begin
+            tops_mask$3 = mask_ram$read_data;
+            tops_pc$3 = pc_ram$read_data;
+        end
         if (top_wid == 3) begin
-            t_mask = top_mask_q$3$q;
-            t_pc = top_pc_q$3$q;
+            t_mask = tops_mask$3;
+            t_pc = tops_pc$3;
         end
         w_clr = reset | w_clear;
         w_put = ~w_clr & w_push & (w_pop | ~w_full);
-        w_zero = ~w_clr & ~w_push & w_pop & ~w_empty & (sp$3$q < 32'h2) & ~slot0_when_empty;
+        w_zero = ~w_push & w_pop & ~w_empty & (sp$3$q < 32'h2) & ~slot0_when_empty;
         w_bottom = ~w_clr & w_push & ((w_pop & (sp$3$q < 32'h2)) | (~w_pop & w_empty));
         top_mask_q$3$d = top_mask_q$3$q;
         top_pc_q$3$d = top_pc_q$3$q;
@@ -672,21 +699,19 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
                 end
             end
         end
-        if (refill$q & (refill_wid$q == top_wid)) begin
-            t_mask = mask_ram$read_data;
-            t_pc = pc_ram$read_data;
-        end
+        empties_next = (empties_next & ~(1 << (3)) | ((sp$3$d == 32'h0) << (3)));
         overflow_q$d = overflow_next;
         underflow_q$d = underflow_next;
-        refill$d = read;
-        refill_wid$d = pop_wid;
+        refills$d = 32'h0;
+        if (read) begin
+            refills$d = pop;
+        end
         write_replace = |(pop & push);
         write_slot = write_sp;
         if (write_replace & (write_sp != 32'h0)) begin
             write_slot = write_sp - 32'h1;
         end
         mask_ram$write_enable = write;
-        read_slot = read_sp - two;
         mask_ram$write_address = write_base | write_slot;
         mask_ram$write_data = push_mask;
         pc_ram$write_enable = write;
@@ -697,6 +722,7 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
         top_mask = t_mask;
         top_pc = t_pc;
         empty = empties;
+        empty_next = empties_next;
         full = fulls;
         overflow = overflow_q$q;
         underflow = underflow_q$q;
@@ -786,34 +812,6 @@ module simt_stack_ram__pc_ram(read_address,read_clock,read_data,write_address,wr
        end
     end
 endmodule // simt_stack_ram__pc_ram
-
-module simt_stack_ram__refill(d,q,clock);
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    always @(posedge clock) begin
-       q <= d;
-    end
-endmodule // simt_stack_ram__refill
-
-module simt_stack_ram__refill_wid(d,q,clock);
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    always @(posedge clock) begin
-       q <= d;
-    end
-endmodule // simt_stack_ram__refill_wid
 
 module simt_stack_ram__sp_0(d,q,clock);
     // Module arguments

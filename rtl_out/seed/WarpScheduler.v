@@ -207,6 +207,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
     output reg  [7:0] err_pop_idle;
     output reg  [7:0] err_ctl_idle;
     // Constant declarations
+    localparam  registered = 1'b0;
     localparam  seed_quirks = 1'b1;
     localparam  round_robin = 1'b0;
     localparam  all_warps = 8'hff;
@@ -223,7 +224,24 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
     reg  [2:0] stacks$top_wid;
     wire  [31:0] stacks$top_mask;
     wire  [31:0] stacks$top_pc;
+    wire  [31:0] stacks$tops_mask$0;
+    wire  [31:0] stacks$tops_mask$1;
+    wire  [31:0] stacks$tops_mask$2;
+    wire  [31:0] stacks$tops_mask$3;
+    wire  [31:0] stacks$tops_mask$4;
+    wire  [31:0] stacks$tops_mask$5;
+    wire  [31:0] stacks$tops_mask$6;
+    wire  [31:0] stacks$tops_mask$7;
+    wire  [31:0] stacks$tops_pc$0;
+    wire  [31:0] stacks$tops_pc$1;
+    wire  [31:0] stacks$tops_pc$2;
+    wire  [31:0] stacks$tops_pc$3;
+    wire  [31:0] stacks$tops_pc$4;
+    wire  [31:0] stacks$tops_pc$5;
+    wire  [31:0] stacks$tops_pc$6;
+    wire  [31:0] stacks$tops_pc$7;
     wire  [7:0] stacks$empty;
+    wire  [7:0] stacks$empty_next;
     wire  [7:0] stacks$full;
     wire  [7:0] stacks$overflow;
     wire  [7:0] stacks$underflow;
@@ -272,6 +290,33 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
     reg  [31:0] pc$7$d;
     wire  [31:0] pc$7$q;
     reg  pc$7$clock;
+    reg  [7:0] advance$d;
+    wire  [7:0] advance$q;
+    reg  advance$clock;
+    reg  [31:0] pc_plus4$0$d;
+    wire  [31:0] pc_plus4$0$q;
+    reg  pc_plus4$0$clock;
+    reg  [31:0] pc_plus4$1$d;
+    wire  [31:0] pc_plus4$1$q;
+    reg  pc_plus4$1$clock;
+    reg  [31:0] pc_plus4$2$d;
+    wire  [31:0] pc_plus4$2$q;
+    reg  pc_plus4$2$clock;
+    reg  [31:0] pc_plus4$3$d;
+    wire  [31:0] pc_plus4$3$q;
+    reg  pc_plus4$3$clock;
+    reg  [31:0] pc_plus4$4$d;
+    wire  [31:0] pc_plus4$4$q;
+    reg  pc_plus4$4$clock;
+    reg  [31:0] pc_plus4$5$d;
+    wire  [31:0] pc_plus4$5$q;
+    reg  pc_plus4$5$clock;
+    reg  [31:0] pc_plus4$6$d;
+    wire  [31:0] pc_plus4$6$q;
+    reg  pc_plus4$6$clock;
+    reg  [31:0] pc_plus4$7$d;
+    wire  [31:0] pc_plus4$7$q;
+    reg  pc_plus4$7$clock;
     reg  [31:0] mask$0$d;
     wire  [31:0] mask$0$q;
     reg  mask$0$clock;
@@ -308,8 +353,97 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
     reg  [7:0] ctl_idle_q$d;
     wire  [7:0] ctl_idle_q$q;
     reg  ctl_idle_q$clock;
+    reg  [7:0] stage_cmd$d;
+    wire  [7:0] stage_cmd$q;
+    reg  stage_cmd$clock;
+    reg  [31:0] stage_cmd_pc$d;
+    wire  [31:0] stage_cmd_pc$q;
+    reg  stage_cmd_pc$clock;
+    reg  [31:0] stage_cmd_mask$d;
+    wire  [31:0] stage_cmd_mask$q;
+    reg  stage_cmd_mask$clock;
+    reg  [7:0] stage_ctl$d;
+    wire  [7:0] stage_ctl$q;
+    reg  stage_ctl$clock;
+    reg  stage_ctl_active$d;
+    wire  stage_ctl_active$q;
+    reg  stage_ctl_active$clock;
+    reg  [7:0] stage_branch$d;
+    wire  [7:0] stage_branch$q;
+    reg  stage_branch$clock;
+    reg  [2:0] stage_branch_wid$d;
+    wire  [2:0] stage_branch_wid$q;
+    reg  stage_branch_wid$clock;
+    reg  [31:0] stage_branch_mask$d;
+    wire  [31:0] stage_branch_mask$q;
+    reg  stage_branch_mask$clock;
+    reg  [31:0] stage_branch_pc$d;
+    wire  [31:0] stage_branch_pc$q;
+    reg  stage_branch_pc$clock;
+    reg  [7:0] stage_end$d;
+    wire  [7:0] stage_end$q;
+    reg  stage_end$clock;
+    reg  [7:0] stage_pop$d;
+    wire  [7:0] stage_pop$q;
+    reg  stage_pop$clock;
+    reg  [2:0] stage_pop_wid$d;
+    wire  [2:0] stage_pop_wid$q;
+    reg  stage_pop_wid$clock;
+    reg  [7:0] stage_set$d;
+    wire  [7:0] stage_set$q;
+    reg  stage_set$clock;
+    reg  [31:0] stage_set_pc$d;
+    wire  [31:0] stage_set_pc$q;
+    reg  stage_set_pc$clock;
+    reg  [31:0] stage_set_mask$d;
+    wire  [31:0] stage_set_mask$q;
+    reg  stage_set_mask$clock;
+    reg  [7:0] stage_sel_set$d;
+    wire  [7:0] stage_sel_set$q;
+    reg  stage_sel_set$clock;
+    reg  [7:0] stage_sel_pop$d;
+    wire  [7:0] stage_sel_pop$q;
+    reg  stage_sel_pop$clock;
+    reg  [7:0] stage_sel_cmd$d;
+    wire  [7:0] stage_sel_cmd$q;
+    reg  stage_sel_cmd$clock;
+    reg  [7:0] stage_writes$d;
+    wire  [7:0] stage_writes$q;
+    reg  stage_writes$clock;
     // Local signals
-    reg  cmd_fire;
+    reg  [7:0] new_cmd;
+    reg  [7:0] new_ctl;
+    reg  [7:0] new_branch;
+    reg  [7:0] new_end;
+    reg  [7:0] new_pop;
+    reg  [7:0] new_set;
+    reg  [7:0] act_cmd;
+    reg  [31:0] act_cmd_pc;
+    reg  [31:0] act_cmd_mask;
+    reg  [7:0] act_ctl;
+    reg  act_ctl_active;
+    reg  [7:0] act_branch;
+    reg  [2:0] act_branch_wid;
+    reg  [31:0] act_branch_mask;
+    reg  [31:0] act_branch_pc;
+    reg  [7:0] act_end;
+    reg  [7:0] act_pop;
+    reg  [2:0] act_pop_wid;
+    reg  [7:0] act_set;
+    reg  [31:0] act_set_pc;
+    reg  [31:0] act_set_mask;
+    reg  [7:0] sel_set_next;
+    reg  [7:0] sel_pop_next;
+    reg  [7:0] sel_cmd_next;
+    reg  [7:0] writes_next;
+    reg  [31:0] from_keep_pc;
+    reg  [31:0] from_pop_pc;
+    reg  [31:0] from_set_pc;
+    reg  [31:0] from_cmd_pc;
+    reg  [31:0] from_keep_mask;
+    reg  [31:0] from_pop_mask;
+    reg  [31:0] from_set_mask;
+    reg  [31:0] from_cmd_mask;
     reg  fetch_any;
     reg  [2:0] fetch_wid;
     reg  [7:0] fetch_grant;
@@ -323,6 +457,8 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
     reg  hit_fetch;
     reg  hit_set;
     reg  w_idle;
+    reg  w_advance;
+    reg  [7:0] advance_next;
     reg  w_active;
     reg  [7:0] idle_next;
     reg  [7:0] active_next;
@@ -354,7 +490,24 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         .top_wid(stacks$top_wid),
         .top_mask(stacks$top_mask),
         .top_pc(stacks$top_pc),
+        .tops_mask$0(stacks$tops_mask$0),
+        .tops_mask$1(stacks$tops_mask$1),
+        .tops_mask$2(stacks$tops_mask$2),
+        .tops_mask$3(stacks$tops_mask$3),
+        .tops_mask$4(stacks$tops_mask$4),
+        .tops_mask$5(stacks$tops_mask$5),
+        .tops_mask$6(stacks$tops_mask$6),
+        .tops_mask$7(stacks$tops_mask$7),
+        .tops_pc$0(stacks$tops_pc$0),
+        .tops_pc$1(stacks$tops_pc$1),
+        .tops_pc$2(stacks$tops_pc$2),
+        .tops_pc$3(stacks$tops_pc$3),
+        .tops_pc$4(stacks$tops_pc$4),
+        .tops_pc$5(stacks$tops_pc$5),
+        .tops_pc$6(stacks$tops_pc$6),
+        .tops_pc$7(stacks$tops_pc$7),
         .empty(stacks$empty),
+        .empty_next(stacks$empty_next),
         .full(stacks$full),
         .overflow(stacks$overflow),
         .underflow(stacks$underflow)
@@ -430,6 +583,51 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         .q(pc$7$q),
         .clock(pc$7$clock)
     );
+    WarpScheduler__core_active advance(
+        .d(advance$d),
+        .q(advance$q),
+        .clock(advance$clock)
+    );
+    WarpScheduler__core_mask_0 pc_plus4$0(
+        .d(pc_plus4$0$d),
+        .q(pc_plus4$0$q),
+        .clock(pc_plus4$0$clock)
+    );
+    WarpScheduler__core_mask_0 pc_plus4$1(
+        .d(pc_plus4$1$d),
+        .q(pc_plus4$1$q),
+        .clock(pc_plus4$1$clock)
+    );
+    WarpScheduler__core_mask_0 pc_plus4$2(
+        .d(pc_plus4$2$d),
+        .q(pc_plus4$2$q),
+        .clock(pc_plus4$2$clock)
+    );
+    WarpScheduler__core_mask_0 pc_plus4$3(
+        .d(pc_plus4$3$d),
+        .q(pc_plus4$3$q),
+        .clock(pc_plus4$3$clock)
+    );
+    WarpScheduler__core_mask_0 pc_plus4$4(
+        .d(pc_plus4$4$d),
+        .q(pc_plus4$4$q),
+        .clock(pc_plus4$4$clock)
+    );
+    WarpScheduler__core_mask_0 pc_plus4$5(
+        .d(pc_plus4$5$d),
+        .q(pc_plus4$5$q),
+        .clock(pc_plus4$5$clock)
+    );
+    WarpScheduler__core_mask_0 pc_plus4$6(
+        .d(pc_plus4$6$d),
+        .q(pc_plus4$6$q),
+        .clock(pc_plus4$6$clock)
+    );
+    WarpScheduler__core_mask_0 pc_plus4$7(
+        .d(pc_plus4$7$d),
+        .q(pc_plus4$7$q),
+        .clock(pc_plus4$7$clock)
+    );
     WarpScheduler__core_mask_0 mask$0(
         .d(mask$0$d),
         .q(mask$0$q),
@@ -490,64 +688,210 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         .q(ctl_idle_q$q),
         .clock(ctl_idle_q$clock)
     );
+    WarpScheduler__core_active stage_cmd(
+        .d(stage_cmd$d),
+        .q(stage_cmd$q),
+        .clock(stage_cmd$clock)
+    );
+    WarpScheduler__core_mask_0 stage_cmd_pc(
+        .d(stage_cmd_pc$d),
+        .q(stage_cmd_pc$q),
+        .clock(stage_cmd_pc$clock)
+    );
+    WarpScheduler__core_mask_0 stage_cmd_mask(
+        .d(stage_cmd_mask$d),
+        .q(stage_cmd_mask$q),
+        .clock(stage_cmd_mask$clock)
+    );
+    WarpScheduler__core_active stage_ctl(
+        .d(stage_ctl$d),
+        .q(stage_ctl$q),
+        .clock(stage_ctl$clock)
+    );
+    WarpScheduler__core_stage_ctl_active stage_ctl_active(
+        .d(stage_ctl_active$d),
+        .q(stage_ctl_active$q),
+        .clock(stage_ctl_active$clock)
+    );
+    WarpScheduler__core_active stage_branch(
+        .d(stage_branch$d),
+        .q(stage_branch$q),
+        .clock(stage_branch$clock)
+    );
+    WarpScheduler__core_stage_branch_wid stage_branch_wid(
+        .d(stage_branch_wid$d),
+        .q(stage_branch_wid$q),
+        .clock(stage_branch_wid$clock)
+    );
+    WarpScheduler__core_mask_0 stage_branch_mask(
+        .d(stage_branch_mask$d),
+        .q(stage_branch_mask$q),
+        .clock(stage_branch_mask$clock)
+    );
+    WarpScheduler__core_mask_0 stage_branch_pc(
+        .d(stage_branch_pc$d),
+        .q(stage_branch_pc$q),
+        .clock(stage_branch_pc$clock)
+    );
+    WarpScheduler__core_active stage_end(
+        .d(stage_end$d),
+        .q(stage_end$q),
+        .clock(stage_end$clock)
+    );
+    WarpScheduler__core_active stage_pop(
+        .d(stage_pop$d),
+        .q(stage_pop$q),
+        .clock(stage_pop$clock)
+    );
+    WarpScheduler__core_stage_branch_wid stage_pop_wid(
+        .d(stage_pop_wid$d),
+        .q(stage_pop_wid$q),
+        .clock(stage_pop_wid$clock)
+    );
+    WarpScheduler__core_active stage_set(
+        .d(stage_set$d),
+        .q(stage_set$q),
+        .clock(stage_set$clock)
+    );
+    WarpScheduler__core_mask_0 stage_set_pc(
+        .d(stage_set_pc$d),
+        .q(stage_set_pc$q),
+        .clock(stage_set_pc$clock)
+    );
+    WarpScheduler__core_mask_0 stage_set_mask(
+        .d(stage_set_mask$d),
+        .q(stage_set_mask$q),
+        .clock(stage_set_mask$clock)
+    );
+    WarpScheduler__core_active stage_sel_set(
+        .d(stage_sel_set$d),
+        .q(stage_sel_set$q),
+        .clock(stage_sel_set$clock)
+    );
+    WarpScheduler__core_active stage_sel_pop(
+        .d(stage_sel_pop$d),
+        .q(stage_sel_pop$q),
+        .clock(stage_sel_pop$clock)
+    );
+    WarpScheduler__core_active stage_sel_cmd(
+        .d(stage_sel_cmd$d),
+        .q(stage_sel_cmd$q),
+        .clock(stage_sel_cmd$clock)
+    );
+    WarpScheduler__core_active stage_writes(
+        .d(stage_writes$d),
+        .q(stage_writes$q),
+        .clock(stage_writes$clock)
+    );
     // Update code
     always @(*) begin
         idle$clock = clock;
         active$clock = clock;
+        advance$clock = clock;
         end_idle_q$clock = clock;
         branch_idle_q$clock = clock;
         pop_idle_q$clock = clock;
         ctl_idle_q$clock = clock;
         idle$d = idle$q;
         active$d = active$q;
+        advance$d = advance$q;
         end_idle_q$d = end_idle_q$q;
         branch_idle_q$d = branch_idle_q$q;
         pop_idle_q$d = pop_idle_q$q;
         ctl_idle_q$d = ctl_idle_q$q;
+        stage_cmd$clock = clock;
+        stage_cmd_pc$clock = clock;
+        stage_cmd_mask$clock = clock;
+        stage_ctl$clock = clock;
+        stage_ctl_active$clock = clock;
+        stage_branch$clock = clock;
+        stage_branch_wid$clock = clock;
+        stage_branch_mask$clock = clock;
+        stage_branch_pc$clock = clock;
+        stage_end$clock = clock;
+        stage_pop$clock = clock;
+        stage_pop_wid$clock = clock;
+        stage_set$clock = clock;
+        stage_set_pc$clock = clock;
+        stage_set_mask$clock = clock;
+        stage_sel_set$clock = clock;
+        stage_sel_pop$clock = clock;
+        stage_sel_cmd$clock = clock;
+        stage_writes$clock = clock;
+        stage_cmd$d = stage_cmd$q;
+        stage_cmd_pc$d = stage_cmd_pc$q;
+        stage_cmd_mask$d = stage_cmd_mask$q;
+        stage_ctl$d = stage_ctl$q;
+        stage_ctl_active$d = stage_ctl_active$q;
+        stage_branch$d = stage_branch$q;
+        stage_branch_wid$d = stage_branch_wid$q;
+        stage_branch_mask$d = stage_branch_mask$q;
+        stage_branch_pc$d = stage_branch_pc$q;
+        stage_end$d = stage_end$q;
+        stage_pop$d = stage_pop$q;
+        stage_pop_wid$d = stage_pop_wid$q;
+        stage_set$d = stage_set$q;
+        stage_set_pc$d = stage_set_pc$q;
+        stage_set_mask$d = stage_set_mask$q;
+        stage_sel_set$d = stage_sel_set$q;
+        stage_sel_pop$d = stage_sel_pop$q;
+        stage_sel_cmd$d = stage_sel_cmd$q;
+        stage_writes$d = stage_writes$q;
         fetch_rr$clock = clock;
         fetch_rr$reset = reset;
         pc$0$clock = clock;
         pc$0$d = pc$0$q;
         mask$0$clock = clock;
         mask$0$d = mask$0$q;
+        pc_plus4$0$clock = clock;
+        pc_plus4$0$d = pc$0$q + 32'h4;
         pc$1$clock = clock;
         pc$1$d = pc$1$q;
         mask$1$clock = clock;
         mask$1$d = mask$1$q;
+        pc_plus4$1$clock = clock;
+        pc_plus4$1$d = pc$1$q + 32'h4;
         pc$2$clock = clock;
         pc$2$d = pc$2$q;
         mask$2$clock = clock;
         mask$2$d = mask$2$q;
+        pc_plus4$2$clock = clock;
+        pc_plus4$2$d = pc$2$q + 32'h4;
         pc$3$clock = clock;
         pc$3$d = pc$3$q;
         mask$3$clock = clock;
         mask$3$d = mask$3$q;
+        pc_plus4$3$clock = clock;
+        pc_plus4$3$d = pc$3$q + 32'h4;
         pc$4$clock = clock;
         pc$4$d = pc$4$q;
         mask$4$clock = clock;
         mask$4$d = mask$4$q;
+        pc_plus4$4$clock = clock;
+        pc_plus4$4$d = pc$4$q + 32'h4;
         pc$5$clock = clock;
         pc$5$d = pc$5$q;
         mask$5$clock = clock;
         mask$5$d = mask$5$q;
+        pc_plus4$5$clock = clock;
+        pc_plus4$5$d = pc$5$q + 32'h4;
         pc$6$clock = clock;
         pc$6$d = pc$6$q;
         mask$6$clock = clock;
         mask$6$d = mask$6$q;
+        pc_plus4$6$clock = clock;
+        pc_plus4$6$d = pc$6$q + 32'h4;
         pc$7$clock = clock;
         pc$7$d = pc$7$q;
         mask$7$clock = clock;
         mask$7$d = mask$7$q;
+        pc_plus4$7$clock = clock;
+        pc_plus4$7$d = pc$7$q + 32'h4;
         stacks$clock = clock;
         stacks$reset = reset;
-        stacks$push_wid = branch_ctl_wid;
-        stacks$push_mask = branch_ctl_mask;
-        stacks$push_pc = branch_ctl_pc;
-        stacks$pop_wid = warp_pop_wid;
         stacks$top_wid = warp_pop_wid;
-        idle_enc$req = idle$q;
+        idle_enc$req = idle$q & ~stage_cmd$q;
         fetch_enc$req = active$q;
-        fetch_rr$req = active$q;
         if (round_robin) begin
             fetch_any = fetch_rr$valid;
             fetch_wid = fetch_rr$index;
@@ -560,7 +904,114 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         end
         fetch_fire = fetch_any & inst_fetch_ready;
         fetch_rr$advance = fetch_fire;
-        cmd_fire = warp_cmd_valid & idle_enc$valid;
+        new_cmd = 32'h0;
+        if (warp_cmd_valid) begin
+            new_cmd = idle_enc$grant;
+        end
+        new_ctl = 32'h0;
+        new_branch = 32'h0;
+        new_end = 32'h0;
+        new_pop = 32'h0;
+        new_set = 32'h0;
+        new_ctl = (new_ctl & ~(1 << (0)) | ((warp_ctl_valid & (warp_ctl_wid == 0)) << (0)));
+        new_branch = (new_branch & ~(1 << (0)) | ((branch_ctl_valid & (branch_ctl_wid == 0)) << (0)));
+        new_end = (new_end & ~(1 << (0)) | ((end_ctl_valid & (end_ctl_wid == 0)) << (0)));
+        new_pop = (new_pop & ~(1 << (0)) | ((warp_pop_valid & (warp_pop_wid == 0)) << (0)));
+        new_set = (new_set & ~(1 << (0)) | ((warp_set_valid & (warp_set_wid == 0)) << (0)));
+        new_ctl = (new_ctl & ~(1 << (1)) | ((warp_ctl_valid & (warp_ctl_wid == 1)) << (1)));
+        new_branch = (new_branch & ~(1 << (1)) | ((branch_ctl_valid & (branch_ctl_wid == 1)) << (1)));
+        new_end = (new_end & ~(1 << (1)) | ((end_ctl_valid & (end_ctl_wid == 1)) << (1)));
+        new_pop = (new_pop & ~(1 << (1)) | ((warp_pop_valid & (warp_pop_wid == 1)) << (1)));
+        new_set = (new_set & ~(1 << (1)) | ((warp_set_valid & (warp_set_wid == 1)) << (1)));
+        new_ctl = (new_ctl & ~(1 << (2)) | ((warp_ctl_valid & (warp_ctl_wid == 2)) << (2)));
+        new_branch = (new_branch & ~(1 << (2)) | ((branch_ctl_valid & (branch_ctl_wid == 2)) << (2)));
+        new_end = (new_end & ~(1 << (2)) | ((end_ctl_valid & (end_ctl_wid == 2)) << (2)));
+        new_pop = (new_pop & ~(1 << (2)) | ((warp_pop_valid & (warp_pop_wid == 2)) << (2)));
+        new_set = (new_set & ~(1 << (2)) | ((warp_set_valid & (warp_set_wid == 2)) << (2)));
+        new_ctl = (new_ctl & ~(1 << (3)) | ((warp_ctl_valid & (warp_ctl_wid == 3)) << (3)));
+        new_branch = (new_branch & ~(1 << (3)) | ((branch_ctl_valid & (branch_ctl_wid == 3)) << (3)));
+        new_end = (new_end & ~(1 << (3)) | ((end_ctl_valid & (end_ctl_wid == 3)) << (3)));
+        new_pop = (new_pop & ~(1 << (3)) | ((warp_pop_valid & (warp_pop_wid == 3)) << (3)));
+        new_set = (new_set & ~(1 << (3)) | ((warp_set_valid & (warp_set_wid == 3)) << (3)));
+        new_ctl = (new_ctl & ~(1 << (4)) | ((warp_ctl_valid & (warp_ctl_wid == 4)) << (4)));
+        new_branch = (new_branch & ~(1 << (4)) | ((branch_ctl_valid & (branch_ctl_wid == 4)) << (4)));
+        new_end = (new_end & ~(1 << (4)) | ((end_ctl_valid & (end_ctl_wid == 4)) << (4)));
+        new_pop = (new_pop & ~(1 << (4)) | ((warp_pop_valid & (warp_pop_wid == 4)) << (4)));
+        new_set = (new_set & ~(1 << (4)) | ((warp_set_valid & (warp_set_wid == 4)) << (4)));
+        new_ctl = (new_ctl & ~(1 << (5)) | ((warp_ctl_valid & (warp_ctl_wid == 5)) << (5)));
+        new_branch = (new_branch & ~(1 << (5)) | ((branch_ctl_valid & (branch_ctl_wid == 5)) << (5)));
+        new_end = (new_end & ~(1 << (5)) | ((end_ctl_valid & (end_ctl_wid == 5)) << (5)));
+        new_pop = (new_pop & ~(1 << (5)) | ((warp_pop_valid & (warp_pop_wid == 5)) << (5)));
+        new_set = (new_set & ~(1 << (5)) | ((warp_set_valid & (warp_set_wid == 5)) << (5)));
+        new_ctl = (new_ctl & ~(1 << (6)) | ((warp_ctl_valid & (warp_ctl_wid == 6)) << (6)));
+        new_branch = (new_branch & ~(1 << (6)) | ((branch_ctl_valid & (branch_ctl_wid == 6)) << (6)));
+        new_end = (new_end & ~(1 << (6)) | ((end_ctl_valid & (end_ctl_wid == 6)) << (6)));
+        new_pop = (new_pop & ~(1 << (6)) | ((warp_pop_valid & (warp_pop_wid == 6)) << (6)));
+        new_set = (new_set & ~(1 << (6)) | ((warp_set_valid & (warp_set_wid == 6)) << (6)));
+        new_ctl = (new_ctl & ~(1 << (7)) | ((warp_ctl_valid & (warp_ctl_wid == 7)) << (7)));
+        new_branch = (new_branch & ~(1 << (7)) | ((branch_ctl_valid & (branch_ctl_wid == 7)) << (7)));
+        new_end = (new_end & ~(1 << (7)) | ((end_ctl_valid & (end_ctl_wid == 7)) << (7)));
+        new_pop = (new_pop & ~(1 << (7)) | ((warp_pop_valid & (warp_pop_wid == 7)) << (7)));
+        new_set = (new_set & ~(1 << (7)) | ((warp_set_valid & (warp_set_wid == 7)) << (7)));
+        act_cmd = new_cmd;
+        act_cmd_pc = warp_cmd_pc;
+        act_cmd_mask = warp_cmd_mask;
+        act_ctl = new_ctl;
+        act_ctl_active = warp_ctl_active;
+        act_branch = new_branch;
+        act_branch_wid = branch_ctl_wid;
+        act_branch_mask = branch_ctl_mask;
+        act_branch_pc = branch_ctl_pc;
+        act_end = new_end;
+        act_pop = new_pop;
+        act_pop_wid = warp_pop_wid;
+        act_set = new_set;
+        act_set_pc = warp_set_pc;
+        act_set_mask = warp_set_mask;
+        stage_cmd$d = 32'h0;
+        stage_ctl$d = 32'h0;
+        stage_branch$d = 32'h0;
+        stage_end$d = 32'h0;
+        stage_pop$d = 32'h0;
+        stage_set$d = 32'h0;
+        if (registered) begin
+            act_cmd = stage_cmd$q;
+            act_cmd_pc = stage_cmd_pc$q;
+            act_cmd_mask = stage_cmd_mask$q;
+            act_ctl = stage_ctl$q;
+            act_ctl_active = stage_ctl_active$q;
+            act_branch = stage_branch$q;
+            act_branch_wid = stage_branch_wid$q;
+            act_branch_mask = stage_branch_mask$q;
+            act_branch_pc = stage_branch_pc$q;
+            act_end = stage_end$q;
+            act_pop = stage_pop$q;
+            act_pop_wid = stage_pop_wid$q;
+            act_set = stage_set$q;
+            act_set_pc = stage_set_pc$q;
+            act_set_mask = stage_set_mask$q;
+            if (~reset) begin
+                stage_cmd$d = new_cmd;
+                stage_ctl$d = new_ctl;
+                stage_branch$d = new_branch;
+                stage_end$d = new_end;
+                stage_pop$d = new_pop;
+                stage_set$d = new_set;
+            end
+            stage_cmd_pc$d = warp_cmd_pc;
+            stage_cmd_mask$d = warp_cmd_mask;
+            stage_ctl_active$d = warp_ctl_active;
+            stage_branch_wid$d = branch_ctl_wid;
+            stage_branch_mask$d = branch_ctl_mask;
+            stage_branch_pc$d = branch_ctl_pc;
+            stage_pop_wid$d = warp_pop_wid;
+            stage_set_pc$d = warp_set_pc;
+            stage_set_mask$d = warp_set_mask;
+        end
+        stacks$push_wid = act_branch_wid;
+        stacks$push_mask = act_branch_mask;
+        stacks$push_pc = act_branch_pc;
+        stacks$pop_wid = act_pop_wid;
         warp_cmd_ready = idle_enc$valid;
         warp_cmd_wid = idle_enc$index;
         warp_ctl_ready = 1'b1;
@@ -624,19 +1075,24 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         branch_idle_next = branch_idle_q$q;
         pop_idle_next = pop_idle_q$q;
         ctl_idle_next = ctl_idle_q$q;
+        advance_next = 32'h0;
         pushes = 32'h0;
         pops = 32'h0;
         clears = 32'h0;
         is_idle = idle$q[0];
-        hit_cmd = cmd_fire & (idle_enc$index == 0);
-        hit_end = end_ctl_valid & (end_ctl_wid == 0);
-        hit_ctl = warp_ctl_valid & (warp_ctl_wid == 0);
-        hit_pop = warp_pop_valid & (warp_pop_wid == 0);
-        hit_branch = branch_ctl_valid & (branch_ctl_wid == 0);
+        hit_cmd = act_cmd[0];
+        hit_end = act_end[0];
+        hit_ctl = act_ctl[0];
+        hit_pop = act_pop[0];
+        hit_branch = act_branch[0];
         hit_fetch = fetch_fire & fetch_grant[0];
-        hit_set = warp_set_valid & (warp_set_wid == 0);
+        hit_set = act_set[0];
         w_idle = is_idle;
         w_active = active$q[0];
+        w_advance = 1'b0;
+        if (advance$q[0]) begin
+            pc$0$d = pc_plus4$0$q;
+        end
         do_push = 1'b0;
         do_pop = 1'b0;
         do_clear = 1'b0;
@@ -649,25 +1105,25 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         if (hit_pop & is_idle) begin
             pop_idle_next = (pop_idle_next & ~(1 << (0)) | ((1'b1) << (0)));
         end
-        if ((hit_ctl & warp_ctl_active | hit_set) & is_idle) begin
+        if ((hit_ctl & act_ctl_active | hit_set) & is_idle) begin
             ctl_idle_next = (ctl_idle_next & ~(1 << (0)) | ((1'b1) << (0)));
         end
         if (seed_quirks) begin
             if (hit_cmd) begin
                 w_idle = 1'b0;
                 w_active = 1'b1;
-                pc$0$d = warp_cmd_pc;
-                mask$0$d = warp_cmd_mask;
+                pc$0$d = act_cmd_pc;
+                mask$0$d = act_cmd_mask;
             end
             if (hit_end) begin
                 w_idle = 1'b1;
             end
             if (hit_ctl) begin
-                w_active = warp_ctl_active;
+                w_active = act_ctl_active;
             end
             if (hit_pop) begin
-                pc$0$d = p_pc;
-                mask$0$d = p_mask;
+                pc$0$d = stacks$tops_pc$0;
+                mask$0$d = stacks$tops_mask$0;
             end
             if (hit_fetch) begin
                 w_active = 1'b0;
@@ -675,8 +1131,8 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
-                pc$0$d = warp_set_pc;
-                mask$0$d = warp_set_mask;
+                pc$0$d = act_set_pc;
+                mask$0$d = act_set_mask;
             end
             do_push = hit_branch;
             do_pop = hit_pop & ~hit_branch;
@@ -685,24 +1141,26 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
             if (hit_cmd) begin
                 w_idle = 1'b0;
                 w_active = 1'b1;
-                pc$0$d = warp_cmd_pc;
-                mask$0$d = warp_cmd_mask;
+                pc$0$d = act_cmd_pc;
+                mask$0$d = act_cmd_mask;
             end
             if (hit_ctl & ~is_idle) begin
-                w_active = warp_ctl_active;
+                w_active = act_ctl_active;
             end
             if (hit_fetch) begin
                 w_active = 1'b0;
-                pc$0$d = pc$0$q + 32'h4;
+                w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[0]) begin
-                pc$0$d = p_pc;
-                mask$0$d = p_mask;
+                pc$0$d = stacks$tops_pc$0;
+                mask$0$d = stacks$tops_mask$0;
+                w_advance = 1'b0;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
-                pc$0$d = warp_set_pc;
-                mask$0$d = warp_set_mask;
+                pc$0$d = act_set_pc;
+                mask$0$d = act_set_mask;
+                w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
             do_push = hit_branch & ~is_idle;
@@ -712,6 +1170,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 pc$0$d = 32'h0;
                 mask$0$d = 32'h0;
                 do_clear = 1'b1;
+                w_advance = 1'b0;
             end
         end
         pushes = (pushes & ~(1 << (0)) | ((do_push) << (0)));
@@ -719,16 +1178,52 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         clears = (clears & ~(1 << (0)) | ((do_clear) << (0)));
         idle_next = (idle_next & ~(1 << (0)) | ((w_idle) << (0)));
         active_next = (active_next & ~(1 << (0)) | ((w_active) << (0)));
+        advance_next = (advance_next & ~(1 << (0)) | ((w_advance) << (0)));
+        if (registered) begin
+            from_keep_pc = pc$0$q;
+            from_keep_mask = mask$0$q;
+            if (advance$q[0]) begin
+                from_keep_pc = pc_plus4$0$q;
+            end
+            if (stage_writes$q[0]) begin
+                from_keep_pc = 32'h0;
+                from_keep_mask = 32'h0;
+            end
+            from_pop_pc = 32'h0;
+            from_pop_mask = 32'h0;
+            if (stage_sel_pop$q[0]) begin
+                from_pop_pc = stacks$tops_pc$0;
+                from_pop_mask = stacks$tops_mask$0;
+            end
+            from_set_pc = 32'h0;
+            from_set_mask = 32'h0;
+            if (stage_sel_set$q[0]) begin
+                from_set_pc = stage_set_pc$q;
+                from_set_mask = stage_set_mask$q;
+            end
+            from_cmd_pc = 32'h0;
+            from_cmd_mask = 32'h0;
+            if (stage_sel_cmd$q[0]) begin
+                from_cmd_pc = stage_cmd_pc$q;
+                from_cmd_mask = stage_cmd_mask$q;
+            end
+            pc$0$d = from_keep_pc | from_pop_pc | from_set_pc | from_cmd_pc;
+            mask$0$d = from_keep_mask | from_pop_mask | from_set_mask | from_cmd_mask;
+        end
         is_idle = idle$q[1];
-        hit_cmd = cmd_fire & (idle_enc$index == 1);
-        hit_end = end_ctl_valid & (end_ctl_wid == 1);
-        hit_ctl = warp_ctl_valid & (warp_ctl_wid == 1);
-        hit_pop = warp_pop_valid & (warp_pop_wid == 1);
-        hit_branch = branch_ctl_valid & (branch_ctl_wid == 1);
+        hit_cmd = act_cmd[1];
+        hit_end = act_end[1];
+        hit_ctl = act_ctl[1];
+        hit_pop = act_pop[1];
+        hit_branch = act_branch[1];
         hit_fetch = fetch_fire & fetch_grant[1];
-        hit_set = warp_set_valid & (warp_set_wid == 1);
+        hit_set = act_set[1];
         w_idle = is_idle;
         w_active = active$q[1];
+        w_advance = 1'b0;
+        if (advance$q[1]) begin
+            pc$1$d = pc_plus4$1$q;
+        end
         do_push = 1'b0;
         do_pop = 1'b0;
         do_clear = 1'b0;
@@ -741,25 +1236,25 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         if (hit_pop & is_idle) begin
             pop_idle_next = (pop_idle_next & ~(1 << (1)) | ((1'b1) << (1)));
         end
-        if ((hit_ctl & warp_ctl_active | hit_set) & is_idle) begin
+        if ((hit_ctl & act_ctl_active | hit_set) & is_idle) begin
             ctl_idle_next = (ctl_idle_next & ~(1 << (1)) | ((1'b1) << (1)));
         end
         if (seed_quirks) begin
             if (hit_cmd) begin
                 w_idle = 1'b0;
                 w_active = 1'b1;
-                pc$1$d = warp_cmd_pc;
-                mask$1$d = warp_cmd_mask;
+                pc$1$d = act_cmd_pc;
+                mask$1$d = act_cmd_mask;
             end
             if (hit_end) begin
                 w_idle = 1'b1;
             end
             if (hit_ctl) begin
-                w_active = warp_ctl_active;
+                w_active = act_ctl_active;
             end
             if (hit_pop) begin
-                pc$1$d = p_pc;
-                mask$1$d = p_mask;
+                pc$1$d = stacks$tops_pc$1;
+                mask$1$d = stacks$tops_mask$1;
             end
             if (hit_fetch) begin
                 w_active = 1'b0;
@@ -767,8 +1262,8 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
-                pc$1$d = warp_set_pc;
-                mask$1$d = warp_set_mask;
+                pc$1$d = act_set_pc;
+                mask$1$d = act_set_mask;
             end
             do_push = hit_branch;
             do_pop = hit_pop & ~hit_branch;
@@ -777,24 +1272,26 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
             if (hit_cmd) begin
                 w_idle = 1'b0;
                 w_active = 1'b1;
-                pc$1$d = warp_cmd_pc;
-                mask$1$d = warp_cmd_mask;
+                pc$1$d = act_cmd_pc;
+                mask$1$d = act_cmd_mask;
             end
             if (hit_ctl & ~is_idle) begin
-                w_active = warp_ctl_active;
+                w_active = act_ctl_active;
             end
             if (hit_fetch) begin
                 w_active = 1'b0;
-                pc$1$d = pc$1$q + 32'h4;
+                w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[1]) begin
-                pc$1$d = p_pc;
-                mask$1$d = p_mask;
+                pc$1$d = stacks$tops_pc$1;
+                mask$1$d = stacks$tops_mask$1;
+                w_advance = 1'b0;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
-                pc$1$d = warp_set_pc;
-                mask$1$d = warp_set_mask;
+                pc$1$d = act_set_pc;
+                mask$1$d = act_set_mask;
+                w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
             do_push = hit_branch & ~is_idle;
@@ -804,6 +1301,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 pc$1$d = 32'h0;
                 mask$1$d = 32'h0;
                 do_clear = 1'b1;
+                w_advance = 1'b0;
             end
         end
         pushes = (pushes & ~(1 << (1)) | ((do_push) << (1)));
@@ -811,16 +1309,52 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         clears = (clears & ~(1 << (1)) | ((do_clear) << (1)));
         idle_next = (idle_next & ~(1 << (1)) | ((w_idle) << (1)));
         active_next = (active_next & ~(1 << (1)) | ((w_active) << (1)));
+        advance_next = (advance_next & ~(1 << (1)) | ((w_advance) << (1)));
+        if (registered) begin
+            from_keep_pc = pc$1$q;
+            from_keep_mask = mask$1$q;
+            if (advance$q[1]) begin
+                from_keep_pc = pc_plus4$1$q;
+            end
+            if (stage_writes$q[1]) begin
+                from_keep_pc = 32'h0;
+                from_keep_mask = 32'h0;
+            end
+            from_pop_pc = 32'h0;
+            from_pop_mask = 32'h0;
+            if (stage_sel_pop$q[1]) begin
+                from_pop_pc = stacks$tops_pc$1;
+                from_pop_mask = stacks$tops_mask$1;
+            end
+            from_set_pc = 32'h0;
+            from_set_mask = 32'h0;
+            if (stage_sel_set$q[1]) begin
+                from_set_pc = stage_set_pc$q;
+                from_set_mask = stage_set_mask$q;
+            end
+            from_cmd_pc = 32'h0;
+            from_cmd_mask = 32'h0;
+            if (stage_sel_cmd$q[1]) begin
+                from_cmd_pc = stage_cmd_pc$q;
+                from_cmd_mask = stage_cmd_mask$q;
+            end
+            pc$1$d = from_keep_pc | from_pop_pc | from_set_pc | from_cmd_pc;
+            mask$1$d = from_keep_mask | from_pop_mask | from_set_mask | from_cmd_mask;
+        end
         is_idle = idle$q[2];
-        hit_cmd = cmd_fire & (idle_enc$index == 2);
-        hit_end = end_ctl_valid & (end_ctl_wid == 2);
-        hit_ctl = warp_ctl_valid & (warp_ctl_wid == 2);
-        hit_pop = warp_pop_valid & (warp_pop_wid == 2);
-        hit_branch = branch_ctl_valid & (branch_ctl_wid == 2);
+        hit_cmd = act_cmd[2];
+        hit_end = act_end[2];
+        hit_ctl = act_ctl[2];
+        hit_pop = act_pop[2];
+        hit_branch = act_branch[2];
         hit_fetch = fetch_fire & fetch_grant[2];
-        hit_set = warp_set_valid & (warp_set_wid == 2);
+        hit_set = act_set[2];
         w_idle = is_idle;
         w_active = active$q[2];
+        w_advance = 1'b0;
+        if (advance$q[2]) begin
+            pc$2$d = pc_plus4$2$q;
+        end
         do_push = 1'b0;
         do_pop = 1'b0;
         do_clear = 1'b0;
@@ -833,25 +1367,25 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         if (hit_pop & is_idle) begin
             pop_idle_next = (pop_idle_next & ~(1 << (2)) | ((1'b1) << (2)));
         end
-        if ((hit_ctl & warp_ctl_active | hit_set) & is_idle) begin
+        if ((hit_ctl & act_ctl_active | hit_set) & is_idle) begin
             ctl_idle_next = (ctl_idle_next & ~(1 << (2)) | ((1'b1) << (2)));
         end
         if (seed_quirks) begin
             if (hit_cmd) begin
                 w_idle = 1'b0;
                 w_active = 1'b1;
-                pc$2$d = warp_cmd_pc;
-                mask$2$d = warp_cmd_mask;
+                pc$2$d = act_cmd_pc;
+                mask$2$d = act_cmd_mask;
             end
             if (hit_end) begin
                 w_idle = 1'b1;
             end
             if (hit_ctl) begin
-                w_active = warp_ctl_active;
+                w_active = act_ctl_active;
             end
             if (hit_pop) begin
-                pc$2$d = p_pc;
-                mask$2$d = p_mask;
+                pc$2$d = stacks$tops_pc$2;
+                mask$2$d = stacks$tops_mask$2;
             end
             if (hit_fetch) begin
                 w_active = 1'b0;
@@ -859,8 +1393,8 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
-                pc$2$d = warp_set_pc;
-                mask$2$d = warp_set_mask;
+                pc$2$d = act_set_pc;
+                mask$2$d = act_set_mask;
             end
             do_push = hit_branch;
             do_pop = hit_pop & ~hit_branch;
@@ -869,24 +1403,26 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
             if (hit_cmd) begin
                 w_idle = 1'b0;
                 w_active = 1'b1;
-                pc$2$d = warp_cmd_pc;
-                mask$2$d = warp_cmd_mask;
+                pc$2$d = act_cmd_pc;
+                mask$2$d = act_cmd_mask;
             end
             if (hit_ctl & ~is_idle) begin
-                w_active = warp_ctl_active;
+                w_active = act_ctl_active;
             end
             if (hit_fetch) begin
                 w_active = 1'b0;
-                pc$2$d = pc$2$q + 32'h4;
+                w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[2]) begin
-                pc$2$d = p_pc;
-                mask$2$d = p_mask;
+                pc$2$d = stacks$tops_pc$2;
+                mask$2$d = stacks$tops_mask$2;
+                w_advance = 1'b0;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
-                pc$2$d = warp_set_pc;
-                mask$2$d = warp_set_mask;
+                pc$2$d = act_set_pc;
+                mask$2$d = act_set_mask;
+                w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
             do_push = hit_branch & ~is_idle;
@@ -896,6 +1432,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 pc$2$d = 32'h0;
                 mask$2$d = 32'h0;
                 do_clear = 1'b1;
+                w_advance = 1'b0;
             end
         end
         pushes = (pushes & ~(1 << (2)) | ((do_push) << (2)));
@@ -903,16 +1440,52 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         clears = (clears & ~(1 << (2)) | ((do_clear) << (2)));
         idle_next = (idle_next & ~(1 << (2)) | ((w_idle) << (2)));
         active_next = (active_next & ~(1 << (2)) | ((w_active) << (2)));
+        advance_next = (advance_next & ~(1 << (2)) | ((w_advance) << (2)));
+        if (registered) begin
+            from_keep_pc = pc$2$q;
+            from_keep_mask = mask$2$q;
+            if (advance$q[2]) begin
+                from_keep_pc = pc_plus4$2$q;
+            end
+            if (stage_writes$q[2]) begin
+                from_keep_pc = 32'h0;
+                from_keep_mask = 32'h0;
+            end
+            from_pop_pc = 32'h0;
+            from_pop_mask = 32'h0;
+            if (stage_sel_pop$q[2]) begin
+                from_pop_pc = stacks$tops_pc$2;
+                from_pop_mask = stacks$tops_mask$2;
+            end
+            from_set_pc = 32'h0;
+            from_set_mask = 32'h0;
+            if (stage_sel_set$q[2]) begin
+                from_set_pc = stage_set_pc$q;
+                from_set_mask = stage_set_mask$q;
+            end
+            from_cmd_pc = 32'h0;
+            from_cmd_mask = 32'h0;
+            if (stage_sel_cmd$q[2]) begin
+                from_cmd_pc = stage_cmd_pc$q;
+                from_cmd_mask = stage_cmd_mask$q;
+            end
+            pc$2$d = from_keep_pc | from_pop_pc | from_set_pc | from_cmd_pc;
+            mask$2$d = from_keep_mask | from_pop_mask | from_set_mask | from_cmd_mask;
+        end
         is_idle = idle$q[3];
-        hit_cmd = cmd_fire & (idle_enc$index == 3);
-        hit_end = end_ctl_valid & (end_ctl_wid == 3);
-        hit_ctl = warp_ctl_valid & (warp_ctl_wid == 3);
-        hit_pop = warp_pop_valid & (warp_pop_wid == 3);
-        hit_branch = branch_ctl_valid & (branch_ctl_wid == 3);
+        hit_cmd = act_cmd[3];
+        hit_end = act_end[3];
+        hit_ctl = act_ctl[3];
+        hit_pop = act_pop[3];
+        hit_branch = act_branch[3];
         hit_fetch = fetch_fire & fetch_grant[3];
-        hit_set = warp_set_valid & (warp_set_wid == 3);
+        hit_set = act_set[3];
         w_idle = is_idle;
         w_active = active$q[3];
+        w_advance = 1'b0;
+        if (advance$q[3]) begin
+            pc$3$d = pc_plus4$3$q;
+        end
         do_push = 1'b0;
         do_pop = 1'b0;
         do_clear = 1'b0;
@@ -925,25 +1498,25 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         if (hit_pop & is_idle) begin
             pop_idle_next = (pop_idle_next & ~(1 << (3)) | ((1'b1) << (3)));
         end
-        if ((hit_ctl & warp_ctl_active | hit_set) & is_idle) begin
+        if ((hit_ctl & act_ctl_active | hit_set) & is_idle) begin
             ctl_idle_next = (ctl_idle_next & ~(1 << (3)) | ((1'b1) << (3)));
         end
         if (seed_quirks) begin
             if (hit_cmd) begin
                 w_idle = 1'b0;
                 w_active = 1'b1;
-                pc$3$d = warp_cmd_pc;
-                mask$3$d = warp_cmd_mask;
+                pc$3$d = act_cmd_pc;
+                mask$3$d = act_cmd_mask;
             end
             if (hit_end) begin
                 w_idle = 1'b1;
             end
             if (hit_ctl) begin
-                w_active = warp_ctl_active;
+                w_active = act_ctl_active;
             end
             if (hit_pop) begin
-                pc$3$d = p_pc;
-                mask$3$d = p_mask;
+                pc$3$d = stacks$tops_pc$3;
+                mask$3$d = stacks$tops_mask$3;
             end
             if (hit_fetch) begin
                 w_active = 1'b0;
@@ -951,8 +1524,8 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
-                pc$3$d = warp_set_pc;
-                mask$3$d = warp_set_mask;
+                pc$3$d = act_set_pc;
+                mask$3$d = act_set_mask;
             end
             do_push = hit_branch;
             do_pop = hit_pop & ~hit_branch;
@@ -961,24 +1534,26 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
             if (hit_cmd) begin
                 w_idle = 1'b0;
                 w_active = 1'b1;
-                pc$3$d = warp_cmd_pc;
-                mask$3$d = warp_cmd_mask;
+                pc$3$d = act_cmd_pc;
+                mask$3$d = act_cmd_mask;
             end
             if (hit_ctl & ~is_idle) begin
-                w_active = warp_ctl_active;
+                w_active = act_ctl_active;
             end
             if (hit_fetch) begin
                 w_active = 1'b0;
-                pc$3$d = pc$3$q + 32'h4;
+                w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[3]) begin
-                pc$3$d = p_pc;
-                mask$3$d = p_mask;
+                pc$3$d = stacks$tops_pc$3;
+                mask$3$d = stacks$tops_mask$3;
+                w_advance = 1'b0;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
-                pc$3$d = warp_set_pc;
-                mask$3$d = warp_set_mask;
+                pc$3$d = act_set_pc;
+                mask$3$d = act_set_mask;
+                w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
             do_push = hit_branch & ~is_idle;
@@ -988,6 +1563,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 pc$3$d = 32'h0;
                 mask$3$d = 32'h0;
                 do_clear = 1'b1;
+                w_advance = 1'b0;
             end
         end
         pushes = (pushes & ~(1 << (3)) | ((do_push) << (3)));
@@ -995,16 +1571,52 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         clears = (clears & ~(1 << (3)) | ((do_clear) << (3)));
         idle_next = (idle_next & ~(1 << (3)) | ((w_idle) << (3)));
         active_next = (active_next & ~(1 << (3)) | ((w_active) << (3)));
+        advance_next = (advance_next & ~(1 << (3)) | ((w_advance) << (3)));
+        if (registered) begin
+            from_keep_pc = pc$3$q;
+            from_keep_mask = mask$3$q;
+            if (advance$q[3]) begin
+                from_keep_pc = pc_plus4$3$q;
+            end
+            if (stage_writes$q[3]) begin
+                from_keep_pc = 32'h0;
+                from_keep_mask = 32'h0;
+            end
+            from_pop_pc = 32'h0;
+            from_pop_mask = 32'h0;
+            if (stage_sel_pop$q[3]) begin
+                from_pop_pc = stacks$tops_pc$3;
+                from_pop_mask = stacks$tops_mask$3;
+            end
+            from_set_pc = 32'h0;
+            from_set_mask = 32'h0;
+            if (stage_sel_set$q[3]) begin
+                from_set_pc = stage_set_pc$q;
+                from_set_mask = stage_set_mask$q;
+            end
+            from_cmd_pc = 32'h0;
+            from_cmd_mask = 32'h0;
+            if (stage_sel_cmd$q[3]) begin
+                from_cmd_pc = stage_cmd_pc$q;
+                from_cmd_mask = stage_cmd_mask$q;
+            end
+            pc$3$d = from_keep_pc | from_pop_pc | from_set_pc | from_cmd_pc;
+            mask$3$d = from_keep_mask | from_pop_mask | from_set_mask | from_cmd_mask;
+        end
         is_idle = idle$q[4];
-        hit_cmd = cmd_fire & (idle_enc$index == 4);
-        hit_end = end_ctl_valid & (end_ctl_wid == 4);
-        hit_ctl = warp_ctl_valid & (warp_ctl_wid == 4);
-        hit_pop = warp_pop_valid & (warp_pop_wid == 4);
-        hit_branch = branch_ctl_valid & (branch_ctl_wid == 4);
+        hit_cmd = act_cmd[4];
+        hit_end = act_end[4];
+        hit_ctl = act_ctl[4];
+        hit_pop = act_pop[4];
+        hit_branch = act_branch[4];
         hit_fetch = fetch_fire & fetch_grant[4];
-        hit_set = warp_set_valid & (warp_set_wid == 4);
+        hit_set = act_set[4];
         w_idle = is_idle;
         w_active = active$q[4];
+        w_advance = 1'b0;
+        if (advance$q[4]) begin
+            pc$4$d = pc_plus4$4$q;
+        end
         do_push = 1'b0;
         do_pop = 1'b0;
         do_clear = 1'b0;
@@ -1017,25 +1629,25 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         if (hit_pop & is_idle) begin
             pop_idle_next = (pop_idle_next & ~(1 << (4)) | ((1'b1) << (4)));
         end
-        if ((hit_ctl & warp_ctl_active | hit_set) & is_idle) begin
+        if ((hit_ctl & act_ctl_active | hit_set) & is_idle) begin
             ctl_idle_next = (ctl_idle_next & ~(1 << (4)) | ((1'b1) << (4)));
         end
         if (seed_quirks) begin
             if (hit_cmd) begin
                 w_idle = 1'b0;
                 w_active = 1'b1;
-                pc$4$d = warp_cmd_pc;
-                mask$4$d = warp_cmd_mask;
+                pc$4$d = act_cmd_pc;
+                mask$4$d = act_cmd_mask;
             end
             if (hit_end) begin
                 w_idle = 1'b1;
             end
             if (hit_ctl) begin
-                w_active = warp_ctl_active;
+                w_active = act_ctl_active;
             end
             if (hit_pop) begin
-                pc$4$d = p_pc;
-                mask$4$d = p_mask;
+                pc$4$d = stacks$tops_pc$4;
+                mask$4$d = stacks$tops_mask$4;
             end
             if (hit_fetch) begin
                 w_active = 1'b0;
@@ -1043,8 +1655,8 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
-                pc$4$d = warp_set_pc;
-                mask$4$d = warp_set_mask;
+                pc$4$d = act_set_pc;
+                mask$4$d = act_set_mask;
             end
             do_push = hit_branch;
             do_pop = hit_pop & ~hit_branch;
@@ -1053,24 +1665,26 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
             if (hit_cmd) begin
                 w_idle = 1'b0;
                 w_active = 1'b1;
-                pc$4$d = warp_cmd_pc;
-                mask$4$d = warp_cmd_mask;
+                pc$4$d = act_cmd_pc;
+                mask$4$d = act_cmd_mask;
             end
             if (hit_ctl & ~is_idle) begin
-                w_active = warp_ctl_active;
+                w_active = act_ctl_active;
             end
             if (hit_fetch) begin
                 w_active = 1'b0;
-                pc$4$d = pc$4$q + 32'h4;
+                w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[4]) begin
-                pc$4$d = p_pc;
-                mask$4$d = p_mask;
+                pc$4$d = stacks$tops_pc$4;
+                mask$4$d = stacks$tops_mask$4;
+                w_advance = 1'b0;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
-                pc$4$d = warp_set_pc;
-                mask$4$d = warp_set_mask;
+                pc$4$d = act_set_pc;
+                mask$4$d = act_set_mask;
+                w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
             do_push = hit_branch & ~is_idle;
@@ -1080,6 +1694,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 pc$4$d = 32'h0;
                 mask$4$d = 32'h0;
                 do_clear = 1'b1;
+                w_advance = 1'b0;
             end
         end
         pushes = (pushes & ~(1 << (4)) | ((do_push) << (4)));
@@ -1087,16 +1702,52 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         clears = (clears & ~(1 << (4)) | ((do_clear) << (4)));
         idle_next = (idle_next & ~(1 << (4)) | ((w_idle) << (4)));
         active_next = (active_next & ~(1 << (4)) | ((w_active) << (4)));
+        advance_next = (advance_next & ~(1 << (4)) | ((w_advance) << (4)));
+        if (registered) begin
+            from_keep_pc = pc$4$q;
+            from_keep_mask = mask$4$q;
+            if (advance$q[4]) begin
+                from_keep_pc = pc_plus4$4$q;
+            end
+            if (stage_writes$q[4]) begin
+                from_keep_pc = 32'h0;
+                from_keep_mask = 32'h0;
+            end
+            from_pop_pc = 32'h0;
+            from_pop_mask = 32'h0;
+            if (stage_sel_pop$q[4]) begin
+                from_pop_pc = stacks$tops_pc$4;
+                from_pop_mask = stacks$tops_mask$4;
+            end
+            from_set_pc = 32'h0;
+            from_set_mask = 32'h0;
+            if (stage_sel_set$q[4]) begin
+                from_set_pc = stage_set_pc$q;
+                from_set_mask = stage_set_mask$q;
+            end
+            from_cmd_pc = 32'h0;
+            from_cmd_mask = 32'h0;
+            if (stage_sel_cmd$q[4]) begin
+                from_cmd_pc = stage_cmd_pc$q;
+                from_cmd_mask = stage_cmd_mask$q;
+            end
+            pc$4$d = from_keep_pc | from_pop_pc | from_set_pc | from_cmd_pc;
+            mask$4$d = from_keep_mask | from_pop_mask | from_set_mask | from_cmd_mask;
+        end
         is_idle = idle$q[5];
-        hit_cmd = cmd_fire & (idle_enc$index == 5);
-        hit_end = end_ctl_valid & (end_ctl_wid == 5);
-        hit_ctl = warp_ctl_valid & (warp_ctl_wid == 5);
-        hit_pop = warp_pop_valid & (warp_pop_wid == 5);
-        hit_branch = branch_ctl_valid & (branch_ctl_wid == 5);
+        hit_cmd = act_cmd[5];
+        hit_end = act_end[5];
+        hit_ctl = act_ctl[5];
+        hit_pop = act_pop[5];
+        hit_branch = act_branch[5];
         hit_fetch = fetch_fire & fetch_grant[5];
-        hit_set = warp_set_valid & (warp_set_wid == 5);
+        hit_set = act_set[5];
         w_idle = is_idle;
         w_active = active$q[5];
+        w_advance = 1'b0;
+        if (advance$q[5]) begin
+            pc$5$d = pc_plus4$5$q;
+        end
         do_push = 1'b0;
         do_pop = 1'b0;
         do_clear = 1'b0;
@@ -1109,25 +1760,25 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         if (hit_pop & is_idle) begin
             pop_idle_next = (pop_idle_next & ~(1 << (5)) | ((1'b1) << (5)));
         end
-        if ((hit_ctl & warp_ctl_active | hit_set) & is_idle) begin
+        if ((hit_ctl & act_ctl_active | hit_set) & is_idle) begin
             ctl_idle_next = (ctl_idle_next & ~(1 << (5)) | ((1'b1) << (5)));
         end
         if (seed_quirks) begin
             if (hit_cmd) begin
                 w_idle = 1'b0;
                 w_active = 1'b1;
-                pc$5$d = warp_cmd_pc;
-                mask$5$d = warp_cmd_mask;
+                pc$5$d = act_cmd_pc;
+                mask$5$d = act_cmd_mask;
             end
             if (hit_end) begin
                 w_idle = 1'b1;
             end
             if (hit_ctl) begin
-                w_active = warp_ctl_active;
+                w_active = act_ctl_active;
             end
             if (hit_pop) begin
-                pc$5$d = p_pc;
-                mask$5$d = p_mask;
+                pc$5$d = stacks$tops_pc$5;
+                mask$5$d = stacks$tops_mask$5;
             end
             if (hit_fetch) begin
                 w_active = 1'b0;
@@ -1135,8 +1786,8 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
-                pc$5$d = warp_set_pc;
-                mask$5$d = warp_set_mask;
+                pc$5$d = act_set_pc;
+                mask$5$d = act_set_mask;
             end
             do_push = hit_branch;
             do_pop = hit_pop & ~hit_branch;
@@ -1145,24 +1796,26 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
             if (hit_cmd) begin
                 w_idle = 1'b0;
                 w_active = 1'b1;
-                pc$5$d = warp_cmd_pc;
-                mask$5$d = warp_cmd_mask;
+                pc$5$d = act_cmd_pc;
+                mask$5$d = act_cmd_mask;
             end
             if (hit_ctl & ~is_idle) begin
-                w_active = warp_ctl_active;
+                w_active = act_ctl_active;
             end
             if (hit_fetch) begin
                 w_active = 1'b0;
-                pc$5$d = pc$5$q + 32'h4;
+                w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[5]) begin
-                pc$5$d = p_pc;
-                mask$5$d = p_mask;
+                pc$5$d = stacks$tops_pc$5;
+                mask$5$d = stacks$tops_mask$5;
+                w_advance = 1'b0;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
-                pc$5$d = warp_set_pc;
-                mask$5$d = warp_set_mask;
+                pc$5$d = act_set_pc;
+                mask$5$d = act_set_mask;
+                w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
             do_push = hit_branch & ~is_idle;
@@ -1172,6 +1825,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 pc$5$d = 32'h0;
                 mask$5$d = 32'h0;
                 do_clear = 1'b1;
+                w_advance = 1'b0;
             end
         end
         pushes = (pushes & ~(1 << (5)) | ((do_push) << (5)));
@@ -1179,16 +1833,52 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         clears = (clears & ~(1 << (5)) | ((do_clear) << (5)));
         idle_next = (idle_next & ~(1 << (5)) | ((w_idle) << (5)));
         active_next = (active_next & ~(1 << (5)) | ((w_active) << (5)));
+        advance_next = (advance_next & ~(1 << (5)) | ((w_advance) << (5)));
+        if (registered) begin
+            from_keep_pc = pc$5$q;
+            from_keep_mask = mask$5$q;
+            if (advance$q[5]) begin
+                from_keep_pc = pc_plus4$5$q;
+            end
+            if (stage_writes$q[5]) begin
+                from_keep_pc = 32'h0;
+                from_keep_mask = 32'h0;
+            end
+            from_pop_pc = 32'h0;
+            from_pop_mask = 32'h0;
+            if (stage_sel_pop$q[5]) begin
+                from_pop_pc = stacks$tops_pc$5;
+                from_pop_mask = stacks$tops_mask$5;
+            end
+            from_set_pc = 32'h0;
+            from_set_mask = 32'h0;
+            if (stage_sel_set$q[5]) begin
+                from_set_pc = stage_set_pc$q;
+                from_set_mask = stage_set_mask$q;
+            end
+            from_cmd_pc = 32'h0;
+            from_cmd_mask = 32'h0;
+            if (stage_sel_cmd$q[5]) begin
+                from_cmd_pc = stage_cmd_pc$q;
+                from_cmd_mask = stage_cmd_mask$q;
+            end
+            pc$5$d = from_keep_pc | from_pop_pc | from_set_pc | from_cmd_pc;
+            mask$5$d = from_keep_mask | from_pop_mask | from_set_mask | from_cmd_mask;
+        end
         is_idle = idle$q[6];
-        hit_cmd = cmd_fire & (idle_enc$index == 6);
-        hit_end = end_ctl_valid & (end_ctl_wid == 6);
-        hit_ctl = warp_ctl_valid & (warp_ctl_wid == 6);
-        hit_pop = warp_pop_valid & (warp_pop_wid == 6);
-        hit_branch = branch_ctl_valid & (branch_ctl_wid == 6);
+        hit_cmd = act_cmd[6];
+        hit_end = act_end[6];
+        hit_ctl = act_ctl[6];
+        hit_pop = act_pop[6];
+        hit_branch = act_branch[6];
         hit_fetch = fetch_fire & fetch_grant[6];
-        hit_set = warp_set_valid & (warp_set_wid == 6);
+        hit_set = act_set[6];
         w_idle = is_idle;
         w_active = active$q[6];
+        w_advance = 1'b0;
+        if (advance$q[6]) begin
+            pc$6$d = pc_plus4$6$q;
+        end
         do_push = 1'b0;
         do_pop = 1'b0;
         do_clear = 1'b0;
@@ -1201,25 +1891,25 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         if (hit_pop & is_idle) begin
             pop_idle_next = (pop_idle_next & ~(1 << (6)) | ((1'b1) << (6)));
         end
-        if ((hit_ctl & warp_ctl_active | hit_set) & is_idle) begin
+        if ((hit_ctl & act_ctl_active | hit_set) & is_idle) begin
             ctl_idle_next = (ctl_idle_next & ~(1 << (6)) | ((1'b1) << (6)));
         end
         if (seed_quirks) begin
             if (hit_cmd) begin
                 w_idle = 1'b0;
                 w_active = 1'b1;
-                pc$6$d = warp_cmd_pc;
-                mask$6$d = warp_cmd_mask;
+                pc$6$d = act_cmd_pc;
+                mask$6$d = act_cmd_mask;
             end
             if (hit_end) begin
                 w_idle = 1'b1;
             end
             if (hit_ctl) begin
-                w_active = warp_ctl_active;
+                w_active = act_ctl_active;
             end
             if (hit_pop) begin
-                pc$6$d = p_pc;
-                mask$6$d = p_mask;
+                pc$6$d = stacks$tops_pc$6;
+                mask$6$d = stacks$tops_mask$6;
             end
             if (hit_fetch) begin
                 w_active = 1'b0;
@@ -1227,8 +1917,8 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
-                pc$6$d = warp_set_pc;
-                mask$6$d = warp_set_mask;
+                pc$6$d = act_set_pc;
+                mask$6$d = act_set_mask;
             end
             do_push = hit_branch;
             do_pop = hit_pop & ~hit_branch;
@@ -1237,24 +1927,26 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
             if (hit_cmd) begin
                 w_idle = 1'b0;
                 w_active = 1'b1;
-                pc$6$d = warp_cmd_pc;
-                mask$6$d = warp_cmd_mask;
+                pc$6$d = act_cmd_pc;
+                mask$6$d = act_cmd_mask;
             end
             if (hit_ctl & ~is_idle) begin
-                w_active = warp_ctl_active;
+                w_active = act_ctl_active;
             end
             if (hit_fetch) begin
                 w_active = 1'b0;
-                pc$6$d = pc$6$q + 32'h4;
+                w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[6]) begin
-                pc$6$d = p_pc;
-                mask$6$d = p_mask;
+                pc$6$d = stacks$tops_pc$6;
+                mask$6$d = stacks$tops_mask$6;
+                w_advance = 1'b0;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
-                pc$6$d = warp_set_pc;
-                mask$6$d = warp_set_mask;
+                pc$6$d = act_set_pc;
+                mask$6$d = act_set_mask;
+                w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
             do_push = hit_branch & ~is_idle;
@@ -1264,6 +1956,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 pc$6$d = 32'h0;
                 mask$6$d = 32'h0;
                 do_clear = 1'b1;
+                w_advance = 1'b0;
             end
         end
         pushes = (pushes & ~(1 << (6)) | ((do_push) << (6)));
@@ -1271,16 +1964,52 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         clears = (clears & ~(1 << (6)) | ((do_clear) << (6)));
         idle_next = (idle_next & ~(1 << (6)) | ((w_idle) << (6)));
         active_next = (active_next & ~(1 << (6)) | ((w_active) << (6)));
+        advance_next = (advance_next & ~(1 << (6)) | ((w_advance) << (6)));
+        if (registered) begin
+            from_keep_pc = pc$6$q;
+            from_keep_mask = mask$6$q;
+            if (advance$q[6]) begin
+                from_keep_pc = pc_plus4$6$q;
+            end
+            if (stage_writes$q[6]) begin
+                from_keep_pc = 32'h0;
+                from_keep_mask = 32'h0;
+            end
+            from_pop_pc = 32'h0;
+            from_pop_mask = 32'h0;
+            if (stage_sel_pop$q[6]) begin
+                from_pop_pc = stacks$tops_pc$6;
+                from_pop_mask = stacks$tops_mask$6;
+            end
+            from_set_pc = 32'h0;
+            from_set_mask = 32'h0;
+            if (stage_sel_set$q[6]) begin
+                from_set_pc = stage_set_pc$q;
+                from_set_mask = stage_set_mask$q;
+            end
+            from_cmd_pc = 32'h0;
+            from_cmd_mask = 32'h0;
+            if (stage_sel_cmd$q[6]) begin
+                from_cmd_pc = stage_cmd_pc$q;
+                from_cmd_mask = stage_cmd_mask$q;
+            end
+            pc$6$d = from_keep_pc | from_pop_pc | from_set_pc | from_cmd_pc;
+            mask$6$d = from_keep_mask | from_pop_mask | from_set_mask | from_cmd_mask;
+        end
         is_idle = idle$q[7];
-        hit_cmd = cmd_fire & (idle_enc$index == 7);
-        hit_end = end_ctl_valid & (end_ctl_wid == 7);
-        hit_ctl = warp_ctl_valid & (warp_ctl_wid == 7);
-        hit_pop = warp_pop_valid & (warp_pop_wid == 7);
-        hit_branch = branch_ctl_valid & (branch_ctl_wid == 7);
+        hit_cmd = act_cmd[7];
+        hit_end = act_end[7];
+        hit_ctl = act_ctl[7];
+        hit_pop = act_pop[7];
+        hit_branch = act_branch[7];
         hit_fetch = fetch_fire & fetch_grant[7];
-        hit_set = warp_set_valid & (warp_set_wid == 7);
+        hit_set = act_set[7];
         w_idle = is_idle;
         w_active = active$q[7];
+        w_advance = 1'b0;
+        if (advance$q[7]) begin
+            pc$7$d = pc_plus4$7$q;
+        end
         do_push = 1'b0;
         do_pop = 1'b0;
         do_clear = 1'b0;
@@ -1293,25 +2022,25 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         if (hit_pop & is_idle) begin
             pop_idle_next = (pop_idle_next & ~(1 << (7)) | ((1'b1) << (7)));
         end
-        if ((hit_ctl & warp_ctl_active | hit_set) & is_idle) begin
+        if ((hit_ctl & act_ctl_active | hit_set) & is_idle) begin
             ctl_idle_next = (ctl_idle_next & ~(1 << (7)) | ((1'b1) << (7)));
         end
         if (seed_quirks) begin
             if (hit_cmd) begin
                 w_idle = 1'b0;
                 w_active = 1'b1;
-                pc$7$d = warp_cmd_pc;
-                mask$7$d = warp_cmd_mask;
+                pc$7$d = act_cmd_pc;
+                mask$7$d = act_cmd_mask;
             end
             if (hit_end) begin
                 w_idle = 1'b1;
             end
             if (hit_ctl) begin
-                w_active = warp_ctl_active;
+                w_active = act_ctl_active;
             end
             if (hit_pop) begin
-                pc$7$d = p_pc;
-                mask$7$d = p_mask;
+                pc$7$d = stacks$tops_pc$7;
+                mask$7$d = stacks$tops_mask$7;
             end
             if (hit_fetch) begin
                 w_active = 1'b0;
@@ -1319,8 +2048,8 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
-                pc$7$d = warp_set_pc;
-                mask$7$d = warp_set_mask;
+                pc$7$d = act_set_pc;
+                mask$7$d = act_set_mask;
             end
             do_push = hit_branch;
             do_pop = hit_pop & ~hit_branch;
@@ -1329,24 +2058,26 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
             if (hit_cmd) begin
                 w_idle = 1'b0;
                 w_active = 1'b1;
-                pc$7$d = warp_cmd_pc;
-                mask$7$d = warp_cmd_mask;
+                pc$7$d = act_cmd_pc;
+                mask$7$d = act_cmd_mask;
             end
             if (hit_ctl & ~is_idle) begin
-                w_active = warp_ctl_active;
+                w_active = act_ctl_active;
             end
             if (hit_fetch) begin
                 w_active = 1'b0;
-                pc$7$d = pc$7$q + 32'h4;
+                w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[7]) begin
-                pc$7$d = p_pc;
-                mask$7$d = p_mask;
+                pc$7$d = stacks$tops_pc$7;
+                mask$7$d = stacks$tops_mask$7;
+                w_advance = 1'b0;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
-                pc$7$d = warp_set_pc;
-                mask$7$d = warp_set_mask;
+                pc$7$d = act_set_pc;
+                mask$7$d = act_set_mask;
+                w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
             do_push = hit_branch & ~is_idle;
@@ -1356,6 +2087,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 pc$7$d = 32'h0;
                 mask$7$d = 32'h0;
                 do_clear = 1'b1;
+                w_advance = 1'b0;
             end
         end
         pushes = (pushes & ~(1 << (7)) | ((do_push) << (7)));
@@ -1363,9 +2095,66 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         clears = (clears & ~(1 << (7)) | ((do_clear) << (7)));
         idle_next = (idle_next & ~(1 << (7)) | ((w_idle) << (7)));
         active_next = (active_next & ~(1 << (7)) | ((w_active) << (7)));
+        advance_next = (advance_next & ~(1 << (7)) | ((w_advance) << (7)));
+        if (registered) begin
+            from_keep_pc = pc$7$q;
+            from_keep_mask = mask$7$q;
+            if (advance$q[7]) begin
+                from_keep_pc = pc_plus4$7$q;
+            end
+            if (stage_writes$q[7]) begin
+                from_keep_pc = 32'h0;
+                from_keep_mask = 32'h0;
+            end
+            from_pop_pc = 32'h0;
+            from_pop_mask = 32'h0;
+            if (stage_sel_pop$q[7]) begin
+                from_pop_pc = stacks$tops_pc$7;
+                from_pop_mask = stacks$tops_mask$7;
+            end
+            from_set_pc = 32'h0;
+            from_set_mask = 32'h0;
+            if (stage_sel_set$q[7]) begin
+                from_set_pc = stage_set_pc$q;
+                from_set_mask = stage_set_mask$q;
+            end
+            from_cmd_pc = 32'h0;
+            from_cmd_mask = 32'h0;
+            if (stage_sel_cmd$q[7]) begin
+                from_cmd_pc = stage_cmd_pc$q;
+                from_cmd_mask = stage_cmd_mask$q;
+            end
+            pc$7$d = from_keep_pc | from_pop_pc | from_set_pc | from_cmd_pc;
+            mask$7$d = from_keep_mask | from_pop_mask | from_set_mask | from_cmd_mask;
+        end
+        advance$d = advance_next;
+        fetch_rr$req = active$q;
+        if (registered) begin
+            fetch_rr$req = active_next;
+            if (reset) begin
+                fetch_rr$req = 32'h0;
+            end
+        end
         stacks$push = pushes;
         stacks$pop = pops;
         stacks$clear = clears;
+        sel_cmd_next = new_cmd;
+        sel_pop_next = new_pop & ~idle_next & ~stacks$empty_next;
+        sel_set_next = new_set & ~idle_next;
+        writes_next = sel_cmd_next | sel_pop_next | sel_set_next;
+        writes_next = writes_next | (new_end & ~idle_next);
+        sel_pop_next = sel_pop_next & ~(new_set | new_end);
+        sel_set_next = sel_set_next & ~new_end;
+        stage_sel_set$d = 32'h0;
+        stage_sel_pop$d = 32'h0;
+        stage_sel_cmd$d = 32'h0;
+        stage_writes$d = 32'h0;
+        if (registered & ~reset) begin
+            stage_sel_set$d = sel_set_next;
+            stage_sel_pop$d = sel_pop_next;
+            stage_sel_cmd$d = sel_cmd_next;
+            stage_writes$d = writes_next;
+        end
         idle$d = idle_next;
         active$d = active_next;
         end_idle_q$d = end_idle_next;
@@ -1375,6 +2164,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         if (reset) begin
             idle$d = all_warps;
             active$d = 32'h0;
+            advance$d = 32'h0;
             end_idle_q$d = 32'h0;
             branch_idle_q$d = 32'h0;
             pop_idle_q$d = 32'h0;
@@ -1530,12 +2320,18 @@ module WarpScheduler__core_fetch_rr(clock,reset,req,advance,valid,index,grant);
     output reg  [2:0] index;
     output reg  [7:0] grant;
     // Constant declarations
+    localparam  lookahead = 1'b0;
     localparam  above_at_reset = 8'h0;
     // Stub signals
     reg  [7:0] above$d;
     wire  [7:0] above$q;
     reg  above$clock;
+    reg  [7:0] grant_q$d;
+    wire  [7:0] grant_q$q;
+    reg  grant_q$clock;
     // Local signals
+    reg  [7:0] shown;
+    reg  [7:0] above_now;
     reg  [7:0] req_above;
     reg  [7:0] grant_above;
     reg  [7:0] grant_low;
@@ -1547,43 +2343,67 @@ module WarpScheduler__core_fetch_rr(clock,reset,req,advance,valid,index,grant);
         .q(above$q),
         .clock(above$clock)
     );
+    WarpScheduler__core_active grant_q(
+        .d(grant_q$d),
+        .q(grant_q$q),
+        .clock(grant_q$clock)
+    );
     // Update code
     always @(*) begin
         above$clock = clock;
+        grant_q$clock = clock;
         above$d = above$q;
-        req_above = req & above$q;
+        grant_q$d = grant_q$q;
+        above_now = above$q;
+        if (lookahead & advance & |grant_q$q) begin
+            above_now = ~(grant_q$q | (grant_q$q - 32'h1));
+        end
+        if (lookahead & reset) begin
+            above_now = above_at_reset;
+        end
+        req_above = req & above_now;
         grant_above = req_above & (~req_above + 32'h1);
         grant_low = req & (~req + 32'h1);
         one_hot = grant_low;
         if (|req_above) begin
             one_hot = grant_above;
         end
+        shown = one_hot;
+        if (lookahead) begin
+            shown = grant_q$q;
+        end
         pick = 32'h0;
-        if (one_hot[1]) begin
+        if (shown[1]) begin
             pick = pick | 1;
         end
-        if (one_hot[2]) begin
+        if (shown[2]) begin
             pick = pick | 2;
         end
-        if (one_hot[3]) begin
+        if (shown[3]) begin
             pick = pick | 3;
         end
-        if (one_hot[4]) begin
+        if (shown[4]) begin
             pick = pick | 4;
         end
-        if (one_hot[5]) begin
+        if (shown[5]) begin
             pick = pick | 5;
         end
-        if (one_hot[6]) begin
+        if (shown[6]) begin
             pick = pick | 6;
         end
-        if (one_hot[7]) begin
+        if (shown[7]) begin
             pick = pick | 7;
         end
         valid = |req;
         index = pick;
         grant = one_hot;
-        if (reset) begin
+        grant_q$d = one_hot;
+        if (lookahead) begin
+            valid = |shown;
+            grant = grant_q$q;
+            above$d = above_now;
+        end
+        else if (reset) begin
             above$d = above_at_reset;
         end
         else if (advance & |req) begin
@@ -1606,7 +2426,7 @@ module WarpScheduler__core_mask_0(d,q,clock);
     end
 endmodule // WarpScheduler__core_mask_0
 
-module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,clear,top_wid,top_mask,top_pc,empty,full,overflow,underflow);
+module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,clear,top_wid,top_mask,top_pc,tops_mask$0,tops_mask$1,tops_mask$2,tops_mask$3,tops_mask$4,tops_mask$5,tops_mask$6,tops_mask$7,tops_pc$0,tops_pc$1,tops_pc$2,tops_pc$3,tops_pc$4,tops_pc$5,tops_pc$6,tops_pc$7,empty,empty_next,full,overflow,underflow);
     // Module arguments
     input wire  clock;
     input wire  reset;
@@ -1620,7 +2440,24 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
     input wire  [2:0] top_wid;
     output reg  [31:0] top_mask;
     output reg  [31:0] top_pc;
+    output reg  [31:0] tops_mask$0;
+    output reg  [31:0] tops_mask$1;
+    output reg  [31:0] tops_mask$2;
+    output reg  [31:0] tops_mask$3;
+    output reg  [31:0] tops_mask$4;
+    output reg  [31:0] tops_mask$5;
+    output reg  [31:0] tops_mask$6;
+    output reg  [31:0] tops_mask$7;
+    output reg  [31:0] tops_pc$0;
+    output reg  [31:0] tops_pc$1;
+    output reg  [31:0] tops_pc$2;
+    output reg  [31:0] tops_pc$3;
+    output reg  [31:0] tops_pc$4;
+    output reg  [31:0] tops_pc$5;
+    output reg  [31:0] tops_pc$6;
+    output reg  [31:0] tops_pc$7;
     output reg  [7:0] empty;
+    output reg  [7:0] empty_next;
     output reg  [7:0] full;
     output reg  [7:0] overflow;
     output reg  [7:0] underflow;
@@ -1777,13 +2614,11 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
     reg  [7:0] underflow_q$d;
     wire  [7:0] underflow_q$q;
     reg  underflow_q$clock;
-    reg  refill$d;
-    wire  refill$q;
-    reg  refill$clock;
-    reg  [2:0] refill_wid$d;
-    wire  [2:0] refill_wid$q;
-    reg  refill_wid$clock;
+    reg  [7:0] refills$d;
+    wire  [7:0] refills$q;
+    reg  refills$clock;
     // Local signals
+    reg  [7:0] empties_next;
     reg  w_push;
     reg  w_pop;
     reg  w_clear;
@@ -1808,7 +2643,6 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
     reg  write_replace;
     reg  [7:0] write_slot;
     reg  read;
-    reg  [3:0] read_sp;
     reg  [3:0] read_slot;
     reg  [7:0] read_base;
     // Sub module instances
@@ -2040,26 +2874,19 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
         .q(underflow_q$q),
         .clock(underflow_q$clock)
     );
-    WarpScheduler__core_stacks_refill refill(
-        .d(refill$d),
-        .q(refill$q),
-        .clock(refill$clock)
-    );
-    WarpScheduler__core_stacks_refill_wid refill_wid(
-        .d(refill_wid$d),
-        .q(refill_wid$q),
-        .clock(refill_wid$clock)
+    WarpScheduler__core_active refills(
+        .d(refills$d),
+        .q(refills$q),
+        .clock(refills$clock)
     );
     // Update code
     always @(*) begin
         overflow_q$clock = clock;
         underflow_q$clock = clock;
-        refill$clock = clock;
-        refill_wid$clock = clock;
+        refills$clock = clock;
         overflow_q$d = overflow_q$q;
         underflow_q$d = underflow_q$q;
-        refill$d = refill$q;
-        refill_wid$d = refill_wid$q;
+        refills$d = refills$q;
         mask_ram$read_clock = clock;
         mask_ram$write_clock = clock;
         pc_ram$read_clock = clock;
@@ -2069,13 +2896,14 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
         overflow_next = overflow_q$q;
         underflow_next = underflow_q$q;
         empties = 32'h0;
+        empties_next = 32'h0;
         fulls = 32'h0;
         t_mask = 32'h0;
         t_pc = 32'h0;
         write_base = 32'h0;
         write_sp = 32'h0;
         read_base = 32'h0;
-        read_sp = 32'h0;
+        read_slot = 32'h0;
         sp$0$clock = clock;
         sp$0$d = sp$0$q;
         top_mask_q$0$clock = clock;
@@ -2099,16 +2927,22 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
         end
         if (pop_wid == 0) begin
             read_base = base$0;
-            read_sp = sp$0$q;
+            read_slot = sp$0$q - two;
         end
-        w_refill = refill$q & (refill_wid$q == 0);
+        w_refill = refills$q[0];
+        tops_mask$0 = top_mask_q$0$q;
+        tops_pc$0 = top_pc_q$0$q;
+        if (w_refill) begin
+            tops_mask$0 = mask_ram$read_data;
+            tops_pc$0 = pc_ram$read_data;
+        end
         if (top_wid == 0) begin
-            t_mask = top_mask_q$0$q;
-            t_pc = top_pc_q$0$q;
+            t_mask = tops_mask$0;
+            t_pc = tops_pc$0;
         end
         w_clr = reset | w_clear;
         w_put = ~w_clr & w_push & (w_pop | ~w_full);
-        w_zero = ~w_clr & ~w_push & w_pop & ~w_empty & (sp$0$q < 32'h2) & ~slot0_when_empty;
+        w_zero = ~w_push & w_pop & ~w_empty & (sp$0$q < 32'h2) & ~slot0_when_empty;
         w_bottom = ~w_clr & w_push & ((w_pop & (sp$0$q < 32'h2)) | (~w_pop & w_empty));
         top_mask_q$0$d = top_mask_q$0$q;
         top_pc_q$0$d = top_pc_q$0$q;
@@ -2166,6 +3000,7 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
                 end
             end
         end
+        empties_next = (empties_next & ~(1 << (0)) | ((sp$0$d == 32'h0) << (0)));
         sp$1$clock = clock;
         sp$1$d = sp$1$q;
         top_mask_q$1$clock = clock;
@@ -2189,16 +3024,22 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
         end
         if (pop_wid == 1) begin
             read_base = base$1;
-            read_sp = sp$1$q;
+            read_slot = sp$1$q - two;
         end
-        w_refill = refill$q & (refill_wid$q == 1);
+        w_refill = refills$q[1];
+        tops_mask$1 = top_mask_q$1$q;
+        tops_pc$1 = top_pc_q$1$q;
+        if (w_refill) begin
+            tops_mask$1 = mask_ram$read_data;
+            tops_pc$1 = pc_ram$read_data;
+        end
         if (top_wid == 1) begin
-            t_mask = top_mask_q$1$q;
-            t_pc = top_pc_q$1$q;
+            t_mask = tops_mask$1;
+            t_pc = tops_pc$1;
         end
         w_clr = reset | w_clear;
         w_put = ~w_clr & w_push & (w_pop | ~w_full);
-        w_zero = ~w_clr & ~w_push & w_pop & ~w_empty & (sp$1$q < 32'h2) & ~slot0_when_empty;
+        w_zero = ~w_push & w_pop & ~w_empty & (sp$1$q < 32'h2) & ~slot0_when_empty;
         w_bottom = ~w_clr & w_push & ((w_pop & (sp$1$q < 32'h2)) | (~w_pop & w_empty));
         top_mask_q$1$d = top_mask_q$1$q;
         top_pc_q$1$d = top_pc_q$1$q;
@@ -2256,6 +3097,7 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
                 end
             end
         end
+        empties_next = (empties_next & ~(1 << (1)) | ((sp$1$d == 32'h0) << (1)));
         sp$2$clock = clock;
         sp$2$d = sp$2$q;
         top_mask_q$2$clock = clock;
@@ -2279,16 +3121,22 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
         end
         if (pop_wid == 2) begin
             read_base = base$2;
-            read_sp = sp$2$q;
+            read_slot = sp$2$q - two;
         end
-        w_refill = refill$q & (refill_wid$q == 2);
+        w_refill = refills$q[2];
+        tops_mask$2 = top_mask_q$2$q;
+        tops_pc$2 = top_pc_q$2$q;
+        if (w_refill) begin
+            tops_mask$2 = mask_ram$read_data;
+            tops_pc$2 = pc_ram$read_data;
+        end
         if (top_wid == 2) begin
-            t_mask = top_mask_q$2$q;
-            t_pc = top_pc_q$2$q;
+            t_mask = tops_mask$2;
+            t_pc = tops_pc$2;
         end
         w_clr = reset | w_clear;
         w_put = ~w_clr & w_push & (w_pop | ~w_full);
-        w_zero = ~w_clr & ~w_push & w_pop & ~w_empty & (sp$2$q < 32'h2) & ~slot0_when_empty;
+        w_zero = ~w_push & w_pop & ~w_empty & (sp$2$q < 32'h2) & ~slot0_when_empty;
         w_bottom = ~w_clr & w_push & ((w_pop & (sp$2$q < 32'h2)) | (~w_pop & w_empty));
         top_mask_q$2$d = top_mask_q$2$q;
         top_pc_q$2$d = top_pc_q$2$q;
@@ -2346,6 +3194,7 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
                 end
             end
         end
+        empties_next = (empties_next & ~(1 << (2)) | ((sp$2$d == 32'h0) << (2)));
         sp$3$clock = clock;
         sp$3$d = sp$3$q;
         top_mask_q$3$clock = clock;
@@ -2369,16 +3218,22 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
         end
         if (pop_wid == 3) begin
             read_base = base$3;
-            read_sp = sp$3$q;
+            read_slot = sp$3$q - two;
         end
-        w_refill = refill$q & (refill_wid$q == 3);
+        w_refill = refills$q[3];
+        tops_mask$3 = top_mask_q$3$q;
+        tops_pc$3 = top_pc_q$3$q;
+        if (w_refill) begin
+            tops_mask$3 = mask_ram$read_data;
+            tops_pc$3 = pc_ram$read_data;
+        end
         if (top_wid == 3) begin
-            t_mask = top_mask_q$3$q;
-            t_pc = top_pc_q$3$q;
+            t_mask = tops_mask$3;
+            t_pc = tops_pc$3;
         end
         w_clr = reset | w_clear;
         w_put = ~w_clr & w_push & (w_pop | ~w_full);
-        w_zero = ~w_clr & ~w_push & w_pop & ~w_empty & (sp$3$q < 32'h2) & ~slot0_when_empty;
+        w_zero = ~w_push & w_pop & ~w_empty & (sp$3$q < 32'h2) & ~slot0_when_empty;
         w_bottom = ~w_clr & w_push & ((w_pop & (sp$3$q < 32'h2)) | (~w_pop & w_empty));
         top_mask_q$3$d = top_mask_q$3$q;
         top_pc_q$3$d = top_pc_q$3$q;
@@ -2436,6 +3291,7 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
                 end
             end
         end
+        empties_next = (empties_next & ~(1 << (3)) | ((sp$3$d == 32'h0) << (3)));
         sp$4$clock = clock;
         sp$4$d = sp$4$q;
         top_mask_q$4$clock = clock;
@@ -2459,16 +3315,22 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
         end
         if (pop_wid == 4) begin
             read_base = base$4;
-            read_sp = sp$4$q;
+            read_slot = sp$4$q - two;
         end
-        w_refill = refill$q & (refill_wid$q == 4);
+        w_refill = refills$q[4];
+        tops_mask$4 = top_mask_q$4$q;
+        tops_pc$4 = top_pc_q$4$q;
+        if (w_refill) begin
+            tops_mask$4 = mask_ram$read_data;
+            tops_pc$4 = pc_ram$read_data;
+        end
         if (top_wid == 4) begin
-            t_mask = top_mask_q$4$q;
-            t_pc = top_pc_q$4$q;
+            t_mask = tops_mask$4;
+            t_pc = tops_pc$4;
         end
         w_clr = reset | w_clear;
         w_put = ~w_clr & w_push & (w_pop | ~w_full);
-        w_zero = ~w_clr & ~w_push & w_pop & ~w_empty & (sp$4$q < 32'h2) & ~slot0_when_empty;
+        w_zero = ~w_push & w_pop & ~w_empty & (sp$4$q < 32'h2) & ~slot0_when_empty;
         w_bottom = ~w_clr & w_push & ((w_pop & (sp$4$q < 32'h2)) | (~w_pop & w_empty));
         top_mask_q$4$d = top_mask_q$4$q;
         top_pc_q$4$d = top_pc_q$4$q;
@@ -2526,6 +3388,7 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
                 end
             end
         end
+        empties_next = (empties_next & ~(1 << (4)) | ((sp$4$d == 32'h0) << (4)));
         sp$5$clock = clock;
         sp$5$d = sp$5$q;
         top_mask_q$5$clock = clock;
@@ -2549,16 +3412,22 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
         end
         if (pop_wid == 5) begin
             read_base = base$5;
-            read_sp = sp$5$q;
+            read_slot = sp$5$q - two;
         end
-        w_refill = refill$q & (refill_wid$q == 5);
+        w_refill = refills$q[5];
+        tops_mask$5 = top_mask_q$5$q;
+        tops_pc$5 = top_pc_q$5$q;
+        if (w_refill) begin
+            tops_mask$5 = mask_ram$read_data;
+            tops_pc$5 = pc_ram$read_data;
+        end
         if (top_wid == 5) begin
-            t_mask = top_mask_q$5$q;
-            t_pc = top_pc_q$5$q;
+            t_mask = tops_mask$5;
+            t_pc = tops_pc$5;
         end
         w_clr = reset | w_clear;
         w_put = ~w_clr & w_push & (w_pop | ~w_full);
-        w_zero = ~w_clr & ~w_push & w_pop & ~w_empty & (sp$5$q < 32'h2) & ~slot0_when_empty;
+        w_zero = ~w_push & w_pop & ~w_empty & (sp$5$q < 32'h2) & ~slot0_when_empty;
         w_bottom = ~w_clr & w_push & ((w_pop & (sp$5$q < 32'h2)) | (~w_pop & w_empty));
         top_mask_q$5$d = top_mask_q$5$q;
         top_pc_q$5$d = top_pc_q$5$q;
@@ -2616,6 +3485,7 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
                 end
             end
         end
+        empties_next = (empties_next & ~(1 << (5)) | ((sp$5$d == 32'h0) << (5)));
         sp$6$clock = clock;
         sp$6$d = sp$6$q;
         top_mask_q$6$clock = clock;
@@ -2639,16 +3509,22 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
         end
         if (pop_wid == 6) begin
             read_base = base$6;
-            read_sp = sp$6$q;
+            read_slot = sp$6$q - two;
         end
-        w_refill = refill$q & (refill_wid$q == 6);
+        w_refill = refills$q[6];
+        tops_mask$6 = top_mask_q$6$q;
+        tops_pc$6 = top_pc_q$6$q;
+        if (w_refill) begin
+            tops_mask$6 = mask_ram$read_data;
+            tops_pc$6 = pc_ram$read_data;
+        end
         if (top_wid == 6) begin
-            t_mask = top_mask_q$6$q;
-            t_pc = top_pc_q$6$q;
+            t_mask = tops_mask$6;
+            t_pc = tops_pc$6;
         end
         w_clr = reset | w_clear;
         w_put = ~w_clr & w_push & (w_pop | ~w_full);
-        w_zero = ~w_clr & ~w_push & w_pop & ~w_empty & (sp$6$q < 32'h2) & ~slot0_when_empty;
+        w_zero = ~w_push & w_pop & ~w_empty & (sp$6$q < 32'h2) & ~slot0_when_empty;
         w_bottom = ~w_clr & w_push & ((w_pop & (sp$6$q < 32'h2)) | (~w_pop & w_empty));
         top_mask_q$6$d = top_mask_q$6$q;
         top_pc_q$6$d = top_pc_q$6$q;
@@ -2706,6 +3582,7 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
                 end
             end
         end
+        empties_next = (empties_next & ~(1 << (6)) | ((sp$6$d == 32'h0) << (6)));
         sp$7$clock = clock;
         sp$7$d = sp$7$q;
         top_mask_q$7$clock = clock;
@@ -2729,16 +3606,22 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
         end
         if (pop_wid == 7) begin
             read_base = base$7;
-            read_sp = sp$7$q;
+            read_slot = sp$7$q - two;
         end
-        w_refill = refill$q & (refill_wid$q == 7);
+        w_refill = refills$q[7];
+        tops_mask$7 = top_mask_q$7$q;
+        tops_pc$7 = top_pc_q$7$q;
+        if (w_refill) begin
+            tops_mask$7 = mask_ram$read_data;
+            tops_pc$7 = pc_ram$read_data;
+        end
         if (top_wid == 7) begin
-            t_mask = top_mask_q$7$q;
-            t_pc = top_pc_q$7$q;
+            t_mask = tops_mask$7;
+            t_pc = tops_pc$7;
         end
         w_clr = reset | w_clear;
         w_put = ~w_clr & w_push & (w_pop | ~w_full);
-        w_zero = ~w_clr & ~w_push & w_pop & ~w_empty & (sp$7$q < 32'h2) & ~slot0_when_empty;
+        w_zero = ~w_push & w_pop & ~w_empty & (sp$7$q < 32'h2) & ~slot0_when_empty;
         w_bottom = ~w_clr & w_push & ((w_pop & (sp$7$q < 32'h2)) | (~w_pop & w_empty));
         top_mask_q$7$d = top_mask_q$7$q;
         top_pc_q$7$d = top_pc_q$7$q;
@@ -2796,21 +3679,19 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
                 end
             end
         end
-        if (refill$q & (refill_wid$q == top_wid)) begin
-            t_mask = mask_ram$read_data;
-            t_pc = pc_ram$read_data;
-        end
+        empties_next = (empties_next & ~(1 << (7)) | ((sp$7$d == 32'h0) << (7)));
         overflow_q$d = overflow_next;
         underflow_q$d = underflow_next;
-        refill$d = read;
-        refill_wid$d = pop_wid;
+        refills$d = 32'h0;
+        if (read) begin
+            refills$d = pop;
+        end
         write_replace = |(pop & push);
         write_slot = write_sp;
         if (write_replace & (write_sp != 32'h0)) begin
             write_slot = write_sp - 32'h1;
         end
         mask_ram$write_enable = write;
-        read_slot = read_sp - two;
         mask_ram$write_address = write_base | write_slot;
         mask_ram$write_data = push_mask;
         pc_ram$write_enable = write;
@@ -2821,6 +3702,7 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
         top_mask = t_mask;
         top_pc = t_pc;
         empty = empties;
+        empty_next = empties_next;
         full = fulls;
         overflow = overflow_q$q;
         underflow = underflow_q$q;
@@ -2848,34 +3730,6 @@ module WarpScheduler__core_stacks_mask_ram(read_address,read_clock,read_data,wri
     end
 endmodule // WarpScheduler__core_stacks_mask_ram
 
-module WarpScheduler__core_stacks_refill(d,q,clock);
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    always @(posedge clock) begin
-       q <= d;
-    end
-endmodule // WarpScheduler__core_stacks_refill
-
-module WarpScheduler__core_stacks_refill_wid(d,q,clock);
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    always @(posedge clock) begin
-       q <= d;
-    end
-endmodule // WarpScheduler__core_stacks_refill_wid
-
 module WarpScheduler__core_stacks_sp_0(d,q,clock);
     // Module arguments
     input wire  [3:0] d;
@@ -2889,3 +3743,31 @@ module WarpScheduler__core_stacks_sp_0(d,q,clock);
        q <= d;
     end
 endmodule // WarpScheduler__core_stacks_sp_0
+
+module WarpScheduler__core_stage_branch_wid(d,q,clock);
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    always @(posedge clock) begin
+       q <= d;
+    end
+endmodule // WarpScheduler__core_stage_branch_wid
+
+module WarpScheduler__core_stage_ctl_active(d,q,clock);
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    always @(posedge clock) begin
+       q <= d;
+    end
+endmodule // WarpScheduler__core_stage_ctl_active

@@ -15,12 +15,18 @@ module round_robin_arbiter(clock,reset,req,advance,valid,index,grant);
     output reg  [2:0] index;
     output reg  [7:0] grant;
     // Constant declarations
+    localparam  lookahead = 1'b0;
     localparam  above_at_reset = 8'h0;
     // Stub signals
     reg  [7:0] above$d;
     wire  [7:0] above$q;
     reg  above$clock;
+    reg  [7:0] grant_q$d;
+    wire  [7:0] grant_q$q;
+    reg  grant_q$clock;
     // Local signals
+    reg  [7:0] shown;
+    reg  [7:0] above_now;
     reg  [7:0] req_above;
     reg  [7:0] grant_above;
     reg  [7:0] grant_low;
@@ -32,43 +38,67 @@ module round_robin_arbiter(clock,reset,req,advance,valid,index,grant);
         .q(above$q),
         .clock(above$clock)
     );
+    round_robin_arbiter__above grant_q(
+        .d(grant_q$d),
+        .q(grant_q$q),
+        .clock(grant_q$clock)
+    );
     // Update code
     always @(*) begin
         above$clock = clock;
+        grant_q$clock = clock;
         above$d = above$q;
-        req_above = req & above$q;
+        grant_q$d = grant_q$q;
+        above_now = above$q;
+        if (lookahead & advance & |grant_q$q) begin
+            above_now = ~(grant_q$q | (grant_q$q - 32'h1));
+        end
+        if (lookahead & reset) begin
+            above_now = above_at_reset;
+        end
+        req_above = req & above_now;
         grant_above = req_above & (~req_above + 32'h1);
         grant_low = req & (~req + 32'h1);
         one_hot = grant_low;
         if (|req_above) begin
             one_hot = grant_above;
         end
+        shown = one_hot;
+        if (lookahead) begin
+            shown = grant_q$q;
+        end
         pick = 32'h0;
-        if (one_hot[1]) begin
+        if (shown[1]) begin
             pick = pick | 1;
         end
-        if (one_hot[2]) begin
+        if (shown[2]) begin
             pick = pick | 2;
         end
-        if (one_hot[3]) begin
+        if (shown[3]) begin
             pick = pick | 3;
         end
-        if (one_hot[4]) begin
+        if (shown[4]) begin
             pick = pick | 4;
         end
-        if (one_hot[5]) begin
+        if (shown[5]) begin
             pick = pick | 5;
         end
-        if (one_hot[6]) begin
+        if (shown[6]) begin
             pick = pick | 6;
         end
-        if (one_hot[7]) begin
+        if (shown[7]) begin
             pick = pick | 7;
         end
         valid = |req;
         index = pick;
         grant = one_hot;
-        if (reset) begin
+        grant_q$d = one_hot;
+        if (lookahead) begin
+            valid = |shown;
+            grant = grant_q$q;
+            above$d = above_now;
+        end
+        else if (reset) begin
             above$d = above_at_reset;
         end
         else if (advance & |req) begin

@@ -6,7 +6,7 @@
 // Empty top: Zero
 // Clock: `clock`, rising edge; reset is synchronous and active high
 
-module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,clear,top_wid,top_mask,top_pc,empty,full,overflow,underflow);
+module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,clear,top_wid,top_mask,top_pc,tops_mask$0,tops_mask$1,tops_mask$2,tops_mask$3,tops_mask$4,tops_mask$5,tops_mask$6,tops_mask$7,tops_pc$0,tops_pc$1,tops_pc$2,tops_pc$3,tops_pc$4,tops_pc$5,tops_pc$6,tops_pc$7,empty,empty_next,full,overflow,underflow);
     // Module arguments
     input wire  clock;
     input wire  reset;
@@ -20,7 +20,24 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
     input wire  [2:0] top_wid;
     output reg  [31:0] top_mask;
     output reg  [31:0] top_pc;
+    output reg  [31:0] tops_mask$0;
+    output reg  [31:0] tops_mask$1;
+    output reg  [31:0] tops_mask$2;
+    output reg  [31:0] tops_mask$3;
+    output reg  [31:0] tops_mask$4;
+    output reg  [31:0] tops_mask$5;
+    output reg  [31:0] tops_mask$6;
+    output reg  [31:0] tops_mask$7;
+    output reg  [31:0] tops_pc$0;
+    output reg  [31:0] tops_pc$1;
+    output reg  [31:0] tops_pc$2;
+    output reg  [31:0] tops_pc$3;
+    output reg  [31:0] tops_pc$4;
+    output reg  [31:0] tops_pc$5;
+    output reg  [31:0] tops_pc$6;
+    output reg  [31:0] tops_pc$7;
     output reg  [7:0] empty;
+    output reg  [7:0] empty_next;
     output reg  [7:0] full;
     output reg  [7:0] overflow;
     output reg  [7:0] underflow;
@@ -177,13 +194,11 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
     reg  [7:0] underflow_q$d;
     wire  [7:0] underflow_q$q;
     reg  underflow_q$clock;
-    reg  refill$d;
-    wire  refill$q;
-    reg  refill$clock;
-    reg  [2:0] refill_wid$d;
-    wire  [2:0] refill_wid$q;
-    reg  refill_wid$clock;
+    reg  [7:0] refills$d;
+    wire  [7:0] refills$q;
+    reg  refills$clock;
     // Local signals
+    reg  [7:0] empties_next;
     reg  w_push;
     reg  w_pop;
     reg  w_clear;
@@ -208,7 +223,6 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
     reg  write_replace;
     reg  [7:0] write_slot;
     reg  read;
-    reg  [3:0] read_sp;
     reg  [3:0] read_slot;
     reg  [7:0] read_base;
     // Sub module instances
@@ -440,26 +454,19 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
         .q(underflow_q$q),
         .clock(underflow_q$clock)
     );
-    simt_stack_ram__refill refill(
-        .d(refill$d),
-        .q(refill$q),
-        .clock(refill$clock)
-    );
-    simt_stack_ram__refill_wid refill_wid(
-        .d(refill_wid$d),
-        .q(refill_wid$q),
-        .clock(refill_wid$clock)
+    simt_stack_ram__overflow_q refills(
+        .d(refills$d),
+        .q(refills$q),
+        .clock(refills$clock)
     );
     // Update code
     always @(*) begin
         overflow_q$clock = clock;
         underflow_q$clock = clock;
-        refill$clock = clock;
-        refill_wid$clock = clock;
+        refills$clock = clock;
         overflow_q$d = overflow_q$q;
         underflow_q$d = underflow_q$q;
-        refill$d = refill$q;
-        refill_wid$d = refill_wid$q;
+        refills$d = refills$q;
         mask_ram$read_clock = clock;
         mask_ram$write_clock = clock;
         pc_ram$read_clock = clock;
@@ -469,13 +476,14 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
         overflow_next = overflow_q$q;
         underflow_next = underflow_q$q;
         empties = 32'h0;
+        empties_next = 32'h0;
         fulls = 32'h0;
         t_mask = 32'h0;
         t_pc = 32'h0;
         write_base = 32'h0;
         write_sp = 32'h0;
         read_base = 32'h0;
-        read_sp = 32'h0;
+        read_slot = 32'h0;
         sp$0$clock = clock;
         sp$0$d = sp$0$q;
         top_mask_q$0$clock = clock;
@@ -499,16 +507,22 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
         end
         if (pop_wid == 0) begin
             read_base = base$0;
-            read_sp = sp$0$q;
+            read_slot = sp$0$q - two;
         end
-        w_refill = refill$q & (refill_wid$q == 0);
+        w_refill = refills$q[0];
+        tops_mask$0 = top_mask_q$0$q;
+        tops_pc$0 = top_pc_q$0$q;
+        if (w_refill) begin
+            tops_mask$0 = mask_ram$read_data;
+            tops_pc$0 = pc_ram$read_data;
+        end
         if (top_wid == 0) begin
-            t_mask = top_mask_q$0$q;
-            t_pc = top_pc_q$0$q;
+            t_mask = tops_mask$0;
+            t_pc = tops_pc$0;
         end
         w_clr = reset | w_clear;
         w_put = ~w_clr & w_push & (w_pop | ~w_full);
-        w_zero = ~w_clr & ~w_push & w_pop & ~w_empty & (sp$0$q < 32'h2) & ~slot0_when_empty;
+        w_zero = ~w_push & w_pop & ~w_empty & (sp$0$q < 32'h2) & ~slot0_when_empty;
         w_bottom = ~w_clr & w_push & ((w_pop & (sp$0$q < 32'h2)) | (~w_pop & w_empty));
         top_mask_q$0$d = top_mask_q$0$q;
         top_pc_q$0$d = top_pc_q$0$q;
@@ -566,6 +580,7 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
                 end
             end
         end
+        empties_next = (empties_next & ~(1 << (0)) | ((sp$0$d == 32'h0) << (0)));
         sp$1$clock = clock;
         sp$1$d = sp$1$q;
         top_mask_q$1$clock = clock;
@@ -589,16 +604,22 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
         end
         if (pop_wid == 1) begin
             read_base = base$1;
-            read_sp = sp$1$q;
+            read_slot = sp$1$q - two;
         end
-        w_refill = refill$q & (refill_wid$q == 1);
+        w_refill = refills$q[1];
+        tops_mask$1 = top_mask_q$1$q;
+        tops_pc$1 = top_pc_q$1$q;
+        if (w_refill) begin
+            tops_mask$1 = mask_ram$read_data;
+            tops_pc$1 = pc_ram$read_data;
+        end
         if (top_wid == 1) begin
-            t_mask = top_mask_q$1$q;
-            t_pc = top_pc_q$1$q;
+            t_mask = tops_mask$1;
+            t_pc = tops_pc$1;
         end
         w_clr = reset | w_clear;
         w_put = ~w_clr & w_push & (w_pop | ~w_full);
-        w_zero = ~w_clr & ~w_push & w_pop & ~w_empty & (sp$1$q < 32'h2) & ~slot0_when_empty;
+        w_zero = ~w_push & w_pop & ~w_empty & (sp$1$q < 32'h2) & ~slot0_when_empty;
         w_bottom = ~w_clr & w_push & ((w_pop & (sp$1$q < 32'h2)) | (~w_pop & w_empty));
         top_mask_q$1$d = top_mask_q$1$q;
         top_pc_q$1$d = top_pc_q$1$q;
@@ -656,6 +677,7 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
                 end
             end
         end
+        empties_next = (empties_next & ~(1 << (1)) | ((sp$1$d == 32'h0) << (1)));
         sp$2$clock = clock;
         sp$2$d = sp$2$q;
         top_mask_q$2$clock = clock;
@@ -679,16 +701,22 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
         end
         if (pop_wid == 2) begin
             read_base = base$2;
-            read_sp = sp$2$q;
+            read_slot = sp$2$q - two;
         end
-        w_refill = refill$q & (refill_wid$q == 2);
+        w_refill = refills$q[2];
+        tops_mask$2 = top_mask_q$2$q;
+        tops_pc$2 = top_pc_q$2$q;
+        if (w_refill) begin
+            tops_mask$2 = mask_ram$read_data;
+            tops_pc$2 = pc_ram$read_data;
+        end
         if (top_wid == 2) begin
-            t_mask = top_mask_q$2$q;
-            t_pc = top_pc_q$2$q;
+            t_mask = tops_mask$2;
+            t_pc = tops_pc$2;
         end
         w_clr = reset | w_clear;
         w_put = ~w_clr & w_push & (w_pop | ~w_full);
-        w_zero = ~w_clr & ~w_push & w_pop & ~w_empty & (sp$2$q < 32'h2) & ~slot0_when_empty;
+        w_zero = ~w_push & w_pop & ~w_empty & (sp$2$q < 32'h2) & ~slot0_when_empty;
         w_bottom = ~w_clr & w_push & ((w_pop & (sp$2$q < 32'h2)) | (~w_pop & w_empty));
         top_mask_q$2$d = top_mask_q$2$q;
         top_pc_q$2$d = top_pc_q$2$q;
@@ -746,6 +774,7 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
                 end
             end
         end
+        empties_next = (empties_next & ~(1 << (2)) | ((sp$2$d == 32'h0) << (2)));
         sp$3$clock = clock;
         sp$3$d = sp$3$q;
         top_mask_q$3$clock = clock;
@@ -769,16 +798,22 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
         end
         if (pop_wid == 3) begin
             read_base = base$3;
-            read_sp = sp$3$q;
+            read_slot = sp$3$q - two;
         end
-        w_refill = refill$q & (refill_wid$q == 3);
+        w_refill = refills$q[3];
+        tops_mask$3 = top_mask_q$3$q;
+        tops_pc$3 = top_pc_q$3$q;
+        if (w_refill) begin
+            tops_mask$3 = mask_ram$read_data;
+            tops_pc$3 = pc_ram$read_data;
+        end
         if (top_wid == 3) begin
-            t_mask = top_mask_q$3$q;
-            t_pc = top_pc_q$3$q;
+            t_mask = tops_mask$3;
+            t_pc = tops_pc$3;
         end
         w_clr = reset | w_clear;
         w_put = ~w_clr & w_push & (w_pop | ~w_full);
-        w_zero = ~w_clr & ~w_push & w_pop & ~w_empty & (sp$3$q < 32'h2) & ~slot0_when_empty;
+        w_zero = ~w_push & w_pop & ~w_empty & (sp$3$q < 32'h2) & ~slot0_when_empty;
         w_bottom = ~w_clr & w_push & ((w_pop & (sp$3$q < 32'h2)) | (~w_pop & w_empty));
         top_mask_q$3$d = top_mask_q$3$q;
         top_pc_q$3$d = top_pc_q$3$q;
@@ -836,6 +871,7 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
                 end
             end
         end
+        empties_next = (empties_next & ~(1 << (3)) | ((sp$3$d == 32'h0) << (3)));
         sp$4$clock = clock;
         sp$4$d = sp$4$q;
         top_mask_q$4$clock = clock;
@@ -859,16 +895,22 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
         end
         if (pop_wid == 4) begin
             read_base = base$4;
-            read_sp = sp$4$q;
+            read_slot = sp$4$q - two;
         end
-        w_refill = refill$q & (refill_wid$q == 4);
+        w_refill = refills$q[4];
+        tops_mask$4 = top_mask_q$4$q;
+        tops_pc$4 = top_pc_q$4$q;
+        if (w_refill) begin
+            tops_mask$4 = mask_ram$read_data;
+            tops_pc$4 = pc_ram$read_data;
+        end
         if (top_wid == 4) begin
-            t_mask = top_mask_q$4$q;
-            t_pc = top_pc_q$4$q;
+            t_mask = tops_mask$4;
+            t_pc = tops_pc$4;
         end
         w_clr = reset | w_clear;
         w_put = ~w_clr & w_push & (w_pop | ~w_full);
-        w_zero = ~w_clr & ~w_push & w_pop & ~w_empty & (sp$4$q < 32'h2) & ~slot0_when_empty;
+        w_zero = ~w_push & w_pop & ~w_empty & (sp$4$q < 32'h2) & ~slot0_when_empty;
         w_bottom = ~w_clr & w_push & ((w_pop & (sp$4$q < 32'h2)) | (~w_pop & w_empty));
         top_mask_q$4$d = top_mask_q$4$q;
         top_pc_q$4$d = top_pc_q$4$q;
@@ -926,6 +968,7 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
                 end
             end
         end
+        empties_next = (empties_next & ~(1 << (4)) | ((sp$4$d == 32'h0) << (4)));
         sp$5$clock = clock;
         sp$5$d = sp$5$q;
         top_mask_q$5$clock = clock;
@@ -949,16 +992,22 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
         end
         if (pop_wid == 5) begin
             read_base = base$5;
-            read_sp = sp$5$q;
+            read_slot = sp$5$q - two;
         end
-        w_refill = refill$q & (refill_wid$q == 5);
+        w_refill = refills$q[5];
+        tops_mask$5 = top_mask_q$5$q;
+        tops_pc$5 = top_pc_q$5$q;
+        if (w_refill) begin
+            tops_mask$5 = mask_ram$read_data;
+            tops_pc$5 = pc_ram$read_data;
+        end
         if (top_wid == 5) begin
-            t_mask = top_mask_q$5$q;
-            t_pc = top_pc_q$5$q;
+            t_mask = tops_mask$5;
+            t_pc = tops_pc$5;
         end
         w_clr = reset | w_clear;
         w_put = ~w_clr & w_push & (w_pop | ~w_full);
-        w_zero = ~w_clr & ~w_push & w_pop & ~w_empty & (sp$5$q < 32'h2) & ~slot0_when_empty;
+        w_zero = ~w_push & w_pop & ~w_empty & (sp$5$q < 32'h2) & ~slot0_when_empty;
         w_bottom = ~w_clr & w_push & ((w_pop & (sp$5$q < 32'h2)) | (~w_pop & w_empty));
         top_mask_q$5$d = top_mask_q$5$q;
         top_pc_q$5$d = top_pc_q$5$q;
@@ -1016,6 +1065,7 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
                 end
             end
         end
+        empties_next = (empties_next & ~(1 << (5)) | ((sp$5$d == 32'h0) << (5)));
         sp$6$clock = clock;
         sp$6$d = sp$6$q;
         top_mask_q$6$clock = clock;
@@ -1039,16 +1089,22 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
         end
         if (pop_wid == 6) begin
             read_base = base$6;
-            read_sp = sp$6$q;
+            read_slot = sp$6$q - two;
         end
-        w_refill = refill$q & (refill_wid$q == 6);
+        w_refill = refills$q[6];
+        tops_mask$6 = top_mask_q$6$q;
+        tops_pc$6 = top_pc_q$6$q;
+        if (w_refill) begin
+            tops_mask$6 = mask_ram$read_data;
+            tops_pc$6 = pc_ram$read_data;
+        end
         if (top_wid == 6) begin
-            t_mask = top_mask_q$6$q;
-            t_pc = top_pc_q$6$q;
+            t_mask = tops_mask$6;
+            t_pc = tops_pc$6;
         end
         w_clr = reset | w_clear;
         w_put = ~w_clr & w_push & (w_pop | ~w_full);
-        w_zero = ~w_clr & ~w_push & w_pop & ~w_empty & (sp$6$q < 32'h2) & ~slot0_when_empty;
+        w_zero = ~w_push & w_pop & ~w_empty & (sp$6$q < 32'h2) & ~slot0_when_empty;
         w_bottom = ~w_clr & w_push & ((w_pop & (sp$6$q < 32'h2)) | (~w_pop & w_empty));
         top_mask_q$6$d = top_mask_q$6$q;
         top_pc_q$6$d = top_pc_q$6$q;
@@ -1106,6 +1162,7 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
                 end
             end
         end
+        empties_next = (empties_next & ~(1 << (6)) | ((sp$6$d == 32'h0) << (6)));
         sp$7$clock = clock;
         sp$7$d = sp$7$q;
         top_mask_q$7$clock = clock;
@@ -1129,16 +1186,22 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
         end
         if (pop_wid == 7) begin
             read_base = base$7;
-            read_sp = sp$7$q;
+            read_slot = sp$7$q - two;
         end
-        w_refill = refill$q & (refill_wid$q == 7);
+        w_refill = refills$q[7];
+        tops_mask$7 = top_mask_q$7$q;
+        tops_pc$7 = top_pc_q$7$q;
+        if (w_refill) begin
+            tops_mask$7 = mask_ram$read_data;
+            tops_pc$7 = pc_ram$read_data;
+        end
         if (top_wid == 7) begin
-            t_mask = top_mask_q$7$q;
-            t_pc = top_pc_q$7$q;
+            t_mask = tops_mask$7;
+            t_pc = tops_pc$7;
         end
         w_clr = reset | w_clear;
         w_put = ~w_clr & w_push & (w_pop | ~w_full);
-        w_zero = ~w_clr & ~w_push & w_pop & ~w_empty & (sp$7$q < 32'h2) & ~slot0_when_empty;
+        w_zero = ~w_push & w_pop & ~w_empty & (sp$7$q < 32'h2) & ~slot0_when_empty;
         w_bottom = ~w_clr & w_push & ((w_pop & (sp$7$q < 32'h2)) | (~w_pop & w_empty));
         top_mask_q$7$d = top_mask_q$7$q;
         top_pc_q$7$d = top_pc_q$7$q;
@@ -1196,21 +1259,19 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
                 end
             end
         end
-        if (refill$q & (refill_wid$q == top_wid)) begin
-            t_mask = mask_ram$read_data;
-            t_pc = pc_ram$read_data;
-        end
+        empties_next = (empties_next & ~(1 << (7)) | ((sp$7$d == 32'h0) << (7)));
         overflow_q$d = overflow_next;
         underflow_q$d = underflow_next;
-        refill$d = read;
-        refill_wid$d = pop_wid;
+        refills$d = 32'h0;
+        if (read) begin
+            refills$d = pop;
+        end
         write_replace = |(pop & push);
         write_slot = write_sp;
         if (write_replace & (write_sp != 32'h0)) begin
             write_slot = write_sp - 32'h1;
         end
         mask_ram$write_enable = write;
-        read_slot = read_sp - two;
         mask_ram$write_address = write_base | write_slot;
         mask_ram$write_data = push_mask;
         pc_ram$write_enable = write;
@@ -1221,6 +1282,7 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
         top_mask = t_mask;
         top_pc = t_pc;
         empty = empties;
+        empty_next = empties_next;
         full = fulls;
         overflow = overflow_q$q;
         underflow = underflow_q$q;
@@ -1275,34 +1337,6 @@ module simt_stack_ram__overflow_q(d,q,clock);
        q <= d;
     end
 endmodule // simt_stack_ram__overflow_q
-
-module simt_stack_ram__refill(d,q,clock);
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    always @(posedge clock) begin
-       q <= d;
-    end
-endmodule // simt_stack_ram__refill
-
-module simt_stack_ram__refill_wid(d,q,clock);
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    always @(posedge clock) begin
-       q <= d;
-    end
-endmodule // simt_stack_ram__refill_wid
 
 module simt_stack_ram__sp_0(d,q,clock);
     // Module arguments

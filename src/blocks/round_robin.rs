@@ -4,6 +4,12 @@
 //! moves only when a grant is taken (`advance` high while `valid`), so a requester that is
 //! granted but not served keeps its grant. After reset requester 0 has the highest priority.
 //! Starvation bound: a requester that keeps its request is granted within `N` taken grants.
+//!
+//! Two timings, fixed at construction: [`new`](RoundRobinArbiter::new) chooses combinationally
+//! from this cycle's `req`; [`lookahead`](RoundRobinArbiter::lookahead) is given the *next*
+//! cycle's requests and shows its choice from registers, the same choice a step later (for a user
+//! whose next requests are known in time, so that no path runs from its state through the
+//! choice back into its state).
 
 use anyhow::Result;
 use rust_hdl::prelude::*;
@@ -31,6 +37,13 @@ pub struct RoundRobinArbiter<const N: usize, const NW: usize> {
     pub grant: Signal<Out, Bits<N>>,
     /// The requesters with a higher index than the last grant taken: `above[i] = i > last`.
     above: DFF<Bits<N>>,
+    /// Lookahead timing: the choice, registered.
+    lookahead: Constant<Bit>,
+    grant_q: DFF<Bits<N>>,
+    /// The grant shown, one-hot: `one_hot`, or with lookahead `grant_q`.
+    shown: Signal<Local, Bits<N>>,
+    /// The priority the choice uses: `above`, or with lookahead the priority after this cycle.
+    above_now: Signal<Local, Bits<N>>,
     above_at_reset: Constant<Bits<N>>,
     /// Requests after the last grant, and the lowest of them (`x & -x`, on the carry chain).
     req_above: Signal<Local, Bits<N>>,
@@ -45,6 +58,16 @@ impl<const N: usize, const NW: usize> RoundRobinArbiter<N, NW> {
     /// Checks `N` (2..=32) and `NW = clog2(N)`; after reset requester 0 has the highest priority.
     pub fn new() -> Result<Self> {
         Self::starting_after(N - 1)
+    }
+
+    /// As [`new`](Self::new) with lookahead timing: `req` are the requests of the next cycle;
+    /// `valid`, `index` and `grant` are registered and show the choice `new` would make from the
+    /// requests given in the last cycle (with reset high then, after reset); `advance` takes the
+    /// grant shown.
+    pub fn lookahead() -> Result<Self> {
+        let mut arbiter = Self::new()?;
+        arbiter.lookahead = Constant::new(true);
+        Ok(arbiter)
     }
 
     /// The `above` mask after a grant to `last`: every requester with a higher index.
@@ -67,6 +90,10 @@ impl<const N: usize, const NW: usize> RoundRobinArbiter<N, NW> {
             index: Default::default(),
             grant: Default::default(),
             above: Default::default(),
+            lookahead: Constant::new(false),
+            shown: Default::default(),
+            grant_q: Default::default(),
+            above_now: Default::default(),
             above_at_reset: Constant::new(Self::above(last).to_bits()),
             req_above: Default::default(),
             grant_above: Default::default(),
@@ -80,28 +107,46 @@ impl<const N: usize, const NW: usize> RoundRobinArbiter<N, NW> {
 impl<const N: usize, const NW: usize> Logic for RoundRobinArbiter<N, NW> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, above);
+        dff_setup!(self, clock, above, grant_q);
+        // With lookahead the choice is for the next cycle: after this cycle's taken grant.
+        self.above_now.next = self.above.q.val();
+        if self.lookahead.val() & self.advance.val() & self.grant_q.q.val().any() {
+            self.above_now.next = !(self.grant_q.q.val() | (self.grant_q.q.val() - 1));
+        }
+        if self.lookahead.val() & self.reset.val() {
+            self.above_now.next = self.above_at_reset.val();
+        }
         // The lowest request after the last grant, else the lowest request: no chain of
         // comparisons, two lowest-set-bit isolations on the carry chain and one 2:1 mux.
-        self.req_above.next = self.req.val() & self.above.q.val();
+        self.req_above.next = self.req.val() & self.above_now.val();
         self.grant_above.next = self.req_above.val() & (!self.req_above.val() + 1);
         self.grant_low.next = self.req.val() & (!self.req.val() + 1);
         self.one_hot.next = self.grant_low.val();
         if self.req_above.val().any() {
             self.one_hot.next = self.grant_above.val();
         }
-        // Binary index of the one-hot grant: bit b is the OR of the grants whose index has bit b.
+        // Binary index of the one-hot grant shown: bit b is the OR of the grants whose index has
+        // bit b (with lookahead, of the registered grant: the encoding is not on the choice's path).
+        self.shown.next = self.one_hot.val();
+        if self.lookahead.val() {
+            self.shown.next = self.grant_q.q.val();
+        }
         self.pick.next = 0.into();
         for i in 1..N {
-            if self.one_hot.val().get_bit(i) {
+            if self.shown.val().get_bit(i) {
                 self.pick.next = self.pick.val() | i.to_bits();
             }
         }
         self.valid.next = self.req.val().any();
         self.index.next = self.pick.val();
         self.grant.next = self.one_hot.val();
+        self.grant_q.d.next = self.one_hot.val();
         // Past the grant: not the granted bit nor any below it.
-        if self.reset.val() {
+        if self.lookahead.val() {
+            self.valid.next = self.shown.val().any();
+            self.grant.next = self.grant_q.q.val();
+            self.above.d.next = self.above_now.val();
+        } else if self.reset.val() {
             self.above.d.next = self.above_at_reset.val();
         } else if self.advance.val() & self.req.val().any() {
             self.above.d.next = !(self.one_hot.val() | (self.one_hot.val() - 1));

@@ -14,7 +14,7 @@
 //!   slot 0 too (`bottom`, for `clear`/`reset`, after which the top is slot 0; with
 //!   [`EmptyTop::Zero`] those registers are unused and synthesis removes them);
 //! - a pop that uncovers slot `sp - 2` reads it from the RAM; the entry arrives one cycle later
-//!   (read latency 1) and is the warp's top during that cycle (`refill`), then lands in `top`.
+//!   (read latency 1) and is the warp's top during that cycle (`refills`), then lands in `top`.
 //!   One pop per cycle needs one read per cycle; one push per cycle one write.
 //!
 //! At most one warp is pushed and one popped per cycle: `push` and `pop` have at most one bit
@@ -59,9 +59,16 @@ pub struct SimtStackRam<const W: usize, const WW: usize, const T: usize, const A
     pub top_mask: Signal<Out, Bits<T>>,
     /// Pc of warp `top_wid`'s top entry (when empty: slot 0 or zero, [`EmptyTop`]).
     pub top_pc: Signal<Out, Bits<A>>,
+    // Every warp's top of stack (combinational), for logic that acts on several warps at once
+    /// Thread mask of each warp's top entry (as `top_mask` when `top_wid` names the warp).
+    pub tops_mask: [Signal<Out, Bits<T>>; W],
+    /// Pc of each warp's top entry (as `top_pc` when `top_wid` names the warp).
+    pub tops_pc: [Signal<Out, Bits<A>>; W],
     // Status, one bit per warp
     /// Empty stacks.
     pub empty: Signal<Out, Bits<W>>,
+    /// The stacks that are empty after this cycle's edge (what `empty` shows next).
+    pub empty_next: Signal<Out, Bits<W>>,
     /// Full stacks.
     pub full: Signal<Out, Bits<W>>,
     /// Sticky: a push was dropped because the stack was full.
@@ -71,14 +78,16 @@ pub struct SimtStackRam<const W: usize, const WW: usize, const T: usize, const A
     mask_ram: RAM<Bits<T>, STACK_RAM_ADDR_BITS>,
     pc_ram: RAM<Bits<A>, STACK_RAM_ADDR_BITS>,
     sp: [DFF<Bits<SPW>>; W],
+    /// The stacks empty after the edge: each `sp`'s next value is 0.
+    empties_next: Signal<Local, Bits<W>>,
     top_mask_q: [DFF<Bits<T>>; W],
     top_pc_q: [DFF<Bits<A>>; W],
     bottom_mask_q: [DFF<Bits<T>>; W],
     bottom_pc_q: [DFF<Bits<A>>; W],
     overflow_q: DFF<Bits<W>>,
     underflow_q: DFF<Bits<W>>,
-    refill: DFF<Bit>,
-    refill_wid: DFF<Bits<WW>>,
+    /// The warp whose uncovered entry the RAM shows this cycle (one-hot; zero when none).
+    refills: DFF<Bits<W>>,
     depth: Constant<Bits<SPW>>,
     /// [`EmptyTop::SlotZero`]: an empty stack's top reads slot 0 (else zero).
     slot0_when_empty: Constant<Bit>,
@@ -116,8 +125,8 @@ pub struct SimtStackRam<const W: usize, const WW: usize, const T: usize, const A
     write_replace: Signal<Local, Bit>,
     write_slot: Signal<Local, Bits<STACK_RAM_ADDR_BITS>>,
     read: Signal<Local, Bit>,
-    /// The popped warp's pointer and RAM base; the slot it reads, `sp - 2`.
-    read_sp: Signal<Local, Bits<SPW>>,
+    /// The popped warp's RAM base and the slot it reads, `sp - 2` (each warp's worked out
+    /// before the selection, so no subtraction follows it).
     read_slot: Signal<Local, Bits<SPW>>,
     read_base: Signal<Local, Bits<STACK_RAM_ADDR_BITS>>,
 }
@@ -145,21 +154,24 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
             top_wid: Default::default(),
             top_mask: Default::default(),
             top_pc: Default::default(),
+            tops_mask: std::array::from_fn(|_| Default::default()),
+            tops_pc: std::array::from_fn(|_| Default::default()),
             empty: Default::default(),
+            empty_next: Default::default(),
             full: Default::default(),
             overflow: Default::default(),
             underflow: Default::default(),
             mask_ram: Default::default(),
             pc_ram: Default::default(),
             sp: std::array::from_fn(|_| Default::default()),
+            empties_next: Default::default(),
             top_mask_q: std::array::from_fn(|_| Default::default()),
             top_pc_q: std::array::from_fn(|_| Default::default()),
             bottom_mask_q: std::array::from_fn(|_| Default::default()),
             bottom_pc_q: std::array::from_fn(|_| Default::default()),
             overflow_q: Default::default(),
             underflow_q: Default::default(),
-            refill: Default::default(),
-            refill_wid: Default::default(),
+            refills: Default::default(),
             depth: Constant::new(D.to_bits()),
             slot0_when_empty: Constant::new(empty_top == EmptyTop::SlotZero),
             base: std::array::from_fn(|w| Constant::new((w * D.next_power_of_two()).to_bits())),
@@ -188,7 +200,6 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
             write_replace: Default::default(),
             write_slot: Default::default(),
             read: Default::default(),
-            read_sp: Default::default(),
             read_slot: Default::default(),
             read_base: Default::default(),
         })
@@ -198,7 +209,7 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
 impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize> Logic for SimtStackRam<W, WW, T, A, D, SPW> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, overflow_q, underflow_q, refill, refill_wid);
+        dff_setup!(self, clock, overflow_q, underflow_q, refills);
         self.mask_ram.read_clock.next = self.clock.val();
         self.mask_ram.write_clock.next = self.clock.val();
         self.pc_ram.read_clock.next = self.clock.val();
@@ -209,13 +220,14 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
         self.overflow_next.next = self.overflow_q.q.val();
         self.underflow_next.next = self.underflow_q.q.val();
         self.empties.next = 0.into();
+        self.empties_next.next = 0.into();
         self.fulls.next = 0.into();
         self.t_mask.next = 0.into();
         self.t_pc.next = 0.into();
         self.write_base.next = 0.into();
         self.write_sp.next = 0.into();
         self.read_base.next = 0.into();
-        self.read_sp.next = 0.into();
+        self.read_slot.next = 0.into();
         for i in 0..W {
             self.sp[i].clock.next = self.clock.val();
             self.sp[i].d.next = self.sp[i].q.val();
@@ -241,14 +253,20 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
             }
             if self.pop_wid.val().index() == i {
                 self.read_base.next = self.base[i].val();
-                self.read_sp.next = self.sp[i].q.val();
+                self.read_slot.next = self.sp[i].q.val() - self.two.val();
             }
-            // This warp's top, shown when `top_wid` names it (after the loop, the RAM's output
-            // takes its place in the cycle after a pop uncovered it).
-            self.w_refill.next = self.refill.q.val() & (self.refill_wid.q.val().index() == i);
+            // This warp's top: its registers, or in the cycle after a pop uncovered an entry the
+            // RAM's output; also shown on `top_*` when `top_wid` names the warp.
+            self.w_refill.next = self.refills.q.val().get_bit(i);
+            self.tops_mask[i].next = self.top_mask_q[i].q.val();
+            self.tops_pc[i].next = self.top_pc_q[i].q.val();
+            if self.w_refill.val() {
+                self.tops_mask[i].next = self.mask_ram.read_data.val();
+                self.tops_pc[i].next = self.pc_ram.read_data.val();
+            }
             if self.top_wid.val().index() == i {
-                self.t_mask.next = self.top_mask_q[i].q.val();
-                self.t_pc.next = self.top_pc_q[i].q.val();
+                self.t_mask.next = self.tops_mask[i].val();
+                self.t_pc.next = self.tops_pc[i].val();
             }
             // The top's next state as flat conditions, each a plain `if` of its own, the hold
             // first: yosys then maps the registers to flip-flops with a clock enable and a
@@ -256,8 +274,8 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
             // it from finding the enable and costs a LUT per bit).
             self.w_clr.next = self.reset.val() | self.w_clear.val();
             self.w_put.next = !self.w_clr.val() & self.w_push.val() & (self.w_pop.val() | !self.w_full.val());
-            self.w_zero.next = !self.w_clr.val()
-                & !self.w_push.val()
+            // (Reset and clear zero the top too, so `w_zero` need not exclude them.)
+            self.w_zero.next = !self.w_push.val()
                 & self.w_pop.val()
                 & !self.w_empty.val()
                 & (self.sp[i].q.val() < 2)
@@ -319,16 +337,15 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
                     }
                 }
             }
-        }
-        // In the cycle after a pop uncovered it, a warp's top is the RAM's output.
-        if self.refill.q.val() & (self.refill_wid.q.val() == self.top_wid.val()) {
-            self.t_mask.next = self.mask_ram.read_data.val();
-            self.t_pc.next = self.pc_ram.read_data.val();
+            self.empties_next.next = self.empties_next.val().replace_bit(i, self.sp[i].d.val() == 0);
         }
         self.overflow_q.d.next = self.overflow_next.val();
         self.underflow_q.d.next = self.underflow_next.val();
-        self.refill.d.next = self.read.val();
-        self.refill_wid.d.next = self.pop_wid.val();
+        // The popped warp (`pop` is one-hot) when its pop reads the RAM.
+        self.refills.d.next = 0.into();
+        if self.read.val() {
+            self.refills.d.next = self.pop.val();
+        }
         // A push writes slot sp; a push with a pop replaces slot sp - 1 (slot 0 when empty).
         self.write_replace.next = (self.pop.val() & self.push.val()).any();
         self.write_slot.next = self.write_sp.val();
@@ -336,9 +353,8 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
             self.write_slot.next = self.write_sp.val() - 1;
         }
         self.mask_ram.write_enable.next = self.write.val();
-        // The slot a pop reads; in every address the warp id and the slot sit side by side (the
-        // base has zeros where the slot goes).
-        self.read_slot.next = self.read_sp.val() - self.two.val();
+        // In every address the warp id and the slot sit side by side (the base has zeros where
+        // the slot goes).
         self.mask_ram.write_address.next = self.write_base.val() | self.write_slot.val();
         self.mask_ram.write_data.next = self.push_mask.val();
         self.pc_ram.write_enable.next = self.write.val();
@@ -349,6 +365,7 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
         self.top_mask.next = self.t_mask.val();
         self.top_pc.next = self.t_pc.val();
         self.empty.next = self.empties.val();
+        self.empty_next.next = self.empties_next.val();
         self.full.next = self.fulls.val();
         self.overflow.next = self.overflow_q.q.val();
         self.underflow.next = self.underflow_q.q.val();
@@ -361,6 +378,6 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
     crate::dut_ports!(
         clock: clock,
         inputs: [reset, push, push_wid, push_mask, push_pc, pop, pop_wid, clear, top_wid],
-        outputs: [top_mask, top_pc, empty, full, overflow, underflow]
+        outputs: [top_mask, top_pc, empty, full, overflow, underflow, tops_mask, tops_pc, empty_next]
     );
 }

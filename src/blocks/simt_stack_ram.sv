@@ -38,7 +38,9 @@ module simt_stack_ram_props #(
 );
     wire [T-1:0] top_mask;
     wire [A-1:0] top_pc;
-    wire [W-1:0] empty, full, overflow, underflow;
+    wire [W-1:0] empty, full, overflow, underflow, empty_next;
+    wire [W*T-1:0] tops_mask;
+    wire [W*A-1:0] tops_pc;
     simt_stack_ram dut(`DUT_PORTS);
 
     // Runs start in reset; one warp pushed and one popped at most, named by its id.
@@ -86,22 +88,21 @@ module simt_stack_ram_props #(
 
     // The block's own pointers and tops (peeked), for the invariant that lets the comparisons
     // with the shadow close by induction: every warp's pointer equals the shadow's, an empty
-    // stack's top register holds zero, and the entry a pop reads from the RAM belongs to a warp
+    // stack's top register holds zero, and the entry a pop reads from the RAM belongs to one warp
     // that is not empty.
     // peek: peek_sp = sp$#$q
     // peek: peek_top_mask = top_mask_q$#$q
     // peek: peek_top_pc = top_pc_q$#$q
-    // peek: peek_refill = refill$q
-    // peek: peek_refill_wid = refill_wid$q
+    // peek: peek_refills = refills$q
     wire [W*SPW-1:0] peek_sp;
     wire [W*T-1:0] peek_top_mask;
     wire [W*A-1:0] peek_top_pc;
-    wire peek_refill;
-    wire [WW-1:0] peek_refill_wid;
+    wire [W-1:0] peek_refills;
     reg agrees;
     always @(*) begin
-        agrees = !peek_refill || ssp[peek_refill_wid*8 +: 8] != 0;
+        agrees = (peek_refills & (peek_refills - 1'b1)) == 0;
         for (w = 0; w < W; w = w + 1) begin
+            if (peek_refills[w] && ssp[w*8 +: 8] == 0) agrees = 1'b0;
             if (peek_sp[w*SPW +: SPW] != ssp[w*8 +: 8] || ssp[w*8 +: 8] > D) agrees = 1'b0;
             if (ssp[w*8 +: 8] == 0 && {peek_top_mask[w*T +: T], peek_top_pc[w*A +: A]} != 0) agrees = 1'b0;
         end
@@ -136,7 +137,7 @@ module simt_stack_ram_props #(
             for (k = 0; k < D; k = k + 1)
                 if (k < ssp[w*8 +: 8] && {peek_ram_mask[(w*DP + k)*T +: T], peek_ram_pc[(w*DP + k)*A +: A]} != sent[(w*D + k)*E +: E])
                     entries_agree = 1'b0;
-            shown = (peek_refill && peek_refill_wid == w) ? {peek_read_mask, peek_read_pc} : {peek_top_mask[w*T +: T], peek_top_pc[w*A +: A]};
+            shown = peek_refills[w] ? {peek_read_mask, peek_read_pc} : {peek_top_mask[w*T +: T], peek_top_pc[w*A +: A]};
             for (k = 0; k < D; k = k + 1)
                 if (ssp[w*8 +: 8] == k + 1 && shown != sent[(w*D + k)*E +: E]) entries_agree = 1'b0;
         end
@@ -155,13 +156,16 @@ module simt_stack_ram_props #(
         // An empty stack's top reads zero (the fixed mode's choice).
         empty_top_is_zero: assert (agrees && (ssp[top_wid*8 +: 8] != 0 || {top_mask, top_pc} == 0));
         sticky_flags_as_contract: assert (agrees && overflow == s_overflow && underflow == s_underflow);
+        // Every warp's top port shows what `top_*` shows for it.
+        every_top_as_shown: assert ({top_mask, top_pc} == {tops_mask[top_wid*T +: T], tops_pc[top_wid*A +: A]});
     end
 
     // Over one clock edge: a push on a full stack and a pop on an empty one.
     reg past = 1'b0;
-    reg [W-1:0] was_full_push = 0, was_empty_pop = 0;
+    reg [W-1:0] was_full_push = 0, was_empty_pop = 0, was_empty_next = 0;
     always @(posedge clock) begin
         past <= 1'b1;
+        was_empty_next <= empty_next;
         was_full_push <= reset ? 0 : push & ~pop & ~clear & full;
         was_empty_pop <= reset ? 0 : pop & ~push & ~clear & empty;
     end
@@ -169,5 +173,6 @@ module simt_stack_ram_props #(
         full_push_sets_overflow: assert ((was_full_push & ~overflow) == 0);
         full_push_keeps_the_stack_full: assert ((was_full_push & ~full) == 0);
         empty_pop_sets_underflow: assert ((was_empty_pop & ~(underflow & empty)) == 0);
+        empty_next_is_the_next_empty: assert (empty == was_empty_next);
     end
 endmodule

@@ -15,7 +15,7 @@
 //!   warp; on `inst_fetch_valid & inst_fetch_ready` that warp's pc advances by 4 and it is
 //!   deactivated until warp control re-activates it.
 //!
-//! Two modes, fixed at elaboration ([`SchedulerMode`]):
+//! Three modes, fixed at elaboration ([`SchedulerMode`]):
 //! - **seed-compatible**: cycle-for-cycle the seed, quirks included. Highest-index idle warp takes a
 //!   command, highest-index active warp fetches. Same-cycle updates of one warp resolve in the
 //!   seed's statement order (command, end, control, pop, fetch: the later wins), so `end` of the
@@ -30,6 +30,16 @@
 //!   `pop_data` reads zero); a pop
 //!   and a fetch of one warp in one cycle restore the popped pc (the fetch's `pc + 4` is dropped);
 //!   a push and a pop in one cycle replace the top entry (see [`SimtStack`](super::SimtStack)).
+//! - **registered**: the fixed mode with every command (warp command, control, branch, end, pop,
+//!   warp set) held for a cycle in a stage and acted on in the next, as the fixed mode acts on it
+//!   then; fetch is not delayed. `warp_cmd_ready`/`warp_cmd_wid` skip the warp a staged command
+//!   lands in. For speed: the round-robin choice is registered a cycle ahead
+//!   ([`RoundRobinArbiter::lookahead`]) and each warp's next pc and mask come from selections
+//!   made when the commands were staged, as an OR of exclusive sources.
+//!
+//! In the fixed and registered modes a fetch's `pc + 4` lands an edge later (`advance`, from a
+//! registered `pc + 4`): the fetched warp is inactive until then, so no output shows its pc in
+//! between, and the fetch decision, late in its cycle, drives no pc register.
 //!
 //! Warp set, in both modes: it is applied after warp control, fetch and pop of the same warp
 //! (its pc, mask and active bit win) and before `end`; aimed at an idle warp it is dropped and
@@ -158,17 +168,84 @@ pub struct WarpScheduler<
     idle: DFF<Bits<W>>,
     active: DFF<Bits<W>>,
     pc: [DFF<Bits<A>>; W],
+    /// Fixed and registered modes: the warps fetched in the last cycle, whose pc advances by 4
+    /// at this edge (the fetch decision is late in its cycle; the warp is inactive meanwhile).
+    advance: DFF<Bits<W>>,
+    /// Each warp's `pc + 4`, registered: what an advance loads (the adder is off the paths
+    /// that choose a warp's next pc).
+    pc_plus4: [DFF<Bits<A>>; W],
     mask: [DFF<Bits<T>>; W],
     end_idle_q: DFF<Bits<W>>,
     branch_idle_q: DFF<Bits<W>>,
     pop_idle_q: DFF<Bits<W>>,
     ctl_idle_q: DFF<Bits<W>>,
+    // The command stage ([`SchedulerMode::Registered`]; in the other modes it stays empty and
+    // synthesis removes it). Each command's warp one-hot, and its data.
+    stage_cmd: DFF<Bits<W>>,
+    stage_cmd_pc: DFF<Bits<A>>,
+    stage_cmd_mask: DFF<Bits<T>>,
+    stage_ctl: DFF<Bits<W>>,
+    stage_ctl_active: DFF<Bit>,
+    stage_branch: DFF<Bits<W>>,
+    stage_branch_wid: DFF<Bits<WW>>,
+    stage_branch_mask: DFF<Bits<T>>,
+    stage_branch_pc: DFF<Bits<A>>,
+    stage_end: DFF<Bits<W>>,
+    stage_pop: DFF<Bits<W>>,
+    stage_pop_wid: DFF<Bits<WW>>,
+    stage_set: DFF<Bits<W>>,
+    stage_set_pc: DFF<Bits<A>>,
+    stage_set_mask: DFF<Bits<T>>,
+    /// Where each warp's pc and mask come from at the next edge, decided when the commands are
+    /// staged (from the idle bits and empty stacks they will meet), one-hot: the warp set, the
+    /// pop, the command; `stage_writes` when any of them or an `end` writes them.
+    stage_sel_set: DFF<Bits<W>>,
+    stage_sel_pop: DFF<Bits<W>>,
+    stage_sel_cmd: DFF<Bits<W>>,
+    stage_writes: DFF<Bits<W>>,
     // Elaboration-time configuration
+    registered: Constant<Bit>,
     seed_quirks: Constant<Bit>,
     round_robin: Constant<Bit>,
     all_warps: Constant<Bits<W>>,
     // Combinational temporaries
-    cmd_fire: Signal<Local, Bit>,
+    /// The commands offered now, one-hot by warp (the command: in the warp it lands in).
+    new_cmd: Signal<Local, Bits<W>>,
+    new_ctl: Signal<Local, Bits<W>>,
+    new_branch: Signal<Local, Bits<W>>,
+    new_end: Signal<Local, Bits<W>>,
+    new_pop: Signal<Local, Bits<W>>,
+    new_set: Signal<Local, Bits<W>>,
+    /// The commands acted on now: those offered now, or in registered mode the stage's.
+    act_cmd: Signal<Local, Bits<W>>,
+    act_cmd_pc: Signal<Local, Bits<A>>,
+    act_cmd_mask: Signal<Local, Bits<T>>,
+    act_ctl: Signal<Local, Bits<W>>,
+    act_ctl_active: Signal<Local, Bit>,
+    act_branch: Signal<Local, Bits<W>>,
+    act_branch_wid: Signal<Local, Bits<WW>>,
+    act_branch_mask: Signal<Local, Bits<T>>,
+    act_branch_pc: Signal<Local, Bits<A>>,
+    act_end: Signal<Local, Bits<W>>,
+    act_pop: Signal<Local, Bits<W>>,
+    act_pop_wid: Signal<Local, Bits<WW>>,
+    act_set: Signal<Local, Bits<W>>,
+    act_set_pc: Signal<Local, Bits<A>>,
+    act_set_mask: Signal<Local, Bits<T>>,
+    /// Registered mode: the stage's selections for the next edge, and each warp's pc and mask
+    /// from each source (zero unless selected), ORed.
+    sel_set_next: Signal<Local, Bits<W>>,
+    sel_pop_next: Signal<Local, Bits<W>>,
+    sel_cmd_next: Signal<Local, Bits<W>>,
+    writes_next: Signal<Local, Bits<W>>,
+    from_keep_pc: Signal<Local, Bits<A>>,
+    from_pop_pc: Signal<Local, Bits<A>>,
+    from_set_pc: Signal<Local, Bits<A>>,
+    from_cmd_pc: Signal<Local, Bits<A>>,
+    from_keep_mask: Signal<Local, Bits<T>>,
+    from_pop_mask: Signal<Local, Bits<T>>,
+    from_set_mask: Signal<Local, Bits<T>>,
+    from_cmd_mask: Signal<Local, Bits<T>>,
     fetch_any: Signal<Local, Bit>,
     fetch_wid: Signal<Local, Bits<WW>>,
     /// The fetch choice one-hot: per-warp decisions use it without decoding `fetch_wid`.
@@ -183,6 +260,9 @@ pub struct WarpScheduler<
     hit_fetch: Signal<Local, Bit>,
     hit_set: Signal<Local, Bit>,
     w_idle: Signal<Local, Bit>,
+    /// The warp's fetch advances its pc (at the next edge, [`Self::advance`]).
+    w_advance: Signal<Local, Bit>,
+    advance_next: Signal<Local, Bits<W>>,
     w_active: Signal<Local, Bit>,
     idle_next: Signal<Local, Bits<W>>,
     active_next: Signal<Local, Bits<W>>,
@@ -205,6 +285,7 @@ pub struct WarpScheduler<
 impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize>
     WarpScheduler<W, WW, T, A, D, SPW>
 {
+
     /// Checks the parameters and their derived widths; `mode` fixes the behaviour.
     pub fn new(mode: SchedulerMode) -> Result<Self> {
         check_warps("warps (W)", W)?;
@@ -261,19 +342,73 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
             stacks: SimtStackRam::new(mode.empty_top())?,
             idle_enc: PriorityEncoder::new(idle_order)?,
             fetch_enc: PriorityEncoder::new(fetch_order)?,
-            fetch_rr: RoundRobinArbiter::new()?,
+            fetch_rr: if mode.registered() { RoundRobinArbiter::lookahead()? } else { RoundRobinArbiter::new()? },
             idle: Default::default(),
             active: Default::default(),
             pc: std::array::from_fn(|_| Default::default()),
+            advance: Default::default(),
+            pc_plus4: std::array::from_fn(|_| Default::default()),
             mask: std::array::from_fn(|_| Default::default()),
             end_idle_q: Default::default(),
             branch_idle_q: Default::default(),
             pop_idle_q: Default::default(),
             ctl_idle_q: Default::default(),
+            stage_cmd: Default::default(),
+            stage_cmd_pc: Default::default(),
+            stage_cmd_mask: Default::default(),
+            stage_ctl: Default::default(),
+            stage_ctl_active: Default::default(),
+            stage_branch: Default::default(),
+            stage_branch_wid: Default::default(),
+            stage_branch_mask: Default::default(),
+            stage_branch_pc: Default::default(),
+            stage_end: Default::default(),
+            stage_pop: Default::default(),
+            stage_pop_wid: Default::default(),
+            stage_set: Default::default(),
+            stage_set_pc: Default::default(),
+            stage_set_mask: Default::default(),
+            stage_sel_set: Default::default(),
+            stage_sel_pop: Default::default(),
+            stage_sel_cmd: Default::default(),
+            stage_writes: Default::default(),
+            registered: Constant::new(mode.registered()),
             seed_quirks: Constant::new(mode.seed_quirks()),
             round_robin: Constant::new(mode.fetch_policy() == FetchPolicy::RoundRobin),
             all_warps: Constant::new(Bits::<W>::mask()),
-            cmd_fire: Default::default(),
+            new_cmd: Default::default(),
+            new_ctl: Default::default(),
+            new_branch: Default::default(),
+            new_end: Default::default(),
+            new_pop: Default::default(),
+            new_set: Default::default(),
+            act_cmd: Default::default(),
+            act_cmd_pc: Default::default(),
+            act_cmd_mask: Default::default(),
+            act_ctl: Default::default(),
+            act_ctl_active: Default::default(),
+            act_branch: Default::default(),
+            act_branch_wid: Default::default(),
+            act_branch_mask: Default::default(),
+            act_branch_pc: Default::default(),
+            act_end: Default::default(),
+            act_pop: Default::default(),
+            act_pop_wid: Default::default(),
+            act_set: Default::default(),
+            act_set_pc: Default::default(),
+            act_set_mask: Default::default(),
+            sel_set_next: Default::default(),
+            sel_pop_next: Default::default(),
+            sel_cmd_next: Default::default(),
+            writes_next: Default::default(),
+            from_keep_pc: Default::default(),
+            from_pop_pc: Default::default(),
+            from_set_pc: Default::default(),
+            from_cmd_pc: Default::default(),
+            from_keep_mask: Default::default(),
+            from_pop_mask: Default::default(),
+            from_set_mask: Default::default(),
+            from_cmd_mask: Default::default(),
             fetch_any: Default::default(),
             fetch_wid: Default::default(),
             fetch_grant: Default::default(),
@@ -287,6 +422,8 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
             hit_fetch: Default::default(),
             hit_set: Default::default(),
             w_idle: Default::default(),
+            w_advance: Default::default(),
+            advance_next: Default::default(),
             w_active: Default::default(),
             idle_next: Default::default(),
             active_next: Default::default(),
@@ -314,7 +451,12 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
     #[hdl_gen]
     fn update(&mut self) {
         // Clocks, and "keep" as the default next state
-        dff_setup!(self, clock, idle, active, end_idle_q, branch_idle_q, pop_idle_q, ctl_idle_q);
+        dff_setup!(self, clock, idle, active, advance, end_idle_q, branch_idle_q, pop_idle_q, ctl_idle_q);
+        dff_setup!(
+            self, clock, stage_cmd, stage_cmd_pc, stage_cmd_mask, stage_ctl, stage_ctl_active, stage_branch,
+            stage_branch_wid, stage_branch_mask, stage_branch_pc, stage_end, stage_pop, stage_pop_wid, stage_set,
+            stage_set_pc, stage_set_mask, stage_sel_set, stage_sel_pop, stage_sel_cmd, stage_writes
+        );
         self.fetch_rr.clock.next = self.clock.val();
         self.fetch_rr.reset.next = self.reset.val();
         for i in 0..W {
@@ -322,19 +464,17 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
             self.pc[i].d.next = self.pc[i].q.val();
             self.mask[i].clock.next = self.clock.val();
             self.mask[i].d.next = self.mask[i].q.val();
+            self.pc_plus4[i].clock.next = self.clock.val();
+            self.pc_plus4[i].d.next = self.pc[i].q.val() + 4;
         }
         self.stacks.clock.next = self.clock.val();
         self.stacks.reset.next = self.reset.val();
-        self.stacks.push_wid.next = self.branch_ctl_wid.val();
-        self.stacks.push_mask.next = self.branch_ctl_mask.val();
-        self.stacks.push_pc.next = self.branch_ctl_pc.val();
-        self.stacks.pop_wid.next = self.warp_pop_wid.val();
         self.stacks.top_wid.next = self.warp_pop_wid.val();
 
-        // Warp selection: an idle warp for a command, an active warp for fetch
-        self.idle_enc.req.next = self.idle.q.val();
+        // Warp selection: an idle warp for a command (not the one a staged command lands in),
+        // an active warp for fetch
+        self.idle_enc.req.next = self.idle.q.val() & !self.stage_cmd.q.val();
         self.fetch_enc.req.next = self.active.q.val();
-        self.fetch_rr.req.next = self.active.q.val();
         if self.round_robin.val() {
             self.fetch_any.next = self.fetch_rr.valid.val();
             self.fetch_wid.next = self.fetch_rr.index.val();
@@ -346,7 +486,86 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
         }
         self.fetch_fire.next = self.fetch_any.val() & self.inst_fetch_ready.val();
         self.fetch_rr.advance.next = self.fetch_fire.val();
-        self.cmd_fire.next = self.warp_cmd_valid.val() & self.idle_enc.valid.val();
+
+        // The commands offered now, one-hot by warp
+        self.new_cmd.next = 0.into();
+        if self.warp_cmd_valid.val() {
+            self.new_cmd.next = self.idle_enc.grant.val();
+        }
+        self.new_ctl.next = 0.into();
+        self.new_branch.next = 0.into();
+        self.new_end.next = 0.into();
+        self.new_pop.next = 0.into();
+        self.new_set.next = 0.into();
+        for i in 0..W {
+            self.new_ctl.next = self.new_ctl.val().replace_bit(i, self.warp_ctl_valid.val() & (self.warp_ctl_wid.val().index() == i));
+            self.new_branch.next =
+                self.new_branch.val().replace_bit(i, self.branch_ctl_valid.val() & (self.branch_ctl_wid.val().index() == i));
+            self.new_end.next = self.new_end.val().replace_bit(i, self.end_ctl_valid.val() & (self.end_ctl_wid.val().index() == i));
+            self.new_pop.next = self.new_pop.val().replace_bit(i, self.warp_pop_valid.val() & (self.warp_pop_wid.val().index() == i));
+            self.new_set.next = self.new_set.val().replace_bit(i, self.warp_set_valid.val() & (self.warp_set_wid.val().index() == i));
+        }
+        // The commands acted on now: those offered, or in registered mode the stage's (which
+        // takes the offered ones; reset empties it)
+        self.act_cmd.next = self.new_cmd.val();
+        self.act_cmd_pc.next = self.warp_cmd_pc.val();
+        self.act_cmd_mask.next = self.warp_cmd_mask.val();
+        self.act_ctl.next = self.new_ctl.val();
+        self.act_ctl_active.next = self.warp_ctl_active.val();
+        self.act_branch.next = self.new_branch.val();
+        self.act_branch_wid.next = self.branch_ctl_wid.val();
+        self.act_branch_mask.next = self.branch_ctl_mask.val();
+        self.act_branch_pc.next = self.branch_ctl_pc.val();
+        self.act_end.next = self.new_end.val();
+        self.act_pop.next = self.new_pop.val();
+        self.act_pop_wid.next = self.warp_pop_wid.val();
+        self.act_set.next = self.new_set.val();
+        self.act_set_pc.next = self.warp_set_pc.val();
+        self.act_set_mask.next = self.warp_set_mask.val();
+        self.stage_cmd.d.next = 0.into();
+        self.stage_ctl.d.next = 0.into();
+        self.stage_branch.d.next = 0.into();
+        self.stage_end.d.next = 0.into();
+        self.stage_pop.d.next = 0.into();
+        self.stage_set.d.next = 0.into();
+        if self.registered.val() {
+            self.act_cmd.next = self.stage_cmd.q.val();
+            self.act_cmd_pc.next = self.stage_cmd_pc.q.val();
+            self.act_cmd_mask.next = self.stage_cmd_mask.q.val();
+            self.act_ctl.next = self.stage_ctl.q.val();
+            self.act_ctl_active.next = self.stage_ctl_active.q.val();
+            self.act_branch.next = self.stage_branch.q.val();
+            self.act_branch_wid.next = self.stage_branch_wid.q.val();
+            self.act_branch_mask.next = self.stage_branch_mask.q.val();
+            self.act_branch_pc.next = self.stage_branch_pc.q.val();
+            self.act_end.next = self.stage_end.q.val();
+            self.act_pop.next = self.stage_pop.q.val();
+            self.act_pop_wid.next = self.stage_pop_wid.q.val();
+            self.act_set.next = self.stage_set.q.val();
+            self.act_set_pc.next = self.stage_set_pc.q.val();
+            self.act_set_mask.next = self.stage_set_mask.q.val();
+            if !self.reset.val() {
+                self.stage_cmd.d.next = self.new_cmd.val();
+                self.stage_ctl.d.next = self.new_ctl.val();
+                self.stage_branch.d.next = self.new_branch.val();
+                self.stage_end.d.next = self.new_end.val();
+                self.stage_pop.d.next = self.new_pop.val();
+                self.stage_set.d.next = self.new_set.val();
+            }
+            self.stage_cmd_pc.d.next = self.warp_cmd_pc.val();
+            self.stage_cmd_mask.d.next = self.warp_cmd_mask.val();
+            self.stage_ctl_active.d.next = self.warp_ctl_active.val();
+            self.stage_branch_wid.d.next = self.branch_ctl_wid.val();
+            self.stage_branch_mask.d.next = self.branch_ctl_mask.val();
+            self.stage_branch_pc.d.next = self.branch_ctl_pc.val();
+            self.stage_pop_wid.d.next = self.warp_pop_wid.val();
+            self.stage_set_pc.d.next = self.warp_set_pc.val();
+            self.stage_set_mask.d.next = self.warp_set_mask.val();
+        }
+        self.stacks.push_wid.next = self.act_branch_wid.val();
+        self.stacks.push_mask.next = self.act_branch_mask.val();
+        self.stacks.push_pc.next = self.act_branch_pc.val();
+        self.stacks.pop_wid.next = self.act_pop_wid.val();
 
         // Outputs
         self.warp_cmd_ready.next = self.idle_enc.valid.val();
@@ -390,21 +609,25 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
         self.branch_idle_next.next = self.branch_idle_q.q.val();
         self.pop_idle_next.next = self.pop_idle_q.q.val();
         self.ctl_idle_next.next = self.ctl_idle_q.q.val();
+        self.advance_next.next = 0.into();
         self.pushes.next = 0.into();
         self.pops.next = 0.into();
         self.clears.next = 0.into();
         for i in 0..W {
             self.is_idle.next = self.idle.q.val().get_bit(i);
-            self.hit_cmd.next = self.cmd_fire.val() & (self.idle_enc.index.val().index() == i);
-            self.hit_end.next = self.end_ctl_valid.val() & (self.end_ctl_wid.val().index() == i);
-            self.hit_ctl.next = self.warp_ctl_valid.val() & (self.warp_ctl_wid.val().index() == i);
-            self.hit_pop.next = self.warp_pop_valid.val() & (self.warp_pop_wid.val().index() == i);
-            self.hit_branch.next =
-                self.branch_ctl_valid.val() & (self.branch_ctl_wid.val().index() == i);
+            self.hit_cmd.next = self.act_cmd.val().get_bit(i);
+            self.hit_end.next = self.act_end.val().get_bit(i);
+            self.hit_ctl.next = self.act_ctl.val().get_bit(i);
+            self.hit_pop.next = self.act_pop.val().get_bit(i);
+            self.hit_branch.next = self.act_branch.val().get_bit(i);
             self.hit_fetch.next = self.fetch_fire.val() & self.fetch_grant.val().get_bit(i);
-            self.hit_set.next = self.warp_set_valid.val() & (self.warp_set_wid.val().index() == i);
+            self.hit_set.next = self.act_set.val().get_bit(i);
             self.w_idle.next = self.is_idle.val();
             self.w_active.next = self.active.q.val().get_bit(i);
+            self.w_advance.next = false;
+            if self.advance.q.val().get_bit(i) {
+                self.pc[i].d.next = self.pc_plus4[i].q.val();
+            }
             self.do_push.next = false;
             self.do_pop.next = false;
             self.do_clear.next = false;
@@ -418,7 +641,7 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
             if self.hit_pop.val() & self.is_idle.val() {
                 self.pop_idle_next.next = self.pop_idle_next.val().replace_bit(i, true);
             }
-            if (self.hit_ctl.val() & self.warp_ctl_active.val() | self.hit_set.val()) & self.is_idle.val() {
+            if (self.hit_ctl.val() & self.act_ctl_active.val() | self.hit_set.val()) & self.is_idle.val() {
                 self.ctl_idle_next.next = self.ctl_idle_next.val().replace_bit(i, true);
             }
             if self.seed_quirks.val() {
@@ -426,18 +649,18 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
                 if self.hit_cmd.val() {
                     self.w_idle.next = false;
                     self.w_active.next = true;
-                    self.pc[i].d.next = self.warp_cmd_pc.val();
-                    self.mask[i].d.next = self.warp_cmd_mask.val();
+                    self.pc[i].d.next = self.act_cmd_pc.val();
+                    self.mask[i].d.next = self.act_cmd_mask.val();
                 }
                 if self.hit_end.val() {
                     self.w_idle.next = true;
                 }
                 if self.hit_ctl.val() {
-                    self.w_active.next = self.warp_ctl_active.val();
+                    self.w_active.next = self.act_ctl_active.val();
                 }
                 if self.hit_pop.val() {
-                    self.pc[i].d.next = self.p_pc.val();
-                    self.mask[i].d.next = self.p_mask.val();
+                    self.pc[i].d.next = self.stacks.tops_pc[i].val();
+                    self.mask[i].d.next = self.stacks.tops_mask[i].val();
                 }
                 if self.hit_fetch.val() {
                     self.w_active.next = false;
@@ -445,8 +668,8 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
                 }
                 if self.hit_set.val() & !self.is_idle.val() {
                     self.w_active.next = true;
-                    self.pc[i].d.next = self.warp_set_pc.val();
-                    self.mask[i].d.next = self.warp_set_mask.val();
+                    self.pc[i].d.next = self.act_set_pc.val();
+                    self.mask[i].d.next = self.act_set_mask.val();
                 }
                 self.do_push.next = self.hit_branch.val();
                 self.do_pop.next = self.hit_pop.val() & !self.hit_branch.val();
@@ -454,26 +677,30 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
                 if self.hit_cmd.val() {
                     self.w_idle.next = false;
                     self.w_active.next = true;
-                    self.pc[i].d.next = self.warp_cmd_pc.val();
-                    self.mask[i].d.next = self.warp_cmd_mask.val();
+                    self.pc[i].d.next = self.act_cmd_pc.val();
+                    self.mask[i].d.next = self.act_cmd_mask.val();
                 }
                 if self.hit_ctl.val() & !self.is_idle.val() {
-                    self.w_active.next = self.warp_ctl_active.val();
+                    self.w_active.next = self.act_ctl_active.val();
                 }
+                // The fetch's `pc + 4` lands at the next edge (`advance`): the warp is inactive
+                // until then, so nothing sees its pc in between.
                 if self.hit_fetch.val() {
                     self.w_active.next = false;
-                    self.pc[i].d.next = self.pc[i].q.val() + 4;
+                    self.w_advance.next = true;
                 }
                 // One plain `if` per source (no nesting): yosys then finds the registers'
                 // clock enable (see SimtStackRam).
                 if self.hit_pop.val() & !self.is_idle.val() & !self.stacks.empty.val().get_bit(i) {
-                    self.pc[i].d.next = self.p_pc.val();
-                    self.mask[i].d.next = self.p_mask.val();
+                    self.pc[i].d.next = self.stacks.tops_pc[i].val();
+                    self.mask[i].d.next = self.stacks.tops_mask[i].val();
+                    self.w_advance.next = false;
                 }
                 if self.hit_set.val() & !self.is_idle.val() {
                     self.w_active.next = true;
-                    self.pc[i].d.next = self.warp_set_pc.val();
-                    self.mask[i].d.next = self.warp_set_mask.val();
+                    self.pc[i].d.next = self.act_set_pc.val();
+                    self.mask[i].d.next = self.act_set_mask.val();
+                    self.w_advance.next = false;
                 }
                 self.do_pop.next = self.hit_pop.val() & !self.is_idle.val();
                 self.do_push.next = self.hit_branch.val() & !self.is_idle.val();
@@ -483,6 +710,7 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
                     self.pc[i].d.next = 0.into();
                     self.mask[i].d.next = 0.into();
                     self.do_clear.next = true;
+                    self.w_advance.next = false;
                 }
             }
             self.pushes.next = self.pushes.val().replace_bit(i, self.do_push.val());
@@ -490,10 +718,76 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
             self.clears.next = self.clears.val().replace_bit(i, self.do_clear.val());
             self.idle_next.next = self.idle_next.val().replace_bit(i, self.w_idle.val());
             self.active_next.next = self.active_next.val().replace_bit(i, self.w_active.val());
+            self.advance_next.next = self.advance_next.val().replace_bit(i, self.w_advance.val());
+            // Registered mode: the same next pc and mask as above, from selections made a cycle
+            // ahead, as an OR of exclusive sources (two logic levels instead of a priority chain).
+            if self.registered.val() {
+                self.from_keep_pc.next = self.pc[i].q.val();
+                self.from_keep_mask.next = self.mask[i].q.val();
+                if self.advance.q.val().get_bit(i) {
+                    self.from_keep_pc.next = self.pc_plus4[i].q.val();
+                }
+                if self.stage_writes.q.val().get_bit(i) {
+                    self.from_keep_pc.next = 0.into();
+                    self.from_keep_mask.next = 0.into();
+                }
+                self.from_pop_pc.next = 0.into();
+                self.from_pop_mask.next = 0.into();
+                if self.stage_sel_pop.q.val().get_bit(i) {
+                    self.from_pop_pc.next = self.stacks.tops_pc[i].val();
+                    self.from_pop_mask.next = self.stacks.tops_mask[i].val();
+                }
+                self.from_set_pc.next = 0.into();
+                self.from_set_mask.next = 0.into();
+                if self.stage_sel_set.q.val().get_bit(i) {
+                    self.from_set_pc.next = self.stage_set_pc.q.val();
+                    self.from_set_mask.next = self.stage_set_mask.q.val();
+                }
+                self.from_cmd_pc.next = 0.into();
+                self.from_cmd_mask.next = 0.into();
+                if self.stage_sel_cmd.q.val().get_bit(i) {
+                    self.from_cmd_pc.next = self.stage_cmd_pc.q.val();
+                    self.from_cmd_mask.next = self.stage_cmd_mask.q.val();
+                }
+                self.pc[i].d.next = self.from_keep_pc.val() | self.from_pop_pc.val() | self.from_set_pc.val() | self.from_cmd_pc.val();
+                self.mask[i].d.next =
+                    self.from_keep_mask.val() | self.from_pop_mask.val() | self.from_set_mask.val() | self.from_cmd_mask.val();
+            }
+        }
+        self.advance.d.next = self.advance_next.val();
+        // The round-robin choice: from the active warps; registered mode gives it the next
+        // cycle's (lookahead), so no path runs from a warp's state through the choice back into it.
+        self.fetch_rr.req.next = self.active.q.val();
+        if self.registered.val() {
+            self.fetch_rr.req.next = self.active_next.val();
+            if self.reset.val() {
+                self.fetch_rr.req.next = 0.into();
+            }
         }
         self.stacks.push.next = self.pushes.val();
         self.stacks.pop.next = self.pops.val();
         self.stacks.clear.next = self.clears.val();
+        // Registered mode: what the staged commands will do to pc and mask at the next edge,
+        // decided now from the idle bits and empty stacks they will meet there (the fixed
+        // mode's order: command, pop, set, end; the later wins; a command lands in a warp that
+        // is idle then, where pop, set and end are dropped).
+        self.sel_cmd_next.next = self.new_cmd.val();
+        self.sel_pop_next.next = self.new_pop.val() & !self.idle_next.val() & !self.stacks.empty_next.val();
+        self.sel_set_next.next = self.new_set.val() & !self.idle_next.val();
+        self.writes_next.next = self.sel_cmd_next.val() | self.sel_pop_next.val() | self.sel_set_next.val();
+        self.writes_next.next = self.writes_next.val() | (self.new_end.val() & !self.idle_next.val());
+        self.sel_pop_next.next = self.sel_pop_next.val() & !(self.new_set.val() | self.new_end.val());
+        self.sel_set_next.next = self.sel_set_next.val() & !self.new_end.val();
+        self.stage_sel_set.d.next = 0.into();
+        self.stage_sel_pop.d.next = 0.into();
+        self.stage_sel_cmd.d.next = 0.into();
+        self.stage_writes.d.next = 0.into();
+        if self.registered.val() & !self.reset.val() {
+            self.stage_sel_set.d.next = self.sel_set_next.val();
+            self.stage_sel_pop.d.next = self.sel_pop_next.val();
+            self.stage_sel_cmd.d.next = self.sel_cmd_next.val();
+            self.stage_writes.d.next = self.writes_next.val();
+        }
         self.idle.d.next = self.idle_next.val();
         self.active.d.next = self.active_next.val();
         self.end_idle_q.d.next = self.end_idle_next.val();
@@ -503,6 +797,7 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
         if self.reset.val() {
             self.idle.d.next = self.all_warps.val();
             self.active.d.next = 0.into();
+            self.advance.d.next = 0.into();
             self.end_idle_q.d.next = 0.into();
             self.branch_idle_q.d.next = 0.into();
             self.pop_idle_q.d.next = 0.into();

@@ -95,6 +95,7 @@ fn export<D: Dut>(preset: &Preset, dut: &mut D, module: &str, block: &'static st
 pub fn exported_blocks<B: PresetBlocks>() -> Result<Vec<ExportedBlock>> {
     let preset = B::PRESET;
     let fixed = SchedulerMode::Fixed(preset.scheduler.fetch_policy);
+    let registered = SchedulerMode::Registered(preset.scheduler.fetch_policy);
     let board = crate::board::ALCHITRY_CU_V1;
     let cpb = board.clocks_per_bit();
     let mut blocks = vec![
@@ -110,6 +111,9 @@ pub fn exported_blocks<B: PresetBlocks>() -> Result<Vec<ExportedBlock>> {
             "every warp's SIMT stack in block RAM, tops in registers: the fixed-mode warp scheduler's stacks", &[("Empty top", format!("{:?}", fixed.empty_top()))])?,
         export_new(&preset, || B::scheduler(fixed), "warp_scheduler", "WarpScheduler",
             "warp scheduler with per-warp SIMT stacks (fixed mode)", &[("Mode", fixed.name())])?,
+        export_new(&preset, || B::scheduler(registered), "warp_scheduler_registered", "WarpScheduler",
+            "warp scheduler with per-warp SIMT stacks (fixed mode, commands registered: they act a cycle after they are offered)",
+            &[("Mode", registered.name())])?,
         export_new(&preset, || B::seed_scheduler(), "WarpScheduler", "SeedWarpScheduler",
             "the seed's WarpScheduler (003): seed-compatible mode behind the seed's ports", &[("Mode", SchedulerMode::SeedCompatible.name())])?,
         export_new(&preset, || B::bank_arbiter(), "bank_arbiter", "BankArbiter",

@@ -50,3 +50,30 @@ impl CycleModel for RoundRobinModel {
         self.step_with(i.reset == 1, i.req, i.advance == 1);
     }
 }
+
+/// Reference model of [`RoundRobinArbiter::lookahead`](crate::blocks::RoundRobinArbiter::lookahead):
+/// the same arbiter shown a cycle later, its `req` being the next cycle's requests. It shows
+/// [`RoundRobinModel`]'s choice for the requests given in the last cycle (none at power-up).
+#[derive(Clone, Debug)]
+pub struct LookaheadRoundRobinModel {
+    pub arbiter: RoundRobinModel,
+    /// The requests given in the last cycle: those the choice shown now is made from.
+    pub last_req: u64,
+}
+
+impl LookaheadRoundRobinModel {
+    pub fn new(n: usize) -> Self {
+        LookaheadRoundRobinModel { arbiter: RoundRobinModel::new(n), last_req: 0 }
+    }
+}
+
+impl CycleModel for LookaheadRoundRobinModel {
+    fn outputs(&self, _inputs: &[u64]) -> Vec<u64> {
+        self.arbiter.grant(self.last_req).to_words()
+    }
+    fn step(&mut self, inputs: &[u64]) {
+        let i = ArbiterIn::from_words(inputs);
+        self.arbiter.step_with(i.reset == 1, self.last_req, i.advance == 1);
+        self.last_req = i.req;
+    }
+}

@@ -1,6 +1,7 @@
 //! Reference model of [`SimtStackRam`](crate::blocks::SimtStackRam): `W` independent
 //! [`SimtStackModel`]s (the storage in block RAM must not change what a stack does), and the
-//! top of the stack that `top_wid` names.
+//! top of the stack that `top_wid` names, then every warp's top (`tops_mask`, `tops_pc`) and the
+//! stacks empty after the edge (`empty_next`).
 
 use super::simt_stack::{Entry, SimtStackModel};
 use crate::params::EmptyTop;
@@ -34,7 +35,7 @@ impl SimtStackRamModel {
 impl CycleModel for SimtStackRamModel {
     fn outputs(&self, inputs: &[u64]) -> Vec<u64> {
         let top = self.stacks[StackRamIn::from_words(inputs).top_wid as usize].top();
-        StackRamOut {
+        let mut words = StackRamOut {
             top_mask: top.mask,
             top_pc: top.pc,
             empty: self.bits(SimtStackModel::is_empty),
@@ -42,7 +43,13 @@ impl CycleModel for SimtStackRamModel {
             overflow: self.bits(|s| s.overflow),
             underflow: self.bits(|s| s.underflow),
         }
-        .to_words()
+        .to_words();
+        words.extend(self.stacks.iter().map(|s| s.top().mask));
+        words.extend(self.stacks.iter().map(|s| s.top().pc));
+        let mut after = self.clone();
+        after.step(inputs);
+        words.push(after.bits(SimtStackModel::is_empty));
+        words
     }
     fn step(&mut self, inputs: &[u64]) {
         let i = StackRamIn::from_words(inputs);

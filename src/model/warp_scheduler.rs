@@ -45,6 +45,14 @@ pub struct Warp {
     pub mask: u64,
 }
 
+/// Commands waiting a cycle in [`SchedulerMode::Registered`]: the inputs as offered, and the
+/// warp the command lands in (chosen when it was offered).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Staged {
+    pub inputs: SchedIn,
+    pub cmd: Option<usize>,
+}
+
 /// The scheduler's state.
 #[derive(Clone, Debug)]
 pub struct WarpSchedulerModel {
@@ -58,6 +66,8 @@ pub struct WarpSchedulerModel {
     pub err_branch_idle: u64,
     pub err_pop_idle: u64,
     pub err_ctl_idle: u64,
+    /// The commands offered in the last cycle (registered mode; else always empty).
+    pub stage: Staged,
 }
 
 fn bitvec(n: usize, f: impl Fn(usize) -> bool) -> u64 {
@@ -77,6 +87,7 @@ impl WarpSchedulerModel {
             err_branch_idle: 0,
             err_pop_idle: 0,
             err_ctl_idle: 0,
+            stage: Staged::default(),
         }
     }
     pub fn idle_bits(&self) -> u64 {
@@ -85,10 +96,12 @@ impl WarpSchedulerModel {
     pub fn active_bits(&self) -> u64 {
         bitvec(self.warps.len(), |i| self.warps[i].active)
     }
-    /// The warp a command lands in: highest idle in the seed, lowest idle when fixed.
+    /// The warp a command lands in: highest idle in the seed, lowest idle when fixed (not the
+    /// one a staged command lands in).
     pub fn command_target(&self) -> Option<usize> {
         let order = if self.mode.seed_quirks() { Order::HighestFirst } else { Order::LowestFirst };
-        let e = encode(self.idle_bits(), self.warps.len(), order);
+        let staged = self.stage.cmd.map_or(0, |w| 1u64 << w);
+        let e = encode(self.idle_bits() & !staged, self.warps.len(), order);
         (e.valid == 1).then_some(e.index as usize)
     }
     /// The warp that fetches, by the fetch policy.
@@ -131,11 +144,23 @@ impl WarpSchedulerModel {
         }
     }
 
-    /// One clock edge.
+    /// One clock edge. In registered mode the commands of the last cycle act, with this cycle's
+    /// reset and fetch handshake, and this cycle's commands wait in the stage (reset empties it).
     pub fn step_with(&mut self, i: &SchedIn) {
+        let cmd = if i.warp_cmd_valid == 1 { self.command_target() } else { None };
+        if !self.mode.registered() {
+            return self.act(i, cmd);
+        }
+        let offered = Staged { inputs: *i, cmd };
+        let acting = SchedIn { reset: i.reset, inst_fetch_ready: i.inst_fetch_ready, ..self.stage.inputs };
+        self.act(&acting, self.stage.cmd);
+        self.stage = if i.reset == 1 { Staged::default() } else { offered };
+    }
+
+    /// The edge's updates, the command landing in warp `cmd`.
+    fn act(&mut self, i: &SchedIn, cmd: Option<usize>) {
         let p = self.params;
         let old = self.warps.clone();
-        let cmd = if i.warp_cmd_valid == 1 { self.command_target() } else { None };
         let fetch = if i.inst_fetch_ready == 1 { self.fetch_choice() } else { None };
         let hits = |valid: u64, wid: u64| (valid == 1).then_some(wid as usize);
         let end = hits(i.end_ctl_valid, i.end_ctl_wid);

@@ -34,12 +34,23 @@ pub fn encoder<B: PresetBlocks>(order: Order, seed: u64, cycles: usize) -> Resul
     })
 }
 
+/// The arbiter's stimulus: random requests, taken grants (70%), resets now and then.
+fn arbiter_stimulus<M>(n: usize) -> impl FnMut(&mut Rng, &M, usize) -> Vec<u64> {
+    move |rng, _, c| ArbiterIn { reset: (c == 0 || rng.chance(1)) as u64, req: requests(rng, n), advance: rng.chance(70) as u64 }.to_words()
+}
+
 pub fn arbiter<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded> {
     let n = B::PRESET.scheduler.warps;
     let mut model = RoundRobinModel::new(n);
-    run_differential(&format!("arbiter_{}", B::PRESET.name), || B::warp_arbiter().unwrap(), &mut model, seed, cycles, |rng, _, c| {
-        ArbiterIn { reset: (c == 0 || rng.chance(1)) as u64, req: requests(rng, n), advance: rng.chance(70) as u64 }.to_words()
-    })
+    run_differential(&format!("arbiter_{}", B::PRESET.name), || B::warp_arbiter().unwrap(), &mut model, seed, cycles, arbiter_stimulus(n))
+}
+
+/// The lookahead arbiter (`req` one cycle early) against the arbiter's model a cycle later.
+pub fn arbiter_lookahead<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded> {
+    let n = B::PRESET.scheduler.warps;
+    let mut model = crate::model::round_robin::LookaheadRoundRobinModel::new(n);
+    let name = format!("arbiter_lookahead_{}", B::PRESET.name);
+    run_differential(&name, || B::warp_arbiter_lookahead().unwrap(), &mut model, seed, cycles, arbiter_stimulus(n))
 }
 
 pub fn stack<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded> {
@@ -100,6 +111,7 @@ pub fn for_module<B: PresetBlocks>(module: &str, seed: u64, cycles: usize) -> Re
         "simt_stack" => stack::<B>(seed, cycles),
         "simt_stack_ram" => stack_ram::<B>(SchedulerMode::Fixed(B::PRESET.scheduler.fetch_policy).empty_top(), seed, cycles),
         "warp_scheduler" => scheduler::<B>(SchedulerMode::Fixed(B::PRESET.scheduler.fetch_policy), seed, cycles),
+        "warp_scheduler_registered" => scheduler::<B>(SchedulerMode::Registered(B::PRESET.scheduler.fetch_policy), seed, cycles),
         "WarpScheduler" => seed_scheduler::<B>(true, seed, cycles),
         "bank_arbiter" => {
             let c = B::PRESET.collector;
