@@ -2954,13 +2954,17 @@ module core_board__core_issue_rr(clock,reset,req,advance,valid,index,grant);
         if (shown[3]) begin
             pick = pick | 3;
         end
-        valid = |req;
         index = pick;
-        grant = one_hot;
         grant_q$d = one_hot;
         if (lookahead) begin
             valid = |shown;
             grant = grant_q$q;
+        end
+        else begin
+            valid = |req;
+            grant = one_hot;
+        end
+        if (lookahead) begin
             above$d = above_now;
         end
         else if (reset) begin
@@ -7397,13 +7401,17 @@ module core_board__core_oc_du_0(clock,reset,req,advance,valid,index,grant);
         if (shown[1]) begin
             pick = pick | 1;
         end
-        valid = |req;
         index = pick;
-        grant = one_hot;
         grant_q$d = one_hot;
         if (lookahead) begin
             valid = |shown;
             grant = grant_q$q;
+        end
+        else begin
+            valid = |req;
+            grant = one_hot;
+        end
+        if (lookahead) begin
             above$d = above_now;
         end
         else if (reset) begin

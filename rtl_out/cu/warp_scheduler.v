@@ -1482,13 +1482,17 @@ module warp_scheduler__fetch_rr(clock,reset,req,advance,valid,index,grant);
         if (shown[3]) begin
             pick = pick | 3;
         end
-        valid = |req;
         index = pick;
-        grant = one_hot;
         grant_q$d = one_hot;
         if (lookahead) begin
             valid = |shown;
             grant = grant_q$q;
+        end
+        else begin
+            valid = |req;
+            grant = one_hot;
+        end
+        if (lookahead) begin
             above$d = above_now;
         end
         else if (reset) begin

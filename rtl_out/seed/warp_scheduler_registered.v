@@ -2238,13 +2238,17 @@ module warp_scheduler_registered__fetch_rr(clock,reset,req,advance,valid,index,g
         if (shown[7]) begin
             pick = pick | 7;
         end
-        valid = |req;
         index = pick;
-        grant = one_hot;
         grant_q$d = one_hot;
         if (lookahead) begin
             valid = |shown;
             grant = grant_q$q;
+        end
+        else begin
+            valid = |req;
+            grant = one_hot;
+        end
+        if (lookahead) begin
             above$d = above_now;
         end
         else if (reset) begin

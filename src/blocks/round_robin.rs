@@ -137,14 +137,20 @@ impl<const N: usize, const NW: usize> Logic for RoundRobinArbiter<N, NW> {
                 self.pick.next = self.pick.val() | i.to_bits();
             }
         }
-        self.valid.next = self.req.val().any();
+        // Each output is written once per pass: an output written twice with different values
+        // glitches in an event-driven simulator, and with a parent that does the same to this
+        // block's inputs, iverilog ping-pongs the glitches forever at one time step.
         self.index.next = self.pick.val();
-        self.grant.next = self.one_hot.val();
         self.grant_q.d.next = self.one_hot.val();
-        // Past the grant: not the granted bit nor any below it.
         if self.lookahead.val() {
             self.valid.next = self.shown.val().any();
             self.grant.next = self.grant_q.q.val();
+        } else {
+            self.valid.next = self.req.val().any();
+            self.grant.next = self.one_hot.val();
+        }
+        // Past the grant: not the granted bit nor any below it.
+        if self.lookahead.val() {
             self.above.d.next = self.above_now.val();
         } else if self.reset.val() {
             self.above.d.next = self.above_at_reset.val();

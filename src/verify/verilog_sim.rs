@@ -116,6 +116,8 @@ pub fn testbench(dut: &VerilogDut, cycles: usize) -> String {
     writeln!(v, "      {{{}}} = stim[c];", ins.join(", ")).unwrap();
     writeln!(v, "      #1;").unwrap();
     writeln!(v, "      $fwrite(fd, \"{fmt}\\n\", {});", outs.join(", ")).unwrap();
+    // Flushed now and then, so that a run stuck in one time step shows (see [`run_watched`]).
+    writeln!(v, "      if (c % 256 == 255) $fflush(fd);").unwrap();
     match &dut.clock {
         Some(clk) => writeln!(v, "      {clk} = 1'b1;\n      #1;\n      {clk} = 1'b0;\n      #1;").unwrap(),
         None => writeln!(v, "      #2;").unwrap(),
@@ -164,6 +166,45 @@ fn run_tool(cmd: &mut Command, what: &str, dir: &Path) -> Result<()> {
     Ok(())
 }
 
+/// How long a simulation may go without writing another flushed block of cycles to `out.txt`.
+const STALL: std::time::Duration = std::time::Duration::from_secs(300);
+
+/// Runs a simulation like [`run_tool`], but stops it with an error once `progress` (the
+/// testbench's `out.txt`) has not grown for [`STALL`]: a zero-delay loop (a combinational loop,
+/// or two always blocks re-waking each other with glitches) never advances time, and without
+/// this the run would hang until the CI's own limit.
+fn run_watched(cmd: &mut Command, what: &str, dir: &Path, progress: &Path) -> Result<()> {
+    let log = dir.join("sim.log");
+    let out = std::fs::File::create(&log).with_context(|| format!("cannot create {}", log.display()))?;
+    let mut child = cmd.current_dir(dir).stdout(out.try_clone()?).stderr(out).spawn().with_context(|| format!("cannot start {what}"))?;
+    let (mut size, mut since) = (0, std::time::Instant::now());
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break status;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        let now = std::fs::metadata(progress).map_or(0, |m| m.len());
+        if now != size {
+            (size, since) = (now, std::time::Instant::now());
+        } else if since.elapsed() > STALL {
+            let _ = child.kill();
+            let _ = child.wait();
+            let lines = std::fs::read_to_string(progress).map_or(0, |t| t.lines().count());
+            bail!(
+                "{what} made no progress for {} s after {lines} cycles in {}: it is stuck in one time step (a combinational loop, or always blocks waking each other with glitches)",
+                STALL.as_secs(),
+                dir.display()
+            );
+        }
+    };
+    if !status.success() {
+        let text = std::fs::read_to_string(&log).unwrap_or_default();
+        let tail: Vec<&str> = text.lines().rev().take(15).collect();
+        bail!("{what} failed in {}:\n{}", dir.display(), tail.into_iter().rev().collect::<Vec<_>>().join("\n"));
+    }
+    Ok(())
+}
+
 /// Simulates `dut` with `stimulus` in `workdir` (created if needed) and returns its outputs,
 /// one vector per cycle in the order of `dut.outputs`.
 pub fn simulate_verilog(sim: Simulator, dut: &VerilogDut, stimulus: &[Vec<u64>], workdir: &Path) -> Result<Vec<Vec<Sampled>>> {
@@ -196,7 +237,7 @@ pub fn simulate_verilog_timed(sim: Simulator, dut: &VerilogDut, stimulus: &[Vec<
             require_tool("vvp")?;
             run_tool(Command::new("iverilog").args(["-g2012", "-o", "sim.vvp", "-s", "tb", "tb.v"]).args(&sources), "iverilog", workdir)?;
             times.build = start.elapsed();
-            run_tool(Command::new("vvp").args(["-n", "sim.vvp"]), "vvp", workdir)?;
+            run_watched(Command::new("vvp").args(["-n", "sim.vvp"]), "vvp", workdir, &workdir.join("out.txt"))?;
         }
         Simulator::Verilator => {
             require_tool("verilator")?;
@@ -208,7 +249,7 @@ pub fn simulate_verilog_timed(sim: Simulator, dut: &VerilogDut, stimulus: &[Vec<
                 workdir,
             )?;
             times.build = start.elapsed();
-            run_tool(&mut Command::new(workdir.join("obj").join("sim")), "the Verilator model", workdir)?;
+            run_watched(&mut Command::new(workdir.join("obj").join("sim")), "the Verilator model", workdir, &workdir.join("out.txt"))?;
         }
     }
     times.run = start.elapsed() - times.build;
