@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use simt_rtl::flow::prove::{peek_commands, property_names, prove, prove_only, Outcome, FORMAL_BLOCKS};
+use simt_rtl::flow::prove::{fails_at, peek_commands, property_names, prove, prove_only, Outcome, FORMAL_BLOCKS};
 use simt_rtl::params::CU;
 
 fn work_dir(name: &str) -> PathBuf {
@@ -75,6 +75,32 @@ fn warp_scheduler_properties_hold_from_reset_to_depth_20() {
 /// `properties` (`|`-separated) to fail (each property is checked alone, and only those are
 /// checked: one that the break leaves true but not inductive could take long to bound).
 fn mutant_is_caught(module: &str, tag: &str, from: &str, to: &str, properties: &str) {
+    let (mutant, prove_dir) = write_mutant(module, tag, from, to);
+    let only: Vec<String> = properties.split('|').map(String::from).collect();
+    let results = prove_only(block(module), &CU, &mutant, 20, &prove_dir, &only).unwrap();
+    let failed: Vec<&String> = results.iter().filter(|(_, o)| matches!(o, Outcome::Failed { .. })).map(|(n, _)| n).collect();
+    assert!(failed.iter().any(|n| properties.split('|').any(|p| p == n.as_str())), "mutant `{tag}` should fail `{properties}`, failed: {failed:?}");
+    let vcd = results.iter().find_map(|(_, o)| if let Outcome::Failed { vcd, .. } = o { Some(vcd.clone()) } else { None }).unwrap();
+    assert!(vcd.is_file(), "no counterexample trace at {}", vcd.display());
+}
+
+/// As [`mutant_is_caught`], for a mutant whose shortest failing run is known to end in cycle
+/// `step`: only that cycle is checked ([`fails_at`]), where the bounded check of every cycle
+/// before it grows too slow.
+fn mutant_is_caught_at(module: &str, tag: &str, from: &str, to: &str, property: &str, step: usize) {
+    let (mutant, prove_dir) = write_mutant(module, tag, from, to);
+    match fails_at(block(module), &CU, &mutant, step, &prove_dir, property).unwrap() {
+        Some(Outcome::Failed { step: at, vcd }) => {
+            assert_eq!(at, step, "the counterexample should end in the cycle checked");
+            assert!(vcd.is_file(), "no counterexample trace at {}", vcd.display());
+        }
+        other => panic!("mutant `{tag}` should fail `{property}` in cycle {step}: {other:?}"),
+    }
+}
+
+/// `rtl_out/cu/<module>.v` with `from` replaced by `to`, written to a work directory; and the
+/// directory the checker runs in.
+fn write_mutant(module: &str, tag: &str, from: &str, to: &str) -> (PathBuf, PathBuf) {
     let rtl = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("rtl_out/cu/{module}.v"));
     let text = std::fs::read_to_string(&rtl).unwrap();
     assert!(text.contains(from), "the mutation's text is not in {}: the mutant would be the original", rtl.display());
@@ -86,12 +112,7 @@ fn mutant_is_caught(module: &str, tag: &str, from: &str, to: &str, properties: &
     // it, and the counterexample must still land there.
     let prove_dir = PathBuf::from("target/formal-relative").join(tag);
     let _ = std::fs::remove_dir_all(&prove_dir);
-    let only: Vec<String> = properties.split('|').map(String::from).collect();
-    let results = prove_only(block(module), &CU, &mutant, 20, &prove_dir, &only).unwrap();
-    let failed: Vec<&String> = results.iter().filter(|(_, o)| matches!(o, Outcome::Failed { .. })).map(|(n, _)| n).collect();
-    assert!(failed.iter().any(|n| properties.split('|').any(|p| p == n.as_str())), "mutant `{tag}` should fail `{properties}`, failed: {failed:?}");
-    let vcd = results.iter().find_map(|(_, o)| if let Outcome::Failed { vcd, .. } = o { Some(vcd.clone()) } else { None }).unwrap();
-    assert!(vcd.is_file(), "no counterexample trace at {}", vcd.display());
+    (mutant, prove_dir)
 }
 
 #[test]
@@ -457,7 +478,8 @@ fn mutant_stack_ram_without_overflow_flag_is_caught() {
 #[test]
 fn mutant_stack_ram_top_not_refilled_is_caught() {
     // In the cycle after a pop uncovered an entry of warp 0, its top shows the stale register
-    // instead of the entry read from the RAM.
+    // instead of the entry read from the RAM. The shortest run: reset (cycle 0), two pushes
+    // (1, 2; the entry below the top is in the RAM), a pop (3), and the top shown in cycle 4.
     let from = "tops_mask$0 = mask_ram$read_data;\n            tops_pc$0 = pc_ram$read_data;";
-    mutant_is_caught("simt_stack_ram", "ram_top_not_refilled", from, "", "top_is_last_pushed_not_popped");
+    mutant_is_caught_at("simt_stack_ram", "ram_top_not_refilled", from, "", "top_is_last_pushed_not_popped", 4);
 }

@@ -266,84 +266,9 @@ pub fn prove_only(block: &FormalBlock, preset: &Preset, rtl: &Path, depth: usize
     if depth == 0 {
         bail!("`--depth` must be at least 1");
     }
-    let props = Path::new(env!("CARGO_MANIFEST_DIR")).join(block.properties);
-    let text = std::fs::read_to_string(&props).with_context(|| format!("cannot read {}", props.display()))?;
-    let mut names = property_names(&text);
-    if names.is_empty() {
-        bail!("{}: no labelled `assert` found", props.display());
-    }
-    if let Some(unknown) = only.iter().find(|o| !names.contains(o)) {
-        bail!("`{}` has no property `{unknown}` (its properties: {})", block.module, names.join(", "));
-    }
-    if !only.is_empty() {
-        names.retain(|n| only.contains(n));
-    }
-    if !rtl.is_file() {
-        bail!("{} does not exist: run `simt-rtl gen` first", rtl.display());
-    }
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    // The tools run inside `dir`: every path handed to them must not be relative to elsewhere.
-    let dir = &dir.canonicalize().with_context(|| format!("cannot resolve {}", dir.display()))?;
-    let z3 = z3_bin_dir();
-    if !z3.join("z3").is_file() {
-        bail!("z3 is not installed in {}: run `bash scripts/install-tools.sh` (it installs PyPI's z3-solver there)", z3.display());
-    }
-
-    // The wrapper connects the block through `DUT_PORTS` (see [`dut_ports_include`]).
-    let verilog = std::fs::read_to_string(rtl).with_context(|| format!("cannot read {}", rtl.display()))?;
-    std::fs::write(dir.join("dut_ports.vh"), dut_ports_include(&verilog, block.module)?)?;
-
-    // One yosys run: each property alone, cut to the logic it depends on (its cone of influence;
-    // the bank arbiter's bounded check to depth 20 over every property together did not finish).
-    let chparam: String = (block.parameters)(preset).iter().map(|(k, v)| format!(" -set {k} {v}")).collect();
-    let peeks = peek_commands(&text, &verilog, block.module, block.wrapper).with_context(|| format!("{}: a `// peek:` line", props.display()))?;
-    // A peek bit that a property reads and nothing drives (a wire declared wider than what it
-    // peeks at) is refused.
-    let check = if peeks.is_empty() { "" } else { "check -assert\n" };
-    let mut script = format!(
-        "read_verilog -formal {}\nread_verilog -formal -sv -I . {}\nchparam{chparam} {w}\nhierarchy -top {w}\nproc\nflatten\n{peeks}prep -top {w}\n{check}opt_clean\ndesign -save base\n",
-        rtl.canonicalize()?.display(),
-        props.display(),
-        w = block.wrapper
-    );
-    for n in &names {
-        script.push_str(&format!("design -load base\nchformal -assert -remove t:$assert {}/{n} %d\nopt_clean\nwrite_smt2 -wires {n}.smt2\n", block.wrapper));
-    }
-    std::fs::write(dir.join("formal.ys"), script)?;
-    let (ok, log) = tool_output(Command::new("yosys").arg("-q").arg("formal.ys").current_dir(dir), "yosys")?;
-    std::fs::write(dir.join("yosys.log"), &log)?;
-    if !ok {
-        bail!("yosys could not read the properties (log {}):\n{}", dir.join("yosys.log").display(), last_lines(&log, 8));
-    }
-
-    let path = format!("{}:{}", z3.display(), std::env::var("PATH").unwrap_or_default());
-    let smtbmc = |args: &[&str], log: &str| -> Result<String> {
-        let (_, out) = tool_output(Command::new("yosys-smtbmc").args(["-s", "z3"]).args(args).env("PATH", &path).current_dir(dir), "yosys-smtbmc")?;
-        std::fs::write(dir.join(log), &out)?;
-        Ok(out.replace('\r', "\n"))
-    };
-
+    let checker = Checker::new(block, preset, rtl, dir, only)?;
     let mut results = Vec::new();
-    for n in &names {
-        let vcd = dir.join(format!("{n}_counterexample.vcd"));
-        // The bounded check of the first `steps` cycles from reset: `Some(Failed)` with its
-        // trace, or `None` when the property holds that far.
-        let from_reset = |steps: usize| -> Result<Option<Outcome>> {
-            let bmc = smtbmc(&["-t", &steps.to_string(), "--dump-vcd", vcd.to_str().unwrap_or("trace.vcd"), &format!("{n}.smt2")], &format!("bmc_{n}.log"))?;
-            if bmc.contains("Status: PASSED") {
-                return Ok(None);
-            }
-            if !bmc.contains("Status: FAILED") {
-                bail!("yosys-smtbmc gave no verdict on `{n}` (log {}):\n{}", dir.join(format!("bmc_{n}.log")).display(), last_lines(&bmc, 8));
-            }
-            let step = bmc
-                .lines()
-                .filter_map(|l| l.split("Checking assertions in step ").nth(1))
-                .filter_map(|s| s.trim_end_matches("..").trim().parse().ok())
-                .last()
-                .unwrap_or(0);
-            Ok(Some(Outcome::Failed { step, vcd: vcd.clone() }))
-        };
+    for n in &checker.names {
         // For k = 1, 2, 4, ... up to INDUCTION_LENGTH: the first k cycles from reset (the base
         // case; a counterexample there ends the search at once), then the induction step of
         // length k, which, where it closes, makes the property hold at every depth. A short one
@@ -351,21 +276,125 @@ pub fn prove_only(block: &FormalBlock, preset: &Preset, rtl: &Path, depth: usize
         let longest = INDUCTION_LENGTH.min(depth);
         let mut k = 1;
         let outcome = loop {
-            if let Some(failed) = from_reset(k)? {
+            if let Some(failed) = checker.from_reset(n, 0, k)? {
                 break failed;
             }
-            let induction = smtbmc(&["-i", "-t", &k.to_string(), &format!("{n}.smt2")], &format!("induction_{n}.log"))?;
+            let induction = checker.smtbmc(&["-i", "-t", &k.to_string(), &format!("{n}.smt2")], &format!("induction_{n}.log"))?;
             if induction.contains("Status: PASSED") {
                 break Outcome::Proven { k };
             }
             if k >= longest {
-                break from_reset(depth)?.unwrap_or(Outcome::Bounded { depth });
+                break checker.from_reset(n, 0, depth)?.unwrap_or(Outcome::Bounded { depth });
             }
             k = (2 * k).min(longest);
         };
         results.push((n.clone(), outcome));
     }
     Ok(results)
+}
+
+/// Whether `property` of `block` fails in cycle `step` after reset, checking that cycle alone:
+/// the cycles before it are unrolled but their assertions are not checked, so a counterexample
+/// found is a real run from reset, found at the cost of one satisfiable query, while an
+/// assertion that holds in those earlier cycles is not shown to. This is a mutant's quick
+/// witness where proving the earlier cycles clean grows too slow (each cycle of the stack RAM's
+/// bounded check took about twice as long as the one before). `Ok(None)` when it holds there.
+pub fn fails_at(block: &FormalBlock, preset: &Preset, rtl: &Path, step: usize, dir: &Path, property: &str) -> Result<Option<Outcome>> {
+    let checker = Checker::new(block, preset, rtl, dir, &[property.to_string()])?;
+    checker.from_reset(property, step, step + 1)
+}
+
+/// One yosys run's SMT-LIB models of a block's properties, each alone, and yosys-smtbmc on them.
+struct Checker {
+    dir: PathBuf,
+    names: Vec<String>,
+    /// `PATH` with z3's directory first.
+    path: String,
+}
+
+impl Checker {
+    fn new(block: &FormalBlock, preset: &Preset, rtl: &Path, dir: &Path, only: &[String]) -> Result<Checker> {
+        let props = Path::new(env!("CARGO_MANIFEST_DIR")).join(block.properties);
+        let text = std::fs::read_to_string(&props).with_context(|| format!("cannot read {}", props.display()))?;
+        let mut names = property_names(&text);
+        if names.is_empty() {
+            bail!("{}: no labelled `assert` found", props.display());
+        }
+        if let Some(unknown) = only.iter().find(|o| !names.contains(o)) {
+            bail!("`{}` has no property `{unknown}` (its properties: {})", block.module, names.join(", "));
+        }
+        if !only.is_empty() {
+            names.retain(|n| only.contains(n));
+        }
+        if !rtl.is_file() {
+            bail!("{} does not exist: run `simt-rtl gen` first", rtl.display());
+        }
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        // The tools run inside `dir`: every path handed to them must not be relative to elsewhere.
+        let dir = &dir.canonicalize().with_context(|| format!("cannot resolve {}", dir.display()))?;
+        let z3 = z3_bin_dir();
+        if !z3.join("z3").is_file() {
+            bail!("z3 is not installed in {}: run `bash scripts/install-tools.sh` (it installs PyPI's z3-solver there)", z3.display());
+        }
+
+        // The wrapper connects the block through `DUT_PORTS` (see [`dut_ports_include`]).
+        let verilog = std::fs::read_to_string(rtl).with_context(|| format!("cannot read {}", rtl.display()))?;
+        std::fs::write(dir.join("dut_ports.vh"), dut_ports_include(&verilog, block.module)?)?;
+
+        // One yosys run: each property alone, cut to the logic it depends on (its cone of influence;
+        // the bank arbiter's bounded check to depth 20 over every property together did not finish).
+        let chparam: String = (block.parameters)(preset).iter().map(|(k, v)| format!(" -set {k} {v}")).collect();
+        let peeks = peek_commands(&text, &verilog, block.module, block.wrapper).with_context(|| format!("{}: a `// peek:` line", props.display()))?;
+        // A peek bit that a property reads and nothing drives (a wire declared wider than what it
+        // peeks at) is refused.
+        let check = if peeks.is_empty() { "" } else { "check -assert\n" };
+        let mut script = format!(
+            "read_verilog -formal {}\nread_verilog -formal -sv -I . {}\nchparam{chparam} {w}\nhierarchy -top {w}\nproc\nflatten\n{peeks}prep -top {w}\n{check}opt_clean\ndesign -save base\n",
+            rtl.canonicalize()?.display(),
+            props.display(),
+            w = block.wrapper
+        );
+        for n in &names {
+            script.push_str(&format!("design -load base\nchformal -assert -remove t:$assert {}/{n} %d\nopt_clean\nwrite_smt2 -wires {n}.smt2\n", block.wrapper));
+        }
+        std::fs::write(dir.join("formal.ys"), script)?;
+        let (ok, log) = tool_output(Command::new("yosys").arg("-q").arg("formal.ys").current_dir(dir), "yosys")?;
+        std::fs::write(dir.join("yosys.log"), &log)?;
+        if !ok {
+            bail!("yosys could not read the properties (log {}):\n{}", dir.join("yosys.log").display(), last_lines(&log, 8));
+        }
+
+        let path = format!("{}:{}", z3.display(), std::env::var("PATH").unwrap_or_default());
+        Ok(Checker { dir: dir.clone(), names, path })
+    }
+
+    /// yosys-smtbmc with z3 on `args`, its output kept in `log`.
+    fn smtbmc(&self, args: &[&str], log: &str) -> Result<String> {
+        let (_, out) = tool_output(Command::new("yosys-smtbmc").args(["-s", "z3"]).args(args).env("PATH", &self.path).current_dir(&self.dir), "yosys-smtbmc")?;
+        std::fs::write(self.dir.join(log), &out)?;
+        Ok(out.replace('\r', "\n"))
+    }
+
+    /// The bounded check of property `n` in cycles `skip` to `steps - 1` after reset (the cycles
+    /// before `skip` unrolled, not checked): `Some(Failed)` with its trace, or `None` when it
+    /// holds there.
+    fn from_reset(&self, n: &str, skip: usize, steps: usize) -> Result<Option<Outcome>> {
+        let vcd = self.dir.join(format!("{n}_counterexample.vcd"));
+        let bmc = self.smtbmc(&["-t", &format!("{skip}:{steps}"), "--dump-vcd", vcd.to_str().unwrap_or("trace.vcd"), &format!("{n}.smt2")], &format!("bmc_{n}.log"))?;
+        if bmc.contains("Status: PASSED") {
+            return Ok(None);
+        }
+        if !bmc.contains("Status: FAILED") {
+            bail!("yosys-smtbmc gave no verdict on `{n}` (log {}):\n{}", self.dir.join(format!("bmc_{n}.log")).display(), last_lines(&bmc, 8));
+        }
+        let step = bmc
+            .lines()
+            .filter_map(|l| l.split("Checking assertions in step ").nth(1))
+            .filter_map(|s| s.trim_end_matches("..").trim().parse().ok())
+            .last()
+            .unwrap_or(0);
+        Ok(Some(Outcome::Failed { step, vcd }))
+    }
 }
 
 /// The port declarations (`input`/`output`, name, width) of `module` in `verilog`.
