@@ -232,10 +232,16 @@ module warp_scheduler_registered(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_
     reg  [3:0] act_set;
     reg  [15:0] act_set_pc;
     reg  [7:0] act_set_mask;
-    reg  [3:0] sel_set_next;
-    reg  [3:0] sel_pop_next;
-    reg  [3:0] sel_cmd_next;
-    reg  [3:0] writes_next;
+    reg  [3:0] meet_idle;
+    reg  [3:0] meet_empty;
+    reg  [3:0] sel_set;
+    reg  [3:0] sel_pop;
+    reg  [3:0] sel_cmd;
+    reg  [3:0] writes;
+    reg  [3:0] now_set;
+    reg  [3:0] now_pop;
+    reg  [3:0] now_cmd;
+    reg  [3:0] now_writes;
     reg  [15:0] from_keep_pc;
     reg  [15:0] from_pop_pc;
     reg  [15:0] from_set_pc;
@@ -762,9 +768,6 @@ module warp_scheduler_registered(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_
         w_idle = is_idle;
         w_active = active$q[0];
         w_advance = 1'b0;
-        if (advance$q[0]) begin
-            pc$0$d = pc_plus4$0$q;
-        end
         do_push = 1'b0;
         do_pop = 1'b0;
         do_clear = 1'b0;
@@ -813,8 +816,6 @@ module warp_scheduler_registered(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_
             if (hit_cmd) begin
                 w_idle = 1'b0;
                 w_active = 1'b1;
-                pc$0$d = act_cmd_pc;
-                mask$0$d = act_cmd_mask;
             end
             if (hit_ctl & ~is_idle) begin
                 w_active = act_ctl_active;
@@ -824,14 +825,10 @@ module warp_scheduler_registered(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_
                 w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[0]) begin
-                pc$0$d = stacks$tops_pc$0;
-                mask$0$d = stacks$tops_mask$0;
                 w_advance = 1'b0;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
-                pc$0$d = act_set_pc;
-                mask$0$d = act_set_mask;
                 w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
@@ -839,8 +836,6 @@ module warp_scheduler_registered(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
-                pc$0$d = 32'h0;
-                mask$0$d = 32'h0;
                 do_clear = 1'b1;
                 w_advance = 1'b0;
             end
@@ -851,37 +846,6 @@ module warp_scheduler_registered(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_
         idle_next = (idle_next & ~(1 << (0)) | ((w_idle) << (0)));
         active_next = (active_next & ~(1 << (0)) | ((w_active) << (0)));
         advance_next = (advance_next & ~(1 << (0)) | ((w_advance) << (0)));
-        if (registered) begin
-            from_keep_pc = pc$0$q;
-            from_keep_mask = mask$0$q;
-            if (advance$q[0]) begin
-                from_keep_pc = pc_plus4$0$q;
-            end
-            if (stage_writes$q[0]) begin
-                from_keep_pc = 32'h0;
-                from_keep_mask = 32'h0;
-            end
-            from_pop_pc = 32'h0;
-            from_pop_mask = 32'h0;
-            if (stage_sel_pop$q[0]) begin
-                from_pop_pc = stacks$tops_pc$0;
-                from_pop_mask = stacks$tops_mask$0;
-            end
-            from_set_pc = 32'h0;
-            from_set_mask = 32'h0;
-            if (stage_sel_set$q[0]) begin
-                from_set_pc = stage_set_pc$q;
-                from_set_mask = stage_set_mask$q;
-            end
-            from_cmd_pc = 32'h0;
-            from_cmd_mask = 32'h0;
-            if (stage_sel_cmd$q[0]) begin
-                from_cmd_pc = stage_cmd_pc$q;
-                from_cmd_mask = stage_cmd_mask$q;
-            end
-            pc$0$d = from_keep_pc | from_pop_pc | from_set_pc | from_cmd_pc;
-            mask$0$d = from_keep_mask | from_pop_mask | from_set_mask | from_cmd_mask;
-        end
         is_idle = idle$q[1];
         hit_cmd = act_cmd[1];
         hit_end = act_end[1];
@@ -893,9 +857,6 @@ module warp_scheduler_registered(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_
         w_idle = is_idle;
         w_active = active$q[1];
         w_advance = 1'b0;
-        if (advance$q[1]) begin
-            pc$1$d = pc_plus4$1$q;
-        end
         do_push = 1'b0;
         do_pop = 1'b0;
         do_clear = 1'b0;
@@ -944,8 +905,6 @@ module warp_scheduler_registered(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_
             if (hit_cmd) begin
                 w_idle = 1'b0;
                 w_active = 1'b1;
-                pc$1$d = act_cmd_pc;
-                mask$1$d = act_cmd_mask;
             end
             if (hit_ctl & ~is_idle) begin
                 w_active = act_ctl_active;
@@ -955,14 +914,10 @@ module warp_scheduler_registered(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_
                 w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[1]) begin
-                pc$1$d = stacks$tops_pc$1;
-                mask$1$d = stacks$tops_mask$1;
                 w_advance = 1'b0;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
-                pc$1$d = act_set_pc;
-                mask$1$d = act_set_mask;
                 w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
@@ -970,8 +925,6 @@ module warp_scheduler_registered(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
-                pc$1$d = 32'h0;
-                mask$1$d = 32'h0;
                 do_clear = 1'b1;
                 w_advance = 1'b0;
             end
@@ -982,37 +935,6 @@ module warp_scheduler_registered(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_
         idle_next = (idle_next & ~(1 << (1)) | ((w_idle) << (1)));
         active_next = (active_next & ~(1 << (1)) | ((w_active) << (1)));
         advance_next = (advance_next & ~(1 << (1)) | ((w_advance) << (1)));
-        if (registered) begin
-            from_keep_pc = pc$1$q;
-            from_keep_mask = mask$1$q;
-            if (advance$q[1]) begin
-                from_keep_pc = pc_plus4$1$q;
-            end
-            if (stage_writes$q[1]) begin
-                from_keep_pc = 32'h0;
-                from_keep_mask = 32'h0;
-            end
-            from_pop_pc = 32'h0;
-            from_pop_mask = 32'h0;
-            if (stage_sel_pop$q[1]) begin
-                from_pop_pc = stacks$tops_pc$1;
-                from_pop_mask = stacks$tops_mask$1;
-            end
-            from_set_pc = 32'h0;
-            from_set_mask = 32'h0;
-            if (stage_sel_set$q[1]) begin
-                from_set_pc = stage_set_pc$q;
-                from_set_mask = stage_set_mask$q;
-            end
-            from_cmd_pc = 32'h0;
-            from_cmd_mask = 32'h0;
-            if (stage_sel_cmd$q[1]) begin
-                from_cmd_pc = stage_cmd_pc$q;
-                from_cmd_mask = stage_cmd_mask$q;
-            end
-            pc$1$d = from_keep_pc | from_pop_pc | from_set_pc | from_cmd_pc;
-            mask$1$d = from_keep_mask | from_pop_mask | from_set_mask | from_cmd_mask;
-        end
         is_idle = idle$q[2];
         hit_cmd = act_cmd[2];
         hit_end = act_end[2];
@@ -1024,9 +946,6 @@ module warp_scheduler_registered(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_
         w_idle = is_idle;
         w_active = active$q[2];
         w_advance = 1'b0;
-        if (advance$q[2]) begin
-            pc$2$d = pc_plus4$2$q;
-        end
         do_push = 1'b0;
         do_pop = 1'b0;
         do_clear = 1'b0;
@@ -1075,8 +994,6 @@ module warp_scheduler_registered(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_
             if (hit_cmd) begin
                 w_idle = 1'b0;
                 w_active = 1'b1;
-                pc$2$d = act_cmd_pc;
-                mask$2$d = act_cmd_mask;
             end
             if (hit_ctl & ~is_idle) begin
                 w_active = act_ctl_active;
@@ -1086,14 +1003,10 @@ module warp_scheduler_registered(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_
                 w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[2]) begin
-                pc$2$d = stacks$tops_pc$2;
-                mask$2$d = stacks$tops_mask$2;
                 w_advance = 1'b0;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
-                pc$2$d = act_set_pc;
-                mask$2$d = act_set_mask;
                 w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
@@ -1101,8 +1014,6 @@ module warp_scheduler_registered(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
-                pc$2$d = 32'h0;
-                mask$2$d = 32'h0;
                 do_clear = 1'b1;
                 w_advance = 1'b0;
             end
@@ -1113,37 +1024,6 @@ module warp_scheduler_registered(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_
         idle_next = (idle_next & ~(1 << (2)) | ((w_idle) << (2)));
         active_next = (active_next & ~(1 << (2)) | ((w_active) << (2)));
         advance_next = (advance_next & ~(1 << (2)) | ((w_advance) << (2)));
-        if (registered) begin
-            from_keep_pc = pc$2$q;
-            from_keep_mask = mask$2$q;
-            if (advance$q[2]) begin
-                from_keep_pc = pc_plus4$2$q;
-            end
-            if (stage_writes$q[2]) begin
-                from_keep_pc = 32'h0;
-                from_keep_mask = 32'h0;
-            end
-            from_pop_pc = 32'h0;
-            from_pop_mask = 32'h0;
-            if (stage_sel_pop$q[2]) begin
-                from_pop_pc = stacks$tops_pc$2;
-                from_pop_mask = stacks$tops_mask$2;
-            end
-            from_set_pc = 32'h0;
-            from_set_mask = 32'h0;
-            if (stage_sel_set$q[2]) begin
-                from_set_pc = stage_set_pc$q;
-                from_set_mask = stage_set_mask$q;
-            end
-            from_cmd_pc = 32'h0;
-            from_cmd_mask = 32'h0;
-            if (stage_sel_cmd$q[2]) begin
-                from_cmd_pc = stage_cmd_pc$q;
-                from_cmd_mask = stage_cmd_mask$q;
-            end
-            pc$2$d = from_keep_pc | from_pop_pc | from_set_pc | from_cmd_pc;
-            mask$2$d = from_keep_mask | from_pop_mask | from_set_mask | from_cmd_mask;
-        end
         is_idle = idle$q[3];
         hit_cmd = act_cmd[3];
         hit_end = act_end[3];
@@ -1155,9 +1035,6 @@ module warp_scheduler_registered(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_
         w_idle = is_idle;
         w_active = active$q[3];
         w_advance = 1'b0;
-        if (advance$q[3]) begin
-            pc$3$d = pc_plus4$3$q;
-        end
         do_push = 1'b0;
         do_pop = 1'b0;
         do_clear = 1'b0;
@@ -1206,8 +1083,6 @@ module warp_scheduler_registered(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_
             if (hit_cmd) begin
                 w_idle = 1'b0;
                 w_active = 1'b1;
-                pc$3$d = act_cmd_pc;
-                mask$3$d = act_cmd_mask;
             end
             if (hit_ctl & ~is_idle) begin
                 w_active = act_ctl_active;
@@ -1217,14 +1092,10 @@ module warp_scheduler_registered(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_
                 w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[3]) begin
-                pc$3$d = stacks$tops_pc$3;
-                mask$3$d = stacks$tops_mask$3;
                 w_advance = 1'b0;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
-                pc$3$d = act_set_pc;
-                mask$3$d = act_set_mask;
                 w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
@@ -1232,8 +1103,6 @@ module warp_scheduler_registered(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
-                pc$3$d = 32'h0;
-                mask$3$d = 32'h0;
                 do_clear = 1'b1;
                 w_advance = 1'b0;
             end
@@ -1244,37 +1113,6 @@ module warp_scheduler_registered(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_
         idle_next = (idle_next & ~(1 << (3)) | ((w_idle) << (3)));
         active_next = (active_next & ~(1 << (3)) | ((w_active) << (3)));
         advance_next = (advance_next & ~(1 << (3)) | ((w_advance) << (3)));
-        if (registered) begin
-            from_keep_pc = pc$3$q;
-            from_keep_mask = mask$3$q;
-            if (advance$q[3]) begin
-                from_keep_pc = pc_plus4$3$q;
-            end
-            if (stage_writes$q[3]) begin
-                from_keep_pc = 32'h0;
-                from_keep_mask = 32'h0;
-            end
-            from_pop_pc = 32'h0;
-            from_pop_mask = 32'h0;
-            if (stage_sel_pop$q[3]) begin
-                from_pop_pc = stacks$tops_pc$3;
-                from_pop_mask = stacks$tops_mask$3;
-            end
-            from_set_pc = 32'h0;
-            from_set_mask = 32'h0;
-            if (stage_sel_set$q[3]) begin
-                from_set_pc = stage_set_pc$q;
-                from_set_mask = stage_set_mask$q;
-            end
-            from_cmd_pc = 32'h0;
-            from_cmd_mask = 32'h0;
-            if (stage_sel_cmd$q[3]) begin
-                from_cmd_pc = stage_cmd_pc$q;
-                from_cmd_mask = stage_cmd_mask$q;
-            end
-            pc$3$d = from_keep_pc | from_pop_pc | from_set_pc | from_cmd_pc;
-            mask$3$d = from_keep_mask | from_pop_mask | from_set_mask | from_cmd_mask;
-        end
         advance$d = advance_next;
         fetch_rr$req = active$q;
         if (registered) begin
@@ -1286,22 +1124,155 @@ module warp_scheduler_registered(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_
         stacks$push = pushes;
         stacks$pop = pops;
         stacks$clear = clears;
-        sel_cmd_next = new_cmd;
-        sel_pop_next = new_pop & ~idle_next & ~stacks$empty_next;
-        sel_set_next = new_set & ~idle_next;
-        writes_next = sel_cmd_next | sel_pop_next | sel_set_next;
-        writes_next = writes_next | (new_end & ~idle_next);
-        sel_pop_next = sel_pop_next & ~(new_set | new_end);
-        sel_set_next = sel_set_next & ~new_end;
+        meet_idle = idle$q;
+        meet_empty = stacks$empty;
+        if (registered) begin
+            meet_idle = idle_next;
+            meet_empty = stacks$empty_next;
+        end
+        sel_cmd = new_cmd;
+        sel_pop = new_pop & ~meet_idle & ~meet_empty;
+        sel_set = new_set & ~meet_idle;
+        writes = sel_cmd | sel_pop | sel_set | (new_end & ~meet_idle);
+        sel_pop = sel_pop & ~(new_set | new_end);
+        sel_set = sel_set & ~new_end;
+        now_cmd = sel_cmd;
+        now_pop = sel_pop;
+        now_set = sel_set;
+        now_writes = writes;
         stage_sel_set$d = 32'h0;
         stage_sel_pop$d = 32'h0;
         stage_sel_cmd$d = 32'h0;
         stage_writes$d = 32'h0;
-        if (registered & ~reset) begin
-            stage_sel_set$d = sel_set_next;
-            stage_sel_pop$d = sel_pop_next;
-            stage_sel_cmd$d = sel_cmd_next;
-            stage_writes$d = writes_next;
+        if (registered) begin
+            now_cmd = stage_sel_cmd$q;
+            now_pop = stage_sel_pop$q;
+            now_set = stage_sel_set$q;
+            now_writes = stage_writes$q;
+            if (~reset) begin
+                stage_sel_set$d = sel_set;
+                stage_sel_pop$d = sel_pop;
+                stage_sel_cmd$d = sel_cmd;
+                stage_writes$d = writes;
+            end
+        end
+        if (~seed_quirks) begin
+            from_keep_pc = pc$0$q;
+            from_keep_mask = mask$0$q;
+            if (advance$q[0]) begin
+                from_keep_pc = pc_plus4$0$q;
+            end
+            if (now_writes[0]) begin
+                from_keep_pc = 32'h0;
+                from_keep_mask = 32'h0;
+            end
+            from_pop_pc = 32'h0;
+            from_pop_mask = 32'h0;
+            if (now_pop[0]) begin
+                from_pop_pc = stacks$tops_pc$0;
+                from_pop_mask = stacks$tops_mask$0;
+            end
+            from_set_pc = 32'h0;
+            from_set_mask = 32'h0;
+            if (now_set[0]) begin
+                from_set_pc = act_set_pc;
+                from_set_mask = act_set_mask;
+            end
+            from_cmd_pc = 32'h0;
+            from_cmd_mask = 32'h0;
+            if (now_cmd[0]) begin
+                from_cmd_pc = act_cmd_pc;
+                from_cmd_mask = act_cmd_mask;
+            end
+            pc$0$d = from_keep_pc | from_pop_pc | from_set_pc | from_cmd_pc;
+            mask$0$d = from_keep_mask | from_pop_mask | from_set_mask | from_cmd_mask;
+            from_keep_pc = pc$1$q;
+            from_keep_mask = mask$1$q;
+            if (advance$q[1]) begin
+                from_keep_pc = pc_plus4$1$q;
+            end
+            if (now_writes[1]) begin
+                from_keep_pc = 32'h0;
+                from_keep_mask = 32'h0;
+            end
+            from_pop_pc = 32'h0;
+            from_pop_mask = 32'h0;
+            if (now_pop[1]) begin
+                from_pop_pc = stacks$tops_pc$1;
+                from_pop_mask = stacks$tops_mask$1;
+            end
+            from_set_pc = 32'h0;
+            from_set_mask = 32'h0;
+            if (now_set[1]) begin
+                from_set_pc = act_set_pc;
+                from_set_mask = act_set_mask;
+            end
+            from_cmd_pc = 32'h0;
+            from_cmd_mask = 32'h0;
+            if (now_cmd[1]) begin
+                from_cmd_pc = act_cmd_pc;
+                from_cmd_mask = act_cmd_mask;
+            end
+            pc$1$d = from_keep_pc | from_pop_pc | from_set_pc | from_cmd_pc;
+            mask$1$d = from_keep_mask | from_pop_mask | from_set_mask | from_cmd_mask;
+            from_keep_pc = pc$2$q;
+            from_keep_mask = mask$2$q;
+            if (advance$q[2]) begin
+                from_keep_pc = pc_plus4$2$q;
+            end
+            if (now_writes[2]) begin
+                from_keep_pc = 32'h0;
+                from_keep_mask = 32'h0;
+            end
+            from_pop_pc = 32'h0;
+            from_pop_mask = 32'h0;
+            if (now_pop[2]) begin
+                from_pop_pc = stacks$tops_pc$2;
+                from_pop_mask = stacks$tops_mask$2;
+            end
+            from_set_pc = 32'h0;
+            from_set_mask = 32'h0;
+            if (now_set[2]) begin
+                from_set_pc = act_set_pc;
+                from_set_mask = act_set_mask;
+            end
+            from_cmd_pc = 32'h0;
+            from_cmd_mask = 32'h0;
+            if (now_cmd[2]) begin
+                from_cmd_pc = act_cmd_pc;
+                from_cmd_mask = act_cmd_mask;
+            end
+            pc$2$d = from_keep_pc | from_pop_pc | from_set_pc | from_cmd_pc;
+            mask$2$d = from_keep_mask | from_pop_mask | from_set_mask | from_cmd_mask;
+            from_keep_pc = pc$3$q;
+            from_keep_mask = mask$3$q;
+            if (advance$q[3]) begin
+                from_keep_pc = pc_plus4$3$q;
+            end
+            if (now_writes[3]) begin
+                from_keep_pc = 32'h0;
+                from_keep_mask = 32'h0;
+            end
+            from_pop_pc = 32'h0;
+            from_pop_mask = 32'h0;
+            if (now_pop[3]) begin
+                from_pop_pc = stacks$tops_pc$3;
+                from_pop_mask = stacks$tops_mask$3;
+            end
+            from_set_pc = 32'h0;
+            from_set_mask = 32'h0;
+            if (now_set[3]) begin
+                from_set_pc = act_set_pc;
+                from_set_mask = act_set_mask;
+            end
+            from_cmd_pc = 32'h0;
+            from_cmd_mask = 32'h0;
+            if (now_cmd[3]) begin
+                from_cmd_pc = act_cmd_pc;
+                from_cmd_mask = act_cmd_mask;
+            end
+            pc$3$d = from_keep_pc | from_pop_pc | from_set_pc | from_cmd_pc;
+            mask$3$d = from_keep_mask | from_pop_mask | from_set_mask | from_cmd_mask;
         end
         idle$d = idle_next;
         active$d = active_next;

@@ -276,10 +276,16 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
     reg  [7:0] act_set;
     reg  [31:0] act_set_pc;
     reg  [31:0] act_set_mask;
-    reg  [7:0] sel_set_next;
-    reg  [7:0] sel_pop_next;
-    reg  [7:0] sel_cmd_next;
-    reg  [7:0] writes_next;
+    reg  [7:0] meet_idle;
+    reg  [7:0] meet_empty;
+    reg  [7:0] sel_set;
+    reg  [7:0] sel_pop;
+    reg  [7:0] sel_cmd;
+    reg  [7:0] writes;
+    reg  [7:0] now_set;
+    reg  [7:0] now_pop;
+    reg  [7:0] now_cmd;
+    reg  [7:0] now_writes;
     reg  [31:0] from_keep_pc;
     reg  [31:0] from_pop_pc;
     reg  [31:0] from_set_pc;
@@ -934,9 +940,6 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         w_idle = is_idle;
         w_active = active$q[0];
         w_advance = 1'b0;
-        if (advance$q[0]) begin
-            pc$0$d = pc_plus4$0$q;
-        end
         do_push = 1'b0;
         do_pop = 1'b0;
         do_clear = 1'b0;
@@ -985,8 +988,6 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
             if (hit_cmd) begin
                 w_idle = 1'b0;
                 w_active = 1'b1;
-                pc$0$d = act_cmd_pc;
-                mask$0$d = act_cmd_mask;
             end
             if (hit_ctl & ~is_idle) begin
                 w_active = act_ctl_active;
@@ -996,14 +997,10 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                 w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[0]) begin
-                pc$0$d = stacks$tops_pc$0;
-                mask$0$d = stacks$tops_mask$0;
                 w_advance = 1'b0;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
-                pc$0$d = act_set_pc;
-                mask$0$d = act_set_mask;
                 w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
@@ -1011,8 +1008,6 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
-                pc$0$d = 32'h0;
-                mask$0$d = 32'h0;
                 do_clear = 1'b1;
                 w_advance = 1'b0;
             end
@@ -1023,37 +1018,6 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         idle_next = (idle_next & ~(1 << (0)) | ((w_idle) << (0)));
         active_next = (active_next & ~(1 << (0)) | ((w_active) << (0)));
         advance_next = (advance_next & ~(1 << (0)) | ((w_advance) << (0)));
-        if (registered) begin
-            from_keep_pc = pc$0$q;
-            from_keep_mask = mask$0$q;
-            if (advance$q[0]) begin
-                from_keep_pc = pc_plus4$0$q;
-            end
-            if (stage_writes$q[0]) begin
-                from_keep_pc = 32'h0;
-                from_keep_mask = 32'h0;
-            end
-            from_pop_pc = 32'h0;
-            from_pop_mask = 32'h0;
-            if (stage_sel_pop$q[0]) begin
-                from_pop_pc = stacks$tops_pc$0;
-                from_pop_mask = stacks$tops_mask$0;
-            end
-            from_set_pc = 32'h0;
-            from_set_mask = 32'h0;
-            if (stage_sel_set$q[0]) begin
-                from_set_pc = stage_set_pc$q;
-                from_set_mask = stage_set_mask$q;
-            end
-            from_cmd_pc = 32'h0;
-            from_cmd_mask = 32'h0;
-            if (stage_sel_cmd$q[0]) begin
-                from_cmd_pc = stage_cmd_pc$q;
-                from_cmd_mask = stage_cmd_mask$q;
-            end
-            pc$0$d = from_keep_pc | from_pop_pc | from_set_pc | from_cmd_pc;
-            mask$0$d = from_keep_mask | from_pop_mask | from_set_mask | from_cmd_mask;
-        end
         is_idle = idle$q[1];
         hit_cmd = act_cmd[1];
         hit_end = act_end[1];
@@ -1065,9 +1029,6 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         w_idle = is_idle;
         w_active = active$q[1];
         w_advance = 1'b0;
-        if (advance$q[1]) begin
-            pc$1$d = pc_plus4$1$q;
-        end
         do_push = 1'b0;
         do_pop = 1'b0;
         do_clear = 1'b0;
@@ -1116,8 +1077,6 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
             if (hit_cmd) begin
                 w_idle = 1'b0;
                 w_active = 1'b1;
-                pc$1$d = act_cmd_pc;
-                mask$1$d = act_cmd_mask;
             end
             if (hit_ctl & ~is_idle) begin
                 w_active = act_ctl_active;
@@ -1127,14 +1086,10 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                 w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[1]) begin
-                pc$1$d = stacks$tops_pc$1;
-                mask$1$d = stacks$tops_mask$1;
                 w_advance = 1'b0;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
-                pc$1$d = act_set_pc;
-                mask$1$d = act_set_mask;
                 w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
@@ -1142,8 +1097,6 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
-                pc$1$d = 32'h0;
-                mask$1$d = 32'h0;
                 do_clear = 1'b1;
                 w_advance = 1'b0;
             end
@@ -1154,37 +1107,6 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         idle_next = (idle_next & ~(1 << (1)) | ((w_idle) << (1)));
         active_next = (active_next & ~(1 << (1)) | ((w_active) << (1)));
         advance_next = (advance_next & ~(1 << (1)) | ((w_advance) << (1)));
-        if (registered) begin
-            from_keep_pc = pc$1$q;
-            from_keep_mask = mask$1$q;
-            if (advance$q[1]) begin
-                from_keep_pc = pc_plus4$1$q;
-            end
-            if (stage_writes$q[1]) begin
-                from_keep_pc = 32'h0;
-                from_keep_mask = 32'h0;
-            end
-            from_pop_pc = 32'h0;
-            from_pop_mask = 32'h0;
-            if (stage_sel_pop$q[1]) begin
-                from_pop_pc = stacks$tops_pc$1;
-                from_pop_mask = stacks$tops_mask$1;
-            end
-            from_set_pc = 32'h0;
-            from_set_mask = 32'h0;
-            if (stage_sel_set$q[1]) begin
-                from_set_pc = stage_set_pc$q;
-                from_set_mask = stage_set_mask$q;
-            end
-            from_cmd_pc = 32'h0;
-            from_cmd_mask = 32'h0;
-            if (stage_sel_cmd$q[1]) begin
-                from_cmd_pc = stage_cmd_pc$q;
-                from_cmd_mask = stage_cmd_mask$q;
-            end
-            pc$1$d = from_keep_pc | from_pop_pc | from_set_pc | from_cmd_pc;
-            mask$1$d = from_keep_mask | from_pop_mask | from_set_mask | from_cmd_mask;
-        end
         is_idle = idle$q[2];
         hit_cmd = act_cmd[2];
         hit_end = act_end[2];
@@ -1196,9 +1118,6 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         w_idle = is_idle;
         w_active = active$q[2];
         w_advance = 1'b0;
-        if (advance$q[2]) begin
-            pc$2$d = pc_plus4$2$q;
-        end
         do_push = 1'b0;
         do_pop = 1'b0;
         do_clear = 1'b0;
@@ -1247,8 +1166,6 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
             if (hit_cmd) begin
                 w_idle = 1'b0;
                 w_active = 1'b1;
-                pc$2$d = act_cmd_pc;
-                mask$2$d = act_cmd_mask;
             end
             if (hit_ctl & ~is_idle) begin
                 w_active = act_ctl_active;
@@ -1258,14 +1175,10 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                 w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[2]) begin
-                pc$2$d = stacks$tops_pc$2;
-                mask$2$d = stacks$tops_mask$2;
                 w_advance = 1'b0;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
-                pc$2$d = act_set_pc;
-                mask$2$d = act_set_mask;
                 w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
@@ -1273,8 +1186,6 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
-                pc$2$d = 32'h0;
-                mask$2$d = 32'h0;
                 do_clear = 1'b1;
                 w_advance = 1'b0;
             end
@@ -1285,37 +1196,6 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         idle_next = (idle_next & ~(1 << (2)) | ((w_idle) << (2)));
         active_next = (active_next & ~(1 << (2)) | ((w_active) << (2)));
         advance_next = (advance_next & ~(1 << (2)) | ((w_advance) << (2)));
-        if (registered) begin
-            from_keep_pc = pc$2$q;
-            from_keep_mask = mask$2$q;
-            if (advance$q[2]) begin
-                from_keep_pc = pc_plus4$2$q;
-            end
-            if (stage_writes$q[2]) begin
-                from_keep_pc = 32'h0;
-                from_keep_mask = 32'h0;
-            end
-            from_pop_pc = 32'h0;
-            from_pop_mask = 32'h0;
-            if (stage_sel_pop$q[2]) begin
-                from_pop_pc = stacks$tops_pc$2;
-                from_pop_mask = stacks$tops_mask$2;
-            end
-            from_set_pc = 32'h0;
-            from_set_mask = 32'h0;
-            if (stage_sel_set$q[2]) begin
-                from_set_pc = stage_set_pc$q;
-                from_set_mask = stage_set_mask$q;
-            end
-            from_cmd_pc = 32'h0;
-            from_cmd_mask = 32'h0;
-            if (stage_sel_cmd$q[2]) begin
-                from_cmd_pc = stage_cmd_pc$q;
-                from_cmd_mask = stage_cmd_mask$q;
-            end
-            pc$2$d = from_keep_pc | from_pop_pc | from_set_pc | from_cmd_pc;
-            mask$2$d = from_keep_mask | from_pop_mask | from_set_mask | from_cmd_mask;
-        end
         is_idle = idle$q[3];
         hit_cmd = act_cmd[3];
         hit_end = act_end[3];
@@ -1327,9 +1207,6 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         w_idle = is_idle;
         w_active = active$q[3];
         w_advance = 1'b0;
-        if (advance$q[3]) begin
-            pc$3$d = pc_plus4$3$q;
-        end
         do_push = 1'b0;
         do_pop = 1'b0;
         do_clear = 1'b0;
@@ -1378,8 +1255,6 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
             if (hit_cmd) begin
                 w_idle = 1'b0;
                 w_active = 1'b1;
-                pc$3$d = act_cmd_pc;
-                mask$3$d = act_cmd_mask;
             end
             if (hit_ctl & ~is_idle) begin
                 w_active = act_ctl_active;
@@ -1389,14 +1264,10 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                 w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[3]) begin
-                pc$3$d = stacks$tops_pc$3;
-                mask$3$d = stacks$tops_mask$3;
                 w_advance = 1'b0;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
-                pc$3$d = act_set_pc;
-                mask$3$d = act_set_mask;
                 w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
@@ -1404,8 +1275,6 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
-                pc$3$d = 32'h0;
-                mask$3$d = 32'h0;
                 do_clear = 1'b1;
                 w_advance = 1'b0;
             end
@@ -1416,37 +1285,6 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         idle_next = (idle_next & ~(1 << (3)) | ((w_idle) << (3)));
         active_next = (active_next & ~(1 << (3)) | ((w_active) << (3)));
         advance_next = (advance_next & ~(1 << (3)) | ((w_advance) << (3)));
-        if (registered) begin
-            from_keep_pc = pc$3$q;
-            from_keep_mask = mask$3$q;
-            if (advance$q[3]) begin
-                from_keep_pc = pc_plus4$3$q;
-            end
-            if (stage_writes$q[3]) begin
-                from_keep_pc = 32'h0;
-                from_keep_mask = 32'h0;
-            end
-            from_pop_pc = 32'h0;
-            from_pop_mask = 32'h0;
-            if (stage_sel_pop$q[3]) begin
-                from_pop_pc = stacks$tops_pc$3;
-                from_pop_mask = stacks$tops_mask$3;
-            end
-            from_set_pc = 32'h0;
-            from_set_mask = 32'h0;
-            if (stage_sel_set$q[3]) begin
-                from_set_pc = stage_set_pc$q;
-                from_set_mask = stage_set_mask$q;
-            end
-            from_cmd_pc = 32'h0;
-            from_cmd_mask = 32'h0;
-            if (stage_sel_cmd$q[3]) begin
-                from_cmd_pc = stage_cmd_pc$q;
-                from_cmd_mask = stage_cmd_mask$q;
-            end
-            pc$3$d = from_keep_pc | from_pop_pc | from_set_pc | from_cmd_pc;
-            mask$3$d = from_keep_mask | from_pop_mask | from_set_mask | from_cmd_mask;
-        end
         is_idle = idle$q[4];
         hit_cmd = act_cmd[4];
         hit_end = act_end[4];
@@ -1458,9 +1296,6 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         w_idle = is_idle;
         w_active = active$q[4];
         w_advance = 1'b0;
-        if (advance$q[4]) begin
-            pc$4$d = pc_plus4$4$q;
-        end
         do_push = 1'b0;
         do_pop = 1'b0;
         do_clear = 1'b0;
@@ -1509,8 +1344,6 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
             if (hit_cmd) begin
                 w_idle = 1'b0;
                 w_active = 1'b1;
-                pc$4$d = act_cmd_pc;
-                mask$4$d = act_cmd_mask;
             end
             if (hit_ctl & ~is_idle) begin
                 w_active = act_ctl_active;
@@ -1520,14 +1353,10 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                 w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[4]) begin
-                pc$4$d = stacks$tops_pc$4;
-                mask$4$d = stacks$tops_mask$4;
                 w_advance = 1'b0;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
-                pc$4$d = act_set_pc;
-                mask$4$d = act_set_mask;
                 w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
@@ -1535,8 +1364,6 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
-                pc$4$d = 32'h0;
-                mask$4$d = 32'h0;
                 do_clear = 1'b1;
                 w_advance = 1'b0;
             end
@@ -1547,37 +1374,6 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         idle_next = (idle_next & ~(1 << (4)) | ((w_idle) << (4)));
         active_next = (active_next & ~(1 << (4)) | ((w_active) << (4)));
         advance_next = (advance_next & ~(1 << (4)) | ((w_advance) << (4)));
-        if (registered) begin
-            from_keep_pc = pc$4$q;
-            from_keep_mask = mask$4$q;
-            if (advance$q[4]) begin
-                from_keep_pc = pc_plus4$4$q;
-            end
-            if (stage_writes$q[4]) begin
-                from_keep_pc = 32'h0;
-                from_keep_mask = 32'h0;
-            end
-            from_pop_pc = 32'h0;
-            from_pop_mask = 32'h0;
-            if (stage_sel_pop$q[4]) begin
-                from_pop_pc = stacks$tops_pc$4;
-                from_pop_mask = stacks$tops_mask$4;
-            end
-            from_set_pc = 32'h0;
-            from_set_mask = 32'h0;
-            if (stage_sel_set$q[4]) begin
-                from_set_pc = stage_set_pc$q;
-                from_set_mask = stage_set_mask$q;
-            end
-            from_cmd_pc = 32'h0;
-            from_cmd_mask = 32'h0;
-            if (stage_sel_cmd$q[4]) begin
-                from_cmd_pc = stage_cmd_pc$q;
-                from_cmd_mask = stage_cmd_mask$q;
-            end
-            pc$4$d = from_keep_pc | from_pop_pc | from_set_pc | from_cmd_pc;
-            mask$4$d = from_keep_mask | from_pop_mask | from_set_mask | from_cmd_mask;
-        end
         is_idle = idle$q[5];
         hit_cmd = act_cmd[5];
         hit_end = act_end[5];
@@ -1589,9 +1385,6 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         w_idle = is_idle;
         w_active = active$q[5];
         w_advance = 1'b0;
-        if (advance$q[5]) begin
-            pc$5$d = pc_plus4$5$q;
-        end
         do_push = 1'b0;
         do_pop = 1'b0;
         do_clear = 1'b0;
@@ -1640,8 +1433,6 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
             if (hit_cmd) begin
                 w_idle = 1'b0;
                 w_active = 1'b1;
-                pc$5$d = act_cmd_pc;
-                mask$5$d = act_cmd_mask;
             end
             if (hit_ctl & ~is_idle) begin
                 w_active = act_ctl_active;
@@ -1651,14 +1442,10 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                 w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[5]) begin
-                pc$5$d = stacks$tops_pc$5;
-                mask$5$d = stacks$tops_mask$5;
                 w_advance = 1'b0;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
-                pc$5$d = act_set_pc;
-                mask$5$d = act_set_mask;
                 w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
@@ -1666,8 +1453,6 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
-                pc$5$d = 32'h0;
-                mask$5$d = 32'h0;
                 do_clear = 1'b1;
                 w_advance = 1'b0;
             end
@@ -1678,37 +1463,6 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         idle_next = (idle_next & ~(1 << (5)) | ((w_idle) << (5)));
         active_next = (active_next & ~(1 << (5)) | ((w_active) << (5)));
         advance_next = (advance_next & ~(1 << (5)) | ((w_advance) << (5)));
-        if (registered) begin
-            from_keep_pc = pc$5$q;
-            from_keep_mask = mask$5$q;
-            if (advance$q[5]) begin
-                from_keep_pc = pc_plus4$5$q;
-            end
-            if (stage_writes$q[5]) begin
-                from_keep_pc = 32'h0;
-                from_keep_mask = 32'h0;
-            end
-            from_pop_pc = 32'h0;
-            from_pop_mask = 32'h0;
-            if (stage_sel_pop$q[5]) begin
-                from_pop_pc = stacks$tops_pc$5;
-                from_pop_mask = stacks$tops_mask$5;
-            end
-            from_set_pc = 32'h0;
-            from_set_mask = 32'h0;
-            if (stage_sel_set$q[5]) begin
-                from_set_pc = stage_set_pc$q;
-                from_set_mask = stage_set_mask$q;
-            end
-            from_cmd_pc = 32'h0;
-            from_cmd_mask = 32'h0;
-            if (stage_sel_cmd$q[5]) begin
-                from_cmd_pc = stage_cmd_pc$q;
-                from_cmd_mask = stage_cmd_mask$q;
-            end
-            pc$5$d = from_keep_pc | from_pop_pc | from_set_pc | from_cmd_pc;
-            mask$5$d = from_keep_mask | from_pop_mask | from_set_mask | from_cmd_mask;
-        end
         is_idle = idle$q[6];
         hit_cmd = act_cmd[6];
         hit_end = act_end[6];
@@ -1720,9 +1474,6 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         w_idle = is_idle;
         w_active = active$q[6];
         w_advance = 1'b0;
-        if (advance$q[6]) begin
-            pc$6$d = pc_plus4$6$q;
-        end
         do_push = 1'b0;
         do_pop = 1'b0;
         do_clear = 1'b0;
@@ -1771,8 +1522,6 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
             if (hit_cmd) begin
                 w_idle = 1'b0;
                 w_active = 1'b1;
-                pc$6$d = act_cmd_pc;
-                mask$6$d = act_cmd_mask;
             end
             if (hit_ctl & ~is_idle) begin
                 w_active = act_ctl_active;
@@ -1782,14 +1531,10 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                 w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[6]) begin
-                pc$6$d = stacks$tops_pc$6;
-                mask$6$d = stacks$tops_mask$6;
                 w_advance = 1'b0;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
-                pc$6$d = act_set_pc;
-                mask$6$d = act_set_mask;
                 w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
@@ -1797,8 +1542,6 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
-                pc$6$d = 32'h0;
-                mask$6$d = 32'h0;
                 do_clear = 1'b1;
                 w_advance = 1'b0;
             end
@@ -1809,37 +1552,6 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         idle_next = (idle_next & ~(1 << (6)) | ((w_idle) << (6)));
         active_next = (active_next & ~(1 << (6)) | ((w_active) << (6)));
         advance_next = (advance_next & ~(1 << (6)) | ((w_advance) << (6)));
-        if (registered) begin
-            from_keep_pc = pc$6$q;
-            from_keep_mask = mask$6$q;
-            if (advance$q[6]) begin
-                from_keep_pc = pc_plus4$6$q;
-            end
-            if (stage_writes$q[6]) begin
-                from_keep_pc = 32'h0;
-                from_keep_mask = 32'h0;
-            end
-            from_pop_pc = 32'h0;
-            from_pop_mask = 32'h0;
-            if (stage_sel_pop$q[6]) begin
-                from_pop_pc = stacks$tops_pc$6;
-                from_pop_mask = stacks$tops_mask$6;
-            end
-            from_set_pc = 32'h0;
-            from_set_mask = 32'h0;
-            if (stage_sel_set$q[6]) begin
-                from_set_pc = stage_set_pc$q;
-                from_set_mask = stage_set_mask$q;
-            end
-            from_cmd_pc = 32'h0;
-            from_cmd_mask = 32'h0;
-            if (stage_sel_cmd$q[6]) begin
-                from_cmd_pc = stage_cmd_pc$q;
-                from_cmd_mask = stage_cmd_mask$q;
-            end
-            pc$6$d = from_keep_pc | from_pop_pc | from_set_pc | from_cmd_pc;
-            mask$6$d = from_keep_mask | from_pop_mask | from_set_mask | from_cmd_mask;
-        end
         is_idle = idle$q[7];
         hit_cmd = act_cmd[7];
         hit_end = act_end[7];
@@ -1851,9 +1563,6 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         w_idle = is_idle;
         w_active = active$q[7];
         w_advance = 1'b0;
-        if (advance$q[7]) begin
-            pc$7$d = pc_plus4$7$q;
-        end
         do_push = 1'b0;
         do_pop = 1'b0;
         do_clear = 1'b0;
@@ -1902,8 +1611,6 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
             if (hit_cmd) begin
                 w_idle = 1'b0;
                 w_active = 1'b1;
-                pc$7$d = act_cmd_pc;
-                mask$7$d = act_cmd_mask;
             end
             if (hit_ctl & ~is_idle) begin
                 w_active = act_ctl_active;
@@ -1913,14 +1620,10 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                 w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[7]) begin
-                pc$7$d = stacks$tops_pc$7;
-                mask$7$d = stacks$tops_mask$7;
                 w_advance = 1'b0;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
-                pc$7$d = act_set_pc;
-                mask$7$d = act_set_mask;
                 w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
@@ -1928,8 +1631,6 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
-                pc$7$d = 32'h0;
-                mask$7$d = 32'h0;
                 do_clear = 1'b1;
                 w_advance = 1'b0;
             end
@@ -1940,37 +1641,6 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         idle_next = (idle_next & ~(1 << (7)) | ((w_idle) << (7)));
         active_next = (active_next & ~(1 << (7)) | ((w_active) << (7)));
         advance_next = (advance_next & ~(1 << (7)) | ((w_advance) << (7)));
-        if (registered) begin
-            from_keep_pc = pc$7$q;
-            from_keep_mask = mask$7$q;
-            if (advance$q[7]) begin
-                from_keep_pc = pc_plus4$7$q;
-            end
-            if (stage_writes$q[7]) begin
-                from_keep_pc = 32'h0;
-                from_keep_mask = 32'h0;
-            end
-            from_pop_pc = 32'h0;
-            from_pop_mask = 32'h0;
-            if (stage_sel_pop$q[7]) begin
-                from_pop_pc = stacks$tops_pc$7;
-                from_pop_mask = stacks$tops_mask$7;
-            end
-            from_set_pc = 32'h0;
-            from_set_mask = 32'h0;
-            if (stage_sel_set$q[7]) begin
-                from_set_pc = stage_set_pc$q;
-                from_set_mask = stage_set_mask$q;
-            end
-            from_cmd_pc = 32'h0;
-            from_cmd_mask = 32'h0;
-            if (stage_sel_cmd$q[7]) begin
-                from_cmd_pc = stage_cmd_pc$q;
-                from_cmd_mask = stage_cmd_mask$q;
-            end
-            pc$7$d = from_keep_pc | from_pop_pc | from_set_pc | from_cmd_pc;
-            mask$7$d = from_keep_mask | from_pop_mask | from_set_mask | from_cmd_mask;
-        end
         advance$d = advance_next;
         fetch_rr$req = active$q;
         if (registered) begin
@@ -1982,22 +1652,271 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         stacks$push = pushes;
         stacks$pop = pops;
         stacks$clear = clears;
-        sel_cmd_next = new_cmd;
-        sel_pop_next = new_pop & ~idle_next & ~stacks$empty_next;
-        sel_set_next = new_set & ~idle_next;
-        writes_next = sel_cmd_next | sel_pop_next | sel_set_next;
-        writes_next = writes_next | (new_end & ~idle_next);
-        sel_pop_next = sel_pop_next & ~(new_set | new_end);
-        sel_set_next = sel_set_next & ~new_end;
+        meet_idle = idle$q;
+        meet_empty = stacks$empty;
+        if (registered) begin
+            meet_idle = idle_next;
+            meet_empty = stacks$empty_next;
+        end
+        sel_cmd = new_cmd;
+        sel_pop = new_pop & ~meet_idle & ~meet_empty;
+        sel_set = new_set & ~meet_idle;
+        writes = sel_cmd | sel_pop | sel_set | (new_end & ~meet_idle);
+        sel_pop = sel_pop & ~(new_set | new_end);
+        sel_set = sel_set & ~new_end;
+        now_cmd = sel_cmd;
+        now_pop = sel_pop;
+        now_set = sel_set;
+        now_writes = writes;
         stage_sel_set$d = 32'h0;
         stage_sel_pop$d = 32'h0;
         stage_sel_cmd$d = 32'h0;
         stage_writes$d = 32'h0;
-        if (registered & ~reset) begin
-            stage_sel_set$d = sel_set_next;
-            stage_sel_pop$d = sel_pop_next;
-            stage_sel_cmd$d = sel_cmd_next;
-            stage_writes$d = writes_next;
+        if (registered) begin
+            now_cmd = stage_sel_cmd$q;
+            now_pop = stage_sel_pop$q;
+            now_set = stage_sel_set$q;
+            now_writes = stage_writes$q;
+            if (~reset) begin
+                stage_sel_set$d = sel_set;
+                stage_sel_pop$d = sel_pop;
+                stage_sel_cmd$d = sel_cmd;
+                stage_writes$d = writes;
+            end
+        end
+        if (~seed_quirks) begin
+            from_keep_pc = pc$0$q;
+            from_keep_mask = mask$0$q;
+            if (advance$q[0]) begin
+                from_keep_pc = pc_plus4$0$q;
+            end
+            if (now_writes[0]) begin
+                from_keep_pc = 32'h0;
+                from_keep_mask = 32'h0;
+            end
+            from_pop_pc = 32'h0;
+            from_pop_mask = 32'h0;
+            if (now_pop[0]) begin
+                from_pop_pc = stacks$tops_pc$0;
+                from_pop_mask = stacks$tops_mask$0;
+            end
+            from_set_pc = 32'h0;
+            from_set_mask = 32'h0;
+            if (now_set[0]) begin
+                from_set_pc = act_set_pc;
+                from_set_mask = act_set_mask;
+            end
+            from_cmd_pc = 32'h0;
+            from_cmd_mask = 32'h0;
+            if (now_cmd[0]) begin
+                from_cmd_pc = act_cmd_pc;
+                from_cmd_mask = act_cmd_mask;
+            end
+            pc$0$d = from_keep_pc | from_pop_pc | from_set_pc | from_cmd_pc;
+            mask$0$d = from_keep_mask | from_pop_mask | from_set_mask | from_cmd_mask;
+            from_keep_pc = pc$1$q;
+            from_keep_mask = mask$1$q;
+            if (advance$q[1]) begin
+                from_keep_pc = pc_plus4$1$q;
+            end
+            if (now_writes[1]) begin
+                from_keep_pc = 32'h0;
+                from_keep_mask = 32'h0;
+            end
+            from_pop_pc = 32'h0;
+            from_pop_mask = 32'h0;
+            if (now_pop[1]) begin
+                from_pop_pc = stacks$tops_pc$1;
+                from_pop_mask = stacks$tops_mask$1;
+            end
+            from_set_pc = 32'h0;
+            from_set_mask = 32'h0;
+            if (now_set[1]) begin
+                from_set_pc = act_set_pc;
+                from_set_mask = act_set_mask;
+            end
+            from_cmd_pc = 32'h0;
+            from_cmd_mask = 32'h0;
+            if (now_cmd[1]) begin
+                from_cmd_pc = act_cmd_pc;
+                from_cmd_mask = act_cmd_mask;
+            end
+            pc$1$d = from_keep_pc | from_pop_pc | from_set_pc | from_cmd_pc;
+            mask$1$d = from_keep_mask | from_pop_mask | from_set_mask | from_cmd_mask;
+            from_keep_pc = pc$2$q;
+            from_keep_mask = mask$2$q;
+            if (advance$q[2]) begin
+                from_keep_pc = pc_plus4$2$q;
+            end
+            if (now_writes[2]) begin
+                from_keep_pc = 32'h0;
+                from_keep_mask = 32'h0;
+            end
+            from_pop_pc = 32'h0;
+            from_pop_mask = 32'h0;
+            if (now_pop[2]) begin
+                from_pop_pc = stacks$tops_pc$2;
+                from_pop_mask = stacks$tops_mask$2;
+            end
+            from_set_pc = 32'h0;
+            from_set_mask = 32'h0;
+            if (now_set[2]) begin
+                from_set_pc = act_set_pc;
+                from_set_mask = act_set_mask;
+            end
+            from_cmd_pc = 32'h0;
+            from_cmd_mask = 32'h0;
+            if (now_cmd[2]) begin
+                from_cmd_pc = act_cmd_pc;
+                from_cmd_mask = act_cmd_mask;
+            end
+            pc$2$d = from_keep_pc | from_pop_pc | from_set_pc | from_cmd_pc;
+            mask$2$d = from_keep_mask | from_pop_mask | from_set_mask | from_cmd_mask;
+            from_keep_pc = pc$3$q;
+            from_keep_mask = mask$3$q;
+            if (advance$q[3]) begin
+                from_keep_pc = pc_plus4$3$q;
+            end
+            if (now_writes[3]) begin
+                from_keep_pc = 32'h0;
+                from_keep_mask = 32'h0;
+            end
+            from_pop_pc = 32'h0;
+            from_pop_mask = 32'h0;
+            if (now_pop[3]) begin
+                from_pop_pc = stacks$tops_pc$3;
+                from_pop_mask = stacks$tops_mask$3;
+            end
+            from_set_pc = 32'h0;
+            from_set_mask = 32'h0;
+            if (now_set[3]) begin
+                from_set_pc = act_set_pc;
+                from_set_mask = act_set_mask;
+            end
+            from_cmd_pc = 32'h0;
+            from_cmd_mask = 32'h0;
+            if (now_cmd[3]) begin
+                from_cmd_pc = act_cmd_pc;
+                from_cmd_mask = act_cmd_mask;
+            end
+            pc$3$d = from_keep_pc | from_pop_pc | from_set_pc | from_cmd_pc;
+            mask$3$d = from_keep_mask | from_pop_mask | from_set_mask | from_cmd_mask;
+            from_keep_pc = pc$4$q;
+            from_keep_mask = mask$4$q;
+            if (advance$q[4]) begin
+                from_keep_pc = pc_plus4$4$q;
+            end
+            if (now_writes[4]) begin
+                from_keep_pc = 32'h0;
+                from_keep_mask = 32'h0;
+            end
+            from_pop_pc = 32'h0;
+            from_pop_mask = 32'h0;
+            if (now_pop[4]) begin
+                from_pop_pc = stacks$tops_pc$4;
+                from_pop_mask = stacks$tops_mask$4;
+            end
+            from_set_pc = 32'h0;
+            from_set_mask = 32'h0;
+            if (now_set[4]) begin
+                from_set_pc = act_set_pc;
+                from_set_mask = act_set_mask;
+            end
+            from_cmd_pc = 32'h0;
+            from_cmd_mask = 32'h0;
+            if (now_cmd[4]) begin
+                from_cmd_pc = act_cmd_pc;
+                from_cmd_mask = act_cmd_mask;
+            end
+            pc$4$d = from_keep_pc | from_pop_pc | from_set_pc | from_cmd_pc;
+            mask$4$d = from_keep_mask | from_pop_mask | from_set_mask | from_cmd_mask;
+            from_keep_pc = pc$5$q;
+            from_keep_mask = mask$5$q;
+            if (advance$q[5]) begin
+                from_keep_pc = pc_plus4$5$q;
+            end
+            if (now_writes[5]) begin
+                from_keep_pc = 32'h0;
+                from_keep_mask = 32'h0;
+            end
+            from_pop_pc = 32'h0;
+            from_pop_mask = 32'h0;
+            if (now_pop[5]) begin
+                from_pop_pc = stacks$tops_pc$5;
+                from_pop_mask = stacks$tops_mask$5;
+            end
+            from_set_pc = 32'h0;
+            from_set_mask = 32'h0;
+            if (now_set[5]) begin
+                from_set_pc = act_set_pc;
+                from_set_mask = act_set_mask;
+            end
+            from_cmd_pc = 32'h0;
+            from_cmd_mask = 32'h0;
+            if (now_cmd[5]) begin
+                from_cmd_pc = act_cmd_pc;
+                from_cmd_mask = act_cmd_mask;
+            end
+            pc$5$d = from_keep_pc | from_pop_pc | from_set_pc | from_cmd_pc;
+            mask$5$d = from_keep_mask | from_pop_mask | from_set_mask | from_cmd_mask;
+            from_keep_pc = pc$6$q;
+            from_keep_mask = mask$6$q;
+            if (advance$q[6]) begin
+                from_keep_pc = pc_plus4$6$q;
+            end
+            if (now_writes[6]) begin
+                from_keep_pc = 32'h0;
+                from_keep_mask = 32'h0;
+            end
+            from_pop_pc = 32'h0;
+            from_pop_mask = 32'h0;
+            if (now_pop[6]) begin
+                from_pop_pc = stacks$tops_pc$6;
+                from_pop_mask = stacks$tops_mask$6;
+            end
+            from_set_pc = 32'h0;
+            from_set_mask = 32'h0;
+            if (now_set[6]) begin
+                from_set_pc = act_set_pc;
+                from_set_mask = act_set_mask;
+            end
+            from_cmd_pc = 32'h0;
+            from_cmd_mask = 32'h0;
+            if (now_cmd[6]) begin
+                from_cmd_pc = act_cmd_pc;
+                from_cmd_mask = act_cmd_mask;
+            end
+            pc$6$d = from_keep_pc | from_pop_pc | from_set_pc | from_cmd_pc;
+            mask$6$d = from_keep_mask | from_pop_mask | from_set_mask | from_cmd_mask;
+            from_keep_pc = pc$7$q;
+            from_keep_mask = mask$7$q;
+            if (advance$q[7]) begin
+                from_keep_pc = pc_plus4$7$q;
+            end
+            if (now_writes[7]) begin
+                from_keep_pc = 32'h0;
+                from_keep_mask = 32'h0;
+            end
+            from_pop_pc = 32'h0;
+            from_pop_mask = 32'h0;
+            if (now_pop[7]) begin
+                from_pop_pc = stacks$tops_pc$7;
+                from_pop_mask = stacks$tops_mask$7;
+            end
+            from_set_pc = 32'h0;
+            from_set_mask = 32'h0;
+            if (now_set[7]) begin
+                from_set_pc = act_set_pc;
+                from_set_mask = act_set_mask;
+            end
+            from_cmd_pc = 32'h0;
+            from_cmd_mask = 32'h0;
+            if (now_cmd[7]) begin
+                from_cmd_pc = act_cmd_pc;
+                from_cmd_mask = act_cmd_mask;
+            end
+            pc$7$d = from_keep_pc | from_pop_pc | from_set_pc | from_cmd_pc;
+            mask$7$d = from_keep_mask | from_pop_mask | from_set_mask | from_cmd_mask;
         end
         idle$d = idle_next;
         active$d = active_next;

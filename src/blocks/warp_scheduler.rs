@@ -232,12 +232,20 @@ pub struct WarpScheduler<
     act_set: Signal<Local, Bits<W>>,
     act_set_pc: Signal<Local, Bits<A>>,
     act_set_mask: Signal<Local, Bits<T>>,
-    /// Registered mode: the stage's selections for the next edge, and each warp's pc and mask
-    /// from each source (zero unless selected), ORed.
-    sel_set_next: Signal<Local, Bits<W>>,
-    sel_pop_next: Signal<Local, Bits<W>>,
-    sel_cmd_next: Signal<Local, Bits<W>>,
-    writes_next: Signal<Local, Bits<W>>,
+    /// Fixed and registered modes: the idle bits and empty stacks the commands offered now meet
+    /// when they act (now, or at the next edge in registered mode), the selections made from
+    /// them, the selections acting now (the stage's in registered mode), and each warp's pc and
+    /// mask from each source (zero unless selected), ORed.
+    meet_idle: Signal<Local, Bits<W>>,
+    meet_empty: Signal<Local, Bits<W>>,
+    sel_set: Signal<Local, Bits<W>>,
+    sel_pop: Signal<Local, Bits<W>>,
+    sel_cmd: Signal<Local, Bits<W>>,
+    writes: Signal<Local, Bits<W>>,
+    now_set: Signal<Local, Bits<W>>,
+    now_pop: Signal<Local, Bits<W>>,
+    now_cmd: Signal<Local, Bits<W>>,
+    now_writes: Signal<Local, Bits<W>>,
     from_keep_pc: Signal<Local, Bits<A>>,
     from_pop_pc: Signal<Local, Bits<A>>,
     from_set_pc: Signal<Local, Bits<A>>,
@@ -397,10 +405,16 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
             act_set: Default::default(),
             act_set_pc: Default::default(),
             act_set_mask: Default::default(),
-            sel_set_next: Default::default(),
-            sel_pop_next: Default::default(),
-            sel_cmd_next: Default::default(),
-            writes_next: Default::default(),
+            meet_idle: Default::default(),
+            meet_empty: Default::default(),
+            sel_set: Default::default(),
+            sel_pop: Default::default(),
+            sel_cmd: Default::default(),
+            writes: Default::default(),
+            now_set: Default::default(),
+            now_pop: Default::default(),
+            now_cmd: Default::default(),
+            now_writes: Default::default(),
             from_keep_pc: Default::default(),
             from_pop_pc: Default::default(),
             from_set_pc: Default::default(),
@@ -625,9 +639,6 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
             self.w_idle.next = self.is_idle.val();
             self.w_active.next = self.active.q.val().get_bit(i);
             self.w_advance.next = false;
-            if self.advance.q.val().get_bit(i) {
-                self.pc[i].d.next = self.pc_plus4[i].q.val();
-            }
             self.do_push.next = false;
             self.do_pop.next = false;
             self.do_clear.next = false;
@@ -674,11 +685,11 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
                 self.do_push.next = self.hit_branch.val();
                 self.do_pop.next = self.hit_pop.val() & !self.hit_branch.val();
             } else {
+                // Fixed and registered modes (their pc and mask below): command, control, fetch,
+                // pop, set, end; the later wins.
                 if self.hit_cmd.val() {
                     self.w_idle.next = false;
                     self.w_active.next = true;
-                    self.pc[i].d.next = self.act_cmd_pc.val();
-                    self.mask[i].d.next = self.act_cmd_mask.val();
                 }
                 if self.hit_ctl.val() & !self.is_idle.val() {
                     self.w_active.next = self.act_ctl_active.val();
@@ -689,17 +700,11 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
                     self.w_active.next = false;
                     self.w_advance.next = true;
                 }
-                // One plain `if` per source (no nesting): yosys then finds the registers'
-                // clock enable (see SimtStackRam).
                 if self.hit_pop.val() & !self.is_idle.val() & !self.stacks.empty.val().get_bit(i) {
-                    self.pc[i].d.next = self.stacks.tops_pc[i].val();
-                    self.mask[i].d.next = self.stacks.tops_mask[i].val();
                     self.w_advance.next = false;
                 }
                 if self.hit_set.val() & !self.is_idle.val() {
                     self.w_active.next = true;
-                    self.pc[i].d.next = self.act_set_pc.val();
-                    self.mask[i].d.next = self.act_set_mask.val();
                     self.w_advance.next = false;
                 }
                 self.do_pop.next = self.hit_pop.val() & !self.is_idle.val();
@@ -707,8 +712,6 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
                 if self.hit_end.val() & !self.is_idle.val() {
                     self.w_idle.next = true;
                     self.w_active.next = false;
-                    self.pc[i].d.next = 0.into();
-                    self.mask[i].d.next = 0.into();
                     self.do_clear.next = true;
                     self.w_advance.next = false;
                 }
@@ -719,40 +722,6 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
             self.idle_next.next = self.idle_next.val().replace_bit(i, self.w_idle.val());
             self.active_next.next = self.active_next.val().replace_bit(i, self.w_active.val());
             self.advance_next.next = self.advance_next.val().replace_bit(i, self.w_advance.val());
-            // Registered mode: the same next pc and mask as above, from selections made a cycle
-            // ahead, as an OR of exclusive sources (two logic levels instead of a priority chain).
-            if self.registered.val() {
-                self.from_keep_pc.next = self.pc[i].q.val();
-                self.from_keep_mask.next = self.mask[i].q.val();
-                if self.advance.q.val().get_bit(i) {
-                    self.from_keep_pc.next = self.pc_plus4[i].q.val();
-                }
-                if self.stage_writes.q.val().get_bit(i) {
-                    self.from_keep_pc.next = 0.into();
-                    self.from_keep_mask.next = 0.into();
-                }
-                self.from_pop_pc.next = 0.into();
-                self.from_pop_mask.next = 0.into();
-                if self.stage_sel_pop.q.val().get_bit(i) {
-                    self.from_pop_pc.next = self.stacks.tops_pc[i].val();
-                    self.from_pop_mask.next = self.stacks.tops_mask[i].val();
-                }
-                self.from_set_pc.next = 0.into();
-                self.from_set_mask.next = 0.into();
-                if self.stage_sel_set.q.val().get_bit(i) {
-                    self.from_set_pc.next = self.stage_set_pc.q.val();
-                    self.from_set_mask.next = self.stage_set_mask.q.val();
-                }
-                self.from_cmd_pc.next = 0.into();
-                self.from_cmd_mask.next = 0.into();
-                if self.stage_sel_cmd.q.val().get_bit(i) {
-                    self.from_cmd_pc.next = self.stage_cmd_pc.q.val();
-                    self.from_cmd_mask.next = self.stage_cmd_mask.q.val();
-                }
-                self.pc[i].d.next = self.from_keep_pc.val() | self.from_pop_pc.val() | self.from_set_pc.val() | self.from_cmd_pc.val();
-                self.mask[i].d.next =
-                    self.from_keep_mask.val() | self.from_pop_mask.val() | self.from_set_mask.val() | self.from_cmd_mask.val();
-            }
         }
         self.advance.d.next = self.advance_next.val();
         // The round-robin choice: from the active warps; registered mode gives it the next
@@ -767,26 +736,79 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
         self.stacks.push.next = self.pushes.val();
         self.stacks.pop.next = self.pops.val();
         self.stacks.clear.next = self.clears.val();
-        // Registered mode: what the staged commands will do to pc and mask at the next edge,
-        // decided now from the idle bits and empty stacks they will meet there (the fixed
-        // mode's order: command, pop, set, end; the later wins; a command lands in a warp that
-        // is idle then, where pop, set and end are dropped).
-        self.sel_cmd_next.next = self.new_cmd.val();
-        self.sel_pop_next.next = self.new_pop.val() & !self.idle_next.val() & !self.stacks.empty_next.val();
-        self.sel_set_next.next = self.new_set.val() & !self.idle_next.val();
-        self.writes_next.next = self.sel_cmd_next.val() | self.sel_pop_next.val() | self.sel_set_next.val();
-        self.writes_next.next = self.writes_next.val() | (self.new_end.val() & !self.idle_next.val());
-        self.sel_pop_next.next = self.sel_pop_next.val() & !(self.new_set.val() | self.new_end.val());
-        self.sel_set_next.next = self.sel_set_next.val() & !self.new_end.val();
+        // Fixed and registered modes: where each warp's pc and mask come from when the commands
+        // offered now act, decided from the idle bits and empty stacks they meet then (now, or
+        // at the next edge in registered mode). The order is the fixed mode's above: command,
+        // pop, set, end, the later winning; a command lands in a warp that is idle then, where
+        // pop, set and end are dropped; an end writes zeros.
+        self.meet_idle.next = self.idle.q.val();
+        self.meet_empty.next = self.stacks.empty.val();
+        if self.registered.val() {
+            self.meet_idle.next = self.idle_next.val();
+            self.meet_empty.next = self.stacks.empty_next.val();
+        }
+        self.sel_cmd.next = self.new_cmd.val();
+        self.sel_pop.next = self.new_pop.val() & !self.meet_idle.val() & !self.meet_empty.val();
+        self.sel_set.next = self.new_set.val() & !self.meet_idle.val();
+        self.writes.next = self.sel_cmd.val() | self.sel_pop.val() | self.sel_set.val() | (self.new_end.val() & !self.meet_idle.val());
+        self.sel_pop.next = self.sel_pop.val() & !(self.new_set.val() | self.new_end.val());
+        self.sel_set.next = self.sel_set.val() & !self.new_end.val();
+        // The selections acting now: those just made, or in registered mode the stage's.
+        self.now_cmd.next = self.sel_cmd.val();
+        self.now_pop.next = self.sel_pop.val();
+        self.now_set.next = self.sel_set.val();
+        self.now_writes.next = self.writes.val();
         self.stage_sel_set.d.next = 0.into();
         self.stage_sel_pop.d.next = 0.into();
         self.stage_sel_cmd.d.next = 0.into();
         self.stage_writes.d.next = 0.into();
-        if self.registered.val() & !self.reset.val() {
-            self.stage_sel_set.d.next = self.sel_set_next.val();
-            self.stage_sel_pop.d.next = self.sel_pop_next.val();
-            self.stage_sel_cmd.d.next = self.sel_cmd_next.val();
-            self.stage_writes.d.next = self.writes_next.val();
+        if self.registered.val() {
+            self.now_cmd.next = self.stage_sel_cmd.q.val();
+            self.now_pop.next = self.stage_sel_pop.q.val();
+            self.now_set.next = self.stage_sel_set.q.val();
+            self.now_writes.next = self.stage_writes.q.val();
+            if !self.reset.val() {
+                self.stage_sel_set.d.next = self.sel_set.val();
+                self.stage_sel_pop.d.next = self.sel_pop.val();
+                self.stage_sel_cmd.d.next = self.sel_cmd.val();
+                self.stage_writes.d.next = self.writes.val();
+            }
+        }
+        // Each warp's next pc and mask, an OR of exclusive sources (two logic levels instead of
+        // a priority chain): kept (or advanced by a fetch), or a command's, a pop's, a set's.
+        if !self.seed_quirks.val() {
+            for i in 0..W {
+                self.from_keep_pc.next = self.pc[i].q.val();
+                self.from_keep_mask.next = self.mask[i].q.val();
+                if self.advance.q.val().get_bit(i) {
+                    self.from_keep_pc.next = self.pc_plus4[i].q.val();
+                }
+                if self.now_writes.val().get_bit(i) {
+                    self.from_keep_pc.next = 0.into();
+                    self.from_keep_mask.next = 0.into();
+                }
+                self.from_pop_pc.next = 0.into();
+                self.from_pop_mask.next = 0.into();
+                if self.now_pop.val().get_bit(i) {
+                    self.from_pop_pc.next = self.stacks.tops_pc[i].val();
+                    self.from_pop_mask.next = self.stacks.tops_mask[i].val();
+                }
+                self.from_set_pc.next = 0.into();
+                self.from_set_mask.next = 0.into();
+                if self.now_set.val().get_bit(i) {
+                    self.from_set_pc.next = self.act_set_pc.val();
+                    self.from_set_mask.next = self.act_set_mask.val();
+                }
+                self.from_cmd_pc.next = 0.into();
+                self.from_cmd_mask.next = 0.into();
+                if self.now_cmd.val().get_bit(i) {
+                    self.from_cmd_pc.next = self.act_cmd_pc.val();
+                    self.from_cmd_mask.next = self.act_cmd_mask.val();
+                }
+                self.pc[i].d.next = self.from_keep_pc.val() | self.from_pop_pc.val() | self.from_set_pc.val() | self.from_cmd_pc.val();
+                self.mask[i].d.next =
+                    self.from_keep_mask.val() | self.from_pop_mask.val() | self.from_set_mask.val() | self.from_cmd_mask.val();
+            }
         }
         self.idle.d.next = self.idle_next.val();
         self.active.d.next = self.active_next.val();
