@@ -23,9 +23,10 @@ pub const VERILATOR_WAIVERS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/sim/ve
 /// warp_scheduler in its report harness, 86.8 MHz with enables, 113.7 MHz without.
 pub const SYNTH_ICE40: &str = "synth_ice40 -nodffe";
 
-/// `build --dffe` and `report --dffe`: flip-flops with clock enables, fewer logic cells, often a
-/// lower Fmax (the seed-size warp_scheduler in its report harness: 4,201 logic cells with
-/// enables, 5,186 without, both near 73 MHz; the cu one above).
+/// `build --dffe` and `report --dffe`: flip-flops with clock enables, fewer logic cells where a
+/// register holds through an `if` (the cu `simt_stack`, checked by a `board_build` test), often
+/// a lower Fmax (the seed-size fixed warp_scheduler in its report harness: 75.9 MHz with
+/// enables, 86.9 without, and no fewer cells, its pc registers having no hold to fold).
 pub const SYNTH_ICE40_DFFE: &str = "synth_ice40";
 
 /// The synthesis command: [`SYNTH_ICE40_DFFE`] when `dffe`, else [`SYNTH_ICE40`].
