@@ -170,10 +170,10 @@ fn run_tool(cmd: &mut Command, what: &str, dir: &Path) -> Result<()> {
 const STALL: std::time::Duration = std::time::Duration::from_secs(300);
 
 /// Runs a simulation like [`run_tool`], but stops it with an error once `progress` (the
-/// testbench's `out.txt`) has not grown for [`STALL`]: a zero-delay loop (a combinational loop,
+/// testbench's `out.txt`) has not grown for `stall` ([`STALL`]): a zero-delay loop (a combinational loop,
 /// or two always blocks re-waking each other with glitches) never advances time, and without
 /// this the run would hang until the CI's own limit.
-fn run_watched(cmd: &mut Command, what: &str, dir: &Path, progress: &Path) -> Result<()> {
+fn run_watched(cmd: &mut Command, what: &str, dir: &Path, progress: &Path, stall: std::time::Duration) -> Result<()> {
     let log = dir.join("sim.log");
     let out = std::fs::File::create(&log).with_context(|| format!("cannot create {}", log.display()))?;
     let mut child = cmd.current_dir(dir).stdout(out.try_clone()?).stderr(out).spawn().with_context(|| format!("cannot start {what}"))?;
@@ -186,13 +186,13 @@ fn run_watched(cmd: &mut Command, what: &str, dir: &Path, progress: &Path) -> Re
         let now = std::fs::metadata(progress).map_or(0, |m| m.len());
         if now != size {
             (size, since) = (now, std::time::Instant::now());
-        } else if since.elapsed() > STALL {
+        } else if since.elapsed() > stall {
             let _ = child.kill();
             let _ = child.wait();
             let lines = std::fs::read_to_string(progress).map_or(0, |t| t.lines().count());
             bail!(
                 "{what} made no progress for {} s after {lines} cycles in {}: it is stuck in one time step (a combinational loop, or always blocks waking each other with glitches)",
-                STALL.as_secs(),
+                stall.as_secs(),
                 dir.display()
             );
         }
@@ -237,7 +237,7 @@ pub fn simulate_verilog_timed(sim: Simulator, dut: &VerilogDut, stimulus: &[Vec<
             require_tool("vvp")?;
             run_tool(Command::new("iverilog").args(["-g2012", "-o", "sim.vvp", "-s", "tb", "tb.v"]).args(&sources), "iverilog", workdir)?;
             times.build = start.elapsed();
-            run_watched(Command::new("vvp").args(["-n", "sim.vvp"]), "vvp", workdir, &workdir.join("out.txt"))?;
+            run_watched(Command::new("vvp").args(["-n", "sim.vvp"]), "vvp", workdir, &workdir.join("out.txt"), STALL)?;
         }
         Simulator::Verilator => {
             require_tool("verilator")?;
@@ -249,7 +249,7 @@ pub fn simulate_verilog_timed(sim: Simulator, dut: &VerilogDut, stimulus: &[Vec<
                 workdir,
             )?;
             times.build = start.elapsed();
-            run_watched(&mut Command::new(workdir.join("obj").join("sim")), "the Verilator model", workdir, &workdir.join("out.txt"))?;
+            run_watched(&mut Command::new(workdir.join("obj").join("sim")), "the Verilator model", workdir, &workdir.join("out.txt"), STALL)?;
         }
     }
     times.run = start.elapsed() - times.build;
@@ -315,4 +315,23 @@ pub fn compare_exact(what: &str, outputs: &[Port], rust: &[Vec<u64>], verilog: &
         bail!("{what}: {} cycles from rust-hdl, {} from Verilog", rust.len(), verilog.len());
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A design that never leaves its first time step (two always blocks feeding each other an
+    /// inversion) is stopped with the stall error instead of hanging.
+    #[test]
+    fn a_simulation_stuck_in_one_time_step_is_stopped() {
+        let dir = std::env::temp_dir().join(format!("simt-rtl-stall-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let tb = "module tb;\n  reg a, b;\n  integer fd;\n  always @(*) b = a;\n  always @(*) a = ~b;\n  initial begin\n    fd = $fopen(\"out.txt\", \"w\");\n    a = 1'b0;\n    #1 $fwrite(fd, \"%b\\n\", a);\n    $finish;\n  end\nendmodule\n";
+        std::fs::write(dir.join("tb.v"), tb).unwrap();
+        run_tool(Command::new("iverilog").args(["-g2012", "-o", "sim.vvp", "-s", "tb", "tb.v"]), "iverilog", &dir).unwrap();
+        let err = run_watched(Command::new("vvp").args(["-n", "sim.vvp"]), "vvp", &dir, &dir.join("out.txt"), std::time::Duration::from_secs(2)).unwrap_err();
+        assert!(format!("{err}").contains("stuck in one time step"), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
