@@ -481,5 +481,6 @@ fn mutant_stack_ram_top_not_refilled_is_caught() {
     // instead of the entry read from the RAM. The shortest run: reset (cycle 0), two pushes
     // (1, 2; the entry below the top is in the RAM), a pop (3), and the top shown in cycle 4.
     let from = "tops_mask$0 = mask_ram$read_data;\n            tops_pc$0 = pc_ram$read_data;";
-    mutant_is_caught_at("simt_stack_ram", "ram_top_not_refilled", from, "", "top_is_last_pushed_not_popped", 4);
+    let to = "tops_mask$0 = top_mask_q$0$q;\n            tops_pc$0 = top_pc_q$0$q;";
+    mutant_is_caught_at("simt_stack_ram", "ram_top_not_refilled", from, to, "top_is_last_pushed_not_popped", 4);
 }

@@ -1991,11 +1991,13 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
             read_slot = sp$0$q - two;
         end
         w_refill = refills$q[0];
-        tops_mask$0 = top_mask_q$0$q;
-        tops_pc$0 = top_pc_q$0$q;
         if (w_refill) begin
             tops_mask$0 = mask_ram$read_data;
             tops_pc$0 = pc_ram$read_data;
+        end
+        else begin
+            tops_mask$0 = top_mask_q$0$q;
+            tops_pc$0 = top_pc_q$0$q;
         end
         if (top_wid == 0) begin
             t_mask = tops_mask$0;
@@ -2088,11 +2090,13 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
             read_slot = sp$1$q - two;
         end
         w_refill = refills$q[1];
-        tops_mask$1 = top_mask_q$1$q;
-        tops_pc$1 = top_pc_q$1$q;
         if (w_refill) begin
             tops_mask$1 = mask_ram$read_data;
             tops_pc$1 = pc_ram$read_data;
+        end
+        else begin
+            tops_mask$1 = top_mask_q$1$q;
+            tops_pc$1 = top_pc_q$1$q;
         end
         if (top_wid == 1) begin
             t_mask = tops_mask$1;
@@ -2185,11 +2189,13 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
             read_slot = sp$2$q - two;
         end
         w_refill = refills$q[2];
-        tops_mask$2 = top_mask_q$2$q;
-        tops_pc$2 = top_pc_q$2$q;
         if (w_refill) begin
             tops_mask$2 = mask_ram$read_data;
             tops_pc$2 = pc_ram$read_data;
+        end
+        else begin
+            tops_mask$2 = top_mask_q$2$q;
+            tops_pc$2 = top_pc_q$2$q;
         end
         if (top_wid == 2) begin
             t_mask = tops_mask$2;
@@ -2282,11 +2288,13 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
             read_slot = sp$3$q - two;
         end
         w_refill = refills$q[3];
-        tops_mask$3 = top_mask_q$3$q;
-        tops_pc$3 = top_pc_q$3$q;
         if (w_refill) begin
             tops_mask$3 = mask_ram$read_data;
             tops_pc$3 = pc_ram$read_data;
+        end
+        else begin
+            tops_mask$3 = top_mask_q$3$q;
+            tops_pc$3 = top_pc_q$3$q;
         end
         if (top_wid == 3) begin
             t_mask = tops_mask$3;

@@ -2853,11 +2853,13 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
             read_slot = sp$0$q - two;
         end
         w_refill = refills$q[0];
-        tops_mask$0 = top_mask_q$0$q;
-        tops_pc$0 = top_pc_q$0$q;
         if (w_refill) begin
             tops_mask$0 = mask_ram$read_data;
             tops_pc$0 = pc_ram$read_data;
+        end
+        else begin
+            tops_mask$0 = top_mask_q$0$q;
+            tops_pc$0 = top_pc_q$0$q;
         end
         if (top_wid == 0) begin
             t_mask = tops_mask$0;
@@ -2950,11 +2952,13 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
             read_slot = sp$1$q - two;
         end
         w_refill = refills$q[1];
-        tops_mask$1 = top_mask_q$1$q;
-        tops_pc$1 = top_pc_q$1$q;
         if (w_refill) begin
             tops_mask$1 = mask_ram$read_data;
             tops_pc$1 = pc_ram$read_data;
+        end
+        else begin
+            tops_mask$1 = top_mask_q$1$q;
+            tops_pc$1 = top_pc_q$1$q;
         end
         if (top_wid == 1) begin
             t_mask = tops_mask$1;
@@ -3047,11 +3051,13 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
             read_slot = sp$2$q - two;
         end
         w_refill = refills$q[2];
-        tops_mask$2 = top_mask_q$2$q;
-        tops_pc$2 = top_pc_q$2$q;
         if (w_refill) begin
             tops_mask$2 = mask_ram$read_data;
             tops_pc$2 = pc_ram$read_data;
+        end
+        else begin
+            tops_mask$2 = top_mask_q$2$q;
+            tops_pc$2 = top_pc_q$2$q;
         end
         if (top_wid == 2) begin
             t_mask = tops_mask$2;
@@ -3144,11 +3150,13 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
             read_slot = sp$3$q - two;
         end
         w_refill = refills$q[3];
-        tops_mask$3 = top_mask_q$3$q;
-        tops_pc$3 = top_pc_q$3$q;
         if (w_refill) begin
             tops_mask$3 = mask_ram$read_data;
             tops_pc$3 = pc_ram$read_data;
+        end
+        else begin
+            tops_mask$3 = top_mask_q$3$q;
+            tops_pc$3 = top_pc_q$3$q;
         end
         if (top_wid == 3) begin
             t_mask = tops_mask$3;
@@ -3241,11 +3249,13 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
             read_slot = sp$4$q - two;
         end
         w_refill = refills$q[4];
-        tops_mask$4 = top_mask_q$4$q;
-        tops_pc$4 = top_pc_q$4$q;
         if (w_refill) begin
             tops_mask$4 = mask_ram$read_data;
             tops_pc$4 = pc_ram$read_data;
+        end
+        else begin
+            tops_mask$4 = top_mask_q$4$q;
+            tops_pc$4 = top_pc_q$4$q;
         end
         if (top_wid == 4) begin
             t_mask = tops_mask$4;
@@ -3338,11 +3348,13 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
             read_slot = sp$5$q - two;
         end
         w_refill = refills$q[5];
-        tops_mask$5 = top_mask_q$5$q;
-        tops_pc$5 = top_pc_q$5$q;
         if (w_refill) begin
             tops_mask$5 = mask_ram$read_data;
             tops_pc$5 = pc_ram$read_data;
+        end
+        else begin
+            tops_mask$5 = top_mask_q$5$q;
+            tops_pc$5 = top_pc_q$5$q;
         end
         if (top_wid == 5) begin
             t_mask = tops_mask$5;
@@ -3435,11 +3447,13 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
             read_slot = sp$6$q - two;
         end
         w_refill = refills$q[6];
-        tops_mask$6 = top_mask_q$6$q;
-        tops_pc$6 = top_pc_q$6$q;
         if (w_refill) begin
             tops_mask$6 = mask_ram$read_data;
             tops_pc$6 = pc_ram$read_data;
+        end
+        else begin
+            tops_mask$6 = top_mask_q$6$q;
+            tops_pc$6 = top_pc_q$6$q;
         end
         if (top_wid == 6) begin
             t_mask = tops_mask$6;
@@ -3532,11 +3546,13 @@ module WarpScheduler__core_stacks(clock,reset,push,push_wid,push_mask,push_pc,po
             read_slot = sp$7$q - two;
         end
         w_refill = refills$q[7];
-        tops_mask$7 = top_mask_q$7$q;
-        tops_pc$7 = top_pc_q$7$q;
         if (w_refill) begin
             tops_mask$7 = mask_ram$read_data;
             tops_pc$7 = pc_ram$read_data;
+        end
+        else begin
+            tops_mask$7 = top_mask_q$7$q;
+            tops_pc$7 = top_pc_q$7$q;
         end
         if (top_wid == 7) begin
             t_mask = tops_mask$7;

@@ -256,13 +256,15 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
                 self.read_slot.next = self.sp[i].q.val() - self.two.val();
             }
             // This warp's top: its registers, or in the cycle after a pop uncovered an entry the
-            // RAM's output; also shown on `top_*` when `top_wid` names the warp.
+            // RAM's output; also shown on `top_*` when `top_wid` names the warp. Written once per
+            // pass, as every output (see RoundRobinArbiter: a port written twice glitches).
             self.w_refill.next = self.refills.q.val().get_bit(i);
-            self.tops_mask[i].next = self.top_mask_q[i].q.val();
-            self.tops_pc[i].next = self.top_pc_q[i].q.val();
             if self.w_refill.val() {
                 self.tops_mask[i].next = self.mask_ram.read_data.val();
                 self.tops_pc[i].next = self.pc_ram.read_data.val();
+            } else {
+                self.tops_mask[i].next = self.top_mask_q[i].q.val();
+                self.tops_pc[i].next = self.top_pc_q[i].q.val();
             }
             if self.top_wid.val().index() == i {
                 self.t_mask.next = self.tops_mask[i].val();
