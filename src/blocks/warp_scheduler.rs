@@ -41,11 +41,11 @@
 //! registered `pc + 4`): the fetched warp is inactive until then, so no output shows its pc in
 //! between, and the fetch decision, late in its cycle, drives no pc register.
 //!
-//! Warp set, in both modes: it is applied after warp control, fetch and pop of the same warp
+//! Warp set, in every mode: it is applied after warp control, fetch and pop of the same warp
 //! (its pc, mask and active bit win) and before `end`; aimed at an idle warp it is dropped and
 //! flagged (`err_ctl_idle`, like an activation of an idle warp).
 //!
-//! Error flags (one bit per warp, sticky until reset) are kept in both modes: stack overflow and
+//! Error flags (one bit per warp, sticky until reset) are kept in every mode: stack overflow and
 //! underflow, end of an idle warp, branch or pop for an idle warp, activation of an idle warp.
 
 use anyhow::Result;
@@ -293,7 +293,6 @@ pub struct WarpScheduler<
 impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize>
     WarpScheduler<W, WW, T, A, D, SPW>
 {
-
     /// Checks the parameters and their derived widths; `mode` fixes the behaviour.
     pub fn new(mode: SchedulerMode) -> Result<Self> {
         check_warps("warps (W)", W)?;
@@ -642,7 +641,7 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
             self.do_push.next = false;
             self.do_pop.next = false;
             self.do_clear.next = false;
-            // Misuse flags (both modes)
+            // Misuse flags (every mode)
             if self.hit_end.val() & self.is_idle.val() {
                 self.end_idle_next.next = self.end_idle_next.val().replace_bit(i, true);
             }
