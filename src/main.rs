@@ -167,6 +167,11 @@ enum Command {
         /// Working directory (one subdirectory per design, with every tool's log).
         #[arg(long, default_value = "build/report")]
         out: PathBuf,
+        /// Place and route each design this many times (nextpnr's default seed, then `--seed 1`,
+        /// `2`, ...), and give the lowest and highest Fmax beside the first: how much the Fmax
+        /// depends on placement. 1 to 20.
+        #[arg(long, default_value_t = 1)]
+        placements: u32,
     },
     /// Long random differential run: each exported block against its model, every output on
     /// every cycle, in segments of 1,000,000 cycles (segment i uses seed S+i), one block per job.
@@ -320,10 +325,13 @@ fn run(cli: Cli) -> Result<()> {
             }
             println!("run: cd {} && vivado -mode batch -source build.tcl", out.display());
         }
-        Command::Report { preset, block, freq, dffe, rtl, out } => {
+        Command::Report { preset, block, freq, dffe, rtl, out, placements } => {
             use simt_rtl::flow::report;
             if !(1.0..=400.0).contains(&freq) {
                 anyhow::bail!("--freq must be between 1 and 400 MHz, got {freq}");
+            }
+            if !(1..=report::MAX_PLACEMENTS).contains(&placements) {
+                anyhow::bail!("--placements must be between 1 and {}, got {placements}", report::MAX_PLACEMENTS);
             }
             let p = simt_rtl::params::preset(&preset)?;
             let mut designs = report::designs(&p, &rtl)?;
@@ -336,7 +344,7 @@ fn run(cli: Cli) -> Result<()> {
             let mut rows = vec![];
             for (i, d) in designs.iter().enumerate() {
                 let dir = out.join(&preset).join(format!("{i:02}_{}", d.top));
-                rows.push(report::measure(d, &dir, freq, dffe).with_context(|| format!("measuring {}", d.name))?);
+                rows.push(report::measure(d, &dir, freq, dffe, placements).with_context(|| format!("measuring {}", d.name))?);
             }
             print!("{}", report::table(&rows, freq, dffe));
         }

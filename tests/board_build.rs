@@ -162,6 +162,18 @@ fn report_places_a_block_and_the_seed_in_the_harness() {
     // The harness of the encoder: 4 request bits in, grant, index and valid (7 bits) out.
     let harness = std::fs::read_to_string(dir.join("cu/00_priority_encoder_lowest/harness.v")).unwrap();
     assert!(harness.contains("reg [3:0] chain_in") && harness.contains("reg [6:0] chain_out"), "{harness}");
+    // Three placements: the first's Fmax, then the range over all three, each within it.
+    let (code, stdout, stderr) = cli(&["report", "--preset", "cu", "--block", "priority_encoder_lowest", "--placements", "3", "--out", out]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("place and route, seed 2"), "{stderr}");
+    let fmax = report_row(&stdout, "priority_encoder_lowest")[4];
+    let (first, range) = fmax.split_once("; ").unwrap_or_else(|| panic!("no range: {stdout}"));
+    let (lo, hi) = range.strip_suffix(" over 3 placements").and_then(|r| r.split_once('-')).unwrap_or_else(|| panic!("{stdout}"));
+    let [first, lo, hi]: [f64; 3] = [first.split_whitespace().next().unwrap(), lo, hi].map(|v| v.parse().unwrap());
+    assert!(lo <= first && first <= hi, "{stdout}");
+    for f in ["nextpnr_seed1.log", "report_seed2.json"] {
+        assert!(dir.join("cu/00_priority_encoder_lowest").join(f).is_file(), "{f} missing");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -193,6 +205,8 @@ fn bad_report_arguments_are_one_clear_line() {
         (vec!["report", "--block", "no_such_block"], "--block `no_such_block` matches no design of preset `cu`"),
         (vec!["report", "--rtl", "/nonexistent"], "cannot read /nonexistent/manifest.json"),
         (vec!["report", "--freq", "1000"], "--freq must be between 1 and 400 MHz"),
+        (vec!["report", "--placements", "0"], "--placements must be between 1 and 20, got 0"),
+        (vec!["report", "--placements", "21"], "--placements must be between 1 and 20, got 21"),
     ] {
         let (code, _, stderr) = cli(&args);
         assert_eq!(code, 1, "{args:?}: {stderr}");

@@ -65,6 +65,9 @@ pub struct Measurement {
     pub harness_bits: u64,
     /// Achieved Fmax (MHz), when the design fits and routes.
     pub fmax_mhz: Option<f64>,
+    /// The Fmax of each further placement (nextpnr `--seed 1`, `2`, ...; see [`measure`]), so
+    /// that the table can say how much the Fmax depends on placement.
+    pub other_placements_mhz: Vec<f64>,
 }
 
 impl Measurement {
@@ -228,8 +231,17 @@ pub fn utilisation(log: &str, cell: &str) -> Option<(u64, u64)> {
     Some((used.trim().parse().ok()?, avail.split_whitespace().next()?.parse().ok()?))
 }
 
-/// Places and routes `d` in its harness for the HX8K at `freq_mhz`, in `dir`.
-pub fn measure(d: &Design, dir: &Path, freq_mhz: f64, dffe: bool) -> Result<Measurement> {
+/// Most placements `measure` runs per design.
+pub const MAX_PLACEMENTS: u32 = 20;
+
+/// Places and routes `d` in its harness for the HX8K at `freq_mhz`, in `dir`: once with
+/// nextpnr's default seed (the row's Fmax), then, when it fits, `placements - 1` times more
+/// with `--seed 1`, `--seed 2`, ... (the same netlist placed differently; each run's log and
+/// report beside the first's).
+pub fn measure(d: &Design, dir: &Path, freq_mhz: f64, dffe: bool, placements: u32) -> Result<Measurement> {
+    if !(1..=MAX_PLACEMENTS).contains(&placements) {
+        bail!("`placements` = {placements} is out of range: it must be between 1 and {MAX_PLACEMENTS}");
+    }
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let dir = &std::fs::canonicalize(dir)?;
     let ports = ports(d, dir)?;
@@ -261,17 +273,35 @@ pub fn measure(d: &Design, dir: &Path, freq_mhz: f64, dffe: bool) -> Result<Meas
         block_rams,
         harness_bits,
         fmax_mhz: None,
+        other_placements_mhz: vec![],
     };
     match pnr {
-        Ok(()) => {
-            let report = std::fs::read_to_string(dir.join("report.json")).context("nextpnr wrote no report.json")?;
-            m.fmax_mhz = Some(super::board_build::parse_report(&report)?.1);
-        }
+        Ok(()) => m.fmax_mhz = Some(achieved_fmax(dir, "report.json")?),
         // Too big is a result, not an error.
-        Err(_) if !m.fits() => {}
+        Err(_) if !m.fits() => return Ok(m),
         Err(e) => return Err(e),
     }
+    for seed in 1..placements {
+        let (seed, report) = (seed.to_string(), format!("report_seed{seed}.json"));
+        super::stage(
+            dir,
+            "nextpnr-ice40",
+            &[
+                "--hx8k", "--package", "cb132", "--json", "harness.json", "--pcf", "harness.pcf", "--freq", &freq, "--report", &report,
+                "--timing-allow-fail", "--seed", &seed,
+            ],
+            &format!("nextpnr_seed{seed}.log"),
+            &format!("report: {}: place and route, seed {seed}", d.name),
+        )?;
+        m.other_placements_mhz.push(achieved_fmax(dir, &report)?);
+    }
     Ok(m)
+}
+
+/// The achieved Fmax in nextpnr's JSON report `dir/file`.
+fn achieved_fmax(dir: &Path, file: &str) -> Result<f64> {
+    let report = std::fs::read_to_string(dir.join(file)).with_context(|| format!("nextpnr wrote no {file}"))?;
+    Ok(super::board_build::parse_report(&report)?.1)
 }
 
 /// The report as a Markdown table.
@@ -281,11 +311,16 @@ pub fn table(rows: &[Measurement], freq_mhz: f64, dffe: bool) -> String {
     );
     for m in rows {
         let pct = 100.0 * m.logic_cells as f64 / HX8K_LOGIC_CELLS as f64;
-        let fmax = match m.fmax_mhz {
+        let mut fmax = match m.fmax_mhz {
             Some(f) if f >= freq_mhz => format!("{f:.1}"),
             Some(f) => format!("{f:.1} (misses)"),
             None => "does not fit".into(),
         };
+        if let Some(f) = m.fmax_mhz.filter(|_| !m.other_placements_mhz.is_empty()) {
+            let all = || m.other_placements_mhz.iter().copied().chain([f]);
+            let (lo, hi) = (all().fold(f64::INFINITY, f64::min), all().fold(0.0, f64::max));
+            fmax.push_str(&format!("; {lo:.1}-{hi:.1} over {} placements", m.other_placements_mhz.len() + 1));
+        }
         s.push_str(&format!("| {} | {} ({pct:.0}%) | {} | {} | {fmax} | {} |\n", m.name, m.logic_cells, m.flip_flops, m.block_rams, m.harness_bits));
     }
     s.push_str(
@@ -293,6 +328,12 @@ pub fn table(rows: &[Measurement], freq_mhz: f64, dffe: bool) -> String {
          one pin, so nothing is optimised away and every path is register to register); logic cells include the \
          harness's, about one per harness bit; flip-flops exclude them.\n",
     );
+    if rows.iter().any(|m| !m.other_placements_mhz.is_empty()) {
+        s.push_str(
+            "Fmax: with nextpnr's default seed, then the lowest and highest over that placement and the others \
+             (`--placements N`: the same netlist placed and routed with `--seed 1` to `N - 1`).\n",
+        );
+    }
     s.push_str(&format!("Synthesis: yosys `{}`.\n", super::synth_ice40_command(dffe)));
     s
 }
