@@ -330,9 +330,7 @@ fn run(cli: Cli) -> Result<()> {
             if !(1.0..=400.0).contains(&freq) {
                 anyhow::bail!("--freq must be between 1 and 400 MHz, got {freq}");
             }
-            if !(1..=report::MAX_PLACEMENTS).contains(&placements) {
-                anyhow::bail!("--placements must be between 1 and {}, got {placements}", report::MAX_PLACEMENTS);
-            }
+            report::check_placements("--placements", placements)?;
             let p = simt_rtl::params::preset(&preset)?;
             let mut designs = report::designs(&p, &rtl)?;
             if let Some(b) = &block {

@@ -205,8 +205,8 @@ fn bad_report_arguments_are_one_clear_line() {
         (vec!["report", "--block", "no_such_block"], "--block `no_such_block` matches no design of preset `cu`"),
         (vec!["report", "--rtl", "/nonexistent"], "cannot read /nonexistent/manifest.json"),
         (vec!["report", "--freq", "1000"], "--freq must be between 1 and 400 MHz"),
-        (vec!["report", "--placements", "0"], "--placements must be between 1 and 20, got 0"),
-        (vec!["report", "--placements", "21"], "--placements must be between 1 and 20, got 21"),
+        (vec!["report", "--placements", "0"], "parameter `--placements` = 0 is out of range: it must be between 1 and 20"),
+        (vec!["report", "--placements", "21"], "parameter `--placements` = 21 is out of range"),
     ] {
         let (code, _, stderr) = cli(&args);
         assert_eq!(code, 1, "{args:?}: {stderr}");

@@ -239,9 +239,7 @@ pub const MAX_PLACEMENTS: u32 = 20;
 /// with `--seed 1`, `--seed 2`, ... (the same netlist placed differently; each run's log and
 /// report beside the first's).
 pub fn measure(d: &Design, dir: &Path, freq_mhz: f64, dffe: bool, placements: u32) -> Result<Measurement> {
-    if !(1..=MAX_PLACEMENTS).contains(&placements) {
-        bail!("`placements` = {placements} is out of range: it must be between 1 and {MAX_PLACEMENTS}");
-    }
+    check_placements("placements", placements)?;
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let dir = &std::fs::canonicalize(dir)?;
     let ports = ports(d, dir)?;
@@ -254,13 +252,9 @@ pub fn measure(d: &Design, dir: &Path, freq_mhz: f64, dffe: bool, placements: u3
     let log = std::fs::read_to_string(dir.join("yosys.log"))?;
     let stats = super::ice40_stats(&log);
     let freq = format!("{freq_mhz}");
-    let pnr = super::stage(
-        dir,
-        "nextpnr-ice40",
-        &["--hx8k", "--package", "cb132", "--json", "harness.json", "--pcf", "harness.pcf", "--freq", &freq, "--report", "report.json", "--timing-allow-fail"],
-        "nextpnr.log",
-        &format!("report: {}: place and route", d.name),
-    );
+    // nextpnr's arguments, then its JSON report's file name (and for further placements the seed).
+    let nextpnr = ["--hx8k", "--package", "cb132", "--json", "harness.json", "--pcf", "harness.pcf", "--freq", &freq, "--timing-allow-fail", "--report"];
+    let pnr = super::stage(dir, "nextpnr-ice40", &[&nextpnr[..], &["report.json"]].concat(), "nextpnr.log", &format!("report: {}: place and route", d.name));
     let log = std::fs::read_to_string(dir.join("nextpnr.log")).unwrap_or_default();
     let (logic_cells, _) = utilisation(&log, "ICESTORM_LC").context("nextpnr printed no logic-cell count (see nextpnr.log)")?;
     let block_rams = utilisation(&log, "ICESTORM_RAM").map_or(0, |u| u.0);
@@ -283,19 +277,16 @@ pub fn measure(d: &Design, dir: &Path, freq_mhz: f64, dffe: bool, placements: u3
     }
     for seed in 1..placements {
         let (seed, report) = (seed.to_string(), format!("report_seed{seed}.json"));
-        super::stage(
-            dir,
-            "nextpnr-ice40",
-            &[
-                "--hx8k", "--package", "cb132", "--json", "harness.json", "--pcf", "harness.pcf", "--freq", &freq, "--report", &report,
-                "--timing-allow-fail", "--seed", &seed,
-            ],
-            &format!("nextpnr_seed{seed}.log"),
-            &format!("report: {}: place and route, seed {seed}", d.name),
-        )?;
+        let args = [&nextpnr[..], &[&report, "--seed", &seed]].concat();
+        super::stage(dir, "nextpnr-ice40", &args, &format!("nextpnr_seed{seed}.log"), &format!("report: {}: place and route, seed {seed}", d.name))?;
         m.other_placements_mhz.push(achieved_fmax(dir, &report)?);
     }
     Ok(m)
+}
+
+/// `placements` (named `name` in the error) is between 1 and [`MAX_PLACEMENTS`].
+pub fn check_placements(name: &str, placements: u32) -> Result<()> {
+    crate::params::check_range(name, placements as usize, 1, MAX_PLACEMENTS as usize)
 }
 
 /// The achieved Fmax in nextpnr's JSON report `dir/file`.
