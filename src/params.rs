@@ -50,6 +50,19 @@ pub enum EmptyTop {
     Zero,
 }
 
+/// Where a [`SimtStackRam`](crate::blocks::SimtStackRam) keeps each warp's top entry, and so
+/// when its `top_*` outputs show it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TopStorage {
+    /// In registers beside the block RAM: `top_*` shows the top of warp `top_wid` in the same
+    /// cycle, and `tops_*` every warp's.
+    Registers,
+    /// Only in the block RAM: `top_*` shows, one cycle later, the top that warp `top_wid` has
+    /// after the edge (read from the RAM, or the entry pushed at that edge); `tops_*` read zero.
+    /// Needs [`EmptyTop::Zero`] (a slot 0 that was never written has no defined value in RAM).
+    Ram,
+}
+
 /// Which behaviour the warp scheduler implements.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SchedulerMode {
@@ -87,6 +100,16 @@ impl SchedulerMode {
             EmptyTop::SlotZero
         } else {
             EmptyTop::Zero
+        }
+    }
+    /// Where the stacks keep their tops: in the block RAM in the registered mode (a staged pop
+    /// reads its entry while it waits in the stage), in registers in the others (which pop
+    /// in the cycle the pop is offered).
+    pub fn top_storage(self) -> TopStorage {
+        if self.registered() {
+            TopStorage::Ram
+        } else {
+            TopStorage::Registers
         }
     }
     pub fn name(self) -> String {

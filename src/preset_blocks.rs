@@ -5,7 +5,7 @@
 use anyhow::Result;
 
 use crate::blocks::{BankArbiter, IBuffer, LaneAlu, LocalDataShare, OperandCollector, Order, PriorityEncoder, RegisterFile, RegisterMap, SelfTest, RoundRobinArbiter, Scoreboard, SeedWarpScheduler, SimtStack, SimtStackRam, WarpScheduler};
-use crate::params::{EmptyTop, Preset, SchedulerMode, CU, SEED, TINY};
+use crate::params::{EmptyTop, Preset, SchedulerMode, TopStorage, CU, SEED, TINY};
 use crate::verify::Dut;
 
 /// The blocks of one preset.
@@ -41,7 +41,7 @@ pub trait PresetBlocks {
     fn scheduler(mode: SchedulerMode) -> Result<Self::Scheduler>;
     fn seed_scheduler() -> Result<Self::SeedScheduler>;
     fn stack() -> Result<Self::Stack>;
-    fn stack_ram(empty_top: EmptyTop) -> Result<Self::StackRam>;
+    fn stack_ram(empty_top: EmptyTop, top_storage: TopStorage) -> Result<Self::StackRam>;
     fn warp_encoder(order: Order) -> Result<Self::WarpEncoder>;
     fn warp_arbiter() -> Result<Self::WarpArbiter>;
     /// The same arbiter with lookahead timing (inside the registered-mode scheduler).
@@ -95,8 +95,8 @@ macro_rules! preset_blocks {
             fn stack() -> Result<Self::Stack> {
                 SimtStack::new()
             }
-            fn stack_ram(empty_top: EmptyTop) -> Result<Self::StackRam> {
-                SimtStackRam::new(empty_top)
+            fn stack_ram(empty_top: EmptyTop, top_storage: TopStorage) -> Result<Self::StackRam> {
+                SimtStackRam::new(empty_top, top_storage)
             }
             fn warp_encoder(order: Order) -> Result<Self::WarpEncoder> {
                 PriorityEncoder::new(order)

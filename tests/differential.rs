@@ -7,7 +7,7 @@ use simt_rtl::blocks::Order;
 use simt_rtl::model::simt_stack::{StackIn, StackOut};
 use simt_rtl::model::simt_stack_ram::{StackRamIn, StackRamOut};
 use simt_rtl::model::warp_scheduler::{SchedIn, SchedOut};
-use simt_rtl::params::{EmptyTop, FetchPolicy, SchedulerMode};
+use simt_rtl::params::{EmptyTop, FetchPolicy, SchedulerMode, TopStorage};
 use simt_rtl::preset_blocks::*;
 use simt_rtl::verify::{suites, PortStruct};
 
@@ -54,11 +54,14 @@ fn stack<B: PresetBlocks>() {
     assert!(full_push > 10 && empty_pop > 10 && both > 10, "coverage: push on full {full_push}, pop on empty {empty_pop}, push+pop {both}");
 }
 
-fn stack_ram<B: PresetBlocks>(empty_top: EmptyTop) {
-    let rec = timed(format!("{} stack RAM, empty top {empty_top:?}", B::PRESET.name), || suites::stack_ram::<B>(empty_top, SEED, cycles()).unwrap());
-    // Coverage: pushes on full and pops on empty stacks, push with pop of one warp, and a popped
-    // warp's top shown in the next cycle, while it comes out of the RAM.
-    let (mut full_push, mut empty_pop, mut both, mut refill_seen) = (0, 0, 0, 0);
+fn stack_ram<B: PresetBlocks>(empty_top: EmptyTop, top_storage: TopStorage) {
+    let rec = timed(format!("{} stack RAM, empty top {empty_top:?}, top in {top_storage:?}", B::PRESET.name), || {
+        suites::stack_ram::<B>(empty_top, top_storage, SEED, cycles()).unwrap()
+    });
+    // Coverage: pushes on full and pops on empty stacks, push with pop of one warp, a popped
+    // warp's top shown in the next cycle, while it comes out of the RAM, and the top of a warp
+    // pushed while it is shown.
+    let (mut full_push, mut empty_pop, mut both, mut refill_seen, mut pushed_shown) = (0, 0, 0, 0, 0);
     for (k, (i, o)) in rec.inputs.iter().zip(&rec.outputs).enumerate() {
         let (i, o) = (StackRamIn::from_words(i), StackRamOut::from_words(o));
         full_push += (i.push & !i.pop & o.full != 0) as usize;
@@ -68,10 +71,11 @@ fn stack_ram<B: PresetBlocks>(empty_top: EmptyTop) {
             let next = StackRamIn::from_words(next);
             refill_seen += (i.pop & !i.push & !o.empty & !i.clear != 0 && i.reset == 0 && next.top_wid == i.pop_wid) as usize;
         }
+        pushed_shown += (i.push >> i.top_wid & 1 == 1 && i.reset == 0) as usize;
     }
     assert!(
-        full_push > 10 && empty_pop > 10 && both > 10 && refill_seen > 100,
-        "coverage: push on full {full_push}, pop on empty {empty_pop}, push+pop {both}, refills shown {refill_seen}"
+        full_push > 10 && empty_pop > 10 && both > 10 && refill_seen > 100 && pushed_shown > 100,
+        "coverage: push on full {full_push}, pop on empty {empty_pop}, push+pop {both}, refills shown {refill_seen}, pushed tops shown {pushed_shown}"
     );
 }
 
@@ -256,11 +260,15 @@ macro_rules! per_preset {
             }
             #[test]
             fn simt_stack_ram_empty_top_slot_zero() {
-                stack_ram::<$B>(EmptyTop::SlotZero);
+                stack_ram::<$B>(EmptyTop::SlotZero, TopStorage::Registers);
             }
             #[test]
             fn simt_stack_ram_empty_top_zero() {
-                stack_ram::<$B>(EmptyTop::Zero);
+                stack_ram::<$B>(EmptyTop::Zero, TopStorage::Registers);
+            }
+            #[test]
+            fn simt_stack_ram_top_in_ram() {
+                stack_ram::<$B>(EmptyTop::Zero, TopStorage::Ram);
             }
             #[test]
             fn warp_scheduler_seed_mode() {

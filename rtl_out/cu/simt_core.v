@@ -8757,6 +8757,10 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
             if (now_pop[0]) begin
                 from_pop_pc = stacks$tops_pc$0;
                 from_pop_mask = stacks$tops_mask$0;
+                if (registered) begin
+                    from_pop_pc = stacks$top_pc;
+                    from_pop_mask = stacks$top_mask;
+                end
             end
             from_set_pc = 32'h0;
             from_set_mask = 32'h0;
@@ -8786,6 +8790,10 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
             if (now_pop[1]) begin
                 from_pop_pc = stacks$tops_pc$1;
                 from_pop_mask = stacks$tops_mask$1;
+                if (registered) begin
+                    from_pop_pc = stacks$top_pc;
+                    from_pop_mask = stacks$top_mask;
+                end
             end
             from_set_pc = 32'h0;
             from_set_mask = 32'h0;
@@ -8815,6 +8823,10 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
             if (now_pop[2]) begin
                 from_pop_pc = stacks$tops_pc$2;
                 from_pop_mask = stacks$tops_mask$2;
+                if (registered) begin
+                    from_pop_pc = stacks$top_pc;
+                    from_pop_mask = stacks$top_mask;
+                end
             end
             from_set_pc = 32'h0;
             from_set_mask = 32'h0;
@@ -8844,6 +8856,10 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
             if (now_pop[3]) begin
                 from_pop_pc = stacks$tops_pc$3;
                 from_pop_mask = stacks$tops_mask$3;
+                if (registered) begin
+                    from_pop_pc = stacks$top_pc;
+                    from_pop_mask = stacks$top_mask;
+                end
             end
             from_set_pc = 32'h0;
             from_set_mask = 32'h0;
@@ -8921,6 +8937,7 @@ module simt_core__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
     localparam  base$2 = 8'h8;
     localparam  base$3 = 8'hc;
     localparam  two = 3'b10;
+    localparam  top_in_ram = 1'b0;
     // Stub signals
     reg  [7:0] mask_ram$read_address;
     reg  mask_ram$read_clock;
@@ -9005,6 +9022,18 @@ module simt_core__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
     reg  [3:0] refills$d;
     wire  [3:0] refills$q;
     reg  refills$clock;
+    reg  next_top_from_ram$d;
+    wire  next_top_from_ram$q;
+    reg  next_top_from_ram$clock;
+    reg  next_top_pushed$d;
+    wire  next_top_pushed$q;
+    reg  next_top_pushed$clock;
+    reg  [3:0] pushed_mask_q$d;
+    wire  [3:0] pushed_mask_q$q;
+    reg  pushed_mask_q$clock;
+    reg  [9:0] pushed_pc_q$d;
+    wire  [9:0] pushed_pc_q$q;
+    reg  pushed_pc_q$clock;
     // Local signals
     reg  [3:0] empties_next;
     reg  w_push;
@@ -9033,6 +9062,11 @@ module simt_core__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
     reg  read;
     reg  [2:0] read_slot;
     reg  [7:0] read_base;
+    reg  [2:0] w_next_top_slot;
+    reg  [2:0] next_top_slot;
+    reg  [7:0] next_top_base;
+    reg  from_ram_next;
+    reg  pushed_next;
     // Sub module instances
     simt_core__sched_stacks_mask_ram mask_ram(
         .read_address(mask_ram$read_address),
@@ -9167,14 +9201,42 @@ module simt_core__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
         .q(refills$q),
         .clock(refills$clock)
     );
+    simt_core__div_valid next_top_from_ram(
+        .d(next_top_from_ram$d),
+        .q(next_top_from_ram$q),
+        .clock(next_top_from_ram$clock)
+    );
+    simt_core__div_valid next_top_pushed(
+        .d(next_top_pushed$d),
+        .q(next_top_pushed$q),
+        .clock(next_top_pushed$clock)
+    );
+    simt_core__div_mask pushed_mask_q(
+        .d(pushed_mask_q$d),
+        .q(pushed_mask_q$q),
+        .clock(pushed_mask_q$clock)
+    );
+    simt_core__div_pc pushed_pc_q(
+        .d(pushed_pc_q$d),
+        .q(pushed_pc_q$q),
+        .clock(pushed_pc_q$clock)
+    );
     // Update code
     always @(*) begin
         overflow_q$clock = clock;
         underflow_q$clock = clock;
         refills$clock = clock;
+        next_top_from_ram$clock = clock;
+        next_top_pushed$clock = clock;
+        pushed_mask_q$clock = clock;
+        pushed_pc_q$clock = clock;
         overflow_q$d = overflow_q$q;
         underflow_q$d = underflow_q$q;
         refills$d = refills$q;
+        next_top_from_ram$d = next_top_from_ram$q;
+        next_top_pushed$d = next_top_pushed$q;
+        pushed_mask_q$d = pushed_mask_q$q;
+        pushed_pc_q$d = pushed_pc_q$q;
         mask_ram$read_clock = clock;
         mask_ram$write_clock = clock;
         pc_ram$read_clock = clock;
@@ -9192,6 +9254,10 @@ module simt_core__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
         write_sp = 32'h0;
         read_base = 32'h0;
         read_slot = 32'h0;
+        next_top_slot = 32'h0;
+        next_top_base = 32'h0;
+        from_ram_next = 1'b0;
+        pushed_next = 1'b0;
         sp$0$clock = clock;
         sp$0$d = sp$0$q;
         top_mask_q$0$clock = clock;
@@ -9218,7 +9284,11 @@ module simt_core__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
             read_slot = sp$0$q - two;
         end
         w_refill = refills$q[0];
-        if (w_refill) begin
+        if (top_in_ram) begin
+            tops_mask$0 = 32'h0;
+            tops_pc$0 = 32'h0;
+        end
+        else if (w_refill) begin
             tops_mask$0 = mask_ram$read_data;
             tops_pc$0 = pc_ram$read_data;
         end
@@ -9291,6 +9361,22 @@ module simt_core__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
             end
         end
         empties_next = (empties_next & ~(1 << (0)) | ((sp$0$d == 32'h0) << (0)));
+        if (top_in_ram) begin
+            top_mask_q$0$d = 32'h0;
+            top_pc_q$0$d = 32'h0;
+            bottom_mask_q$0$d = 32'h0;
+            bottom_pc_q$0$d = 32'h0;
+        end
+        w_next_top_slot = sp$0$q - 32'h1;
+        if (w_pop & ~w_push) begin
+            w_next_top_slot = sp$0$q - two;
+        end
+        if (top_wid == 0) begin
+            next_top_base = base$0;
+            next_top_slot = w_next_top_slot;
+            pushed_next = 1'b0;
+            from_ram_next = ~w_put & (sp$0$d != 32'h0);
+        end
         sp$1$clock = clock;
         sp$1$d = sp$1$q;
         top_mask_q$1$clock = clock;
@@ -9317,7 +9403,11 @@ module simt_core__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
             read_slot = sp$1$q - two;
         end
         w_refill = refills$q[1];
-        if (w_refill) begin
+        if (top_in_ram) begin
+            tops_mask$1 = 32'h0;
+            tops_pc$1 = 32'h0;
+        end
+        else if (w_refill) begin
             tops_mask$1 = mask_ram$read_data;
             tops_pc$1 = pc_ram$read_data;
         end
@@ -9390,6 +9480,22 @@ module simt_core__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
             end
         end
         empties_next = (empties_next & ~(1 << (1)) | ((sp$1$d == 32'h0) << (1)));
+        if (top_in_ram) begin
+            top_mask_q$1$d = 32'h0;
+            top_pc_q$1$d = 32'h0;
+            bottom_mask_q$1$d = 32'h0;
+            bottom_pc_q$1$d = 32'h0;
+        end
+        w_next_top_slot = sp$1$q - 32'h1;
+        if (w_pop & ~w_push) begin
+            w_next_top_slot = sp$1$q - two;
+        end
+        if (top_wid == 1) begin
+            next_top_base = base$1;
+            next_top_slot = w_next_top_slot;
+            pushed_next = 1'b0;
+            from_ram_next = ~w_put & (sp$1$d != 32'h0);
+        end
         sp$2$clock = clock;
         sp$2$d = sp$2$q;
         top_mask_q$2$clock = clock;
@@ -9416,7 +9522,11 @@ module simt_core__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
             read_slot = sp$2$q - two;
         end
         w_refill = refills$q[2];
-        if (w_refill) begin
+        if (top_in_ram) begin
+            tops_mask$2 = 32'h0;
+            tops_pc$2 = 32'h0;
+        end
+        else if (w_refill) begin
             tops_mask$2 = mask_ram$read_data;
             tops_pc$2 = pc_ram$read_data;
         end
@@ -9489,6 +9599,22 @@ module simt_core__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
             end
         end
         empties_next = (empties_next & ~(1 << (2)) | ((sp$2$d == 32'h0) << (2)));
+        if (top_in_ram) begin
+            top_mask_q$2$d = 32'h0;
+            top_pc_q$2$d = 32'h0;
+            bottom_mask_q$2$d = 32'h0;
+            bottom_pc_q$2$d = 32'h0;
+        end
+        w_next_top_slot = sp$2$q - 32'h1;
+        if (w_pop & ~w_push) begin
+            w_next_top_slot = sp$2$q - two;
+        end
+        if (top_wid == 2) begin
+            next_top_base = base$2;
+            next_top_slot = w_next_top_slot;
+            pushed_next = 1'b0;
+            from_ram_next = ~w_put & (sp$2$d != 32'h0);
+        end
         sp$3$clock = clock;
         sp$3$d = sp$3$q;
         top_mask_q$3$clock = clock;
@@ -9515,7 +9641,11 @@ module simt_core__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
             read_slot = sp$3$q - two;
         end
         w_refill = refills$q[3];
-        if (w_refill) begin
+        if (top_in_ram) begin
+            tops_mask$3 = 32'h0;
+            tops_pc$3 = 32'h0;
+        end
+        else if (w_refill) begin
             tops_mask$3 = mask_ram$read_data;
             tops_pc$3 = pc_ram$read_data;
         end
@@ -9588,11 +9718,35 @@ module simt_core__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
             end
         end
         empties_next = (empties_next & ~(1 << (3)) | ((sp$3$d == 32'h0) << (3)));
+        if (top_in_ram) begin
+            top_mask_q$3$d = 32'h0;
+            top_pc_q$3$d = 32'h0;
+            bottom_mask_q$3$d = 32'h0;
+            bottom_pc_q$3$d = 32'h0;
+        end
+        w_next_top_slot = sp$3$q - 32'h1;
+        if (w_pop & ~w_push) begin
+            w_next_top_slot = sp$3$q - two;
+        end
+        if (top_wid == 3) begin
+            next_top_base = base$3;
+            next_top_slot = w_next_top_slot;
+            pushed_next = 1'b0;
+            from_ram_next = ~w_put & (sp$3$d != 32'h0);
+        end
         overflow_q$d = overflow_next;
         underflow_q$d = underflow_next;
         refills$d = 32'h0;
-        if (read) begin
+        if (read & ~top_in_ram) begin
             refills$d = pop;
+        end
+        next_top_from_ram$d = from_ram_next & top_in_ram;
+        next_top_pushed$d = pushed_next & top_in_ram;
+        pushed_mask_q$d = 32'h0;
+        pushed_pc_q$d = 32'h0;
+        if (top_in_ram) begin
+            pushed_mask_q$d = push_mask;
+            pushed_pc_q$d = push_pc;
         end
         write_replace = |(pop & push);
         write_slot = write_sp;
@@ -9605,6 +9759,20 @@ module simt_core__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
         pc_ram$write_enable = write;
         pc_ram$write_address = write_base | write_slot;
         pc_ram$write_data = push_pc;
+        if (top_in_ram) begin
+            read_base = next_top_base;
+            read_slot = next_top_slot;
+            t_mask = 32'h0;
+            t_pc = 32'h0;
+            if (next_top_from_ram$q) begin
+                t_mask = mask_ram$read_data;
+                t_pc = pc_ram$read_data;
+            end
+            if (next_top_pushed$q) begin
+                t_mask = pushed_mask_q$q;
+                t_pc = pushed_pc_q$q;
+            end
+        end
         mask_ram$read_address = read_base | ((read_slot) & 8'hff);
         pc_ram$read_address = read_base | ((read_slot) & 8'hff);
         top_mask = t_mask;

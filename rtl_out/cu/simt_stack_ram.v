@@ -41,6 +41,7 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
     localparam  base$2 = 8'h8;
     localparam  base$3 = 8'hc;
     localparam  two = 3'b10;
+    localparam  top_in_ram = 1'b0;
     // Stub signals
     reg  [7:0] mask_ram$read_address;
     reg  mask_ram$read_clock;
@@ -125,6 +126,18 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
     reg  [3:0] refills$d;
     wire  [3:0] refills$q;
     reg  refills$clock;
+    reg  next_top_from_ram$d;
+    wire  next_top_from_ram$q;
+    reg  next_top_from_ram$clock;
+    reg  next_top_pushed$d;
+    wire  next_top_pushed$q;
+    reg  next_top_pushed$clock;
+    reg  [7:0] pushed_mask_q$d;
+    wire  [7:0] pushed_mask_q$q;
+    reg  pushed_mask_q$clock;
+    reg  [15:0] pushed_pc_q$d;
+    wire  [15:0] pushed_pc_q$q;
+    reg  pushed_pc_q$clock;
     // Local signals
     reg  [3:0] empties_next;
     reg  w_push;
@@ -153,6 +166,11 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
     reg  read;
     reg  [2:0] read_slot;
     reg  [7:0] read_base;
+    reg  [2:0] w_next_top_slot;
+    reg  [2:0] next_top_slot;
+    reg  [7:0] next_top_base;
+    reg  from_ram_next;
+    reg  pushed_next;
     // Sub module instances
     simt_stack_ram__mask_ram mask_ram(
         .read_address(mask_ram$read_address),
@@ -287,14 +305,42 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
         .q(refills$q),
         .clock(refills$clock)
     );
+    simt_stack_ram__next_top_from_ram next_top_from_ram(
+        .d(next_top_from_ram$d),
+        .q(next_top_from_ram$q),
+        .clock(next_top_from_ram$clock)
+    );
+    simt_stack_ram__next_top_from_ram next_top_pushed(
+        .d(next_top_pushed$d),
+        .q(next_top_pushed$q),
+        .clock(next_top_pushed$clock)
+    );
+    simt_stack_ram__bottom_mask_q_0 pushed_mask_q(
+        .d(pushed_mask_q$d),
+        .q(pushed_mask_q$q),
+        .clock(pushed_mask_q$clock)
+    );
+    simt_stack_ram__bottom_pc_q_0 pushed_pc_q(
+        .d(pushed_pc_q$d),
+        .q(pushed_pc_q$q),
+        .clock(pushed_pc_q$clock)
+    );
     // Update code
     always @(*) begin
         overflow_q$clock = clock;
         underflow_q$clock = clock;
         refills$clock = clock;
+        next_top_from_ram$clock = clock;
+        next_top_pushed$clock = clock;
+        pushed_mask_q$clock = clock;
+        pushed_pc_q$clock = clock;
         overflow_q$d = overflow_q$q;
         underflow_q$d = underflow_q$q;
         refills$d = refills$q;
+        next_top_from_ram$d = next_top_from_ram$q;
+        next_top_pushed$d = next_top_pushed$q;
+        pushed_mask_q$d = pushed_mask_q$q;
+        pushed_pc_q$d = pushed_pc_q$q;
         mask_ram$read_clock = clock;
         mask_ram$write_clock = clock;
         pc_ram$read_clock = clock;
@@ -312,6 +358,10 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
         write_sp = 32'h0;
         read_base = 32'h0;
         read_slot = 32'h0;
+        next_top_slot = 32'h0;
+        next_top_base = 32'h0;
+        from_ram_next = 1'b0;
+        pushed_next = 1'b0;
         sp$0$clock = clock;
         sp$0$d = sp$0$q;
         top_mask_q$0$clock = clock;
@@ -338,7 +388,11 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
             read_slot = sp$0$q - two;
         end
         w_refill = refills$q[0];
-        if (w_refill) begin
+        if (top_in_ram) begin
+            tops_mask$0 = 32'h0;
+            tops_pc$0 = 32'h0;
+        end
+        else if (w_refill) begin
             tops_mask$0 = mask_ram$read_data;
             tops_pc$0 = pc_ram$read_data;
         end
@@ -411,6 +465,22 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
             end
         end
         empties_next = (empties_next & ~(1 << (0)) | ((sp$0$d == 32'h0) << (0)));
+        if (top_in_ram) begin
+            top_mask_q$0$d = 32'h0;
+            top_pc_q$0$d = 32'h0;
+            bottom_mask_q$0$d = 32'h0;
+            bottom_pc_q$0$d = 32'h0;
+        end
+        w_next_top_slot = sp$0$q - 32'h1;
+        if (w_pop & ~w_push) begin
+            w_next_top_slot = sp$0$q - two;
+        end
+        if (top_wid == 0) begin
+            next_top_base = base$0;
+            next_top_slot = w_next_top_slot;
+            pushed_next = 1'b0;
+            from_ram_next = ~w_put & (sp$0$d != 32'h0);
+        end
         sp$1$clock = clock;
         sp$1$d = sp$1$q;
         top_mask_q$1$clock = clock;
@@ -437,7 +507,11 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
             read_slot = sp$1$q - two;
         end
         w_refill = refills$q[1];
-        if (w_refill) begin
+        if (top_in_ram) begin
+            tops_mask$1 = 32'h0;
+            tops_pc$1 = 32'h0;
+        end
+        else if (w_refill) begin
             tops_mask$1 = mask_ram$read_data;
             tops_pc$1 = pc_ram$read_data;
         end
@@ -510,6 +584,22 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
             end
         end
         empties_next = (empties_next & ~(1 << (1)) | ((sp$1$d == 32'h0) << (1)));
+        if (top_in_ram) begin
+            top_mask_q$1$d = 32'h0;
+            top_pc_q$1$d = 32'h0;
+            bottom_mask_q$1$d = 32'h0;
+            bottom_pc_q$1$d = 32'h0;
+        end
+        w_next_top_slot = sp$1$q - 32'h1;
+        if (w_pop & ~w_push) begin
+            w_next_top_slot = sp$1$q - two;
+        end
+        if (top_wid == 1) begin
+            next_top_base = base$1;
+            next_top_slot = w_next_top_slot;
+            pushed_next = 1'b0;
+            from_ram_next = ~w_put & (sp$1$d != 32'h0);
+        end
         sp$2$clock = clock;
         sp$2$d = sp$2$q;
         top_mask_q$2$clock = clock;
@@ -536,7 +626,11 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
             read_slot = sp$2$q - two;
         end
         w_refill = refills$q[2];
-        if (w_refill) begin
+        if (top_in_ram) begin
+            tops_mask$2 = 32'h0;
+            tops_pc$2 = 32'h0;
+        end
+        else if (w_refill) begin
             tops_mask$2 = mask_ram$read_data;
             tops_pc$2 = pc_ram$read_data;
         end
@@ -609,6 +703,22 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
             end
         end
         empties_next = (empties_next & ~(1 << (2)) | ((sp$2$d == 32'h0) << (2)));
+        if (top_in_ram) begin
+            top_mask_q$2$d = 32'h0;
+            top_pc_q$2$d = 32'h0;
+            bottom_mask_q$2$d = 32'h0;
+            bottom_pc_q$2$d = 32'h0;
+        end
+        w_next_top_slot = sp$2$q - 32'h1;
+        if (w_pop & ~w_push) begin
+            w_next_top_slot = sp$2$q - two;
+        end
+        if (top_wid == 2) begin
+            next_top_base = base$2;
+            next_top_slot = w_next_top_slot;
+            pushed_next = 1'b0;
+            from_ram_next = ~w_put & (sp$2$d != 32'h0);
+        end
         sp$3$clock = clock;
         sp$3$d = sp$3$q;
         top_mask_q$3$clock = clock;
@@ -635,7 +745,11 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
             read_slot = sp$3$q - two;
         end
         w_refill = refills$q[3];
-        if (w_refill) begin
+        if (top_in_ram) begin
+            tops_mask$3 = 32'h0;
+            tops_pc$3 = 32'h0;
+        end
+        else if (w_refill) begin
             tops_mask$3 = mask_ram$read_data;
             tops_pc$3 = pc_ram$read_data;
         end
@@ -708,11 +822,35 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
             end
         end
         empties_next = (empties_next & ~(1 << (3)) | ((sp$3$d == 32'h0) << (3)));
+        if (top_in_ram) begin
+            top_mask_q$3$d = 32'h0;
+            top_pc_q$3$d = 32'h0;
+            bottom_mask_q$3$d = 32'h0;
+            bottom_pc_q$3$d = 32'h0;
+        end
+        w_next_top_slot = sp$3$q - 32'h1;
+        if (w_pop & ~w_push) begin
+            w_next_top_slot = sp$3$q - two;
+        end
+        if (top_wid == 3) begin
+            next_top_base = base$3;
+            next_top_slot = w_next_top_slot;
+            pushed_next = 1'b0;
+            from_ram_next = ~w_put & (sp$3$d != 32'h0);
+        end
         overflow_q$d = overflow_next;
         underflow_q$d = underflow_next;
         refills$d = 32'h0;
-        if (read) begin
+        if (read & ~top_in_ram) begin
             refills$d = pop;
+        end
+        next_top_from_ram$d = from_ram_next & top_in_ram;
+        next_top_pushed$d = pushed_next & top_in_ram;
+        pushed_mask_q$d = 32'h0;
+        pushed_pc_q$d = 32'h0;
+        if (top_in_ram) begin
+            pushed_mask_q$d = push_mask;
+            pushed_pc_q$d = push_pc;
         end
         write_replace = |(pop & push);
         write_slot = write_sp;
@@ -725,6 +863,20 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
         pc_ram$write_enable = write;
         pc_ram$write_address = write_base | write_slot;
         pc_ram$write_data = push_pc;
+        if (top_in_ram) begin
+            read_base = next_top_base;
+            read_slot = next_top_slot;
+            t_mask = 32'h0;
+            t_pc = 32'h0;
+            if (next_top_from_ram$q) begin
+                t_mask = mask_ram$read_data;
+                t_pc = pc_ram$read_data;
+            end
+            if (next_top_pushed$q) begin
+                t_mask = pushed_mask_q$q;
+                t_pc = pushed_pc_q$q;
+            end
+        end
         mask_ram$read_address = read_base | ((read_slot) & 8'hff);
         pc_ram$read_address = read_base | ((read_slot) & 8'hff);
         top_mask = t_mask;
@@ -785,6 +937,20 @@ module simt_stack_ram__mask_ram(read_address,read_clock,read_data,write_address,
        end
     end
 endmodule // simt_stack_ram__mask_ram
+
+module simt_stack_ram__next_top_from_ram(d,q,clock);
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    always @(posedge clock) begin
+       q <= d;
+    end
+endmodule // simt_stack_ram__next_top_from_ram
 
 module simt_stack_ram__overflow_q(d,q,clock);
     // Module arguments

@@ -558,7 +558,7 @@ module warp_scheduler_registered(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_
         .q(stage_ctl$q),
         .clock(stage_ctl$clock)
     );
-    warp_scheduler_registered__stage_ctl_active stage_ctl_active(
+    warp_scheduler_registered__stacks_next_top_from_ram stage_ctl_active(
         .d(stage_ctl_active$d),
         .q(stage_ctl_active$q),
         .clock(stage_ctl_active$clock)
@@ -1699,6 +1699,10 @@ module warp_scheduler_registered(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_
             if (now_pop[0]) begin
                 from_pop_pc = stacks$tops_pc$0;
                 from_pop_mask = stacks$tops_mask$0;
+                if (registered) begin
+                    from_pop_pc = stacks$top_pc;
+                    from_pop_mask = stacks$top_mask;
+                end
             end
             from_set_pc = 32'h0;
             from_set_mask = 32'h0;
@@ -1728,6 +1732,10 @@ module warp_scheduler_registered(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_
             if (now_pop[1]) begin
                 from_pop_pc = stacks$tops_pc$1;
                 from_pop_mask = stacks$tops_mask$1;
+                if (registered) begin
+                    from_pop_pc = stacks$top_pc;
+                    from_pop_mask = stacks$top_mask;
+                end
             end
             from_set_pc = 32'h0;
             from_set_mask = 32'h0;
@@ -1757,6 +1765,10 @@ module warp_scheduler_registered(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_
             if (now_pop[2]) begin
                 from_pop_pc = stacks$tops_pc$2;
                 from_pop_mask = stacks$tops_mask$2;
+                if (registered) begin
+                    from_pop_pc = stacks$top_pc;
+                    from_pop_mask = stacks$top_mask;
+                end
             end
             from_set_pc = 32'h0;
             from_set_mask = 32'h0;
@@ -1786,6 +1798,10 @@ module warp_scheduler_registered(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_
             if (now_pop[3]) begin
                 from_pop_pc = stacks$tops_pc$3;
                 from_pop_mask = stacks$tops_mask$3;
+                if (registered) begin
+                    from_pop_pc = stacks$top_pc;
+                    from_pop_mask = stacks$top_mask;
+                end
             end
             from_set_pc = 32'h0;
             from_set_mask = 32'h0;
@@ -1815,6 +1831,10 @@ module warp_scheduler_registered(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_
             if (now_pop[4]) begin
                 from_pop_pc = stacks$tops_pc$4;
                 from_pop_mask = stacks$tops_mask$4;
+                if (registered) begin
+                    from_pop_pc = stacks$top_pc;
+                    from_pop_mask = stacks$top_mask;
+                end
             end
             from_set_pc = 32'h0;
             from_set_mask = 32'h0;
@@ -1844,6 +1864,10 @@ module warp_scheduler_registered(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_
             if (now_pop[5]) begin
                 from_pop_pc = stacks$tops_pc$5;
                 from_pop_mask = stacks$tops_mask$5;
+                if (registered) begin
+                    from_pop_pc = stacks$top_pc;
+                    from_pop_mask = stacks$top_mask;
+                end
             end
             from_set_pc = 32'h0;
             from_set_mask = 32'h0;
@@ -1873,6 +1897,10 @@ module warp_scheduler_registered(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_
             if (now_pop[6]) begin
                 from_pop_pc = stacks$tops_pc$6;
                 from_pop_mask = stacks$tops_mask$6;
+                if (registered) begin
+                    from_pop_pc = stacks$top_pc;
+                    from_pop_mask = stacks$top_mask;
+                end
             end
             from_set_pc = 32'h0;
             from_set_mask = 32'h0;
@@ -1902,6 +1930,10 @@ module warp_scheduler_registered(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_
             if (now_pop[7]) begin
                 from_pop_pc = stacks$tops_pc$7;
                 from_pop_mask = stacks$tops_mask$7;
+                if (registered) begin
+                    from_pop_pc = stacks$top_pc;
+                    from_pop_mask = stacks$top_mask;
+                end
             end
             from_set_pc = 32'h0;
             from_set_mask = 32'h0;
@@ -2240,6 +2272,7 @@ module warp_scheduler_registered__stacks(clock,reset,push,push_wid,push_mask,pus
     localparam  base$6 = 8'h30;
     localparam  base$7 = 8'h38;
     localparam  two = 4'h2;
+    localparam  top_in_ram = 1'b1;
     // Stub signals
     reg  [7:0] mask_ram$read_address;
     reg  mask_ram$read_clock;
@@ -2384,6 +2417,18 @@ module warp_scheduler_registered__stacks(clock,reset,push,push_wid,push_mask,pus
     reg  [7:0] refills$d;
     wire  [7:0] refills$q;
     reg  refills$clock;
+    reg  next_top_from_ram$d;
+    wire  next_top_from_ram$q;
+    reg  next_top_from_ram$clock;
+    reg  next_top_pushed$d;
+    wire  next_top_pushed$q;
+    reg  next_top_pushed$clock;
+    reg  [31:0] pushed_mask_q$d;
+    wire  [31:0] pushed_mask_q$q;
+    reg  pushed_mask_q$clock;
+    reg  [31:0] pushed_pc_q$d;
+    wire  [31:0] pushed_pc_q$q;
+    reg  pushed_pc_q$clock;
     // Local signals
     reg  [7:0] empties_next;
     reg  w_push;
@@ -2412,6 +2457,11 @@ module warp_scheduler_registered__stacks(clock,reset,push,push_wid,push_mask,pus
     reg  read;
     reg  [3:0] read_slot;
     reg  [7:0] read_base;
+    reg  [3:0] w_next_top_slot;
+    reg  [3:0] next_top_slot;
+    reg  [7:0] next_top_base;
+    reg  from_ram_next;
+    reg  pushed_next;
     // Sub module instances
     warp_scheduler_registered__stacks_mask_ram mask_ram(
         .read_address(mask_ram$read_address),
@@ -2646,14 +2696,42 @@ module warp_scheduler_registered__stacks(clock,reset,push,push_wid,push_mask,pus
         .q(refills$q),
         .clock(refills$clock)
     );
+    warp_scheduler_registered__stacks_next_top_from_ram next_top_from_ram(
+        .d(next_top_from_ram$d),
+        .q(next_top_from_ram$q),
+        .clock(next_top_from_ram$clock)
+    );
+    warp_scheduler_registered__stacks_next_top_from_ram next_top_pushed(
+        .d(next_top_pushed$d),
+        .q(next_top_pushed$q),
+        .clock(next_top_pushed$clock)
+    );
+    warp_scheduler_registered__mask_0 pushed_mask_q(
+        .d(pushed_mask_q$d),
+        .q(pushed_mask_q$q),
+        .clock(pushed_mask_q$clock)
+    );
+    warp_scheduler_registered__mask_0 pushed_pc_q(
+        .d(pushed_pc_q$d),
+        .q(pushed_pc_q$q),
+        .clock(pushed_pc_q$clock)
+    );
     // Update code
     always @(*) begin
         overflow_q$clock = clock;
         underflow_q$clock = clock;
         refills$clock = clock;
+        next_top_from_ram$clock = clock;
+        next_top_pushed$clock = clock;
+        pushed_mask_q$clock = clock;
+        pushed_pc_q$clock = clock;
         overflow_q$d = overflow_q$q;
         underflow_q$d = underflow_q$q;
         refills$d = refills$q;
+        next_top_from_ram$d = next_top_from_ram$q;
+        next_top_pushed$d = next_top_pushed$q;
+        pushed_mask_q$d = pushed_mask_q$q;
+        pushed_pc_q$d = pushed_pc_q$q;
         mask_ram$read_clock = clock;
         mask_ram$write_clock = clock;
         pc_ram$read_clock = clock;
@@ -2671,6 +2749,10 @@ module warp_scheduler_registered__stacks(clock,reset,push,push_wid,push_mask,pus
         write_sp = 32'h0;
         read_base = 32'h0;
         read_slot = 32'h0;
+        next_top_slot = 32'h0;
+        next_top_base = 32'h0;
+        from_ram_next = 1'b0;
+        pushed_next = 1'b0;
         sp$0$clock = clock;
         sp$0$d = sp$0$q;
         top_mask_q$0$clock = clock;
@@ -2697,7 +2779,11 @@ module warp_scheduler_registered__stacks(clock,reset,push,push_wid,push_mask,pus
             read_slot = sp$0$q - two;
         end
         w_refill = refills$q[0];
-        if (w_refill) begin
+        if (top_in_ram) begin
+            tops_mask$0 = 32'h0;
+            tops_pc$0 = 32'h0;
+        end
+        else if (w_refill) begin
             tops_mask$0 = mask_ram$read_data;
             tops_pc$0 = pc_ram$read_data;
         end
@@ -2770,6 +2856,22 @@ module warp_scheduler_registered__stacks(clock,reset,push,push_wid,push_mask,pus
             end
         end
         empties_next = (empties_next & ~(1 << (0)) | ((sp$0$d == 32'h0) << (0)));
+        if (top_in_ram) begin
+            top_mask_q$0$d = 32'h0;
+            top_pc_q$0$d = 32'h0;
+            bottom_mask_q$0$d = 32'h0;
+            bottom_pc_q$0$d = 32'h0;
+        end
+        w_next_top_slot = sp$0$q - 32'h1;
+        if (w_pop & ~w_push) begin
+            w_next_top_slot = sp$0$q - two;
+        end
+        if (top_wid == 0) begin
+            next_top_base = base$0;
+            next_top_slot = w_next_top_slot;
+            pushed_next = 1'b0;
+            from_ram_next = ~w_put & (sp$0$d != 32'h0);
+        end
         sp$1$clock = clock;
         sp$1$d = sp$1$q;
         top_mask_q$1$clock = clock;
@@ -2796,7 +2898,11 @@ module warp_scheduler_registered__stacks(clock,reset,push,push_wid,push_mask,pus
             read_slot = sp$1$q - two;
         end
         w_refill = refills$q[1];
-        if (w_refill) begin
+        if (top_in_ram) begin
+            tops_mask$1 = 32'h0;
+            tops_pc$1 = 32'h0;
+        end
+        else if (w_refill) begin
             tops_mask$1 = mask_ram$read_data;
             tops_pc$1 = pc_ram$read_data;
         end
@@ -2869,6 +2975,22 @@ module warp_scheduler_registered__stacks(clock,reset,push,push_wid,push_mask,pus
             end
         end
         empties_next = (empties_next & ~(1 << (1)) | ((sp$1$d == 32'h0) << (1)));
+        if (top_in_ram) begin
+            top_mask_q$1$d = 32'h0;
+            top_pc_q$1$d = 32'h0;
+            bottom_mask_q$1$d = 32'h0;
+            bottom_pc_q$1$d = 32'h0;
+        end
+        w_next_top_slot = sp$1$q - 32'h1;
+        if (w_pop & ~w_push) begin
+            w_next_top_slot = sp$1$q - two;
+        end
+        if (top_wid == 1) begin
+            next_top_base = base$1;
+            next_top_slot = w_next_top_slot;
+            pushed_next = 1'b0;
+            from_ram_next = ~w_put & (sp$1$d != 32'h0);
+        end
         sp$2$clock = clock;
         sp$2$d = sp$2$q;
         top_mask_q$2$clock = clock;
@@ -2895,7 +3017,11 @@ module warp_scheduler_registered__stacks(clock,reset,push,push_wid,push_mask,pus
             read_slot = sp$2$q - two;
         end
         w_refill = refills$q[2];
-        if (w_refill) begin
+        if (top_in_ram) begin
+            tops_mask$2 = 32'h0;
+            tops_pc$2 = 32'h0;
+        end
+        else if (w_refill) begin
             tops_mask$2 = mask_ram$read_data;
             tops_pc$2 = pc_ram$read_data;
         end
@@ -2968,6 +3094,22 @@ module warp_scheduler_registered__stacks(clock,reset,push,push_wid,push_mask,pus
             end
         end
         empties_next = (empties_next & ~(1 << (2)) | ((sp$2$d == 32'h0) << (2)));
+        if (top_in_ram) begin
+            top_mask_q$2$d = 32'h0;
+            top_pc_q$2$d = 32'h0;
+            bottom_mask_q$2$d = 32'h0;
+            bottom_pc_q$2$d = 32'h0;
+        end
+        w_next_top_slot = sp$2$q - 32'h1;
+        if (w_pop & ~w_push) begin
+            w_next_top_slot = sp$2$q - two;
+        end
+        if (top_wid == 2) begin
+            next_top_base = base$2;
+            next_top_slot = w_next_top_slot;
+            pushed_next = 1'b0;
+            from_ram_next = ~w_put & (sp$2$d != 32'h0);
+        end
         sp$3$clock = clock;
         sp$3$d = sp$3$q;
         top_mask_q$3$clock = clock;
@@ -2994,7 +3136,11 @@ module warp_scheduler_registered__stacks(clock,reset,push,push_wid,push_mask,pus
             read_slot = sp$3$q - two;
         end
         w_refill = refills$q[3];
-        if (w_refill) begin
+        if (top_in_ram) begin
+            tops_mask$3 = 32'h0;
+            tops_pc$3 = 32'h0;
+        end
+        else if (w_refill) begin
             tops_mask$3 = mask_ram$read_data;
             tops_pc$3 = pc_ram$read_data;
         end
@@ -3067,6 +3213,22 @@ module warp_scheduler_registered__stacks(clock,reset,push,push_wid,push_mask,pus
             end
         end
         empties_next = (empties_next & ~(1 << (3)) | ((sp$3$d == 32'h0) << (3)));
+        if (top_in_ram) begin
+            top_mask_q$3$d = 32'h0;
+            top_pc_q$3$d = 32'h0;
+            bottom_mask_q$3$d = 32'h0;
+            bottom_pc_q$3$d = 32'h0;
+        end
+        w_next_top_slot = sp$3$q - 32'h1;
+        if (w_pop & ~w_push) begin
+            w_next_top_slot = sp$3$q - two;
+        end
+        if (top_wid == 3) begin
+            next_top_base = base$3;
+            next_top_slot = w_next_top_slot;
+            pushed_next = 1'b0;
+            from_ram_next = ~w_put & (sp$3$d != 32'h0);
+        end
         sp$4$clock = clock;
         sp$4$d = sp$4$q;
         top_mask_q$4$clock = clock;
@@ -3093,7 +3255,11 @@ module warp_scheduler_registered__stacks(clock,reset,push,push_wid,push_mask,pus
             read_slot = sp$4$q - two;
         end
         w_refill = refills$q[4];
-        if (w_refill) begin
+        if (top_in_ram) begin
+            tops_mask$4 = 32'h0;
+            tops_pc$4 = 32'h0;
+        end
+        else if (w_refill) begin
             tops_mask$4 = mask_ram$read_data;
             tops_pc$4 = pc_ram$read_data;
         end
@@ -3166,6 +3332,22 @@ module warp_scheduler_registered__stacks(clock,reset,push,push_wid,push_mask,pus
             end
         end
         empties_next = (empties_next & ~(1 << (4)) | ((sp$4$d == 32'h0) << (4)));
+        if (top_in_ram) begin
+            top_mask_q$4$d = 32'h0;
+            top_pc_q$4$d = 32'h0;
+            bottom_mask_q$4$d = 32'h0;
+            bottom_pc_q$4$d = 32'h0;
+        end
+        w_next_top_slot = sp$4$q - 32'h1;
+        if (w_pop & ~w_push) begin
+            w_next_top_slot = sp$4$q - two;
+        end
+        if (top_wid == 4) begin
+            next_top_base = base$4;
+            next_top_slot = w_next_top_slot;
+            pushed_next = 1'b0;
+            from_ram_next = ~w_put & (sp$4$d != 32'h0);
+        end
         sp$5$clock = clock;
         sp$5$d = sp$5$q;
         top_mask_q$5$clock = clock;
@@ -3192,7 +3374,11 @@ module warp_scheduler_registered__stacks(clock,reset,push,push_wid,push_mask,pus
             read_slot = sp$5$q - two;
         end
         w_refill = refills$q[5];
-        if (w_refill) begin
+        if (top_in_ram) begin
+            tops_mask$5 = 32'h0;
+            tops_pc$5 = 32'h0;
+        end
+        else if (w_refill) begin
             tops_mask$5 = mask_ram$read_data;
             tops_pc$5 = pc_ram$read_data;
         end
@@ -3265,6 +3451,22 @@ module warp_scheduler_registered__stacks(clock,reset,push,push_wid,push_mask,pus
             end
         end
         empties_next = (empties_next & ~(1 << (5)) | ((sp$5$d == 32'h0) << (5)));
+        if (top_in_ram) begin
+            top_mask_q$5$d = 32'h0;
+            top_pc_q$5$d = 32'h0;
+            bottom_mask_q$5$d = 32'h0;
+            bottom_pc_q$5$d = 32'h0;
+        end
+        w_next_top_slot = sp$5$q - 32'h1;
+        if (w_pop & ~w_push) begin
+            w_next_top_slot = sp$5$q - two;
+        end
+        if (top_wid == 5) begin
+            next_top_base = base$5;
+            next_top_slot = w_next_top_slot;
+            pushed_next = 1'b0;
+            from_ram_next = ~w_put & (sp$5$d != 32'h0);
+        end
         sp$6$clock = clock;
         sp$6$d = sp$6$q;
         top_mask_q$6$clock = clock;
@@ -3291,7 +3493,11 @@ module warp_scheduler_registered__stacks(clock,reset,push,push_wid,push_mask,pus
             read_slot = sp$6$q - two;
         end
         w_refill = refills$q[6];
-        if (w_refill) begin
+        if (top_in_ram) begin
+            tops_mask$6 = 32'h0;
+            tops_pc$6 = 32'h0;
+        end
+        else if (w_refill) begin
             tops_mask$6 = mask_ram$read_data;
             tops_pc$6 = pc_ram$read_data;
         end
@@ -3364,6 +3570,22 @@ module warp_scheduler_registered__stacks(clock,reset,push,push_wid,push_mask,pus
             end
         end
         empties_next = (empties_next & ~(1 << (6)) | ((sp$6$d == 32'h0) << (6)));
+        if (top_in_ram) begin
+            top_mask_q$6$d = 32'h0;
+            top_pc_q$6$d = 32'h0;
+            bottom_mask_q$6$d = 32'h0;
+            bottom_pc_q$6$d = 32'h0;
+        end
+        w_next_top_slot = sp$6$q - 32'h1;
+        if (w_pop & ~w_push) begin
+            w_next_top_slot = sp$6$q - two;
+        end
+        if (top_wid == 6) begin
+            next_top_base = base$6;
+            next_top_slot = w_next_top_slot;
+            pushed_next = 1'b0;
+            from_ram_next = ~w_put & (sp$6$d != 32'h0);
+        end
         sp$7$clock = clock;
         sp$7$d = sp$7$q;
         top_mask_q$7$clock = clock;
@@ -3390,7 +3612,11 @@ module warp_scheduler_registered__stacks(clock,reset,push,push_wid,push_mask,pus
             read_slot = sp$7$q - two;
         end
         w_refill = refills$q[7];
-        if (w_refill) begin
+        if (top_in_ram) begin
+            tops_mask$7 = 32'h0;
+            tops_pc$7 = 32'h0;
+        end
+        else if (w_refill) begin
             tops_mask$7 = mask_ram$read_data;
             tops_pc$7 = pc_ram$read_data;
         end
@@ -3463,11 +3689,35 @@ module warp_scheduler_registered__stacks(clock,reset,push,push_wid,push_mask,pus
             end
         end
         empties_next = (empties_next & ~(1 << (7)) | ((sp$7$d == 32'h0) << (7)));
+        if (top_in_ram) begin
+            top_mask_q$7$d = 32'h0;
+            top_pc_q$7$d = 32'h0;
+            bottom_mask_q$7$d = 32'h0;
+            bottom_pc_q$7$d = 32'h0;
+        end
+        w_next_top_slot = sp$7$q - 32'h1;
+        if (w_pop & ~w_push) begin
+            w_next_top_slot = sp$7$q - two;
+        end
+        if (top_wid == 7) begin
+            next_top_base = base$7;
+            next_top_slot = w_next_top_slot;
+            pushed_next = 1'b0;
+            from_ram_next = ~w_put & (sp$7$d != 32'h0);
+        end
         overflow_q$d = overflow_next;
         underflow_q$d = underflow_next;
         refills$d = 32'h0;
-        if (read) begin
+        if (read & ~top_in_ram) begin
             refills$d = pop;
+        end
+        next_top_from_ram$d = from_ram_next & top_in_ram;
+        next_top_pushed$d = pushed_next & top_in_ram;
+        pushed_mask_q$d = 32'h0;
+        pushed_pc_q$d = 32'h0;
+        if (top_in_ram) begin
+            pushed_mask_q$d = push_mask;
+            pushed_pc_q$d = push_pc;
         end
         write_replace = |(pop & push);
         write_slot = write_sp;
@@ -3480,6 +3730,20 @@ module warp_scheduler_registered__stacks(clock,reset,push,push_wid,push_mask,pus
         pc_ram$write_enable = write;
         pc_ram$write_address = write_base | write_slot;
         pc_ram$write_data = push_pc;
+        if (top_in_ram) begin
+            read_base = next_top_base;
+            read_slot = next_top_slot;
+            t_mask = 32'h0;
+            t_pc = 32'h0;
+            if (next_top_from_ram$q) begin
+                t_mask = mask_ram$read_data;
+                t_pc = pc_ram$read_data;
+            end
+            if (next_top_pushed$q) begin
+                t_mask = pushed_mask_q$q;
+                t_pc = pushed_pc_q$q;
+            end
+        end
         mask_ram$read_address = read_base | ((read_slot) & 8'hff);
         pc_ram$read_address = read_base | ((read_slot) & 8'hff);
         top_mask = t_mask;
@@ -3513,6 +3777,20 @@ module warp_scheduler_registered__stacks_mask_ram(read_address,read_clock,read_d
     end
 endmodule // warp_scheduler_registered__stacks_mask_ram
 
+module warp_scheduler_registered__stacks_next_top_from_ram(d,q,clock);
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    always @(posedge clock) begin
+       q <= d;
+    end
+endmodule // warp_scheduler_registered__stacks_next_top_from_ram
+
 module warp_scheduler_registered__stacks_sp_0(d,q,clock);
     // Module arguments
     input wire  [3:0] d;
@@ -3540,17 +3818,3 @@ module warp_scheduler_registered__stage_branch_wid(d,q,clock);
        q <= d;
     end
 endmodule // warp_scheduler_registered__stage_branch_wid
-
-module warp_scheduler_registered__stage_ctl_active(d,q,clock);
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    always @(posedge clock) begin
-       q <= d;
-    end
-endmodule // warp_scheduler_registered__stage_ctl_active

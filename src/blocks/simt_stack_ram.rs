@@ -17,13 +17,24 @@
 //!   (read latency 1) and is the warp's top during that cycle (`refills`), then lands in `top`.
 //!   One pop per cycle needs one read per cycle; one push per cycle one write.
 //!
+//! With [`TopStorage::Ram`] there are no top registers at all: every entry lives only in the
+//! RAM, and the read port serves `top_wid` instead. Each cycle it reads the slot that will be
+//! warp `top_wid`'s top after the edge (`sp - 1`, or `sp - 2` under a pop), so `top_*` shows
+//! that top one cycle later; when the edge pushes onto that warp, the pushed entry is shown
+//! from a register instead (the RAM's read and write of one slot at one edge are never used
+//! together). The [`WarpScheduler`](super::WarpScheduler)'s registered mode stores its stacks
+//! this way: its pops wait a cycle in a stage anyway, and the per-warp top registers and their
+//! multiplexers were most of its logic cells.
+//!
 //! At most one warp is pushed and one popped per cycle: `push` and `pop` have at most one bit
 //! set, the warp named by `push_wid` and `pop_wid`.
 
 use anyhow::Result;
 use rust_hdl::prelude::*;
 
-use crate::params::{check_derived, check_range, check_stack_ram, check_warps, clog2, stack_ptr_width, EmptyTop, MAX_PORT_BITS};
+use crate::params::{
+    check_derived, check_range, check_stack_ram, check_warps, clog2, stack_ptr_width, EmptyTop, TopStorage, MAX_PORT_BITS,
+};
 
 /// Address bits of the stack RAM: all warps' stacks share 256 entries.
 pub const STACK_RAM_ADDR_BITS: usize = 8;
@@ -52,14 +63,16 @@ pub struct SimtStackRam<const W: usize, const WW: usize, const T: usize, const A
     pub pop_wid: Signal<In, Bits<WW>>,
     /// Empty these warps' stacks (wins over push and pop; flags are kept).
     pub clear: Signal<In, Bits<W>>,
-    // Top of stack of one warp (combinational)
+    // Top of stack of one warp (combinational with [`TopStorage::Registers`]; with
+    // [`TopStorage::Ram`] registered: the top warp `top_wid` had after the last edge)
     /// The warp whose top is shown.
     pub top_wid: Signal<In, Bits<WW>>,
     /// Thread mask of warp `top_wid`'s top entry (when empty: slot 0 or zero, [`EmptyTop`]).
     pub top_mask: Signal<Out, Bits<T>>,
     /// Pc of warp `top_wid`'s top entry (when empty: slot 0 or zero, [`EmptyTop`]).
     pub top_pc: Signal<Out, Bits<A>>,
-    // Every warp's top of stack (combinational), for logic that acts on several warps at once
+    // Every warp's top of stack (combinational; zero with [`TopStorage::Ram`]), for logic that
+    // acts on several warps at once
     /// Thread mask of each warp's top entry (as `top_mask` when `top_wid` names the warp).
     pub tops_mask: [Signal<Out, Bits<T>>; W],
     /// Pc of each warp's top entry (as `top_pc` when `top_wid` names the warp).
@@ -95,6 +108,14 @@ pub struct SimtStackRam<const W: usize, const WW: usize, const T: usize, const A
     base: [Constant<Bits<STACK_RAM_ADDR_BITS>>; W],
     /// 2 (mod `2^SPW`): a pop reads slot `sp - two`.
     two: Constant<Bits<SPW>>,
+    /// [`TopStorage::Ram`]: no top registers; the read port reads `top_wid`'s next top.
+    top_in_ram: Constant<Bit>,
+    // [`TopStorage::Ram`]'s registered top: where it comes from (the RAM's read data, or the
+    // entry pushed at the edge, kept here; neither: zero, an empty stack)
+    next_top_from_ram: DFF<Bit>,
+    next_top_pushed: DFF<Bit>,
+    pushed_mask_q: DFF<Bits<T>>,
+    pushed_pc_q: DFF<Bits<A>>,
     // Combinational temporaries
     w_push: Signal<Local, Bit>,
     w_pop: Signal<Local, Bit>,
@@ -129,11 +150,19 @@ pub struct SimtStackRam<const W: usize, const WW: usize, const T: usize, const A
     /// before the selection, so no subtraction follows it).
     read_slot: Signal<Local, Bits<SPW>>,
     read_base: Signal<Local, Bits<STACK_RAM_ADDR_BITS>>,
+    /// [`TopStorage::Ram`]: the slot of each warp's top after the edge (when it is not the
+    /// pushed entry and the stack is not empty), and the one of warp `top_wid`, with its base.
+    w_next_top_slot: Signal<Local, Bits<SPW>>,
+    next_top_slot: Signal<Local, Bits<SPW>>,
+    next_top_base: Signal<Local, Bits<STACK_RAM_ADDR_BITS>>,
+    from_ram_next: Signal<Local, Bit>,
+    pushed_next: Signal<Local, Bit>,
 }
 
 impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize> SimtStackRam<W, WW, T, A, D, SPW> {
-    /// Checks the sizes, their derived widths and `W * D <= 256`.
-    pub fn new(empty_top: EmptyTop) -> Result<Self> {
+    /// Checks the sizes, their derived widths, `W * D <= 256`, and that [`TopStorage::Ram`]
+    /// comes with [`EmptyTop::Zero`].
+    pub fn new(empty_top: EmptyTop, top_storage: TopStorage) -> Result<Self> {
         check_warps("warps (W)", W)?;
         check_derived("WW", WW, "clog2(W)", clog2(W))?;
         check_range("threads (T)", T, 1, MAX_PORT_BITS)?;
@@ -141,6 +170,11 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
         check_range("stack_depth (D)", D, 1, 64)?;
         check_derived("SPW", SPW, "clog2(D + 1)", stack_ptr_width(D))?;
         check_stack_ram(W, D)?;
+        if top_storage == TopStorage::Ram && empty_top != EmptyTop::Zero {
+            anyhow::bail!(
+                "parameter `top_storage` = Ram needs `empty_top` = Zero, not {empty_top:?}: an empty stack's slot 0 may never have been written to the RAM"
+            );
+        }
         Ok(Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -176,6 +210,11 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
             slot0_when_empty: Constant::new(empty_top == EmptyTop::SlotZero),
             base: std::array::from_fn(|w| Constant::new((w * D.next_power_of_two()).to_bits())),
             two: Constant::new((2 % (1u64 << SPW)).to_bits()),
+            top_in_ram: Constant::new(top_storage == TopStorage::Ram),
+            next_top_from_ram: Default::default(),
+            next_top_pushed: Default::default(),
+            pushed_mask_q: Default::default(),
+            pushed_pc_q: Default::default(),
             w_push: Default::default(),
             w_pop: Default::default(),
             w_clear: Default::default(),
@@ -202,6 +241,11 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
             read: Default::default(),
             read_slot: Default::default(),
             read_base: Default::default(),
+            w_next_top_slot: Default::default(),
+            next_top_slot: Default::default(),
+            next_top_base: Default::default(),
+            from_ram_next: Default::default(),
+            pushed_next: Default::default(),
         })
     }
 }
@@ -209,7 +253,7 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
 impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize> Logic for SimtStackRam<W, WW, T, A, D, SPW> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, overflow_q, underflow_q, refills);
+        dff_setup!(self, clock, overflow_q, underflow_q, refills, next_top_from_ram, next_top_pushed, pushed_mask_q, pushed_pc_q);
         self.mask_ram.read_clock.next = self.clock.val();
         self.mask_ram.write_clock.next = self.clock.val();
         self.pc_ram.read_clock.next = self.clock.val();
@@ -228,6 +272,10 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
         self.write_sp.next = 0.into();
         self.read_base.next = 0.into();
         self.read_slot.next = 0.into();
+        self.next_top_slot.next = 0.into();
+        self.next_top_base.next = 0.into();
+        self.from_ram_next.next = false;
+        self.pushed_next.next = false;
         for i in 0..W {
             self.sp[i].clock.next = self.clock.val();
             self.sp[i].d.next = self.sp[i].q.val();
@@ -259,7 +307,10 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
             // RAM's output; also shown on `top_*` when `top_wid` names the warp. Written once per
             // pass, as every output (see RoundRobinArbiter: a port written twice glitches).
             self.w_refill.next = self.refills.q.val().get_bit(i);
-            if self.w_refill.val() {
+            if self.top_in_ram.val() {
+                self.tops_mask[i].next = 0.into();
+                self.tops_pc[i].next = 0.into();
+            } else if self.w_refill.val() {
                 self.tops_mask[i].next = self.mask_ram.read_data.val();
                 self.tops_pc[i].next = self.pc_ram.read_data.val();
             } else {
@@ -340,13 +391,40 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
                 }
             }
             self.empties_next.next = self.empties_next.val().replace_bit(i, self.sp[i].d.val() == 0);
+            // [`TopStorage::Ram`]: no top registers (held at zero, so synthesis removes them);
+            // the top after the edge is the pushed entry, or the entry below the popped one,
+            // or the top as it is.
+            if self.top_in_ram.val() {
+                self.top_mask_q[i].d.next = 0.into();
+                self.top_pc_q[i].d.next = 0.into();
+                self.bottom_mask_q[i].d.next = 0.into();
+                self.bottom_pc_q[i].d.next = 0.into();
+            }
+            self.w_next_top_slot.next = self.sp[i].q.val() - 1;
+            if self.w_pop.val() & !self.w_push.val() {
+                self.w_next_top_slot.next = self.sp[i].q.val() - self.two.val();
+            }
+            if self.top_wid.val().index() == i {
+                self.next_top_base.next = self.base[i].val();
+                self.next_top_slot.next = self.w_next_top_slot.val();
+                self.pushed_next.next = self.w_put.val();
+                self.from_ram_next.next = !self.w_put.val() & (self.sp[i].d.val() != 0);
+            }
         }
         self.overflow_q.d.next = self.overflow_next.val();
         self.underflow_q.d.next = self.underflow_next.val();
         // The popped warp (`pop` is one-hot) when its pop reads the RAM.
         self.refills.d.next = 0.into();
-        if self.read.val() {
+        if self.read.val() & !self.top_in_ram.val() {
             self.refills.d.next = self.pop.val();
+        }
+        self.next_top_from_ram.d.next = self.from_ram_next.val() & self.top_in_ram.val();
+        self.next_top_pushed.d.next = self.pushed_next.val() & self.top_in_ram.val();
+        self.pushed_mask_q.d.next = 0.into();
+        self.pushed_pc_q.d.next = 0.into();
+        if self.top_in_ram.val() {
+            self.pushed_mask_q.d.next = self.push_mask.val();
+            self.pushed_pc_q.d.next = self.push_pc.val();
         }
         // A push writes slot sp; a push with a pop replaces slot sp - 1 (slot 0 when empty).
         self.write_replace.next = (self.pop.val() & self.push.val()).any();
@@ -362,6 +440,20 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
         self.pc_ram.write_enable.next = self.write.val();
         self.pc_ram.write_address.next = self.write_base.val() | self.write_slot.val();
         self.pc_ram.write_data.next = self.push_pc.val();
+        if self.top_in_ram.val() {
+            self.read_base.next = self.next_top_base.val();
+            self.read_slot.next = self.next_top_slot.val();
+            self.t_mask.next = 0.into();
+            self.t_pc.next = 0.into();
+            if self.next_top_from_ram.q.val() {
+                self.t_mask.next = self.mask_ram.read_data.val();
+                self.t_pc.next = self.pc_ram.read_data.val();
+            }
+            if self.next_top_pushed.q.val() {
+                self.t_mask.next = self.pushed_mask_q.q.val();
+                self.t_pc.next = self.pushed_pc_q.q.val();
+            }
+        }
         self.mask_ram.read_address.next = self.read_base.val() | bit_cast::<STACK_RAM_ADDR_BITS, SPW>(self.read_slot.val());
         self.pc_ram.read_address.next = self.read_base.val() | bit_cast::<STACK_RAM_ADDR_BITS, SPW>(self.read_slot.val());
         self.top_mask.next = self.t_mask.val();

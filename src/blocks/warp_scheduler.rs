@@ -33,9 +33,12 @@
 //! - **registered**: the fixed mode with every command (warp command, control, branch, end, pop,
 //!   warp set) held for a cycle in a stage and acted on in the next, as the fixed mode acts on it
 //!   then; fetch is not delayed. `warp_cmd_ready`/`warp_cmd_wid` skip the warp a staged command
-//!   lands in. For speed: the round-robin choice is registered a cycle ahead
-//!   ([`RoundRobinArbiter::lookahead`]) and each warp's next pc and mask come from selections
-//!   made when the commands were staged, as an OR of exclusive sources.
+//!   lands in; `pop_data_*` shows the top of the warp the staged pop names (`warp_pop_wid` a
+//!   cycle ago), as it is now: the entry a staged pop restores. For speed and size: the
+//!   round-robin choice is registered a cycle ahead ([`RoundRobinArbiter::lookahead`]), each
+//!   warp's next pc and mask come from selections made when the commands were staged, as an OR
+//!   of exclusive sources, and the stacks keep no top registers (`TopStorage::Ram`: the staged
+//!   pop's entry is read from the stack RAM while it waits in the stage).
 //!
 //! In the fixed and registered modes a fetch's `pc + 4` lands an edge later (`advance`, from a
 //! registered `pc + 4`): the fetched warp is inactive until then, so no output shows its pc in
@@ -113,9 +116,11 @@ pub struct WarpScheduler<
     pub warp_pop_valid: Signal<In, Bit>,
     /// Warp whose stack is popped.
     pub warp_pop_wid: Signal<In, Bits<WW>>,
-    /// Top-of-stack mask of warp `warp_pop_wid` (the seed's `pop_data_out`, mask half).
+    /// Top-of-stack mask of warp `warp_pop_wid` (the seed's `pop_data_out`, mask half; in
+    /// registered mode of the `warp_pop_wid` of the last cycle).
     pub pop_data_mask: Signal<Out, Bits<T>>,
-    /// Top-of-stack pc of warp `warp_pop_wid` (the seed's `pop_data_out`, pc half).
+    /// Top-of-stack pc of warp `warp_pop_wid` (the seed's `pop_data_out`, pc half; in
+    /// registered mode of the `warp_pop_wid` of the last cycle).
     pub pop_data_pc: Signal<Out, Bits<A>>,
     // Warp set: redirect a warp (always taken)
     /// A warp set is offered.
@@ -346,7 +351,7 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
             err_branch_idle: Default::default(),
             err_pop_idle: Default::default(),
             err_ctl_idle: Default::default(),
-            stacks: SimtStackRam::new(mode.empty_top())?,
+            stacks: SimtStackRam::new(mode.empty_top(), mode.top_storage())?,
             idle_enc: PriorityEncoder::new(idle_order)?,
             fetch_enc: PriorityEncoder::new(fetch_order)?,
             fetch_rr: if mode.registered() { RoundRobinArbiter::lookahead()? } else { RoundRobinArbiter::new()? },
@@ -788,9 +793,15 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
                 }
                 self.from_pop_pc.next = 0.into();
                 self.from_pop_mask.next = 0.into();
+                // (Registered mode: the staged pop's entry, read from the stack RAM while it
+                // waited in the stage, [`TopStorage::Ram`]).
                 if self.now_pop.val().get_bit(i) {
                     self.from_pop_pc.next = self.stacks.tops_pc[i].val();
                     self.from_pop_mask.next = self.stacks.tops_mask[i].val();
+                    if self.registered.val() {
+                        self.from_pop_pc.next = self.stacks.top_pc.val();
+                        self.from_pop_mask.next = self.stacks.top_mask.val();
+                    }
                 }
                 self.from_set_pc.next = 0.into();
                 self.from_set_mask.next = 0.into();

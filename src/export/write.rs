@@ -107,7 +107,7 @@ pub fn exported_blocks<B: PresetBlocks>() -> Result<Vec<ExportedBlock>> {
             "round-robin arbiter over the warps, priority rotates past the last taken grant", &[])?,
         export_new(&preset, || B::stack(), "simt_stack", "SimtStack",
             "one warp's SIMT reconvergence stack of {mask, pc} with overflow/underflow flags", &[])?,
-        export_new(&preset, || B::stack_ram(fixed.empty_top()), "simt_stack_ram", "SimtStackRam",
+        export_new(&preset, || B::stack_ram(fixed.empty_top(), fixed.top_storage()), "simt_stack_ram", "SimtStackRam",
             "every warp's SIMT stack in block RAM, tops in registers: the fixed-mode warp scheduler's stacks", &[("Empty top", format!("{:?}", fixed.empty_top()))])?,
         export_new(&preset, || B::scheduler(fixed), "warp_scheduler", "WarpScheduler",
             "warp scheduler with per-warp SIMT stacks (fixed mode)", &[("Mode", fixed.name())])?,

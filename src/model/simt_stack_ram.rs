@@ -1,10 +1,11 @@
 //! Reference model of [`SimtStackRam`](crate::blocks::SimtStackRam): `W` independent
 //! [`SimtStackModel`]s (the storage in block RAM must not change what a stack does), and the
 //! top of the stack that `top_wid` names, then every warp's top (`tops_mask`, `tops_pc`) and the
-//! stacks empty after the edge (`empty_next`).
+//! stacks empty after the edge (`empty_next`). With [`TopStorage::Ram`] the top shown is the one
+//! `top_wid` named a cycle ago, as it is now, and every warp's top reads zero.
 
 use super::simt_stack::{Entry, SimtStackModel};
-use crate::params::EmptyTop;
+use crate::params::{EmptyTop, TopStorage};
 use crate::port_struct;
 use crate::verify::{CycleModel, PortStruct};
 
@@ -20,11 +21,18 @@ port_struct! {
 #[derive(Clone, Debug)]
 pub struct SimtStackRamModel {
     pub stacks: Vec<SimtStackModel>,
+    pub top_storage: TopStorage,
+    /// [`TopStorage::Ram`]: the top shown this cycle (zero at power-up).
+    pub shown_top: Entry,
 }
 
 impl SimtStackRamModel {
-    pub fn new(warps: usize, depth: usize, empty_top: EmptyTop) -> Self {
-        SimtStackRamModel { stacks: vec![SimtStackModel::with_empty_top(depth, empty_top); warps] }
+    pub fn new(warps: usize, depth: usize, empty_top: EmptyTop, top_storage: TopStorage) -> Self {
+        SimtStackRamModel {
+            stacks: vec![SimtStackModel::with_empty_top(depth, empty_top); warps],
+            top_storage,
+            shown_top: Entry::default(),
+        }
     }
     /// One bit per warp of `f`.
     fn bits(&self, f: impl Fn(&SimtStackModel) -> bool) -> u64 {
@@ -34,7 +42,11 @@ impl SimtStackRamModel {
 
 impl CycleModel for SimtStackRamModel {
     fn outputs(&self, inputs: &[u64]) -> Vec<u64> {
-        let top = self.stacks[StackRamIn::from_words(inputs).top_wid as usize].top();
+        let top = match self.top_storage {
+            TopStorage::Registers => self.stacks[StackRamIn::from_words(inputs).top_wid as usize].top(),
+            TopStorage::Ram => self.shown_top,
+        };
+        let in_registers = self.top_storage == TopStorage::Registers;
         let mut words = StackRamOut {
             top_mask: top.mask,
             top_pc: top.pc,
@@ -44,8 +56,8 @@ impl CycleModel for SimtStackRamModel {
             underflow: self.bits(|s| s.underflow),
         }
         .to_words();
-        words.extend(self.stacks.iter().map(|s| s.top().mask));
-        words.extend(self.stacks.iter().map(|s| s.top().pc));
+        words.extend(self.stacks.iter().map(|s| if in_registers { s.top().mask } else { 0 }));
+        words.extend(self.stacks.iter().map(|s| if in_registers { s.top().pc } else { 0 }));
         let mut after = self.clone();
         after.step(inputs);
         words.push(after.bits(SimtStackModel::is_empty));
@@ -58,5 +70,6 @@ impl CycleModel for SimtStackRamModel {
             let bit = |v: u64| (v >> w) & 1 == 1;
             s.step_with(i.reset == 1, bit(i.push), bit(i.pop), bit(i.clear), entry);
         }
+        self.shown_top = self.stacks[i.top_wid as usize].top();
     }
 }

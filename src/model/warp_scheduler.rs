@@ -118,7 +118,10 @@ impl WarpSchedulerModel {
     pub fn outputs_for(&self, i: &SchedIn) -> SchedOut {
         let n = self.warps.len();
         let fetch = self.fetch_choice();
-        let top = self.stacks[i.warp_pop_wid as usize].top();
+        // Registered mode: the top of the staged pop's warp (the stacks read it from their RAM
+        // while the pop waits in the stage).
+        let pop_wid = if self.mode.registered() { self.stage.inputs.warp_pop_wid } else { i.warp_pop_wid };
+        let top = self.stacks[pop_wid as usize].top();
         SchedOut {
             warp_cmd_ready: self.command_target().is_some() as u64,
             warp_cmd_wid: self.command_target().unwrap_or(0) as u64,

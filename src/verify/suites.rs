@@ -12,7 +12,7 @@ use crate::model::priority_encoder::EncoderIn;
 use crate::model::round_robin::ArbiterIn;
 use crate::model::warp_scheduler::{SchedIn, SchedOut, SeedIn, SeedOut};
 use crate::model::{PriorityEncoderModel, RoundRobinModel, SeedWarpSchedulerModel, SimtStackModel, WarpSchedulerModel};
-use crate::params::{EmptyTop, SchedulerMode};
+use crate::params::{EmptyTop, SchedulerMode, TopStorage};
 use crate::preset_blocks::PresetBlocks;
 
 /// Fails unless the block's ports are the model's, in the same order.
@@ -59,11 +59,11 @@ pub fn stack<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded> {
     run_differential(&format!("stack_{}", B::PRESET.name), || B::stack().unwrap(), &mut model, seed, cycles, stack_stimulus(p.threads, p.pc_width))
 }
 
-pub fn stack_ram<B: PresetBlocks>(empty_top: EmptyTop, seed: u64, cycles: usize) -> Result<Recorded> {
+pub fn stack_ram<B: PresetBlocks>(empty_top: EmptyTop, top_storage: TopStorage, seed: u64, cycles: usize) -> Result<Recorded> {
     let p = B::PRESET.scheduler;
-    let mut model = crate::model::SimtStackRamModel::new(p.warps, p.stack_depth, empty_top);
-    let name = format!("stack_ram_{}_{empty_top:?}", B::PRESET.name);
-    run_differential(&name, || B::stack_ram(empty_top).unwrap(), &mut model, seed, cycles, stack_ram_stimulus(p))
+    let mut model = crate::model::SimtStackRamModel::new(p.warps, p.stack_depth, empty_top, top_storage);
+    let name = format!("stack_ram_{}_{empty_top:?}_{top_storage:?}", B::PRESET.name);
+    run_differential(&name, || B::stack_ram(empty_top, top_storage).unwrap(), &mut model, seed, cycles, stack_ram_stimulus(p))
 }
 
 pub fn scheduler<B: PresetBlocks>(mode: SchedulerMode, seed: u64, cycles: usize) -> Result<Recorded> {
@@ -109,7 +109,10 @@ pub fn for_module<B: PresetBlocks>(module: &str, seed: u64, cycles: usize) -> Re
         "priority_encoder_highest" => encoder::<B>(Order::HighestFirst, seed, cycles),
         "round_robin_arbiter" => arbiter::<B>(seed, cycles),
         "simt_stack" => stack::<B>(seed, cycles),
-        "simt_stack_ram" => stack_ram::<B>(SchedulerMode::Fixed(B::PRESET.scheduler.fetch_policy).empty_top(), seed, cycles),
+        "simt_stack_ram" => {
+            let fixed = SchedulerMode::Fixed(B::PRESET.scheduler.fetch_policy);
+            stack_ram::<B>(fixed.empty_top(), fixed.top_storage(), seed, cycles)
+        }
         "warp_scheduler" => scheduler::<B>(SchedulerMode::Fixed(B::PRESET.scheduler.fetch_policy), seed, cycles),
         "warp_scheduler_registered" => scheduler::<B>(SchedulerMode::Registered(B::PRESET.scheduler.fetch_policy), seed, cycles),
         "WarpScheduler" => seed_scheduler::<B>(true, seed, cycles),
