@@ -9374,7 +9374,7 @@ module simt_core__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
         if (top_wid == 0) begin
             next_top_base = base$0;
             next_top_slot = w_next_top_slot;
-            pushed_next = 1'b0;
+            pushed_next = w_put;
             from_ram_next = ~w_put & (sp$0$d != 32'h0);
         end
         sp$1$clock = clock;
@@ -9493,7 +9493,7 @@ module simt_core__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
         if (top_wid == 1) begin
             next_top_base = base$1;
             next_top_slot = w_next_top_slot;
-            pushed_next = 1'b0;
+            pushed_next = w_put;
             from_ram_next = ~w_put & (sp$1$d != 32'h0);
         end
         sp$2$clock = clock;
@@ -9612,7 +9612,7 @@ module simt_core__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
         if (top_wid == 2) begin
             next_top_base = base$2;
             next_top_slot = w_next_top_slot;
-            pushed_next = 1'b0;
+            pushed_next = w_put;
             from_ram_next = ~w_put & (sp$2$d != 32'h0);
         end
         sp$3$clock = clock;
@@ -9731,7 +9731,7 @@ module simt_core__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
         if (top_wid == 3) begin
             next_top_base = base$3;
             next_top_slot = w_next_top_slot;
-            pushed_next = 1'b0;
+            pushed_next = w_put;
             from_ram_next = ~w_put & (sp$3$d != 32'h0);
         end
         overflow_q$d = overflow_next;

@@ -650,7 +650,7 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
         if (top_wid == 0) begin
             next_top_base = base$0;
             next_top_slot = w_next_top_slot;
-            pushed_next = 1'b0;
+            pushed_next = w_put;
             from_ram_next = ~w_put & (sp$0$d != 32'h0);
         end
         sp$1$clock = clock;
@@ -769,7 +769,7 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
         if (top_wid == 1) begin
             next_top_base = base$1;
             next_top_slot = w_next_top_slot;
-            pushed_next = 1'b0;
+            pushed_next = w_put;
             from_ram_next = ~w_put & (sp$1$d != 32'h0);
         end
         sp$2$clock = clock;
@@ -888,7 +888,7 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
         if (top_wid == 2) begin
             next_top_base = base$2;
             next_top_slot = w_next_top_slot;
-            pushed_next = 1'b0;
+            pushed_next = w_put;
             from_ram_next = ~w_put & (sp$2$d != 32'h0);
         end
         sp$3$clock = clock;
@@ -1007,7 +1007,7 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
         if (top_wid == 3) begin
             next_top_base = base$3;
             next_top_slot = w_next_top_slot;
-            pushed_next = 1'b0;
+            pushed_next = w_put;
             from_ram_next = ~w_put & (sp$3$d != 32'h0);
         end
         sp$4$clock = clock;
@@ -1126,7 +1126,7 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
         if (top_wid == 4) begin
             next_top_base = base$4;
             next_top_slot = w_next_top_slot;
-            pushed_next = 1'b0;
+            pushed_next = w_put;
             from_ram_next = ~w_put & (sp$4$d != 32'h0);
         end
         sp$5$clock = clock;
@@ -1245,7 +1245,7 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
         if (top_wid == 5) begin
             next_top_base = base$5;
             next_top_slot = w_next_top_slot;
-            pushed_next = 1'b0;
+            pushed_next = w_put;
             from_ram_next = ~w_put & (sp$5$d != 32'h0);
         end
         sp$6$clock = clock;
@@ -1364,7 +1364,7 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
         if (top_wid == 6) begin
             next_top_base = base$6;
             next_top_slot = w_next_top_slot;
-            pushed_next = 1'b0;
+            pushed_next = w_put;
             from_ram_next = ~w_put & (sp$6$d != 32'h0);
         end
         sp$7$clock = clock;
@@ -1483,7 +1483,7 @@ module simt_stack_ram(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,cl
         if (top_wid == 7) begin
             next_top_base = base$7;
             next_top_slot = w_next_top_slot;
-            pushed_next = 1'b0;
+            pushed_next = w_put;
             from_ram_next = ~w_put & (sp$7$d != 32'h0);
         end
         overflow_q$d = overflow_next;

@@ -2869,7 +2869,7 @@ module warp_scheduler_registered__stacks(clock,reset,push,push_wid,push_mask,pus
         if (top_wid == 0) begin
             next_top_base = base$0;
             next_top_slot = w_next_top_slot;
-            pushed_next = 1'b0;
+            pushed_next = w_put;
             from_ram_next = ~w_put & (sp$0$d != 32'h0);
         end
         sp$1$clock = clock;
@@ -2988,7 +2988,7 @@ module warp_scheduler_registered__stacks(clock,reset,push,push_wid,push_mask,pus
         if (top_wid == 1) begin
             next_top_base = base$1;
             next_top_slot = w_next_top_slot;
-            pushed_next = 1'b0;
+            pushed_next = w_put;
             from_ram_next = ~w_put & (sp$1$d != 32'h0);
         end
         sp$2$clock = clock;
@@ -3107,7 +3107,7 @@ module warp_scheduler_registered__stacks(clock,reset,push,push_wid,push_mask,pus
         if (top_wid == 2) begin
             next_top_base = base$2;
             next_top_slot = w_next_top_slot;
-            pushed_next = 1'b0;
+            pushed_next = w_put;
             from_ram_next = ~w_put & (sp$2$d != 32'h0);
         end
         sp$3$clock = clock;
@@ -3226,7 +3226,7 @@ module warp_scheduler_registered__stacks(clock,reset,push,push_wid,push_mask,pus
         if (top_wid == 3) begin
             next_top_base = base$3;
             next_top_slot = w_next_top_slot;
-            pushed_next = 1'b0;
+            pushed_next = w_put;
             from_ram_next = ~w_put & (sp$3$d != 32'h0);
         end
         sp$4$clock = clock;
@@ -3345,7 +3345,7 @@ module warp_scheduler_registered__stacks(clock,reset,push,push_wid,push_mask,pus
         if (top_wid == 4) begin
             next_top_base = base$4;
             next_top_slot = w_next_top_slot;
-            pushed_next = 1'b0;
+            pushed_next = w_put;
             from_ram_next = ~w_put & (sp$4$d != 32'h0);
         end
         sp$5$clock = clock;
@@ -3464,7 +3464,7 @@ module warp_scheduler_registered__stacks(clock,reset,push,push_wid,push_mask,pus
         if (top_wid == 5) begin
             next_top_base = base$5;
             next_top_slot = w_next_top_slot;
-            pushed_next = 1'b0;
+            pushed_next = w_put;
             from_ram_next = ~w_put & (sp$5$d != 32'h0);
         end
         sp$6$clock = clock;
@@ -3583,7 +3583,7 @@ module warp_scheduler_registered__stacks(clock,reset,push,push_wid,push_mask,pus
         if (top_wid == 6) begin
             next_top_base = base$6;
             next_top_slot = w_next_top_slot;
-            pushed_next = 1'b0;
+            pushed_next = w_put;
             from_ram_next = ~w_put & (sp$6$d != 32'h0);
         end
         sp$7$clock = clock;
@@ -3702,7 +3702,7 @@ module warp_scheduler_registered__stacks(clock,reset,push,push_wid,push_mask,pus
         if (top_wid == 7) begin
             next_top_base = base$7;
             next_top_slot = w_next_top_slot;
-            pushed_next = 1'b0;
+            pushed_next = w_put;
             from_ram_next = ~w_put & (sp$7$d != 32'h0);
         end
         overflow_q$d = overflow_next;
