@@ -248,6 +248,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
     reg  fetch_rr$clock;
     reg  fetch_rr$reset;
     reg  [3:0] fetch_rr$req;
+    reg  [3:0] fetch_rr$req_taken;
     reg  fetch_rr$advance;
     wire  fetch_rr$valid;
     wire  [1:0] fetch_rr$index;
@@ -422,6 +423,10 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
     reg  w_advance;
     reg  [3:0] advance_next;
     reg  w_active;
+    reg  w_active_fetched;
+    reg  w_active_taken;
+    reg  [3:0] active_unfetched;
+    reg  [3:0] active_taken;
     reg  [3:0] idle_next;
     reg  [3:0] active_next;
     reg  [3:0] end_idle_next;
@@ -482,6 +487,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         .clock(fetch_rr$clock),
         .reset(fetch_rr$reset),
         .req(fetch_rr$req),
+        .req_taken(fetch_rr$req_taken),
         .advance(fetch_rr$advance),
         .valid(fetch_rr$valid),
         .index(fetch_rr$index),
@@ -905,6 +911,8 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         err_ctl_idle = ctl_idle_q$q;
         idle_next = idle$q;
         active_next = active$q;
+        active_unfetched = active$q;
+        active_taken = active$q;
         end_idle_next = end_idle_q$q;
         branch_idle_next = branch_idle_q$q;
         pop_idle_next = pop_idle_q$q;
@@ -923,6 +931,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         hit_set = act_set[0];
         w_idle = is_idle;
         w_active = active$q[0];
+        w_active_fetched = 1'b0;
         w_advance = 1'b0;
         do_push = 1'b0;
         do_pop = 1'b0;
@@ -957,11 +966,11 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 mask$0$d = stacks$tops_mask$0;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 pc$0$d = pc$0$q + 32'h4;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 pc$0$d = act_set_pc;
                 mask$0$d = act_set_mask;
             end
@@ -977,7 +986,6 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 w_active = act_ctl_active;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[0]) begin
@@ -985,6 +993,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
@@ -992,6 +1001,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
+                w_active_fetched = 1'b0;
                 do_clear = 1'b1;
                 w_advance = 1'b0;
             end
@@ -1000,6 +1010,15 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         pops = (pops & ~(1 << (0)) | ((do_pop) << (0)));
         clears = (clears & ~(1 << (0)) | ((do_clear) << (0)));
         idle_next = (idle_next & ~(1 << (0)) | ((w_idle) << (0)));
+        active_unfetched = (active_unfetched & ~(1 << (0)) | ((w_active) << (0)));
+        w_active_taken = w_active;
+        if (fetch_grant[0]) begin
+            w_active_taken = w_active_fetched;
+        end
+        active_taken = (active_taken & ~(1 << (0)) | ((w_active_taken) << (0)));
+        if (hit_fetch) begin
+            w_active = w_active_fetched;
+        end
         active_next = (active_next & ~(1 << (0)) | ((w_active) << (0)));
         advance_next = (advance_next & ~(1 << (0)) | ((w_advance) << (0)));
         is_idle = idle$q[1];
@@ -1012,6 +1031,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         hit_set = act_set[1];
         w_idle = is_idle;
         w_active = active$q[1];
+        w_active_fetched = 1'b0;
         w_advance = 1'b0;
         do_push = 1'b0;
         do_pop = 1'b0;
@@ -1046,11 +1066,11 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 mask$1$d = stacks$tops_mask$1;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 pc$1$d = pc$1$q + 32'h4;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 pc$1$d = act_set_pc;
                 mask$1$d = act_set_mask;
             end
@@ -1066,7 +1086,6 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 w_active = act_ctl_active;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[1]) begin
@@ -1074,6 +1093,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
@@ -1081,6 +1101,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
+                w_active_fetched = 1'b0;
                 do_clear = 1'b1;
                 w_advance = 1'b0;
             end
@@ -1089,6 +1110,15 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         pops = (pops & ~(1 << (1)) | ((do_pop) << (1)));
         clears = (clears & ~(1 << (1)) | ((do_clear) << (1)));
         idle_next = (idle_next & ~(1 << (1)) | ((w_idle) << (1)));
+        active_unfetched = (active_unfetched & ~(1 << (1)) | ((w_active) << (1)));
+        w_active_taken = w_active;
+        if (fetch_grant[1]) begin
+            w_active_taken = w_active_fetched;
+        end
+        active_taken = (active_taken & ~(1 << (1)) | ((w_active_taken) << (1)));
+        if (hit_fetch) begin
+            w_active = w_active_fetched;
+        end
         active_next = (active_next & ~(1 << (1)) | ((w_active) << (1)));
         advance_next = (advance_next & ~(1 << (1)) | ((w_advance) << (1)));
         is_idle = idle$q[2];
@@ -1101,6 +1131,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         hit_set = act_set[2];
         w_idle = is_idle;
         w_active = active$q[2];
+        w_active_fetched = 1'b0;
         w_advance = 1'b0;
         do_push = 1'b0;
         do_pop = 1'b0;
@@ -1135,11 +1166,11 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 mask$2$d = stacks$tops_mask$2;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 pc$2$d = pc$2$q + 32'h4;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 pc$2$d = act_set_pc;
                 mask$2$d = act_set_mask;
             end
@@ -1155,7 +1186,6 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 w_active = act_ctl_active;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[2]) begin
@@ -1163,6 +1193,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
@@ -1170,6 +1201,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
+                w_active_fetched = 1'b0;
                 do_clear = 1'b1;
                 w_advance = 1'b0;
             end
@@ -1178,6 +1210,15 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         pops = (pops & ~(1 << (2)) | ((do_pop) << (2)));
         clears = (clears & ~(1 << (2)) | ((do_clear) << (2)));
         idle_next = (idle_next & ~(1 << (2)) | ((w_idle) << (2)));
+        active_unfetched = (active_unfetched & ~(1 << (2)) | ((w_active) << (2)));
+        w_active_taken = w_active;
+        if (fetch_grant[2]) begin
+            w_active_taken = w_active_fetched;
+        end
+        active_taken = (active_taken & ~(1 << (2)) | ((w_active_taken) << (2)));
+        if (hit_fetch) begin
+            w_active = w_active_fetched;
+        end
         active_next = (active_next & ~(1 << (2)) | ((w_active) << (2)));
         advance_next = (advance_next & ~(1 << (2)) | ((w_advance) << (2)));
         is_idle = idle$q[3];
@@ -1190,6 +1231,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         hit_set = act_set[3];
         w_idle = is_idle;
         w_active = active$q[3];
+        w_active_fetched = 1'b0;
         w_advance = 1'b0;
         do_push = 1'b0;
         do_pop = 1'b0;
@@ -1224,11 +1266,11 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 mask$3$d = stacks$tops_mask$3;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 pc$3$d = pc$3$q + 32'h4;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 pc$3$d = act_set_pc;
                 mask$3$d = act_set_mask;
             end
@@ -1244,7 +1286,6 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 w_active = act_ctl_active;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[3]) begin
@@ -1252,6 +1293,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
@@ -1259,6 +1301,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
+                w_active_fetched = 1'b0;
                 do_clear = 1'b1;
                 w_advance = 1'b0;
             end
@@ -1267,14 +1310,26 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         pops = (pops & ~(1 << (3)) | ((do_pop) << (3)));
         clears = (clears & ~(1 << (3)) | ((do_clear) << (3)));
         idle_next = (idle_next & ~(1 << (3)) | ((w_idle) << (3)));
+        active_unfetched = (active_unfetched & ~(1 << (3)) | ((w_active) << (3)));
+        w_active_taken = w_active;
+        if (fetch_grant[3]) begin
+            w_active_taken = w_active_fetched;
+        end
+        active_taken = (active_taken & ~(1 << (3)) | ((w_active_taken) << (3)));
+        if (hit_fetch) begin
+            w_active = w_active_fetched;
+        end
         active_next = (active_next & ~(1 << (3)) | ((w_active) << (3)));
         advance_next = (advance_next & ~(1 << (3)) | ((w_advance) << (3)));
         advance$d = advance_next;
         fetch_rr$req = active$q;
+        fetch_rr$req_taken = 32'h0;
         if (registered) begin
-            fetch_rr$req = active_next;
+            fetch_rr$req = active_unfetched;
+            fetch_rr$req_taken = active_taken;
             if (reset) begin
                 fetch_rr$req = 32'h0;
+                fetch_rr$req_taken = 32'h0;
             end
         end
         stacks$push = pushes;
@@ -1553,11 +1608,12 @@ module WarpScheduler__core_fetch_enc(req,valid,index,grant);
     end
 endmodule // WarpScheduler__core_fetch_enc
 
-module WarpScheduler__core_fetch_rr(clock,reset,req,advance,valid,index,grant);
+module WarpScheduler__core_fetch_rr(clock,reset,req,req_taken,advance,valid,index,grant);
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  [3:0] req;
+    input wire  [3:0] req_taken;
     input wire  advance;
     output reg  valid;
     output reg  [1:0] index;
@@ -1579,6 +1635,12 @@ module WarpScheduler__core_fetch_rr(clock,reset,req,advance,valid,index,grant);
     reg  [3:0] grant_above;
     reg  [3:0] grant_low;
     reg  [3:0] one_hot;
+    reg  taken;
+    reg  [3:0] above_taken;
+    reg  [3:0] req_above_taken;
+    reg  [3:0] grant_above_taken;
+    reg  [3:0] grant_low_taken;
+    reg  [3:0] one_hot_taken;
     reg  [1:0] pick;
     // Sub module instances
     WarpScheduler__core_active above(
@@ -1598,11 +1660,17 @@ module WarpScheduler__core_fetch_rr(clock,reset,req,advance,valid,index,grant);
         above$d = above$q;
         grant_q$d = grant_q$q;
         above_now = above$q;
-        if (lookahead & advance & |grant_q$q) begin
-            above_now = ~(grant_q$q | (grant_q$q - 32'h1));
-        end
         if (lookahead & reset) begin
             above_now = above_at_reset;
+        end
+        taken = lookahead & advance & |grant_q$q & ~reset;
+        above_taken = ~(grant_q$q | (grant_q$q - 32'h1));
+        req_above_taken = req_taken & above_taken;
+        grant_above_taken = req_above_taken & (~req_above_taken + 32'h1);
+        grant_low_taken = req_taken & (~req_taken + 32'h1);
+        one_hot_taken = grant_low_taken;
+        if (|req_above_taken) begin
+            one_hot_taken = grant_above_taken;
         end
         req_above = req & above_now;
         grant_above = req_above & (~req_above + 32'h1);
@@ -1627,6 +1695,9 @@ module WarpScheduler__core_fetch_rr(clock,reset,req,advance,valid,index,grant);
         end
         index = pick;
         grant_q$d = one_hot;
+        if (taken) begin
+            grant_q$d = one_hot_taken;
+        end
         if (lookahead) begin
             valid = |shown;
             grant = grant_q$q;
@@ -1637,6 +1708,9 @@ module WarpScheduler__core_fetch_rr(clock,reset,req,advance,valid,index,grant);
         end
         if (lookahead) begin
             above$d = above_now;
+            if (taken) begin
+                above$d = above_taken;
+            end
         end
         else if (reset) begin
             above$d = above_at_reset;

@@ -133,6 +133,7 @@ module operand_collector(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,in_
     reg  du$0$clock;
     reg  du$0$reset;
     reg  [1:0] du$0$req;
+    reg  [1:0] du$0$req_taken;
     reg  du$0$advance;
     wire  du$0$valid;
     wire  du$0$index;
@@ -140,6 +141,7 @@ module operand_collector(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,in_
     reg  du$1$clock;
     reg  du$1$reset;
     reg  [1:0] du$1$req;
+    reg  [1:0] du$1$req_taken;
     reg  du$1$advance;
     wire  du$1$valid;
     wire  du$1$index;
@@ -427,6 +429,7 @@ module operand_collector(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,in_
         .clock(du$0$clock),
         .reset(du$0$reset),
         .req(du$0$req),
+        .req_taken(du$0$req_taken),
         .advance(du$0$advance),
         .valid(du$0$valid),
         .index(du$0$index),
@@ -436,6 +439,7 @@ module operand_collector(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,in_
         .clock(du$1$clock),
         .reset(du$1$reset),
         .req(du$1$req),
+        .req_taken(du$1$req_taken),
         .advance(du$1$advance),
         .valid(du$1$valid),
         .index(du$1$index),
@@ -800,6 +804,7 @@ module operand_collector(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,in_
         du$0$clock = clock;
         du$0$reset = reset;
         du$0$advance = 1'b1;
+        du$0$req_taken = 32'h0;
         o_valid$0$clock = clock;
         o_valid$0$d = o_valid$0$q;
         o_warp$0$clock = clock;
@@ -821,6 +826,7 @@ module operand_collector(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,in_
         du$1$clock = clock;
         du$1$reset = reset;
         du$1$advance = 1'b1;
+        du$1$req_taken = 32'h0;
         o_valid$1$clock = clock;
         o_valid$1$d = o_valid$1$q;
         o_warp$1$clock = clock;
@@ -3650,11 +3656,12 @@ module operand_collector__cu_op0_0(d,q,clock);
     end
 endmodule // operand_collector__cu_op0_0
 
-module operand_collector__du_0(clock,reset,req,advance,valid,index,grant);
+module operand_collector__du_0(clock,reset,req,req_taken,advance,valid,index,grant);
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  [1:0] req;
+    input wire  [1:0] req_taken;
     input wire  advance;
     output reg  valid;
     output reg  index;
@@ -3676,6 +3683,12 @@ module operand_collector__du_0(clock,reset,req,advance,valid,index,grant);
     reg  [1:0] grant_above;
     reg  [1:0] grant_low;
     reg  [1:0] one_hot;
+    reg  taken;
+    reg  [1:0] above_taken;
+    reg  [1:0] req_above_taken;
+    reg  [1:0] grant_above_taken;
+    reg  [1:0] grant_low_taken;
+    reg  [1:0] one_hot_taken;
     reg  pick;
     // Sub module instances
     operand_collector__arbiter_q_slot_0 above(
@@ -3695,11 +3708,17 @@ module operand_collector__du_0(clock,reset,req,advance,valid,index,grant);
         above$d = above$q;
         grant_q$d = grant_q$q;
         above_now = above$q;
-        if (lookahead & advance & |grant_q$q) begin
-            above_now = ~(grant_q$q | (grant_q$q - 32'h1));
-        end
         if (lookahead & reset) begin
             above_now = above_at_reset;
+        end
+        taken = lookahead & advance & |grant_q$q & ~reset;
+        above_taken = ~(grant_q$q | (grant_q$q - 32'h1));
+        req_above_taken = req_taken & above_taken;
+        grant_above_taken = req_above_taken & (~req_above_taken + 32'h1);
+        grant_low_taken = req_taken & (~req_taken + 32'h1);
+        one_hot_taken = grant_low_taken;
+        if (|req_above_taken) begin
+            one_hot_taken = grant_above_taken;
         end
         req_above = req & above_now;
         grant_above = req_above & (~req_above + 32'h1);
@@ -3718,6 +3737,9 @@ module operand_collector__du_0(clock,reset,req,advance,valid,index,grant);
         end
         index = pick;
         grant_q$d = one_hot;
+        if (taken) begin
+            grant_q$d = one_hot_taken;
+        end
         if (lookahead) begin
             valid = |shown;
             grant = grant_q$q;
@@ -3728,6 +3750,9 @@ module operand_collector__du_0(clock,reset,req,advance,valid,index,grant);
         end
         if (lookahead) begin
             above$d = above_now;
+            if (taken) begin
+                above$d = above_taken;
+            end
         end
         else if (reset) begin
             above$d = above_at_reset;

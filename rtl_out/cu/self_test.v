@@ -880,6 +880,7 @@ module self_test__collector_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag
     reg  du$0$clock;
     reg  du$0$reset;
     reg  [1:0] du$0$req;
+    reg  [1:0] du$0$req_taken;
     reg  du$0$advance;
     wire  du$0$valid;
     wire  du$0$index;
@@ -887,6 +888,7 @@ module self_test__collector_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag
     reg  du$1$clock;
     reg  du$1$reset;
     reg  [1:0] du$1$req;
+    reg  [1:0] du$1$req_taken;
     reg  du$1$advance;
     wire  du$1$valid;
     wire  du$1$index;
@@ -1174,6 +1176,7 @@ module self_test__collector_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag
         .clock(du$0$clock),
         .reset(du$0$reset),
         .req(du$0$req),
+        .req_taken(du$0$req_taken),
         .advance(du$0$advance),
         .valid(du$0$valid),
         .index(du$0$index),
@@ -1183,6 +1186,7 @@ module self_test__collector_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag
         .clock(du$1$clock),
         .reset(du$1$reset),
         .req(du$1$req),
+        .req_taken(du$1$req_taken),
         .advance(du$1$advance),
         .valid(du$1$valid),
         .index(du$1$index),
@@ -1547,6 +1551,7 @@ module self_test__collector_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag
         du$0$clock = clock;
         du$0$reset = reset;
         du$0$advance = 1'b1;
+        du$0$req_taken = 32'h0;
         o_valid$0$clock = clock;
         o_valid$0$d = o_valid$0$q;
         o_warp$0$clock = clock;
@@ -1568,6 +1573,7 @@ module self_test__collector_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag
         du$1$clock = clock;
         du$1$reset = reset;
         du$1$advance = 1'b1;
+        du$1$req_taken = 32'h0;
         o_valid$1$clock = clock;
         o_valid$1$d = o_valid$1$q;
         o_warp$1$clock = clock;
@@ -4355,11 +4361,12 @@ module self_test__collector_oc_cu_mask_0(d,q,clock);
     end
 endmodule // self_test__collector_oc_cu_mask_0
 
-module self_test__collector_oc_du_0(clock,reset,req,advance,valid,index,grant);
+module self_test__collector_oc_du_0(clock,reset,req,req_taken,advance,valid,index,grant);
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  [1:0] req;
+    input wire  [1:0] req_taken;
     input wire  advance;
     output reg  valid;
     output reg  index;
@@ -4381,6 +4388,12 @@ module self_test__collector_oc_du_0(clock,reset,req,advance,valid,index,grant);
     reg  [1:0] grant_above;
     reg  [1:0] grant_low;
     reg  [1:0] one_hot;
+    reg  taken;
+    reg  [1:0] above_taken;
+    reg  [1:0] req_above_taken;
+    reg  [1:0] grant_above_taken;
+    reg  [1:0] grant_low_taken;
+    reg  [1:0] one_hot_taken;
     reg  pick;
     // Sub module instances
     self_test__collector_oc_arbiter_q_slot_0 above(
@@ -4400,11 +4413,17 @@ module self_test__collector_oc_du_0(clock,reset,req,advance,valid,index,grant);
         above$d = above$q;
         grant_q$d = grant_q$q;
         above_now = above$q;
-        if (lookahead & advance & |grant_q$q) begin
-            above_now = ~(grant_q$q | (grant_q$q - 32'h1));
-        end
         if (lookahead & reset) begin
             above_now = above_at_reset;
+        end
+        taken = lookahead & advance & |grant_q$q & ~reset;
+        above_taken = ~(grant_q$q | (grant_q$q - 32'h1));
+        req_above_taken = req_taken & above_taken;
+        grant_above_taken = req_above_taken & (~req_above_taken + 32'h1);
+        grant_low_taken = req_taken & (~req_taken + 32'h1);
+        one_hot_taken = grant_low_taken;
+        if (|req_above_taken) begin
+            one_hot_taken = grant_above_taken;
         end
         req_above = req & above_now;
         grant_above = req_above & (~req_above + 32'h1);
@@ -4423,6 +4442,9 @@ module self_test__collector_oc_du_0(clock,reset,req,advance,valid,index,grant);
         end
         index = pick;
         grant_q$d = one_hot;
+        if (taken) begin
+            grant_q$d = one_hot_taken;
+        end
         if (lookahead) begin
             valid = |shown;
             grant = grant_q$q;
@@ -4433,6 +4455,9 @@ module self_test__collector_oc_du_0(clock,reset,req,advance,valid,index,grant);
         end
         if (lookahead) begin
             above$d = above_now;
+            if (taken) begin
+                above$d = above_taken;
+            end
         end
         else if (reset) begin
             above$d = above_at_reset;
@@ -4933,6 +4958,7 @@ module self_test__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
     reg  fetch_rr$clock;
     reg  fetch_rr$reset;
     reg  [3:0] fetch_rr$req;
+    reg  [3:0] fetch_rr$req_taken;
     reg  fetch_rr$advance;
     wire  fetch_rr$valid;
     wire  [1:0] fetch_rr$index;
@@ -5107,6 +5133,10 @@ module self_test__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
     reg  w_advance;
     reg  [3:0] advance_next;
     reg  w_active;
+    reg  w_active_fetched;
+    reg  w_active_taken;
+    reg  [3:0] active_unfetched;
+    reg  [3:0] active_taken;
     reg  [3:0] idle_next;
     reg  [3:0] active_next;
     reg  [3:0] end_idle_next;
@@ -5167,6 +5197,7 @@ module self_test__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
         .clock(fetch_rr$clock),
         .reset(fetch_rr$reset),
         .req(fetch_rr$req),
+        .req_taken(fetch_rr$req_taken),
         .advance(fetch_rr$advance),
         .valid(fetch_rr$valid),
         .index(fetch_rr$index),
@@ -5590,6 +5621,8 @@ module self_test__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
         err_ctl_idle = ctl_idle_q$q;
         idle_next = idle$q;
         active_next = active$q;
+        active_unfetched = active$q;
+        active_taken = active$q;
         end_idle_next = end_idle_q$q;
         branch_idle_next = branch_idle_q$q;
         pop_idle_next = pop_idle_q$q;
@@ -5608,6 +5641,7 @@ module self_test__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
         hit_set = act_set[0];
         w_idle = is_idle;
         w_active = active$q[0];
+        w_active_fetched = 1'b0;
         w_advance = 1'b0;
         do_push = 1'b0;
         do_pop = 1'b0;
@@ -5642,11 +5676,11 @@ module self_test__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
                 mask$0$d = stacks$tops_mask$0;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 pc$0$d = pc$0$q + 32'h4;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 pc$0$d = act_set_pc;
                 mask$0$d = act_set_mask;
             end
@@ -5662,7 +5696,6 @@ module self_test__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
                 w_active = act_ctl_active;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[0]) begin
@@ -5670,6 +5703,7 @@ module self_test__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
@@ -5677,6 +5711,7 @@ module self_test__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
+                w_active_fetched = 1'b0;
                 do_clear = 1'b1;
                 w_advance = 1'b0;
             end
@@ -5685,6 +5720,15 @@ module self_test__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
         pops = (pops & ~(1 << (0)) | ((do_pop) << (0)));
         clears = (clears & ~(1 << (0)) | ((do_clear) << (0)));
         idle_next = (idle_next & ~(1 << (0)) | ((w_idle) << (0)));
+        active_unfetched = (active_unfetched & ~(1 << (0)) | ((w_active) << (0)));
+        w_active_taken = w_active;
+        if (fetch_grant[0]) begin
+            w_active_taken = w_active_fetched;
+        end
+        active_taken = (active_taken & ~(1 << (0)) | ((w_active_taken) << (0)));
+        if (hit_fetch) begin
+            w_active = w_active_fetched;
+        end
         active_next = (active_next & ~(1 << (0)) | ((w_active) << (0)));
         advance_next = (advance_next & ~(1 << (0)) | ((w_advance) << (0)));
         is_idle = idle$q[1];
@@ -5697,6 +5741,7 @@ module self_test__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
         hit_set = act_set[1];
         w_idle = is_idle;
         w_active = active$q[1];
+        w_active_fetched = 1'b0;
         w_advance = 1'b0;
         do_push = 1'b0;
         do_pop = 1'b0;
@@ -5731,11 +5776,11 @@ module self_test__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
                 mask$1$d = stacks$tops_mask$1;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 pc$1$d = pc$1$q + 32'h4;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 pc$1$d = act_set_pc;
                 mask$1$d = act_set_mask;
             end
@@ -5751,7 +5796,6 @@ module self_test__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
                 w_active = act_ctl_active;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[1]) begin
@@ -5759,6 +5803,7 @@ module self_test__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
@@ -5766,6 +5811,7 @@ module self_test__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
+                w_active_fetched = 1'b0;
                 do_clear = 1'b1;
                 w_advance = 1'b0;
             end
@@ -5774,6 +5820,15 @@ module self_test__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
         pops = (pops & ~(1 << (1)) | ((do_pop) << (1)));
         clears = (clears & ~(1 << (1)) | ((do_clear) << (1)));
         idle_next = (idle_next & ~(1 << (1)) | ((w_idle) << (1)));
+        active_unfetched = (active_unfetched & ~(1 << (1)) | ((w_active) << (1)));
+        w_active_taken = w_active;
+        if (fetch_grant[1]) begin
+            w_active_taken = w_active_fetched;
+        end
+        active_taken = (active_taken & ~(1 << (1)) | ((w_active_taken) << (1)));
+        if (hit_fetch) begin
+            w_active = w_active_fetched;
+        end
         active_next = (active_next & ~(1 << (1)) | ((w_active) << (1)));
         advance_next = (advance_next & ~(1 << (1)) | ((w_advance) << (1)));
         is_idle = idle$q[2];
@@ -5786,6 +5841,7 @@ module self_test__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
         hit_set = act_set[2];
         w_idle = is_idle;
         w_active = active$q[2];
+        w_active_fetched = 1'b0;
         w_advance = 1'b0;
         do_push = 1'b0;
         do_pop = 1'b0;
@@ -5820,11 +5876,11 @@ module self_test__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
                 mask$2$d = stacks$tops_mask$2;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 pc$2$d = pc$2$q + 32'h4;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 pc$2$d = act_set_pc;
                 mask$2$d = act_set_mask;
             end
@@ -5840,7 +5896,6 @@ module self_test__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
                 w_active = act_ctl_active;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[2]) begin
@@ -5848,6 +5903,7 @@ module self_test__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
@@ -5855,6 +5911,7 @@ module self_test__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
+                w_active_fetched = 1'b0;
                 do_clear = 1'b1;
                 w_advance = 1'b0;
             end
@@ -5863,6 +5920,15 @@ module self_test__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
         pops = (pops & ~(1 << (2)) | ((do_pop) << (2)));
         clears = (clears & ~(1 << (2)) | ((do_clear) << (2)));
         idle_next = (idle_next & ~(1 << (2)) | ((w_idle) << (2)));
+        active_unfetched = (active_unfetched & ~(1 << (2)) | ((w_active) << (2)));
+        w_active_taken = w_active;
+        if (fetch_grant[2]) begin
+            w_active_taken = w_active_fetched;
+        end
+        active_taken = (active_taken & ~(1 << (2)) | ((w_active_taken) << (2)));
+        if (hit_fetch) begin
+            w_active = w_active_fetched;
+        end
         active_next = (active_next & ~(1 << (2)) | ((w_active) << (2)));
         advance_next = (advance_next & ~(1 << (2)) | ((w_advance) << (2)));
         is_idle = idle$q[3];
@@ -5875,6 +5941,7 @@ module self_test__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
         hit_set = act_set[3];
         w_idle = is_idle;
         w_active = active$q[3];
+        w_active_fetched = 1'b0;
         w_advance = 1'b0;
         do_push = 1'b0;
         do_pop = 1'b0;
@@ -5909,11 +5976,11 @@ module self_test__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
                 mask$3$d = stacks$tops_mask$3;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 pc$3$d = pc$3$q + 32'h4;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 pc$3$d = act_set_pc;
                 mask$3$d = act_set_mask;
             end
@@ -5929,7 +5996,6 @@ module self_test__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
                 w_active = act_ctl_active;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[3]) begin
@@ -5937,6 +6003,7 @@ module self_test__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
@@ -5944,6 +6011,7 @@ module self_test__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
+                w_active_fetched = 1'b0;
                 do_clear = 1'b1;
                 w_advance = 1'b0;
             end
@@ -5952,14 +6020,26 @@ module self_test__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
         pops = (pops & ~(1 << (3)) | ((do_pop) << (3)));
         clears = (clears & ~(1 << (3)) | ((do_clear) << (3)));
         idle_next = (idle_next & ~(1 << (3)) | ((w_idle) << (3)));
+        active_unfetched = (active_unfetched & ~(1 << (3)) | ((w_active) << (3)));
+        w_active_taken = w_active;
+        if (fetch_grant[3]) begin
+            w_active_taken = w_active_fetched;
+        end
+        active_taken = (active_taken & ~(1 << (3)) | ((w_active_taken) << (3)));
+        if (hit_fetch) begin
+            w_active = w_active_fetched;
+        end
         active_next = (active_next & ~(1 << (3)) | ((w_active) << (3)));
         advance_next = (advance_next & ~(1 << (3)) | ((w_advance) << (3)));
         advance$d = advance_next;
         fetch_rr$req = active$q;
+        fetch_rr$req_taken = 32'h0;
         if (registered) begin
-            fetch_rr$req = active_next;
+            fetch_rr$req = active_unfetched;
+            fetch_rr$req_taken = active_taken;
             if (reset) begin
                 fetch_rr$req = 32'h0;
+                fetch_rr$req_taken = 32'h0;
             end
         end
         stacks$push = pushes;
@@ -6224,11 +6304,12 @@ module self_test__sched_fetch_enc(req,valid,index,grant);
     end
 endmodule // self_test__sched_fetch_enc
 
-module self_test__sched_fetch_rr(clock,reset,req,advance,valid,index,grant);
+module self_test__sched_fetch_rr(clock,reset,req,req_taken,advance,valid,index,grant);
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  [3:0] req;
+    input wire  [3:0] req_taken;
     input wire  advance;
     output reg  valid;
     output reg  [1:0] index;
@@ -6250,6 +6331,12 @@ module self_test__sched_fetch_rr(clock,reset,req,advance,valid,index,grant);
     reg  [3:0] grant_above;
     reg  [3:0] grant_low;
     reg  [3:0] one_hot;
+    reg  taken;
+    reg  [3:0] above_taken;
+    reg  [3:0] req_above_taken;
+    reg  [3:0] grant_above_taken;
+    reg  [3:0] grant_low_taken;
+    reg  [3:0] one_hot_taken;
     reg  [1:0] pick;
     // Sub module instances
     self_test__board_reset_por above(
@@ -6269,11 +6356,17 @@ module self_test__sched_fetch_rr(clock,reset,req,advance,valid,index,grant);
         above$d = above$q;
         grant_q$d = grant_q$q;
         above_now = above$q;
-        if (lookahead & advance & |grant_q$q) begin
-            above_now = ~(grant_q$q | (grant_q$q - 32'h1));
-        end
         if (lookahead & reset) begin
             above_now = above_at_reset;
+        end
+        taken = lookahead & advance & |grant_q$q & ~reset;
+        above_taken = ~(grant_q$q | (grant_q$q - 32'h1));
+        req_above_taken = req_taken & above_taken;
+        grant_above_taken = req_above_taken & (~req_above_taken + 32'h1);
+        grant_low_taken = req_taken & (~req_taken + 32'h1);
+        one_hot_taken = grant_low_taken;
+        if (|req_above_taken) begin
+            one_hot_taken = grant_above_taken;
         end
         req_above = req & above_now;
         grant_above = req_above & (~req_above + 32'h1);
@@ -6298,6 +6391,9 @@ module self_test__sched_fetch_rr(clock,reset,req,advance,valid,index,grant);
         end
         index = pick;
         grant_q$d = one_hot;
+        if (taken) begin
+            grant_q$d = one_hot_taken;
+        end
         if (lookahead) begin
             valid = |shown;
             grant = grant_q$q;
@@ -6308,6 +6404,9 @@ module self_test__sched_fetch_rr(clock,reset,req,advance,valid,index,grant);
         end
         if (lookahead) begin
             above$d = above_now;
+            if (taken) begin
+                above$d = above_taken;
+            end
         end
         else if (reset) begin
             above$d = above_at_reset;

@@ -285,6 +285,7 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
     reg  issue_rr$clock;
     reg  issue_rr$reset;
     reg  [3:0] issue_rr$req;
+    reg  [3:0] issue_rr$req_taken;
     reg  issue_rr$advance;
     wire  issue_rr$valid;
     wire  [1:0] issue_rr$index;
@@ -738,6 +739,7 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
         .clock(issue_rr$clock),
         .reset(issue_rr$reset),
         .req(issue_rr$req),
+        .req_taken(issue_rr$req_taken),
         .advance(issue_rr$advance),
         .valid(issue_rr$valid),
         .index(issue_rr$index),
@@ -1329,6 +1331,7 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
         lane_word = lane_word >> lane_bits;
         issue_rr$req = ibuf$head_valid;
         issue_rr$advance = issue_rr$valid;
+        issue_rr$req_taken = 32'h0;
         oldest$req = ibuf$head_valid;
         if (gto) begin
             cand_valid = oldest$valid;
@@ -2587,11 +2590,12 @@ module simt_core__imem(clock,read_address,read_data,write_address,write_data,wri
     end
 endmodule // simt_core__imem
 
-module simt_core__issue_rr(clock,reset,req,advance,valid,index,grant);
+module simt_core__issue_rr(clock,reset,req,req_taken,advance,valid,index,grant);
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  [3:0] req;
+    input wire  [3:0] req_taken;
     input wire  advance;
     output reg  valid;
     output reg  [1:0] index;
@@ -2613,6 +2617,12 @@ module simt_core__issue_rr(clock,reset,req,advance,valid,index,grant);
     reg  [3:0] grant_above;
     reg  [3:0] grant_low;
     reg  [3:0] one_hot;
+    reg  taken;
+    reg  [3:0] above_taken;
+    reg  [3:0] req_above_taken;
+    reg  [3:0] grant_above_taken;
+    reg  [3:0] grant_low_taken;
+    reg  [3:0] one_hot_taken;
     reg  [1:0] pick;
     // Sub module instances
     simt_core__div_mask above(
@@ -2632,11 +2642,17 @@ module simt_core__issue_rr(clock,reset,req,advance,valid,index,grant);
         above$d = above$q;
         grant_q$d = grant_q$q;
         above_now = above$q;
-        if (lookahead & advance & |grant_q$q) begin
-            above_now = ~(grant_q$q | (grant_q$q - 32'h1));
-        end
         if (lookahead & reset) begin
             above_now = above_at_reset;
+        end
+        taken = lookahead & advance & |grant_q$q & ~reset;
+        above_taken = ~(grant_q$q | (grant_q$q - 32'h1));
+        req_above_taken = req_taken & above_taken;
+        grant_above_taken = req_above_taken & (~req_above_taken + 32'h1);
+        grant_low_taken = req_taken & (~req_taken + 32'h1);
+        one_hot_taken = grant_low_taken;
+        if (|req_above_taken) begin
+            one_hot_taken = grant_above_taken;
         end
         req_above = req & above_now;
         grant_above = req_above & (~req_above + 32'h1);
@@ -2661,6 +2677,9 @@ module simt_core__issue_rr(clock,reset,req,advance,valid,index,grant);
         end
         index = pick;
         grant_q$d = one_hot;
+        if (taken) begin
+            grant_q$d = one_hot_taken;
+        end
         if (lookahead) begin
             valid = |shown;
             grant = grant_q$q;
@@ -2671,6 +2690,9 @@ module simt_core__issue_rr(clock,reset,req,advance,valid,index,grant);
         end
         if (lookahead) begin
             above$d = above_now;
+            if (taken) begin
+                above$d = above_taken;
+            end
         end
         else if (reset) begin
             above$d = above_at_reset;
@@ -3607,6 +3629,7 @@ module simt_core__oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,in_dst$
     reg  du$0$clock;
     reg  du$0$reset;
     reg  [1:0] du$0$req;
+    reg  [1:0] du$0$req_taken;
     reg  du$0$advance;
     wire  du$0$valid;
     wire  du$0$index;
@@ -3614,6 +3637,7 @@ module simt_core__oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,in_dst$
     reg  du$1$clock;
     reg  du$1$reset;
     reg  [1:0] du$1$req;
+    reg  [1:0] du$1$req_taken;
     reg  du$1$advance;
     wire  du$1$valid;
     wire  du$1$index;
@@ -3901,6 +3925,7 @@ module simt_core__oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,in_dst$
         .clock(du$0$clock),
         .reset(du$0$reset),
         .req(du$0$req),
+        .req_taken(du$0$req_taken),
         .advance(du$0$advance),
         .valid(du$0$valid),
         .index(du$0$index),
@@ -3910,6 +3935,7 @@ module simt_core__oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,in_dst$
         .clock(du$1$clock),
         .reset(du$1$reset),
         .req(du$1$req),
+        .req_taken(du$1$req_taken),
         .advance(du$1$advance),
         .valid(du$1$valid),
         .index(du$1$index),
@@ -4274,6 +4300,7 @@ module simt_core__oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,in_dst$
         du$0$clock = clock;
         du$0$reset = reset;
         du$0$advance = 1'b1;
+        du$0$req_taken = 32'h0;
         o_valid$0$clock = clock;
         o_valid$0$d = o_valid$0$q;
         o_warp$0$clock = clock;
@@ -4295,6 +4322,7 @@ module simt_core__oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,in_dst$
         du$1$clock = clock;
         du$1$reset = reset;
         du$1$advance = 1'b1;
+        du$1$req_taken = 32'h0;
         o_valid$1$clock = clock;
         o_valid$1$d = o_valid$1$q;
         o_warp$1$clock = clock;
@@ -7040,11 +7068,12 @@ module simt_core__oc_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,
     end
 endmodule // simt_core__oc_arbiter
 
-module simt_core__oc_du_0(clock,reset,req,advance,valid,index,grant);
+module simt_core__oc_du_0(clock,reset,req,req_taken,advance,valid,index,grant);
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  [1:0] req;
+    input wire  [1:0] req_taken;
     input wire  advance;
     output reg  valid;
     output reg  index;
@@ -7066,6 +7095,12 @@ module simt_core__oc_du_0(clock,reset,req,advance,valid,index,grant);
     reg  [1:0] grant_above;
     reg  [1:0] grant_low;
     reg  [1:0] one_hot;
+    reg  taken;
+    reg  [1:0] above_taken;
+    reg  [1:0] req_above_taken;
+    reg  [1:0] grant_above_taken;
+    reg  [1:0] grant_low_taken;
+    reg  [1:0] one_hot_taken;
     reg  pick;
     // Sub module instances
     simt_core__div_warp above(
@@ -7085,11 +7120,17 @@ module simt_core__oc_du_0(clock,reset,req,advance,valid,index,grant);
         above$d = above$q;
         grant_q$d = grant_q$q;
         above_now = above$q;
-        if (lookahead & advance & |grant_q$q) begin
-            above_now = ~(grant_q$q | (grant_q$q - 32'h1));
-        end
         if (lookahead & reset) begin
             above_now = above_at_reset;
+        end
+        taken = lookahead & advance & |grant_q$q & ~reset;
+        above_taken = ~(grant_q$q | (grant_q$q - 32'h1));
+        req_above_taken = req_taken & above_taken;
+        grant_above_taken = req_above_taken & (~req_above_taken + 32'h1);
+        grant_low_taken = req_taken & (~req_taken + 32'h1);
+        one_hot_taken = grant_low_taken;
+        if (|req_above_taken) begin
+            one_hot_taken = grant_above_taken;
         end
         req_above = req & above_now;
         grant_above = req_above & (~req_above + 32'h1);
@@ -7108,6 +7149,9 @@ module simt_core__oc_du_0(clock,reset,req,advance,valid,index,grant);
         end
         index = pick;
         grant_q$d = one_hot;
+        if (taken) begin
+            grant_q$d = one_hot_taken;
+        end
         if (lookahead) begin
             valid = |shown;
             grant = grant_q$q;
@@ -7118,6 +7162,9 @@ module simt_core__oc_du_0(clock,reset,req,advance,valid,index,grant);
         end
         if (lookahead) begin
             above$d = above_now;
+            if (taken) begin
+                above$d = above_taken;
+            end
         end
         else if (reset) begin
             above$d = above_at_reset;
@@ -7678,6 +7725,7 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
     reg  fetch_rr$clock;
     reg  fetch_rr$reset;
     reg  [3:0] fetch_rr$req;
+    reg  [3:0] fetch_rr$req_taken;
     reg  fetch_rr$advance;
     wire  fetch_rr$valid;
     wire  [1:0] fetch_rr$index;
@@ -7852,6 +7900,10 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
     reg  w_advance;
     reg  [3:0] advance_next;
     reg  w_active;
+    reg  w_active_fetched;
+    reg  w_active_taken;
+    reg  [3:0] active_unfetched;
+    reg  [3:0] active_taken;
     reg  [3:0] idle_next;
     reg  [3:0] active_next;
     reg  [3:0] end_idle_next;
@@ -7912,6 +7964,7 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
         .clock(fetch_rr$clock),
         .reset(fetch_rr$reset),
         .req(fetch_rr$req),
+        .req_taken(fetch_rr$req_taken),
         .advance(fetch_rr$advance),
         .valid(fetch_rr$valid),
         .index(fetch_rr$index),
@@ -8335,6 +8388,8 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
         err_ctl_idle = ctl_idle_q$q;
         idle_next = idle$q;
         active_next = active$q;
+        active_unfetched = active$q;
+        active_taken = active$q;
         end_idle_next = end_idle_q$q;
         branch_idle_next = branch_idle_q$q;
         pop_idle_next = pop_idle_q$q;
@@ -8353,6 +8408,7 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
         hit_set = act_set[0];
         w_idle = is_idle;
         w_active = active$q[0];
+        w_active_fetched = 1'b0;
         w_advance = 1'b0;
         do_push = 1'b0;
         do_pop = 1'b0;
@@ -8387,11 +8443,11 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
                 mask$0$d = stacks$tops_mask$0;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 pc$0$d = pc$0$q + 32'h4;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 pc$0$d = act_set_pc;
                 mask$0$d = act_set_mask;
             end
@@ -8407,7 +8463,6 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
                 w_active = act_ctl_active;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[0]) begin
@@ -8415,6 +8470,7 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
@@ -8422,6 +8478,7 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
+                w_active_fetched = 1'b0;
                 do_clear = 1'b1;
                 w_advance = 1'b0;
             end
@@ -8430,6 +8487,15 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
         pops = (pops & ~(1 << (0)) | ((do_pop) << (0)));
         clears = (clears & ~(1 << (0)) | ((do_clear) << (0)));
         idle_next = (idle_next & ~(1 << (0)) | ((w_idle) << (0)));
+        active_unfetched = (active_unfetched & ~(1 << (0)) | ((w_active) << (0)));
+        w_active_taken = w_active;
+        if (fetch_grant[0]) begin
+            w_active_taken = w_active_fetched;
+        end
+        active_taken = (active_taken & ~(1 << (0)) | ((w_active_taken) << (0)));
+        if (hit_fetch) begin
+            w_active = w_active_fetched;
+        end
         active_next = (active_next & ~(1 << (0)) | ((w_active) << (0)));
         advance_next = (advance_next & ~(1 << (0)) | ((w_advance) << (0)));
         is_idle = idle$q[1];
@@ -8442,6 +8508,7 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
         hit_set = act_set[1];
         w_idle = is_idle;
         w_active = active$q[1];
+        w_active_fetched = 1'b0;
         w_advance = 1'b0;
         do_push = 1'b0;
         do_pop = 1'b0;
@@ -8476,11 +8543,11 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
                 mask$1$d = stacks$tops_mask$1;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 pc$1$d = pc$1$q + 32'h4;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 pc$1$d = act_set_pc;
                 mask$1$d = act_set_mask;
             end
@@ -8496,7 +8563,6 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
                 w_active = act_ctl_active;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[1]) begin
@@ -8504,6 +8570,7 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
@@ -8511,6 +8578,7 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
+                w_active_fetched = 1'b0;
                 do_clear = 1'b1;
                 w_advance = 1'b0;
             end
@@ -8519,6 +8587,15 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
         pops = (pops & ~(1 << (1)) | ((do_pop) << (1)));
         clears = (clears & ~(1 << (1)) | ((do_clear) << (1)));
         idle_next = (idle_next & ~(1 << (1)) | ((w_idle) << (1)));
+        active_unfetched = (active_unfetched & ~(1 << (1)) | ((w_active) << (1)));
+        w_active_taken = w_active;
+        if (fetch_grant[1]) begin
+            w_active_taken = w_active_fetched;
+        end
+        active_taken = (active_taken & ~(1 << (1)) | ((w_active_taken) << (1)));
+        if (hit_fetch) begin
+            w_active = w_active_fetched;
+        end
         active_next = (active_next & ~(1 << (1)) | ((w_active) << (1)));
         advance_next = (advance_next & ~(1 << (1)) | ((w_advance) << (1)));
         is_idle = idle$q[2];
@@ -8531,6 +8608,7 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
         hit_set = act_set[2];
         w_idle = is_idle;
         w_active = active$q[2];
+        w_active_fetched = 1'b0;
         w_advance = 1'b0;
         do_push = 1'b0;
         do_pop = 1'b0;
@@ -8565,11 +8643,11 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
                 mask$2$d = stacks$tops_mask$2;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 pc$2$d = pc$2$q + 32'h4;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 pc$2$d = act_set_pc;
                 mask$2$d = act_set_mask;
             end
@@ -8585,7 +8663,6 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
                 w_active = act_ctl_active;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[2]) begin
@@ -8593,6 +8670,7 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
@@ -8600,6 +8678,7 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
+                w_active_fetched = 1'b0;
                 do_clear = 1'b1;
                 w_advance = 1'b0;
             end
@@ -8608,6 +8687,15 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
         pops = (pops & ~(1 << (2)) | ((do_pop) << (2)));
         clears = (clears & ~(1 << (2)) | ((do_clear) << (2)));
         idle_next = (idle_next & ~(1 << (2)) | ((w_idle) << (2)));
+        active_unfetched = (active_unfetched & ~(1 << (2)) | ((w_active) << (2)));
+        w_active_taken = w_active;
+        if (fetch_grant[2]) begin
+            w_active_taken = w_active_fetched;
+        end
+        active_taken = (active_taken & ~(1 << (2)) | ((w_active_taken) << (2)));
+        if (hit_fetch) begin
+            w_active = w_active_fetched;
+        end
         active_next = (active_next & ~(1 << (2)) | ((w_active) << (2)));
         advance_next = (advance_next & ~(1 << (2)) | ((w_advance) << (2)));
         is_idle = idle$q[3];
@@ -8620,6 +8708,7 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
         hit_set = act_set[3];
         w_idle = is_idle;
         w_active = active$q[3];
+        w_active_fetched = 1'b0;
         w_advance = 1'b0;
         do_push = 1'b0;
         do_pop = 1'b0;
@@ -8654,11 +8743,11 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
                 mask$3$d = stacks$tops_mask$3;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 pc$3$d = pc$3$q + 32'h4;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 pc$3$d = act_set_pc;
                 mask$3$d = act_set_mask;
             end
@@ -8674,7 +8763,6 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
                 w_active = act_ctl_active;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[3]) begin
@@ -8682,6 +8770,7 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
@@ -8689,6 +8778,7 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
+                w_active_fetched = 1'b0;
                 do_clear = 1'b1;
                 w_advance = 1'b0;
             end
@@ -8697,14 +8787,26 @@ module simt_core__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,wa
         pops = (pops & ~(1 << (3)) | ((do_pop) << (3)));
         clears = (clears & ~(1 << (3)) | ((do_clear) << (3)));
         idle_next = (idle_next & ~(1 << (3)) | ((w_idle) << (3)));
+        active_unfetched = (active_unfetched & ~(1 << (3)) | ((w_active) << (3)));
+        w_active_taken = w_active;
+        if (fetch_grant[3]) begin
+            w_active_taken = w_active_fetched;
+        end
+        active_taken = (active_taken & ~(1 << (3)) | ((w_active_taken) << (3)));
+        if (hit_fetch) begin
+            w_active = w_active_fetched;
+        end
         active_next = (active_next & ~(1 << (3)) | ((w_active) << (3)));
         advance_next = (advance_next & ~(1 << (3)) | ((w_advance) << (3)));
         advance$d = advance_next;
         fetch_rr$req = active$q;
+        fetch_rr$req_taken = 32'h0;
         if (registered) begin
-            fetch_rr$req = active_next;
+            fetch_rr$req = active_unfetched;
+            fetch_rr$req_taken = active_taken;
             if (reset) begin
                 fetch_rr$req = 32'h0;
+                fetch_rr$req_taken = 32'h0;
             end
         end
         stacks$push = pushes;

@@ -92,6 +92,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
     reg  fetch_rr$clock;
     reg  fetch_rr$reset;
     reg  [3:0] fetch_rr$req;
+    reg  [3:0] fetch_rr$req_taken;
     reg  fetch_rr$advance;
     wire  fetch_rr$valid;
     wire  [1:0] fetch_rr$index;
@@ -266,6 +267,10 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
     reg  w_advance;
     reg  [3:0] advance_next;
     reg  w_active;
+    reg  w_active_fetched;
+    reg  w_active_taken;
+    reg  [3:0] active_unfetched;
+    reg  [3:0] active_taken;
     reg  [3:0] idle_next;
     reg  [3:0] active_next;
     reg  [3:0] end_idle_next;
@@ -326,6 +331,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         .clock(fetch_rr$clock),
         .reset(fetch_rr$reset),
         .req(fetch_rr$req),
+        .req_taken(fetch_rr$req_taken),
         .advance(fetch_rr$advance),
         .valid(fetch_rr$valid),
         .index(fetch_rr$index),
@@ -749,6 +755,8 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         err_ctl_idle = ctl_idle_q$q;
         idle_next = idle$q;
         active_next = active$q;
+        active_unfetched = active$q;
+        active_taken = active$q;
         end_idle_next = end_idle_q$q;
         branch_idle_next = branch_idle_q$q;
         pop_idle_next = pop_idle_q$q;
@@ -767,6 +775,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         hit_set = act_set[0];
         w_idle = is_idle;
         w_active = active$q[0];
+        w_active_fetched = 1'b0;
         w_advance = 1'b0;
         do_push = 1'b0;
         do_pop = 1'b0;
@@ -801,11 +810,11 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                 mask$0$d = stacks$tops_mask$0;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 pc$0$d = pc$0$q + 32'h4;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 pc$0$d = act_set_pc;
                 mask$0$d = act_set_mask;
             end
@@ -821,7 +830,6 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                 w_active = act_ctl_active;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[0]) begin
@@ -829,6 +837,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
@@ -836,6 +845,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
+                w_active_fetched = 1'b0;
                 do_clear = 1'b1;
                 w_advance = 1'b0;
             end
@@ -844,6 +854,15 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         pops = (pops & ~(1 << (0)) | ((do_pop) << (0)));
         clears = (clears & ~(1 << (0)) | ((do_clear) << (0)));
         idle_next = (idle_next & ~(1 << (0)) | ((w_idle) << (0)));
+        active_unfetched = (active_unfetched & ~(1 << (0)) | ((w_active) << (0)));
+        w_active_taken = w_active;
+        if (fetch_grant[0]) begin
+            w_active_taken = w_active_fetched;
+        end
+        active_taken = (active_taken & ~(1 << (0)) | ((w_active_taken) << (0)));
+        if (hit_fetch) begin
+            w_active = w_active_fetched;
+        end
         active_next = (active_next & ~(1 << (0)) | ((w_active) << (0)));
         advance_next = (advance_next & ~(1 << (0)) | ((w_advance) << (0)));
         is_idle = idle$q[1];
@@ -856,6 +875,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         hit_set = act_set[1];
         w_idle = is_idle;
         w_active = active$q[1];
+        w_active_fetched = 1'b0;
         w_advance = 1'b0;
         do_push = 1'b0;
         do_pop = 1'b0;
@@ -890,11 +910,11 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                 mask$1$d = stacks$tops_mask$1;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 pc$1$d = pc$1$q + 32'h4;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 pc$1$d = act_set_pc;
                 mask$1$d = act_set_mask;
             end
@@ -910,7 +930,6 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                 w_active = act_ctl_active;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[1]) begin
@@ -918,6 +937,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
@@ -925,6 +945,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
+                w_active_fetched = 1'b0;
                 do_clear = 1'b1;
                 w_advance = 1'b0;
             end
@@ -933,6 +954,15 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         pops = (pops & ~(1 << (1)) | ((do_pop) << (1)));
         clears = (clears & ~(1 << (1)) | ((do_clear) << (1)));
         idle_next = (idle_next & ~(1 << (1)) | ((w_idle) << (1)));
+        active_unfetched = (active_unfetched & ~(1 << (1)) | ((w_active) << (1)));
+        w_active_taken = w_active;
+        if (fetch_grant[1]) begin
+            w_active_taken = w_active_fetched;
+        end
+        active_taken = (active_taken & ~(1 << (1)) | ((w_active_taken) << (1)));
+        if (hit_fetch) begin
+            w_active = w_active_fetched;
+        end
         active_next = (active_next & ~(1 << (1)) | ((w_active) << (1)));
         advance_next = (advance_next & ~(1 << (1)) | ((w_advance) << (1)));
         is_idle = idle$q[2];
@@ -945,6 +975,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         hit_set = act_set[2];
         w_idle = is_idle;
         w_active = active$q[2];
+        w_active_fetched = 1'b0;
         w_advance = 1'b0;
         do_push = 1'b0;
         do_pop = 1'b0;
@@ -979,11 +1010,11 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                 mask$2$d = stacks$tops_mask$2;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 pc$2$d = pc$2$q + 32'h4;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 pc$2$d = act_set_pc;
                 mask$2$d = act_set_mask;
             end
@@ -999,7 +1030,6 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                 w_active = act_ctl_active;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[2]) begin
@@ -1007,6 +1037,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
@@ -1014,6 +1045,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
+                w_active_fetched = 1'b0;
                 do_clear = 1'b1;
                 w_advance = 1'b0;
             end
@@ -1022,6 +1054,15 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         pops = (pops & ~(1 << (2)) | ((do_pop) << (2)));
         clears = (clears & ~(1 << (2)) | ((do_clear) << (2)));
         idle_next = (idle_next & ~(1 << (2)) | ((w_idle) << (2)));
+        active_unfetched = (active_unfetched & ~(1 << (2)) | ((w_active) << (2)));
+        w_active_taken = w_active;
+        if (fetch_grant[2]) begin
+            w_active_taken = w_active_fetched;
+        end
+        active_taken = (active_taken & ~(1 << (2)) | ((w_active_taken) << (2)));
+        if (hit_fetch) begin
+            w_active = w_active_fetched;
+        end
         active_next = (active_next & ~(1 << (2)) | ((w_active) << (2)));
         advance_next = (advance_next & ~(1 << (2)) | ((w_advance) << (2)));
         is_idle = idle$q[3];
@@ -1034,6 +1075,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         hit_set = act_set[3];
         w_idle = is_idle;
         w_active = active$q[3];
+        w_active_fetched = 1'b0;
         w_advance = 1'b0;
         do_push = 1'b0;
         do_pop = 1'b0;
@@ -1068,11 +1110,11 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                 mask$3$d = stacks$tops_mask$3;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 pc$3$d = pc$3$q + 32'h4;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 pc$3$d = act_set_pc;
                 mask$3$d = act_set_mask;
             end
@@ -1088,7 +1130,6 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                 w_active = act_ctl_active;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[3]) begin
@@ -1096,6 +1137,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
@@ -1103,6 +1145,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
+                w_active_fetched = 1'b0;
                 do_clear = 1'b1;
                 w_advance = 1'b0;
             end
@@ -1111,14 +1154,26 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         pops = (pops & ~(1 << (3)) | ((do_pop) << (3)));
         clears = (clears & ~(1 << (3)) | ((do_clear) << (3)));
         idle_next = (idle_next & ~(1 << (3)) | ((w_idle) << (3)));
+        active_unfetched = (active_unfetched & ~(1 << (3)) | ((w_active) << (3)));
+        w_active_taken = w_active;
+        if (fetch_grant[3]) begin
+            w_active_taken = w_active_fetched;
+        end
+        active_taken = (active_taken & ~(1 << (3)) | ((w_active_taken) << (3)));
+        if (hit_fetch) begin
+            w_active = w_active_fetched;
+        end
         active_next = (active_next & ~(1 << (3)) | ((w_active) << (3)));
         advance_next = (advance_next & ~(1 << (3)) | ((w_advance) << (3)));
         advance$d = advance_next;
         fetch_rr$req = active$q;
+        fetch_rr$req_taken = 32'h0;
         if (registered) begin
-            fetch_rr$req = active_next;
+            fetch_rr$req = active_unfetched;
+            fetch_rr$req_taken = active_taken;
             if (reset) begin
                 fetch_rr$req = 32'h0;
+                fetch_rr$req_taken = 32'h0;
             end
         end
         stacks$push = pushes;
@@ -1397,11 +1452,12 @@ module warp_scheduler__fetch_enc(req,valid,index,grant);
     end
 endmodule // warp_scheduler__fetch_enc
 
-module warp_scheduler__fetch_rr(clock,reset,req,advance,valid,index,grant);
+module warp_scheduler__fetch_rr(clock,reset,req,req_taken,advance,valid,index,grant);
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  [3:0] req;
+    input wire  [3:0] req_taken;
     input wire  advance;
     output reg  valid;
     output reg  [1:0] index;
@@ -1423,6 +1479,12 @@ module warp_scheduler__fetch_rr(clock,reset,req,advance,valid,index,grant);
     reg  [3:0] grant_above;
     reg  [3:0] grant_low;
     reg  [3:0] one_hot;
+    reg  taken;
+    reg  [3:0] above_taken;
+    reg  [3:0] req_above_taken;
+    reg  [3:0] grant_above_taken;
+    reg  [3:0] grant_low_taken;
+    reg  [3:0] one_hot_taken;
     reg  [1:0] pick;
     // Sub module instances
     warp_scheduler__active above(
@@ -1442,11 +1504,17 @@ module warp_scheduler__fetch_rr(clock,reset,req,advance,valid,index,grant);
         above$d = above$q;
         grant_q$d = grant_q$q;
         above_now = above$q;
-        if (lookahead & advance & |grant_q$q) begin
-            above_now = ~(grant_q$q | (grant_q$q - 32'h1));
-        end
         if (lookahead & reset) begin
             above_now = above_at_reset;
+        end
+        taken = lookahead & advance & |grant_q$q & ~reset;
+        above_taken = ~(grant_q$q | (grant_q$q - 32'h1));
+        req_above_taken = req_taken & above_taken;
+        grant_above_taken = req_above_taken & (~req_above_taken + 32'h1);
+        grant_low_taken = req_taken & (~req_taken + 32'h1);
+        one_hot_taken = grant_low_taken;
+        if (|req_above_taken) begin
+            one_hot_taken = grant_above_taken;
         end
         req_above = req & above_now;
         grant_above = req_above & (~req_above + 32'h1);
@@ -1471,6 +1539,9 @@ module warp_scheduler__fetch_rr(clock,reset,req,advance,valid,index,grant);
         end
         index = pick;
         grant_q$d = one_hot;
+        if (taken) begin
+            grant_q$d = one_hot_taken;
+        end
         if (lookahead) begin
             valid = |shown;
             grant = grant_q$q;
@@ -1481,6 +1552,9 @@ module warp_scheduler__fetch_rr(clock,reset,req,advance,valid,index,grant);
         end
         if (lookahead) begin
             above$d = above_now;
+            if (taken) begin
+                above$d = above_taken;
+            end
         end
         else if (reset) begin
             above$d = above_at_reset;

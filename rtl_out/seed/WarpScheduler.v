@@ -256,6 +256,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
     reg  fetch_rr$clock;
     reg  fetch_rr$reset;
     reg  [7:0] fetch_rr$req;
+    reg  [7:0] fetch_rr$req_taken;
     reg  fetch_rr$advance;
     wire  fetch_rr$valid;
     wire  [2:0] fetch_rr$index;
@@ -466,6 +467,10 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
     reg  w_advance;
     reg  [7:0] advance_next;
     reg  w_active;
+    reg  w_active_fetched;
+    reg  w_active_taken;
+    reg  [7:0] active_unfetched;
+    reg  [7:0] active_taken;
     reg  [7:0] idle_next;
     reg  [7:0] active_next;
     reg  [7:0] end_idle_next;
@@ -534,6 +539,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         .clock(fetch_rr$clock),
         .reset(fetch_rr$reset),
         .req(fetch_rr$req),
+        .req_taken(fetch_rr$req_taken),
         .advance(fetch_rr$advance),
         .valid(fetch_rr$valid),
         .index(fetch_rr$index),
@@ -1077,6 +1083,8 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         err_ctl_idle = ctl_idle_q$q;
         idle_next = idle$q;
         active_next = active$q;
+        active_unfetched = active$q;
+        active_taken = active$q;
         end_idle_next = end_idle_q$q;
         branch_idle_next = branch_idle_q$q;
         pop_idle_next = pop_idle_q$q;
@@ -1095,6 +1103,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         hit_set = act_set[0];
         w_idle = is_idle;
         w_active = active$q[0];
+        w_active_fetched = 1'b0;
         w_advance = 1'b0;
         do_push = 1'b0;
         do_pop = 1'b0;
@@ -1129,11 +1138,11 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 mask$0$d = stacks$tops_mask$0;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 pc$0$d = pc$0$q + 32'h4;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 pc$0$d = act_set_pc;
                 mask$0$d = act_set_mask;
             end
@@ -1149,7 +1158,6 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 w_active = act_ctl_active;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[0]) begin
@@ -1157,6 +1165,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
@@ -1164,6 +1173,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
+                w_active_fetched = 1'b0;
                 do_clear = 1'b1;
                 w_advance = 1'b0;
             end
@@ -1172,6 +1182,15 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         pops = (pops & ~(1 << (0)) | ((do_pop) << (0)));
         clears = (clears & ~(1 << (0)) | ((do_clear) << (0)));
         idle_next = (idle_next & ~(1 << (0)) | ((w_idle) << (0)));
+        active_unfetched = (active_unfetched & ~(1 << (0)) | ((w_active) << (0)));
+        w_active_taken = w_active;
+        if (fetch_grant[0]) begin
+            w_active_taken = w_active_fetched;
+        end
+        active_taken = (active_taken & ~(1 << (0)) | ((w_active_taken) << (0)));
+        if (hit_fetch) begin
+            w_active = w_active_fetched;
+        end
         active_next = (active_next & ~(1 << (0)) | ((w_active) << (0)));
         advance_next = (advance_next & ~(1 << (0)) | ((w_advance) << (0)));
         is_idle = idle$q[1];
@@ -1184,6 +1203,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         hit_set = act_set[1];
         w_idle = is_idle;
         w_active = active$q[1];
+        w_active_fetched = 1'b0;
         w_advance = 1'b0;
         do_push = 1'b0;
         do_pop = 1'b0;
@@ -1218,11 +1238,11 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 mask$1$d = stacks$tops_mask$1;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 pc$1$d = pc$1$q + 32'h4;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 pc$1$d = act_set_pc;
                 mask$1$d = act_set_mask;
             end
@@ -1238,7 +1258,6 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 w_active = act_ctl_active;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[1]) begin
@@ -1246,6 +1265,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
@@ -1253,6 +1273,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
+                w_active_fetched = 1'b0;
                 do_clear = 1'b1;
                 w_advance = 1'b0;
             end
@@ -1261,6 +1282,15 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         pops = (pops & ~(1 << (1)) | ((do_pop) << (1)));
         clears = (clears & ~(1 << (1)) | ((do_clear) << (1)));
         idle_next = (idle_next & ~(1 << (1)) | ((w_idle) << (1)));
+        active_unfetched = (active_unfetched & ~(1 << (1)) | ((w_active) << (1)));
+        w_active_taken = w_active;
+        if (fetch_grant[1]) begin
+            w_active_taken = w_active_fetched;
+        end
+        active_taken = (active_taken & ~(1 << (1)) | ((w_active_taken) << (1)));
+        if (hit_fetch) begin
+            w_active = w_active_fetched;
+        end
         active_next = (active_next & ~(1 << (1)) | ((w_active) << (1)));
         advance_next = (advance_next & ~(1 << (1)) | ((w_advance) << (1)));
         is_idle = idle$q[2];
@@ -1273,6 +1303,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         hit_set = act_set[2];
         w_idle = is_idle;
         w_active = active$q[2];
+        w_active_fetched = 1'b0;
         w_advance = 1'b0;
         do_push = 1'b0;
         do_pop = 1'b0;
@@ -1307,11 +1338,11 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 mask$2$d = stacks$tops_mask$2;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 pc$2$d = pc$2$q + 32'h4;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 pc$2$d = act_set_pc;
                 mask$2$d = act_set_mask;
             end
@@ -1327,7 +1358,6 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 w_active = act_ctl_active;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[2]) begin
@@ -1335,6 +1365,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
@@ -1342,6 +1373,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
+                w_active_fetched = 1'b0;
                 do_clear = 1'b1;
                 w_advance = 1'b0;
             end
@@ -1350,6 +1382,15 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         pops = (pops & ~(1 << (2)) | ((do_pop) << (2)));
         clears = (clears & ~(1 << (2)) | ((do_clear) << (2)));
         idle_next = (idle_next & ~(1 << (2)) | ((w_idle) << (2)));
+        active_unfetched = (active_unfetched & ~(1 << (2)) | ((w_active) << (2)));
+        w_active_taken = w_active;
+        if (fetch_grant[2]) begin
+            w_active_taken = w_active_fetched;
+        end
+        active_taken = (active_taken & ~(1 << (2)) | ((w_active_taken) << (2)));
+        if (hit_fetch) begin
+            w_active = w_active_fetched;
+        end
         active_next = (active_next & ~(1 << (2)) | ((w_active) << (2)));
         advance_next = (advance_next & ~(1 << (2)) | ((w_advance) << (2)));
         is_idle = idle$q[3];
@@ -1362,6 +1403,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         hit_set = act_set[3];
         w_idle = is_idle;
         w_active = active$q[3];
+        w_active_fetched = 1'b0;
         w_advance = 1'b0;
         do_push = 1'b0;
         do_pop = 1'b0;
@@ -1396,11 +1438,11 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 mask$3$d = stacks$tops_mask$3;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 pc$3$d = pc$3$q + 32'h4;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 pc$3$d = act_set_pc;
                 mask$3$d = act_set_mask;
             end
@@ -1416,7 +1458,6 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 w_active = act_ctl_active;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[3]) begin
@@ -1424,6 +1465,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
@@ -1431,6 +1473,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
+                w_active_fetched = 1'b0;
                 do_clear = 1'b1;
                 w_advance = 1'b0;
             end
@@ -1439,6 +1482,15 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         pops = (pops & ~(1 << (3)) | ((do_pop) << (3)));
         clears = (clears & ~(1 << (3)) | ((do_clear) << (3)));
         idle_next = (idle_next & ~(1 << (3)) | ((w_idle) << (3)));
+        active_unfetched = (active_unfetched & ~(1 << (3)) | ((w_active) << (3)));
+        w_active_taken = w_active;
+        if (fetch_grant[3]) begin
+            w_active_taken = w_active_fetched;
+        end
+        active_taken = (active_taken & ~(1 << (3)) | ((w_active_taken) << (3)));
+        if (hit_fetch) begin
+            w_active = w_active_fetched;
+        end
         active_next = (active_next & ~(1 << (3)) | ((w_active) << (3)));
         advance_next = (advance_next & ~(1 << (3)) | ((w_advance) << (3)));
         is_idle = idle$q[4];
@@ -1451,6 +1503,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         hit_set = act_set[4];
         w_idle = is_idle;
         w_active = active$q[4];
+        w_active_fetched = 1'b0;
         w_advance = 1'b0;
         do_push = 1'b0;
         do_pop = 1'b0;
@@ -1485,11 +1538,11 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 mask$4$d = stacks$tops_mask$4;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 pc$4$d = pc$4$q + 32'h4;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 pc$4$d = act_set_pc;
                 mask$4$d = act_set_mask;
             end
@@ -1505,7 +1558,6 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 w_active = act_ctl_active;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[4]) begin
@@ -1513,6 +1565,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
@@ -1520,6 +1573,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
+                w_active_fetched = 1'b0;
                 do_clear = 1'b1;
                 w_advance = 1'b0;
             end
@@ -1528,6 +1582,15 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         pops = (pops & ~(1 << (4)) | ((do_pop) << (4)));
         clears = (clears & ~(1 << (4)) | ((do_clear) << (4)));
         idle_next = (idle_next & ~(1 << (4)) | ((w_idle) << (4)));
+        active_unfetched = (active_unfetched & ~(1 << (4)) | ((w_active) << (4)));
+        w_active_taken = w_active;
+        if (fetch_grant[4]) begin
+            w_active_taken = w_active_fetched;
+        end
+        active_taken = (active_taken & ~(1 << (4)) | ((w_active_taken) << (4)));
+        if (hit_fetch) begin
+            w_active = w_active_fetched;
+        end
         active_next = (active_next & ~(1 << (4)) | ((w_active) << (4)));
         advance_next = (advance_next & ~(1 << (4)) | ((w_advance) << (4)));
         is_idle = idle$q[5];
@@ -1540,6 +1603,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         hit_set = act_set[5];
         w_idle = is_idle;
         w_active = active$q[5];
+        w_active_fetched = 1'b0;
         w_advance = 1'b0;
         do_push = 1'b0;
         do_pop = 1'b0;
@@ -1574,11 +1638,11 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 mask$5$d = stacks$tops_mask$5;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 pc$5$d = pc$5$q + 32'h4;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 pc$5$d = act_set_pc;
                 mask$5$d = act_set_mask;
             end
@@ -1594,7 +1658,6 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 w_active = act_ctl_active;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[5]) begin
@@ -1602,6 +1665,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
@@ -1609,6 +1673,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
+                w_active_fetched = 1'b0;
                 do_clear = 1'b1;
                 w_advance = 1'b0;
             end
@@ -1617,6 +1682,15 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         pops = (pops & ~(1 << (5)) | ((do_pop) << (5)));
         clears = (clears & ~(1 << (5)) | ((do_clear) << (5)));
         idle_next = (idle_next & ~(1 << (5)) | ((w_idle) << (5)));
+        active_unfetched = (active_unfetched & ~(1 << (5)) | ((w_active) << (5)));
+        w_active_taken = w_active;
+        if (fetch_grant[5]) begin
+            w_active_taken = w_active_fetched;
+        end
+        active_taken = (active_taken & ~(1 << (5)) | ((w_active_taken) << (5)));
+        if (hit_fetch) begin
+            w_active = w_active_fetched;
+        end
         active_next = (active_next & ~(1 << (5)) | ((w_active) << (5)));
         advance_next = (advance_next & ~(1 << (5)) | ((w_advance) << (5)));
         is_idle = idle$q[6];
@@ -1629,6 +1703,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         hit_set = act_set[6];
         w_idle = is_idle;
         w_active = active$q[6];
+        w_active_fetched = 1'b0;
         w_advance = 1'b0;
         do_push = 1'b0;
         do_pop = 1'b0;
@@ -1663,11 +1738,11 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 mask$6$d = stacks$tops_mask$6;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 pc$6$d = pc$6$q + 32'h4;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 pc$6$d = act_set_pc;
                 mask$6$d = act_set_mask;
             end
@@ -1683,7 +1758,6 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 w_active = act_ctl_active;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[6]) begin
@@ -1691,6 +1765,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
@@ -1698,6 +1773,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
+                w_active_fetched = 1'b0;
                 do_clear = 1'b1;
                 w_advance = 1'b0;
             end
@@ -1706,6 +1782,15 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         pops = (pops & ~(1 << (6)) | ((do_pop) << (6)));
         clears = (clears & ~(1 << (6)) | ((do_clear) << (6)));
         idle_next = (idle_next & ~(1 << (6)) | ((w_idle) << (6)));
+        active_unfetched = (active_unfetched & ~(1 << (6)) | ((w_active) << (6)));
+        w_active_taken = w_active;
+        if (fetch_grant[6]) begin
+            w_active_taken = w_active_fetched;
+        end
+        active_taken = (active_taken & ~(1 << (6)) | ((w_active_taken) << (6)));
+        if (hit_fetch) begin
+            w_active = w_active_fetched;
+        end
         active_next = (active_next & ~(1 << (6)) | ((w_active) << (6)));
         advance_next = (advance_next & ~(1 << (6)) | ((w_advance) << (6)));
         is_idle = idle$q[7];
@@ -1718,6 +1803,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         hit_set = act_set[7];
         w_idle = is_idle;
         w_active = active$q[7];
+        w_active_fetched = 1'b0;
         w_advance = 1'b0;
         do_push = 1'b0;
         do_pop = 1'b0;
@@ -1752,11 +1838,11 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 mask$7$d = stacks$tops_mask$7;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 pc$7$d = pc$7$q + 32'h4;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 pc$7$d = act_set_pc;
                 mask$7$d = act_set_mask;
             end
@@ -1772,7 +1858,6 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
                 w_active = act_ctl_active;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[7]) begin
@@ -1780,6 +1865,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
@@ -1787,6 +1873,7 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
+                w_active_fetched = 1'b0;
                 do_clear = 1'b1;
                 w_advance = 1'b0;
             end
@@ -1795,14 +1882,26 @@ module WarpScheduler__core(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc
         pops = (pops & ~(1 << (7)) | ((do_pop) << (7)));
         clears = (clears & ~(1 << (7)) | ((do_clear) << (7)));
         idle_next = (idle_next & ~(1 << (7)) | ((w_idle) << (7)));
+        active_unfetched = (active_unfetched & ~(1 << (7)) | ((w_active) << (7)));
+        w_active_taken = w_active;
+        if (fetch_grant[7]) begin
+            w_active_taken = w_active_fetched;
+        end
+        active_taken = (active_taken & ~(1 << (7)) | ((w_active_taken) << (7)));
+        if (hit_fetch) begin
+            w_active = w_active_fetched;
+        end
         active_next = (active_next & ~(1 << (7)) | ((w_active) << (7)));
         advance_next = (advance_next & ~(1 << (7)) | ((w_advance) << (7)));
         advance$d = advance_next;
         fetch_rr$req = active$q;
+        fetch_rr$req_taken = 32'h0;
         if (registered) begin
-            fetch_rr$req = active_next;
+            fetch_rr$req = active_unfetched;
+            fetch_rr$req_taken = active_taken;
             if (reset) begin
                 fetch_rr$req = 32'h0;
+                fetch_rr$req_taken = 32'h0;
             end
         end
         stacks$push = pushes;
@@ -2261,11 +2360,12 @@ module WarpScheduler__core_fetch_enc(req,valid,index,grant);
     end
 endmodule // WarpScheduler__core_fetch_enc
 
-module WarpScheduler__core_fetch_rr(clock,reset,req,advance,valid,index,grant);
+module WarpScheduler__core_fetch_rr(clock,reset,req,req_taken,advance,valid,index,grant);
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  [7:0] req;
+    input wire  [7:0] req_taken;
     input wire  advance;
     output reg  valid;
     output reg  [2:0] index;
@@ -2287,6 +2387,12 @@ module WarpScheduler__core_fetch_rr(clock,reset,req,advance,valid,index,grant);
     reg  [7:0] grant_above;
     reg  [7:0] grant_low;
     reg  [7:0] one_hot;
+    reg  taken;
+    reg  [7:0] above_taken;
+    reg  [7:0] req_above_taken;
+    reg  [7:0] grant_above_taken;
+    reg  [7:0] grant_low_taken;
+    reg  [7:0] one_hot_taken;
     reg  [2:0] pick;
     // Sub module instances
     WarpScheduler__core_active above(
@@ -2306,11 +2412,17 @@ module WarpScheduler__core_fetch_rr(clock,reset,req,advance,valid,index,grant);
         above$d = above$q;
         grant_q$d = grant_q$q;
         above_now = above$q;
-        if (lookahead & advance & |grant_q$q) begin
-            above_now = ~(grant_q$q | (grant_q$q - 32'h1));
-        end
         if (lookahead & reset) begin
             above_now = above_at_reset;
+        end
+        taken = lookahead & advance & |grant_q$q & ~reset;
+        above_taken = ~(grant_q$q | (grant_q$q - 32'h1));
+        req_above_taken = req_taken & above_taken;
+        grant_above_taken = req_above_taken & (~req_above_taken + 32'h1);
+        grant_low_taken = req_taken & (~req_taken + 32'h1);
+        one_hot_taken = grant_low_taken;
+        if (|req_above_taken) begin
+            one_hot_taken = grant_above_taken;
         end
         req_above = req & above_now;
         grant_above = req_above & (~req_above + 32'h1);
@@ -2347,6 +2459,9 @@ module WarpScheduler__core_fetch_rr(clock,reset,req,advance,valid,index,grant);
         end
         index = pick;
         grant_q$d = one_hot;
+        if (taken) begin
+            grant_q$d = one_hot_taken;
+        end
         if (lookahead) begin
             valid = |shown;
             grant = grant_q$q;
@@ -2357,6 +2472,9 @@ module WarpScheduler__core_fetch_rr(clock,reset,req,advance,valid,index,grant);
         end
         if (lookahead) begin
             above$d = above_now;
+            if (taken) begin
+                above$d = above_taken;
+            end
         end
         else if (reset) begin
             above$d = above_at_reset;

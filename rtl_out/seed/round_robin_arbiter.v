@@ -5,11 +5,12 @@
 // Parameters: warps=8 threads=32 pc_width=32 stack_depth=8 (warp id bits=3, stack pointer bits=4)
 // Clock: `clock`, rising edge; reset is synchronous and active high
 
-module round_robin_arbiter(clock,reset,req,advance,valid,index,grant);
+module round_robin_arbiter(clock,reset,req,req_taken,advance,valid,index,grant);
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  [7:0] req;
+    input wire  [7:0] req_taken;
     input wire  advance;
     output reg  valid;
     output reg  [2:0] index;
@@ -31,6 +32,12 @@ module round_robin_arbiter(clock,reset,req,advance,valid,index,grant);
     reg  [7:0] grant_above;
     reg  [7:0] grant_low;
     reg  [7:0] one_hot;
+    reg  taken;
+    reg  [7:0] above_taken;
+    reg  [7:0] req_above_taken;
+    reg  [7:0] grant_above_taken;
+    reg  [7:0] grant_low_taken;
+    reg  [7:0] one_hot_taken;
     reg  [2:0] pick;
     // Sub module instances
     round_robin_arbiter__above above(
@@ -50,11 +57,17 @@ module round_robin_arbiter(clock,reset,req,advance,valid,index,grant);
         above$d = above$q;
         grant_q$d = grant_q$q;
         above_now = above$q;
-        if (lookahead & advance & |grant_q$q) begin
-            above_now = ~(grant_q$q | (grant_q$q - 32'h1));
-        end
         if (lookahead & reset) begin
             above_now = above_at_reset;
+        end
+        taken = lookahead & advance & |grant_q$q & ~reset;
+        above_taken = ~(grant_q$q | (grant_q$q - 32'h1));
+        req_above_taken = req_taken & above_taken;
+        grant_above_taken = req_above_taken & (~req_above_taken + 32'h1);
+        grant_low_taken = req_taken & (~req_taken + 32'h1);
+        one_hot_taken = grant_low_taken;
+        if (|req_above_taken) begin
+            one_hot_taken = grant_above_taken;
         end
         req_above = req & above_now;
         grant_above = req_above & (~req_above + 32'h1);
@@ -91,6 +104,9 @@ module round_robin_arbiter(clock,reset,req,advance,valid,index,grant);
         end
         index = pick;
         grant_q$d = one_hot;
+        if (taken) begin
+            grant_q$d = one_hot_taken;
+        end
         if (lookahead) begin
             valid = |shown;
             grant = grant_q$q;
@@ -101,6 +117,9 @@ module round_robin_arbiter(clock,reset,req,advance,valid,index,grant);
         end
         if (lookahead) begin
             above$d = above_now;
+            if (taken) begin
+                above$d = above_taken;
+            end
         end
         else if (reset) begin
             above$d = above_at_reset;

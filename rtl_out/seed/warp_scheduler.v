@@ -100,6 +100,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
     reg  fetch_rr$clock;
     reg  fetch_rr$reset;
     reg  [7:0] fetch_rr$req;
+    reg  [7:0] fetch_rr$req_taken;
     reg  fetch_rr$advance;
     wire  fetch_rr$valid;
     wire  [2:0] fetch_rr$index;
@@ -310,6 +311,10 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
     reg  w_advance;
     reg  [7:0] advance_next;
     reg  w_active;
+    reg  w_active_fetched;
+    reg  w_active_taken;
+    reg  [7:0] active_unfetched;
+    reg  [7:0] active_taken;
     reg  [7:0] idle_next;
     reg  [7:0] active_next;
     reg  [7:0] end_idle_next;
@@ -378,6 +383,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         .clock(fetch_rr$clock),
         .reset(fetch_rr$reset),
         .req(fetch_rr$req),
+        .req_taken(fetch_rr$req_taken),
         .advance(fetch_rr$advance),
         .valid(fetch_rr$valid),
         .index(fetch_rr$index),
@@ -921,6 +927,8 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         err_ctl_idle = ctl_idle_q$q;
         idle_next = idle$q;
         active_next = active$q;
+        active_unfetched = active$q;
+        active_taken = active$q;
         end_idle_next = end_idle_q$q;
         branch_idle_next = branch_idle_q$q;
         pop_idle_next = pop_idle_q$q;
@@ -939,6 +947,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         hit_set = act_set[0];
         w_idle = is_idle;
         w_active = active$q[0];
+        w_active_fetched = 1'b0;
         w_advance = 1'b0;
         do_push = 1'b0;
         do_pop = 1'b0;
@@ -973,11 +982,11 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                 mask$0$d = stacks$tops_mask$0;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 pc$0$d = pc$0$q + 32'h4;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 pc$0$d = act_set_pc;
                 mask$0$d = act_set_mask;
             end
@@ -993,7 +1002,6 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                 w_active = act_ctl_active;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[0]) begin
@@ -1001,6 +1009,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
@@ -1008,6 +1017,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
+                w_active_fetched = 1'b0;
                 do_clear = 1'b1;
                 w_advance = 1'b0;
             end
@@ -1016,6 +1026,15 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         pops = (pops & ~(1 << (0)) | ((do_pop) << (0)));
         clears = (clears & ~(1 << (0)) | ((do_clear) << (0)));
         idle_next = (idle_next & ~(1 << (0)) | ((w_idle) << (0)));
+        active_unfetched = (active_unfetched & ~(1 << (0)) | ((w_active) << (0)));
+        w_active_taken = w_active;
+        if (fetch_grant[0]) begin
+            w_active_taken = w_active_fetched;
+        end
+        active_taken = (active_taken & ~(1 << (0)) | ((w_active_taken) << (0)));
+        if (hit_fetch) begin
+            w_active = w_active_fetched;
+        end
         active_next = (active_next & ~(1 << (0)) | ((w_active) << (0)));
         advance_next = (advance_next & ~(1 << (0)) | ((w_advance) << (0)));
         is_idle = idle$q[1];
@@ -1028,6 +1047,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         hit_set = act_set[1];
         w_idle = is_idle;
         w_active = active$q[1];
+        w_active_fetched = 1'b0;
         w_advance = 1'b0;
         do_push = 1'b0;
         do_pop = 1'b0;
@@ -1062,11 +1082,11 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                 mask$1$d = stacks$tops_mask$1;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 pc$1$d = pc$1$q + 32'h4;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 pc$1$d = act_set_pc;
                 mask$1$d = act_set_mask;
             end
@@ -1082,7 +1102,6 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                 w_active = act_ctl_active;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[1]) begin
@@ -1090,6 +1109,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
@@ -1097,6 +1117,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
+                w_active_fetched = 1'b0;
                 do_clear = 1'b1;
                 w_advance = 1'b0;
             end
@@ -1105,6 +1126,15 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         pops = (pops & ~(1 << (1)) | ((do_pop) << (1)));
         clears = (clears & ~(1 << (1)) | ((do_clear) << (1)));
         idle_next = (idle_next & ~(1 << (1)) | ((w_idle) << (1)));
+        active_unfetched = (active_unfetched & ~(1 << (1)) | ((w_active) << (1)));
+        w_active_taken = w_active;
+        if (fetch_grant[1]) begin
+            w_active_taken = w_active_fetched;
+        end
+        active_taken = (active_taken & ~(1 << (1)) | ((w_active_taken) << (1)));
+        if (hit_fetch) begin
+            w_active = w_active_fetched;
+        end
         active_next = (active_next & ~(1 << (1)) | ((w_active) << (1)));
         advance_next = (advance_next & ~(1 << (1)) | ((w_advance) << (1)));
         is_idle = idle$q[2];
@@ -1117,6 +1147,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         hit_set = act_set[2];
         w_idle = is_idle;
         w_active = active$q[2];
+        w_active_fetched = 1'b0;
         w_advance = 1'b0;
         do_push = 1'b0;
         do_pop = 1'b0;
@@ -1151,11 +1182,11 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                 mask$2$d = stacks$tops_mask$2;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 pc$2$d = pc$2$q + 32'h4;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 pc$2$d = act_set_pc;
                 mask$2$d = act_set_mask;
             end
@@ -1171,7 +1202,6 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                 w_active = act_ctl_active;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[2]) begin
@@ -1179,6 +1209,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
@@ -1186,6 +1217,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
+                w_active_fetched = 1'b0;
                 do_clear = 1'b1;
                 w_advance = 1'b0;
             end
@@ -1194,6 +1226,15 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         pops = (pops & ~(1 << (2)) | ((do_pop) << (2)));
         clears = (clears & ~(1 << (2)) | ((do_clear) << (2)));
         idle_next = (idle_next & ~(1 << (2)) | ((w_idle) << (2)));
+        active_unfetched = (active_unfetched & ~(1 << (2)) | ((w_active) << (2)));
+        w_active_taken = w_active;
+        if (fetch_grant[2]) begin
+            w_active_taken = w_active_fetched;
+        end
+        active_taken = (active_taken & ~(1 << (2)) | ((w_active_taken) << (2)));
+        if (hit_fetch) begin
+            w_active = w_active_fetched;
+        end
         active_next = (active_next & ~(1 << (2)) | ((w_active) << (2)));
         advance_next = (advance_next & ~(1 << (2)) | ((w_advance) << (2)));
         is_idle = idle$q[3];
@@ -1206,6 +1247,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         hit_set = act_set[3];
         w_idle = is_idle;
         w_active = active$q[3];
+        w_active_fetched = 1'b0;
         w_advance = 1'b0;
         do_push = 1'b0;
         do_pop = 1'b0;
@@ -1240,11 +1282,11 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                 mask$3$d = stacks$tops_mask$3;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 pc$3$d = pc$3$q + 32'h4;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 pc$3$d = act_set_pc;
                 mask$3$d = act_set_mask;
             end
@@ -1260,7 +1302,6 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                 w_active = act_ctl_active;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[3]) begin
@@ -1268,6 +1309,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
@@ -1275,6 +1317,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
+                w_active_fetched = 1'b0;
                 do_clear = 1'b1;
                 w_advance = 1'b0;
             end
@@ -1283,6 +1326,15 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         pops = (pops & ~(1 << (3)) | ((do_pop) << (3)));
         clears = (clears & ~(1 << (3)) | ((do_clear) << (3)));
         idle_next = (idle_next & ~(1 << (3)) | ((w_idle) << (3)));
+        active_unfetched = (active_unfetched & ~(1 << (3)) | ((w_active) << (3)));
+        w_active_taken = w_active;
+        if (fetch_grant[3]) begin
+            w_active_taken = w_active_fetched;
+        end
+        active_taken = (active_taken & ~(1 << (3)) | ((w_active_taken) << (3)));
+        if (hit_fetch) begin
+            w_active = w_active_fetched;
+        end
         active_next = (active_next & ~(1 << (3)) | ((w_active) << (3)));
         advance_next = (advance_next & ~(1 << (3)) | ((w_advance) << (3)));
         is_idle = idle$q[4];
@@ -1295,6 +1347,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         hit_set = act_set[4];
         w_idle = is_idle;
         w_active = active$q[4];
+        w_active_fetched = 1'b0;
         w_advance = 1'b0;
         do_push = 1'b0;
         do_pop = 1'b0;
@@ -1329,11 +1382,11 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                 mask$4$d = stacks$tops_mask$4;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 pc$4$d = pc$4$q + 32'h4;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 pc$4$d = act_set_pc;
                 mask$4$d = act_set_mask;
             end
@@ -1349,7 +1402,6 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                 w_active = act_ctl_active;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[4]) begin
@@ -1357,6 +1409,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
@@ -1364,6 +1417,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
+                w_active_fetched = 1'b0;
                 do_clear = 1'b1;
                 w_advance = 1'b0;
             end
@@ -1372,6 +1426,15 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         pops = (pops & ~(1 << (4)) | ((do_pop) << (4)));
         clears = (clears & ~(1 << (4)) | ((do_clear) << (4)));
         idle_next = (idle_next & ~(1 << (4)) | ((w_idle) << (4)));
+        active_unfetched = (active_unfetched & ~(1 << (4)) | ((w_active) << (4)));
+        w_active_taken = w_active;
+        if (fetch_grant[4]) begin
+            w_active_taken = w_active_fetched;
+        end
+        active_taken = (active_taken & ~(1 << (4)) | ((w_active_taken) << (4)));
+        if (hit_fetch) begin
+            w_active = w_active_fetched;
+        end
         active_next = (active_next & ~(1 << (4)) | ((w_active) << (4)));
         advance_next = (advance_next & ~(1 << (4)) | ((w_advance) << (4)));
         is_idle = idle$q[5];
@@ -1384,6 +1447,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         hit_set = act_set[5];
         w_idle = is_idle;
         w_active = active$q[5];
+        w_active_fetched = 1'b0;
         w_advance = 1'b0;
         do_push = 1'b0;
         do_pop = 1'b0;
@@ -1418,11 +1482,11 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                 mask$5$d = stacks$tops_mask$5;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 pc$5$d = pc$5$q + 32'h4;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 pc$5$d = act_set_pc;
                 mask$5$d = act_set_mask;
             end
@@ -1438,7 +1502,6 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                 w_active = act_ctl_active;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[5]) begin
@@ -1446,6 +1509,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
@@ -1453,6 +1517,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
+                w_active_fetched = 1'b0;
                 do_clear = 1'b1;
                 w_advance = 1'b0;
             end
@@ -1461,6 +1526,15 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         pops = (pops & ~(1 << (5)) | ((do_pop) << (5)));
         clears = (clears & ~(1 << (5)) | ((do_clear) << (5)));
         idle_next = (idle_next & ~(1 << (5)) | ((w_idle) << (5)));
+        active_unfetched = (active_unfetched & ~(1 << (5)) | ((w_active) << (5)));
+        w_active_taken = w_active;
+        if (fetch_grant[5]) begin
+            w_active_taken = w_active_fetched;
+        end
+        active_taken = (active_taken & ~(1 << (5)) | ((w_active_taken) << (5)));
+        if (hit_fetch) begin
+            w_active = w_active_fetched;
+        end
         active_next = (active_next & ~(1 << (5)) | ((w_active) << (5)));
         advance_next = (advance_next & ~(1 << (5)) | ((w_advance) << (5)));
         is_idle = idle$q[6];
@@ -1473,6 +1547,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         hit_set = act_set[6];
         w_idle = is_idle;
         w_active = active$q[6];
+        w_active_fetched = 1'b0;
         w_advance = 1'b0;
         do_push = 1'b0;
         do_pop = 1'b0;
@@ -1507,11 +1582,11 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                 mask$6$d = stacks$tops_mask$6;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 pc$6$d = pc$6$q + 32'h4;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 pc$6$d = act_set_pc;
                 mask$6$d = act_set_mask;
             end
@@ -1527,7 +1602,6 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                 w_active = act_ctl_active;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[6]) begin
@@ -1535,6 +1609,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
@@ -1542,6 +1617,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
+                w_active_fetched = 1'b0;
                 do_clear = 1'b1;
                 w_advance = 1'b0;
             end
@@ -1550,6 +1626,15 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         pops = (pops & ~(1 << (6)) | ((do_pop) << (6)));
         clears = (clears & ~(1 << (6)) | ((do_clear) << (6)));
         idle_next = (idle_next & ~(1 << (6)) | ((w_idle) << (6)));
+        active_unfetched = (active_unfetched & ~(1 << (6)) | ((w_active) << (6)));
+        w_active_taken = w_active;
+        if (fetch_grant[6]) begin
+            w_active_taken = w_active_fetched;
+        end
+        active_taken = (active_taken & ~(1 << (6)) | ((w_active_taken) << (6)));
+        if (hit_fetch) begin
+            w_active = w_active_fetched;
+        end
         active_next = (active_next & ~(1 << (6)) | ((w_active) << (6)));
         advance_next = (advance_next & ~(1 << (6)) | ((w_advance) << (6)));
         is_idle = idle$q[7];
@@ -1562,6 +1647,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         hit_set = act_set[7];
         w_idle = is_idle;
         w_active = active$q[7];
+        w_active_fetched = 1'b0;
         w_advance = 1'b0;
         do_push = 1'b0;
         do_pop = 1'b0;
@@ -1596,11 +1682,11 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                 mask$7$d = stacks$tops_mask$7;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 pc$7$d = pc$7$q + 32'h4;
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 pc$7$d = act_set_pc;
                 mask$7$d = act_set_mask;
             end
@@ -1616,7 +1702,6 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
                 w_active = act_ctl_active;
             end
             if (hit_fetch) begin
-                w_active = 1'b0;
                 w_advance = 1'b1;
             end
             if (hit_pop & ~is_idle & ~stacks$empty[7]) begin
@@ -1624,6 +1709,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
             end
             if (hit_set & ~is_idle) begin
                 w_active = 1'b1;
+                w_active_fetched = 1'b1;
                 w_advance = 1'b0;
             end
             do_pop = hit_pop & ~is_idle;
@@ -1631,6 +1717,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
             if (hit_end & ~is_idle) begin
                 w_idle = 1'b1;
                 w_active = 1'b0;
+                w_active_fetched = 1'b0;
                 do_clear = 1'b1;
                 w_advance = 1'b0;
             end
@@ -1639,14 +1726,26 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         pops = (pops & ~(1 << (7)) | ((do_pop) << (7)));
         clears = (clears & ~(1 << (7)) | ((do_clear) << (7)));
         idle_next = (idle_next & ~(1 << (7)) | ((w_idle) << (7)));
+        active_unfetched = (active_unfetched & ~(1 << (7)) | ((w_active) << (7)));
+        w_active_taken = w_active;
+        if (fetch_grant[7]) begin
+            w_active_taken = w_active_fetched;
+        end
+        active_taken = (active_taken & ~(1 << (7)) | ((w_active_taken) << (7)));
+        if (hit_fetch) begin
+            w_active = w_active_fetched;
+        end
         active_next = (active_next & ~(1 << (7)) | ((w_active) << (7)));
         advance_next = (advance_next & ~(1 << (7)) | ((w_advance) << (7)));
         advance$d = advance_next;
         fetch_rr$req = active$q;
+        fetch_rr$req_taken = 32'h0;
         if (registered) begin
-            fetch_rr$req = active_next;
+            fetch_rr$req = active_unfetched;
+            fetch_rr$req_taken = active_taken;
             if (reset) begin
                 fetch_rr$req = 32'h0;
+                fetch_rr$req_taken = 32'h0;
             end
         end
         stacks$push = pushes;
@@ -2105,11 +2204,12 @@ module warp_scheduler__fetch_enc(req,valid,index,grant);
     end
 endmodule // warp_scheduler__fetch_enc
 
-module warp_scheduler__fetch_rr(clock,reset,req,advance,valid,index,grant);
+module warp_scheduler__fetch_rr(clock,reset,req,req_taken,advance,valid,index,grant);
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  [7:0] req;
+    input wire  [7:0] req_taken;
     input wire  advance;
     output reg  valid;
     output reg  [2:0] index;
@@ -2131,6 +2231,12 @@ module warp_scheduler__fetch_rr(clock,reset,req,advance,valid,index,grant);
     reg  [7:0] grant_above;
     reg  [7:0] grant_low;
     reg  [7:0] one_hot;
+    reg  taken;
+    reg  [7:0] above_taken;
+    reg  [7:0] req_above_taken;
+    reg  [7:0] grant_above_taken;
+    reg  [7:0] grant_low_taken;
+    reg  [7:0] one_hot_taken;
     reg  [2:0] pick;
     // Sub module instances
     warp_scheduler__active above(
@@ -2150,11 +2256,17 @@ module warp_scheduler__fetch_rr(clock,reset,req,advance,valid,index,grant);
         above$d = above$q;
         grant_q$d = grant_q$q;
         above_now = above$q;
-        if (lookahead & advance & |grant_q$q) begin
-            above_now = ~(grant_q$q | (grant_q$q - 32'h1));
-        end
         if (lookahead & reset) begin
             above_now = above_at_reset;
+        end
+        taken = lookahead & advance & |grant_q$q & ~reset;
+        above_taken = ~(grant_q$q | (grant_q$q - 32'h1));
+        req_above_taken = req_taken & above_taken;
+        grant_above_taken = req_above_taken & (~req_above_taken + 32'h1);
+        grant_low_taken = req_taken & (~req_taken + 32'h1);
+        one_hot_taken = grant_low_taken;
+        if (|req_above_taken) begin
+            one_hot_taken = grant_above_taken;
         end
         req_above = req & above_now;
         grant_above = req_above & (~req_above + 32'h1);
@@ -2191,6 +2303,9 @@ module warp_scheduler__fetch_rr(clock,reset,req,advance,valid,index,grant);
         end
         index = pick;
         grant_q$d = one_hot;
+        if (taken) begin
+            grant_q$d = one_hot_taken;
+        end
         if (lookahead) begin
             valid = |shown;
             grant = grant_q$q;
@@ -2201,6 +2316,9 @@ module warp_scheduler__fetch_rr(clock,reset,req,advance,valid,index,grant);
         end
         if (lookahead) begin
             above$d = above_now;
+            if (taken) begin
+                above$d = above_taken;
+            end
         end
         else if (reset) begin
             above$d = above_at_reset;

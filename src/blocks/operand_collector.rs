@@ -410,6 +410,7 @@ impl<
             self.du[u].clock.next = self.clock.val();
             self.du[u].reset.next = self.reset.val();
             self.du[u].advance.next = true;
+            self.du[u].req_taken.next = 0.into(); // (read by a lookahead arbiter only)
             self.o_valid[u].clock.next = self.clock.val();
             self.o_valid[u].d.next = self.o_valid[u].q.val();
             self.o_warp[u].clock.next = self.clock.val();

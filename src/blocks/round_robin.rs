@@ -9,7 +9,9 @@
 //! from this cycle's `req`; [`lookahead`](RoundRobinArbiter::lookahead) is given the *next*
 //! cycle's requests and shows its choice from registers, the same choice a step later (for a user
 //! whose next requests are known in time, so that no path runs from its state through the
-//! choice back into its state).
+//! choice back into its state). It is given them twice, for either outcome of this cycle's grant
+//! (`req` if it is not taken, `req_taken` if it is), and makes both choices: `advance` only
+//! selects between them, so a late `advance` is not followed by the choice's carry chains.
 
 use anyhow::Result;
 use rust_hdl::prelude::*;
@@ -24,8 +26,10 @@ pub struct RoundRobinArbiter<const N: usize, const NW: usize> {
     /// Synchronous reset, active high: requester 0 gets the highest priority.
     pub reset: Signal<In, Bit>,
     // Request
-    /// One request bit per requester.
+    /// One request bit per requester (lookahead: the next cycle's if the grant shown is not taken).
     pub req: Signal<In, Bits<N>>,
+    /// Lookahead only: the next cycle's requests if the grant shown is taken (`advance`).
+    pub req_taken: Signal<In, Bits<N>>,
     /// The current grant is taken this cycle: rotate priority past it.
     pub advance: Signal<In, Bit>,
     // Result (combinational from `req` and the pointer)
@@ -51,6 +55,14 @@ pub struct RoundRobinArbiter<const N: usize, const NW: usize> {
     /// The lowest request of all (used when no request lies after the last grant).
     grant_low: Signal<Local, Bits<N>>,
     one_hot: Signal<Local, Bits<N>>,
+    /// Lookahead: the grant shown is taken, the priority after it, and the choice then (as
+    /// above, from `req_taken`).
+    taken: Signal<Local, Bit>,
+    above_taken: Signal<Local, Bits<N>>,
+    req_above_taken: Signal<Local, Bits<N>>,
+    grant_above_taken: Signal<Local, Bits<N>>,
+    grant_low_taken: Signal<Local, Bits<N>>,
+    one_hot_taken: Signal<Local, Bits<N>>,
     pick: Signal<Local, Bits<NW>>,
 }
 
@@ -85,6 +97,7 @@ impl<const N: usize, const NW: usize> RoundRobinArbiter<N, NW> {
             clock: Default::default(),
             reset: Default::default(),
             req: Default::default(),
+            req_taken: Default::default(),
             advance: Default::default(),
             valid: Default::default(),
             index: Default::default(),
@@ -99,6 +112,12 @@ impl<const N: usize, const NW: usize> RoundRobinArbiter<N, NW> {
             grant_above: Default::default(),
             grant_low: Default::default(),
             one_hot: Default::default(),
+            taken: Default::default(),
+            above_taken: Default::default(),
+            req_above_taken: Default::default(),
+            grant_above_taken: Default::default(),
+            grant_low_taken: Default::default(),
+            one_hot_taken: Default::default(),
             pick: Default::default(),
         })
     }
@@ -108,13 +127,21 @@ impl<const N: usize, const NW: usize> Logic for RoundRobinArbiter<N, NW> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, above, grant_q);
-        // With lookahead the choice is for the next cycle: after this cycle's taken grant.
+        // With lookahead the choice is for the next cycle: from `req` and the priority as it is
+        // if the grant shown is not taken (after reset: reset's), from `req_taken` and the
+        // priority past that grant if it is.
         self.above_now.next = self.above.q.val();
-        if self.lookahead.val() & self.advance.val() & self.grant_q.q.val().any() {
-            self.above_now.next = !(self.grant_q.q.val() | (self.grant_q.q.val() - 1));
-        }
         if self.lookahead.val() & self.reset.val() {
             self.above_now.next = self.above_at_reset.val();
+        }
+        self.taken.next = self.lookahead.val() & self.advance.val() & self.grant_q.q.val().any() & !self.reset.val();
+        self.above_taken.next = !(self.grant_q.q.val() | (self.grant_q.q.val() - 1));
+        self.req_above_taken.next = self.req_taken.val() & self.above_taken.val();
+        self.grant_above_taken.next = self.req_above_taken.val() & (!self.req_above_taken.val() + 1);
+        self.grant_low_taken.next = self.req_taken.val() & (!self.req_taken.val() + 1);
+        self.one_hot_taken.next = self.grant_low_taken.val();
+        if self.req_above_taken.val().any() {
+            self.one_hot_taken.next = self.grant_above_taken.val();
         }
         // The lowest request after the last grant, else the lowest request: no chain of
         // comparisons, two lowest-set-bit isolations on the carry chain and one 2:1 mux.
@@ -142,6 +169,9 @@ impl<const N: usize, const NW: usize> Logic for RoundRobinArbiter<N, NW> {
         // block's inputs, iverilog ping-pongs the glitches forever at one time step.
         self.index.next = self.pick.val();
         self.grant_q.d.next = self.one_hot.val();
+        if self.taken.val() {
+            self.grant_q.d.next = self.one_hot_taken.val();
+        }
         if self.lookahead.val() {
             self.valid.next = self.shown.val().any();
             self.grant.next = self.grant_q.q.val();
@@ -152,6 +182,9 @@ impl<const N: usize, const NW: usize> Logic for RoundRobinArbiter<N, NW> {
         // Past the grant: not the granted bit nor any below it.
         if self.lookahead.val() {
             self.above.d.next = self.above_now.val();
+            if self.taken.val() {
+                self.above.d.next = self.above_taken.val();
+            }
         } else if self.reset.val() {
             self.above.d.next = self.above_at_reset.val();
         } else if self.advance.val() & self.req.val().any() {
@@ -161,5 +194,5 @@ impl<const N: usize, const NW: usize> Logic for RoundRobinArbiter<N, NW> {
 }
 
 impl<const N: usize, const NW: usize> crate::verify::Dut for RoundRobinArbiter<N, NW> {
-    crate::dut_ports!(clock: clock, inputs: [reset, req, advance], outputs: [valid, index, grant]);
+    crate::dut_ports!(clock: clock, inputs: [reset, req, req_taken, advance], outputs: [valid, index, grant]);
 }

@@ -14,6 +14,7 @@ module round_robin_arbiter_props #(
     input wire clock,
     input wire reset,
     input wire [N-1:0] req,
+    input wire [N-1:0] req_taken,   // lookahead only: unused by the arbiter proven here
     input wire advance
 );
     wire valid;

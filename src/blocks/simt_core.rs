@@ -717,6 +717,7 @@ impl<
         // Issue: the policy's candidate, its head decoded, checked and sent on
         self.issue_rr.req.next = self.ibuf.head_valid.val();
         self.issue_rr.advance.next = self.issue_rr.valid.val();
+        self.issue_rr.req_taken.next = 0.into(); // (read by a lookahead arbiter only)
         self.oldest.req.next = self.ibuf.head_valid.val();
         if self.gto.val() {
             self.cand_valid.next = self.oldest.valid.val();

@@ -277,6 +277,13 @@ pub struct WarpScheduler<
     w_advance: Signal<Local, Bit>,
     advance_next: Signal<Local, Bits<W>>,
     w_active: Signal<Local, Bit>,
+    /// The warp's active bit after the edge if it is fetched (`w_active`: if it is not).
+    w_active_fetched: Signal<Local, Bit>,
+    /// The warp's active bit after the edge if the fetch choice shown is taken.
+    w_active_taken: Signal<Local, Bit>,
+    /// The active bits after the edge if no warp is fetched, and if the choice shown is.
+    active_unfetched: Signal<Local, Bits<W>>,
+    active_taken: Signal<Local, Bits<W>>,
     idle_next: Signal<Local, Bits<W>>,
     active_next: Signal<Local, Bits<W>>,
     end_idle_next: Signal<Local, Bits<W>>,
@@ -443,6 +450,10 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
             w_advance: Default::default(),
             advance_next: Default::default(),
             w_active: Default::default(),
+            w_active_fetched: Default::default(),
+            w_active_taken: Default::default(),
+            active_unfetched: Default::default(),
+            active_taken: Default::default(),
             idle_next: Default::default(),
             active_next: Default::default(),
             end_idle_next: Default::default(),
@@ -623,6 +634,8 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
         // Next state, one warp at a time
         self.idle_next.next = self.idle.q.val();
         self.active_next.next = self.active.q.val();
+        self.active_unfetched.next = self.active.q.val();
+        self.active_taken.next = self.active.q.val();
         self.end_idle_next.next = self.end_idle_q.q.val();
         self.branch_idle_next.next = self.branch_idle_q.q.val();
         self.pop_idle_next.next = self.pop_idle_q.q.val();
@@ -642,6 +655,7 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
             self.hit_set.next = self.act_set.val().get_bit(i);
             self.w_idle.next = self.is_idle.val();
             self.w_active.next = self.active.q.val().get_bit(i);
+            self.w_active_fetched.next = false;
             self.w_advance.next = false;
             self.do_push.next = false;
             self.do_pop.next = false;
@@ -678,11 +692,11 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
                     self.mask[i].d.next = self.stacks.tops_mask[i].val();
                 }
                 if self.hit_fetch.val() {
-                    self.w_active.next = false;
                     self.pc[i].d.next = self.pc[i].q.val() + 4;
                 }
                 if self.hit_set.val() & !self.is_idle.val() {
                     self.w_active.next = true;
+                    self.w_active_fetched.next = true;
                     self.pc[i].d.next = self.act_set_pc.val();
                     self.mask[i].d.next = self.act_set_mask.val();
                 }
@@ -701,7 +715,6 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
                 // The fetch's `pc + 4` lands at the next edge (`advance`): the warp is inactive
                 // until then, so nothing sees its pc in between.
                 if self.hit_fetch.val() {
-                    self.w_active.next = false;
                     self.w_advance.next = true;
                 }
                 if self.hit_pop.val() & !self.is_idle.val() & !self.stacks.empty.val().get_bit(i) {
@@ -709,6 +722,7 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
                 }
                 if self.hit_set.val() & !self.is_idle.val() {
                     self.w_active.next = true;
+                    self.w_active_fetched.next = true;
                     self.w_advance.next = false;
                 }
                 self.do_pop.next = self.hit_pop.val() & !self.is_idle.val();
@@ -716,6 +730,7 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
                 if self.hit_end.val() & !self.is_idle.val() {
                     self.w_idle.next = true;
                     self.w_active.next = false;
+                    self.w_active_fetched.next = false;
                     self.do_clear.next = true;
                     self.w_advance.next = false;
                 }
@@ -724,17 +739,32 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
             self.pops.next = self.pops.val().replace_bit(i, self.do_pop.val());
             self.clears.next = self.clears.val().replace_bit(i, self.do_clear.val());
             self.idle_next.next = self.idle_next.val().replace_bit(i, self.w_idle.val());
+            // A fetch clears the active bit, after command and control, before set and end: the
+            // bit is `w_active_fetched` if the warp is fetched, `w_active` if not.
+            self.active_unfetched.next = self.active_unfetched.val().replace_bit(i, self.w_active.val());
+            self.w_active_taken.next = self.w_active.val();
+            if self.fetch_grant.val().get_bit(i) {
+                self.w_active_taken.next = self.w_active_fetched.val();
+            }
+            self.active_taken.next = self.active_taken.val().replace_bit(i, self.w_active_taken.val());
+            if self.hit_fetch.val() {
+                self.w_active.next = self.w_active_fetched.val();
+            }
             self.active_next.next = self.active_next.val().replace_bit(i, self.w_active.val());
             self.advance_next.next = self.advance_next.val().replace_bit(i, self.w_advance.val());
         }
         self.advance.d.next = self.advance_next.val();
         // The round-robin choice: from the active warps; registered mode gives it the next
-        // cycle's (lookahead), so no path runs from a warp's state through the choice back into it.
+        // cycle's (lookahead), for either outcome of this cycle's fetch, so no path runs from a
+        // warp's state, nor from `inst_fetch_ready`, through the choice back into it.
         self.fetch_rr.req.next = self.active.q.val();
+        self.fetch_rr.req_taken.next = 0.into();
         if self.registered.val() {
-            self.fetch_rr.req.next = self.active_next.val();
+            self.fetch_rr.req.next = self.active_unfetched.val();
+            self.fetch_rr.req_taken.next = self.active_taken.val();
             if self.reset.val() {
                 self.fetch_rr.req.next = 0.into();
+                self.fetch_rr.req_taken.next = 0.into();
             }
         }
         self.stacks.push.next = self.pushes.val();

@@ -6,7 +6,7 @@ use crate::verify::{CycleModel, PortStruct};
 
 port_struct! {
     /// Inputs, in port order.
-    pub struct ArbiterIn { reset, req, advance }
+    pub struct ArbiterIn { reset, req, req_taken, advance }
 }
 
 /// `n` requesters; `last` is the requester granted last (priority starts after it).
@@ -52,8 +52,9 @@ impl CycleModel for RoundRobinModel {
 }
 
 /// Reference model of [`RoundRobinArbiter::lookahead`](crate::blocks::RoundRobinArbiter::lookahead):
-/// the same arbiter shown a cycle later, its `req` being the next cycle's requests. It shows
-/// [`RoundRobinModel`]'s choice for the requests given in the last cycle (none at power-up).
+/// the same arbiter shown a cycle later, its `req` being the next cycle's requests (`req_taken`
+/// when the grant shown is taken). It shows [`RoundRobinModel`]'s choice for the requests given
+/// in the last cycle (none at power-up).
 #[derive(Clone, Debug)]
 pub struct LookaheadRoundRobinModel {
     pub arbiter: RoundRobinModel,
@@ -73,7 +74,8 @@ impl CycleModel for LookaheadRoundRobinModel {
     }
     fn step(&mut self, inputs: &[u64]) {
         let i = ArbiterIn::from_words(inputs);
+        let taken = i.reset == 0 && i.advance == 1 && self.arbiter.grant(self.last_req).valid == 1;
         self.arbiter.step_with(i.reset == 1, self.last_req, i.advance == 1);
-        self.last_req = i.req;
+        self.last_req = if taken { i.req_taken } else { i.req };
     }
 }

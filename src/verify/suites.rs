@@ -36,7 +36,7 @@ pub fn encoder<B: PresetBlocks>(order: Order, seed: u64, cycles: usize) -> Resul
 
 /// The arbiter's stimulus: random requests, taken grants (70%), resets now and then.
 fn arbiter_stimulus<M>(n: usize) -> impl FnMut(&mut Rng, &M, usize) -> Vec<u64> {
-    move |rng, _, c| ArbiterIn { reset: (c == 0 || rng.chance(1)) as u64, req: requests(rng, n), advance: rng.chance(70) as u64 }.to_words()
+    move |rng, _, c| ArbiterIn { reset: (c == 0 || rng.chance(1)) as u64, req: requests(rng, n), req_taken: requests(rng, n), advance: rng.chance(70) as u64 }.to_words()
 }
 
 pub fn arbiter<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded> {
