@@ -46,7 +46,8 @@ pub struct RoundRobinArbiter<const N: usize, const NW: usize> {
     grant_q: DFF<Bits<N>>,
     /// The grant shown, one-hot: `one_hot`, or with lookahead `grant_q`.
     shown: Signal<Local, Bits<N>>,
-    /// The priority the choice uses: `above`, or with lookahead the priority after this cycle.
+    /// The priority the choice from `req` uses: `above` (with lookahead: the priority after this
+    /// cycle if the grant shown is not taken; after reset, reset's).
     above_now: Signal<Local, Bits<N>>,
     above_at_reset: Constant<Bits<N>>,
     /// Requests after the last grant, and the lowest of them (`x & -x`, on the carry chain).
