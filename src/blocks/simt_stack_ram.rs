@@ -23,8 +23,9 @@
 //! that top one cycle later; when the edge pushes onto that warp, the pushed entry is shown
 //! from a register instead (the RAM's read and write of one slot at one edge are never used
 //! together). The [`WarpScheduler`](super::WarpScheduler)'s registered mode stores its stacks
-//! this way: its pops wait a cycle in a stage anyway, and the per-warp top registers and their
-//! multiplexers were most of its logic cells.
+//! this way: its pops wait a cycle in a stage anyway, and at the seed's sizes the per-warp top
+//! registers and their multiplexers were over a quarter of its LUTs (without them this block
+//! fell from 1,736 LUT4s to 431, of about 4,600 in the scheduler, `synth_ice40 -noflatten`).
 //!
 //! At most one warp is pushed and one popped per cycle: `push` and `pop` have at most one bit
 //! set, the warp named by `push_wid` and `pop_wid`.
