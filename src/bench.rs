@@ -58,10 +58,22 @@ pub fn run_config(c: CollectorParams, cycles: usize, seed: u64) -> BenchRow {
                 let warp = rng.below(warps as u64) as usize;
                 let mut reg = || rng.below(c.regs_per_warp as u64) as usize;
                 let src = [reg(), reg(), reg()];
-                (true, Inst { warp, unit: rng.below(c.unit_types as u64) as usize, tag: 0, dst: 0, mask: 0xff, src_valid: 7, src })
+                (
+                    true,
+                    Inst {
+                        warp,
+                        unit: rng.below(c.unit_types as u64) as usize,
+                        tag: 0,
+                        dst: 0,
+                        mask: 0xff,
+                        src_valid: 7,
+                        src,
+                    },
+                )
             })
             .collect();
-        let i = OcInputs { reset: cycle == 0, ports, out_ready: vec![true; c.unit_types], wb: None };
+        let i =
+            OcInputs { reset: cycle == 0, ports, out_ready: vec![true; c.unit_types], wb: None };
         let d = model.decide(&i);
         if cycle > 0 {
             reads += d.grants.iter().flatten().count() as u64;
@@ -90,7 +102,10 @@ pub fn run_config(c: CollectorParams, cycles: usize, seed: u64) -> BenchRow {
 
 /// The table of the README: collector units x banks 8x8, 8x4, 4x4, 2x4, 2 input ports.
 pub fn run_all(cycles: usize, seed: u64) -> Vec<BenchRow> {
-    [(8, 8), (8, 4), (4, 4), (2, 4)].iter().map(|&(n, b)| run_config(bench_params(n, b, 2), cycles, seed)).collect()
+    [(8, 8), (8, 4), (4, 4), (2, 4)]
+        .iter()
+        .map(|&(n, b)| run_config(bench_params(n, b, 2), cycles, seed))
+        .collect()
 }
 
 /// Formats rows as a Markdown table.
@@ -99,7 +114,13 @@ pub fn table(rows: &[BenchRow]) -> String {
     for r in rows {
         s.push_str(&format!(
             "| {}x{} | {} | {:.2} | {:.1}% | {:.2} | {:.2} |\n",
-            r.collector_units, r.banks, r.in_ports, r.reads_per_cycle, r.bank_utilisation, r.alloc_to_dispatch, r.ipc
+            r.collector_units,
+            r.banks,
+            r.in_ports,
+            r.reads_per_cycle,
+            r.bank_utilisation,
+            r.alloc_to_dispatch,
+            r.ipc
         ));
     }
     s

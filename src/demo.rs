@@ -23,14 +23,36 @@ pub fn demo_stimulus(threads: usize, warps: usize) -> Vec<SchedIn> {
     let idle = SchedIn { inst_fetch_ready: 1, ..Default::default() };
     let mut v = vec![SchedIn { reset: 1, ..Default::default() }];
     for (k, pc) in [0x10u64, 0x40, 0x80].into_iter().enumerate() {
-        v.push(SchedIn { warp_cmd_valid: 1, warp_cmd_pc: pc, warp_cmd_mask: all >> k, ..Default::default() });
+        v.push(SchedIn {
+            warp_cmd_valid: 1,
+            warp_cmd_pc: pc,
+            warp_cmd_mask: all >> k,
+            ..Default::default()
+        });
     }
     // Warp 0 diverges: push {all, reconvergence pc} and {else lanes, else pc}.
-    v.push(SchedIn { branch_ctl_valid: 1, branch_ctl_wid: 0, branch_ctl_mask: all, branch_ctl_pc: 0x30, ..idle });
-    v.push(SchedIn { branch_ctl_valid: 1, branch_ctl_wid: 0, branch_ctl_mask: all & !half, branch_ctl_pc: 0x20, ..idle });
+    v.push(SchedIn {
+        branch_ctl_valid: 1,
+        branch_ctl_wid: 0,
+        branch_ctl_mask: all,
+        branch_ctl_pc: 0x30,
+        ..idle
+    });
+    v.push(SchedIn {
+        branch_ctl_valid: 1,
+        branch_ctl_wid: 0,
+        branch_ctl_mask: all & !half,
+        branch_ctl_pc: 0x20,
+        ..idle
+    });
     for k in 0..6u64 {
         // Re-activate each warp after its fetch, as an issue stage would.
-        v.push(SchedIn { warp_ctl_valid: 1, warp_ctl_wid: k % launched, warp_ctl_active: 1, ..idle });
+        v.push(SchedIn {
+            warp_ctl_valid: 1,
+            warp_ctl_wid: k % launched,
+            warp_ctl_active: 1,
+            ..idle
+        });
     }
     // Warp 0 pops to its else path, then to the reconvergence point.
     v.push(SchedIn { warp_pop_valid: 1, warp_pop_wid: 0, ..Default::default() });
@@ -61,7 +83,8 @@ pub const DEMO_SIGNALS: [&str; 12] = [
 /// Runs the demo on preset `B` and writes `scheduler_demo.vcd` and `scheduler_demo.svg` in `out`.
 pub fn run_demo<B: PresetBlocks>(out: &Path) -> Result<(PathBuf, PathBuf)> {
     let p = B::PRESET.scheduler;
-    let inputs: Vec<Vec<u64>> = demo_stimulus(p.threads, p.warps).iter().map(|i| i.to_words()).collect();
+    let inputs: Vec<Vec<u64>> =
+        demo_stimulus(p.threads, p.warps).iter().map(|i| i.to_words()).collect();
     let dut = B::scheduler(SchedulerMode::Fixed(p.fetch_policy))?;
     let vcd = out.join("scheduler_demo.vcd");
     let svg = out.join("scheduler_demo.svg");

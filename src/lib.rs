@@ -1,6 +1,6 @@
 pub mod bench;
-pub mod board;
 pub mod blocks;
+pub mod board;
 pub mod demo;
 pub mod export;
 pub mod flow;

@@ -35,7 +35,8 @@ pub enum Command {
 }
 
 impl Command {
-    pub const ALL: [Command; 5] = [Command::Write, Command::Start, Command::Query, Command::Capture, Command::Reset];
+    pub const ALL: [Command; 5] =
+        [Command::Write, Command::Start, Command::Query, Command::Capture, Command::Reset];
     pub fn of(byte: u8) -> Option<Command> {
         Self::ALL.into_iter().find(|c| *c as u8 == byte)
     }
@@ -81,7 +82,9 @@ impl Status {
         if b.len() != STATUS_BYTES {
             bail!("a status answer is {STATUS_BYTES} bytes, not {}", b.len());
         }
-        let c = |k: usize| u32::from_le_bytes([b[5 + 4 * k], b[6 + 4 * k], b[7 + 4 * k], b[8 + 4 * k]]) as u64;
+        let c = |k: usize| {
+            u32::from_le_bytes([b[5 + 4 * k], b[6 + 4 * k], b[7 + 4 * k], b[8 + 4 * k]]) as u64
+        };
         Ok(Status {
             running: b[0] & 1 == 1,
             capture_enabled: b[0] & 2 == 2,
@@ -145,7 +148,11 @@ impl<S: Serial> Host<S> {
     /// Writes `words` from instruction `addr` on, in bursts of at most 256.
     pub fn write(&mut self, addr: usize, words: &[u32]) -> Result<()> {
         if addr + words.len() > self.params.imem_words {
-            bail!("{} words from address {addr} do not fit the core's {} instruction words", words.len(), self.params.imem_words);
+            bail!(
+                "{} words from address {addr} do not fit the core's {} instruction words",
+                words.len(),
+                self.params.imem_words
+            );
         }
         for (k, chunk) in words.chunks(256).enumerate() {
             let mut bytes = vec![Command::Write as u8, (addr + 256 * k) as u8, chunk.len() as u8];
@@ -174,7 +181,8 @@ impl<S: Serial> Host<S> {
             data: r & crate::verify::rng::mask(bits),
             mask: r >> bits & crate::verify::rng::mask(p.threads),
             reg: (r >> (bits + p.threads) & 0xF) as usize,
-            warp: (r >> (bits + p.threads + 4)) as usize & crate::verify::rng::mask(clog2(p.warps)) as usize,
+            warp: (r >> (bits + p.threads + 4)) as usize
+                & crate::verify::rng::mask(clog2(p.warps)) as usize,
         })
     }
 
@@ -217,7 +225,8 @@ impl<S: Serial> Host<S> {
             }
         }
         // Every register 0, as the interpreter starts.
-        let clear: String = (0..REGISTERS).map(|r| format!("li r{r}, 0\n")).collect::<String>() + "exit\n";
+        let clear: String =
+            (0..REGISTERS).map(|r| format!("li r{r}, 0\n")).collect::<String>() + "exit\n";
         self.run(&assemble(&clear)?, false).context("clearing the registers")?;
         self.reset_core()?;
         let status = self.run(kernel, false).context("the kernel")?;
@@ -228,7 +237,11 @@ impl<S: Serial> Host<S> {
         let mut regs = vec![0; p.warps * p.threads * REGISTERS];
         let records = self.records(&s)?;
         if records.len() != p.warps * REGISTERS {
-            bail!("reading the registers back recorded {} write-backs, not {}", records.len(), p.warps * REGISTERS);
+            bail!(
+                "reading the registers back recorded {} write-backs, not {}",
+                records.len(),
+                p.warps * REGISTERS
+            );
         }
         for r in records {
             for l in 0..p.threads {
@@ -236,7 +249,9 @@ impl<S: Serial> Host<S> {
             }
         }
         // The local data share: thread t loads words t, t + n, ... into r3 (n threads).
-        let s = self.run(&crate::verify::core_run::dump_program(p)?, true).context("reading the local data share back")?;
+        let s = self
+            .run(&crate::verify::core_run::dump_program(p)?, true)
+            .context("reading the local data share back")?;
         let n = p.warps * p.threads;
         let mut memory = vec![0; crate::isa::LDS_BANKS * p.lds_rows];
         let mut seen = vec![0; p.warps];
@@ -268,7 +283,8 @@ pub fn fill_programs(p: CoreParams, lds: &[u32]) -> Result<Vec<Vec<Inst>>> {
         bail!("`lane_bits` = {} is wider than `li`'s immediate (14 bits, signed)", p.lane_bits);
     }
     let t = p.threads;
-    let value = |i: usize| lds.get(i).copied().unwrap_or(0) & crate::verify::rng::mask(p.lane_bits) as u32;
+    let value =
+        |i: usize| lds.get(i).copied().unwrap_or(0) & crate::verify::rng::mask(p.lane_bits) as u32;
     let mut header = String::from("warp r1\nbany r1, quit\nlane r2\nli r3, 0\n");
     for k in 1..t {
         header += &format!("li r4, {k}\nseq r4, r2, r4\nsub r{}, r3, r4\n", 4 + k);
@@ -283,7 +299,10 @@ pub fn fill_programs(p: CoreParams, lds: &[u32]) -> Result<Vec<Vec<Inst>>> {
         for k in 1..t {
             let d = value(g * t + k) ^ v0;
             if d != 0 {
-                group += &format!("li r{tmp}, {d}\nand r{tmp}, r{tmp}, r{}\nxor r{acc}, r{acc}, r{tmp}\n", 4 + k);
+                group += &format!(
+                    "li r{tmp}, {d}\nand r{tmp}, r{tmp}, r{}\nxor r{acc}, r{acc}, r{tmp}\n",
+                    4 + k
+                );
             }
         }
         group += &format!("st r{acc}, {}, 1\n", g * t / crate::isa::LDS_BANKS);
@@ -299,17 +318,30 @@ pub fn fill_programs(p: CoreParams, lds: &[u32]) -> Result<Vec<Vec<Inst>>> {
 
 /// Checks a board run against the reference interpreter: every register of every warp and
 /// lane and every local-data-share word; the first difference is the error.
-pub fn check_against_interpreter(p: CoreParams, kernel: &[Inst], lds: &[u32], run: &BoardRun) -> Result<()> {
+pub fn check_against_interpreter(
+    p: CoreParams,
+    kernel: &[Inst],
+    lds: &[u32],
+    run: &BoardRun,
+) -> Result<()> {
     let mut m = crate::isa::interp::Machine::new(p.machine(10_000_000), lds)?;
     m.run(kernel).context("the reference interpreter")?;
     for (i, (&got, &want)) in run.regs.iter().zip(&m.regs).enumerate() {
         if got != want {
             let (thread, r) = (i / REGISTERS, i % REGISTERS);
-            bail!("warp {} lane {} r{r}: the board has {got:#x}, the interpreter {want:#x}", thread / p.threads, thread % p.threads);
+            bail!(
+                "warp {} lane {} r{r}: the board has {got:#x}, the interpreter {want:#x}",
+                thread / p.threads,
+                thread % p.threads
+            );
         }
     }
     if let Some(w) = (0..m.lds.len()).find(|&w| run.lds[w] != m.lds[w]) {
-        bail!("local-data-share word {w}: the board has {:#x}, the interpreter {:#x}", run.lds[w], m.lds[w]);
+        bail!(
+            "local-data-share word {w}: the board has {:#x}, the interpreter {:#x}",
+            run.lds[w],
+            m.lds[w]
+        );
     }
     Ok(())
 }
@@ -318,9 +350,18 @@ pub fn check_against_interpreter(p: CoreParams, kernel: &[Inst], lds: &[u32], ru
 /// channel is the UART; the first programs the flash).
 pub fn find_port() -> Result<std::path::PathBuf> {
     let mut ports: Vec<_> = std::fs::read_dir("/dev")
-        .map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("ttyUSB"))).collect())
+        .map(|d| {
+            d.filter_map(|e| e.ok())
+                .map(|e| e.path())
+                .filter(|p| {
+                    p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("ttyUSB"))
+                })
+                .collect()
+        })
         .unwrap_or_default();
-    ports.sort_by_key(|p| p.to_string_lossy().trim_start_matches("/dev/ttyUSB").parse::<u32>().unwrap_or(0));
+    ports.sort_by_key(|p| {
+        p.to_string_lossy().trim_start_matches("/dev/ttyUSB").parse::<u32>().unwrap_or(0)
+    });
     ports.pop().ok_or_else(|| anyhow::anyhow!("no board: no USB serial port (/dev/ttyUSB*) found. Connect the Alchitry Cu with the core's board top (`core_board`) loaded, or name the port with --port; --sim runs the board top in simulation"))
 }
 
@@ -333,15 +374,32 @@ pub struct TtySerial {
 impl TtySerial {
     pub fn open(path: &std::path::Path) -> Result<Self> {
         let shown = path.display();
-        let file = std::fs::OpenOptions::new().read(true).write(true).open(path).with_context(|| format!("cannot open the serial port {shown}"))?;
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(path)
+            .with_context(|| format!("cannot open the serial port {shown}"))?;
         let baud = crate::board::HOST_BAUD.to_string();
         // Raw 8N1; a read returns after 0.5 s without data.
         let status = std::process::Command::new("stty")
             .arg("-F")
             .arg(path)
-            .args([baud.as_str(), "raw", "-echo", "cs8", "-cstopb", "-parenb", "min", "0", "time", "5"])
+            .args([
+                baud.as_str(),
+                "raw",
+                "-echo",
+                "cs8",
+                "-cstopb",
+                "-parenb",
+                "min",
+                "0",
+                "time",
+                "5",
+            ])
             .status()
-            .with_context(|| "cannot run `stty` to set the serial port up (coreutils)".to_string())?;
+            .with_context(|| {
+                "cannot run `stty` to set the serial port up (coreutils)".to_string()
+            })?;
         if !status.success() {
             bail!("`stty` could not set {shown} to {baud} baud 8N1 raw (is it a serial port?)");
         }
@@ -352,14 +410,20 @@ impl TtySerial {
 impl Serial for TtySerial {
     fn send(&mut self, bytes: &[u8]) -> Result<()> {
         use std::io::Write;
-        self.file.write_all(bytes).and_then(|_| self.file.flush()).with_context(|| format!("writing to {}", self.path.display()))
+        self.file
+            .write_all(bytes)
+            .and_then(|_| self.file.flush())
+            .with_context(|| format!("writing to {}", self.path.display()))
     }
     fn receive(&mut self, n: usize) -> Result<Vec<u8>> {
         use std::io::Read;
         let (mut got, mut idle) = (vec![], 0);
         while got.len() < n {
             let mut buf = vec![0; n - got.len()];
-            let k = self.file.read(&mut buf).with_context(|| format!("reading from {}", self.path.display()))?;
+            let k = self
+                .file
+                .read(&mut buf)
+                .with_context(|| format!("reading from {}", self.path.display()))?;
             got.extend_from_slice(&buf[..k]);
             idle = if k == 0 { idle + 1 } else { 0 };
             if idle == 4 {

@@ -7,7 +7,11 @@ use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "simt-rtl", version, about = "SIMT GPU front-end blocks in rust-hdl: export, simulate")]
+#[command(
+    name = "simt-rtl",
+    version,
+    about = "SIMT GPU front-end blocks in rust-hdl: export, simulate"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -267,7 +271,11 @@ enum Command {
 fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Gen { presets, out, constraints } => {
-            let presets: Vec<&str> = if presets.is_empty() { vec!["cu", "seed"] } else { presets.iter().map(String::as_str).collect() };
+            let presets: Vec<&str> = if presets.is_empty() {
+                vec!["cu", "seed"]
+            } else {
+                presets.iter().map(String::as_str).collect()
+            };
             for p in &presets {
                 simt_rtl::params::preset(p)?;
             }
@@ -279,7 +287,8 @@ fn run(cli: Cli) -> Result<()> {
         }
         Command::Sim { preset, out } => {
             let (vcd, svg) =
-                simt_rtl::with_preset!(&preset, B => simt_rtl::demo::run_demo::<B>(&out)).with_context(|| format!("demo for preset `{preset}`"))?;
+                simt_rtl::with_preset!(&preset, B => simt_rtl::demo::run_demo::<B>(&out))
+                    .with_context(|| format!("demo for preset `{preset}`"))?;
             println!("wrote {}\nwrote {}", vcd.display(), svg.display());
         }
         Command::Flash { bin, dry_run: true } => {
@@ -294,24 +303,43 @@ fn run(cli: Cli) -> Result<()> {
             let top = simt_rtl::flow::board_build::BoardTop::parse(&top)?;
             let board = match (board.as_str(), rev.as_str()) {
                 ("alchitry-cu", "v1") => simt_rtl::board::ALCHITRY_CU_V1,
-                ("alchitry-cu", "v2") | ("alchitry-cu-v2", "v1" | "v2") => simt_rtl::board::ALCHITRY_CU_V2,
-                ("alchitry-cu" | "alchitry-cu-v2", other) => anyhow::bail!("unknown --rev `{other}` for alchitry-cu: known revisions are v1, v2"),
+                ("alchitry-cu", "v2") | ("alchitry-cu-v2", "v1" | "v2") => {
+                    simt_rtl::board::ALCHITRY_CU_V2
+                }
+                ("alchitry-cu" | "alchitry-cu-v2", other) => anyhow::bail!(
+                    "unknown --rev `{other}` for alchitry-cu: known revisions are v1, v2"
+                ),
                 (other, _) => {
                     simt_rtl::board::board(other)?;
                     anyhow::bail!("board `{other}` has no bitstream build here (use `simt-rtl vivado` for Xilinx boards); `build` knows alchitry-cu")
                 }
             };
             let default_mhz = match top {
-                simt_rtl::flow::board_build::BoardTop::Core => simt_rtl::board::CORE_BOARD_MHZ as f64,
-                simt_rtl::flow::board_build::BoardTop::SelfTest => simt_rtl::params::preset(&preset)?.board_clock()? as f64,
+                simt_rtl::flow::board_build::BoardTop::Core => {
+                    simt_rtl::board::CORE_BOARD_MHZ as f64
+                }
+                simt_rtl::flow::board_build::BoardTop::SelfTest => {
+                    simt_rtl::params::preset(&preset)?.board_clock()? as f64
+                }
             };
             let freq = freq.unwrap_or(default_mhz);
-            let opts = simt_rtl::flow::board_build::BuildOptions { board, top, freq_mhz: freq, cycles, dffe, out_dir: out };
+            let opts = simt_rtl::flow::board_build::BuildOptions {
+                board,
+                top,
+                freq_mhz: freq,
+                cycles,
+                dffe,
+                out_dir: out,
+            };
             let report = simt_rtl::with_preset!(&preset, B => simt_rtl::flow::board_build::build_alchitry_cu::<B>(&opts))?;
             print!("{}", report.table());
             println!("bitstream {} ({} bytes)", report.bitstream.display(), report.bitstream_bytes);
             if report.fmax_mhz < report.target_mhz {
-                anyhow::bail!("timing failed: Fmax {:.1} MHz is below the {:.1} MHz target", report.fmax_mhz, report.target_mhz);
+                anyhow::bail!(
+                    "timing failed: Fmax {:.1} MHz is below the {:.1} MHz target",
+                    report.fmax_mhz,
+                    report.target_mhz
+                );
             }
         }
         Command::Vivado { board, preset, cycles, out } => {
@@ -342,17 +370,27 @@ fn run(cli: Cli) -> Result<()> {
             let mut rows = vec![];
             for (i, d) in designs.iter().enumerate() {
                 let dir = out.join(&preset).join(format!("{i:02}_{}", d.top));
-                rows.push(report::measure(d, &dir, freq, dffe, placements).with_context(|| format!("measuring {}", d.name))?);
+                rows.push(
+                    report::measure(d, &dir, freq, dffe, placements)
+                        .with_context(|| format!("measuring {}", d.name))?,
+                );
             }
             print!("{}", report::table(&rows, freq, dffe));
         }
         Command::Prove { preset, block, property, depth, rtl, out } => {
             use simt_rtl::flow::prove::{prove_only, Outcome, FORMAL_BLOCKS};
             let p = simt_rtl::params::preset(&preset)?;
-            let blocks: Vec<_> = FORMAL_BLOCKS.iter().filter(|b| block.as_deref().map_or(true, |n| n == b.module)).collect();
+            let blocks: Vec<_> = FORMAL_BLOCKS
+                .iter()
+                .filter(|b| block.as_deref().map_or(true, |n| n == b.module))
+                .collect();
             if blocks.is_empty() {
                 let names: Vec<_> = FORMAL_BLOCKS.iter().map(|b| b.module).collect();
-                anyhow::bail!("--block `{}` has no formal properties (blocks with properties: {})", block.unwrap_or_default(), names.join(", "));
+                anyhow::bail!(
+                    "--block `{}` has no formal properties (blocks with properties: {})",
+                    block.unwrap_or_default(),
+                    names.join(", ")
+                );
             }
             let mut failed = 0;
             for b in blocks {
@@ -360,12 +398,20 @@ fn run(cli: Cli) -> Result<()> {
                 let rtl_file = rtl.join(&preset).join(format!("{}.v", b.module));
                 if let Some(only) = b.only_preset.filter(|o| *o != preset) {
                     if block.is_some() {
-                        anyhow::bail!("--block `{}` is exported for preset `{only}` only, not `{preset}`", b.module);
+                        anyhow::bail!(
+                            "--block `{}` is exported for preset `{only}` only, not `{preset}`",
+                            b.module
+                        );
                     }
-                    println!("{}: exported for preset `{only}` only (skipped for `{preset}`)", b.module);
+                    println!(
+                        "{}: exported for preset `{only}` only (skipped for `{preset}`)",
+                        b.module
+                    );
                     continue;
                 }
-                for (name, outcome) in prove_only(b, &p, &rtl_file, depth, &dir, &property).with_context(|| format!("proving {}", b.module))? {
+                for (name, outcome) in prove_only(b, &p, &rtl_file, depth, &dir, &property)
+                    .with_context(|| format!("proving {}", b.module))?
+                {
                     failed += matches!(outcome, Outcome::Failed { .. }) as usize;
                     println!("{}: {name}: {outcome}", b.module);
                 }
@@ -376,7 +422,8 @@ fn run(cli: Cli) -> Result<()> {
         }
         Command::Soak { preset, block, cycles, seed, jobs } => {
             use simt_rtl::verify::soak;
-            let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+            let jobs =
+                jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
             let say = |line: &str| eprintln!("{line}");
             let rows = simt_rtl::with_preset!(&preset, B => soak::soak::<B>(&soak::modules::<B>(block.as_deref())?, cycles, seed, jobs, &say))?;
             print!("{}", soak::table(&preset, seed, &rows));
@@ -393,20 +440,35 @@ fn run(cli: Cli) -> Result<()> {
             let words: String = program.iter().map(|i| format!("{:08x}\n", i.encode())).collect();
             match out {
                 Some(path) => {
-                    std::fs::write(&path, words).with_context(|| format!("cannot write {}", path.display()))?;
+                    std::fs::write(&path, words)
+                        .with_context(|| format!("cannot write {}", path.display()))?;
                     println!("wrote {} ({} instructions)", path.display(), program.len());
                 }
                 None => print!("{words}"),
             }
         }
         Command::Run { kernel, preset, policy, lds, seed, max_cycles, vcd } => {
-            let params = simt_rtl::params::CoreParams { policy: simt_rtl::params::IssuePolicy::parse(&policy)?, ..simt_rtl::params::core_params(&preset)? };
+            let params = simt_rtl::params::CoreParams {
+                policy: simt_rtl::params::IssuePolicy::parse(&policy)?,
+                ..simt_rtl::params::core_params(&preset)?
+            };
             let program = read_kernel(&kernel)?;
             let lds = read_lds(lds.as_deref(), seed, params)?;
-            if let Some(dir) = vcd.as_ref().and_then(|v| v.parent()).filter(|d| !d.as_os_str().is_empty()) {
-                std::fs::create_dir_all(dir).with_context(|| format!("cannot create output directory {}", dir.display()))?;
+            if let Some(dir) =
+                vcd.as_ref().and_then(|v| v.parent()).filter(|d| !d.as_os_str().is_empty())
+            {
+                std::fs::create_dir_all(dir)
+                    .with_context(|| format!("cannot create output directory {}", dir.display()))?;
             }
-            let counters = simt_rtl::verify::core_run::run_rust_hdl(&preset, params, &program, &lds, max_cycles, vcd.as_deref()).with_context(|| format!("{}", kernel.display()))?;
+            let counters = simt_rtl::verify::core_run::run_rust_hdl(
+                &preset,
+                params,
+                &program,
+                &lds,
+                max_cycles,
+                vcd.as_deref(),
+            )
+            .with_context(|| format!("{}", kernel.display()))?;
             println!(
                 "{} on the rust-hdl {preset} core ({} warps x {} lanes, {}-bit values, {}): equal to its model on every cycle; registers and local data share equal the reference interpreter's",
                 kernel.display(), params.warps, params.threads, params.lane_bits, policy
@@ -423,16 +485,24 @@ fn run(cli: Cli) -> Result<()> {
             let lds = read_lds(lds.as_deref(), seed, params)?;
             let (run, on) = if sim {
                 let board = simt_rtl::verify::link_sim::SimBoard::new(4, &[])?;
-                (Host::new(board, params).run_kernel(&program, &lds)?, "the simulated board top (rust-hdl, serial lines at 4 clocks per bit)".to_string())
+                (
+                    Host::new(board, params).run_kernel(&program, &lds)?,
+                    "the simulated board top (rust-hdl, serial lines at 4 clocks per bit)"
+                        .to_string(),
+                )
             } else {
                 let port = match port {
                     Some(p) => p,
                     None => simt_rtl::link::find_port()?,
                 };
                 let serial = TtySerial::open(&port)?;
-                (Host::new(serial, params).run_kernel(&program, &lds)?, format!("the board at {}", port.display()))
+                (
+                    Host::new(serial, params).run_kernel(&program, &lds)?,
+                    format!("the board at {}", port.display()),
+                )
             };
-            simt_rtl::link::check_against_interpreter(params, &program, &lds, &run).with_context(|| format!("{} on {on}", kernel.display()))?;
+            simt_rtl::link::check_against_interpreter(params, &program, &lds, &run)
+                .with_context(|| format!("{} on {on}", kernel.display()))?;
             println!("{} on {on}: every register and local-data-share word equals the reference interpreter's; core flags {:#09b}", kernel.display(), run.status.core_errors);
             print!("{}", simt_rtl::verify::core_run::counters_table(&run.status.counters));
         }
@@ -448,20 +518,30 @@ fn run(cli: Cli) -> Result<()> {
 
 /// A kernel's assembly source, assembled (errors name the file).
 fn read_kernel(path: &std::path::Path) -> Result<Vec<simt_rtl::isa::Inst>> {
-    let source = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let source =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     simt_rtl::isa::asm::assemble(&source).with_context(|| format!("{}", path.display()))
 }
 
 /// A kernel's local data share: the hex words of `path` (one per line), or pseudo-random words.
-fn read_lds(path: Option<&std::path::Path>, seed: u64, params: simt_rtl::params::CoreParams) -> Result<Vec<u32>> {
+fn read_lds(
+    path: Option<&std::path::Path>,
+    seed: u64,
+    params: simt_rtl::params::CoreParams,
+) -> Result<Vec<u32>> {
     match path {
         Some(path) => {
-            let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
             text.lines()
                 .map(str::trim)
                 .filter(|l| !l.is_empty())
                 .enumerate()
-                .map(|(n, l)| u32::from_str_radix(l, 16).with_context(|| format!("{}: line {}: `{l}` is not a hex word", path.display(), n + 1)))
+                .map(|(n, l)| {
+                    u32::from_str_radix(l, 16).with_context(|| {
+                        format!("{}: line {}: `{l}` is not a hex word", path.display(), n + 1)
+                    })
+                })
                 .collect()
         }
         None => {

@@ -116,7 +116,9 @@ impl SchedulerMode {
         match self {
             SchedulerMode::SeedCompatible => "seed-compatible".into(),
             SchedulerMode::Fixed(p) => format!("fixed, {} fetch", p.name()),
-            SchedulerMode::Registered(p) => format!("fixed, registered commands, {} fetch", p.name()),
+            SchedulerMode::Registered(p) => {
+                format!("fixed, registered commands, {} fetch", p.name())
+            }
         }
     }
 }
@@ -241,7 +243,12 @@ impl CollectorParams {
         if self.regs_per_warp < self.banks {
             bail!("parameter `regs_per_warp` = {} must be at least `banks` = {} (each warp spreads its registers over every bank)", self.regs_per_warp, self.banks);
         }
-        check_range("rows per bank (warps x regs_per_warp / banks)", self.rows_per_bank(warps), 2, 1 << 16)?;
+        check_range(
+            "rows per bank (warps x regs_per_warp / banks)",
+            self.rows_per_bank(warps),
+            2,
+            1 << 16,
+        )?;
         check_range("unit_types", self.unit_types, 1, 4)?;
         if self.specialized && !self.collector_units.is_multiple_of(self.unit_types) {
             bail!("parameter `collector_units` = {} must divide evenly into `unit_types` = {} sets (specialized collector units)", self.collector_units, self.unit_types);
@@ -251,7 +258,10 @@ impl CollectorParams {
             bail!("parameter `banks` = {} must split into at least 2 banks per scheduler over `schedulers` = {} (sub-core model)", self.banks, self.schedulers);
         }
         if !warps.is_multiple_of(self.schedulers) {
-            bail!("parameter `schedulers` = {} must divide the warp count {warps} (sub-core model)", self.schedulers);
+            bail!(
+                "parameter `schedulers` = {} must divide the warp count {warps} (sub-core model)",
+                self.schedulers
+            );
         }
         check_range("lane_bits", self.lane_bits, 1, 32)?;
         check_range("tag_bits", self.tag_bits, 1, 32)?;
@@ -457,11 +467,24 @@ impl CoreParams {
     }
     /// The instruction set's machine: what the interpreter runs the same programs on.
     pub fn machine(&self, max_instructions: u64) -> crate::isa::interp::Config {
-        crate::isa::interp::Config { warps: self.warps, threads: self.threads, lane_bits: self.lane_bits, stack_depth: self.stack_depth, lds_rows: self.lds_rows, max_instructions }
+        crate::isa::interp::Config {
+            warps: self.warps,
+            threads: self.threads,
+            lane_bits: self.lane_bits,
+            stack_depth: self.stack_depth,
+            lds_rows: self.lds_rows,
+            max_instructions,
+        }
     }
     /// The warp scheduler's parameters: byte pcs over the instruction memory, round-robin fetch.
     pub fn scheduler(&self) -> SchedulerParams {
-        SchedulerParams { warps: self.warps, threads: self.threads, pc_width: clog2(self.imem_words) + 2, stack_depth: self.stack_depth, fetch_policy: FetchPolicy::RoundRobin }
+        SchedulerParams {
+            warps: self.warps,
+            threads: self.threads,
+            pc_width: clog2(self.imem_words) + 2,
+            stack_depth: self.stack_depth,
+            fetch_policy: FetchPolicy::RoundRobin,
+        }
     }
     /// The operand collector's parameters.
     pub fn collector(&self) -> CollectorParams {
@@ -547,7 +570,10 @@ mod tests {
 
     #[test]
     fn clog2_values() {
-        assert_eq!([clog2(1), clog2(2), clog2(3), clog2(4), clog2(5), clog2(32)], [0, 1, 2, 2, 3, 5]);
+        assert_eq!(
+            [clog2(1), clog2(2), clog2(3), clog2(4), clog2(5), clog2(32)],
+            [0, 1, 2, 2, 3, 5]
+        );
         assert_eq!(stack_ptr_width(8), 4);
         assert_eq!(stack_ptr_width(7), 3);
     }

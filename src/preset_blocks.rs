@@ -4,7 +4,11 @@
 
 use anyhow::Result;
 
-use crate::blocks::{BankArbiter, IBuffer, LaneAlu, LocalDataShare, OperandCollector, Order, PriorityEncoder, RegisterFile, RegisterMap, SelfTest, RoundRobinArbiter, Scoreboard, SeedWarpScheduler, SimtStack, SimtStackRam, WarpScheduler};
+use crate::blocks::{
+    BankArbiter, IBuffer, LaneAlu, LocalDataShare, OperandCollector, Order, PriorityEncoder,
+    RegisterFile, RegisterMap, RoundRobinArbiter, Scoreboard, SeedWarpScheduler, SelfTest,
+    SimtStack, SimtStackRam, WarpScheduler,
+};
 use crate::params::{EmptyTop, Preset, SchedulerMode, TopStorage, CU, SEED, TINY};
 use crate::verify::Dut;
 
@@ -184,13 +188,23 @@ mod tests {
     fn check<B: PresetBlocks>() {
         let p = B::PRESET.scheduler;
         let [w, _, t, a, d, _, _] = B::GENERICS;
-        assert_eq!((w, t, a, d), (p.warps, p.threads, p.pc_width, p.stack_depth), "{}", B::PRESET.name);
+        assert_eq!(
+            (w, t, a, d),
+            (p.warps, p.threads, p.pc_width, p.stack_depth),
+            "{}",
+            B::PRESET.name
+        );
         B::scheduler(SchedulerMode::SeedCompatible).unwrap();
         B::seed_scheduler().unwrap();
         let c = B::PRESET.collector;
         let [b, _, n, _, k, q, _, _, _, rw, _] = B::ARBITER_GENERICS;
         let rows = c.rows_per_bank(p.warps);
-        assert_eq!((b, n, k, q, 1 << rw), (c.banks, c.collector_units, c.push_lanes(), c.queue_depth(), rows), "{}", B::PRESET.name);
+        assert_eq!(
+            (b, n, k, q, 1 << rw),
+            (c.banks, c.collector_units, c.push_lanes(), c.queue_depth(), rows),
+            "{}",
+            B::PRESET.name
+        );
         B::bank_arbiter().unwrap();
         B::operand_collector().unwrap();
         B::register_file().unwrap();

@@ -17,23 +17,62 @@ fn err<T>(r: anyhow::Result<T>) -> String {
 fn block_constructors_refuse_bad_generics() {
     let fixed = SchedulerMode::Fixed(FetchPolicy::RoundRobin);
     let cases: Vec<(String, &str)> = vec![
-        (err(WarpScheduler::<6, 3, 8, 16, 4, 3>::new(fixed)), "`warps (W)` = 6 must be a power of two"),
+        (
+            err(WarpScheduler::<6, 3, 8, 16, 4, 3>::new(fixed)),
+            "`warps (W)` = 6 must be a power of two",
+        ),
         (err(WarpScheduler::<64, 6, 8, 16, 4, 3>::new(fixed)), "`warps (W)` = 64 is out of range"),
-        (err(WarpScheduler::<8, 2, 8, 16, 4, 3>::new(fixed)), "`WW` = 2 breaks its rule `WW = clog2(W)`"),
-        (err(WarpScheduler::<4, 2, 8, 16, 0, 1>::new(fixed)), "`stack_depth (D)` = 0 is out of range"),
-        (err(WarpScheduler::<4, 2, 8, 16, 4, 2>::new(fixed)), "`SPW` = 2 breaks its rule `SPW = clog2(D + 1)`"),
-        (err(WarpScheduler::<4, 2, 33, 16, 4, 3>::new(fixed)), "`threads (T)` = 33 is out of range"),
-        (err(SimtStackRam::<32, 5, 8, 16, 16, 5>::new(EmptyTop::Zero, TopStorage::Registers)), "`warps` x `stack_depth` = 32 x 16 = 512 exceed"),
-        (err(SimtStackRam::<4, 2, 8, 16, 4, 3>::new(EmptyTop::SlotZero, TopStorage::Ram)), "parameter `top_storage` = Ram needs `empty_top` = Zero, not SlotZero"),
+        (
+            err(WarpScheduler::<8, 2, 8, 16, 4, 3>::new(fixed)),
+            "`WW` = 2 breaks its rule `WW = clog2(W)`",
+        ),
+        (
+            err(WarpScheduler::<4, 2, 8, 16, 0, 1>::new(fixed)),
+            "`stack_depth (D)` = 0 is out of range",
+        ),
+        (
+            err(WarpScheduler::<4, 2, 8, 16, 4, 2>::new(fixed)),
+            "`SPW` = 2 breaks its rule `SPW = clog2(D + 1)`",
+        ),
+        (
+            err(WarpScheduler::<4, 2, 33, 16, 4, 3>::new(fixed)),
+            "`threads (T)` = 33 is out of range",
+        ),
+        (
+            err(SimtStackRam::<32, 5, 8, 16, 16, 5>::new(EmptyTop::Zero, TopStorage::Registers)),
+            "`warps` x `stack_depth` = 32 x 16 = 512 exceed",
+        ),
+        (
+            err(SimtStackRam::<4, 2, 8, 16, 4, 3>::new(EmptyTop::SlotZero, TopStorage::Ram)),
+            "parameter `top_storage` = Ram needs `empty_top` = Zero, not SlotZero",
+        ),
         (err(SimtStack::<8, 40, 4, 3>::new()), "`pc_width (A)` = 40 is out of range"),
         (err(SimtStack::<8, 2, 4, 3>::new()), "`pc_width (A)` = 2 is out of range"),
-        (err(PriorityEncoder::<1, 0>::new(Order::LowestFirst)), "`requesters (N)` = 1 is out of range"),
+        (
+            err(PriorityEncoder::<1, 0>::new(Order::LowestFirst)),
+            "`requesters (N)` = 1 is out of range",
+        ),
         (err(RoundRobinArbiter::<8, 4>::new()), "`NW` = 4 breaks its rule `NW = clog2(N)`"),
-        (err(SeedWarpScheduler::<4, 2, 8, 16, 4, 3, 20>::new()), "`E` = 20 breaks its rule `E = T + A`"),
-        (err(BankArbiter::<4, 2, 8, 3, 6, 16, 4, 5, 64, 4, 8>::new(false)), "`queue depth (Q)` = 16 is too small: it must be at least 3 x collector_units = 24"),
-        (err(BankArbiter::<6, 3, 4, 2, 6, 16, 4, 5, 96, 4, 6>::new(false)), "`banks (B)` = 6 must be a power of two"),
-        (err(BankArbiter::<4, 2, 4, 2, 6, 16, 4, 5, 60, 4, 4>::new(false)), "`BQ` = 60 breaks its rule `BQ = B * Q`"),
-        (err(LocalDataShare::<2, 2, 4, 4>::new(4)), "`threads (T)` = 2 is out of range: it must be between 4 and 32"),
+        (
+            err(SeedWarpScheduler::<4, 2, 8, 16, 4, 3, 20>::new()),
+            "`E` = 20 breaks its rule `E = T + A`",
+        ),
+        (
+            err(BankArbiter::<4, 2, 8, 3, 6, 16, 4, 5, 64, 4, 8>::new(false)),
+            "`queue depth (Q)` = 16 is too small: it must be at least 3 x collector_units = 24",
+        ),
+        (
+            err(BankArbiter::<6, 3, 4, 2, 6, 16, 4, 5, 96, 4, 6>::new(false)),
+            "`banks (B)` = 6 must be a power of two",
+        ),
+        (
+            err(BankArbiter::<4, 2, 4, 2, 6, 16, 4, 5, 60, 4, 4>::new(false)),
+            "`BQ` = 60 breaks its rule `BQ = B * Q`",
+        ),
+        (
+            err(LocalDataShare::<2, 2, 4, 4>::new(4)),
+            "`threads (T)` = 2 is out of range: it must be between 4 and 32",
+        ),
         (err(LocalDataShare::<12, 2, 4, 4>::new(4)), "`threads (T)` = 12 must be a power of two"),
         (err(LocalDataShare::<8, 2, 4, 4>::new(8)), "`WW` = 2 breaks its rule `WW = clog2(warps)`"),
         (err(LocalDataShare::<8, 2, 4, 13>::new(4)), "`LDS row bits (RW)` = 13 is out of range"),
@@ -60,10 +99,16 @@ fn parameter_sets_refuse_each_rule() {
         (SchedulerParams { threads: 0, ..base }, "`threads` = 0 is out of range"),
         (SchedulerParams { threads: 64, ..base }, "`threads` = 64 is out of range"),
         (SchedulerParams { pc_width: 33, ..base }, "`pc_width` = 33 is out of range"),
-        (SchedulerParams { pc_width: 2, ..base }, "`pc_width` = 2 is out of range: it must be between 3 and"),
+        (
+            SchedulerParams { pc_width: 2, ..base },
+            "`pc_width` = 2 is out of range: it must be between 3 and",
+        ),
         (SchedulerParams { stack_depth: 0, ..base }, "`stack_depth` = 0 is out of range"),
         (SchedulerParams { stack_depth: 65, ..base }, "`stack_depth` = 65 is out of range"),
-        (SchedulerParams { warps: 32, stack_depth: 16, ..base }, "`warps` x `stack_depth` = 32 x 16 = 512 exceed"),
+        (
+            SchedulerParams { warps: 32, stack_depth: 16, ..base },
+            "`warps` x `stack_depth` = 32 x 16 = 512 exceed",
+        ),
     ];
     for (p, want) in cases {
         let got = err(p.validate());
@@ -72,43 +117,97 @@ fn parameter_sets_refuse_each_rule() {
     let c = CU.collector;
     for (p, want) in [
         (CollectorParams { banks: 3, ..c }, "`banks` = 3 must be a power of two"),
-        (CollectorParams { banks: 32, ..c }, "`banks` = 32 is out of range: it must be between 2 and 16"),
+        (
+            CollectorParams { banks: 32, ..c },
+            "`banks` = 32 is out of range: it must be between 2 and 16",
+        ),
         (CollectorParams { collector_units: 32, ..c }, "`collector_units` = 32 is out of range"),
-        (CollectorParams { collector_units: 6, ..c }, "`collector_units` = 6 must be a power of two"),
+        (
+            CollectorParams { collector_units: 6, ..c },
+            "`collector_units` = 6 must be a power of two",
+        ),
         (CollectorParams { in_ports: 0, ..c }, "`in_ports` = 0 is out of range"),
-        (CollectorParams { in_ports: 9, ..c }, "`in_ports` = 9 is out of range: it must be between 1 and 8"),
-        (CollectorParams { regs_per_warp: 2, ..c }, "`regs_per_warp` = 2 must be at least `banks` = 4"),
+        (
+            CollectorParams { in_ports: 9, ..c },
+            "`in_ports` = 9 is out of range: it must be between 1 and 8",
+        ),
+        (
+            CollectorParams { regs_per_warp: 2, ..c },
+            "`regs_per_warp` = 2 must be at least `banks` = 4",
+        ),
         (CollectorParams { regs_per_warp: 24, ..c }, "`regs_per_warp` = 24 must be a power of two"),
         (CollectorParams { regs_per_warp: 512, ..c }, "`regs_per_warp` = 512 is out of range"),
         (CollectorParams { unit_types: 0, ..c }, "`unit_types` = 0 is out of range"),
-        (CollectorParams { unit_types: 5, ..c }, "`unit_types` = 5 is out of range: it must be between 1 and 4"),
-        (CollectorParams { unit_types: 3, specialized: true, ..c }, "`collector_units` = 2 must divide evenly into `unit_types` = 3 sets"),
+        (
+            CollectorParams { unit_types: 5, ..c },
+            "`unit_types` = 5 is out of range: it must be between 1 and 4",
+        ),
+        (
+            CollectorParams { unit_types: 3, specialized: true, ..c },
+            "`collector_units` = 2 must divide evenly into `unit_types` = 3 sets",
+        ),
         (CollectorParams { schedulers: 3, ..c }, "`schedulers` = 3 must be a power of two"),
-        (CollectorParams { schedulers: 4, ..c }, "`banks` = 4 must split into at least 2 banks per scheduler over `schedulers` = 4"),
+        (
+            CollectorParams { schedulers: 4, ..c },
+            "`banks` = 4 must split into at least 2 banks per scheduler over `schedulers` = 4",
+        ),
         (CollectorParams { lane_bits: 0, ..c }, "`lane_bits` = 0 is out of range"),
         (CollectorParams { tag_bits: 33, ..c }, "`tag_bits` = 33 is out of range"),
     ] {
         let got = err(p.validate(4));
         assert!(got.contains(want), "error `{got}` should contain `{want}`");
     }
-    assert!(err(CollectorParams { schedulers: 4, banks: 8, ..c }.validate(2)).contains("`schedulers` = 4 must divide the warp count 2"));
+    assert!(err(CollectorParams { schedulers: 4, banks: 8, ..c }.validate(2))
+        .contains("`schedulers` = 4 must divide the warp count 2"));
     let got = err(CollectorParams { regs_per_warp: 4, ..c }.validate(1));
-    assert!(got.contains("`rows per bank (warps x regs_per_warp / banks)` = 1 is out of range"), "{got}");
+    assert!(
+        got.contains("`rows per bank (warps x regs_per_warp / banks)` = 1 is out of range"),
+        "{got}"
+    );
     // The block checks its const generics against the parameters, naming the one that differs.
     type CuCollector = <simt_rtl::preset_blocks::CuBlocks as simt_rtl::preset_blocks::PresetBlocks>::OperandCollector;
     let got = err(CuCollector::new(CollectorParams { banks: 8, ..c }, 4, 8));
     assert!(got.contains("derived parameter `B` = 4 breaks its rule `B = banks` (= 8)"), "{got}");
     let got = err(CuCollector::new(c, 4, 16));
     assert!(got.contains("`T` = 8 breaks its rule `T = threads` (= 16)"), "{got}");
-    type SeedCollector = simt_rtl::blocks::OperandCollector<8, 3, 8, 3, 2, 6, 32, 5, 6, 256, 8, 5, 3, 5, 32, 4, 128, 2, 1, 8>;
-    let got = err(SeedCollector::new(CollectorParams { lane_bits: 4, ..simt_rtl::params::SEED.collector }, 8, 32));
+    type SeedCollector = simt_rtl::blocks::OperandCollector<
+        8,
+        3,
+        8,
+        3,
+        2,
+        6,
+        32,
+        5,
+        6,
+        256,
+        8,
+        5,
+        3,
+        5,
+        32,
+        4,
+        128,
+        2,
+        1,
+        8,
+    >;
+    let got = err(SeedCollector::new(
+        CollectorParams { lane_bits: 4, ..simt_rtl::params::SEED.collector },
+        8,
+        32,
+    ));
     assert!(got.contains("`threads x lane_bits` = 128 is too wide"), "{got}");
     assert!(err(preset("nope")).contains("unknown preset `nope`: known presets are seed, cu, tiny"));
 }
 
 fn cli(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_simt-rtl")).args(args).output().unwrap();
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
 }
 
 #[test]
@@ -167,12 +266,24 @@ fn command_line_errors_are_one_clear_line() {
 fn missing_tools_give_the_install_hint() {
     let dir = std::env::temp_dir().join(format!("simt-rtl-no-tools-{}", std::process::id()));
     let out = dir.to_str().unwrap();
-    for args in [vec!["prove", "--block", "simt_stack", "--out", out], vec!["report", "--block", "lfsr", "--out", out], vec!["build", "--cycles", "100", "--out", out]] {
-        let run = Command::new(env!("CARGO_BIN_EXE_simt-rtl")).args(&args).env("PATH", "/nonexistent").output().unwrap();
+    for args in [
+        vec!["prove", "--block", "simt_stack", "--out", out],
+        vec!["report", "--block", "lfsr", "--out", out],
+        vec!["build", "--cycles", "100", "--out", out],
+    ] {
+        let run = Command::new(env!("CARGO_BIN_EXE_simt-rtl"))
+            .args(&args)
+            .env("PATH", "/nonexistent")
+            .output()
+            .unwrap();
         let stderr = String::from_utf8_lossy(&run.stderr);
         let last = stderr.lines().last().unwrap_or_default();
         assert_eq!(run.status.code(), Some(1), "{args:?}: {stderr}");
-        assert!(last.starts_with("simt-rtl: error: ") && last.contains("`yosys` is not installed: run `bash scripts/install-tools.sh`"), "{args:?}: {stderr}");
+        assert!(
+            last.starts_with("simt-rtl: error: ")
+                && last.contains("`yosys` is not installed: run `bash scripts/install-tools.sh`"),
+            "{args:?}: {stderr}"
+        );
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
     }
     let _ = std::fs::remove_dir_all(&dir);
@@ -189,7 +300,15 @@ fn flash_and_load_dry_run_print_the_iceprog_commands() {
 #[test]
 fn gen_and_sim_write_their_files() {
     let dir = std::env::temp_dir().join(format!("simt-rtl-cli-{}", std::process::id()));
-    let (code, stdout, stderr) = cli(&["gen", "--preset", "tiny", "--out", dir.to_str().unwrap(), "--constraints", dir.join("c").to_str().unwrap()]);
+    let (code, stdout, stderr) = cli(&[
+        "gen",
+        "--preset",
+        "tiny",
+        "--out",
+        dir.to_str().unwrap(),
+        "--constraints",
+        dir.join("c").to_str().unwrap(),
+    ]);
     assert_eq!(code, 0, "{stderr}");
     assert!(stdout.contains("tiny/warp_scheduler.v") && dir.join("manifest.json").is_file());
     assert!(dir.join("c/alchitry_cu.pcf").is_file() && dir.join("c/arty_a7_35t.xdc").is_file());

@@ -5,7 +5,11 @@ use std::process::Command;
 
 fn cli(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_simt-rtl")).args(args).output().unwrap();
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
 }
 
 #[test]
@@ -14,28 +18,51 @@ fn builds_a_bitstream_with_a_report() {
     let out = dir.to_str().unwrap();
     // The cu preset's default clock, which the PLL makes and the design meets: exit 0, a
     // bitstream, the table.
-    let (code, stdout, stderr) = cli(&["build", "--board", "alchitry-cu", "--cycles", "20000", "--out", out]);
+    let (code, stdout, stderr) =
+        cli(&["build", "--board", "alchitry-cu", "--cycles", "20000", "--out", out]);
     eprintln!("{stdout}{stderr}");
     assert_eq!(code, 0, "{stderr}");
-    for stage in ["core clock 45.000 MHz from the PLL", "synthesis (yosys)", "place and route (nextpnr-ice40)", "bitstream (icepack)", "timing cross-check (icetime)"] {
+    for stage in [
+        "core clock 45.000 MHz from the PLL",
+        "synthesis (yosys)",
+        "place and route (nextpnr-ice40)",
+        "bitstream (icepack)",
+        "timing cross-check (icetime)",
+    ] {
         assert!(stderr.contains(stage), "stage line `{stage}` missing");
     }
-    assert!(stdout.contains("| logic cells (ICESTORM_LC) |") && stdout.contains("| 7680 |"), "{stdout}");
+    assert!(
+        stdout.contains("| logic cells (ICESTORM_LC) |") && stdout.contains("| 7680 |"),
+        "{stdout}"
+    );
     assert!(stdout.contains("| PLLs (ICESTORM_PLL) | 1 | 2 |"), "{stdout}");
     assert!(stdout.contains("target 45.0 MHz: timing met"), "{stdout}");
     assert!(std::fs::read_to_string(dir.join("top.v")).unwrap().contains("SB_PLL40_CORE"));
     let bin = dir.join("top.bin");
     assert!(std::fs::metadata(&bin).unwrap().len() > 100_000, "an HX8K bitstream is about 135 kB");
-    for f in ["top.v", "top.pcf", "top.json", "top.asc", "report.json", "yosys.log", "nextpnr.log", "icetime.txt"] {
+    for f in [
+        "top.v",
+        "top.pcf",
+        "top.json",
+        "top.asc",
+        "report.json",
+        "yosys.log",
+        "nextpnr.log",
+        "icetime.txt",
+    ] {
         assert!(dir.join(f).is_file(), "{f} missing");
     }
     let pcf = std::fs::read_to_string(dir.join("top.pcf")).unwrap();
     assert!(pcf.contains("set_io clk P7") && pcf.contains("set_io led[0] J11"));
     // The same design on the board's own 100 MHz (no PLL), which it cannot reach: the table,
     // then a non-zero exit naming timing.
-    let (code, stdout, stderr) = cli(&["build", "--freq", "100", "--cycles", "20000", "--out", out]);
+    let (code, stdout, stderr) =
+        cli(&["build", "--freq", "100", "--cycles", "20000", "--out", out]);
     assert_eq!(code, 1, "{stderr}");
-    assert!(stdout.contains("timing FAILED") && stderr.contains("simt-rtl: error: timing failed: Fmax"), "{stdout}{stderr}");
+    assert!(
+        stdout.contains("timing FAILED") && stderr.contains("simt-rtl: error: timing failed: Fmax"),
+        "{stdout}{stderr}"
+    );
     assert!(!std::fs::read_to_string(dir.join("top.v")).unwrap().contains("SB_PLL40_CORE"));
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -44,18 +71,30 @@ fn builds_a_bitstream_with_a_report() {
 fn bad_build_arguments_are_one_clear_line() {
     for (args, want) in [
         (vec!["build", "--board", "nope"], "unknown board `nope`"),
-        (vec!["build", "--board", "arty-a7-35t"], "board `arty-a7-35t` has no bitstream build here"),
+        (
+            vec!["build", "--board", "arty-a7-35t"],
+            "board `arty-a7-35t` has no bitstream build here",
+        ),
         (vec!["build", "--rev", "v3"], "unknown --rev `v3` for alchitry-cu"),
-        (vec!["build", "--freq", "0"], "clock 0 MHz is outside what the iCE40 PLL makes (16-275 MHz)"),
+        (
+            vec!["build", "--freq", "0"],
+            "clock 0 MHz is outside what the iCE40 PLL makes (16-275 MHz)",
+        ),
         (vec!["build", "--freq", "300"], "clock 300 MHz is outside what the iCE40 PLL makes"),
         (vec!["build", "--preset", "seed"], "preset `seed` has no board top"),
         (vec!["build", "--preset", "nope"], "unknown preset `nope`"),
-        (vec!["build", "--cycles", "0", "--out", "/tmp/simt-rtl-never"], "`cycles` = 0 is out of range"),
+        (
+            vec!["build", "--cycles", "0", "--out", "/tmp/simt-rtl-never"],
+            "`cycles` = 0 is out of range",
+        ),
     ] {
         let (code, _, stderr) = cli(&args);
         assert_eq!(code, 1, "{args:?}: {stderr}");
         let last = stderr.lines().last().unwrap_or("");
-        assert!(last.starts_with("simt-rtl: error: ") && last.contains(want), "{args:?}: {stderr:?}");
+        assert!(
+            last.starts_with("simt-rtl: error: ") && last.contains(want),
+            "{args:?}: {stderr:?}"
+        );
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr:?}");
     }
 }
@@ -63,11 +102,23 @@ fn bad_build_arguments_are_one_clear_line() {
 #[test]
 fn vivado_batch_build_is_written_and_the_verilog_synthesizes_for_xilinx() {
     let dir = std::env::temp_dir().join(format!("simt-rtl-vivado-{}", std::process::id()));
-    let (code, stdout, stderr) = cli(&["vivado", "--board", "arty-a7-35t", "--cycles", "2000", "--out", dir.to_str().unwrap()]);
+    let (code, stdout, stderr) = cli(&[
+        "vivado",
+        "--board",
+        "arty-a7-35t",
+        "--cycles",
+        "2000",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
     assert_eq!(code, 0, "{stderr}");
     assert!(stdout.contains("vivado -mode batch -source build.tcl"), "{stdout}");
     let tcl = std::fs::read_to_string(dir.join("build.tcl")).unwrap();
-    let steps: Vec<&str> = tcl.lines().filter(|l| !l.starts_with('#')).map(|l| l.split_whitespace().next().unwrap()).collect();
+    let steps: Vec<&str> = tcl
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect();
     assert_eq!(
         steps,
         [
@@ -82,12 +133,23 @@ fn vivado_batch_build_is_written_and_the_verilog_synthesizes_for_xilinx() {
             "write_bitstream"
         ]
     );
-    assert!(tcl.contains("synth_design -top top -part xc7a35ticsg324-1L") && tcl.contains("read_xdc arty_a7_35t.xdc"));
+    assert!(
+        tcl.contains("synth_design -top top -part xc7a35ticsg324-1L")
+            && tcl.contains("read_xdc arty_a7_35t.xdc")
+    );
     let xdc = std::fs::read_to_string(dir.join("arty_a7_35t.xdc")).unwrap();
-    assert!(xdc.contains("PACKAGE_PIN E3") && xdc.contains("create_clock") && xdc.contains("get_ports { led[7] }"));
+    assert!(
+        xdc.contains("PACKAGE_PIN E3")
+            && xdc.contains("create_clock")
+            && xdc.contains("get_ports { led[7] }")
+    );
     // Every port the xdc constrains exists in the top, and yosys maps the top for 7-series.
     let top = std::fs::read_to_string(dir.join("top.v")).unwrap();
-    assert!(top.contains("module top(clk,rst_n,led,usb_rx,usb_tx)"), "{}", top.lines().find(|l| l.starts_with("module top")).unwrap_or(""));
+    assert!(
+        top.contains("module top(clk,rst_n,led,usb_rx,usb_tx)"),
+        "{}",
+        top.lines().find(|l| l.starts_with("module top")).unwrap_or("")
+    );
     simt_rtl::flow::synth_xilinx(&dir.join("top.v"), "top").unwrap();
     let (code, _, stderr) = cli(&["vivado", "--board", "alchitry-cu"]);
     assert_eq!(code, 1);
@@ -139,7 +201,10 @@ fn committed_board_top_passes_under_iverilog() {
 
 /// The row of `name` in a report table: its cells, split on `|`.
 fn report_row<'a>(table: &'a str, name: &str) -> Vec<&'a str> {
-    let line = table.lines().find(|l| l.starts_with(&format!("| {name} |"))).unwrap_or_else(|| panic!("no row `{name}` in\n{table}"));
+    let line = table
+        .lines()
+        .find(|l| l.starts_with(&format!("| {name} |")))
+        .unwrap_or_else(|| panic!("no row `{name}` in\n{table}"));
     line.split('|').map(str::trim).filter(|c| !c.is_empty()).collect()
 }
 
@@ -147,8 +212,12 @@ fn report_row<'a>(table: &'a str, name: &str) -> Vec<&'a str> {
 fn report_places_a_block_and_the_seed_in_the_harness() {
     let dir = std::env::temp_dir().join(format!("simt-rtl-report-{}", std::process::id()));
     let out = dir.to_str().unwrap();
-    for (block, row) in [("priority_encoder_lowest", "priority_encoder_lowest"), ("4x8", "seed 003 WarpScheduler 4x8, pc 16, depth 4")] {
-        let (code, stdout, stderr) = cli(&["report", "--preset", "cu", "--block", block, "--out", out]);
+    for (block, row) in [
+        ("priority_encoder_lowest", "priority_encoder_lowest"),
+        ("4x8", "seed 003 WarpScheduler 4x8, pc 16, depth 4"),
+    ] {
+        let (code, stdout, stderr) =
+            cli(&["report", "--preset", "cu", "--block", block, "--out", out]);
         assert_eq!(code, 0, "{stderr}");
         let cells = report_row(&stdout, row);
         let lcs: u64 = cells[1].split_whitespace().next().unwrap().parse().unwrap();
@@ -156,20 +225,43 @@ fn report_places_a_block_and_the_seed_in_the_harness() {
         // Every harness bit is a flip-flop in a logic cell, and the block's logic comes on top:
         // a harness that let yosys optimise the block away would fail this.
         assert!(lcs > harness, "{stdout}");
-        let fmax: f64 = cells[4].split_whitespace().next().unwrap().parse().unwrap_or_else(|_| panic!("no Fmax: {stdout}"));
+        let fmax: f64 = cells[4]
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap_or_else(|_| panic!("no Fmax: {stdout}"));
         assert!(fmax > 10.0, "{stdout}");
     }
     // The harness of the encoder: 4 request bits in, grant, index and valid (7 bits) out.
-    let harness = std::fs::read_to_string(dir.join("cu/00_priority_encoder_lowest/harness.v")).unwrap();
-    assert!(harness.contains("reg [3:0] chain_in") && harness.contains("reg [6:0] chain_out"), "{harness}");
+    let harness =
+        std::fs::read_to_string(dir.join("cu/00_priority_encoder_lowest/harness.v")).unwrap();
+    assert!(
+        harness.contains("reg [3:0] chain_in") && harness.contains("reg [6:0] chain_out"),
+        "{harness}"
+    );
     // Three placements: the first's Fmax, then the range over all three, each within it.
-    let (code, stdout, stderr) = cli(&["report", "--preset", "cu", "--block", "priority_encoder_lowest", "--placements", "3", "--out", out]);
+    let (code, stdout, stderr) = cli(&[
+        "report",
+        "--preset",
+        "cu",
+        "--block",
+        "priority_encoder_lowest",
+        "--placements",
+        "3",
+        "--out",
+        out,
+    ]);
     assert_eq!(code, 0, "{stderr}");
     assert!(stderr.contains("place and route, seed 2"), "{stderr}");
     let fmax = report_row(&stdout, "priority_encoder_lowest")[4];
     let (first, range) = fmax.split_once("; ").unwrap_or_else(|| panic!("no range: {stdout}"));
-    let (lo, hi) = range.strip_suffix(" over 3 placements").and_then(|r| r.split_once('-')).unwrap_or_else(|| panic!("{stdout}"));
-    let [first, lo, hi]: [f64; 3] = [first.split_whitespace().next().unwrap(), lo, hi].map(|v| v.parse().unwrap());
+    let (lo, hi) = range
+        .strip_suffix(" over 3 placements")
+        .and_then(|r| r.split_once('-'))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    let [first, lo, hi]: [f64; 3] =
+        [first.split_whitespace().next().unwrap(), lo, hi].map(|v| v.parse().unwrap());
     assert!(lo <= first && first <= hi, "{stdout}");
     for f in ["nextpnr_seed1.log", "report_seed2.json"] {
         assert!(dir.join("cu/00_priority_encoder_lowest").join(f).is_file(), "{f} missing");
@@ -185,7 +277,10 @@ fn report_with_clock_enables_takes_fewer_cells() {
     let dir = std::env::temp_dir().join(format!("simt-rtl-report-dffe-{}", std::process::id()));
     let out = dir.to_str().unwrap();
     let mut cells = vec![];
-    for (flag, synthesis) in [(None, "Synthesis: yosys `synth_ice40 -nodffe`."), (Some("--dffe"), "Synthesis: yosys `synth_ice40`.")] {
+    for (flag, synthesis) in [
+        (None, "Synthesis: yosys `synth_ice40 -nodffe`."),
+        (Some("--dffe"), "Synthesis: yosys `synth_ice40`."),
+    ] {
         let mut args = vec!["report", "--preset", "cu", "--block", "simt_stack", "--out", out];
         args.extend(flag);
         let (code, stdout, stderr) = cli(&args);
@@ -202,16 +297,25 @@ fn report_with_clock_enables_takes_fewer_cells() {
 fn bad_report_arguments_are_one_clear_line() {
     for (args, want) in [
         (vec!["report", "--preset", "nope"], "unknown preset `nope`"),
-        (vec!["report", "--block", "no_such_block"], "--block `no_such_block` matches no design of preset `cu`"),
+        (
+            vec!["report", "--block", "no_such_block"],
+            "--block `no_such_block` matches no design of preset `cu`",
+        ),
         (vec!["report", "--rtl", "/nonexistent"], "cannot read /nonexistent/manifest.json"),
         (vec!["report", "--freq", "1000"], "--freq must be between 1 and 400 MHz"),
-        (vec!["report", "--placements", "0"], "parameter `--placements` = 0 is out of range: it must be between 1 and 20"),
+        (
+            vec!["report", "--placements", "0"],
+            "parameter `--placements` = 0 is out of range: it must be between 1 and 20",
+        ),
         (vec!["report", "--placements", "21"], "parameter `--placements` = 21 is out of range"),
     ] {
         let (code, _, stderr) = cli(&args);
         assert_eq!(code, 1, "{args:?}: {stderr}");
         let last = stderr.lines().last().unwrap_or("");
-        assert!(last.starts_with("simt-rtl: error: ") && last.contains(want), "{args:?}: {stderr:?}");
+        assert!(
+            last.starts_with("simt-rtl: error: ") && last.contains(want),
+            "{args:?}: {stderr:?}"
+        );
     }
 }
 
@@ -223,7 +327,18 @@ fn core_board_top_verilog() {
     let board = simt_rtl::board::ALCHITRY_CU_V1;
     let pll = core_clock(&board, 25.0).unwrap().expect("25 MHz comes from the PLL");
     let v = core_board_verilog(&board, pll.fout_mhz, Some(&pll)).unwrap();
-    assert!(v.contains("module core_board(") && v.contains("module top(") && v.contains("25 clocks per bit"), "{}", &v[..300]);
+    assert!(
+        v.contains("module core_board(")
+            && v.contains("module top(")
+            && v.contains("25 clocks per bit"),
+        "{}",
+        &v[..300]
+    );
     let e = format!("{:#}", core_board_verilog(&board, 16.5, None).unwrap_err());
-    assert!(e.contains("a 16.500 MHz clock cannot make 1000000 baud within 2% (2.9% off at 17 clocks per bit)"), "{e}");
+    assert!(
+        e.contains(
+            "a 16.500 MHz clock cannot make 1000000 baud within 2% (2.9% off at 17 clocks per bit)"
+        ),
+        "{e}"
+    );
 }

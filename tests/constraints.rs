@@ -7,7 +7,13 @@ fn constraint_files_are_fresh() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("constraints");
     for b in simt_rtl::board::BOARDS {
         let path = dir.join(b.constraint_file);
-        let committed = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        assert_eq!(committed, b.constraints(), "{} is stale: run `cargo run -- gen` and commit constraints/", path.display());
+        let committed =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert_eq!(
+            committed,
+            b.constraints(),
+            "{} is stale: run `cargo run -- gen` and commit constraints/",
+            path.display()
+        );
     }
 }

@@ -17,7 +17,8 @@ use simt_rtl::verify::link_sim::SimBoard;
 const CPB: usize = 4;
 
 fn kernel(name: &str) -> Vec<Inst> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels").join(format!("{name}.s"));
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels").join(format!("{name}.s"));
     assemble(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
@@ -35,7 +36,11 @@ fn lds_input(n: usize, seed: u32) -> Vec<u32> {
 /// 0), on the interpreter, from any previous contents.
 #[test]
 fn fill_programs_write_the_local_data_share() {
-    for (params, seed) in [(CORE_CU, 1), (simt_rtl::params::CORE_TINY, 2), (simt_rtl::params::CoreParams { threads: 8, ..CORE_CU }, 3)] {
+    for (params, seed) in [
+        (CORE_CU, 1),
+        (simt_rtl::params::CORE_TINY, 2),
+        (simt_rtl::params::CoreParams { threads: 8, ..CORE_CU }, 3),
+    ] {
         let want = lds_input(200, seed);
         let config = params.machine(1_000_000);
         let mut m = Machine::new(config, &lds_input(256, seed + 10)).unwrap();
@@ -66,7 +71,13 @@ fn kernels_over_the_serial_link() {
         let counters = run_and_compare(CORE_CU, &program, &lds, 100_000).unwrap();
         assert_eq!(run.status.counters, counters, "{name}: counters");
         assert_eq!(run.status.core_errors, 0);
-        eprintln!("{name}: {} cycles over the link ({:.1} s), kernel {} cycles, IPC {:.2}", host.serial.cycle, start.elapsed().as_secs_f64(), counters.cycles, counters.ipc());
+        eprintln!(
+            "{name}: {} cycles over the link ({:.1} s), kernel {} cycles, IPC {:.2}",
+            host.serial.cycle,
+            start.elapsed().as_secs_f64(),
+            counters.cycles,
+            counters.ipc()
+        );
     }
 }
 
@@ -97,11 +108,17 @@ fn link_misuse_is_flagged() {
 /// checks it; without a board, or with a port that is not there, one clear error line.
 #[test]
 fn board_run_command() {
-    let cli = |args: &[&str]| std::process::Command::new(env!("CARGO_BIN_EXE_simt-rtl")).args(args).output().unwrap();
+    let cli = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_simt-rtl")).args(args).output().unwrap()
+    };
     let out = cli(&["board", "run", "kernels/if_else.s", "--sim"]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(stdout.contains("on the simulated board top") && stdout.contains("equals the reference interpreter's"), "{stdout}");
+    assert!(
+        stdout.contains("on the simulated board top")
+            && stdout.contains("equals the reference interpreter's"),
+        "{stdout}"
+    );
     assert!(stdout.contains("| divergent branches | 4 |"), "{stdout}");
     let out = cli(&["board", "run", "kernels/if_else.s", "--port", "/dev/simt-rtl-no-such-port"]);
     let stderr = String::from_utf8_lossy(&out.stderr);

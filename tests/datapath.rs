@@ -20,7 +20,12 @@ fn random_alu_inst(rng: &mut Rng) -> Inst {
         0 => {
             Inst::Alu { op: AluOp::ALL[rng.below(9) as usize], rd: r(rng), ra: r(rng), rb: r(rng) }
         }
-        1 => Inst::Imm { op: ImmOp::ALL[rng.below(4) as usize], rd: r(rng), ra: r(rng), imm: imm(rng) },
+        1 => Inst::Imm {
+            op: ImmOp::ALL[rng.below(4) as usize],
+            rd: r(rng),
+            ra: r(rng),
+            imm: imm(rng),
+        },
         2 => Inst::Li { rd: r(rng), imm: imm(rng) },
         3 => Inst::Lane { rd: r(rng) },
         _ => Inst::Warp { rd: r(rng) },
@@ -39,16 +44,21 @@ fn decode_and_execute<B: PresetBlocks>(instructions: usize) {
     let (mut decoder, mut alu) = (Decoder::new().unwrap(), B::lane_alu().unwrap());
     prepare(&mut decoder).unwrap();
     prepare(&mut alu).unwrap();
-    let pack = |vals: &[u64]| vals.iter().enumerate().fold(0u64, |w, (l, v)| w | (v & mask(bits)) << (l * bits));
+    let pack = |vals: &[u64]| {
+        vals.iter().enumerate().fold(0u64, |w, (l, v)| w | (v & mask(bits)) << (l * bits))
+    };
     let broadcast = |v: u64| pack(&vec![v; lanes]);
     for k in 0..instructions {
         let inst = random_alu_inst(&mut rng);
         let w = rng.below(warps as u64) as usize;
         let lane_mask = if rng.chance(50) { mask(lanes) } else { rng.bits(lanes).max(1) };
         let d = cycle_outputs(&mut decoder, &[inst.encode() as u64], k).unwrap();
-        let (kind, exec_op, b_sel, rd_valid, rd, ra, rb, imm) = (d[1], d[2], d[3], d[4], d[7], d[8], d[9], d[10]);
+        let (kind, exec_op, b_sel, rd_valid, rd, ra, rb, imm) =
+            (d[1], d[2], d[3], d[4], d[7], d[8], d[9], d[10]);
         assert_eq!((kind, rd_valid), (Kind::Alu as u64, 1), "{inst}");
-        let reg = |r: u64| pack(&(0..lanes).map(|l| machine.reg(w, l, r as usize) as u64).collect::<Vec<_>>());
+        let reg = |r: u64| {
+            pack(&(0..lanes).map(|l| machine.reg(w, l, r as usize) as u64).collect::<Vec<_>>())
+        };
         let b = match b_sel {
             x if x == BSel::Register as u64 => reg(rb),
             x if x == BSel::Immediate as u64 => broadcast(imm),
@@ -61,7 +71,11 @@ fn decode_and_execute<B: PresetBlocks>(instructions: usize) {
         machine.step(w, &[inst]).unwrap();
         for l in (0..lanes).filter(|l| lane_mask >> l & 1 == 1) {
             let got = out[0] >> (l * bits) & mask(bits);
-            assert_eq!(got, machine.reg(w, l, rd as usize) as u64, "{inst} on warp {w}, lane {l}: decode + lane ALU differ from the interpreter");
+            assert_eq!(
+                got,
+                machine.reg(w, l, rd as usize) as u64,
+                "{inst} on warp {w}, lane {l}: decode + lane ALU differ from the interpreter"
+            );
         }
     }
 }

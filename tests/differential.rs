@@ -23,13 +23,19 @@ fn timed<T>(what: String, run: impl FnOnce() -> T) -> T {
     let start = std::time::Instant::now();
     let out = run();
     let secs = start.elapsed().as_secs_f64();
-    eprintln!("{what}: {} cycles in {secs:.2} s = {:.0} cycles/s", cycles(), cycles() as f64 / secs);
+    eprintln!(
+        "{what}: {} cycles in {secs:.2} s = {:.0} cycles/s",
+        cycles(),
+        cycles() as f64 / secs
+    );
     out
 }
 
 fn encoder<B: PresetBlocks>() {
     for order in [Order::LowestFirst, Order::HighestFirst] {
-        timed(format!("{} encoder {order:?}", B::PRESET.name), || suites::encoder::<B>(order, SEED, cycles()).unwrap());
+        timed(format!("{} encoder {order:?}", B::PRESET.name), || {
+            suites::encoder::<B>(order, SEED, cycles()).unwrap()
+        });
     }
 }
 
@@ -38,11 +44,14 @@ fn arbiter<B: PresetBlocks>() {
 }
 
 fn arbiter_lookahead<B: PresetBlocks>() {
-    timed(format!("{} lookahead arbiter", B::PRESET.name), || suites::arbiter_lookahead::<B>(SEED, cycles()).unwrap());
+    timed(format!("{} lookahead arbiter", B::PRESET.name), || {
+        suites::arbiter_lookahead::<B>(SEED, cycles()).unwrap()
+    });
 }
 
 fn stack<B: PresetBlocks>() {
-    let rec = timed(format!("{} stack", B::PRESET.name), || suites::stack::<B>(SEED, cycles()).unwrap());
+    let rec =
+        timed(format!("{} stack", B::PRESET.name), || suites::stack::<B>(SEED, cycles()).unwrap());
     // Coverage: the corners the issue names were reached.
     let (mut full_push, mut empty_pop, mut both) = (0, 0, 0);
     for (i, o) in rec.inputs.iter().zip(&rec.outputs) {
@@ -51,17 +60,22 @@ fn stack<B: PresetBlocks>() {
         empty_pop += (i.pop == 1 && i.push == 0 && o.empty == 1) as usize;
         both += (i.push == 1 && i.pop == 1) as usize;
     }
-    assert!(full_push > 10 && empty_pop > 10 && both > 10, "coverage: push on full {full_push}, pop on empty {empty_pop}, push+pop {both}");
+    assert!(
+        full_push > 10 && empty_pop > 10 && both > 10,
+        "coverage: push on full {full_push}, pop on empty {empty_pop}, push+pop {both}"
+    );
 }
 
 fn stack_ram<B: PresetBlocks>(empty_top: EmptyTop, top_storage: TopStorage) {
-    let rec = timed(format!("{} stack RAM, empty top {empty_top:?}, top in {top_storage:?}", B::PRESET.name), || {
-        suites::stack_ram::<B>(empty_top, top_storage, SEED, cycles()).unwrap()
-    });
+    let rec = timed(
+        format!("{} stack RAM, empty top {empty_top:?}, top in {top_storage:?}", B::PRESET.name),
+        || suites::stack_ram::<B>(empty_top, top_storage, SEED, cycles()).unwrap(),
+    );
     // Coverage: pushes on full and pops on empty stacks, push with pop of one warp, a popped
     // warp's top shown in the next cycle, while it comes out of the RAM, and the top of a warp
     // pushed while it is shown.
-    let (mut full_push, mut empty_pop, mut both, mut refill_seen, mut pushed_shown) = (0, 0, 0, 0, 0);
+    let (mut full_push, mut empty_pop, mut both, mut refill_seen, mut pushed_shown) =
+        (0, 0, 0, 0, 0);
     for (k, (i, o)) in rec.inputs.iter().zip(&rec.outputs).enumerate() {
         let (i, o) = (StackRamIn::from_words(i), StackRamOut::from_words(o));
         full_push += (i.push & !i.pop & o.full != 0) as usize;
@@ -69,7 +83,9 @@ fn stack_ram<B: PresetBlocks>(empty_top: EmptyTop, top_storage: TopStorage) {
         both += (i.push & i.pop != 0) as usize;
         if let Some(next) = rec.inputs.get(k + 1) {
             let next = StackRamIn::from_words(next);
-            refill_seen += (i.pop & !i.push & !o.empty & !i.clear != 0 && i.reset == 0 && next.top_wid == i.pop_wid) as usize;
+            refill_seen += (i.pop & !i.push & !o.empty & !i.clear != 0
+                && i.reset == 0
+                && next.top_wid == i.pop_wid) as usize;
         }
         pushed_shown += (i.push >> i.top_wid & 1 == 1 && i.reset == 0) as usize;
     }
@@ -80,7 +96,9 @@ fn stack_ram<B: PresetBlocks>(empty_top: EmptyTop, top_storage: TopStorage) {
 }
 
 fn scheduler<B: PresetBlocks>(mode: SchedulerMode) {
-    let rec = timed(format!("{} scheduler {}", B::PRESET.name, mode.name()), || suites::scheduler::<B>(mode, SEED, cycles()).unwrap());
+    let rec = timed(format!("{} scheduler {}", B::PRESET.name, mode.name()), || {
+        suites::scheduler::<B>(mode, SEED, cycles()).unwrap()
+    });
     let (mut busy_cmd, mut overflow, mut all_busy, mut fetches) = (0, 0, 0, 0);
     for (i, o) in rec.inputs.iter().zip(&rec.outputs) {
         let (i, o) = (SchedIn::from_words(i), SchedOut::from_words(o));
@@ -108,7 +126,10 @@ fn misuse_coverage(rec: &simt_rtl::verify::Recorded) {
         let (i, o, next) = (&ins[t], &outs[t], &ins[t + 1]);
         let waiting = i.warp_cmd_valid == 1 && o.warp_cmd_ready == 0 && i.reset == 0;
         dropped += (waiting && next.warp_cmd_valid == 0) as usize;
-        changed += (waiting && next.warp_cmd_valid == 1 && (next.warp_cmd_pc, next.warp_cmd_mask) != (i.warp_cmd_pc, i.warp_cmd_mask)) as usize;
+        changed += (waiting
+            && next.warp_cmd_valid == 1
+            && (next.warp_cmd_pc, next.warp_cmd_mask) != (i.warp_cmd_pc, i.warp_cmd_mask))
+            as usize;
         reset_busy += (i.reset == 1 && o.active_mask != 0) as usize;
     }
     type Flag = fn(&SchedOut) -> u64;
@@ -129,22 +150,35 @@ fn misuse_coverage(rec: &simt_rtl::verify::Recorded) {
                 assert_eq!(flag(&outs[t]), 0, "{name} survived a reset at cycle {}", t - 1);
                 cleared = true;
             }
-            if cleared && flag(&outs[t]) == 0 && outs[t].inst_fetch_valid == 1 && ins[t].inst_fetch_ready == 1 {
+            if cleared
+                && flag(&outs[t]) == 0
+                && outs[t].inst_fetch_valid == 1
+                && ins[t].inst_fetch_ready == 1
+            {
                 recovered += 1;
                 cleared = false;
             }
         }
-        assert!(raised > 10 && recovered > 10, "{name}: raised {raised} times, fetching again after the reset {recovered} times");
+        assert!(
+            raised > 10 && recovered > 10,
+            "{name}: raised {raised} times, fetching again after the reset {recovered} times"
+        );
     }
     assert!(dropped > 10 && changed > 10 && reset_busy > 10, "misuse: command dropped {dropped}, changed {changed} while not ready; resets with warps active {reset_busy}");
 }
 
 fn local_data_share<B: PresetBlocks>() {
     let p = B::PRESET;
-    let rec = timed(format!("{} local data share", p.name), || suites::for_module::<B>("local_data_share", SEED, cycles()).unwrap());
+    let rec = timed(format!("{} local data share", p.name), || {
+        suites::for_module::<B>("local_data_share", SEED, cycles()).unwrap()
+    });
     // Coverage: loads and stores taken, accesses that took several cycles (bank conflicts),
     // accesses taken back to back, requests held or changed while not ready, resets mid-access.
-    let m = simt_rtl::model::LocalDataShareModel::new(p.scheduler.threads, p.collector.lane_bits, p.lds_rows);
+    let m = simt_rtl::model::LocalDataShareModel::new(
+        p.scheduler.threads,
+        p.collector.lane_bits,
+        p.lds_rows,
+    );
     let (mut loads, mut stores, mut multi, mut back_to_back, mut reset_busy) = (0, 0, 0, 0, 0);
     let (mut since, mut max_cycles, mut busy) = (0, 0, false);
     for (i, o) in rec.inputs.iter().zip(&rec.outputs) {
@@ -179,7 +213,9 @@ fn local_data_share<B: PresetBlocks>() {
 
 fn scoreboard<B: PresetBlocks>() {
     use simt_rtl::model::scoreboard::{ScoreboardIn, ScoreboardOut};
-    let rec = timed(format!("{} scoreboard", B::PRESET.name), || suites::for_module::<B>("scoreboard", SEED, cycles()).unwrap());
+    let rec = timed(format!("{} scoreboard", B::PRESET.name), || {
+        suites::for_module::<B>("scoreboard", SEED, cycles()).unwrap()
+    });
     // Coverage: hazards seen, a hazard cleared by the same cycle's release, both misuse flags.
     let (mut hazards, mut bypassed, mut double, mut free) = (0, 0, 0, 0);
     let mut model = simt_rtl::model::ScoreboardModel::new(B::PRESET.scheduler.warps);
@@ -188,16 +224,26 @@ fn scoreboard<B: PresetBlocks>() {
         hazards += so.hazard as usize;
         let without_release = ScoreboardIn { release_valid: 0, ..si };
         bypassed += (so.hazard == 0 && model.collides(&without_release)) as usize;
-        double += (si.reset == 0 && so.err_double_reserve == 0 && si.reserve_valid == 1 && model.reg_table[si.reserve_warp as usize].contains(&si.reserve_reg)
-            && !(si.release_valid == 1 && (si.release_warp, si.release_reg) == (si.reserve_warp, si.reserve_reg))) as usize;
-        free += (si.reset == 0 && si.release_valid == 1 && !model.reg_table[si.release_warp as usize].contains(&si.release_reg)) as usize;
+        double += (si.reset == 0
+            && so.err_double_reserve == 0
+            && si.reserve_valid == 1
+            && model.reg_table[si.reserve_warp as usize].contains(&si.reserve_reg)
+            && !(si.release_valid == 1
+                && (si.release_warp, si.release_reg) == (si.reserve_warp, si.reserve_reg)))
+            as usize;
+        free += (si.reset == 0
+            && si.release_valid == 1
+            && !model.reg_table[si.release_warp as usize].contains(&si.release_reg))
+            as usize;
         simt_rtl::verify::CycleModel::step(&mut model, i);
     }
     assert!(hazards > 1000 && bypassed > 100 && double > 10 && free > 10, "coverage: hazards {hazards}, cleared by the same cycle's release {bypassed}, double reservations {double}, releases of free registers {free}");
 }
 
 fn lane_alu<B: PresetBlocks>() {
-    let rec = timed(format!("{} lane ALU", B::PRESET.name), || suites::for_module::<B>("lane_alu", SEED, cycles()).unwrap());
+    let rec = timed(format!("{} lane ALU", B::PRESET.name), || {
+        suites::for_module::<B>("lane_alu", SEED, cycles()).unwrap()
+    });
     // Coverage: every op code, undefined ones included.
     let mut seen = [0usize; 16];
     rec.inputs.iter().for_each(|i| seen[i[0] as usize] += 1);
@@ -207,7 +253,9 @@ fn lane_alu<B: PresetBlocks>() {
 /// The decoder is the same for every preset.
 #[test]
 fn decoder() {
-    let rec = timed("decoder".into(), || suites::for_module::<CuBlocks>("decoder", SEED, cycles()).unwrap());
+    let rec = timed("decoder".into(), || {
+        suites::for_module::<CuBlocks>("decoder", SEED, cycles()).unwrap()
+    });
     // Coverage: every kind, and illegal opcodes.
     let mut kinds = [0usize; 9];
     let mut illegal = 0;
@@ -220,7 +268,9 @@ fn decoder() {
 
 fn ibuffer<B: PresetBlocks>() {
     use simt_rtl::model::ibuffer::{IBufferIn, IBufferOut};
-    let rec = timed(format!("{} I-buffer", B::PRESET.name), || suites::for_module::<B>("ibuffer", SEED, cycles()).unwrap());
+    let rec = timed(format!("{} I-buffer", B::PRESET.name), || {
+        suites::for_module::<B>("ibuffer", SEED, cycles()).unwrap()
+    });
     // Coverage: a full warp issued and filled in one cycle, flushes of a non-empty buffer, both flags.
     let (mut full_swap, mut flushed, mut fill_full, mut issue_empty) = (0, 0, 0, 0);
     for (i, o) in rec.inputs.iter().zip(&rec.outputs) {
@@ -230,9 +280,14 @@ fn ibuffer<B: PresetBlocks>() {
         }
         let has_space = |w: u64| o.space >> w & 1 == 1;
         let has_head = |w: u64| o.head_valid >> w & 1 == 1;
-        full_swap += (i.fill_valid == 1 && i.issue_valid == 1 && i.fill_warp == i.issue_warp && !has_space(i.fill_warp)) as usize;
+        full_swap += (i.fill_valid == 1
+            && i.issue_valid == 1
+            && i.fill_warp == i.issue_warp
+            && !has_space(i.fill_warp)) as usize;
         flushed += (i.flush_valid == 1 && has_head(i.flush_warp)) as usize;
-        fill_full += (i.fill_valid == 1 && !has_space(i.fill_warp) && !(i.issue_valid == 1 && i.issue_warp == i.fill_warp)) as usize;
+        fill_full += (i.fill_valid == 1
+            && !has_space(i.fill_warp)
+            && !(i.issue_valid == 1 && i.issue_warp == i.fill_warp)) as usize;
         issue_empty += (i.issue_valid == 1 && !has_head(i.issue_warp)) as usize;
     }
     assert!(full_swap > 100 && flushed > 100 && fill_full > 10 && issue_empty > 10, "coverage: full warp issued and filled {full_swap}, flushes {flushed}, fills of full {fill_full}, issues of empty {issue_empty}");
@@ -292,7 +347,9 @@ macro_rules! per_preset {
             }
             #[test]
             fn register_map() {
-                timed(format!("{} register map", <$B>::PRESET.name), || suites::for_module::<$B>("register_map", SEED, cycles()).unwrap());
+                timed(format!("{} register map", <$B>::PRESET.name), || {
+                    suites::for_module::<$B>("register_map", SEED, cycles()).unwrap()
+                });
             }
             #[test]
             fn local_data_share() {
@@ -312,7 +369,9 @@ macro_rules! per_preset {
             }
             #[test]
             fn seed_port_wrapper() {
-                timed(format!("{} seed-port wrapper", <$B>::PRESET.name), || suites::seed_scheduler::<$B>(true, SEED, cycles()).unwrap());
+                timed(format!("{} seed-port wrapper", <$B>::PRESET.name), || {
+                    suites::seed_scheduler::<$B>(true, SEED, cycles()).unwrap()
+                });
             }
         }
     };
@@ -328,7 +387,9 @@ mod self_test {
 
     #[test]
     fn lfsr() {
-        let rec = timed("lfsr".into(), || suites::for_module::<CuBlocks>("lfsr", SEED, cycles()).unwrap());
+        let rec = timed("lfsr".into(), || {
+            suites::for_module::<CuBlocks>("lfsr", SEED, cycles()).unwrap()
+        });
         // Cycle 0 shows the power-up state 0; from the first reset on the state is never 0.
         assert!(rec.outputs.iter().skip(1).all(|o| o[0] != 0), "the LFSR reached state 0");
     }
@@ -342,7 +403,9 @@ mod self_test {
     fn bad_taps_and_seeds_are_refused() {
         use simt_rtl::blocks::{Lfsr, Misr};
         let err = |r: anyhow::Result<_>| format!("{:#}", r.map(|_: ()| ()).unwrap_err());
-        assert!(err(Lfsr::<16>::new(0x0400, 1).map(drop)).contains("`taps` = 0x400 must have bit 15"));
+        assert!(
+            err(Lfsr::<16>::new(0x0400, 1).map(drop)).contains("`taps` = 0x400 must have bit 15")
+        );
         assert!(err(Lfsr::<16>::new(0xB400, 0).map(drop)).contains("`seed` = 0x0 must be non-zero"));
         assert!(err(Lfsr::<16>::new(0x1B400, 1).map(drop)).contains("no bit above it"));
         assert!(err(Misr::<8>::new(0x100).map(drop)).contains("`taps` = 0x100 must have bit 7"));
@@ -357,17 +420,24 @@ mod host_link {
 
     #[test]
     fn uart_tx() {
-        let rec = timed("uart_tx".into(), || suites::for_module::<CuBlocks>("uart_tx", SEED, cycles()).unwrap());
+        let rec = timed("uart_tx".into(), || {
+            suites::for_module::<CuBlocks>("uart_tx", SEED, cycles()).unwrap()
+        });
         let starts = rec.outputs.windows(2).filter(|w| w[0][1] == 1 && w[1][1] == 0).count();
         assert!(starts > cycles() / 2000, "only {starts} frames sent");
     }
 
     #[test]
     fn uart_rx() {
-        let rec = timed("uart_rx".into(), || suites::for_module::<CuBlocks>("uart_rx", SEED, cycles()).unwrap());
+        let rec = timed("uart_rx".into(), || {
+            suites::for_module::<CuBlocks>("uart_rx", SEED, cycles()).unwrap()
+        });
         let bytes = rec.outputs.iter().filter(|o| o[0] == 1).count();
         let errors = rec.outputs.windows(2).filter(|w| w[0][2] == 0 && w[1][2] == 1).count();
-        assert!(bytes > cycles() / 3000 && errors > 0, "{bytes} bytes, {errors} framing errors: the line exercised too little");
+        assert!(
+            bytes > cycles() / 3000 && errors > 0,
+            "{bytes} bytes, {errors} framing errors: the line exercised too little"
+        );
     }
 
     /// Bytes sent by the rust-hdl transmitter, back to back, arrive through the rust-hdl
@@ -383,7 +453,12 @@ mod host_link {
             for cycle in 0..(bytes.len() + 2) * 11 * cpb {
                 let reset = (cycle == 0) as u64;
                 let offer = sent < bytes.len();
-                let t = cycle_outputs(&mut tx, &[reset, offer as u64, *bytes.get(sent).unwrap_or(&0)], cycle).unwrap();
+                let t = cycle_outputs(
+                    &mut tx,
+                    &[reset, offer as u64, *bytes.get(sent).unwrap_or(&0)],
+                    cycle,
+                )
+                .unwrap();
                 let r = cycle_outputs(&mut rx, &[reset, line], cycle).unwrap();
                 if r[0] == 1 {
                     got.push(r[1]);
@@ -404,19 +479,32 @@ mod host_link {
     fn host_link() {
         use simt_rtl::model::host_link::LinkOut;
         use simt_rtl::verify::PortStruct;
-        let rec = timed("host_link".into(), || suites::for_module::<CuBlocks>("host_link", SEED, cycles()).unwrap());
+        let rec = timed("host_link".into(), || {
+            suites::for_module::<CuBlocks>("host_link", SEED, cycles()).unwrap()
+        });
         let outs: Vec<LinkOut> = rec.outputs.iter().map(|o| LinkOut::from_words(o)).collect();
         let count = |f: fn(&LinkOut) -> bool| outs.iter().filter(|o| f(o)).count();
-        let (writes, starts, resets, replies) = (count(|o| o.imem_write_valid == 1), count(|o| o.start == 1), count(|o| o.core_reset == 1), count(|o| o.tx_valid == 1));
+        let (writes, starts, resets, replies) = (
+            count(|o| o.imem_write_valid == 1),
+            count(|o| o.start == 1),
+            count(|o| o.core_reset == 1),
+            count(|o| o.tx_valid == 1),
+        );
         let flags = outs.iter().fold(0, |a, o| a | o.link_errors);
         eprintln!("host link: {writes} words written, {starts} starts, {resets} core resets, {replies} cycles answering, flags seen {flags:#b}");
-        assert!(writes > 1000 && starts > 100 && resets > 10 && replies > 10_000 && flags == 0b1111, "the traffic exercised too little");
+        assert!(
+            writes > 1000 && starts > 100 && resets > 10 && replies > 10_000 && flags == 0b1111,
+            "the traffic exercised too little"
+        );
     }
 
     #[test]
     fn board_reset() {
-        let rec = timed("board_reset".into(), || suites::for_module::<CuBlocks>("board_reset", SEED, cycles()).unwrap());
-        let presses = rec.outputs.windows(2).skip(20).filter(|w| w[0][0] == 0 && w[1][0] == 1).count();
+        let rec = timed("board_reset".into(), || {
+            suites::for_module::<CuBlocks>("board_reset", SEED, cycles()).unwrap()
+        });
+        let presses =
+            rec.outputs.windows(2).skip(20).filter(|w| w[0][0] == 0 && w[1][0] == 1).count();
         assert!(presses > 1000, "only {presses} button resets");
     }
 
@@ -424,6 +512,8 @@ mod host_link {
     fn bad_rates_are_refused() {
         let err = |r: anyhow::Result<()>| format!("{:#}", r.unwrap_err());
         assert!(err(UartTx::new(3).map(drop)).contains("`clocks_per_bit` = 3 is out of range"));
-        assert!(err(UartRx::new(70_000).map(drop)).contains("`clocks_per_bit` = 70000 is out of range"));
+        assert!(
+            err(UartRx::new(70_000).map(drop)).contains("`clocks_per_bit` = 70000 is out of range")
+        );
     }
 }

@@ -3,7 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
-use simt_rtl::flow::prove::{fails_at, peek_commands, property_names, prove, prove_only, Outcome, FORMAL_BLOCKS};
+use simt_rtl::flow::prove::{
+    fails_at, peek_commands, property_names, prove, prove_only, Outcome, FORMAL_BLOCKS,
+};
 use simt_rtl::params::CU;
 
 fn work_dir(name: &str) -> PathBuf {
@@ -24,7 +26,10 @@ fn properties_hold(module: &str, at_least: usize, proven: &[&str]) {
     assert!(results.len() >= at_least, "{results:?}");
     for (name, outcome) in &results {
         println!("{module}: {name}: {outcome}");
-        assert!(matches!(outcome, Outcome::Proven { .. } | Outcome::Bounded { depth: 20 }), "{name}: {outcome}");
+        assert!(
+            matches!(outcome, Outcome::Proven { .. } | Outcome::Bounded { depth: 20 }),
+            "{name}: {outcome}"
+        );
     }
     assert_proven(&results, proven);
 }
@@ -32,12 +37,21 @@ fn properties_hold(module: &str, at_least: usize, proven: &[&str]) {
 /// Each of `proven` is among `results`, proven (it holds in every reachable state).
 fn assert_proven(results: &[(String, Outcome)], proven: &[&str]) {
     for p in proven {
-        assert!(results.iter().any(|(n, o)| n == p && matches!(o, Outcome::Proven { .. })), "{p} not proven: {results:?}");
+        assert!(
+            results.iter().any(|(n, o)| n == p && matches!(o, Outcome::Proven { .. })),
+            "{p} not proven: {results:?}"
+        );
     }
 }
 
 /// What the checker establishes for the one property `name` of `module` on `rtl`, sized for `preset`.
-fn one_property(module: &str, preset: &simt_rtl::params::Preset, rtl: &Path, dir: &Path, name: &str) -> Outcome {
+fn one_property(
+    module: &str,
+    preset: &simt_rtl::params::Preset,
+    rtl: &Path,
+    dir: &Path,
+    name: &str,
+) -> Outcome {
     let results = prove_only(block(module), preset, rtl, 20, dir, &[name.to_string()]).unwrap();
     println!("{module}: {name}: {}", results[0].1);
     results.into_iter().next().unwrap().1
@@ -48,18 +62,39 @@ fn simt_stack_properties_hold_from_reset_to_depth_20() {
     properties_hold(
         "simt_stack",
         8,
-        &["occupancy_within_depth", "occupancy_is_pushes_minus_pops", "top_is_last_pushed_not_popped", "sticky_flags_as_contract"],
+        &[
+            "occupancy_within_depth",
+            "occupancy_is_pushes_minus_pops",
+            "top_is_last_pushed_not_popped",
+            "sticky_flags_as_contract",
+        ],
     );
 }
 
 #[test]
 fn bank_arbiter_properties_hold_from_reset_to_depth_20() {
-    properties_hold("bank_arbiter", 9, &["no_read_on_written_bank", "waiting_bank_without_write_is_granted", "idle_grant_fields_are_zero"]);
+    properties_hold(
+        "bank_arbiter",
+        9,
+        &[
+            "no_read_on_written_bank",
+            "waiting_bank_without_write_is_granted",
+            "idle_grant_fields_are_zero",
+        ],
+    );
 }
 
 #[test]
 fn round_robin_arbiter_properties_hold_from_reset_to_depth_20() {
-    properties_hold("round_robin_arbiter", 6, &["grant_is_one_requester", "index_names_the_grant", "steady_request_granted_within_n_grants"]);
+    properties_hold(
+        "round_robin_arbiter",
+        6,
+        &[
+            "grant_is_one_requester",
+            "index_names_the_grant",
+            "steady_request_granted_within_n_grants",
+        ],
+    );
 }
 
 #[test]
@@ -67,7 +102,13 @@ fn warp_scheduler_properties_hold_from_reset_to_depth_20() {
     properties_hold(
         "warp_scheduler",
         9,
-        &["idle_warp_is_never_active", "fetch_only_an_active_warp", "never_idle_and_fetched", "command_lands_in_an_idle_warp", "idle_changes_only_by_command_and_end"],
+        &[
+            "idle_warp_is_never_active",
+            "fetch_only_an_active_warp",
+            "never_idle_and_fetched",
+            "command_lands_in_an_idle_warp",
+            "idle_changes_only_by_command_and_end",
+        ],
     );
 }
 
@@ -78,9 +119,21 @@ fn mutant_is_caught(module: &str, tag: &str, from: &str, to: &str, properties: &
     let (mutant, prove_dir) = write_mutant(module, tag, from, to);
     let only: Vec<String> = properties.split('|').map(String::from).collect();
     let results = prove_only(block(module), &CU, &mutant, 20, &prove_dir, &only).unwrap();
-    let failed: Vec<&String> = results.iter().filter(|(_, o)| matches!(o, Outcome::Failed { .. })).map(|(n, _)| n).collect();
-    assert!(failed.iter().any(|n| properties.split('|').any(|p| p == n.as_str())), "mutant `{tag}` should fail `{properties}`, failed: {failed:?}");
-    let vcd = results.iter().find_map(|(_, o)| if let Outcome::Failed { vcd, .. } = o { Some(vcd.clone()) } else { None }).unwrap();
+    let failed: Vec<&String> = results
+        .iter()
+        .filter(|(_, o)| matches!(o, Outcome::Failed { .. }))
+        .map(|(n, _)| n)
+        .collect();
+    assert!(
+        failed.iter().any(|n| properties.split('|').any(|p| p == n.as_str())),
+        "mutant `{tag}` should fail `{properties}`, failed: {failed:?}"
+    );
+    let vcd = results
+        .iter()
+        .find_map(
+            |(_, o)| if let Outcome::Failed { vcd, .. } = o { Some(vcd.clone()) } else { None },
+        )
+        .unwrap();
     assert!(vcd.is_file(), "no counterexample trace at {}", vcd.display());
 }
 
@@ -103,7 +156,11 @@ fn mutant_is_caught_at(module: &str, tag: &str, from: &str, to: &str, property: 
 fn write_mutant(module: &str, tag: &str, from: &str, to: &str) -> (PathBuf, PathBuf) {
     let rtl = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("rtl_out/cu/{module}.v"));
     let text = std::fs::read_to_string(&rtl).unwrap();
-    assert!(text.contains(from), "the mutation's text is not in {}: the mutant would be the original", rtl.display());
+    assert!(
+        text.contains(from),
+        "the mutation's text is not in {}: the mutant would be the original",
+        rtl.display()
+    );
     let dir = work_dir(tag);
     std::fs::create_dir_all(&dir).unwrap();
     let mutant = dir.join(format!("{module}.v"));
@@ -117,20 +174,38 @@ fn write_mutant(module: &str, tag: &str, from: &str, to: &str) -> (PathBuf, Path
 
 #[test]
 fn mutant_without_overflow_flag_is_caught() {
-    mutant_is_caught("simt_stack", "no_overflow_flag", "overflow_q$d = 1'b1;", "overflow_q$d = overflow_q$q;", "full_push_sets_overflow");
+    mutant_is_caught(
+        "simt_stack",
+        "no_overflow_flag",
+        "overflow_q$d = 1'b1;",
+        "overflow_q$d = overflow_q$q;",
+        "full_push_sets_overflow",
+    );
 }
 
 #[test]
 fn mutant_without_full_check_is_caught() {
     let from = "            if (full) begin\n                overflow_q$d = 1'b1;\n            end\n            else begin\n                sp$d = sp$q + 32'h1;\n            end";
     // The first violation: the push on a full stack moves the pointer.
-    mutant_is_caught("simt_stack", "no_full_check", from, "            sp$d = sp$q + 32'h1;", "full_push_changes_no_entry");
+    mutant_is_caught(
+        "simt_stack",
+        "no_full_check",
+        from,
+        "            sp$d = sp$q + 32'h1;",
+        "full_push_changes_no_entry",
+    );
 }
 
 #[test]
 fn mutant_top_from_the_wrong_slot_is_caught() {
     // Two entries on the stack, and the top's mask is read from slot 0 instead of slot 1.
-    mutant_is_caught("simt_stack", "top_wrong_slot", "tos_mask = mask_mem$1$q;", "tos_mask = mask_mem$0$q;", "top_is_last_pushed_not_popped");
+    mutant_is_caught(
+        "simt_stack",
+        "top_wrong_slot",
+        "tos_mask = mask_mem$1$q;",
+        "tos_mask = mask_mem$0$q;",
+        "top_is_last_pushed_not_popped",
+    );
 }
 
 // The warp scheduler's mutants are the seed's quirks put back into the fixed mode (warp 0 only).
@@ -190,7 +265,13 @@ fn booksim_arbiter_bound_is_proven_at_tiny_sizes() {
     use simt_rtl::preset_blocks::{PresetBlocks, TinyBlocks};
     assert!(simt_rtl::params::TINY.collector.one_bank_per_cu, "tiny is the booksim-mode preset");
     let mut dut = TinyBlocks::bank_arbiter().unwrap();
-    let (rtl, dir) = export_for_checker(&mut dut, "bank_arbiter", "// bank_arbiter, tiny sizes (test)\n", "bank_arbiter_tiny", None);
+    let (rtl, dir) = export_for_checker(
+        &mut dut,
+        "bank_arbiter",
+        "// bank_arbiter, tiny sizes (test)\n",
+        "bank_arbiter_tiny",
+        None,
+    );
     let results = prove(block("bank_arbiter"), &simt_rtl::params::TINY, &rtl, 20, &dir).unwrap();
     all_hold("bank_arbiter (tiny)", &results, 9);
     assert_proven(&results, &["one_bank_per_unit", "head_waits_fewer_than_n_cycles"]);
@@ -198,8 +279,20 @@ fn booksim_arbiter_bound_is_proven_at_tiny_sizes() {
     // wins every time.
     let mut dut = TinyBlocks::bank_arbiter().unwrap();
     let stuck = Some(("pri$d = pri$q + 32'h1;", "pri$d = pri$q;"));
-    let (rtl, dir) = export_for_checker(&mut dut, "bank_arbiter", "// bank_arbiter, tiny sizes, stuck diagonal (test)\n", "bank_arbiter_tiny_stuck", stuck);
-    let outcome = one_property("bank_arbiter", &simt_rtl::params::TINY, &rtl, &dir, "head_waits_fewer_than_n_cycles");
+    let (rtl, dir) = export_for_checker(
+        &mut dut,
+        "bank_arbiter",
+        "// bank_arbiter, tiny sizes, stuck diagonal (test)\n",
+        "bank_arbiter_tiny_stuck",
+        stuck,
+    );
+    let outcome = one_property(
+        "bank_arbiter",
+        &simt_rtl::params::TINY,
+        &rtl,
+        &dir,
+        "head_waits_fewer_than_n_cycles",
+    );
     assert!(matches!(outcome, Outcome::Failed { .. }), "{outcome}");
 }
 
@@ -218,12 +311,32 @@ fn mutant_fixed_priority_is_caught() {
 #[test]
 fn operand_collector_properties_hold_from_reset_to_depth_20() {
     // All but the queue bound, which CI checks at tiny sizes (`tiny_collector`).
-    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(block("operand_collector").properties)).unwrap();
-    let only: Vec<String> = property_names(&text).into_iter().filter(|n| n != "bank_queues_never_overflow").collect();
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join(block("operand_collector").properties),
+    )
+    .unwrap();
+    let only: Vec<String> =
+        property_names(&text).into_iter().filter(|n| n != "bank_queues_never_overflow").collect();
     let rtl = Path::new(env!("CARGO_MANIFEST_DIR")).join("rtl_out/cu/operand_collector.v");
-    let results = prove_only(block("operand_collector"), &CU, &rtl, 20, &work_dir("operand_collector"), &only).unwrap();
+    let results = prove_only(
+        block("operand_collector"),
+        &CU,
+        &rtl,
+        20,
+        &work_dir("operand_collector"),
+        &only,
+    )
+    .unwrap();
     all_hold("operand_collector", &results, 7);
-    assert_proven(&results, &["busy_is_taken_and_not_dispatched", "instruction_taken_into_a_free_unit", "each_dispatch_fills_one_output", "dispatched_operands_all_collected"]);
+    assert_proven(
+        &results,
+        &[
+            "busy_is_taken_and_not_dispatched",
+            "instruction_taken_into_a_free_unit",
+            "each_dispatch_fills_one_output",
+            "dispatched_operands_all_collected",
+        ],
+    );
 }
 
 /// The queue bound (`bank_queues_never_overflow`, with its invariant over the queues' contents)
@@ -234,13 +347,25 @@ fn operand_collector_properties_hold_from_reset_to_depth_20() {
 fn tiny_collector(tag: &str, mutation: Option<(&str, &str)>) -> (PathBuf, PathBuf) {
     use simt_rtl::preset_blocks::{PresetBlocks, TinyBlocks};
     let mut dut = TinyBlocks::operand_collector().unwrap();
-    export_for_checker(&mut dut, "operand_collector", "// operand_collector, tiny sizes (test)\n", &format!("operand_collector_tiny_{tag}"), mutation)
+    export_for_checker(
+        &mut dut,
+        "operand_collector",
+        "// operand_collector, tiny sizes (test)\n",
+        &format!("operand_collector_tiny_{tag}"),
+        mutation,
+    )
 }
 
 #[test]
 fn collector_queues_never_overflow_at_tiny_sizes() {
     let (rtl, dir) = tiny_collector("original", None);
-    let outcome = one_property("operand_collector", &simt_rtl::params::TINY, &rtl, &dir, "bank_queues_never_overflow");
+    let outcome = one_property(
+        "operand_collector",
+        &simt_rtl::params::TINY,
+        &rtl,
+        &dir,
+        "bank_queues_never_overflow",
+    );
     assert!(matches!(outcome, Outcome::Proven { .. }), "{outcome}");
 }
 
@@ -249,8 +374,17 @@ fn mutant_collector_queues_a_stalled_instruction_is_caught() {
     // The operands of an instruction that found no free unit are queued anyway, every cycle it
     // waits: requests nobody collects pile up until a queue overflows.
     let push = "arbiter$push_valid$0 = take & in_src_valid$0[0];";
-    let (rtl, dir) = tiny_collector("stalled_pushed", Some((push, "arbiter$push_valid$0 = in_valid$0 & in_src_valid$0[0];")));
-    let outcome = one_property("operand_collector", &simt_rtl::params::TINY, &rtl, &dir, "bank_queues_never_overflow");
+    let (rtl, dir) = tiny_collector(
+        "stalled_pushed",
+        Some((push, "arbiter$push_valid$0 = in_valid$0 & in_src_valid$0[0];")),
+    );
+    let outcome = one_property(
+        "operand_collector",
+        &simt_rtl::params::TINY,
+        &rtl,
+        &dir,
+        "bank_queues_never_overflow",
+    );
     assert!(matches!(outcome, Outcome::Failed { .. }), "{outcome}");
 }
 
@@ -282,14 +416,19 @@ fn mutant_dispatch_lost_is_caught() {
 
 #[test]
 fn peeks_connect_every_bit_and_refuse_unknown_signals() {
-    let rtl = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("rtl_out/cu/operand_collector.v")).unwrap();
+    let rtl = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("rtl_out/cu/operand_collector.v"),
+    )
+    .unwrap();
     let c = CU.collector;
     let text = "// peek: nr = cu_not_ready$#$q\n// peek: cnt = arbiter.count$#$q\n";
     let script = peek_commands(text, &rtl, "operand_collector", "w").unwrap();
     // One `connect` per signal, `<wire>[hi:lo]`; the slices of a wire tile it from bit 0 up.
     let bits = |script: &str, wire: &str| {
         let mut next = 0;
-        for l in script.lines().filter_map(|l| l.strip_prefix(&format!("connect -nounset -set {wire}["))) {
+        for l in
+            script.lines().filter_map(|l| l.strip_prefix(&format!("connect -nounset -set {wire}[")))
+        {
             let (hi, rest) = l.split_once(':').unwrap();
             let lo: usize = rest.split_once(']').unwrap().0.parse().unwrap();
             assert_eq!(lo, next, "{script}");
@@ -298,19 +437,43 @@ fn peeks_connect_every_bit_and_refuse_unknown_signals() {
         next
     };
     assert_eq!(bits(&script, "nr"), 3 * c.collector_units, "{script}");
-    assert_eq!(bits(&script, "cnt"), c.banks * simt_rtl::params::clog2(c.queue_depth() + 1), "{script}");
+    assert_eq!(
+        bits(&script, "cnt"),
+        c.banks * simt_rtl::params::clog2(c.queue_depth() + 1),
+        "{script}"
+    );
     let count_bits = simt_rtl::params::clog2(c.queue_depth() + 1);
-    assert!(script.contains(&format!("connect -nounset -set cnt[{}:0] dut.arbiter.count$0$q\n", count_bits - 1)), "{script}");
+    assert!(
+        script.contains(&format!(
+            "connect -nounset -set cnt[{}:0] dut.arbiter.count$0$q\n",
+            count_bits - 1
+        )),
+        "{script}"
+    );
     assert!(script.starts_with("cd w\n") && script.ends_with("cd ..\n"), "{script}");
     // A RAM's words: every word, after the memories are mapped to flip-flops.
-    let stack_rtl = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("rtl_out/cu/simt_stack_ram.v")).unwrap();
-    let words = peek_commands("// peek: m = mask_ram.mem[#]\n", &stack_rtl, "simt_stack_ram", "w").unwrap();
+    let stack_rtl = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("rtl_out/cu/simt_stack_ram.v"),
+    )
+    .unwrap();
+    let words =
+        peek_commands("// peek: m = mask_ram.mem[#]\n", &stack_rtl, "simt_stack_ram", "w").unwrap();
     assert!(words.starts_with("memory -nomap\nmemory_map\ncd w\n"), "{words}");
     assert_eq!(bits(&words, "m"), 256 * CU.scheduler.threads, "{words}");
-    assert!(words.contains(&format!("connect -nounset -set m[{}:0] dut.mask_ram.mem[0]\n", CU.scheduler.threads - 1)), "{words}");
+    assert!(
+        words.contains(&format!(
+            "connect -nounset -set m[{}:0] dut.mask_ram.mem[0]\n",
+            CU.scheduler.threads - 1
+        )),
+        "{words}"
+    );
     assert!(!script.contains("memory_map"), "{script}");
     assert_eq!(peek_commands("// no peeks\n", &rtl, "operand_collector", "w").unwrap(), "");
-    for (bad, names) in [("// peek: x = arbiter.nothere$#$q", "nothere"), ("// peek: x = nowhere.count$#$q", "has no instance `nowhere`"), ("// peek: x cu_busy$q", "<wire> = <signal>")] {
+    for (bad, names) in [
+        ("// peek: x = arbiter.nothere$#$q", "nothere"),
+        ("// peek: x = nowhere.count$#$q", "has no instance `nowhere`"),
+        ("// peek: x cu_busy$q", "<wire> = <signal>"),
+    ] {
         let e = peek_commands(bad, &rtl, "operand_collector", "w").unwrap_err().to_string();
         assert!(e.contains(names), "`{bad}`: {e}");
     }
@@ -331,21 +494,49 @@ fn mutant_dispatch_before_operands_collected_is_caught() {
 #[test]
 fn combinational_block_properties_hold() {
     for module in ["priority_encoder_lowest", "priority_encoder_highest"] {
-        properties_hold(module, 3, &["valid_when_anyone_requests", "grant_is_the_first_request_in_order", "index_names_the_grant"]);
+        properties_hold(
+            module,
+            3,
+            &[
+                "valid_when_anyone_requests",
+                "grant_is_the_first_request_in_order",
+                "index_names_the_grant",
+            ],
+        );
     }
-    properties_hold("register_map", 3, &["two_registers_never_share_a_bank_row", "row_inside_the_bank", "bank_of_the_warps_scheduler"]);
+    properties_hold(
+        "register_map",
+        3,
+        &[
+            "two_registers_never_share_a_bank_row",
+            "row_inside_the_bank",
+            "bank_of_the_warps_scheduler",
+        ],
+    );
 }
 
 #[test]
 fn mutant_row_without_warp_is_caught() {
     // The warp's part of the row dropped: two warps' registers land on one row.
-    mutant_is_caught("register_map", "row_without_warp", "row = warp_row | ((reg_row) & 4'hf);", "row = ((reg_row) & 4'hf);", "two_registers_never_share_a_bank_row");
+    mutant_is_caught(
+        "register_map",
+        "row_without_warp",
+        "row = warp_row | ((reg_row) & 4'hf);",
+        "row = ((reg_row) & 4'hf);",
+        "two_registers_never_share_a_bank_row",
+    );
 }
 
 #[test]
 fn mutant_highest_encoder_keeps_a_lower_request_is_caught() {
     // Requester 0 is granted whenever it requests, beside the highest one.
-    mutant_is_caught("priority_encoder_highest", "highest_two_bits", "grant = one_hot;", "grant = one_hot | (req & 4'h1);", "grant_is_the_first_request_in_order");
+    mutant_is_caught(
+        "priority_encoder_highest",
+        "highest_two_bits",
+        "grant = one_hot;",
+        "grant = one_hot | (req & 4'h1);",
+        "grant_is_the_first_request_in_order",
+    );
 }
 
 #[test]
@@ -353,25 +544,49 @@ fn local_data_share_properties_hold_from_reset_to_depth_20() {
     properties_hold(
         "local_data_share",
         5,
-        &["response_only_for_a_taken_access", "one_access_in_flight", "answered_within_lanes_plus_one_cycles", "busy_only_with_an_open_access", "accesses_counts_taken_requests"],
+        &[
+            "response_only_for_a_taken_access",
+            "one_access_in_flight",
+            "answered_within_lanes_plus_one_cycles",
+            "busy_only_with_an_open_access",
+            "accesses_counts_taken_requests",
+        ],
     );
 }
 
 #[test]
 fn mutant_ready_while_busy_is_caught() {
     // The local data share takes a new request while an access is still being served.
-    mutant_is_caught("local_data_share", "ready_while_busy", "req_ready = ~active$q | ~|left;", "req_ready = 1'b1;", "one_access_in_flight|response_only_for_a_taken_access");
+    mutant_is_caught(
+        "local_data_share",
+        "ready_while_busy",
+        "req_ready = ~active$q | ~|left;",
+        "req_ready = 1'b1;",
+        "one_access_in_flight|response_only_for_a_taken_access",
+    );
 }
 
 #[test]
 fn mutant_access_never_answered_is_caught() {
     // The last served row never raises resp_valid: the requester waits for ever.
-    mutant_is_caught("local_data_share", "never_answered", "done$d = active$q & ~|left;", "done$d = 1'b0;", "answered_within_lanes_plus_one_cycles");
+    mutant_is_caught(
+        "local_data_share",
+        "never_answered",
+        "done$d = active$q & ~|left;",
+        "done$d = 1'b0;",
+        "answered_within_lanes_plus_one_cycles",
+    );
 }
 
 /// Exports `dut` as `module` into a fresh work directory `name`, with the first `from` replaced
 /// by `to` when a mutation is given: the Verilog file, and a directory for the checker.
-fn export_for_checker(dut: &mut impl rust_hdl::prelude::Block, module: &str, header: &str, name: &str, mutation: Option<(&str, &str)>) -> (PathBuf, PathBuf) {
+fn export_for_checker(
+    dut: &mut impl rust_hdl::prelude::Block,
+    module: &str,
+    header: &str,
+    name: &str,
+    mutation: Option<(&str, &str)>,
+) -> (PathBuf, PathBuf) {
     let dir = work_dir(name);
     std::fs::create_dir_all(&dir).unwrap();
     dut.connect_all();
@@ -390,7 +605,12 @@ fn scoreboard_properties_hold_from_reset_to_depth_20() {
     properties_hold(
         "scoreboard",
         4,
-        &["hazard_is_a_register_in_flight", "pending_is_a_warp_with_registers_in_flight", "double_reservation_flagged", "release_of_a_free_register_flagged"],
+        &[
+            "hazard_is_a_register_in_flight",
+            "pending_is_a_warp_with_registers_in_flight",
+            "double_reservation_flagged",
+            "release_of_a_free_register_flagged",
+        ],
     );
 }
 
@@ -399,7 +619,10 @@ fn all_hold(label: &str, results: &[(String, Outcome)], count: usize) {
     assert_eq!(results.len(), count, "{results:?}");
     for (name, outcome) in results {
         println!("{label}: {name}: {outcome}");
-        assert!(matches!(outcome, Outcome::Proven { .. } | Outcome::Bounded { depth: 20 }), "{name}: {outcome}");
+        assert!(
+            matches!(outcome, Outcome::Proven { .. } | Outcome::Bounded { depth: 20 }),
+            "{name}: {outcome}"
+        );
     }
 }
 
@@ -408,34 +631,76 @@ fn mutant_scoreboard_without_same_cycle_release_is_caught() {
     // The checked warp's release in the same cycle no longer clears the hazard (GPGPU-Sim's
     // writeback-before-issue order lost): an instruction waits a cycle longer than it must.
     let from = "row = (row & ~(1 << (release_reg)) | ((1'b0) << (release_reg)));";
-    mutant_is_caught("scoreboard", "no_bypass", from, "row = row;", "hazard_is_a_register_in_flight");
+    mutant_is_caught(
+        "scoreboard",
+        "no_bypass",
+        from,
+        "row = row;",
+        "hazard_is_a_register_in_flight",
+    );
 }
 
 #[test]
 fn ibuffer_properties_hold_from_reset_to_depth_20() {
-    properties_hold("ibuffer", 4, &["at_most_two_per_warp", "space_and_head_as_counted", "filled_into_empty_warp_is_the_head", "empty_warp_shows_no_instruction"]);
+    properties_hold(
+        "ibuffer",
+        4,
+        &[
+            "at_most_two_per_warp",
+            "space_and_head_as_counted",
+            "filled_into_empty_warp_is_the_head",
+            "empty_warp_shows_no_instruction",
+        ],
+    );
 }
 
 #[test]
 fn mutant_ibuffer_flush_ignored_is_caught() {
-    mutant_is_caught("ibuffer", "flush_ignored", "if ((flush_valid & (flush_warp == 0)) | reset) begin", "if (reset) begin", "space_and_head_as_counted");
+    mutant_is_caught(
+        "ibuffer",
+        "flush_ignored",
+        "if ((flush_valid & (flush_warp == 0)) | reset) begin",
+        "if (reset) begin",
+        "space_and_head_as_counted",
+    );
 }
 
 #[test]
 fn mutant_ibuffer_fill_into_wrong_slot_is_caught() {
     // Warp 0's instruction filled into an empty buffer lands in the second slot: the head is stale.
-    mutant_is_caught("ibuffer", "wrong_slot", "inst0$0$d = fill_inst;", "inst1$0$d = fill_inst;", "filled_into_empty_warp_is_the_head");
+    mutant_is_caught(
+        "ibuffer",
+        "wrong_slot",
+        "inst0$0$d = fill_inst;",
+        "inst1$0$d = fill_inst;",
+        "filled_into_empty_warp_is_the_head",
+    );
 }
 
 #[test]
 fn host_link_properties_hold_from_reset_to_depth_20() {
-    properties_hold("host_link", 7, &["one_control_at_a_time", "answer_byte_held_until_taken", "start_is_a_pulse", "reset_clears_everything"]);
+    properties_hold(
+        "host_link",
+        7,
+        &[
+            "one_control_at_a_time",
+            "answer_byte_held_until_taken",
+            "start_is_a_pulse",
+            "reset_clears_everything",
+        ],
+    );
 }
 
 #[test]
 fn mutant_answer_byte_dropped_is_caught() {
     // The answer moves on whether the transmitter took its byte or not: bytes are lost.
-    mutant_is_caught("host_link", "answer_dropped", "if (sending & tx_ready) begin", "if (sending) begin", "answer_byte_held_until_taken");
+    mutant_is_caught(
+        "host_link",
+        "answer_dropped",
+        "if (sending & tx_ready) begin",
+        "if (sending) begin",
+        "answer_byte_held_until_taken",
+    );
 }
 
 #[test]
@@ -465,14 +730,26 @@ fn register_file_returns_the_last_write() {
 fn mutant_register_file_ignoring_a_lane_mask_is_caught() {
     // Lane 1 of a row is written whether its mask bit is set or not.
     let from = "if (write_mask[1]) mem[write_address][7:4] <= write_data[7:4];";
-    mutant_is_caught("register_file", "lane_mask_ignored", from, "mem[write_address][7:4] <= write_data[7:4];", "read_returns_last_write");
+    mutant_is_caught(
+        "register_file",
+        "lane_mask_ignored",
+        from,
+        "mem[write_address][7:4] <= write_data[7:4];",
+        "read_returns_last_write",
+    );
 }
 
 #[test]
 fn mutant_stack_ram_without_overflow_flag_is_caught() {
     // Warp 0's push on its full stack is dropped without raising the flag.
     let from = "overflow_next = (overflow_next & ~(1 << (0)) | ((1'b1) << (0)));";
-    mutant_is_caught("simt_stack_ram", "ram_no_overflow_flag", from, "overflow_next = overflow_next;", "full_push_sets_overflow");
+    mutant_is_caught(
+        "simt_stack_ram",
+        "ram_no_overflow_flag",
+        from,
+        "overflow_next = overflow_next;",
+        "full_push_sets_overflow",
+    );
 }
 
 #[test]
@@ -482,5 +759,12 @@ fn mutant_stack_ram_top_not_refilled_is_caught() {
     // (1, 2; the entry below the top is in the RAM), a pop (3), and the top shown in cycle 4.
     let from = "tops_mask$0 = mask_ram$read_data;\n            tops_pc$0 = pc_ram$read_data;";
     let to = "tops_mask$0 = top_mask_q$0$q;\n            tops_pc$0 = top_pc_q$0$q;";
-    mutant_is_caught_at("simt_stack_ram", "ram_top_not_refilled", from, to, "top_is_last_pushed_not_popped", 4);
+    mutant_is_caught_at(
+        "simt_stack_ram",
+        "ram_top_not_refilled",
+        from,
+        to,
+        "top_is_last_pushed_not_popped",
+        4,
+    );
 }

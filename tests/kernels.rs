@@ -7,20 +7,32 @@ use simt_rtl::isa::asm::assemble;
 use simt_rtl::isa::interp::{Config, Machine};
 use simt_rtl::isa::Inst;
 
-const CONFIG: Config = Config { warps: 4, threads: 4, lane_bits: 16, stack_depth: 4, lds_rows: 64, max_instructions: 100_000 };
+const CONFIG: Config = Config {
+    warps: 4,
+    threads: 4,
+    lane_bits: 16,
+    stack_depth: 4,
+    lds_rows: 64,
+    max_instructions: 100_000,
+};
 const THREADS: usize = 16;
 /// Warps of 8 lanes: two lanes per bank of the local data share.
 const WIDE: Config = Config { threads: 8, ..CONFIG };
 
 fn kernel(name: &str) -> Vec<Inst> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels").join(format!("{name}.s"));
-    assemble(&std::fs::read_to_string(&path).unwrap()).unwrap_or_else(|e| panic!("{}: {e:#}", path.display()))
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels").join(format!("{name}.s"));
+    assemble(&std::fs::read_to_string(&path).unwrap())
+        .unwrap_or_else(|e| panic!("{}: {e:#}", path.display()))
 }
 
 fn run(name: &str, lds: &[u32]) -> Machine {
     let mut m = Machine::new(CONFIG, lds).unwrap();
     m.run(&kernel(name)).unwrap_or_else(|e| panic!("{name}: {e:#}"));
-    assert!(m.warps.iter().all(|w| w.done && w.stack.is_empty()), "{name}: every warp exits with an empty stack");
+    assert!(
+        m.warps.iter().all(|w| w.done && w.stack.is_empty()),
+        "{name}: every warp exits with an empty stack"
+    );
     m
 }
 
@@ -69,7 +81,11 @@ fn reduction_through_the_local_data_share() {
             }
         }
         for (l, &p) in partial.iter().enumerate() {
-            assert_eq!((m.reg(w, l, 3), m.lds[64 + w * 4 + l]), (p, p), "warp {w} lane {l}'s partial sum");
+            assert_eq!(
+                (m.reg(w, l, 3), m.lds[64 + w * 4 + l]),
+                (p, p),
+                "warp {w} lane {l}'s partial sum"
+            );
         }
     }
     // Two halving steps, each splitting every warp; two stack entries at a time.
@@ -83,7 +99,11 @@ fn if_else_diverges_per_lane() {
     for w in 0..4 {
         for l in 0..4u32 {
             let r4 = if l % 2 == 1 { 200 - l } else { 100 + l };
-            assert_eq!((m.reg(w, l as usize, 4), m.reg(w, l as usize, 5)), (r4, r4 + 1), "warp {w} lane {l}");
+            assert_eq!(
+                (m.reg(w, l as usize, 4), m.reg(w, l as usize, 5)),
+                (r4, r4 + 1),
+                "warp {w} lane {l}"
+            );
         }
     }
     assert_eq!((m.counters.divergent_branches, m.counters.stack_high_water), (4, 2));
@@ -121,7 +141,10 @@ fn nested_divergence_to_the_stack_depth() {
     // One entry less and the same program overflows.
     let mut shallow = Machine::new(Config { stack_depth: 3, ..CONFIG }, &[]).unwrap();
     let err = format!("{:#}", shallow.run(&kernel("nested")).unwrap_err());
-    assert!(err.contains("warp 0 at instruction") && err.contains("SIMT stack overflow (depth 3)"), "{err}");
+    assert!(
+        err.contains("warp 0 at instruction") && err.contains("SIMT stack overflow (depth 3)"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -135,22 +158,31 @@ fn programs_without_a_result_are_errors() {
     assert!(err("top: jmp top").contains("did not finish within 100000 warp instructions"));
     let bad = |c: Config| format!("{:#}", Machine::new(c, &[]).unwrap_err());
     assert!(bad(Config { threads: 33, ..CONFIG }).contains("`threads` = 33 is out of range"));
-    assert!(bad(Config { lds_rows: 48, ..CONFIG }).contains("`lds_rows` = 48 must be a power of two"));
-    assert!(format!("{:#}", Machine::new(CONFIG, &[0; 257]).unwrap_err()).contains("257 words: it holds 256"));
+    assert!(
+        bad(Config { lds_rows: 48, ..CONFIG }).contains("`lds_rows` = 48 must be a power of two")
+    );
+    assert!(format!("{:#}", Machine::new(CONFIG, &[0; 257]).unwrap_err())
+        .contains("257 words: it holds 256"));
 }
 
 /// `simt-rtl asm` writes one hex word per line that decodes back to the program; a bad program
 /// is one error line naming the file and the line.
 #[test]
 fn asm_command_writes_the_words() {
-    let cli = |args: &[&str]| std::process::Command::new(env!("CARGO_BIN_EXE_simt-rtl")).args(args).output().unwrap();
+    let cli = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_simt-rtl")).args(args).output().unwrap()
+    };
     let dir = std::env::temp_dir().join(format!("simt-rtl-asm-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let hex = dir.join("nested.hex");
     let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels/nested.s");
     let out = cli(&["asm", src.to_str().unwrap(), "--out", hex.to_str().unwrap()]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let words: Vec<Inst> = std::fs::read_to_string(&hex).unwrap().lines().map(|l| Inst::decode(u32::from_str_radix(l, 16).unwrap()).unwrap()).collect();
+    let words: Vec<Inst> = std::fs::read_to_string(&hex)
+        .unwrap()
+        .lines()
+        .map(|l| Inst::decode(u32::from_str_radix(l, 16).unwrap()).unwrap())
+        .collect();
     assert_eq!(words, kernel("nested"));
     let bad = dir.join("bad.s");
     std::fs::write(&bad, "nop\nadd r1, r2, r99\n").unwrap();
@@ -158,7 +190,10 @@ fn asm_command_writes_the_words() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(stderr.contains("bad.s: line 2: `add r1, r2, r99`: `r99` is not a register"), "{stderr}");
+    assert!(
+        stderr.contains("bad.s: line 2: `add r1, r2, r99`: `r99` is not a register"),
+        "{stderr}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -169,7 +204,8 @@ fn asm_command_writes_the_words() {
 fn random_programs_match_every_thread_run_alone() {
     use simt_rtl::verify::programs::{assembly, random_program, scalar_result};
     use simt_rtl::verify::rng::Rng;
-    let programs: u64 = std::env::var("SIMT_PROGRAMS").ok().and_then(|v| v.parse().ok()).unwrap_or(5_000);
+    let programs: u64 =
+        std::env::var("SIMT_PROGRAMS").ok().and_then(|v| v.parse().ok()).unwrap_or(5_000);
     let (mut divergent, mut high_water, mut conflicts, mut instructions) = (0, 0, 0, 0);
     for seed in 0..programs {
         let mut rng = Rng::new(seed);
@@ -179,14 +215,20 @@ fn random_programs_match_every_thread_run_alone() {
         let mut m = Machine::new(WIDE, &lds).unwrap();
         m.run(&assemble(&text).unwrap()).unwrap_or_else(|e| panic!("seed {seed}: {e:#}\n{text}"));
         let (regs, memory) = scalar_result(&program, WIDE, &lds);
-        assert!(m.regs == regs && m.lds == memory, "seed {seed}: the SIMT run and the threads run alone differ\n{text}");
+        assert!(
+            m.regs == regs && m.lds == memory,
+            "seed {seed}: the SIMT run and the threads run alone differ\n{text}"
+        );
         divergent += m.counters.divergent_branches;
         high_water = high_water.max(m.counters.stack_high_water);
         conflicts += m.counters.lds_conflict_cycles;
         instructions += m.counters.instructions;
     }
     eprintln!("{programs} programs: {instructions} warp instructions, {divergent} divergent branches, {conflicts} conflict cycles");
-    assert!(divergent > programs && conflicts > 0 && high_water == WIDE.stack_depth, "the programs exercise too little");
+    assert!(
+        divergent > programs && conflicts > 0 && high_water == WIDE.stack_depth,
+        "the programs exercise too little"
+    );
 }
 
 /// Lanes whose owner-computes store hits one word (stride 0) leave the highest lane's value.

@@ -16,7 +16,12 @@ use simt_rtl::verify::{Dut, Rng};
 
 /// Drives one request until it is answered; returns the cycles from the one it was taken in to
 /// the one with `resp_valid`, and the outputs of that cycle.
-fn access<D: Dut>(dut: &mut D, m: &LocalDataShareModel, req: &LdsIn, cycle: &mut usize) -> (usize, Vec<u64>) {
+fn access<D: Dut>(
+    dut: &mut D,
+    m: &LocalDataShareModel,
+    req: &LdsIn,
+    cycle: &mut usize,
+) -> (usize, Vec<u64>) {
     let idle = LdsIn { addr: vec![0; m.lanes], data: vec![0; m.lanes], ..Default::default() };
     loop {
         let out = cycle_outputs(dut, &m.encode(req), *cycle).unwrap();
@@ -46,7 +51,8 @@ fn agrees_with_interpreter<B: PresetBlocks>(instructions: usize) {
     let mut dut = B::local_data_share().unwrap();
     prepare(&mut dut).unwrap();
     let mut cycle = 0;
-    let reset = LdsIn { reset: true, addr: vec![0; lanes], data: vec![0; lanes], ..Default::default() };
+    let reset =
+        LdsIn { reset: true, addr: vec![0; lanes], data: vec![0; lanes], ..Default::default() };
     cycle_outputs(&mut dut, &m.encode(&reset), cycle).unwrap();
     clock_edge(&mut dut, cycle).unwrap();
     cycle += 1;
@@ -58,7 +64,13 @@ fn agrees_with_interpreter<B: PresetBlocks>(instructions: usize) {
     let mut conflicts = 0;
     for (first, store) in random.collect::<Vec<_>>().into_iter().chain(sweep) {
         let w = rng.below(warps as u64) as usize;
-        let lane_mask = if store.is_none() { mask(lanes) } else if rng.chance(50) { mask(lanes) } else { rng.bits(lanes).max(1) };
+        let lane_mask = if store.is_none() {
+            mask(lanes)
+        } else if rng.chance(50) {
+            mask(lanes)
+        } else {
+            rng.bits(lanes).max(1)
+        };
         let crowded = rng.chance(30);
         for l in 0..lanes {
             let value = match store {
@@ -69,7 +81,11 @@ fn agrees_with_interpreter<B: PresetBlocks>(instructions: usize) {
             machine.regs[(w * lanes + l) * simt_rtl::isa::REGISTERS + ra as usize] = value as u32;
         }
         let inst = match store {
-            Some(true) => Inst::St { ra, index: rng.bits(7) as u8, stride: [0, 1, 2, rng.bits(7)][rng.below(4) as usize] as u8 },
+            Some(true) => Inst::St {
+                ra,
+                index: rng.bits(7) as u8,
+                stride: [0, 1, 2, rng.bits(7)][rng.below(4) as usize] as u8,
+            },
             _ => Inst::Ld { rd, ra },
         };
         machine.warps[w].mask = lane_mask as u32;
@@ -77,23 +93,51 @@ fn agrees_with_interpreter<B: PresetBlocks>(instructions: usize) {
         let before = machine.counters.lds_conflict_cycles;
         machine.step(w, &[inst]).unwrap();
         let expected_conflicts = machine.counters.lds_conflict_cycles - before;
-        let regs = |r: u8| (0..lanes).map(|l| machine.reg(w, l, r as usize) as u64).collect::<Vec<_>>();
+        let regs =
+            |r: u8| (0..lanes).map(|l| machine.reg(w, l, r as usize) as u64).collect::<Vec<_>>();
         let req = match inst {
-            Inst::St { index, stride, .. } => {
-                LdsIn { valid: true, write: true, mask: lane_mask, warp: w as u64, index: index as u64, stride: stride as u64, addr: vec![0; lanes], data: regs(ra), ..Default::default() }
-            }
-            _ => LdsIn { valid: true, mask: lane_mask, addr: regs(ra), data: vec![0; lanes], ..Default::default() },
+            Inst::St { index, stride, .. } => LdsIn {
+                valid: true,
+                write: true,
+                mask: lane_mask,
+                warp: w as u64,
+                index: index as u64,
+                stride: stride as u64,
+                addr: vec![0; lanes],
+                data: regs(ra),
+                ..Default::default()
+            },
+            _ => LdsIn {
+                valid: true,
+                mask: lane_mask,
+                addr: regs(ra),
+                data: vec![0; lanes],
+                ..Default::default()
+            },
         };
         let (waited, out) = access(&mut dut, &m, &req, &mut cycle);
-        assert_eq!(waited as u64, expected_conflicts + 2, "{inst} on warp {w}, mask {lane_mask:#x}: answered {waited} cycles after it was taken");
+        assert_eq!(
+            waited as u64,
+            expected_conflicts + 2,
+            "{inst} on warp {w}, mask {lane_mask:#x}: answered {waited} cycles after it was taken"
+        );
         conflicts += expected_conflicts;
         if let Inst::Ld { .. } = inst {
             let got = &out[2..2 + lanes];
             for l in (0..lanes).filter(|l| lane_mask >> l & 1 == 1) {
-                assert_eq!(got[l], machine.reg(w, l, rd as usize) as u64, "{inst} on warp {w}, lane {l} (address {}): hardware and interpreter differ", req.addr[l]);
+                assert_eq!(
+                    got[l],
+                    machine.reg(w, l, rd as usize) as u64,
+                    "{inst} on warp {w}, lane {l} (address {}): hardware and interpreter differ",
+                    req.addr[l]
+                );
             }
         }
-        assert_eq!((out[2 + lanes], out[3 + lanes]), (machine.counters.lds_accesses, conflicts), "accesses and conflict cycles after {inst}");
+        assert_eq!(
+            (out[2 + lanes], out[3 + lanes]),
+            (machine.counters.lds_accesses, conflicts),
+            "accesses and conflict cycles after {inst}"
+        );
     }
     assert!(conflicts > 0 || lanes == 4, "{}: no bank conflict in {instructions} accesses", p.name);
 }

@@ -54,18 +54,31 @@ arbiter_config!(cu8_banks4, 8 x 4: 4, 2, 8, 3, 6, 32, 5, 6, 128, 4, 8);
 arbiter_config!(cu4_banks4, 4 x 4: 4, 2, 4, 2, 6, 16, 4, 5, 64, 4, 4);
 arbiter_config!(cu2_banks4, 2 x 4: 4, 2, 2, 1, 6, 8, 3, 4, 32, 4, 4);
 
-
 mod register_file {
     use super::*;
     use simt_rtl::blocks::RegisterFile;
 
     #[test]
     fn banks4_rows16_lanes4x8() {
-        suites::register_file("register_file_4x16", || RegisterFile::<4, 2, 4, 4, 8, 32>::new().unwrap(), (4, 4, 4, 8), 0x5EED_0F11, 4 * cycles()).unwrap();
+        suites::register_file(
+            "register_file_4x16",
+            || RegisterFile::<4, 2, 4, 4, 8, 32>::new().unwrap(),
+            (4, 4, 4, 8),
+            0x5EED_0F11,
+            4 * cycles(),
+        )
+        .unwrap();
     }
     #[test]
     fn banks8_rows32_lanes2x16() {
-        suites::register_file("register_file_8x32", || RegisterFile::<8, 3, 5, 2, 16, 32>::new().unwrap(), (8, 5, 2, 16), 0x5EED_0F12, 4 * cycles()).unwrap();
+        suites::register_file(
+            "register_file_8x32",
+            || RegisterFile::<8, 3, 5, 2, 16, 32>::new().unwrap(),
+            (8, 5, 2, 16),
+            0x5EED_0F12,
+            4 * cycles(),
+        )
+        .unwrap();
     }
 }
 
@@ -80,13 +93,30 @@ fn register_file_verilog() {
     use simt_rtl::verify::verilog_sim::{check_against_rust, Simulator, VerilogDut};
     type Rf = RegisterFile<4, 2, 4, 8, 8, 64>;
     let cycles = simt_rtl::verify::cycles_from_env("SIMT_VERILOG_CYCLES", 20_000).unwrap();
-    let rec = suites::register_file("register_file_cu", || Rf::new().unwrap(), (4, 4, 8, 8), 0x0E1A_0F11, cycles).unwrap();
+    let rec = suites::register_file(
+        "register_file_cu",
+        || Rf::new().unwrap(),
+        (4, 4, 8, 8),
+        0x0E1A_0F11,
+        cycles,
+    )
+    .unwrap();
     let mut dut = Rf::new().unwrap();
     dut.connect_all();
-    let work = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/verilog-sim/cu/register_file");
+    let work = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("target/verilog-sim/cu/register_file");
     std::fs::create_dir_all(&work).unwrap();
     let file = work.join("register_file.v");
-    std::fs::write(&file, simt_rtl::export::export_module(&dut, "register_file", "// register file, cu sizes (test)\n").unwrap()).unwrap();
+    std::fs::write(
+        &file,
+        simt_rtl::export::export_module(
+            &dut,
+            "register_file",
+            "// register file, cu sizes (test)\n",
+        )
+        .unwrap(),
+    )
+    .unwrap();
     let vdut = VerilogDut::of(&dut, "register_file", file.clone());
     for sim in [Simulator::Iverilog, Simulator::Verilator] {
         check_against_rust(sim, &vdut, &rec, &work).unwrap();
@@ -127,7 +157,8 @@ mod collector {
     /// Sums of an output column over the run.
     fn column<D: Dut>(dut: &D, rec: &Recorded, name: &str) -> Vec<u64> {
         let ports = dut.output_ports();
-        let i = ports.iter().position(|p| p.name == name).unwrap_or_else(|| panic!("no output {name}"));
+        let i =
+            ports.iter().position(|p| p.name == name).unwrap_or_else(|| panic!("no output {name}"));
         rec.outputs.iter().map(|o| o[i]).collect()
     }
 
@@ -138,16 +169,24 @@ mod collector {
         eprintln!("{name}: {} cycles, {:.0} cycles/s", cycles(), cycles() as f64 / secs);
         // Coverage: instructions flowed, banks conflicted, output registers were held.
         let dut = make();
-        let dispatched: u64 = column(&dut, &rec, "dispatch").iter().map(|d| d.count_ones() as u64).sum();
+        let dispatched: u64 =
+            column(&dut, &rec, "dispatch").iter().map(|d| d.count_ones() as u64).sum();
         let grants: u64 = column(&dut, &rec, "grant").iter().map(|g| g.count_ones() as u64).sum();
-        let held = column(&dut, &rec, "out_valid$0").iter().zip(rec.inputs.iter()).filter(|(v, _)| **v == 1).count();
+        let held = column(&dut, &rec, "out_valid$0")
+            .iter()
+            .zip(rec.inputs.iter())
+            .filter(|(v, _)| **v == 1)
+            .count();
         let stalls = column(&dut, &rec, "count_stall").iter().max().copied().unwrap_or(0);
         eprintln!("  dispatched {dispatched}, grants {grants}, output 0 valid {held} cycles, max stall count {stalls}");
         assert!(dispatched > cycles() as u64 / 10, "only {dispatched} dispatches");
         assert!(grants > dispatched, "grants {grants} vs dispatches {dispatched}");
         assert!(stalls > 0, "no bank-conflict stall seen");
         if !c.unit_types.is_power_of_two() {
-            assert!(column(&dut, &rec, "err_unit").contains(&1), "a bad unit type was never flagged");
+            assert!(
+                column(&dut, &rec, "err_unit").contains(&1),
+                "a bad unit type was never flagged"
+            );
         }
         assert!(!column(&dut, &rec, "err_overflow").contains(&1), "a bank queue overflowed");
     }
@@ -187,8 +226,10 @@ mod closed_loop {
     use simt_rtl::params::CollectorParams;
 
     const SHAPE: (usize, usize) = (4, 4);
-    type Cu4Banks4 = OperandCollector<4, 2, 4, 2, 2, 6, 16, 4, 5, 64, 4, 4, 2, 4, 4, 8, 32, 2, 1, 8>;
-    type Cu8Banks4 = OperandCollector<4, 2, 8, 3, 2, 6, 32, 5, 6, 128, 8, 4, 2, 4, 4, 8, 32, 2, 1, 8>;
+    type Cu4Banks4 =
+        OperandCollector<4, 2, 4, 2, 2, 6, 16, 4, 5, 64, 4, 4, 2, 4, 4, 8, 32, 2, 1, 8>;
+    type Cu8Banks4 =
+        OperandCollector<4, 2, 8, 3, 2, 6, 32, 5, 6, 128, 8, 4, 2, 4, 4, 8, 32, 2, 1, 8>;
 
     fn params(collector_units: usize, in_order_per_warp: bool) -> CollectorParams {
         CollectorParams {
@@ -217,7 +258,16 @@ mod closed_loop {
     fn war_hazard_without_in_order() {
         let mut c = params(8, false);
         c.one_bank_per_cu = true;
-        let (_, stats) = suites::operand_collector_closed_loop("closed_loop_war", || Cu8Banks4::new(c, SHAPE.0, SHAPE.1).unwrap(), c, SHAPE, 4, 0xC105_ED01, closed_cycles()).unwrap();
+        let (_, stats) = suites::operand_collector_closed_loop(
+            "closed_loop_war",
+            || Cu8Banks4::new(c, SHAPE.0, SHAPE.1).unwrap(),
+            c,
+            SHAPE,
+            4,
+            0xC105_ED01,
+            closed_cycles(),
+        )
+        .unwrap();
         eprintln!("without in-order: {stats:?}");
         assert!(stats.war_hazards > 0, "the hazard never showed: {stats:?}");
     }
@@ -227,7 +277,16 @@ mod closed_loop {
     fn no_war_hazard_with_in_order() {
         let mut c = params(8, true);
         c.one_bank_per_cu = true;
-        let (_, stats) = suites::operand_collector_closed_loop("closed_loop_in_order", || Cu8Banks4::new(c, SHAPE.0, SHAPE.1).unwrap(), c, SHAPE, 4, 0xC105_ED01, closed_cycles()).unwrap();
+        let (_, stats) = suites::operand_collector_closed_loop(
+            "closed_loop_in_order",
+            || Cu8Banks4::new(c, SHAPE.0, SHAPE.1).unwrap(),
+            c,
+            SHAPE,
+            4,
+            0xC105_ED01,
+            closed_cycles(),
+        )
+        .unwrap();
         eprintln!("with in-order: {stats:?}");
         assert_eq!(stats.war_hazards, 0);
         assert!(stats.completed > closed_cycles() as u64 / 10, "{stats:?}");
@@ -238,7 +297,16 @@ mod closed_loop {
     fn specialized_in_order_all_registers() {
         let mut c = params(4, true);
         c.specialized = true;
-        let (_, stats) = suites::operand_collector_closed_loop("closed_loop_specialized", || Cu4Banks4::new(c, SHAPE.0, SHAPE.1).unwrap(), c, SHAPE, 16, 0xC105_ED02, closed_cycles()).unwrap();
+        let (_, stats) = suites::operand_collector_closed_loop(
+            "closed_loop_specialized",
+            || Cu4Banks4::new(c, SHAPE.0, SHAPE.1).unwrap(),
+            c,
+            SHAPE,
+            16,
+            0xC105_ED02,
+            closed_cycles(),
+        )
+        .unwrap();
         eprintln!("specialized: {stats:?}");
         assert_eq!(stats.war_hazards, 0);
         assert!(stats.completed > closed_cycles() as u64 / 10, "{stats:?}");

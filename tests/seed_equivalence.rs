@@ -30,15 +30,22 @@ fn cycles() -> usize {
 #[test]
 fn seed_verilog_and_exported_module_agree() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let block = exported_blocks::<SeedBlocks>().unwrap().into_iter().find(|b| b.module == "WarpScheduler").unwrap();
+    let block = exported_blocks::<SeedBlocks>()
+        .unwrap()
+        .into_iter()
+        .find(|b| b.module == "WarpScheduler")
+        .unwrap();
     // The stimulus, checked against the model and the rust-hdl block on the way.
     let rec = suites::seed_scheduler::<SeedBlocks>(false, 0x5EED_0003, cycles()).unwrap();
     let ours_dut = block.verilog_dut(&root.join("rtl_out"), "seed");
     let mut seed_dut = ours_dut.clone();
     seed_dut.sources = vec![root.join("sim/seed/seed_warp_scheduler.v")];
     let work = root.join("target/verilog-sim/seed-equivalence");
-    let ours = simulate_verilog(Simulator::Iverilog, &ours_dut, &rec.inputs, &work.join("exported")).unwrap();
-    let seed = simulate_verilog(Simulator::Iverilog, &seed_dut, &rec.inputs, &work.join("seed")).unwrap();
+    let ours =
+        simulate_verilog(Simulator::Iverilog, &ours_dut, &rec.inputs, &work.join("exported"))
+            .unwrap();
+    let seed =
+        simulate_verilog(Simulator::Iverilog, &seed_dut, &rec.inputs, &work.join("seed")).unwrap();
 
     let (mut compared_bits, mut x_bits, mut reset_cycles) = (0u64, 0u64, 0usize);
     for (cycle, ((i, o), s)) in rec.inputs.iter().zip(&ours).zip(&seed).enumerate() {
@@ -47,12 +54,19 @@ fn seed_verilog_and_exported_module_agree() {
             continue;
         }
         for ((port, o), s) in block.outputs.iter().zip(o).zip(s) {
-            assert_eq!(o.unknown, 0, "cycle {cycle}: our {} has x/z bits {:#x}", port.name, o.unknown);
+            assert_eq!(
+                o.unknown, 0,
+                "cycle {cycle}: our {} has x/z bits {:#x}",
+                port.name, o.unknown
+            );
             let known = !s.unknown & simt_rtl::verify::rng::mask(port.width);
             assert!(
                 (o.value ^ s.value) & known == 0,
                 "cycle {cycle}: {} differs: seed {:#x} (x bits {:#x}), ours {:#x}",
-                port.name, s.value, s.unknown, o.value
+                port.name,
+                s.value,
+                s.unknown,
+                o.value
             );
             compared_bits += known.count_ones() as u64;
             x_bits += s.unknown.count_ones() as u64;
@@ -61,12 +75,21 @@ fn seed_verilog_and_exported_module_agree() {
     // The rust-hdl simulation agrees with both on every compared cycle too.
     for (cycle, (r, o)) in rec.outputs.iter().zip(&ours).enumerate() {
         let vals: Vec<u64> = o.iter().map(|s| s.value).collect();
-        assert_eq!(&vals, r, "cycle {cycle}: exported Verilog differs from rust-hdl ({:?})", SeedOut::NAMES);
+        assert_eq!(
+            &vals,
+            r,
+            "cycle {cycle}: exported Verilog differs from rust-hdl ({:?})",
+            SeedOut::NAMES
+        );
     }
-    let total_bits: u64 = block.outputs.iter().map(|p| p.width as u64).sum::<u64>() * (rec.inputs.len() - reset_cycles) as u64;
+    let total_bits: u64 = block.outputs.iter().map(|p| p.width as u64).sum::<u64>()
+        * (rec.inputs.len() - reset_cycles) as u64;
     eprintln!(
         "seed equivalence: {} cycles ({} in reset, not compared), {} output bits compared, {} seed x bits skipped ({:.3}%)",
         rec.inputs.len(), reset_cycles, compared_bits, x_bits, 100.0 * x_bits as f64 / total_bits as f64
     );
-    assert!(x_bits * 10 < total_bits, "the seed's outputs were mostly x: the comparison proves little");
+    assert!(
+        x_bits * 10 < total_bits,
+        "the seed's outputs were mostly x: the comparison proves little"
+    );
 }

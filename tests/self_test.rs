@@ -14,13 +14,24 @@ fn passes_with_its_own_signature_and_fails_with_a_corrupted_one() {
     let start = std::time::Instant::now();
     let mut top = CuSelfTest::for_board(&CU, CYCLES).unwrap();
     let (signature, leds) = top.run_to_end(CYCLES as usize + 64).unwrap();
-    eprintln!("signature {signature:#010x}, leds {leds:#04x} ({:.1} s for two runs)", start.elapsed().as_secs_f64());
+    eprintln!(
+        "signature {signature:#010x}, leds {leds:#04x} ({:.1} s for two runs)",
+        start.elapsed().as_secs_f64()
+    );
     assert_ne!(signature, 0, "a zero signature would pass a design that does nothing");
-    assert_eq!(leds & (LED_DONE | LED_PASS | LED_FAIL | LED_RUNNING), LED_DONE | LED_PASS, "leds {leds:#x}");
+    assert_eq!(
+        leds & (LED_DONE | LED_PASS | LED_FAIL | LED_RUNNING),
+        LED_DONE | LED_PASS,
+        "leds {leds:#x}"
+    );
     for flipped in [signature ^ 1, signature ^ (1 << 31)] {
         let mut bad = CuSelfTest::new(&CU, CYCLES, flipped).unwrap();
         let (_, leds) = bad.run_to_end(CYCLES as usize + 64).unwrap();
-        assert_eq!(leds & (LED_DONE | LED_PASS | LED_FAIL), LED_DONE | LED_FAIL, "corrupted expectation {flipped:#x}: leds {leds:#x}");
+        assert_eq!(
+            leds & (LED_DONE | LED_PASS | LED_FAIL),
+            LED_DONE | LED_FAIL,
+            "corrupted expectation {flipped:#x}: leds {leds:#x}"
+        );
     }
 }
 
@@ -52,12 +63,18 @@ fn exported_verilog_passes_too() {
     }
     assert_eq!(rec.outputs.last().unwrap()[0] & (LED_PASS | LED_FAIL), LED_PASS);
     top.connect_all();
-    let work = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/verilog-sim/cu/self_test");
+    let work =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/verilog-sim/cu/self_test");
     std::fs::create_dir_all(&work).unwrap();
     let file = work.join("self_test.v");
-    std::fs::write(&file, simt_rtl::export::export_module(&top, "self_test", "// self-test top (test)\n").unwrap()).unwrap();
+    std::fs::write(
+        &file,
+        simt_rtl::export::export_module(&top, "self_test", "// self-test top (test)\n").unwrap(),
+    )
+    .unwrap();
     let vdut = VerilogDut::of(&top, "self_test", file.clone());
     for sim in [Simulator::Iverilog, Simulator::Verilator] {
-        check_against_rust(sim, &vdut, &rec, &work).unwrap_or_else(|e| panic!("{}: {e:#}", sim.name()));
+        check_against_rust(sim, &vdut, &rec, &work)
+            .unwrap_or_else(|e| panic!("{}: {e:#}", sim.name()));
     }
 }

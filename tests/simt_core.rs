@@ -6,14 +6,15 @@
 use simt_rtl::isa::asm::assemble;
 use simt_rtl::isa::Inst;
 use simt_rtl::model::simt_core::CoreCounters;
-use simt_rtl::verify::core_run::run_and_compare;
 use simt_rtl::params::{CoreParams, IssuePolicy, CORE_CU, CORE_TINY};
+use simt_rtl::verify::core_run::run_and_compare;
 use simt_rtl::verify::rng::Rng;
 
 const KERNELS: [&str; 5] = ["vector_add", "reduce", "if_else", "loop", "nested"];
 
 fn kernel(name: &str) -> Vec<Inst> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels").join(format!("{name}.s"));
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels").join(format!("{name}.s"));
     assemble(&std::fs::read_to_string(&path).unwrap()).unwrap()
 }
 
@@ -41,11 +42,16 @@ fn kernels_match_the_interpreter() {
 #[test]
 fn random_programs_match_the_interpreter() {
     use simt_rtl::verify::programs::{assembly, random_program};
-    let programs: u64 = std::env::var("SIMT_PROGRAMS").ok().and_then(|v| v.parse().ok()).unwrap_or(10_000);
+    let programs: u64 =
+        std::env::var("SIMT_PROGRAMS").ok().and_then(|v| v.parse().ok()).unwrap_or(10_000);
     let mut total = CoreCounters::default();
     for seed in 0..programs {
         let mut rng = Rng::new(seed);
-        let policy = if seed % 2 == 0 { IssuePolicy::LooseRoundRobin } else { IssuePolicy::GreedyThenOldest };
+        let policy = if seed % 2 == 0 {
+            IssuePolicy::LooseRoundRobin
+        } else {
+            IssuePolicy::GreedyThenOldest
+        };
         let params = CoreParams { policy, ..if seed % 4 < 2 { CORE_CU } else { CORE_TINY } };
         let program = random_program(&mut rng, 30, params.stack_depth);
         let text = assembly(&program);
@@ -61,7 +67,14 @@ fn random_programs_match_the_interpreter() {
         total.stack_high_water = total.stack_high_water.max(c.stack_high_water);
     }
     eprintln!("{programs} programs: {total:?}");
-    assert!(total.divergent_branches > programs && total.scoreboard_stalls > programs && total.structural_stalls > 0 && total.bank_stalls > 0 && total.lds_conflict_cycles > 0, "the programs exercise too little");
+    assert!(
+        total.divergent_branches > programs
+            && total.scoreboard_stalls > programs
+            && total.structural_stalls > 0
+            && total.bank_stalls > 0
+            && total.lds_conflict_cycles > 0,
+        "the programs exercise too little"
+    );
     assert_eq!(total.stack_high_water, CORE_CU.stack_depth as u64);
 }
 
@@ -69,7 +82,8 @@ fn random_programs_match_the_interpreter() {
 #[test]
 fn bad_core_parameters_are_refused() {
     let err = |p: CoreParams| format!("{:#}", p.validate().unwrap_err());
-    assert!(err(CoreParams { threads: 16, ..CORE_CU }).contains("`threads` x `lane_bits` = 16 x 8 must be at most 64"));
+    assert!(err(CoreParams { threads: 16, ..CORE_CU })
+        .contains("`threads` x `lane_bits` = 16 x 8 must be at most 64"));
     assert!(err(CoreParams { imem_words: 100, ..CORE_CU }).contains("imem_words"));
     assert!(err(CoreParams { lds_rows: 3, ..CORE_CU }).contains("lds_rows"));
     assert!(err(CoreParams { warps: 0, ..CORE_CU }).contains("warps"));
@@ -80,7 +94,12 @@ fn bad_core_parameters_are_refused() {
     // The rust-hdl core refuses generics that are not its parameters' sizes.
     let e = format!("{:#}", simt_rtl::blocks::simt_core::SimtCoreCu::new(CORE_TINY).err().unwrap());
     assert!(e.contains("derived parameter `W` = 4 breaks its rule `W = warps` (= 2)"), "{e}");
-    let e = format!("{:#}", simt_rtl::blocks::simt_core::SimtCoreCu::new(CoreParams { imem_words: 512, ..CORE_CU }).err().unwrap());
+    let e = format!(
+        "{:#}",
+        simt_rtl::blocks::simt_core::SimtCoreCu::new(CoreParams { imem_words: 512, ..CORE_CU })
+            .err()
+            .unwrap()
+    );
     assert!(e.contains("`A` = 10 breaks its rule `A = clog2(imem_words) + 2` (= 11)"), "{e}");
     let long = vec![Inst::Nop; CORE_CU.imem_words + 1];
     let e = format!("{:#}", run_and_compare(CORE_CU, &long, &[], 100).unwrap_err());
@@ -93,13 +112,29 @@ fn bad_core_parameters_are_refused() {
 fn run_command_prints_the_counters_and_the_waveform() {
     let dir = std::env::temp_dir().join(format!("simt-rtl-run-{}", std::process::id()));
     let vcd = dir.join("reduce.vcd");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_simt-rtl")).args(["run", "kernels/reduce.s", "--policy", "gto", "--vcd", vcd.to_str().unwrap()]).output().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_simt-rtl"))
+        .args(["run", "kernels/reduce.s", "--policy", "gto", "--vcd", vcd.to_str().unwrap()])
+        .output()
+        .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(stdout.contains("on the rust-hdl cu core") && stdout.contains("equal the reference interpreter's"), "{stdout}");
-    assert!(stdout.contains("| divergent branches | 8 |") && stdout.contains("| IPC |"), "{stdout}");
+    assert!(
+        stdout.contains("on the rust-hdl cu core")
+            && stdout.contains("equal the reference interpreter's"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("| divergent branches | 8 |") && stdout.contains("| IPC |"),
+        "{stdout}"
+    );
     let wave = std::fs::read_to_string(&vcd).unwrap();
-    assert!(wave.contains("$enddefinitions") && wave.contains("issue_valid") && wave.contains("wb_data"), "{} is not the core's waveform", vcd.display());
+    assert!(
+        wave.contains("$enddefinitions")
+            && wave.contains("issue_valid")
+            && wave.contains("wb_data"),
+        "{} is not the core's waveform",
+        vcd.display()
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -112,14 +147,21 @@ fn run_command_prints_the_counters_and_the_waveform() {
 fn kernels_on_the_rust_hdl_core_and_its_verilog() {
     use simt_rtl::verify::core_run::{run_rust_hdl, run_verilog};
     use simt_rtl::verify::verilog_sim::Simulator;
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/verilog-sim/cu/simt_core_kernels");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("target/verilog-sim/cu/simt_core_kernels");
     for (k, name) in KERNELS.into_iter().enumerate() {
         let lds = lds_inputs(&mut Rng::new(7), CORE_CU);
-        run_rust_hdl("cu", CORE_CU, &kernel(name), &lds, 100_000, None).unwrap_or_else(|e| panic!("{name}: {e:#}"));
+        run_rust_hdl("cu", CORE_CU, &kernel(name), &lds, 100_000, None)
+            .unwrap_or_else(|e| panic!("{name}: {e:#}"));
         // Verilator for every kernel; iverilog (slower to run) for one.
-        let sims: &[Simulator] = if k == 0 { &[Simulator::Verilator, Simulator::Iverilog] } else { &[Simulator::Verilator] };
+        let sims: &[Simulator] = if k == 0 {
+            &[Simulator::Verilator, Simulator::Iverilog]
+        } else {
+            &[Simulator::Verilator]
+        };
         for &sim in sims {
-            run_verilog("cu", CORE_CU, &kernel(name), &lds, 100_000, sim, &root.join(name)).unwrap_or_else(|e| panic!("{name} under {}: {e:#}", sim.name()));
+            run_verilog("cu", CORE_CU, &kernel(name), &lds, 100_000, sim, &root.join(name))
+                .unwrap_or_else(|e| panic!("{name} under {}: {e:#}", sim.name()));
         }
     }
 }
@@ -130,16 +172,29 @@ fn kernels_on_the_rust_hdl_core_and_its_verilog() {
 /// (`SIMT_CORE_CYCLES` cycles per configuration).
 #[test]
 fn rust_hdl_core_equals_its_model_every_cycle() {
-    let cycles: usize = std::env::var("SIMT_CORE_CYCLES").ok().and_then(|v| v.parse().ok()).unwrap_or(250_000);
-    for (k, policy) in [IssuePolicy::LooseRoundRobin, IssuePolicy::GreedyThenOldest].into_iter().enumerate() {
+    let cycles: usize =
+        std::env::var("SIMT_CORE_CYCLES").ok().and_then(|v| v.parse().ok()).unwrap_or(250_000);
+    for (k, policy) in
+        [IssuePolicy::LooseRoundRobin, IssuePolicy::GreedyThenOldest].into_iter().enumerate()
+    {
         for preset in ["cu", "tiny"] {
             let started = std::time::Instant::now();
-            let (_, (runs, flags)) = simt_rtl::verify::suites::simt_core(preset, policy, 40 + k as u64, cycles).unwrap();
+            let (_, (runs, flags)) =
+                simt_rtl::verify::suites::simt_core(preset, policy, 40 + k as u64, cycles).unwrap();
             eprintln!("{preset} {}: {cycles} cycles, {runs} runs ended, error flags raised {flags:#09b}, {:.0} cycles/s", policy.name(), cycles as f64 / started.elapsed().as_secs_f64());
-            assert!(runs * 2_000 > cycles as u64, "{preset} {}: too few runs ended ({runs})", policy.name());
+            assert!(
+                runs * 2_000 > cycles as u64,
+                "{preset} {}: too few runs ended ({runs})",
+                policy.name()
+            );
             // Overwritten words overflow stacks, pop empty ones and issue illegal words.
             if cycles >= 250_000 {
-                assert_eq!(flags & 0b100011, 0b100011, "{preset} {}: error flags raised {flags:#09b}", policy.name());
+                assert_eq!(
+                    flags & 0b100011,
+                    0b100011,
+                    "{preset} {}: error flags raised {flags:#09b}",
+                    policy.name()
+                );
             }
         }
     }

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use rust_hdl::prelude::*;
 use simt_rtl::export::{exported_blocks, generate};
 use simt_rtl::flow::{synth_ice40, verilator_lint};
-use simt_rtl::params::{SchedulerMode, FetchPolicy};
+use simt_rtl::params::{FetchPolicy, SchedulerMode};
 use simt_rtl::preset_blocks::*;
 
 fn rtl_out() -> PathBuf {
@@ -33,19 +33,35 @@ fn rtl_out_is_fresh() {
     let tmp = std::env::temp_dir().join(format!("simt-rtl-fresh-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
     generate(&["cu", "seed"], &tmp).unwrap();
-    let fresh: Vec<PathBuf> = files_under(&tmp).iter().map(|p| p.strip_prefix(&tmp).unwrap().to_path_buf()).collect();
-    let committed: Vec<PathBuf> = files_under(&rtl_out()).iter().map(|p| p.strip_prefix(rtl_out()).unwrap().to_path_buf()).collect();
-    assert_eq!(fresh, committed, "rtl_out/ has other files than `cargo run -- gen` writes: regenerate it");
+    let fresh: Vec<PathBuf> =
+        files_under(&tmp).iter().map(|p| p.strip_prefix(&tmp).unwrap().to_path_buf()).collect();
+    let committed: Vec<PathBuf> = files_under(&rtl_out())
+        .iter()
+        .map(|p| p.strip_prefix(rtl_out()).unwrap().to_path_buf())
+        .collect();
+    assert_eq!(
+        fresh, committed,
+        "rtl_out/ has other files than `cargo run -- gen` writes: regenerate it"
+    );
     for f in &fresh {
         let a = std::fs::read(tmp.join(f)).unwrap();
         let b = std::fs::read(rtl_out().join(f)).unwrap();
-        assert!(a == b, "rtl_out/{} is stale: run `cargo run -- gen` and commit rtl_out/", f.display());
+        assert!(
+            a == b,
+            "rtl_out/{} is stale: run `cargo run -- gen` and commit rtl_out/",
+            f.display()
+        );
     }
     // Deterministic: a second run writes the same bytes.
     let tmp2 = tmp.with_extension("again");
     generate(&["cu", "seed"], &tmp2).unwrap();
     for f in &fresh {
-        assert_eq!(std::fs::read(tmp.join(f)).unwrap(), std::fs::read(tmp2.join(f)).unwrap(), "{} differs between runs", f.display());
+        assert_eq!(
+            std::fs::read(tmp.join(f)).unwrap(),
+            std::fs::read(tmp2.join(f)).unwrap(),
+            "{} differs between runs",
+            f.display()
+        );
     }
     let _ = std::fs::remove_dir_all(&tmp);
     let _ = std::fs::remove_dir_all(&tmp2);
@@ -59,10 +75,16 @@ fn rust_hdl_yosys_validate() {
     }
     fn all<B: PresetBlocks>() {
         let n = B::PRESET.name;
-        validate(&format!("{n}_encoder"), B::warp_encoder(simt_rtl::blocks::Order::LowestFirst).unwrap());
+        validate(
+            &format!("{n}_encoder"),
+            B::warp_encoder(simt_rtl::blocks::Order::LowestFirst).unwrap(),
+        );
         validate(&format!("{n}_arbiter"), B::warp_arbiter().unwrap());
         validate(&format!("{n}_stack"), B::stack().unwrap());
-        validate(&format!("{n}_sched"), B::scheduler(SchedulerMode::Fixed(FetchPolicy::RoundRobin)).unwrap());
+        validate(
+            &format!("{n}_sched"),
+            B::scheduler(SchedulerMode::Fixed(FetchPolicy::RoundRobin)).unwrap(),
+        );
         validate(&format!("{n}_seed_sched"), B::seed_scheduler().unwrap());
         validate(&format!("{n}_bank_arbiter"), B::bank_arbiter().unwrap());
     }
@@ -94,11 +116,13 @@ fn yosys_synth_ice40_without_latches() {
     for (preset, module) in exported() {
         let file = rtl_out().join(&preset).join(format!("{module}.v"));
         if !all && STRUCTURE_ONLY.contains(&(preset.as_str(), module.as_str())) {
-            simt_rtl::flow::check_structure(&file, &module).unwrap_or_else(|e| panic!("{preset}/{module}: {e:#}"));
+            simt_rtl::flow::check_structure(&file, &module)
+                .unwrap_or_else(|e| panic!("{preset}/{module}: {e:#}"));
             eprintln!("{preset}/{module}: no latches, check -assert clean (not mapped)");
             continue;
         }
-        let stats = synth_ice40(&file, &module).unwrap_or_else(|e| panic!("{preset}/{module}: {e:#}"));
+        let stats =
+            synth_ice40(&file, &module).unwrap_or_else(|e| panic!("{preset}/{module}: {e:#}"));
         eprintln!("{preset}/{module}: {stats:?}");
         assert!(stats.luts > 0, "{preset}/{module}: synthesized to nothing");
     }

@@ -19,7 +19,11 @@ fn cycles() -> usize {
 const SEED: u64 = 0x0E1A_2026;
 
 fn workdir(preset: &str, module: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("target").join("verilog-sim").join(preset).join(module)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("target")
+        .join("verilog-sim")
+        .join(preset)
+        .join(module)
 }
 
 fn check<B: PresetBlocks>(sim: Simulator) {
@@ -27,13 +31,22 @@ fn check<B: PresetBlocks>(sim: Simulator) {
     let rtl_out = Path::new(env!("CARGO_MANIFEST_DIR")).join("rtl_out");
     let blocks: Vec<ExportedBlock> = exported_blocks::<B>().unwrap();
     let only = std::env::var("SIMT_VERILOG_ONLY").ok();
-    for b in blocks.iter().filter(|b| only.as_deref().map_or(true, |o| o.split(',').any(|m| m == b.module))) {
+    for b in blocks
+        .iter()
+        .filter(|b| only.as_deref().map_or(true, |o| o.split(',').any(|m| m == b.module)))
+    {
         let rec = suites::for_module::<B>(&b.module, SEED, cycles()).unwrap();
         let dut = b.verilog_dut(&rtl_out, preset);
         let start = std::time::Instant::now();
         check_against_rust(sim, &dut, &rec, &workdir(preset, &b.module))
             .unwrap_or_else(|e| panic!("{preset}/{}: {e:#}", b.module));
-        eprintln!("{preset}/{} under {}: {} cycles equal ({:.1} s incl. build)", b.module, sim.name(), rec.inputs.len(), start.elapsed().as_secs_f64());
+        eprintln!(
+            "{preset}/{} under {}: {} cycles equal ({:.1} s incl. build)",
+            b.module,
+            sim.name(),
+            rec.inputs.len(),
+            start.elapsed().as_secs_f64()
+        );
     }
 }
 

@@ -239,7 +239,8 @@ impl<
                         self.hd_row[b].next = self.q_row[b * q + i].q.val();
                     }
                 }
-                self.nonempty.next = self.nonempty.val().replace_bit(b, self.count[b].q.val().any());
+                self.nonempty.next =
+                    self.nonempty.val().replace_bit(b, self.count[b].q.val().any());
                 self.blocked.next = self
                     .blocked
                     .val()
@@ -263,7 +264,8 @@ impl<
                         & !self.taken.val().get_bit(self.diag.val().index())
                     {
                         self.matched.next = self.matched.val().replace_bit(i, true);
-                        self.taken.next = self.taken.val().replace_bit(self.diag.val().index(), true);
+                        self.taken.next =
+                            self.taken.val().replace_bit(self.diag.val().index(), true);
                     }
                     self.diag.next = self.diag.val() + 1;
                 }
@@ -311,7 +313,8 @@ impl<
                 for k in 0..K {
                     if self.push_valid[k].val() & (self.push_bank[k].val().index() == b) {
                         if self.earlier.val() < self.room.val() {
-                            self.slot_addr.next = self.tail[b].q.val() + bit_cast::<QW, LANE_COUNT_BITS>(self.earlier.val());
+                            self.slot_addr.next = self.tail[b].q.val()
+                                + bit_cast::<QW, LANE_COUNT_BITS>(self.earlier.val());
                             for i in 0..Q {
                                 if self.slot_addr.val().index() == i {
                                     self.q_cu[b * q + i].d.next = self.push_cu[k].val();

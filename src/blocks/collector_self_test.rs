@@ -157,7 +157,8 @@ impl<
         const U: usize,
         const UW: usize,
         const G: usize,
-    > Logic for CollectorSelfTest<B, BW, N, NW, P, K, Q, QW, QCW, BQ, SQ, RW, WW, RRW, T, DW, TD, U, UW, G>
+    > Logic
+    for CollectorSelfTest<B, BW, N, NW, P, K, Q, QW, QCW, BQ, SQ, RW, WW, RRW, T, DW, TD, U, UW, G>
 {
     #[hdl_gen]
     fn update(&mut self) {
@@ -260,11 +261,15 @@ impl<
             self.term.next = bit_cast::<32, TD>(self.operand_of.val());
             self.mix.next = ((self.mix.val() << 5) | (self.mix.val() >> 27)) ^ self.term.val();
         }
-        self.mix.next = ((self.mix.val() << 5) | (self.mix.val() >> 27)) ^ self.oc.count_alloc.val();
-        self.mix.next = ((self.mix.val() << 5) | (self.mix.val() >> 27)) ^ self.oc.count_dispatch.val();
-        self.mix.next = ((self.mix.val() << 5) | (self.mix.val() >> 27)) ^ self.oc.count_stall.val();
+        self.mix.next =
+            ((self.mix.val() << 5) | (self.mix.val() >> 27)) ^ self.oc.count_alloc.val();
+        self.mix.next =
+            ((self.mix.val() << 5) | (self.mix.val() >> 27)) ^ self.oc.count_dispatch.val();
+        self.mix.next =
+            ((self.mix.val() << 5) | (self.mix.val() >> 27)) ^ self.oc.count_stall.val();
         for b in 0..B {
-            self.mix.next = ((self.mix.val() << 5) | (self.mix.val() >> 27)) ^ self.oc.count_grant[b].val();
+            self.mix.next =
+                ((self.mix.val() << 5) | (self.mix.val() >> 27)) ^ self.oc.count_grant[b].val();
         }
         self.fold_q.d.next = self.mix.val();
         self.fold.next = self.fold_q.q.val();

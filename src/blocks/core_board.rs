@@ -60,7 +60,9 @@ impl CoreBoard {
             core: SimtCoreCu::with_lds(CORE_CU, lds)?,
             board_reset: BoardReset::new()?,
             heartbeat: Default::default(),
-            lane_at: std::array::from_fn(|l| Constant::new(((l * CORE_CU.lane_bits) as u64).to_bits())),
+            lane_at: std::array::from_fn(|l| {
+                Constant::new(((l * CORE_CU.lane_bits) as u64).to_bits())
+            }),
             reset_int: Default::default(),
             lane_value: Default::default(),
             wb_word: Default::default(),
@@ -116,7 +118,8 @@ impl Logic for CoreBoard {
         for l in 0..4 {
             // (`bit_cast` cannot take an indexed expression: through a local.)
             self.lane_value.next = self.core.wb_data[l].val();
-            self.wb_word.next = self.wb_word.val() | (bit_cast::<32, 8>(self.lane_value.val()) << self.lane_at[l].val());
+            self.wb_word.next = self.wb_word.val()
+                | (bit_cast::<32, 8>(self.lane_value.val()) << self.lane_at[l].val());
         }
         self.link.wb_valid.next = self.core.wb_valid.val();
         self.link.wb_warp.next = self.core.wb_warp.val();

@@ -76,15 +76,29 @@ impl Controls {
         match inst {
             None => Controls { legal: false, ..nop },
             Some(Inst::Nop) => nop,
-            Some(Inst::Alu { op, .. }) => c(Kind::Alu, ExecOp::of_alu(op), BSel::Register, true, 0b11),
-            Some(Inst::Imm { op, .. }) => c(Kind::Alu, ExecOp::of_imm(op), BSel::Immediate, true, 0b01),
+            Some(Inst::Alu { op, .. }) => {
+                c(Kind::Alu, ExecOp::of_alu(op), BSel::Register, true, 0b11)
+            }
+            Some(Inst::Imm { op, .. }) => {
+                c(Kind::Alu, ExecOp::of_imm(op), BSel::Immediate, true, 0b01)
+            }
             Some(Inst::Li { .. }) => c(Kind::Alu, ExecOp::PassB, BSel::Immediate, true, 0),
             Some(Inst::Lane { .. }) => c(Kind::Alu, ExecOp::Lane, BSel::Register, true, 0),
             Some(Inst::Warp { .. }) => c(Kind::Alu, ExecOp::PassB, BSel::Warp, true, 0),
-            Some(Inst::Branch { if_zero, .. }) => Controls { ra_high: true, if_zero, ..c(Kind::Branch, ExecOp::Add, BSel::Register, false, 0b01) },
+            Some(Inst::Branch { if_zero, .. }) => Controls {
+                ra_high: true,
+                if_zero,
+                ..c(Kind::Branch, ExecOp::Add, BSel::Register, false, 0b01)
+            },
             Some(Inst::Join) => c(Kind::Join, ExecOp::Add, BSel::Register, false, 0),
-            Some(Inst::Jmp { .. }) => Controls { target_low: true, ..c(Kind::Jmp, ExecOp::Add, BSel::Register, false, 0) },
-            Some(Inst::Bany { .. }) => Controls { ra_high: true, target_low: true, ..c(Kind::Bany, ExecOp::Add, BSel::Register, false, 0b01) },
+            Some(Inst::Jmp { .. }) => {
+                Controls { target_low: true, ..c(Kind::Jmp, ExecOp::Add, BSel::Register, false, 0) }
+            }
+            Some(Inst::Bany { .. }) => Controls {
+                ra_high: true,
+                target_low: true,
+                ..c(Kind::Bany, ExecOp::Add, BSel::Register, false, 0b01)
+            },
             Some(Inst::St { .. }) => c(Kind::St, ExecOp::Add, BSel::Register, false, 0b01),
             Some(Inst::Ld { .. }) => c(Kind::Ld, ExecOp::Add, BSel::Register, true, 0b01),
             Some(Inst::Exit) => c(Kind::Exit, ExecOp::Add, BSel::Register, false, 0),

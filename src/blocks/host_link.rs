@@ -28,7 +28,13 @@ pub const LINK_COUNTERS: usize = 7;
 /// Sizes, fixed by the core it serves: `WW` warp-id bits, `T` lanes, `TD` register bits,
 /// `IA` instruction-address bits (at most 8: one address byte), `SPW` stack high-water bits.
 #[derive(LogicBlock)]
-pub struct HostLink<const WW: usize, const T: usize, const TD: usize, const IA: usize, const SPW: usize> {
+pub struct HostLink<
+    const WW: usize,
+    const T: usize,
+    const TD: usize,
+    const IA: usize,
+    const SPW: usize,
+> {
     /// Clock: all state changes on its rising edge.
     pub clock: Signal<In, Clock>,
     /// Synchronous reset, active high: idle, no answer, capture off and empty, flags cleared (the
@@ -106,13 +112,18 @@ pub struct HostLink<const WW: usize, const T: usize, const TD: usize, const IA: 
     byte_word: Signal<Local, Bits<32>>,
 }
 
-impl<const WW: usize, const T: usize, const TD: usize, const IA: usize, const SPW: usize> HostLink<WW, T, TD, IA, SPW> {
+impl<const WW: usize, const T: usize, const TD: usize, const IA: usize, const SPW: usize>
+    HostLink<WW, T, TD, IA, SPW>
+{
     pub fn new() -> Result<Self> {
         check_range("instruction-address bits (IA)", IA, 1, 8)?;
         check_range("stack high-water bits (SPW)", SPW, 1, 8)?;
         check_range("register bits (TD)", TD, 1, 32)?;
         if TD + T + 4 + WW > RECORD_BITS {
-            anyhow::bail!("a capture record of TD + T + 4 + WW = {} bits does not fit its {RECORD_BITS} bits", TD + T + 4 + WW);
+            anyhow::bail!(
+                "a capture record of TD + T + 4 + WW = {} bits does not fit its {RECORD_BITS} bits",
+                TD + T + 4 + WW
+            );
         }
         let op = |c: Command| Constant::new((c as u64).to_bits());
         Ok(Self {
@@ -180,10 +191,29 @@ impl<const WW: usize, const T: usize, const TD: usize, const IA: usize, const SP
     }
 }
 
-impl<const WW: usize, const T: usize, const TD: usize, const IA: usize, const SPW: usize> Logic for HostLink<WW, T, TD, IA, SPW> {
+impl<const WW: usize, const T: usize, const TD: usize, const IA: usize, const SPW: usize> Logic
+    for HostLink<WW, T, TD, IA, SPW>
+{
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, phase, cmd, nargs, arg0, words_left, waddr, wbytes, word, reply_left, cap_en, cap_count, err_cmd, err_overrun, err_full);
+        dff_setup!(
+            self,
+            clock,
+            phase,
+            cmd,
+            nargs,
+            arg0,
+            words_left,
+            waddr,
+            wbytes,
+            word,
+            reply_left,
+            cap_en,
+            cap_count,
+            err_cmd,
+            err_overrun,
+            err_full
+        );
         for k in 0..STATUS_BYTES {
             self.reply[k].clock.next = self.clock.val();
             self.reply[k].d.next = self.reply[k].q.val();
@@ -236,7 +266,8 @@ impl<const WW: usize, const T: usize, const TD: usize, const IA: usize, const SP
         self.flags.next = self.flags.val().replace_bit(1, self.cap_en.q.val());
         self.flags.next = self.flags.val() | (bit_cast::<8, 4>(self.errors_now.val()) << 2);
         self.count16.next = bit_cast::<16, 9>(self.cap_count.q.val());
-        self.byte_word.next = (self.word.q.val() >> 8) | (bit_cast::<32, 8>(self.rx_data.val()) << 24);
+        self.byte_word.next =
+            (self.word.q.val() >> 8) | (bit_cast::<32, 8>(self.rx_data.val()) << 24);
 
         self.clear_link.next = false;
         if self.reset.val() {
@@ -280,7 +311,10 @@ impl<const WW: usize, const T: usize, const TD: usize, const IA: usize, const SP
                 } else if self.phase.q.val() == 0 {
                     self.cmd.d.next = self.rx_data.val();
                     self.nargs.d.next = false;
-                    if (self.rx_data.val() == self.op_write.val()) | (self.rx_data.val() == self.op_start.val()) | (self.rx_data.val() == self.op_capture.val()) {
+                    if (self.rx_data.val() == self.op_write.val())
+                        | (self.rx_data.val() == self.op_start.val())
+                        | (self.rx_data.val() == self.op_capture.val())
+                    {
                         self.phase.d.next = 1.into();
                     } else if self.rx_data.val() == self.op_query.val() {
                         self.reply[0].d.next = self.flags.val();
@@ -290,7 +324,8 @@ impl<const WW: usize, const T: usize, const TD: usize, const IA: usize, const SP
                         self.reply[4].d.next = self.count16.val().get_bits::<8>(8);
                         for c in 0..LINK_COUNTERS {
                             for b in 0..4 {
-                                self.reply[5 + 4 * c + b].d.next = self.counters[c].val().get_bits::<8>(8 * b);
+                                self.reply[5 + 4 * c + b].d.next =
+                                    self.counters[c].val().get_bits::<8>(8 * b);
                             }
                         }
                         self.reply_left.d.next = 33.into();
@@ -351,7 +386,9 @@ impl<const WW: usize, const T: usize, const TD: usize, const IA: usize, const SP
     }
 }
 
-impl<const WW: usize, const T: usize, const TD: usize, const IA: usize, const SPW: usize> crate::verify::Dut for HostLink<WW, T, TD, IA, SPW> {
+impl<const WW: usize, const T: usize, const TD: usize, const IA: usize, const SPW: usize>
+    crate::verify::Dut for HostLink<WW, T, TD, IA, SPW>
+{
     crate::dut_ports!(
         clock: clock,
         inputs: [reset, rx_valid, rx_data, rx_err, tx_ready, running, core_errors, high_water, counters, wb_valid, wb_warp, wb_reg, wb_mask, wb_data],

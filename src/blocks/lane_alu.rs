@@ -142,7 +142,9 @@ impl<const T: usize, const DW: usize, const SW: usize, const TD: usize> LaneAlu<
     }
 }
 
-impl<const T: usize, const DW: usize, const SW: usize, const TD: usize> Logic for LaneAlu<T, DW, SW, TD> {
+impl<const T: usize, const DW: usize, const SW: usize, const TD: usize> Logic
+    for LaneAlu<T, DW, SW, TD>
+{
     #[hdl_gen]
     fn update(&mut self) {
         self.rest_a.next = self.a.val();
@@ -183,7 +185,8 @@ impl<const T: usize, const DW: usize, const SW: usize, const TD: usize> Logic fo
             }
             // Lanes enter at the top and move down one lane width per lane: lane 0 ends lowest.
             self.wide.next = bit_cast::<TD, DW>(self.lr.val());
-            self.acc.next = (self.acc.val() >> self.lane_bits.val()) | (self.wide.val() << self.top_lane.val());
+            self.acc.next =
+                (self.acc.val() >> self.lane_bits.val()) | (self.wide.val() << self.top_lane.val());
             self.rest_a.next = self.rest_a.val() >> self.lane_bits.val();
             self.rest_b.next = self.rest_b.val() >> self.lane_bits.val();
             self.lane_id.next = self.lane_id.val() + 1;
@@ -192,6 +195,8 @@ impl<const T: usize, const DW: usize, const SW: usize, const TD: usize> Logic fo
     }
 }
 
-impl<const T: usize, const DW: usize, const SW: usize, const TD: usize> crate::verify::Dut for LaneAlu<T, DW, SW, TD> {
+impl<const T: usize, const DW: usize, const SW: usize, const TD: usize> crate::verify::Dut
+    for LaneAlu<T, DW, SW, TD>
+{
     crate::dut_ports!(inputs: [op, a, b], outputs: [result, zero, bad_op]);
 }

@@ -61,7 +61,9 @@ impl<const RW: usize, const T: usize, const DW: usize, const TD: usize> LaneRam<
     }
 }
 
-impl<const RW: usize, const T: usize, const DW: usize, const TD: usize> Logic for LaneRam<RW, T, DW, TD> {
+impl<const RW: usize, const T: usize, const DW: usize, const TD: usize> Logic
+    for LaneRam<RW, T, DW, TD>
+{
     fn update(&mut self) {
         if self.clock.pos_edge() {
             let addr = self.read_address.val().index();
@@ -80,12 +82,28 @@ impl<const RW: usize, const T: usize, const DW: usize, const TD: usize> Logic fo
     }
     fn hdl(&self) -> Verilog {
         // rust-hdl declares a 1-bit port without a range: a one-lane RAM's enable takes no index.
-        let enable = |l: usize| if T == 1 { "write_mask".to_string() } else { format!("write_mask[{l}]") };
+        let enable =
+            |l: usize| if T == 1 { "write_mask".to_string() } else { format!("write_mask[{l}]") };
         let lane_writes: String = (0..T)
-            .map(|l| format!("   if ({}) mem[write_address][{}:{}] <= write_data[{}:{}];\n", enable(l), (l + 1) * DW - 1, l * DW, (l + 1) * DW - 1, l * DW))
+            .map(|l| {
+                format!(
+                    "   if ({}) mem[write_address][{}:{}] <= write_data[{}:{}];\n",
+                    enable(l),
+                    (l + 1) * DW - 1,
+                    l * DW,
+                    (l + 1) * DW - 1,
+                    l * DW
+                )
+            })
             .collect();
         // The contents it starts with, not the simulation's present ones.
-        let contents: String = self._init.iter().enumerate().filter(|(_, &v)| v != 0).map(|(r, v)| format!("   mem[{r}] = {TD}'h{v:x};\n")).collect();
+        let contents: String = self
+            ._init
+            .iter()
+            .enumerate()
+            .filter(|(_, &v)| v != 0)
+            .map(|(r, v)| format!("   mem[{r}] = {TD}'h{v:x};\n"))
+            .collect();
         Verilog::Custom(format!(
             "\
 reg [{msb}:0] mem [0:{last}];
@@ -108,7 +126,12 @@ always @(posedge clock) begin
         vec![TimingInfo {
             name: "lane_ram".into(),
             clock: "clock".into(),
-            inputs: vec!["read_address".into(), "write_address".into(), "write_data".into(), "write_mask".into()],
+            inputs: vec![
+                "read_address".into(),
+                "write_address".into(),
+                "write_data".into(),
+                "write_mask".into(),
+            ],
             outputs: vec!["read_data".into()],
         }]
     }

@@ -109,7 +109,9 @@ pub struct LocalDataShare<const T: usize, const WW: usize, const DW: usize, cons
     addr_row: Signal<Local, Bits<DW>>,
 }
 
-impl<const T: usize, const WW: usize, const DW: usize, const RW: usize> LocalDataShare<T, WW, DW, RW> {
+impl<const T: usize, const WW: usize, const DW: usize, const RW: usize>
+    LocalDataShare<T, WW, DW, RW>
+{
     /// Checks `T` (a power of two, 4..=32), `WW = clog2(warps)` for `warps` warps (2..=64), `DW`
     /// (1..=32) and `RW` (1..=12).
     pub fn new(warps: usize) -> Result<Self> {
@@ -124,10 +126,18 @@ impl<const T: usize, const WW: usize, const DW: usize, const RW: usize> LocalDat
         check_range("lane_bits (DW)", DW, 1, 32)?;
         check_range("LDS row bits (RW)", RW, 1, 12)?;
         if words.len() > LDS_BANKS << RW {
-            anyhow::bail!("the initial local data share has {} words: it holds {}", words.len(), LDS_BANKS << RW);
+            anyhow::bail!(
+                "the initial local data share has {} words: it holds {}",
+                words.len(),
+                LDS_BANKS << RW
+            );
         }
         let banks = (0..LDS_BANKS)
-            .map(|b| LaneRam::with_rows(&words.iter().skip(b).step_by(LDS_BANKS).map(|&w| w as u64).collect::<Vec<_>>()))
+            .map(|b| {
+                LaneRam::with_rows(
+                    &words.iter().skip(b).step_by(LDS_BANKS).map(|&w| w as u64).collect::<Vec<_>>(),
+                )
+            })
             .collect::<Result<Vec<_>>>()?;
         let quad_start = (LDS_BANKS..T).step_by(LDS_BANKS).fold(0u64, |m, l| m | 1 << l);
         Ok(Self {
@@ -179,10 +189,23 @@ impl<const T: usize, const WW: usize, const DW: usize, const RW: usize> LocalDat
     }
 }
 
-impl<const T: usize, const WW: usize, const DW: usize, const RW: usize> Logic for LocalDataShare<T, WW, DW, RW> {
+impl<const T: usize, const WW: usize, const DW: usize, const RW: usize> Logic
+    for LocalDataShare<T, WW, DW, RW>
+{
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, active, first, write, pending, served, done, accesses_q, conflicts_q);
+        dff_setup!(
+            self,
+            clock,
+            active,
+            first,
+            write,
+            pending,
+            served,
+            done,
+            accesses_q,
+            conflicts_q
+        );
         for l in 0..T {
             self.lane_bank[l].clock.next = self.clock.val();
             self.lane_row[l].clock.next = self.clock.val();
@@ -212,7 +235,10 @@ impl<const T: usize, const WW: usize, const DW: usize, const RW: usize> Logic fo
         self.serve.next = 0.into();
         for l in 0..T {
             for b in 0..LDS_BANKS {
-                if self.pending.q.val().get_bit(l) & (self.lane_bank[l].q.val().index() == b) & (self.lane_row[l].q.val() == self.sel_row[b].val()) {
+                if self.pending.q.val().get_bit(l)
+                    & (self.lane_bank[l].q.val().index() == b)
+                    & (self.lane_row[l].q.val() == self.sel_row[b].val())
+                {
                     self.serve.next = self.serve.val().replace_bit(l, true);
                 }
             }
@@ -312,7 +338,9 @@ impl<const T: usize, const WW: usize, const DW: usize, const RW: usize> Logic fo
     }
 }
 
-impl<const T: usize, const WW: usize, const DW: usize, const RW: usize> crate::verify::Dut for LocalDataShare<T, WW, DW, RW> {
+impl<const T: usize, const WW: usize, const DW: usize, const RW: usize> crate::verify::Dut
+    for LocalDataShare<T, WW, DW, RW>
+{
     crate::dut_ports!(
         clock: clock,
         inputs: [reset, req_valid, req_write, req_mask, req_warp, req_index, req_stride, req_addr, req_data],

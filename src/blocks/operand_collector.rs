@@ -252,8 +252,12 @@ impl<
         };
         // GPGPU-Sim's dispatch unit starts with m_last_cu = 0, local to its set.
         let first = |d: usize| if c.specialized { d * per_set } else { 0 };
-        let du = (0..U).map(|d| RoundRobinArbiter::starting_after(first(d))).collect::<Result<Vec<_>>>()?;
-        let src_map = (0..K).map(|_| RegisterMap::new(c.banks, c.regs_per_warp, c.schedulers)).collect::<Result<Vec<_>>>()?;
+        let du = (0..U)
+            .map(|d| RoundRobinArbiter::starting_after(first(d)))
+            .collect::<Result<Vec<_>>>()?;
+        let src_map = (0..K)
+            .map(|_| RegisterMap::new(c.banks, c.regs_per_warp, c.schedulers))
+            .collect::<Result<Vec<_>>>()?;
         Ok(Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -373,7 +377,8 @@ impl<
         const U: usize,
         const UW: usize,
         const G: usize,
-    > Logic for OperandCollector<B, BW, N, NW, P, K, Q, QW, QCW, BQ, SQ, RW, WW, RRW, T, DW, TD, U, UW, G>
+    > Logic
+    for OperandCollector<B, BW, N, NW, P, K, Q, QW, QCW, BQ, SQ, RW, WW, RRW, T, DW, TD, U, UW, G>
 {
     #[hdl_gen]
     fn update(&mut self) {
@@ -473,12 +478,18 @@ impl<
             self.port_ok.next = 0.into();
             for n in 0..N {
                 for u in 0..U {
-                    if (self.cu_unit[n].q.val().index() == u) & self.port_free.val().get_bit(u) & !self.filled.val().get_bit(u) {
+                    if (self.cu_unit[n].q.val().index() == u)
+                        & self.port_free.val().get_bit(u)
+                        & !self.filled.val().get_bit(u)
+                    {
                         self.port_ok.next = self.port_ok.val().replace_bit(n, true);
                     }
                 }
             }
-            self.du[d].req.next = self.ready_base.val() & self.set_mask[d].val() & self.port_ok.val() & !self.taken.val();
+            self.du[d].req.next = self.ready_base.val()
+                & self.set_mask[d].val()
+                & self.port_ok.val()
+                & !self.taken.val();
             for n in 0..N {
                 if self.du[d].grant.val().get_bit(n) {
                     self.taken.next = self.taken.val().replace_bit(n, true);
@@ -514,7 +525,9 @@ impl<
             self.rd_cu[b].d.next = self.arbiter.grant_cu[b].val();
             self.rd_slot[b].d.next = self.arbiter.grant_slot[b].val();
             for n in 0..N {
-                if self.arbiter.grant.val().get_bit(b) & (self.arbiter.grant_cu[b].val().index() == n) {
+                if self.arbiter.grant.val().get_bit(b)
+                    & (self.arbiter.grant_cu[b].val().index() == n)
+                {
                     for s in 0..3 {
                         if self.arbiter.grant_slot[b].val().index() == s {
                             self.collected[n].next = self.collected[n].val().replace_bit(s, true);
@@ -599,7 +612,8 @@ impl<
             for s in 0..3 {
                 self.src_map[p * 3 + s].warp.next = self.in_warp[p].val();
                 self.src_map[p * 3 + s].regnum.next = self.in_src[p * 3 + s].val();
-                self.arbiter.push_valid[p * 3 + s].next = self.take.val() & self.in_src_valid[p].val().get_bit(s);
+                self.arbiter.push_valid[p * 3 + s].next =
+                    self.take.val() & self.in_src_valid[p].val().get_bit(s);
                 self.arbiter.push_bank[p * 3 + s].next = self.src_map[p * 3 + s].bank.val();
                 self.arbiter.push_row[p * 3 + s].next = self.src_map[p * 3 + s].row.val();
                 self.arbiter.push_cu[p * 3 + s].next = self.pick.val();
@@ -699,7 +713,8 @@ impl<
         const U: usize,
         const UW: usize,
         const G: usize,
-    > crate::verify::Dut for OperandCollector<B, BW, N, NW, P, K, Q, QW, QCW, BQ, SQ, RW, WW, RRW, T, DW, TD, U, UW, G>
+    > crate::verify::Dut
+    for OperandCollector<B, BW, N, NW, P, K, Q, QW, QCW, BQ, SQ, RW, WW, RRW, T, DW, TD, U, UW, G>
 {
     crate::dut_ports!(
         clock: clock,

@@ -17,7 +17,14 @@ use crate::params::{check_derived, check_pow2, clog2};
 
 /// `B` banks (`BW = clog2 B`), `2^RW` rows per bank, `T` lanes of `DW` bits (`TD = T * DW`).
 #[derive(LogicBlock)]
-pub struct RegisterFile<const B: usize, const BW: usize, const RW: usize, const T: usize, const DW: usize, const TD: usize> {
+pub struct RegisterFile<
+    const B: usize,
+    const BW: usize,
+    const RW: usize,
+    const T: usize,
+    const DW: usize,
+    const TD: usize,
+> {
     /// Clock: reads and writes happen at its rising edge.
     pub clock: Signal<In, Clock>,
     // Read: one row per bank per cycle
@@ -37,8 +44,14 @@ pub struct RegisterFile<const B: usize, const BW: usize, const RW: usize, const 
     banks: [LaneRam<RW, T, DW, TD>; B],
 }
 
-impl<const B: usize, const BW: usize, const RW: usize, const T: usize, const DW: usize, const TD: usize>
-    RegisterFile<B, BW, RW, T, DW, TD>
+impl<
+        const B: usize,
+        const BW: usize,
+        const RW: usize,
+        const T: usize,
+        const DW: usize,
+        const TD: usize,
+    > RegisterFile<B, BW, RW, T, DW, TD>
 {
     /// Checks B (a power of two 2..=16), BW, and the bank RAM's sizes.
     pub fn new() -> Result<Self> {
@@ -59,8 +72,14 @@ impl<const B: usize, const BW: usize, const RW: usize, const T: usize, const DW:
     }
 }
 
-impl<const B: usize, const BW: usize, const RW: usize, const T: usize, const DW: usize, const TD: usize> Logic
-    for RegisterFile<B, BW, RW, T, DW, TD>
+impl<
+        const B: usize,
+        const BW: usize,
+        const RW: usize,
+        const T: usize,
+        const DW: usize,
+        const TD: usize,
+    > Logic for RegisterFile<B, BW, RW, T, DW, TD>
 {
     #[hdl_gen]
     fn update(&mut self) {
@@ -79,8 +98,14 @@ impl<const B: usize, const BW: usize, const RW: usize, const T: usize, const DW:
     }
 }
 
-impl<const B: usize, const BW: usize, const RW: usize, const T: usize, const DW: usize, const TD: usize>
-    crate::verify::Dut for RegisterFile<B, BW, RW, T, DW, TD>
+impl<
+        const B: usize,
+        const BW: usize,
+        const RW: usize,
+        const T: usize,
+        const DW: usize,
+        const TD: usize,
+    > crate::verify::Dut for RegisterFile<B, BW, RW, T, DW, TD>
 {
     crate::dut_ports!(
         clock: clock,

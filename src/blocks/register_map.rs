@@ -36,7 +36,9 @@ pub struct RegisterMap<const BW: usize, const RW: usize, const WW: usize, const 
     reg_row: Signal<Local, Bits<RRW>>,
 }
 
-impl<const BW: usize, const RW: usize, const WW: usize, const RRW: usize> RegisterMap<BW, RW, WW, RRW> {
+impl<const BW: usize, const RW: usize, const WW: usize, const RRW: usize>
+    RegisterMap<BW, RW, WW, RRW>
+{
     /// `banks` (B, 2^BW) and `regs_per_warp` (R, 2^RRW) powers of two with R >= B, 2^WW warps,
     /// `schedulers` (S) a power of two leaving at least 2 banks each.
     pub fn new(banks: usize, regs_per_warp: usize, schedulers: usize) -> Result<Self> {
@@ -69,14 +71,18 @@ impl<const BW: usize, const RW: usize, const WW: usize, const RRW: usize> Regist
     }
 }
 
-impl<const BW: usize, const RW: usize, const WW: usize, const RRW: usize> Logic for RegisterMap<BW, RW, WW, RRW> {
+impl<const BW: usize, const RW: usize, const WW: usize, const RRW: usize> Logic
+    for RegisterMap<BW, RW, WW, RRW>
+{
     #[hdl_gen]
     fn update(&mut self) {
         // Each step lands in a local of its own width, so Verilog and Rust truncate alike.
-        self.sum.next = bit_cast::<BW, RRW>(self.regnum.val()) + bit_cast::<BW, WW>(self.warp.val());
+        self.sum.next =
+            bit_cast::<BW, RRW>(self.regnum.val()) + bit_cast::<BW, WW>(self.warp.val());
         self.sched.next = bit_cast::<BW, WW>(self.warp.val());
         self.sched.next = self.sched.val() << self.sched_shift.val();
-        self.bank.next = (self.sum.val() & self.local_mask.val()) | (self.sched.val() & self.sched_mask.val());
+        self.bank.next =
+            (self.sum.val() & self.local_mask.val()) | (self.sched.val() & self.sched_mask.val());
         self.warp_row.next = bit_cast::<RW, WW>(self.warp.val());
         self.warp_row.next = self.warp_row.val() >> self.warp_row_shift.val();
         self.warp_row.next = self.warp_row.val() << self.warp_row_pos.val();
@@ -85,6 +91,8 @@ impl<const BW: usize, const RW: usize, const WW: usize, const RRW: usize> Logic 
     }
 }
 
-impl<const BW: usize, const RW: usize, const WW: usize, const RRW: usize> crate::verify::Dut for RegisterMap<BW, RW, WW, RRW> {
+impl<const BW: usize, const RW: usize, const WW: usize, const RRW: usize> crate::verify::Dut
+    for RegisterMap<BW, RW, WW, RRW>
+{
     crate::dut_ports!(inputs: [warp, regnum], outputs: [bank, row]);
 }

@@ -135,10 +135,14 @@ impl<const N: usize, const NW: usize> Logic for RoundRobinArbiter<N, NW> {
         if self.lookahead.val() & self.reset.val() {
             self.above_now.next = self.above_at_reset.val();
         }
-        self.taken.next = self.lookahead.val() & self.advance.val() & self.grant_q.q.val().any() & !self.reset.val();
+        self.taken.next = self.lookahead.val()
+            & self.advance.val()
+            & self.grant_q.q.val().any()
+            & !self.reset.val();
         self.above_taken.next = !(self.grant_q.q.val() | (self.grant_q.q.val() - 1));
         self.req_above_taken.next = self.req_taken.val() & self.above_taken.val();
-        self.grant_above_taken.next = self.req_above_taken.val() & (!self.req_above_taken.val() + 1);
+        self.grant_above_taken.next =
+            self.req_above_taken.val() & (!self.req_above_taken.val() + 1);
         self.grant_low_taken.next = self.req_taken.val() & (!self.req_taken.val() + 1);
         self.one_hot_taken.next = self.grant_low_taken.val();
         if self.req_above_taken.val().any() {

@@ -92,7 +92,9 @@ impl<const W: usize, const WW: usize, const R: usize, const RRW: usize> Scoreboa
     }
 }
 
-impl<const W: usize, const WW: usize, const R: usize, const RRW: usize> Logic for Scoreboard<W, WW, R, RRW> {
+impl<const W: usize, const WW: usize, const R: usize, const RRW: usize> Logic
+    for Scoreboard<W, WW, R, RRW>
+{
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, double_reserve, release_free);
@@ -109,9 +111,12 @@ impl<const W: usize, const WW: usize, const R: usize, const RRW: usize> Logic fo
         if self.release_valid.val() & (self.release_warp.val() == self.check_warp.val()) {
             self.row.next = self.row.val().replace_bit(self.release_reg.val().index(), false);
         }
-        self.blocked.next = self.check_dst_valid.val() & self.row.val().get_bit(self.check_dst.val().index());
+        self.blocked.next =
+            self.check_dst_valid.val() & self.row.val().get_bit(self.check_dst.val().index());
         for s in 0..3 {
-            if self.check_src_valid.val().get_bit(s) & self.row.val().get_bit(self.check_src[s].val().index()) {
+            if self.check_src_valid.val().get_bit(s)
+                & self.row.val().get_bit(self.check_src[s].val().index())
+            {
                 self.blocked.next = true;
             }
         }
@@ -124,14 +129,16 @@ impl<const W: usize, const WW: usize, const R: usize, const RRW: usize> Logic fo
                 if !self.reserved[w].q.val().get_bit(self.release_reg.val().index()) {
                     self.release_free.d.next = true;
                 }
-                self.released.next = self.reserved[w].q.val().replace_bit(self.release_reg.val().index(), false);
+                self.released.next =
+                    self.reserved[w].q.val().replace_bit(self.release_reg.val().index(), false);
             }
             self.reserved[w].d.next = self.released.val();
             if self.reserve_valid.val() & (self.reserve_warp.val().index() == w) {
                 if self.released.val().get_bit(self.reserve_reg.val().index()) {
                     self.double_reserve.d.next = true;
                 }
-                self.reserved[w].d.next = self.released.val().replace_bit(self.reserve_reg.val().index(), true);
+                self.reserved[w].d.next =
+                    self.released.val().replace_bit(self.reserve_reg.val().index(), true);
             }
             if self.reserved[w].q.val().any() {
                 self.pending.next = self.pending.val().replace_bit(w, true);
@@ -149,7 +156,9 @@ impl<const W: usize, const WW: usize, const R: usize, const RRW: usize> Logic fo
     }
 }
 
-impl<const W: usize, const WW: usize, const R: usize, const RRW: usize> crate::verify::Dut for Scoreboard<W, WW, R, RRW> {
+impl<const W: usize, const WW: usize, const R: usize, const RRW: usize> crate::verify::Dut
+    for Scoreboard<W, WW, R, RRW>
+{
     crate::dut_ports!(
         clock: clock,
         inputs: [reset, check_warp, check_src, check_src_valid, check_dst, check_dst_valid, reserve_valid, reserve_warp, reserve_reg, release_valid, release_warp, release_reg],

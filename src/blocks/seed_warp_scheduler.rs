@@ -71,8 +71,15 @@ pub struct SeedWarpScheduler<
     pc_bits: Constant<Bits<8>>,
 }
 
-impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize, const E: usize>
-    SeedWarpScheduler<W, WW, T, A, D, SPW, E>
+impl<
+        const W: usize,
+        const WW: usize,
+        const T: usize,
+        const A: usize,
+        const D: usize,
+        const SPW: usize,
+        const E: usize,
+    > SeedWarpScheduler<W, WW, T, A, D, SPW, E>
 {
     /// Checks the parameters (as [`WarpScheduler::new`]) and `E = T + A`.
     pub fn new() -> Result<Self> {
@@ -112,8 +119,15 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
     }
 }
 
-impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize, const E: usize>
-    Logic for SeedWarpScheduler<W, WW, T, A, D, SPW, E>
+impl<
+        const W: usize,
+        const WW: usize,
+        const T: usize,
+        const A: usize,
+        const D: usize,
+        const SPW: usize,
+        const E: usize,
+    > Logic for SeedWarpScheduler<W, WW, T, A, D, SPW, E>
 {
     #[hdl_gen]
     fn update(&mut self) {
@@ -150,13 +164,21 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
         self.inst_fetch_wid.next = self.core.inst_fetch_wid.val();
         self.idle_id_out.next = self.core.idle_mask.val();
         self.active_id_out.next = self.core.active_mask.val();
-        self.pop_data_out.next = (bit_cast::<E, T>(self.core.pop_data_mask.val()) << self.pc_bits.val())
+        self.pop_data_out.next = (bit_cast::<E, T>(self.core.pop_data_mask.val())
+            << self.pc_bits.val())
             | bit_cast::<E, A>(self.core.pop_data_pc.val());
     }
 }
 
-impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize, const E: usize>
-    crate::verify::Dut for SeedWarpScheduler<W, WW, T, A, D, SPW, E>
+impl<
+        const W: usize,
+        const WW: usize,
+        const T: usize,
+        const A: usize,
+        const D: usize,
+        const SPW: usize,
+        const E: usize,
+    > crate::verify::Dut for SeedWarpScheduler<W, WW, T, A, D, SPW, E>
 {
     crate::dut_ports!(
         clock: clk,

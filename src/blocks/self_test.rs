@@ -29,9 +29,32 @@ use crate::params::{check_range, Preset, SchedulerMode};
 /// The scheduler's sizes, as [`WarpScheduler`]'s const generics, then the collector's, as
 /// [`OperandCollector`](super::OperandCollector)'s (its warp-id bits and lanes are `WW` and `T`).
 #[derive(LogicBlock)]
-pub struct SelfTest<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize,
-    const B: usize, const BW: usize, const N: usize, const NW: usize, const P: usize, const K: usize, const Q: usize, const QW: usize, const QCW: usize,
-    const BQ: usize, const SQ: usize, const RW: usize, const RRW: usize, const DW: usize, const TD: usize, const U: usize, const UW: usize, const G: usize> {
+pub struct SelfTest<
+    const W: usize,
+    const WW: usize,
+    const T: usize,
+    const A: usize,
+    const D: usize,
+    const SPW: usize,
+    const B: usize,
+    const BW: usize,
+    const N: usize,
+    const NW: usize,
+    const P: usize,
+    const K: usize,
+    const Q: usize,
+    const QW: usize,
+    const QCW: usize,
+    const BQ: usize,
+    const SQ: usize,
+    const RW: usize,
+    const RRW: usize,
+    const DW: usize,
+    const TD: usize,
+    const U: usize,
+    const UW: usize,
+    const G: usize,
+> {
     /// The board clock.
     pub clk: Signal<In, Clock>,
     /// Reset button, active low.
@@ -43,7 +66,8 @@ pub struct SelfTest<const W: usize, const WW: usize, const T: usize, const A: us
     /// USB UART out of the FPGA (idle high).
     pub usb_tx: Signal<Out, Bit>,
     sched: WarpScheduler<W, WW, T, A, D, SPW>,
-    collector: CollectorSelfTest<B, BW, N, NW, P, K, Q, QW, QCW, BQ, SQ, RW, WW, RRW, T, DW, TD, U, UW, G>,
+    collector:
+        CollectorSelfTest<B, BW, N, NW, P, K, Q, QW, QCW, BQ, SQ, RW, WW, RRW, T, DW, TD, U, UW, G>,
     traffic_a: Lfsr<32>,
     traffic_b: Lfsr<32>,
     misr: Misr<32>,
@@ -75,10 +99,32 @@ pub struct SelfTest<const W: usize, const WW: usize, const T: usize, const A: us
     fail: Signal<Local, Bit>,
 }
 
-
-impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize,
-    const B: usize, const BW: usize, const N: usize, const NW: usize, const P: usize, const K: usize, const Q: usize, const QW: usize, const QCW: usize,
-    const BQ: usize, const SQ: usize, const RW: usize, const RRW: usize, const DW: usize, const TD: usize, const U: usize, const UW: usize, const G: usize>
+impl<
+        const W: usize,
+        const WW: usize,
+        const T: usize,
+        const A: usize,
+        const D: usize,
+        const SPW: usize,
+        const B: usize,
+        const BW: usize,
+        const N: usize,
+        const NW: usize,
+        const P: usize,
+        const K: usize,
+        const Q: usize,
+        const QW: usize,
+        const QCW: usize,
+        const BQ: usize,
+        const SQ: usize,
+        const RW: usize,
+        const RRW: usize,
+        const DW: usize,
+        const TD: usize,
+        const U: usize,
+        const UW: usize,
+        const G: usize,
+    >
     SelfTest<W, WW, T, A, D, SPW, B, BW, N, NW, P, K, Q, QW, QCW, BQ, SQ, RW, RRW, DW, TD, U, UW, G>
 {
     /// A run of `cycles` cycles (1..2^24) of `preset`'s scheduler (fixed mode, the preset's fetch
@@ -94,7 +140,11 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
             usb_rx: Default::default(),
             usb_tx: Default::default(),
             sched: WarpScheduler::new(SchedulerMode::Fixed(preset.scheduler.fetch_policy))?,
-            collector: CollectorSelfTest::new(preset.collector, preset.scheduler.warps, preset.scheduler.threads)?,
+            collector: CollectorSelfTest::new(
+                preset.collector,
+                preset.scheduler.warps,
+                preset.scheduler.threads,
+            )?,
             traffic_a: Lfsr::new(TAPS_32, 0x1234_5678)?,
             traffic_b: Lfsr::new(TAPS_32, 0x9E37_79B9)?,
             misr: Misr::new(TAPS_32)?,
@@ -155,14 +205,72 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
     }
 }
 
-impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize,
-    const B: usize, const BW: usize, const N: usize, const NW: usize, const P: usize, const K: usize, const Q: usize, const QW: usize, const QCW: usize,
-    const BQ: usize, const SQ: usize, const RW: usize, const RRW: usize, const DW: usize, const TD: usize, const U: usize, const UW: usize, const G: usize> Logic
-    for SelfTest<W, WW, T, A, D, SPW, B, BW, N, NW, P, K, Q, QW, QCW, BQ, SQ, RW, RRW, DW, TD, U, UW, G>
+impl<
+        const W: usize,
+        const WW: usize,
+        const T: usize,
+        const A: usize,
+        const D: usize,
+        const SPW: usize,
+        const B: usize,
+        const BW: usize,
+        const N: usize,
+        const NW: usize,
+        const P: usize,
+        const K: usize,
+        const Q: usize,
+        const QW: usize,
+        const QCW: usize,
+        const BQ: usize,
+        const SQ: usize,
+        const RW: usize,
+        const RRW: usize,
+        const DW: usize,
+        const TD: usize,
+        const U: usize,
+        const UW: usize,
+        const G: usize,
+    > Logic
+    for SelfTest<
+        W,
+        WW,
+        T,
+        A,
+        D,
+        SPW,
+        B,
+        BW,
+        N,
+        NW,
+        P,
+        K,
+        Q,
+        QW,
+        QCW,
+        BQ,
+        SQ,
+        RW,
+        RRW,
+        DW,
+        TD,
+        U,
+        UW,
+        G,
+    >
 {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clk, count, heartbeat, seen_stack_err, seen_misuse, seen_collector_err, fold_q, running_q);
+        dff_setup!(
+            self,
+            clk,
+            count,
+            heartbeat,
+            seen_stack_err,
+            seen_misuse,
+            seen_collector_err,
+            fold_q,
+            running_q
+        );
         self.sched.clock.next = self.clk.val();
         self.collector.clock.next = self.clk.val();
         self.traffic_a.clock.next = self.clk.val();
@@ -189,18 +297,21 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
         self.sched.warp_cmd_valid.next = self.ra.val().get_bit(0) & self.ra.val().get_bit(1);
         self.sched.warp_cmd_pc.next = bit_cast::<A, 32>(self.rb.val());
         self.sched.warp_cmd_mask.next = bit_cast::<T, 32>(self.s1.val());
-        self.sched.warp_ctl_valid.next = self.ra.val().get_bit(2) & self.ra.val().get_bit(3) & self.ra.val().get_bit(4);
+        self.sched.warp_ctl_valid.next =
+            self.ra.val().get_bit(2) & self.ra.val().get_bit(3) & self.ra.val().get_bit(4);
         self.sched.warp_ctl_wid.next = bit_cast::<WW, 32>(self.s2.val());
         self.sched.warp_ctl_active.next = self.ra.val().get_bit(5);
         self.sched.branch_ctl_valid.next = self.ra.val().get_bit(6) & self.ra.val().get_bit(7);
         self.sched.branch_ctl_wid.next = bit_cast::<WW, 32>(self.s3.val());
         self.sched.branch_ctl_mask.next = bit_cast::<T, 32>(self.s2.val());
         self.sched.branch_ctl_pc.next = bit_cast::<A, 32>(self.s1.val());
-        self.sched.end_ctl_valid.next = self.ra.val().get_bit(8) & self.ra.val().get_bit(9) & self.ra.val().get_bit(10);
+        self.sched.end_ctl_valid.next =
+            self.ra.val().get_bit(8) & self.ra.val().get_bit(9) & self.ra.val().get_bit(10);
         self.sched.end_ctl_wid.next = bit_cast::<WW, 32>(self.s1.val());
         self.sched.warp_pop_valid.next = self.ra.val().get_bit(11) & self.ra.val().get_bit(12);
         self.sched.warp_pop_wid.next = bit_cast::<WW, 32>(self.rb.val());
-        self.sched.warp_set_valid.next = self.ra.val().get_bit(15) & self.ra.val().get_bit(16) & self.ra.val().get_bit(17);
+        self.sched.warp_set_valid.next =
+            self.ra.val().get_bit(15) & self.ra.val().get_bit(16) & self.ra.val().get_bit(17);
         self.sched.warp_set_wid.next = bit_cast::<WW, 32>(self.s2.val());
         self.sched.warp_set_pc.next = bit_cast::<A, 32>(self.s3.val());
         self.sched.warp_set_mask.next = bit_cast::<T, 32>(self.rb.val());
@@ -233,11 +344,14 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
         self.fold.next = self.fold.val() ^ (self.term.val() << 14);
         self.term.next = bit_cast::<32, W>(self.sched.stack_full.val());
         self.fold.next = self.fold.val() ^ (self.term.val() << 20);
-        self.term.next = bit_cast::<32, W>(self.sched.err_overflow.val() | self.sched.err_underflow.val());
+        self.term.next =
+            bit_cast::<32, W>(self.sched.err_overflow.val() | self.sched.err_underflow.val());
         self.fold.next = self.fold.val() ^ (self.term.val() << 24);
-        self.term.next = bit_cast::<32, W>(self.sched.err_end_idle.val() ^ self.sched.err_branch_idle.val());
+        self.term.next =
+            bit_cast::<32, W>(self.sched.err_end_idle.val() ^ self.sched.err_branch_idle.val());
         self.fold.next = self.fold.val() ^ (self.term.val() << 17);
-        self.term.next = bit_cast::<32, W>(self.sched.err_pop_idle.val() ^ self.sched.err_ctl_idle.val());
+        self.term.next =
+            bit_cast::<32, W>(self.sched.err_pop_idle.val() ^ self.sched.err_ctl_idle.val());
         self.fold.next = self.fold.val() ^ (self.term.val() << 3);
         self.misr.reset.next = self.reset_int.val();
         self.fold_q.d.next = self.fold.val();
@@ -248,7 +362,12 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
         if (self.sched.err_overflow.val() | self.sched.err_underflow.val()).any() {
             self.seen_stack_err.d.next = true;
         }
-        if (self.sched.err_end_idle.val() | self.sched.err_branch_idle.val() | self.sched.err_pop_idle.val() | self.sched.err_ctl_idle.val()).any() {
+        if (self.sched.err_end_idle.val()
+            | self.sched.err_branch_idle.val()
+            | self.sched.err_pop_idle.val()
+            | self.sched.err_ctl_idle.val())
+        .any()
+        {
             self.seen_misuse.d.next = true;
         }
         if self.collector.error.val() {
@@ -283,11 +402,58 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
     }
 }
 
-impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize,
-    const B: usize, const BW: usize, const N: usize, const NW: usize, const P: usize, const K: usize, const Q: usize, const QW: usize, const QCW: usize,
-    const BQ: usize, const SQ: usize, const RW: usize, const RRW: usize, const DW: usize, const TD: usize, const U: usize, const UW: usize, const G: usize>
-    crate::verify::Dut
-    for SelfTest<W, WW, T, A, D, SPW, B, BW, N, NW, P, K, Q, QW, QCW, BQ, SQ, RW, RRW, DW, TD, U, UW, G>
+impl<
+        const W: usize,
+        const WW: usize,
+        const T: usize,
+        const A: usize,
+        const D: usize,
+        const SPW: usize,
+        const B: usize,
+        const BW: usize,
+        const N: usize,
+        const NW: usize,
+        const P: usize,
+        const K: usize,
+        const Q: usize,
+        const QW: usize,
+        const QCW: usize,
+        const BQ: usize,
+        const SQ: usize,
+        const RW: usize,
+        const RRW: usize,
+        const DW: usize,
+        const TD: usize,
+        const U: usize,
+        const UW: usize,
+        const G: usize,
+    > crate::verify::Dut
+    for SelfTest<
+        W,
+        WW,
+        T,
+        A,
+        D,
+        SPW,
+        B,
+        BW,
+        N,
+        NW,
+        P,
+        K,
+        Q,
+        QW,
+        QCW,
+        BQ,
+        SQ,
+        RW,
+        RRW,
+        DW,
+        TD,
+        U,
+        UW,
+        G,
+    >
 {
     crate::dut_ports!(clock: clk, inputs: [rst_n, usb_rx], outputs: [led, usb_tx]);
 }

@@ -19,7 +19,10 @@ use anyhow::Result;
 use rust_hdl::prelude::*;
 
 use super::decoder::Kind;
-use super::{Decoder, IBuffer, LaneAlu, LaneRam, LocalDataShare, OperandCollector, Order, PriorityEncoder, RoundRobinArbiter, Scoreboard, WarpScheduler};
+use super::{
+    Decoder, IBuffer, LaneAlu, LaneRam, LocalDataShare, OperandCollector, Order, PriorityEncoder,
+    RoundRobinArbiter, Scoreboard, WarpScheduler,
+};
 use crate::model::simt_core::ERROR_FLAGS;
 use crate::params::{check_derived, clog2, CoreParams, IssuePolicy, SchedulerMode};
 
@@ -458,15 +461,45 @@ impl<
         const SW: usize,
         const LRW: usize,
         const LW: usize,
-    > Logic for SimtCore<W, WW, T, A, IA, D, SPW, B, BW, N, NW, Q, QW, QCW, BQ, SQ, RW, DW, TD, SW, LRW, LW>
+    > Logic
+    for SimtCore<W, WW, T, A, IA, D, SPW, B, BW, N, NW, Q, QW, QCW, BQ, SQ, RW, DW, TD, SW, LRW, LW>
 {
     #[hdl_gen]
     fn update(&mut self) {
         // Clocks, and "keep" as the default next state
         dff_setup!(
-            self, clock, fetch_valid, fetch_warp, fetch_pc, div_valid, div_warp, div_mask, div_pc, div_set_mask, div_set_pc, lds_load, lds_warp,
-            lds_rd, lds_mask, resp_load, resp_warp, resp_rd, resp_mask, lds_open, greedy_valid, greedy, launching, launched, running_q, high,
-            cycles_q, issued_q, sb_stalls_q, struct_stalls_q, divergent_q, illegal_q
+            self,
+            clock,
+            fetch_valid,
+            fetch_warp,
+            fetch_pc,
+            div_valid,
+            div_warp,
+            div_mask,
+            div_pc,
+            div_set_mask,
+            div_set_pc,
+            lds_load,
+            lds_warp,
+            lds_rd,
+            lds_mask,
+            resp_load,
+            resp_warp,
+            resp_rd,
+            resp_mask,
+            lds_open,
+            greedy_valid,
+            greedy,
+            launching,
+            launched,
+            running_q,
+            high,
+            cycles_q,
+            issued_q,
+            sb_stalls_q,
+            struct_stalls_q,
+            divergent_q,
+            illegal_q
         );
         for w in 0..W {
             self.wmask[w].clock.next = self.clock.val();
@@ -547,7 +580,8 @@ impl<
         for l in 0..T {
             self.resp_lane.next = self.lds.resp_data[l].val();
             self.lane_word.next = bit_cast::<TD, DW>(self.resp_lane.val());
-            self.resp_word.next = (self.resp_word.val() >> self.lane_bits.val()) | (self.lane_word.val() << self.top_lane.val());
+            self.resp_word.next = (self.resp_word.val() >> self.lane_bits.val())
+                | (self.lane_word.val() << self.top_lane.val());
         }
 
         // Execute, unit type 0: the lane ALU, then write-back or branch resolution
@@ -565,7 +599,8 @@ impl<
             self.lane_word.next = bit_cast::<TD, DW>(self.imm_lane.val());
             self.rep_imm.next = (self.rep_imm.val() << self.lane_bits.val()) | self.lane_word.val();
             self.lane_word.next = bit_cast::<TD, DW>(self.warp_lane.val());
-            self.rep_warp.next = (self.rep_warp.val() << self.lane_bits.val()) | self.lane_word.val();
+            self.rep_warp.next =
+                (self.rep_warp.val() << self.lane_bits.val()) | self.lane_word.val();
         }
         self.alu.op.next = self.exec_dec.exec_op.val();
         self.alu.a.next = self.oc.out_src0[0].val();
@@ -723,7 +758,10 @@ impl<
             self.cand_valid.next = self.oldest.valid.val();
             self.cand.next = self.oldest.index.val();
             for w in 0..W {
-                if self.greedy_valid.q.val() & (self.greedy.q.val().index() == w) & self.ibuf.head_valid.val().get_bit(w) {
+                if self.greedy_valid.q.val()
+                    & (self.greedy.q.val().index() == w)
+                    & self.ibuf.head_valid.val().get_bit(w)
+                {
                     self.cand.next = self.greedy.q.val();
                 }
             }
@@ -750,13 +788,17 @@ impl<
         self.sb.check_src_valid.next = bit_cast::<3, 2>(self.issue_dec.src_valid.val());
         self.sb.check_dst.next = self.issue_dec.rd.val();
         self.sb.check_dst_valid.next = self.issue_dec.rd_valid.val();
-        self.to_alu.next = (self.kind.val() == self.k_alu.val()) | (self.kind.val() == self.k_branch.val()) | (self.kind.val() == self.k_bany.val());
-        self.to_lds.next = (self.kind.val() == self.k_st.val()) | (self.kind.val() == self.k_ld.val());
+        self.to_alu.next = (self.kind.val() == self.k_alu.val())
+            | (self.kind.val() == self.k_branch.val())
+            | (self.kind.val() == self.k_bany.val());
+        self.to_lds.next =
+            (self.kind.val() == self.k_st.val()) | (self.kind.val() == self.k_ld.val());
         self.hazard.next = self.cand_valid.val() & self.sb.hazard.val();
         if (self.kind.val() == self.k_join.val()) | (self.kind.val() == self.k_jmp.val()) {
             self.blocked.next = self.branch_port.val();
         } else {
-            self.blocked.next = (self.to_alu.val() | self.to_lds.val()) & !self.oc.in_ready[0].val();
+            self.blocked.next =
+                (self.to_alu.val() | self.to_lds.val()) & !self.oc.in_ready[0].val();
         }
         self.fire.next = self.cand_valid.val() & !self.sb.hazard.val() & !self.blocked.val();
         self.ibuf.issue_valid.next = self.fire.val();
@@ -807,7 +849,11 @@ impl<
             }
         }
         for w in 0..W {
-            if self.fire.val() & (self.cand.val().index() == w) & ((self.kind.val() == self.k_branch.val()) | (self.kind.val() == self.k_bany.val())) {
+            if self.fire.val()
+                & (self.cand.val().index() == w)
+                & ((self.kind.val() == self.k_branch.val())
+                    | (self.kind.val() == self.k_bany.val()))
+            {
                 self.branch_pc[w].d.next = self.ibuf.head_pc.val();
             }
         }
@@ -837,10 +883,17 @@ impl<
         for w in 0..W {
             self.pushes.next = self.push_v.val() & (self.push_w.val().index() == w);
             self.d_next.next = self.depth[w].q.val();
-            if self.pushes.val() & !(self.pops.val() & (self.cand.val().index() == w)) & (self.depth[w].q.val() != self.depth_max.val()) {
+            if self.pushes.val()
+                & !(self.pops.val() & (self.cand.val().index() == w))
+                & (self.depth[w].q.val() != self.depth_max.val())
+            {
                 self.d_next.next = self.depth[w].q.val() + 1;
             }
-            if !self.pushes.val() & self.pops.val() & (self.cand.val().index() == w) & self.depth[w].q.val().any() {
+            if !self.pushes.val()
+                & self.pops.val()
+                & (self.cand.val().index() == w)
+                & self.depth[w].q.val().any()
+            {
                 self.d_next.next = self.depth[w].q.val() - 1;
             }
             if self.end_v.val() & (self.cand.val().index() == w) {
@@ -864,7 +917,8 @@ impl<
             & !self.lds_open.q.val().any()
             & !self.div_valid.q.val()
             & !self.sb.pending.val().any();
-        self.active.next = (self.running_q.q.val() & !self.finished.val()) | self.launched_now.val();
+        self.active.next =
+            (self.running_q.q.val() & !self.finished.val()) | self.launched_now.val();
         self.running_q.d.next = self.active.val();
         if self.launched_now.val() {
             if self.running_q.q.val() {
@@ -907,12 +961,23 @@ impl<
         self.flags.next = self.flags.val().replace_bit(1, self.sched.err_underflow.val().any());
         self.flags.next = self.flags.val().replace_bit(
             2,
-            (self.sched.err_end_idle.val() | self.sched.err_branch_idle.val() | self.sched.err_pop_idle.val() | self.sched.err_ctl_idle.val()).any(),
+            (self.sched.err_end_idle.val()
+                | self.sched.err_branch_idle.val()
+                | self.sched.err_pop_idle.val()
+                | self.sched.err_ctl_idle.val())
+            .any(),
         );
-        self.flags.next = self.flags.val().replace_bit(3, self.sb.err_double_reserve.val() | self.sb.err_release_free.val());
-        self.flags.next = self.flags.val().replace_bit(4, self.ibuf.err_fill_full.val() | self.ibuf.err_issue_empty.val());
+        self.flags.next = self
+            .flags
+            .val()
+            .replace_bit(3, self.sb.err_double_reserve.val() | self.sb.err_release_free.val());
+        self.flags.next = self
+            .flags
+            .val()
+            .replace_bit(4, self.ibuf.err_fill_full.val() | self.ibuf.err_issue_empty.val());
         self.flags.next = self.flags.val().replace_bit(5, self.illegal_q.q.val());
-        self.flags.next = self.flags.val().replace_bit(6, self.oc.err_unit.val() | self.oc.err_overflow.val());
+        self.flags.next =
+            self.flags.val().replace_bit(6, self.oc.err_unit.val() | self.oc.err_overflow.val());
         self.errors.next = self.flags.val();
 
         if self.reset.val() {
@@ -964,7 +1029,8 @@ impl<
         const SW: usize,
         const LRW: usize,
         const LW: usize,
-    > crate::verify::Dut for SimtCore<W, WW, T, A, IA, D, SPW, B, BW, N, NW, Q, QW, QCW, BQ, SQ, RW, DW, TD, SW, LRW, LW>
+    > crate::verify::Dut
+    for SimtCore<W, WW, T, A, IA, D, SPW, B, BW, N, NW, Q, QW, QCW, BQ, SQ, RW, DW, TD, SW, LRW, LW>
 {
     crate::dut_ports!(
         clock: clock,
@@ -980,4 +1046,5 @@ impl<
 /// The `cu` core ([`CORE_CU`](crate::params::CORE_CU)).
 pub type SimtCoreCu = SimtCore<4, 2, 4, 10, 8, 4, 3, 4, 2, 2, 1, 8, 3, 4, 32, 4, 4, 8, 32, 3, 6, 3>;
 /// The `tiny` core ([`CORE_TINY`](crate::params::CORE_TINY)).
-pub type SimtCoreTiny = SimtCore<2, 1, 4, 10, 8, 2, 2, 2, 1, 2, 1, 8, 3, 4, 16, 2, 4, 8, 32, 3, 6, 2>;
+pub type SimtCoreTiny =
+    SimtCore<2, 1, 4, 10, 8, 2, 2, 2, 1, 2, 1, 8, 3, 4, 16, 2, 4, 8, 32, 3, 6, 2>;

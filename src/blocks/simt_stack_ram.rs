@@ -34,7 +34,8 @@ use anyhow::Result;
 use rust_hdl::prelude::*;
 
 use crate::params::{
-    check_derived, check_range, check_stack_ram, check_warps, clog2, stack_ptr_width, EmptyTop, TopStorage, MAX_PORT_BITS,
+    check_derived, check_range, check_stack_ram, check_warps, clog2, stack_ptr_width, EmptyTop,
+    TopStorage, MAX_PORT_BITS,
 };
 
 /// Address bits of the stack RAM: all warps' stacks share 256 entries.
@@ -44,7 +45,14 @@ pub const STACK_RAM_ADDR_BITS: usize = 8;
 /// (`SPW = clog2(D + 1)`); `W * D <= 256`, so `W * D' <= 256` too (`W` and `256 / W` are powers
 /// of two).
 #[derive(LogicBlock)]
-pub struct SimtStackRam<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize> {
+pub struct SimtStackRam<
+    const W: usize,
+    const WW: usize,
+    const T: usize,
+    const A: usize,
+    const D: usize,
+    const SPW: usize,
+> {
     /// Clock; every stack changes on its rising edge.
     pub clock: Signal<In, Clock>,
     /// Synchronous reset, active high: every stack empty, flags clear (entries are kept).
@@ -160,7 +168,15 @@ pub struct SimtStackRam<const W: usize, const WW: usize, const T: usize, const A
     pushed_next: Signal<Local, Bit>,
 }
 
-impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize> SimtStackRam<W, WW, T, A, D, SPW> {
+impl<
+        const W: usize,
+        const WW: usize,
+        const T: usize,
+        const A: usize,
+        const D: usize,
+        const SPW: usize,
+    > SimtStackRam<W, WW, T, A, D, SPW>
+{
     /// Checks the sizes, their derived widths, `W * D <= 256`, and that [`TopStorage::Ram`]
     /// comes with [`EmptyTop::Zero`].
     pub fn new(empty_top: EmptyTop, top_storage: TopStorage) -> Result<Self> {
@@ -251,10 +267,28 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
     }
 }
 
-impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize> Logic for SimtStackRam<W, WW, T, A, D, SPW> {
+impl<
+        const W: usize,
+        const WW: usize,
+        const T: usize,
+        const A: usize,
+        const D: usize,
+        const SPW: usize,
+    > Logic for SimtStackRam<W, WW, T, A, D, SPW>
+{
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, overflow_q, underflow_q, refills, next_top_from_ram, next_top_pushed, pushed_mask_q, pushed_pc_q);
+        dff_setup!(
+            self,
+            clock,
+            overflow_q,
+            underflow_q,
+            refills,
+            next_top_from_ram,
+            next_top_pushed,
+            pushed_mask_q,
+            pushed_pc_q
+        );
         self.mask_ram.read_clock.next = self.clock.val();
         self.mask_ram.write_clock.next = self.clock.val();
         self.pc_ram.read_clock.next = self.clock.val();
@@ -327,7 +361,8 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
             // synchronous reset (a nested `if`, or a hold value shared with another use, keeps
             // it from finding the enable and costs a LUT per bit).
             self.w_clr.next = self.reset.val() | self.w_clear.val();
-            self.w_put.next = !self.w_clr.val() & self.w_push.val() & (self.w_pop.val() | !self.w_full.val());
+            self.w_put.next =
+                !self.w_clr.val() & self.w_push.val() & (self.w_pop.val() | !self.w_full.val());
             // (Reset and clear zero the top too, so `w_zero` need not exclude them.)
             self.w_zero.next = !self.w_push.val()
                 & self.w_pop.val()
@@ -336,7 +371,8 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
                 & !self.slot0_when_empty.val();
             self.w_bottom.next = !self.w_clr.val()
                 & self.w_push.val()
-                & ((self.w_pop.val() & (self.sp[i].q.val() < 2)) | (!self.w_pop.val() & self.w_empty.val()));
+                & ((self.w_pop.val() & (self.sp[i].q.val() < 2))
+                    | (!self.w_pop.val() & self.w_empty.val()));
             self.top_mask_q[i].d.next = self.top_mask_q[i].q.val();
             self.top_pc_q[i].d.next = self.top_pc_q[i].q.val();
             if self.w_refill.val() {
@@ -391,7 +427,8 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
                     }
                 }
             }
-            self.empties_next.next = self.empties_next.val().replace_bit(i, self.sp[i].d.val() == 0);
+            self.empties_next.next =
+                self.empties_next.val().replace_bit(i, self.sp[i].d.val() == 0);
             // [`TopStorage::Ram`]: no top registers (held at zero, so synthesis removes them);
             // the top after the edge is the pushed entry, or the entry below the popped one,
             // or the top as it is.
@@ -455,8 +492,10 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
                 self.t_pc.next = self.pushed_pc_q.q.val();
             }
         }
-        self.mask_ram.read_address.next = self.read_base.val() | bit_cast::<STACK_RAM_ADDR_BITS, SPW>(self.read_slot.val());
-        self.pc_ram.read_address.next = self.read_base.val() | bit_cast::<STACK_RAM_ADDR_BITS, SPW>(self.read_slot.val());
+        self.mask_ram.read_address.next =
+            self.read_base.val() | bit_cast::<STACK_RAM_ADDR_BITS, SPW>(self.read_slot.val());
+        self.pc_ram.read_address.next =
+            self.read_base.val() | bit_cast::<STACK_RAM_ADDR_BITS, SPW>(self.read_slot.val());
         self.top_mask.next = self.t_mask.val();
         self.top_pc.next = self.t_pc.val();
         self.empty.next = self.empties.val();
@@ -467,8 +506,14 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
     }
 }
 
-impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize> crate::verify::Dut
-    for SimtStackRam<W, WW, T, A, D, SPW>
+impl<
+        const W: usize,
+        const WW: usize,
+        const T: usize,
+        const A: usize,
+        const D: usize,
+        const SPW: usize,
+    > crate::verify::Dut for SimtStackRam<W, WW, T, A, D, SPW>
 {
     crate::dut_ports!(
         clock: clock,

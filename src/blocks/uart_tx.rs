@@ -75,7 +75,8 @@ impl Logic for UartTx {
                 // Stop bit (1), data, start bit (0, sent first), inverted.
                 // (The complement through an 8-bit local: in Verilog `~data` inside the 10-bit
                 // expression would be widened first and set the top bits.)
-                self.frame_n.d.next = (bit_cast::<10, 8>(self.data_n.val()) << 1) | self.start_n.val();
+                self.frame_n.d.next =
+                    (bit_cast::<10, 8>(self.data_n.val()) << 1) | self.start_n.val();
                 self.bits_left.d.next = 10.into();
                 self.count.d.next = self.last.val();
             }

@@ -302,8 +302,14 @@ pub struct WarpScheduler<
     clears: Signal<Local, Bits<W>>,
 }
 
-impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize>
-    WarpScheduler<W, WW, T, A, D, SPW>
+impl<
+        const W: usize,
+        const WW: usize,
+        const T: usize,
+        const A: usize,
+        const D: usize,
+        const SPW: usize,
+    > WarpScheduler<W, WW, T, A, D, SPW>
 {
     /// Checks the parameters and their derived widths; `mode` fixes the behaviour.
     pub fn new(mode: SchedulerMode) -> Result<Self> {
@@ -361,7 +367,11 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
             stacks: SimtStackRam::new(mode.empty_top(), mode.top_storage())?,
             idle_enc: PriorityEncoder::new(idle_order)?,
             fetch_enc: PriorityEncoder::new(fetch_order)?,
-            fetch_rr: if mode.registered() { RoundRobinArbiter::lookahead()? } else { RoundRobinArbiter::new()? },
+            fetch_rr: if mode.registered() {
+                RoundRobinArbiter::lookahead()?
+            } else {
+                RoundRobinArbiter::new()?
+            },
             idle: Default::default(),
             active: Default::default(),
             pc: std::array::from_fn(|_| Default::default()),
@@ -474,17 +484,51 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
     }
 }
 
-impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize>
-    Logic for WarpScheduler<W, WW, T, A, D, SPW>
+impl<
+        const W: usize,
+        const WW: usize,
+        const T: usize,
+        const A: usize,
+        const D: usize,
+        const SPW: usize,
+    > Logic for WarpScheduler<W, WW, T, A, D, SPW>
 {
     #[hdl_gen]
     fn update(&mut self) {
         // Clocks, and "keep" as the default next state
-        dff_setup!(self, clock, idle, active, advance, end_idle_q, branch_idle_q, pop_idle_q, ctl_idle_q);
         dff_setup!(
-            self, clock, stage_cmd, stage_cmd_pc, stage_cmd_mask, stage_ctl, stage_ctl_active, stage_branch,
-            stage_branch_wid, stage_branch_mask, stage_branch_pc, stage_end, stage_pop, stage_pop_wid, stage_set,
-            stage_set_pc, stage_set_mask, stage_sel_set, stage_sel_pop, stage_sel_cmd, stage_writes
+            self,
+            clock,
+            idle,
+            active,
+            advance,
+            end_idle_q,
+            branch_idle_q,
+            pop_idle_q,
+            ctl_idle_q
+        );
+        dff_setup!(
+            self,
+            clock,
+            stage_cmd,
+            stage_cmd_pc,
+            stage_cmd_mask,
+            stage_ctl,
+            stage_ctl_active,
+            stage_branch,
+            stage_branch_wid,
+            stage_branch_mask,
+            stage_branch_pc,
+            stage_end,
+            stage_pop,
+            stage_pop_wid,
+            stage_set,
+            stage_set_pc,
+            stage_set_mask,
+            stage_sel_set,
+            stage_sel_pop,
+            stage_sel_cmd,
+            stage_writes
         );
         self.fetch_rr.clock.next = self.clock.val();
         self.fetch_rr.reset.next = self.reset.val();
@@ -527,12 +571,26 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
         self.new_pop.next = 0.into();
         self.new_set.next = 0.into();
         for i in 0..W {
-            self.new_ctl.next = self.new_ctl.val().replace_bit(i, self.warp_ctl_valid.val() & (self.warp_ctl_wid.val().index() == i));
-            self.new_branch.next =
-                self.new_branch.val().replace_bit(i, self.branch_ctl_valid.val() & (self.branch_ctl_wid.val().index() == i));
-            self.new_end.next = self.new_end.val().replace_bit(i, self.end_ctl_valid.val() & (self.end_ctl_wid.val().index() == i));
-            self.new_pop.next = self.new_pop.val().replace_bit(i, self.warp_pop_valid.val() & (self.warp_pop_wid.val().index() == i));
-            self.new_set.next = self.new_set.val().replace_bit(i, self.warp_set_valid.val() & (self.warp_set_wid.val().index() == i));
+            self.new_ctl.next = self
+                .new_ctl
+                .val()
+                .replace_bit(i, self.warp_ctl_valid.val() & (self.warp_ctl_wid.val().index() == i));
+            self.new_branch.next = self.new_branch.val().replace_bit(
+                i,
+                self.branch_ctl_valid.val() & (self.branch_ctl_wid.val().index() == i),
+            );
+            self.new_end.next = self
+                .new_end
+                .val()
+                .replace_bit(i, self.end_ctl_valid.val() & (self.end_ctl_wid.val().index() == i));
+            self.new_pop.next = self
+                .new_pop
+                .val()
+                .replace_bit(i, self.warp_pop_valid.val() & (self.warp_pop_wid.val().index() == i));
+            self.new_set.next = self
+                .new_set
+                .val()
+                .replace_bit(i, self.warp_set_valid.val() & (self.warp_set_wid.val().index() == i));
         }
         // The commands acted on now: those offered, or in registered mode the stage's (which
         // takes the offered ones; reset empties it)
@@ -670,7 +728,9 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
             if self.hit_pop.val() & self.is_idle.val() {
                 self.pop_idle_next.next = self.pop_idle_next.val().replace_bit(i, true);
             }
-            if (self.hit_ctl.val() & self.act_ctl_active.val() | self.hit_set.val()) & self.is_idle.val() {
+            if (self.hit_ctl.val() & self.act_ctl_active.val() | self.hit_set.val())
+                & self.is_idle.val()
+            {
                 self.ctl_idle_next.next = self.ctl_idle_next.val().replace_bit(i, true);
             }
             if self.seed_quirks.val() {
@@ -741,12 +801,14 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
             self.idle_next.next = self.idle_next.val().replace_bit(i, self.w_idle.val());
             // A fetch clears the active bit, after command and control, before set and end: the
             // bit is `w_active_fetched` if the warp is fetched, `w_active` if not.
-            self.active_unfetched.next = self.active_unfetched.val().replace_bit(i, self.w_active.val());
+            self.active_unfetched.next =
+                self.active_unfetched.val().replace_bit(i, self.w_active.val());
             self.w_active_taken.next = self.w_active.val();
             if self.fetch_grant.val().get_bit(i) {
                 self.w_active_taken.next = self.w_active_fetched.val();
             }
-            self.active_taken.next = self.active_taken.val().replace_bit(i, self.w_active_taken.val());
+            self.active_taken.next =
+                self.active_taken.val().replace_bit(i, self.w_active_taken.val());
             if self.hit_fetch.val() {
                 self.w_active.next = self.w_active_fetched.val();
             }
@@ -784,7 +846,10 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
         self.sel_cmd.next = self.new_cmd.val();
         self.sel_pop.next = self.new_pop.val() & !self.meet_idle.val() & !self.meet_empty.val();
         self.sel_set.next = self.new_set.val() & !self.meet_idle.val();
-        self.writes.next = self.sel_cmd.val() | self.sel_pop.val() | self.sel_set.val() | (self.new_end.val() & !self.meet_idle.val());
+        self.writes.next = self.sel_cmd.val()
+            | self.sel_pop.val()
+            | self.sel_set.val()
+            | (self.new_end.val() & !self.meet_idle.val());
         self.sel_pop.next = self.sel_pop.val() & !(self.new_set.val() | self.new_end.val());
         self.sel_set.next = self.sel_set.val() & !self.new_end.val();
         // The selections acting now: those just made, or in registered mode the stage's.
@@ -845,9 +910,14 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
                     self.from_cmd_pc.next = self.act_cmd_pc.val();
                     self.from_cmd_mask.next = self.act_cmd_mask.val();
                 }
-                self.pc[i].d.next = self.from_keep_pc.val() | self.from_pop_pc.val() | self.from_set_pc.val() | self.from_cmd_pc.val();
-                self.mask[i].d.next =
-                    self.from_keep_mask.val() | self.from_pop_mask.val() | self.from_set_mask.val() | self.from_cmd_mask.val();
+                self.pc[i].d.next = self.from_keep_pc.val()
+                    | self.from_pop_pc.val()
+                    | self.from_set_pc.val()
+                    | self.from_cmd_pc.val();
+                self.mask[i].d.next = self.from_keep_mask.val()
+                    | self.from_pop_mask.val()
+                    | self.from_set_mask.val()
+                    | self.from_cmd_mask.val();
             }
         }
         self.idle.d.next = self.idle_next.val();
@@ -872,8 +942,14 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: u
     }
 }
 
-impl<const W: usize, const WW: usize, const T: usize, const A: usize, const D: usize, const SPW: usize>
-    crate::verify::Dut for WarpScheduler<W, WW, T, A, D, SPW>
+impl<
+        const W: usize,
+        const WW: usize,
+        const T: usize,
+        const A: usize,
+        const D: usize,
+        const SPW: usize,
+    > crate::verify::Dut for WarpScheduler<W, WW, T, A, D, SPW>
 {
     crate::dut_ports!(
         clock: clock,

@@ -47,11 +47,17 @@ fn rename_in(text: &str, from: &str, to: &str) -> String {
     for line in text.lines() {
         let indent = &line[..line.len() - line.trim_start().len()];
         let body = line.trim_start();
-        let renamed = if let Some(rest) = body.strip_prefix("module ").and_then(|r| r.strip_prefix(from)).filter(|r| r.starts_with('(')) {
+        let renamed = if let Some(rest) = body
+            .strip_prefix("module ")
+            .and_then(|r| r.strip_prefix(from))
+            .filter(|r| r.starts_with('('))
+        {
             format!("{indent}module {to}{rest}")
         } else if body.strip_prefix("endmodule // ") == Some(from) {
             format!("{indent}endmodule // {to}")
-        } else if let Some(rest) = body.strip_prefix(from).filter(|r| r.starts_with(' ') && r.trim_end().ends_with('(')) {
+        } else if let Some(rest) =
+            body.strip_prefix(from).filter(|r| r.starts_with(' ') && r.trim_end().ends_with('('))
+        {
             format!("{indent}{to}{rest}")
         } else {
             line.to_string()
@@ -129,22 +135,135 @@ pub fn export_module<B: Block>(block: &B, top_name: &str, header: &str) -> Resul
 /// (a port named `class` is plain Verilog to iverilog), but Verilator, yosys `-sv` and every
 /// SystemVerilog flow refuse the file.
 const SYSTEMVERILOG_KEYWORDS: &[&str] = &[
-    "accept_on", "alias", "always_comb", "always_ff", "always_latch", "assert", "assume", "before", "bind", "bins", "binsof", "bit",
-    "break", "byte", "chandle", "checker", "class", "clocking", "const", "constraint", "context", "continue", "cover", "covergroup",
-    "coverpoint", "cross", "dist", "do", "endclass", "endclocking", "endgroup", "endinterface", "endpackage", "endprogram",
-    "endproperty", "endsequence", "enum", "eventually", "expect", "export", "extends", "extern", "final", "first_match", "foreach",
-    "forkjoin", "global", "iff", "ignore_bins", "illegal_bins", "implements", "implies", "import", "inside", "int", "interconnect",
-    "interface", "intersect", "join_any", "join_none", "let", "local", "logic", "longint", "matches", "modport", "nettype", "new",
-    "nexttime", "null", "package", "packed", "priority", "program", "property", "protected", "pure", "rand", "randc", "randcase",
-    "randsequence", "ref", "reject_on", "restrict", "return", "s_always", "s_eventually", "s_nexttime", "s_until", "s_until_with",
-    "sequence", "shortint", "shortreal", "soft", "solve", "static", "string", "strong", "struct", "super", "sync_accept_on",
-    "sync_reject_on", "tagged", "this", "throughout", "timeprecision", "timeunit", "type", "typedef", "union", "unique", "unique0",
-    "until", "until_with", "untyped", "var", "virtual", "void", "wait_order", "weak", "wildcard", "with", "within",
+    "accept_on",
+    "alias",
+    "always_comb",
+    "always_ff",
+    "always_latch",
+    "assert",
+    "assume",
+    "before",
+    "bind",
+    "bins",
+    "binsof",
+    "bit",
+    "break",
+    "byte",
+    "chandle",
+    "checker",
+    "class",
+    "clocking",
+    "const",
+    "constraint",
+    "context",
+    "continue",
+    "cover",
+    "covergroup",
+    "coverpoint",
+    "cross",
+    "dist",
+    "do",
+    "endclass",
+    "endclocking",
+    "endgroup",
+    "endinterface",
+    "endpackage",
+    "endprogram",
+    "endproperty",
+    "endsequence",
+    "enum",
+    "eventually",
+    "expect",
+    "export",
+    "extends",
+    "extern",
+    "final",
+    "first_match",
+    "foreach",
+    "forkjoin",
+    "global",
+    "iff",
+    "ignore_bins",
+    "illegal_bins",
+    "implements",
+    "implies",
+    "import",
+    "inside",
+    "int",
+    "interconnect",
+    "interface",
+    "intersect",
+    "join_any",
+    "join_none",
+    "let",
+    "local",
+    "logic",
+    "longint",
+    "matches",
+    "modport",
+    "nettype",
+    "new",
+    "nexttime",
+    "null",
+    "package",
+    "packed",
+    "priority",
+    "program",
+    "property",
+    "protected",
+    "pure",
+    "rand",
+    "randc",
+    "randcase",
+    "randsequence",
+    "ref",
+    "reject_on",
+    "restrict",
+    "return",
+    "s_always",
+    "s_eventually",
+    "s_nexttime",
+    "s_until",
+    "s_until_with",
+    "sequence",
+    "shortint",
+    "shortreal",
+    "soft",
+    "solve",
+    "static",
+    "string",
+    "strong",
+    "struct",
+    "super",
+    "sync_accept_on",
+    "sync_reject_on",
+    "tagged",
+    "this",
+    "throughout",
+    "timeprecision",
+    "timeunit",
+    "type",
+    "typedef",
+    "union",
+    "unique",
+    "unique0",
+    "until",
+    "until_with",
+    "untyped",
+    "var",
+    "virtual",
+    "void",
+    "wait_order",
+    "weak",
+    "wildcard",
+    "with",
+    "within",
 ];
 
 /// Fails on an identifier that SystemVerilog reserves (see [`SYSTEMVERILOG_KEYWORDS`]).
 pub fn check_identifiers(verilog: &str) -> Result<()> {
-    let code: String = verilog.lines().map(|l| l.split("//").next().unwrap_or("")).collect::<Vec<_>>().join("\n");
+    let code: String =
+        verilog.lines().map(|l| l.split("//").next().unwrap_or("")).collect::<Vec<_>>().join("\n");
     let word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$';
     if let Some(bad) = code.split(|c: char| !word(c)).find(|w| SYSTEMVERILOG_KEYWORDS.contains(w)) {
         bail!("the identifier `{bad}` is a SystemVerilog keyword: Verilator and SystemVerilog tools refuse the file; rename that field or port");
@@ -158,7 +277,10 @@ mod tests {
 
     #[test]
     fn systemverilog_keywords_are_refused_outside_comments() {
-        let err = check_identifiers("module decoder(inst, class);\n  output reg [3:0] class;\nendmodule\n").unwrap_err();
+        let err = check_identifiers(
+            "module decoder(inst, class);\n  output reg [3:0] class;\nendmodule\n",
+        )
+        .unwrap_err();
         assert!(format!("{err:#}").contains("`class` is a SystemVerilog keyword"), "{err:#}");
         check_identifiers("// the class of an instruction\nmodule decoder(inst, kind, banks$0$logic);\nendmodule\n").unwrap();
     }

@@ -77,7 +77,10 @@ impl BuildReport {
             s.push_str(&format!("| {} | {} | {} | {:.1}% |\n", r.name, r.used, r.total, pct));
         }
         let verdict = if self.fmax_mhz >= self.target_mhz { "met" } else { "FAILED" };
-        s.push_str(&format!("\nFmax {:.1} MHz, target {:.1} MHz: timing {verdict}\n", self.fmax_mhz, self.target_mhz));
+        s.push_str(&format!(
+            "\nFmax {:.1} MHz, target {:.1} MHz: timing {verdict}\n",
+            self.fmax_mhz, self.target_mhz
+        ));
         s
     }
 }
@@ -86,19 +89,34 @@ impl BuildReport {
 /// achieved Fmax.
 pub fn parse_report(json: &str) -> Result<(Vec<Resource>, f64)> {
     let v: Value = serde_json::from_str(json).context("nextpnr's report is not JSON")?;
-    let util = v.get("utilization").and_then(Value::as_object).context("nextpnr's report has no `utilization`")?;
-    let names = [("ICESTORM_LC", "logic cells"), ("ICESTORM_RAM", "block RAMs"), ("SB_IO", "I/O pins"), ("SB_GB", "global buffers"), ("ICESTORM_PLL", "PLLs")];
+    let util = v
+        .get("utilization")
+        .and_then(Value::as_object)
+        .context("nextpnr's report has no `utilization`")?;
+    let names = [
+        ("ICESTORM_LC", "logic cells"),
+        ("ICESTORM_RAM", "block RAMs"),
+        ("SB_IO", "I/O pins"),
+        ("SB_GB", "global buffers"),
+        ("ICESTORM_PLL", "PLLs"),
+    ];
     let mut resources = vec![];
     for (key, name) in names {
         if let Some(u) = util.get(key) {
             let get = |f: &str| u.get(f).and_then(Value::as_u64).unwrap_or(0);
-            resources.push(Resource { name: format!("{name} ({key})"), used: get("used"), total: get("available") });
+            resources.push(Resource {
+                name: format!("{name} ({key})"),
+                used: get("used"),
+                total: get("available"),
+            });
         }
     }
     let fmax = v
         .get("fmax")
         .and_then(Value::as_object)
-        .and_then(|m| m.values().filter_map(|c| c.get("achieved").and_then(Value::as_f64)).reduce(f64::min))
+        .and_then(|m| {
+            m.values().filter_map(|c| c.get("achieved").and_then(Value::as_f64)).reduce(f64::min)
+        })
         .context("nextpnr's report has no achieved Fmax")?;
     Ok((resources, fmax))
 }
@@ -108,15 +126,22 @@ pub fn core_clock(board: &Board, freq_mhz: f64) -> Result<Option<Ice40Pll>> {
     if freq_mhz == board.clock_mhz as f64 {
         return Ok(None);
     }
-    Ice40Pll::for_frequency(board.clock_mhz as f64, freq_mhz)
-        .map(Some)
-        .with_context(|| format!("--freq {freq_mhz}: the {} clock is {} MHz, other clocks come from the iCE40 PLL", board.name, board.clock_mhz))
+    Ice40Pll::for_frequency(board.clock_mhz as f64, freq_mhz).map(Some).with_context(|| {
+        format!(
+            "--freq {freq_mhz}: the {} clock is {} MHz, other clocks come from the iCE40 PLL",
+            board.name, board.clock_mhz
+        )
+    })
 }
 
 /// Preset `B`'s self-test top for `board`, `cycles` cycles, as Verilog with top module `top`
 /// (its expected signature is computed by simulating it first); with `pll`, `top` is the PLL
 /// in front of the self-test (module `self_test`).
-pub fn board_top_verilog<B: PresetBlocks>(board: &Board, cycles: u64, pll: Option<&Ice40Pll>) -> Result<String> {
+pub fn board_top_verilog<B: PresetBlocks>(
+    board: &Board,
+    cycles: u64,
+    pll: Option<&Ice40Pll>,
+) -> Result<String> {
     let mut top = B::self_test(cycles)?;
     top.connect_all();
     let header = format!(
@@ -130,10 +155,18 @@ pub fn board_top_verilog<B: PresetBlocks>(board: &Board, cycles: u64, pll: Optio
 
 /// A board top as Verilog with top module `top`; with `pll`, `top` is the PLL in front of it
 /// (module `inner`).
-fn under_pll(top: &impl Block, inner: &str, header: &str, board: &Board, pll: Option<&Ice40Pll>) -> Result<String> {
+fn under_pll(
+    top: &impl Block,
+    inner: &str,
+    header: &str,
+    board: &Board,
+    pll: Option<&Ice40Pll>,
+) -> Result<String> {
     match pll {
         None => export_module(top, "top", header),
-        Some(pll) => Ok(export_module(top, inner, header)? + "\n" + &pll_top_verilog(pll, board.clock_mhz as f64, inner)),
+        Some(pll) => Ok(export_module(top, inner, header)?
+            + "\n"
+            + &pll_top_verilog(pll, board.clock_mhz as f64, inner)),
     }
 }
 
@@ -141,7 +174,8 @@ fn under_pll(top: &impl Block, inner: &str, header: &str, board: &Board, pll: Op
 /// Verilog with top module `top`; with `pll`, `top` is the PLL in front of it (`core_board`).
 pub fn core_board_verilog(board: &Board, mhz: f64, pll: Option<&Ice40Pll>) -> Result<String> {
     let cpb = (mhz * 1e6 / crate::board::HOST_BAUD as f64).round();
-    let error = (mhz * 1e6 / cpb - crate::board::HOST_BAUD as f64).abs() / crate::board::HOST_BAUD as f64;
+    let error =
+        (mhz * 1e6 / cpb - crate::board::HOST_BAUD as f64).abs() / crate::board::HOST_BAUD as f64;
     if error > 0.02 {
         anyhow::bail!("a {mhz:.3} MHz clock cannot make {} baud within 2% ({:.1}% off at {cpb} clocks per bit)", crate::board::HOST_BAUD, 100.0 * error);
     }
@@ -158,23 +192,43 @@ pub fn core_board_verilog(board: &Board, mhz: f64, pll: Option<&Ice40Pll>) -> Re
 /// Builds the Alchitry Cu bitstream of preset `B`'s self-test top, or of the core's board top.
 pub fn build_alchitry_cu<B: PresetBlocks>(opts: &BuildOptions) -> Result<BuildReport> {
     let dir = &opts.out_dir;
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create output directory {}", dir.display()))?;
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("cannot create output directory {}", dir.display()))?;
     let pll = core_clock(&opts.board, opts.freq_mhz)?;
     let target_mhz = pll.map_or(opts.freq_mhz, |p| p.fout_mhz);
     if let Some(p) = &pll {
-        eprintln!("build: core clock {:.3} MHz from the PLL (DIVR {}, DIVF {}, DIVQ {})", p.fout_mhz, p.divr, p.divf, p.divq);
+        eprintln!(
+            "build: core clock {:.3} MHz from the PLL (DIVR {}, DIVF {}, DIVQ {})",
+            p.fout_mhz, p.divr, p.divf, p.divq
+        );
     }
     let verilog = match opts.top {
         BoardTop::SelfTest => {
-            eprintln!("build: simulating the self-test ({} cycles) for its expected signature", opts.cycles);
+            eprintln!(
+                "build: simulating the self-test ({} cycles) for its expected signature",
+                opts.cycles
+            );
             board_top_verilog::<B>(&opts.board, opts.cycles, pll.as_ref())?
         }
         BoardTop::Core => core_board_verilog(&opts.board, target_mhz, pll.as_ref())?,
     };
     std::fs::write(dir.join("top.v"), verilog).context("cannot write top.v")?;
-    std::fs::write(dir.join("top.pcf"), opts.board.constraints()).context("cannot write top.pcf")?;
+    std::fs::write(dir.join("top.pcf"), opts.board.constraints())
+        .context("cannot write top.pcf")?;
     let freq = format!("{target_mhz:.3}");
-    super::stage(dir, "yosys", &["-p", &format!("read_verilog -noautowire top.v; {} -top top -json top.json", super::synth_ice40_command(opts.dffe))], "yosys.log", "build: synthesis")?;
+    super::stage(
+        dir,
+        "yosys",
+        &[
+            "-p",
+            &format!(
+                "read_verilog -noautowire top.v; {} -top top -json top.json",
+                super::synth_ice40_command(opts.dffe)
+            ),
+        ],
+        "yosys.log",
+        "build: synthesis",
+    )?;
     // Timing is judged below from the report, so nextpnr is told to finish when it misses.
     super::stage(
         dir,
@@ -202,7 +256,20 @@ pub fn build_alchitry_cu<B: PresetBlocks>(opts: &BuildOptions) -> Result<BuildRe
     super::stage(
         dir,
         "icetime",
-        &["-d", "hx8k", "-P", "cb132", "-p", "top.pcf", "-c", &freq, "-t", "-r", "icetime.txt", "top.asc"],
+        &[
+            "-d",
+            "hx8k",
+            "-P",
+            "cb132",
+            "-p",
+            "top.pcf",
+            "-c",
+            &freq,
+            "-t",
+            "-r",
+            "icetime.txt",
+            "top.asc",
+        ],
         "icetime.log",
         "build: timing cross-check",
     )
@@ -211,9 +278,12 @@ pub fn build_alchitry_cu<B: PresetBlocks>(opts: &BuildOptions) -> Result<BuildRe
         eprintln!("build: icetime reports a problem (not fatal): {e:#}");
         Ok::<(), anyhow::Error>(())
     })?;
-    let report = std::fs::read_to_string(dir.join("report.json")).context("nextpnr wrote no report.json")?;
+    let report =
+        std::fs::read_to_string(dir.join("report.json")).context("nextpnr wrote no report.json")?;
     let (resources, fmax_mhz) = parse_report(&report)?;
     let bitstream = dir.join("top.bin");
-    let bitstream_bytes = std::fs::metadata(&bitstream).with_context(|| format!("no bitstream {}", bitstream.display()))?.len();
+    let bitstream_bytes = std::fs::metadata(&bitstream)
+        .with_context(|| format!("no bitstream {}", bitstream.display()))?
+        .len();
     Ok(BuildReport { resources, fmax_mhz, target_mhz, bitstream, bitstream_bytes })
 }

@@ -26,10 +26,18 @@ impl Ice40Pll {
     /// MHz, VCO 533-1066 MHz), as `icepll -i FIN -o FOUT` chooses them (simple feedback).
     pub fn for_frequency(fin_mhz: f64, fout_mhz: f64) -> Result<Self> {
         if !(PLL_IN_MHZ.0..=PLL_IN_MHZ.1).contains(&fin_mhz) {
-            bail!("PLL input frequency {fin_mhz} MHz is outside the iCE40 PLL's {}-{} MHz", PLL_IN_MHZ.0, PLL_IN_MHZ.1);
+            bail!(
+                "PLL input frequency {fin_mhz} MHz is outside the iCE40 PLL's {}-{} MHz",
+                PLL_IN_MHZ.0,
+                PLL_IN_MHZ.1
+            );
         }
         if !(PLL_OUT_MHZ.0..=PLL_OUT_MHZ.1).contains(&fout_mhz) {
-            bail!("clock {fout_mhz} MHz is outside what the iCE40 PLL makes ({}-{} MHz)", PLL_OUT_MHZ.0, PLL_OUT_MHZ.1);
+            bail!(
+                "clock {fout_mhz} MHz is outside what the iCE40 PLL makes ({}-{} MHz)",
+                PLL_OUT_MHZ.0,
+                PLL_OUT_MHZ.1
+            );
         }
         let mut best: Option<Self> = None;
         for divr in 0..=15u32 {
@@ -44,13 +52,22 @@ impl Ice40Pll {
                 }
                 for divq in 1..=6u32 {
                     let fout = f_vco / (1u32 << divq) as f64;
-                    if best.is_none_or(|b| (fout - fout_mhz).abs() < (b.fout_mhz - fout_mhz).abs()) {
-                        best = Some(Self { divr, divf, divq, filter_range: filter_range(f_pfd), fout_mhz: fout });
+                    if best.is_none_or(|b| (fout - fout_mhz).abs() < (b.fout_mhz - fout_mhz).abs())
+                    {
+                        best = Some(Self {
+                            divr,
+                            divf,
+                            divq,
+                            filter_range: filter_range(f_pfd),
+                            fout_mhz: fout,
+                        });
                     }
                 }
             }
         }
-        best.ok_or_else(|| anyhow::anyhow!("no iCE40 PLL setting makes {fout_mhz} MHz from {fin_mhz} MHz"))
+        best.ok_or_else(|| {
+            anyhow::anyhow!("no iCE40 PLL setting makes {fout_mhz} MHz from {fin_mhz} MHz")
+        })
     }
 }
 
@@ -113,7 +130,12 @@ mod tests {
             let f = 100.0 / (p.divr + 1) as f64 * (p.divf + 1) as f64 / (1u32 << p.divq) as f64;
             assert!((f - p.fout_mhz).abs() < 1e-9, "{want}: {p:?}");
             assert!((p.fout_mhz - want).abs() <= want * 0.02, "{want}: {p:?} is more than 2% off");
-            assert!(p.divr <= 15 && p.divf <= 127 && (1..=6).contains(&p.divq) && (1..=6).contains(&p.filter_range));
+            assert!(
+                p.divr <= 15
+                    && p.divf <= 127
+                    && (1..=6).contains(&p.divq)
+                    && (1..=6).contains(&p.filter_range)
+            );
         }
         assert_eq!(Ice40Pll::for_frequency(100.0, 50.0).unwrap().fout_mhz, 50.0);
     }
@@ -121,7 +143,8 @@ mod tests {
     #[test]
     fn frequencies_out_of_range_are_refused() {
         let err = |fin, fout| format!("{:#}", Ice40Pll::for_frequency(fin, fout).unwrap_err());
-        assert!(err(100.0, 300.0).contains("clock 300 MHz is outside what the iCE40 PLL makes (16-275 MHz)"));
+        assert!(err(100.0, 300.0)
+            .contains("clock 300 MHz is outside what the iCE40 PLL makes (16-275 MHz)"));
         assert!(err(100.0, 10.0).contains("outside what the iCE40 PLL makes"));
         assert!(err(5.0, 50.0).contains("PLL input frequency 5 MHz is outside"));
     }
@@ -131,14 +154,25 @@ mod tests {
     fn agrees_with_icepll() {
         crate::verify::verilog_sim::require_tool("icepll").unwrap();
         for want in [25.0, 40.0, 45.0, 48.0, 60.0] {
-            let out = std::process::Command::new("icepll").args(["-i", "100", "-o", &want.to_string()]).output().unwrap();
-            let text = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+            let out = std::process::Command::new("icepll")
+                .args(["-i", "100", "-o", &want.to_string()])
+                .output()
+                .unwrap();
+            let text = String::from_utf8_lossy(&out.stdout).to_string()
+                + &String::from_utf8_lossy(&out.stderr);
             let field = |name: &str| -> u32 {
-                let line = text.lines().find(|l| l.trim_start().starts_with(name)).unwrap_or_else(|| panic!("no {name} in icepll's output:\n{text}"));
+                let line = text
+                    .lines()
+                    .find(|l| l.trim_start().starts_with(name))
+                    .unwrap_or_else(|| panic!("no {name} in icepll's output:\n{text}"));
                 line.split(':').nth(1).unwrap().split_whitespace().next().unwrap().parse().unwrap()
             };
             let p = Ice40Pll::for_frequency(100.0, want).unwrap();
-            assert_eq!((p.divr, p.divf, p.divq, p.filter_range), (field("DIVR"), field("DIVF"), field("DIVQ"), field("FILTER_RANGE")), "{want} MHz:\n{text}");
+            assert_eq!(
+                (p.divr, p.divf, p.divq, p.filter_range),
+                (field("DIVR"), field("DIVF"), field("DIVQ"), field("FILTER_RANGE")),
+                "{want} MHz:\n{text}"
+            );
         }
     }
 }

@@ -14,7 +14,8 @@ use anyhow::{bail, Context, Result};
 use crate::verify::verilog_sim::require_tool;
 
 /// The waiver file for `verilator --lint-only -Wall` (every waiver, with its reason).
-pub const VERILATOR_WAIVERS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/sim/verilator_waivers.vlt");
+pub const VERILATOR_WAIVERS: &str =
+    concat!(env!("CARGO_MANIFEST_DIR"), "/sim/verilator_waivers.vlt");
 
 /// The iCE40 synthesis command of every flow here (checks, and `build` and `report` by default).
 /// `-nodffe` maps clock enables into the LUT in front of each flip-flop: otherwise nextpnr
@@ -52,7 +53,10 @@ pub struct Ice40Stats {
 pub(crate) fn tool_output(cmd: &mut Command, tool: &str) -> Result<(bool, String)> {
     require_tool(tool)?;
     let out = cmd.output().with_context(|| format!("cannot start {tool}"))?;
-    Ok((out.status.success(), format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))))
+    Ok((
+        out.status.success(),
+        format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)),
+    ))
 }
 
 fn run(cmd: &mut Command, tool: &str) -> Result<String> {
@@ -85,8 +89,12 @@ pub fn check_structure(file: &Path, top: &str) -> Result<()> {
 /// Synthesizes `file` with yosys `synth_xilinx` (7-series) after the checks of
 /// [`check_structure`], failing on latches: catches what Xilinx tools would refuse.
 pub fn synth_xilinx(file: &Path, top: &str) -> Result<()> {
-    let script = format!("{}; synth_xilinx -top {top}; select -assert-none t:$_DLATCH_* t:LD*", structure_script(file, top));
-    run(Command::new("yosys").args(["-q", "-p", &script]), "yosys").with_context(|| format!("yosys synth_xilinx of {}", file.display()))?;
+    let script = format!(
+        "{}; synth_xilinx -top {top}; select -assert-none t:$_DLATCH_* t:LD*",
+        structure_script(file, top)
+    );
+    run(Command::new("yosys").args(["-q", "-p", &script]), "yosys")
+        .with_context(|| format!("yosys synth_xilinx of {}", file.display()))?;
     Ok(())
 }
 
@@ -94,8 +102,12 @@ pub fn synth_xilinx(file: &Path, top: &str) -> Result<()> {
 /// missing modules, implicit wires, latches (after `proc` and after mapping), and anything
 /// yosys `check -assert` finds (multiple drivers, undriven wires, logic loops).
 pub fn synth_ice40(file: &Path, top: &str) -> Result<Ice40Stats> {
-    let script = format!("{}; {SYNTH_ICE40} -top {top}; select -assert-none t:$_DLATCH_* t:SB_*LATCH*; stat", structure_script(file, top));
-    let log = run(Command::new("yosys").args(["-p", &script]), "yosys").with_context(|| format!("yosys synth_ice40 of {}", file.display()))?;
+    let script = format!(
+        "{}; {SYNTH_ICE40} -top {top}; select -assert-none t:$_DLATCH_* t:SB_*LATCH*; stat",
+        structure_script(file, top)
+    );
+    let log = run(Command::new("yosys").args(["-p", &script]), "yosys")
+        .with_context(|| format!("yosys synth_ice40 of {}", file.display()))?;
     if log.contains("Latch inferred") {
         bail!("yosys inferred a latch in {}", file.display());
     }
@@ -111,7 +123,12 @@ pub(crate) fn ice40_stats(log: &str) -> Ice40Stats {
             .filter_map(|l| l.split_whitespace().last()?.parse::<usize>().ok())
             .sum()
     };
-    Ice40Stats { luts: count("SB_LUT4"), flip_flops: count("SB_DFF"), block_rams: count("SB_RAM40_4K"), carries: count("SB_CARRY") }
+    Ice40Stats {
+        luts: count("SB_LUT4"),
+        flip_flops: count("SB_DFF"),
+        block_rams: count("SB_RAM40_4K"),
+        carries: count("SB_CARRY"),
+    }
 }
 
 /// Runs `tool` with `args` in `dir`, its output into `dir/<log>`; on failure the error names
@@ -121,12 +138,18 @@ pub(crate) fn stage(dir: &Path, tool: &str, args: &[&str], log: &str, what: &str
     eprintln!("{what} ({tool})");
     let (ok, text) = tool_output(Command::new(tool).args(args).current_dir(dir), tool)?;
     let log_path = dir.join(log);
-    std::fs::write(&log_path, &text).with_context(|| format!("cannot write {}", log_path.display()))?;
+    std::fs::write(&log_path, &text)
+        .with_context(|| format!("cannot write {}", log_path.display()))?;
     if !ok {
         // The tool's own error lines when it printed any, else its last lines.
-        let errors: Vec<&str> = text.lines().filter(|l| l.contains("ERROR") || l.starts_with("error")).take(5).collect();
+        let errors: Vec<&str> = text
+            .lines()
+            .filter(|l| l.contains("ERROR") || l.starts_with("error"))
+            .take(5)
+            .collect();
         let lines = if errors.is_empty() {
-            let tail: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).rev().take(5).collect();
+            let tail: Vec<&str> =
+                text.lines().filter(|l| !l.trim().is_empty()).rev().take(5).collect();
             tail.into_iter().rev().collect()
         } else {
             errors
@@ -138,8 +161,14 @@ pub(crate) fn stage(dir: &Path, tool: &str, args: &[&str], log: &str, what: &str
 
 /// `verilator --lint-only -Wall` with the project's waivers; any remaining warning fails.
 pub fn verilator_lint(file: &Path, top: &str) -> Result<()> {
-    run(Command::new("verilator").args(["--lint-only", "-Wall", VERILATOR_WAIVERS]).arg(file).args(["--top-module", top]), "verilator")
-        .with_context(|| format!("verilator --lint-only -Wall {}", file.display()))?;
+    run(
+        Command::new("verilator")
+            .args(["--lint-only", "-Wall", VERILATOR_WAIVERS])
+            .arg(file)
+            .args(["--top-module", top]),
+        "verilator",
+    )
+    .with_context(|| format!("verilator --lint-only -Wall {}", file.display()))?;
     Ok(())
 }
 
@@ -161,7 +190,10 @@ pub fn iceprog_command(bin: &Path, sram: bool) -> Vec<String> {
 /// the bitstream is missing, iceprog is not installed, or iceprog finds no board.
 pub fn program(bin: &Path, sram: bool) -> Result<()> {
     if !bin.is_file() {
-        bail!("bitstream {} does not exist: build it first with `simt-rtl build --board alchitry-cu`", bin.display());
+        bail!(
+            "bitstream {} does not exist: build it first with `simt-rtl build --board alchitry-cu`",
+            bin.display()
+        );
     }
     let cmd = iceprog_command(bin, sram);
     // A missing iceprog is its own error (with the install hint), not a board problem.

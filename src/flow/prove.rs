@@ -43,14 +43,18 @@ pub const FORMAL_BLOCKS: &[FormalBlock] = &[
         module: "priority_encoder_lowest",
         properties: "src/blocks/priority_encoder.sv",
         wrapper: "priority_encoder_props",
-        parameters: |p| vec![("N", p.scheduler.warps), ("NW", p.scheduler.warp_id_width()), ("HIGHEST", 0)],
+        parameters: |p| {
+            vec![("N", p.scheduler.warps), ("NW", p.scheduler.warp_id_width()), ("HIGHEST", 0)]
+        },
         only_preset: None,
     },
     FormalBlock {
         module: "priority_encoder_highest",
         properties: "src/blocks/priority_encoder.sv",
         wrapper: "priority_encoder_props",
-        parameters: |p| vec![("N", p.scheduler.warps), ("NW", p.scheduler.warp_id_width()), ("HIGHEST", 1)],
+        parameters: |p| {
+            vec![("N", p.scheduler.warps), ("NW", p.scheduler.warp_id_width()), ("HIGHEST", 1)]
+        },
         only_preset: None,
     },
     FormalBlock {
@@ -59,7 +63,12 @@ pub const FORMAL_BLOCKS: &[FormalBlock] = &[
         wrapper: "simt_stack_props",
         parameters: |p| {
             let s = p.scheduler;
-            vec![("T", s.threads), ("A", s.pc_width), ("D", s.stack_depth), ("SPW", s.stack_ptr_width())]
+            vec![
+                ("T", s.threads),
+                ("A", s.pc_width),
+                ("D", s.stack_depth),
+                ("SPW", s.stack_ptr_width()),
+            ]
         },
         only_preset: None,
     },
@@ -69,7 +78,15 @@ pub const FORMAL_BLOCKS: &[FormalBlock] = &[
         wrapper: "simt_stack_ram_props",
         parameters: |p| {
             let s = p.scheduler;
-            vec![("W", s.warps), ("WW", s.warp_id_width()), ("T", s.threads), ("A", s.pc_width), ("D", s.stack_depth), ("SPW", s.stack_ptr_width()), ("DP", s.stack_depth.next_power_of_two())]
+            vec![
+                ("W", s.warps),
+                ("WW", s.warp_id_width()),
+                ("T", s.threads),
+                ("A", s.pc_width),
+                ("D", s.stack_depth),
+                ("SPW", s.stack_ptr_width()),
+                ("DP", s.stack_depth.next_power_of_two()),
+            ]
         },
         only_preset: None,
     },
@@ -99,11 +116,16 @@ pub const FORMAL_BLOCKS: &[FormalBlock] = &[
         wrapper: "bank_arbiter_props",
         parameters: |p| {
             let c = p.collector;
-            vec![("N", c.collector_units), ("NW", clog2(c.collector_units)), ("K", c.push_lanes()), ("ONE_BANK", c.one_bank_per_cu as usize)]
-                .into_iter()
-                .chain(bank_sizes(p))
-                .chain(queue_sizes(&c))
-                .collect()
+            vec![
+                ("N", c.collector_units),
+                ("NW", clog2(c.collector_units)),
+                ("K", c.push_lanes()),
+                ("ONE_BANK", c.one_bank_per_cu as usize),
+            ]
+            .into_iter()
+            .chain(bank_sizes(p))
+            .chain(queue_sizes(&c))
+            .collect()
         },
         only_preset: None,
     },
@@ -133,7 +155,13 @@ pub const FORMAL_BLOCKS: &[FormalBlock] = &[
         parameters: |_| {
             // Exported for the `cu` core's board only (`only_preset`).
             let c = crate::params::CORE_CU;
-            vec![("WW", clog2(c.warps)), ("T", c.threads), ("TD", c.threads * c.lane_bits), ("IA", clog2(c.imem_words)), ("SPW", clog2(c.stack_depth + 1))]
+            vec![
+                ("WW", clog2(c.warps)),
+                ("T", c.threads),
+                ("TD", c.threads * c.lane_bits),
+                ("IA", clog2(c.imem_words)),
+                ("SPW", clog2(c.stack_depth + 1)),
+            ]
         },
         only_preset: Some("cu"),
     },
@@ -141,7 +169,13 @@ pub const FORMAL_BLOCKS: &[FormalBlock] = &[
         module: "ibuffer",
         properties: "src/blocks/ibuffer.sv",
         wrapper: "ibuffer_props",
-        parameters: |p| vec![("W", p.scheduler.warps), ("WW", p.scheduler.warp_id_width()), ("A", p.scheduler.pc_width)],
+        parameters: |p| {
+            vec![
+                ("W", p.scheduler.warps),
+                ("WW", p.scheduler.warp_id_width()),
+                ("A", p.scheduler.pc_width),
+            ]
+        },
         only_preset: None,
     },
     FormalBlock {
@@ -150,7 +184,12 @@ pub const FORMAL_BLOCKS: &[FormalBlock] = &[
         wrapper: "scoreboard_props",
         parameters: |p| {
             let r = p.collector.regs_per_warp;
-            vec![("W", p.scheduler.warps), ("WW", p.scheduler.warp_id_width()), ("R", r), ("RRW", clog2(r))]
+            vec![
+                ("W", p.scheduler.warps),
+                ("WW", p.scheduler.warp_id_width()),
+                ("R", r),
+                ("RRW", clog2(r)),
+            ]
         },
         only_preset: None,
     },
@@ -158,14 +197,25 @@ pub const FORMAL_BLOCKS: &[FormalBlock] = &[
         module: "register_file",
         properties: "src/blocks/register_file.sv",
         wrapper: "register_file_props",
-        parameters: |p| [("T", p.scheduler.threads), ("DW", p.collector.lane_bits)].into_iter().chain(bank_sizes(p)).collect(),
+        parameters: |p| {
+            [("T", p.scheduler.threads), ("DW", p.collector.lane_bits)]
+                .into_iter()
+                .chain(bank_sizes(p))
+                .collect()
+        },
         only_preset: None,
     },
     FormalBlock {
         module: "local_data_share",
         properties: "src/blocks/local_data_share.sv",
         wrapper: "local_data_share_props",
-        parameters: |p| vec![("T", p.scheduler.threads), ("WW", p.scheduler.warp_id_width()), ("DW", p.collector.lane_bits)],
+        parameters: |p| {
+            vec![
+                ("T", p.scheduler.threads),
+                ("WW", p.scheduler.warp_id_width()),
+                ("DW", p.collector.lane_bits),
+            ]
+        },
         only_preset: None,
     },
     FormalBlock {
@@ -229,7 +279,9 @@ impl fmt::Display for Outcome {
         match self {
             Outcome::Proven { k } => write!(f, "proven (k-induction, k = {k})"),
             Outcome::Bounded { depth } => write!(f, "bounded to depth {depth}"),
-            Outcome::Failed { step, vcd } => write!(f, "FAILED at step {step}, counterexample {}", vcd.display()),
+            Outcome::Failed { step, vcd } => {
+                write!(f, "FAILED at step {step}, counterexample {}", vcd.display())
+            }
         }
     }
 }
@@ -240,7 +292,8 @@ pub fn z3_bin_dir() -> PathBuf {
     if let Some(d) = std::env::var_os("SIMT_Z3_DIR") {
         return PathBuf::from(d);
     }
-    let home = std::env::var_os("HOME").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("/root"));
+    let home =
+        std::env::var_os("HOME").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("/root"));
     home.join(".local/share/simt-rtl/z3/bin")
 }
 
@@ -249,7 +302,9 @@ pub fn property_names(text: &str) -> Vec<String> {
     text.lines()
         .filter_map(|l| {
             let (label, rest) = l.trim().split_once(':')?;
-            let ok = rest.trim_start().starts_with("assert") && !label.is_empty() && label.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+            let ok = rest.trim_start().starts_with("assert")
+                && !label.is_empty()
+                && label.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
             ok.then(|| label.to_string())
         })
         .collect()
@@ -257,12 +312,25 @@ pub fn property_names(text: &str) -> Vec<String> {
 
 /// Checks `block`'s properties on `rtl` (its exported Verilog, sized for `preset`), bounded to
 /// `depth` cycles; work files and traces go to `dir`.
-pub fn prove(block: &FormalBlock, preset: &Preset, rtl: &Path, depth: usize, dir: &Path) -> Result<Vec<(String, Outcome)>> {
+pub fn prove(
+    block: &FormalBlock,
+    preset: &Preset,
+    rtl: &Path,
+    depth: usize,
+    dir: &Path,
+) -> Result<Vec<(String, Outcome)>> {
     prove_only(block, preset, rtl, depth, dir, &[])
 }
 
 /// As [`prove`], but only the properties named in `only` (all of them when it is empty).
-pub fn prove_only(block: &FormalBlock, preset: &Preset, rtl: &Path, depth: usize, dir: &Path, only: &[String]) -> Result<Vec<(String, Outcome)>> {
+pub fn prove_only(
+    block: &FormalBlock,
+    preset: &Preset,
+    rtl: &Path,
+    depth: usize,
+    dir: &Path,
+    only: &[String],
+) -> Result<Vec<(String, Outcome)>> {
     if depth == 0 {
         bail!("`--depth` must be at least 1");
     }
@@ -279,7 +347,10 @@ pub fn prove_only(block: &FormalBlock, preset: &Preset, rtl: &Path, depth: usize
             if let Some(failed) = checker.from_reset(n, 0, k)? {
                 break failed;
             }
-            let induction = checker.smtbmc(&["-i", "-t", &k.to_string(), &format!("{n}.smt2")], &format!("induction_{n}.log"))?;
+            let induction = checker.smtbmc(
+                &["-i", "-t", &k.to_string(), &format!("{n}.smt2")],
+                &format!("induction_{n}.log"),
+            )?;
             if induction.contains("Status: PASSED") {
                 break Outcome::Proven { k };
             }
@@ -299,7 +370,14 @@ pub fn prove_only(block: &FormalBlock, preset: &Preset, rtl: &Path, depth: usize
 /// assertion that holds in those earlier cycles is not shown to. This is a mutant's quick
 /// witness where proving the earlier cycles clean grows too slow (each cycle of the stack RAM's
 /// bounded check took about twice as long as the one before). `Ok(None)` when it holds there.
-pub fn fails_at(block: &FormalBlock, preset: &Preset, rtl: &Path, step: usize, dir: &Path, property: &str) -> Result<Option<Outcome>> {
+pub fn fails_at(
+    block: &FormalBlock,
+    preset: &Preset,
+    rtl: &Path,
+    step: usize,
+    dir: &Path,
+    property: &str,
+) -> Result<Option<Outcome>> {
     let checker = Checker::new(block, preset, rtl, dir, &[property.to_string()])?;
     checker.from_reset(property, step, step + 1)
 }
@@ -313,15 +391,26 @@ struct Checker {
 }
 
 impl Checker {
-    fn new(block: &FormalBlock, preset: &Preset, rtl: &Path, dir: &Path, only: &[String]) -> Result<Checker> {
+    fn new(
+        block: &FormalBlock,
+        preset: &Preset,
+        rtl: &Path,
+        dir: &Path,
+        only: &[String],
+    ) -> Result<Checker> {
         let props = Path::new(env!("CARGO_MANIFEST_DIR")).join(block.properties);
-        let text = std::fs::read_to_string(&props).with_context(|| format!("cannot read {}", props.display()))?;
+        let text = std::fs::read_to_string(&props)
+            .with_context(|| format!("cannot read {}", props.display()))?;
         let mut names = property_names(&text);
         if names.is_empty() {
             bail!("{}: no labelled `assert` found", props.display());
         }
         if let Some(unknown) = only.iter().find(|o| !names.contains(o)) {
-            bail!("`{}` has no property `{unknown}` (its properties: {})", block.module, names.join(", "));
+            bail!(
+                "`{}` has no property `{unknown}` (its properties: {})",
+                block.module,
+                names.join(", ")
+            );
         }
         if !only.is_empty() {
             names.retain(|n| only.contains(n));
@@ -331,20 +420,24 @@ impl Checker {
         }
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
         // The tools run inside `dir`: every path handed to them must not be relative to elsewhere.
-        let dir = &dir.canonicalize().with_context(|| format!("cannot resolve {}", dir.display()))?;
+        let dir =
+            &dir.canonicalize().with_context(|| format!("cannot resolve {}", dir.display()))?;
         let z3 = z3_bin_dir();
         if !z3.join("z3").is_file() {
             bail!("z3 is not installed in {}: run `bash scripts/install-tools.sh` (it installs PyPI's z3-solver there)", z3.display());
         }
 
         // The wrapper connects the block through `DUT_PORTS` (see [`dut_ports_include`]).
-        let verilog = std::fs::read_to_string(rtl).with_context(|| format!("cannot read {}", rtl.display()))?;
+        let verilog = std::fs::read_to_string(rtl)
+            .with_context(|| format!("cannot read {}", rtl.display()))?;
         std::fs::write(dir.join("dut_ports.vh"), dut_ports_include(&verilog, block.module)?)?;
 
         // One yosys run: each property alone, cut to the logic it depends on (its cone of influence;
         // the bank arbiter's bounded check to depth 20 over every property together did not finish).
-        let chparam: String = (block.parameters)(preset).iter().map(|(k, v)| format!(" -set {k} {v}")).collect();
-        let peeks = peek_commands(&text, &verilog, block.module, block.wrapper).with_context(|| format!("{}: a `// peek:` line", props.display()))?;
+        let chparam: String =
+            (block.parameters)(preset).iter().map(|(k, v)| format!(" -set {k} {v}")).collect();
+        let peeks = peek_commands(&text, &verilog, block.module, block.wrapper)
+            .with_context(|| format!("{}: a `// peek:` line", props.display()))?;
         // A peek bit that a property reads and nothing drives (a wire declared wider than what it
         // peeks at) is refused.
         let check = if peeks.is_empty() { "" } else { "check -assert\n" };
@@ -358,10 +451,17 @@ impl Checker {
             script.push_str(&format!("design -load base\nchformal -assert -remove t:$assert {}/{n} %d\nopt_clean\nwrite_smt2 -wires {n}.smt2\n", block.wrapper));
         }
         std::fs::write(dir.join("formal.ys"), script)?;
-        let (ok, log) = tool_output(Command::new("yosys").arg("-q").arg("formal.ys").current_dir(dir), "yosys")?;
+        let (ok, log) = tool_output(
+            Command::new("yosys").arg("-q").arg("formal.ys").current_dir(dir),
+            "yosys",
+        )?;
         std::fs::write(dir.join("yosys.log"), &log)?;
         if !ok {
-            bail!("yosys could not read the properties (log {}):\n{}", dir.join("yosys.log").display(), last_lines(&log, 8));
+            bail!(
+                "yosys could not read the properties (log {}):\n{}",
+                dir.join("yosys.log").display(),
+                last_lines(&log, 8)
+            );
         }
 
         let path = format!("{}:{}", z3.display(), std::env::var("PATH").unwrap_or_default());
@@ -370,7 +470,14 @@ impl Checker {
 
     /// yosys-smtbmc with z3 on `args`, its output kept in `log`.
     fn smtbmc(&self, args: &[&str], log: &str) -> Result<String> {
-        let (_, out) = tool_output(Command::new("yosys-smtbmc").args(["-s", "z3"]).args(args).env("PATH", &self.path).current_dir(&self.dir), "yosys-smtbmc")?;
+        let (_, out) = tool_output(
+            Command::new("yosys-smtbmc")
+                .args(["-s", "z3"])
+                .args(args)
+                .env("PATH", &self.path)
+                .current_dir(&self.dir),
+            "yosys-smtbmc",
+        )?;
         std::fs::write(self.dir.join(log), &out)?;
         Ok(out.replace('\r', "\n"))
     }
@@ -380,12 +487,25 @@ impl Checker {
     /// holds there.
     fn from_reset(&self, n: &str, skip: usize, steps: usize) -> Result<Option<Outcome>> {
         let vcd = self.dir.join(format!("{n}_counterexample.vcd"));
-        let bmc = self.smtbmc(&["-t", &format!("{skip}:{steps}"), "--dump-vcd", vcd.to_str().unwrap_or("trace.vcd"), &format!("{n}.smt2")], &format!("bmc_{n}.log"))?;
+        let bmc = self.smtbmc(
+            &[
+                "-t",
+                &format!("{skip}:{steps}"),
+                "--dump-vcd",
+                vcd.to_str().unwrap_or("trace.vcd"),
+                &format!("{n}.smt2"),
+            ],
+            &format!("bmc_{n}.log"),
+        )?;
         if bmc.contains("Status: PASSED") {
             return Ok(None);
         }
         if !bmc.contains("Status: FAILED") {
-            bail!("yosys-smtbmc gave no verdict on `{n}` (log {}):\n{}", self.dir.join(format!("bmc_{n}.log")).display(), last_lines(&bmc, 8));
+            bail!(
+                "yosys-smtbmc gave no verdict on `{n}` (log {}):\n{}",
+                self.dir.join(format!("bmc_{n}.log")).display(),
+                last_lines(&bmc, 8)
+            );
         }
         let step = bmc
             .lines()
@@ -424,7 +544,9 @@ pub fn dut_ports_include(verilog: &str, module: &str) -> Result<String> {
     let conns: Vec<String> = module_ports(verilog, module)?
         .iter()
         .map(|(_, name, width)| match name.split_once('$') {
-            Some((base, i)) if i.parse::<usize>().is_ok() => format!(".{name}({base}[{i}*{width} +: {width}])"),
+            Some((base, i)) if i.parse::<usize>().is_ok() => {
+                format!(".{name}({base}[{i}*{width} +: {width}])")
+            }
             _ => format!(".{name}({name})"),
         })
         .collect();
@@ -433,7 +555,9 @@ pub fn dut_ports_include(verilog: &str, module: &str) -> Result<String> {
 
 /// The text of `module` in `verilog`, from its header to `endmodule`.
 fn module_body<'a>(verilog: &'a str, module: &str) -> Result<&'a str> {
-    let start = verilog.find(&format!("module {module}(")).ok_or_else(|| anyhow::anyhow!("module `{module}` not found in the exported Verilog"))?;
+    let start = verilog
+        .find(&format!("module {module}("))
+        .ok_or_else(|| anyhow::anyhow!("module `{module}` not found in the exported Verilog"))?;
     let body = &verilog[start..];
     Ok(&body[..body.find("endmodule").unwrap_or(body.len())])
 }
@@ -446,7 +570,8 @@ fn declared_width(decl: &str) -> Result<usize> {
         return Ok(1);
     }
     let close = decl[colon..].find(']').map_or(decl.len(), |i| colon + i);
-    let (first, last): (usize, usize) = (decl[open + 1..colon].trim().parse()?, decl[colon + 1..close].trim().parse()?);
+    let (first, last): (usize, usize) =
+        (decl[open + 1..colon].trim().parse()?, decl[colon + 1..close].trim().parse()?);
     Ok(first.abs_diff(last) + 1)
 }
 
@@ -461,11 +586,18 @@ fn declared_width(decl: &str) -> Result<usize> {
 /// mapped to flip-flops first (`memory_map`), which the checker pays for. The wire must
 /// be as wide as what it peeks at: [`prove_only`] runs `check -assert`, which refuses a bit a
 /// property reads and nothing drives.
-pub fn peek_commands(properties: &str, verilog: &str, module: &str, wrapper: &str) -> Result<String> {
+pub fn peek_commands(
+    properties: &str,
+    verilog: &str,
+    module: &str,
+    wrapper: &str,
+) -> Result<String> {
     let mut out = String::new();
     let mut peeks_memory = false;
     for line in properties.lines().filter_map(|l| l.trim().strip_prefix("// peek:")) {
-        let (wire, signal) = line.split_once('=').ok_or_else(|| anyhow::anyhow!("`{}` is not `<wire> = <signal>`", line.trim()))?;
+        let (wire, signal) = line
+            .split_once('=')
+            .ok_or_else(|| anyhow::anyhow!("`{}` is not `<wire> = <signal>`", line.trim()))?;
         let (wire, signal) = (wire.trim(), signal.trim());
         let found = expand_peek(signal, verilog, module);
         if found.is_empty() {
@@ -475,7 +607,11 @@ pub fn peek_commands(properties: &str, verilog: &str, module: &str, wrapper: &st
         }
         let mut bit = 0;
         for p in &found {
-            out.push_str(&format!("connect -nounset -set {wire}[{}:{bit}] dut.{}\n", bit + p.width - 1, p.name));
+            out.push_str(&format!(
+                "connect -nounset -set {wire}[{}:{bit}] dut.{}\n",
+                bit + p.width - 1,
+                p.name
+            ));
             bit += p.width;
             peeks_memory |= p.memory_word;
         }
@@ -500,7 +636,11 @@ fn expand_peek(signal: &str, verilog: &str, module: &str) -> Vec<Peeked> {
     if !signal.contains('#') {
         return peek_signal(signal, verilog, module).into_iter().collect();
     }
-    (0..).map(|i| expand_peek(&signal.replacen('#', &i.to_string(), 1), verilog, module)).take_while(|f| !f.is_empty()).flatten().collect()
+    (0..)
+        .map(|i| expand_peek(&signal.replacen('#', &i.to_string(), 1), verilog, module))
+        .take_while(|f| !f.is_empty())
+        .flatten()
+        .collect()
 }
 
 /// The signal at `path` (instances separated by `.`, then a wire, a register or a memory's word)
@@ -514,13 +654,22 @@ fn peek_signal(path: &str, verilog: &str, module: &str) -> Result<Peeked> {
         let parent = module_body(verilog, &owner).map_err(|e| anyhow::anyhow!("`{path}`: {e}"))?;
         owner = parent
             .lines()
-            .find_map(|l| l.trim().strip_suffix(&format!(" {instance}(")).filter(|m| !m.contains(' ')).map(String::from))
-            .ok_or_else(|| anyhow::anyhow!("`{path}`: module `{owner}` has no instance `{instance}`"))?;
+            .find_map(|l| {
+                l.trim()
+                    .strip_suffix(&format!(" {instance}("))
+                    .filter(|m| !m.contains(' '))
+                    .map(String::from)
+            })
+            .ok_or_else(|| {
+                anyhow::anyhow!("`{path}`: module `{owner}` has no instance `{instance}`")
+            })?;
     }
     let body = module_body(verilog, &owner).map_err(|e| anyhow::anyhow!("`{path}`: {e}"))?;
     let wire = body.lines().map(str::trim).find_map(|l| {
         let decl = l.strip_suffix(&format!(" {leaf};"))?;
-        (decl.starts_with("wire") || decl.starts_with("reg")).then(|| declared_width(decl).ok()).flatten()
+        (decl.starts_with("wire") || decl.starts_with("reg"))
+            .then(|| declared_width(decl).ok())
+            .flatten()
     });
     // A word of a memory (`reg[7:0] mem[255:0];` or `reg [31:0] mem [0:15];`, words from 0): `mem[3]`.
     let word = || -> Option<usize> {
@@ -530,12 +679,19 @@ fn peek_signal(path: &str, verilog: &str, module: &str) -> Result<Peeked> {
             let decl = l.strip_prefix("reg")?.strip_suffix(';')?;
             let (width, words) = decl.rsplit_once(&format!(" {memory}"))?;
             let words = words.trim_start();
-            (words.starts_with('[') && index < declared_width(words).ok()?).then(|| declared_width(width).ok()).flatten()
+            (words.starts_with('[') && index < declared_width(words).ok()?)
+                .then(|| declared_width(width).ok())
+                .flatten()
         })
     };
     let (width, memory_word) = match wire {
         Some(w) => (w, false),
-        None => (word().ok_or_else(|| anyhow::anyhow!("`{path}`: module `{owner}` declares no `{leaf}`"))?, true),
+        None => (
+            word().ok_or_else(|| {
+                anyhow::anyhow!("`{path}`: module `{owner}` declares no `{leaf}`")
+            })?,
+            true,
+        ),
     };
     let name = if instances.is_empty() { leaf.to_string() } else { format!("{instances}.{leaf}") };
     Ok(Peeked { name, width, memory_word })

@@ -26,7 +26,8 @@ pub const HX8K_LOGIC_CELLS: u64 = 7680;
 pub const HX8K_BLOCK_RAMS: u64 = 32;
 
 /// The seed's Verilog, as copied verbatim for the equivalence tests.
-pub const SEED_VERILOG: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/sim/seed/seed_warp_scheduler.v");
+pub const SEED_VERILOG: &str =
+    concat!(env!("CARGO_MANIFEST_DIR"), "/sim/seed/seed_warp_scheduler.v");
 
 /// One design to measure.
 #[derive(Clone, Debug)]
@@ -81,12 +82,21 @@ impl Measurement {
 /// defaults (8 warps, 32 threads, 32-bit pc, depth 8) and cut to depth 2.
 pub fn designs(preset: &Preset, rtl_dir: &Path) -> Result<Vec<Design>> {
     let manifest_path = rtl_dir.join("manifest.json");
-    let text = std::fs::read_to_string(&manifest_path).with_context(|| format!("cannot read {} (run `simt-rtl gen` first)", manifest_path.display()))?;
-    let manifest: Value = serde_json::from_str(&text).with_context(|| format!("{} is not JSON", manifest_path.display()))?;
-    let blocks = manifest["presets"][preset.name]["blocks"]
-        .as_array()
-        .with_context(|| format!("{} has no preset `{}`: regenerate it with `simt-rtl gen --preset {}`", manifest_path.display(), preset.name, preset.name))?;
-    let rtl_dir = std::fs::canonicalize(rtl_dir).with_context(|| format!("cannot read {}", rtl_dir.display()))?;
+    let text = std::fs::read_to_string(&manifest_path).with_context(|| {
+        format!("cannot read {} (run `simt-rtl gen` first)", manifest_path.display())
+    })?;
+    let manifest: Value = serde_json::from_str(&text)
+        .with_context(|| format!("{} is not JSON", manifest_path.display()))?;
+    let blocks = manifest["presets"][preset.name]["blocks"].as_array().with_context(|| {
+        format!(
+            "{} has no preset `{}`: regenerate it with `simt-rtl gen --preset {}`",
+            manifest_path.display(),
+            preset.name,
+            preset.name
+        )
+    })?;
+    let rtl_dir = std::fs::canonicalize(rtl_dir)
+        .with_context(|| format!("cannot read {}", rtl_dir.display()))?;
     let mut out = vec![];
     for b in blocks {
         let (Some(file), Some(module)) = (b["file"].as_str(), b["module"].as_str()) else {
@@ -140,10 +150,15 @@ fn read_script(d: &Design) -> String {
 /// The ports of `d`'s top module, as yosys elaborates it.
 pub fn ports(d: &Design, dir: &Path) -> Result<Vec<Port>> {
     let json = dir.join("ports.json");
-    let script = format!("{}hierarchy -top {}; proc; write_json {}", read_script(d), d.top, json.display());
-    super::run(Command::new("yosys").args(["-q", "-p", &script]), "yosys").with_context(|| format!("reading the ports of {}", d.name))?;
-    let v: Value = serde_json::from_str(&std::fs::read_to_string(&json)?).context("yosys wrote no JSON")?;
-    let ports = v["modules"][&d.top]["ports"].as_object().with_context(|| format!("yosys found no module `{}`", d.top))?;
+    let script =
+        format!("{}hierarchy -top {}; proc; write_json {}", read_script(d), d.top, json.display());
+    super::run(Command::new("yosys").args(["-q", "-p", &script]), "yosys")
+        .with_context(|| format!("reading the ports of {}", d.name))?;
+    let v: Value =
+        serde_json::from_str(&std::fs::read_to_string(&json)?).context("yosys wrote no JSON")?;
+    let ports = v["modules"][&d.top]["ports"]
+        .as_object()
+        .with_context(|| format!("yosys found no module `{}`", d.top))?;
     let mut out = vec![];
     for (name, p) in ports {
         let width = p["bits"].as_array().map_or(0, Vec::len);
@@ -165,7 +180,8 @@ fn clock_port(ports: &[Port]) -> Option<&Port> {
 /// `simt_harness` with ports `clk`, `sin`, `load`, `sout`.
 pub fn harness_verilog(top: &str, ports: &[Port]) -> Result<String> {
     let clock = clock_port(ports).map(|p| p.name.clone());
-    let data: Vec<&Port> = ports.iter().filter(|p| Some(&p.name) != clock.as_ref() && p.width > 0).collect();
+    let data: Vec<&Port> =
+        ports.iter().filter(|p| Some(&p.name) != clock.as_ref() && p.width > 0).collect();
     let n_in: usize = data.iter().filter(|p| p.input).map(|p| p.width).sum();
     let n_out: usize = data.iter().filter(|p| !p.input).map(|p| p.width).sum();
     if n_out == 0 {
@@ -179,7 +195,12 @@ pub fn harness_verilog(top: &str, ports: &[Port]) -> Result<String> {
     );
     // The input chain (at least one bit, so that `sin` always reaches `sout`).
     let n_chain = n_in.max(1);
-    v.push_str(&format!("  reg [{}:0] chain_in = 0;\n  reg [{}:0] chain_out = 0;\n  wire [{}:0] outs;\n", n_chain - 1, n_out - 1, n_out - 1));
+    v.push_str(&format!(
+        "  reg [{}:0] chain_in = 0;\n  reg [{}:0] chain_out = 0;\n  wire [{}:0] outs;\n",
+        n_chain - 1,
+        n_out - 1,
+        n_out - 1
+    ));
     let shift = |name: &str, n: usize, from: &str| {
         if n == 1 {
             from.to_string()
@@ -216,7 +237,8 @@ pub fn harness_verilog(top: &str, ports: &[Port]) -> Result<String> {
 /// Harness bits of a port list: every port bit but the clock's.
 pub fn harness_bits(ports: &[Port]) -> u64 {
     let clock = clock_port(ports).map(|p| p.name.clone());
-    let n_in: usize = ports.iter().filter(|p| p.input && Some(&p.name) != clock.as_ref()).map(|p| p.width).sum();
+    let n_in: usize =
+        ports.iter().filter(|p| p.input && Some(&p.name) != clock.as_ref()).map(|p| p.width).sum();
     let n_out: usize = ports.iter().filter(|p| !p.input).map(|p| p.width).sum();
     (n_in.max(1) + n_out) as u64
 }
@@ -238,25 +260,64 @@ pub const MAX_PLACEMENTS: u32 = 20;
 /// nextpnr's default seed (the row's Fmax), then, when it fits, `placements - 1` times more
 /// with `--seed 1`, `--seed 2`, ... (the same netlist placed differently; each run's log and
 /// report beside the first's).
-pub fn measure(d: &Design, dir: &Path, freq_mhz: f64, dffe: bool, placements: u32) -> Result<Measurement> {
+pub fn measure(
+    d: &Design,
+    dir: &Path,
+    freq_mhz: f64,
+    dffe: bool,
+    placements: u32,
+) -> Result<Measurement> {
     check_placements("placements", placements)?;
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let dir = &std::fs::canonicalize(dir)?;
     let ports = ports(d, dir)?;
-    std::fs::write(dir.join("harness.v"), harness_verilog(&d.top, &ports)?).context("cannot write harness.v")?;
+    std::fs::write(dir.join("harness.v"), harness_verilog(&d.top, &ports)?)
+        .context("cannot write harness.v")?;
     let b = ALCHITRY_CU_V1;
-    let pcf = format!("set_io clk {}\nset_io sin {}\nset_io load {}\nset_io sout {}\n", b.clock_pin, b.uart_rx_pin, b.reset_n_pin, b.uart_tx_pin);
+    let pcf = format!(
+        "set_io clk {}\nset_io sin {}\nset_io load {}\nset_io sout {}\n",
+        b.clock_pin, b.uart_rx_pin, b.reset_n_pin, b.uart_tx_pin
+    );
     std::fs::write(dir.join("harness.pcf"), pcf).context("cannot write harness.pcf")?;
-    let script = format!("{}read_verilog harness.v; {} -top simt_harness -json harness.json; stat", read_script(d), super::synth_ice40_command(dffe));
-    super::stage(dir, "yosys", &["-p", &script], "yosys.log", &format!("report: {}: synthesis", d.name))?;
+    let script = format!(
+        "{}read_verilog harness.v; {} -top simt_harness -json harness.json; stat",
+        read_script(d),
+        super::synth_ice40_command(dffe)
+    );
+    super::stage(
+        dir,
+        "yosys",
+        &["-p", &script],
+        "yosys.log",
+        &format!("report: {}: synthesis", d.name),
+    )?;
     let log = std::fs::read_to_string(dir.join("yosys.log"))?;
     let stats = super::ice40_stats(&log);
     let freq = format!("{freq_mhz}");
     // nextpnr's arguments, then its JSON report's file name (and for further placements the seed).
-    let nextpnr = ["--hx8k", "--package", "cb132", "--json", "harness.json", "--pcf", "harness.pcf", "--freq", &freq, "--timing-allow-fail", "--report"];
-    let pnr = super::stage(dir, "nextpnr-ice40", &[&nextpnr[..], &["report.json"]].concat(), "nextpnr.log", &format!("report: {}: place and route", d.name));
+    let nextpnr = [
+        "--hx8k",
+        "--package",
+        "cb132",
+        "--json",
+        "harness.json",
+        "--pcf",
+        "harness.pcf",
+        "--freq",
+        &freq,
+        "--timing-allow-fail",
+        "--report",
+    ];
+    let pnr = super::stage(
+        dir,
+        "nextpnr-ice40",
+        &[&nextpnr[..], &["report.json"]].concat(),
+        "nextpnr.log",
+        &format!("report: {}: place and route", d.name),
+    );
     let log = std::fs::read_to_string(dir.join("nextpnr.log")).unwrap_or_default();
-    let (logic_cells, _) = utilisation(&log, "ICESTORM_LC").context("nextpnr printed no logic-cell count (see nextpnr.log)")?;
+    let (logic_cells, _) = utilisation(&log, "ICESTORM_LC")
+        .context("nextpnr printed no logic-cell count (see nextpnr.log)")?;
     let block_rams = utilisation(&log, "ICESTORM_RAM").map_or(0, |u| u.0);
     let harness_bits = harness_bits(&ports);
     let mut m = Measurement {
@@ -278,7 +339,13 @@ pub fn measure(d: &Design, dir: &Path, freq_mhz: f64, dffe: bool, placements: u3
     for seed in 1..placements {
         let (seed, report) = (seed.to_string(), format!("report_seed{seed}.json"));
         let args = [&nextpnr[..], &[&report, "--seed", &seed]].concat();
-        super::stage(dir, "nextpnr-ice40", &args, &format!("nextpnr_seed{seed}.log"), &format!("report: {}: place and route, seed {seed}", d.name))?;
+        super::stage(
+            dir,
+            "nextpnr-ice40",
+            &args,
+            &format!("nextpnr_seed{seed}.log"),
+            &format!("report: {}: place and route, seed {seed}", d.name),
+        )?;
         m.other_placements_mhz.push(achieved_fmax(dir, &report)?);
     }
     Ok(m)
@@ -291,7 +358,8 @@ pub fn check_placements(name: &str, placements: u32) -> Result<()> {
 
 /// The achieved Fmax in nextpnr's JSON report `dir/file`.
 fn achieved_fmax(dir: &Path, file: &str) -> Result<f64> {
-    let report = std::fs::read_to_string(dir.join(file)).with_context(|| format!("nextpnr wrote no {file}"))?;
+    let report = std::fs::read_to_string(dir.join(file))
+        .with_context(|| format!("nextpnr wrote no {file}"))?;
     Ok(super::board_build::parse_report(&report)?.1)
 }
 
@@ -310,9 +378,15 @@ pub fn table(rows: &[Measurement], freq_mhz: f64, dffe: bool) -> String {
         if let Some(f) = m.fmax_mhz.filter(|_| !m.other_placements_mhz.is_empty()) {
             let all = || m.other_placements_mhz.iter().copied().chain([f]);
             let (lo, hi) = (all().fold(f64::INFINITY, f64::min), all().fold(0.0, f64::max));
-            fmax.push_str(&format!("; {lo:.1}-{hi:.1} over {} placements", m.other_placements_mhz.len() + 1));
+            fmax.push_str(&format!(
+                "; {lo:.1}-{hi:.1} over {} placements",
+                m.other_placements_mhz.len() + 1
+            ));
         }
-        s.push_str(&format!("| {} | {} ({pct:.0}%) | {} | {} | {fmax} | {} |\n", m.name, m.logic_cells, m.flip_flops, m.block_rams, m.harness_bits));
+        s.push_str(&format!(
+            "| {} | {} ({pct:.0}%) | {} | {} | {fmax} | {} |\n",
+            m.name, m.logic_cells, m.flip_flops, m.block_rams, m.harness_bits
+        ));
     }
     s.push_str(
         "\nEach design is placed and routed alone inside a shift harness (every port bit shifted in or out through \

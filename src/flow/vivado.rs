@@ -33,8 +33,13 @@ pub fn build_tcl(part: &str, xdc: &str) -> String {
 
 /// Writes `top.v` (preset `B`'s self-test, `cycles` cycles), the board's xdc and `build.tcl`
 /// into `dir`; returns the paths.
-pub fn write_vivado_project<B: PresetBlocks>(board: &Board, cycles: u64, dir: &Path) -> Result<Vec<PathBuf>> {
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create output directory {}", dir.display()))?;
+pub fn write_vivado_project<B: PresetBlocks>(
+    board: &Board,
+    cycles: u64,
+    dir: &Path,
+) -> Result<Vec<PathBuf>> {
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("cannot create output directory {}", dir.display()))?;
     let files = [
         (dir.join("top.v"), super::board_build::board_top_verilog::<B>(board, cycles, None)?),
         (dir.join(board.constraint_file), board.constraints()),

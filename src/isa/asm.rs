@@ -45,7 +45,10 @@ pub fn assemble(source: &str) -> Result<Vec<Inst>> {
         bail!("the program has no instructions");
     }
     if lines.len() > MAX_PROGRAM {
-        bail!("the program has {} instructions: at most {MAX_PROGRAM} fit the 11-bit addresses", lines.len());
+        bail!(
+            "the program has {} instructions: at most {MAX_PROGRAM} fit the 11-bit addresses",
+            lines.len()
+        );
     }
     // Pass 2: instructions.
     let mut program = vec![];
@@ -71,12 +74,15 @@ fn split_label(text: &str) -> Option<(&str, &str)> {
 }
 
 fn is_identifier(s: &str) -> bool {
-    !s.is_empty() && !s.starts_with(|c: char| c.is_ascii_digit()) && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+    !s.is_empty()
+        && !s.starts_with(|c: char| c.is_ascii_digit())
+        && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
 }
 
 fn parse(text: &str, labels: &HashMap<&str, usize>) -> Result<Inst> {
     let (mnemonic, rest) = text.split_once(char::is_whitespace).unwrap_or((text, ""));
-    let args: Vec<&str> = if rest.trim().is_empty() { vec![] } else { rest.split(',').map(str::trim).collect() };
+    let args: Vec<&str> =
+        if rest.trim().is_empty() { vec![] } else { rest.split(',').map(str::trim).collect() };
     let want = |n: usize, form: &str| -> Result<()> {
         if args.len() != n {
             bail!("`{mnemonic}` takes {n} operand(s) ({mnemonic} {form}), got {}", args.len());
@@ -86,11 +92,21 @@ fn parse(text: &str, labels: &HashMap<&str, usize>) -> Result<Inst> {
     let mnemonic = mnemonic.to_ascii_lowercase();
     if let Some(op) = AluOp::from_name(&mnemonic) {
         want(3, "rd, ra, rb")?;
-        return Ok(Inst::Alu { op, rd: register(args[0])?, ra: register(args[1])?, rb: register(args[2])? });
+        return Ok(Inst::Alu {
+            op,
+            rd: register(args[0])?,
+            ra: register(args[1])?,
+            rb: register(args[2])?,
+        });
     }
     if let Some(op) = ImmOp::from_name(&mnemonic) {
         want(3, "rd, ra, imm")?;
-        return Ok(Inst::Imm { op, rd: register(args[0])?, ra: register(args[1])?, imm: immediate(args[2])? });
+        return Ok(Inst::Imm {
+            op,
+            rd: register(args[0])?,
+            ra: register(args[1])?,
+            imm: immediate(args[2])?,
+        });
     }
     Ok(match mnemonic.as_str() {
         "nop" => want(0, "").map(|_| Inst::Nop)?,
@@ -110,7 +126,12 @@ fn parse(text: &str, labels: &HashMap<&str, usize>) -> Result<Inst> {
         }
         "bz" | "bnz" => {
             want(3, "ra, target, reconv")?;
-            Inst::Branch { if_zero: mnemonic == "bz", ra: register(args[0])?, target: address(args[1], labels)?, reconv: address(args[2], labels)? }
+            Inst::Branch {
+                if_zero: mnemonic == "bz",
+                ra: register(args[0])?,
+                target: address(args[1], labels)?,
+                reconv: address(args[2], labels)?,
+            }
         }
         "jmp" => {
             want(1, "target")?;
@@ -122,7 +143,11 @@ fn parse(text: &str, labels: &HashMap<&str, usize>) -> Result<Inst> {
         }
         "st" => {
             want(3, "ra, index, stride")?;
-            Inst::St { ra: register(args[0])?, index: store_field("index", args[1])?, stride: store_field("stride", args[2])? }
+            Inst::St {
+                ra: register(args[0])?,
+                index: store_field("index", args[1])?,
+                stride: store_field("stride", args[2])?,
+            }
         }
         "ld" => {
             want(2, "rd, ra")?;

@@ -47,7 +47,14 @@ impl Config {
     /// data share.
     pub fn of_preset(p: &crate::params::Preset, max_instructions: u64) -> Config {
         let s = p.scheduler;
-        Config { warps: s.warps, threads: s.threads, lane_bits: p.collector.lane_bits, stack_depth: s.stack_depth, lds_rows: p.lds_rows, max_instructions }
+        Config {
+            warps: s.warps,
+            threads: s.threads,
+            lane_bits: p.collector.lane_bits,
+            stack_depth: s.stack_depth,
+            lds_rows: p.lds_rows,
+            max_instructions,
+        }
     }
     /// Words of the local data share.
     pub fn lds_words(&self) -> usize {
@@ -97,7 +104,11 @@ impl Machine {
     pub fn new(config: Config, lds_init: &[u32]) -> Result<Self> {
         config.validate()?;
         if lds_init.len() > config.lds_words() {
-            bail!("the initial local data share has {} words: it holds {}", lds_init.len(), config.lds_words());
+            bail!(
+                "the initial local data share has {} words: it holds {}",
+                lds_init.len(),
+                config.lds_words()
+            );
         }
         let mut lds = vec![0; config.lds_words()];
         let value_mask = value_mask(config.lane_bits);
@@ -144,7 +155,10 @@ impl Machine {
         let c = self.config;
         let pc = self.warps[w].pc;
         let Some(&inst) = program.get(pc) else {
-            bail!("warp {w} ran past the end of the program (instruction {pc} of {})", program.len());
+            bail!(
+                "warp {w} ran past the end of the program (instruction {pc} of {})",
+                program.len()
+            );
         };
         self.counters.instructions += 1;
         let mask = self.warps[w].mask;
@@ -162,14 +176,20 @@ impl Machine {
             }
             Inst::Imm { op, rd, ra, imm } => {
                 for &l in &lanes {
-                    self.regs[idx(l, rd)] = imm_op(op, self.regs[idx(l, ra)], imm, c.lane_bits) & vm;
+                    self.regs[idx(l, rd)] =
+                        imm_op(op, self.regs[idx(l, ra)], imm, c.lane_bits) & vm;
                 }
             }
-            Inst::Li { rd, imm } => lanes.iter().for_each(|&l| self.regs[idx(l, rd)] = imm as u32 & vm),
+            Inst::Li { rd, imm } => {
+                lanes.iter().for_each(|&l| self.regs[idx(l, rd)] = imm as u32 & vm)
+            }
             Inst::Lane { rd } => lanes.iter().for_each(|&l| self.regs[idx(l, rd)] = l as u32 & vm),
             Inst::Warp { rd } => lanes.iter().for_each(|&l| self.regs[idx(l, rd)] = w as u32 & vm),
             Inst::Branch { if_zero, ra, target, reconv } => {
-                let taken = lanes.iter().filter(|&&l| (self.regs[idx(l, ra)] == 0) == if_zero).fold(0u32, |m, &l| m | 1 << l);
+                let taken = lanes
+                    .iter()
+                    .filter(|&&l| (self.regs[idx(l, ra)] == 0) == if_zero)
+                    .fold(0u32, |m, &l| m | 1 << l);
                 let fall = mask & !taken;
                 self.push(w, mask, reconv as usize + 1)?;
                 if taken != 0 && fall != 0 {
@@ -195,7 +215,8 @@ impl Machine {
                 }
             }
             Inst::St { ra, index, stride } => {
-                let addrs: Vec<usize> = lanes.iter().map(|&l| st_address(w * c.threads + l, index, stride)).collect();
+                let addrs: Vec<usize> =
+                    lanes.iter().map(|&l| st_address(w * c.threads + l, index, stride)).collect();
                 self.count_lds(&addrs);
                 for (&l, &a) in lanes.iter().zip(&addrs) {
                     let words = self.lds.len();
@@ -203,7 +224,8 @@ impl Machine {
                 }
             }
             Inst::Ld { rd, ra } => {
-                let addrs: Vec<usize> = lanes.iter().map(|&l| self.regs[idx(l, ra)] as usize).collect();
+                let addrs: Vec<usize> =
+                    lanes.iter().map(|&l| self.regs[idx(l, ra)] as usize).collect();
                 self.count_lds(&addrs);
                 for (&l, &a) in lanes.iter().zip(&addrs) {
                     self.regs[idx(l, rd)] = self.lds[a % self.lds.len()];
@@ -218,7 +240,11 @@ impl Machine {
     fn push(&mut self, w: usize, mask: u32, pc: usize) -> Result<()> {
         let warp = &mut self.warps[w];
         if warp.stack.len() == self.config.stack_depth {
-            bail!("warp {w} at instruction {}: SIMT stack overflow (depth {})", warp.pc, self.config.stack_depth);
+            bail!(
+                "warp {w} at instruction {}: SIMT stack overflow (depth {})",
+                warp.pc,
+                self.config.stack_depth
+            );
         }
         warp.stack.push((mask, pc));
         self.counters.stack_high_water = self.counters.stack_high_water.max(warp.stack.len());

@@ -153,7 +153,12 @@ const ALU_OPS: [OpRow<AluOp>; 9] = [
     (AluOp::Slt, "slt", 0x08),
     (AluOp::Seq, "seq", 0x09),
 ];
-const IMM_OPS: [OpRow<ImmOp>; 4] = [(ImmOp::Addi, "addi", 0x10), (ImmOp::Andi, "andi", 0x11), (ImmOp::Shli, "shli", 0x12), (ImmOp::Shri, "shri", 0x13)];
+const IMM_OPS: [OpRow<ImmOp>; 4] = [
+    (ImmOp::Addi, "addi", 0x10),
+    (ImmOp::Andi, "andi", 0x11),
+    (ImmOp::Shli, "shli", 0x12),
+    (ImmOp::Shri, "shri", 0x13),
+];
 const OP_NOP: u32 = 0x00;
 const OP_LI: u32 = 0x14;
 const OP_LANE: u32 = 0x18;
@@ -180,7 +185,17 @@ fn op_named<T: Copy>(table: &[OpRow<T>], name: &str) -> Option<T> {
 
 impl AluOp {
     /// Every ALU operation, in opcode order.
-    pub const ALL: [AluOp; 9] = [AluOp::Add, AluOp::Sub, AluOp::And, AluOp::Or, AluOp::Xor, AluOp::Shl, AluOp::Shr, AluOp::Slt, AluOp::Seq];
+    pub const ALL: [AluOp; 9] = [
+        AluOp::Add,
+        AluOp::Sub,
+        AluOp::And,
+        AluOp::Or,
+        AluOp::Xor,
+        AluOp::Shl,
+        AluOp::Shr,
+        AluOp::Slt,
+        AluOp::Seq,
+    ];
     pub fn name(self) -> &'static str {
         row_of(&ALU_OPS, self).1
     }
@@ -215,18 +230,27 @@ impl Inst {
         let op = |code: u32| code << 26;
         match *self {
             Inst::Nop => op(OP_NOP),
-            Inst::Alu { op: o, rd, ra, rb } => op(row_of(&ALU_OPS, o).2) | r(rd, 22) | r(ra, 18) | r(rb, 14),
-            Inst::Imm { op: o, rd, ra, imm } => op(row_of(&IMM_OPS, o).2) | r(rd, 22) | r(ra, 18) | (imm as u32 & 0x3FFF),
+            Inst::Alu { op: o, rd, ra, rb } => {
+                op(row_of(&ALU_OPS, o).2) | r(rd, 22) | r(ra, 18) | r(rb, 14)
+            }
+            Inst::Imm { op: o, rd, ra, imm } => {
+                op(row_of(&IMM_OPS, o).2) | r(rd, 22) | r(ra, 18) | (imm as u32 & 0x3FFF)
+            }
             Inst::Li { rd, imm } => op(OP_LI) | r(rd, 22) | (imm as u32 & 0x3FFF),
             Inst::Lane { rd } => op(OP_LANE) | r(rd, 22),
             Inst::Warp { rd } => op(OP_WARP) | r(rd, 22),
             Inst::Branch { if_zero, ra, target, reconv } => {
-                op(if if_zero { OP_BZ } else { OP_BNZ }) | r(ra, 22) | ((target as u32 & 0x7FF) << 11) | (reconv as u32 & 0x7FF)
+                op(if if_zero { OP_BZ } else { OP_BNZ })
+                    | r(ra, 22)
+                    | ((target as u32 & 0x7FF) << 11)
+                    | (reconv as u32 & 0x7FF)
             }
             Inst::Join => op(OP_JOIN),
             Inst::Jmp { target } => op(OP_JMP) | (target as u32 & 0x7FF),
             Inst::Bany { ra, target } => op(OP_BANY) | r(ra, 22) | (target as u32 & 0x7FF),
-            Inst::St { ra, index, stride } => op(OP_ST) | r(ra, 18) | ((stride as u32 & 0x7F) << 7) | (index as u32 & 0x7F),
+            Inst::St { ra, index, stride } => {
+                op(OP_ST) | r(ra, 18) | ((stride as u32 & 0x7F) << 7) | (index as u32 & 0x7F)
+            }
             Inst::Ld { rd, ra } => op(OP_LD) | r(rd, 22) | r(ra, 18),
             Inst::Exit => op(OP_EXIT),
         }
@@ -248,11 +272,18 @@ impl Inst {
             OP_LI => Inst::Li { rd, imm: imm14(word) },
             OP_LANE => Inst::Lane { rd },
             OP_WARP => Inst::Warp { rd },
-            OP_BZ | OP_BNZ => Inst::Branch { if_zero: code == OP_BZ, ra: rd, target: ((word >> 11) & 0x7FF) as u16, reconv: target11 },
+            OP_BZ | OP_BNZ => Inst::Branch {
+                if_zero: code == OP_BZ,
+                ra: rd,
+                target: ((word >> 11) & 0x7FF) as u16,
+                reconv: target11,
+            },
             OP_JOIN => Inst::Join,
             OP_JMP => Inst::Jmp { target: target11 },
             OP_BANY => Inst::Bany { ra: rd, target: target11 },
-            OP_ST => Inst::St { ra, index: (word & 0x7F) as u8, stride: ((word >> 7) & 0x7F) as u8 },
+            OP_ST => {
+                Inst::St { ra, index: (word & 0x7F) as u8, stride: ((word >> 7) & 0x7F) as u8 }
+            }
             OP_LD => Inst::Ld { rd, ra },
             OP_EXIT => Inst::Exit,
             _ => return None,
@@ -270,7 +301,9 @@ impl fmt::Display for Inst {
             Inst::Li { rd, imm } => write!(f, "li r{rd}, {imm}"),
             Inst::Lane { rd } => write!(f, "lane r{rd}"),
             Inst::Warp { rd } => write!(f, "warp r{rd}"),
-            Inst::Branch { if_zero, ra, target, reconv } => write!(f, "{} r{ra}, {target}, {reconv}", if if_zero { "bz" } else { "bnz" }),
+            Inst::Branch { if_zero, ra, target, reconv } => {
+                write!(f, "{} r{ra}, {target}, {reconv}", if if_zero { "bz" } else { "bnz" })
+            }
             Inst::Join => write!(f, "join"),
             Inst::Jmp { target } => write!(f, "jmp {target}"),
             Inst::Bany { ra, target } => write!(f, "bany r{ra}, {target}"),

@@ -38,8 +38,23 @@ pub struct BankArbiterModel {
 }
 
 impl BankArbiterModel {
-    pub fn new(banks: usize, collectors: usize, lanes: usize, depth: usize, one_bank_per_cu: bool) -> Self {
-        BankArbiterModel { banks, collectors, lanes, depth, one_bank_per_cu, queues: vec![VecDeque::new(); banks], last_cu: 0, overflow: false }
+    pub fn new(
+        banks: usize,
+        collectors: usize,
+        lanes: usize,
+        depth: usize,
+        one_bank_per_cu: bool,
+    ) -> Self {
+        BankArbiterModel {
+            banks,
+            collectors,
+            lanes,
+            depth,
+            one_bank_per_cu,
+            queues: vec![VecDeque::new(); banks],
+            last_cu: 0,
+            overflow: false,
+        }
     }
 
     /// `allocate_reads` without side effects: the granted request of each bank.
@@ -64,7 +79,11 @@ impl BankArbiterModel {
             let mut output = (pri + p) % outputs;
             for input in 0..inputs {
                 let (i, o) = (input as usize, output as usize);
-                if output < outputs && inmatch[i] == -1 && (!self.one_bank_per_cu || outmatch[o] == -1) && request[i][o] {
+                if output < outputs
+                    && inmatch[i] == -1
+                    && (!self.one_bank_per_cu || outmatch[o] == -1)
+                    && request[i][o]
+                {
                     inmatch[i] = output;
                     outmatch[o] = input;
                 }
@@ -72,7 +91,13 @@ impl BankArbiterModel {
             }
         }
         (0..self.banks)
-            .map(|i| if inmatch[i] != -1 && write != Some(i) { self.queues[i].front().copied() } else { None })
+            .map(|i| {
+                if inmatch[i] != -1 && write != Some(i) {
+                    self.queues[i].front().copied()
+                } else {
+                    None
+                }
+            })
             .collect()
     }
 
@@ -140,11 +165,18 @@ impl CycleModel for BankArbiterModel {
     fn outputs(&self, inputs: &[u64]) -> Vec<u64> {
         let i = self.decode(inputs);
         let g = self.grants(i.write);
-        let mut out = vec![g.iter().enumerate().filter(|(_, g)| g.is_some()).fold(0, |v, (b, _)| v | 1 << b)];
+        let mut out =
+            vec![g.iter().enumerate().filter(|(_, g)| g.is_some()).fold(0, |v, (b, _)| v | 1 << b)];
         out.extend(g.iter().map(|g| g.map_or(0, |o| o.cu as u64)));
         out.extend(g.iter().map(|g| g.map_or(0, |o| o.slot as u64)));
         out.extend(g.iter().map(|g| g.map_or(0, |o| o.row as u64)));
-        out.push(self.queues.iter().enumerate().filter(|(_, q)| !q.is_empty()).fold(0, |v, (b, _)| v | 1 << b));
+        out.push(
+            self.queues
+                .iter()
+                .enumerate()
+                .filter(|(_, q)| !q.is_empty())
+                .fold(0, |v, (b, _)| v | 1 << b),
+        );
         out.push(self.last_cu as u64);
         out.push(self.overflow as u64);
         out

@@ -39,14 +39,22 @@ impl DecoderModel {
             st_stride: field(7, 7),
         };
         match inst {
-            Some(Inst::Alu { rd, ra, rb, .. }) => (o.rd, o.ra, o.rb) = (rd as u64, ra as u64, rb as u64),
-            Some(Inst::Imm { rd, ra, imm, .. }) => (o.rd, o.ra, o.imm) = (rd as u64, ra as u64, imm as u32 as u64),
+            Some(Inst::Alu { rd, ra, rb, .. }) => {
+                (o.rd, o.ra, o.rb) = (rd as u64, ra as u64, rb as u64)
+            }
+            Some(Inst::Imm { rd, ra, imm, .. }) => {
+                (o.rd, o.ra, o.imm) = (rd as u64, ra as u64, imm as u32 as u64)
+            }
             Some(Inst::Li { rd, imm }) => (o.rd, o.imm) = (rd as u64, imm as u32 as u64),
             Some(Inst::Lane { rd } | Inst::Warp { rd }) => o.rd = rd as u64,
-            Some(Inst::Branch { ra, target, reconv, .. }) => (o.ra, o.target, o.reconv) = (ra as u64, target as u64, reconv as u64),
+            Some(Inst::Branch { ra, target, reconv, .. }) => {
+                (o.ra, o.target, o.reconv) = (ra as u64, target as u64, reconv as u64)
+            }
             Some(Inst::Jmp { target }) => o.target = target as u64,
             Some(Inst::Bany { ra, target }) => (o.ra, o.target) = (ra as u64, target as u64),
-            Some(Inst::St { ra, index, stride }) => (o.ra, o.st_index, o.st_stride) = (ra as u64, index as u64, stride as u64),
+            Some(Inst::St { ra, index, stride }) => {
+                (o.ra, o.st_index, o.st_stride) = (ra as u64, index as u64, stride as u64)
+            }
             Some(Inst::Ld { rd, ra }) => (o.rd, o.ra) = (rd as u64, ra as u64),
             Some(Inst::Nop | Inst::Join | Inst::Exit) | None => {}
         }

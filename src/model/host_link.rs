@@ -104,7 +104,10 @@ impl HostLinkModel {
     /// A write-back as one record: data, then mask, register, warp above it.
     pub fn record(&self, i: &LinkIn) -> u64 {
         let s = self.sizes;
-        i.wb_data | i.wb_mask << s.reg_bits | i.wb_reg << (s.reg_bits + s.lanes) | i.wb_warp << (s.reg_bits + s.lanes + 4)
+        i.wb_data
+            | i.wb_mask << s.reg_bits
+            | i.wb_reg << (s.reg_bits + s.lanes)
+            | i.wb_warp << (s.reg_bits + s.lanes + 4)
     }
 
     fn status(&self, i: &LinkIn, rx_err: bool) -> Vec<u8> {
@@ -124,7 +127,10 @@ impl HostLinkModel {
 
     /// Bit 0 unknown command, 1 byte while busy, 2 capture full, 3 receiver framing error.
     fn link_errors(&self, rx_err: bool) -> u8 {
-        self.err_command as u8 | (self.err_overrun as u8) << 1 | (self.err_full as u8) << 2 | (rx_err as u8) << 3
+        self.err_command as u8
+            | (self.err_overrun as u8) << 1
+            | (self.err_full as u8) << 2
+            | (rx_err as u8) << 3
     }
 }
 
@@ -158,7 +164,11 @@ impl CycleModel for HostLinkModel {
         let read = self.ram_out;
         self.ram_out = self.capture[i.rx_data as usize % CAPTURE_RECORDS];
         if i.reset == 1 {
-            *self = Self { capture: std::mem::take(&mut self.capture), ram_out: self.ram_out, ..Self::new(self.sizes) };
+            *self = Self {
+                capture: std::mem::take(&mut self.capture),
+                ram_out: self.ram_out,
+                ..Self::new(self.sizes)
+            };
             return;
         }
         // Capture (before the command: a `start` or `reset` in the same cycle wins).
@@ -216,7 +226,11 @@ impl CycleModel for HostLinkModel {
                 match c {
                     Command::Write => {
                         let left = if args[1] == 0 { 256 } else { args[1] as usize };
-                        self.phase = Phase::Words { left, addr: args[0] as usize % imem_words, bytes: vec![] };
+                        self.phase = Phase::Words {
+                            left,
+                            addr: args[0] as usize % imem_words,
+                            bytes: vec![],
+                        };
                     }
                     Command::Start => {
                         self.start = true;
@@ -234,9 +248,14 @@ impl CycleModel for HostLinkModel {
                     self.phase = Phase::Words { left, addr, bytes };
                     return;
                 }
-                self.write = Some((addr, u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])));
+                self.write =
+                    Some((addr, u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])));
                 if left > 1 {
-                    self.phase = Phase::Words { left: left - 1, addr: (addr + 1) % imem_words, bytes: vec![] };
+                    self.phase = Phase::Words {
+                        left: left - 1,
+                        addr: (addr + 1) % imem_words,
+                        bytes: vec![],
+                    };
                 }
             }
             Phase::Reading => unreachable!("handled above"),

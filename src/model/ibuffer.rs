@@ -35,8 +35,11 @@ impl IBufferModel {
 impl CycleModel for IBufferModel {
     fn outputs(&self, inputs: &[u64]) -> Vec<u64> {
         let i = IBufferIn::from_words(inputs);
-        let bits = |pred: &dyn Fn(&VecDeque<(u64, u64)>) -> bool| self.buffers.iter().enumerate().filter(|(_, b)| pred(b)).fold(0, |m, (w, _)| m | 1 << w);
-        let (head_inst, head_pc) = self.buffers[i.issue_warp as usize].front().copied().unwrap_or_default();
+        let bits = |pred: &dyn Fn(&VecDeque<(u64, u64)>) -> bool| {
+            self.buffers.iter().enumerate().filter(|(_, b)| pred(b)).fold(0, |m, (w, _)| m | 1 << w)
+        };
+        let (head_inst, head_pc) =
+            self.buffers[i.issue_warp as usize].front().copied().unwrap_or_default();
         IBufferOut {
             space: bits(&|b| b.len() < SLOTS),
             head_valid: bits(&|b| !b.is_empty()),

@@ -39,7 +39,9 @@ impl CycleModel for LaneAluModel {
             let r = match op {
                 Some(ExecOp::PassB) => b,
                 Some(ExecOp::Lane) => l as u32,
-                Some(op) => alu(op.alu().expect("every other op is an ALU op"), a, b, self.lane_bits),
+                Some(op) => {
+                    alu(op.alu().expect("every other op is an ALU op"), a, b, self.lane_bits)
+                }
                 None => 0,
             };
             o.result |= (r as u64 & mask(self.lane_bits)) << (l * self.lane_bits);
@@ -68,7 +70,11 @@ mod tests {
                 let imm = rng.below(1 << 14) as i32 - (1 << 13);
                 for op in ImmOp::ALL {
                     let alu_op = ExecOp::of_imm(op).alu().unwrap();
-                    assert_eq!(alu(alu_op, a, imm as u32 & vm, bits) & vm, imm_op(op, a, imm, bits) & vm, "{op:?} {a} {imm} at {bits} bits");
+                    assert_eq!(
+                        alu(alu_op, a, imm as u32 & vm, bits) & vm,
+                        imm_op(op, a, imm, bits) & vm,
+                        "{op:?} {a} {imm} at {bits} bits"
+                    );
                 }
             }
         }

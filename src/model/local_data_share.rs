@@ -86,7 +86,8 @@ impl LocalDataShareModel {
     }
 
     pub fn encode(&self, i: &LdsIn) -> Vec<u64> {
-        let mut w = vec![i.reset as u64, i.valid as u64, i.write as u64, i.mask, i.warp, i.index, i.stride];
+        let mut w =
+            vec![i.reset as u64, i.valid as u64, i.write as u64, i.mask, i.warp, i.index, i.stride];
         w.extend(&i.addr);
         w.extend(&i.data);
         w
@@ -99,7 +100,10 @@ impl LocalDataShareModel {
             chosen[self.bank[l]].get_or_insert((self.row[l], self.data[l]));
         }
         let served = (0..self.lanes)
-            .filter(|&l| self.pending >> l & 1 == 1 && chosen[self.bank[l]].map(|(r, _)| r) == Some(self.row[l]))
+            .filter(|&l| {
+                self.pending >> l & 1 == 1
+                    && chosen[self.bank[l]].map(|(r, _)| r) == Some(self.row[l])
+            })
             .fold(0, |m, l| m | 1 << l);
         (served, chosen)
     }
@@ -129,7 +133,10 @@ impl CycleModel for LocalDataShareModel {
         let (served, chosen) = self.serve();
         let ready = self.ready_after(served);
         if i.reset {
-            *self = LocalDataShareModel { mem: std::mem::take(&mut self.mem), ..LocalDataShareModel::new(self.lanes, self.lane_bits, self.rows) };
+            *self = LocalDataShareModel {
+                mem: std::mem::take(&mut self.mem),
+                ..LocalDataShareModel::new(self.lanes, self.lane_bits, self.rows)
+            };
             return;
         }
         if self.active {
@@ -155,7 +162,11 @@ impl CycleModel for LocalDataShareModel {
         if i.valid && ready {
             let words = BANKS * self.rows;
             for l in 0..self.lanes {
-                let a = if i.write { st_address(i.warp as usize * self.lanes + l, i.index as u8, i.stride as u8) } else { i.addr[l] as usize } % words;
+                let a = if i.write {
+                    st_address(i.warp as usize * self.lanes + l, i.index as u8, i.stride as u8)
+                } else {
+                    i.addr[l] as usize
+                } % words;
                 (self.bank[l], self.row[l]) = (a % BANKS, a / BANKS);
                 self.data[l] = i.data[l];
             }

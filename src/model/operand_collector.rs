@@ -104,18 +104,34 @@ impl OperandCollectorModel {
         let c = params;
         let n = c.collector_units;
         let sets = (0..c.unit_types)
-            .map(|u| if c.specialized { (u * n / c.unit_types..(u + 1) * n / c.unit_types).collect() } else { (0..n).collect() })
+            .map(|u| {
+                if c.specialized {
+                    (u * n / c.unit_types..(u + 1) * n / c.unit_types).collect()
+                } else {
+                    (0..n).collect()
+                }
+            })
             .collect();
         let rows = c.rows_per_bank(warps);
         OperandCollectorModel {
             params,
             warps,
             threads,
-            map: RegisterMapModel { banks: c.banks, regs_per_warp: c.regs_per_warp, schedulers: c.schedulers },
+            map: RegisterMapModel {
+                banks: c.banks,
+                regs_per_warp: c.regs_per_warp,
+                schedulers: c.schedulers,
+            },
             cus: vec![CollectorUnit { free: true, ..Default::default() }; n],
             sets,
             last: vec![0; c.unit_types],
-            arbiter: BankArbiterModel::new(c.banks, n, c.push_lanes(), c.queue_depth(), c.one_bank_per_cu),
+            arbiter: BankArbiterModel::new(
+                c.banks,
+                n,
+                c.push_lanes(),
+                c.queue_depth(),
+                c.one_bank_per_cu,
+            ),
             rf: RegisterFileModel::new(c.banks, rows, threads, c.lane_bits),
             out: vec![OutReg::default(); c.unit_types],
             count_alloc: 0,
@@ -139,7 +155,11 @@ impl OperandCollectorModel {
     /// `collector_unit_t::ready()`, with the output registers as this cycle leaves them so far.
     fn ready(&self, c: usize, out_free: &[bool], freed: &[bool]) -> bool {
         let cu = &self.cus[c];
-        !cu.free && !freed[c] && cu.not_ready == 0 && (!self.params.in_order_per_warp || cu.older == 0) && out_free[cu.inst.unit]
+        !cu.free
+            && !freed[c]
+            && cu.not_ready == 0
+            && (!self.params.in_order_per_warp || cu.older == 0)
+            && out_free[cu.inst.unit]
     }
 
     /// The cycle's decisions, in `step()`'s order.
@@ -147,7 +167,8 @@ impl OperandCollectorModel {
         let n = self.params.collector_units;
         let mut d = Decisions { last: self.last.clone(), ..Default::default() };
         // The execution stage runs before the collector: a register it drains is free.
-        let mut out_free: Vec<bool> = self.out.iter().zip(&i.out_ready).map(|(o, &r)| !o.valid || r).collect();
+        let mut out_free: Vec<bool> =
+            self.out.iter().zip(&i.out_ready).map(|(o, &r)| !o.valid || r).collect();
         // dispatch_ready_cu(): every dispatch unit, in order, find_ready() then dispatch().
         let mut freed = vec![false; n];
         for (du, set) in self.sets.iter().enumerate() {
@@ -171,9 +192,11 @@ impl OperandCollectorModel {
         }
         d.stall = self.cus.iter().zip(&collected).any(|(cu, &got)| cu.not_ready & !got != 0);
         // allocate_cu(p) for every input port, in order.
-        let mut free: Vec<bool> = self.cus.iter().zip(&freed).map(|(cu, &f)| cu.free || f).collect();
+        let mut free: Vec<bool> =
+            self.cus.iter().zip(&freed).map(|(cu, &f)| cu.free || f).collect();
         for (p, (valid, inst)) in i.ports.iter().enumerate() {
-            let set: &[usize] = if inst.unit < self.params.unit_types { &self.sets[inst.unit] } else { &[] };
+            let set: &[usize] =
+                if inst.unit < self.params.unit_types { &self.sets[inst.unit] } else { &[] };
             d.bad_unit |= *valid && set.is_empty();
             let cu = set.iter().copied().find(|&c| free[c]);
             d.in_ready.push(cu.is_some());
@@ -191,7 +214,9 @@ impl OperandCollectorModel {
         let c = self.params;
         let (p, u) = (c.in_ports, c.unit_types);
         let mut it = w.iter().copied();
-        let mut take = |k: usize| -> Vec<u64> { (0..k).map(|_| it.next().expect("one word per input port")).collect() };
+        let mut take = |k: usize| -> Vec<u64> {
+            (0..k).map(|_| it.next().expect("one word per input port")).collect()
+        };
         let reset = take(1)[0] == 1;
         let [valid, warp, unit, tag, dst, mask, src_valid] = std::array::from_fn(|_| take(p));
         let src = take(3 * p);
@@ -211,7 +236,12 @@ impl OperandCollectorModel {
                 (valid[j] == 1, inst)
             })
             .collect();
-        let wb = (wb[0] == 1).then_some(WriteBack { warp: wb[1] as usize, reg: wb[2] as usize, mask: wb[3], data: wb[4] });
+        let wb = (wb[0] == 1).then_some(WriteBack {
+            warp: wb[1] as usize,
+            reg: wb[2] as usize,
+            mask: wb[3],
+            data: wb[4],
+        });
         OcInputs { reset, ports, out_ready, wb }
     }
 
@@ -260,8 +290,11 @@ impl OperandCollectorModel {
         let mut pushes = vec![];
         for &(p, c) in &d.allocated {
             let inst = i.ports[p].1;
-            let older = (0..self.cus.len()).filter(|&o| !self.cus[o].free && self.cus[o].inst.warp == inst.warp).fold(0, |m, o| m | 1 << o);
-            self.cus[c] = CollectorUnit { free: false, inst, not_ready: inst.src_valid, older, ops: [0; 3] };
+            let older = (0..self.cus.len())
+                .filter(|&o| !self.cus[o].free && self.cus[o].inst.warp == inst.warp)
+                .fold(0, |m, o| m | 1 << o);
+            self.cus[c] =
+                CollectorUnit { free: false, inst, not_ready: inst.src_valid, older, ops: [0; 3] };
             for s in 0..3 {
                 if inst.src_valid >> s & 1 == 1 {
                     let (bank, row) = self.locate(inst.warp, inst.src[s]);
@@ -269,7 +302,11 @@ impl OperandCollectorModel {
                 }
             }
         }
-        self.arbiter.step_with(&ArbiterInputs { reset: false, pushes, write: wb_at.map(|((b, _), _)| b) });
+        self.arbiter.step_with(&ArbiterInputs {
+            reset: false,
+            pushes,
+            write: wb_at.map(|((b, _), _)| b),
+        });
         self.count_alloc = self.count_alloc.wrapping_add(d.allocated.len() as u32);
         self.count_dispatch = self.count_dispatch.wrapping_add(d.dispatched.len() as u32);
         self.count_stall = self.count_stall.wrapping_add(d.stall as u32);
@@ -308,7 +345,13 @@ impl CycleModel for OperandCollectorModel {
         w.extend(field(|o| o.ops[1]));
         w.extend(field(|o| o.ops[2]));
         w.push((0..self.cus.len()).filter(|&c| self.busy(c)).fold(0, |m, c| m | 1 << c));
-        w.push(d.grants.iter().enumerate().filter(|(_, g)| g.is_some()).fold(0, |m, (b, _)| m | 1 << b));
+        w.push(
+            d.grants
+                .iter()
+                .enumerate()
+                .filter(|(_, g)| g.is_some())
+                .fold(0, |m, (b, _)| m | 1 << b),
+        );
         w.push(d.dispatched.iter().fold(0, |m, &(c, _)| m | 1 << c));
         w.extend([self.count_alloc, self.count_dispatch, self.count_stall].map(u64::from));
         w.extend(self.count_grant.iter().map(|&g| g as u64));

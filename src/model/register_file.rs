@@ -27,7 +27,14 @@ pub struct RowWrite {
 
 impl RegisterFileModel {
     pub fn new(banks: usize, rows: usize, lanes: usize, lane_bits: usize) -> Self {
-        RegisterFileModel { banks, rows, lanes, lane_bits, mem: vec![vec![vec![0; lanes]; rows]; banks], read: vec![vec![0; lanes]; banks] }
+        RegisterFileModel {
+            banks,
+            rows,
+            lanes,
+            lane_bits,
+            mem: vec![vec![vec![0; lanes]; rows]; banks],
+            read: vec![vec![0; lanes]; banks],
+        }
     }
 
     /// One clock edge: every bank reads `rows[b]` (old contents), then the write lands.
@@ -49,7 +56,9 @@ impl RegisterFileModel {
 
     /// Unpacks a register's lanes from a word.
     pub fn unpack(&self, word: u64) -> Vec<u64> {
-        (0..self.lanes).map(|l| (word >> (l * self.lane_bits)) & crate::verify::rng::mask(self.lane_bits)).collect()
+        (0..self.lanes)
+            .map(|l| (word >> (l * self.lane_bits)) & crate::verify::rng::mask(self.lane_bits))
+            .collect()
     }
 
     /// Port words: read_row[B], write_valid, write_bank, write_row, write_mask, write_data (lanes
@@ -70,7 +79,10 @@ impl RegisterFileModel {
 impl CycleModel for RegisterFileModel {
     /// read_data[B], lanes packed.
     fn outputs(&self, _inputs: &[u64]) -> Vec<u64> {
-        self.read.iter().map(|row| row.iter().enumerate().fold(0, |v, (l, x)| v | x << (l * self.lane_bits))).collect()
+        self.read
+            .iter()
+            .map(|row| row.iter().enumerate().fold(0, |v, (l, x)| v | x << (l * self.lane_bits)))
+            .collect()
     }
     fn step(&mut self, inputs: &[u64]) {
         let (rows, write) = self.decode(inputs);

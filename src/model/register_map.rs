@@ -23,7 +23,8 @@ impl RegisterMapModel {
         } else {
             bank % self.banks
         };
-        let row = (wid / self.schedulers) * (self.regs_per_warp / banks_per_sched) + regnum / banks_per_sched;
+        let row = (wid / self.schedulers) * (self.regs_per_warp / banks_per_sched)
+            + regnum / banks_per_sched;
         (bank, row)
     }
 }
@@ -43,7 +44,9 @@ mod tests {
     /// Every register of every warp has its own (bank, row), and rows stay below W R / B.
     #[test]
     fn no_two_registers_share_a_row() {
-        for (banks, regs, scheds, warps) in [(4, 16, 1, 4), (8, 32, 1, 8), (8, 32, 4, 8), (4, 8, 2, 2), (2, 4, 1, 2)] {
+        for (banks, regs, scheds, warps) in
+            [(4, 16, 1, 4), (8, 32, 1, 8), (8, 32, 4, 8), (4, 8, 2, 2), (2, 4, 1, 2)]
+        {
             let m = RegisterMapModel { banks, regs_per_warp: regs, schedulers: scheds };
             let mut seen = std::collections::HashSet::new();
             for w in 0..warps {
@@ -52,7 +55,11 @@ mod tests {
                     assert!(b < banks && row < warps * regs / banks, "{:?} w{w} r{r}", m);
                     assert!(seen.insert((b, row)), "{:?}: w{w} r{r} collides", m);
                     if scheds > 1 {
-                        assert_eq!(b / (banks / scheds), w % scheds, "sub-core bank of the warp's scheduler");
+                        assert_eq!(
+                            b / (banks / scheds),
+                            w % scheds,
+                            "sub-core bank of the warp's scheduler"
+                        );
                     }
                 }
             }

@@ -28,26 +28,42 @@ pub struct ScoreboardModel {
 
 impl ScoreboardModel {
     pub fn new(warps: usize) -> Self {
-        ScoreboardModel { reg_table: vec![Default::default(); warps], double_reserve: false, release_free: false }
+        ScoreboardModel {
+            reg_table: vec![Default::default(); warps],
+            double_reserve: false,
+            release_free: false,
+        }
     }
 
     /// `checkCollision`: any valid source or the destination of the checked warp is reserved,
     /// once this cycle's release has been applied.
     pub fn collides(&self, i: &ScoreboardIn) -> bool {
         let w = i.check_warp as usize;
-        let released = |r: u64| i.release_valid == 1 && i.release_warp == i.check_warp && i.release_reg == r;
+        let released =
+            |r: u64| i.release_valid == 1 && i.release_warp == i.check_warp && i.release_reg == r;
         let busy = |r: u64| self.reg_table[w].contains(&r) && !released(r);
         let srcs = [i.check_src0, i.check_src1, i.check_src2];
-        (i.check_dst_valid == 1 && busy(i.check_dst)) || (0..3).any(|s| i.check_src_valid >> s & 1 == 1 && busy(srcs[s]))
+        (i.check_dst_valid == 1 && busy(i.check_dst))
+            || (0..3).any(|s| i.check_src_valid >> s & 1 == 1 && busy(srcs[s]))
     }
 }
 
 impl CycleModel for ScoreboardModel {
     fn outputs(&self, inputs: &[u64]) -> Vec<u64> {
         let i = ScoreboardIn::from_words(inputs);
-        let pending = self.reg_table.iter().enumerate().filter(|(_, t)| !t.is_empty()).fold(0, |m, (w, _)| m | 1 << w);
-        ScoreboardOut { hazard: self.collides(&i) as u64, pending, err_double_reserve: self.double_reserve as u64, err_release_free: self.release_free as u64 }
-            .to_words()
+        let pending = self
+            .reg_table
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| !t.is_empty())
+            .fold(0, |m, (w, _)| m | 1 << w);
+        ScoreboardOut {
+            hazard: self.collides(&i) as u64,
+            pending,
+            err_double_reserve: self.double_reserve as u64,
+            err_release_free: self.release_free as u64,
+        }
+        .to_words()
     }
 
     fn step(&mut self, inputs: &[u64]) {

@@ -42,11 +42,14 @@ use super::local_data_share::LdsIn;
 use super::operand_collector::{Inst, OcInputs, WriteBack};
 use super::scoreboard::{ScoreboardIn, ScoreboardOut};
 use super::warp_scheduler::SchedIn;
-use super::{DecoderModel, IBufferModel, LocalDataShareModel, OperandCollectorModel, RoundRobinModel, ScoreboardModel, WarpSchedulerModel};
+use super::{
+    DecoderModel, IBufferModel, LocalDataShareModel, OperandCollectorModel, RoundRobinModel,
+    ScoreboardModel, WarpSchedulerModel,
+};
 use crate::blocks::decoder::{BSel, Kind};
 use crate::params::{CoreParams, IssuePolicy, SchedulerMode};
-use crate::verify::rng::mask;
 use crate::port_struct;
+use crate::verify::rng::mask;
 use crate::verify::{CycleModel, PortStruct};
 
 /// Bits of the `errors` port.
@@ -168,7 +171,17 @@ struct Cycle {
 }
 
 fn kind(k: u64) -> Kind {
-    [Kind::Nop, Kind::Alu, Kind::St, Kind::Ld, Kind::Branch, Kind::Join, Kind::Jmp, Kind::Bany, Kind::Exit][k as usize]
+    [
+        Kind::Nop,
+        Kind::Alu,
+        Kind::St,
+        Kind::Ld,
+        Kind::Branch,
+        Kind::Join,
+        Kind::Jmp,
+        Kind::Bany,
+        Kind::Exit,
+    ][k as usize]
 }
 
 fn is_control(k: Kind) -> bool {
@@ -195,7 +208,8 @@ impl SimtCoreModel {
         imem[..program.len()].copy_from_slice(program);
         let mut lds = LocalDataShareModel::new(p.threads, p.lane_bits, p.lds_rows);
         for (a, &v) in lds_init.iter().enumerate() {
-            lds.mem[a % crate::isa::LDS_BANKS][a / crate::isa::LDS_BANKS] = v as u64 & mask(p.lane_bits);
+            lds.mem[a % crate::isa::LDS_BANKS][a / crate::isa::LDS_BANKS] =
+                v as u64 & mask(p.lane_bits);
         }
         SimtCoreModel {
             params,
@@ -308,9 +322,10 @@ impl SimtCoreModel {
                 let g = self.rr.grant(heads);
                 (g.valid == 1).then_some(g.index as usize)
             }
-            IssuePolicy::GreedyThenOldest => {
-                self.greedy.filter(|&g| heads >> g & 1 == 1).or_else(|| (0..self.params.warps).find(|&w| heads >> w & 1 == 1))
-            }
+            IssuePolicy::GreedyThenOldest => self
+                .greedy
+                .filter(|&g| heads >> g & 1 == 1)
+                .or_else(|| (0..self.params.warps).find(|&w| heads >> w & 1 == 1)),
         }
     }
 
@@ -322,7 +337,12 @@ impl SimtCoreModel {
             sched: SchedIn { reset: reset as u64, ..Default::default() },
             ibuf: IBufferIn { reset: reset as u64, ..Default::default() },
             sb: ScoreboardIn { reset: reset as u64, ..Default::default() },
-            oc: OcInputs { reset, ports: vec![(false, Inst::default())], out_ready: vec![false; 2], wb: None },
+            oc: OcInputs {
+                reset,
+                ports: vec![(false, Inst::default())],
+                out_ready: vec![false; 2],
+                wb: None,
+            },
             lds: LdsIn { reset, addr: vec![0; t], data: vec![0; t], ..Default::default() },
             issued: false,
             hazard: false,
@@ -355,9 +375,11 @@ impl SimtCoreModel {
         }
         // Fill.
         if let Some((w, pc, word)) = self.fetch {
-            (c.ibuf.fill_valid, c.ibuf.fill_warp, c.ibuf.fill_inst, c.ibuf.fill_pc) = (1, w as u64, word as u64, pc >> 2);
+            (c.ibuf.fill_valid, c.ibuf.fill_warp, c.ibuf.fill_inst, c.ibuf.fill_pc) =
+                (1, w as u64, word as u64, pc >> 2);
             if !is_control(kind(DecoderModel::decode(word).kind)) {
-                (c.sched.warp_ctl_valid, c.sched.warp_ctl_wid, c.sched.warp_ctl_active) = (1, w as u64, 1);
+                (c.sched.warp_ctl_valid, c.sched.warp_ctl_wid, c.sched.warp_ctl_active) =
+                    (1, w as u64, 1);
             }
         }
         // The local data share's answer, then execute type 0.
@@ -372,7 +394,12 @@ impl SimtCoreModel {
         let out0 = self.oc.out[0];
         let mut branch_port = self.divergence.is_some();
         if let Some(d) = self.divergence {
-            (c.sched.branch_ctl_valid, c.sched.branch_ctl_wid, c.sched.branch_ctl_mask, c.sched.branch_ctl_pc) = (1, d.warp as u64, d.mask, d.pc);
+            (
+                c.sched.branch_ctl_valid,
+                c.sched.branch_ctl_wid,
+                c.sched.branch_ctl_mask,
+                c.sched.branch_ctl_pc,
+            ) = (1, d.warp as u64, d.mask, d.pc);
             set_warp(&mut c.sched, d.warp, d.set_mask, d.set_pc);
             c.pushed = Some(d.warp);
         } else if out0.valid && c.oc.wb.is_none() {
@@ -384,21 +411,37 @@ impl SimtCoreModel {
                 x if x == BSel::Warp as u64 => replicate(w as u64, t, bits),
                 _ => out0.ops[1],
             };
-            let ao = AluOut::from_words(&self.alu.outputs(&AluIn { op: d.exec_op, a: out0.ops[0], b }.to_words()));
+            let ao = AluOut::from_words(
+                &self.alu.outputs(&AluIn { op: d.exec_op, a: out0.ops[0], b }.to_words()),
+            );
             let m = out0.inst.mask;
             let next = ((self.branch_pc[w] + 1) << 2) & pc_mask;
             let target = (d.target << 2) & pc_mask;
             match kind(d.kind) {
-                Kind::Alu => c.oc.wb = Some(WriteBack { warp: w, reg: d.rd as usize, mask: m, data: ao.result }),
+                Kind::Alu => {
+                    c.oc.wb =
+                        Some(WriteBack { warp: w, reg: d.rd as usize, mask: m, data: ao.result })
+                }
                 Kind::Branch => {
                     let zero = ao.zero & m;
                     let taken = if d.if_zero == 1 { zero } else { m & !zero };
                     let fall = m & !taken;
                     branch_port = true;
-                    (c.sched.branch_ctl_valid, c.sched.branch_ctl_wid, c.sched.branch_ctl_mask, c.sched.branch_ctl_pc) = (1, w as u64, m, ((d.reconv + 1) << 2) & pc_mask);
+                    (
+                        c.sched.branch_ctl_valid,
+                        c.sched.branch_ctl_wid,
+                        c.sched.branch_ctl_mask,
+                        c.sched.branch_ctl_pc,
+                    ) = (1, w as u64, m, ((d.reconv + 1) << 2) & pc_mask);
                     c.pushed = Some(w);
                     if taken != 0 && fall != 0 {
-                        c.divergence = Some(Divergence { warp: w, mask: fall, pc: next, set_mask: taken, set_pc: target });
+                        c.divergence = Some(Divergence {
+                            warp: w,
+                            mask: fall,
+                            pc: next,
+                            set_mask: taken,
+                            set_pc: target,
+                        });
                         c.divergent = true;
                     } else {
                         set_warp(&mut c.sched, w, m, if taken != 0 { target } else { next });
@@ -428,13 +471,19 @@ impl SimtCoreModel {
             };
             c.oc.out_ready[1] = lds_ready;
             if lds_ready {
-                c.lds_new = Some(LdsTag { load: kind(d.kind) == Kind::Ld, warp: out1.inst.warp, rd: d.rd as usize, mask: out1.inst.mask });
+                c.lds_new = Some(LdsTag {
+                    load: kind(d.kind) == Kind::Ld,
+                    warp: out1.inst.warp,
+                    rd: d.rd as usize,
+                    mask: out1.inst.mask,
+                });
             }
         }
         c.lds_ready = lds_ready;
         // Write-back releases its register.
         if let Some(wb) = c.oc.wb {
-            (c.sb.release_valid, c.sb.release_warp, c.sb.release_reg) = (1, wb.warp as u64, wb.reg as u64);
+            (c.sb.release_valid, c.sb.release_warp, c.sb.release_reg) =
+                (1, wb.warp as u64, wb.reg as u64);
         }
         // Issue.
         c.heads = io.head_valid;
@@ -445,7 +494,8 @@ impl SimtCoreModel {
             let head = IBufferOut::from_words(&self.ibuf.outputs(&c.ibuf.to_words()));
             let d = DecoderModel::decode(head.head_inst as u32);
             let k = kind(d.kind);
-            (c.sb.check_warp, c.sb.check_src0, c.sb.check_src1, c.sb.check_src_valid) = (w as u64, d.ra, d.rb, d.src_valid);
+            (c.sb.check_warp, c.sb.check_src0, c.sb.check_src1, c.sb.check_src_valid) =
+                (w as u64, d.ra, d.rb, d.src_valid);
             (c.sb.check_dst, c.sb.check_dst_valid) = (d.rd, d.rd_valid);
             let hazard = ScoreboardOut::from_words(&self.sb.outputs(&c.sb.to_words())).hazard == 1;
             let unit = match k {
@@ -453,7 +503,15 @@ impl SimtCoreModel {
                 Kind::St | Kind::Ld => Some(1),
                 _ => None,
             };
-            let inst = Inst { warp: w, unit: unit.unwrap_or(0), tag: head.head_inst, dst: d.rd as usize, mask: self.wmask[w], src_valid: d.src_valid as u8, src: [d.ra as usize, d.rb as usize, 0] };
+            let inst = Inst {
+                warp: w,
+                unit: unit.unwrap_or(0),
+                tag: head.head_inst,
+                dst: d.rd as usize,
+                mask: self.wmask[w],
+                src_valid: d.src_valid as u8,
+                src: [d.ra as usize, d.rb as usize, 0],
+            };
             c.oc.ports[0].1 = inst;
             let oc_ready = self.oc.decide(&c.oc).in_ready[0];
             let blocked = match k {
@@ -470,21 +528,34 @@ impl SimtCoreModel {
                 if matches!(k, Kind::Branch | Kind::Bany) {
                     c.branch_issue = Some((w, head.head_pc));
                 }
-                (c.sb.reserve_valid, c.sb.reserve_warp, c.sb.reserve_reg) = (d.rd_valid, w as u64, d.rd);
+                (c.sb.reserve_valid, c.sb.reserve_warp, c.sb.reserve_reg) =
+                    (d.rd_valid, w as u64, d.rd);
                 match k {
-                    Kind::Alu | Kind::Branch | Kind::Bany | Kind::St | Kind::Ld => c.oc.ports[0].0 = true,
-                    Kind::Exit => (c.sched.end_ctl_valid, c.sched.end_ctl_wid, c.ended) = (1, w as u64, Some(w)),
+                    Kind::Alu | Kind::Branch | Kind::Bany | Kind::St | Kind::Ld => {
+                        c.oc.ports[0].0 = true
+                    }
+                    Kind::Exit => {
+                        (c.sched.end_ctl_valid, c.sched.end_ctl_wid, c.ended) =
+                            (1, w as u64, Some(w))
+                    }
                     Kind::Join => {
                         c.sched.warp_pop_valid = 1;
                         c.popped = Some(w);
                         let top = self.sched.outputs_for(&c.sched);
                         if top.stack_empty >> w & 1 == 1 {
-                            set_warp(&mut c.sched, w, self.wmask[w], ((head.head_pc + 1) << 2) & pc_mask);
+                            set_warp(
+                                &mut c.sched,
+                                w,
+                                self.wmask[w],
+                                ((head.head_pc + 1) << 2) & pc_mask,
+                            );
                         } else {
                             set_warp(&mut c.sched, w, top.pop_data_mask, top.pop_data_pc);
                         }
                     }
-                    Kind::Jmp => set_warp(&mut c.sched, w, self.wmask[w], (d.target << 2) & pc_mask),
+                    Kind::Jmp => {
+                        set_warp(&mut c.sched, w, self.wmask[w], (d.target << 2) & pc_mask)
+                    }
                     Kind::Nop => {}
                 }
             }
@@ -516,7 +587,15 @@ impl SimtCoreModel {
         self.lds.step(&lds_in);
         if reset {
             let fresh = SimtCoreModel::new(p, &[], &[]);
-            *self = SimtCoreModel { imem: std::mem::take(&mut self.imem), sched: self.sched.clone(), ibuf: self.ibuf.clone(), sb: self.sb.clone(), oc: self.oc.clone(), lds: self.lds.clone(), ..fresh };
+            *self = SimtCoreModel {
+                imem: std::mem::take(&mut self.imem),
+                sched: self.sched.clone(),
+                ibuf: self.ibuf.clone(),
+                sb: self.sb.clone(),
+                oc: self.oc.clone(),
+                lds: self.lds.clone(),
+                ..fresh
+            };
             return;
         }
         self.rr.step_with(false, c.heads, c.candidate.is_some());
@@ -613,7 +692,18 @@ impl CycleModel for SimtCoreModel {
         o.extend([c.oc.wb.is_some() as u64, wb.warp as u64, wb.reg as u64, wb.mask]);
         o.extend((0..p.threads).map(|l| wb.data >> (l * p.lane_bits) & mask(p.lane_bits)));
         let k = self.counters;
-        o.extend([k.cycles, k.issued, k.scoreboard_stalls, k.structural_stalls, k.bank_stalls, k.lds_conflict_cycles, k.divergent_branches].map(|v| v & mask(32)));
+        o.extend(
+            [
+                k.cycles,
+                k.issued,
+                k.scoreboard_stalls,
+                k.structural_stalls,
+                k.bank_stalls,
+                k.lds_conflict_cycles,
+                k.divergent_branches,
+            ]
+            .map(|v| v & mask(32)),
+        );
         o.push(k.stack_high_water);
         o.push(self.error_bits());
         o

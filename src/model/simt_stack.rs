@@ -37,7 +37,13 @@ impl SimtStackModel {
         Self::with_empty_top(depth, EmptyTop::SlotZero)
     }
     pub fn with_empty_top(depth: usize, empty_top: EmptyTop) -> Self {
-        SimtStackModel { slots: vec![Entry::default(); depth], sp: 0, overflow: false, underflow: false, empty_top }
+        SimtStackModel {
+            slots: vec![Entry::default(); depth],
+            sp: 0,
+            overflow: false,
+            underflow: false,
+            empty_top,
+        }
     }
     pub fn depth(&self) -> usize {
         self.slots.len()

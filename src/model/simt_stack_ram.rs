@@ -43,7 +43,9 @@ impl SimtStackRamModel {
 impl CycleModel for SimtStackRamModel {
     fn outputs(&self, inputs: &[u64]) -> Vec<u64> {
         let top = match self.top_storage {
-            TopStorage::Registers => self.stacks[StackRamIn::from_words(inputs).top_wid as usize].top(),
+            TopStorage::Registers => {
+                self.stacks[StackRamIn::from_words(inputs).top_wid as usize].top()
+            }
             TopStorage::Ram => self.shown_top,
         };
         let in_registers = self.top_storage == TopStorage::Registers;

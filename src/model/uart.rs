@@ -60,7 +60,14 @@ pub struct UartRxModel {
 
 impl UartRxModel {
     pub fn new(clocks_per_bit: usize) -> Self {
-        Self { clocks_per_bit, delayed: [true, true], frame: None, shift: 0, valid: false, err_frame: false }
+        Self {
+            clocks_per_bit,
+            delayed: [true, true],
+            frame: None,
+            shift: 0,
+            valid: false,
+            err_frame: false,
+        }
     }
 }
 

@@ -81,7 +81,10 @@ impl WarpSchedulerModel {
             params,
             mode,
             warps: vec![Warp::default(); params.warps],
-            stacks: vec![SimtStackModel::with_empty_top(params.stack_depth, mode.empty_top()); params.warps],
+            stacks: vec![
+                SimtStackModel::with_empty_top(params.stack_depth, mode.empty_top());
+                params.warps
+            ],
             rr: RoundRobinModel::new(params.warps),
             err_end_idle: 0,
             err_branch_idle: 0,
@@ -120,7 +123,8 @@ impl WarpSchedulerModel {
         let fetch = self.fetch_choice();
         // Registered mode: the top of the staged pop's warp (the stacks read it from their RAM
         // while the pop waits in the stage).
-        let pop_wid = if self.mode.registered() { self.stage.inputs.warp_pop_wid } else { i.warp_pop_wid };
+        let pop_wid =
+            if self.mode.registered() { self.stage.inputs.warp_pop_wid } else { i.warp_pop_wid };
         let top = self.stacks[pop_wid as usize].top();
         SchedOut {
             warp_cmd_ready: self.command_target().is_some() as u64,
@@ -155,7 +159,8 @@ impl WarpSchedulerModel {
             return self.act(i, cmd);
         }
         let offered = Staged { inputs: *i, cmd };
-        let acting = SchedIn { reset: i.reset, inst_fetch_ready: i.inst_fetch_ready, ..self.stage.inputs };
+        let acting =
+            SchedIn { reset: i.reset, inst_fetch_ready: i.inst_fetch_ready, ..self.stage.inputs };
         self.act(&acting, self.stage.cmd);
         self.stage = if i.reset == 1 { Staged::default() } else { offered };
     }
@@ -188,13 +193,17 @@ impl WarpSchedulerModel {
             return;
         }
         // Misuse flags (both modes), from the state before the edge.
-        let flag = |hit: Option<usize>, extra: bool| hit.filter(|&w| old[w].idle && extra).map_or(0, |w| 1u64 << w);
+        let flag = |hit: Option<usize>, extra: bool| {
+            hit.filter(|&w| old[w].idle && extra).map_or(0, |w| 1u64 << w)
+        };
         self.err_end_idle |= flag(end, true);
         self.err_branch_idle |= flag(branch, true);
         self.err_pop_idle |= flag(pop, true);
         self.err_ctl_idle |= flag(ctl, i.warp_ctl_active == 1) | flag(set, true);
         // Warp set, in both modes: after control, fetch and pop; dropped on an idle warp.
-        let set_to = set.filter(|&s| !old[s].idle).map(|s| (s, Warp { idle: false, active: true, pc: i.warp_set_pc, mask: i.warp_set_mask }));
+        let set_to = set.filter(|&s| !old[s].idle).map(|s| {
+            (s, Warp { idle: false, active: true, pc: i.warp_set_pc, mask: i.warp_set_mask })
+        });
 
         let mut push = vec![false; p.warps];
         let mut popped = vec![false; p.warps];
@@ -303,7 +312,9 @@ pub struct SeedWarpSchedulerModel {
 
 impl SeedWarpSchedulerModel {
     pub fn new(params: SchedulerParams) -> Self {
-        SeedWarpSchedulerModel { core: WarpSchedulerModel::new(params, SchedulerMode::SeedCompatible) }
+        SeedWarpSchedulerModel {
+            core: WarpSchedulerModel::new(params, SchedulerMode::SeedCompatible),
+        }
     }
     /// The core's inputs for the seed's: `branch_ctl_data` is `{mask, pc}`.
     pub fn core_inputs(&self, s: &SeedIn) -> SchedIn {

@@ -67,7 +67,13 @@ pub struct CollectorEnv {
 }
 
 impl CollectorEnv {
-    pub fn new(c: CollectorParams, warps: usize, threads: usize, regs_used: usize, drain_from: usize) -> Self {
+    pub fn new(
+        c: CollectorParams,
+        warps: usize,
+        threads: usize,
+        regs_used: usize,
+        drain_from: usize,
+    ) -> Self {
         CollectorEnv {
             c,
             warps,
@@ -117,9 +123,19 @@ impl CollectorEnv {
     }
 
     /// This cycle's inputs; updates the environment with what the handshakes do.
-    pub fn next_inputs(&mut self, rng: &mut Rng, model: &OperandCollectorModel, cycle: usize) -> Vec<u64> {
+    pub fn next_inputs(
+        &mut self,
+        rng: &mut Rng,
+        model: &OperandCollectorModel,
+        cycle: usize,
+    ) -> Vec<u64> {
         if cycle == 0 {
-            let idle = OcInputs { reset: true, ports: vec![(false, Inst::default()); self.c.in_ports], out_ready: vec![false; self.c.unit_types], wb: None };
+            let idle = OcInputs {
+                reset: true,
+                ports: vec![(false, Inst::default()); self.c.in_ports],
+                out_ready: vec![false; self.c.unit_types],
+                wb: None,
+            };
             return model.encode(&idle);
         }
         // Offers on idle ports.
@@ -131,7 +147,9 @@ impl CollectorEnv {
             if self.offering[w] {
                 continue;
             }
-            let (Some((mut inst, writes)), Some(tag)) = (self.draw(rng, w), self.free_tag()) else { continue };
+            let (Some((mut inst, writes)), Some(tag)) = (self.draw(rng, w), self.free_tag()) else {
+                continue;
+            };
             inst.tag = tag;
             self.next_tag = tag + 1;
             if writes {
@@ -143,7 +161,11 @@ impl CollectorEnv {
         let wb = self.exec.front().filter(|(at, _)| *at <= cycle).map(|(_, wb)| *wb);
         let i = OcInputs {
             reset: false,
-            ports: self.offer.iter().map(|o| o.map_or((false, Inst::default()), |(inst, _)| (true, inst))).collect(),
+            ports: self
+                .offer
+                .iter()
+                .map(|o| o.map_or((false, Inst::default()), |(inst, _)| (true, inst)))
+                .collect(),
             out_ready: (0..self.c.unit_types).map(|_| rng.chance(70)).collect(),
             wb,
         };
@@ -153,7 +175,13 @@ impl CollectorEnv {
         // Inputs taken at this edge: their operands are the shadow values now.
         for (port, &ready) in out.iter().enumerate().take(p) {
             if let (Some((inst, writes)), true) = (self.offer[port], ready == 1) {
-                let expected = std::array::from_fn(|s| if inst.src_valid >> s & 1 == 1 { self.shadow[inst.warp][inst.src[s]] } else { 0 });
+                let expected = std::array::from_fn(|s| {
+                    if inst.src_valid >> s & 1 == 1 {
+                        self.shadow[inst.warp][inst.src[s]]
+                    } else {
+                        0
+                    }
+                });
                 self.in_flight.insert(inst.tag, InFlight { inst, writes, expected });
                 self.offering[inst.warp] = false;
                 self.offer[port] = None;
@@ -169,7 +197,8 @@ impl CollectorEnv {
                     self.fail(format!("cycle {cycle}: output {j} carries tag {tag}, which is not in flight (duplicated or invented)"));
                     continue;
                 };
-                let got_fields = (col(1, j) as usize, col(3, j) as usize, col(4, j), col(5, j) as u8);
+                let got_fields =
+                    (col(1, j) as usize, col(3, j) as usize, col(4, j), col(5, j) as u8);
                 let want_fields = (f.inst.warp, f.inst.dst, f.inst.mask, f.inst.src_valid);
                 if got_fields != want_fields {
                     self.fail(format!("cycle {cycle}: tag {tag} left with (warp, dst, mask, src_valid) {got_fields:?}, issued as {want_fields:?}"));
@@ -177,7 +206,9 @@ impl CollectorEnv {
                 let ops = [col(6, j), col(7, j), col(8, j)];
                 if ops != f.expected {
                     // Allowed only as the WAR hazard: the register now holds a younger value.
-                    let war = (0..3).all(|s| ops[s] == f.expected[s] || ops[s] == self.shadow[f.inst.warp][f.inst.src[s]]);
+                    let war = (0..3).all(|s| {
+                        ops[s] == f.expected[s] || ops[s] == self.shadow[f.inst.warp][f.inst.src[s]]
+                    });
                     if war {
                         self.stats.war_hazards += 1;
                     } else {
@@ -190,11 +221,16 @@ impl CollectorEnv {
                     let lb = self.c.lane_bits;
                     let data = (0..lanes).fold(0u64, |v, l| {
                         let lane = |x: u64| (x >> (l * lb)) & mask(lb);
-                        let r = (lane(ops[0]) + (lane(ops[1]) ^ lane(ops[2])) + f.inst.tag + l as u64) & mask(lb);
+                        let r =
+                            (lane(ops[0]) + (lane(ops[1]) ^ lane(ops[2])) + f.inst.tag + l as u64)
+                                & mask(lb);
                         v | r << (l * lb)
                     });
                     let at = cycle + 1 + rng.below(6) as usize;
-                    self.exec.push_back((at, WriteBack { warp: f.inst.warp, reg: f.inst.dst, mask: f.inst.mask, data }));
+                    self.exec.push_back((
+                        at,
+                        WriteBack { warp: f.inst.warp, reg: f.inst.dst, mask: f.inst.mask, data },
+                    ));
                     self.exec.make_contiguous().sort_by_key(|(at, _)| *at);
                 }
             }
@@ -204,7 +240,9 @@ impl CollectorEnv {
             self.exec.pop_front();
             let lb = self.c.lane_bits;
             let old = self.shadow[wb.warp][wb.reg];
-            let lanes_mask = (0..self.threads).filter(|l| wb.mask >> l & 1 == 1).fold(0u64, |m, l| m | mask(lb) << (l * lb));
+            let lanes_mask = (0..self.threads)
+                .filter(|l| wb.mask >> l & 1 == 1)
+                .fold(0u64, |m, l| m | mask(lb) << (l * lb));
             self.shadow[wb.warp][wb.reg] = (old & !lanes_mask) | (wb.data & lanes_mask);
             self.pending[wb.warp][wb.reg] = false;
             self.stats.write_backs += 1;
@@ -217,7 +255,10 @@ impl CollectorEnv {
         if let Some(e) = &self.error {
             bail!("{e}");
         }
-        if !self.in_flight.is_empty() || !self.exec.is_empty() || self.offer.iter().any(Option::is_some) {
+        if !self.in_flight.is_empty()
+            || !self.exec.is_empty()
+            || self.offer.iter().any(Option::is_some)
+        {
             bail!(
                 "after draining, {} instructions are still in the collector, {} write-backs pending, {} offers not taken",
                 self.in_flight.len(),

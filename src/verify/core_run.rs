@@ -17,7 +17,12 @@ use std::path::Path;
 
 /// The core's counters after running `program` with the local data share holding `lds` from
 /// word 0, or an error naming the first difference from the interpreter.
-pub fn run_and_compare(params: CoreParams, program: &[Inst], lds: &[u32], max_cycles: u64) -> Result<CoreCounters> {
+pub fn run_and_compare(
+    params: CoreParams,
+    program: &[Inst],
+    lds: &[u32],
+    max_cycles: u64,
+) -> Result<CoreCounters> {
     let m = interpret(params, program, lds, max_cycles)?;
     let words: Vec<u32> = program.iter().map(|i| i.encode()).collect();
     let mut core = SimtCoreModel::new(params, &words, lds);
@@ -29,18 +34,41 @@ pub fn run_and_compare(params: CoreParams, program: &[Inst], lds: &[u32], max_cy
 /// As [`run_and_compare`], on the rust-hdl core too: the program is written through its
 /// instruction-memory port, started, and run to the end, every output of the rust-hdl core
 /// equal to the model's on every cycle; with `vcd`, the rust-hdl run's waveform is written there.
-pub fn run_rust_hdl(preset: &str, params: CoreParams, program: &[Inst], lds: &[u32], max_cycles: u64, vcd: Option<&Path>) -> Result<CoreCounters> {
+pub fn run_rust_hdl(
+    preset: &str,
+    params: CoreParams,
+    program: &[Inst],
+    lds: &[u32],
+    max_cycles: u64,
+    vcd: Option<&Path>,
+) -> Result<CoreCounters> {
     run_core(preset, params, program, lds, max_cycles, vcd, None)
 }
 
 /// As [`run_rust_hdl`], and then the exported Verilog of that core (its local data share holding
 /// `lds`) replays the run under `sim` in `workdir`, every output equal to the rust-hdl core's on
 /// every cycle (the write-backs among them, so every register it writes).
-pub fn run_verilog(preset: &str, params: CoreParams, program: &[Inst], lds: &[u32], max_cycles: u64, sim: Simulator, workdir: &Path) -> Result<CoreCounters> {
+pub fn run_verilog(
+    preset: &str,
+    params: CoreParams,
+    program: &[Inst],
+    lds: &[u32],
+    max_cycles: u64,
+    sim: Simulator,
+    workdir: &Path,
+) -> Result<CoreCounters> {
     run_core(preset, params, program, lds, max_cycles, None, Some((sim, workdir)))
 }
 
-fn run_core(preset: &str, params: CoreParams, program: &[Inst], lds: &[u32], max_cycles: u64, vcd: Option<&Path>, verilog: Option<(Simulator, &Path)>) -> Result<CoreCounters> {
+fn run_core(
+    preset: &str,
+    params: CoreParams,
+    program: &[Inst],
+    lds: &[u32],
+    max_cycles: u64,
+    vcd: Option<&Path>,
+    verilog: Option<(Simulator, &Path)>,
+) -> Result<CoreCounters> {
     use crate::blocks::simt_core::{SimtCoreCu, SimtCoreTiny};
     use crate::model::simt_core::CoreIn;
     use crate::verify::PortStruct;
@@ -65,7 +93,15 @@ fn run_core(preset: &str, params: CoreParams, program: &[Inst], lds: &[u32], max
     apply(CoreIn { reset: 1, ..Default::default() }, &mut probe);
     for words in programs.iter().map(|p| p.iter().map(|i| i.encode()).collect::<Vec<u32>>()) {
         for (a, &w) in words.iter().enumerate() {
-            apply(CoreIn { imem_write_valid: 1, imem_write_addr: a as u64, imem_write_data: w as u64, ..Default::default() }, &mut probe);
+            apply(
+                CoreIn {
+                    imem_write_valid: 1,
+                    imem_write_addr: a as u64,
+                    imem_write_data: w as u64,
+                    ..Default::default()
+                },
+                &mut probe,
+            );
         }
         apply(CoreIn { start: 1, ..Default::default() }, &mut probe);
         let mut n = 0;
@@ -78,7 +114,14 @@ fn run_core(preset: &str, params: CoreParams, program: &[Inst], lds: &[u32], max
         }
     }
     let inputs = |c: usize| schedule[c].clone();
-    let run = Lockstep { name: format!("simt_core_{preset}_run"), params, lds, cycles: schedule.len(), vcd, verilog };
+    let run = Lockstep {
+        name: format!("simt_core_{preset}_run"),
+        params,
+        lds,
+        cycles: schedule.len(),
+        vcd,
+        verilog,
+    };
     let model = match preset {
         "cu" => run.go(|| SimtCoreCu::with_lds(params, lds), &inputs)?,
         "tiny" => run.go(|| SimtCoreTiny::with_lds(params, lds), &inputs)?,
@@ -99,9 +142,15 @@ pub fn dump_program(params: CoreParams) -> Result<Vec<Inst>> {
     let threads = params.warps * params.threads;
     let words = crate::isa::LDS_BANKS * params.lds_rows;
     if words > 1 << params.lane_bits.min(16) {
-        bail!("the local data share's {words} words are not all addressable with {}-bit values", params.lane_bits);
+        bail!(
+            "the local data share's {words} words are not all addressable with {}-bit values",
+            params.lane_bits
+        );
     }
-    let mut text = format!("warp r1\nshli r1, r1, {}\nlane r2\nadd r1, r1, r2\nli r4, {threads}\n", crate::params::clog2(params.threads));
+    let mut text = format!(
+        "warp r1\nshli r1, r1, {}\nlane r2\nadd r1, r1, r2\nli r4, {threads}\n",
+        crate::params::clog2(params.threads)
+    );
     for _ in 0..words.div_ceil(threads) {
         text += "ld r3, r1\nadd r1, r1, r4\n";
     }
@@ -121,27 +170,49 @@ struct Lockstep<'a> {
 
 impl Lockstep<'_> {
     /// The model after the run.
-    fn go<D: Dut>(&self, make: impl Fn() -> Result<D>, inputs: &dyn Fn(usize) -> Vec<u64>) -> Result<SimtCoreModel> {
+    fn go<D: Dut>(
+        &self,
+        make: impl Fn() -> Result<D>,
+        inputs: &dyn Fn(usize) -> Vec<u64>,
+    ) -> Result<SimtCoreModel> {
         let mut model = SimtCoreModel::new(self.params, &[], self.lds);
         make()?;
-        let rec = run_differential(&self.name, || make().expect("built once above"), &mut model, 0, self.cycles, |_, _, c| inputs(c))?;
+        let rec = run_differential(
+            &self.name,
+            || make().expect("built once above"),
+            &mut model,
+            0,
+            self.cycles,
+            |_, _, c| inputs(c),
+        )?;
         if let Some(path) = self.vcd {
             write_vcd(make()?, &rec.inputs, 0, path)?;
         }
         if let Some((sim, dir)) = self.verilog {
             let mut core = make()?;
             core.connect_all();
-            std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
             let file = dir.join("simt_core.v");
-            let text = crate::export::export_module(&core, "simt_core", "// The SIMT core with a kernel's local data share (simt-rtl core_run)\n")?;
-            std::fs::write(&file, text).with_context(|| format!("cannot write {}", file.display()))?;
+            let text = crate::export::export_module(
+                &core,
+                "simt_core",
+                "// The SIMT core with a kernel's local data share (simt-rtl core_run)\n",
+            )?;
+            std::fs::write(&file, text)
+                .with_context(|| format!("cannot write {}", file.display()))?;
             check_against_rust(sim, &VerilogDut::of(&core, "simt_core", file), &rec, dir)?;
         }
         Ok(model)
     }
 }
 
-fn interpret(params: CoreParams, program: &[Inst], lds: &[u32], max_cycles: u64) -> Result<Machine> {
+fn interpret(
+    params: CoreParams,
+    program: &[Inst],
+    lds: &[u32],
+    max_cycles: u64,
+) -> Result<Machine> {
     params.validate()?;
     if program.len() > params.imem_words {
         bail!("the program has {} instructions: the core's instruction memory holds {} (`imem_words`)", program.len(), params.imem_words);
@@ -161,7 +232,13 @@ fn compare(m: &Machine, core: &SimtCoreModel, counters: &CoreCounters) -> Result
     let regs = core.regs();
     if let Some(k) = (0..regs.len()).find(|&k| regs[k] != m.regs[k]) {
         let (thread, r) = (k / crate::isa::REGISTERS, k % crate::isa::REGISTERS);
-        bail!("warp {} lane {} r{r}: the core left {}, the interpreter {}", thread / params.threads, thread % params.threads, regs[k], m.regs[k]);
+        bail!(
+            "warp {} lane {} r{r}: the core left {}, the interpreter {}",
+            thread / params.threads,
+            thread % params.threads,
+            regs[k],
+            m.regs[k]
+        );
     }
     let pairs = [
         ("instructions", counters.issued, m.counters.instructions),

@@ -131,7 +131,9 @@ where
                 Ok(()) => format!("VCD of cycles {from}..={cycle}: {}", path.display()),
                 Err(e) => format!("no VCD: {e:#}"),
             };
-            return Err(anyhow!("{name}: block and model differ at cycle {cycle} (seed {seed}): {diff}. {vcd}"));
+            return Err(anyhow!(
+                "{name}: block and model differ at cycle {cycle} (seed {seed}): {diff}. {vcd}"
+            ));
         }
         model.step(&rec.inputs[cycle]);
         rec.outputs.push(got);

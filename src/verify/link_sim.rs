@@ -31,7 +31,14 @@ impl SimBoard {
         let mut dut = Box::new(CoreBoard::new(clocks_per_bit, lds)?);
         prepare(dut.as_mut())?;
         let trace = trace.then(Default::default);
-        let mut b = Self { dut, clocks_per_bit, cycle: 0, decoder: UartRxModel::new(clocks_per_bit), received: Default::default(), trace };
+        let mut b = Self {
+            dut,
+            clocks_per_bit,
+            cycle: 0,
+            decoder: UartRxModel::new(clocks_per_bit),
+            received: Default::default(),
+            trace,
+        };
         for _ in 0..20 {
             b.tick(true, true)?;
         }
@@ -73,7 +80,11 @@ impl Serial for SimBoard {
         let limit = self.cycle + (n + 2) * 12 * self.clocks_per_bit;
         while self.received.len() < n {
             if self.cycle > limit {
-                bail!("the board did not answer: {} of {n} bytes by cycle {}", self.received.len(), self.cycle);
+                bail!(
+                    "the board did not answer: {} of {n} bytes by cycle {}",
+                    self.received.len(),
+                    self.cycle
+                );
             }
             self.tick(true, true)?;
         }

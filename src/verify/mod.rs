@@ -9,8 +9,8 @@
 pub mod collector_env;
 pub mod core_run;
 pub mod differential;
-pub mod link_sim;
 pub mod dut;
+pub mod link_sim;
 pub mod programs;
 pub mod rng;
 pub mod soak;

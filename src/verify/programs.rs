@@ -58,7 +58,6 @@ const LOAD_ADDR: u8 = 15;
 /// First word loads read; stores stay below it.
 pub const LOAD_BASE: u32 = 128;
 
-
 /// A random program of `size` statements after a prologue that gives every free register a
 /// lane- and warp-dependent value, its nesting fitting a stack of `stack_depth`.
 pub fn random_program(rng: &mut Rng, size: usize, stack_depth: usize) -> Vec<Stmt> {
@@ -89,18 +88,30 @@ fn block(rng: &mut Rng, budget: &mut usize, levels: usize, loops: u8, stride: u8
         let roll = rng.below(100);
         out.push(match roll {
             _ if levels > 0 && roll < 12 => {
-                let (then, other) = (block(rng, budget, levels - 1, loops, stride), block(rng, budget, levels - 1, loops, stride));
+                let (then, other) = (
+                    block(rng, budget, levels - 1, loops, stride),
+                    block(rng, budget, levels - 1, loops, stride),
+                );
                 Stmt::If { if_zero: rng.chance(50), reg: reg(rng), then, other }
             }
-            _ if levels > 0 && loops < 3 && roll < 20 => {
-                Stmt::Loop { counter: 12 + loops, src: reg(rng), body: block(rng, budget, levels - 1, loops + 1, stride) }
+            _ if levels > 0 && loops < 3 && roll < 20 => Stmt::Loop {
+                counter: 12 + loops,
+                src: reg(rng),
+                body: block(rng, budget, levels - 1, loops + 1, stride),
+            },
+            _ if roll < 28 => {
+                Stmt::St { reg: reg(rng), index: rng.below(stride as u64) as u8, stride }
             }
-            _ if roll < 28 => Stmt::St { reg: reg(rng), index: rng.below(stride as u64) as u8, stride },
             _ if roll < 36 => Stmt::Ld { rd: reg(rng), ra: reg(rng) },
             _ if roll < 42 => Stmt::Li(reg(rng), rng.below(1 << 14) as i32 - (1 << 13)),
             _ if roll < 46 => Stmt::Lane(reg(rng)),
             _ if roll < 50 => Stmt::Warp(reg(rng)),
-            _ if roll < 70 => Stmt::Imm(ImmOp::ALL[rng.below(4) as usize], reg(rng), reg(rng), rng.below(64) as i32 - 32),
+            _ if roll < 70 => Stmt::Imm(
+                ImmOp::ALL[rng.below(4) as usize],
+                reg(rng),
+                reg(rng),
+                rng.below(64) as i32 - 32,
+            ),
             _ => Stmt::Alu(AluOp::ALL[rng.below(9) as usize], reg(rng), reg(rng), reg(rng)),
         });
     }
@@ -120,7 +131,9 @@ fn emit(stmts: &[Stmt], out: &mut String, labels: &mut usize) {
     for s in stmts {
         let _ = match s {
             Stmt::Alu(op, rd, ra, rb) => writeln!(out, "        {} r{rd}, r{ra}, r{rb}", op.name()),
-            Stmt::Imm(op, rd, ra, imm) => writeln!(out, "        {} r{rd}, r{ra}, {imm}", op.name()),
+            Stmt::Imm(op, rd, ra, imm) => {
+                writeln!(out, "        {} r{rd}, r{ra}, {imm}", op.name())
+            }
             Stmt::Li(rd, imm) => writeln!(out, "        li r{rd}, {imm}"),
             Stmt::Lane(rd) => writeln!(out, "        lane r{rd}"),
             Stmt::Warp(rd) => writeln!(out, "        warp r{rd}"),
@@ -128,7 +141,11 @@ fn emit(stmts: &[Stmt], out: &mut String, labels: &mut usize) {
                 // Taken lanes run `then` at the target; the others fall through into `other`.
                 *labels += 1;
                 let (t, j) = (*labels, *labels);
-                let _ = writeln!(out, "        {} r{reg}, then{t}, join{j}", if *if_zero { "bz" } else { "bnz" });
+                let _ = writeln!(
+                    out,
+                    "        {} r{reg}, then{t}, join{j}",
+                    if *if_zero { "bz" } else { "bnz" }
+                );
                 emit(other, out, labels);
                 let _ = writeln!(out, "        jmp join{j}\nthen{t}:");
                 emit(then, out, labels);
@@ -141,7 +158,9 @@ fn emit(stmts: &[Stmt], out: &mut String, labels: &mut usize) {
                 emit(body, out, labels);
                 writeln!(out, "        addi r{counter}, r{counter}, -1\nskip{skip}: join\n        bany r{counter}, top{top}")
             }
-            Stmt::St { reg, index, stride } => writeln!(out, "        st r{reg}, {index}, {stride}"),
+            Stmt::St { reg, index, stride } => {
+                writeln!(out, "        st r{reg}, {index}, {stride}")
+            }
             Stmt::Ld { rd, ra } => {
                 writeln!(out, "        andi r{LOAD_ADDR}, r{ra}, 127\n        addi r{LOAD_ADDR}, r{LOAD_ADDR}, {LOAD_BASE}\n        ld r{rd}, r{LOAD_ADDR}")
             }
@@ -159,7 +178,15 @@ pub fn scalar_result(program: &[Stmt], config: Config, lds: &[u32]) -> (Vec<u32>
         for l in 0..config.threads {
             let t = w * config.threads + l;
             let r = &mut regs[t * REGISTERS..(t + 1) * REGISTERS];
-            let mut thread = Thread { warp: w, lane: l, thread: t, vm, bits: config.lane_bits, regs: r, lds: &mut memory };
+            let mut thread = Thread {
+                warp: w,
+                lane: l,
+                thread: t,
+                vm,
+                bits: config.lane_bits,
+                regs: r,
+                lds: &mut memory,
+            };
             thread.run(program);
         }
     }
@@ -180,8 +207,15 @@ impl Thread<'_> {
     fn run(&mut self, stmts: &[Stmt]) {
         for s in stmts {
             match s {
-                Stmt::Alu(op, rd, ra, rb) => self.regs[*rd as usize] = alu(*op, self.regs[*ra as usize], self.regs[*rb as usize], self.bits) & self.vm,
-                Stmt::Imm(op, rd, ra, imm) => self.regs[*rd as usize] = imm_op(*op, self.regs[*ra as usize], *imm, self.bits) & self.vm,
+                Stmt::Alu(op, rd, ra, rb) => {
+                    self.regs[*rd as usize] =
+                        alu(*op, self.regs[*ra as usize], self.regs[*rb as usize], self.bits)
+                            & self.vm
+                }
+                Stmt::Imm(op, rd, ra, imm) => {
+                    self.regs[*rd as usize] =
+                        imm_op(*op, self.regs[*ra as usize], *imm, self.bits) & self.vm
+                }
                 Stmt::Li(rd, imm) => self.regs[*rd as usize] = *imm as u32 & self.vm,
                 Stmt::Lane(rd) => self.regs[*rd as usize] = self.lane as u32 & self.vm,
                 Stmt::Warp(rd) => self.regs[*rd as usize] = self.warp as u32 & self.vm,
@@ -202,7 +236,8 @@ impl Thread<'_> {
                 }
                 Stmt::St { reg, index, stride } => {
                     let words = self.lds.len();
-                    self.lds[st_address(self.thread, *index, *stride) % words] = self.regs[*reg as usize];
+                    self.lds[st_address(self.thread, *index, *stride) % words] =
+                        self.regs[*reg as usize];
                 }
                 Stmt::Ld { rd, ra } => {
                     let addr = ((self.regs[*ra as usize] & 127) + LOAD_BASE) & self.vm;

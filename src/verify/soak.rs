@@ -30,18 +30,29 @@ pub struct SoakRow {
 /// The exported modules of preset `B` named by `only` (all when `None`); an unknown name is an
 /// error listing the known ones.
 pub fn modules<B: PresetBlocks>(only: Option<&str>) -> Result<Vec<String>> {
-    let all: Vec<String> = crate::export::exported_blocks::<B>()?.into_iter().map(|b| b.module).collect();
+    let all: Vec<String> =
+        crate::export::exported_blocks::<B>()?.into_iter().map(|b| b.module).collect();
     match only {
         None => Ok(all),
         Some(name) if all.iter().any(|m| m == name) => Ok(vec![name.to_string()]),
-        Some(name) => bail!("--block `{name}` is not an exported block of preset `{}` (blocks: {})", B::PRESET.name, all.join(", ")),
+        Some(name) => bail!(
+            "--block `{name}` is not an exported block of preset `{}` (blocks: {})",
+            B::PRESET.name,
+            all.join(", ")
+        ),
     }
 }
 
 /// Soaks each of `modules` for `cycles` cycles from seed `seed` on `jobs` threads; `progress`
 /// gets a line whenever a segment ends. Stops at the first mismatch, with an error naming the
 /// block, the segment's seed and the cycle.
-pub fn soak<B: PresetBlocks>(modules: &[String], cycles: u64, seed: u64, jobs: usize, progress: &(dyn Fn(&str) + Sync)) -> Result<Vec<SoakRow>> {
+pub fn soak<B: PresetBlocks>(
+    modules: &[String],
+    cycles: u64,
+    seed: u64,
+    jobs: usize,
+    progress: &(dyn Fn(&str) + Sync),
+) -> Result<Vec<SoakRow>> {
     if cycles == 0 {
         bail!("--cycles must be at least 1");
     }
@@ -74,19 +85,33 @@ pub fn soak<B: PresetBlocks>(modules: &[String], cycles: u64, seed: u64, jobs: u
     Ok(rows.into_inner().unwrap().into_iter().flatten().collect())
 }
 
-fn soak_one<B: PresetBlocks>(module: &str, cycles: u64, seed: u64, progress: &(dyn Fn(&str) + Sync)) -> Result<SoakRow> {
+fn soak_one<B: PresetBlocks>(
+    module: &str,
+    cycles: u64,
+    seed: u64,
+    progress: &(dyn Fn(&str) + Sync),
+) -> Result<SoakRow> {
     let start = Instant::now();
     let (mut done, mut segment) = (0u64, 0u64);
     while done < cycles {
         let n = (cycles - done).min(SEGMENT);
         let s = seed.wrapping_add(segment);
-        suites::for_module::<B>(module, s, n as usize).with_context(|| format!("{module}: segment {segment} (seed {s}) of the soak"))?;
+        suites::for_module::<B>(module, s, n as usize)
+            .with_context(|| format!("{module}: segment {segment} (seed {s}) of the soak"))?;
         done += n;
         segment += 1;
         let secs = start.elapsed().as_secs_f64();
-        progress(&format!("{module}: {done} of {cycles} cycles compared, {secs:.0} s, {:.0} cycles/s", done as f64 / secs));
+        progress(&format!(
+            "{module}: {done} of {cycles} cycles compared, {secs:.0} s, {:.0} cycles/s",
+            done as f64 / secs
+        ));
     }
-    Ok(SoakRow { module: module.to_string(), cycles, segments: segment, secs: start.elapsed().as_secs_f64() })
+    Ok(SoakRow {
+        module: module.to_string(),
+        cycles,
+        segments: segment,
+        secs: start.elapsed().as_secs_f64(),
+    })
 }
 
 /// A Markdown table of the soak.
@@ -94,7 +119,14 @@ pub fn table(preset: &str, seed: u64, rows: &[SoakRow]) -> String {
     let mut t = format!("Soak of preset `{preset}` from seed {seed}: every output compared with the model on every cycle.\n\n");
     t += "| block | cycles compared | segments | seconds | cycles/s |\n|---|---:|---:|---:|---:|\n";
     for r in rows {
-        t += &format!("| {} | {} | {} | {:.1} | {:.0} |\n", r.module, r.cycles, r.segments, r.secs, r.cycles as f64 / r.secs);
+        t += &format!(
+            "| {} | {} | {} | {:.1} | {:.0} |\n",
+            r.module,
+            r.cycles,
+            r.segments,
+            r.secs,
+            r.cycles as f64 / r.secs
+        );
     }
     t
 }

@@ -33,7 +33,14 @@ pub struct SpeedRow {
 
 /// Measures each of `modules` of preset `B` over `cycles` cycles of its stimulus (seed `seed`),
 /// with the Verilog from `rtl/<preset>/` and working files in `work/<module>/`.
-pub fn measure<B: PresetBlocks>(modules: &[String], rtl: &Path, cycles: usize, seed: u64, work: &Path, progress: &dyn Fn(&str)) -> Result<Vec<SpeedRow>> {
+pub fn measure<B: PresetBlocks>(
+    modules: &[String],
+    rtl: &Path,
+    cycles: usize,
+    seed: u64,
+    work: &Path,
+    progress: &dyn Fn(&str),
+) -> Result<Vec<SpeedRow>> {
     if cycles == 0 {
         anyhow::bail!("--cycles must be at least 1");
     }
@@ -41,18 +48,40 @@ pub fn measure<B: PresetBlocks>(modules: &[String], rtl: &Path, cycles: usize, s
     let blocks = crate::export::exported_blocks::<B>()?;
     let mut rows = vec![];
     for module in modules {
-        let block = blocks.iter().find(|b| &b.module == module).with_context(|| format!("no exported block `{module}`"))?;
+        let block = blocks
+            .iter()
+            .find(|b| &b.module == module)
+            .with_context(|| format!("no exported block `{module}`"))?;
         let start = Instant::now();
         let rec = suites::for_module::<B>(module, seed, cycles)?;
         let rust_hdl = cycles as f64 / start.elapsed().as_secs_f64();
         let dut = block.verilog_dut(rtl, preset);
         let mut speeds = vec![];
         for sim in [Simulator::Iverilog, Simulator::Verilator] {
-            let (out, times) = simulate_verilog_timed(sim, &dut, &rec.inputs, &work.join(module).join(sim.name()))?;
-            compare_exact(&format!("{preset}/{module} under {}", sim.name()), &dut.outputs, &rec.outputs, &out)?;
-            speeds.push(SimSpeed { build_secs: times.build.as_secs_f64(), cycles_per_sec: cycles as f64 / times.run.as_secs_f64() });
+            let (out, times) = simulate_verilog_timed(
+                sim,
+                &dut,
+                &rec.inputs,
+                &work.join(module).join(sim.name()),
+            )?;
+            compare_exact(
+                &format!("{preset}/{module} under {}", sim.name()),
+                &dut.outputs,
+                &rec.outputs,
+                &out,
+            )?;
+            speeds.push(SimSpeed {
+                build_secs: times.build.as_secs_f64(),
+                cycles_per_sec: cycles as f64 / times.run.as_secs_f64(),
+            });
         }
-        let row = SpeedRow { module: module.clone(), cycles, rust_hdl, iverilog: speeds[0], verilator: speeds[1] };
+        let row = SpeedRow {
+            module: module.clone(),
+            cycles,
+            rust_hdl,
+            iverilog: speeds[0],
+            verilator: speeds[1],
+        };
         progress(&format!(
             "{module}: rust-hdl + model {:.0}, iverilog {:.0}, Verilator {:.0} cycles/s",
             row.rust_hdl, row.iverilog.cycles_per_sec, row.verilator.cycles_per_sec
@@ -73,7 +102,12 @@ pub fn table(preset: &str, rows: &[SpeedRow]) -> String {
     for r in rows {
         t += &format!(
             "| {} | {:.0} | {:.1} | {:.0} | {:.1} | {:.0} |\n",
-            r.module, r.rust_hdl, r.iverilog.build_secs, r.iverilog.cycles_per_sec, r.verilator.build_secs, r.verilator.cycles_per_sec
+            r.module,
+            r.rust_hdl,
+            r.iverilog.build_secs,
+            r.iverilog.cycles_per_sec,
+            r.verilator.build_secs,
+            r.verilator.cycles_per_sec
         );
     }
     t

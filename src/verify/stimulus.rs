@@ -23,7 +23,10 @@ pub fn requests(rng: &mut Rng, n: usize) -> u64 {
 }
 
 /// Stimulus for a SIMT stack: push-heavy, pop-heavy and balanced phases, rare clears and resets.
-pub fn stack_stimulus(threads: usize, pc_width: usize) -> impl FnMut(&mut Rng, &crate::model::SimtStackModel, usize) -> Vec<u64> {
+pub fn stack_stimulus(
+    threads: usize,
+    pc_width: usize,
+) -> impl FnMut(&mut Rng, &crate::model::SimtStackModel, usize) -> Vec<u64> {
     let mut push_rate = 50;
     move |rng, _model, cycle| {
         if cycle % PHASE == 0 {
@@ -44,7 +47,9 @@ pub fn stack_stimulus(threads: usize, pc_width: usize) -> impl FnMut(&mut Rng, &
 /// Stimulus for [`SimtStackRam`](crate::blocks::SimtStackRam): as for one stack, with at most
 /// one warp pushed and one popped per cycle (its contract), the same warp now and then, a clear
 /// of any warps, and any warp's top shown.
-pub fn stack_ram_stimulus(p: SchedulerParams) -> impl FnMut(&mut Rng, &crate::model::SimtStackRamModel, usize) -> Vec<u64> {
+pub fn stack_ram_stimulus(
+    p: SchedulerParams,
+) -> impl FnMut(&mut Rng, &crate::model::SimtStackRamModel, usize) -> Vec<u64> {
     let mut push_rate = 50;
     move |rng, _model, cycle| {
         if cycle % PHASE == 0 {
@@ -92,7 +97,10 @@ const PROFILES: [Profile; 4] = [
 
 /// Stimulus for the warp scheduler. With `allow_overflow` false, no push is aimed at a stack the
 /// model says is full (the seed's stack has no such check, so the seed comparison avoids it).
-pub fn scheduler_stimulus(p: SchedulerParams, allow_overflow: bool) -> impl FnMut(&mut Rng, &WarpSchedulerModel, usize) -> Vec<u64> {
+pub fn scheduler_stimulus(
+    p: SchedulerParams,
+    allow_overflow: bool,
+) -> impl FnMut(&mut Rng, &WarpSchedulerModel, usize) -> Vec<u64> {
     let mut prof = PROFILES[0];
     let ww = p.warp_id_width();
     move |rng, model, cycle| {
@@ -121,7 +129,10 @@ pub fn scheduler_stimulus(p: SchedulerParams, allow_overflow: bool) -> impl FnMu
             warp_set_mask: rng.bits(p.threads),
             inst_fetch_ready: rng.chance(prof.fetch) as u64,
         };
-        if !allow_overflow && i.branch_ctl_valid == 1 && model.stacks[i.branch_ctl_wid as usize].is_full() {
+        if !allow_overflow
+            && i.branch_ctl_valid == 1
+            && model.stacks[i.branch_ctl_wid as usize].is_full()
+        {
             i.branch_ctl_valid = 0;
         }
         i.to_words()
@@ -150,7 +161,10 @@ pub fn seed_inputs(i: &SchedIn, p: &SchedulerParams) -> SeedIn {
 }
 
 /// Stimulus for the seed-port scheduler (see [`scheduler_stimulus`]).
-pub fn seed_scheduler_stimulus(p: SchedulerParams, allow_overflow: bool) -> impl FnMut(&mut Rng, &SeedWarpSchedulerModel, usize) -> Vec<u64> {
+pub fn seed_scheduler_stimulus(
+    p: SchedulerParams,
+    allow_overflow: bool,
+) -> impl FnMut(&mut Rng, &SeedWarpSchedulerModel, usize) -> Vec<u64> {
     let mut inner = scheduler_stimulus(p, allow_overflow);
     move |rng, model, cycle| {
         let words = inner(rng, &model.core, cycle);
@@ -175,7 +189,10 @@ pub fn arbiter_stimulus(
             push_rate = [5, 30, 60, 90][rng.below(4) as usize];
             write_rate = [0, 30, 70][rng.below(3) as usize];
         }
-        let mut i = ArbiterInputs { reset: cycle == 0 || rng.chance(1) && rng.chance(10), ..Default::default() };
+        let mut i = ArbiterInputs {
+            reset: cycle == 0 || rng.chance(1) && rng.chance(10),
+            ..Default::default()
+        };
         let mut room: Vec<usize> = model.queues.iter().map(|q| model.depth - q.len()).collect();
         for _ in 0..model.lanes {
             if !rng.chance(push_rate) {
@@ -188,7 +205,11 @@ pub fn arbiter_stimulus(
                 continue;
             }
             room[bank] = room[bank].saturating_sub(1);
-            let op = Op { cu: rng.below(collectors as u64) as usize, slot: rng.below(3) as usize, row: rng.bits(row_bits) as usize };
+            let op = Op {
+                cu: rng.below(collectors as u64) as usize,
+                slot: rng.below(3) as usize,
+                row: rng.bits(row_bits) as usize,
+            };
             i.pushes.push((bank, op));
         }
         if rng.chance(write_rate) {
@@ -241,10 +262,20 @@ pub fn collector_stimulus(
             crowded = rng.chance(40);
         }
         let (writebacks, back_pressure) = (phase % 2 == 1, phase / 2 % 2 == 1);
-        let reg = |rng: &mut Rng| if crowded { rng.below(3) as usize } else { rng.below(c.regs_per_warp as u64) as usize };
+        let reg = |rng: &mut Rng| {
+            if crowded {
+                rng.below(3) as usize
+            } else {
+                rng.below(c.regs_per_warp as u64) as usize
+            }
+        };
         let ports = (0..c.in_ports)
             .map(|_| {
-                let unit = if rng.chance(1) && rng.chance(5) { rng.bits(unit_bits) as usize } else { rng.below(c.unit_types as u64) as usize };
+                let unit = if rng.chance(1) && rng.chance(5) {
+                    rng.bits(unit_bits) as usize
+                } else {
+                    rng.below(c.unit_types as u64) as usize
+                };
                 let inst = Inst {
                     warp: rng.below(warps as u64) as usize,
                     unit,
@@ -264,7 +295,11 @@ pub fn collector_stimulus(
             wb: (writebacks && rng.chance(50)).then(|| WriteBack {
                 warp: rng.below(warps as u64) as usize,
                 reg: reg(rng),
-                mask: if rng.chance(50) { crate::verify::rng::mask(threads) } else { rng.bits(threads) },
+                mask: if rng.chance(50) {
+                    crate::verify::rng::mask(threads)
+                } else {
+                    rng.bits(threads)
+                },
                 data: rng.bits(threads * c.lane_bits),
             }),
         };
@@ -322,7 +357,11 @@ pub fn lds_stimulus(
             write: rng.chance(40),
             mask,
             warp: rng.below(warps as u64),
-            index: if rng.chance(50) { rng.below(4) } else { rng.bits(crate::blocks::local_data_share::OFFSET_BITS) },
+            index: if rng.chance(50) {
+                rng.below(4)
+            } else {
+                rng.bits(crate::blocks::local_data_share::OFFSET_BITS)
+            },
             stride,
             addr,
             data: (0..lanes).map(|_| rng.bits(lane_bits)).collect(),
@@ -349,8 +388,19 @@ pub fn scoreboard_stimulus(
             issue_rate = [20, 60, 100][rng.below(3) as usize];
             wb_rate = [20, 60, 100][rng.below(3) as usize];
         }
-        let reg = |rng: &mut Rng| if crowded { rng.below(3.min(regs as u64)) } else { rng.below(regs as u64) };
-        let in_flight: Vec<(u64, u64)> = model.reg_table.iter().enumerate().flat_map(|(w, t)| t.iter().map(move |&r| (w as u64, r))).collect();
+        let reg = |rng: &mut Rng| {
+            if crowded {
+                rng.below(3.min(regs as u64))
+            } else {
+                rng.below(regs as u64)
+            }
+        };
+        let in_flight: Vec<(u64, u64)> = model
+            .reg_table
+            .iter()
+            .enumerate()
+            .flat_map(|(w, t)| t.iter().map(move |&r| (w as u64, r)))
+            .collect();
         let (release_warp, release_reg) = if !misuse && !in_flight.is_empty() {
             in_flight[rng.below(in_flight.len() as u64) as usize]
         } else {
@@ -371,16 +421,24 @@ pub fn scoreboard_stimulus(
             ..Default::default()
         };
         // Issue: reserve the checked instruction's destination when it may go.
-        let issue = rng.chance(issue_rate) && i.check_dst_valid == 1 && (misuse || !model.collides(&i));
+        let issue =
+            rng.chance(issue_rate) && i.check_dst_valid == 1 && (misuse || !model.collides(&i));
         i.reserve_valid = issue as u64;
-        (i.reserve_warp, i.reserve_reg) = if misuse && rng.chance(50) { (rng.below(warps as u64), reg(rng)) } else { (i.check_warp, i.check_dst) };
+        (i.reserve_warp, i.reserve_reg) = if misuse && rng.chance(50) {
+            (rng.below(warps as u64), reg(rng))
+        } else {
+            (i.check_warp, i.check_dst)
+        };
         i.to_words()
     }
 }
 
 /// Stimulus for the lane ALU: every op code (also the undefined ones, rarely), lanes random,
 /// zero, all ones, equal in `a` and `b`, and shift amounts across the lane width.
-pub fn alu_stimulus(lanes: usize, bits: usize) -> impl FnMut(&mut Rng, &crate::model::LaneAluModel, usize) -> Vec<u64> {
+pub fn alu_stimulus(
+    lanes: usize,
+    bits: usize,
+) -> impl FnMut(&mut Rng, &crate::model::LaneAluModel, usize) -> Vec<u64> {
     move |rng, _model, _cycle| {
         let lane = |rng: &mut Rng| match rng.below(6) {
             0 => 0,
@@ -388,9 +446,11 @@ pub fn alu_stimulus(lanes: usize, bits: usize) -> impl FnMut(&mut Rng, &crate::m
             2 => rng.below(bits as u64 + 2),
             _ => rng.bits(bits),
         };
-        let pack = |vals: Vec<u64>| vals.iter().enumerate().fold(0u64, |w, (l, v)| w | v << (l * bits));
+        let pack =
+            |vals: Vec<u64>| vals.iter().enumerate().fold(0u64, |w, (l, v)| w | v << (l * bits));
         let a: Vec<u64> = (0..lanes).map(|_| lane(rng)).collect();
-        let b: Vec<u64> = (0..lanes).map(|l| if rng.chance(20) { a[l] } else { lane(rng) }).collect();
+        let b: Vec<u64> =
+            (0..lanes).map(|l| if rng.chance(20) { a[l] } else { lane(rng) }).collect();
         let op = if rng.chance(5) { rng.bits(4) } else { rng.below(11) };
         vec![op, pack(a), pack(b)]
     }
@@ -399,7 +459,10 @@ pub fn alu_stimulus(lanes: usize, bits: usize) -> impl FnMut(&mut Rng, &crate::m
 /// Stimulus for the I-buffer: fetch fills warps that have space (in misuse phases, any warp),
 /// issue takes warps with an instruction (in misuse phases, any warp), flushes now and then;
 /// fill and issue rates vary by phase so buffers run full and empty. Rare resets.
-pub fn ibuffer_stimulus(warps: usize, pc_bits: usize) -> impl FnMut(&mut Rng, &crate::model::IBufferModel, usize) -> Vec<u64> {
+pub fn ibuffer_stimulus(
+    warps: usize,
+    pc_bits: usize,
+) -> impl FnMut(&mut Rng, &crate::model::IBufferModel, usize) -> Vec<u64> {
     use crate::model::ibuffer::{IBufferIn, SLOTS};
     let (mut fill_rate, mut issue_rate, mut misuse) = (50, 50, false);
     move |rng, model, cycle| {
@@ -460,7 +523,8 @@ pub fn core_stimulus(
                     let size = 10 + rng.below(30) as usize;
                     let program = super::programs::random_program(rng, size, params.stack_depth);
                     let text = super::programs::assembly(&program);
-                    let code = crate::isa::asm::assemble(&text).expect("generated programs assemble");
+                    let code =
+                        crate::isa::asm::assemble(&text).expect("generated programs assemble");
                     if code.len() <= params.imem_words {
                         break code.iter().map(|c| c.encode()).collect::<Vec<u32>>();
                     }
@@ -471,7 +535,8 @@ pub fn core_stimulus(
         match &mut phase {
             Phase::Load(words, k) => {
                 if rng.chance(80) {
-                    (i.imem_write_valid, i.imem_write_addr, i.imem_write_data) = (1, *k as u64, words[*k] as u64);
+                    (i.imem_write_valid, i.imem_write_addr, i.imem_write_data) =
+                        (1, *k as u64, words[*k] as u64);
                     *k += 1;
                     if *k == words.len() {
                         phase = Phase::Run(0);
@@ -497,9 +562,16 @@ pub fn core_stimulus(
                         let word = match rng.below(3) {
                             0 => rng.bits(32) as u32,
                             1 => crate::isa::Inst::Join.encode(),
-                            _ => crate::isa::Inst::Branch { if_zero: rng.chance(50), ra: rng.below(16) as u8, target: at as u16, reconv: at as u16 }.encode(),
+                            _ => crate::isa::Inst::Branch {
+                                if_zero: rng.chance(50),
+                                ra: rng.below(16) as u8,
+                                target: at as u16,
+                                reconv: at as u16,
+                            }
+                            .encode(),
                         };
-                        (i.imem_write_valid, i.imem_write_addr, i.imem_write_data) = (1, at, word as u64);
+                        (i.imem_write_valid, i.imem_write_addr, i.imem_write_data) =
+                            (1, at, word as u64);
                     }
                 }
                 if let Phase::Run(n) = &mut phase {

@@ -4,14 +4,19 @@
 
 use anyhow::{bail, Result};
 
-use super::stimulus::{requests, scheduler_stimulus, seed_scheduler_stimulus, stack_ram_stimulus, stack_stimulus};
 use super::rng::Rng;
+use super::stimulus::{
+    requests, scheduler_stimulus, seed_scheduler_stimulus, stack_ram_stimulus, stack_stimulus,
+};
 use super::{run_differential, Dut, PortStruct, Recorded};
 use crate::blocks::Order;
 use crate::model::priority_encoder::EncoderIn;
 use crate::model::round_robin::ArbiterIn;
 use crate::model::warp_scheduler::{SchedIn, SchedOut, SeedIn, SeedOut};
-use crate::model::{PriorityEncoderModel, RoundRobinModel, SeedWarpSchedulerModel, SimtStackModel, WarpSchedulerModel};
+use crate::model::{
+    PriorityEncoderModel, RoundRobinModel, SeedWarpSchedulerModel, SimtStackModel,
+    WarpSchedulerModel,
+};
 use crate::params::{EmptyTop, SchedulerMode, TopStorage};
 use crate::preset_blocks::PresetBlocks;
 
@@ -20,7 +25,11 @@ pub fn check_ports<D: Dut, I: PortStruct, O: PortStruct>(dut: &D) -> Result<()> 
     let ins: Vec<String> = dut.input_ports().into_iter().map(|p| p.name).collect();
     let outs: Vec<String> = dut.output_ports().into_iter().map(|p| p.name).collect();
     if ins != I::NAMES || outs != O::NAMES {
-        bail!("block ports {ins:?} -> {outs:?} differ from the model's {:?} -> {:?}", I::NAMES, O::NAMES);
+        bail!(
+            "block ports {ins:?} -> {outs:?} differ from the model's {:?} -> {:?}",
+            I::NAMES,
+            O::NAMES
+        );
     }
     Ok(())
 }
@@ -29,20 +38,40 @@ pub fn encoder<B: PresetBlocks>(order: Order, seed: u64, cycles: usize) -> Resul
     let n = B::PRESET.scheduler.warps;
     let mut model = PriorityEncoderModel { n, order };
     let name = format!("encoder_{}_{order:?}", B::PRESET.name);
-    run_differential(&name, || B::warp_encoder(order).unwrap(), &mut model, seed, cycles, |rng, _, _| {
-        EncoderIn { req: requests(rng, n) }.to_words()
-    })
+    run_differential(
+        &name,
+        || B::warp_encoder(order).unwrap(),
+        &mut model,
+        seed,
+        cycles,
+        |rng, _, _| EncoderIn { req: requests(rng, n) }.to_words(),
+    )
 }
 
 /// The arbiter's stimulus: random requests, taken grants (70%), resets now and then.
 fn arbiter_stimulus<M>(n: usize) -> impl FnMut(&mut Rng, &M, usize) -> Vec<u64> {
-    move |rng, _, c| ArbiterIn { reset: (c == 0 || rng.chance(1)) as u64, req: requests(rng, n), req_taken: requests(rng, n), advance: rng.chance(70) as u64 }.to_words()
+    move |rng, _, c| {
+        ArbiterIn {
+            reset: (c == 0 || rng.chance(1)) as u64,
+            req: requests(rng, n),
+            req_taken: requests(rng, n),
+            advance: rng.chance(70) as u64,
+        }
+        .to_words()
+    }
 }
 
 pub fn arbiter<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded> {
     let n = B::PRESET.scheduler.warps;
     let mut model = RoundRobinModel::new(n);
-    run_differential(&format!("arbiter_{}", B::PRESET.name), || B::warp_arbiter().unwrap(), &mut model, seed, cycles, arbiter_stimulus(n))
+    run_differential(
+        &format!("arbiter_{}", B::PRESET.name),
+        || B::warp_arbiter().unwrap(),
+        &mut model,
+        seed,
+        cycles,
+        arbiter_stimulus(n),
+    )
 }
 
 /// The lookahead arbiter (`req` one cycle early) against the arbiter's model a cycle later.
@@ -50,45 +79,99 @@ pub fn arbiter_lookahead<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Re
     let n = B::PRESET.scheduler.warps;
     let mut model = crate::model::round_robin::LookaheadRoundRobinModel::new(n);
     let name = format!("arbiter_lookahead_{}", B::PRESET.name);
-    run_differential(&name, || B::warp_arbiter_lookahead().unwrap(), &mut model, seed, cycles, arbiter_stimulus(n))
+    run_differential(
+        &name,
+        || B::warp_arbiter_lookahead().unwrap(),
+        &mut model,
+        seed,
+        cycles,
+        arbiter_stimulus(n),
+    )
 }
 
 pub fn stack<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded> {
     let p = B::PRESET.scheduler;
     let mut model = SimtStackModel::new(p.stack_depth);
-    run_differential(&format!("stack_{}", B::PRESET.name), || B::stack().unwrap(), &mut model, seed, cycles, stack_stimulus(p.threads, p.pc_width))
+    run_differential(
+        &format!("stack_{}", B::PRESET.name),
+        || B::stack().unwrap(),
+        &mut model,
+        seed,
+        cycles,
+        stack_stimulus(p.threads, p.pc_width),
+    )
 }
 
-pub fn stack_ram<B: PresetBlocks>(empty_top: EmptyTop, top_storage: TopStorage, seed: u64, cycles: usize) -> Result<Recorded> {
+pub fn stack_ram<B: PresetBlocks>(
+    empty_top: EmptyTop,
+    top_storage: TopStorage,
+    seed: u64,
+    cycles: usize,
+) -> Result<Recorded> {
     let p = B::PRESET.scheduler;
-    let mut model = crate::model::SimtStackRamModel::new(p.warps, p.stack_depth, empty_top, top_storage);
+    let mut model =
+        crate::model::SimtStackRamModel::new(p.warps, p.stack_depth, empty_top, top_storage);
     let name = format!("stack_ram_{}_{empty_top:?}_{top_storage:?}", B::PRESET.name);
-    run_differential(&name, || B::stack_ram(empty_top, top_storage).unwrap(), &mut model, seed, cycles, stack_ram_stimulus(p))
+    run_differential(
+        &name,
+        || B::stack_ram(empty_top, top_storage).unwrap(),
+        &mut model,
+        seed,
+        cycles,
+        stack_ram_stimulus(p),
+    )
 }
 
-pub fn scheduler<B: PresetBlocks>(mode: SchedulerMode, seed: u64, cycles: usize) -> Result<Recorded> {
+pub fn scheduler<B: PresetBlocks>(
+    mode: SchedulerMode,
+    seed: u64,
+    cycles: usize,
+) -> Result<Recorded> {
     let p = B::PRESET.scheduler;
     check_ports::<_, SchedIn, SchedOut>(&B::scheduler(mode)?)?;
     let mut model = WarpSchedulerModel::new(p, mode);
     let name = format!("scheduler_{}_{}", B::PRESET.name, mode.name().replace([' ', ','], "_"));
-    run_differential(&name, || B::scheduler(mode).unwrap(), &mut model, seed, cycles, scheduler_stimulus(p, true))
+    run_differential(
+        &name,
+        || B::scheduler(mode).unwrap(),
+        &mut model,
+        seed,
+        cycles,
+        scheduler_stimulus(p, true),
+    )
 }
 
 /// The seed-port scheduler; `allow_overflow` false keeps pushes off full stacks (for the
 /// comparison with the seed, whose stack has no overflow check).
-pub fn seed_scheduler<B: PresetBlocks>(allow_overflow: bool, seed: u64, cycles: usize) -> Result<Recorded> {
+pub fn seed_scheduler<B: PresetBlocks>(
+    allow_overflow: bool,
+    seed: u64,
+    cycles: usize,
+) -> Result<Recorded> {
     let p = B::PRESET.scheduler;
     check_ports::<_, SeedIn, SeedOut>(&B::seed_scheduler()?)?;
     let mut model = SeedWarpSchedulerModel::new(p);
     let name = format!("seed_scheduler_{}", B::PRESET.name);
-    run_differential(&name, || B::seed_scheduler().unwrap(), &mut model, seed, cycles, seed_scheduler_stimulus(p, allow_overflow))
+    run_differential(
+        &name,
+        || B::seed_scheduler().unwrap(),
+        &mut model,
+        seed,
+        cycles,
+        seed_scheduler_stimulus(p, allow_overflow),
+    )
 }
 
 /// The run for an exported module of preset `B` (see [`crate::export::exported_blocks`]).
 /// The SIMT core of a preset (`cu` or `tiny`) with `policy`, against its model, on random programs
 /// ([`core_stimulus`](super::stimulus::core_stimulus)); also the number of runs that ended and
 /// the error flags raised.
-pub fn simt_core(preset: &str, policy: crate::params::IssuePolicy, seed: u64, cycles: usize) -> Result<(Recorded, (u64, u64))> {
+pub fn simt_core(
+    preset: &str,
+    policy: crate::params::IssuePolicy,
+    seed: u64,
+    cycles: usize,
+) -> Result<(Recorded, (u64, u64))> {
     use crate::blocks::simt_core::{SimtCoreCu, SimtCoreTiny};
     let p = crate::params::CoreParams { policy, ..crate::params::core_params(preset)? };
     let seen = std::rc::Rc::new(std::cell::Cell::new((0, 0)));
@@ -96,8 +179,22 @@ pub fn simt_core(preset: &str, policy: crate::params::IssuePolicy, seed: u64, cy
     let stimulus = super::stimulus::core_stimulus(p, 20_000, seen.clone());
     let name = format!("simt_core_{preset}_{}", policy.name());
     let recorded = match preset {
-        "cu" => run_differential(&name, || SimtCoreCu::new(p).unwrap(), &mut model, seed, cycles, stimulus),
-        _ => run_differential(&name, || SimtCoreTiny::new(p).unwrap(), &mut model, seed, cycles, stimulus),
+        "cu" => run_differential(
+            &name,
+            || SimtCoreCu::new(p).unwrap(),
+            &mut model,
+            seed,
+            cycles,
+            stimulus,
+        ),
+        _ => run_differential(
+            &name,
+            || SimtCoreTiny::new(p).unwrap(),
+            &mut model,
+            seed,
+            cycles,
+            stimulus,
+        ),
     }?;
     Ok((recorded, seen.get()))
 }
@@ -234,23 +331,49 @@ pub fn bank_arbiter<D: Dut>(
     seed: u64,
     cycles: usize,
 ) -> Result<Recorded> {
-    let mut model = crate::model::bank_arbiter::BankArbiterModel::new(banks, collectors, lanes, depth, one_bank_per_cu);
+    let mut model = crate::model::bank_arbiter::BankArbiterModel::new(
+        banks,
+        collectors,
+        lanes,
+        depth,
+        one_bank_per_cu,
+    );
     let stim = super::stimulus::arbiter_stimulus(banks, collectors, row_bits, respect_bound);
     run_differential(name, make, &mut model, seed, cycles, stim)
 }
 
 /// A register file of `banks x 2^row_bits` rows of `lanes x lane_bits` against its model.
-pub fn register_file<D: Dut>(name: &str, make: impl Fn() -> D, (banks, row_bits, lanes, lane_bits): (usize, usize, usize, usize), seed: u64, cycles: usize) -> Result<Recorded> {
-    let mut model = crate::model::register_file::RegisterFileModel::new(banks, 1 << row_bits, lanes, lane_bits);
+pub fn register_file<D: Dut>(
+    name: &str,
+    make: impl Fn() -> D,
+    (banks, row_bits, lanes, lane_bits): (usize, usize, usize, usize),
+    seed: u64,
+    cycles: usize,
+) -> Result<Recorded> {
+    let mut model =
+        crate::model::register_file::RegisterFileModel::new(banks, 1 << row_bits, lanes, lane_bits);
     let stim = super::stimulus::register_file_stimulus(banks, row_bits, lanes, lane_bits);
     run_differential(name, make, &mut model, seed, cycles, stim)
 }
 
 /// A local data share of `lanes` lanes for `warps` warps, `lane_bits`-bit words and `rows` rows
 /// per bank against its model.
-pub fn local_data_share<D: Dut>(name: &str, make: impl Fn() -> D, (lanes, warps, lane_bits, rows): (usize, usize, usize, usize), seed: u64, cycles: usize) -> Result<Recorded> {
+pub fn local_data_share<D: Dut>(
+    name: &str,
+    make: impl Fn() -> D,
+    (lanes, warps, lane_bits, rows): (usize, usize, usize, usize),
+    seed: u64,
+    cycles: usize,
+) -> Result<Recorded> {
     let mut model = crate::model::LocalDataShareModel::new(lanes, lane_bits, rows);
-    run_differential(name, make, &mut model, seed, cycles, super::stimulus::lds_stimulus(lanes, warps, lane_bits))
+    run_differential(
+        name,
+        make,
+        &mut model,
+        seed,
+        cycles,
+        super::stimulus::lds_stimulus(lanes, warps, lane_bits),
+    )
 }
 
 /// An operand collector with parameters `c` for `warps` warps of `threads` lanes against its
@@ -282,8 +405,11 @@ pub fn operand_collector_closed_loop<D: Dut>(
     cycles: usize,
 ) -> Result<(Recorded, super::collector_env::EnvStats)> {
     let mut model = crate::model::OperandCollectorModel::new(c, warps, threads);
-    let mut env = super::collector_env::CollectorEnv::new(c, warps, threads, regs_used, cycles - cycles / 10);
-    let rec = run_differential(name, make, &mut model, seed, cycles, |rng, m, cycle| env.next_inputs(rng, m, cycle))?;
+    let mut env =
+        super::collector_env::CollectorEnv::new(c, warps, threads, regs_used, cycles - cycles / 10);
+    let rec = run_differential(name, make, &mut model, seed, cycles, |rng, m, cycle| {
+        env.next_inputs(rng, m, cycle)
+    })?;
     let stats = env.finish().map_err(|e| anyhow::anyhow!("{name} (seed {seed}): {e:#}"))?;
     Ok((rec, stats))
 }
@@ -306,9 +432,12 @@ pub fn uart_line_stimulus(clocks_per_bit: usize) -> impl FnMut(&mut Rng) -> bool
                         queue.extend(std::iter::repeat(level).take(len as usize));
                     }
                 }
-                12..=15 => queue.extend(std::iter::repeat(true).take(rng.below(3 * cpb) as usize + 1)),
+                12..=15 => {
+                    queue.extend(std::iter::repeat(true).take(rng.below(3 * cpb) as usize + 1))
+                }
                 16..=17 => {
-                    queue.extend(std::iter::repeat(false).take(rng.below(cpb / 2 - 1) as usize + 1));
+                    queue
+                        .extend(std::iter::repeat(false).take(rng.below(cpb / 2 - 1) as usize + 1));
                     queue.extend(std::iter::repeat(true).take(cpb as usize));
                 }
                 _ => queue.extend((0..rng.below(2 * cpb)).map(|_| rng.chance(50))),
@@ -348,7 +477,12 @@ pub fn host_link_bytes() -> impl FnMut(&mut Rng, bool) -> Option<u8> {
     }
 }
 
-fn host_link_inputs(rng: &mut Rng, m: &crate::model::host_link::HostLinkModel, cycle: usize, bytes: &mut impl FnMut(&mut Rng, bool) -> Option<u8>) -> Vec<u64> {
+fn host_link_inputs(
+    rng: &mut Rng,
+    m: &crate::model::host_link::HostLinkModel,
+    cycle: usize,
+    bytes: &mut impl FnMut(&mut Rng, bool) -> Option<u8>,
+) -> Vec<u64> {
     use crate::model::host_link::LinkIn;
     let busy = !m.reply.is_empty() || m.phase == crate::model::host_link::Phase::Reading;
     let byte = bytes(rng, busy);
@@ -384,11 +518,13 @@ fn host_link_inputs(rng: &mut Rng, m: &crate::model::host_link::HostLinkModel, c
 pub fn core_board(seed: u64, cycles: usize) -> Result<Recorded> {
     use crate::link::{Host, Serial};
     let cpb = crate::board::CORE_BOARD_CLOCKS_PER_BIT;
-    let mut host = Host::new(super::link_sim::SimBoard::with_trace(cpb, &[], true)?, crate::params::CORE_CU);
+    let mut host =
+        Host::new(super::link_sim::SimBoard::with_trace(cpb, &[], true)?, crate::params::CORE_CU);
     host.max_polls = 1_000;
     let mut rng = Rng::new(seed);
     while host.serial.cycle < cycles {
-        let program = super::programs::random_program(&mut rng, 8, crate::params::CORE_CU.stack_depth);
+        let program =
+            super::programs::random_program(&mut rng, 8, crate::params::CORE_CU.stack_depth);
         let program = crate::isa::asm::assemble(&super::programs::assembly(&program))?;
         let capture = rng.chance(50);
         let mut session = || -> Result<()> {
@@ -401,7 +537,10 @@ pub fn core_board(seed: u64, cycles: usize) -> Result<Recorded> {
             }
             if rng.chance(10) {
                 // An unknown command byte (flagged), then the `reset` command that clears it.
-                let junk = (rng.bits(8) as u8..=255).chain(0..).find(|b| crate::link::Command::of(*b).is_none()).unwrap_or(0);
+                let junk = (rng.bits(8) as u8..=255)
+                    .chain(0..)
+                    .find(|b| crate::link::Command::of(*b).is_none())
+                    .unwrap_or(0);
                 host.serial.send(&[junk])?;
                 host.reset_core()?;
             }

@@ -63,7 +63,9 @@ pub struct Sampled {
 
 /// Fails with an install hint when a tool is not on the PATH.
 pub fn require_tool(tool: &str) -> Result<()> {
-    let found = std::env::var_os("PATH").map(|paths| std::env::split_paths(&paths).any(|dir| dir.join(tool).is_file())).unwrap_or(false);
+    let found = std::env::var_os("PATH")
+        .map(|paths| std::env::split_paths(&paths).any(|dir| dir.join(tool).is_file()))
+        .unwrap_or(false);
     if !found {
         bail!("`{tool}` is not installed: run `bash scripts/install-tools.sh` (Debian: apt-get install {})", debian_package(tool));
     }
@@ -119,7 +121,9 @@ pub fn testbench(dut: &VerilogDut, cycles: usize) -> String {
     // Flushed now and then, so that a run stuck in one time step shows (see [`run_watched`]).
     writeln!(v, "      if (c % 256 == 255) $fflush(fd);").unwrap();
     match &dut.clock {
-        Some(clk) => writeln!(v, "      {clk} = 1'b1;\n      #1;\n      {clk} = 1'b0;\n      #1;").unwrap(),
+        Some(clk) => {
+            writeln!(v, "      {clk} = 1'b1;\n      #1;\n      {clk} = 1'b0;\n      #1;").unwrap()
+        }
         None => writeln!(v, "      #2;").unwrap(),
     }
     writeln!(v, "    end\n    $fclose(fd);\n    $finish;\n  end\nendmodule").unwrap();
@@ -161,7 +165,11 @@ fn run_tool(cmd: &mut Command, what: &str, dir: &Path) -> Result<()> {
         let stderr = String::from_utf8_lossy(&out.stderr);
         let stdout = String::from_utf8_lossy(&out.stdout);
         let tail: Vec<&str> = stderr.lines().chain(stdout.lines()).rev().take(15).collect();
-        bail!("{what} failed in {}:\n{}", dir.display(), tail.into_iter().rev().collect::<Vec<_>>().join("\n"));
+        bail!(
+            "{what} failed in {}:\n{}",
+            dir.display(),
+            tail.into_iter().rev().collect::<Vec<_>>().join("\n")
+        );
     }
     Ok(())
 }
@@ -173,10 +181,22 @@ const STALL: std::time::Duration = std::time::Duration::from_secs(300);
 /// testbench's `out.txt`) has not grown for `stall` ([`STALL`]): a zero-delay loop (a combinational loop,
 /// or two always blocks re-waking each other with glitches) never advances time, and without
 /// this the run would hang until the CI's own limit.
-fn run_watched(cmd: &mut Command, what: &str, dir: &Path, progress: &Path, stall: std::time::Duration) -> Result<()> {
+fn run_watched(
+    cmd: &mut Command,
+    what: &str,
+    dir: &Path,
+    progress: &Path,
+    stall: std::time::Duration,
+) -> Result<()> {
     let log = dir.join("sim.log");
-    let out = std::fs::File::create(&log).with_context(|| format!("cannot create {}", log.display()))?;
-    let mut child = cmd.current_dir(dir).stdout(out.try_clone()?).stderr(out).spawn().with_context(|| format!("cannot start {what}"))?;
+    let out =
+        std::fs::File::create(&log).with_context(|| format!("cannot create {}", log.display()))?;
+    let mut child = cmd
+        .current_dir(dir)
+        .stdout(out.try_clone()?)
+        .stderr(out)
+        .spawn()
+        .with_context(|| format!("cannot start {what}"))?;
     let (mut size, mut since) = (0, std::time::Instant::now());
     let status = loop {
         if let Some(status) = child.try_wait()? {
@@ -200,14 +220,23 @@ fn run_watched(cmd: &mut Command, what: &str, dir: &Path, progress: &Path, stall
     if !status.success() {
         let text = std::fs::read_to_string(&log).unwrap_or_default();
         let tail: Vec<&str> = text.lines().rev().take(15).collect();
-        bail!("{what} failed in {}:\n{}", dir.display(), tail.into_iter().rev().collect::<Vec<_>>().join("\n"));
+        bail!(
+            "{what} failed in {}:\n{}",
+            dir.display(),
+            tail.into_iter().rev().collect::<Vec<_>>().join("\n")
+        );
     }
     Ok(())
 }
 
 /// Simulates `dut` with `stimulus` in `workdir` (created if needed) and returns its outputs,
 /// one vector per cycle in the order of `dut.outputs`.
-pub fn simulate_verilog(sim: Simulator, dut: &VerilogDut, stimulus: &[Vec<u64>], workdir: &Path) -> Result<Vec<Vec<Sampled>>> {
+pub fn simulate_verilog(
+    sim: Simulator,
+    dut: &VerilogDut,
+    stimulus: &[Vec<u64>],
+    workdir: &Path,
+) -> Result<Vec<Vec<Sampled>>> {
     Ok(simulate_verilog_timed(sim, dut, stimulus, workdir)?.0)
 }
 
@@ -219,45 +248,92 @@ pub struct SimTimes {
 }
 
 /// [`simulate_verilog`], also returning how long the build and the run took.
-pub fn simulate_verilog_timed(sim: Simulator, dut: &VerilogDut, stimulus: &[Vec<u64>], workdir: &Path) -> Result<(Vec<Vec<Sampled>>, SimTimes)> {
-    std::fs::create_dir_all(workdir).with_context(|| format!("cannot create {}", workdir.display()))?;
+pub fn simulate_verilog_timed(
+    sim: Simulator,
+    dut: &VerilogDut,
+    stimulus: &[Vec<u64>],
+    workdir: &Path,
+) -> Result<(Vec<Vec<Sampled>>, SimTimes)> {
+    std::fs::create_dir_all(workdir)
+        .with_context(|| format!("cannot create {}", workdir.display()))?;
     // Absolute, because the tools run inside it (a relative path to the Verilator model would
     // be resolved from there).
-    let workdir = &std::fs::canonicalize(workdir).with_context(|| format!("cannot resolve {}", workdir.display()))?;
+    let workdir = &std::fs::canonicalize(workdir)
+        .with_context(|| format!("cannot resolve {}", workdir.display()))?;
     std::fs::write(workdir.join("tb.v"), testbench(dut, stimulus.len()))?;
     std::fs::write(workdir.join("stim.hex"), stimulus_hex(&dut.inputs, stimulus))?;
     let _ = std::fs::remove_file(workdir.join("out.txt"));
-    let sources: Vec<PathBuf> =
-        dut.sources.iter().map(|s| std::fs::canonicalize(s).with_context(|| format!("missing Verilog source {}", s.display()))).collect::<Result<_>>()?;
+    let sources: Vec<PathBuf> = dut
+        .sources
+        .iter()
+        .map(|s| {
+            std::fs::canonicalize(s)
+                .with_context(|| format!("missing Verilog source {}", s.display()))
+        })
+        .collect::<Result<_>>()?;
     let start = std::time::Instant::now();
     let mut times = SimTimes::default();
     match sim {
         Simulator::Iverilog => {
             require_tool("iverilog")?;
             require_tool("vvp")?;
-            run_tool(Command::new("iverilog").args(["-g2012", "-o", "sim.vvp", "-s", "tb", "tb.v"]).args(&sources), "iverilog", workdir)?;
+            run_tool(
+                Command::new("iverilog")
+                    .args(["-g2012", "-o", "sim.vvp", "-s", "tb", "tb.v"])
+                    .args(&sources),
+                "iverilog",
+                workdir,
+            )?;
             times.build = start.elapsed();
-            run_watched(Command::new("vvp").args(["-n", "sim.vvp"]), "vvp", workdir, &workdir.join("out.txt"), STALL)?;
+            run_watched(
+                Command::new("vvp").args(["-n", "sim.vvp"]),
+                "vvp",
+                workdir,
+                &workdir.join("out.txt"),
+                STALL,
+            )?;
         }
         Simulator::Verilator => {
             require_tool("verilator")?;
             run_tool(
                 Command::new("verilator")
-                    .args(["--binary", "-Wno-fatal", "-Wno-lint", "-Wno-style", "-O2", "--top-module", "tb", "-Mdir", "obj", "-o", "sim", "tb.v"])
+                    .args([
+                        "--binary",
+                        "-Wno-fatal",
+                        "-Wno-lint",
+                        "-Wno-style",
+                        "-O2",
+                        "--top-module",
+                        "tb",
+                        "-Mdir",
+                        "obj",
+                        "-o",
+                        "sim",
+                        "tb.v",
+                    ])
                     .args(&sources),
                 "verilator",
                 workdir,
             )?;
             times.build = start.elapsed();
-            run_watched(&mut Command::new(workdir.join("obj").join("sim")), "the Verilator model", workdir, &workdir.join("out.txt"), STALL)?;
+            run_watched(
+                &mut Command::new(workdir.join("obj").join("sim")),
+                "the Verilator model",
+                workdir,
+                &workdir.join("out.txt"),
+                STALL,
+            )?;
         }
     }
     times.run = start.elapsed() - times.build;
-    let text = std::fs::read_to_string(workdir.join("out.txt")).context("the testbench wrote no out.txt")?;
+    let text = std::fs::read_to_string(workdir.join("out.txt"))
+        .context("the testbench wrote no out.txt")?;
     let rows: Vec<Vec<Sampled>> = text
         .lines()
         .enumerate()
-        .map(|(cycle, line)| parse_row(line, &dut.outputs).with_context(|| format!("cycle {cycle} of out.txt")))
+        .map(|(cycle, line)| {
+            parse_row(line, &dut.outputs).with_context(|| format!("cycle {cycle} of out.txt"))
+        })
         .collect::<Result<_>>()?;
     if rows.len() != stimulus.len() {
         bail!("{} wrote {} cycles, expected {}", sim.name(), rows.len(), stimulus.len());
@@ -282,7 +358,9 @@ fn parse_row(line: &str, outputs: &[Port]) -> Result<Vec<Sampled>> {
                     '0' => {}
                     '1' => s.value |= 1,
                     'x' | 'X' | 'z' | 'Z' => s.unknown |= 1,
-                    other => return Err(anyhow!("port {}: unexpected character {other:?}", p.name)),
+                    other => {
+                        return Err(anyhow!("port {}: unexpected character {other:?}", p.name))
+                    }
                 }
             }
             Ok(s)
@@ -292,20 +370,35 @@ fn parse_row(line: &str, outputs: &[Port]) -> Result<Vec<Sampled>> {
 
 /// Replays a recorded rust-hdl run on `dut` under `sim` (in `workdir/<simulator>`) and fails
 /// unless every output on every cycle is the same (see [`compare_exact`]).
-pub fn check_against_rust(sim: Simulator, dut: &VerilogDut, rec: &super::Recorded, workdir: &Path) -> Result<()> {
+pub fn check_against_rust(
+    sim: Simulator,
+    dut: &VerilogDut,
+    rec: &super::Recorded,
+    workdir: &Path,
+) -> Result<()> {
     let out = simulate_verilog(sim, dut, &rec.inputs, &workdir.join(sim.name()))?;
     compare_exact(&format!("{} under {}", dut.top, sim.name()), &dut.outputs, &rec.outputs, &out)
 }
 
 /// Compares Verilog outputs with the outputs the rust-hdl simulation gave, exactly: an x or z
 /// bit is a mismatch. The error names the cycle and the ports.
-pub fn compare_exact(what: &str, outputs: &[Port], rust: &[Vec<u64>], verilog: &[Vec<Sampled>]) -> Result<()> {
+pub fn compare_exact(
+    what: &str,
+    outputs: &[Port],
+    rust: &[Vec<u64>],
+    verilog: &[Vec<Sampled>],
+) -> Result<()> {
     for (cycle, (r, v)) in rust.iter().zip(verilog).enumerate() {
         let diffs: Vec<String> = outputs
             .iter()
             .zip(r.iter().zip(v))
             .filter(|(_, (r, v))| v.unknown != 0 || v.value != **r)
-            .map(|(p, (r, v))| format!("{}: rust-hdl {:#x}, Verilog {:#x} (x/z bits {:#x})", p.name, r, v.value, v.unknown))
+            .map(|(p, (r, v))| {
+                format!(
+                    "{}: rust-hdl {:#x}, Verilog {:#x} (x/z bits {:#x})",
+                    p.name, r, v.value, v.unknown
+                )
+            })
             .collect();
         if !diffs.is_empty() {
             bail!("{what}: exported Verilog differs from the rust-hdl simulation at cycle {cycle}: {}", diffs.join("; "));
@@ -329,8 +422,20 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let tb = "module tb;\n  reg a, b;\n  integer fd;\n  always @(*) b = a;\n  always @(*) a = ~b;\n  initial begin\n    fd = $fopen(\"out.txt\", \"w\");\n    a = 1'b0;\n    #1 $fwrite(fd, \"%b\\n\", a);\n    $finish;\n  end\nendmodule\n";
         std::fs::write(dir.join("tb.v"), tb).unwrap();
-        run_tool(Command::new("iverilog").args(["-g2012", "-o", "sim.vvp", "-s", "tb", "tb.v"]), "iverilog", &dir).unwrap();
-        let err = run_watched(Command::new("vvp").args(["-n", "sim.vvp"]), "vvp", &dir, &dir.join("out.txt"), std::time::Duration::from_secs(2)).unwrap_err();
+        run_tool(
+            Command::new("iverilog").args(["-g2012", "-o", "sim.vvp", "-s", "tb", "tb.v"]),
+            "iverilog",
+            &dir,
+        )
+        .unwrap();
+        let err = run_watched(
+            Command::new("vvp").args(["-n", "sim.vvp"]),
+            "vvp",
+            &dir,
+            &dir.join("out.txt"),
+            std::time::Duration::from_secs(2),
+        )
+        .unwrap_err();
         assert!(format!("{err}").contains("stuck in one time step"), "{err}");
         let _ = std::fs::remove_dir_all(&dir);
     }
