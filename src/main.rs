@@ -1,10 +1,11 @@
 //! The `simt-rtl` command line: thin, it calls the library.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
+use simt_rtl::flow::results;
 
 #[derive(Parser)]
 #[command(
@@ -148,6 +149,10 @@ enum Command {
         /// Working directory (SMT-LIB files, logs, counterexample traces).
         #[arg(long, default_value = "build/prove")]
         out: PathBuf,
+        /// Also write the table, stamped with this command, the commit and the tool versions,
+        /// to this Markdown file (e.g. docs/src/results/report-cu.md).
+        #[arg(long)]
+        markdown: Option<PathBuf>,
     },
     /// Place and route every exported block of a preset alone on the iCE40-HX8K (in a shift
     /// harness), beside the seed's own scheduler: logic cells, flip-flops, block RAMs, Fmax.
@@ -176,6 +181,10 @@ enum Command {
         /// depends on placement. 1 to 20.
         #[arg(long, default_value_t = 1)]
         placements: u32,
+        /// Also write the table, stamped with this command, the commit and the tool versions,
+        /// to this Markdown file (e.g. docs/src/results/report-cu.md).
+        #[arg(long)]
+        markdown: Option<PathBuf>,
     },
     /// Long random differential run: each exported block against its model, every output on
     /// every cycle, in segments of 1,000,000 cycles (segment i uses seed S+i), one block per job.
@@ -195,6 +204,10 @@ enum Command {
         /// Blocks run at once (default: the number of cores).
         #[arg(long)]
         jobs: Option<usize>,
+        /// Also write the table, stamped with this command, the commit and the tool versions,
+        /// to this Markdown file (e.g. docs/src/results/report-cu.md).
+        #[arg(long)]
+        markdown: Option<PathBuf>,
     },
     /// Simulation speed of each block's differential stimulus: in-crate rust-hdl with the model,
     /// and the exported Verilog under iverilog and Verilator (build and run timed apart).
@@ -217,6 +230,10 @@ enum Command {
         /// Working directory (testbenches, simulator builds).
         #[arg(long, default_value = "build/speed")]
         out: PathBuf,
+        /// Also write the table, stamped with this command, the commit and the tool versions,
+        /// to this Markdown file (e.g. docs/src/results/report-cu.md).
+        #[arg(long)]
+        markdown: Option<PathBuf>,
     },
     /// Assemble a SIMT-core program: one 32-bit instruction word per line, in hex (`$readmemh`).
     Asm {
@@ -265,26 +282,16 @@ enum Command {
         /// Random seed.
         #[arg(long, default_value_t = 2026)]
         seed: u64,
+        /// Also write the table, stamped with this command, the commit and the tool versions,
+        /// to this Markdown file (e.g. docs/src/results/report-cu.md).
+        #[arg(long)]
+        markdown: Option<PathBuf>,
     },
 }
 
 fn run(cli: Cli) -> Result<()> {
     match cli.command {
-        Command::Gen { presets, out, constraints } => {
-            let presets: Vec<&str> = if presets.is_empty() {
-                vec!["cu", "seed"]
-            } else {
-                presets.iter().map(String::as_str).collect()
-            };
-            for p in &presets {
-                simt_rtl::params::preset(p)?;
-            }
-            let mut written = simt_rtl::export::generate(&presets, &out)?;
-            written.extend(simt_rtl::board::write_constraints(&constraints)?);
-            for path in written {
-                println!("wrote {}", path.display());
-            }
-        }
+        Command::Gen { presets, out, constraints } => gen(&presets, &out, &constraints)?,
         Command::Sim { preset, out } => {
             let (vcd, svg) =
                 simt_rtl::with_preset!(&preset, B => simt_rtl::demo::run_demo::<B>(&out))
@@ -300,47 +307,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Flash { bin, dry_run: false } => simt_rtl::flow::program(&bin, false)?,
         Command::Load { bin, dry_run: false } => simt_rtl::flow::program(&bin, true)?,
         Command::Build { board, rev, preset, freq, cycles, top, dffe, out } => {
-            let top = simt_rtl::flow::board_build::BoardTop::parse(&top)?;
-            let board = match (board.as_str(), rev.as_str()) {
-                ("alchitry-cu", "v1") => simt_rtl::board::ALCHITRY_CU_V1,
-                ("alchitry-cu", "v2") | ("alchitry-cu-v2", "v1" | "v2") => {
-                    simt_rtl::board::ALCHITRY_CU_V2
-                }
-                ("alchitry-cu" | "alchitry-cu-v2", other) => anyhow::bail!(
-                    "unknown --rev `{other}` for alchitry-cu: known revisions are v1, v2"
-                ),
-                (other, _) => {
-                    simt_rtl::board::board(other)?;
-                    anyhow::bail!("board `{other}` has no bitstream build here (use `simt-rtl vivado` for Xilinx boards); `build` knows alchitry-cu")
-                }
-            };
-            let default_mhz = match top {
-                simt_rtl::flow::board_build::BoardTop::Core => {
-                    simt_rtl::board::CORE_BOARD_MHZ as f64
-                }
-                simt_rtl::flow::board_build::BoardTop::SelfTest => {
-                    simt_rtl::params::preset(&preset)?.board_clock()? as f64
-                }
-            };
-            let freq = freq.unwrap_or(default_mhz);
-            let opts = simt_rtl::flow::board_build::BuildOptions {
-                board,
-                top,
-                freq_mhz: freq,
-                cycles,
-                dffe,
-                out_dir: out,
-            };
-            let report = simt_rtl::with_preset!(&preset, B => simt_rtl::flow::board_build::build_alchitry_cu::<B>(&opts))?;
-            print!("{}", report.table());
-            println!("bitstream {} ({} bytes)", report.bitstream.display(), report.bitstream_bytes);
-            if report.fmax_mhz < report.target_mhz {
-                anyhow::bail!(
-                    "timing failed: Fmax {:.1} MHz is below the {:.1} MHz target",
-                    report.fmax_mhz,
-                    report.target_mhz
-                );
-            }
+            build(&board, &rev, &preset, freq, cycles, &top, dffe, out)?
         }
         Command::Vivado { board, preset, cycles, out } => {
             let b = simt_rtl::board::board(&board)?;
@@ -353,87 +320,36 @@ fn run(cli: Cli) -> Result<()> {
             }
             println!("run: cd {} && vivado -mode batch -source build.tcl", out.display());
         }
-        Command::Report { preset, block, freq, dffe, rtl, out, placements } => {
-            use simt_rtl::flow::report;
-            if !(1.0..=400.0).contains(&freq) {
-                anyhow::bail!("--freq must be between 1 and 400 MHz, got {freq}");
-            }
-            report::check_placements("--placements", placements)?;
-            let p = simt_rtl::params::preset(&preset)?;
-            let mut designs = report::designs(&p, &rtl)?;
-            if let Some(b) = &block {
-                designs.retain(|d| d.name.contains(b.as_str()));
-                if designs.is_empty() {
-                    anyhow::bail!("--block `{b}` matches no design of preset `{preset}`");
-                }
-            }
-            let mut rows = vec![];
-            for (i, d) in designs.iter().enumerate() {
-                let dir = out.join(&preset).join(format!("{i:02}_{}", d.top));
-                rows.push(
-                    report::measure(d, &dir, freq, dffe, placements)
-                        .with_context(|| format!("measuring {}", d.name))?,
-                );
-            }
-            print!("{}", report::table(&rows, freq, dffe));
+        Command::Report { preset, block, freq, dffe, rtl, out, placements, markdown } => {
+            let table = report(&preset, block.as_deref(), freq, dffe, &rtl, &out, placements)?;
+            let title = format!("Resources and Fmax: preset `{preset}`");
+            emit(&table, markdown.as_deref(), &title, &[results::YOSYS, results::NEXTPNR])?;
         }
-        Command::Prove { preset, block, property, depth, rtl, out } => {
-            use simt_rtl::flow::prove::{prove_only, Outcome, FORMAL_BLOCKS};
-            let p = simt_rtl::params::preset(&preset)?;
-            let blocks: Vec<_> = FORMAL_BLOCKS
-                .iter()
-                .filter(|b| block.as_deref().map_or(true, |n| n == b.module))
-                .collect();
-            if blocks.is_empty() {
-                let names: Vec<_> = FORMAL_BLOCKS.iter().map(|b| b.module).collect();
-                anyhow::bail!(
-                    "--block `{}` has no formal properties (blocks with properties: {})",
-                    block.unwrap_or_default(),
-                    names.join(", ")
-                );
-            }
-            let mut failed = 0;
-            for b in blocks {
-                let dir = out.join(&preset).join(b.module);
-                let rtl_file = rtl.join(&preset).join(format!("{}.v", b.module));
-                if let Some(only) = b.only_preset.filter(|o| *o != preset) {
-                    if block.is_some() {
-                        anyhow::bail!(
-                            "--block `{}` is exported for preset `{only}` only, not `{preset}`",
-                            b.module
-                        );
-                    }
-                    println!(
-                        "{}: exported for preset `{only}` only (skipped for `{preset}`)",
-                        b.module
-                    );
-                    continue;
-                }
-                for (name, outcome) in prove_only(b, &p, &rtl_file, depth, &dir, &property)
-                    .with_context(|| format!("proving {}", b.module))?
-                {
-                    failed += matches!(outcome, Outcome::Failed { .. }) as usize;
-                    println!("{}: {name}: {outcome}", b.module);
-                }
-            }
-            if failed > 0 {
-                anyhow::bail!("{failed} propert{} failed", if failed == 1 { "y" } else { "ies" });
-            }
+        Command::Prove { preset, block, property, depth, rtl, out, markdown } => {
+            prove(&preset, block.as_deref(), &property, depth, &rtl, &out, markdown.as_deref())?
         }
-        Command::Soak { preset, block, cycles, seed, jobs } => {
+        Command::Soak { preset, block, cycles, seed, jobs, markdown } => {
             use simt_rtl::verify::soak;
             let jobs =
                 jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
             let say = |line: &str| eprintln!("{line}");
             let rows = simt_rtl::with_preset!(&preset, B => soak::soak::<B>(&soak::modules::<B>(block.as_deref())?, cycles, seed, jobs, &say))?;
-            print!("{}", soak::table(&preset, seed, &rows));
+            let title = format!("Soak: preset `{preset}`");
+            emit(
+                &soak::table(&preset, seed, &rows),
+                markdown.as_deref(),
+                &title,
+                &[results::RUSTC],
+            )?;
         }
-        Command::Speed { preset, block, cycles, seed, rtl, out } => {
+        Command::Speed { preset, block, cycles, seed, rtl, out, markdown } => {
             use simt_rtl::verify::{soak, speed};
             let say = |line: &str| eprintln!("{line}");
             let work = out.join(&preset);
             let rows = simt_rtl::with_preset!(&preset, B => speed::measure::<B>(&soak::modules::<B>(block.as_deref())?, &rtl, cycles, seed, &work, &say))?;
-            print!("{}", speed::table(&preset, &rows));
+            let title = format!("Simulation speed: preset `{preset}`");
+            let tools = [results::RUSTC, results::IVERILOG, results::VERILATOR];
+            emit(&speed::table(&preset, &rows), markdown.as_deref(), &title, &tools)?;
         }
         Command::Asm { file, out } => {
             let program = read_kernel(&file)?;
@@ -448,71 +364,263 @@ fn run(cli: Cli) -> Result<()> {
             }
         }
         Command::Run { kernel, preset, policy, lds, seed, max_cycles, vcd } => {
-            let params = simt_rtl::params::CoreParams {
-                policy: simt_rtl::params::IssuePolicy::parse(&policy)?,
-                ..simt_rtl::params::core_params(&preset)?
-            };
-            let program = read_kernel(&kernel)?;
-            let lds = read_lds(lds.as_deref(), seed, params)?;
-            if let Some(dir) =
-                vcd.as_ref().and_then(|v| v.parent()).filter(|d| !d.as_os_str().is_empty())
-            {
-                std::fs::create_dir_all(dir)
-                    .with_context(|| format!("cannot create output directory {}", dir.display()))?;
-            }
-            let counters = simt_rtl::verify::core_run::run_rust_hdl(
-                &preset,
-                params,
-                &program,
-                &lds,
-                max_cycles,
-                vcd.as_deref(),
-            )
-            .with_context(|| format!("{}", kernel.display()))?;
-            println!(
-                "{} on the rust-hdl {preset} core ({} warps x {} lanes, {}-bit values, {}): equal to its model on every cycle; registers and local data share equal the reference interpreter's",
-                kernel.display(), params.warps, params.threads, params.lane_bits, policy
-            );
-            if let Some(v) = &vcd {
-                println!("waveform: {}", v.display());
-            }
-            print!("{}", simt_rtl::verify::core_run::counters_table(&counters));
+            run_kernel(&kernel, &preset, &policy, lds.as_deref(), seed, max_cycles, vcd)?
         }
         Command::Board { action: BoardAction::Run { kernel, lds, seed, port, sim } } => {
-            use simt_rtl::link::{Host, TtySerial};
-            let params = simt_rtl::params::CORE_CU;
-            let program = read_kernel(&kernel)?;
-            let lds = read_lds(lds.as_deref(), seed, params)?;
-            let (run, on) = if sim {
-                let board = simt_rtl::verify::link_sim::SimBoard::new(4, &[])?;
-                (
-                    Host::new(board, params).run_kernel(&program, &lds)?,
-                    "the simulated board top (rust-hdl, serial lines at 4 clocks per bit)"
-                        .to_string(),
-                )
-            } else {
-                let port = match port {
-                    Some(p) => p,
-                    None => simt_rtl::link::find_port()?,
-                };
-                let serial = TtySerial::open(&port)?;
-                (
-                    Host::new(serial, params).run_kernel(&program, &lds)?,
-                    format!("the board at {}", port.display()),
-                )
-            };
-            simt_rtl::link::check_against_interpreter(params, &program, &lds, &run)
-                .with_context(|| format!("{} on {on}", kernel.display()))?;
-            println!("{} on {on}: every register and local-data-share word equals the reference interpreter's; core flags {:#09b}", kernel.display(), run.status.core_errors);
-            print!("{}", simt_rtl::verify::core_run::counters_table(&run.status.counters));
+            board_run(&kernel, lds.as_deref(), seed, port, sim)?
         }
-        Command::Bench { cycles, seed } => {
+        Command::Bench { cycles, seed, markdown } => {
             if cycles < 2 {
                 anyhow::bail!("--cycles must be at least 2, got {cycles}");
             }
-            print!("{}", simt_rtl::bench::table(&simt_rtl::bench::run_all(cycles, seed)));
+            let table = simt_rtl::bench::table(&simt_rtl::bench::run_all(cycles, seed));
+            emit(&table, markdown.as_deref(), "Operand collector benchmark", &[results::RUSTC])?;
         }
     }
+    Ok(())
+}
+
+/// Prints a measured table and, when asked, writes it stamped to a Markdown file.
+fn emit(table: &str, markdown: Option<&Path>, title: &str, tools: &[results::Tool]) -> Result<()> {
+    print!("{table}");
+    if let Some(path) = markdown {
+        results::write_markdown(path, title, tools, table)?;
+        println!("wrote {}", path.display());
+    }
+    Ok(())
+}
+
+/// `simt-rtl gen`: the presets' Verilog and manifest, and the boards' constraints.
+fn gen(presets: &[String], out: &Path, constraints: &Path) -> Result<()> {
+    let presets: Vec<&str> = if presets.is_empty() {
+        vec!["cu", "seed"]
+    } else {
+        presets.iter().map(String::as_str).collect()
+    };
+    for p in &presets {
+        simt_rtl::params::preset(p)?;
+    }
+    let mut written = simt_rtl::export::generate(&presets, out)?;
+    written.extend(simt_rtl::board::write_constraints(constraints)?);
+    for path in written {
+        println!("wrote {}", path.display());
+    }
+    Ok(())
+}
+
+/// `simt-rtl build`: the board top's bitstream and its report; exit 1 when timing fails.
+#[allow(clippy::too_many_arguments)] // one per command-line flag
+fn build(
+    board: &str,
+    rev: &str,
+    preset: &str,
+    freq: Option<f64>,
+    cycles: u64,
+    top: &str,
+    dffe: bool,
+    out: PathBuf,
+) -> Result<()> {
+    use simt_rtl::flow::board_build::{build_alchitry_cu, BoardTop, BuildOptions};
+    let top = BoardTop::parse(top)?;
+    let board = match (board, rev) {
+        ("alchitry-cu", "v1") => simt_rtl::board::ALCHITRY_CU_V1,
+        ("alchitry-cu", "v2") | ("alchitry-cu-v2", "v1" | "v2") => simt_rtl::board::ALCHITRY_CU_V2,
+        ("alchitry-cu" | "alchitry-cu-v2", other) => {
+            anyhow::bail!("unknown --rev `{other}` for alchitry-cu: known revisions are v1, v2")
+        }
+        (other, _) => {
+            simt_rtl::board::board(other)?;
+            anyhow::bail!("board `{other}` has no bitstream build here (use `simt-rtl vivado` for Xilinx boards); `build` knows alchitry-cu")
+        }
+    };
+    let default_mhz = match top {
+        BoardTop::Core => simt_rtl::board::CORE_BOARD_MHZ as f64,
+        BoardTop::SelfTest => simt_rtl::params::preset(preset)?.board_clock()? as f64,
+    };
+    let freq_mhz = freq.unwrap_or(default_mhz);
+    let opts = BuildOptions { board, top, freq_mhz, cycles, dffe, out_dir: out };
+    let report = simt_rtl::with_preset!(preset, B => build_alchitry_cu::<B>(&opts))?;
+    print!("{}", report.table());
+    println!("bitstream {} ({} bytes)", report.bitstream.display(), report.bitstream_bytes);
+    if report.fmax_mhz < report.target_mhz {
+        anyhow::bail!(
+            "timing failed: Fmax {:.1} MHz is below the {:.1} MHz target",
+            report.fmax_mhz,
+            report.target_mhz
+        );
+    }
+    Ok(())
+}
+
+/// `simt-rtl report`: the table of every design of the preset whose name contains `block`.
+fn report(
+    preset: &str,
+    block: Option<&str>,
+    freq: f64,
+    dffe: bool,
+    rtl: &Path,
+    out: &Path,
+    placements: u32,
+) -> Result<String> {
+    use simt_rtl::flow::report;
+    if !(1.0..=400.0).contains(&freq) {
+        anyhow::bail!("--freq must be between 1 and 400 MHz, got {freq}");
+    }
+    report::check_placements("--placements", placements)?;
+    let p = simt_rtl::params::preset(preset)?;
+    let mut designs = report::designs(&p, rtl)?;
+    if let Some(b) = block {
+        designs.retain(|d| d.name.contains(b));
+        if designs.is_empty() {
+            anyhow::bail!("--block `{b}` matches no design of preset `{preset}`");
+        }
+    }
+    let mut rows = vec![];
+    for (i, d) in designs.iter().enumerate() {
+        let dir = out.join(preset).join(format!("{i:02}_{}", d.top));
+        rows.push(
+            report::measure(d, &dir, freq, dffe, placements)
+                .with_context(|| format!("measuring {}", d.name))?,
+        );
+    }
+    Ok(report::table(&rows, freq, dffe))
+}
+
+/// `simt-rtl prove`: one line per property; exit 1 when one fails.
+fn prove(
+    preset: &str,
+    block: Option<&str>,
+    property: &[String],
+    depth: usize,
+    rtl: &Path,
+    out: &Path,
+    markdown: Option<&Path>,
+) -> Result<()> {
+    use simt_rtl::flow::prove::{prove_only, Outcome, FORMAL_BLOCKS};
+    let p = simt_rtl::params::preset(preset)?;
+    let blocks: Vec<_> =
+        FORMAL_BLOCKS.iter().filter(|b| block.map_or(true, |n| n == b.module)).collect();
+    if blocks.is_empty() {
+        let names: Vec<_> = FORMAL_BLOCKS.iter().map(|b| b.module).collect();
+        anyhow::bail!(
+            "--block `{}` has no formal properties (blocks with properties: {})",
+            block.unwrap_or_default(),
+            names.join(", ")
+        );
+    }
+    let mut failed = 0;
+    let mut table =
+        "| block | property | result | seconds (the whole block) |\n|---|---|---|---:|\n"
+            .to_string();
+    for b in blocks {
+        let dir = out.join(preset).join(b.module);
+        let rtl_file = rtl.join(preset).join(format!("{}.v", b.module));
+        if let Some(only) = b.only_preset.filter(|o| *o != preset) {
+            if block.is_some() {
+                anyhow::bail!(
+                    "--block `{}` is exported for preset `{only}` only, not `{preset}`",
+                    b.module
+                );
+            }
+            println!("{}: exported for preset `{only}` only (skipped for `{preset}`)", b.module);
+            continue;
+        }
+        let start = std::time::Instant::now();
+        let outcomes = prove_only(b, &p, &rtl_file, depth, &dir, property)
+            .with_context(|| format!("proving {}", b.module))?;
+        let secs = format!("{:.0}", start.elapsed().as_secs_f64());
+        for (i, (name, outcome)) in outcomes.into_iter().enumerate() {
+            failed += matches!(outcome, Outcome::Failed { .. }) as usize;
+            println!("{}: {name}: {outcome}", b.module);
+            let time = if i == 0 { secs.as_str() } else { "" };
+            table += &format!("| {} | {name} | {outcome} | {time} |\n", b.module);
+        }
+    }
+    if let Some(path) = markdown {
+        let title = format!("Formal properties: preset `{preset}`");
+        let tools = [results::YOSYS, results::Z3];
+        results::write_markdown(path, &title, &tools, &table)?;
+        println!("wrote {}", path.display());
+    }
+    if failed > 0 {
+        anyhow::bail!("{failed} propert{} failed", if failed == 1 { "y" } else { "ies" });
+    }
+    Ok(())
+}
+
+/// `simt-rtl run`: a kernel on the rust-hdl core in lockstep with its model and the interpreter.
+fn run_kernel(
+    kernel: &Path,
+    preset: &str,
+    policy: &str,
+    lds: Option<&Path>,
+    seed: u64,
+    max_cycles: u64,
+    vcd: Option<PathBuf>,
+) -> Result<()> {
+    let params = simt_rtl::params::CoreParams {
+        policy: simt_rtl::params::IssuePolicy::parse(policy)?,
+        ..simt_rtl::params::core_params(preset)?
+    };
+    let program = read_kernel(kernel)?;
+    let lds = read_lds(lds, seed, params)?;
+    if let Some(dir) = vcd.as_ref().and_then(|v| v.parent()).filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create output directory {}", dir.display()))?;
+    }
+    let counters = simt_rtl::verify::core_run::run_rust_hdl(
+        preset,
+        params,
+        &program,
+        &lds,
+        max_cycles,
+        vcd.as_deref(),
+    )
+    .with_context(|| format!("{}", kernel.display()))?;
+    println!(
+        "{} on the rust-hdl {preset} core ({} warps x {} lanes, {}-bit values, {}): equal to its model on every cycle; registers and local data share equal the reference interpreter's",
+        kernel.display(), params.warps, params.threads, params.lane_bits, policy
+    );
+    if let Some(v) = &vcd {
+        println!("waveform: {}", v.display());
+    }
+    print!("{}", simt_rtl::verify::core_run::counters_table(&counters));
+    Ok(())
+}
+
+/// `simt-rtl board run`: a kernel on the board (or its simulated top) through the serial link.
+fn board_run(
+    kernel: &Path,
+    lds: Option<&Path>,
+    seed: u64,
+    port: Option<PathBuf>,
+    sim: bool,
+) -> Result<()> {
+    use simt_rtl::link::{Host, TtySerial};
+    let params = simt_rtl::params::CORE_CU;
+    let program = read_kernel(kernel)?;
+    let lds = read_lds(lds, seed, params)?;
+    let (run, on) = if sim {
+        let board = simt_rtl::verify::link_sim::SimBoard::new(4, &[])?;
+        (
+            Host::new(board, params).run_kernel(&program, &lds)?,
+            "the simulated board top (rust-hdl, serial lines at 4 clocks per bit)".to_string(),
+        )
+    } else {
+        let port = match port {
+            Some(p) => p,
+            None => simt_rtl::link::find_port()?,
+        };
+        let serial = TtySerial::open(&port)?;
+        (
+            Host::new(serial, params).run_kernel(&program, &lds)?,
+            format!("the board at {}", port.display()),
+        )
+    };
+    simt_rtl::link::check_against_interpreter(params, &program, &lds, &run)
+        .with_context(|| format!("{} on {on}", kernel.display()))?;
+    println!("{} on {on}: every register and local-data-share word equals the reference interpreter's; core flags {:#09b}", kernel.display(), run.status.core_errors);
+    print!("{}", simt_rtl::verify::core_run::counters_table(&run.status.counters));
     Ok(())
 }
 

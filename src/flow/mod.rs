@@ -4,6 +4,7 @@ pub mod board_build;
 pub mod ice40_pll;
 pub mod prove;
 pub mod report;
+pub mod results;
 pub mod vivado;
 
 use std::path::Path;
