@@ -5,7 +5,7 @@
 //! identical (the 8 stacks of a scheduler, the flip-flops of one width) are merged into one
 //! module, so the file stays readable and the output is deterministic.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use anyhow::{anyhow, bail, Context, Result};
 use rust_hdl::core::check_error::check_all;
@@ -43,26 +43,32 @@ fn split_modules(verilog: &str) -> Result<Vec<Module>> {
 /// Replaces the module name `from` by `to` where it is declared or instantiated (a line that
 /// starts with it), never inside other identifiers.
 fn rename_in(text: &str, from: &str, to: &str) -> String {
+    rename_all(text, &BTreeMap::from([(from.to_string(), to.to_string())]))
+}
+
+/// Renames every module that `names` maps, in one pass over `text`: declarations
+/// (`module NAME(`), their end comments (`endmodule // NAME`) and instantiations (a line that
+/// starts with `NAME ` and ends with `(`), never inside other identifiers.
+fn rename_all(text: &str, names: &BTreeMap<String, String>) -> String {
     let mut out = String::with_capacity(text.len());
     for line in text.lines() {
         let indent = &line[..line.len() - line.trim_start().len()];
         let body = line.trim_start();
-        let renamed = if let Some(rest) = body
-            .strip_prefix("module ")
-            .and_then(|r| r.strip_prefix(from))
-            .filter(|r| r.starts_with('('))
+        let renamed = if let Some((name, rest)) =
+            body.strip_prefix("module ").and_then(|r| r.find('(').map(|i| r.split_at(i)))
         {
-            format!("{indent}module {to}{rest}")
-        } else if body.strip_prefix("endmodule // ") == Some(from) {
-            format!("{indent}endmodule // {to}")
-        } else if let Some(rest) =
-            body.strip_prefix(from).filter(|r| r.starts_with(' ') && r.trim_end().ends_with('('))
-        {
-            format!("{indent}{to}{rest}")
+            names.get(name).map(|to| format!("{indent}module {to}{rest}"))
+        } else if let Some(name) = body.strip_prefix("endmodule // ") {
+            names.get(name).map(|to| format!("{indent}endmodule // {to}"))
+        } else if let Some((name, rest)) = body.find(' ').map(|i| body.split_at(i)) {
+            names
+                .get(name)
+                .filter(|_| rest.trim_end().ends_with('('))
+                .map(|to| format!("{indent}{to}{rest}"))
         } else {
-            line.to_string()
+            None
         };
-        out.push_str(&renamed);
+        out.push_str(renamed.as_deref().unwrap_or(line));
         out.push('\n');
     }
     out
@@ -78,20 +84,15 @@ pub fn export_module<B: Block>(block: &B, top_name: &str, header: &str) -> Resul
         bail!("rust-hdl's Verilog for `{top_name}` has no top module");
     }
     // Readable names first.
-    let names: Vec<String> = modules.iter().map(|m| m.name.clone()).collect();
-    for name in &names {
-        let new = if name == "top" {
-            top_name.to_string()
-        } else {
-            let path = name.strip_prefix("top$").unwrap_or(name);
-            format!("{top_name}__{}", path.replace('$', "_"))
-        };
-        for m in modules.iter_mut() {
-            m.text = rename_in(&m.text, name, &new);
-        }
-        for m in modules.iter_mut().filter(|m| &m.name == name) {
-            m.name = new.clone();
-        }
+    let readable = |name: &str| match name.strip_prefix("top$") {
+        _ if name == "top" => top_name.to_string(),
+        path => format!("{top_name}__{}", path.unwrap_or(name).replace('$', "_")),
+    };
+    let names: BTreeMap<String, String> =
+        modules.iter().map(|m| (m.name.clone(), readable(&m.name))).collect();
+    for m in modules.iter_mut() {
+        m.text = rename_all(&m.text, &names);
+        m.name = names[&m.name].clone();
     }
     // Merge identical children until nothing changes (merging leaves can make parents equal).
     loop {
@@ -100,7 +101,7 @@ pub fn export_module<B: Block>(block: &B, top_name: &str, header: &str) -> Resul
             let canon = rename_in(&m.text, &m.name, "__SELF__");
             by_body.entry(canon).or_default().push(m.name.clone());
         }
-        let mut replace: Vec<(String, String)> = vec![];
+        let mut replace: BTreeMap<String, String> = BTreeMap::new();
         for group in by_body.values() {
             let keep = group.iter().min().unwrap();
             replace.extend(group.iter().filter(|n| *n != keep).map(|n| (n.clone(), keep.clone())));
@@ -108,12 +109,9 @@ pub fn export_module<B: Block>(block: &B, top_name: &str, header: &str) -> Resul
         if replace.is_empty() {
             break;
         }
-        let dropped: BTreeSet<&String> = replace.iter().map(|(from, _)| from).collect();
-        modules.retain(|m| !dropped.contains(&m.name));
-        for (from, to) in &replace {
-            for m in modules.iter_mut() {
-                m.text = rename_in(&m.text, from, to);
-            }
+        modules.retain(|m| !replace.contains_key(&m.name));
+        for m in modules.iter_mut() {
+            m.text = rename_all(&m.text, &replace);
         }
     }
     modules.sort_by(|a, b| (a.name != top_name, &a.name).cmp(&(b.name != top_name, &b.name)));
