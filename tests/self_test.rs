@@ -78,3 +78,32 @@ fn exported_verilog_passes_too() {
             .unwrap_or_else(|e| panic!("{}: {e:#}", sim.name()));
     }
 }
+
+/// `gen` takes the board run's signature from `src/blocks/self_test_signatures.txt` instead of
+/// simulating: the line for this design must be there, and equal to a simulation of it.
+#[test]
+fn the_board_runs_signature_is_cached_and_equals_its_simulation() {
+    use simt_rtl::blocks::self_test::{signature_line, SELF_TEST_CYCLES};
+    let cycles = SELF_TEST_CYCLES;
+    let simulated = CuSelfTest::simulated_signature(&CU, cycles).unwrap();
+    let key = CuSelfTest::design_key(&CU, cycles).unwrap();
+    let line = signature_line("cu", cycles, key, simulated);
+    let cached = CuSelfTest::cached_signature(&CU, cycles).unwrap();
+    assert_eq!(
+        cached,
+        Some(simulated),
+        "src/blocks/self_test_signatures.txt must hold `{line}` for this design"
+    );
+}
+
+#[test]
+fn another_design_or_run_length_misses_the_cache() {
+    use simt_rtl::blocks::self_test::SELF_TEST_CYCLES;
+    assert_eq!(CuSelfTest::cached_signature(&CU, SELF_TEST_CYCLES - 1).unwrap(), None);
+    let tiny = simt_rtl::params::TINY;
+    type TinySelfTest = <simt_rtl::preset_blocks::TinyBlocks as PresetBlocks>::SelfTest;
+    assert_ne!(
+        TinySelfTest::design_key(&tiny, SELF_TEST_CYCLES).unwrap(),
+        CuSelfTest::design_key(&CU, SELF_TEST_CYCLES).unwrap()
+    );
+}
