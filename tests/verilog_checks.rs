@@ -135,3 +135,27 @@ fn verilator_lint_wall() {
         verilator_lint(&file, &module).unwrap_or_else(|e| panic!("{preset}/{module}: {e:#}"));
     }
 }
+
+/// Every exported file is named after the module it exports: `rtl_out/<preset>/<name>.v`
+/// declares `module <name>` first (its children follow, named `<name>__...`), and no file
+/// declares a module named after another file.
+#[test]
+fn every_exported_module_is_named_after_its_file() {
+    for file in files_under(&rtl_out()).iter().filter(|f| f.extension().is_some_and(|e| e == "v")) {
+        let stem = file.file_stem().unwrap().to_string_lossy().to_string();
+        let text = std::fs::read_to_string(file).unwrap();
+        let modules: Vec<&str> = text
+            .lines()
+            .filter_map(|l| l.trim_start().strip_prefix("module "))
+            .map(|rest| rest.split(|c: char| c == '(' || c == ' ' || c == '#').next().unwrap_or(""))
+            .collect();
+        assert_eq!(modules.first().copied(), Some(stem.as_str()), "{}", file.display());
+        for m in &modules[1..] {
+            assert!(
+                m.starts_with(&format!("{stem}__")),
+                "{} declares module `{m}`, not named after the file",
+                file.display()
+            );
+        }
+    }
+}

@@ -246,7 +246,7 @@ pub fn board_top<B: PresetBlocks>() -> Result<ExportedBlock> {
 }
 
 /// For a preset whose board clock is not the Alchitry Cu's own 100 MHz: `alchitry_cu_top.v`,
-/// module `top`, the iCE40 PLL in front of `self_test` (what `build` puts on the board, for the
+/// module `alchitry_cu_top`, the iCE40 PLL in front of `self_test` (what `build` puts on the board, for the
 /// FuseSoC `alchitry_cu` target).
 fn alchitry_cu_top(preset: &Preset) -> Result<Option<(&'static str, String)>> {
     let board = crate::board::ALCHITRY_CU_V1;
@@ -262,7 +262,12 @@ fn alchitry_cu_top(preset: &Preset) -> Result<Option<(&'static str, String)>> {
     Ok(Some((
         "alchitry_cu_top.v",
         header
-            + &crate::flow::ice40_pll::pll_top_verilog(&pll, board.clock_mhz as f64, "self_test"),
+            + &crate::flow::ice40_pll::pll_top_verilog(
+                &pll,
+                board.clock_mhz as f64,
+                "self_test",
+                "alchitry_cu_top",
+            ),
     )))
 }
 

@@ -166,7 +166,7 @@ fn under_pll(
         None => export_module(top, "top", header),
         Some(pll) => Ok(export_module(top, inner, header)?
             + "\n"
-            + &pll_top_verilog(pll, board.clock_mhz as f64, inner)),
+            + &pll_top_verilog(pll, board.clock_mhz as f64, inner, "top")),
     }
 }
 

@@ -83,14 +83,14 @@ fn filter_range(f_pfd: f64) -> u32 {
     }
 }
 
-/// Module `top` with the board top's ports (`clk`, `rst_n`, `led[7:0]`, `usb_rx`, `usb_tx`): the
+/// Module `name` with the board top's ports (`clk`, `rst_n`, `led[7:0]`, `usb_rx`, `usb_tx`): the
 /// PLL makes the core clock from `clk`, and module `inner` (the self-test, same ports) runs on
 /// it, held in reset until the PLL has locked.
-pub fn pll_top_verilog(pll: &Ice40Pll, fin_mhz: f64, inner: &str) -> String {
+pub fn pll_top_verilog(pll: &Ice40Pll, fin_mhz: f64, inner: &str, name: &str) -> String {
     format!(
-        "// top: `{inner}` clocked at {fout:.3} MHz by the iCE40 PLL from the board's {fin} MHz clock\n\
+        "// {name}: `{inner}` clocked at {fout:.3} MHz by the iCE40 PLL from the board's {fin} MHz clock\n\
          // (SB_PLL40_CORE, simple feedback: {fin} / (DIVR + 1) * (DIVF + 1) / 2^DIVQ).\n\
-         module top(input wire clk, input wire rst_n, output wire [7:0] led, input wire usb_rx, output wire usb_tx);\n\
+         module {name}(input wire clk, input wire rst_n, output wire [7:0] led, input wire usb_rx, output wire usb_tx);\n\
          \x20   wire core_clk;\n\
          \x20   wire locked;\n\
          \x20   SB_PLL40_CORE #(\n\
