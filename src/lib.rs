@@ -9,4 +9,5 @@ pub mod link;
 pub mod model;
 pub mod params;
 pub mod preset_blocks;
+pub mod registry;
 pub mod verify;

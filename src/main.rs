@@ -329,7 +329,7 @@ fn run(cli: Cli) -> Result<()> {
             prove(&preset, block.as_deref(), &property, depth, &rtl, &out, markdown.as_deref())?
         }
         Command::Soak { preset, block, cycles, seed, jobs, markdown } => {
-            use simt_rtl::verify::soak;
+            use simt_rtl::flow::soak;
             let jobs =
                 jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
             let say = |line: &str| eprintln!("{line}");
@@ -343,7 +343,7 @@ fn run(cli: Cli) -> Result<()> {
             )?;
         }
         Command::Speed { preset, block, cycles, seed, rtl, out, markdown } => {
-            use simt_rtl::verify::{soak, speed};
+            use simt_rtl::flow::{soak, speed};
             let say = |line: &str| eprintln!("{line}");
             let work = out.join(&preset);
             let rows = simt_rtl::with_preset!(&preset, B => speed::measure::<B>(&soak::modules::<B>(block.as_deref())?, &rtl, cycles, seed, &work, &say))?;
@@ -400,7 +400,7 @@ fn gen(presets: &[String], out: &Path, constraints: &Path) -> Result<()> {
     for p in &presets {
         simt_rtl::params::preset(p)?;
     }
-    let mut written = simt_rtl::export::generate(&presets, out)?;
+    let mut written = simt_rtl::flow::gen::generate(&presets, out)?;
     written.extend(simt_rtl::board::write_constraints(constraints)?);
     for path in written {
         println!("wrote {}", path.display());
@@ -496,17 +496,14 @@ fn prove(
     out: &Path,
     markdown: Option<&Path>,
 ) -> Result<()> {
-    use simt_rtl::flow::prove::{prove_only, Outcome, FORMAL_BLOCKS};
+    use simt_rtl::flow::prove::{prove_only, Outcome};
     let p = simt_rtl::params::preset(preset)?;
-    let blocks: Vec<_> =
-        FORMAL_BLOCKS.iter().filter(|b| block.map_or(true, |n| n == b.module)).collect();
-    if blocks.is_empty() {
-        let names: Vec<_> = FORMAL_BLOCKS.iter().map(|b| b.module).collect();
-        anyhow::bail!(
-            "--block `{}` has no formal properties (blocks with properties: {})",
-            block.unwrap_or_default(),
-            names.join(", ")
-        );
+    let blocks: Vec<_> = formal_blocks(preset)?
+        .into_iter()
+        .filter(|b| block.map_or(true, |n| n == b.module))
+        .collect();
+    if let (true, Some(name)) = (blocks.is_empty(), block) {
+        refuse_formal_block(name, preset)?;
     }
     let mut failed = 0;
     let mut table =
@@ -515,18 +512,8 @@ fn prove(
     for b in blocks {
         let dir = out.join(preset).join(b.module);
         let rtl_file = rtl.join(preset).join(format!("{}.v", b.module));
-        if let Some(only) = b.only_preset.filter(|o| *o != preset) {
-            if block.is_some() {
-                anyhow::bail!(
-                    "--block `{}` is exported for preset `{only}` only, not `{preset}`",
-                    b.module
-                );
-            }
-            println!("{}: exported for preset `{only}` only (skipped for `{preset}`)", b.module);
-            continue;
-        }
         let start = std::time::Instant::now();
-        let outcomes = prove_only(b, &p, &rtl_file, depth, &dir, property)
+        let outcomes = prove_only(&b, &p, &rtl_file, depth, &dir, property)
             .with_context(|| format!("proving {}", b.module))?;
         let secs = format!("{:.0}", start.elapsed().as_secs_f64());
         for (i, (name, outcome)) in outcomes.into_iter().enumerate() {
@@ -546,6 +533,32 @@ fn prove(
         anyhow::bail!("{failed} propert{} failed", if failed == 1 { "y" } else { "ies" });
     }
     Ok(())
+}
+
+/// The blocks of `preset` with formal properties, from the registry.
+fn formal_blocks(preset: &str) -> Result<Vec<simt_rtl::registry::FormalBlock>> {
+    simt_rtl::with_preset!(preset, B => Ok(simt_rtl::registry::formal_blocks::<B>()))
+}
+
+/// The error for `--block name`, which has no properties at `preset`: it names the preset that
+/// exports the block with properties, or every block with properties.
+fn refuse_formal_block(name: &str, preset: &str) -> Result<()> {
+    let mut known: Vec<&str> = vec![];
+    for other in simt_rtl::params::PRESETS.map(|p| p.name) {
+        let modules: Vec<&str> = formal_blocks(other)?.iter().map(|b| b.module).collect();
+        if other != preset && modules.contains(&name) {
+            anyhow::bail!("--block `{name}` is exported for preset `{other}` only, not `{preset}`");
+        }
+        for m in modules {
+            if !known.contains(&m) {
+                known.push(m);
+            }
+        }
+    }
+    anyhow::bail!(
+        "--block `{name}` has no formal properties (blocks with properties: {})",
+        known.join(", ")
+    )
 }
 
 /// `simt-rtl run`: a kernel on the rust-hdl core in lockstep with its model and the interpreter.

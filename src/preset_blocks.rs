@@ -13,35 +13,35 @@ use crate::params::{EmptyTop, Preset, SchedulerMode, TopStorage, CU, SEED, TINY}
 use crate::verify::Dut;
 
 /// The blocks of one preset.
-pub trait PresetBlocks {
+pub trait PresetBlocks: 'static {
     const PRESET: Preset;
     /// `(W, WW, T, A, D, SPW, E)` as the const generics spell them.
     const GENERICS: [usize; 7];
-    type Scheduler: Dut;
-    type SeedScheduler: Dut;
-    type Stack: Dut;
+    type Scheduler: Dut + 'static;
+    type SeedScheduler: Dut + 'static;
+    type Stack: Dut + 'static;
     /// All warps' stacks in block RAM, as the scheduler holds them.
-    type StackRam: Dut;
-    type WarpEncoder: Dut;
-    type WarpArbiter: Dut;
+    type StackRam: Dut + 'static;
+    type WarpEncoder: Dut + 'static;
+    type WarpArbiter: Dut + 'static;
     /// `BankArbiter<B, BW, N, NW, K, Q, QW, QCW, BQ, RW, SQ>` of the preset's operand collector.
     const ARBITER_GENERICS: [usize; 11];
-    type BankArbiter: Dut;
+    type BankArbiter: Dut + 'static;
     /// `OperandCollector<B, BW, N, NW, P, K, Q, QW, QCW, BQ, SQ, RW, WW, RRW, T, DW, TD, U, UW, G>`
     /// (its `new()` checks every one against the preset).
-    type OperandCollector: Dut;
-    type RegisterFile: Dut;
-    type RegisterMap: Dut;
+    type OperandCollector: Dut + 'static;
+    type RegisterFile: Dut + 'static;
+    type RegisterMap: Dut + 'static;
     /// `LocalDataShare<T, WW, DW, RW>`: the collector's lanes and lane width, `2^RW = lds_rows`.
-    type LocalDataShare: Dut;
+    type LocalDataShare: Dut + 'static;
     /// `Scoreboard<W, WW, R, RRW>`: the scheduler's warps, the collector's registers per warp.
-    type Scoreboard: Dut;
+    type Scoreboard: Dut + 'static;
     /// `LaneAlu<T, DW, SW, TD>`: the collector's lanes and lane width.
-    type LaneAlu: Dut;
+    type LaneAlu: Dut + 'static;
     /// `IBuffer<W, WW, A>`: the scheduler's warps and pc width.
-    type IBuffer: Dut;
+    type IBuffer: Dut + 'static;
     /// The board self-test top around this preset's scheduler and operand collector.
-    type SelfTest: Dut;
+    type SelfTest: Dut + 'static;
     fn scheduler(mode: SchedulerMode) -> Result<Self::Scheduler>;
     fn seed_scheduler() -> Result<Self::SeedScheduler>;
     fn stack() -> Result<Self::Stack>;

@@ -220,7 +220,7 @@ fn command_line_errors_are_one_clear_line() {
         (vec!["sim", "--out", unwritable], "cannot create"),
         (vec!["bench", "--cycles", "1"], "--cycles must be at least 2"),
         (vec!["prove", "--preset", "nope"], "unknown preset `nope`"),
-        (vec!["prove", "--block", "nope"], "--block `nope` has no formal properties (blocks with properties: priority_encoder_lowest, priority_encoder_highest, simt_stack"),
+        (vec!["prove", "--block", "nope"], "--block `nope` has no formal properties (blocks with properties: priority_encoder_lowest, priority_encoder_highest, round_robin_arbiter, simt_stack"),
         (vec!["prove", "--depth", "0"], "`--depth` must be at least 1"),
         (vec!["prove", "--block", "simt_stack", "--property", "nope"], "`simt_stack` has no property `nope` (its properties: occupancy_within_depth,"),
         (vec!["flash", "--bin", "/nonexistent/top.bin"], "bitstream /nonexistent/top.bin does not exist"),

@@ -170,7 +170,7 @@ fn misuse_coverage(rec: &simt_rtl::verify::Recorded) {
 fn local_data_share<B: PresetBlocks>() {
     let p = B::PRESET;
     let rec = timed(format!("{} local data share", p.name), || {
-        suites::for_module::<B>("local_data_share", SEED, cycles()).unwrap()
+        simt_rtl::registry::differential::<B>("local_data_share", SEED, cycles()).unwrap()
     });
     // Coverage: loads and stores taken, accesses that took several cycles (bank conflicts),
     // accesses taken back to back, requests held or changed while not ready, resets mid-access.
@@ -214,7 +214,7 @@ fn local_data_share<B: PresetBlocks>() {
 fn scoreboard<B: PresetBlocks>() {
     use simt_rtl::model::scoreboard::{ScoreboardIn, ScoreboardOut};
     let rec = timed(format!("{} scoreboard", B::PRESET.name), || {
-        suites::for_module::<B>("scoreboard", SEED, cycles()).unwrap()
+        simt_rtl::registry::differential::<B>("scoreboard", SEED, cycles()).unwrap()
     });
     // Coverage: hazards seen, a hazard cleared by the same cycle's release, both misuse flags.
     let (mut hazards, mut bypassed, mut double, mut free) = (0, 0, 0, 0);
@@ -242,7 +242,7 @@ fn scoreboard<B: PresetBlocks>() {
 
 fn lane_alu<B: PresetBlocks>() {
     let rec = timed(format!("{} lane ALU", B::PRESET.name), || {
-        suites::for_module::<B>("lane_alu", SEED, cycles()).unwrap()
+        simt_rtl::registry::differential::<B>("lane_alu", SEED, cycles()).unwrap()
     });
     // Coverage: every op code, undefined ones included.
     let mut seen = [0usize; 16];
@@ -254,7 +254,7 @@ fn lane_alu<B: PresetBlocks>() {
 #[test]
 fn decoder() {
     let rec = timed("decoder".into(), || {
-        suites::for_module::<CuBlocks>("decoder", SEED, cycles()).unwrap()
+        simt_rtl::registry::differential::<CuBlocks>("decoder", SEED, cycles()).unwrap()
     });
     // Coverage: every kind, and illegal opcodes.
     let mut kinds = [0usize; 9];
@@ -269,7 +269,7 @@ fn decoder() {
 fn ibuffer<B: PresetBlocks>() {
     use simt_rtl::model::ibuffer::{IBufferIn, IBufferOut};
     let rec = timed(format!("{} I-buffer", B::PRESET.name), || {
-        suites::for_module::<B>("ibuffer", SEED, cycles()).unwrap()
+        simt_rtl::registry::differential::<B>("ibuffer", SEED, cycles()).unwrap()
     });
     // Coverage: a full warp issued and filled in one cycle, flushes of a non-empty buffer, both flags.
     let (mut full_swap, mut flushed, mut fill_full, mut issue_empty) = (0, 0, 0, 0);
@@ -348,7 +348,7 @@ macro_rules! per_preset {
             #[test]
             fn register_map() {
                 timed(format!("{} register map", <$B>::PRESET.name), || {
-                    suites::for_module::<$B>("register_map", SEED, cycles()).unwrap()
+                    simt_rtl::registry::differential::<$B>("register_map", SEED, cycles()).unwrap()
                 });
             }
             #[test]
@@ -388,7 +388,7 @@ mod self_test {
     #[test]
     fn lfsr() {
         let rec = timed("lfsr".into(), || {
-            suites::for_module::<CuBlocks>("lfsr", SEED, cycles()).unwrap()
+            simt_rtl::registry::differential::<CuBlocks>("lfsr", SEED, cycles()).unwrap()
         });
         // Cycle 0 shows the power-up state 0; from the first reset on the state is never 0.
         assert!(rec.outputs.iter().skip(1).all(|o| o[0] != 0), "the LFSR reached state 0");
@@ -396,7 +396,9 @@ mod self_test {
 
     #[test]
     fn misr() {
-        timed("misr".into(), || suites::for_module::<CuBlocks>("misr", SEED, cycles()).unwrap());
+        timed("misr".into(), || {
+            simt_rtl::registry::differential::<CuBlocks>("misr", SEED, cycles()).unwrap()
+        });
     }
 
     #[test]
@@ -421,7 +423,7 @@ mod host_link {
     #[test]
     fn uart_tx() {
         let rec = timed("uart_tx".into(), || {
-            suites::for_module::<CuBlocks>("uart_tx", SEED, cycles()).unwrap()
+            simt_rtl::registry::differential::<CuBlocks>("uart_tx", SEED, cycles()).unwrap()
         });
         let starts = rec.outputs.windows(2).filter(|w| w[0][1] == 1 && w[1][1] == 0).count();
         assert!(starts > cycles() / 2000, "only {starts} frames sent");
@@ -430,7 +432,7 @@ mod host_link {
     #[test]
     fn uart_rx() {
         let rec = timed("uart_rx".into(), || {
-            suites::for_module::<CuBlocks>("uart_rx", SEED, cycles()).unwrap()
+            simt_rtl::registry::differential::<CuBlocks>("uart_rx", SEED, cycles()).unwrap()
         });
         let bytes = rec.outputs.iter().filter(|o| o[0] == 1).count();
         let errors = rec.outputs.windows(2).filter(|w| w[0][2] == 0 && w[1][2] == 1).count();
@@ -480,7 +482,7 @@ mod host_link {
         use simt_rtl::model::host_link::LinkOut;
         use simt_rtl::verify::PortStruct;
         let rec = timed("host_link".into(), || {
-            suites::for_module::<CuBlocks>("host_link", SEED, cycles()).unwrap()
+            simt_rtl::registry::differential::<CuBlocks>("host_link", SEED, cycles()).unwrap()
         });
         let outs: Vec<LinkOut> = rec.outputs.iter().map(|o| LinkOut::from_words(o)).collect();
         let count = |f: fn(&LinkOut) -> bool| outs.iter().filter(|o| f(o)).count();
@@ -501,7 +503,7 @@ mod host_link {
     #[test]
     fn board_reset() {
         let rec = timed("board_reset".into(), || {
-            suites::for_module::<CuBlocks>("board_reset", SEED, cycles()).unwrap()
+            simt_rtl::registry::differential::<CuBlocks>("board_reset", SEED, cycles()).unwrap()
         });
         let presses =
             rec.outputs.windows(2).skip(20).filter(|w| w[0][0] == 0 && w[1][0] == 1).count();

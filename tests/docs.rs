@@ -70,7 +70,7 @@ fn every_summary_page_exists_and_every_page_is_listed() {
         assert!(page.is_file(), "SUMMARY.md lists {}, which does not exist", page.display());
     }
     for page in book_pages() {
-        if page != summary_path && !page.starts_with(root().join("docs/src/results")) {
+        if page != summary_path {
             assert!(listed.contains(&page), "{} is not listed in SUMMARY.md", page.display());
         }
     }
@@ -104,4 +104,23 @@ fn link_targets_skip_code() {
 fn readme_is_a_front_door() {
     let size = std::fs::metadata(root().join("README.md")).unwrap().len();
     assert!(size <= 12 * 1024, "README.md is {size} bytes; the limit is 12 KB");
+}
+
+/// The book's block table names every module the registry exports, for every preset.
+#[test]
+fn the_block_table_names_every_registered_module() {
+    use simt_rtl::preset_blocks::{CuBlocks, PresetBlocks, SeedBlocks, TinyBlocks};
+    fn modules<B: PresetBlocks>() -> Vec<&'static str> {
+        simt_rtl::registry::entries::<B>().iter().map(|e| e.module).collect()
+    }
+    let table = std::fs::read_to_string(root().join("docs/src/blocks.md")).unwrap();
+    let mut all = modules::<CuBlocks>();
+    all.extend(modules::<SeedBlocks>());
+    all.extend(modules::<TinyBlocks>());
+    for module in all {
+        assert!(
+            table.contains(&format!("`{module}`")),
+            "docs/src/blocks.md does not name the registered module `{module}`"
+        );
+    }
 }

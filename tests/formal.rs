@@ -3,9 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use simt_rtl::flow::prove::{
-    fails_at, peek_commands, property_names, prove, prove_only, Outcome, FORMAL_BLOCKS,
-};
+use simt_rtl::flow::prove::{fails_at, peek_commands, property_names, prove, prove_only, Outcome};
 use simt_rtl::params::CU;
 
 fn work_dir(name: &str) -> PathBuf {
@@ -14,15 +12,16 @@ fn work_dir(name: &str) -> PathBuf {
     d
 }
 
-fn block(module: &str) -> &'static simt_rtl::flow::prove::FormalBlock {
-    FORMAL_BLOCKS.iter().find(|b| b.module == module).expect("block with properties")
+fn block(module: &str) -> simt_rtl::registry::FormalBlock {
+    let entry = simt_rtl::registry::entry_of::<simt_rtl::preset_blocks::CuBlocks>(module).unwrap();
+    entry.formal().expect("block with properties")
 }
 
 /// Every property of `module` holds on `rtl_out/cu/<module>.v` to depth 20; `proven` must close
 /// by induction (hold in every reachable state).
 fn properties_hold(module: &str, at_least: usize, proven: &[&str]) {
     let rtl = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("rtl_out/cu/{module}.v"));
-    let results = prove(block(module), &CU, &rtl, 20, &work_dir(module)).unwrap();
+    let results = prove(&block(module), &CU, &rtl, 20, &work_dir(module)).unwrap();
     assert!(results.len() >= at_least, "{results:?}");
     for (name, outcome) in &results {
         println!("{module}: {name}: {outcome}");
@@ -52,7 +51,7 @@ fn one_property(
     dir: &Path,
     name: &str,
 ) -> Outcome {
-    let results = prove_only(block(module), preset, rtl, 20, dir, &[name.to_string()]).unwrap();
+    let results = prove_only(&block(module), preset, rtl, 20, dir, &[name.to_string()]).unwrap();
     println!("{module}: {name}: {}", results[0].1);
     results.into_iter().next().unwrap().1
 }
@@ -118,7 +117,7 @@ fn warp_scheduler_properties_hold_from_reset_to_depth_20() {
 fn mutant_is_caught(module: &str, tag: &str, from: &str, to: &str, properties: &str) {
     let (mutant, prove_dir) = write_mutant(module, tag, from, to);
     let only: Vec<String> = properties.split('|').map(String::from).collect();
-    let results = prove_only(block(module), &CU, &mutant, 20, &prove_dir, &only).unwrap();
+    let results = prove_only(&block(module), &CU, &mutant, 20, &prove_dir, &only).unwrap();
     let failed: Vec<&String> = results
         .iter()
         .filter(|(_, o)| matches!(o, Outcome::Failed { .. }))
@@ -142,7 +141,7 @@ fn mutant_is_caught(module: &str, tag: &str, from: &str, to: &str, properties: &
 /// before it grows too slow.
 fn mutant_is_caught_at(module: &str, tag: &str, from: &str, to: &str, property: &str, step: usize) {
     let (mutant, prove_dir) = write_mutant(module, tag, from, to);
-    match fails_at(block(module), &CU, &mutant, step, &prove_dir, property).unwrap() {
+    match fails_at(&block(module), &CU, &mutant, step, &prove_dir, property).unwrap() {
         Some(Outcome::Failed { step: at, vcd }) => {
             assert_eq!(at, step, "the counterexample should end in the cycle checked");
             assert!(vcd.is_file(), "no counterexample trace at {}", vcd.display());
@@ -272,7 +271,7 @@ fn booksim_arbiter_bound_is_proven_at_tiny_sizes() {
         "bank_arbiter_tiny",
         None,
     );
-    let results = prove(block("bank_arbiter"), &simt_rtl::params::TINY, &rtl, 20, &dir).unwrap();
+    let results = prove(&block("bank_arbiter"), &simt_rtl::params::TINY, &rtl, 20, &dir).unwrap();
     all_hold("bank_arbiter (tiny)", &results, 9);
     assert_proven(&results, &["one_bank_per_unit", "head_waits_fewer_than_n_cycles"]);
     // The priority diagonal stuck: two banks whose heads belong to one unit, and the same bank
@@ -319,7 +318,7 @@ fn operand_collector_properties_hold_from_reset_to_depth_20() {
         property_names(&text).into_iter().filter(|n| n != "bank_queues_never_overflow").collect();
     let rtl = Path::new(env!("CARGO_MANIFEST_DIR")).join("rtl_out/cu/operand_collector.v");
     let results = prove_only(
-        block("operand_collector"),
+        &block("operand_collector"),
         &CU,
         &rtl,
         20,

@@ -16,9 +16,9 @@
 
 use std::path::Path;
 
-use simt_rtl::export::exported_blocks;
 use simt_rtl::model::warp_scheduler::{SeedIn, SeedOut};
 use simt_rtl::preset_blocks::SeedBlocks;
+use simt_rtl::registry::exported_blocks;
 use simt_rtl::verify::suites;
 use simt_rtl::verify::verilog_sim::{simulate_verilog, Simulator};
 use simt_rtl::verify::PortStruct;

@@ -5,10 +5,11 @@
 use std::path::{Path, PathBuf};
 
 use rust_hdl::prelude::*;
-use simt_rtl::export::{exported_blocks, generate};
+use simt_rtl::flow::gen::generate;
 use simt_rtl::flow::{synth_ice40, verilator_lint};
 use simt_rtl::params::{FetchPolicy, SchedulerMode};
 use simt_rtl::preset_blocks::*;
+use simt_rtl::registry::exported_blocks;
 
 fn rtl_out() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("rtl_out")

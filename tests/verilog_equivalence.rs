@@ -7,9 +7,9 @@
 
 use std::path::{Path, PathBuf};
 
-use simt_rtl::export::{exported_blocks, ExportedBlock};
+use simt_rtl::export::ExportedBlock;
 use simt_rtl::preset_blocks::*;
-use simt_rtl::verify::suites;
+use simt_rtl::registry::exported_blocks;
 use simt_rtl::verify::verilog_sim::{check_against_rust, Simulator};
 
 fn cycles() -> usize {
@@ -35,7 +35,7 @@ fn check<B: PresetBlocks>(sim: Simulator) {
         .iter()
         .filter(|b| only.as_deref().map_or(true, |o| o.split(',').any(|m| m == b.module)))
     {
-        let rec = suites::for_module::<B>(&b.module, SEED, cycles()).unwrap();
+        let rec = simt_rtl::registry::differential::<B>(&b.module, SEED, cycles()).unwrap();
         let dut = b.verilog_dut(&rtl_out, preset);
         let start = std::time::Instant::now();
         check_against_rust(sim, &dut, &rec, &workdir(preset, &b.module))

@@ -6,4 +6,4 @@ pub mod verilog;
 pub mod write;
 
 pub use verilog::export_module;
-pub use write::{board_top, exported_blocks, generate, ExportedBlock};
+pub use write::ExportedBlock;

@@ -1,15 +1,12 @@
-//! Writes a preset's exported blocks and `manifest.json`.
+//! One block to an [`ExportedBlock`]: its Verilog with a header that states every parameter,
+//! and its ports; the interface texts the headers and the manifest carry.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use serde_json::{json, Value};
 
 use super::export_module;
-use crate::blocks::Order;
-use crate::model::lfsr::{LFSR_SEED, TAPS_32};
-use crate::params::{Preset, SchedulerMode};
-use crate::preset_blocks::PresetBlocks;
+use crate::params::Preset;
 use crate::verify::verilog_sim::VerilogDut;
 use crate::verify::{Dut, Port};
 
@@ -76,7 +73,7 @@ fn header(
     h
 }
 
-fn export<D: Dut>(
+pub fn export<D: Dut>(
     preset: &Preset,
     dut: &mut D,
     module: &str,
@@ -105,117 +102,11 @@ fn export<D: Dut>(
     })
 }
 
-/// Every exported block of preset `B`, in manifest order.
-pub fn exported_blocks<B: PresetBlocks>() -> Result<Vec<ExportedBlock>> {
-    let preset = B::PRESET;
-    let fixed = SchedulerMode::Fixed(preset.scheduler.fetch_policy);
-    let registered = SchedulerMode::Registered(preset.scheduler.fetch_policy);
-    let board = crate::board::ALCHITRY_CU_V1;
-    let cpb = board.clocks_per_bit();
-    let mut blocks = vec![
-        export_new(&preset, || B::warp_encoder(Order::LowestFirst), "priority_encoder_lowest", "PriorityEncoder",
-            "one-of-N priority encoder over the warps, lowest index first", &[("Order", "lowest index first".into())])?,
-        export_new(&preset, || B::warp_encoder(Order::HighestFirst), "priority_encoder_highest", "PriorityEncoder",
-            "one-of-N priority encoder over the warps, highest index first (the seed's order)", &[("Order", "highest index first".into())])?,
-        export_new(&preset, || B::warp_arbiter(), "round_robin_arbiter", "RoundRobinArbiter",
-            "round-robin arbiter over the warps, priority rotates past the last taken grant", &[])?,
-        export_new(&preset, || B::stack(), "simt_stack", "SimtStack",
-            "one warp's SIMT reconvergence stack of {mask, pc} with overflow/underflow flags", &[])?,
-        export_new(&preset, || B::stack_ram(fixed.empty_top(), fixed.top_storage()), "simt_stack_ram", "SimtStackRam",
-            "every warp's SIMT stack in block RAM, tops in registers: the fixed-mode warp scheduler's stacks", &[("Empty top", format!("{:?}", fixed.empty_top()))])?,
-        export_new(&preset, || B::scheduler(fixed), "warp_scheduler", "WarpScheduler",
-            "warp scheduler with per-warp SIMT stacks (fixed mode)", &[("Mode", fixed.name())])?,
-        export_new(&preset, || B::scheduler(registered), "warp_scheduler_registered", "WarpScheduler",
-            "warp scheduler with per-warp SIMT stacks (fixed mode, commands registered: they act a cycle after they are offered)",
-            &[("Mode", registered.name())])?,
-        export_new(&preset, || B::seed_scheduler(), "WarpScheduler", "SeedWarpScheduler",
-            "the seed's WarpScheduler (003): seed-compatible mode behind the seed's ports", &[("Mode", SchedulerMode::SeedCompatible.name())])?,
-        export_new(&preset, || B::bank_arbiter(), "bank_arbiter", "BankArbiter",
-            "operand collector: per-bank read-request FIFOs and wavefront read allocator, write-back priority", &[("Collector", collector_summary(&preset))])?,
-        export_new(&preset, || B::register_map(), "register_map", "RegisterMap",
-            "operand collector: bank and row of a warp's register (GPGPU-Sim's register_bank())", &[("Collector", collector_summary(&preset))])?,
-        export_new(&preset, || B::register_file(), "register_file", "RegisterFile",
-            "operand collector: banked register file, one read per bank per cycle (latency 1), one lane-masked write", &[("Collector", collector_summary(&preset))])?,
-        export_new(&preset, || crate::blocks::Lfsr::<32>::new(TAPS_32, LFSR_SEED), "lfsr", "Lfsr",
-            "board self-test: 32-bit Galois LFSR (pseudo-random traffic)", &[("Taps", format!("{TAPS_32:#010x}, seed {LFSR_SEED:#010x}"))])?,
-        export_new(&preset, || crate::blocks::Misr::<32>::new(TAPS_32), "misr", "Misr",
-            "board self-test: 32-bit multiple-input signature register", &[("Taps", format!("{TAPS_32:#010x}"))])?,
-        export_new(&preset, || crate::blocks::BoardReset::new(), "board_reset", "BoardReset",
-            "board tops: power-on reset and the synchronised reset button", &[("Power-on", format!("{} cycles", crate::blocks::board_reset::POR_CYCLES))])?,
-        export_new(&preset, || crate::blocks::UartTx::new(cpb), "uart_tx", "UartTx",
-            "host link: 8N1 serial transmitter", &[("Rate", format!("{cpb} clocks per bit ({} baud at {} MHz)", crate::board::HOST_BAUD, board.clock_mhz))])?,
-        export_new(&preset, || crate::blocks::UartRx::new(cpb), "uart_rx", "UartRx",
-            "host link: 8N1 serial receiver (two-flip-flop synchroniser, mid-bit sampling, framing-error flag)",
-            &[("Rate", format!("{cpb} clocks per bit ({} baud at {} MHz)", crate::board::HOST_BAUD, board.clock_mhz))])?,
-        export_new(&preset, || B::local_data_share(), "local_data_share", "LocalDataShare",
-            "R700 local data share (seed 004): 4 banks (bank = address mod 4), owner-computes stores, dynamic loads, bank conflicts serialised and counted",
-            &[("LDS", format!("banks={} rows_per_bank={} word_bits={} lanes={}", crate::isa::LDS_BANKS, preset.lds_rows, preset.collector.lane_bits, preset.scheduler.threads)),
-              ("Interface", LDS_INTERFACE.into())])?,
-        export_new(&preset, || B::scoreboard(), "scoreboard", "Scoreboard",
-            "GPGPU-Sim's scoreboard: registers in flight per warp, RAW/WAW hazard check (a same-cycle release counts), sticky misuse flags",
-            &[("Registers", format!("{} per warp", preset.collector.regs_per_warp))])?,
-        export_new(&preset, || B::ibuffer(), "ibuffer", "IBuffer",
-            "the SIMT core's per-warp instruction buffer: two slots per warp, fill, issue of the oldest, flush, misuse flags", &[])?,
-        export_new(&preset, || crate::blocks::Decoder::new(), "decoder", "Decoder",
-            "the SIMT core's instruction decode: opcode ROM from the ISA's decoder, register, immediate, target and store fields", &[])?,
-        export_new(&preset, || B::lane_alu(), "lane_alu", "LaneAlu",
-            "the SIMT core's execution stage: one integer ALU per lane (the ISA's ALU ops), zero test for branches",
-            &[("Ops", "op codes 0..10: add sub and or xor shl shr slt seq pass_b lane; others give 0 and bad_op".into())])?,
-        export_new(&preset, || B::operand_collector(), "operand_collector", "OperandCollector",
-            "GPGPU-Sim's operand collector (opndcoll_rfu_t): banked register file, bank arbiter, collector and dispatch units", &[("Collector", collector_summary(&preset)), ("Interface", COLLECTOR_INTERFACE.into())])?,
-    ];
-    blocks.extend(simt_core(&preset)?);
-    Ok(blocks)
-}
-
-/// The preset's SIMT core (`cu` and `tiny` have one); for `cu` also its host link and the board
-/// top that puts it behind the serial port.
-fn simt_core(preset: &Preset) -> Result<Vec<ExportedBlock>> {
-    use crate::blocks::simt_core::{SimtCoreCu, SimtCoreTiny};
-    let Ok(p) = crate::params::core_params(preset.name) else { return Ok(vec![]) };
-    let summary = "the SIMT core: fetch, I-buffer, scoreboarded issue, operand collector, lane ALU, local data share, branch resolution into the SIMT stacks";
-    let extra = [
-        ("Core", format!(
-            "warps={} threads={} lane_bits={} stack_depth={} lds_rows={} banks={} collector_units={} imem_words={} issue_policy={}",
-            p.warps, p.threads, p.lane_bits, p.stack_depth, p.lds_rows, p.banks, p.collector_units, p.imem_words, p.policy.name()
-        )),
-        ("Interface", CORE_INTERFACE.into()),
-    ];
-    Ok(match preset.name {
-        "cu" => {
-            let cpb = crate::board::CORE_BOARD_CLOCKS_PER_BIT;
-            let rate = format!(
-                "{cpb} clocks per bit ({} baud at {} MHz)",
-                crate::board::HOST_BAUD,
-                crate::board::CORE_BOARD_MHZ
-            );
-            vec![
-                export_new(preset, || SimtCoreCu::new(p), "simt_core", "SimtCore", summary, &extra)?,
-                export_new(preset, crate::blocks::host_link::HostLinkCu::new, "host_link", "HostLink",
-                    "host link: the serial protocol engine between the UART and the SIMT core (writes, start, status, write-back capture)",
-                    &[("Protocol", LINK_PROTOCOL.into())])?,
-                export_new(preset, || crate::blocks::CoreBoard::new(cpb, &[]), "core_board", "CoreBoard",
-                    "board top: the SIMT core behind the USB serial port (UART, host link), LEDs",
-                    &[("Protocol", LINK_PROTOCOL.into()), ("Clock", format!("{} MHz from the iCE40 PLL; serial port {rate}", crate::board::CORE_BOARD_MHZ)),
-                      ("Ports", "clk, rst_n (active low), led[7:0], usb_rx, usb_tx as in constraints/".into())])?,
-            ]
-        }
-        _ => vec![export_new(
-            preset,
-            || SimtCoreTiny::new(p),
-            "simt_core",
-            "SimtCore",
-            summary,
-            &extra,
-        )?],
-    })
-}
-
 /// [`export`] of the block `make` builds, on the heap and in a frame of its own: a debug build
 /// keeps every temporary of a function in its frame, and the blocks (a core is 100 KB) built
 /// inline in one list overflowed a test thread's 2 MiB stack.
 #[inline(never)]
-fn export_new<D: Dut>(
+pub fn export_new<D: Dut>(
     preset: &Preset,
     make: impl FnOnce() -> Result<D>,
     module: &str,
@@ -236,42 +127,8 @@ instruction 0 with every lane; running falls when every warp has exited and noth
 write-back; count_* count since reset; errors: bit 0 stack overflow, 1 join on an empty stack, 2 warp misuse, 3 scoreboard, 4 I-buffer, \
 5 illegal instruction, 6 collector";
 
-/// The board self-test top of preset `B` (`SelfTest`, 100,000 cycles, expected signature
-/// computed by simulating it), as `self_test.v`: the file the FuseSoC core's board targets use.
-pub fn board_top<B: PresetBlocks>() -> Result<ExportedBlock> {
-    let cycles = crate::blocks::self_test::SELF_TEST_CYCLES;
-    export(&B::PRESET, &mut B::self_test(cycles)?, "self_test", "SelfTest",
-        "board top: LFSR traffic into the warp scheduler and the operand collector, MISR signature checked against the simulated one, LEDs",
-        &[("Run", format!("{cycles} cycles; ports clk, rst_n (active low), led[7:0], usb_rx, usb_tx as in constraints/"))])
-}
-
-/// For a preset whose board clock is not the Alchitry Cu's own 100 MHz: `alchitry_cu_top.v`,
-/// module `alchitry_cu_top`, the iCE40 PLL in front of `self_test` (what `build` puts on the board, for the
-/// FuseSoC `alchitry_cu` target).
-fn alchitry_cu_top(preset: &Preset) -> Result<Option<(&'static str, String)>> {
-    let board = crate::board::ALCHITRY_CU_V1;
-    let Some(mhz) = preset.board_clock_mhz else { return Ok(None) };
-    let Some(pll) = crate::flow::board_build::core_clock(&board, mhz as f64)? else {
-        return Ok(None);
-    };
-    let header = format!(
-        "// Generated by simt-rtl {} for the `{}` preset; do not edit.\n",
-        env!("CARGO_PKG_VERSION"),
-        preset.name
-    );
-    Ok(Some((
-        "alchitry_cu_top.v",
-        header
-            + &crate::flow::ice40_pll::pll_top_verilog(
-                &pll,
-                board.clock_mhz as f64,
-                "self_test",
-                "alchitry_cu_top",
-            ),
-    )))
-}
-
-fn collector_summary(preset: &Preset) -> String {
+/// The collector's parameters, for a header line.
+pub fn collector_summary(preset: &Preset) -> String {
     let c = preset.collector;
     format!(
         "banks={} collector_units={} in_ports={} regs_per_warp={} rows_per_bank={} queue_depth={} allocator={} unit_types={} sets={} schedulers={} in_order_per_warp={} lane_bits={} tag_bits={}",
@@ -293,97 +150,3 @@ pub const LDS_INTERFACE: &str = "a request is taken at the rising edge of a cycl
 req_write=1: owner-computes store, thread t = req_warp*lanes + l writes req_data$l to word ((t>>2)*req_stride + req_index)*4 + t%4; \
 req_write=0: lane l loads word req_addr$l; only lanes in req_mask take part; each cycle each bank serves the row of its highest pending lane; \
 resp_valid is high for one cycle after the last row is served and resp_data$l then holds the loaded words until the next load completes";
-
-fn ports_json(b: &ExportedBlock) -> Value {
-    let mut ports: Vec<Value> = vec![];
-    if let Some(clk) = &b.clock {
-        ports.push(json!({"name": clk, "direction": "input", "width": 1}));
-    }
-    ports.extend(
-        b.inputs.iter().map(|p| json!({"name": p.name, "direction": "input", "width": p.width})),
-    );
-    ports.extend(
-        b.outputs.iter().map(|p| json!({"name": p.name, "direction": "output", "width": p.width})),
-    );
-    Value::Array(ports)
-}
-
-/// Writes the blocks of every named preset into `out_dir/<preset>/` and `out_dir/manifest.json`.
-/// Returns the paths written.
-pub fn generate(presets: &[&str], out_dir: &Path) -> Result<Vec<PathBuf>> {
-    let mut written = vec![];
-    let mut manifest = serde_json::Map::new();
-    for &name in presets {
-        let preset = crate::params::preset(name)?;
-        let blocks = crate::with_preset!(name, B => {
-            let mut blocks = exported_blocks::<B>()?;
-            if preset.board_clock_mhz.is_some() {
-                blocks.push(board_top::<B>()?);
-            }
-            Ok::<_, anyhow::Error>(blocks)
-        })?;
-        let dir = out_dir.join(name);
-        std::fs::create_dir_all(&dir)
-            .with_context(|| format!("cannot create output directory {}", dir.display()))?;
-        let mut entries = vec![];
-        for b in &blocks {
-            let path = out_dir.join(b.file(name));
-            std::fs::write(&path, &b.verilog)
-                .with_context(|| format!("cannot write {}", path.display()))?;
-            written.push(path);
-            entries.push(json!({
-                "module": b.module,
-                "file": b.file(name).to_string_lossy().replace('\\', "/"),
-                "block": b.block,
-                "summary": b.summary,
-                "clock": b.clock,
-                "reset": b.clock.as_ref().map(|_| "reset: synchronous, active high"),
-                "ports": ports_json(b),
-                "board_top": b.module == "self_test",
-            }));
-        }
-        let pll_top = alchitry_cu_top(&preset)?;
-        if let Some((file, text)) = &pll_top {
-            let path = out_dir.join(name).join(file);
-            std::fs::write(&path, text)
-                .with_context(|| format!("cannot write {}", path.display()))?;
-            written.push(path);
-        }
-        let p = preset.scheduler;
-        manifest.insert(name.to_string(), json!({
-            "purpose": preset.purpose,
-            "board_clock_mhz": preset.board_clock_mhz,
-            "alchitry_cu_top": pll_top.map(|(file, _)| format!("{name}/{file}")),
-            "parameters": {
-                "warps": p.warps, "threads": p.threads, "pc_width": p.pc_width,
-                "stack_depth": p.stack_depth, "fetch_policy": p.fetch_policy.name(),
-                "warp_id_width": p.warp_id_width(), "stack_ptr_width": p.stack_ptr_width(),
-            },
-            "collector": {
-                "banks": preset.collector.banks, "collector_units": preset.collector.collector_units,
-                "in_ports": preset.collector.in_ports, "regs_per_warp": preset.collector.regs_per_warp,
-                "rows_per_bank": preset.collector.rows_per_bank(p.warps), "queue_depth": preset.collector.queue_depth(),
-                "one_bank_per_cu": preset.collector.one_bank_per_cu,
-                "unit_types": preset.collector.unit_types, "specialized": preset.collector.specialized,
-                "schedulers": preset.collector.schedulers, "in_order_per_warp": preset.collector.in_order_per_warp,
-                "lane_bits": preset.collector.lane_bits, "tag_bits": preset.collector.tag_bits,
-                "read_latency_cycles": 1,
-                "interface": COLLECTOR_INTERFACE,
-            },
-            "local_data_share": {
-                "banks": crate::isa::LDS_BANKS, "rows_per_bank": preset.lds_rows, "word_bits": preset.collector.lane_bits,
-                "interface": LDS_INTERFACE,
-            },
-            "blocks": entries,
-        }));
-    }
-    let doc = json!({
-        "generator": format!("simt-rtl {}", env!("CARGO_PKG_VERSION")),
-        "presets": Value::Object(manifest),
-    });
-    let path = out_dir.join("manifest.json");
-    std::fs::write(&path, serde_json::to_string_pretty(&doc)? + "\n")
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    written.push(path);
-    Ok(written)
-}

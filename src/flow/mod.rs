@@ -1,10 +1,13 @@
 //! Tool flows on exported Verilog: yosys synthesis checks and Verilator lint.
 
 pub mod board_build;
+pub mod gen;
 pub mod ice40_pll;
 pub mod prove;
 pub mod report;
 pub mod results;
+pub mod soak;
+pub mod speed;
 pub mod vivado;
 
 use std::path::Path;

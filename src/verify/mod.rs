@@ -13,8 +13,6 @@ pub mod dut;
 pub mod link_sim;
 pub mod programs;
 pub mod rng;
-pub mod soak;
-pub mod speed;
 pub mod stimulus;
 pub mod suites;
 pub mod verilog_sim;

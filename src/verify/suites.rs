@@ -162,7 +162,6 @@ pub fn seed_scheduler<B: PresetBlocks>(
     )
 }
 
-/// The run for an exported module of preset `B` (see [`crate::export::exported_blocks`]).
 /// The SIMT core of a preset (`cu` or `tiny`) with `policy`, against its model, on random programs
 /// ([`core_stimulus`](super::stimulus::core_stimulus)); also the number of runs that ended and
 /// the error flags raised.
@@ -199,126 +198,309 @@ pub fn simt_core(
     Ok((recorded, seen.get()))
 }
 
-pub fn for_module<B: PresetBlocks>(module: &str, seed: u64, cycles: usize) -> Result<Recorded> {
-    match module {
-        "simt_core" => simt_core(B::PRESET.name, crate::params::CORE_CU.policy, seed, cycles).map(|(r, _)| r),
-        "priority_encoder_lowest" => encoder::<B>(Order::LowestFirst, seed, cycles),
-        "priority_encoder_highest" => encoder::<B>(Order::HighestFirst, seed, cycles),
-        "round_robin_arbiter" => arbiter::<B>(seed, cycles),
-        "simt_stack" => stack::<B>(seed, cycles),
-        "simt_stack_ram" => {
-            let fixed = SchedulerMode::Fixed(B::PRESET.scheduler.fetch_policy);
-            stack_ram::<B>(fixed.empty_top(), fixed.top_storage(), seed, cycles)
-        }
-        "warp_scheduler" => scheduler::<B>(SchedulerMode::Fixed(B::PRESET.scheduler.fetch_policy), seed, cycles),
-        "warp_scheduler_registered" => scheduler::<B>(SchedulerMode::Registered(B::PRESET.scheduler.fetch_policy), seed, cycles),
-        "WarpScheduler" => seed_scheduler::<B>(true, seed, cycles),
-        "bank_arbiter" => {
-            let c = B::PRESET.collector;
-            let rw = crate::params::clog2(c.rows_per_bank(B::PRESET.scheduler.warps));
-            let sizes = (c.banks, c.collector_units, c.push_lanes(), c.queue_depth(), rw);
-            let name = format!("bank_arbiter_{}", B::PRESET.name);
-            bank_arbiter(&name, || B::bank_arbiter().unwrap(), sizes, c.one_bank_per_cu, true, seed, cycles)
-        }
-        "lfsr" => {
-            let (taps, start) = (crate::model::lfsr::TAPS_32, crate::model::lfsr::LFSR_SEED);
-            let mut model = crate::model::lfsr::LfsrModel { taps, seed: start, state: 0 };
-            run_differential(&format!("lfsr_{}", B::PRESET.name), || crate::blocks::Lfsr::<32>::new(taps, start).unwrap(), &mut model, seed, cycles, |rng, _, c| {
-                vec![(c == 0 || (rng.chance(1) && rng.chance(20))) as u64, rng.chance(80) as u64]
-            })
-        }
-        "misr" => {
-            let taps = crate::model::lfsr::TAPS_32;
-            let mut model = crate::model::lfsr::MisrModel { taps, state: 0 };
-            run_differential(&format!("misr_{}", B::PRESET.name), || crate::blocks::Misr::<32>::new(taps).unwrap(), &mut model, seed, cycles, |rng, _, c| {
-                vec![(c == 0 || (rng.chance(1) && rng.chance(20))) as u64, rng.chance(80) as u64, rng.bits(32)]
-            })
-        }
-        "board_reset" => {
-            let mut model = crate::model::board_reset::BoardResetModel::default();
-            run_differential(&format!("board_reset_{}", B::PRESET.name), || crate::blocks::BoardReset::new().unwrap(), &mut model, seed, cycles, |rng, _, _| {
-                // The button held for a few cycles now and then, and bouncing.
-                vec![!(rng.chance(2) || (rng.chance(10) && rng.chance(30))) as u64]
-            })
-        }
-        "uart_tx" => {
-            let cpb = crate::board::ALCHITRY_CU_V1.clocks_per_bit();
-            let mut model = crate::model::uart::UartTxModel::new(cpb);
-            run_differential(&format!("uart_tx_{}", B::PRESET.name), || crate::blocks::UartTx::new(cpb).unwrap(), &mut model, seed, cycles, |rng, _, c| {
-                vec![(c == 0 || (rng.chance(1) && rng.chance(5))) as u64, rng.chance(30) as u64, rng.bits(8)]
-            })
-        }
-        "uart_rx" => {
-            let cpb = crate::board::ALCHITRY_CU_V1.clocks_per_bit();
-            let mut model = crate::model::uart::UartRxModel::new(cpb);
-            let mut line = uart_line_stimulus(cpb);
-            run_differential(&format!("uart_rx_{}", B::PRESET.name), || crate::blocks::UartRx::new(cpb).unwrap(), &mut model, seed, cycles, |rng, _, c| {
-                vec![(c == 0 || (rng.chance(1) && rng.chance(5))) as u64, line(rng) as u64]
-            })
-        }
-        "host_link" => {
-            let core = crate::params::core_params(B::PRESET.name)?;
-            let sizes = crate::model::host_link::HostLinkSizes::of(&core);
-            let mut model = crate::model::host_link::HostLinkModel::new(sizes);
-            let mut bytes = host_link_bytes();
-            let name = format!("host_link_{}", B::PRESET.name);
-            match B::PRESET.name {
-                "cu" => run_differential(&name, || crate::blocks::host_link::HostLinkCu::new().unwrap(), &mut model, seed, cycles, |rng, m, c| host_link_inputs(rng, m, c, &mut bytes)),
-                _ => bail!("preset `{}` has no host link (it has no SIMT core for the board)", B::PRESET.name),
-            }
-        }
-        "core_board" if B::PRESET.name == "cu" => core_board(seed, cycles),
-        "register_map" => {
-            let c = B::PRESET.collector;
-            let mut model = crate::model::RegisterMapModel { banks: c.banks, regs_per_warp: c.regs_per_warp, schedulers: c.schedulers };
-            let (warps, regs) = (B::PRESET.scheduler.warps as u64, c.regs_per_warp as u64);
-            run_differential(&format!("register_map_{}", B::PRESET.name), || B::register_map().unwrap(), &mut model, seed, cycles, |rng, _, _| {
-                vec![rng.below(warps), rng.below(regs)]
-            })
-        }
-        "register_file" => {
-            let p = B::PRESET;
-            let row_bits = crate::params::clog2(p.collector.rows_per_bank(p.scheduler.warps));
-            let sizes = (p.collector.banks, row_bits, p.scheduler.threads, p.collector.lane_bits);
-            register_file(&format!("register_file_{}", p.name), || B::register_file().unwrap(), sizes, seed, cycles)
-        }
-        "operand_collector" => {
-            let p = B::PRESET;
-            let name = format!("operand_collector_{}", p.name);
-            operand_collector(&name, || B::operand_collector().unwrap(), p.collector, (p.scheduler.warps, p.scheduler.threads), seed, cycles)
-        }
-        "local_data_share" => {
-            let p = B::PRESET;
-            let name = format!("local_data_share_{}", p.name);
-            local_data_share(&name, || B::local_data_share().unwrap(), (p.scheduler.threads, p.scheduler.warps, p.collector.lane_bits, p.lds_rows), seed, cycles)
-        }
-        "scoreboard" => {
-            let p = B::PRESET;
-            let mut model = crate::model::ScoreboardModel::new(p.scheduler.warps);
-            let stim = super::stimulus::scoreboard_stimulus(p.scheduler.warps, p.collector.regs_per_warp);
-            run_differential(&format!("scoreboard_{}", p.name), || B::scoreboard().unwrap(), &mut model, seed, cycles, stim)
-        }
-        "lane_alu" => {
-            let p = B::PRESET;
-            let (lanes, bits) = (p.scheduler.threads, p.collector.lane_bits);
-            let mut model = crate::model::LaneAluModel { lanes, lane_bits: bits };
-            run_differential(&format!("lane_alu_{}", p.name), || B::lane_alu().unwrap(), &mut model, seed, cycles, super::stimulus::alu_stimulus(lanes, bits))
-        }
-        "decoder" => {
-            // Random words, and every defined opcode with random fields.
-            let defined: Vec<u64> = (0..64).filter(|&c| crate::isa::Inst::decode((c as u32) << 26).is_some()).collect();
-            run_differential(&format!("decoder_{}", B::PRESET.name), || crate::blocks::Decoder::new().unwrap(), &mut crate::model::DecoderModel, seed, cycles, |rng, _, _| {
-                let code = if rng.chance(25) { rng.bits(6) } else { defined[rng.below(defined.len() as u64) as usize] };
-                vec![code << 26 | rng.bits(26)]
-            })
-        }
-        "ibuffer" => {
-            let p = B::PRESET.scheduler;
-            let mut model = crate::model::IBufferModel::new(p.warps);
-            run_differential(&format!("ibuffer_{}", B::PRESET.name), || B::ibuffer().unwrap(), &mut model, seed, cycles, super::stimulus::ibuffer_stimulus(p.warps, p.pc_width))
-        }
-        other => bail!("no differential run is defined for exported module `{other}`: add one in src/verify/suites.rs"),
+/// `simt_core` of preset `B` against its model.
+pub fn preset_simt_core<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded> {
+    simt_core(B::PRESET.name, crate::params::CORE_CU.policy, seed, cycles).map(|(r, _)| r)
+}
+
+/// `priority_encoder_lowest` of preset `B` against its model.
+pub fn preset_priority_encoder_lowest<B: PresetBlocks>(
+    seed: u64,
+    cycles: usize,
+) -> Result<Recorded> {
+    encoder::<B>(Order::LowestFirst, seed, cycles)
+}
+
+/// `priority_encoder_highest` of preset `B` against its model.
+pub fn preset_priority_encoder_highest<B: PresetBlocks>(
+    seed: u64,
+    cycles: usize,
+) -> Result<Recorded> {
+    encoder::<B>(Order::HighestFirst, seed, cycles)
+}
+
+/// `round_robin_arbiter` of preset `B` against its model.
+pub fn preset_round_robin_arbiter<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded> {
+    arbiter::<B>(seed, cycles)
+}
+
+/// `simt_stack` of preset `B` against its model.
+pub fn preset_simt_stack<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded> {
+    stack::<B>(seed, cycles)
+}
+
+/// `simt_stack_ram` of preset `B` against its model.
+pub fn preset_simt_stack_ram<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded> {
+    let fixed = SchedulerMode::Fixed(B::PRESET.scheduler.fetch_policy);
+    stack_ram::<B>(fixed.empty_top(), fixed.top_storage(), seed, cycles)
+}
+
+/// `warp_scheduler` of preset `B` against its model.
+pub fn preset_warp_scheduler<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded> {
+    scheduler::<B>(SchedulerMode::Fixed(B::PRESET.scheduler.fetch_policy), seed, cycles)
+}
+
+/// `warp_scheduler_registered` of preset `B` against its model.
+pub fn preset_warp_scheduler_registered<B: PresetBlocks>(
+    seed: u64,
+    cycles: usize,
+) -> Result<Recorded> {
+    scheduler::<B>(SchedulerMode::Registered(B::PRESET.scheduler.fetch_policy), seed, cycles)
+}
+
+/// `WarpScheduler` of preset `B` against its model.
+pub fn preset_seed_warp_scheduler<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded> {
+    seed_scheduler::<B>(true, seed, cycles)
+}
+
+/// `bank_arbiter` of preset `B` against its model.
+pub fn preset_bank_arbiter<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded> {
+    let c = B::PRESET.collector;
+    let rw = crate::params::clog2(c.rows_per_bank(B::PRESET.scheduler.warps));
+    let sizes = (c.banks, c.collector_units, c.push_lanes(), c.queue_depth(), rw);
+    let name = format!("bank_arbiter_{}", B::PRESET.name);
+    bank_arbiter(&name, || B::bank_arbiter().unwrap(), sizes, c.one_bank_per_cu, true, seed, cycles)
+}
+
+/// `lfsr` of preset `B` against its model.
+pub fn preset_lfsr<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded> {
+    let (taps, start) = (crate::model::lfsr::TAPS_32, crate::model::lfsr::LFSR_SEED);
+    let mut model = crate::model::lfsr::LfsrModel { taps, seed: start, state: 0 };
+    run_differential(
+        &format!("lfsr_{}", B::PRESET.name),
+        || crate::blocks::Lfsr::<32>::new(taps, start).unwrap(),
+        &mut model,
+        seed,
+        cycles,
+        |rng, _, c| {
+            vec![(c == 0 || (rng.chance(1) && rng.chance(20))) as u64, rng.chance(80) as u64]
+        },
+    )
+}
+
+/// `misr` of preset `B` against its model.
+pub fn preset_misr<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded> {
+    let taps = crate::model::lfsr::TAPS_32;
+    let mut model = crate::model::lfsr::MisrModel { taps, state: 0 };
+    run_differential(
+        &format!("misr_{}", B::PRESET.name),
+        || crate::blocks::Misr::<32>::new(taps).unwrap(),
+        &mut model,
+        seed,
+        cycles,
+        |rng, _, c| {
+            vec![
+                (c == 0 || (rng.chance(1) && rng.chance(20))) as u64,
+                rng.chance(80) as u64,
+                rng.bits(32),
+            ]
+        },
+    )
+}
+
+/// `board_reset` of preset `B` against its model.
+pub fn preset_board_reset<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded> {
+    let mut model = crate::model::board_reset::BoardResetModel::default();
+    run_differential(
+        &format!("board_reset_{}", B::PRESET.name),
+        || crate::blocks::BoardReset::new().unwrap(),
+        &mut model,
+        seed,
+        cycles,
+        |rng, _, _| {
+            // The button held for a few cycles now and then, and bouncing.
+            vec![!(rng.chance(2) || (rng.chance(10) && rng.chance(30))) as u64]
+        },
+    )
+}
+
+/// `uart_tx` of preset `B` against its model.
+pub fn preset_uart_tx<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded> {
+    let cpb = crate::board::ALCHITRY_CU_V1.clocks_per_bit();
+    let mut model = crate::model::uart::UartTxModel::new(cpb);
+    run_differential(
+        &format!("uart_tx_{}", B::PRESET.name),
+        || crate::blocks::UartTx::new(cpb).unwrap(),
+        &mut model,
+        seed,
+        cycles,
+        |rng, _, c| {
+            vec![
+                (c == 0 || (rng.chance(1) && rng.chance(5))) as u64,
+                rng.chance(30) as u64,
+                rng.bits(8),
+            ]
+        },
+    )
+}
+
+/// `uart_rx` of preset `B` against its model.
+pub fn preset_uart_rx<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded> {
+    let cpb = crate::board::ALCHITRY_CU_V1.clocks_per_bit();
+    let mut model = crate::model::uart::UartRxModel::new(cpb);
+    let mut line = uart_line_stimulus(cpb);
+    run_differential(
+        &format!("uart_rx_{}", B::PRESET.name),
+        || crate::blocks::UartRx::new(cpb).unwrap(),
+        &mut model,
+        seed,
+        cycles,
+        |rng, _, c| vec![(c == 0 || (rng.chance(1) && rng.chance(5))) as u64, line(rng) as u64],
+    )
+}
+
+/// `host_link` of preset `B` against its model.
+pub fn preset_host_link<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded> {
+    let core = crate::params::core_params(B::PRESET.name)?;
+    let sizes = crate::model::host_link::HostLinkSizes::of(&core);
+    let mut model = crate::model::host_link::HostLinkModel::new(sizes);
+    let mut bytes = host_link_bytes();
+    let name = format!("host_link_{}", B::PRESET.name);
+    match B::PRESET.name {
+        "cu" => run_differential(
+            &name,
+            || crate::blocks::host_link::HostLinkCu::new().unwrap(),
+            &mut model,
+            seed,
+            cycles,
+            |rng, m, c| host_link_inputs(rng, m, c, &mut bytes),
+        ),
+        _ => bail!(
+            "preset `{}` has no host link (it has no SIMT core for the board)",
+            B::PRESET.name
+        ),
     }
+}
+
+/// `core_board` of preset `B` against its model.
+pub fn preset_core_board<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded> {
+    core_board(seed, cycles)
+}
+
+/// `register_map` of preset `B` against its model.
+pub fn preset_register_map<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded> {
+    let c = B::PRESET.collector;
+    let mut model = crate::model::RegisterMapModel {
+        banks: c.banks,
+        regs_per_warp: c.regs_per_warp,
+        schedulers: c.schedulers,
+    };
+    let (warps, regs) = (B::PRESET.scheduler.warps as u64, c.regs_per_warp as u64);
+    run_differential(
+        &format!("register_map_{}", B::PRESET.name),
+        || B::register_map().unwrap(),
+        &mut model,
+        seed,
+        cycles,
+        |rng, _, _| vec![rng.below(warps), rng.below(regs)],
+    )
+}
+
+/// `register_file` of preset `B` against its model.
+pub fn preset_register_file<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded> {
+    let p = B::PRESET;
+    let row_bits = crate::params::clog2(p.collector.rows_per_bank(p.scheduler.warps));
+    let sizes = (p.collector.banks, row_bits, p.scheduler.threads, p.collector.lane_bits);
+    register_file(
+        &format!("register_file_{}", p.name),
+        || B::register_file().unwrap(),
+        sizes,
+        seed,
+        cycles,
+    )
+}
+
+/// `operand_collector` of preset `B` against its model.
+pub fn preset_operand_collector<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded> {
+    let p = B::PRESET;
+    let name = format!("operand_collector_{}", p.name);
+    operand_collector(
+        &name,
+        || B::operand_collector().unwrap(),
+        p.collector,
+        (p.scheduler.warps, p.scheduler.threads),
+        seed,
+        cycles,
+    )
+}
+
+/// `local_data_share` of preset `B` against its model.
+pub fn preset_local_data_share<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded> {
+    let p = B::PRESET;
+    let name = format!("local_data_share_{}", p.name);
+    local_data_share(
+        &name,
+        || B::local_data_share().unwrap(),
+        (p.scheduler.threads, p.scheduler.warps, p.collector.lane_bits, p.lds_rows),
+        seed,
+        cycles,
+    )
+}
+
+/// `scoreboard` of preset `B` against its model.
+pub fn preset_scoreboard<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded> {
+    let p = B::PRESET;
+    let mut model = crate::model::ScoreboardModel::new(p.scheduler.warps);
+    let stim = super::stimulus::scoreboard_stimulus(p.scheduler.warps, p.collector.regs_per_warp);
+    run_differential(
+        &format!("scoreboard_{}", p.name),
+        || B::scoreboard().unwrap(),
+        &mut model,
+        seed,
+        cycles,
+        stim,
+    )
+}
+
+/// `lane_alu` of preset `B` against its model.
+pub fn preset_lane_alu<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded> {
+    let p = B::PRESET;
+    let (lanes, bits) = (p.scheduler.threads, p.collector.lane_bits);
+    let mut model = crate::model::LaneAluModel { lanes, lane_bits: bits };
+    run_differential(
+        &format!("lane_alu_{}", p.name),
+        || B::lane_alu().unwrap(),
+        &mut model,
+        seed,
+        cycles,
+        super::stimulus::alu_stimulus(lanes, bits),
+    )
+}
+
+/// `decoder` of preset `B` against its model.
+pub fn preset_decoder<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded> {
+    // Random words, and every defined opcode with random fields.
+    let defined: Vec<u64> =
+        (0..64).filter(|&c| crate::isa::Inst::decode((c as u32) << 26).is_some()).collect();
+    run_differential(
+        &format!("decoder_{}", B::PRESET.name),
+        || crate::blocks::Decoder::new().unwrap(),
+        &mut crate::model::DecoderModel,
+        seed,
+        cycles,
+        |rng, _, _| {
+            let code = if rng.chance(25) {
+                rng.bits(6)
+            } else {
+                defined[rng.below(defined.len() as u64) as usize]
+            };
+            vec![code << 26 | rng.bits(26)]
+        },
+    )
+}
+
+/// `ibuffer` of preset `B` against its model.
+pub fn preset_ibuffer<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded> {
+    let p = B::PRESET.scheduler;
+    let mut model = crate::model::IBufferModel::new(p.warps);
+    run_differential(
+        &format!("ibuffer_{}", B::PRESET.name),
+        || B::ibuffer().unwrap(),
+        &mut model,
+        seed,
+        cycles,
+        super::stimulus::ibuffer_stimulus(p.warps, p.pc_width),
+    )
 }
 
 /// A bank arbiter of `n` collector units over `b` banks against its model.

@@ -1,4 +1,4 @@
-//! `simt-rtl soak`: the random differential runs of [`suites::for_module`] for as many cycles as
+//! `simt-rtl soak`: the random differential runs of the [registry](crate::registry) for as many cycles as
 //! asked, block against model, every output compared on every cycle.
 //!
 //! A soak of N cycles runs in segments of [`SEGMENT`] cycles: segment `i` starts a fresh block and
@@ -12,7 +12,6 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 
-use super::suites;
 use crate::preset_blocks::PresetBlocks;
 
 /// Cycles per segment.
@@ -31,7 +30,7 @@ pub struct SoakRow {
 /// error listing the known ones.
 pub fn modules<B: PresetBlocks>(only: Option<&str>) -> Result<Vec<String>> {
     let all: Vec<String> =
-        crate::export::exported_blocks::<B>()?.into_iter().map(|b| b.module).collect();
+        crate::registry::entries::<B>().iter().map(|e| e.module.to_string()).collect();
     match only {
         None => Ok(all),
         Some(name) if all.iter().any(|m| m == name) => Ok(vec![name.to_string()]),
@@ -96,7 +95,7 @@ fn soak_one<B: PresetBlocks>(
     while done < cycles {
         let n = (cycles - done).min(SEGMENT);
         let s = seed.wrapping_add(segment);
-        suites::for_module::<B>(module, s, n as usize)
+        crate::registry::differential::<B>(module, s, n as usize)
             .with_context(|| format!("{module}: segment {segment} (seed {s}) of the soak"))?;
         done += n;
         segment += 1;

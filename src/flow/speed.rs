@@ -9,9 +9,8 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 
-use super::suites;
-use super::verilog_sim::{compare_exact, simulate_verilog_timed, Simulator};
 use crate::preset_blocks::PresetBlocks;
+use crate::verify::verilog_sim::{compare_exact, simulate_verilog_timed, Simulator};
 
 /// One simulator's figures for one block.
 #[derive(Clone, Copy, Debug)]
@@ -45,7 +44,7 @@ pub fn measure<B: PresetBlocks>(
         anyhow::bail!("--cycles must be at least 1");
     }
     let preset = B::PRESET.name;
-    let blocks = crate::export::exported_blocks::<B>()?;
+    let blocks = crate::registry::exported_blocks::<B>()?;
     let mut rows = vec![];
     for module in modules {
         let block = blocks
@@ -53,7 +52,7 @@ pub fn measure<B: PresetBlocks>(
             .find(|b| &b.module == module)
             .with_context(|| format!("no exported block `{module}`"))?;
         let start = Instant::now();
-        let rec = suites::for_module::<B>(module, seed, cycles)?;
+        let rec = crate::registry::differential::<B>(module, seed, cycles)?;
         let rust_hdl = cycles as f64 / start.elapsed().as_secs_f64();
         let dut = block.verilog_dut(rtl, preset);
         let mut speeds = vec![];

@@ -1,0 +1,266 @@
+//! The registry: every exported block of a preset, once. An entry names the Verilog module, the
+//! rust-hdl block and what it is in one line, builds the block for the preset, runs its random
+//! differential test (the block against its reference model, on its stimulus), and names its
+//! formal properties. `gen` and the manifest, the differential, exported-Verilog, soak and speed
+//! suites, and `prove` all iterate [`entries`]; no other list of blocks exists.
+//!
+//! Adding a block: its files, then one `entry(...)` line here (see the book's "Adding a block").
+
+pub mod formal;
+
+use anyhow::{bail, Result};
+
+use crate::blocks::Order;
+use crate::export::write::{
+    collector_summary, export_new, COLLECTOR_INTERFACE, CORE_INTERFACE, LDS_INTERFACE,
+    LINK_PROTOCOL,
+};
+use crate::export::ExportedBlock;
+use crate::model::lfsr::{LFSR_SEED, TAPS_32};
+use crate::params::SchedulerMode;
+use crate::preset_blocks::PresetBlocks;
+use crate::verify::suites as run;
+use crate::verify::{Dut, Recorded};
+pub use formal::FormalBlock;
+use formal::Properties;
+
+/// One exported block of one preset.
+pub struct Entry {
+    /// The Verilog module (and file) name.
+    pub module: &'static str,
+    export: Box<dyn Fn() -> Result<ExportedBlock>>,
+    differential: fn(u64, usize) -> Result<Recorded>,
+    properties: Option<Properties>,
+}
+
+impl Entry {
+    /// The block's Verilog, header and ports.
+    pub fn export(&self) -> Result<ExportedBlock> {
+        (self.export)()
+    }
+    /// The block against its model for `cycles` cycles of its stimulus from `seed`.
+    pub fn differential(&self, seed: u64, cycles: usize) -> Result<Recorded> {
+        (self.differential)(seed, cycles)
+    }
+    /// Its formal properties, if it has any.
+    pub fn formal(&self) -> Option<FormalBlock> {
+        self.properties.map(|p| p.of(self.module))
+    }
+}
+
+/// An entry: `make` builds the block `block` of preset `B`, exported as `module` with `summary`
+/// and the `header` lines; `differential` is its run against its model.
+#[allow(clippy::too_many_arguments)] // one per column of the registry
+fn entry<B: PresetBlocks, D: Dut + 'static>(
+    module: &'static str,
+    block: &'static str,
+    summary: &str,
+    header: Vec<(&'static str, String)>,
+    make: impl Fn() -> Result<D> + 'static,
+    differential: fn(u64, usize) -> Result<Recorded>,
+    properties: Option<Properties>,
+) -> Entry {
+    let summary = summary.to_string();
+    let export = move || export_new(&B::PRESET, &make, module, block, &summary, &header);
+    Entry { module, export: Box::new(export), differential, properties }
+}
+
+/// Every exported block of preset `B`, in manifest order.
+pub fn entries<B: PresetBlocks>() -> Vec<Entry> {
+    let mut list = scheduler_entries::<B>();
+    list.extend(collector_and_board_entries::<B>());
+    list.extend(core_entries::<B>());
+    list
+}
+
+/// The warp scheduler and its parts (seed 003).
+fn scheduler_entries<B: PresetBlocks>() -> Vec<Entry> {
+    let fixed = SchedulerMode::Fixed(B::PRESET.scheduler.fetch_policy);
+    let registered = SchedulerMode::Registered(B::PRESET.scheduler.fetch_policy);
+    let seed_mode = SchedulerMode::SeedCompatible;
+    vec![
+        entry::<B, _>("priority_encoder_lowest", "PriorityEncoder",
+            "one-of-N priority encoder over the warps, lowest index first", vec![("Order", "lowest index first".into())],
+            || B::warp_encoder(Order::LowestFirst), run::preset_priority_encoder_lowest::<B>, Some(formal::PRIORITY_ENCODER_LOWEST)),
+        entry::<B, _>("priority_encoder_highest", "PriorityEncoder",
+            "one-of-N priority encoder over the warps, highest index first (the seed's order)", vec![("Order", "highest index first".into())],
+            || B::warp_encoder(Order::HighestFirst), run::preset_priority_encoder_highest::<B>, Some(formal::PRIORITY_ENCODER_HIGHEST)),
+        entry::<B, _>("round_robin_arbiter", "RoundRobinArbiter",
+            "round-robin arbiter over the warps, priority rotates past the last taken grant", vec![],
+            B::warp_arbiter, run::preset_round_robin_arbiter::<B>, Some(formal::ROUND_ROBIN_ARBITER)),
+        entry::<B, _>("simt_stack", "SimtStack",
+            "one warp's SIMT reconvergence stack of {mask, pc} with overflow/underflow flags", vec![],
+            B::stack, run::preset_simt_stack::<B>, Some(formal::SIMT_STACK)),
+        entry::<B, _>("simt_stack_ram", "SimtStackRam",
+            "every warp's SIMT stack in block RAM, tops in registers: the fixed-mode warp scheduler's stacks", vec![("Empty top", format!("{:?}", fixed.empty_top()))],
+            move || B::stack_ram(fixed.empty_top(), fixed.top_storage()), run::preset_simt_stack_ram::<B>, Some(formal::SIMT_STACK_RAM)),
+        entry::<B, _>("warp_scheduler", "WarpScheduler",
+            "warp scheduler with per-warp SIMT stacks (fixed mode)", vec![("Mode", fixed.name())],
+            move || B::scheduler(fixed), run::preset_warp_scheduler::<B>, Some(formal::WARP_SCHEDULER)),
+        entry::<B, _>("warp_scheduler_registered", "WarpScheduler",
+            "warp scheduler with per-warp SIMT stacks (fixed mode, commands registered: they act a cycle after they are offered)", vec![("Mode", registered.name())],
+            move || B::scheduler(registered), run::preset_warp_scheduler_registered::<B>, None),
+        entry::<B, _>("WarpScheduler", "SeedWarpScheduler",
+            "the seed's WarpScheduler (003): seed-compatible mode behind the seed's ports", vec![("Mode", seed_mode.name())],
+            B::seed_scheduler, run::preset_seed_warp_scheduler::<B>, None),
+    ]
+}
+
+/// The operand collector's parts (seeds 000, 002), the board tops' helpers and the host link's
+/// serial port.
+fn collector_and_board_entries<B: PresetBlocks>() -> Vec<Entry> {
+    let collector = || vec![("Collector", collector_summary(&B::PRESET))];
+    let board = crate::board::ALCHITRY_CU_V1;
+    let cpb = board.clocks_per_bit();
+    let rate = || {
+        vec![(
+            "Rate",
+            format!(
+                "{cpb} clocks per bit ({} baud at {} MHz)",
+                crate::board::HOST_BAUD,
+                board.clock_mhz
+            ),
+        )]
+    };
+    vec![
+        entry::<B, _>("bank_arbiter", "BankArbiter",
+            "operand collector: per-bank read-request FIFOs and wavefront read allocator, write-back priority", collector(),
+            B::bank_arbiter, run::preset_bank_arbiter::<B>, Some(formal::BANK_ARBITER)),
+        entry::<B, _>("register_map", "RegisterMap",
+            "operand collector: bank and row of a warp's register (GPGPU-Sim's register_bank())", collector(),
+            B::register_map, run::preset_register_map::<B>, Some(formal::REGISTER_MAP)),
+        entry::<B, _>("register_file", "RegisterFile",
+            "operand collector: banked register file, one read per bank per cycle (latency 1), one lane-masked write", collector(),
+            B::register_file, run::preset_register_file::<B>, Some(formal::REGISTER_FILE)),
+        entry::<B, _>("lfsr", "Lfsr",
+            "board self-test: 32-bit Galois LFSR (pseudo-random traffic)", vec![("Taps", format!("{TAPS_32:#010x}, seed {LFSR_SEED:#010x}"))],
+            || crate::blocks::Lfsr::<32>::new(TAPS_32, LFSR_SEED), run::preset_lfsr::<B>, None),
+        entry::<B, _>("misr", "Misr",
+            "board self-test: 32-bit multiple-input signature register", vec![("Taps", format!("{TAPS_32:#010x}"))],
+            || crate::blocks::Misr::<32>::new(TAPS_32), run::preset_misr::<B>, None),
+        entry::<B, _>("board_reset", "BoardReset",
+            "board tops: power-on reset and the synchronised reset button", vec![("Power-on", format!("{} cycles", crate::blocks::board_reset::POR_CYCLES))],
+            crate::blocks::BoardReset::new, run::preset_board_reset::<B>, None),
+        entry::<B, _>("uart_tx", "UartTx",
+            "host link: 8N1 serial transmitter", rate(),
+            move || crate::blocks::UartTx::new(cpb), run::preset_uart_tx::<B>, None),
+        entry::<B, _>("uart_rx", "UartRx",
+            "host link: 8N1 serial receiver (two-flip-flop synchroniser, mid-bit sampling, framing-error flag)", rate(),
+            move || crate::blocks::UartRx::new(cpb), run::preset_uart_rx::<B>, None),
+    ]
+}
+
+/// The SIMT core's parts (seeds 001, 004), the operand collector, and the preset's SIMT core
+/// (`cu` and `tiny` have one); for `cu` also its host link and the board top that puts it
+/// behind the serial port.
+fn core_entries<B: PresetBlocks>() -> Vec<Entry> {
+    let p = B::PRESET;
+    let lds = format!(
+        "banks={} rows_per_bank={} word_bits={} lanes={}",
+        crate::isa::LDS_BANKS,
+        p.lds_rows,
+        p.collector.lane_bits,
+        p.scheduler.threads
+    );
+    let mut list = vec![
+        entry::<B, _>("local_data_share", "LocalDataShare",
+            "R700 local data share (seed 004): 4 banks (bank = address mod 4), owner-computes stores, dynamic loads, bank conflicts serialised and counted",
+            vec![("LDS", lds), ("Interface", LDS_INTERFACE.into())],
+            B::local_data_share, run::preset_local_data_share::<B>, Some(formal::LOCAL_DATA_SHARE)),
+        entry::<B, _>("scoreboard", "Scoreboard",
+            "GPGPU-Sim's scoreboard: registers in flight per warp, RAW/WAW hazard check (a same-cycle release counts), sticky misuse flags",
+            vec![("Registers", format!("{} per warp", p.collector.regs_per_warp))],
+            B::scoreboard, run::preset_scoreboard::<B>, Some(formal::SCOREBOARD)),
+        entry::<B, _>("ibuffer", "IBuffer",
+            "the SIMT core's per-warp instruction buffer: two slots per warp, fill, issue of the oldest, flush, misuse flags", vec![],
+            B::ibuffer, run::preset_ibuffer::<B>, Some(formal::IBUFFER)),
+        entry::<B, _>("decoder", "Decoder",
+            "the SIMT core's instruction decode: opcode ROM from the ISA's decoder, register, immediate, target and store fields", vec![],
+            crate::blocks::Decoder::new, run::preset_decoder::<B>, None),
+        entry::<B, _>("lane_alu", "LaneAlu",
+            "the SIMT core's execution stage: one integer ALU per lane (the ISA's ALU ops), zero test for branches",
+            vec![("Ops", "op codes 0..10: add sub and or xor shl shr slt seq pass_b lane; others give 0 and bad_op".into())],
+            B::lane_alu, run::preset_lane_alu::<B>, None),
+        entry::<B, _>("operand_collector", "OperandCollector",
+            "GPGPU-Sim's operand collector (opndcoll_rfu_t): banked register file, bank arbiter, collector and dispatch units",
+            vec![("Collector", collector_summary(&p)), ("Interface", COLLECTOR_INTERFACE.into())],
+            B::operand_collector, run::preset_operand_collector::<B>, Some(formal::OPERAND_COLLECTOR)),
+    ];
+    list.extend(simt_core_entries::<B>());
+    list
+}
+
+/// The preset's SIMT core, and for `cu` its host link and board top.
+fn simt_core_entries<B: PresetBlocks>() -> Vec<Entry> {
+    use crate::blocks::simt_core::{SimtCoreCu, SimtCoreTiny};
+    let Ok(core) = crate::params::core_params(B::PRESET.name) else { return vec![] };
+    let summary = "the SIMT core: fetch, I-buffer, scoreboarded issue, operand collector, lane ALU, local data share, branch resolution into the SIMT stacks";
+    let header = vec![
+        ("Core", format!(
+            "warps={} threads={} lane_bits={} stack_depth={} lds_rows={} banks={} collector_units={} imem_words={} issue_policy={}",
+            core.warps, core.threads, core.lane_bits, core.stack_depth, core.lds_rows, core.banks, core.collector_units, core.imem_words, core.policy.name()
+        )),
+        ("Interface", CORE_INTERFACE.into()),
+    ];
+    let simt_core = run::preset_simt_core::<B>;
+    if B::PRESET.name != "cu" {
+        return vec![entry::<B, _>(
+            "simt_core",
+            "SimtCore",
+            summary,
+            header,
+            move || SimtCoreTiny::new(core),
+            simt_core,
+            None,
+        )];
+    }
+    let cpb = crate::board::CORE_BOARD_CLOCKS_PER_BIT;
+    let (baud, mhz) = (crate::board::HOST_BAUD, crate::board::CORE_BOARD_MHZ);
+    let clock = format!(
+        "{mhz} MHz from the iCE40 PLL; serial port {cpb} clocks per bit ({baud} baud at {mhz} MHz)"
+    );
+    vec![
+        entry::<B, _>("simt_core", "SimtCore", summary, header, move || SimtCoreCu::new(core), simt_core, None),
+        entry::<B, _>("host_link", "HostLink",
+            "host link: the serial protocol engine between the UART and the SIMT core (writes, start, status, write-back capture)",
+            vec![("Protocol", LINK_PROTOCOL.into())],
+            crate::blocks::host_link::HostLinkCu::new, run::preset_host_link::<B>, Some(formal::HOST_LINK)),
+        entry::<B, _>("core_board", "CoreBoard",
+            "board top: the SIMT core behind the USB serial port (UART, host link), LEDs",
+            vec![("Protocol", LINK_PROTOCOL.into()), ("Clock", clock),
+                 ("Ports", "clk, rst_n (active low), led[7:0], usb_rx, usb_tx as in constraints/".into())],
+            move || crate::blocks::CoreBoard::new(cpb, &[]), run::preset_core_board::<B>, None),
+    ]
+}
+
+/// The entry of exported module `module` of preset `B`; an unknown module is an error naming
+/// the preset's modules.
+pub fn entry_of<B: PresetBlocks>(module: &str) -> Result<Entry> {
+    let mut all = entries::<B>();
+    match all.iter().position(|e| e.module == module) {
+        Some(i) => Ok(all.swap_remove(i)),
+        None => {
+            let known: Vec<_> = all.iter().map(|e| e.module).collect();
+            bail!(
+                "preset `{}` exports no module `{module}` (it exports {})",
+                B::PRESET.name,
+                known.join(", ")
+            )
+        }
+    }
+}
+
+/// Every exported block of preset `B`, built and exported, in manifest order.
+pub fn exported_blocks<B: PresetBlocks>() -> Result<Vec<ExportedBlock>> {
+    entries::<B>().iter().map(Entry::export).collect()
+}
+
+/// The blocks of preset `B` with formal properties.
+pub fn formal_blocks<B: PresetBlocks>() -> Vec<FormalBlock> {
+    entries::<B>().iter().filter_map(Entry::formal).collect()
+}
+
+/// The differential run of exported module `module` of preset `B`.
+pub fn differential<B: PresetBlocks>(module: &str, seed: u64, cycles: usize) -> Result<Recorded> {
+    entry_of::<B>(module)?.differential(seed, cycles)
+}
