@@ -9,7 +9,7 @@
 use crate::model::operand_collector::{Inst, OcInputs};
 use crate::model::OperandCollectorModel;
 use crate::params::CollectorParams;
-use crate::verify::Rng;
+use crate::sim::Rng;
 
 /// One configuration's figures.
 #[derive(Clone, Debug)]

@@ -10,9 +10,9 @@ use anyhow::{Context, Result};
 use crate::model::warp_scheduler::SchedIn;
 use crate::params::SchedulerMode;
 use crate::preset_blocks::PresetBlocks;
-use crate::verify::differential::{write_vcd, CYCLE_PS};
-use crate::verify::rng::mask;
-use crate::verify::PortStruct;
+use crate::sim::differential::{write_vcd, CYCLE_PS};
+use crate::sim::rng::mask;
+use crate::sim::PortStruct;
 
 /// The scenario's inputs, cycle by cycle.
 /// Pcs fit 8 bits and warp ids the preset's warp count, so every preset runs it.

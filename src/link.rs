@@ -24,38 +24,7 @@ use crate::isa::{Inst, REGISTERS};
 use crate::model::simt_core::CoreCounters;
 use crate::params::{clog2, CoreParams};
 
-/// A command byte.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Command {
-    Write = b'W' as isize,
-    Start = b'S' as isize,
-    Query = b'Q' as isize,
-    Capture = b'C' as isize,
-    Reset = b'X' as isize,
-}
-
-impl Command {
-    pub const ALL: [Command; 5] =
-        [Command::Write, Command::Start, Command::Query, Command::Capture, Command::Reset];
-    pub fn of(byte: u8) -> Option<Command> {
-        Self::ALL.into_iter().find(|c| *c as u8 == byte)
-    }
-    /// Argument bytes after the command byte (before `write`'s words).
-    pub fn arg_bytes(self) -> usize {
-        match self {
-            Command::Write => 2,
-            Command::Start | Command::Capture => 1,
-            Command::Query | Command::Reset => 0,
-        }
-    }
-}
-
-/// Records the capture buffer holds.
-pub const CAPTURE_RECORDS: usize = 256;
-/// Bytes of one record (48 bits: data, mask, register, warp must fit).
-pub const RECORD_BYTES: usize = 6;
-/// Bytes of the `query` answer.
-pub const STATUS_BYTES: usize = 33;
+pub use crate::protocol::{Command, CAPTURE_RECORDS, RECORD_BYTES, STATUS_BYTES};
 
 /// A byte pipe to the board: the USB serial port, or a simulation of the board top.
 pub trait Serial {
@@ -118,7 +87,7 @@ pub struct Record {
 impl Record {
     /// Lane `l`'s value.
     pub fn lane(&self, l: usize, lane_bits: usize) -> u32 {
-        (self.data >> (l * lane_bits) & crate::verify::rng::mask(lane_bits)) as u32
+        (self.data >> (l * lane_bits) & crate::sim::rng::mask(lane_bits)) as u32
     }
 }
 
@@ -178,11 +147,11 @@ impl<S: Serial> Host<S> {
         let p = self.params;
         let bits = p.threads * p.lane_bits;
         Ok(Record {
-            data: r & crate::verify::rng::mask(bits),
-            mask: r >> bits & crate::verify::rng::mask(p.threads),
+            data: r & crate::sim::rng::mask(bits),
+            mask: r >> bits & crate::sim::rng::mask(p.threads),
             reg: (r >> (bits + p.threads) & 0xF) as usize,
             warp: (r >> (bits + p.threads + 4)) as usize
-                & crate::verify::rng::mask(clog2(p.warps)) as usize,
+                & crate::sim::rng::mask(clog2(p.warps)) as usize,
         })
     }
 
@@ -250,7 +219,7 @@ impl<S: Serial> Host<S> {
         }
         // The local data share: thread t loads words t, t + n, ... into r3 (n threads).
         let s = self
-            .run(&crate::verify::core_run::dump_program(p)?, true)
+            .run(&crate::isa::dump_program(p)?, true)
             .context("reading the local data share back")?;
         let n = p.warps * p.threads;
         let mut memory = vec![0; crate::isa::LDS_BANKS * p.lds_rows];
@@ -284,7 +253,7 @@ pub fn fill_programs(p: CoreParams, lds: &[u32]) -> Result<Vec<Vec<Inst>>> {
     }
     let t = p.threads;
     let value =
-        |i: usize| lds.get(i).copied().unwrap_or(0) & crate::verify::rng::mask(p.lane_bits) as u32;
+        |i: usize| lds.get(i).copied().unwrap_or(0) & crate::sim::rng::mask(p.lane_bits) as u32;
     let mut header = String::from("warp r1\nbany r1, quit\nlane r2\nli r3, 0\n");
     for k in 1..t {
         header += &format!("li r4, {k}\nseq r4, r2, r4\nsub r{}, r3, r4\n", 4 + k);

@@ -666,7 +666,7 @@ fn read_lds(
                 .collect()
         }
         None => {
-            let mut rng = simt_rtl::verify::Rng::new(seed);
+            let mut rng = simt_rtl::sim::Rng::new(seed);
             Ok((0..4 * params.lds_rows).map(|_| rng.bits(params.lane_bits) as u32).collect())
         }
     }

@@ -20,6 +20,21 @@ pub const fn clog2(n: usize) -> usize {
 /// `u64`, rust-hdl's literals are `u64` and its `.index()` panics above 32 bits.
 pub const MAX_PORT_BITS: usize = 32;
 
+/// Registers per lane of the SIMT core's instruction set.
+pub const REGISTERS: usize = 16;
+/// Instructions a program can hold (11-bit addresses).
+pub const MAX_PROGRAM: usize = 1 << 11;
+/// Banks of the local data share.
+pub const LDS_BANKS: usize = 4;
+/// Address bits of the SIMT stacks' shared block RAM (256 entries).
+pub const STACK_RAM_ADDR_BITS: usize = 8;
+/// Bits of the SIMT core's `errors` port.
+pub const ERROR_FLAGS: usize = 7;
+/// The board self-test's maximal-length 32-bit tap mask (Galois form).
+pub const TAPS_32: u64 = 0x8020_0003;
+/// The exported `lfsr` module's state after reset.
+pub const LFSR_SEED: u64 = 0xACE1_2026;
+
 /// How the warp scheduler picks the warp that fetches when several are active.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FetchPolicy {
@@ -160,7 +175,7 @@ impl SchedulerParams {
 /// Every warp's stack fits the shared stack RAM ([`SimtStackRam`](crate::blocks::SimtStackRam)):
 /// `warps x stack_depth <= 256`.
 pub fn check_stack_ram(warps: usize, stack_depth: usize) -> Result<()> {
-    let entries = 1 << crate::blocks::simt_stack_ram::STACK_RAM_ADDR_BITS;
+    let entries = 1 << STACK_RAM_ADDR_BITS;
     if warps * stack_depth > entries {
         bail!("parameters `warps` x `stack_depth` = {warps} x {stack_depth} = {} exceed the stack RAM's {entries} entries", warps * stack_depth);
     }
@@ -455,26 +470,15 @@ impl CoreParams {
         self.scheduler().validate()?;
         self.collector().validate(self.warps)?;
         check_pow2("lds_rows", self.lds_rows, 2, 4096)?;
-        check_pow2("imem_words", self.imem_words, 2, crate::isa::MAX_PROGRAM)?;
+        check_pow2("imem_words", self.imem_words, 2, MAX_PROGRAM)?;
         // The local data share's banks (4 lanes per quad) and the lane ALU's shifts.
-        check_pow2("threads", self.threads, crate::isa::LDS_BANKS, 32)?;
+        check_pow2("threads", self.threads, LDS_BANKS, 32)?;
         check_pow2("lane_bits", self.lane_bits, 2, 32)?;
         check_range("warps", self.warps, 2, 64)?;
         if self.threads * self.lane_bits > 64 {
             bail!("parameters `threads` x `lane_bits` = {} x {} must be at most 64 (a register of every lane is one 64-bit word)", self.threads, self.lane_bits);
         }
         Ok(())
-    }
-    /// The instruction set's machine: what the interpreter runs the same programs on.
-    pub fn machine(&self, max_instructions: u64) -> crate::isa::interp::Config {
-        crate::isa::interp::Config {
-            warps: self.warps,
-            threads: self.threads,
-            lane_bits: self.lane_bits,
-            stack_depth: self.stack_depth,
-            lds_rows: self.lds_rows,
-            max_instructions,
-        }
     }
     /// The warp scheduler's parameters: byte pcs over the instruction memory, round-robin fetch.
     pub fn scheduler(&self) -> SchedulerParams {
@@ -492,7 +496,7 @@ impl CoreParams {
             banks: self.banks,
             collector_units: self.collector_units,
             in_ports: 1,
-            regs_per_warp: crate::isa::REGISTERS,
+            regs_per_warp: REGISTERS,
             one_bank_per_cu: false,
             unit_types: 2,
             specialized: false,

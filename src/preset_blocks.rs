@@ -10,7 +10,7 @@ use crate::blocks::{
     SimtStack, SimtStackRam, WarpScheduler,
 };
 use crate::params::{EmptyTop, Preset, SchedulerMode, TopStorage, CU, SEED, TINY};
-use crate::verify::Dut;
+use crate::sim::Dut;
 
 /// The blocks of one preset.
 pub trait PresetBlocks: 'static {

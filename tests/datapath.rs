@@ -9,9 +9,9 @@ use simt_rtl::blocks::Decoder;
 use simt_rtl::isa::interp::{Config, Machine};
 use simt_rtl::isa::{AluOp, ImmOp, Inst, REGISTERS};
 use simt_rtl::preset_blocks::*;
-use simt_rtl::verify::differential::{cycle_outputs, prepare};
-use simt_rtl::verify::rng::mask;
-use simt_rtl::verify::Rng;
+use simt_rtl::sim::differential::{cycle_outputs, prepare};
+use simt_rtl::sim::rng::mask;
+use simt_rtl::sim::Rng;
 
 fn random_alu_inst(rng: &mut Rng) -> Inst {
     let r = |rng: &mut Rng| rng.below(REGISTERS as u64) as u8;

@@ -9,10 +9,11 @@ use simt_rtl::model::simt_stack_ram::{StackRamIn, StackRamOut};
 use simt_rtl::model::warp_scheduler::{SchedIn, SchedOut};
 use simt_rtl::params::{EmptyTop, FetchPolicy, SchedulerMode, TopStorage};
 use simt_rtl::preset_blocks::*;
-use simt_rtl::verify::{suites, PortStruct};
+use simt_rtl::sim::PortStruct;
+use simt_rtl::verify::suites;
 
 fn cycles() -> usize {
-    simt_rtl::verify::cycles_from_env("SIMT_CYCLES", 1_000_000).unwrap()
+    simt_rtl::sim::cycles_from_env("SIMT_CYCLES", 1_000_000).unwrap()
 }
 
 const SEED: u64 = 0x5EED_2026;
@@ -118,7 +119,7 @@ fn scheduler<B: PresetBlocks>(mode: SchedulerMode) {
 /// every cycle (so its behaviour is the model's, defined one): a command's valid dropped or its
 /// data changed while not ready, reset while warps run, and every error flag raised, then
 /// cleared by a reset after which the scheduler fetches again.
-fn misuse_coverage(rec: &simt_rtl::verify::Recorded) {
+fn misuse_coverage(rec: &simt_rtl::sim::Recorded) {
     let ins: Vec<SchedIn> = rec.inputs.iter().map(|w| SchedIn::from_words(w)).collect();
     let outs: Vec<SchedOut> = rec.outputs.iter().map(|w| SchedOut::from_words(w)).collect();
     let (mut dropped, mut changed, mut reset_busy) = (0, 0, 0);
@@ -235,7 +236,7 @@ fn scoreboard<B: PresetBlocks>() {
             && si.release_valid == 1
             && !model.reg_table[si.release_warp as usize].contains(&si.release_reg))
             as usize;
-        simt_rtl::verify::CycleModel::step(&mut model, i);
+        simt_rtl::sim::CycleModel::step(&mut model, i);
     }
     assert!(hazards > 1000 && bypassed > 100 && double > 10 && free > 10, "coverage: hazards {hazards}, cleared by the same cycle's release {bypassed}, double reservations {double}, releases of free registers {free}");
 }
@@ -418,7 +419,7 @@ mod self_test {
 mod host_link {
     use super::*;
     use simt_rtl::blocks::{UartRx, UartTx};
-    use simt_rtl::verify::differential::{clock_edge, cycle_outputs, prepare};
+    use simt_rtl::sim::differential::{clock_edge, cycle_outputs, prepare};
 
     #[test]
     fn uart_tx() {
@@ -480,7 +481,7 @@ mod host_link {
     #[test]
     fn host_link() {
         use simt_rtl::model::host_link::LinkOut;
-        use simt_rtl::verify::PortStruct;
+        use simt_rtl::sim::PortStruct;
         let rec = timed("host_link".into(), || {
             simt_rtl::registry::differential::<CuBlocks>("host_link", SEED, cycles()).unwrap()
         });

@@ -202,8 +202,8 @@ fn asm_command_writes_the_words() {
 /// end with the registers and local data share that running every thread alone gives.
 #[test]
 fn random_programs_match_every_thread_run_alone() {
+    use simt_rtl::sim::rng::Rng;
     use simt_rtl::verify::programs::{assembly, random_program, scalar_result};
-    use simt_rtl::verify::rng::Rng;
     let programs: u64 =
         std::env::var("SIMT_PROGRAMS").ok().and_then(|v| v.parse().ok()).unwrap_or(5_000);
     let (mut divergent, mut high_water, mut conflicts, mut instructions) = (0, 0, 0, 0);

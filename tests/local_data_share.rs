@@ -10,9 +10,9 @@ use simt_rtl::isa::Inst;
 use simt_rtl::model::local_data_share::LdsIn;
 use simt_rtl::model::LocalDataShareModel;
 use simt_rtl::preset_blocks::*;
-use simt_rtl::verify::differential::{clock_edge, cycle_outputs, prepare};
-use simt_rtl::verify::rng::mask;
-use simt_rtl::verify::{Dut, Rng};
+use simt_rtl::sim::differential::{clock_edge, cycle_outputs, prepare};
+use simt_rtl::sim::rng::mask;
+use simt_rtl::sim::{Dut, Rng};
 
 /// Drives one request until it is answered; returns the cycles from the one it was taken in to
 /// the one with `resp_valid`, and the outputs of that cycle.

@@ -8,7 +8,7 @@ use simt_rtl::blocks::BankArbiter;
 use simt_rtl::verify::suites;
 
 fn cycles() -> usize {
-    simt_rtl::verify::cycles_from_env("SIMT_OC_CYCLES", 125_000).unwrap()
+    simt_rtl::sim::cycles_from_env("SIMT_OC_CYCLES", 125_000).unwrap()
 }
 
 const LANES: usize = 6;
@@ -90,9 +90,9 @@ mod register_file {
 fn register_file_verilog() {
     use rust_hdl::prelude::Block;
     use simt_rtl::blocks::RegisterFile;
-    use simt_rtl::verify::verilog_sim::{check_against_rust, Simulator, VerilogDut};
+    use simt_rtl::sim::verilog_sim::{check_against_rust, Simulator, VerilogDut};
     type Rf = RegisterFile<4, 2, 4, 8, 8, 64>;
-    let cycles = simt_rtl::verify::cycles_from_env("SIMT_VERILOG_CYCLES", 20_000).unwrap();
+    let cycles = simt_rtl::sim::cycles_from_env("SIMT_VERILOG_CYCLES", 20_000).unwrap();
     let rec = suites::register_file(
         "register_file_cu",
         || Rf::new().unwrap(),
@@ -134,7 +134,7 @@ mod collector {
     use super::*;
     use simt_rtl::blocks::OperandCollector;
     use simt_rtl::params::CollectorParams;
-    use simt_rtl::verify::{Dut, Recorded};
+    use simt_rtl::sim::{Dut, Recorded};
 
     const SHAPE: (usize, usize) = (4, 4);
 

@@ -19,12 +19,12 @@ use std::path::Path;
 use simt_rtl::model::warp_scheduler::{SeedIn, SeedOut};
 use simt_rtl::preset_blocks::SeedBlocks;
 use simt_rtl::registry::exported_blocks;
+use simt_rtl::sim::verilog_sim::{simulate_verilog, Simulator};
+use simt_rtl::sim::PortStruct;
 use simt_rtl::verify::suites;
-use simt_rtl::verify::verilog_sim::{simulate_verilog, Simulator};
-use simt_rtl::verify::PortStruct;
 
 fn cycles() -> usize {
-    simt_rtl::verify::cycles_from_env("SIMT_SEED_CYCLES", 100_000).unwrap()
+    simt_rtl::sim::cycles_from_env("SIMT_SEED_CYCLES", 100_000).unwrap()
 }
 
 #[test]
@@ -59,7 +59,7 @@ fn seed_verilog_and_exported_module_agree() {
                 "cycle {cycle}: our {} has x/z bits {:#x}",
                 port.name, o.unknown
             );
-            let known = !s.unknown & simt_rtl::verify::rng::mask(port.width);
+            let known = !s.unknown & simt_rtl::sim::rng::mask(port.width);
             assert!(
                 (o.value ^ s.value) & known == 0,
                 "cycle {cycle}: {} differs: seed {:#x} (x bits {:#x}), ours {:#x}",

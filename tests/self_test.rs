@@ -49,9 +49,9 @@ fn the_signature_depends_on_the_run_length() {
 #[test]
 fn exported_verilog_passes_too() {
     use rust_hdl::prelude::Block;
-    use simt_rtl::verify::differential::{clock_edge, cycle_outputs, prepare};
-    use simt_rtl::verify::verilog_sim::{check_against_rust, Simulator, VerilogDut};
-    use simt_rtl::verify::Recorded;
+    use simt_rtl::sim::differential::{clock_edge, cycle_outputs, prepare};
+    use simt_rtl::sim::verilog_sim::{check_against_rust, Simulator, VerilogDut};
+    use simt_rtl::sim::Recorded;
     let cycles = 5_000;
     let mut top = CuSelfTest::for_board(&CU, cycles).unwrap();
     let mut rec = Recorded::default();

@@ -7,8 +7,8 @@ use simt_rtl::isa::asm::assemble;
 use simt_rtl::isa::Inst;
 use simt_rtl::model::simt_core::CoreCounters;
 use simt_rtl::params::{CoreParams, IssuePolicy, CORE_CU, CORE_TINY};
+use simt_rtl::sim::rng::Rng;
 use simt_rtl::verify::core_run::run_and_compare;
-use simt_rtl::verify::rng::Rng;
 
 const KERNELS: [&str; 5] = ["vector_add", "reduce", "if_else", "loop", "nested"];
 
@@ -145,8 +145,8 @@ fn run_command_prints_the_counters_and_the_waveform() {
 /// register the kernel wrote and the memory it left.
 #[test]
 fn kernels_on_the_rust_hdl_core_and_its_verilog() {
+    use simt_rtl::sim::verilog_sim::Simulator;
     use simt_rtl::verify::core_run::{run_rust_hdl, run_verilog};
-    use simt_rtl::verify::verilog_sim::Simulator;
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("target/verilog-sim/cu/simt_core_kernels");
     for (k, name) in KERNELS.into_iter().enumerate() {

@@ -10,10 +10,10 @@ use std::path::{Path, PathBuf};
 use simt_rtl::export::ExportedBlock;
 use simt_rtl::preset_blocks::*;
 use simt_rtl::registry::exported_blocks;
-use simt_rtl::verify::verilog_sim::{check_against_rust, Simulator};
+use simt_rtl::sim::verilog_sim::{check_against_rust, Simulator};
 
 fn cycles() -> usize {
-    simt_rtl::verify::cycles_from_env("SIMT_VERILOG_CYCLES", 20_000).unwrap()
+    simt_rtl::sim::cycles_from_env("SIMT_VERILOG_CYCLES", 20_000).unwrap()
 }
 
 const SEED: u64 = 0x0E1A_2026;

@@ -369,7 +369,7 @@ impl<
         const BQ: usize,
         const RW: usize,
         const SQ: usize,
-    > crate::verify::Dut for BankArbiter<B, BW, N, NW, K, Q, QW, QCW, BQ, RW, SQ>
+    > crate::sim::Dut for BankArbiter<B, BW, N, NW, K, Q, QW, QCW, BQ, RW, SQ>
 {
     crate::dut_ports!(
         clock: clock,

@@ -49,6 +49,6 @@ impl Logic for BoardReset {
     }
 }
 
-impl crate::verify::Dut for BoardReset {
+impl crate::sim::Dut for BoardReset {
     crate::dut_ports!(clock: clock, inputs: [rst_n], outputs: [reset]);
 }

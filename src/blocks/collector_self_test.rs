@@ -18,8 +18,8 @@ use anyhow::Result;
 use rust_hdl::prelude::*;
 
 use super::{Lfsr, OperandCollector};
-use crate::model::lfsr::TAPS_32;
 use crate::params::CollectorParams;
+use crate::params::TAPS_32;
 
 /// The collector's sizes, as [`OperandCollector`]'s const generics.
 #[derive(LogicBlock)]

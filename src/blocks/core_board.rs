@@ -139,6 +139,6 @@ impl Logic for CoreBoard {
     }
 }
 
-impl crate::verify::Dut for CoreBoard {
+impl crate::sim::Dut for CoreBoard {
     crate::dut_ports!(clock: clk, inputs: [rst_n, usb_rx], outputs: [led, usb_tx]);
 }

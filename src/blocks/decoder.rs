@@ -220,7 +220,7 @@ impl Logic for Decoder {
     }
 }
 
-impl crate::verify::Dut for Decoder {
+impl crate::sim::Dut for Decoder {
     crate::dut_ports!(
         inputs: [inst],
         outputs: [legal, kind, exec_op, b_sel, rd_valid, src_valid, if_zero, rd, ra, rb, imm, target, reconv, st_index, st_stride]

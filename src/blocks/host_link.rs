@@ -13,9 +13,9 @@ use anyhow::Result;
 use rust_hdl::prelude::*;
 
 use super::LaneRam;
-use crate::link::{Command, STATUS_BYTES};
-use crate::model::simt_core::ERROR_FLAGS;
 use crate::params::check_range;
+use crate::params::ERROR_FLAGS;
+use crate::protocol::{Command, STATUS_BYTES};
 
 // The reply counter loads the status answer's length as the literal 33.
 const _: () = assert!(STATUS_BYTES == 33);
@@ -387,7 +387,7 @@ impl<const WW: usize, const T: usize, const TD: usize, const IA: usize, const SP
 }
 
 impl<const WW: usize, const T: usize, const TD: usize, const IA: usize, const SPW: usize>
-    crate::verify::Dut for HostLink<WW, T, TD, IA, SPW>
+    crate::sim::Dut for HostLink<WW, T, TD, IA, SPW>
 {
     crate::dut_ports!(
         clock: clock,

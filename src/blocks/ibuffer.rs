@@ -166,7 +166,7 @@ impl<const W: usize, const WW: usize, const A: usize> Logic for IBuffer<W, WW, A
     }
 }
 
-impl<const W: usize, const WW: usize, const A: usize> crate::verify::Dut for IBuffer<W, WW, A> {
+impl<const W: usize, const WW: usize, const A: usize> crate::sim::Dut for IBuffer<W, WW, A> {
     crate::dut_ports!(
         clock: clock,
         inputs: [reset, fill_valid, fill_warp, fill_inst, fill_pc, issue_warp, issue_valid, flush_valid, flush_warp],

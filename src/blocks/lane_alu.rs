@@ -195,7 +195,7 @@ impl<const T: usize, const DW: usize, const SW: usize, const TD: usize> Logic
     }
 }
 
-impl<const T: usize, const DW: usize, const SW: usize, const TD: usize> crate::verify::Dut
+impl<const T: usize, const DW: usize, const SW: usize, const TD: usize> crate::sim::Dut
     for LaneAlu<T, DW, SW, TD>
 {
     crate::dut_ports!(inputs: [op, a, b], outputs: [result, zero, bad_op]);

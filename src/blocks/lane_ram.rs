@@ -11,7 +11,7 @@ use anyhow::Result;
 use rust_hdl::prelude::*;
 
 use crate::params::{check_derived, check_range};
-use crate::verify::rng::mask;
+use crate::sim::rng::mask;
 
 /// `2^RW` rows of `T` lanes x `DW` bits; `TD = T * DW` (at most 64).
 #[derive(LogicBlock)]

@@ -64,6 +64,6 @@ impl<const W: usize> Logic for Lfsr<W> {
     }
 }
 
-impl<const W: usize> crate::verify::Dut for Lfsr<W> {
+impl<const W: usize> crate::sim::Dut for Lfsr<W> {
     crate::dut_ports!(clock: clock, inputs: [reset, enable], outputs: [value]);
 }

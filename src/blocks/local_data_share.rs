@@ -338,7 +338,7 @@ impl<const T: usize, const WW: usize, const DW: usize, const RW: usize> Logic
     }
 }
 
-impl<const T: usize, const WW: usize, const DW: usize, const RW: usize> crate::verify::Dut
+impl<const T: usize, const WW: usize, const DW: usize, const RW: usize> crate::sim::Dut
     for LocalDataShare<T, WW, DW, RW>
 {
     crate::dut_ports!(

@@ -63,6 +63,6 @@ impl<const W: usize> Logic for Misr<W> {
     }
 }
 
-impl<const W: usize> crate::verify::Dut for Misr<W> {
+impl<const W: usize> crate::sim::Dut for Misr<W> {
     crate::dut_ports!(clock: clock, inputs: [reset, enable, data], outputs: [signature]);
 }

@@ -713,7 +713,7 @@ impl<
         const U: usize,
         const UW: usize,
         const G: usize,
-    > crate::verify::Dut
+    > crate::sim::Dut
     for OperandCollector<B, BW, N, NW, P, K, Q, QW, QCW, BQ, SQ, RW, WW, RRW, T, DW, TD, U, UW, G>
 {
     crate::dut_ports!(

@@ -87,6 +87,6 @@ impl<const N: usize, const NW: usize> Logic for PriorityEncoder<N, NW> {
     }
 }
 
-impl<const N: usize, const NW: usize> crate::verify::Dut for PriorityEncoder<N, NW> {
+impl<const N: usize, const NW: usize> crate::sim::Dut for PriorityEncoder<N, NW> {
     crate::dut_ports!(inputs: [req], outputs: [valid, index, grant]);
 }

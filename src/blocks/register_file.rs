@@ -105,7 +105,7 @@ impl<
         const T: usize,
         const DW: usize,
         const TD: usize,
-    > crate::verify::Dut for RegisterFile<B, BW, RW, T, DW, TD>
+    > crate::sim::Dut for RegisterFile<B, BW, RW, T, DW, TD>
 {
     crate::dut_ports!(
         clock: clock,

@@ -91,7 +91,7 @@ impl<const BW: usize, const RW: usize, const WW: usize, const RRW: usize> Logic
     }
 }
 
-impl<const BW: usize, const RW: usize, const WW: usize, const RRW: usize> crate::verify::Dut
+impl<const BW: usize, const RW: usize, const WW: usize, const RRW: usize> crate::sim::Dut
     for RegisterMap<BW, RW, WW, RRW>
 {
     crate::dut_ports!(inputs: [warp, regnum], outputs: [bank, row]);

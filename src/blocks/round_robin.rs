@@ -198,6 +198,6 @@ impl<const N: usize, const NW: usize> Logic for RoundRobinArbiter<N, NW> {
     }
 }
 
-impl<const N: usize, const NW: usize> crate::verify::Dut for RoundRobinArbiter<N, NW> {
+impl<const N: usize, const NW: usize> crate::sim::Dut for RoundRobinArbiter<N, NW> {
     crate::dut_ports!(clock: clock, inputs: [reset, req, req_taken, advance], outputs: [valid, index, grant]);
 }

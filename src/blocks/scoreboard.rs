@@ -156,7 +156,7 @@ impl<const W: usize, const WW: usize, const R: usize, const RRW: usize> Logic
     }
 }
 
-impl<const W: usize, const WW: usize, const R: usize, const RRW: usize> crate::verify::Dut
+impl<const W: usize, const WW: usize, const R: usize, const RRW: usize> crate::sim::Dut
     for Scoreboard<W, WW, R, RRW>
 {
     crate::dut_ports!(

@@ -178,7 +178,7 @@ impl<
         const D: usize,
         const SPW: usize,
         const E: usize,
-    > crate::verify::Dut for SeedWarpScheduler<W, WW, T, A, D, SPW, E>
+    > crate::sim::Dut for SeedWarpScheduler<W, WW, T, A, D, SPW, E>
 {
     crate::dut_ports!(
         clock: clk,

@@ -23,7 +23,7 @@ use rust_hdl::prelude::*;
 
 use super::board_reset::POR_CYCLES;
 use super::{BoardReset, CollectorSelfTest, Lfsr, Misr, WarpScheduler};
-use crate::model::lfsr::TAPS_32;
+use crate::params::TAPS_32;
 use crate::params::{check_range, Preset, SchedulerMode};
 
 /// The scheduler's sizes, as [`WarpScheduler`]'s const generics, then the collector's, as
@@ -184,7 +184,7 @@ impl<
     /// Simulates this top in Rust with the button released until its run is done (or `limit`
     /// cycles); returns the signature and the LEDs at the end.
     pub fn run_to_end(&mut self, limit: usize) -> Result<(u64, u64)> {
-        use crate::verify::differential::{clock_edge, cycle_outputs, prepare};
+        use crate::sim::differential::{clock_edge, cycle_outputs, prepare};
         prepare(self)?;
         for cycle in 0..limit {
             let out = cycle_outputs(self, &[1, 1], cycle)?;
@@ -460,7 +460,7 @@ impl<
         const U: usize,
         const UW: usize,
         const G: usize,
-    > crate::verify::Dut
+    > crate::sim::Dut
     for SelfTest<
         W,
         WW,

@@ -23,7 +23,7 @@ use super::{
     Decoder, IBuffer, LaneAlu, LaneRam, LocalDataShare, OperandCollector, Order, PriorityEncoder,
     RoundRobinArbiter, Scoreboard, WarpScheduler,
 };
-use crate::model::simt_core::ERROR_FLAGS;
+use crate::params::ERROR_FLAGS;
 use crate::params::{check_derived, clog2, CoreParams, IssuePolicy, SchedulerMode};
 
 /// Register-number bits (16 registers per lane).
@@ -1029,7 +1029,7 @@ impl<
         const SW: usize,
         const LRW: usize,
         const LW: usize,
-    > crate::verify::Dut
+    > crate::sim::Dut
     for SimtCore<W, WW, T, A, IA, D, SPW, B, BW, N, NW, Q, QW, QCW, BQ, SQ, RW, DW, TD, SW, LRW, LW>
 {
     crate::dut_ports!(

@@ -175,7 +175,7 @@ impl<const T: usize, const A: usize, const D: usize, const SPW: usize> Logic
     }
 }
 
-impl<const T: usize, const A: usize, const D: usize, const SPW: usize> crate::verify::Dut
+impl<const T: usize, const A: usize, const D: usize, const SPW: usize> crate::sim::Dut
     for SimtStack<T, A, D, SPW>
 {
     crate::dut_ports!(

@@ -39,7 +39,7 @@ use crate::params::{
 };
 
 /// Address bits of the stack RAM: all warps' stacks share 256 entries.
-pub const STACK_RAM_ADDR_BITS: usize = 8;
+pub use crate::params::STACK_RAM_ADDR_BITS;
 
 /// `W` warps (`WW = clog2(W)`), `T` threads, `A` pc bits, `D` entries per stack
 /// (`SPW = clog2(D + 1)`); `W * D <= 256`, so `W * D' <= 256` too (`W` and `256 / W` are powers
@@ -513,7 +513,7 @@ impl<
         const A: usize,
         const D: usize,
         const SPW: usize,
-    > crate::verify::Dut for SimtStackRam<W, WW, T, A, D, SPW>
+    > crate::sim::Dut for SimtStackRam<W, WW, T, A, D, SPW>
 {
     crate::dut_ports!(
         clock: clock,

@@ -119,6 +119,6 @@ impl Logic for UartRx {
     }
 }
 
-impl crate::verify::Dut for UartRx {
+impl crate::sim::Dut for UartRx {
     crate::dut_ports!(clock: clock, inputs: [reset, rx], outputs: [data_valid, data, err_frame]);
 }

@@ -90,6 +90,6 @@ impl Logic for UartTx {
     }
 }
 
-impl crate::verify::Dut for UartTx {
+impl crate::sim::Dut for UartTx {
     crate::dut_ports!(clock: clock, inputs: [reset, data_valid, data], outputs: [data_ready, tx]);
 }

@@ -949,7 +949,7 @@ impl<
         const A: usize,
         const D: usize,
         const SPW: usize,
-    > crate::verify::Dut for WarpScheduler<W, WW, T, A, D, SPW>
+    > crate::sim::Dut for WarpScheduler<W, WW, T, A, D, SPW>
 {
     crate::dut_ports!(
         clock: clock,

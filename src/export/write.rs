@@ -7,8 +7,8 @@ use anyhow::{Context, Result};
 
 use super::export_module;
 use crate::params::Preset;
-use crate::verify::verilog_sim::VerilogDut;
-use crate::verify::{Dut, Port};
+use crate::sim::verilog_sim::VerilogDut;
+use crate::sim::{Dut, Port};
 
 /// One exported block of one preset.
 #[derive(Clone, Debug)]

@@ -15,7 +15,7 @@ use std::process::Command;
 
 use anyhow::{bail, Context, Result};
 
-use crate::verify::verilog_sim::require_tool;
+use crate::sim::verilog_sim::require_tool;
 
 /// The waiver file for `verilator --lint-only -Wall` (every waiver, with its reason).
 pub const VERILATOR_WAIVERS: &str =

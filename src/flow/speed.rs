@@ -10,7 +10,7 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 
 use crate::preset_blocks::PresetBlocks;
-use crate::verify::verilog_sim::{compare_exact, simulate_verilog_timed, Simulator};
+use crate::sim::verilog_sim::{compare_exact, simulate_verilog_timed, Simulator};
 
 /// One simulator's figures for one block.
 #[derive(Clone, Copy, Debug)]

@@ -316,3 +316,17 @@ pub fn alu(op: AluOp, a: u32, b: u32, bits: usize) -> u32 {
         AluOp::Seq => (a == b) as u32,
     }
 }
+
+impl crate::params::CoreParams {
+    /// The instruction set's machine: what the interpreter runs the same programs on.
+    pub fn machine(&self, max_instructions: u64) -> Config {
+        Config {
+            warps: self.warps,
+            threads: self.threads,
+            lane_bits: self.lane_bits,
+            stack_depth: self.stack_depth,
+            lds_rows: self.lds_rows,
+            max_instructions,
+        }
+    }
+}

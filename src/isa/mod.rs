@@ -34,12 +34,7 @@ pub mod interp;
 
 use std::fmt;
 
-/// Registers per lane.
-pub const REGISTERS: usize = 16;
-/// Instructions a program can hold (11-bit addresses).
-pub const MAX_PROGRAM: usize = 1 << 11;
-/// Banks of the local data share.
-pub const LDS_BANKS: usize = 4;
+pub use crate::params::{LDS_BANKS, MAX_PROGRAM, REGISTERS};
 
 /// The flat local-data-share word thread `thread` (`warp x threads + lane`) stores to with
 /// `st ra, index, stride` (owner-computes: bank `thread mod 4`, row `(thread >> 2) x stride +
@@ -312,4 +307,26 @@ impl fmt::Display for Inst {
             Inst::Exit => write!(f, "exit"),
         }
     }
+}
+
+/// A program that loads every local-data-share word once: thread `t` loads words `t`,
+/// `t + n`, `t + 2n`, ... (`n` threads in all) into `r3`.
+pub fn dump_program(params: crate::params::CoreParams) -> anyhow::Result<Vec<Inst>> {
+    let threads = params.warps * params.threads;
+    let words = crate::isa::LDS_BANKS * params.lds_rows;
+    if words > 1 << params.lane_bits.min(16) {
+        anyhow::bail!(
+            "the local data share's {words} words are not all addressable with {}-bit values",
+            params.lane_bits
+        );
+    }
+    let mut text = format!(
+        "warp r1\nshli r1, r1, {}\nlane r2\nadd r1, r1, r2\nli r4, {threads}\n",
+        crate::params::clog2(params.threads)
+    );
+    for _ in 0..words.div_ceil(threads) {
+        text += "ld r3, r1\nadd r1, r1, r4\n";
+    }
+    text += "exit\n";
+    crate::isa::asm::assemble(&text)
 }

@@ -3,7 +3,7 @@
 
 use std::collections::VecDeque;
 
-use crate::verify::CycleModel;
+use crate::sim::CycleModel;
 
 /// A read request: GPGPU-Sim's `op_t` as far as the arbiter looks at it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

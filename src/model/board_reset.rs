@@ -3,7 +3,7 @@
 //! cycles ago (its two synchronising flip-flops).
 
 use crate::blocks::board_reset::POR_CYCLES;
-use crate::verify::CycleModel;
+use crate::sim::CycleModel;
 
 #[derive(Clone, Debug, Default)]
 pub struct BoardResetModel {

@@ -5,7 +5,7 @@
 use crate::blocks::decoder::Controls;
 use crate::isa::Inst;
 use crate::port_struct;
-use crate::verify::{CycleModel, PortStruct};
+use crate::sim::{CycleModel, PortStruct};
 
 port_struct! {
     /// Outputs, in port order.

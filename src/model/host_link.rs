@@ -1,8 +1,8 @@
 //! Reference model of [`HostLink`](crate::blocks::HostLink): the board's serial protocol
 //! ([`crate::link`]) as the engine between the UART and the SIMT core runs it, byte by byte.
 
-use crate::link::{Command, CAPTURE_RECORDS, RECORD_BYTES, STATUS_BYTES};
-use crate::verify::{CycleModel, PortStruct};
+use crate::protocol::{Command, CAPTURE_RECORDS, RECORD_BYTES, STATUS_BYTES};
+use crate::sim::{CycleModel, PortStruct};
 
 /// The model's sizes: the core's warp-id bits, lanes and register bits (`lanes x lane_bits`),
 /// instruction-address bits.

@@ -4,7 +4,7 @@
 use std::collections::VecDeque;
 
 use crate::port_struct;
-use crate::verify::{CycleModel, PortStruct};
+use crate::sim::{CycleModel, PortStruct};
 
 /// Slots per warp.
 pub const SLOTS: usize = 2;

@@ -4,8 +4,8 @@
 use crate::blocks::lane_alu::ExecOp;
 use crate::isa::interp::alu;
 use crate::port_struct;
-use crate::verify::rng::mask;
-use crate::verify::{CycleModel, PortStruct};
+use crate::sim::rng::mask;
+use crate::sim::{CycleModel, PortStruct};
 
 port_struct! {
     /// Inputs, in port order (lanes packed `lane_bits` apart).
@@ -57,7 +57,7 @@ mod tests {
     use super::*;
     use crate::isa::interp::imm_op;
     use crate::isa::ImmOp;
-    use crate::verify::Rng;
+    use crate::sim::Rng;
 
     /// An immediate instruction is its ALU op with the immediate, cut to the lane width, in `b`.
     #[test]

@@ -1,7 +1,7 @@
 //! Reference models of [`Lfsr`](crate::blocks::Lfsr) and [`Misr`](crate::blocks::Misr): the
 //! Galois LFSR step, written from its definition.
 
-use crate::verify::CycleModel;
+use crate::sim::CycleModel;
 
 /// One Galois step of a `taps` register: shift right, XOR `taps` if the bit shifted out was 1.
 pub fn galois_step(state: u64, taps: u64) -> u64 {
@@ -10,9 +10,7 @@ pub fn galois_step(state: u64, taps: u64) -> u64 {
 
 /// Maximal-length tap masks (Galois form) used by the board self-test.
 pub const TAPS_16: u64 = 0xB400;
-pub const TAPS_32: u64 = 0x8020_0003;
-/// The exported `lfsr` module's state after reset.
-pub const LFSR_SEED: u64 = 0xACE1_2026;
+pub use crate::params::{LFSR_SEED, TAPS_32};
 
 #[derive(Clone, Debug)]
 pub struct LfsrModel {

@@ -5,8 +5,8 @@
 //! that wants that row.
 
 use crate::isa::st_address;
-use crate::verify::rng::mask;
-use crate::verify::CycleModel;
+use crate::sim::rng::mask;
+use crate::sim::CycleModel;
 
 /// Banks, as in the ISA.
 const BANKS: usize = crate::isa::LDS_BANKS;

@@ -8,7 +8,7 @@ use super::bank_arbiter::{ArbiterInputs, BankArbiterModel, Op};
 use super::register_file::{RegisterFileModel, RowWrite};
 use super::register_map::RegisterMapModel;
 use crate::params::CollectorParams;
-use crate::verify::CycleModel;
+use crate::sim::CycleModel;
 
 /// An instruction as it enters the collector (`warp_inst_t` as far as the collector looks).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -2,7 +2,7 @@
 
 use crate::blocks::Order;
 use crate::port_struct;
-use crate::verify::{CycleModel, PortStruct};
+use crate::sim::{CycleModel, PortStruct};
 
 port_struct! {
     /// Inputs, in port order.

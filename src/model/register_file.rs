@@ -2,7 +2,7 @@
 //! registers of `lanes` values; one read per bank per cycle with one cycle of latency, one
 //! lane-masked write per cycle; a same-cycle read of the written row returns the old value.
 
-use crate::verify::CycleModel;
+use crate::sim::CycleModel;
 
 #[derive(Clone, Debug)]
 pub struct RegisterFileModel {
@@ -57,7 +57,7 @@ impl RegisterFileModel {
     /// Unpacks a register's lanes from a word.
     pub fn unpack(&self, word: u64) -> Vec<u64> {
         (0..self.lanes)
-            .map(|l| (word >> (l * self.lane_bits)) & crate::verify::rng::mask(self.lane_bits))
+            .map(|l| (word >> (l * self.lane_bits)) & crate::sim::rng::mask(self.lane_bits))
             .collect()
     }
 

@@ -1,7 +1,7 @@
 //! Reference model of [`RegisterMap`](crate::blocks::RegisterMap): GPGPU-Sim's
 //! `register_bank()` (seed 000) and the row that goes with it.
 
-use crate::verify::CycleModel;
+use crate::sim::CycleModel;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RegisterMapModel {

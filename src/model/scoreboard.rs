@@ -3,7 +3,7 @@
 //! write-back, then `releaseRegister` and `reserveRegisters` at the edge.
 
 use crate::port_struct;
-use crate::verify::{CycleModel, PortStruct};
+use crate::sim::{CycleModel, PortStruct};
 
 port_struct! {
     /// Inputs, in port order (`check_src` is three ports).

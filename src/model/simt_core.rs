@@ -49,11 +49,10 @@ use super::{
 use crate::blocks::decoder::{BSel, Kind};
 use crate::params::{CoreParams, IssuePolicy, SchedulerMode};
 use crate::port_struct;
-use crate::verify::rng::mask;
-use crate::verify::{CycleModel, PortStruct};
+use crate::sim::rng::mask;
+use crate::sim::{CycleModel, PortStruct};
 
-/// Bits of the `errors` port.
-pub const ERROR_FLAGS: usize = 7;
+pub use crate::params::ERROR_FLAGS;
 
 port_struct! {
     /// Inputs of `SimtCore`, in port order.

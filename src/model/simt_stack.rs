@@ -2,7 +2,7 @@
 
 use crate::params::EmptyTop;
 use crate::port_struct;
-use crate::verify::{CycleModel, PortStruct};
+use crate::sim::{CycleModel, PortStruct};
 
 port_struct! {
     /// Inputs, in port order.

@@ -7,7 +7,7 @@
 use super::simt_stack::{Entry, SimtStackModel};
 use crate::params::{EmptyTop, TopStorage};
 use crate::port_struct;
-use crate::verify::{CycleModel, PortStruct};
+use crate::sim::{CycleModel, PortStruct};
 
 port_struct! {
     /// Inputs, in port order.

@@ -3,7 +3,7 @@
 //! (1), each `clocks_per_bit` cycles long; the receiver samples bit `k` of a frame
 //! `clocks_per_bit / 2 + k clocks_per_bit` cycles after it saw the start.
 
-use crate::verify::CycleModel;
+use crate::sim::CycleModel;
 
 /// Bit `k` (0..10) of the frame of `byte` on the line.
 pub fn frame_bit(byte: u8, k: usize) -> bool {

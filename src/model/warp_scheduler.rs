@@ -9,8 +9,8 @@ use super::simt_stack::{Entry, SimtStackModel};
 use crate::blocks::Order;
 use crate::params::{FetchPolicy, SchedulerMode, SchedulerParams};
 use crate::port_struct;
-use crate::verify::rng::mask;
-use crate::verify::{CycleModel, PortStruct};
+use crate::sim::rng::mask;
+use crate::sim::{CycleModel, PortStruct};
 
 port_struct! {
     /// Inputs of `WarpScheduler`, in port order.

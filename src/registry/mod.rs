@@ -19,8 +19,8 @@ use crate::export::ExportedBlock;
 use crate::model::lfsr::{LFSR_SEED, TAPS_32};
 use crate::params::SchedulerMode;
 use crate::preset_blocks::PresetBlocks;
+use crate::sim::{Dut, Recorded};
 use crate::verify::suites as run;
-use crate::verify::{Dut, Recorded};
 pub use formal::FormalBlock;
 use formal::Properties;
 

@@ -23,10 +23,10 @@ use std::collections::{HashMap, VecDeque};
 
 use anyhow::{bail, Result};
 
-use super::rng::{mask, Rng};
 use crate::model::operand_collector::{Inst, OcInputs, OperandCollectorModel, WriteBack};
 use crate::params::CollectorParams;
-use crate::verify::CycleModel;
+use crate::sim::rng::{mask, Rng};
+use crate::sim::CycleModel;
 
 /// What the environment saw.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -10,9 +10,9 @@ use crate::isa::Inst;
 use crate::model::simt_core::CoreCounters;
 use crate::model::SimtCoreModel;
 use crate::params::CoreParams;
-use crate::verify::differential::write_vcd;
-use crate::verify::verilog_sim::{check_against_rust, Simulator, VerilogDut};
-use crate::verify::{run_differential, Dut};
+use crate::sim::differential::write_vcd;
+use crate::sim::verilog_sim::{check_against_rust, Simulator, VerilogDut};
+use crate::sim::{run_differential, Dut};
 use std::path::Path;
 
 /// The core's counters after running `program` with the local data share holding `lds` from
@@ -71,13 +71,13 @@ fn run_core(
 ) -> Result<CoreCounters> {
     use crate::blocks::simt_core::{SimtCoreCu, SimtCoreTiny};
     use crate::model::simt_core::CoreIn;
-    use crate::verify::PortStruct;
+    use crate::sim::PortStruct;
     let mut m = interpret(params, program, lds, max_cycles)?;
     // On the Verilog, a second program then loads every local-data-share word, so that the
     // write-backs compared show the memory the kernel left.
     let mut programs = vec![program.to_vec()];
     if verilog.is_some() {
-        let dump = dump_program(params)?;
+        let dump = crate::isa::dump_program(params)?;
         m.relaunch();
         m.run(&dump).context("the reference interpreter, reading the local data share back")?;
         programs.push(dump);
@@ -134,28 +134,6 @@ fn run_core(
         bail!("the core raised error flags: {}", errors.join(", "));
     }
     Ok(counters)
-}
-
-/// A program that loads every local-data-share word once: thread `t` loads words `t`,
-/// `t + n`, `t + 2n`, ... (`n` threads in all) into `r3`.
-pub fn dump_program(params: CoreParams) -> Result<Vec<Inst>> {
-    let threads = params.warps * params.threads;
-    let words = crate::isa::LDS_BANKS * params.lds_rows;
-    if words > 1 << params.lane_bits.min(16) {
-        bail!(
-            "the local data share's {words} words are not all addressable with {}-bit values",
-            params.lane_bits
-        );
-    }
-    let mut text = format!(
-        "warp r1\nshli r1, r1, {}\nlane r2\nadd r1, r1, r2\nli r4, {threads}\n",
-        crate::params::clog2(params.threads)
-    );
-    for _ in 0..words.div_ceil(threads) {
-        text += "ld r3, r1\nadd r1, r1, r4\n";
-    }
-    text += "exit\n";
-    crate::isa::asm::assemble(&text)
 }
 
 /// One run of a rust-hdl core beside its model, and what else to do with it.

@@ -5,11 +5,11 @@
 
 use anyhow::{bail, Result};
 
-use super::differential::{clock_edge, cycle_outputs, prepare};
 use crate::blocks::core_board::CoreBoard;
 use crate::link::Serial;
 use crate::model::uart::{frame_bit, UartRxModel};
-use crate::verify::CycleModel;
+use crate::sim::differential::{clock_edge, cycle_outputs, prepare};
+use crate::sim::CycleModel;
 
 pub struct SimBoard {
     pub dut: Box<CoreBoard>,

@@ -17,7 +17,7 @@ use std::fmt::Write;
 
 use crate::isa::interp::{alu, imm_op, Config, Machine};
 use crate::isa::{st_address, AluOp, ImmOp, REGISTERS};
-use crate::verify::rng::Rng;
+use crate::sim::rng::Rng;
 
 /// One statement of a structured program.
 #[derive(Clone, Debug)]

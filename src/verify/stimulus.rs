@@ -2,12 +2,12 @@
 //! profiles, so that long runs visit the corners: stacks filled to full and past it, pops of
 //! empty stacks, simultaneous push and pop, every warp busy, commands while no warp is idle.
 
-use super::rng::Rng;
 use crate::model::simt_stack::StackIn;
 use crate::model::simt_stack_ram::StackRamIn;
 use crate::model::warp_scheduler::{SchedIn, SeedIn, SeedWarpSchedulerModel, WarpSchedulerModel};
 use crate::params::SchedulerParams;
-use crate::verify::PortStruct;
+use crate::sim::rng::Rng;
+use crate::sim::PortStruct;
 
 /// Cycles between profile changes.
 pub const PHASE: usize = 500;
@@ -296,7 +296,7 @@ pub fn collector_stimulus(
                 warp: rng.below(warps as u64) as usize,
                 reg: reg(rng),
                 mask: if rng.chance(50) {
-                    crate::verify::rng::mask(threads)
+                    crate::sim::rng::mask(threads)
                 } else {
                     rng.bits(threads)
                 },
@@ -341,7 +341,7 @@ pub fn lds_stimulus(
             })
             .collect();
         let mask = match rng.below(8) {
-            0..=3 => crate::verify::rng::mask(lanes),
+            0..=3 => crate::sim::rng::mask(lanes),
             4 | 5 => rng.bits(lanes),
             6 => 1 << rng.below(lanes as u64),
             _ => rng.bits(lanes) & rng.bits(lanes) & rng.bits(lanes),
@@ -442,7 +442,7 @@ pub fn alu_stimulus(
     move |rng, _model, _cycle| {
         let lane = |rng: &mut Rng| match rng.below(6) {
             0 => 0,
-            1 => crate::verify::rng::mask(bits),
+            1 => crate::sim::rng::mask(bits),
             2 => rng.below(bits as u64 + 2),
             _ => rng.bits(bits),
         };

@@ -4,11 +4,9 @@
 
 use anyhow::{bail, Result};
 
-use super::rng::Rng;
 use super::stimulus::{
     requests, scheduler_stimulus, seed_scheduler_stimulus, stack_ram_stimulus, stack_stimulus,
 };
-use super::{run_differential, Dut, PortStruct, Recorded};
 use crate::blocks::Order;
 use crate::model::priority_encoder::EncoderIn;
 use crate::model::round_robin::ArbiterIn;
@@ -19,6 +17,8 @@ use crate::model::{
 };
 use crate::params::{EmptyTop, SchedulerMode, TopStorage};
 use crate::preset_blocks::PresetBlocks;
+use crate::sim::rng::Rng;
+use crate::sim::{run_differential, Dut, PortStruct, Recorded};
 
 /// Fails unless the block's ports are the model's, in the same order.
 pub fn check_ports<D: Dut, I: PortStruct, O: PortStruct>(dut: &D) -> Result<()> {

@@ -99,23 +99,23 @@ pub trait Dut: Block {
 #[macro_export]
 macro_rules! dut_ports {
     (@common inputs: [$($i:ident),*], outputs: [$($o:ident),*]) => {
-        fn input_ports(&self) -> Vec<$crate::verify::Port> {
+        fn input_ports(&self) -> Vec<$crate::sim::Port> {
             let mut v = vec![];
-            $(v.extend($crate::verify::dut::PortGroup::ports(&self.$i, stringify!($i)));)*
+            $(v.extend($crate::sim::dut::PortGroup::ports(&self.$i, stringify!($i)));)*
             v
         }
-        fn output_ports(&self) -> Vec<$crate::verify::Port> {
+        fn output_ports(&self) -> Vec<$crate::sim::Port> {
             let mut v = vec![];
-            $(v.extend($crate::verify::dut::PortGroup::ports(&self.$o, stringify!($o)));)*
+            $(v.extend($crate::sim::dut::PortGroup::ports(&self.$o, stringify!($o)));)*
             v
         }
         fn drive(&mut self, words: &[u64]) {
             let mut it = words.iter().copied();
-            $($crate::verify::dut::PortGroup::drive_from(&mut self.$i, &mut it);)*
+            $($crate::sim::dut::PortGroup::drive_from(&mut self.$i, &mut it);)*
         }
         fn sample(&self) -> Vec<u64> {
             let mut v = vec![];
-            $($crate::verify::dut::PortGroup::sample_into(&self.$o, &mut v);)*
+            $($crate::sim::dut::PortGroup::sample_into(&self.$o, &mut v);)*
             v
         }
     };

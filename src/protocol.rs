@@ -1,0 +1,36 @@
+//! The host link's wire format, shared by the hardware ([`HostLink`](crate::blocks::HostLink)),
+//! its model and the host's side ([`crate::link`], where the protocol is described): command
+//! bytes and the sizes of the answers. Imports nothing of the crate.
+
+/// A command byte.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Command {
+    Write = b'W' as isize,
+    Start = b'S' as isize,
+    Query = b'Q' as isize,
+    Capture = b'C' as isize,
+    Reset = b'X' as isize,
+}
+
+impl Command {
+    pub const ALL: [Command; 5] =
+        [Command::Write, Command::Start, Command::Query, Command::Capture, Command::Reset];
+    pub fn of(byte: u8) -> Option<Command> {
+        Self::ALL.into_iter().find(|c| *c as u8 == byte)
+    }
+    /// Argument bytes after the command byte (before `write`'s words).
+    pub fn arg_bytes(self) -> usize {
+        match self {
+            Command::Write => 2,
+            Command::Start | Command::Capture => 1,
+            Command::Query | Command::Reset => 0,
+        }
+    }
+}
+
+/// Records the capture buffer holds.
+pub const CAPTURE_RECORDS: usize = 256;
+/// Bytes of one record (48 bits: data, mask, register, warp must fit).
+pub const RECORD_BYTES: usize = 6;
+/// Bytes of the `query` answer.
+pub const STATUS_BYTES: usize = 33;

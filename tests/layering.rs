@@ -1,0 +1,95 @@
+//! The layering stated in `src/lib.rs`'s crate documentation holds: a top-level module of
+//! `src/` refers (`crate::x`) only to modules of the layers below its own.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// The layers, bottom first (the same table as `src/lib.rs`).
+const LAYERS: &[&[&str]] = &[
+    &["params", "protocol", "board", "sim"],
+    &["isa"],
+    &["blocks"],
+    &["model"],
+    &["preset_blocks", "export"],
+    &["link", "bench", "demo"],
+    &["verify"],
+    &["registry"],
+    &["flow"],
+];
+
+fn layer_of(module: &str) -> Option<usize> {
+    LAYERS.iter().position(|l| l.contains(&module))
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The crate's modules named after `crate::` in `source` (comments left out), single
+/// (`crate::a::b`) or grouped (`crate::{a, b::c}`).
+fn crate_references(source: &str) -> BTreeSet<String> {
+    let ident = |s: &str| -> String {
+        s.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect()
+    };
+    let mut refs = BTreeSet::new();
+    for line in source.lines() {
+        let code = line.split("//").next().unwrap_or("");
+        for (at, _) in code.match_indices("crate::") {
+            let rest = &code[at + "crate::".len()..];
+            if let Some(group) = rest.strip_prefix('{') {
+                let group = group.split('}').next().unwrap_or("");
+                refs.extend(group.split(',').map(|item| ident(item.trim())));
+            } else {
+                refs.insert(ident(rest));
+            }
+        }
+    }
+    refs.retain(|r| !r.is_empty());
+    refs
+}
+
+#[test]
+fn every_module_imports_only_layers_below_it() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = vec![];
+    rust_files(&src, &mut files);
+    let mut broken = vec![];
+    for file in &files {
+        let rel = file.strip_prefix(&src).unwrap();
+        let first = rel.components().next().unwrap().as_os_str().to_string_lossy().to_string();
+        let module = first.trim_end_matches(".rs").to_string();
+        if module == "main" || module == "lib" {
+            continue;
+        }
+        let Some(own) = layer_of(&module) else {
+            broken.push(format!("src/{first}: a top-level module missing from LAYERS"));
+            continue;
+        };
+        for used in crate_references(&std::fs::read_to_string(file).unwrap()) {
+            match layer_of(&used) {
+                Some(layer) if layer < own || used == module => {}
+                Some(layer) => broken.push(format!(
+                    "{}: `{module}` (layer {own}) uses `{used}` (layer {layer})",
+                    rel.display()
+                )),
+                None => {}
+            }
+        }
+    }
+    assert!(broken.is_empty(), "the layering is broken:\n{}", broken.join("\n"));
+}
+
+#[test]
+fn references_are_found_in_every_form() {
+    let source =
+        "use crate::params::X;\nuse crate::{isa, sim::Rng};\n// crate::flow\n$crate::sim::Dut";
+    let want: BTreeSet<String> = ["params", "isa", "sim"].map(String::from).into();
+    assert_eq!(crate_references(source), want);
+}
