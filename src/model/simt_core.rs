@@ -328,10 +328,10 @@ impl SimtCoreModel {
         }
     }
 
+    /// The inputs every block gets this cycle, and what the core does with them: the pipeline's
+    /// stages in the hardware's order, each writing its part of `c`.
     fn decide(&self, reset: bool, start: bool) -> Cycle {
-        let p = self.params;
-        let (t, bits) = (p.threads, p.lane_bits);
-        let pc_mask = mask(p.scheduler().pc_width);
+        let t = self.params.threads;
         let mut c = Cycle {
             sched: SchedIn { reset: reset as u64, ..Default::default() },
             ibuf: IBufferIn { reset: reset as u64, ..Default::default() },
@@ -361,6 +361,33 @@ impl SimtCoreModel {
             lds_ready: false,
             lds_new: None,
         };
+        let io = self.launch_fetch_fill(&mut c, start);
+        // The local data share's answer, then execute type 0.
+        let lds_o = self.lds.outputs(&[]);
+        let (lds_ready, resp_valid) = (lds_o[0] == 1, lds_o[1] == 1);
+        if resp_valid && self.resp_tag.load {
+            let (r, bits) = (self.resp_tag, self.params.lane_bits);
+            let data = (0..t).fold(0, |d, l| d | (lds_o[2 + l] & mask(bits)) << (l * bits));
+            c.oc.wb = Some(WriteBack { warp: r.warp, reg: r.rd, mask: r.mask, data });
+        }
+        c.lds_resp = resp_valid;
+        let branch_port = self.execute_alu(&mut c);
+        self.execute_lds(&mut c, reset, lds_ready);
+        // Write-back releases its register.
+        if let Some(wb) = c.oc.wb {
+            (c.sb.release_valid, c.sb.release_warp, c.sb.release_reg) =
+                (1, wb.warp as u64, wb.reg as u64);
+        }
+        self.issue(&mut c, &io, branch_port);
+        c
+    }
+
+    /// Launch (one warp command a cycle after `start`), fetch (the scheduler's offer, taken
+    /// when its warp has I-buffer space) and fill (last cycle's fetch into the I-buffer): the
+    /// I-buffer's outputs before this cycle's issue.
+    fn launch_fetch_fill(&self, c: &mut Cycle, start: bool) -> IBufferOut {
+        let p = self.params;
+        let t = p.threads;
         // Launch.
         let so = self.sched.outputs_for(&c.sched);
         c.sched.warp_cmd_valid = (self.launching || start) as u64;
@@ -381,15 +408,15 @@ impl SimtCoreModel {
                     (1, w as u64, 1);
             }
         }
-        // The local data share's answer, then execute type 0.
-        let lds_o = self.lds.outputs(&[]);
-        let (lds_ready, resp_valid) = (lds_o[0] == 1, lds_o[1] == 1);
-        if resp_valid && self.resp_tag.load {
-            let r = self.resp_tag;
-            let data = (0..t).fold(0, |d, l| d | (lds_o[2 + l] & mask(bits)) << (l * bits));
-            c.oc.wb = Some(WriteBack { warp: r.warp, reg: r.rd, mask: r.mask, data });
-        }
-        c.lds_resp = resp_valid;
+        io
+    }
+
+    /// Execute type 0: a divergent branch's second push, else the ALU's instruction (its
+    /// write-back, or its branch into the SIMT stacks). Whether the branch port is in use.
+    fn execute_alu(&self, c: &mut Cycle) -> bool {
+        let p = self.params;
+        let (t, bits) = (p.threads, p.lane_bits);
+        let pc_mask = mask(p.scheduler().pc_width);
         let out0 = self.oc.out[0];
         let mut branch_port = self.divergence.is_some();
         if let Some(d) = self.divergence {
@@ -453,6 +480,12 @@ impl SimtCoreModel {
                 _ => {}
             }
         }
+        branch_port
+    }
+
+    /// Execute type 1: the local data share takes the collector's `st` / `ld` when it is ready.
+    fn execute_lds(&self, c: &mut Cycle, reset: bool, lds_ready: bool) {
+        let (t, bits) = (self.params.threads, self.params.lane_bits);
         // Execute type 1: the local data share.
         let out1 = self.oc.out[1];
         if out1.valid {
@@ -479,11 +512,12 @@ impl SimtCoreModel {
             }
         }
         c.lds_ready = lds_ready;
-        // Write-back releases its register.
-        if let Some(wb) = c.oc.wb {
-            (c.sb.release_valid, c.sb.release_warp, c.sb.release_reg) =
-                (1, wb.warp as u64, wb.reg as u64);
-        }
+    }
+
+    /// Issue: the policy's candidate, unless the scoreboard sees a hazard or its unit (or, for
+    /// `join` and `jmp`, the branch port) is busy; what an issued instruction does at once.
+    fn issue(&self, c: &mut Cycle, io: &IBufferOut, branch_port: bool) {
+        let pc_mask = mask(self.params.scheduler().pc_width);
         // Issue.
         c.heads = io.head_valid;
         c.candidate = self.candidate(io.head_valid);
@@ -559,7 +593,6 @@ impl SimtCoreModel {
                 }
             }
         }
-        c
     }
 
     /// One clock edge. `start` launches every warp (taken while the core is not running).
