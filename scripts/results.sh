@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Regenerates the book's measured tables (docs/src/results/), each written by the command that
+# measures it and stamped with that command, the commit and the tool versions. About an hour on
+# 2 cores; run it on a clean checkout so that the stamp names a commit without local changes.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install-tools.sh
+cargo build --release --locked
+bin=target/release/simt-rtl
+out=docs/src/results
+"$bin" bench --markdown "$out/bench.md"
+"$bin" report --preset cu --markdown "$out/report-cu.md"
+"$bin" report --preset seed --markdown "$out/report-seed.md"
+"$bin" speed --preset cu --cycles 20000 --markdown "$out/speed-cu.md"
