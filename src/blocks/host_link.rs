@@ -194,6 +194,8 @@ impl<const WW: usize, const T: usize, const TD: usize, const IA: usize, const SP
 impl<const WW: usize, const T: usize, const TD: usize, const IA: usize, const SPW: usize> Logic
     for HostLink<WW, T, TD, IA, SPW>
 {
+    // Not split: an #[hdl_gen] body admits no method calls or free functions, so a split means
+    // sub-blocks, a new Verilog hierarchy to prove equal (scripts/equiv.sh); not done yet.
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(

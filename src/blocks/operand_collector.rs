@@ -380,6 +380,8 @@ impl<
     > Logic
     for OperandCollector<B, BW, N, NW, P, K, Q, QW, QCW, BQ, SQ, RW, WW, RRW, T, DW, TD, U, UW, G>
 {
+    // Not split: an #[hdl_gen] body admits no method calls or free functions, so a split means
+    // sub-blocks, a new Verilog hierarchy to prove equal (scripts/equiv.sh); not done yet.
     #[hdl_gen]
     fn update(&mut self) {
         // Keep: every flip-flop holds unless a step below changes it.

@@ -265,6 +265,8 @@ impl<
     }
     /// As [`new`](Self::new), the local data share holding `lds` from word 0 (as a kernel's
     /// input; the board loads it through its host link).
+    // Long because a rust-hdl block is built field by field: its arrays of signals and
+    // sub-blocks have no Default to fill the rest.
     pub fn with_lds(params: CoreParams, lds: &[u32]) -> Result<Self> {
         params.validate()?;
         let p = params;
@@ -464,6 +466,8 @@ impl<
     > Logic
     for SimtCore<W, WW, T, A, IA, D, SPW, B, BW, N, NW, Q, QW, QCW, BQ, SQ, RW, DW, TD, SW, LRW, LW>
 {
+    // Not split: an #[hdl_gen] body admits no method calls or free functions, so a split means
+    // sub-blocks, a new Verilog hierarchy to prove equal (scripts/equiv.sh); not done yet.
     #[hdl_gen]
     fn update(&mut self) {
         // Clocks, and "keep" as the default next state

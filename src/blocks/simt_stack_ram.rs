@@ -276,6 +276,8 @@ impl<
         const SPW: usize,
     > Logic for SimtStackRam<W, WW, T, A, D, SPW>
 {
+    // Not split: an #[hdl_gen] body admits no method calls or free functions, so a split means
+    // sub-blocks, a new Verilog hierarchy to prove equal (scripts/equiv.sh); not done yet.
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(

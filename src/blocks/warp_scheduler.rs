@@ -312,6 +312,8 @@ impl<
     > WarpScheduler<W, WW, T, A, D, SPW>
 {
     /// Checks the parameters and their derived widths; `mode` fixes the behaviour.
+    // Long because a rust-hdl block is built field by field: its arrays of signals and
+    // sub-blocks have no Default to fill the rest.
     pub fn new(mode: SchedulerMode) -> Result<Self> {
         check_warps("warps (W)", W)?;
         check_derived("WW", WW, "clog2(W)", clog2(W))?;
@@ -493,6 +495,8 @@ impl<
         const SPW: usize,
     > Logic for WarpScheduler<W, WW, T, A, D, SPW>
 {
+    // Not split: an #[hdl_gen] body admits no method calls or free functions, so a split means
+    // sub-blocks, a new Verilog hierarchy to prove equal (scripts/equiv.sh); not done yet.
     #[hdl_gen]
     fn update(&mut self) {
         // Clocks, and "keep" as the default next state
