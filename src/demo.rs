@@ -60,7 +60,7 @@ pub fn demo_stimulus(threads: usize, warps: usize) -> Vec<SchedIn> {
     v.push(SchedIn { warp_pop_valid: 1, warp_pop_wid: 0, ..Default::default() });
     v.push(SchedIn { warp_ctl_valid: 1, warp_ctl_wid: 0, warp_ctl_active: 1, ..idle });
     v.push(SchedIn { end_ctl_valid: 1, end_ctl_wid: launched - 1, ..idle });
-    v.extend(std::iter::repeat(idle).take(3));
+    v.extend(std::iter::repeat_n(idle, 3));
     v
 }
 

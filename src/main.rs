@@ -500,7 +500,7 @@ fn prove(
     let p = simt_rtl::params::preset(preset)?;
     let blocks: Vec<_> = formal_blocks(preset)?
         .into_iter()
-        .filter(|b| block.map_or(true, |n| n == b.module))
+        .filter(|b| block.is_none_or(|n| n == b.module))
         .collect();
     if let (true, Some(name)) = (blocks.is_empty(), block) {
         refuse_formal_block(name, preset)?;

@@ -88,7 +88,7 @@ fn link_misuse_is_flagged() {
     let mut host = Host::new(SimBoard::new(CPB, &[]).unwrap(), CORE_CU);
     host.serial.send(&[0x00]).unwrap();
     assert_eq!(host.query().unwrap().link_errors, 0b0001);
-    host.serial.send(&[b'Q', b'Q']).unwrap();
+    host.serial.send(b"QQ").unwrap();
     let _ = host.serial.receive(simt_rtl::link::STATUS_BYTES).unwrap();
     assert_eq!(host.query().unwrap().link_errors, 0b0011);
     host.reset_core().unwrap();

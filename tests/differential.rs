@@ -195,7 +195,7 @@ fn local_data_share<B: PresetBlocks>() {
             max_cycles = max_cycles.max(since);
         }
         if i.valid && ready {
-            back_to_back += (busy && !(o[1] == 1)) as usize;
+            back_to_back += (busy && (o[1] != 1)) as usize;
             loads += !i.write as usize;
             stores += i.write as usize;
             multi += (since > 3) as usize;

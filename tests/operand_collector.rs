@@ -197,6 +197,7 @@ mod collector {
             fn $name() {
                 #[allow(unused_mut)]
                 let mut $c = params($b, $n);
+                #[allow(clippy::no_effect)] // a configuration without a tweak passes `()`
                 $tweak;
                 run(stringify!($name), || OperandCollector::<$($g),*>::new($c, SHAPE.0, SHAPE.1).unwrap(), $c);
             }

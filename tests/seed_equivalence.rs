@@ -12,6 +12,7 @@
 //! - stack overflow: the seed's stack has no full check (a push on a full stack writes past the
 //!   array and reads back x), so the stimulus never pushes onto a full stack here; our module's
 //!   behaviour there (drop and flag) is covered by the differential tests.
+//!
 //! Cycles: `SIMT_SEED_CYCLES` (default 100,000).
 
 use std::path::Path;

@@ -148,7 +148,7 @@ fn every_exported_module_is_named_after_its_file() {
         let modules: Vec<&str> = text
             .lines()
             .filter_map(|l| l.trim_start().strip_prefix("module "))
-            .map(|rest| rest.split(|c: char| c == '(' || c == ' ' || c == '#').next().unwrap_or(""))
+            .map(|rest| rest.split(['(', ' ', '#']).next().unwrap_or(""))
             .collect();
         assert_eq!(modules.first().copied(), Some(stem.as_str()), "{}", file.display());
         for m in &modules[1..] {

@@ -33,7 +33,7 @@ fn check<B: PresetBlocks>(sim: Simulator) {
     let only = std::env::var("SIMT_VERILOG_ONLY").ok();
     for b in blocks
         .iter()
-        .filter(|b| only.as_deref().map_or(true, |o| o.split(',').any(|m| m == b.module)))
+        .filter(|b| only.as_deref().is_none_or(|o| o.split(',').any(|m| m == b.module)))
     {
         let rec = simt_rtl::registry::differential::<B>(&b.module, SEED, cycles()).unwrap();
         let dut = b.verilog_dut(&rtl_out, preset);

@@ -123,7 +123,7 @@ pub(crate) fn ice40_stats(log: &str) -> Ice40Stats {
     let stat = log.rsplit("Printing statistics.").next().unwrap_or("");
     let count = |cell: &str| -> usize {
         stat.lines()
-            .filter(|l| l.split_whitespace().next().map_or(false, |c| c.starts_with(cell)))
+            .filter(|l| l.split_whitespace().next().is_some_and(|c| c.starts_with(cell)))
             .filter_map(|l| l.split_whitespace().last()?.parse::<usize>().ok())
             .sum()
     };

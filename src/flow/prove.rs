@@ -250,6 +250,7 @@ impl Checker {
     /// The bounded check of property `n` in cycles `skip` to `steps - 1` after reset (the cycles
     /// before `skip` unrolled, not checked): `Some(Failed)` with its trace, or `None` when it
     /// holds there.
+    #[allow(clippy::wrong_self_convention)] // "from reset" is the check's start, not a conversion
     fn from_reset(&self, n: &str, skip: usize, steps: usize) -> Result<Option<Outcome>> {
         let vcd = self.dir.join(format!("{n}_counterexample.vcd"));
         let bmc = self.smtbmc(
@@ -276,7 +277,7 @@ impl Checker {
             .lines()
             .filter_map(|l| l.split("Checking assertions in step ").nth(1))
             .filter_map(|s| s.trim_end_matches("..").trim().parse().ok())
-            .last()
+            .next_back()
             .unwrap_or(0);
         Ok(Some(Outcome::Failed { step, vcd }))
     }

@@ -33,6 +33,7 @@ impl IBufferModel {
 }
 
 impl CycleModel for IBufferModel {
+    #[allow(clippy::type_complexity)] // one closure over a warp's buffer, used three times
     fn outputs(&self, inputs: &[u64]) -> Vec<u64> {
         let i = IBufferIn::from_words(inputs);
         let bits = |pred: &dyn Fn(&VecDeque<(u64, u64)>) -> bool| {

@@ -94,7 +94,7 @@ impl CycleModel for UartRxModel {
         };
         let half = self.clocks_per_bit / 2;
         self.frame = Some(t + 1);
-        if t < half || (t - half) % self.clocks_per_bit != 0 {
+        if t < half || !(t - half).is_multiple_of(self.clocks_per_bit) {
             return;
         }
         match (t - half) / self.clocks_per_bit {

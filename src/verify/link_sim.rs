@@ -18,6 +18,8 @@ pub struct SimBoard {
     decoder: UartRxModel,
     received: std::collections::VecDeque<u8>,
     /// Every cycle's inputs (`rst_n`, `usb_rx`) and outputs (`led`, `usb_tx`), when recording.
+    #[allow(clippy::type_complexity)]
+    // (inputs, outputs) per cycle, as the Verilog runner takes them
     pub trace: Option<(Vec<Vec<u64>>, Vec<Vec<u64>>)>,
 }
 

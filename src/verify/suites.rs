@@ -611,16 +611,13 @@ pub fn uart_line_stimulus(clocks_per_bit: usize) -> impl FnMut(&mut Rng) -> bool
                     for k in 0..10 {
                         let level = crate::model::uart::frame_bit(byte, k) && !(k == 9 && bad_stop);
                         let len = cpb - cpb / 16 + rng.below(cpb / 8 + 1);
-                        queue.extend(std::iter::repeat(level).take(len as usize));
+                        queue.extend(std::iter::repeat_n(level, len as usize));
                     }
                 }
-                12..=15 => {
-                    queue.extend(std::iter::repeat(true).take(rng.below(3 * cpb) as usize + 1))
-                }
+                12..=15 => queue.extend(std::iter::repeat_n(true, rng.below(3 * cpb) as usize + 1)),
                 16..=17 => {
-                    queue
-                        .extend(std::iter::repeat(false).take(rng.below(cpb / 2 - 1) as usize + 1));
-                    queue.extend(std::iter::repeat(true).take(cpb as usize));
+                    queue.extend(std::iter::repeat_n(false, rng.below(cpb / 2 - 1) as usize + 1));
+                    queue.extend(std::iter::repeat_n(true, cpb as usize));
                 }
                 _ => queue.extend((0..rng.below(2 * cpb)).map(|_| rng.chance(50))),
             }
