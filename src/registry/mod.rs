@@ -17,7 +17,7 @@ use crate::export::write::{
 };
 use crate::export::ExportedBlock;
 use crate::model::lfsr::{LFSR_SEED, TAPS_32};
-use crate::params::SchedulerMode;
+use crate::params::{Preset, SchedulerMode};
 use crate::preset_blocks::PresetBlocks;
 use crate::sim::{Dut, Recorded};
 use crate::verify::suites as run;
@@ -60,8 +60,24 @@ fn entry<B: PresetBlocks, D: Dut + 'static>(
     differential: fn(u64, usize) -> Result<Recorded>,
     properties: Option<Properties>,
 ) -> Entry {
+    entry_at(B::PRESET, module, block, summary, header, make, differential, properties)
+}
+
+/// As [`entry`], its header stating the sizes of `preset` (the SIMT core's own, for the core
+/// and the board top around it).
+#[allow(clippy::too_many_arguments)] // one per column of the registry
+fn entry_at<D: Dut + 'static>(
+    preset: Preset,
+    module: &'static str,
+    block: &'static str,
+    summary: &str,
+    header: Vec<(&'static str, String)>,
+    make: impl Fn() -> Result<D> + 'static,
+    differential: fn(u64, usize) -> Result<Recorded>,
+    properties: Option<Properties>,
+) -> Entry {
     let summary = summary.to_string();
-    let export = move || export_new(&B::PRESET, &make, module, block, &summary, &header);
+    let export = move || export_new(&preset, &make, module, block, &summary, &header);
     Entry { module, export: Box::new(export), differential, properties }
 }
 
@@ -203,8 +219,16 @@ fn simt_core_entries<B: PresetBlocks>() -> Vec<Entry> {
         ("Interface", CORE_INTERFACE.into()),
     ];
     let simt_core = run::preset_simt_core::<B>;
+    // The core's headers state the core's sizes, not the preset's blocks' (cu: 4 lanes, not 8).
+    let sizes = Preset {
+        scheduler: core.scheduler(),
+        collector: core.collector(),
+        lds_rows: core.lds_rows,
+        ..B::PRESET
+    };
     if B::PRESET.name != "cu" {
-        return vec![entry::<B, _>(
+        return vec![entry_at(
+            sizes,
             "simt_core",
             "SimtCore",
             summary,
@@ -220,12 +244,12 @@ fn simt_core_entries<B: PresetBlocks>() -> Vec<Entry> {
         "{mhz} MHz from the iCE40 PLL; serial port {cpb} clocks per bit ({baud} baud at {mhz} MHz)"
     );
     vec![
-        entry::<B, _>("simt_core", "SimtCore", summary, header, move || SimtCoreCu::new(core), simt_core, None),
-        entry::<B, _>("host_link", "HostLink",
+        entry_at(sizes, "simt_core", "SimtCore", summary, header, move || SimtCoreCu::new(core), simt_core, None),
+        entry_at(sizes, "host_link", "HostLink",
             "host link: the serial protocol engine between the UART and the SIMT core (writes, start, status, write-back capture)",
             vec![("Protocol", LINK_PROTOCOL.into())],
             crate::blocks::host_link::HostLinkCu::new, run::preset_host_link::<B>, Some(formal::HOST_LINK)),
-        entry::<B, _>("core_board", "CoreBoard",
+        entry_at(sizes, "core_board", "CoreBoard",
             "board top: the SIMT core behind the USB serial port (UART, host link), LEDs",
             vec![("Protocol", LINK_PROTOCOL.into()), ("Clock", clock),
                  ("Ports", "clk, rst_n (active low), led[7:0], usb_rx, usb_tx as in constraints/".into())],
