@@ -8,8 +8,9 @@
 //! back-pressure from four more. Every cycle of the run, all of the scheduler's outputs are
 //! folded into 32 bits and registered, XORed with the collector's registered fold, and folded
 //! into a [`Misr`] signature. After
-//! `cycles` cycles the run stops and the signature is compared with `expected`, which `simt-rtl
-//! build` computes by simulating this very block in Rust and builds into the design: a pass LED
+//! `cycles` cycles the run stops and the signature is compared with `expected`, found by
+//! simulating this very block in Rust ([`SelfTest::for_board`]: once per design, then kept in
+//! `self_test_signatures.txt`) and built into the design: a pass LED
 //! on the board means the silicon matched the simulation cycle for cycle.
 //!
 //! LEDs: 0 heartbeat (bit 25 of a cycle counter: 0.7 Hz at 45 MHz), 1 running, 2 done, 3 pass, 4 fail, 5 a stack
@@ -200,14 +201,15 @@ impl<
     /// built in: taken from [`SIGNATURES`] when it holds this design's run (so that `gen` does
     /// not simulate), else simulated now.
     pub fn for_board(preset: &Preset, cycles: u64) -> Result<Self> {
-        if let Some(signature) = Self::cached_signature(preset, cycles)? {
+        let key = Self::design_key(preset, cycles)?;
+        if let Some(signature) = cached(preset.name, cycles, key) {
             return Self::new(preset, cycles, signature);
         }
         let signature = Self::simulated_signature(preset, cycles)?;
         eprintln!(
             "note: the self-test signature of this design was not cached, so it was simulated; \
              add `{}` to src/blocks/self_test_signatures.txt",
-            signature_line(preset.name, cycles, Self::design_key(preset, cycles)?, signature)
+            signature_line(preset.name, cycles, key, signature)
         );
         Self::new(preset, cycles, signature)
     }
@@ -228,13 +230,7 @@ impl<
 
     /// The signature [`SIGNATURES`] holds for this design's run, if any.
     pub fn cached_signature(preset: &Preset, cycles: u64) -> Result<Option<u64>> {
-        let key = Self::design_key(preset, cycles)?;
-        let prefix = signature_line(preset.name, cycles, key, 0);
-        let prefix = &prefix[..prefix.rfind(' ').unwrap_or(0)];
-        Ok(SIGNATURES.lines().find_map(|line| {
-            let (head, sig) = line.rsplit_once(' ')?;
-            (head == prefix).then(|| u64::from_str_radix(sig, 16).ok()).flatten()
-        }))
+        Ok(cached(preset.name, cycles, Self::design_key(preset, cycles)?))
     }
 }
 
@@ -507,7 +503,21 @@ pub const SIGNATURES: &str = include_str!("self_test_signatures.txt");
 
 /// One line of [`SIGNATURES`].
 pub fn signature_line(preset: &str, cycles: u64, key: u64, signature: u64) -> String {
-    format!("{preset} {cycles} {key:016x} {signature:08x}")
+    format!("{} {signature:08x}", line_head(preset, cycles, key))
+}
+
+/// A line of [`SIGNATURES`] up to its signature: what names the run.
+fn line_head(preset: &str, cycles: u64, key: u64) -> String {
+    format!("{preset} {cycles} {key:016x}")
+}
+
+/// The signature [`SIGNATURES`] holds for `preset`'s run of `cycles` cycles of the design `key`.
+fn cached(preset: &str, cycles: u64, key: u64) -> Option<u64> {
+    let want = line_head(preset, cycles, key);
+    SIGNATURES.lines().find_map(|line| {
+        let (head, signature) = line.rsplit_once(' ')?;
+        (head == want).then(|| u64::from_str_radix(signature, 16).ok())?
+    })
 }
 
 /// 64-bit FNV-1a: a hash that stays the same across Rust versions and runs.
