@@ -383,6 +383,16 @@ fn run(cli: Cli) -> Result<()> {
 /// Prints a measured table and, when asked, writes it stamped to a Markdown file.
 fn emit(table: &str, markdown: Option<&Path>, title: &str, tools: &[results::Tool]) -> Result<()> {
     print!("{table}");
+    write_table(table, markdown, title, tools)
+}
+
+/// Writes a measured table, stamped, to the Markdown file `--markdown` named, if any.
+fn write_table(
+    table: &str,
+    markdown: Option<&Path>,
+    title: &str,
+    tools: &[results::Tool],
+) -> Result<()> {
     if let Some(path) = markdown {
         results::write_markdown(path, title, tools, table)?;
         println!("wrote {}", path.display());
@@ -523,12 +533,8 @@ fn prove(
             table += &format!("| {} | {name} | {outcome} | {time} |\n", b.module);
         }
     }
-    if let Some(path) = markdown {
-        let title = format!("Formal properties: preset `{preset}`");
-        let tools = [results::YOSYS, results::Z3];
-        results::write_markdown(path, &title, &tools, &table)?;
-        println!("wrote {}", path.display());
-    }
+    let title = format!("Formal properties: preset `{preset}`");
+    write_table(&table, markdown, &title, &[results::YOSYS, results::Z3])?;
     if failed > 0 {
         anyhow::bail!("{failed} propert{} failed", if failed == 1 { "y" } else { "ies" });
     }

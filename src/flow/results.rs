@@ -13,21 +13,23 @@ use anyhow::{Context, Result};
 pub struct Tool {
     pub program: &'static str,
     pub version_flag: &'static str,
+    /// Where the program is when it is not on the PATH.
+    pub dir: Option<fn() -> std::path::PathBuf>,
 }
 
-pub const YOSYS: Tool = Tool { program: "yosys", version_flag: "-V" };
-pub const NEXTPNR: Tool = Tool { program: "nextpnr-ice40", version_flag: "--version" };
-pub const IVERILOG: Tool = Tool { program: "iverilog", version_flag: "-V" };
-pub const VERILATOR: Tool = Tool { program: "verilator", version_flag: "--version" };
-pub const Z3: Tool = Tool { program: "z3", version_flag: "--version" };
-pub const RUSTC: Tool = Tool { program: "rustc", version_flag: "--version" };
+pub const YOSYS: Tool = Tool { program: "yosys", version_flag: "-V", dir: None };
+pub const NEXTPNR: Tool = Tool { program: "nextpnr-ice40", version_flag: "--version", dir: None };
+pub const IVERILOG: Tool = Tool { program: "iverilog", version_flag: "-V", dir: None };
+pub const VERILATOR: Tool = Tool { program: "verilator", version_flag: "--version", dir: None };
+pub const Z3: Tool =
+    Tool { program: "z3", version_flag: "--version", dir: Some(super::prove::z3_bin_dir) };
+pub const RUSTC: Tool = Tool { program: "rustc", version_flag: "--version", dir: None };
 
 /// The first line `tool` prints of its version, or why there is none.
 pub fn tool_version(tool: &Tool) -> String {
-    let program = if tool.program == "z3" {
-        super::prove::z3_bin_dir().join("z3").display().to_string()
-    } else {
-        tool.program.to_string()
+    let program = match tool.dir {
+        Some(dir) => dir().join(tool.program),
+        None => tool.program.into(),
     };
     match Command::new(&program).arg(tool.version_flag).output() {
         Ok(out) => {
@@ -115,7 +117,7 @@ mod tests {
 
     #[test]
     fn a_missing_tool_is_named_not_installed() {
-        let tool = Tool { program: "simt-rtl-no-such-tool", version_flag: "--version" };
+        let tool = Tool { program: "simt-rtl-no-such-tool", version_flag: "--version", dir: None };
         assert_eq!(tool_version(&tool), "not installed");
     }
 
