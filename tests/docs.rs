@@ -2,6 +2,8 @@
 //! book page is listed, every relative link in the README and the book resolves to a file, and
 //! the README stays a front door (at most 12 KB).
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 fn root() -> PathBuf {
@@ -43,19 +45,8 @@ fn local_file(page: &Path, target: &str) -> Option<PathBuf> {
 }
 
 fn book_pages() -> Vec<PathBuf> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                walk(&path, out);
-            } else if path.extension().is_some_and(|e| e == "md") {
-                out.push(path);
-            }
-        }
-    }
-    let mut pages = Vec::new();
-    walk(&root().join("docs/src"), &mut pages);
-    pages.sort();
+    let mut pages = common::files_under(&root().join("docs/src"));
+    pages.retain(|p| p.extension().is_some_and(|e| e == "md"));
     pages
 }
 

@@ -1,8 +1,10 @@
 //! The layering stated in `src/lib.rs`'s crate documentation holds: a top-level module of
 //! `src/` refers (`crate::x`) only to modules of the layers below its own.
 
+mod common;
+
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The layers, bottom first (the same table as `src/lib.rs`).
 const LAYERS: &[&[&str]] = &[
@@ -19,17 +21,6 @@ const LAYERS: &[&[&str]] = &[
 
 fn layer_of(module: &str) -> Option<usize> {
     LAYERS.iter().position(|l| l.contains(&module))
-}
-
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
 }
 
 /// The crate's modules named after `crate::` in `source` (comments left out), single
@@ -58,8 +49,8 @@ fn crate_references(source: &str) -> BTreeSet<String> {
 #[test]
 fn every_module_imports_only_layers_below_it() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = vec![];
-    rust_files(&src, &mut files);
+    let mut files = common::files_under(&src);
+    files.retain(|f| f.extension().is_some_and(|e| e == "rs"));
     let mut broken = vec![];
     for file in &files {
         let rel = file.strip_prefix(&src).unwrap();

@@ -2,7 +2,11 @@
 //! accepted by rust-hdl's yosys_validate, synthesized by yosys synth_ice40 without latches, and
 //! clean under `verilator --lint-only -Wall` with the waivers in sim/verilator_waivers.vlt.
 
+mod common;
+
 use std::path::{Path, PathBuf};
+
+use common::files_under;
 
 use rust_hdl::prelude::*;
 use simt_rtl::flow::gen::generate;
@@ -13,20 +17,6 @@ use simt_rtl::registry::exported_blocks;
 
 fn rtl_out() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("rtl_out")
-}
-
-fn files_under(dir: &Path) -> Vec<PathBuf> {
-    let mut out = vec![];
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            out.extend(files_under(&p));
-        } else {
-            out.push(p);
-        }
-    }
-    out.sort();
-    out
 }
 
 #[test]
