@@ -16,8 +16,7 @@ use crate::export::write::{
     LINK_PROTOCOL,
 };
 use crate::export::ExportedBlock;
-use crate::model::lfsr::{LFSR_SEED, TAPS_32};
-use crate::params::{Preset, SchedulerMode};
+use crate::params::{Preset, SchedulerMode, LFSR_SEED, TAPS_32};
 use crate::preset_blocks::PresetBlocks;
 use crate::sim::{Dut, Recorded};
 use crate::verify::suites as run;
