@@ -6,8 +6,8 @@
 //! tests show to be cycle-exact with the rust-hdl block and the exported Verilog (the model is
 //! about 50 times faster than simulating the block).
 
-use crate::model::operand_collector::{Inst, OcInputs};
-use crate::model::OperandCollectorModel;
+use crate::hw::collector::operand_collector::model::{Inst, OcInputs};
+use crate::hw::OperandCollectorModel;
 use crate::params::CollectorParams;
 use crate::sim::Rng;
 

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
-use crate::model::warp_scheduler::SchedIn;
+use crate::hw::scheduler::warp_scheduler::model::SchedIn;
 use crate::params::SchedulerMode;
 use crate::preset_blocks::PresetBlocks;
 use crate::sim::differential::{write_vcd, CYCLE_PS};

@@ -10,15 +10,16 @@
 //!
 //! | layer | modules | what they hold |
 //! |---|---|---|
-//! | 0 | [`params`], [`protocol`], [`board`], [`sim`] | parameters, their rules and the presets; the host link's wire format; the boards' pins; the harness every block is checked with ([`sim::Dut`], [`sim::CycleModel`], named port structs, the differential runner, Verilog simulation) |
-//! | 1 | [`isa`] | the SIMT core's instruction set, assembler and reference interpreter |
-//! | 2 | [`blocks`] | the rust-hdl hardware, one file per block, formal properties beside it |
-//! | 3 | [`model`] | the plain-Rust cycle models, one per block |
-//! | 4 | [`preset_blocks`], [`export`] | the presets as concrete block types; one block to one Verilog file |
-//! | 5 | [`link`], [`bench`], [`demo`] | the host's side of the serial link; the collector benchmark; the scheduler demo |
-//! | 6 | [`verify`] | each block's stimulus and differential run, the collector's closed loop, kernel runs |
-//! | 7 | [`registry`] | every exported block once: module, constructor, differential run, properties |
-//! | 8 | [`flow`] | `gen`, yosys, nextpnr, icepack, Vivado, report, prove, soak, speed |
+//! | 0 | [`params`], [`protocol`] | parameters, their rules and the presets; the host link's wire format |
+//! | 1 | [`sim`] | the harness every block is checked with ([`sim::Dut`], [`sim::CycleModel`], named port structs, seeded random numbers, the differential runner, Verilog simulation, [`sim::Properties`]) |
+//! | 2 | [`isa`] | the SIMT core's instruction set, assembler, reference interpreter and random programs |
+//! | 3 | [`hw`] | the IP by subsystem, one folder per block: its rust-hdl hardware, cycle model, stimulus and formal properties side by side |
+//! | 4 | [`boards`] | the boards' pins and clocks, and the tops that put the IP on them |
+//! | 5 | [`preset_blocks`], [`export`] | the presets as concrete block types; one block to one Verilog file |
+//! | 6 | [`link`], [`bench`], [`demo`] | the host's side of the serial link; the collector benchmark; the scheduler demo |
+//! | 7 | [`verify`] | each block's differential run at a preset, the collector's closed loop, kernel runs |
+//! | 8 | [`registry`] | every exported block once: module, constructor, differential run, properties |
+//! | 9 | [`flow`] | `gen`, yosys, nextpnr, icepack, Vivado, report, prove, soak, speed |
 //!
 //! The command line (`main.rs`) sits on top and only parses arguments and calls these.
 //!
@@ -32,14 +33,13 @@
 //! (`tests/board_build.rs`).
 
 pub mod bench;
-pub mod blocks;
-pub mod board;
+pub mod boards;
 pub mod demo;
 pub mod export;
 pub mod flow;
+pub mod hw;
 pub mod isa;
 pub mod link;
-pub mod model;
 pub mod params;
 pub mod preset_blocks;
 pub mod protocol;

@@ -1,6 +1,6 @@
 //! The host link: the serial protocol between a host and the SIMT core on the board, 8N1 at
-//! [`HOST_BAUD`](crate::board::HOST_BAUD). The board's side is the [`HostLink`](crate::blocks::HostLink)
-//! engine (its model: [`crate::model::host_link`]).
+//! [`HOST_BAUD`](crate::boards::HOST_BAUD). The board's side is the [`HostLink`](crate::hw::HostLink)
+//! engine (its model: [`crate::hw::link::host_link::model`]).
 //!
 //! Every command is one byte, then its argument bytes; only `query` and `capture` answer:
 //!
@@ -19,9 +19,9 @@
 
 use anyhow::{bail, Context, Result};
 
+use crate::hw::core::simt_core::model::CoreCounters;
 use crate::isa::asm::assemble;
 use crate::isa::{Inst, REGISTERS};
-use crate::model::simt_core::CoreCounters;
 use crate::params::{clog2, CoreParams};
 
 pub use crate::protocol::{Command, CAPTURE_RECORDS, RECORD_BYTES, STATUS_BYTES};
@@ -40,7 +40,7 @@ pub struct Status {
     pub capture_enabled: bool,
     /// Bit 0 unknown command, 1 byte while busy, 2 capture buffer full, 3 framing error.
     pub link_errors: u8,
-    /// The core's sticky flags ([`SimtCoreModel::error_bits`](crate::model::SimtCoreModel::error_bits)).
+    /// The core's sticky flags ([`SimtCoreModel::error_bits`](crate::hw::SimtCoreModel::error_bits)).
     pub core_errors: u8,
     pub captured: usize,
     pub counters: CoreCounters,
@@ -334,7 +334,7 @@ pub fn find_port() -> Result<std::path::PathBuf> {
     ports.pop().ok_or_else(|| anyhow::anyhow!("no board: no USB serial port (/dev/ttyUSB*) found. Connect the Alchitry Cu with the core's board top (`core_board`) loaded, or name the port with --port; --sim runs the board top in simulation"))
 }
 
-/// A USB serial port, set to [`HOST_BAUD`](crate::board::HOST_BAUD) 8N1 raw with `stty`.
+/// A USB serial port, set to [`HOST_BAUD`](crate::boards::HOST_BAUD) 8N1 raw with `stty`.
 pub struct TtySerial {
     file: std::fs::File,
     path: std::path::PathBuf,
@@ -348,7 +348,7 @@ impl TtySerial {
             .write(true)
             .open(path)
             .with_context(|| format!("cannot open the serial port {shown}"))?;
-        let baud = crate::board::HOST_BAUD.to_string();
+        let baud = crate::boards::HOST_BAUD.to_string();
         // Raw 8N1; a read returns after 0.5 s without data.
         let status = std::process::Command::new("stty")
             .arg("-F")

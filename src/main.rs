@@ -81,7 +81,7 @@ enum Command {
         #[arg(long)]
         freq: Option<f64>,
         /// Cycles of the self-test run.
-        #[arg(long, default_value_t = simt_rtl::blocks::self_test::SELF_TEST_CYCLES)]
+        #[arg(long, default_value_t = simt_rtl::boards::self_test::SELF_TEST_CYCLES)]
         cycles: u64,
         /// Board top: self-test (the preset's blocks under LFSR traffic) or core (the cu SIMT
         /// core behind the USB serial port, for `simt-rtl board run`; default clock 25 MHz).
@@ -104,7 +104,7 @@ enum Command {
         #[arg(long, default_value = "cu")]
         preset: String,
         /// Cycles of the self-test run.
-        #[arg(long, default_value_t = simt_rtl::blocks::self_test::SELF_TEST_CYCLES)]
+        #[arg(long, default_value_t = simt_rtl::boards::self_test::SELF_TEST_CYCLES)]
         cycles: u64,
         /// Output directory.
         #[arg(long, default_value = "build/arty_a7_35t")]
@@ -310,8 +310,8 @@ fn run(cli: Cli) -> Result<()> {
             build(&board, &rev, &preset, freq, cycles, &top, dffe, out)?
         }
         Command::Vivado { board, preset, cycles, out } => {
-            let b = simt_rtl::board::board(&board)?;
-            if b != simt_rtl::board::ARTY_A7_35T {
+            let b = simt_rtl::boards::board(&board)?;
+            if b != simt_rtl::boards::ARTY_A7_35T {
                 anyhow::bail!("board `{board}` is not a Vivado board: `vivado` knows arty-a7-35t (use `build` for alchitry-cu)");
             }
             let written = simt_rtl::with_preset!(&preset, B => simt_rtl::flow::vivado::write_vivado_project::<B>(&b, cycles, &out))?;
@@ -411,7 +411,7 @@ fn gen(presets: &[String], out: &Path, constraints: &Path) -> Result<()> {
         simt_rtl::params::preset(p)?;
     }
     let mut written = simt_rtl::flow::gen::generate(&presets, out)?;
-    written.extend(simt_rtl::board::write_constraints(constraints)?);
+    written.extend(simt_rtl::boards::write_constraints(constraints)?);
     for path in written {
         println!("wrote {}", path.display());
     }
@@ -433,18 +433,18 @@ fn build(
     use simt_rtl::flow::board_build::{build_alchitry_cu, BoardTop, BuildOptions};
     let top = BoardTop::parse(top)?;
     let board = match (board, rev) {
-        ("alchitry-cu", "v1") => simt_rtl::board::ALCHITRY_CU_V1,
-        ("alchitry-cu", "v2") | ("alchitry-cu-v2", "v1" | "v2") => simt_rtl::board::ALCHITRY_CU_V2,
+        ("alchitry-cu", "v1") => simt_rtl::boards::ALCHITRY_CU_V1,
+        ("alchitry-cu", "v2") | ("alchitry-cu-v2", "v1" | "v2") => simt_rtl::boards::ALCHITRY_CU_V2,
         ("alchitry-cu" | "alchitry-cu-v2", other) => {
             anyhow::bail!("unknown --rev `{other}` for alchitry-cu: known revisions are v1, v2")
         }
         (other, _) => {
-            simt_rtl::board::board(other)?;
+            simt_rtl::boards::board(other)?;
             anyhow::bail!("board `{other}` has no bitstream build here (use `simt-rtl vivado` for Xilinx boards); `build` knows alchitry-cu")
         }
     };
     let default_mhz = match top {
-        BoardTop::Core => simt_rtl::board::CORE_BOARD_MHZ as f64,
+        BoardTop::Core => simt_rtl::boards::CORE_BOARD_MHZ as f64,
         BoardTop::SelfTest => simt_rtl::params::preset(preset)?.board_clock()? as f64,
     };
     let freq_mhz = freq.unwrap_or(default_mhz);

@@ -65,7 +65,7 @@ pub enum EmptyTop {
     Zero,
 }
 
-/// Where a [`SimtStackRam`](crate::blocks::SimtStackRam) keeps each warp's top entry, and so
+/// Where a [`SimtStackRam`](crate::hw::SimtStackRam) keeps each warp's top entry, and so
 /// when its `top_*` outputs show it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TopStorage {
@@ -172,7 +172,7 @@ impl SchedulerParams {
     }
 }
 
-/// Every warp's stack fits the shared stack RAM ([`SimtStackRam`](crate::blocks::SimtStackRam)):
+/// Every warp's stack fits the shared stack RAM ([`SimtStackRam`](crate::hw::SimtStackRam)):
 /// `warps x stack_depth <= 256`.
 pub fn check_stack_ram(warps: usize, stack_depth: usize) -> Result<()> {
     let entries = 1 << STACK_RAM_ADDR_BITS;

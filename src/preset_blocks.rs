@@ -4,10 +4,11 @@
 
 use anyhow::Result;
 
-use crate::blocks::{
+use crate::boards::SelfTest;
+use crate::hw::{
     BankArbiter, IBuffer, LaneAlu, LocalDataShare, OperandCollector, Order, PriorityEncoder,
-    RegisterFile, RegisterMap, RoundRobinArbiter, Scoreboard, SeedWarpScheduler, SelfTest,
-    SimtStack, SimtStackRam, WarpScheduler,
+    RegisterFile, RegisterMap, RoundRobinArbiter, Scoreboard, SeedWarpScheduler, SimtStack,
+    SimtStackRam, WarpScheduler,
 };
 use crate::params::{EmptyTop, Preset, SchedulerMode, TopStorage, CU, SEED, TINY};
 use crate::sim::Dut;

@@ -1,4 +1,4 @@
-//! The host link's wire format, shared by the hardware ([`HostLink`](crate::blocks::HostLink)),
+//! The host link's wire format, shared by the hardware ([`HostLink`](crate::hw::HostLink)),
 //! its model and the host's side ([`crate::link`], where the protocol is described): command
 //! bytes and the sizes of the answers. Imports nothing of the crate.
 

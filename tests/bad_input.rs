@@ -3,7 +3,7 @@
 
 use std::process::Command;
 
-use simt_rtl::blocks::*;
+use simt_rtl::hw::*;
 use simt_rtl::params::*;
 
 fn err<T>(r: anyhow::Result<T>) -> String {
@@ -170,7 +170,7 @@ fn parameter_sets_refuse_each_rule() {
     assert!(got.contains("derived parameter `B` = 4 breaks its rule `B = banks` (= 8)"), "{got}");
     let got = err(CuCollector::new(c, 4, 16));
     assert!(got.contains("`T` = 8 breaks its rule `T = threads` (= 16)"), "{got}");
-    type SeedCollector = simt_rtl::blocks::OperandCollector<
+    type SeedCollector = simt_rtl::hw::OperandCollector<
         8,
         3,
         8,

@@ -324,7 +324,7 @@ fn bad_report_arguments_are_one_clear_line() {
 #[test]
 fn core_board_top_verilog() {
     use simt_rtl::flow::board_build::{core_board_verilog, core_clock};
-    let board = simt_rtl::board::ALCHITRY_CU_V1;
+    let board = simt_rtl::boards::ALCHITRY_CU_V1;
     let pll = core_clock(&board, 25.0).unwrap().expect("25 MHz comes from the PLL");
     let v = core_board_verilog(&board, pll.fout_mhz, Some(&pll)).unwrap();
     assert!(

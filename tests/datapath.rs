@@ -4,8 +4,8 @@
 //! by the rust-hdl `LaneAlu`; the lanes it writes must equal what the reference interpreter
 //! leaves in `rd`, for every preset's lane count and width.
 
-use simt_rtl::blocks::decoder::{BSel, Kind};
-use simt_rtl::blocks::Decoder;
+use simt_rtl::hw::core::decoder::{BSel, Kind};
+use simt_rtl::hw::Decoder;
 use simt_rtl::isa::interp::{Config, Machine};
 use simt_rtl::isa::{AluOp, ImmOp, Inst, REGISTERS};
 use simt_rtl::preset_blocks::*;

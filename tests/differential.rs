@@ -3,10 +3,10 @@
 //! Cycles per run: `SIMT_CYCLES` (default 1,000,000). A failure prints the seed and the cycle and
 //! writes a VCD of the failing window under `target/sim-failures/`.
 
-use simt_rtl::blocks::Order;
-use simt_rtl::model::simt_stack::{StackIn, StackOut};
-use simt_rtl::model::simt_stack_ram::{StackRamIn, StackRamOut};
-use simt_rtl::model::warp_scheduler::{SchedIn, SchedOut};
+use simt_rtl::hw::scheduler::simt_stack::model::{StackIn, StackOut};
+use simt_rtl::hw::scheduler::simt_stack_ram::model::{StackRamIn, StackRamOut};
+use simt_rtl::hw::scheduler::warp_scheduler::model::{SchedIn, SchedOut};
+use simt_rtl::hw::Order;
 use simt_rtl::params::{EmptyTop, FetchPolicy, SchedulerMode, TopStorage};
 use simt_rtl::preset_blocks::*;
 use simt_rtl::sim::PortStruct;
@@ -175,7 +175,7 @@ fn local_data_share<B: PresetBlocks>() {
     });
     // Coverage: loads and stores taken, accesses that took several cycles (bank conflicts),
     // accesses taken back to back, requests held or changed while not ready, resets mid-access.
-    let m = simt_rtl::model::LocalDataShareModel::new(
+    let m = simt_rtl::hw::LocalDataShareModel::new(
         p.scheduler.threads,
         p.collector.lane_bits,
         p.lds_rows,
@@ -213,13 +213,13 @@ fn local_data_share<B: PresetBlocks>() {
 }
 
 fn scoreboard<B: PresetBlocks>() {
-    use simt_rtl::model::scoreboard::{ScoreboardIn, ScoreboardOut};
+    use simt_rtl::hw::core::scoreboard::model::{ScoreboardIn, ScoreboardOut};
     let rec = timed(format!("{} scoreboard", B::PRESET.name), || {
         simt_rtl::registry::differential::<B>("scoreboard", SEED, cycles()).unwrap()
     });
     // Coverage: hazards seen, a hazard cleared by the same cycle's release, both misuse flags.
     let (mut hazards, mut bypassed, mut double, mut free) = (0, 0, 0, 0);
-    let mut model = simt_rtl::model::ScoreboardModel::new(B::PRESET.scheduler.warps);
+    let mut model = simt_rtl::hw::ScoreboardModel::new(B::PRESET.scheduler.warps);
     for (i, o) in rec.inputs.iter().zip(&rec.outputs) {
         let (si, so) = (ScoreboardIn::from_words(i), ScoreboardOut::from_words(o));
         hazards += so.hazard as usize;
@@ -268,7 +268,7 @@ fn decoder() {
 }
 
 fn ibuffer<B: PresetBlocks>() {
-    use simt_rtl::model::ibuffer::{IBufferIn, IBufferOut};
+    use simt_rtl::hw::core::ibuffer::model::{IBufferIn, IBufferOut};
     let rec = timed(format!("{} I-buffer", B::PRESET.name), || {
         simt_rtl::registry::differential::<B>("ibuffer", SEED, cycles()).unwrap()
     });
@@ -404,7 +404,7 @@ mod self_test {
 
     #[test]
     fn bad_taps_and_seeds_are_refused() {
-        use simt_rtl::blocks::{Lfsr, Misr};
+        use simt_rtl::hw::{Lfsr, Misr};
         let err = |r: anyhow::Result<_>| format!("{:#}", r.map(|_: ()| ()).unwrap_err());
         assert!(
             err(Lfsr::<16>::new(0x0400, 1).map(drop)).contains("`taps` = 0x400 must have bit 15")
@@ -418,7 +418,7 @@ mod self_test {
 /// The host link's serial transmitter and receiver.
 mod host_link {
     use super::*;
-    use simt_rtl::blocks::{UartRx, UartTx};
+    use simt_rtl::hw::{UartRx, UartTx};
     use simt_rtl::sim::differential::{clock_edge, cycle_outputs, prepare};
 
     #[test]
@@ -447,7 +447,7 @@ mod host_link {
     /// receiver unchanged, at the slowest and at the board's rate.
     #[test]
     fn transmitter_into_receiver() {
-        for cpb in [4, 7, simt_rtl::board::ALCHITRY_CU_V1.clocks_per_bit()] {
+        for cpb in [4, 7, simt_rtl::boards::ALCHITRY_CU_V1.clocks_per_bit()] {
             let (mut tx, mut rx) = (UartTx::new(cpb).unwrap(), UartRx::new(cpb).unwrap());
             prepare(&mut tx).unwrap();
             prepare(&mut rx).unwrap();
@@ -480,7 +480,7 @@ mod host_link {
 
     #[test]
     fn host_link() {
-        use simt_rtl::model::host_link::LinkOut;
+        use simt_rtl::hw::link::host_link::model::LinkOut;
         use simt_rtl::sim::PortStruct;
         let rec = timed("host_link".into(), || {
             simt_rtl::registry::differential::<CuBlocks>("host_link", SEED, cycles()).unwrap()

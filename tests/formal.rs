@@ -1,4 +1,4 @@
-//! The formal properties (`src/blocks/*.sv`) hold on the committed `rtl_out/`, and have teeth:
+//! The formal properties (`src/hw/*/*/*.sv`) hold on the committed `rtl_out/`, and have teeth:
 //! each deliberately broken variant of the exported Verilog is caught.
 
 use std::path::{Path, PathBuf};

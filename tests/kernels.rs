@@ -197,13 +197,13 @@ fn asm_command_writes_the_words() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Random programs (valid by construction: `src/verify/programs.rs`) on the SIMT interpreter,
+/// Random programs (valid by construction: `src/isa/programs.rs`) on the SIMT interpreter,
 /// warps of 8 lanes,
 /// end with the registers and local data share that running every thread alone gives.
 #[test]
 fn random_programs_match_every_thread_run_alone() {
+    use simt_rtl::isa::programs::{assembly, random_program, scalar_result};
     use simt_rtl::sim::rng::Rng;
-    use simt_rtl::verify::programs::{assembly, random_program, scalar_result};
     let programs: u64 =
         std::env::var("SIMT_PROGRAMS").ok().and_then(|v| v.parse().ok()).unwrap_or(5_000);
     let (mut divergent, mut high_water, mut conflicts, mut instructions) = (0, 0, 0, 0);

@@ -8,10 +8,11 @@ use std::path::Path;
 
 /// The layers, bottom first (the same table as `src/lib.rs`).
 const LAYERS: &[&[&str]] = &[
-    &["params", "protocol", "board", "sim"],
+    &["params", "protocol"],
+    &["sim"],
     &["isa"],
-    &["blocks"],
-    &["model"],
+    &["hw"],
+    &["boards"],
     &["preset_blocks", "export"],
     &["link", "bench", "demo"],
     &["verify"],

@@ -5,10 +5,10 @@
 //! interpreter's, it answers exactly that many cycles plus two after it was taken, and the
 //! counters agree. A last sweep loads every word a register can address.
 
+use simt_rtl::hw::lds::local_data_share::model::LdsIn;
+use simt_rtl::hw::LocalDataShareModel;
 use simt_rtl::isa::interp::{Config, Machine};
 use simt_rtl::isa::Inst;
-use simt_rtl::model::local_data_share::LdsIn;
-use simt_rtl::model::LocalDataShareModel;
 use simt_rtl::preset_blocks::*;
 use simt_rtl::sim::differential::{clock_edge, cycle_outputs, prepare};
 use simt_rtl::sim::rng::mask;

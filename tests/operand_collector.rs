@@ -4,7 +4,7 @@
 //! register-file configurations gets four times that), for collector units x banks 8x8, 8x4,
 //! 4x4, 2x4, in both allocator modes.
 
-use simt_rtl::blocks::BankArbiter;
+use simt_rtl::hw::BankArbiter;
 use simt_rtl::verify::suites;
 
 fn cycles() -> usize {
@@ -56,7 +56,7 @@ arbiter_config!(cu2_banks4, 2 x 4: 4, 2, 2, 1, 6, 8, 3, 4, 32, 4, 4);
 
 mod register_file {
     use super::*;
-    use simt_rtl::blocks::RegisterFile;
+    use simt_rtl::hw::RegisterFile;
 
     #[test]
     fn banks4_rows16_lanes4x8() {
@@ -89,7 +89,7 @@ mod register_file {
 #[test]
 fn register_file_verilog() {
     use rust_hdl::prelude::Block;
-    use simt_rtl::blocks::RegisterFile;
+    use simt_rtl::hw::RegisterFile;
     use simt_rtl::sim::verilog_sim::{check_against_rust, Simulator, VerilogDut};
     type Rf = RegisterFile<4, 2, 4, 8, 8, 64>;
     let cycles = simt_rtl::sim::cycles_from_env("SIMT_VERILOG_CYCLES", 20_000).unwrap();
@@ -132,7 +132,7 @@ fn register_file_verilog() {
 /// four combinations of write-backs on/off and output back-pressure on/off.
 mod collector {
     use super::*;
-    use simt_rtl::blocks::OperandCollector;
+    use simt_rtl::hw::OperandCollector;
     use simt_rtl::params::CollectorParams;
     use simt_rtl::sim::{Dut, Recorded};
 
@@ -223,7 +223,7 @@ mod collector {
 /// `simt_rtl::verify::collector_env`), compared with its model every cycle.
 mod closed_loop {
     use super::*;
-    use simt_rtl::blocks::OperandCollector;
+    use simt_rtl::hw::OperandCollector;
     use simt_rtl::params::CollectorParams;
 
     const SHAPE: (usize, usize) = (4, 4);

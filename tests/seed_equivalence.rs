@@ -17,7 +17,7 @@
 
 use std::path::Path;
 
-use simt_rtl::model::warp_scheduler::{SeedIn, SeedOut};
+use simt_rtl::hw::scheduler::warp_scheduler::model::{SeedIn, SeedOut};
 use simt_rtl::preset_blocks::SeedBlocks;
 use simt_rtl::registry::exported_blocks;
 use simt_rtl::sim::verilog_sim::{simulate_verilog, Simulator};

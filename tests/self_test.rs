@@ -2,7 +2,7 @@
 //! expected signature was computed from the same block, and fail when that signature is
 //! corrupted. (The exported Verilog of the same top is run in the board tests.)
 
-use simt_rtl::blocks::self_test::{LED_DONE, LED_FAIL, LED_PASS, LED_RUNNING};
+use simt_rtl::boards::self_test::{LED_DONE, LED_FAIL, LED_PASS, LED_RUNNING};
 use simt_rtl::params::CU;
 use simt_rtl::preset_blocks::{CuBlocks, PresetBlocks};
 
@@ -79,11 +79,11 @@ fn exported_verilog_passes_too() {
     }
 }
 
-/// `gen` takes the board run's signature from `src/blocks/self_test_signatures.txt` instead of
+/// `gen` takes the board run's signature from `src/boards/self_test/self_test_signatures.txt` instead of
 /// simulating: the line for this design must be there, and equal to a simulation of it.
 #[test]
 fn the_board_runs_signature_is_cached_and_equals_its_simulation() {
-    use simt_rtl::blocks::self_test::{signature_line, SELF_TEST_CYCLES};
+    use simt_rtl::boards::self_test::{signature_line, SELF_TEST_CYCLES};
     let cycles = SELF_TEST_CYCLES;
     let simulated = CuSelfTest::simulated_signature(&CU, cycles).unwrap();
     let key = CuSelfTest::design_key(&CU, cycles).unwrap();
@@ -92,13 +92,13 @@ fn the_board_runs_signature_is_cached_and_equals_its_simulation() {
     assert_eq!(
         cached,
         Some(simulated),
-        "src/blocks/self_test_signatures.txt must hold `{line}` for this design"
+        "src/boards/self_test/self_test_signatures.txt must hold `{line}` for this design"
     );
 }
 
 #[test]
 fn another_design_or_run_length_misses_the_cache() {
-    use simt_rtl::blocks::self_test::SELF_TEST_CYCLES;
+    use simt_rtl::boards::self_test::SELF_TEST_CYCLES;
     assert_eq!(CuSelfTest::cached_signature(&CU, SELF_TEST_CYCLES - 1).unwrap(), None);
     let tiny = simt_rtl::params::TINY;
     type TinySelfTest = <simt_rtl::preset_blocks::TinyBlocks as PresetBlocks>::SelfTest;

@@ -3,9 +3,9 @@
 //! and lane, and every local-data-share word, as the interpreter does, and count the same
 //! instructions, divergent branches, stack high-water mark and bank-conflict cycles.
 
+use simt_rtl::hw::core::simt_core::model::CoreCounters;
 use simt_rtl::isa::asm::assemble;
 use simt_rtl::isa::Inst;
-use simt_rtl::model::simt_core::CoreCounters;
 use simt_rtl::params::{CoreParams, IssuePolicy, CORE_CU, CORE_TINY};
 use simt_rtl::sim::rng::Rng;
 use simt_rtl::verify::core_run::run_and_compare;
@@ -41,7 +41,7 @@ fn kernels_match_the_interpreter() {
 
 #[test]
 fn random_programs_match_the_interpreter() {
-    use simt_rtl::verify::programs::{assembly, random_program};
+    use simt_rtl::isa::programs::{assembly, random_program};
     let programs: u64 =
         std::env::var("SIMT_PROGRAMS").ok().and_then(|v| v.parse().ok()).unwrap_or(10_000);
     let mut total = CoreCounters::default();
@@ -92,11 +92,12 @@ fn bad_core_parameters_are_refused() {
     assert!(err(CoreParams { lane_bits: 6, ..CORE_CU }).contains("`lane_bits` = 6"));
     assert!(err(CoreParams { warps: 1, ..CORE_CU }).contains("`warps` = 1"));
     // The rust-hdl core refuses generics that are not its parameters' sizes.
-    let e = format!("{:#}", simt_rtl::blocks::simt_core::SimtCoreCu::new(CORE_TINY).err().unwrap());
+    let e =
+        format!("{:#}", simt_rtl::hw::core::simt_core::SimtCoreCu::new(CORE_TINY).err().unwrap());
     assert!(e.contains("derived parameter `W` = 4 breaks its rule `W = warps` (= 2)"), "{e}");
     let e = format!(
         "{:#}",
-        simt_rtl::blocks::simt_core::SimtCoreCu::new(CoreParams { imem_words: 512, ..CORE_CU })
+        simt_rtl::hw::core::simt_core::SimtCoreCu::new(CoreParams { imem_words: 512, ..CORE_CU })
             .err()
             .unwrap()
     );

@@ -68,7 +68,7 @@ fn rust_hdl_yosys_validate() {
         let n = B::PRESET.name;
         validate(
             &format!("{n}_encoder"),
-            B::warp_encoder(simt_rtl::blocks::Order::LowestFirst).unwrap(),
+            B::warp_encoder(simt_rtl::hw::Order::LowestFirst).unwrap(),
         );
         validate(&format!("{n}_arbiter"), B::warp_arbiter().unwrap());
         validate(&format!("{n}_stack"), B::stack().unwrap());

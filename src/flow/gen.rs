@@ -15,7 +15,7 @@ use crate::registry::exported_blocks;
 /// The board self-test top of preset `B` (`SelfTest`, 100,000 cycles, expected signature
 /// computed by simulating it), as `self_test.v`: the file the FuseSoC core's board targets use.
 pub fn board_top<B: PresetBlocks>() -> Result<ExportedBlock> {
-    let cycles = crate::blocks::self_test::SELF_TEST_CYCLES;
+    let cycles = crate::boards::self_test::SELF_TEST_CYCLES;
     export(&B::PRESET, &mut B::self_test(cycles)?, "self_test", "SelfTest",
         "board top: LFSR traffic into the warp scheduler and the operand collector, MISR signature checked against the simulated one, LEDs",
         &[("Run", format!("{cycles} cycles; ports clk, rst_n (active low), led[7:0], usb_rx, usb_tx as in constraints/"))])
@@ -25,7 +25,7 @@ pub fn board_top<B: PresetBlocks>() -> Result<ExportedBlock> {
 /// module `alchitry_cu_top`, the iCE40 PLL in front of `self_test` (what `build` puts on the board, for the
 /// FuseSoC `alchitry_cu` target).
 fn alchitry_cu_top(preset: &Preset) -> Result<Option<(&'static str, String)>> {
-    let board = crate::board::ALCHITRY_CU_V1;
+    let board = crate::boards::ALCHITRY_CU_V1;
     let Some(mhz) = preset.board_clock_mhz else { return Ok(None) };
     let Some(pll) = crate::flow::board_build::core_clock(&board, mhz as f64)? else {
         return Ok(None);

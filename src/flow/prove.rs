@@ -1,6 +1,6 @@
 //! `simt-rtl prove`: the formal properties of the exported Verilog.
 //!
-//! Each block's properties are written once, next to the block (`src/blocks/<block>.sv`): a
+//! Each block's properties are written once, next to the block (`src/hw/<subsystem>/<block>/<block>.sv`): a
 //! wrapper module that instantiates the exported module, constrains its inputs (`assume`) and
 //! states the properties as labelled `assert`s. yosys (`read_verilog -formal`) turns the wrapper
 //! and `rtl_out/<preset>/<module>.v` into SMT-LIB, one file per property cut to its cone of

@@ -18,7 +18,7 @@ use std::process::Command;
 use anyhow::{bail, Context, Result};
 use serde_json::Value;
 
-use crate::board::ALCHITRY_CU_V1;
+use crate::boards::ALCHITRY_CU_V1;
 use crate::params::Preset;
 
 /// The HX8K's logic cells and block RAMs.

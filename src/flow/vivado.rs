@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
-use crate::board::Board;
+use crate::boards::Board;
 use crate::preset_blocks::PresetBlocks;
 
 /// The Arty A7-35T's FPGA.

@@ -31,6 +31,7 @@
 
 pub mod asm;
 pub mod interp;
+pub mod programs;
 
 use std::fmt;
 

@@ -10,12 +10,12 @@ pub mod formal;
 
 use anyhow::{bail, Result};
 
-use crate::blocks::Order;
 use crate::export::write::{
     collector_summary, export_new, COLLECTOR_INTERFACE, CORE_INTERFACE, LDS_INTERFACE,
     LINK_PROTOCOL,
 };
 use crate::export::ExportedBlock;
+use crate::hw::Order;
 use crate::params::{Preset, SchedulerMode, LFSR_SEED, TAPS_32};
 use crate::preset_blocks::PresetBlocks;
 use crate::sim::{Dut, Recorded};
@@ -96,22 +96,22 @@ fn scheduler_entries<B: PresetBlocks>() -> Vec<Entry> {
     vec![
         entry::<B, _>("priority_encoder_lowest", "PriorityEncoder",
             "one-of-N priority encoder over the warps, lowest index first", vec![("Order", "lowest index first".into())],
-            || B::warp_encoder(Order::LowestFirst), run::preset_priority_encoder_lowest::<B>, Some(formal::PRIORITY_ENCODER_LOWEST)),
+            || B::warp_encoder(Order::LowestFirst), run::preset_priority_encoder_lowest::<B>, Some(crate::hw::common::priority_encoder::PROPERTIES_LOWEST)),
         entry::<B, _>("priority_encoder_highest", "PriorityEncoder",
             "one-of-N priority encoder over the warps, highest index first (the seed's order)", vec![("Order", "highest index first".into())],
-            || B::warp_encoder(Order::HighestFirst), run::preset_priority_encoder_highest::<B>, Some(formal::PRIORITY_ENCODER_HIGHEST)),
+            || B::warp_encoder(Order::HighestFirst), run::preset_priority_encoder_highest::<B>, Some(crate::hw::common::priority_encoder::PROPERTIES_HIGHEST)),
         entry::<B, _>("round_robin_arbiter", "RoundRobinArbiter",
             "round-robin arbiter over the warps, priority rotates past the last taken grant", vec![],
-            B::warp_arbiter, run::preset_round_robin_arbiter::<B>, Some(formal::ROUND_ROBIN_ARBITER)),
+            B::warp_arbiter, run::preset_round_robin_arbiter::<B>, Some(crate::hw::common::round_robin::PROPERTIES)),
         entry::<B, _>("simt_stack", "SimtStack",
             "one warp's SIMT reconvergence stack of {mask, pc} with overflow/underflow flags", vec![],
-            B::stack, run::preset_simt_stack::<B>, Some(formal::SIMT_STACK)),
+            B::stack, run::preset_simt_stack::<B>, Some(crate::hw::scheduler::simt_stack::PROPERTIES)),
         entry::<B, _>("simt_stack_ram", "SimtStackRam",
             "every warp's SIMT stack in block RAM, tops in registers: the fixed-mode warp scheduler's stacks", vec![("Empty top", format!("{:?}", fixed.empty_top()))],
-            move || B::stack_ram(fixed.empty_top(), fixed.top_storage()), run::preset_simt_stack_ram::<B>, Some(formal::SIMT_STACK_RAM)),
+            move || B::stack_ram(fixed.empty_top(), fixed.top_storage()), run::preset_simt_stack_ram::<B>, Some(crate::hw::scheduler::simt_stack_ram::PROPERTIES)),
         entry::<B, _>("warp_scheduler", "WarpScheduler",
             "warp scheduler with per-warp SIMT stacks (fixed mode)", vec![("Mode", fixed.name())],
-            move || B::scheduler(fixed), run::preset_warp_scheduler::<B>, Some(formal::WARP_SCHEDULER)),
+            move || B::scheduler(fixed), run::preset_warp_scheduler::<B>, Some(crate::hw::scheduler::warp_scheduler::PROPERTIES)),
         entry::<B, _>("warp_scheduler_registered", "WarpScheduler",
             "warp scheduler with per-warp SIMT stacks (fixed mode, commands registered: they act a cycle after they are offered)", vec![("Mode", registered.name())],
             move || B::scheduler(registered), run::preset_warp_scheduler_registered::<B>, None),
@@ -125,14 +125,14 @@ fn scheduler_entries<B: PresetBlocks>() -> Vec<Entry> {
 /// serial port.
 fn collector_and_board_entries<B: PresetBlocks>() -> Vec<Entry> {
     let collector = || vec![("Collector", collector_summary(&B::PRESET))];
-    let board = crate::board::ALCHITRY_CU_V1;
+    let board = crate::boards::ALCHITRY_CU_V1;
     let cpb = board.clocks_per_bit();
     let rate = || {
         vec![(
             "Rate",
             format!(
                 "{cpb} clocks per bit ({} baud at {} MHz)",
-                crate::board::HOST_BAUD,
+                crate::boards::HOST_BAUD,
                 board.clock_mhz
             ),
         )]
@@ -140,28 +140,28 @@ fn collector_and_board_entries<B: PresetBlocks>() -> Vec<Entry> {
     vec![
         entry::<B, _>("bank_arbiter", "BankArbiter",
             "operand collector: per-bank read-request FIFOs and wavefront read allocator, write-back priority", collector(),
-            B::bank_arbiter, run::preset_bank_arbiter::<B>, Some(formal::BANK_ARBITER)),
+            B::bank_arbiter, run::preset_bank_arbiter::<B>, Some(crate::hw::collector::bank_arbiter::PROPERTIES)),
         entry::<B, _>("register_map", "RegisterMap",
             "operand collector: bank and row of a warp's register (GPGPU-Sim's register_bank())", collector(),
-            B::register_map, run::preset_register_map::<B>, Some(formal::REGISTER_MAP)),
+            B::register_map, run::preset_register_map::<B>, Some(crate::hw::collector::register_map::PROPERTIES)),
         entry::<B, _>("register_file", "RegisterFile",
             "operand collector: banked register file, one read per bank per cycle (latency 1), one lane-masked write", collector(),
-            B::register_file, run::preset_register_file::<B>, Some(formal::REGISTER_FILE)),
+            B::register_file, run::preset_register_file::<B>, Some(crate::hw::collector::register_file::PROPERTIES)),
         entry::<B, _>("lfsr", "Lfsr",
             "board self-test: 32-bit Galois LFSR (pseudo-random traffic)", vec![("Taps", format!("{TAPS_32:#010x}, seed {LFSR_SEED:#010x}"))],
-            || crate::blocks::Lfsr::<32>::new(TAPS_32, LFSR_SEED), run::preset_lfsr::<B>, None),
+            || crate::hw::Lfsr::<32>::new(TAPS_32, LFSR_SEED), run::preset_lfsr::<B>, None),
         entry::<B, _>("misr", "Misr",
             "board self-test: 32-bit multiple-input signature register", vec![("Taps", format!("{TAPS_32:#010x}"))],
-            || crate::blocks::Misr::<32>::new(TAPS_32), run::preset_misr::<B>, None),
+            || crate::hw::Misr::<32>::new(TAPS_32), run::preset_misr::<B>, None),
         entry::<B, _>("board_reset", "BoardReset",
-            "board tops: power-on reset and the synchronised reset button", vec![("Power-on", format!("{} cycles", crate::blocks::board_reset::POR_CYCLES))],
-            crate::blocks::BoardReset::new, run::preset_board_reset::<B>, None),
+            "board tops: power-on reset and the synchronised reset button", vec![("Power-on", format!("{} cycles", crate::boards::board_reset::POR_CYCLES))],
+            crate::boards::BoardReset::new, run::preset_board_reset::<B>, None),
         entry::<B, _>("uart_tx", "UartTx",
             "host link: 8N1 serial transmitter", rate(),
-            move || crate::blocks::UartTx::new(cpb), run::preset_uart_tx::<B>, None),
+            move || crate::hw::UartTx::new(cpb), run::preset_uart_tx::<B>, None),
         entry::<B, _>("uart_rx", "UartRx",
             "host link: 8N1 serial receiver (two-flip-flop synchroniser, mid-bit sampling, framing-error flag)", rate(),
-            move || crate::blocks::UartRx::new(cpb), run::preset_uart_rx::<B>, None),
+            move || crate::hw::UartRx::new(cpb), run::preset_uart_rx::<B>, None),
     ]
 }
 
@@ -181,17 +181,17 @@ fn core_entries<B: PresetBlocks>() -> Vec<Entry> {
         entry::<B, _>("local_data_share", "LocalDataShare",
             "R700 local data share (seed 004): 4 banks (bank = address mod 4), owner-computes stores, dynamic loads, bank conflicts serialised and counted",
             vec![("LDS", lds), ("Interface", LDS_INTERFACE.into())],
-            B::local_data_share, run::preset_local_data_share::<B>, Some(formal::LOCAL_DATA_SHARE)),
+            B::local_data_share, run::preset_local_data_share::<B>, Some(crate::hw::lds::local_data_share::PROPERTIES)),
         entry::<B, _>("scoreboard", "Scoreboard",
             "GPGPU-Sim's scoreboard: registers in flight per warp, RAW/WAW hazard check (a same-cycle release counts), sticky misuse flags",
             vec![("Registers", format!("{} per warp", p.collector.regs_per_warp))],
-            B::scoreboard, run::preset_scoreboard::<B>, Some(formal::SCOREBOARD)),
+            B::scoreboard, run::preset_scoreboard::<B>, Some(crate::hw::core::scoreboard::PROPERTIES)),
         entry::<B, _>("ibuffer", "IBuffer",
             "the SIMT core's per-warp instruction buffer: two slots per warp, fill, issue of the oldest, flush, misuse flags", vec![],
-            B::ibuffer, run::preset_ibuffer::<B>, Some(formal::IBUFFER)),
+            B::ibuffer, run::preset_ibuffer::<B>, Some(crate::hw::core::ibuffer::PROPERTIES)),
         entry::<B, _>("decoder", "Decoder",
             "the SIMT core's instruction decode: opcode ROM from the ISA's decoder, register, immediate, target and store fields", vec![],
-            crate::blocks::Decoder::new, run::preset_decoder::<B>, None),
+            crate::hw::Decoder::new, run::preset_decoder::<B>, None),
         entry::<B, _>("lane_alu", "LaneAlu",
             "the SIMT core's execution stage: one integer ALU per lane (the ISA's ALU ops), zero test for branches",
             vec![("Ops", "op codes 0..10: add sub and or xor shl shr slt seq pass_b lane; others give 0 and bad_op".into())],
@@ -199,7 +199,7 @@ fn core_entries<B: PresetBlocks>() -> Vec<Entry> {
         entry::<B, _>("operand_collector", "OperandCollector",
             "GPGPU-Sim's operand collector (opndcoll_rfu_t): banked register file, bank arbiter, collector and dispatch units",
             vec![("Collector", collector_summary(&p)), ("Interface", COLLECTOR_INTERFACE.into())],
-            B::operand_collector, run::preset_operand_collector::<B>, Some(formal::OPERAND_COLLECTOR)),
+            B::operand_collector, run::preset_operand_collector::<B>, Some(crate::hw::collector::operand_collector::PROPERTIES)),
     ];
     list.extend(simt_core_entries::<B>());
     list
@@ -207,7 +207,7 @@ fn core_entries<B: PresetBlocks>() -> Vec<Entry> {
 
 /// The preset's SIMT core, and for `cu` its host link and board top.
 fn simt_core_entries<B: PresetBlocks>() -> Vec<Entry> {
-    use crate::blocks::simt_core::{SimtCoreCu, SimtCoreTiny};
+    use crate::hw::core::simt_core::{SimtCoreCu, SimtCoreTiny};
     let Ok(core) = crate::params::core_params(B::PRESET.name) else { return vec![] };
     let summary = "the SIMT core: fetch, I-buffer, scoreboarded issue, operand collector, lane ALU, local data share, branch resolution into the SIMT stacks";
     let header = vec![
@@ -237,8 +237,8 @@ fn simt_core_entries<B: PresetBlocks>() -> Vec<Entry> {
             None,
         )];
     }
-    let cpb = crate::board::CORE_BOARD_CLOCKS_PER_BIT;
-    let (baud, mhz) = (crate::board::HOST_BAUD, crate::board::CORE_BOARD_MHZ);
+    let cpb = crate::boards::CORE_BOARD_CLOCKS_PER_BIT;
+    let (baud, mhz) = (crate::boards::HOST_BAUD, crate::boards::CORE_BOARD_MHZ);
     let clock = format!(
         "{mhz} MHz from the iCE40 PLL; serial port {cpb} clocks per bit ({baud} baud at {mhz} MHz)"
     );
@@ -247,12 +247,12 @@ fn simt_core_entries<B: PresetBlocks>() -> Vec<Entry> {
         entry_at(sizes, "host_link", "HostLink",
             "host link: the serial protocol engine between the UART and the SIMT core (writes, start, status, write-back capture)",
             vec![("Protocol", LINK_PROTOCOL.into())],
-            crate::blocks::host_link::HostLinkCu::new, run::preset_host_link::<B>, Some(formal::HOST_LINK)),
+            crate::hw::link::host_link::HostLinkCu::new, run::preset_host_link::<B>, Some(crate::hw::link::host_link::PROPERTIES)),
         entry_at(sizes, "core_board", "CoreBoard",
             "board top: the SIMT core behind the USB serial port (UART, host link), LEDs",
             vec![("Protocol", LINK_PROTOCOL.into()), ("Clock", clock),
                  ("Ports", "clk, rst_n (active low), led[7:0], usb_rx, usb_tx as in constraints/".into())],
-            move || crate::blocks::CoreBoard::new(cpb, &[]), run::preset_core_board::<B>, None),
+            move || crate::boards::CoreBoard::new(cpb, &[]), run::preset_core_board::<B>, None),
     ]
 }
 

@@ -2,7 +2,8 @@
 //! of a rust-hdl block ([`Dut`]), cycle-level reference models ([`CycleModel`]) on named port
 //! structs ([`PortStruct`]), seeded random stimulus ([`Rng`]), the fast single-threaded
 //! differential runner ([`differential`]) and the runner for the exported Verilog under iverilog
-//! and Verilator ([`verilog_sim`]). It imports nothing of the crate above `params`.
+//! and Verilator ([`verilog_sim`]), and the description of a block's formal properties
+//! ([`Properties`]). It imports nothing of the crate but `params`.
 //!
 //! One cycle, everywhere (Rust simulation, models, Verilog testbenches): drive the inputs with
 //! the clock low, let the logic settle, sample every output, then one rising clock edge.
@@ -56,4 +57,16 @@ macro_rules! port_struct {
             }
         }
     };
+}
+
+/// A block's formal properties, stated in the block's folder: the SystemVerilog wrapper beside
+/// the block, the wrapper module in it and the wrapper's parameters for a preset.
+#[derive(Clone, Copy)]
+pub struct Properties {
+    /// The properties file, relative to the crate root.
+    pub properties: &'static str,
+    /// The wrapper module in it.
+    pub wrapper: &'static str,
+    /// The wrapper's parameters for a preset.
+    pub parameters: fn(&crate::params::Preset) -> Vec<(&'static str, usize)>,
 }

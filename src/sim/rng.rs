@@ -37,3 +37,19 @@ pub fn mask(width: usize) -> u64 {
         (1u64 << width) - 1
     }
 }
+
+/// Cycles between changes of a stimulus's profile. Constrained-random stimulus changes its rates
+/// every `PHASE` cycles, so that long runs visit the corners: stacks filled to full and past it,
+/// pops of empty stacks, simultaneous push and pop, every warp busy, commands while no warp is
+/// idle.
+pub const PHASE: usize = 500;
+
+/// Random request vectors for an encoder or arbiter: dense, sparse and single-bit patterns.
+pub fn requests(rng: &mut Rng, n: usize) -> u64 {
+    match rng.below(4) {
+        0 => rng.bits(n),
+        1 => rng.bits(n) & rng.bits(n) & rng.bits(n),
+        2 => 1 << rng.below(n as u64),
+        _ => rng.bits(n) | rng.bits(n),
+    }
+}

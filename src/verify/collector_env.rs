@@ -23,7 +23,9 @@ use std::collections::{HashMap, VecDeque};
 
 use anyhow::{bail, Result};
 
-use crate::model::operand_collector::{Inst, OcInputs, OperandCollectorModel, WriteBack};
+use crate::hw::collector::operand_collector::model::{
+    Inst, OcInputs, OperandCollectorModel, WriteBack,
+};
 use crate::params::CollectorParams;
 use crate::sim::rng::{mask, Rng};
 use crate::sim::CycleModel;

@@ -5,10 +5,10 @@
 
 use anyhow::{bail, Context, Result};
 
+use crate::hw::core::simt_core::model::CoreCounters;
+use crate::hw::SimtCoreModel;
 use crate::isa::interp::Machine;
 use crate::isa::Inst;
-use crate::model::simt_core::CoreCounters;
-use crate::model::SimtCoreModel;
 use crate::params::CoreParams;
 use crate::sim::differential::write_vcd;
 use crate::sim::verilog_sim::{check_against_rust, Simulator, VerilogDut};
@@ -69,8 +69,8 @@ fn run_core(
     vcd: Option<&Path>,
     verilog: Option<(Simulator, &Path)>,
 ) -> Result<CoreCounters> {
-    use crate::blocks::simt_core::{SimtCoreCu, SimtCoreTiny};
-    use crate::model::simt_core::CoreIn;
+    use crate::hw::core::simt_core::model::CoreIn;
+    use crate::hw::core::simt_core::{SimtCoreCu, SimtCoreTiny};
     use crate::sim::PortStruct;
     let mut m = interpret(params, program, lds, max_cycles)?;
     // On the Verilog, a second program then loads every local-data-share word, so that the

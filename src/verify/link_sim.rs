@@ -5,9 +5,9 @@
 
 use anyhow::{bail, Result};
 
-use crate::blocks::core_board::CoreBoard;
+use crate::boards::core_board::CoreBoard;
+use crate::hw::link::uart::model::{frame_bit, UartRxModel};
 use crate::link::Serial;
-use crate::model::uart::{frame_bit, UartRxModel};
 use crate::sim::differential::{clock_edge, cycle_outputs, prepare};
 use crate::sim::CycleModel;
 

@@ -5,6 +5,4 @@
 pub mod collector_env;
 pub mod core_run;
 pub mod link_sim;
-pub mod programs;
-pub mod stimulus;
 pub mod suites;

@@ -4,20 +4,20 @@
 
 use anyhow::{bail, Result};
 
-use super::stimulus::{
-    requests, scheduler_stimulus, seed_scheduler_stimulus, stack_ram_stimulus, stack_stimulus,
-};
-use crate::blocks::Order;
-use crate::model::priority_encoder::EncoderIn;
-use crate::model::round_robin::ArbiterIn;
-use crate::model::warp_scheduler::{SchedIn, SchedOut, SeedIn, SeedOut};
-use crate::model::{
+use crate::hw::common::priority_encoder::model::EncoderIn;
+use crate::hw::common::round_robin::model::ArbiterIn;
+use crate::hw::scheduler::simt_stack::stimulus::stack_stimulus;
+use crate::hw::scheduler::simt_stack_ram::stimulus::stack_ram_stimulus;
+use crate::hw::scheduler::warp_scheduler::model::{SchedIn, SchedOut, SeedIn, SeedOut};
+use crate::hw::scheduler::warp_scheduler::stimulus::{scheduler_stimulus, seed_scheduler_stimulus};
+use crate::hw::Order;
+use crate::hw::{
     PriorityEncoderModel, RoundRobinModel, SeedWarpSchedulerModel, SimtStackModel,
     WarpSchedulerModel,
 };
 use crate::params::{EmptyTop, SchedulerMode, TopStorage};
 use crate::preset_blocks::PresetBlocks;
-use crate::sim::rng::Rng;
+use crate::sim::rng::{requests, Rng};
 use crate::sim::{run_differential, Dut, PortStruct, Recorded};
 
 /// Fails unless the block's ports are the model's, in the same order.
@@ -77,7 +77,7 @@ pub fn arbiter<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded> {
 /// The lookahead arbiter (`req` one cycle early) against the arbiter's model a cycle later.
 pub fn arbiter_lookahead<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded> {
     let n = B::PRESET.scheduler.warps;
-    let mut model = crate::model::round_robin::LookaheadRoundRobinModel::new(n);
+    let mut model = crate::hw::common::round_robin::model::LookaheadRoundRobinModel::new(n);
     let name = format!("arbiter_lookahead_{}", B::PRESET.name);
     run_differential(
         &name,
@@ -110,7 +110,7 @@ pub fn stack_ram<B: PresetBlocks>(
 ) -> Result<Recorded> {
     let p = B::PRESET.scheduler;
     let mut model =
-        crate::model::SimtStackRamModel::new(p.warps, p.stack_depth, empty_top, top_storage);
+        crate::hw::SimtStackRamModel::new(p.warps, p.stack_depth, empty_top, top_storage);
     let name = format!("stack_ram_{}_{empty_top:?}_{top_storage:?}", B::PRESET.name);
     run_differential(
         &name,
@@ -163,7 +163,7 @@ pub fn seed_scheduler<B: PresetBlocks>(
 }
 
 /// The SIMT core of a preset (`cu` or `tiny`) with `policy`, against its model, on random programs
-/// ([`core_stimulus`](super::stimulus::core_stimulus)); also the number of runs that ended and
+/// ([`core_stimulus`](crate::hw::core::simt_core::stimulus::core_stimulus)); also the number of runs that ended and
 /// the error flags raised.
 pub fn simt_core(
     preset: &str,
@@ -171,11 +171,11 @@ pub fn simt_core(
     seed: u64,
     cycles: usize,
 ) -> Result<(Recorded, (u64, u64))> {
-    use crate::blocks::simt_core::{SimtCoreCu, SimtCoreTiny};
+    use crate::hw::core::simt_core::{SimtCoreCu, SimtCoreTiny};
     let p = crate::params::CoreParams { policy, ..crate::params::core_params(preset)? };
     let seen = std::rc::Rc::new(std::cell::Cell::new((0, 0)));
-    let mut model = crate::model::SimtCoreModel::new(p, &[], &[]);
-    let stimulus = super::stimulus::core_stimulus(p, 20_000, seen.clone());
+    let mut model = crate::hw::SimtCoreModel::new(p, &[], &[]);
+    let stimulus = crate::hw::core::simt_core::stimulus::core_stimulus(p, 20_000, seen.clone());
     let name = format!("simt_core_{preset}_{}", policy.name());
     let recorded = match preset {
         "cu" => run_differential(
@@ -264,11 +264,12 @@ pub fn preset_bank_arbiter<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<
 
 /// `lfsr` of preset `B` against its model.
 pub fn preset_lfsr<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded> {
-    let (taps, start) = (crate::model::lfsr::TAPS_32, crate::model::lfsr::LFSR_SEED);
-    let mut model = crate::model::lfsr::LfsrModel { taps, seed: start, state: 0 };
+    let (taps, start) =
+        (crate::hw::common::lfsr::model::TAPS_32, crate::hw::common::lfsr::model::LFSR_SEED);
+    let mut model = crate::hw::common::lfsr::model::LfsrModel { taps, seed: start, state: 0 };
     run_differential(
         &format!("lfsr_{}", B::PRESET.name),
-        || crate::blocks::Lfsr::<32>::new(taps, start).unwrap(),
+        || crate::hw::Lfsr::<32>::new(taps, start).unwrap(),
         &mut model,
         seed,
         cycles,
@@ -280,11 +281,11 @@ pub fn preset_lfsr<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded
 
 /// `misr` of preset `B` against its model.
 pub fn preset_misr<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded> {
-    let taps = crate::model::lfsr::TAPS_32;
-    let mut model = crate::model::lfsr::MisrModel { taps, state: 0 };
+    let taps = crate::hw::common::lfsr::model::TAPS_32;
+    let mut model = crate::hw::common::lfsr::model::MisrModel { taps, state: 0 };
     run_differential(
         &format!("misr_{}", B::PRESET.name),
-        || crate::blocks::Misr::<32>::new(taps).unwrap(),
+        || crate::hw::Misr::<32>::new(taps).unwrap(),
         &mut model,
         seed,
         cycles,
@@ -300,10 +301,10 @@ pub fn preset_misr<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded
 
 /// `board_reset` of preset `B` against its model.
 pub fn preset_board_reset<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded> {
-    let mut model = crate::model::board_reset::BoardResetModel::default();
+    let mut model = crate::boards::board_reset::model::BoardResetModel::default();
     run_differential(
         &format!("board_reset_{}", B::PRESET.name),
-        || crate::blocks::BoardReset::new().unwrap(),
+        || crate::boards::BoardReset::new().unwrap(),
         &mut model,
         seed,
         cycles,
@@ -316,11 +317,11 @@ pub fn preset_board_reset<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<R
 
 /// `uart_tx` of preset `B` against its model.
 pub fn preset_uart_tx<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded> {
-    let cpb = crate::board::ALCHITRY_CU_V1.clocks_per_bit();
-    let mut model = crate::model::uart::UartTxModel::new(cpb);
+    let cpb = crate::boards::ALCHITRY_CU_V1.clocks_per_bit();
+    let mut model = crate::hw::link::uart::model::UartTxModel::new(cpb);
     run_differential(
         &format!("uart_tx_{}", B::PRESET.name),
-        || crate::blocks::UartTx::new(cpb).unwrap(),
+        || crate::hw::UartTx::new(cpb).unwrap(),
         &mut model,
         seed,
         cycles,
@@ -336,12 +337,12 @@ pub fn preset_uart_tx<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recor
 
 /// `uart_rx` of preset `B` against its model.
 pub fn preset_uart_rx<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded> {
-    let cpb = crate::board::ALCHITRY_CU_V1.clocks_per_bit();
-    let mut model = crate::model::uart::UartRxModel::new(cpb);
+    let cpb = crate::boards::ALCHITRY_CU_V1.clocks_per_bit();
+    let mut model = crate::hw::link::uart::model::UartRxModel::new(cpb);
     let mut line = uart_line_stimulus(cpb);
     run_differential(
         &format!("uart_rx_{}", B::PRESET.name),
-        || crate::blocks::UartRx::new(cpb).unwrap(),
+        || crate::hw::UartRx::new(cpb).unwrap(),
         &mut model,
         seed,
         cycles,
@@ -352,14 +353,14 @@ pub fn preset_uart_rx<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recor
 /// `host_link` of preset `B` against its model.
 pub fn preset_host_link<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded> {
     let core = crate::params::core_params(B::PRESET.name)?;
-    let sizes = crate::model::host_link::HostLinkSizes::of(&core);
-    let mut model = crate::model::host_link::HostLinkModel::new(sizes);
+    let sizes = crate::hw::link::host_link::model::HostLinkSizes::of(&core);
+    let mut model = crate::hw::link::host_link::model::HostLinkModel::new(sizes);
     let mut bytes = host_link_bytes();
     let name = format!("host_link_{}", B::PRESET.name);
     match B::PRESET.name {
         "cu" => run_differential(
             &name,
-            || crate::blocks::host_link::HostLinkCu::new().unwrap(),
+            || crate::hw::link::host_link::HostLinkCu::new().unwrap(),
             &mut model,
             seed,
             cycles,
@@ -380,7 +381,7 @@ pub fn preset_core_board<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Re
 /// `register_map` of preset `B` against its model.
 pub fn preset_register_map<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded> {
     let c = B::PRESET.collector;
-    let mut model = crate::model::RegisterMapModel {
+    let mut model = crate::hw::RegisterMapModel {
         banks: c.banks,
         regs_per_warp: c.regs_per_warp,
         schedulers: c.schedulers,
@@ -440,8 +441,11 @@ pub fn preset_local_data_share<B: PresetBlocks>(seed: u64, cycles: usize) -> Res
 /// `scoreboard` of preset `B` against its model.
 pub fn preset_scoreboard<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded> {
     let p = B::PRESET;
-    let mut model = crate::model::ScoreboardModel::new(p.scheduler.warps);
-    let stim = super::stimulus::scoreboard_stimulus(p.scheduler.warps, p.collector.regs_per_warp);
+    let mut model = crate::hw::ScoreboardModel::new(p.scheduler.warps);
+    let stim = crate::hw::core::scoreboard::stimulus::scoreboard_stimulus(
+        p.scheduler.warps,
+        p.collector.regs_per_warp,
+    );
     run_differential(
         &format!("scoreboard_{}", p.name),
         || B::scoreboard().unwrap(),
@@ -456,14 +460,14 @@ pub fn preset_scoreboard<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Re
 pub fn preset_lane_alu<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded> {
     let p = B::PRESET;
     let (lanes, bits) = (p.scheduler.threads, p.collector.lane_bits);
-    let mut model = crate::model::LaneAluModel { lanes, lane_bits: bits };
+    let mut model = crate::hw::LaneAluModel { lanes, lane_bits: bits };
     run_differential(
         &format!("lane_alu_{}", p.name),
         || B::lane_alu().unwrap(),
         &mut model,
         seed,
         cycles,
-        super::stimulus::alu_stimulus(lanes, bits),
+        crate::hw::core::lane_alu::stimulus::alu_stimulus(lanes, bits),
     )
 }
 
@@ -474,8 +478,8 @@ pub fn preset_decoder<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recor
         (0..64).filter(|&c| crate::isa::Inst::decode((c as u32) << 26).is_some()).collect();
     run_differential(
         &format!("decoder_{}", B::PRESET.name),
-        || crate::blocks::Decoder::new().unwrap(),
-        &mut crate::model::DecoderModel,
+        || crate::hw::Decoder::new().unwrap(),
+        &mut crate::hw::DecoderModel,
         seed,
         cycles,
         |rng, _, _| {
@@ -492,14 +496,14 @@ pub fn preset_decoder<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recor
 /// `ibuffer` of preset `B` against its model.
 pub fn preset_ibuffer<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded> {
     let p = B::PRESET.scheduler;
-    let mut model = crate::model::IBufferModel::new(p.warps);
+    let mut model = crate::hw::IBufferModel::new(p.warps);
     run_differential(
         &format!("ibuffer_{}", B::PRESET.name),
         || B::ibuffer().unwrap(),
         &mut model,
         seed,
         cycles,
-        super::stimulus::ibuffer_stimulus(p.warps, p.pc_width),
+        crate::hw::core::ibuffer::stimulus::ibuffer_stimulus(p.warps, p.pc_width),
     )
 }
 
@@ -513,14 +517,19 @@ pub fn bank_arbiter<D: Dut>(
     seed: u64,
     cycles: usize,
 ) -> Result<Recorded> {
-    let mut model = crate::model::bank_arbiter::BankArbiterModel::new(
+    let mut model = crate::hw::collector::bank_arbiter::model::BankArbiterModel::new(
         banks,
         collectors,
         lanes,
         depth,
         one_bank_per_cu,
     );
-    let stim = super::stimulus::arbiter_stimulus(banks, collectors, row_bits, respect_bound);
+    let stim = crate::hw::collector::bank_arbiter::stimulus::arbiter_stimulus(
+        banks,
+        collectors,
+        row_bits,
+        respect_bound,
+    );
     run_differential(name, make, &mut model, seed, cycles, stim)
 }
 
@@ -532,9 +541,15 @@ pub fn register_file<D: Dut>(
     seed: u64,
     cycles: usize,
 ) -> Result<Recorded> {
-    let mut model =
-        crate::model::register_file::RegisterFileModel::new(banks, 1 << row_bits, lanes, lane_bits);
-    let stim = super::stimulus::register_file_stimulus(banks, row_bits, lanes, lane_bits);
+    let mut model = crate::hw::collector::register_file::model::RegisterFileModel::new(
+        banks,
+        1 << row_bits,
+        lanes,
+        lane_bits,
+    );
+    let stim = crate::hw::collector::register_file::stimulus::register_file_stimulus(
+        banks, row_bits, lanes, lane_bits,
+    );
     run_differential(name, make, &mut model, seed, cycles, stim)
 }
 
@@ -547,19 +562,19 @@ pub fn local_data_share<D: Dut>(
     seed: u64,
     cycles: usize,
 ) -> Result<Recorded> {
-    let mut model = crate::model::LocalDataShareModel::new(lanes, lane_bits, rows);
+    let mut model = crate::hw::LocalDataShareModel::new(lanes, lane_bits, rows);
     run_differential(
         name,
         make,
         &mut model,
         seed,
         cycles,
-        super::stimulus::lds_stimulus(lanes, warps, lane_bits),
+        crate::hw::lds::local_data_share::stimulus::lds_stimulus(lanes, warps, lane_bits),
     )
 }
 
 /// An operand collector with parameters `c` for `warps` warps of `threads` lanes against its
-/// model, on [`collector_stimulus`](super::stimulus::collector_stimulus).
+/// model, on [`collector_stimulus`](crate::hw::collector::operand_collector::stimulus::collector_stimulus).
 pub fn operand_collector<D: Dut>(
     name: &str,
     make: impl Fn() -> D,
@@ -568,8 +583,9 @@ pub fn operand_collector<D: Dut>(
     seed: u64,
     cycles: usize,
 ) -> Result<Recorded> {
-    let mut model = crate::model::OperandCollectorModel::new(c, warps, threads);
-    let stim = super::stimulus::collector_stimulus(c, warps, threads);
+    let mut model = crate::hw::OperandCollectorModel::new(c, warps, threads);
+    let stim =
+        crate::hw::collector::operand_collector::stimulus::collector_stimulus(c, warps, threads);
     run_differential(name, make, &mut model, seed, cycles, stim)
 }
 
@@ -586,7 +602,7 @@ pub fn operand_collector_closed_loop<D: Dut>(
     seed: u64,
     cycles: usize,
 ) -> Result<(Recorded, super::collector_env::EnvStats)> {
-    let mut model = crate::model::OperandCollectorModel::new(c, warps, threads);
+    let mut model = crate::hw::OperandCollectorModel::new(c, warps, threads);
     let mut env =
         super::collector_env::CollectorEnv::new(c, warps, threads, regs_used, cycles - cycles / 10);
     let rec = run_differential(name, make, &mut model, seed, cycles, |rng, m, cycle| {
@@ -609,7 +625,8 @@ pub fn uart_line_stimulus(clocks_per_bit: usize) -> impl FnMut(&mut Rng) -> bool
                     let byte = rng.bits(8) as u8;
                     let bad_stop = rng.chance(10);
                     for k in 0..10 {
-                        let level = crate::model::uart::frame_bit(byte, k) && !(k == 9 && bad_stop);
+                        let level = crate::hw::link::uart::model::frame_bit(byte, k)
+                            && !(k == 9 && bad_stop);
                         let len = cpb - cpb / 16 + rng.below(cpb / 8 + 1);
                         queue.extend(std::iter::repeat_n(level, len as usize));
                     }
@@ -658,12 +675,12 @@ pub fn host_link_bytes() -> impl FnMut(&mut Rng, bool) -> Option<u8> {
 
 fn host_link_inputs(
     rng: &mut Rng,
-    m: &crate::model::host_link::HostLinkModel,
+    m: &crate::hw::link::host_link::model::HostLinkModel,
     cycle: usize,
     bytes: &mut impl FnMut(&mut Rng, bool) -> Option<u8>,
 ) -> Vec<u64> {
-    use crate::model::host_link::LinkIn;
-    let busy = !m.reply.is_empty() || m.phase == crate::model::host_link::Phase::Reading;
+    use crate::hw::link::host_link::model::LinkIn;
+    let busy = !m.reply.is_empty() || m.phase == crate::hw::link::host_link::model::Phase::Reading;
     let byte = bytes(rng, busy);
     let s = m.sizes;
     LinkIn {
@@ -673,7 +690,7 @@ fn host_link_inputs(
         rx_err: rng.chance(1) as u64,
         tx_ready: rng.chance(30) as u64,
         running: rng.chance(50) as u64,
-        core_errors: rng.bits(crate::model::simt_core::ERROR_FLAGS),
+        core_errors: rng.bits(crate::hw::core::simt_core::model::ERROR_FLAGS),
         high_water: rng.bits(s.high_water_bits),
         c0: rng.bits(32),
         c1: rng.bits(32),
@@ -696,15 +713,15 @@ fn host_link_inputs(
 /// until `cycles` cycles from power-up are recorded.
 pub fn core_board(seed: u64, cycles: usize) -> Result<Recorded> {
     use crate::link::{Host, Serial};
-    let cpb = crate::board::CORE_BOARD_CLOCKS_PER_BIT;
+    let cpb = crate::boards::CORE_BOARD_CLOCKS_PER_BIT;
     let mut host =
         Host::new(super::link_sim::SimBoard::with_trace(cpb, &[], true)?, crate::params::CORE_CU);
     host.max_polls = 1_000;
     let mut rng = Rng::new(seed);
     while host.serial.cycle < cycles {
         let program =
-            super::programs::random_program(&mut rng, 8, crate::params::CORE_CU.stack_depth);
-        let program = crate::isa::asm::assemble(&super::programs::assembly(&program))?;
+            crate::isa::programs::random_program(&mut rng, 8, crate::params::CORE_CU.stack_depth);
+        let program = crate::isa::asm::assemble(&crate::isa::programs::assembly(&program))?;
         let capture = rng.chance(50);
         let mut session = || -> Result<()> {
             let status = host.run(&program, capture)?;

@@ -1,0 +1,7 @@
+//! Blocks the subsystems share: priority encoder, round-robin arbiter, LFSR and MISR, and the
+//! lane RAM the register file, the local data share and the host link keep their words in.
+
+pub mod lane_ram;
+pub mod lfsr;
+pub mod priority_encoder;
+pub mod round_robin;

@@ -1,0 +1,230 @@
+//! Decoder: the SIMT core's instruction decode (seed 001's decode into the I-buffer), from a
+//! 32-bit word of the ISA ([`crate::isa`]) to the fields issue, the operand collector, the
+//! execution stage and the branch unit use. Combinational.
+//!
+//! The opcode (`inst[31:26]`) looks up a control word in a 64-entry ROM built from the ISA's
+//! own decoder ([`Inst::decode`] and [`Controls::of`]): whether the opcode exists, the kind of
+//! instruction, the [`ExecOp`](crate::hw::core::lane_alu::ExecOp), where operand `b` comes from, whether
+//! `rd` is written and which registers are read. The register, immediate, target and store
+//! fields are cut from the word at the positions the ISA gives, whatever the opcode.
+
+pub mod model;
+
+use anyhow::Result;
+use rust_hdl::prelude::*;
+
+use crate::hw::core::lane_alu::ExecOp;
+use crate::isa::Inst;
+
+/// What kind of instruction a word holds (`kind` port; `class` is a SystemVerilog keyword).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Nop = 0,
+    /// Writes `rd = a op b` through the lane ALU.
+    Alu = 1,
+    St = 2,
+    Ld = 3,
+    /// `bz` / `bnz` (`if_zero`).
+    Branch = 4,
+    Join = 5,
+    Jmp = 6,
+    Bany = 7,
+    Exit = 8,
+}
+
+/// Where the lane ALU's `b` operand comes from (`b_sel` port).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BSel {
+    /// Register `rb`.
+    Register = 0,
+    /// The sign-extended immediate, cut to the lane width.
+    Immediate = 1,
+    /// The warp's index.
+    Warp = 2,
+}
+
+/// The control word of one instruction (one ROM row).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Controls {
+    pub legal: bool,
+    pub kind: Kind,
+    pub exec_op: ExecOp,
+    pub b_sel: BSel,
+    pub rd_valid: bool,
+    /// Bit 0: `ra` is read; bit 1: `rb` is read.
+    pub src_valid: u64,
+    /// `ra` is `inst[25:22]` (branches), not `inst[21:18]`.
+    pub ra_high: bool,
+    /// The branch target is `inst[10:0]` (`jmp`, `bany`), not `inst[21:11]`.
+    pub target_low: bool,
+    pub if_zero: bool,
+}
+
+impl Controls {
+    /// The controls of an instruction; `None` (an unused opcode) is illegal and does nothing.
+    pub fn of(inst: Option<Inst>) -> Controls {
+        let c = |kind, exec_op, b_sel, rd_valid, src_valid| Controls {
+            legal: true,
+            kind,
+            exec_op,
+            b_sel,
+            rd_valid,
+            src_valid,
+            ra_high: false,
+            target_low: false,
+            if_zero: false,
+        };
+        let nop = c(Kind::Nop, ExecOp::Add, BSel::Register, false, 0);
+        match inst {
+            None => Controls { legal: false, ..nop },
+            Some(Inst::Nop) => nop,
+            Some(Inst::Alu { op, .. }) => {
+                c(Kind::Alu, ExecOp::of_alu(op), BSel::Register, true, 0b11)
+            }
+            Some(Inst::Imm { op, .. }) => {
+                c(Kind::Alu, ExecOp::of_imm(op), BSel::Immediate, true, 0b01)
+            }
+            Some(Inst::Li { .. }) => c(Kind::Alu, ExecOp::PassB, BSel::Immediate, true, 0),
+            Some(Inst::Lane { .. }) => c(Kind::Alu, ExecOp::Lane, BSel::Register, true, 0),
+            Some(Inst::Warp { .. }) => c(Kind::Alu, ExecOp::PassB, BSel::Warp, true, 0),
+            Some(Inst::Branch { if_zero, .. }) => Controls {
+                ra_high: true,
+                if_zero,
+                ..c(Kind::Branch, ExecOp::Add, BSel::Register, false, 0b01)
+            },
+            Some(Inst::Join) => c(Kind::Join, ExecOp::Add, BSel::Register, false, 0),
+            Some(Inst::Jmp { .. }) => {
+                Controls { target_low: true, ..c(Kind::Jmp, ExecOp::Add, BSel::Register, false, 0) }
+            }
+            Some(Inst::Bany { .. }) => Controls {
+                ra_high: true,
+                target_low: true,
+                ..c(Kind::Bany, ExecOp::Add, BSel::Register, false, 0b01)
+            },
+            Some(Inst::St { .. }) => c(Kind::St, ExecOp::Add, BSel::Register, false, 0b01),
+            Some(Inst::Ld { .. }) => c(Kind::Ld, ExecOp::Add, BSel::Register, true, 0b01),
+            Some(Inst::Exit) => c(Kind::Exit, ExecOp::Add, BSel::Register, false, 0),
+        }
+    }
+
+    /// The ROM word: legal[0], kind[4:1], exec_op[8:5], b_sel[10:9], rd_valid[11],
+    /// ra_high[12], src_valid[14:13], if_zero[15], target_low[16].
+    pub fn word(&self) -> u64 {
+        self.legal as u64
+            | (self.kind as u64) << 1
+            | self.exec_op.code() << 5
+            | (self.b_sel as u64) << 9
+            | (self.rd_valid as u64) << 11
+            | (self.ra_high as u64) << 12
+            | self.src_valid << 13
+            | (self.if_zero as u64) << 15
+            | (self.target_low as u64) << 16
+    }
+}
+
+/// Bits of a ROM word.
+const CONTROL_BITS: usize = 17;
+
+#[derive(LogicBlock)]
+pub struct Decoder {
+    /// The instruction word.
+    pub inst: Signal<In, Bits<32>>,
+    // From the opcode
+    /// The opcode exists (an unused one decodes as a `nop` with `legal` low).
+    pub legal: Signal<Out, Bit>,
+    /// A [`Kind`].
+    pub kind: Signal<Out, Bits<4>>,
+    /// The lane ALU's [`ExecOp`] (kind `Alu`).
+    pub exec_op: Signal<Out, Bits<4>>,
+    /// A [`BSel`].
+    pub b_sel: Signal<Out, Bits<2>>,
+    pub rd_valid: Signal<Out, Bit>,
+    /// Bit 0: `ra` is read; bit 1: `rb` is read.
+    pub src_valid: Signal<Out, Bits<2>>,
+    /// `bz` (taken where `ra == 0`) rather than `bnz`.
+    pub if_zero: Signal<Out, Bit>,
+    // Fields
+    pub rd: Signal<Out, Bits<4>>,
+    pub ra: Signal<Out, Bits<4>>,
+    pub rb: Signal<Out, Bits<4>>,
+    /// `inst[13:0]`, sign-extended.
+    pub imm: Signal<Out, Bits<32>>,
+    /// Branch or jump target (instruction index).
+    pub target: Signal<Out, Bits<11>>,
+    /// `bz`/`bnz`'s reconvergence point: `inst[10:0]`.
+    pub reconv: Signal<Out, Bits<11>>,
+    /// `st`'s row offset `inst[6:0]` and quad stride `inst[13:7]`.
+    pub st_index: Signal<Out, Bits<7>>,
+    pub st_stride: Signal<Out, Bits<7>>,
+    controls: ROM<Bits<CONTROL_BITS>, 6>,
+    /// The bits a negative immediate's sign fills: 31..14.
+    sign_fill: Constant<Bits<32>>,
+    ctl: Signal<Local, Bits<CONTROL_BITS>>,
+}
+
+impl Decoder {
+    /// The decoder of the ISA's opcodes.
+    pub fn new() -> Result<Self> {
+        let rows = (0..64u32).map(|code| Controls::of(Inst::decode(code << 26)).word().to_bits());
+        Ok(Self {
+            inst: Default::default(),
+            legal: Default::default(),
+            kind: Default::default(),
+            exec_op: Default::default(),
+            b_sel: Default::default(),
+            rd_valid: Default::default(),
+            src_valid: Default::default(),
+            if_zero: Default::default(),
+            rd: Default::default(),
+            ra: Default::default(),
+            rb: Default::default(),
+            imm: Default::default(),
+            target: Default::default(),
+            reconv: Default::default(),
+            st_index: Default::default(),
+            st_stride: Default::default(),
+            controls: ROM::new(rust_hdl::widgets::ramrom::rom::make_btree_from_iterable(rows)),
+            sign_fill: Constant::new(0xFFFF_C000u64.to_bits()),
+            ctl: Default::default(),
+        })
+    }
+}
+
+impl Logic for Decoder {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.controls.address.next = self.inst.val().get_bits::<6>(26);
+        self.ctl.next = self.controls.data.val();
+        self.legal.next = self.ctl.val().get_bit(0);
+        self.kind.next = self.ctl.val().get_bits::<4>(1);
+        self.exec_op.next = self.ctl.val().get_bits::<4>(5);
+        self.b_sel.next = self.ctl.val().get_bits::<2>(9);
+        self.rd_valid.next = self.ctl.val().get_bit(11);
+        self.src_valid.next = self.ctl.val().get_bits::<2>(13);
+        self.if_zero.next = self.ctl.val().get_bit(15);
+        self.rd.next = self.inst.val().get_bits::<4>(22);
+        self.ra.next = self.inst.val().get_bits::<4>(18);
+        if self.ctl.val().get_bit(12) {
+            self.ra.next = self.inst.val().get_bits::<4>(22);
+        }
+        self.rb.next = self.inst.val().get_bits::<4>(14);
+        self.imm.next = bit_cast::<32, 14>(self.inst.val().get_bits::<14>(0));
+        if self.inst.val().get_bit(13) {
+            self.imm.next = self.imm.val() | self.sign_fill.val();
+        }
+        self.target.next = self.inst.val().get_bits::<11>(11);
+        if self.ctl.val().get_bit(16) {
+            self.target.next = self.inst.val().get_bits::<11>(0);
+        }
+        self.reconv.next = self.inst.val().get_bits::<11>(0);
+        self.st_index.next = self.inst.val().get_bits::<7>(0);
+        self.st_stride.next = self.inst.val().get_bits::<7>(7);
+    }
+}
+
+impl crate::sim::Dut for Decoder {
+    crate::dut_ports!(
+        inputs: [inst],
+        outputs: [legal, kind, exec_op, b_sel, rd_valid, src_valid, if_zero, rd, ra, rb, imm, target, reconv, st_index, st_stride]
+    );
+}

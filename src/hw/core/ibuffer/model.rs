@@ -1,0 +1,76 @@
+//! Reference model of [`IBuffer`](crate::hw::IBuffer): GPGPU-Sim's per-warp I-buffer
+//! (seed 001) as a queue of at most two `(instruction, pc)` per warp.
+
+use std::collections::VecDeque;
+
+use crate::port_struct;
+use crate::sim::{CycleModel, PortStruct};
+
+/// Slots per warp.
+pub const SLOTS: usize = 2;
+
+port_struct! {
+    /// Inputs, in port order.
+    pub struct IBufferIn { reset, fill_valid, fill_warp, fill_inst, fill_pc, issue_warp, issue_valid, flush_valid, flush_warp }
+}
+
+port_struct! {
+    /// Outputs, in port order.
+    pub struct IBufferOut { space, head_valid, head_inst, head_pc, err_fill_full, err_issue_empty }
+}
+
+#[derive(Clone, Debug)]
+pub struct IBufferModel {
+    pub buffers: Vec<VecDeque<(u64, u64)>>,
+    pub fill_full: bool,
+    pub issue_empty: bool,
+}
+
+impl IBufferModel {
+    pub fn new(warps: usize) -> Self {
+        IBufferModel { buffers: vec![VecDeque::new(); warps], fill_full: false, issue_empty: false }
+    }
+}
+
+impl CycleModel for IBufferModel {
+    #[allow(clippy::type_complexity)] // one closure over a warp's buffer, used three times
+    fn outputs(&self, inputs: &[u64]) -> Vec<u64> {
+        let i = IBufferIn::from_words(inputs);
+        let bits = |pred: &dyn Fn(&VecDeque<(u64, u64)>) -> bool| {
+            self.buffers.iter().enumerate().filter(|(_, b)| pred(b)).fold(0, |m, (w, _)| m | 1 << w)
+        };
+        let (head_inst, head_pc) =
+            self.buffers[i.issue_warp as usize].front().copied().unwrap_or_default();
+        IBufferOut {
+            space: bits(&|b| b.len() < SLOTS),
+            head_valid: bits(&|b| !b.is_empty()),
+            head_inst,
+            head_pc,
+            err_fill_full: self.fill_full as u64,
+            err_issue_empty: self.issue_empty as u64,
+        }
+        .to_words()
+    }
+
+    fn step(&mut self, inputs: &[u64]) {
+        let i = IBufferIn::from_words(inputs);
+        if i.reset == 1 {
+            *self = IBufferModel::new(self.buffers.len());
+            return;
+        }
+        if i.issue_valid == 1 && self.buffers[i.issue_warp as usize].pop_front().is_none() {
+            self.issue_empty = true;
+        }
+        if i.fill_valid == 1 {
+            let b = &mut self.buffers[i.fill_warp as usize];
+            if b.len() == SLOTS {
+                self.fill_full = true;
+            } else {
+                b.push_back((i.fill_inst, i.fill_pc));
+            }
+        }
+        if i.flush_valid == 1 {
+            self.buffers[i.flush_warp as usize].clear();
+        }
+    }
+}

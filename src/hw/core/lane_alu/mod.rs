@@ -1,0 +1,205 @@
+//! LaneAlu: the SIMT core's execution stage, one integer ALU per lane (the ISA's ALU ops,
+//! [`crate::isa`]).
+//!
+//! Every lane computes `result = a op b` on its `DW`-bit values (lane `l` at bits `l * DW ..` of
+//! `a`, `b` and `result`, as the operand collector delivers them). Immediate instructions use the
+//! same ops with the immediate in every lane of `b` ([`ExecOp::of_imm`]); `li` and `warp` pass
+//! `b` through; `lane` gives each lane its index. `zero` has bit `l` set when lane `l`'s `a` is
+//! 0: what `bz`/`bnz`/`bany` decide on. An op code outside [`ExecOp`] gives 0 in every lane and
+//! raises `bad_op`. Arithmetic wraps at `DW` bits; shifts take `b mod DW`; `slt` is unsigned.
+//! Combinational.
+
+pub mod model;
+pub mod stimulus;
+
+use anyhow::Result;
+use rust_hdl::prelude::*;
+
+use crate::isa::{AluOp, ImmOp};
+use crate::params::{check_derived, check_pow2, check_range, clog2};
+
+/// What the execution stage does, by op code (`op` port).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExecOp {
+    Add = 0,
+    Sub = 1,
+    And = 2,
+    Or = 3,
+    Xor = 4,
+    Shl = 5,
+    Shr = 6,
+    Slt = 7,
+    Seq = 8,
+    /// `result = b` (`li`, `warp`).
+    PassB = 9,
+    /// `result` = the lane's index (`lane`).
+    Lane = 10,
+}
+
+impl ExecOp {
+    pub const ALL: [ExecOp; 11] = [
+        ExecOp::Add,
+        ExecOp::Sub,
+        ExecOp::And,
+        ExecOp::Or,
+        ExecOp::Xor,
+        ExecOp::Shl,
+        ExecOp::Shr,
+        ExecOp::Slt,
+        ExecOp::Seq,
+        ExecOp::PassB,
+        ExecOp::Lane,
+    ];
+    /// Bits of the `op` port.
+    pub const BITS: usize = 4;
+
+    pub fn code(self) -> u64 {
+        self as u64
+    }
+    pub fn from_code(code: u64) -> Option<ExecOp> {
+        ExecOp::ALL.into_iter().find(|o| o.code() == code)
+    }
+    pub fn of_alu(op: AluOp) -> ExecOp {
+        match op {
+            AluOp::Add => ExecOp::Add,
+            AluOp::Sub => ExecOp::Sub,
+            AluOp::And => ExecOp::And,
+            AluOp::Or => ExecOp::Or,
+            AluOp::Xor => ExecOp::Xor,
+            AluOp::Shl => ExecOp::Shl,
+            AluOp::Shr => ExecOp::Shr,
+            AluOp::Slt => ExecOp::Slt,
+            AluOp::Seq => ExecOp::Seq,
+        }
+    }
+    /// The op an immediate instruction runs, with the immediate (cut to the lane width) in `b`.
+    pub fn of_imm(op: ImmOp) -> ExecOp {
+        match op {
+            ImmOp::Addi => ExecOp::Add,
+            ImmOp::Andi => ExecOp::And,
+            ImmOp::Shli => ExecOp::Shl,
+            ImmOp::Shri => ExecOp::Shr,
+        }
+    }
+    /// The ISA's ALU op of this code, if it is one.
+    pub fn alu(self) -> Option<AluOp> {
+        AluOp::ALL.into_iter().find(|&a| ExecOp::of_alu(a) == self)
+    }
+}
+
+/// `T` lanes of `DW` bits (a power of two; `SW = clog2(DW)` shift bits; `TD = T * DW`).
+#[derive(LogicBlock)]
+pub struct LaneAlu<const T: usize, const DW: usize, const SW: usize, const TD: usize> {
+    /// An [`ExecOp`] code.
+    pub op: Signal<In, Bits<4>>,
+    pub a: Signal<In, Bits<TD>>,
+    pub b: Signal<In, Bits<TD>>,
+    pub result: Signal<Out, Bits<TD>>,
+    /// Bit `l`: lane `l`'s `a` is 0.
+    pub zero: Signal<Out, Bits<T>>,
+    /// `op` is not an [`ExecOp`].
+    pub bad_op: Signal<Out, Bit>,
+    /// `DW`, and where the top lane starts (`TD - DW`), as shift amounts.
+    lane_bits: Constant<Bits<8>>,
+    top_lane: Constant<Bits<8>>,
+    // Lane by lane: the lanes not yet done (shifted down), this lane's values, the result so far
+    rest_a: Signal<Local, Bits<TD>>,
+    rest_b: Signal<Local, Bits<TD>>,
+    la: Signal<Local, Bits<DW>>,
+    lb: Signal<Local, Bits<DW>>,
+    by: Signal<Local, Bits<SW>>,
+    lr: Signal<Local, Bits<DW>>,
+    lane_id: Signal<Local, Bits<DW>>,
+    acc: Signal<Local, Bits<TD>>,
+    wide: Signal<Local, Bits<TD>>,
+}
+
+impl<const T: usize, const DW: usize, const SW: usize, const TD: usize> LaneAlu<T, DW, SW, TD> {
+    /// Checks `T` (1..=32), `DW` (a power of two, 2..=32), `SW = clog2(DW)` and `TD = T * DW`
+    /// (at most 64).
+    pub fn new() -> Result<Self> {
+        check_range("threads (T)", T, 1, 32)?;
+        check_pow2("lane_bits (DW)", DW, 2, 32)?;
+        check_derived("SW", SW, "clog2(DW)", clog2(DW))?;
+        check_derived("TD", TD, "T * DW", T * DW)?;
+        check_range("TD (T * DW)", TD, 2, 64)?;
+        Ok(Self {
+            op: Default::default(),
+            a: Default::default(),
+            b: Default::default(),
+            result: Default::default(),
+            zero: Default::default(),
+            bad_op: Default::default(),
+            lane_bits: Constant::new(DW.to_bits()),
+            top_lane: Constant::new((TD - DW).to_bits()),
+            rest_a: Default::default(),
+            rest_b: Default::default(),
+            la: Default::default(),
+            lb: Default::default(),
+            by: Default::default(),
+            lr: Default::default(),
+            lane_id: Default::default(),
+            acc: Default::default(),
+            wide: Default::default(),
+        })
+    }
+}
+
+impl<const T: usize, const DW: usize, const SW: usize, const TD: usize> Logic
+    for LaneAlu<T, DW, SW, TD>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.rest_a.next = self.a.val();
+        self.rest_b.next = self.b.val();
+        self.acc.next = 0.into();
+        self.lane_id.next = 0.into();
+        self.zero.next = 0.into();
+        self.bad_op.next = false;
+        for l in 0..T {
+            self.la.next = bit_cast::<DW, TD>(self.rest_a.val());
+            self.lb.next = bit_cast::<DW, TD>(self.rest_b.val());
+            self.by.next = bit_cast::<SW, DW>(self.lb.val());
+            self.lr.next = 0.into();
+            match self.op.val().index() {
+                0 => self.lr.next = self.la.val() + self.lb.val(),
+                1 => self.lr.next = self.la.val() - self.lb.val(),
+                2 => self.lr.next = self.la.val() & self.lb.val(),
+                3 => self.lr.next = self.la.val() | self.lb.val(),
+                4 => self.lr.next = self.la.val() ^ self.lb.val(),
+                5 => self.lr.next = self.la.val() << self.by.val(),
+                6 => self.lr.next = self.la.val() >> self.by.val(),
+                7 => {
+                    if self.la.val() < self.lb.val() {
+                        self.lr.next = 1.into();
+                    }
+                }
+                8 => {
+                    if self.la.val() == self.lb.val() {
+                        self.lr.next = 1.into();
+                    }
+                }
+                9 => self.lr.next = self.lb.val(),
+                10 => self.lr.next = self.lane_id.val(),
+                _ => self.bad_op.next = true,
+            }
+            if self.la.val() == 0 {
+                self.zero.next = self.zero.val().replace_bit(l, true);
+            }
+            // Lanes enter at the top and move down one lane width per lane: lane 0 ends lowest.
+            self.wide.next = bit_cast::<TD, DW>(self.lr.val());
+            self.acc.next =
+                (self.acc.val() >> self.lane_bits.val()) | (self.wide.val() << self.top_lane.val());
+            self.rest_a.next = self.rest_a.val() >> self.lane_bits.val();
+            self.rest_b.next = self.rest_b.val() >> self.lane_bits.val();
+            self.lane_id.next = self.lane_id.val() + 1;
+        }
+        self.result.next = self.acc.val();
+    }
+}
+
+impl<const T: usize, const DW: usize, const SW: usize, const TD: usize> crate::sim::Dut
+    for LaneAlu<T, DW, SW, TD>
+{
+    crate::dut_ports!(inputs: [op, a, b], outputs: [result, zero, bad_op]);
+}

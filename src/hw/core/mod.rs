@@ -1,0 +1,9 @@
+//! The SIMT core (seed 001's front end around the collector): decoder, lane ALU, I-buffer,
+//! scoreboard, and the core that joins them with the scheduler, the collector and the local data
+//! share.
+
+pub mod decoder;
+pub mod ibuffer;
+pub mod lane_alu;
+pub mod scoreboard;
+pub mod simt_core;

@@ -1,0 +1,1057 @@
+//! SimtCore: the SIMT core, the blocks joined into seed 001's pipeline: the [`WarpScheduler`]
+//! (fetch, SIMT stacks, branch resolution), an instruction block RAM ([`LaneRam`]), the
+//! [`IBuffer`], [`Decoder`]s, the [`Scoreboard`], the [`OperandCollector`] (unit type 0: the
+//! [`LaneAlu`] and branches; type 1: the [`LocalDataShare`]), write-back through the collector's
+//! write port. Its cycle-level definition, stage by stage, is the reference model
+//! [`SimtCoreModel`](crate::hw::SimtCoreModel); what a program computes is the ISA's
+//! interpreter's ([`crate::isa::interp`]).
+//!
+//! Interfaces, all sampled at the rising edge of `clock`:
+//! - `imem_write_*`: the host writes the program, one word per cycle (the instruction memory has
+//!   no reset);
+//! - `start`: launches every warp at pc 0 with every lane (ignored while `running`); `running`
+//!   falls when every warp has exited and nothing is in flight;
+//! - trace: the instruction issued this cycle and the write-back this cycle (what the
+//!   differential test compares, so the register file and local data share need no read port);
+//! - counters since reset (32 bits, wrapping) and sticky error flags.
+
+pub mod model;
+pub mod stimulus;
+
+use anyhow::Result;
+use rust_hdl::prelude::*;
+
+use crate::hw::core::decoder::Kind;
+use crate::hw::{
+    Decoder, IBuffer, LaneAlu, LaneRam, LocalDataShare, OperandCollector, Order, PriorityEncoder,
+    RoundRobinArbiter, Scoreboard, WarpScheduler,
+};
+use crate::params::ERROR_FLAGS;
+use crate::params::{check_derived, clog2, CoreParams, IssuePolicy, SchedulerMode};
+
+/// Register-number bits (16 registers per lane).
+const RRW: usize = 4;
+
+/// Sizes, all fixed by [`CoreParams`] and checked by [`SimtCore::new`]: `W` warps (`WW` bits),
+/// `T` lanes of `DW` bits (`TD = T DW`, `SW = clog2 DW`), `A`-bit byte pcs over `2^IA`
+/// instruction words (`A = IA + 2`), stack depth `D` (`SPW` bits), the collector's `B` banks
+/// (`BW`), `N` units (`NW`), queues of `Q` (`QW`, `QCW`, `BQ = B Q`), `SQ = max(B, N)`, `RW` row
+/// bits; `2^LRW` local-data-share rows; `LW = WW + 1` launch-counter bits.
+#[derive(LogicBlock)]
+pub struct SimtCore<
+    const W: usize,
+    const WW: usize,
+    const T: usize,
+    const A: usize,
+    const IA: usize,
+    const D: usize,
+    const SPW: usize,
+    const B: usize,
+    const BW: usize,
+    const N: usize,
+    const NW: usize,
+    const Q: usize,
+    const QW: usize,
+    const QCW: usize,
+    const BQ: usize,
+    const SQ: usize,
+    const RW: usize,
+    const DW: usize,
+    const TD: usize,
+    const SW: usize,
+    const LRW: usize,
+    const LW: usize,
+> {
+    /// Clock: all state changes on its rising edge.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset, active high: no warp runs, counters and flags clear; the instruction
+    /// memory, register file and local data share keep their contents.
+    pub reset: Signal<In, Bit>,
+    // Host
+    /// Launch every warp (taken while not `running`).
+    pub start: Signal<In, Bit>,
+    /// A run is in progress.
+    pub running: Signal<Out, Bit>,
+    /// Write `imem_write_data` to instruction word `imem_write_addr`.
+    pub imem_write_valid: Signal<In, Bit>,
+    pub imem_write_addr: Signal<In, Bits<IA>>,
+    pub imem_write_data: Signal<In, Bits<32>>,
+    // Trace
+    /// An instruction issues this cycle: its warp and instruction index.
+    pub issue_valid: Signal<Out, Bit>,
+    pub issue_warp: Signal<Out, Bits<WW>>,
+    pub issue_pc: Signal<Out, Bits<IA>>,
+    /// A write-back this cycle: register `wb_reg` of warp `wb_warp`, lanes `wb_mask`.
+    pub wb_valid: Signal<Out, Bit>,
+    pub wb_warp: Signal<Out, Bits<WW>>,
+    pub wb_reg: Signal<Out, Bits<RRW>>,
+    pub wb_mask: Signal<Out, Bits<T>>,
+    pub wb_data: [Signal<Out, Bits<DW>>; T],
+    // Counters since reset
+    /// Cycles of runs.
+    pub count_cycles: Signal<Out, Bits<32>>,
+    /// Warp instructions issued.
+    pub count_issued: Signal<Out, Bits<32>>,
+    /// Cycles whose issue candidate waited on the scoreboard.
+    pub count_scoreboard_stalls: Signal<Out, Bits<32>>,
+    /// Cycles whose issue candidate found no collector unit or the branch port taken.
+    pub count_structural_stalls: Signal<Out, Bits<32>>,
+    /// The collector's register-bank stall cycles.
+    pub count_bank_stalls: Signal<Out, Bits<32>>,
+    /// The local data share's bank-conflict cycles.
+    pub count_lds_conflicts: Signal<Out, Bits<32>>,
+    /// Branches that split a warp.
+    pub count_divergent: Signal<Out, Bits<32>>,
+    /// Most SIMT-stack entries any warp held.
+    pub stack_high_water: Signal<Out, Bits<SPW>>,
+    /// Sticky error flags (see [`SimtCoreModel::error_bits`](crate::hw::SimtCoreModel::error_bits)).
+    pub errors: Signal<Out, Bits<ERROR_FLAGS>>,
+    // Blocks
+    sched: WarpScheduler<W, WW, T, A, D, SPW>,
+    imem: LaneRam<IA, 1, 32, 32>,
+    ibuf: IBuffer<W, WW, IA>,
+    fill_dec: Decoder,
+    issue_dec: Decoder,
+    exec_dec: Decoder,
+    lds_dec: Decoder,
+    sb: Scoreboard<W, WW, 16, RRW>,
+    oc: OperandCollector<B, BW, N, NW, 1, 3, Q, QW, QCW, BQ, SQ, RW, WW, RRW, T, DW, TD, 2, 1, 32>,
+    alu: LaneAlu<T, DW, SW, TD>,
+    lds: LocalDataShare<T, WW, DW, LRW>,
+    issue_rr: RoundRobinArbiter<W, WW>,
+    oldest: PriorityEncoder<W, WW>,
+    // State
+    fetch_valid: DFF<Bit>,
+    fetch_warp: DFF<Bits<WW>>,
+    fetch_pc: DFF<Bits<A>>,
+    wmask: [DFF<Bits<T>>; W],
+    branch_pc: [DFF<Bits<IA>>; W],
+    div_valid: DFF<Bit>,
+    div_warp: DFF<Bits<WW>>,
+    div_mask: DFF<Bits<T>>,
+    div_pc: DFF<Bits<A>>,
+    div_set_mask: DFF<Bits<T>>,
+    div_set_pc: DFF<Bits<A>>,
+    lds_load: DFF<Bit>,
+    lds_warp: DFF<Bits<WW>>,
+    lds_rd: DFF<Bits<RRW>>,
+    lds_mask: DFF<Bits<T>>,
+    resp_load: DFF<Bit>,
+    resp_warp: DFF<Bits<WW>>,
+    resp_rd: DFF<Bits<RRW>>,
+    resp_mask: DFF<Bits<T>>,
+    lds_open: DFF<Bits<2>>,
+    greedy_valid: DFF<Bit>,
+    greedy: DFF<Bits<WW>>,
+    launching: DFF<Bit>,
+    launched: DFF<Bits<LW>>,
+    running_q: DFF<Bit>,
+    depth: [DFF<Bits<SPW>>; W],
+    high: DFF<Bits<SPW>>,
+    cycles_q: DFF<Bits<32>>,
+    issued_q: DFF<Bits<32>>,
+    sb_stalls_q: DFF<Bits<32>>,
+    struct_stalls_q: DFF<Bits<32>>,
+    divergent_q: DFF<Bits<32>>,
+    illegal_q: DFF<Bit>,
+    // Elaboration-time constants
+    gto: Constant<Bit>,
+    all_warps: Constant<Bits<W>>,
+    full_mask: Constant<Bits<T>>,
+    warp_count: Constant<Bits<LW>>,
+    depth_max: Constant<Bits<SPW>>,
+    two: Constant<Bits<8>>,
+    lane_bits: Constant<Bits<8>>,
+    top_lane: Constant<Bits<8>>,
+    k_alu: Constant<Bits<4>>,
+    k_st: Constant<Bits<4>>,
+    k_ld: Constant<Bits<4>>,
+    k_branch: Constant<Bits<4>>,
+    k_join: Constant<Bits<4>>,
+    k_jmp: Constant<Bits<4>>,
+    k_bany: Constant<Bits<4>>,
+    k_exit: Constant<Bits<4>>,
+    // Combinational
+    wm: Signal<Local, Bits<1>>,
+    fspace: Signal<Local, Bit>,
+    fetch_fire: Signal<Local, Bit>,
+    fill_ctl: Signal<Local, Bit>,
+    cmd_valid: Signal<Local, Bit>,
+    launched_now: Signal<Local, Bit>,
+    lds_wb: Signal<Local, Bit>,
+    resp_word: Signal<Local, Bits<TD>>,
+    lane_word: Signal<Local, Bits<TD>>,
+    resp_lane: Signal<Local, Bits<DW>>,
+    out0: Signal<Local, Bit>,
+    ex_fire: Signal<Local, Bit>,
+    rep_imm: Signal<Local, Bits<TD>>,
+    rep_warp: Signal<Local, Bits<TD>>,
+    imm_lane: Signal<Local, Bits<DW>>,
+    warp_lane: Signal<Local, Bits<DW>>,
+    zero: Signal<Local, Bits<T>>,
+    taken: Signal<Local, Bits<T>>,
+    fall: Signal<Local, Bits<T>>,
+    x_warp: Signal<Local, Bits<WW>>,
+    x_mask: Signal<Local, Bits<T>>,
+    x_bpc: Signal<Local, Bits<IA>>,
+    pc_wide: Signal<Local, Bits<A>>,
+    pc_next: Signal<Local, Bits<A>>,
+    pc_target: Signal<Local, Bits<A>>,
+    pc_reconv: Signal<Local, Bits<A>>,
+    branch_port: Signal<Local, Bit>,
+    divergent: Signal<Local, Bit>,
+    push_v: Signal<Local, Bit>,
+    push_w: Signal<Local, Bits<WW>>,
+    push_m: Signal<Local, Bits<T>>,
+    push_pc: Signal<Local, Bits<A>>,
+    set_v: Signal<Local, Bit>,
+    set_w: Signal<Local, Bits<WW>>,
+    set_m: Signal<Local, Bits<T>>,
+    set_pc: Signal<Local, Bits<A>>,
+    end_v: Signal<Local, Bit>,
+    alu_wb: Signal<Local, Bit>,
+    wb_v: Signal<Local, Bit>,
+    wb_w: Signal<Local, Bits<WW>>,
+    wb_r: Signal<Local, Bits<RRW>>,
+    wb_m: Signal<Local, Bits<T>>,
+    wb_d: Signal<Local, Bits<TD>>,
+    lds_new: Signal<Local, Bit>,
+    lds_src: Signal<Local, Bits<TD>>,
+    cand_valid: Signal<Local, Bit>,
+    cand: Signal<Local, Bits<WW>>,
+    cand_mask: Signal<Local, Bits<T>>,
+    cand_empty: Signal<Local, Bit>,
+    kind: Signal<Local, Bits<4>>,
+    to_alu: Signal<Local, Bit>,
+    to_lds: Signal<Local, Bit>,
+    blocked: Signal<Local, Bit>,
+    hazard: Signal<Local, Bit>,
+    fire: Signal<Local, Bit>,
+    finished: Signal<Local, Bit>,
+    active: Signal<Local, Bit>,
+    pushes: Signal<Local, Bit>,
+    pops: Signal<Local, Bit>,
+    d_next: Signal<Local, Bits<SPW>>,
+    high_next: Signal<Local, Bits<SPW>>,
+    open_next: Signal<Local, Bits<2>>,
+    flags: Signal<Local, Bits<ERROR_FLAGS>>,
+}
+
+impl<
+        const W: usize,
+        const WW: usize,
+        const T: usize,
+        const A: usize,
+        const IA: usize,
+        const D: usize,
+        const SPW: usize,
+        const B: usize,
+        const BW: usize,
+        const N: usize,
+        const NW: usize,
+        const Q: usize,
+        const QW: usize,
+        const QCW: usize,
+        const BQ: usize,
+        const SQ: usize,
+        const RW: usize,
+        const DW: usize,
+        const TD: usize,
+        const SW: usize,
+        const LRW: usize,
+        const LW: usize,
+    > SimtCore<W, WW, T, A, IA, D, SPW, B, BW, N, NW, Q, QW, QCW, BQ, SQ, RW, DW, TD, SW, LRW, LW>
+{
+    /// The core `params` describe; its generics must be the sizes they give.
+    pub fn new(params: CoreParams) -> Result<Self> {
+        Self::with_lds(params, &[])
+    }
+    /// As [`new`](Self::new), the local data share holding `lds` from word 0 (as a kernel's
+    /// input; the board loads it through its host link).
+    // Long because a rust-hdl block is built field by field: its arrays of signals and
+    // sub-blocks have no Default to fill the rest.
+    pub fn with_lds(params: CoreParams, lds: &[u32]) -> Result<Self> {
+        params.validate()?;
+        let p = params;
+        let sp = p.scheduler();
+        for (name, got, rule, want) in [
+            ("W", W, "warps", p.warps),
+            ("T", T, "threads", p.threads),
+            ("DW", DW, "lane_bits", p.lane_bits),
+            ("D", D, "stack_depth", p.stack_depth),
+            ("B", B, "banks", p.banks),
+            ("N", N, "collector_units", p.collector_units),
+            ("A", A, "clog2(imem_words) + 2", sp.pc_width),
+            ("IA", IA, "clog2(imem_words)", clog2(p.imem_words)),
+            ("LRW", LRW, "clog2(lds_rows)", clog2(p.lds_rows)),
+            ("LW", LW, "WW + 1", WW + 1),
+        ] {
+            check_derived(name, got, rule, want)?;
+        }
+        let c = p.collector();
+        Ok(Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            start: Default::default(),
+            running: Default::default(),
+            imem_write_valid: Default::default(),
+            imem_write_addr: Default::default(),
+            imem_write_data: Default::default(),
+            issue_valid: Default::default(),
+            issue_warp: Default::default(),
+            issue_pc: Default::default(),
+            wb_valid: Default::default(),
+            wb_warp: Default::default(),
+            wb_reg: Default::default(),
+            wb_mask: Default::default(),
+            wb_data: std::array::from_fn(|_| Default::default()),
+            count_cycles: Default::default(),
+            count_issued: Default::default(),
+            count_scoreboard_stalls: Default::default(),
+            count_structural_stalls: Default::default(),
+            count_bank_stalls: Default::default(),
+            count_lds_conflicts: Default::default(),
+            count_divergent: Default::default(),
+            stack_high_water: Default::default(),
+            errors: Default::default(),
+            sched: WarpScheduler::new(SchedulerMode::Fixed(sp.fetch_policy))?,
+            imem: LaneRam::new()?,
+            ibuf: IBuffer::new()?,
+            fill_dec: Decoder::new()?,
+            issue_dec: Decoder::new()?,
+            exec_dec: Decoder::new()?,
+            lds_dec: Decoder::new()?,
+            sb: Scoreboard::new()?,
+            oc: OperandCollector::new(c, p.warps, p.threads)?,
+            alu: LaneAlu::new()?,
+            lds: LocalDataShare::with_contents(p.warps, lds)?,
+            issue_rr: RoundRobinArbiter::new()?,
+            oldest: PriorityEncoder::new(Order::LowestFirst)?,
+            fetch_valid: Default::default(),
+            fetch_warp: Default::default(),
+            fetch_pc: Default::default(),
+            wmask: std::array::from_fn(|_| Default::default()),
+            branch_pc: std::array::from_fn(|_| Default::default()),
+            div_valid: Default::default(),
+            div_warp: Default::default(),
+            div_mask: Default::default(),
+            div_pc: Default::default(),
+            div_set_mask: Default::default(),
+            div_set_pc: Default::default(),
+            lds_load: Default::default(),
+            lds_warp: Default::default(),
+            lds_rd: Default::default(),
+            lds_mask: Default::default(),
+            resp_load: Default::default(),
+            resp_warp: Default::default(),
+            resp_rd: Default::default(),
+            resp_mask: Default::default(),
+            lds_open: Default::default(),
+            greedy_valid: Default::default(),
+            greedy: Default::default(),
+            launching: Default::default(),
+            launched: Default::default(),
+            running_q: Default::default(),
+            depth: std::array::from_fn(|_| Default::default()),
+            high: Default::default(),
+            cycles_q: Default::default(),
+            issued_q: Default::default(),
+            sb_stalls_q: Default::default(),
+            struct_stalls_q: Default::default(),
+            divergent_q: Default::default(),
+            illegal_q: Default::default(),
+            gto: Constant::new(p.policy == IssuePolicy::GreedyThenOldest),
+            all_warps: Constant::new(Bits::<W>::mask()),
+            full_mask: Constant::new(Bits::<T>::mask()),
+            warp_count: Constant::new(W.to_bits()),
+            depth_max: Constant::new(D.to_bits()),
+            two: Constant::new(2u64.to_bits()),
+            lane_bits: Constant::new(DW.to_bits()),
+            top_lane: Constant::new((TD - DW).to_bits()),
+            k_alu: Constant::new((Kind::Alu as u64).to_bits()),
+            k_st: Constant::new((Kind::St as u64).to_bits()),
+            k_ld: Constant::new((Kind::Ld as u64).to_bits()),
+            k_branch: Constant::new((Kind::Branch as u64).to_bits()),
+            k_join: Constant::new((Kind::Join as u64).to_bits()),
+            k_jmp: Constant::new((Kind::Jmp as u64).to_bits()),
+            k_bany: Constant::new((Kind::Bany as u64).to_bits()),
+            k_exit: Constant::new((Kind::Exit as u64).to_bits()),
+            wm: Default::default(),
+            fspace: Default::default(),
+            fetch_fire: Default::default(),
+            fill_ctl: Default::default(),
+            cmd_valid: Default::default(),
+            launched_now: Default::default(),
+            lds_wb: Default::default(),
+            resp_word: Default::default(),
+            lane_word: Default::default(),
+            resp_lane: Default::default(),
+            out0: Default::default(),
+            ex_fire: Default::default(),
+            rep_imm: Default::default(),
+            rep_warp: Default::default(),
+            imm_lane: Default::default(),
+            warp_lane: Default::default(),
+            zero: Default::default(),
+            taken: Default::default(),
+            fall: Default::default(),
+            x_warp: Default::default(),
+            x_mask: Default::default(),
+            x_bpc: Default::default(),
+            pc_wide: Default::default(),
+            pc_next: Default::default(),
+            pc_target: Default::default(),
+            pc_reconv: Default::default(),
+            branch_port: Default::default(),
+            divergent: Default::default(),
+            push_v: Default::default(),
+            push_w: Default::default(),
+            push_m: Default::default(),
+            push_pc: Default::default(),
+            set_v: Default::default(),
+            set_w: Default::default(),
+            set_m: Default::default(),
+            set_pc: Default::default(),
+            end_v: Default::default(),
+            alu_wb: Default::default(),
+            wb_v: Default::default(),
+            wb_w: Default::default(),
+            wb_r: Default::default(),
+            wb_m: Default::default(),
+            wb_d: Default::default(),
+            lds_new: Default::default(),
+            lds_src: Default::default(),
+            cand_valid: Default::default(),
+            cand: Default::default(),
+            cand_mask: Default::default(),
+            cand_empty: Default::default(),
+            kind: Default::default(),
+            to_alu: Default::default(),
+            to_lds: Default::default(),
+            blocked: Default::default(),
+            hazard: Default::default(),
+            fire: Default::default(),
+            finished: Default::default(),
+            active: Default::default(),
+            pushes: Default::default(),
+            pops: Default::default(),
+            d_next: Default::default(),
+            high_next: Default::default(),
+            open_next: Default::default(),
+            flags: Default::default(),
+        })
+    }
+}
+
+impl<
+        const W: usize,
+        const WW: usize,
+        const T: usize,
+        const A: usize,
+        const IA: usize,
+        const D: usize,
+        const SPW: usize,
+        const B: usize,
+        const BW: usize,
+        const N: usize,
+        const NW: usize,
+        const Q: usize,
+        const QW: usize,
+        const QCW: usize,
+        const BQ: usize,
+        const SQ: usize,
+        const RW: usize,
+        const DW: usize,
+        const TD: usize,
+        const SW: usize,
+        const LRW: usize,
+        const LW: usize,
+    > Logic
+    for SimtCore<W, WW, T, A, IA, D, SPW, B, BW, N, NW, Q, QW, QCW, BQ, SQ, RW, DW, TD, SW, LRW, LW>
+{
+    // Not split: an #[hdl_gen] body admits no method calls or free functions, so a split means
+    // sub-blocks, a new Verilog hierarchy to prove equal (scripts/equiv.sh); not done yet.
+    #[hdl_gen]
+    fn update(&mut self) {
+        // Clocks, and "keep" as the default next state
+        dff_setup!(
+            self,
+            clock,
+            fetch_valid,
+            fetch_warp,
+            fetch_pc,
+            div_valid,
+            div_warp,
+            div_mask,
+            div_pc,
+            div_set_mask,
+            div_set_pc,
+            lds_load,
+            lds_warp,
+            lds_rd,
+            lds_mask,
+            resp_load,
+            resp_warp,
+            resp_rd,
+            resp_mask,
+            lds_open,
+            greedy_valid,
+            greedy,
+            launching,
+            launched,
+            running_q,
+            high,
+            cycles_q,
+            issued_q,
+            sb_stalls_q,
+            struct_stalls_q,
+            divergent_q,
+            illegal_q
+        );
+        for w in 0..W {
+            self.wmask[w].clock.next = self.clock.val();
+            self.wmask[w].d.next = self.wmask[w].q.val();
+            self.branch_pc[w].clock.next = self.clock.val();
+            self.branch_pc[w].d.next = self.branch_pc[w].q.val();
+            self.depth[w].clock.next = self.clock.val();
+            self.depth[w].d.next = self.depth[w].q.val();
+        }
+        self.sched.clock.next = self.clock.val();
+        self.sched.reset.next = self.reset.val();
+        self.imem.clock.next = self.clock.val();
+        self.ibuf.clock.next = self.clock.val();
+        self.ibuf.reset.next = self.reset.val();
+        self.sb.clock.next = self.clock.val();
+        self.sb.reset.next = self.reset.val();
+        self.oc.clock.next = self.clock.val();
+        self.oc.reset.next = self.reset.val();
+        self.lds.clock.next = self.clock.val();
+        self.lds.reset.next = self.reset.val();
+        self.issue_rr.clock.next = self.clock.val();
+        self.issue_rr.reset.next = self.reset.val();
+
+        // Instruction memory: the host's writes
+        self.wm.next = 0.into();
+        if self.imem_write_valid.val() {
+            self.wm.next = 1.into();
+        }
+        self.imem.write_mask.next = self.wm.val();
+        self.imem.write_address.next = self.imem_write_addr.val();
+        self.imem.write_data.next = self.imem_write_data.val();
+
+        // Launch
+        self.cmd_valid.next = self.launching.q.val() | (self.start.val() & !self.running_q.q.val());
+        self.sched.warp_cmd_valid.next = self.cmd_valid.val();
+        self.sched.warp_cmd_pc.next = 0.into();
+        self.sched.warp_cmd_mask.next = self.full_mask.val();
+        self.launched_now.next = self.cmd_valid.val() & self.sched.warp_cmd_ready.val();
+
+        // Fetch: the offered warp, when its I-buffer has space
+        self.fspace.next = false;
+        for w in 0..W {
+            if self.sched.inst_fetch_wid.val().index() == w {
+                self.fspace.next = self.ibuf.space.val().get_bit(w);
+            }
+        }
+        self.fetch_fire.next = self.sched.inst_fetch_valid.val() & self.fspace.val();
+        self.sched.inst_fetch_ready.next = self.fetch_fire.val();
+        self.pc_wide.next = self.sched.inst_fetch_pc.val() >> self.two.val();
+        self.imem.read_address.next = bit_cast::<IA, A>(self.pc_wide.val());
+        self.fetch_valid.d.next = self.fetch_fire.val();
+        self.fetch_warp.d.next = self.sched.inst_fetch_wid.val();
+        self.fetch_pc.d.next = self.sched.inst_fetch_pc.val();
+        for w in 0..W {
+            if self.fetch_fire.val() & (self.sched.inst_fetch_wid.val().index() == w) {
+                self.wmask[w].d.next = self.sched.inst_fetch_mask.val();
+            }
+        }
+
+        // Fill: the word read lands in the I-buffer; a warp goes on fetching after anything
+        // but control flow
+        self.fill_dec.inst.next = self.imem.read_data.val();
+        self.fill_ctl.next = self.fill_dec.kind.val() >= self.k_branch.val();
+        self.ibuf.fill_valid.next = self.fetch_valid.q.val();
+        self.ibuf.fill_warp.next = self.fetch_warp.q.val();
+        self.ibuf.fill_inst.next = self.imem.read_data.val();
+        self.pc_wide.next = self.fetch_pc.q.val() >> self.two.val();
+        self.ibuf.fill_pc.next = bit_cast::<IA, A>(self.pc_wide.val());
+        self.ibuf.flush_valid.next = false;
+        self.ibuf.flush_warp.next = 0.into();
+        self.sched.warp_ctl_valid.next = self.fetch_valid.q.val() & !self.fill_ctl.val();
+        self.sched.warp_ctl_wid.next = self.fetch_warp.q.val();
+        self.sched.warp_ctl_active.next = true;
+
+        // The local data share's answer: a load writes back first
+        self.lds_wb.next = self.lds.resp_valid.val() & self.resp_load.q.val();
+        self.resp_word.next = 0.into();
+        for l in 0..T {
+            self.resp_lane.next = self.lds.resp_data[l].val();
+            self.lane_word.next = bit_cast::<TD, DW>(self.resp_lane.val());
+            self.resp_word.next = (self.resp_word.val() >> self.lane_bits.val())
+                | (self.lane_word.val() << self.top_lane.val());
+        }
+
+        // Execute, unit type 0: the lane ALU, then write-back or branch resolution
+        self.exec_dec.inst.next = self.oc.out_tag[0].val();
+        self.out0.next = self.oc.out_valid[0].val();
+        self.ex_fire.next = self.out0.val() & !self.lds_wb.val() & !self.div_valid.q.val();
+        self.oc.out_ready[0].next = self.ex_fire.val();
+        self.x_warp.next = self.oc.out_warp[0].val();
+        self.x_mask.next = self.oc.out_mask[0].val();
+        self.imm_lane.next = bit_cast::<DW, 32>(self.exec_dec.imm.val());
+        self.warp_lane.next = bit_cast::<DW, WW>(self.x_warp.val());
+        self.rep_imm.next = 0.into();
+        self.rep_warp.next = 0.into();
+        for _l in 0..T {
+            self.lane_word.next = bit_cast::<TD, DW>(self.imm_lane.val());
+            self.rep_imm.next = (self.rep_imm.val() << self.lane_bits.val()) | self.lane_word.val();
+            self.lane_word.next = bit_cast::<TD, DW>(self.warp_lane.val());
+            self.rep_warp.next =
+                (self.rep_warp.val() << self.lane_bits.val()) | self.lane_word.val();
+        }
+        self.alu.op.next = self.exec_dec.exec_op.val();
+        self.alu.a.next = self.oc.out_src0[0].val();
+        match self.exec_dec.b_sel.val().index() {
+            1 => self.alu.b.next = self.rep_imm.val(),
+            2 => self.alu.b.next = self.rep_warp.val(),
+            _ => self.alu.b.next = self.oc.out_src1[0].val(),
+        }
+        self.alu_wb.next = self.ex_fire.val() & (self.exec_dec.kind.val() == self.k_alu.val());
+        self.x_bpc.next = 0.into();
+        for w in 0..W {
+            if self.x_warp.val().index() == w {
+                self.x_bpc.next = self.branch_pc[w].q.val();
+            }
+        }
+        self.pc_wide.next = bit_cast::<A, IA>(self.x_bpc.val()) + 1;
+        self.pc_next.next = self.pc_wide.val() << self.two.val();
+        self.pc_wide.next = bit_cast::<A, 11>(self.exec_dec.target.val());
+        self.pc_target.next = self.pc_wide.val() << self.two.val();
+        self.pc_wide.next = bit_cast::<A, 11>(self.exec_dec.reconv.val()) + 1;
+        self.pc_reconv.next = self.pc_wide.val() << self.two.val();
+        self.zero.next = self.alu.zero.val() & self.x_mask.val();
+        if self.exec_dec.if_zero.val() {
+            self.taken.next = self.zero.val();
+        } else {
+            self.taken.next = self.x_mask.val() & !self.zero.val();
+        }
+        self.fall.next = self.x_mask.val() & !self.taken.val();
+        self.push_v.next = false;
+        self.push_w.next = self.x_warp.val();
+        self.push_m.next = self.x_mask.val();
+        self.push_pc.next = self.pc_reconv.val();
+        self.set_v.next = false;
+        self.set_w.next = self.x_warp.val();
+        self.set_m.next = self.x_mask.val();
+        self.set_pc.next = self.pc_next.val();
+        self.divergent.next = false;
+        self.branch_port.next = self.div_valid.q.val();
+        self.div_valid.d.next = false;
+        if self.div_valid.q.val() {
+            // The second half of a divergent branch
+            self.push_v.next = true;
+            self.push_w.next = self.div_warp.q.val();
+            self.push_m.next = self.div_mask.q.val();
+            self.push_pc.next = self.div_pc.q.val();
+            self.set_v.next = true;
+            self.set_w.next = self.div_warp.q.val();
+            self.set_m.next = self.div_set_mask.q.val();
+            self.set_pc.next = self.div_set_pc.q.val();
+        } else if self.ex_fire.val() & (self.exec_dec.kind.val() == self.k_branch.val()) {
+            self.branch_port.next = true;
+            self.push_v.next = true;
+            if self.taken.val().any() & self.fall.val().any() {
+                self.divergent.next = true;
+                self.div_valid.d.next = true;
+                self.div_warp.d.next = self.x_warp.val();
+                self.div_mask.d.next = self.fall.val();
+                self.div_pc.d.next = self.pc_next.val();
+                self.div_set_mask.d.next = self.taken.val();
+                self.div_set_pc.d.next = self.pc_target.val();
+            } else {
+                self.set_v.next = true;
+                if self.taken.val().any() {
+                    self.set_pc.next = self.pc_target.val();
+                }
+            }
+        } else if self.ex_fire.val() & (self.exec_dec.kind.val() == self.k_bany.val()) {
+            self.branch_port.next = true;
+            self.set_v.next = true;
+            if (self.x_mask.val() & !self.alu.zero.val()).any() {
+                self.set_pc.next = self.pc_target.val();
+            }
+        }
+
+        // Execute, unit type 1: the local data share
+        self.lds_dec.inst.next = self.oc.out_tag[1].val();
+        self.lds.req_valid.next = self.oc.out_valid[1].val();
+        self.lds.req_write.next = self.lds_dec.kind.val() == self.k_st.val();
+        self.lds.req_mask.next = self.oc.out_mask[1].val();
+        self.lds.req_warp.next = self.oc.out_warp[1].val();
+        self.lds.req_index.next = self.lds_dec.st_index.val();
+        self.lds.req_stride.next = self.lds_dec.st_stride.val();
+        self.lds_src.next = self.oc.out_src0[1].val();
+        for l in 0..T {
+            self.lds.req_addr[l].next = bit_cast::<DW, TD>(self.lds_src.val());
+            self.lds.req_data[l].next = bit_cast::<DW, TD>(self.lds_src.val());
+            self.lds_src.next = self.lds_src.val() >> self.lane_bits.val();
+        }
+        self.lds_new.next = self.oc.out_valid[1].val() & self.lds.req_ready.val();
+        self.oc.out_ready[1].next = self.lds_new.val();
+        if self.lds_new.val() {
+            self.lds_load.d.next = self.lds_dec.kind.val() == self.k_ld.val();
+            self.lds_warp.d.next = self.oc.out_warp[1].val();
+            self.lds_rd.d.next = self.lds_dec.rd.val();
+            self.lds_mask.d.next = self.oc.out_mask[1].val();
+        }
+        // An access ends in a cycle the share is ready; its answer shows the next cycle
+        if self.lds.req_ready.val() {
+            self.resp_load.d.next = self.lds_load.q.val();
+            self.resp_warp.d.next = self.lds_warp.q.val();
+            self.resp_rd.d.next = self.lds_rd.q.val();
+            self.resp_mask.d.next = self.lds_mask.q.val();
+        }
+        self.open_next.next = self.lds_open.q.val();
+        if self.lds_new.val() & !self.lds.resp_valid.val() {
+            self.open_next.next = self.lds_open.q.val() + 1;
+        }
+        if !self.lds_new.val() & self.lds.resp_valid.val() {
+            self.open_next.next = self.lds_open.q.val() - 1;
+        }
+        self.lds_open.d.next = self.open_next.val();
+
+        // Write-back: the load's, else the ALU's; it releases the scoreboard entry
+        self.wb_v.next = self.lds_wb.val() | self.alu_wb.val();
+        if self.lds_wb.val() {
+            self.wb_w.next = self.resp_warp.q.val();
+            self.wb_r.next = self.resp_rd.q.val();
+            self.wb_m.next = self.resp_mask.q.val();
+            self.wb_d.next = self.resp_word.val();
+        } else if self.alu_wb.val() {
+            self.wb_w.next = self.x_warp.val();
+            self.wb_r.next = self.exec_dec.rd.val();
+            self.wb_m.next = self.x_mask.val();
+            self.wb_d.next = self.alu.result.val();
+        } else {
+            self.wb_w.next = 0.into();
+            self.wb_r.next = 0.into();
+            self.wb_m.next = 0.into();
+            self.wb_d.next = 0.into();
+        }
+        self.oc.wb_valid.next = self.wb_v.val();
+        self.oc.wb_warp.next = self.wb_w.val();
+        self.oc.wb_reg.next = self.wb_r.val();
+        self.oc.wb_mask.next = self.wb_m.val();
+        self.oc.wb_data.next = self.wb_d.val();
+        self.sb.release_valid.next = self.wb_v.val();
+        self.sb.release_warp.next = self.wb_w.val();
+        self.sb.release_reg.next = self.wb_r.val();
+        self.wb_valid.next = self.wb_v.val();
+        self.wb_warp.next = self.wb_w.val();
+        self.wb_reg.next = self.wb_r.val();
+        self.wb_mask.next = self.wb_m.val();
+        self.lane_word.next = self.wb_d.val();
+        for l in 0..T {
+            self.wb_data[l].next = bit_cast::<DW, TD>(self.lane_word.val());
+            self.lane_word.next = self.lane_word.val() >> self.lane_bits.val();
+        }
+
+        // Issue: the policy's candidate, its head decoded, checked and sent on
+        self.issue_rr.req.next = self.ibuf.head_valid.val();
+        self.issue_rr.advance.next = self.issue_rr.valid.val();
+        self.issue_rr.req_taken.next = 0.into(); // (read by a lookahead arbiter only)
+        self.oldest.req.next = self.ibuf.head_valid.val();
+        if self.gto.val() {
+            self.cand_valid.next = self.oldest.valid.val();
+            self.cand.next = self.oldest.index.val();
+            for w in 0..W {
+                if self.greedy_valid.q.val()
+                    & (self.greedy.q.val().index() == w)
+                    & self.ibuf.head_valid.val().get_bit(w)
+                {
+                    self.cand.next = self.greedy.q.val();
+                }
+            }
+        } else {
+            self.cand_valid.next = self.issue_rr.valid.val();
+            self.cand.next = self.issue_rr.index.val();
+        }
+        self.ibuf.issue_warp.next = self.cand.val();
+        self.sched.warp_pop_wid.next = self.cand.val();
+        self.issue_dec.inst.next = self.ibuf.head_inst.val();
+        self.kind.next = self.issue_dec.kind.val();
+        self.cand_mask.next = 0.into();
+        self.cand_empty.next = false;
+        for w in 0..W {
+            if self.cand.val().index() == w {
+                self.cand_mask.next = self.wmask[w].q.val();
+                self.cand_empty.next = self.sched.stack_empty.val().get_bit(w);
+            }
+        }
+        self.sb.check_warp.next = self.cand.val();
+        self.sb.check_src[0].next = self.issue_dec.ra.val();
+        self.sb.check_src[1].next = self.issue_dec.rb.val();
+        self.sb.check_src[2].next = 0.into();
+        self.sb.check_src_valid.next = bit_cast::<3, 2>(self.issue_dec.src_valid.val());
+        self.sb.check_dst.next = self.issue_dec.rd.val();
+        self.sb.check_dst_valid.next = self.issue_dec.rd_valid.val();
+        self.to_alu.next = (self.kind.val() == self.k_alu.val())
+            | (self.kind.val() == self.k_branch.val())
+            | (self.kind.val() == self.k_bany.val());
+        self.to_lds.next =
+            (self.kind.val() == self.k_st.val()) | (self.kind.val() == self.k_ld.val());
+        self.hazard.next = self.cand_valid.val() & self.sb.hazard.val();
+        if (self.kind.val() == self.k_join.val()) | (self.kind.val() == self.k_jmp.val()) {
+            self.blocked.next = self.branch_port.val();
+        } else {
+            self.blocked.next =
+                (self.to_alu.val() | self.to_lds.val()) & !self.oc.in_ready[0].val();
+        }
+        self.fire.next = self.cand_valid.val() & !self.sb.hazard.val() & !self.blocked.val();
+        self.ibuf.issue_valid.next = self.fire.val();
+        self.sb.reserve_valid.next = self.fire.val() & self.issue_dec.rd_valid.val();
+        self.sb.reserve_warp.next = self.cand.val();
+        self.sb.reserve_reg.next = self.issue_dec.rd.val();
+        self.oc.in_valid[0].next = self.fire.val() & (self.to_alu.val() | self.to_lds.val());
+        self.oc.in_warp[0].next = self.cand.val();
+        self.oc.in_unit[0].next = 0.into();
+        if self.to_lds.val() {
+            self.oc.in_unit[0].next = 1.into();
+        }
+        self.oc.in_tag[0].next = self.ibuf.head_inst.val();
+        self.oc.in_dst[0].next = self.issue_dec.rd.val();
+        self.oc.in_mask[0].next = self.cand_mask.val();
+        self.oc.in_src_valid[0].next = bit_cast::<3, 2>(self.issue_dec.src_valid.val());
+        self.oc.in_src[0].next = self.issue_dec.ra.val();
+        self.oc.in_src[1].next = self.issue_dec.rb.val();
+        self.oc.in_src[2].next = 0.into();
+        self.end_v.next = false;
+        self.pops.next = false;
+        if self.fire.val() {
+            if self.kind.val() == self.k_exit.val() {
+                self.end_v.next = true;
+            }
+            if self.kind.val() == self.k_join.val() {
+                self.pops.next = true;
+                if self.cand_empty.val() {
+                    // Flagged by the stack; the warp goes on after the `join`
+                    self.pc_wide.next = bit_cast::<A, IA>(self.ibuf.head_pc.val()) + 1;
+                    self.set_v.next = true;
+                    self.set_w.next = self.cand.val();
+                    self.set_m.next = self.cand_mask.val();
+                    self.set_pc.next = self.pc_wide.val() << self.two.val();
+                } else {
+                    self.set_v.next = true;
+                    self.set_w.next = self.cand.val();
+                    self.set_m.next = self.sched.pop_data_mask.val();
+                    self.set_pc.next = self.sched.pop_data_pc.val();
+                }
+            }
+            if self.kind.val() == self.k_jmp.val() {
+                self.pc_wide.next = bit_cast::<A, 11>(self.issue_dec.target.val());
+                self.set_v.next = true;
+                self.set_w.next = self.cand.val();
+                self.set_m.next = self.cand_mask.val();
+                self.set_pc.next = self.pc_wide.val() << self.two.val();
+            }
+        }
+        for w in 0..W {
+            if self.fire.val()
+                & (self.cand.val().index() == w)
+                & ((self.kind.val() == self.k_branch.val())
+                    | (self.kind.val() == self.k_bany.val()))
+            {
+                self.branch_pc[w].d.next = self.ibuf.head_pc.val();
+            }
+        }
+        self.sched.warp_pop_valid.next = self.pops.val();
+        self.sched.end_ctl_valid.next = self.end_v.val();
+        self.sched.end_ctl_wid.next = self.cand.val();
+        self.sched.branch_ctl_valid.next = self.push_v.val();
+        self.sched.branch_ctl_wid.next = self.push_w.val();
+        self.sched.branch_ctl_mask.next = self.push_m.val();
+        self.sched.branch_ctl_pc.next = self.push_pc.val();
+        self.sched.warp_set_valid.next = self.set_v.val();
+        self.sched.warp_set_wid.next = self.set_w.val();
+        self.sched.warp_set_mask.next = self.set_m.val();
+        self.sched.warp_set_pc.next = self.set_pc.val();
+        self.issue_valid.next = self.fire.val();
+        self.issue_warp.next = 0.into();
+        self.issue_pc.next = 0.into();
+        if self.fire.val() {
+            self.issue_warp.next = self.cand.val();
+            self.issue_pc.next = self.ibuf.head_pc.val();
+        }
+        self.greedy_valid.d.next = self.fire.val();
+        self.greedy.d.next = self.cand.val();
+
+        // Stack depths and their high-water mark
+        self.high_next.next = self.high.q.val();
+        for w in 0..W {
+            self.pushes.next = self.push_v.val() & (self.push_w.val().index() == w);
+            self.d_next.next = self.depth[w].q.val();
+            if self.pushes.val()
+                & !(self.pops.val() & (self.cand.val().index() == w))
+                & (self.depth[w].q.val() != self.depth_max.val())
+            {
+                self.d_next.next = self.depth[w].q.val() + 1;
+            }
+            if !self.pushes.val()
+                & self.pops.val()
+                & (self.cand.val().index() == w)
+                & self.depth[w].q.val().any()
+            {
+                self.d_next.next = self.depth[w].q.val() - 1;
+            }
+            if self.end_v.val() & (self.cand.val().index() == w) {
+                self.d_next.next = 0.into();
+            }
+            if self.d_next.val() > self.high_next.val() {
+                self.high_next.next = self.d_next.val();
+            }
+            self.depth[w].d.next = self.d_next.val();
+        }
+        self.high.d.next = self.high_next.val();
+
+        // Running, counters, flags
+        self.finished.next = self.running_q.q.val()
+            & !self.launching.q.val()
+            & (self.sched.idle_mask.val() == self.all_warps.val())
+            & !self.fetch_valid.q.val()
+            & !self.oc.busy.val().any()
+            & !self.oc.out_valid[0].val()
+            & !self.oc.out_valid[1].val()
+            & !self.lds_open.q.val().any()
+            & !self.div_valid.q.val()
+            & !self.sb.pending.val().any();
+        self.active.next =
+            (self.running_q.q.val() & !self.finished.val()) | self.launched_now.val();
+        self.running_q.d.next = self.active.val();
+        if self.launched_now.val() {
+            if self.running_q.q.val() {
+                self.launched.d.next = self.launched.q.val() + 1;
+                self.launching.d.next = (self.launched.q.val() + 1) < self.warp_count.val();
+            } else {
+                self.launched.d.next = 1.into();
+                self.launching.d.next = self.warp_count.val() > 1;
+            }
+        }
+        if self.active.val() {
+            self.cycles_q.d.next = self.cycles_q.q.val() + 1;
+            if self.fire.val() {
+                self.issued_q.d.next = self.issued_q.q.val() + 1;
+            }
+            if self.hazard.val() {
+                self.sb_stalls_q.d.next = self.sb_stalls_q.q.val() + 1;
+            }
+            if self.cand_valid.val() & !self.sb.hazard.val() & self.blocked.val() {
+                self.struct_stalls_q.d.next = self.struct_stalls_q.q.val() + 1;
+            }
+        }
+        if self.divergent.val() {
+            self.divergent_q.d.next = self.divergent_q.q.val() + 1;
+        }
+        if self.fire.val() & !self.issue_dec.legal.val() {
+            self.illegal_q.d.next = true;
+        }
+        self.running.next = self.running_q.q.val();
+        self.count_cycles.next = self.cycles_q.q.val();
+        self.count_issued.next = self.issued_q.q.val();
+        self.count_scoreboard_stalls.next = self.sb_stalls_q.q.val();
+        self.count_structural_stalls.next = self.struct_stalls_q.q.val();
+        self.count_bank_stalls.next = self.oc.count_stall.val();
+        self.count_lds_conflicts.next = self.lds.conflict_cycles.val();
+        self.count_divergent.next = self.divergent_q.q.val();
+        self.stack_high_water.next = self.high.q.val();
+        self.flags.next = 0.into();
+        self.flags.next = self.flags.val().replace_bit(0, self.sched.err_overflow.val().any());
+        self.flags.next = self.flags.val().replace_bit(1, self.sched.err_underflow.val().any());
+        self.flags.next = self.flags.val().replace_bit(
+            2,
+            (self.sched.err_end_idle.val()
+                | self.sched.err_branch_idle.val()
+                | self.sched.err_pop_idle.val()
+                | self.sched.err_ctl_idle.val())
+            .any(),
+        );
+        self.flags.next = self
+            .flags
+            .val()
+            .replace_bit(3, self.sb.err_double_reserve.val() | self.sb.err_release_free.val());
+        self.flags.next = self
+            .flags
+            .val()
+            .replace_bit(4, self.ibuf.err_fill_full.val() | self.ibuf.err_issue_empty.val());
+        self.flags.next = self.flags.val().replace_bit(5, self.illegal_q.q.val());
+        self.flags.next =
+            self.flags.val().replace_bit(6, self.oc.err_unit.val() | self.oc.err_overflow.val());
+        self.errors.next = self.flags.val();
+
+        if self.reset.val() {
+            self.fetch_valid.d.next = false;
+            self.div_valid.d.next = false;
+            self.lds_open.d.next = 0.into();
+            self.greedy_valid.d.next = false;
+            self.launching.d.next = false;
+            self.launched.d.next = 0.into();
+            self.running_q.d.next = false;
+            self.high.d.next = 0.into();
+            self.cycles_q.d.next = 0.into();
+            self.issued_q.d.next = 0.into();
+            self.sb_stalls_q.d.next = 0.into();
+            self.struct_stalls_q.d.next = 0.into();
+            self.divergent_q.d.next = 0.into();
+            self.illegal_q.d.next = false;
+            self.resp_load.d.next = false;
+            self.lds_load.d.next = false;
+            for w in 0..W {
+                self.depth[w].d.next = 0.into();
+                self.wmask[w].d.next = 0.into();
+                self.branch_pc[w].d.next = 0.into();
+            }
+        }
+    }
+}
+
+impl<
+        const W: usize,
+        const WW: usize,
+        const T: usize,
+        const A: usize,
+        const IA: usize,
+        const D: usize,
+        const SPW: usize,
+        const B: usize,
+        const BW: usize,
+        const N: usize,
+        const NW: usize,
+        const Q: usize,
+        const QW: usize,
+        const QCW: usize,
+        const BQ: usize,
+        const SQ: usize,
+        const RW: usize,
+        const DW: usize,
+        const TD: usize,
+        const SW: usize,
+        const LRW: usize,
+        const LW: usize,
+    > crate::sim::Dut
+    for SimtCore<W, WW, T, A, IA, D, SPW, B, BW, N, NW, Q, QW, QCW, BQ, SQ, RW, DW, TD, SW, LRW, LW>
+{
+    crate::dut_ports!(
+        clock: clock,
+        inputs: [reset, start, imem_write_valid, imem_write_addr, imem_write_data],
+        outputs: [
+            running, issue_valid, issue_warp, issue_pc, wb_valid, wb_warp, wb_reg, wb_mask, wb_data,
+            count_cycles, count_issued, count_scoreboard_stalls, count_structural_stalls, count_bank_stalls,
+            count_lds_conflicts, count_divergent, stack_high_water, errors,
+        ]
+    );
+}
+
+/// The `cu` core ([`CORE_CU`](crate::params::CORE_CU)).
+pub type SimtCoreCu = SimtCore<4, 2, 4, 10, 8, 4, 3, 4, 2, 2, 1, 8, 3, 4, 32, 4, 4, 8, 32, 3, 6, 3>;
+/// The `tiny` core ([`CORE_TINY`](crate::params::CORE_TINY)).
+pub type SimtCoreTiny =
+    SimtCore<2, 1, 4, 10, 8, 2, 2, 2, 1, 2, 1, 8, 3, 4, 16, 2, 4, 8, 32, 3, 6, 2>;

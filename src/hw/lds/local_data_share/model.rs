@@ -1,0 +1,177 @@
+//! Reference model of [`LocalDataShare`](crate::hw::LocalDataShare), from seed 004 and the
+//! ISA's `st`/`ld`: four banks, bank = word address mod 4; owner-computes stores (thread
+//! `t = warp * lanes + lane` writes word `((t >> 2) * stride + index) * 4 + t mod 4`), dynamic
+//! loads; per cycle each bank serves the row of its highest pending lane, with every pending lane
+//! that wants that row.
+
+use crate::isa::st_address;
+use crate::sim::rng::mask;
+use crate::sim::CycleModel;
+
+/// Banks, as in the ISA.
+const BANKS: usize = crate::isa::LDS_BANKS;
+
+#[derive(Clone, Debug)]
+pub struct LocalDataShareModel {
+    pub lanes: usize,
+    pub lane_bits: usize,
+    pub rows: usize,
+    /// `mem[bank][row]`.
+    pub mem: Vec<Vec<u64>>,
+    // The access in flight: its lanes still to serve, and each lane's bank, row and word.
+    pub active: bool,
+    pub first: bool,
+    pub write: bool,
+    pub pending: u64,
+    pub bank: Vec<usize>,
+    pub row: Vec<usize>,
+    pub data: Vec<u64>,
+    /// What `resp_data` shows: each lane's word of the last load.
+    pub result: Vec<u64>,
+    pub resp_valid: bool,
+    pub accesses: u64,
+    pub conflict_cycles: u64,
+}
+
+/// One cycle's inputs, decoded.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LdsIn {
+    pub reset: bool,
+    pub valid: bool,
+    pub write: bool,
+    pub mask: u64,
+    pub warp: u64,
+    pub index: u64,
+    pub stride: u64,
+    pub addr: Vec<u64>,
+    pub data: Vec<u64>,
+}
+
+impl LocalDataShareModel {
+    pub fn new(lanes: usize, lane_bits: usize, rows: usize) -> Self {
+        LocalDataShareModel {
+            lanes,
+            lane_bits,
+            rows,
+            mem: vec![vec![0; rows]; BANKS],
+            active: false,
+            first: false,
+            write: false,
+            pending: 0,
+            bank: vec![0; lanes],
+            row: vec![0; lanes],
+            data: vec![0; lanes],
+            result: vec![0; lanes],
+            resp_valid: false,
+            accesses: 0,
+            conflict_cycles: 0,
+        }
+    }
+
+    /// Port words: reset, req_valid, req_write, req_mask, req_warp, req_index, req_stride,
+    /// req_addr[lanes], req_data[lanes].
+    pub fn decode(&self, w: &[u64]) -> LdsIn {
+        let n = self.lanes;
+        LdsIn {
+            reset: w[0] == 1,
+            valid: w[1] == 1,
+            write: w[2] == 1,
+            mask: w[3],
+            warp: w[4],
+            index: w[5],
+            stride: w[6],
+            addr: w[7..7 + n].to_vec(),
+            data: w[7 + n..7 + 2 * n].to_vec(),
+        }
+    }
+
+    pub fn encode(&self, i: &LdsIn) -> Vec<u64> {
+        let mut w =
+            vec![i.reset as u64, i.valid as u64, i.write as u64, i.mask, i.warp, i.index, i.stride];
+        w.extend(&i.addr);
+        w.extend(&i.data);
+        w
+    }
+
+    /// The lanes served this cycle, and per bank the (row, word) it serves.
+    fn serve(&self) -> (u64, Vec<Option<(usize, u64)>>) {
+        let mut chosen = vec![None; BANKS];
+        for l in (0..self.lanes).rev().filter(|l| self.pending >> l & 1 == 1) {
+            chosen[self.bank[l]].get_or_insert((self.row[l], self.data[l]));
+        }
+        let served = (0..self.lanes)
+            .filter(|&l| {
+                self.pending >> l & 1 == 1
+                    && chosen[self.bank[l]].map(|(r, _)| r) == Some(self.row[l])
+            })
+            .fold(0, |m, l| m | 1 << l);
+        (served, chosen)
+    }
+
+    pub fn ready(&self) -> bool {
+        self.ready_after(self.serve().0)
+    }
+
+    /// Whether a request is taken in a cycle that serves `served`: nothing in flight, or the
+    /// access in flight ends in it.
+    fn ready_after(&self, served: u64) -> bool {
+        !self.active || self.pending & !served == 0
+    }
+}
+
+impl CycleModel for LocalDataShareModel {
+    /// req_ready, resp_valid, resp_data[lanes], accesses, conflict_cycles.
+    fn outputs(&self, _inputs: &[u64]) -> Vec<u64> {
+        let mut o = vec![self.ready() as u64, self.resp_valid as u64];
+        o.extend(&self.result);
+        o.extend([self.accesses & mask(32), self.conflict_cycles & mask(32)]);
+        o
+    }
+
+    fn step(&mut self, inputs: &[u64]) {
+        let i = self.decode(inputs);
+        let (served, chosen) = self.serve();
+        let ready = self.ready_after(served);
+        if i.reset {
+            *self = LocalDataShareModel {
+                mem: std::mem::take(&mut self.mem),
+                ..LocalDataShareModel::new(self.lanes, self.lane_bits, self.rows)
+            };
+            return;
+        }
+        if self.active {
+            if self.write {
+                for (b, c) in chosen.iter().enumerate() {
+                    if let Some((row, word)) = c {
+                        self.mem[b][*row] = *word;
+                    }
+                }
+            } else {
+                for l in (0..self.lanes).filter(|l| served >> l & 1 == 1) {
+                    self.result[l] = self.mem[self.bank[l]][self.row[l]];
+                }
+            }
+            if !self.first {
+                self.conflict_cycles += 1;
+            }
+        }
+        self.pending &= !served;
+        self.resp_valid = self.active && self.pending == 0;
+        self.active &= self.pending != 0;
+        self.first = false;
+        if i.valid && ready {
+            let words = BANKS * self.rows;
+            for l in 0..self.lanes {
+                let a = if i.write {
+                    st_address(i.warp as usize * self.lanes + l, i.index as u8, i.stride as u8)
+                } else {
+                    i.addr[l] as usize
+                } % words;
+                (self.bank[l], self.row[l]) = (a % BANKS, a / BANKS);
+                self.data[l] = i.data[l];
+            }
+            (self.active, self.first, self.write, self.pending) = (true, true, i.write, i.mask);
+            self.accesses += 1;
+        }
+    }
+}

@@ -1,0 +1,422 @@
+//! HostLink: the board's protocol engine between the serial port ([`UartRx`](crate::hw::UartRx),
+//! [`UartTx`](crate::hw::UartTx)) and the [`SimtCore`](crate::hw::SimtCore): it writes instruction
+//! words, starts runs, records the run's write-backs in a block-RAM capture buffer and answers
+//! status and record queries. The protocol is [`crate::link`]'s; the cycle-level definition is
+//! [`HostLinkModel`](crate::hw::link::host_link::model::HostLinkModel).
+//!
+//! Each cycle, in this order: a write-back is recorded (capture on, buffer not full; full: flag);
+//! the transmitter takes the answer's next byte; a record read last cycle becomes the answer; a
+//! received byte advances the command. The core's controls (`core_reset`, `start`,
+//! `imem_write_*`) are registered: they act the cycle after the byte that completes them.
+
+pub mod model;
+
+use anyhow::Result;
+use rust_hdl::prelude::*;
+
+use crate::hw::LaneRam;
+use crate::params::check_range;
+use crate::params::ERROR_FLAGS;
+use crate::protocol::{Command, STATUS_BYTES};
+
+// The reply counter loads the status answer's length as the literal 33.
+const _: () = assert!(STATUS_BYTES == 33);
+
+/// Bits of a capture record ([`RECORD_BYTES`](crate::link::RECORD_BYTES) bytes).
+const RECORD_BITS: usize = 48;
+/// Counters reported by `query`, each 32 bits.
+pub const LINK_COUNTERS: usize = 7;
+
+/// Sizes, fixed by the core it serves: `WW` warp-id bits, `T` lanes, `TD` register bits,
+/// `IA` instruction-address bits (at most 8: one address byte), `SPW` stack high-water bits.
+#[derive(LogicBlock)]
+pub struct HostLink<
+    const WW: usize,
+    const T: usize,
+    const TD: usize,
+    const IA: usize,
+    const SPW: usize,
+> {
+    /// Clock: all state changes on its rising edge.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset, active high: idle, no answer, capture off and empty, flags cleared (the
+    /// buffer's contents stay).
+    pub reset: Signal<In, Bit>,
+    // Serial side
+    /// A received byte (one-cycle pulse) and the receiver's framing-error flag.
+    pub rx_valid: Signal<In, Bit>,
+    pub rx_data: Signal<In, Bits<8>>,
+    pub rx_err: Signal<In, Bit>,
+    /// The answer's next byte, taken at an edge with `tx_ready`.
+    pub tx_ready: Signal<In, Bit>,
+    pub tx_valid: Signal<Out, Bit>,
+    pub tx_data: Signal<Out, Bits<8>>,
+    // Core side: what `query` reports
+    pub running: Signal<In, Bit>,
+    pub core_errors: Signal<In, Bits<ERROR_FLAGS>>,
+    pub high_water: Signal<In, Bits<SPW>>,
+    /// The core's counters in the order `query` sends them.
+    pub counters: [Signal<In, Bits<32>>; LINK_COUNTERS],
+    /// The core's write-back port (recorded with capture on).
+    pub wb_valid: Signal<In, Bit>,
+    pub wb_warp: Signal<In, Bits<WW>>,
+    pub wb_reg: Signal<In, Bits<4>>,
+    pub wb_mask: Signal<In, Bits<T>>,
+    pub wb_data: Signal<In, Bits<TD>>,
+    // Core side: controls
+    /// One-cycle pulses into the core.
+    pub core_reset: Signal<Out, Bit>,
+    pub start: Signal<Out, Bit>,
+    pub imem_write_valid: Signal<Out, Bit>,
+    pub imem_write_addr: Signal<Out, Bits<IA>>,
+    pub imem_write_data: Signal<Out, Bits<32>>,
+    // Status (for the LEDs)
+    pub capture_enabled: Signal<Out, Bit>,
+    /// Bit 0 unknown command, 1 byte while busy, 2 capture buffer full, 3 framing error.
+    pub link_errors: Signal<Out, Bits<4>>,
+    ram: LaneRam<8, 1, RECORD_BITS, RECORD_BITS>,
+    /// 0: waiting for a command byte; 1: its arguments; 2: `write`'s words; 3: a record read.
+    phase: DFF<Bits<2>>,
+    cmd: DFF<Bits<8>>,
+    nargs: DFF<Bit>,
+    arg0: DFF<Bits<8>>,
+    words_left: DFF<Bits<9>>,
+    waddr: DFF<Bits<IA>>,
+    wbytes: DFF<Bits<2>>,
+    word: DFF<Bits<32>>,
+    reply: [DFF<Bits<8>>; STATUS_BYTES],
+    reply_left: DFF<Bits<6>>,
+    cap_en: DFF<Bit>,
+    cap_count: DFF<Bits<9>>,
+    err_cmd: DFF<Bit>,
+    err_overrun: DFF<Bit>,
+    err_full: DFF<Bit>,
+    core_reset_q: DFF<Bit>,
+    start_q: DFF<Bit>,
+    iw_valid: DFF<Bit>,
+    iw_addr: DFF<Bits<IA>>,
+    iw_data: DFF<Bits<32>>,
+    op_write: Constant<Bits<8>>,
+    op_start: Constant<Bits<8>>,
+    op_query: Constant<Bits<8>>,
+    op_capture: Constant<Bits<8>>,
+    op_reset: Constant<Bits<8>>,
+    mask_at: Constant<Bits<8>>,
+    reg_at: Constant<Bits<8>>,
+    warp_at: Constant<Bits<8>>,
+    sending: Signal<Local, Bit>,
+    /// Reset or the `reset` command: capture off and empty, flags cleared (after all else).
+    clear_link: Signal<Local, Bit>,
+    errors_now: Signal<Local, Bits<4>>,
+    flags: Signal<Local, Bits<8>>,
+    count16: Signal<Local, Bits<16>>,
+    record: Signal<Local, Bits<RECORD_BITS>>,
+    byte_word: Signal<Local, Bits<32>>,
+}
+
+impl<const WW: usize, const T: usize, const TD: usize, const IA: usize, const SPW: usize>
+    HostLink<WW, T, TD, IA, SPW>
+{
+    pub fn new() -> Result<Self> {
+        check_range("instruction-address bits (IA)", IA, 1, 8)?;
+        check_range("stack high-water bits (SPW)", SPW, 1, 8)?;
+        check_range("register bits (TD)", TD, 1, 32)?;
+        if TD + T + 4 + WW > RECORD_BITS {
+            anyhow::bail!(
+                "a capture record of TD + T + 4 + WW = {} bits does not fit its {RECORD_BITS} bits",
+                TD + T + 4 + WW
+            );
+        }
+        let op = |c: Command| Constant::new((c as u64).to_bits());
+        Ok(Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            rx_valid: Default::default(),
+            rx_data: Default::default(),
+            rx_err: Default::default(),
+            tx_ready: Default::default(),
+            tx_valid: Default::default(),
+            tx_data: Default::default(),
+            running: Default::default(),
+            core_errors: Default::default(),
+            high_water: Default::default(),
+            counters: std::array::from_fn(|_| Default::default()),
+            wb_valid: Default::default(),
+            wb_warp: Default::default(),
+            wb_reg: Default::default(),
+            wb_mask: Default::default(),
+            wb_data: Default::default(),
+            core_reset: Default::default(),
+            start: Default::default(),
+            imem_write_valid: Default::default(),
+            imem_write_addr: Default::default(),
+            imem_write_data: Default::default(),
+            capture_enabled: Default::default(),
+            link_errors: Default::default(),
+            ram: LaneRam::new()?,
+            phase: Default::default(),
+            cmd: Default::default(),
+            nargs: Default::default(),
+            arg0: Default::default(),
+            words_left: Default::default(),
+            waddr: Default::default(),
+            wbytes: Default::default(),
+            word: Default::default(),
+            reply: std::array::from_fn(|_| Default::default()),
+            reply_left: Default::default(),
+            cap_en: Default::default(),
+            cap_count: Default::default(),
+            err_cmd: Default::default(),
+            err_overrun: Default::default(),
+            err_full: Default::default(),
+            core_reset_q: Default::default(),
+            start_q: Default::default(),
+            iw_valid: Default::default(),
+            iw_addr: Default::default(),
+            iw_data: Default::default(),
+            op_write: op(Command::Write),
+            op_start: op(Command::Start),
+            op_query: op(Command::Query),
+            op_capture: op(Command::Capture),
+            op_reset: op(Command::Reset),
+            mask_at: Constant::new((TD as u64).to_bits()),
+            reg_at: Constant::new(((TD + T) as u64).to_bits()),
+            warp_at: Constant::new(((TD + T + 4) as u64).to_bits()),
+            sending: Default::default(),
+            clear_link: Default::default(),
+            errors_now: Default::default(),
+            flags: Default::default(),
+            count16: Default::default(),
+            record: Default::default(),
+            byte_word: Default::default(),
+        })
+    }
+}
+
+impl<const WW: usize, const T: usize, const TD: usize, const IA: usize, const SPW: usize> Logic
+    for HostLink<WW, T, TD, IA, SPW>
+{
+    // Not split: an #[hdl_gen] body admits no method calls or free functions, so a split means
+    // sub-blocks, a new Verilog hierarchy to prove equal (scripts/equiv.sh); not done yet.
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            phase,
+            cmd,
+            nargs,
+            arg0,
+            words_left,
+            waddr,
+            wbytes,
+            word,
+            reply_left,
+            cap_en,
+            cap_count,
+            err_cmd,
+            err_overrun,
+            err_full
+        );
+        for k in 0..STATUS_BYTES {
+            self.reply[k].clock.next = self.clock.val();
+            self.reply[k].d.next = self.reply[k].q.val();
+        }
+        self.core_reset_q.clock.next = self.clock.val();
+        self.start_q.clock.next = self.clock.val();
+        self.iw_valid.clock.next = self.clock.val();
+        self.iw_addr.clock.next = self.clock.val();
+        self.iw_data.clock.next = self.clock.val();
+        self.core_reset_q.d.next = false;
+        self.start_q.d.next = false;
+        self.iw_valid.d.next = false;
+        self.iw_addr.d.next = 0.into();
+        self.iw_data.d.next = 0.into();
+
+        // Outputs
+        self.sending.next = self.reply_left.q.val() != 0;
+        self.tx_valid.next = self.sending.val();
+        self.tx_data.next = 0.into();
+        if self.sending.val() {
+            self.tx_data.next = self.reply[0].q.val();
+        }
+        self.core_reset.next = self.core_reset_q.q.val();
+        self.start.next = self.start_q.q.val();
+        self.imem_write_valid.next = self.iw_valid.q.val();
+        self.imem_write_addr.next = self.iw_addr.q.val();
+        self.imem_write_data.next = self.iw_data.q.val();
+        self.capture_enabled.next = self.cap_en.q.val();
+        self.errors_now.next = 0.into();
+        self.errors_now.next = self.errors_now.val().replace_bit(0, self.err_cmd.q.val());
+        self.errors_now.next = self.errors_now.val().replace_bit(1, self.err_overrun.q.val());
+        self.errors_now.next = self.errors_now.val().replace_bit(2, self.err_full.q.val());
+        self.errors_now.next = self.errors_now.val().replace_bit(3, self.rx_err.val());
+        self.link_errors.next = self.errors_now.val();
+
+        // The capture buffer: written at `cap_count`, read at the received byte.
+        self.ram.clock.next = self.clock.val();
+        self.ram.read_address.next = self.rx_data.val();
+        self.ram.write_address.next = self.cap_count.q.val().get_bits::<8>(0);
+        self.record.next = bit_cast::<RECORD_BITS, TD>(self.wb_data.val())
+            | (bit_cast::<RECORD_BITS, T>(self.wb_mask.val()) << self.mask_at.val())
+            | (bit_cast::<RECORD_BITS, 4>(self.wb_reg.val()) << self.reg_at.val())
+            | (bit_cast::<RECORD_BITS, WW>(self.wb_warp.val()) << self.warp_at.val());
+        self.ram.write_data.next = self.record.val();
+        self.ram.write_mask.next = 0.into();
+
+        // The `query` answer, from this cycle's values.
+        self.flags.next = 0.into();
+        self.flags.next = self.flags.val().replace_bit(0, self.running.val());
+        self.flags.next = self.flags.val().replace_bit(1, self.cap_en.q.val());
+        self.flags.next = self.flags.val() | (bit_cast::<8, 4>(self.errors_now.val()) << 2);
+        self.count16.next = bit_cast::<16, 9>(self.cap_count.q.val());
+        self.byte_word.next =
+            (self.word.q.val() >> 8) | (bit_cast::<32, 8>(self.rx_data.val()) << 24);
+
+        self.clear_link.next = false;
+        if self.reset.val() {
+            self.phase.d.next = 0.into();
+            self.nargs.d.next = false;
+            self.wbytes.d.next = 0.into();
+            self.reply_left.d.next = 0.into();
+            self.clear_link.next = true;
+        } else {
+            // 1. Record a write-back.
+            if self.cap_en.q.val() & self.wb_valid.val() {
+                if self.cap_count.q.val().get_bit(8) {
+                    self.err_full.d.next = true;
+                } else {
+                    self.ram.write_mask.next = 1.into();
+                    self.cap_count.d.next = self.cap_count.q.val() + 1;
+                }
+            }
+            // 2. The transmitter takes a byte.
+            if self.sending.val() & self.tx_ready.val() {
+                // Bytes 0..32 of the 33-byte answer move down one.
+                for k in 0..32 {
+                    self.reply[k].d.next = self.reply[k + 1].q.val();
+                }
+                self.reply_left.d.next = self.reply_left.q.val() - 1;
+            }
+            // 3. A record read at the last edge becomes the answer.
+            if self.phase.q.val() == 3 {
+                for k in 0..6 {
+                    self.reply[k].d.next = self.ram.read_data.val().get_bits::<8>(8 * k);
+                }
+                self.reply_left.d.next = 6.into();
+                self.phase.d.next = 0.into();
+                if self.rx_valid.val() {
+                    self.err_overrun.d.next = true;
+                }
+            } else if self.rx_valid.val() {
+                // 4. A received byte.
+                if self.sending.val() {
+                    self.err_overrun.d.next = true;
+                } else if self.phase.q.val() == 0 {
+                    self.cmd.d.next = self.rx_data.val();
+                    self.nargs.d.next = false;
+                    if (self.rx_data.val() == self.op_write.val())
+                        | (self.rx_data.val() == self.op_start.val())
+                        | (self.rx_data.val() == self.op_capture.val())
+                    {
+                        self.phase.d.next = 1.into();
+                    } else if self.rx_data.val() == self.op_query.val() {
+                        self.reply[0].d.next = self.flags.val();
+                        self.reply[1].d.next = bit_cast::<8, ERROR_FLAGS>(self.core_errors.val());
+                        self.reply[2].d.next = bit_cast::<8, SPW>(self.high_water.val());
+                        self.reply[3].d.next = self.count16.val().get_bits::<8>(0);
+                        self.reply[4].d.next = self.count16.val().get_bits::<8>(8);
+                        for c in 0..LINK_COUNTERS {
+                            for b in 0..4 {
+                                self.reply[5 + 4 * c + b].d.next =
+                                    self.counters[c].val().get_bits::<8>(8 * b);
+                            }
+                        }
+                        self.reply_left.d.next = 33.into();
+                    } else if self.rx_data.val() == self.op_reset.val() {
+                        self.core_reset_q.d.next = true;
+                        self.clear_link.next = true;
+                    } else {
+                        self.err_cmd.d.next = true;
+                    }
+                } else if self.phase.q.val() == 1 {
+                    if self.cmd.q.val() == self.op_write.val() {
+                        if !self.nargs.q.val() {
+                            self.arg0.d.next = self.rx_data.val();
+                            self.nargs.d.next = true;
+                        } else {
+                            self.phase.d.next = 2.into();
+                            self.waddr.d.next = bit_cast::<IA, 8>(self.arg0.q.val());
+                            self.words_left.d.next = bit_cast::<9, 8>(self.rx_data.val());
+                            if self.rx_data.val() == 0 {
+                                self.words_left.d.next = 256.into();
+                            }
+                            self.wbytes.d.next = 0.into();
+                        }
+                    } else if self.cmd.q.val() == self.op_start.val() {
+                        self.start_q.d.next = true;
+                        self.cap_en.d.next = self.rx_data.val().get_bit(0);
+                        self.cap_count.d.next = 0.into();
+                        self.err_full.d.next = false;
+                        self.phase.d.next = 0.into();
+                    } else {
+                        // `capture`: the buffer reads row `rx_data` at this edge.
+                        self.phase.d.next = 3.into();
+                    }
+                } else {
+                    // WORDS: little endian, the fourth byte completes a word.
+                    self.word.d.next = self.byte_word.val();
+                    self.wbytes.d.next = self.wbytes.q.val() + 1;
+                    if self.wbytes.q.val() == 3 {
+                        self.iw_valid.d.next = true;
+                        self.iw_addr.d.next = self.waddr.q.val();
+                        self.iw_data.d.next = self.byte_word.val();
+                        self.waddr.d.next = self.waddr.q.val() + 1;
+                        self.words_left.d.next = self.words_left.q.val() - 1;
+                        if self.words_left.q.val() == 1 {
+                            self.phase.d.next = 0.into();
+                        }
+                    }
+                }
+            }
+        }
+        if self.clear_link.val() {
+            self.cap_en.d.next = false;
+            self.cap_count.d.next = 0.into();
+            self.err_cmd.d.next = false;
+            self.err_overrun.d.next = false;
+            self.err_full.d.next = false;
+        }
+    }
+}
+
+impl<const WW: usize, const T: usize, const TD: usize, const IA: usize, const SPW: usize>
+    crate::sim::Dut for HostLink<WW, T, TD, IA, SPW>
+{
+    crate::dut_ports!(
+        clock: clock,
+        inputs: [reset, rx_valid, rx_data, rx_err, tx_ready, running, core_errors, high_water, counters, wb_valid, wb_warp, wb_reg, wb_mask, wb_data],
+        outputs: [tx_valid, tx_data, core_reset, start, imem_write_valid, imem_write_addr, imem_write_data, capture_enabled, link_errors]
+    );
+}
+
+/// The `cu` core's link ([`SimtCoreCu`](crate::hw::core::simt_core::SimtCoreCu)).
+pub type HostLinkCu = HostLink<2, 4, 32, 8, 3>;
+
+/// The formal properties (`host_link.sv` beside this file: its wrapper and the wrapper's
+/// parameters at a preset).
+pub const PROPERTIES: crate::sim::Properties = crate::sim::Properties {
+    properties: "src/hw/link/host_link/host_link.sv",
+    wrapper: "host_link_props",
+    parameters: |_| {
+        // Exported for the `cu` core's board only.
+        let c = crate::params::CORE_CU;
+        vec![
+            ("WW", crate::params::clog2(c.warps)),
+            ("T", c.threads),
+            ("TD", c.threads * c.lane_bits),
+            ("IA", crate::params::clog2(c.imem_words)),
+            ("SPW", crate::params::clog2(c.stack_depth + 1)),
+        ]
+    },
+};

@@ -1,0 +1,5 @@
+//! The board's side of the host link: the UART and the protocol engine that loads, runs and
+//! reads back the core. The host's side is [`crate::link`].
+
+pub mod host_link;
+pub mod uart;

@@ -1,0 +1,5 @@
+//! The host link's serial port, 8N1: receiver ([`rx`]), transmitter ([`tx`]) and their models.
+
+pub mod model;
+pub mod rx;
+pub mod tx;

@@ -1,0 +1,6 @@
+//! The warp scheduler and its SIMT stacks (seed 003): which warp issues next, and each warp's
+//! reconvergence stack.
+
+pub mod simt_stack;
+pub mod simt_stack_ram;
+pub mod warp_scheduler;
