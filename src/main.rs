@@ -249,8 +249,8 @@ enum Command {
     Run {
         /// The assembly source (e.g. kernels/reduce.s).
         kernel: PathBuf,
-        /// Core to run on: cu or tiny.
-        #[arg(long, default_value = "cu")]
+        /// Core preset to run on: cu-core or tiny-core.
+        #[arg(long, default_value = "cu-core")]
         preset: String,
         /// Issue policy: lrr (loose round robin) or gto (greedy then oldest).
         #[arg(long, default_value = "lrr")]
@@ -588,7 +588,6 @@ fn run_kernel(
             .with_context(|| format!("cannot create output directory {}", dir.display()))?;
     }
     let counters = simt_rtl::verify::core_run::run_rust_hdl(
-        preset,
         params,
         &program,
         &lds,

@@ -163,11 +163,11 @@ impl SchedulerParams {
         check_stack_ram(self.warps, self.stack_depth)
     }
     /// Width of a warp id: `clog2(warps)`.
-    pub fn warp_id_width(&self) -> usize {
+    pub const fn warp_id_width(&self) -> usize {
         clog2(self.warps)
     }
     /// Width of a stack pointer / occupancy count: holds `0..=stack_depth`.
-    pub fn stack_ptr_width(&self) -> usize {
+    pub const fn stack_ptr_width(&self) -> usize {
         stack_ptr_width(self.stack_depth)
     }
 }
@@ -283,15 +283,15 @@ impl CollectorParams {
         Ok(())
     }
     /// Rows of each bank: every register of every warp has one (bank, row).
-    pub fn rows_per_bank(&self, warps: usize) -> usize {
+    pub const fn rows_per_bank(&self, warps: usize) -> usize {
         warps * self.regs_per_warp / self.banks
     }
     /// Request lanes into the bank queues per cycle: 3 source operands per input port.
-    pub fn push_lanes(&self) -> usize {
+    pub const fn push_lanes(&self) -> usize {
         3 * self.in_ports
     }
     /// Entries per bank queue: at least 3 per collector unit (see `BankArbiter`).
-    pub fn queue_depth(&self) -> usize {
+    pub const fn queue_depth(&self) -> usize {
         (3 * self.collector_units).next_power_of_two()
     }
 }
@@ -311,6 +311,9 @@ pub struct Preset {
     /// Rows of each of the local data share's 4 banks (a power of two, 2..=4096): `4 x lds_rows`
     /// words of `collector.lane_bits` bits.
     pub lds_rows: usize,
+    /// The SIMT core exported beside this preset's blocks (`rtl_out/<preset>/simt_core.v`), if
+    /// any. It is a preset of its own, with its own name: its lanes are not the blocks' threads.
+    pub core: Option<CoreParams>,
 }
 
 impl Preset {
@@ -352,6 +355,8 @@ pub const SEED: Preset = Preset {
     board_clock_mhz: None,
     // R700's 4 banks (seed 004), 256 words each.
     lds_rows: 256,
+    // 32 lanes do not fit a core whose registers are one 64-bit word.
+    core: None,
 };
 
 /// Sized for the Alchitry Cu (iCE40-HX8K, 7680 logic cells, 32 x 4 kbit block RAM).
@@ -385,6 +390,7 @@ pub const CU: Preset = Preset {
     board_clock_mhz: Some(45),
     // 64 words: one row per thread quad of every warp with stride 1, and room for a second array.
     lds_rows: 16,
+    core: Some(CORE_CU),
 };
 
 /// A deliberately small set that fills its stacks and warps quickly in random tests.
@@ -413,6 +419,7 @@ pub const TINY: Preset = Preset {
     purpose: "smallest useful set: stacks and warps fill within a few cycles in random tests",
     board_clock_mhz: None,
     lds_rows: 16,
+    core: Some(CORE_TINY),
 };
 
 /// How the SIMT core's issue stage picks the warp whose I-buffer head it tries this cycle
@@ -450,6 +457,10 @@ impl IssuePolicy {
 /// instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CoreParams {
+    /// The core preset's name (distinct from the block presets': `cu-core` is not `cu`).
+    pub name: &'static str,
+    /// Why this core preset exists (printed in the exported headers).
+    pub purpose: &'static str,
     pub warps: usize,
     pub threads: usize,
     /// Bits of every value.
@@ -480,8 +491,12 @@ impl CoreParams {
         }
         Ok(())
     }
+    /// The sizes of the core's blocks.
+    pub const fn sizes(&self) -> Sizes {
+        Sizes::from_parts(self.scheduler(), self.collector(), self.lds_rows)
+    }
     /// The warp scheduler's parameters: byte pcs over the instruction memory, round-robin fetch.
-    pub fn scheduler(&self) -> SchedulerParams {
+    pub const fn scheduler(&self) -> SchedulerParams {
         SchedulerParams {
             warps: self.warps,
             threads: self.threads,
@@ -491,7 +506,7 @@ impl CoreParams {
         }
     }
     /// The operand collector's parameters.
-    pub fn collector(&self) -> CollectorParams {
+    pub const fn collector(&self) -> CollectorParams {
         CollectorParams {
             banks: self.banks,
             collector_units: self.collector_units,
@@ -512,6 +527,8 @@ impl CoreParams {
 /// lanes (one per local-data-share bank) of 8-bit values. 8 lanes took 9,037 logic cells (118%
 /// of the HX8K); 4 lanes take 6,504 (85%), both measured by `simt-rtl report`.
 pub const CORE_CU: CoreParams = CoreParams {
+    name: "cu-core",
+    purpose: "the SIMT core for the Alchitry Cu's iCE40-HX8K: 4 warps of 4 lanes of 8 bits",
     warps: 4,
     threads: 4,
     lane_bits: 8,
@@ -524,6 +541,8 @@ pub const CORE_CU: CoreParams = CoreParams {
 };
 /// The smallest core (the `tiny` preset's warps, lanes and stack).
 pub const CORE_TINY: CoreParams = CoreParams {
+    name: "tiny-core",
+    purpose: "the smallest SIMT core: 2 warps of 4 lanes of 8 bits, stack depth 2",
     warps: 2,
     threads: 4,
     lane_bits: 8,
@@ -535,14 +554,102 @@ pub const CORE_TINY: CoreParams = CoreParams {
     policy: IssuePolicy::LooseRoundRobin,
 };
 
-/// The SIMT core of a preset: `cu` and `tiny` have one; the seed's 32 lanes do not fit a core
-/// whose registers are one 64-bit word.
+/// Every core preset.
+pub const CORE_PRESETS: [CoreParams; 2] = [CORE_CU, CORE_TINY];
+
+/// Looks a core preset up by name. A block preset's name is an error that names its core.
 pub fn core_params(name: &str) -> Result<CoreParams> {
-    match name {
-        "cu" => Ok(CORE_CU),
-        "tiny" => Ok(CORE_TINY),
-        "seed" => bail!("preset `seed` has no SIMT core (32 lanes do not fit the core's 64-bit registers): use `cu` or `tiny`"),
-        _ => preset(name).and(Err(anyhow::anyhow!("preset `{name}` has no SIMT core"))),
+    if let Some(core) = CORE_PRESETS.iter().find(|c| c.name == name) {
+        return Ok(*core);
+    }
+    let known: Vec<_> = CORE_PRESETS.iter().map(|c| c.name).collect();
+    match PRESETS.iter().find(|p| p.name == name) {
+        Some(Preset { core: Some(core), .. }) => bail!("`{name}` is a block preset; its SIMT core is the core preset `{}` (core presets: {})", core.name, known.join(", ")),
+        Some(_) => bail!("block preset `{name}` has no SIMT core (32 lanes do not fit the core's 64-bit registers); core presets: {}", known.join(", ")),
+        None => bail!("unknown core preset `{name}`: known core presets are {}", known.join(", ")),
+    }
+}
+
+/// Every const generic of a preset's blocks, computed from the preset (the concrete types of
+/// [`crate::preset_blocks`] are spelled with these; each block's `new()` checks them again).
+/// Names as the blocks' generics: scheduler `W` warps (`WW` bits), `T` threads, `A` pc bits,
+/// stack depth `D` (`SPW` bits), `E = T + A` (the seed's branch word); collector `B` banks (`BW`),
+/// `N` units (`NW`), `P` input ports, `K = 3P` request lanes, queues of `Q` (`QW`, `QCW`,
+/// `BQ = B Q`), `SQ = max(B, N)`, `RW` row bits, `R` registers per warp (`RRW` bits), `DW`-bit
+/// lanes (`TD = T DW`, `SW = clog2 DW`), `U` unit types (`UW` bits, at least 1), `G` tag bits;
+/// `2^LRW` local-data-share rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(non_snake_case)]
+pub struct Sizes {
+    pub W: usize,
+    pub WW: usize,
+    pub T: usize,
+    pub A: usize,
+    pub D: usize,
+    pub SPW: usize,
+    pub E: usize,
+    pub B: usize,
+    pub BW: usize,
+    pub N: usize,
+    pub NW: usize,
+    pub P: usize,
+    pub K: usize,
+    pub Q: usize,
+    pub QW: usize,
+    pub QCW: usize,
+    pub BQ: usize,
+    pub SQ: usize,
+    pub RW: usize,
+    pub R: usize,
+    pub RRW: usize,
+    pub DW: usize,
+    pub TD: usize,
+    pub SW: usize,
+    pub U: usize,
+    pub UW: usize,
+    pub G: usize,
+    pub LRW: usize,
+}
+
+impl Sizes {
+    /// The sizes of `p`'s blocks.
+    pub const fn of(p: &Preset) -> Sizes {
+        Sizes::from_parts(p.scheduler, p.collector, p.lds_rows)
+    }
+    /// The sizes of a scheduler `s`, a collector `c` and a local data share of `lds_rows` rows.
+    pub const fn from_parts(s: SchedulerParams, c: CollectorParams, lds_rows: usize) -> Sizes {
+        let q = c.queue_depth();
+        let uw = clog2(c.unit_types);
+        Sizes {
+            W: s.warps,
+            WW: s.warp_id_width(),
+            T: s.threads,
+            A: s.pc_width,
+            D: s.stack_depth,
+            SPW: s.stack_ptr_width(),
+            E: s.threads + s.pc_width,
+            B: c.banks,
+            BW: clog2(c.banks),
+            N: c.collector_units,
+            NW: clog2(c.collector_units),
+            P: c.in_ports,
+            K: c.push_lanes(),
+            Q: q,
+            QW: clog2(q),
+            QCW: clog2(q + 1),
+            BQ: c.banks * q,
+            SQ: if c.banks > c.collector_units { c.banks } else { c.collector_units },
+            RW: clog2(c.rows_per_bank(s.warps)),
+            R: c.regs_per_warp,
+            RRW: clog2(c.regs_per_warp),
+            DW: c.lane_bits,
+            TD: s.threads * c.lane_bits,
+            SW: clog2(c.lane_bits),
+            U: c.unit_types,
+            UW: if uw > 1 { uw } else { 1 },
+            G: c.tag_bits,
+            LRW: clog2(lds_rows),
+        }
     }
 }
 

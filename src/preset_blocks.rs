@@ -10,14 +10,12 @@ use crate::hw::{
     RegisterFile, RegisterMap, RoundRobinArbiter, Scoreboard, SeedWarpScheduler, SimtStack,
     SimtStackRam, WarpScheduler,
 };
-use crate::params::{EmptyTop, Preset, SchedulerMode, TopStorage, CU, SEED, TINY};
+use crate::params::{EmptyTop, Preset, SchedulerMode, Sizes, TopStorage, CU, SEED, TINY};
 use crate::sim::Dut;
 
 /// The blocks of one preset.
 pub trait PresetBlocks: 'static {
     const PRESET: Preset;
-    /// `(W, WW, T, A, D, SPW, E)` as the const generics spell them.
-    const GENERICS: [usize; 7];
     type Scheduler: Dut + 'static;
     type SeedScheduler: Dut + 'static;
     type Stack: Dut + 'static;
@@ -25,8 +23,6 @@ pub trait PresetBlocks: 'static {
     type StackRam: Dut + 'static;
     type WarpEncoder: Dut + 'static;
     type WarpArbiter: Dut + 'static;
-    /// `BankArbiter<B, BW, N, NW, K, Q, QW, QCW, BQ, RW, SQ>` of the preset's operand collector.
-    const ARBITER_GENERICS: [usize; 11];
     type BankArbiter: Dut + 'static;
     /// `OperandCollector<B, BW, N, NW, P, K, Q, QW, QCW, BQ, SQ, RW, WW, RRW, T, DW, TD, U, UW, G>`
     /// (its `new()` checks every one against the preset).
@@ -64,33 +60,117 @@ pub trait PresetBlocks: 'static {
 }
 
 macro_rules! preset_blocks {
-    ($name:ident, $preset:expr, $w:literal, $ww:literal, $t:literal, $a:literal, $d:literal, $spw:literal, $e:literal,
-     arbiter: $($g:literal),*;
-     collector: $b:literal, $bw:literal, $n:literal, $nw:literal, $p:literal, $k:literal, $q:literal, $qw:literal, $qcw:literal, $bq:literal,
-     $sq:literal, $rw:literal, $cww:literal, $rrw:literal, $ct:literal, $dw:literal, $td:literal, $u:literal, $uw:literal, $tg:literal;
-     lds_row_bits: $lrw:literal) => {
+    ($name:ident, $preset:ident, $sizes:ident) => {
+        #[doc = concat!("The const generics of the `", stringify!($preset), "` preset's blocks.")]
+        pub const $sizes: Sizes = Sizes::of(&$preset);
         #[doc = concat!("The blocks of the `", stringify!($preset), "` preset.")]
         pub struct $name;
         impl PresetBlocks for $name {
             const PRESET: Preset = $preset;
-            const GENERICS: [usize; 7] = [$w, $ww, $t, $a, $d, $spw, $e];
-            type Scheduler = WarpScheduler<$w, $ww, $t, $a, $d, $spw>;
-            type SeedScheduler = SeedWarpScheduler<$w, $ww, $t, $a, $d, $spw, $e>;
-            type Stack = SimtStack<$t, $a, $d, $spw>;
-            type StackRam = SimtStackRam<$w, $ww, $t, $a, $d, $spw>;
-            type WarpEncoder = PriorityEncoder<$w, $ww>;
-            type WarpArbiter = RoundRobinArbiter<$w, $ww>;
-            const ARBITER_GENERICS: [usize; 11] = [$($g),*];
-            type BankArbiter = BankArbiter<$($g),*>;
-            type OperandCollector =
-                OperandCollector<$b, $bw, $n, $nw, $p, $k, $q, $qw, $qcw, $bq, $sq, $rw, $cww, $rrw, $ct, $dw, $td, $u, $uw, $tg>;
-            type RegisterFile = RegisterFile<$b, $bw, $rw, $ct, $dw, $td>;
-            type RegisterMap = RegisterMap<$bw, $rw, $cww, $rrw>;
-            type LocalDataShare = LocalDataShare<$ct, $ww, $dw, $lrw>;
-            type Scoreboard = Scoreboard<$w, $ww, { 1 << $rrw }, $rrw>;
-            type IBuffer = IBuffer<$w, $ww, $a>;
-            type LaneAlu = LaneAlu<$ct, $dw, { $crate::params::clog2($dw) }, $td>;
-            type SelfTest = SelfTest<$w, $ww, $t, $a, $d, $spw, $b, $bw, $n, $nw, $p, $k, $q, $qw, $qcw, $bq, $sq, $rw, $rrw, $dw, $td, $u, $uw, $tg>;
+            type Scheduler = WarpScheduler<
+                { $sizes.W },
+                { $sizes.WW },
+                { $sizes.T },
+                { $sizes.A },
+                { $sizes.D },
+                { $sizes.SPW },
+            >;
+            type SeedScheduler = SeedWarpScheduler<
+                { $sizes.W },
+                { $sizes.WW },
+                { $sizes.T },
+                { $sizes.A },
+                { $sizes.D },
+                { $sizes.SPW },
+                { $sizes.E },
+            >;
+            type Stack = SimtStack<{ $sizes.T }, { $sizes.A }, { $sizes.D }, { $sizes.SPW }>;
+            type StackRam = SimtStackRam<
+                { $sizes.W },
+                { $sizes.WW },
+                { $sizes.T },
+                { $sizes.A },
+                { $sizes.D },
+                { $sizes.SPW },
+            >;
+            type WarpEncoder = PriorityEncoder<{ $sizes.W }, { $sizes.WW }>;
+            type WarpArbiter = RoundRobinArbiter<{ $sizes.W }, { $sizes.WW }>;
+            type BankArbiter = BankArbiter<
+                { $sizes.B },
+                { $sizes.BW },
+                { $sizes.N },
+                { $sizes.NW },
+                { $sizes.K },
+                { $sizes.Q },
+                { $sizes.QW },
+                { $sizes.QCW },
+                { $sizes.BQ },
+                { $sizes.RW },
+                { $sizes.SQ },
+            >;
+            type OperandCollector = OperandCollector<
+                { $sizes.B },
+                { $sizes.BW },
+                { $sizes.N },
+                { $sizes.NW },
+                { $sizes.P },
+                { $sizes.K },
+                { $sizes.Q },
+                { $sizes.QW },
+                { $sizes.QCW },
+                { $sizes.BQ },
+                { $sizes.SQ },
+                { $sizes.RW },
+                { $sizes.WW },
+                { $sizes.RRW },
+                { $sizes.T },
+                { $sizes.DW },
+                { $sizes.TD },
+                { $sizes.U },
+                { $sizes.UW },
+                { $sizes.G },
+            >;
+            type RegisterFile = RegisterFile<
+                { $sizes.B },
+                { $sizes.BW },
+                { $sizes.RW },
+                { $sizes.T },
+                { $sizes.DW },
+                { $sizes.TD },
+            >;
+            type RegisterMap =
+                RegisterMap<{ $sizes.BW }, { $sizes.RW }, { $sizes.WW }, { $sizes.RRW }>;
+            type LocalDataShare =
+                LocalDataShare<{ $sizes.T }, { $sizes.WW }, { $sizes.DW }, { $sizes.LRW }>;
+            type Scoreboard = Scoreboard<{ $sizes.W }, { $sizes.WW }, { $sizes.R }, { $sizes.RRW }>;
+            type IBuffer = IBuffer<{ $sizes.W }, { $sizes.WW }, { $sizes.A }>;
+            type LaneAlu = LaneAlu<{ $sizes.T }, { $sizes.DW }, { $sizes.SW }, { $sizes.TD }>;
+            type SelfTest = SelfTest<
+                { $sizes.W },
+                { $sizes.WW },
+                { $sizes.T },
+                { $sizes.A },
+                { $sizes.D },
+                { $sizes.SPW },
+                { $sizes.B },
+                { $sizes.BW },
+                { $sizes.N },
+                { $sizes.NW },
+                { $sizes.P },
+                { $sizes.K },
+                { $sizes.Q },
+                { $sizes.QW },
+                { $sizes.QCW },
+                { $sizes.BQ },
+                { $sizes.SQ },
+                { $sizes.RW },
+                { $sizes.RRW },
+                { $sizes.DW },
+                { $sizes.TD },
+                { $sizes.U },
+                { $sizes.UW },
+                { $sizes.G },
+            >;
             fn scheduler(mode: SchedulerMode) -> Result<Self::Scheduler> {
                 WarpScheduler::new(mode)
             }
@@ -123,15 +203,9 @@ macro_rules! preset_blocks {
                 RegisterMap::new(c.banks, c.regs_per_warp, c.schedulers)
             }
             fn local_data_share() -> Result<Self::LocalDataShare> {
-                if Self::PRESET.lds_rows != 1 << $lrw {
-                    anyhow::bail!("preset `{}`: lds_rows = {} is not 2^{}", Self::PRESET.name, Self::PRESET.lds_rows, $lrw);
-                }
                 LocalDataShare::new(Self::PRESET.scheduler.warps)
             }
             fn scoreboard() -> Result<Self::Scoreboard> {
-                if Self::PRESET.collector.regs_per_warp != 1 << $rrw {
-                    anyhow::bail!("preset `{}`: regs_per_warp = {} is not 2^{}", Self::PRESET.name, Self::PRESET.collector.regs_per_warp, $rrw);
-                }
                 Scoreboard::new()
             }
             fn ibuffer() -> Result<Self::IBuffer> {
@@ -152,12 +226,9 @@ macro_rules! preset_blocks {
     };
 }
 
-preset_blocks!(SeedBlocks, SEED, 8, 3, 32, 32, 8, 4, 64, arbiter: 8, 3, 8, 3, 6, 32, 5, 6, 256, 5, 8;
-    collector: 8, 3, 8, 3, 2, 6, 32, 5, 6, 256, 8, 5, 3, 5, 32, 2, 64, 2, 1, 8; lds_row_bits: 8);
-preset_blocks!(CuBlocks, CU, 4, 2, 8, 16, 4, 3, 24, arbiter: 4, 2, 2, 1, 3, 8, 3, 4, 32, 4, 4;
-    collector: 4, 2, 2, 1, 1, 3, 8, 3, 4, 32, 4, 4, 2, 4, 8, 4, 32, 2, 1, 8; lds_row_bits: 4);
-preset_blocks!(TinyBlocks, TINY, 2, 1, 4, 8, 2, 2, 12, arbiter: 2, 1, 2, 1, 3, 8, 3, 4, 16, 2, 2;
-    collector: 2, 1, 2, 1, 1, 3, 8, 3, 4, 16, 2, 2, 1, 2, 4, 8, 32, 1, 1, 4; lds_row_bits: 4);
+preset_blocks!(SeedBlocks, SEED, SEED_SIZES);
+preset_blocks!(CuBlocks, CU, CU_SIZES);
+preset_blocks!(TinyBlocks, TINY, TINY_SIZES);
 
 /// Runs `$body` with `$B` bound to the [`PresetBlocks`] type of the preset named `$name`; an
 /// unknown name is an error naming the known presets.
@@ -186,26 +257,13 @@ macro_rules! with_preset {
 mod tests {
     use super::*;
 
+    /// Every block of the preset builds: each `new()` checks its const generics against the
+    /// preset (`check_derived`).
     fn check<B: PresetBlocks>() {
-        let p = B::PRESET.scheduler;
-        let [w, _, t, a, d, _, _] = B::GENERICS;
-        assert_eq!(
-            (w, t, a, d),
-            (p.warps, p.threads, p.pc_width, p.stack_depth),
-            "{}",
-            B::PRESET.name
-        );
         B::scheduler(SchedulerMode::SeedCompatible).unwrap();
         B::seed_scheduler().unwrap();
-        let c = B::PRESET.collector;
-        let [b, _, n, _, k, q, _, _, _, rw, _] = B::ARBITER_GENERICS;
-        let rows = c.rows_per_bank(p.warps);
-        assert_eq!(
-            (b, n, k, q, 1 << rw),
-            (c.banks, c.collector_units, c.push_lanes(), c.queue_depth(), rows),
-            "{}",
-            B::PRESET.name
-        );
+        B::stack().unwrap();
+        B::stack_ram(EmptyTop::Zero, TopStorage::Registers).unwrap();
         B::bank_arbiter().unwrap();
         B::operand_collector().unwrap();
         B::register_file().unwrap();
@@ -217,7 +275,7 @@ mod tests {
     }
 
     #[test]
-    fn generics_match_presets() {
+    fn every_block_of_every_preset_builds() {
         check::<SeedBlocks>();
         check::<CuBlocks>();
         check::<TinyBlocks>();

@@ -152,7 +152,7 @@ fn kernels_on_the_rust_hdl_core_and_its_verilog() {
         .join("target/verilog-sim/cu/simt_core_kernels");
     for (k, name) in KERNELS.into_iter().enumerate() {
         let lds = lds_inputs(&mut Rng::new(7), CORE_CU);
-        run_rust_hdl("cu", CORE_CU, &kernel(name), &lds, 100_000, None)
+        run_rust_hdl(CORE_CU, &kernel(name), &lds, 100_000, None)
             .unwrap_or_else(|e| panic!("{name}: {e:#}"));
         // Verilator for every kernel; iverilog (slower to run) for one.
         let sims: &[Simulator] = if k == 0 {
@@ -161,7 +161,7 @@ fn kernels_on_the_rust_hdl_core_and_its_verilog() {
             &[Simulator::Verilator]
         };
         for &sim in sims {
-            run_verilog("cu", CORE_CU, &kernel(name), &lds, 100_000, sim, &root.join(name))
+            run_verilog(CORE_CU, &kernel(name), &lds, 100_000, sim, &root.join(name))
                 .unwrap_or_else(|e| panic!("{name} under {}: {e:#}", sim.name()));
         }
     }
@@ -178,10 +178,12 @@ fn rust_hdl_core_equals_its_model_every_cycle() {
     for (k, policy) in
         [IssuePolicy::LooseRoundRobin, IssuePolicy::GreedyThenOldest].into_iter().enumerate()
     {
-        for preset in ["cu", "tiny"] {
+        for core in [CORE_CU, CORE_TINY] {
+            let preset = core.name;
             let started = std::time::Instant::now();
+            let core = CoreParams { policy, ..core };
             let (_, (runs, flags)) =
-                simt_rtl::verify::suites::simt_core(preset, policy, 40 + k as u64, cycles).unwrap();
+                simt_rtl::verify::suites::simt_core(core, 40 + k as u64, cycles).unwrap();
             eprintln!("{preset} {}: {cycles} cycles, {runs} runs ended, error flags raised {flags:#09b}, {:.0} cycles/s", policy.name(), cycles as f64 / started.elapsed().as_secs_f64());
             assert!(
                 runs * 2_000 > cycles as u64,

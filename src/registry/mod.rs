@@ -205,10 +205,10 @@ fn core_entries<B: PresetBlocks>() -> Vec<Entry> {
     list
 }
 
-/// The preset's SIMT core, and for `cu` its host link and board top.
+/// The preset's SIMT core, and for the `cu-core` its host link and board top.
 fn simt_core_entries<B: PresetBlocks>() -> Vec<Entry> {
     use crate::hw::core::simt_core::{SimtCoreCu, SimtCoreTiny};
-    let Ok(core) = crate::params::core_params(B::PRESET.name) else { return vec![] };
+    let Some(core) = B::PRESET.core else { return vec![] };
     let summary = "the SIMT core: fetch, I-buffer, scoreboarded issue, operand collector, lane ALU, local data share, branch resolution into the SIMT stacks";
     let header = vec![
         ("Core", format!(
@@ -218,14 +218,16 @@ fn simt_core_entries<B: PresetBlocks>() -> Vec<Entry> {
         ("Interface", CORE_INTERFACE.into()),
     ];
     let simt_core = run::preset_simt_core::<B>;
-    // The core's headers state the core's sizes, not the preset's blocks' (cu: 4 lanes, not 8).
+    // The core's headers state the core preset, not the blocks' (`cu-core`: 4 lanes, not 8).
     let sizes = Preset {
+        name: core.name,
+        purpose: core.purpose,
         scheduler: core.scheduler(),
         collector: core.collector(),
         lds_rows: core.lds_rows,
         ..B::PRESET
     };
-    if B::PRESET.name != "cu" {
+    if core != crate::params::CORE_CU {
         return vec![entry_at(
             sizes,
             "simt_core",

@@ -9,7 +9,7 @@ use crate::hw::core::simt_core::model::CoreCounters;
 use crate::hw::SimtCoreModel;
 use crate::isa::interp::Machine;
 use crate::isa::Inst;
-use crate::params::CoreParams;
+use crate::params::{CoreParams, CORE_TINY};
 use crate::sim::differential::write_vcd;
 use crate::sim::verilog_sim::{check_against_rust, Simulator, VerilogDut};
 use crate::sim::{run_differential, Dut};
@@ -35,21 +35,19 @@ pub fn run_and_compare(
 /// instruction-memory port, started, and run to the end, every output of the rust-hdl core
 /// equal to the model's on every cycle; with `vcd`, the rust-hdl run's waveform is written there.
 pub fn run_rust_hdl(
-    preset: &str,
     params: CoreParams,
     program: &[Inst],
     lds: &[u32],
     max_cycles: u64,
     vcd: Option<&Path>,
 ) -> Result<CoreCounters> {
-    run_core(preset, params, program, lds, max_cycles, vcd, None)
+    run_core(params, program, lds, max_cycles, vcd, None)
 }
 
 /// As [`run_rust_hdl`], and then the exported Verilog of that core (its local data share holding
 /// `lds`) replays the run under `sim` in `workdir`, every output equal to the rust-hdl core's on
 /// every cycle (the write-backs among them, so every register it writes).
 pub fn run_verilog(
-    preset: &str,
     params: CoreParams,
     program: &[Inst],
     lds: &[u32],
@@ -57,11 +55,10 @@ pub fn run_verilog(
     sim: Simulator,
     workdir: &Path,
 ) -> Result<CoreCounters> {
-    run_core(preset, params, program, lds, max_cycles, None, Some((sim, workdir)))
+    run_core(params, program, lds, max_cycles, None, Some((sim, workdir)))
 }
 
 fn run_core(
-    preset: &str,
     params: CoreParams,
     program: &[Inst],
     lds: &[u32],
@@ -115,17 +112,18 @@ fn run_core(
     }
     let inputs = |c: usize| schedule[c].clone();
     let run = Lockstep {
-        name: format!("simt_core_{preset}_run"),
+        name: format!("simt_core_{}_run", params.name),
         params,
         lds,
         cycles: schedule.len(),
         vcd,
         verilog,
     };
-    let model = match preset {
-        "cu" => run.go(|| SimtCoreCu::with_lds(params, lds), &inputs)?,
-        "tiny" => run.go(|| SimtCoreTiny::with_lds(params, lds), &inputs)?,
-        other => bail!("preset `{other}` has no rust-hdl SIMT core"),
+    // The concrete core whose generics these sizes give (`with_lds` refuses any other sizes).
+    let model = if params.sizes() == CORE_TINY.sizes() {
+        run.go(|| SimtCoreTiny::with_lds(params, lds), &inputs)?
+    } else {
+        run.go(|| SimtCoreCu::with_lds(params, lds), &inputs)?
     };
     let counters = model.counters;
     compare(&m, &model, &counters)?;

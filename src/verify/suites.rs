@@ -15,7 +15,7 @@ use crate::hw::{
     PriorityEncoderModel, RoundRobinModel, SeedWarpSchedulerModel, SimtStackModel,
     WarpSchedulerModel,
 };
-use crate::params::{EmptyTop, SchedulerMode, TopStorage};
+use crate::params::{CoreParams, EmptyTop, SchedulerMode, TopStorage, CORE_CU, CORE_TINY};
 use crate::preset_blocks::PresetBlocks;
 use crate::sim::rng::{requests, Rng};
 use crate::sim::{run_differential, Dut, PortStruct, Recorded};
@@ -162,45 +162,48 @@ pub fn seed_scheduler<B: PresetBlocks>(
     )
 }
 
-/// The SIMT core of a preset (`cu` or `tiny`) with `policy`, against its model, on random programs
-/// ([`core_stimulus`](crate::hw::core::simt_core::stimulus::core_stimulus)); also the number of runs that ended and
-/// the error flags raised.
-pub fn simt_core(
-    preset: &str,
-    policy: crate::params::IssuePolicy,
-    seed: u64,
-    cycles: usize,
-) -> Result<(Recorded, (u64, u64))> {
+/// The SIMT core `core` against its model, on random programs
+/// ([`core_stimulus`](crate::hw::core::simt_core::stimulus::core_stimulus)); also the number of
+/// runs that ended and the error flags raised.
+pub fn simt_core(core: CoreParams, seed: u64, cycles: usize) -> Result<(Recorded, (u64, u64))> {
     use crate::hw::core::simt_core::{SimtCoreCu, SimtCoreTiny};
-    let p = crate::params::CoreParams { policy, ..crate::params::core_params(preset)? };
     let seen = std::rc::Rc::new(std::cell::Cell::new((0, 0)));
-    let mut model = crate::hw::SimtCoreModel::new(p, &[], &[]);
-    let stimulus = crate::hw::core::simt_core::stimulus::core_stimulus(p, 20_000, seen.clone());
-    let name = format!("simt_core_{preset}_{}", policy.name());
-    let recorded = match preset {
-        "cu" => run_differential(
+    let mut model = crate::hw::SimtCoreModel::new(core, &[], &[]);
+    let stimulus = crate::hw::core::simt_core::stimulus::core_stimulus(core, 20_000, seen.clone());
+    let name = format!("simt_core_{}_{}", core.name, core.policy.name());
+    // The concrete core whose generics these sizes give (`new` refuses any other sizes).
+    let recorded = if core.sizes() == CORE_TINY.sizes() {
+        SimtCoreTiny::new(core)?;
+        run_differential(
             &name,
-            || SimtCoreCu::new(p).unwrap(),
+            || SimtCoreTiny::new(core).unwrap(),
             &mut model,
             seed,
             cycles,
             stimulus,
-        ),
-        _ => run_differential(
+        )
+    } else {
+        SimtCoreCu::new(core)?;
+        run_differential(
             &name,
-            || SimtCoreTiny::new(p).unwrap(),
+            || SimtCoreCu::new(core).unwrap(),
             &mut model,
             seed,
             cycles,
             stimulus,
-        ),
+        )
     }?;
     Ok((recorded, seen.get()))
 }
 
+/// The SIMT core exported with preset `B` (see [`Preset::core`](crate::params::Preset::core)).
+fn core_of<B: PresetBlocks>() -> Result<CoreParams> {
+    B::PRESET.core.ok_or_else(|| anyhow::anyhow!("preset `{}` has no SIMT core", B::PRESET.name))
+}
+
 /// `simt_core` of preset `B` against its model.
 pub fn preset_simt_core<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded> {
-    simt_core(B::PRESET.name, crate::params::CORE_CU.policy, seed, cycles).map(|(r, _)| r)
+    simt_core(core_of::<B>()?, seed, cycles).map(|(r, _)| r)
 }
 
 /// `priority_encoder_lowest` of preset `B` against its model.
@@ -352,25 +355,26 @@ pub fn preset_uart_rx<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recor
 
 /// `host_link` of preset `B` against its model.
 pub fn preset_host_link<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded> {
-    let core = crate::params::core_params(B::PRESET.name)?;
+    let core = core_of::<B>()?;
+    if core != CORE_CU {
+        bail!(
+            "preset `{}` has no host link (only the `{}` core has a board)",
+            B::PRESET.name,
+            CORE_CU.name
+        );
+    }
     let sizes = crate::hw::link::host_link::model::HostLinkSizes::of(&core);
     let mut model = crate::hw::link::host_link::model::HostLinkModel::new(sizes);
     let mut bytes = host_link_bytes();
     let name = format!("host_link_{}", B::PRESET.name);
-    match B::PRESET.name {
-        "cu" => run_differential(
-            &name,
-            || crate::hw::link::host_link::HostLinkCu::new().unwrap(),
-            &mut model,
-            seed,
-            cycles,
-            |rng, m, c| host_link_inputs(rng, m, c, &mut bytes),
-        ),
-        _ => bail!(
-            "preset `{}` has no host link (it has no SIMT core for the board)",
-            B::PRESET.name
-        ),
-    }
+    run_differential(
+        &name,
+        || crate::hw::link::host_link::HostLinkCu::new().unwrap(),
+        &mut model,
+        seed,
+        cycles,
+        |rng, m, c| host_link_inputs(rng, m, c, &mut bytes),
+    )
 }
 
 /// `core_board` of preset `B` against its model.

@@ -1050,8 +1050,22 @@ impl<
     );
 }
 
+/// The core that the [`CoreParams`] constant `$p` describes, every const generic computed from
+/// its sizes ([`CoreParams::sizes`]); [`SimtCore::new`] and its blocks check them again.
+macro_rules! simt_core_of {
+    ($p:path) => {
+        SimtCore<
+            { $p.sizes().W }, { $p.sizes().WW }, { $p.sizes().T }, { $p.sizes().A },
+            { clog2($p.imem_words) }, { $p.sizes().D }, { $p.sizes().SPW }, { $p.sizes().B },
+            { $p.sizes().BW }, { $p.sizes().N }, { $p.sizes().NW }, { $p.sizes().Q },
+            { $p.sizes().QW }, { $p.sizes().QCW }, { $p.sizes().BQ }, { $p.sizes().SQ },
+            { $p.sizes().RW }, { $p.sizes().DW }, { $p.sizes().TD }, { $p.sizes().SW },
+            { $p.sizes().LRW }, { $p.sizes().WW + 1 },
+        >
+    };
+}
+
 /// The `cu` core ([`CORE_CU`](crate::params::CORE_CU)).
-pub type SimtCoreCu = SimtCore<4, 2, 4, 10, 8, 4, 3, 4, 2, 2, 1, 8, 3, 4, 32, 4, 4, 8, 32, 3, 6, 3>;
+pub type SimtCoreCu = simt_core_of!(crate::params::CORE_CU);
 /// The `tiny` core ([`CORE_TINY`](crate::params::CORE_TINY)).
-pub type SimtCoreTiny =
-    SimtCore<2, 1, 4, 10, 8, 2, 2, 2, 1, 2, 1, 8, 3, 4, 16, 2, 4, 8, 32, 3, 6, 2>;
+pub type SimtCoreTiny = simt_core_of!(crate::params::CORE_TINY);

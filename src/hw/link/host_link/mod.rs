@@ -16,7 +16,7 @@ use rust_hdl::prelude::*;
 
 use crate::hw::LaneRam;
 use crate::params::check_range;
-use crate::params::ERROR_FLAGS;
+use crate::params::{clog2, CORE_CU, ERROR_FLAGS};
 use crate::protocol::{Command, STATUS_BYTES};
 
 // The reply counter loads the status answer's length as the literal 33.
@@ -401,7 +401,13 @@ impl<const WW: usize, const T: usize, const TD: usize, const IA: usize, const SP
 }
 
 /// The `cu` core's link ([`SimtCoreCu`](crate::hw::core::simt_core::SimtCoreCu)).
-pub type HostLinkCu = HostLink<2, 4, 32, 8, 3>;
+pub type HostLinkCu = HostLink<
+    { CORE_CU.sizes().WW },
+    { CORE_CU.sizes().T },
+    { CORE_CU.sizes().TD },
+    { clog2(CORE_CU.imem_words) },
+    { CORE_CU.sizes().SPW },
+>;
 
 /// The formal properties (`host_link.sv` beside this file: its wrapper and the wrapper's
 /// parameters at a preset).
