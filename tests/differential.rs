@@ -520,3 +520,35 @@ mod host_link {
         );
     }
 }
+
+/// A model whose ports disagree with its block's is refused before the first cycle, and the
+/// error names the port: here the MISR's model with its `enable` and `data` inputs swapped.
+#[test]
+fn a_model_whose_ports_differ_from_the_block_is_refused_naming_the_port() {
+    use simt_rtl::hw::common::lfsr::model::{MisrModel, TAPS_32};
+    use simt_rtl::sim::{run_differential, CycleModel, PortNames};
+    struct Swapped(MisrModel);
+    impl CycleModel for Swapped {
+        fn ports(&self) -> PortNames {
+            PortNames::default().inputs(&["reset", "data", "enable"]).outputs(&["signature"])
+        }
+        fn outputs(&self, inputs: &[u64]) -> Vec<u64> {
+            self.0.outputs(inputs)
+        }
+        fn step(&mut self, inputs: &[u64]) {
+            self.0.step(inputs)
+        }
+    }
+    let model = MisrModel { taps: TAPS_32, state: 0 };
+    let misr = || simt_rtl::hw::Misr::<32>::new(TAPS_32).unwrap();
+    let good =
+        run_differential("misr_ports", misr, &mut model.clone(), 1, 10, |_, _, _| vec![0; 3]);
+    assert!(good.is_ok(), "{:#}", good.unwrap_err());
+    let err =
+        run_differential("misr_ports", misr, &mut Swapped(model), 1, 10, |_, _, _| vec![0; 3])
+            .unwrap_err();
+    assert!(
+        format!("{err:#}").contains("input port 1 is `enable` where its model's is `data`"),
+        "{err:#}"
+    );
+}

@@ -115,6 +115,7 @@ where
     G: FnMut(&mut Rng, &M, usize) -> Vec<u64>,
 {
     let mut dut = make_dut();
+    model.ports().check(&dut).with_context(|| format!("{name}: ports"))?;
     prepare(&mut dut)?;
     let mut rng = Rng::new(seed);
     let mut rec = Recorded::default();

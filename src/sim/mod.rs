@@ -32,10 +32,70 @@ pub fn cycles_from_env(var: &str, default: usize) -> anyhow::Result<usize> {
 /// A cycle-level reference model of a block, working on the block's port values (one `u64` per
 /// port, in the block's port order).
 pub trait CycleModel {
+    /// The block's ports as this model sees them, by name: the runners check them against the
+    /// block's before the first cycle, and an error names the first port that differs.
+    fn ports(&self) -> PortNames;
     /// The outputs in this cycle, before the clock edge, for these inputs.
     fn outputs(&self, inputs: &[u64]) -> Vec<u64>;
     /// One rising clock edge with these inputs.
     fn step(&mut self, inputs: &[u64]);
+}
+
+/// A block's port names as its model declares them, in the block's order: inputs, then outputs;
+/// element `i` of a port array `name` is `name$i`, as rust-hdl names it in the Verilog.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PortNames {
+    pub inputs: Vec<String>,
+    pub outputs: Vec<String>,
+}
+
+impl PortNames {
+    /// The ports of a model whose inputs and outputs are the named port structs `I` and `O`.
+    pub fn of<I: PortStruct, O: PortStruct>() -> Self {
+        PortNames::default().inputs(I::NAMES).outputs(O::NAMES)
+    }
+    /// Appends scalar inputs.
+    pub fn inputs(mut self, names: &[&str]) -> Self {
+        self.inputs.extend(names.iter().map(|n| n.to_string()));
+        self
+    }
+    /// Appends an input array of `n` elements.
+    pub fn input_array(mut self, name: &str, n: usize) -> Self {
+        self.inputs.extend((0..n).map(|i| format!("{name}${i}")));
+        self
+    }
+    /// Appends scalar outputs.
+    pub fn outputs(mut self, names: &[&str]) -> Self {
+        self.outputs.extend(names.iter().map(|n| n.to_string()));
+        self
+    }
+    /// Appends an output array of `n` elements.
+    pub fn output_array(mut self, name: &str, n: usize) -> Self {
+        self.outputs.extend((0..n).map(|i| format!("{name}${i}")));
+        self
+    }
+    /// Fails unless `dut`'s ports are these, in this order; the error names the first port that
+    /// differs.
+    pub fn check<D: Dut>(&self, dut: &D) -> anyhow::Result<()> {
+        let block = |ports: Vec<Port>| ports.into_iter().map(|p| p.name).collect::<Vec<_>>();
+        check_names("input", &block(dut.input_ports()), &self.inputs)?;
+        check_names("output", &block(dut.output_ports()), &self.outputs)
+    }
+}
+
+fn check_names(kind: &str, block: &[String], model: &[String]) -> anyhow::Result<()> {
+    for i in 0..block.len().max(model.len()) {
+        match (block.get(i), model.get(i)) {
+            (Some(b), Some(m)) if b == m => {}
+            (Some(b), Some(m)) => {
+                anyhow::bail!("the block's {kind} port {i} is `{b}` where its model's is `{m}`")
+            }
+            (Some(b), None) => anyhow::bail!("the block's {kind} port `{b}` is not in its model"),
+            (None, Some(m)) => anyhow::bail!("the model's {kind} port `{m}` is not in the block"),
+            (None, None) => unreachable!(),
+        }
+    }
+    Ok(())
 }
 
 /// Declares a struct of port values, one `u64` field per port in the block's port order, with

@@ -8,7 +8,6 @@ use crate::hw::common::priority_encoder::model::EncoderIn;
 use crate::hw::common::round_robin::model::ArbiterIn;
 use crate::hw::scheduler::simt_stack::stimulus::stack_stimulus;
 use crate::hw::scheduler::simt_stack_ram::stimulus::stack_ram_stimulus;
-use crate::hw::scheduler::warp_scheduler::model::{SchedIn, SchedOut, SeedIn, SeedOut};
 use crate::hw::scheduler::warp_scheduler::stimulus::{scheduler_stimulus, seed_scheduler_stimulus};
 use crate::hw::Order;
 use crate::hw::{
@@ -19,20 +18,6 @@ use crate::params::{CoreParams, EmptyTop, SchedulerMode, TopStorage, CORE_CU, CO
 use crate::preset_blocks::PresetBlocks;
 use crate::sim::rng::{requests, Rng};
 use crate::sim::{run_differential, Dut, PortStruct, Recorded};
-
-/// Fails unless the block's ports are the model's, in the same order.
-pub fn check_ports<D: Dut, I: PortStruct, O: PortStruct>(dut: &D) -> Result<()> {
-    let ins: Vec<String> = dut.input_ports().into_iter().map(|p| p.name).collect();
-    let outs: Vec<String> = dut.output_ports().into_iter().map(|p| p.name).collect();
-    if ins != I::NAMES || outs != O::NAMES {
-        bail!(
-            "block ports {ins:?} -> {outs:?} differ from the model's {:?} -> {:?}",
-            I::NAMES,
-            O::NAMES
-        );
-    }
-    Ok(())
-}
 
 pub fn encoder<B: PresetBlocks>(order: Order, seed: u64, cycles: usize) -> Result<Recorded> {
     let n = B::PRESET.scheduler.warps;
@@ -128,7 +113,6 @@ pub fn scheduler<B: PresetBlocks>(
     cycles: usize,
 ) -> Result<Recorded> {
     let p = B::PRESET.scheduler;
-    check_ports::<_, SchedIn, SchedOut>(&B::scheduler(mode)?)?;
     let mut model = WarpSchedulerModel::new(p, mode);
     let name = format!("scheduler_{}_{}", B::PRESET.name, mode.name().replace([' ', ','], "_"));
     run_differential(
@@ -149,7 +133,6 @@ pub fn seed_scheduler<B: PresetBlocks>(
     cycles: usize,
 ) -> Result<Recorded> {
     let p = B::PRESET.scheduler;
-    check_ports::<_, SeedIn, SeedOut>(&B::seed_scheduler()?)?;
     let mut model = SeedWarpSchedulerModel::new(p);
     let name = format!("seed_scheduler_{}", B::PRESET.name);
     run_differential(

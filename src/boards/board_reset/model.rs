@@ -3,7 +3,7 @@
 //! cycles ago (its two synchronising flip-flops).
 
 use crate::boards::board_reset::POR_CYCLES;
-use crate::sim::CycleModel;
+use crate::sim::{CycleModel, PortNames};
 
 #[derive(Clone, Debug, Default)]
 pub struct BoardResetModel {
@@ -14,6 +14,9 @@ pub struct BoardResetModel {
 }
 
 impl CycleModel for BoardResetModel {
+    fn ports(&self) -> PortNames {
+        PortNames::default().inputs(&["rst_n"]).outputs(&["reset"])
+    }
     /// Input rst_n; output reset.
     fn outputs(&self, _inputs: &[u64]) -> Vec<u64> {
         vec![(self.cycles < POR_CYCLES || self.pressed[1]) as u64]

@@ -3,7 +3,7 @@
 
 use std::collections::VecDeque;
 
-use crate::sim::CycleModel;
+use crate::sim::{CycleModel, PortNames};
 
 /// A read request: GPGPU-Sim's `op_t` as far as the arbiter looks at it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -161,6 +161,22 @@ impl BankArbiterModel {
 }
 
 impl CycleModel for BankArbiterModel {
+    fn ports(&self) -> PortNames {
+        let k = self.lanes;
+        PortNames::default()
+            .inputs(&["reset"])
+            .input_array("push_valid", k)
+            .input_array("push_bank", k)
+            .input_array("push_cu", k)
+            .input_array("push_slot", k)
+            .input_array("push_row", k)
+            .inputs(&["write_valid", "write_bank"])
+            .outputs(&["grant"])
+            .output_array("grant_cu", self.banks)
+            .output_array("grant_slot", self.banks)
+            .output_array("grant_row", self.banks)
+            .outputs(&["pending", "diagonal", "err_overflow"])
+    }
     /// grant, grant_cu[B], grant_slot[B], grant_row[B], pending, priority, err_overflow.
     fn outputs(&self, inputs: &[u64]) -> Vec<u64> {
         let i = self.decode(inputs);

@@ -8,7 +8,7 @@ use crate::hw::collector::bank_arbiter::model::{ArbiterInputs, BankArbiterModel,
 use crate::hw::collector::register_file::model::{RegisterFileModel, RowWrite};
 use crate::hw::collector::register_map::model::RegisterMapModel;
 use crate::params::CollectorParams;
-use crate::sim::CycleModel;
+use crate::sim::{CycleModel, PortNames};
 
 /// An instruction as it enters the collector (`warp_inst_t` as far as the collector looks).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -329,6 +329,29 @@ impl OperandCollectorModel {
 }
 
 impl CycleModel for OperandCollectorModel {
+    fn ports(&self) -> PortNames {
+        let c = self.params;
+        let (p, u) = (c.in_ports, c.unit_types);
+        let mut names = PortNames::default().inputs(&["reset"]);
+        for port in
+            ["in_valid", "in_warp", "in_unit", "in_tag", "in_dst", "in_mask", "in_src_valid"]
+        {
+            names = names.input_array(port, p);
+        }
+        names = names.input_array("in_src", c.push_lanes()).input_array("out_ready", u);
+        names = names.inputs(&["wb_valid", "wb_warp", "wb_reg", "wb_mask", "wb_data"]);
+        names = names.output_array("in_ready", p).output_array("in_cu", p);
+        for port in ["out_valid", "out_warp", "out_tag", "out_dst", "out_mask", "out_src_valid"] {
+            names = names.output_array(port, u);
+        }
+        for port in ["out_src0", "out_src1", "out_src2"] {
+            names = names.output_array(port, u);
+        }
+        names
+            .outputs(&["busy", "grant", "dispatch", "count_alloc", "count_dispatch", "count_stall"])
+            .output_array("count_grant", c.banks)
+            .outputs(&["err_unit", "err_overflow"])
+    }
     fn outputs(&self, inputs: &[u64]) -> Vec<u64> {
         let i = self.decode(inputs);
         let d = self.decide(&i);

@@ -2,7 +2,7 @@
 //! registers of `lanes` values; one read per bank per cycle with one cycle of latency, one
 //! lane-masked write per cycle; a same-cycle read of the written row returns the old value.
 
-use crate::sim::CycleModel;
+use crate::sim::{CycleModel, PortNames};
 
 #[derive(Clone, Debug)]
 pub struct RegisterFileModel {
@@ -77,6 +77,12 @@ impl RegisterFileModel {
 }
 
 impl CycleModel for RegisterFileModel {
+    fn ports(&self) -> PortNames {
+        PortNames::default()
+            .input_array("read_row", self.banks)
+            .inputs(&["write_valid", "write_bank", "write_row", "write_mask", "write_data"])
+            .output_array("read_data", self.banks)
+    }
     /// read_data[B], lanes packed.
     fn outputs(&self, _inputs: &[u64]) -> Vec<u64> {
         self.read

@@ -1,7 +1,7 @@
 //! Reference model of [`RegisterMap`](crate::hw::RegisterMap): GPGPU-Sim's
 //! `register_bank()` (seed 000) and the row that goes with it.
 
-use crate::sim::CycleModel;
+use crate::sim::{CycleModel, PortNames};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RegisterMapModel {
@@ -30,6 +30,9 @@ impl RegisterMapModel {
 }
 
 impl CycleModel for RegisterMapModel {
+    fn ports(&self) -> PortNames {
+        PortNames::default().inputs(&["warp", "regnum"]).outputs(&["bank", "row"])
+    }
     fn outputs(&self, inputs: &[u64]) -> Vec<u64> {
         let (bank, row) = self.locate(inputs[0] as usize, inputs[1] as usize);
         vec![bank as u64, row as u64]

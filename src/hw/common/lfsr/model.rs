@@ -1,7 +1,7 @@
 //! Reference models of [`Lfsr`](crate::hw::Lfsr) and [`Misr`](crate::hw::Misr): the
 //! Galois LFSR step, written from its definition.
 
-use crate::sim::CycleModel;
+use crate::sim::{CycleModel, PortNames};
 
 /// One Galois step of a `taps` register: shift right, XOR `taps` if the bit shifted out was 1.
 pub fn galois_step(state: u64, taps: u64) -> u64 {
@@ -21,6 +21,9 @@ pub struct LfsrModel {
 }
 
 impl CycleModel for LfsrModel {
+    fn ports(&self) -> PortNames {
+        PortNames::default().inputs(&["reset", "enable"]).outputs(&["value"])
+    }
     /// Inputs reset, enable; output value.
     fn outputs(&self, _inputs: &[u64]) -> Vec<u64> {
         vec![self.state]
@@ -41,6 +44,9 @@ pub struct MisrModel {
 }
 
 impl CycleModel for MisrModel {
+    fn ports(&self) -> PortNames {
+        PortNames::default().inputs(&["reset", "enable", "data"]).outputs(&["signature"])
+    }
     /// Inputs reset, enable, data; output signature.
     fn outputs(&self, _inputs: &[u64]) -> Vec<u64> {
         vec![self.state]

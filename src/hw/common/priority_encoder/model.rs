@@ -2,7 +2,7 @@
 
 use crate::hw::Order;
 use crate::port_struct;
-use crate::sim::{CycleModel, PortStruct};
+use crate::sim::{CycleModel, PortNames, PortStruct};
 
 port_struct! {
     /// Inputs, in port order.
@@ -33,6 +33,9 @@ pub struct PriorityEncoderModel {
 }
 
 impl CycleModel for PriorityEncoderModel {
+    fn ports(&self) -> PortNames {
+        PortNames::of::<EncoderIn, EncoderOut>()
+    }
     fn outputs(&self, inputs: &[u64]) -> Vec<u64> {
         encode(EncoderIn::from_words(inputs).req, self.n, self.order).to_words()
     }

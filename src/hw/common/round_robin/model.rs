@@ -2,7 +2,7 @@
 
 use crate::hw::common::priority_encoder::model::EncoderOut;
 use crate::port_struct;
-use crate::sim::{CycleModel, PortStruct};
+use crate::sim::{CycleModel, PortNames, PortStruct};
 
 port_struct! {
     /// Inputs, in port order.
@@ -42,6 +42,9 @@ impl RoundRobinModel {
 }
 
 impl CycleModel for RoundRobinModel {
+    fn ports(&self) -> PortNames {
+        PortNames::default().inputs(ArbiterIn::NAMES).outputs(&["valid", "index", "grant"])
+    }
     fn outputs(&self, inputs: &[u64]) -> Vec<u64> {
         self.grant(ArbiterIn::from_words(inputs).req).to_words()
     }
@@ -69,6 +72,9 @@ impl LookaheadRoundRobinModel {
 }
 
 impl CycleModel for LookaheadRoundRobinModel {
+    fn ports(&self) -> PortNames {
+        PortNames::default().inputs(ArbiterIn::NAMES).outputs(&["valid", "index", "grant"])
+    }
     fn outputs(&self, _inputs: &[u64]) -> Vec<u64> {
         self.arbiter.grant(self.last_req).to_words()
     }

@@ -5,7 +5,7 @@
 use crate::hw::core::decoder::Controls;
 use crate::isa::Inst;
 use crate::port_struct;
-use crate::sim::{CycleModel, PortStruct};
+use crate::sim::{CycleModel, PortNames, PortStruct};
 
 port_struct! {
     /// Outputs, in port order.
@@ -63,6 +63,9 @@ impl DecoderModel {
 }
 
 impl CycleModel for DecoderModel {
+    fn ports(&self) -> PortNames {
+        PortNames::default().inputs(&["inst"]).outputs(DecodeOut::NAMES)
+    }
     fn outputs(&self, inputs: &[u64]) -> Vec<u64> {
         Self::decode(inputs[0] as u32).to_words()
     }

@@ -4,7 +4,7 @@
 use std::collections::VecDeque;
 
 use crate::port_struct;
-use crate::sim::{CycleModel, PortStruct};
+use crate::sim::{CycleModel, PortNames, PortStruct};
 
 /// Slots per warp.
 pub const SLOTS: usize = 2;
@@ -33,6 +33,9 @@ impl IBufferModel {
 }
 
 impl CycleModel for IBufferModel {
+    fn ports(&self) -> PortNames {
+        PortNames::of::<IBufferIn, IBufferOut>()
+    }
     #[allow(clippy::type_complexity)] // one closure over a warp's buffer, used three times
     fn outputs(&self, inputs: &[u64]) -> Vec<u64> {
         let i = IBufferIn::from_words(inputs);

@@ -5,7 +5,7 @@ use crate::hw::core::lane_alu::ExecOp;
 use crate::isa::interp::alu;
 use crate::port_struct;
 use crate::sim::rng::mask;
-use crate::sim::{CycleModel, PortStruct};
+use crate::sim::{CycleModel, PortNames, PortStruct};
 
 port_struct! {
     /// Inputs, in port order (lanes packed `lane_bits` apart).
@@ -30,6 +30,9 @@ impl LaneAluModel {
 }
 
 impl CycleModel for LaneAluModel {
+    fn ports(&self) -> PortNames {
+        PortNames::of::<AluIn, AluOut>()
+    }
     fn outputs(&self, inputs: &[u64]) -> Vec<u64> {
         let i = AluIn::from_words(inputs);
         let op = ExecOp::from_code(i.op);

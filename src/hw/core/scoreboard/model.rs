@@ -3,7 +3,7 @@
 //! write-back, then `releaseRegister` and `reserveRegisters` at the edge.
 
 use crate::port_struct;
-use crate::sim::{CycleModel, PortStruct};
+use crate::sim::{CycleModel, PortNames, PortStruct};
 
 port_struct! {
     /// Inputs, in port order (`check_src` is three ports).
@@ -49,6 +49,9 @@ impl ScoreboardModel {
 }
 
 impl CycleModel for ScoreboardModel {
+    fn ports(&self) -> PortNames {
+        PortNames::of::<ScoreboardIn, ScoreboardOut>()
+    }
     fn outputs(&self, inputs: &[u64]) -> Vec<u64> {
         let i = ScoreboardIn::from_words(inputs);
         let pending = self

@@ -50,7 +50,7 @@ use crate::hw::{
 use crate::params::{CoreParams, IssuePolicy, SchedulerMode};
 use crate::port_struct;
 use crate::sim::rng::mask;
-use crate::sim::{CycleModel, PortStruct};
+use crate::sim::{CycleModel, PortNames, PortStruct};
 
 pub use crate::params::ERROR_FLAGS;
 
@@ -711,6 +711,16 @@ impl SimtCoreModel {
 }
 
 impl CycleModel for SimtCoreModel {
+    fn ports(&self) -> PortNames {
+        PortNames::default()
+            .inputs(CoreIn::NAMES)
+            .outputs(&["running", "issue_valid", "issue_warp", "issue_pc"])
+            .outputs(&["wb_valid", "wb_warp", "wb_reg", "wb_mask"])
+            .output_array("wb_data", self.params.threads)
+            .outputs(&["count_cycles", "count_issued", "count_scoreboard_stalls"])
+            .outputs(&["count_structural_stalls", "count_bank_stalls", "count_lds_conflicts"])
+            .outputs(&["count_divergent", "stack_high_water", "errors"])
+    }
     /// running; issue_valid, issue_warp, issue_pc; wb_valid, wb_warp, wb_reg, wb_mask,
     /// wb_data[threads]; the counters (32 bits, wrapping); errors.
     fn outputs(&self, inputs: &[u64]) -> Vec<u64> {

@@ -6,7 +6,7 @@
 
 use crate::isa::st_address;
 use crate::sim::rng::mask;
-use crate::sim::CycleModel;
+use crate::sim::{CycleModel, PortNames};
 
 /// Banks, as in the ISA.
 const BANKS: usize = crate::isa::LDS_BANKS;
@@ -120,6 +120,17 @@ impl LocalDataShareModel {
 }
 
 impl CycleModel for LocalDataShareModel {
+    fn ports(&self) -> PortNames {
+        let t = self.lanes;
+        PortNames::default()
+            .inputs(&["reset", "req_valid", "req_write", "req_mask", "req_warp", "req_index"])
+            .inputs(&["req_stride"])
+            .input_array("req_addr", t)
+            .input_array("req_data", t)
+            .outputs(&["req_ready", "resp_valid"])
+            .output_array("resp_data", t)
+            .outputs(&["accesses", "conflict_cycles"])
+    }
     /// req_ready, resp_valid, resp_data[lanes], accesses, conflict_cycles.
     fn outputs(&self, _inputs: &[u64]) -> Vec<u64> {
         let mut o = vec![self.ready() as u64, self.resp_valid as u64];

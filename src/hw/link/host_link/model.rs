@@ -2,7 +2,7 @@
 //! ([`crate::link`]) as the engine between the UART and the SIMT core runs it, byte by byte.
 
 use crate::protocol::{Command, CAPTURE_RECORDS, RECORD_BYTES, STATUS_BYTES};
-use crate::sim::{CycleModel, PortStruct};
+use crate::sim::{CycleModel, PortNames, PortStruct};
 
 /// The model's sizes: the core's warp-id bits, lanes and register bits (`lanes x lane_bits`),
 /// instruction-address bits.
@@ -135,6 +135,22 @@ impl HostLinkModel {
 }
 
 impl CycleModel for HostLinkModel {
+    fn ports(&self) -> PortNames {
+        PortNames::default()
+            .inputs(&[
+                "reset",
+                "rx_valid",
+                "rx_data",
+                "rx_err",
+                "tx_ready",
+                "running",
+                "core_errors",
+            ])
+            .inputs(&["high_water"])
+            .input_array("counters", crate::hw::link::host_link::LINK_COUNTERS)
+            .inputs(&["wb_valid", "wb_warp", "wb_reg", "wb_mask", "wb_data"])
+            .outputs(LinkOut::NAMES)
+    }
     fn outputs(&self, inputs: &[u64]) -> Vec<u64> {
         let i = LinkIn::from_words(inputs);
         let (wv, wa, wd) = self.write.map_or((0, 0, 0), |(a, d)| (1, a as u64, d as u64));

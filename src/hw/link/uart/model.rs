@@ -3,7 +3,7 @@
 //! (1), each `clocks_per_bit` cycles long; the receiver samples bit `k` of a frame
 //! `clocks_per_bit / 2 + k clocks_per_bit` cycles after it saw the start.
 
-use crate::sim::CycleModel;
+use crate::sim::{CycleModel, PortNames};
 
 /// Bit `k` (0..10) of the frame of `byte` on the line.
 pub fn frame_bit(byte: u8, k: usize) -> bool {
@@ -28,6 +28,9 @@ impl UartTxModel {
 }
 
 impl CycleModel for UartTxModel {
+    fn ports(&self) -> PortNames {
+        PortNames::default().inputs(&["reset", "data_valid", "data"]).outputs(&["data_ready", "tx"])
+    }
     /// Inputs reset, data_valid, data; outputs data_ready, tx.
     fn outputs(&self, _inputs: &[u64]) -> Vec<u64> {
         match self.sending {
@@ -72,6 +75,9 @@ impl UartRxModel {
 }
 
 impl CycleModel for UartRxModel {
+    fn ports(&self) -> PortNames {
+        PortNames::default().inputs(&["reset", "rx"]).outputs(&["data_valid", "data", "err_frame"])
+    }
     /// Inputs reset, rx; outputs data_valid, data, err_frame.
     fn outputs(&self, _inputs: &[u64]) -> Vec<u64> {
         vec![self.valid as u64, self.shift as u64, self.err_frame as u64]

@@ -2,7 +2,7 @@
 
 use crate::params::EmptyTop;
 use crate::port_struct;
-use crate::sim::{CycleModel, PortStruct};
+use crate::sim::{CycleModel, PortNames, PortStruct};
 
 port_struct! {
     /// Inputs, in port order.
@@ -104,6 +104,9 @@ impl SimtStackModel {
 }
 
 impl CycleModel for SimtStackModel {
+    fn ports(&self) -> PortNames {
+        PortNames::of::<StackIn, StackOut>()
+    }
     fn outputs(&self, _inputs: &[u64]) -> Vec<u64> {
         self.outputs_now().to_words()
     }

@@ -7,7 +7,7 @@
 use crate::hw::scheduler::simt_stack::model::{Entry, SimtStackModel};
 use crate::params::{EmptyTop, TopStorage};
 use crate::port_struct;
-use crate::sim::{CycleModel, PortStruct};
+use crate::sim::{CycleModel, PortNames, PortStruct};
 
 port_struct! {
     /// Inputs, in port order.
@@ -41,6 +41,13 @@ impl SimtStackRamModel {
 }
 
 impl CycleModel for SimtStackRamModel {
+    fn ports(&self) -> PortNames {
+        let w = self.stacks.len();
+        PortNames::of::<StackRamIn, StackRamOut>()
+            .output_array("tops_mask", w)
+            .output_array("tops_pc", w)
+            .outputs(&["empty_next"])
+    }
     fn outputs(&self, inputs: &[u64]) -> Vec<u64> {
         let top = match self.top_storage {
             TopStorage::Registers => {

@@ -10,7 +10,7 @@ use crate::hw::Order;
 use crate::params::{FetchPolicy, SchedulerMode, SchedulerParams};
 use crate::port_struct;
 use crate::sim::rng::mask;
-use crate::sim::{CycleModel, PortStruct};
+use crate::sim::{CycleModel, PortNames, PortStruct};
 
 port_struct! {
     /// Inputs of `WarpScheduler`, in port order.
@@ -275,6 +275,9 @@ impl WarpSchedulerModel {
 }
 
 impl CycleModel for WarpSchedulerModel {
+    fn ports(&self) -> PortNames {
+        PortNames::of::<SchedIn, SchedOut>()
+    }
     fn outputs(&self, inputs: &[u64]) -> Vec<u64> {
         self.outputs_for(&SchedIn::from_words(inputs)).to_words()
     }
@@ -346,6 +349,9 @@ impl SeedWarpSchedulerModel {
 }
 
 impl CycleModel for SeedWarpSchedulerModel {
+    fn ports(&self) -> PortNames {
+        PortNames::of::<SeedIn, SeedOut>()
+    }
     fn outputs(&self, inputs: &[u64]) -> Vec<u64> {
         let o = self.core.outputs_for(&self.core_inputs(&SeedIn::from_words(inputs)));
         SeedOut {
