@@ -11,6 +11,7 @@ use simt_rtl::isa::{AluOp, ImmOp, Inst, REGISTERS};
 use simt_rtl::preset_blocks::*;
 use simt_rtl::sim::differential::{cycle_outputs, prepare};
 use simt_rtl::sim::rng::mask;
+use simt_rtl::sim::Dut;
 use simt_rtl::sim::Rng;
 
 fn random_alu_inst(rng: &mut Rng) -> Inst {
@@ -70,7 +71,7 @@ fn decode_and_execute<B: PresetBlocks>(instructions: usize) {
         machine.warps[w].pc = 0;
         machine.step(w, &[inst]).unwrap();
         for l in (0..lanes).filter(|l| lane_mask >> l & 1 == 1) {
-            let got = out[0] >> (l * bits) & mask(bits);
+            let got = alu.output(&out, "result").unwrap() >> (l * bits) & mask(bits);
             assert_eq!(
                 got,
                 machine.reg(w, l, rd as usize) as u64,

@@ -182,26 +182,28 @@ fn local_data_share<B: PresetBlocks>() {
     );
     let (mut loads, mut stores, mut multi, mut back_to_back, mut reset_busy) = (0, 0, 0, 0, 0);
     let (mut since, mut max_cycles, mut busy) = (0, 0, false);
-    for (i, o) in rec.inputs.iter().zip(&rec.outputs) {
+    let (req_ready, resp_valid) =
+        (rec.output("req_ready").unwrap(), rec.output("resp_valid").unwrap());
+    for (c, i) in rec.inputs.iter().enumerate() {
         let i = m.decode(i);
-        let ready = o[0] == 1;
+        let (ready, responded) = (req_ready[c] == 1, resp_valid[c] == 1);
         if i.reset {
             reset_busy += busy as usize;
             busy = false;
             continue;
         }
         since += 1;
-        if o[1] == 1 {
+        if responded {
             max_cycles = max_cycles.max(since);
         }
         if i.valid && ready {
-            back_to_back += (busy && (o[1] != 1)) as usize;
+            back_to_back += (busy && !responded) as usize;
             loads += !i.write as usize;
             stores += i.write as usize;
             multi += (since > 3) as usize;
             since = 0;
             busy = true;
-        } else if o[1] == 1 {
+        } else if responded {
             busy = false;
         }
     }
@@ -260,9 +262,9 @@ fn decoder() {
     // Coverage: every kind, and illegal opcodes.
     let mut kinds = [0usize; 9];
     let mut illegal = 0;
-    for o in &rec.outputs {
-        kinds[o[1] as usize] += 1;
-        illegal += (o[0] == 0) as usize;
+    for (kind, legal) in rec.output("kind").unwrap().into_iter().zip(rec.output("legal").unwrap()) {
+        kinds[kind as usize] += 1;
+        illegal += (legal == 0) as usize;
     }
     assert!(kinds.iter().all(|&n| n > 100) && illegal > 100, "kinds {kinds:?}, illegal {illegal}");
 }
@@ -392,7 +394,10 @@ mod self_test {
             simt_rtl::registry::differential::<CuBlocks>("lfsr", SEED, cycles()).unwrap()
         });
         // Cycle 0 shows the power-up state 0; from the first reset on the state is never 0.
-        assert!(rec.outputs.iter().skip(1).all(|o| o[0] != 0), "the LFSR reached state 0");
+        assert!(
+            rec.output("value").unwrap()[1..].iter().all(|&v| v != 0),
+            "the LFSR reached state 0"
+        );
     }
 
     #[test]
@@ -426,7 +431,8 @@ mod host_link {
         let rec = timed("uart_tx".into(), || {
             simt_rtl::registry::differential::<CuBlocks>("uart_tx", SEED, cycles()).unwrap()
         });
-        let starts = rec.outputs.windows(2).filter(|w| w[0][1] == 1 && w[1][1] == 0).count();
+        let starts =
+            rec.output("tx").unwrap().windows(2).filter(|w| w[0] == 1 && w[1] == 0).count();
         assert!(starts > cycles() / 2000, "only {starts} frames sent");
     }
 
@@ -435,8 +441,9 @@ mod host_link {
         let rec = timed("uart_rx".into(), || {
             simt_rtl::registry::differential::<CuBlocks>("uart_rx", SEED, cycles()).unwrap()
         });
-        let bytes = rec.outputs.iter().filter(|o| o[0] == 1).count();
-        let errors = rec.outputs.windows(2).filter(|w| w[0][2] == 0 && w[1][2] == 1).count();
+        let bytes = rec.output("data_valid").unwrap().iter().filter(|&&v| v == 1).count();
+        let frame_errors = rec.output("err_frame").unwrap();
+        let errors = frame_errors.windows(2).filter(|w| w[0] == 0 && w[1] == 1).count();
         assert!(
             bytes > cycles() / 3000 && errors > 0,
             "{bytes} bytes, {errors} framing errors: the line exercised too little"
@@ -506,8 +513,13 @@ mod host_link {
         let rec = timed("board_reset".into(), || {
             simt_rtl::registry::differential::<CuBlocks>("board_reset", SEED, cycles()).unwrap()
         });
-        let presses =
-            rec.outputs.windows(2).skip(20).filter(|w| w[0][0] == 0 && w[1][0] == 1).count();
+        let presses = rec
+            .output("reset")
+            .unwrap()
+            .windows(2)
+            .skip(20)
+            .filter(|w| w[0] == 0 && w[1] == 1)
+            .count();
         assert!(presses > 1000, "only {presses} button resets");
     }
 

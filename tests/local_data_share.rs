@@ -27,7 +27,7 @@ fn access<D: Dut>(
         let out = cycle_outputs(dut, &m.encode(req), *cycle).unwrap();
         clock_edge(dut, *cycle).unwrap();
         *cycle += 1;
-        if out[0] == 1 {
+        if dut.output(&out, "req_ready").unwrap() == 1 {
             break;
         }
     }
@@ -35,7 +35,7 @@ fn access<D: Dut>(
         let out = cycle_outputs(dut, &m.encode(&idle), *cycle).unwrap();
         clock_edge(dut, *cycle).unwrap();
         *cycle += 1;
-        if out[1] == 1 {
+        if dut.output(&out, "resp_valid").unwrap() == 1 {
             return (waited, out);
         }
     }

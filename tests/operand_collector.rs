@@ -27,9 +27,9 @@ macro_rules! arbiter_config {
                 let secs = start.elapsed().as_secs_f64();
                 eprintln!("{name}: {} cycles, {:.0} cycles/s", cycles(), cycles() as f64 / secs);
                 // Coverage: grants happened, write-backs blocked banks with pending reads.
-                let grants: u64 = rec.outputs.iter().map(|o| o[0].count_ones() as u64).sum();
+                let grants: u64 = rec.output("grant").unwrap().iter().map(|g| g.count_ones() as u64).sum();
                 assert!(grants > cycles() as u64 / 4, "only {grants} grants");
-                let overflowed = rec.outputs.iter().any(|o| *o.last().unwrap() == 1);
+                let overflowed = rec.output("err_overflow").unwrap().contains(&1);
                 assert_eq!(overflowed, !respect_bound, "err_overflow raised exactly when pushes may overflow");
             }
             #[test]

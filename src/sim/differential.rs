@@ -7,18 +7,38 @@ use anyhow::{anyhow, bail, Context, Result};
 use rust_hdl::core::vcd_probe::{write_vcd_change, write_vcd_dump, write_vcd_header};
 use rust_hdl::prelude::*;
 
-use super::{CycleModel, Dut, Rng};
+use super::{CycleModel, Dut, PortNames, Rng};
 
 /// Picoseconds per cycle in the VCD files: inputs change at the start, the clock rises halfway.
 pub const CYCLE_PS: u64 = 10_000;
 /// Cycles before a mismatch that its VCD shows.
 pub const FAILURE_WINDOW: usize = 64;
 
-/// The stimulus that was applied and the outputs the rust-hdl block gave, cycle by cycle.
+/// The stimulus that was applied and the outputs the rust-hdl block gave, cycle by cycle, with
+/// the names of the ports they are on.
 #[derive(Clone, Debug, Default)]
 pub struct Recorded {
     pub inputs: Vec<Vec<u64>>,
     pub outputs: Vec<Vec<u64>>,
+    pub ports: PortNames,
+}
+
+impl Recorded {
+    /// Input port `name` (`name$i` for element `i` of an array), every cycle.
+    pub fn input(&self, name: &str) -> Result<Vec<u64>> {
+        column(&self.inputs, &self.ports.inputs, name, "input")
+    }
+    /// Output port `name` (`name$i` for element `i` of an array), every cycle.
+    pub fn output(&self, name: &str) -> Result<Vec<u64>> {
+        column(&self.outputs, &self.ports.outputs, name, "output")
+    }
+}
+
+fn column(words: &[Vec<u64>], names: &[String], name: &str, kind: &str) -> Result<Vec<u64>> {
+    let Some(at) = names.iter().position(|n| n == name) else {
+        bail!("no {kind} port `{name}`: the {kind}s are {}", names.join(", "))
+    };
+    Ok(words.iter().map(|w| w[at]).collect())
 }
 
 /// Makes a block ready for the hand loop.
@@ -115,10 +135,11 @@ where
     G: FnMut(&mut Rng, &M, usize) -> Vec<u64>,
 {
     let mut dut = make_dut();
-    model.ports().check(&dut).with_context(|| format!("{name}: ports"))?;
+    let ports = model.ports();
+    ports.check(&dut).with_context(|| format!("{name}: ports"))?;
     prepare(&mut dut)?;
     let mut rng = Rng::new(seed);
-    let mut rec = Recorded::default();
+    let mut rec = Recorded { ports, ..Recorded::default() };
     for cycle in 0..cycles {
         let inputs = gen(&mut rng, model, cycle);
         let got = cycle_outputs(&mut dut, &inputs, cycle)?;

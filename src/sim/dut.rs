@@ -93,6 +93,18 @@ pub trait Dut: Block {
     fn drive(&mut self, words: &[u64]);
     fn sample(&self) -> Vec<u64>;
     fn set_clock(&mut self, high: bool);
+    /// Output port `name` (`name$i` for element `i` of an array) in `outputs`, the words
+    /// [`Dut::sample`] gave.
+    fn output(&self, outputs: &[u64], name: &str) -> anyhow::Result<u64> {
+        let ports = self.output_ports();
+        match ports.iter().position(|p| p.name == name) {
+            Some(at) => Ok(outputs[at]),
+            None => {
+                let names: Vec<_> = ports.iter().map(|p| p.name.as_str()).collect();
+                anyhow::bail!("no output port `{name}`: the outputs are {}", names.join(", "))
+            }
+        }
+    }
 }
 
 /// Implements [`Dut`] for a block from its clock (if any), input and output field names.

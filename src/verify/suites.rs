@@ -739,5 +739,8 @@ pub fn core_board(seed: u64, cycles: usize) -> Result<Recorded> {
     let (mut inputs, mut outputs) = host.serial.trace.take().unwrap_or_default();
     inputs.truncate(cycles);
     outputs.truncate(cycles);
-    Ok(Recorded { inputs, outputs })
+    let ports =
+        crate::sim::PortNames::default().inputs(&["rst_n", "usb_rx"]).outputs(&["led", "usb_tx"]);
+    ports.check(&crate::boards::CoreBoard::new(cpb, &[])?)?;
+    Ok(Recorded { inputs, outputs, ports })
 }
