@@ -50,7 +50,12 @@ impl ScoreboardModel {
 
 impl CycleModel for ScoreboardModel {
     fn ports(&self) -> PortNames {
-        PortNames::of::<ScoreboardIn, ScoreboardOut>()
+        // `check_src` is a port array of three; the struct names its elements 0, 1, 2.
+        PortNames::default()
+            .inputs(&ScoreboardIn::NAMES[..2])
+            .input_array("check_src", 3)
+            .inputs(&ScoreboardIn::NAMES[5..])
+            .outputs(ScoreboardOut::NAMES)
     }
     fn outputs(&self, inputs: &[u64]) -> Vec<u64> {
         let i = ScoreboardIn::from_words(inputs);
