@@ -596,7 +596,7 @@ fn run_kernel(
     )
     .with_context(|| format!("{}", kernel.display()))?;
     println!(
-        "{} on the rust-hdl {preset} core ({} warps x {} lanes, {}-bit values, {}): equal to its model on every cycle; registers and local data share equal the reference interpreter's",
+        "{} on the rust-hdl core `{preset}` ({} warps x {} lanes, {}-bit values, {}): equal to its model on every cycle; registers and local data share equal the reference interpreter's",
         kernel.display(), params.warps, params.threads, params.lane_bits, policy
     );
     if let Some(v) = &vcd {

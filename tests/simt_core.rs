@@ -120,7 +120,7 @@ fn run_command_prints_the_counters_and_the_waveform() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(
-        stdout.contains("on the rust-hdl cu core")
+        stdout.contains("on the rust-hdl core `cu-core`")
             && stdout.contains("equal the reference interpreter's"),
         "{stdout}"
     );
