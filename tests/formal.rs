@@ -759,12 +759,11 @@ fn mutant_stack_ram_without_overflow_flag_is_caught() {
 
 #[test]
 fn mutant_stack_ram_top_not_refilled_is_caught() {
-    // In the cycle after a pop uncovered an entry (any warp: the warps share one exported
-    // WarpStack module), its top shows the stale register
+    // In the cycle after a pop uncovered an entry of warp 0, its top shows the stale register
     // instead of the entry read from the RAM. The shortest run: reset (cycle 0), two pushes
     // (1, 2; the entry below the top is in the RAM), a pop (3), and the top shown in cycle 4.
-    let from = "top_mask = ram_mask;\n            top_pc = ram_pc;";
-    let to = "top_mask = top_mask_q$q;\n            top_pc = top_pc_q$q;";
+    let from = "tops_mask$0 = mask_ram$read_data;\n            tops_pc$0 = pc_ram$read_data;";
+    let to = "tops_mask$0 = top_mask_q$0$q;\n            tops_pc$0 = top_pc_q$0$q;";
     mutant_is_caught_at(
         "simt_stack_ram",
         "ram_top_not_refilled",

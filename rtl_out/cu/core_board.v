@@ -9327,6 +9327,8 @@ module core_board__core_sched_stacks(clock,reset,push,push_wid,push_mask,push_pc
     output reg  [3:0] overflow;
     output reg  [3:0] underflow;
     // Constant declarations
+    localparam  depth = 3'b100;
+    localparam  slot0_when_empty = 1'b0;
     localparam  base$0 = 8'h0;
     localparam  base$1 = 8'h4;
     localparam  base$2 = 8'h8;
@@ -9348,102 +9350,66 @@ module core_board__core_sched_stacks(clock,reset,push,push_wid,push_mask,push_pc
     reg  pc_ram$write_clock;
     reg  [9:0] pc_ram$write_data;
     reg  pc_ram$write_enable;
-    reg  warps$0$clock;
-    reg  warps$0$reset;
-    reg  warps$0$push;
-    reg  warps$0$pop;
-    reg  warps$0$clear;
-    reg  [3:0] warps$0$push_mask;
-    reg  [9:0] warps$0$push_pc;
-    reg  warps$0$refill;
-    reg  [3:0] warps$0$ram_mask;
-    reg  [9:0] warps$0$ram_pc;
-    wire  [2:0] warps$0$sp;
-    wire  warps$0$empty;
-    wire  warps$0$full;
-    wire  warps$0$empty_next;
-    wire  [3:0] warps$0$top_mask;
-    wire  [9:0] warps$0$top_pc;
-    wire  warps$0$write;
-    wire  warps$0$read;
-    wire  warps$0$clear_flags;
-    wire  warps$0$set_overflow;
-    wire  warps$0$set_underflow;
-    wire  warps$0$put;
-    wire  warps$0$from_ram;
-    wire  [2:0] warps$0$next_top_slot;
-    reg  warps$1$clock;
-    reg  warps$1$reset;
-    reg  warps$1$push;
-    reg  warps$1$pop;
-    reg  warps$1$clear;
-    reg  [3:0] warps$1$push_mask;
-    reg  [9:0] warps$1$push_pc;
-    reg  warps$1$refill;
-    reg  [3:0] warps$1$ram_mask;
-    reg  [9:0] warps$1$ram_pc;
-    wire  [2:0] warps$1$sp;
-    wire  warps$1$empty;
-    wire  warps$1$full;
-    wire  warps$1$empty_next;
-    wire  [3:0] warps$1$top_mask;
-    wire  [9:0] warps$1$top_pc;
-    wire  warps$1$write;
-    wire  warps$1$read;
-    wire  warps$1$clear_flags;
-    wire  warps$1$set_overflow;
-    wire  warps$1$set_underflow;
-    wire  warps$1$put;
-    wire  warps$1$from_ram;
-    wire  [2:0] warps$1$next_top_slot;
-    reg  warps$2$clock;
-    reg  warps$2$reset;
-    reg  warps$2$push;
-    reg  warps$2$pop;
-    reg  warps$2$clear;
-    reg  [3:0] warps$2$push_mask;
-    reg  [9:0] warps$2$push_pc;
-    reg  warps$2$refill;
-    reg  [3:0] warps$2$ram_mask;
-    reg  [9:0] warps$2$ram_pc;
-    wire  [2:0] warps$2$sp;
-    wire  warps$2$empty;
-    wire  warps$2$full;
-    wire  warps$2$empty_next;
-    wire  [3:0] warps$2$top_mask;
-    wire  [9:0] warps$2$top_pc;
-    wire  warps$2$write;
-    wire  warps$2$read;
-    wire  warps$2$clear_flags;
-    wire  warps$2$set_overflow;
-    wire  warps$2$set_underflow;
-    wire  warps$2$put;
-    wire  warps$2$from_ram;
-    wire  [2:0] warps$2$next_top_slot;
-    reg  warps$3$clock;
-    reg  warps$3$reset;
-    reg  warps$3$push;
-    reg  warps$3$pop;
-    reg  warps$3$clear;
-    reg  [3:0] warps$3$push_mask;
-    reg  [9:0] warps$3$push_pc;
-    reg  warps$3$refill;
-    reg  [3:0] warps$3$ram_mask;
-    reg  [9:0] warps$3$ram_pc;
-    wire  [2:0] warps$3$sp;
-    wire  warps$3$empty;
-    wire  warps$3$full;
-    wire  warps$3$empty_next;
-    wire  [3:0] warps$3$top_mask;
-    wire  [9:0] warps$3$top_pc;
-    wire  warps$3$write;
-    wire  warps$3$read;
-    wire  warps$3$clear_flags;
-    wire  warps$3$set_overflow;
-    wire  warps$3$set_underflow;
-    wire  warps$3$put;
-    wire  warps$3$from_ram;
-    wire  [2:0] warps$3$next_top_slot;
+    reg  [2:0] sp$0$d;
+    wire  [2:0] sp$0$q;
+    reg  sp$0$clock;
+    reg  [2:0] sp$1$d;
+    wire  [2:0] sp$1$q;
+    reg  sp$1$clock;
+    reg  [2:0] sp$2$d;
+    wire  [2:0] sp$2$q;
+    reg  sp$2$clock;
+    reg  [2:0] sp$3$d;
+    wire  [2:0] sp$3$q;
+    reg  sp$3$clock;
+    reg  [3:0] top_mask_q$0$d;
+    wire  [3:0] top_mask_q$0$q;
+    reg  top_mask_q$0$clock;
+    reg  [3:0] top_mask_q$1$d;
+    wire  [3:0] top_mask_q$1$q;
+    reg  top_mask_q$1$clock;
+    reg  [3:0] top_mask_q$2$d;
+    wire  [3:0] top_mask_q$2$q;
+    reg  top_mask_q$2$clock;
+    reg  [3:0] top_mask_q$3$d;
+    wire  [3:0] top_mask_q$3$q;
+    reg  top_mask_q$3$clock;
+    reg  [9:0] top_pc_q$0$d;
+    wire  [9:0] top_pc_q$0$q;
+    reg  top_pc_q$0$clock;
+    reg  [9:0] top_pc_q$1$d;
+    wire  [9:0] top_pc_q$1$q;
+    reg  top_pc_q$1$clock;
+    reg  [9:0] top_pc_q$2$d;
+    wire  [9:0] top_pc_q$2$q;
+    reg  top_pc_q$2$clock;
+    reg  [9:0] top_pc_q$3$d;
+    wire  [9:0] top_pc_q$3$q;
+    reg  top_pc_q$3$clock;
+    reg  [3:0] bottom_mask_q$0$d;
+    wire  [3:0] bottom_mask_q$0$q;
+    reg  bottom_mask_q$0$clock;
+    reg  [3:0] bottom_mask_q$1$d;
+    wire  [3:0] bottom_mask_q$1$q;
+    reg  bottom_mask_q$1$clock;
+    reg  [3:0] bottom_mask_q$2$d;
+    wire  [3:0] bottom_mask_q$2$q;
+    reg  bottom_mask_q$2$clock;
+    reg  [3:0] bottom_mask_q$3$d;
+    wire  [3:0] bottom_mask_q$3$q;
+    reg  bottom_mask_q$3$clock;
+    reg  [9:0] bottom_pc_q$0$d;
+    wire  [9:0] bottom_pc_q$0$q;
+    reg  bottom_pc_q$0$clock;
+    reg  [9:0] bottom_pc_q$1$d;
+    wire  [9:0] bottom_pc_q$1$q;
+    reg  bottom_pc_q$1$clock;
+    reg  [9:0] bottom_pc_q$2$d;
+    wire  [9:0] bottom_pc_q$2$q;
+    reg  bottom_pc_q$2$clock;
+    reg  [9:0] bottom_pc_q$3$d;
+    wire  [9:0] bottom_pc_q$3$q;
+    reg  bottom_pc_q$3$clock;
     reg  [3:0] overflow_q$d;
     wire  [3:0] overflow_q$q;
     reg  overflow_q$clock;
@@ -9467,6 +9433,16 @@ module core_board__core_sched_stacks(clock,reset,push,push_wid,push_mask,push_pc
     reg  pushed_pc_q$clock;
     // Local signals
     reg  [3:0] empties_next;
+    reg  w_push;
+    reg  w_pop;
+    reg  w_clear;
+    reg  w_empty;
+    reg  w_full;
+    reg  w_refill;
+    reg  w_clr;
+    reg  w_put;
+    reg  w_zero;
+    reg  w_bottom;
     reg  [2:0] w_sp;
     reg  [7:0] w_sp8;
     reg  [3:0] t_mask;
@@ -9483,6 +9459,7 @@ module core_board__core_sched_stacks(clock,reset,push,push_wid,push_mask,push_pc
     reg  read;
     reg  [2:0] read_slot;
     reg  [7:0] read_base;
+    reg  [2:0] w_next_top_slot;
     reg  [2:0] next_top_slot;
     reg  [7:0] next_top_base;
     reg  from_ram_next;
@@ -9506,109 +9483,105 @@ module core_board__core_sched_stacks(clock,reset,push,push_wid,push_mask,push_pc
         .write_data(pc_ram$write_data),
         .write_enable(pc_ram$write_enable)
     );
-    core_board__core_sched_stacks_warps_0 warps$0(
-        .clock(warps$0$clock),
-        .reset(warps$0$reset),
-        .push(warps$0$push),
-        .pop(warps$0$pop),
-        .clear(warps$0$clear),
-        .push_mask(warps$0$push_mask),
-        .push_pc(warps$0$push_pc),
-        .refill(warps$0$refill),
-        .ram_mask(warps$0$ram_mask),
-        .ram_pc(warps$0$ram_pc),
-        .sp(warps$0$sp),
-        .empty(warps$0$empty),
-        .full(warps$0$full),
-        .empty_next(warps$0$empty_next),
-        .top_mask(warps$0$top_mask),
-        .top_pc(warps$0$top_pc),
-        .write(warps$0$write),
-        .read(warps$0$read),
-        .clear_flags(warps$0$clear_flags),
-        .set_overflow(warps$0$set_overflow),
-        .set_underflow(warps$0$set_underflow),
-        .put(warps$0$put),
-        .from_ram(warps$0$from_ram),
-        .next_top_slot(warps$0$next_top_slot)
+    core_board__core_depth_0 sp$0(
+        .d(sp$0$d),
+        .q(sp$0$q),
+        .clock(sp$0$clock)
     );
-    core_board__core_sched_stacks_warps_0 warps$1(
-        .clock(warps$1$clock),
-        .reset(warps$1$reset),
-        .push(warps$1$push),
-        .pop(warps$1$pop),
-        .clear(warps$1$clear),
-        .push_mask(warps$1$push_mask),
-        .push_pc(warps$1$push_pc),
-        .refill(warps$1$refill),
-        .ram_mask(warps$1$ram_mask),
-        .ram_pc(warps$1$ram_pc),
-        .sp(warps$1$sp),
-        .empty(warps$1$empty),
-        .full(warps$1$full),
-        .empty_next(warps$1$empty_next),
-        .top_mask(warps$1$top_mask),
-        .top_pc(warps$1$top_pc),
-        .write(warps$1$write),
-        .read(warps$1$read),
-        .clear_flags(warps$1$clear_flags),
-        .set_overflow(warps$1$set_overflow),
-        .set_underflow(warps$1$set_underflow),
-        .put(warps$1$put),
-        .from_ram(warps$1$from_ram),
-        .next_top_slot(warps$1$next_top_slot)
+    core_board__core_depth_0 sp$1(
+        .d(sp$1$d),
+        .q(sp$1$q),
+        .clock(sp$1$clock)
     );
-    core_board__core_sched_stacks_warps_0 warps$2(
-        .clock(warps$2$clock),
-        .reset(warps$2$reset),
-        .push(warps$2$push),
-        .pop(warps$2$pop),
-        .clear(warps$2$clear),
-        .push_mask(warps$2$push_mask),
-        .push_pc(warps$2$push_pc),
-        .refill(warps$2$refill),
-        .ram_mask(warps$2$ram_mask),
-        .ram_pc(warps$2$ram_pc),
-        .sp(warps$2$sp),
-        .empty(warps$2$empty),
-        .full(warps$2$full),
-        .empty_next(warps$2$empty_next),
-        .top_mask(warps$2$top_mask),
-        .top_pc(warps$2$top_pc),
-        .write(warps$2$write),
-        .read(warps$2$read),
-        .clear_flags(warps$2$clear_flags),
-        .set_overflow(warps$2$set_overflow),
-        .set_underflow(warps$2$set_underflow),
-        .put(warps$2$put),
-        .from_ram(warps$2$from_ram),
-        .next_top_slot(warps$2$next_top_slot)
+    core_board__core_depth_0 sp$2(
+        .d(sp$2$d),
+        .q(sp$2$q),
+        .clock(sp$2$clock)
     );
-    core_board__core_sched_stacks_warps_0 warps$3(
-        .clock(warps$3$clock),
-        .reset(warps$3$reset),
-        .push(warps$3$push),
-        .pop(warps$3$pop),
-        .clear(warps$3$clear),
-        .push_mask(warps$3$push_mask),
-        .push_pc(warps$3$push_pc),
-        .refill(warps$3$refill),
-        .ram_mask(warps$3$ram_mask),
-        .ram_pc(warps$3$ram_pc),
-        .sp(warps$3$sp),
-        .empty(warps$3$empty),
-        .full(warps$3$full),
-        .empty_next(warps$3$empty_next),
-        .top_mask(warps$3$top_mask),
-        .top_pc(warps$3$top_pc),
-        .write(warps$3$write),
-        .read(warps$3$read),
-        .clear_flags(warps$3$clear_flags),
-        .set_overflow(warps$3$set_overflow),
-        .set_underflow(warps$3$set_underflow),
-        .put(warps$3$put),
-        .from_ram(warps$3$from_ram),
-        .next_top_slot(warps$3$next_top_slot)
+    core_board__core_depth_0 sp$3(
+        .d(sp$3$d),
+        .q(sp$3$q),
+        .clock(sp$3$clock)
+    );
+    core_board__board_reset_por top_mask_q$0(
+        .d(top_mask_q$0$d),
+        .q(top_mask_q$0$q),
+        .clock(top_mask_q$0$clock)
+    );
+    core_board__board_reset_por top_mask_q$1(
+        .d(top_mask_q$1$d),
+        .q(top_mask_q$1$q),
+        .clock(top_mask_q$1$clock)
+    );
+    core_board__board_reset_por top_mask_q$2(
+        .d(top_mask_q$2$d),
+        .q(top_mask_q$2$q),
+        .clock(top_mask_q$2$clock)
+    );
+    core_board__board_reset_por top_mask_q$3(
+        .d(top_mask_q$3$d),
+        .q(top_mask_q$3$q),
+        .clock(top_mask_q$3$clock)
+    );
+    core_board__core_div_pc top_pc_q$0(
+        .d(top_pc_q$0$d),
+        .q(top_pc_q$0$q),
+        .clock(top_pc_q$0$clock)
+    );
+    core_board__core_div_pc top_pc_q$1(
+        .d(top_pc_q$1$d),
+        .q(top_pc_q$1$q),
+        .clock(top_pc_q$1$clock)
+    );
+    core_board__core_div_pc top_pc_q$2(
+        .d(top_pc_q$2$d),
+        .q(top_pc_q$2$q),
+        .clock(top_pc_q$2$clock)
+    );
+    core_board__core_div_pc top_pc_q$3(
+        .d(top_pc_q$3$d),
+        .q(top_pc_q$3$q),
+        .clock(top_pc_q$3$clock)
+    );
+    core_board__board_reset_por bottom_mask_q$0(
+        .d(bottom_mask_q$0$d),
+        .q(bottom_mask_q$0$q),
+        .clock(bottom_mask_q$0$clock)
+    );
+    core_board__board_reset_por bottom_mask_q$1(
+        .d(bottom_mask_q$1$d),
+        .q(bottom_mask_q$1$q),
+        .clock(bottom_mask_q$1$clock)
+    );
+    core_board__board_reset_por bottom_mask_q$2(
+        .d(bottom_mask_q$2$d),
+        .q(bottom_mask_q$2$q),
+        .clock(bottom_mask_q$2$clock)
+    );
+    core_board__board_reset_por bottom_mask_q$3(
+        .d(bottom_mask_q$3$d),
+        .q(bottom_mask_q$3$q),
+        .clock(bottom_mask_q$3$clock)
+    );
+    core_board__core_div_pc bottom_pc_q$0(
+        .d(bottom_pc_q$0$d),
+        .q(bottom_pc_q$0$q),
+        .clock(bottom_pc_q$0$clock)
+    );
+    core_board__core_div_pc bottom_pc_q$1(
+        .d(bottom_pc_q$1$d),
+        .q(bottom_pc_q$1$q),
+        .clock(bottom_pc_q$1$clock)
+    );
+    core_board__core_div_pc bottom_pc_q$2(
+        .d(bottom_pc_q$2$d),
+        .q(bottom_pc_q$2$q),
+        .clock(bottom_pc_q$2$clock)
+    );
+    core_board__core_div_pc bottom_pc_q$3(
+        .d(bottom_pc_q$3$d),
+        .q(bottom_pc_q$3$q),
+        .clock(bottom_pc_q$3$clock)
     );
     core_board__board_reset_por overflow_q(
         .d(overflow_q$d),
@@ -9682,185 +9655,481 @@ module core_board__core_sched_stacks(clock,reset,push,push_wid,push_mask,push_pc
         next_top_base = 32'h0;
         from_ram_next = 1'b0;
         pushed_next = 1'b0;
-        warps$0$clock = clock;
-        warps$0$reset = reset;
-        warps$0$push = push[0];
-        warps$0$pop = pop[0];
-        warps$0$clear = clear[0];
-        warps$0$push_mask = push_mask;
-        warps$0$push_pc = push_pc;
-        warps$0$refill = refills$q[0];
-        warps$0$ram_mask = mask_ram$read_data;
-        warps$0$ram_pc = pc_ram$read_data;
-        w_sp = warps$0$sp;
+        sp$0$clock = clock;
+        sp$0$d = sp$0$q;
+        top_mask_q$0$clock = clock;
+        top_pc_q$0$clock = clock;
+        bottom_mask_q$0$clock = clock;
+        bottom_mask_q$0$d = bottom_mask_q$0$q;
+        bottom_pc_q$0$clock = clock;
+        bottom_pc_q$0$d = bottom_pc_q$0$q;
+        w_push = push[0];
+        w_pop = pop[0];
+        w_clear = clear[0];
+        w_sp = sp$0$q;
         w_sp8 = ((w_sp) & 8'hff);
-        empties = (empties & ~(1 << (0)) | ((warps$0$empty) << (0)));
-        fulls = (fulls & ~(1 << (0)) | ((warps$0$full) << (0)));
-        empties_next = (empties_next & ~(1 << (0)) | ((warps$0$empty_next) << (0)));
+        w_empty = sp$0$q == 32'h0;
+        w_full = sp$0$q == depth;
+        empties = (empties & ~(1 << (0)) | ((w_empty) << (0)));
+        fulls = (fulls & ~(1 << (0)) | ((w_full) << (0)));
         if (push_wid == 0) begin
             write_base = base$0;
             write_sp = w_sp8;
         end
         if (pop_wid == 0) begin
             read_base = base$0;
-            read_slot = warps$0$sp - two;
+            read_slot = sp$0$q - two;
         end
-        tops_mask$0 = warps$0$top_mask;
-        tops_pc$0 = warps$0$top_pc;
+        w_refill = refills$q[0];
+        if (top_in_ram) begin
+            tops_mask$0 = 32'h0;
+            tops_pc$0 = 32'h0;
+        end
+        else if (w_refill) begin
+            tops_mask$0 = mask_ram$read_data;
+            tops_pc$0 = pc_ram$read_data;
+        end
+        else begin
+            tops_mask$0 = top_mask_q$0$q;
+            tops_pc$0 = top_pc_q$0$q;
+        end
         if (top_wid == 0) begin
             t_mask = tops_mask$0;
             t_pc = tops_pc$0;
+        end
+        w_clr = reset | w_clear;
+        w_put = ~w_clr & w_push & (w_pop | ~w_full);
+        w_zero = ~w_push & w_pop & ~w_empty & (sp$0$q < 32'h2) & ~slot0_when_empty;
+        w_bottom = ~w_clr & w_push & ((w_pop & (sp$0$q < 32'h2)) | (~w_pop & w_empty));
+        top_mask_q$0$d = top_mask_q$0$q;
+        top_pc_q$0$d = top_pc_q$0$q;
+        if (w_refill) begin
+            top_mask_q$0$d = mask_ram$read_data;
+            top_pc_q$0$d = pc_ram$read_data;
+        end
+        if (w_put) begin
+            top_mask_q$0$d = push_mask;
+            top_pc_q$0$d = push_pc;
+        end
+        if (w_zero | (w_clr & ~slot0_when_empty)) begin
+            top_mask_q$0$d = 32'h0;
+            top_pc_q$0$d = 32'h0;
+        end
+        if (w_clr & slot0_when_empty) begin
+            top_mask_q$0$d = bottom_mask_q$0$q;
+            top_pc_q$0$d = bottom_pc_q$0$q;
+        end
+        if (w_bottom) begin
+            bottom_mask_q$0$d = push_mask;
+            bottom_pc_q$0$d = push_pc;
+        end
+        if (w_clr) begin
+            sp$0$d = 32'h0;
+            if (reset) begin
+                overflow_next = (overflow_next & ~(1 << (0)) | ((1'b0) << (0)));
+                underflow_next = (underflow_next & ~(1 << (0)) | ((1'b0) << (0)));
+            end
+        end
+        else if (w_push & w_pop) begin
+            write = 1'b1;
+            if (w_empty) begin
+                underflow_next = (underflow_next & ~(1 << (0)) | ((1'b1) << (0)));
+                sp$0$d = 32'h1;
+            end
+        end
+        else if (w_push) begin
+            if (w_full) begin
+                overflow_next = (overflow_next & ~(1 << (0)) | ((1'b1) << (0)));
+            end
+            else begin
+                write = 1'b1;
+                sp$0$d = sp$0$q + 32'h1;
+            end
+        end
+        else if (w_pop) begin
+            if (w_empty) begin
+                underflow_next = (underflow_next & ~(1 << (0)) | ((1'b1) << (0)));
+            end
+            else begin
+                sp$0$d = sp$0$q - 32'h1;
+                if (sp$0$q >= 32'h2) begin
+                    read = 1'b1;
+                end
+            end
+        end
+        empties_next = (empties_next & ~(1 << (0)) | ((sp$0$d == 32'h0) << (0)));
+        if (top_in_ram) begin
+            top_mask_q$0$d = 32'h0;
+            top_pc_q$0$d = 32'h0;
+            bottom_mask_q$0$d = 32'h0;
+            bottom_pc_q$0$d = 32'h0;
+        end
+        w_next_top_slot = sp$0$q - 32'h1;
+        if (w_pop & ~w_push) begin
+            w_next_top_slot = sp$0$q - two;
+        end
+        if (top_wid == 0) begin
             next_top_base = base$0;
-            next_top_slot = warps$0$next_top_slot;
-            pushed_next = warps$0$put;
-            from_ram_next = warps$0$from_ram;
+            next_top_slot = w_next_top_slot;
+            pushed_next = w_put;
+            from_ram_next = ~w_put & (sp$0$d != 32'h0);
         end
-        write = write | warps$0$write;
-        read = read | warps$0$read;
-        if (warps$0$clear_flags) begin
-            overflow_next = (overflow_next & ~(1 << (0)) | ((1'b0) << (0)));
-            underflow_next = (underflow_next & ~(1 << (0)) | ((1'b0) << (0)));
-        end
-        if (warps$0$set_overflow) begin
-            overflow_next = (overflow_next & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (warps$0$set_underflow) begin
-            underflow_next = (underflow_next & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        warps$1$clock = clock;
-        warps$1$reset = reset;
-        warps$1$push = push[1];
-        warps$1$pop = pop[1];
-        warps$1$clear = clear[1];
-        warps$1$push_mask = push_mask;
-        warps$1$push_pc = push_pc;
-        warps$1$refill = refills$q[1];
-        warps$1$ram_mask = mask_ram$read_data;
-        warps$1$ram_pc = pc_ram$read_data;
-        w_sp = warps$1$sp;
+        sp$1$clock = clock;
+        sp$1$d = sp$1$q;
+        top_mask_q$1$clock = clock;
+        top_pc_q$1$clock = clock;
+        bottom_mask_q$1$clock = clock;
+        bottom_mask_q$1$d = bottom_mask_q$1$q;
+        bottom_pc_q$1$clock = clock;
+        bottom_pc_q$1$d = bottom_pc_q$1$q;
+        w_push = push[1];
+        w_pop = pop[1];
+        w_clear = clear[1];
+        w_sp = sp$1$q;
         w_sp8 = ((w_sp) & 8'hff);
-        empties = (empties & ~(1 << (1)) | ((warps$1$empty) << (1)));
-        fulls = (fulls & ~(1 << (1)) | ((warps$1$full) << (1)));
-        empties_next = (empties_next & ~(1 << (1)) | ((warps$1$empty_next) << (1)));
+        w_empty = sp$1$q == 32'h0;
+        w_full = sp$1$q == depth;
+        empties = (empties & ~(1 << (1)) | ((w_empty) << (1)));
+        fulls = (fulls & ~(1 << (1)) | ((w_full) << (1)));
         if (push_wid == 1) begin
             write_base = base$1;
             write_sp = w_sp8;
         end
         if (pop_wid == 1) begin
             read_base = base$1;
-            read_slot = warps$1$sp - two;
+            read_slot = sp$1$q - two;
         end
-        tops_mask$1 = warps$1$top_mask;
-        tops_pc$1 = warps$1$top_pc;
+        w_refill = refills$q[1];
+        if (top_in_ram) begin
+            tops_mask$1 = 32'h0;
+            tops_pc$1 = 32'h0;
+        end
+        else if (w_refill) begin
+            tops_mask$1 = mask_ram$read_data;
+            tops_pc$1 = pc_ram$read_data;
+        end
+        else begin
+            tops_mask$1 = top_mask_q$1$q;
+            tops_pc$1 = top_pc_q$1$q;
+        end
         if (top_wid == 1) begin
             t_mask = tops_mask$1;
             t_pc = tops_pc$1;
+        end
+        w_clr = reset | w_clear;
+        w_put = ~w_clr & w_push & (w_pop | ~w_full);
+        w_zero = ~w_push & w_pop & ~w_empty & (sp$1$q < 32'h2) & ~slot0_when_empty;
+        w_bottom = ~w_clr & w_push & ((w_pop & (sp$1$q < 32'h2)) | (~w_pop & w_empty));
+        top_mask_q$1$d = top_mask_q$1$q;
+        top_pc_q$1$d = top_pc_q$1$q;
+        if (w_refill) begin
+            top_mask_q$1$d = mask_ram$read_data;
+            top_pc_q$1$d = pc_ram$read_data;
+        end
+        if (w_put) begin
+            top_mask_q$1$d = push_mask;
+            top_pc_q$1$d = push_pc;
+        end
+        if (w_zero | (w_clr & ~slot0_when_empty)) begin
+            top_mask_q$1$d = 32'h0;
+            top_pc_q$1$d = 32'h0;
+        end
+        if (w_clr & slot0_when_empty) begin
+            top_mask_q$1$d = bottom_mask_q$1$q;
+            top_pc_q$1$d = bottom_pc_q$1$q;
+        end
+        if (w_bottom) begin
+            bottom_mask_q$1$d = push_mask;
+            bottom_pc_q$1$d = push_pc;
+        end
+        if (w_clr) begin
+            sp$1$d = 32'h0;
+            if (reset) begin
+                overflow_next = (overflow_next & ~(1 << (1)) | ((1'b0) << (1)));
+                underflow_next = (underflow_next & ~(1 << (1)) | ((1'b0) << (1)));
+            end
+        end
+        else if (w_push & w_pop) begin
+            write = 1'b1;
+            if (w_empty) begin
+                underflow_next = (underflow_next & ~(1 << (1)) | ((1'b1) << (1)));
+                sp$1$d = 32'h1;
+            end
+        end
+        else if (w_push) begin
+            if (w_full) begin
+                overflow_next = (overflow_next & ~(1 << (1)) | ((1'b1) << (1)));
+            end
+            else begin
+                write = 1'b1;
+                sp$1$d = sp$1$q + 32'h1;
+            end
+        end
+        else if (w_pop) begin
+            if (w_empty) begin
+                underflow_next = (underflow_next & ~(1 << (1)) | ((1'b1) << (1)));
+            end
+            else begin
+                sp$1$d = sp$1$q - 32'h1;
+                if (sp$1$q >= 32'h2) begin
+                    read = 1'b1;
+                end
+            end
+        end
+        empties_next = (empties_next & ~(1 << (1)) | ((sp$1$d == 32'h0) << (1)));
+        if (top_in_ram) begin
+            top_mask_q$1$d = 32'h0;
+            top_pc_q$1$d = 32'h0;
+            bottom_mask_q$1$d = 32'h0;
+            bottom_pc_q$1$d = 32'h0;
+        end
+        w_next_top_slot = sp$1$q - 32'h1;
+        if (w_pop & ~w_push) begin
+            w_next_top_slot = sp$1$q - two;
+        end
+        if (top_wid == 1) begin
             next_top_base = base$1;
-            next_top_slot = warps$1$next_top_slot;
-            pushed_next = warps$1$put;
-            from_ram_next = warps$1$from_ram;
+            next_top_slot = w_next_top_slot;
+            pushed_next = w_put;
+            from_ram_next = ~w_put & (sp$1$d != 32'h0);
         end
-        write = write | warps$1$write;
-        read = read | warps$1$read;
-        if (warps$1$clear_flags) begin
-            overflow_next = (overflow_next & ~(1 << (1)) | ((1'b0) << (1)));
-            underflow_next = (underflow_next & ~(1 << (1)) | ((1'b0) << (1)));
-        end
-        if (warps$1$set_overflow) begin
-            overflow_next = (overflow_next & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (warps$1$set_underflow) begin
-            underflow_next = (underflow_next & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        warps$2$clock = clock;
-        warps$2$reset = reset;
-        warps$2$push = push[2];
-        warps$2$pop = pop[2];
-        warps$2$clear = clear[2];
-        warps$2$push_mask = push_mask;
-        warps$2$push_pc = push_pc;
-        warps$2$refill = refills$q[2];
-        warps$2$ram_mask = mask_ram$read_data;
-        warps$2$ram_pc = pc_ram$read_data;
-        w_sp = warps$2$sp;
+        sp$2$clock = clock;
+        sp$2$d = sp$2$q;
+        top_mask_q$2$clock = clock;
+        top_pc_q$2$clock = clock;
+        bottom_mask_q$2$clock = clock;
+        bottom_mask_q$2$d = bottom_mask_q$2$q;
+        bottom_pc_q$2$clock = clock;
+        bottom_pc_q$2$d = bottom_pc_q$2$q;
+        w_push = push[2];
+        w_pop = pop[2];
+        w_clear = clear[2];
+        w_sp = sp$2$q;
         w_sp8 = ((w_sp) & 8'hff);
-        empties = (empties & ~(1 << (2)) | ((warps$2$empty) << (2)));
-        fulls = (fulls & ~(1 << (2)) | ((warps$2$full) << (2)));
-        empties_next = (empties_next & ~(1 << (2)) | ((warps$2$empty_next) << (2)));
+        w_empty = sp$2$q == 32'h0;
+        w_full = sp$2$q == depth;
+        empties = (empties & ~(1 << (2)) | ((w_empty) << (2)));
+        fulls = (fulls & ~(1 << (2)) | ((w_full) << (2)));
         if (push_wid == 2) begin
             write_base = base$2;
             write_sp = w_sp8;
         end
         if (pop_wid == 2) begin
             read_base = base$2;
-            read_slot = warps$2$sp - two;
+            read_slot = sp$2$q - two;
         end
-        tops_mask$2 = warps$2$top_mask;
-        tops_pc$2 = warps$2$top_pc;
+        w_refill = refills$q[2];
+        if (top_in_ram) begin
+            tops_mask$2 = 32'h0;
+            tops_pc$2 = 32'h0;
+        end
+        else if (w_refill) begin
+            tops_mask$2 = mask_ram$read_data;
+            tops_pc$2 = pc_ram$read_data;
+        end
+        else begin
+            tops_mask$2 = top_mask_q$2$q;
+            tops_pc$2 = top_pc_q$2$q;
+        end
         if (top_wid == 2) begin
             t_mask = tops_mask$2;
             t_pc = tops_pc$2;
+        end
+        w_clr = reset | w_clear;
+        w_put = ~w_clr & w_push & (w_pop | ~w_full);
+        w_zero = ~w_push & w_pop & ~w_empty & (sp$2$q < 32'h2) & ~slot0_when_empty;
+        w_bottom = ~w_clr & w_push & ((w_pop & (sp$2$q < 32'h2)) | (~w_pop & w_empty));
+        top_mask_q$2$d = top_mask_q$2$q;
+        top_pc_q$2$d = top_pc_q$2$q;
+        if (w_refill) begin
+            top_mask_q$2$d = mask_ram$read_data;
+            top_pc_q$2$d = pc_ram$read_data;
+        end
+        if (w_put) begin
+            top_mask_q$2$d = push_mask;
+            top_pc_q$2$d = push_pc;
+        end
+        if (w_zero | (w_clr & ~slot0_when_empty)) begin
+            top_mask_q$2$d = 32'h0;
+            top_pc_q$2$d = 32'h0;
+        end
+        if (w_clr & slot0_when_empty) begin
+            top_mask_q$2$d = bottom_mask_q$2$q;
+            top_pc_q$2$d = bottom_pc_q$2$q;
+        end
+        if (w_bottom) begin
+            bottom_mask_q$2$d = push_mask;
+            bottom_pc_q$2$d = push_pc;
+        end
+        if (w_clr) begin
+            sp$2$d = 32'h0;
+            if (reset) begin
+                overflow_next = (overflow_next & ~(1 << (2)) | ((1'b0) << (2)));
+                underflow_next = (underflow_next & ~(1 << (2)) | ((1'b0) << (2)));
+            end
+        end
+        else if (w_push & w_pop) begin
+            write = 1'b1;
+            if (w_empty) begin
+                underflow_next = (underflow_next & ~(1 << (2)) | ((1'b1) << (2)));
+                sp$2$d = 32'h1;
+            end
+        end
+        else if (w_push) begin
+            if (w_full) begin
+                overflow_next = (overflow_next & ~(1 << (2)) | ((1'b1) << (2)));
+            end
+            else begin
+                write = 1'b1;
+                sp$2$d = sp$2$q + 32'h1;
+            end
+        end
+        else if (w_pop) begin
+            if (w_empty) begin
+                underflow_next = (underflow_next & ~(1 << (2)) | ((1'b1) << (2)));
+            end
+            else begin
+                sp$2$d = sp$2$q - 32'h1;
+                if (sp$2$q >= 32'h2) begin
+                    read = 1'b1;
+                end
+            end
+        end
+        empties_next = (empties_next & ~(1 << (2)) | ((sp$2$d == 32'h0) << (2)));
+        if (top_in_ram) begin
+            top_mask_q$2$d = 32'h0;
+            top_pc_q$2$d = 32'h0;
+            bottom_mask_q$2$d = 32'h0;
+            bottom_pc_q$2$d = 32'h0;
+        end
+        w_next_top_slot = sp$2$q - 32'h1;
+        if (w_pop & ~w_push) begin
+            w_next_top_slot = sp$2$q - two;
+        end
+        if (top_wid == 2) begin
             next_top_base = base$2;
-            next_top_slot = warps$2$next_top_slot;
-            pushed_next = warps$2$put;
-            from_ram_next = warps$2$from_ram;
+            next_top_slot = w_next_top_slot;
+            pushed_next = w_put;
+            from_ram_next = ~w_put & (sp$2$d != 32'h0);
         end
-        write = write | warps$2$write;
-        read = read | warps$2$read;
-        if (warps$2$clear_flags) begin
-            overflow_next = (overflow_next & ~(1 << (2)) | ((1'b0) << (2)));
-            underflow_next = (underflow_next & ~(1 << (2)) | ((1'b0) << (2)));
-        end
-        if (warps$2$set_overflow) begin
-            overflow_next = (overflow_next & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (warps$2$set_underflow) begin
-            underflow_next = (underflow_next & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        warps$3$clock = clock;
-        warps$3$reset = reset;
-        warps$3$push = push[3];
-        warps$3$pop = pop[3];
-        warps$3$clear = clear[3];
-        warps$3$push_mask = push_mask;
-        warps$3$push_pc = push_pc;
-        warps$3$refill = refills$q[3];
-        warps$3$ram_mask = mask_ram$read_data;
-        warps$3$ram_pc = pc_ram$read_data;
-        w_sp = warps$3$sp;
+        sp$3$clock = clock;
+        sp$3$d = sp$3$q;
+        top_mask_q$3$clock = clock;
+        top_pc_q$3$clock = clock;
+        bottom_mask_q$3$clock = clock;
+        bottom_mask_q$3$d = bottom_mask_q$3$q;
+        bottom_pc_q$3$clock = clock;
+        bottom_pc_q$3$d = bottom_pc_q$3$q;
+        w_push = push[3];
+        w_pop = pop[3];
+        w_clear = clear[3];
+        w_sp = sp$3$q;
         w_sp8 = ((w_sp) & 8'hff);
-        empties = (empties & ~(1 << (3)) | ((warps$3$empty) << (3)));
-        fulls = (fulls & ~(1 << (3)) | ((warps$3$full) << (3)));
-        empties_next = (empties_next & ~(1 << (3)) | ((warps$3$empty_next) << (3)));
+        w_empty = sp$3$q == 32'h0;
+        w_full = sp$3$q == depth;
+        empties = (empties & ~(1 << (3)) | ((w_empty) << (3)));
+        fulls = (fulls & ~(1 << (3)) | ((w_full) << (3)));
         if (push_wid == 3) begin
             write_base = base$3;
             write_sp = w_sp8;
         end
         if (pop_wid == 3) begin
             read_base = base$3;
-            read_slot = warps$3$sp - two;
+            read_slot = sp$3$q - two;
         end
-        tops_mask$3 = warps$3$top_mask;
-        tops_pc$3 = warps$3$top_pc;
+        w_refill = refills$q[3];
+        if (top_in_ram) begin
+            tops_mask$3 = 32'h0;
+            tops_pc$3 = 32'h0;
+        end
+        else if (w_refill) begin
+            tops_mask$3 = mask_ram$read_data;
+            tops_pc$3 = pc_ram$read_data;
+        end
+        else begin
+            tops_mask$3 = top_mask_q$3$q;
+            tops_pc$3 = top_pc_q$3$q;
+        end
         if (top_wid == 3) begin
             t_mask = tops_mask$3;
             t_pc = tops_pc$3;
+        end
+        w_clr = reset | w_clear;
+        w_put = ~w_clr & w_push & (w_pop | ~w_full);
+        w_zero = ~w_push & w_pop & ~w_empty & (sp$3$q < 32'h2) & ~slot0_when_empty;
+        w_bottom = ~w_clr & w_push & ((w_pop & (sp$3$q < 32'h2)) | (~w_pop & w_empty));
+        top_mask_q$3$d = top_mask_q$3$q;
+        top_pc_q$3$d = top_pc_q$3$q;
+        if (w_refill) begin
+            top_mask_q$3$d = mask_ram$read_data;
+            top_pc_q$3$d = pc_ram$read_data;
+        end
+        if (w_put) begin
+            top_mask_q$3$d = push_mask;
+            top_pc_q$3$d = push_pc;
+        end
+        if (w_zero | (w_clr & ~slot0_when_empty)) begin
+            top_mask_q$3$d = 32'h0;
+            top_pc_q$3$d = 32'h0;
+        end
+        if (w_clr & slot0_when_empty) begin
+            top_mask_q$3$d = bottom_mask_q$3$q;
+            top_pc_q$3$d = bottom_pc_q$3$q;
+        end
+        if (w_bottom) begin
+            bottom_mask_q$3$d = push_mask;
+            bottom_pc_q$3$d = push_pc;
+        end
+        if (w_clr) begin
+            sp$3$d = 32'h0;
+            if (reset) begin
+                overflow_next = (overflow_next & ~(1 << (3)) | ((1'b0) << (3)));
+                underflow_next = (underflow_next & ~(1 << (3)) | ((1'b0) << (3)));
+            end
+        end
+        else if (w_push & w_pop) begin
+            write = 1'b1;
+            if (w_empty) begin
+                underflow_next = (underflow_next & ~(1 << (3)) | ((1'b1) << (3)));
+                sp$3$d = 32'h1;
+            end
+        end
+        else if (w_push) begin
+            if (w_full) begin
+                overflow_next = (overflow_next & ~(1 << (3)) | ((1'b1) << (3)));
+            end
+            else begin
+                write = 1'b1;
+                sp$3$d = sp$3$q + 32'h1;
+            end
+        end
+        else if (w_pop) begin
+            if (w_empty) begin
+                underflow_next = (underflow_next & ~(1 << (3)) | ((1'b1) << (3)));
+            end
+            else begin
+                sp$3$d = sp$3$q - 32'h1;
+                if (sp$3$q >= 32'h2) begin
+                    read = 1'b1;
+                end
+            end
+        end
+        empties_next = (empties_next & ~(1 << (3)) | ((sp$3$d == 32'h0) << (3)));
+        if (top_in_ram) begin
+            top_mask_q$3$d = 32'h0;
+            top_pc_q$3$d = 32'h0;
+            bottom_mask_q$3$d = 32'h0;
+            bottom_pc_q$3$d = 32'h0;
+        end
+        w_next_top_slot = sp$3$q - 32'h1;
+        if (w_pop & ~w_push) begin
+            w_next_top_slot = sp$3$q - two;
+        end
+        if (top_wid == 3) begin
             next_top_base = base$3;
-            next_top_slot = warps$3$next_top_slot;
-            pushed_next = warps$3$put;
-            from_ram_next = warps$3$from_ram;
-        end
-        write = write | warps$3$write;
-        read = read | warps$3$read;
-        if (warps$3$clear_flags) begin
-            overflow_next = (overflow_next & ~(1 << (3)) | ((1'b0) << (3)));
-            underflow_next = (underflow_next & ~(1 << (3)) | ((1'b0) << (3)));
-        end
-        if (warps$3$set_overflow) begin
-            overflow_next = (overflow_next & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (warps$3$set_underflow) begin
-            underflow_next = (underflow_next & ~(1 << (3)) | ((1'b1) << (3)));
+            next_top_slot = w_next_top_slot;
+            pushed_next = w_put;
+            from_ram_next = ~w_put & (sp$3$d != 32'h0);
         end
         overflow_q$d = overflow_next;
         underflow_q$d = underflow_next;
@@ -9954,191 +10223,6 @@ module core_board__core_sched_stacks_pc_ram(read_address,read_clock,read_data,wr
        end
     end
 endmodule // core_board__core_sched_stacks_pc_ram
-
-module core_board__core_sched_stacks_warps_0(clock,reset,push,pop,clear,push_mask,push_pc,refill,ram_mask,ram_pc,sp,empty,full,empty_next,top_mask,top_pc,write,read,clear_flags,set_overflow,set_underflow,put,from_ram,next_top_slot);
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  push;
-    input wire  pop;
-    input wire  clear;
-    input wire  [3:0] push_mask;
-    input wire  [9:0] push_pc;
-    input wire  refill;
-    input wire  [3:0] ram_mask;
-    input wire  [9:0] ram_pc;
-    output reg  [2:0] sp;
-    output reg  empty;
-    output reg  full;
-    output reg  empty_next;
-    output reg  [3:0] top_mask;
-    output reg  [9:0] top_pc;
-    output reg  write;
-    output reg  read;
-    output reg  clear_flags;
-    output reg  set_overflow;
-    output reg  set_underflow;
-    output reg  put;
-    output reg  from_ram;
-    output reg  [2:0] next_top_slot;
-    // Constant declarations
-    localparam  depth = 3'b100;
-    localparam  slot0_when_empty = 1'b0;
-    localparam  two = 3'b10;
-    localparam  top_in_ram = 1'b0;
-    // Stub signals
-    reg  [2:0] sp_q$d;
-    wire  [2:0] sp_q$q;
-    reg  sp_q$clock;
-    reg  [3:0] top_mask_q$d;
-    wire  [3:0] top_mask_q$q;
-    reg  top_mask_q$clock;
-    reg  [9:0] top_pc_q$d;
-    wire  [9:0] top_pc_q$q;
-    reg  top_pc_q$clock;
-    reg  [3:0] bottom_mask_q$d;
-    wire  [3:0] bottom_mask_q$q;
-    reg  bottom_mask_q$clock;
-    reg  [9:0] bottom_pc_q$d;
-    wire  [9:0] bottom_pc_q$q;
-    reg  bottom_pc_q$clock;
-    // Local signals
-    reg  clr;
-    reg  zero;
-    reg  bottom;
-    reg  is_empty;
-    reg  is_full;
-    reg  puts;
-    // Sub module instances
-    core_board__core_depth_0 sp_q(
-        .d(sp_q$d),
-        .q(sp_q$q),
-        .clock(sp_q$clock)
-    );
-    core_board__board_reset_por top_mask_q(
-        .d(top_mask_q$d),
-        .q(top_mask_q$q),
-        .clock(top_mask_q$clock)
-    );
-    core_board__core_div_pc top_pc_q(
-        .d(top_pc_q$d),
-        .q(top_pc_q$q),
-        .clock(top_pc_q$clock)
-    );
-    core_board__board_reset_por bottom_mask_q(
-        .d(bottom_mask_q$d),
-        .q(bottom_mask_q$q),
-        .clock(bottom_mask_q$clock)
-    );
-    core_board__core_div_pc bottom_pc_q(
-        .d(bottom_pc_q$d),
-        .q(bottom_pc_q$q),
-        .clock(bottom_pc_q$clock)
-    );
-    // Update code
-    always @(*) begin
-        sp_q$clock = clock;
-        top_mask_q$clock = clock;
-        top_pc_q$clock = clock;
-        bottom_mask_q$clock = clock;
-        bottom_pc_q$clock = clock;
-        sp_q$d = sp_q$q;
-        top_mask_q$d = top_mask_q$q;
-        top_pc_q$d = top_pc_q$q;
-        bottom_mask_q$d = bottom_mask_q$q;
-        bottom_pc_q$d = bottom_pc_q$q;
-        sp = sp_q$q;
-        is_empty = sp_q$q == 32'h0;
-        is_full = sp_q$q == depth;
-        empty = is_empty;
-        full = is_full;
-        if (top_in_ram) begin
-            top_mask = 32'h0;
-            top_pc = 32'h0;
-        end
-        else if (refill) begin
-            top_mask = ram_mask;
-            top_pc = ram_pc;
-        end
-        else begin
-            top_mask = top_mask_q$q;
-            top_pc = top_pc_q$q;
-        end
-        clr = reset | clear;
-        puts = ~clr & push & (pop | ~is_full);
-        zero = ~push & pop & ~is_empty & (sp_q$q < 32'h2) & ~slot0_when_empty;
-        bottom = ~clr & push & ((pop & (sp_q$q < 32'h2)) | (~pop & is_empty));
-        if (refill) begin
-            top_mask_q$d = ram_mask;
-            top_pc_q$d = ram_pc;
-        end
-        if (puts) begin
-            top_mask_q$d = push_mask;
-            top_pc_q$d = push_pc;
-        end
-        if (zero | (clr & ~slot0_when_empty)) begin
-            top_mask_q$d = 32'h0;
-            top_pc_q$d = 32'h0;
-        end
-        if (clr & slot0_when_empty) begin
-            top_mask_q$d = bottom_mask_q$q;
-            top_pc_q$d = bottom_pc_q$q;
-        end
-        if (bottom) begin
-            bottom_mask_q$d = push_mask;
-            bottom_pc_q$d = push_pc;
-        end
-        write = 1'b0;
-        read = 1'b0;
-        clear_flags = 1'b0;
-        set_overflow = 1'b0;
-        set_underflow = 1'b0;
-        if (clr) begin
-            sp_q$d = 32'h0;
-            clear_flags = reset;
-        end
-        else if (push & pop) begin
-            write = 1'b1;
-            if (is_empty) begin
-                set_underflow = 1'b1;
-                sp_q$d = 32'h1;
-            end
-        end
-        else if (push) begin
-            if (is_full) begin
-                set_overflow = 1'b1;
-            end
-            else begin
-                write = 1'b1;
-                sp_q$d = sp_q$q + 32'h1;
-            end
-        end
-        else if (pop) begin
-            if (is_empty) begin
-                set_underflow = 1'b1;
-            end
-            else begin
-                sp_q$d = sp_q$q - 32'h1;
-                if (sp_q$q >= 32'h2) begin
-                    read = 1'b1;
-                end
-            end
-        end
-        empty_next = sp_q$d == 32'h0;
-        if (top_in_ram) begin
-            top_mask_q$d = 32'h0;
-            top_pc_q$d = 32'h0;
-            bottom_mask_q$d = 32'h0;
-            bottom_pc_q$d = 32'h0;
-        end
-        next_top_slot = sp_q$q - 32'h1;
-        if (pop & ~push) begin
-            next_top_slot = sp_q$q - two;
-        end
-        put = puts;
-        from_ram = ~puts & (sp_q$d != 32'h0);
-    end
-endmodule // core_board__core_sched_stacks_warps_0
 
 module core_board__heartbeat(d,q,clock);
     // Module arguments

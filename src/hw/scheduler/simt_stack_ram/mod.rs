@@ -32,12 +32,9 @@
 
 pub mod model;
 pub mod stimulus;
-mod warp_stack;
 
 use anyhow::Result;
 use rust_hdl::prelude::*;
-
-use warp_stack::WarpStack;
 
 use crate::params::{
     check_derived, check_range, check_stack_ram, check_warps, clog2, stack_ptr_width, EmptyTop,
@@ -105,14 +102,20 @@ pub struct SimtStackRam<
     pub underflow: Signal<Out, Bits<W>>,
     mask_ram: RAM<Bits<T>, STACK_RAM_ADDR_BITS>,
     pc_ram: RAM<Bits<A>, STACK_RAM_ADDR_BITS>,
-    /// Each warp's pointer, top registers, flag changes and RAM requests.
-    warps: [WarpStack<T, A, SPW>; W],
+    sp: [DFF<Bits<SPW>>; W],
     /// The stacks empty after the edge: each `sp`'s next value is 0.
     empties_next: Signal<Local, Bits<W>>,
+    top_mask_q: [DFF<Bits<T>>; W],
+    top_pc_q: [DFF<Bits<A>>; W],
+    bottom_mask_q: [DFF<Bits<T>>; W],
+    bottom_pc_q: [DFF<Bits<A>>; W],
     overflow_q: DFF<Bits<W>>,
     underflow_q: DFF<Bits<W>>,
     /// The warp whose uncovered entry the RAM shows this cycle (one-hot; zero when none).
     refills: DFF<Bits<W>>,
+    depth: Constant<Bits<SPW>>,
+    /// [`EmptyTop::SlotZero`]: an empty stack's top reads slot 0 (else zero).
+    slot0_when_empty: Constant<Bit>,
     /// `w * D'`: where warp `w`'s stack starts in the RAM (zeros in the slot's bits).
     base: [Constant<Bits<STACK_RAM_ADDR_BITS>>; W],
     /// 2 (mod `2^SPW`): a pop reads slot `sp - two`.
@@ -126,6 +129,20 @@ pub struct SimtStackRam<
     pushed_mask_q: DFF<Bits<T>>,
     pushed_pc_q: DFF<Bits<A>>,
     // Combinational temporaries
+    w_push: Signal<Local, Bit>,
+    w_pop: Signal<Local, Bit>,
+    w_clear: Signal<Local, Bit>,
+    w_empty: Signal<Local, Bit>,
+    w_full: Signal<Local, Bit>,
+    w_refill: Signal<Local, Bit>,
+    /// Reset or clear: the stack empties.
+    w_clr: Signal<Local, Bit>,
+    /// The pushed entry becomes the top (a push that is not dropped, or a push with a pop).
+    w_put: Signal<Local, Bit>,
+    /// A pop empties the stack and the empty top reads zero.
+    w_zero: Signal<Local, Bit>,
+    /// The pushed entry lands in slot 0 ([`EmptyTop::SlotZero`] keeps it in `bottom`).
+    w_bottom: Signal<Local, Bit>,
     w_sp: Signal<Local, Bits<SPW>>,
     w_sp8: Signal<Local, Bits<STACK_RAM_ADDR_BITS>>,
     t_mask: Signal<Local, Bits<T>>,
@@ -145,8 +162,9 @@ pub struct SimtStackRam<
     /// before the selection, so no subtraction follows it).
     read_slot: Signal<Local, Bits<SPW>>,
     read_base: Signal<Local, Bits<STACK_RAM_ADDR_BITS>>,
-    /// [`TopStorage::Ram`]: the slot of warp `top_wid`'s top after the edge (when it is not the
-    /// pushed entry and the stack is not empty), with its base.
+    /// [`TopStorage::Ram`]: the slot of each warp's top after the edge (when it is not the
+    /// pushed entry and the stack is not empty), and the one of warp `top_wid`, with its base.
+    w_next_top_slot: Signal<Local, Bits<SPW>>,
     next_top_slot: Signal<Local, Bits<SPW>>,
     next_top_base: Signal<Local, Bits<STACK_RAM_ADDR_BITS>>,
     from_ram_next: Signal<Local, Bit>,
@@ -199,11 +217,17 @@ impl<
             underflow: Default::default(),
             mask_ram: Default::default(),
             pc_ram: Default::default(),
-            warps: std::array::from_fn(|_| WarpStack::new(D, empty_top, top_storage)),
+            sp: std::array::from_fn(|_| Default::default()),
             empties_next: Default::default(),
+            top_mask_q: std::array::from_fn(|_| Default::default()),
+            top_pc_q: std::array::from_fn(|_| Default::default()),
+            bottom_mask_q: std::array::from_fn(|_| Default::default()),
+            bottom_pc_q: std::array::from_fn(|_| Default::default()),
             overflow_q: Default::default(),
             underflow_q: Default::default(),
             refills: Default::default(),
+            depth: Constant::new(D.to_bits()),
+            slot0_when_empty: Constant::new(empty_top == EmptyTop::SlotZero),
             base: std::array::from_fn(|w| Constant::new((w * D.next_power_of_two()).to_bits())),
             two: Constant::new((2 % (1u64 << SPW)).to_bits()),
             top_in_ram: Constant::new(top_storage == TopStorage::Ram),
@@ -211,6 +235,16 @@ impl<
             next_top_pushed: Default::default(),
             pushed_mask_q: Default::default(),
             pushed_pc_q: Default::default(),
+            w_push: Default::default(),
+            w_pop: Default::default(),
+            w_clear: Default::default(),
+            w_empty: Default::default(),
+            w_full: Default::default(),
+            w_refill: Default::default(),
+            w_clr: Default::default(),
+            w_put: Default::default(),
+            w_zero: Default::default(),
+            w_bottom: Default::default(),
             w_sp: Default::default(),
             w_sp8: Default::default(),
             t_mask: Default::default(),
@@ -227,6 +261,7 @@ impl<
             read: Default::default(),
             read_slot: Default::default(),
             read_base: Default::default(),
+            w_next_top_slot: Default::default(),
             next_top_slot: Default::default(),
             next_top_base: Default::default(),
             from_ram_next: Default::default(),
@@ -244,6 +279,8 @@ impl<
         const SPW: usize,
     > Logic for SimtStackRam<W, WW, T, A, D, SPW>
 {
+    // Not split: an #[hdl_gen] body admits no method calls or free functions, so a split means
+    // sub-blocks, a new Verilog hierarchy to prove equal (scripts/equiv.sh); not done yet.
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
@@ -280,56 +317,141 @@ impl<
         self.from_ram_next.next = false;
         self.pushed_next.next = false;
         for i in 0..W {
-            self.warps[i].clock.next = self.clock.val();
-            self.warps[i].reset.next = self.reset.val();
-            self.warps[i].push.next = self.push.val().get_bit(i);
-            self.warps[i].pop.next = self.pop.val().get_bit(i);
-            self.warps[i].clear.next = self.clear.val().get_bit(i);
-            self.warps[i].push_mask.next = self.push_mask.val();
-            self.warps[i].push_pc.next = self.push_pc.val();
-            self.warps[i].refill.next = self.refills.q.val().get_bit(i);
-            self.warps[i].ram_mask.next = self.mask_ram.read_data.val();
-            self.warps[i].ram_pc.next = self.pc_ram.read_data.val();
-            // (bit_cast takes a local: #[hdl_gen] loses the loop index inside its arguments.)
-            self.w_sp.next = self.warps[i].sp.val();
+            self.sp[i].clock.next = self.clock.val();
+            self.sp[i].d.next = self.sp[i].q.val();
+            self.top_mask_q[i].clock.next = self.clock.val();
+            self.top_pc_q[i].clock.next = self.clock.val();
+            self.bottom_mask_q[i].clock.next = self.clock.val();
+            self.bottom_mask_q[i].d.next = self.bottom_mask_q[i].q.val();
+            self.bottom_pc_q[i].clock.next = self.clock.val();
+            self.bottom_pc_q[i].d.next = self.bottom_pc_q[i].q.val();
+            self.w_push.next = self.push.val().get_bit(i);
+            self.w_pop.next = self.pop.val().get_bit(i);
+            self.w_clear.next = self.clear.val().get_bit(i);
+            self.w_sp.next = self.sp[i].q.val();
             self.w_sp8.next = bit_cast::<STACK_RAM_ADDR_BITS, SPW>(self.w_sp.val());
-            self.empties.next = self.empties.val().replace_bit(i, self.warps[i].empty.val());
-            self.fulls.next = self.fulls.val().replace_bit(i, self.warps[i].full.val());
-            self.empties_next.next =
-                self.empties_next.val().replace_bit(i, self.warps[i].empty_next.val());
-            // RAM addresses: plain selections by warp id, outside the command logic.
+            self.w_empty.next = self.sp[i].q.val() == 0;
+            self.w_full.next = self.sp[i].q.val() == self.depth.val();
+            self.empties.next = self.empties.val().replace_bit(i, self.w_empty.val());
+            self.fulls.next = self.fulls.val().replace_bit(i, self.w_full.val());
+            // RAM addresses: plain selections by warp id, outside the command logic below.
             if self.push_wid.val().index() == i {
                 self.write_base.next = self.base[i].val();
                 self.write_sp.next = self.w_sp8.val();
             }
             if self.pop_wid.val().index() == i {
                 self.read_base.next = self.base[i].val();
-                self.read_slot.next = self.warps[i].sp.val() - self.two.val();
+                self.read_slot.next = self.sp[i].q.val() - self.two.val();
             }
-            // This warp's top, also shown on `top_*` when `top_wid` names the warp. Written once
-            // per pass, as every output (see RoundRobinArbiter: a port written twice glitches).
-            self.tops_mask[i].next = self.warps[i].top_mask.val();
-            self.tops_pc[i].next = self.warps[i].top_pc.val();
+            // This warp's top: its registers, or in the cycle after a pop uncovered an entry the
+            // RAM's output; also shown on `top_*` when `top_wid` names the warp. Written once per
+            // pass, as every output (see RoundRobinArbiter: a port written twice glitches).
+            self.w_refill.next = self.refills.q.val().get_bit(i);
+            if self.top_in_ram.val() {
+                self.tops_mask[i].next = 0.into();
+                self.tops_pc[i].next = 0.into();
+            } else if self.w_refill.val() {
+                self.tops_mask[i].next = self.mask_ram.read_data.val();
+                self.tops_pc[i].next = self.pc_ram.read_data.val();
+            } else {
+                self.tops_mask[i].next = self.top_mask_q[i].q.val();
+                self.tops_pc[i].next = self.top_pc_q[i].q.val();
+            }
             if self.top_wid.val().index() == i {
                 self.t_mask.next = self.tops_mask[i].val();
                 self.t_pc.next = self.tops_pc[i].val();
+            }
+            // The top's next state as flat conditions, each a plain `if` of its own, the hold
+            // first: yosys then maps the registers to flip-flops with a clock enable and a
+            // synchronous reset (a nested `if`, or a hold value shared with another use, keeps
+            // it from finding the enable and costs a LUT per bit).
+            self.w_clr.next = self.reset.val() | self.w_clear.val();
+            self.w_put.next =
+                !self.w_clr.val() & self.w_push.val() & (self.w_pop.val() | !self.w_full.val());
+            // (Reset and clear zero the top too, so `w_zero` need not exclude them.)
+            self.w_zero.next = !self.w_push.val()
+                & self.w_pop.val()
+                & !self.w_empty.val()
+                & (self.sp[i].q.val() < 2)
+                & !self.slot0_when_empty.val();
+            self.w_bottom.next = !self.w_clr.val()
+                & self.w_push.val()
+                & ((self.w_pop.val() & (self.sp[i].q.val() < 2))
+                    | (!self.w_pop.val() & self.w_empty.val()));
+            self.top_mask_q[i].d.next = self.top_mask_q[i].q.val();
+            self.top_pc_q[i].d.next = self.top_pc_q[i].q.val();
+            if self.w_refill.val() {
+                self.top_mask_q[i].d.next = self.mask_ram.read_data.val();
+                self.top_pc_q[i].d.next = self.pc_ram.read_data.val();
+            }
+            if self.w_put.val() {
+                self.top_mask_q[i].d.next = self.push_mask.val();
+                self.top_pc_q[i].d.next = self.push_pc.val();
+            }
+            if self.w_zero.val() | (self.w_clr.val() & !self.slot0_when_empty.val()) {
+                self.top_mask_q[i].d.next = 0.into();
+                self.top_pc_q[i].d.next = 0.into();
+            }
+            if self.w_clr.val() & self.slot0_when_empty.val() {
+                self.top_mask_q[i].d.next = self.bottom_mask_q[i].q.val();
+                self.top_pc_q[i].d.next = self.bottom_pc_q[i].q.val();
+            }
+            if self.w_bottom.val() {
+                self.bottom_mask_q[i].d.next = self.push_mask.val();
+                self.bottom_pc_q[i].d.next = self.push_pc.val();
+            }
+            // Pointer, flags and RAM accesses, in SimtStack's order
+            if self.w_clr.val() {
+                self.sp[i].d.next = 0.into();
+                if self.reset.val() {
+                    self.overflow_next.next = self.overflow_next.val().replace_bit(i, false);
+                    self.underflow_next.next = self.underflow_next.val().replace_bit(i, false);
+                }
+            } else if self.w_push.val() & self.w_pop.val() {
+                // Pop, then push: replace the top entry (on an empty stack, slot 0).
+                self.write.next = true;
+                if self.w_empty.val() {
+                    self.underflow_next.next = self.underflow_next.val().replace_bit(i, true);
+                    self.sp[i].d.next = 1.into();
+                }
+            } else if self.w_push.val() {
+                if self.w_full.val() {
+                    self.overflow_next.next = self.overflow_next.val().replace_bit(i, true);
+                } else {
+                    self.write.next = true;
+                    self.sp[i].d.next = self.sp[i].q.val() + 1;
+                }
+            } else if self.w_pop.val() {
+                if self.w_empty.val() {
+                    self.underflow_next.next = self.underflow_next.val().replace_bit(i, true);
+                } else {
+                    self.sp[i].d.next = self.sp[i].q.val() - 1;
+                    // Slot sp - 2 becomes the top (from sp = 1 the top is slot 0 or zero, above).
+                    if self.sp[i].q.val() >= 2 {
+                        self.read.next = true;
+                    }
+                }
+            }
+            self.empties_next.next =
+                self.empties_next.val().replace_bit(i, self.sp[i].d.val() == 0);
+            // [`TopStorage::Ram`]: no top registers (held at zero, so synthesis removes them);
+            // the top after the edge is the pushed entry, or the entry below the popped one,
+            // or the top as it is.
+            if self.top_in_ram.val() {
+                self.top_mask_q[i].d.next = 0.into();
+                self.top_pc_q[i].d.next = 0.into();
+                self.bottom_mask_q[i].d.next = 0.into();
+                self.bottom_pc_q[i].d.next = 0.into();
+            }
+            self.w_next_top_slot.next = self.sp[i].q.val() - 1;
+            if self.w_pop.val() & !self.w_push.val() {
+                self.w_next_top_slot.next = self.sp[i].q.val() - self.two.val();
+            }
+            if self.top_wid.val().index() == i {
                 self.next_top_base.next = self.base[i].val();
-                self.next_top_slot.next = self.warps[i].next_top_slot.val();
-                self.pushed_next.next = self.warps[i].put.val();
-                self.from_ram_next.next = self.warps[i].from_ram.val();
-            }
-            // Requests and flag changes (at most one warp is pushed and one popped)
-            self.write.next = self.write.val() | self.warps[i].write.val();
-            self.read.next = self.read.val() | self.warps[i].read.val();
-            if self.warps[i].clear_flags.val() {
-                self.overflow_next.next = self.overflow_next.val().replace_bit(i, false);
-                self.underflow_next.next = self.underflow_next.val().replace_bit(i, false);
-            }
-            if self.warps[i].set_overflow.val() {
-                self.overflow_next.next = self.overflow_next.val().replace_bit(i, true);
-            }
-            if self.warps[i].set_underflow.val() {
-                self.underflow_next.next = self.underflow_next.val().replace_bit(i, true);
+                self.next_top_slot.next = self.w_next_top_slot.val();
+                self.pushed_next.next = self.w_put.val();
+                self.from_ram_next.next = !self.w_put.val() & (self.sp[i].d.val() != 0);
             }
         }
         self.overflow_q.d.next = self.overflow_next.val();

@@ -90,9 +90,9 @@ module simt_stack_ram_props #(
     // with the shadow close by induction: every warp's pointer equals the shadow's, an empty
     // stack's top register holds zero, and the entry a pop reads from the RAM belongs to one warp
     // that is not empty.
-    // peek: peek_sp = warps$#.sp_q$q
-    // peek: peek_top_mask = warps$#.top_mask_q$q
-    // peek: peek_top_pc = warps$#.top_pc_q$q
+    // peek: peek_sp = sp$#$q
+    // peek: peek_top_mask = top_mask_q$#$q
+    // peek: peek_top_pc = top_pc_q$#$q
     // peek: peek_refills = refills$q
     wire [W*SPW-1:0] peek_sp;
     wire [W*T-1:0] peek_top_mask;
