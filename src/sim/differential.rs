@@ -35,9 +35,7 @@ impl Recorded {
 }
 
 fn column(words: &[Vec<u64>], names: &[String], name: &str, kind: &str) -> Result<Vec<u64>> {
-    let Some(at) = names.iter().position(|n| n == name) else {
-        bail!("no {kind} port `{name}`: the {kind}s are {}", names.join(", "))
-    };
+    let at = super::port_index(names, name, kind)?;
     Ok(words.iter().map(|w| w[at]).collect())
 }
 

@@ -96,14 +96,8 @@ pub trait Dut: Block {
     /// Output port `name` (`name$i` for element `i` of an array) in `outputs`, the words
     /// [`Dut::sample`] gave.
     fn output(&self, outputs: &[u64], name: &str) -> anyhow::Result<u64> {
-        let ports = self.output_ports();
-        match ports.iter().position(|p| p.name == name) {
-            Some(at) => Ok(outputs[at]),
-            None => {
-                let names: Vec<_> = ports.iter().map(|p| p.name.as_str()).collect();
-                anyhow::bail!("no output port `{name}`: the outputs are {}", names.join(", "))
-            }
-        }
+        let names: Vec<String> = self.output_ports().into_iter().map(|p| p.name).collect();
+        Ok(outputs[super::port_index(&names, name, "output")?])
     }
 }
 

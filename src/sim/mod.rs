@@ -83,6 +83,14 @@ impl PortNames {
     }
 }
 
+/// Where port `name` is among `names` (the `kind` ports: input or output); an unknown name is an
+/// error listing them.
+pub(crate) fn port_index(names: &[String], name: &str, kind: &str) -> anyhow::Result<usize> {
+    names.iter().position(|n| n == name).ok_or_else(|| {
+        anyhow::anyhow!("no {kind} port `{name}`: the {kind}s are {}", names.join(", "))
+    })
+}
+
 fn check_names(kind: &str, block: &[String], model: &[String]) -> anyhow::Result<()> {
     for i in 0..block.len().max(model.len()) {
         match (block.get(i), model.get(i)) {
