@@ -238,8 +238,8 @@ fn mutant_command_without_idle_warp_is_caught() {
     mutant_is_caught(
         "warp_scheduler",
         "cmd_without_idle",
-        "new_cmd = idle_enc$grant;",
-        "new_cmd = idle_enc$grant | {3'h0, ~idle_enc$valid};",
+        "new_cmd_w = cmd_grant;",
+        "new_cmd_w = cmd_grant | {3'h0, ~(|cmd_grant)};",
         "active_changes_only_as_commanded",
     );
 }

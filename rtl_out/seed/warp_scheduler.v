@@ -52,9 +52,7 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
     output reg  [7:0] err_ctl_idle;
     // Constant declarations
     localparam  registered = 1'b0;
-    localparam  seed_quirks = 1'b0;
     localparam  round_robin = 1'b1;
-    localparam  all_warps = 8'hff;
     // Stub signals
     reg  stacks$clock;
     reg  stacks$reset;
@@ -105,232 +103,133 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
     wire  fetch_rr$valid;
     wire  [2:0] fetch_rr$index;
     wire  [7:0] fetch_rr$grant;
-    reg  [7:0] idle$d;
-    wire  [7:0] idle$q;
-    reg  idle$clock;
-    reg  [7:0] active$d;
-    wire  [7:0] active$q;
-    reg  active$clock;
-    reg  [31:0] pc$0$d;
-    wire  [31:0] pc$0$q;
-    reg  pc$0$clock;
-    reg  [31:0] pc$1$d;
-    wire  [31:0] pc$1$q;
-    reg  pc$1$clock;
-    reg  [31:0] pc$2$d;
-    wire  [31:0] pc$2$q;
-    reg  pc$2$clock;
-    reg  [31:0] pc$3$d;
-    wire  [31:0] pc$3$q;
-    reg  pc$3$clock;
-    reg  [31:0] pc$4$d;
-    wire  [31:0] pc$4$q;
-    reg  pc$4$clock;
-    reg  [31:0] pc$5$d;
-    wire  [31:0] pc$5$q;
-    reg  pc$5$clock;
-    reg  [31:0] pc$6$d;
-    wire  [31:0] pc$6$q;
-    reg  pc$6$clock;
-    reg  [31:0] pc$7$d;
-    wire  [31:0] pc$7$q;
-    reg  pc$7$clock;
-    reg  [7:0] advance$d;
-    wire  [7:0] advance$q;
-    reg  advance$clock;
-    reg  [31:0] pc_plus4$0$d;
-    wire  [31:0] pc_plus4$0$q;
-    reg  pc_plus4$0$clock;
-    reg  [31:0] pc_plus4$1$d;
-    wire  [31:0] pc_plus4$1$q;
-    reg  pc_plus4$1$clock;
-    reg  [31:0] pc_plus4$2$d;
-    wire  [31:0] pc_plus4$2$q;
-    reg  pc_plus4$2$clock;
-    reg  [31:0] pc_plus4$3$d;
-    wire  [31:0] pc_plus4$3$q;
-    reg  pc_plus4$3$clock;
-    reg  [31:0] pc_plus4$4$d;
-    wire  [31:0] pc_plus4$4$q;
-    reg  pc_plus4$4$clock;
-    reg  [31:0] pc_plus4$5$d;
-    wire  [31:0] pc_plus4$5$q;
-    reg  pc_plus4$5$clock;
-    reg  [31:0] pc_plus4$6$d;
-    wire  [31:0] pc_plus4$6$q;
-    reg  pc_plus4$6$clock;
-    reg  [31:0] pc_plus4$7$d;
-    wire  [31:0] pc_plus4$7$q;
-    reg  pc_plus4$7$clock;
-    reg  [31:0] mask$0$d;
-    wire  [31:0] mask$0$q;
-    reg  mask$0$clock;
-    reg  [31:0] mask$1$d;
-    wire  [31:0] mask$1$q;
-    reg  mask$1$clock;
-    reg  [31:0] mask$2$d;
-    wire  [31:0] mask$2$q;
-    reg  mask$2$clock;
-    reg  [31:0] mask$3$d;
-    wire  [31:0] mask$3$q;
-    reg  mask$3$clock;
-    reg  [31:0] mask$4$d;
-    wire  [31:0] mask$4$q;
-    reg  mask$4$clock;
-    reg  [31:0] mask$5$d;
-    wire  [31:0] mask$5$q;
-    reg  mask$5$clock;
-    reg  [31:0] mask$6$d;
-    wire  [31:0] mask$6$q;
-    reg  mask$6$clock;
-    reg  [31:0] mask$7$d;
-    wire  [31:0] mask$7$q;
-    reg  mask$7$clock;
-    reg  [7:0] end_idle_q$d;
-    wire  [7:0] end_idle_q$q;
-    reg  end_idle_q$clock;
-    reg  [7:0] branch_idle_q$d;
-    wire  [7:0] branch_idle_q$q;
-    reg  branch_idle_q$clock;
-    reg  [7:0] pop_idle_q$d;
-    wire  [7:0] pop_idle_q$q;
-    reg  pop_idle_q$clock;
-    reg  [7:0] ctl_idle_q$d;
-    wire  [7:0] ctl_idle_q$q;
-    reg  ctl_idle_q$clock;
-    reg  [7:0] stage_cmd$d;
-    wire  [7:0] stage_cmd$q;
-    reg  stage_cmd$clock;
-    reg  [31:0] stage_cmd_pc$d;
-    wire  [31:0] stage_cmd_pc$q;
-    reg  stage_cmd_pc$clock;
-    reg  [31:0] stage_cmd_mask$d;
-    wire  [31:0] stage_cmd_mask$q;
-    reg  stage_cmd_mask$clock;
-    reg  [7:0] stage_ctl$d;
-    wire  [7:0] stage_ctl$q;
-    reg  stage_ctl$clock;
-    reg  stage_ctl_active$d;
-    wire  stage_ctl_active$q;
-    reg  stage_ctl_active$clock;
-    reg  [7:0] stage_branch$d;
-    wire  [7:0] stage_branch$q;
-    reg  stage_branch$clock;
-    reg  [2:0] stage_branch_wid$d;
-    wire  [2:0] stage_branch_wid$q;
-    reg  stage_branch_wid$clock;
-    reg  [31:0] stage_branch_mask$d;
-    wire  [31:0] stage_branch_mask$q;
-    reg  stage_branch_mask$clock;
-    reg  [31:0] stage_branch_pc$d;
-    wire  [31:0] stage_branch_pc$q;
-    reg  stage_branch_pc$clock;
-    reg  [7:0] stage_end$d;
-    wire  [7:0] stage_end$q;
-    reg  stage_end$clock;
-    reg  [7:0] stage_pop$d;
-    wire  [7:0] stage_pop$q;
-    reg  stage_pop$clock;
-    reg  [2:0] stage_pop_wid$d;
-    wire  [2:0] stage_pop_wid$q;
-    reg  stage_pop_wid$clock;
-    reg  [7:0] stage_set$d;
-    wire  [7:0] stage_set$q;
-    reg  stage_set$clock;
-    reg  [31:0] stage_set_pc$d;
-    wire  [31:0] stage_set_pc$q;
-    reg  stage_set_pc$clock;
-    reg  [31:0] stage_set_mask$d;
-    wire  [31:0] stage_set_mask$q;
-    reg  stage_set_mask$clock;
-    reg  [7:0] stage_sel_set$d;
-    wire  [7:0] stage_sel_set$q;
-    reg  stage_sel_set$clock;
-    reg  [7:0] stage_sel_pop$d;
-    wire  [7:0] stage_sel_pop$q;
-    reg  stage_sel_pop$clock;
-    reg  [7:0] stage_sel_cmd$d;
-    wire  [7:0] stage_sel_cmd$q;
-    reg  stage_sel_cmd$clock;
-    reg  [7:0] stage_writes$d;
-    wire  [7:0] stage_writes$q;
-    reg  stage_writes$clock;
+    reg  commands$clock;
+    reg  commands$reset;
+    reg  commands$cmd_valid;
+    reg  [7:0] commands$cmd_grant;
+    reg  [31:0] commands$cmd_pc;
+    reg  [31:0] commands$cmd_mask;
+    reg  commands$ctl_valid;
+    reg  [2:0] commands$ctl_wid;
+    reg  commands$ctl_active;
+    reg  commands$branch_valid;
+    reg  [2:0] commands$branch_wid;
+    reg  [31:0] commands$branch_mask;
+    reg  [31:0] commands$branch_pc;
+    reg  commands$end_valid;
+    reg  [2:0] commands$end_wid;
+    reg  commands$pop_valid;
+    reg  [2:0] commands$pop_wid;
+    reg  commands$set_valid;
+    reg  [2:0] commands$set_wid;
+    reg  [31:0] commands$set_pc;
+    reg  [31:0] commands$set_mask;
+    wire  [7:0] commands$new_cmd;
+    wire  [7:0] commands$new_end;
+    wire  [7:0] commands$new_pop;
+    wire  [7:0] commands$new_set;
+    wire  [7:0] commands$staged_cmd;
+    wire  [7:0] commands$act_cmd;
+    wire  [31:0] commands$act_cmd_pc;
+    wire  [31:0] commands$act_cmd_mask;
+    wire  [7:0] commands$act_ctl;
+    wire  commands$act_ctl_active;
+    wire  [7:0] commands$act_branch;
+    wire  [2:0] commands$act_branch_wid;
+    wire  [31:0] commands$act_branch_mask;
+    wire  [31:0] commands$act_branch_pc;
+    wire  [7:0] commands$act_end;
+    wire  [7:0] commands$act_pop;
+    wire  [2:0] commands$act_pop_wid;
+    wire  [7:0] commands$act_set;
+    wire  [31:0] commands$act_set_pc;
+    wire  [31:0] commands$act_set_mask;
+    reg  status$clock;
+    reg  status$reset;
+    reg  [7:0] status$act_cmd;
+    reg  [7:0] status$act_ctl;
+    reg  status$act_ctl_active;
+    reg  [7:0] status$act_branch;
+    reg  [7:0] status$act_end;
+    reg  [7:0] status$act_pop;
+    reg  [7:0] status$act_set;
+    reg  status$fetch_fire;
+    reg  [7:0] status$fetch_grant;
+    reg  [7:0] status$stack_empty;
+    wire  [7:0] status$idle;
+    wire  [7:0] status$active;
+    wire  [7:0] status$advance;
+    wire  [7:0] status$idle_next;
+    wire  [7:0] status$active_unfetched;
+    wire  [7:0] status$active_taken;
+    wire  [7:0] status$pushes;
+    wire  [7:0] status$pops;
+    wire  [7:0] status$clears;
+    wire  [7:0] status$err_end_idle;
+    wire  [7:0] status$err_branch_idle;
+    wire  [7:0] status$err_pop_idle;
+    wire  [7:0] status$err_ctl_idle;
+    reg  warp_pc$clock;
+    reg  warp_pc$reset;
+    reg  [7:0] warp_pc$new_cmd;
+    reg  [7:0] warp_pc$new_end;
+    reg  [7:0] warp_pc$new_pop;
+    reg  [7:0] warp_pc$new_set;
+    reg  [7:0] warp_pc$act_cmd;
+    reg  [7:0] warp_pc$act_pop;
+    reg  [7:0] warp_pc$act_set;
+    reg  [31:0] warp_pc$act_cmd_pc;
+    reg  [31:0] warp_pc$act_cmd_mask;
+    reg  [31:0] warp_pc$act_set_pc;
+    reg  [31:0] warp_pc$act_set_mask;
+    reg  warp_pc$fetch_fire;
+    reg  [7:0] warp_pc$fetch_grant;
+    reg  [7:0] warp_pc$idle;
+    reg  [7:0] warp_pc$idle_next;
+    reg  [7:0] warp_pc$advance;
+    reg  [7:0] warp_pc$stack_empty;
+    reg  [7:0] warp_pc$stack_empty_next;
+    reg  [31:0] warp_pc$tops_pc$0;
+    reg  [31:0] warp_pc$tops_pc$1;
+    reg  [31:0] warp_pc$tops_pc$2;
+    reg  [31:0] warp_pc$tops_pc$3;
+    reg  [31:0] warp_pc$tops_pc$4;
+    reg  [31:0] warp_pc$tops_pc$5;
+    reg  [31:0] warp_pc$tops_pc$6;
+    reg  [31:0] warp_pc$tops_pc$7;
+    reg  [31:0] warp_pc$tops_mask$0;
+    reg  [31:0] warp_pc$tops_mask$1;
+    reg  [31:0] warp_pc$tops_mask$2;
+    reg  [31:0] warp_pc$tops_mask$3;
+    reg  [31:0] warp_pc$tops_mask$4;
+    reg  [31:0] warp_pc$tops_mask$5;
+    reg  [31:0] warp_pc$tops_mask$6;
+    reg  [31:0] warp_pc$tops_mask$7;
+    reg  [31:0] warp_pc$top_pc;
+    reg  [31:0] warp_pc$top_mask;
+    wire  [31:0] warp_pc$pc$0;
+    wire  [31:0] warp_pc$pc$1;
+    wire  [31:0] warp_pc$pc$2;
+    wire  [31:0] warp_pc$pc$3;
+    wire  [31:0] warp_pc$pc$4;
+    wire  [31:0] warp_pc$pc$5;
+    wire  [31:0] warp_pc$pc$6;
+    wire  [31:0] warp_pc$pc$7;
+    wire  [31:0] warp_pc$mask$0;
+    wire  [31:0] warp_pc$mask$1;
+    wire  [31:0] warp_pc$mask$2;
+    wire  [31:0] warp_pc$mask$3;
+    wire  [31:0] warp_pc$mask$4;
+    wire  [31:0] warp_pc$mask$5;
+    wire  [31:0] warp_pc$mask$6;
+    wire  [31:0] warp_pc$mask$7;
     // Local signals
-    reg  [7:0] new_cmd;
-    reg  [7:0] new_ctl;
-    reg  [7:0] new_branch;
-    reg  [7:0] new_end;
-    reg  [7:0] new_pop;
-    reg  [7:0] new_set;
-    reg  [7:0] act_cmd;
-    reg  [31:0] act_cmd_pc;
-    reg  [31:0] act_cmd_mask;
-    reg  [7:0] act_ctl;
-    reg  act_ctl_active;
-    reg  [7:0] act_branch;
-    reg  [2:0] act_branch_wid;
-    reg  [31:0] act_branch_mask;
-    reg  [31:0] act_branch_pc;
-    reg  [7:0] act_end;
-    reg  [7:0] act_pop;
-    reg  [2:0] act_pop_wid;
-    reg  [7:0] act_set;
-    reg  [31:0] act_set_pc;
-    reg  [31:0] act_set_mask;
-    reg  [7:0] meet_idle;
-    reg  [7:0] meet_empty;
-    reg  [7:0] sel_set;
-    reg  [7:0] sel_pop;
-    reg  [7:0] sel_cmd;
-    reg  [7:0] writes;
-    reg  [7:0] now_set;
-    reg  [7:0] now_pop;
-    reg  [7:0] now_cmd;
-    reg  [7:0] now_writes;
-    reg  [31:0] from_keep_pc;
-    reg  [31:0] from_pop_pc;
-    reg  [31:0] from_set_pc;
-    reg  [31:0] from_cmd_pc;
-    reg  [31:0] from_keep_mask;
-    reg  [31:0] from_pop_mask;
-    reg  [31:0] from_set_mask;
-    reg  [31:0] from_cmd_mask;
     reg  fetch_any;
     reg  [2:0] fetch_wid;
     reg  [7:0] fetch_grant;
     reg  fetch_fire;
-    reg  is_idle;
-    reg  hit_cmd;
-    reg  hit_end;
-    reg  hit_ctl;
-    reg  hit_pop;
-    reg  hit_branch;
-    reg  hit_fetch;
-    reg  hit_set;
-    reg  w_idle;
-    reg  w_advance;
-    reg  [7:0] advance_next;
-    reg  w_active;
-    reg  w_active_fetched;
-    reg  w_active_taken;
-    reg  [7:0] active_unfetched;
-    reg  [7:0] active_taken;
-    reg  [7:0] idle_next;
-    reg  [7:0] active_next;
-    reg  [7:0] end_idle_next;
-    reg  [7:0] branch_idle_next;
-    reg  [7:0] pop_idle_next;
-    reg  [7:0] ctl_idle_next;
-    reg  do_push;
-    reg  do_pop;
-    reg  do_clear;
     reg  [31:0] f_pc;
     reg  [31:0] f_mask;
-    reg  [31:0] p_mask;
-    reg  [31:0] p_pc;
-    reg  [7:0] pushes;
-    reg  [7:0] pops;
-    reg  [7:0] clears;
     // Sub module instances
     warp_scheduler__stacks stacks(
         .clock(stacks$clock),
@@ -389,272 +288,477 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         .index(fetch_rr$index),
         .grant(fetch_rr$grant)
     );
-    warp_scheduler__active idle(
-        .d(idle$d),
-        .q(idle$q),
-        .clock(idle$clock)
+    warp_scheduler__commands commands(
+        .clock(commands$clock),
+        .reset(commands$reset),
+        .cmd_valid(commands$cmd_valid),
+        .cmd_grant(commands$cmd_grant),
+        .cmd_pc(commands$cmd_pc),
+        .cmd_mask(commands$cmd_mask),
+        .ctl_valid(commands$ctl_valid),
+        .ctl_wid(commands$ctl_wid),
+        .ctl_active(commands$ctl_active),
+        .branch_valid(commands$branch_valid),
+        .branch_wid(commands$branch_wid),
+        .branch_mask(commands$branch_mask),
+        .branch_pc(commands$branch_pc),
+        .end_valid(commands$end_valid),
+        .end_wid(commands$end_wid),
+        .pop_valid(commands$pop_valid),
+        .pop_wid(commands$pop_wid),
+        .set_valid(commands$set_valid),
+        .set_wid(commands$set_wid),
+        .set_pc(commands$set_pc),
+        .set_mask(commands$set_mask),
+        .new_cmd(commands$new_cmd),
+        .new_end(commands$new_end),
+        .new_pop(commands$new_pop),
+        .new_set(commands$new_set),
+        .staged_cmd(commands$staged_cmd),
+        .act_cmd(commands$act_cmd),
+        .act_cmd_pc(commands$act_cmd_pc),
+        .act_cmd_mask(commands$act_cmd_mask),
+        .act_ctl(commands$act_ctl),
+        .act_ctl_active(commands$act_ctl_active),
+        .act_branch(commands$act_branch),
+        .act_branch_wid(commands$act_branch_wid),
+        .act_branch_mask(commands$act_branch_mask),
+        .act_branch_pc(commands$act_branch_pc),
+        .act_end(commands$act_end),
+        .act_pop(commands$act_pop),
+        .act_pop_wid(commands$act_pop_wid),
+        .act_set(commands$act_set),
+        .act_set_pc(commands$act_set_pc),
+        .act_set_mask(commands$act_set_mask)
     );
-    warp_scheduler__active active(
-        .d(active$d),
-        .q(active$q),
-        .clock(active$clock)
+    warp_scheduler__status status(
+        .clock(status$clock),
+        .reset(status$reset),
+        .act_cmd(status$act_cmd),
+        .act_ctl(status$act_ctl),
+        .act_ctl_active(status$act_ctl_active),
+        .act_branch(status$act_branch),
+        .act_end(status$act_end),
+        .act_pop(status$act_pop),
+        .act_set(status$act_set),
+        .fetch_fire(status$fetch_fire),
+        .fetch_grant(status$fetch_grant),
+        .stack_empty(status$stack_empty),
+        .idle(status$idle),
+        .active(status$active),
+        .advance(status$advance),
+        .idle_next(status$idle_next),
+        .active_unfetched(status$active_unfetched),
+        .active_taken(status$active_taken),
+        .pushes(status$pushes),
+        .pops(status$pops),
+        .clears(status$clears),
+        .err_end_idle(status$err_end_idle),
+        .err_branch_idle(status$err_branch_idle),
+        .err_pop_idle(status$err_pop_idle),
+        .err_ctl_idle(status$err_ctl_idle)
     );
-    warp_scheduler__mask_0 pc$0(
-        .d(pc$0$d),
-        .q(pc$0$q),
-        .clock(pc$0$clock)
+    warp_scheduler__warp_pc warp_pc(
+        .clock(warp_pc$clock),
+        .reset(warp_pc$reset),
+        .new_cmd(warp_pc$new_cmd),
+        .new_end(warp_pc$new_end),
+        .new_pop(warp_pc$new_pop),
+        .new_set(warp_pc$new_set),
+        .act_cmd(warp_pc$act_cmd),
+        .act_pop(warp_pc$act_pop),
+        .act_set(warp_pc$act_set),
+        .act_cmd_pc(warp_pc$act_cmd_pc),
+        .act_cmd_mask(warp_pc$act_cmd_mask),
+        .act_set_pc(warp_pc$act_set_pc),
+        .act_set_mask(warp_pc$act_set_mask),
+        .fetch_fire(warp_pc$fetch_fire),
+        .fetch_grant(warp_pc$fetch_grant),
+        .idle(warp_pc$idle),
+        .idle_next(warp_pc$idle_next),
+        .advance(warp_pc$advance),
+        .stack_empty(warp_pc$stack_empty),
+        .stack_empty_next(warp_pc$stack_empty_next),
+        .tops_pc$0(warp_pc$tops_pc$0),
+        .tops_pc$1(warp_pc$tops_pc$1),
+        .tops_pc$2(warp_pc$tops_pc$2),
+        .tops_pc$3(warp_pc$tops_pc$3),
+        .tops_pc$4(warp_pc$tops_pc$4),
+        .tops_pc$5(warp_pc$tops_pc$5),
+        .tops_pc$6(warp_pc$tops_pc$6),
+        .tops_pc$7(warp_pc$tops_pc$7),
+        .tops_mask$0(warp_pc$tops_mask$0),
+        .tops_mask$1(warp_pc$tops_mask$1),
+        .tops_mask$2(warp_pc$tops_mask$2),
+        .tops_mask$3(warp_pc$tops_mask$3),
+        .tops_mask$4(warp_pc$tops_mask$4),
+        .tops_mask$5(warp_pc$tops_mask$5),
+        .tops_mask$6(warp_pc$tops_mask$6),
+        .tops_mask$7(warp_pc$tops_mask$7),
+        .top_pc(warp_pc$top_pc),
+        .top_mask(warp_pc$top_mask),
+        .pc$0(warp_pc$pc$0),
+        .pc$1(warp_pc$pc$1),
+        .pc$2(warp_pc$pc$2),
+        .pc$3(warp_pc$pc$3),
+        .pc$4(warp_pc$pc$4),
+        .pc$5(warp_pc$pc$5),
+        .pc$6(warp_pc$pc$6),
+        .pc$7(warp_pc$pc$7),
+        .mask$0(warp_pc$mask$0),
+        .mask$1(warp_pc$mask$1),
+        .mask$2(warp_pc$mask$2),
+        .mask$3(warp_pc$mask$3),
+        .mask$4(warp_pc$mask$4),
+        .mask$5(warp_pc$mask$5),
+        .mask$6(warp_pc$mask$6),
+        .mask$7(warp_pc$mask$7)
     );
-    warp_scheduler__mask_0 pc$1(
-        .d(pc$1$d),
-        .q(pc$1$q),
-        .clock(pc$1$clock)
-    );
-    warp_scheduler__mask_0 pc$2(
-        .d(pc$2$d),
-        .q(pc$2$q),
-        .clock(pc$2$clock)
-    );
-    warp_scheduler__mask_0 pc$3(
-        .d(pc$3$d),
-        .q(pc$3$q),
-        .clock(pc$3$clock)
-    );
-    warp_scheduler__mask_0 pc$4(
-        .d(pc$4$d),
-        .q(pc$4$q),
-        .clock(pc$4$clock)
-    );
-    warp_scheduler__mask_0 pc$5(
-        .d(pc$5$d),
-        .q(pc$5$q),
-        .clock(pc$5$clock)
-    );
-    warp_scheduler__mask_0 pc$6(
-        .d(pc$6$d),
-        .q(pc$6$q),
-        .clock(pc$6$clock)
-    );
-    warp_scheduler__mask_0 pc$7(
-        .d(pc$7$d),
-        .q(pc$7$q),
-        .clock(pc$7$clock)
-    );
-    warp_scheduler__active advance(
-        .d(advance$d),
-        .q(advance$q),
-        .clock(advance$clock)
-    );
-    warp_scheduler__mask_0 pc_plus4$0(
-        .d(pc_plus4$0$d),
-        .q(pc_plus4$0$q),
-        .clock(pc_plus4$0$clock)
-    );
-    warp_scheduler__mask_0 pc_plus4$1(
-        .d(pc_plus4$1$d),
-        .q(pc_plus4$1$q),
-        .clock(pc_plus4$1$clock)
-    );
-    warp_scheduler__mask_0 pc_plus4$2(
-        .d(pc_plus4$2$d),
-        .q(pc_plus4$2$q),
-        .clock(pc_plus4$2$clock)
-    );
-    warp_scheduler__mask_0 pc_plus4$3(
-        .d(pc_plus4$3$d),
-        .q(pc_plus4$3$q),
-        .clock(pc_plus4$3$clock)
-    );
-    warp_scheduler__mask_0 pc_plus4$4(
-        .d(pc_plus4$4$d),
-        .q(pc_plus4$4$q),
-        .clock(pc_plus4$4$clock)
-    );
-    warp_scheduler__mask_0 pc_plus4$5(
-        .d(pc_plus4$5$d),
-        .q(pc_plus4$5$q),
-        .clock(pc_plus4$5$clock)
-    );
-    warp_scheduler__mask_0 pc_plus4$6(
-        .d(pc_plus4$6$d),
-        .q(pc_plus4$6$q),
-        .clock(pc_plus4$6$clock)
-    );
-    warp_scheduler__mask_0 pc_plus4$7(
-        .d(pc_plus4$7$d),
-        .q(pc_plus4$7$q),
-        .clock(pc_plus4$7$clock)
-    );
-    warp_scheduler__mask_0 mask$0(
-        .d(mask$0$d),
-        .q(mask$0$q),
-        .clock(mask$0$clock)
-    );
-    warp_scheduler__mask_0 mask$1(
-        .d(mask$1$d),
-        .q(mask$1$q),
-        .clock(mask$1$clock)
-    );
-    warp_scheduler__mask_0 mask$2(
-        .d(mask$2$d),
-        .q(mask$2$q),
-        .clock(mask$2$clock)
-    );
-    warp_scheduler__mask_0 mask$3(
-        .d(mask$3$d),
-        .q(mask$3$q),
-        .clock(mask$3$clock)
-    );
-    warp_scheduler__mask_0 mask$4(
-        .d(mask$4$d),
-        .q(mask$4$q),
-        .clock(mask$4$clock)
-    );
-    warp_scheduler__mask_0 mask$5(
-        .d(mask$5$d),
-        .q(mask$5$q),
-        .clock(mask$5$clock)
-    );
-    warp_scheduler__mask_0 mask$6(
-        .d(mask$6$d),
-        .q(mask$6$q),
-        .clock(mask$6$clock)
-    );
-    warp_scheduler__mask_0 mask$7(
-        .d(mask$7$d),
-        .q(mask$7$q),
-        .clock(mask$7$clock)
-    );
-    warp_scheduler__active end_idle_q(
-        .d(end_idle_q$d),
-        .q(end_idle_q$q),
-        .clock(end_idle_q$clock)
-    );
-    warp_scheduler__active branch_idle_q(
-        .d(branch_idle_q$d),
-        .q(branch_idle_q$q),
-        .clock(branch_idle_q$clock)
-    );
-    warp_scheduler__active pop_idle_q(
-        .d(pop_idle_q$d),
-        .q(pop_idle_q$q),
-        .clock(pop_idle_q$clock)
-    );
-    warp_scheduler__active ctl_idle_q(
-        .d(ctl_idle_q$d),
-        .q(ctl_idle_q$q),
-        .clock(ctl_idle_q$clock)
-    );
-    warp_scheduler__active stage_cmd(
+    // Update code
+    always @(*) begin
+        fetch_rr$clock = clock;
+        fetch_rr$reset = reset;
+        stacks$clock = clock;
+        stacks$reset = reset;
+        commands$clock = clock;
+        commands$reset = reset;
+        status$clock = clock;
+        status$reset = reset;
+        warp_pc$clock = clock;
+        warp_pc$reset = reset;
+        idle_enc$req = status$idle & ~commands$staged_cmd;
+        fetch_enc$req = status$active;
+        if (round_robin) begin
+            fetch_any = fetch_rr$valid;
+            fetch_wid = fetch_rr$index;
+            fetch_grant = fetch_rr$grant;
+        end
+        else begin
+            fetch_any = fetch_enc$valid;
+            fetch_wid = fetch_enc$index;
+            fetch_grant = fetch_enc$grant;
+        end
+        fetch_fire = fetch_any & inst_fetch_ready;
+        fetch_rr$advance = fetch_fire;
+        if (registered & ~reset) begin
+            fetch_rr$req = status$active_unfetched;
+            fetch_rr$req_taken = status$active_taken;
+        end
+        else if (registered) begin
+            fetch_rr$req = 32'h0;
+            fetch_rr$req_taken = 32'h0;
+        end
+        else begin
+            fetch_rr$req = status$active;
+            fetch_rr$req_taken = 32'h0;
+        end
+        commands$cmd_valid = warp_cmd_valid;
+        commands$cmd_grant = idle_enc$grant;
+        commands$cmd_pc = warp_cmd_pc;
+        commands$cmd_mask = warp_cmd_mask;
+        commands$ctl_valid = warp_ctl_valid;
+        commands$ctl_wid = warp_ctl_wid;
+        commands$ctl_active = warp_ctl_active;
+        commands$branch_valid = branch_ctl_valid;
+        commands$branch_wid = branch_ctl_wid;
+        commands$branch_mask = branch_ctl_mask;
+        commands$branch_pc = branch_ctl_pc;
+        commands$end_valid = end_ctl_valid;
+        commands$end_wid = end_ctl_wid;
+        commands$pop_valid = warp_pop_valid;
+        commands$pop_wid = warp_pop_wid;
+        commands$set_valid = warp_set_valid;
+        commands$set_wid = warp_set_wid;
+        commands$set_pc = warp_set_pc;
+        commands$set_mask = warp_set_mask;
+        status$act_cmd = commands$act_cmd;
+        status$act_ctl = commands$act_ctl;
+        status$act_ctl_active = commands$act_ctl_active;
+        status$act_branch = commands$act_branch;
+        status$act_end = commands$act_end;
+        status$act_pop = commands$act_pop;
+        status$act_set = commands$act_set;
+        status$fetch_fire = fetch_fire;
+        status$fetch_grant = fetch_grant;
+        status$stack_empty = stacks$empty;
+        stacks$top_wid = warp_pop_wid;
+        stacks$push = status$pushes;
+        stacks$pop = status$pops;
+        stacks$clear = status$clears;
+        stacks$push_wid = commands$act_branch_wid;
+        stacks$push_mask = commands$act_branch_mask;
+        stacks$push_pc = commands$act_branch_pc;
+        stacks$pop_wid = commands$act_pop_wid;
+        warp_pc$new_cmd = commands$new_cmd;
+        warp_pc$new_end = commands$new_end;
+        warp_pc$new_pop = commands$new_pop;
+        warp_pc$new_set = commands$new_set;
+        warp_pc$act_cmd = commands$act_cmd;
+        warp_pc$act_pop = commands$act_pop;
+        warp_pc$act_set = commands$act_set;
+        warp_pc$act_cmd_pc = commands$act_cmd_pc;
+        warp_pc$act_cmd_mask = commands$act_cmd_mask;
+        warp_pc$act_set_pc = commands$act_set_pc;
+        warp_pc$act_set_mask = commands$act_set_mask;
+        warp_pc$fetch_fire = fetch_fire;
+        warp_pc$fetch_grant = fetch_grant;
+        warp_pc$idle = status$idle;
+        warp_pc$idle_next = status$idle_next;
+        warp_pc$advance = status$advance;
+        warp_pc$stack_empty = stacks$empty;
+        warp_pc$stack_empty_next = stacks$empty_next;
+        warp_pc$top_pc = stacks$top_pc;
+        warp_pc$top_mask = stacks$top_mask;
+        warp_pc$tops_pc$0 = stacks$tops_pc$0;
+        warp_pc$tops_mask$0 = stacks$tops_mask$0;
+        warp_pc$tops_pc$1 = stacks$tops_pc$1;
+        warp_pc$tops_mask$1 = stacks$tops_mask$1;
+        warp_pc$tops_pc$2 = stacks$tops_pc$2;
+        warp_pc$tops_mask$2 = stacks$tops_mask$2;
+        warp_pc$tops_pc$3 = stacks$tops_pc$3;
+        warp_pc$tops_mask$3 = stacks$tops_mask$3;
+        warp_pc$tops_pc$4 = stacks$tops_pc$4;
+        warp_pc$tops_mask$4 = stacks$tops_mask$4;
+        warp_pc$tops_pc$5 = stacks$tops_pc$5;
+        warp_pc$tops_mask$5 = stacks$tops_mask$5;
+        warp_pc$tops_pc$6 = stacks$tops_pc$6;
+        warp_pc$tops_mask$6 = stacks$tops_mask$6;
+        warp_pc$tops_pc$7 = stacks$tops_pc$7;
+        warp_pc$tops_mask$7 = stacks$tops_mask$7;
+        warp_cmd_ready = idle_enc$valid;
+        warp_cmd_wid = idle_enc$index;
+        warp_ctl_ready = 1'b1;
+        branch_ctl_ready = 1'b1;
+        end_ctl_ready = 1'b1;
+        f_pc = 32'h0;
+        f_mask = 32'h0;
+        if (fetch_grant[0]) begin
+            f_pc = warp_pc$pc$0;
+            f_mask = warp_pc$mask$0;
+        end
+        if (fetch_grant[1]) begin
+            f_pc = warp_pc$pc$1;
+            f_mask = warp_pc$mask$1;
+        end
+        if (fetch_grant[2]) begin
+            f_pc = warp_pc$pc$2;
+            f_mask = warp_pc$mask$2;
+        end
+        if (fetch_grant[3]) begin
+            f_pc = warp_pc$pc$3;
+            f_mask = warp_pc$mask$3;
+        end
+        if (fetch_grant[4]) begin
+            f_pc = warp_pc$pc$4;
+            f_mask = warp_pc$mask$4;
+        end
+        if (fetch_grant[5]) begin
+            f_pc = warp_pc$pc$5;
+            f_mask = warp_pc$mask$5;
+        end
+        if (fetch_grant[6]) begin
+            f_pc = warp_pc$pc$6;
+            f_mask = warp_pc$mask$6;
+        end
+        if (fetch_grant[7]) begin
+            f_pc = warp_pc$pc$7;
+            f_mask = warp_pc$mask$7;
+        end
+        inst_fetch_valid = fetch_any;
+        inst_fetch_wid = fetch_wid;
+        inst_fetch_pc = f_pc;
+        inst_fetch_mask = f_mask;
+        pop_data_mask = stacks$top_mask;
+        pop_data_pc = stacks$top_pc;
+        stack_empty = stacks$empty;
+        stack_full = stacks$full;
+        err_overflow = stacks$overflow;
+        err_underflow = stacks$underflow;
+        idle_mask = status$idle;
+        active_mask = status$active;
+        err_end_idle = status$err_end_idle;
+        err_branch_idle = status$err_branch_idle;
+        err_pop_idle = status$err_pop_idle;
+        err_ctl_idle = status$err_ctl_idle;
+    end
+endmodule // warp_scheduler
+
+module warp_scheduler__commands(clock,reset,cmd_valid,cmd_grant,cmd_pc,cmd_mask,ctl_valid,ctl_wid,ctl_active,branch_valid,branch_wid,branch_mask,branch_pc,end_valid,end_wid,pop_valid,pop_wid,set_valid,set_wid,set_pc,set_mask,new_cmd,new_end,new_pop,new_set,staged_cmd,act_cmd,act_cmd_pc,act_cmd_mask,act_ctl,act_ctl_active,act_branch,act_branch_wid,act_branch_mask,act_branch_pc,act_end,act_pop,act_pop_wid,act_set,act_set_pc,act_set_mask);
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  cmd_valid;
+    input wire  [7:0] cmd_grant;
+    input wire  [31:0] cmd_pc;
+    input wire  [31:0] cmd_mask;
+    input wire  ctl_valid;
+    input wire  [2:0] ctl_wid;
+    input wire  ctl_active;
+    input wire  branch_valid;
+    input wire  [2:0] branch_wid;
+    input wire  [31:0] branch_mask;
+    input wire  [31:0] branch_pc;
+    input wire  end_valid;
+    input wire  [2:0] end_wid;
+    input wire  pop_valid;
+    input wire  [2:0] pop_wid;
+    input wire  set_valid;
+    input wire  [2:0] set_wid;
+    input wire  [31:0] set_pc;
+    input wire  [31:0] set_mask;
+    output reg  [7:0] new_cmd;
+    output reg  [7:0] new_end;
+    output reg  [7:0] new_pop;
+    output reg  [7:0] new_set;
+    output reg  [7:0] staged_cmd;
+    output reg  [7:0] act_cmd;
+    output reg  [31:0] act_cmd_pc;
+    output reg  [31:0] act_cmd_mask;
+    output reg  [7:0] act_ctl;
+    output reg  act_ctl_active;
+    output reg  [7:0] act_branch;
+    output reg  [2:0] act_branch_wid;
+    output reg  [31:0] act_branch_mask;
+    output reg  [31:0] act_branch_pc;
+    output reg  [7:0] act_end;
+    output reg  [7:0] act_pop;
+    output reg  [2:0] act_pop_wid;
+    output reg  [7:0] act_set;
+    output reg  [31:0] act_set_pc;
+    output reg  [31:0] act_set_mask;
+    // Constant declarations
+    localparam  registered = 1'b0;
+    // Stub signals
+    reg  [7:0] stage_cmd$d;
+    wire  [7:0] stage_cmd$q;
+    reg  stage_cmd$clock;
+    reg  [31:0] stage_cmd_pc$d;
+    wire  [31:0] stage_cmd_pc$q;
+    reg  stage_cmd_pc$clock;
+    reg  [31:0] stage_cmd_mask$d;
+    wire  [31:0] stage_cmd_mask$q;
+    reg  stage_cmd_mask$clock;
+    reg  [7:0] stage_ctl$d;
+    wire  [7:0] stage_ctl$q;
+    reg  stage_ctl$clock;
+    reg  stage_ctl_active$d;
+    wire  stage_ctl_active$q;
+    reg  stage_ctl_active$clock;
+    reg  [7:0] stage_branch$d;
+    wire  [7:0] stage_branch$q;
+    reg  stage_branch$clock;
+    reg  [2:0] stage_branch_wid$d;
+    wire  [2:0] stage_branch_wid$q;
+    reg  stage_branch_wid$clock;
+    reg  [31:0] stage_branch_mask$d;
+    wire  [31:0] stage_branch_mask$q;
+    reg  stage_branch_mask$clock;
+    reg  [31:0] stage_branch_pc$d;
+    wire  [31:0] stage_branch_pc$q;
+    reg  stage_branch_pc$clock;
+    reg  [7:0] stage_end$d;
+    wire  [7:0] stage_end$q;
+    reg  stage_end$clock;
+    reg  [7:0] stage_pop$d;
+    wire  [7:0] stage_pop$q;
+    reg  stage_pop$clock;
+    reg  [2:0] stage_pop_wid$d;
+    wire  [2:0] stage_pop_wid$q;
+    reg  stage_pop_wid$clock;
+    reg  [7:0] stage_set$d;
+    wire  [7:0] stage_set$q;
+    reg  stage_set$clock;
+    reg  [31:0] stage_set_pc$d;
+    wire  [31:0] stage_set_pc$q;
+    reg  stage_set_pc$clock;
+    reg  [31:0] stage_set_mask$d;
+    wire  [31:0] stage_set_mask$q;
+    reg  stage_set_mask$clock;
+    // Local signals
+    reg  [7:0] new_cmd_w;
+    reg  [7:0] new_ctl;
+    reg  [7:0] new_branch;
+    reg  [7:0] new_end_w;
+    reg  [7:0] new_pop_w;
+    reg  [7:0] new_set_w;
+    // Sub module instances
+    warp_scheduler__commands_stage_branch stage_cmd(
         .d(stage_cmd$d),
         .q(stage_cmd$q),
         .clock(stage_cmd$clock)
     );
-    warp_scheduler__mask_0 stage_cmd_pc(
+    warp_scheduler__commands_stage_branch_mask stage_cmd_pc(
         .d(stage_cmd_pc$d),
         .q(stage_cmd_pc$q),
         .clock(stage_cmd_pc$clock)
     );
-    warp_scheduler__mask_0 stage_cmd_mask(
+    warp_scheduler__commands_stage_branch_mask stage_cmd_mask(
         .d(stage_cmd_mask$d),
         .q(stage_cmd_mask$q),
         .clock(stage_cmd_mask$clock)
     );
-    warp_scheduler__active stage_ctl(
+    warp_scheduler__commands_stage_branch stage_ctl(
         .d(stage_ctl$d),
         .q(stage_ctl$q),
         .clock(stage_ctl$clock)
     );
-    warp_scheduler__stacks_next_top_from_ram stage_ctl_active(
+    warp_scheduler__commands_stage_ctl_active stage_ctl_active(
         .d(stage_ctl_active$d),
         .q(stage_ctl_active$q),
         .clock(stage_ctl_active$clock)
     );
-    warp_scheduler__active stage_branch(
+    warp_scheduler__commands_stage_branch stage_branch(
         .d(stage_branch$d),
         .q(stage_branch$q),
         .clock(stage_branch$clock)
     );
-    warp_scheduler__stage_branch_wid stage_branch_wid(
+    warp_scheduler__commands_stage_branch_wid stage_branch_wid(
         .d(stage_branch_wid$d),
         .q(stage_branch_wid$q),
         .clock(stage_branch_wid$clock)
     );
-    warp_scheduler__mask_0 stage_branch_mask(
+    warp_scheduler__commands_stage_branch_mask stage_branch_mask(
         .d(stage_branch_mask$d),
         .q(stage_branch_mask$q),
         .clock(stage_branch_mask$clock)
     );
-    warp_scheduler__mask_0 stage_branch_pc(
+    warp_scheduler__commands_stage_branch_mask stage_branch_pc(
         .d(stage_branch_pc$d),
         .q(stage_branch_pc$q),
         .clock(stage_branch_pc$clock)
     );
-    warp_scheduler__active stage_end(
+    warp_scheduler__commands_stage_branch stage_end(
         .d(stage_end$d),
         .q(stage_end$q),
         .clock(stage_end$clock)
     );
-    warp_scheduler__active stage_pop(
+    warp_scheduler__commands_stage_branch stage_pop(
         .d(stage_pop$d),
         .q(stage_pop$q),
         .clock(stage_pop$clock)
     );
-    warp_scheduler__stage_branch_wid stage_pop_wid(
+    warp_scheduler__commands_stage_branch_wid stage_pop_wid(
         .d(stage_pop_wid$d),
         .q(stage_pop_wid$q),
         .clock(stage_pop_wid$clock)
     );
-    warp_scheduler__active stage_set(
+    warp_scheduler__commands_stage_branch stage_set(
         .d(stage_set$d),
         .q(stage_set$q),
         .clock(stage_set$clock)
     );
-    warp_scheduler__mask_0 stage_set_pc(
+    warp_scheduler__commands_stage_branch_mask stage_set_pc(
         .d(stage_set_pc$d),
         .q(stage_set_pc$q),
         .clock(stage_set_pc$clock)
     );
-    warp_scheduler__mask_0 stage_set_mask(
+    warp_scheduler__commands_stage_branch_mask stage_set_mask(
         .d(stage_set_mask$d),
         .q(stage_set_mask$q),
         .clock(stage_set_mask$clock)
     );
-    warp_scheduler__active stage_sel_set(
-        .d(stage_sel_set$d),
-        .q(stage_sel_set$q),
-        .clock(stage_sel_set$clock)
-    );
-    warp_scheduler__active stage_sel_pop(
-        .d(stage_sel_pop$d),
-        .q(stage_sel_pop$q),
-        .clock(stage_sel_pop$clock)
-    );
-    warp_scheduler__active stage_sel_cmd(
-        .d(stage_sel_cmd$d),
-        .q(stage_sel_cmd$q),
-        .clock(stage_sel_cmd$clock)
-    );
-    warp_scheduler__active stage_writes(
-        .d(stage_writes$d),
-        .q(stage_writes$q),
-        .clock(stage_writes$clock)
-    );
     // Update code
     always @(*) begin
-        idle$clock = clock;
-        active$clock = clock;
-        advance$clock = clock;
-        end_idle_q$clock = clock;
-        branch_idle_q$clock = clock;
-        pop_idle_q$clock = clock;
-        ctl_idle_q$clock = clock;
-        idle$d = idle$q;
-        active$d = active$q;
-        advance$d = advance$q;
-        end_idle_q$d = end_idle_q$q;
-        branch_idle_q$d = branch_idle_q$q;
-        pop_idle_q$d = pop_idle_q$q;
-        ctl_idle_q$d = ctl_idle_q$q;
         stage_cmd$clock = clock;
         stage_cmd_pc$clock = clock;
         stage_cmd_mask$clock = clock;
@@ -670,10 +774,6 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         stage_set$clock = clock;
         stage_set_pc$clock = clock;
         stage_set_mask$clock = clock;
-        stage_sel_set$clock = clock;
-        stage_sel_pop$clock = clock;
-        stage_sel_cmd$clock = clock;
-        stage_writes$clock = clock;
         stage_cmd$d = stage_cmd$q;
         stage_cmd_pc$d = stage_cmd_pc$q;
         stage_cmd_mask$d = stage_cmd_mask$q;
@@ -689,147 +789,85 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
         stage_set$d = stage_set$q;
         stage_set_pc$d = stage_set_pc$q;
         stage_set_mask$d = stage_set_mask$q;
-        stage_sel_set$d = stage_sel_set$q;
-        stage_sel_pop$d = stage_sel_pop$q;
-        stage_sel_cmd$d = stage_sel_cmd$q;
-        stage_writes$d = stage_writes$q;
-        fetch_rr$clock = clock;
-        fetch_rr$reset = reset;
-        pc$0$clock = clock;
-        pc$0$d = pc$0$q;
-        mask$0$clock = clock;
-        mask$0$d = mask$0$q;
-        pc_plus4$0$clock = clock;
-        pc_plus4$0$d = pc$0$q + 32'h4;
-        pc$1$clock = clock;
-        pc$1$d = pc$1$q;
-        mask$1$clock = clock;
-        mask$1$d = mask$1$q;
-        pc_plus4$1$clock = clock;
-        pc_plus4$1$d = pc$1$q + 32'h4;
-        pc$2$clock = clock;
-        pc$2$d = pc$2$q;
-        mask$2$clock = clock;
-        mask$2$d = mask$2$q;
-        pc_plus4$2$clock = clock;
-        pc_plus4$2$d = pc$2$q + 32'h4;
-        pc$3$clock = clock;
-        pc$3$d = pc$3$q;
-        mask$3$clock = clock;
-        mask$3$d = mask$3$q;
-        pc_plus4$3$clock = clock;
-        pc_plus4$3$d = pc$3$q + 32'h4;
-        pc$4$clock = clock;
-        pc$4$d = pc$4$q;
-        mask$4$clock = clock;
-        mask$4$d = mask$4$q;
-        pc_plus4$4$clock = clock;
-        pc_plus4$4$d = pc$4$q + 32'h4;
-        pc$5$clock = clock;
-        pc$5$d = pc$5$q;
-        mask$5$clock = clock;
-        mask$5$d = mask$5$q;
-        pc_plus4$5$clock = clock;
-        pc_plus4$5$d = pc$5$q + 32'h4;
-        pc$6$clock = clock;
-        pc$6$d = pc$6$q;
-        mask$6$clock = clock;
-        mask$6$d = mask$6$q;
-        pc_plus4$6$clock = clock;
-        pc_plus4$6$d = pc$6$q + 32'h4;
-        pc$7$clock = clock;
-        pc$7$d = pc$7$q;
-        mask$7$clock = clock;
-        mask$7$d = mask$7$q;
-        pc_plus4$7$clock = clock;
-        pc_plus4$7$d = pc$7$q + 32'h4;
-        stacks$clock = clock;
-        stacks$reset = reset;
-        stacks$top_wid = warp_pop_wid;
-        idle_enc$req = idle$q & ~stage_cmd$q;
-        fetch_enc$req = active$q;
-        if (round_robin) begin
-            fetch_any = fetch_rr$valid;
-            fetch_wid = fetch_rr$index;
-            fetch_grant = fetch_rr$grant;
-        end
-        else begin
-            fetch_any = fetch_enc$valid;
-            fetch_wid = fetch_enc$index;
-            fetch_grant = fetch_enc$grant;
-        end
-        fetch_fire = fetch_any & inst_fetch_ready;
-        fetch_rr$advance = fetch_fire;
-        new_cmd = 32'h0;
-        if (warp_cmd_valid) begin
-            new_cmd = idle_enc$grant;
+        new_cmd_w = 32'h0;
+        if (cmd_valid) begin
+            new_cmd_w = cmd_grant;
         end
         new_ctl = 32'h0;
         new_branch = 32'h0;
-        new_end = 32'h0;
-        new_pop = 32'h0;
-        new_set = 32'h0;
-        new_ctl = (new_ctl & ~(1 << (0)) | ((warp_ctl_valid & (warp_ctl_wid == 0)) << (0)));
-        new_branch = (new_branch & ~(1 << (0)) | ((branch_ctl_valid & (branch_ctl_wid == 0)) << (0)));
-        new_end = (new_end & ~(1 << (0)) | ((end_ctl_valid & (end_ctl_wid == 0)) << (0)));
-        new_pop = (new_pop & ~(1 << (0)) | ((warp_pop_valid & (warp_pop_wid == 0)) << (0)));
-        new_set = (new_set & ~(1 << (0)) | ((warp_set_valid & (warp_set_wid == 0)) << (0)));
-        new_ctl = (new_ctl & ~(1 << (1)) | ((warp_ctl_valid & (warp_ctl_wid == 1)) << (1)));
-        new_branch = (new_branch & ~(1 << (1)) | ((branch_ctl_valid & (branch_ctl_wid == 1)) << (1)));
-        new_end = (new_end & ~(1 << (1)) | ((end_ctl_valid & (end_ctl_wid == 1)) << (1)));
-        new_pop = (new_pop & ~(1 << (1)) | ((warp_pop_valid & (warp_pop_wid == 1)) << (1)));
-        new_set = (new_set & ~(1 << (1)) | ((warp_set_valid & (warp_set_wid == 1)) << (1)));
-        new_ctl = (new_ctl & ~(1 << (2)) | ((warp_ctl_valid & (warp_ctl_wid == 2)) << (2)));
-        new_branch = (new_branch & ~(1 << (2)) | ((branch_ctl_valid & (branch_ctl_wid == 2)) << (2)));
-        new_end = (new_end & ~(1 << (2)) | ((end_ctl_valid & (end_ctl_wid == 2)) << (2)));
-        new_pop = (new_pop & ~(1 << (2)) | ((warp_pop_valid & (warp_pop_wid == 2)) << (2)));
-        new_set = (new_set & ~(1 << (2)) | ((warp_set_valid & (warp_set_wid == 2)) << (2)));
-        new_ctl = (new_ctl & ~(1 << (3)) | ((warp_ctl_valid & (warp_ctl_wid == 3)) << (3)));
-        new_branch = (new_branch & ~(1 << (3)) | ((branch_ctl_valid & (branch_ctl_wid == 3)) << (3)));
-        new_end = (new_end & ~(1 << (3)) | ((end_ctl_valid & (end_ctl_wid == 3)) << (3)));
-        new_pop = (new_pop & ~(1 << (3)) | ((warp_pop_valid & (warp_pop_wid == 3)) << (3)));
-        new_set = (new_set & ~(1 << (3)) | ((warp_set_valid & (warp_set_wid == 3)) << (3)));
-        new_ctl = (new_ctl & ~(1 << (4)) | ((warp_ctl_valid & (warp_ctl_wid == 4)) << (4)));
-        new_branch = (new_branch & ~(1 << (4)) | ((branch_ctl_valid & (branch_ctl_wid == 4)) << (4)));
-        new_end = (new_end & ~(1 << (4)) | ((end_ctl_valid & (end_ctl_wid == 4)) << (4)));
-        new_pop = (new_pop & ~(1 << (4)) | ((warp_pop_valid & (warp_pop_wid == 4)) << (4)));
-        new_set = (new_set & ~(1 << (4)) | ((warp_set_valid & (warp_set_wid == 4)) << (4)));
-        new_ctl = (new_ctl & ~(1 << (5)) | ((warp_ctl_valid & (warp_ctl_wid == 5)) << (5)));
-        new_branch = (new_branch & ~(1 << (5)) | ((branch_ctl_valid & (branch_ctl_wid == 5)) << (5)));
-        new_end = (new_end & ~(1 << (5)) | ((end_ctl_valid & (end_ctl_wid == 5)) << (5)));
-        new_pop = (new_pop & ~(1 << (5)) | ((warp_pop_valid & (warp_pop_wid == 5)) << (5)));
-        new_set = (new_set & ~(1 << (5)) | ((warp_set_valid & (warp_set_wid == 5)) << (5)));
-        new_ctl = (new_ctl & ~(1 << (6)) | ((warp_ctl_valid & (warp_ctl_wid == 6)) << (6)));
-        new_branch = (new_branch & ~(1 << (6)) | ((branch_ctl_valid & (branch_ctl_wid == 6)) << (6)));
-        new_end = (new_end & ~(1 << (6)) | ((end_ctl_valid & (end_ctl_wid == 6)) << (6)));
-        new_pop = (new_pop & ~(1 << (6)) | ((warp_pop_valid & (warp_pop_wid == 6)) << (6)));
-        new_set = (new_set & ~(1 << (6)) | ((warp_set_valid & (warp_set_wid == 6)) << (6)));
-        new_ctl = (new_ctl & ~(1 << (7)) | ((warp_ctl_valid & (warp_ctl_wid == 7)) << (7)));
-        new_branch = (new_branch & ~(1 << (7)) | ((branch_ctl_valid & (branch_ctl_wid == 7)) << (7)));
-        new_end = (new_end & ~(1 << (7)) | ((end_ctl_valid & (end_ctl_wid == 7)) << (7)));
-        new_pop = (new_pop & ~(1 << (7)) | ((warp_pop_valid & (warp_pop_wid == 7)) << (7)));
-        new_set = (new_set & ~(1 << (7)) | ((warp_set_valid & (warp_set_wid == 7)) << (7)));
-        act_cmd = new_cmd;
-        act_cmd_pc = warp_cmd_pc;
-        act_cmd_mask = warp_cmd_mask;
-        act_ctl = new_ctl;
-        act_ctl_active = warp_ctl_active;
-        act_branch = new_branch;
-        act_branch_wid = branch_ctl_wid;
-        act_branch_mask = branch_ctl_mask;
-        act_branch_pc = branch_ctl_pc;
-        act_end = new_end;
-        act_pop = new_pop;
-        act_pop_wid = warp_pop_wid;
-        act_set = new_set;
-        act_set_pc = warp_set_pc;
-        act_set_mask = warp_set_mask;
+        new_end_w = 32'h0;
+        new_pop_w = 32'h0;
+        new_set_w = 32'h0;
+        new_ctl = (new_ctl & ~(1 << (0)) | ((ctl_valid & (ctl_wid == 0)) << (0)));
+        new_branch = (new_branch & ~(1 << (0)) | ((branch_valid & (branch_wid == 0)) << (0)));
+        new_end_w = (new_end_w & ~(1 << (0)) | ((end_valid & (end_wid == 0)) << (0)));
+        new_pop_w = (new_pop_w & ~(1 << (0)) | ((pop_valid & (pop_wid == 0)) << (0)));
+        new_set_w = (new_set_w & ~(1 << (0)) | ((set_valid & (set_wid == 0)) << (0)));
+        new_ctl = (new_ctl & ~(1 << (1)) | ((ctl_valid & (ctl_wid == 1)) << (1)));
+        new_branch = (new_branch & ~(1 << (1)) | ((branch_valid & (branch_wid == 1)) << (1)));
+        new_end_w = (new_end_w & ~(1 << (1)) | ((end_valid & (end_wid == 1)) << (1)));
+        new_pop_w = (new_pop_w & ~(1 << (1)) | ((pop_valid & (pop_wid == 1)) << (1)));
+        new_set_w = (new_set_w & ~(1 << (1)) | ((set_valid & (set_wid == 1)) << (1)));
+        new_ctl = (new_ctl & ~(1 << (2)) | ((ctl_valid & (ctl_wid == 2)) << (2)));
+        new_branch = (new_branch & ~(1 << (2)) | ((branch_valid & (branch_wid == 2)) << (2)));
+        new_end_w = (new_end_w & ~(1 << (2)) | ((end_valid & (end_wid == 2)) << (2)));
+        new_pop_w = (new_pop_w & ~(1 << (2)) | ((pop_valid & (pop_wid == 2)) << (2)));
+        new_set_w = (new_set_w & ~(1 << (2)) | ((set_valid & (set_wid == 2)) << (2)));
+        new_ctl = (new_ctl & ~(1 << (3)) | ((ctl_valid & (ctl_wid == 3)) << (3)));
+        new_branch = (new_branch & ~(1 << (3)) | ((branch_valid & (branch_wid == 3)) << (3)));
+        new_end_w = (new_end_w & ~(1 << (3)) | ((end_valid & (end_wid == 3)) << (3)));
+        new_pop_w = (new_pop_w & ~(1 << (3)) | ((pop_valid & (pop_wid == 3)) << (3)));
+        new_set_w = (new_set_w & ~(1 << (3)) | ((set_valid & (set_wid == 3)) << (3)));
+        new_ctl = (new_ctl & ~(1 << (4)) | ((ctl_valid & (ctl_wid == 4)) << (4)));
+        new_branch = (new_branch & ~(1 << (4)) | ((branch_valid & (branch_wid == 4)) << (4)));
+        new_end_w = (new_end_w & ~(1 << (4)) | ((end_valid & (end_wid == 4)) << (4)));
+        new_pop_w = (new_pop_w & ~(1 << (4)) | ((pop_valid & (pop_wid == 4)) << (4)));
+        new_set_w = (new_set_w & ~(1 << (4)) | ((set_valid & (set_wid == 4)) << (4)));
+        new_ctl = (new_ctl & ~(1 << (5)) | ((ctl_valid & (ctl_wid == 5)) << (5)));
+        new_branch = (new_branch & ~(1 << (5)) | ((branch_valid & (branch_wid == 5)) << (5)));
+        new_end_w = (new_end_w & ~(1 << (5)) | ((end_valid & (end_wid == 5)) << (5)));
+        new_pop_w = (new_pop_w & ~(1 << (5)) | ((pop_valid & (pop_wid == 5)) << (5)));
+        new_set_w = (new_set_w & ~(1 << (5)) | ((set_valid & (set_wid == 5)) << (5)));
+        new_ctl = (new_ctl & ~(1 << (6)) | ((ctl_valid & (ctl_wid == 6)) << (6)));
+        new_branch = (new_branch & ~(1 << (6)) | ((branch_valid & (branch_wid == 6)) << (6)));
+        new_end_w = (new_end_w & ~(1 << (6)) | ((end_valid & (end_wid == 6)) << (6)));
+        new_pop_w = (new_pop_w & ~(1 << (6)) | ((pop_valid & (pop_wid == 6)) << (6)));
+        new_set_w = (new_set_w & ~(1 << (6)) | ((set_valid & (set_wid == 6)) << (6)));
+        new_ctl = (new_ctl & ~(1 << (7)) | ((ctl_valid & (ctl_wid == 7)) << (7)));
+        new_branch = (new_branch & ~(1 << (7)) | ((branch_valid & (branch_wid == 7)) << (7)));
+        new_end_w = (new_end_w & ~(1 << (7)) | ((end_valid & (end_wid == 7)) << (7)));
+        new_pop_w = (new_pop_w & ~(1 << (7)) | ((pop_valid & (pop_wid == 7)) << (7)));
+        new_set_w = (new_set_w & ~(1 << (7)) | ((set_valid & (set_wid == 7)) << (7)));
+        new_cmd = new_cmd_w;
+        new_end = new_end_w;
+        new_pop = new_pop_w;
+        new_set = new_set_w;
+        staged_cmd = stage_cmd$q;
         stage_cmd$d = 32'h0;
         stage_ctl$d = 32'h0;
         stage_branch$d = 32'h0;
         stage_end$d = 32'h0;
         stage_pop$d = 32'h0;
         stage_set$d = 32'h0;
+        if (registered) begin
+            if (~reset) begin
+                stage_cmd$d = new_cmd_w;
+                stage_ctl$d = new_ctl;
+                stage_branch$d = new_branch;
+                stage_end$d = new_end_w;
+                stage_pop$d = new_pop_w;
+                stage_set$d = new_set_w;
+            end
+            stage_cmd_pc$d = cmd_pc;
+            stage_cmd_mask$d = cmd_mask;
+            stage_ctl_active$d = ctl_active;
+            stage_branch_wid$d = branch_wid;
+            stage_branch_mask$d = branch_mask;
+            stage_branch_pc$d = branch_pc;
+            stage_pop_wid$d = pop_wid;
+            stage_set_pc$d = set_pc;
+            stage_set_mask$d = set_mask;
+        end
         if (registered) begin
             act_cmd = stage_cmd$q;
             act_cmd_pc = stage_cmd_pc$q;
@@ -846,1244 +884,28 @@ module warp_scheduler(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp
             act_set = stage_set$q;
             act_set_pc = stage_set_pc$q;
             act_set_mask = stage_set_mask$q;
-            if (~reset) begin
-                stage_cmd$d = new_cmd;
-                stage_ctl$d = new_ctl;
-                stage_branch$d = new_branch;
-                stage_end$d = new_end;
-                stage_pop$d = new_pop;
-                stage_set$d = new_set;
-            end
-            stage_cmd_pc$d = warp_cmd_pc;
-            stage_cmd_mask$d = warp_cmd_mask;
-            stage_ctl_active$d = warp_ctl_active;
-            stage_branch_wid$d = branch_ctl_wid;
-            stage_branch_mask$d = branch_ctl_mask;
-            stage_branch_pc$d = branch_ctl_pc;
-            stage_pop_wid$d = warp_pop_wid;
-            stage_set_pc$d = warp_set_pc;
-            stage_set_mask$d = warp_set_mask;
-        end
-        stacks$push_wid = act_branch_wid;
-        stacks$push_mask = act_branch_mask;
-        stacks$push_pc = act_branch_pc;
-        stacks$pop_wid = act_pop_wid;
-        warp_cmd_ready = idle_enc$valid;
-        warp_cmd_wid = idle_enc$index;
-        warp_ctl_ready = 1'b1;
-        branch_ctl_ready = 1'b1;
-        end_ctl_ready = 1'b1;
-        f_pc = 32'h0;
-        f_mask = 32'h0;
-        p_mask = stacks$top_mask;
-        p_pc = stacks$top_pc;
-        if (fetch_grant[0]) begin
-            f_pc = pc$0$q;
-            f_mask = mask$0$q;
-        end
-        if (fetch_grant[1]) begin
-            f_pc = pc$1$q;
-            f_mask = mask$1$q;
-        end
-        if (fetch_grant[2]) begin
-            f_pc = pc$2$q;
-            f_mask = mask$2$q;
-        end
-        if (fetch_grant[3]) begin
-            f_pc = pc$3$q;
-            f_mask = mask$3$q;
-        end
-        if (fetch_grant[4]) begin
-            f_pc = pc$4$q;
-            f_mask = mask$4$q;
-        end
-        if (fetch_grant[5]) begin
-            f_pc = pc$5$q;
-            f_mask = mask$5$q;
-        end
-        if (fetch_grant[6]) begin
-            f_pc = pc$6$q;
-            f_mask = mask$6$q;
-        end
-        if (fetch_grant[7]) begin
-            f_pc = pc$7$q;
-            f_mask = mask$7$q;
-        end
-        inst_fetch_valid = fetch_any;
-        inst_fetch_wid = fetch_wid;
-        inst_fetch_pc = f_pc;
-        inst_fetch_mask = f_mask;
-        pop_data_mask = p_mask;
-        pop_data_pc = p_pc;
-        stack_empty = stacks$empty;
-        stack_full = stacks$full;
-        err_overflow = stacks$overflow;
-        err_underflow = stacks$underflow;
-        idle_mask = idle$q;
-        active_mask = active$q;
-        err_end_idle = end_idle_q$q;
-        err_branch_idle = branch_idle_q$q;
-        err_pop_idle = pop_idle_q$q;
-        err_ctl_idle = ctl_idle_q$q;
-        idle_next = idle$q;
-        active_next = active$q;
-        active_unfetched = active$q;
-        active_taken = active$q;
-        end_idle_next = end_idle_q$q;
-        branch_idle_next = branch_idle_q$q;
-        pop_idle_next = pop_idle_q$q;
-        ctl_idle_next = ctl_idle_q$q;
-        advance_next = 32'h0;
-        pushes = 32'h0;
-        pops = 32'h0;
-        clears = 32'h0;
-        is_idle = idle$q[0];
-        hit_cmd = act_cmd[0];
-        hit_end = act_end[0];
-        hit_ctl = act_ctl[0];
-        hit_pop = act_pop[0];
-        hit_branch = act_branch[0];
-        hit_fetch = fetch_fire & fetch_grant[0];
-        hit_set = act_set[0];
-        w_idle = is_idle;
-        w_active = active$q[0];
-        w_active_fetched = 1'b0;
-        w_advance = 1'b0;
-        do_push = 1'b0;
-        do_pop = 1'b0;
-        do_clear = 1'b0;
-        if (hit_end & is_idle) begin
-            end_idle_next = (end_idle_next & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (hit_branch & is_idle) begin
-            branch_idle_next = (branch_idle_next & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (hit_pop & is_idle) begin
-            pop_idle_next = (pop_idle_next & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if ((hit_ctl & act_ctl_active | hit_set) & is_idle) begin
-            ctl_idle_next = (ctl_idle_next & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (seed_quirks) begin
-            if (hit_cmd) begin
-                w_idle = 1'b0;
-                w_active = 1'b1;
-                pc$0$d = act_cmd_pc;
-                mask$0$d = act_cmd_mask;
-            end
-            if (hit_end) begin
-                w_idle = 1'b1;
-            end
-            if (hit_ctl) begin
-                w_active = act_ctl_active;
-            end
-            if (hit_pop) begin
-                pc$0$d = stacks$tops_pc$0;
-                mask$0$d = stacks$tops_mask$0;
-            end
-            if (hit_fetch) begin
-                pc$0$d = pc$0$q + 32'h4;
-            end
-            if (hit_set & ~is_idle) begin
-                w_active = 1'b1;
-                w_active_fetched = 1'b1;
-                pc$0$d = act_set_pc;
-                mask$0$d = act_set_mask;
-            end
-            do_push = hit_branch;
-            do_pop = hit_pop & ~hit_branch;
         end
         else begin
-            if (hit_cmd) begin
-                w_idle = 1'b0;
-                w_active = 1'b1;
-            end
-            if (hit_ctl & ~is_idle) begin
-                w_active = act_ctl_active;
-            end
-            if (hit_fetch) begin
-                w_advance = 1'b1;
-            end
-            if (hit_pop & ~is_idle & ~stacks$empty[0]) begin
-                w_advance = 1'b0;
-            end
-            if (hit_set & ~is_idle) begin
-                w_active = 1'b1;
-                w_active_fetched = 1'b1;
-                w_advance = 1'b0;
-            end
-            do_pop = hit_pop & ~is_idle;
-            do_push = hit_branch & ~is_idle;
-            if (hit_end & ~is_idle) begin
-                w_idle = 1'b1;
-                w_active = 1'b0;
-                w_active_fetched = 1'b0;
-                do_clear = 1'b1;
-                w_advance = 1'b0;
-            end
-        end
-        pushes = (pushes & ~(1 << (0)) | ((do_push) << (0)));
-        pops = (pops & ~(1 << (0)) | ((do_pop) << (0)));
-        clears = (clears & ~(1 << (0)) | ((do_clear) << (0)));
-        idle_next = (idle_next & ~(1 << (0)) | ((w_idle) << (0)));
-        active_unfetched = (active_unfetched & ~(1 << (0)) | ((w_active) << (0)));
-        w_active_taken = w_active;
-        if (fetch_grant[0]) begin
-            w_active_taken = w_active_fetched;
-        end
-        active_taken = (active_taken & ~(1 << (0)) | ((w_active_taken) << (0)));
-        if (hit_fetch) begin
-            w_active = w_active_fetched;
-        end
-        active_next = (active_next & ~(1 << (0)) | ((w_active) << (0)));
-        advance_next = (advance_next & ~(1 << (0)) | ((w_advance) << (0)));
-        is_idle = idle$q[1];
-        hit_cmd = act_cmd[1];
-        hit_end = act_end[1];
-        hit_ctl = act_ctl[1];
-        hit_pop = act_pop[1];
-        hit_branch = act_branch[1];
-        hit_fetch = fetch_fire & fetch_grant[1];
-        hit_set = act_set[1];
-        w_idle = is_idle;
-        w_active = active$q[1];
-        w_active_fetched = 1'b0;
-        w_advance = 1'b0;
-        do_push = 1'b0;
-        do_pop = 1'b0;
-        do_clear = 1'b0;
-        if (hit_end & is_idle) begin
-            end_idle_next = (end_idle_next & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (hit_branch & is_idle) begin
-            branch_idle_next = (branch_idle_next & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (hit_pop & is_idle) begin
-            pop_idle_next = (pop_idle_next & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if ((hit_ctl & act_ctl_active | hit_set) & is_idle) begin
-            ctl_idle_next = (ctl_idle_next & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (seed_quirks) begin
-            if (hit_cmd) begin
-                w_idle = 1'b0;
-                w_active = 1'b1;
-                pc$1$d = act_cmd_pc;
-                mask$1$d = act_cmd_mask;
-            end
-            if (hit_end) begin
-                w_idle = 1'b1;
-            end
-            if (hit_ctl) begin
-                w_active = act_ctl_active;
-            end
-            if (hit_pop) begin
-                pc$1$d = stacks$tops_pc$1;
-                mask$1$d = stacks$tops_mask$1;
-            end
-            if (hit_fetch) begin
-                pc$1$d = pc$1$q + 32'h4;
-            end
-            if (hit_set & ~is_idle) begin
-                w_active = 1'b1;
-                w_active_fetched = 1'b1;
-                pc$1$d = act_set_pc;
-                mask$1$d = act_set_mask;
-            end
-            do_push = hit_branch;
-            do_pop = hit_pop & ~hit_branch;
-        end
-        else begin
-            if (hit_cmd) begin
-                w_idle = 1'b0;
-                w_active = 1'b1;
-            end
-            if (hit_ctl & ~is_idle) begin
-                w_active = act_ctl_active;
-            end
-            if (hit_fetch) begin
-                w_advance = 1'b1;
-            end
-            if (hit_pop & ~is_idle & ~stacks$empty[1]) begin
-                w_advance = 1'b0;
-            end
-            if (hit_set & ~is_idle) begin
-                w_active = 1'b1;
-                w_active_fetched = 1'b1;
-                w_advance = 1'b0;
-            end
-            do_pop = hit_pop & ~is_idle;
-            do_push = hit_branch & ~is_idle;
-            if (hit_end & ~is_idle) begin
-                w_idle = 1'b1;
-                w_active = 1'b0;
-                w_active_fetched = 1'b0;
-                do_clear = 1'b1;
-                w_advance = 1'b0;
-            end
-        end
-        pushes = (pushes & ~(1 << (1)) | ((do_push) << (1)));
-        pops = (pops & ~(1 << (1)) | ((do_pop) << (1)));
-        clears = (clears & ~(1 << (1)) | ((do_clear) << (1)));
-        idle_next = (idle_next & ~(1 << (1)) | ((w_idle) << (1)));
-        active_unfetched = (active_unfetched & ~(1 << (1)) | ((w_active) << (1)));
-        w_active_taken = w_active;
-        if (fetch_grant[1]) begin
-            w_active_taken = w_active_fetched;
-        end
-        active_taken = (active_taken & ~(1 << (1)) | ((w_active_taken) << (1)));
-        if (hit_fetch) begin
-            w_active = w_active_fetched;
-        end
-        active_next = (active_next & ~(1 << (1)) | ((w_active) << (1)));
-        advance_next = (advance_next & ~(1 << (1)) | ((w_advance) << (1)));
-        is_idle = idle$q[2];
-        hit_cmd = act_cmd[2];
-        hit_end = act_end[2];
-        hit_ctl = act_ctl[2];
-        hit_pop = act_pop[2];
-        hit_branch = act_branch[2];
-        hit_fetch = fetch_fire & fetch_grant[2];
-        hit_set = act_set[2];
-        w_idle = is_idle;
-        w_active = active$q[2];
-        w_active_fetched = 1'b0;
-        w_advance = 1'b0;
-        do_push = 1'b0;
-        do_pop = 1'b0;
-        do_clear = 1'b0;
-        if (hit_end & is_idle) begin
-            end_idle_next = (end_idle_next & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (hit_branch & is_idle) begin
-            branch_idle_next = (branch_idle_next & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (hit_pop & is_idle) begin
-            pop_idle_next = (pop_idle_next & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if ((hit_ctl & act_ctl_active | hit_set) & is_idle) begin
-            ctl_idle_next = (ctl_idle_next & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (seed_quirks) begin
-            if (hit_cmd) begin
-                w_idle = 1'b0;
-                w_active = 1'b1;
-                pc$2$d = act_cmd_pc;
-                mask$2$d = act_cmd_mask;
-            end
-            if (hit_end) begin
-                w_idle = 1'b1;
-            end
-            if (hit_ctl) begin
-                w_active = act_ctl_active;
-            end
-            if (hit_pop) begin
-                pc$2$d = stacks$tops_pc$2;
-                mask$2$d = stacks$tops_mask$2;
-            end
-            if (hit_fetch) begin
-                pc$2$d = pc$2$q + 32'h4;
-            end
-            if (hit_set & ~is_idle) begin
-                w_active = 1'b1;
-                w_active_fetched = 1'b1;
-                pc$2$d = act_set_pc;
-                mask$2$d = act_set_mask;
-            end
-            do_push = hit_branch;
-            do_pop = hit_pop & ~hit_branch;
-        end
-        else begin
-            if (hit_cmd) begin
-                w_idle = 1'b0;
-                w_active = 1'b1;
-            end
-            if (hit_ctl & ~is_idle) begin
-                w_active = act_ctl_active;
-            end
-            if (hit_fetch) begin
-                w_advance = 1'b1;
-            end
-            if (hit_pop & ~is_idle & ~stacks$empty[2]) begin
-                w_advance = 1'b0;
-            end
-            if (hit_set & ~is_idle) begin
-                w_active = 1'b1;
-                w_active_fetched = 1'b1;
-                w_advance = 1'b0;
-            end
-            do_pop = hit_pop & ~is_idle;
-            do_push = hit_branch & ~is_idle;
-            if (hit_end & ~is_idle) begin
-                w_idle = 1'b1;
-                w_active = 1'b0;
-                w_active_fetched = 1'b0;
-                do_clear = 1'b1;
-                w_advance = 1'b0;
-            end
-        end
-        pushes = (pushes & ~(1 << (2)) | ((do_push) << (2)));
-        pops = (pops & ~(1 << (2)) | ((do_pop) << (2)));
-        clears = (clears & ~(1 << (2)) | ((do_clear) << (2)));
-        idle_next = (idle_next & ~(1 << (2)) | ((w_idle) << (2)));
-        active_unfetched = (active_unfetched & ~(1 << (2)) | ((w_active) << (2)));
-        w_active_taken = w_active;
-        if (fetch_grant[2]) begin
-            w_active_taken = w_active_fetched;
-        end
-        active_taken = (active_taken & ~(1 << (2)) | ((w_active_taken) << (2)));
-        if (hit_fetch) begin
-            w_active = w_active_fetched;
-        end
-        active_next = (active_next & ~(1 << (2)) | ((w_active) << (2)));
-        advance_next = (advance_next & ~(1 << (2)) | ((w_advance) << (2)));
-        is_idle = idle$q[3];
-        hit_cmd = act_cmd[3];
-        hit_end = act_end[3];
-        hit_ctl = act_ctl[3];
-        hit_pop = act_pop[3];
-        hit_branch = act_branch[3];
-        hit_fetch = fetch_fire & fetch_grant[3];
-        hit_set = act_set[3];
-        w_idle = is_idle;
-        w_active = active$q[3];
-        w_active_fetched = 1'b0;
-        w_advance = 1'b0;
-        do_push = 1'b0;
-        do_pop = 1'b0;
-        do_clear = 1'b0;
-        if (hit_end & is_idle) begin
-            end_idle_next = (end_idle_next & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (hit_branch & is_idle) begin
-            branch_idle_next = (branch_idle_next & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (hit_pop & is_idle) begin
-            pop_idle_next = (pop_idle_next & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if ((hit_ctl & act_ctl_active | hit_set) & is_idle) begin
-            ctl_idle_next = (ctl_idle_next & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (seed_quirks) begin
-            if (hit_cmd) begin
-                w_idle = 1'b0;
-                w_active = 1'b1;
-                pc$3$d = act_cmd_pc;
-                mask$3$d = act_cmd_mask;
-            end
-            if (hit_end) begin
-                w_idle = 1'b1;
-            end
-            if (hit_ctl) begin
-                w_active = act_ctl_active;
-            end
-            if (hit_pop) begin
-                pc$3$d = stacks$tops_pc$3;
-                mask$3$d = stacks$tops_mask$3;
-            end
-            if (hit_fetch) begin
-                pc$3$d = pc$3$q + 32'h4;
-            end
-            if (hit_set & ~is_idle) begin
-                w_active = 1'b1;
-                w_active_fetched = 1'b1;
-                pc$3$d = act_set_pc;
-                mask$3$d = act_set_mask;
-            end
-            do_push = hit_branch;
-            do_pop = hit_pop & ~hit_branch;
-        end
-        else begin
-            if (hit_cmd) begin
-                w_idle = 1'b0;
-                w_active = 1'b1;
-            end
-            if (hit_ctl & ~is_idle) begin
-                w_active = act_ctl_active;
-            end
-            if (hit_fetch) begin
-                w_advance = 1'b1;
-            end
-            if (hit_pop & ~is_idle & ~stacks$empty[3]) begin
-                w_advance = 1'b0;
-            end
-            if (hit_set & ~is_idle) begin
-                w_active = 1'b1;
-                w_active_fetched = 1'b1;
-                w_advance = 1'b0;
-            end
-            do_pop = hit_pop & ~is_idle;
-            do_push = hit_branch & ~is_idle;
-            if (hit_end & ~is_idle) begin
-                w_idle = 1'b1;
-                w_active = 1'b0;
-                w_active_fetched = 1'b0;
-                do_clear = 1'b1;
-                w_advance = 1'b0;
-            end
-        end
-        pushes = (pushes & ~(1 << (3)) | ((do_push) << (3)));
-        pops = (pops & ~(1 << (3)) | ((do_pop) << (3)));
-        clears = (clears & ~(1 << (3)) | ((do_clear) << (3)));
-        idle_next = (idle_next & ~(1 << (3)) | ((w_idle) << (3)));
-        active_unfetched = (active_unfetched & ~(1 << (3)) | ((w_active) << (3)));
-        w_active_taken = w_active;
-        if (fetch_grant[3]) begin
-            w_active_taken = w_active_fetched;
-        end
-        active_taken = (active_taken & ~(1 << (3)) | ((w_active_taken) << (3)));
-        if (hit_fetch) begin
-            w_active = w_active_fetched;
-        end
-        active_next = (active_next & ~(1 << (3)) | ((w_active) << (3)));
-        advance_next = (advance_next & ~(1 << (3)) | ((w_advance) << (3)));
-        is_idle = idle$q[4];
-        hit_cmd = act_cmd[4];
-        hit_end = act_end[4];
-        hit_ctl = act_ctl[4];
-        hit_pop = act_pop[4];
-        hit_branch = act_branch[4];
-        hit_fetch = fetch_fire & fetch_grant[4];
-        hit_set = act_set[4];
-        w_idle = is_idle;
-        w_active = active$q[4];
-        w_active_fetched = 1'b0;
-        w_advance = 1'b0;
-        do_push = 1'b0;
-        do_pop = 1'b0;
-        do_clear = 1'b0;
-        if (hit_end & is_idle) begin
-            end_idle_next = (end_idle_next & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (hit_branch & is_idle) begin
-            branch_idle_next = (branch_idle_next & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (hit_pop & is_idle) begin
-            pop_idle_next = (pop_idle_next & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if ((hit_ctl & act_ctl_active | hit_set) & is_idle) begin
-            ctl_idle_next = (ctl_idle_next & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (seed_quirks) begin
-            if (hit_cmd) begin
-                w_idle = 1'b0;
-                w_active = 1'b1;
-                pc$4$d = act_cmd_pc;
-                mask$4$d = act_cmd_mask;
-            end
-            if (hit_end) begin
-                w_idle = 1'b1;
-            end
-            if (hit_ctl) begin
-                w_active = act_ctl_active;
-            end
-            if (hit_pop) begin
-                pc$4$d = stacks$tops_pc$4;
-                mask$4$d = stacks$tops_mask$4;
-            end
-            if (hit_fetch) begin
-                pc$4$d = pc$4$q + 32'h4;
-            end
-            if (hit_set & ~is_idle) begin
-                w_active = 1'b1;
-                w_active_fetched = 1'b1;
-                pc$4$d = act_set_pc;
-                mask$4$d = act_set_mask;
-            end
-            do_push = hit_branch;
-            do_pop = hit_pop & ~hit_branch;
-        end
-        else begin
-            if (hit_cmd) begin
-                w_idle = 1'b0;
-                w_active = 1'b1;
-            end
-            if (hit_ctl & ~is_idle) begin
-                w_active = act_ctl_active;
-            end
-            if (hit_fetch) begin
-                w_advance = 1'b1;
-            end
-            if (hit_pop & ~is_idle & ~stacks$empty[4]) begin
-                w_advance = 1'b0;
-            end
-            if (hit_set & ~is_idle) begin
-                w_active = 1'b1;
-                w_active_fetched = 1'b1;
-                w_advance = 1'b0;
-            end
-            do_pop = hit_pop & ~is_idle;
-            do_push = hit_branch & ~is_idle;
-            if (hit_end & ~is_idle) begin
-                w_idle = 1'b1;
-                w_active = 1'b0;
-                w_active_fetched = 1'b0;
-                do_clear = 1'b1;
-                w_advance = 1'b0;
-            end
-        end
-        pushes = (pushes & ~(1 << (4)) | ((do_push) << (4)));
-        pops = (pops & ~(1 << (4)) | ((do_pop) << (4)));
-        clears = (clears & ~(1 << (4)) | ((do_clear) << (4)));
-        idle_next = (idle_next & ~(1 << (4)) | ((w_idle) << (4)));
-        active_unfetched = (active_unfetched & ~(1 << (4)) | ((w_active) << (4)));
-        w_active_taken = w_active;
-        if (fetch_grant[4]) begin
-            w_active_taken = w_active_fetched;
-        end
-        active_taken = (active_taken & ~(1 << (4)) | ((w_active_taken) << (4)));
-        if (hit_fetch) begin
-            w_active = w_active_fetched;
-        end
-        active_next = (active_next & ~(1 << (4)) | ((w_active) << (4)));
-        advance_next = (advance_next & ~(1 << (4)) | ((w_advance) << (4)));
-        is_idle = idle$q[5];
-        hit_cmd = act_cmd[5];
-        hit_end = act_end[5];
-        hit_ctl = act_ctl[5];
-        hit_pop = act_pop[5];
-        hit_branch = act_branch[5];
-        hit_fetch = fetch_fire & fetch_grant[5];
-        hit_set = act_set[5];
-        w_idle = is_idle;
-        w_active = active$q[5];
-        w_active_fetched = 1'b0;
-        w_advance = 1'b0;
-        do_push = 1'b0;
-        do_pop = 1'b0;
-        do_clear = 1'b0;
-        if (hit_end & is_idle) begin
-            end_idle_next = (end_idle_next & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (hit_branch & is_idle) begin
-            branch_idle_next = (branch_idle_next & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (hit_pop & is_idle) begin
-            pop_idle_next = (pop_idle_next & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if ((hit_ctl & act_ctl_active | hit_set) & is_idle) begin
-            ctl_idle_next = (ctl_idle_next & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (seed_quirks) begin
-            if (hit_cmd) begin
-                w_idle = 1'b0;
-                w_active = 1'b1;
-                pc$5$d = act_cmd_pc;
-                mask$5$d = act_cmd_mask;
-            end
-            if (hit_end) begin
-                w_idle = 1'b1;
-            end
-            if (hit_ctl) begin
-                w_active = act_ctl_active;
-            end
-            if (hit_pop) begin
-                pc$5$d = stacks$tops_pc$5;
-                mask$5$d = stacks$tops_mask$5;
-            end
-            if (hit_fetch) begin
-                pc$5$d = pc$5$q + 32'h4;
-            end
-            if (hit_set & ~is_idle) begin
-                w_active = 1'b1;
-                w_active_fetched = 1'b1;
-                pc$5$d = act_set_pc;
-                mask$5$d = act_set_mask;
-            end
-            do_push = hit_branch;
-            do_pop = hit_pop & ~hit_branch;
-        end
-        else begin
-            if (hit_cmd) begin
-                w_idle = 1'b0;
-                w_active = 1'b1;
-            end
-            if (hit_ctl & ~is_idle) begin
-                w_active = act_ctl_active;
-            end
-            if (hit_fetch) begin
-                w_advance = 1'b1;
-            end
-            if (hit_pop & ~is_idle & ~stacks$empty[5]) begin
-                w_advance = 1'b0;
-            end
-            if (hit_set & ~is_idle) begin
-                w_active = 1'b1;
-                w_active_fetched = 1'b1;
-                w_advance = 1'b0;
-            end
-            do_pop = hit_pop & ~is_idle;
-            do_push = hit_branch & ~is_idle;
-            if (hit_end & ~is_idle) begin
-                w_idle = 1'b1;
-                w_active = 1'b0;
-                w_active_fetched = 1'b0;
-                do_clear = 1'b1;
-                w_advance = 1'b0;
-            end
-        end
-        pushes = (pushes & ~(1 << (5)) | ((do_push) << (5)));
-        pops = (pops & ~(1 << (5)) | ((do_pop) << (5)));
-        clears = (clears & ~(1 << (5)) | ((do_clear) << (5)));
-        idle_next = (idle_next & ~(1 << (5)) | ((w_idle) << (5)));
-        active_unfetched = (active_unfetched & ~(1 << (5)) | ((w_active) << (5)));
-        w_active_taken = w_active;
-        if (fetch_grant[5]) begin
-            w_active_taken = w_active_fetched;
-        end
-        active_taken = (active_taken & ~(1 << (5)) | ((w_active_taken) << (5)));
-        if (hit_fetch) begin
-            w_active = w_active_fetched;
-        end
-        active_next = (active_next & ~(1 << (5)) | ((w_active) << (5)));
-        advance_next = (advance_next & ~(1 << (5)) | ((w_advance) << (5)));
-        is_idle = idle$q[6];
-        hit_cmd = act_cmd[6];
-        hit_end = act_end[6];
-        hit_ctl = act_ctl[6];
-        hit_pop = act_pop[6];
-        hit_branch = act_branch[6];
-        hit_fetch = fetch_fire & fetch_grant[6];
-        hit_set = act_set[6];
-        w_idle = is_idle;
-        w_active = active$q[6];
-        w_active_fetched = 1'b0;
-        w_advance = 1'b0;
-        do_push = 1'b0;
-        do_pop = 1'b0;
-        do_clear = 1'b0;
-        if (hit_end & is_idle) begin
-            end_idle_next = (end_idle_next & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (hit_branch & is_idle) begin
-            branch_idle_next = (branch_idle_next & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (hit_pop & is_idle) begin
-            pop_idle_next = (pop_idle_next & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if ((hit_ctl & act_ctl_active | hit_set) & is_idle) begin
-            ctl_idle_next = (ctl_idle_next & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (seed_quirks) begin
-            if (hit_cmd) begin
-                w_idle = 1'b0;
-                w_active = 1'b1;
-                pc$6$d = act_cmd_pc;
-                mask$6$d = act_cmd_mask;
-            end
-            if (hit_end) begin
-                w_idle = 1'b1;
-            end
-            if (hit_ctl) begin
-                w_active = act_ctl_active;
-            end
-            if (hit_pop) begin
-                pc$6$d = stacks$tops_pc$6;
-                mask$6$d = stacks$tops_mask$6;
-            end
-            if (hit_fetch) begin
-                pc$6$d = pc$6$q + 32'h4;
-            end
-            if (hit_set & ~is_idle) begin
-                w_active = 1'b1;
-                w_active_fetched = 1'b1;
-                pc$6$d = act_set_pc;
-                mask$6$d = act_set_mask;
-            end
-            do_push = hit_branch;
-            do_pop = hit_pop & ~hit_branch;
-        end
-        else begin
-            if (hit_cmd) begin
-                w_idle = 1'b0;
-                w_active = 1'b1;
-            end
-            if (hit_ctl & ~is_idle) begin
-                w_active = act_ctl_active;
-            end
-            if (hit_fetch) begin
-                w_advance = 1'b1;
-            end
-            if (hit_pop & ~is_idle & ~stacks$empty[6]) begin
-                w_advance = 1'b0;
-            end
-            if (hit_set & ~is_idle) begin
-                w_active = 1'b1;
-                w_active_fetched = 1'b1;
-                w_advance = 1'b0;
-            end
-            do_pop = hit_pop & ~is_idle;
-            do_push = hit_branch & ~is_idle;
-            if (hit_end & ~is_idle) begin
-                w_idle = 1'b1;
-                w_active = 1'b0;
-                w_active_fetched = 1'b0;
-                do_clear = 1'b1;
-                w_advance = 1'b0;
-            end
-        end
-        pushes = (pushes & ~(1 << (6)) | ((do_push) << (6)));
-        pops = (pops & ~(1 << (6)) | ((do_pop) << (6)));
-        clears = (clears & ~(1 << (6)) | ((do_clear) << (6)));
-        idle_next = (idle_next & ~(1 << (6)) | ((w_idle) << (6)));
-        active_unfetched = (active_unfetched & ~(1 << (6)) | ((w_active) << (6)));
-        w_active_taken = w_active;
-        if (fetch_grant[6]) begin
-            w_active_taken = w_active_fetched;
-        end
-        active_taken = (active_taken & ~(1 << (6)) | ((w_active_taken) << (6)));
-        if (hit_fetch) begin
-            w_active = w_active_fetched;
-        end
-        active_next = (active_next & ~(1 << (6)) | ((w_active) << (6)));
-        advance_next = (advance_next & ~(1 << (6)) | ((w_advance) << (6)));
-        is_idle = idle$q[7];
-        hit_cmd = act_cmd[7];
-        hit_end = act_end[7];
-        hit_ctl = act_ctl[7];
-        hit_pop = act_pop[7];
-        hit_branch = act_branch[7];
-        hit_fetch = fetch_fire & fetch_grant[7];
-        hit_set = act_set[7];
-        w_idle = is_idle;
-        w_active = active$q[7];
-        w_active_fetched = 1'b0;
-        w_advance = 1'b0;
-        do_push = 1'b0;
-        do_pop = 1'b0;
-        do_clear = 1'b0;
-        if (hit_end & is_idle) begin
-            end_idle_next = (end_idle_next & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if (hit_branch & is_idle) begin
-            branch_idle_next = (branch_idle_next & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if (hit_pop & is_idle) begin
-            pop_idle_next = (pop_idle_next & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if ((hit_ctl & act_ctl_active | hit_set) & is_idle) begin
-            ctl_idle_next = (ctl_idle_next & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if (seed_quirks) begin
-            if (hit_cmd) begin
-                w_idle = 1'b0;
-                w_active = 1'b1;
-                pc$7$d = act_cmd_pc;
-                mask$7$d = act_cmd_mask;
-            end
-            if (hit_end) begin
-                w_idle = 1'b1;
-            end
-            if (hit_ctl) begin
-                w_active = act_ctl_active;
-            end
-            if (hit_pop) begin
-                pc$7$d = stacks$tops_pc$7;
-                mask$7$d = stacks$tops_mask$7;
-            end
-            if (hit_fetch) begin
-                pc$7$d = pc$7$q + 32'h4;
-            end
-            if (hit_set & ~is_idle) begin
-                w_active = 1'b1;
-                w_active_fetched = 1'b1;
-                pc$7$d = act_set_pc;
-                mask$7$d = act_set_mask;
-            end
-            do_push = hit_branch;
-            do_pop = hit_pop & ~hit_branch;
-        end
-        else begin
-            if (hit_cmd) begin
-                w_idle = 1'b0;
-                w_active = 1'b1;
-            end
-            if (hit_ctl & ~is_idle) begin
-                w_active = act_ctl_active;
-            end
-            if (hit_fetch) begin
-                w_advance = 1'b1;
-            end
-            if (hit_pop & ~is_idle & ~stacks$empty[7]) begin
-                w_advance = 1'b0;
-            end
-            if (hit_set & ~is_idle) begin
-                w_active = 1'b1;
-                w_active_fetched = 1'b1;
-                w_advance = 1'b0;
-            end
-            do_pop = hit_pop & ~is_idle;
-            do_push = hit_branch & ~is_idle;
-            if (hit_end & ~is_idle) begin
-                w_idle = 1'b1;
-                w_active = 1'b0;
-                w_active_fetched = 1'b0;
-                do_clear = 1'b1;
-                w_advance = 1'b0;
-            end
-        end
-        pushes = (pushes & ~(1 << (7)) | ((do_push) << (7)));
-        pops = (pops & ~(1 << (7)) | ((do_pop) << (7)));
-        clears = (clears & ~(1 << (7)) | ((do_clear) << (7)));
-        idle_next = (idle_next & ~(1 << (7)) | ((w_idle) << (7)));
-        active_unfetched = (active_unfetched & ~(1 << (7)) | ((w_active) << (7)));
-        w_active_taken = w_active;
-        if (fetch_grant[7]) begin
-            w_active_taken = w_active_fetched;
-        end
-        active_taken = (active_taken & ~(1 << (7)) | ((w_active_taken) << (7)));
-        if (hit_fetch) begin
-            w_active = w_active_fetched;
-        end
-        active_next = (active_next & ~(1 << (7)) | ((w_active) << (7)));
-        advance_next = (advance_next & ~(1 << (7)) | ((w_advance) << (7)));
-        advance$d = advance_next;
-        fetch_rr$req = active$q;
-        fetch_rr$req_taken = 32'h0;
-        if (registered) begin
-            fetch_rr$req = active_unfetched;
-            fetch_rr$req_taken = active_taken;
-            if (reset) begin
-                fetch_rr$req = 32'h0;
-                fetch_rr$req_taken = 32'h0;
-            end
-        end
-        stacks$push = pushes;
-        stacks$pop = pops;
-        stacks$clear = clears;
-        meet_idle = idle$q;
-        meet_empty = stacks$empty;
-        if (registered) begin
-            meet_idle = idle_next;
-            meet_empty = stacks$empty_next;
-        end
-        sel_cmd = new_cmd;
-        sel_pop = new_pop & ~meet_idle & ~meet_empty;
-        sel_set = new_set & ~meet_idle;
-        writes = sel_cmd | sel_pop | sel_set | (new_end & ~meet_idle);
-        sel_pop = sel_pop & ~(new_set | new_end);
-        sel_set = sel_set & ~new_end;
-        now_cmd = sel_cmd;
-        now_pop = sel_pop;
-        now_set = sel_set;
-        now_writes = writes;
-        stage_sel_set$d = 32'h0;
-        stage_sel_pop$d = 32'h0;
-        stage_sel_cmd$d = 32'h0;
-        stage_writes$d = 32'h0;
-        if (registered) begin
-            now_cmd = stage_sel_cmd$q;
-            now_pop = stage_sel_pop$q;
-            now_set = stage_sel_set$q;
-            now_writes = stage_writes$q;
-            if (~reset) begin
-                stage_sel_set$d = sel_set;
-                stage_sel_pop$d = sel_pop;
-                stage_sel_cmd$d = sel_cmd;
-                stage_writes$d = writes;
-            end
-        end
-        if (~seed_quirks) begin
-            from_keep_pc = pc$0$q;
-            from_keep_mask = mask$0$q;
-            if (advance$q[0]) begin
-                from_keep_pc = pc_plus4$0$q;
-            end
-            if (now_writes[0]) begin
-                from_keep_pc = 32'h0;
-                from_keep_mask = 32'h0;
-            end
-            from_pop_pc = 32'h0;
-            from_pop_mask = 32'h0;
-            if (now_pop[0]) begin
-                from_pop_pc = stacks$tops_pc$0;
-                from_pop_mask = stacks$tops_mask$0;
-                if (registered) begin
-                    from_pop_pc = stacks$top_pc;
-                    from_pop_mask = stacks$top_mask;
-                end
-            end
-            from_set_pc = 32'h0;
-            from_set_mask = 32'h0;
-            if (now_set[0]) begin
-                from_set_pc = act_set_pc;
-                from_set_mask = act_set_mask;
-            end
-            from_cmd_pc = 32'h0;
-            from_cmd_mask = 32'h0;
-            if (now_cmd[0]) begin
-                from_cmd_pc = act_cmd_pc;
-                from_cmd_mask = act_cmd_mask;
-            end
-            pc$0$d = from_keep_pc | from_pop_pc | from_set_pc | from_cmd_pc;
-            mask$0$d = from_keep_mask | from_pop_mask | from_set_mask | from_cmd_mask;
-            from_keep_pc = pc$1$q;
-            from_keep_mask = mask$1$q;
-            if (advance$q[1]) begin
-                from_keep_pc = pc_plus4$1$q;
-            end
-            if (now_writes[1]) begin
-                from_keep_pc = 32'h0;
-                from_keep_mask = 32'h0;
-            end
-            from_pop_pc = 32'h0;
-            from_pop_mask = 32'h0;
-            if (now_pop[1]) begin
-                from_pop_pc = stacks$tops_pc$1;
-                from_pop_mask = stacks$tops_mask$1;
-                if (registered) begin
-                    from_pop_pc = stacks$top_pc;
-                    from_pop_mask = stacks$top_mask;
-                end
-            end
-            from_set_pc = 32'h0;
-            from_set_mask = 32'h0;
-            if (now_set[1]) begin
-                from_set_pc = act_set_pc;
-                from_set_mask = act_set_mask;
-            end
-            from_cmd_pc = 32'h0;
-            from_cmd_mask = 32'h0;
-            if (now_cmd[1]) begin
-                from_cmd_pc = act_cmd_pc;
-                from_cmd_mask = act_cmd_mask;
-            end
-            pc$1$d = from_keep_pc | from_pop_pc | from_set_pc | from_cmd_pc;
-            mask$1$d = from_keep_mask | from_pop_mask | from_set_mask | from_cmd_mask;
-            from_keep_pc = pc$2$q;
-            from_keep_mask = mask$2$q;
-            if (advance$q[2]) begin
-                from_keep_pc = pc_plus4$2$q;
-            end
-            if (now_writes[2]) begin
-                from_keep_pc = 32'h0;
-                from_keep_mask = 32'h0;
-            end
-            from_pop_pc = 32'h0;
-            from_pop_mask = 32'h0;
-            if (now_pop[2]) begin
-                from_pop_pc = stacks$tops_pc$2;
-                from_pop_mask = stacks$tops_mask$2;
-                if (registered) begin
-                    from_pop_pc = stacks$top_pc;
-                    from_pop_mask = stacks$top_mask;
-                end
-            end
-            from_set_pc = 32'h0;
-            from_set_mask = 32'h0;
-            if (now_set[2]) begin
-                from_set_pc = act_set_pc;
-                from_set_mask = act_set_mask;
-            end
-            from_cmd_pc = 32'h0;
-            from_cmd_mask = 32'h0;
-            if (now_cmd[2]) begin
-                from_cmd_pc = act_cmd_pc;
-                from_cmd_mask = act_cmd_mask;
-            end
-            pc$2$d = from_keep_pc | from_pop_pc | from_set_pc | from_cmd_pc;
-            mask$2$d = from_keep_mask | from_pop_mask | from_set_mask | from_cmd_mask;
-            from_keep_pc = pc$3$q;
-            from_keep_mask = mask$3$q;
-            if (advance$q[3]) begin
-                from_keep_pc = pc_plus4$3$q;
-            end
-            if (now_writes[3]) begin
-                from_keep_pc = 32'h0;
-                from_keep_mask = 32'h0;
-            end
-            from_pop_pc = 32'h0;
-            from_pop_mask = 32'h0;
-            if (now_pop[3]) begin
-                from_pop_pc = stacks$tops_pc$3;
-                from_pop_mask = stacks$tops_mask$3;
-                if (registered) begin
-                    from_pop_pc = stacks$top_pc;
-                    from_pop_mask = stacks$top_mask;
-                end
-            end
-            from_set_pc = 32'h0;
-            from_set_mask = 32'h0;
-            if (now_set[3]) begin
-                from_set_pc = act_set_pc;
-                from_set_mask = act_set_mask;
-            end
-            from_cmd_pc = 32'h0;
-            from_cmd_mask = 32'h0;
-            if (now_cmd[3]) begin
-                from_cmd_pc = act_cmd_pc;
-                from_cmd_mask = act_cmd_mask;
-            end
-            pc$3$d = from_keep_pc | from_pop_pc | from_set_pc | from_cmd_pc;
-            mask$3$d = from_keep_mask | from_pop_mask | from_set_mask | from_cmd_mask;
-            from_keep_pc = pc$4$q;
-            from_keep_mask = mask$4$q;
-            if (advance$q[4]) begin
-                from_keep_pc = pc_plus4$4$q;
-            end
-            if (now_writes[4]) begin
-                from_keep_pc = 32'h0;
-                from_keep_mask = 32'h0;
-            end
-            from_pop_pc = 32'h0;
-            from_pop_mask = 32'h0;
-            if (now_pop[4]) begin
-                from_pop_pc = stacks$tops_pc$4;
-                from_pop_mask = stacks$tops_mask$4;
-                if (registered) begin
-                    from_pop_pc = stacks$top_pc;
-                    from_pop_mask = stacks$top_mask;
-                end
-            end
-            from_set_pc = 32'h0;
-            from_set_mask = 32'h0;
-            if (now_set[4]) begin
-                from_set_pc = act_set_pc;
-                from_set_mask = act_set_mask;
-            end
-            from_cmd_pc = 32'h0;
-            from_cmd_mask = 32'h0;
-            if (now_cmd[4]) begin
-                from_cmd_pc = act_cmd_pc;
-                from_cmd_mask = act_cmd_mask;
-            end
-            pc$4$d = from_keep_pc | from_pop_pc | from_set_pc | from_cmd_pc;
-            mask$4$d = from_keep_mask | from_pop_mask | from_set_mask | from_cmd_mask;
-            from_keep_pc = pc$5$q;
-            from_keep_mask = mask$5$q;
-            if (advance$q[5]) begin
-                from_keep_pc = pc_plus4$5$q;
-            end
-            if (now_writes[5]) begin
-                from_keep_pc = 32'h0;
-                from_keep_mask = 32'h0;
-            end
-            from_pop_pc = 32'h0;
-            from_pop_mask = 32'h0;
-            if (now_pop[5]) begin
-                from_pop_pc = stacks$tops_pc$5;
-                from_pop_mask = stacks$tops_mask$5;
-                if (registered) begin
-                    from_pop_pc = stacks$top_pc;
-                    from_pop_mask = stacks$top_mask;
-                end
-            end
-            from_set_pc = 32'h0;
-            from_set_mask = 32'h0;
-            if (now_set[5]) begin
-                from_set_pc = act_set_pc;
-                from_set_mask = act_set_mask;
-            end
-            from_cmd_pc = 32'h0;
-            from_cmd_mask = 32'h0;
-            if (now_cmd[5]) begin
-                from_cmd_pc = act_cmd_pc;
-                from_cmd_mask = act_cmd_mask;
-            end
-            pc$5$d = from_keep_pc | from_pop_pc | from_set_pc | from_cmd_pc;
-            mask$5$d = from_keep_mask | from_pop_mask | from_set_mask | from_cmd_mask;
-            from_keep_pc = pc$6$q;
-            from_keep_mask = mask$6$q;
-            if (advance$q[6]) begin
-                from_keep_pc = pc_plus4$6$q;
-            end
-            if (now_writes[6]) begin
-                from_keep_pc = 32'h0;
-                from_keep_mask = 32'h0;
-            end
-            from_pop_pc = 32'h0;
-            from_pop_mask = 32'h0;
-            if (now_pop[6]) begin
-                from_pop_pc = stacks$tops_pc$6;
-                from_pop_mask = stacks$tops_mask$6;
-                if (registered) begin
-                    from_pop_pc = stacks$top_pc;
-                    from_pop_mask = stacks$top_mask;
-                end
-            end
-            from_set_pc = 32'h0;
-            from_set_mask = 32'h0;
-            if (now_set[6]) begin
-                from_set_pc = act_set_pc;
-                from_set_mask = act_set_mask;
-            end
-            from_cmd_pc = 32'h0;
-            from_cmd_mask = 32'h0;
-            if (now_cmd[6]) begin
-                from_cmd_pc = act_cmd_pc;
-                from_cmd_mask = act_cmd_mask;
-            end
-            pc$6$d = from_keep_pc | from_pop_pc | from_set_pc | from_cmd_pc;
-            mask$6$d = from_keep_mask | from_pop_mask | from_set_mask | from_cmd_mask;
-            from_keep_pc = pc$7$q;
-            from_keep_mask = mask$7$q;
-            if (advance$q[7]) begin
-                from_keep_pc = pc_plus4$7$q;
-            end
-            if (now_writes[7]) begin
-                from_keep_pc = 32'h0;
-                from_keep_mask = 32'h0;
-            end
-            from_pop_pc = 32'h0;
-            from_pop_mask = 32'h0;
-            if (now_pop[7]) begin
-                from_pop_pc = stacks$tops_pc$7;
-                from_pop_mask = stacks$tops_mask$7;
-                if (registered) begin
-                    from_pop_pc = stacks$top_pc;
-                    from_pop_mask = stacks$top_mask;
-                end
-            end
-            from_set_pc = 32'h0;
-            from_set_mask = 32'h0;
-            if (now_set[7]) begin
-                from_set_pc = act_set_pc;
-                from_set_mask = act_set_mask;
-            end
-            from_cmd_pc = 32'h0;
-            from_cmd_mask = 32'h0;
-            if (now_cmd[7]) begin
-                from_cmd_pc = act_cmd_pc;
-                from_cmd_mask = act_cmd_mask;
-            end
-            pc$7$d = from_keep_pc | from_pop_pc | from_set_pc | from_cmd_pc;
-            mask$7$d = from_keep_mask | from_pop_mask | from_set_mask | from_cmd_mask;
-        end
-        idle$d = idle_next;
-        active$d = active_next;
-        end_idle_q$d = end_idle_next;
-        branch_idle_q$d = branch_idle_next;
-        pop_idle_q$d = pop_idle_next;
-        ctl_idle_q$d = ctl_idle_next;
-        if (reset) begin
-            idle$d = all_warps;
-            active$d = 32'h0;
-            advance$d = 32'h0;
-            end_idle_q$d = 32'h0;
-            branch_idle_q$d = 32'h0;
-            pop_idle_q$d = 32'h0;
-            ctl_idle_q$d = 32'h0;
-            pc$0$d = 32'h0;
-            mask$0$d = 32'h0;
-            pc$1$d = 32'h0;
-            mask$1$d = 32'h0;
-            pc$2$d = 32'h0;
-            mask$2$d = 32'h0;
-            pc$3$d = 32'h0;
-            mask$3$d = 32'h0;
-            pc$4$d = 32'h0;
-            mask$4$d = 32'h0;
-            pc$5$d = 32'h0;
-            mask$5$d = 32'h0;
-            pc$6$d = 32'h0;
-            mask$6$d = 32'h0;
-            pc$7$d = 32'h0;
-            mask$7$d = 32'h0;
+            act_cmd = new_cmd_w;
+            act_cmd_pc = cmd_pc;
+            act_cmd_mask = cmd_mask;
+            act_ctl = new_ctl;
+            act_ctl_active = ctl_active;
+            act_branch = new_branch;
+            act_branch_wid = branch_wid;
+            act_branch_mask = branch_mask;
+            act_branch_pc = branch_pc;
+            act_end = new_end_w;
+            act_pop = new_pop_w;
+            act_pop_wid = pop_wid;
+            act_set = new_set_w;
+            act_set_pc = set_pc;
+            act_set_mask = set_mask;
         end
     end
-endmodule // warp_scheduler
+endmodule // warp_scheduler__commands
 
-module warp_scheduler__active(d,q,clock);
+module warp_scheduler__commands_stage_branch(d,q,clock);
     // Module arguments
     input wire  [7:0] d;
     output reg  [7:0] q;
@@ -2095,7 +917,49 @@ module warp_scheduler__active(d,q,clock);
     always @(posedge clock) begin
        q <= d;
     end
-endmodule // warp_scheduler__active
+endmodule // warp_scheduler__commands_stage_branch
+
+module warp_scheduler__commands_stage_branch_mask(d,q,clock);
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    always @(posedge clock) begin
+       q <= d;
+    end
+endmodule // warp_scheduler__commands_stage_branch_mask
+
+module warp_scheduler__commands_stage_branch_wid(d,q,clock);
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    always @(posedge clock) begin
+       q <= d;
+    end
+endmodule // warp_scheduler__commands_stage_branch_wid
+
+module warp_scheduler__commands_stage_ctl_active(d,q,clock);
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    always @(posedge clock) begin
+       q <= d;
+    end
+endmodule // warp_scheduler__commands_stage_ctl_active
 
 module warp_scheduler__fetch_enc(req,valid,index,grant);
     // Module arguments
@@ -2239,12 +1103,12 @@ module warp_scheduler__fetch_rr(clock,reset,req,req_taken,advance,valid,index,gr
     reg  [7:0] one_hot_taken;
     reg  [2:0] pick;
     // Sub module instances
-    warp_scheduler__active above(
+    warp_scheduler__commands_stage_branch above(
         .d(above$d),
         .q(above$q),
         .clock(above$clock)
     );
-    warp_scheduler__active grant_q(
+    warp_scheduler__commands_stage_branch grant_q(
         .d(grant_q$d),
         .q(grant_q$q),
         .clock(grant_q$clock)
@@ -2328,20 +1192,6 @@ module warp_scheduler__fetch_rr(clock,reset,req,req_taken,advance,valid,index,gr
         end
     end
 endmodule // warp_scheduler__fetch_rr
-
-module warp_scheduler__mask_0(d,q,clock);
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    always @(posedge clock) begin
-       q <= d;
-    end
-endmodule // warp_scheduler__mask_0
 
 module warp_scheduler__stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,pop_wid,clear,top_wid,top_mask,top_pc,tops_mask$0,tops_mask$1,tops_mask$2,tops_mask$3,tops_mask$4,tops_mask$5,tops_mask$6,tops_mask$7,tops_pc$0,tops_pc$1,tops_pc$2,tops_pc$3,tops_pc$4,tops_pc$5,tops_pc$6,tops_pc$7,empty,empty_next,full,overflow,underflow);
     // Module arguments
@@ -2639,197 +1489,197 @@ module warp_scheduler__stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,po
         .q(sp$7$q),
         .clock(sp$7$clock)
     );
-    warp_scheduler__mask_0 top_mask_q$0(
+    warp_scheduler__commands_stage_branch_mask top_mask_q$0(
         .d(top_mask_q$0$d),
         .q(top_mask_q$0$q),
         .clock(top_mask_q$0$clock)
     );
-    warp_scheduler__mask_0 top_mask_q$1(
+    warp_scheduler__commands_stage_branch_mask top_mask_q$1(
         .d(top_mask_q$1$d),
         .q(top_mask_q$1$q),
         .clock(top_mask_q$1$clock)
     );
-    warp_scheduler__mask_0 top_mask_q$2(
+    warp_scheduler__commands_stage_branch_mask top_mask_q$2(
         .d(top_mask_q$2$d),
         .q(top_mask_q$2$q),
         .clock(top_mask_q$2$clock)
     );
-    warp_scheduler__mask_0 top_mask_q$3(
+    warp_scheduler__commands_stage_branch_mask top_mask_q$3(
         .d(top_mask_q$3$d),
         .q(top_mask_q$3$q),
         .clock(top_mask_q$3$clock)
     );
-    warp_scheduler__mask_0 top_mask_q$4(
+    warp_scheduler__commands_stage_branch_mask top_mask_q$4(
         .d(top_mask_q$4$d),
         .q(top_mask_q$4$q),
         .clock(top_mask_q$4$clock)
     );
-    warp_scheduler__mask_0 top_mask_q$5(
+    warp_scheduler__commands_stage_branch_mask top_mask_q$5(
         .d(top_mask_q$5$d),
         .q(top_mask_q$5$q),
         .clock(top_mask_q$5$clock)
     );
-    warp_scheduler__mask_0 top_mask_q$6(
+    warp_scheduler__commands_stage_branch_mask top_mask_q$6(
         .d(top_mask_q$6$d),
         .q(top_mask_q$6$q),
         .clock(top_mask_q$6$clock)
     );
-    warp_scheduler__mask_0 top_mask_q$7(
+    warp_scheduler__commands_stage_branch_mask top_mask_q$7(
         .d(top_mask_q$7$d),
         .q(top_mask_q$7$q),
         .clock(top_mask_q$7$clock)
     );
-    warp_scheduler__mask_0 top_pc_q$0(
+    warp_scheduler__commands_stage_branch_mask top_pc_q$0(
         .d(top_pc_q$0$d),
         .q(top_pc_q$0$q),
         .clock(top_pc_q$0$clock)
     );
-    warp_scheduler__mask_0 top_pc_q$1(
+    warp_scheduler__commands_stage_branch_mask top_pc_q$1(
         .d(top_pc_q$1$d),
         .q(top_pc_q$1$q),
         .clock(top_pc_q$1$clock)
     );
-    warp_scheduler__mask_0 top_pc_q$2(
+    warp_scheduler__commands_stage_branch_mask top_pc_q$2(
         .d(top_pc_q$2$d),
         .q(top_pc_q$2$q),
         .clock(top_pc_q$2$clock)
     );
-    warp_scheduler__mask_0 top_pc_q$3(
+    warp_scheduler__commands_stage_branch_mask top_pc_q$3(
         .d(top_pc_q$3$d),
         .q(top_pc_q$3$q),
         .clock(top_pc_q$3$clock)
     );
-    warp_scheduler__mask_0 top_pc_q$4(
+    warp_scheduler__commands_stage_branch_mask top_pc_q$4(
         .d(top_pc_q$4$d),
         .q(top_pc_q$4$q),
         .clock(top_pc_q$4$clock)
     );
-    warp_scheduler__mask_0 top_pc_q$5(
+    warp_scheduler__commands_stage_branch_mask top_pc_q$5(
         .d(top_pc_q$5$d),
         .q(top_pc_q$5$q),
         .clock(top_pc_q$5$clock)
     );
-    warp_scheduler__mask_0 top_pc_q$6(
+    warp_scheduler__commands_stage_branch_mask top_pc_q$6(
         .d(top_pc_q$6$d),
         .q(top_pc_q$6$q),
         .clock(top_pc_q$6$clock)
     );
-    warp_scheduler__mask_0 top_pc_q$7(
+    warp_scheduler__commands_stage_branch_mask top_pc_q$7(
         .d(top_pc_q$7$d),
         .q(top_pc_q$7$q),
         .clock(top_pc_q$7$clock)
     );
-    warp_scheduler__mask_0 bottom_mask_q$0(
+    warp_scheduler__commands_stage_branch_mask bottom_mask_q$0(
         .d(bottom_mask_q$0$d),
         .q(bottom_mask_q$0$q),
         .clock(bottom_mask_q$0$clock)
     );
-    warp_scheduler__mask_0 bottom_mask_q$1(
+    warp_scheduler__commands_stage_branch_mask bottom_mask_q$1(
         .d(bottom_mask_q$1$d),
         .q(bottom_mask_q$1$q),
         .clock(bottom_mask_q$1$clock)
     );
-    warp_scheduler__mask_0 bottom_mask_q$2(
+    warp_scheduler__commands_stage_branch_mask bottom_mask_q$2(
         .d(bottom_mask_q$2$d),
         .q(bottom_mask_q$2$q),
         .clock(bottom_mask_q$2$clock)
     );
-    warp_scheduler__mask_0 bottom_mask_q$3(
+    warp_scheduler__commands_stage_branch_mask bottom_mask_q$3(
         .d(bottom_mask_q$3$d),
         .q(bottom_mask_q$3$q),
         .clock(bottom_mask_q$3$clock)
     );
-    warp_scheduler__mask_0 bottom_mask_q$4(
+    warp_scheduler__commands_stage_branch_mask bottom_mask_q$4(
         .d(bottom_mask_q$4$d),
         .q(bottom_mask_q$4$q),
         .clock(bottom_mask_q$4$clock)
     );
-    warp_scheduler__mask_0 bottom_mask_q$5(
+    warp_scheduler__commands_stage_branch_mask bottom_mask_q$5(
         .d(bottom_mask_q$5$d),
         .q(bottom_mask_q$5$q),
         .clock(bottom_mask_q$5$clock)
     );
-    warp_scheduler__mask_0 bottom_mask_q$6(
+    warp_scheduler__commands_stage_branch_mask bottom_mask_q$6(
         .d(bottom_mask_q$6$d),
         .q(bottom_mask_q$6$q),
         .clock(bottom_mask_q$6$clock)
     );
-    warp_scheduler__mask_0 bottom_mask_q$7(
+    warp_scheduler__commands_stage_branch_mask bottom_mask_q$7(
         .d(bottom_mask_q$7$d),
         .q(bottom_mask_q$7$q),
         .clock(bottom_mask_q$7$clock)
     );
-    warp_scheduler__mask_0 bottom_pc_q$0(
+    warp_scheduler__commands_stage_branch_mask bottom_pc_q$0(
         .d(bottom_pc_q$0$d),
         .q(bottom_pc_q$0$q),
         .clock(bottom_pc_q$0$clock)
     );
-    warp_scheduler__mask_0 bottom_pc_q$1(
+    warp_scheduler__commands_stage_branch_mask bottom_pc_q$1(
         .d(bottom_pc_q$1$d),
         .q(bottom_pc_q$1$q),
         .clock(bottom_pc_q$1$clock)
     );
-    warp_scheduler__mask_0 bottom_pc_q$2(
+    warp_scheduler__commands_stage_branch_mask bottom_pc_q$2(
         .d(bottom_pc_q$2$d),
         .q(bottom_pc_q$2$q),
         .clock(bottom_pc_q$2$clock)
     );
-    warp_scheduler__mask_0 bottom_pc_q$3(
+    warp_scheduler__commands_stage_branch_mask bottom_pc_q$3(
         .d(bottom_pc_q$3$d),
         .q(bottom_pc_q$3$q),
         .clock(bottom_pc_q$3$clock)
     );
-    warp_scheduler__mask_0 bottom_pc_q$4(
+    warp_scheduler__commands_stage_branch_mask bottom_pc_q$4(
         .d(bottom_pc_q$4$d),
         .q(bottom_pc_q$4$q),
         .clock(bottom_pc_q$4$clock)
     );
-    warp_scheduler__mask_0 bottom_pc_q$5(
+    warp_scheduler__commands_stage_branch_mask bottom_pc_q$5(
         .d(bottom_pc_q$5$d),
         .q(bottom_pc_q$5$q),
         .clock(bottom_pc_q$5$clock)
     );
-    warp_scheduler__mask_0 bottom_pc_q$6(
+    warp_scheduler__commands_stage_branch_mask bottom_pc_q$6(
         .d(bottom_pc_q$6$d),
         .q(bottom_pc_q$6$q),
         .clock(bottom_pc_q$6$clock)
     );
-    warp_scheduler__mask_0 bottom_pc_q$7(
+    warp_scheduler__commands_stage_branch_mask bottom_pc_q$7(
         .d(bottom_pc_q$7$d),
         .q(bottom_pc_q$7$q),
         .clock(bottom_pc_q$7$clock)
     );
-    warp_scheduler__active overflow_q(
+    warp_scheduler__commands_stage_branch overflow_q(
         .d(overflow_q$d),
         .q(overflow_q$q),
         .clock(overflow_q$clock)
     );
-    warp_scheduler__active underflow_q(
+    warp_scheduler__commands_stage_branch underflow_q(
         .d(underflow_q$d),
         .q(underflow_q$q),
         .clock(underflow_q$clock)
     );
-    warp_scheduler__active refills(
+    warp_scheduler__commands_stage_branch refills(
         .d(refills$d),
         .q(refills$q),
         .clock(refills$clock)
     );
-    warp_scheduler__stacks_next_top_from_ram next_top_from_ram(
+    warp_scheduler__commands_stage_ctl_active next_top_from_ram(
         .d(next_top_from_ram$d),
         .q(next_top_from_ram$q),
         .clock(next_top_from_ram$clock)
     );
-    warp_scheduler__stacks_next_top_from_ram next_top_pushed(
+    warp_scheduler__commands_stage_ctl_active next_top_pushed(
         .d(next_top_pushed$d),
         .q(next_top_pushed$q),
         .clock(next_top_pushed$clock)
     );
-    warp_scheduler__mask_0 pushed_mask_q(
+    warp_scheduler__commands_stage_branch_mask pushed_mask_q(
         .d(pushed_mask_q$d),
         .q(pushed_mask_q$q),
         .clock(pushed_mask_q$clock)
     );
-    warp_scheduler__mask_0 pushed_pc_q(
+    warp_scheduler__commands_stage_branch_mask pushed_pc_q(
         .d(pushed_pc_q$d),
         .q(pushed_pc_q$q),
         .clock(pushed_pc_q$clock)
@@ -3895,20 +2745,6 @@ module warp_scheduler__stacks_mask_ram(read_address,read_clock,read_data,write_a
     end
 endmodule // warp_scheduler__stacks_mask_ram
 
-module warp_scheduler__stacks_next_top_from_ram(d,q,clock);
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    always @(posedge clock) begin
-       q <= d;
-    end
-endmodule // warp_scheduler__stacks_next_top_from_ram
-
 module warp_scheduler__stacks_sp_0(d,q,clock);
     // Module arguments
     input wire  [3:0] d;
@@ -3923,16 +2759,1752 @@ module warp_scheduler__stacks_sp_0(d,q,clock);
     end
 endmodule // warp_scheduler__stacks_sp_0
 
-module warp_scheduler__stage_branch_wid(d,q,clock);
+module warp_scheduler__status(clock,reset,act_cmd,act_ctl,act_ctl_active,act_branch,act_end,act_pop,act_set,fetch_fire,fetch_grant,stack_empty,idle,active,advance,idle_next,active_unfetched,active_taken,pushes,pops,clears,err_end_idle,err_branch_idle,err_pop_idle,err_ctl_idle);
     // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
     input wire  clock;
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
+    input wire  reset;
+    input wire  [7:0] act_cmd;
+    input wire  [7:0] act_ctl;
+    input wire  act_ctl_active;
+    input wire  [7:0] act_branch;
+    input wire  [7:0] act_end;
+    input wire  [7:0] act_pop;
+    input wire  [7:0] act_set;
+    input wire  fetch_fire;
+    input wire  [7:0] fetch_grant;
+    input wire  [7:0] stack_empty;
+    output reg  [7:0] idle;
+    output reg  [7:0] active;
+    output reg  [7:0] advance;
+    output reg  [7:0] idle_next;
+    output reg  [7:0] active_unfetched;
+    output reg  [7:0] active_taken;
+    output reg  [7:0] pushes;
+    output reg  [7:0] pops;
+    output reg  [7:0] clears;
+    output reg  [7:0] err_end_idle;
+    output reg  [7:0] err_branch_idle;
+    output reg  [7:0] err_pop_idle;
+    output reg  [7:0] err_ctl_idle;
+    // Constant declarations
+    localparam  seed_quirks = 1'b0;
+    localparam  all_warps = 8'hff;
+    // Stub signals
+    reg  [7:0] idle_q$d;
+    wire  [7:0] idle_q$q;
+    reg  idle_q$clock;
+    reg  [7:0] active_q$d;
+    wire  [7:0] active_q$q;
+    reg  active_q$clock;
+    reg  [7:0] advance_q$d;
+    wire  [7:0] advance_q$q;
+    reg  advance_q$clock;
+    reg  [7:0] end_idle_q$d;
+    wire  [7:0] end_idle_q$q;
+    reg  end_idle_q$clock;
+    reg  [7:0] branch_idle_q$d;
+    wire  [7:0] branch_idle_q$q;
+    reg  branch_idle_q$clock;
+    reg  [7:0] pop_idle_q$d;
+    wire  [7:0] pop_idle_q$q;
+    reg  pop_idle_q$clock;
+    reg  [7:0] ctl_idle_q$d;
+    wire  [7:0] ctl_idle_q$q;
+    reg  ctl_idle_q$clock;
+    // Local signals
+    reg  is_idle;
+    reg  hit_cmd;
+    reg  hit_end;
+    reg  hit_ctl;
+    reg  hit_pop;
+    reg  hit_branch;
+    reg  hit_fetch;
+    reg  hit_set;
+    reg  w_idle;
+    reg  w_advance;
+    reg  w_active;
+    reg  w_active_fetched;
+    reg  w_active_taken;
+    reg  do_push;
+    reg  do_pop;
+    reg  do_clear;
+    reg  [7:0] idle_n;
+    reg  [7:0] active_n;
+    reg  [7:0] unfetched_n;
+    reg  [7:0] taken_n;
+    reg  [7:0] advance_n;
+    reg  [7:0] pushes_n;
+    reg  [7:0] pops_n;
+    reg  [7:0] clears_n;
+    reg  [7:0] end_idle_n;
+    reg  [7:0] branch_idle_n;
+    reg  [7:0] pop_idle_n;
+    reg  [7:0] ctl_idle_n;
+    // Sub module instances
+    warp_scheduler__commands_stage_branch idle_q(
+        .d(idle_q$d),
+        .q(idle_q$q),
+        .clock(idle_q$clock)
+    );
+    warp_scheduler__commands_stage_branch active_q(
+        .d(active_q$d),
+        .q(active_q$q),
+        .clock(active_q$clock)
+    );
+    warp_scheduler__commands_stage_branch advance_q(
+        .d(advance_q$d),
+        .q(advance_q$q),
+        .clock(advance_q$clock)
+    );
+    warp_scheduler__commands_stage_branch end_idle_q(
+        .d(end_idle_q$d),
+        .q(end_idle_q$q),
+        .clock(end_idle_q$clock)
+    );
+    warp_scheduler__commands_stage_branch branch_idle_q(
+        .d(branch_idle_q$d),
+        .q(branch_idle_q$q),
+        .clock(branch_idle_q$clock)
+    );
+    warp_scheduler__commands_stage_branch pop_idle_q(
+        .d(pop_idle_q$d),
+        .q(pop_idle_q$q),
+        .clock(pop_idle_q$clock)
+    );
+    warp_scheduler__commands_stage_branch ctl_idle_q(
+        .d(ctl_idle_q$d),
+        .q(ctl_idle_q$q),
+        .clock(ctl_idle_q$clock)
+    );
+    // Update code
+    always @(*) begin
+        idle_q$clock = clock;
+        active_q$clock = clock;
+        advance_q$clock = clock;
+        end_idle_q$clock = clock;
+        branch_idle_q$clock = clock;
+        pop_idle_q$clock = clock;
+        ctl_idle_q$clock = clock;
+        idle_q$d = idle_q$q;
+        active_q$d = active_q$q;
+        advance_q$d = advance_q$q;
+        end_idle_q$d = end_idle_q$q;
+        branch_idle_q$d = branch_idle_q$q;
+        pop_idle_q$d = pop_idle_q$q;
+        ctl_idle_q$d = ctl_idle_q$q;
+        idle_n = idle_q$q;
+        active_n = active_q$q;
+        unfetched_n = active_q$q;
+        taken_n = active_q$q;
+        end_idle_n = end_idle_q$q;
+        branch_idle_n = branch_idle_q$q;
+        pop_idle_n = pop_idle_q$q;
+        ctl_idle_n = ctl_idle_q$q;
+        advance_n = 32'h0;
+        pushes_n = 32'h0;
+        pops_n = 32'h0;
+        clears_n = 32'h0;
+        is_idle = idle_q$q[0];
+        hit_cmd = act_cmd[0];
+        hit_end = act_end[0];
+        hit_ctl = act_ctl[0];
+        hit_pop = act_pop[0];
+        hit_branch = act_branch[0];
+        hit_fetch = fetch_fire & fetch_grant[0];
+        hit_set = act_set[0];
+        w_idle = is_idle;
+        w_active = active_q$q[0];
+        w_active_fetched = 1'b0;
+        w_advance = 1'b0;
+        do_push = 1'b0;
+        do_pop = 1'b0;
+        do_clear = 1'b0;
+        if (hit_end & is_idle) begin
+            end_idle_n = (end_idle_n & ~(1 << (0)) | ((1'b1) << (0)));
+        end
+        if (hit_branch & is_idle) begin
+            branch_idle_n = (branch_idle_n & ~(1 << (0)) | ((1'b1) << (0)));
+        end
+        if (hit_pop & is_idle) begin
+            pop_idle_n = (pop_idle_n & ~(1 << (0)) | ((1'b1) << (0)));
+        end
+        if ((hit_ctl & act_ctl_active | hit_set) & is_idle) begin
+            ctl_idle_n = (ctl_idle_n & ~(1 << (0)) | ((1'b1) << (0)));
+        end
+        if (seed_quirks) begin
+            if (hit_cmd) begin
+                w_idle = 1'b0;
+                w_active = 1'b1;
+            end
+            if (hit_end) begin
+                w_idle = 1'b1;
+            end
+            if (hit_ctl) begin
+                w_active = act_ctl_active;
+            end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                w_active_fetched = 1'b1;
+            end
+            do_push = hit_branch;
+            do_pop = hit_pop & ~hit_branch;
+        end
+        else begin
+            if (hit_cmd) begin
+                w_idle = 1'b0;
+                w_active = 1'b1;
+            end
+            if (hit_ctl & ~is_idle) begin
+                w_active = act_ctl_active;
+            end
+            if (hit_fetch) begin
+                w_advance = 1'b1;
+            end
+            if (hit_pop & ~is_idle & ~stack_empty[0]) begin
+                w_advance = 1'b0;
+            end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                w_active_fetched = 1'b1;
+                w_advance = 1'b0;
+            end
+            do_pop = hit_pop & ~is_idle;
+            do_push = hit_branch & ~is_idle;
+            if (hit_end & ~is_idle) begin
+                w_idle = 1'b1;
+                w_active = 1'b0;
+                w_active_fetched = 1'b0;
+                do_clear = 1'b1;
+                w_advance = 1'b0;
+            end
+        end
+        pushes_n = (pushes_n & ~(1 << (0)) | ((do_push) << (0)));
+        pops_n = (pops_n & ~(1 << (0)) | ((do_pop) << (0)));
+        clears_n = (clears_n & ~(1 << (0)) | ((do_clear) << (0)));
+        idle_n = (idle_n & ~(1 << (0)) | ((w_idle) << (0)));
+        unfetched_n = (unfetched_n & ~(1 << (0)) | ((w_active) << (0)));
+        w_active_taken = w_active;
+        if (fetch_grant[0]) begin
+            w_active_taken = w_active_fetched;
+        end
+        taken_n = (taken_n & ~(1 << (0)) | ((w_active_taken) << (0)));
+        if (hit_fetch) begin
+            w_active = w_active_fetched;
+        end
+        active_n = (active_n & ~(1 << (0)) | ((w_active) << (0)));
+        advance_n = (advance_n & ~(1 << (0)) | ((w_advance) << (0)));
+        is_idle = idle_q$q[1];
+        hit_cmd = act_cmd[1];
+        hit_end = act_end[1];
+        hit_ctl = act_ctl[1];
+        hit_pop = act_pop[1];
+        hit_branch = act_branch[1];
+        hit_fetch = fetch_fire & fetch_grant[1];
+        hit_set = act_set[1];
+        w_idle = is_idle;
+        w_active = active_q$q[1];
+        w_active_fetched = 1'b0;
+        w_advance = 1'b0;
+        do_push = 1'b0;
+        do_pop = 1'b0;
+        do_clear = 1'b0;
+        if (hit_end & is_idle) begin
+            end_idle_n = (end_idle_n & ~(1 << (1)) | ((1'b1) << (1)));
+        end
+        if (hit_branch & is_idle) begin
+            branch_idle_n = (branch_idle_n & ~(1 << (1)) | ((1'b1) << (1)));
+        end
+        if (hit_pop & is_idle) begin
+            pop_idle_n = (pop_idle_n & ~(1 << (1)) | ((1'b1) << (1)));
+        end
+        if ((hit_ctl & act_ctl_active | hit_set) & is_idle) begin
+            ctl_idle_n = (ctl_idle_n & ~(1 << (1)) | ((1'b1) << (1)));
+        end
+        if (seed_quirks) begin
+            if (hit_cmd) begin
+                w_idle = 1'b0;
+                w_active = 1'b1;
+            end
+            if (hit_end) begin
+                w_idle = 1'b1;
+            end
+            if (hit_ctl) begin
+                w_active = act_ctl_active;
+            end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                w_active_fetched = 1'b1;
+            end
+            do_push = hit_branch;
+            do_pop = hit_pop & ~hit_branch;
+        end
+        else begin
+            if (hit_cmd) begin
+                w_idle = 1'b0;
+                w_active = 1'b1;
+            end
+            if (hit_ctl & ~is_idle) begin
+                w_active = act_ctl_active;
+            end
+            if (hit_fetch) begin
+                w_advance = 1'b1;
+            end
+            if (hit_pop & ~is_idle & ~stack_empty[1]) begin
+                w_advance = 1'b0;
+            end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                w_active_fetched = 1'b1;
+                w_advance = 1'b0;
+            end
+            do_pop = hit_pop & ~is_idle;
+            do_push = hit_branch & ~is_idle;
+            if (hit_end & ~is_idle) begin
+                w_idle = 1'b1;
+                w_active = 1'b0;
+                w_active_fetched = 1'b0;
+                do_clear = 1'b1;
+                w_advance = 1'b0;
+            end
+        end
+        pushes_n = (pushes_n & ~(1 << (1)) | ((do_push) << (1)));
+        pops_n = (pops_n & ~(1 << (1)) | ((do_pop) << (1)));
+        clears_n = (clears_n & ~(1 << (1)) | ((do_clear) << (1)));
+        idle_n = (idle_n & ~(1 << (1)) | ((w_idle) << (1)));
+        unfetched_n = (unfetched_n & ~(1 << (1)) | ((w_active) << (1)));
+        w_active_taken = w_active;
+        if (fetch_grant[1]) begin
+            w_active_taken = w_active_fetched;
+        end
+        taken_n = (taken_n & ~(1 << (1)) | ((w_active_taken) << (1)));
+        if (hit_fetch) begin
+            w_active = w_active_fetched;
+        end
+        active_n = (active_n & ~(1 << (1)) | ((w_active) << (1)));
+        advance_n = (advance_n & ~(1 << (1)) | ((w_advance) << (1)));
+        is_idle = idle_q$q[2];
+        hit_cmd = act_cmd[2];
+        hit_end = act_end[2];
+        hit_ctl = act_ctl[2];
+        hit_pop = act_pop[2];
+        hit_branch = act_branch[2];
+        hit_fetch = fetch_fire & fetch_grant[2];
+        hit_set = act_set[2];
+        w_idle = is_idle;
+        w_active = active_q$q[2];
+        w_active_fetched = 1'b0;
+        w_advance = 1'b0;
+        do_push = 1'b0;
+        do_pop = 1'b0;
+        do_clear = 1'b0;
+        if (hit_end & is_idle) begin
+            end_idle_n = (end_idle_n & ~(1 << (2)) | ((1'b1) << (2)));
+        end
+        if (hit_branch & is_idle) begin
+            branch_idle_n = (branch_idle_n & ~(1 << (2)) | ((1'b1) << (2)));
+        end
+        if (hit_pop & is_idle) begin
+            pop_idle_n = (pop_idle_n & ~(1 << (2)) | ((1'b1) << (2)));
+        end
+        if ((hit_ctl & act_ctl_active | hit_set) & is_idle) begin
+            ctl_idle_n = (ctl_idle_n & ~(1 << (2)) | ((1'b1) << (2)));
+        end
+        if (seed_quirks) begin
+            if (hit_cmd) begin
+                w_idle = 1'b0;
+                w_active = 1'b1;
+            end
+            if (hit_end) begin
+                w_idle = 1'b1;
+            end
+            if (hit_ctl) begin
+                w_active = act_ctl_active;
+            end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                w_active_fetched = 1'b1;
+            end
+            do_push = hit_branch;
+            do_pop = hit_pop & ~hit_branch;
+        end
+        else begin
+            if (hit_cmd) begin
+                w_idle = 1'b0;
+                w_active = 1'b1;
+            end
+            if (hit_ctl & ~is_idle) begin
+                w_active = act_ctl_active;
+            end
+            if (hit_fetch) begin
+                w_advance = 1'b1;
+            end
+            if (hit_pop & ~is_idle & ~stack_empty[2]) begin
+                w_advance = 1'b0;
+            end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                w_active_fetched = 1'b1;
+                w_advance = 1'b0;
+            end
+            do_pop = hit_pop & ~is_idle;
+            do_push = hit_branch & ~is_idle;
+            if (hit_end & ~is_idle) begin
+                w_idle = 1'b1;
+                w_active = 1'b0;
+                w_active_fetched = 1'b0;
+                do_clear = 1'b1;
+                w_advance = 1'b0;
+            end
+        end
+        pushes_n = (pushes_n & ~(1 << (2)) | ((do_push) << (2)));
+        pops_n = (pops_n & ~(1 << (2)) | ((do_pop) << (2)));
+        clears_n = (clears_n & ~(1 << (2)) | ((do_clear) << (2)));
+        idle_n = (idle_n & ~(1 << (2)) | ((w_idle) << (2)));
+        unfetched_n = (unfetched_n & ~(1 << (2)) | ((w_active) << (2)));
+        w_active_taken = w_active;
+        if (fetch_grant[2]) begin
+            w_active_taken = w_active_fetched;
+        end
+        taken_n = (taken_n & ~(1 << (2)) | ((w_active_taken) << (2)));
+        if (hit_fetch) begin
+            w_active = w_active_fetched;
+        end
+        active_n = (active_n & ~(1 << (2)) | ((w_active) << (2)));
+        advance_n = (advance_n & ~(1 << (2)) | ((w_advance) << (2)));
+        is_idle = idle_q$q[3];
+        hit_cmd = act_cmd[3];
+        hit_end = act_end[3];
+        hit_ctl = act_ctl[3];
+        hit_pop = act_pop[3];
+        hit_branch = act_branch[3];
+        hit_fetch = fetch_fire & fetch_grant[3];
+        hit_set = act_set[3];
+        w_idle = is_idle;
+        w_active = active_q$q[3];
+        w_active_fetched = 1'b0;
+        w_advance = 1'b0;
+        do_push = 1'b0;
+        do_pop = 1'b0;
+        do_clear = 1'b0;
+        if (hit_end & is_idle) begin
+            end_idle_n = (end_idle_n & ~(1 << (3)) | ((1'b1) << (3)));
+        end
+        if (hit_branch & is_idle) begin
+            branch_idle_n = (branch_idle_n & ~(1 << (3)) | ((1'b1) << (3)));
+        end
+        if (hit_pop & is_idle) begin
+            pop_idle_n = (pop_idle_n & ~(1 << (3)) | ((1'b1) << (3)));
+        end
+        if ((hit_ctl & act_ctl_active | hit_set) & is_idle) begin
+            ctl_idle_n = (ctl_idle_n & ~(1 << (3)) | ((1'b1) << (3)));
+        end
+        if (seed_quirks) begin
+            if (hit_cmd) begin
+                w_idle = 1'b0;
+                w_active = 1'b1;
+            end
+            if (hit_end) begin
+                w_idle = 1'b1;
+            end
+            if (hit_ctl) begin
+                w_active = act_ctl_active;
+            end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                w_active_fetched = 1'b1;
+            end
+            do_push = hit_branch;
+            do_pop = hit_pop & ~hit_branch;
+        end
+        else begin
+            if (hit_cmd) begin
+                w_idle = 1'b0;
+                w_active = 1'b1;
+            end
+            if (hit_ctl & ~is_idle) begin
+                w_active = act_ctl_active;
+            end
+            if (hit_fetch) begin
+                w_advance = 1'b1;
+            end
+            if (hit_pop & ~is_idle & ~stack_empty[3]) begin
+                w_advance = 1'b0;
+            end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                w_active_fetched = 1'b1;
+                w_advance = 1'b0;
+            end
+            do_pop = hit_pop & ~is_idle;
+            do_push = hit_branch & ~is_idle;
+            if (hit_end & ~is_idle) begin
+                w_idle = 1'b1;
+                w_active = 1'b0;
+                w_active_fetched = 1'b0;
+                do_clear = 1'b1;
+                w_advance = 1'b0;
+            end
+        end
+        pushes_n = (pushes_n & ~(1 << (3)) | ((do_push) << (3)));
+        pops_n = (pops_n & ~(1 << (3)) | ((do_pop) << (3)));
+        clears_n = (clears_n & ~(1 << (3)) | ((do_clear) << (3)));
+        idle_n = (idle_n & ~(1 << (3)) | ((w_idle) << (3)));
+        unfetched_n = (unfetched_n & ~(1 << (3)) | ((w_active) << (3)));
+        w_active_taken = w_active;
+        if (fetch_grant[3]) begin
+            w_active_taken = w_active_fetched;
+        end
+        taken_n = (taken_n & ~(1 << (3)) | ((w_active_taken) << (3)));
+        if (hit_fetch) begin
+            w_active = w_active_fetched;
+        end
+        active_n = (active_n & ~(1 << (3)) | ((w_active) << (3)));
+        advance_n = (advance_n & ~(1 << (3)) | ((w_advance) << (3)));
+        is_idle = idle_q$q[4];
+        hit_cmd = act_cmd[4];
+        hit_end = act_end[4];
+        hit_ctl = act_ctl[4];
+        hit_pop = act_pop[4];
+        hit_branch = act_branch[4];
+        hit_fetch = fetch_fire & fetch_grant[4];
+        hit_set = act_set[4];
+        w_idle = is_idle;
+        w_active = active_q$q[4];
+        w_active_fetched = 1'b0;
+        w_advance = 1'b0;
+        do_push = 1'b0;
+        do_pop = 1'b0;
+        do_clear = 1'b0;
+        if (hit_end & is_idle) begin
+            end_idle_n = (end_idle_n & ~(1 << (4)) | ((1'b1) << (4)));
+        end
+        if (hit_branch & is_idle) begin
+            branch_idle_n = (branch_idle_n & ~(1 << (4)) | ((1'b1) << (4)));
+        end
+        if (hit_pop & is_idle) begin
+            pop_idle_n = (pop_idle_n & ~(1 << (4)) | ((1'b1) << (4)));
+        end
+        if ((hit_ctl & act_ctl_active | hit_set) & is_idle) begin
+            ctl_idle_n = (ctl_idle_n & ~(1 << (4)) | ((1'b1) << (4)));
+        end
+        if (seed_quirks) begin
+            if (hit_cmd) begin
+                w_idle = 1'b0;
+                w_active = 1'b1;
+            end
+            if (hit_end) begin
+                w_idle = 1'b1;
+            end
+            if (hit_ctl) begin
+                w_active = act_ctl_active;
+            end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                w_active_fetched = 1'b1;
+            end
+            do_push = hit_branch;
+            do_pop = hit_pop & ~hit_branch;
+        end
+        else begin
+            if (hit_cmd) begin
+                w_idle = 1'b0;
+                w_active = 1'b1;
+            end
+            if (hit_ctl & ~is_idle) begin
+                w_active = act_ctl_active;
+            end
+            if (hit_fetch) begin
+                w_advance = 1'b1;
+            end
+            if (hit_pop & ~is_idle & ~stack_empty[4]) begin
+                w_advance = 1'b0;
+            end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                w_active_fetched = 1'b1;
+                w_advance = 1'b0;
+            end
+            do_pop = hit_pop & ~is_idle;
+            do_push = hit_branch & ~is_idle;
+            if (hit_end & ~is_idle) begin
+                w_idle = 1'b1;
+                w_active = 1'b0;
+                w_active_fetched = 1'b0;
+                do_clear = 1'b1;
+                w_advance = 1'b0;
+            end
+        end
+        pushes_n = (pushes_n & ~(1 << (4)) | ((do_push) << (4)));
+        pops_n = (pops_n & ~(1 << (4)) | ((do_pop) << (4)));
+        clears_n = (clears_n & ~(1 << (4)) | ((do_clear) << (4)));
+        idle_n = (idle_n & ~(1 << (4)) | ((w_idle) << (4)));
+        unfetched_n = (unfetched_n & ~(1 << (4)) | ((w_active) << (4)));
+        w_active_taken = w_active;
+        if (fetch_grant[4]) begin
+            w_active_taken = w_active_fetched;
+        end
+        taken_n = (taken_n & ~(1 << (4)) | ((w_active_taken) << (4)));
+        if (hit_fetch) begin
+            w_active = w_active_fetched;
+        end
+        active_n = (active_n & ~(1 << (4)) | ((w_active) << (4)));
+        advance_n = (advance_n & ~(1 << (4)) | ((w_advance) << (4)));
+        is_idle = idle_q$q[5];
+        hit_cmd = act_cmd[5];
+        hit_end = act_end[5];
+        hit_ctl = act_ctl[5];
+        hit_pop = act_pop[5];
+        hit_branch = act_branch[5];
+        hit_fetch = fetch_fire & fetch_grant[5];
+        hit_set = act_set[5];
+        w_idle = is_idle;
+        w_active = active_q$q[5];
+        w_active_fetched = 1'b0;
+        w_advance = 1'b0;
+        do_push = 1'b0;
+        do_pop = 1'b0;
+        do_clear = 1'b0;
+        if (hit_end & is_idle) begin
+            end_idle_n = (end_idle_n & ~(1 << (5)) | ((1'b1) << (5)));
+        end
+        if (hit_branch & is_idle) begin
+            branch_idle_n = (branch_idle_n & ~(1 << (5)) | ((1'b1) << (5)));
+        end
+        if (hit_pop & is_idle) begin
+            pop_idle_n = (pop_idle_n & ~(1 << (5)) | ((1'b1) << (5)));
+        end
+        if ((hit_ctl & act_ctl_active | hit_set) & is_idle) begin
+            ctl_idle_n = (ctl_idle_n & ~(1 << (5)) | ((1'b1) << (5)));
+        end
+        if (seed_quirks) begin
+            if (hit_cmd) begin
+                w_idle = 1'b0;
+                w_active = 1'b1;
+            end
+            if (hit_end) begin
+                w_idle = 1'b1;
+            end
+            if (hit_ctl) begin
+                w_active = act_ctl_active;
+            end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                w_active_fetched = 1'b1;
+            end
+            do_push = hit_branch;
+            do_pop = hit_pop & ~hit_branch;
+        end
+        else begin
+            if (hit_cmd) begin
+                w_idle = 1'b0;
+                w_active = 1'b1;
+            end
+            if (hit_ctl & ~is_idle) begin
+                w_active = act_ctl_active;
+            end
+            if (hit_fetch) begin
+                w_advance = 1'b1;
+            end
+            if (hit_pop & ~is_idle & ~stack_empty[5]) begin
+                w_advance = 1'b0;
+            end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                w_active_fetched = 1'b1;
+                w_advance = 1'b0;
+            end
+            do_pop = hit_pop & ~is_idle;
+            do_push = hit_branch & ~is_idle;
+            if (hit_end & ~is_idle) begin
+                w_idle = 1'b1;
+                w_active = 1'b0;
+                w_active_fetched = 1'b0;
+                do_clear = 1'b1;
+                w_advance = 1'b0;
+            end
+        end
+        pushes_n = (pushes_n & ~(1 << (5)) | ((do_push) << (5)));
+        pops_n = (pops_n & ~(1 << (5)) | ((do_pop) << (5)));
+        clears_n = (clears_n & ~(1 << (5)) | ((do_clear) << (5)));
+        idle_n = (idle_n & ~(1 << (5)) | ((w_idle) << (5)));
+        unfetched_n = (unfetched_n & ~(1 << (5)) | ((w_active) << (5)));
+        w_active_taken = w_active;
+        if (fetch_grant[5]) begin
+            w_active_taken = w_active_fetched;
+        end
+        taken_n = (taken_n & ~(1 << (5)) | ((w_active_taken) << (5)));
+        if (hit_fetch) begin
+            w_active = w_active_fetched;
+        end
+        active_n = (active_n & ~(1 << (5)) | ((w_active) << (5)));
+        advance_n = (advance_n & ~(1 << (5)) | ((w_advance) << (5)));
+        is_idle = idle_q$q[6];
+        hit_cmd = act_cmd[6];
+        hit_end = act_end[6];
+        hit_ctl = act_ctl[6];
+        hit_pop = act_pop[6];
+        hit_branch = act_branch[6];
+        hit_fetch = fetch_fire & fetch_grant[6];
+        hit_set = act_set[6];
+        w_idle = is_idle;
+        w_active = active_q$q[6];
+        w_active_fetched = 1'b0;
+        w_advance = 1'b0;
+        do_push = 1'b0;
+        do_pop = 1'b0;
+        do_clear = 1'b0;
+        if (hit_end & is_idle) begin
+            end_idle_n = (end_idle_n & ~(1 << (6)) | ((1'b1) << (6)));
+        end
+        if (hit_branch & is_idle) begin
+            branch_idle_n = (branch_idle_n & ~(1 << (6)) | ((1'b1) << (6)));
+        end
+        if (hit_pop & is_idle) begin
+            pop_idle_n = (pop_idle_n & ~(1 << (6)) | ((1'b1) << (6)));
+        end
+        if ((hit_ctl & act_ctl_active | hit_set) & is_idle) begin
+            ctl_idle_n = (ctl_idle_n & ~(1 << (6)) | ((1'b1) << (6)));
+        end
+        if (seed_quirks) begin
+            if (hit_cmd) begin
+                w_idle = 1'b0;
+                w_active = 1'b1;
+            end
+            if (hit_end) begin
+                w_idle = 1'b1;
+            end
+            if (hit_ctl) begin
+                w_active = act_ctl_active;
+            end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                w_active_fetched = 1'b1;
+            end
+            do_push = hit_branch;
+            do_pop = hit_pop & ~hit_branch;
+        end
+        else begin
+            if (hit_cmd) begin
+                w_idle = 1'b0;
+                w_active = 1'b1;
+            end
+            if (hit_ctl & ~is_idle) begin
+                w_active = act_ctl_active;
+            end
+            if (hit_fetch) begin
+                w_advance = 1'b1;
+            end
+            if (hit_pop & ~is_idle & ~stack_empty[6]) begin
+                w_advance = 1'b0;
+            end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                w_active_fetched = 1'b1;
+                w_advance = 1'b0;
+            end
+            do_pop = hit_pop & ~is_idle;
+            do_push = hit_branch & ~is_idle;
+            if (hit_end & ~is_idle) begin
+                w_idle = 1'b1;
+                w_active = 1'b0;
+                w_active_fetched = 1'b0;
+                do_clear = 1'b1;
+                w_advance = 1'b0;
+            end
+        end
+        pushes_n = (pushes_n & ~(1 << (6)) | ((do_push) << (6)));
+        pops_n = (pops_n & ~(1 << (6)) | ((do_pop) << (6)));
+        clears_n = (clears_n & ~(1 << (6)) | ((do_clear) << (6)));
+        idle_n = (idle_n & ~(1 << (6)) | ((w_idle) << (6)));
+        unfetched_n = (unfetched_n & ~(1 << (6)) | ((w_active) << (6)));
+        w_active_taken = w_active;
+        if (fetch_grant[6]) begin
+            w_active_taken = w_active_fetched;
+        end
+        taken_n = (taken_n & ~(1 << (6)) | ((w_active_taken) << (6)));
+        if (hit_fetch) begin
+            w_active = w_active_fetched;
+        end
+        active_n = (active_n & ~(1 << (6)) | ((w_active) << (6)));
+        advance_n = (advance_n & ~(1 << (6)) | ((w_advance) << (6)));
+        is_idle = idle_q$q[7];
+        hit_cmd = act_cmd[7];
+        hit_end = act_end[7];
+        hit_ctl = act_ctl[7];
+        hit_pop = act_pop[7];
+        hit_branch = act_branch[7];
+        hit_fetch = fetch_fire & fetch_grant[7];
+        hit_set = act_set[7];
+        w_idle = is_idle;
+        w_active = active_q$q[7];
+        w_active_fetched = 1'b0;
+        w_advance = 1'b0;
+        do_push = 1'b0;
+        do_pop = 1'b0;
+        do_clear = 1'b0;
+        if (hit_end & is_idle) begin
+            end_idle_n = (end_idle_n & ~(1 << (7)) | ((1'b1) << (7)));
+        end
+        if (hit_branch & is_idle) begin
+            branch_idle_n = (branch_idle_n & ~(1 << (7)) | ((1'b1) << (7)));
+        end
+        if (hit_pop & is_idle) begin
+            pop_idle_n = (pop_idle_n & ~(1 << (7)) | ((1'b1) << (7)));
+        end
+        if ((hit_ctl & act_ctl_active | hit_set) & is_idle) begin
+            ctl_idle_n = (ctl_idle_n & ~(1 << (7)) | ((1'b1) << (7)));
+        end
+        if (seed_quirks) begin
+            if (hit_cmd) begin
+                w_idle = 1'b0;
+                w_active = 1'b1;
+            end
+            if (hit_end) begin
+                w_idle = 1'b1;
+            end
+            if (hit_ctl) begin
+                w_active = act_ctl_active;
+            end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                w_active_fetched = 1'b1;
+            end
+            do_push = hit_branch;
+            do_pop = hit_pop & ~hit_branch;
+        end
+        else begin
+            if (hit_cmd) begin
+                w_idle = 1'b0;
+                w_active = 1'b1;
+            end
+            if (hit_ctl & ~is_idle) begin
+                w_active = act_ctl_active;
+            end
+            if (hit_fetch) begin
+                w_advance = 1'b1;
+            end
+            if (hit_pop & ~is_idle & ~stack_empty[7]) begin
+                w_advance = 1'b0;
+            end
+            if (hit_set & ~is_idle) begin
+                w_active = 1'b1;
+                w_active_fetched = 1'b1;
+                w_advance = 1'b0;
+            end
+            do_pop = hit_pop & ~is_idle;
+            do_push = hit_branch & ~is_idle;
+            if (hit_end & ~is_idle) begin
+                w_idle = 1'b1;
+                w_active = 1'b0;
+                w_active_fetched = 1'b0;
+                do_clear = 1'b1;
+                w_advance = 1'b0;
+            end
+        end
+        pushes_n = (pushes_n & ~(1 << (7)) | ((do_push) << (7)));
+        pops_n = (pops_n & ~(1 << (7)) | ((do_pop) << (7)));
+        clears_n = (clears_n & ~(1 << (7)) | ((do_clear) << (7)));
+        idle_n = (idle_n & ~(1 << (7)) | ((w_idle) << (7)));
+        unfetched_n = (unfetched_n & ~(1 << (7)) | ((w_active) << (7)));
+        w_active_taken = w_active;
+        if (fetch_grant[7]) begin
+            w_active_taken = w_active_fetched;
+        end
+        taken_n = (taken_n & ~(1 << (7)) | ((w_active_taken) << (7)));
+        if (hit_fetch) begin
+            w_active = w_active_fetched;
+        end
+        active_n = (active_n & ~(1 << (7)) | ((w_active) << (7)));
+        advance_n = (advance_n & ~(1 << (7)) | ((w_advance) << (7)));
+        idle = idle_q$q;
+        active = active_q$q;
+        advance = advance_q$q;
+        idle_next = idle_n;
+        active_unfetched = unfetched_n;
+        active_taken = taken_n;
+        pushes = pushes_n;
+        pops = pops_n;
+        clears = clears_n;
+        err_end_idle = end_idle_q$q;
+        err_branch_idle = branch_idle_q$q;
+        err_pop_idle = pop_idle_q$q;
+        err_ctl_idle = ctl_idle_q$q;
+        idle_q$d = idle_n;
+        active_q$d = active_n;
+        advance_q$d = advance_n;
+        end_idle_q$d = end_idle_n;
+        branch_idle_q$d = branch_idle_n;
+        pop_idle_q$d = pop_idle_n;
+        ctl_idle_q$d = ctl_idle_n;
+        if (reset) begin
+            idle_q$d = all_warps;
+            active_q$d = 32'h0;
+            advance_q$d = 32'h0;
+            end_idle_q$d = 32'h0;
+            branch_idle_q$d = 32'h0;
+            pop_idle_q$d = 32'h0;
+            ctl_idle_q$d = 32'h0;
+        end
     end
-    always @(posedge clock) begin
-       q <= d;
+endmodule // warp_scheduler__status
+
+module warp_scheduler__warp_pc(clock,reset,new_cmd,new_end,new_pop,new_set,act_cmd,act_pop,act_set,act_cmd_pc,act_cmd_mask,act_set_pc,act_set_mask,fetch_fire,fetch_grant,idle,idle_next,advance,stack_empty,stack_empty_next,tops_pc$0,tops_pc$1,tops_pc$2,tops_pc$3,tops_pc$4,tops_pc$5,tops_pc$6,tops_pc$7,tops_mask$0,tops_mask$1,tops_mask$2,tops_mask$3,tops_mask$4,tops_mask$5,tops_mask$6,tops_mask$7,top_pc,top_mask,pc$0,pc$1,pc$2,pc$3,pc$4,pc$5,pc$6,pc$7,mask$0,mask$1,mask$2,mask$3,mask$4,mask$5,mask$6,mask$7);
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [7:0] new_cmd;
+    input wire  [7:0] new_end;
+    input wire  [7:0] new_pop;
+    input wire  [7:0] new_set;
+    input wire  [7:0] act_cmd;
+    input wire  [7:0] act_pop;
+    input wire  [7:0] act_set;
+    input wire  [31:0] act_cmd_pc;
+    input wire  [31:0] act_cmd_mask;
+    input wire  [31:0] act_set_pc;
+    input wire  [31:0] act_set_mask;
+    input wire  fetch_fire;
+    input wire  [7:0] fetch_grant;
+    input wire  [7:0] idle;
+    input wire  [7:0] idle_next;
+    input wire  [7:0] advance;
+    input wire  [7:0] stack_empty;
+    input wire  [7:0] stack_empty_next;
+    input wire  [31:0] tops_pc$0;
+    input wire  [31:0] tops_pc$1;
+    input wire  [31:0] tops_pc$2;
+    input wire  [31:0] tops_pc$3;
+    input wire  [31:0] tops_pc$4;
+    input wire  [31:0] tops_pc$5;
+    input wire  [31:0] tops_pc$6;
+    input wire  [31:0] tops_pc$7;
+    input wire  [31:0] tops_mask$0;
+    input wire  [31:0] tops_mask$1;
+    input wire  [31:0] tops_mask$2;
+    input wire  [31:0] tops_mask$3;
+    input wire  [31:0] tops_mask$4;
+    input wire  [31:0] tops_mask$5;
+    input wire  [31:0] tops_mask$6;
+    input wire  [31:0] tops_mask$7;
+    input wire  [31:0] top_pc;
+    input wire  [31:0] top_mask;
+    output reg  [31:0] pc$0;
+    output reg  [31:0] pc$1;
+    output reg  [31:0] pc$2;
+    output reg  [31:0] pc$3;
+    output reg  [31:0] pc$4;
+    output reg  [31:0] pc$5;
+    output reg  [31:0] pc$6;
+    output reg  [31:0] pc$7;
+    output reg  [31:0] mask$0;
+    output reg  [31:0] mask$1;
+    output reg  [31:0] mask$2;
+    output reg  [31:0] mask$3;
+    output reg  [31:0] mask$4;
+    output reg  [31:0] mask$5;
+    output reg  [31:0] mask$6;
+    output reg  [31:0] mask$7;
+    // Constant declarations
+    localparam  registered = 1'b0;
+    localparam  seed_quirks = 1'b0;
+    // Stub signals
+    reg  [31:0] pc_q$0$d;
+    wire  [31:0] pc_q$0$q;
+    reg  pc_q$0$clock;
+    reg  [31:0] pc_q$1$d;
+    wire  [31:0] pc_q$1$q;
+    reg  pc_q$1$clock;
+    reg  [31:0] pc_q$2$d;
+    wire  [31:0] pc_q$2$q;
+    reg  pc_q$2$clock;
+    reg  [31:0] pc_q$3$d;
+    wire  [31:0] pc_q$3$q;
+    reg  pc_q$3$clock;
+    reg  [31:0] pc_q$4$d;
+    wire  [31:0] pc_q$4$q;
+    reg  pc_q$4$clock;
+    reg  [31:0] pc_q$5$d;
+    wire  [31:0] pc_q$5$q;
+    reg  pc_q$5$clock;
+    reg  [31:0] pc_q$6$d;
+    wire  [31:0] pc_q$6$q;
+    reg  pc_q$6$clock;
+    reg  [31:0] pc_q$7$d;
+    wire  [31:0] pc_q$7$q;
+    reg  pc_q$7$clock;
+    reg  [31:0] pc_plus4$0$d;
+    wire  [31:0] pc_plus4$0$q;
+    reg  pc_plus4$0$clock;
+    reg  [31:0] pc_plus4$1$d;
+    wire  [31:0] pc_plus4$1$q;
+    reg  pc_plus4$1$clock;
+    reg  [31:0] pc_plus4$2$d;
+    wire  [31:0] pc_plus4$2$q;
+    reg  pc_plus4$2$clock;
+    reg  [31:0] pc_plus4$3$d;
+    wire  [31:0] pc_plus4$3$q;
+    reg  pc_plus4$3$clock;
+    reg  [31:0] pc_plus4$4$d;
+    wire  [31:0] pc_plus4$4$q;
+    reg  pc_plus4$4$clock;
+    reg  [31:0] pc_plus4$5$d;
+    wire  [31:0] pc_plus4$5$q;
+    reg  pc_plus4$5$clock;
+    reg  [31:0] pc_plus4$6$d;
+    wire  [31:0] pc_plus4$6$q;
+    reg  pc_plus4$6$clock;
+    reg  [31:0] pc_plus4$7$d;
+    wire  [31:0] pc_plus4$7$q;
+    reg  pc_plus4$7$clock;
+    reg  [31:0] mask_q$0$d;
+    wire  [31:0] mask_q$0$q;
+    reg  mask_q$0$clock;
+    reg  [31:0] mask_q$1$d;
+    wire  [31:0] mask_q$1$q;
+    reg  mask_q$1$clock;
+    reg  [31:0] mask_q$2$d;
+    wire  [31:0] mask_q$2$q;
+    reg  mask_q$2$clock;
+    reg  [31:0] mask_q$3$d;
+    wire  [31:0] mask_q$3$q;
+    reg  mask_q$3$clock;
+    reg  [31:0] mask_q$4$d;
+    wire  [31:0] mask_q$4$q;
+    reg  mask_q$4$clock;
+    reg  [31:0] mask_q$5$d;
+    wire  [31:0] mask_q$5$q;
+    reg  mask_q$5$clock;
+    reg  [31:0] mask_q$6$d;
+    wire  [31:0] mask_q$6$q;
+    reg  mask_q$6$clock;
+    reg  [31:0] mask_q$7$d;
+    wire  [31:0] mask_q$7$q;
+    reg  mask_q$7$clock;
+    reg  [7:0] stage_sel_set$d;
+    wire  [7:0] stage_sel_set$q;
+    reg  stage_sel_set$clock;
+    reg  [7:0] stage_sel_pop$d;
+    wire  [7:0] stage_sel_pop$q;
+    reg  stage_sel_pop$clock;
+    reg  [7:0] stage_sel_cmd$d;
+    wire  [7:0] stage_sel_cmd$q;
+    reg  stage_sel_cmd$clock;
+    reg  [7:0] stage_writes$d;
+    wire  [7:0] stage_writes$q;
+    reg  stage_writes$clock;
+    // Local signals
+    reg  [7:0] meet_idle;
+    reg  [7:0] meet_empty;
+    reg  [7:0] sel_set;
+    reg  [7:0] sel_pop;
+    reg  [7:0] sel_cmd;
+    reg  [7:0] writes;
+    reg  [7:0] now_set;
+    reg  [7:0] now_pop;
+    reg  [7:0] now_cmd;
+    reg  [7:0] now_writes;
+    reg  [31:0] from_keep_pc;
+    reg  [31:0] from_pop_pc;
+    reg  [31:0] from_set_pc;
+    reg  [31:0] from_cmd_pc;
+    reg  [31:0] from_keep_mask;
+    reg  [31:0] from_pop_mask;
+    reg  [31:0] from_set_mask;
+    reg  [31:0] from_cmd_mask;
+    // Sub module instances
+    warp_scheduler__commands_stage_branch_mask pc_q$0(
+        .d(pc_q$0$d),
+        .q(pc_q$0$q),
+        .clock(pc_q$0$clock)
+    );
+    warp_scheduler__commands_stage_branch_mask pc_q$1(
+        .d(pc_q$1$d),
+        .q(pc_q$1$q),
+        .clock(pc_q$1$clock)
+    );
+    warp_scheduler__commands_stage_branch_mask pc_q$2(
+        .d(pc_q$2$d),
+        .q(pc_q$2$q),
+        .clock(pc_q$2$clock)
+    );
+    warp_scheduler__commands_stage_branch_mask pc_q$3(
+        .d(pc_q$3$d),
+        .q(pc_q$3$q),
+        .clock(pc_q$3$clock)
+    );
+    warp_scheduler__commands_stage_branch_mask pc_q$4(
+        .d(pc_q$4$d),
+        .q(pc_q$4$q),
+        .clock(pc_q$4$clock)
+    );
+    warp_scheduler__commands_stage_branch_mask pc_q$5(
+        .d(pc_q$5$d),
+        .q(pc_q$5$q),
+        .clock(pc_q$5$clock)
+    );
+    warp_scheduler__commands_stage_branch_mask pc_q$6(
+        .d(pc_q$6$d),
+        .q(pc_q$6$q),
+        .clock(pc_q$6$clock)
+    );
+    warp_scheduler__commands_stage_branch_mask pc_q$7(
+        .d(pc_q$7$d),
+        .q(pc_q$7$q),
+        .clock(pc_q$7$clock)
+    );
+    warp_scheduler__commands_stage_branch_mask pc_plus4$0(
+        .d(pc_plus4$0$d),
+        .q(pc_plus4$0$q),
+        .clock(pc_plus4$0$clock)
+    );
+    warp_scheduler__commands_stage_branch_mask pc_plus4$1(
+        .d(pc_plus4$1$d),
+        .q(pc_plus4$1$q),
+        .clock(pc_plus4$1$clock)
+    );
+    warp_scheduler__commands_stage_branch_mask pc_plus4$2(
+        .d(pc_plus4$2$d),
+        .q(pc_plus4$2$q),
+        .clock(pc_plus4$2$clock)
+    );
+    warp_scheduler__commands_stage_branch_mask pc_plus4$3(
+        .d(pc_plus4$3$d),
+        .q(pc_plus4$3$q),
+        .clock(pc_plus4$3$clock)
+    );
+    warp_scheduler__commands_stage_branch_mask pc_plus4$4(
+        .d(pc_plus4$4$d),
+        .q(pc_plus4$4$q),
+        .clock(pc_plus4$4$clock)
+    );
+    warp_scheduler__commands_stage_branch_mask pc_plus4$5(
+        .d(pc_plus4$5$d),
+        .q(pc_plus4$5$q),
+        .clock(pc_plus4$5$clock)
+    );
+    warp_scheduler__commands_stage_branch_mask pc_plus4$6(
+        .d(pc_plus4$6$d),
+        .q(pc_plus4$6$q),
+        .clock(pc_plus4$6$clock)
+    );
+    warp_scheduler__commands_stage_branch_mask pc_plus4$7(
+        .d(pc_plus4$7$d),
+        .q(pc_plus4$7$q),
+        .clock(pc_plus4$7$clock)
+    );
+    warp_scheduler__commands_stage_branch_mask mask_q$0(
+        .d(mask_q$0$d),
+        .q(mask_q$0$q),
+        .clock(mask_q$0$clock)
+    );
+    warp_scheduler__commands_stage_branch_mask mask_q$1(
+        .d(mask_q$1$d),
+        .q(mask_q$1$q),
+        .clock(mask_q$1$clock)
+    );
+    warp_scheduler__commands_stage_branch_mask mask_q$2(
+        .d(mask_q$2$d),
+        .q(mask_q$2$q),
+        .clock(mask_q$2$clock)
+    );
+    warp_scheduler__commands_stage_branch_mask mask_q$3(
+        .d(mask_q$3$d),
+        .q(mask_q$3$q),
+        .clock(mask_q$3$clock)
+    );
+    warp_scheduler__commands_stage_branch_mask mask_q$4(
+        .d(mask_q$4$d),
+        .q(mask_q$4$q),
+        .clock(mask_q$4$clock)
+    );
+    warp_scheduler__commands_stage_branch_mask mask_q$5(
+        .d(mask_q$5$d),
+        .q(mask_q$5$q),
+        .clock(mask_q$5$clock)
+    );
+    warp_scheduler__commands_stage_branch_mask mask_q$6(
+        .d(mask_q$6$d),
+        .q(mask_q$6$q),
+        .clock(mask_q$6$clock)
+    );
+    warp_scheduler__commands_stage_branch_mask mask_q$7(
+        .d(mask_q$7$d),
+        .q(mask_q$7$q),
+        .clock(mask_q$7$clock)
+    );
+    warp_scheduler__commands_stage_branch stage_sel_set(
+        .d(stage_sel_set$d),
+        .q(stage_sel_set$q),
+        .clock(stage_sel_set$clock)
+    );
+    warp_scheduler__commands_stage_branch stage_sel_pop(
+        .d(stage_sel_pop$d),
+        .q(stage_sel_pop$q),
+        .clock(stage_sel_pop$clock)
+    );
+    warp_scheduler__commands_stage_branch stage_sel_cmd(
+        .d(stage_sel_cmd$d),
+        .q(stage_sel_cmd$q),
+        .clock(stage_sel_cmd$clock)
+    );
+    warp_scheduler__commands_stage_branch stage_writes(
+        .d(stage_writes$d),
+        .q(stage_writes$q),
+        .clock(stage_writes$clock)
+    );
+    // Update code
+    always @(*) begin
+        stage_sel_set$clock = clock;
+        stage_sel_pop$clock = clock;
+        stage_sel_cmd$clock = clock;
+        stage_writes$clock = clock;
+        stage_sel_set$d = stage_sel_set$q;
+        stage_sel_pop$d = stage_sel_pop$q;
+        stage_sel_cmd$d = stage_sel_cmd$q;
+        stage_writes$d = stage_writes$q;
+        pc_q$0$clock = clock;
+        pc_q$0$d = pc_q$0$q;
+        mask_q$0$clock = clock;
+        mask_q$0$d = mask_q$0$q;
+        pc_plus4$0$clock = clock;
+        pc_plus4$0$d = pc_q$0$q + 32'h4;
+        pc$0 = pc_q$0$q;
+        mask$0 = mask_q$0$q;
+        pc_q$1$clock = clock;
+        pc_q$1$d = pc_q$1$q;
+        mask_q$1$clock = clock;
+        mask_q$1$d = mask_q$1$q;
+        pc_plus4$1$clock = clock;
+        pc_plus4$1$d = pc_q$1$q + 32'h4;
+        pc$1 = pc_q$1$q;
+        mask$1 = mask_q$1$q;
+        pc_q$2$clock = clock;
+        pc_q$2$d = pc_q$2$q;
+        mask_q$2$clock = clock;
+        mask_q$2$d = mask_q$2$q;
+        pc_plus4$2$clock = clock;
+        pc_plus4$2$d = pc_q$2$q + 32'h4;
+        pc$2 = pc_q$2$q;
+        mask$2 = mask_q$2$q;
+        pc_q$3$clock = clock;
+        pc_q$3$d = pc_q$3$q;
+        mask_q$3$clock = clock;
+        mask_q$3$d = mask_q$3$q;
+        pc_plus4$3$clock = clock;
+        pc_plus4$3$d = pc_q$3$q + 32'h4;
+        pc$3 = pc_q$3$q;
+        mask$3 = mask_q$3$q;
+        pc_q$4$clock = clock;
+        pc_q$4$d = pc_q$4$q;
+        mask_q$4$clock = clock;
+        mask_q$4$d = mask_q$4$q;
+        pc_plus4$4$clock = clock;
+        pc_plus4$4$d = pc_q$4$q + 32'h4;
+        pc$4 = pc_q$4$q;
+        mask$4 = mask_q$4$q;
+        pc_q$5$clock = clock;
+        pc_q$5$d = pc_q$5$q;
+        mask_q$5$clock = clock;
+        mask_q$5$d = mask_q$5$q;
+        pc_plus4$5$clock = clock;
+        pc_plus4$5$d = pc_q$5$q + 32'h4;
+        pc$5 = pc_q$5$q;
+        mask$5 = mask_q$5$q;
+        pc_q$6$clock = clock;
+        pc_q$6$d = pc_q$6$q;
+        mask_q$6$clock = clock;
+        mask_q$6$d = mask_q$6$q;
+        pc_plus4$6$clock = clock;
+        pc_plus4$6$d = pc_q$6$q + 32'h4;
+        pc$6 = pc_q$6$q;
+        mask$6 = mask_q$6$q;
+        pc_q$7$clock = clock;
+        pc_q$7$d = pc_q$7$q;
+        mask_q$7$clock = clock;
+        mask_q$7$d = mask_q$7$q;
+        pc_plus4$7$clock = clock;
+        pc_plus4$7$d = pc_q$7$q + 32'h4;
+        pc$7 = pc_q$7$q;
+        mask$7 = mask_q$7$q;
+        meet_idle = idle;
+        meet_empty = stack_empty;
+        if (registered) begin
+            meet_idle = idle_next;
+            meet_empty = stack_empty_next;
+        end
+        sel_cmd = new_cmd;
+        sel_pop = new_pop & ~meet_idle & ~meet_empty;
+        sel_set = new_set & ~meet_idle;
+        writes = sel_cmd | sel_pop | sel_set | (new_end & ~meet_idle);
+        sel_pop = sel_pop & ~(new_set | new_end);
+        sel_set = sel_set & ~new_end;
+        now_cmd = sel_cmd;
+        now_pop = sel_pop;
+        now_set = sel_set;
+        now_writes = writes;
+        stage_sel_set$d = 32'h0;
+        stage_sel_pop$d = 32'h0;
+        stage_sel_cmd$d = 32'h0;
+        stage_writes$d = 32'h0;
+        if (registered) begin
+            now_cmd = stage_sel_cmd$q;
+            now_pop = stage_sel_pop$q;
+            now_set = stage_sel_set$q;
+            now_writes = stage_writes$q;
+            if (~reset) begin
+                stage_sel_set$d = sel_set;
+                stage_sel_pop$d = sel_pop;
+                stage_sel_cmd$d = sel_cmd;
+                stage_writes$d = writes;
+            end
+        end
+        if (seed_quirks) begin
+            if (act_cmd[0]) begin
+                pc_q$0$d = act_cmd_pc;
+                mask_q$0$d = act_cmd_mask;
+            end
+            if (act_pop[0]) begin
+                pc_q$0$d = tops_pc$0;
+                mask_q$0$d = tops_mask$0;
+            end
+            if (fetch_fire & fetch_grant[0]) begin
+                pc_q$0$d = pc_q$0$q + 32'h4;
+            end
+            if (act_set[0] & ~idle[0]) begin
+                pc_q$0$d = act_set_pc;
+                mask_q$0$d = act_set_mask;
+            end
+        end
+        else begin
+            from_keep_pc = pc_q$0$q;
+            from_keep_mask = mask_q$0$q;
+            if (advance[0]) begin
+                from_keep_pc = pc_plus4$0$q;
+            end
+            if (now_writes[0]) begin
+                from_keep_pc = 32'h0;
+                from_keep_mask = 32'h0;
+            end
+            from_pop_pc = 32'h0;
+            from_pop_mask = 32'h0;
+            if (now_pop[0]) begin
+                from_pop_pc = tops_pc$0;
+                from_pop_mask = tops_mask$0;
+                if (registered) begin
+                    from_pop_pc = top_pc;
+                    from_pop_mask = top_mask;
+                end
+            end
+            from_set_pc = 32'h0;
+            from_set_mask = 32'h0;
+            if (now_set[0]) begin
+                from_set_pc = act_set_pc;
+                from_set_mask = act_set_mask;
+            end
+            from_cmd_pc = 32'h0;
+            from_cmd_mask = 32'h0;
+            if (now_cmd[0]) begin
+                from_cmd_pc = act_cmd_pc;
+                from_cmd_mask = act_cmd_mask;
+            end
+            pc_q$0$d = from_keep_pc | from_pop_pc | from_set_pc | from_cmd_pc;
+            mask_q$0$d = from_keep_mask | from_pop_mask | from_set_mask | from_cmd_mask;
+        end
+        if (reset) begin
+            pc_q$0$d = 32'h0;
+            mask_q$0$d = 32'h0;
+        end
+        if (seed_quirks) begin
+            if (act_cmd[1]) begin
+                pc_q$1$d = act_cmd_pc;
+                mask_q$1$d = act_cmd_mask;
+            end
+            if (act_pop[1]) begin
+                pc_q$1$d = tops_pc$1;
+                mask_q$1$d = tops_mask$1;
+            end
+            if (fetch_fire & fetch_grant[1]) begin
+                pc_q$1$d = pc_q$1$q + 32'h4;
+            end
+            if (act_set[1] & ~idle[1]) begin
+                pc_q$1$d = act_set_pc;
+                mask_q$1$d = act_set_mask;
+            end
+        end
+        else begin
+            from_keep_pc = pc_q$1$q;
+            from_keep_mask = mask_q$1$q;
+            if (advance[1]) begin
+                from_keep_pc = pc_plus4$1$q;
+            end
+            if (now_writes[1]) begin
+                from_keep_pc = 32'h0;
+                from_keep_mask = 32'h0;
+            end
+            from_pop_pc = 32'h0;
+            from_pop_mask = 32'h0;
+            if (now_pop[1]) begin
+                from_pop_pc = tops_pc$1;
+                from_pop_mask = tops_mask$1;
+                if (registered) begin
+                    from_pop_pc = top_pc;
+                    from_pop_mask = top_mask;
+                end
+            end
+            from_set_pc = 32'h0;
+            from_set_mask = 32'h0;
+            if (now_set[1]) begin
+                from_set_pc = act_set_pc;
+                from_set_mask = act_set_mask;
+            end
+            from_cmd_pc = 32'h0;
+            from_cmd_mask = 32'h0;
+            if (now_cmd[1]) begin
+                from_cmd_pc = act_cmd_pc;
+                from_cmd_mask = act_cmd_mask;
+            end
+            pc_q$1$d = from_keep_pc | from_pop_pc | from_set_pc | from_cmd_pc;
+            mask_q$1$d = from_keep_mask | from_pop_mask | from_set_mask | from_cmd_mask;
+        end
+        if (reset) begin
+            pc_q$1$d = 32'h0;
+            mask_q$1$d = 32'h0;
+        end
+        if (seed_quirks) begin
+            if (act_cmd[2]) begin
+                pc_q$2$d = act_cmd_pc;
+                mask_q$2$d = act_cmd_mask;
+            end
+            if (act_pop[2]) begin
+                pc_q$2$d = tops_pc$2;
+                mask_q$2$d = tops_mask$2;
+            end
+            if (fetch_fire & fetch_grant[2]) begin
+                pc_q$2$d = pc_q$2$q + 32'h4;
+            end
+            if (act_set[2] & ~idle[2]) begin
+                pc_q$2$d = act_set_pc;
+                mask_q$2$d = act_set_mask;
+            end
+        end
+        else begin
+            from_keep_pc = pc_q$2$q;
+            from_keep_mask = mask_q$2$q;
+            if (advance[2]) begin
+                from_keep_pc = pc_plus4$2$q;
+            end
+            if (now_writes[2]) begin
+                from_keep_pc = 32'h0;
+                from_keep_mask = 32'h0;
+            end
+            from_pop_pc = 32'h0;
+            from_pop_mask = 32'h0;
+            if (now_pop[2]) begin
+                from_pop_pc = tops_pc$2;
+                from_pop_mask = tops_mask$2;
+                if (registered) begin
+                    from_pop_pc = top_pc;
+                    from_pop_mask = top_mask;
+                end
+            end
+            from_set_pc = 32'h0;
+            from_set_mask = 32'h0;
+            if (now_set[2]) begin
+                from_set_pc = act_set_pc;
+                from_set_mask = act_set_mask;
+            end
+            from_cmd_pc = 32'h0;
+            from_cmd_mask = 32'h0;
+            if (now_cmd[2]) begin
+                from_cmd_pc = act_cmd_pc;
+                from_cmd_mask = act_cmd_mask;
+            end
+            pc_q$2$d = from_keep_pc | from_pop_pc | from_set_pc | from_cmd_pc;
+            mask_q$2$d = from_keep_mask | from_pop_mask | from_set_mask | from_cmd_mask;
+        end
+        if (reset) begin
+            pc_q$2$d = 32'h0;
+            mask_q$2$d = 32'h0;
+        end
+        if (seed_quirks) begin
+            if (act_cmd[3]) begin
+                pc_q$3$d = act_cmd_pc;
+                mask_q$3$d = act_cmd_mask;
+            end
+            if (act_pop[3]) begin
+                pc_q$3$d = tops_pc$3;
+                mask_q$3$d = tops_mask$3;
+            end
+            if (fetch_fire & fetch_grant[3]) begin
+                pc_q$3$d = pc_q$3$q + 32'h4;
+            end
+            if (act_set[3] & ~idle[3]) begin
+                pc_q$3$d = act_set_pc;
+                mask_q$3$d = act_set_mask;
+            end
+        end
+        else begin
+            from_keep_pc = pc_q$3$q;
+            from_keep_mask = mask_q$3$q;
+            if (advance[3]) begin
+                from_keep_pc = pc_plus4$3$q;
+            end
+            if (now_writes[3]) begin
+                from_keep_pc = 32'h0;
+                from_keep_mask = 32'h0;
+            end
+            from_pop_pc = 32'h0;
+            from_pop_mask = 32'h0;
+            if (now_pop[3]) begin
+                from_pop_pc = tops_pc$3;
+                from_pop_mask = tops_mask$3;
+                if (registered) begin
+                    from_pop_pc = top_pc;
+                    from_pop_mask = top_mask;
+                end
+            end
+            from_set_pc = 32'h0;
+            from_set_mask = 32'h0;
+            if (now_set[3]) begin
+                from_set_pc = act_set_pc;
+                from_set_mask = act_set_mask;
+            end
+            from_cmd_pc = 32'h0;
+            from_cmd_mask = 32'h0;
+            if (now_cmd[3]) begin
+                from_cmd_pc = act_cmd_pc;
+                from_cmd_mask = act_cmd_mask;
+            end
+            pc_q$3$d = from_keep_pc | from_pop_pc | from_set_pc | from_cmd_pc;
+            mask_q$3$d = from_keep_mask | from_pop_mask | from_set_mask | from_cmd_mask;
+        end
+        if (reset) begin
+            pc_q$3$d = 32'h0;
+            mask_q$3$d = 32'h0;
+        end
+        if (seed_quirks) begin
+            if (act_cmd[4]) begin
+                pc_q$4$d = act_cmd_pc;
+                mask_q$4$d = act_cmd_mask;
+            end
+            if (act_pop[4]) begin
+                pc_q$4$d = tops_pc$4;
+                mask_q$4$d = tops_mask$4;
+            end
+            if (fetch_fire & fetch_grant[4]) begin
+                pc_q$4$d = pc_q$4$q + 32'h4;
+            end
+            if (act_set[4] & ~idle[4]) begin
+                pc_q$4$d = act_set_pc;
+                mask_q$4$d = act_set_mask;
+            end
+        end
+        else begin
+            from_keep_pc = pc_q$4$q;
+            from_keep_mask = mask_q$4$q;
+            if (advance[4]) begin
+                from_keep_pc = pc_plus4$4$q;
+            end
+            if (now_writes[4]) begin
+                from_keep_pc = 32'h0;
+                from_keep_mask = 32'h0;
+            end
+            from_pop_pc = 32'h0;
+            from_pop_mask = 32'h0;
+            if (now_pop[4]) begin
+                from_pop_pc = tops_pc$4;
+                from_pop_mask = tops_mask$4;
+                if (registered) begin
+                    from_pop_pc = top_pc;
+                    from_pop_mask = top_mask;
+                end
+            end
+            from_set_pc = 32'h0;
+            from_set_mask = 32'h0;
+            if (now_set[4]) begin
+                from_set_pc = act_set_pc;
+                from_set_mask = act_set_mask;
+            end
+            from_cmd_pc = 32'h0;
+            from_cmd_mask = 32'h0;
+            if (now_cmd[4]) begin
+                from_cmd_pc = act_cmd_pc;
+                from_cmd_mask = act_cmd_mask;
+            end
+            pc_q$4$d = from_keep_pc | from_pop_pc | from_set_pc | from_cmd_pc;
+            mask_q$4$d = from_keep_mask | from_pop_mask | from_set_mask | from_cmd_mask;
+        end
+        if (reset) begin
+            pc_q$4$d = 32'h0;
+            mask_q$4$d = 32'h0;
+        end
+        if (seed_quirks) begin
+            if (act_cmd[5]) begin
+                pc_q$5$d = act_cmd_pc;
+                mask_q$5$d = act_cmd_mask;
+            end
+            if (act_pop[5]) begin
+                pc_q$5$d = tops_pc$5;
+                mask_q$5$d = tops_mask$5;
+            end
+            if (fetch_fire & fetch_grant[5]) begin
+                pc_q$5$d = pc_q$5$q + 32'h4;
+            end
+            if (act_set[5] & ~idle[5]) begin
+                pc_q$5$d = act_set_pc;
+                mask_q$5$d = act_set_mask;
+            end
+        end
+        else begin
+            from_keep_pc = pc_q$5$q;
+            from_keep_mask = mask_q$5$q;
+            if (advance[5]) begin
+                from_keep_pc = pc_plus4$5$q;
+            end
+            if (now_writes[5]) begin
+                from_keep_pc = 32'h0;
+                from_keep_mask = 32'h0;
+            end
+            from_pop_pc = 32'h0;
+            from_pop_mask = 32'h0;
+            if (now_pop[5]) begin
+                from_pop_pc = tops_pc$5;
+                from_pop_mask = tops_mask$5;
+                if (registered) begin
+                    from_pop_pc = top_pc;
+                    from_pop_mask = top_mask;
+                end
+            end
+            from_set_pc = 32'h0;
+            from_set_mask = 32'h0;
+            if (now_set[5]) begin
+                from_set_pc = act_set_pc;
+                from_set_mask = act_set_mask;
+            end
+            from_cmd_pc = 32'h0;
+            from_cmd_mask = 32'h0;
+            if (now_cmd[5]) begin
+                from_cmd_pc = act_cmd_pc;
+                from_cmd_mask = act_cmd_mask;
+            end
+            pc_q$5$d = from_keep_pc | from_pop_pc | from_set_pc | from_cmd_pc;
+            mask_q$5$d = from_keep_mask | from_pop_mask | from_set_mask | from_cmd_mask;
+        end
+        if (reset) begin
+            pc_q$5$d = 32'h0;
+            mask_q$5$d = 32'h0;
+        end
+        if (seed_quirks) begin
+            if (act_cmd[6]) begin
+                pc_q$6$d = act_cmd_pc;
+                mask_q$6$d = act_cmd_mask;
+            end
+            if (act_pop[6]) begin
+                pc_q$6$d = tops_pc$6;
+                mask_q$6$d = tops_mask$6;
+            end
+            if (fetch_fire & fetch_grant[6]) begin
+                pc_q$6$d = pc_q$6$q + 32'h4;
+            end
+            if (act_set[6] & ~idle[6]) begin
+                pc_q$6$d = act_set_pc;
+                mask_q$6$d = act_set_mask;
+            end
+        end
+        else begin
+            from_keep_pc = pc_q$6$q;
+            from_keep_mask = mask_q$6$q;
+            if (advance[6]) begin
+                from_keep_pc = pc_plus4$6$q;
+            end
+            if (now_writes[6]) begin
+                from_keep_pc = 32'h0;
+                from_keep_mask = 32'h0;
+            end
+            from_pop_pc = 32'h0;
+            from_pop_mask = 32'h0;
+            if (now_pop[6]) begin
+                from_pop_pc = tops_pc$6;
+                from_pop_mask = tops_mask$6;
+                if (registered) begin
+                    from_pop_pc = top_pc;
+                    from_pop_mask = top_mask;
+                end
+            end
+            from_set_pc = 32'h0;
+            from_set_mask = 32'h0;
+            if (now_set[6]) begin
+                from_set_pc = act_set_pc;
+                from_set_mask = act_set_mask;
+            end
+            from_cmd_pc = 32'h0;
+            from_cmd_mask = 32'h0;
+            if (now_cmd[6]) begin
+                from_cmd_pc = act_cmd_pc;
+                from_cmd_mask = act_cmd_mask;
+            end
+            pc_q$6$d = from_keep_pc | from_pop_pc | from_set_pc | from_cmd_pc;
+            mask_q$6$d = from_keep_mask | from_pop_mask | from_set_mask | from_cmd_mask;
+        end
+        if (reset) begin
+            pc_q$6$d = 32'h0;
+            mask_q$6$d = 32'h0;
+        end
+        if (seed_quirks) begin
+            if (act_cmd[7]) begin
+                pc_q$7$d = act_cmd_pc;
+                mask_q$7$d = act_cmd_mask;
+            end
+            if (act_pop[7]) begin
+                pc_q$7$d = tops_pc$7;
+                mask_q$7$d = tops_mask$7;
+            end
+            if (fetch_fire & fetch_grant[7]) begin
+                pc_q$7$d = pc_q$7$q + 32'h4;
+            end
+            if (act_set[7] & ~idle[7]) begin
+                pc_q$7$d = act_set_pc;
+                mask_q$7$d = act_set_mask;
+            end
+        end
+        else begin
+            from_keep_pc = pc_q$7$q;
+            from_keep_mask = mask_q$7$q;
+            if (advance[7]) begin
+                from_keep_pc = pc_plus4$7$q;
+            end
+            if (now_writes[7]) begin
+                from_keep_pc = 32'h0;
+                from_keep_mask = 32'h0;
+            end
+            from_pop_pc = 32'h0;
+            from_pop_mask = 32'h0;
+            if (now_pop[7]) begin
+                from_pop_pc = tops_pc$7;
+                from_pop_mask = tops_mask$7;
+                if (registered) begin
+                    from_pop_pc = top_pc;
+                    from_pop_mask = top_mask;
+                end
+            end
+            from_set_pc = 32'h0;
+            from_set_mask = 32'h0;
+            if (now_set[7]) begin
+                from_set_pc = act_set_pc;
+                from_set_mask = act_set_mask;
+            end
+            from_cmd_pc = 32'h0;
+            from_cmd_mask = 32'h0;
+            if (now_cmd[7]) begin
+                from_cmd_pc = act_cmd_pc;
+                from_cmd_mask = act_cmd_mask;
+            end
+            pc_q$7$d = from_keep_pc | from_pop_pc | from_set_pc | from_cmd_pc;
+            mask_q$7$d = from_keep_mask | from_pop_mask | from_set_mask | from_cmd_mask;
+        end
+        if (reset) begin
+            pc_q$7$d = 32'h0;
+            mask_q$7$d = 32'h0;
+        end
     end
-endmodule // warp_scheduler__stage_branch_wid
+endmodule // warp_scheduler__warp_pc
