@@ -702,8 +702,8 @@ fn mutant_answer_byte_dropped_is_caught() {
     mutant_is_caught(
         "host_link",
         "answer_dropped",
-        "if (sending & tx_ready) begin",
-        "if (sending) begin",
+        "if (is_sending & tx_ready) begin",
+        "if (is_sending) begin",
         "answer_byte_held_until_taken",
     );
 }

@@ -10744,16 +10744,41 @@ module core_board__link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx
     localparam  op_query = 8'h51;
     localparam  op_capture = 8'h43;
     localparam  op_reset = 8'h58;
-    localparam  mask_at = 8'h20;
-    localparam  reg_at = 8'h24;
-    localparam  warp_at = 8'h28;
     // Stub signals
-    reg  ram$clock;
-    reg  [7:0] ram$read_address;
-    wire  [47:0] ram$read_data;
-    reg  [7:0] ram$write_address;
-    reg  [47:0] ram$write_data;
-    reg  ram$write_mask;
+    reg  capture$clock;
+    reg  capture$reset;
+    reg  capture$wb_valid;
+    reg  [1:0] capture$wb_warp;
+    reg  [3:0] capture$wb_reg;
+    reg  [3:0] capture$wb_mask;
+    reg  [31:0] capture$wb_data;
+    reg  capture$start;
+    reg  capture$start_capture;
+    reg  capture$clear;
+    reg  [7:0] capture$read_address;
+    wire  [47:0] capture$read_data;
+    wire  capture$enabled;
+    wire  [8:0] capture$count;
+    wire  capture$err_full;
+    reg  reply$clock;
+    reg  reply$reset;
+    reg  reply$tx_ready;
+    reg  reply$load_record;
+    reg  [47:0] reply$record;
+    reg  reply$load_query;
+    reg  [7:0] reply$flags;
+    reg  [7:0] reply$core_errors;
+    reg  [7:0] reply$high_water;
+    reg  [15:0] reply$count;
+    reg  [31:0] reply$counters$0;
+    reg  [31:0] reply$counters$1;
+    reg  [31:0] reply$counters$2;
+    reg  [31:0] reply$counters$3;
+    reg  [31:0] reply$counters$4;
+    reg  [31:0] reply$counters$5;
+    reg  [31:0] reply$counters$6;
+    wire  reply$sending;
+    wire  [7:0] reply$tx_data;
     reg  [1:0] phase$d;
     wire  [1:0] phase$q;
     reg  phase$clock;
@@ -10778,123 +10803,12 @@ module core_board__link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx
     reg  [31:0] word$d;
     wire  [31:0] word$q;
     reg  word$clock;
-    reg  [7:0] reply$0$d;
-    wire  [7:0] reply$0$q;
-    reg  reply$0$clock;
-    reg  [7:0] reply$1$d;
-    wire  [7:0] reply$1$q;
-    reg  reply$1$clock;
-    reg  [7:0] reply$2$d;
-    wire  [7:0] reply$2$q;
-    reg  reply$2$clock;
-    reg  [7:0] reply$3$d;
-    wire  [7:0] reply$3$q;
-    reg  reply$3$clock;
-    reg  [7:0] reply$4$d;
-    wire  [7:0] reply$4$q;
-    reg  reply$4$clock;
-    reg  [7:0] reply$5$d;
-    wire  [7:0] reply$5$q;
-    reg  reply$5$clock;
-    reg  [7:0] reply$6$d;
-    wire  [7:0] reply$6$q;
-    reg  reply$6$clock;
-    reg  [7:0] reply$7$d;
-    wire  [7:0] reply$7$q;
-    reg  reply$7$clock;
-    reg  [7:0] reply$8$d;
-    wire  [7:0] reply$8$q;
-    reg  reply$8$clock;
-    reg  [7:0] reply$9$d;
-    wire  [7:0] reply$9$q;
-    reg  reply$9$clock;
-    reg  [7:0] reply$10$d;
-    wire  [7:0] reply$10$q;
-    reg  reply$10$clock;
-    reg  [7:0] reply$11$d;
-    wire  [7:0] reply$11$q;
-    reg  reply$11$clock;
-    reg  [7:0] reply$12$d;
-    wire  [7:0] reply$12$q;
-    reg  reply$12$clock;
-    reg  [7:0] reply$13$d;
-    wire  [7:0] reply$13$q;
-    reg  reply$13$clock;
-    reg  [7:0] reply$14$d;
-    wire  [7:0] reply$14$q;
-    reg  reply$14$clock;
-    reg  [7:0] reply$15$d;
-    wire  [7:0] reply$15$q;
-    reg  reply$15$clock;
-    reg  [7:0] reply$16$d;
-    wire  [7:0] reply$16$q;
-    reg  reply$16$clock;
-    reg  [7:0] reply$17$d;
-    wire  [7:0] reply$17$q;
-    reg  reply$17$clock;
-    reg  [7:0] reply$18$d;
-    wire  [7:0] reply$18$q;
-    reg  reply$18$clock;
-    reg  [7:0] reply$19$d;
-    wire  [7:0] reply$19$q;
-    reg  reply$19$clock;
-    reg  [7:0] reply$20$d;
-    wire  [7:0] reply$20$q;
-    reg  reply$20$clock;
-    reg  [7:0] reply$21$d;
-    wire  [7:0] reply$21$q;
-    reg  reply$21$clock;
-    reg  [7:0] reply$22$d;
-    wire  [7:0] reply$22$q;
-    reg  reply$22$clock;
-    reg  [7:0] reply$23$d;
-    wire  [7:0] reply$23$q;
-    reg  reply$23$clock;
-    reg  [7:0] reply$24$d;
-    wire  [7:0] reply$24$q;
-    reg  reply$24$clock;
-    reg  [7:0] reply$25$d;
-    wire  [7:0] reply$25$q;
-    reg  reply$25$clock;
-    reg  [7:0] reply$26$d;
-    wire  [7:0] reply$26$q;
-    reg  reply$26$clock;
-    reg  [7:0] reply$27$d;
-    wire  [7:0] reply$27$q;
-    reg  reply$27$clock;
-    reg  [7:0] reply$28$d;
-    wire  [7:0] reply$28$q;
-    reg  reply$28$clock;
-    reg  [7:0] reply$29$d;
-    wire  [7:0] reply$29$q;
-    reg  reply$29$clock;
-    reg  [7:0] reply$30$d;
-    wire  [7:0] reply$30$q;
-    reg  reply$30$clock;
-    reg  [7:0] reply$31$d;
-    wire  [7:0] reply$31$q;
-    reg  reply$31$clock;
-    reg  [7:0] reply$32$d;
-    wire  [7:0] reply$32$q;
-    reg  reply$32$clock;
-    reg  [5:0] reply_left$d;
-    wire  [5:0] reply_left$q;
-    reg  reply_left$clock;
-    reg  cap_en$d;
-    wire  cap_en$q;
-    reg  cap_en$clock;
-    reg  [8:0] cap_count$d;
-    wire  [8:0] cap_count$q;
-    reg  cap_count$clock;
     reg  err_cmd$d;
     wire  err_cmd$q;
     reg  err_cmd$clock;
     reg  err_overrun$d;
     wire  err_overrun$q;
     reg  err_overrun$clock;
-    reg  err_full$d;
-    wire  err_full$q;
-    reg  err_full$clock;
     reg  core_reset_q$d;
     wire  core_reset_q$q;
     reg  core_reset_q$clock;
@@ -10911,21 +10825,52 @@ module core_board__link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx
     wire  [31:0] iw_data$q;
     reg  iw_data$clock;
     // Local signals
-    reg  sending;
     reg  clear_link;
     reg  [3:0] errors_now;
     reg  [7:0] flags;
     reg  [15:0] count16;
-    reg  [47:0] record;
     reg  [31:0] byte_word;
+    reg  start_cmd;
+    reg  load_record;
+    reg  load_query;
     // Sub module instances
-    core_board__link_ram ram(
-        .clock(ram$clock),
-        .read_address(ram$read_address),
-        .read_data(ram$read_data),
-        .write_address(ram$write_address),
-        .write_data(ram$write_data),
-        .write_mask(ram$write_mask)
+    core_board__link_capture capture(
+        .clock(capture$clock),
+        .reset(capture$reset),
+        .wb_valid(capture$wb_valid),
+        .wb_warp(capture$wb_warp),
+        .wb_reg(capture$wb_reg),
+        .wb_mask(capture$wb_mask),
+        .wb_data(capture$wb_data),
+        .start(capture$start),
+        .start_capture(capture$start_capture),
+        .clear(capture$clear),
+        .read_address(capture$read_address),
+        .read_data(capture$read_data),
+        .enabled(capture$enabled),
+        .count(capture$count),
+        .err_full(capture$err_full)
+    );
+    core_board__link_reply reply(
+        .clock(reply$clock),
+        .reset(reply$reset),
+        .tx_ready(reply$tx_ready),
+        .load_record(reply$load_record),
+        .record(reply$record),
+        .load_query(reply$load_query),
+        .flags(reply$flags),
+        .core_errors(reply$core_errors),
+        .high_water(reply$high_water),
+        .count(reply$count),
+        .counters$0(reply$counters$0),
+        .counters$1(reply$counters$1),
+        .counters$2(reply$counters$2),
+        .counters$3(reply$counters$3),
+        .counters$4(reply$counters$4),
+        .counters$5(reply$counters$5),
+        .counters$6(reply$counters$6),
+        .sending(reply$sending),
+        .tx_data(reply$tx_data)
     );
     core_board__core_div_warp phase(
         .d(phase$d),
@@ -10947,7 +10892,7 @@ module core_board__link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx
         .q(arg0$q),
         .clock(arg0$clock)
     );
-    core_board__link_cap_count words_left(
+    core_board__link_capture_held words_left(
         .d(words_left$d),
         .q(words_left$q),
         .clock(words_left$clock)
@@ -10967,186 +10912,6 @@ module core_board__link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx
         .q(word$q),
         .clock(word$clock)
     );
-    core_board__core_branch_pc_0 reply$0(
-        .d(reply$0$d),
-        .q(reply$0$q),
-        .clock(reply$0$clock)
-    );
-    core_board__core_branch_pc_0 reply$1(
-        .d(reply$1$d),
-        .q(reply$1$q),
-        .clock(reply$1$clock)
-    );
-    core_board__core_branch_pc_0 reply$2(
-        .d(reply$2$d),
-        .q(reply$2$q),
-        .clock(reply$2$clock)
-    );
-    core_board__core_branch_pc_0 reply$3(
-        .d(reply$3$d),
-        .q(reply$3$q),
-        .clock(reply$3$clock)
-    );
-    core_board__core_branch_pc_0 reply$4(
-        .d(reply$4$d),
-        .q(reply$4$q),
-        .clock(reply$4$clock)
-    );
-    core_board__core_branch_pc_0 reply$5(
-        .d(reply$5$d),
-        .q(reply$5$q),
-        .clock(reply$5$clock)
-    );
-    core_board__core_branch_pc_0 reply$6(
-        .d(reply$6$d),
-        .q(reply$6$q),
-        .clock(reply$6$clock)
-    );
-    core_board__core_branch_pc_0 reply$7(
-        .d(reply$7$d),
-        .q(reply$7$q),
-        .clock(reply$7$clock)
-    );
-    core_board__core_branch_pc_0 reply$8(
-        .d(reply$8$d),
-        .q(reply$8$q),
-        .clock(reply$8$clock)
-    );
-    core_board__core_branch_pc_0 reply$9(
-        .d(reply$9$d),
-        .q(reply$9$q),
-        .clock(reply$9$clock)
-    );
-    core_board__core_branch_pc_0 reply$10(
-        .d(reply$10$d),
-        .q(reply$10$q),
-        .clock(reply$10$clock)
-    );
-    core_board__core_branch_pc_0 reply$11(
-        .d(reply$11$d),
-        .q(reply$11$q),
-        .clock(reply$11$clock)
-    );
-    core_board__core_branch_pc_0 reply$12(
-        .d(reply$12$d),
-        .q(reply$12$q),
-        .clock(reply$12$clock)
-    );
-    core_board__core_branch_pc_0 reply$13(
-        .d(reply$13$d),
-        .q(reply$13$q),
-        .clock(reply$13$clock)
-    );
-    core_board__core_branch_pc_0 reply$14(
-        .d(reply$14$d),
-        .q(reply$14$q),
-        .clock(reply$14$clock)
-    );
-    core_board__core_branch_pc_0 reply$15(
-        .d(reply$15$d),
-        .q(reply$15$q),
-        .clock(reply$15$clock)
-    );
-    core_board__core_branch_pc_0 reply$16(
-        .d(reply$16$d),
-        .q(reply$16$q),
-        .clock(reply$16$clock)
-    );
-    core_board__core_branch_pc_0 reply$17(
-        .d(reply$17$d),
-        .q(reply$17$q),
-        .clock(reply$17$clock)
-    );
-    core_board__core_branch_pc_0 reply$18(
-        .d(reply$18$d),
-        .q(reply$18$q),
-        .clock(reply$18$clock)
-    );
-    core_board__core_branch_pc_0 reply$19(
-        .d(reply$19$d),
-        .q(reply$19$q),
-        .clock(reply$19$clock)
-    );
-    core_board__core_branch_pc_0 reply$20(
-        .d(reply$20$d),
-        .q(reply$20$q),
-        .clock(reply$20$clock)
-    );
-    core_board__core_branch_pc_0 reply$21(
-        .d(reply$21$d),
-        .q(reply$21$q),
-        .clock(reply$21$clock)
-    );
-    core_board__core_branch_pc_0 reply$22(
-        .d(reply$22$d),
-        .q(reply$22$q),
-        .clock(reply$22$clock)
-    );
-    core_board__core_branch_pc_0 reply$23(
-        .d(reply$23$d),
-        .q(reply$23$q),
-        .clock(reply$23$clock)
-    );
-    core_board__core_branch_pc_0 reply$24(
-        .d(reply$24$d),
-        .q(reply$24$q),
-        .clock(reply$24$clock)
-    );
-    core_board__core_branch_pc_0 reply$25(
-        .d(reply$25$d),
-        .q(reply$25$q),
-        .clock(reply$25$clock)
-    );
-    core_board__core_branch_pc_0 reply$26(
-        .d(reply$26$d),
-        .q(reply$26$q),
-        .clock(reply$26$clock)
-    );
-    core_board__core_branch_pc_0 reply$27(
-        .d(reply$27$d),
-        .q(reply$27$q),
-        .clock(reply$27$clock)
-    );
-    core_board__core_branch_pc_0 reply$28(
-        .d(reply$28$d),
-        .q(reply$28$q),
-        .clock(reply$28$clock)
-    );
-    core_board__core_branch_pc_0 reply$29(
-        .d(reply$29$d),
-        .q(reply$29$q),
-        .clock(reply$29$clock)
-    );
-    core_board__core_branch_pc_0 reply$30(
-        .d(reply$30$d),
-        .q(reply$30$q),
-        .clock(reply$30$clock)
-    );
-    core_board__core_branch_pc_0 reply$31(
-        .d(reply$31$d),
-        .q(reply$31$q),
-        .clock(reply$31$clock)
-    );
-    core_board__core_branch_pc_0 reply$32(
-        .d(reply$32$d),
-        .q(reply$32$q),
-        .clock(reply$32$clock)
-    );
-    core_board__core_lds_lane_row_0 reply_left(
-        .d(reply_left$d),
-        .q(reply_left$q),
-        .clock(reply_left$clock)
-    );
-    core_board__board_reset_sync0 cap_en(
-        .d(cap_en$d),
-        .q(cap_en$q),
-        .clock(cap_en$clock)
-    );
-    core_board__link_cap_count cap_count(
-        .d(cap_count$d),
-        .q(cap_count$q),
-        .clock(cap_count$clock)
-    );
     core_board__board_reset_sync0 err_cmd(
         .d(err_cmd$d),
         .q(err_cmd$q),
@@ -11156,11 +10921,6 @@ module core_board__link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx
         .d(err_overrun$d),
         .q(err_overrun$q),
         .clock(err_overrun$clock)
-    );
-    core_board__board_reset_sync0 err_full(
-        .d(err_full$d),
-        .q(err_full$q),
-        .clock(err_full$clock)
     );
     core_board__board_reset_sync0 core_reset_q(
         .d(core_reset_q$d),
@@ -11197,12 +10957,6 @@ module core_board__link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx
         waddr$clock = clock;
         wbytes$clock = clock;
         word$clock = clock;
-        reply_left$clock = clock;
-        cap_en$clock = clock;
-        cap_count$clock = clock;
-        err_cmd$clock = clock;
-        err_overrun$clock = clock;
-        err_full$clock = clock;
         phase$d = phase$q;
         cmd$d = cmd$q;
         nargs$d = nargs$q;
@@ -11211,78 +10965,10 @@ module core_board__link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx
         waddr$d = waddr$q;
         wbytes$d = wbytes$q;
         word$d = word$q;
-        reply_left$d = reply_left$q;
-        cap_en$d = cap_en$q;
-        cap_count$d = cap_count$q;
+        err_cmd$clock = clock;
+        err_overrun$clock = clock;
         err_cmd$d = err_cmd$q;
         err_overrun$d = err_overrun$q;
-        err_full$d = err_full$q;
-        reply$0$clock = clock;
-        reply$0$d = reply$0$q;
-        reply$1$clock = clock;
-        reply$1$d = reply$1$q;
-        reply$2$clock = clock;
-        reply$2$d = reply$2$q;
-        reply$3$clock = clock;
-        reply$3$d = reply$3$q;
-        reply$4$clock = clock;
-        reply$4$d = reply$4$q;
-        reply$5$clock = clock;
-        reply$5$d = reply$5$q;
-        reply$6$clock = clock;
-        reply$6$d = reply$6$q;
-        reply$7$clock = clock;
-        reply$7$d = reply$7$q;
-        reply$8$clock = clock;
-        reply$8$d = reply$8$q;
-        reply$9$clock = clock;
-        reply$9$d = reply$9$q;
-        reply$10$clock = clock;
-        reply$10$d = reply$10$q;
-        reply$11$clock = clock;
-        reply$11$d = reply$11$q;
-        reply$12$clock = clock;
-        reply$12$d = reply$12$q;
-        reply$13$clock = clock;
-        reply$13$d = reply$13$q;
-        reply$14$clock = clock;
-        reply$14$d = reply$14$q;
-        reply$15$clock = clock;
-        reply$15$d = reply$15$q;
-        reply$16$clock = clock;
-        reply$16$d = reply$16$q;
-        reply$17$clock = clock;
-        reply$17$d = reply$17$q;
-        reply$18$clock = clock;
-        reply$18$d = reply$18$q;
-        reply$19$clock = clock;
-        reply$19$d = reply$19$q;
-        reply$20$clock = clock;
-        reply$20$d = reply$20$q;
-        reply$21$clock = clock;
-        reply$21$d = reply$21$q;
-        reply$22$clock = clock;
-        reply$22$d = reply$22$q;
-        reply$23$clock = clock;
-        reply$23$d = reply$23$q;
-        reply$24$clock = clock;
-        reply$24$d = reply$24$q;
-        reply$25$clock = clock;
-        reply$25$d = reply$25$q;
-        reply$26$clock = clock;
-        reply$26$d = reply$26$q;
-        reply$27$clock = clock;
-        reply$27$d = reply$27$q;
-        reply$28$clock = clock;
-        reply$28$d = reply$28$q;
-        reply$29$clock = clock;
-        reply$29$d = reply$29$q;
-        reply$30$clock = clock;
-        reply$30$d = reply$30$q;
-        reply$31$clock = clock;
-        reply$31$d = reply$31$q;
-        reply$32$clock = clock;
-        reply$32$d = reply$32$q;
         core_reset_q$clock = clock;
         start_q$clock = clock;
         iw_valid$clock = clock;
@@ -11293,210 +10979,243 @@ module core_board__link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx
         iw_valid$d = 1'b0;
         iw_addr$d = 32'h0;
         iw_data$d = 32'h0;
-        sending = reply_left$q != 32'h0;
-        tx_valid = sending;
-        tx_data = 32'h0;
-        if (sending) begin
-            tx_data = reply$0$q;
-        end
+        tx_valid = reply$sending;
+        tx_data = reply$tx_data;
         core_reset = core_reset_q$q;
         start = start_q$q;
         imem_write_valid = iw_valid$q;
         imem_write_addr = iw_addr$q;
         imem_write_data = iw_data$q;
-        capture_enabled = cap_en$q;
+        capture_enabled = capture$enabled;
         errors_now = 32'h0;
         errors_now = (errors_now & ~(1 << (32'h0)) | ((err_cmd$q) << (32'h0)));
         errors_now = (errors_now & ~(1 << (32'h1)) | ((err_overrun$q) << (32'h1)));
-        errors_now = (errors_now & ~(1 << (32'h2)) | ((err_full$q) << (32'h2)));
+        errors_now = (errors_now & ~(1 << (32'h2)) | ((capture$err_full) << (32'h2)));
         errors_now = (errors_now & ~(1 << (32'h3)) | ((rx_err) << (32'h3)));
         link_errors = errors_now;
-        ram$clock = clock;
-        ram$read_address = rx_data;
-        ram$write_address = cap_count$q[(32'h0)+:(8)];
-        record = ((wb_data) & 48'hffffffffffff) | (((wb_mask) & 48'hffffffffffff) << mask_at) | (((wb_reg) & 48'hffffffffffff) << reg_at) | (((wb_warp) & 48'hffffffffffff) << warp_at);
-        ram$write_data = record;
-        ram$write_mask = 32'h0;
         flags = 32'h0;
         flags = (flags & ~(1 << (32'h0)) | ((running) << (32'h0)));
-        flags = (flags & ~(1 << (32'h1)) | ((cap_en$q) << (32'h1)));
+        flags = (flags & ~(1 << (32'h1)) | ((capture$enabled) << (32'h1)));
         flags = flags | (((errors_now) & 8'hff) << 32'h2);
-        count16 = ((cap_count$q) & 16'hffff);
+        count16 = ((capture$count) & 16'hffff);
         byte_word = (word$q >> 32'h8) | (((rx_data) & 32'hffffffff) << 32'h18);
         clear_link = 1'b0;
+        start_cmd = 1'b0;
+        load_record = 1'b0;
+        load_query = 1'b0;
         if (reset) begin
             phase$d = 32'h0;
             nargs$d = 1'b0;
             wbytes$d = 32'h0;
-            reply_left$d = 32'h0;
             clear_link = 1'b1;
         end
-        else begin
-            if (cap_en$q & wb_valid) begin
-                if (cap_count$q[32'h8]) begin
-                    err_full$d = 1'b1;
+        else if (phase$q == 32'h3) begin
+            load_record = 1'b1;
+            phase$d = 32'h0;
+            if (rx_valid) begin
+                err_overrun$d = 1'b1;
+            end
+        end
+        else if (rx_valid) begin
+            if (reply$sending) begin
+                err_overrun$d = 1'b1;
+            end
+            else if (phase$q == 32'h0) begin
+                cmd$d = rx_data;
+                nargs$d = 1'b0;
+                if ((rx_data == op_write) | (rx_data == op_start) | (rx_data == op_capture)) begin
+                    phase$d = 32'h1;
+                end
+                else if (rx_data == op_query) begin
+                    load_query = 1'b1;
+                end
+                else if (rx_data == op_reset) begin
+                    core_reset_q$d = 1'b1;
+                    clear_link = 1'b1;
                 end
                 else begin
-                    ram$write_mask = 32'h1;
-                    cap_count$d = cap_count$q + 32'h1;
+                    err_cmd$d = 1'b1;
                 end
             end
-            if (sending & tx_ready) begin
-                reply$0$d = reply$1$q;
-                reply$1$d = reply$2$q;
-                reply$2$d = reply$3$q;
-                reply$3$d = reply$4$q;
-                reply$4$d = reply$5$q;
-                reply$5$d = reply$6$q;
-                reply$6$d = reply$7$q;
-                reply$7$d = reply$8$q;
-                reply$8$d = reply$9$q;
-                reply$9$d = reply$10$q;
-                reply$10$d = reply$11$q;
-                reply$11$d = reply$12$q;
-                reply$12$d = reply$13$q;
-                reply$13$d = reply$14$q;
-                reply$14$d = reply$15$q;
-                reply$15$d = reply$16$q;
-                reply$16$d = reply$17$q;
-                reply$17$d = reply$18$q;
-                reply$18$d = reply$19$q;
-                reply$19$d = reply$20$q;
-                reply$20$d = reply$21$q;
-                reply$21$d = reply$22$q;
-                reply$22$d = reply$23$q;
-                reply$23$d = reply$24$q;
-                reply$24$d = reply$25$q;
-                reply$25$d = reply$26$q;
-                reply$26$d = reply$27$q;
-                reply$27$d = reply$28$q;
-                reply$28$d = reply$29$q;
-                reply$29$d = reply$30$q;
-                reply$30$d = reply$31$q;
-                reply$31$d = reply$32$q;
-                reply_left$d = reply_left$q - 32'h1;
-            end
-            if (phase$q == 32'h3) begin
-                reply$0$d = ram$read_data[(32'h8 * 0)+:(8)];
-                reply$1$d = ram$read_data[(32'h8 * 1)+:(8)];
-                reply$2$d = ram$read_data[(32'h8 * 2)+:(8)];
-                reply$3$d = ram$read_data[(32'h8 * 3)+:(8)];
-                reply$4$d = ram$read_data[(32'h8 * 4)+:(8)];
-                reply$5$d = ram$read_data[(32'h8 * 5)+:(8)];
-                reply_left$d = 32'h6;
-                phase$d = 32'h0;
-                if (rx_valid) begin
-                    err_overrun$d = 1'b1;
-                end
-            end
-            else if (rx_valid) begin
-                if (sending) begin
-                    err_overrun$d = 1'b1;
-                end
-                else if (phase$q == 32'h0) begin
-                    cmd$d = rx_data;
-                    nargs$d = 1'b0;
-                    if ((rx_data == op_write) | (rx_data == op_start) | (rx_data == op_capture)) begin
-                        phase$d = 32'h1;
-                    end
-                    else if (rx_data == op_query) begin
-                        reply$0$d = flags;
-                        reply$1$d = ((core_errors) & 8'hff);
-                        reply$2$d = ((high_water) & 8'hff);
-                        reply$3$d = count16[(32'h0)+:(8)];
-                        reply$4$d = count16[(32'h8)+:(8)];
-                        reply$5$d = counters$0[(32'h8 * 0)+:(8)];
-                        reply$6$d = counters$0[(32'h8 * 1)+:(8)];
-                        reply$7$d = counters$0[(32'h8 * 2)+:(8)];
-                        reply$8$d = counters$0[(32'h8 * 3)+:(8)];
-                        reply$9$d = counters$1[(32'h8 * 0)+:(8)];
-                        reply$10$d = counters$1[(32'h8 * 1)+:(8)];
-                        reply$11$d = counters$1[(32'h8 * 2)+:(8)];
-                        reply$12$d = counters$1[(32'h8 * 3)+:(8)];
-                        reply$13$d = counters$2[(32'h8 * 0)+:(8)];
-                        reply$14$d = counters$2[(32'h8 * 1)+:(8)];
-                        reply$15$d = counters$2[(32'h8 * 2)+:(8)];
-                        reply$16$d = counters$2[(32'h8 * 3)+:(8)];
-                        reply$17$d = counters$3[(32'h8 * 0)+:(8)];
-                        reply$18$d = counters$3[(32'h8 * 1)+:(8)];
-                        reply$19$d = counters$3[(32'h8 * 2)+:(8)];
-                        reply$20$d = counters$3[(32'h8 * 3)+:(8)];
-                        reply$21$d = counters$4[(32'h8 * 0)+:(8)];
-                        reply$22$d = counters$4[(32'h8 * 1)+:(8)];
-                        reply$23$d = counters$4[(32'h8 * 2)+:(8)];
-                        reply$24$d = counters$4[(32'h8 * 3)+:(8)];
-                        reply$25$d = counters$5[(32'h8 * 0)+:(8)];
-                        reply$26$d = counters$5[(32'h8 * 1)+:(8)];
-                        reply$27$d = counters$5[(32'h8 * 2)+:(8)];
-                        reply$28$d = counters$5[(32'h8 * 3)+:(8)];
-                        reply$29$d = counters$6[(32'h8 * 0)+:(8)];
-                        reply$30$d = counters$6[(32'h8 * 1)+:(8)];
-                        reply$31$d = counters$6[(32'h8 * 2)+:(8)];
-                        reply$32$d = counters$6[(32'h8 * 3)+:(8)];
-                        reply_left$d = 32'h21;
-                    end
-                    else if (rx_data == op_reset) begin
-                        core_reset_q$d = 1'b1;
-                        clear_link = 1'b1;
+            else if (phase$q == 32'h1) begin
+                if (cmd$q == op_write) begin
+                    if (~nargs$q) begin
+                        arg0$d = rx_data;
+                        nargs$d = 1'b1;
                     end
                     else begin
-                        err_cmd$d = 1'b1;
+                        phase$d = 32'h2;
+                        waddr$d = ((arg0$q) & 8'hff);
+                        words_left$d = ((rx_data) & 9'h1ff);
+                        if (rx_data == 32'h0) begin
+                            words_left$d = 32'h100;
+                        end
+                        wbytes$d = 32'h0;
                     end
                 end
-                else if (phase$q == 32'h1) begin
-                    if (cmd$q == op_write) begin
-                        if (~nargs$q) begin
-                            arg0$d = rx_data;
-                            nargs$d = 1'b1;
-                        end
-                        else begin
-                            phase$d = 32'h2;
-                            waddr$d = ((arg0$q) & 8'hff);
-                            words_left$d = ((rx_data) & 9'h1ff);
-                            if (rx_data == 32'h0) begin
-                                words_left$d = 32'h100;
-                            end
-                            wbytes$d = 32'h0;
-                        end
-                    end
-                    else if (cmd$q == op_start) begin
-                        start_q$d = 1'b1;
-                        cap_en$d = rx_data[32'h0];
-                        cap_count$d = 32'h0;
-                        err_full$d = 1'b0;
+                else if (cmd$q == op_start) begin
+                    start_q$d = 1'b1;
+                    start_cmd = 1'b1;
+                    phase$d = 32'h0;
+                end
+                else begin
+                    phase$d = 32'h3;
+                end
+            end
+            else begin
+                word$d = byte_word;
+                wbytes$d = wbytes$q + 32'h1;
+                if (wbytes$q == 32'h3) begin
+                    iw_valid$d = 1'b1;
+                    iw_addr$d = waddr$q;
+                    iw_data$d = byte_word;
+                    waddr$d = waddr$q + 32'h1;
+                    words_left$d = words_left$q - 32'h1;
+                    if (words_left$q == 32'h1) begin
                         phase$d = 32'h0;
-                    end
-                    else begin
-                        phase$d = 32'h3;
-                    end
-                end
-                else begin
-                    word$d = byte_word;
-                    wbytes$d = wbytes$q + 32'h1;
-                    if (wbytes$q == 32'h3) begin
-                        iw_valid$d = 1'b1;
-                        iw_addr$d = waddr$q;
-                        iw_data$d = byte_word;
-                        waddr$d = waddr$q + 32'h1;
-                        words_left$d = words_left$q - 32'h1;
-                        if (words_left$q == 32'h1) begin
-                            phase$d = 32'h0;
-                        end
                     end
                 end
             end
         end
         if (clear_link) begin
-            cap_en$d = 1'b0;
-            cap_count$d = 32'h0;
             err_cmd$d = 1'b0;
             err_overrun$d = 1'b0;
-            err_full$d = 1'b0;
         end
+        capture$clock = clock;
+        capture$reset = reset;
+        capture$wb_valid = wb_valid;
+        capture$wb_warp = wb_warp;
+        capture$wb_reg = wb_reg;
+        capture$wb_mask = wb_mask;
+        capture$wb_data = wb_data;
+        capture$start = start_cmd;
+        capture$start_capture = rx_data[32'h0];
+        capture$clear = clear_link;
+        capture$read_address = rx_data;
+        reply$clock = clock;
+        reply$reset = reset;
+        reply$tx_ready = tx_ready;
+        reply$load_record = load_record;
+        reply$record = capture$read_data;
+        reply$load_query = load_query;
+        reply$flags = flags;
+        reply$core_errors = ((core_errors) & 8'hff);
+        reply$high_water = ((high_water) & 8'hff);
+        reply$count = count16;
+        reply$counters$0 = counters$0;
+        reply$counters$1 = counters$1;
+        reply$counters$2 = counters$2;
+        reply$counters$3 = counters$3;
+        reply$counters$4 = counters$4;
+        reply$counters$5 = counters$5;
+        reply$counters$6 = counters$6;
     end
 endmodule // core_board__link
 
-module core_board__link_cap_count(d,q,clock);
+module core_board__link_capture(clock,reset,wb_valid,wb_warp,wb_reg,wb_mask,wb_data,start,start_capture,clear,read_address,read_data,enabled,count,err_full);
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  wb_valid;
+    input wire  [1:0] wb_warp;
+    input wire  [3:0] wb_reg;
+    input wire  [3:0] wb_mask;
+    input wire  [31:0] wb_data;
+    input wire  start;
+    input wire  start_capture;
+    input wire  clear;
+    input wire  [7:0] read_address;
+    output reg  [47:0] read_data;
+    output reg  enabled;
+    output reg  [8:0] count;
+    output reg  err_full;
+    // Constant declarations
+    localparam  mask_at = 8'h20;
+    localparam  reg_at = 8'h24;
+    localparam  warp_at = 8'h28;
+    // Stub signals
+    reg  ram$clock;
+    reg  [7:0] ram$read_address;
+    wire  [47:0] ram$read_data;
+    reg  [7:0] ram$write_address;
+    reg  [47:0] ram$write_data;
+    reg  ram$write_mask;
+    reg  en$d;
+    wire  en$q;
+    reg  en$clock;
+    reg  [8:0] held$d;
+    wire  [8:0] held$q;
+    reg  held$clock;
+    reg  full$d;
+    wire  full$q;
+    reg  full$clock;
+    // Local signals
+    reg  [47:0] record;
+    // Sub module instances
+    core_board__link_capture_ram ram(
+        .clock(ram$clock),
+        .read_address(ram$read_address),
+        .read_data(ram$read_data),
+        .write_address(ram$write_address),
+        .write_data(ram$write_data),
+        .write_mask(ram$write_mask)
+    );
+    core_board__board_reset_sync0 en(
+        .d(en$d),
+        .q(en$q),
+        .clock(en$clock)
+    );
+    core_board__link_capture_held held(
+        .d(held$d),
+        .q(held$q),
+        .clock(held$clock)
+    );
+    core_board__board_reset_sync0 full(
+        .d(full$d),
+        .q(full$q),
+        .clock(full$clock)
+    );
+    // Update code
+    always @(*) begin
+        en$clock = clock;
+        held$clock = clock;
+        full$clock = clock;
+        en$d = en$q;
+        held$d = held$q;
+        full$d = full$q;
+        enabled = en$q;
+        count = held$q;
+        err_full = full$q;
+        ram$clock = clock;
+        ram$read_address = read_address;
+        read_data = ram$read_data;
+        ram$write_address = held$q[(32'h0)+:(8)];
+        record = ((wb_data) & 48'hffffffffffff) | (((wb_mask) & 48'hffffffffffff) << mask_at) | (((wb_reg) & 48'hffffffffffff) << reg_at) | (((wb_warp) & 48'hffffffffffff) << warp_at);
+        ram$write_data = record;
+        ram$write_mask = 32'h0;
+        if (~reset & en$q & wb_valid) begin
+            if (held$q[32'h8]) begin
+                full$d = 1'b1;
+            end
+            else begin
+                ram$write_mask = 32'h1;
+                held$d = held$q + 32'h1;
+            end
+        end
+        if (start) begin
+            en$d = start_capture;
+            held$d = 32'h0;
+            full$d = 1'b0;
+        end
+        if (clear) begin
+            en$d = 1'b0;
+            held$d = 32'h0;
+            full$d = 1'b0;
+        end
+    end
+endmodule // core_board__link_capture
+
+module core_board__link_capture_held(d,q,clock);
     // Module arguments
     input wire  [8:0] d;
     output reg  [8:0] q;
@@ -11508,9 +11227,9 @@ module core_board__link_cap_count(d,q,clock);
     always @(posedge clock) begin
        q <= d;
     end
-endmodule // core_board__link_cap_count
+endmodule // core_board__link_capture_held
 
-module core_board__link_ram(clock,read_address,read_data,write_address,write_data,write_mask);
+module core_board__link_capture_ram(clock,read_address,read_data,write_address,write_data,write_mask);
     // Module arguments
     input wire  clock;
     input wire  [7:0] read_address;
@@ -11531,7 +11250,468 @@ module core_board__link_ram(clock,read_address,read_data,write_address,write_dat
     always @(posedge clock) begin
        if (write_mask) mem[write_address][47:0] <= write_data[47:0];
     end
-endmodule // core_board__link_ram
+endmodule // core_board__link_capture_ram
+
+module core_board__link_reply(clock,reset,tx_ready,load_record,record,load_query,flags,core_errors,high_water,count,counters$0,counters$1,counters$2,counters$3,counters$4,counters$5,counters$6,sending,tx_data);
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  tx_ready;
+    input wire  load_record;
+    input wire  [47:0] record;
+    input wire  load_query;
+    input wire  [7:0] flags;
+    input wire  [7:0] core_errors;
+    input wire  [7:0] high_water;
+    input wire  [15:0] count;
+    input wire  [31:0] counters$0;
+    input wire  [31:0] counters$1;
+    input wire  [31:0] counters$2;
+    input wire  [31:0] counters$3;
+    input wire  [31:0] counters$4;
+    input wire  [31:0] counters$5;
+    input wire  [31:0] counters$6;
+    output reg  sending;
+    output reg  [7:0] tx_data;
+    // Stub signals
+    reg  [7:0] bytes$0$d;
+    wire  [7:0] bytes$0$q;
+    reg  bytes$0$clock;
+    reg  [7:0] bytes$1$d;
+    wire  [7:0] bytes$1$q;
+    reg  bytes$1$clock;
+    reg  [7:0] bytes$2$d;
+    wire  [7:0] bytes$2$q;
+    reg  bytes$2$clock;
+    reg  [7:0] bytes$3$d;
+    wire  [7:0] bytes$3$q;
+    reg  bytes$3$clock;
+    reg  [7:0] bytes$4$d;
+    wire  [7:0] bytes$4$q;
+    reg  bytes$4$clock;
+    reg  [7:0] bytes$5$d;
+    wire  [7:0] bytes$5$q;
+    reg  bytes$5$clock;
+    reg  [7:0] bytes$6$d;
+    wire  [7:0] bytes$6$q;
+    reg  bytes$6$clock;
+    reg  [7:0] bytes$7$d;
+    wire  [7:0] bytes$7$q;
+    reg  bytes$7$clock;
+    reg  [7:0] bytes$8$d;
+    wire  [7:0] bytes$8$q;
+    reg  bytes$8$clock;
+    reg  [7:0] bytes$9$d;
+    wire  [7:0] bytes$9$q;
+    reg  bytes$9$clock;
+    reg  [7:0] bytes$10$d;
+    wire  [7:0] bytes$10$q;
+    reg  bytes$10$clock;
+    reg  [7:0] bytes$11$d;
+    wire  [7:0] bytes$11$q;
+    reg  bytes$11$clock;
+    reg  [7:0] bytes$12$d;
+    wire  [7:0] bytes$12$q;
+    reg  bytes$12$clock;
+    reg  [7:0] bytes$13$d;
+    wire  [7:0] bytes$13$q;
+    reg  bytes$13$clock;
+    reg  [7:0] bytes$14$d;
+    wire  [7:0] bytes$14$q;
+    reg  bytes$14$clock;
+    reg  [7:0] bytes$15$d;
+    wire  [7:0] bytes$15$q;
+    reg  bytes$15$clock;
+    reg  [7:0] bytes$16$d;
+    wire  [7:0] bytes$16$q;
+    reg  bytes$16$clock;
+    reg  [7:0] bytes$17$d;
+    wire  [7:0] bytes$17$q;
+    reg  bytes$17$clock;
+    reg  [7:0] bytes$18$d;
+    wire  [7:0] bytes$18$q;
+    reg  bytes$18$clock;
+    reg  [7:0] bytes$19$d;
+    wire  [7:0] bytes$19$q;
+    reg  bytes$19$clock;
+    reg  [7:0] bytes$20$d;
+    wire  [7:0] bytes$20$q;
+    reg  bytes$20$clock;
+    reg  [7:0] bytes$21$d;
+    wire  [7:0] bytes$21$q;
+    reg  bytes$21$clock;
+    reg  [7:0] bytes$22$d;
+    wire  [7:0] bytes$22$q;
+    reg  bytes$22$clock;
+    reg  [7:0] bytes$23$d;
+    wire  [7:0] bytes$23$q;
+    reg  bytes$23$clock;
+    reg  [7:0] bytes$24$d;
+    wire  [7:0] bytes$24$q;
+    reg  bytes$24$clock;
+    reg  [7:0] bytes$25$d;
+    wire  [7:0] bytes$25$q;
+    reg  bytes$25$clock;
+    reg  [7:0] bytes$26$d;
+    wire  [7:0] bytes$26$q;
+    reg  bytes$26$clock;
+    reg  [7:0] bytes$27$d;
+    wire  [7:0] bytes$27$q;
+    reg  bytes$27$clock;
+    reg  [7:0] bytes$28$d;
+    wire  [7:0] bytes$28$q;
+    reg  bytes$28$clock;
+    reg  [7:0] bytes$29$d;
+    wire  [7:0] bytes$29$q;
+    reg  bytes$29$clock;
+    reg  [7:0] bytes$30$d;
+    wire  [7:0] bytes$30$q;
+    reg  bytes$30$clock;
+    reg  [7:0] bytes$31$d;
+    wire  [7:0] bytes$31$q;
+    reg  bytes$31$clock;
+    reg  [7:0] bytes$32$d;
+    wire  [7:0] bytes$32$q;
+    reg  bytes$32$clock;
+    reg  [5:0] left$d;
+    wire  [5:0] left$q;
+    reg  left$clock;
+    // Local signals
+    reg  is_sending;
+    // Sub module instances
+    core_board__core_branch_pc_0 bytes$0(
+        .d(bytes$0$d),
+        .q(bytes$0$q),
+        .clock(bytes$0$clock)
+    );
+    core_board__core_branch_pc_0 bytes$1(
+        .d(bytes$1$d),
+        .q(bytes$1$q),
+        .clock(bytes$1$clock)
+    );
+    core_board__core_branch_pc_0 bytes$2(
+        .d(bytes$2$d),
+        .q(bytes$2$q),
+        .clock(bytes$2$clock)
+    );
+    core_board__core_branch_pc_0 bytes$3(
+        .d(bytes$3$d),
+        .q(bytes$3$q),
+        .clock(bytes$3$clock)
+    );
+    core_board__core_branch_pc_0 bytes$4(
+        .d(bytes$4$d),
+        .q(bytes$4$q),
+        .clock(bytes$4$clock)
+    );
+    core_board__core_branch_pc_0 bytes$5(
+        .d(bytes$5$d),
+        .q(bytes$5$q),
+        .clock(bytes$5$clock)
+    );
+    core_board__core_branch_pc_0 bytes$6(
+        .d(bytes$6$d),
+        .q(bytes$6$q),
+        .clock(bytes$6$clock)
+    );
+    core_board__core_branch_pc_0 bytes$7(
+        .d(bytes$7$d),
+        .q(bytes$7$q),
+        .clock(bytes$7$clock)
+    );
+    core_board__core_branch_pc_0 bytes$8(
+        .d(bytes$8$d),
+        .q(bytes$8$q),
+        .clock(bytes$8$clock)
+    );
+    core_board__core_branch_pc_0 bytes$9(
+        .d(bytes$9$d),
+        .q(bytes$9$q),
+        .clock(bytes$9$clock)
+    );
+    core_board__core_branch_pc_0 bytes$10(
+        .d(bytes$10$d),
+        .q(bytes$10$q),
+        .clock(bytes$10$clock)
+    );
+    core_board__core_branch_pc_0 bytes$11(
+        .d(bytes$11$d),
+        .q(bytes$11$q),
+        .clock(bytes$11$clock)
+    );
+    core_board__core_branch_pc_0 bytes$12(
+        .d(bytes$12$d),
+        .q(bytes$12$q),
+        .clock(bytes$12$clock)
+    );
+    core_board__core_branch_pc_0 bytes$13(
+        .d(bytes$13$d),
+        .q(bytes$13$q),
+        .clock(bytes$13$clock)
+    );
+    core_board__core_branch_pc_0 bytes$14(
+        .d(bytes$14$d),
+        .q(bytes$14$q),
+        .clock(bytes$14$clock)
+    );
+    core_board__core_branch_pc_0 bytes$15(
+        .d(bytes$15$d),
+        .q(bytes$15$q),
+        .clock(bytes$15$clock)
+    );
+    core_board__core_branch_pc_0 bytes$16(
+        .d(bytes$16$d),
+        .q(bytes$16$q),
+        .clock(bytes$16$clock)
+    );
+    core_board__core_branch_pc_0 bytes$17(
+        .d(bytes$17$d),
+        .q(bytes$17$q),
+        .clock(bytes$17$clock)
+    );
+    core_board__core_branch_pc_0 bytes$18(
+        .d(bytes$18$d),
+        .q(bytes$18$q),
+        .clock(bytes$18$clock)
+    );
+    core_board__core_branch_pc_0 bytes$19(
+        .d(bytes$19$d),
+        .q(bytes$19$q),
+        .clock(bytes$19$clock)
+    );
+    core_board__core_branch_pc_0 bytes$20(
+        .d(bytes$20$d),
+        .q(bytes$20$q),
+        .clock(bytes$20$clock)
+    );
+    core_board__core_branch_pc_0 bytes$21(
+        .d(bytes$21$d),
+        .q(bytes$21$q),
+        .clock(bytes$21$clock)
+    );
+    core_board__core_branch_pc_0 bytes$22(
+        .d(bytes$22$d),
+        .q(bytes$22$q),
+        .clock(bytes$22$clock)
+    );
+    core_board__core_branch_pc_0 bytes$23(
+        .d(bytes$23$d),
+        .q(bytes$23$q),
+        .clock(bytes$23$clock)
+    );
+    core_board__core_branch_pc_0 bytes$24(
+        .d(bytes$24$d),
+        .q(bytes$24$q),
+        .clock(bytes$24$clock)
+    );
+    core_board__core_branch_pc_0 bytes$25(
+        .d(bytes$25$d),
+        .q(bytes$25$q),
+        .clock(bytes$25$clock)
+    );
+    core_board__core_branch_pc_0 bytes$26(
+        .d(bytes$26$d),
+        .q(bytes$26$q),
+        .clock(bytes$26$clock)
+    );
+    core_board__core_branch_pc_0 bytes$27(
+        .d(bytes$27$d),
+        .q(bytes$27$q),
+        .clock(bytes$27$clock)
+    );
+    core_board__core_branch_pc_0 bytes$28(
+        .d(bytes$28$d),
+        .q(bytes$28$q),
+        .clock(bytes$28$clock)
+    );
+    core_board__core_branch_pc_0 bytes$29(
+        .d(bytes$29$d),
+        .q(bytes$29$q),
+        .clock(bytes$29$clock)
+    );
+    core_board__core_branch_pc_0 bytes$30(
+        .d(bytes$30$d),
+        .q(bytes$30$q),
+        .clock(bytes$30$clock)
+    );
+    core_board__core_branch_pc_0 bytes$31(
+        .d(bytes$31$d),
+        .q(bytes$31$q),
+        .clock(bytes$31$clock)
+    );
+    core_board__core_branch_pc_0 bytes$32(
+        .d(bytes$32$d),
+        .q(bytes$32$q),
+        .clock(bytes$32$clock)
+    );
+    core_board__core_lds_lane_row_0 left(
+        .d(left$d),
+        .q(left$q),
+        .clock(left$clock)
+    );
+    // Update code
+    always @(*) begin
+        left$clock = clock;
+        left$d = left$q;
+        bytes$0$clock = clock;
+        bytes$0$d = bytes$0$q;
+        bytes$1$clock = clock;
+        bytes$1$d = bytes$1$q;
+        bytes$2$clock = clock;
+        bytes$2$d = bytes$2$q;
+        bytes$3$clock = clock;
+        bytes$3$d = bytes$3$q;
+        bytes$4$clock = clock;
+        bytes$4$d = bytes$4$q;
+        bytes$5$clock = clock;
+        bytes$5$d = bytes$5$q;
+        bytes$6$clock = clock;
+        bytes$6$d = bytes$6$q;
+        bytes$7$clock = clock;
+        bytes$7$d = bytes$7$q;
+        bytes$8$clock = clock;
+        bytes$8$d = bytes$8$q;
+        bytes$9$clock = clock;
+        bytes$9$d = bytes$9$q;
+        bytes$10$clock = clock;
+        bytes$10$d = bytes$10$q;
+        bytes$11$clock = clock;
+        bytes$11$d = bytes$11$q;
+        bytes$12$clock = clock;
+        bytes$12$d = bytes$12$q;
+        bytes$13$clock = clock;
+        bytes$13$d = bytes$13$q;
+        bytes$14$clock = clock;
+        bytes$14$d = bytes$14$q;
+        bytes$15$clock = clock;
+        bytes$15$d = bytes$15$q;
+        bytes$16$clock = clock;
+        bytes$16$d = bytes$16$q;
+        bytes$17$clock = clock;
+        bytes$17$d = bytes$17$q;
+        bytes$18$clock = clock;
+        bytes$18$d = bytes$18$q;
+        bytes$19$clock = clock;
+        bytes$19$d = bytes$19$q;
+        bytes$20$clock = clock;
+        bytes$20$d = bytes$20$q;
+        bytes$21$clock = clock;
+        bytes$21$d = bytes$21$q;
+        bytes$22$clock = clock;
+        bytes$22$d = bytes$22$q;
+        bytes$23$clock = clock;
+        bytes$23$d = bytes$23$q;
+        bytes$24$clock = clock;
+        bytes$24$d = bytes$24$q;
+        bytes$25$clock = clock;
+        bytes$25$d = bytes$25$q;
+        bytes$26$clock = clock;
+        bytes$26$d = bytes$26$q;
+        bytes$27$clock = clock;
+        bytes$27$d = bytes$27$q;
+        bytes$28$clock = clock;
+        bytes$28$d = bytes$28$q;
+        bytes$29$clock = clock;
+        bytes$29$d = bytes$29$q;
+        bytes$30$clock = clock;
+        bytes$30$d = bytes$30$q;
+        bytes$31$clock = clock;
+        bytes$31$d = bytes$31$q;
+        bytes$32$clock = clock;
+        bytes$32$d = bytes$32$q;
+        is_sending = left$q != 32'h0;
+        sending = is_sending;
+        tx_data = 32'h0;
+        if (is_sending) begin
+            tx_data = bytes$0$q;
+        end
+        if (reset) begin
+            left$d = 32'h0;
+        end
+        else begin
+            if (is_sending & tx_ready) begin
+                bytes$0$d = bytes$1$q;
+                bytes$1$d = bytes$2$q;
+                bytes$2$d = bytes$3$q;
+                bytes$3$d = bytes$4$q;
+                bytes$4$d = bytes$5$q;
+                bytes$5$d = bytes$6$q;
+                bytes$6$d = bytes$7$q;
+                bytes$7$d = bytes$8$q;
+                bytes$8$d = bytes$9$q;
+                bytes$9$d = bytes$10$q;
+                bytes$10$d = bytes$11$q;
+                bytes$11$d = bytes$12$q;
+                bytes$12$d = bytes$13$q;
+                bytes$13$d = bytes$14$q;
+                bytes$14$d = bytes$15$q;
+                bytes$15$d = bytes$16$q;
+                bytes$16$d = bytes$17$q;
+                bytes$17$d = bytes$18$q;
+                bytes$18$d = bytes$19$q;
+                bytes$19$d = bytes$20$q;
+                bytes$20$d = bytes$21$q;
+                bytes$21$d = bytes$22$q;
+                bytes$22$d = bytes$23$q;
+                bytes$23$d = bytes$24$q;
+                bytes$24$d = bytes$25$q;
+                bytes$25$d = bytes$26$q;
+                bytes$26$d = bytes$27$q;
+                bytes$27$d = bytes$28$q;
+                bytes$28$d = bytes$29$q;
+                bytes$29$d = bytes$30$q;
+                bytes$30$d = bytes$31$q;
+                bytes$31$d = bytes$32$q;
+                left$d = left$q - 32'h1;
+            end
+            if (load_record) begin
+                bytes$0$d = record[(32'h8 * 0)+:(8)];
+                bytes$1$d = record[(32'h8 * 1)+:(8)];
+                bytes$2$d = record[(32'h8 * 2)+:(8)];
+                bytes$3$d = record[(32'h8 * 3)+:(8)];
+                bytes$4$d = record[(32'h8 * 4)+:(8)];
+                bytes$5$d = record[(32'h8 * 5)+:(8)];
+                left$d = 32'h6;
+            end
+            else if (load_query) begin
+                bytes$0$d = flags;
+                bytes$1$d = core_errors;
+                bytes$2$d = high_water;
+                bytes$3$d = count[(32'h0)+:(8)];
+                bytes$4$d = count[(32'h8)+:(8)];
+                bytes$5$d = counters$0[(32'h8 * 0)+:(8)];
+                bytes$6$d = counters$0[(32'h8 * 1)+:(8)];
+                bytes$7$d = counters$0[(32'h8 * 2)+:(8)];
+                bytes$8$d = counters$0[(32'h8 * 3)+:(8)];
+                bytes$9$d = counters$1[(32'h8 * 0)+:(8)];
+                bytes$10$d = counters$1[(32'h8 * 1)+:(8)];
+                bytes$11$d = counters$1[(32'h8 * 2)+:(8)];
+                bytes$12$d = counters$1[(32'h8 * 3)+:(8)];
+                bytes$13$d = counters$2[(32'h8 * 0)+:(8)];
+                bytes$14$d = counters$2[(32'h8 * 1)+:(8)];
+                bytes$15$d = counters$2[(32'h8 * 2)+:(8)];
+                bytes$16$d = counters$2[(32'h8 * 3)+:(8)];
+                bytes$17$d = counters$3[(32'h8 * 0)+:(8)];
+                bytes$18$d = counters$3[(32'h8 * 1)+:(8)];
+                bytes$19$d = counters$3[(32'h8 * 2)+:(8)];
+                bytes$20$d = counters$3[(32'h8 * 3)+:(8)];
+                bytes$21$d = counters$4[(32'h8 * 0)+:(8)];
+                bytes$22$d = counters$4[(32'h8 * 1)+:(8)];
+                bytes$23$d = counters$4[(32'h8 * 2)+:(8)];
+                bytes$24$d = counters$4[(32'h8 * 3)+:(8)];
+                bytes$25$d = counters$5[(32'h8 * 0)+:(8)];
+                bytes$26$d = counters$5[(32'h8 * 1)+:(8)];
+                bytes$27$d = counters$5[(32'h8 * 2)+:(8)];
+                bytes$28$d = counters$5[(32'h8 * 3)+:(8)];
+                bytes$29$d = counters$6[(32'h8 * 0)+:(8)];
+                bytes$30$d = counters$6[(32'h8 * 1)+:(8)];
+                bytes$31$d = counters$6[(32'h8 * 2)+:(8)];
+                bytes$32$d = counters$6[(32'h8 * 3)+:(8)];
+                left$d = 32'h21;
+            end
+        end
+    end
+endmodule // core_board__link_reply
 
 module core_board__receiver(clock,reset,rx,data_valid,data,err_frame);
     // Module arguments

@@ -9,15 +9,18 @@
 //! received byte advances the command. The core's controls (`core_reset`, `start`,
 //! `imem_write_*`) are registered: they act the cycle after the byte that completes them.
 
+mod capture;
 pub mod model;
+mod reply;
 
 use anyhow::Result;
 use rust_hdl::prelude::*;
 
-use crate::hw::LaneRam;
 use crate::params::check_range;
 use crate::params::{clog2, CORE_CU, ERROR_FLAGS};
 use crate::protocol::{Command, STATUS_BYTES};
+pub use capture::Capture;
+pub use reply::Reply;
 
 // The reply counter loads the status answer's length as the literal 33.
 const _: () = assert!(STATUS_BYTES == 33);
@@ -74,7 +77,9 @@ pub struct HostLink<
     pub capture_enabled: Signal<Out, Bit>,
     /// Bit 0 unknown command, 1 byte while busy, 2 capture buffer full, 3 framing error.
     pub link_errors: Signal<Out, Bits<4>>,
-    ram: LaneRam<8, 1, RECORD_BITS, RECORD_BITS>,
+    /// The capture buffer, and the answer being sent.
+    capture: Capture<WW, T, TD>,
+    reply: Reply,
     /// 0: waiting for a command byte; 1: its arguments; 2: `write`'s words; 3: a record read.
     phase: DFF<Bits<2>>,
     cmd: DFF<Bits<8>>,
@@ -84,13 +89,8 @@ pub struct HostLink<
     waddr: DFF<Bits<IA>>,
     wbytes: DFF<Bits<2>>,
     word: DFF<Bits<32>>,
-    reply: [DFF<Bits<8>>; STATUS_BYTES],
-    reply_left: DFF<Bits<6>>,
-    cap_en: DFF<Bit>,
-    cap_count: DFF<Bits<9>>,
     err_cmd: DFF<Bit>,
     err_overrun: DFF<Bit>,
-    err_full: DFF<Bit>,
     core_reset_q: DFF<Bit>,
     start_q: DFF<Bit>,
     iw_valid: DFF<Bit>,
@@ -101,17 +101,17 @@ pub struct HostLink<
     op_query: Constant<Bits<8>>,
     op_capture: Constant<Bits<8>>,
     op_reset: Constant<Bits<8>>,
-    mask_at: Constant<Bits<8>>,
-    reg_at: Constant<Bits<8>>,
-    warp_at: Constant<Bits<8>>,
-    sending: Signal<Local, Bit>,
     /// Reset or the `reset` command: capture off and empty, flags cleared (after all else).
     clear_link: Signal<Local, Bit>,
     errors_now: Signal<Local, Bits<4>>,
     flags: Signal<Local, Bits<8>>,
     count16: Signal<Local, Bits<16>>,
-    record: Signal<Local, Bits<RECORD_BITS>>,
     byte_word: Signal<Local, Bits<32>>,
+    /// This cycle's byte completes a `start`; the record read at the last edge, or the status
+    /// answer, becomes the answer.
+    start_cmd: Signal<Local, Bit>,
+    load_record: Signal<Local, Bit>,
+    load_query: Signal<Local, Bit>,
 }
 
 impl<const WW: usize, const T: usize, const TD: usize, const IA: usize, const SPW: usize>
@@ -153,7 +153,8 @@ impl<const WW: usize, const T: usize, const TD: usize, const IA: usize, const SP
             imem_write_data: Default::default(),
             capture_enabled: Default::default(),
             link_errors: Default::default(),
-            ram: LaneRam::new()?,
+            capture: Capture::new()?,
+            reply: Reply::default(),
             phase: Default::default(),
             cmd: Default::default(),
             nargs: Default::default(),
@@ -162,13 +163,8 @@ impl<const WW: usize, const T: usize, const TD: usize, const IA: usize, const SP
             waddr: Default::default(),
             wbytes: Default::default(),
             word: Default::default(),
-            reply: std::array::from_fn(|_| Default::default()),
-            reply_left: Default::default(),
-            cap_en: Default::default(),
-            cap_count: Default::default(),
             err_cmd: Default::default(),
             err_overrun: Default::default(),
-            err_full: Default::default(),
             core_reset_q: Default::default(),
             start_q: Default::default(),
             iw_valid: Default::default(),
@@ -179,16 +175,14 @@ impl<const WW: usize, const T: usize, const TD: usize, const IA: usize, const SP
             op_query: op(Command::Query),
             op_capture: op(Command::Capture),
             op_reset: op(Command::Reset),
-            mask_at: Constant::new((TD as u64).to_bits()),
-            reg_at: Constant::new(((TD + T) as u64).to_bits()),
-            warp_at: Constant::new(((TD + T + 4) as u64).to_bits()),
-            sending: Default::default(),
             clear_link: Default::default(),
             errors_now: Default::default(),
             flags: Default::default(),
             count16: Default::default(),
-            record: Default::default(),
             byte_word: Default::default(),
+            start_cmd: Default::default(),
+            load_record: Default::default(),
+            load_query: Default::default(),
         })
     }
 }
@@ -196,32 +190,10 @@ impl<const WW: usize, const T: usize, const TD: usize, const IA: usize, const SP
 impl<const WW: usize, const T: usize, const TD: usize, const IA: usize, const SPW: usize> Logic
     for HostLink<WW, T, TD, IA, SPW>
 {
-    // Not split: an #[hdl_gen] body admits no method calls or free functions, so a split means
-    // sub-blocks, a new Verilog hierarchy to prove equal (scripts/equiv.sh); not done yet.
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(
-            self,
-            clock,
-            phase,
-            cmd,
-            nargs,
-            arg0,
-            words_left,
-            waddr,
-            wbytes,
-            word,
-            reply_left,
-            cap_en,
-            cap_count,
-            err_cmd,
-            err_overrun,
-            err_full
-        );
-        for k in 0..STATUS_BYTES {
-            self.reply[k].clock.next = self.clock.val();
-            self.reply[k].d.next = self.reply[k].q.val();
-        }
+        dff_setup!(self, clock, phase, cmd, nargs, arg0, words_left, waddr, wbytes, word);
+        dff_setup!(self, clock, err_cmd, err_overrun);
         self.core_reset_q.clock.next = self.clock.val();
         self.start_q.clock.next = self.clock.val();
         self.iw_valid.clock.next = self.clock.val();
@@ -234,158 +206,133 @@ impl<const WW: usize, const T: usize, const TD: usize, const IA: usize, const SP
         self.iw_data.d.next = 0.into();
 
         // Outputs
-        self.sending.next = self.reply_left.q.val() != 0;
-        self.tx_valid.next = self.sending.val();
-        self.tx_data.next = 0.into();
-        if self.sending.val() {
-            self.tx_data.next = self.reply[0].q.val();
-        }
+        self.tx_valid.next = self.reply.sending.val();
+        self.tx_data.next = self.reply.tx_data.val();
         self.core_reset.next = self.core_reset_q.q.val();
         self.start.next = self.start_q.q.val();
         self.imem_write_valid.next = self.iw_valid.q.val();
         self.imem_write_addr.next = self.iw_addr.q.val();
         self.imem_write_data.next = self.iw_data.q.val();
-        self.capture_enabled.next = self.cap_en.q.val();
+        self.capture_enabled.next = self.capture.enabled.val();
         self.errors_now.next = 0.into();
         self.errors_now.next = self.errors_now.val().replace_bit(0, self.err_cmd.q.val());
         self.errors_now.next = self.errors_now.val().replace_bit(1, self.err_overrun.q.val());
-        self.errors_now.next = self.errors_now.val().replace_bit(2, self.err_full.q.val());
+        self.errors_now.next = self.errors_now.val().replace_bit(2, self.capture.err_full.val());
         self.errors_now.next = self.errors_now.val().replace_bit(3, self.rx_err.val());
         self.link_errors.next = self.errors_now.val();
-
-        // The capture buffer: written at `cap_count`, read at the received byte.
-        self.ram.clock.next = self.clock.val();
-        self.ram.read_address.next = self.rx_data.val();
-        self.ram.write_address.next = self.cap_count.q.val().get_bits::<8>(0);
-        self.record.next = bit_cast::<RECORD_BITS, TD>(self.wb_data.val())
-            | (bit_cast::<RECORD_BITS, T>(self.wb_mask.val()) << self.mask_at.val())
-            | (bit_cast::<RECORD_BITS, 4>(self.wb_reg.val()) << self.reg_at.val())
-            | (bit_cast::<RECORD_BITS, WW>(self.wb_warp.val()) << self.warp_at.val());
-        self.ram.write_data.next = self.record.val();
-        self.ram.write_mask.next = 0.into();
 
         // The `query` answer, from this cycle's values.
         self.flags.next = 0.into();
         self.flags.next = self.flags.val().replace_bit(0, self.running.val());
-        self.flags.next = self.flags.val().replace_bit(1, self.cap_en.q.val());
+        self.flags.next = self.flags.val().replace_bit(1, self.capture.enabled.val());
         self.flags.next = self.flags.val() | (bit_cast::<8, 4>(self.errors_now.val()) << 2);
-        self.count16.next = bit_cast::<16, 9>(self.cap_count.q.val());
+        self.count16.next = bit_cast::<16, 9>(self.capture.count.val());
         self.byte_word.next =
             (self.word.q.val() >> 8) | (bit_cast::<32, 8>(self.rx_data.val()) << 24);
 
+        // The command: a record read at the last edge becomes the answer; else a received
+        // byte advances the command.
         self.clear_link.next = false;
+        self.start_cmd.next = false;
+        self.load_record.next = false;
+        self.load_query.next = false;
         if self.reset.val() {
             self.phase.d.next = 0.into();
             self.nargs.d.next = false;
             self.wbytes.d.next = 0.into();
-            self.reply_left.d.next = 0.into();
             self.clear_link.next = true;
-        } else {
-            // 1. Record a write-back.
-            if self.cap_en.q.val() & self.wb_valid.val() {
-                if self.cap_count.q.val().get_bit(8) {
-                    self.err_full.d.next = true;
+        } else if self.phase.q.val() == 3 {
+            self.load_record.next = true;
+            self.phase.d.next = 0.into();
+            if self.rx_valid.val() {
+                self.err_overrun.d.next = true;
+            }
+        } else if self.rx_valid.val() {
+            if self.reply.sending.val() {
+                self.err_overrun.d.next = true;
+            } else if self.phase.q.val() == 0 {
+                self.cmd.d.next = self.rx_data.val();
+                self.nargs.d.next = false;
+                if (self.rx_data.val() == self.op_write.val())
+                    | (self.rx_data.val() == self.op_start.val())
+                    | (self.rx_data.val() == self.op_capture.val())
+                {
+                    self.phase.d.next = 1.into();
+                } else if self.rx_data.val() == self.op_query.val() {
+                    self.load_query.next = true;
+                } else if self.rx_data.val() == self.op_reset.val() {
+                    self.core_reset_q.d.next = true;
+                    self.clear_link.next = true;
                 } else {
-                    self.ram.write_mask.next = 1.into();
-                    self.cap_count.d.next = self.cap_count.q.val() + 1;
+                    self.err_cmd.d.next = true;
                 }
-            }
-            // 2. The transmitter takes a byte.
-            if self.sending.val() & self.tx_ready.val() {
-                // Bytes 0..32 of the 33-byte answer move down one.
-                for k in 0..32 {
-                    self.reply[k].d.next = self.reply[k + 1].q.val();
-                }
-                self.reply_left.d.next = self.reply_left.q.val() - 1;
-            }
-            // 3. A record read at the last edge becomes the answer.
-            if self.phase.q.val() == 3 {
-                for k in 0..6 {
-                    self.reply[k].d.next = self.ram.read_data.val().get_bits::<8>(8 * k);
-                }
-                self.reply_left.d.next = 6.into();
-                self.phase.d.next = 0.into();
-                if self.rx_valid.val() {
-                    self.err_overrun.d.next = true;
-                }
-            } else if self.rx_valid.val() {
-                // 4. A received byte.
-                if self.sending.val() {
-                    self.err_overrun.d.next = true;
-                } else if self.phase.q.val() == 0 {
-                    self.cmd.d.next = self.rx_data.val();
-                    self.nargs.d.next = false;
-                    if (self.rx_data.val() == self.op_write.val())
-                        | (self.rx_data.val() == self.op_start.val())
-                        | (self.rx_data.val() == self.op_capture.val())
-                    {
-                        self.phase.d.next = 1.into();
-                    } else if self.rx_data.val() == self.op_query.val() {
-                        self.reply[0].d.next = self.flags.val();
-                        self.reply[1].d.next = bit_cast::<8, ERROR_FLAGS>(self.core_errors.val());
-                        self.reply[2].d.next = bit_cast::<8, SPW>(self.high_water.val());
-                        self.reply[3].d.next = self.count16.val().get_bits::<8>(0);
-                        self.reply[4].d.next = self.count16.val().get_bits::<8>(8);
-                        for c in 0..LINK_COUNTERS {
-                            for b in 0..4 {
-                                self.reply[5 + 4 * c + b].d.next =
-                                    self.counters[c].val().get_bits::<8>(8 * b);
-                            }
-                        }
-                        self.reply_left.d.next = 33.into();
-                    } else if self.rx_data.val() == self.op_reset.val() {
-                        self.core_reset_q.d.next = true;
-                        self.clear_link.next = true;
+            } else if self.phase.q.val() == 1 {
+                if self.cmd.q.val() == self.op_write.val() {
+                    if !self.nargs.q.val() {
+                        self.arg0.d.next = self.rx_data.val();
+                        self.nargs.d.next = true;
                     } else {
-                        self.err_cmd.d.next = true;
-                    }
-                } else if self.phase.q.val() == 1 {
-                    if self.cmd.q.val() == self.op_write.val() {
-                        if !self.nargs.q.val() {
-                            self.arg0.d.next = self.rx_data.val();
-                            self.nargs.d.next = true;
-                        } else {
-                            self.phase.d.next = 2.into();
-                            self.waddr.d.next = bit_cast::<IA, 8>(self.arg0.q.val());
-                            self.words_left.d.next = bit_cast::<9, 8>(self.rx_data.val());
-                            if self.rx_data.val() == 0 {
-                                self.words_left.d.next = 256.into();
-                            }
-                            self.wbytes.d.next = 0.into();
+                        self.phase.d.next = 2.into();
+                        self.waddr.d.next = bit_cast::<IA, 8>(self.arg0.q.val());
+                        self.words_left.d.next = bit_cast::<9, 8>(self.rx_data.val());
+                        if self.rx_data.val() == 0 {
+                            self.words_left.d.next = 256.into();
                         }
-                    } else if self.cmd.q.val() == self.op_start.val() {
-                        self.start_q.d.next = true;
-                        self.cap_en.d.next = self.rx_data.val().get_bit(0);
-                        self.cap_count.d.next = 0.into();
-                        self.err_full.d.next = false;
+                        self.wbytes.d.next = 0.into();
+                    }
+                } else if self.cmd.q.val() == self.op_start.val() {
+                    self.start_q.d.next = true;
+                    self.start_cmd.next = true;
+                    self.phase.d.next = 0.into();
+                } else {
+                    // `capture`: the buffer reads row `rx_data` at this edge.
+                    self.phase.d.next = 3.into();
+                }
+            } else {
+                // WORDS: little endian, the fourth byte completes a word.
+                self.word.d.next = self.byte_word.val();
+                self.wbytes.d.next = self.wbytes.q.val() + 1;
+                if self.wbytes.q.val() == 3 {
+                    self.iw_valid.d.next = true;
+                    self.iw_addr.d.next = self.waddr.q.val();
+                    self.iw_data.d.next = self.byte_word.val();
+                    self.waddr.d.next = self.waddr.q.val() + 1;
+                    self.words_left.d.next = self.words_left.q.val() - 1;
+                    if self.words_left.q.val() == 1 {
                         self.phase.d.next = 0.into();
-                    } else {
-                        // `capture`: the buffer reads row `rx_data` at this edge.
-                        self.phase.d.next = 3.into();
-                    }
-                } else {
-                    // WORDS: little endian, the fourth byte completes a word.
-                    self.word.d.next = self.byte_word.val();
-                    self.wbytes.d.next = self.wbytes.q.val() + 1;
-                    if self.wbytes.q.val() == 3 {
-                        self.iw_valid.d.next = true;
-                        self.iw_addr.d.next = self.waddr.q.val();
-                        self.iw_data.d.next = self.byte_word.val();
-                        self.waddr.d.next = self.waddr.q.val() + 1;
-                        self.words_left.d.next = self.words_left.q.val() - 1;
-                        if self.words_left.q.val() == 1 {
-                            self.phase.d.next = 0.into();
-                        }
                     }
                 }
             }
         }
         if self.clear_link.val() {
-            self.cap_en.d.next = false;
-            self.cap_count.d.next = 0.into();
             self.err_cmd.d.next = false;
             self.err_overrun.d.next = false;
-            self.err_full.d.next = false;
+        }
+
+        // The capture buffer and the answer
+        self.capture.clock.next = self.clock.val();
+        self.capture.reset.next = self.reset.val();
+        self.capture.wb_valid.next = self.wb_valid.val();
+        self.capture.wb_warp.next = self.wb_warp.val();
+        self.capture.wb_reg.next = self.wb_reg.val();
+        self.capture.wb_mask.next = self.wb_mask.val();
+        self.capture.wb_data.next = self.wb_data.val();
+        self.capture.start.next = self.start_cmd.val();
+        self.capture.start_capture.next = self.rx_data.val().get_bit(0);
+        self.capture.clear.next = self.clear_link.val();
+        self.capture.read_address.next = self.rx_data.val();
+        self.reply.clock.next = self.clock.val();
+        self.reply.reset.next = self.reset.val();
+        self.reply.tx_ready.next = self.tx_ready.val();
+        self.reply.load_record.next = self.load_record.val();
+        self.reply.record.next = self.capture.read_data.val();
+        self.reply.load_query.next = self.load_query.val();
+        self.reply.flags.next = self.flags.val();
+        self.reply.core_errors.next = bit_cast::<8, ERROR_FLAGS>(self.core_errors.val());
+        self.reply.high_water.next = bit_cast::<8, SPW>(self.high_water.val());
+        self.reply.count.next = self.count16.val();
+        for c in 0..LINK_COUNTERS {
+            self.reply.counters[c].next = self.counters[c].val();
         }
     }
 }
