@@ -581,6 +581,30 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
     wire  [31:0] alu$result;
     wire  [3:0] alu$zero;
     wire  alu$bad_op;
+    reg  branch$clock;
+    reg  branch$reset;
+    reg  branch$fire;
+    reg  [3:0] branch$kind;
+    reg  branch$if_zero;
+    reg  [10:0] branch$target;
+    reg  [10:0] branch$reconv;
+    reg  [1:0] branch$warp;
+    reg  [3:0] branch$mask;
+    reg  [3:0] branch$zero;
+    reg  branch$record_valid;
+    reg  [1:0] branch$record_warp;
+    reg  [7:0] branch$record_pc;
+    wire  branch$pending;
+    wire  branch$port_busy;
+    wire  branch$divergent;
+    wire  branch$push_valid;
+    wire  [1:0] branch$push_warp;
+    wire  [3:0] branch$push_mask;
+    wire  [9:0] branch$push_pc;
+    wire  branch$set_valid;
+    wire  [1:0] branch$set_warp;
+    wire  [3:0] branch$set_mask;
+    wire  [9:0] branch$set_pc;
     reg  lds$clock;
     reg  lds$reset;
     reg  lds$req_valid;
@@ -638,36 +662,6 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
     reg  [3:0] wmask$3$d;
     wire  [3:0] wmask$3$q;
     reg  wmask$3$clock;
-    reg  [7:0] branch_pc$0$d;
-    wire  [7:0] branch_pc$0$q;
-    reg  branch_pc$0$clock;
-    reg  [7:0] branch_pc$1$d;
-    wire  [7:0] branch_pc$1$q;
-    reg  branch_pc$1$clock;
-    reg  [7:0] branch_pc$2$d;
-    wire  [7:0] branch_pc$2$q;
-    reg  branch_pc$2$clock;
-    reg  [7:0] branch_pc$3$d;
-    wire  [7:0] branch_pc$3$q;
-    reg  branch_pc$3$clock;
-    reg  div_valid$d;
-    wire  div_valid$q;
-    reg  div_valid$clock;
-    reg  [1:0] div_warp$d;
-    wire  [1:0] div_warp$q;
-    reg  div_warp$clock;
-    reg  [3:0] div_mask$d;
-    wire  [3:0] div_mask$q;
-    reg  div_mask$clock;
-    reg  [9:0] div_pc$d;
-    wire  [9:0] div_pc$q;
-    reg  div_pc$clock;
-    reg  [3:0] div_set_mask$d;
-    wire  [3:0] div_set_mask$q;
-    reg  div_set_mask$clock;
-    reg  [9:0] div_set_pc$d;
-    wire  [9:0] div_set_pc$q;
-    reg  div_set_pc$clock;
     reg  lds_load$d;
     wire  lds_load$q;
     reg  lds_load$clock;
@@ -760,22 +754,9 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
     reg  [31:0] rep_warp;
     reg  [7:0] imm_lane;
     reg  [7:0] warp_lane;
-    reg  [3:0] zero;
-    reg  [3:0] taken;
-    reg  [3:0] fall;
     reg  [1:0] x_warp;
     reg  [3:0] x_mask;
-    reg  [7:0] x_bpc;
     reg  [9:0] pc_wide;
-    reg  [9:0] pc_next;
-    reg  [9:0] pc_target;
-    reg  [9:0] pc_reconv;
-    reg  branch_port;
-    reg  divergent;
-    reg  push_v;
-    reg  [1:0] push_w;
-    reg  [3:0] push_m;
-    reg  [9:0] push_pc;
     reg  set_v;
     reg  [1:0] set_w;
     reg  [3:0] set_m;
@@ -1032,6 +1013,32 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         .zero(alu$zero),
         .bad_op(alu$bad_op)
     );
+    core_board__core_branch branch(
+        .clock(branch$clock),
+        .reset(branch$reset),
+        .fire(branch$fire),
+        .kind(branch$kind),
+        .if_zero(branch$if_zero),
+        .target(branch$target),
+        .reconv(branch$reconv),
+        .warp(branch$warp),
+        .mask(branch$mask),
+        .zero(branch$zero),
+        .record_valid(branch$record_valid),
+        .record_warp(branch$record_warp),
+        .record_pc(branch$record_pc),
+        .pending(branch$pending),
+        .port_busy(branch$port_busy),
+        .divergent(branch$divergent),
+        .push_valid(branch$push_valid),
+        .push_warp(branch$push_warp),
+        .push_mask(branch$push_mask),
+        .push_pc(branch$push_pc),
+        .set_valid(branch$set_valid),
+        .set_warp(branch$set_warp),
+        .set_mask(branch$set_mask),
+        .set_pc(branch$set_pc)
+    );
     core_board__core_lds lds(
         .clock(lds$clock),
         .reset(lds$reset),
@@ -1079,12 +1086,12 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         .q(fetch_valid$q),
         .clock(fetch_valid$clock)
     );
-    core_board__core_div_warp fetch_warp(
+    core_board__core_branch_div_warp fetch_warp(
         .d(fetch_warp$d),
         .q(fetch_warp$q),
         .clock(fetch_warp$clock)
     );
-    core_board__core_div_pc fetch_pc(
+    core_board__core_branch_div_pc fetch_pc(
         .d(fetch_pc$d),
         .q(fetch_pc$q),
         .clock(fetch_pc$clock)
@@ -1109,62 +1116,12 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         .q(wmask$3$q),
         .clock(wmask$3$clock)
     );
-    core_board__core_branch_pc_0 branch_pc$0(
-        .d(branch_pc$0$d),
-        .q(branch_pc$0$q),
-        .clock(branch_pc$0$clock)
-    );
-    core_board__core_branch_pc_0 branch_pc$1(
-        .d(branch_pc$1$d),
-        .q(branch_pc$1$q),
-        .clock(branch_pc$1$clock)
-    );
-    core_board__core_branch_pc_0 branch_pc$2(
-        .d(branch_pc$2$d),
-        .q(branch_pc$2$q),
-        .clock(branch_pc$2$clock)
-    );
-    core_board__core_branch_pc_0 branch_pc$3(
-        .d(branch_pc$3$d),
-        .q(branch_pc$3$q),
-        .clock(branch_pc$3$clock)
-    );
-    core_board__board_reset_sync0 div_valid(
-        .d(div_valid$d),
-        .q(div_valid$q),
-        .clock(div_valid$clock)
-    );
-    core_board__core_div_warp div_warp(
-        .d(div_warp$d),
-        .q(div_warp$q),
-        .clock(div_warp$clock)
-    );
-    core_board__board_reset_por div_mask(
-        .d(div_mask$d),
-        .q(div_mask$q),
-        .clock(div_mask$clock)
-    );
-    core_board__core_div_pc div_pc(
-        .d(div_pc$d),
-        .q(div_pc$q),
-        .clock(div_pc$clock)
-    );
-    core_board__board_reset_por div_set_mask(
-        .d(div_set_mask$d),
-        .q(div_set_mask$q),
-        .clock(div_set_mask$clock)
-    );
-    core_board__core_div_pc div_set_pc(
-        .d(div_set_pc$d),
-        .q(div_set_pc$q),
-        .clock(div_set_pc$clock)
-    );
     core_board__board_reset_sync0 lds_load(
         .d(lds_load$d),
         .q(lds_load$q),
         .clock(lds_load$clock)
     );
-    core_board__core_div_warp lds_warp(
+    core_board__core_branch_div_warp lds_warp(
         .d(lds_warp$d),
         .q(lds_warp$q),
         .clock(lds_warp$clock)
@@ -1184,7 +1141,7 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         .q(resp_load$q),
         .clock(resp_load$clock)
     );
-    core_board__core_div_warp resp_warp(
+    core_board__core_branch_div_warp resp_warp(
         .d(resp_warp$d),
         .q(resp_warp$q),
         .clock(resp_warp$clock)
@@ -1199,7 +1156,7 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         .q(resp_mask$q),
         .clock(resp_mask$clock)
     );
-    core_board__core_div_warp lds_open(
+    core_board__core_branch_div_warp lds_open(
         .d(lds_open$d),
         .q(lds_open$q),
         .clock(lds_open$clock)
@@ -1209,7 +1166,7 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         .q(greedy_valid$q),
         .clock(greedy_valid$clock)
     );
-    core_board__core_div_warp greedy(
+    core_board__core_branch_div_warp greedy(
         .d(greedy$d),
         .q(greedy$q),
         .clock(greedy$clock)
@@ -1289,12 +1246,6 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         fetch_valid$clock = clock;
         fetch_warp$clock = clock;
         fetch_pc$clock = clock;
-        div_valid$clock = clock;
-        div_warp$clock = clock;
-        div_mask$clock = clock;
-        div_pc$clock = clock;
-        div_set_mask$clock = clock;
-        div_set_pc$clock = clock;
         lds_load$clock = clock;
         lds_warp$clock = clock;
         lds_rd$clock = clock;
@@ -1319,12 +1270,6 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         fetch_valid$d = fetch_valid$q;
         fetch_warp$d = fetch_warp$q;
         fetch_pc$d = fetch_pc$q;
-        div_valid$d = div_valid$q;
-        div_warp$d = div_warp$q;
-        div_mask$d = div_mask$q;
-        div_pc$d = div_pc$q;
-        div_set_mask$d = div_set_mask$q;
-        div_set_pc$d = div_set_pc$q;
         lds_load$d = lds_load$q;
         lds_warp$d = lds_warp$q;
         lds_rd$d = lds_rd$q;
@@ -1348,26 +1293,18 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         illegal_q$d = illegal_q$q;
         wmask$0$clock = clock;
         wmask$0$d = wmask$0$q;
-        branch_pc$0$clock = clock;
-        branch_pc$0$d = branch_pc$0$q;
         depth$0$clock = clock;
         depth$0$d = depth$0$q;
         wmask$1$clock = clock;
         wmask$1$d = wmask$1$q;
-        branch_pc$1$clock = clock;
-        branch_pc$1$d = branch_pc$1$q;
         depth$1$clock = clock;
         depth$1$d = depth$1$q;
         wmask$2$clock = clock;
         wmask$2$d = wmask$2$q;
-        branch_pc$2$clock = clock;
-        branch_pc$2$d = branch_pc$2$q;
         depth$2$clock = clock;
         depth$2$d = depth$2$q;
         wmask$3$clock = clock;
         wmask$3$d = wmask$3$q;
-        branch_pc$3$clock = clock;
-        branch_pc$3$d = branch_pc$3$q;
         depth$3$clock = clock;
         depth$3$d = depth$3$q;
         sched$clock = clock;
@@ -1455,7 +1392,7 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         resp_word = (resp_word >> lane_bits) | (lane_word << top_lane);
         exec_dec$inst = oc$out_tag$0;
         out0 = oc$out_valid$0;
-        ex_fire = out0 & ~lds_wb & ~div_valid$q;
+        ex_fire = out0 & ~lds_wb & ~branch$pending;
         oc$out_ready$0 = ex_fire;
         x_warp = oc$out_warp$0;
         x_mask = oc$out_mask$0;
@@ -1496,80 +1433,20 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
                 end
         endcase
         alu_wb = ex_fire & (exec_dec$kind == k_alu);
-        x_bpc = 32'h0;
-        if (x_warp == 0) begin
-            x_bpc = branch_pc$0$q;
-        end
-        if (x_warp == 1) begin
-            x_bpc = branch_pc$1$q;
-        end
-        if (x_warp == 2) begin
-            x_bpc = branch_pc$2$q;
-        end
-        if (x_warp == 3) begin
-            x_bpc = branch_pc$3$q;
-        end
-        pc_wide = ((x_bpc) & 10'h3ff) + 32'h1;
-        pc_next = pc_wide << two;
-        pc_wide = ((exec_dec$target) & 10'h3ff);
-        pc_target = pc_wide << two;
-        pc_wide = ((exec_dec$reconv) & 10'h3ff) + 32'h1;
-        pc_reconv = pc_wide << two;
-        zero = alu$zero & x_mask;
-        if (exec_dec$if_zero) begin
-            taken = zero;
-        end
-        else begin
-            taken = x_mask & ~zero;
-        end
-        fall = x_mask & ~taken;
-        push_v = 1'b0;
-        push_w = x_warp;
-        push_m = x_mask;
-        push_pc = pc_reconv;
-        set_v = 1'b0;
-        set_w = x_warp;
-        set_m = x_mask;
-        set_pc = pc_next;
-        divergent = 1'b0;
-        branch_port = div_valid$q;
-        div_valid$d = 1'b0;
-        if (div_valid$q) begin
-            push_v = 1'b1;
-            push_w = div_warp$q;
-            push_m = div_mask$q;
-            push_pc = div_pc$q;
-            set_v = 1'b1;
-            set_w = div_warp$q;
-            set_m = div_set_mask$q;
-            set_pc = div_set_pc$q;
-        end
-        else if (ex_fire & (exec_dec$kind == k_branch)) begin
-            branch_port = 1'b1;
-            push_v = 1'b1;
-            if (|taken & |fall) begin
-                divergent = 1'b1;
-                div_valid$d = 1'b1;
-                div_warp$d = x_warp;
-                div_mask$d = fall;
-                div_pc$d = pc_next;
-                div_set_mask$d = taken;
-                div_set_pc$d = pc_target;
-            end
-            else begin
-                set_v = 1'b1;
-                if (|taken) begin
-                    set_pc = pc_target;
-                end
-            end
-        end
-        else if (ex_fire & (exec_dec$kind == k_bany)) begin
-            branch_port = 1'b1;
-            set_v = 1'b1;
-            if (|(x_mask & ~alu$zero)) begin
-                set_pc = pc_target;
-            end
-        end
+        branch$clock = clock;
+        branch$reset = reset;
+        branch$fire = ex_fire;
+        branch$kind = exec_dec$kind;
+        branch$if_zero = exec_dec$if_zero;
+        branch$target = exec_dec$target;
+        branch$reconv = exec_dec$reconv;
+        branch$warp = x_warp;
+        branch$mask = x_mask;
+        branch$zero = alu$zero;
+        set_v = branch$set_valid;
+        set_w = branch$set_warp;
+        set_m = branch$set_mask;
+        set_pc = branch$set_pc;
         lds_dec$inst = oc$out_tag$1;
         lds$req_valid = oc$out_valid$1;
         lds$req_write = lds_dec$kind == k_st;
@@ -1709,7 +1586,7 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         to_lds = (kind == k_st) | (kind == k_ld);
         hazard = cand_valid & sb$hazard;
         if ((kind == k_join) | (kind == k_jmp)) begin
-            blocked = branch_port;
+            blocked = branch$port_busy;
         end
         else begin
             blocked = (to_alu | to_lds) & ~oc$in_ready$0;
@@ -1762,25 +1639,16 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
                 set_pc = pc_wide << two;
             end
         end
-        if (fire & (cand == 0) & ((kind == k_branch) | (kind == k_bany))) begin
-            branch_pc$0$d = ibuf$head_pc;
-        end
-        if (fire & (cand == 1) & ((kind == k_branch) | (kind == k_bany))) begin
-            branch_pc$1$d = ibuf$head_pc;
-        end
-        if (fire & (cand == 2) & ((kind == k_branch) | (kind == k_bany))) begin
-            branch_pc$2$d = ibuf$head_pc;
-        end
-        if (fire & (cand == 3) & ((kind == k_branch) | (kind == k_bany))) begin
-            branch_pc$3$d = ibuf$head_pc;
-        end
+        branch$record_valid = fire & ((kind == k_branch) | (kind == k_bany));
+        branch$record_warp = cand;
+        branch$record_pc = ibuf$head_pc;
         sched$warp_pop_valid = pops;
         sched$end_ctl_valid = end_v;
         sched$end_ctl_wid = cand;
-        sched$branch_ctl_valid = push_v;
-        sched$branch_ctl_wid = push_w;
-        sched$branch_ctl_mask = push_m;
-        sched$branch_ctl_pc = push_pc;
+        sched$branch_ctl_valid = branch$push_valid;
+        sched$branch_ctl_wid = branch$push_warp;
+        sched$branch_ctl_mask = branch$push_mask;
+        sched$branch_ctl_pc = branch$push_pc;
         sched$warp_set_valid = set_v;
         sched$warp_set_wid = set_w;
         sched$warp_set_mask = set_m;
@@ -1795,7 +1663,7 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         greedy_valid$d = fire;
         greedy$d = cand;
         high_next = high$q;
-        pushes = push_v & (push_w == 0);
+        pushes = branch$push_valid & (branch$push_warp == 0);
         d_next = depth$0$q;
         if (pushes & ~(pops & (cand == 0)) & (depth$0$q != depth_max)) begin
             d_next = depth$0$q + 32'h1;
@@ -1810,7 +1678,7 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
             high_next = d_next;
         end
         depth$0$d = d_next;
-        pushes = push_v & (push_w == 1);
+        pushes = branch$push_valid & (branch$push_warp == 1);
         d_next = depth$1$q;
         if (pushes & ~(pops & (cand == 1)) & (depth$1$q != depth_max)) begin
             d_next = depth$1$q + 32'h1;
@@ -1825,7 +1693,7 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
             high_next = d_next;
         end
         depth$1$d = d_next;
-        pushes = push_v & (push_w == 2);
+        pushes = branch$push_valid & (branch$push_warp == 2);
         d_next = depth$2$q;
         if (pushes & ~(pops & (cand == 2)) & (depth$2$q != depth_max)) begin
             d_next = depth$2$q + 32'h1;
@@ -1840,7 +1708,7 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
             high_next = d_next;
         end
         depth$2$d = d_next;
-        pushes = push_v & (push_w == 3);
+        pushes = branch$push_valid & (branch$push_warp == 3);
         d_next = depth$3$q;
         if (pushes & ~(pops & (cand == 3)) & (depth$3$q != depth_max)) begin
             d_next = depth$3$q + 32'h1;
@@ -1856,7 +1724,7 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         end
         depth$3$d = d_next;
         high$d = high_next;
-        finished = running_q$q & ~launching$q & (sched$idle_mask == all_warps) & ~fetch_valid$q & ~|oc$busy & ~oc$out_valid$0 & ~oc$out_valid$1 & ~|lds_open$q & ~div_valid$q & ~|sb$pending;
+        finished = running_q$q & ~launching$q & (sched$idle_mask == all_warps) & ~fetch_valid$q & ~|oc$busy & ~oc$out_valid$0 & ~oc$out_valid$1 & ~|lds_open$q & ~branch$pending & ~|sb$pending;
         active = (running_q$q & ~finished) | launched_now;
         running_q$d = active;
         if (launched_now) begin
@@ -1881,7 +1749,7 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
                 struct_stalls_q$d = struct_stalls_q$q + 32'h1;
             end
         end
-        if (divergent) begin
+        if (branch$divergent) begin
             divergent_q$d = divergent_q$q + 32'h1;
         end
         if (fire & ~issue_dec$legal) begin
@@ -1907,7 +1775,6 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         errors = flags;
         if (reset) begin
             fetch_valid$d = 1'b0;
-            div_valid$d = 1'b0;
             lds_open$d = 32'h0;
             greedy_valid$d = 1'b0;
             launching$d = 1'b0;
@@ -1924,16 +1791,12 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
             lds_load$d = 1'b0;
             depth$0$d = 32'h0;
             wmask$0$d = 32'h0;
-            branch_pc$0$d = 32'h0;
             depth$1$d = 32'h0;
             wmask$1$d = 32'h0;
-            branch_pc$1$d = 32'h0;
             depth$2$d = 32'h0;
             wmask$2$d = 32'h0;
-            branch_pc$2$d = 32'h0;
             depth$3$d = 32'h0;
             wmask$3$d = 32'h0;
-            branch_pc$3$d = 32'h0;
         end
     end
 endmodule // core_board__core
@@ -2235,7 +2098,268 @@ module core_board__core_alu(op,a,b,result,zero,bad_op);
     end
 endmodule // core_board__core_alu
 
-module core_board__core_branch_pc_0(d,q,clock);
+module core_board__core_branch(clock,reset,fire,kind,if_zero,target,reconv,warp,mask,zero,record_valid,record_warp,record_pc,pending,port_busy,divergent,push_valid,push_warp,push_mask,push_pc,set_valid,set_warp,set_mask,set_pc);
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  fire;
+    input wire  [3:0] kind;
+    input wire  if_zero;
+    input wire  [10:0] target;
+    input wire  [10:0] reconv;
+    input wire  [1:0] warp;
+    input wire  [3:0] mask;
+    input wire  [3:0] zero;
+    input wire  record_valid;
+    input wire  [1:0] record_warp;
+    input wire  [7:0] record_pc;
+    output reg  pending;
+    output reg  port_busy;
+    output reg  divergent;
+    output reg  push_valid;
+    output reg  [1:0] push_warp;
+    output reg  [3:0] push_mask;
+    output reg  [9:0] push_pc;
+    output reg  set_valid;
+    output reg  [1:0] set_warp;
+    output reg  [3:0] set_mask;
+    output reg  [9:0] set_pc;
+    // Constant declarations
+    localparam  two = 8'h2;
+    localparam  k_branch = 4'h4;
+    localparam  k_bany = 4'h7;
+    // Stub signals
+    reg  [7:0] branch_pc$0$d;
+    wire  [7:0] branch_pc$0$q;
+    reg  branch_pc$0$clock;
+    reg  [7:0] branch_pc$1$d;
+    wire  [7:0] branch_pc$1$q;
+    reg  branch_pc$1$clock;
+    reg  [7:0] branch_pc$2$d;
+    wire  [7:0] branch_pc$2$q;
+    reg  branch_pc$2$clock;
+    reg  [7:0] branch_pc$3$d;
+    wire  [7:0] branch_pc$3$q;
+    reg  branch_pc$3$clock;
+    reg  div_valid$d;
+    wire  div_valid$q;
+    reg  div_valid$clock;
+    reg  [1:0] div_warp$d;
+    wire  [1:0] div_warp$q;
+    reg  div_warp$clock;
+    reg  [3:0] div_mask$d;
+    wire  [3:0] div_mask$q;
+    reg  div_mask$clock;
+    reg  [9:0] div_pc$d;
+    wire  [9:0] div_pc$q;
+    reg  div_pc$clock;
+    reg  [3:0] div_set_mask$d;
+    wire  [3:0] div_set_mask$q;
+    reg  div_set_mask$clock;
+    reg  [9:0] div_set_pc$d;
+    wire  [9:0] div_set_pc$q;
+    reg  div_set_pc$clock;
+    // Local signals
+    reg  [7:0] bpc;
+    reg  [9:0] pc_wide;
+    reg  [9:0] pc_next;
+    reg  [9:0] pc_target;
+    reg  [9:0] pc_reconv;
+    reg  [3:0] zero_active;
+    reg  [3:0] taken;
+    reg  [3:0] fall;
+    reg  busy_l;
+    reg  split_l;
+    reg  push_v;
+    reg  [1:0] push_w;
+    reg  [3:0] push_m;
+    reg  [9:0] push_p;
+    reg  set_v;
+    reg  [1:0] set_w;
+    reg  [3:0] set_m;
+    reg  [9:0] set_p;
+    // Sub module instances
+    core_board__core_branch_branch_pc_0 branch_pc$0(
+        .d(branch_pc$0$d),
+        .q(branch_pc$0$q),
+        .clock(branch_pc$0$clock)
+    );
+    core_board__core_branch_branch_pc_0 branch_pc$1(
+        .d(branch_pc$1$d),
+        .q(branch_pc$1$q),
+        .clock(branch_pc$1$clock)
+    );
+    core_board__core_branch_branch_pc_0 branch_pc$2(
+        .d(branch_pc$2$d),
+        .q(branch_pc$2$q),
+        .clock(branch_pc$2$clock)
+    );
+    core_board__core_branch_branch_pc_0 branch_pc$3(
+        .d(branch_pc$3$d),
+        .q(branch_pc$3$q),
+        .clock(branch_pc$3$clock)
+    );
+    core_board__board_reset_sync0 div_valid(
+        .d(div_valid$d),
+        .q(div_valid$q),
+        .clock(div_valid$clock)
+    );
+    core_board__core_branch_div_warp div_warp(
+        .d(div_warp$d),
+        .q(div_warp$q),
+        .clock(div_warp$clock)
+    );
+    core_board__board_reset_por div_mask(
+        .d(div_mask$d),
+        .q(div_mask$q),
+        .clock(div_mask$clock)
+    );
+    core_board__core_branch_div_pc div_pc(
+        .d(div_pc$d),
+        .q(div_pc$q),
+        .clock(div_pc$clock)
+    );
+    core_board__board_reset_por div_set_mask(
+        .d(div_set_mask$d),
+        .q(div_set_mask$q),
+        .clock(div_set_mask$clock)
+    );
+    core_board__core_branch_div_pc div_set_pc(
+        .d(div_set_pc$d),
+        .q(div_set_pc$q),
+        .clock(div_set_pc$clock)
+    );
+    // Update code
+    always @(*) begin
+        div_valid$clock = clock;
+        div_warp$clock = clock;
+        div_mask$clock = clock;
+        div_pc$clock = clock;
+        div_set_mask$clock = clock;
+        div_set_pc$clock = clock;
+        div_valid$d = div_valid$q;
+        div_warp$d = div_warp$q;
+        div_mask$d = div_mask$q;
+        div_pc$d = div_pc$q;
+        div_set_mask$d = div_set_mask$q;
+        div_set_pc$d = div_set_pc$q;
+        branch_pc$0$clock = clock;
+        branch_pc$0$d = branch_pc$0$q;
+        if (record_valid & (record_warp == 0)) begin
+            branch_pc$0$d = record_pc;
+        end
+        branch_pc$1$clock = clock;
+        branch_pc$1$d = branch_pc$1$q;
+        if (record_valid & (record_warp == 1)) begin
+            branch_pc$1$d = record_pc;
+        end
+        branch_pc$2$clock = clock;
+        branch_pc$2$d = branch_pc$2$q;
+        if (record_valid & (record_warp == 2)) begin
+            branch_pc$2$d = record_pc;
+        end
+        branch_pc$3$clock = clock;
+        branch_pc$3$d = branch_pc$3$q;
+        if (record_valid & (record_warp == 3)) begin
+            branch_pc$3$d = record_pc;
+        end
+        bpc = 32'h0;
+        if (warp == 0) begin
+            bpc = branch_pc$0$q;
+        end
+        if (warp == 1) begin
+            bpc = branch_pc$1$q;
+        end
+        if (warp == 2) begin
+            bpc = branch_pc$2$q;
+        end
+        if (warp == 3) begin
+            bpc = branch_pc$3$q;
+        end
+        pc_wide = ((bpc) & 10'h3ff) + 32'h1;
+        pc_next = pc_wide << two;
+        pc_wide = ((target) & 10'h3ff);
+        pc_target = pc_wide << two;
+        pc_wide = ((reconv) & 10'h3ff) + 32'h1;
+        pc_reconv = pc_wide << two;
+        zero_active = zero & mask;
+        if (if_zero) begin
+            taken = zero_active;
+        end
+        else begin
+            taken = mask & ~zero_active;
+        end
+        fall = mask & ~taken;
+        pending = div_valid$q;
+        div_valid$d = 1'b0;
+        split_l = 1'b0;
+        busy_l = 1'b0;
+        push_v = 1'b0;
+        push_w = warp;
+        push_m = mask;
+        push_p = pc_reconv;
+        set_v = 1'b0;
+        set_w = warp;
+        set_m = mask;
+        set_p = pc_next;
+        if (div_valid$q) begin
+            busy_l = 1'b1;
+            push_v = 1'b1;
+            push_w = div_warp$q;
+            push_m = div_mask$q;
+            push_p = div_pc$q;
+            set_v = 1'b1;
+            set_w = div_warp$q;
+            set_m = div_set_mask$q;
+            set_p = div_set_pc$q;
+        end
+        else if (fire & (kind == k_branch)) begin
+            busy_l = 1'b1;
+            push_v = 1'b1;
+            if (|taken & |fall) begin
+                split_l = 1'b1;
+                div_valid$d = 1'b1;
+                div_warp$d = warp;
+                div_mask$d = fall;
+                div_pc$d = pc_next;
+                div_set_mask$d = taken;
+                div_set_pc$d = pc_target;
+            end
+            else begin
+                set_v = 1'b1;
+                if (|taken) begin
+                    set_p = pc_target;
+                end
+            end
+        end
+        else if (fire & (kind == k_bany)) begin
+            busy_l = 1'b1;
+            set_v = 1'b1;
+            if (|(mask & ~zero)) begin
+                set_p = pc_target;
+            end
+        end
+        port_busy = busy_l;
+        divergent = split_l;
+        push_valid = push_v;
+        push_warp = push_w;
+        push_mask = push_m;
+        push_pc = push_p;
+        set_valid = set_v;
+        set_warp = set_w;
+        set_mask = set_m;
+        set_pc = set_p;
+        if (reset) begin
+            div_valid$d = 1'b0;
+            branch_pc$0$d = 32'h0;
+            branch_pc$1$d = 32'h0;
+            branch_pc$2$d = 32'h0;
+            branch_pc$3$d = 32'h0;
+        end
+    end
+endmodule // core_board__core_branch
+
+module core_board__core_branch_branch_pc_0(d,q,clock);
     // Module arguments
     input wire  [7:0] d;
     output reg  [7:0] q;
@@ -2247,7 +2371,35 @@ module core_board__core_branch_pc_0(d,q,clock);
     always @(posedge clock) begin
        q <= d;
     end
-endmodule // core_board__core_branch_pc_0
+endmodule // core_board__core_branch_branch_pc_0
+
+module core_board__core_branch_div_pc(d,q,clock);
+    // Module arguments
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
+    // Update code (custom)
+    initial begin
+       q = 10'h0;
+    end
+    always @(posedge clock) begin
+       q <= d;
+    end
+endmodule // core_board__core_branch_div_pc
+
+module core_board__core_branch_div_warp(d,q,clock);
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    always @(posedge clock) begin
+       q <= d;
+    end
+endmodule // core_board__core_branch_div_warp
 
 module core_board__core_cycles_q(d,q,clock);
     // Module arguments
@@ -2276,34 +2428,6 @@ module core_board__core_depth_0(d,q,clock);
        q <= d;
     end
 endmodule // core_board__core_depth_0
-
-module core_board__core_div_pc(d,q,clock);
-    // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
-    input wire  clock;
-    // Update code (custom)
-    initial begin
-       q = 10'h0;
-    end
-    always @(posedge clock) begin
-       q <= d;
-    end
-endmodule // core_board__core_div_pc
-
-module core_board__core_div_warp(d,q,clock);
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    always @(posedge clock) begin
-       q <= d;
-    end
-endmodule // core_board__core_div_warp
 
 module core_board__core_exec_dec(inst,legal,kind,exec_op,b_sel,rd_valid,src_valid,if_zero,rd,ra,rb,imm,target,reconv,st_index,st_stride);
     // Module arguments
@@ -2549,22 +2673,22 @@ module core_board__core_ibuf(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,
         .q(inst0$3$q),
         .clock(inst0$3$clock)
     );
-    core_board__core_branch_pc_0 pc0$0(
+    core_board__core_branch_branch_pc_0 pc0$0(
         .d(pc0$0$d),
         .q(pc0$0$q),
         .clock(pc0$0$clock)
     );
-    core_board__core_branch_pc_0 pc0$1(
+    core_board__core_branch_branch_pc_0 pc0$1(
         .d(pc0$1$d),
         .q(pc0$1$q),
         .clock(pc0$1$clock)
     );
-    core_board__core_branch_pc_0 pc0$2(
+    core_board__core_branch_branch_pc_0 pc0$2(
         .d(pc0$2$d),
         .q(pc0$2$q),
         .clock(pc0$2$clock)
     );
-    core_board__core_branch_pc_0 pc0$3(
+    core_board__core_branch_branch_pc_0 pc0$3(
         .d(pc0$3$d),
         .q(pc0$3$q),
         .clock(pc0$3$clock)
@@ -2589,42 +2713,42 @@ module core_board__core_ibuf(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,
         .q(inst1$3$q),
         .clock(inst1$3$clock)
     );
-    core_board__core_branch_pc_0 pc1$0(
+    core_board__core_branch_branch_pc_0 pc1$0(
         .d(pc1$0$d),
         .q(pc1$0$q),
         .clock(pc1$0$clock)
     );
-    core_board__core_branch_pc_0 pc1$1(
+    core_board__core_branch_branch_pc_0 pc1$1(
         .d(pc1$1$d),
         .q(pc1$1$q),
         .clock(pc1$1$clock)
     );
-    core_board__core_branch_pc_0 pc1$2(
+    core_board__core_branch_branch_pc_0 pc1$2(
         .d(pc1$2$d),
         .q(pc1$2$q),
         .clock(pc1$2$clock)
     );
-    core_board__core_branch_pc_0 pc1$3(
+    core_board__core_branch_branch_pc_0 pc1$3(
         .d(pc1$3$d),
         .q(pc1$3$q),
         .clock(pc1$3$clock)
     );
-    core_board__core_div_warp count$0(
+    core_board__core_branch_div_warp count$0(
         .d(count$0$d),
         .q(count$0$q),
         .clock(count$0$clock)
     );
-    core_board__core_div_warp count$1(
+    core_board__core_branch_div_warp count$1(
         .d(count$1$d),
         .q(count$1$q),
         .clock(count$1$clock)
     );
-    core_board__core_div_warp count$2(
+    core_board__core_branch_div_warp count$2(
         .d(count$2$d),
         .q(count$2$q),
         .clock(count$2$clock)
     );
-    core_board__core_div_warp count$3(
+    core_board__core_branch_div_warp count$3(
         .d(count$3$d),
         .q(count$3$q),
         .clock(count$3$clock)
@@ -3218,22 +3342,22 @@ module core_board__core_lds(clock,reset,req_valid,req_ready,req_write,req_mask,r
         .q(pending$q),
         .clock(pending$clock)
     );
-    core_board__core_div_warp lane_bank$0(
+    core_board__core_branch_div_warp lane_bank$0(
         .d(lane_bank$0$d),
         .q(lane_bank$0$q),
         .clock(lane_bank$0$clock)
     );
-    core_board__core_div_warp lane_bank$1(
+    core_board__core_branch_div_warp lane_bank$1(
         .d(lane_bank$1$d),
         .q(lane_bank$1$q),
         .clock(lane_bank$1$clock)
     );
-    core_board__core_div_warp lane_bank$2(
+    core_board__core_branch_div_warp lane_bank$2(
         .d(lane_bank$2$d),
         .q(lane_bank$2$q),
         .clock(lane_bank$2$clock)
     );
-    core_board__core_div_warp lane_bank$3(
+    core_board__core_branch_div_warp lane_bank$3(
         .d(lane_bank$3$d),
         .q(lane_bank$3$q),
         .clock(lane_bank$3$clock)
@@ -3258,22 +3382,22 @@ module core_board__core_lds(clock,reset,req_valid,req_ready,req_write,req_mask,r
         .q(lane_row$3$q),
         .clock(lane_row$3$clock)
     );
-    core_board__core_branch_pc_0 lane_data$0(
+    core_board__core_branch_branch_pc_0 lane_data$0(
         .d(lane_data$0$d),
         .q(lane_data$0$q),
         .clock(lane_data$0$clock)
     );
-    core_board__core_branch_pc_0 lane_data$1(
+    core_board__core_branch_branch_pc_0 lane_data$1(
         .d(lane_data$1$d),
         .q(lane_data$1$q),
         .clock(lane_data$1$clock)
     );
-    core_board__core_branch_pc_0 lane_data$2(
+    core_board__core_branch_branch_pc_0 lane_data$2(
         .d(lane_data$2$d),
         .q(lane_data$2$q),
         .clock(lane_data$2$clock)
     );
-    core_board__core_branch_pc_0 lane_data$3(
+    core_board__core_branch_branch_pc_0 lane_data$3(
         .d(lane_data$3$d),
         .q(lane_data$3$q),
         .clock(lane_data$3$clock)
@@ -3283,42 +3407,42 @@ module core_board__core_lds(clock,reset,req_valid,req_ready,req_write,req_mask,r
         .q(served$q),
         .clock(served$clock)
     );
-    core_board__core_div_warp served_bank$0(
+    core_board__core_branch_div_warp served_bank$0(
         .d(served_bank$0$d),
         .q(served_bank$0$q),
         .clock(served_bank$0$clock)
     );
-    core_board__core_div_warp served_bank$1(
+    core_board__core_branch_div_warp served_bank$1(
         .d(served_bank$1$d),
         .q(served_bank$1$q),
         .clock(served_bank$1$clock)
     );
-    core_board__core_div_warp served_bank$2(
+    core_board__core_branch_div_warp served_bank$2(
         .d(served_bank$2$d),
         .q(served_bank$2$q),
         .clock(served_bank$2$clock)
     );
-    core_board__core_div_warp served_bank$3(
+    core_board__core_branch_div_warp served_bank$3(
         .d(served_bank$3$d),
         .q(served_bank$3$q),
         .clock(served_bank$3$clock)
     );
-    core_board__core_branch_pc_0 held$0(
+    core_board__core_branch_branch_pc_0 held$0(
         .d(held$0$d),
         .q(held$0$q),
         .clock(held$0$clock)
     );
-    core_board__core_branch_pc_0 held$1(
+    core_board__core_branch_branch_pc_0 held$1(
         .d(held$1$d),
         .q(held$1$q),
         .clock(held$1$clock)
     );
-    core_board__core_branch_pc_0 held$2(
+    core_board__core_branch_branch_pc_0 held$2(
         .d(held$2$d),
         .q(held$2$q),
         .clock(held$2$clock)
     );
-    core_board__core_branch_pc_0 held$3(
+    core_board__core_branch_branch_pc_0 held$3(
         .d(held$3$d),
         .q(held$3$q),
         .clock(held$3$clock)
@@ -4236,17 +4360,17 @@ module core_board__core_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,i
         .index(du$1$index),
         .grant(du$1$grant)
     );
-    core_board__core_div_warp cu_busy(
+    core_board__core_branch_div_warp cu_busy(
         .d(cu_busy$d),
         .q(cu_busy$q),
         .clock(cu_busy$clock)
     );
-    core_board__core_div_warp cu_warp$0(
+    core_board__core_branch_div_warp cu_warp$0(
         .d(cu_warp$0$d),
         .q(cu_warp$0$q),
         .clock(cu_warp$0$clock)
     );
-    core_board__core_div_warp cu_warp$1(
+    core_board__core_branch_div_warp cu_warp$1(
         .d(cu_warp$1$d),
         .q(cu_warp$1$q),
         .clock(cu_warp$1$clock)
@@ -4311,12 +4435,12 @@ module core_board__core_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,i
         .q(cu_not_ready$1$q),
         .clock(cu_not_ready$1$clock)
     );
-    core_board__core_div_warp cu_older$0(
+    core_board__core_branch_div_warp cu_older$0(
         .d(cu_older$0$d),
         .q(cu_older$0$q),
         .clock(cu_older$0$clock)
     );
-    core_board__core_div_warp cu_older$1(
+    core_board__core_branch_div_warp cu_older$1(
         .d(cu_older$1$d),
         .q(cu_older$1$q),
         .clock(cu_older$1$clock)
@@ -4376,22 +4500,22 @@ module core_board__core_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,i
         .q(rd_cu$3$q),
         .clock(rd_cu$3$clock)
     );
-    core_board__core_div_warp rd_slot$0(
+    core_board__core_branch_div_warp rd_slot$0(
         .d(rd_slot$0$d),
         .q(rd_slot$0$q),
         .clock(rd_slot$0$clock)
     );
-    core_board__core_div_warp rd_slot$1(
+    core_board__core_branch_div_warp rd_slot$1(
         .d(rd_slot$1$d),
         .q(rd_slot$1$q),
         .clock(rd_slot$1$clock)
     );
-    core_board__core_div_warp rd_slot$2(
+    core_board__core_branch_div_warp rd_slot$2(
         .d(rd_slot$2$d),
         .q(rd_slot$2$q),
         .clock(rd_slot$2$clock)
     );
-    core_board__core_div_warp rd_slot$3(
+    core_board__core_branch_div_warp rd_slot$3(
         .d(rd_slot$3$d),
         .q(rd_slot$3$q),
         .clock(rd_slot$3$clock)
@@ -4406,12 +4530,12 @@ module core_board__core_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,i
         .q(o_valid$1$q),
         .clock(o_valid$1$clock)
     );
-    core_board__core_div_warp o_warp$0(
+    core_board__core_branch_div_warp o_warp$0(
         .d(o_warp$0$d),
         .q(o_warp$0$q),
         .clock(o_warp$0$clock)
     );
-    core_board__core_div_warp o_warp$1(
+    core_board__core_branch_div_warp o_warp$1(
         .d(o_warp$1$d),
         .q(o_warp$1$q),
         .clock(o_warp$1$clock)
@@ -5746,162 +5870,162 @@ module core_board__core_oc_arbiter(clock,reset,push_valid$0,push_valid$1,push_va
         .q(q_cu$31$q),
         .clock(q_cu$31$clock)
     );
-    core_board__core_div_warp q_slot$0(
+    core_board__core_branch_div_warp q_slot$0(
         .d(q_slot$0$d),
         .q(q_slot$0$q),
         .clock(q_slot$0$clock)
     );
-    core_board__core_div_warp q_slot$1(
+    core_board__core_branch_div_warp q_slot$1(
         .d(q_slot$1$d),
         .q(q_slot$1$q),
         .clock(q_slot$1$clock)
     );
-    core_board__core_div_warp q_slot$2(
+    core_board__core_branch_div_warp q_slot$2(
         .d(q_slot$2$d),
         .q(q_slot$2$q),
         .clock(q_slot$2$clock)
     );
-    core_board__core_div_warp q_slot$3(
+    core_board__core_branch_div_warp q_slot$3(
         .d(q_slot$3$d),
         .q(q_slot$3$q),
         .clock(q_slot$3$clock)
     );
-    core_board__core_div_warp q_slot$4(
+    core_board__core_branch_div_warp q_slot$4(
         .d(q_slot$4$d),
         .q(q_slot$4$q),
         .clock(q_slot$4$clock)
     );
-    core_board__core_div_warp q_slot$5(
+    core_board__core_branch_div_warp q_slot$5(
         .d(q_slot$5$d),
         .q(q_slot$5$q),
         .clock(q_slot$5$clock)
     );
-    core_board__core_div_warp q_slot$6(
+    core_board__core_branch_div_warp q_slot$6(
         .d(q_slot$6$d),
         .q(q_slot$6$q),
         .clock(q_slot$6$clock)
     );
-    core_board__core_div_warp q_slot$7(
+    core_board__core_branch_div_warp q_slot$7(
         .d(q_slot$7$d),
         .q(q_slot$7$q),
         .clock(q_slot$7$clock)
     );
-    core_board__core_div_warp q_slot$8(
+    core_board__core_branch_div_warp q_slot$8(
         .d(q_slot$8$d),
         .q(q_slot$8$q),
         .clock(q_slot$8$clock)
     );
-    core_board__core_div_warp q_slot$9(
+    core_board__core_branch_div_warp q_slot$9(
         .d(q_slot$9$d),
         .q(q_slot$9$q),
         .clock(q_slot$9$clock)
     );
-    core_board__core_div_warp q_slot$10(
+    core_board__core_branch_div_warp q_slot$10(
         .d(q_slot$10$d),
         .q(q_slot$10$q),
         .clock(q_slot$10$clock)
     );
-    core_board__core_div_warp q_slot$11(
+    core_board__core_branch_div_warp q_slot$11(
         .d(q_slot$11$d),
         .q(q_slot$11$q),
         .clock(q_slot$11$clock)
     );
-    core_board__core_div_warp q_slot$12(
+    core_board__core_branch_div_warp q_slot$12(
         .d(q_slot$12$d),
         .q(q_slot$12$q),
         .clock(q_slot$12$clock)
     );
-    core_board__core_div_warp q_slot$13(
+    core_board__core_branch_div_warp q_slot$13(
         .d(q_slot$13$d),
         .q(q_slot$13$q),
         .clock(q_slot$13$clock)
     );
-    core_board__core_div_warp q_slot$14(
+    core_board__core_branch_div_warp q_slot$14(
         .d(q_slot$14$d),
         .q(q_slot$14$q),
         .clock(q_slot$14$clock)
     );
-    core_board__core_div_warp q_slot$15(
+    core_board__core_branch_div_warp q_slot$15(
         .d(q_slot$15$d),
         .q(q_slot$15$q),
         .clock(q_slot$15$clock)
     );
-    core_board__core_div_warp q_slot$16(
+    core_board__core_branch_div_warp q_slot$16(
         .d(q_slot$16$d),
         .q(q_slot$16$q),
         .clock(q_slot$16$clock)
     );
-    core_board__core_div_warp q_slot$17(
+    core_board__core_branch_div_warp q_slot$17(
         .d(q_slot$17$d),
         .q(q_slot$17$q),
         .clock(q_slot$17$clock)
     );
-    core_board__core_div_warp q_slot$18(
+    core_board__core_branch_div_warp q_slot$18(
         .d(q_slot$18$d),
         .q(q_slot$18$q),
         .clock(q_slot$18$clock)
     );
-    core_board__core_div_warp q_slot$19(
+    core_board__core_branch_div_warp q_slot$19(
         .d(q_slot$19$d),
         .q(q_slot$19$q),
         .clock(q_slot$19$clock)
     );
-    core_board__core_div_warp q_slot$20(
+    core_board__core_branch_div_warp q_slot$20(
         .d(q_slot$20$d),
         .q(q_slot$20$q),
         .clock(q_slot$20$clock)
     );
-    core_board__core_div_warp q_slot$21(
+    core_board__core_branch_div_warp q_slot$21(
         .d(q_slot$21$d),
         .q(q_slot$21$q),
         .clock(q_slot$21$clock)
     );
-    core_board__core_div_warp q_slot$22(
+    core_board__core_branch_div_warp q_slot$22(
         .d(q_slot$22$d),
         .q(q_slot$22$q),
         .clock(q_slot$22$clock)
     );
-    core_board__core_div_warp q_slot$23(
+    core_board__core_branch_div_warp q_slot$23(
         .d(q_slot$23$d),
         .q(q_slot$23$q),
         .clock(q_slot$23$clock)
     );
-    core_board__core_div_warp q_slot$24(
+    core_board__core_branch_div_warp q_slot$24(
         .d(q_slot$24$d),
         .q(q_slot$24$q),
         .clock(q_slot$24$clock)
     );
-    core_board__core_div_warp q_slot$25(
+    core_board__core_branch_div_warp q_slot$25(
         .d(q_slot$25$d),
         .q(q_slot$25$q),
         .clock(q_slot$25$clock)
     );
-    core_board__core_div_warp q_slot$26(
+    core_board__core_branch_div_warp q_slot$26(
         .d(q_slot$26$d),
         .q(q_slot$26$q),
         .clock(q_slot$26$clock)
     );
-    core_board__core_div_warp q_slot$27(
+    core_board__core_branch_div_warp q_slot$27(
         .d(q_slot$27$d),
         .q(q_slot$27$q),
         .clock(q_slot$27$clock)
     );
-    core_board__core_div_warp q_slot$28(
+    core_board__core_branch_div_warp q_slot$28(
         .d(q_slot$28$d),
         .q(q_slot$28$q),
         .clock(q_slot$28$clock)
     );
-    core_board__core_div_warp q_slot$29(
+    core_board__core_branch_div_warp q_slot$29(
         .d(q_slot$29$d),
         .q(q_slot$29$q),
         .clock(q_slot$29$clock)
     );
-    core_board__core_div_warp q_slot$30(
+    core_board__core_branch_div_warp q_slot$30(
         .d(q_slot$30$d),
         .q(q_slot$30$q),
         .clock(q_slot$30$clock)
     );
-    core_board__core_div_warp q_slot$31(
+    core_board__core_branch_div_warp q_slot$31(
         .d(q_slot$31$d),
         .q(q_slot$31$q),
         .clock(q_slot$31$clock)
@@ -7398,12 +7522,12 @@ module core_board__core_oc_du_0(clock,reset,req,req_taken,advance,valid,index,gr
     reg  [1:0] one_hot_taken;
     reg  pick;
     // Sub module instances
-    core_board__core_div_warp above(
+    core_board__core_branch_div_warp above(
         .d(above$d),
         .q(above$q),
         .clock(above$clock)
     );
-    core_board__core_div_warp grant_q(
+    core_board__core_branch_div_warp grant_q(
         .d(grant_q$d),
         .q(grant_q$q),
         .clock(grant_q$clock)
@@ -8543,7 +8667,7 @@ module core_board__core_sched_commands(clock,reset,cmd_valid,cmd_grant,cmd_pc,cm
         .q(stage_cmd$q),
         .clock(stage_cmd$clock)
     );
-    core_board__core_div_pc stage_cmd_pc(
+    core_board__core_branch_div_pc stage_cmd_pc(
         .d(stage_cmd_pc$d),
         .q(stage_cmd_pc$q),
         .clock(stage_cmd_pc$clock)
@@ -8568,7 +8692,7 @@ module core_board__core_sched_commands(clock,reset,cmd_valid,cmd_grant,cmd_pc,cm
         .q(stage_branch$q),
         .clock(stage_branch$clock)
     );
-    core_board__core_div_warp stage_branch_wid(
+    core_board__core_branch_div_warp stage_branch_wid(
         .d(stage_branch_wid$d),
         .q(stage_branch_wid$q),
         .clock(stage_branch_wid$clock)
@@ -8578,7 +8702,7 @@ module core_board__core_sched_commands(clock,reset,cmd_valid,cmd_grant,cmd_pc,cm
         .q(stage_branch_mask$q),
         .clock(stage_branch_mask$clock)
     );
-    core_board__core_div_pc stage_branch_pc(
+    core_board__core_branch_div_pc stage_branch_pc(
         .d(stage_branch_pc$d),
         .q(stage_branch_pc$q),
         .clock(stage_branch_pc$clock)
@@ -8593,7 +8717,7 @@ module core_board__core_sched_commands(clock,reset,cmd_valid,cmd_grant,cmd_pc,cm
         .q(stage_pop$q),
         .clock(stage_pop$clock)
     );
-    core_board__core_div_warp stage_pop_wid(
+    core_board__core_branch_div_warp stage_pop_wid(
         .d(stage_pop_wid$d),
         .q(stage_pop_wid$q),
         .clock(stage_pop_wid$clock)
@@ -8603,7 +8727,7 @@ module core_board__core_sched_commands(clock,reset,cmd_valid,cmd_grant,cmd_pc,cm
         .q(stage_set$q),
         .clock(stage_set$clock)
     );
-    core_board__core_div_pc stage_set_pc(
+    core_board__core_branch_div_pc stage_set_pc(
         .d(stage_set_pc$d),
         .q(stage_set_pc$q),
         .clock(stage_set_pc$clock)
@@ -8965,22 +9089,22 @@ module core_board__core_sched_stacks(clock,reset,push,push_wid,push_mask,push_pc
         .q(top_mask_q$3$q),
         .clock(top_mask_q$3$clock)
     );
-    core_board__core_div_pc top_pc_q$0(
+    core_board__core_branch_div_pc top_pc_q$0(
         .d(top_pc_q$0$d),
         .q(top_pc_q$0$q),
         .clock(top_pc_q$0$clock)
     );
-    core_board__core_div_pc top_pc_q$1(
+    core_board__core_branch_div_pc top_pc_q$1(
         .d(top_pc_q$1$d),
         .q(top_pc_q$1$q),
         .clock(top_pc_q$1$clock)
     );
-    core_board__core_div_pc top_pc_q$2(
+    core_board__core_branch_div_pc top_pc_q$2(
         .d(top_pc_q$2$d),
         .q(top_pc_q$2$q),
         .clock(top_pc_q$2$clock)
     );
-    core_board__core_div_pc top_pc_q$3(
+    core_board__core_branch_div_pc top_pc_q$3(
         .d(top_pc_q$3$d),
         .q(top_pc_q$3$q),
         .clock(top_pc_q$3$clock)
@@ -9005,22 +9129,22 @@ module core_board__core_sched_stacks(clock,reset,push,push_wid,push_mask,push_pc
         .q(bottom_mask_q$3$q),
         .clock(bottom_mask_q$3$clock)
     );
-    core_board__core_div_pc bottom_pc_q$0(
+    core_board__core_branch_div_pc bottom_pc_q$0(
         .d(bottom_pc_q$0$d),
         .q(bottom_pc_q$0$q),
         .clock(bottom_pc_q$0$clock)
     );
-    core_board__core_div_pc bottom_pc_q$1(
+    core_board__core_branch_div_pc bottom_pc_q$1(
         .d(bottom_pc_q$1$d),
         .q(bottom_pc_q$1$q),
         .clock(bottom_pc_q$1$clock)
     );
-    core_board__core_div_pc bottom_pc_q$2(
+    core_board__core_branch_div_pc bottom_pc_q$2(
         .d(bottom_pc_q$2$d),
         .q(bottom_pc_q$2$q),
         .clock(bottom_pc_q$2$clock)
     );
-    core_board__core_div_pc bottom_pc_q$3(
+    core_board__core_branch_div_pc bottom_pc_q$3(
         .d(bottom_pc_q$3$d),
         .q(bottom_pc_q$3$q),
         .clock(bottom_pc_q$3$clock)
@@ -9055,7 +9179,7 @@ module core_board__core_sched_stacks(clock,reset,push,push_wid,push_mask,push_pc
         .q(pushed_mask_q$q),
         .clock(pushed_mask_q$clock)
     );
-    core_board__core_div_pc pushed_pc_q(
+    core_board__core_branch_div_pc pushed_pc_q(
         .d(pushed_pc_q$d),
         .q(pushed_pc_q$q),
         .clock(pushed_pc_q$clock)
@@ -10311,42 +10435,42 @@ module core_board__core_sched_warp_pc(clock,reset,new_cmd,new_end,new_pop,new_se
     reg  [3:0] from_set_mask;
     reg  [3:0] from_cmd_mask;
     // Sub module instances
-    core_board__core_div_pc pc_q$0(
+    core_board__core_branch_div_pc pc_q$0(
         .d(pc_q$0$d),
         .q(pc_q$0$q),
         .clock(pc_q$0$clock)
     );
-    core_board__core_div_pc pc_q$1(
+    core_board__core_branch_div_pc pc_q$1(
         .d(pc_q$1$d),
         .q(pc_q$1$q),
         .clock(pc_q$1$clock)
     );
-    core_board__core_div_pc pc_q$2(
+    core_board__core_branch_div_pc pc_q$2(
         .d(pc_q$2$d),
         .q(pc_q$2$q),
         .clock(pc_q$2$clock)
     );
-    core_board__core_div_pc pc_q$3(
+    core_board__core_branch_div_pc pc_q$3(
         .d(pc_q$3$d),
         .q(pc_q$3$q),
         .clock(pc_q$3$clock)
     );
-    core_board__core_div_pc pc_plus4$0(
+    core_board__core_branch_div_pc pc_plus4$0(
         .d(pc_plus4$0$d),
         .q(pc_plus4$0$q),
         .clock(pc_plus4$0$clock)
     );
-    core_board__core_div_pc pc_plus4$1(
+    core_board__core_branch_div_pc pc_plus4$1(
         .d(pc_plus4$1$d),
         .q(pc_plus4$1$q),
         .clock(pc_plus4$1$clock)
     );
-    core_board__core_div_pc pc_plus4$2(
+    core_board__core_branch_div_pc pc_plus4$2(
         .d(pc_plus4$2$d),
         .q(pc_plus4$2$q),
         .clock(pc_plus4$2$clock)
     );
-    core_board__core_div_pc pc_plus4$3(
+    core_board__core_branch_div_pc pc_plus4$3(
         .d(pc_plus4$3$d),
         .q(pc_plus4$3$q),
         .clock(pc_plus4$3$clock)
@@ -10872,12 +10996,12 @@ module core_board__link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx
         .sending(reply$sending),
         .tx_data(reply$tx_data)
     );
-    core_board__core_div_warp phase(
+    core_board__core_branch_div_warp phase(
         .d(phase$d),
         .q(phase$q),
         .clock(phase$clock)
     );
-    core_board__core_branch_pc_0 cmd(
+    core_board__core_branch_branch_pc_0 cmd(
         .d(cmd$d),
         .q(cmd$q),
         .clock(cmd$clock)
@@ -10887,7 +11011,7 @@ module core_board__link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx
         .q(nargs$q),
         .clock(nargs$clock)
     );
-    core_board__core_branch_pc_0 arg0(
+    core_board__core_branch_branch_pc_0 arg0(
         .d(arg0$d),
         .q(arg0$q),
         .clock(arg0$clock)
@@ -10897,12 +11021,12 @@ module core_board__link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx
         .q(words_left$q),
         .clock(words_left$clock)
     );
-    core_board__core_branch_pc_0 waddr(
+    core_board__core_branch_branch_pc_0 waddr(
         .d(waddr$d),
         .q(waddr$q),
         .clock(waddr$clock)
     );
-    core_board__core_div_warp wbytes(
+    core_board__core_branch_div_warp wbytes(
         .d(wbytes$d),
         .q(wbytes$q),
         .clock(wbytes$clock)
@@ -10937,7 +11061,7 @@ module core_board__link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx
         .q(iw_valid$q),
         .clock(iw_valid$clock)
     );
-    core_board__core_branch_pc_0 iw_addr(
+    core_board__core_branch_branch_pc_0 iw_addr(
         .d(iw_addr$d),
         .q(iw_addr$q),
         .clock(iw_addr$clock)
@@ -11379,167 +11503,167 @@ module core_board__link_reply(clock,reset,tx_ready,load_record,record,load_query
     // Local signals
     reg  is_sending;
     // Sub module instances
-    core_board__core_branch_pc_0 bytes$0(
+    core_board__core_branch_branch_pc_0 bytes$0(
         .d(bytes$0$d),
         .q(bytes$0$q),
         .clock(bytes$0$clock)
     );
-    core_board__core_branch_pc_0 bytes$1(
+    core_board__core_branch_branch_pc_0 bytes$1(
         .d(bytes$1$d),
         .q(bytes$1$q),
         .clock(bytes$1$clock)
     );
-    core_board__core_branch_pc_0 bytes$2(
+    core_board__core_branch_branch_pc_0 bytes$2(
         .d(bytes$2$d),
         .q(bytes$2$q),
         .clock(bytes$2$clock)
     );
-    core_board__core_branch_pc_0 bytes$3(
+    core_board__core_branch_branch_pc_0 bytes$3(
         .d(bytes$3$d),
         .q(bytes$3$q),
         .clock(bytes$3$clock)
     );
-    core_board__core_branch_pc_0 bytes$4(
+    core_board__core_branch_branch_pc_0 bytes$4(
         .d(bytes$4$d),
         .q(bytes$4$q),
         .clock(bytes$4$clock)
     );
-    core_board__core_branch_pc_0 bytes$5(
+    core_board__core_branch_branch_pc_0 bytes$5(
         .d(bytes$5$d),
         .q(bytes$5$q),
         .clock(bytes$5$clock)
     );
-    core_board__core_branch_pc_0 bytes$6(
+    core_board__core_branch_branch_pc_0 bytes$6(
         .d(bytes$6$d),
         .q(bytes$6$q),
         .clock(bytes$6$clock)
     );
-    core_board__core_branch_pc_0 bytes$7(
+    core_board__core_branch_branch_pc_0 bytes$7(
         .d(bytes$7$d),
         .q(bytes$7$q),
         .clock(bytes$7$clock)
     );
-    core_board__core_branch_pc_0 bytes$8(
+    core_board__core_branch_branch_pc_0 bytes$8(
         .d(bytes$8$d),
         .q(bytes$8$q),
         .clock(bytes$8$clock)
     );
-    core_board__core_branch_pc_0 bytes$9(
+    core_board__core_branch_branch_pc_0 bytes$9(
         .d(bytes$9$d),
         .q(bytes$9$q),
         .clock(bytes$9$clock)
     );
-    core_board__core_branch_pc_0 bytes$10(
+    core_board__core_branch_branch_pc_0 bytes$10(
         .d(bytes$10$d),
         .q(bytes$10$q),
         .clock(bytes$10$clock)
     );
-    core_board__core_branch_pc_0 bytes$11(
+    core_board__core_branch_branch_pc_0 bytes$11(
         .d(bytes$11$d),
         .q(bytes$11$q),
         .clock(bytes$11$clock)
     );
-    core_board__core_branch_pc_0 bytes$12(
+    core_board__core_branch_branch_pc_0 bytes$12(
         .d(bytes$12$d),
         .q(bytes$12$q),
         .clock(bytes$12$clock)
     );
-    core_board__core_branch_pc_0 bytes$13(
+    core_board__core_branch_branch_pc_0 bytes$13(
         .d(bytes$13$d),
         .q(bytes$13$q),
         .clock(bytes$13$clock)
     );
-    core_board__core_branch_pc_0 bytes$14(
+    core_board__core_branch_branch_pc_0 bytes$14(
         .d(bytes$14$d),
         .q(bytes$14$q),
         .clock(bytes$14$clock)
     );
-    core_board__core_branch_pc_0 bytes$15(
+    core_board__core_branch_branch_pc_0 bytes$15(
         .d(bytes$15$d),
         .q(bytes$15$q),
         .clock(bytes$15$clock)
     );
-    core_board__core_branch_pc_0 bytes$16(
+    core_board__core_branch_branch_pc_0 bytes$16(
         .d(bytes$16$d),
         .q(bytes$16$q),
         .clock(bytes$16$clock)
     );
-    core_board__core_branch_pc_0 bytes$17(
+    core_board__core_branch_branch_pc_0 bytes$17(
         .d(bytes$17$d),
         .q(bytes$17$q),
         .clock(bytes$17$clock)
     );
-    core_board__core_branch_pc_0 bytes$18(
+    core_board__core_branch_branch_pc_0 bytes$18(
         .d(bytes$18$d),
         .q(bytes$18$q),
         .clock(bytes$18$clock)
     );
-    core_board__core_branch_pc_0 bytes$19(
+    core_board__core_branch_branch_pc_0 bytes$19(
         .d(bytes$19$d),
         .q(bytes$19$q),
         .clock(bytes$19$clock)
     );
-    core_board__core_branch_pc_0 bytes$20(
+    core_board__core_branch_branch_pc_0 bytes$20(
         .d(bytes$20$d),
         .q(bytes$20$q),
         .clock(bytes$20$clock)
     );
-    core_board__core_branch_pc_0 bytes$21(
+    core_board__core_branch_branch_pc_0 bytes$21(
         .d(bytes$21$d),
         .q(bytes$21$q),
         .clock(bytes$21$clock)
     );
-    core_board__core_branch_pc_0 bytes$22(
+    core_board__core_branch_branch_pc_0 bytes$22(
         .d(bytes$22$d),
         .q(bytes$22$q),
         .clock(bytes$22$clock)
     );
-    core_board__core_branch_pc_0 bytes$23(
+    core_board__core_branch_branch_pc_0 bytes$23(
         .d(bytes$23$d),
         .q(bytes$23$q),
         .clock(bytes$23$clock)
     );
-    core_board__core_branch_pc_0 bytes$24(
+    core_board__core_branch_branch_pc_0 bytes$24(
         .d(bytes$24$d),
         .q(bytes$24$q),
         .clock(bytes$24$clock)
     );
-    core_board__core_branch_pc_0 bytes$25(
+    core_board__core_branch_branch_pc_0 bytes$25(
         .d(bytes$25$d),
         .q(bytes$25$q),
         .clock(bytes$25$clock)
     );
-    core_board__core_branch_pc_0 bytes$26(
+    core_board__core_branch_branch_pc_0 bytes$26(
         .d(bytes$26$d),
         .q(bytes$26$q),
         .clock(bytes$26$clock)
     );
-    core_board__core_branch_pc_0 bytes$27(
+    core_board__core_branch_branch_pc_0 bytes$27(
         .d(bytes$27$d),
         .q(bytes$27$q),
         .clock(bytes$27$clock)
     );
-    core_board__core_branch_pc_0 bytes$28(
+    core_board__core_branch_branch_pc_0 bytes$28(
         .d(bytes$28$d),
         .q(bytes$28$q),
         .clock(bytes$28$clock)
     );
-    core_board__core_branch_pc_0 bytes$29(
+    core_board__core_branch_branch_pc_0 bytes$29(
         .d(bytes$29$d),
         .q(bytes$29$q),
         .clock(bytes$29$clock)
     );
-    core_board__core_branch_pc_0 bytes$30(
+    core_board__core_branch_branch_pc_0 bytes$30(
         .d(bytes$30$d),
         .q(bytes$30$q),
         .clock(bytes$30$clock)
     );
-    core_board__core_branch_pc_0 bytes$31(
+    core_board__core_branch_branch_pc_0 bytes$31(
         .d(bytes$31$d),
         .q(bytes$31$q),
         .clock(bytes$31$clock)
     );
-    core_board__core_branch_pc_0 bytes$32(
+    core_board__core_branch_branch_pc_0 bytes$32(
         .d(bytes$32$d),
         .q(bytes$32$q),
         .clock(bytes$32$clock)
@@ -11778,7 +11902,7 @@ module core_board__receiver(clock,reset,rx,data_valid,data,err_frame);
         .q(count$q),
         .clock(count$clock)
     );
-    core_board__core_branch_pc_0 shift(
+    core_board__core_branch_branch_pc_0 shift(
         .d(shift$d),
         .q(shift$q),
         .clock(shift$clock)
@@ -11885,7 +12009,7 @@ module core_board__transmitter(clock,reset,data_valid,data,data_ready,tx);
     // Local signals
     reg  [7:0] data_n;
     // Sub module instances
-    core_board__core_div_pc frame_n(
+    core_board__core_branch_div_pc frame_n(
         .d(frame_n$d),
         .q(frame_n$q),
         .clock(frame_n$clock)

@@ -258,6 +258,30 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
     wire  [31:0] alu$result;
     wire  [3:0] alu$zero;
     wire  alu$bad_op;
+    reg  branch$clock;
+    reg  branch$reset;
+    reg  branch$fire;
+    reg  [3:0] branch$kind;
+    reg  branch$if_zero;
+    reg  [10:0] branch$target;
+    reg  [10:0] branch$reconv;
+    reg  [1:0] branch$warp;
+    reg  [3:0] branch$mask;
+    reg  [3:0] branch$zero;
+    reg  branch$record_valid;
+    reg  [1:0] branch$record_warp;
+    reg  [7:0] branch$record_pc;
+    wire  branch$pending;
+    wire  branch$port_busy;
+    wire  branch$divergent;
+    wire  branch$push_valid;
+    wire  [1:0] branch$push_warp;
+    wire  [3:0] branch$push_mask;
+    wire  [9:0] branch$push_pc;
+    wire  branch$set_valid;
+    wire  [1:0] branch$set_warp;
+    wire  [3:0] branch$set_mask;
+    wire  [9:0] branch$set_pc;
     reg  lds$clock;
     reg  lds$reset;
     reg  lds$req_valid;
@@ -315,36 +339,6 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
     reg  [3:0] wmask$3$d;
     wire  [3:0] wmask$3$q;
     reg  wmask$3$clock;
-    reg  [7:0] branch_pc$0$d;
-    wire  [7:0] branch_pc$0$q;
-    reg  branch_pc$0$clock;
-    reg  [7:0] branch_pc$1$d;
-    wire  [7:0] branch_pc$1$q;
-    reg  branch_pc$1$clock;
-    reg  [7:0] branch_pc$2$d;
-    wire  [7:0] branch_pc$2$q;
-    reg  branch_pc$2$clock;
-    reg  [7:0] branch_pc$3$d;
-    wire  [7:0] branch_pc$3$q;
-    reg  branch_pc$3$clock;
-    reg  div_valid$d;
-    wire  div_valid$q;
-    reg  div_valid$clock;
-    reg  [1:0] div_warp$d;
-    wire  [1:0] div_warp$q;
-    reg  div_warp$clock;
-    reg  [3:0] div_mask$d;
-    wire  [3:0] div_mask$q;
-    reg  div_mask$clock;
-    reg  [9:0] div_pc$d;
-    wire  [9:0] div_pc$q;
-    reg  div_pc$clock;
-    reg  [3:0] div_set_mask$d;
-    wire  [3:0] div_set_mask$q;
-    reg  div_set_mask$clock;
-    reg  [9:0] div_set_pc$d;
-    wire  [9:0] div_set_pc$q;
-    reg  div_set_pc$clock;
     reg  lds_load$d;
     wire  lds_load$q;
     reg  lds_load$clock;
@@ -437,22 +431,9 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
     reg  [31:0] rep_warp;
     reg  [7:0] imm_lane;
     reg  [7:0] warp_lane;
-    reg  [3:0] zero;
-    reg  [3:0] taken;
-    reg  [3:0] fall;
     reg  [1:0] x_warp;
     reg  [3:0] x_mask;
-    reg  [7:0] x_bpc;
     reg  [9:0] pc_wide;
-    reg  [9:0] pc_next;
-    reg  [9:0] pc_target;
-    reg  [9:0] pc_reconv;
-    reg  branch_port;
-    reg  divergent;
-    reg  push_v;
-    reg  [1:0] push_w;
-    reg  [3:0] push_m;
-    reg  [9:0] push_pc;
     reg  set_v;
     reg  [1:0] set_w;
     reg  [3:0] set_m;
@@ -709,6 +690,32 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
         .zero(alu$zero),
         .bad_op(alu$bad_op)
     );
+    simt_core__branch branch(
+        .clock(branch$clock),
+        .reset(branch$reset),
+        .fire(branch$fire),
+        .kind(branch$kind),
+        .if_zero(branch$if_zero),
+        .target(branch$target),
+        .reconv(branch$reconv),
+        .warp(branch$warp),
+        .mask(branch$mask),
+        .zero(branch$zero),
+        .record_valid(branch$record_valid),
+        .record_warp(branch$record_warp),
+        .record_pc(branch$record_pc),
+        .pending(branch$pending),
+        .port_busy(branch$port_busy),
+        .divergent(branch$divergent),
+        .push_valid(branch$push_valid),
+        .push_warp(branch$push_warp),
+        .push_mask(branch$push_mask),
+        .push_pc(branch$push_pc),
+        .set_valid(branch$set_valid),
+        .set_warp(branch$set_warp),
+        .set_mask(branch$set_mask),
+        .set_pc(branch$set_pc)
+    );
     simt_core__lds lds(
         .clock(lds$clock),
         .reset(lds$reset),
@@ -751,147 +758,97 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
         .index(oldest$index),
         .grant(oldest$grant)
     );
-    simt_core__div_valid fetch_valid(
+    simt_core__branch_div_valid fetch_valid(
         .d(fetch_valid$d),
         .q(fetch_valid$q),
         .clock(fetch_valid$clock)
     );
-    simt_core__div_warp fetch_warp(
+    simt_core__branch_div_warp fetch_warp(
         .d(fetch_warp$d),
         .q(fetch_warp$q),
         .clock(fetch_warp$clock)
     );
-    simt_core__div_pc fetch_pc(
+    simt_core__branch_div_pc fetch_pc(
         .d(fetch_pc$d),
         .q(fetch_pc$q),
         .clock(fetch_pc$clock)
     );
-    simt_core__div_mask wmask$0(
+    simt_core__branch_div_mask wmask$0(
         .d(wmask$0$d),
         .q(wmask$0$q),
         .clock(wmask$0$clock)
     );
-    simt_core__div_mask wmask$1(
+    simt_core__branch_div_mask wmask$1(
         .d(wmask$1$d),
         .q(wmask$1$q),
         .clock(wmask$1$clock)
     );
-    simt_core__div_mask wmask$2(
+    simt_core__branch_div_mask wmask$2(
         .d(wmask$2$d),
         .q(wmask$2$q),
         .clock(wmask$2$clock)
     );
-    simt_core__div_mask wmask$3(
+    simt_core__branch_div_mask wmask$3(
         .d(wmask$3$d),
         .q(wmask$3$q),
         .clock(wmask$3$clock)
     );
-    simt_core__branch_pc_0 branch_pc$0(
-        .d(branch_pc$0$d),
-        .q(branch_pc$0$q),
-        .clock(branch_pc$0$clock)
-    );
-    simt_core__branch_pc_0 branch_pc$1(
-        .d(branch_pc$1$d),
-        .q(branch_pc$1$q),
-        .clock(branch_pc$1$clock)
-    );
-    simt_core__branch_pc_0 branch_pc$2(
-        .d(branch_pc$2$d),
-        .q(branch_pc$2$q),
-        .clock(branch_pc$2$clock)
-    );
-    simt_core__branch_pc_0 branch_pc$3(
-        .d(branch_pc$3$d),
-        .q(branch_pc$3$q),
-        .clock(branch_pc$3$clock)
-    );
-    simt_core__div_valid div_valid(
-        .d(div_valid$d),
-        .q(div_valid$q),
-        .clock(div_valid$clock)
-    );
-    simt_core__div_warp div_warp(
-        .d(div_warp$d),
-        .q(div_warp$q),
-        .clock(div_warp$clock)
-    );
-    simt_core__div_mask div_mask(
-        .d(div_mask$d),
-        .q(div_mask$q),
-        .clock(div_mask$clock)
-    );
-    simt_core__div_pc div_pc(
-        .d(div_pc$d),
-        .q(div_pc$q),
-        .clock(div_pc$clock)
-    );
-    simt_core__div_mask div_set_mask(
-        .d(div_set_mask$d),
-        .q(div_set_mask$q),
-        .clock(div_set_mask$clock)
-    );
-    simt_core__div_pc div_set_pc(
-        .d(div_set_pc$d),
-        .q(div_set_pc$q),
-        .clock(div_set_pc$clock)
-    );
-    simt_core__div_valid lds_load(
+    simt_core__branch_div_valid lds_load(
         .d(lds_load$d),
         .q(lds_load$q),
         .clock(lds_load$clock)
     );
-    simt_core__div_warp lds_warp(
+    simt_core__branch_div_warp lds_warp(
         .d(lds_warp$d),
         .q(lds_warp$q),
         .clock(lds_warp$clock)
     );
-    simt_core__div_mask lds_rd(
+    simt_core__branch_div_mask lds_rd(
         .d(lds_rd$d),
         .q(lds_rd$q),
         .clock(lds_rd$clock)
     );
-    simt_core__div_mask lds_mask(
+    simt_core__branch_div_mask lds_mask(
         .d(lds_mask$d),
         .q(lds_mask$q),
         .clock(lds_mask$clock)
     );
-    simt_core__div_valid resp_load(
+    simt_core__branch_div_valid resp_load(
         .d(resp_load$d),
         .q(resp_load$q),
         .clock(resp_load$clock)
     );
-    simt_core__div_warp resp_warp(
+    simt_core__branch_div_warp resp_warp(
         .d(resp_warp$d),
         .q(resp_warp$q),
         .clock(resp_warp$clock)
     );
-    simt_core__div_mask resp_rd(
+    simt_core__branch_div_mask resp_rd(
         .d(resp_rd$d),
         .q(resp_rd$q),
         .clock(resp_rd$clock)
     );
-    simt_core__div_mask resp_mask(
+    simt_core__branch_div_mask resp_mask(
         .d(resp_mask$d),
         .q(resp_mask$q),
         .clock(resp_mask$clock)
     );
-    simt_core__div_warp lds_open(
+    simt_core__branch_div_warp lds_open(
         .d(lds_open$d),
         .q(lds_open$q),
         .clock(lds_open$clock)
     );
-    simt_core__div_valid greedy_valid(
+    simt_core__branch_div_valid greedy_valid(
         .d(greedy_valid$d),
         .q(greedy_valid$q),
         .clock(greedy_valid$clock)
     );
-    simt_core__div_warp greedy(
+    simt_core__branch_div_warp greedy(
         .d(greedy$d),
         .q(greedy$q),
         .clock(greedy$clock)
     );
-    simt_core__div_valid launching(
+    simt_core__branch_div_valid launching(
         .d(launching$d),
         .q(launching$q),
         .clock(launching$clock)
@@ -901,7 +858,7 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
         .q(launched$q),
         .clock(launched$clock)
     );
-    simt_core__div_valid running_q(
+    simt_core__branch_div_valid running_q(
         .d(running_q$d),
         .q(running_q$q),
         .clock(running_q$clock)
@@ -956,7 +913,7 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
         .q(divergent_q$q),
         .clock(divergent_q$clock)
     );
-    simt_core__div_valid illegal_q(
+    simt_core__branch_div_valid illegal_q(
         .d(illegal_q$d),
         .q(illegal_q$q),
         .clock(illegal_q$clock)
@@ -966,12 +923,6 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
         fetch_valid$clock = clock;
         fetch_warp$clock = clock;
         fetch_pc$clock = clock;
-        div_valid$clock = clock;
-        div_warp$clock = clock;
-        div_mask$clock = clock;
-        div_pc$clock = clock;
-        div_set_mask$clock = clock;
-        div_set_pc$clock = clock;
         lds_load$clock = clock;
         lds_warp$clock = clock;
         lds_rd$clock = clock;
@@ -996,12 +947,6 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
         fetch_valid$d = fetch_valid$q;
         fetch_warp$d = fetch_warp$q;
         fetch_pc$d = fetch_pc$q;
-        div_valid$d = div_valid$q;
-        div_warp$d = div_warp$q;
-        div_mask$d = div_mask$q;
-        div_pc$d = div_pc$q;
-        div_set_mask$d = div_set_mask$q;
-        div_set_pc$d = div_set_pc$q;
         lds_load$d = lds_load$q;
         lds_warp$d = lds_warp$q;
         lds_rd$d = lds_rd$q;
@@ -1025,26 +970,18 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
         illegal_q$d = illegal_q$q;
         wmask$0$clock = clock;
         wmask$0$d = wmask$0$q;
-        branch_pc$0$clock = clock;
-        branch_pc$0$d = branch_pc$0$q;
         depth$0$clock = clock;
         depth$0$d = depth$0$q;
         wmask$1$clock = clock;
         wmask$1$d = wmask$1$q;
-        branch_pc$1$clock = clock;
-        branch_pc$1$d = branch_pc$1$q;
         depth$1$clock = clock;
         depth$1$d = depth$1$q;
         wmask$2$clock = clock;
         wmask$2$d = wmask$2$q;
-        branch_pc$2$clock = clock;
-        branch_pc$2$d = branch_pc$2$q;
         depth$2$clock = clock;
         depth$2$d = depth$2$q;
         wmask$3$clock = clock;
         wmask$3$d = wmask$3$q;
-        branch_pc$3$clock = clock;
-        branch_pc$3$d = branch_pc$3$q;
         depth$3$clock = clock;
         depth$3$d = depth$3$q;
         sched$clock = clock;
@@ -1132,7 +1069,7 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
         resp_word = (resp_word >> lane_bits) | (lane_word << top_lane);
         exec_dec$inst = oc$out_tag$0;
         out0 = oc$out_valid$0;
-        ex_fire = out0 & ~lds_wb & ~div_valid$q;
+        ex_fire = out0 & ~lds_wb & ~branch$pending;
         oc$out_ready$0 = ex_fire;
         x_warp = oc$out_warp$0;
         x_mask = oc$out_mask$0;
@@ -1173,80 +1110,20 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
                 end
         endcase
         alu_wb = ex_fire & (exec_dec$kind == k_alu);
-        x_bpc = 32'h0;
-        if (x_warp == 0) begin
-            x_bpc = branch_pc$0$q;
-        end
-        if (x_warp == 1) begin
-            x_bpc = branch_pc$1$q;
-        end
-        if (x_warp == 2) begin
-            x_bpc = branch_pc$2$q;
-        end
-        if (x_warp == 3) begin
-            x_bpc = branch_pc$3$q;
-        end
-        pc_wide = ((x_bpc) & 10'h3ff) + 32'h1;
-        pc_next = pc_wide << two;
-        pc_wide = ((exec_dec$target) & 10'h3ff);
-        pc_target = pc_wide << two;
-        pc_wide = ((exec_dec$reconv) & 10'h3ff) + 32'h1;
-        pc_reconv = pc_wide << two;
-        zero = alu$zero & x_mask;
-        if (exec_dec$if_zero) begin
-            taken = zero;
-        end
-        else begin
-            taken = x_mask & ~zero;
-        end
-        fall = x_mask & ~taken;
-        push_v = 1'b0;
-        push_w = x_warp;
-        push_m = x_mask;
-        push_pc = pc_reconv;
-        set_v = 1'b0;
-        set_w = x_warp;
-        set_m = x_mask;
-        set_pc = pc_next;
-        divergent = 1'b0;
-        branch_port = div_valid$q;
-        div_valid$d = 1'b0;
-        if (div_valid$q) begin
-            push_v = 1'b1;
-            push_w = div_warp$q;
-            push_m = div_mask$q;
-            push_pc = div_pc$q;
-            set_v = 1'b1;
-            set_w = div_warp$q;
-            set_m = div_set_mask$q;
-            set_pc = div_set_pc$q;
-        end
-        else if (ex_fire & (exec_dec$kind == k_branch)) begin
-            branch_port = 1'b1;
-            push_v = 1'b1;
-            if (|taken & |fall) begin
-                divergent = 1'b1;
-                div_valid$d = 1'b1;
-                div_warp$d = x_warp;
-                div_mask$d = fall;
-                div_pc$d = pc_next;
-                div_set_mask$d = taken;
-                div_set_pc$d = pc_target;
-            end
-            else begin
-                set_v = 1'b1;
-                if (|taken) begin
-                    set_pc = pc_target;
-                end
-            end
-        end
-        else if (ex_fire & (exec_dec$kind == k_bany)) begin
-            branch_port = 1'b1;
-            set_v = 1'b1;
-            if (|(x_mask & ~alu$zero)) begin
-                set_pc = pc_target;
-            end
-        end
+        branch$clock = clock;
+        branch$reset = reset;
+        branch$fire = ex_fire;
+        branch$kind = exec_dec$kind;
+        branch$if_zero = exec_dec$if_zero;
+        branch$target = exec_dec$target;
+        branch$reconv = exec_dec$reconv;
+        branch$warp = x_warp;
+        branch$mask = x_mask;
+        branch$zero = alu$zero;
+        set_v = branch$set_valid;
+        set_w = branch$set_warp;
+        set_m = branch$set_mask;
+        set_pc = branch$set_pc;
         lds_dec$inst = oc$out_tag$1;
         lds$req_valid = oc$out_valid$1;
         lds$req_write = lds_dec$kind == k_st;
@@ -1386,7 +1263,7 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
         to_lds = (kind == k_st) | (kind == k_ld);
         hazard = cand_valid & sb$hazard;
         if ((kind == k_join) | (kind == k_jmp)) begin
-            blocked = branch_port;
+            blocked = branch$port_busy;
         end
         else begin
             blocked = (to_alu | to_lds) & ~oc$in_ready$0;
@@ -1439,25 +1316,16 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
                 set_pc = pc_wide << two;
             end
         end
-        if (fire & (cand == 0) & ((kind == k_branch) | (kind == k_bany))) begin
-            branch_pc$0$d = ibuf$head_pc;
-        end
-        if (fire & (cand == 1) & ((kind == k_branch) | (kind == k_bany))) begin
-            branch_pc$1$d = ibuf$head_pc;
-        end
-        if (fire & (cand == 2) & ((kind == k_branch) | (kind == k_bany))) begin
-            branch_pc$2$d = ibuf$head_pc;
-        end
-        if (fire & (cand == 3) & ((kind == k_branch) | (kind == k_bany))) begin
-            branch_pc$3$d = ibuf$head_pc;
-        end
+        branch$record_valid = fire & ((kind == k_branch) | (kind == k_bany));
+        branch$record_warp = cand;
+        branch$record_pc = ibuf$head_pc;
         sched$warp_pop_valid = pops;
         sched$end_ctl_valid = end_v;
         sched$end_ctl_wid = cand;
-        sched$branch_ctl_valid = push_v;
-        sched$branch_ctl_wid = push_w;
-        sched$branch_ctl_mask = push_m;
-        sched$branch_ctl_pc = push_pc;
+        sched$branch_ctl_valid = branch$push_valid;
+        sched$branch_ctl_wid = branch$push_warp;
+        sched$branch_ctl_mask = branch$push_mask;
+        sched$branch_ctl_pc = branch$push_pc;
         sched$warp_set_valid = set_v;
         sched$warp_set_wid = set_w;
         sched$warp_set_mask = set_m;
@@ -1472,7 +1340,7 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
         greedy_valid$d = fire;
         greedy$d = cand;
         high_next = high$q;
-        pushes = push_v & (push_w == 0);
+        pushes = branch$push_valid & (branch$push_warp == 0);
         d_next = depth$0$q;
         if (pushes & ~(pops & (cand == 0)) & (depth$0$q != depth_max)) begin
             d_next = depth$0$q + 32'h1;
@@ -1487,7 +1355,7 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
             high_next = d_next;
         end
         depth$0$d = d_next;
-        pushes = push_v & (push_w == 1);
+        pushes = branch$push_valid & (branch$push_warp == 1);
         d_next = depth$1$q;
         if (pushes & ~(pops & (cand == 1)) & (depth$1$q != depth_max)) begin
             d_next = depth$1$q + 32'h1;
@@ -1502,7 +1370,7 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
             high_next = d_next;
         end
         depth$1$d = d_next;
-        pushes = push_v & (push_w == 2);
+        pushes = branch$push_valid & (branch$push_warp == 2);
         d_next = depth$2$q;
         if (pushes & ~(pops & (cand == 2)) & (depth$2$q != depth_max)) begin
             d_next = depth$2$q + 32'h1;
@@ -1517,7 +1385,7 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
             high_next = d_next;
         end
         depth$2$d = d_next;
-        pushes = push_v & (push_w == 3);
+        pushes = branch$push_valid & (branch$push_warp == 3);
         d_next = depth$3$q;
         if (pushes & ~(pops & (cand == 3)) & (depth$3$q != depth_max)) begin
             d_next = depth$3$q + 32'h1;
@@ -1533,7 +1401,7 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
         end
         depth$3$d = d_next;
         high$d = high_next;
-        finished = running_q$q & ~launching$q & (sched$idle_mask == all_warps) & ~fetch_valid$q & ~|oc$busy & ~oc$out_valid$0 & ~oc$out_valid$1 & ~|lds_open$q & ~div_valid$q & ~|sb$pending;
+        finished = running_q$q & ~launching$q & (sched$idle_mask == all_warps) & ~fetch_valid$q & ~|oc$busy & ~oc$out_valid$0 & ~oc$out_valid$1 & ~|lds_open$q & ~branch$pending & ~|sb$pending;
         active = (running_q$q & ~finished) | launched_now;
         running_q$d = active;
         if (launched_now) begin
@@ -1558,7 +1426,7 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
                 struct_stalls_q$d = struct_stalls_q$q + 32'h1;
             end
         end
-        if (divergent) begin
+        if (branch$divergent) begin
             divergent_q$d = divergent_q$q + 32'h1;
         end
         if (fire & ~issue_dec$legal) begin
@@ -1584,7 +1452,6 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
         errors = flags;
         if (reset) begin
             fetch_valid$d = 1'b0;
-            div_valid$d = 1'b0;
             lds_open$d = 32'h0;
             greedy_valid$d = 1'b0;
             launching$d = 1'b0;
@@ -1601,16 +1468,12 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
             lds_load$d = 1'b0;
             depth$0$d = 32'h0;
             wmask$0$d = 32'h0;
-            branch_pc$0$d = 32'h0;
             depth$1$d = 32'h0;
             wmask$1$d = 32'h0;
-            branch_pc$1$d = 32'h0;
             depth$2$d = 32'h0;
             wmask$2$d = 32'h0;
-            branch_pc$2$d = 32'h0;
             depth$3$d = 32'h0;
             wmask$3$d = 32'h0;
-            branch_pc$3$d = 32'h0;
         end
     end
 endmodule // simt_core
@@ -1912,7 +1775,268 @@ module simt_core__alu(op,a,b,result,zero,bad_op);
     end
 endmodule // simt_core__alu
 
-module simt_core__branch_pc_0(d,q,clock);
+module simt_core__branch(clock,reset,fire,kind,if_zero,target,reconv,warp,mask,zero,record_valid,record_warp,record_pc,pending,port_busy,divergent,push_valid,push_warp,push_mask,push_pc,set_valid,set_warp,set_mask,set_pc);
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  fire;
+    input wire  [3:0] kind;
+    input wire  if_zero;
+    input wire  [10:0] target;
+    input wire  [10:0] reconv;
+    input wire  [1:0] warp;
+    input wire  [3:0] mask;
+    input wire  [3:0] zero;
+    input wire  record_valid;
+    input wire  [1:0] record_warp;
+    input wire  [7:0] record_pc;
+    output reg  pending;
+    output reg  port_busy;
+    output reg  divergent;
+    output reg  push_valid;
+    output reg  [1:0] push_warp;
+    output reg  [3:0] push_mask;
+    output reg  [9:0] push_pc;
+    output reg  set_valid;
+    output reg  [1:0] set_warp;
+    output reg  [3:0] set_mask;
+    output reg  [9:0] set_pc;
+    // Constant declarations
+    localparam  two = 8'h2;
+    localparam  k_branch = 4'h4;
+    localparam  k_bany = 4'h7;
+    // Stub signals
+    reg  [7:0] branch_pc$0$d;
+    wire  [7:0] branch_pc$0$q;
+    reg  branch_pc$0$clock;
+    reg  [7:0] branch_pc$1$d;
+    wire  [7:0] branch_pc$1$q;
+    reg  branch_pc$1$clock;
+    reg  [7:0] branch_pc$2$d;
+    wire  [7:0] branch_pc$2$q;
+    reg  branch_pc$2$clock;
+    reg  [7:0] branch_pc$3$d;
+    wire  [7:0] branch_pc$3$q;
+    reg  branch_pc$3$clock;
+    reg  div_valid$d;
+    wire  div_valid$q;
+    reg  div_valid$clock;
+    reg  [1:0] div_warp$d;
+    wire  [1:0] div_warp$q;
+    reg  div_warp$clock;
+    reg  [3:0] div_mask$d;
+    wire  [3:0] div_mask$q;
+    reg  div_mask$clock;
+    reg  [9:0] div_pc$d;
+    wire  [9:0] div_pc$q;
+    reg  div_pc$clock;
+    reg  [3:0] div_set_mask$d;
+    wire  [3:0] div_set_mask$q;
+    reg  div_set_mask$clock;
+    reg  [9:0] div_set_pc$d;
+    wire  [9:0] div_set_pc$q;
+    reg  div_set_pc$clock;
+    // Local signals
+    reg  [7:0] bpc;
+    reg  [9:0] pc_wide;
+    reg  [9:0] pc_next;
+    reg  [9:0] pc_target;
+    reg  [9:0] pc_reconv;
+    reg  [3:0] zero_active;
+    reg  [3:0] taken;
+    reg  [3:0] fall;
+    reg  busy_l;
+    reg  split_l;
+    reg  push_v;
+    reg  [1:0] push_w;
+    reg  [3:0] push_m;
+    reg  [9:0] push_p;
+    reg  set_v;
+    reg  [1:0] set_w;
+    reg  [3:0] set_m;
+    reg  [9:0] set_p;
+    // Sub module instances
+    simt_core__branch_branch_pc_0 branch_pc$0(
+        .d(branch_pc$0$d),
+        .q(branch_pc$0$q),
+        .clock(branch_pc$0$clock)
+    );
+    simt_core__branch_branch_pc_0 branch_pc$1(
+        .d(branch_pc$1$d),
+        .q(branch_pc$1$q),
+        .clock(branch_pc$1$clock)
+    );
+    simt_core__branch_branch_pc_0 branch_pc$2(
+        .d(branch_pc$2$d),
+        .q(branch_pc$2$q),
+        .clock(branch_pc$2$clock)
+    );
+    simt_core__branch_branch_pc_0 branch_pc$3(
+        .d(branch_pc$3$d),
+        .q(branch_pc$3$q),
+        .clock(branch_pc$3$clock)
+    );
+    simt_core__branch_div_valid div_valid(
+        .d(div_valid$d),
+        .q(div_valid$q),
+        .clock(div_valid$clock)
+    );
+    simt_core__branch_div_warp div_warp(
+        .d(div_warp$d),
+        .q(div_warp$q),
+        .clock(div_warp$clock)
+    );
+    simt_core__branch_div_mask div_mask(
+        .d(div_mask$d),
+        .q(div_mask$q),
+        .clock(div_mask$clock)
+    );
+    simt_core__branch_div_pc div_pc(
+        .d(div_pc$d),
+        .q(div_pc$q),
+        .clock(div_pc$clock)
+    );
+    simt_core__branch_div_mask div_set_mask(
+        .d(div_set_mask$d),
+        .q(div_set_mask$q),
+        .clock(div_set_mask$clock)
+    );
+    simt_core__branch_div_pc div_set_pc(
+        .d(div_set_pc$d),
+        .q(div_set_pc$q),
+        .clock(div_set_pc$clock)
+    );
+    // Update code
+    always @(*) begin
+        div_valid$clock = clock;
+        div_warp$clock = clock;
+        div_mask$clock = clock;
+        div_pc$clock = clock;
+        div_set_mask$clock = clock;
+        div_set_pc$clock = clock;
+        div_valid$d = div_valid$q;
+        div_warp$d = div_warp$q;
+        div_mask$d = div_mask$q;
+        div_pc$d = div_pc$q;
+        div_set_mask$d = div_set_mask$q;
+        div_set_pc$d = div_set_pc$q;
+        branch_pc$0$clock = clock;
+        branch_pc$0$d = branch_pc$0$q;
+        if (record_valid & (record_warp == 0)) begin
+            branch_pc$0$d = record_pc;
+        end
+        branch_pc$1$clock = clock;
+        branch_pc$1$d = branch_pc$1$q;
+        if (record_valid & (record_warp == 1)) begin
+            branch_pc$1$d = record_pc;
+        end
+        branch_pc$2$clock = clock;
+        branch_pc$2$d = branch_pc$2$q;
+        if (record_valid & (record_warp == 2)) begin
+            branch_pc$2$d = record_pc;
+        end
+        branch_pc$3$clock = clock;
+        branch_pc$3$d = branch_pc$3$q;
+        if (record_valid & (record_warp == 3)) begin
+            branch_pc$3$d = record_pc;
+        end
+        bpc = 32'h0;
+        if (warp == 0) begin
+            bpc = branch_pc$0$q;
+        end
+        if (warp == 1) begin
+            bpc = branch_pc$1$q;
+        end
+        if (warp == 2) begin
+            bpc = branch_pc$2$q;
+        end
+        if (warp == 3) begin
+            bpc = branch_pc$3$q;
+        end
+        pc_wide = ((bpc) & 10'h3ff) + 32'h1;
+        pc_next = pc_wide << two;
+        pc_wide = ((target) & 10'h3ff);
+        pc_target = pc_wide << two;
+        pc_wide = ((reconv) & 10'h3ff) + 32'h1;
+        pc_reconv = pc_wide << two;
+        zero_active = zero & mask;
+        if (if_zero) begin
+            taken = zero_active;
+        end
+        else begin
+            taken = mask & ~zero_active;
+        end
+        fall = mask & ~taken;
+        pending = div_valid$q;
+        div_valid$d = 1'b0;
+        split_l = 1'b0;
+        busy_l = 1'b0;
+        push_v = 1'b0;
+        push_w = warp;
+        push_m = mask;
+        push_p = pc_reconv;
+        set_v = 1'b0;
+        set_w = warp;
+        set_m = mask;
+        set_p = pc_next;
+        if (div_valid$q) begin
+            busy_l = 1'b1;
+            push_v = 1'b1;
+            push_w = div_warp$q;
+            push_m = div_mask$q;
+            push_p = div_pc$q;
+            set_v = 1'b1;
+            set_w = div_warp$q;
+            set_m = div_set_mask$q;
+            set_p = div_set_pc$q;
+        end
+        else if (fire & (kind == k_branch)) begin
+            busy_l = 1'b1;
+            push_v = 1'b1;
+            if (|taken & |fall) begin
+                split_l = 1'b1;
+                div_valid$d = 1'b1;
+                div_warp$d = warp;
+                div_mask$d = fall;
+                div_pc$d = pc_next;
+                div_set_mask$d = taken;
+                div_set_pc$d = pc_target;
+            end
+            else begin
+                set_v = 1'b1;
+                if (|taken) begin
+                    set_p = pc_target;
+                end
+            end
+        end
+        else if (fire & (kind == k_bany)) begin
+            busy_l = 1'b1;
+            set_v = 1'b1;
+            if (|(mask & ~zero)) begin
+                set_p = pc_target;
+            end
+        end
+        port_busy = busy_l;
+        divergent = split_l;
+        push_valid = push_v;
+        push_warp = push_w;
+        push_mask = push_m;
+        push_pc = push_p;
+        set_valid = set_v;
+        set_warp = set_w;
+        set_mask = set_m;
+        set_pc = set_p;
+        if (reset) begin
+            div_valid$d = 1'b0;
+            branch_pc$0$d = 32'h0;
+            branch_pc$1$d = 32'h0;
+            branch_pc$2$d = 32'h0;
+            branch_pc$3$d = 32'h0;
+        end
+    end
+endmodule // simt_core__branch
+
+module simt_core__branch_branch_pc_0(d,q,clock);
     // Module arguments
     input wire  [7:0] d;
     output reg  [7:0] q;
@@ -1924,7 +2048,63 @@ module simt_core__branch_pc_0(d,q,clock);
     always @(posedge clock) begin
        q <= d;
     end
-endmodule // simt_core__branch_pc_0
+endmodule // simt_core__branch_branch_pc_0
+
+module simt_core__branch_div_mask(d,q,clock);
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    always @(posedge clock) begin
+       q <= d;
+    end
+endmodule // simt_core__branch_div_mask
+
+module simt_core__branch_div_pc(d,q,clock);
+    // Module arguments
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
+    // Update code (custom)
+    initial begin
+       q = 10'h0;
+    end
+    always @(posedge clock) begin
+       q <= d;
+    end
+endmodule // simt_core__branch_div_pc
+
+module simt_core__branch_div_valid(d,q,clock);
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    always @(posedge clock) begin
+       q <= d;
+    end
+endmodule // simt_core__branch_div_valid
+
+module simt_core__branch_div_warp(d,q,clock);
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    always @(posedge clock) begin
+       q <= d;
+    end
+endmodule // simt_core__branch_div_warp
 
 module simt_core__cycles_q(d,q,clock);
     // Module arguments
@@ -1953,62 +2133,6 @@ module simt_core__depth_0(d,q,clock);
        q <= d;
     end
 endmodule // simt_core__depth_0
-
-module simt_core__div_mask(d,q,clock);
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    always @(posedge clock) begin
-       q <= d;
-    end
-endmodule // simt_core__div_mask
-
-module simt_core__div_pc(d,q,clock);
-    // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
-    input wire  clock;
-    // Update code (custom)
-    initial begin
-       q = 10'h0;
-    end
-    always @(posedge clock) begin
-       q <= d;
-    end
-endmodule // simt_core__div_pc
-
-module simt_core__div_valid(d,q,clock);
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    always @(posedge clock) begin
-       q <= d;
-    end
-endmodule // simt_core__div_valid
-
-module simt_core__div_warp(d,q,clock);
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    always @(posedge clock) begin
-       q <= d;
-    end
-endmodule // simt_core__div_warp
 
 module simt_core__exec_dec(inst,legal,kind,exec_op,b_sel,rd_valid,src_valid,if_zero,rd,ra,rb,imm,target,reconv,st_index,st_stride);
     // Module arguments
@@ -2254,22 +2378,22 @@ module simt_core__ibuf(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,space,
         .q(inst0$3$q),
         .clock(inst0$3$clock)
     );
-    simt_core__branch_pc_0 pc0$0(
+    simt_core__branch_branch_pc_0 pc0$0(
         .d(pc0$0$d),
         .q(pc0$0$q),
         .clock(pc0$0$clock)
     );
-    simt_core__branch_pc_0 pc0$1(
+    simt_core__branch_branch_pc_0 pc0$1(
         .d(pc0$1$d),
         .q(pc0$1$q),
         .clock(pc0$1$clock)
     );
-    simt_core__branch_pc_0 pc0$2(
+    simt_core__branch_branch_pc_0 pc0$2(
         .d(pc0$2$d),
         .q(pc0$2$q),
         .clock(pc0$2$clock)
     );
-    simt_core__branch_pc_0 pc0$3(
+    simt_core__branch_branch_pc_0 pc0$3(
         .d(pc0$3$d),
         .q(pc0$3$q),
         .clock(pc0$3$clock)
@@ -2294,52 +2418,52 @@ module simt_core__ibuf(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,space,
         .q(inst1$3$q),
         .clock(inst1$3$clock)
     );
-    simt_core__branch_pc_0 pc1$0(
+    simt_core__branch_branch_pc_0 pc1$0(
         .d(pc1$0$d),
         .q(pc1$0$q),
         .clock(pc1$0$clock)
     );
-    simt_core__branch_pc_0 pc1$1(
+    simt_core__branch_branch_pc_0 pc1$1(
         .d(pc1$1$d),
         .q(pc1$1$q),
         .clock(pc1$1$clock)
     );
-    simt_core__branch_pc_0 pc1$2(
+    simt_core__branch_branch_pc_0 pc1$2(
         .d(pc1$2$d),
         .q(pc1$2$q),
         .clock(pc1$2$clock)
     );
-    simt_core__branch_pc_0 pc1$3(
+    simt_core__branch_branch_pc_0 pc1$3(
         .d(pc1$3$d),
         .q(pc1$3$q),
         .clock(pc1$3$clock)
     );
-    simt_core__div_warp count$0(
+    simt_core__branch_div_warp count$0(
         .d(count$0$d),
         .q(count$0$q),
         .clock(count$0$clock)
     );
-    simt_core__div_warp count$1(
+    simt_core__branch_div_warp count$1(
         .d(count$1$d),
         .q(count$1$q),
         .clock(count$1$clock)
     );
-    simt_core__div_warp count$2(
+    simt_core__branch_div_warp count$2(
         .d(count$2$d),
         .q(count$2$q),
         .clock(count$2$clock)
     );
-    simt_core__div_warp count$3(
+    simt_core__branch_div_warp count$3(
         .d(count$3$d),
         .q(count$3$q),
         .clock(count$3$clock)
     );
-    simt_core__div_valid fill_full(
+    simt_core__branch_div_valid fill_full(
         .d(fill_full$d),
         .q(fill_full$q),
         .clock(fill_full$clock)
     );
-    simt_core__div_valid issue_empty(
+    simt_core__branch_div_valid issue_empty(
         .d(issue_empty$d),
         .q(issue_empty$q),
         .clock(issue_empty$clock)
@@ -2625,12 +2749,12 @@ module simt_core__issue_rr(clock,reset,req,req_taken,advance,valid,index,grant);
     reg  [3:0] one_hot_taken;
     reg  [1:0] pick;
     // Sub module instances
-    simt_core__div_mask above(
+    simt_core__branch_div_mask above(
         .d(above$d),
         .q(above$q),
         .clock(above$clock)
     );
-    simt_core__div_mask grant_q(
+    simt_core__branch_div_mask grant_q(
         .d(grant_q$d),
         .q(grant_q$q),
         .clock(grant_q$clock)
@@ -2903,42 +3027,42 @@ module simt_core__lds(clock,reset,req_valid,req_ready,req_write,req_mask,req_war
         .write_data(banks$3$write_data),
         .write_mask(banks$3$write_mask)
     );
-    simt_core__div_valid active(
+    simt_core__branch_div_valid active(
         .d(active$d),
         .q(active$q),
         .clock(active$clock)
     );
-    simt_core__div_valid first(
+    simt_core__branch_div_valid first(
         .d(first$d),
         .q(first$q),
         .clock(first$clock)
     );
-    simt_core__div_valid write(
+    simt_core__branch_div_valid write(
         .d(write$d),
         .q(write$q),
         .clock(write$clock)
     );
-    simt_core__div_mask pending(
+    simt_core__branch_div_mask pending(
         .d(pending$d),
         .q(pending$q),
         .clock(pending$clock)
     );
-    simt_core__div_warp lane_bank$0(
+    simt_core__branch_div_warp lane_bank$0(
         .d(lane_bank$0$d),
         .q(lane_bank$0$q),
         .clock(lane_bank$0$clock)
     );
-    simt_core__div_warp lane_bank$1(
+    simt_core__branch_div_warp lane_bank$1(
         .d(lane_bank$1$d),
         .q(lane_bank$1$q),
         .clock(lane_bank$1$clock)
     );
-    simt_core__div_warp lane_bank$2(
+    simt_core__branch_div_warp lane_bank$2(
         .d(lane_bank$2$d),
         .q(lane_bank$2$q),
         .clock(lane_bank$2$clock)
     );
-    simt_core__div_warp lane_bank$3(
+    simt_core__branch_div_warp lane_bank$3(
         .d(lane_bank$3$d),
         .q(lane_bank$3$q),
         .clock(lane_bank$3$clock)
@@ -2963,72 +3087,72 @@ module simt_core__lds(clock,reset,req_valid,req_ready,req_write,req_mask,req_war
         .q(lane_row$3$q),
         .clock(lane_row$3$clock)
     );
-    simt_core__branch_pc_0 lane_data$0(
+    simt_core__branch_branch_pc_0 lane_data$0(
         .d(lane_data$0$d),
         .q(lane_data$0$q),
         .clock(lane_data$0$clock)
     );
-    simt_core__branch_pc_0 lane_data$1(
+    simt_core__branch_branch_pc_0 lane_data$1(
         .d(lane_data$1$d),
         .q(lane_data$1$q),
         .clock(lane_data$1$clock)
     );
-    simt_core__branch_pc_0 lane_data$2(
+    simt_core__branch_branch_pc_0 lane_data$2(
         .d(lane_data$2$d),
         .q(lane_data$2$q),
         .clock(lane_data$2$clock)
     );
-    simt_core__branch_pc_0 lane_data$3(
+    simt_core__branch_branch_pc_0 lane_data$3(
         .d(lane_data$3$d),
         .q(lane_data$3$q),
         .clock(lane_data$3$clock)
     );
-    simt_core__div_mask served(
+    simt_core__branch_div_mask served(
         .d(served$d),
         .q(served$q),
         .clock(served$clock)
     );
-    simt_core__div_warp served_bank$0(
+    simt_core__branch_div_warp served_bank$0(
         .d(served_bank$0$d),
         .q(served_bank$0$q),
         .clock(served_bank$0$clock)
     );
-    simt_core__div_warp served_bank$1(
+    simt_core__branch_div_warp served_bank$1(
         .d(served_bank$1$d),
         .q(served_bank$1$q),
         .clock(served_bank$1$clock)
     );
-    simt_core__div_warp served_bank$2(
+    simt_core__branch_div_warp served_bank$2(
         .d(served_bank$2$d),
         .q(served_bank$2$q),
         .clock(served_bank$2$clock)
     );
-    simt_core__div_warp served_bank$3(
+    simt_core__branch_div_warp served_bank$3(
         .d(served_bank$3$d),
         .q(served_bank$3$q),
         .clock(served_bank$3$clock)
     );
-    simt_core__branch_pc_0 held$0(
+    simt_core__branch_branch_pc_0 held$0(
         .d(held$0$d),
         .q(held$0$q),
         .clock(held$0$clock)
     );
-    simt_core__branch_pc_0 held$1(
+    simt_core__branch_branch_pc_0 held$1(
         .d(held$1$d),
         .q(held$1$q),
         .clock(held$1$clock)
     );
-    simt_core__branch_pc_0 held$2(
+    simt_core__branch_branch_pc_0 held$2(
         .d(held$2$d),
         .q(held$2$q),
         .clock(held$2$clock)
     );
-    simt_core__branch_pc_0 held$3(
+    simt_core__branch_branch_pc_0 held$3(
         .d(held$3$d),
         .q(held$3$q),
         .clock(held$3$clock)
     );
-    simt_core__div_valid done(
+    simt_core__branch_div_valid done(
         .d(done$d),
         .q(done$q),
         .clock(done$clock)
@@ -3941,27 +4065,27 @@ module simt_core__oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,in_dst$
         .index(du$1$index),
         .grant(du$1$grant)
     );
-    simt_core__div_warp cu_busy(
+    simt_core__branch_div_warp cu_busy(
         .d(cu_busy$d),
         .q(cu_busy$q),
         .clock(cu_busy$clock)
     );
-    simt_core__div_warp cu_warp$0(
+    simt_core__branch_div_warp cu_warp$0(
         .d(cu_warp$0$d),
         .q(cu_warp$0$q),
         .clock(cu_warp$0$clock)
     );
-    simt_core__div_warp cu_warp$1(
+    simt_core__branch_div_warp cu_warp$1(
         .d(cu_warp$1$d),
         .q(cu_warp$1$q),
         .clock(cu_warp$1$clock)
     );
-    simt_core__div_valid cu_unit$0(
+    simt_core__branch_div_valid cu_unit$0(
         .d(cu_unit$0$d),
         .q(cu_unit$0$q),
         .clock(cu_unit$0$clock)
     );
-    simt_core__div_valid cu_unit$1(
+    simt_core__branch_div_valid cu_unit$1(
         .d(cu_unit$1$d),
         .q(cu_unit$1$q),
         .clock(cu_unit$1$clock)
@@ -3976,22 +4100,22 @@ module simt_core__oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,in_dst$
         .q(cu_tag$1$q),
         .clock(cu_tag$1$clock)
     );
-    simt_core__div_mask cu_dst$0(
+    simt_core__branch_div_mask cu_dst$0(
         .d(cu_dst$0$d),
         .q(cu_dst$0$q),
         .clock(cu_dst$0$clock)
     );
-    simt_core__div_mask cu_dst$1(
+    simt_core__branch_div_mask cu_dst$1(
         .d(cu_dst$1$d),
         .q(cu_dst$1$q),
         .clock(cu_dst$1$clock)
     );
-    simt_core__div_mask cu_mask$0(
+    simt_core__branch_div_mask cu_mask$0(
         .d(cu_mask$0$d),
         .q(cu_mask$0$q),
         .clock(cu_mask$0$clock)
     );
-    simt_core__div_mask cu_mask$1(
+    simt_core__branch_div_mask cu_mask$1(
         .d(cu_mask$1$d),
         .q(cu_mask$1$q),
         .clock(cu_mask$1$clock)
@@ -4016,12 +4140,12 @@ module simt_core__oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,in_dst$
         .q(cu_not_ready$1$q),
         .clock(cu_not_ready$1$clock)
     );
-    simt_core__div_warp cu_older$0(
+    simt_core__branch_div_warp cu_older$0(
         .d(cu_older$0$d),
         .q(cu_older$0$q),
         .clock(cu_older$0$clock)
     );
-    simt_core__div_warp cu_older$1(
+    simt_core__branch_div_warp cu_older$1(
         .d(cu_older$1$d),
         .q(cu_older$1$q),
         .clock(cu_older$1$clock)
@@ -4056,67 +4180,67 @@ module simt_core__oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,in_dst$
         .q(cu_op2$1$q),
         .clock(cu_op2$1$clock)
     );
-    simt_core__div_mask rd_valid(
+    simt_core__branch_div_mask rd_valid(
         .d(rd_valid$d),
         .q(rd_valid$q),
         .clock(rd_valid$clock)
     );
-    simt_core__div_valid rd_cu$0(
+    simt_core__branch_div_valid rd_cu$0(
         .d(rd_cu$0$d),
         .q(rd_cu$0$q),
         .clock(rd_cu$0$clock)
     );
-    simt_core__div_valid rd_cu$1(
+    simt_core__branch_div_valid rd_cu$1(
         .d(rd_cu$1$d),
         .q(rd_cu$1$q),
         .clock(rd_cu$1$clock)
     );
-    simt_core__div_valid rd_cu$2(
+    simt_core__branch_div_valid rd_cu$2(
         .d(rd_cu$2$d),
         .q(rd_cu$2$q),
         .clock(rd_cu$2$clock)
     );
-    simt_core__div_valid rd_cu$3(
+    simt_core__branch_div_valid rd_cu$3(
         .d(rd_cu$3$d),
         .q(rd_cu$3$q),
         .clock(rd_cu$3$clock)
     );
-    simt_core__div_warp rd_slot$0(
+    simt_core__branch_div_warp rd_slot$0(
         .d(rd_slot$0$d),
         .q(rd_slot$0$q),
         .clock(rd_slot$0$clock)
     );
-    simt_core__div_warp rd_slot$1(
+    simt_core__branch_div_warp rd_slot$1(
         .d(rd_slot$1$d),
         .q(rd_slot$1$q),
         .clock(rd_slot$1$clock)
     );
-    simt_core__div_warp rd_slot$2(
+    simt_core__branch_div_warp rd_slot$2(
         .d(rd_slot$2$d),
         .q(rd_slot$2$q),
         .clock(rd_slot$2$clock)
     );
-    simt_core__div_warp rd_slot$3(
+    simt_core__branch_div_warp rd_slot$3(
         .d(rd_slot$3$d),
         .q(rd_slot$3$q),
         .clock(rd_slot$3$clock)
     );
-    simt_core__div_valid o_valid$0(
+    simt_core__branch_div_valid o_valid$0(
         .d(o_valid$0$d),
         .q(o_valid$0$q),
         .clock(o_valid$0$clock)
     );
-    simt_core__div_valid o_valid$1(
+    simt_core__branch_div_valid o_valid$1(
         .d(o_valid$1$d),
         .q(o_valid$1$q),
         .clock(o_valid$1$clock)
     );
-    simt_core__div_warp o_warp$0(
+    simt_core__branch_div_warp o_warp$0(
         .d(o_warp$0$d),
         .q(o_warp$0$q),
         .clock(o_warp$0$clock)
     );
-    simt_core__div_warp o_warp$1(
+    simt_core__branch_div_warp o_warp$1(
         .d(o_warp$1$d),
         .q(o_warp$1$q),
         .clock(o_warp$1$clock)
@@ -4131,22 +4255,22 @@ module simt_core__oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,in_dst$
         .q(o_tag$1$q),
         .clock(o_tag$1$clock)
     );
-    simt_core__div_mask o_dst$0(
+    simt_core__branch_div_mask o_dst$0(
         .d(o_dst$0$d),
         .q(o_dst$0$q),
         .clock(o_dst$0$clock)
     );
-    simt_core__div_mask o_dst$1(
+    simt_core__branch_div_mask o_dst$1(
         .d(o_dst$1$d),
         .q(o_dst$1$q),
         .clock(o_dst$1$clock)
     );
-    simt_core__div_mask o_mask$0(
+    simt_core__branch_div_mask o_mask$0(
         .d(o_mask$0$d),
         .q(o_mask$0$q),
         .clock(o_mask$0$clock)
     );
-    simt_core__div_mask o_mask$1(
+    simt_core__branch_div_mask o_mask$1(
         .d(o_mask$1$d),
         .q(o_mask$1$q),
         .clock(o_mask$1$clock)
@@ -4226,7 +4350,7 @@ module simt_core__oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,in_dst$
         .q(n_grant$3$q),
         .clock(n_grant$3$clock)
     );
-    simt_core__div_valid unit_err(
+    simt_core__branch_div_valid unit_err(
         .d(unit_err$d),
         .q(unit_err$q),
         .clock(unit_err$clock)
@@ -5291,482 +5415,482 @@ module simt_core__oc_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,
     reg  [2:0] slot_addr;
     reg  overflowed;
     // Sub module instances
-    simt_core__div_valid q_cu$0(
+    simt_core__branch_div_valid q_cu$0(
         .d(q_cu$0$d),
         .q(q_cu$0$q),
         .clock(q_cu$0$clock)
     );
-    simt_core__div_valid q_cu$1(
+    simt_core__branch_div_valid q_cu$1(
         .d(q_cu$1$d),
         .q(q_cu$1$q),
         .clock(q_cu$1$clock)
     );
-    simt_core__div_valid q_cu$2(
+    simt_core__branch_div_valid q_cu$2(
         .d(q_cu$2$d),
         .q(q_cu$2$q),
         .clock(q_cu$2$clock)
     );
-    simt_core__div_valid q_cu$3(
+    simt_core__branch_div_valid q_cu$3(
         .d(q_cu$3$d),
         .q(q_cu$3$q),
         .clock(q_cu$3$clock)
     );
-    simt_core__div_valid q_cu$4(
+    simt_core__branch_div_valid q_cu$4(
         .d(q_cu$4$d),
         .q(q_cu$4$q),
         .clock(q_cu$4$clock)
     );
-    simt_core__div_valid q_cu$5(
+    simt_core__branch_div_valid q_cu$5(
         .d(q_cu$5$d),
         .q(q_cu$5$q),
         .clock(q_cu$5$clock)
     );
-    simt_core__div_valid q_cu$6(
+    simt_core__branch_div_valid q_cu$6(
         .d(q_cu$6$d),
         .q(q_cu$6$q),
         .clock(q_cu$6$clock)
     );
-    simt_core__div_valid q_cu$7(
+    simt_core__branch_div_valid q_cu$7(
         .d(q_cu$7$d),
         .q(q_cu$7$q),
         .clock(q_cu$7$clock)
     );
-    simt_core__div_valid q_cu$8(
+    simt_core__branch_div_valid q_cu$8(
         .d(q_cu$8$d),
         .q(q_cu$8$q),
         .clock(q_cu$8$clock)
     );
-    simt_core__div_valid q_cu$9(
+    simt_core__branch_div_valid q_cu$9(
         .d(q_cu$9$d),
         .q(q_cu$9$q),
         .clock(q_cu$9$clock)
     );
-    simt_core__div_valid q_cu$10(
+    simt_core__branch_div_valid q_cu$10(
         .d(q_cu$10$d),
         .q(q_cu$10$q),
         .clock(q_cu$10$clock)
     );
-    simt_core__div_valid q_cu$11(
+    simt_core__branch_div_valid q_cu$11(
         .d(q_cu$11$d),
         .q(q_cu$11$q),
         .clock(q_cu$11$clock)
     );
-    simt_core__div_valid q_cu$12(
+    simt_core__branch_div_valid q_cu$12(
         .d(q_cu$12$d),
         .q(q_cu$12$q),
         .clock(q_cu$12$clock)
     );
-    simt_core__div_valid q_cu$13(
+    simt_core__branch_div_valid q_cu$13(
         .d(q_cu$13$d),
         .q(q_cu$13$q),
         .clock(q_cu$13$clock)
     );
-    simt_core__div_valid q_cu$14(
+    simt_core__branch_div_valid q_cu$14(
         .d(q_cu$14$d),
         .q(q_cu$14$q),
         .clock(q_cu$14$clock)
     );
-    simt_core__div_valid q_cu$15(
+    simt_core__branch_div_valid q_cu$15(
         .d(q_cu$15$d),
         .q(q_cu$15$q),
         .clock(q_cu$15$clock)
     );
-    simt_core__div_valid q_cu$16(
+    simt_core__branch_div_valid q_cu$16(
         .d(q_cu$16$d),
         .q(q_cu$16$q),
         .clock(q_cu$16$clock)
     );
-    simt_core__div_valid q_cu$17(
+    simt_core__branch_div_valid q_cu$17(
         .d(q_cu$17$d),
         .q(q_cu$17$q),
         .clock(q_cu$17$clock)
     );
-    simt_core__div_valid q_cu$18(
+    simt_core__branch_div_valid q_cu$18(
         .d(q_cu$18$d),
         .q(q_cu$18$q),
         .clock(q_cu$18$clock)
     );
-    simt_core__div_valid q_cu$19(
+    simt_core__branch_div_valid q_cu$19(
         .d(q_cu$19$d),
         .q(q_cu$19$q),
         .clock(q_cu$19$clock)
     );
-    simt_core__div_valid q_cu$20(
+    simt_core__branch_div_valid q_cu$20(
         .d(q_cu$20$d),
         .q(q_cu$20$q),
         .clock(q_cu$20$clock)
     );
-    simt_core__div_valid q_cu$21(
+    simt_core__branch_div_valid q_cu$21(
         .d(q_cu$21$d),
         .q(q_cu$21$q),
         .clock(q_cu$21$clock)
     );
-    simt_core__div_valid q_cu$22(
+    simt_core__branch_div_valid q_cu$22(
         .d(q_cu$22$d),
         .q(q_cu$22$q),
         .clock(q_cu$22$clock)
     );
-    simt_core__div_valid q_cu$23(
+    simt_core__branch_div_valid q_cu$23(
         .d(q_cu$23$d),
         .q(q_cu$23$q),
         .clock(q_cu$23$clock)
     );
-    simt_core__div_valid q_cu$24(
+    simt_core__branch_div_valid q_cu$24(
         .d(q_cu$24$d),
         .q(q_cu$24$q),
         .clock(q_cu$24$clock)
     );
-    simt_core__div_valid q_cu$25(
+    simt_core__branch_div_valid q_cu$25(
         .d(q_cu$25$d),
         .q(q_cu$25$q),
         .clock(q_cu$25$clock)
     );
-    simt_core__div_valid q_cu$26(
+    simt_core__branch_div_valid q_cu$26(
         .d(q_cu$26$d),
         .q(q_cu$26$q),
         .clock(q_cu$26$clock)
     );
-    simt_core__div_valid q_cu$27(
+    simt_core__branch_div_valid q_cu$27(
         .d(q_cu$27$d),
         .q(q_cu$27$q),
         .clock(q_cu$27$clock)
     );
-    simt_core__div_valid q_cu$28(
+    simt_core__branch_div_valid q_cu$28(
         .d(q_cu$28$d),
         .q(q_cu$28$q),
         .clock(q_cu$28$clock)
     );
-    simt_core__div_valid q_cu$29(
+    simt_core__branch_div_valid q_cu$29(
         .d(q_cu$29$d),
         .q(q_cu$29$q),
         .clock(q_cu$29$clock)
     );
-    simt_core__div_valid q_cu$30(
+    simt_core__branch_div_valid q_cu$30(
         .d(q_cu$30$d),
         .q(q_cu$30$q),
         .clock(q_cu$30$clock)
     );
-    simt_core__div_valid q_cu$31(
+    simt_core__branch_div_valid q_cu$31(
         .d(q_cu$31$d),
         .q(q_cu$31$q),
         .clock(q_cu$31$clock)
     );
-    simt_core__div_warp q_slot$0(
+    simt_core__branch_div_warp q_slot$0(
         .d(q_slot$0$d),
         .q(q_slot$0$q),
         .clock(q_slot$0$clock)
     );
-    simt_core__div_warp q_slot$1(
+    simt_core__branch_div_warp q_slot$1(
         .d(q_slot$1$d),
         .q(q_slot$1$q),
         .clock(q_slot$1$clock)
     );
-    simt_core__div_warp q_slot$2(
+    simt_core__branch_div_warp q_slot$2(
         .d(q_slot$2$d),
         .q(q_slot$2$q),
         .clock(q_slot$2$clock)
     );
-    simt_core__div_warp q_slot$3(
+    simt_core__branch_div_warp q_slot$3(
         .d(q_slot$3$d),
         .q(q_slot$3$q),
         .clock(q_slot$3$clock)
     );
-    simt_core__div_warp q_slot$4(
+    simt_core__branch_div_warp q_slot$4(
         .d(q_slot$4$d),
         .q(q_slot$4$q),
         .clock(q_slot$4$clock)
     );
-    simt_core__div_warp q_slot$5(
+    simt_core__branch_div_warp q_slot$5(
         .d(q_slot$5$d),
         .q(q_slot$5$q),
         .clock(q_slot$5$clock)
     );
-    simt_core__div_warp q_slot$6(
+    simt_core__branch_div_warp q_slot$6(
         .d(q_slot$6$d),
         .q(q_slot$6$q),
         .clock(q_slot$6$clock)
     );
-    simt_core__div_warp q_slot$7(
+    simt_core__branch_div_warp q_slot$7(
         .d(q_slot$7$d),
         .q(q_slot$7$q),
         .clock(q_slot$7$clock)
     );
-    simt_core__div_warp q_slot$8(
+    simt_core__branch_div_warp q_slot$8(
         .d(q_slot$8$d),
         .q(q_slot$8$q),
         .clock(q_slot$8$clock)
     );
-    simt_core__div_warp q_slot$9(
+    simt_core__branch_div_warp q_slot$9(
         .d(q_slot$9$d),
         .q(q_slot$9$q),
         .clock(q_slot$9$clock)
     );
-    simt_core__div_warp q_slot$10(
+    simt_core__branch_div_warp q_slot$10(
         .d(q_slot$10$d),
         .q(q_slot$10$q),
         .clock(q_slot$10$clock)
     );
-    simt_core__div_warp q_slot$11(
+    simt_core__branch_div_warp q_slot$11(
         .d(q_slot$11$d),
         .q(q_slot$11$q),
         .clock(q_slot$11$clock)
     );
-    simt_core__div_warp q_slot$12(
+    simt_core__branch_div_warp q_slot$12(
         .d(q_slot$12$d),
         .q(q_slot$12$q),
         .clock(q_slot$12$clock)
     );
-    simt_core__div_warp q_slot$13(
+    simt_core__branch_div_warp q_slot$13(
         .d(q_slot$13$d),
         .q(q_slot$13$q),
         .clock(q_slot$13$clock)
     );
-    simt_core__div_warp q_slot$14(
+    simt_core__branch_div_warp q_slot$14(
         .d(q_slot$14$d),
         .q(q_slot$14$q),
         .clock(q_slot$14$clock)
     );
-    simt_core__div_warp q_slot$15(
+    simt_core__branch_div_warp q_slot$15(
         .d(q_slot$15$d),
         .q(q_slot$15$q),
         .clock(q_slot$15$clock)
     );
-    simt_core__div_warp q_slot$16(
+    simt_core__branch_div_warp q_slot$16(
         .d(q_slot$16$d),
         .q(q_slot$16$q),
         .clock(q_slot$16$clock)
     );
-    simt_core__div_warp q_slot$17(
+    simt_core__branch_div_warp q_slot$17(
         .d(q_slot$17$d),
         .q(q_slot$17$q),
         .clock(q_slot$17$clock)
     );
-    simt_core__div_warp q_slot$18(
+    simt_core__branch_div_warp q_slot$18(
         .d(q_slot$18$d),
         .q(q_slot$18$q),
         .clock(q_slot$18$clock)
     );
-    simt_core__div_warp q_slot$19(
+    simt_core__branch_div_warp q_slot$19(
         .d(q_slot$19$d),
         .q(q_slot$19$q),
         .clock(q_slot$19$clock)
     );
-    simt_core__div_warp q_slot$20(
+    simt_core__branch_div_warp q_slot$20(
         .d(q_slot$20$d),
         .q(q_slot$20$q),
         .clock(q_slot$20$clock)
     );
-    simt_core__div_warp q_slot$21(
+    simt_core__branch_div_warp q_slot$21(
         .d(q_slot$21$d),
         .q(q_slot$21$q),
         .clock(q_slot$21$clock)
     );
-    simt_core__div_warp q_slot$22(
+    simt_core__branch_div_warp q_slot$22(
         .d(q_slot$22$d),
         .q(q_slot$22$q),
         .clock(q_slot$22$clock)
     );
-    simt_core__div_warp q_slot$23(
+    simt_core__branch_div_warp q_slot$23(
         .d(q_slot$23$d),
         .q(q_slot$23$q),
         .clock(q_slot$23$clock)
     );
-    simt_core__div_warp q_slot$24(
+    simt_core__branch_div_warp q_slot$24(
         .d(q_slot$24$d),
         .q(q_slot$24$q),
         .clock(q_slot$24$clock)
     );
-    simt_core__div_warp q_slot$25(
+    simt_core__branch_div_warp q_slot$25(
         .d(q_slot$25$d),
         .q(q_slot$25$q),
         .clock(q_slot$25$clock)
     );
-    simt_core__div_warp q_slot$26(
+    simt_core__branch_div_warp q_slot$26(
         .d(q_slot$26$d),
         .q(q_slot$26$q),
         .clock(q_slot$26$clock)
     );
-    simt_core__div_warp q_slot$27(
+    simt_core__branch_div_warp q_slot$27(
         .d(q_slot$27$d),
         .q(q_slot$27$q),
         .clock(q_slot$27$clock)
     );
-    simt_core__div_warp q_slot$28(
+    simt_core__branch_div_warp q_slot$28(
         .d(q_slot$28$d),
         .q(q_slot$28$q),
         .clock(q_slot$28$clock)
     );
-    simt_core__div_warp q_slot$29(
+    simt_core__branch_div_warp q_slot$29(
         .d(q_slot$29$d),
         .q(q_slot$29$q),
         .clock(q_slot$29$clock)
     );
-    simt_core__div_warp q_slot$30(
+    simt_core__branch_div_warp q_slot$30(
         .d(q_slot$30$d),
         .q(q_slot$30$q),
         .clock(q_slot$30$clock)
     );
-    simt_core__div_warp q_slot$31(
+    simt_core__branch_div_warp q_slot$31(
         .d(q_slot$31$d),
         .q(q_slot$31$q),
         .clock(q_slot$31$clock)
     );
-    simt_core__div_mask q_row$0(
+    simt_core__branch_div_mask q_row$0(
         .d(q_row$0$d),
         .q(q_row$0$q),
         .clock(q_row$0$clock)
     );
-    simt_core__div_mask q_row$1(
+    simt_core__branch_div_mask q_row$1(
         .d(q_row$1$d),
         .q(q_row$1$q),
         .clock(q_row$1$clock)
     );
-    simt_core__div_mask q_row$2(
+    simt_core__branch_div_mask q_row$2(
         .d(q_row$2$d),
         .q(q_row$2$q),
         .clock(q_row$2$clock)
     );
-    simt_core__div_mask q_row$3(
+    simt_core__branch_div_mask q_row$3(
         .d(q_row$3$d),
         .q(q_row$3$q),
         .clock(q_row$3$clock)
     );
-    simt_core__div_mask q_row$4(
+    simt_core__branch_div_mask q_row$4(
         .d(q_row$4$d),
         .q(q_row$4$q),
         .clock(q_row$4$clock)
     );
-    simt_core__div_mask q_row$5(
+    simt_core__branch_div_mask q_row$5(
         .d(q_row$5$d),
         .q(q_row$5$q),
         .clock(q_row$5$clock)
     );
-    simt_core__div_mask q_row$6(
+    simt_core__branch_div_mask q_row$6(
         .d(q_row$6$d),
         .q(q_row$6$q),
         .clock(q_row$6$clock)
     );
-    simt_core__div_mask q_row$7(
+    simt_core__branch_div_mask q_row$7(
         .d(q_row$7$d),
         .q(q_row$7$q),
         .clock(q_row$7$clock)
     );
-    simt_core__div_mask q_row$8(
+    simt_core__branch_div_mask q_row$8(
         .d(q_row$8$d),
         .q(q_row$8$q),
         .clock(q_row$8$clock)
     );
-    simt_core__div_mask q_row$9(
+    simt_core__branch_div_mask q_row$9(
         .d(q_row$9$d),
         .q(q_row$9$q),
         .clock(q_row$9$clock)
     );
-    simt_core__div_mask q_row$10(
+    simt_core__branch_div_mask q_row$10(
         .d(q_row$10$d),
         .q(q_row$10$q),
         .clock(q_row$10$clock)
     );
-    simt_core__div_mask q_row$11(
+    simt_core__branch_div_mask q_row$11(
         .d(q_row$11$d),
         .q(q_row$11$q),
         .clock(q_row$11$clock)
     );
-    simt_core__div_mask q_row$12(
+    simt_core__branch_div_mask q_row$12(
         .d(q_row$12$d),
         .q(q_row$12$q),
         .clock(q_row$12$clock)
     );
-    simt_core__div_mask q_row$13(
+    simt_core__branch_div_mask q_row$13(
         .d(q_row$13$d),
         .q(q_row$13$q),
         .clock(q_row$13$clock)
     );
-    simt_core__div_mask q_row$14(
+    simt_core__branch_div_mask q_row$14(
         .d(q_row$14$d),
         .q(q_row$14$q),
         .clock(q_row$14$clock)
     );
-    simt_core__div_mask q_row$15(
+    simt_core__branch_div_mask q_row$15(
         .d(q_row$15$d),
         .q(q_row$15$q),
         .clock(q_row$15$clock)
     );
-    simt_core__div_mask q_row$16(
+    simt_core__branch_div_mask q_row$16(
         .d(q_row$16$d),
         .q(q_row$16$q),
         .clock(q_row$16$clock)
     );
-    simt_core__div_mask q_row$17(
+    simt_core__branch_div_mask q_row$17(
         .d(q_row$17$d),
         .q(q_row$17$q),
         .clock(q_row$17$clock)
     );
-    simt_core__div_mask q_row$18(
+    simt_core__branch_div_mask q_row$18(
         .d(q_row$18$d),
         .q(q_row$18$q),
         .clock(q_row$18$clock)
     );
-    simt_core__div_mask q_row$19(
+    simt_core__branch_div_mask q_row$19(
         .d(q_row$19$d),
         .q(q_row$19$q),
         .clock(q_row$19$clock)
     );
-    simt_core__div_mask q_row$20(
+    simt_core__branch_div_mask q_row$20(
         .d(q_row$20$d),
         .q(q_row$20$q),
         .clock(q_row$20$clock)
     );
-    simt_core__div_mask q_row$21(
+    simt_core__branch_div_mask q_row$21(
         .d(q_row$21$d),
         .q(q_row$21$q),
         .clock(q_row$21$clock)
     );
-    simt_core__div_mask q_row$22(
+    simt_core__branch_div_mask q_row$22(
         .d(q_row$22$d),
         .q(q_row$22$q),
         .clock(q_row$22$clock)
     );
-    simt_core__div_mask q_row$23(
+    simt_core__branch_div_mask q_row$23(
         .d(q_row$23$d),
         .q(q_row$23$q),
         .clock(q_row$23$clock)
     );
-    simt_core__div_mask q_row$24(
+    simt_core__branch_div_mask q_row$24(
         .d(q_row$24$d),
         .q(q_row$24$q),
         .clock(q_row$24$clock)
     );
-    simt_core__div_mask q_row$25(
+    simt_core__branch_div_mask q_row$25(
         .d(q_row$25$d),
         .q(q_row$25$q),
         .clock(q_row$25$clock)
     );
-    simt_core__div_mask q_row$26(
+    simt_core__branch_div_mask q_row$26(
         .d(q_row$26$d),
         .q(q_row$26$q),
         .clock(q_row$26$clock)
     );
-    simt_core__div_mask q_row$27(
+    simt_core__branch_div_mask q_row$27(
         .d(q_row$27$d),
         .q(q_row$27$q),
         .clock(q_row$27$clock)
     );
-    simt_core__div_mask q_row$28(
+    simt_core__branch_div_mask q_row$28(
         .d(q_row$28$d),
         .q(q_row$28$q),
         .clock(q_row$28$clock)
     );
-    simt_core__div_mask q_row$29(
+    simt_core__branch_div_mask q_row$29(
         .d(q_row$29$d),
         .q(q_row$29$q),
         .clock(q_row$29$clock)
     );
-    simt_core__div_mask q_row$30(
+    simt_core__branch_div_mask q_row$30(
         .d(q_row$30$d),
         .q(q_row$30$q),
         .clock(q_row$30$clock)
     );
-    simt_core__div_mask q_row$31(
+    simt_core__branch_div_mask q_row$31(
         .d(q_row$31$d),
         .q(q_row$31$q),
         .clock(q_row$31$clock)
@@ -5811,32 +5935,32 @@ module simt_core__oc_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,
         .q(tail$3$q),
         .clock(tail$3$clock)
     );
-    simt_core__div_mask count$0(
+    simt_core__branch_div_mask count$0(
         .d(count$0$d),
         .q(count$0$q),
         .clock(count$0$clock)
     );
-    simt_core__div_mask count$1(
+    simt_core__branch_div_mask count$1(
         .d(count$1$d),
         .q(count$1$q),
         .clock(count$1$clock)
     );
-    simt_core__div_mask count$2(
+    simt_core__branch_div_mask count$2(
         .d(count$2$d),
         .q(count$2$q),
         .clock(count$2$clock)
     );
-    simt_core__div_mask count$3(
+    simt_core__branch_div_mask count$3(
         .d(count$3$d),
         .q(count$3$q),
         .clock(count$3$clock)
     );
-    simt_core__div_valid pri(
+    simt_core__branch_div_valid pri(
         .d(pri$d),
         .q(pri$q),
         .clock(pri$clock)
     );
-    simt_core__div_valid overflow_q(
+    simt_core__branch_div_valid overflow_q(
         .d(overflow_q$d),
         .q(overflow_q$q),
         .clock(overflow_q$clock)
@@ -7103,12 +7227,12 @@ module simt_core__oc_du_0(clock,reset,req,req_taken,advance,valid,index,grant);
     reg  [1:0] one_hot_taken;
     reg  pick;
     // Sub module instances
-    simt_core__div_warp above(
+    simt_core__branch_div_warp above(
         .d(above$d),
         .q(above$q),
         .clock(above$clock)
     );
-    simt_core__div_warp grant_q(
+    simt_core__branch_div_warp grant_q(
         .d(grant_q$d),
         .q(grant_q$q),
         .clock(grant_q$clock)
@@ -7488,12 +7612,12 @@ module simt_core__sb(clock,reset,check_warp,check_src$0,check_src$1,check_src$2,
         .q(reserved$3$q),
         .clock(reserved$3$clock)
     );
-    simt_core__div_valid double_reserve(
+    simt_core__branch_div_valid double_reserve(
         .d(double_reserve$d),
         .q(double_reserve$q),
         .clock(double_reserve$clock)
     );
-    simt_core__div_valid release_free(
+    simt_core__branch_div_valid release_free(
         .d(release_free$d),
         .q(release_free$q),
         .clock(release_free$clock)
@@ -8243,77 +8367,77 @@ module simt_core__sched_commands(clock,reset,cmd_valid,cmd_grant,cmd_pc,cmd_mask
     reg  [3:0] new_pop_w;
     reg  [3:0] new_set_w;
     // Sub module instances
-    simt_core__div_mask stage_cmd(
+    simt_core__branch_div_mask stage_cmd(
         .d(stage_cmd$d),
         .q(stage_cmd$q),
         .clock(stage_cmd$clock)
     );
-    simt_core__div_pc stage_cmd_pc(
+    simt_core__branch_div_pc stage_cmd_pc(
         .d(stage_cmd_pc$d),
         .q(stage_cmd_pc$q),
         .clock(stage_cmd_pc$clock)
     );
-    simt_core__div_mask stage_cmd_mask(
+    simt_core__branch_div_mask stage_cmd_mask(
         .d(stage_cmd_mask$d),
         .q(stage_cmd_mask$q),
         .clock(stage_cmd_mask$clock)
     );
-    simt_core__div_mask stage_ctl(
+    simt_core__branch_div_mask stage_ctl(
         .d(stage_ctl$d),
         .q(stage_ctl$q),
         .clock(stage_ctl$clock)
     );
-    simt_core__div_valid stage_ctl_active(
+    simt_core__branch_div_valid stage_ctl_active(
         .d(stage_ctl_active$d),
         .q(stage_ctl_active$q),
         .clock(stage_ctl_active$clock)
     );
-    simt_core__div_mask stage_branch(
+    simt_core__branch_div_mask stage_branch(
         .d(stage_branch$d),
         .q(stage_branch$q),
         .clock(stage_branch$clock)
     );
-    simt_core__div_warp stage_branch_wid(
+    simt_core__branch_div_warp stage_branch_wid(
         .d(stage_branch_wid$d),
         .q(stage_branch_wid$q),
         .clock(stage_branch_wid$clock)
     );
-    simt_core__div_mask stage_branch_mask(
+    simt_core__branch_div_mask stage_branch_mask(
         .d(stage_branch_mask$d),
         .q(stage_branch_mask$q),
         .clock(stage_branch_mask$clock)
     );
-    simt_core__div_pc stage_branch_pc(
+    simt_core__branch_div_pc stage_branch_pc(
         .d(stage_branch_pc$d),
         .q(stage_branch_pc$q),
         .clock(stage_branch_pc$clock)
     );
-    simt_core__div_mask stage_end(
+    simt_core__branch_div_mask stage_end(
         .d(stage_end$d),
         .q(stage_end$q),
         .clock(stage_end$clock)
     );
-    simt_core__div_mask stage_pop(
+    simt_core__branch_div_mask stage_pop(
         .d(stage_pop$d),
         .q(stage_pop$q),
         .clock(stage_pop$clock)
     );
-    simt_core__div_warp stage_pop_wid(
+    simt_core__branch_div_warp stage_pop_wid(
         .d(stage_pop_wid$d),
         .q(stage_pop_wid$q),
         .clock(stage_pop_wid$clock)
     );
-    simt_core__div_mask stage_set(
+    simt_core__branch_div_mask stage_set(
         .d(stage_set$d),
         .q(stage_set$q),
         .clock(stage_set$clock)
     );
-    simt_core__div_pc stage_set_pc(
+    simt_core__branch_div_pc stage_set_pc(
         .d(stage_set_pc$d),
         .q(stage_set_pc$q),
         .clock(stage_set_pc$clock)
     );
-    simt_core__div_mask stage_set_mask(
+    simt_core__branch_div_mask stage_set_mask(
         .d(stage_set_mask$d),
         .q(stage_set_mask$q),
         .clock(stage_set_mask$clock)
@@ -8650,117 +8774,117 @@ module simt_core__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
         .q(sp$3$q),
         .clock(sp$3$clock)
     );
-    simt_core__div_mask top_mask_q$0(
+    simt_core__branch_div_mask top_mask_q$0(
         .d(top_mask_q$0$d),
         .q(top_mask_q$0$q),
         .clock(top_mask_q$0$clock)
     );
-    simt_core__div_mask top_mask_q$1(
+    simt_core__branch_div_mask top_mask_q$1(
         .d(top_mask_q$1$d),
         .q(top_mask_q$1$q),
         .clock(top_mask_q$1$clock)
     );
-    simt_core__div_mask top_mask_q$2(
+    simt_core__branch_div_mask top_mask_q$2(
         .d(top_mask_q$2$d),
         .q(top_mask_q$2$q),
         .clock(top_mask_q$2$clock)
     );
-    simt_core__div_mask top_mask_q$3(
+    simt_core__branch_div_mask top_mask_q$3(
         .d(top_mask_q$3$d),
         .q(top_mask_q$3$q),
         .clock(top_mask_q$3$clock)
     );
-    simt_core__div_pc top_pc_q$0(
+    simt_core__branch_div_pc top_pc_q$0(
         .d(top_pc_q$0$d),
         .q(top_pc_q$0$q),
         .clock(top_pc_q$0$clock)
     );
-    simt_core__div_pc top_pc_q$1(
+    simt_core__branch_div_pc top_pc_q$1(
         .d(top_pc_q$1$d),
         .q(top_pc_q$1$q),
         .clock(top_pc_q$1$clock)
     );
-    simt_core__div_pc top_pc_q$2(
+    simt_core__branch_div_pc top_pc_q$2(
         .d(top_pc_q$2$d),
         .q(top_pc_q$2$q),
         .clock(top_pc_q$2$clock)
     );
-    simt_core__div_pc top_pc_q$3(
+    simt_core__branch_div_pc top_pc_q$3(
         .d(top_pc_q$3$d),
         .q(top_pc_q$3$q),
         .clock(top_pc_q$3$clock)
     );
-    simt_core__div_mask bottom_mask_q$0(
+    simt_core__branch_div_mask bottom_mask_q$0(
         .d(bottom_mask_q$0$d),
         .q(bottom_mask_q$0$q),
         .clock(bottom_mask_q$0$clock)
     );
-    simt_core__div_mask bottom_mask_q$1(
+    simt_core__branch_div_mask bottom_mask_q$1(
         .d(bottom_mask_q$1$d),
         .q(bottom_mask_q$1$q),
         .clock(bottom_mask_q$1$clock)
     );
-    simt_core__div_mask bottom_mask_q$2(
+    simt_core__branch_div_mask bottom_mask_q$2(
         .d(bottom_mask_q$2$d),
         .q(bottom_mask_q$2$q),
         .clock(bottom_mask_q$2$clock)
     );
-    simt_core__div_mask bottom_mask_q$3(
+    simt_core__branch_div_mask bottom_mask_q$3(
         .d(bottom_mask_q$3$d),
         .q(bottom_mask_q$3$q),
         .clock(bottom_mask_q$3$clock)
     );
-    simt_core__div_pc bottom_pc_q$0(
+    simt_core__branch_div_pc bottom_pc_q$0(
         .d(bottom_pc_q$0$d),
         .q(bottom_pc_q$0$q),
         .clock(bottom_pc_q$0$clock)
     );
-    simt_core__div_pc bottom_pc_q$1(
+    simt_core__branch_div_pc bottom_pc_q$1(
         .d(bottom_pc_q$1$d),
         .q(bottom_pc_q$1$q),
         .clock(bottom_pc_q$1$clock)
     );
-    simt_core__div_pc bottom_pc_q$2(
+    simt_core__branch_div_pc bottom_pc_q$2(
         .d(bottom_pc_q$2$d),
         .q(bottom_pc_q$2$q),
         .clock(bottom_pc_q$2$clock)
     );
-    simt_core__div_pc bottom_pc_q$3(
+    simt_core__branch_div_pc bottom_pc_q$3(
         .d(bottom_pc_q$3$d),
         .q(bottom_pc_q$3$q),
         .clock(bottom_pc_q$3$clock)
     );
-    simt_core__div_mask overflow_q(
+    simt_core__branch_div_mask overflow_q(
         .d(overflow_q$d),
         .q(overflow_q$q),
         .clock(overflow_q$clock)
     );
-    simt_core__div_mask underflow_q(
+    simt_core__branch_div_mask underflow_q(
         .d(underflow_q$d),
         .q(underflow_q$q),
         .clock(underflow_q$clock)
     );
-    simt_core__div_mask refills(
+    simt_core__branch_div_mask refills(
         .d(refills$d),
         .q(refills$q),
         .clock(refills$clock)
     );
-    simt_core__div_valid next_top_from_ram(
+    simt_core__branch_div_valid next_top_from_ram(
         .d(next_top_from_ram$d),
         .q(next_top_from_ram$q),
         .clock(next_top_from_ram$clock)
     );
-    simt_core__div_valid next_top_pushed(
+    simt_core__branch_div_valid next_top_pushed(
         .d(next_top_pushed$d),
         .q(next_top_pushed$q),
         .clock(next_top_pushed$clock)
     );
-    simt_core__div_mask pushed_mask_q(
+    simt_core__branch_div_mask pushed_mask_q(
         .d(pushed_mask_q$d),
         .q(pushed_mask_q$q),
         .clock(pushed_mask_q$clock)
     );
-    simt_core__div_pc pushed_pc_q(
+    simt_core__branch_div_pc pushed_pc_q(
         .d(pushed_pc_q$d),
         .q(pushed_pc_q$q),
         .clock(pushed_pc_q$clock)
@@ -9453,37 +9577,37 @@ module simt_core__sched_status(clock,reset,act_cmd,act_ctl,act_ctl_active,act_br
     reg  [3:0] pop_idle_n;
     reg  [3:0] ctl_idle_n;
     // Sub module instances
-    simt_core__div_mask idle_q(
+    simt_core__branch_div_mask idle_q(
         .d(idle_q$d),
         .q(idle_q$q),
         .clock(idle_q$clock)
     );
-    simt_core__div_mask active_q(
+    simt_core__branch_div_mask active_q(
         .d(active_q$d),
         .q(active_q$q),
         .clock(active_q$clock)
     );
-    simt_core__div_mask advance_q(
+    simt_core__branch_div_mask advance_q(
         .d(advance_q$d),
         .q(advance_q$q),
         .clock(advance_q$clock)
     );
-    simt_core__div_mask end_idle_q(
+    simt_core__branch_div_mask end_idle_q(
         .d(end_idle_q$d),
         .q(end_idle_q$q),
         .clock(end_idle_q$clock)
     );
-    simt_core__div_mask branch_idle_q(
+    simt_core__branch_div_mask branch_idle_q(
         .d(branch_idle_q$d),
         .q(branch_idle_q$q),
         .clock(branch_idle_q$clock)
     );
-    simt_core__div_mask pop_idle_q(
+    simt_core__branch_div_mask pop_idle_q(
         .d(pop_idle_q$d),
         .q(pop_idle_q$q),
         .clock(pop_idle_q$clock)
     );
-    simt_core__div_mask ctl_idle_q(
+    simt_core__branch_div_mask ctl_idle_q(
         .d(ctl_idle_q$d),
         .q(ctl_idle_q$q),
         .clock(ctl_idle_q$clock)
@@ -10016,82 +10140,82 @@ module simt_core__sched_warp_pc(clock,reset,new_cmd,new_end,new_pop,new_set,act_
     reg  [3:0] from_set_mask;
     reg  [3:0] from_cmd_mask;
     // Sub module instances
-    simt_core__div_pc pc_q$0(
+    simt_core__branch_div_pc pc_q$0(
         .d(pc_q$0$d),
         .q(pc_q$0$q),
         .clock(pc_q$0$clock)
     );
-    simt_core__div_pc pc_q$1(
+    simt_core__branch_div_pc pc_q$1(
         .d(pc_q$1$d),
         .q(pc_q$1$q),
         .clock(pc_q$1$clock)
     );
-    simt_core__div_pc pc_q$2(
+    simt_core__branch_div_pc pc_q$2(
         .d(pc_q$2$d),
         .q(pc_q$2$q),
         .clock(pc_q$2$clock)
     );
-    simt_core__div_pc pc_q$3(
+    simt_core__branch_div_pc pc_q$3(
         .d(pc_q$3$d),
         .q(pc_q$3$q),
         .clock(pc_q$3$clock)
     );
-    simt_core__div_pc pc_plus4$0(
+    simt_core__branch_div_pc pc_plus4$0(
         .d(pc_plus4$0$d),
         .q(pc_plus4$0$q),
         .clock(pc_plus4$0$clock)
     );
-    simt_core__div_pc pc_plus4$1(
+    simt_core__branch_div_pc pc_plus4$1(
         .d(pc_plus4$1$d),
         .q(pc_plus4$1$q),
         .clock(pc_plus4$1$clock)
     );
-    simt_core__div_pc pc_plus4$2(
+    simt_core__branch_div_pc pc_plus4$2(
         .d(pc_plus4$2$d),
         .q(pc_plus4$2$q),
         .clock(pc_plus4$2$clock)
     );
-    simt_core__div_pc pc_plus4$3(
+    simt_core__branch_div_pc pc_plus4$3(
         .d(pc_plus4$3$d),
         .q(pc_plus4$3$q),
         .clock(pc_plus4$3$clock)
     );
-    simt_core__div_mask mask_q$0(
+    simt_core__branch_div_mask mask_q$0(
         .d(mask_q$0$d),
         .q(mask_q$0$q),
         .clock(mask_q$0$clock)
     );
-    simt_core__div_mask mask_q$1(
+    simt_core__branch_div_mask mask_q$1(
         .d(mask_q$1$d),
         .q(mask_q$1$q),
         .clock(mask_q$1$clock)
     );
-    simt_core__div_mask mask_q$2(
+    simt_core__branch_div_mask mask_q$2(
         .d(mask_q$2$d),
         .q(mask_q$2$q),
         .clock(mask_q$2$clock)
     );
-    simt_core__div_mask mask_q$3(
+    simt_core__branch_div_mask mask_q$3(
         .d(mask_q$3$d),
         .q(mask_q$3$q),
         .clock(mask_q$3$clock)
     );
-    simt_core__div_mask stage_sel_set(
+    simt_core__branch_div_mask stage_sel_set(
         .d(stage_sel_set$d),
         .q(stage_sel_set$q),
         .clock(stage_sel_set$clock)
     );
-    simt_core__div_mask stage_sel_pop(
+    simt_core__branch_div_mask stage_sel_pop(
         .d(stage_sel_pop$d),
         .q(stage_sel_pop$q),
         .clock(stage_sel_pop$clock)
     );
-    simt_core__div_mask stage_sel_cmd(
+    simt_core__branch_div_mask stage_sel_cmd(
         .d(stage_sel_cmd$d),
         .q(stage_sel_cmd$q),
         .clock(stage_sel_cmd$clock)
     );
-    simt_core__div_mask stage_writes(
+    simt_core__branch_div_mask stage_writes(
         .d(stage_writes$d),
         .q(stage_writes$q),
         .clock(stage_writes$clock)

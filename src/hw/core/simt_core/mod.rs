@@ -15,6 +15,7 @@
 //!   differential test compares, so the register file and local data share need no read port);
 //! - counters since reset (32 bits, wrapping) and sticky error flags.
 
+mod branch_unit;
 pub mod model;
 pub mod stimulus;
 
@@ -28,6 +29,7 @@ use crate::hw::{
 };
 use crate::params::ERROR_FLAGS;
 use crate::params::{check_derived, clog2, CoreParams, IssuePolicy, SchedulerMode};
+pub use branch_unit::BranchUnit;
 
 /// Register-number bits (16 registers per lane).
 const RRW: usize = 4;
@@ -117,6 +119,7 @@ pub struct SimtCore<
     sb: Scoreboard<W, WW, 16, RRW>,
     oc: OperandCollector<B, BW, N, NW, 1, 3, Q, QW, QCW, BQ, SQ, RW, WW, RRW, T, DW, TD, 2, 1, 32>,
     alu: LaneAlu<T, DW, SW, TD>,
+    branch: BranchUnit<W, WW, T, A, IA>,
     lds: LocalDataShare<T, WW, DW, LRW>,
     issue_rr: RoundRobinArbiter<W, WW>,
     oldest: PriorityEncoder<W, WW>,
@@ -125,13 +128,6 @@ pub struct SimtCore<
     fetch_warp: DFF<Bits<WW>>,
     fetch_pc: DFF<Bits<A>>,
     wmask: [DFF<Bits<T>>; W],
-    branch_pc: [DFF<Bits<IA>>; W],
-    div_valid: DFF<Bit>,
-    div_warp: DFF<Bits<WW>>,
-    div_mask: DFF<Bits<T>>,
-    div_pc: DFF<Bits<A>>,
-    div_set_mask: DFF<Bits<T>>,
-    div_set_pc: DFF<Bits<A>>,
     lds_load: DFF<Bit>,
     lds_warp: DFF<Bits<WW>>,
     lds_rd: DFF<Bits<RRW>>,
@@ -188,22 +184,9 @@ pub struct SimtCore<
     rep_warp: Signal<Local, Bits<TD>>,
     imm_lane: Signal<Local, Bits<DW>>,
     warp_lane: Signal<Local, Bits<DW>>,
-    zero: Signal<Local, Bits<T>>,
-    taken: Signal<Local, Bits<T>>,
-    fall: Signal<Local, Bits<T>>,
     x_warp: Signal<Local, Bits<WW>>,
     x_mask: Signal<Local, Bits<T>>,
-    x_bpc: Signal<Local, Bits<IA>>,
     pc_wide: Signal<Local, Bits<A>>,
-    pc_next: Signal<Local, Bits<A>>,
-    pc_target: Signal<Local, Bits<A>>,
-    pc_reconv: Signal<Local, Bits<A>>,
-    branch_port: Signal<Local, Bit>,
-    divergent: Signal<Local, Bit>,
-    push_v: Signal<Local, Bit>,
-    push_w: Signal<Local, Bits<WW>>,
-    push_m: Signal<Local, Bits<T>>,
-    push_pc: Signal<Local, Bits<A>>,
     set_v: Signal<Local, Bit>,
     set_w: Signal<Local, Bits<WW>>,
     set_m: Signal<Local, Bits<T>>,
@@ -324,6 +307,7 @@ impl<
             sb: Scoreboard::new()?,
             oc: OperandCollector::new(c, p.warps, p.threads)?,
             alu: LaneAlu::new()?,
+            branch: BranchUnit::default(),
             lds: LocalDataShare::with_contents(p.warps, lds)?,
             issue_rr: RoundRobinArbiter::new()?,
             oldest: PriorityEncoder::new(Order::LowestFirst)?,
@@ -331,13 +315,6 @@ impl<
             fetch_warp: Default::default(),
             fetch_pc: Default::default(),
             wmask: std::array::from_fn(|_| Default::default()),
-            branch_pc: std::array::from_fn(|_| Default::default()),
-            div_valid: Default::default(),
-            div_warp: Default::default(),
-            div_mask: Default::default(),
-            div_pc: Default::default(),
-            div_set_mask: Default::default(),
-            div_set_pc: Default::default(),
             lds_load: Default::default(),
             lds_warp: Default::default(),
             lds_rd: Default::default(),
@@ -392,22 +369,9 @@ impl<
             rep_warp: Default::default(),
             imm_lane: Default::default(),
             warp_lane: Default::default(),
-            zero: Default::default(),
-            taken: Default::default(),
-            fall: Default::default(),
             x_warp: Default::default(),
             x_mask: Default::default(),
-            x_bpc: Default::default(),
             pc_wide: Default::default(),
-            pc_next: Default::default(),
-            pc_target: Default::default(),
-            pc_reconv: Default::default(),
-            branch_port: Default::default(),
-            divergent: Default::default(),
-            push_v: Default::default(),
-            push_w: Default::default(),
-            push_m: Default::default(),
-            push_pc: Default::default(),
             set_v: Default::default(),
             set_w: Default::default(),
             set_m: Default::default(),
@@ -480,12 +444,6 @@ impl<
             fetch_valid,
             fetch_warp,
             fetch_pc,
-            div_valid,
-            div_warp,
-            div_mask,
-            div_pc,
-            div_set_mask,
-            div_set_pc,
             lds_load,
             lds_warp,
             lds_rd,
@@ -511,8 +469,6 @@ impl<
         for w in 0..W {
             self.wmask[w].clock.next = self.clock.val();
             self.wmask[w].d.next = self.wmask[w].q.val();
-            self.branch_pc[w].clock.next = self.clock.val();
-            self.branch_pc[w].d.next = self.branch_pc[w].q.val();
             self.depth[w].clock.next = self.clock.val();
             self.depth[w].d.next = self.depth[w].q.val();
         }
@@ -594,7 +550,7 @@ impl<
         // Execute, unit type 0: the lane ALU, then write-back or branch resolution
         self.exec_dec.inst.next = self.oc.out_tag[0].val();
         self.out0.next = self.oc.out_valid[0].val();
-        self.ex_fire.next = self.out0.val() & !self.lds_wb.val() & !self.div_valid.q.val();
+        self.ex_fire.next = self.out0.val() & !self.lds_wb.val() & !self.branch.pending.val();
         self.oc.out_ready[0].next = self.ex_fire.val();
         self.x_warp.next = self.oc.out_warp[0].val();
         self.x_mask.next = self.oc.out_mask[0].val();
@@ -617,70 +573,21 @@ impl<
             _ => self.alu.b.next = self.oc.out_src1[0].val(),
         }
         self.alu_wb.next = self.ex_fire.val() & (self.exec_dec.kind.val() == self.k_alu.val());
-        self.x_bpc.next = 0.into();
-        for w in 0..W {
-            if self.x_warp.val().index() == w {
-                self.x_bpc.next = self.branch_pc[w].q.val();
-            }
-        }
-        self.pc_wide.next = bit_cast::<A, IA>(self.x_bpc.val()) + 1;
-        self.pc_next.next = self.pc_wide.val() << self.two.val();
-        self.pc_wide.next = bit_cast::<A, 11>(self.exec_dec.target.val());
-        self.pc_target.next = self.pc_wide.val() << self.two.val();
-        self.pc_wide.next = bit_cast::<A, 11>(self.exec_dec.reconv.val()) + 1;
-        self.pc_reconv.next = self.pc_wide.val() << self.two.val();
-        self.zero.next = self.alu.zero.val() & self.x_mask.val();
-        if self.exec_dec.if_zero.val() {
-            self.taken.next = self.zero.val();
-        } else {
-            self.taken.next = self.x_mask.val() & !self.zero.val();
-        }
-        self.fall.next = self.x_mask.val() & !self.taken.val();
-        self.push_v.next = false;
-        self.push_w.next = self.x_warp.val();
-        self.push_m.next = self.x_mask.val();
-        self.push_pc.next = self.pc_reconv.val();
-        self.set_v.next = false;
-        self.set_w.next = self.x_warp.val();
-        self.set_m.next = self.x_mask.val();
-        self.set_pc.next = self.pc_next.val();
-        self.divergent.next = false;
-        self.branch_port.next = self.div_valid.q.val();
-        self.div_valid.d.next = false;
-        if self.div_valid.q.val() {
-            // The second half of a divergent branch
-            self.push_v.next = true;
-            self.push_w.next = self.div_warp.q.val();
-            self.push_m.next = self.div_mask.q.val();
-            self.push_pc.next = self.div_pc.q.val();
-            self.set_v.next = true;
-            self.set_w.next = self.div_warp.q.val();
-            self.set_m.next = self.div_set_mask.q.val();
-            self.set_pc.next = self.div_set_pc.q.val();
-        } else if self.ex_fire.val() & (self.exec_dec.kind.val() == self.k_branch.val()) {
-            self.branch_port.next = true;
-            self.push_v.next = true;
-            if self.taken.val().any() & self.fall.val().any() {
-                self.divergent.next = true;
-                self.div_valid.d.next = true;
-                self.div_warp.d.next = self.x_warp.val();
-                self.div_mask.d.next = self.fall.val();
-                self.div_pc.d.next = self.pc_next.val();
-                self.div_set_mask.d.next = self.taken.val();
-                self.div_set_pc.d.next = self.pc_target.val();
-            } else {
-                self.set_v.next = true;
-                if self.taken.val().any() {
-                    self.set_pc.next = self.pc_target.val();
-                }
-            }
-        } else if self.ex_fire.val() & (self.exec_dec.kind.val() == self.k_bany.val()) {
-            self.branch_port.next = true;
-            self.set_v.next = true;
-            if (self.x_mask.val() & !self.alu.zero.val()).any() {
-                self.set_pc.next = self.pc_target.val();
-            }
-        }
+        // Branch resolution
+        self.branch.clock.next = self.clock.val();
+        self.branch.reset.next = self.reset.val();
+        self.branch.fire.next = self.ex_fire.val();
+        self.branch.kind.next = self.exec_dec.kind.val();
+        self.branch.if_zero.next = self.exec_dec.if_zero.val();
+        self.branch.target.next = self.exec_dec.target.val();
+        self.branch.reconv.next = self.exec_dec.reconv.val();
+        self.branch.warp.next = self.x_warp.val();
+        self.branch.mask.next = self.x_mask.val();
+        self.branch.zero.next = self.alu.zero.val();
+        self.set_v.next = self.branch.set_valid.val();
+        self.set_w.next = self.branch.set_warp.val();
+        self.set_m.next = self.branch.set_mask.val();
+        self.set_pc.next = self.branch.set_pc.val();
 
         // Execute, unit type 1: the local data share
         self.lds_dec.inst.next = self.oc.out_tag[1].val();
@@ -802,7 +709,7 @@ impl<
             (self.kind.val() == self.k_st.val()) | (self.kind.val() == self.k_ld.val());
         self.hazard.next = self.cand_valid.val() & self.sb.hazard.val();
         if (self.kind.val() == self.k_join.val()) | (self.kind.val() == self.k_jmp.val()) {
-            self.blocked.next = self.branch_port.val();
+            self.blocked.next = self.branch.port_busy.val();
         } else {
             self.blocked.next =
                 (self.to_alu.val() | self.to_lds.val()) & !self.oc.in_ready[0].val();
@@ -855,22 +762,17 @@ impl<
                 self.set_pc.next = self.pc_wide.val() << self.two.val();
             }
         }
-        for w in 0..W {
-            if self.fire.val()
-                & (self.cand.val().index() == w)
-                & ((self.kind.val() == self.k_branch.val())
-                    | (self.kind.val() == self.k_bany.val()))
-            {
-                self.branch_pc[w].d.next = self.ibuf.head_pc.val();
-            }
-        }
+        self.branch.record_valid.next = self.fire.val()
+            & ((self.kind.val() == self.k_branch.val()) | (self.kind.val() == self.k_bany.val()));
+        self.branch.record_warp.next = self.cand.val();
+        self.branch.record_pc.next = self.ibuf.head_pc.val();
         self.sched.warp_pop_valid.next = self.pops.val();
         self.sched.end_ctl_valid.next = self.end_v.val();
         self.sched.end_ctl_wid.next = self.cand.val();
-        self.sched.branch_ctl_valid.next = self.push_v.val();
-        self.sched.branch_ctl_wid.next = self.push_w.val();
-        self.sched.branch_ctl_mask.next = self.push_m.val();
-        self.sched.branch_ctl_pc.next = self.push_pc.val();
+        self.sched.branch_ctl_valid.next = self.branch.push_valid.val();
+        self.sched.branch_ctl_wid.next = self.branch.push_warp.val();
+        self.sched.branch_ctl_mask.next = self.branch.push_mask.val();
+        self.sched.branch_ctl_pc.next = self.branch.push_pc.val();
         self.sched.warp_set_valid.next = self.set_v.val();
         self.sched.warp_set_wid.next = self.set_w.val();
         self.sched.warp_set_mask.next = self.set_m.val();
@@ -888,7 +790,8 @@ impl<
         // Stack depths and their high-water mark
         self.high_next.next = self.high.q.val();
         for w in 0..W {
-            self.pushes.next = self.push_v.val() & (self.push_w.val().index() == w);
+            self.pushes.next =
+                self.branch.push_valid.val() & (self.branch.push_warp.val().index() == w);
             self.d_next.next = self.depth[w].q.val();
             if self.pushes.val()
                 & !(self.pops.val() & (self.cand.val().index() == w))
@@ -922,7 +825,7 @@ impl<
             & !self.oc.out_valid[0].val()
             & !self.oc.out_valid[1].val()
             & !self.lds_open.q.val().any()
-            & !self.div_valid.q.val()
+            & !self.branch.pending.val()
             & !self.sb.pending.val().any();
         self.active.next =
             (self.running_q.q.val() & !self.finished.val()) | self.launched_now.val();
@@ -948,7 +851,7 @@ impl<
                 self.struct_stalls_q.d.next = self.struct_stalls_q.q.val() + 1;
             }
         }
-        if self.divergent.val() {
+        if self.branch.divergent.val() {
             self.divergent_q.d.next = self.divergent_q.q.val() + 1;
         }
         if self.fire.val() & !self.issue_dec.legal.val() {
@@ -989,7 +892,6 @@ impl<
 
         if self.reset.val() {
             self.fetch_valid.d.next = false;
-            self.div_valid.d.next = false;
             self.lds_open.d.next = 0.into();
             self.greedy_valid.d.next = false;
             self.launching.d.next = false;
@@ -1007,7 +909,6 @@ impl<
             for w in 0..W {
                 self.depth[w].d.next = 0.into();
                 self.wmask[w].d.next = 0.into();
-                self.branch_pc[w].d.next = 0.into();
             }
         }
     }
