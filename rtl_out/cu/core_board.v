@@ -367,7 +367,6 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
     localparam  depth_max = 3'b100;
     localparam  two = 8'h2;
     localparam  lane_bits = 8'h8;
-    localparam  top_lane = 8'h18;
     localparam  k_alu = 4'h1;
     localparam  k_st = 4'h2;
     localparam  k_ld = 4'h3;
@@ -489,22 +488,6 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
     wire  [10:0] exec_dec$reconv;
     wire  [6:0] exec_dec$st_index;
     wire  [6:0] exec_dec$st_stride;
-    reg  [31:0] lds_dec$inst;
-    wire  lds_dec$legal;
-    wire  [3:0] lds_dec$kind;
-    wire  [3:0] lds_dec$exec_op;
-    wire  [1:0] lds_dec$b_sel;
-    wire  lds_dec$rd_valid;
-    wire  [1:0] lds_dec$src_valid;
-    wire  lds_dec$if_zero;
-    wire  [3:0] lds_dec$rd;
-    wire  [3:0] lds_dec$ra;
-    wire  [3:0] lds_dec$rb;
-    wire  [31:0] lds_dec$imm;
-    wire  [10:0] lds_dec$target;
-    wire  [10:0] lds_dec$reconv;
-    wire  [6:0] lds_dec$st_index;
-    wire  [6:0] lds_dec$st_stride;
     reg  sb$clock;
     reg  sb$reset;
     reg  [1:0] sb$check_warp;
@@ -608,26 +591,17 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
     reg  lds$clock;
     reg  lds$reset;
     reg  lds$req_valid;
-    wire  lds$req_ready;
-    reg  lds$req_write;
-    reg  [3:0] lds$req_mask;
+    reg  [31:0] lds$req_inst;
     reg  [1:0] lds$req_warp;
-    reg  [6:0] lds$req_index;
-    reg  [6:0] lds$req_stride;
-    reg  [7:0] lds$req_addr$0;
-    reg  [7:0] lds$req_addr$1;
-    reg  [7:0] lds$req_addr$2;
-    reg  [7:0] lds$req_addr$3;
-    reg  [7:0] lds$req_data$0;
-    reg  [7:0] lds$req_data$1;
-    reg  [7:0] lds$req_data$2;
-    reg  [7:0] lds$req_data$3;
-    wire  lds$resp_valid;
-    wire  [7:0] lds$resp_data$0;
-    wire  [7:0] lds$resp_data$1;
-    wire  [7:0] lds$resp_data$2;
-    wire  [7:0] lds$resp_data$3;
-    wire  [31:0] lds$accesses;
+    reg  [3:0] lds$req_mask;
+    reg  [31:0] lds$req_src;
+    wire  lds$req_taken;
+    wire  lds$wb_valid;
+    wire  [1:0] lds$wb_warp;
+    wire  [3:0] lds$wb_reg;
+    wire  [3:0] lds$wb_mask;
+    wire  [31:0] lds$wb_data;
+    wire  lds$busy;
     wire  [31:0] lds$conflict_cycles;
     reg  issue_rr$clock;
     reg  issue_rr$reset;
@@ -662,33 +636,6 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
     reg  [3:0] wmask$3$d;
     wire  [3:0] wmask$3$q;
     reg  wmask$3$clock;
-    reg  lds_load$d;
-    wire  lds_load$q;
-    reg  lds_load$clock;
-    reg  [1:0] lds_warp$d;
-    wire  [1:0] lds_warp$q;
-    reg  lds_warp$clock;
-    reg  [3:0] lds_rd$d;
-    wire  [3:0] lds_rd$q;
-    reg  lds_rd$clock;
-    reg  [3:0] lds_mask$d;
-    wire  [3:0] lds_mask$q;
-    reg  lds_mask$clock;
-    reg  resp_load$d;
-    wire  resp_load$q;
-    reg  resp_load$clock;
-    reg  [1:0] resp_warp$d;
-    wire  [1:0] resp_warp$q;
-    reg  resp_warp$clock;
-    reg  [3:0] resp_rd$d;
-    wire  [3:0] resp_rd$q;
-    reg  resp_rd$clock;
-    reg  [3:0] resp_mask$d;
-    wire  [3:0] resp_mask$q;
-    reg  resp_mask$clock;
-    reg  [1:0] lds_open$d;
-    wire  [1:0] lds_open$q;
-    reg  lds_open$clock;
     reg  greedy_valid$d;
     wire  greedy_valid$q;
     reg  greedy_valid$clock;
@@ -745,9 +692,7 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
     reg  cmd_valid;
     reg  launched_now;
     reg  lds_wb;
-    reg  [31:0] resp_word;
     reg  [31:0] lane_word;
-    reg  [7:0] resp_lane;
     reg  out0;
     reg  ex_fire;
     reg  [31:0] rep_imm;
@@ -768,8 +713,6 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
     reg  [3:0] wb_r;
     reg  [3:0] wb_m;
     reg  [31:0] wb_d;
-    reg  lds_new;
-    reg  [31:0] lds_src;
     reg  cand_valid;
     reg  [1:0] cand;
     reg  [3:0] cand_mask;
@@ -786,7 +729,6 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
     reg  pops;
     reg  [2:0] d_next;
     reg  [2:0] high_next;
-    reg  [1:0] open_next;
     reg  [6:0] flags;
     // Sub module instances
     core_board__core_sched sched(
@@ -913,24 +855,6 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         .st_index(exec_dec$st_index),
         .st_stride(exec_dec$st_stride)
     );
-    core_board__core_exec_dec lds_dec(
-        .inst(lds_dec$inst),
-        .legal(lds_dec$legal),
-        .kind(lds_dec$kind),
-        .exec_op(lds_dec$exec_op),
-        .b_sel(lds_dec$b_sel),
-        .rd_valid(lds_dec$rd_valid),
-        .src_valid(lds_dec$src_valid),
-        .if_zero(lds_dec$if_zero),
-        .rd(lds_dec$rd),
-        .ra(lds_dec$ra),
-        .rb(lds_dec$rb),
-        .imm(lds_dec$imm),
-        .target(lds_dec$target),
-        .reconv(lds_dec$reconv),
-        .st_index(lds_dec$st_index),
-        .st_stride(lds_dec$st_stride)
-    );
     core_board__core_sb sb(
         .clock(sb$clock),
         .reset(sb$reset),
@@ -1043,26 +967,17 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         .clock(lds$clock),
         .reset(lds$reset),
         .req_valid(lds$req_valid),
-        .req_ready(lds$req_ready),
-        .req_write(lds$req_write),
-        .req_mask(lds$req_mask),
+        .req_inst(lds$req_inst),
         .req_warp(lds$req_warp),
-        .req_index(lds$req_index),
-        .req_stride(lds$req_stride),
-        .req_addr$0(lds$req_addr$0),
-        .req_addr$1(lds$req_addr$1),
-        .req_addr$2(lds$req_addr$2),
-        .req_addr$3(lds$req_addr$3),
-        .req_data$0(lds$req_data$0),
-        .req_data$1(lds$req_data$1),
-        .req_data$2(lds$req_data$2),
-        .req_data$3(lds$req_data$3),
-        .resp_valid(lds$resp_valid),
-        .resp_data$0(lds$resp_data$0),
-        .resp_data$1(lds$resp_data$1),
-        .resp_data$2(lds$resp_data$2),
-        .resp_data$3(lds$resp_data$3),
-        .accesses(lds$accesses),
+        .req_mask(lds$req_mask),
+        .req_src(lds$req_src),
+        .req_taken(lds$req_taken),
+        .wb_valid(lds$wb_valid),
+        .wb_warp(lds$wb_warp),
+        .wb_reg(lds$wb_reg),
+        .wb_mask(lds$wb_mask),
+        .wb_data(lds$wb_data),
+        .busy(lds$busy),
         .conflict_cycles(lds$conflict_cycles)
     );
     core_board__core_issue_rr issue_rr(
@@ -1115,51 +1030,6 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         .d(wmask$3$d),
         .q(wmask$3$q),
         .clock(wmask$3$clock)
-    );
-    core_board__board_reset_sync0 lds_load(
-        .d(lds_load$d),
-        .q(lds_load$q),
-        .clock(lds_load$clock)
-    );
-    core_board__core_branch_div_warp lds_warp(
-        .d(lds_warp$d),
-        .q(lds_warp$q),
-        .clock(lds_warp$clock)
-    );
-    core_board__board_reset_por lds_rd(
-        .d(lds_rd$d),
-        .q(lds_rd$q),
-        .clock(lds_rd$clock)
-    );
-    core_board__board_reset_por lds_mask(
-        .d(lds_mask$d),
-        .q(lds_mask$q),
-        .clock(lds_mask$clock)
-    );
-    core_board__board_reset_sync0 resp_load(
-        .d(resp_load$d),
-        .q(resp_load$q),
-        .clock(resp_load$clock)
-    );
-    core_board__core_branch_div_warp resp_warp(
-        .d(resp_warp$d),
-        .q(resp_warp$q),
-        .clock(resp_warp$clock)
-    );
-    core_board__board_reset_por resp_rd(
-        .d(resp_rd$d),
-        .q(resp_rd$q),
-        .clock(resp_rd$clock)
-    );
-    core_board__board_reset_por resp_mask(
-        .d(resp_mask$d),
-        .q(resp_mask$q),
-        .clock(resp_mask$clock)
-    );
-    core_board__core_branch_div_warp lds_open(
-        .d(lds_open$d),
-        .q(lds_open$q),
-        .clock(lds_open$clock)
     );
     core_board__board_reset_sync0 greedy_valid(
         .d(greedy_valid$d),
@@ -1246,15 +1116,6 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         fetch_valid$clock = clock;
         fetch_warp$clock = clock;
         fetch_pc$clock = clock;
-        lds_load$clock = clock;
-        lds_warp$clock = clock;
-        lds_rd$clock = clock;
-        lds_mask$clock = clock;
-        resp_load$clock = clock;
-        resp_warp$clock = clock;
-        resp_rd$clock = clock;
-        resp_mask$clock = clock;
-        lds_open$clock = clock;
         greedy_valid$clock = clock;
         greedy$clock = clock;
         launching$clock = clock;
@@ -1270,15 +1131,6 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         fetch_valid$d = fetch_valid$q;
         fetch_warp$d = fetch_warp$q;
         fetch_pc$d = fetch_pc$q;
-        lds_load$d = lds_load$q;
-        lds_warp$d = lds_warp$q;
-        lds_rd$d = lds_rd$q;
-        lds_mask$d = lds_mask$q;
-        resp_load$d = resp_load$q;
-        resp_warp$d = resp_warp$q;
-        resp_rd$d = resp_rd$q;
-        resp_mask$d = resp_mask$q;
-        lds_open$d = lds_open$q;
         greedy_valid$d = greedy_valid$q;
         greedy$d = greedy$q;
         launching$d = launching$q;
@@ -1376,20 +1228,7 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         sched$warp_ctl_valid = fetch_valid$q & ~fill_ctl;
         sched$warp_ctl_wid = fetch_warp$q;
         sched$warp_ctl_active = 1'b1;
-        lds_wb = lds$resp_valid & resp_load$q;
-        resp_word = 32'h0;
-        resp_lane = lds$resp_data$0;
-        lane_word = ((resp_lane) & 32'hffffffff);
-        resp_word = (resp_word >> lane_bits) | (lane_word << top_lane);
-        resp_lane = lds$resp_data$1;
-        lane_word = ((resp_lane) & 32'hffffffff);
-        resp_word = (resp_word >> lane_bits) | (lane_word << top_lane);
-        resp_lane = lds$resp_data$2;
-        lane_word = ((resp_lane) & 32'hffffffff);
-        resp_word = (resp_word >> lane_bits) | (lane_word << top_lane);
-        resp_lane = lds$resp_data$3;
-        lane_word = ((resp_lane) & 32'hffffffff);
-        resp_word = (resp_word >> lane_bits) | (lane_word << top_lane);
+        lds_wb = lds$wb_valid;
         exec_dec$inst = oc$out_tag$0;
         out0 = oc$out_valid$0;
         ex_fire = out0 & ~lds_wb & ~branch$pending;
@@ -1447,54 +1286,18 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         set_w = branch$set_warp;
         set_m = branch$set_mask;
         set_pc = branch$set_pc;
-        lds_dec$inst = oc$out_tag$1;
         lds$req_valid = oc$out_valid$1;
-        lds$req_write = lds_dec$kind == k_st;
-        lds$req_mask = oc$out_mask$1;
+        lds$req_inst = oc$out_tag$1;
         lds$req_warp = oc$out_warp$1;
-        lds$req_index = lds_dec$st_index;
-        lds$req_stride = lds_dec$st_stride;
-        lds_src = oc$out_src0$1;
-        lds$req_addr$0 = ((lds_src) & 8'hff);
-        lds$req_data$0 = ((lds_src) & 8'hff);
-        lds_src = lds_src >> lane_bits;
-        lds$req_addr$1 = ((lds_src) & 8'hff);
-        lds$req_data$1 = ((lds_src) & 8'hff);
-        lds_src = lds_src >> lane_bits;
-        lds$req_addr$2 = ((lds_src) & 8'hff);
-        lds$req_data$2 = ((lds_src) & 8'hff);
-        lds_src = lds_src >> lane_bits;
-        lds$req_addr$3 = ((lds_src) & 8'hff);
-        lds$req_data$3 = ((lds_src) & 8'hff);
-        lds_src = lds_src >> lane_bits;
-        lds_new = oc$out_valid$1 & lds$req_ready;
-        oc$out_ready$1 = lds_new;
-        if (lds_new) begin
-            lds_load$d = lds_dec$kind == k_ld;
-            lds_warp$d = oc$out_warp$1;
-            lds_rd$d = lds_dec$rd;
-            lds_mask$d = oc$out_mask$1;
-        end
-        if (lds$req_ready) begin
-            resp_load$d = lds_load$q;
-            resp_warp$d = lds_warp$q;
-            resp_rd$d = lds_rd$q;
-            resp_mask$d = lds_mask$q;
-        end
-        open_next = lds_open$q;
-        if (lds_new & ~lds$resp_valid) begin
-            open_next = lds_open$q + 32'h1;
-        end
-        if (~lds_new & lds$resp_valid) begin
-            open_next = lds_open$q - 32'h1;
-        end
-        lds_open$d = open_next;
+        lds$req_mask = oc$out_mask$1;
+        lds$req_src = oc$out_src0$1;
+        oc$out_ready$1 = lds$req_taken;
         wb_v = lds_wb | alu_wb;
         if (lds_wb) begin
-            wb_w = resp_warp$q;
-            wb_r = resp_rd$q;
-            wb_m = resp_mask$q;
-            wb_d = resp_word;
+            wb_w = lds$wb_warp;
+            wb_r = lds$wb_reg;
+            wb_m = lds$wb_mask;
+            wb_d = lds$wb_data;
         end
         else if (alu_wb) begin
             wb_w = x_warp;
@@ -1724,7 +1527,7 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         end
         depth$3$d = d_next;
         high$d = high_next;
-        finished = running_q$q & ~launching$q & (sched$idle_mask == all_warps) & ~fetch_valid$q & ~|oc$busy & ~oc$out_valid$0 & ~oc$out_valid$1 & ~|lds_open$q & ~branch$pending & ~|sb$pending;
+        finished = running_q$q & ~launching$q & (sched$idle_mask == all_warps) & ~fetch_valid$q & ~|oc$busy & ~oc$out_valid$0 & ~oc$out_valid$1 & ~lds$busy & ~branch$pending & ~|sb$pending;
         active = (running_q$q & ~finished) | launched_now;
         running_q$d = active;
         if (launched_now) begin
@@ -1775,7 +1578,6 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         errors = flags;
         if (reset) begin
             fetch_valid$d = 1'b0;
-            lds_open$d = 32'h0;
             greedy_valid$d = 1'b0;
             launching$d = 1'b0;
             launched$d = 32'h0;
@@ -1787,8 +1589,6 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
             struct_stalls_q$d = 32'h0;
             divergent_q$d = 32'h0;
             illegal_q$d = 1'b0;
-            resp_load$d = 1'b0;
-            lds_load$d = 1'b0;
             depth$0$d = 32'h0;
             wmask$0$d = 32'h0;
             depth$1$d = 32'h0;
@@ -3122,7 +2922,286 @@ module core_board__core_issue_rr(clock,reset,req,req_taken,advance,valid,index,g
     end
 endmodule // core_board__core_issue_rr
 
-module core_board__core_lds(clock,reset,req_valid,req_ready,req_write,req_mask,req_warp,req_index,req_stride,req_addr$0,req_addr$1,req_addr$2,req_addr$3,req_data$0,req_data$1,req_data$2,req_data$3,resp_valid,resp_data$0,resp_data$1,resp_data$2,resp_data$3,accesses,conflict_cycles);
+module core_board__core_lds(clock,reset,req_valid,req_inst,req_warp,req_mask,req_src,req_taken,wb_valid,wb_warp,wb_reg,wb_mask,wb_data,busy,conflict_cycles);
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  req_valid;
+    input wire  [31:0] req_inst;
+    input wire  [1:0] req_warp;
+    input wire  [3:0] req_mask;
+    input wire  [31:0] req_src;
+    output reg  req_taken;
+    output reg  wb_valid;
+    output reg  [1:0] wb_warp;
+    output reg  [3:0] wb_reg;
+    output reg  [3:0] wb_mask;
+    output reg  [31:0] wb_data;
+    output reg  busy;
+    output reg  [31:0] conflict_cycles;
+    // Constant declarations
+    localparam  lane_bits = 8'h8;
+    localparam  top_lane = 8'h18;
+    localparam  k_st = 4'h2;
+    localparam  k_ld = 4'h3;
+    // Stub signals
+    reg  lds$clock;
+    reg  lds$reset;
+    reg  lds$req_valid;
+    wire  lds$req_ready;
+    reg  lds$req_write;
+    reg  [3:0] lds$req_mask;
+    reg  [1:0] lds$req_warp;
+    reg  [6:0] lds$req_index;
+    reg  [6:0] lds$req_stride;
+    reg  [7:0] lds$req_addr$0;
+    reg  [7:0] lds$req_addr$1;
+    reg  [7:0] lds$req_addr$2;
+    reg  [7:0] lds$req_addr$3;
+    reg  [7:0] lds$req_data$0;
+    reg  [7:0] lds$req_data$1;
+    reg  [7:0] lds$req_data$2;
+    reg  [7:0] lds$req_data$3;
+    wire  lds$resp_valid;
+    wire  [7:0] lds$resp_data$0;
+    wire  [7:0] lds$resp_data$1;
+    wire  [7:0] lds$resp_data$2;
+    wire  [7:0] lds$resp_data$3;
+    wire  [31:0] lds$accesses;
+    wire  [31:0] lds$conflict_cycles;
+    reg  [31:0] dec$inst;
+    wire  dec$legal;
+    wire  [3:0] dec$kind;
+    wire  [3:0] dec$exec_op;
+    wire  [1:0] dec$b_sel;
+    wire  dec$rd_valid;
+    wire  [1:0] dec$src_valid;
+    wire  dec$if_zero;
+    wire  [3:0] dec$rd;
+    wire  [3:0] dec$ra;
+    wire  [3:0] dec$rb;
+    wire  [31:0] dec$imm;
+    wire  [10:0] dec$target;
+    wire  [10:0] dec$reconv;
+    wire  [6:0] dec$st_index;
+    wire  [6:0] dec$st_stride;
+    reg  lds_load$d;
+    wire  lds_load$q;
+    reg  lds_load$clock;
+    reg  [1:0] lds_warp$d;
+    wire  [1:0] lds_warp$q;
+    reg  lds_warp$clock;
+    reg  [3:0] lds_rd$d;
+    wire  [3:0] lds_rd$q;
+    reg  lds_rd$clock;
+    reg  [3:0] lds_mask$d;
+    wire  [3:0] lds_mask$q;
+    reg  lds_mask$clock;
+    reg  resp_load$d;
+    wire  resp_load$q;
+    reg  resp_load$clock;
+    reg  [1:0] resp_warp$d;
+    wire  [1:0] resp_warp$q;
+    reg  resp_warp$clock;
+    reg  [3:0] resp_rd$d;
+    wire  [3:0] resp_rd$q;
+    reg  resp_rd$clock;
+    reg  [3:0] resp_mask$d;
+    wire  [3:0] resp_mask$q;
+    reg  resp_mask$clock;
+    reg  [1:0] open$d;
+    wire  [1:0] open$q;
+    reg  open$clock;
+    // Local signals
+    reg  taken;
+    reg  [31:0] src;
+    reg  [7:0] resp_lane;
+    reg  [31:0] lane_word;
+    reg  [31:0] resp_word;
+    reg  [1:0] open_next;
+    // Sub module instances
+    core_board__core_lds_lds lds(
+        .clock(lds$clock),
+        .reset(lds$reset),
+        .req_valid(lds$req_valid),
+        .req_ready(lds$req_ready),
+        .req_write(lds$req_write),
+        .req_mask(lds$req_mask),
+        .req_warp(lds$req_warp),
+        .req_index(lds$req_index),
+        .req_stride(lds$req_stride),
+        .req_addr$0(lds$req_addr$0),
+        .req_addr$1(lds$req_addr$1),
+        .req_addr$2(lds$req_addr$2),
+        .req_addr$3(lds$req_addr$3),
+        .req_data$0(lds$req_data$0),
+        .req_data$1(lds$req_data$1),
+        .req_data$2(lds$req_data$2),
+        .req_data$3(lds$req_data$3),
+        .resp_valid(lds$resp_valid),
+        .resp_data$0(lds$resp_data$0),
+        .resp_data$1(lds$resp_data$1),
+        .resp_data$2(lds$resp_data$2),
+        .resp_data$3(lds$resp_data$3),
+        .accesses(lds$accesses),
+        .conflict_cycles(lds$conflict_cycles)
+    );
+    core_board__core_exec_dec dec(
+        .inst(dec$inst),
+        .legal(dec$legal),
+        .kind(dec$kind),
+        .exec_op(dec$exec_op),
+        .b_sel(dec$b_sel),
+        .rd_valid(dec$rd_valid),
+        .src_valid(dec$src_valid),
+        .if_zero(dec$if_zero),
+        .rd(dec$rd),
+        .ra(dec$ra),
+        .rb(dec$rb),
+        .imm(dec$imm),
+        .target(dec$target),
+        .reconv(dec$reconv),
+        .st_index(dec$st_index),
+        .st_stride(dec$st_stride)
+    );
+    core_board__board_reset_sync0 lds_load(
+        .d(lds_load$d),
+        .q(lds_load$q),
+        .clock(lds_load$clock)
+    );
+    core_board__core_branch_div_warp lds_warp(
+        .d(lds_warp$d),
+        .q(lds_warp$q),
+        .clock(lds_warp$clock)
+    );
+    core_board__board_reset_por lds_rd(
+        .d(lds_rd$d),
+        .q(lds_rd$q),
+        .clock(lds_rd$clock)
+    );
+    core_board__board_reset_por lds_mask(
+        .d(lds_mask$d),
+        .q(lds_mask$q),
+        .clock(lds_mask$clock)
+    );
+    core_board__board_reset_sync0 resp_load(
+        .d(resp_load$d),
+        .q(resp_load$q),
+        .clock(resp_load$clock)
+    );
+    core_board__core_branch_div_warp resp_warp(
+        .d(resp_warp$d),
+        .q(resp_warp$q),
+        .clock(resp_warp$clock)
+    );
+    core_board__board_reset_por resp_rd(
+        .d(resp_rd$d),
+        .q(resp_rd$q),
+        .clock(resp_rd$clock)
+    );
+    core_board__board_reset_por resp_mask(
+        .d(resp_mask$d),
+        .q(resp_mask$q),
+        .clock(resp_mask$clock)
+    );
+    core_board__core_branch_div_warp open(
+        .d(open$d),
+        .q(open$q),
+        .clock(open$clock)
+    );
+    // Update code
+    always @(*) begin
+        lds_load$clock = clock;
+        lds_warp$clock = clock;
+        lds_rd$clock = clock;
+        lds_mask$clock = clock;
+        resp_load$clock = clock;
+        resp_warp$clock = clock;
+        resp_rd$clock = clock;
+        resp_mask$clock = clock;
+        open$clock = clock;
+        lds_load$d = lds_load$q;
+        lds_warp$d = lds_warp$q;
+        lds_rd$d = lds_rd$q;
+        lds_mask$d = lds_mask$q;
+        resp_load$d = resp_load$q;
+        resp_warp$d = resp_warp$q;
+        resp_rd$d = resp_rd$q;
+        resp_mask$d = resp_mask$q;
+        open$d = open$q;
+        lds$clock = clock;
+        lds$reset = reset;
+        dec$inst = req_inst;
+        lds$req_valid = req_valid;
+        lds$req_write = dec$kind == k_st;
+        lds$req_mask = req_mask;
+        lds$req_warp = req_warp;
+        lds$req_index = dec$st_index;
+        lds$req_stride = dec$st_stride;
+        src = req_src;
+        lds$req_addr$0 = ((src) & 8'hff);
+        lds$req_data$0 = ((src) & 8'hff);
+        src = src >> lane_bits;
+        lds$req_addr$1 = ((src) & 8'hff);
+        lds$req_data$1 = ((src) & 8'hff);
+        src = src >> lane_bits;
+        lds$req_addr$2 = ((src) & 8'hff);
+        lds$req_data$2 = ((src) & 8'hff);
+        src = src >> lane_bits;
+        lds$req_addr$3 = ((src) & 8'hff);
+        lds$req_data$3 = ((src) & 8'hff);
+        src = src >> lane_bits;
+        taken = req_valid & lds$req_ready;
+        req_taken = taken;
+        if (taken) begin
+            lds_load$d = dec$kind == k_ld;
+            lds_warp$d = req_warp;
+            lds_rd$d = dec$rd;
+            lds_mask$d = req_mask;
+        end
+        if (lds$req_ready) begin
+            resp_load$d = lds_load$q;
+            resp_warp$d = lds_warp$q;
+            resp_rd$d = lds_rd$q;
+            resp_mask$d = lds_mask$q;
+        end
+        open_next = open$q;
+        if (taken & ~lds$resp_valid) begin
+            open_next = open$q + 32'h1;
+        end
+        if (~taken & lds$resp_valid) begin
+            open_next = open$q - 32'h1;
+        end
+        open$d = open_next;
+        resp_word = 32'h0;
+        resp_lane = lds$resp_data$0;
+        lane_word = ((resp_lane) & 32'hffffffff);
+        resp_word = (resp_word >> lane_bits) | (lane_word << top_lane);
+        resp_lane = lds$resp_data$1;
+        lane_word = ((resp_lane) & 32'hffffffff);
+        resp_word = (resp_word >> lane_bits) | (lane_word << top_lane);
+        resp_lane = lds$resp_data$2;
+        lane_word = ((resp_lane) & 32'hffffffff);
+        resp_word = (resp_word >> lane_bits) | (lane_word << top_lane);
+        resp_lane = lds$resp_data$3;
+        lane_word = ((resp_lane) & 32'hffffffff);
+        resp_word = (resp_word >> lane_bits) | (lane_word << top_lane);
+        wb_valid = lds$resp_valid & resp_load$q;
+        wb_warp = resp_warp$q;
+        wb_reg = resp_rd$q;
+        wb_mask = resp_mask$q;
+        wb_data = resp_word;
+        busy = |open$q;
+        conflict_cycles = lds$conflict_cycles;
+        if (reset) begin
+            open$d = 32'h0;
+            resp_load$d = 1'b0;
+            lds_load$d = 1'b0;
+        end
+    end
+endmodule // core_board__core_lds
+
+module core_board__core_lds_lds(clock,reset,req_valid,req_ready,req_write,req_mask,req_warp,req_index,req_stride,req_addr$0,req_addr$1,req_addr$2,req_addr$3,req_data$0,req_data$1,req_data$2,req_data$3,resp_valid,resp_data$0,resp_data$1,resp_data$2,resp_data$3,accesses,conflict_cycles);
     // Module arguments
     input wire  clock;
     input wire  reset;
@@ -3290,7 +3369,7 @@ module core_board__core_lds(clock,reset,req_valid,req_ready,req_write,req_mask,r
     reg  [7:0] addr;
     reg  [7:0] addr_row;
     // Sub module instances
-    core_board__core_lds_banks_0 banks$0(
+    core_board__core_lds_lds_banks_0 banks$0(
         .clock(banks$0$clock),
         .read_address(banks$0$read_address),
         .read_data(banks$0$read_data),
@@ -3298,7 +3377,7 @@ module core_board__core_lds(clock,reset,req_valid,req_ready,req_write,req_mask,r
         .write_data(banks$0$write_data),
         .write_mask(banks$0$write_mask)
     );
-    core_board__core_lds_banks_0 banks$1(
+    core_board__core_lds_lds_banks_0 banks$1(
         .clock(banks$1$clock),
         .read_address(banks$1$read_address),
         .read_data(banks$1$read_data),
@@ -3306,7 +3385,7 @@ module core_board__core_lds(clock,reset,req_valid,req_ready,req_write,req_mask,r
         .write_data(banks$1$write_data),
         .write_mask(banks$1$write_mask)
     );
-    core_board__core_lds_banks_0 banks$2(
+    core_board__core_lds_lds_banks_0 banks$2(
         .clock(banks$2$clock),
         .read_address(banks$2$read_address),
         .read_data(banks$2$read_data),
@@ -3314,7 +3393,7 @@ module core_board__core_lds(clock,reset,req_valid,req_ready,req_write,req_mask,r
         .write_data(banks$2$write_data),
         .write_mask(banks$2$write_mask)
     );
-    core_board__core_lds_banks_0 banks$3(
+    core_board__core_lds_lds_banks_0 banks$3(
         .clock(banks$3$clock),
         .read_address(banks$3$read_address),
         .read_data(banks$3$read_data),
@@ -3362,22 +3441,22 @@ module core_board__core_lds(clock,reset,req_valid,req_ready,req_write,req_mask,r
         .q(lane_bank$3$q),
         .clock(lane_bank$3$clock)
     );
-    core_board__core_lds_lane_row_0 lane_row$0(
+    core_board__core_lds_lds_lane_row_0 lane_row$0(
         .d(lane_row$0$d),
         .q(lane_row$0$q),
         .clock(lane_row$0$clock)
     );
-    core_board__core_lds_lane_row_0 lane_row$1(
+    core_board__core_lds_lds_lane_row_0 lane_row$1(
         .d(lane_row$1$d),
         .q(lane_row$1$q),
         .clock(lane_row$1$clock)
     );
-    core_board__core_lds_lane_row_0 lane_row$2(
+    core_board__core_lds_lds_lane_row_0 lane_row$2(
         .d(lane_row$2$d),
         .q(lane_row$2$q),
         .clock(lane_row$2$clock)
     );
-    core_board__core_lds_lane_row_0 lane_row$3(
+    core_board__core_lds_lds_lane_row_0 lane_row$3(
         .d(lane_row$3$d),
         .q(lane_row$3$q),
         .clock(lane_row$3$clock)
@@ -3883,9 +3962,9 @@ module core_board__core_lds(clock,reset,req_valid,req_ready,req_write,req_mask,r
             held$3$d = 32'h0;
         end
     end
-endmodule // core_board__core_lds
+endmodule // core_board__core_lds_lds
 
-module core_board__core_lds_banks_0(clock,read_address,read_data,write_address,write_data,write_mask);
+module core_board__core_lds_lds_banks_0(clock,read_address,read_data,write_address,write_data,write_mask);
     // Module arguments
     input wire  clock;
     input wire  [5:0] read_address;
@@ -3906,9 +3985,9 @@ module core_board__core_lds_banks_0(clock,read_address,read_data,write_address,w
     always @(posedge clock) begin
        if (write_mask) mem[write_address][7:0] <= write_data[7:0];
     end
-endmodule // core_board__core_lds_banks_0
+endmodule // core_board__core_lds_lds_banks_0
 
-module core_board__core_lds_lane_row_0(d,q,clock);
+module core_board__core_lds_lds_lane_row_0(d,q,clock);
     // Module arguments
     input wire  [5:0] d;
     output reg  [5:0] q;
@@ -3920,7 +3999,7 @@ module core_board__core_lds_lane_row_0(d,q,clock);
     always @(posedge clock) begin
        q <= d;
     end
-endmodule // core_board__core_lds_lane_row_0
+endmodule // core_board__core_lds_lds_lane_row_0
 
 module core_board__core_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,in_dst$0,in_mask$0,in_src_valid$0,in_src$0,in_src$1,in_src$2,in_ready$0,in_cu$0,out_ready$0,out_ready$1,out_valid$0,out_valid$1,out_warp$0,out_warp$1,out_tag$0,out_tag$1,out_dst$0,out_dst$1,out_mask$0,out_mask$1,out_src_valid$0,out_src_valid$1,out_src0$0,out_src0$1,out_src1$0,out_src1$1,out_src2$0,out_src2$1,wb_valid,wb_warp,wb_reg,wb_mask,wb_data,busy,grant,dispatch,count_alloc,count_dispatch,count_stall,count_grant$0,count_grant$1,count_grant$2,count_grant$3,err_unit,err_overflow);
     // Module arguments
@@ -11668,7 +11747,7 @@ module core_board__link_reply(clock,reset,tx_ready,load_record,record,load_query
         .q(bytes$32$q),
         .clock(bytes$32$clock)
     );
-    core_board__core_lds_lane_row_0 left(
+    core_board__core_lds_lds_lane_row_0 left(
         .d(left$d),
         .q(left$q),
         .clock(left$clock)

@@ -1,7 +1,7 @@
 //! SimtCore: the SIMT core, the blocks joined into seed 001's pipeline: the [`WarpScheduler`]
 //! (fetch, SIMT stacks, branch resolution), an instruction block RAM ([`LaneRam`]), the
 //! [`IBuffer`], [`Decoder`]s, the [`Scoreboard`], the [`OperandCollector`] (unit type 0: the
-//! [`LaneAlu`] and branches; type 1: the [`LocalDataShare`]), write-back through the collector's
+//! [`LaneAlu`] and branches; type 1: the [`LocalDataShare`](crate::hw::LocalDataShare)), write-back through the collector's
 //! write port. Its cycle-level definition, stage by stage, is the reference model
 //! [`SimtCoreModel`](crate::hw::SimtCoreModel); what a program computes is the ISA's
 //! interpreter's ([`crate::isa::interp`]).
@@ -16,6 +16,7 @@
 //! - counters since reset (32 bits, wrapping) and sticky error flags.
 
 mod branch_unit;
+mod lds_port;
 pub mod model;
 pub mod stimulus;
 
@@ -24,12 +25,13 @@ use rust_hdl::prelude::*;
 
 use crate::hw::core::decoder::Kind;
 use crate::hw::{
-    Decoder, IBuffer, LaneAlu, LaneRam, LocalDataShare, OperandCollector, Order, PriorityEncoder,
+    Decoder, IBuffer, LaneAlu, LaneRam, OperandCollector, Order, PriorityEncoder,
     RoundRobinArbiter, Scoreboard, WarpScheduler,
 };
 use crate::params::ERROR_FLAGS;
 use crate::params::{check_derived, clog2, CoreParams, IssuePolicy, SchedulerMode};
 pub use branch_unit::BranchUnit;
+pub use lds_port::LdsPort;
 
 /// Register-number bits (16 registers per lane).
 const RRW: usize = 4;
@@ -115,12 +117,11 @@ pub struct SimtCore<
     fill_dec: Decoder,
     issue_dec: Decoder,
     exec_dec: Decoder,
-    lds_dec: Decoder,
     sb: Scoreboard<W, WW, 16, RRW>,
     oc: OperandCollector<B, BW, N, NW, 1, 3, Q, QW, QCW, BQ, SQ, RW, WW, RRW, T, DW, TD, 2, 1, 32>,
     alu: LaneAlu<T, DW, SW, TD>,
     branch: BranchUnit<W, WW, T, A, IA>,
-    lds: LocalDataShare<T, WW, DW, LRW>,
+    lds: LdsPort<T, WW, DW, TD, LRW>,
     issue_rr: RoundRobinArbiter<W, WW>,
     oldest: PriorityEncoder<W, WW>,
     // State
@@ -128,15 +129,6 @@ pub struct SimtCore<
     fetch_warp: DFF<Bits<WW>>,
     fetch_pc: DFF<Bits<A>>,
     wmask: [DFF<Bits<T>>; W],
-    lds_load: DFF<Bit>,
-    lds_warp: DFF<Bits<WW>>,
-    lds_rd: DFF<Bits<RRW>>,
-    lds_mask: DFF<Bits<T>>,
-    resp_load: DFF<Bit>,
-    resp_warp: DFF<Bits<WW>>,
-    resp_rd: DFF<Bits<RRW>>,
-    resp_mask: DFF<Bits<T>>,
-    lds_open: DFF<Bits<2>>,
     greedy_valid: DFF<Bit>,
     greedy: DFF<Bits<WW>>,
     launching: DFF<Bit>,
@@ -158,7 +150,6 @@ pub struct SimtCore<
     depth_max: Constant<Bits<SPW>>,
     two: Constant<Bits<8>>,
     lane_bits: Constant<Bits<8>>,
-    top_lane: Constant<Bits<8>>,
     k_alu: Constant<Bits<4>>,
     k_st: Constant<Bits<4>>,
     k_ld: Constant<Bits<4>>,
@@ -175,9 +166,7 @@ pub struct SimtCore<
     cmd_valid: Signal<Local, Bit>,
     launched_now: Signal<Local, Bit>,
     lds_wb: Signal<Local, Bit>,
-    resp_word: Signal<Local, Bits<TD>>,
     lane_word: Signal<Local, Bits<TD>>,
-    resp_lane: Signal<Local, Bits<DW>>,
     out0: Signal<Local, Bit>,
     ex_fire: Signal<Local, Bit>,
     rep_imm: Signal<Local, Bits<TD>>,
@@ -198,8 +187,6 @@ pub struct SimtCore<
     wb_r: Signal<Local, Bits<RRW>>,
     wb_m: Signal<Local, Bits<T>>,
     wb_d: Signal<Local, Bits<TD>>,
-    lds_new: Signal<Local, Bit>,
-    lds_src: Signal<Local, Bits<TD>>,
     cand_valid: Signal<Local, Bit>,
     cand: Signal<Local, Bits<WW>>,
     cand_mask: Signal<Local, Bits<T>>,
@@ -216,7 +203,6 @@ pub struct SimtCore<
     pops: Signal<Local, Bit>,
     d_next: Signal<Local, Bits<SPW>>,
     high_next: Signal<Local, Bits<SPW>>,
-    open_next: Signal<Local, Bits<2>>,
     flags: Signal<Local, Bits<ERROR_FLAGS>>,
 }
 
@@ -303,27 +289,17 @@ impl<
             fill_dec: Decoder::new()?,
             issue_dec: Decoder::new()?,
             exec_dec: Decoder::new()?,
-            lds_dec: Decoder::new()?,
             sb: Scoreboard::new()?,
             oc: OperandCollector::new(c, p.warps, p.threads)?,
             alu: LaneAlu::new()?,
             branch: BranchUnit::default(),
-            lds: LocalDataShare::with_contents(p.warps, lds)?,
+            lds: LdsPort::with_contents(p.warps, lds)?,
             issue_rr: RoundRobinArbiter::new()?,
             oldest: PriorityEncoder::new(Order::LowestFirst)?,
             fetch_valid: Default::default(),
             fetch_warp: Default::default(),
             fetch_pc: Default::default(),
             wmask: std::array::from_fn(|_| Default::default()),
-            lds_load: Default::default(),
-            lds_warp: Default::default(),
-            lds_rd: Default::default(),
-            lds_mask: Default::default(),
-            resp_load: Default::default(),
-            resp_warp: Default::default(),
-            resp_rd: Default::default(),
-            resp_mask: Default::default(),
-            lds_open: Default::default(),
             greedy_valid: Default::default(),
             greedy: Default::default(),
             launching: Default::default(),
@@ -344,7 +320,6 @@ impl<
             depth_max: Constant::new(D.to_bits()),
             two: Constant::new(2u64.to_bits()),
             lane_bits: Constant::new(DW.to_bits()),
-            top_lane: Constant::new((TD - DW).to_bits()),
             k_alu: Constant::new((Kind::Alu as u64).to_bits()),
             k_st: Constant::new((Kind::St as u64).to_bits()),
             k_ld: Constant::new((Kind::Ld as u64).to_bits()),
@@ -360,9 +335,7 @@ impl<
             cmd_valid: Default::default(),
             launched_now: Default::default(),
             lds_wb: Default::default(),
-            resp_word: Default::default(),
             lane_word: Default::default(),
-            resp_lane: Default::default(),
             out0: Default::default(),
             ex_fire: Default::default(),
             rep_imm: Default::default(),
@@ -383,8 +356,6 @@ impl<
             wb_r: Default::default(),
             wb_m: Default::default(),
             wb_d: Default::default(),
-            lds_new: Default::default(),
-            lds_src: Default::default(),
             cand_valid: Default::default(),
             cand: Default::default(),
             cand_mask: Default::default(),
@@ -401,7 +372,6 @@ impl<
             pops: Default::default(),
             d_next: Default::default(),
             high_next: Default::default(),
-            open_next: Default::default(),
             flags: Default::default(),
         })
     }
@@ -444,15 +414,6 @@ impl<
             fetch_valid,
             fetch_warp,
             fetch_pc,
-            lds_load,
-            lds_warp,
-            lds_rd,
-            lds_mask,
-            resp_load,
-            resp_warp,
-            resp_rd,
-            resp_mask,
-            lds_open,
             greedy_valid,
             greedy,
             launching,
@@ -538,14 +499,7 @@ impl<
         self.sched.warp_ctl_active.next = true;
 
         // The local data share's answer: a load writes back first
-        self.lds_wb.next = self.lds.resp_valid.val() & self.resp_load.q.val();
-        self.resp_word.next = 0.into();
-        for l in 0..T {
-            self.resp_lane.next = self.lds.resp_data[l].val();
-            self.lane_word.next = bit_cast::<TD, DW>(self.resp_lane.val());
-            self.resp_word.next = (self.resp_word.val() >> self.lane_bits.val())
-                | (self.lane_word.val() << self.top_lane.val());
-        }
+        self.lds_wb.next = self.lds.wb_valid.val();
 
         // Execute, unit type 0: the lane ALU, then write-back or branch resolution
         self.exec_dec.inst.next = self.oc.out_tag[0].val();
@@ -590,50 +544,20 @@ impl<
         self.set_pc.next = self.branch.set_pc.val();
 
         // Execute, unit type 1: the local data share
-        self.lds_dec.inst.next = self.oc.out_tag[1].val();
         self.lds.req_valid.next = self.oc.out_valid[1].val();
-        self.lds.req_write.next = self.lds_dec.kind.val() == self.k_st.val();
-        self.lds.req_mask.next = self.oc.out_mask[1].val();
+        self.lds.req_inst.next = self.oc.out_tag[1].val();
         self.lds.req_warp.next = self.oc.out_warp[1].val();
-        self.lds.req_index.next = self.lds_dec.st_index.val();
-        self.lds.req_stride.next = self.lds_dec.st_stride.val();
-        self.lds_src.next = self.oc.out_src0[1].val();
-        for l in 0..T {
-            self.lds.req_addr[l].next = bit_cast::<DW, TD>(self.lds_src.val());
-            self.lds.req_data[l].next = bit_cast::<DW, TD>(self.lds_src.val());
-            self.lds_src.next = self.lds_src.val() >> self.lane_bits.val();
-        }
-        self.lds_new.next = self.oc.out_valid[1].val() & self.lds.req_ready.val();
-        self.oc.out_ready[1].next = self.lds_new.val();
-        if self.lds_new.val() {
-            self.lds_load.d.next = self.lds_dec.kind.val() == self.k_ld.val();
-            self.lds_warp.d.next = self.oc.out_warp[1].val();
-            self.lds_rd.d.next = self.lds_dec.rd.val();
-            self.lds_mask.d.next = self.oc.out_mask[1].val();
-        }
-        // An access ends in a cycle the share is ready; its answer shows the next cycle
-        if self.lds.req_ready.val() {
-            self.resp_load.d.next = self.lds_load.q.val();
-            self.resp_warp.d.next = self.lds_warp.q.val();
-            self.resp_rd.d.next = self.lds_rd.q.val();
-            self.resp_mask.d.next = self.lds_mask.q.val();
-        }
-        self.open_next.next = self.lds_open.q.val();
-        if self.lds_new.val() & !self.lds.resp_valid.val() {
-            self.open_next.next = self.lds_open.q.val() + 1;
-        }
-        if !self.lds_new.val() & self.lds.resp_valid.val() {
-            self.open_next.next = self.lds_open.q.val() - 1;
-        }
-        self.lds_open.d.next = self.open_next.val();
+        self.lds.req_mask.next = self.oc.out_mask[1].val();
+        self.lds.req_src.next = self.oc.out_src0[1].val();
+        self.oc.out_ready[1].next = self.lds.req_taken.val();
 
         // Write-back: the load's, else the ALU's; it releases the scoreboard entry
         self.wb_v.next = self.lds_wb.val() | self.alu_wb.val();
         if self.lds_wb.val() {
-            self.wb_w.next = self.resp_warp.q.val();
-            self.wb_r.next = self.resp_rd.q.val();
-            self.wb_m.next = self.resp_mask.q.val();
-            self.wb_d.next = self.resp_word.val();
+            self.wb_w.next = self.lds.wb_warp.val();
+            self.wb_r.next = self.lds.wb_reg.val();
+            self.wb_m.next = self.lds.wb_mask.val();
+            self.wb_d.next = self.lds.wb_data.val();
         } else if self.alu_wb.val() {
             self.wb_w.next = self.x_warp.val();
             self.wb_r.next = self.exec_dec.rd.val();
@@ -824,7 +748,7 @@ impl<
             & !self.oc.busy.val().any()
             & !self.oc.out_valid[0].val()
             & !self.oc.out_valid[1].val()
-            & !self.lds_open.q.val().any()
+            & !self.lds.busy.val()
             & !self.branch.pending.val()
             & !self.sb.pending.val().any();
         self.active.next =
@@ -892,7 +816,6 @@ impl<
 
         if self.reset.val() {
             self.fetch_valid.d.next = false;
-            self.lds_open.d.next = 0.into();
             self.greedy_valid.d.next = false;
             self.launching.d.next = false;
             self.launched.d.next = 0.into();
@@ -904,8 +827,6 @@ impl<
             self.struct_stalls_q.d.next = 0.into();
             self.divergent_q.d.next = 0.into();
             self.illegal_q.d.next = false;
-            self.resp_load.d.next = false;
-            self.lds_load.d.next = false;
             for w in 0..W {
                 self.depth[w].d.next = 0.into();
                 self.wmask[w].d.next = 0.into();

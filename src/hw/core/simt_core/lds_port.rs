@@ -1,0 +1,183 @@
+//! LdsPort: the [`SimtCore`](super::SimtCore)'s execution unit of type 1, the
+//! [`LocalDataShare`] behind the collector's second output. An `st` or `ld` leaving the
+//! collector is taken in a cycle the share is ready; each access ends in a cycle the share is
+//! ready, and its answer shows in the next cycle: a load's lanes then go to write-back (which
+//! they win over the ALU's). `busy` counts accesses taken whose answer has not shown.
+
+use anyhow::Result;
+use rust_hdl::prelude::*;
+
+use crate::hw::core::decoder::Kind;
+use crate::hw::{Decoder, LocalDataShare};
+
+/// Register-number bits.
+const RRW: usize = super::RRW;
+
+/// `T` lanes of `DW` bits (`TD = T DW`), `WW` warp-id bits, `2^LRW` rows.
+#[derive(LogicBlock)]
+pub struct LdsPort<
+    const T: usize,
+    const WW: usize,
+    const DW: usize,
+    const TD: usize,
+    const LRW: usize,
+> {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    /// The collector's output of type 1: an instruction, its warp, lanes and operand `a`.
+    pub req_valid: Signal<In, Bit>,
+    pub req_inst: Signal<In, Bits<32>>,
+    pub req_warp: Signal<In, Bits<WW>>,
+    pub req_mask: Signal<In, Bits<T>>,
+    pub req_src: Signal<In, Bits<TD>>,
+    /// The instruction is taken this cycle.
+    pub req_taken: Signal<Out, Bit>,
+    /// A load's answer, to write back this cycle.
+    pub wb_valid: Signal<Out, Bit>,
+    pub wb_warp: Signal<Out, Bits<WW>>,
+    pub wb_reg: Signal<Out, Bits<RRW>>,
+    pub wb_mask: Signal<Out, Bits<T>>,
+    pub wb_data: Signal<Out, Bits<TD>>,
+    /// Some access has been taken and has not answered.
+    pub busy: Signal<Out, Bit>,
+    /// The share's bank-conflict cycles.
+    pub conflict_cycles: Signal<Out, Bits<32>>,
+    lds: LocalDataShare<T, WW, DW, LRW>,
+    dec: Decoder,
+    lds_load: DFF<Bit>,
+    lds_warp: DFF<Bits<WW>>,
+    lds_rd: DFF<Bits<RRW>>,
+    lds_mask: DFF<Bits<T>>,
+    resp_load: DFF<Bit>,
+    resp_warp: DFF<Bits<WW>>,
+    resp_rd: DFF<Bits<RRW>>,
+    resp_mask: DFF<Bits<T>>,
+    open: DFF<Bits<2>>,
+    lane_bits: Constant<Bits<8>>,
+    top_lane: Constant<Bits<8>>,
+    k_st: Constant<Bits<4>>,
+    k_ld: Constant<Bits<4>>,
+    taken: Signal<Local, Bit>,
+    src: Signal<Local, Bits<TD>>,
+    resp_lane: Signal<Local, Bits<DW>>,
+    lane_word: Signal<Local, Bits<TD>>,
+    resp_word: Signal<Local, Bits<TD>>,
+    open_next: Signal<Local, Bits<2>>,
+}
+
+impl<const T: usize, const WW: usize, const DW: usize, const TD: usize, const LRW: usize>
+    LdsPort<T, WW, DW, TD, LRW>
+{
+    /// A share for `warps` warps holding `words` from word 0.
+    pub fn with_contents(warps: usize, words: &[u32]) -> Result<Self> {
+        Ok(Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            req_valid: Default::default(),
+            req_inst: Default::default(),
+            req_warp: Default::default(),
+            req_mask: Default::default(),
+            req_src: Default::default(),
+            req_taken: Default::default(),
+            wb_valid: Default::default(),
+            wb_warp: Default::default(),
+            wb_reg: Default::default(),
+            wb_mask: Default::default(),
+            wb_data: Default::default(),
+            busy: Default::default(),
+            conflict_cycles: Default::default(),
+            lds: LocalDataShare::with_contents(warps, words)?,
+            dec: Decoder::new()?,
+            lds_load: Default::default(),
+            lds_warp: Default::default(),
+            lds_rd: Default::default(),
+            lds_mask: Default::default(),
+            resp_load: Default::default(),
+            resp_warp: Default::default(),
+            resp_rd: Default::default(),
+            resp_mask: Default::default(),
+            open: Default::default(),
+            lane_bits: Constant::new(DW.to_bits()),
+            top_lane: Constant::new((TD - DW).to_bits()),
+            k_st: Constant::new((Kind::St as u64).to_bits()),
+            k_ld: Constant::new((Kind::Ld as u64).to_bits()),
+            taken: Default::default(),
+            src: Default::default(),
+            resp_lane: Default::default(),
+            lane_word: Default::default(),
+            resp_word: Default::default(),
+            open_next: Default::default(),
+        })
+    }
+}
+
+impl<const T: usize, const WW: usize, const DW: usize, const TD: usize, const LRW: usize> Logic
+    for LdsPort<T, WW, DW, TD, LRW>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, lds_load, lds_warp, lds_rd, lds_mask, resp_load, resp_warp, resp_rd,
+            resp_mask, open
+        );
+        self.lds.clock.next = self.clock.val();
+        self.lds.reset.next = self.reset.val();
+        // The request: lane l's address (and store data) is lane l of operand `a`
+        self.dec.inst.next = self.req_inst.val();
+        self.lds.req_valid.next = self.req_valid.val();
+        self.lds.req_write.next = self.dec.kind.val() == self.k_st.val();
+        self.lds.req_mask.next = self.req_mask.val();
+        self.lds.req_warp.next = self.req_warp.val();
+        self.lds.req_index.next = self.dec.st_index.val();
+        self.lds.req_stride.next = self.dec.st_stride.val();
+        self.src.next = self.req_src.val();
+        for l in 0..T {
+            self.lds.req_addr[l].next = bit_cast::<DW, TD>(self.src.val());
+            self.lds.req_data[l].next = bit_cast::<DW, TD>(self.src.val());
+            self.src.next = self.src.val() >> self.lane_bits.val();
+        }
+        self.taken.next = self.req_valid.val() & self.lds.req_ready.val();
+        self.req_taken.next = self.taken.val();
+        if self.taken.val() {
+            self.lds_load.d.next = self.dec.kind.val() == self.k_ld.val();
+            self.lds_warp.d.next = self.req_warp.val();
+            self.lds_rd.d.next = self.dec.rd.val();
+            self.lds_mask.d.next = self.req_mask.val();
+        }
+        // An access ends in a cycle the share is ready; its answer shows the next cycle
+        if self.lds.req_ready.val() {
+            self.resp_load.d.next = self.lds_load.q.val();
+            self.resp_warp.d.next = self.lds_warp.q.val();
+            self.resp_rd.d.next = self.lds_rd.q.val();
+            self.resp_mask.d.next = self.lds_mask.q.val();
+        }
+        self.open_next.next = self.open.q.val();
+        if self.taken.val() & !self.lds.resp_valid.val() {
+            self.open_next.next = self.open.q.val() + 1;
+        }
+        if !self.taken.val() & self.lds.resp_valid.val() {
+            self.open_next.next = self.open.q.val() - 1;
+        }
+        self.open.d.next = self.open_next.val();
+        // The answer: a load's lanes, packed
+        self.resp_word.next = 0.into();
+        for l in 0..T {
+            self.resp_lane.next = self.lds.resp_data[l].val();
+            self.lane_word.next = bit_cast::<TD, DW>(self.resp_lane.val());
+            self.resp_word.next = (self.resp_word.val() >> self.lane_bits.val())
+                | (self.lane_word.val() << self.top_lane.val());
+        }
+        self.wb_valid.next = self.lds.resp_valid.val() & self.resp_load.q.val();
+        self.wb_warp.next = self.resp_warp.q.val();
+        self.wb_reg.next = self.resp_rd.q.val();
+        self.wb_mask.next = self.resp_mask.q.val();
+        self.wb_data.next = self.resp_word.val();
+        self.busy.next = self.open.q.val().any();
+        self.conflict_cycles.next = self.lds.conflict_cycles.val();
+        if self.reset.val() {
+            self.open.d.next = 0.into();
+            self.resp_load.d.next = false;
+            self.lds_load.d.next = false;
+        }
+    }
+}
