@@ -363,8 +363,6 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
     localparam  gto = 1'b0;
     localparam  all_warps = 4'hf;
     localparam  full_mask = 4'hf;
-    localparam  warp_count = 3'b100;
-    localparam  depth_max = 3'b100;
     localparam  two = 8'h2;
     localparam  lane_bits = 8'h8;
     localparam  k_alu = 4'h1;
@@ -588,6 +586,30 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
     wire  [1:0] branch$set_warp;
     wire  [3:0] branch$set_mask;
     wire  [9:0] branch$set_pc;
+    reg  run$clock;
+    reg  run$reset;
+    reg  run$start;
+    reg  run$cmd_ready;
+    reg  run$drained;
+    reg  run$push_valid;
+    reg  [1:0] run$push_warp;
+    reg  run$pop;
+    reg  run$end_warp;
+    reg  [1:0] run$warp;
+    reg  run$fire;
+    reg  run$hazard;
+    reg  run$struct_stall;
+    reg  run$illegal;
+    reg  run$divergent;
+    wire  run$cmd_valid;
+    wire  run$running;
+    wire  [2:0] run$high_water;
+    wire  [31:0] run$count_cycles;
+    wire  [31:0] run$count_issued;
+    wire  [31:0] run$count_scoreboard_stalls;
+    wire  [31:0] run$count_structural_stalls;
+    wire  [31:0] run$count_divergent;
+    wire  run$err_illegal;
     reg  lds$clock;
     reg  lds$reset;
     reg  lds$req_valid;
@@ -642,55 +664,11 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
     reg  [1:0] greedy$d;
     wire  [1:0] greedy$q;
     reg  greedy$clock;
-    reg  launching$d;
-    wire  launching$q;
-    reg  launching$clock;
-    reg  [2:0] launched$d;
-    wire  [2:0] launched$q;
-    reg  launched$clock;
-    reg  running_q$d;
-    wire  running_q$q;
-    reg  running_q$clock;
-    reg  [2:0] depth$0$d;
-    wire  [2:0] depth$0$q;
-    reg  depth$0$clock;
-    reg  [2:0] depth$1$d;
-    wire  [2:0] depth$1$q;
-    reg  depth$1$clock;
-    reg  [2:0] depth$2$d;
-    wire  [2:0] depth$2$q;
-    reg  depth$2$clock;
-    reg  [2:0] depth$3$d;
-    wire  [2:0] depth$3$q;
-    reg  depth$3$clock;
-    reg  [2:0] high$d;
-    wire  [2:0] high$q;
-    reg  high$clock;
-    reg  [31:0] cycles_q$d;
-    wire  [31:0] cycles_q$q;
-    reg  cycles_q$clock;
-    reg  [31:0] issued_q$d;
-    wire  [31:0] issued_q$q;
-    reg  issued_q$clock;
-    reg  [31:0] sb_stalls_q$d;
-    wire  [31:0] sb_stalls_q$q;
-    reg  sb_stalls_q$clock;
-    reg  [31:0] struct_stalls_q$d;
-    wire  [31:0] struct_stalls_q$q;
-    reg  struct_stalls_q$clock;
-    reg  [31:0] divergent_q$d;
-    wire  [31:0] divergent_q$q;
-    reg  divergent_q$clock;
-    reg  illegal_q$d;
-    wire  illegal_q$q;
-    reg  illegal_q$clock;
     // Local signals
     reg  wm;
     reg  fspace;
     reg  fetch_fire;
     reg  fill_ctl;
-    reg  cmd_valid;
-    reg  launched_now;
     reg  lds_wb;
     reg  [31:0] lane_word;
     reg  out0;
@@ -723,12 +701,7 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
     reg  blocked;
     reg  hazard;
     reg  fire;
-    reg  finished;
-    reg  active;
-    reg  pushes;
     reg  pops;
-    reg  [2:0] d_next;
-    reg  [2:0] high_next;
     reg  [6:0] flags;
     // Sub module instances
     core_board__core_sched sched(
@@ -963,6 +936,32 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         .set_mask(branch$set_mask),
         .set_pc(branch$set_pc)
     );
+    core_board__core_run run(
+        .clock(run$clock),
+        .reset(run$reset),
+        .start(run$start),
+        .cmd_ready(run$cmd_ready),
+        .drained(run$drained),
+        .push_valid(run$push_valid),
+        .push_warp(run$push_warp),
+        .pop(run$pop),
+        .end_warp(run$end_warp),
+        .warp(run$warp),
+        .fire(run$fire),
+        .hazard(run$hazard),
+        .struct_stall(run$struct_stall),
+        .illegal(run$illegal),
+        .divergent(run$divergent),
+        .cmd_valid(run$cmd_valid),
+        .running(run$running),
+        .high_water(run$high_water),
+        .count_cycles(run$count_cycles),
+        .count_issued(run$count_issued),
+        .count_scoreboard_stalls(run$count_scoreboard_stalls),
+        .count_structural_stalls(run$count_structural_stalls),
+        .count_divergent(run$count_divergent),
+        .err_illegal(run$err_illegal)
+    );
     core_board__core_lds lds(
         .clock(lds$clock),
         .reset(lds$reset),
@@ -1041,76 +1040,6 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         .q(greedy$q),
         .clock(greedy$clock)
     );
-    core_board__board_reset_sync0 launching(
-        .d(launching$d),
-        .q(launching$q),
-        .clock(launching$clock)
-    );
-    core_board__core_depth_0 launched(
-        .d(launched$d),
-        .q(launched$q),
-        .clock(launched$clock)
-    );
-    core_board__board_reset_sync0 running_q(
-        .d(running_q$d),
-        .q(running_q$q),
-        .clock(running_q$clock)
-    );
-    core_board__core_depth_0 depth$0(
-        .d(depth$0$d),
-        .q(depth$0$q),
-        .clock(depth$0$clock)
-    );
-    core_board__core_depth_0 depth$1(
-        .d(depth$1$d),
-        .q(depth$1$q),
-        .clock(depth$1$clock)
-    );
-    core_board__core_depth_0 depth$2(
-        .d(depth$2$d),
-        .q(depth$2$q),
-        .clock(depth$2$clock)
-    );
-    core_board__core_depth_0 depth$3(
-        .d(depth$3$d),
-        .q(depth$3$q),
-        .clock(depth$3$clock)
-    );
-    core_board__core_depth_0 high(
-        .d(high$d),
-        .q(high$q),
-        .clock(high$clock)
-    );
-    core_board__core_cycles_q cycles_q(
-        .d(cycles_q$d),
-        .q(cycles_q$q),
-        .clock(cycles_q$clock)
-    );
-    core_board__core_cycles_q issued_q(
-        .d(issued_q$d),
-        .q(issued_q$q),
-        .clock(issued_q$clock)
-    );
-    core_board__core_cycles_q sb_stalls_q(
-        .d(sb_stalls_q$d),
-        .q(sb_stalls_q$q),
-        .clock(sb_stalls_q$clock)
-    );
-    core_board__core_cycles_q struct_stalls_q(
-        .d(struct_stalls_q$d),
-        .q(struct_stalls_q$q),
-        .clock(struct_stalls_q$clock)
-    );
-    core_board__core_cycles_q divergent_q(
-        .d(divergent_q$d),
-        .q(divergent_q$q),
-        .clock(divergent_q$clock)
-    );
-    core_board__board_reset_sync0 illegal_q(
-        .d(illegal_q$d),
-        .q(illegal_q$q),
-        .clock(illegal_q$clock)
-    );
     // Update code
     always @(*) begin
         fetch_valid$clock = clock;
@@ -1118,47 +1047,19 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         fetch_pc$clock = clock;
         greedy_valid$clock = clock;
         greedy$clock = clock;
-        launching$clock = clock;
-        launched$clock = clock;
-        running_q$clock = clock;
-        high$clock = clock;
-        cycles_q$clock = clock;
-        issued_q$clock = clock;
-        sb_stalls_q$clock = clock;
-        struct_stalls_q$clock = clock;
-        divergent_q$clock = clock;
-        illegal_q$clock = clock;
         fetch_valid$d = fetch_valid$q;
         fetch_warp$d = fetch_warp$q;
         fetch_pc$d = fetch_pc$q;
         greedy_valid$d = greedy_valid$q;
         greedy$d = greedy$q;
-        launching$d = launching$q;
-        launched$d = launched$q;
-        running_q$d = running_q$q;
-        high$d = high$q;
-        cycles_q$d = cycles_q$q;
-        issued_q$d = issued_q$q;
-        sb_stalls_q$d = sb_stalls_q$q;
-        struct_stalls_q$d = struct_stalls_q$q;
-        divergent_q$d = divergent_q$q;
-        illegal_q$d = illegal_q$q;
         wmask$0$clock = clock;
         wmask$0$d = wmask$0$q;
-        depth$0$clock = clock;
-        depth$0$d = depth$0$q;
         wmask$1$clock = clock;
         wmask$1$d = wmask$1$q;
-        depth$1$clock = clock;
-        depth$1$d = depth$1$q;
         wmask$2$clock = clock;
         wmask$2$d = wmask$2$q;
-        depth$2$clock = clock;
-        depth$2$d = depth$2$q;
         wmask$3$clock = clock;
         wmask$3$d = wmask$3$q;
-        depth$3$clock = clock;
-        depth$3$d = depth$3$q;
         sched$clock = clock;
         sched$reset = reset;
         imem$clock = clock;
@@ -1179,11 +1080,9 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         imem$write_mask = wm;
         imem$write_address = imem_write_addr;
         imem$write_data = imem_write_data;
-        cmd_valid = launching$q | (start & ~running_q$q);
-        sched$warp_cmd_valid = cmd_valid;
+        sched$warp_cmd_valid = run$cmd_valid;
         sched$warp_cmd_pc = 32'h0;
         sched$warp_cmd_mask = full_mask;
-        launched_now = cmd_valid & sched$warp_cmd_ready;
         fspace = 1'b0;
         if (sched$inst_fetch_wid == 0) begin
             fspace = ibuf$space[0];
@@ -1465,137 +1364,45 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         end
         greedy_valid$d = fire;
         greedy$d = cand;
-        high_next = high$q;
-        pushes = branch$push_valid & (branch$push_warp == 0);
-        d_next = depth$0$q;
-        if (pushes & ~(pops & (cand == 0)) & (depth$0$q != depth_max)) begin
-            d_next = depth$0$q + 32'h1;
-        end
-        if (~pushes & pops & (cand == 0) & |depth$0$q) begin
-            d_next = depth$0$q - 32'h1;
-        end
-        if (end_v & (cand == 0)) begin
-            d_next = 32'h0;
-        end
-        if (d_next > high_next) begin
-            high_next = d_next;
-        end
-        depth$0$d = d_next;
-        pushes = branch$push_valid & (branch$push_warp == 1);
-        d_next = depth$1$q;
-        if (pushes & ~(pops & (cand == 1)) & (depth$1$q != depth_max)) begin
-            d_next = depth$1$q + 32'h1;
-        end
-        if (~pushes & pops & (cand == 1) & |depth$1$q) begin
-            d_next = depth$1$q - 32'h1;
-        end
-        if (end_v & (cand == 1)) begin
-            d_next = 32'h0;
-        end
-        if (d_next > high_next) begin
-            high_next = d_next;
-        end
-        depth$1$d = d_next;
-        pushes = branch$push_valid & (branch$push_warp == 2);
-        d_next = depth$2$q;
-        if (pushes & ~(pops & (cand == 2)) & (depth$2$q != depth_max)) begin
-            d_next = depth$2$q + 32'h1;
-        end
-        if (~pushes & pops & (cand == 2) & |depth$2$q) begin
-            d_next = depth$2$q - 32'h1;
-        end
-        if (end_v & (cand == 2)) begin
-            d_next = 32'h0;
-        end
-        if (d_next > high_next) begin
-            high_next = d_next;
-        end
-        depth$2$d = d_next;
-        pushes = branch$push_valid & (branch$push_warp == 3);
-        d_next = depth$3$q;
-        if (pushes & ~(pops & (cand == 3)) & (depth$3$q != depth_max)) begin
-            d_next = depth$3$q + 32'h1;
-        end
-        if (~pushes & pops & (cand == 3) & |depth$3$q) begin
-            d_next = depth$3$q - 32'h1;
-        end
-        if (end_v & (cand == 3)) begin
-            d_next = 32'h0;
-        end
-        if (d_next > high_next) begin
-            high_next = d_next;
-        end
-        depth$3$d = d_next;
-        high$d = high_next;
-        finished = running_q$q & ~launching$q & (sched$idle_mask == all_warps) & ~fetch_valid$q & ~|oc$busy & ~oc$out_valid$0 & ~oc$out_valid$1 & ~lds$busy & ~branch$pending & ~|sb$pending;
-        active = (running_q$q & ~finished) | launched_now;
-        running_q$d = active;
-        if (launched_now) begin
-            if (running_q$q) begin
-                launched$d = launched$q + 32'h1;
-                launching$d = (launched$q + 32'h1) < warp_count;
-            end
-            else begin
-                launched$d = 32'h1;
-                launching$d = warp_count > 32'h1;
-            end
-        end
-        if (active) begin
-            cycles_q$d = cycles_q$q + 32'h1;
-            if (fire) begin
-                issued_q$d = issued_q$q + 32'h1;
-            end
-            if (hazard) begin
-                sb_stalls_q$d = sb_stalls_q$q + 32'h1;
-            end
-            if (cand_valid & ~sb$hazard & blocked) begin
-                struct_stalls_q$d = struct_stalls_q$q + 32'h1;
-            end
-        end
-        if (branch$divergent) begin
-            divergent_q$d = divergent_q$q + 32'h1;
-        end
-        if (fire & ~issue_dec$legal) begin
-            illegal_q$d = 1'b1;
-        end
-        running = running_q$q;
-        count_cycles = cycles_q$q;
-        count_issued = issued_q$q;
-        count_scoreboard_stalls = sb_stalls_q$q;
-        count_structural_stalls = struct_stalls_q$q;
+        run$clock = clock;
+        run$reset = reset;
+        run$start = start;
+        run$cmd_ready = sched$warp_cmd_ready;
+        run$drained = (sched$idle_mask == all_warps) & ~fetch_valid$q & ~|oc$busy & ~oc$out_valid$0 & ~oc$out_valid$1 & ~lds$busy & ~branch$pending & ~|sb$pending;
+        run$push_valid = branch$push_valid;
+        run$push_warp = branch$push_warp;
+        run$pop = pops;
+        run$end_warp = end_v;
+        run$warp = cand;
+        run$fire = fire;
+        run$hazard = hazard;
+        run$struct_stall = cand_valid & ~sb$hazard & blocked;
+        run$illegal = fire & ~issue_dec$legal;
+        run$divergent = branch$divergent;
+        running = run$running;
+        count_cycles = run$count_cycles;
+        count_issued = run$count_issued;
+        count_scoreboard_stalls = run$count_scoreboard_stalls;
+        count_structural_stalls = run$count_structural_stalls;
         count_bank_stalls = oc$count_stall;
         count_lds_conflicts = lds$conflict_cycles;
-        count_divergent = divergent_q$q;
-        stack_high_water = high$q;
+        count_divergent = run$count_divergent;
+        stack_high_water = run$high_water;
         flags = 32'h0;
         flags = (flags & ~(1 << (32'h0)) | ((|sched$err_overflow) << (32'h0)));
         flags = (flags & ~(1 << (32'h1)) | ((|sched$err_underflow) << (32'h1)));
         flags = (flags & ~(1 << (32'h2)) | ((|(sched$err_end_idle | sched$err_branch_idle | sched$err_pop_idle | sched$err_ctl_idle)) << (32'h2)));
         flags = (flags & ~(1 << (32'h3)) | ((sb$err_double_reserve | sb$err_release_free) << (32'h3)));
         flags = (flags & ~(1 << (32'h4)) | ((ibuf$err_fill_full | ibuf$err_issue_empty) << (32'h4)));
-        flags = (flags & ~(1 << (32'h5)) | ((illegal_q$q) << (32'h5)));
+        flags = (flags & ~(1 << (32'h5)) | ((run$err_illegal) << (32'h5)));
         flags = (flags & ~(1 << (32'h6)) | ((oc$err_unit | oc$err_overflow) << (32'h6)));
         errors = flags;
         if (reset) begin
             fetch_valid$d = 1'b0;
             greedy_valid$d = 1'b0;
-            launching$d = 1'b0;
-            launched$d = 32'h0;
-            running_q$d = 1'b0;
-            high$d = 32'h0;
-            cycles_q$d = 32'h0;
-            issued_q$d = 32'h0;
-            sb_stalls_q$d = 32'h0;
-            struct_stalls_q$d = 32'h0;
-            divergent_q$d = 32'h0;
-            illegal_q$d = 1'b0;
-            depth$0$d = 32'h0;
             wmask$0$d = 32'h0;
-            depth$1$d = 32'h0;
             wmask$1$d = 32'h0;
-            depth$2$d = 32'h0;
             wmask$2$d = 32'h0;
-            depth$3$d = 32'h0;
             wmask$3$d = 32'h0;
         end
     end
@@ -2201,34 +2008,6 @@ module core_board__core_branch_div_warp(d,q,clock);
     end
 endmodule // core_board__core_branch_div_warp
 
-module core_board__core_cycles_q(d,q,clock);
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    always @(posedge clock) begin
-       q <= d;
-    end
-endmodule // core_board__core_cycles_q
-
-module core_board__core_depth_0(d,q,clock);
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    always @(posedge clock) begin
-       q <= d;
-    end
-endmodule // core_board__core_depth_0
-
 module core_board__core_exec_dec(inst,legal,kind,exec_op,b_sel,rd_valid,src_valid,if_zero,rd,ra,rb,imm,target,reconv,st_index,st_stride);
     // Module arguments
     input wire  [31:0] inst;
@@ -2453,22 +2232,22 @@ module core_board__core_ibuf(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,
     // Local signals
     reg  [1:0] left;
     // Sub module instances
-    core_board__core_cycles_q inst0$0(
+    core_board__core_ibuf_inst0_0 inst0$0(
         .d(inst0$0$d),
         .q(inst0$0$q),
         .clock(inst0$0$clock)
     );
-    core_board__core_cycles_q inst0$1(
+    core_board__core_ibuf_inst0_0 inst0$1(
         .d(inst0$1$d),
         .q(inst0$1$q),
         .clock(inst0$1$clock)
     );
-    core_board__core_cycles_q inst0$2(
+    core_board__core_ibuf_inst0_0 inst0$2(
         .d(inst0$2$d),
         .q(inst0$2$q),
         .clock(inst0$2$clock)
     );
-    core_board__core_cycles_q inst0$3(
+    core_board__core_ibuf_inst0_0 inst0$3(
         .d(inst0$3$d),
         .q(inst0$3$q),
         .clock(inst0$3$clock)
@@ -2493,22 +2272,22 @@ module core_board__core_ibuf(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,
         .q(pc0$3$q),
         .clock(pc0$3$clock)
     );
-    core_board__core_cycles_q inst1$0(
+    core_board__core_ibuf_inst0_0 inst1$0(
         .d(inst1$0$d),
         .q(inst1$0$q),
         .clock(inst1$0$clock)
     );
-    core_board__core_cycles_q inst1$1(
+    core_board__core_ibuf_inst0_0 inst1$1(
         .d(inst1$1$d),
         .q(inst1$1$q),
         .clock(inst1$1$clock)
     );
-    core_board__core_cycles_q inst1$2(
+    core_board__core_ibuf_inst0_0 inst1$2(
         .d(inst1$2$d),
         .q(inst1$2$q),
         .clock(inst1$2$clock)
     );
-    core_board__core_cycles_q inst1$3(
+    core_board__core_ibuf_inst0_0 inst1$3(
         .d(inst1$3$d),
         .q(inst1$3$q),
         .clock(inst1$3$clock)
@@ -2785,6 +2564,20 @@ module core_board__core_ibuf(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,
         end
     end
 endmodule // core_board__core_ibuf
+
+module core_board__core_ibuf_inst0_0(d,q,clock);
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    always @(posedge clock) begin
+       q <= d;
+    end
+endmodule // core_board__core_ibuf_inst0_0
 
 module core_board__core_imem(clock,read_address,read_data,write_address,write_data,write_mask);
     // Module arguments
@@ -3531,12 +3324,12 @@ module core_board__core_lds_lds(clock,reset,req_valid,req_ready,req_write,req_ma
         .q(done$q),
         .clock(done$clock)
     );
-    core_board__core_cycles_q accesses_q(
+    core_board__core_ibuf_inst0_0 accesses_q(
         .d(accesses_q$d),
         .q(accesses_q$q),
         .clock(accesses_q$clock)
     );
-    core_board__core_cycles_q conflicts_q(
+    core_board__core_ibuf_inst0_0 conflicts_q(
         .d(conflicts_q$d),
         .q(conflicts_q$q),
         .clock(conflicts_q$clock)
@@ -4464,12 +4257,12 @@ module core_board__core_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,i
         .q(cu_unit$1$q),
         .clock(cu_unit$1$clock)
     );
-    core_board__core_cycles_q cu_tag$0(
+    core_board__core_ibuf_inst0_0 cu_tag$0(
         .d(cu_tag$0$d),
         .q(cu_tag$0$q),
         .clock(cu_tag$0$clock)
     );
-    core_board__core_cycles_q cu_tag$1(
+    core_board__core_ibuf_inst0_0 cu_tag$1(
         .d(cu_tag$1$d),
         .q(cu_tag$1$q),
         .clock(cu_tag$1$clock)
@@ -4494,22 +4287,22 @@ module core_board__core_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,i
         .q(cu_mask$1$q),
         .clock(cu_mask$1$clock)
     );
-    core_board__core_depth_0 cu_src_valid$0(
+    core_board__core_oc_arbiter_head_0 cu_src_valid$0(
         .d(cu_src_valid$0$d),
         .q(cu_src_valid$0$q),
         .clock(cu_src_valid$0$clock)
     );
-    core_board__core_depth_0 cu_src_valid$1(
+    core_board__core_oc_arbiter_head_0 cu_src_valid$1(
         .d(cu_src_valid$1$d),
         .q(cu_src_valid$1$q),
         .clock(cu_src_valid$1$clock)
     );
-    core_board__core_depth_0 cu_not_ready$0(
+    core_board__core_oc_arbiter_head_0 cu_not_ready$0(
         .d(cu_not_ready$0$d),
         .q(cu_not_ready$0$q),
         .clock(cu_not_ready$0$clock)
     );
-    core_board__core_depth_0 cu_not_ready$1(
+    core_board__core_oc_arbiter_head_0 cu_not_ready$1(
         .d(cu_not_ready$1$d),
         .q(cu_not_ready$1$q),
         .clock(cu_not_ready$1$clock)
@@ -4524,32 +4317,32 @@ module core_board__core_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,i
         .q(cu_older$1$q),
         .clock(cu_older$1$clock)
     );
-    core_board__core_cycles_q cu_op0$0(
+    core_board__core_ibuf_inst0_0 cu_op0$0(
         .d(cu_op0$0$d),
         .q(cu_op0$0$q),
         .clock(cu_op0$0$clock)
     );
-    core_board__core_cycles_q cu_op0$1(
+    core_board__core_ibuf_inst0_0 cu_op0$1(
         .d(cu_op0$1$d),
         .q(cu_op0$1$q),
         .clock(cu_op0$1$clock)
     );
-    core_board__core_cycles_q cu_op1$0(
+    core_board__core_ibuf_inst0_0 cu_op1$0(
         .d(cu_op1$0$d),
         .q(cu_op1$0$q),
         .clock(cu_op1$0$clock)
     );
-    core_board__core_cycles_q cu_op1$1(
+    core_board__core_ibuf_inst0_0 cu_op1$1(
         .d(cu_op1$1$d),
         .q(cu_op1$1$q),
         .clock(cu_op1$1$clock)
     );
-    core_board__core_cycles_q cu_op2$0(
+    core_board__core_ibuf_inst0_0 cu_op2$0(
         .d(cu_op2$0$d),
         .q(cu_op2$0$q),
         .clock(cu_op2$0$clock)
     );
-    core_board__core_cycles_q cu_op2$1(
+    core_board__core_ibuf_inst0_0 cu_op2$1(
         .d(cu_op2$1$d),
         .q(cu_op2$1$q),
         .clock(cu_op2$1$clock)
@@ -4619,12 +4412,12 @@ module core_board__core_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,i
         .q(o_warp$1$q),
         .clock(o_warp$1$clock)
     );
-    core_board__core_cycles_q o_tag$0(
+    core_board__core_ibuf_inst0_0 o_tag$0(
         .d(o_tag$0$d),
         .q(o_tag$0$q),
         .clock(o_tag$0$clock)
     );
-    core_board__core_cycles_q o_tag$1(
+    core_board__core_ibuf_inst0_0 o_tag$1(
         .d(o_tag$1$d),
         .q(o_tag$1$q),
         .clock(o_tag$1$clock)
@@ -4649,77 +4442,77 @@ module core_board__core_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,i
         .q(o_mask$1$q),
         .clock(o_mask$1$clock)
     );
-    core_board__core_depth_0 o_src_valid$0(
+    core_board__core_oc_arbiter_head_0 o_src_valid$0(
         .d(o_src_valid$0$d),
         .q(o_src_valid$0$q),
         .clock(o_src_valid$0$clock)
     );
-    core_board__core_depth_0 o_src_valid$1(
+    core_board__core_oc_arbiter_head_0 o_src_valid$1(
         .d(o_src_valid$1$d),
         .q(o_src_valid$1$q),
         .clock(o_src_valid$1$clock)
     );
-    core_board__core_cycles_q o_src0$0(
+    core_board__core_ibuf_inst0_0 o_src0$0(
         .d(o_src0$0$d),
         .q(o_src0$0$q),
         .clock(o_src0$0$clock)
     );
-    core_board__core_cycles_q o_src0$1(
+    core_board__core_ibuf_inst0_0 o_src0$1(
         .d(o_src0$1$d),
         .q(o_src0$1$q),
         .clock(o_src0$1$clock)
     );
-    core_board__core_cycles_q o_src1$0(
+    core_board__core_ibuf_inst0_0 o_src1$0(
         .d(o_src1$0$d),
         .q(o_src1$0$q),
         .clock(o_src1$0$clock)
     );
-    core_board__core_cycles_q o_src1$1(
+    core_board__core_ibuf_inst0_0 o_src1$1(
         .d(o_src1$1$d),
         .q(o_src1$1$q),
         .clock(o_src1$1$clock)
     );
-    core_board__core_cycles_q o_src2$0(
+    core_board__core_ibuf_inst0_0 o_src2$0(
         .d(o_src2$0$d),
         .q(o_src2$0$q),
         .clock(o_src2$0$clock)
     );
-    core_board__core_cycles_q o_src2$1(
+    core_board__core_ibuf_inst0_0 o_src2$1(
         .d(o_src2$1$d),
         .q(o_src2$1$q),
         .clock(o_src2$1$clock)
     );
-    core_board__core_cycles_q n_alloc(
+    core_board__core_ibuf_inst0_0 n_alloc(
         .d(n_alloc$d),
         .q(n_alloc$q),
         .clock(n_alloc$clock)
     );
-    core_board__core_cycles_q n_dispatch(
+    core_board__core_ibuf_inst0_0 n_dispatch(
         .d(n_dispatch$d),
         .q(n_dispatch$q),
         .clock(n_dispatch$clock)
     );
-    core_board__core_cycles_q n_stall(
+    core_board__core_ibuf_inst0_0 n_stall(
         .d(n_stall$d),
         .q(n_stall$q),
         .clock(n_stall$clock)
     );
-    core_board__core_cycles_q n_grant$0(
+    core_board__core_ibuf_inst0_0 n_grant$0(
         .d(n_grant$0$d),
         .q(n_grant$0$q),
         .clock(n_grant$0$clock)
     );
-    core_board__core_cycles_q n_grant$1(
+    core_board__core_ibuf_inst0_0 n_grant$1(
         .d(n_grant$1$d),
         .q(n_grant$1$q),
         .clock(n_grant$1$clock)
     );
-    core_board__core_cycles_q n_grant$2(
+    core_board__core_ibuf_inst0_0 n_grant$2(
         .d(n_grant$2$d),
         .q(n_grant$2$q),
         .clock(n_grant$2$clock)
     );
-    core_board__core_cycles_q n_grant$3(
+    core_board__core_ibuf_inst0_0 n_grant$3(
         .d(n_grant$3$d),
         .q(n_grant$3$q),
         .clock(n_grant$3$clock)
@@ -6269,42 +6062,42 @@ module core_board__core_oc_arbiter(clock,reset,push_valid$0,push_valid$1,push_va
         .q(q_row$31$q),
         .clock(q_row$31$clock)
     );
-    core_board__core_depth_0 head$0(
+    core_board__core_oc_arbiter_head_0 head$0(
         .d(head$0$d),
         .q(head$0$q),
         .clock(head$0$clock)
     );
-    core_board__core_depth_0 head$1(
+    core_board__core_oc_arbiter_head_0 head$1(
         .d(head$1$d),
         .q(head$1$q),
         .clock(head$1$clock)
     );
-    core_board__core_depth_0 head$2(
+    core_board__core_oc_arbiter_head_0 head$2(
         .d(head$2$d),
         .q(head$2$q),
         .clock(head$2$clock)
     );
-    core_board__core_depth_0 head$3(
+    core_board__core_oc_arbiter_head_0 head$3(
         .d(head$3$d),
         .q(head$3$q),
         .clock(head$3$clock)
     );
-    core_board__core_depth_0 tail$0(
+    core_board__core_oc_arbiter_head_0 tail$0(
         .d(tail$0$d),
         .q(tail$0$q),
         .clock(tail$0$clock)
     );
-    core_board__core_depth_0 tail$1(
+    core_board__core_oc_arbiter_head_0 tail$1(
         .d(tail$1$d),
         .q(tail$1$q),
         .clock(tail$1$clock)
     );
-    core_board__core_depth_0 tail$2(
+    core_board__core_oc_arbiter_head_0 tail$2(
         .d(tail$2$d),
         .q(tail$2$q),
         .clock(tail$2$clock)
     );
-    core_board__core_depth_0 tail$3(
+    core_board__core_oc_arbiter_head_0 tail$3(
         .d(tail$3$d),
         .q(tail$3$q),
         .clock(tail$3$clock)
@@ -7566,6 +7359,20 @@ module core_board__core_oc_arbiter(clock,reset,push_valid$0,push_valid$1,push_va
     end
 endmodule // core_board__core_oc_arbiter
 
+module core_board__core_oc_arbiter_head_0(d,q,clock);
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    always @(posedge clock) begin
+       q <= d;
+    end
+endmodule // core_board__core_oc_arbiter_head_0
+
 module core_board__core_oc_du_0(clock,reset,req,req_taken,advance,valid,index,grant);
     // Module arguments
     input wire  clock;
@@ -7920,6 +7727,314 @@ module core_board__core_oldest(req,valid,index,grant);
         grant = one_hot;
     end
 endmodule // core_board__core_oldest
+
+module core_board__core_run(clock,reset,start,cmd_ready,drained,push_valid,push_warp,pop,end_warp,warp,fire,hazard,struct_stall,illegal,divergent,cmd_valid,running,high_water,count_cycles,count_issued,count_scoreboard_stalls,count_structural_stalls,count_divergent,err_illegal);
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  start;
+    input wire  cmd_ready;
+    input wire  drained;
+    input wire  push_valid;
+    input wire  [1:0] push_warp;
+    input wire  pop;
+    input wire  end_warp;
+    input wire  [1:0] warp;
+    input wire  fire;
+    input wire  hazard;
+    input wire  struct_stall;
+    input wire  illegal;
+    input wire  divergent;
+    output reg  cmd_valid;
+    output reg  running;
+    output reg  [2:0] high_water;
+    output reg  [31:0] count_cycles;
+    output reg  [31:0] count_issued;
+    output reg  [31:0] count_scoreboard_stalls;
+    output reg  [31:0] count_structural_stalls;
+    output reg  [31:0] count_divergent;
+    output reg  err_illegal;
+    // Constant declarations
+    localparam  warp_count = 3'b100;
+    localparam  depth_max = 3'b100;
+    // Stub signals
+    reg  launching$d;
+    wire  launching$q;
+    reg  launching$clock;
+    reg  [2:0] launched$d;
+    wire  [2:0] launched$q;
+    reg  launched$clock;
+    reg  running_q$d;
+    wire  running_q$q;
+    reg  running_q$clock;
+    reg  [2:0] depth$0$d;
+    wire  [2:0] depth$0$q;
+    reg  depth$0$clock;
+    reg  [2:0] depth$1$d;
+    wire  [2:0] depth$1$q;
+    reg  depth$1$clock;
+    reg  [2:0] depth$2$d;
+    wire  [2:0] depth$2$q;
+    reg  depth$2$clock;
+    reg  [2:0] depth$3$d;
+    wire  [2:0] depth$3$q;
+    reg  depth$3$clock;
+    reg  [2:0] high$d;
+    wire  [2:0] high$q;
+    reg  high$clock;
+    reg  [31:0] cycles_q$d;
+    wire  [31:0] cycles_q$q;
+    reg  cycles_q$clock;
+    reg  [31:0] issued_q$d;
+    wire  [31:0] issued_q$q;
+    reg  issued_q$clock;
+    reg  [31:0] sb_stalls_q$d;
+    wire  [31:0] sb_stalls_q$q;
+    reg  sb_stalls_q$clock;
+    reg  [31:0] struct_stalls_q$d;
+    wire  [31:0] struct_stalls_q$q;
+    reg  struct_stalls_q$clock;
+    reg  [31:0] divergent_q$d;
+    wire  [31:0] divergent_q$q;
+    reg  divergent_q$clock;
+    reg  illegal_q$d;
+    wire  illegal_q$q;
+    reg  illegal_q$clock;
+    // Local signals
+    reg  launch;
+    reg  launched_now;
+    reg  finished;
+    reg  active;
+    reg  pushes;
+    reg  [2:0] d_next;
+    reg  [2:0] high_next;
+    // Sub module instances
+    core_board__board_reset_sync0 launching(
+        .d(launching$d),
+        .q(launching$q),
+        .clock(launching$clock)
+    );
+    core_board__core_oc_arbiter_head_0 launched(
+        .d(launched$d),
+        .q(launched$q),
+        .clock(launched$clock)
+    );
+    core_board__board_reset_sync0 running_q(
+        .d(running_q$d),
+        .q(running_q$q),
+        .clock(running_q$clock)
+    );
+    core_board__core_oc_arbiter_head_0 depth$0(
+        .d(depth$0$d),
+        .q(depth$0$q),
+        .clock(depth$0$clock)
+    );
+    core_board__core_oc_arbiter_head_0 depth$1(
+        .d(depth$1$d),
+        .q(depth$1$q),
+        .clock(depth$1$clock)
+    );
+    core_board__core_oc_arbiter_head_0 depth$2(
+        .d(depth$2$d),
+        .q(depth$2$q),
+        .clock(depth$2$clock)
+    );
+    core_board__core_oc_arbiter_head_0 depth$3(
+        .d(depth$3$d),
+        .q(depth$3$q),
+        .clock(depth$3$clock)
+    );
+    core_board__core_oc_arbiter_head_0 high(
+        .d(high$d),
+        .q(high$q),
+        .clock(high$clock)
+    );
+    core_board__core_ibuf_inst0_0 cycles_q(
+        .d(cycles_q$d),
+        .q(cycles_q$q),
+        .clock(cycles_q$clock)
+    );
+    core_board__core_ibuf_inst0_0 issued_q(
+        .d(issued_q$d),
+        .q(issued_q$q),
+        .clock(issued_q$clock)
+    );
+    core_board__core_ibuf_inst0_0 sb_stalls_q(
+        .d(sb_stalls_q$d),
+        .q(sb_stalls_q$q),
+        .clock(sb_stalls_q$clock)
+    );
+    core_board__core_ibuf_inst0_0 struct_stalls_q(
+        .d(struct_stalls_q$d),
+        .q(struct_stalls_q$q),
+        .clock(struct_stalls_q$clock)
+    );
+    core_board__core_ibuf_inst0_0 divergent_q(
+        .d(divergent_q$d),
+        .q(divergent_q$q),
+        .clock(divergent_q$clock)
+    );
+    core_board__board_reset_sync0 illegal_q(
+        .d(illegal_q$d),
+        .q(illegal_q$q),
+        .clock(illegal_q$clock)
+    );
+    // Update code
+    always @(*) begin
+        launching$clock = clock;
+        launched$clock = clock;
+        running_q$clock = clock;
+        high$clock = clock;
+        cycles_q$clock = clock;
+        issued_q$clock = clock;
+        sb_stalls_q$clock = clock;
+        struct_stalls_q$clock = clock;
+        divergent_q$clock = clock;
+        illegal_q$clock = clock;
+        launching$d = launching$q;
+        launched$d = launched$q;
+        running_q$d = running_q$q;
+        high$d = high$q;
+        cycles_q$d = cycles_q$q;
+        issued_q$d = issued_q$q;
+        sb_stalls_q$d = sb_stalls_q$q;
+        struct_stalls_q$d = struct_stalls_q$q;
+        divergent_q$d = divergent_q$q;
+        illegal_q$d = illegal_q$q;
+        launch = launching$q | (start & ~running_q$q);
+        cmd_valid = launch;
+        launched_now = launch & cmd_ready;
+        high_next = high$q;
+        depth$0$clock = clock;
+        pushes = push_valid & (push_warp == 0);
+        d_next = depth$0$q;
+        if (pushes & ~(pop & (warp == 0)) & (depth$0$q != depth_max)) begin
+            d_next = depth$0$q + 32'h1;
+        end
+        if (~pushes & pop & (warp == 0) & |depth$0$q) begin
+            d_next = depth$0$q - 32'h1;
+        end
+        if (end_warp & (warp == 0)) begin
+            d_next = 32'h0;
+        end
+        if (d_next > high_next) begin
+            high_next = d_next;
+        end
+        depth$0$d = d_next;
+        if (reset) begin
+            depth$0$d = 32'h0;
+        end
+        depth$1$clock = clock;
+        pushes = push_valid & (push_warp == 1);
+        d_next = depth$1$q;
+        if (pushes & ~(pop & (warp == 1)) & (depth$1$q != depth_max)) begin
+            d_next = depth$1$q + 32'h1;
+        end
+        if (~pushes & pop & (warp == 1) & |depth$1$q) begin
+            d_next = depth$1$q - 32'h1;
+        end
+        if (end_warp & (warp == 1)) begin
+            d_next = 32'h0;
+        end
+        if (d_next > high_next) begin
+            high_next = d_next;
+        end
+        depth$1$d = d_next;
+        if (reset) begin
+            depth$1$d = 32'h0;
+        end
+        depth$2$clock = clock;
+        pushes = push_valid & (push_warp == 2);
+        d_next = depth$2$q;
+        if (pushes & ~(pop & (warp == 2)) & (depth$2$q != depth_max)) begin
+            d_next = depth$2$q + 32'h1;
+        end
+        if (~pushes & pop & (warp == 2) & |depth$2$q) begin
+            d_next = depth$2$q - 32'h1;
+        end
+        if (end_warp & (warp == 2)) begin
+            d_next = 32'h0;
+        end
+        if (d_next > high_next) begin
+            high_next = d_next;
+        end
+        depth$2$d = d_next;
+        if (reset) begin
+            depth$2$d = 32'h0;
+        end
+        depth$3$clock = clock;
+        pushes = push_valid & (push_warp == 3);
+        d_next = depth$3$q;
+        if (pushes & ~(pop & (warp == 3)) & (depth$3$q != depth_max)) begin
+            d_next = depth$3$q + 32'h1;
+        end
+        if (~pushes & pop & (warp == 3) & |depth$3$q) begin
+            d_next = depth$3$q - 32'h1;
+        end
+        if (end_warp & (warp == 3)) begin
+            d_next = 32'h0;
+        end
+        if (d_next > high_next) begin
+            high_next = d_next;
+        end
+        depth$3$d = d_next;
+        if (reset) begin
+            depth$3$d = 32'h0;
+        end
+        high$d = high_next;
+        finished = running_q$q & ~launching$q & drained;
+        active = (running_q$q & ~finished) | launched_now;
+        running_q$d = active;
+        if (launched_now) begin
+            if (running_q$q) begin
+                launched$d = launched$q + 32'h1;
+                launching$d = (launched$q + 32'h1) < warp_count;
+            end
+            else begin
+                launched$d = 32'h1;
+                launching$d = warp_count > 32'h1;
+            end
+        end
+        if (active) begin
+            cycles_q$d = cycles_q$q + 32'h1;
+            if (fire) begin
+                issued_q$d = issued_q$q + 32'h1;
+            end
+            if (hazard) begin
+                sb_stalls_q$d = sb_stalls_q$q + 32'h1;
+            end
+            if (struct_stall) begin
+                struct_stalls_q$d = struct_stalls_q$q + 32'h1;
+            end
+        end
+        if (divergent) begin
+            divergent_q$d = divergent_q$q + 32'h1;
+        end
+        if (illegal) begin
+            illegal_q$d = 1'b1;
+        end
+        running = running_q$q;
+        high_water = high$q;
+        count_cycles = cycles_q$q;
+        count_issued = issued_q$q;
+        count_scoreboard_stalls = sb_stalls_q$q;
+        count_structural_stalls = struct_stalls_q$q;
+        count_divergent = divergent_q$q;
+        err_illegal = illegal_q$q;
+        if (reset) begin
+            launching$d = 1'b0;
+            launched$d = 32'h0;
+            running_q$d = 1'b0;
+            high$d = 32'h0;
+            cycles_q$d = 32'h0;
+            issued_q$d = 32'h0;
+            sb_stalls_q$d = 32'h0;
+            struct_stalls_q$d = 32'h0;
+            divergent_q$d = 32'h0;
+            illegal_q$d = 1'b0;
+        end
+    end
+endmodule // core_board__core_run
 
 module core_board__core_sb(clock,reset,check_warp,check_src$0,check_src$1,check_src$2,check_src_valid,check_dst,check_dst_valid,hazard,reserve_valid,reserve_warp,reserve_reg,release_valid,release_warp,release_reg,pending,err_double_reserve,err_release_free);
     // Module arguments
@@ -9128,22 +9243,22 @@ module core_board__core_sched_stacks(clock,reset,push,push_wid,push_mask,push_pc
         .write_data(pc_ram$write_data),
         .write_enable(pc_ram$write_enable)
     );
-    core_board__core_depth_0 sp$0(
+    core_board__core_oc_arbiter_head_0 sp$0(
         .d(sp$0$d),
         .q(sp$0$q),
         .clock(sp$0$clock)
     );
-    core_board__core_depth_0 sp$1(
+    core_board__core_oc_arbiter_head_0 sp$1(
         .d(sp$1$d),
         .q(sp$1$q),
         .clock(sp$1$clock)
     );
-    core_board__core_depth_0 sp$2(
+    core_board__core_oc_arbiter_head_0 sp$2(
         .d(sp$2$d),
         .q(sp$2$q),
         .clock(sp$2$clock)
     );
-    core_board__core_depth_0 sp$3(
+    core_board__core_oc_arbiter_head_0 sp$3(
         .d(sp$3$d),
         .q(sp$3$q),
         .clock(sp$3$clock)
@@ -11110,7 +11225,7 @@ module core_board__link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx
         .q(wbytes$q),
         .clock(wbytes$clock)
     );
-    core_board__core_cycles_q word(
+    core_board__core_ibuf_inst0_0 word(
         .d(word$d),
         .q(word$q),
         .clock(word$clock)
@@ -11145,7 +11260,7 @@ module core_board__link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx
         .q(iw_addr$q),
         .clock(iw_addr$clock)
     );
-    core_board__core_cycles_q iw_data(
+    core_board__core_ibuf_inst0_0 iw_data(
         .d(iw_data$d),
         .q(iw_data$q),
         .clock(iw_data$clock)

@@ -18,6 +18,7 @@
 mod branch_unit;
 mod lds_port;
 pub mod model;
+mod run_control;
 pub mod stimulus;
 
 use anyhow::Result;
@@ -32,6 +33,7 @@ use crate::params::ERROR_FLAGS;
 use crate::params::{check_derived, clog2, CoreParams, IssuePolicy, SchedulerMode};
 pub use branch_unit::BranchUnit;
 pub use lds_port::LdsPort;
+pub use run_control::RunControl;
 
 /// Register-number bits (16 registers per lane).
 const RRW: usize = 4;
@@ -121,6 +123,7 @@ pub struct SimtCore<
     oc: OperandCollector<B, BW, N, NW, 1, 3, Q, QW, QCW, BQ, SQ, RW, WW, RRW, T, DW, TD, 2, 1, 32>,
     alu: LaneAlu<T, DW, SW, TD>,
     branch: BranchUnit<W, WW, T, A, IA>,
+    run: RunControl<W, WW, LW, D, SPW>,
     lds: LdsPort<T, WW, DW, TD, LRW>,
     issue_rr: RoundRobinArbiter<W, WW>,
     oldest: PriorityEncoder<W, WW>,
@@ -131,23 +134,10 @@ pub struct SimtCore<
     wmask: [DFF<Bits<T>>; W],
     greedy_valid: DFF<Bit>,
     greedy: DFF<Bits<WW>>,
-    launching: DFF<Bit>,
-    launched: DFF<Bits<LW>>,
-    running_q: DFF<Bit>,
-    depth: [DFF<Bits<SPW>>; W],
-    high: DFF<Bits<SPW>>,
-    cycles_q: DFF<Bits<32>>,
-    issued_q: DFF<Bits<32>>,
-    sb_stalls_q: DFF<Bits<32>>,
-    struct_stalls_q: DFF<Bits<32>>,
-    divergent_q: DFF<Bits<32>>,
-    illegal_q: DFF<Bit>,
     // Elaboration-time constants
     gto: Constant<Bit>,
     all_warps: Constant<Bits<W>>,
     full_mask: Constant<Bits<T>>,
-    warp_count: Constant<Bits<LW>>,
-    depth_max: Constant<Bits<SPW>>,
     two: Constant<Bits<8>>,
     lane_bits: Constant<Bits<8>>,
     k_alu: Constant<Bits<4>>,
@@ -163,8 +153,6 @@ pub struct SimtCore<
     fspace: Signal<Local, Bit>,
     fetch_fire: Signal<Local, Bit>,
     fill_ctl: Signal<Local, Bit>,
-    cmd_valid: Signal<Local, Bit>,
-    launched_now: Signal<Local, Bit>,
     lds_wb: Signal<Local, Bit>,
     lane_word: Signal<Local, Bits<TD>>,
     out0: Signal<Local, Bit>,
@@ -197,12 +185,7 @@ pub struct SimtCore<
     blocked: Signal<Local, Bit>,
     hazard: Signal<Local, Bit>,
     fire: Signal<Local, Bit>,
-    finished: Signal<Local, Bit>,
-    active: Signal<Local, Bit>,
-    pushes: Signal<Local, Bit>,
     pops: Signal<Local, Bit>,
-    d_next: Signal<Local, Bits<SPW>>,
-    high_next: Signal<Local, Bits<SPW>>,
     flags: Signal<Local, Bits<ERROR_FLAGS>>,
 }
 
@@ -293,6 +276,7 @@ impl<
             oc: OperandCollector::new(c, p.warps, p.threads)?,
             alu: LaneAlu::new()?,
             branch: BranchUnit::default(),
+            run: RunControl::default(),
             lds: LdsPort::with_contents(p.warps, lds)?,
             issue_rr: RoundRobinArbiter::new()?,
             oldest: PriorityEncoder::new(Order::LowestFirst)?,
@@ -302,22 +286,9 @@ impl<
             wmask: std::array::from_fn(|_| Default::default()),
             greedy_valid: Default::default(),
             greedy: Default::default(),
-            launching: Default::default(),
-            launched: Default::default(),
-            running_q: Default::default(),
-            depth: std::array::from_fn(|_| Default::default()),
-            high: Default::default(),
-            cycles_q: Default::default(),
-            issued_q: Default::default(),
-            sb_stalls_q: Default::default(),
-            struct_stalls_q: Default::default(),
-            divergent_q: Default::default(),
-            illegal_q: Default::default(),
             gto: Constant::new(p.policy == IssuePolicy::GreedyThenOldest),
             all_warps: Constant::new(Bits::<W>::mask()),
             full_mask: Constant::new(Bits::<T>::mask()),
-            warp_count: Constant::new(W.to_bits()),
-            depth_max: Constant::new(D.to_bits()),
             two: Constant::new(2u64.to_bits()),
             lane_bits: Constant::new(DW.to_bits()),
             k_alu: Constant::new((Kind::Alu as u64).to_bits()),
@@ -332,8 +303,6 @@ impl<
             fspace: Default::default(),
             fetch_fire: Default::default(),
             fill_ctl: Default::default(),
-            cmd_valid: Default::default(),
-            launched_now: Default::default(),
             lds_wb: Default::default(),
             lane_word: Default::default(),
             out0: Default::default(),
@@ -366,12 +335,7 @@ impl<
             blocked: Default::default(),
             hazard: Default::default(),
             fire: Default::default(),
-            finished: Default::default(),
-            active: Default::default(),
-            pushes: Default::default(),
             pops: Default::default(),
-            d_next: Default::default(),
-            high_next: Default::default(),
             flags: Default::default(),
         })
     }
@@ -408,30 +372,10 @@ impl<
     #[hdl_gen]
     fn update(&mut self) {
         // Clocks, and "keep" as the default next state
-        dff_setup!(
-            self,
-            clock,
-            fetch_valid,
-            fetch_warp,
-            fetch_pc,
-            greedy_valid,
-            greedy,
-            launching,
-            launched,
-            running_q,
-            high,
-            cycles_q,
-            issued_q,
-            sb_stalls_q,
-            struct_stalls_q,
-            divergent_q,
-            illegal_q
-        );
+        dff_setup!(self, clock, fetch_valid, fetch_warp, fetch_pc, greedy_valid, greedy);
         for w in 0..W {
             self.wmask[w].clock.next = self.clock.val();
             self.wmask[w].d.next = self.wmask[w].q.val();
-            self.depth[w].clock.next = self.clock.val();
-            self.depth[w].d.next = self.depth[w].q.val();
         }
         self.sched.clock.next = self.clock.val();
         self.sched.reset.next = self.reset.val();
@@ -457,11 +401,9 @@ impl<
         self.imem.write_data.next = self.imem_write_data.val();
 
         // Launch
-        self.cmd_valid.next = self.launching.q.val() | (self.start.val() & !self.running_q.q.val());
-        self.sched.warp_cmd_valid.next = self.cmd_valid.val();
+        self.sched.warp_cmd_valid.next = self.run.cmd_valid.val();
         self.sched.warp_cmd_pc.next = 0.into();
         self.sched.warp_cmd_mask.next = self.full_mask.val();
-        self.launched_now.next = self.cmd_valid.val() & self.sched.warp_cmd_ready.val();
 
         // Fetch: the offered warp, when its I-buffer has space
         self.fspace.next = false;
@@ -711,39 +653,12 @@ impl<
         self.greedy_valid.d.next = self.fire.val();
         self.greedy.d.next = self.cand.val();
 
-        // Stack depths and their high-water mark
-        self.high_next.next = self.high.q.val();
-        for w in 0..W {
-            self.pushes.next =
-                self.branch.push_valid.val() & (self.branch.push_warp.val().index() == w);
-            self.d_next.next = self.depth[w].q.val();
-            if self.pushes.val()
-                & !(self.pops.val() & (self.cand.val().index() == w))
-                & (self.depth[w].q.val() != self.depth_max.val())
-            {
-                self.d_next.next = self.depth[w].q.val() + 1;
-            }
-            if !self.pushes.val()
-                & self.pops.val()
-                & (self.cand.val().index() == w)
-                & self.depth[w].q.val().any()
-            {
-                self.d_next.next = self.depth[w].q.val() - 1;
-            }
-            if self.end_v.val() & (self.cand.val().index() == w) {
-                self.d_next.next = 0.into();
-            }
-            if self.d_next.val() > self.high_next.val() {
-                self.high_next.next = self.d_next.val();
-            }
-            self.depth[w].d.next = self.d_next.val();
-        }
-        self.high.d.next = self.high_next.val();
-
-        // Running, counters, flags
-        self.finished.next = self.running_q.q.val()
-            & !self.launching.q.val()
-            & (self.sched.idle_mask.val() == self.all_warps.val())
+        // The run: launch, running, stack depths, counters
+        self.run.clock.next = self.clock.val();
+        self.run.reset.next = self.reset.val();
+        self.run.start.next = self.start.val();
+        self.run.cmd_ready.next = self.sched.warp_cmd_ready.val();
+        self.run.drained.next = (self.sched.idle_mask.val() == self.all_warps.val())
             & !self.fetch_valid.q.val()
             & !self.oc.busy.val().any()
             & !self.oc.out_valid[0].val()
@@ -751,45 +666,28 @@ impl<
             & !self.lds.busy.val()
             & !self.branch.pending.val()
             & !self.sb.pending.val().any();
-        self.active.next =
-            (self.running_q.q.val() & !self.finished.val()) | self.launched_now.val();
-        self.running_q.d.next = self.active.val();
-        if self.launched_now.val() {
-            if self.running_q.q.val() {
-                self.launched.d.next = self.launched.q.val() + 1;
-                self.launching.d.next = (self.launched.q.val() + 1) < self.warp_count.val();
-            } else {
-                self.launched.d.next = 1.into();
-                self.launching.d.next = self.warp_count.val() > 1;
-            }
-        }
-        if self.active.val() {
-            self.cycles_q.d.next = self.cycles_q.q.val() + 1;
-            if self.fire.val() {
-                self.issued_q.d.next = self.issued_q.q.val() + 1;
-            }
-            if self.hazard.val() {
-                self.sb_stalls_q.d.next = self.sb_stalls_q.q.val() + 1;
-            }
-            if self.cand_valid.val() & !self.sb.hazard.val() & self.blocked.val() {
-                self.struct_stalls_q.d.next = self.struct_stalls_q.q.val() + 1;
-            }
-        }
-        if self.branch.divergent.val() {
-            self.divergent_q.d.next = self.divergent_q.q.val() + 1;
-        }
-        if self.fire.val() & !self.issue_dec.legal.val() {
-            self.illegal_q.d.next = true;
-        }
-        self.running.next = self.running_q.q.val();
-        self.count_cycles.next = self.cycles_q.q.val();
-        self.count_issued.next = self.issued_q.q.val();
-        self.count_scoreboard_stalls.next = self.sb_stalls_q.q.val();
-        self.count_structural_stalls.next = self.struct_stalls_q.q.val();
+        self.run.push_valid.next = self.branch.push_valid.val();
+        self.run.push_warp.next = self.branch.push_warp.val();
+        self.run.pop.next = self.pops.val();
+        self.run.end_warp.next = self.end_v.val();
+        self.run.warp.next = self.cand.val();
+        self.run.fire.next = self.fire.val();
+        self.run.hazard.next = self.hazard.val();
+        self.run.struct_stall.next =
+            self.cand_valid.val() & !self.sb.hazard.val() & self.blocked.val();
+        self.run.illegal.next = self.fire.val() & !self.issue_dec.legal.val();
+        self.run.divergent.next = self.branch.divergent.val();
+        self.running.next = self.run.running.val();
+        self.count_cycles.next = self.run.count_cycles.val();
+        self.count_issued.next = self.run.count_issued.val();
+        self.count_scoreboard_stalls.next = self.run.count_scoreboard_stalls.val();
+        self.count_structural_stalls.next = self.run.count_structural_stalls.val();
         self.count_bank_stalls.next = self.oc.count_stall.val();
         self.count_lds_conflicts.next = self.lds.conflict_cycles.val();
-        self.count_divergent.next = self.divergent_q.q.val();
-        self.stack_high_water.next = self.high.q.val();
+        self.count_divergent.next = self.run.count_divergent.val();
+        self.stack_high_water.next = self.run.high_water.val();
+
+        // Error flags
         self.flags.next = 0.into();
         self.flags.next = self.flags.val().replace_bit(0, self.sched.err_overflow.val().any());
         self.flags.next = self.flags.val().replace_bit(1, self.sched.err_underflow.val().any());
@@ -809,7 +707,7 @@ impl<
             .flags
             .val()
             .replace_bit(4, self.ibuf.err_fill_full.val() | self.ibuf.err_issue_empty.val());
-        self.flags.next = self.flags.val().replace_bit(5, self.illegal_q.q.val());
+        self.flags.next = self.flags.val().replace_bit(5, self.run.err_illegal.val());
         self.flags.next =
             self.flags.val().replace_bit(6, self.oc.err_unit.val() | self.oc.err_overflow.val());
         self.errors.next = self.flags.val();
@@ -817,18 +715,7 @@ impl<
         if self.reset.val() {
             self.fetch_valid.d.next = false;
             self.greedy_valid.d.next = false;
-            self.launching.d.next = false;
-            self.launched.d.next = 0.into();
-            self.running_q.d.next = false;
-            self.high.d.next = 0.into();
-            self.cycles_q.d.next = 0.into();
-            self.issued_q.d.next = 0.into();
-            self.sb_stalls_q.d.next = 0.into();
-            self.struct_stalls_q.d.next = 0.into();
-            self.divergent_q.d.next = 0.into();
-            self.illegal_q.d.next = false;
             for w in 0..W {
-                self.depth[w].d.next = 0.into();
                 self.wmask[w].d.next = 0.into();
             }
         }
