@@ -360,19 +360,12 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
     output reg  [2:0] stack_high_water;
     output reg  [6:0] errors;
     // Constant declarations
-    localparam  gto = 1'b0;
     localparam  all_warps = 4'hf;
     localparam  full_mask = 4'hf;
     localparam  two = 8'h2;
     localparam  lane_bits = 8'h8;
     localparam  k_alu = 4'h1;
-    localparam  k_st = 4'h2;
-    localparam  k_ld = 4'h3;
     localparam  k_branch = 4'h4;
-    localparam  k_join = 4'h5;
-    localparam  k_jmp = 4'h6;
-    localparam  k_bany = 4'h7;
-    localparam  k_exit = 4'h8;
     // Stub signals
     reg  sched$clock;
     reg  sched$reset;
@@ -454,22 +447,6 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
     wire  [10:0] fill_dec$reconv;
     wire  [6:0] fill_dec$st_index;
     wire  [6:0] fill_dec$st_stride;
-    reg  [31:0] issue_dec$inst;
-    wire  issue_dec$legal;
-    wire  [3:0] issue_dec$kind;
-    wire  [3:0] issue_dec$exec_op;
-    wire  [1:0] issue_dec$b_sel;
-    wire  issue_dec$rd_valid;
-    wire  [1:0] issue_dec$src_valid;
-    wire  issue_dec$if_zero;
-    wire  [3:0] issue_dec$rd;
-    wire  [3:0] issue_dec$ra;
-    wire  [3:0] issue_dec$rb;
-    wire  [31:0] issue_dec$imm;
-    wire  [10:0] issue_dec$target;
-    wire  [10:0] issue_dec$reconv;
-    wire  [6:0] issue_dec$st_index;
-    wire  [6:0] issue_dec$st_stride;
     reg  [31:0] exec_dec$inst;
     wire  exec_dec$legal;
     wire  [3:0] exec_dec$kind;
@@ -486,25 +463,6 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
     wire  [10:0] exec_dec$reconv;
     wire  [6:0] exec_dec$st_index;
     wire  [6:0] exec_dec$st_stride;
-    reg  sb$clock;
-    reg  sb$reset;
-    reg  [1:0] sb$check_warp;
-    reg  [3:0] sb$check_src$0;
-    reg  [3:0] sb$check_src$1;
-    reg  [3:0] sb$check_src$2;
-    reg  [2:0] sb$check_src_valid;
-    reg  [3:0] sb$check_dst;
-    reg  sb$check_dst_valid;
-    wire  sb$hazard;
-    reg  sb$reserve_valid;
-    reg  [1:0] sb$reserve_warp;
-    reg  [3:0] sb$reserve_reg;
-    reg  sb$release_valid;
-    reg  [1:0] sb$release_warp;
-    reg  [3:0] sb$release_reg;
-    wire  [3:0] sb$pending;
-    wire  sb$err_double_reserve;
-    wire  sb$err_release_free;
     reg  oc$clock;
     reg  oc$reset;
     reg  oc$in_valid$0;
@@ -562,6 +520,43 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
     wire  [31:0] alu$result;
     wire  [3:0] alu$zero;
     wire  alu$bad_op;
+    reg  issue$clock;
+    reg  issue$reset;
+    reg  [3:0] issue$head_valid;
+    reg  [31:0] issue$head_inst;
+    reg  [7:0] issue$head_pc;
+    reg  [3:0] issue$masks$0;
+    reg  [3:0] issue$masks$1;
+    reg  [3:0] issue$masks$2;
+    reg  [3:0] issue$masks$3;
+    reg  [3:0] issue$stack_empty;
+    reg  [3:0] issue$pop_mask;
+    reg  [9:0] issue$pop_pc;
+    reg  issue$unit_ready;
+    reg  issue$port_busy;
+    reg  issue$release_valid;
+    reg  [1:0] issue$release_warp;
+    reg  [3:0] issue$release_reg;
+    wire  [1:0] issue$warp;
+    wire  issue$fire;
+    wire  issue$hazard;
+    wire  issue$struct_stall;
+    wire  issue$illegal;
+    wire  issue$to_unit;
+    wire  issue$unit;
+    wire  [3:0] issue$dst;
+    wire  [3:0] issue$mask;
+    wire  [2:0] issue$src_valid;
+    wire  [3:0] issue$src_a;
+    wire  [3:0] issue$src_b;
+    wire  issue$pop;
+    wire  issue$end_warp;
+    wire  issue$set_valid;
+    wire  [3:0] issue$set_mask;
+    wire  [9:0] issue$set_pc;
+    wire  issue$branch;
+    wire  issue$pending;
+    wire  issue$err_scoreboard;
     reg  branch$clock;
     reg  branch$reset;
     reg  branch$fire;
@@ -625,18 +620,6 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
     wire  [31:0] lds$wb_data;
     wire  lds$busy;
     wire  [31:0] lds$conflict_cycles;
-    reg  issue_rr$clock;
-    reg  issue_rr$reset;
-    reg  [3:0] issue_rr$req;
-    reg  [3:0] issue_rr$req_taken;
-    reg  issue_rr$advance;
-    wire  issue_rr$valid;
-    wire  [1:0] issue_rr$index;
-    wire  [3:0] issue_rr$grant;
-    reg  [3:0] oldest$req;
-    wire  oldest$valid;
-    wire  [1:0] oldest$index;
-    wire  [3:0] oldest$grant;
     reg  fetch_valid$d;
     wire  fetch_valid$q;
     reg  fetch_valid$clock;
@@ -658,12 +641,6 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
     reg  [3:0] wmask$3$d;
     wire  [3:0] wmask$3$q;
     reg  wmask$3$clock;
-    reg  greedy_valid$d;
-    wire  greedy_valid$q;
-    reg  greedy_valid$clock;
-    reg  [1:0] greedy$d;
-    wire  [1:0] greedy$q;
-    reg  greedy$clock;
     // Local signals
     reg  wm;
     reg  fspace;
@@ -680,28 +657,12 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
     reg  [1:0] x_warp;
     reg  [3:0] x_mask;
     reg  [9:0] pc_wide;
-    reg  set_v;
-    reg  [1:0] set_w;
-    reg  [3:0] set_m;
-    reg  [9:0] set_pc;
-    reg  end_v;
     reg  alu_wb;
     reg  wb_v;
     reg  [1:0] wb_w;
     reg  [3:0] wb_r;
     reg  [3:0] wb_m;
     reg  [31:0] wb_d;
-    reg  cand_valid;
-    reg  [1:0] cand;
-    reg  [3:0] cand_mask;
-    reg  cand_empty;
-    reg  [3:0] kind;
-    reg  to_alu;
-    reg  to_lds;
-    reg  blocked;
-    reg  hazard;
-    reg  fire;
-    reg  pops;
     reg  [6:0] flags;
     // Sub module instances
     core_board__core_sched sched(
@@ -792,24 +753,6 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         .st_index(fill_dec$st_index),
         .st_stride(fill_dec$st_stride)
     );
-    core_board__core_exec_dec issue_dec(
-        .inst(issue_dec$inst),
-        .legal(issue_dec$legal),
-        .kind(issue_dec$kind),
-        .exec_op(issue_dec$exec_op),
-        .b_sel(issue_dec$b_sel),
-        .rd_valid(issue_dec$rd_valid),
-        .src_valid(issue_dec$src_valid),
-        .if_zero(issue_dec$if_zero),
-        .rd(issue_dec$rd),
-        .ra(issue_dec$ra),
-        .rb(issue_dec$rb),
-        .imm(issue_dec$imm),
-        .target(issue_dec$target),
-        .reconv(issue_dec$reconv),
-        .st_index(issue_dec$st_index),
-        .st_stride(issue_dec$st_stride)
-    );
     core_board__core_exec_dec exec_dec(
         .inst(exec_dec$inst),
         .legal(exec_dec$legal),
@@ -827,27 +770,6 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         .reconv(exec_dec$reconv),
         .st_index(exec_dec$st_index),
         .st_stride(exec_dec$st_stride)
-    );
-    core_board__core_sb sb(
-        .clock(sb$clock),
-        .reset(sb$reset),
-        .check_warp(sb$check_warp),
-        .check_src$0(sb$check_src$0),
-        .check_src$1(sb$check_src$1),
-        .check_src$2(sb$check_src$2),
-        .check_src_valid(sb$check_src_valid),
-        .check_dst(sb$check_dst),
-        .check_dst_valid(sb$check_dst_valid),
-        .hazard(sb$hazard),
-        .reserve_valid(sb$reserve_valid),
-        .reserve_warp(sb$reserve_warp),
-        .reserve_reg(sb$reserve_reg),
-        .release_valid(sb$release_valid),
-        .release_warp(sb$release_warp),
-        .release_reg(sb$release_reg),
-        .pending(sb$pending),
-        .err_double_reserve(sb$err_double_reserve),
-        .err_release_free(sb$err_release_free)
     );
     core_board__core_oc oc(
         .clock(oc$clock),
@@ -909,6 +831,45 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         .result(alu$result),
         .zero(alu$zero),
         .bad_op(alu$bad_op)
+    );
+    core_board__core_issue issue(
+        .clock(issue$clock),
+        .reset(issue$reset),
+        .head_valid(issue$head_valid),
+        .head_inst(issue$head_inst),
+        .head_pc(issue$head_pc),
+        .masks$0(issue$masks$0),
+        .masks$1(issue$masks$1),
+        .masks$2(issue$masks$2),
+        .masks$3(issue$masks$3),
+        .stack_empty(issue$stack_empty),
+        .pop_mask(issue$pop_mask),
+        .pop_pc(issue$pop_pc),
+        .unit_ready(issue$unit_ready),
+        .port_busy(issue$port_busy),
+        .release_valid(issue$release_valid),
+        .release_warp(issue$release_warp),
+        .release_reg(issue$release_reg),
+        .warp(issue$warp),
+        .fire(issue$fire),
+        .hazard(issue$hazard),
+        .struct_stall(issue$struct_stall),
+        .illegal(issue$illegal),
+        .to_unit(issue$to_unit),
+        .unit(issue$unit),
+        .dst(issue$dst),
+        .mask(issue$mask),
+        .src_valid(issue$src_valid),
+        .src_a(issue$src_a),
+        .src_b(issue$src_b),
+        .pop(issue$pop),
+        .end_warp(issue$end_warp),
+        .set_valid(issue$set_valid),
+        .set_mask(issue$set_mask),
+        .set_pc(issue$set_pc),
+        .branch(issue$branch),
+        .pending(issue$pending),
+        .err_scoreboard(issue$err_scoreboard)
     );
     core_board__core_branch branch(
         .clock(branch$clock),
@@ -979,22 +940,6 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         .busy(lds$busy),
         .conflict_cycles(lds$conflict_cycles)
     );
-    core_board__core_issue_rr issue_rr(
-        .clock(issue_rr$clock),
-        .reset(issue_rr$reset),
-        .req(issue_rr$req),
-        .req_taken(issue_rr$req_taken),
-        .advance(issue_rr$advance),
-        .valid(issue_rr$valid),
-        .index(issue_rr$index),
-        .grant(issue_rr$grant)
-    );
-    core_board__core_oldest oldest(
-        .req(oldest$req),
-        .valid(oldest$valid),
-        .index(oldest$index),
-        .grant(oldest$grant)
-    );
     core_board__board_reset_sync0 fetch_valid(
         .d(fetch_valid$d),
         .q(fetch_valid$q),
@@ -1030,28 +975,14 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         .q(wmask$3$q),
         .clock(wmask$3$clock)
     );
-    core_board__board_reset_sync0 greedy_valid(
-        .d(greedy_valid$d),
-        .q(greedy_valid$q),
-        .clock(greedy_valid$clock)
-    );
-    core_board__core_branch_div_warp greedy(
-        .d(greedy$d),
-        .q(greedy$q),
-        .clock(greedy$clock)
-    );
     // Update code
     always @(*) begin
         fetch_valid$clock = clock;
         fetch_warp$clock = clock;
         fetch_pc$clock = clock;
-        greedy_valid$clock = clock;
-        greedy$clock = clock;
         fetch_valid$d = fetch_valid$q;
         fetch_warp$d = fetch_warp$q;
         fetch_pc$d = fetch_pc$q;
-        greedy_valid$d = greedy_valid$q;
-        greedy$d = greedy$q;
         wmask$0$clock = clock;
         wmask$0$d = wmask$0$q;
         wmask$1$clock = clock;
@@ -1065,14 +996,10 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         imem$clock = clock;
         ibuf$clock = clock;
         ibuf$reset = reset;
-        sb$clock = clock;
-        sb$reset = reset;
         oc$clock = clock;
         oc$reset = reset;
         lds$clock = clock;
         lds$reset = reset;
-        issue_rr$clock = clock;
-        issue_rr$reset = reset;
         wm = 32'h0;
         if (imem_write_valid) begin
             wm = 32'h1;
@@ -1181,10 +1108,6 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         branch$warp = x_warp;
         branch$mask = x_mask;
         branch$zero = alu$zero;
-        set_v = branch$set_valid;
-        set_w = branch$set_warp;
-        set_m = branch$set_mask;
-        set_pc = branch$set_pc;
         lds$req_valid = oc$out_valid$1;
         lds$req_inst = oc$out_tag$1;
         lds$req_warp = oc$out_warp$1;
@@ -1215,9 +1138,6 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         oc$wb_reg = wb_r;
         oc$wb_mask = wb_m;
         oc$wb_data = wb_d;
-        sb$release_valid = wb_v;
-        sb$release_warp = wb_w;
-        sb$release_reg = wb_r;
         wb_valid = wb_v;
         wb_warp = wb_w;
         wb_reg = wb_r;
@@ -1231,153 +1151,79 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         lane_word = lane_word >> lane_bits;
         wb_data$3 = ((lane_word) & 8'hff);
         lane_word = lane_word >> lane_bits;
-        issue_rr$req = ibuf$head_valid;
-        issue_rr$advance = issue_rr$valid;
-        issue_rr$req_taken = 32'h0;
-        oldest$req = ibuf$head_valid;
-        if (gto) begin
-            cand_valid = oldest$valid;
-            cand = oldest$index;
-            if (greedy_valid$q & (greedy$q == 0) & ibuf$head_valid[0]) begin
-                cand = greedy$q;
-            end
-            if (greedy_valid$q & (greedy$q == 1) & ibuf$head_valid[1]) begin
-                cand = greedy$q;
-            end
-            if (greedy_valid$q & (greedy$q == 2) & ibuf$head_valid[2]) begin
-                cand = greedy$q;
-            end
-            if (greedy_valid$q & (greedy$q == 3) & ibuf$head_valid[3]) begin
-                cand = greedy$q;
-            end
-        end
-        else begin
-            cand_valid = issue_rr$valid;
-            cand = issue_rr$index;
-        end
-        ibuf$issue_warp = cand;
-        sched$warp_pop_wid = cand;
-        issue_dec$inst = ibuf$head_inst;
-        kind = issue_dec$kind;
-        cand_mask = 32'h0;
-        cand_empty = 1'b0;
-        if (cand == 0) begin
-            cand_mask = wmask$0$q;
-            cand_empty = sched$stack_empty[0];
-        end
-        if (cand == 1) begin
-            cand_mask = wmask$1$q;
-            cand_empty = sched$stack_empty[1];
-        end
-        if (cand == 2) begin
-            cand_mask = wmask$2$q;
-            cand_empty = sched$stack_empty[2];
-        end
-        if (cand == 3) begin
-            cand_mask = wmask$3$q;
-            cand_empty = sched$stack_empty[3];
-        end
-        sb$check_warp = cand;
-        sb$check_src$0 = issue_dec$ra;
-        sb$check_src$1 = issue_dec$rb;
-        sb$check_src$2 = 32'h0;
-        sb$check_src_valid = ((issue_dec$src_valid) & 3'h7);
-        sb$check_dst = issue_dec$rd;
-        sb$check_dst_valid = issue_dec$rd_valid;
-        to_alu = (kind == k_alu) | (kind == k_branch) | (kind == k_bany);
-        to_lds = (kind == k_st) | (kind == k_ld);
-        hazard = cand_valid & sb$hazard;
-        if ((kind == k_join) | (kind == k_jmp)) begin
-            blocked = branch$port_busy;
-        end
-        else begin
-            blocked = (to_alu | to_lds) & ~oc$in_ready$0;
-        end
-        fire = cand_valid & ~sb$hazard & ~blocked;
-        ibuf$issue_valid = fire;
-        sb$reserve_valid = fire & issue_dec$rd_valid;
-        sb$reserve_warp = cand;
-        sb$reserve_reg = issue_dec$rd;
-        oc$in_valid$0 = fire & (to_alu | to_lds);
-        oc$in_warp$0 = cand;
-        oc$in_unit$0 = 32'h0;
-        if (to_lds) begin
-            oc$in_unit$0 = 32'h1;
-        end
+        issue$clock = clock;
+        issue$reset = reset;
+        issue$head_valid = ibuf$head_valid;
+        issue$head_inst = ibuf$head_inst;
+        issue$head_pc = ibuf$head_pc;
+        issue$masks$0 = wmask$0$q;
+        issue$masks$1 = wmask$1$q;
+        issue$masks$2 = wmask$2$q;
+        issue$masks$3 = wmask$3$q;
+        issue$stack_empty = sched$stack_empty;
+        issue$pop_mask = sched$pop_data_mask;
+        issue$pop_pc = sched$pop_data_pc;
+        issue$unit_ready = oc$in_ready$0;
+        issue$port_busy = branch$port_busy;
+        issue$release_valid = wb_v;
+        issue$release_warp = wb_w;
+        issue$release_reg = wb_r;
+        ibuf$issue_warp = issue$warp;
+        ibuf$issue_valid = issue$fire;
+        oc$in_valid$0 = issue$to_unit;
+        oc$in_warp$0 = issue$warp;
+        oc$in_unit$0 = issue$unit;
         oc$in_tag$0 = ibuf$head_inst;
-        oc$in_dst$0 = issue_dec$rd;
-        oc$in_mask$0 = cand_mask;
-        oc$in_src_valid$0 = ((issue_dec$src_valid) & 3'h7);
-        oc$in_src$0 = issue_dec$ra;
-        oc$in_src$1 = issue_dec$rb;
+        oc$in_dst$0 = issue$dst;
+        oc$in_mask$0 = issue$mask;
+        oc$in_src_valid$0 = issue$src_valid;
+        oc$in_src$0 = issue$src_a;
+        oc$in_src$1 = issue$src_b;
         oc$in_src$2 = 32'h0;
-        end_v = 1'b0;
-        pops = 1'b0;
-        if (fire) begin
-            if (kind == k_exit) begin
-                end_v = 1'b1;
-            end
-            if (kind == k_join) begin
-                pops = 1'b1;
-                if (cand_empty) begin
-                    pc_wide = ((ibuf$head_pc) & 10'h3ff) + 32'h1;
-                    set_v = 1'b1;
-                    set_w = cand;
-                    set_m = cand_mask;
-                    set_pc = pc_wide << two;
-                end
-                else begin
-                    set_v = 1'b1;
-                    set_w = cand;
-                    set_m = sched$pop_data_mask;
-                    set_pc = sched$pop_data_pc;
-                end
-            end
-            if (kind == k_jmp) begin
-                pc_wide = ((issue_dec$target) & 10'h3ff);
-                set_v = 1'b1;
-                set_w = cand;
-                set_m = cand_mask;
-                set_pc = pc_wide << two;
-            end
-        end
-        branch$record_valid = fire & ((kind == k_branch) | (kind == k_bany));
-        branch$record_warp = cand;
+        branch$record_valid = issue$branch;
+        branch$record_warp = issue$warp;
         branch$record_pc = ibuf$head_pc;
-        sched$warp_pop_valid = pops;
-        sched$end_ctl_valid = end_v;
-        sched$end_ctl_wid = cand;
+        sched$warp_pop_valid = issue$pop;
+        sched$warp_pop_wid = issue$warp;
+        sched$end_ctl_valid = issue$end_warp;
+        sched$end_ctl_wid = issue$warp;
         sched$branch_ctl_valid = branch$push_valid;
         sched$branch_ctl_wid = branch$push_warp;
         sched$branch_ctl_mask = branch$push_mask;
         sched$branch_ctl_pc = branch$push_pc;
-        sched$warp_set_valid = set_v;
-        sched$warp_set_wid = set_w;
-        sched$warp_set_mask = set_m;
-        sched$warp_set_pc = set_pc;
-        issue_valid = fire;
+        if (issue$set_valid) begin
+            sched$warp_set_valid = 1'b1;
+            sched$warp_set_wid = issue$warp;
+            sched$warp_set_mask = issue$set_mask;
+            sched$warp_set_pc = issue$set_pc;
+        end
+        else begin
+            sched$warp_set_valid = branch$set_valid;
+            sched$warp_set_wid = branch$set_warp;
+            sched$warp_set_mask = branch$set_mask;
+            sched$warp_set_pc = branch$set_pc;
+        end
+        issue_valid = issue$fire;
         issue_warp = 32'h0;
         issue_pc = 32'h0;
-        if (fire) begin
-            issue_warp = cand;
+        if (issue$fire) begin
+            issue_warp = issue$warp;
             issue_pc = ibuf$head_pc;
         end
-        greedy_valid$d = fire;
-        greedy$d = cand;
         run$clock = clock;
         run$reset = reset;
         run$start = start;
         run$cmd_ready = sched$warp_cmd_ready;
-        run$drained = (sched$idle_mask == all_warps) & ~fetch_valid$q & ~|oc$busy & ~oc$out_valid$0 & ~oc$out_valid$1 & ~lds$busy & ~branch$pending & ~|sb$pending;
+        run$drained = (sched$idle_mask == all_warps) & ~fetch_valid$q & ~|oc$busy & ~oc$out_valid$0 & ~oc$out_valid$1 & ~lds$busy & ~branch$pending & ~issue$pending;
         run$push_valid = branch$push_valid;
         run$push_warp = branch$push_warp;
-        run$pop = pops;
-        run$end_warp = end_v;
-        run$warp = cand;
-        run$fire = fire;
-        run$hazard = hazard;
-        run$struct_stall = cand_valid & ~sb$hazard & blocked;
-        run$illegal = fire & ~issue_dec$legal;
+        run$pop = issue$pop;
+        run$end_warp = issue$end_warp;
+        run$warp = issue$warp;
+        run$fire = issue$fire;
+        run$hazard = issue$hazard;
+        run$struct_stall = issue$struct_stall;
+        run$illegal = issue$illegal;
         run$divergent = branch$divergent;
         running = run$running;
         count_cycles = run$count_cycles;
@@ -1392,14 +1238,13 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         flags = (flags & ~(1 << (32'h0)) | ((|sched$err_overflow) << (32'h0)));
         flags = (flags & ~(1 << (32'h1)) | ((|sched$err_underflow) << (32'h1)));
         flags = (flags & ~(1 << (32'h2)) | ((|(sched$err_end_idle | sched$err_branch_idle | sched$err_pop_idle | sched$err_ctl_idle)) << (32'h2)));
-        flags = (flags & ~(1 << (32'h3)) | ((sb$err_double_reserve | sb$err_release_free) << (32'h3)));
+        flags = (flags & ~(1 << (32'h3)) | ((issue$err_scoreboard) << (32'h3)));
         flags = (flags & ~(1 << (32'h4)) | ((ibuf$err_fill_full | ibuf$err_issue_empty) << (32'h4)));
         flags = (flags & ~(1 << (32'h5)) | ((run$err_illegal) << (32'h5)));
         flags = (flags & ~(1 << (32'h6)) | ((oc$err_unit | oc$err_overflow) << (32'h6)));
         errors = flags;
         if (reset) begin
             fetch_valid$d = 1'b0;
-            greedy_valid$d = 1'b0;
             wmask$0$d = 32'h0;
             wmask$1$d = 32'h0;
             wmask$2$d = 32'h0;
@@ -2602,6 +2447,385 @@ module core_board__core_imem(clock,read_address,read_data,write_address,write_da
     end
 endmodule // core_board__core_imem
 
+module core_board__core_issue(clock,reset,head_valid,head_inst,head_pc,masks$0,masks$1,masks$2,masks$3,stack_empty,pop_mask,pop_pc,unit_ready,port_busy,release_valid,release_warp,release_reg,warp,fire,hazard,struct_stall,illegal,to_unit,unit,dst,mask,src_valid,src_a,src_b,pop,end_warp,set_valid,set_mask,set_pc,branch,pending,err_scoreboard);
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [3:0] head_valid;
+    input wire  [31:0] head_inst;
+    input wire  [7:0] head_pc;
+    input wire  [3:0] masks$0;
+    input wire  [3:0] masks$1;
+    input wire  [3:0] masks$2;
+    input wire  [3:0] masks$3;
+    input wire  [3:0] stack_empty;
+    input wire  [3:0] pop_mask;
+    input wire  [9:0] pop_pc;
+    input wire  unit_ready;
+    input wire  port_busy;
+    input wire  release_valid;
+    input wire  [1:0] release_warp;
+    input wire  [3:0] release_reg;
+    output reg  [1:0] warp;
+    output reg  fire;
+    output reg  hazard;
+    output reg  struct_stall;
+    output reg  illegal;
+    output reg  to_unit;
+    output reg  unit;
+    output reg  [3:0] dst;
+    output reg  [3:0] mask;
+    output reg  [2:0] src_valid;
+    output reg  [3:0] src_a;
+    output reg  [3:0] src_b;
+    output reg  pop;
+    output reg  end_warp;
+    output reg  set_valid;
+    output reg  [3:0] set_mask;
+    output reg  [9:0] set_pc;
+    output reg  branch;
+    output reg  pending;
+    output reg  err_scoreboard;
+    // Constant declarations
+    localparam  gto = 1'b0;
+    localparam  two = 8'h2;
+    localparam  k_alu = 4'h1;
+    localparam  k_st = 4'h2;
+    localparam  k_ld = 4'h3;
+    localparam  k_branch = 4'h4;
+    localparam  k_join = 4'h5;
+    localparam  k_jmp = 4'h6;
+    localparam  k_bany = 4'h7;
+    localparam  k_exit = 4'h8;
+    // Stub signals
+    reg  [31:0] dec$inst;
+    wire  dec$legal;
+    wire  [3:0] dec$kind;
+    wire  [3:0] dec$exec_op;
+    wire  [1:0] dec$b_sel;
+    wire  dec$rd_valid;
+    wire  [1:0] dec$src_valid;
+    wire  dec$if_zero;
+    wire  [3:0] dec$rd;
+    wire  [3:0] dec$ra;
+    wire  [3:0] dec$rb;
+    wire  [31:0] dec$imm;
+    wire  [10:0] dec$target;
+    wire  [10:0] dec$reconv;
+    wire  [6:0] dec$st_index;
+    wire  [6:0] dec$st_stride;
+    reg  sb$clock;
+    reg  sb$reset;
+    reg  [1:0] sb$check_warp;
+    reg  [3:0] sb$check_src$0;
+    reg  [3:0] sb$check_src$1;
+    reg  [3:0] sb$check_src$2;
+    reg  [2:0] sb$check_src_valid;
+    reg  [3:0] sb$check_dst;
+    reg  sb$check_dst_valid;
+    wire  sb$hazard;
+    reg  sb$reserve_valid;
+    reg  [1:0] sb$reserve_warp;
+    reg  [3:0] sb$reserve_reg;
+    reg  sb$release_valid;
+    reg  [1:0] sb$release_warp;
+    reg  [3:0] sb$release_reg;
+    wire  [3:0] sb$pending;
+    wire  sb$err_double_reserve;
+    wire  sb$err_release_free;
+    reg  rr$clock;
+    reg  rr$reset;
+    reg  [3:0] rr$req;
+    reg  [3:0] rr$req_taken;
+    reg  rr$advance;
+    wire  rr$valid;
+    wire  [1:0] rr$index;
+    wire  [3:0] rr$grant;
+    reg  [3:0] oldest$req;
+    wire  oldest$valid;
+    wire  [1:0] oldest$index;
+    wire  [3:0] oldest$grant;
+    reg  greedy_valid$d;
+    wire  greedy_valid$q;
+    reg  greedy_valid$clock;
+    reg  [1:0] greedy$d;
+    wire  [1:0] greedy$q;
+    reg  greedy$clock;
+    // Local signals
+    reg  cand_valid;
+    reg  [1:0] cand;
+    reg  [3:0] cand_mask;
+    reg  cand_empty;
+    reg  [3:0] kind;
+    reg  to_alu;
+    reg  to_lds;
+    reg  blocked;
+    reg  fires;
+    reg  [9:0] pc_wide;
+    reg  set_v;
+    reg  [3:0] set_m;
+    reg  [9:0] set_p;
+    reg  unit_l;
+    // Sub module instances
+    core_board__core_exec_dec dec(
+        .inst(dec$inst),
+        .legal(dec$legal),
+        .kind(dec$kind),
+        .exec_op(dec$exec_op),
+        .b_sel(dec$b_sel),
+        .rd_valid(dec$rd_valid),
+        .src_valid(dec$src_valid),
+        .if_zero(dec$if_zero),
+        .rd(dec$rd),
+        .ra(dec$ra),
+        .rb(dec$rb),
+        .imm(dec$imm),
+        .target(dec$target),
+        .reconv(dec$reconv),
+        .st_index(dec$st_index),
+        .st_stride(dec$st_stride)
+    );
+    core_board__core_issue_sb sb(
+        .clock(sb$clock),
+        .reset(sb$reset),
+        .check_warp(sb$check_warp),
+        .check_src$0(sb$check_src$0),
+        .check_src$1(sb$check_src$1),
+        .check_src$2(sb$check_src$2),
+        .check_src_valid(sb$check_src_valid),
+        .check_dst(sb$check_dst),
+        .check_dst_valid(sb$check_dst_valid),
+        .hazard(sb$hazard),
+        .reserve_valid(sb$reserve_valid),
+        .reserve_warp(sb$reserve_warp),
+        .reserve_reg(sb$reserve_reg),
+        .release_valid(sb$release_valid),
+        .release_warp(sb$release_warp),
+        .release_reg(sb$release_reg),
+        .pending(sb$pending),
+        .err_double_reserve(sb$err_double_reserve),
+        .err_release_free(sb$err_release_free)
+    );
+    core_board__core_issue_rr rr(
+        .clock(rr$clock),
+        .reset(rr$reset),
+        .req(rr$req),
+        .req_taken(rr$req_taken),
+        .advance(rr$advance),
+        .valid(rr$valid),
+        .index(rr$index),
+        .grant(rr$grant)
+    );
+    core_board__core_issue_oldest oldest(
+        .req(oldest$req),
+        .valid(oldest$valid),
+        .index(oldest$index),
+        .grant(oldest$grant)
+    );
+    core_board__board_reset_sync0 greedy_valid(
+        .d(greedy_valid$d),
+        .q(greedy_valid$q),
+        .clock(greedy_valid$clock)
+    );
+    core_board__core_branch_div_warp greedy(
+        .d(greedy$d),
+        .q(greedy$q),
+        .clock(greedy$clock)
+    );
+    // Update code
+    always @(*) begin
+        greedy_valid$clock = clock;
+        greedy$clock = clock;
+        greedy_valid$d = greedy_valid$q;
+        greedy$d = greedy$q;
+        sb$clock = clock;
+        sb$reset = reset;
+        rr$clock = clock;
+        rr$reset = reset;
+        rr$req = head_valid;
+        rr$advance = rr$valid;
+        rr$req_taken = 32'h0;
+        oldest$req = head_valid;
+        if (gto) begin
+            cand_valid = oldest$valid;
+            cand = oldest$index;
+            if (greedy_valid$q & (greedy$q == 0) & head_valid[0]) begin
+                cand = greedy$q;
+            end
+            if (greedy_valid$q & (greedy$q == 1) & head_valid[1]) begin
+                cand = greedy$q;
+            end
+            if (greedy_valid$q & (greedy$q == 2) & head_valid[2]) begin
+                cand = greedy$q;
+            end
+            if (greedy_valid$q & (greedy$q == 3) & head_valid[3]) begin
+                cand = greedy$q;
+            end
+        end
+        else begin
+            cand_valid = rr$valid;
+            cand = rr$index;
+        end
+        dec$inst = head_inst;
+        kind = dec$kind;
+        cand_mask = 32'h0;
+        cand_empty = 1'b0;
+        if (cand == 0) begin
+            cand_mask = masks$0;
+            cand_empty = stack_empty[0];
+        end
+        if (cand == 1) begin
+            cand_mask = masks$1;
+            cand_empty = stack_empty[1];
+        end
+        if (cand == 2) begin
+            cand_mask = masks$2;
+            cand_empty = stack_empty[2];
+        end
+        if (cand == 3) begin
+            cand_mask = masks$3;
+            cand_empty = stack_empty[3];
+        end
+        sb$check_warp = cand;
+        sb$check_src$0 = dec$ra;
+        sb$check_src$1 = dec$rb;
+        sb$check_src$2 = 32'h0;
+        sb$check_src_valid = ((dec$src_valid) & 3'h7);
+        sb$check_dst = dec$rd;
+        sb$check_dst_valid = dec$rd_valid;
+        to_alu = (kind == k_alu) | (kind == k_branch) | (kind == k_bany);
+        to_lds = (kind == k_st) | (kind == k_ld);
+        if ((kind == k_join) | (kind == k_jmp)) begin
+            blocked = port_busy;
+        end
+        else begin
+            blocked = (to_alu | to_lds) & ~unit_ready;
+        end
+        fires = cand_valid & ~sb$hazard & ~blocked;
+        sb$reserve_valid = fires & dec$rd_valid;
+        sb$reserve_warp = cand;
+        sb$reserve_reg = dec$rd;
+        sb$release_valid = release_valid;
+        sb$release_warp = release_warp;
+        sb$release_reg = release_reg;
+        set_v = 1'b0;
+        set_m = cand_mask;
+        set_p = 32'h0;
+        if (fires & (kind == k_join)) begin
+            set_v = 1'b1;
+            if (cand_empty) begin
+                pc_wide = ((head_pc) & 10'h3ff) + 32'h1;
+                set_p = pc_wide << two;
+            end
+            else begin
+                set_m = pop_mask;
+                set_p = pop_pc;
+            end
+        end
+        if (fires & (kind == k_jmp)) begin
+            pc_wide = ((dec$target) & 10'h3ff);
+            set_v = 1'b1;
+            set_p = pc_wide << two;
+        end
+        unit_l = 32'h0;
+        if (to_lds) begin
+            unit_l = 32'h1;
+        end
+        warp = cand;
+        fire = fires;
+        hazard = cand_valid & sb$hazard;
+        struct_stall = cand_valid & ~sb$hazard & blocked;
+        illegal = fires & ~dec$legal;
+        to_unit = fires & (to_alu | to_lds);
+        unit = unit_l;
+        dst = dec$rd;
+        mask = cand_mask;
+        src_valid = ((dec$src_valid) & 3'h7);
+        src_a = dec$ra;
+        src_b = dec$rb;
+        pop = fires & (kind == k_join);
+        end_warp = fires & (kind == k_exit);
+        set_valid = set_v;
+        set_mask = set_m;
+        set_pc = set_p;
+        branch = fires & ((kind == k_branch) | (kind == k_bany));
+        pending = |sb$pending;
+        err_scoreboard = sb$err_double_reserve | sb$err_release_free;
+        greedy_valid$d = fires;
+        greedy$d = cand;
+        if (reset) begin
+            greedy_valid$d = 1'b0;
+        end
+    end
+endmodule // core_board__core_issue
+
+module core_board__core_issue_oldest(req,valid,index,grant);
+    // Module arguments
+    input wire  [3:0] req;
+    output reg  valid;
+    output reg  [1:0] index;
+    output reg  [3:0] grant;
+    // Constant declarations
+    localparam  highest_first = 1'b0;
+    // Local signals
+    reg  found;
+    reg  [1:0] pick;
+    reg  [3:0] one_hot;
+    // Update code
+    always @(*) begin
+        pick = 32'h0;
+        found = 1'b0;
+        if (highest_first) begin
+            if (req[0]) begin
+                pick = 0;
+            end
+            if (req[1]) begin
+                pick = 1;
+            end
+            if (req[2]) begin
+                pick = 2;
+            end
+            if (req[3]) begin
+                pick = 3;
+            end
+        end
+        else begin
+            if (~found & req[0]) begin
+                pick = 0;
+                found = 1'b1;
+            end
+            if (~found & req[1]) begin
+                pick = 1;
+                found = 1'b1;
+            end
+            if (~found & req[2]) begin
+                pick = 2;
+                found = 1'b1;
+            end
+            if (~found & req[3]) begin
+                pick = 3;
+                found = 1'b1;
+            end
+        end
+        one_hot = 32'h0;
+        if (|req & (pick == 0)) begin
+            one_hot = (one_hot & ~(1 << (0)) | ((1'b1) << (0)));
+        end
+        if (|req & (pick == 1)) begin
+            one_hot = (one_hot & ~(1 << (1)) | ((1'b1) << (1)));
+        end
+        if (|req & (pick == 2)) begin
+            one_hot = (one_hot & ~(1 << (2)) | ((1'b1) << (2)));
+        end
+        if (|req & (pick == 3)) begin
+            one_hot = (one_hot & ~(1 << (3)) | ((1'b1) << (3)));
+        end
+        valid = |req;
+        index = pick;
+        grant = one_hot;
+    end
+endmodule // core_board__core_issue_oldest
+
 module core_board__core_issue_rr(clock,reset,req,req_taken,advance,valid,index,grant);
     // Module arguments
     input wire  clock;
@@ -2714,6 +2938,222 @@ module core_board__core_issue_rr(clock,reset,req,req_taken,advance,valid,index,g
         end
     end
 endmodule // core_board__core_issue_rr
+
+module core_board__core_issue_sb(clock,reset,check_warp,check_src$0,check_src$1,check_src$2,check_src_valid,check_dst,check_dst_valid,hazard,reserve_valid,reserve_warp,reserve_reg,release_valid,release_warp,release_reg,pending,err_double_reserve,err_release_free);
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [1:0] check_warp;
+    input wire  [3:0] check_src$0;
+    input wire  [3:0] check_src$1;
+    input wire  [3:0] check_src$2;
+    input wire  [2:0] check_src_valid;
+    input wire  [3:0] check_dst;
+    input wire  check_dst_valid;
+    output reg  hazard;
+    input wire  reserve_valid;
+    input wire  [1:0] reserve_warp;
+    input wire  [3:0] reserve_reg;
+    input wire  release_valid;
+    input wire  [1:0] release_warp;
+    input wire  [3:0] release_reg;
+    output reg  [3:0] pending;
+    output reg  err_double_reserve;
+    output reg  err_release_free;
+    // Stub signals
+    reg  [15:0] reserved$0$d;
+    wire  [15:0] reserved$0$q;
+    reg  reserved$0$clock;
+    reg  [15:0] reserved$1$d;
+    wire  [15:0] reserved$1$q;
+    reg  reserved$1$clock;
+    reg  [15:0] reserved$2$d;
+    wire  [15:0] reserved$2$q;
+    reg  reserved$2$clock;
+    reg  [15:0] reserved$3$d;
+    wire  [15:0] reserved$3$q;
+    reg  reserved$3$clock;
+    reg  double_reserve$d;
+    wire  double_reserve$q;
+    reg  double_reserve$clock;
+    reg  release_free$d;
+    wire  release_free$q;
+    reg  release_free$clock;
+    // Local signals
+    reg  [15:0] row;
+    reg  [15:0] released;
+    reg  blocked;
+    // Sub module instances
+    core_board__core_issue_sb_reserved_0 reserved$0(
+        .d(reserved$0$d),
+        .q(reserved$0$q),
+        .clock(reserved$0$clock)
+    );
+    core_board__core_issue_sb_reserved_0 reserved$1(
+        .d(reserved$1$d),
+        .q(reserved$1$q),
+        .clock(reserved$1$clock)
+    );
+    core_board__core_issue_sb_reserved_0 reserved$2(
+        .d(reserved$2$d),
+        .q(reserved$2$q),
+        .clock(reserved$2$clock)
+    );
+    core_board__core_issue_sb_reserved_0 reserved$3(
+        .d(reserved$3$d),
+        .q(reserved$3$q),
+        .clock(reserved$3$clock)
+    );
+    core_board__board_reset_sync0 double_reserve(
+        .d(double_reserve$d),
+        .q(double_reserve$q),
+        .clock(double_reserve$clock)
+    );
+    core_board__board_reset_sync0 release_free(
+        .d(release_free$d),
+        .q(release_free$q),
+        .clock(release_free$clock)
+    );
+    // Update code
+    always @(*) begin
+        double_reserve$clock = clock;
+        release_free$clock = clock;
+        double_reserve$d = double_reserve$q;
+        release_free$d = release_free$q;
+        reserved$0$clock = clock;
+        reserved$1$clock = clock;
+        reserved$2$clock = clock;
+        reserved$3$clock = clock;
+        row = 32'h0;
+        if (check_warp == 0) begin
+            row = reserved$0$q;
+        end
+        if (check_warp == 1) begin
+            row = reserved$1$q;
+        end
+        if (check_warp == 2) begin
+            row = reserved$2$q;
+        end
+        if (check_warp == 3) begin
+            row = reserved$3$q;
+        end
+        if (release_valid & (release_warp == check_warp)) begin
+            row = (row & ~(1 << (release_reg)) | ((1'b0) << (release_reg)));
+        end
+        blocked = check_dst_valid & row[check_dst];
+        if (check_src_valid[0] & row[check_src$0]) begin
+            blocked = 1'b1;
+        end
+        if (check_src_valid[1] & row[check_src$1]) begin
+            blocked = 1'b1;
+        end
+        if (check_src_valid[2] & row[check_src$2]) begin
+            blocked = 1'b1;
+        end
+        hazard = blocked;
+        pending = 32'h0;
+        released = reserved$0$q;
+        if (release_valid & (release_warp == 0)) begin
+            if (~reserved$0$q[release_reg]) begin
+                release_free$d = 1'b1;
+            end
+            released = (reserved$0$q & ~(1 << (release_reg)) | ((1'b0) << (release_reg)));
+        end
+        reserved$0$d = released;
+        if (reserve_valid & (reserve_warp == 0)) begin
+            if (released[reserve_reg]) begin
+                double_reserve$d = 1'b1;
+            end
+            reserved$0$d = (released & ~(1 << (reserve_reg)) | ((1'b1) << (reserve_reg)));
+        end
+        if (|reserved$0$q) begin
+            pending = (pending & ~(1 << (0)) | ((1'b1) << (0)));
+        end
+        if (reset) begin
+            reserved$0$d = 32'h0;
+        end
+        released = reserved$1$q;
+        if (release_valid & (release_warp == 1)) begin
+            if (~reserved$1$q[release_reg]) begin
+                release_free$d = 1'b1;
+            end
+            released = (reserved$1$q & ~(1 << (release_reg)) | ((1'b0) << (release_reg)));
+        end
+        reserved$1$d = released;
+        if (reserve_valid & (reserve_warp == 1)) begin
+            if (released[reserve_reg]) begin
+                double_reserve$d = 1'b1;
+            end
+            reserved$1$d = (released & ~(1 << (reserve_reg)) | ((1'b1) << (reserve_reg)));
+        end
+        if (|reserved$1$q) begin
+            pending = (pending & ~(1 << (1)) | ((1'b1) << (1)));
+        end
+        if (reset) begin
+            reserved$1$d = 32'h0;
+        end
+        released = reserved$2$q;
+        if (release_valid & (release_warp == 2)) begin
+            if (~reserved$2$q[release_reg]) begin
+                release_free$d = 1'b1;
+            end
+            released = (reserved$2$q & ~(1 << (release_reg)) | ((1'b0) << (release_reg)));
+        end
+        reserved$2$d = released;
+        if (reserve_valid & (reserve_warp == 2)) begin
+            if (released[reserve_reg]) begin
+                double_reserve$d = 1'b1;
+            end
+            reserved$2$d = (released & ~(1 << (reserve_reg)) | ((1'b1) << (reserve_reg)));
+        end
+        if (|reserved$2$q) begin
+            pending = (pending & ~(1 << (2)) | ((1'b1) << (2)));
+        end
+        if (reset) begin
+            reserved$2$d = 32'h0;
+        end
+        released = reserved$3$q;
+        if (release_valid & (release_warp == 3)) begin
+            if (~reserved$3$q[release_reg]) begin
+                release_free$d = 1'b1;
+            end
+            released = (reserved$3$q & ~(1 << (release_reg)) | ((1'b0) << (release_reg)));
+        end
+        reserved$3$d = released;
+        if (reserve_valid & (reserve_warp == 3)) begin
+            if (released[reserve_reg]) begin
+                double_reserve$d = 1'b1;
+            end
+            reserved$3$d = (released & ~(1 << (reserve_reg)) | ((1'b1) << (reserve_reg)));
+        end
+        if (|reserved$3$q) begin
+            pending = (pending & ~(1 << (3)) | ((1'b1) << (3)));
+        end
+        if (reset) begin
+            reserved$3$d = 32'h0;
+        end
+        err_double_reserve = double_reserve$q;
+        err_release_free = release_free$q;
+        if (reset) begin
+            double_reserve$d = 1'b0;
+            release_free$d = 1'b0;
+        end
+    end
+endmodule // core_board__core_issue_sb
+
+module core_board__core_issue_sb_reserved_0(d,q,clock);
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    always @(posedge clock) begin
+       q <= d;
+    end
+endmodule // core_board__core_issue_sb_reserved_0
 
 module core_board__core_lds(clock,reset,req_valid,req_inst,req_warp,req_mask,req_src,req_taken,wb_valid,wb_warp,wb_reg,wb_mask,wb_data,busy,conflict_cycles);
     // Module arguments
@@ -7661,73 +8101,6 @@ module core_board__core_oc_src_map_0(warp,regnum,bank,row);
     end
 endmodule // core_board__core_oc_src_map_0
 
-module core_board__core_oldest(req,valid,index,grant);
-    // Module arguments
-    input wire  [3:0] req;
-    output reg  valid;
-    output reg  [1:0] index;
-    output reg  [3:0] grant;
-    // Constant declarations
-    localparam  highest_first = 1'b0;
-    // Local signals
-    reg  found;
-    reg  [1:0] pick;
-    reg  [3:0] one_hot;
-    // Update code
-    always @(*) begin
-        pick = 32'h0;
-        found = 1'b0;
-        if (highest_first) begin
-            if (req[0]) begin
-                pick = 0;
-            end
-            if (req[1]) begin
-                pick = 1;
-            end
-            if (req[2]) begin
-                pick = 2;
-            end
-            if (req[3]) begin
-                pick = 3;
-            end
-        end
-        else begin
-            if (~found & req[0]) begin
-                pick = 0;
-                found = 1'b1;
-            end
-            if (~found & req[1]) begin
-                pick = 1;
-                found = 1'b1;
-            end
-            if (~found & req[2]) begin
-                pick = 2;
-                found = 1'b1;
-            end
-            if (~found & req[3]) begin
-                pick = 3;
-                found = 1'b1;
-            end
-        end
-        one_hot = 32'h0;
-        if (|req & (pick == 0)) begin
-            one_hot = (one_hot & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (|req & (pick == 1)) begin
-            one_hot = (one_hot & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (|req & (pick == 2)) begin
-            one_hot = (one_hot & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (|req & (pick == 3)) begin
-            one_hot = (one_hot & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        valid = |req;
-        index = pick;
-        grant = one_hot;
-    end
-endmodule // core_board__core_oldest
-
 module core_board__core_run(clock,reset,start,cmd_ready,drained,push_valid,push_warp,pop,end_warp,warp,fire,hazard,struct_stall,illegal,divergent,cmd_valid,running,high_water,count_cycles,count_issued,count_scoreboard_stalls,count_structural_stalls,count_divergent,err_illegal);
     // Module arguments
     input wire  clock;
@@ -8036,222 +8409,6 @@ module core_board__core_run(clock,reset,start,cmd_ready,drained,push_valid,push_
     end
 endmodule // core_board__core_run
 
-module core_board__core_sb(clock,reset,check_warp,check_src$0,check_src$1,check_src$2,check_src_valid,check_dst,check_dst_valid,hazard,reserve_valid,reserve_warp,reserve_reg,release_valid,release_warp,release_reg,pending,err_double_reserve,err_release_free);
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  [1:0] check_warp;
-    input wire  [3:0] check_src$0;
-    input wire  [3:0] check_src$1;
-    input wire  [3:0] check_src$2;
-    input wire  [2:0] check_src_valid;
-    input wire  [3:0] check_dst;
-    input wire  check_dst_valid;
-    output reg  hazard;
-    input wire  reserve_valid;
-    input wire  [1:0] reserve_warp;
-    input wire  [3:0] reserve_reg;
-    input wire  release_valid;
-    input wire  [1:0] release_warp;
-    input wire  [3:0] release_reg;
-    output reg  [3:0] pending;
-    output reg  err_double_reserve;
-    output reg  err_release_free;
-    // Stub signals
-    reg  [15:0] reserved$0$d;
-    wire  [15:0] reserved$0$q;
-    reg  reserved$0$clock;
-    reg  [15:0] reserved$1$d;
-    wire  [15:0] reserved$1$q;
-    reg  reserved$1$clock;
-    reg  [15:0] reserved$2$d;
-    wire  [15:0] reserved$2$q;
-    reg  reserved$2$clock;
-    reg  [15:0] reserved$3$d;
-    wire  [15:0] reserved$3$q;
-    reg  reserved$3$clock;
-    reg  double_reserve$d;
-    wire  double_reserve$q;
-    reg  double_reserve$clock;
-    reg  release_free$d;
-    wire  release_free$q;
-    reg  release_free$clock;
-    // Local signals
-    reg  [15:0] row;
-    reg  [15:0] released;
-    reg  blocked;
-    // Sub module instances
-    core_board__core_sb_reserved_0 reserved$0(
-        .d(reserved$0$d),
-        .q(reserved$0$q),
-        .clock(reserved$0$clock)
-    );
-    core_board__core_sb_reserved_0 reserved$1(
-        .d(reserved$1$d),
-        .q(reserved$1$q),
-        .clock(reserved$1$clock)
-    );
-    core_board__core_sb_reserved_0 reserved$2(
-        .d(reserved$2$d),
-        .q(reserved$2$q),
-        .clock(reserved$2$clock)
-    );
-    core_board__core_sb_reserved_0 reserved$3(
-        .d(reserved$3$d),
-        .q(reserved$3$q),
-        .clock(reserved$3$clock)
-    );
-    core_board__board_reset_sync0 double_reserve(
-        .d(double_reserve$d),
-        .q(double_reserve$q),
-        .clock(double_reserve$clock)
-    );
-    core_board__board_reset_sync0 release_free(
-        .d(release_free$d),
-        .q(release_free$q),
-        .clock(release_free$clock)
-    );
-    // Update code
-    always @(*) begin
-        double_reserve$clock = clock;
-        release_free$clock = clock;
-        double_reserve$d = double_reserve$q;
-        release_free$d = release_free$q;
-        reserved$0$clock = clock;
-        reserved$1$clock = clock;
-        reserved$2$clock = clock;
-        reserved$3$clock = clock;
-        row = 32'h0;
-        if (check_warp == 0) begin
-            row = reserved$0$q;
-        end
-        if (check_warp == 1) begin
-            row = reserved$1$q;
-        end
-        if (check_warp == 2) begin
-            row = reserved$2$q;
-        end
-        if (check_warp == 3) begin
-            row = reserved$3$q;
-        end
-        if (release_valid & (release_warp == check_warp)) begin
-            row = (row & ~(1 << (release_reg)) | ((1'b0) << (release_reg)));
-        end
-        blocked = check_dst_valid & row[check_dst];
-        if (check_src_valid[0] & row[check_src$0]) begin
-            blocked = 1'b1;
-        end
-        if (check_src_valid[1] & row[check_src$1]) begin
-            blocked = 1'b1;
-        end
-        if (check_src_valid[2] & row[check_src$2]) begin
-            blocked = 1'b1;
-        end
-        hazard = blocked;
-        pending = 32'h0;
-        released = reserved$0$q;
-        if (release_valid & (release_warp == 0)) begin
-            if (~reserved$0$q[release_reg]) begin
-                release_free$d = 1'b1;
-            end
-            released = (reserved$0$q & ~(1 << (release_reg)) | ((1'b0) << (release_reg)));
-        end
-        reserved$0$d = released;
-        if (reserve_valid & (reserve_warp == 0)) begin
-            if (released[reserve_reg]) begin
-                double_reserve$d = 1'b1;
-            end
-            reserved$0$d = (released & ~(1 << (reserve_reg)) | ((1'b1) << (reserve_reg)));
-        end
-        if (|reserved$0$q) begin
-            pending = (pending & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (reset) begin
-            reserved$0$d = 32'h0;
-        end
-        released = reserved$1$q;
-        if (release_valid & (release_warp == 1)) begin
-            if (~reserved$1$q[release_reg]) begin
-                release_free$d = 1'b1;
-            end
-            released = (reserved$1$q & ~(1 << (release_reg)) | ((1'b0) << (release_reg)));
-        end
-        reserved$1$d = released;
-        if (reserve_valid & (reserve_warp == 1)) begin
-            if (released[reserve_reg]) begin
-                double_reserve$d = 1'b1;
-            end
-            reserved$1$d = (released & ~(1 << (reserve_reg)) | ((1'b1) << (reserve_reg)));
-        end
-        if (|reserved$1$q) begin
-            pending = (pending & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (reset) begin
-            reserved$1$d = 32'h0;
-        end
-        released = reserved$2$q;
-        if (release_valid & (release_warp == 2)) begin
-            if (~reserved$2$q[release_reg]) begin
-                release_free$d = 1'b1;
-            end
-            released = (reserved$2$q & ~(1 << (release_reg)) | ((1'b0) << (release_reg)));
-        end
-        reserved$2$d = released;
-        if (reserve_valid & (reserve_warp == 2)) begin
-            if (released[reserve_reg]) begin
-                double_reserve$d = 1'b1;
-            end
-            reserved$2$d = (released & ~(1 << (reserve_reg)) | ((1'b1) << (reserve_reg)));
-        end
-        if (|reserved$2$q) begin
-            pending = (pending & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (reset) begin
-            reserved$2$d = 32'h0;
-        end
-        released = reserved$3$q;
-        if (release_valid & (release_warp == 3)) begin
-            if (~reserved$3$q[release_reg]) begin
-                release_free$d = 1'b1;
-            end
-            released = (reserved$3$q & ~(1 << (release_reg)) | ((1'b0) << (release_reg)));
-        end
-        reserved$3$d = released;
-        if (reserve_valid & (reserve_warp == 3)) begin
-            if (released[reserve_reg]) begin
-                double_reserve$d = 1'b1;
-            end
-            reserved$3$d = (released & ~(1 << (reserve_reg)) | ((1'b1) << (reserve_reg)));
-        end
-        if (|reserved$3$q) begin
-            pending = (pending & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (reset) begin
-            reserved$3$d = 32'h0;
-        end
-        err_double_reserve = double_reserve$q;
-        err_release_free = release_free$q;
-        if (reset) begin
-            double_reserve$d = 1'b0;
-            release_free$d = 1'b0;
-        end
-    end
-endmodule // core_board__core_sb
-
-module core_board__core_sb_reserved_0(d,q,clock);
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    always @(posedge clock) begin
-       q <= d;
-    end
-endmodule // core_board__core_sb_reserved_0
-
 module core_board__core_sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd_pc,warp_cmd_mask,warp_cmd_wid,warp_ctl_valid,warp_ctl_ready,warp_ctl_wid,warp_ctl_active,branch_ctl_valid,branch_ctl_ready,branch_ctl_wid,branch_ctl_mask,branch_ctl_pc,end_ctl_valid,end_ctl_ready,end_ctl_wid,warp_pop_valid,warp_pop_wid,pop_data_mask,pop_data_pc,warp_set_valid,warp_set_wid,warp_set_pc,warp_set_mask,inst_fetch_valid,inst_fetch_ready,inst_fetch_pc,inst_fetch_mask,inst_fetch_wid,idle_mask,active_mask,stack_empty,stack_full,err_overflow,err_underflow,err_end_idle,err_branch_idle,err_pop_idle,err_ctl_idle);
     // Module arguments
     input wire  clock;
@@ -8480,13 +8637,13 @@ module core_board__core_sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd
         .overflow(stacks$overflow),
         .underflow(stacks$underflow)
     );
-    core_board__core_oldest idle_enc(
+    core_board__core_issue_oldest idle_enc(
         .req(idle_enc$req),
         .valid(idle_enc$valid),
         .index(idle_enc$index),
         .grant(idle_enc$grant)
     );
-    core_board__core_oldest fetch_enc(
+    core_board__core_issue_oldest fetch_enc(
         .req(fetch_enc$req),
         .valid(fetch_enc$valid),
         .index(fetch_enc$index),
@@ -12091,7 +12248,7 @@ module core_board__receiver(clock,reset,rx,data_valid,data,err_frame);
         .q(index$q),
         .clock(index$clock)
     );
-    core_board__core_sb_reserved_0 count(
+    core_board__core_issue_sb_reserved_0 count(
         .d(count$d),
         .q(count$q),
         .clock(count$clock)
@@ -12213,7 +12370,7 @@ module core_board__transmitter(clock,reset,data_valid,data,data_ready,tx);
         .q(bits_left$q),
         .clock(bits_left$clock)
     );
-    core_board__core_sb_reserved_0 count(
+    core_board__core_issue_sb_reserved_0 count(
         .d(count$d),
         .q(count$q),
         .clock(count$clock)

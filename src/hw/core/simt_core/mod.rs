@@ -1,6 +1,6 @@
 //! SimtCore: the SIMT core, the blocks joined into seed 001's pipeline: the [`WarpScheduler`]
 //! (fetch, SIMT stacks, branch resolution), an instruction block RAM ([`LaneRam`]), the
-//! [`IBuffer`], [`Decoder`]s, the [`Scoreboard`], the [`OperandCollector`] (unit type 0: the
+//! [`IBuffer`], [`Decoder`]s, the [`Scoreboard`](crate::hw::Scoreboard), the [`OperandCollector`] (unit type 0: the
 //! [`LaneAlu`] and branches; type 1: the [`LocalDataShare`](crate::hw::LocalDataShare)), write-back through the collector's
 //! write port. Its cycle-level definition, stage by stage, is the reference model
 //! [`SimtCoreModel`](crate::hw::SimtCoreModel); what a program computes is the ISA's
@@ -16,6 +16,7 @@
 //! - counters since reset (32 bits, wrapping) and sticky error flags.
 
 mod branch_unit;
+mod issue_stage;
 mod lds_port;
 pub mod model;
 mod run_control;
@@ -25,13 +26,11 @@ use anyhow::Result;
 use rust_hdl::prelude::*;
 
 use crate::hw::core::decoder::Kind;
-use crate::hw::{
-    Decoder, IBuffer, LaneAlu, LaneRam, OperandCollector, Order, PriorityEncoder,
-    RoundRobinArbiter, Scoreboard, WarpScheduler,
-};
+use crate::hw::{Decoder, IBuffer, LaneAlu, LaneRam, OperandCollector, WarpScheduler};
 use crate::params::ERROR_FLAGS;
 use crate::params::{check_derived, clog2, CoreParams, IssuePolicy, SchedulerMode};
 pub use branch_unit::BranchUnit;
+pub use issue_stage::IssueStage;
 pub use lds_port::LdsPort;
 pub use run_control::RunControl;
 
@@ -117,37 +116,25 @@ pub struct SimtCore<
     imem: LaneRam<IA, 1, 32, 32>,
     ibuf: IBuffer<W, WW, IA>,
     fill_dec: Decoder,
-    issue_dec: Decoder,
     exec_dec: Decoder,
-    sb: Scoreboard<W, WW, 16, RRW>,
     oc: OperandCollector<B, BW, N, NW, 1, 3, Q, QW, QCW, BQ, SQ, RW, WW, RRW, T, DW, TD, 2, 1, 32>,
     alu: LaneAlu<T, DW, SW, TD>,
+    issue: IssueStage<W, WW, T, A, IA>,
     branch: BranchUnit<W, WW, T, A, IA>,
     run: RunControl<W, WW, LW, D, SPW>,
     lds: LdsPort<T, WW, DW, TD, LRW>,
-    issue_rr: RoundRobinArbiter<W, WW>,
-    oldest: PriorityEncoder<W, WW>,
     // State
     fetch_valid: DFF<Bit>,
     fetch_warp: DFF<Bits<WW>>,
     fetch_pc: DFF<Bits<A>>,
     wmask: [DFF<Bits<T>>; W],
-    greedy_valid: DFF<Bit>,
-    greedy: DFF<Bits<WW>>,
     // Elaboration-time constants
-    gto: Constant<Bit>,
     all_warps: Constant<Bits<W>>,
     full_mask: Constant<Bits<T>>,
     two: Constant<Bits<8>>,
     lane_bits: Constant<Bits<8>>,
     k_alu: Constant<Bits<4>>,
-    k_st: Constant<Bits<4>>,
-    k_ld: Constant<Bits<4>>,
     k_branch: Constant<Bits<4>>,
-    k_join: Constant<Bits<4>>,
-    k_jmp: Constant<Bits<4>>,
-    k_bany: Constant<Bits<4>>,
-    k_exit: Constant<Bits<4>>,
     // Combinational
     wm: Signal<Local, Bits<1>>,
     fspace: Signal<Local, Bit>,
@@ -164,28 +151,12 @@ pub struct SimtCore<
     x_warp: Signal<Local, Bits<WW>>,
     x_mask: Signal<Local, Bits<T>>,
     pc_wide: Signal<Local, Bits<A>>,
-    set_v: Signal<Local, Bit>,
-    set_w: Signal<Local, Bits<WW>>,
-    set_m: Signal<Local, Bits<T>>,
-    set_pc: Signal<Local, Bits<A>>,
-    end_v: Signal<Local, Bit>,
     alu_wb: Signal<Local, Bit>,
     wb_v: Signal<Local, Bit>,
     wb_w: Signal<Local, Bits<WW>>,
     wb_r: Signal<Local, Bits<RRW>>,
     wb_m: Signal<Local, Bits<T>>,
     wb_d: Signal<Local, Bits<TD>>,
-    cand_valid: Signal<Local, Bit>,
-    cand: Signal<Local, Bits<WW>>,
-    cand_mask: Signal<Local, Bits<T>>,
-    cand_empty: Signal<Local, Bit>,
-    kind: Signal<Local, Bits<4>>,
-    to_alu: Signal<Local, Bit>,
-    to_lds: Signal<Local, Bit>,
-    blocked: Signal<Local, Bit>,
-    hazard: Signal<Local, Bit>,
-    fire: Signal<Local, Bit>,
-    pops: Signal<Local, Bit>,
     flags: Signal<Local, Bits<ERROR_FLAGS>>,
 }
 
@@ -270,35 +241,23 @@ impl<
             imem: LaneRam::new()?,
             ibuf: IBuffer::new()?,
             fill_dec: Decoder::new()?,
-            issue_dec: Decoder::new()?,
             exec_dec: Decoder::new()?,
-            sb: Scoreboard::new()?,
             oc: OperandCollector::new(c, p.warps, p.threads)?,
             alu: LaneAlu::new()?,
+            issue: IssueStage::new(p.policy == IssuePolicy::GreedyThenOldest)?,
             branch: BranchUnit::default(),
             run: RunControl::default(),
             lds: LdsPort::with_contents(p.warps, lds)?,
-            issue_rr: RoundRobinArbiter::new()?,
-            oldest: PriorityEncoder::new(Order::LowestFirst)?,
             fetch_valid: Default::default(),
             fetch_warp: Default::default(),
             fetch_pc: Default::default(),
             wmask: std::array::from_fn(|_| Default::default()),
-            greedy_valid: Default::default(),
-            greedy: Default::default(),
-            gto: Constant::new(p.policy == IssuePolicy::GreedyThenOldest),
             all_warps: Constant::new(Bits::<W>::mask()),
             full_mask: Constant::new(Bits::<T>::mask()),
             two: Constant::new(2u64.to_bits()),
             lane_bits: Constant::new(DW.to_bits()),
             k_alu: Constant::new((Kind::Alu as u64).to_bits()),
-            k_st: Constant::new((Kind::St as u64).to_bits()),
-            k_ld: Constant::new((Kind::Ld as u64).to_bits()),
             k_branch: Constant::new((Kind::Branch as u64).to_bits()),
-            k_join: Constant::new((Kind::Join as u64).to_bits()),
-            k_jmp: Constant::new((Kind::Jmp as u64).to_bits()),
-            k_bany: Constant::new((Kind::Bany as u64).to_bits()),
-            k_exit: Constant::new((Kind::Exit as u64).to_bits()),
             wm: Default::default(),
             fspace: Default::default(),
             fetch_fire: Default::default(),
@@ -314,28 +273,12 @@ impl<
             x_warp: Default::default(),
             x_mask: Default::default(),
             pc_wide: Default::default(),
-            set_v: Default::default(),
-            set_w: Default::default(),
-            set_m: Default::default(),
-            set_pc: Default::default(),
-            end_v: Default::default(),
             alu_wb: Default::default(),
             wb_v: Default::default(),
             wb_w: Default::default(),
             wb_r: Default::default(),
             wb_m: Default::default(),
             wb_d: Default::default(),
-            cand_valid: Default::default(),
-            cand: Default::default(),
-            cand_mask: Default::default(),
-            cand_empty: Default::default(),
-            kind: Default::default(),
-            to_alu: Default::default(),
-            to_lds: Default::default(),
-            blocked: Default::default(),
-            hazard: Default::default(),
-            fire: Default::default(),
-            pops: Default::default(),
             flags: Default::default(),
         })
     }
@@ -372,7 +315,7 @@ impl<
     #[hdl_gen]
     fn update(&mut self) {
         // Clocks, and "keep" as the default next state
-        dff_setup!(self, clock, fetch_valid, fetch_warp, fetch_pc, greedy_valid, greedy);
+        dff_setup!(self, clock, fetch_valid, fetch_warp, fetch_pc);
         for w in 0..W {
             self.wmask[w].clock.next = self.clock.val();
             self.wmask[w].d.next = self.wmask[w].q.val();
@@ -382,14 +325,10 @@ impl<
         self.imem.clock.next = self.clock.val();
         self.ibuf.clock.next = self.clock.val();
         self.ibuf.reset.next = self.reset.val();
-        self.sb.clock.next = self.clock.val();
-        self.sb.reset.next = self.reset.val();
         self.oc.clock.next = self.clock.val();
         self.oc.reset.next = self.reset.val();
         self.lds.clock.next = self.clock.val();
         self.lds.reset.next = self.reset.val();
-        self.issue_rr.clock.next = self.clock.val();
-        self.issue_rr.reset.next = self.reset.val();
 
         // Instruction memory: the host's writes
         self.wm.next = 0.into();
@@ -480,10 +419,6 @@ impl<
         self.branch.warp.next = self.x_warp.val();
         self.branch.mask.next = self.x_mask.val();
         self.branch.zero.next = self.alu.zero.val();
-        self.set_v.next = self.branch.set_valid.val();
-        self.set_w.next = self.branch.set_warp.val();
-        self.set_m.next = self.branch.set_mask.val();
-        self.set_pc.next = self.branch.set_pc.val();
 
         // Execute, unit type 1: the local data share
         self.lds.req_valid.next = self.oc.out_valid[1].val();
@@ -516,9 +451,6 @@ impl<
         self.oc.wb_reg.next = self.wb_r.val();
         self.oc.wb_mask.next = self.wb_m.val();
         self.oc.wb_data.next = self.wb_d.val();
-        self.sb.release_valid.next = self.wb_v.val();
-        self.sb.release_warp.next = self.wb_w.val();
-        self.sb.release_reg.next = self.wb_r.val();
         self.wb_valid.next = self.wb_v.val();
         self.wb_warp.next = self.wb_w.val();
         self.wb_reg.next = self.wb_r.val();
@@ -530,128 +462,64 @@ impl<
         }
 
         // Issue: the policy's candidate, its head decoded, checked and sent on
-        self.issue_rr.req.next = self.ibuf.head_valid.val();
-        self.issue_rr.advance.next = self.issue_rr.valid.val();
-        self.issue_rr.req_taken.next = 0.into(); // (read by a lookahead arbiter only)
-        self.oldest.req.next = self.ibuf.head_valid.val();
-        if self.gto.val() {
-            self.cand_valid.next = self.oldest.valid.val();
-            self.cand.next = self.oldest.index.val();
-            for w in 0..W {
-                if self.greedy_valid.q.val()
-                    & (self.greedy.q.val().index() == w)
-                    & self.ibuf.head_valid.val().get_bit(w)
-                {
-                    self.cand.next = self.greedy.q.val();
-                }
-            }
-        } else {
-            self.cand_valid.next = self.issue_rr.valid.val();
-            self.cand.next = self.issue_rr.index.val();
-        }
-        self.ibuf.issue_warp.next = self.cand.val();
-        self.sched.warp_pop_wid.next = self.cand.val();
-        self.issue_dec.inst.next = self.ibuf.head_inst.val();
-        self.kind.next = self.issue_dec.kind.val();
-        self.cand_mask.next = 0.into();
-        self.cand_empty.next = false;
+        self.issue.clock.next = self.clock.val();
+        self.issue.reset.next = self.reset.val();
+        self.issue.head_valid.next = self.ibuf.head_valid.val();
+        self.issue.head_inst.next = self.ibuf.head_inst.val();
+        self.issue.head_pc.next = self.ibuf.head_pc.val();
         for w in 0..W {
-            if self.cand.val().index() == w {
-                self.cand_mask.next = self.wmask[w].q.val();
-                self.cand_empty.next = self.sched.stack_empty.val().get_bit(w);
-            }
+            self.issue.masks[w].next = self.wmask[w].q.val();
         }
-        self.sb.check_warp.next = self.cand.val();
-        self.sb.check_src[0].next = self.issue_dec.ra.val();
-        self.sb.check_src[1].next = self.issue_dec.rb.val();
-        self.sb.check_src[2].next = 0.into();
-        self.sb.check_src_valid.next = bit_cast::<3, 2>(self.issue_dec.src_valid.val());
-        self.sb.check_dst.next = self.issue_dec.rd.val();
-        self.sb.check_dst_valid.next = self.issue_dec.rd_valid.val();
-        self.to_alu.next = (self.kind.val() == self.k_alu.val())
-            | (self.kind.val() == self.k_branch.val())
-            | (self.kind.val() == self.k_bany.val());
-        self.to_lds.next =
-            (self.kind.val() == self.k_st.val()) | (self.kind.val() == self.k_ld.val());
-        self.hazard.next = self.cand_valid.val() & self.sb.hazard.val();
-        if (self.kind.val() == self.k_join.val()) | (self.kind.val() == self.k_jmp.val()) {
-            self.blocked.next = self.branch.port_busy.val();
-        } else {
-            self.blocked.next =
-                (self.to_alu.val() | self.to_lds.val()) & !self.oc.in_ready[0].val();
-        }
-        self.fire.next = self.cand_valid.val() & !self.sb.hazard.val() & !self.blocked.val();
-        self.ibuf.issue_valid.next = self.fire.val();
-        self.sb.reserve_valid.next = self.fire.val() & self.issue_dec.rd_valid.val();
-        self.sb.reserve_warp.next = self.cand.val();
-        self.sb.reserve_reg.next = self.issue_dec.rd.val();
-        self.oc.in_valid[0].next = self.fire.val() & (self.to_alu.val() | self.to_lds.val());
-        self.oc.in_warp[0].next = self.cand.val();
-        self.oc.in_unit[0].next = 0.into();
-        if self.to_lds.val() {
-            self.oc.in_unit[0].next = 1.into();
-        }
+        self.issue.stack_empty.next = self.sched.stack_empty.val();
+        self.issue.pop_mask.next = self.sched.pop_data_mask.val();
+        self.issue.pop_pc.next = self.sched.pop_data_pc.val();
+        self.issue.unit_ready.next = self.oc.in_ready[0].val();
+        self.issue.port_busy.next = self.branch.port_busy.val();
+        self.issue.release_valid.next = self.wb_v.val();
+        self.issue.release_warp.next = self.wb_w.val();
+        self.issue.release_reg.next = self.wb_r.val();
+        self.ibuf.issue_warp.next = self.issue.warp.val();
+        self.ibuf.issue_valid.next = self.issue.fire.val();
+        self.oc.in_valid[0].next = self.issue.to_unit.val();
+        self.oc.in_warp[0].next = self.issue.warp.val();
+        self.oc.in_unit[0].next = self.issue.unit.val();
         self.oc.in_tag[0].next = self.ibuf.head_inst.val();
-        self.oc.in_dst[0].next = self.issue_dec.rd.val();
-        self.oc.in_mask[0].next = self.cand_mask.val();
-        self.oc.in_src_valid[0].next = bit_cast::<3, 2>(self.issue_dec.src_valid.val());
-        self.oc.in_src[0].next = self.issue_dec.ra.val();
-        self.oc.in_src[1].next = self.issue_dec.rb.val();
+        self.oc.in_dst[0].next = self.issue.dst.val();
+        self.oc.in_mask[0].next = self.issue.mask.val();
+        self.oc.in_src_valid[0].next = self.issue.src_valid.val();
+        self.oc.in_src[0].next = self.issue.src_a.val();
+        self.oc.in_src[1].next = self.issue.src_b.val();
         self.oc.in_src[2].next = 0.into();
-        self.end_v.next = false;
-        self.pops.next = false;
-        if self.fire.val() {
-            if self.kind.val() == self.k_exit.val() {
-                self.end_v.next = true;
-            }
-            if self.kind.val() == self.k_join.val() {
-                self.pops.next = true;
-                if self.cand_empty.val() {
-                    // Flagged by the stack; the warp goes on after the `join`
-                    self.pc_wide.next = bit_cast::<A, IA>(self.ibuf.head_pc.val()) + 1;
-                    self.set_v.next = true;
-                    self.set_w.next = self.cand.val();
-                    self.set_m.next = self.cand_mask.val();
-                    self.set_pc.next = self.pc_wide.val() << self.two.val();
-                } else {
-                    self.set_v.next = true;
-                    self.set_w.next = self.cand.val();
-                    self.set_m.next = self.sched.pop_data_mask.val();
-                    self.set_pc.next = self.sched.pop_data_pc.val();
-                }
-            }
-            if self.kind.val() == self.k_jmp.val() {
-                self.pc_wide.next = bit_cast::<A, 11>(self.issue_dec.target.val());
-                self.set_v.next = true;
-                self.set_w.next = self.cand.val();
-                self.set_m.next = self.cand_mask.val();
-                self.set_pc.next = self.pc_wide.val() << self.two.val();
-            }
-        }
-        self.branch.record_valid.next = self.fire.val()
-            & ((self.kind.val() == self.k_branch.val()) | (self.kind.val() == self.k_bany.val()));
-        self.branch.record_warp.next = self.cand.val();
+        self.branch.record_valid.next = self.issue.branch.val();
+        self.branch.record_warp.next = self.issue.warp.val();
         self.branch.record_pc.next = self.ibuf.head_pc.val();
-        self.sched.warp_pop_valid.next = self.pops.val();
-        self.sched.end_ctl_valid.next = self.end_v.val();
-        self.sched.end_ctl_wid.next = self.cand.val();
+        // The scheduler: pop, end, push, and the warp set (issue's redirect, else the branch's)
+        self.sched.warp_pop_valid.next = self.issue.pop.val();
+        self.sched.warp_pop_wid.next = self.issue.warp.val();
+        self.sched.end_ctl_valid.next = self.issue.end_warp.val();
+        self.sched.end_ctl_wid.next = self.issue.warp.val();
         self.sched.branch_ctl_valid.next = self.branch.push_valid.val();
         self.sched.branch_ctl_wid.next = self.branch.push_warp.val();
         self.sched.branch_ctl_mask.next = self.branch.push_mask.val();
         self.sched.branch_ctl_pc.next = self.branch.push_pc.val();
-        self.sched.warp_set_valid.next = self.set_v.val();
-        self.sched.warp_set_wid.next = self.set_w.val();
-        self.sched.warp_set_mask.next = self.set_m.val();
-        self.sched.warp_set_pc.next = self.set_pc.val();
-        self.issue_valid.next = self.fire.val();
+        if self.issue.set_valid.val() {
+            self.sched.warp_set_valid.next = true;
+            self.sched.warp_set_wid.next = self.issue.warp.val();
+            self.sched.warp_set_mask.next = self.issue.set_mask.val();
+            self.sched.warp_set_pc.next = self.issue.set_pc.val();
+        } else {
+            self.sched.warp_set_valid.next = self.branch.set_valid.val();
+            self.sched.warp_set_wid.next = self.branch.set_warp.val();
+            self.sched.warp_set_mask.next = self.branch.set_mask.val();
+            self.sched.warp_set_pc.next = self.branch.set_pc.val();
+        }
+        self.issue_valid.next = self.issue.fire.val();
         self.issue_warp.next = 0.into();
         self.issue_pc.next = 0.into();
-        if self.fire.val() {
-            self.issue_warp.next = self.cand.val();
+        if self.issue.fire.val() {
+            self.issue_warp.next = self.issue.warp.val();
             self.issue_pc.next = self.ibuf.head_pc.val();
         }
-        self.greedy_valid.d.next = self.fire.val();
-        self.greedy.d.next = self.cand.val();
 
         // The run: launch, running, stack depths, counters
         self.run.clock.next = self.clock.val();
@@ -665,17 +533,16 @@ impl<
             & !self.oc.out_valid[1].val()
             & !self.lds.busy.val()
             & !self.branch.pending.val()
-            & !self.sb.pending.val().any();
+            & !self.issue.pending.val();
         self.run.push_valid.next = self.branch.push_valid.val();
         self.run.push_warp.next = self.branch.push_warp.val();
-        self.run.pop.next = self.pops.val();
-        self.run.end_warp.next = self.end_v.val();
-        self.run.warp.next = self.cand.val();
-        self.run.fire.next = self.fire.val();
-        self.run.hazard.next = self.hazard.val();
-        self.run.struct_stall.next =
-            self.cand_valid.val() & !self.sb.hazard.val() & self.blocked.val();
-        self.run.illegal.next = self.fire.val() & !self.issue_dec.legal.val();
+        self.run.pop.next = self.issue.pop.val();
+        self.run.end_warp.next = self.issue.end_warp.val();
+        self.run.warp.next = self.issue.warp.val();
+        self.run.fire.next = self.issue.fire.val();
+        self.run.hazard.next = self.issue.hazard.val();
+        self.run.struct_stall.next = self.issue.struct_stall.val();
+        self.run.illegal.next = self.issue.illegal.val();
         self.run.divergent.next = self.branch.divergent.val();
         self.running.next = self.run.running.val();
         self.count_cycles.next = self.run.count_cycles.val();
@@ -699,10 +566,7 @@ impl<
                 | self.sched.err_ctl_idle.val())
             .any(),
         );
-        self.flags.next = self
-            .flags
-            .val()
-            .replace_bit(3, self.sb.err_double_reserve.val() | self.sb.err_release_free.val());
+        self.flags.next = self.flags.val().replace_bit(3, self.issue.err_scoreboard.val());
         self.flags.next = self
             .flags
             .val()
@@ -714,7 +578,6 @@ impl<
 
         if self.reset.val() {
             self.fetch_valid.d.next = false;
-            self.greedy_valid.d.next = false;
             for w in 0..W {
                 self.wmask[w].d.next = 0.into();
             }
