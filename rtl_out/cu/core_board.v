@@ -362,10 +362,8 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
     // Constant declarations
     localparam  all_warps = 4'hf;
     localparam  full_mask = 4'hf;
-    localparam  two = 8'h2;
     localparam  lane_bits = 8'h8;
     localparam  k_alu = 4'h1;
-    localparam  k_branch = 4'h4;
     // Stub signals
     reg  sched$clock;
     reg  sched$reset;
@@ -409,44 +407,6 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
     wire  [3:0] sched$err_branch_idle;
     wire  [3:0] sched$err_pop_idle;
     wire  [3:0] sched$err_ctl_idle;
-    reg  imem$clock;
-    reg  [7:0] imem$read_address;
-    wire  [31:0] imem$read_data;
-    reg  [7:0] imem$write_address;
-    reg  [31:0] imem$write_data;
-    reg  imem$write_mask;
-    reg  ibuf$clock;
-    reg  ibuf$reset;
-    reg  ibuf$fill_valid;
-    reg  [1:0] ibuf$fill_warp;
-    reg  [31:0] ibuf$fill_inst;
-    reg  [7:0] ibuf$fill_pc;
-    wire  [3:0] ibuf$space;
-    wire  [3:0] ibuf$head_valid;
-    reg  [1:0] ibuf$issue_warp;
-    wire  [31:0] ibuf$head_inst;
-    wire  [7:0] ibuf$head_pc;
-    reg  ibuf$issue_valid;
-    reg  ibuf$flush_valid;
-    reg  [1:0] ibuf$flush_warp;
-    wire  ibuf$err_fill_full;
-    wire  ibuf$err_issue_empty;
-    reg  [31:0] fill_dec$inst;
-    wire  fill_dec$legal;
-    wire  [3:0] fill_dec$kind;
-    wire  [3:0] fill_dec$exec_op;
-    wire  [1:0] fill_dec$b_sel;
-    wire  fill_dec$rd_valid;
-    wire  [1:0] fill_dec$src_valid;
-    wire  fill_dec$if_zero;
-    wire  [3:0] fill_dec$rd;
-    wire  [3:0] fill_dec$ra;
-    wire  [3:0] fill_dec$rb;
-    wire  [31:0] fill_dec$imm;
-    wire  [10:0] fill_dec$target;
-    wire  [10:0] fill_dec$reconv;
-    wire  [6:0] fill_dec$st_index;
-    wire  [6:0] fill_dec$st_stride;
     reg  [31:0] exec_dec$inst;
     wire  exec_dec$legal;
     wire  [3:0] exec_dec$kind;
@@ -520,6 +480,29 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
     wire  [31:0] alu$result;
     wire  [3:0] alu$zero;
     wire  alu$bad_op;
+    reg  front$clock;
+    reg  front$reset;
+    reg  front$imem_write_valid;
+    reg  [7:0] front$imem_write_addr;
+    reg  [31:0] front$imem_write_data;
+    reg  front$fetch_valid;
+    reg  [1:0] front$fetch_wid;
+    reg  [9:0] front$fetch_pc;
+    reg  [3:0] front$fetch_mask;
+    wire  front$fetch_ready;
+    wire  front$ctl_valid;
+    wire  [1:0] front$ctl_wid;
+    wire  [3:0] front$head_valid;
+    wire  [31:0] front$head_inst;
+    wire  [7:0] front$head_pc;
+    reg  front$issue_valid;
+    reg  [1:0] front$issue_warp;
+    wire  [3:0] front$masks$0;
+    wire  [3:0] front$masks$1;
+    wire  [3:0] front$masks$2;
+    wire  [3:0] front$masks$3;
+    wire  front$busy;
+    wire  front$err_ibuf;
     reg  issue$clock;
     reg  issue$reset;
     reg  [3:0] issue$head_valid;
@@ -620,32 +603,7 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
     wire  [31:0] lds$wb_data;
     wire  lds$busy;
     wire  [31:0] lds$conflict_cycles;
-    reg  fetch_valid$d;
-    wire  fetch_valid$q;
-    reg  fetch_valid$clock;
-    reg  [1:0] fetch_warp$d;
-    wire  [1:0] fetch_warp$q;
-    reg  fetch_warp$clock;
-    reg  [9:0] fetch_pc$d;
-    wire  [9:0] fetch_pc$q;
-    reg  fetch_pc$clock;
-    reg  [3:0] wmask$0$d;
-    wire  [3:0] wmask$0$q;
-    reg  wmask$0$clock;
-    reg  [3:0] wmask$1$d;
-    wire  [3:0] wmask$1$q;
-    reg  wmask$1$clock;
-    reg  [3:0] wmask$2$d;
-    wire  [3:0] wmask$2$q;
-    reg  wmask$2$clock;
-    reg  [3:0] wmask$3$d;
-    wire  [3:0] wmask$3$q;
-    reg  wmask$3$clock;
     // Local signals
-    reg  wm;
-    reg  fspace;
-    reg  fetch_fire;
-    reg  fill_ctl;
     reg  lds_wb;
     reg  [31:0] lane_word;
     reg  out0;
@@ -656,7 +614,6 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
     reg  [7:0] warp_lane;
     reg  [1:0] x_warp;
     reg  [3:0] x_mask;
-    reg  [9:0] pc_wide;
     reg  alu_wb;
     reg  wb_v;
     reg  [1:0] wb_w;
@@ -708,50 +665,6 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         .err_branch_idle(sched$err_branch_idle),
         .err_pop_idle(sched$err_pop_idle),
         .err_ctl_idle(sched$err_ctl_idle)
-    );
-    core_board__core_imem imem(
-        .clock(imem$clock),
-        .read_address(imem$read_address),
-        .read_data(imem$read_data),
-        .write_address(imem$write_address),
-        .write_data(imem$write_data),
-        .write_mask(imem$write_mask)
-    );
-    core_board__core_ibuf ibuf(
-        .clock(ibuf$clock),
-        .reset(ibuf$reset),
-        .fill_valid(ibuf$fill_valid),
-        .fill_warp(ibuf$fill_warp),
-        .fill_inst(ibuf$fill_inst),
-        .fill_pc(ibuf$fill_pc),
-        .space(ibuf$space),
-        .head_valid(ibuf$head_valid),
-        .issue_warp(ibuf$issue_warp),
-        .head_inst(ibuf$head_inst),
-        .head_pc(ibuf$head_pc),
-        .issue_valid(ibuf$issue_valid),
-        .flush_valid(ibuf$flush_valid),
-        .flush_warp(ibuf$flush_warp),
-        .err_fill_full(ibuf$err_fill_full),
-        .err_issue_empty(ibuf$err_issue_empty)
-    );
-    core_board__core_exec_dec fill_dec(
-        .inst(fill_dec$inst),
-        .legal(fill_dec$legal),
-        .kind(fill_dec$kind),
-        .exec_op(fill_dec$exec_op),
-        .b_sel(fill_dec$b_sel),
-        .rd_valid(fill_dec$rd_valid),
-        .src_valid(fill_dec$src_valid),
-        .if_zero(fill_dec$if_zero),
-        .rd(fill_dec$rd),
-        .ra(fill_dec$ra),
-        .rb(fill_dec$rb),
-        .imm(fill_dec$imm),
-        .target(fill_dec$target),
-        .reconv(fill_dec$reconv),
-        .st_index(fill_dec$st_index),
-        .st_stride(fill_dec$st_stride)
     );
     core_board__core_exec_dec exec_dec(
         .inst(exec_dec$inst),
@@ -831,6 +744,31 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         .result(alu$result),
         .zero(alu$zero),
         .bad_op(alu$bad_op)
+    );
+    core_board__core_front front(
+        .clock(front$clock),
+        .reset(front$reset),
+        .imem_write_valid(front$imem_write_valid),
+        .imem_write_addr(front$imem_write_addr),
+        .imem_write_data(front$imem_write_data),
+        .fetch_valid(front$fetch_valid),
+        .fetch_wid(front$fetch_wid),
+        .fetch_pc(front$fetch_pc),
+        .fetch_mask(front$fetch_mask),
+        .fetch_ready(front$fetch_ready),
+        .ctl_valid(front$ctl_valid),
+        .ctl_wid(front$ctl_wid),
+        .head_valid(front$head_valid),
+        .head_inst(front$head_inst),
+        .head_pc(front$head_pc),
+        .issue_valid(front$issue_valid),
+        .issue_warp(front$issue_warp),
+        .masks$0(front$masks$0),
+        .masks$1(front$masks$1),
+        .masks$2(front$masks$2),
+        .masks$3(front$masks$3),
+        .busy(front$busy),
+        .err_ibuf(front$err_ibuf)
     );
     core_board__core_issue issue(
         .clock(issue$clock),
@@ -940,119 +878,29 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         .busy(lds$busy),
         .conflict_cycles(lds$conflict_cycles)
     );
-    core_board__board_reset_sync0 fetch_valid(
-        .d(fetch_valid$d),
-        .q(fetch_valid$q),
-        .clock(fetch_valid$clock)
-    );
-    core_board__core_branch_div_warp fetch_warp(
-        .d(fetch_warp$d),
-        .q(fetch_warp$q),
-        .clock(fetch_warp$clock)
-    );
-    core_board__core_branch_div_pc fetch_pc(
-        .d(fetch_pc$d),
-        .q(fetch_pc$q),
-        .clock(fetch_pc$clock)
-    );
-    core_board__board_reset_por wmask$0(
-        .d(wmask$0$d),
-        .q(wmask$0$q),
-        .clock(wmask$0$clock)
-    );
-    core_board__board_reset_por wmask$1(
-        .d(wmask$1$d),
-        .q(wmask$1$q),
-        .clock(wmask$1$clock)
-    );
-    core_board__board_reset_por wmask$2(
-        .d(wmask$2$d),
-        .q(wmask$2$q),
-        .clock(wmask$2$clock)
-    );
-    core_board__board_reset_por wmask$3(
-        .d(wmask$3$d),
-        .q(wmask$3$q),
-        .clock(wmask$3$clock)
-    );
     // Update code
     always @(*) begin
-        fetch_valid$clock = clock;
-        fetch_warp$clock = clock;
-        fetch_pc$clock = clock;
-        fetch_valid$d = fetch_valid$q;
-        fetch_warp$d = fetch_warp$q;
-        fetch_pc$d = fetch_pc$q;
-        wmask$0$clock = clock;
-        wmask$0$d = wmask$0$q;
-        wmask$1$clock = clock;
-        wmask$1$d = wmask$1$q;
-        wmask$2$clock = clock;
-        wmask$2$d = wmask$2$q;
-        wmask$3$clock = clock;
-        wmask$3$d = wmask$3$q;
         sched$clock = clock;
         sched$reset = reset;
-        imem$clock = clock;
-        ibuf$clock = clock;
-        ibuf$reset = reset;
         oc$clock = clock;
         oc$reset = reset;
         lds$clock = clock;
         lds$reset = reset;
-        wm = 32'h0;
-        if (imem_write_valid) begin
-            wm = 32'h1;
-        end
-        imem$write_mask = wm;
-        imem$write_address = imem_write_addr;
-        imem$write_data = imem_write_data;
         sched$warp_cmd_valid = run$cmd_valid;
         sched$warp_cmd_pc = 32'h0;
         sched$warp_cmd_mask = full_mask;
-        fspace = 1'b0;
-        if (sched$inst_fetch_wid == 0) begin
-            fspace = ibuf$space[0];
-        end
-        if (sched$inst_fetch_wid == 1) begin
-            fspace = ibuf$space[1];
-        end
-        if (sched$inst_fetch_wid == 2) begin
-            fspace = ibuf$space[2];
-        end
-        if (sched$inst_fetch_wid == 3) begin
-            fspace = ibuf$space[3];
-        end
-        fetch_fire = sched$inst_fetch_valid & fspace;
-        sched$inst_fetch_ready = fetch_fire;
-        pc_wide = sched$inst_fetch_pc >> two;
-        imem$read_address = ((pc_wide) & 8'hff);
-        fetch_valid$d = fetch_fire;
-        fetch_warp$d = sched$inst_fetch_wid;
-        fetch_pc$d = sched$inst_fetch_pc;
-        if (fetch_fire & (sched$inst_fetch_wid == 0)) begin
-            wmask$0$d = sched$inst_fetch_mask;
-        end
-        if (fetch_fire & (sched$inst_fetch_wid == 1)) begin
-            wmask$1$d = sched$inst_fetch_mask;
-        end
-        if (fetch_fire & (sched$inst_fetch_wid == 2)) begin
-            wmask$2$d = sched$inst_fetch_mask;
-        end
-        if (fetch_fire & (sched$inst_fetch_wid == 3)) begin
-            wmask$3$d = sched$inst_fetch_mask;
-        end
-        fill_dec$inst = imem$read_data;
-        fill_ctl = fill_dec$kind >= k_branch;
-        ibuf$fill_valid = fetch_valid$q;
-        ibuf$fill_warp = fetch_warp$q;
-        ibuf$fill_inst = imem$read_data;
-        pc_wide = fetch_pc$q >> two;
-        ibuf$fill_pc = ((pc_wide) & 8'hff);
-        ibuf$flush_valid = 1'b0;
-        ibuf$flush_warp = 32'h0;
-        sched$warp_ctl_valid = fetch_valid$q & ~fill_ctl;
-        sched$warp_ctl_wid = fetch_warp$q;
+        front$clock = clock;
+        front$reset = reset;
+        front$imem_write_valid = imem_write_valid;
+        front$imem_write_addr = imem_write_addr;
+        front$imem_write_data = imem_write_data;
+        front$fetch_valid = sched$inst_fetch_valid;
+        front$fetch_wid = sched$inst_fetch_wid;
+        front$fetch_pc = sched$inst_fetch_pc;
+        front$fetch_mask = sched$inst_fetch_mask;
+        sched$inst_fetch_ready = front$fetch_ready;
+        sched$warp_ctl_valid = front$ctl_valid;
+        sched$warp_ctl_wid = front$ctl_wid;
         sched$warp_ctl_active = 1'b1;
         lds_wb = lds$wb_valid;
         exec_dec$inst = oc$out_tag$0;
@@ -1153,13 +1001,13 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         lane_word = lane_word >> lane_bits;
         issue$clock = clock;
         issue$reset = reset;
-        issue$head_valid = ibuf$head_valid;
-        issue$head_inst = ibuf$head_inst;
-        issue$head_pc = ibuf$head_pc;
-        issue$masks$0 = wmask$0$q;
-        issue$masks$1 = wmask$1$q;
-        issue$masks$2 = wmask$2$q;
-        issue$masks$3 = wmask$3$q;
+        issue$head_valid = front$head_valid;
+        issue$head_inst = front$head_inst;
+        issue$head_pc = front$head_pc;
+        issue$masks$0 = front$masks$0;
+        issue$masks$1 = front$masks$1;
+        issue$masks$2 = front$masks$2;
+        issue$masks$3 = front$masks$3;
         issue$stack_empty = sched$stack_empty;
         issue$pop_mask = sched$pop_data_mask;
         issue$pop_pc = sched$pop_data_pc;
@@ -1168,12 +1016,12 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         issue$release_valid = wb_v;
         issue$release_warp = wb_w;
         issue$release_reg = wb_r;
-        ibuf$issue_warp = issue$warp;
-        ibuf$issue_valid = issue$fire;
+        front$issue_warp = issue$warp;
+        front$issue_valid = issue$fire;
         oc$in_valid$0 = issue$to_unit;
         oc$in_warp$0 = issue$warp;
         oc$in_unit$0 = issue$unit;
-        oc$in_tag$0 = ibuf$head_inst;
+        oc$in_tag$0 = front$head_inst;
         oc$in_dst$0 = issue$dst;
         oc$in_mask$0 = issue$mask;
         oc$in_src_valid$0 = issue$src_valid;
@@ -1182,7 +1030,7 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         oc$in_src$2 = 32'h0;
         branch$record_valid = issue$branch;
         branch$record_warp = issue$warp;
-        branch$record_pc = ibuf$head_pc;
+        branch$record_pc = front$head_pc;
         sched$warp_pop_valid = issue$pop;
         sched$warp_pop_wid = issue$warp;
         sched$end_ctl_valid = issue$end_warp;
@@ -1208,13 +1056,13 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         issue_pc = 32'h0;
         if (issue$fire) begin
             issue_warp = issue$warp;
-            issue_pc = ibuf$head_pc;
+            issue_pc = front$head_pc;
         end
         run$clock = clock;
         run$reset = reset;
         run$start = start;
         run$cmd_ready = sched$warp_cmd_ready;
-        run$drained = (sched$idle_mask == all_warps) & ~fetch_valid$q & ~|oc$busy & ~oc$out_valid$0 & ~oc$out_valid$1 & ~lds$busy & ~branch$pending & ~issue$pending;
+        run$drained = (sched$idle_mask == all_warps) & ~front$busy & ~|oc$busy & ~oc$out_valid$0 & ~oc$out_valid$1 & ~lds$busy & ~branch$pending & ~issue$pending;
         run$push_valid = branch$push_valid;
         run$push_warp = branch$push_warp;
         run$pop = issue$pop;
@@ -1239,17 +1087,10 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         flags = (flags & ~(1 << (32'h1)) | ((|sched$err_underflow) << (32'h1)));
         flags = (flags & ~(1 << (32'h2)) | ((|(sched$err_end_idle | sched$err_branch_idle | sched$err_pop_idle | sched$err_ctl_idle)) << (32'h2)));
         flags = (flags & ~(1 << (32'h3)) | ((issue$err_scoreboard) << (32'h3)));
-        flags = (flags & ~(1 << (32'h4)) | ((ibuf$err_fill_full | ibuf$err_issue_empty) << (32'h4)));
+        flags = (flags & ~(1 << (32'h4)) | ((front$err_ibuf) << (32'h4)));
         flags = (flags & ~(1 << (32'h5)) | ((run$err_illegal) << (32'h5)));
         flags = (flags & ~(1 << (32'h6)) | ((oc$err_unit | oc$err_overflow) << (32'h6)));
         errors = flags;
-        if (reset) begin
-            fetch_valid$d = 1'b0;
-            wmask$0$d = 32'h0;
-            wmask$1$d = 32'h0;
-            wmask$2$d = 32'h0;
-            wmask$3$d = 32'h0;
-        end
     end
 endmodule // core_board__core
 
@@ -1989,7 +1830,279 @@ module core_board__core_exec_dec_controls(address,data);
     endcase
 endmodule // core_board__core_exec_dec_controls
 
-module core_board__core_ibuf(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,space,head_valid,issue_warp,head_inst,head_pc,issue_valid,flush_valid,flush_warp,err_fill_full,err_issue_empty);
+module core_board__core_front(clock,reset,imem_write_valid,imem_write_addr,imem_write_data,fetch_valid,fetch_wid,fetch_pc,fetch_mask,fetch_ready,ctl_valid,ctl_wid,head_valid,head_inst,head_pc,issue_valid,issue_warp,masks$0,masks$1,masks$2,masks$3,busy,err_ibuf);
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  imem_write_valid;
+    input wire  [7:0] imem_write_addr;
+    input wire  [31:0] imem_write_data;
+    input wire  fetch_valid;
+    input wire  [1:0] fetch_wid;
+    input wire  [9:0] fetch_pc;
+    input wire  [3:0] fetch_mask;
+    output reg  fetch_ready;
+    output reg  ctl_valid;
+    output reg  [1:0] ctl_wid;
+    output reg  [3:0] head_valid;
+    output reg  [31:0] head_inst;
+    output reg  [7:0] head_pc;
+    input wire  issue_valid;
+    input wire  [1:0] issue_warp;
+    output reg  [3:0] masks$0;
+    output reg  [3:0] masks$1;
+    output reg  [3:0] masks$2;
+    output reg  [3:0] masks$3;
+    output reg  busy;
+    output reg  err_ibuf;
+    // Constant declarations
+    localparam  two = 8'h2;
+    localparam  k_branch = 4'h4;
+    // Stub signals
+    reg  imem$clock;
+    reg  [7:0] imem$read_address;
+    wire  [31:0] imem$read_data;
+    reg  [7:0] imem$write_address;
+    reg  [31:0] imem$write_data;
+    reg  imem$write_mask;
+    reg  ibuf$clock;
+    reg  ibuf$reset;
+    reg  ibuf$fill_valid;
+    reg  [1:0] ibuf$fill_warp;
+    reg  [31:0] ibuf$fill_inst;
+    reg  [7:0] ibuf$fill_pc;
+    wire  [3:0] ibuf$space;
+    wire  [3:0] ibuf$head_valid;
+    reg  [1:0] ibuf$issue_warp;
+    wire  [31:0] ibuf$head_inst;
+    wire  [7:0] ibuf$head_pc;
+    reg  ibuf$issue_valid;
+    reg  ibuf$flush_valid;
+    reg  [1:0] ibuf$flush_warp;
+    wire  ibuf$err_fill_full;
+    wire  ibuf$err_issue_empty;
+    reg  [31:0] dec$inst;
+    wire  dec$legal;
+    wire  [3:0] dec$kind;
+    wire  [3:0] dec$exec_op;
+    wire  [1:0] dec$b_sel;
+    wire  dec$rd_valid;
+    wire  [1:0] dec$src_valid;
+    wire  dec$if_zero;
+    wire  [3:0] dec$rd;
+    wire  [3:0] dec$ra;
+    wire  [3:0] dec$rb;
+    wire  [31:0] dec$imm;
+    wire  [10:0] dec$target;
+    wire  [10:0] dec$reconv;
+    wire  [6:0] dec$st_index;
+    wire  [6:0] dec$st_stride;
+    reg  fill_valid$d;
+    wire  fill_valid$q;
+    reg  fill_valid$clock;
+    reg  [1:0] fill_warp$d;
+    wire  [1:0] fill_warp$q;
+    reg  fill_warp$clock;
+    reg  [9:0] fill_pc$d;
+    wire  [9:0] fill_pc$q;
+    reg  fill_pc$clock;
+    reg  [3:0] wmask$0$d;
+    wire  [3:0] wmask$0$q;
+    reg  wmask$0$clock;
+    reg  [3:0] wmask$1$d;
+    wire  [3:0] wmask$1$q;
+    reg  wmask$1$clock;
+    reg  [3:0] wmask$2$d;
+    wire  [3:0] wmask$2$q;
+    reg  wmask$2$clock;
+    reg  [3:0] wmask$3$d;
+    wire  [3:0] wmask$3$q;
+    reg  wmask$3$clock;
+    // Local signals
+    reg  wm;
+    reg  space;
+    reg  fire;
+    reg  fill_ctl;
+    reg  [9:0] pc_wide;
+    // Sub module instances
+    core_board__core_front_imem imem(
+        .clock(imem$clock),
+        .read_address(imem$read_address),
+        .read_data(imem$read_data),
+        .write_address(imem$write_address),
+        .write_data(imem$write_data),
+        .write_mask(imem$write_mask)
+    );
+    core_board__core_front_ibuf ibuf(
+        .clock(ibuf$clock),
+        .reset(ibuf$reset),
+        .fill_valid(ibuf$fill_valid),
+        .fill_warp(ibuf$fill_warp),
+        .fill_inst(ibuf$fill_inst),
+        .fill_pc(ibuf$fill_pc),
+        .space(ibuf$space),
+        .head_valid(ibuf$head_valid),
+        .issue_warp(ibuf$issue_warp),
+        .head_inst(ibuf$head_inst),
+        .head_pc(ibuf$head_pc),
+        .issue_valid(ibuf$issue_valid),
+        .flush_valid(ibuf$flush_valid),
+        .flush_warp(ibuf$flush_warp),
+        .err_fill_full(ibuf$err_fill_full),
+        .err_issue_empty(ibuf$err_issue_empty)
+    );
+    core_board__core_exec_dec dec(
+        .inst(dec$inst),
+        .legal(dec$legal),
+        .kind(dec$kind),
+        .exec_op(dec$exec_op),
+        .b_sel(dec$b_sel),
+        .rd_valid(dec$rd_valid),
+        .src_valid(dec$src_valid),
+        .if_zero(dec$if_zero),
+        .rd(dec$rd),
+        .ra(dec$ra),
+        .rb(dec$rb),
+        .imm(dec$imm),
+        .target(dec$target),
+        .reconv(dec$reconv),
+        .st_index(dec$st_index),
+        .st_stride(dec$st_stride)
+    );
+    core_board__board_reset_sync0 fill_valid(
+        .d(fill_valid$d),
+        .q(fill_valid$q),
+        .clock(fill_valid$clock)
+    );
+    core_board__core_branch_div_warp fill_warp(
+        .d(fill_warp$d),
+        .q(fill_warp$q),
+        .clock(fill_warp$clock)
+    );
+    core_board__core_branch_div_pc fill_pc(
+        .d(fill_pc$d),
+        .q(fill_pc$q),
+        .clock(fill_pc$clock)
+    );
+    core_board__board_reset_por wmask$0(
+        .d(wmask$0$d),
+        .q(wmask$0$q),
+        .clock(wmask$0$clock)
+    );
+    core_board__board_reset_por wmask$1(
+        .d(wmask$1$d),
+        .q(wmask$1$q),
+        .clock(wmask$1$clock)
+    );
+    core_board__board_reset_por wmask$2(
+        .d(wmask$2$d),
+        .q(wmask$2$q),
+        .clock(wmask$2$clock)
+    );
+    core_board__board_reset_por wmask$3(
+        .d(wmask$3$d),
+        .q(wmask$3$q),
+        .clock(wmask$3$clock)
+    );
+    // Update code
+    always @(*) begin
+        fill_valid$clock = clock;
+        fill_warp$clock = clock;
+        fill_pc$clock = clock;
+        fill_valid$d = fill_valid$q;
+        fill_warp$d = fill_warp$q;
+        fill_pc$d = fill_pc$q;
+        imem$clock = clock;
+        ibuf$clock = clock;
+        ibuf$reset = reset;
+        wm = 32'h0;
+        if (imem_write_valid) begin
+            wm = 32'h1;
+        end
+        imem$write_mask = wm;
+        imem$write_address = imem_write_addr;
+        imem$write_data = imem_write_data;
+        space = 1'b0;
+        if (fetch_wid == 0) begin
+            space = ibuf$space[0];
+        end
+        if (fetch_wid == 1) begin
+            space = ibuf$space[1];
+        end
+        if (fetch_wid == 2) begin
+            space = ibuf$space[2];
+        end
+        if (fetch_wid == 3) begin
+            space = ibuf$space[3];
+        end
+        fire = fetch_valid & space;
+        fetch_ready = fire;
+        pc_wide = fetch_pc >> two;
+        imem$read_address = ((pc_wide) & 8'hff);
+        fill_valid$d = fire;
+        fill_warp$d = fetch_wid;
+        fill_pc$d = fetch_pc;
+        wmask$0$clock = clock;
+        wmask$0$d = wmask$0$q;
+        if (fire & (fetch_wid == 0)) begin
+            wmask$0$d = fetch_mask;
+        end
+        if (reset) begin
+            wmask$0$d = 32'h0;
+        end
+        masks$0 = wmask$0$q;
+        wmask$1$clock = clock;
+        wmask$1$d = wmask$1$q;
+        if (fire & (fetch_wid == 1)) begin
+            wmask$1$d = fetch_mask;
+        end
+        if (reset) begin
+            wmask$1$d = 32'h0;
+        end
+        masks$1 = wmask$1$q;
+        wmask$2$clock = clock;
+        wmask$2$d = wmask$2$q;
+        if (fire & (fetch_wid == 2)) begin
+            wmask$2$d = fetch_mask;
+        end
+        if (reset) begin
+            wmask$2$d = 32'h0;
+        end
+        masks$2 = wmask$2$q;
+        wmask$3$clock = clock;
+        wmask$3$d = wmask$3$q;
+        if (fire & (fetch_wid == 3)) begin
+            wmask$3$d = fetch_mask;
+        end
+        if (reset) begin
+            wmask$3$d = 32'h0;
+        end
+        masks$3 = wmask$3$q;
+        dec$inst = imem$read_data;
+        fill_ctl = dec$kind >= k_branch;
+        ibuf$fill_valid = fill_valid$q;
+        ibuf$fill_warp = fill_warp$q;
+        ibuf$fill_inst = imem$read_data;
+        pc_wide = fill_pc$q >> two;
+        ibuf$fill_pc = ((pc_wide) & 8'hff);
+        ibuf$flush_valid = 1'b0;
+        ibuf$flush_warp = 32'h0;
+        ctl_valid = fill_valid$q & ~fill_ctl;
+        ctl_wid = fill_warp$q;
+        ibuf$issue_valid = issue_valid;
+        ibuf$issue_warp = issue_warp;
+        head_valid = ibuf$head_valid;
+        head_inst = ibuf$head_inst;
+        head_pc = ibuf$head_pc;
+        busy = fill_valid$q;
+        err_ibuf = ibuf$err_fill_full | ibuf$err_issue_empty;
+        if (reset) begin
+            fill_valid$d = 1'b0;
+        end
+    end
+endmodule // core_board__core_front
+
+module core_board__core_front_ibuf(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,space,head_valid,issue_warp,head_inst,head_pc,issue_valid,flush_valid,flush_warp,err_fill_full,err_issue_empty);
     // Module arguments
     input wire  clock;
     input wire  reset;
@@ -2077,22 +2190,22 @@ module core_board__core_ibuf(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,
     // Local signals
     reg  [1:0] left;
     // Sub module instances
-    core_board__core_ibuf_inst0_0 inst0$0(
+    core_board__core_front_ibuf_inst0_0 inst0$0(
         .d(inst0$0$d),
         .q(inst0$0$q),
         .clock(inst0$0$clock)
     );
-    core_board__core_ibuf_inst0_0 inst0$1(
+    core_board__core_front_ibuf_inst0_0 inst0$1(
         .d(inst0$1$d),
         .q(inst0$1$q),
         .clock(inst0$1$clock)
     );
-    core_board__core_ibuf_inst0_0 inst0$2(
+    core_board__core_front_ibuf_inst0_0 inst0$2(
         .d(inst0$2$d),
         .q(inst0$2$q),
         .clock(inst0$2$clock)
     );
-    core_board__core_ibuf_inst0_0 inst0$3(
+    core_board__core_front_ibuf_inst0_0 inst0$3(
         .d(inst0$3$d),
         .q(inst0$3$q),
         .clock(inst0$3$clock)
@@ -2117,22 +2230,22 @@ module core_board__core_ibuf(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,
         .q(pc0$3$q),
         .clock(pc0$3$clock)
     );
-    core_board__core_ibuf_inst0_0 inst1$0(
+    core_board__core_front_ibuf_inst0_0 inst1$0(
         .d(inst1$0$d),
         .q(inst1$0$q),
         .clock(inst1$0$clock)
     );
-    core_board__core_ibuf_inst0_0 inst1$1(
+    core_board__core_front_ibuf_inst0_0 inst1$1(
         .d(inst1$1$d),
         .q(inst1$1$q),
         .clock(inst1$1$clock)
     );
-    core_board__core_ibuf_inst0_0 inst1$2(
+    core_board__core_front_ibuf_inst0_0 inst1$2(
         .d(inst1$2$d),
         .q(inst1$2$q),
         .clock(inst1$2$clock)
     );
-    core_board__core_ibuf_inst0_0 inst1$3(
+    core_board__core_front_ibuf_inst0_0 inst1$3(
         .d(inst1$3$d),
         .q(inst1$3$q),
         .clock(inst1$3$clock)
@@ -2408,9 +2521,9 @@ module core_board__core_ibuf(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,
             issue_empty$d = 1'b0;
         end
     end
-endmodule // core_board__core_ibuf
+endmodule // core_board__core_front_ibuf
 
-module core_board__core_ibuf_inst0_0(d,q,clock);
+module core_board__core_front_ibuf_inst0_0(d,q,clock);
     // Module arguments
     input wire  [31:0] d;
     output reg  [31:0] q;
@@ -2422,9 +2535,9 @@ module core_board__core_ibuf_inst0_0(d,q,clock);
     always @(posedge clock) begin
        q <= d;
     end
-endmodule // core_board__core_ibuf_inst0_0
+endmodule // core_board__core_front_ibuf_inst0_0
 
-module core_board__core_imem(clock,read_address,read_data,write_address,write_data,write_mask);
+module core_board__core_front_imem(clock,read_address,read_data,write_address,write_data,write_mask);
     // Module arguments
     input wire  clock;
     input wire  [7:0] read_address;
@@ -2445,7 +2558,7 @@ module core_board__core_imem(clock,read_address,read_data,write_address,write_da
     always @(posedge clock) begin
        if (write_mask) mem[write_address][31:0] <= write_data[31:0];
     end
-endmodule // core_board__core_imem
+endmodule // core_board__core_front_imem
 
 module core_board__core_issue(clock,reset,head_valid,head_inst,head_pc,masks$0,masks$1,masks$2,masks$3,stack_empty,pop_mask,pop_pc,unit_ready,port_busy,release_valid,release_warp,release_reg,warp,fire,hazard,struct_stall,illegal,to_unit,unit,dst,mask,src_valid,src_a,src_b,pop,end_warp,set_valid,set_mask,set_pc,branch,pending,err_scoreboard);
     // Module arguments
@@ -3764,12 +3877,12 @@ module core_board__core_lds_lds(clock,reset,req_valid,req_ready,req_write,req_ma
         .q(done$q),
         .clock(done$clock)
     );
-    core_board__core_ibuf_inst0_0 accesses_q(
+    core_board__core_front_ibuf_inst0_0 accesses_q(
         .d(accesses_q$d),
         .q(accesses_q$q),
         .clock(accesses_q$clock)
     );
-    core_board__core_ibuf_inst0_0 conflicts_q(
+    core_board__core_front_ibuf_inst0_0 conflicts_q(
         .d(conflicts_q$d),
         .q(conflicts_q$q),
         .clock(conflicts_q$clock)
@@ -4697,12 +4810,12 @@ module core_board__core_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,i
         .q(cu_unit$1$q),
         .clock(cu_unit$1$clock)
     );
-    core_board__core_ibuf_inst0_0 cu_tag$0(
+    core_board__core_front_ibuf_inst0_0 cu_tag$0(
         .d(cu_tag$0$d),
         .q(cu_tag$0$q),
         .clock(cu_tag$0$clock)
     );
-    core_board__core_ibuf_inst0_0 cu_tag$1(
+    core_board__core_front_ibuf_inst0_0 cu_tag$1(
         .d(cu_tag$1$d),
         .q(cu_tag$1$q),
         .clock(cu_tag$1$clock)
@@ -4757,32 +4870,32 @@ module core_board__core_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,i
         .q(cu_older$1$q),
         .clock(cu_older$1$clock)
     );
-    core_board__core_ibuf_inst0_0 cu_op0$0(
+    core_board__core_front_ibuf_inst0_0 cu_op0$0(
         .d(cu_op0$0$d),
         .q(cu_op0$0$q),
         .clock(cu_op0$0$clock)
     );
-    core_board__core_ibuf_inst0_0 cu_op0$1(
+    core_board__core_front_ibuf_inst0_0 cu_op0$1(
         .d(cu_op0$1$d),
         .q(cu_op0$1$q),
         .clock(cu_op0$1$clock)
     );
-    core_board__core_ibuf_inst0_0 cu_op1$0(
+    core_board__core_front_ibuf_inst0_0 cu_op1$0(
         .d(cu_op1$0$d),
         .q(cu_op1$0$q),
         .clock(cu_op1$0$clock)
     );
-    core_board__core_ibuf_inst0_0 cu_op1$1(
+    core_board__core_front_ibuf_inst0_0 cu_op1$1(
         .d(cu_op1$1$d),
         .q(cu_op1$1$q),
         .clock(cu_op1$1$clock)
     );
-    core_board__core_ibuf_inst0_0 cu_op2$0(
+    core_board__core_front_ibuf_inst0_0 cu_op2$0(
         .d(cu_op2$0$d),
         .q(cu_op2$0$q),
         .clock(cu_op2$0$clock)
     );
-    core_board__core_ibuf_inst0_0 cu_op2$1(
+    core_board__core_front_ibuf_inst0_0 cu_op2$1(
         .d(cu_op2$1$d),
         .q(cu_op2$1$q),
         .clock(cu_op2$1$clock)
@@ -4852,12 +4965,12 @@ module core_board__core_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,i
         .q(o_warp$1$q),
         .clock(o_warp$1$clock)
     );
-    core_board__core_ibuf_inst0_0 o_tag$0(
+    core_board__core_front_ibuf_inst0_0 o_tag$0(
         .d(o_tag$0$d),
         .q(o_tag$0$q),
         .clock(o_tag$0$clock)
     );
-    core_board__core_ibuf_inst0_0 o_tag$1(
+    core_board__core_front_ibuf_inst0_0 o_tag$1(
         .d(o_tag$1$d),
         .q(o_tag$1$q),
         .clock(o_tag$1$clock)
@@ -4892,67 +5005,67 @@ module core_board__core_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,i
         .q(o_src_valid$1$q),
         .clock(o_src_valid$1$clock)
     );
-    core_board__core_ibuf_inst0_0 o_src0$0(
+    core_board__core_front_ibuf_inst0_0 o_src0$0(
         .d(o_src0$0$d),
         .q(o_src0$0$q),
         .clock(o_src0$0$clock)
     );
-    core_board__core_ibuf_inst0_0 o_src0$1(
+    core_board__core_front_ibuf_inst0_0 o_src0$1(
         .d(o_src0$1$d),
         .q(o_src0$1$q),
         .clock(o_src0$1$clock)
     );
-    core_board__core_ibuf_inst0_0 o_src1$0(
+    core_board__core_front_ibuf_inst0_0 o_src1$0(
         .d(o_src1$0$d),
         .q(o_src1$0$q),
         .clock(o_src1$0$clock)
     );
-    core_board__core_ibuf_inst0_0 o_src1$1(
+    core_board__core_front_ibuf_inst0_0 o_src1$1(
         .d(o_src1$1$d),
         .q(o_src1$1$q),
         .clock(o_src1$1$clock)
     );
-    core_board__core_ibuf_inst0_0 o_src2$0(
+    core_board__core_front_ibuf_inst0_0 o_src2$0(
         .d(o_src2$0$d),
         .q(o_src2$0$q),
         .clock(o_src2$0$clock)
     );
-    core_board__core_ibuf_inst0_0 o_src2$1(
+    core_board__core_front_ibuf_inst0_0 o_src2$1(
         .d(o_src2$1$d),
         .q(o_src2$1$q),
         .clock(o_src2$1$clock)
     );
-    core_board__core_ibuf_inst0_0 n_alloc(
+    core_board__core_front_ibuf_inst0_0 n_alloc(
         .d(n_alloc$d),
         .q(n_alloc$q),
         .clock(n_alloc$clock)
     );
-    core_board__core_ibuf_inst0_0 n_dispatch(
+    core_board__core_front_ibuf_inst0_0 n_dispatch(
         .d(n_dispatch$d),
         .q(n_dispatch$q),
         .clock(n_dispatch$clock)
     );
-    core_board__core_ibuf_inst0_0 n_stall(
+    core_board__core_front_ibuf_inst0_0 n_stall(
         .d(n_stall$d),
         .q(n_stall$q),
         .clock(n_stall$clock)
     );
-    core_board__core_ibuf_inst0_0 n_grant$0(
+    core_board__core_front_ibuf_inst0_0 n_grant$0(
         .d(n_grant$0$d),
         .q(n_grant$0$q),
         .clock(n_grant$0$clock)
     );
-    core_board__core_ibuf_inst0_0 n_grant$1(
+    core_board__core_front_ibuf_inst0_0 n_grant$1(
         .d(n_grant$1$d),
         .q(n_grant$1$q),
         .clock(n_grant$1$clock)
     );
-    core_board__core_ibuf_inst0_0 n_grant$2(
+    core_board__core_front_ibuf_inst0_0 n_grant$2(
         .d(n_grant$2$d),
         .q(n_grant$2$q),
         .clock(n_grant$2$clock)
     );
-    core_board__core_ibuf_inst0_0 n_grant$3(
+    core_board__core_front_ibuf_inst0_0 n_grant$3(
         .d(n_grant$3$d),
         .q(n_grant$3$q),
         .clock(n_grant$3$clock)
@@ -8222,27 +8335,27 @@ module core_board__core_run(clock,reset,start,cmd_ready,drained,push_valid,push_
         .q(high$q),
         .clock(high$clock)
     );
-    core_board__core_ibuf_inst0_0 cycles_q(
+    core_board__core_front_ibuf_inst0_0 cycles_q(
         .d(cycles_q$d),
         .q(cycles_q$q),
         .clock(cycles_q$clock)
     );
-    core_board__core_ibuf_inst0_0 issued_q(
+    core_board__core_front_ibuf_inst0_0 issued_q(
         .d(issued_q$d),
         .q(issued_q$q),
         .clock(issued_q$clock)
     );
-    core_board__core_ibuf_inst0_0 sb_stalls_q(
+    core_board__core_front_ibuf_inst0_0 sb_stalls_q(
         .d(sb_stalls_q$d),
         .q(sb_stalls_q$q),
         .clock(sb_stalls_q$clock)
     );
-    core_board__core_ibuf_inst0_0 struct_stalls_q(
+    core_board__core_front_ibuf_inst0_0 struct_stalls_q(
         .d(struct_stalls_q$d),
         .q(struct_stalls_q$q),
         .clock(struct_stalls_q$clock)
     );
-    core_board__core_ibuf_inst0_0 divergent_q(
+    core_board__core_front_ibuf_inst0_0 divergent_q(
         .d(divergent_q$d),
         .q(divergent_q$q),
         .clock(divergent_q$clock)
@@ -11382,7 +11495,7 @@ module core_board__link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx
         .q(wbytes$q),
         .clock(wbytes$clock)
     );
-    core_board__core_ibuf_inst0_0 word(
+    core_board__core_front_ibuf_inst0_0 word(
         .d(word$d),
         .q(word$q),
         .clock(word$clock)
@@ -11417,7 +11530,7 @@ module core_board__link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx
         .q(iw_addr$q),
         .clock(iw_addr$clock)
     );
-    core_board__core_ibuf_inst0_0 iw_data(
+    core_board__core_front_ibuf_inst0_0 iw_data(
         .d(iw_data$d),
         .q(iw_data$q),
         .clock(iw_data$clock)

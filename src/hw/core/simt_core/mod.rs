@@ -1,6 +1,6 @@
 //! SimtCore: the SIMT core, the blocks joined into seed 001's pipeline: the [`WarpScheduler`]
-//! (fetch, SIMT stacks, branch resolution), an instruction block RAM ([`LaneRam`]), the
-//! [`IBuffer`], [`Decoder`]s, the [`Scoreboard`](crate::hw::Scoreboard), the [`OperandCollector`] (unit type 0: the
+//! (fetch, SIMT stacks, branch resolution), an instruction block RAM
+//! ([`LaneRam`](crate::hw::LaneRam)), the [`IBuffer`](crate::hw::IBuffer), [`Decoder`]s, the [`Scoreboard`](crate::hw::Scoreboard), the [`OperandCollector`] (unit type 0: the
 //! [`LaneAlu`] and branches; type 1: the [`LocalDataShare`](crate::hw::LocalDataShare)), write-back through the collector's
 //! write port. Its cycle-level definition, stage by stage, is the reference model
 //! [`SimtCoreModel`](crate::hw::SimtCoreModel); what a program computes is the ISA's
@@ -16,6 +16,7 @@
 //! - counters since reset (32 bits, wrapping) and sticky error flags.
 
 mod branch_unit;
+mod front_end;
 mod issue_stage;
 mod lds_port;
 pub mod model;
@@ -26,10 +27,11 @@ use anyhow::Result;
 use rust_hdl::prelude::*;
 
 use crate::hw::core::decoder::Kind;
-use crate::hw::{Decoder, IBuffer, LaneAlu, LaneRam, OperandCollector, WarpScheduler};
+use crate::hw::{Decoder, LaneAlu, OperandCollector, WarpScheduler};
 use crate::params::ERROR_FLAGS;
 use crate::params::{check_derived, clog2, CoreParams, IssuePolicy, SchedulerMode};
 pub use branch_unit::BranchUnit;
+pub use front_end::FrontEnd;
 pub use issue_stage::IssueStage;
 pub use lds_port::LdsPort;
 pub use run_control::RunControl;
@@ -113,33 +115,21 @@ pub struct SimtCore<
     pub errors: Signal<Out, Bits<ERROR_FLAGS>>,
     // Blocks
     sched: WarpScheduler<W, WW, T, A, D, SPW>,
-    imem: LaneRam<IA, 1, 32, 32>,
-    ibuf: IBuffer<W, WW, IA>,
-    fill_dec: Decoder,
     exec_dec: Decoder,
     oc: OperandCollector<B, BW, N, NW, 1, 3, Q, QW, QCW, BQ, SQ, RW, WW, RRW, T, DW, TD, 2, 1, 32>,
     alu: LaneAlu<T, DW, SW, TD>,
+    front: FrontEnd<W, WW, T, A, IA>,
     issue: IssueStage<W, WW, T, A, IA>,
     branch: BranchUnit<W, WW, T, A, IA>,
     run: RunControl<W, WW, LW, D, SPW>,
     lds: LdsPort<T, WW, DW, TD, LRW>,
     // State
-    fetch_valid: DFF<Bit>,
-    fetch_warp: DFF<Bits<WW>>,
-    fetch_pc: DFF<Bits<A>>,
-    wmask: [DFF<Bits<T>>; W],
     // Elaboration-time constants
     all_warps: Constant<Bits<W>>,
     full_mask: Constant<Bits<T>>,
-    two: Constant<Bits<8>>,
     lane_bits: Constant<Bits<8>>,
     k_alu: Constant<Bits<4>>,
-    k_branch: Constant<Bits<4>>,
     // Combinational
-    wm: Signal<Local, Bits<1>>,
-    fspace: Signal<Local, Bit>,
-    fetch_fire: Signal<Local, Bit>,
-    fill_ctl: Signal<Local, Bit>,
     lds_wb: Signal<Local, Bit>,
     lane_word: Signal<Local, Bits<TD>>,
     out0: Signal<Local, Bit>,
@@ -150,7 +140,6 @@ pub struct SimtCore<
     warp_lane: Signal<Local, Bits<DW>>,
     x_warp: Signal<Local, Bits<WW>>,
     x_mask: Signal<Local, Bits<T>>,
-    pc_wide: Signal<Local, Bits<A>>,
     alu_wb: Signal<Local, Bit>,
     wb_v: Signal<Local, Bit>,
     wb_w: Signal<Local, Bits<WW>>,
@@ -238,30 +227,18 @@ impl<
             stack_high_water: Default::default(),
             errors: Default::default(),
             sched: WarpScheduler::new(SchedulerMode::Fixed(sp.fetch_policy))?,
-            imem: LaneRam::new()?,
-            ibuf: IBuffer::new()?,
-            fill_dec: Decoder::new()?,
             exec_dec: Decoder::new()?,
             oc: OperandCollector::new(c, p.warps, p.threads)?,
             alu: LaneAlu::new()?,
+            front: FrontEnd::new()?,
             issue: IssueStage::new(p.policy == IssuePolicy::GreedyThenOldest)?,
             branch: BranchUnit::default(),
             run: RunControl::default(),
             lds: LdsPort::with_contents(p.warps, lds)?,
-            fetch_valid: Default::default(),
-            fetch_warp: Default::default(),
-            fetch_pc: Default::default(),
-            wmask: std::array::from_fn(|_| Default::default()),
             all_warps: Constant::new(Bits::<W>::mask()),
             full_mask: Constant::new(Bits::<T>::mask()),
-            two: Constant::new(2u64.to_bits()),
             lane_bits: Constant::new(DW.to_bits()),
             k_alu: Constant::new((Kind::Alu as u64).to_bits()),
-            k_branch: Constant::new((Kind::Branch as u64).to_bits()),
-            wm: Default::default(),
-            fspace: Default::default(),
-            fetch_fire: Default::default(),
-            fill_ctl: Default::default(),
             lds_wb: Default::default(),
             lane_word: Default::default(),
             out0: Default::default(),
@@ -272,7 +249,6 @@ impl<
             warp_lane: Default::default(),
             x_warp: Default::default(),
             x_mask: Default::default(),
-            pc_wide: Default::default(),
             alu_wb: Default::default(),
             wb_v: Default::default(),
             wb_w: Default::default(),
@@ -310,73 +286,34 @@ impl<
     > Logic
     for SimtCore<W, WW, T, A, IA, D, SPW, B, BW, N, NW, Q, QW, QCW, BQ, SQ, RW, DW, TD, SW, LRW, LW>
 {
-    // Not split: an #[hdl_gen] body admits no method calls or free functions, so a split means
-    // sub-blocks, a new Verilog hierarchy to prove equal (scripts/equiv.sh); not done yet.
     #[hdl_gen]
     fn update(&mut self) {
-        // Clocks, and "keep" as the default next state
-        dff_setup!(self, clock, fetch_valid, fetch_warp, fetch_pc);
-        for w in 0..W {
-            self.wmask[w].clock.next = self.clock.val();
-            self.wmask[w].d.next = self.wmask[w].q.val();
-        }
+        // Clocks and resets
         self.sched.clock.next = self.clock.val();
         self.sched.reset.next = self.reset.val();
-        self.imem.clock.next = self.clock.val();
-        self.ibuf.clock.next = self.clock.val();
-        self.ibuf.reset.next = self.reset.val();
         self.oc.clock.next = self.clock.val();
         self.oc.reset.next = self.reset.val();
         self.lds.clock.next = self.clock.val();
         self.lds.reset.next = self.reset.val();
-
-        // Instruction memory: the host's writes
-        self.wm.next = 0.into();
-        if self.imem_write_valid.val() {
-            self.wm.next = 1.into();
-        }
-        self.imem.write_mask.next = self.wm.val();
-        self.imem.write_address.next = self.imem_write_addr.val();
-        self.imem.write_data.next = self.imem_write_data.val();
 
         // Launch
         self.sched.warp_cmd_valid.next = self.run.cmd_valid.val();
         self.sched.warp_cmd_pc.next = 0.into();
         self.sched.warp_cmd_mask.next = self.full_mask.val();
 
-        // Fetch: the offered warp, when its I-buffer has space
-        self.fspace.next = false;
-        for w in 0..W {
-            if self.sched.inst_fetch_wid.val().index() == w {
-                self.fspace.next = self.ibuf.space.val().get_bit(w);
-            }
-        }
-        self.fetch_fire.next = self.sched.inst_fetch_valid.val() & self.fspace.val();
-        self.sched.inst_fetch_ready.next = self.fetch_fire.val();
-        self.pc_wide.next = self.sched.inst_fetch_pc.val() >> self.two.val();
-        self.imem.read_address.next = bit_cast::<IA, A>(self.pc_wide.val());
-        self.fetch_valid.d.next = self.fetch_fire.val();
-        self.fetch_warp.d.next = self.sched.inst_fetch_wid.val();
-        self.fetch_pc.d.next = self.sched.inst_fetch_pc.val();
-        for w in 0..W {
-            if self.fetch_fire.val() & (self.sched.inst_fetch_wid.val().index() == w) {
-                self.wmask[w].d.next = self.sched.inst_fetch_mask.val();
-            }
-        }
-
-        // Fill: the word read lands in the I-buffer; a warp goes on fetching after anything
-        // but control flow
-        self.fill_dec.inst.next = self.imem.read_data.val();
-        self.fill_ctl.next = self.fill_dec.kind.val() >= self.k_branch.val();
-        self.ibuf.fill_valid.next = self.fetch_valid.q.val();
-        self.ibuf.fill_warp.next = self.fetch_warp.q.val();
-        self.ibuf.fill_inst.next = self.imem.read_data.val();
-        self.pc_wide.next = self.fetch_pc.q.val() >> self.two.val();
-        self.ibuf.fill_pc.next = bit_cast::<IA, A>(self.pc_wide.val());
-        self.ibuf.flush_valid.next = false;
-        self.ibuf.flush_warp.next = 0.into();
-        self.sched.warp_ctl_valid.next = self.fetch_valid.q.val() & !self.fill_ctl.val();
-        self.sched.warp_ctl_wid.next = self.fetch_warp.q.val();
+        // Fetch and fill
+        self.front.clock.next = self.clock.val();
+        self.front.reset.next = self.reset.val();
+        self.front.imem_write_valid.next = self.imem_write_valid.val();
+        self.front.imem_write_addr.next = self.imem_write_addr.val();
+        self.front.imem_write_data.next = self.imem_write_data.val();
+        self.front.fetch_valid.next = self.sched.inst_fetch_valid.val();
+        self.front.fetch_wid.next = self.sched.inst_fetch_wid.val();
+        self.front.fetch_pc.next = self.sched.inst_fetch_pc.val();
+        self.front.fetch_mask.next = self.sched.inst_fetch_mask.val();
+        self.sched.inst_fetch_ready.next = self.front.fetch_ready.val();
+        self.sched.warp_ctl_valid.next = self.front.ctl_valid.val();
+        self.sched.warp_ctl_wid.next = self.front.ctl_wid.val();
         self.sched.warp_ctl_active.next = true;
 
         // The local data share's answer: a load writes back first
@@ -464,11 +401,11 @@ impl<
         // Issue: the policy's candidate, its head decoded, checked and sent on
         self.issue.clock.next = self.clock.val();
         self.issue.reset.next = self.reset.val();
-        self.issue.head_valid.next = self.ibuf.head_valid.val();
-        self.issue.head_inst.next = self.ibuf.head_inst.val();
-        self.issue.head_pc.next = self.ibuf.head_pc.val();
+        self.issue.head_valid.next = self.front.head_valid.val();
+        self.issue.head_inst.next = self.front.head_inst.val();
+        self.issue.head_pc.next = self.front.head_pc.val();
         for w in 0..W {
-            self.issue.masks[w].next = self.wmask[w].q.val();
+            self.issue.masks[w].next = self.front.masks[w].val();
         }
         self.issue.stack_empty.next = self.sched.stack_empty.val();
         self.issue.pop_mask.next = self.sched.pop_data_mask.val();
@@ -478,12 +415,12 @@ impl<
         self.issue.release_valid.next = self.wb_v.val();
         self.issue.release_warp.next = self.wb_w.val();
         self.issue.release_reg.next = self.wb_r.val();
-        self.ibuf.issue_warp.next = self.issue.warp.val();
-        self.ibuf.issue_valid.next = self.issue.fire.val();
+        self.front.issue_warp.next = self.issue.warp.val();
+        self.front.issue_valid.next = self.issue.fire.val();
         self.oc.in_valid[0].next = self.issue.to_unit.val();
         self.oc.in_warp[0].next = self.issue.warp.val();
         self.oc.in_unit[0].next = self.issue.unit.val();
-        self.oc.in_tag[0].next = self.ibuf.head_inst.val();
+        self.oc.in_tag[0].next = self.front.head_inst.val();
         self.oc.in_dst[0].next = self.issue.dst.val();
         self.oc.in_mask[0].next = self.issue.mask.val();
         self.oc.in_src_valid[0].next = self.issue.src_valid.val();
@@ -492,7 +429,7 @@ impl<
         self.oc.in_src[2].next = 0.into();
         self.branch.record_valid.next = self.issue.branch.val();
         self.branch.record_warp.next = self.issue.warp.val();
-        self.branch.record_pc.next = self.ibuf.head_pc.val();
+        self.branch.record_pc.next = self.front.head_pc.val();
         // The scheduler: pop, end, push, and the warp set (issue's redirect, else the branch's)
         self.sched.warp_pop_valid.next = self.issue.pop.val();
         self.sched.warp_pop_wid.next = self.issue.warp.val();
@@ -518,7 +455,7 @@ impl<
         self.issue_pc.next = 0.into();
         if self.issue.fire.val() {
             self.issue_warp.next = self.issue.warp.val();
-            self.issue_pc.next = self.ibuf.head_pc.val();
+            self.issue_pc.next = self.front.head_pc.val();
         }
 
         // The run: launch, running, stack depths, counters
@@ -527,7 +464,7 @@ impl<
         self.run.start.next = self.start.val();
         self.run.cmd_ready.next = self.sched.warp_cmd_ready.val();
         self.run.drained.next = (self.sched.idle_mask.val() == self.all_warps.val())
-            & !self.fetch_valid.q.val()
+            & !self.front.busy.val()
             & !self.oc.busy.val().any()
             & !self.oc.out_valid[0].val()
             & !self.oc.out_valid[1].val()
@@ -567,21 +504,11 @@ impl<
             .any(),
         );
         self.flags.next = self.flags.val().replace_bit(3, self.issue.err_scoreboard.val());
-        self.flags.next = self
-            .flags
-            .val()
-            .replace_bit(4, self.ibuf.err_fill_full.val() | self.ibuf.err_issue_empty.val());
+        self.flags.next = self.flags.val().replace_bit(4, self.front.err_ibuf.val());
         self.flags.next = self.flags.val().replace_bit(5, self.run.err_illegal.val());
         self.flags.next =
             self.flags.val().replace_bit(6, self.oc.err_unit.val() | self.oc.err_overflow.val());
         self.errors.next = self.flags.val();
-
-        if self.reset.val() {
-            self.fetch_valid.d.next = false;
-            for w in 0..W {
-                self.wmask[w].d.next = 0.into();
-            }
-        }
     }
 }
 
