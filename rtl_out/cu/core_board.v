@@ -363,7 +363,6 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
     localparam  all_warps = 4'hf;
     localparam  full_mask = 4'hf;
     localparam  lane_bits = 8'h8;
-    localparam  k_alu = 4'h1;
     // Stub signals
     reg  sched$clock;
     reg  sched$reset;
@@ -407,22 +406,6 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
     wire  [3:0] sched$err_branch_idle;
     wire  [3:0] sched$err_pop_idle;
     wire  [3:0] sched$err_ctl_idle;
-    reg  [31:0] exec_dec$inst;
-    wire  exec_dec$legal;
-    wire  [3:0] exec_dec$kind;
-    wire  [3:0] exec_dec$exec_op;
-    wire  [1:0] exec_dec$b_sel;
-    wire  exec_dec$rd_valid;
-    wire  [1:0] exec_dec$src_valid;
-    wire  exec_dec$if_zero;
-    wire  [3:0] exec_dec$rd;
-    wire  [3:0] exec_dec$ra;
-    wire  [3:0] exec_dec$rb;
-    wire  [31:0] exec_dec$imm;
-    wire  [10:0] exec_dec$target;
-    wire  [10:0] exec_dec$reconv;
-    wire  [6:0] exec_dec$st_index;
-    wire  [6:0] exec_dec$st_stride;
     reg  oc$clock;
     reg  oc$reset;
     reg  oc$in_valid$0;
@@ -474,12 +457,6 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
     wire  [31:0] oc$count_grant$3;
     wire  oc$err_unit;
     wire  oc$err_overflow;
-    reg  [3:0] alu$op;
-    reg  [31:0] alu$a;
-    reg  [31:0] alu$b;
-    wire  [31:0] alu$result;
-    wire  [3:0] alu$zero;
-    wire  alu$bad_op;
     reg  front$clock;
     reg  front$reset;
     reg  front$imem_write_valid;
@@ -540,30 +517,39 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
     wire  issue$branch;
     wire  issue$pending;
     wire  issue$err_scoreboard;
-    reg  branch$clock;
-    reg  branch$reset;
-    reg  branch$fire;
-    reg  [3:0] branch$kind;
-    reg  branch$if_zero;
-    reg  [10:0] branch$target;
-    reg  [10:0] branch$reconv;
-    reg  [1:0] branch$warp;
-    reg  [3:0] branch$mask;
-    reg  [3:0] branch$zero;
-    reg  branch$record_valid;
-    reg  [1:0] branch$record_warp;
-    reg  [7:0] branch$record_pc;
-    wire  branch$pending;
-    wire  branch$port_busy;
-    wire  branch$divergent;
-    wire  branch$push_valid;
-    wire  [1:0] branch$push_warp;
-    wire  [3:0] branch$push_mask;
-    wire  [9:0] branch$push_pc;
-    wire  branch$set_valid;
-    wire  [1:0] branch$set_warp;
-    wire  [3:0] branch$set_mask;
-    wire  [9:0] branch$set_pc;
+    reg  exec$clock;
+    reg  exec$reset;
+    reg  exec$out_valid;
+    reg  [31:0] exec$out_inst;
+    reg  [1:0] exec$out_warp;
+    reg  [3:0] exec$out_mask;
+    reg  [31:0] exec$out_a;
+    reg  [31:0] exec$out_b;
+    wire  exec$out_ready;
+    reg  exec$load_valid;
+    reg  [1:0] exec$load_warp;
+    reg  [3:0] exec$load_reg;
+    reg  [3:0] exec$load_mask;
+    reg  [31:0] exec$load_data;
+    wire  exec$wb_valid;
+    wire  [1:0] exec$wb_warp;
+    wire  [3:0] exec$wb_reg;
+    wire  [3:0] exec$wb_mask;
+    wire  [31:0] exec$wb_data;
+    reg  exec$record_valid;
+    reg  [1:0] exec$record_warp;
+    reg  [7:0] exec$record_pc;
+    wire  exec$port_busy;
+    wire  exec$pending;
+    wire  exec$divergent;
+    wire  exec$push_valid;
+    wire  [1:0] exec$push_warp;
+    wire  [3:0] exec$push_mask;
+    wire  [9:0] exec$push_pc;
+    wire  exec$set_valid;
+    wire  [1:0] exec$set_warp;
+    wire  [3:0] exec$set_mask;
+    wire  [9:0] exec$set_pc;
     reg  run$clock;
     reg  run$reset;
     reg  run$start;
@@ -604,22 +590,7 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
     wire  lds$busy;
     wire  [31:0] lds$conflict_cycles;
     // Local signals
-    reg  lds_wb;
     reg  [31:0] lane_word;
-    reg  out0;
-    reg  ex_fire;
-    reg  [31:0] rep_imm;
-    reg  [31:0] rep_warp;
-    reg  [7:0] imm_lane;
-    reg  [7:0] warp_lane;
-    reg  [1:0] x_warp;
-    reg  [3:0] x_mask;
-    reg  alu_wb;
-    reg  wb_v;
-    reg  [1:0] wb_w;
-    reg  [3:0] wb_r;
-    reg  [3:0] wb_m;
-    reg  [31:0] wb_d;
     reg  [6:0] flags;
     // Sub module instances
     core_board__core_sched sched(
@@ -665,24 +636,6 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         .err_branch_idle(sched$err_branch_idle),
         .err_pop_idle(sched$err_pop_idle),
         .err_ctl_idle(sched$err_ctl_idle)
-    );
-    core_board__core_exec_dec exec_dec(
-        .inst(exec_dec$inst),
-        .legal(exec_dec$legal),
-        .kind(exec_dec$kind),
-        .exec_op(exec_dec$exec_op),
-        .b_sel(exec_dec$b_sel),
-        .rd_valid(exec_dec$rd_valid),
-        .src_valid(exec_dec$src_valid),
-        .if_zero(exec_dec$if_zero),
-        .rd(exec_dec$rd),
-        .ra(exec_dec$ra),
-        .rb(exec_dec$rb),
-        .imm(exec_dec$imm),
-        .target(exec_dec$target),
-        .reconv(exec_dec$reconv),
-        .st_index(exec_dec$st_index),
-        .st_stride(exec_dec$st_stride)
     );
     core_board__core_oc oc(
         .clock(oc$clock),
@@ -736,14 +689,6 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         .count_grant$3(oc$count_grant$3),
         .err_unit(oc$err_unit),
         .err_overflow(oc$err_overflow)
-    );
-    core_board__core_alu alu(
-        .op(alu$op),
-        .a(alu$a),
-        .b(alu$b),
-        .result(alu$result),
-        .zero(alu$zero),
-        .bad_op(alu$bad_op)
     );
     core_board__core_front front(
         .clock(front$clock),
@@ -809,31 +754,40 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         .pending(issue$pending),
         .err_scoreboard(issue$err_scoreboard)
     );
-    core_board__core_branch branch(
-        .clock(branch$clock),
-        .reset(branch$reset),
-        .fire(branch$fire),
-        .kind(branch$kind),
-        .if_zero(branch$if_zero),
-        .target(branch$target),
-        .reconv(branch$reconv),
-        .warp(branch$warp),
-        .mask(branch$mask),
-        .zero(branch$zero),
-        .record_valid(branch$record_valid),
-        .record_warp(branch$record_warp),
-        .record_pc(branch$record_pc),
-        .pending(branch$pending),
-        .port_busy(branch$port_busy),
-        .divergent(branch$divergent),
-        .push_valid(branch$push_valid),
-        .push_warp(branch$push_warp),
-        .push_mask(branch$push_mask),
-        .push_pc(branch$push_pc),
-        .set_valid(branch$set_valid),
-        .set_warp(branch$set_warp),
-        .set_mask(branch$set_mask),
-        .set_pc(branch$set_pc)
+    core_board__core_exec exec(
+        .clock(exec$clock),
+        .reset(exec$reset),
+        .out_valid(exec$out_valid),
+        .out_inst(exec$out_inst),
+        .out_warp(exec$out_warp),
+        .out_mask(exec$out_mask),
+        .out_a(exec$out_a),
+        .out_b(exec$out_b),
+        .out_ready(exec$out_ready),
+        .load_valid(exec$load_valid),
+        .load_warp(exec$load_warp),
+        .load_reg(exec$load_reg),
+        .load_mask(exec$load_mask),
+        .load_data(exec$load_data),
+        .wb_valid(exec$wb_valid),
+        .wb_warp(exec$wb_warp),
+        .wb_reg(exec$wb_reg),
+        .wb_mask(exec$wb_mask),
+        .wb_data(exec$wb_data),
+        .record_valid(exec$record_valid),
+        .record_warp(exec$record_warp),
+        .record_pc(exec$record_pc),
+        .port_busy(exec$port_busy),
+        .pending(exec$pending),
+        .divergent(exec$divergent),
+        .push_valid(exec$push_valid),
+        .push_warp(exec$push_warp),
+        .push_mask(exec$push_mask),
+        .push_pc(exec$push_pc),
+        .set_valid(exec$set_valid),
+        .set_warp(exec$set_warp),
+        .set_mask(exec$set_mask),
+        .set_pc(exec$set_pc)
     );
     core_board__core_run run(
         .clock(run$clock),
@@ -902,95 +856,36 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         sched$warp_ctl_valid = front$ctl_valid;
         sched$warp_ctl_wid = front$ctl_wid;
         sched$warp_ctl_active = 1'b1;
-        lds_wb = lds$wb_valid;
-        exec_dec$inst = oc$out_tag$0;
-        out0 = oc$out_valid$0;
-        ex_fire = out0 & ~lds_wb & ~branch$pending;
-        oc$out_ready$0 = ex_fire;
-        x_warp = oc$out_warp$0;
-        x_mask = oc$out_mask$0;
-        imm_lane = ((exec_dec$imm) & 8'hff);
-        warp_lane = ((x_warp) & 8'hff);
-        rep_imm = 32'h0;
-        rep_warp = 32'h0;
-        lane_word = ((imm_lane) & 32'hffffffff);
-        rep_imm = (rep_imm << lane_bits) | lane_word;
-        lane_word = ((warp_lane) & 32'hffffffff);
-        rep_warp = (rep_warp << lane_bits) | lane_word;
-        lane_word = ((imm_lane) & 32'hffffffff);
-        rep_imm = (rep_imm << lane_bits) | lane_word;
-        lane_word = ((warp_lane) & 32'hffffffff);
-        rep_warp = (rep_warp << lane_bits) | lane_word;
-        lane_word = ((imm_lane) & 32'hffffffff);
-        rep_imm = (rep_imm << lane_bits) | lane_word;
-        lane_word = ((warp_lane) & 32'hffffffff);
-        rep_warp = (rep_warp << lane_bits) | lane_word;
-        lane_word = ((imm_lane) & 32'hffffffff);
-        rep_imm = (rep_imm << lane_bits) | lane_word;
-        lane_word = ((warp_lane) & 32'hffffffff);
-        rep_warp = (rep_warp << lane_bits) | lane_word;
-        alu$op = exec_dec$exec_op;
-        alu$a = oc$out_src0$0;
-        case (exec_dec$b_sel)
-            1:
-                begin
-                    alu$b = rep_imm;
-                end
-            2:
-                begin
-                    alu$b = rep_warp;
-                end
-            default:
-                begin
-                    alu$b = oc$out_src1$0;
-                end
-        endcase
-        alu_wb = ex_fire & (exec_dec$kind == k_alu);
-        branch$clock = clock;
-        branch$reset = reset;
-        branch$fire = ex_fire;
-        branch$kind = exec_dec$kind;
-        branch$if_zero = exec_dec$if_zero;
-        branch$target = exec_dec$target;
-        branch$reconv = exec_dec$reconv;
-        branch$warp = x_warp;
-        branch$mask = x_mask;
-        branch$zero = alu$zero;
+        exec$clock = clock;
+        exec$reset = reset;
+        exec$out_valid = oc$out_valid$0;
+        exec$out_inst = oc$out_tag$0;
+        exec$out_warp = oc$out_warp$0;
+        exec$out_mask = oc$out_mask$0;
+        exec$out_a = oc$out_src0$0;
+        exec$out_b = oc$out_src1$0;
+        oc$out_ready$0 = exec$out_ready;
+        exec$load_valid = lds$wb_valid;
+        exec$load_warp = lds$wb_warp;
+        exec$load_reg = lds$wb_reg;
+        exec$load_mask = lds$wb_mask;
+        exec$load_data = lds$wb_data;
         lds$req_valid = oc$out_valid$1;
         lds$req_inst = oc$out_tag$1;
         lds$req_warp = oc$out_warp$1;
         lds$req_mask = oc$out_mask$1;
         lds$req_src = oc$out_src0$1;
         oc$out_ready$1 = lds$req_taken;
-        wb_v = lds_wb | alu_wb;
-        if (lds_wb) begin
-            wb_w = lds$wb_warp;
-            wb_r = lds$wb_reg;
-            wb_m = lds$wb_mask;
-            wb_d = lds$wb_data;
-        end
-        else if (alu_wb) begin
-            wb_w = x_warp;
-            wb_r = exec_dec$rd;
-            wb_m = x_mask;
-            wb_d = alu$result;
-        end
-        else begin
-            wb_w = 32'h0;
-            wb_r = 32'h0;
-            wb_m = 32'h0;
-            wb_d = 32'h0;
-        end
-        oc$wb_valid = wb_v;
-        oc$wb_warp = wb_w;
-        oc$wb_reg = wb_r;
-        oc$wb_mask = wb_m;
-        oc$wb_data = wb_d;
-        wb_valid = wb_v;
-        wb_warp = wb_w;
-        wb_reg = wb_r;
-        wb_mask = wb_m;
-        lane_word = wb_d;
+        oc$wb_valid = exec$wb_valid;
+        oc$wb_warp = exec$wb_warp;
+        oc$wb_reg = exec$wb_reg;
+        oc$wb_mask = exec$wb_mask;
+        oc$wb_data = exec$wb_data;
+        wb_valid = exec$wb_valid;
+        wb_warp = exec$wb_warp;
+        wb_reg = exec$wb_reg;
+        wb_mask = exec$wb_mask;
+        lane_word = exec$wb_data;
         wb_data$0 = ((lane_word) & 8'hff);
         lane_word = lane_word >> lane_bits;
         wb_data$1 = ((lane_word) & 8'hff);
@@ -1012,10 +907,10 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         issue$pop_mask = sched$pop_data_mask;
         issue$pop_pc = sched$pop_data_pc;
         issue$unit_ready = oc$in_ready$0;
-        issue$port_busy = branch$port_busy;
-        issue$release_valid = wb_v;
-        issue$release_warp = wb_w;
-        issue$release_reg = wb_r;
+        issue$port_busy = exec$port_busy;
+        issue$release_valid = exec$wb_valid;
+        issue$release_warp = exec$wb_warp;
+        issue$release_reg = exec$wb_reg;
         front$issue_warp = issue$warp;
         front$issue_valid = issue$fire;
         oc$in_valid$0 = issue$to_unit;
@@ -1028,17 +923,17 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         oc$in_src$0 = issue$src_a;
         oc$in_src$1 = issue$src_b;
         oc$in_src$2 = 32'h0;
-        branch$record_valid = issue$branch;
-        branch$record_warp = issue$warp;
-        branch$record_pc = front$head_pc;
+        exec$record_valid = issue$branch;
+        exec$record_warp = issue$warp;
+        exec$record_pc = front$head_pc;
         sched$warp_pop_valid = issue$pop;
         sched$warp_pop_wid = issue$warp;
         sched$end_ctl_valid = issue$end_warp;
         sched$end_ctl_wid = issue$warp;
-        sched$branch_ctl_valid = branch$push_valid;
-        sched$branch_ctl_wid = branch$push_warp;
-        sched$branch_ctl_mask = branch$push_mask;
-        sched$branch_ctl_pc = branch$push_pc;
+        sched$branch_ctl_valid = exec$push_valid;
+        sched$branch_ctl_wid = exec$push_warp;
+        sched$branch_ctl_mask = exec$push_mask;
+        sched$branch_ctl_pc = exec$push_pc;
         if (issue$set_valid) begin
             sched$warp_set_valid = 1'b1;
             sched$warp_set_wid = issue$warp;
@@ -1046,10 +941,10 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
             sched$warp_set_pc = issue$set_pc;
         end
         else begin
-            sched$warp_set_valid = branch$set_valid;
-            sched$warp_set_wid = branch$set_warp;
-            sched$warp_set_mask = branch$set_mask;
-            sched$warp_set_pc = branch$set_pc;
+            sched$warp_set_valid = exec$set_valid;
+            sched$warp_set_wid = exec$set_warp;
+            sched$warp_set_mask = exec$set_mask;
+            sched$warp_set_pc = exec$set_pc;
         end
         issue_valid = issue$fire;
         issue_warp = 32'h0;
@@ -1062,9 +957,9 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         run$reset = reset;
         run$start = start;
         run$cmd_ready = sched$warp_cmd_ready;
-        run$drained = (sched$idle_mask == all_warps) & ~front$busy & ~|oc$busy & ~oc$out_valid$0 & ~oc$out_valid$1 & ~lds$busy & ~branch$pending & ~issue$pending;
-        run$push_valid = branch$push_valid;
-        run$push_warp = branch$push_warp;
+        run$drained = (sched$idle_mask == all_warps) & ~front$busy & ~|oc$busy & ~oc$out_valid$0 & ~oc$out_valid$1 & ~lds$busy & ~exec$pending & ~issue$pending;
+        run$push_valid = exec$push_valid;
+        run$push_warp = exec$push_warp;
         run$pop = issue$pop;
         run$end_warp = issue$end_warp;
         run$warp = issue$warp;
@@ -1072,7 +967,7 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         run$hazard = issue$hazard;
         run$struct_stall = issue$struct_stall;
         run$illegal = issue$illegal;
-        run$divergent = branch$divergent;
+        run$divergent = exec$divergent;
         running = run$running;
         count_cycles = run$count_cycles;
         count_issued = run$count_issued;
@@ -1094,7 +989,241 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
     end
 endmodule // core_board__core
 
-module core_board__core_alu(op,a,b,result,zero,bad_op);
+module core_board__core_exec(clock,reset,out_valid,out_inst,out_warp,out_mask,out_a,out_b,out_ready,load_valid,load_warp,load_reg,load_mask,load_data,wb_valid,wb_warp,wb_reg,wb_mask,wb_data,record_valid,record_warp,record_pc,port_busy,pending,divergent,push_valid,push_warp,push_mask,push_pc,set_valid,set_warp,set_mask,set_pc);
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  out_valid;
+    input wire  [31:0] out_inst;
+    input wire  [1:0] out_warp;
+    input wire  [3:0] out_mask;
+    input wire  [31:0] out_a;
+    input wire  [31:0] out_b;
+    output reg  out_ready;
+    input wire  load_valid;
+    input wire  [1:0] load_warp;
+    input wire  [3:0] load_reg;
+    input wire  [3:0] load_mask;
+    input wire  [31:0] load_data;
+    output reg  wb_valid;
+    output reg  [1:0] wb_warp;
+    output reg  [3:0] wb_reg;
+    output reg  [3:0] wb_mask;
+    output reg  [31:0] wb_data;
+    input wire  record_valid;
+    input wire  [1:0] record_warp;
+    input wire  [7:0] record_pc;
+    output reg  port_busy;
+    output reg  pending;
+    output reg  divergent;
+    output reg  push_valid;
+    output reg  [1:0] push_warp;
+    output reg  [3:0] push_mask;
+    output reg  [9:0] push_pc;
+    output reg  set_valid;
+    output reg  [1:0] set_warp;
+    output reg  [3:0] set_mask;
+    output reg  [9:0] set_pc;
+    // Constant declarations
+    localparam  lane_bits = 8'h8;
+    localparam  k_alu = 4'h1;
+    // Stub signals
+    reg  [31:0] dec$inst;
+    wire  dec$legal;
+    wire  [3:0] dec$kind;
+    wire  [3:0] dec$exec_op;
+    wire  [1:0] dec$b_sel;
+    wire  dec$rd_valid;
+    wire  [1:0] dec$src_valid;
+    wire  dec$if_zero;
+    wire  [3:0] dec$rd;
+    wire  [3:0] dec$ra;
+    wire  [3:0] dec$rb;
+    wire  [31:0] dec$imm;
+    wire  [10:0] dec$target;
+    wire  [10:0] dec$reconv;
+    wire  [6:0] dec$st_index;
+    wire  [6:0] dec$st_stride;
+    reg  [3:0] alu$op;
+    reg  [31:0] alu$a;
+    reg  [31:0] alu$b;
+    wire  [31:0] alu$result;
+    wire  [3:0] alu$zero;
+    wire  alu$bad_op;
+    reg  branch$clock;
+    reg  branch$reset;
+    reg  branch$fire;
+    reg  [3:0] branch$kind;
+    reg  branch$if_zero;
+    reg  [10:0] branch$target;
+    reg  [10:0] branch$reconv;
+    reg  [1:0] branch$warp;
+    reg  [3:0] branch$mask;
+    reg  [3:0] branch$zero;
+    reg  branch$record_valid;
+    reg  [1:0] branch$record_warp;
+    reg  [7:0] branch$record_pc;
+    wire  branch$pending;
+    wire  branch$port_busy;
+    wire  branch$divergent;
+    wire  branch$push_valid;
+    wire  [1:0] branch$push_warp;
+    wire  [3:0] branch$push_mask;
+    wire  [9:0] branch$push_pc;
+    wire  branch$set_valid;
+    wire  [1:0] branch$set_warp;
+    wire  [3:0] branch$set_mask;
+    wire  [9:0] branch$set_pc;
+    // Local signals
+    reg  fire;
+    reg  alu_wb;
+    reg  [7:0] imm_lane;
+    reg  [7:0] warp_lane;
+    reg  [31:0] lane_word;
+    reg  [31:0] rep_imm;
+    reg  [31:0] rep_warp;
+    // Sub module instances
+    core_board__core_exec_dec dec(
+        .inst(dec$inst),
+        .legal(dec$legal),
+        .kind(dec$kind),
+        .exec_op(dec$exec_op),
+        .b_sel(dec$b_sel),
+        .rd_valid(dec$rd_valid),
+        .src_valid(dec$src_valid),
+        .if_zero(dec$if_zero),
+        .rd(dec$rd),
+        .ra(dec$ra),
+        .rb(dec$rb),
+        .imm(dec$imm),
+        .target(dec$target),
+        .reconv(dec$reconv),
+        .st_index(dec$st_index),
+        .st_stride(dec$st_stride)
+    );
+    core_board__core_exec_alu alu(
+        .op(alu$op),
+        .a(alu$a),
+        .b(alu$b),
+        .result(alu$result),
+        .zero(alu$zero),
+        .bad_op(alu$bad_op)
+    );
+    core_board__core_exec_branch branch(
+        .clock(branch$clock),
+        .reset(branch$reset),
+        .fire(branch$fire),
+        .kind(branch$kind),
+        .if_zero(branch$if_zero),
+        .target(branch$target),
+        .reconv(branch$reconv),
+        .warp(branch$warp),
+        .mask(branch$mask),
+        .zero(branch$zero),
+        .record_valid(branch$record_valid),
+        .record_warp(branch$record_warp),
+        .record_pc(branch$record_pc),
+        .pending(branch$pending),
+        .port_busy(branch$port_busy),
+        .divergent(branch$divergent),
+        .push_valid(branch$push_valid),
+        .push_warp(branch$push_warp),
+        .push_mask(branch$push_mask),
+        .push_pc(branch$push_pc),
+        .set_valid(branch$set_valid),
+        .set_warp(branch$set_warp),
+        .set_mask(branch$set_mask),
+        .set_pc(branch$set_pc)
+    );
+    // Update code
+    always @(*) begin
+        dec$inst = out_inst;
+        fire = out_valid & ~load_valid & ~branch$pending;
+        out_ready = fire;
+        imm_lane = ((dec$imm) & 8'hff);
+        warp_lane = ((out_warp) & 8'hff);
+        rep_imm = 32'h0;
+        rep_warp = 32'h0;
+        lane_word = ((imm_lane) & 32'hffffffff);
+        rep_imm = (rep_imm << lane_bits) | lane_word;
+        lane_word = ((warp_lane) & 32'hffffffff);
+        rep_warp = (rep_warp << lane_bits) | lane_word;
+        lane_word = ((imm_lane) & 32'hffffffff);
+        rep_imm = (rep_imm << lane_bits) | lane_word;
+        lane_word = ((warp_lane) & 32'hffffffff);
+        rep_warp = (rep_warp << lane_bits) | lane_word;
+        lane_word = ((imm_lane) & 32'hffffffff);
+        rep_imm = (rep_imm << lane_bits) | lane_word;
+        lane_word = ((warp_lane) & 32'hffffffff);
+        rep_warp = (rep_warp << lane_bits) | lane_word;
+        lane_word = ((imm_lane) & 32'hffffffff);
+        rep_imm = (rep_imm << lane_bits) | lane_word;
+        lane_word = ((warp_lane) & 32'hffffffff);
+        rep_warp = (rep_warp << lane_bits) | lane_word;
+        alu$op = dec$exec_op;
+        alu$a = out_a;
+        case (dec$b_sel)
+            1:
+                begin
+                    alu$b = rep_imm;
+                end
+            2:
+                begin
+                    alu$b = rep_warp;
+                end
+            default:
+                begin
+                    alu$b = out_b;
+                end
+        endcase
+        alu_wb = fire & (dec$kind == k_alu);
+        branch$clock = clock;
+        branch$reset = reset;
+        branch$fire = fire;
+        branch$kind = dec$kind;
+        branch$if_zero = dec$if_zero;
+        branch$target = dec$target;
+        branch$reconv = dec$reconv;
+        branch$warp = out_warp;
+        branch$mask = out_mask;
+        branch$zero = alu$zero;
+        branch$record_valid = record_valid;
+        branch$record_warp = record_warp;
+        branch$record_pc = record_pc;
+        port_busy = branch$port_busy;
+        pending = branch$pending;
+        divergent = branch$divergent;
+        push_valid = branch$push_valid;
+        push_warp = branch$push_warp;
+        push_mask = branch$push_mask;
+        push_pc = branch$push_pc;
+        set_valid = branch$set_valid;
+        set_warp = branch$set_warp;
+        set_mask = branch$set_mask;
+        set_pc = branch$set_pc;
+        wb_valid = load_valid | alu_wb;
+        if (load_valid) begin
+            wb_warp = load_warp;
+            wb_reg = load_reg;
+            wb_mask = load_mask;
+            wb_data = load_data;
+        end
+        else if (alu_wb) begin
+            wb_warp = out_warp;
+            wb_reg = dec$rd;
+            wb_mask = out_mask;
+            wb_data = alu$result;
+        end
+        else begin
+            wb_warp = 32'h0;
+            wb_reg = 32'h0;
+            wb_mask = 32'h0;
+            wb_data = 32'h0;
+        end
+    end
+endmodule // core_board__core_exec
+
+module core_board__core_exec_alu(op,a,b,result,zero,bad_op);
     // Module arguments
     input wire  [3:0] op;
     input wire  [31:0] a;
@@ -1389,9 +1518,9 @@ module core_board__core_alu(op,a,b,result,zero,bad_op);
         lane_id = lane_id + 32'h1;
         result = acc;
     end
-endmodule // core_board__core_alu
+endmodule // core_board__core_exec_alu
 
-module core_board__core_branch(clock,reset,fire,kind,if_zero,target,reconv,warp,mask,zero,record_valid,record_warp,record_pc,pending,port_busy,divergent,push_valid,push_warp,push_mask,push_pc,set_valid,set_warp,set_mask,set_pc);
+module core_board__core_exec_branch(clock,reset,fire,kind,if_zero,target,reconv,warp,mask,zero,record_valid,record_warp,record_pc,pending,port_busy,divergent,push_valid,push_warp,push_mask,push_pc,set_valid,set_warp,set_mask,set_pc);
     // Module arguments
     input wire  clock;
     input wire  reset;
@@ -1472,22 +1601,22 @@ module core_board__core_branch(clock,reset,fire,kind,if_zero,target,reconv,warp,
     reg  [3:0] set_m;
     reg  [9:0] set_p;
     // Sub module instances
-    core_board__core_branch_branch_pc_0 branch_pc$0(
+    core_board__core_exec_branch_branch_pc_0 branch_pc$0(
         .d(branch_pc$0$d),
         .q(branch_pc$0$q),
         .clock(branch_pc$0$clock)
     );
-    core_board__core_branch_branch_pc_0 branch_pc$1(
+    core_board__core_exec_branch_branch_pc_0 branch_pc$1(
         .d(branch_pc$1$d),
         .q(branch_pc$1$q),
         .clock(branch_pc$1$clock)
     );
-    core_board__core_branch_branch_pc_0 branch_pc$2(
+    core_board__core_exec_branch_branch_pc_0 branch_pc$2(
         .d(branch_pc$2$d),
         .q(branch_pc$2$q),
         .clock(branch_pc$2$clock)
     );
-    core_board__core_branch_branch_pc_0 branch_pc$3(
+    core_board__core_exec_branch_branch_pc_0 branch_pc$3(
         .d(branch_pc$3$d),
         .q(branch_pc$3$q),
         .clock(branch_pc$3$clock)
@@ -1497,7 +1626,7 @@ module core_board__core_branch(clock,reset,fire,kind,if_zero,target,reconv,warp,
         .q(div_valid$q),
         .clock(div_valid$clock)
     );
-    core_board__core_branch_div_warp div_warp(
+    core_board__core_exec_branch_div_warp div_warp(
         .d(div_warp$d),
         .q(div_warp$q),
         .clock(div_warp$clock)
@@ -1507,7 +1636,7 @@ module core_board__core_branch(clock,reset,fire,kind,if_zero,target,reconv,warp,
         .q(div_mask$q),
         .clock(div_mask$clock)
     );
-    core_board__core_branch_div_pc div_pc(
+    core_board__core_exec_branch_div_pc div_pc(
         .d(div_pc$d),
         .q(div_pc$q),
         .clock(div_pc$clock)
@@ -1517,7 +1646,7 @@ module core_board__core_branch(clock,reset,fire,kind,if_zero,target,reconv,warp,
         .q(div_set_mask$q),
         .clock(div_set_mask$clock)
     );
-    core_board__core_branch_div_pc div_set_pc(
+    core_board__core_exec_branch_div_pc div_set_pc(
         .d(div_set_pc$d),
         .q(div_set_pc$q),
         .clock(div_set_pc$clock)
@@ -1650,9 +1779,9 @@ module core_board__core_branch(clock,reset,fire,kind,if_zero,target,reconv,warp,
             branch_pc$3$d = 32'h0;
         end
     end
-endmodule // core_board__core_branch
+endmodule // core_board__core_exec_branch
 
-module core_board__core_branch_branch_pc_0(d,q,clock);
+module core_board__core_exec_branch_branch_pc_0(d,q,clock);
     // Module arguments
     input wire  [7:0] d;
     output reg  [7:0] q;
@@ -1664,9 +1793,9 @@ module core_board__core_branch_branch_pc_0(d,q,clock);
     always @(posedge clock) begin
        q <= d;
     end
-endmodule // core_board__core_branch_branch_pc_0
+endmodule // core_board__core_exec_branch_branch_pc_0
 
-module core_board__core_branch_div_pc(d,q,clock);
+module core_board__core_exec_branch_div_pc(d,q,clock);
     // Module arguments
     input wire  [9:0] d;
     output reg  [9:0] q;
@@ -1678,9 +1807,9 @@ module core_board__core_branch_div_pc(d,q,clock);
     always @(posedge clock) begin
        q <= d;
     end
-endmodule // core_board__core_branch_div_pc
+endmodule // core_board__core_exec_branch_div_pc
 
-module core_board__core_branch_div_warp(d,q,clock);
+module core_board__core_exec_branch_div_warp(d,q,clock);
     // Module arguments
     input wire  [1:0] d;
     output reg  [1:0] q;
@@ -1692,7 +1821,7 @@ module core_board__core_branch_div_warp(d,q,clock);
     always @(posedge clock) begin
        q <= d;
     end
-endmodule // core_board__core_branch_div_warp
+endmodule // core_board__core_exec_branch_div_warp
 
 module core_board__core_exec_dec(inst,legal,kind,exec_op,b_sel,rd_valid,src_valid,if_zero,rd,ra,rb,imm,target,reconv,st_index,st_stride);
     // Module arguments
@@ -1974,12 +2103,12 @@ module core_board__core_front(clock,reset,imem_write_valid,imem_write_addr,imem_
         .q(fill_valid$q),
         .clock(fill_valid$clock)
     );
-    core_board__core_branch_div_warp fill_warp(
+    core_board__core_exec_branch_div_warp fill_warp(
         .d(fill_warp$d),
         .q(fill_warp$q),
         .clock(fill_warp$clock)
     );
-    core_board__core_branch_div_pc fill_pc(
+    core_board__core_exec_branch_div_pc fill_pc(
         .d(fill_pc$d),
         .q(fill_pc$q),
         .clock(fill_pc$clock)
@@ -2210,22 +2339,22 @@ module core_board__core_front_ibuf(clock,reset,fill_valid,fill_warp,fill_inst,fi
         .q(inst0$3$q),
         .clock(inst0$3$clock)
     );
-    core_board__core_branch_branch_pc_0 pc0$0(
+    core_board__core_exec_branch_branch_pc_0 pc0$0(
         .d(pc0$0$d),
         .q(pc0$0$q),
         .clock(pc0$0$clock)
     );
-    core_board__core_branch_branch_pc_0 pc0$1(
+    core_board__core_exec_branch_branch_pc_0 pc0$1(
         .d(pc0$1$d),
         .q(pc0$1$q),
         .clock(pc0$1$clock)
     );
-    core_board__core_branch_branch_pc_0 pc0$2(
+    core_board__core_exec_branch_branch_pc_0 pc0$2(
         .d(pc0$2$d),
         .q(pc0$2$q),
         .clock(pc0$2$clock)
     );
-    core_board__core_branch_branch_pc_0 pc0$3(
+    core_board__core_exec_branch_branch_pc_0 pc0$3(
         .d(pc0$3$d),
         .q(pc0$3$q),
         .clock(pc0$3$clock)
@@ -2250,42 +2379,42 @@ module core_board__core_front_ibuf(clock,reset,fill_valid,fill_warp,fill_inst,fi
         .q(inst1$3$q),
         .clock(inst1$3$clock)
     );
-    core_board__core_branch_branch_pc_0 pc1$0(
+    core_board__core_exec_branch_branch_pc_0 pc1$0(
         .d(pc1$0$d),
         .q(pc1$0$q),
         .clock(pc1$0$clock)
     );
-    core_board__core_branch_branch_pc_0 pc1$1(
+    core_board__core_exec_branch_branch_pc_0 pc1$1(
         .d(pc1$1$d),
         .q(pc1$1$q),
         .clock(pc1$1$clock)
     );
-    core_board__core_branch_branch_pc_0 pc1$2(
+    core_board__core_exec_branch_branch_pc_0 pc1$2(
         .d(pc1$2$d),
         .q(pc1$2$q),
         .clock(pc1$2$clock)
     );
-    core_board__core_branch_branch_pc_0 pc1$3(
+    core_board__core_exec_branch_branch_pc_0 pc1$3(
         .d(pc1$3$d),
         .q(pc1$3$q),
         .clock(pc1$3$clock)
     );
-    core_board__core_branch_div_warp count$0(
+    core_board__core_exec_branch_div_warp count$0(
         .d(count$0$d),
         .q(count$0$q),
         .clock(count$0$clock)
     );
-    core_board__core_branch_div_warp count$1(
+    core_board__core_exec_branch_div_warp count$1(
         .d(count$1$d),
         .q(count$1$q),
         .clock(count$1$clock)
     );
-    core_board__core_branch_div_warp count$2(
+    core_board__core_exec_branch_div_warp count$2(
         .d(count$2$d),
         .q(count$2$q),
         .clock(count$2$clock)
     );
-    core_board__core_branch_div_warp count$3(
+    core_board__core_exec_branch_div_warp count$3(
         .d(count$3$d),
         .q(count$3$q),
         .clock(count$3$clock)
@@ -2740,7 +2869,7 @@ module core_board__core_issue(clock,reset,head_valid,head_inst,head_pc,masks$0,m
         .q(greedy_valid$q),
         .clock(greedy_valid$clock)
     );
-    core_board__core_branch_div_warp greedy(
+    core_board__core_exec_branch_div_warp greedy(
         .d(greedy$d),
         .q(greedy$q),
         .clock(greedy$clock)
@@ -3415,7 +3544,7 @@ module core_board__core_lds(clock,reset,req_valid,req_inst,req_warp,req_mask,req
         .q(lds_load$q),
         .clock(lds_load$clock)
     );
-    core_board__core_branch_div_warp lds_warp(
+    core_board__core_exec_branch_div_warp lds_warp(
         .d(lds_warp$d),
         .q(lds_warp$q),
         .clock(lds_warp$clock)
@@ -3435,7 +3564,7 @@ module core_board__core_lds(clock,reset,req_valid,req_inst,req_warp,req_mask,req
         .q(resp_load$q),
         .clock(resp_load$clock)
     );
-    core_board__core_branch_div_warp resp_warp(
+    core_board__core_exec_branch_div_warp resp_warp(
         .d(resp_warp$d),
         .q(resp_warp$q),
         .clock(resp_warp$clock)
@@ -3450,7 +3579,7 @@ module core_board__core_lds(clock,reset,req_valid,req_inst,req_warp,req_mask,req
         .q(resp_mask$q),
         .clock(resp_mask$clock)
     );
-    core_board__core_branch_div_warp open(
+    core_board__core_exec_branch_div_warp open(
         .d(open$d),
         .q(open$q),
         .clock(open$clock)
@@ -3767,22 +3896,22 @@ module core_board__core_lds_lds(clock,reset,req_valid,req_ready,req_write,req_ma
         .q(pending$q),
         .clock(pending$clock)
     );
-    core_board__core_branch_div_warp lane_bank$0(
+    core_board__core_exec_branch_div_warp lane_bank$0(
         .d(lane_bank$0$d),
         .q(lane_bank$0$q),
         .clock(lane_bank$0$clock)
     );
-    core_board__core_branch_div_warp lane_bank$1(
+    core_board__core_exec_branch_div_warp lane_bank$1(
         .d(lane_bank$1$d),
         .q(lane_bank$1$q),
         .clock(lane_bank$1$clock)
     );
-    core_board__core_branch_div_warp lane_bank$2(
+    core_board__core_exec_branch_div_warp lane_bank$2(
         .d(lane_bank$2$d),
         .q(lane_bank$2$q),
         .clock(lane_bank$2$clock)
     );
-    core_board__core_branch_div_warp lane_bank$3(
+    core_board__core_exec_branch_div_warp lane_bank$3(
         .d(lane_bank$3$d),
         .q(lane_bank$3$q),
         .clock(lane_bank$3$clock)
@@ -3807,22 +3936,22 @@ module core_board__core_lds_lds(clock,reset,req_valid,req_ready,req_write,req_ma
         .q(lane_row$3$q),
         .clock(lane_row$3$clock)
     );
-    core_board__core_branch_branch_pc_0 lane_data$0(
+    core_board__core_exec_branch_branch_pc_0 lane_data$0(
         .d(lane_data$0$d),
         .q(lane_data$0$q),
         .clock(lane_data$0$clock)
     );
-    core_board__core_branch_branch_pc_0 lane_data$1(
+    core_board__core_exec_branch_branch_pc_0 lane_data$1(
         .d(lane_data$1$d),
         .q(lane_data$1$q),
         .clock(lane_data$1$clock)
     );
-    core_board__core_branch_branch_pc_0 lane_data$2(
+    core_board__core_exec_branch_branch_pc_0 lane_data$2(
         .d(lane_data$2$d),
         .q(lane_data$2$q),
         .clock(lane_data$2$clock)
     );
-    core_board__core_branch_branch_pc_0 lane_data$3(
+    core_board__core_exec_branch_branch_pc_0 lane_data$3(
         .d(lane_data$3$d),
         .q(lane_data$3$q),
         .clock(lane_data$3$clock)
@@ -3832,42 +3961,42 @@ module core_board__core_lds_lds(clock,reset,req_valid,req_ready,req_write,req_ma
         .q(served$q),
         .clock(served$clock)
     );
-    core_board__core_branch_div_warp served_bank$0(
+    core_board__core_exec_branch_div_warp served_bank$0(
         .d(served_bank$0$d),
         .q(served_bank$0$q),
         .clock(served_bank$0$clock)
     );
-    core_board__core_branch_div_warp served_bank$1(
+    core_board__core_exec_branch_div_warp served_bank$1(
         .d(served_bank$1$d),
         .q(served_bank$1$q),
         .clock(served_bank$1$clock)
     );
-    core_board__core_branch_div_warp served_bank$2(
+    core_board__core_exec_branch_div_warp served_bank$2(
         .d(served_bank$2$d),
         .q(served_bank$2$q),
         .clock(served_bank$2$clock)
     );
-    core_board__core_branch_div_warp served_bank$3(
+    core_board__core_exec_branch_div_warp served_bank$3(
         .d(served_bank$3$d),
         .q(served_bank$3$q),
         .clock(served_bank$3$clock)
     );
-    core_board__core_branch_branch_pc_0 held$0(
+    core_board__core_exec_branch_branch_pc_0 held$0(
         .d(held$0$d),
         .q(held$0$q),
         .clock(held$0$clock)
     );
-    core_board__core_branch_branch_pc_0 held$1(
+    core_board__core_exec_branch_branch_pc_0 held$1(
         .d(held$1$d),
         .q(held$1$q),
         .clock(held$1$clock)
     );
-    core_board__core_branch_branch_pc_0 held$2(
+    core_board__core_exec_branch_branch_pc_0 held$2(
         .d(held$2$d),
         .q(held$2$q),
         .clock(held$2$clock)
     );
-    core_board__core_branch_branch_pc_0 held$3(
+    core_board__core_exec_branch_branch_pc_0 held$3(
         .d(held$3$d),
         .q(held$3$q),
         .clock(held$3$clock)
@@ -4785,17 +4914,17 @@ module core_board__core_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,i
         .index(du$1$index),
         .grant(du$1$grant)
     );
-    core_board__core_branch_div_warp cu_busy(
+    core_board__core_exec_branch_div_warp cu_busy(
         .d(cu_busy$d),
         .q(cu_busy$q),
         .clock(cu_busy$clock)
     );
-    core_board__core_branch_div_warp cu_warp$0(
+    core_board__core_exec_branch_div_warp cu_warp$0(
         .d(cu_warp$0$d),
         .q(cu_warp$0$q),
         .clock(cu_warp$0$clock)
     );
-    core_board__core_branch_div_warp cu_warp$1(
+    core_board__core_exec_branch_div_warp cu_warp$1(
         .d(cu_warp$1$d),
         .q(cu_warp$1$q),
         .clock(cu_warp$1$clock)
@@ -4860,12 +4989,12 @@ module core_board__core_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,i
         .q(cu_not_ready$1$q),
         .clock(cu_not_ready$1$clock)
     );
-    core_board__core_branch_div_warp cu_older$0(
+    core_board__core_exec_branch_div_warp cu_older$0(
         .d(cu_older$0$d),
         .q(cu_older$0$q),
         .clock(cu_older$0$clock)
     );
-    core_board__core_branch_div_warp cu_older$1(
+    core_board__core_exec_branch_div_warp cu_older$1(
         .d(cu_older$1$d),
         .q(cu_older$1$q),
         .clock(cu_older$1$clock)
@@ -4925,22 +5054,22 @@ module core_board__core_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,i
         .q(rd_cu$3$q),
         .clock(rd_cu$3$clock)
     );
-    core_board__core_branch_div_warp rd_slot$0(
+    core_board__core_exec_branch_div_warp rd_slot$0(
         .d(rd_slot$0$d),
         .q(rd_slot$0$q),
         .clock(rd_slot$0$clock)
     );
-    core_board__core_branch_div_warp rd_slot$1(
+    core_board__core_exec_branch_div_warp rd_slot$1(
         .d(rd_slot$1$d),
         .q(rd_slot$1$q),
         .clock(rd_slot$1$clock)
     );
-    core_board__core_branch_div_warp rd_slot$2(
+    core_board__core_exec_branch_div_warp rd_slot$2(
         .d(rd_slot$2$d),
         .q(rd_slot$2$q),
         .clock(rd_slot$2$clock)
     );
-    core_board__core_branch_div_warp rd_slot$3(
+    core_board__core_exec_branch_div_warp rd_slot$3(
         .d(rd_slot$3$d),
         .q(rd_slot$3$q),
         .clock(rd_slot$3$clock)
@@ -4955,12 +5084,12 @@ module core_board__core_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,i
         .q(o_valid$1$q),
         .clock(o_valid$1$clock)
     );
-    core_board__core_branch_div_warp o_warp$0(
+    core_board__core_exec_branch_div_warp o_warp$0(
         .d(o_warp$0$d),
         .q(o_warp$0$q),
         .clock(o_warp$0$clock)
     );
-    core_board__core_branch_div_warp o_warp$1(
+    core_board__core_exec_branch_div_warp o_warp$1(
         .d(o_warp$1$d),
         .q(o_warp$1$q),
         .clock(o_warp$1$clock)
@@ -6295,162 +6424,162 @@ module core_board__core_oc_arbiter(clock,reset,push_valid$0,push_valid$1,push_va
         .q(q_cu$31$q),
         .clock(q_cu$31$clock)
     );
-    core_board__core_branch_div_warp q_slot$0(
+    core_board__core_exec_branch_div_warp q_slot$0(
         .d(q_slot$0$d),
         .q(q_slot$0$q),
         .clock(q_slot$0$clock)
     );
-    core_board__core_branch_div_warp q_slot$1(
+    core_board__core_exec_branch_div_warp q_slot$1(
         .d(q_slot$1$d),
         .q(q_slot$1$q),
         .clock(q_slot$1$clock)
     );
-    core_board__core_branch_div_warp q_slot$2(
+    core_board__core_exec_branch_div_warp q_slot$2(
         .d(q_slot$2$d),
         .q(q_slot$2$q),
         .clock(q_slot$2$clock)
     );
-    core_board__core_branch_div_warp q_slot$3(
+    core_board__core_exec_branch_div_warp q_slot$3(
         .d(q_slot$3$d),
         .q(q_slot$3$q),
         .clock(q_slot$3$clock)
     );
-    core_board__core_branch_div_warp q_slot$4(
+    core_board__core_exec_branch_div_warp q_slot$4(
         .d(q_slot$4$d),
         .q(q_slot$4$q),
         .clock(q_slot$4$clock)
     );
-    core_board__core_branch_div_warp q_slot$5(
+    core_board__core_exec_branch_div_warp q_slot$5(
         .d(q_slot$5$d),
         .q(q_slot$5$q),
         .clock(q_slot$5$clock)
     );
-    core_board__core_branch_div_warp q_slot$6(
+    core_board__core_exec_branch_div_warp q_slot$6(
         .d(q_slot$6$d),
         .q(q_slot$6$q),
         .clock(q_slot$6$clock)
     );
-    core_board__core_branch_div_warp q_slot$7(
+    core_board__core_exec_branch_div_warp q_slot$7(
         .d(q_slot$7$d),
         .q(q_slot$7$q),
         .clock(q_slot$7$clock)
     );
-    core_board__core_branch_div_warp q_slot$8(
+    core_board__core_exec_branch_div_warp q_slot$8(
         .d(q_slot$8$d),
         .q(q_slot$8$q),
         .clock(q_slot$8$clock)
     );
-    core_board__core_branch_div_warp q_slot$9(
+    core_board__core_exec_branch_div_warp q_slot$9(
         .d(q_slot$9$d),
         .q(q_slot$9$q),
         .clock(q_slot$9$clock)
     );
-    core_board__core_branch_div_warp q_slot$10(
+    core_board__core_exec_branch_div_warp q_slot$10(
         .d(q_slot$10$d),
         .q(q_slot$10$q),
         .clock(q_slot$10$clock)
     );
-    core_board__core_branch_div_warp q_slot$11(
+    core_board__core_exec_branch_div_warp q_slot$11(
         .d(q_slot$11$d),
         .q(q_slot$11$q),
         .clock(q_slot$11$clock)
     );
-    core_board__core_branch_div_warp q_slot$12(
+    core_board__core_exec_branch_div_warp q_slot$12(
         .d(q_slot$12$d),
         .q(q_slot$12$q),
         .clock(q_slot$12$clock)
     );
-    core_board__core_branch_div_warp q_slot$13(
+    core_board__core_exec_branch_div_warp q_slot$13(
         .d(q_slot$13$d),
         .q(q_slot$13$q),
         .clock(q_slot$13$clock)
     );
-    core_board__core_branch_div_warp q_slot$14(
+    core_board__core_exec_branch_div_warp q_slot$14(
         .d(q_slot$14$d),
         .q(q_slot$14$q),
         .clock(q_slot$14$clock)
     );
-    core_board__core_branch_div_warp q_slot$15(
+    core_board__core_exec_branch_div_warp q_slot$15(
         .d(q_slot$15$d),
         .q(q_slot$15$q),
         .clock(q_slot$15$clock)
     );
-    core_board__core_branch_div_warp q_slot$16(
+    core_board__core_exec_branch_div_warp q_slot$16(
         .d(q_slot$16$d),
         .q(q_slot$16$q),
         .clock(q_slot$16$clock)
     );
-    core_board__core_branch_div_warp q_slot$17(
+    core_board__core_exec_branch_div_warp q_slot$17(
         .d(q_slot$17$d),
         .q(q_slot$17$q),
         .clock(q_slot$17$clock)
     );
-    core_board__core_branch_div_warp q_slot$18(
+    core_board__core_exec_branch_div_warp q_slot$18(
         .d(q_slot$18$d),
         .q(q_slot$18$q),
         .clock(q_slot$18$clock)
     );
-    core_board__core_branch_div_warp q_slot$19(
+    core_board__core_exec_branch_div_warp q_slot$19(
         .d(q_slot$19$d),
         .q(q_slot$19$q),
         .clock(q_slot$19$clock)
     );
-    core_board__core_branch_div_warp q_slot$20(
+    core_board__core_exec_branch_div_warp q_slot$20(
         .d(q_slot$20$d),
         .q(q_slot$20$q),
         .clock(q_slot$20$clock)
     );
-    core_board__core_branch_div_warp q_slot$21(
+    core_board__core_exec_branch_div_warp q_slot$21(
         .d(q_slot$21$d),
         .q(q_slot$21$q),
         .clock(q_slot$21$clock)
     );
-    core_board__core_branch_div_warp q_slot$22(
+    core_board__core_exec_branch_div_warp q_slot$22(
         .d(q_slot$22$d),
         .q(q_slot$22$q),
         .clock(q_slot$22$clock)
     );
-    core_board__core_branch_div_warp q_slot$23(
+    core_board__core_exec_branch_div_warp q_slot$23(
         .d(q_slot$23$d),
         .q(q_slot$23$q),
         .clock(q_slot$23$clock)
     );
-    core_board__core_branch_div_warp q_slot$24(
+    core_board__core_exec_branch_div_warp q_slot$24(
         .d(q_slot$24$d),
         .q(q_slot$24$q),
         .clock(q_slot$24$clock)
     );
-    core_board__core_branch_div_warp q_slot$25(
+    core_board__core_exec_branch_div_warp q_slot$25(
         .d(q_slot$25$d),
         .q(q_slot$25$q),
         .clock(q_slot$25$clock)
     );
-    core_board__core_branch_div_warp q_slot$26(
+    core_board__core_exec_branch_div_warp q_slot$26(
         .d(q_slot$26$d),
         .q(q_slot$26$q),
         .clock(q_slot$26$clock)
     );
-    core_board__core_branch_div_warp q_slot$27(
+    core_board__core_exec_branch_div_warp q_slot$27(
         .d(q_slot$27$d),
         .q(q_slot$27$q),
         .clock(q_slot$27$clock)
     );
-    core_board__core_branch_div_warp q_slot$28(
+    core_board__core_exec_branch_div_warp q_slot$28(
         .d(q_slot$28$d),
         .q(q_slot$28$q),
         .clock(q_slot$28$clock)
     );
-    core_board__core_branch_div_warp q_slot$29(
+    core_board__core_exec_branch_div_warp q_slot$29(
         .d(q_slot$29$d),
         .q(q_slot$29$q),
         .clock(q_slot$29$clock)
     );
-    core_board__core_branch_div_warp q_slot$30(
+    core_board__core_exec_branch_div_warp q_slot$30(
         .d(q_slot$30$d),
         .q(q_slot$30$q),
         .clock(q_slot$30$clock)
     );
-    core_board__core_branch_div_warp q_slot$31(
+    core_board__core_exec_branch_div_warp q_slot$31(
         .d(q_slot$31$d),
         .q(q_slot$31$q),
         .clock(q_slot$31$clock)
@@ -7961,12 +8090,12 @@ module core_board__core_oc_du_0(clock,reset,req,req_taken,advance,valid,index,gr
     reg  [1:0] one_hot_taken;
     reg  pick;
     // Sub module instances
-    core_board__core_branch_div_warp above(
+    core_board__core_exec_branch_div_warp above(
         .d(above$d),
         .q(above$q),
         .clock(above$clock)
     );
-    core_board__core_branch_div_warp grant_q(
+    core_board__core_exec_branch_div_warp grant_q(
         .d(grant_q$d),
         .q(grant_q$q),
         .clock(grant_q$clock)
@@ -9131,7 +9260,7 @@ module core_board__core_sched_commands(clock,reset,cmd_valid,cmd_grant,cmd_pc,cm
         .q(stage_cmd$q),
         .clock(stage_cmd$clock)
     );
-    core_board__core_branch_div_pc stage_cmd_pc(
+    core_board__core_exec_branch_div_pc stage_cmd_pc(
         .d(stage_cmd_pc$d),
         .q(stage_cmd_pc$q),
         .clock(stage_cmd_pc$clock)
@@ -9156,7 +9285,7 @@ module core_board__core_sched_commands(clock,reset,cmd_valid,cmd_grant,cmd_pc,cm
         .q(stage_branch$q),
         .clock(stage_branch$clock)
     );
-    core_board__core_branch_div_warp stage_branch_wid(
+    core_board__core_exec_branch_div_warp stage_branch_wid(
         .d(stage_branch_wid$d),
         .q(stage_branch_wid$q),
         .clock(stage_branch_wid$clock)
@@ -9166,7 +9295,7 @@ module core_board__core_sched_commands(clock,reset,cmd_valid,cmd_grant,cmd_pc,cm
         .q(stage_branch_mask$q),
         .clock(stage_branch_mask$clock)
     );
-    core_board__core_branch_div_pc stage_branch_pc(
+    core_board__core_exec_branch_div_pc stage_branch_pc(
         .d(stage_branch_pc$d),
         .q(stage_branch_pc$q),
         .clock(stage_branch_pc$clock)
@@ -9181,7 +9310,7 @@ module core_board__core_sched_commands(clock,reset,cmd_valid,cmd_grant,cmd_pc,cm
         .q(stage_pop$q),
         .clock(stage_pop$clock)
     );
-    core_board__core_branch_div_warp stage_pop_wid(
+    core_board__core_exec_branch_div_warp stage_pop_wid(
         .d(stage_pop_wid$d),
         .q(stage_pop_wid$q),
         .clock(stage_pop_wid$clock)
@@ -9191,7 +9320,7 @@ module core_board__core_sched_commands(clock,reset,cmd_valid,cmd_grant,cmd_pc,cm
         .q(stage_set$q),
         .clock(stage_set$clock)
     );
-    core_board__core_branch_div_pc stage_set_pc(
+    core_board__core_exec_branch_div_pc stage_set_pc(
         .d(stage_set_pc$d),
         .q(stage_set_pc$q),
         .clock(stage_set_pc$clock)
@@ -9553,22 +9682,22 @@ module core_board__core_sched_stacks(clock,reset,push,push_wid,push_mask,push_pc
         .q(top_mask_q$3$q),
         .clock(top_mask_q$3$clock)
     );
-    core_board__core_branch_div_pc top_pc_q$0(
+    core_board__core_exec_branch_div_pc top_pc_q$0(
         .d(top_pc_q$0$d),
         .q(top_pc_q$0$q),
         .clock(top_pc_q$0$clock)
     );
-    core_board__core_branch_div_pc top_pc_q$1(
+    core_board__core_exec_branch_div_pc top_pc_q$1(
         .d(top_pc_q$1$d),
         .q(top_pc_q$1$q),
         .clock(top_pc_q$1$clock)
     );
-    core_board__core_branch_div_pc top_pc_q$2(
+    core_board__core_exec_branch_div_pc top_pc_q$2(
         .d(top_pc_q$2$d),
         .q(top_pc_q$2$q),
         .clock(top_pc_q$2$clock)
     );
-    core_board__core_branch_div_pc top_pc_q$3(
+    core_board__core_exec_branch_div_pc top_pc_q$3(
         .d(top_pc_q$3$d),
         .q(top_pc_q$3$q),
         .clock(top_pc_q$3$clock)
@@ -9593,22 +9722,22 @@ module core_board__core_sched_stacks(clock,reset,push,push_wid,push_mask,push_pc
         .q(bottom_mask_q$3$q),
         .clock(bottom_mask_q$3$clock)
     );
-    core_board__core_branch_div_pc bottom_pc_q$0(
+    core_board__core_exec_branch_div_pc bottom_pc_q$0(
         .d(bottom_pc_q$0$d),
         .q(bottom_pc_q$0$q),
         .clock(bottom_pc_q$0$clock)
     );
-    core_board__core_branch_div_pc bottom_pc_q$1(
+    core_board__core_exec_branch_div_pc bottom_pc_q$1(
         .d(bottom_pc_q$1$d),
         .q(bottom_pc_q$1$q),
         .clock(bottom_pc_q$1$clock)
     );
-    core_board__core_branch_div_pc bottom_pc_q$2(
+    core_board__core_exec_branch_div_pc bottom_pc_q$2(
         .d(bottom_pc_q$2$d),
         .q(bottom_pc_q$2$q),
         .clock(bottom_pc_q$2$clock)
     );
-    core_board__core_branch_div_pc bottom_pc_q$3(
+    core_board__core_exec_branch_div_pc bottom_pc_q$3(
         .d(bottom_pc_q$3$d),
         .q(bottom_pc_q$3$q),
         .clock(bottom_pc_q$3$clock)
@@ -9643,7 +9772,7 @@ module core_board__core_sched_stacks(clock,reset,push,push_wid,push_mask,push_pc
         .q(pushed_mask_q$q),
         .clock(pushed_mask_q$clock)
     );
-    core_board__core_branch_div_pc pushed_pc_q(
+    core_board__core_exec_branch_div_pc pushed_pc_q(
         .d(pushed_pc_q$d),
         .q(pushed_pc_q$q),
         .clock(pushed_pc_q$clock)
@@ -10899,42 +11028,42 @@ module core_board__core_sched_warp_pc(clock,reset,new_cmd,new_end,new_pop,new_se
     reg  [3:0] from_set_mask;
     reg  [3:0] from_cmd_mask;
     // Sub module instances
-    core_board__core_branch_div_pc pc_q$0(
+    core_board__core_exec_branch_div_pc pc_q$0(
         .d(pc_q$0$d),
         .q(pc_q$0$q),
         .clock(pc_q$0$clock)
     );
-    core_board__core_branch_div_pc pc_q$1(
+    core_board__core_exec_branch_div_pc pc_q$1(
         .d(pc_q$1$d),
         .q(pc_q$1$q),
         .clock(pc_q$1$clock)
     );
-    core_board__core_branch_div_pc pc_q$2(
+    core_board__core_exec_branch_div_pc pc_q$2(
         .d(pc_q$2$d),
         .q(pc_q$2$q),
         .clock(pc_q$2$clock)
     );
-    core_board__core_branch_div_pc pc_q$3(
+    core_board__core_exec_branch_div_pc pc_q$3(
         .d(pc_q$3$d),
         .q(pc_q$3$q),
         .clock(pc_q$3$clock)
     );
-    core_board__core_branch_div_pc pc_plus4$0(
+    core_board__core_exec_branch_div_pc pc_plus4$0(
         .d(pc_plus4$0$d),
         .q(pc_plus4$0$q),
         .clock(pc_plus4$0$clock)
     );
-    core_board__core_branch_div_pc pc_plus4$1(
+    core_board__core_exec_branch_div_pc pc_plus4$1(
         .d(pc_plus4$1$d),
         .q(pc_plus4$1$q),
         .clock(pc_plus4$1$clock)
     );
-    core_board__core_branch_div_pc pc_plus4$2(
+    core_board__core_exec_branch_div_pc pc_plus4$2(
         .d(pc_plus4$2$d),
         .q(pc_plus4$2$q),
         .clock(pc_plus4$2$clock)
     );
-    core_board__core_branch_div_pc pc_plus4$3(
+    core_board__core_exec_branch_div_pc pc_plus4$3(
         .d(pc_plus4$3$d),
         .q(pc_plus4$3$q),
         .clock(pc_plus4$3$clock)
@@ -11460,12 +11589,12 @@ module core_board__link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx
         .sending(reply$sending),
         .tx_data(reply$tx_data)
     );
-    core_board__core_branch_div_warp phase(
+    core_board__core_exec_branch_div_warp phase(
         .d(phase$d),
         .q(phase$q),
         .clock(phase$clock)
     );
-    core_board__core_branch_branch_pc_0 cmd(
+    core_board__core_exec_branch_branch_pc_0 cmd(
         .d(cmd$d),
         .q(cmd$q),
         .clock(cmd$clock)
@@ -11475,7 +11604,7 @@ module core_board__link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx
         .q(nargs$q),
         .clock(nargs$clock)
     );
-    core_board__core_branch_branch_pc_0 arg0(
+    core_board__core_exec_branch_branch_pc_0 arg0(
         .d(arg0$d),
         .q(arg0$q),
         .clock(arg0$clock)
@@ -11485,12 +11614,12 @@ module core_board__link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx
         .q(words_left$q),
         .clock(words_left$clock)
     );
-    core_board__core_branch_branch_pc_0 waddr(
+    core_board__core_exec_branch_branch_pc_0 waddr(
         .d(waddr$d),
         .q(waddr$q),
         .clock(waddr$clock)
     );
-    core_board__core_branch_div_warp wbytes(
+    core_board__core_exec_branch_div_warp wbytes(
         .d(wbytes$d),
         .q(wbytes$q),
         .clock(wbytes$clock)
@@ -11525,7 +11654,7 @@ module core_board__link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx
         .q(iw_valid$q),
         .clock(iw_valid$clock)
     );
-    core_board__core_branch_branch_pc_0 iw_addr(
+    core_board__core_exec_branch_branch_pc_0 iw_addr(
         .d(iw_addr$d),
         .q(iw_addr$q),
         .clock(iw_addr$clock)
@@ -11967,167 +12096,167 @@ module core_board__link_reply(clock,reset,tx_ready,load_record,record,load_query
     // Local signals
     reg  is_sending;
     // Sub module instances
-    core_board__core_branch_branch_pc_0 bytes$0(
+    core_board__core_exec_branch_branch_pc_0 bytes$0(
         .d(bytes$0$d),
         .q(bytes$0$q),
         .clock(bytes$0$clock)
     );
-    core_board__core_branch_branch_pc_0 bytes$1(
+    core_board__core_exec_branch_branch_pc_0 bytes$1(
         .d(bytes$1$d),
         .q(bytes$1$q),
         .clock(bytes$1$clock)
     );
-    core_board__core_branch_branch_pc_0 bytes$2(
+    core_board__core_exec_branch_branch_pc_0 bytes$2(
         .d(bytes$2$d),
         .q(bytes$2$q),
         .clock(bytes$2$clock)
     );
-    core_board__core_branch_branch_pc_0 bytes$3(
+    core_board__core_exec_branch_branch_pc_0 bytes$3(
         .d(bytes$3$d),
         .q(bytes$3$q),
         .clock(bytes$3$clock)
     );
-    core_board__core_branch_branch_pc_0 bytes$4(
+    core_board__core_exec_branch_branch_pc_0 bytes$4(
         .d(bytes$4$d),
         .q(bytes$4$q),
         .clock(bytes$4$clock)
     );
-    core_board__core_branch_branch_pc_0 bytes$5(
+    core_board__core_exec_branch_branch_pc_0 bytes$5(
         .d(bytes$5$d),
         .q(bytes$5$q),
         .clock(bytes$5$clock)
     );
-    core_board__core_branch_branch_pc_0 bytes$6(
+    core_board__core_exec_branch_branch_pc_0 bytes$6(
         .d(bytes$6$d),
         .q(bytes$6$q),
         .clock(bytes$6$clock)
     );
-    core_board__core_branch_branch_pc_0 bytes$7(
+    core_board__core_exec_branch_branch_pc_0 bytes$7(
         .d(bytes$7$d),
         .q(bytes$7$q),
         .clock(bytes$7$clock)
     );
-    core_board__core_branch_branch_pc_0 bytes$8(
+    core_board__core_exec_branch_branch_pc_0 bytes$8(
         .d(bytes$8$d),
         .q(bytes$8$q),
         .clock(bytes$8$clock)
     );
-    core_board__core_branch_branch_pc_0 bytes$9(
+    core_board__core_exec_branch_branch_pc_0 bytes$9(
         .d(bytes$9$d),
         .q(bytes$9$q),
         .clock(bytes$9$clock)
     );
-    core_board__core_branch_branch_pc_0 bytes$10(
+    core_board__core_exec_branch_branch_pc_0 bytes$10(
         .d(bytes$10$d),
         .q(bytes$10$q),
         .clock(bytes$10$clock)
     );
-    core_board__core_branch_branch_pc_0 bytes$11(
+    core_board__core_exec_branch_branch_pc_0 bytes$11(
         .d(bytes$11$d),
         .q(bytes$11$q),
         .clock(bytes$11$clock)
     );
-    core_board__core_branch_branch_pc_0 bytes$12(
+    core_board__core_exec_branch_branch_pc_0 bytes$12(
         .d(bytes$12$d),
         .q(bytes$12$q),
         .clock(bytes$12$clock)
     );
-    core_board__core_branch_branch_pc_0 bytes$13(
+    core_board__core_exec_branch_branch_pc_0 bytes$13(
         .d(bytes$13$d),
         .q(bytes$13$q),
         .clock(bytes$13$clock)
     );
-    core_board__core_branch_branch_pc_0 bytes$14(
+    core_board__core_exec_branch_branch_pc_0 bytes$14(
         .d(bytes$14$d),
         .q(bytes$14$q),
         .clock(bytes$14$clock)
     );
-    core_board__core_branch_branch_pc_0 bytes$15(
+    core_board__core_exec_branch_branch_pc_0 bytes$15(
         .d(bytes$15$d),
         .q(bytes$15$q),
         .clock(bytes$15$clock)
     );
-    core_board__core_branch_branch_pc_0 bytes$16(
+    core_board__core_exec_branch_branch_pc_0 bytes$16(
         .d(bytes$16$d),
         .q(bytes$16$q),
         .clock(bytes$16$clock)
     );
-    core_board__core_branch_branch_pc_0 bytes$17(
+    core_board__core_exec_branch_branch_pc_0 bytes$17(
         .d(bytes$17$d),
         .q(bytes$17$q),
         .clock(bytes$17$clock)
     );
-    core_board__core_branch_branch_pc_0 bytes$18(
+    core_board__core_exec_branch_branch_pc_0 bytes$18(
         .d(bytes$18$d),
         .q(bytes$18$q),
         .clock(bytes$18$clock)
     );
-    core_board__core_branch_branch_pc_0 bytes$19(
+    core_board__core_exec_branch_branch_pc_0 bytes$19(
         .d(bytes$19$d),
         .q(bytes$19$q),
         .clock(bytes$19$clock)
     );
-    core_board__core_branch_branch_pc_0 bytes$20(
+    core_board__core_exec_branch_branch_pc_0 bytes$20(
         .d(bytes$20$d),
         .q(bytes$20$q),
         .clock(bytes$20$clock)
     );
-    core_board__core_branch_branch_pc_0 bytes$21(
+    core_board__core_exec_branch_branch_pc_0 bytes$21(
         .d(bytes$21$d),
         .q(bytes$21$q),
         .clock(bytes$21$clock)
     );
-    core_board__core_branch_branch_pc_0 bytes$22(
+    core_board__core_exec_branch_branch_pc_0 bytes$22(
         .d(bytes$22$d),
         .q(bytes$22$q),
         .clock(bytes$22$clock)
     );
-    core_board__core_branch_branch_pc_0 bytes$23(
+    core_board__core_exec_branch_branch_pc_0 bytes$23(
         .d(bytes$23$d),
         .q(bytes$23$q),
         .clock(bytes$23$clock)
     );
-    core_board__core_branch_branch_pc_0 bytes$24(
+    core_board__core_exec_branch_branch_pc_0 bytes$24(
         .d(bytes$24$d),
         .q(bytes$24$q),
         .clock(bytes$24$clock)
     );
-    core_board__core_branch_branch_pc_0 bytes$25(
+    core_board__core_exec_branch_branch_pc_0 bytes$25(
         .d(bytes$25$d),
         .q(bytes$25$q),
         .clock(bytes$25$clock)
     );
-    core_board__core_branch_branch_pc_0 bytes$26(
+    core_board__core_exec_branch_branch_pc_0 bytes$26(
         .d(bytes$26$d),
         .q(bytes$26$q),
         .clock(bytes$26$clock)
     );
-    core_board__core_branch_branch_pc_0 bytes$27(
+    core_board__core_exec_branch_branch_pc_0 bytes$27(
         .d(bytes$27$d),
         .q(bytes$27$q),
         .clock(bytes$27$clock)
     );
-    core_board__core_branch_branch_pc_0 bytes$28(
+    core_board__core_exec_branch_branch_pc_0 bytes$28(
         .d(bytes$28$d),
         .q(bytes$28$q),
         .clock(bytes$28$clock)
     );
-    core_board__core_branch_branch_pc_0 bytes$29(
+    core_board__core_exec_branch_branch_pc_0 bytes$29(
         .d(bytes$29$d),
         .q(bytes$29$q),
         .clock(bytes$29$clock)
     );
-    core_board__core_branch_branch_pc_0 bytes$30(
+    core_board__core_exec_branch_branch_pc_0 bytes$30(
         .d(bytes$30$d),
         .q(bytes$30$q),
         .clock(bytes$30$clock)
     );
-    core_board__core_branch_branch_pc_0 bytes$31(
+    core_board__core_exec_branch_branch_pc_0 bytes$31(
         .d(bytes$31$d),
         .q(bytes$31$q),
         .clock(bytes$31$clock)
     );
-    core_board__core_branch_branch_pc_0 bytes$32(
+    core_board__core_exec_branch_branch_pc_0 bytes$32(
         .d(bytes$32$d),
         .q(bytes$32$q),
         .clock(bytes$32$clock)
@@ -12366,7 +12495,7 @@ module core_board__receiver(clock,reset,rx,data_valid,data,err_frame);
         .q(count$q),
         .clock(count$clock)
     );
-    core_board__core_branch_branch_pc_0 shift(
+    core_board__core_exec_branch_branch_pc_0 shift(
         .d(shift$d),
         .q(shift$q),
         .clock(shift$clock)
@@ -12473,7 +12602,7 @@ module core_board__transmitter(clock,reset,data_valid,data,data_ready,tx);
     // Local signals
     reg  [7:0] data_n;
     // Sub module instances
-    core_board__core_branch_div_pc frame_n(
+    core_board__core_exec_branch_div_pc frame_n(
         .d(frame_n$d),
         .q(frame_n$q),
         .clock(frame_n$clock)

@@ -40,7 +40,6 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
     localparam  all_warps = 4'hf;
     localparam  full_mask = 4'hf;
     localparam  lane_bits = 8'h8;
-    localparam  k_alu = 4'h1;
     // Stub signals
     reg  sched$clock;
     reg  sched$reset;
@@ -84,22 +83,6 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
     wire  [3:0] sched$err_branch_idle;
     wire  [3:0] sched$err_pop_idle;
     wire  [3:0] sched$err_ctl_idle;
-    reg  [31:0] exec_dec$inst;
-    wire  exec_dec$legal;
-    wire  [3:0] exec_dec$kind;
-    wire  [3:0] exec_dec$exec_op;
-    wire  [1:0] exec_dec$b_sel;
-    wire  exec_dec$rd_valid;
-    wire  [1:0] exec_dec$src_valid;
-    wire  exec_dec$if_zero;
-    wire  [3:0] exec_dec$rd;
-    wire  [3:0] exec_dec$ra;
-    wire  [3:0] exec_dec$rb;
-    wire  [31:0] exec_dec$imm;
-    wire  [10:0] exec_dec$target;
-    wire  [10:0] exec_dec$reconv;
-    wire  [6:0] exec_dec$st_index;
-    wire  [6:0] exec_dec$st_stride;
     reg  oc$clock;
     reg  oc$reset;
     reg  oc$in_valid$0;
@@ -151,12 +134,6 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
     wire  [31:0] oc$count_grant$3;
     wire  oc$err_unit;
     wire  oc$err_overflow;
-    reg  [3:0] alu$op;
-    reg  [31:0] alu$a;
-    reg  [31:0] alu$b;
-    wire  [31:0] alu$result;
-    wire  [3:0] alu$zero;
-    wire  alu$bad_op;
     reg  front$clock;
     reg  front$reset;
     reg  front$imem_write_valid;
@@ -217,30 +194,39 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
     wire  issue$branch;
     wire  issue$pending;
     wire  issue$err_scoreboard;
-    reg  branch$clock;
-    reg  branch$reset;
-    reg  branch$fire;
-    reg  [3:0] branch$kind;
-    reg  branch$if_zero;
-    reg  [10:0] branch$target;
-    reg  [10:0] branch$reconv;
-    reg  [1:0] branch$warp;
-    reg  [3:0] branch$mask;
-    reg  [3:0] branch$zero;
-    reg  branch$record_valid;
-    reg  [1:0] branch$record_warp;
-    reg  [7:0] branch$record_pc;
-    wire  branch$pending;
-    wire  branch$port_busy;
-    wire  branch$divergent;
-    wire  branch$push_valid;
-    wire  [1:0] branch$push_warp;
-    wire  [3:0] branch$push_mask;
-    wire  [9:0] branch$push_pc;
-    wire  branch$set_valid;
-    wire  [1:0] branch$set_warp;
-    wire  [3:0] branch$set_mask;
-    wire  [9:0] branch$set_pc;
+    reg  exec$clock;
+    reg  exec$reset;
+    reg  exec$out_valid;
+    reg  [31:0] exec$out_inst;
+    reg  [1:0] exec$out_warp;
+    reg  [3:0] exec$out_mask;
+    reg  [31:0] exec$out_a;
+    reg  [31:0] exec$out_b;
+    wire  exec$out_ready;
+    reg  exec$load_valid;
+    reg  [1:0] exec$load_warp;
+    reg  [3:0] exec$load_reg;
+    reg  [3:0] exec$load_mask;
+    reg  [31:0] exec$load_data;
+    wire  exec$wb_valid;
+    wire  [1:0] exec$wb_warp;
+    wire  [3:0] exec$wb_reg;
+    wire  [3:0] exec$wb_mask;
+    wire  [31:0] exec$wb_data;
+    reg  exec$record_valid;
+    reg  [1:0] exec$record_warp;
+    reg  [7:0] exec$record_pc;
+    wire  exec$port_busy;
+    wire  exec$pending;
+    wire  exec$divergent;
+    wire  exec$push_valid;
+    wire  [1:0] exec$push_warp;
+    wire  [3:0] exec$push_mask;
+    wire  [9:0] exec$push_pc;
+    wire  exec$set_valid;
+    wire  [1:0] exec$set_warp;
+    wire  [3:0] exec$set_mask;
+    wire  [9:0] exec$set_pc;
     reg  run$clock;
     reg  run$reset;
     reg  run$start;
@@ -281,22 +267,7 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
     wire  lds$busy;
     wire  [31:0] lds$conflict_cycles;
     // Local signals
-    reg  lds_wb;
     reg  [31:0] lane_word;
-    reg  out0;
-    reg  ex_fire;
-    reg  [31:0] rep_imm;
-    reg  [31:0] rep_warp;
-    reg  [7:0] imm_lane;
-    reg  [7:0] warp_lane;
-    reg  [1:0] x_warp;
-    reg  [3:0] x_mask;
-    reg  alu_wb;
-    reg  wb_v;
-    reg  [1:0] wb_w;
-    reg  [3:0] wb_r;
-    reg  [3:0] wb_m;
-    reg  [31:0] wb_d;
     reg  [6:0] flags;
     // Sub module instances
     simt_core__sched sched(
@@ -342,24 +313,6 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
         .err_branch_idle(sched$err_branch_idle),
         .err_pop_idle(sched$err_pop_idle),
         .err_ctl_idle(sched$err_ctl_idle)
-    );
-    simt_core__exec_dec exec_dec(
-        .inst(exec_dec$inst),
-        .legal(exec_dec$legal),
-        .kind(exec_dec$kind),
-        .exec_op(exec_dec$exec_op),
-        .b_sel(exec_dec$b_sel),
-        .rd_valid(exec_dec$rd_valid),
-        .src_valid(exec_dec$src_valid),
-        .if_zero(exec_dec$if_zero),
-        .rd(exec_dec$rd),
-        .ra(exec_dec$ra),
-        .rb(exec_dec$rb),
-        .imm(exec_dec$imm),
-        .target(exec_dec$target),
-        .reconv(exec_dec$reconv),
-        .st_index(exec_dec$st_index),
-        .st_stride(exec_dec$st_stride)
     );
     simt_core__oc oc(
         .clock(oc$clock),
@@ -413,14 +366,6 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
         .count_grant$3(oc$count_grant$3),
         .err_unit(oc$err_unit),
         .err_overflow(oc$err_overflow)
-    );
-    simt_core__alu alu(
-        .op(alu$op),
-        .a(alu$a),
-        .b(alu$b),
-        .result(alu$result),
-        .zero(alu$zero),
-        .bad_op(alu$bad_op)
     );
     simt_core__front front(
         .clock(front$clock),
@@ -486,31 +431,40 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
         .pending(issue$pending),
         .err_scoreboard(issue$err_scoreboard)
     );
-    simt_core__branch branch(
-        .clock(branch$clock),
-        .reset(branch$reset),
-        .fire(branch$fire),
-        .kind(branch$kind),
-        .if_zero(branch$if_zero),
-        .target(branch$target),
-        .reconv(branch$reconv),
-        .warp(branch$warp),
-        .mask(branch$mask),
-        .zero(branch$zero),
-        .record_valid(branch$record_valid),
-        .record_warp(branch$record_warp),
-        .record_pc(branch$record_pc),
-        .pending(branch$pending),
-        .port_busy(branch$port_busy),
-        .divergent(branch$divergent),
-        .push_valid(branch$push_valid),
-        .push_warp(branch$push_warp),
-        .push_mask(branch$push_mask),
-        .push_pc(branch$push_pc),
-        .set_valid(branch$set_valid),
-        .set_warp(branch$set_warp),
-        .set_mask(branch$set_mask),
-        .set_pc(branch$set_pc)
+    simt_core__exec exec(
+        .clock(exec$clock),
+        .reset(exec$reset),
+        .out_valid(exec$out_valid),
+        .out_inst(exec$out_inst),
+        .out_warp(exec$out_warp),
+        .out_mask(exec$out_mask),
+        .out_a(exec$out_a),
+        .out_b(exec$out_b),
+        .out_ready(exec$out_ready),
+        .load_valid(exec$load_valid),
+        .load_warp(exec$load_warp),
+        .load_reg(exec$load_reg),
+        .load_mask(exec$load_mask),
+        .load_data(exec$load_data),
+        .wb_valid(exec$wb_valid),
+        .wb_warp(exec$wb_warp),
+        .wb_reg(exec$wb_reg),
+        .wb_mask(exec$wb_mask),
+        .wb_data(exec$wb_data),
+        .record_valid(exec$record_valid),
+        .record_warp(exec$record_warp),
+        .record_pc(exec$record_pc),
+        .port_busy(exec$port_busy),
+        .pending(exec$pending),
+        .divergent(exec$divergent),
+        .push_valid(exec$push_valid),
+        .push_warp(exec$push_warp),
+        .push_mask(exec$push_mask),
+        .push_pc(exec$push_pc),
+        .set_valid(exec$set_valid),
+        .set_warp(exec$set_warp),
+        .set_mask(exec$set_mask),
+        .set_pc(exec$set_pc)
     );
     simt_core__run run(
         .clock(run$clock),
@@ -579,95 +533,36 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
         sched$warp_ctl_valid = front$ctl_valid;
         sched$warp_ctl_wid = front$ctl_wid;
         sched$warp_ctl_active = 1'b1;
-        lds_wb = lds$wb_valid;
-        exec_dec$inst = oc$out_tag$0;
-        out0 = oc$out_valid$0;
-        ex_fire = out0 & ~lds_wb & ~branch$pending;
-        oc$out_ready$0 = ex_fire;
-        x_warp = oc$out_warp$0;
-        x_mask = oc$out_mask$0;
-        imm_lane = ((exec_dec$imm) & 8'hff);
-        warp_lane = ((x_warp) & 8'hff);
-        rep_imm = 32'h0;
-        rep_warp = 32'h0;
-        lane_word = ((imm_lane) & 32'hffffffff);
-        rep_imm = (rep_imm << lane_bits) | lane_word;
-        lane_word = ((warp_lane) & 32'hffffffff);
-        rep_warp = (rep_warp << lane_bits) | lane_word;
-        lane_word = ((imm_lane) & 32'hffffffff);
-        rep_imm = (rep_imm << lane_bits) | lane_word;
-        lane_word = ((warp_lane) & 32'hffffffff);
-        rep_warp = (rep_warp << lane_bits) | lane_word;
-        lane_word = ((imm_lane) & 32'hffffffff);
-        rep_imm = (rep_imm << lane_bits) | lane_word;
-        lane_word = ((warp_lane) & 32'hffffffff);
-        rep_warp = (rep_warp << lane_bits) | lane_word;
-        lane_word = ((imm_lane) & 32'hffffffff);
-        rep_imm = (rep_imm << lane_bits) | lane_word;
-        lane_word = ((warp_lane) & 32'hffffffff);
-        rep_warp = (rep_warp << lane_bits) | lane_word;
-        alu$op = exec_dec$exec_op;
-        alu$a = oc$out_src0$0;
-        case (exec_dec$b_sel)
-            1:
-                begin
-                    alu$b = rep_imm;
-                end
-            2:
-                begin
-                    alu$b = rep_warp;
-                end
-            default:
-                begin
-                    alu$b = oc$out_src1$0;
-                end
-        endcase
-        alu_wb = ex_fire & (exec_dec$kind == k_alu);
-        branch$clock = clock;
-        branch$reset = reset;
-        branch$fire = ex_fire;
-        branch$kind = exec_dec$kind;
-        branch$if_zero = exec_dec$if_zero;
-        branch$target = exec_dec$target;
-        branch$reconv = exec_dec$reconv;
-        branch$warp = x_warp;
-        branch$mask = x_mask;
-        branch$zero = alu$zero;
+        exec$clock = clock;
+        exec$reset = reset;
+        exec$out_valid = oc$out_valid$0;
+        exec$out_inst = oc$out_tag$0;
+        exec$out_warp = oc$out_warp$0;
+        exec$out_mask = oc$out_mask$0;
+        exec$out_a = oc$out_src0$0;
+        exec$out_b = oc$out_src1$0;
+        oc$out_ready$0 = exec$out_ready;
+        exec$load_valid = lds$wb_valid;
+        exec$load_warp = lds$wb_warp;
+        exec$load_reg = lds$wb_reg;
+        exec$load_mask = lds$wb_mask;
+        exec$load_data = lds$wb_data;
         lds$req_valid = oc$out_valid$1;
         lds$req_inst = oc$out_tag$1;
         lds$req_warp = oc$out_warp$1;
         lds$req_mask = oc$out_mask$1;
         lds$req_src = oc$out_src0$1;
         oc$out_ready$1 = lds$req_taken;
-        wb_v = lds_wb | alu_wb;
-        if (lds_wb) begin
-            wb_w = lds$wb_warp;
-            wb_r = lds$wb_reg;
-            wb_m = lds$wb_mask;
-            wb_d = lds$wb_data;
-        end
-        else if (alu_wb) begin
-            wb_w = x_warp;
-            wb_r = exec_dec$rd;
-            wb_m = x_mask;
-            wb_d = alu$result;
-        end
-        else begin
-            wb_w = 32'h0;
-            wb_r = 32'h0;
-            wb_m = 32'h0;
-            wb_d = 32'h0;
-        end
-        oc$wb_valid = wb_v;
-        oc$wb_warp = wb_w;
-        oc$wb_reg = wb_r;
-        oc$wb_mask = wb_m;
-        oc$wb_data = wb_d;
-        wb_valid = wb_v;
-        wb_warp = wb_w;
-        wb_reg = wb_r;
-        wb_mask = wb_m;
-        lane_word = wb_d;
+        oc$wb_valid = exec$wb_valid;
+        oc$wb_warp = exec$wb_warp;
+        oc$wb_reg = exec$wb_reg;
+        oc$wb_mask = exec$wb_mask;
+        oc$wb_data = exec$wb_data;
+        wb_valid = exec$wb_valid;
+        wb_warp = exec$wb_warp;
+        wb_reg = exec$wb_reg;
+        wb_mask = exec$wb_mask;
+        lane_word = exec$wb_data;
         wb_data$0 = ((lane_word) & 8'hff);
         lane_word = lane_word >> lane_bits;
         wb_data$1 = ((lane_word) & 8'hff);
@@ -689,10 +584,10 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
         issue$pop_mask = sched$pop_data_mask;
         issue$pop_pc = sched$pop_data_pc;
         issue$unit_ready = oc$in_ready$0;
-        issue$port_busy = branch$port_busy;
-        issue$release_valid = wb_v;
-        issue$release_warp = wb_w;
-        issue$release_reg = wb_r;
+        issue$port_busy = exec$port_busy;
+        issue$release_valid = exec$wb_valid;
+        issue$release_warp = exec$wb_warp;
+        issue$release_reg = exec$wb_reg;
         front$issue_warp = issue$warp;
         front$issue_valid = issue$fire;
         oc$in_valid$0 = issue$to_unit;
@@ -705,17 +600,17 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
         oc$in_src$0 = issue$src_a;
         oc$in_src$1 = issue$src_b;
         oc$in_src$2 = 32'h0;
-        branch$record_valid = issue$branch;
-        branch$record_warp = issue$warp;
-        branch$record_pc = front$head_pc;
+        exec$record_valid = issue$branch;
+        exec$record_warp = issue$warp;
+        exec$record_pc = front$head_pc;
         sched$warp_pop_valid = issue$pop;
         sched$warp_pop_wid = issue$warp;
         sched$end_ctl_valid = issue$end_warp;
         sched$end_ctl_wid = issue$warp;
-        sched$branch_ctl_valid = branch$push_valid;
-        sched$branch_ctl_wid = branch$push_warp;
-        sched$branch_ctl_mask = branch$push_mask;
-        sched$branch_ctl_pc = branch$push_pc;
+        sched$branch_ctl_valid = exec$push_valid;
+        sched$branch_ctl_wid = exec$push_warp;
+        sched$branch_ctl_mask = exec$push_mask;
+        sched$branch_ctl_pc = exec$push_pc;
         if (issue$set_valid) begin
             sched$warp_set_valid = 1'b1;
             sched$warp_set_wid = issue$warp;
@@ -723,10 +618,10 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
             sched$warp_set_pc = issue$set_pc;
         end
         else begin
-            sched$warp_set_valid = branch$set_valid;
-            sched$warp_set_wid = branch$set_warp;
-            sched$warp_set_mask = branch$set_mask;
-            sched$warp_set_pc = branch$set_pc;
+            sched$warp_set_valid = exec$set_valid;
+            sched$warp_set_wid = exec$set_warp;
+            sched$warp_set_mask = exec$set_mask;
+            sched$warp_set_pc = exec$set_pc;
         end
         issue_valid = issue$fire;
         issue_warp = 32'h0;
@@ -739,9 +634,9 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
         run$reset = reset;
         run$start = start;
         run$cmd_ready = sched$warp_cmd_ready;
-        run$drained = (sched$idle_mask == all_warps) & ~front$busy & ~|oc$busy & ~oc$out_valid$0 & ~oc$out_valid$1 & ~lds$busy & ~branch$pending & ~issue$pending;
-        run$push_valid = branch$push_valid;
-        run$push_warp = branch$push_warp;
+        run$drained = (sched$idle_mask == all_warps) & ~front$busy & ~|oc$busy & ~oc$out_valid$0 & ~oc$out_valid$1 & ~lds$busy & ~exec$pending & ~issue$pending;
+        run$push_valid = exec$push_valid;
+        run$push_warp = exec$push_warp;
         run$pop = issue$pop;
         run$end_warp = issue$end_warp;
         run$warp = issue$warp;
@@ -749,7 +644,7 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
         run$hazard = issue$hazard;
         run$struct_stall = issue$struct_stall;
         run$illegal = issue$illegal;
-        run$divergent = branch$divergent;
+        run$divergent = exec$divergent;
         running = run$running;
         count_cycles = run$count_cycles;
         count_issued = run$count_issued;
@@ -771,7 +666,241 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
     end
 endmodule // simt_core
 
-module simt_core__alu(op,a,b,result,zero,bad_op);
+module simt_core__exec(clock,reset,out_valid,out_inst,out_warp,out_mask,out_a,out_b,out_ready,load_valid,load_warp,load_reg,load_mask,load_data,wb_valid,wb_warp,wb_reg,wb_mask,wb_data,record_valid,record_warp,record_pc,port_busy,pending,divergent,push_valid,push_warp,push_mask,push_pc,set_valid,set_warp,set_mask,set_pc);
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  out_valid;
+    input wire  [31:0] out_inst;
+    input wire  [1:0] out_warp;
+    input wire  [3:0] out_mask;
+    input wire  [31:0] out_a;
+    input wire  [31:0] out_b;
+    output reg  out_ready;
+    input wire  load_valid;
+    input wire  [1:0] load_warp;
+    input wire  [3:0] load_reg;
+    input wire  [3:0] load_mask;
+    input wire  [31:0] load_data;
+    output reg  wb_valid;
+    output reg  [1:0] wb_warp;
+    output reg  [3:0] wb_reg;
+    output reg  [3:0] wb_mask;
+    output reg  [31:0] wb_data;
+    input wire  record_valid;
+    input wire  [1:0] record_warp;
+    input wire  [7:0] record_pc;
+    output reg  port_busy;
+    output reg  pending;
+    output reg  divergent;
+    output reg  push_valid;
+    output reg  [1:0] push_warp;
+    output reg  [3:0] push_mask;
+    output reg  [9:0] push_pc;
+    output reg  set_valid;
+    output reg  [1:0] set_warp;
+    output reg  [3:0] set_mask;
+    output reg  [9:0] set_pc;
+    // Constant declarations
+    localparam  lane_bits = 8'h8;
+    localparam  k_alu = 4'h1;
+    // Stub signals
+    reg  [31:0] dec$inst;
+    wire  dec$legal;
+    wire  [3:0] dec$kind;
+    wire  [3:0] dec$exec_op;
+    wire  [1:0] dec$b_sel;
+    wire  dec$rd_valid;
+    wire  [1:0] dec$src_valid;
+    wire  dec$if_zero;
+    wire  [3:0] dec$rd;
+    wire  [3:0] dec$ra;
+    wire  [3:0] dec$rb;
+    wire  [31:0] dec$imm;
+    wire  [10:0] dec$target;
+    wire  [10:0] dec$reconv;
+    wire  [6:0] dec$st_index;
+    wire  [6:0] dec$st_stride;
+    reg  [3:0] alu$op;
+    reg  [31:0] alu$a;
+    reg  [31:0] alu$b;
+    wire  [31:0] alu$result;
+    wire  [3:0] alu$zero;
+    wire  alu$bad_op;
+    reg  branch$clock;
+    reg  branch$reset;
+    reg  branch$fire;
+    reg  [3:0] branch$kind;
+    reg  branch$if_zero;
+    reg  [10:0] branch$target;
+    reg  [10:0] branch$reconv;
+    reg  [1:0] branch$warp;
+    reg  [3:0] branch$mask;
+    reg  [3:0] branch$zero;
+    reg  branch$record_valid;
+    reg  [1:0] branch$record_warp;
+    reg  [7:0] branch$record_pc;
+    wire  branch$pending;
+    wire  branch$port_busy;
+    wire  branch$divergent;
+    wire  branch$push_valid;
+    wire  [1:0] branch$push_warp;
+    wire  [3:0] branch$push_mask;
+    wire  [9:0] branch$push_pc;
+    wire  branch$set_valid;
+    wire  [1:0] branch$set_warp;
+    wire  [3:0] branch$set_mask;
+    wire  [9:0] branch$set_pc;
+    // Local signals
+    reg  fire;
+    reg  alu_wb;
+    reg  [7:0] imm_lane;
+    reg  [7:0] warp_lane;
+    reg  [31:0] lane_word;
+    reg  [31:0] rep_imm;
+    reg  [31:0] rep_warp;
+    // Sub module instances
+    simt_core__exec_dec dec(
+        .inst(dec$inst),
+        .legal(dec$legal),
+        .kind(dec$kind),
+        .exec_op(dec$exec_op),
+        .b_sel(dec$b_sel),
+        .rd_valid(dec$rd_valid),
+        .src_valid(dec$src_valid),
+        .if_zero(dec$if_zero),
+        .rd(dec$rd),
+        .ra(dec$ra),
+        .rb(dec$rb),
+        .imm(dec$imm),
+        .target(dec$target),
+        .reconv(dec$reconv),
+        .st_index(dec$st_index),
+        .st_stride(dec$st_stride)
+    );
+    simt_core__exec_alu alu(
+        .op(alu$op),
+        .a(alu$a),
+        .b(alu$b),
+        .result(alu$result),
+        .zero(alu$zero),
+        .bad_op(alu$bad_op)
+    );
+    simt_core__exec_branch branch(
+        .clock(branch$clock),
+        .reset(branch$reset),
+        .fire(branch$fire),
+        .kind(branch$kind),
+        .if_zero(branch$if_zero),
+        .target(branch$target),
+        .reconv(branch$reconv),
+        .warp(branch$warp),
+        .mask(branch$mask),
+        .zero(branch$zero),
+        .record_valid(branch$record_valid),
+        .record_warp(branch$record_warp),
+        .record_pc(branch$record_pc),
+        .pending(branch$pending),
+        .port_busy(branch$port_busy),
+        .divergent(branch$divergent),
+        .push_valid(branch$push_valid),
+        .push_warp(branch$push_warp),
+        .push_mask(branch$push_mask),
+        .push_pc(branch$push_pc),
+        .set_valid(branch$set_valid),
+        .set_warp(branch$set_warp),
+        .set_mask(branch$set_mask),
+        .set_pc(branch$set_pc)
+    );
+    // Update code
+    always @(*) begin
+        dec$inst = out_inst;
+        fire = out_valid & ~load_valid & ~branch$pending;
+        out_ready = fire;
+        imm_lane = ((dec$imm) & 8'hff);
+        warp_lane = ((out_warp) & 8'hff);
+        rep_imm = 32'h0;
+        rep_warp = 32'h0;
+        lane_word = ((imm_lane) & 32'hffffffff);
+        rep_imm = (rep_imm << lane_bits) | lane_word;
+        lane_word = ((warp_lane) & 32'hffffffff);
+        rep_warp = (rep_warp << lane_bits) | lane_word;
+        lane_word = ((imm_lane) & 32'hffffffff);
+        rep_imm = (rep_imm << lane_bits) | lane_word;
+        lane_word = ((warp_lane) & 32'hffffffff);
+        rep_warp = (rep_warp << lane_bits) | lane_word;
+        lane_word = ((imm_lane) & 32'hffffffff);
+        rep_imm = (rep_imm << lane_bits) | lane_word;
+        lane_word = ((warp_lane) & 32'hffffffff);
+        rep_warp = (rep_warp << lane_bits) | lane_word;
+        lane_word = ((imm_lane) & 32'hffffffff);
+        rep_imm = (rep_imm << lane_bits) | lane_word;
+        lane_word = ((warp_lane) & 32'hffffffff);
+        rep_warp = (rep_warp << lane_bits) | lane_word;
+        alu$op = dec$exec_op;
+        alu$a = out_a;
+        case (dec$b_sel)
+            1:
+                begin
+                    alu$b = rep_imm;
+                end
+            2:
+                begin
+                    alu$b = rep_warp;
+                end
+            default:
+                begin
+                    alu$b = out_b;
+                end
+        endcase
+        alu_wb = fire & (dec$kind == k_alu);
+        branch$clock = clock;
+        branch$reset = reset;
+        branch$fire = fire;
+        branch$kind = dec$kind;
+        branch$if_zero = dec$if_zero;
+        branch$target = dec$target;
+        branch$reconv = dec$reconv;
+        branch$warp = out_warp;
+        branch$mask = out_mask;
+        branch$zero = alu$zero;
+        branch$record_valid = record_valid;
+        branch$record_warp = record_warp;
+        branch$record_pc = record_pc;
+        port_busy = branch$port_busy;
+        pending = branch$pending;
+        divergent = branch$divergent;
+        push_valid = branch$push_valid;
+        push_warp = branch$push_warp;
+        push_mask = branch$push_mask;
+        push_pc = branch$push_pc;
+        set_valid = branch$set_valid;
+        set_warp = branch$set_warp;
+        set_mask = branch$set_mask;
+        set_pc = branch$set_pc;
+        wb_valid = load_valid | alu_wb;
+        if (load_valid) begin
+            wb_warp = load_warp;
+            wb_reg = load_reg;
+            wb_mask = load_mask;
+            wb_data = load_data;
+        end
+        else if (alu_wb) begin
+            wb_warp = out_warp;
+            wb_reg = dec$rd;
+            wb_mask = out_mask;
+            wb_data = alu$result;
+        end
+        else begin
+            wb_warp = 32'h0;
+            wb_reg = 32'h0;
+            wb_mask = 32'h0;
+            wb_data = 32'h0;
+        end
+    end
+endmodule // simt_core__exec
+
+module simt_core__exec_alu(op,a,b,result,zero,bad_op);
     // Module arguments
     input wire  [3:0] op;
     input wire  [31:0] a;
@@ -1066,9 +1195,9 @@ module simt_core__alu(op,a,b,result,zero,bad_op);
         lane_id = lane_id + 32'h1;
         result = acc;
     end
-endmodule // simt_core__alu
+endmodule // simt_core__exec_alu
 
-module simt_core__branch(clock,reset,fire,kind,if_zero,target,reconv,warp,mask,zero,record_valid,record_warp,record_pc,pending,port_busy,divergent,push_valid,push_warp,push_mask,push_pc,set_valid,set_warp,set_mask,set_pc);
+module simt_core__exec_branch(clock,reset,fire,kind,if_zero,target,reconv,warp,mask,zero,record_valid,record_warp,record_pc,pending,port_busy,divergent,push_valid,push_warp,push_mask,push_pc,set_valid,set_warp,set_mask,set_pc);
     // Module arguments
     input wire  clock;
     input wire  reset;
@@ -1149,52 +1278,52 @@ module simt_core__branch(clock,reset,fire,kind,if_zero,target,reconv,warp,mask,z
     reg  [3:0] set_m;
     reg  [9:0] set_p;
     // Sub module instances
-    simt_core__branch_branch_pc_0 branch_pc$0(
+    simt_core__exec_branch_branch_pc_0 branch_pc$0(
         .d(branch_pc$0$d),
         .q(branch_pc$0$q),
         .clock(branch_pc$0$clock)
     );
-    simt_core__branch_branch_pc_0 branch_pc$1(
+    simt_core__exec_branch_branch_pc_0 branch_pc$1(
         .d(branch_pc$1$d),
         .q(branch_pc$1$q),
         .clock(branch_pc$1$clock)
     );
-    simt_core__branch_branch_pc_0 branch_pc$2(
+    simt_core__exec_branch_branch_pc_0 branch_pc$2(
         .d(branch_pc$2$d),
         .q(branch_pc$2$q),
         .clock(branch_pc$2$clock)
     );
-    simt_core__branch_branch_pc_0 branch_pc$3(
+    simt_core__exec_branch_branch_pc_0 branch_pc$3(
         .d(branch_pc$3$d),
         .q(branch_pc$3$q),
         .clock(branch_pc$3$clock)
     );
-    simt_core__branch_div_valid div_valid(
+    simt_core__exec_branch_div_valid div_valid(
         .d(div_valid$d),
         .q(div_valid$q),
         .clock(div_valid$clock)
     );
-    simt_core__branch_div_warp div_warp(
+    simt_core__exec_branch_div_warp div_warp(
         .d(div_warp$d),
         .q(div_warp$q),
         .clock(div_warp$clock)
     );
-    simt_core__branch_div_mask div_mask(
+    simt_core__exec_branch_div_mask div_mask(
         .d(div_mask$d),
         .q(div_mask$q),
         .clock(div_mask$clock)
     );
-    simt_core__branch_div_pc div_pc(
+    simt_core__exec_branch_div_pc div_pc(
         .d(div_pc$d),
         .q(div_pc$q),
         .clock(div_pc$clock)
     );
-    simt_core__branch_div_mask div_set_mask(
+    simt_core__exec_branch_div_mask div_set_mask(
         .d(div_set_mask$d),
         .q(div_set_mask$q),
         .clock(div_set_mask$clock)
     );
-    simt_core__branch_div_pc div_set_pc(
+    simt_core__exec_branch_div_pc div_set_pc(
         .d(div_set_pc$d),
         .q(div_set_pc$q),
         .clock(div_set_pc$clock)
@@ -1327,9 +1456,9 @@ module simt_core__branch(clock,reset,fire,kind,if_zero,target,reconv,warp,mask,z
             branch_pc$3$d = 32'h0;
         end
     end
-endmodule // simt_core__branch
+endmodule // simt_core__exec_branch
 
-module simt_core__branch_branch_pc_0(d,q,clock);
+module simt_core__exec_branch_branch_pc_0(d,q,clock);
     // Module arguments
     input wire  [7:0] d;
     output reg  [7:0] q;
@@ -1341,9 +1470,9 @@ module simt_core__branch_branch_pc_0(d,q,clock);
     always @(posedge clock) begin
        q <= d;
     end
-endmodule // simt_core__branch_branch_pc_0
+endmodule // simt_core__exec_branch_branch_pc_0
 
-module simt_core__branch_div_mask(d,q,clock);
+module simt_core__exec_branch_div_mask(d,q,clock);
     // Module arguments
     input wire  [3:0] d;
     output reg  [3:0] q;
@@ -1355,9 +1484,9 @@ module simt_core__branch_div_mask(d,q,clock);
     always @(posedge clock) begin
        q <= d;
     end
-endmodule // simt_core__branch_div_mask
+endmodule // simt_core__exec_branch_div_mask
 
-module simt_core__branch_div_pc(d,q,clock);
+module simt_core__exec_branch_div_pc(d,q,clock);
     // Module arguments
     input wire  [9:0] d;
     output reg  [9:0] q;
@@ -1369,9 +1498,9 @@ module simt_core__branch_div_pc(d,q,clock);
     always @(posedge clock) begin
        q <= d;
     end
-endmodule // simt_core__branch_div_pc
+endmodule // simt_core__exec_branch_div_pc
 
-module simt_core__branch_div_valid(d,q,clock);
+module simt_core__exec_branch_div_valid(d,q,clock);
     // Module arguments
     input wire  d;
     output reg  q;
@@ -1383,9 +1512,9 @@ module simt_core__branch_div_valid(d,q,clock);
     always @(posedge clock) begin
        q <= d;
     end
-endmodule // simt_core__branch_div_valid
+endmodule // simt_core__exec_branch_div_valid
 
-module simt_core__branch_div_warp(d,q,clock);
+module simt_core__exec_branch_div_warp(d,q,clock);
     // Module arguments
     input wire  [1:0] d;
     output reg  [1:0] q;
@@ -1397,7 +1526,7 @@ module simt_core__branch_div_warp(d,q,clock);
     always @(posedge clock) begin
        q <= d;
     end
-endmodule // simt_core__branch_div_warp
+endmodule // simt_core__exec_branch_div_warp
 
 module simt_core__exec_dec(inst,legal,kind,exec_op,b_sel,rd_valid,src_valid,if_zero,rd,ra,rb,imm,target,reconv,st_index,st_stride);
     // Module arguments
@@ -1674,37 +1803,37 @@ module simt_core__front(clock,reset,imem_write_valid,imem_write_addr,imem_write_
         .st_index(dec$st_index),
         .st_stride(dec$st_stride)
     );
-    simt_core__branch_div_valid fill_valid(
+    simt_core__exec_branch_div_valid fill_valid(
         .d(fill_valid$d),
         .q(fill_valid$q),
         .clock(fill_valid$clock)
     );
-    simt_core__branch_div_warp fill_warp(
+    simt_core__exec_branch_div_warp fill_warp(
         .d(fill_warp$d),
         .q(fill_warp$q),
         .clock(fill_warp$clock)
     );
-    simt_core__branch_div_pc fill_pc(
+    simt_core__exec_branch_div_pc fill_pc(
         .d(fill_pc$d),
         .q(fill_pc$q),
         .clock(fill_pc$clock)
     );
-    simt_core__branch_div_mask wmask$0(
+    simt_core__exec_branch_div_mask wmask$0(
         .d(wmask$0$d),
         .q(wmask$0$q),
         .clock(wmask$0$clock)
     );
-    simt_core__branch_div_mask wmask$1(
+    simt_core__exec_branch_div_mask wmask$1(
         .d(wmask$1$d),
         .q(wmask$1$q),
         .clock(wmask$1$clock)
     );
-    simt_core__branch_div_mask wmask$2(
+    simt_core__exec_branch_div_mask wmask$2(
         .d(wmask$2$d),
         .q(wmask$2$q),
         .clock(wmask$2$clock)
     );
-    simt_core__branch_div_mask wmask$3(
+    simt_core__exec_branch_div_mask wmask$3(
         .d(wmask$3$d),
         .q(wmask$3$q),
         .clock(wmask$3$clock)
@@ -1915,22 +2044,22 @@ module simt_core__front_ibuf(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,
         .q(inst0$3$q),
         .clock(inst0$3$clock)
     );
-    simt_core__branch_branch_pc_0 pc0$0(
+    simt_core__exec_branch_branch_pc_0 pc0$0(
         .d(pc0$0$d),
         .q(pc0$0$q),
         .clock(pc0$0$clock)
     );
-    simt_core__branch_branch_pc_0 pc0$1(
+    simt_core__exec_branch_branch_pc_0 pc0$1(
         .d(pc0$1$d),
         .q(pc0$1$q),
         .clock(pc0$1$clock)
     );
-    simt_core__branch_branch_pc_0 pc0$2(
+    simt_core__exec_branch_branch_pc_0 pc0$2(
         .d(pc0$2$d),
         .q(pc0$2$q),
         .clock(pc0$2$clock)
     );
-    simt_core__branch_branch_pc_0 pc0$3(
+    simt_core__exec_branch_branch_pc_0 pc0$3(
         .d(pc0$3$d),
         .q(pc0$3$q),
         .clock(pc0$3$clock)
@@ -1955,52 +2084,52 @@ module simt_core__front_ibuf(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,
         .q(inst1$3$q),
         .clock(inst1$3$clock)
     );
-    simt_core__branch_branch_pc_0 pc1$0(
+    simt_core__exec_branch_branch_pc_0 pc1$0(
         .d(pc1$0$d),
         .q(pc1$0$q),
         .clock(pc1$0$clock)
     );
-    simt_core__branch_branch_pc_0 pc1$1(
+    simt_core__exec_branch_branch_pc_0 pc1$1(
         .d(pc1$1$d),
         .q(pc1$1$q),
         .clock(pc1$1$clock)
     );
-    simt_core__branch_branch_pc_0 pc1$2(
+    simt_core__exec_branch_branch_pc_0 pc1$2(
         .d(pc1$2$d),
         .q(pc1$2$q),
         .clock(pc1$2$clock)
     );
-    simt_core__branch_branch_pc_0 pc1$3(
+    simt_core__exec_branch_branch_pc_0 pc1$3(
         .d(pc1$3$d),
         .q(pc1$3$q),
         .clock(pc1$3$clock)
     );
-    simt_core__branch_div_warp count$0(
+    simt_core__exec_branch_div_warp count$0(
         .d(count$0$d),
         .q(count$0$q),
         .clock(count$0$clock)
     );
-    simt_core__branch_div_warp count$1(
+    simt_core__exec_branch_div_warp count$1(
         .d(count$1$d),
         .q(count$1$q),
         .clock(count$1$clock)
     );
-    simt_core__branch_div_warp count$2(
+    simt_core__exec_branch_div_warp count$2(
         .d(count$2$d),
         .q(count$2$q),
         .clock(count$2$clock)
     );
-    simt_core__branch_div_warp count$3(
+    simt_core__exec_branch_div_warp count$3(
         .d(count$3$d),
         .q(count$3$q),
         .clock(count$3$clock)
     );
-    simt_core__branch_div_valid fill_full(
+    simt_core__exec_branch_div_valid fill_full(
         .d(fill_full$d),
         .q(fill_full$q),
         .clock(fill_full$clock)
     );
-    simt_core__branch_div_valid issue_empty(
+    simt_core__exec_branch_div_valid issue_empty(
         .d(issue_empty$d),
         .q(issue_empty$q),
         .clock(issue_empty$clock)
@@ -2440,12 +2569,12 @@ module simt_core__issue(clock,reset,head_valid,head_inst,head_pc,masks$0,masks$1
         .index(oldest$index),
         .grant(oldest$grant)
     );
-    simt_core__branch_div_valid greedy_valid(
+    simt_core__exec_branch_div_valid greedy_valid(
         .d(greedy_valid$d),
         .q(greedy_valid$q),
         .clock(greedy_valid$clock)
     );
-    simt_core__branch_div_warp greedy(
+    simt_core__exec_branch_div_warp greedy(
         .d(greedy$d),
         .q(greedy$q),
         .clock(greedy$clock)
@@ -2679,12 +2808,12 @@ module simt_core__issue_rr(clock,reset,req,req_taken,advance,valid,index,grant);
     reg  [3:0] one_hot_taken;
     reg  [1:0] pick;
     // Sub module instances
-    simt_core__branch_div_mask above(
+    simt_core__exec_branch_div_mask above(
         .d(above$d),
         .q(above$q),
         .clock(above$clock)
     );
-    simt_core__branch_div_mask grant_q(
+    simt_core__exec_branch_div_mask grant_q(
         .d(grant_q$d),
         .q(grant_q$q),
         .clock(grant_q$clock)
@@ -2822,12 +2951,12 @@ module simt_core__issue_sb(clock,reset,check_warp,check_src$0,check_src$1,check_
         .q(reserved$3$q),
         .clock(reserved$3$clock)
     );
-    simt_core__branch_div_valid double_reserve(
+    simt_core__exec_branch_div_valid double_reserve(
         .d(double_reserve$d),
         .q(double_reserve$q),
         .clock(double_reserve$clock)
     );
-    simt_core__branch_div_valid release_free(
+    simt_core__exec_branch_div_valid release_free(
         .d(release_free$d),
         .q(release_free$q),
         .clock(release_free$clock)
@@ -3115,47 +3244,47 @@ module simt_core__lds(clock,reset,req_valid,req_inst,req_warp,req_mask,req_src,r
         .st_index(dec$st_index),
         .st_stride(dec$st_stride)
     );
-    simt_core__branch_div_valid lds_load(
+    simt_core__exec_branch_div_valid lds_load(
         .d(lds_load$d),
         .q(lds_load$q),
         .clock(lds_load$clock)
     );
-    simt_core__branch_div_warp lds_warp(
+    simt_core__exec_branch_div_warp lds_warp(
         .d(lds_warp$d),
         .q(lds_warp$q),
         .clock(lds_warp$clock)
     );
-    simt_core__branch_div_mask lds_rd(
+    simt_core__exec_branch_div_mask lds_rd(
         .d(lds_rd$d),
         .q(lds_rd$q),
         .clock(lds_rd$clock)
     );
-    simt_core__branch_div_mask lds_mask(
+    simt_core__exec_branch_div_mask lds_mask(
         .d(lds_mask$d),
         .q(lds_mask$q),
         .clock(lds_mask$clock)
     );
-    simt_core__branch_div_valid resp_load(
+    simt_core__exec_branch_div_valid resp_load(
         .d(resp_load$d),
         .q(resp_load$q),
         .clock(resp_load$clock)
     );
-    simt_core__branch_div_warp resp_warp(
+    simt_core__exec_branch_div_warp resp_warp(
         .d(resp_warp$d),
         .q(resp_warp$q),
         .clock(resp_warp$clock)
     );
-    simt_core__branch_div_mask resp_rd(
+    simt_core__exec_branch_div_mask resp_rd(
         .d(resp_rd$d),
         .q(resp_rd$q),
         .clock(resp_rd$clock)
     );
-    simt_core__branch_div_mask resp_mask(
+    simt_core__exec_branch_div_mask resp_mask(
         .d(resp_mask$d),
         .q(resp_mask$q),
         .clock(resp_mask$clock)
     );
-    simt_core__branch_div_warp open(
+    simt_core__exec_branch_div_warp open(
         .d(open$d),
         .q(open$q),
         .clock(open$clock)
@@ -3452,42 +3581,42 @@ module simt_core__lds_lds(clock,reset,req_valid,req_ready,req_write,req_mask,req
         .write_data(banks$3$write_data),
         .write_mask(banks$3$write_mask)
     );
-    simt_core__branch_div_valid active(
+    simt_core__exec_branch_div_valid active(
         .d(active$d),
         .q(active$q),
         .clock(active$clock)
     );
-    simt_core__branch_div_valid first(
+    simt_core__exec_branch_div_valid first(
         .d(first$d),
         .q(first$q),
         .clock(first$clock)
     );
-    simt_core__branch_div_valid write(
+    simt_core__exec_branch_div_valid write(
         .d(write$d),
         .q(write$q),
         .clock(write$clock)
     );
-    simt_core__branch_div_mask pending(
+    simt_core__exec_branch_div_mask pending(
         .d(pending$d),
         .q(pending$q),
         .clock(pending$clock)
     );
-    simt_core__branch_div_warp lane_bank$0(
+    simt_core__exec_branch_div_warp lane_bank$0(
         .d(lane_bank$0$d),
         .q(lane_bank$0$q),
         .clock(lane_bank$0$clock)
     );
-    simt_core__branch_div_warp lane_bank$1(
+    simt_core__exec_branch_div_warp lane_bank$1(
         .d(lane_bank$1$d),
         .q(lane_bank$1$q),
         .clock(lane_bank$1$clock)
     );
-    simt_core__branch_div_warp lane_bank$2(
+    simt_core__exec_branch_div_warp lane_bank$2(
         .d(lane_bank$2$d),
         .q(lane_bank$2$q),
         .clock(lane_bank$2$clock)
     );
-    simt_core__branch_div_warp lane_bank$3(
+    simt_core__exec_branch_div_warp lane_bank$3(
         .d(lane_bank$3$d),
         .q(lane_bank$3$q),
         .clock(lane_bank$3$clock)
@@ -3512,72 +3641,72 @@ module simt_core__lds_lds(clock,reset,req_valid,req_ready,req_write,req_mask,req
         .q(lane_row$3$q),
         .clock(lane_row$3$clock)
     );
-    simt_core__branch_branch_pc_0 lane_data$0(
+    simt_core__exec_branch_branch_pc_0 lane_data$0(
         .d(lane_data$0$d),
         .q(lane_data$0$q),
         .clock(lane_data$0$clock)
     );
-    simt_core__branch_branch_pc_0 lane_data$1(
+    simt_core__exec_branch_branch_pc_0 lane_data$1(
         .d(lane_data$1$d),
         .q(lane_data$1$q),
         .clock(lane_data$1$clock)
     );
-    simt_core__branch_branch_pc_0 lane_data$2(
+    simt_core__exec_branch_branch_pc_0 lane_data$2(
         .d(lane_data$2$d),
         .q(lane_data$2$q),
         .clock(lane_data$2$clock)
     );
-    simt_core__branch_branch_pc_0 lane_data$3(
+    simt_core__exec_branch_branch_pc_0 lane_data$3(
         .d(lane_data$3$d),
         .q(lane_data$3$q),
         .clock(lane_data$3$clock)
     );
-    simt_core__branch_div_mask served(
+    simt_core__exec_branch_div_mask served(
         .d(served$d),
         .q(served$q),
         .clock(served$clock)
     );
-    simt_core__branch_div_warp served_bank$0(
+    simt_core__exec_branch_div_warp served_bank$0(
         .d(served_bank$0$d),
         .q(served_bank$0$q),
         .clock(served_bank$0$clock)
     );
-    simt_core__branch_div_warp served_bank$1(
+    simt_core__exec_branch_div_warp served_bank$1(
         .d(served_bank$1$d),
         .q(served_bank$1$q),
         .clock(served_bank$1$clock)
     );
-    simt_core__branch_div_warp served_bank$2(
+    simt_core__exec_branch_div_warp served_bank$2(
         .d(served_bank$2$d),
         .q(served_bank$2$q),
         .clock(served_bank$2$clock)
     );
-    simt_core__branch_div_warp served_bank$3(
+    simt_core__exec_branch_div_warp served_bank$3(
         .d(served_bank$3$d),
         .q(served_bank$3$q),
         .clock(served_bank$3$clock)
     );
-    simt_core__branch_branch_pc_0 held$0(
+    simt_core__exec_branch_branch_pc_0 held$0(
         .d(held$0$d),
         .q(held$0$q),
         .clock(held$0$clock)
     );
-    simt_core__branch_branch_pc_0 held$1(
+    simt_core__exec_branch_branch_pc_0 held$1(
         .d(held$1$d),
         .q(held$1$q),
         .clock(held$1$clock)
     );
-    simt_core__branch_branch_pc_0 held$2(
+    simt_core__exec_branch_branch_pc_0 held$2(
         .d(held$2$d),
         .q(held$2$q),
         .clock(held$2$clock)
     );
-    simt_core__branch_branch_pc_0 held$3(
+    simt_core__exec_branch_branch_pc_0 held$3(
         .d(held$3$d),
         .q(held$3$q),
         .clock(held$3$clock)
     );
-    simt_core__branch_div_valid done(
+    simt_core__exec_branch_div_valid done(
         .d(done$d),
         .q(done$q),
         .clock(done$clock)
@@ -4490,27 +4619,27 @@ module simt_core__oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,in_dst$
         .index(du$1$index),
         .grant(du$1$grant)
     );
-    simt_core__branch_div_warp cu_busy(
+    simt_core__exec_branch_div_warp cu_busy(
         .d(cu_busy$d),
         .q(cu_busy$q),
         .clock(cu_busy$clock)
     );
-    simt_core__branch_div_warp cu_warp$0(
+    simt_core__exec_branch_div_warp cu_warp$0(
         .d(cu_warp$0$d),
         .q(cu_warp$0$q),
         .clock(cu_warp$0$clock)
     );
-    simt_core__branch_div_warp cu_warp$1(
+    simt_core__exec_branch_div_warp cu_warp$1(
         .d(cu_warp$1$d),
         .q(cu_warp$1$q),
         .clock(cu_warp$1$clock)
     );
-    simt_core__branch_div_valid cu_unit$0(
+    simt_core__exec_branch_div_valid cu_unit$0(
         .d(cu_unit$0$d),
         .q(cu_unit$0$q),
         .clock(cu_unit$0$clock)
     );
-    simt_core__branch_div_valid cu_unit$1(
+    simt_core__exec_branch_div_valid cu_unit$1(
         .d(cu_unit$1$d),
         .q(cu_unit$1$q),
         .clock(cu_unit$1$clock)
@@ -4525,22 +4654,22 @@ module simt_core__oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,in_dst$
         .q(cu_tag$1$q),
         .clock(cu_tag$1$clock)
     );
-    simt_core__branch_div_mask cu_dst$0(
+    simt_core__exec_branch_div_mask cu_dst$0(
         .d(cu_dst$0$d),
         .q(cu_dst$0$q),
         .clock(cu_dst$0$clock)
     );
-    simt_core__branch_div_mask cu_dst$1(
+    simt_core__exec_branch_div_mask cu_dst$1(
         .d(cu_dst$1$d),
         .q(cu_dst$1$q),
         .clock(cu_dst$1$clock)
     );
-    simt_core__branch_div_mask cu_mask$0(
+    simt_core__exec_branch_div_mask cu_mask$0(
         .d(cu_mask$0$d),
         .q(cu_mask$0$q),
         .clock(cu_mask$0$clock)
     );
-    simt_core__branch_div_mask cu_mask$1(
+    simt_core__exec_branch_div_mask cu_mask$1(
         .d(cu_mask$1$d),
         .q(cu_mask$1$q),
         .clock(cu_mask$1$clock)
@@ -4565,12 +4694,12 @@ module simt_core__oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,in_dst$
         .q(cu_not_ready$1$q),
         .clock(cu_not_ready$1$clock)
     );
-    simt_core__branch_div_warp cu_older$0(
+    simt_core__exec_branch_div_warp cu_older$0(
         .d(cu_older$0$d),
         .q(cu_older$0$q),
         .clock(cu_older$0$clock)
     );
-    simt_core__branch_div_warp cu_older$1(
+    simt_core__exec_branch_div_warp cu_older$1(
         .d(cu_older$1$d),
         .q(cu_older$1$q),
         .clock(cu_older$1$clock)
@@ -4605,67 +4734,67 @@ module simt_core__oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,in_dst$
         .q(cu_op2$1$q),
         .clock(cu_op2$1$clock)
     );
-    simt_core__branch_div_mask rd_valid(
+    simt_core__exec_branch_div_mask rd_valid(
         .d(rd_valid$d),
         .q(rd_valid$q),
         .clock(rd_valid$clock)
     );
-    simt_core__branch_div_valid rd_cu$0(
+    simt_core__exec_branch_div_valid rd_cu$0(
         .d(rd_cu$0$d),
         .q(rd_cu$0$q),
         .clock(rd_cu$0$clock)
     );
-    simt_core__branch_div_valid rd_cu$1(
+    simt_core__exec_branch_div_valid rd_cu$1(
         .d(rd_cu$1$d),
         .q(rd_cu$1$q),
         .clock(rd_cu$1$clock)
     );
-    simt_core__branch_div_valid rd_cu$2(
+    simt_core__exec_branch_div_valid rd_cu$2(
         .d(rd_cu$2$d),
         .q(rd_cu$2$q),
         .clock(rd_cu$2$clock)
     );
-    simt_core__branch_div_valid rd_cu$3(
+    simt_core__exec_branch_div_valid rd_cu$3(
         .d(rd_cu$3$d),
         .q(rd_cu$3$q),
         .clock(rd_cu$3$clock)
     );
-    simt_core__branch_div_warp rd_slot$0(
+    simt_core__exec_branch_div_warp rd_slot$0(
         .d(rd_slot$0$d),
         .q(rd_slot$0$q),
         .clock(rd_slot$0$clock)
     );
-    simt_core__branch_div_warp rd_slot$1(
+    simt_core__exec_branch_div_warp rd_slot$1(
         .d(rd_slot$1$d),
         .q(rd_slot$1$q),
         .clock(rd_slot$1$clock)
     );
-    simt_core__branch_div_warp rd_slot$2(
+    simt_core__exec_branch_div_warp rd_slot$2(
         .d(rd_slot$2$d),
         .q(rd_slot$2$q),
         .clock(rd_slot$2$clock)
     );
-    simt_core__branch_div_warp rd_slot$3(
+    simt_core__exec_branch_div_warp rd_slot$3(
         .d(rd_slot$3$d),
         .q(rd_slot$3$q),
         .clock(rd_slot$3$clock)
     );
-    simt_core__branch_div_valid o_valid$0(
+    simt_core__exec_branch_div_valid o_valid$0(
         .d(o_valid$0$d),
         .q(o_valid$0$q),
         .clock(o_valid$0$clock)
     );
-    simt_core__branch_div_valid o_valid$1(
+    simt_core__exec_branch_div_valid o_valid$1(
         .d(o_valid$1$d),
         .q(o_valid$1$q),
         .clock(o_valid$1$clock)
     );
-    simt_core__branch_div_warp o_warp$0(
+    simt_core__exec_branch_div_warp o_warp$0(
         .d(o_warp$0$d),
         .q(o_warp$0$q),
         .clock(o_warp$0$clock)
     );
-    simt_core__branch_div_warp o_warp$1(
+    simt_core__exec_branch_div_warp o_warp$1(
         .d(o_warp$1$d),
         .q(o_warp$1$q),
         .clock(o_warp$1$clock)
@@ -4680,22 +4809,22 @@ module simt_core__oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,in_dst$
         .q(o_tag$1$q),
         .clock(o_tag$1$clock)
     );
-    simt_core__branch_div_mask o_dst$0(
+    simt_core__exec_branch_div_mask o_dst$0(
         .d(o_dst$0$d),
         .q(o_dst$0$q),
         .clock(o_dst$0$clock)
     );
-    simt_core__branch_div_mask o_dst$1(
+    simt_core__exec_branch_div_mask o_dst$1(
         .d(o_dst$1$d),
         .q(o_dst$1$q),
         .clock(o_dst$1$clock)
     );
-    simt_core__branch_div_mask o_mask$0(
+    simt_core__exec_branch_div_mask o_mask$0(
         .d(o_mask$0$d),
         .q(o_mask$0$q),
         .clock(o_mask$0$clock)
     );
-    simt_core__branch_div_mask o_mask$1(
+    simt_core__exec_branch_div_mask o_mask$1(
         .d(o_mask$1$d),
         .q(o_mask$1$q),
         .clock(o_mask$1$clock)
@@ -4775,7 +4904,7 @@ module simt_core__oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,in_dst$
         .q(n_grant$3$q),
         .clock(n_grant$3$clock)
     );
-    simt_core__branch_div_valid unit_err(
+    simt_core__exec_branch_div_valid unit_err(
         .d(unit_err$d),
         .q(unit_err$q),
         .clock(unit_err$clock)
@@ -5840,482 +5969,482 @@ module simt_core__oc_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,
     reg  [2:0] slot_addr;
     reg  overflowed;
     // Sub module instances
-    simt_core__branch_div_valid q_cu$0(
+    simt_core__exec_branch_div_valid q_cu$0(
         .d(q_cu$0$d),
         .q(q_cu$0$q),
         .clock(q_cu$0$clock)
     );
-    simt_core__branch_div_valid q_cu$1(
+    simt_core__exec_branch_div_valid q_cu$1(
         .d(q_cu$1$d),
         .q(q_cu$1$q),
         .clock(q_cu$1$clock)
     );
-    simt_core__branch_div_valid q_cu$2(
+    simt_core__exec_branch_div_valid q_cu$2(
         .d(q_cu$2$d),
         .q(q_cu$2$q),
         .clock(q_cu$2$clock)
     );
-    simt_core__branch_div_valid q_cu$3(
+    simt_core__exec_branch_div_valid q_cu$3(
         .d(q_cu$3$d),
         .q(q_cu$3$q),
         .clock(q_cu$3$clock)
     );
-    simt_core__branch_div_valid q_cu$4(
+    simt_core__exec_branch_div_valid q_cu$4(
         .d(q_cu$4$d),
         .q(q_cu$4$q),
         .clock(q_cu$4$clock)
     );
-    simt_core__branch_div_valid q_cu$5(
+    simt_core__exec_branch_div_valid q_cu$5(
         .d(q_cu$5$d),
         .q(q_cu$5$q),
         .clock(q_cu$5$clock)
     );
-    simt_core__branch_div_valid q_cu$6(
+    simt_core__exec_branch_div_valid q_cu$6(
         .d(q_cu$6$d),
         .q(q_cu$6$q),
         .clock(q_cu$6$clock)
     );
-    simt_core__branch_div_valid q_cu$7(
+    simt_core__exec_branch_div_valid q_cu$7(
         .d(q_cu$7$d),
         .q(q_cu$7$q),
         .clock(q_cu$7$clock)
     );
-    simt_core__branch_div_valid q_cu$8(
+    simt_core__exec_branch_div_valid q_cu$8(
         .d(q_cu$8$d),
         .q(q_cu$8$q),
         .clock(q_cu$8$clock)
     );
-    simt_core__branch_div_valid q_cu$9(
+    simt_core__exec_branch_div_valid q_cu$9(
         .d(q_cu$9$d),
         .q(q_cu$9$q),
         .clock(q_cu$9$clock)
     );
-    simt_core__branch_div_valid q_cu$10(
+    simt_core__exec_branch_div_valid q_cu$10(
         .d(q_cu$10$d),
         .q(q_cu$10$q),
         .clock(q_cu$10$clock)
     );
-    simt_core__branch_div_valid q_cu$11(
+    simt_core__exec_branch_div_valid q_cu$11(
         .d(q_cu$11$d),
         .q(q_cu$11$q),
         .clock(q_cu$11$clock)
     );
-    simt_core__branch_div_valid q_cu$12(
+    simt_core__exec_branch_div_valid q_cu$12(
         .d(q_cu$12$d),
         .q(q_cu$12$q),
         .clock(q_cu$12$clock)
     );
-    simt_core__branch_div_valid q_cu$13(
+    simt_core__exec_branch_div_valid q_cu$13(
         .d(q_cu$13$d),
         .q(q_cu$13$q),
         .clock(q_cu$13$clock)
     );
-    simt_core__branch_div_valid q_cu$14(
+    simt_core__exec_branch_div_valid q_cu$14(
         .d(q_cu$14$d),
         .q(q_cu$14$q),
         .clock(q_cu$14$clock)
     );
-    simt_core__branch_div_valid q_cu$15(
+    simt_core__exec_branch_div_valid q_cu$15(
         .d(q_cu$15$d),
         .q(q_cu$15$q),
         .clock(q_cu$15$clock)
     );
-    simt_core__branch_div_valid q_cu$16(
+    simt_core__exec_branch_div_valid q_cu$16(
         .d(q_cu$16$d),
         .q(q_cu$16$q),
         .clock(q_cu$16$clock)
     );
-    simt_core__branch_div_valid q_cu$17(
+    simt_core__exec_branch_div_valid q_cu$17(
         .d(q_cu$17$d),
         .q(q_cu$17$q),
         .clock(q_cu$17$clock)
     );
-    simt_core__branch_div_valid q_cu$18(
+    simt_core__exec_branch_div_valid q_cu$18(
         .d(q_cu$18$d),
         .q(q_cu$18$q),
         .clock(q_cu$18$clock)
     );
-    simt_core__branch_div_valid q_cu$19(
+    simt_core__exec_branch_div_valid q_cu$19(
         .d(q_cu$19$d),
         .q(q_cu$19$q),
         .clock(q_cu$19$clock)
     );
-    simt_core__branch_div_valid q_cu$20(
+    simt_core__exec_branch_div_valid q_cu$20(
         .d(q_cu$20$d),
         .q(q_cu$20$q),
         .clock(q_cu$20$clock)
     );
-    simt_core__branch_div_valid q_cu$21(
+    simt_core__exec_branch_div_valid q_cu$21(
         .d(q_cu$21$d),
         .q(q_cu$21$q),
         .clock(q_cu$21$clock)
     );
-    simt_core__branch_div_valid q_cu$22(
+    simt_core__exec_branch_div_valid q_cu$22(
         .d(q_cu$22$d),
         .q(q_cu$22$q),
         .clock(q_cu$22$clock)
     );
-    simt_core__branch_div_valid q_cu$23(
+    simt_core__exec_branch_div_valid q_cu$23(
         .d(q_cu$23$d),
         .q(q_cu$23$q),
         .clock(q_cu$23$clock)
     );
-    simt_core__branch_div_valid q_cu$24(
+    simt_core__exec_branch_div_valid q_cu$24(
         .d(q_cu$24$d),
         .q(q_cu$24$q),
         .clock(q_cu$24$clock)
     );
-    simt_core__branch_div_valid q_cu$25(
+    simt_core__exec_branch_div_valid q_cu$25(
         .d(q_cu$25$d),
         .q(q_cu$25$q),
         .clock(q_cu$25$clock)
     );
-    simt_core__branch_div_valid q_cu$26(
+    simt_core__exec_branch_div_valid q_cu$26(
         .d(q_cu$26$d),
         .q(q_cu$26$q),
         .clock(q_cu$26$clock)
     );
-    simt_core__branch_div_valid q_cu$27(
+    simt_core__exec_branch_div_valid q_cu$27(
         .d(q_cu$27$d),
         .q(q_cu$27$q),
         .clock(q_cu$27$clock)
     );
-    simt_core__branch_div_valid q_cu$28(
+    simt_core__exec_branch_div_valid q_cu$28(
         .d(q_cu$28$d),
         .q(q_cu$28$q),
         .clock(q_cu$28$clock)
     );
-    simt_core__branch_div_valid q_cu$29(
+    simt_core__exec_branch_div_valid q_cu$29(
         .d(q_cu$29$d),
         .q(q_cu$29$q),
         .clock(q_cu$29$clock)
     );
-    simt_core__branch_div_valid q_cu$30(
+    simt_core__exec_branch_div_valid q_cu$30(
         .d(q_cu$30$d),
         .q(q_cu$30$q),
         .clock(q_cu$30$clock)
     );
-    simt_core__branch_div_valid q_cu$31(
+    simt_core__exec_branch_div_valid q_cu$31(
         .d(q_cu$31$d),
         .q(q_cu$31$q),
         .clock(q_cu$31$clock)
     );
-    simt_core__branch_div_warp q_slot$0(
+    simt_core__exec_branch_div_warp q_slot$0(
         .d(q_slot$0$d),
         .q(q_slot$0$q),
         .clock(q_slot$0$clock)
     );
-    simt_core__branch_div_warp q_slot$1(
+    simt_core__exec_branch_div_warp q_slot$1(
         .d(q_slot$1$d),
         .q(q_slot$1$q),
         .clock(q_slot$1$clock)
     );
-    simt_core__branch_div_warp q_slot$2(
+    simt_core__exec_branch_div_warp q_slot$2(
         .d(q_slot$2$d),
         .q(q_slot$2$q),
         .clock(q_slot$2$clock)
     );
-    simt_core__branch_div_warp q_slot$3(
+    simt_core__exec_branch_div_warp q_slot$3(
         .d(q_slot$3$d),
         .q(q_slot$3$q),
         .clock(q_slot$3$clock)
     );
-    simt_core__branch_div_warp q_slot$4(
+    simt_core__exec_branch_div_warp q_slot$4(
         .d(q_slot$4$d),
         .q(q_slot$4$q),
         .clock(q_slot$4$clock)
     );
-    simt_core__branch_div_warp q_slot$5(
+    simt_core__exec_branch_div_warp q_slot$5(
         .d(q_slot$5$d),
         .q(q_slot$5$q),
         .clock(q_slot$5$clock)
     );
-    simt_core__branch_div_warp q_slot$6(
+    simt_core__exec_branch_div_warp q_slot$6(
         .d(q_slot$6$d),
         .q(q_slot$6$q),
         .clock(q_slot$6$clock)
     );
-    simt_core__branch_div_warp q_slot$7(
+    simt_core__exec_branch_div_warp q_slot$7(
         .d(q_slot$7$d),
         .q(q_slot$7$q),
         .clock(q_slot$7$clock)
     );
-    simt_core__branch_div_warp q_slot$8(
+    simt_core__exec_branch_div_warp q_slot$8(
         .d(q_slot$8$d),
         .q(q_slot$8$q),
         .clock(q_slot$8$clock)
     );
-    simt_core__branch_div_warp q_slot$9(
+    simt_core__exec_branch_div_warp q_slot$9(
         .d(q_slot$9$d),
         .q(q_slot$9$q),
         .clock(q_slot$9$clock)
     );
-    simt_core__branch_div_warp q_slot$10(
+    simt_core__exec_branch_div_warp q_slot$10(
         .d(q_slot$10$d),
         .q(q_slot$10$q),
         .clock(q_slot$10$clock)
     );
-    simt_core__branch_div_warp q_slot$11(
+    simt_core__exec_branch_div_warp q_slot$11(
         .d(q_slot$11$d),
         .q(q_slot$11$q),
         .clock(q_slot$11$clock)
     );
-    simt_core__branch_div_warp q_slot$12(
+    simt_core__exec_branch_div_warp q_slot$12(
         .d(q_slot$12$d),
         .q(q_slot$12$q),
         .clock(q_slot$12$clock)
     );
-    simt_core__branch_div_warp q_slot$13(
+    simt_core__exec_branch_div_warp q_slot$13(
         .d(q_slot$13$d),
         .q(q_slot$13$q),
         .clock(q_slot$13$clock)
     );
-    simt_core__branch_div_warp q_slot$14(
+    simt_core__exec_branch_div_warp q_slot$14(
         .d(q_slot$14$d),
         .q(q_slot$14$q),
         .clock(q_slot$14$clock)
     );
-    simt_core__branch_div_warp q_slot$15(
+    simt_core__exec_branch_div_warp q_slot$15(
         .d(q_slot$15$d),
         .q(q_slot$15$q),
         .clock(q_slot$15$clock)
     );
-    simt_core__branch_div_warp q_slot$16(
+    simt_core__exec_branch_div_warp q_slot$16(
         .d(q_slot$16$d),
         .q(q_slot$16$q),
         .clock(q_slot$16$clock)
     );
-    simt_core__branch_div_warp q_slot$17(
+    simt_core__exec_branch_div_warp q_slot$17(
         .d(q_slot$17$d),
         .q(q_slot$17$q),
         .clock(q_slot$17$clock)
     );
-    simt_core__branch_div_warp q_slot$18(
+    simt_core__exec_branch_div_warp q_slot$18(
         .d(q_slot$18$d),
         .q(q_slot$18$q),
         .clock(q_slot$18$clock)
     );
-    simt_core__branch_div_warp q_slot$19(
+    simt_core__exec_branch_div_warp q_slot$19(
         .d(q_slot$19$d),
         .q(q_slot$19$q),
         .clock(q_slot$19$clock)
     );
-    simt_core__branch_div_warp q_slot$20(
+    simt_core__exec_branch_div_warp q_slot$20(
         .d(q_slot$20$d),
         .q(q_slot$20$q),
         .clock(q_slot$20$clock)
     );
-    simt_core__branch_div_warp q_slot$21(
+    simt_core__exec_branch_div_warp q_slot$21(
         .d(q_slot$21$d),
         .q(q_slot$21$q),
         .clock(q_slot$21$clock)
     );
-    simt_core__branch_div_warp q_slot$22(
+    simt_core__exec_branch_div_warp q_slot$22(
         .d(q_slot$22$d),
         .q(q_slot$22$q),
         .clock(q_slot$22$clock)
     );
-    simt_core__branch_div_warp q_slot$23(
+    simt_core__exec_branch_div_warp q_slot$23(
         .d(q_slot$23$d),
         .q(q_slot$23$q),
         .clock(q_slot$23$clock)
     );
-    simt_core__branch_div_warp q_slot$24(
+    simt_core__exec_branch_div_warp q_slot$24(
         .d(q_slot$24$d),
         .q(q_slot$24$q),
         .clock(q_slot$24$clock)
     );
-    simt_core__branch_div_warp q_slot$25(
+    simt_core__exec_branch_div_warp q_slot$25(
         .d(q_slot$25$d),
         .q(q_slot$25$q),
         .clock(q_slot$25$clock)
     );
-    simt_core__branch_div_warp q_slot$26(
+    simt_core__exec_branch_div_warp q_slot$26(
         .d(q_slot$26$d),
         .q(q_slot$26$q),
         .clock(q_slot$26$clock)
     );
-    simt_core__branch_div_warp q_slot$27(
+    simt_core__exec_branch_div_warp q_slot$27(
         .d(q_slot$27$d),
         .q(q_slot$27$q),
         .clock(q_slot$27$clock)
     );
-    simt_core__branch_div_warp q_slot$28(
+    simt_core__exec_branch_div_warp q_slot$28(
         .d(q_slot$28$d),
         .q(q_slot$28$q),
         .clock(q_slot$28$clock)
     );
-    simt_core__branch_div_warp q_slot$29(
+    simt_core__exec_branch_div_warp q_slot$29(
         .d(q_slot$29$d),
         .q(q_slot$29$q),
         .clock(q_slot$29$clock)
     );
-    simt_core__branch_div_warp q_slot$30(
+    simt_core__exec_branch_div_warp q_slot$30(
         .d(q_slot$30$d),
         .q(q_slot$30$q),
         .clock(q_slot$30$clock)
     );
-    simt_core__branch_div_warp q_slot$31(
+    simt_core__exec_branch_div_warp q_slot$31(
         .d(q_slot$31$d),
         .q(q_slot$31$q),
         .clock(q_slot$31$clock)
     );
-    simt_core__branch_div_mask q_row$0(
+    simt_core__exec_branch_div_mask q_row$0(
         .d(q_row$0$d),
         .q(q_row$0$q),
         .clock(q_row$0$clock)
     );
-    simt_core__branch_div_mask q_row$1(
+    simt_core__exec_branch_div_mask q_row$1(
         .d(q_row$1$d),
         .q(q_row$1$q),
         .clock(q_row$1$clock)
     );
-    simt_core__branch_div_mask q_row$2(
+    simt_core__exec_branch_div_mask q_row$2(
         .d(q_row$2$d),
         .q(q_row$2$q),
         .clock(q_row$2$clock)
     );
-    simt_core__branch_div_mask q_row$3(
+    simt_core__exec_branch_div_mask q_row$3(
         .d(q_row$3$d),
         .q(q_row$3$q),
         .clock(q_row$3$clock)
     );
-    simt_core__branch_div_mask q_row$4(
+    simt_core__exec_branch_div_mask q_row$4(
         .d(q_row$4$d),
         .q(q_row$4$q),
         .clock(q_row$4$clock)
     );
-    simt_core__branch_div_mask q_row$5(
+    simt_core__exec_branch_div_mask q_row$5(
         .d(q_row$5$d),
         .q(q_row$5$q),
         .clock(q_row$5$clock)
     );
-    simt_core__branch_div_mask q_row$6(
+    simt_core__exec_branch_div_mask q_row$6(
         .d(q_row$6$d),
         .q(q_row$6$q),
         .clock(q_row$6$clock)
     );
-    simt_core__branch_div_mask q_row$7(
+    simt_core__exec_branch_div_mask q_row$7(
         .d(q_row$7$d),
         .q(q_row$7$q),
         .clock(q_row$7$clock)
     );
-    simt_core__branch_div_mask q_row$8(
+    simt_core__exec_branch_div_mask q_row$8(
         .d(q_row$8$d),
         .q(q_row$8$q),
         .clock(q_row$8$clock)
     );
-    simt_core__branch_div_mask q_row$9(
+    simt_core__exec_branch_div_mask q_row$9(
         .d(q_row$9$d),
         .q(q_row$9$q),
         .clock(q_row$9$clock)
     );
-    simt_core__branch_div_mask q_row$10(
+    simt_core__exec_branch_div_mask q_row$10(
         .d(q_row$10$d),
         .q(q_row$10$q),
         .clock(q_row$10$clock)
     );
-    simt_core__branch_div_mask q_row$11(
+    simt_core__exec_branch_div_mask q_row$11(
         .d(q_row$11$d),
         .q(q_row$11$q),
         .clock(q_row$11$clock)
     );
-    simt_core__branch_div_mask q_row$12(
+    simt_core__exec_branch_div_mask q_row$12(
         .d(q_row$12$d),
         .q(q_row$12$q),
         .clock(q_row$12$clock)
     );
-    simt_core__branch_div_mask q_row$13(
+    simt_core__exec_branch_div_mask q_row$13(
         .d(q_row$13$d),
         .q(q_row$13$q),
         .clock(q_row$13$clock)
     );
-    simt_core__branch_div_mask q_row$14(
+    simt_core__exec_branch_div_mask q_row$14(
         .d(q_row$14$d),
         .q(q_row$14$q),
         .clock(q_row$14$clock)
     );
-    simt_core__branch_div_mask q_row$15(
+    simt_core__exec_branch_div_mask q_row$15(
         .d(q_row$15$d),
         .q(q_row$15$q),
         .clock(q_row$15$clock)
     );
-    simt_core__branch_div_mask q_row$16(
+    simt_core__exec_branch_div_mask q_row$16(
         .d(q_row$16$d),
         .q(q_row$16$q),
         .clock(q_row$16$clock)
     );
-    simt_core__branch_div_mask q_row$17(
+    simt_core__exec_branch_div_mask q_row$17(
         .d(q_row$17$d),
         .q(q_row$17$q),
         .clock(q_row$17$clock)
     );
-    simt_core__branch_div_mask q_row$18(
+    simt_core__exec_branch_div_mask q_row$18(
         .d(q_row$18$d),
         .q(q_row$18$q),
         .clock(q_row$18$clock)
     );
-    simt_core__branch_div_mask q_row$19(
+    simt_core__exec_branch_div_mask q_row$19(
         .d(q_row$19$d),
         .q(q_row$19$q),
         .clock(q_row$19$clock)
     );
-    simt_core__branch_div_mask q_row$20(
+    simt_core__exec_branch_div_mask q_row$20(
         .d(q_row$20$d),
         .q(q_row$20$q),
         .clock(q_row$20$clock)
     );
-    simt_core__branch_div_mask q_row$21(
+    simt_core__exec_branch_div_mask q_row$21(
         .d(q_row$21$d),
         .q(q_row$21$q),
         .clock(q_row$21$clock)
     );
-    simt_core__branch_div_mask q_row$22(
+    simt_core__exec_branch_div_mask q_row$22(
         .d(q_row$22$d),
         .q(q_row$22$q),
         .clock(q_row$22$clock)
     );
-    simt_core__branch_div_mask q_row$23(
+    simt_core__exec_branch_div_mask q_row$23(
         .d(q_row$23$d),
         .q(q_row$23$q),
         .clock(q_row$23$clock)
     );
-    simt_core__branch_div_mask q_row$24(
+    simt_core__exec_branch_div_mask q_row$24(
         .d(q_row$24$d),
         .q(q_row$24$q),
         .clock(q_row$24$clock)
     );
-    simt_core__branch_div_mask q_row$25(
+    simt_core__exec_branch_div_mask q_row$25(
         .d(q_row$25$d),
         .q(q_row$25$q),
         .clock(q_row$25$clock)
     );
-    simt_core__branch_div_mask q_row$26(
+    simt_core__exec_branch_div_mask q_row$26(
         .d(q_row$26$d),
         .q(q_row$26$q),
         .clock(q_row$26$clock)
     );
-    simt_core__branch_div_mask q_row$27(
+    simt_core__exec_branch_div_mask q_row$27(
         .d(q_row$27$d),
         .q(q_row$27$q),
         .clock(q_row$27$clock)
     );
-    simt_core__branch_div_mask q_row$28(
+    simt_core__exec_branch_div_mask q_row$28(
         .d(q_row$28$d),
         .q(q_row$28$q),
         .clock(q_row$28$clock)
     );
-    simt_core__branch_div_mask q_row$29(
+    simt_core__exec_branch_div_mask q_row$29(
         .d(q_row$29$d),
         .q(q_row$29$q),
         .clock(q_row$29$clock)
     );
-    simt_core__branch_div_mask q_row$30(
+    simt_core__exec_branch_div_mask q_row$30(
         .d(q_row$30$d),
         .q(q_row$30$q),
         .clock(q_row$30$clock)
     );
-    simt_core__branch_div_mask q_row$31(
+    simt_core__exec_branch_div_mask q_row$31(
         .d(q_row$31$d),
         .q(q_row$31$q),
         .clock(q_row$31$clock)
@@ -6360,32 +6489,32 @@ module simt_core__oc_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,
         .q(tail$3$q),
         .clock(tail$3$clock)
     );
-    simt_core__branch_div_mask count$0(
+    simt_core__exec_branch_div_mask count$0(
         .d(count$0$d),
         .q(count$0$q),
         .clock(count$0$clock)
     );
-    simt_core__branch_div_mask count$1(
+    simt_core__exec_branch_div_mask count$1(
         .d(count$1$d),
         .q(count$1$q),
         .clock(count$1$clock)
     );
-    simt_core__branch_div_mask count$2(
+    simt_core__exec_branch_div_mask count$2(
         .d(count$2$d),
         .q(count$2$q),
         .clock(count$2$clock)
     );
-    simt_core__branch_div_mask count$3(
+    simt_core__exec_branch_div_mask count$3(
         .d(count$3$d),
         .q(count$3$q),
         .clock(count$3$clock)
     );
-    simt_core__branch_div_valid pri(
+    simt_core__exec_branch_div_valid pri(
         .d(pri$d),
         .q(pri$q),
         .clock(pri$clock)
     );
-    simt_core__branch_div_valid overflow_q(
+    simt_core__exec_branch_div_valid overflow_q(
         .d(overflow_q$d),
         .q(overflow_q$q),
         .clock(overflow_q$clock)
@@ -7666,12 +7795,12 @@ module simt_core__oc_du_0(clock,reset,req,req_taken,advance,valid,index,grant);
     reg  [1:0] one_hot_taken;
     reg  pick;
     // Sub module instances
-    simt_core__branch_div_warp above(
+    simt_core__exec_branch_div_warp above(
         .d(above$d),
         .q(above$q),
         .clock(above$clock)
     );
-    simt_core__branch_div_warp grant_q(
+    simt_core__exec_branch_div_warp grant_q(
         .d(grant_q$d),
         .q(grant_q$q),
         .clock(grant_q$clock)
@@ -8000,7 +8129,7 @@ module simt_core__run(clock,reset,start,cmd_ready,drained,push_valid,push_warp,p
     reg  [2:0] d_next;
     reg  [2:0] high_next;
     // Sub module instances
-    simt_core__branch_div_valid launching(
+    simt_core__exec_branch_div_valid launching(
         .d(launching$d),
         .q(launching$q),
         .clock(launching$clock)
@@ -8010,7 +8139,7 @@ module simt_core__run(clock,reset,start,cmd_ready,drained,push_valid,push_warp,p
         .q(launched$q),
         .clock(launched$clock)
     );
-    simt_core__branch_div_valid running_q(
+    simt_core__exec_branch_div_valid running_q(
         .d(running_q$d),
         .q(running_q$q),
         .clock(running_q$clock)
@@ -8065,7 +8194,7 @@ module simt_core__run(clock,reset,start,cmd_ready,drained,push_valid,push_warp,p
         .q(divergent_q$q),
         .clock(divergent_q$clock)
     );
-    simt_core__branch_div_valid illegal_q(
+    simt_core__exec_branch_div_valid illegal_q(
         .d(illegal_q$d),
         .q(illegal_q$q),
         .clock(illegal_q$clock)
@@ -8831,77 +8960,77 @@ module simt_core__sched_commands(clock,reset,cmd_valid,cmd_grant,cmd_pc,cmd_mask
     reg  [3:0] new_pop_w;
     reg  [3:0] new_set_w;
     // Sub module instances
-    simt_core__branch_div_mask stage_cmd(
+    simt_core__exec_branch_div_mask stage_cmd(
         .d(stage_cmd$d),
         .q(stage_cmd$q),
         .clock(stage_cmd$clock)
     );
-    simt_core__branch_div_pc stage_cmd_pc(
+    simt_core__exec_branch_div_pc stage_cmd_pc(
         .d(stage_cmd_pc$d),
         .q(stage_cmd_pc$q),
         .clock(stage_cmd_pc$clock)
     );
-    simt_core__branch_div_mask stage_cmd_mask(
+    simt_core__exec_branch_div_mask stage_cmd_mask(
         .d(stage_cmd_mask$d),
         .q(stage_cmd_mask$q),
         .clock(stage_cmd_mask$clock)
     );
-    simt_core__branch_div_mask stage_ctl(
+    simt_core__exec_branch_div_mask stage_ctl(
         .d(stage_ctl$d),
         .q(stage_ctl$q),
         .clock(stage_ctl$clock)
     );
-    simt_core__branch_div_valid stage_ctl_active(
+    simt_core__exec_branch_div_valid stage_ctl_active(
         .d(stage_ctl_active$d),
         .q(stage_ctl_active$q),
         .clock(stage_ctl_active$clock)
     );
-    simt_core__branch_div_mask stage_branch(
+    simt_core__exec_branch_div_mask stage_branch(
         .d(stage_branch$d),
         .q(stage_branch$q),
         .clock(stage_branch$clock)
     );
-    simt_core__branch_div_warp stage_branch_wid(
+    simt_core__exec_branch_div_warp stage_branch_wid(
         .d(stage_branch_wid$d),
         .q(stage_branch_wid$q),
         .clock(stage_branch_wid$clock)
     );
-    simt_core__branch_div_mask stage_branch_mask(
+    simt_core__exec_branch_div_mask stage_branch_mask(
         .d(stage_branch_mask$d),
         .q(stage_branch_mask$q),
         .clock(stage_branch_mask$clock)
     );
-    simt_core__branch_div_pc stage_branch_pc(
+    simt_core__exec_branch_div_pc stage_branch_pc(
         .d(stage_branch_pc$d),
         .q(stage_branch_pc$q),
         .clock(stage_branch_pc$clock)
     );
-    simt_core__branch_div_mask stage_end(
+    simt_core__exec_branch_div_mask stage_end(
         .d(stage_end$d),
         .q(stage_end$q),
         .clock(stage_end$clock)
     );
-    simt_core__branch_div_mask stage_pop(
+    simt_core__exec_branch_div_mask stage_pop(
         .d(stage_pop$d),
         .q(stage_pop$q),
         .clock(stage_pop$clock)
     );
-    simt_core__branch_div_warp stage_pop_wid(
+    simt_core__exec_branch_div_warp stage_pop_wid(
         .d(stage_pop_wid$d),
         .q(stage_pop_wid$q),
         .clock(stage_pop_wid$clock)
     );
-    simt_core__branch_div_mask stage_set(
+    simt_core__exec_branch_div_mask stage_set(
         .d(stage_set$d),
         .q(stage_set$q),
         .clock(stage_set$clock)
     );
-    simt_core__branch_div_pc stage_set_pc(
+    simt_core__exec_branch_div_pc stage_set_pc(
         .d(stage_set_pc$d),
         .q(stage_set_pc$q),
         .clock(stage_set_pc$clock)
     );
-    simt_core__branch_div_mask stage_set_mask(
+    simt_core__exec_branch_div_mask stage_set_mask(
         .d(stage_set_mask$d),
         .q(stage_set_mask$q),
         .clock(stage_set_mask$clock)
@@ -9238,117 +9367,117 @@ module simt_core__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
         .q(sp$3$q),
         .clock(sp$3$clock)
     );
-    simt_core__branch_div_mask top_mask_q$0(
+    simt_core__exec_branch_div_mask top_mask_q$0(
         .d(top_mask_q$0$d),
         .q(top_mask_q$0$q),
         .clock(top_mask_q$0$clock)
     );
-    simt_core__branch_div_mask top_mask_q$1(
+    simt_core__exec_branch_div_mask top_mask_q$1(
         .d(top_mask_q$1$d),
         .q(top_mask_q$1$q),
         .clock(top_mask_q$1$clock)
     );
-    simt_core__branch_div_mask top_mask_q$2(
+    simt_core__exec_branch_div_mask top_mask_q$2(
         .d(top_mask_q$2$d),
         .q(top_mask_q$2$q),
         .clock(top_mask_q$2$clock)
     );
-    simt_core__branch_div_mask top_mask_q$3(
+    simt_core__exec_branch_div_mask top_mask_q$3(
         .d(top_mask_q$3$d),
         .q(top_mask_q$3$q),
         .clock(top_mask_q$3$clock)
     );
-    simt_core__branch_div_pc top_pc_q$0(
+    simt_core__exec_branch_div_pc top_pc_q$0(
         .d(top_pc_q$0$d),
         .q(top_pc_q$0$q),
         .clock(top_pc_q$0$clock)
     );
-    simt_core__branch_div_pc top_pc_q$1(
+    simt_core__exec_branch_div_pc top_pc_q$1(
         .d(top_pc_q$1$d),
         .q(top_pc_q$1$q),
         .clock(top_pc_q$1$clock)
     );
-    simt_core__branch_div_pc top_pc_q$2(
+    simt_core__exec_branch_div_pc top_pc_q$2(
         .d(top_pc_q$2$d),
         .q(top_pc_q$2$q),
         .clock(top_pc_q$2$clock)
     );
-    simt_core__branch_div_pc top_pc_q$3(
+    simt_core__exec_branch_div_pc top_pc_q$3(
         .d(top_pc_q$3$d),
         .q(top_pc_q$3$q),
         .clock(top_pc_q$3$clock)
     );
-    simt_core__branch_div_mask bottom_mask_q$0(
+    simt_core__exec_branch_div_mask bottom_mask_q$0(
         .d(bottom_mask_q$0$d),
         .q(bottom_mask_q$0$q),
         .clock(bottom_mask_q$0$clock)
     );
-    simt_core__branch_div_mask bottom_mask_q$1(
+    simt_core__exec_branch_div_mask bottom_mask_q$1(
         .d(bottom_mask_q$1$d),
         .q(bottom_mask_q$1$q),
         .clock(bottom_mask_q$1$clock)
     );
-    simt_core__branch_div_mask bottom_mask_q$2(
+    simt_core__exec_branch_div_mask bottom_mask_q$2(
         .d(bottom_mask_q$2$d),
         .q(bottom_mask_q$2$q),
         .clock(bottom_mask_q$2$clock)
     );
-    simt_core__branch_div_mask bottom_mask_q$3(
+    simt_core__exec_branch_div_mask bottom_mask_q$3(
         .d(bottom_mask_q$3$d),
         .q(bottom_mask_q$3$q),
         .clock(bottom_mask_q$3$clock)
     );
-    simt_core__branch_div_pc bottom_pc_q$0(
+    simt_core__exec_branch_div_pc bottom_pc_q$0(
         .d(bottom_pc_q$0$d),
         .q(bottom_pc_q$0$q),
         .clock(bottom_pc_q$0$clock)
     );
-    simt_core__branch_div_pc bottom_pc_q$1(
+    simt_core__exec_branch_div_pc bottom_pc_q$1(
         .d(bottom_pc_q$1$d),
         .q(bottom_pc_q$1$q),
         .clock(bottom_pc_q$1$clock)
     );
-    simt_core__branch_div_pc bottom_pc_q$2(
+    simt_core__exec_branch_div_pc bottom_pc_q$2(
         .d(bottom_pc_q$2$d),
         .q(bottom_pc_q$2$q),
         .clock(bottom_pc_q$2$clock)
     );
-    simt_core__branch_div_pc bottom_pc_q$3(
+    simt_core__exec_branch_div_pc bottom_pc_q$3(
         .d(bottom_pc_q$3$d),
         .q(bottom_pc_q$3$q),
         .clock(bottom_pc_q$3$clock)
     );
-    simt_core__branch_div_mask overflow_q(
+    simt_core__exec_branch_div_mask overflow_q(
         .d(overflow_q$d),
         .q(overflow_q$q),
         .clock(overflow_q$clock)
     );
-    simt_core__branch_div_mask underflow_q(
+    simt_core__exec_branch_div_mask underflow_q(
         .d(underflow_q$d),
         .q(underflow_q$q),
         .clock(underflow_q$clock)
     );
-    simt_core__branch_div_mask refills(
+    simt_core__exec_branch_div_mask refills(
         .d(refills$d),
         .q(refills$q),
         .clock(refills$clock)
     );
-    simt_core__branch_div_valid next_top_from_ram(
+    simt_core__exec_branch_div_valid next_top_from_ram(
         .d(next_top_from_ram$d),
         .q(next_top_from_ram$q),
         .clock(next_top_from_ram$clock)
     );
-    simt_core__branch_div_valid next_top_pushed(
+    simt_core__exec_branch_div_valid next_top_pushed(
         .d(next_top_pushed$d),
         .q(next_top_pushed$q),
         .clock(next_top_pushed$clock)
     );
-    simt_core__branch_div_mask pushed_mask_q(
+    simt_core__exec_branch_div_mask pushed_mask_q(
         .d(pushed_mask_q$d),
         .q(pushed_mask_q$q),
         .clock(pushed_mask_q$clock)
     );
-    simt_core__branch_div_pc pushed_pc_q(
+    simt_core__exec_branch_div_pc pushed_pc_q(
         .d(pushed_pc_q$d),
         .q(pushed_pc_q$q),
         .clock(pushed_pc_q$clock)
@@ -10041,37 +10170,37 @@ module simt_core__sched_status(clock,reset,act_cmd,act_ctl,act_ctl_active,act_br
     reg  [3:0] pop_idle_n;
     reg  [3:0] ctl_idle_n;
     // Sub module instances
-    simt_core__branch_div_mask idle_q(
+    simt_core__exec_branch_div_mask idle_q(
         .d(idle_q$d),
         .q(idle_q$q),
         .clock(idle_q$clock)
     );
-    simt_core__branch_div_mask active_q(
+    simt_core__exec_branch_div_mask active_q(
         .d(active_q$d),
         .q(active_q$q),
         .clock(active_q$clock)
     );
-    simt_core__branch_div_mask advance_q(
+    simt_core__exec_branch_div_mask advance_q(
         .d(advance_q$d),
         .q(advance_q$q),
         .clock(advance_q$clock)
     );
-    simt_core__branch_div_mask end_idle_q(
+    simt_core__exec_branch_div_mask end_idle_q(
         .d(end_idle_q$d),
         .q(end_idle_q$q),
         .clock(end_idle_q$clock)
     );
-    simt_core__branch_div_mask branch_idle_q(
+    simt_core__exec_branch_div_mask branch_idle_q(
         .d(branch_idle_q$d),
         .q(branch_idle_q$q),
         .clock(branch_idle_q$clock)
     );
-    simt_core__branch_div_mask pop_idle_q(
+    simt_core__exec_branch_div_mask pop_idle_q(
         .d(pop_idle_q$d),
         .q(pop_idle_q$q),
         .clock(pop_idle_q$clock)
     );
-    simt_core__branch_div_mask ctl_idle_q(
+    simt_core__exec_branch_div_mask ctl_idle_q(
         .d(ctl_idle_q$d),
         .q(ctl_idle_q$q),
         .clock(ctl_idle_q$clock)
@@ -10604,82 +10733,82 @@ module simt_core__sched_warp_pc(clock,reset,new_cmd,new_end,new_pop,new_set,act_
     reg  [3:0] from_set_mask;
     reg  [3:0] from_cmd_mask;
     // Sub module instances
-    simt_core__branch_div_pc pc_q$0(
+    simt_core__exec_branch_div_pc pc_q$0(
         .d(pc_q$0$d),
         .q(pc_q$0$q),
         .clock(pc_q$0$clock)
     );
-    simt_core__branch_div_pc pc_q$1(
+    simt_core__exec_branch_div_pc pc_q$1(
         .d(pc_q$1$d),
         .q(pc_q$1$q),
         .clock(pc_q$1$clock)
     );
-    simt_core__branch_div_pc pc_q$2(
+    simt_core__exec_branch_div_pc pc_q$2(
         .d(pc_q$2$d),
         .q(pc_q$2$q),
         .clock(pc_q$2$clock)
     );
-    simt_core__branch_div_pc pc_q$3(
+    simt_core__exec_branch_div_pc pc_q$3(
         .d(pc_q$3$d),
         .q(pc_q$3$q),
         .clock(pc_q$3$clock)
     );
-    simt_core__branch_div_pc pc_plus4$0(
+    simt_core__exec_branch_div_pc pc_plus4$0(
         .d(pc_plus4$0$d),
         .q(pc_plus4$0$q),
         .clock(pc_plus4$0$clock)
     );
-    simt_core__branch_div_pc pc_plus4$1(
+    simt_core__exec_branch_div_pc pc_plus4$1(
         .d(pc_plus4$1$d),
         .q(pc_plus4$1$q),
         .clock(pc_plus4$1$clock)
     );
-    simt_core__branch_div_pc pc_plus4$2(
+    simt_core__exec_branch_div_pc pc_plus4$2(
         .d(pc_plus4$2$d),
         .q(pc_plus4$2$q),
         .clock(pc_plus4$2$clock)
     );
-    simt_core__branch_div_pc pc_plus4$3(
+    simt_core__exec_branch_div_pc pc_plus4$3(
         .d(pc_plus4$3$d),
         .q(pc_plus4$3$q),
         .clock(pc_plus4$3$clock)
     );
-    simt_core__branch_div_mask mask_q$0(
+    simt_core__exec_branch_div_mask mask_q$0(
         .d(mask_q$0$d),
         .q(mask_q$0$q),
         .clock(mask_q$0$clock)
     );
-    simt_core__branch_div_mask mask_q$1(
+    simt_core__exec_branch_div_mask mask_q$1(
         .d(mask_q$1$d),
         .q(mask_q$1$q),
         .clock(mask_q$1$clock)
     );
-    simt_core__branch_div_mask mask_q$2(
+    simt_core__exec_branch_div_mask mask_q$2(
         .d(mask_q$2$d),
         .q(mask_q$2$q),
         .clock(mask_q$2$clock)
     );
-    simt_core__branch_div_mask mask_q$3(
+    simt_core__exec_branch_div_mask mask_q$3(
         .d(mask_q$3$d),
         .q(mask_q$3$q),
         .clock(mask_q$3$clock)
     );
-    simt_core__branch_div_mask stage_sel_set(
+    simt_core__exec_branch_div_mask stage_sel_set(
         .d(stage_sel_set$d),
         .q(stage_sel_set$q),
         .clock(stage_sel_set$clock)
     );
-    simt_core__branch_div_mask stage_sel_pop(
+    simt_core__exec_branch_div_mask stage_sel_pop(
         .d(stage_sel_pop$d),
         .q(stage_sel_pop$q),
         .clock(stage_sel_pop$clock)
     );
-    simt_core__branch_div_mask stage_sel_cmd(
+    simt_core__exec_branch_div_mask stage_sel_cmd(
         .d(stage_sel_cmd$d),
         .q(stage_sel_cmd$q),
         .clock(stage_sel_cmd$clock)
     );
-    simt_core__branch_div_mask stage_writes(
+    simt_core__exec_branch_div_mask stage_writes(
         .d(stage_writes$d),
         .q(stage_writes$q),
         .clock(stage_writes$clock)

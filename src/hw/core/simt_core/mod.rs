@@ -1,8 +1,13 @@
-//! SimtCore: the SIMT core, the blocks joined into seed 001's pipeline: the [`WarpScheduler`]
-//! (fetch, SIMT stacks, branch resolution), an instruction block RAM
-//! ([`LaneRam`](crate::hw::LaneRam)), the [`IBuffer`](crate::hw::IBuffer), [`Decoder`]s, the [`Scoreboard`](crate::hw::Scoreboard), the [`OperandCollector`] (unit type 0: the
-//! [`LaneAlu`] and branches; type 1: the [`LocalDataShare`](crate::hw::LocalDataShare)), write-back through the collector's
-//! write port. Its cycle-level definition, stage by stage, is the reference model
+//! SimtCore: the SIMT core, seed 001's pipeline as stages around the [`WarpScheduler`] (fetch,
+//! SIMT stacks, warp state) and the [`OperandCollector`] (unit type 0: the lane ALU and
+//! branches; type 1: the local data share), each stage a sub-block beside this file:
+//! [`FrontEnd`] (instruction memory, fetch, fill, I-buffer), [`IssueStage`] (the issue policy,
+//! decode, the scoreboard; `join`, `jmp`, `exit`), [`Execute`] (lane ALU, [`BranchUnit`],
+//! write-back through the collector's write port), [`LdsPort`] (the local data share) and
+//! [`RunControl`] (launch, running, stack depths, counters). This block joins them; it holds
+//! no state of its own.
+//!
+//! Its cycle-level definition, stage by stage, is the reference model
 //! [`SimtCoreModel`](crate::hw::SimtCoreModel); what a program computes is the ISA's
 //! interpreter's ([`crate::isa::interp`]).
 //!
@@ -16,6 +21,7 @@
 //! - counters since reset (32 bits, wrapping) and sticky error flags.
 
 mod branch_unit;
+mod execute;
 mod front_end;
 mod issue_stage;
 mod lds_port;
@@ -26,11 +32,11 @@ pub mod stimulus;
 use anyhow::Result;
 use rust_hdl::prelude::*;
 
-use crate::hw::core::decoder::Kind;
-use crate::hw::{Decoder, LaneAlu, OperandCollector, WarpScheduler};
+use crate::hw::{OperandCollector, WarpScheduler};
 use crate::params::ERROR_FLAGS;
 use crate::params::{check_derived, clog2, CoreParams, IssuePolicy, SchedulerMode};
 pub use branch_unit::BranchUnit;
+pub use execute::Execute;
 pub use front_end::FrontEnd;
 pub use issue_stage::IssueStage;
 pub use lds_port::LdsPort;
@@ -115,12 +121,10 @@ pub struct SimtCore<
     pub errors: Signal<Out, Bits<ERROR_FLAGS>>,
     // Blocks
     sched: WarpScheduler<W, WW, T, A, D, SPW>,
-    exec_dec: Decoder,
     oc: OperandCollector<B, BW, N, NW, 1, 3, Q, QW, QCW, BQ, SQ, RW, WW, RRW, T, DW, TD, 2, 1, 32>,
-    alu: LaneAlu<T, DW, SW, TD>,
     front: FrontEnd<W, WW, T, A, IA>,
     issue: IssueStage<W, WW, T, A, IA>,
-    branch: BranchUnit<W, WW, T, A, IA>,
+    exec: Execute<W, WW, T, DW, TD, SW, A, IA>,
     run: RunControl<W, WW, LW, D, SPW>,
     lds: LdsPort<T, WW, DW, TD, LRW>,
     // State
@@ -128,24 +132,8 @@ pub struct SimtCore<
     all_warps: Constant<Bits<W>>,
     full_mask: Constant<Bits<T>>,
     lane_bits: Constant<Bits<8>>,
-    k_alu: Constant<Bits<4>>,
     // Combinational
-    lds_wb: Signal<Local, Bit>,
     lane_word: Signal<Local, Bits<TD>>,
-    out0: Signal<Local, Bit>,
-    ex_fire: Signal<Local, Bit>,
-    rep_imm: Signal<Local, Bits<TD>>,
-    rep_warp: Signal<Local, Bits<TD>>,
-    imm_lane: Signal<Local, Bits<DW>>,
-    warp_lane: Signal<Local, Bits<DW>>,
-    x_warp: Signal<Local, Bits<WW>>,
-    x_mask: Signal<Local, Bits<T>>,
-    alu_wb: Signal<Local, Bit>,
-    wb_v: Signal<Local, Bit>,
-    wb_w: Signal<Local, Bits<WW>>,
-    wb_r: Signal<Local, Bits<RRW>>,
-    wb_m: Signal<Local, Bits<T>>,
-    wb_d: Signal<Local, Bits<TD>>,
     flags: Signal<Local, Bits<ERROR_FLAGS>>,
 }
 
@@ -227,34 +215,16 @@ impl<
             stack_high_water: Default::default(),
             errors: Default::default(),
             sched: WarpScheduler::new(SchedulerMode::Fixed(sp.fetch_policy))?,
-            exec_dec: Decoder::new()?,
             oc: OperandCollector::new(c, p.warps, p.threads)?,
-            alu: LaneAlu::new()?,
             front: FrontEnd::new()?,
             issue: IssueStage::new(p.policy == IssuePolicy::GreedyThenOldest)?,
-            branch: BranchUnit::default(),
+            exec: Execute::new()?,
             run: RunControl::default(),
             lds: LdsPort::with_contents(p.warps, lds)?,
             all_warps: Constant::new(Bits::<W>::mask()),
             full_mask: Constant::new(Bits::<T>::mask()),
             lane_bits: Constant::new(DW.to_bits()),
-            k_alu: Constant::new((Kind::Alu as u64).to_bits()),
-            lds_wb: Default::default(),
             lane_word: Default::default(),
-            out0: Default::default(),
-            ex_fire: Default::default(),
-            rep_imm: Default::default(),
-            rep_warp: Default::default(),
-            imm_lane: Default::default(),
-            warp_lane: Default::default(),
-            x_warp: Default::default(),
-            x_mask: Default::default(),
-            alu_wb: Default::default(),
-            wb_v: Default::default(),
-            wb_w: Default::default(),
-            wb_r: Default::default(),
-            wb_m: Default::default(),
-            wb_d: Default::default(),
             flags: Default::default(),
         })
     }
@@ -316,46 +286,21 @@ impl<
         self.sched.warp_ctl_wid.next = self.front.ctl_wid.val();
         self.sched.warp_ctl_active.next = true;
 
-        // The local data share's answer: a load writes back first
-        self.lds_wb.next = self.lds.wb_valid.val();
-
-        // Execute, unit type 0: the lane ALU, then write-back or branch resolution
-        self.exec_dec.inst.next = self.oc.out_tag[0].val();
-        self.out0.next = self.oc.out_valid[0].val();
-        self.ex_fire.next = self.out0.val() & !self.lds_wb.val() & !self.branch.pending.val();
-        self.oc.out_ready[0].next = self.ex_fire.val();
-        self.x_warp.next = self.oc.out_warp[0].val();
-        self.x_mask.next = self.oc.out_mask[0].val();
-        self.imm_lane.next = bit_cast::<DW, 32>(self.exec_dec.imm.val());
-        self.warp_lane.next = bit_cast::<DW, WW>(self.x_warp.val());
-        self.rep_imm.next = 0.into();
-        self.rep_warp.next = 0.into();
-        for _l in 0..T {
-            self.lane_word.next = bit_cast::<TD, DW>(self.imm_lane.val());
-            self.rep_imm.next = (self.rep_imm.val() << self.lane_bits.val()) | self.lane_word.val();
-            self.lane_word.next = bit_cast::<TD, DW>(self.warp_lane.val());
-            self.rep_warp.next =
-                (self.rep_warp.val() << self.lane_bits.val()) | self.lane_word.val();
-        }
-        self.alu.op.next = self.exec_dec.exec_op.val();
-        self.alu.a.next = self.oc.out_src0[0].val();
-        match self.exec_dec.b_sel.val().index() {
-            1 => self.alu.b.next = self.rep_imm.val(),
-            2 => self.alu.b.next = self.rep_warp.val(),
-            _ => self.alu.b.next = self.oc.out_src1[0].val(),
-        }
-        self.alu_wb.next = self.ex_fire.val() & (self.exec_dec.kind.val() == self.k_alu.val());
-        // Branch resolution
-        self.branch.clock.next = self.clock.val();
-        self.branch.reset.next = self.reset.val();
-        self.branch.fire.next = self.ex_fire.val();
-        self.branch.kind.next = self.exec_dec.kind.val();
-        self.branch.if_zero.next = self.exec_dec.if_zero.val();
-        self.branch.target.next = self.exec_dec.target.val();
-        self.branch.reconv.next = self.exec_dec.reconv.val();
-        self.branch.warp.next = self.x_warp.val();
-        self.branch.mask.next = self.x_mask.val();
-        self.branch.zero.next = self.alu.zero.val();
+        // Execute, unit type 0: the lane ALU and branch resolution, and write-back
+        self.exec.clock.next = self.clock.val();
+        self.exec.reset.next = self.reset.val();
+        self.exec.out_valid.next = self.oc.out_valid[0].val();
+        self.exec.out_inst.next = self.oc.out_tag[0].val();
+        self.exec.out_warp.next = self.oc.out_warp[0].val();
+        self.exec.out_mask.next = self.oc.out_mask[0].val();
+        self.exec.out_a.next = self.oc.out_src0[0].val();
+        self.exec.out_b.next = self.oc.out_src1[0].val();
+        self.oc.out_ready[0].next = self.exec.out_ready.val();
+        self.exec.load_valid.next = self.lds.wb_valid.val();
+        self.exec.load_warp.next = self.lds.wb_warp.val();
+        self.exec.load_reg.next = self.lds.wb_reg.val();
+        self.exec.load_mask.next = self.lds.wb_mask.val();
+        self.exec.load_data.next = self.lds.wb_data.val();
 
         // Execute, unit type 1: the local data share
         self.lds.req_valid.next = self.oc.out_valid[1].val();
@@ -365,34 +310,17 @@ impl<
         self.lds.req_src.next = self.oc.out_src0[1].val();
         self.oc.out_ready[1].next = self.lds.req_taken.val();
 
-        // Write-back: the load's, else the ALU's; it releases the scoreboard entry
-        self.wb_v.next = self.lds_wb.val() | self.alu_wb.val();
-        if self.lds_wb.val() {
-            self.wb_w.next = self.lds.wb_warp.val();
-            self.wb_r.next = self.lds.wb_reg.val();
-            self.wb_m.next = self.lds.wb_mask.val();
-            self.wb_d.next = self.lds.wb_data.val();
-        } else if self.alu_wb.val() {
-            self.wb_w.next = self.x_warp.val();
-            self.wb_r.next = self.exec_dec.rd.val();
-            self.wb_m.next = self.x_mask.val();
-            self.wb_d.next = self.alu.result.val();
-        } else {
-            self.wb_w.next = 0.into();
-            self.wb_r.next = 0.into();
-            self.wb_m.next = 0.into();
-            self.wb_d.next = 0.into();
-        }
-        self.oc.wb_valid.next = self.wb_v.val();
-        self.oc.wb_warp.next = self.wb_w.val();
-        self.oc.wb_reg.next = self.wb_r.val();
-        self.oc.wb_mask.next = self.wb_m.val();
-        self.oc.wb_data.next = self.wb_d.val();
-        self.wb_valid.next = self.wb_v.val();
-        self.wb_warp.next = self.wb_w.val();
-        self.wb_reg.next = self.wb_r.val();
-        self.wb_mask.next = self.wb_m.val();
-        self.lane_word.next = self.wb_d.val();
+        // Write-back: into the register file, and traced
+        self.oc.wb_valid.next = self.exec.wb_valid.val();
+        self.oc.wb_warp.next = self.exec.wb_warp.val();
+        self.oc.wb_reg.next = self.exec.wb_reg.val();
+        self.oc.wb_mask.next = self.exec.wb_mask.val();
+        self.oc.wb_data.next = self.exec.wb_data.val();
+        self.wb_valid.next = self.exec.wb_valid.val();
+        self.wb_warp.next = self.exec.wb_warp.val();
+        self.wb_reg.next = self.exec.wb_reg.val();
+        self.wb_mask.next = self.exec.wb_mask.val();
+        self.lane_word.next = self.exec.wb_data.val();
         for l in 0..T {
             self.wb_data[l].next = bit_cast::<DW, TD>(self.lane_word.val());
             self.lane_word.next = self.lane_word.val() >> self.lane_bits.val();
@@ -411,10 +339,10 @@ impl<
         self.issue.pop_mask.next = self.sched.pop_data_mask.val();
         self.issue.pop_pc.next = self.sched.pop_data_pc.val();
         self.issue.unit_ready.next = self.oc.in_ready[0].val();
-        self.issue.port_busy.next = self.branch.port_busy.val();
-        self.issue.release_valid.next = self.wb_v.val();
-        self.issue.release_warp.next = self.wb_w.val();
-        self.issue.release_reg.next = self.wb_r.val();
+        self.issue.port_busy.next = self.exec.port_busy.val();
+        self.issue.release_valid.next = self.exec.wb_valid.val();
+        self.issue.release_warp.next = self.exec.wb_warp.val();
+        self.issue.release_reg.next = self.exec.wb_reg.val();
         self.front.issue_warp.next = self.issue.warp.val();
         self.front.issue_valid.next = self.issue.fire.val();
         self.oc.in_valid[0].next = self.issue.to_unit.val();
@@ -427,28 +355,28 @@ impl<
         self.oc.in_src[0].next = self.issue.src_a.val();
         self.oc.in_src[1].next = self.issue.src_b.val();
         self.oc.in_src[2].next = 0.into();
-        self.branch.record_valid.next = self.issue.branch.val();
-        self.branch.record_warp.next = self.issue.warp.val();
-        self.branch.record_pc.next = self.front.head_pc.val();
+        self.exec.record_valid.next = self.issue.branch.val();
+        self.exec.record_warp.next = self.issue.warp.val();
+        self.exec.record_pc.next = self.front.head_pc.val();
         // The scheduler: pop, end, push, and the warp set (issue's redirect, else the branch's)
         self.sched.warp_pop_valid.next = self.issue.pop.val();
         self.sched.warp_pop_wid.next = self.issue.warp.val();
         self.sched.end_ctl_valid.next = self.issue.end_warp.val();
         self.sched.end_ctl_wid.next = self.issue.warp.val();
-        self.sched.branch_ctl_valid.next = self.branch.push_valid.val();
-        self.sched.branch_ctl_wid.next = self.branch.push_warp.val();
-        self.sched.branch_ctl_mask.next = self.branch.push_mask.val();
-        self.sched.branch_ctl_pc.next = self.branch.push_pc.val();
+        self.sched.branch_ctl_valid.next = self.exec.push_valid.val();
+        self.sched.branch_ctl_wid.next = self.exec.push_warp.val();
+        self.sched.branch_ctl_mask.next = self.exec.push_mask.val();
+        self.sched.branch_ctl_pc.next = self.exec.push_pc.val();
         if self.issue.set_valid.val() {
             self.sched.warp_set_valid.next = true;
             self.sched.warp_set_wid.next = self.issue.warp.val();
             self.sched.warp_set_mask.next = self.issue.set_mask.val();
             self.sched.warp_set_pc.next = self.issue.set_pc.val();
         } else {
-            self.sched.warp_set_valid.next = self.branch.set_valid.val();
-            self.sched.warp_set_wid.next = self.branch.set_warp.val();
-            self.sched.warp_set_mask.next = self.branch.set_mask.val();
-            self.sched.warp_set_pc.next = self.branch.set_pc.val();
+            self.sched.warp_set_valid.next = self.exec.set_valid.val();
+            self.sched.warp_set_wid.next = self.exec.set_warp.val();
+            self.sched.warp_set_mask.next = self.exec.set_mask.val();
+            self.sched.warp_set_pc.next = self.exec.set_pc.val();
         }
         self.issue_valid.next = self.issue.fire.val();
         self.issue_warp.next = 0.into();
@@ -469,10 +397,10 @@ impl<
             & !self.oc.out_valid[0].val()
             & !self.oc.out_valid[1].val()
             & !self.lds.busy.val()
-            & !self.branch.pending.val()
+            & !self.exec.pending.val()
             & !self.issue.pending.val();
-        self.run.push_valid.next = self.branch.push_valid.val();
-        self.run.push_warp.next = self.branch.push_warp.val();
+        self.run.push_valid.next = self.exec.push_valid.val();
+        self.run.push_warp.next = self.exec.push_warp.val();
         self.run.pop.next = self.issue.pop.val();
         self.run.end_warp.next = self.issue.end_warp.val();
         self.run.warp.next = self.issue.warp.val();
@@ -480,7 +408,7 @@ impl<
         self.run.hazard.next = self.issue.hazard.val();
         self.run.struct_stall.next = self.issue.struct_stall.val();
         self.run.illegal.next = self.issue.illegal.val();
-        self.run.divergent.next = self.branch.divergent.val();
+        self.run.divergent.next = self.exec.divergent.val();
         self.running.next = self.run.running.val();
         self.count_cycles.next = self.run.count_cycles.val();
         self.count_issued.next = self.run.count_issued.val();

@@ -1,0 +1,226 @@
+//! Execute: the [`SimtCore`](super::SimtCore)'s execution unit of type 0 and its write-back. The
+//! instruction in the collector's first output register is decoded, its operand `b` chosen (the
+//! second register, the immediate or the warp id, replicated over the lanes) and the
+//! [`LaneAlu`] computes; an ALU result writes back, and a branch goes to the [`BranchUnit`],
+//! held here. The execute stage holds while a load answers (the load writes back first) and
+//! while a divergent branch's second half waits. Write-back: the load's answer, else the ALU's.
+
+use anyhow::Result;
+use rust_hdl::prelude::*;
+
+use super::BranchUnit;
+use crate::hw::core::decoder::Kind;
+use crate::hw::{Decoder, LaneAlu};
+
+/// Register-number bits.
+const RRW: usize = super::RRW;
+
+/// `W` warps (`WW` bits), `T` lanes of `DW` bits (`TD = T DW`, `SW = clog2 DW`), `A`-bit byte
+/// pcs over `IA`-bit instruction indices.
+#[derive(LogicBlock)]
+pub struct Execute<
+    const W: usize,
+    const WW: usize,
+    const T: usize,
+    const DW: usize,
+    const TD: usize,
+    const SW: usize,
+    const A: usize,
+    const IA: usize,
+> {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    /// The collector's output of type 0: an instruction, its warp, lanes and operands; taken
+    /// when `out_ready`.
+    pub out_valid: Signal<In, Bit>,
+    pub out_inst: Signal<In, Bits<32>>,
+    pub out_warp: Signal<In, Bits<WW>>,
+    pub out_mask: Signal<In, Bits<T>>,
+    pub out_a: Signal<In, Bits<TD>>,
+    pub out_b: Signal<In, Bits<TD>>,
+    pub out_ready: Signal<Out, Bit>,
+    /// A load's answer to write back.
+    pub load_valid: Signal<In, Bit>,
+    pub load_warp: Signal<In, Bits<WW>>,
+    pub load_reg: Signal<In, Bits<RRW>>,
+    pub load_mask: Signal<In, Bits<T>>,
+    pub load_data: Signal<In, Bits<TD>>,
+    /// This cycle's write-back.
+    pub wb_valid: Signal<Out, Bit>,
+    pub wb_warp: Signal<Out, Bits<WW>>,
+    pub wb_reg: Signal<Out, Bits<RRW>>,
+    pub wb_mask: Signal<Out, Bits<T>>,
+    pub wb_data: Signal<Out, Bits<TD>>,
+    /// The branch unit: its inputs from issue and its outputs ([`BranchUnit`]).
+    pub record_valid: Signal<In, Bit>,
+    pub record_warp: Signal<In, Bits<WW>>,
+    pub record_pc: Signal<In, Bits<IA>>,
+    pub port_busy: Signal<Out, Bit>,
+    pub pending: Signal<Out, Bit>,
+    pub divergent: Signal<Out, Bit>,
+    pub push_valid: Signal<Out, Bit>,
+    pub push_warp: Signal<Out, Bits<WW>>,
+    pub push_mask: Signal<Out, Bits<T>>,
+    pub push_pc: Signal<Out, Bits<A>>,
+    pub set_valid: Signal<Out, Bit>,
+    pub set_warp: Signal<Out, Bits<WW>>,
+    pub set_mask: Signal<Out, Bits<T>>,
+    pub set_pc: Signal<Out, Bits<A>>,
+    dec: Decoder,
+    alu: LaneAlu<T, DW, SW, TD>,
+    branch: BranchUnit<W, WW, T, A, IA>,
+    lane_bits: Constant<Bits<8>>,
+    k_alu: Constant<Bits<4>>,
+    fire: Signal<Local, Bit>,
+    alu_wb: Signal<Local, Bit>,
+    imm_lane: Signal<Local, Bits<DW>>,
+    warp_lane: Signal<Local, Bits<DW>>,
+    lane_word: Signal<Local, Bits<TD>>,
+    rep_imm: Signal<Local, Bits<TD>>,
+    rep_warp: Signal<Local, Bits<TD>>,
+}
+
+impl<
+        const W: usize,
+        const WW: usize,
+        const T: usize,
+        const DW: usize,
+        const TD: usize,
+        const SW: usize,
+        const A: usize,
+        const IA: usize,
+    > Execute<W, WW, T, DW, TD, SW, A, IA>
+{
+    pub fn new() -> Result<Self> {
+        Ok(Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            out_valid: Default::default(),
+            out_inst: Default::default(),
+            out_warp: Default::default(),
+            out_mask: Default::default(),
+            out_a: Default::default(),
+            out_b: Default::default(),
+            out_ready: Default::default(),
+            load_valid: Default::default(),
+            load_warp: Default::default(),
+            load_reg: Default::default(),
+            load_mask: Default::default(),
+            load_data: Default::default(),
+            wb_valid: Default::default(),
+            wb_warp: Default::default(),
+            wb_reg: Default::default(),
+            wb_mask: Default::default(),
+            wb_data: Default::default(),
+            record_valid: Default::default(),
+            record_warp: Default::default(),
+            record_pc: Default::default(),
+            port_busy: Default::default(),
+            pending: Default::default(),
+            divergent: Default::default(),
+            push_valid: Default::default(),
+            push_warp: Default::default(),
+            push_mask: Default::default(),
+            push_pc: Default::default(),
+            set_valid: Default::default(),
+            set_warp: Default::default(),
+            set_mask: Default::default(),
+            set_pc: Default::default(),
+            dec: Decoder::new()?,
+            alu: LaneAlu::new()?,
+            branch: BranchUnit::default(),
+            lane_bits: Constant::new(DW.to_bits()),
+            k_alu: Constant::new((Kind::Alu as u64).to_bits()),
+            fire: Default::default(),
+            alu_wb: Default::default(),
+            imm_lane: Default::default(),
+            warp_lane: Default::default(),
+            lane_word: Default::default(),
+            rep_imm: Default::default(),
+            rep_warp: Default::default(),
+        })
+    }
+}
+
+impl<
+        const W: usize,
+        const WW: usize,
+        const T: usize,
+        const DW: usize,
+        const TD: usize,
+        const SW: usize,
+        const A: usize,
+        const IA: usize,
+    > Logic for Execute<W, WW, T, DW, TD, SW, A, IA>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        // The lane ALU: operand `b` is the second register, or the immediate or the warp id
+        // in every lane
+        self.dec.inst.next = self.out_inst.val();
+        self.fire.next = self.out_valid.val() & !self.load_valid.val() & !self.branch.pending.val();
+        self.out_ready.next = self.fire.val();
+        self.imm_lane.next = bit_cast::<DW, 32>(self.dec.imm.val());
+        self.warp_lane.next = bit_cast::<DW, WW>(self.out_warp.val());
+        self.rep_imm.next = 0.into();
+        self.rep_warp.next = 0.into();
+        for _l in 0..T {
+            self.lane_word.next = bit_cast::<TD, DW>(self.imm_lane.val());
+            self.rep_imm.next = (self.rep_imm.val() << self.lane_bits.val()) | self.lane_word.val();
+            self.lane_word.next = bit_cast::<TD, DW>(self.warp_lane.val());
+            self.rep_warp.next =
+                (self.rep_warp.val() << self.lane_bits.val()) | self.lane_word.val();
+        }
+        self.alu.op.next = self.dec.exec_op.val();
+        self.alu.a.next = self.out_a.val();
+        match self.dec.b_sel.val().index() {
+            1 => self.alu.b.next = self.rep_imm.val(),
+            2 => self.alu.b.next = self.rep_warp.val(),
+            _ => self.alu.b.next = self.out_b.val(),
+        }
+        self.alu_wb.next = self.fire.val() & (self.dec.kind.val() == self.k_alu.val());
+        // Branch resolution
+        self.branch.clock.next = self.clock.val();
+        self.branch.reset.next = self.reset.val();
+        self.branch.fire.next = self.fire.val();
+        self.branch.kind.next = self.dec.kind.val();
+        self.branch.if_zero.next = self.dec.if_zero.val();
+        self.branch.target.next = self.dec.target.val();
+        self.branch.reconv.next = self.dec.reconv.val();
+        self.branch.warp.next = self.out_warp.val();
+        self.branch.mask.next = self.out_mask.val();
+        self.branch.zero.next = self.alu.zero.val();
+        self.branch.record_valid.next = self.record_valid.val();
+        self.branch.record_warp.next = self.record_warp.val();
+        self.branch.record_pc.next = self.record_pc.val();
+        self.port_busy.next = self.branch.port_busy.val();
+        self.pending.next = self.branch.pending.val();
+        self.divergent.next = self.branch.divergent.val();
+        self.push_valid.next = self.branch.push_valid.val();
+        self.push_warp.next = self.branch.push_warp.val();
+        self.push_mask.next = self.branch.push_mask.val();
+        self.push_pc.next = self.branch.push_pc.val();
+        self.set_valid.next = self.branch.set_valid.val();
+        self.set_warp.next = self.branch.set_warp.val();
+        self.set_mask.next = self.branch.set_mask.val();
+        self.set_pc.next = self.branch.set_pc.val();
+        // Write-back: the load's, else the ALU's
+        self.wb_valid.next = self.load_valid.val() | self.alu_wb.val();
+        if self.load_valid.val() {
+            self.wb_warp.next = self.load_warp.val();
+            self.wb_reg.next = self.load_reg.val();
+            self.wb_mask.next = self.load_mask.val();
+            self.wb_data.next = self.load_data.val();
+        } else if self.alu_wb.val() {
+            self.wb_warp.next = self.out_warp.val();
+            self.wb_reg.next = self.dec.rd.val();
+            self.wb_mask.next = self.out_mask.val();
+            self.wb_data.next = self.alu.result.val();
+        } else {
+            self.wb_warp.next = 0.into();
+            self.wb_reg.next = 0.into();
+            self.wb_mask.next = 0.into();
+            self.wb_data.next = 0.into();
+        }
+    }
+}
