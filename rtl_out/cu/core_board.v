@@ -362,7 +362,6 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
     // Constant declarations
     localparam  all_warps = 4'hf;
     localparam  full_mask = 4'hf;
-    localparam  lane_bits = 8'h8;
     // Stub signals
     reg  sched$clock;
     reg  sched$reset;
@@ -509,11 +508,18 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
     wire  [2:0] issue$src_valid;
     wire  [3:0] issue$src_a;
     wire  [3:0] issue$src_b;
+    reg  issue$branch_set_valid;
+    reg  [1:0] issue$branch_set_warp;
+    reg  [3:0] issue$branch_set_mask;
+    reg  [9:0] issue$branch_set_pc;
     wire  issue$pop;
     wire  issue$end_warp;
     wire  issue$set_valid;
+    wire  [1:0] issue$set_warp;
     wire  [3:0] issue$set_mask;
     wire  [9:0] issue$set_pc;
+    wire  [1:0] issue$trace_warp;
+    wire  [7:0] issue$trace_pc;
     wire  issue$branch;
     wire  issue$pending;
     wire  issue$err_scoreboard;
@@ -526,16 +532,23 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
     reg  [31:0] exec$out_a;
     reg  [31:0] exec$out_b;
     wire  exec$out_ready;
-    reg  exec$load_valid;
-    reg  [1:0] exec$load_warp;
-    reg  [3:0] exec$load_reg;
-    reg  [3:0] exec$load_mask;
-    reg  [31:0] exec$load_data;
+    reg  exec$lds_valid;
+    reg  [31:0] exec$lds_inst;
+    reg  [1:0] exec$lds_warp;
+    reg  [3:0] exec$lds_mask;
+    reg  [31:0] exec$lds_src;
+    wire  exec$lds_ready;
+    wire  exec$lds_busy;
+    wire  [31:0] exec$lds_conflicts;
     wire  exec$wb_valid;
     wire  [1:0] exec$wb_warp;
     wire  [3:0] exec$wb_reg;
     wire  [3:0] exec$wb_mask;
     wire  [31:0] exec$wb_data;
+    wire  [7:0] exec$wb_lanes$0;
+    wire  [7:0] exec$wb_lanes$1;
+    wire  [7:0] exec$wb_lanes$2;
+    wire  [7:0] exec$wb_lanes$3;
     reg  exec$record_valid;
     reg  [1:0] exec$record_warp;
     reg  [7:0] exec$record_pc;
@@ -565,6 +578,12 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
     reg  run$struct_stall;
     reg  run$illegal;
     reg  run$divergent;
+    reg  run$err_stack_overflow;
+    reg  run$err_stack_underflow;
+    reg  run$err_idle;
+    reg  run$err_scoreboard;
+    reg  run$err_ibuf;
+    reg  run$err_collector;
     wire  run$cmd_valid;
     wire  run$running;
     wire  [2:0] run$high_water;
@@ -573,25 +592,7 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
     wire  [31:0] run$count_scoreboard_stalls;
     wire  [31:0] run$count_structural_stalls;
     wire  [31:0] run$count_divergent;
-    wire  run$err_illegal;
-    reg  lds$clock;
-    reg  lds$reset;
-    reg  lds$req_valid;
-    reg  [31:0] lds$req_inst;
-    reg  [1:0] lds$req_warp;
-    reg  [3:0] lds$req_mask;
-    reg  [31:0] lds$req_src;
-    wire  lds$req_taken;
-    wire  lds$wb_valid;
-    wire  [1:0] lds$wb_warp;
-    wire  [3:0] lds$wb_reg;
-    wire  [3:0] lds$wb_mask;
-    wire  [31:0] lds$wb_data;
-    wire  lds$busy;
-    wire  [31:0] lds$conflict_cycles;
-    // Local signals
-    reg  [31:0] lane_word;
-    reg  [6:0] flags;
+    wire  [6:0] run$errors;
     // Sub module instances
     core_board__core_sched sched(
         .clock(sched$clock),
@@ -745,11 +746,18 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         .src_valid(issue$src_valid),
         .src_a(issue$src_a),
         .src_b(issue$src_b),
+        .branch_set_valid(issue$branch_set_valid),
+        .branch_set_warp(issue$branch_set_warp),
+        .branch_set_mask(issue$branch_set_mask),
+        .branch_set_pc(issue$branch_set_pc),
         .pop(issue$pop),
         .end_warp(issue$end_warp),
         .set_valid(issue$set_valid),
+        .set_warp(issue$set_warp),
         .set_mask(issue$set_mask),
         .set_pc(issue$set_pc),
+        .trace_warp(issue$trace_warp),
+        .trace_pc(issue$trace_pc),
         .branch(issue$branch),
         .pending(issue$pending),
         .err_scoreboard(issue$err_scoreboard)
@@ -764,16 +772,23 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         .out_a(exec$out_a),
         .out_b(exec$out_b),
         .out_ready(exec$out_ready),
-        .load_valid(exec$load_valid),
-        .load_warp(exec$load_warp),
-        .load_reg(exec$load_reg),
-        .load_mask(exec$load_mask),
-        .load_data(exec$load_data),
+        .lds_valid(exec$lds_valid),
+        .lds_inst(exec$lds_inst),
+        .lds_warp(exec$lds_warp),
+        .lds_mask(exec$lds_mask),
+        .lds_src(exec$lds_src),
+        .lds_ready(exec$lds_ready),
+        .lds_busy(exec$lds_busy),
+        .lds_conflicts(exec$lds_conflicts),
         .wb_valid(exec$wb_valid),
         .wb_warp(exec$wb_warp),
         .wb_reg(exec$wb_reg),
         .wb_mask(exec$wb_mask),
         .wb_data(exec$wb_data),
+        .wb_lanes$0(exec$wb_lanes$0),
+        .wb_lanes$1(exec$wb_lanes$1),
+        .wb_lanes$2(exec$wb_lanes$2),
+        .wb_lanes$3(exec$wb_lanes$3),
         .record_valid(exec$record_valid),
         .record_warp(exec$record_warp),
         .record_pc(exec$record_pc),
@@ -805,6 +820,12 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         .struct_stall(run$struct_stall),
         .illegal(run$illegal),
         .divergent(run$divergent),
+        .err_stack_overflow(run$err_stack_overflow),
+        .err_stack_underflow(run$err_stack_underflow),
+        .err_idle(run$err_idle),
+        .err_scoreboard(run$err_scoreboard),
+        .err_ibuf(run$err_ibuf),
+        .err_collector(run$err_collector),
         .cmd_valid(run$cmd_valid),
         .running(run$running),
         .high_water(run$high_water),
@@ -813,24 +834,7 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         .count_scoreboard_stalls(run$count_scoreboard_stalls),
         .count_structural_stalls(run$count_structural_stalls),
         .count_divergent(run$count_divergent),
-        .err_illegal(run$err_illegal)
-    );
-    core_board__core_lds lds(
-        .clock(lds$clock),
-        .reset(lds$reset),
-        .req_valid(lds$req_valid),
-        .req_inst(lds$req_inst),
-        .req_warp(lds$req_warp),
-        .req_mask(lds$req_mask),
-        .req_src(lds$req_src),
-        .req_taken(lds$req_taken),
-        .wb_valid(lds$wb_valid),
-        .wb_warp(lds$wb_warp),
-        .wb_reg(lds$wb_reg),
-        .wb_mask(lds$wb_mask),
-        .wb_data(lds$wb_data),
-        .busy(lds$busy),
-        .conflict_cycles(lds$conflict_cycles)
+        .errors(run$errors)
     );
     // Update code
     always @(*) begin
@@ -838,8 +842,6 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         sched$reset = reset;
         oc$clock = clock;
         oc$reset = reset;
-        lds$clock = clock;
-        lds$reset = reset;
         sched$warp_cmd_valid = run$cmd_valid;
         sched$warp_cmd_pc = 32'h0;
         sched$warp_cmd_mask = full_mask;
@@ -865,17 +867,12 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         exec$out_a = oc$out_src0$0;
         exec$out_b = oc$out_src1$0;
         oc$out_ready$0 = exec$out_ready;
-        exec$load_valid = lds$wb_valid;
-        exec$load_warp = lds$wb_warp;
-        exec$load_reg = lds$wb_reg;
-        exec$load_mask = lds$wb_mask;
-        exec$load_data = lds$wb_data;
-        lds$req_valid = oc$out_valid$1;
-        lds$req_inst = oc$out_tag$1;
-        lds$req_warp = oc$out_warp$1;
-        lds$req_mask = oc$out_mask$1;
-        lds$req_src = oc$out_src0$1;
-        oc$out_ready$1 = lds$req_taken;
+        exec$lds_valid = oc$out_valid$1;
+        exec$lds_inst = oc$out_tag$1;
+        exec$lds_warp = oc$out_warp$1;
+        exec$lds_mask = oc$out_mask$1;
+        exec$lds_src = oc$out_src0$1;
+        oc$out_ready$1 = exec$lds_ready;
         oc$wb_valid = exec$wb_valid;
         oc$wb_warp = exec$wb_warp;
         oc$wb_reg = exec$wb_reg;
@@ -885,15 +882,10 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         wb_warp = exec$wb_warp;
         wb_reg = exec$wb_reg;
         wb_mask = exec$wb_mask;
-        lane_word = exec$wb_data;
-        wb_data$0 = ((lane_word) & 8'hff);
-        lane_word = lane_word >> lane_bits;
-        wb_data$1 = ((lane_word) & 8'hff);
-        lane_word = lane_word >> lane_bits;
-        wb_data$2 = ((lane_word) & 8'hff);
-        lane_word = lane_word >> lane_bits;
-        wb_data$3 = ((lane_word) & 8'hff);
-        lane_word = lane_word >> lane_bits;
+        wb_data$0 = exec$wb_lanes$0;
+        wb_data$1 = exec$wb_lanes$1;
+        wb_data$2 = exec$wb_lanes$2;
+        wb_data$3 = exec$wb_lanes$3;
         issue$clock = clock;
         issue$reset = reset;
         issue$head_valid = front$head_valid;
@@ -934,30 +926,22 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         sched$branch_ctl_wid = exec$push_warp;
         sched$branch_ctl_mask = exec$push_mask;
         sched$branch_ctl_pc = exec$push_pc;
-        if (issue$set_valid) begin
-            sched$warp_set_valid = 1'b1;
-            sched$warp_set_wid = issue$warp;
-            sched$warp_set_mask = issue$set_mask;
-            sched$warp_set_pc = issue$set_pc;
-        end
-        else begin
-            sched$warp_set_valid = exec$set_valid;
-            sched$warp_set_wid = exec$set_warp;
-            sched$warp_set_mask = exec$set_mask;
-            sched$warp_set_pc = exec$set_pc;
-        end
+        issue$branch_set_valid = exec$set_valid;
+        issue$branch_set_warp = exec$set_warp;
+        issue$branch_set_mask = exec$set_mask;
+        issue$branch_set_pc = exec$set_pc;
+        sched$warp_set_valid = issue$set_valid;
+        sched$warp_set_wid = issue$set_warp;
+        sched$warp_set_mask = issue$set_mask;
+        sched$warp_set_pc = issue$set_pc;
         issue_valid = issue$fire;
-        issue_warp = 32'h0;
-        issue_pc = 32'h0;
-        if (issue$fire) begin
-            issue_warp = issue$warp;
-            issue_pc = front$head_pc;
-        end
+        issue_warp = issue$trace_warp;
+        issue_pc = issue$trace_pc;
         run$clock = clock;
         run$reset = reset;
         run$start = start;
         run$cmd_ready = sched$warp_cmd_ready;
-        run$drained = (sched$idle_mask == all_warps) & ~front$busy & ~|oc$busy & ~oc$out_valid$0 & ~oc$out_valid$1 & ~lds$busy & ~exec$pending & ~issue$pending;
+        run$drained = (sched$idle_mask == all_warps) & ~front$busy & ~|oc$busy & ~oc$out_valid$0 & ~oc$out_valid$1 & ~exec$lds_busy & ~exec$pending & ~issue$pending;
         run$push_valid = exec$push_valid;
         run$push_warp = exec$push_warp;
         run$pop = issue$pop;
@@ -974,22 +958,20 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         count_scoreboard_stalls = run$count_scoreboard_stalls;
         count_structural_stalls = run$count_structural_stalls;
         count_bank_stalls = oc$count_stall;
-        count_lds_conflicts = lds$conflict_cycles;
+        count_lds_conflicts = exec$lds_conflicts;
         count_divergent = run$count_divergent;
         stack_high_water = run$high_water;
-        flags = 32'h0;
-        flags = (flags & ~(1 << (32'h0)) | ((|sched$err_overflow) << (32'h0)));
-        flags = (flags & ~(1 << (32'h1)) | ((|sched$err_underflow) << (32'h1)));
-        flags = (flags & ~(1 << (32'h2)) | ((|(sched$err_end_idle | sched$err_branch_idle | sched$err_pop_idle | sched$err_ctl_idle)) << (32'h2)));
-        flags = (flags & ~(1 << (32'h3)) | ((issue$err_scoreboard) << (32'h3)));
-        flags = (flags & ~(1 << (32'h4)) | ((front$err_ibuf) << (32'h4)));
-        flags = (flags & ~(1 << (32'h5)) | ((run$err_illegal) << (32'h5)));
-        flags = (flags & ~(1 << (32'h6)) | ((oc$err_unit | oc$err_overflow) << (32'h6)));
-        errors = flags;
+        run$err_stack_overflow = |sched$err_overflow;
+        run$err_stack_underflow = |sched$err_underflow;
+        run$err_idle = |(sched$err_end_idle | sched$err_branch_idle | sched$err_pop_idle | sched$err_ctl_idle);
+        run$err_scoreboard = issue$err_scoreboard;
+        run$err_ibuf = front$err_ibuf;
+        run$err_collector = oc$err_unit | oc$err_overflow;
+        errors = run$errors;
     end
 endmodule // core_board__core
 
-module core_board__core_exec(clock,reset,out_valid,out_inst,out_warp,out_mask,out_a,out_b,out_ready,load_valid,load_warp,load_reg,load_mask,load_data,wb_valid,wb_warp,wb_reg,wb_mask,wb_data,record_valid,record_warp,record_pc,port_busy,pending,divergent,push_valid,push_warp,push_mask,push_pc,set_valid,set_warp,set_mask,set_pc);
+module core_board__core_exec(clock,reset,out_valid,out_inst,out_warp,out_mask,out_a,out_b,out_ready,lds_valid,lds_inst,lds_warp,lds_mask,lds_src,lds_ready,lds_busy,lds_conflicts,wb_valid,wb_warp,wb_reg,wb_mask,wb_data,wb_lanes$0,wb_lanes$1,wb_lanes$2,wb_lanes$3,record_valid,record_warp,record_pc,port_busy,pending,divergent,push_valid,push_warp,push_mask,push_pc,set_valid,set_warp,set_mask,set_pc);
     // Module arguments
     input wire  clock;
     input wire  reset;
@@ -1000,16 +982,23 @@ module core_board__core_exec(clock,reset,out_valid,out_inst,out_warp,out_mask,ou
     input wire  [31:0] out_a;
     input wire  [31:0] out_b;
     output reg  out_ready;
-    input wire  load_valid;
-    input wire  [1:0] load_warp;
-    input wire  [3:0] load_reg;
-    input wire  [3:0] load_mask;
-    input wire  [31:0] load_data;
+    input wire  lds_valid;
+    input wire  [31:0] lds_inst;
+    input wire  [1:0] lds_warp;
+    input wire  [3:0] lds_mask;
+    input wire  [31:0] lds_src;
+    output reg  lds_ready;
+    output reg  lds_busy;
+    output reg  [31:0] lds_conflicts;
     output reg  wb_valid;
     output reg  [1:0] wb_warp;
     output reg  [3:0] wb_reg;
     output reg  [3:0] wb_mask;
     output reg  [31:0] wb_data;
+    output reg  [7:0] wb_lanes$0;
+    output reg  [7:0] wb_lanes$1;
+    output reg  [7:0] wb_lanes$2;
+    output reg  [7:0] wb_lanes$3;
     input wire  record_valid;
     input wire  [1:0] record_warp;
     input wire  [7:0] record_pc;
@@ -1074,6 +1063,21 @@ module core_board__core_exec(clock,reset,out_valid,out_inst,out_warp,out_mask,ou
     wire  [1:0] branch$set_warp;
     wire  [3:0] branch$set_mask;
     wire  [9:0] branch$set_pc;
+    reg  lds$clock;
+    reg  lds$reset;
+    reg  lds$req_valid;
+    reg  [31:0] lds$req_inst;
+    reg  [1:0] lds$req_warp;
+    reg  [3:0] lds$req_mask;
+    reg  [31:0] lds$req_src;
+    wire  lds$req_taken;
+    wire  lds$wb_valid;
+    wire  [1:0] lds$wb_warp;
+    wire  [3:0] lds$wb_reg;
+    wire  [3:0] lds$wb_mask;
+    wire  [31:0] lds$wb_data;
+    wire  lds$busy;
+    wire  [31:0] lds$conflict_cycles;
     // Local signals
     reg  fire;
     reg  alu_wb;
@@ -1082,6 +1086,7 @@ module core_board__core_exec(clock,reset,out_valid,out_inst,out_warp,out_mask,ou
     reg  [31:0] lane_word;
     reg  [31:0] rep_imm;
     reg  [31:0] rep_warp;
+    reg  [31:0] wb_d;
     // Sub module instances
     core_board__core_exec_dec dec(
         .inst(dec$inst),
@@ -1135,10 +1140,27 @@ module core_board__core_exec(clock,reset,out_valid,out_inst,out_warp,out_mask,ou
         .set_mask(branch$set_mask),
         .set_pc(branch$set_pc)
     );
+    core_board__core_exec_lds lds(
+        .clock(lds$clock),
+        .reset(lds$reset),
+        .req_valid(lds$req_valid),
+        .req_inst(lds$req_inst),
+        .req_warp(lds$req_warp),
+        .req_mask(lds$req_mask),
+        .req_src(lds$req_src),
+        .req_taken(lds$req_taken),
+        .wb_valid(lds$wb_valid),
+        .wb_warp(lds$wb_warp),
+        .wb_reg(lds$wb_reg),
+        .wb_mask(lds$wb_mask),
+        .wb_data(lds$wb_data),
+        .busy(lds$busy),
+        .conflict_cycles(lds$conflict_cycles)
+    );
     // Update code
     always @(*) begin
         dec$inst = out_inst;
-        fire = out_valid & ~load_valid & ~branch$pending;
+        fire = out_valid & ~lds$wb_valid & ~branch$pending;
         out_ready = fire;
         imm_lane = ((dec$imm) & 8'hff);
         warp_lane = ((out_warp) & 8'hff);
@@ -1201,25 +1223,45 @@ module core_board__core_exec(clock,reset,out_valid,out_inst,out_warp,out_mask,ou
         set_warp = branch$set_warp;
         set_mask = branch$set_mask;
         set_pc = branch$set_pc;
-        wb_valid = load_valid | alu_wb;
-        if (load_valid) begin
-            wb_warp = load_warp;
-            wb_reg = load_reg;
-            wb_mask = load_mask;
-            wb_data = load_data;
+        lds$clock = clock;
+        lds$reset = reset;
+        lds$req_valid = lds_valid;
+        lds$req_inst = lds_inst;
+        lds$req_warp = lds_warp;
+        lds$req_mask = lds_mask;
+        lds$req_src = lds_src;
+        lds_ready = lds$req_taken;
+        lds_busy = lds$busy;
+        lds_conflicts = lds$conflict_cycles;
+        wb_valid = lds$wb_valid | alu_wb;
+        if (lds$wb_valid) begin
+            wb_warp = lds$wb_warp;
+            wb_reg = lds$wb_reg;
+            wb_mask = lds$wb_mask;
+            wb_d = lds$wb_data;
         end
         else if (alu_wb) begin
             wb_warp = out_warp;
             wb_reg = dec$rd;
             wb_mask = out_mask;
-            wb_data = alu$result;
+            wb_d = alu$result;
         end
         else begin
             wb_warp = 32'h0;
             wb_reg = 32'h0;
             wb_mask = 32'h0;
-            wb_data = 32'h0;
+            wb_d = 32'h0;
         end
+        wb_data = wb_d;
+        lane_word = wb_d;
+        wb_lanes$0 = ((lane_word) & 8'hff);
+        lane_word = lane_word >> lane_bits;
+        wb_lanes$1 = ((lane_word) & 8'hff);
+        lane_word = lane_word >> lane_bits;
+        wb_lanes$2 = ((lane_word) & 8'hff);
+        lane_word = lane_word >> lane_bits;
+        wb_lanes$3 = ((lane_word) & 8'hff);
+        lane_word = lane_word >> lane_bits;
     end
 endmodule // core_board__core_exec
 
@@ -1959,1445 +2001,7 @@ module core_board__core_exec_dec_controls(address,data);
     endcase
 endmodule // core_board__core_exec_dec_controls
 
-module core_board__core_front(clock,reset,imem_write_valid,imem_write_addr,imem_write_data,fetch_valid,fetch_wid,fetch_pc,fetch_mask,fetch_ready,ctl_valid,ctl_wid,head_valid,head_inst,head_pc,issue_valid,issue_warp,masks$0,masks$1,masks$2,masks$3,busy,err_ibuf);
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  imem_write_valid;
-    input wire  [7:0] imem_write_addr;
-    input wire  [31:0] imem_write_data;
-    input wire  fetch_valid;
-    input wire  [1:0] fetch_wid;
-    input wire  [9:0] fetch_pc;
-    input wire  [3:0] fetch_mask;
-    output reg  fetch_ready;
-    output reg  ctl_valid;
-    output reg  [1:0] ctl_wid;
-    output reg  [3:0] head_valid;
-    output reg  [31:0] head_inst;
-    output reg  [7:0] head_pc;
-    input wire  issue_valid;
-    input wire  [1:0] issue_warp;
-    output reg  [3:0] masks$0;
-    output reg  [3:0] masks$1;
-    output reg  [3:0] masks$2;
-    output reg  [3:0] masks$3;
-    output reg  busy;
-    output reg  err_ibuf;
-    // Constant declarations
-    localparam  two = 8'h2;
-    localparam  k_branch = 4'h4;
-    // Stub signals
-    reg  imem$clock;
-    reg  [7:0] imem$read_address;
-    wire  [31:0] imem$read_data;
-    reg  [7:0] imem$write_address;
-    reg  [31:0] imem$write_data;
-    reg  imem$write_mask;
-    reg  ibuf$clock;
-    reg  ibuf$reset;
-    reg  ibuf$fill_valid;
-    reg  [1:0] ibuf$fill_warp;
-    reg  [31:0] ibuf$fill_inst;
-    reg  [7:0] ibuf$fill_pc;
-    wire  [3:0] ibuf$space;
-    wire  [3:0] ibuf$head_valid;
-    reg  [1:0] ibuf$issue_warp;
-    wire  [31:0] ibuf$head_inst;
-    wire  [7:0] ibuf$head_pc;
-    reg  ibuf$issue_valid;
-    reg  ibuf$flush_valid;
-    reg  [1:0] ibuf$flush_warp;
-    wire  ibuf$err_fill_full;
-    wire  ibuf$err_issue_empty;
-    reg  [31:0] dec$inst;
-    wire  dec$legal;
-    wire  [3:0] dec$kind;
-    wire  [3:0] dec$exec_op;
-    wire  [1:0] dec$b_sel;
-    wire  dec$rd_valid;
-    wire  [1:0] dec$src_valid;
-    wire  dec$if_zero;
-    wire  [3:0] dec$rd;
-    wire  [3:0] dec$ra;
-    wire  [3:0] dec$rb;
-    wire  [31:0] dec$imm;
-    wire  [10:0] dec$target;
-    wire  [10:0] dec$reconv;
-    wire  [6:0] dec$st_index;
-    wire  [6:0] dec$st_stride;
-    reg  fill_valid$d;
-    wire  fill_valid$q;
-    reg  fill_valid$clock;
-    reg  [1:0] fill_warp$d;
-    wire  [1:0] fill_warp$q;
-    reg  fill_warp$clock;
-    reg  [9:0] fill_pc$d;
-    wire  [9:0] fill_pc$q;
-    reg  fill_pc$clock;
-    reg  [3:0] wmask$0$d;
-    wire  [3:0] wmask$0$q;
-    reg  wmask$0$clock;
-    reg  [3:0] wmask$1$d;
-    wire  [3:0] wmask$1$q;
-    reg  wmask$1$clock;
-    reg  [3:0] wmask$2$d;
-    wire  [3:0] wmask$2$q;
-    reg  wmask$2$clock;
-    reg  [3:0] wmask$3$d;
-    wire  [3:0] wmask$3$q;
-    reg  wmask$3$clock;
-    // Local signals
-    reg  wm;
-    reg  space;
-    reg  fire;
-    reg  fill_ctl;
-    reg  [9:0] pc_wide;
-    // Sub module instances
-    core_board__core_front_imem imem(
-        .clock(imem$clock),
-        .read_address(imem$read_address),
-        .read_data(imem$read_data),
-        .write_address(imem$write_address),
-        .write_data(imem$write_data),
-        .write_mask(imem$write_mask)
-    );
-    core_board__core_front_ibuf ibuf(
-        .clock(ibuf$clock),
-        .reset(ibuf$reset),
-        .fill_valid(ibuf$fill_valid),
-        .fill_warp(ibuf$fill_warp),
-        .fill_inst(ibuf$fill_inst),
-        .fill_pc(ibuf$fill_pc),
-        .space(ibuf$space),
-        .head_valid(ibuf$head_valid),
-        .issue_warp(ibuf$issue_warp),
-        .head_inst(ibuf$head_inst),
-        .head_pc(ibuf$head_pc),
-        .issue_valid(ibuf$issue_valid),
-        .flush_valid(ibuf$flush_valid),
-        .flush_warp(ibuf$flush_warp),
-        .err_fill_full(ibuf$err_fill_full),
-        .err_issue_empty(ibuf$err_issue_empty)
-    );
-    core_board__core_exec_dec dec(
-        .inst(dec$inst),
-        .legal(dec$legal),
-        .kind(dec$kind),
-        .exec_op(dec$exec_op),
-        .b_sel(dec$b_sel),
-        .rd_valid(dec$rd_valid),
-        .src_valid(dec$src_valid),
-        .if_zero(dec$if_zero),
-        .rd(dec$rd),
-        .ra(dec$ra),
-        .rb(dec$rb),
-        .imm(dec$imm),
-        .target(dec$target),
-        .reconv(dec$reconv),
-        .st_index(dec$st_index),
-        .st_stride(dec$st_stride)
-    );
-    core_board__board_reset_sync0 fill_valid(
-        .d(fill_valid$d),
-        .q(fill_valid$q),
-        .clock(fill_valid$clock)
-    );
-    core_board__core_exec_branch_div_warp fill_warp(
-        .d(fill_warp$d),
-        .q(fill_warp$q),
-        .clock(fill_warp$clock)
-    );
-    core_board__core_exec_branch_div_pc fill_pc(
-        .d(fill_pc$d),
-        .q(fill_pc$q),
-        .clock(fill_pc$clock)
-    );
-    core_board__board_reset_por wmask$0(
-        .d(wmask$0$d),
-        .q(wmask$0$q),
-        .clock(wmask$0$clock)
-    );
-    core_board__board_reset_por wmask$1(
-        .d(wmask$1$d),
-        .q(wmask$1$q),
-        .clock(wmask$1$clock)
-    );
-    core_board__board_reset_por wmask$2(
-        .d(wmask$2$d),
-        .q(wmask$2$q),
-        .clock(wmask$2$clock)
-    );
-    core_board__board_reset_por wmask$3(
-        .d(wmask$3$d),
-        .q(wmask$3$q),
-        .clock(wmask$3$clock)
-    );
-    // Update code
-    always @(*) begin
-        fill_valid$clock = clock;
-        fill_warp$clock = clock;
-        fill_pc$clock = clock;
-        fill_valid$d = fill_valid$q;
-        fill_warp$d = fill_warp$q;
-        fill_pc$d = fill_pc$q;
-        imem$clock = clock;
-        ibuf$clock = clock;
-        ibuf$reset = reset;
-        wm = 32'h0;
-        if (imem_write_valid) begin
-            wm = 32'h1;
-        end
-        imem$write_mask = wm;
-        imem$write_address = imem_write_addr;
-        imem$write_data = imem_write_data;
-        space = 1'b0;
-        if (fetch_wid == 0) begin
-            space = ibuf$space[0];
-        end
-        if (fetch_wid == 1) begin
-            space = ibuf$space[1];
-        end
-        if (fetch_wid == 2) begin
-            space = ibuf$space[2];
-        end
-        if (fetch_wid == 3) begin
-            space = ibuf$space[3];
-        end
-        fire = fetch_valid & space;
-        fetch_ready = fire;
-        pc_wide = fetch_pc >> two;
-        imem$read_address = ((pc_wide) & 8'hff);
-        fill_valid$d = fire;
-        fill_warp$d = fetch_wid;
-        fill_pc$d = fetch_pc;
-        wmask$0$clock = clock;
-        wmask$0$d = wmask$0$q;
-        if (fire & (fetch_wid == 0)) begin
-            wmask$0$d = fetch_mask;
-        end
-        if (reset) begin
-            wmask$0$d = 32'h0;
-        end
-        masks$0 = wmask$0$q;
-        wmask$1$clock = clock;
-        wmask$1$d = wmask$1$q;
-        if (fire & (fetch_wid == 1)) begin
-            wmask$1$d = fetch_mask;
-        end
-        if (reset) begin
-            wmask$1$d = 32'h0;
-        end
-        masks$1 = wmask$1$q;
-        wmask$2$clock = clock;
-        wmask$2$d = wmask$2$q;
-        if (fire & (fetch_wid == 2)) begin
-            wmask$2$d = fetch_mask;
-        end
-        if (reset) begin
-            wmask$2$d = 32'h0;
-        end
-        masks$2 = wmask$2$q;
-        wmask$3$clock = clock;
-        wmask$3$d = wmask$3$q;
-        if (fire & (fetch_wid == 3)) begin
-            wmask$3$d = fetch_mask;
-        end
-        if (reset) begin
-            wmask$3$d = 32'h0;
-        end
-        masks$3 = wmask$3$q;
-        dec$inst = imem$read_data;
-        fill_ctl = dec$kind >= k_branch;
-        ibuf$fill_valid = fill_valid$q;
-        ibuf$fill_warp = fill_warp$q;
-        ibuf$fill_inst = imem$read_data;
-        pc_wide = fill_pc$q >> two;
-        ibuf$fill_pc = ((pc_wide) & 8'hff);
-        ibuf$flush_valid = 1'b0;
-        ibuf$flush_warp = 32'h0;
-        ctl_valid = fill_valid$q & ~fill_ctl;
-        ctl_wid = fill_warp$q;
-        ibuf$issue_valid = issue_valid;
-        ibuf$issue_warp = issue_warp;
-        head_valid = ibuf$head_valid;
-        head_inst = ibuf$head_inst;
-        head_pc = ibuf$head_pc;
-        busy = fill_valid$q;
-        err_ibuf = ibuf$err_fill_full | ibuf$err_issue_empty;
-        if (reset) begin
-            fill_valid$d = 1'b0;
-        end
-    end
-endmodule // core_board__core_front
-
-module core_board__core_front_ibuf(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,space,head_valid,issue_warp,head_inst,head_pc,issue_valid,flush_valid,flush_warp,err_fill_full,err_issue_empty);
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  fill_valid;
-    input wire  [1:0] fill_warp;
-    input wire  [31:0] fill_inst;
-    input wire  [7:0] fill_pc;
-    output reg  [3:0] space;
-    output reg  [3:0] head_valid;
-    input wire  [1:0] issue_warp;
-    output reg  [31:0] head_inst;
-    output reg  [7:0] head_pc;
-    input wire  issue_valid;
-    input wire  flush_valid;
-    input wire  [1:0] flush_warp;
-    output reg  err_fill_full;
-    output reg  err_issue_empty;
-    // Stub signals
-    reg  [31:0] inst0$0$d;
-    wire  [31:0] inst0$0$q;
-    reg  inst0$0$clock;
-    reg  [31:0] inst0$1$d;
-    wire  [31:0] inst0$1$q;
-    reg  inst0$1$clock;
-    reg  [31:0] inst0$2$d;
-    wire  [31:0] inst0$2$q;
-    reg  inst0$2$clock;
-    reg  [31:0] inst0$3$d;
-    wire  [31:0] inst0$3$q;
-    reg  inst0$3$clock;
-    reg  [7:0] pc0$0$d;
-    wire  [7:0] pc0$0$q;
-    reg  pc0$0$clock;
-    reg  [7:0] pc0$1$d;
-    wire  [7:0] pc0$1$q;
-    reg  pc0$1$clock;
-    reg  [7:0] pc0$2$d;
-    wire  [7:0] pc0$2$q;
-    reg  pc0$2$clock;
-    reg  [7:0] pc0$3$d;
-    wire  [7:0] pc0$3$q;
-    reg  pc0$3$clock;
-    reg  [31:0] inst1$0$d;
-    wire  [31:0] inst1$0$q;
-    reg  inst1$0$clock;
-    reg  [31:0] inst1$1$d;
-    wire  [31:0] inst1$1$q;
-    reg  inst1$1$clock;
-    reg  [31:0] inst1$2$d;
-    wire  [31:0] inst1$2$q;
-    reg  inst1$2$clock;
-    reg  [31:0] inst1$3$d;
-    wire  [31:0] inst1$3$q;
-    reg  inst1$3$clock;
-    reg  [7:0] pc1$0$d;
-    wire  [7:0] pc1$0$q;
-    reg  pc1$0$clock;
-    reg  [7:0] pc1$1$d;
-    wire  [7:0] pc1$1$q;
-    reg  pc1$1$clock;
-    reg  [7:0] pc1$2$d;
-    wire  [7:0] pc1$2$q;
-    reg  pc1$2$clock;
-    reg  [7:0] pc1$3$d;
-    wire  [7:0] pc1$3$q;
-    reg  pc1$3$clock;
-    reg  [1:0] count$0$d;
-    wire  [1:0] count$0$q;
-    reg  count$0$clock;
-    reg  [1:0] count$1$d;
-    wire  [1:0] count$1$q;
-    reg  count$1$clock;
-    reg  [1:0] count$2$d;
-    wire  [1:0] count$2$q;
-    reg  count$2$clock;
-    reg  [1:0] count$3$d;
-    wire  [1:0] count$3$q;
-    reg  count$3$clock;
-    reg  fill_full$d;
-    wire  fill_full$q;
-    reg  fill_full$clock;
-    reg  issue_empty$d;
-    wire  issue_empty$q;
-    reg  issue_empty$clock;
-    // Local signals
-    reg  [1:0] left;
-    // Sub module instances
-    core_board__core_front_ibuf_inst0_0 inst0$0(
-        .d(inst0$0$d),
-        .q(inst0$0$q),
-        .clock(inst0$0$clock)
-    );
-    core_board__core_front_ibuf_inst0_0 inst0$1(
-        .d(inst0$1$d),
-        .q(inst0$1$q),
-        .clock(inst0$1$clock)
-    );
-    core_board__core_front_ibuf_inst0_0 inst0$2(
-        .d(inst0$2$d),
-        .q(inst0$2$q),
-        .clock(inst0$2$clock)
-    );
-    core_board__core_front_ibuf_inst0_0 inst0$3(
-        .d(inst0$3$d),
-        .q(inst0$3$q),
-        .clock(inst0$3$clock)
-    );
-    core_board__core_exec_branch_branch_pc_0 pc0$0(
-        .d(pc0$0$d),
-        .q(pc0$0$q),
-        .clock(pc0$0$clock)
-    );
-    core_board__core_exec_branch_branch_pc_0 pc0$1(
-        .d(pc0$1$d),
-        .q(pc0$1$q),
-        .clock(pc0$1$clock)
-    );
-    core_board__core_exec_branch_branch_pc_0 pc0$2(
-        .d(pc0$2$d),
-        .q(pc0$2$q),
-        .clock(pc0$2$clock)
-    );
-    core_board__core_exec_branch_branch_pc_0 pc0$3(
-        .d(pc0$3$d),
-        .q(pc0$3$q),
-        .clock(pc0$3$clock)
-    );
-    core_board__core_front_ibuf_inst0_0 inst1$0(
-        .d(inst1$0$d),
-        .q(inst1$0$q),
-        .clock(inst1$0$clock)
-    );
-    core_board__core_front_ibuf_inst0_0 inst1$1(
-        .d(inst1$1$d),
-        .q(inst1$1$q),
-        .clock(inst1$1$clock)
-    );
-    core_board__core_front_ibuf_inst0_0 inst1$2(
-        .d(inst1$2$d),
-        .q(inst1$2$q),
-        .clock(inst1$2$clock)
-    );
-    core_board__core_front_ibuf_inst0_0 inst1$3(
-        .d(inst1$3$d),
-        .q(inst1$3$q),
-        .clock(inst1$3$clock)
-    );
-    core_board__core_exec_branch_branch_pc_0 pc1$0(
-        .d(pc1$0$d),
-        .q(pc1$0$q),
-        .clock(pc1$0$clock)
-    );
-    core_board__core_exec_branch_branch_pc_0 pc1$1(
-        .d(pc1$1$d),
-        .q(pc1$1$q),
-        .clock(pc1$1$clock)
-    );
-    core_board__core_exec_branch_branch_pc_0 pc1$2(
-        .d(pc1$2$d),
-        .q(pc1$2$q),
-        .clock(pc1$2$clock)
-    );
-    core_board__core_exec_branch_branch_pc_0 pc1$3(
-        .d(pc1$3$d),
-        .q(pc1$3$q),
-        .clock(pc1$3$clock)
-    );
-    core_board__core_exec_branch_div_warp count$0(
-        .d(count$0$d),
-        .q(count$0$q),
-        .clock(count$0$clock)
-    );
-    core_board__core_exec_branch_div_warp count$1(
-        .d(count$1$d),
-        .q(count$1$q),
-        .clock(count$1$clock)
-    );
-    core_board__core_exec_branch_div_warp count$2(
-        .d(count$2$d),
-        .q(count$2$q),
-        .clock(count$2$clock)
-    );
-    core_board__core_exec_branch_div_warp count$3(
-        .d(count$3$d),
-        .q(count$3$q),
-        .clock(count$3$clock)
-    );
-    core_board__board_reset_sync0 fill_full(
-        .d(fill_full$d),
-        .q(fill_full$q),
-        .clock(fill_full$clock)
-    );
-    core_board__board_reset_sync0 issue_empty(
-        .d(issue_empty$d),
-        .q(issue_empty$q),
-        .clock(issue_empty$clock)
-    );
-    // Update code
-    always @(*) begin
-        fill_full$clock = clock;
-        issue_empty$clock = clock;
-        fill_full$d = fill_full$q;
-        issue_empty$d = issue_empty$q;
-        space = 32'h0;
-        head_valid = 32'h0;
-        head_inst = 32'h0;
-        head_pc = 32'h0;
-        inst0$0$clock = clock;
-        pc0$0$clock = clock;
-        inst1$0$clock = clock;
-        pc1$0$clock = clock;
-        count$0$clock = clock;
-        inst0$0$d = inst0$0$q;
-        pc0$0$d = pc0$0$q;
-        inst1$0$d = inst1$0$q;
-        pc1$0$d = pc1$0$q;
-        count$0$d = count$0$q;
-        if (count$0$q != 32'h2) begin
-            space = (space & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (count$0$q != 32'h0) begin
-            head_valid = (head_valid & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if ((issue_warp == 0) & (count$0$q != 32'h0)) begin
-            head_inst = inst0$0$q;
-            head_pc = pc0$0$q;
-        end
-        left = count$0$q;
-        if (issue_valid & (issue_warp == 0)) begin
-            if (count$0$q == 32'h0) begin
-                issue_empty$d = 1'b1;
-            end
-            else begin
-                left = count$0$q - 32'h1;
-                inst0$0$d = inst1$0$q;
-                pc0$0$d = pc1$0$q;
-            end
-        end
-        count$0$d = left;
-        if (fill_valid & (fill_warp == 0)) begin
-            if (left == 32'h2) begin
-                fill_full$d = 1'b1;
-            end
-            else begin
-                count$0$d = left + 32'h1;
-                if (left == 32'h0) begin
-                    inst0$0$d = fill_inst;
-                    pc0$0$d = fill_pc;
-                end
-                else begin
-                    inst1$0$d = fill_inst;
-                    pc1$0$d = fill_pc;
-                end
-            end
-        end
-        if ((flush_valid & (flush_warp == 0)) | reset) begin
-            count$0$d = 32'h0;
-        end
-        inst0$1$clock = clock;
-        pc0$1$clock = clock;
-        inst1$1$clock = clock;
-        pc1$1$clock = clock;
-        count$1$clock = clock;
-        inst0$1$d = inst0$1$q;
-        pc0$1$d = pc0$1$q;
-        inst1$1$d = inst1$1$q;
-        pc1$1$d = pc1$1$q;
-        count$1$d = count$1$q;
-        if (count$1$q != 32'h2) begin
-            space = (space & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (count$1$q != 32'h0) begin
-            head_valid = (head_valid & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if ((issue_warp == 1) & (count$1$q != 32'h0)) begin
-            head_inst = inst0$1$q;
-            head_pc = pc0$1$q;
-        end
-        left = count$1$q;
-        if (issue_valid & (issue_warp == 1)) begin
-            if (count$1$q == 32'h0) begin
-                issue_empty$d = 1'b1;
-            end
-            else begin
-                left = count$1$q - 32'h1;
-                inst0$1$d = inst1$1$q;
-                pc0$1$d = pc1$1$q;
-            end
-        end
-        count$1$d = left;
-        if (fill_valid & (fill_warp == 1)) begin
-            if (left == 32'h2) begin
-                fill_full$d = 1'b1;
-            end
-            else begin
-                count$1$d = left + 32'h1;
-                if (left == 32'h0) begin
-                    inst0$1$d = fill_inst;
-                    pc0$1$d = fill_pc;
-                end
-                else begin
-                    inst1$1$d = fill_inst;
-                    pc1$1$d = fill_pc;
-                end
-            end
-        end
-        if ((flush_valid & (flush_warp == 1)) | reset) begin
-            count$1$d = 32'h0;
-        end
-        inst0$2$clock = clock;
-        pc0$2$clock = clock;
-        inst1$2$clock = clock;
-        pc1$2$clock = clock;
-        count$2$clock = clock;
-        inst0$2$d = inst0$2$q;
-        pc0$2$d = pc0$2$q;
-        inst1$2$d = inst1$2$q;
-        pc1$2$d = pc1$2$q;
-        count$2$d = count$2$q;
-        if (count$2$q != 32'h2) begin
-            space = (space & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (count$2$q != 32'h0) begin
-            head_valid = (head_valid & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if ((issue_warp == 2) & (count$2$q != 32'h0)) begin
-            head_inst = inst0$2$q;
-            head_pc = pc0$2$q;
-        end
-        left = count$2$q;
-        if (issue_valid & (issue_warp == 2)) begin
-            if (count$2$q == 32'h0) begin
-                issue_empty$d = 1'b1;
-            end
-            else begin
-                left = count$2$q - 32'h1;
-                inst0$2$d = inst1$2$q;
-                pc0$2$d = pc1$2$q;
-            end
-        end
-        count$2$d = left;
-        if (fill_valid & (fill_warp == 2)) begin
-            if (left == 32'h2) begin
-                fill_full$d = 1'b1;
-            end
-            else begin
-                count$2$d = left + 32'h1;
-                if (left == 32'h0) begin
-                    inst0$2$d = fill_inst;
-                    pc0$2$d = fill_pc;
-                end
-                else begin
-                    inst1$2$d = fill_inst;
-                    pc1$2$d = fill_pc;
-                end
-            end
-        end
-        if ((flush_valid & (flush_warp == 2)) | reset) begin
-            count$2$d = 32'h0;
-        end
-        inst0$3$clock = clock;
-        pc0$3$clock = clock;
-        inst1$3$clock = clock;
-        pc1$3$clock = clock;
-        count$3$clock = clock;
-        inst0$3$d = inst0$3$q;
-        pc0$3$d = pc0$3$q;
-        inst1$3$d = inst1$3$q;
-        pc1$3$d = pc1$3$q;
-        count$3$d = count$3$q;
-        if (count$3$q != 32'h2) begin
-            space = (space & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (count$3$q != 32'h0) begin
-            head_valid = (head_valid & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if ((issue_warp == 3) & (count$3$q != 32'h0)) begin
-            head_inst = inst0$3$q;
-            head_pc = pc0$3$q;
-        end
-        left = count$3$q;
-        if (issue_valid & (issue_warp == 3)) begin
-            if (count$3$q == 32'h0) begin
-                issue_empty$d = 1'b1;
-            end
-            else begin
-                left = count$3$q - 32'h1;
-                inst0$3$d = inst1$3$q;
-                pc0$3$d = pc1$3$q;
-            end
-        end
-        count$3$d = left;
-        if (fill_valid & (fill_warp == 3)) begin
-            if (left == 32'h2) begin
-                fill_full$d = 1'b1;
-            end
-            else begin
-                count$3$d = left + 32'h1;
-                if (left == 32'h0) begin
-                    inst0$3$d = fill_inst;
-                    pc0$3$d = fill_pc;
-                end
-                else begin
-                    inst1$3$d = fill_inst;
-                    pc1$3$d = fill_pc;
-                end
-            end
-        end
-        if ((flush_valid & (flush_warp == 3)) | reset) begin
-            count$3$d = 32'h0;
-        end
-        err_fill_full = fill_full$q;
-        err_issue_empty = issue_empty$q;
-        if (reset) begin
-            fill_full$d = 1'b0;
-            issue_empty$d = 1'b0;
-        end
-    end
-endmodule // core_board__core_front_ibuf
-
-module core_board__core_front_ibuf_inst0_0(d,q,clock);
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    always @(posedge clock) begin
-       q <= d;
-    end
-endmodule // core_board__core_front_ibuf_inst0_0
-
-module core_board__core_front_imem(clock,read_address,read_data,write_address,write_data,write_mask);
-    // Module arguments
-    input wire  clock;
-    input wire  [7:0] read_address;
-    output reg  [31:0] read_data;
-    input wire  [7:0] write_address;
-    input wire  [31:0] write_data;
-    input wire  write_mask;
-    // Update code (custom)
-    reg [31:0] mem [0:255];
-    integer i;
-    initial begin
-       for (i = 0; i <= 255; i = i + 1) mem[i] = 32'h0;
-       read_data = 32'h0;
-    end
-    always @(posedge clock) begin
-       read_data <= mem[read_address];
-    end
-    always @(posedge clock) begin
-       if (write_mask) mem[write_address][31:0] <= write_data[31:0];
-    end
-endmodule // core_board__core_front_imem
-
-module core_board__core_issue(clock,reset,head_valid,head_inst,head_pc,masks$0,masks$1,masks$2,masks$3,stack_empty,pop_mask,pop_pc,unit_ready,port_busy,release_valid,release_warp,release_reg,warp,fire,hazard,struct_stall,illegal,to_unit,unit,dst,mask,src_valid,src_a,src_b,pop,end_warp,set_valid,set_mask,set_pc,branch,pending,err_scoreboard);
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  [3:0] head_valid;
-    input wire  [31:0] head_inst;
-    input wire  [7:0] head_pc;
-    input wire  [3:0] masks$0;
-    input wire  [3:0] masks$1;
-    input wire  [3:0] masks$2;
-    input wire  [3:0] masks$3;
-    input wire  [3:0] stack_empty;
-    input wire  [3:0] pop_mask;
-    input wire  [9:0] pop_pc;
-    input wire  unit_ready;
-    input wire  port_busy;
-    input wire  release_valid;
-    input wire  [1:0] release_warp;
-    input wire  [3:0] release_reg;
-    output reg  [1:0] warp;
-    output reg  fire;
-    output reg  hazard;
-    output reg  struct_stall;
-    output reg  illegal;
-    output reg  to_unit;
-    output reg  unit;
-    output reg  [3:0] dst;
-    output reg  [3:0] mask;
-    output reg  [2:0] src_valid;
-    output reg  [3:0] src_a;
-    output reg  [3:0] src_b;
-    output reg  pop;
-    output reg  end_warp;
-    output reg  set_valid;
-    output reg  [3:0] set_mask;
-    output reg  [9:0] set_pc;
-    output reg  branch;
-    output reg  pending;
-    output reg  err_scoreboard;
-    // Constant declarations
-    localparam  gto = 1'b0;
-    localparam  two = 8'h2;
-    localparam  k_alu = 4'h1;
-    localparam  k_st = 4'h2;
-    localparam  k_ld = 4'h3;
-    localparam  k_branch = 4'h4;
-    localparam  k_join = 4'h5;
-    localparam  k_jmp = 4'h6;
-    localparam  k_bany = 4'h7;
-    localparam  k_exit = 4'h8;
-    // Stub signals
-    reg  [31:0] dec$inst;
-    wire  dec$legal;
-    wire  [3:0] dec$kind;
-    wire  [3:0] dec$exec_op;
-    wire  [1:0] dec$b_sel;
-    wire  dec$rd_valid;
-    wire  [1:0] dec$src_valid;
-    wire  dec$if_zero;
-    wire  [3:0] dec$rd;
-    wire  [3:0] dec$ra;
-    wire  [3:0] dec$rb;
-    wire  [31:0] dec$imm;
-    wire  [10:0] dec$target;
-    wire  [10:0] dec$reconv;
-    wire  [6:0] dec$st_index;
-    wire  [6:0] dec$st_stride;
-    reg  sb$clock;
-    reg  sb$reset;
-    reg  [1:0] sb$check_warp;
-    reg  [3:0] sb$check_src$0;
-    reg  [3:0] sb$check_src$1;
-    reg  [3:0] sb$check_src$2;
-    reg  [2:0] sb$check_src_valid;
-    reg  [3:0] sb$check_dst;
-    reg  sb$check_dst_valid;
-    wire  sb$hazard;
-    reg  sb$reserve_valid;
-    reg  [1:0] sb$reserve_warp;
-    reg  [3:0] sb$reserve_reg;
-    reg  sb$release_valid;
-    reg  [1:0] sb$release_warp;
-    reg  [3:0] sb$release_reg;
-    wire  [3:0] sb$pending;
-    wire  sb$err_double_reserve;
-    wire  sb$err_release_free;
-    reg  rr$clock;
-    reg  rr$reset;
-    reg  [3:0] rr$req;
-    reg  [3:0] rr$req_taken;
-    reg  rr$advance;
-    wire  rr$valid;
-    wire  [1:0] rr$index;
-    wire  [3:0] rr$grant;
-    reg  [3:0] oldest$req;
-    wire  oldest$valid;
-    wire  [1:0] oldest$index;
-    wire  [3:0] oldest$grant;
-    reg  greedy_valid$d;
-    wire  greedy_valid$q;
-    reg  greedy_valid$clock;
-    reg  [1:0] greedy$d;
-    wire  [1:0] greedy$q;
-    reg  greedy$clock;
-    // Local signals
-    reg  cand_valid;
-    reg  [1:0] cand;
-    reg  [3:0] cand_mask;
-    reg  cand_empty;
-    reg  [3:0] kind;
-    reg  to_alu;
-    reg  to_lds;
-    reg  blocked;
-    reg  fires;
-    reg  [9:0] pc_wide;
-    reg  set_v;
-    reg  [3:0] set_m;
-    reg  [9:0] set_p;
-    reg  unit_l;
-    // Sub module instances
-    core_board__core_exec_dec dec(
-        .inst(dec$inst),
-        .legal(dec$legal),
-        .kind(dec$kind),
-        .exec_op(dec$exec_op),
-        .b_sel(dec$b_sel),
-        .rd_valid(dec$rd_valid),
-        .src_valid(dec$src_valid),
-        .if_zero(dec$if_zero),
-        .rd(dec$rd),
-        .ra(dec$ra),
-        .rb(dec$rb),
-        .imm(dec$imm),
-        .target(dec$target),
-        .reconv(dec$reconv),
-        .st_index(dec$st_index),
-        .st_stride(dec$st_stride)
-    );
-    core_board__core_issue_sb sb(
-        .clock(sb$clock),
-        .reset(sb$reset),
-        .check_warp(sb$check_warp),
-        .check_src$0(sb$check_src$0),
-        .check_src$1(sb$check_src$1),
-        .check_src$2(sb$check_src$2),
-        .check_src_valid(sb$check_src_valid),
-        .check_dst(sb$check_dst),
-        .check_dst_valid(sb$check_dst_valid),
-        .hazard(sb$hazard),
-        .reserve_valid(sb$reserve_valid),
-        .reserve_warp(sb$reserve_warp),
-        .reserve_reg(sb$reserve_reg),
-        .release_valid(sb$release_valid),
-        .release_warp(sb$release_warp),
-        .release_reg(sb$release_reg),
-        .pending(sb$pending),
-        .err_double_reserve(sb$err_double_reserve),
-        .err_release_free(sb$err_release_free)
-    );
-    core_board__core_issue_rr rr(
-        .clock(rr$clock),
-        .reset(rr$reset),
-        .req(rr$req),
-        .req_taken(rr$req_taken),
-        .advance(rr$advance),
-        .valid(rr$valid),
-        .index(rr$index),
-        .grant(rr$grant)
-    );
-    core_board__core_issue_oldest oldest(
-        .req(oldest$req),
-        .valid(oldest$valid),
-        .index(oldest$index),
-        .grant(oldest$grant)
-    );
-    core_board__board_reset_sync0 greedy_valid(
-        .d(greedy_valid$d),
-        .q(greedy_valid$q),
-        .clock(greedy_valid$clock)
-    );
-    core_board__core_exec_branch_div_warp greedy(
-        .d(greedy$d),
-        .q(greedy$q),
-        .clock(greedy$clock)
-    );
-    // Update code
-    always @(*) begin
-        greedy_valid$clock = clock;
-        greedy$clock = clock;
-        greedy_valid$d = greedy_valid$q;
-        greedy$d = greedy$q;
-        sb$clock = clock;
-        sb$reset = reset;
-        rr$clock = clock;
-        rr$reset = reset;
-        rr$req = head_valid;
-        rr$advance = rr$valid;
-        rr$req_taken = 32'h0;
-        oldest$req = head_valid;
-        if (gto) begin
-            cand_valid = oldest$valid;
-            cand = oldest$index;
-            if (greedy_valid$q & (greedy$q == 0) & head_valid[0]) begin
-                cand = greedy$q;
-            end
-            if (greedy_valid$q & (greedy$q == 1) & head_valid[1]) begin
-                cand = greedy$q;
-            end
-            if (greedy_valid$q & (greedy$q == 2) & head_valid[2]) begin
-                cand = greedy$q;
-            end
-            if (greedy_valid$q & (greedy$q == 3) & head_valid[3]) begin
-                cand = greedy$q;
-            end
-        end
-        else begin
-            cand_valid = rr$valid;
-            cand = rr$index;
-        end
-        dec$inst = head_inst;
-        kind = dec$kind;
-        cand_mask = 32'h0;
-        cand_empty = 1'b0;
-        if (cand == 0) begin
-            cand_mask = masks$0;
-            cand_empty = stack_empty[0];
-        end
-        if (cand == 1) begin
-            cand_mask = masks$1;
-            cand_empty = stack_empty[1];
-        end
-        if (cand == 2) begin
-            cand_mask = masks$2;
-            cand_empty = stack_empty[2];
-        end
-        if (cand == 3) begin
-            cand_mask = masks$3;
-            cand_empty = stack_empty[3];
-        end
-        sb$check_warp = cand;
-        sb$check_src$0 = dec$ra;
-        sb$check_src$1 = dec$rb;
-        sb$check_src$2 = 32'h0;
-        sb$check_src_valid = ((dec$src_valid) & 3'h7);
-        sb$check_dst = dec$rd;
-        sb$check_dst_valid = dec$rd_valid;
-        to_alu = (kind == k_alu) | (kind == k_branch) | (kind == k_bany);
-        to_lds = (kind == k_st) | (kind == k_ld);
-        if ((kind == k_join) | (kind == k_jmp)) begin
-            blocked = port_busy;
-        end
-        else begin
-            blocked = (to_alu | to_lds) & ~unit_ready;
-        end
-        fires = cand_valid & ~sb$hazard & ~blocked;
-        sb$reserve_valid = fires & dec$rd_valid;
-        sb$reserve_warp = cand;
-        sb$reserve_reg = dec$rd;
-        sb$release_valid = release_valid;
-        sb$release_warp = release_warp;
-        sb$release_reg = release_reg;
-        set_v = 1'b0;
-        set_m = cand_mask;
-        set_p = 32'h0;
-        if (fires & (kind == k_join)) begin
-            set_v = 1'b1;
-            if (cand_empty) begin
-                pc_wide = ((head_pc) & 10'h3ff) + 32'h1;
-                set_p = pc_wide << two;
-            end
-            else begin
-                set_m = pop_mask;
-                set_p = pop_pc;
-            end
-        end
-        if (fires & (kind == k_jmp)) begin
-            pc_wide = ((dec$target) & 10'h3ff);
-            set_v = 1'b1;
-            set_p = pc_wide << two;
-        end
-        unit_l = 32'h0;
-        if (to_lds) begin
-            unit_l = 32'h1;
-        end
-        warp = cand;
-        fire = fires;
-        hazard = cand_valid & sb$hazard;
-        struct_stall = cand_valid & ~sb$hazard & blocked;
-        illegal = fires & ~dec$legal;
-        to_unit = fires & (to_alu | to_lds);
-        unit = unit_l;
-        dst = dec$rd;
-        mask = cand_mask;
-        src_valid = ((dec$src_valid) & 3'h7);
-        src_a = dec$ra;
-        src_b = dec$rb;
-        pop = fires & (kind == k_join);
-        end_warp = fires & (kind == k_exit);
-        set_valid = set_v;
-        set_mask = set_m;
-        set_pc = set_p;
-        branch = fires & ((kind == k_branch) | (kind == k_bany));
-        pending = |sb$pending;
-        err_scoreboard = sb$err_double_reserve | sb$err_release_free;
-        greedy_valid$d = fires;
-        greedy$d = cand;
-        if (reset) begin
-            greedy_valid$d = 1'b0;
-        end
-    end
-endmodule // core_board__core_issue
-
-module core_board__core_issue_oldest(req,valid,index,grant);
-    // Module arguments
-    input wire  [3:0] req;
-    output reg  valid;
-    output reg  [1:0] index;
-    output reg  [3:0] grant;
-    // Constant declarations
-    localparam  highest_first = 1'b0;
-    // Local signals
-    reg  found;
-    reg  [1:0] pick;
-    reg  [3:0] one_hot;
-    // Update code
-    always @(*) begin
-        pick = 32'h0;
-        found = 1'b0;
-        if (highest_first) begin
-            if (req[0]) begin
-                pick = 0;
-            end
-            if (req[1]) begin
-                pick = 1;
-            end
-            if (req[2]) begin
-                pick = 2;
-            end
-            if (req[3]) begin
-                pick = 3;
-            end
-        end
-        else begin
-            if (~found & req[0]) begin
-                pick = 0;
-                found = 1'b1;
-            end
-            if (~found & req[1]) begin
-                pick = 1;
-                found = 1'b1;
-            end
-            if (~found & req[2]) begin
-                pick = 2;
-                found = 1'b1;
-            end
-            if (~found & req[3]) begin
-                pick = 3;
-                found = 1'b1;
-            end
-        end
-        one_hot = 32'h0;
-        if (|req & (pick == 0)) begin
-            one_hot = (one_hot & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (|req & (pick == 1)) begin
-            one_hot = (one_hot & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (|req & (pick == 2)) begin
-            one_hot = (one_hot & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (|req & (pick == 3)) begin
-            one_hot = (one_hot & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        valid = |req;
-        index = pick;
-        grant = one_hot;
-    end
-endmodule // core_board__core_issue_oldest
-
-module core_board__core_issue_rr(clock,reset,req,req_taken,advance,valid,index,grant);
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  [3:0] req;
-    input wire  [3:0] req_taken;
-    input wire  advance;
-    output reg  valid;
-    output reg  [1:0] index;
-    output reg  [3:0] grant;
-    // Constant declarations
-    localparam  lookahead = 1'b0;
-    localparam  above_at_reset = 4'h0;
-    // Stub signals
-    reg  [3:0] above$d;
-    wire  [3:0] above$q;
-    reg  above$clock;
-    reg  [3:0] grant_q$d;
-    wire  [3:0] grant_q$q;
-    reg  grant_q$clock;
-    // Local signals
-    reg  [3:0] shown;
-    reg  [3:0] above_now;
-    reg  [3:0] req_above;
-    reg  [3:0] grant_above;
-    reg  [3:0] grant_low;
-    reg  [3:0] one_hot;
-    reg  taken;
-    reg  [3:0] above_taken;
-    reg  [3:0] req_above_taken;
-    reg  [3:0] grant_above_taken;
-    reg  [3:0] grant_low_taken;
-    reg  [3:0] one_hot_taken;
-    reg  [1:0] pick;
-    // Sub module instances
-    core_board__board_reset_por above(
-        .d(above$d),
-        .q(above$q),
-        .clock(above$clock)
-    );
-    core_board__board_reset_por grant_q(
-        .d(grant_q$d),
-        .q(grant_q$q),
-        .clock(grant_q$clock)
-    );
-    // Update code
-    always @(*) begin
-        above$clock = clock;
-        grant_q$clock = clock;
-        above$d = above$q;
-        grant_q$d = grant_q$q;
-        above_now = above$q;
-        if (lookahead & reset) begin
-            above_now = above_at_reset;
-        end
-        taken = lookahead & advance & |grant_q$q & ~reset;
-        above_taken = ~(grant_q$q | (grant_q$q - 32'h1));
-        req_above_taken = req_taken & above_taken;
-        grant_above_taken = req_above_taken & (~req_above_taken + 32'h1);
-        grant_low_taken = req_taken & (~req_taken + 32'h1);
-        one_hot_taken = grant_low_taken;
-        if (|req_above_taken) begin
-            one_hot_taken = grant_above_taken;
-        end
-        req_above = req & above_now;
-        grant_above = req_above & (~req_above + 32'h1);
-        grant_low = req & (~req + 32'h1);
-        one_hot = grant_low;
-        if (|req_above) begin
-            one_hot = grant_above;
-        end
-        shown = one_hot;
-        if (lookahead) begin
-            shown = grant_q$q;
-        end
-        pick = 32'h0;
-        if (shown[1]) begin
-            pick = pick | 1;
-        end
-        if (shown[2]) begin
-            pick = pick | 2;
-        end
-        if (shown[3]) begin
-            pick = pick | 3;
-        end
-        index = pick;
-        grant_q$d = one_hot;
-        if (taken) begin
-            grant_q$d = one_hot_taken;
-        end
-        if (lookahead) begin
-            valid = |shown;
-            grant = grant_q$q;
-        end
-        else begin
-            valid = |req;
-            grant = one_hot;
-        end
-        if (lookahead) begin
-            above$d = above_now;
-            if (taken) begin
-                above$d = above_taken;
-            end
-        end
-        else if (reset) begin
-            above$d = above_at_reset;
-        end
-        else if (advance & |req) begin
-            above$d = ~(one_hot | (one_hot - 32'h1));
-        end
-    end
-endmodule // core_board__core_issue_rr
-
-module core_board__core_issue_sb(clock,reset,check_warp,check_src$0,check_src$1,check_src$2,check_src_valid,check_dst,check_dst_valid,hazard,reserve_valid,reserve_warp,reserve_reg,release_valid,release_warp,release_reg,pending,err_double_reserve,err_release_free);
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  [1:0] check_warp;
-    input wire  [3:0] check_src$0;
-    input wire  [3:0] check_src$1;
-    input wire  [3:0] check_src$2;
-    input wire  [2:0] check_src_valid;
-    input wire  [3:0] check_dst;
-    input wire  check_dst_valid;
-    output reg  hazard;
-    input wire  reserve_valid;
-    input wire  [1:0] reserve_warp;
-    input wire  [3:0] reserve_reg;
-    input wire  release_valid;
-    input wire  [1:0] release_warp;
-    input wire  [3:0] release_reg;
-    output reg  [3:0] pending;
-    output reg  err_double_reserve;
-    output reg  err_release_free;
-    // Stub signals
-    reg  [15:0] reserved$0$d;
-    wire  [15:0] reserved$0$q;
-    reg  reserved$0$clock;
-    reg  [15:0] reserved$1$d;
-    wire  [15:0] reserved$1$q;
-    reg  reserved$1$clock;
-    reg  [15:0] reserved$2$d;
-    wire  [15:0] reserved$2$q;
-    reg  reserved$2$clock;
-    reg  [15:0] reserved$3$d;
-    wire  [15:0] reserved$3$q;
-    reg  reserved$3$clock;
-    reg  double_reserve$d;
-    wire  double_reserve$q;
-    reg  double_reserve$clock;
-    reg  release_free$d;
-    wire  release_free$q;
-    reg  release_free$clock;
-    // Local signals
-    reg  [15:0] row;
-    reg  [15:0] released;
-    reg  blocked;
-    // Sub module instances
-    core_board__core_issue_sb_reserved_0 reserved$0(
-        .d(reserved$0$d),
-        .q(reserved$0$q),
-        .clock(reserved$0$clock)
-    );
-    core_board__core_issue_sb_reserved_0 reserved$1(
-        .d(reserved$1$d),
-        .q(reserved$1$q),
-        .clock(reserved$1$clock)
-    );
-    core_board__core_issue_sb_reserved_0 reserved$2(
-        .d(reserved$2$d),
-        .q(reserved$2$q),
-        .clock(reserved$2$clock)
-    );
-    core_board__core_issue_sb_reserved_0 reserved$3(
-        .d(reserved$3$d),
-        .q(reserved$3$q),
-        .clock(reserved$3$clock)
-    );
-    core_board__board_reset_sync0 double_reserve(
-        .d(double_reserve$d),
-        .q(double_reserve$q),
-        .clock(double_reserve$clock)
-    );
-    core_board__board_reset_sync0 release_free(
-        .d(release_free$d),
-        .q(release_free$q),
-        .clock(release_free$clock)
-    );
-    // Update code
-    always @(*) begin
-        double_reserve$clock = clock;
-        release_free$clock = clock;
-        double_reserve$d = double_reserve$q;
-        release_free$d = release_free$q;
-        reserved$0$clock = clock;
-        reserved$1$clock = clock;
-        reserved$2$clock = clock;
-        reserved$3$clock = clock;
-        row = 32'h0;
-        if (check_warp == 0) begin
-            row = reserved$0$q;
-        end
-        if (check_warp == 1) begin
-            row = reserved$1$q;
-        end
-        if (check_warp == 2) begin
-            row = reserved$2$q;
-        end
-        if (check_warp == 3) begin
-            row = reserved$3$q;
-        end
-        if (release_valid & (release_warp == check_warp)) begin
-            row = (row & ~(1 << (release_reg)) | ((1'b0) << (release_reg)));
-        end
-        blocked = check_dst_valid & row[check_dst];
-        if (check_src_valid[0] & row[check_src$0]) begin
-            blocked = 1'b1;
-        end
-        if (check_src_valid[1] & row[check_src$1]) begin
-            blocked = 1'b1;
-        end
-        if (check_src_valid[2] & row[check_src$2]) begin
-            blocked = 1'b1;
-        end
-        hazard = blocked;
-        pending = 32'h0;
-        released = reserved$0$q;
-        if (release_valid & (release_warp == 0)) begin
-            if (~reserved$0$q[release_reg]) begin
-                release_free$d = 1'b1;
-            end
-            released = (reserved$0$q & ~(1 << (release_reg)) | ((1'b0) << (release_reg)));
-        end
-        reserved$0$d = released;
-        if (reserve_valid & (reserve_warp == 0)) begin
-            if (released[reserve_reg]) begin
-                double_reserve$d = 1'b1;
-            end
-            reserved$0$d = (released & ~(1 << (reserve_reg)) | ((1'b1) << (reserve_reg)));
-        end
-        if (|reserved$0$q) begin
-            pending = (pending & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (reset) begin
-            reserved$0$d = 32'h0;
-        end
-        released = reserved$1$q;
-        if (release_valid & (release_warp == 1)) begin
-            if (~reserved$1$q[release_reg]) begin
-                release_free$d = 1'b1;
-            end
-            released = (reserved$1$q & ~(1 << (release_reg)) | ((1'b0) << (release_reg)));
-        end
-        reserved$1$d = released;
-        if (reserve_valid & (reserve_warp == 1)) begin
-            if (released[reserve_reg]) begin
-                double_reserve$d = 1'b1;
-            end
-            reserved$1$d = (released & ~(1 << (reserve_reg)) | ((1'b1) << (reserve_reg)));
-        end
-        if (|reserved$1$q) begin
-            pending = (pending & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (reset) begin
-            reserved$1$d = 32'h0;
-        end
-        released = reserved$2$q;
-        if (release_valid & (release_warp == 2)) begin
-            if (~reserved$2$q[release_reg]) begin
-                release_free$d = 1'b1;
-            end
-            released = (reserved$2$q & ~(1 << (release_reg)) | ((1'b0) << (release_reg)));
-        end
-        reserved$2$d = released;
-        if (reserve_valid & (reserve_warp == 2)) begin
-            if (released[reserve_reg]) begin
-                double_reserve$d = 1'b1;
-            end
-            reserved$2$d = (released & ~(1 << (reserve_reg)) | ((1'b1) << (reserve_reg)));
-        end
-        if (|reserved$2$q) begin
-            pending = (pending & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (reset) begin
-            reserved$2$d = 32'h0;
-        end
-        released = reserved$3$q;
-        if (release_valid & (release_warp == 3)) begin
-            if (~reserved$3$q[release_reg]) begin
-                release_free$d = 1'b1;
-            end
-            released = (reserved$3$q & ~(1 << (release_reg)) | ((1'b0) << (release_reg)));
-        end
-        reserved$3$d = released;
-        if (reserve_valid & (reserve_warp == 3)) begin
-            if (released[reserve_reg]) begin
-                double_reserve$d = 1'b1;
-            end
-            reserved$3$d = (released & ~(1 << (reserve_reg)) | ((1'b1) << (reserve_reg)));
-        end
-        if (|reserved$3$q) begin
-            pending = (pending & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (reset) begin
-            reserved$3$d = 32'h0;
-        end
-        err_double_reserve = double_reserve$q;
-        err_release_free = release_free$q;
-        if (reset) begin
-            double_reserve$d = 1'b0;
-            release_free$d = 1'b0;
-        end
-    end
-endmodule // core_board__core_issue_sb
-
-module core_board__core_issue_sb_reserved_0(d,q,clock);
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    always @(posedge clock) begin
-       q <= d;
-    end
-endmodule // core_board__core_issue_sb_reserved_0
-
-module core_board__core_lds(clock,reset,req_valid,req_inst,req_warp,req_mask,req_src,req_taken,wb_valid,wb_warp,wb_reg,wb_mask,wb_data,busy,conflict_cycles);
+module core_board__core_exec_lds(clock,reset,req_valid,req_inst,req_warp,req_mask,req_src,req_taken,wb_valid,wb_warp,wb_reg,wb_mask,wb_data,busy,conflict_cycles);
     // Module arguments
     input wire  clock;
     input wire  reset;
@@ -3495,7 +2099,7 @@ module core_board__core_lds(clock,reset,req_valid,req_inst,req_warp,req_mask,req
     reg  [31:0] resp_word;
     reg  [1:0] open_next;
     // Sub module instances
-    core_board__core_lds_lds lds(
+    core_board__core_exec_lds_lds lds(
         .clock(lds$clock),
         .reset(lds$reset),
         .req_valid(lds$req_valid),
@@ -3674,9 +2278,9 @@ module core_board__core_lds(clock,reset,req_valid,req_inst,req_warp,req_mask,req
             lds_load$d = 1'b0;
         end
     end
-endmodule // core_board__core_lds
+endmodule // core_board__core_exec_lds
 
-module core_board__core_lds_lds(clock,reset,req_valid,req_ready,req_write,req_mask,req_warp,req_index,req_stride,req_addr$0,req_addr$1,req_addr$2,req_addr$3,req_data$0,req_data$1,req_data$2,req_data$3,resp_valid,resp_data$0,resp_data$1,resp_data$2,resp_data$3,accesses,conflict_cycles);
+module core_board__core_exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_mask,req_warp,req_index,req_stride,req_addr$0,req_addr$1,req_addr$2,req_addr$3,req_data$0,req_data$1,req_data$2,req_data$3,resp_valid,resp_data$0,resp_data$1,resp_data$2,resp_data$3,accesses,conflict_cycles);
     // Module arguments
     input wire  clock;
     input wire  reset;
@@ -3844,7 +2448,7 @@ module core_board__core_lds_lds(clock,reset,req_valid,req_ready,req_write,req_ma
     reg  [7:0] addr;
     reg  [7:0] addr_row;
     // Sub module instances
-    core_board__core_lds_lds_banks_0 banks$0(
+    core_board__core_exec_lds_lds_banks_0 banks$0(
         .clock(banks$0$clock),
         .read_address(banks$0$read_address),
         .read_data(banks$0$read_data),
@@ -3852,7 +2456,7 @@ module core_board__core_lds_lds(clock,reset,req_valid,req_ready,req_write,req_ma
         .write_data(banks$0$write_data),
         .write_mask(banks$0$write_mask)
     );
-    core_board__core_lds_lds_banks_0 banks$1(
+    core_board__core_exec_lds_lds_banks_0 banks$1(
         .clock(banks$1$clock),
         .read_address(banks$1$read_address),
         .read_data(banks$1$read_data),
@@ -3860,7 +2464,7 @@ module core_board__core_lds_lds(clock,reset,req_valid,req_ready,req_write,req_ma
         .write_data(banks$1$write_data),
         .write_mask(banks$1$write_mask)
     );
-    core_board__core_lds_lds_banks_0 banks$2(
+    core_board__core_exec_lds_lds_banks_0 banks$2(
         .clock(banks$2$clock),
         .read_address(banks$2$read_address),
         .read_data(banks$2$read_data),
@@ -3868,7 +2472,7 @@ module core_board__core_lds_lds(clock,reset,req_valid,req_ready,req_write,req_ma
         .write_data(banks$2$write_data),
         .write_mask(banks$2$write_mask)
     );
-    core_board__core_lds_lds_banks_0 banks$3(
+    core_board__core_exec_lds_lds_banks_0 banks$3(
         .clock(banks$3$clock),
         .read_address(banks$3$read_address),
         .read_data(banks$3$read_data),
@@ -3916,22 +2520,22 @@ module core_board__core_lds_lds(clock,reset,req_valid,req_ready,req_write,req_ma
         .q(lane_bank$3$q),
         .clock(lane_bank$3$clock)
     );
-    core_board__core_lds_lds_lane_row_0 lane_row$0(
+    core_board__core_exec_lds_lds_lane_row_0 lane_row$0(
         .d(lane_row$0$d),
         .q(lane_row$0$q),
         .clock(lane_row$0$clock)
     );
-    core_board__core_lds_lds_lane_row_0 lane_row$1(
+    core_board__core_exec_lds_lds_lane_row_0 lane_row$1(
         .d(lane_row$1$d),
         .q(lane_row$1$q),
         .clock(lane_row$1$clock)
     );
-    core_board__core_lds_lds_lane_row_0 lane_row$2(
+    core_board__core_exec_lds_lds_lane_row_0 lane_row$2(
         .d(lane_row$2$d),
         .q(lane_row$2$q),
         .clock(lane_row$2$clock)
     );
-    core_board__core_lds_lds_lane_row_0 lane_row$3(
+    core_board__core_exec_lds_lds_lane_row_0 lane_row$3(
         .d(lane_row$3$d),
         .q(lane_row$3$q),
         .clock(lane_row$3$clock)
@@ -4006,12 +2610,12 @@ module core_board__core_lds_lds(clock,reset,req_valid,req_ready,req_write,req_ma
         .q(done$q),
         .clock(done$clock)
     );
-    core_board__core_front_ibuf_inst0_0 accesses_q(
+    core_board__core_exec_lds_lds_accesses_q accesses_q(
         .d(accesses_q$d),
         .q(accesses_q$q),
         .clock(accesses_q$clock)
     );
-    core_board__core_front_ibuf_inst0_0 conflicts_q(
+    core_board__core_exec_lds_lds_accesses_q conflicts_q(
         .d(conflicts_q$d),
         .q(conflicts_q$q),
         .clock(conflicts_q$clock)
@@ -4437,9 +3041,23 @@ module core_board__core_lds_lds(clock,reset,req_valid,req_ready,req_write,req_ma
             held$3$d = 32'h0;
         end
     end
-endmodule // core_board__core_lds_lds
+endmodule // core_board__core_exec_lds_lds
 
-module core_board__core_lds_lds_banks_0(clock,read_address,read_data,write_address,write_data,write_mask);
+module core_board__core_exec_lds_lds_accesses_q(d,q,clock);
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    always @(posedge clock) begin
+       q <= d;
+    end
+endmodule // core_board__core_exec_lds_lds_accesses_q
+
+module core_board__core_exec_lds_lds_banks_0(clock,read_address,read_data,write_address,write_data,write_mask);
     // Module arguments
     input wire  clock;
     input wire  [5:0] read_address;
@@ -4460,9 +3078,9 @@ module core_board__core_lds_lds_banks_0(clock,read_address,read_data,write_addre
     always @(posedge clock) begin
        if (write_mask) mem[write_address][7:0] <= write_data[7:0];
     end
-endmodule // core_board__core_lds_lds_banks_0
+endmodule // core_board__core_exec_lds_lds_banks_0
 
-module core_board__core_lds_lds_lane_row_0(d,q,clock);
+module core_board__core_exec_lds_lds_lane_row_0(d,q,clock);
     // Module arguments
     input wire  [5:0] d;
     output reg  [5:0] q;
@@ -4474,7 +3092,1455 @@ module core_board__core_lds_lds_lane_row_0(d,q,clock);
     always @(posedge clock) begin
        q <= d;
     end
-endmodule // core_board__core_lds_lds_lane_row_0
+endmodule // core_board__core_exec_lds_lds_lane_row_0
+
+module core_board__core_front(clock,reset,imem_write_valid,imem_write_addr,imem_write_data,fetch_valid,fetch_wid,fetch_pc,fetch_mask,fetch_ready,ctl_valid,ctl_wid,head_valid,head_inst,head_pc,issue_valid,issue_warp,masks$0,masks$1,masks$2,masks$3,busy,err_ibuf);
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  imem_write_valid;
+    input wire  [7:0] imem_write_addr;
+    input wire  [31:0] imem_write_data;
+    input wire  fetch_valid;
+    input wire  [1:0] fetch_wid;
+    input wire  [9:0] fetch_pc;
+    input wire  [3:0] fetch_mask;
+    output reg  fetch_ready;
+    output reg  ctl_valid;
+    output reg  [1:0] ctl_wid;
+    output reg  [3:0] head_valid;
+    output reg  [31:0] head_inst;
+    output reg  [7:0] head_pc;
+    input wire  issue_valid;
+    input wire  [1:0] issue_warp;
+    output reg  [3:0] masks$0;
+    output reg  [3:0] masks$1;
+    output reg  [3:0] masks$2;
+    output reg  [3:0] masks$3;
+    output reg  busy;
+    output reg  err_ibuf;
+    // Constant declarations
+    localparam  two = 8'h2;
+    localparam  k_branch = 4'h4;
+    // Stub signals
+    reg  imem$clock;
+    reg  [7:0] imem$read_address;
+    wire  [31:0] imem$read_data;
+    reg  [7:0] imem$write_address;
+    reg  [31:0] imem$write_data;
+    reg  imem$write_mask;
+    reg  ibuf$clock;
+    reg  ibuf$reset;
+    reg  ibuf$fill_valid;
+    reg  [1:0] ibuf$fill_warp;
+    reg  [31:0] ibuf$fill_inst;
+    reg  [7:0] ibuf$fill_pc;
+    wire  [3:0] ibuf$space;
+    wire  [3:0] ibuf$head_valid;
+    reg  [1:0] ibuf$issue_warp;
+    wire  [31:0] ibuf$head_inst;
+    wire  [7:0] ibuf$head_pc;
+    reg  ibuf$issue_valid;
+    reg  ibuf$flush_valid;
+    reg  [1:0] ibuf$flush_warp;
+    wire  ibuf$err_fill_full;
+    wire  ibuf$err_issue_empty;
+    reg  [31:0] dec$inst;
+    wire  dec$legal;
+    wire  [3:0] dec$kind;
+    wire  [3:0] dec$exec_op;
+    wire  [1:0] dec$b_sel;
+    wire  dec$rd_valid;
+    wire  [1:0] dec$src_valid;
+    wire  dec$if_zero;
+    wire  [3:0] dec$rd;
+    wire  [3:0] dec$ra;
+    wire  [3:0] dec$rb;
+    wire  [31:0] dec$imm;
+    wire  [10:0] dec$target;
+    wire  [10:0] dec$reconv;
+    wire  [6:0] dec$st_index;
+    wire  [6:0] dec$st_stride;
+    reg  fill_valid$d;
+    wire  fill_valid$q;
+    reg  fill_valid$clock;
+    reg  [1:0] fill_warp$d;
+    wire  [1:0] fill_warp$q;
+    reg  fill_warp$clock;
+    reg  [9:0] fill_pc$d;
+    wire  [9:0] fill_pc$q;
+    reg  fill_pc$clock;
+    reg  [3:0] wmask$0$d;
+    wire  [3:0] wmask$0$q;
+    reg  wmask$0$clock;
+    reg  [3:0] wmask$1$d;
+    wire  [3:0] wmask$1$q;
+    reg  wmask$1$clock;
+    reg  [3:0] wmask$2$d;
+    wire  [3:0] wmask$2$q;
+    reg  wmask$2$clock;
+    reg  [3:0] wmask$3$d;
+    wire  [3:0] wmask$3$q;
+    reg  wmask$3$clock;
+    // Local signals
+    reg  wm;
+    reg  space;
+    reg  fire;
+    reg  fill_ctl;
+    reg  [9:0] pc_wide;
+    // Sub module instances
+    core_board__core_front_imem imem(
+        .clock(imem$clock),
+        .read_address(imem$read_address),
+        .read_data(imem$read_data),
+        .write_address(imem$write_address),
+        .write_data(imem$write_data),
+        .write_mask(imem$write_mask)
+    );
+    core_board__core_front_ibuf ibuf(
+        .clock(ibuf$clock),
+        .reset(ibuf$reset),
+        .fill_valid(ibuf$fill_valid),
+        .fill_warp(ibuf$fill_warp),
+        .fill_inst(ibuf$fill_inst),
+        .fill_pc(ibuf$fill_pc),
+        .space(ibuf$space),
+        .head_valid(ibuf$head_valid),
+        .issue_warp(ibuf$issue_warp),
+        .head_inst(ibuf$head_inst),
+        .head_pc(ibuf$head_pc),
+        .issue_valid(ibuf$issue_valid),
+        .flush_valid(ibuf$flush_valid),
+        .flush_warp(ibuf$flush_warp),
+        .err_fill_full(ibuf$err_fill_full),
+        .err_issue_empty(ibuf$err_issue_empty)
+    );
+    core_board__core_exec_dec dec(
+        .inst(dec$inst),
+        .legal(dec$legal),
+        .kind(dec$kind),
+        .exec_op(dec$exec_op),
+        .b_sel(dec$b_sel),
+        .rd_valid(dec$rd_valid),
+        .src_valid(dec$src_valid),
+        .if_zero(dec$if_zero),
+        .rd(dec$rd),
+        .ra(dec$ra),
+        .rb(dec$rb),
+        .imm(dec$imm),
+        .target(dec$target),
+        .reconv(dec$reconv),
+        .st_index(dec$st_index),
+        .st_stride(dec$st_stride)
+    );
+    core_board__board_reset_sync0 fill_valid(
+        .d(fill_valid$d),
+        .q(fill_valid$q),
+        .clock(fill_valid$clock)
+    );
+    core_board__core_exec_branch_div_warp fill_warp(
+        .d(fill_warp$d),
+        .q(fill_warp$q),
+        .clock(fill_warp$clock)
+    );
+    core_board__core_exec_branch_div_pc fill_pc(
+        .d(fill_pc$d),
+        .q(fill_pc$q),
+        .clock(fill_pc$clock)
+    );
+    core_board__board_reset_por wmask$0(
+        .d(wmask$0$d),
+        .q(wmask$0$q),
+        .clock(wmask$0$clock)
+    );
+    core_board__board_reset_por wmask$1(
+        .d(wmask$1$d),
+        .q(wmask$1$q),
+        .clock(wmask$1$clock)
+    );
+    core_board__board_reset_por wmask$2(
+        .d(wmask$2$d),
+        .q(wmask$2$q),
+        .clock(wmask$2$clock)
+    );
+    core_board__board_reset_por wmask$3(
+        .d(wmask$3$d),
+        .q(wmask$3$q),
+        .clock(wmask$3$clock)
+    );
+    // Update code
+    always @(*) begin
+        fill_valid$clock = clock;
+        fill_warp$clock = clock;
+        fill_pc$clock = clock;
+        fill_valid$d = fill_valid$q;
+        fill_warp$d = fill_warp$q;
+        fill_pc$d = fill_pc$q;
+        imem$clock = clock;
+        ibuf$clock = clock;
+        ibuf$reset = reset;
+        wm = 32'h0;
+        if (imem_write_valid) begin
+            wm = 32'h1;
+        end
+        imem$write_mask = wm;
+        imem$write_address = imem_write_addr;
+        imem$write_data = imem_write_data;
+        space = 1'b0;
+        if (fetch_wid == 0) begin
+            space = ibuf$space[0];
+        end
+        if (fetch_wid == 1) begin
+            space = ibuf$space[1];
+        end
+        if (fetch_wid == 2) begin
+            space = ibuf$space[2];
+        end
+        if (fetch_wid == 3) begin
+            space = ibuf$space[3];
+        end
+        fire = fetch_valid & space;
+        fetch_ready = fire;
+        pc_wide = fetch_pc >> two;
+        imem$read_address = ((pc_wide) & 8'hff);
+        fill_valid$d = fire;
+        fill_warp$d = fetch_wid;
+        fill_pc$d = fetch_pc;
+        wmask$0$clock = clock;
+        wmask$0$d = wmask$0$q;
+        if (fire & (fetch_wid == 0)) begin
+            wmask$0$d = fetch_mask;
+        end
+        if (reset) begin
+            wmask$0$d = 32'h0;
+        end
+        masks$0 = wmask$0$q;
+        wmask$1$clock = clock;
+        wmask$1$d = wmask$1$q;
+        if (fire & (fetch_wid == 1)) begin
+            wmask$1$d = fetch_mask;
+        end
+        if (reset) begin
+            wmask$1$d = 32'h0;
+        end
+        masks$1 = wmask$1$q;
+        wmask$2$clock = clock;
+        wmask$2$d = wmask$2$q;
+        if (fire & (fetch_wid == 2)) begin
+            wmask$2$d = fetch_mask;
+        end
+        if (reset) begin
+            wmask$2$d = 32'h0;
+        end
+        masks$2 = wmask$2$q;
+        wmask$3$clock = clock;
+        wmask$3$d = wmask$3$q;
+        if (fire & (fetch_wid == 3)) begin
+            wmask$3$d = fetch_mask;
+        end
+        if (reset) begin
+            wmask$3$d = 32'h0;
+        end
+        masks$3 = wmask$3$q;
+        dec$inst = imem$read_data;
+        fill_ctl = dec$kind >= k_branch;
+        ibuf$fill_valid = fill_valid$q;
+        ibuf$fill_warp = fill_warp$q;
+        ibuf$fill_inst = imem$read_data;
+        pc_wide = fill_pc$q >> two;
+        ibuf$fill_pc = ((pc_wide) & 8'hff);
+        ibuf$flush_valid = 1'b0;
+        ibuf$flush_warp = 32'h0;
+        ctl_valid = fill_valid$q & ~fill_ctl;
+        ctl_wid = fill_warp$q;
+        ibuf$issue_valid = issue_valid;
+        ibuf$issue_warp = issue_warp;
+        head_valid = ibuf$head_valid;
+        head_inst = ibuf$head_inst;
+        head_pc = ibuf$head_pc;
+        busy = fill_valid$q;
+        err_ibuf = ibuf$err_fill_full | ibuf$err_issue_empty;
+        if (reset) begin
+            fill_valid$d = 1'b0;
+        end
+    end
+endmodule // core_board__core_front
+
+module core_board__core_front_ibuf(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,space,head_valid,issue_warp,head_inst,head_pc,issue_valid,flush_valid,flush_warp,err_fill_full,err_issue_empty);
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  fill_valid;
+    input wire  [1:0] fill_warp;
+    input wire  [31:0] fill_inst;
+    input wire  [7:0] fill_pc;
+    output reg  [3:0] space;
+    output reg  [3:0] head_valid;
+    input wire  [1:0] issue_warp;
+    output reg  [31:0] head_inst;
+    output reg  [7:0] head_pc;
+    input wire  issue_valid;
+    input wire  flush_valid;
+    input wire  [1:0] flush_warp;
+    output reg  err_fill_full;
+    output reg  err_issue_empty;
+    // Stub signals
+    reg  [31:0] inst0$0$d;
+    wire  [31:0] inst0$0$q;
+    reg  inst0$0$clock;
+    reg  [31:0] inst0$1$d;
+    wire  [31:0] inst0$1$q;
+    reg  inst0$1$clock;
+    reg  [31:0] inst0$2$d;
+    wire  [31:0] inst0$2$q;
+    reg  inst0$2$clock;
+    reg  [31:0] inst0$3$d;
+    wire  [31:0] inst0$3$q;
+    reg  inst0$3$clock;
+    reg  [7:0] pc0$0$d;
+    wire  [7:0] pc0$0$q;
+    reg  pc0$0$clock;
+    reg  [7:0] pc0$1$d;
+    wire  [7:0] pc0$1$q;
+    reg  pc0$1$clock;
+    reg  [7:0] pc0$2$d;
+    wire  [7:0] pc0$2$q;
+    reg  pc0$2$clock;
+    reg  [7:0] pc0$3$d;
+    wire  [7:0] pc0$3$q;
+    reg  pc0$3$clock;
+    reg  [31:0] inst1$0$d;
+    wire  [31:0] inst1$0$q;
+    reg  inst1$0$clock;
+    reg  [31:0] inst1$1$d;
+    wire  [31:0] inst1$1$q;
+    reg  inst1$1$clock;
+    reg  [31:0] inst1$2$d;
+    wire  [31:0] inst1$2$q;
+    reg  inst1$2$clock;
+    reg  [31:0] inst1$3$d;
+    wire  [31:0] inst1$3$q;
+    reg  inst1$3$clock;
+    reg  [7:0] pc1$0$d;
+    wire  [7:0] pc1$0$q;
+    reg  pc1$0$clock;
+    reg  [7:0] pc1$1$d;
+    wire  [7:0] pc1$1$q;
+    reg  pc1$1$clock;
+    reg  [7:0] pc1$2$d;
+    wire  [7:0] pc1$2$q;
+    reg  pc1$2$clock;
+    reg  [7:0] pc1$3$d;
+    wire  [7:0] pc1$3$q;
+    reg  pc1$3$clock;
+    reg  [1:0] count$0$d;
+    wire  [1:0] count$0$q;
+    reg  count$0$clock;
+    reg  [1:0] count$1$d;
+    wire  [1:0] count$1$q;
+    reg  count$1$clock;
+    reg  [1:0] count$2$d;
+    wire  [1:0] count$2$q;
+    reg  count$2$clock;
+    reg  [1:0] count$3$d;
+    wire  [1:0] count$3$q;
+    reg  count$3$clock;
+    reg  fill_full$d;
+    wire  fill_full$q;
+    reg  fill_full$clock;
+    reg  issue_empty$d;
+    wire  issue_empty$q;
+    reg  issue_empty$clock;
+    // Local signals
+    reg  [1:0] left;
+    // Sub module instances
+    core_board__core_exec_lds_lds_accesses_q inst0$0(
+        .d(inst0$0$d),
+        .q(inst0$0$q),
+        .clock(inst0$0$clock)
+    );
+    core_board__core_exec_lds_lds_accesses_q inst0$1(
+        .d(inst0$1$d),
+        .q(inst0$1$q),
+        .clock(inst0$1$clock)
+    );
+    core_board__core_exec_lds_lds_accesses_q inst0$2(
+        .d(inst0$2$d),
+        .q(inst0$2$q),
+        .clock(inst0$2$clock)
+    );
+    core_board__core_exec_lds_lds_accesses_q inst0$3(
+        .d(inst0$3$d),
+        .q(inst0$3$q),
+        .clock(inst0$3$clock)
+    );
+    core_board__core_exec_branch_branch_pc_0 pc0$0(
+        .d(pc0$0$d),
+        .q(pc0$0$q),
+        .clock(pc0$0$clock)
+    );
+    core_board__core_exec_branch_branch_pc_0 pc0$1(
+        .d(pc0$1$d),
+        .q(pc0$1$q),
+        .clock(pc0$1$clock)
+    );
+    core_board__core_exec_branch_branch_pc_0 pc0$2(
+        .d(pc0$2$d),
+        .q(pc0$2$q),
+        .clock(pc0$2$clock)
+    );
+    core_board__core_exec_branch_branch_pc_0 pc0$3(
+        .d(pc0$3$d),
+        .q(pc0$3$q),
+        .clock(pc0$3$clock)
+    );
+    core_board__core_exec_lds_lds_accesses_q inst1$0(
+        .d(inst1$0$d),
+        .q(inst1$0$q),
+        .clock(inst1$0$clock)
+    );
+    core_board__core_exec_lds_lds_accesses_q inst1$1(
+        .d(inst1$1$d),
+        .q(inst1$1$q),
+        .clock(inst1$1$clock)
+    );
+    core_board__core_exec_lds_lds_accesses_q inst1$2(
+        .d(inst1$2$d),
+        .q(inst1$2$q),
+        .clock(inst1$2$clock)
+    );
+    core_board__core_exec_lds_lds_accesses_q inst1$3(
+        .d(inst1$3$d),
+        .q(inst1$3$q),
+        .clock(inst1$3$clock)
+    );
+    core_board__core_exec_branch_branch_pc_0 pc1$0(
+        .d(pc1$0$d),
+        .q(pc1$0$q),
+        .clock(pc1$0$clock)
+    );
+    core_board__core_exec_branch_branch_pc_0 pc1$1(
+        .d(pc1$1$d),
+        .q(pc1$1$q),
+        .clock(pc1$1$clock)
+    );
+    core_board__core_exec_branch_branch_pc_0 pc1$2(
+        .d(pc1$2$d),
+        .q(pc1$2$q),
+        .clock(pc1$2$clock)
+    );
+    core_board__core_exec_branch_branch_pc_0 pc1$3(
+        .d(pc1$3$d),
+        .q(pc1$3$q),
+        .clock(pc1$3$clock)
+    );
+    core_board__core_exec_branch_div_warp count$0(
+        .d(count$0$d),
+        .q(count$0$q),
+        .clock(count$0$clock)
+    );
+    core_board__core_exec_branch_div_warp count$1(
+        .d(count$1$d),
+        .q(count$1$q),
+        .clock(count$1$clock)
+    );
+    core_board__core_exec_branch_div_warp count$2(
+        .d(count$2$d),
+        .q(count$2$q),
+        .clock(count$2$clock)
+    );
+    core_board__core_exec_branch_div_warp count$3(
+        .d(count$3$d),
+        .q(count$3$q),
+        .clock(count$3$clock)
+    );
+    core_board__board_reset_sync0 fill_full(
+        .d(fill_full$d),
+        .q(fill_full$q),
+        .clock(fill_full$clock)
+    );
+    core_board__board_reset_sync0 issue_empty(
+        .d(issue_empty$d),
+        .q(issue_empty$q),
+        .clock(issue_empty$clock)
+    );
+    // Update code
+    always @(*) begin
+        fill_full$clock = clock;
+        issue_empty$clock = clock;
+        fill_full$d = fill_full$q;
+        issue_empty$d = issue_empty$q;
+        space = 32'h0;
+        head_valid = 32'h0;
+        head_inst = 32'h0;
+        head_pc = 32'h0;
+        inst0$0$clock = clock;
+        pc0$0$clock = clock;
+        inst1$0$clock = clock;
+        pc1$0$clock = clock;
+        count$0$clock = clock;
+        inst0$0$d = inst0$0$q;
+        pc0$0$d = pc0$0$q;
+        inst1$0$d = inst1$0$q;
+        pc1$0$d = pc1$0$q;
+        count$0$d = count$0$q;
+        if (count$0$q != 32'h2) begin
+            space = (space & ~(1 << (0)) | ((1'b1) << (0)));
+        end
+        if (count$0$q != 32'h0) begin
+            head_valid = (head_valid & ~(1 << (0)) | ((1'b1) << (0)));
+        end
+        if ((issue_warp == 0) & (count$0$q != 32'h0)) begin
+            head_inst = inst0$0$q;
+            head_pc = pc0$0$q;
+        end
+        left = count$0$q;
+        if (issue_valid & (issue_warp == 0)) begin
+            if (count$0$q == 32'h0) begin
+                issue_empty$d = 1'b1;
+            end
+            else begin
+                left = count$0$q - 32'h1;
+                inst0$0$d = inst1$0$q;
+                pc0$0$d = pc1$0$q;
+            end
+        end
+        count$0$d = left;
+        if (fill_valid & (fill_warp == 0)) begin
+            if (left == 32'h2) begin
+                fill_full$d = 1'b1;
+            end
+            else begin
+                count$0$d = left + 32'h1;
+                if (left == 32'h0) begin
+                    inst0$0$d = fill_inst;
+                    pc0$0$d = fill_pc;
+                end
+                else begin
+                    inst1$0$d = fill_inst;
+                    pc1$0$d = fill_pc;
+                end
+            end
+        end
+        if ((flush_valid & (flush_warp == 0)) | reset) begin
+            count$0$d = 32'h0;
+        end
+        inst0$1$clock = clock;
+        pc0$1$clock = clock;
+        inst1$1$clock = clock;
+        pc1$1$clock = clock;
+        count$1$clock = clock;
+        inst0$1$d = inst0$1$q;
+        pc0$1$d = pc0$1$q;
+        inst1$1$d = inst1$1$q;
+        pc1$1$d = pc1$1$q;
+        count$1$d = count$1$q;
+        if (count$1$q != 32'h2) begin
+            space = (space & ~(1 << (1)) | ((1'b1) << (1)));
+        end
+        if (count$1$q != 32'h0) begin
+            head_valid = (head_valid & ~(1 << (1)) | ((1'b1) << (1)));
+        end
+        if ((issue_warp == 1) & (count$1$q != 32'h0)) begin
+            head_inst = inst0$1$q;
+            head_pc = pc0$1$q;
+        end
+        left = count$1$q;
+        if (issue_valid & (issue_warp == 1)) begin
+            if (count$1$q == 32'h0) begin
+                issue_empty$d = 1'b1;
+            end
+            else begin
+                left = count$1$q - 32'h1;
+                inst0$1$d = inst1$1$q;
+                pc0$1$d = pc1$1$q;
+            end
+        end
+        count$1$d = left;
+        if (fill_valid & (fill_warp == 1)) begin
+            if (left == 32'h2) begin
+                fill_full$d = 1'b1;
+            end
+            else begin
+                count$1$d = left + 32'h1;
+                if (left == 32'h0) begin
+                    inst0$1$d = fill_inst;
+                    pc0$1$d = fill_pc;
+                end
+                else begin
+                    inst1$1$d = fill_inst;
+                    pc1$1$d = fill_pc;
+                end
+            end
+        end
+        if ((flush_valid & (flush_warp == 1)) | reset) begin
+            count$1$d = 32'h0;
+        end
+        inst0$2$clock = clock;
+        pc0$2$clock = clock;
+        inst1$2$clock = clock;
+        pc1$2$clock = clock;
+        count$2$clock = clock;
+        inst0$2$d = inst0$2$q;
+        pc0$2$d = pc0$2$q;
+        inst1$2$d = inst1$2$q;
+        pc1$2$d = pc1$2$q;
+        count$2$d = count$2$q;
+        if (count$2$q != 32'h2) begin
+            space = (space & ~(1 << (2)) | ((1'b1) << (2)));
+        end
+        if (count$2$q != 32'h0) begin
+            head_valid = (head_valid & ~(1 << (2)) | ((1'b1) << (2)));
+        end
+        if ((issue_warp == 2) & (count$2$q != 32'h0)) begin
+            head_inst = inst0$2$q;
+            head_pc = pc0$2$q;
+        end
+        left = count$2$q;
+        if (issue_valid & (issue_warp == 2)) begin
+            if (count$2$q == 32'h0) begin
+                issue_empty$d = 1'b1;
+            end
+            else begin
+                left = count$2$q - 32'h1;
+                inst0$2$d = inst1$2$q;
+                pc0$2$d = pc1$2$q;
+            end
+        end
+        count$2$d = left;
+        if (fill_valid & (fill_warp == 2)) begin
+            if (left == 32'h2) begin
+                fill_full$d = 1'b1;
+            end
+            else begin
+                count$2$d = left + 32'h1;
+                if (left == 32'h0) begin
+                    inst0$2$d = fill_inst;
+                    pc0$2$d = fill_pc;
+                end
+                else begin
+                    inst1$2$d = fill_inst;
+                    pc1$2$d = fill_pc;
+                end
+            end
+        end
+        if ((flush_valid & (flush_warp == 2)) | reset) begin
+            count$2$d = 32'h0;
+        end
+        inst0$3$clock = clock;
+        pc0$3$clock = clock;
+        inst1$3$clock = clock;
+        pc1$3$clock = clock;
+        count$3$clock = clock;
+        inst0$3$d = inst0$3$q;
+        pc0$3$d = pc0$3$q;
+        inst1$3$d = inst1$3$q;
+        pc1$3$d = pc1$3$q;
+        count$3$d = count$3$q;
+        if (count$3$q != 32'h2) begin
+            space = (space & ~(1 << (3)) | ((1'b1) << (3)));
+        end
+        if (count$3$q != 32'h0) begin
+            head_valid = (head_valid & ~(1 << (3)) | ((1'b1) << (3)));
+        end
+        if ((issue_warp == 3) & (count$3$q != 32'h0)) begin
+            head_inst = inst0$3$q;
+            head_pc = pc0$3$q;
+        end
+        left = count$3$q;
+        if (issue_valid & (issue_warp == 3)) begin
+            if (count$3$q == 32'h0) begin
+                issue_empty$d = 1'b1;
+            end
+            else begin
+                left = count$3$q - 32'h1;
+                inst0$3$d = inst1$3$q;
+                pc0$3$d = pc1$3$q;
+            end
+        end
+        count$3$d = left;
+        if (fill_valid & (fill_warp == 3)) begin
+            if (left == 32'h2) begin
+                fill_full$d = 1'b1;
+            end
+            else begin
+                count$3$d = left + 32'h1;
+                if (left == 32'h0) begin
+                    inst0$3$d = fill_inst;
+                    pc0$3$d = fill_pc;
+                end
+                else begin
+                    inst1$3$d = fill_inst;
+                    pc1$3$d = fill_pc;
+                end
+            end
+        end
+        if ((flush_valid & (flush_warp == 3)) | reset) begin
+            count$3$d = 32'h0;
+        end
+        err_fill_full = fill_full$q;
+        err_issue_empty = issue_empty$q;
+        if (reset) begin
+            fill_full$d = 1'b0;
+            issue_empty$d = 1'b0;
+        end
+    end
+endmodule // core_board__core_front_ibuf
+
+module core_board__core_front_imem(clock,read_address,read_data,write_address,write_data,write_mask);
+    // Module arguments
+    input wire  clock;
+    input wire  [7:0] read_address;
+    output reg  [31:0] read_data;
+    input wire  [7:0] write_address;
+    input wire  [31:0] write_data;
+    input wire  write_mask;
+    // Update code (custom)
+    reg [31:0] mem [0:255];
+    integer i;
+    initial begin
+       for (i = 0; i <= 255; i = i + 1) mem[i] = 32'h0;
+       read_data = 32'h0;
+    end
+    always @(posedge clock) begin
+       read_data <= mem[read_address];
+    end
+    always @(posedge clock) begin
+       if (write_mask) mem[write_address][31:0] <= write_data[31:0];
+    end
+endmodule // core_board__core_front_imem
+
+module core_board__core_issue(clock,reset,head_valid,head_inst,head_pc,masks$0,masks$1,masks$2,masks$3,stack_empty,pop_mask,pop_pc,unit_ready,port_busy,release_valid,release_warp,release_reg,warp,fire,hazard,struct_stall,illegal,to_unit,unit,dst,mask,src_valid,src_a,src_b,branch_set_valid,branch_set_warp,branch_set_mask,branch_set_pc,pop,end_warp,set_valid,set_warp,set_mask,set_pc,trace_warp,trace_pc,branch,pending,err_scoreboard);
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [3:0] head_valid;
+    input wire  [31:0] head_inst;
+    input wire  [7:0] head_pc;
+    input wire  [3:0] masks$0;
+    input wire  [3:0] masks$1;
+    input wire  [3:0] masks$2;
+    input wire  [3:0] masks$3;
+    input wire  [3:0] stack_empty;
+    input wire  [3:0] pop_mask;
+    input wire  [9:0] pop_pc;
+    input wire  unit_ready;
+    input wire  port_busy;
+    input wire  release_valid;
+    input wire  [1:0] release_warp;
+    input wire  [3:0] release_reg;
+    output reg  [1:0] warp;
+    output reg  fire;
+    output reg  hazard;
+    output reg  struct_stall;
+    output reg  illegal;
+    output reg  to_unit;
+    output reg  unit;
+    output reg  [3:0] dst;
+    output reg  [3:0] mask;
+    output reg  [2:0] src_valid;
+    output reg  [3:0] src_a;
+    output reg  [3:0] src_b;
+    input wire  branch_set_valid;
+    input wire  [1:0] branch_set_warp;
+    input wire  [3:0] branch_set_mask;
+    input wire  [9:0] branch_set_pc;
+    output reg  pop;
+    output reg  end_warp;
+    output reg  set_valid;
+    output reg  [1:0] set_warp;
+    output reg  [3:0] set_mask;
+    output reg  [9:0] set_pc;
+    output reg  [1:0] trace_warp;
+    output reg  [7:0] trace_pc;
+    output reg  branch;
+    output reg  pending;
+    output reg  err_scoreboard;
+    // Constant declarations
+    localparam  gto = 1'b0;
+    localparam  two = 8'h2;
+    localparam  k_alu = 4'h1;
+    localparam  k_st = 4'h2;
+    localparam  k_ld = 4'h3;
+    localparam  k_branch = 4'h4;
+    localparam  k_join = 4'h5;
+    localparam  k_jmp = 4'h6;
+    localparam  k_bany = 4'h7;
+    localparam  k_exit = 4'h8;
+    // Stub signals
+    reg  [31:0] dec$inst;
+    wire  dec$legal;
+    wire  [3:0] dec$kind;
+    wire  [3:0] dec$exec_op;
+    wire  [1:0] dec$b_sel;
+    wire  dec$rd_valid;
+    wire  [1:0] dec$src_valid;
+    wire  dec$if_zero;
+    wire  [3:0] dec$rd;
+    wire  [3:0] dec$ra;
+    wire  [3:0] dec$rb;
+    wire  [31:0] dec$imm;
+    wire  [10:0] dec$target;
+    wire  [10:0] dec$reconv;
+    wire  [6:0] dec$st_index;
+    wire  [6:0] dec$st_stride;
+    reg  sb$clock;
+    reg  sb$reset;
+    reg  [1:0] sb$check_warp;
+    reg  [3:0] sb$check_src$0;
+    reg  [3:0] sb$check_src$1;
+    reg  [3:0] sb$check_src$2;
+    reg  [2:0] sb$check_src_valid;
+    reg  [3:0] sb$check_dst;
+    reg  sb$check_dst_valid;
+    wire  sb$hazard;
+    reg  sb$reserve_valid;
+    reg  [1:0] sb$reserve_warp;
+    reg  [3:0] sb$reserve_reg;
+    reg  sb$release_valid;
+    reg  [1:0] sb$release_warp;
+    reg  [3:0] sb$release_reg;
+    wire  [3:0] sb$pending;
+    wire  sb$err_double_reserve;
+    wire  sb$err_release_free;
+    reg  rr$clock;
+    reg  rr$reset;
+    reg  [3:0] rr$req;
+    reg  [3:0] rr$req_taken;
+    reg  rr$advance;
+    wire  rr$valid;
+    wire  [1:0] rr$index;
+    wire  [3:0] rr$grant;
+    reg  [3:0] oldest$req;
+    wire  oldest$valid;
+    wire  [1:0] oldest$index;
+    wire  [3:0] oldest$grant;
+    reg  greedy_valid$d;
+    wire  greedy_valid$q;
+    reg  greedy_valid$clock;
+    reg  [1:0] greedy$d;
+    wire  [1:0] greedy$q;
+    reg  greedy$clock;
+    // Local signals
+    reg  cand_valid;
+    reg  [1:0] cand;
+    reg  [3:0] cand_mask;
+    reg  cand_empty;
+    reg  [3:0] kind;
+    reg  to_alu;
+    reg  to_lds;
+    reg  blocked;
+    reg  fires;
+    reg  [9:0] pc_wide;
+    reg  set_v;
+    reg  [3:0] set_m;
+    reg  [9:0] set_p;
+    reg  unit_l;
+    // Sub module instances
+    core_board__core_exec_dec dec(
+        .inst(dec$inst),
+        .legal(dec$legal),
+        .kind(dec$kind),
+        .exec_op(dec$exec_op),
+        .b_sel(dec$b_sel),
+        .rd_valid(dec$rd_valid),
+        .src_valid(dec$src_valid),
+        .if_zero(dec$if_zero),
+        .rd(dec$rd),
+        .ra(dec$ra),
+        .rb(dec$rb),
+        .imm(dec$imm),
+        .target(dec$target),
+        .reconv(dec$reconv),
+        .st_index(dec$st_index),
+        .st_stride(dec$st_stride)
+    );
+    core_board__core_issue_sb sb(
+        .clock(sb$clock),
+        .reset(sb$reset),
+        .check_warp(sb$check_warp),
+        .check_src$0(sb$check_src$0),
+        .check_src$1(sb$check_src$1),
+        .check_src$2(sb$check_src$2),
+        .check_src_valid(sb$check_src_valid),
+        .check_dst(sb$check_dst),
+        .check_dst_valid(sb$check_dst_valid),
+        .hazard(sb$hazard),
+        .reserve_valid(sb$reserve_valid),
+        .reserve_warp(sb$reserve_warp),
+        .reserve_reg(sb$reserve_reg),
+        .release_valid(sb$release_valid),
+        .release_warp(sb$release_warp),
+        .release_reg(sb$release_reg),
+        .pending(sb$pending),
+        .err_double_reserve(sb$err_double_reserve),
+        .err_release_free(sb$err_release_free)
+    );
+    core_board__core_issue_rr rr(
+        .clock(rr$clock),
+        .reset(rr$reset),
+        .req(rr$req),
+        .req_taken(rr$req_taken),
+        .advance(rr$advance),
+        .valid(rr$valid),
+        .index(rr$index),
+        .grant(rr$grant)
+    );
+    core_board__core_issue_oldest oldest(
+        .req(oldest$req),
+        .valid(oldest$valid),
+        .index(oldest$index),
+        .grant(oldest$grant)
+    );
+    core_board__board_reset_sync0 greedy_valid(
+        .d(greedy_valid$d),
+        .q(greedy_valid$q),
+        .clock(greedy_valid$clock)
+    );
+    core_board__core_exec_branch_div_warp greedy(
+        .d(greedy$d),
+        .q(greedy$q),
+        .clock(greedy$clock)
+    );
+    // Update code
+    always @(*) begin
+        greedy_valid$clock = clock;
+        greedy$clock = clock;
+        greedy_valid$d = greedy_valid$q;
+        greedy$d = greedy$q;
+        sb$clock = clock;
+        sb$reset = reset;
+        rr$clock = clock;
+        rr$reset = reset;
+        rr$req = head_valid;
+        rr$advance = rr$valid;
+        rr$req_taken = 32'h0;
+        oldest$req = head_valid;
+        if (gto) begin
+            cand_valid = oldest$valid;
+            cand = oldest$index;
+            if (greedy_valid$q & (greedy$q == 0) & head_valid[0]) begin
+                cand = greedy$q;
+            end
+            if (greedy_valid$q & (greedy$q == 1) & head_valid[1]) begin
+                cand = greedy$q;
+            end
+            if (greedy_valid$q & (greedy$q == 2) & head_valid[2]) begin
+                cand = greedy$q;
+            end
+            if (greedy_valid$q & (greedy$q == 3) & head_valid[3]) begin
+                cand = greedy$q;
+            end
+        end
+        else begin
+            cand_valid = rr$valid;
+            cand = rr$index;
+        end
+        dec$inst = head_inst;
+        kind = dec$kind;
+        cand_mask = 32'h0;
+        cand_empty = 1'b0;
+        if (cand == 0) begin
+            cand_mask = masks$0;
+            cand_empty = stack_empty[0];
+        end
+        if (cand == 1) begin
+            cand_mask = masks$1;
+            cand_empty = stack_empty[1];
+        end
+        if (cand == 2) begin
+            cand_mask = masks$2;
+            cand_empty = stack_empty[2];
+        end
+        if (cand == 3) begin
+            cand_mask = masks$3;
+            cand_empty = stack_empty[3];
+        end
+        sb$check_warp = cand;
+        sb$check_src$0 = dec$ra;
+        sb$check_src$1 = dec$rb;
+        sb$check_src$2 = 32'h0;
+        sb$check_src_valid = ((dec$src_valid) & 3'h7);
+        sb$check_dst = dec$rd;
+        sb$check_dst_valid = dec$rd_valid;
+        to_alu = (kind == k_alu) | (kind == k_branch) | (kind == k_bany);
+        to_lds = (kind == k_st) | (kind == k_ld);
+        if ((kind == k_join) | (kind == k_jmp)) begin
+            blocked = port_busy;
+        end
+        else begin
+            blocked = (to_alu | to_lds) & ~unit_ready;
+        end
+        fires = cand_valid & ~sb$hazard & ~blocked;
+        sb$reserve_valid = fires & dec$rd_valid;
+        sb$reserve_warp = cand;
+        sb$reserve_reg = dec$rd;
+        sb$release_valid = release_valid;
+        sb$release_warp = release_warp;
+        sb$release_reg = release_reg;
+        set_v = 1'b0;
+        set_m = cand_mask;
+        set_p = 32'h0;
+        if (fires & (kind == k_join)) begin
+            set_v = 1'b1;
+            if (cand_empty) begin
+                pc_wide = ((head_pc) & 10'h3ff) + 32'h1;
+                set_p = pc_wide << two;
+            end
+            else begin
+                set_m = pop_mask;
+                set_p = pop_pc;
+            end
+        end
+        if (fires & (kind == k_jmp)) begin
+            pc_wide = ((dec$target) & 10'h3ff);
+            set_v = 1'b1;
+            set_p = pc_wide << two;
+        end
+        unit_l = 32'h0;
+        if (to_lds) begin
+            unit_l = 32'h1;
+        end
+        warp = cand;
+        fire = fires;
+        hazard = cand_valid & sb$hazard;
+        struct_stall = cand_valid & ~sb$hazard & blocked;
+        illegal = fires & ~dec$legal;
+        to_unit = fires & (to_alu | to_lds);
+        unit = unit_l;
+        dst = dec$rd;
+        mask = cand_mask;
+        src_valid = ((dec$src_valid) & 3'h7);
+        src_a = dec$ra;
+        src_b = dec$rb;
+        pop = fires & (kind == k_join);
+        end_warp = fires & (kind == k_exit);
+        if (set_v) begin
+            set_valid = 1'b1;
+            set_warp = cand;
+            set_mask = set_m;
+            set_pc = set_p;
+        end
+        else begin
+            set_valid = branch_set_valid;
+            set_warp = branch_set_warp;
+            set_mask = branch_set_mask;
+            set_pc = branch_set_pc;
+        end
+        if (fires) begin
+            trace_warp = cand;
+            trace_pc = head_pc;
+        end
+        else begin
+            trace_warp = 32'h0;
+            trace_pc = 32'h0;
+        end
+        branch = fires & ((kind == k_branch) | (kind == k_bany));
+        pending = |sb$pending;
+        err_scoreboard = sb$err_double_reserve | sb$err_release_free;
+        greedy_valid$d = fires;
+        greedy$d = cand;
+        if (reset) begin
+            greedy_valid$d = 1'b0;
+        end
+    end
+endmodule // core_board__core_issue
+
+module core_board__core_issue_oldest(req,valid,index,grant);
+    // Module arguments
+    input wire  [3:0] req;
+    output reg  valid;
+    output reg  [1:0] index;
+    output reg  [3:0] grant;
+    // Constant declarations
+    localparam  highest_first = 1'b0;
+    // Local signals
+    reg  found;
+    reg  [1:0] pick;
+    reg  [3:0] one_hot;
+    // Update code
+    always @(*) begin
+        pick = 32'h0;
+        found = 1'b0;
+        if (highest_first) begin
+            if (req[0]) begin
+                pick = 0;
+            end
+            if (req[1]) begin
+                pick = 1;
+            end
+            if (req[2]) begin
+                pick = 2;
+            end
+            if (req[3]) begin
+                pick = 3;
+            end
+        end
+        else begin
+            if (~found & req[0]) begin
+                pick = 0;
+                found = 1'b1;
+            end
+            if (~found & req[1]) begin
+                pick = 1;
+                found = 1'b1;
+            end
+            if (~found & req[2]) begin
+                pick = 2;
+                found = 1'b1;
+            end
+            if (~found & req[3]) begin
+                pick = 3;
+                found = 1'b1;
+            end
+        end
+        one_hot = 32'h0;
+        if (|req & (pick == 0)) begin
+            one_hot = (one_hot & ~(1 << (0)) | ((1'b1) << (0)));
+        end
+        if (|req & (pick == 1)) begin
+            one_hot = (one_hot & ~(1 << (1)) | ((1'b1) << (1)));
+        end
+        if (|req & (pick == 2)) begin
+            one_hot = (one_hot & ~(1 << (2)) | ((1'b1) << (2)));
+        end
+        if (|req & (pick == 3)) begin
+            one_hot = (one_hot & ~(1 << (3)) | ((1'b1) << (3)));
+        end
+        valid = |req;
+        index = pick;
+        grant = one_hot;
+    end
+endmodule // core_board__core_issue_oldest
+
+module core_board__core_issue_rr(clock,reset,req,req_taken,advance,valid,index,grant);
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [3:0] req;
+    input wire  [3:0] req_taken;
+    input wire  advance;
+    output reg  valid;
+    output reg  [1:0] index;
+    output reg  [3:0] grant;
+    // Constant declarations
+    localparam  lookahead = 1'b0;
+    localparam  above_at_reset = 4'h0;
+    // Stub signals
+    reg  [3:0] above$d;
+    wire  [3:0] above$q;
+    reg  above$clock;
+    reg  [3:0] grant_q$d;
+    wire  [3:0] grant_q$q;
+    reg  grant_q$clock;
+    // Local signals
+    reg  [3:0] shown;
+    reg  [3:0] above_now;
+    reg  [3:0] req_above;
+    reg  [3:0] grant_above;
+    reg  [3:0] grant_low;
+    reg  [3:0] one_hot;
+    reg  taken;
+    reg  [3:0] above_taken;
+    reg  [3:0] req_above_taken;
+    reg  [3:0] grant_above_taken;
+    reg  [3:0] grant_low_taken;
+    reg  [3:0] one_hot_taken;
+    reg  [1:0] pick;
+    // Sub module instances
+    core_board__board_reset_por above(
+        .d(above$d),
+        .q(above$q),
+        .clock(above$clock)
+    );
+    core_board__board_reset_por grant_q(
+        .d(grant_q$d),
+        .q(grant_q$q),
+        .clock(grant_q$clock)
+    );
+    // Update code
+    always @(*) begin
+        above$clock = clock;
+        grant_q$clock = clock;
+        above$d = above$q;
+        grant_q$d = grant_q$q;
+        above_now = above$q;
+        if (lookahead & reset) begin
+            above_now = above_at_reset;
+        end
+        taken = lookahead & advance & |grant_q$q & ~reset;
+        above_taken = ~(grant_q$q | (grant_q$q - 32'h1));
+        req_above_taken = req_taken & above_taken;
+        grant_above_taken = req_above_taken & (~req_above_taken + 32'h1);
+        grant_low_taken = req_taken & (~req_taken + 32'h1);
+        one_hot_taken = grant_low_taken;
+        if (|req_above_taken) begin
+            one_hot_taken = grant_above_taken;
+        end
+        req_above = req & above_now;
+        grant_above = req_above & (~req_above + 32'h1);
+        grant_low = req & (~req + 32'h1);
+        one_hot = grant_low;
+        if (|req_above) begin
+            one_hot = grant_above;
+        end
+        shown = one_hot;
+        if (lookahead) begin
+            shown = grant_q$q;
+        end
+        pick = 32'h0;
+        if (shown[1]) begin
+            pick = pick | 1;
+        end
+        if (shown[2]) begin
+            pick = pick | 2;
+        end
+        if (shown[3]) begin
+            pick = pick | 3;
+        end
+        index = pick;
+        grant_q$d = one_hot;
+        if (taken) begin
+            grant_q$d = one_hot_taken;
+        end
+        if (lookahead) begin
+            valid = |shown;
+            grant = grant_q$q;
+        end
+        else begin
+            valid = |req;
+            grant = one_hot;
+        end
+        if (lookahead) begin
+            above$d = above_now;
+            if (taken) begin
+                above$d = above_taken;
+            end
+        end
+        else if (reset) begin
+            above$d = above_at_reset;
+        end
+        else if (advance & |req) begin
+            above$d = ~(one_hot | (one_hot - 32'h1));
+        end
+    end
+endmodule // core_board__core_issue_rr
+
+module core_board__core_issue_sb(clock,reset,check_warp,check_src$0,check_src$1,check_src$2,check_src_valid,check_dst,check_dst_valid,hazard,reserve_valid,reserve_warp,reserve_reg,release_valid,release_warp,release_reg,pending,err_double_reserve,err_release_free);
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [1:0] check_warp;
+    input wire  [3:0] check_src$0;
+    input wire  [3:0] check_src$1;
+    input wire  [3:0] check_src$2;
+    input wire  [2:0] check_src_valid;
+    input wire  [3:0] check_dst;
+    input wire  check_dst_valid;
+    output reg  hazard;
+    input wire  reserve_valid;
+    input wire  [1:0] reserve_warp;
+    input wire  [3:0] reserve_reg;
+    input wire  release_valid;
+    input wire  [1:0] release_warp;
+    input wire  [3:0] release_reg;
+    output reg  [3:0] pending;
+    output reg  err_double_reserve;
+    output reg  err_release_free;
+    // Stub signals
+    reg  [15:0] reserved$0$d;
+    wire  [15:0] reserved$0$q;
+    reg  reserved$0$clock;
+    reg  [15:0] reserved$1$d;
+    wire  [15:0] reserved$1$q;
+    reg  reserved$1$clock;
+    reg  [15:0] reserved$2$d;
+    wire  [15:0] reserved$2$q;
+    reg  reserved$2$clock;
+    reg  [15:0] reserved$3$d;
+    wire  [15:0] reserved$3$q;
+    reg  reserved$3$clock;
+    reg  double_reserve$d;
+    wire  double_reserve$q;
+    reg  double_reserve$clock;
+    reg  release_free$d;
+    wire  release_free$q;
+    reg  release_free$clock;
+    // Local signals
+    reg  [15:0] row;
+    reg  [15:0] released;
+    reg  blocked;
+    // Sub module instances
+    core_board__core_issue_sb_reserved_0 reserved$0(
+        .d(reserved$0$d),
+        .q(reserved$0$q),
+        .clock(reserved$0$clock)
+    );
+    core_board__core_issue_sb_reserved_0 reserved$1(
+        .d(reserved$1$d),
+        .q(reserved$1$q),
+        .clock(reserved$1$clock)
+    );
+    core_board__core_issue_sb_reserved_0 reserved$2(
+        .d(reserved$2$d),
+        .q(reserved$2$q),
+        .clock(reserved$2$clock)
+    );
+    core_board__core_issue_sb_reserved_0 reserved$3(
+        .d(reserved$3$d),
+        .q(reserved$3$q),
+        .clock(reserved$3$clock)
+    );
+    core_board__board_reset_sync0 double_reserve(
+        .d(double_reserve$d),
+        .q(double_reserve$q),
+        .clock(double_reserve$clock)
+    );
+    core_board__board_reset_sync0 release_free(
+        .d(release_free$d),
+        .q(release_free$q),
+        .clock(release_free$clock)
+    );
+    // Update code
+    always @(*) begin
+        double_reserve$clock = clock;
+        release_free$clock = clock;
+        double_reserve$d = double_reserve$q;
+        release_free$d = release_free$q;
+        reserved$0$clock = clock;
+        reserved$1$clock = clock;
+        reserved$2$clock = clock;
+        reserved$3$clock = clock;
+        row = 32'h0;
+        if (check_warp == 0) begin
+            row = reserved$0$q;
+        end
+        if (check_warp == 1) begin
+            row = reserved$1$q;
+        end
+        if (check_warp == 2) begin
+            row = reserved$2$q;
+        end
+        if (check_warp == 3) begin
+            row = reserved$3$q;
+        end
+        if (release_valid & (release_warp == check_warp)) begin
+            row = (row & ~(1 << (release_reg)) | ((1'b0) << (release_reg)));
+        end
+        blocked = check_dst_valid & row[check_dst];
+        if (check_src_valid[0] & row[check_src$0]) begin
+            blocked = 1'b1;
+        end
+        if (check_src_valid[1] & row[check_src$1]) begin
+            blocked = 1'b1;
+        end
+        if (check_src_valid[2] & row[check_src$2]) begin
+            blocked = 1'b1;
+        end
+        hazard = blocked;
+        pending = 32'h0;
+        released = reserved$0$q;
+        if (release_valid & (release_warp == 0)) begin
+            if (~reserved$0$q[release_reg]) begin
+                release_free$d = 1'b1;
+            end
+            released = (reserved$0$q & ~(1 << (release_reg)) | ((1'b0) << (release_reg)));
+        end
+        reserved$0$d = released;
+        if (reserve_valid & (reserve_warp == 0)) begin
+            if (released[reserve_reg]) begin
+                double_reserve$d = 1'b1;
+            end
+            reserved$0$d = (released & ~(1 << (reserve_reg)) | ((1'b1) << (reserve_reg)));
+        end
+        if (|reserved$0$q) begin
+            pending = (pending & ~(1 << (0)) | ((1'b1) << (0)));
+        end
+        if (reset) begin
+            reserved$0$d = 32'h0;
+        end
+        released = reserved$1$q;
+        if (release_valid & (release_warp == 1)) begin
+            if (~reserved$1$q[release_reg]) begin
+                release_free$d = 1'b1;
+            end
+            released = (reserved$1$q & ~(1 << (release_reg)) | ((1'b0) << (release_reg)));
+        end
+        reserved$1$d = released;
+        if (reserve_valid & (reserve_warp == 1)) begin
+            if (released[reserve_reg]) begin
+                double_reserve$d = 1'b1;
+            end
+            reserved$1$d = (released & ~(1 << (reserve_reg)) | ((1'b1) << (reserve_reg)));
+        end
+        if (|reserved$1$q) begin
+            pending = (pending & ~(1 << (1)) | ((1'b1) << (1)));
+        end
+        if (reset) begin
+            reserved$1$d = 32'h0;
+        end
+        released = reserved$2$q;
+        if (release_valid & (release_warp == 2)) begin
+            if (~reserved$2$q[release_reg]) begin
+                release_free$d = 1'b1;
+            end
+            released = (reserved$2$q & ~(1 << (release_reg)) | ((1'b0) << (release_reg)));
+        end
+        reserved$2$d = released;
+        if (reserve_valid & (reserve_warp == 2)) begin
+            if (released[reserve_reg]) begin
+                double_reserve$d = 1'b1;
+            end
+            reserved$2$d = (released & ~(1 << (reserve_reg)) | ((1'b1) << (reserve_reg)));
+        end
+        if (|reserved$2$q) begin
+            pending = (pending & ~(1 << (2)) | ((1'b1) << (2)));
+        end
+        if (reset) begin
+            reserved$2$d = 32'h0;
+        end
+        released = reserved$3$q;
+        if (release_valid & (release_warp == 3)) begin
+            if (~reserved$3$q[release_reg]) begin
+                release_free$d = 1'b1;
+            end
+            released = (reserved$3$q & ~(1 << (release_reg)) | ((1'b0) << (release_reg)));
+        end
+        reserved$3$d = released;
+        if (reserve_valid & (reserve_warp == 3)) begin
+            if (released[reserve_reg]) begin
+                double_reserve$d = 1'b1;
+            end
+            reserved$3$d = (released & ~(1 << (reserve_reg)) | ((1'b1) << (reserve_reg)));
+        end
+        if (|reserved$3$q) begin
+            pending = (pending & ~(1 << (3)) | ((1'b1) << (3)));
+        end
+        if (reset) begin
+            reserved$3$d = 32'h0;
+        end
+        err_double_reserve = double_reserve$q;
+        err_release_free = release_free$q;
+        if (reset) begin
+            double_reserve$d = 1'b0;
+            release_free$d = 1'b0;
+        end
+    end
+endmodule // core_board__core_issue_sb
+
+module core_board__core_issue_sb_reserved_0(d,q,clock);
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    always @(posedge clock) begin
+       q <= d;
+    end
+endmodule // core_board__core_issue_sb_reserved_0
 
 module core_board__core_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,in_dst$0,in_mask$0,in_src_valid$0,in_src$0,in_src$1,in_src$2,in_ready$0,in_cu$0,out_ready$0,out_ready$1,out_valid$0,out_valid$1,out_warp$0,out_warp$1,out_tag$0,out_tag$1,out_dst$0,out_dst$1,out_mask$0,out_mask$1,out_src_valid$0,out_src_valid$1,out_src0$0,out_src0$1,out_src1$0,out_src1$1,out_src2$0,out_src2$1,wb_valid,wb_warp,wb_reg,wb_mask,wb_data,busy,grant,dispatch,count_alloc,count_dispatch,count_stall,count_grant$0,count_grant$1,count_grant$2,count_grant$3,err_unit,err_overflow);
     // Module arguments
@@ -4939,12 +5005,12 @@ module core_board__core_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,i
         .q(cu_unit$1$q),
         .clock(cu_unit$1$clock)
     );
-    core_board__core_front_ibuf_inst0_0 cu_tag$0(
+    core_board__core_exec_lds_lds_accesses_q cu_tag$0(
         .d(cu_tag$0$d),
         .q(cu_tag$0$q),
         .clock(cu_tag$0$clock)
     );
-    core_board__core_front_ibuf_inst0_0 cu_tag$1(
+    core_board__core_exec_lds_lds_accesses_q cu_tag$1(
         .d(cu_tag$1$d),
         .q(cu_tag$1$q),
         .clock(cu_tag$1$clock)
@@ -4999,32 +5065,32 @@ module core_board__core_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,i
         .q(cu_older$1$q),
         .clock(cu_older$1$clock)
     );
-    core_board__core_front_ibuf_inst0_0 cu_op0$0(
+    core_board__core_exec_lds_lds_accesses_q cu_op0$0(
         .d(cu_op0$0$d),
         .q(cu_op0$0$q),
         .clock(cu_op0$0$clock)
     );
-    core_board__core_front_ibuf_inst0_0 cu_op0$1(
+    core_board__core_exec_lds_lds_accesses_q cu_op0$1(
         .d(cu_op0$1$d),
         .q(cu_op0$1$q),
         .clock(cu_op0$1$clock)
     );
-    core_board__core_front_ibuf_inst0_0 cu_op1$0(
+    core_board__core_exec_lds_lds_accesses_q cu_op1$0(
         .d(cu_op1$0$d),
         .q(cu_op1$0$q),
         .clock(cu_op1$0$clock)
     );
-    core_board__core_front_ibuf_inst0_0 cu_op1$1(
+    core_board__core_exec_lds_lds_accesses_q cu_op1$1(
         .d(cu_op1$1$d),
         .q(cu_op1$1$q),
         .clock(cu_op1$1$clock)
     );
-    core_board__core_front_ibuf_inst0_0 cu_op2$0(
+    core_board__core_exec_lds_lds_accesses_q cu_op2$0(
         .d(cu_op2$0$d),
         .q(cu_op2$0$q),
         .clock(cu_op2$0$clock)
     );
-    core_board__core_front_ibuf_inst0_0 cu_op2$1(
+    core_board__core_exec_lds_lds_accesses_q cu_op2$1(
         .d(cu_op2$1$d),
         .q(cu_op2$1$q),
         .clock(cu_op2$1$clock)
@@ -5094,12 +5160,12 @@ module core_board__core_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,i
         .q(o_warp$1$q),
         .clock(o_warp$1$clock)
     );
-    core_board__core_front_ibuf_inst0_0 o_tag$0(
+    core_board__core_exec_lds_lds_accesses_q o_tag$0(
         .d(o_tag$0$d),
         .q(o_tag$0$q),
         .clock(o_tag$0$clock)
     );
-    core_board__core_front_ibuf_inst0_0 o_tag$1(
+    core_board__core_exec_lds_lds_accesses_q o_tag$1(
         .d(o_tag$1$d),
         .q(o_tag$1$q),
         .clock(o_tag$1$clock)
@@ -5134,67 +5200,67 @@ module core_board__core_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,i
         .q(o_src_valid$1$q),
         .clock(o_src_valid$1$clock)
     );
-    core_board__core_front_ibuf_inst0_0 o_src0$0(
+    core_board__core_exec_lds_lds_accesses_q o_src0$0(
         .d(o_src0$0$d),
         .q(o_src0$0$q),
         .clock(o_src0$0$clock)
     );
-    core_board__core_front_ibuf_inst0_0 o_src0$1(
+    core_board__core_exec_lds_lds_accesses_q o_src0$1(
         .d(o_src0$1$d),
         .q(o_src0$1$q),
         .clock(o_src0$1$clock)
     );
-    core_board__core_front_ibuf_inst0_0 o_src1$0(
+    core_board__core_exec_lds_lds_accesses_q o_src1$0(
         .d(o_src1$0$d),
         .q(o_src1$0$q),
         .clock(o_src1$0$clock)
     );
-    core_board__core_front_ibuf_inst0_0 o_src1$1(
+    core_board__core_exec_lds_lds_accesses_q o_src1$1(
         .d(o_src1$1$d),
         .q(o_src1$1$q),
         .clock(o_src1$1$clock)
     );
-    core_board__core_front_ibuf_inst0_0 o_src2$0(
+    core_board__core_exec_lds_lds_accesses_q o_src2$0(
         .d(o_src2$0$d),
         .q(o_src2$0$q),
         .clock(o_src2$0$clock)
     );
-    core_board__core_front_ibuf_inst0_0 o_src2$1(
+    core_board__core_exec_lds_lds_accesses_q o_src2$1(
         .d(o_src2$1$d),
         .q(o_src2$1$q),
         .clock(o_src2$1$clock)
     );
-    core_board__core_front_ibuf_inst0_0 n_alloc(
+    core_board__core_exec_lds_lds_accesses_q n_alloc(
         .d(n_alloc$d),
         .q(n_alloc$q),
         .clock(n_alloc$clock)
     );
-    core_board__core_front_ibuf_inst0_0 n_dispatch(
+    core_board__core_exec_lds_lds_accesses_q n_dispatch(
         .d(n_dispatch$d),
         .q(n_dispatch$q),
         .clock(n_dispatch$clock)
     );
-    core_board__core_front_ibuf_inst0_0 n_stall(
+    core_board__core_exec_lds_lds_accesses_q n_stall(
         .d(n_stall$d),
         .q(n_stall$q),
         .clock(n_stall$clock)
     );
-    core_board__core_front_ibuf_inst0_0 n_grant$0(
+    core_board__core_exec_lds_lds_accesses_q n_grant$0(
         .d(n_grant$0$d),
         .q(n_grant$0$q),
         .clock(n_grant$0$clock)
     );
-    core_board__core_front_ibuf_inst0_0 n_grant$1(
+    core_board__core_exec_lds_lds_accesses_q n_grant$1(
         .d(n_grant$1$d),
         .q(n_grant$1$q),
         .clock(n_grant$1$clock)
     );
-    core_board__core_front_ibuf_inst0_0 n_grant$2(
+    core_board__core_exec_lds_lds_accesses_q n_grant$2(
         .d(n_grant$2$d),
         .q(n_grant$2$q),
         .clock(n_grant$2$clock)
     );
-    core_board__core_front_ibuf_inst0_0 n_grant$3(
+    core_board__core_exec_lds_lds_accesses_q n_grant$3(
         .d(n_grant$3$d),
         .q(n_grant$3$q),
         .clock(n_grant$3$clock)
@@ -8343,7 +8409,7 @@ module core_board__core_oc_src_map_0(warp,regnum,bank,row);
     end
 endmodule // core_board__core_oc_src_map_0
 
-module core_board__core_run(clock,reset,start,cmd_ready,drained,push_valid,push_warp,pop,end_warp,warp,fire,hazard,struct_stall,illegal,divergent,cmd_valid,running,high_water,count_cycles,count_issued,count_scoreboard_stalls,count_structural_stalls,count_divergent,err_illegal);
+module core_board__core_run(clock,reset,start,cmd_ready,drained,push_valid,push_warp,pop,end_warp,warp,fire,hazard,struct_stall,illegal,divergent,err_stack_overflow,err_stack_underflow,err_idle,err_scoreboard,err_ibuf,err_collector,cmd_valid,running,high_water,count_cycles,count_issued,count_scoreboard_stalls,count_structural_stalls,count_divergent,errors);
     // Module arguments
     input wire  clock;
     input wire  reset;
@@ -8360,6 +8426,12 @@ module core_board__core_run(clock,reset,start,cmd_ready,drained,push_valid,push_
     input wire  struct_stall;
     input wire  illegal;
     input wire  divergent;
+    input wire  err_stack_overflow;
+    input wire  err_stack_underflow;
+    input wire  err_idle;
+    input wire  err_scoreboard;
+    input wire  err_ibuf;
+    input wire  err_collector;
     output reg  cmd_valid;
     output reg  running;
     output reg  [2:0] high_water;
@@ -8368,7 +8440,7 @@ module core_board__core_run(clock,reset,start,cmd_ready,drained,push_valid,push_
     output reg  [31:0] count_scoreboard_stalls;
     output reg  [31:0] count_structural_stalls;
     output reg  [31:0] count_divergent;
-    output reg  err_illegal;
+    output reg  [6:0] errors;
     // Constant declarations
     localparam  warp_count = 3'b100;
     localparam  depth_max = 3'b100;
@@ -8423,6 +8495,7 @@ module core_board__core_run(clock,reset,start,cmd_ready,drained,push_valid,push_
     reg  pushes;
     reg  [2:0] d_next;
     reg  [2:0] high_next;
+    reg  [6:0] flags;
     // Sub module instances
     core_board__board_reset_sync0 launching(
         .d(launching$d),
@@ -8464,27 +8537,27 @@ module core_board__core_run(clock,reset,start,cmd_ready,drained,push_valid,push_
         .q(high$q),
         .clock(high$clock)
     );
-    core_board__core_front_ibuf_inst0_0 cycles_q(
+    core_board__core_exec_lds_lds_accesses_q cycles_q(
         .d(cycles_q$d),
         .q(cycles_q$q),
         .clock(cycles_q$clock)
     );
-    core_board__core_front_ibuf_inst0_0 issued_q(
+    core_board__core_exec_lds_lds_accesses_q issued_q(
         .d(issued_q$d),
         .q(issued_q$q),
         .clock(issued_q$clock)
     );
-    core_board__core_front_ibuf_inst0_0 sb_stalls_q(
+    core_board__core_exec_lds_lds_accesses_q sb_stalls_q(
         .d(sb_stalls_q$d),
         .q(sb_stalls_q$q),
         .clock(sb_stalls_q$clock)
     );
-    core_board__core_front_ibuf_inst0_0 struct_stalls_q(
+    core_board__core_exec_lds_lds_accesses_q struct_stalls_q(
         .d(struct_stalls_q$d),
         .q(struct_stalls_q$q),
         .clock(struct_stalls_q$clock)
     );
-    core_board__core_front_ibuf_inst0_0 divergent_q(
+    core_board__core_exec_lds_lds_accesses_q divergent_q(
         .d(divergent_q$d),
         .q(divergent_q$q),
         .clock(divergent_q$clock)
@@ -8635,7 +8708,15 @@ module core_board__core_run(clock,reset,start,cmd_ready,drained,push_valid,push_
         count_scoreboard_stalls = sb_stalls_q$q;
         count_structural_stalls = struct_stalls_q$q;
         count_divergent = divergent_q$q;
-        err_illegal = illegal_q$q;
+        flags = 32'h0;
+        flags = (flags & ~(1 << (32'h0)) | ((err_stack_overflow) << (32'h0)));
+        flags = (flags & ~(1 << (32'h1)) | ((err_stack_underflow) << (32'h1)));
+        flags = (flags & ~(1 << (32'h2)) | ((err_idle) << (32'h2)));
+        flags = (flags & ~(1 << (32'h3)) | ((err_scoreboard) << (32'h3)));
+        flags = (flags & ~(1 << (32'h4)) | ((err_ibuf) << (32'h4)));
+        flags = (flags & ~(1 << (32'h5)) | ((illegal_q$q) << (32'h5)));
+        flags = (flags & ~(1 << (32'h6)) | ((err_collector) << (32'h6)));
+        errors = flags;
         if (reset) begin
             launching$d = 1'b0;
             launched$d = 32'h0;
@@ -11624,7 +11705,7 @@ module core_board__link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx
         .q(wbytes$q),
         .clock(wbytes$clock)
     );
-    core_board__core_front_ibuf_inst0_0 word(
+    core_board__core_exec_lds_lds_accesses_q word(
         .d(word$d),
         .q(word$q),
         .clock(word$clock)
@@ -11659,7 +11740,7 @@ module core_board__link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx
         .q(iw_addr$q),
         .clock(iw_addr$clock)
     );
-    core_board__core_front_ibuf_inst0_0 iw_data(
+    core_board__core_exec_lds_lds_accesses_q iw_data(
         .d(iw_data$d),
         .q(iw_data$q),
         .clock(iw_data$clock)
@@ -12261,7 +12342,7 @@ module core_board__link_reply(clock,reset,tx_ready,load_record,record,load_query
         .q(bytes$32$q),
         .clock(bytes$32$clock)
     );
-    core_board__core_lds_lds_lane_row_0 left(
+    core_board__core_exec_lds_lds_lane_row_0 left(
         .d(left$d),
         .q(left$q),
         .clock(left$clock)

@@ -1,14 +1,15 @@
-//! Execute: the [`SimtCore`](super::SimtCore)'s execution unit of type 0 and its write-back. The
-//! instruction in the collector's first output register is decoded, its operand `b` chosen (the
-//! second register, the immediate or the warp id, replicated over the lanes) and the
-//! [`LaneAlu`] computes; an ALU result writes back, and a branch goes to the [`BranchUnit`],
-//! held here. The execute stage holds while a load answers (the load writes back first) and
-//! while a divergent branch's second half waits. Write-back: the load's answer, else the ALU's.
+//! Execute: the [`SimtCore`](super::SimtCore)'s execution units and write-back. Unit type 0:
+//! the instruction in the collector's first output register is decoded, its operand `b` chosen
+//! (the second register, the immediate or the warp id, replicated over the lanes) and the
+//! [`LaneAlu`] computes; an ALU result writes back, and a branch goes to the [`BranchUnit`].
+//! Unit type 1: the [`LdsPort`] takes loads and stores from the second output register. Unit 0
+//! holds while a load answers (the load writes back first) and while a divergent branch's second
+//! half waits. Write-back: the load's answer, else the ALU's.
 
 use anyhow::Result;
 use rust_hdl::prelude::*;
 
-use super::BranchUnit;
+use super::{BranchUnit, LdsPort};
 use crate::hw::core::decoder::Kind;
 use crate::hw::{Decoder, LaneAlu};
 
@@ -16,7 +17,7 @@ use crate::hw::{Decoder, LaneAlu};
 const RRW: usize = super::RRW;
 
 /// `W` warps (`WW` bits), `T` lanes of `DW` bits (`TD = T DW`, `SW = clog2 DW`), `A`-bit byte
-/// pcs over `IA`-bit instruction indices.
+/// pcs over `IA`-bit instruction indices, `2^LRW` local-data-share rows.
 #[derive(LogicBlock)]
 pub struct Execute<
     const W: usize,
@@ -27,6 +28,7 @@ pub struct Execute<
     const SW: usize,
     const A: usize,
     const IA: usize,
+    const LRW: usize,
 > {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
@@ -39,18 +41,25 @@ pub struct Execute<
     pub out_a: Signal<In, Bits<TD>>,
     pub out_b: Signal<In, Bits<TD>>,
     pub out_ready: Signal<Out, Bit>,
-    /// A load's answer to write back.
-    pub load_valid: Signal<In, Bit>,
-    pub load_warp: Signal<In, Bits<WW>>,
-    pub load_reg: Signal<In, Bits<RRW>>,
-    pub load_mask: Signal<In, Bits<T>>,
-    pub load_data: Signal<In, Bits<TD>>,
+    /// The collector's output of type 1: a load or store, its warp, lanes and operand `a`;
+    /// taken when `lds_ready`.
+    pub lds_valid: Signal<In, Bit>,
+    pub lds_inst: Signal<In, Bits<32>>,
+    pub lds_warp: Signal<In, Bits<WW>>,
+    pub lds_mask: Signal<In, Bits<T>>,
+    pub lds_src: Signal<In, Bits<TD>>,
+    pub lds_ready: Signal<Out, Bit>,
+    /// The local data share has an access in flight; its bank-conflict cycles.
+    pub lds_busy: Signal<Out, Bit>,
+    pub lds_conflicts: Signal<Out, Bits<32>>,
     /// This cycle's write-back.
     pub wb_valid: Signal<Out, Bit>,
     pub wb_warp: Signal<Out, Bits<WW>>,
     pub wb_reg: Signal<Out, Bits<RRW>>,
     pub wb_mask: Signal<Out, Bits<T>>,
     pub wb_data: Signal<Out, Bits<TD>>,
+    /// The write-back's data, lane by lane.
+    pub wb_lanes: [Signal<Out, Bits<DW>>; T],
     /// The branch unit: its inputs from issue and its outputs ([`BranchUnit`]).
     pub record_valid: Signal<In, Bit>,
     pub record_warp: Signal<In, Bits<WW>>,
@@ -69,6 +78,7 @@ pub struct Execute<
     dec: Decoder,
     alu: LaneAlu<T, DW, SW, TD>,
     branch: BranchUnit<W, WW, T, A, IA>,
+    lds: LdsPort<T, WW, DW, TD, LRW>,
     lane_bits: Constant<Bits<8>>,
     k_alu: Constant<Bits<4>>,
     fire: Signal<Local, Bit>,
@@ -78,6 +88,7 @@ pub struct Execute<
     lane_word: Signal<Local, Bits<TD>>,
     rep_imm: Signal<Local, Bits<TD>>,
     rep_warp: Signal<Local, Bits<TD>>,
+    wb_d: Signal<Local, Bits<TD>>,
 }
 
 impl<
@@ -89,9 +100,11 @@ impl<
         const SW: usize,
         const A: usize,
         const IA: usize,
-    > Execute<W, WW, T, DW, TD, SW, A, IA>
+        const LRW: usize,
+    > Execute<W, WW, T, DW, TD, SW, A, IA, LRW>
 {
-    pub fn new() -> Result<Self> {
+    /// The local data share of `warps` warps holds `lds` from word 0.
+    pub fn with_lds(warps: usize, lds: &[u32]) -> Result<Self> {
         Ok(Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -102,16 +115,20 @@ impl<
             out_a: Default::default(),
             out_b: Default::default(),
             out_ready: Default::default(),
-            load_valid: Default::default(),
-            load_warp: Default::default(),
-            load_reg: Default::default(),
-            load_mask: Default::default(),
-            load_data: Default::default(),
+            lds_valid: Default::default(),
+            lds_inst: Default::default(),
+            lds_warp: Default::default(),
+            lds_mask: Default::default(),
+            lds_src: Default::default(),
+            lds_ready: Default::default(),
+            lds_busy: Default::default(),
+            lds_conflicts: Default::default(),
             wb_valid: Default::default(),
             wb_warp: Default::default(),
             wb_reg: Default::default(),
             wb_mask: Default::default(),
             wb_data: Default::default(),
+            wb_lanes: std::array::from_fn(|_| Default::default()),
             record_valid: Default::default(),
             record_warp: Default::default(),
             record_pc: Default::default(),
@@ -129,6 +146,7 @@ impl<
             dec: Decoder::new()?,
             alu: LaneAlu::new()?,
             branch: BranchUnit::default(),
+            lds: LdsPort::with_contents(warps, lds)?,
             lane_bits: Constant::new(DW.to_bits()),
             k_alu: Constant::new((Kind::Alu as u64).to_bits()),
             fire: Default::default(),
@@ -138,6 +156,7 @@ impl<
             lane_word: Default::default(),
             rep_imm: Default::default(),
             rep_warp: Default::default(),
+            wb_d: Default::default(),
         })
     }
 }
@@ -151,14 +170,16 @@ impl<
         const SW: usize,
         const A: usize,
         const IA: usize,
-    > Logic for Execute<W, WW, T, DW, TD, SW, A, IA>
+        const LRW: usize,
+    > Logic for Execute<W, WW, T, DW, TD, SW, A, IA, LRW>
 {
     #[hdl_gen]
     fn update(&mut self) {
         // The lane ALU: operand `b` is the second register, or the immediate or the warp id
         // in every lane
         self.dec.inst.next = self.out_inst.val();
-        self.fire.next = self.out_valid.val() & !self.load_valid.val() & !self.branch.pending.val();
+        self.fire.next =
+            self.out_valid.val() & !self.lds.wb_valid.val() & !self.branch.pending.val();
         self.out_ready.next = self.fire.val();
         self.imm_lane.next = bit_cast::<DW, 32>(self.dec.imm.val());
         self.warp_lane.next = bit_cast::<DW, WW>(self.out_warp.val());
@@ -204,23 +225,40 @@ impl<
         self.set_warp.next = self.branch.set_warp.val();
         self.set_mask.next = self.branch.set_mask.val();
         self.set_pc.next = self.branch.set_pc.val();
+        // The local data share
+        self.lds.clock.next = self.clock.val();
+        self.lds.reset.next = self.reset.val();
+        self.lds.req_valid.next = self.lds_valid.val();
+        self.lds.req_inst.next = self.lds_inst.val();
+        self.lds.req_warp.next = self.lds_warp.val();
+        self.lds.req_mask.next = self.lds_mask.val();
+        self.lds.req_src.next = self.lds_src.val();
+        self.lds_ready.next = self.lds.req_taken.val();
+        self.lds_busy.next = self.lds.busy.val();
+        self.lds_conflicts.next = self.lds.conflict_cycles.val();
         // Write-back: the load's, else the ALU's
-        self.wb_valid.next = self.load_valid.val() | self.alu_wb.val();
-        if self.load_valid.val() {
-            self.wb_warp.next = self.load_warp.val();
-            self.wb_reg.next = self.load_reg.val();
-            self.wb_mask.next = self.load_mask.val();
-            self.wb_data.next = self.load_data.val();
+        self.wb_valid.next = self.lds.wb_valid.val() | self.alu_wb.val();
+        if self.lds.wb_valid.val() {
+            self.wb_warp.next = self.lds.wb_warp.val();
+            self.wb_reg.next = self.lds.wb_reg.val();
+            self.wb_mask.next = self.lds.wb_mask.val();
+            self.wb_d.next = self.lds.wb_data.val();
         } else if self.alu_wb.val() {
             self.wb_warp.next = self.out_warp.val();
             self.wb_reg.next = self.dec.rd.val();
             self.wb_mask.next = self.out_mask.val();
-            self.wb_data.next = self.alu.result.val();
+            self.wb_d.next = self.alu.result.val();
         } else {
             self.wb_warp.next = 0.into();
             self.wb_reg.next = 0.into();
             self.wb_mask.next = 0.into();
-            self.wb_data.next = 0.into();
+            self.wb_d.next = 0.into();
+        }
+        self.wb_data.next = self.wb_d.val();
+        self.lane_word.next = self.wb_d.val();
+        for l in 0..T {
+            self.wb_lanes[l].next = bit_cast::<DW, TD>(self.lane_word.val());
+            self.lane_word.next = self.lane_word.val() >> self.lane_bits.val();
         }
     }
 }

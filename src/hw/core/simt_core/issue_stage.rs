@@ -61,12 +61,22 @@ pub struct IssueStage<
     pub src_valid: Signal<Out, Bits<3>>,
     pub src_a: Signal<Out, Bits<RRW>>,
     pub src_b: Signal<Out, Bits<RRW>>,
-    /// To the scheduler: pop (`join`), end (`exit`), redirect (`join`, `jmp`).
+    /// The branch unit's redirect this cycle.
+    pub branch_set_valid: Signal<In, Bit>,
+    pub branch_set_warp: Signal<In, Bits<WW>>,
+    pub branch_set_mask: Signal<In, Bits<T>>,
+    pub branch_set_pc: Signal<In, Bits<A>>,
+    /// To the scheduler: pop (`join`), end (`exit`), and the warp set: issue's redirect (`join`,
+    /// `jmp`), else the branch unit's (the two never meet: issue waits while the port is busy).
     pub pop: Signal<Out, Bit>,
     pub end_warp: Signal<Out, Bit>,
     pub set_valid: Signal<Out, Bit>,
+    pub set_warp: Signal<Out, Bits<WW>>,
     pub set_mask: Signal<Out, Bits<T>>,
     pub set_pc: Signal<Out, Bits<A>>,
+    /// Trace: the warp and instruction index issued (0 when none is).
+    pub trace_warp: Signal<Out, Bits<WW>>,
+    pub trace_pc: Signal<Out, Bits<IA>>,
     /// A branch or `bany` issues (its index is kept for its resolution).
     pub branch: Signal<Out, Bit>,
     /// Some warp has a register in flight; the scoreboard's sticky misuse flags, ORed.
@@ -140,9 +150,16 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
             src_b: Default::default(),
             pop: Default::default(),
             end_warp: Default::default(),
+            branch_set_valid: Default::default(),
+            branch_set_warp: Default::default(),
+            branch_set_mask: Default::default(),
+            branch_set_pc: Default::default(),
             set_valid: Default::default(),
+            set_warp: Default::default(),
             set_mask: Default::default(),
             set_pc: Default::default(),
+            trace_warp: Default::default(),
+            trace_pc: Default::default(),
             branch: Default::default(),
             pending: Default::default(),
             err_scoreboard: Default::default(),
@@ -284,9 +301,24 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
         self.src_b.next = self.dec.rb.val();
         self.pop.next = self.fires.val() & (self.kind.val() == self.k_join.val());
         self.end_warp.next = self.fires.val() & (self.kind.val() == self.k_exit.val());
-        self.set_valid.next = self.set_v.val();
-        self.set_mask.next = self.set_m.val();
-        self.set_pc.next = self.set_p.val();
+        if self.set_v.val() {
+            self.set_valid.next = true;
+            self.set_warp.next = self.cand.val();
+            self.set_mask.next = self.set_m.val();
+            self.set_pc.next = self.set_p.val();
+        } else {
+            self.set_valid.next = self.branch_set_valid.val();
+            self.set_warp.next = self.branch_set_warp.val();
+            self.set_mask.next = self.branch_set_mask.val();
+            self.set_pc.next = self.branch_set_pc.val();
+        }
+        if self.fires.val() {
+            self.trace_warp.next = self.cand.val();
+            self.trace_pc.next = self.head_pc.val();
+        } else {
+            self.trace_warp.next = 0.into();
+            self.trace_pc.next = 0.into();
+        }
         self.branch.next = self.fires.val()
             & ((self.kind.val() == self.k_branch.val()) | (self.kind.val() == self.k_bany.val()));
         self.pending.next = self.sb.pending.val().any();

@@ -2,9 +2,9 @@
 //! SIMT stacks, warp state) and the [`OperandCollector`] (unit type 0: the lane ALU and
 //! branches; type 1: the local data share), each stage a sub-block beside this file:
 //! [`FrontEnd`] (instruction memory, fetch, fill, I-buffer), [`IssueStage`] (the issue policy,
-//! decode, the scoreboard; `join`, `jmp`, `exit`), [`Execute`] (lane ALU, [`BranchUnit`],
-//! write-back through the collector's write port), [`LdsPort`] (the local data share) and
-//! [`RunControl`] (launch, running, stack depths, counters). This block joins them; it holds
+//! decode, the scoreboard; `join`, `jmp`, `exit`), [`Execute`] (the lane ALU and
+//! [`BranchUnit`], the local data share's [`LdsPort`], write-back through the collector's write
+//! port) and [`RunControl`] (launch, running, stack depths, counters). This block joins them; it holds
 //! no state of its own.
 //!
 //! Its cycle-level definition, stage by stage, is the reference model
@@ -124,17 +124,13 @@ pub struct SimtCore<
     oc: OperandCollector<B, BW, N, NW, 1, 3, Q, QW, QCW, BQ, SQ, RW, WW, RRW, T, DW, TD, 2, 1, 32>,
     front: FrontEnd<W, WW, T, A, IA>,
     issue: IssueStage<W, WW, T, A, IA>,
-    exec: Execute<W, WW, T, DW, TD, SW, A, IA>,
+    exec: Execute<W, WW, T, DW, TD, SW, A, IA, LRW>,
     run: RunControl<W, WW, LW, D, SPW>,
-    lds: LdsPort<T, WW, DW, TD, LRW>,
     // State
     // Elaboration-time constants
     all_warps: Constant<Bits<W>>,
     full_mask: Constant<Bits<T>>,
-    lane_bits: Constant<Bits<8>>,
     // Combinational
-    lane_word: Signal<Local, Bits<TD>>,
-    flags: Signal<Local, Bits<ERROR_FLAGS>>,
 }
 
 impl<
@@ -218,14 +214,10 @@ impl<
             oc: OperandCollector::new(c, p.warps, p.threads)?,
             front: FrontEnd::new()?,
             issue: IssueStage::new(p.policy == IssuePolicy::GreedyThenOldest)?,
-            exec: Execute::new()?,
+            exec: Execute::with_lds(p.warps, lds)?,
             run: RunControl::default(),
-            lds: LdsPort::with_contents(p.warps, lds)?,
             all_warps: Constant::new(Bits::<W>::mask()),
             full_mask: Constant::new(Bits::<T>::mask()),
-            lane_bits: Constant::new(DW.to_bits()),
-            lane_word: Default::default(),
-            flags: Default::default(),
         })
     }
 }
@@ -263,8 +255,6 @@ impl<
         self.sched.reset.next = self.reset.val();
         self.oc.clock.next = self.clock.val();
         self.oc.reset.next = self.reset.val();
-        self.lds.clock.next = self.clock.val();
-        self.lds.reset.next = self.reset.val();
 
         // Launch
         self.sched.warp_cmd_valid.next = self.run.cmd_valid.val();
@@ -286,7 +276,7 @@ impl<
         self.sched.warp_ctl_wid.next = self.front.ctl_wid.val();
         self.sched.warp_ctl_active.next = true;
 
-        // Execute, unit type 0: the lane ALU and branch resolution, and write-back
+        // Execute: unit type 0 (the lane ALU and branches), type 1 (the local data share)
         self.exec.clock.next = self.clock.val();
         self.exec.reset.next = self.reset.val();
         self.exec.out_valid.next = self.oc.out_valid[0].val();
@@ -296,19 +286,12 @@ impl<
         self.exec.out_a.next = self.oc.out_src0[0].val();
         self.exec.out_b.next = self.oc.out_src1[0].val();
         self.oc.out_ready[0].next = self.exec.out_ready.val();
-        self.exec.load_valid.next = self.lds.wb_valid.val();
-        self.exec.load_warp.next = self.lds.wb_warp.val();
-        self.exec.load_reg.next = self.lds.wb_reg.val();
-        self.exec.load_mask.next = self.lds.wb_mask.val();
-        self.exec.load_data.next = self.lds.wb_data.val();
-
-        // Execute, unit type 1: the local data share
-        self.lds.req_valid.next = self.oc.out_valid[1].val();
-        self.lds.req_inst.next = self.oc.out_tag[1].val();
-        self.lds.req_warp.next = self.oc.out_warp[1].val();
-        self.lds.req_mask.next = self.oc.out_mask[1].val();
-        self.lds.req_src.next = self.oc.out_src0[1].val();
-        self.oc.out_ready[1].next = self.lds.req_taken.val();
+        self.exec.lds_valid.next = self.oc.out_valid[1].val();
+        self.exec.lds_inst.next = self.oc.out_tag[1].val();
+        self.exec.lds_warp.next = self.oc.out_warp[1].val();
+        self.exec.lds_mask.next = self.oc.out_mask[1].val();
+        self.exec.lds_src.next = self.oc.out_src0[1].val();
+        self.oc.out_ready[1].next = self.exec.lds_ready.val();
 
         // Write-back: into the register file, and traced
         self.oc.wb_valid.next = self.exec.wb_valid.val();
@@ -320,10 +303,8 @@ impl<
         self.wb_warp.next = self.exec.wb_warp.val();
         self.wb_reg.next = self.exec.wb_reg.val();
         self.wb_mask.next = self.exec.wb_mask.val();
-        self.lane_word.next = self.exec.wb_data.val();
         for l in 0..T {
-            self.wb_data[l].next = bit_cast::<DW, TD>(self.lane_word.val());
-            self.lane_word.next = self.lane_word.val() >> self.lane_bits.val();
+            self.wb_data[l].next = self.exec.wb_lanes[l].val();
         }
 
         // Issue: the policy's candidate, its head decoded, checked and sent on
@@ -367,24 +348,17 @@ impl<
         self.sched.branch_ctl_wid.next = self.exec.push_warp.val();
         self.sched.branch_ctl_mask.next = self.exec.push_mask.val();
         self.sched.branch_ctl_pc.next = self.exec.push_pc.val();
-        if self.issue.set_valid.val() {
-            self.sched.warp_set_valid.next = true;
-            self.sched.warp_set_wid.next = self.issue.warp.val();
-            self.sched.warp_set_mask.next = self.issue.set_mask.val();
-            self.sched.warp_set_pc.next = self.issue.set_pc.val();
-        } else {
-            self.sched.warp_set_valid.next = self.exec.set_valid.val();
-            self.sched.warp_set_wid.next = self.exec.set_warp.val();
-            self.sched.warp_set_mask.next = self.exec.set_mask.val();
-            self.sched.warp_set_pc.next = self.exec.set_pc.val();
-        }
+        self.issue.branch_set_valid.next = self.exec.set_valid.val();
+        self.issue.branch_set_warp.next = self.exec.set_warp.val();
+        self.issue.branch_set_mask.next = self.exec.set_mask.val();
+        self.issue.branch_set_pc.next = self.exec.set_pc.val();
+        self.sched.warp_set_valid.next = self.issue.set_valid.val();
+        self.sched.warp_set_wid.next = self.issue.set_warp.val();
+        self.sched.warp_set_mask.next = self.issue.set_mask.val();
+        self.sched.warp_set_pc.next = self.issue.set_pc.val();
         self.issue_valid.next = self.issue.fire.val();
-        self.issue_warp.next = 0.into();
-        self.issue_pc.next = 0.into();
-        if self.issue.fire.val() {
-            self.issue_warp.next = self.issue.warp.val();
-            self.issue_pc.next = self.front.head_pc.val();
-        }
+        self.issue_warp.next = self.issue.trace_warp.val();
+        self.issue_pc.next = self.issue.trace_pc.val();
 
         // The run: launch, running, stack depths, counters
         self.run.clock.next = self.clock.val();
@@ -396,7 +370,7 @@ impl<
             & !self.oc.busy.val().any()
             & !self.oc.out_valid[0].val()
             & !self.oc.out_valid[1].val()
-            & !self.lds.busy.val()
+            & !self.exec.lds_busy.val()
             & !self.exec.pending.val()
             & !self.issue.pending.val();
         self.run.push_valid.next = self.exec.push_valid.val();
@@ -415,28 +389,22 @@ impl<
         self.count_scoreboard_stalls.next = self.run.count_scoreboard_stalls.val();
         self.count_structural_stalls.next = self.run.count_structural_stalls.val();
         self.count_bank_stalls.next = self.oc.count_stall.val();
-        self.count_lds_conflicts.next = self.lds.conflict_cycles.val();
+        self.count_lds_conflicts.next = self.exec.lds_conflicts.val();
         self.count_divergent.next = self.run.count_divergent.val();
         self.stack_high_water.next = self.run.high_water.val();
 
         // Error flags
-        self.flags.next = 0.into();
-        self.flags.next = self.flags.val().replace_bit(0, self.sched.err_overflow.val().any());
-        self.flags.next = self.flags.val().replace_bit(1, self.sched.err_underflow.val().any());
-        self.flags.next = self.flags.val().replace_bit(
-            2,
-            (self.sched.err_end_idle.val()
-                | self.sched.err_branch_idle.val()
-                | self.sched.err_pop_idle.val()
-                | self.sched.err_ctl_idle.val())
-            .any(),
-        );
-        self.flags.next = self.flags.val().replace_bit(3, self.issue.err_scoreboard.val());
-        self.flags.next = self.flags.val().replace_bit(4, self.front.err_ibuf.val());
-        self.flags.next = self.flags.val().replace_bit(5, self.run.err_illegal.val());
-        self.flags.next =
-            self.flags.val().replace_bit(6, self.oc.err_unit.val() | self.oc.err_overflow.val());
-        self.errors.next = self.flags.val();
+        self.run.err_stack_overflow.next = self.sched.err_overflow.val().any();
+        self.run.err_stack_underflow.next = self.sched.err_underflow.val().any();
+        self.run.err_idle.next = (self.sched.err_end_idle.val()
+            | self.sched.err_branch_idle.val()
+            | self.sched.err_pop_idle.val()
+            | self.sched.err_ctl_idle.val())
+        .any();
+        self.run.err_scoreboard.next = self.issue.err_scoreboard.val();
+        self.run.err_ibuf.next = self.front.err_ibuf.val();
+        self.run.err_collector.next = self.oc.err_unit.val() | self.oc.err_overflow.val();
+        self.errors.next = self.run.errors.val();
     }
 }
 

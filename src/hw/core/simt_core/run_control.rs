@@ -1,9 +1,11 @@
 //! RunControl: the [`SimtCore`](super::SimtCore)'s run: launching every warp after `start`
 //! (one warp command a cycle), `running` until every warp has exited and nothing is in flight,
 //! each warp's SIMT-stack depth and their high-water mark, the run's counters and the sticky
-//! illegal-instruction flag.
+//! illegal-instruction flag, and the core's error flags.
 
 use rust_hdl::prelude::*;
+
+use crate::params::ERROR_FLAGS;
 
 /// `W` warps (`WW` bits, `LW = WW + 1` launch-counter bits), stack depth `D` (`SPW` bits).
 #[derive(LogicBlock)]
@@ -35,6 +37,14 @@ pub struct RunControl<
     pub struct_stall: Signal<In, Bit>,
     pub illegal: Signal<In, Bit>,
     pub divergent: Signal<In, Bit>,
+    /// The other blocks' sticky flags: stack overflow and underflow (any warp), a command for
+    /// an idle warp, scoreboard, I-buffer and collector misuse.
+    pub err_stack_overflow: Signal<In, Bit>,
+    pub err_stack_underflow: Signal<In, Bit>,
+    pub err_idle: Signal<In, Bit>,
+    pub err_scoreboard: Signal<In, Bit>,
+    pub err_ibuf: Signal<In, Bit>,
+    pub err_collector: Signal<In, Bit>,
     /// A warp command is offered (launching).
     pub cmd_valid: Signal<Out, Bit>,
     pub running: Signal<Out, Bit>,
@@ -44,7 +54,9 @@ pub struct RunControl<
     pub count_scoreboard_stalls: Signal<Out, Bits<32>>,
     pub count_structural_stalls: Signal<Out, Bits<32>>,
     pub count_divergent: Signal<Out, Bits<32>>,
-    pub err_illegal: Signal<Out, Bit>,
+    /// The core's error flags (see
+    /// [`SimtCoreModel::error_bits`](crate::hw::SimtCoreModel::error_bits)).
+    pub errors: Signal<Out, Bits<ERROR_FLAGS>>,
     launching: DFF<Bit>,
     launched: DFF<Bits<LW>>,
     running_q: DFF<Bit>,
@@ -65,6 +77,7 @@ pub struct RunControl<
     pushes: Signal<Local, Bit>,
     d_next: Signal<Local, Bits<SPW>>,
     high_next: Signal<Local, Bits<SPW>>,
+    flags: Signal<Local, Bits<ERROR_FLAGS>>,
 }
 
 impl<const W: usize, const WW: usize, const LW: usize, const D: usize, const SPW: usize> Default
@@ -87,6 +100,12 @@ impl<const W: usize, const WW: usize, const LW: usize, const D: usize, const SPW
             struct_stall: Default::default(),
             illegal: Default::default(),
             divergent: Default::default(),
+            err_stack_overflow: Default::default(),
+            err_stack_underflow: Default::default(),
+            err_idle: Default::default(),
+            err_scoreboard: Default::default(),
+            err_ibuf: Default::default(),
+            err_collector: Default::default(),
             cmd_valid: Default::default(),
             running: Default::default(),
             high_water: Default::default(),
@@ -95,7 +114,7 @@ impl<const W: usize, const WW: usize, const LW: usize, const D: usize, const SPW
             count_scoreboard_stalls: Default::default(),
             count_structural_stalls: Default::default(),
             count_divergent: Default::default(),
-            err_illegal: Default::default(),
+            errors: Default::default(),
             launching: Default::default(),
             launched: Default::default(),
             running_q: Default::default(),
@@ -116,6 +135,7 @@ impl<const W: usize, const WW: usize, const LW: usize, const D: usize, const SPW
             pushes: Default::default(),
             d_next: Default::default(),
             high_next: Default::default(),
+            flags: Default::default(),
         }
     }
 }
@@ -215,7 +235,15 @@ impl<const W: usize, const WW: usize, const LW: usize, const D: usize, const SPW
         self.count_scoreboard_stalls.next = self.sb_stalls_q.q.val();
         self.count_structural_stalls.next = self.struct_stalls_q.q.val();
         self.count_divergent.next = self.divergent_q.q.val();
-        self.err_illegal.next = self.illegal_q.q.val();
+        self.flags.next = 0.into();
+        self.flags.next = self.flags.val().replace_bit(0, self.err_stack_overflow.val());
+        self.flags.next = self.flags.val().replace_bit(1, self.err_stack_underflow.val());
+        self.flags.next = self.flags.val().replace_bit(2, self.err_idle.val());
+        self.flags.next = self.flags.val().replace_bit(3, self.err_scoreboard.val());
+        self.flags.next = self.flags.val().replace_bit(4, self.err_ibuf.val());
+        self.flags.next = self.flags.val().replace_bit(5, self.illegal_q.q.val());
+        self.flags.next = self.flags.val().replace_bit(6, self.err_collector.val());
+        self.errors.next = self.flags.val();
         if self.reset.val() {
             self.launching.d.next = false;
             self.launched.d.next = 0.into();
