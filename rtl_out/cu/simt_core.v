@@ -10291,13 +10291,13 @@ module simt_core__sched_status(clock,reset,act_cmd,act_ctl,act_ctl_active,act_br
         idle_q$clock = clock;
         active_q$clock = clock;
         advance_q$clock = clock;
+        idle_q$d = idle_q$q;
+        active_q$d = active_q$q;
+        advance_q$d = advance_q$q;
         end_idle_q$clock = clock;
         branch_idle_q$clock = clock;
         pop_idle_q$clock = clock;
         ctl_idle_q$clock = clock;
-        idle_q$d = idle_q$q;
-        active_q$d = active_q$q;
-        advance_q$d = advance_q$q;
         end_idle_q$d = end_idle_q$q;
         branch_idle_q$d = branch_idle_q$q;
         pop_idle_q$d = pop_idle_q$q;

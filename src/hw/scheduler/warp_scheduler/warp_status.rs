@@ -157,21 +157,10 @@ impl<const W: usize> WarpStatus<W> {
 }
 
 impl<const W: usize> Logic for WarpStatus<W> {
-    // Not split further: the two modes' orders share each warp's locals, and an #[hdl_gen]
-    // body admits no functions.
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(
-            self,
-            clock,
-            idle_q,
-            active_q,
-            advance_q,
-            end_idle_q,
-            branch_idle_q,
-            pop_idle_q,
-            ctl_idle_q
-        );
+        dff_setup!(self, clock, idle_q, active_q, advance_q);
+        dff_setup!(self, clock, end_idle_q, branch_idle_q, pop_idle_q, ctl_idle_q);
         self.idle_n.next = self.idle_q.q.val();
         self.active_n.next = self.active_q.q.val();
         self.unfetched_n.next = self.active_q.q.val();
