@@ -4081,6 +4081,7 @@ module core_board__core_issue(clock,reset,head_valid,head_inst,head_pc,masks$0,m
         set_v = 1'b0;
         set_m = cand_mask;
         set_p = 32'h0;
+        pc_wide = 32'h0;
         if (fires & (kind == k_join)) begin
             set_v = 1'b1;
             if (cand_empty) begin

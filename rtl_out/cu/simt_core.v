@@ -3786,6 +3786,7 @@ module simt_core__issue(clock,reset,head_valid,head_inst,head_pc,masks$0,masks$1
         set_v = 1'b0;
         set_m = cand_mask;
         set_p = 32'h0;
+        pc_wide = 32'h0;
         if (fires & (kind == k_join)) begin
             set_v = 1'b1;
             if (cand_empty) begin

@@ -118,7 +118,6 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
     IssueStage<W, WW, T, A, IA>
 {
     /// `gto`: greedy then oldest (else loose round robin).
-    // Long because a rust-hdl block is built field by field.
     pub fn new(gto: bool) -> anyhow::Result<Self> {
         let k = |kind: Kind| Constant::new((kind as u64).to_bits());
         Ok(Self {
@@ -266,6 +265,7 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
         self.set_v.next = false;
         self.set_m.next = self.cand_mask.val();
         self.set_p.next = 0.into();
+        self.pc_wide.next = 0.into();
         if self.fires.val() & (self.kind.val() == self.k_join.val()) {
             self.set_v.next = true;
             if self.cand_empty.val() {

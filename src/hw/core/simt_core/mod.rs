@@ -119,18 +119,16 @@ pub struct SimtCore<
     pub stack_high_water: Signal<Out, Bits<SPW>>,
     /// Sticky error flags (see [`SimtCoreModel::error_bits`](crate::hw::SimtCoreModel::error_bits)).
     pub errors: Signal<Out, Bits<ERROR_FLAGS>>,
-    // Blocks
+    // The blocks it joins, and its stages
     sched: WarpScheduler<W, WW, T, A, D, SPW>,
     oc: OperandCollector<B, BW, N, NW, 1, 3, Q, QW, QCW, BQ, SQ, RW, WW, RRW, T, DW, TD, 2, 1, 32>,
     front: FrontEnd<W, WW, T, A, IA>,
     issue: IssueStage<W, WW, T, A, IA>,
     exec: Execute<W, WW, T, DW, TD, SW, A, IA, LRW>,
     run: RunControl<W, WW, LW, D, SPW>,
-    // State
     // Elaboration-time constants
     all_warps: Constant<Bits<W>>,
     full_mask: Constant<Bits<T>>,
-    // Combinational
 }
 
 impl<
@@ -164,8 +162,6 @@ impl<
     }
     /// As [`new`](Self::new), the local data share holding `lds` from word 0 (as a kernel's
     /// input; the board loads it through its host link).
-    // Long because a rust-hdl block is built field by field: its arrays of signals and
-    // sub-blocks have no Default to fill the rest.
     pub fn with_lds(params: CoreParams, lds: &[u32]) -> Result<Self> {
         params.validate()?;
         let p = params;

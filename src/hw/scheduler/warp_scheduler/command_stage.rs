@@ -82,7 +82,6 @@ pub struct CommandStage<const W: usize, const WW: usize, const T: usize, const A
 
 impl<const W: usize, const WW: usize, const T: usize, const A: usize> CommandStage<W, WW, T, A> {
     /// `registered`: hold every command for a cycle (the registered mode).
-    // Long because a rust-hdl block is built field by field.
     pub fn new(registered: bool) -> Self {
         Self {
             clock: Default::default(),

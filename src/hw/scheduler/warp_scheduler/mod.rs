@@ -209,8 +209,6 @@ impl<
     > WarpScheduler<W, WW, T, A, D, SPW>
 {
     /// Checks the parameters and their derived widths; `mode` fixes the behaviour.
-    // Long because a rust-hdl block is built field by field: its arrays of signals and
-    // sub-blocks have no Default to fill the rest.
     pub fn new(mode: SchedulerMode) -> Result<Self> {
         check_warps("warps (W)", W)?;
         check_derived("WW", WW, "clog2(W)", clog2(W))?;

@@ -84,7 +84,6 @@ pub struct WarpPc<const W: usize, const T: usize, const A: usize> {
 
 impl<const W: usize, const T: usize, const A: usize> WarpPc<W, T, A> {
     /// `registered`: the registered mode's stage; `seed_quirks`: the seed's order.
-    // Long because a rust-hdl block is built field by field.
     pub fn new(registered: bool, seed_quirks: bool) -> Self {
         Self {
             clock: Default::default(),

@@ -87,7 +87,6 @@ pub struct WarpStatus<const W: usize> {
 
 impl<const W: usize> WarpStatus<W> {
     /// `seed_quirks`: the seed's order and quirks.
-    // Long because a rust-hdl block is built field by field.
     pub fn new(seed_quirks: bool) -> Self {
         Self {
             clock: Default::default(),
