@@ -285,7 +285,9 @@ pub fn formal_blocks<B: PresetBlocks>() -> Vec<FormalBlock> {
     entries::<B>().iter().filter_map(Entry::formal).collect()
 }
 
-/// The differential run of exported module `module` of preset `B`.
+/// The differential run of exported module `module` of preset `B`, on a thread with a large
+/// stack ([`crate::sim::on_large_stack`]).
 pub fn differential<B: PresetBlocks>(module: &str, seed: u64, cycles: usize) -> Result<Recorded> {
-    entry_of::<B>(module)?.differential(seed, cycles)
+    let run = entry_of::<B>(module)?.differential;
+    crate::sim::on_large_stack(move || run(seed, cycles))?
 }

@@ -29,6 +29,20 @@ pub fn cycles_from_env(var: &str, default: usize) -> anyhow::Result<usize> {
     }
 }
 
+/// The stack of the thread [`on_large_stack`] runs a simulation on.
+pub const LARGE_STACK: usize = 64 << 20;
+
+/// Runs `f` on a thread with a [`LARGE_STACK`] and returns its result; a panic in `f` goes on in
+/// the caller. rust-hdl builds a block as one value, moved as it is built: the SIMT core behind
+/// its host link (`core_board`) takes more than a test thread's 2 MiB of stack in a build that
+/// is not fully optimised.
+pub fn on_large_stack<T: Send>(f: impl FnOnce() -> T + Send) -> anyhow::Result<T> {
+    std::thread::scope(|s| {
+        let handle = std::thread::Builder::new().stack_size(LARGE_STACK).spawn_scoped(s, f)?;
+        Ok(handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+    })
+}
+
 /// A cycle-level reference model of a block, working on the block's port values (one `u64` per
 /// port, in the block's port order).
 pub trait CycleModel {
