@@ -24,12 +24,13 @@ BB
 # The module names a Verilog file declares, in order; one module's text.
 modules() { sed -n 's/^module \([A-Za-z_0-9$]*\)(.*/\1/p' "$1"; }
 module_text() { awk -v m="$2" '$0 ~ "^module " m "[(]" {on=1} on {print} on && /^endmodule/ {exit}' "$1"; }
-# Module $3 of file $1 against module $3 of file $2, each with its own children flattened in.
-prove_module() {
+# Module $3 of file $1 against module $4 of file $2, each with its own children flattened in
+# and its memories mapped.
+prove() {
     yosys -q -p "read_verilog -lib +/ice40/cells_sim.v; read_verilog $work/bb.v;
 read_verilog $1; hierarchy -top $3; proc; flatten; memory; opt_clean; rename $3 gold; design -stash gold;
 read_verilog -lib +/ice40/cells_sim.v; read_verilog $work/bb.v;
-read_verilog $2; hierarchy -top $3; proc; flatten; memory; opt_clean; rename $3 gate; design -stash gate;
+read_verilog $2; hierarchy -top $4; proc; flatten; memory; opt_clean; rename $4 gate; design -stash gate;
 design -copy-from gold -as gold gold; design -copy-from gate -as gate gate;
 read_verilog -lib +/ice40/cells_sim.v; read_verilog $work/bb.v;
 equiv_make gold gate equiv; hierarchy -top equiv; equiv_simple -seq 5; equiv_induct -seq 5; equiv_status -assert"
@@ -48,7 +49,7 @@ for file in $(git ls-files rtl_out | grep '\.v$'; git ls-files --others --exclud
         for m in $(modules "$file"); do
             if cmp -s <(module_text "$work/gold.v" "$m") <(module_text "$file" "$m"); then continue; fi
             changed=$((changed + 1))
-            prove_module "$work/gold.v" "$file" "$m" > "$work/log" 2>&1 || bad="$bad $m"
+            prove "$work/gold.v" "$file" "$m" "$m" > "$work/module.log" 2>&1 || { bad="$bad $m"; cp "$work/module.log" "$work/log"; }
         done
         if [ -z "$bad" ]; then
             echo "$file: proven equal to $rev, module by module ($changed changed)"; proven=$((proven + 1))
@@ -57,16 +58,9 @@ for file in $(git ls-files rtl_out | grep '\.v$'; git ls-files --others --exclud
         fi
         continue
     fi
-    top=$(sed -n 's/^module \([A-Za-z_0-9$]*\).*/\1/p' "$file" | head -n 1)
-    old_top=$(sed -n 's/^module \([A-Za-z_0-9$]*\).*/\1/p' "$work/gold.v" | head -n 1)
-    script="read_verilog -lib +/ice40/cells_sim.v; read_verilog $work/bb.v;
-read_verilog $work/gold.v; hierarchy -top $old_top; proc; flatten; memory; opt_clean; rename $old_top gold; design -stash gold;
-read_verilog -lib +/ice40/cells_sim.v; read_verilog $work/bb.v;
-read_verilog $file; hierarchy -top $top; proc; flatten; memory; opt_clean; rename $top gate; design -stash gate;
-design -copy-from gold -as gold gold; design -copy-from gate -as gate gate;
-read_verilog -lib +/ice40/cells_sim.v; read_verilog $work/bb.v;
-equiv_make gold gate equiv; hierarchy -top equiv; equiv_simple -seq 5; equiv_induct -seq 5; equiv_status -assert"
-    if yosys -q -p "$script" > "$work/log" 2>&1; then
+    top=$(modules "$file" | head -n 1)
+    old_top=$(modules "$work/gold.v" | head -n 1)
+    if prove "$work/gold.v" "$file" "$old_top" "$top" > "$work/log" 2>&1; then
         echo "$file: proven equal to $rev ($old_top -> $top)"; proven=$((proven + 1))
     else
         echo "$file: NOT proven equal to $rev ($old_top -> $top):"; tail -5 "$work/log"; failed=$((failed + 1))
