@@ -38,8 +38,10 @@ impl Entry {
         (self.export)()
     }
     /// The block against its model for `cycles` cycles of its stimulus from `seed`.
+    /// It runs on a thread with a large stack ([`crate::sim::on_large_stack`]).
     pub fn differential(&self, seed: u64, cycles: usize) -> Result<Recorded> {
-        (self.differential)(seed, cycles)
+        let run = self.differential;
+        crate::sim::on_large_stack(move || run(seed, cycles))?
     }
     /// Its formal properties, if it has any.
     pub fn formal(&self) -> Option<FormalBlock> {
@@ -285,9 +287,7 @@ pub fn formal_blocks<B: PresetBlocks>() -> Vec<FormalBlock> {
     entries::<B>().iter().filter_map(Entry::formal).collect()
 }
 
-/// The differential run of exported module `module` of preset `B`, on a thread with a large
-/// stack ([`crate::sim::on_large_stack`]).
+/// The differential run of exported module `module` of preset `B` ([`Entry::differential`]).
 pub fn differential<B: PresetBlocks>(module: &str, seed: u64, cycles: usize) -> Result<Recorded> {
-    let run = entry_of::<B>(module)?.differential;
-    crate::sim::on_large_stack(move || run(seed, cycles))?
+    entry_of::<B>(module)?.differential(seed, cycles)
 }

@@ -9,12 +9,9 @@
 use anyhow::Result;
 use rust_hdl::prelude::*;
 
-use super::{BranchUnit, LdsPort};
+use super::{BranchUnit, LdsPort, RRW};
 use crate::hw::core::decoder::Kind;
 use crate::hw::{Decoder, LaneAlu};
-
-/// Register-number bits.
-const RRW: usize = super::RRW;
 
 /// `W` warps (`WW` bits), `T` lanes of `DW` bits (`TD = T DW`, `SW = clog2 DW`), `A`-bit byte
 /// pcs over `IA`-bit instruction indices, `2^LRW` local-data-share rows.

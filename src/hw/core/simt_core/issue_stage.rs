@@ -10,11 +10,9 @@
 
 use rust_hdl::prelude::*;
 
+use super::RRW;
 use crate::hw::core::decoder::Kind;
 use crate::hw::{Decoder, Order, PriorityEncoder, RoundRobinArbiter, Scoreboard};
-
-/// Register-number bits.
-const RRW: usize = super::RRW;
 
 /// `W` warps (`WW` bits), `T` lanes, `A`-bit byte pcs over `IA`-bit instruction indices.
 #[derive(LogicBlock)]

@@ -7,11 +7,9 @@
 use anyhow::Result;
 use rust_hdl::prelude::*;
 
+use super::RRW;
 use crate::hw::core::decoder::Kind;
 use crate::hw::{Decoder, LocalDataShare};
-
-/// Register-number bits.
-const RRW: usize = super::RRW;
 
 /// `T` lanes of `DW` bits (`TD = T DW`), `WW` warp-id bits, `2^LRW` rows.
 #[derive(LogicBlock)]

@@ -8,6 +8,7 @@
 //! the transmitter takes the answer's next byte; a record read last cycle becomes the answer; a
 //! received byte advances the command. The core's controls (`core_reset`, `start`,
 //! `imem_write_*`) are registered: they act the cycle after the byte that completes them.
+//! The capture buffer and the answer being sent are the sub-blocks [`Capture`] and [`Reply`].
 
 mod capture;
 pub mod model;

@@ -5,11 +5,8 @@
 
 use rust_hdl::prelude::*;
 
-use super::LINK_COUNTERS;
+use super::{LINK_COUNTERS, RECORD_BITS};
 use crate::protocol::STATUS_BYTES;
-
-/// Bits of a capture record (6 bytes).
-const RECORD_BITS: usize = super::RECORD_BITS;
 
 /// The answer being sent.
 #[derive(LogicBlock)]
