@@ -244,6 +244,7 @@ impl<
     > Logic
     for SimtCore<W, WW, T, A, IA, D, SPW, B, BW, N, NW, Q, QW, QCW, BQ, SQ, RW, DW, TD, SW, LRW, LW>
 {
+    // Wiring only, one line per port between the seven sub-blocks; the logic is in them.
     #[hdl_gen]
     fn update(&mut self) {
         // Clocks and resets
