@@ -7,6 +7,25 @@ use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use simt_rtl::flow::results;
 
+/// `println!` that returns an error from the calling function when standard output is a closed
+/// pipe or a full disk, instead of panicking.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write;
+        let mut out = std::io::stdout().lock();
+        writeln!(out, $($arg)*).and_then(|_| out.flush()).context("cannot write standard output")?
+    }};
+}
+
+/// `print!` as [`say!`].
+macro_rules! say_raw {
+    ($($arg:tt)*) => {{
+        use std::io::Write;
+        let mut out = std::io::stdout().lock();
+        write!(out, $($arg)*).and_then(|_| out.flush()).context("cannot write standard output")?
+    }};
+}
+
 #[derive(Parser)]
 #[command(
     name = "simt-rtl",
@@ -16,6 +35,24 @@ use simt_rtl::flow::results;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+}
+
+/// What `run` and `board run` show of a kernel's result, and what they check it against.
+#[derive(clap::Args)]
+struct ResultArgs {
+    /// What to print after the run: a comma-separated list of regs (the registers the program
+    /// writes, per warp and lane), lds (the local data share's words that are not zero) and
+    /// counters, or all or none.
+    #[arg(long, default_value = "all")]
+    show: String,
+    /// Also write registers, local data share and counters to this JSON file (schema
+    /// `simt-rtl-run/1`, in the book's command-line reference).
+    #[arg(long)]
+    json: Option<PathBuf>,
+    /// Expected values, one per line (`w0 l3 r6 = 7`, `lds 64 = 0x2a`): exit 1 naming the line of
+    /// the first the kernel did not leave (e.g. kernels/vector_add.expect).
+    #[arg(long)]
+    expect: Option<PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -39,6 +76,8 @@ enum BoardAction {
         /// No board: the rust-hdl board top simulated behind its serial lines (4 clocks per bit).
         #[arg(long)]
         sim: bool,
+        #[command(flatten)]
+        results: ResultArgs,
     },
 }
 
@@ -268,6 +307,8 @@ enum Command {
         /// Write the rust-hdl core's waveform here.
         #[arg(long)]
         vcd: Option<PathBuf>,
+        #[command(flatten)]
+        results: ResultArgs,
     },
     /// The SIMT core on the board, through the USB serial port (the `core_board` top).
     Board {
@@ -296,13 +337,13 @@ fn run(cli: Cli) -> Result<()> {
             let (vcd, svg) =
                 simt_rtl::with_preset!(&preset, B => simt_rtl::demo::run_demo::<B>(&out))
                     .with_context(|| format!("demo for preset `{preset}`"))?;
-            println!("wrote {}\nwrote {}", vcd.display(), svg.display());
+            say!("wrote {}\nwrote {}", vcd.display(), svg.display());
         }
         Command::Flash { bin, dry_run: true } => {
-            println!("{}", simt_rtl::flow::iceprog_command(&bin, false).join(" "))
+            say!("{}", simt_rtl::flow::iceprog_command(&bin, false).join(" "))
         }
         Command::Load { bin, dry_run: true } => {
-            println!("{}", simt_rtl::flow::iceprog_command(&bin, true).join(" "))
+            say!("{}", simt_rtl::flow::iceprog_command(&bin, true).join(" "))
         }
         Command::Flash { bin, dry_run: false } => simt_rtl::flow::program(&bin, false)?,
         Command::Load { bin, dry_run: false } => simt_rtl::flow::program(&bin, true)?,
@@ -316,9 +357,9 @@ fn run(cli: Cli) -> Result<()> {
             }
             let written = simt_rtl::with_preset!(&preset, B => simt_rtl::flow::vivado::write_vivado_project::<B>(&b, cycles, &out))?;
             for path in written {
-                println!("wrote {}", path.display());
+                say!("wrote {}", path.display());
             }
-            println!("run: cd {} && vivado -mode batch -source build.tcl", out.display());
+            say!("run: cd {} && vivado -mode batch -source build.tcl", out.display());
         }
         Command::Report { preset, block, freq, dffe, rtl, out, placements, markdown } => {
             let table = report(&preset, block.as_deref(), freq, dffe, &rtl, &out, placements)?;
@@ -352,22 +393,33 @@ fn run(cli: Cli) -> Result<()> {
             emit(&speed::table(&preset, &rows), markdown.as_deref(), &title, &tools)?;
         }
         Command::Asm { file, out } => {
+            if let Some(path) = out.as_ref().filter(|o| same_file(o, &file)) {
+                anyhow::bail!(
+                    "--out {} is the source file: it would be overwritten",
+                    path.display()
+                );
+            }
             let program = read_kernel(&file)?;
             let words: String = program.iter().map(|i| format!("{:08x}\n", i.encode())).collect();
             match out {
                 Some(path) => {
-                    std::fs::write(&path, words)
-                        .with_context(|| format!("cannot write {}", path.display()))?;
-                    println!("wrote {} ({} instructions)", path.display(), program.len());
+                    results::write_whole(&path, &words)?;
+                    say!("wrote {} ({} instructions)", path.display(), program.len());
                 }
-                None => print!("{words}"),
+                None => say_raw!("{words}"),
             }
         }
-        Command::Run { kernel, preset, policy, lds, seed, max_cycles, vcd } => {
-            run_kernel(&kernel, &preset, &policy, lds.as_deref(), seed, max_cycles, vcd)?
+        Command::Run { kernel, preset, policy, lds, seed, max_cycles, vcd, results } => {
+            let params = simt_rtl::params::CoreParams {
+                policy: simt_rtl::params::IssuePolicy::parse(&policy)?,
+                ..simt_rtl::params::core_params(&preset)?
+            };
+            let shown = Shown::new(&results, params)?;
+            run_kernel(&kernel, params, lds.as_deref(), seed, max_cycles, vcd, shown)?
         }
-        Command::Board { action: BoardAction::Run { kernel, lds, seed, port, sim } } => {
-            board_run(&kernel, lds.as_deref(), seed, port, sim)?
+        Command::Board { action: BoardAction::Run { kernel, lds, seed, port, sim, results } } => {
+            let shown = Shown::new(&results, simt_rtl::params::CORE_CU)?;
+            board_run(&kernel, lds.as_deref(), seed, port, sim, shown)?
         }
         Command::Bench { cycles, seed, markdown } => {
             if cycles < 2 {
@@ -382,7 +434,7 @@ fn run(cli: Cli) -> Result<()> {
 
 /// Prints a measured table and, when asked, writes it stamped to a Markdown file.
 fn emit(table: &str, markdown: Option<&Path>, title: &str, tools: &[results::Tool]) -> Result<()> {
-    print!("{table}");
+    say_raw!("{table}");
     write_table(table, markdown, title, tools)
 }
 
@@ -395,7 +447,7 @@ fn write_table(
 ) -> Result<()> {
     if let Some(path) = markdown {
         results::write_markdown(path, title, tools, table)?;
-        println!("wrote {}", path.display());
+        say!("wrote {}", path.display());
     }
     Ok(())
 }
@@ -413,7 +465,7 @@ fn gen(presets: &[String], out: &Path, constraints: &Path) -> Result<()> {
     let mut written = simt_rtl::flow::gen::generate(&presets, out)?;
     written.extend(simt_rtl::boards::write_constraints(constraints)?);
     for path in written {
-        println!("wrote {}", path.display());
+        say!("wrote {}", path.display());
     }
     Ok(())
 }
@@ -450,8 +502,8 @@ fn build(
     let freq_mhz = freq.unwrap_or(default_mhz);
     let opts = BuildOptions { board, top, freq_mhz, cycles, dffe, out_dir: out };
     let report = simt_rtl::with_preset!(preset, B => build_alchitry_cu::<B>(&opts))?;
-    print!("{}", report.table());
-    println!("bitstream {} ({} bytes)", report.bitstream.display(), report.bitstream_bytes);
+    say_raw!("{}", report.table());
+    say!("bitstream {} ({} bytes)", report.bitstream.display(), report.bitstream_bytes);
     if report.fmax_mhz < report.target_mhz {
         anyhow::bail!(
             "timing failed: Fmax {:.1} MHz is below the {:.1} MHz target",
@@ -528,7 +580,7 @@ fn prove(
         let secs = format!("{:.0}", start.elapsed().as_secs_f64());
         for (i, (name, outcome)) in outcomes.into_iter().enumerate() {
             failed += matches!(outcome, Outcome::Failed { .. }) as usize;
-            println!("{}: {name}: {outcome}", b.module);
+            say!("{}: {name}: {outcome}", b.module);
             let time = if i == 0 { secs.as_str() } else { "" };
             table += &format!("| {} | {name} | {outcome} | {time} |\n", b.module);
         }
@@ -570,24 +622,20 @@ fn refuse_formal_block(name: &str, preset: &str) -> Result<()> {
 /// `simt-rtl run`: a kernel on the rust-hdl core in lockstep with its model and the interpreter.
 fn run_kernel(
     kernel: &Path,
-    preset: &str,
-    policy: &str,
+    params: simt_rtl::params::CoreParams,
     lds: Option<&Path>,
     seed: u64,
     max_cycles: u64,
     vcd: Option<PathBuf>,
+    shown: Shown,
 ) -> Result<()> {
-    let params = simt_rtl::params::CoreParams {
-        policy: simt_rtl::params::IssuePolicy::parse(policy)?,
-        ..simt_rtl::params::core_params(preset)?
-    };
     let program = read_kernel(kernel)?;
     let lds = read_lds(lds, seed, params)?;
     if let Some(dir) = vcd.as_ref().and_then(|v| v.parent()).filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create output directory {}", dir.display()))?;
     }
-    let counters = simt_rtl::verify::core_run::run_rust_hdl(
+    let result = simt_rtl::verify::core_run::run_rust_hdl(
         params,
         &program,
         &lds,
@@ -595,15 +643,14 @@ fn run_kernel(
         vcd.as_deref(),
     )
     .with_context(|| format!("{}", kernel.display()))?;
-    println!(
-        "{} on the rust-hdl core `{preset}` ({} warps x {} lanes, {}-bit values, {}): equal to its model on every cycle; registers and local data share equal the reference interpreter's",
-        kernel.display(), params.warps, params.threads, params.lane_bits, policy
+    say!(
+        "{} on the rust-hdl core `{}` ({} warps x {} lanes, {}-bit values, {}): equal to its model on every cycle; registers and local data share equal the reference interpreter's",
+        kernel.display(), params.name, params.warps, params.threads, params.lane_bits, params.policy.name()
     );
     if let Some(v) = &vcd {
-        println!("waveform: {}", v.display());
+        say!("waveform: {}", v.display());
     }
-    print!("{}", simt_rtl::verify::core_run::counters_table(&counters));
-    Ok(())
+    shown.emit(&result, &program)
 }
 
 /// `simt-rtl board run`: a kernel on the board (or its simulated top) through the serial link.
@@ -613,6 +660,7 @@ fn board_run(
     seed: u64,
     port: Option<PathBuf>,
     sim: bool,
+    shown: Shown,
 ) -> Result<()> {
     use simt_rtl::link::{Host, TtySerial};
     let params = simt_rtl::params::CORE_CU;
@@ -637,16 +685,117 @@ fn board_run(
     };
     simt_rtl::link::check_against_interpreter(params, &program, &lds, &run)
         .with_context(|| format!("{} on {on}", kernel.display()))?;
-    println!("{} on {on}: every register and local-data-share word equals the reference interpreter's; core flags {:#09b}", kernel.display(), run.status.core_errors);
-    print!("{}", simt_rtl::verify::core_run::counters_table(&run.status.counters));
-    Ok(())
+    say!("{} on {on}: every register and local-data-share word equals the reference interpreter's; core flags {:#09b}", kernel.display(), run.status.core_errors);
+    let result = simt_rtl::verify::kernel_results::KernelResult {
+        params,
+        regs: run.regs,
+        lds: run.lds,
+        counters: run.status.counters,
+    };
+    shown.emit(&result, &program)
+}
+
+/// `--show`, `--json` and `--expect`, checked and read before any run.
+struct Shown {
+    show: simt_rtl::verify::kernel_results::Show,
+    json: Option<PathBuf>,
+    /// The expectations file and its text.
+    expect: Option<(PathBuf, String)>,
+}
+
+impl Shown {
+    /// For a run on `params`'s core.
+    fn new(args: &ResultArgs, params: simt_rtl::params::CoreParams) -> Result<Shown> {
+        let expect = match &args.expect {
+            Some(path) => {
+                let text = read_bounded(path, INPUT_LIMIT)?;
+                let name = path.display().to_string();
+                simt_rtl::verify::kernel_results::validate_expectations(&name, &text, params)?;
+                Some((path.clone(), text))
+            }
+            None => None,
+        };
+        Ok(Shown {
+            show: simt_rtl::verify::kernel_results::Show::parse(&args.show)?,
+            json: args.json.clone(),
+            expect,
+        })
+    }
+
+    /// Prints what `--show` asks for, checks the expected values, and then (all of them
+    /// matching) writes the JSON file.
+    fn emit(
+        &self,
+        result: &simt_rtl::verify::kernel_results::KernelResult,
+        program: &[simt_rtl::isa::Inst],
+    ) -> Result<()> {
+        say_raw!("{}", result.text(program, self.show));
+        if let Some((path, text)) = &self.expect {
+            result.check(&path.display().to_string(), text)?;
+            say!("every value of {} is the kernel's", path.display());
+        }
+        if let Some(path) = &self.json {
+            let text = serde_json::to_string_pretty(&result.json())? + "\n";
+            results::write_whole(path, &text)?;
+            say!("wrote {}", path.display());
+        }
+        Ok(())
+    }
+}
+
+/// `a` and `b` name one existing file.
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// The most bytes read from a kernel, local-data-share or expectations file.
+const INPUT_LIMIT: u64 = 1 << 20;
+
+/// The text of `path`, refused when larger than `limit` bytes or not UTF-8 (never reads more).
+fn read_bounded(path: &Path, limit: u64) -> Result<String> {
+    use std::io::Read;
+    let file =
+        std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut bytes = vec![];
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    if bytes.len() as u64 > limit {
+        anyhow::bail!(
+            "{}: larger than {limit} bytes, the most an input file may be",
+            path.display()
+        );
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        anyhow::anyhow!(
+            "{}: not UTF-8 text (byte {})",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        )
+    })
 }
 
 /// A kernel's assembly source, assembled (errors name the file).
 fn read_kernel(path: &std::path::Path) -> Result<Vec<simt_rtl::isa::Inst>> {
-    let source =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let source = read_bounded(path, INPUT_LIMIT)?;
     simt_rtl::isa::asm::assemble(&source).with_context(|| format!("{}", path.display()))
+}
+
+/// One hex word of a local-data-share file, refused when it does not fit `bits` bits.
+fn lds_word(text: &str, bits: usize) -> Result<u32> {
+    let shown = simt_rtl::verify::kernel_results::shown;
+    let v = u32::from_str_radix(text, 16)
+        .map_err(|_| anyhow::anyhow!("`{}` is not a hex word", shown(text)))?;
+    if bits < 32 && v >> bits != 0 {
+        anyhow::bail!(
+            "{v:#x} does not fit the core's {bits}-bit lanes (at most {:#x})",
+            (1u32 << bits) - 1
+        );
+    }
+    Ok(v)
 }
 
 /// A kernel's local data share: the hex words of `path` (one per line), or pseudo-random words.
@@ -657,18 +806,26 @@ fn read_lds(
 ) -> Result<Vec<u32>> {
     match path {
         Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read {}", path.display()))?;
-            text.lines()
-                .map(str::trim)
-                .filter(|l| !l.is_empty())
+            let text = read_bounded(path, INPUT_LIMIT)?;
+            let words: Vec<u32> = text
+                .lines()
                 .enumerate()
+                .filter(|(_, l)| !l.trim().is_empty())
                 .map(|(n, l)| {
-                    u32::from_str_radix(l, 16).with_context(|| {
-                        format!("{}: line {}: `{l}` is not a hex word", path.display(), n + 1)
-                    })
+                    lds_word(l.trim(), params.lane_bits)
+                        .with_context(|| format!("{}:{}", path.display(), n + 1))
                 })
-                .collect()
+                .collect::<Result<_>>()?;
+            let most = 4 * params.lds_rows;
+            if words.len() > most {
+                anyhow::bail!(
+                    "{}: {} words, more than the {most} of the local data share of core `{}`",
+                    path.display(),
+                    words.len(),
+                    params.name
+                );
+            }
+            Ok(words)
         }
         None => {
             let mut rng = simt_rtl::sim::Rng::new(seed);

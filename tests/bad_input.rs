@@ -319,3 +319,110 @@ fn gen_and_sim_write_their_files() {
     assert!(svg.contains("<svg") && svg.contains("inst_fetch_pc"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Hostile input files and outputs: one error line naming the input and the rule, exit 1, no
+/// panic, no hang, and nothing written.
+#[test]
+fn hostile_files_and_outputs_give_one_line_and_write_nothing() {
+    let dir = std::env::temp_dir().join(format!("simt-rtl-hostile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = |name: &str, bytes: &[u8]| {
+        let p = dir.join(name);
+        std::fs::write(&p, bytes).unwrap();
+        p.to_str().unwrap().to_string()
+    };
+    let (big_lds, wide_lds, bom_lds) = (
+        file("big.lds", &[b'z'; 100_000]),
+        file("wide.lds", b"1\n1ff\n"),
+        file("bom.lds", "\u{feff}1\n".as_bytes()),
+    );
+    let (lane_expect, wrong_expect) = (
+        file("lane.expect", b"w0 l9 r4 = 1\n"),
+        file("wrong.expect", b"w0 l1 r4 = 199\nw0 l1 r5 = 201\n"),
+    );
+    let source = file("k.s", &std::fs::read("kernels/if_else.s").unwrap());
+    let json = dir.join("out.json");
+    for (args, want) in [
+        (
+            vec!["run", "/dev/zero"],
+            "/dev/zero: larger than 1048576 bytes, the most an input file may be",
+        ),
+        (vec!["asm", "/dev/zero"], "/dev/zero: larger than 1048576 bytes"),
+        (
+            vec!["run", "kernels/loop.s", "--lds", "/dev/zero"],
+            "/dev/zero: larger than 1048576 bytes",
+        ),
+        (
+            vec!["run", "kernels/loop.s", "--lds", &wide_lds],
+            "wide.lds:2: 0x1ff does not fit the core's 8-bit lanes (at most 0xff)",
+        ),
+        (
+            vec!["run", "kernels/loop.s", "--lds", &bom_lds],
+            "bom.lds:1: `\\u{feff}1` is not a hex word",
+        ),
+        (
+            vec!["run", "kernels/loop.s", "--lds", &big_lds],
+            "big.lds:1: `zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz...` is not a hex word",
+        ),
+        (
+            vec!["run", "kernels/loop.s", "--show", "regs,bogus"],
+            "--show `bogus`: must be a comma-separated list of regs, lds, counters, or all or none",
+        ),
+        (
+            vec![
+                "run",
+                "kernels/loop.s",
+                "--expect",
+                &lane_expect,
+                "--json",
+                json.to_str().unwrap(),
+            ],
+            "lane.expect:1: lane 9 is out of range: the core has 4",
+        ),
+        (
+            vec![
+                "run",
+                "kernels/if_else.s",
+                "--expect",
+                &wrong_expect,
+                "--json",
+                json.to_str().unwrap(),
+            ],
+            "wrong.expect:2: expected w0 l1 r5 = 201, the kernel left 200",
+        ),
+        (vec!["asm", &source, "--out", &source], "is the source file: it would be overwritten"),
+    ] {
+        let (code, _, stderr) = cli(&args);
+        assert_eq!(code, 1, "{args:?}: exit code ({stderr})");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: one line, got {stderr:?}");
+        assert!(
+            stderr.starts_with("simt-rtl: error: ") && stderr.contains(want),
+            "{args:?}: {stderr:?}"
+        );
+        assert!(stderr.len() < 300, "{args:?}: a short line, got {} bytes", stderr.len());
+        assert!(!json.exists(), "{args:?}: no JSON written");
+    }
+    assert_eq!(std::fs::read(&source).unwrap(), std::fs::read("kernels/if_else.s").unwrap());
+    // A closed pipe and a full disk on standard output.
+    let mut run = Command::new(env!("CARGO_BIN_EXE_simt-rtl"))
+        .args(["run", "kernels/loop.s"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(run.stdout.take());
+    let out = run.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("cannot write standard output: Broken pipe"), "{stderr}");
+    let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_simt-rtl"))
+        .args(["asm", "kernels/loop.s"])
+        .stdout(full)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("cannot write standard output: No space left on device"), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -139,6 +139,61 @@ fn run_command_prints_the_counters_and_the_waveform() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Every kernel of `kernels/` ships with its expected values (written from its header), and
+/// `simt-rtl run --expect` finds them all; the results it prints and writes as JSON are the
+/// kernel's.
+#[test]
+fn every_kernel_leaves_its_expected_values_through_run() {
+    let dir = std::env::temp_dir().join(format!("simt-rtl-expect-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut kernels: Vec<_> = std::fs::read_dir("kernels")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "s"))
+        .collect();
+    kernels.sort();
+    assert!(kernels.len() >= 5, "{kernels:?}");
+    for kernel in kernels {
+        let (expect, lds) = (kernel.with_extension("expect"), kernel.with_extension("lds"));
+        assert!(expect.exists(), "{} ships without {}", kernel.display(), expect.display());
+        let json = dir.join("result.json");
+        let mut args = vec!["run".to_string(), kernel.display().to_string()];
+        if lds.exists() {
+            args.extend(["--lds".to_string(), lds.display().to_string()]);
+        }
+        args.extend(
+            ["--expect", expect.to_str().unwrap(), "--json", json.to_str().unwrap()]
+                .map(String::from),
+        );
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_simt-rtl"))
+            .args(&args)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            stdout.contains("| warp | lane |") && stdout.contains("every value of"),
+            "{stdout}"
+        );
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        assert_eq!(v["schema"], "simt-rtl-run/1");
+        assert_eq!(v["registers"].as_array().unwrap().len(), CORE_CU.warps);
+        assert_eq!(v["registers"][0][0].as_array().unwrap().len(), 16);
+        assert_eq!(v["lds"].as_array().unwrap().len(), 4 * CORE_CU.lds_rows);
+        // The JSON holds the expected values too: each `w l r = v` line read back from it.
+        for line in std::fs::read_to_string(&expect).unwrap().lines().filter(|l| l.starts_with('w'))
+        {
+            let (lhs, rhs) = line.split_once('=').unwrap();
+            let ix: Vec<usize> = lhs.split_whitespace().map(|t| t[1..].parse().unwrap()).collect();
+            let want: u64 = rhs.split('#').next().unwrap().trim().parse().unwrap();
+            assert_eq!(v["registers"][ix[0]][ix[1]][ix[2]], want, "{}: {line}", kernel.display());
+        }
+        std::fs::remove_file(&json).unwrap();
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Every kernel on the rust-hdl core, in lockstep with its model, leaves the interpreter's result;
 /// the exported Verilog of that core (its local data share holding the kernel's input) replays
 /// each run, followed by a program that loads every local-data-share word, under Verilator and

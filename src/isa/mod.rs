@@ -220,6 +220,19 @@ fn imm14(word: u32) -> i32 {
 }
 
 impl Inst {
+    /// The register the instruction writes, if any.
+    pub fn dest(&self) -> Option<u8> {
+        match *self {
+            Inst::Alu { rd, .. }
+            | Inst::Imm { rd, .. }
+            | Inst::Li { rd, .. }
+            | Inst::Lane { rd }
+            | Inst::Warp { rd }
+            | Inst::Ld { rd, .. } => Some(rd),
+            _ => None,
+        }
+    }
+
     /// The 32-bit instruction word (fields must be in range: the assembler checks them).
     pub fn encode(&self) -> u32 {
         let r = |v: u8, lsb: u32| (v as u32 & 0xF) << lsb;

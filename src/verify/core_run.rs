@@ -5,6 +5,7 @@
 
 use anyhow::{bail, Context, Result};
 
+use super::kernel_results::KernelResult;
 use crate::hw::core::simt_core::model::CoreCounters;
 use crate::hw::SimtCoreModel;
 use crate::isa::interp::Machine;
@@ -34,14 +35,16 @@ pub fn run_and_compare(
 /// As [`run_and_compare`], on the rust-hdl core too: the program is written through its
 /// instruction-memory port, started, and run to the end, every output of the rust-hdl core
 /// equal to the model's on every cycle; with `vcd`, the rust-hdl run's waveform is written there.
+/// Returns what the kernel left (equal to the interpreter's).
 pub fn run_rust_hdl(
     params: CoreParams,
     program: &[Inst],
     lds: &[u32],
     max_cycles: u64,
     vcd: Option<&Path>,
-) -> Result<CoreCounters> {
-    run_core(params, program, lds, max_cycles, vcd, None)
+) -> Result<KernelResult> {
+    let core = run_core(params, program, lds, max_cycles, vcd, None)?;
+    Ok(KernelResult { params, regs: core.regs(), lds: core.lds_words(), counters: core.counters })
 }
 
 /// As [`run_rust_hdl`], and then the exported Verilog of that core (its local data share holding
@@ -55,7 +58,7 @@ pub fn run_verilog(
     sim: Simulator,
     workdir: &Path,
 ) -> Result<CoreCounters> {
-    run_core(params, program, lds, max_cycles, None, Some((sim, workdir)))
+    Ok(run_core(params, program, lds, max_cycles, None, Some((sim, workdir)))?.counters)
 }
 
 fn run_core(
@@ -65,7 +68,7 @@ fn run_core(
     max_cycles: u64,
     vcd: Option<&Path>,
     verilog: Option<(Simulator, &Path)>,
-) -> Result<CoreCounters> {
+) -> Result<SimtCoreModel> {
     use crate::hw::core::simt_core::model::CoreIn;
     use crate::hw::core::simt_core::{SimtCoreCu, SimtCoreTiny};
     use crate::sim::PortStruct;
@@ -125,13 +128,12 @@ fn run_core(
     } else {
         run.go(|| SimtCoreCu::with_lds(params, lds), &inputs)?
     };
-    let counters = model.counters;
-    compare(&m, &model, &counters)?;
+    compare(&m, &model, &model.counters)?;
     let errors = model.errors();
     if !errors.is_empty() {
         bail!("the core raised error flags: {}", errors.join(", "));
     }
-    Ok(counters)
+    Ok(model)
 }
 
 /// One run of a rust-hdl core beside its model, and what else to do with it.

@@ -1,0 +1,319 @@
+//! What a kernel left, as `simt-rtl run` and `simt-rtl board run` show it: the registers the
+//! program writes, for every warp and lane; the local data share's words that are not zero; the
+//! counters; all of it as JSON (`--json`); and a check against expected values (`--expect`).
+//!
+//! An expectations file holds one value per line, `#` starting a comment:
+//!
+//! ```text
+//! w0 l3 r6 = 7       # register r6 of lane 3 of warp 0
+//! lds 64 = 0x2a      # local-data-share word 64
+//! ```
+//!
+//! Values are decimal or `0x` hex. The first value that differs is the error, naming its line.
+
+use anyhow::{bail, Context, Result};
+
+use crate::hw::core::simt_core::model::CoreCounters;
+use crate::isa::{Inst, REGISTERS};
+use crate::params::CoreParams;
+
+/// A kernel's final state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KernelResult {
+    pub params: CoreParams,
+    /// `regs[(warp x threads + lane) x 16 + r]`, as the interpreter's.
+    pub regs: Vec<u32>,
+    pub lds: Vec<u32>,
+    pub counters: CoreCounters,
+}
+
+/// Which parts `run` prints (`--show`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Show {
+    pub regs: bool,
+    pub lds: bool,
+    pub counters: bool,
+}
+
+impl Show {
+    /// A comma-separated list of `regs`, `lds` and `counters`, or `all` or `none`.
+    pub fn parse(list: &str) -> Result<Show> {
+        let mut show = Show { regs: false, lds: false, counters: false };
+        for part in list.split(',').map(str::trim) {
+            match part {
+                "regs" => show.regs = true,
+                "lds" => show.lds = true,
+                "counters" => show.counters = true,
+                "all" => show = Show { regs: true, lds: true, counters: true },
+                "none" => {}
+                _ => bail!("--show `{part}`: must be a comma-separated list of regs, lds, counters, or all or none"),
+            }
+        }
+        Ok(show)
+    }
+}
+
+impl KernelResult {
+    /// Register `r` of lane `lane` of warp `warp`.
+    pub fn reg(&self, warp: usize, lane: usize, r: usize) -> u32 {
+        self.regs[(warp * self.params.threads + lane) * REGISTERS + r]
+    }
+
+    /// The parts `show` asks for, each a Markdown table.
+    pub fn text(&self, program: &[Inst], show: Show) -> String {
+        let mut s = String::new();
+        if show.counters {
+            s += &super::core_run::counters_table(&self.counters);
+        }
+        if show.regs {
+            s += &format!("\n{}", self.registers_table(program));
+        }
+        if show.lds {
+            s += &format!("\n{}", self.lds_table());
+        }
+        s
+    }
+
+    /// The registers `program` writes (its instructions' destinations), one row per warp and
+    /// lane, in decimal.
+    pub fn registers_table(&self, program: &[Inst]) -> String {
+        let written = written_registers(program);
+        if written.is_empty() {
+            return "Registers: the program writes none.\n".into();
+        }
+        let p = self.params;
+        let mut s =
+            String::from("Registers the program writes, per warp and lane:\n\n| warp | lane |");
+        s += &written.iter().map(|r| format!(" r{r} |")).collect::<String>();
+        s += &format!("\n|---|---|{}\n", "---:|".repeat(written.len()));
+        for warp in 0..p.warps {
+            for lane in 0..p.threads {
+                s += &format!("| {warp} | {lane} |");
+                s += &written
+                    .iter()
+                    .map(|&r| format!(" {} |", self.reg(warp, lane, r)))
+                    .collect::<String>();
+                s += "\n";
+            }
+        }
+        s
+    }
+
+    /// The local data share, eight words a row from the row's first word, in decimal; rows
+    /// whose words are all zero are left out.
+    pub fn lds_table(&self) -> String {
+        let mut s = format!(
+            "Local data share ({} words; rows of zeros left out):\n\n| word |",
+            self.lds.len()
+        );
+        s += &(0..8).map(|k| format!(" +{k} |")).collect::<String>();
+        s += &format!("\n|---:|{}\n", "---:|".repeat(8));
+        let mut shown = 0;
+        for (row, words) in self.lds.chunks(8).enumerate() {
+            if words.iter().any(|&w| w != 0) {
+                s += &format!("| {} |", row * 8);
+                s += &words.iter().map(|w| format!(" {w} |")).collect::<String>();
+                s += "\n";
+                shown += 1;
+            }
+        }
+        if shown == 0 {
+            s += "| (every word is 0) |\n";
+        }
+        s
+    }
+
+    /// The whole result as JSON: schema `simt-rtl-run/1` (the book's command-line page).
+    pub fn json(&self) -> serde_json::Value {
+        let p = self.params;
+        let regs: Vec<Vec<Vec<u32>>> = (0..p.warps)
+            .map(|w| {
+                (0..p.threads)
+                    .map(|l| (0..REGISTERS).map(|r| self.reg(w, l, r)).collect())
+                    .collect()
+            })
+            .collect();
+        let c = &self.counters;
+        serde_json::json!({
+            "schema": "simt-rtl-run/1",
+            "core": { "preset": p.name, "warps": p.warps, "threads": p.threads, "lane_bits": p.lane_bits },
+            "registers": regs,
+            "lds": self.lds,
+            "counters": {
+                "cycles": c.cycles,
+                "instructions": c.issued,
+                "scoreboard_stalls": c.scoreboard_stalls,
+                "structural_stalls": c.structural_stalls,
+                "bank_stalls": c.bank_stalls,
+                "lds_conflict_cycles": c.lds_conflict_cycles,
+                "divergent_branches": c.divergent_branches,
+                "stack_high_water": c.stack_high_water,
+            },
+        })
+    }
+
+    /// `Ok` when every value of the expectations file `path` (text `text`) is this result's,
+    /// else an error naming the line of the first that is not.
+    pub fn check(&self, path: &str, text: &str) -> Result<()> {
+        for (n, line) in text.lines().enumerate() {
+            let at = || format!("{path}:{}", n + 1);
+            let Some(e) = parse_line(line, self.params).with_context(at)? else { continue };
+            let got = match e.target {
+                Target::Reg { warp, lane, r } => self.reg(warp, lane, r),
+                Target::Lds(a) => self.lds[a],
+            };
+            if got != e.value {
+                bail!("{}: expected {} = {}, the kernel left {got}", at(), e.target, e.value);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `Ok` when every line of the expectations file `path` (text `text`) is well formed and within
+/// the sizes of `p`'s core, else an error naming the first line that is not.
+pub fn validate_expectations(path: &str, text: &str, p: CoreParams) -> Result<()> {
+    for (n, line) in text.lines().enumerate() {
+        parse_line(line, p).with_context(|| format!("{path}:{}", n + 1))?;
+    }
+    Ok(())
+}
+
+/// The registers `program` writes, in order.
+pub fn written_registers(program: &[Inst]) -> Vec<usize> {
+    let mut rs: Vec<usize> = program.iter().filter_map(|i| i.dest()).map(usize::from).collect();
+    rs.sort_unstable();
+    rs.dedup();
+    rs
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Target {
+    Reg { warp: usize, lane: usize, r: usize },
+    Lds(usize),
+}
+
+impl std::fmt::Display for Target {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            Target::Reg { warp, lane, r } => write!(f, "w{warp} l{lane} r{r}"),
+            Target::Lds(a) => write!(f, "lds {a}"),
+        }
+    }
+}
+
+struct Expected {
+    target: Target,
+    value: u32,
+}
+
+/// One line of an expectations file: `None` for a blank or comment line.
+fn parse_line(line: &str, p: CoreParams) -> Result<Option<Expected>> {
+    let line = line.split('#').next().unwrap_or("").trim();
+    if line.is_empty() {
+        return Ok(None);
+    }
+    let Some((lhs, rhs)) = line.split_once('=') else {
+        bail!(
+            "`{}` is not `w<warp> l<lane> r<register> = <value>` or `lds <word> = <value>`",
+            shown(line)
+        );
+    };
+    let words: Vec<&str> = lhs.split_whitespace().collect();
+    let target = match words.as_slice() {
+        ["lds", a] => Target::Lds(index(a, "", "word", p.lds_rows * 4)?),
+        [w, l, r] => Target::Reg {
+            warp: index(w, "w", "warp", p.warps)?,
+            lane: index(l, "l", "lane", p.threads)?,
+            r: index(r, "r", "register", REGISTERS)?,
+        },
+        _ => bail!("`{}` is not `w<warp> l<lane> r<register>` or `lds <word>`", shown(lhs.trim())),
+    };
+    let value = number(rhs.trim())?;
+    let max = (1u64 << p.lane_bits) - 1;
+    if value > max {
+        bail!("value {value} does not fit the core's {}-bit lanes (at most {max})", p.lane_bits);
+    }
+    Ok(Some(Expected { target, value: value as u32 }))
+}
+
+/// `text` without its `prefix`, as a number below `limit`.
+fn index(text: &str, prefix: &str, what: &str, limit: usize) -> Result<usize> {
+    let n = text
+        .strip_prefix(prefix)
+        .and_then(|t| t.parse::<usize>().ok())
+        .with_context(|| format!("`{}` is not a {what} (`{prefix}<n>`)", shown(text)))?;
+    if n >= limit {
+        bail!("{what} {n} is out of range: the core has {limit}");
+    }
+    Ok(n)
+}
+
+/// A decimal or `0x` hex number.
+fn number(text: &str) -> Result<u64> {
+    let parsed = match text.strip_prefix("0x") {
+        Some(hex) => u64::from_str_radix(hex, 16),
+        None => text.parse(),
+    };
+    parsed.map_err(|_| anyhow::anyhow!("`{}` is not a decimal or 0x hex value", shown(text)))
+}
+
+/// `text` for an error line: at most 40 characters, control characters escaped.
+pub fn shown(text: &str) -> String {
+    let escaped: String = text.chars().flat_map(char::escape_debug).collect();
+    match escaped.char_indices().nth(40) {
+        Some((cut, _)) => format!("{}...", &escaped[..cut]),
+        None => escaped,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::CORE_CU;
+
+    fn result() -> KernelResult {
+        let p = CORE_CU;
+        let mut regs = vec![0; p.warps * p.threads * REGISTERS];
+        regs[(p.threads + 2) * REGISTERS + 6] = 7; // w1 l2 r6
+        let mut lds = vec![0; p.lds_rows * 4];
+        lds[64] = 42;
+        KernelResult { params: p, regs, lds, counters: CoreCounters::default() }
+    }
+
+    #[test]
+    fn expected_values_are_checked_and_the_first_difference_named() {
+        let r = result();
+        r.check("e", "# c\nw1 l2 r6 = 7\nlds 64 = 0x2a  # c\n\n").unwrap();
+        let e = r.check("e", "w1 l2 r6 = 7\nw0 l0 r6 = 1\n").unwrap_err();
+        assert_eq!(format!("{e:#}"), "e:2: expected w0 l0 r6 = 1, the kernel left 0");
+    }
+
+    #[test]
+    fn a_bad_expectation_line_is_refused_with_its_line() {
+        let r = result();
+        for (text, want) in [
+            ("w9 l0 r0 = 1", "e:1: warp 9 is out of range: the core has 4"),
+            ("lds 64 = 256", "e:1: value 256 does not fit the core's 8-bit lanes (at most 255)"),
+            ("w0 l0 r0 1", "e:1: `w0 l0 r0 1` is not `w<warp> l<lane> r<register> = <value>` or `lds <word> = <value>`"),
+            ("w0 l0 q0 = 1", "e:1: `q0` is not a register (`r<n>`)"),
+            ("lds 1 = \u{feff}1", "e:1: `\\u{feff}1` is not a decimal or 0x hex value"),
+        ] {
+            let e = r.check("e", text).unwrap_err();
+            assert_eq!(format!("{e:#}"), want, "{text}");
+        }
+    }
+
+    #[test]
+    fn the_tables_show_written_registers_and_nonzero_rows() {
+        let r = result();
+        let program = crate::isa::asm::assemble("li r6, 7\nexit\n").unwrap();
+        let regs = r.registers_table(&program);
+        assert!(regs.contains("| warp | lane | r6 |"), "{regs}");
+        assert!(regs.contains("| 1 | 2 | 7 |"), "{regs}");
+        let lds = r.lds_table();
+        assert!(lds.contains("| 64 | 42 | 0 |"), "{lds}");
+        let rows = lds.lines().filter(|l| l.starts_with("| ") && l.as_bytes()[2].is_ascii_digit());
+        assert_eq!(rows.count(), 1, "only the row of word 64: {lds}");
+    }
+}
