@@ -109,17 +109,19 @@ enum Command {
         /// Board (only `alchitry-cu` for now).
         #[arg(long, default_value = "alchitry-cu")]
         board: String,
-        /// Board revision: v1 or v2 (the LED pins differ).
-        #[arg(long, default_value = "v1")]
-        rev: String,
-        /// Preset whose blocks go on the board.
+        /// Board revision: v1 or v2 (the LED pins differ); default v1 for alchitry-cu, v2 for
+        /// alchitry-cu-v2.
+        #[arg(long)]
+        rev: Option<String>,
+        /// Preset whose blocks go on the board (the self-test top; the core top is always the
+        /// cu core).
         #[arg(long, default_value = "cu")]
         preset: String,
         /// Core clock, MHz: the board's 100, or 16-275 made by the iCE40 PLL (default: the
         /// preset's board clock, 45 for cu).
         #[arg(long)]
         freq: Option<f64>,
-        /// Cycles of the self-test run.
+        /// Cycles of the self-test run (1 to 16777215).
         #[arg(long, default_value_t = simt_rtl::boards::self_test::SELF_TEST_CYCLES)]
         cycles: u64,
         /// Board top: self-test (the preset's blocks under LFSR traffic) or core (the cu SIMT
@@ -142,7 +144,7 @@ enum Command {
         /// Preset whose blocks go on the board.
         #[arg(long, default_value = "cu")]
         preset: String,
-        /// Cycles of the self-test run.
+        /// Cycles of the self-test run (1 to 16777215).
         #[arg(long, default_value_t = simt_rtl::boards::self_test::SELF_TEST_CYCLES)]
         cycles: u64,
         /// Output directory.
@@ -281,6 +283,10 @@ enum Command {
         /// Write the words here instead of to standard output.
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Write a listing instead of the words: address, word, source line and source text,
+        /// one instruction a line.
+        #[arg(long)]
+        listing: bool,
     },
     /// Run a kernel on the rust-hdl SIMT core in lockstep with its cycle-level model (every output
     /// compared every cycle) and on the ISA's reference interpreter: print the core's counters and
@@ -301,8 +307,8 @@ enum Command {
         /// Seed of the pseudo-random local data share.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Give up after this many cycles.
-        #[arg(long, default_value_t = 1_000_000)]
+        /// Give up after this many core cycles (1 to 100000000).
+        #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
         max_cycles: u64,
         /// Write the rust-hdl core's waveform here.
         #[arg(long)]
@@ -340,18 +346,22 @@ fn run(cli: Cli) -> Result<()> {
             say!("wrote {}\nwrote {}", vcd.display(), svg.display());
         }
         Command::Flash { bin, dry_run: true } => {
+            simt_rtl::flow::require_bitstream(&bin)?;
             say!("{}", simt_rtl::flow::iceprog_command(&bin, false).join(" "))
         }
         Command::Load { bin, dry_run: true } => {
+            simt_rtl::flow::require_bitstream(&bin)?;
             say!("{}", simt_rtl::flow::iceprog_command(&bin, true).join(" "))
         }
         Command::Flash { bin, dry_run: false } => simt_rtl::flow::program(&bin, false)?,
         Command::Load { bin, dry_run: false } => simt_rtl::flow::program(&bin, true)?,
         Command::Build { board, rev, preset, freq, cycles, top, dffe, out } => {
-            build(&board, &rev, &preset, freq, cycles, &top, dffe, out)?
+            build(&board, rev.as_deref(), &preset, freq, cycles, &top, dffe, out)?
         }
         Command::Vivado { board, preset, cycles, out } => {
             let b = simt_rtl::boards::board(&board)?;
+            let most = simt_rtl::boards::self_test::MAX_SELF_TEST_CYCLES;
+            simt_rtl::params::check_range("cycles", cycles as usize, 1, most)?;
             if b != simt_rtl::boards::ARTY_A7_35T {
                 anyhow::bail!("board `{board}` is not a Vivado board: `vivado` knows arty-a7-35t (use `build` for alchitry-cu)");
             }
@@ -392,19 +402,23 @@ fn run(cli: Cli) -> Result<()> {
             let tools = [results::RUSTC, results::IVERILOG, results::VERILATOR];
             emit(&speed::table(&preset, &rows), markdown.as_deref(), &title, &tools)?;
         }
-        Command::Asm { file, out } => {
+        Command::Asm { file, out, listing } => {
             if let Some(path) = out.as_ref().filter(|o| same_file(o, &file)) {
                 anyhow::bail!(
                     "--out {} is the source file: it would be overwritten",
                     path.display()
                 );
             }
-            let program = read_kernel(&file)?;
-            let words: String = program.iter().map(|i| format!("{:08x}\n", i.encode())).collect();
+            let assembled = read_kernel(&file)?;
+            let words: String = if listing {
+                assembled.text()
+            } else {
+                assembled.program.iter().map(|i| format!("{:08x}\n", i.encode())).collect()
+            };
             match out {
                 Some(path) => {
                     results::write_whole(&path, &words)?;
-                    say!("wrote {} ({} instructions)", path.display(), program.len());
+                    say!("wrote {} ({} instructions)", path.display(), assembled.program.len());
                 }
                 None => say_raw!("{words}"),
             }
@@ -462,6 +476,14 @@ fn gen(presets: &[String], out: &Path, constraints: &Path) -> Result<()> {
     for p in &presets {
         simt_rtl::params::preset(p)?;
     }
+    let new_out = !out.exists();
+    results::writable_dir(out)?;
+    if let Err(e) = results::writable_dir(constraints) {
+        if new_out {
+            let _ = std::fs::remove_dir(out); // only if still empty
+        }
+        return Err(e);
+    }
     let mut written = simt_rtl::flow::gen::generate(&presets, out)?;
     written.extend(simt_rtl::boards::write_constraints(constraints)?);
     for path in written {
@@ -474,7 +496,7 @@ fn gen(presets: &[String], out: &Path, constraints: &Path) -> Result<()> {
 #[allow(clippy::too_many_arguments)] // one per command-line flag
 fn build(
     board: &str,
-    rev: &str,
+    rev: Option<&str>,
     preset: &str,
     freq: Option<f64>,
     cycles: u64,
@@ -484,10 +506,18 @@ fn build(
 ) -> Result<()> {
     use simt_rtl::flow::board_build::{build_alchitry_cu, BoardTop, BuildOptions};
     let top = BoardTop::parse(top)?;
+    if top == BoardTop::Core && preset != "cu" {
+        anyhow::bail!("--top core builds the cu SIMT core: --preset `{preset}` applies to the self-test top only (leave it out, or give --preset cu)");
+    }
     let board = match (board, rev) {
-        ("alchitry-cu", "v1") => simt_rtl::boards::ALCHITRY_CU_V1,
-        ("alchitry-cu", "v2") | ("alchitry-cu-v2", "v1" | "v2") => simt_rtl::boards::ALCHITRY_CU_V2,
-        ("alchitry-cu" | "alchitry-cu-v2", other) => {
+        ("alchitry-cu", None | Some("v1")) => simt_rtl::boards::ALCHITRY_CU_V1,
+        ("alchitry-cu", Some("v2")) | ("alchitry-cu-v2", None | Some("v2")) => {
+            simt_rtl::boards::ALCHITRY_CU_V2
+        }
+        ("alchitry-cu-v2", Some("v1")) => {
+            anyhow::bail!("--board alchitry-cu-v2 is revision v2: --rev v1 contradicts it (use --board alchitry-cu --rev v1)")
+        }
+        ("alchitry-cu" | "alchitry-cu-v2", Some(other)) => {
             anyhow::bail!("unknown --rev `{other}` for alchitry-cu: known revisions are v1, v2")
         }
         (other, _) => {
@@ -629,7 +659,7 @@ fn run_kernel(
     vcd: Option<PathBuf>,
     shown: Shown,
 ) -> Result<()> {
-    let program = read_kernel(kernel)?;
+    let listing = read_kernel(kernel)?;
     let lds = read_lds(lds, seed, params)?;
     if let Some(dir) = vcd.as_ref().and_then(|v| v.parent()).filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)
@@ -637,12 +667,12 @@ fn run_kernel(
     }
     let result = simt_rtl::verify::core_run::run_rust_hdl(
         params,
-        &program,
+        &listing.program,
         &lds,
         max_cycles,
         vcd.as_deref(),
     )
-    .with_context(|| format!("{}", kernel.display()))?;
+    .map_err(|e| at_source(e, kernel, &listing))?;
     say!(
         "{} on the rust-hdl core `{}` ({} warps x {} lanes, {}-bit values, {}): equal to its model on every cycle; registers and local data share equal the reference interpreter's",
         kernel.display(), params.name, params.warps, params.threads, params.lane_bits, params.policy.name()
@@ -650,7 +680,7 @@ fn run_kernel(
     if let Some(v) = &vcd {
         say!("waveform: {}", v.display());
     }
-    shown.emit(&result, &program)
+    shown.emit(&result, &listing.program)
 }
 
 /// `simt-rtl board run`: a kernel on the board (or its simulated top) through the serial link.
@@ -664,8 +694,12 @@ fn board_run(
 ) -> Result<()> {
     use simt_rtl::link::{Host, TtySerial};
     let params = simt_rtl::params::CORE_CU;
-    let program = read_kernel(kernel)?;
+    let listing = read_kernel(kernel)?;
+    let program = listing.program.clone();
     let lds = read_lds(lds, seed, params)?;
+    // A kernel that faults is refused before anything is sent, its fault at its source line.
+    let mut m = simt_rtl::isa::interp::Machine::new(params.machine(BOARD_INSTRUCTIONS), &lds)?;
+    m.run(&program).map_err(|e| at_source(e, kernel, &listing))?;
     let (run, on) = if sim {
         let board = simt_rtl::verify::link_sim::SimBoard::new(4, &[])?;
         (
@@ -779,9 +813,42 @@ fn read_bounded(path: &Path, limit: u64) -> Result<String> {
 }
 
 /// A kernel's assembly source, assembled (errors name the file).
-fn read_kernel(path: &std::path::Path) -> Result<Vec<simt_rtl::isa::Inst>> {
+fn read_kernel(path: &std::path::Path) -> Result<simt_rtl::isa::asm::Listing> {
     let source = read_bounded(path, INPUT_LIMIT)?;
-    simt_rtl::isa::asm::assemble(&source).with_context(|| format!("{}", path.display()))
+    simt_rtl::isa::asm::assemble_listing(&source).with_context(|| format!("{}", path.display()))
+}
+
+/// Warp instructions the interpreter runs a kernel for before `board run` sends it (the
+/// board's own limit is its host's status polls).
+const BOARD_INSTRUCTIONS: u64 = 10_000_000;
+
+/// A run's error placed in the kernel's source: a program fault as `FILE:LINE: \`text\`: fault`,
+/// a limit naming `--max-cycles`; any other error prefixed with the file.
+fn at_source(
+    e: anyhow::Error,
+    kernel: &Path,
+    listing: &simt_rtl::isa::asm::Listing,
+) -> anyhow::Error {
+    use simt_rtl::isa::interp::Fault;
+    use simt_rtl::verify::core_run::CycleLimit;
+    let file = kernel.display();
+    if let Some(fault) = e.chain().find_map(|c| c.downcast_ref::<Fault>()) {
+        return match (fault, fault.pc().and_then(|pc| listing.at(pc))) {
+            (Fault::Limit { instructions }, _) => anyhow::anyhow!(
+                "{file}: did not finish within --max-cycles {instructions}: the reference interpreter ran {instructions} warp instructions (each at least one core cycle) and some warp had not exited"
+            ),
+            (_, Some(at)) => anyhow::anyhow!("{file}:{at}: {fault}"),
+            (_, None) => anyhow::anyhow!("{file}: {fault}"),
+        };
+    }
+    if let Some(limit) = e.chain().find_map(|c| c.downcast_ref::<CycleLimit>()) {
+        return anyhow::anyhow!(
+            "{file}: did not finish within --max-cycles {}: the SIMT core ran {} cycles",
+            limit.cycles,
+            limit.cycles
+        );
+    }
+    e.context(format!("{file}"))
 }
 
 /// One hex word of a local-data-share file, refused when it does not fit `bits` bits.
@@ -834,8 +901,35 @@ fn read_lds(
     }
 }
 
+/// The command line, or exit: help and version printed (exit 0); a usage error as one line,
+/// `simt-rtl: error: ...`, with clap's exit code 2.
+fn parse() -> std::result::Result<Cli, ExitCode> {
+    use clap::error::ErrorKind;
+    match Cli::try_parse() {
+        Ok(cli) => Ok(cli),
+        Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
+            e.exit()
+        }
+        Err(e) => {
+            let text = e.render().to_string();
+            let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+            let first = lines.next().unwrap_or("bad arguments");
+            let mut what = first.strip_prefix("error: ").unwrap_or(first).to_string();
+            if what.ends_with(':') {
+                what = format!("{what} {}", lines.next().unwrap_or(""));
+            }
+            eprintln!("simt-rtl: error: {what} (usage: simt-rtl help)");
+            Err(ExitCode::from(2))
+        }
+    }
+}
+
 fn main() -> ExitCode {
-    match run(Cli::parse()) {
+    let cli = match parse() {
+        Ok(cli) => cli,
+        Err(code) => return code,
+    };
+    match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("simt-rtl: error: {}", format!("{e:#}").replace('\n', " "));

@@ -245,12 +245,16 @@ fn command_line_errors_are_one_clear_line() {
         (vec!["run", "kernels/loop.s", "--preset", "seed"], "block preset `seed` has no SIMT core"),
         (vec!["run", "kernels/loop.s", "--preset", "cu"], "`cu` is a block preset; its SIMT core is the core preset `cu-core`"),
         (vec!["run", "kernels/loop.s", "--policy", "xx"], "unknown issue policy `xx`: known policies are lrr, gto"),
-        (vec!["run", "kernels/loop.s", "--max-cycles", "10"], "kernels/loop.s: the reference interpreter: the program did not finish within 10 warp instructions"),
+        (vec!["run", "kernels/loop.s", "--max-cycles", "10"], "kernels/loop.s: did not finish within --max-cycles 10: the reference interpreter ran 10 warp instructions"),
         (vec!["run", "kernels/loop.s", "--vcd", "/proc/simt-rtl-cannot-write-here/x.vcd"], "cannot create output directory /proc/simt-rtl-cannot-write-here"),
-        (vec!["run", "kernels/nested.s", "--preset", "tiny-core"], "kernels/nested.s: the reference interpreter: warp 0 at instruction 11: SIMT stack overflow (depth 2)"),
+        (vec!["run", "kernels/nested.s", "--preset", "tiny-core"], "kernels/nested.s:15: `bnz  r3, odd_hi, end3`: warp 0 at instruction 11: SIMT stack overflow (depth 2)"),
         (vec!["speed", "--block", "nope"], "--block `nope` is not an exported block"),
         (vec!["speed", "--block", "lfsr", "--cycles", "0"], "--cycles must be at least 1"),
         (vec!["speed", "--block", "lfsr", "--cycles", "10", "--rtl", "/nonexistent"], "missing Verilog source /nonexistent/cu/lfsr.v"),
+        (vec!["flash", "--dry-run", "--bin", "/nonexistent/top.bin"], "bitstream /nonexistent/top.bin does not exist"),
+        (vec!["build", "--top", "core", "--preset", "tiny"], "--top core builds the cu SIMT core: --preset `tiny` applies to the self-test top only"),
+        (vec!["build", "--board", "alchitry-cu-v2", "--rev", "v1"], "--board alchitry-cu-v2 is revision v2: --rev v1 contradicts it"),
+        (vec!["asm", "kernels/loop.s", "--out", "kernels/loop.s"], "--out kernels/loop.s is the source file: it would be overwritten"),
     ] {
         let (code, _, stderr) = cli(&args);
         assert_eq!(code, 1, "{args:?}: exit code");
@@ -292,10 +296,16 @@ fn missing_tools_give_the_install_hint() {
 
 #[test]
 fn flash_and_load_dry_run_print_the_iceprog_commands() {
-    let (code, stdout, _) = cli(&["flash", "--dry-run"]);
-    assert_eq!((code, stdout.as_str()), (0, "iceprog build/alchitry_cu/top.bin\n"));
-    let (code, stdout, _) = cli(&["load", "--dry-run", "--bin", "x/top.bin"]);
-    assert_eq!((code, stdout.as_str()), (0, "iceprog -S x/top.bin\n"));
+    let dir = std::env::temp_dir().join(format!("simt-rtl-dry-run-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bin = dir.join("top.bin");
+    std::fs::write(&bin, b"\xff").unwrap();
+    let bin = bin.to_str().unwrap();
+    let (code, stdout, _) = cli(&["flash", "--dry-run", "--bin", bin]);
+    assert_eq!((code, stdout), (0, format!("iceprog {bin}\n")));
+    let (code, stdout, _) = cli(&["load", "--dry-run", "--bin", bin]);
+    assert_eq!((code, stdout), (0, format!("iceprog -S {bin}\n")));
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -341,8 +351,22 @@ fn hostile_files_and_outputs_give_one_line_and_write_nothing() {
         file("wrong.expect", b"w0 l1 r4 = 199\nw0 l1 r5 = 201\n"),
     );
     let source = file("k.s", &std::fs::read("kernels/if_else.s").unwrap());
+    let (join, end) =
+        (file("join.s", b"li r1, 1\njoin\nexit\n"), file("end.s", b"li r1, 1\nnop\n"));
     let json = dir.join("out.json");
     for (args, want) in [
+        (
+            vec!["run", &join],
+            "join.s:2: `join`: warp 0 at instruction 1: `join` with an empty SIMT stack",
+        ),
+        (
+            vec!["board", "run", "--sim", &join],
+            "join.s:2: `join`: warp 0 at instruction 1: `join` with an empty SIMT stack",
+        ),
+        (
+            vec!["run", &end],
+            "end.s:2: `nop`: warp 0 ran past the end of the program (instruction 2 of 2)",
+        ),
         (
             vec!["run", "/dev/zero"],
             "/dev/zero: larger than 1048576 bytes, the most an input file may be",
@@ -425,4 +449,54 @@ fn hostile_files_and_outputs_give_one_line_and_write_nothing() {
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("cannot write standard output: No space left on device"), "{stderr}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Arguments are checked before any work: a bad one leaves no directory and simulates nothing.
+/// Usage errors (clap's) are one line too, with exit code 2.
+#[test]
+fn bad_arguments_are_refused_before_any_work() {
+    let dir = std::env::temp_dir().join(format!("simt-rtl-early-{}", std::process::id()));
+    let out = dir.join("out");
+    let out_s = out.to_str().unwrap();
+    for (args, want) in [
+        (vec!["build", "--cycles", "18446744073709551615", "--out", out_s], "parameter `cycles` = 18446744073709551615 is out of range: it must be between 1 and 16777215"),
+        (vec!["build", "--freq", "0", "--out", out_s], "--freq 0"),
+        (vec!["gen", "--out", out_s, "--constraints", "/proc/simt-rtl-cannot-write-here"], "cannot create output directory /proc/simt-rtl-cannot-write-here"),
+    ] {
+        let (code, stdout, stderr) = cli(&args);
+        assert_eq!((code, stderr.lines().count()), (1, 1), "{args:?}: {stderr}");
+        assert!(stderr.contains(want), "{args:?}: {stderr}");
+        assert!(!stderr.contains("simulating") && stdout.is_empty(), "{args:?}: no work done: {stderr}");
+        assert!(!out.exists(), "{args:?}: {} was created", out.display());
+    }
+    for (args, want) in [
+        (vec!["frobnicate"], "unrecognized subcommand 'frobnicate'"),
+        (vec!["run"], "the following required arguments were not provided: <KERNEL>"),
+        (vec!["run", "kernels/loop.s", "--max-cycles", "0"], "0 is not in 1..=100000000"),
+    ] {
+        let (code, _, stderr) = cli(&args);
+        assert_eq!((code, stderr.lines().count()), (2, 1), "{args:?}: {stderr}");
+        assert!(
+            stderr.starts_with("simt-rtl: error: ") && stderr.contains(want),
+            "{args:?}: {stderr}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `asm --listing`: each instruction's address, word, source line and text; its words are the
+/// ones `asm` writes.
+#[test]
+fn asm_listing_gives_address_word_and_source_line() {
+    let (code, words, _) = cli(&["asm", "kernels/nested.s"]);
+    assert_eq!(code, 0);
+    let (code, listing, _) = cli(&["asm", "kernels/nested.s", "--listing"]);
+    assert_eq!(code, 0);
+    let words: Vec<&str> = words.lines().collect();
+    let rows: Vec<Vec<&str>> = listing.lines().map(|l| l.split_whitespace().collect()).collect();
+    assert_eq!(rows.len(), words.len(), "{listing}");
+    for (a, row) in rows.iter().enumerate() {
+        assert_eq!((row[0], row[1]), (a.to_string().as_str(), words[a]), "{listing}");
+    }
+    assert_eq!(rows[11][2..], ["15", "bnz", "r3,", "odd_hi,", "end3"], "{listing}");
 }

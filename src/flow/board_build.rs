@@ -191,10 +191,16 @@ pub fn core_board_verilog(board: &Board, mhz: f64, pll: Option<&Ice40Pll>) -> Re
 
 /// Builds the Alchitry Cu bitstream of preset `B`'s self-test top, or of the core's board top.
 pub fn build_alchitry_cu<B: PresetBlocks>(opts: &BuildOptions) -> Result<BuildReport> {
-    let dir = &opts.out_dir;
-    std::fs::create_dir_all(dir)
-        .with_context(|| format!("cannot create output directory {}", dir.display()))?;
+    // Every argument is checked before anything is simulated or written.
     let pll = core_clock(&opts.board, opts.freq_mhz)?;
+    crate::params::check_range(
+        "cycles",
+        opts.cycles as usize,
+        1,
+        crate::boards::self_test::MAX_SELF_TEST_CYCLES,
+    )?;
+    let dir = &opts.out_dir;
+    crate::flow::results::writable_dir(dir)?;
     let target_mhz = pll.map_or(opts.freq_mhz, |p| p.fout_mhz);
     if let Some(p) = &pll {
         eprintln!(

@@ -190,15 +190,21 @@ pub fn iceprog_command(bin: &Path, sram: bool) -> Vec<String> {
     cmd
 }
 
-/// Programs the board with `bin` (see [`iceprog_command`]). Fails with one clear message when
-/// the bitstream is missing, iceprog is not installed, or iceprog finds no board.
-pub fn program(bin: &Path, sram: bool) -> Result<()> {
+/// `Ok` when the bitstream `bin` exists, else the error saying how to build it.
+pub fn require_bitstream(bin: &Path) -> Result<()> {
     if !bin.is_file() {
         bail!(
             "bitstream {} does not exist: build it first with `simt-rtl build --board alchitry-cu`",
             bin.display()
         );
     }
+    Ok(())
+}
+
+/// Programs the board with `bin` (see [`iceprog_command`]). Fails with one clear message when
+/// the bitstream is missing, iceprog is not installed, or iceprog finds no board.
+pub fn program(bin: &Path, sram: bool) -> Result<()> {
+    require_bitstream(bin)?;
     let cmd = iceprog_command(bin, sram);
     // A missing iceprog is its own error (with the install hint), not a board problem.
     require_tool("iceprog")?;

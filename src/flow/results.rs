@@ -107,6 +107,18 @@ pub fn write_markdown(path: &Path, title: &str, tools: &[Tool], table: &str) -> 
     write_whole(path, &format!("# {title}\n\n{}\n{table}", stamp(tools)))
 }
 
+/// Creates `dir` if needed and checks that a file can be written in it, before any work whose
+/// output goes there.
+pub fn writable_dir(dir: &Path) -> Result<()> {
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("cannot create output directory {}", dir.display()))?;
+    let probe = dir.join(format!(".simt-rtl-probe-{}", std::process::id()));
+    std::fs::write(&probe, b"")
+        .with_context(|| format!("cannot write in output directory {}", dir.display()))?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
+}
+
 /// Writes `text` to `path` whole or not at all: into a temporary file beside it, renamed into
 /// place (removed when the write fails).
 pub fn write_whole(path: &Path, text: &str) -> Result<()> {

@@ -22,6 +22,36 @@ use super::{AluOp, ImmOp, Inst, IMM_MAX, IMM_MIN, MAX_PROGRAM, REGISTERS, STORE_
 
 /// Assembles `source` into instructions.
 pub fn assemble(source: &str) -> Result<Vec<Inst>> {
+    Ok(assemble_listing(source)?.program)
+}
+
+/// A program with, for each instruction, where it came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Listing {
+    pub program: Vec<Inst>,
+    /// Instruction `i`'s source line (from 1) and its text, without label and comment.
+    pub source: Vec<(usize, String)>,
+}
+
+impl Listing {
+    /// `LINE: \`text\`` of instruction `pc`, or `None` past the end.
+    pub fn at(&self, pc: usize) -> Option<String> {
+        self.source.get(pc).map(|(line, text)| format!("{line}: `{text}`"))
+    }
+
+    /// One line per instruction: address, word, source line and text.
+    pub fn text(&self) -> String {
+        self.program
+            .iter()
+            .zip(&self.source)
+            .enumerate()
+            .map(|(a, (i, (line, text)))| format!("{a:4}  {:08x}  {line:5}  {text}\n", i.encode()))
+            .collect()
+    }
+}
+
+/// Assembles `source`, keeping each instruction's source line.
+pub fn assemble_listing(source: &str) -> Result<Listing> {
     // Pass 1: labels and the instruction lines.
     let mut labels: HashMap<&str, usize> = HashMap::new();
     let mut lines: Vec<(usize, &str)> = vec![];
@@ -63,7 +93,8 @@ pub fn assemble(source: &str) -> Result<Vec<Inst>> {
             }
         }
     }
-    Ok(program)
+    let source = lines.iter().map(|&(n, text)| (n, text.to_string())).collect();
+    Ok(Listing { program, source })
 }
 
 /// `label: rest` when the text starts with a label.

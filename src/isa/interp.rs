@@ -77,6 +77,53 @@ pub struct Counters {
     pub lds_conflict_cycles: u64,
 }
 
+/// Why a program has no result: the run's error, which [`Fault::pc`] places in the program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// A branch pushed more entries than the SIMT stack holds.
+    StackOverflow { warp: usize, pc: usize, depth: usize },
+    /// `join` found the SIMT stack empty.
+    EmptyJoin { warp: usize, pc: usize },
+    /// A warp's pc left the program, after instruction `from`.
+    PastEnd { warp: usize, pc: usize, len: usize, from: Option<usize> },
+    /// `max_instructions` warp instructions ran and some warp had not exited.
+    Limit { instructions: u64 },
+}
+
+impl Fault {
+    /// The instruction at fault: the one that overflowed or joined, the last one run before the
+    /// pc left the program; none for the limit.
+    pub fn pc(&self) -> Option<usize> {
+        match *self {
+            Fault::StackOverflow { pc, .. } | Fault::EmptyJoin { pc, .. } => Some(pc),
+            Fault::PastEnd { from, .. } => from,
+            Fault::Limit { .. } => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Fault {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match *self {
+            Fault::StackOverflow { warp, pc, depth } => {
+                write!(f, "warp {warp} at instruction {pc}: SIMT stack overflow (depth {depth})")
+            }
+            Fault::EmptyJoin { warp, pc } => {
+                write!(f, "warp {warp} at instruction {pc}: `join` with an empty SIMT stack")
+            }
+            Fault::PastEnd { warp, pc, len, .. } => {
+                write!(f, "warp {warp} ran past the end of the program (instruction {pc} of {len})")
+            }
+            Fault::Limit { instructions } => write!(
+                f,
+                "the program did not finish within {instructions} warp instructions (`max_instructions`)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Fault {}
+
 /// One warp's control state.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WarpState {
@@ -86,6 +133,8 @@ pub struct WarpState {
     /// `(mask, pc)` entries, the top last.
     pub stack: Vec<(u32, usize)>,
     pub done: bool,
+    /// The instruction the warp ran last (`None` before its first).
+    pub last: Option<usize>,
 }
 
 /// The machine after a run.
@@ -141,7 +190,7 @@ impl Machine {
             for w in 0..self.config.warps {
                 if !self.warps[w].done {
                     if self.counters.instructions >= self.config.max_instructions {
-                        bail!("the program did not finish within {} warp instructions (`max_instructions`)", self.config.max_instructions);
+                        bail!(Fault::Limit { instructions: self.config.max_instructions });
                     }
                     self.step(w, program)?;
                 }
@@ -155,10 +204,7 @@ impl Machine {
         let c = self.config;
         let pc = self.warps[w].pc;
         let Some(&inst) = program.get(pc) else {
-            bail!(
-                "warp {w} ran past the end of the program (instruction {pc} of {})",
-                program.len()
-            );
+            bail!(Fault::PastEnd { warp: w, pc, len: program.len(), from: self.warps[w].last });
         };
         self.counters.instructions += 1;
         let mask = self.warps[w].mask;
@@ -206,7 +252,7 @@ impl Machine {
                     self.warps[w].mask = m;
                     next = p;
                 }
-                None => bail!("warp {w} at instruction {pc}: `join` with an empty SIMT stack"),
+                None => bail!(Fault::EmptyJoin { warp: w, pc }),
             },
             Inst::Jmp { target } => next = target as usize,
             Inst::Bany { ra, target } => {
@@ -234,17 +280,14 @@ impl Machine {
             Inst::Exit => self.warps[w].done = true,
         }
         self.warps[w].pc = next;
+        self.warps[w].last = Some(pc);
         Ok(())
     }
 
     fn push(&mut self, w: usize, mask: u32, pc: usize) -> Result<()> {
         let warp = &mut self.warps[w];
         if warp.stack.len() == self.config.stack_depth {
-            bail!(
-                "warp {w} at instruction {}: SIMT stack overflow (depth {})",
-                warp.pc,
-                self.config.stack_depth
-            );
+            bail!(Fault::StackOverflow { warp: w, pc: warp.pc, depth: self.config.stack_depth });
         }
         warp.stack.push((mask, pc));
         self.counters.stack_high_water = self.counters.stack_high_water.max(warp.stack.len());
@@ -275,7 +318,9 @@ impl Machine {
 /// Every warp at instruction 0 with every lane and an empty stack.
 fn launched(config: &Config) -> Vec<WarpState> {
     let full = if config.threads == 32 { u32::MAX } else { (1u32 << config.threads) - 1 };
-    (0..config.warps).map(|_| WarpState { pc: 0, mask: full, stack: vec![], done: false }).collect()
+    (0..config.warps)
+        .map(|_| WarpState { pc: 0, mask: full, stack: vec![], done: false, last: None })
+        .collect()
 }
 
 fn value_mask(bits: usize) -> u32 {

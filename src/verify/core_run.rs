@@ -107,7 +107,7 @@ fn run_core(
         let mut n = 0;
         while probe.running() {
             if n > max_cycles {
-                bail!("the SIMT core did not finish within {max_cycles} cycles");
+                bail!(CycleLimit { cycles: max_cycles });
             }
             apply(CoreIn::default(), &mut probe);
             n += 1;
@@ -135,6 +135,20 @@ fn run_core(
     }
     Ok(model)
 }
+
+/// The core ran `cycles` cycles and had not finished.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CycleLimit {
+    pub cycles: u64,
+}
+
+impl std::fmt::Display for CycleLimit {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(f, "the SIMT core did not finish within {} cycles", self.cycles)
+    }
+}
+
+impl std::error::Error for CycleLimit {}
 
 /// One run of a rust-hdl core beside its model, and what else to do with it.
 struct Lockstep<'a> {

@@ -132,7 +132,7 @@ impl<
     /// A run of `cycles` cycles (1..2^24) of `preset`'s scheduler (fixed mode, the preset's fetch
     /// policy) and operand collector, passing when the signature is `expected`.
     pub fn new(preset: &Preset, cycles: u64, expected: u64) -> Result<Self> {
-        check_range("cycles", cycles as usize, 1, (1 << 24) - 1)?;
+        check_range("cycles", cycles as usize, 1, MAX_SELF_TEST_CYCLES)?;
         check_range("threads (T)", T, 1, 32)?;
         check_range("pc_width (A)", A, 1, 32)?;
         Ok(Self {
@@ -496,6 +496,9 @@ pub const LED_FAIL: u64 = 1 << 4;
 
 /// Cycles of the board's self-test run (2.2 ms at 45 MHz).
 pub const SELF_TEST_CYCLES: u64 = 100_000;
+
+/// The longest self-test: its cycle counter has 24 bits.
+pub const MAX_SELF_TEST_CYCLES: usize = (1 << 24) - 1;
 
 /// Signatures already simulated, one per line: `preset cycles design-key signature` (hex), the
 /// design key from [`SelfTest::design_key`]. `tests/self_test.rs` checks that the default run of
