@@ -184,6 +184,10 @@ enum Command {
         /// Cycles from reset of the bounded check.
         #[arg(long, default_value_t = 20)]
         depth: usize,
+        /// Seconds each property may take (1 to 86400); one that takes longer is reported as
+        /// `timed out after N s`, neither proven nor failed.
+        #[arg(long, default_value_t = 120, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+        timeout: u64,
         /// The exported Verilog.
         #[arg(long, default_value = "rtl_out")]
         rtl: PathBuf,
@@ -323,7 +327,7 @@ enum Command {
     },
     /// Measure the operand collector under saturating uniform-random traffic (a Markdown table).
     Bench {
-        /// Cycles per configuration.
+        /// Cycles per configuration (2 to 10000000).
         #[arg(long, default_value_t = 100_000)]
         cycles: usize,
         /// Random seed.
@@ -376,8 +380,10 @@ fn run(cli: Cli) -> Result<()> {
             let title = format!("Resources and Fmax: preset `{preset}`");
             emit(&table, markdown.as_deref(), &title, &[results::YOSYS, results::NEXTPNR])?;
         }
-        Command::Prove { preset, block, property, depth, rtl, out, markdown } => {
-            prove(&preset, block.as_deref(), &property, depth, &rtl, &out, markdown.as_deref())?
+        Command::Prove { preset, block, property, depth, timeout, rtl, out, markdown } => {
+            let budget = std::time::Duration::from_secs(timeout);
+            let only = (block.as_deref(), property.as_slice());
+            prove(&preset, only, depth, budget, &rtl, &out, markdown.as_deref())?
         }
         Command::Soak { preset, block, cycles, seed, jobs, markdown } => {
             use simt_rtl::flow::soak;
@@ -438,6 +444,9 @@ fn run(cli: Cli) -> Result<()> {
         Command::Bench { cycles, seed, markdown } => {
             if cycles < 2 {
                 anyhow::bail!("--cycles must be at least 2, got {cycles}");
+            }
+            if cycles > 10_000_000 {
+                anyhow::bail!("--cycles must be at most 10000000, got {cycles}");
             }
             let table = simt_rtl::bench::table(&simt_rtl::bench::run_all(cycles, seed));
             emit(&table, markdown.as_deref(), "Operand collector benchmark", &[results::RUSTC])?;
@@ -581,14 +590,14 @@ fn report(
 /// `simt-rtl prove`: one line per property; exit 1 when one fails.
 fn prove(
     preset: &str,
-    block: Option<&str>,
-    property: &[String],
+    (block, property): (Option<&str>, &[String]),
     depth: usize,
+    budget: std::time::Duration,
     rtl: &Path,
     out: &Path,
     markdown: Option<&Path>,
 ) -> Result<()> {
-    use simt_rtl::flow::prove::{prove_only, Outcome};
+    use simt_rtl::flow::prove::{prove_within, Outcome};
     let p = simt_rtl::params::preset(preset)?;
     let blocks: Vec<_> = formal_blocks(preset)?
         .into_iter()
@@ -605,7 +614,7 @@ fn prove(
         let dir = out.join(preset).join(b.module);
         let rtl_file = rtl.join(preset).join(format!("{}.v", b.module));
         let start = std::time::Instant::now();
-        let outcomes = prove_only(&b, &p, &rtl_file, depth, &dir, property)
+        let outcomes = prove_within(&b, &p, &rtl_file, depth, &dir, property, Some(budget))
             .with_context(|| format!("proving {}", b.module))?;
         let secs = format!("{:.0}", start.elapsed().as_secs_f64());
         for (i, (name, outcome)) in outcomes.into_iter().enumerate() {
@@ -791,6 +800,18 @@ const INPUT_LIMIT: u64 = 1 << 20;
 /// The text of `path`, refused when larger than `limit` bytes or not UTF-8 (never reads more).
 fn read_bounded(path: &Path, limit: u64) -> Result<String> {
     use std::io::Read;
+    use std::os::unix::fs::FileTypeExt;
+    let kind = std::fs::metadata(path)
+        .with_context(|| format!("cannot read {}", path.display()))?
+        .file_type();
+    // Opening a FIFO would wait for a writer; a directory has no text.
+    for (is, what) in
+        [(kind.is_fifo(), "a FIFO"), (kind.is_socket(), "a socket"), (kind.is_dir(), "a directory")]
+    {
+        if is {
+            anyhow::bail!("{}: is {what}, not a file", path.display());
+        }
+    }
     let file =
         std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
     let mut bytes = vec![];

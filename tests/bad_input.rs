@@ -353,6 +353,9 @@ fn hostile_files_and_outputs_give_one_line_and_write_nothing() {
     let source = file("k.s", &std::fs::read("kernels/if_else.s").unwrap());
     let (join, end) =
         (file("join.s", b"li r1, 1\njoin\nexit\n"), file("end.s", b"li r1, 1\nnop\n"));
+    let fifo = dir.join("fifo.s");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let fifo = fifo.to_str().unwrap().to_string();
     let json = dir.join("out.json");
     for (args, want) in [
         (
@@ -415,6 +418,13 @@ fn hostile_files_and_outputs_give_one_line_and_write_nothing() {
             "wrong.expect:2: expected w0 l1 r5 = 201, the kernel left 200",
         ),
         (vec!["asm", &source, "--out", &source], "is the source file: it would be overwritten"),
+        (vec!["asm", &fifo], "fifo.s: is a FIFO, not a file"),
+        (vec!["run", "kernels/loop.s", "--lds", &fifo], "fifo.s: is a FIFO, not a file"),
+        (vec!["asm", "kernels"], "kernels: is a directory, not a file"),
+        (
+            vec!["bench", "--cycles", "18446744073709551615"],
+            "--cycles must be at most 10000000, got 18446744073709551615",
+        ),
     ] {
         let (code, _, stderr) = cli(&args);
         assert_eq!(code, 1, "{args:?}: exit code ({stderr})");

@@ -3,7 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
-use simt_rtl::flow::prove::{fails_at, peek_commands, property_names, prove, prove_only, Outcome};
+use simt_rtl::flow::prove::{
+    fails_at, peek_commands, property_names, prove, prove_only, prove_within, Outcome,
+};
 use simt_rtl::params::CU;
 
 fn work_dir(name: &str) -> PathBuf {
@@ -772,4 +774,18 @@ fn mutant_stack_ram_top_not_refilled_is_caught() {
         "top_is_last_pushed_not_popped",
         4,
     );
+}
+
+/// A property whose check outlasts its time budget is reported as timed out (the checker and
+/// its z3 stopped), neither proven nor failed: the queue bound at cu sizes, which runs for tens
+/// of minutes, given 3 seconds.
+#[test]
+fn a_property_past_its_time_budget_is_timed_out() {
+    let rtl = Path::new(env!("CARGO_MANIFEST_DIR")).join("rtl_out/cu/operand_collector.v");
+    let only = ["bank_queues_never_overflow".to_string()];
+    let budget = Some(std::time::Duration::from_secs(3));
+    let dir = work_dir("operand_collector_timeout");
+    let results =
+        prove_within(&block("operand_collector"), &CU, &rtl, 20, &dir, &only, budget).unwrap();
+    assert_eq!(results, vec![(only[0].clone(), Outcome::TimedOut { secs: 3 })]);
 }

@@ -14,8 +14,10 @@
 //! [`z3_bin_dir`]): Debian 12's z3 4.8.12 does not return on these models.
 
 use std::fmt;
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 
@@ -37,6 +39,9 @@ pub enum Outcome {
     Bounded { depth: usize },
     /// Violated `step` cycles after reset; the trace is in `vcd`.
     Failed { step: usize, vcd: PathBuf },
+    /// Neither proven nor failed within its time budget of `secs` seconds (the checker
+    /// stopped).
+    TimedOut { secs: u64 },
 }
 
 impl fmt::Display for Outcome {
@@ -47,6 +52,7 @@ impl fmt::Display for Outcome {
             Outcome::Failed { step, vcd } => {
                 write!(f, "FAILED at step {step}, counterexample {}", vcd.display())
             }
+            Outcome::TimedOut { secs } => write!(f, "timed out after {secs} s"),
         }
     }
 }
@@ -96,12 +102,52 @@ pub fn prove_only(
     dir: &Path,
     only: &[String],
 ) -> Result<Vec<(String, Outcome)>> {
+    prove_within(block, preset, rtl, depth, dir, only, None)
+}
+
+/// As [`prove_only`], each property given at most `budget` (then [`Outcome::TimedOut`]).
+pub fn prove_within(
+    block: &FormalBlock,
+    preset: &Preset,
+    rtl: &Path,
+    depth: usize,
+    dir: &Path,
+    only: &[String],
+    budget: Option<Duration>,
+) -> Result<Vec<(String, Outcome)>> {
     if depth == 0 {
         bail!("`--depth` must be at least 1");
     }
-    let checker = Checker::new(block, preset, rtl, dir, only)?;
+    let mut checker = Checker::new(block, preset, rtl, dir, only)?;
     let mut results = Vec::new();
-    for n in &checker.names {
+    for n in &checker.names.clone() {
+        checker.deadline = budget.map(|b| Instant::now() + b);
+        let outcome = match checker.property(n, depth) {
+            Err(e) if e.is::<OutOfTime>() => {
+                Outcome::TimedOut { secs: budget.map_or(0, |b| b.as_secs()) }
+            }
+            other => other?,
+        };
+        results.push((n.clone(), outcome));
+    }
+    Ok(results)
+}
+
+/// A checker run stopped at its deadline.
+#[derive(Debug)]
+struct OutOfTime;
+
+impl fmt::Display for OutOfTime {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "out of time")
+    }
+}
+
+impl std::error::Error for OutOfTime {}
+
+impl Checker {
+    /// Property `n`: proven, failed, or bounded to `depth`.
+    fn property(&self, n: &str, depth: usize) -> Result<Outcome> {
         // For k = 1, 2, 4, ... up to INDUCTION_LENGTH: the first k cycles from reset (the base
         // case; a counterexample there ends the search at once), then the induction step of
         // length k, which, where it closes, makes the property hold at every depth. A short one
@@ -109,10 +155,10 @@ pub fn prove_only(
         let longest = INDUCTION_LENGTH.min(depth);
         let mut k = 1;
         let outcome = loop {
-            if let Some(failed) = checker.from_reset(n, 0, k)? {
+            if let Some(failed) = self.from_reset(n, 0, k)? {
                 break failed;
             }
-            let induction = checker.smtbmc(
+            let induction = self.smtbmc(
                 &["-i", "-t", &k.to_string(), &format!("{n}.smt2")],
                 &format!("induction_{n}.log"),
             )?;
@@ -120,13 +166,12 @@ pub fn prove_only(
                 break Outcome::Proven { k };
             }
             if k >= longest {
-                break checker.from_reset(n, 0, depth)?.unwrap_or(Outcome::Bounded { depth });
+                break self.from_reset(n, 0, depth)?.unwrap_or(Outcome::Bounded { depth });
             }
             k = (2 * k).min(longest);
         };
-        results.push((n.clone(), outcome));
+        Ok(outcome)
     }
-    Ok(results)
 }
 
 /// Whether `property` of `block` fails in cycle `step` after reset, checking that cycle alone:
@@ -153,6 +198,8 @@ struct Checker {
     names: Vec<String>,
     /// `PATH` with z3's directory first.
     path: String,
+    /// When the property being checked runs out of time.
+    deadline: Option<Instant>,
 }
 
 impl Checker {
@@ -230,20 +277,40 @@ impl Checker {
         }
 
         let path = format!("{}:{}", z3.display(), std::env::var("PATH").unwrap_or_default());
-        Ok(Checker { dir: dir.clone(), names, path })
+        Ok(Checker { dir: dir.clone(), names, path, deadline: None })
     }
 
-    /// yosys-smtbmc with z3 on `args`, its output kept in `log`.
+    /// yosys-smtbmc with z3 on `args`, its output kept in `log`; stopped (with z3) at the
+    /// deadline, an [`OutOfTime`] error.
     fn smtbmc(&self, args: &[&str], log: &str) -> Result<String> {
-        let (_, out) = tool_output(
-            Command::new("yosys-smtbmc")
-                .args(["-s", "z3"])
-                .args(args)
-                .env("PATH", &self.path)
-                .current_dir(&self.dir),
-            "yosys-smtbmc",
-        )?;
-        std::fs::write(self.dir.join(log), &out)?;
+        super::require_tool("yosys-smtbmc")?;
+        let log = self.dir.join(log);
+        let file = std::fs::File::create(&log)
+            .with_context(|| format!("cannot write {}", log.display()))?;
+        let mut child = Command::new("yosys-smtbmc")
+            .args(["-s", "z3"])
+            .args(args)
+            .env("PATH", &self.path)
+            .current_dir(&self.dir)
+            .stdout(file.try_clone()?)
+            .stderr(file)
+            .process_group(0) // z3 too is stopped at the deadline
+            .spawn()
+            .context("cannot start yosys-smtbmc")?;
+        loop {
+            if child.try_wait()?.is_some() {
+                break;
+            }
+            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                let group = format!("-{}", child.id());
+                let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
+                let _ = child.wait();
+                return Err(OutOfTime.into());
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let out = std::fs::read_to_string(&log)
+            .with_context(|| format!("cannot read {}", log.display()))?;
         Ok(out.replace('\r', "\n"))
     }
 
