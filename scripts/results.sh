@@ -12,3 +12,4 @@ out=docs/src/results
 "$bin" report --preset cu --markdown "$out/report-cu.md"
 "$bin" report --preset seed --markdown "$out/report-seed.md"
 "$bin" speed --preset cu --cycles 20000 --markdown "$out/speed-cu.md"
+"$bin" prove --preset cu --markdown "$out/prove-cu.md"
