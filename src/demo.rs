@@ -89,13 +89,26 @@ pub fn run_demo<B: PresetBlocks>(out: &Path) -> Result<(PathBuf, PathBuf)> {
     let vcd = out.join("scheduler_demo.vcd");
     let svg = out.join("scheduler_demo.svg");
     write_vcd(dut, &inputs, 0, &vcd)?;
-    rust_hdl::docs::vcd2svg::vcd_to_svg(
-        vcd.to_str().context("output path is not UTF-8")?,
-        svg.to_str().context("output path is not UTF-8")?,
-        &DEMO_SIGNALS,
-        0,
-        inputs.len() as u64 * CYCLE_PS,
-    )
-    .context("drawing the SVG")?;
+    let picture = draw(&vcd, inputs.len() as u64 * CYCLE_PS).context("drawing the SVG")?;
+    std::fs::write(&svg, picture).with_context(|| format!("cannot write {}", svg.display()))?;
     Ok((vcd, svg))
+}
+
+/// The [`DEMO_SIGNALS`] of `vcd` from time 0 to `end` (ps) as an SVG picture, as tall as its
+/// signals (rust-hdl's `vcd_to_svg` draws on a fixed 400-pixel canvas).
+fn draw(vcd: &Path, end: u64) -> Result<String> {
+    use rust_hdl::docs::vcd2svg::{display_metrics::DisplayMetrics, vcd_style::VCDStyle};
+    let file =
+        std::fs::File::open(vcd).with_context(|| format!("cannot read {}", vcd.display()))?;
+    let traces =
+        rust_hdl::docs::vcd2svg::trace_collection::TraceCollection::parse(&DEMO_SIGNALS, file)?;
+    let mut metrics = DisplayMetrics {
+        style: VCDStyle::gtkwave(),
+        min_time: 0,
+        max_time: end,
+        ..Default::default()
+    };
+    metrics.canvas_height =
+        metrics.timescale_height + (DEMO_SIGNALS.len() as u32 + 1) * metrics.signal_height;
+    Ok(traces.as_svg(&metrics)?.to_string())
 }

@@ -327,6 +327,32 @@ fn gen_and_sim_write_their_files() {
     assert_eq!(code, 0, "{stderr}");
     let svg = std::fs::read_to_string(dir.join("scheduler_demo.svg")).unwrap();
     assert!(svg.contains("<svg") && svg.contains("inst_fetch_pc"));
+    // The whole scenario: the time axis goes past the cycle in which a warp ends (10 ns a cycle),
+    // and the picture ends below its last signal, not a third of a page later.
+    let p = simt_rtl::params::TINY.scheduler;
+    let stimulus = simt_rtl::demo::demo_stimulus(p.threads, p.warps);
+    let end_ns = 10 * stimulus.iter().position(|i| i.end_ctl_valid == 1).unwrap() as u64;
+    let numbers = |key: &str| -> Vec<u64> {
+        svg.split(key).skip(1).filter_map(|t| t.split('"').nth(0)?.parse().ok()).collect()
+    };
+    let last_tick = svg
+        .split('>')
+        .filter_map(|t| t.split('<').next()?.trim().strip_suffix("ns")?.parse::<u64>().ok())
+        .max();
+    assert!(
+        last_tick.unwrap_or(0) > end_ns,
+        "axis ends at {last_tick:?} ns, the warp ends at {end_ns} ns"
+    );
+    let height = svg
+        .split("viewBox=\"0 0 ")
+        .nth(1)
+        .and_then(|t| t.split(['"', ' ']).nth(1)?.parse::<u64>().ok())
+        .unwrap();
+    let lowest_text = numbers(" y=\"").into_iter().max().unwrap();
+    assert!(
+        height < lowest_text + 40,
+        "picture {height} px tall, its last signal at {lowest_text} px"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
