@@ -136,6 +136,25 @@ fn run_command_prints_the_counters_and_the_waveform() {
         "{} is not the core's waveform",
         vcd.display()
     );
+    // The local data share's writes are in it: a bank's write strobe goes high (reduce stores).
+    let (defs, changes) = wave.split_once("$enddefinitions").unwrap();
+    let lds = defs
+        .split("$scope module exec $end")
+        .nth(1)
+        .and_then(|d| d.split("$scope module lds $end").nth(2));
+    let bank = lds
+        .and_then(|d| d.split("$scope module banks$0 $end").nth(1))
+        .expect("the local data share's bank 0");
+    let strobe = bank
+        .lines()
+        .take_while(|l| !l.contains("$upscope"))
+        .find(|l| l.ends_with(" write_mask $end"))
+        .and_then(|l| l.split_whitespace().nth(3))
+        .expect("bank 0's write strobe");
+    assert!(
+        changes.lines().any(|l| l == format!("1{strobe}")),
+        "no write into the local data share's bank 0 shown"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
