@@ -681,7 +681,7 @@ fn run_kernel(
         max_cycles,
         vcd.as_deref(),
     )
-    .map_err(|e| at_source(e, kernel, &listing))?;
+    .map_err(|e| at_source(e, kernel, &listing, vcd.as_deref()))?;
     say!(
         "{} on the rust-hdl core `{}` ({} warps x {} lanes, {}-bit values, {}): equal to its model on every cycle; registers and local data share equal the reference interpreter's",
         kernel.display(), params.name, params.warps, params.threads, params.lane_bits, params.policy.name()
@@ -708,7 +708,7 @@ fn board_run(
     let lds = read_lds(lds, seed, params)?;
     // A kernel that faults is refused before anything is sent, its fault at its source line.
     let mut m = simt_rtl::isa::interp::Machine::new(params.machine(BOARD_INSTRUCTIONS), &lds)?;
-    m.run(&program).map_err(|e| at_source(e, kernel, &listing))?;
+    m.run(&program).map_err(|e| at_source(e, kernel, &listing, None))?;
     let (run, on) = if sim {
         let board = simt_rtl::verify::link_sim::SimBoard::new(4, &[])?;
         (
@@ -844,11 +844,13 @@ fn read_kernel(path: &std::path::Path) -> Result<simt_rtl::isa::asm::Listing> {
 const BOARD_INSTRUCTIONS: u64 = 10_000_000;
 
 /// A run's error placed in the kernel's source: a program fault as `FILE:LINE: \`text\`: fault`,
-/// a limit naming `--max-cycles`; any other error prefixed with the file.
+/// a limit naming `--max-cycles` (and the waveform `vcd` written up to it); any other error
+/// prefixed with the file.
 fn at_source(
     e: anyhow::Error,
     kernel: &Path,
     listing: &simt_rtl::isa::asm::Listing,
+    vcd: Option<&Path>,
 ) -> anyhow::Error {
     use simt_rtl::isa::interp::Fault;
     use simt_rtl::verify::core_run::CycleLimit;
@@ -863,10 +865,12 @@ fn at_source(
         };
     }
     if let Some(limit) = e.chain().find_map(|c| c.downcast_ref::<CycleLimit>()) {
+        let wave = vcd
+            .map(|v| format!(" (waveform up to the limit: {})", v.display()))
+            .unwrap_or_default();
+        let n = limit.cycles;
         return anyhow::anyhow!(
-            "{file}: did not finish within --max-cycles {}: the SIMT core ran {} cycles",
-            limit.cycles,
-            limit.cycles
+            "{file}: did not finish within --max-cycles {n}: the SIMT core ran {n} cycles{wave}"
         );
     }
     e.context(format!("{file}"))

@@ -333,7 +333,7 @@ fn gen_and_sim_write_their_files() {
     let stimulus = simt_rtl::demo::demo_stimulus(p.threads, p.warps);
     let end_ns = 10 * stimulus.iter().position(|i| i.end_ctl_valid == 1).unwrap() as u64;
     let numbers = |key: &str| -> Vec<u64> {
-        svg.split(key).skip(1).filter_map(|t| t.split('"').nth(0)?.parse().ok()).collect()
+        svg.split(key).skip(1).filter_map(|t| t.split('"').next()?.parse().ok()).collect()
     };
     let last_tick = svg
         .split('>')

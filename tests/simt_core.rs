@@ -158,6 +158,31 @@ fn run_command_prints_the_counters_and_the_waveform() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A run stopped at `--max-cycles` still writes its waveform, up to the limit: vector_add takes
+/// more than 45 cycles (its 40 instructions and their stalls).
+#[test]
+fn a_run_past_its_limit_leaves_its_waveform() {
+    let dir = std::env::temp_dir().join(format!("simt-rtl-limit-{}", std::process::id()));
+    let vcd = dir.join("limit.vcd");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_simt-rtl"))
+        .args(["run", "kernels/vector_add.s", "--max-cycles", "45", "--vcd", vcd.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("did not finish within --max-cycles 45")
+            && stderr.contains("waveform up to the limit"),
+        "{stderr}"
+    );
+    let wave = std::fs::read_to_string(&vcd).unwrap();
+    assert!(
+        wave.contains("$enddefinitions") && wave.contains("issue_valid"),
+        "not the core's waveform"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Every kernel of `kernels/` ships with its expected values (written from its header), and
 /// `simt-rtl run --expect` finds them all; the results it prints and writes as JSON are the
 /// kernel's.

@@ -105,14 +105,13 @@ fn run_core(
         }
         apply(CoreIn { start: 1, ..Default::default() }, &mut probe);
         let mut n = 0;
-        while probe.running() {
-            if n > max_cycles {
-                bail!(CycleLimit { cycles: max_cycles });
-            }
+        while probe.running() && n <= max_cycles {
             apply(CoreIn::default(), &mut probe);
             n += 1;
         }
     }
+    // A run past the limit is still simulated (and its waveform written) up to the limit.
+    let limit_hit = probe.running();
     let inputs = |c: usize| schedule[c].clone();
     let run = Lockstep {
         name: format!("simt_core_{}_run", params.name),
@@ -128,6 +127,9 @@ fn run_core(
     } else {
         run.go(|| SimtCoreCu::with_lds(params, lds), &inputs)?
     };
+    if limit_hit {
+        bail!(CycleLimit { cycles: max_cycles });
+    }
     compare(&m, &model, &model.counters)?;
     let errors = model.errors();
     if !errors.is_empty() {
@@ -176,7 +178,17 @@ impl Lockstep<'_> {
             0,
             self.cycles,
             |_, _, c| inputs(c),
-        )?;
+        );
+        let rec = match (rec, self.vcd) {
+            (Ok(rec), _) => rec,
+            // A run that differs from the model still leaves its waveform, every cycle of it.
+            (Err(e), Some(path)) => {
+                let all: Vec<Vec<u64>> = (0..self.cycles).map(inputs).collect();
+                write_vcd(make()?, &all, 0, path)?;
+                return Err(e.context(format!("waveform: {}", path.display())));
+            }
+            (Err(e), None) => return Err(e),
+        };
         if let Some(path) = self.vcd {
             write_vcd(make()?, &rec.inputs, 0, path)?;
         }
