@@ -64,6 +64,37 @@ pub fn demo_stimulus(threads: usize, warps: usize) -> Vec<SchedIn> {
     v
 }
 
+/// The scheduler's signals for GTKWave, grouped (`sim` writes them beside the waveform).
+pub const DEMO_GROUPS: &[crate::sim::gtkw::Group] = {
+    use crate::sim::gtkw::Group;
+    &[
+        Group { name: "clock and reset", scope: "uut", prefixes: &["clock", "reset"] },
+        Group {
+            name: "commands",
+            scope: "uut",
+            prefixes: &[
+                "warp_cmd_",
+                "warp_ctl_",
+                "branch_ctl_",
+                "warp_pop_",
+                "warp_set_",
+                "end_ctl_",
+            ],
+        },
+        Group { name: "fetch", scope: "uut", prefixes: &["inst_fetch_"] },
+        Group {
+            name: "warp status",
+            scope: "uut",
+            prefixes: &["idle_mask", "active_mask", "stack_", "pop_data_", "err_"],
+        },
+        Group {
+            name: "stack",
+            scope: "uut.stacks",
+            prefixes: &["push", "pop", "top_", "empty", "full", "overflow", "underflow"],
+        },
+    ]
+};
+
 /// Signals the SVG shows.
 pub const DEMO_SIGNALS: [&str; 12] = [
     "uut.clock",
@@ -80,7 +111,8 @@ pub const DEMO_SIGNALS: [&str; 12] = [
     "uut.active_mask",
 ];
 
-/// Runs the demo on preset `B` and writes `scheduler_demo.vcd` and `scheduler_demo.svg` in `out`.
+/// Runs the demo on preset `B` and writes `scheduler_demo.vcd`, its GTKWave save file
+/// `scheduler_demo.gtkw` and `scheduler_demo.svg` in `out`.
 pub fn run_demo<B: PresetBlocks>(out: &Path) -> Result<(PathBuf, PathBuf)> {
     let p = B::PRESET.scheduler;
     let inputs: Vec<Vec<u64>> =
@@ -89,6 +121,7 @@ pub fn run_demo<B: PresetBlocks>(out: &Path) -> Result<(PathBuf, PathBuf)> {
     let vcd = out.join("scheduler_demo.vcd");
     let svg = out.join("scheduler_demo.svg");
     write_vcd(dut, &inputs, 0, &vcd)?;
+    crate::sim::gtkw::write_gtkw(&vcd, DEMO_GROUPS)?;
     let picture = draw(&vcd, inputs.len() as u64 * CYCLE_PS).context("drawing the SVG")?;
     std::fs::write(&svg, picture).with_context(|| format!("cannot write {}", svg.display()))?;
     Ok((vcd, svg))

@@ -301,3 +301,74 @@ fn rust_hdl_core_equals_its_model_every_cycle() {
         }
     }
 }
+
+/// `run --vcd` and `sim` write a GTKWave save file beside the waveform, with the signals grouped
+/// by block, every one of them declared in the VCD.
+#[test]
+fn waveforms_come_with_gtkwave_save_files() {
+    let dir = std::env::temp_dir().join(format!("simt-rtl-gtkw-{}", std::process::id()));
+    let vcd = dir.join("if_else.vcd");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_simt-rtl"))
+        .args(["run", "kernels/if_else.s", "--show", "none", "--vcd", vcd.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let blocks = [
+        "fetch",
+        "I-buffer",
+        "issue",
+        "collector",
+        "execute",
+        "local data share",
+        "write-back",
+        "stack",
+    ];
+    check_gtkw(&dir.join("if_else.gtkw"), &vcd, &blocks);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_simt-rtl"))
+        .args(["sim", "--out", dir.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let demo = ["commands", "fetch", "warp status", "stack"];
+    check_gtkw(&dir.join("scheduler_demo.gtkw"), &dir.join("scheduler_demo.vcd"), &demo);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Checks the GTKWave save file `gtkw` against the VCD it names: every group in `groups` is
+/// there, and every signal it shows is declared in the VCD, in its scope, with the width its
+/// `[msb:0]` says (read here from the VCD's `$scope`/`$var` lines, not by the writer's code).
+fn check_gtkw(gtkw: &std::path::Path, vcd: &std::path::Path, groups: &[&str]) {
+    let save = std::fs::read_to_string(gtkw).unwrap();
+    let wave = std::fs::read_to_string(vcd).unwrap();
+    let mut declared = std::collections::HashSet::new();
+    let mut scope: Vec<String> = vec![];
+    for line in wave.lines().take_while(|l| !l.starts_with("$enddefinitions")) {
+        let w: Vec<&str> = line.split_whitespace().collect();
+        if w.first() == Some(&"$scope") {
+            scope.push(w[2].to_string());
+        } else if w.first() == Some(&"$upscope") {
+            scope.pop();
+        } else if w.first() == Some(&"$var") {
+            let width: usize = w[2].parse().unwrap();
+            let range = if width == 1 { String::new() } else { format!("[{}:0]", width - 1) };
+            declared.insert(format!("{}.{}{range}", scope.join("."), w[4]));
+        }
+    }
+    for g in groups {
+        assert!(
+            save.lines().any(|l| l == format!("-{g}")),
+            "group `{g}` missing from {}",
+            gtkw.display()
+        );
+    }
+    let shown: Vec<&str> = save.lines().filter(|l| l.starts_with("uut.")).collect();
+    assert!(shown.len() >= groups.len(), "{save}");
+    for s in shown {
+        assert!(
+            declared.contains(s),
+            "{} shows `{s}`, which the VCD does not declare",
+            gtkw.display()
+        );
+    }
+    assert!(save.contains(&format!("[dumpfile] \"{}\"", vcd.canonicalize().unwrap().display())));
+}

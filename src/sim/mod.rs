@@ -10,6 +10,7 @@
 
 pub mod differential;
 pub mod dut;
+pub mod gtkw;
 pub mod rng;
 pub mod verilog_sim;
 

@@ -185,12 +185,14 @@ impl Lockstep<'_> {
             (Err(e), Some(path)) => {
                 let all: Vec<Vec<u64>> = (0..self.cycles).map(inputs).collect();
                 write_vcd(make()?, &all, 0, path)?;
+                crate::sim::gtkw::write_gtkw(path, crate::hw::core::simt_core::WAVE_GROUPS)?;
                 return Err(e.context(format!("waveform: {}", path.display())));
             }
             (Err(e), None) => return Err(e),
         };
         if let Some(path) = self.vcd {
             write_vcd(make()?, &rec.inputs, 0, path)?;
+            crate::sim::gtkw::write_gtkw(path, crate::hw::core::simt_core::WAVE_GROUPS)?;
         }
         if let Some((sim, dir)) = self.verilog {
             let mut core = make()?;

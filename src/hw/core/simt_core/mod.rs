@@ -50,6 +50,40 @@ const RRW: usize = 4;
 /// instruction words (`A = IA + 2`), stack depth `D` (`SPW` bits), the collector's `B` banks
 /// (`BW`), `N` units (`NW`), queues of `Q` (`QW`, `QCW`, `BQ = B Q`), `SQ = max(B, N)`, `RW` row
 /// bits; `2^LRW` local-data-share rows; `LW = WW + 1` launch-counter bits.
+/// The core's signals for GTKWave, grouped by block (`simt-rtl run --vcd` writes them beside the
+/// waveform as a `.gtkw` save file).
+pub const WAVE_GROUPS: &[crate::sim::gtkw::Group] = {
+    use crate::sim::gtkw::Group;
+    &[
+        Group {
+            name: "core",
+            scope: "uut",
+            prefixes: &["clock", "reset", "start", "running", "issue_", "errors"],
+        },
+        Group { name: "fetch", scope: "uut.front", prefixes: &["fetch_", "ctl_"] },
+        Group { name: "I-buffer", scope: "uut.front.ibuf", prefixes: &[] },
+        Group { name: "issue", scope: "uut.issue", prefixes: &[] },
+        Group { name: "scoreboard", scope: "uut.issue.sb", prefixes: &[] },
+        Group {
+            name: "collector",
+            scope: "uut.oc",
+            prefixes: &["in_", "out_", "busy", "grant", "dispatch", "err_"],
+        },
+        Group {
+            name: "execute",
+            scope: "uut.exec",
+            prefixes: &["out_", "lds_", "record_", "push_", "set_", "fire"],
+        },
+        Group { name: "local data share", scope: "uut.exec.lds.lds", prefixes: &["req_", "resp_"] },
+        Group { name: "write-back", scope: "uut", prefixes: &["wb_"] },
+        Group {
+            name: "stack",
+            scope: "uut.sched.stacks",
+            prefixes: &["push", "pop", "top_", "empty", "full", "overflow", "underflow"],
+        },
+    ]
+};
+
 #[derive(LogicBlock)]
 pub struct SimtCore<
     const W: usize,
