@@ -878,7 +878,7 @@ fn at_source(
 
 /// One hex word of a local-data-share file, refused when it does not fit `bits` bits.
 fn lds_word(text: &str, bits: usize) -> Result<u32> {
-    let shown = simt_rtl::verify::kernel_results::shown;
+    let shown = simt_rtl::params::shown;
     let v = u32::from_str_radix(text, 16)
         .map_err(|_| anyhow::anyhow!("`{}` is not a hex word", shown(text)))?;
     if bits < 32 && v >> bits != 0 {

@@ -187,6 +187,15 @@ pub const fn stack_ptr_width(depth: usize) -> usize {
     clog2(depth + 1)
 }
 
+/// `text` for an error line: at most 40 characters, control characters escaped.
+pub fn shown(text: &str) -> String {
+    let escaped: String = text.chars().flat_map(char::escape_debug).collect();
+    match escaped.char_indices().nth(40) {
+        Some((cut, _)) => format!("{}...", &escaped[..cut]),
+        None => escaped,
+    }
+}
+
 /// `value` must lie in `lo..=hi`.
 pub fn check_range(name: &str, value: usize, lo: usize, hi: usize) -> Result<()> {
     if value < lo || value > hi {

@@ -379,6 +379,8 @@ fn hostile_files_and_outputs_give_one_line_and_write_nothing() {
     let source = file("k.s", &std::fs::read("kernels/if_else.s").unwrap());
     let (join, end) =
         (file("join.s", b"li r1, 1\njoin\nexit\n"), file("end.s", b"li r1, 1\nnop\n"));
+    let (long_kernel, bom_kernel) =
+        (file("long.s", &[b'x'; 900_000]), file("bom.s", "\u{feff}li r1, 1\nexit\n".as_bytes()));
     let fifo = dir.join("fifo.s");
     assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
     let fifo = fifo.to_str().unwrap().to_string();
@@ -447,6 +449,14 @@ fn hostile_files_and_outputs_give_one_line_and_write_nothing() {
         (vec!["asm", &fifo], "fifo.s: is a FIFO, not a file"),
         (vec!["run", "kernels/loop.s", "--lds", &fifo], "fifo.s: is a FIFO, not a file"),
         (vec!["asm", "kernels"], "kernels: is a directory, not a file"),
+        (
+            vec!["asm", &long_kernel],
+            "long.s: line 1: `xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...`: unknown instruction",
+        ),
+        (
+            vec!["asm", &bom_kernel],
+            "bom.s: line 1: `\\u{feff}li r1, 1`: unknown instruction `\\u{feff}li`",
+        ),
         (
             vec!["bench", "--cycles", "18446744073709551615"],
             "--cycles must be at most 10000000, got 18446744073709551615",

@@ -18,6 +18,8 @@ use std::collections::HashMap;
 
 use anyhow::{bail, Context, Result};
 
+use crate::params::shown;
+
 use super::{AluOp, ImmOp, Inst, IMM_MAX, IMM_MIN, MAX_PROGRAM, REGISTERS, STORE_FIELD_MAX};
 
 /// Assembles `source` into instructions.
@@ -60,10 +62,10 @@ pub fn assemble_listing(source: &str) -> Result<Listing> {
         let mut text = raw.split([';', '#']).next().unwrap_or("").trim();
         while let Some((label, rest)) = split_label(text) {
             if !is_identifier(label) {
-                bail!("line {line_no}: `{label}` is not a label name (letters, digits, `_`, `.`; not starting with a digit)");
+                bail!("line {line_no}: `{}` is not a label name (letters, digits, `_`, `.`; not starting with a digit)", shown(label));
             }
             if labels.insert(label, lines.len()).is_some() {
-                bail!("line {line_no}: label `{label}` is defined twice");
+                bail!("line {line_no}: label `{}` is defined twice", shown(label));
             }
             text = rest.trim();
         }
@@ -83,7 +85,8 @@ pub fn assemble_listing(source: &str) -> Result<Listing> {
     // Pass 2: instructions.
     let mut program = vec![];
     for &(line_no, text) in &lines {
-        let inst = parse(text, &labels).with_context(|| format!("line {line_no}: `{text}`"))?;
+        let inst =
+            parse(text, &labels).with_context(|| format!("line {line_no}: `{}`", shown(text)))?;
         program.push(inst);
     }
     for (i, inst) in program.iter().enumerate() {
@@ -184,7 +187,7 @@ fn parse(text: &str, labels: &HashMap<&str, usize>) -> Result<Inst> {
             want(2, "rd, ra")?;
             Inst::Ld { rd: register(args[0])?, ra: register(args[1])? }
         }
-        _ => bail!("unknown instruction `{mnemonic}`"),
+        _ => bail!("unknown instruction `{}`", shown(&mnemonic)),
     })
 }
 
@@ -192,7 +195,7 @@ fn register(s: &str) -> Result<u8> {
     let n = s.strip_prefix(['r', 'R']).and_then(|d| d.parse::<usize>().ok());
     match n {
         Some(n) if n < REGISTERS => Ok(n as u8),
-        _ => bail!("`{s}` is not a register: registers are r0..r{}", REGISTERS - 1),
+        _ => bail!("`{}` is not a register: registers are r0..r{}", shown(s), REGISTERS - 1),
     }
 }
 
@@ -209,14 +212,14 @@ fn immediate(s: &str) -> Result<i32> {
     match number(s) {
         Some(v) if (IMM_MIN as i64..=IMM_MAX as i64).contains(&v) => Ok(v as i32),
         Some(v) => bail!("immediate {v} does not fit in 14 signed bits ({IMM_MIN}..={IMM_MAX})"),
-        None => bail!("`{s}` is not a number"),
+        None => bail!("`{}` is not a number", shown(s)),
     }
 }
 
 fn store_field(name: &str, s: &str) -> Result<u8> {
     match number(s) {
         Some(v) if (0..=STORE_FIELD_MAX as i64).contains(&v) => Ok(v as u8),
-        _ => bail!("`st` {name} `{s}` must be a number in 0..={STORE_FIELD_MAX}"),
+        _ => bail!("`st` {name} `{}` must be a number in 0..={STORE_FIELD_MAX}", shown(s)),
     }
 }
 
@@ -227,7 +230,7 @@ fn address(s: &str, labels: &HashMap<&str, usize>) -> Result<u16> {
     match number(s) {
         Some(v) if (0..MAX_PROGRAM as i64).contains(&v) => Ok(v as u16),
         Some(v) => bail!("address {v} is outside the program space 0..{MAX_PROGRAM}"),
-        None => bail!("undefined label `{s}`"),
+        None => bail!("undefined label `{}`", shown(s)),
     }
 }
 

@@ -15,7 +15,7 @@ use anyhow::{bail, Context, Result};
 
 use crate::hw::core::simt_core::model::CoreCounters;
 use crate::isa::{Inst, REGISTERS};
-use crate::params::CoreParams;
+use crate::params::{shown, CoreParams};
 
 /// A kernel's final state.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -256,15 +256,6 @@ fn number(text: &str) -> Result<u64> {
         None => text.parse(),
     };
     parsed.map_err(|_| anyhow::anyhow!("`{}` is not a decimal or 0x hex value", shown(text)))
-}
-
-/// `text` for an error line: at most 40 characters, control characters escaped.
-pub fn shown(text: &str) -> String {
-    let escaped: String = text.chars().flat_map(char::escape_debug).collect();
-    match escaped.char_indices().nth(40) {
-        Some((cut, _)) => format!("{}...", &escaped[..cut]),
-        None => escaped,
-    }
 }
 
 #[cfg(test)]
