@@ -179,21 +179,17 @@ impl Lockstep<'_> {
             self.cycles,
             |_, _, c| inputs(c),
         );
-        let rec = match (rec, self.vcd) {
-            (Ok(rec), _) => rec,
-            // A run that differs from the model still leaves its waveform, every cycle of it.
-            (Err(e), Some(path)) => {
-                let all: Vec<Vec<u64>> = (0..self.cycles).map(inputs).collect();
-                write_vcd(make()?, &all, 0, path)?;
-                crate::sim::gtkw::write_gtkw(path, crate::hw::core::simt_core::WAVE_GROUPS)?;
-                return Err(e.context(format!("waveform: {}", path.display())));
-            }
-            (Err(e), None) => return Err(e),
-        };
+        // The waveform is written whether or not the run matched its model: a run that differs
+        // is the one to read (the schedule is known before the run, so every cycle of it).
         if let Some(path) = self.vcd {
-            write_vcd(make()?, &rec.inputs, 0, path)?;
+            let all: Vec<Vec<u64>> = (0..self.cycles).map(inputs).collect();
+            write_vcd(make()?, &all, 0, path)?;
             crate::sim::gtkw::write_gtkw(path, crate::hw::core::simt_core::WAVE_GROUPS)?;
         }
+        let rec = match (rec, self.vcd) {
+            (Err(e), Some(path)) => return Err(e.context(format!("waveform: {}", path.display()))),
+            (rec, _) => rec?,
+        };
         if let Some((sim, dir)) = self.verilog {
             let mut core = make()?;
             core.connect_all();
