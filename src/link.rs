@@ -285,16 +285,14 @@ pub fn fill_programs(p: CoreParams, lds: &[u32]) -> Result<Vec<Vec<Inst>>> {
     Ok(programs)
 }
 
-/// Checks a board run against the reference interpreter: every register of every warp and
-/// lane and every local-data-share word; the first difference is the error.
+/// Checks a board run against the reference interpreter's machine `m` after the same kernel
+/// (its local data share starting as the board's): every register of every warp and lane and
+/// every local-data-share word; the first difference is the error.
 pub fn check_against_interpreter(
     p: CoreParams,
-    kernel: &[Inst],
-    lds: &[u32],
+    m: &crate::isa::interp::Machine,
     run: &BoardRun,
 ) -> Result<()> {
-    let mut m = crate::isa::interp::Machine::new(p.machine(10_000_000), lds)?;
-    m.run(kernel).context("the reference interpreter")?;
     for (i, (&got, &want)) in run.regs.iter().zip(&m.regs).enumerate() {
         if got != want {
             let (thread, r) = (i / REGISTERS, i % REGISTERS);

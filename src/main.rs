@@ -704,15 +704,16 @@ fn board_run(
     use simt_rtl::link::{Host, TtySerial};
     let params = simt_rtl::params::CORE_CU;
     let listing = read_kernel(kernel)?;
-    let program = listing.program.clone();
+    let program = &listing.program;
     let lds = read_lds(lds, seed, params)?;
-    // A kernel that faults is refused before anything is sent, its fault at its source line.
+    // The interpreter runs first: a kernel that faults is refused before anything is sent, its
+    // fault at its source line; the board's result is then checked against this machine.
     let mut m = simt_rtl::isa::interp::Machine::new(params.machine(BOARD_INSTRUCTIONS), &lds)?;
-    m.run(&program).map_err(|e| at_source(e, kernel, &listing, None))?;
+    m.run(program).map_err(|e| at_source(e, kernel, &listing, None))?;
     let (run, on) = if sim {
         let board = simt_rtl::verify::link_sim::SimBoard::new(4, &[])?;
         (
-            Host::new(board, params).run_kernel(&program, &lds)?,
+            Host::new(board, params).run_kernel(program, &lds)?,
             "the simulated board top (rust-hdl, serial lines at 4 clocks per bit)".to_string(),
         )
     } else {
@@ -722,11 +723,11 @@ fn board_run(
         };
         let serial = TtySerial::open(&port)?;
         (
-            Host::new(serial, params).run_kernel(&program, &lds)?,
+            Host::new(serial, params).run_kernel(program, &lds)?,
             format!("the board at {}", port.display()),
         )
     };
-    simt_rtl::link::check_against_interpreter(params, &program, &lds, &run)
+    simt_rtl::link::check_against_interpreter(params, &m, &run)
         .with_context(|| format!("{} on {on}", kernel.display()))?;
     say!("{} on {on}: every register and local-data-share word equals the reference interpreter's; core flags {:#09b}", kernel.display(), run.status.core_errors);
     let result = simt_rtl::verify::kernel_results::KernelResult {
@@ -735,15 +736,15 @@ fn board_run(
         lds: run.lds,
         counters: run.status.counters,
     };
-    shown.emit(&result, &program)
+    shown.emit(&result, program)
 }
 
 /// `--show`, `--json` and `--expect`, checked and read before any run.
 struct Shown {
     show: simt_rtl::verify::kernel_results::Show,
     json: Option<PathBuf>,
-    /// The expectations file and its text.
-    expect: Option<(PathBuf, String)>,
+    /// The expectations file's values.
+    expect: Option<simt_rtl::verify::kernel_results::Expectations>,
 }
 
 impl Shown {
@@ -753,8 +754,7 @@ impl Shown {
             Some(path) => {
                 let text = read_bounded(path, INPUT_LIMIT)?;
                 let name = path.display().to_string();
-                simt_rtl::verify::kernel_results::validate_expectations(&name, &text, params)?;
-                Some((path.clone(), text))
+                Some(simt_rtl::verify::kernel_results::Expectations::parse(&name, &text, params)?)
             }
             None => None,
         };
@@ -773,9 +773,9 @@ impl Shown {
         program: &[simt_rtl::isa::Inst],
     ) -> Result<()> {
         say_raw!("{}", result.text(program, self.show));
-        if let Some((path, text)) = &self.expect {
-            result.check(&path.display().to_string(), text)?;
-            say!("every value of {} is the kernel's", path.display());
+        if let Some(expected) = &self.expect {
+            result.check(expected)?;
+            say!("every value of {} is the kernel's", expected.path());
         }
         if let Some(path) = &self.json {
             let text = serde_json::to_string_pretty(&result.json())? + "\n";

@@ -152,31 +152,51 @@ impl KernelResult {
         })
     }
 
-    /// `Ok` when every value of the expectations file `path` (text `text`) is this result's,
-    /// else an error naming the line of the first that is not.
-    pub fn check(&self, path: &str, text: &str) -> Result<()> {
-        for (n, line) in text.lines().enumerate() {
-            let at = || format!("{path}:{}", n + 1);
-            let Some(e) = parse_line(line, self.params).with_context(at)? else { continue };
+    /// `Ok` when every expected value is this result's, else an error naming the line of the
+    /// first that is not.
+    pub fn check(&self, expected: &Expectations) -> Result<()> {
+        for (line, e) in &expected.values {
             let got = match e.target {
                 Target::Reg { warp, lane, r } => self.reg(warp, lane, r),
                 Target::Lds(a) => self.lds[a],
             };
             if got != e.value {
-                bail!("{}: expected {} = {}, the kernel left {got}", at(), e.target, e.value);
+                bail!(
+                    "{}:{line}: expected {} = {}, the kernel left {got}",
+                    expected.path,
+                    e.target,
+                    e.value
+                );
             }
         }
         Ok(())
     }
 }
 
-/// `Ok` when every line of the expectations file `path` (text `text`) is well formed and within
-/// the sizes of `p`'s core, else an error naming the first line that is not.
-pub fn validate_expectations(path: &str, text: &str, p: CoreParams) -> Result<()> {
-    for (n, line) in text.lines().enumerate() {
-        parse_line(line, p).with_context(|| format!("{path}:{}", n + 1))?;
+/// An expectations file, read before the run: each value with its line.
+#[derive(Debug)]
+pub struct Expectations {
+    path: String,
+    values: Vec<(usize, Expected)>,
+}
+
+impl Expectations {
+    /// The values of file `path` (text `text`), each line well formed and within the sizes of
+    /// `p`'s core, else an error naming the first line that is not.
+    pub fn parse(path: &str, text: &str, p: CoreParams) -> Result<Expectations> {
+        let mut values = vec![];
+        for (n, line) in text.lines().enumerate() {
+            if let Some(e) = parse_line(line, p).with_context(|| format!("{path}:{}", n + 1))? {
+                values.push((n + 1, e));
+            }
+        }
+        Ok(Expectations { path: path.to_string(), values })
     }
-    Ok(())
+
+    /// The file the values came from.
+    pub fn path(&self) -> &str {
+        &self.path
+    }
 }
 
 /// The registers `program` writes, in order.
@@ -202,6 +222,7 @@ impl std::fmt::Display for Target {
     }
 }
 
+#[derive(Debug)]
 struct Expected {
     target: Target,
     value: u32,
@@ -272,17 +293,20 @@ mod tests {
         KernelResult { params: p, regs, lds, counters: CoreCounters::default() }
     }
 
+    fn expect(text: &str) -> Result<Expectations> {
+        Expectations::parse("e", text, CORE_CU)
+    }
+
     #[test]
     fn expected_values_are_checked_and_the_first_difference_named() {
         let r = result();
-        r.check("e", "# c\nw1 l2 r6 = 7\nlds 64 = 0x2a  # c\n\n").unwrap();
-        let e = r.check("e", "w1 l2 r6 = 7\nw0 l0 r6 = 1\n").unwrap_err();
+        r.check(&expect("# c\nw1 l2 r6 = 7\nlds 64 = 0x2a  # c\n\n").unwrap()).unwrap();
+        let e = r.check(&expect("w1 l2 r6 = 7\nw0 l0 r6 = 1\n").unwrap()).unwrap_err();
         assert_eq!(format!("{e:#}"), "e:2: expected w0 l0 r6 = 1, the kernel left 0");
     }
 
     #[test]
     fn a_bad_expectation_line_is_refused_with_its_line() {
-        let r = result();
         for (text, want) in [
             ("w9 l0 r0 = 1", "e:1: warp 9 is out of range: the core has 4"),
             ("lds 64 = 256", "e:1: value 256 does not fit the core's 8-bit lanes (at most 255)"),
@@ -290,7 +314,7 @@ mod tests {
             ("w0 l0 q0 = 1", "e:1: `q0` is not a register (`r<n>`)"),
             ("lds 1 = \u{feff}1", "e:1: `\\u{feff}1` is not a decimal or 0x hex value"),
         ] {
-            let e = r.check("e", text).unwrap_err();
+            let e = expect(text).unwrap_err();
             assert_eq!(format!("{e:#}"), want, "{text}");
         }
     }
