@@ -107,16 +107,19 @@ fn bad_core_parameters_are_refused() {
     assert!(e.contains("the program has 257 instructions: the core's instruction memory holds 256 (`imem_words`)"), "{e}");
 }
 
+/// The command line run with `args`, its output collected.
+fn simt_rtl<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_simt-rtl")).args(args).output().unwrap()
+}
+
 /// `simt-rtl run` runs a kernel on the rust-hdl core, prints the counters of a run that matched
 /// the interpreter, and writes the core's waveform.
 #[test]
 fn run_command_prints_the_counters_and_the_waveform() {
     let dir = std::env::temp_dir().join(format!("simt-rtl-run-{}", std::process::id()));
     let vcd = dir.join("reduce.vcd");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_simt-rtl"))
-        .args(["run", "kernels/reduce.s", "--policy", "gto", "--vcd", vcd.to_str().unwrap()])
-        .output()
-        .unwrap();
+    let out =
+        simt_rtl(&["run", "kernels/reduce.s", "--policy", "gto", "--vcd", vcd.to_str().unwrap()]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(
@@ -164,10 +167,14 @@ fn run_command_prints_the_counters_and_the_waveform() {
 fn a_run_past_its_limit_leaves_its_waveform() {
     let dir = std::env::temp_dir().join(format!("simt-rtl-limit-{}", std::process::id()));
     let vcd = dir.join("limit.vcd");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_simt-rtl"))
-        .args(["run", "kernels/vector_add.s", "--max-cycles", "45", "--vcd", vcd.to_str().unwrap()])
-        .output()
-        .unwrap();
+    let out = simt_rtl(&[
+        "run",
+        "kernels/vector_add.s",
+        "--max-cycles",
+        "45",
+        "--vcd",
+        vcd.to_str().unwrap(),
+    ]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(
@@ -209,10 +216,7 @@ fn every_kernel_leaves_its_expected_values_through_run() {
             ["--expect", expect.to_str().unwrap(), "--json", json.to_str().unwrap()]
                 .map(String::from),
         );
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_simt-rtl"))
-            .args(&args)
-            .output()
-            .unwrap();
+        let out = simt_rtl(&args);
         let stdout = String::from_utf8_lossy(&out.stdout);
         assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
         assert!(
@@ -308,10 +312,8 @@ fn rust_hdl_core_equals_its_model_every_cycle() {
 fn waveforms_come_with_gtkwave_save_files() {
     let dir = std::env::temp_dir().join(format!("simt-rtl-gtkw-{}", std::process::id()));
     let vcd = dir.join("if_else.vcd");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_simt-rtl"))
-        .args(["run", "kernels/if_else.s", "--show", "none", "--vcd", vcd.to_str().unwrap()])
-        .output()
-        .unwrap();
+    let out =
+        simt_rtl(&["run", "kernels/if_else.s", "--show", "none", "--vcd", vcd.to_str().unwrap()]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let blocks = [
         "fetch",
@@ -324,10 +326,7 @@ fn waveforms_come_with_gtkwave_save_files() {
         "stack",
     ];
     check_gtkw(&dir.join("if_else.gtkw"), &vcd, &blocks);
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_simt-rtl"))
-        .args(["sim", "--out", dir.to_str().unwrap()])
-        .output()
-        .unwrap();
+    let out = simt_rtl(&["sim", "--out", dir.to_str().unwrap()]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let demo = ["commands", "fetch", "warp status", "stack"];
     check_gtkw(&dir.join("scheduler_demo.gtkw"), &dir.join("scheduler_demo.vcd"), &demo);
