@@ -304,6 +304,8 @@ impl Checker {
             if self.deadline.is_some_and(|d| Instant::now() >= d) {
                 let group = format!("-{}", child.id());
                 let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
+                // Without a `kill` program z3 is left running, but the checker still stops.
+                let _ = child.kill();
                 let _ = child.wait();
                 return Err(OutOfTime.into());
             }
