@@ -65,6 +65,21 @@ fn vector_add() {
     assert_eq!((m.counters.divergent_branches, m.counters.stack_high_water), (0, 0));
 }
 
+/// Threads 10 and up store 255 and exit inside the `if`; the others store `2 i + 1` after it.
+#[test]
+fn early_exit_ends_the_late_threads_inside_the_if() {
+    let m = run("early_exit", &[]);
+    for i in 0..THREADS {
+        let want = if i >= 10 { 255 } else { 2 * i as u32 + 1 };
+        assert_eq!(m.lds[64 + i], want, "word {}", 64 + i);
+        assert_eq!(m.reg(i / 4, i % 4, 5), want, "thread {i}'s r5");
+    }
+    // Warp 2 splits (threads 10, 11 exit with 8, 9 pending); warp 3 exits whole inside the
+    // `if`, its `join` entry left with no lane: one instruction issued with none.
+    assert_eq!(m.counters.divergent_branches, 1);
+    assert_eq!((m.counters.partial_exits, m.counters.empty_issues), (2, 1));
+}
+
 #[test]
 fn reduction_through_the_local_data_share() {
     let x = inputs(THREADS, 3);
@@ -207,6 +222,7 @@ fn random_programs_match_every_thread_run_alone() {
     let programs: u64 =
         std::env::var("SIMT_PROGRAMS").ok().and_then(|v| v.parse().ok()).unwrap_or(5_000);
     let (mut divergent, mut high_water, mut conflicts, mut instructions) = (0, 0, 0, 0);
+    let (mut partial_exits, mut empty_issues) = (0, 0);
     for seed in 0..programs {
         let mut rng = Rng::new(seed);
         let program = random_program(&mut rng, 30, WIDE.stack_depth);
@@ -223,10 +239,16 @@ fn random_programs_match_every_thread_run_alone() {
         high_water = high_water.max(m.counters.stack_high_water);
         conflicts += m.counters.lds_conflict_cycles;
         instructions += m.counters.instructions;
+        partial_exits += m.counters.partial_exits;
+        empty_issues += m.counters.empty_issues;
     }
-    eprintln!("{programs} programs: {instructions} warp instructions, {divergent} divergent branches, {conflicts} conflict cycles");
+    eprintln!("{programs} programs: {instructions} warp instructions, {divergent} divergent branches, {conflicts} conflict cycles, {partial_exits} exits of some lanes, {empty_issues} issues with no lane left");
     assert!(
-        divergent > programs && conflicts > 0 && high_water == WIDE.stack_depth,
+        divergent > programs
+            && conflicts > 0
+            && high_water == WIDE.stack_depth
+            && partial_exits > programs / 4
+            && empty_issues > 0,
         "the programs exercise too little"
     );
 }
@@ -238,4 +260,43 @@ fn store_to_one_word_keeps_the_highest_lane() {
     m.run(&assemble("lane r1\naddi r1, r1, 100\nst r1, 0, 0\nexit").unwrap()).unwrap();
     // Lanes 0 and 4 write bank 0 row 0 (word 0), lanes 1 and 5 word 1, ...
     assert_eq!(&m.lds[..4], &[104, 105, 106, 107]);
+}
+
+/// `exit` ends the active lanes only: the lanes pending on the stack run, without the exited
+/// ones, and the warp ends when no lane is left. Each case's values follow from its text.
+#[test]
+fn exit_ends_the_active_lanes_only() {
+    let one_warp = Config { warps: 1, threads: 4, ..WIDE };
+    let run = |text: &str| {
+        let mut m = Machine::new(one_warp, &[]).unwrap();
+        m.run(&assemble(text).unwrap()).unwrap_or_else(|e| panic!("{e:#}\n{text}"));
+        m
+    };
+    let r = |m: &Machine, reg: usize| (0..4).map(|l| m.reg(0, l, reg)).collect::<Vec<u32>>();
+    // Lanes 0 and 1 (r1 < 2) exit in the `then`; lanes 2 and 3 run the `else` and after the join.
+    let m = run("lane r1\nli r3, 2\nslt r2, r1, r3\n\
+                 bnz r2, then, join\nli r4, 5\njmp join\nthen: li r4, 9\nexit\n\
+                 join: join\naddi r5, r4, 1\nexit");
+    assert_eq!(r(&m, 4), [9, 9, 5, 5]);
+    assert_eq!(r(&m, 5), [0, 0, 6, 6]);
+    assert_eq!(m.counters.partial_exits, 1);
+    // The same with the exit in the `else` (run second): the `then` lanes go on after the join.
+    let m = run("lane r1\nli r3, 2\nslt r2, r1, r3\n\
+                 bnz r2, then, join\nli r4, 5\nexit\nthen: li r4, 9\n\
+                 join: join\naddi r5, r4, 1\nexit");
+    assert_eq!(r(&m, 5), [10, 10, 0, 0]);
+    // Every lane exits inside a uniform `if`: the join's entry holds no lane left, so the warp
+    // issues one instruction with none, as `exit`, and ends; the `li r6` is never run.
+    let m = run("li r2, 1\nbnz r2, then, join\njmp join\nthen: exit\njoin: join\nli r6, 7\nexit");
+    assert_eq!(r(&m, 6), [0, 0, 0, 0]);
+    assert_eq!((m.counters.partial_exits, m.counters.empty_issues), (1, 1));
+    assert!(m.warps[0].done);
+    // A lane that exits in a loop's body leaves the loop and every later mask: lane l counts
+    // down from l and exits in the turn its counter is 1, so r7 (its turns) ends at l, and
+    // only lane 0 (no turn) runs past the loop.
+    let m = run("lane r12\ntop: bz r12, skip, skip\naddi r7, r7, 1\nli r3, 1\nseq r2, r12, r3\n\
+                 bz r2, stay, stay\nexit\nstay: join\naddi r12, r12, -1\nskip: join\nbany r12, top\n\
+                 li r8, 3\nexit");
+    assert_eq!(r(&m, 7), [0, 1, 2, 3]);
+    assert_eq!(r(&m, 8), [3, 0, 0, 0]);
 }

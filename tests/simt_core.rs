@@ -10,7 +10,7 @@ use simt_rtl::params::{CoreParams, IssuePolicy, CORE_CU, CORE_TINY};
 use simt_rtl::sim::rng::Rng;
 use simt_rtl::verify::core_run::run_and_compare;
 
-const KERNELS: [&str; 5] = ["vector_add", "reduce", "if_else", "loop", "nested"];
+const KERNELS: [&str; 6] = ["vector_add", "reduce", "if_else", "loop", "nested", "early_exit"];
 
 fn kernel(name: &str) -> Vec<Inst> {
     let path =
@@ -370,4 +370,37 @@ fn check_gtkw(gtkw: &std::path::Path, vcd: &std::path::Path, groups: &[&str]) {
         );
     }
     assert!(save.contains(&format!("[dumpfile] \"{}\"", vcd.canonicalize().unwrap().display())));
+}
+
+/// The old `exit`, which ended the whole warp (lanes pending on its stack were dropped), put back
+/// into the exported core as a one-line mutant: the random differential stimulus (whose programs
+/// run `exit` inside `if`s and loops) catches it under iverilog, where the exported core itself
+/// matches the rust-hdl core on the same cycles.
+#[test]
+fn an_exit_that_ends_the_whole_warp_is_caught() {
+    use simt_rtl::preset_blocks::CuBlocks;
+    use simt_rtl::registry::exported_blocks;
+    use simt_rtl::sim::verilog_sim::{compare_exact, simulate_verilog, Simulator};
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let block = exported_blocks::<CuBlocks>()
+        .unwrap()
+        .into_iter()
+        .find(|b| b.module == "simt_core")
+        .unwrap();
+    let rec = simt_rtl::registry::differential::<CuBlocks>("simt_core", 44, 6_000).unwrap();
+    let work = root.join("target/verilog-sim/cu/exit_mutant");
+    let original = block.verilog_dut(&root.join("rtl_out"), "cu");
+    let text = std::fs::read_to_string(&original.sources[0]).unwrap();
+    let (from, to) = ("ends_warp = ends & cand_empty;", "ends_warp = ends;");
+    assert_eq!(text.matches(from).count(), 1, "the mutation's text is not in simt_core.v once");
+    std::fs::create_dir_all(&work).unwrap();
+    let mut mutant = original.clone();
+    mutant.sources = vec![work.join("simt_core.v")];
+    std::fs::write(&mutant.sources[0], text.replacen(from, to, 1)).unwrap();
+    for (dut, name, agrees) in [(&original, "original", true), (&mutant, "mutant", false)] {
+        let out =
+            simulate_verilog(Simulator::Iverilog, dut, &rec.inputs, &work.join(name)).unwrap();
+        let same = compare_exact(name, &dut.outputs, &rec.outputs, &out);
+        assert_eq!(same.is_ok(), agrees, "{name}: {same:?}");
+    }
 }

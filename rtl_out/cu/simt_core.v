@@ -2889,6 +2889,7 @@ module simt_core__front(clock,reset,imem_write_valid,imem_write_addr,imem_write_
     reg  wmask$3$clock;
     // Local signals
     reg  wm;
+    reg  [3:0] fill_mask;
     reg  space;
     reg  fire;
     reg  fill_ctl;
@@ -3047,8 +3048,21 @@ module simt_core__front(clock,reset,imem_write_valid,imem_write_addr,imem_write_
             wmask$3$d = 32'h0;
         end
         masks$3 = wmask$3$q;
+        fill_mask = 32'h0;
+        if (fill_warp$q == 0) begin
+            fill_mask = wmask$0$q;
+        end
+        if (fill_warp$q == 1) begin
+            fill_mask = wmask$1$q;
+        end
+        if (fill_warp$q == 2) begin
+            fill_mask = wmask$2$q;
+        end
+        if (fill_warp$q == 3) begin
+            fill_mask = wmask$3$q;
+        end
         dec$inst = imem$read_data;
-        fill_ctl = dec$kind >= k_branch;
+        fill_ctl = (dec$kind >= k_branch) | ~|fill_mask;
         ibuf$fill_valid = fill_valid$q;
         ibuf$fill_warp = fill_warp$q;
         ibuf$fill_inst = imem$read_data;
@@ -3626,12 +3640,27 @@ module simt_core__issue(clock,reset,head_valid,head_inst,head_pc,masks$0,masks$1
     reg  [1:0] greedy$d;
     wire  [1:0] greedy$q;
     reg  greedy$clock;
+    reg  [3:0] exited$0$d;
+    wire  [3:0] exited$0$q;
+    reg  exited$0$clock;
+    reg  [3:0] exited$1$d;
+    wire  [3:0] exited$1$q;
+    reg  exited$1$clock;
+    reg  [3:0] exited$2$d;
+    wire  [3:0] exited$2$q;
+    reg  exited$2$clock;
+    reg  [3:0] exited$3$d;
+    wire  [3:0] exited$3$q;
+    reg  exited$3$clock;
     // Local signals
     reg  cand_valid;
     reg  [1:0] cand;
     reg  [3:0] cand_mask;
     reg  cand_empty;
+    reg  [3:0] cand_exited;
     reg  [3:0] kind;
+    reg  ends;
+    reg  ends_warp;
     reg  to_alu;
     reg  to_lds;
     reg  blocked;
@@ -3707,6 +3736,26 @@ module simt_core__issue(clock,reset,head_valid,head_inst,head_pc,masks$0,masks$1
         .q(greedy$q),
         .clock(greedy$clock)
     );
+    simt_core__exec_branch_div_mask exited$0(
+        .d(exited$0$d),
+        .q(exited$0$q),
+        .clock(exited$0$clock)
+    );
+    simt_core__exec_branch_div_mask exited$1(
+        .d(exited$1$d),
+        .q(exited$1$q),
+        .clock(exited$1$clock)
+    );
+    simt_core__exec_branch_div_mask exited$2(
+        .d(exited$2$d),
+        .q(exited$2$q),
+        .clock(exited$2$clock)
+    );
+    simt_core__exec_branch_div_mask exited$3(
+        .d(exited$3$d),
+        .q(exited$3$q),
+        .clock(exited$3$clock)
+    );
     // Update code
     always @(*) begin
         greedy_valid$clock = clock;
@@ -3745,22 +3794,29 @@ module simt_core__issue(clock,reset,head_valid,head_inst,head_pc,masks$0,masks$1
         kind = dec$kind;
         cand_mask = 32'h0;
         cand_empty = 1'b0;
+        cand_exited = 32'h0;
         if (cand == 0) begin
             cand_mask = masks$0;
             cand_empty = stack_empty[0];
+            cand_exited = exited$0$q;
         end
         if (cand == 1) begin
             cand_mask = masks$1;
             cand_empty = stack_empty[1];
+            cand_exited = exited$1$q;
         end
         if (cand == 2) begin
             cand_mask = masks$2;
             cand_empty = stack_empty[2];
+            cand_exited = exited$2$q;
         end
         if (cand == 3) begin
             cand_mask = masks$3;
             cand_empty = stack_empty[3];
+            cand_exited = exited$3$q;
         end
+        ends = (kind == k_exit) | ~|cand_mask;
+        ends_warp = ends & cand_empty;
         sb$check_warp = cand;
         sb$check_src$0 = dec$ra;
         sb$check_src$1 = dec$rb;
@@ -3770,14 +3826,17 @@ module simt_core__issue(clock,reset,head_valid,head_inst,head_pc,masks$0,masks$1
         sb$check_dst_valid = dec$rd_valid;
         to_alu = (kind == k_alu) | (kind == k_branch) | (kind == k_bany);
         to_lds = (kind == k_st) | (kind == k_ld);
-        if ((kind == k_join) | (kind == k_jmp)) begin
+        if (ends) begin
+            blocked = port_busy & ~ends_warp;
+        end
+        else if ((kind == k_join) | (kind == k_jmp)) begin
             blocked = port_busy;
         end
         else begin
             blocked = (to_alu | to_lds) & ~unit_ready;
         end
         fires = cand_valid & ~sb$hazard & ~blocked;
-        sb$reserve_valid = fires & dec$rd_valid;
+        sb$reserve_valid = fires & dec$rd_valid & ~ends;
         sb$reserve_warp = cand;
         sb$reserve_reg = dec$rd;
         sb$release_valid = release_valid;
@@ -3787,18 +3846,23 @@ module simt_core__issue(clock,reset,head_valid,head_inst,head_pc,masks$0,masks$1
         set_m = cand_mask;
         set_p = 32'h0;
         pc_wide = 32'h0;
-        if (fires & (kind == k_join)) begin
+        if (fires & (kind == k_join) & ~ends) begin
             set_v = 1'b1;
             if (cand_empty) begin
                 pc_wide = ((head_pc) & 10'h3ff) + 32'h1;
                 set_p = pc_wide << two;
             end
             else begin
-                set_m = pop_mask;
+                set_m = pop_mask & ~cand_exited;
                 set_p = pop_pc;
             end
         end
-        if (fires & (kind == k_jmp)) begin
+        if (fires & ends & ~ends_warp) begin
+            set_v = 1'b1;
+            set_m = pop_mask & ~(cand_exited | cand_mask);
+            set_p = pop_pc;
+        end
+        if (fires & (kind == k_jmp) & ~ends) begin
             pc_wide = ((dec$target) & 10'h3ff);
             set_v = 1'b1;
             set_p = pc_wide << two;
@@ -3812,15 +3876,15 @@ module simt_core__issue(clock,reset,head_valid,head_inst,head_pc,masks$0,masks$1
         hazard = cand_valid & sb$hazard;
         struct_stall = cand_valid & ~sb$hazard & blocked;
         illegal = fires & ~dec$legal;
-        to_unit = fires & (to_alu | to_lds);
+        to_unit = fires & (to_alu | to_lds) & ~ends;
         unit = unit_l;
         dst = dec$rd;
         mask = cand_mask;
         src_valid = ((dec$src_valid) & 3'h7);
         src_a = dec$ra;
         src_b = dec$rb;
-        pop = fires & (kind == k_join);
-        end_warp = fires & (kind == k_exit);
+        pop = fires & ~ends_warp & ((kind == k_join) | ends);
+        end_warp = fires & ends_warp;
         if (set_v) begin
             set_valid = 1'b1;
             set_warp = cand;
@@ -3841,11 +3905,63 @@ module simt_core__issue(clock,reset,head_valid,head_inst,head_pc,masks$0,masks$1
             trace_warp = 32'h0;
             trace_pc = 32'h0;
         end
-        branch = fires & ((kind == k_branch) | (kind == k_bany));
+        branch = fires & ~ends & ((kind == k_branch) | (kind == k_bany));
         pending = |sb$pending;
         err_scoreboard = sb$err_double_reserve | sb$err_release_free;
         greedy_valid$d = fires;
         greedy$d = cand;
+        exited$0$clock = clock;
+        exited$0$d = exited$0$q;
+        if (fires & ends & (cand == 0)) begin
+            if (ends_warp) begin
+                exited$0$d = 32'h0;
+            end
+            else begin
+                exited$0$d = exited$0$q | cand_mask;
+            end
+        end
+        if (reset) begin
+            exited$0$d = 32'h0;
+        end
+        exited$1$clock = clock;
+        exited$1$d = exited$1$q;
+        if (fires & ends & (cand == 1)) begin
+            if (ends_warp) begin
+                exited$1$d = 32'h0;
+            end
+            else begin
+                exited$1$d = exited$1$q | cand_mask;
+            end
+        end
+        if (reset) begin
+            exited$1$d = 32'h0;
+        end
+        exited$2$clock = clock;
+        exited$2$d = exited$2$q;
+        if (fires & ends & (cand == 2)) begin
+            if (ends_warp) begin
+                exited$2$d = 32'h0;
+            end
+            else begin
+                exited$2$d = exited$2$q | cand_mask;
+            end
+        end
+        if (reset) begin
+            exited$2$d = 32'h0;
+        end
+        exited$3$clock = clock;
+        exited$3$d = exited$3$q;
+        if (fires & ends & (cand == 3)) begin
+            if (ends_warp) begin
+                exited$3$d = 32'h0;
+            end
+            else begin
+                exited$3$d = exited$3$q | cand_mask;
+            end
+        end
+        if (reset) begin
+            exited$3$d = 32'h0;
+        end
         if (reset) begin
             greedy_valid$d = 1'b0;
         end

@@ -2,9 +2,15 @@
 //!
 //! All warps start at instruction 0 with every lane active, registers 0 and an empty SIMT
 //! stack; the local data share starts with the words the host gives. Warps take turns, one
-//! instruction each in warp order, until every warp has run `exit`; the final registers and
+//! instruction each in warp order, until every warp has ended; the final registers and
 //! local data share are the program's result. (Programs whose warps race on one local-data-share
 //! word have an order-dependent result; the kernels and the program generator avoid that.)
+//!
+//! `exit` ends the active lanes only. They are removed from every mask the stack restores, and
+//! the warp goes on at its stack's top (as `join` does); it ends when `exit` finds the stack
+//! empty, no lane being active or pending. A warp whose restored mask holds no lane left (every
+//! lane of that entry exited) issues its next instruction as `exit`: it counts as an instruction
+//! and pops again.
 //!
 //! A program that pushes more entries than the stack holds, runs `join` on an empty stack, runs
 //! past its last instruction or does not finish within `max_instructions` has no result: the run
@@ -75,6 +81,10 @@ pub struct Counters {
     pub lds_accesses: u64,
     /// Extra cycles of local-data-share accesses whose lanes needed several rows of one bank.
     pub lds_conflict_cycles: u64,
+    /// `exit`s that found entries on the warp's stack (its active lanes ended, the warp went on
+    /// at the top), and instructions issued with no lane left (run as `exit`).
+    pub partial_exits: u64,
+    pub empty_issues: u64,
 }
 
 /// Why a program has no result: the run's error, which [`Fault::pc`] places in the program.
@@ -133,6 +143,8 @@ pub struct WarpState {
     /// `(mask, pc)` entries, the top last.
     pub stack: Vec<(u32, usize)>,
     pub done: bool,
+    /// Lanes that ran `exit` (bit `l` for lane `l`): no mask the stack restores holds them.
+    pub exited: u32,
     /// The instruction the warp ran last (`None` before its first).
     pub last: Option<usize>,
 }
@@ -212,6 +224,9 @@ impl Machine {
         let lanes: Vec<usize> = (0..c.threads).filter(|l| mask >> l & 1 == 1).collect();
         let idx = |lane: usize, r: u8| (w * c.threads + lane) * REGISTERS + r as usize;
         let mut next = pc + 1;
+        // A warp whose restored mask holds no lane left runs nothing there: it exits again.
+        let inst = if mask == 0 { Inst::Exit } else { inst };
+        self.counters.empty_issues += (mask == 0) as u64;
         match inst {
             Inst::Nop => {}
             Inst::Alu { op, rd, ra, rb } => {
@@ -249,7 +264,7 @@ impl Machine {
             }
             Inst::Join => match self.warps[w].stack.pop() {
                 Some((m, p)) => {
-                    self.warps[w].mask = m;
+                    self.warps[w].mask = m & !self.warps[w].exited;
                     next = p;
                 }
                 None => bail!(Fault::EmptyJoin { warp: w, pc }),
@@ -277,7 +292,20 @@ impl Machine {
                     self.regs[idx(l, rd)] = self.lds[a % self.lds.len()];
                 }
             }
-            Inst::Exit => self.warps[w].done = true,
+            Inst::Exit => {
+                // The active lanes end; the warp goes on at its stack's top, without them, or
+                // ends when nothing is pending.
+                let warp = &mut self.warps[w];
+                warp.exited |= mask;
+                match warp.stack.pop() {
+                    Some((m, p)) => {
+                        warp.mask = m & !warp.exited;
+                        next = p;
+                        self.counters.partial_exits += (mask != 0) as u64;
+                    }
+                    None => warp.done = true,
+                }
+            }
         }
         self.warps[w].pc = next;
         self.warps[w].last = Some(pc);
@@ -319,7 +347,7 @@ impl Machine {
 fn launched(config: &Config) -> Vec<WarpState> {
     let full = if config.threads == 32 { u32::MAX } else { (1u32 << config.threads) - 1 };
     (0..config.warps)
-        .map(|_| WarpState { pc: 0, mask: full, stack: vec![], done: false, last: None })
+        .map(|_| WarpState { pc: 0, mask: full, stack: vec![], done: false, exited: 0, last: None })
         .collect()
 }
 

@@ -3,7 +3,8 @@
 //!
 //! A program is straight-line ALU work, `if`/`else` on a per-lane condition, loops whose trip
 //! count differs per lane, and local-data-share stores and loads, nested as deep as the SIMT
-//! stack allows (an `if` or a loop holds two entries). It ends in `exit`. It stays race-free
+//! stack allows (an `if` or a loop holds two entries), with `exit` now and then inside an `if` or
+//! a loop (it ends the lanes that reach it). It ends in `exit`. It stays race-free
 //! between warps: stores are owner-computes with one stride per program and `index < stride
 //! <= 4`, so each thread writes its own words below word 128 (4 warps x 8 lanes, values of 8
 //! bits or more), and loads read only words 128 and up, which nothing writes.
@@ -50,6 +51,9 @@ pub enum Stmt {
         rd: u8,
         ra: u8,
     },
+    /// The lanes that reach it end (generated inside `if`s and loops only, where they are some
+    /// of the warp's lanes).
+    Exit,
 }
 
 /// Registers statements may write (`r12..r15` are the loops' and the loads').
@@ -70,13 +74,30 @@ pub fn random_program(rng: &mut Rng, size: usize, stack_depth: usize) -> Vec<Stm
     }
     let mut budget = size;
     let stride = 1 + rng.below(4) as u8;
+    let top = stack_depth / 2;
     while budget > 0 {
-        program.extend(block(rng, &mut budget, stack_depth / 2, 0, stride));
+        program.extend(block(rng, &mut budget, Nesting { top, levels: top, loops: 0 }, stride));
     }
     program
 }
 
-fn block(rng: &mut Rng, budget: &mut usize, levels: usize, loops: u8, stride: u8) -> Vec<Stmt> {
+/// Where a block is: the levels of nesting the stack allows in all and below it, and the loops
+/// around it.
+#[derive(Clone, Copy)]
+struct Nesting {
+    top: usize,
+    levels: usize,
+    loops: u8,
+}
+
+impl Nesting {
+    fn inner(self, loop_body: bool) -> Nesting {
+        Nesting { levels: self.levels - 1, loops: self.loops + loop_body as u8, ..self }
+    }
+}
+
+fn block(rng: &mut Rng, budget: &mut usize, at: Nesting, stride: u8) -> Vec<Stmt> {
+    let Nesting { levels, loops, .. } = at;
     let mut out = vec![];
     let len = 1 + rng.below(6) as usize;
     for _ in 0..len {
@@ -89,16 +110,17 @@ fn block(rng: &mut Rng, budget: &mut usize, levels: usize, loops: u8, stride: u8
         out.push(match roll {
             _ if levels > 0 && roll < 12 => {
                 let (then, other) = (
-                    block(rng, budget, levels - 1, loops, stride),
-                    block(rng, budget, levels - 1, loops, stride),
+                    block(rng, budget, at.inner(false), stride),
+                    block(rng, budget, at.inner(false), stride),
                 );
                 Stmt::If { if_zero: rng.chance(50), reg: reg(rng), then, other }
             }
             _ if levels > 0 && loops < 3 && roll < 20 => Stmt::Loop {
                 counter: 12 + loops,
                 src: reg(rng),
-                body: block(rng, budget, levels - 1, loops + 1, stride),
+                body: block(rng, budget, at.inner(true), stride),
             },
+            _ if levels < at.top && roll < 23 => Stmt::Exit,
             _ if roll < 28 => {
                 Stmt::St { reg: reg(rng), index: rng.below(stride as u64) as u8, stride }
             }
@@ -161,6 +183,7 @@ fn emit(stmts: &[Stmt], out: &mut String, labels: &mut usize) {
             Stmt::St { reg, index, stride } => {
                 writeln!(out, "        st r{reg}, {index}, {stride}")
             }
+            Stmt::Exit => writeln!(out, "        exit"),
             Stmt::Ld { rd, ra } => {
                 writeln!(out, "        andi r{LOAD_ADDR}, r{ra}, 127\n        addi r{LOAD_ADDR}, r{LOAD_ADDR}, {LOAD_BASE}\n        ld r{rd}, r{LOAD_ADDR}")
             }
@@ -204,7 +227,8 @@ struct Thread<'a> {
 }
 
 impl Thread<'_> {
-    fn run(&mut self, stmts: &[Stmt]) {
+    /// Runs `stmts`; false once the thread has run `exit`.
+    fn run(&mut self, stmts: &[Stmt]) -> bool {
         for s in stmts {
             match s {
                 Stmt::Alu(op, rd, ra, rb) => {
@@ -220,17 +244,19 @@ impl Thread<'_> {
                 Stmt::Lane(rd) => self.regs[*rd as usize] = self.lane as u32 & self.vm,
                 Stmt::Warp(rd) => self.regs[*rd as usize] = self.warp as u32 & self.vm,
                 Stmt::If { if_zero, reg, then, other } => {
-                    if (self.regs[*reg as usize] == 0) == *if_zero {
-                        self.run(then)
-                    } else {
-                        self.run(other)
+                    let branch =
+                        if (self.regs[*reg as usize] == 0) == *if_zero { then } else { other };
+                    if !self.run(branch) {
+                        return false;
                     }
                 }
                 Stmt::Loop { counter, src, body } => {
                     let c = *counter as usize;
                     self.regs[c] = self.regs[*src as usize] & 3;
                     while self.regs[c] != 0 {
-                        self.run(body);
+                        if !self.run(body) {
+                            return false;
+                        }
                         self.regs[c] = self.regs[c].wrapping_sub(1) & self.vm;
                     }
                 }
@@ -244,7 +270,9 @@ impl Thread<'_> {
                     self.regs[LOAD_ADDR as usize] = addr;
                     self.regs[*rd as usize] = self.lds[addr as usize % self.lds.len()];
                 }
+                Stmt::Exit => return false,
             }
         }
+        true
     }
 }

@@ -2,8 +2,8 @@
 //! block RAM the host writes), the fetch of the warp the scheduler offers when its I-buffer has
 //! space, and the fill of the word read into the [`IBuffer`] in the next cycle: a warp goes on
 //! fetching after anything but control flow (the scheduler reactivates it), while a branch,
-//! `join`, `jmp` or `exit` waits for its resolution. Each warp's active lanes are kept as they
-//! were fetched.
+//! `join`, `jmp` or `exit` waits for its resolution, as does an instruction fetched with no
+//! lane left (issue runs it as `exit`). Each warp's active lanes are kept as they were fetched.
 
 use anyhow::Result;
 use rust_hdl::prelude::*;
@@ -57,6 +57,7 @@ pub struct FrontEnd<
     two: Constant<Bits<8>>,
     k_branch: Constant<Bits<4>>,
     wm: Signal<Local, Bits<1>>,
+    fill_mask: Signal<Local, Bits<T>>,
     space: Signal<Local, Bit>,
     fire: Signal<Local, Bit>,
     fill_ctl: Signal<Local, Bit>,
@@ -98,6 +99,7 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
             two: Constant::new(2u64.to_bits()),
             k_branch: Constant::new((Kind::Branch as u64).to_bits()),
             wm: Default::default(),
+            fill_mask: Default::default(),
             space: Default::default(),
             fire: Default::default(),
             fill_ctl: Default::default(),
@@ -149,9 +151,16 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
             self.masks[w].next = self.wmask[w].q.val();
         }
         // Fill: the word read lands in the I-buffer; a warp goes on fetching after anything
-        // but control flow
+        // but control flow (or an instruction with no lane left)
+        self.fill_mask.next = 0.into();
+        for w in 0..W {
+            if self.fill_warp.q.val().index() == w {
+                self.fill_mask.next = self.wmask[w].q.val();
+            }
+        }
         self.dec.inst.next = self.imem.read_data.val();
-        self.fill_ctl.next = self.dec.kind.val() >= self.k_branch.val();
+        self.fill_ctl.next =
+            (self.dec.kind.val() >= self.k_branch.val()) | !self.fill_mask.val().any();
         self.ibuf.fill_valid.next = self.fill_valid.q.val();
         self.ibuf.fill_warp.next = self.fill_warp.q.val();
         self.ibuf.fill_inst.next = self.imem.read_data.val();

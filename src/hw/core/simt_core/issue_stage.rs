@@ -3,10 +3,13 @@
 //! oldest: the last warp issued while it has one, else the lowest), its head decoded and checked
 //! against the [`Scoreboard`] (which it owns: issue reserves a destination, write-back releases
 //! it) and against the unit it needs (a collector unit for ALU, branch and memory
-//! instructions; the scheduler's warp-set port for `join` and `jmp`). An instruction that
-//! fires goes to the collector, or acts here: `exit` ends its warp, `join` pops its warp's stack
-//! and redirects it to the popped entry (an empty stack is flagged by the stack, and the warp
-//! goes on after the `join`), `jmp` redirects it.
+//! instructions; the scheduler's warp-set port for `join`, `jmp` and an `exit` with entries
+//! pending). An instruction that fires goes to the collector, or acts here: `join` pops its
+//! warp's stack and redirects it to the popped entry (an empty stack is flagged by the stack, and
+//! the warp goes on after the `join`), `jmp` redirects it, and `exit` ends the active lanes:
+//! it pops and redirects as `join` does, or ends the warp when its stack is empty. Each warp's
+//! exited lanes are kept here and left out of every mask a pop restores; an instruction fetched
+//! with no lane left acts as `exit`.
 
 use rust_hdl::prelude::*;
 
@@ -86,6 +89,8 @@ pub struct IssueStage<
     oldest: PriorityEncoder<W, WW>,
     greedy_valid: DFF<Bit>,
     greedy: DFF<Bits<WW>>,
+    /// Each warp's lanes that ran `exit` (cleared when the warp ends).
+    exited: [DFF<Bits<T>>; W],
     gto: Constant<Bit>,
     two: Constant<Bits<8>>,
     k_alu: Constant<Bits<4>>,
@@ -100,7 +105,11 @@ pub struct IssueStage<
     cand: Signal<Local, Bits<WW>>,
     cand_mask: Signal<Local, Bits<T>>,
     cand_empty: Signal<Local, Bit>,
+    cand_exited: Signal<Local, Bits<T>>,
     kind: Signal<Local, Bits<4>>,
+    /// The candidate acts as `exit`, and (its stack empty) ends its warp.
+    ends: Signal<Local, Bit>,
+    ends_warp: Signal<Local, Bit>,
     to_alu: Signal<Local, Bit>,
     to_lds: Signal<Local, Bit>,
     blocked: Signal<Local, Bit>,
@@ -166,6 +175,7 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
             oldest: PriorityEncoder::new(Order::LowestFirst)?,
             greedy_valid: Default::default(),
             greedy: Default::default(),
+            exited: std::array::from_fn(|_| Default::default()),
             gto: Constant::new(gto),
             two: Constant::new(2u64.to_bits()),
             k_alu: k(Kind::Alu),
@@ -180,7 +190,10 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
             cand: Default::default(),
             cand_mask: Default::default(),
             cand_empty: Default::default(),
+            cand_exited: Default::default(),
             kind: Default::default(),
+            ends: Default::default(),
+            ends_warp: Default::default(),
             to_alu: Default::default(),
             to_lds: Default::default(),
             blocked: Default::default(),
@@ -228,12 +241,17 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
         self.kind.next = self.dec.kind.val();
         self.cand_mask.next = 0.into();
         self.cand_empty.next = false;
+        self.cand_exited.next = 0.into();
         for w in 0..W {
             if self.cand.val().index() == w {
                 self.cand_mask.next = self.masks[w].val();
                 self.cand_empty.next = self.stack_empty.val().get_bit(w);
+                self.cand_exited.next = self.exited[w].q.val();
             }
         }
+        // `exit`, or a warp with no lane left: the active lanes end
+        self.ends.next = (self.kind.val() == self.k_exit.val()) | !self.cand_mask.val().any();
+        self.ends_warp.next = self.ends.val() & self.cand_empty.val();
         // Checked: the scoreboard, the unit or port it needs
         self.sb.check_warp.next = self.cand.val();
         self.sb.check_src[0].next = self.dec.ra.val();
@@ -247,35 +265,43 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
             | (self.kind.val() == self.k_bany.val());
         self.to_lds.next =
             (self.kind.val() == self.k_st.val()) | (self.kind.val() == self.k_ld.val());
-        if (self.kind.val() == self.k_join.val()) | (self.kind.val() == self.k_jmp.val()) {
+        if self.ends.val() {
+            self.blocked.next = self.port_busy.val() & !self.ends_warp.val();
+        } else if (self.kind.val() == self.k_join.val()) | (self.kind.val() == self.k_jmp.val()) {
             self.blocked.next = self.port_busy.val();
         } else {
             self.blocked.next = (self.to_alu.val() | self.to_lds.val()) & !self.unit_ready.val();
         }
         self.fires.next = self.cand_valid.val() & !self.sb.hazard.val() & !self.blocked.val();
-        self.sb.reserve_valid.next = self.fires.val() & self.dec.rd_valid.val();
+        self.sb.reserve_valid.next = self.fires.val() & self.dec.rd_valid.val() & !self.ends.val();
         self.sb.reserve_warp.next = self.cand.val();
         self.sb.reserve_reg.next = self.dec.rd.val();
         self.sb.release_valid.next = self.release_valid.val();
         self.sb.release_warp.next = self.release_warp.val();
         self.sb.release_reg.next = self.release_reg.val();
-        // What it does here: `join` and `jmp` redirect the warp
+        // What it does here: `join`, `jmp` and `exit` (unless it ends the warp) redirect the warp
         self.set_v.next = false;
         self.set_m.next = self.cand_mask.val();
         self.set_p.next = 0.into();
         self.pc_wide.next = 0.into();
-        if self.fires.val() & (self.kind.val() == self.k_join.val()) {
+        if self.fires.val() & (self.kind.val() == self.k_join.val()) & !self.ends.val() {
             self.set_v.next = true;
             if self.cand_empty.val() {
                 // Flagged by the stack; the warp goes on after the `join`
                 self.pc_wide.next = bit_cast::<A, IA>(self.head_pc.val()) + 1;
                 self.set_p.next = self.pc_wide.val() << self.two.val();
             } else {
-                self.set_m.next = self.pop_mask.val();
+                self.set_m.next = self.pop_mask.val() & !self.cand_exited.val();
                 self.set_p.next = self.pop_pc.val();
             }
         }
-        if self.fires.val() & (self.kind.val() == self.k_jmp.val()) {
+        if self.fires.val() & self.ends.val() & !self.ends_warp.val() {
+            self.set_v.next = true;
+            self.set_m.next =
+                self.pop_mask.val() & !(self.cand_exited.val() | self.cand_mask.val());
+            self.set_p.next = self.pop_pc.val();
+        }
+        if self.fires.val() & (self.kind.val() == self.k_jmp.val()) & !self.ends.val() {
             self.pc_wide.next = bit_cast::<A, 11>(self.dec.target.val());
             self.set_v.next = true;
             self.set_p.next = self.pc_wide.val() << self.two.val();
@@ -290,15 +316,18 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
         self.hazard.next = self.cand_valid.val() & self.sb.hazard.val();
         self.struct_stall.next = self.cand_valid.val() & !self.sb.hazard.val() & self.blocked.val();
         self.illegal.next = self.fires.val() & !self.dec.legal.val();
-        self.to_unit.next = self.fires.val() & (self.to_alu.val() | self.to_lds.val());
+        self.to_unit.next =
+            self.fires.val() & (self.to_alu.val() | self.to_lds.val()) & !self.ends.val();
         self.unit.next = self.unit_l.val();
         self.dst.next = self.dec.rd.val();
         self.mask.next = self.cand_mask.val();
         self.src_valid.next = bit_cast::<3, 2>(self.dec.src_valid.val());
         self.src_a.next = self.dec.ra.val();
         self.src_b.next = self.dec.rb.val();
-        self.pop.next = self.fires.val() & (self.kind.val() == self.k_join.val());
-        self.end_warp.next = self.fires.val() & (self.kind.val() == self.k_exit.val());
+        self.pop.next = self.fires.val()
+            & !self.ends_warp.val()
+            & ((self.kind.val() == self.k_join.val()) | self.ends.val());
+        self.end_warp.next = self.fires.val() & self.ends_warp.val();
         if self.set_v.val() {
             self.set_valid.next = true;
             self.set_warp.next = self.cand.val();
@@ -318,12 +347,27 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
             self.trace_pc.next = 0.into();
         }
         self.branch.next = self.fires.val()
+            & !self.ends.val()
             & ((self.kind.val() == self.k_branch.val()) | (self.kind.val() == self.k_bany.val()));
         self.pending.next = self.sb.pending.val().any();
         self.err_scoreboard.next =
             self.sb.err_double_reserve.val() | self.sb.err_release_free.val();
         self.greedy_valid.d.next = self.fires.val();
         self.greedy.d.next = self.cand.val();
+        for w in 0..W {
+            self.exited[w].clock.next = self.clock.val();
+            self.exited[w].d.next = self.exited[w].q.val();
+            if self.fires.val() & self.ends.val() & (self.cand.val().index() == w) {
+                if self.ends_warp.val() {
+                    self.exited[w].d.next = 0.into();
+                } else {
+                    self.exited[w].d.next = self.exited[w].q.val() | self.cand_mask.val();
+                }
+            }
+            if self.reset.val() {
+                self.exited[w].d.next = 0.into();
+            }
+        }
         if self.reset.val() {
             self.greedy_valid.d.next = false;
         }

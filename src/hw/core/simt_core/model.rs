@@ -122,6 +122,8 @@ pub struct SimtCoreModel {
     /// Each warp's lane mask, as the fetch of its instructions saw it (control flow waits, so
     /// every instruction in the I-buffer runs with it).
     wmask: Vec<u64>,
+    /// Each warp's lanes that ran `exit` (cleared when the warp ends).
+    exited: Vec<u64>,
     /// Each warp's branch in flight: its instruction index.
     branch_pc: Vec<u64>,
     divergence: Option<Divergence>,
@@ -159,6 +161,8 @@ struct Cycle {
     pushed: Option<usize>,
     popped: Option<usize>,
     ended: Option<usize>,
+    /// Warp `.0`'s active lanes ran `exit` (`.1`: its stack was empty, and it ended).
+    exits: Option<(usize, bool)>,
     candidate: Option<usize>,
     /// Warps with an instruction in their I-buffer.
     heads: u64,
@@ -221,6 +225,7 @@ impl SimtCoreModel {
             alu: LaneAluModel { lanes: p.threads, lane_bits: p.lane_bits },
             fetch: None,
             wmask: vec![0; p.warps],
+            exited: vec![0; p.warps],
             branch_pc: vec![0; p.warps],
             divergence: None,
             lds_tag: LdsTag::default(),
@@ -354,6 +359,7 @@ impl SimtCoreModel {
             pushed: None,
             popped: None,
             ended: None,
+            exits: None,
             candidate: None,
             heads: 0,
             issue_pc: 0,
@@ -403,7 +409,7 @@ impl SimtCoreModel {
         if let Some((w, pc, word)) = self.fetch {
             (c.ibuf.fill_valid, c.ibuf.fill_warp, c.ibuf.fill_inst, c.ibuf.fill_pc) =
                 (1, w as u64, word as u64, pc >> 2);
-            if !is_control(kind(DecoderModel::decode(word).kind)) {
+            if !is_control(kind(DecoderModel::decode(word).kind)) && self.wmask[w] != 0 {
                 (c.sched.warp_ctl_valid, c.sched.warp_ctl_wid, c.sched.warp_ctl_active) =
                     (1, w as u64, 1);
             }
@@ -547,7 +553,12 @@ impl SimtCoreModel {
             };
             c.oc.ports[0].1 = inst;
             let oc_ready = self.oc.decide(&c.oc).in_ready[0];
+            // `exit`, or a warp with no lane left: the active lanes end (the warp too, when its
+            // stack is empty).
+            let ends = k == Kind::Exit || self.wmask[w] == 0;
+            let ends_warp = ends && self.sched.outputs_for(&c.sched).stack_empty >> w & 1 == 1;
             let blocked = match k {
+                _ if ends => branch_port && !ends_warp,
                 Kind::Join | Kind::Jmp => branch_port,
                 _ => unit.is_some() && !oc_ready,
             };
@@ -558,19 +569,19 @@ impl SimtCoreModel {
                 c.issue_pc = head.head_pc;
                 c.ibuf.issue_valid = 1;
                 c.illegal = d.legal == 0;
+                (c.sb.reserve_valid, c.sb.reserve_warp, c.sb.reserve_reg) =
+                    (d.rd_valid & !ends as u64, w as u64, d.rd);
+                if ends {
+                    return self.exit(c, w, ends_warp);
+                }
                 if matches!(k, Kind::Branch | Kind::Bany) {
                     c.branch_issue = Some((w, head.head_pc));
                 }
-                (c.sb.reserve_valid, c.sb.reserve_warp, c.sb.reserve_reg) =
-                    (d.rd_valid, w as u64, d.rd);
                 match k {
                     Kind::Alu | Kind::Branch | Kind::Bany | Kind::St | Kind::Ld => {
                         c.oc.ports[0].0 = true
                     }
-                    Kind::Exit => {
-                        (c.sched.end_ctl_valid, c.sched.end_ctl_wid, c.ended) =
-                            (1, w as u64, Some(w))
-                    }
+                    Kind::Exit => unreachable!("`exit` ends lanes above"),
                     Kind::Join => {
                         c.sched.warp_pop_valid = 1;
                         c.popped = Some(w);
@@ -583,7 +594,8 @@ impl SimtCoreModel {
                                 ((head.head_pc + 1) << 2) & pc_mask,
                             );
                         } else {
-                            set_warp(&mut c.sched, w, top.pop_data_mask, top.pop_data_pc);
+                            let m = top.pop_data_mask & !self.exited[w];
+                            set_warp(&mut c.sched, w, m, top.pop_data_pc);
                         }
                     }
                     Kind::Jmp => {
@@ -592,6 +604,21 @@ impl SimtCoreModel {
                     Kind::Nop => {}
                 }
             }
+        }
+    }
+
+    /// Warp `w`'s active lanes exit: it ends (`ends_warp`, its stack empty), or pops its stack
+    /// and goes on at the top without its exited lanes.
+    fn exit(&self, c: &mut Cycle, w: usize, ends_warp: bool) {
+        c.exits = Some((w, ends_warp));
+        if ends_warp {
+            (c.sched.end_ctl_valid, c.sched.end_ctl_wid, c.ended) = (1, w as u64, Some(w));
+        } else {
+            c.sched.warp_pop_valid = 1;
+            c.popped = Some(w);
+            let top = self.sched.outputs_for(&c.sched);
+            let m = top.pop_data_mask & !(self.exited[w] | self.wmask[w]);
+            set_warp(&mut c.sched, w, m, top.pop_data_pc);
         }
     }
 
@@ -635,6 +662,9 @@ impl SimtCoreModel {
             IssuePolicy::GreedyThenOldest => c.candidate.filter(|_| c.issued),
             IssuePolicy::LooseRoundRobin => None,
         };
+        if let Some((w, ends_warp)) = c.exits {
+            self.exited[w] = if ends_warp { 0 } else { self.exited[w] | self.wmask[w] };
+        }
         if let Some((w, _, _)) = c.fetch {
             self.wmask[w] = so.inst_fetch_mask;
         }
