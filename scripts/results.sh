@@ -12,4 +12,5 @@ out=docs/src/results
 "$bin" report --preset cu --markdown "$out/report-cu.md"
 "$bin" report --preset seed --markdown "$out/report-seed.md"
 "$bin" speed --preset cu --cycles 20000 --markdown "$out/speed-cu.md"
+"$bin" speed --kernel kernels/vector_add.s --kernel kernels/loop.s --kernel kernels/spin.s --markdown "$out/engines-cu.md"
 "$bin" prove --preset cu --markdown "$out/prove-cu.md"

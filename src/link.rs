@@ -101,17 +101,36 @@ pub struct BoardRun {
     pub status: Status,
 }
 
+/// What sees each status read while a program runs.
+pub type OnPoll = Box<dyn FnMut(&Status)>;
+
+/// The core still ran after `polls` status queries.
+#[derive(Clone, Copy, Debug)]
+pub struct StillRunning {
+    pub polls: usize,
+}
+
+impl std::fmt::Display for StillRunning {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(f, "the core still runs after {} status queries", self.polls)
+    }
+}
+
+impl std::error::Error for StillRunning {}
+
 /// The host's side of the link to a board running `params`'s core.
 pub struct Host<S: Serial> {
     pub serial: S,
     pub params: CoreParams,
     /// Status queries before a run counts as hung.
     pub max_polls: usize,
+    /// Sees each status read while a program runs (progress).
+    pub on_poll: Option<OnPoll>,
 }
 
 impl<S: Serial> Host<S> {
     pub fn new(serial: S, params: CoreParams) -> Self {
-        Self { serial, params, max_polls: 100_000 }
+        Self { serial, params, max_polls: 100_000, on_poll: None }
     }
 
     /// Writes `words` from instruction `addr` on, in bursts of at most 256.
@@ -163,6 +182,9 @@ impl<S: Serial> Host<S> {
         self.start(capture)?;
         for _ in 0..self.max_polls {
             let s = self.query()?;
+            if let Some(poll) = &mut self.on_poll {
+                poll(&s);
+            }
             if !s.running {
                 // A full capture buffer (bit 2) is the caller's to judge from `captured`.
                 if s.link_errors & !0b100 != 0 {
@@ -171,7 +193,7 @@ impl<S: Serial> Host<S> {
                 return Ok(s);
             }
         }
-        bail!("the core still runs after {} status queries", self.max_polls)
+        bail!(StillRunning { polls: self.max_polls })
     }
 
     /// The write-backs a run with capture recorded.

@@ -1,5 +1,6 @@
 //! The `simt-rtl` command line: thin, it calls the library.
 
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -263,6 +264,11 @@ enum Command {
         /// Only this block (exported module name).
         #[arg(long)]
         block: Option<String>,
+        /// Time `simt-rtl run`'s two engines on this kernel instead (repeatable; the local data
+        /// share from the kernel's .lds beside it, else pseudo-random words from seed 1, as
+        /// `run` gives), on the cu core.
+        #[arg(long, conflicts_with = "block")]
+        kernel: Vec<PathBuf>,
         /// Cycles of stimulus per block.
         #[arg(long, default_value_t = 100_000)]
         cycles: usize,
@@ -292,9 +298,11 @@ enum Command {
         #[arg(long)]
         listing: bool,
     },
-    /// Run a kernel on the rust-hdl SIMT core in lockstep with its cycle-level model (every output
-    /// compared every cycle) and on the ISA's reference interpreter: print the core's counters and
-    /// check that every register and local-data-share word is the interpreter's.
+    /// Run a kernel on the SIMT core and on the ISA's reference interpreter: print the core's
+    /// counters and what the kernel left, and check that every register, local-data-share word
+    /// and count is the interpreter's. The core is the exported Verilog of the cu core's board
+    /// top under Verilator (built once per Verilog and cached), or with --lockstep the rust-hdl
+    /// core beside its cycle-level model, every output compared every cycle.
     Run {
         /// The assembly source (e.g. kernels/reduce.s).
         kernel: PathBuf,
@@ -314,7 +322,11 @@ enum Command {
         /// Give up after this many core cycles (1 to 100000000).
         #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
         max_cycles: u64,
-        /// Write the rust-hdl core's waveform here.
+        /// Run the rust-hdl core in lockstep with its model (about 7,000 cycles/s) instead of the
+        /// Verilator engine; tiny-core and --vcd always do.
+        #[arg(long)]
+        lockstep: bool,
+        /// Write the rust-hdl core's waveform here (runs in lockstep).
         #[arg(long)]
         vcd: Option<PathBuf>,
         #[command(flatten)]
@@ -399,7 +411,10 @@ fn run(cli: Cli) -> Result<()> {
                 &[results::RUSTC],
             )?;
         }
-        Command::Speed { preset, block, cycles, seed, rtl, out, markdown } => {
+        Command::Speed { kernel, markdown, .. } if !kernel.is_empty() => {
+            speed_of_engines(&kernel, markdown.as_deref())?
+        }
+        Command::Speed { preset, block, cycles, seed, rtl, out, markdown, .. } => {
             use simt_rtl::flow::{soak, speed};
             let say = |line: &str| eprintln!("{line}");
             let work = out.join(&preset);
@@ -429,13 +444,21 @@ fn run(cli: Cli) -> Result<()> {
                 None => say_raw!("{words}"),
             }
         }
-        Command::Run { kernel, preset, policy, lds, seed, max_cycles, vcd, results } => {
+        Command::Run { kernel, preset, policy, lds, seed, max_cycles, lockstep, vcd, results } => {
             let params = simt_rtl::params::CoreParams {
                 policy: simt_rtl::params::IssuePolicy::parse(&policy)?,
                 ..simt_rtl::params::core_params(&preset)?
             };
             let shown = Shown::new(&results, params)?;
-            run_kernel(&kernel, params, lds.as_deref(), seed, max_cycles, vcd, shown)?
+            let listing = read_kernel(&kernel)?;
+            let lds = read_lds(lds.as_deref(), seed, params)?;
+            let kernel = Kernel { path: &kernel, listing: &listing };
+            let on_verilator = params.sizes() == simt_rtl::params::CORE_CU.sizes();
+            if lockstep || vcd.is_some() || !on_verilator {
+                run_lockstep(kernel, params, &lds, max_cycles, vcd, shown)?
+            } else {
+                run_fast(kernel, params, &lds, max_cycles, shown)?
+            }
         }
         Command::Board { action: BoardAction::Run { kernel, lds, seed, port, sim, results } } => {
             let shown = Shown::new(&results, simt_rtl::params::CORE_CU)?;
@@ -453,6 +476,23 @@ fn run(cli: Cli) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// `simt-rtl speed --kernel`: `run`'s two engines timed on each kernel.
+fn speed_of_engines(kernels: &[PathBuf], markdown: Option<&Path>) -> Result<()> {
+    let params = simt_rtl::params::CORE_CU;
+    let mut inputs = vec![];
+    for path in kernels {
+        let listing = read_kernel(path)?;
+        let lds = path.with_extension("lds");
+        let lds = read_lds(lds.exists().then_some(lds.as_path()), 1, params)?;
+        inputs.push((path.display().to_string(), listing.program, lds));
+    }
+    let say = |line: &str| eprintln!("{line}");
+    let rows = simt_rtl::flow::speed::engines(params, &inputs, 10_000_000, &say)?;
+    let table = simt_rtl::flow::speed::engine_table(params.name, &rows);
+    let tools = [results::RUSTC, results::VERILATOR];
+    emit(&table, markdown, "Speed of `simt-rtl run`'s engines", &tools)
 }
 
 /// Prints a measured table and, when asked, writes it stamped to a Markdown file.
@@ -658,18 +698,23 @@ fn refuse_formal_block(name: &str, preset: &str) -> Result<()> {
     )
 }
 
-/// `simt-rtl run`: a kernel on the rust-hdl core in lockstep with its model and the interpreter.
-fn run_kernel(
-    kernel: &Path,
+/// A kernel's source file and what the assembler made of it.
+#[derive(Clone, Copy)]
+struct Kernel<'a> {
+    path: &'a Path,
+    listing: &'a simt_rtl::isa::asm::Listing,
+}
+
+/// `simt-rtl run --lockstep`: a kernel on the rust-hdl core in lockstep with its model and the
+/// interpreter.
+fn run_lockstep(
+    Kernel { path: kernel, listing }: Kernel,
     params: simt_rtl::params::CoreParams,
-    lds: Option<&Path>,
-    seed: u64,
+    lds: &[u32],
     max_cycles: u64,
     vcd: Option<PathBuf>,
     shown: Shown,
 ) -> Result<()> {
-    let listing = read_kernel(kernel)?;
-    let lds = read_lds(lds, seed, params)?;
     if let Some(dir) = vcd.as_ref().and_then(|v| v.parent()).filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create output directory {}", dir.display()))?;
@@ -677,11 +722,11 @@ fn run_kernel(
     let result = simt_rtl::verify::core_run::run_rust_hdl(
         params,
         &listing.program,
-        &lds,
+        lds,
         max_cycles,
         vcd.as_deref(),
     )
-    .map_err(|e| at_source(e, kernel, &listing, vcd.as_deref()))?;
+    .map_err(|e| at_source(e, kernel, listing, vcd.as_deref()))?;
     say!(
         "{} on the rust-hdl core `{}` ({} warps x {} lanes, {}-bit values, {}): equal to its model on every cycle; registers and local data share equal the reference interpreter's",
         kernel.display(), params.name, params.warps, params.threads, params.lane_bits, params.policy.name()
@@ -690,6 +735,67 @@ fn run_kernel(
         say!("waveform: {}", v.display());
     }
     shown.emit(&result, &listing.program)
+}
+
+/// `simt-rtl run`: a kernel on the Verilator engine, checked against the interpreter (which runs
+/// first, so that a kernel that faults is refused at its source line).
+fn run_fast(
+    Kernel { path: kernel, listing }: Kernel,
+    params: simt_rtl::params::CoreParams,
+    lds: &[u32],
+    max_cycles: u64,
+    shown: Shown,
+) -> Result<()> {
+    use simt_rtl::verify::fast_engine;
+    let mut m = simt_rtl::isa::interp::Machine::new(params.machine(max_cycles), lds)?;
+    m.run(&listing.program).map_err(|e| at_source(e, kernel, listing, None))?;
+    // The build's note, like the progress line, on a terminal only.
+    let building = |msg: &str| {
+        if std::io::stderr().is_terminal() {
+            eprintln!("{msg}")
+        }
+    };
+    let engine = fast_engine::engine(params, &building)?;
+    let fast =
+        fast_engine::run_kernel(&engine, params, &listing.program, lds, max_cycles, progress());
+    if std::io::stderr().is_terminal() {
+        eprint!("\r\x1b[K");
+    }
+    let fast = fast.map_err(|e| at_source(e, kernel, listing, None))?;
+    fast_engine::check(params, &m, &fast)
+        .with_context(|| format!("{} on the Verilator engine", kernel.display()))?;
+    say!(
+        "{} on the exported core `{}` ({} warps x {} lanes, {}-bit values, {}) under Verilator: registers, local data share and counts equal the reference interpreter's; {} cycles simulated in {:.2} s ({:.0} cycles/s, loading and reading back included)",
+        kernel.display(), params.name, params.warps, params.threads, params.lane_bits, params.policy.name(),
+        fast.cycles, fast.secs, fast.cycles as f64 / fast.secs
+    );
+    let result = simt_rtl::verify::kernel_results::KernelResult {
+        params,
+        regs: fast.run.regs,
+        lds: fast.run.lds,
+        counters: fast.run.status.counters,
+    };
+    shown.emit(&result, &listing.program)
+}
+
+/// On a terminal, a line on stderr with the kernel's cycles, instructions and rate so far,
+/// rewritten at most twice a second; nothing otherwise.
+fn progress() -> simt_rtl::link::OnPoll {
+    if !std::io::stderr().is_terminal() {
+        return Box::new(|_| {});
+    }
+    let started = std::time::Instant::now();
+    let mut shown = started;
+    Box::new(move |s| {
+        if shown.elapsed().as_secs_f64() >= 0.5 {
+            shown = std::time::Instant::now();
+            let rate = s.counters.cycles as f64 / started.elapsed().as_secs_f64();
+            eprint!(
+                "\r\x1b[K{} cycles, {} instructions, {rate:.0} cycles/s",
+                s.counters.cycles, s.counters.issued
+            );
+        }
+    })
 }
 
 /// `simt-rtl board run`: a kernel on the board (or its simulated top) through the serial link.

@@ -241,6 +241,7 @@ fn command_line_errors_are_one_clear_line() {
         (vec!["soak", "--block", "lfsr", "--cycles", "0"], "--cycles must be at least 1"),
         (vec!["soak", "--block", "lfsr", "--jobs", "0"], "--jobs must be at least 1"),
         (vec!["run", "/nonexistent/k.s"], "cannot read /nonexistent/k.s"),
+        (vec!["run", "kernels/spin.s", "--max-cycles", "320000"], "kernels/spin.s: did not finish within --max-cycles 320000: the SIMT core ran 320000 cycles"),
         (vec!["run", "kernels/loop.s", "--preset", "nope"], "unknown core preset `nope`: known core presets are cu-core, tiny-core"),
         (vec!["run", "kernels/loop.s", "--preset", "seed"], "block preset `seed` has no SIMT core"),
         (vec!["run", "kernels/loop.s", "--preset", "cu"], "`cu` is a block preset; its SIMT core is the core preset `cu-core`"),
@@ -519,6 +520,7 @@ fn bad_arguments_are_refused_before_any_work() {
         (vec!["frobnicate"], "unrecognized subcommand 'frobnicate'"),
         (vec!["run"], "the following required arguments were not provided: <KERNEL>"),
         (vec!["run", "kernels/loop.s", "--max-cycles", "0"], "0 is not in 1..=100000000"),
+        (vec!["speed", "--kernel", "kernels/loop.s", "--block", "lfsr"], "cannot be used with"),
     ] {
         let (code, _, stderr) = cli(&args);
         assert_eq!((code, stderr.lines().count()), (2, 1), "{args:?}: {stderr}");

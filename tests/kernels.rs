@@ -65,6 +65,19 @@ fn vector_add() {
     assert_eq!((m.counters.divergent_branches, m.counters.stack_high_water), (0, 0));
 }
 
+/// Every thread adds 1 to r3 100 x 250 times (8-bit here: the interpreter's 16-bit values
+/// keep 25,000).
+#[test]
+fn spin_counts_every_turn() {
+    let mut m = Machine::new(Config { max_instructions: 1_000_000, ..CONFIG }, &[]).unwrap();
+    m.run(&kernel("spin")).unwrap();
+    for i in 0..THREADS {
+        let regs = [1, 2, 3].map(|r| m.reg(i / 4, i % 4, r));
+        assert_eq!(regs, [0, 0, 25_000], "thread {i}");
+    }
+    assert_eq!(m.counters.instructions, 4 * (1 + 100 * (1 + 250 * 3 + 2) + 1));
+}
+
 /// Threads 10 and up store 255 and exit inside the `if`; the others store `2 i + 1` after it.
 #[test]
 fn early_exit_ends_the_late_threads_inside_the_if() {

@@ -404,3 +404,43 @@ fn an_exit_that_ends_the_whole_warp_is_caught() {
         assert_eq!(same.is_ok(), agrees, "{name}: {same:?}");
     }
 }
+
+/// `run`'s two engines, the Verilator engine (the default) and the rust-hdl core in lockstep
+/// with its model, leave the same registers, local data share and counters (cycles included:
+/// both are the same hardware), under both issue policies; the engine is built once per Verilog
+/// (a second request finds it in the cache).
+#[test]
+fn the_verilator_engine_and_the_lockstep_core_agree() {
+    use simt_rtl::verify::fast_engine::engine;
+    let dir = std::env::temp_dir().join(format!("simt-rtl-engines-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for policy in ["lrr", "gto"] {
+        let mut results = vec![];
+        for lockstep in [false, true] {
+            let json = dir.join(format!("{policy}-{lockstep}.json"));
+            let mut args =
+                vec!["run", "kernels/early_exit.s", "--policy", policy, "--show", "none"];
+            args.extend(["--json", json.to_str().unwrap()]);
+            if lockstep {
+                args.push("--lockstep");
+            }
+            let out = simt_rtl(&args);
+            assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+            let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+            let engine =
+                if lockstep { "equal to its model on every cycle" } else { "under Verilator" };
+            assert!(stdout.contains(engine), "{args:?}: {stdout}");
+            let v: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+            results.push(v);
+        }
+        assert_eq!(results[0], results[1], "{policy}: the engines differ");
+        assert!(results[0]["counters"]["cycles"].as_u64().unwrap() > 0);
+    }
+    let built = std::cell::Cell::new(false);
+    let first = engine(CORE_CU, &|_| built.set(true)).unwrap();
+    let again = engine(CORE_CU, &|_| built.set(true)).unwrap();
+    assert_eq!(first, again);
+    assert!(!built.get(), "the engine was built again");
+    let _ = std::fs::remove_dir_all(&dir);
+}

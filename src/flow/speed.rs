@@ -111,3 +111,84 @@ pub fn table(preset: &str, rows: &[SpeedRow]) -> String {
     }
     t
 }
+
+/// One kernel's run on each of `simt-rtl run`'s engines.
+#[derive(Clone, Debug)]
+pub struct EngineRow {
+    pub kernel: String,
+    /// The kernel's own cycles (the core's cycle counter).
+    pub kernel_cycles: u64,
+    /// The rust-hdl core beside its model (`run --lockstep`): seconds for the whole command's
+    /// work (the model's schedule, loading, the run).
+    pub lockstep_secs: f64,
+    /// The Verilator engine: the seconds of its build when it was not cached (0 when it was), of
+    /// the session (loading through the serial port, the run, reading back) and the cycles the
+    /// session simulated.
+    pub build_secs: f64,
+    pub engine_secs: f64,
+    pub engine_cycles: u64,
+}
+
+/// Times `run`'s two engines on each kernel (`(name, program, local data share)`) on the core
+/// `params` describe (the `cu` core's sizes), each result checked against the interpreter's.
+pub fn engines(
+    params: crate::params::CoreParams,
+    kernels: &[(String, Vec<crate::isa::Inst>, Vec<u32>)],
+    max_cycles: u64,
+    progress: &dyn Fn(&str),
+) -> Result<Vec<EngineRow>> {
+    use crate::verify::{core_run, fast_engine};
+    let started = Instant::now();
+    let engine = fast_engine::engine(params, progress)?;
+    let build_secs = started.elapsed().as_secs_f64();
+    let mut rows = vec![];
+    for (k, (name, program, lds)) in kernels.iter().enumerate() {
+        let mut m = crate::isa::interp::Machine::new(params.machine(max_cycles), lds)?;
+        m.run(program).with_context(|| format!("{name} on the reference interpreter"))?;
+        let fast =
+            fast_engine::run_kernel(&engine, params, program, lds, max_cycles, Box::new(|_| {}))
+                .with_context(|| format!("{name} on the Verilator engine"))?;
+        fast_engine::check(params, &m, &fast)
+            .with_context(|| format!("{name} on the Verilator engine"))?;
+        let started = Instant::now();
+        let lockstep = core_run::run_rust_hdl(params, program, lds, max_cycles, None)
+            .with_context(|| format!("{name} in lockstep"))?;
+        let row = EngineRow {
+            kernel: name.clone(),
+            kernel_cycles: lockstep.counters.cycles,
+            lockstep_secs: started.elapsed().as_secs_f64(),
+            build_secs: if k == 0 { build_secs } else { 0.0 },
+            engine_secs: fast.secs,
+            engine_cycles: fast.cycles,
+        };
+        progress(&format!(
+            "{name}: {} cycles; lockstep {:.1} s, Verilator engine {:.2} s",
+            row.kernel_cycles, row.lockstep_secs, row.engine_secs
+        ));
+        rows.push(row);
+    }
+    Ok(rows)
+}
+
+/// A Markdown table of [`engines`]' figures.
+pub fn engine_table(core: &str, rows: &[EngineRow]) -> String {
+    let mut t = format!(
+        "`simt-rtl run` on the core `{core}`: each kernel on the rust-hdl core in lockstep with its model (`--lockstep`) and on the Verilator engine (the default), both results checked against the reference interpreter. Kernel cycles/s: the kernel's cycles over the run's wall time. The engine's session also loads the local data share and the program through the serial port (4 clocks per bit) and reads every register and word back: its simulated cycles/s count all of those cycles. The engine's build is timed apart (0 when it was cached).\n\n"
+    );
+    t += "| kernel | kernel cycles | lockstep, s | lockstep, kernel cycles/s | engine build, s | engine, s | engine, kernel cycles/s | engine, simulated cycles/s |\n";
+    t += "|---|---:|---:|---:|---:|---:|---:|---:|\n";
+    for r in rows {
+        t += &format!(
+            "| {} | {} | {:.2} | {:.0} | {:.1} | {:.2} | {:.0} | {:.0} |\n",
+            r.kernel,
+            r.kernel_cycles,
+            r.lockstep_secs,
+            r.kernel_cycles as f64 / r.lockstep_secs,
+            r.build_secs,
+            r.engine_secs,
+            r.kernel_cycles as f64 / r.engine_secs,
+            r.engine_cycles as f64 / r.engine_secs
+        );
+    }
+    t
+}

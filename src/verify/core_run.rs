@@ -242,6 +242,12 @@ fn compare(m: &Machine, core: &SimtCoreModel, counters: &CoreCounters) -> Result
             m.regs[k]
         );
     }
+    compare_counters(m, counters)
+}
+
+/// The first count the core and the interpreter's machine `m` differ in: instructions,
+/// divergent branches, the stack's high-water mark, bank-conflict cycles.
+pub fn compare_counters(m: &Machine, counters: &CoreCounters) -> Result<()> {
     let pairs = [
         ("instructions", counters.issued, m.counters.instructions),
         ("divergent branches", counters.divergent_branches, m.counters.divergent_branches),

@@ -17,7 +17,7 @@ use crate::boards::BoardReset;
 use crate::hw::core::simt_core::SimtCoreCu;
 use crate::hw::link::host_link::HostLinkCu;
 use crate::hw::{UartRx, UartTx};
-use crate::params::CORE_CU;
+use crate::params::{CoreParams, CORE_CU};
 
 #[derive(LogicBlock)]
 pub struct CoreBoard {
@@ -49,6 +49,12 @@ impl CoreBoard {
     /// The `cu` core, its local data share holding `lds` at power-up, behind a serial port of
     /// `clocks_per_bit` cycles per bit.
     pub fn new(clocks_per_bit: usize, lds: &[u32]) -> Result<Self> {
+        Self::with_core(clocks_per_bit, CORE_CU, lds)
+    }
+
+    /// As [`new`](Self::new), with the core `params` describe (the `cu` core's sizes, any issue
+    /// policy).
+    pub fn with_core(clocks_per_bit: usize, params: CoreParams, lds: &[u32]) -> Result<Self> {
         Ok(Self {
             clk: Default::default(),
             rst_n: Default::default(),
@@ -58,7 +64,7 @@ impl CoreBoard {
             receiver: UartRx::new(clocks_per_bit)?,
             transmitter: UartTx::new(clocks_per_bit)?,
             link: HostLinkCu::new()?,
-            core: SimtCoreCu::with_lds(CORE_CU, lds)?,
+            core: SimtCoreCu::with_lds(params, lds)?,
             board_reset: BoardReset::new()?,
             heartbeat: Default::default(),
             lane_at: std::array::from_fn(|l| {

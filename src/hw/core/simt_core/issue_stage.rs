@@ -210,6 +210,8 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
 impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: usize> Logic
     for IssueStage<W, WW, T, A, IA>
 {
+    // Not split: one issue decision read top to bottom (the candidate, its checks, what it does
+    // at once), its only state the greedy warp and the exited lanes; a sub-block would cut it.
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, greedy_valid, greedy);

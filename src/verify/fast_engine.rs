@@ -1,0 +1,256 @@
+//! The fast engine of `simt-rtl run`: the exported Verilog of the board top
+//! ([`CoreBoard`]: the core behind its serial port, here at [`CLOCKS_PER_BIT`] clocks per bit)
+//! compiled with Verilator, and driven by the host's side of the link ([`Host::run_kernel`]) as
+//! the board is: the local data share written by store programs, the kernel run, every register
+//! and word read back. The harness (`sim/engine/board_engine.cpp`) moves the serial lines; each
+//! simulated cycle is one core cycle.
+//!
+//! The engine is built once per Verilog: the executable is cached under the cache directory
+//! ([`cache_dir`]) by a hash of the Verilog, the harness and the Verilator version, and built in
+//! a scratch directory renamed into place, so that an interrupted build leaves nothing behind.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+
+use super::core_run::CycleLimit;
+use crate::boards::CoreBoard;
+use crate::link::{BoardRun, Host, OnPoll, Serial, StillRunning, STATUS_BYTES};
+use crate::params::CoreParams;
+
+/// The serial port's clocks per bit in the engine (as `board run --sim`).
+pub const CLOCKS_PER_BIT: usize = 4;
+
+/// The harness, compiled into the engine with the Verilog.
+const HARNESS: &str = include_str!("../../sim/engine/board_engine.cpp");
+
+/// Where built engines are kept: `$SIMT_RTL_CACHE`, else `$XDG_CACHE_HOME/simt-rtl`, else
+/// `~/.cache/simt-rtl`.
+pub fn cache_dir() -> Result<PathBuf> {
+    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+    if let Some(dir) = var("SIMT_RTL_CACHE") {
+        return Ok(dir);
+    }
+    if let Some(dir) = var("XDG_CACHE_HOME") {
+        return Ok(dir.join("simt-rtl"));
+    }
+    match var("HOME") {
+        Some(home) => Ok(home.join(".cache").join("simt-rtl")),
+        None => bail!("no cache directory for the Verilator engine: set SIMT_RTL_CACHE"),
+    }
+}
+
+/// FNV-1a, 64 bits: a hash that stays the same across Rust versions.
+fn fnv64(parts: &[&[u8]]) -> u64 {
+    parts
+        .iter()
+        .flat_map(|p| p.iter())
+        .fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3))
+}
+
+/// The engine for the core `params` describe (the `cu` core's sizes): its executable, built
+/// first when the cache does not hold it (`building` is told, as it takes a minute or two).
+pub fn engine(params: CoreParams, building: &dyn Fn(&str)) -> Result<PathBuf> {
+    use rust_hdl::prelude::Block;
+    let mut board = CoreBoard::with_core(CLOCKS_PER_BIT, params, &[])?;
+    board.connect_all();
+    let verilog = crate::export::export_module(
+        &board,
+        "core_board",
+        "// The board top for simt-rtl's fast engine (serial port at 4 clocks per bit)\n",
+    )?;
+    crate::sim::verilog_sim::require_tool("verilator")?;
+    let version = Command::new("verilator").arg("--version").output()?.stdout;
+    let key = fnv64(&[verilog.as_bytes(), HARNESS.as_bytes(), &version]);
+    let cache = cache_dir()?;
+    let dir = cache.join(format!("core_board-{key:016x}"));
+    let exe = dir.join("engine");
+    if exe.is_file() {
+        return Ok(exe);
+    }
+    std::fs::create_dir_all(&cache)
+        .with_context(|| format!("cannot create the cache directory {}", cache.display()))?;
+    let scratch = cache.join(format!(".build-{key:016x}-{}", std::process::id()));
+    building(&format!(
+        "building the Verilator engine for this Verilog (once; cached in {})",
+        dir.display()
+    ));
+    let built = build(&scratch, &verilog);
+    if let Err(e) = built {
+        let _ = std::fs::remove_dir_all(&scratch);
+        return Err(e);
+    }
+    // Another process may have put the same engine in place meanwhile: either is the one.
+    if std::fs::rename(&scratch, &dir).is_err() {
+        let _ = std::fs::remove_dir_all(&scratch);
+    }
+    if !exe.is_file() {
+        bail!("the Verilator engine is not at {} after its build", exe.display());
+    }
+    Ok(exe)
+}
+
+/// Compiles the Verilog and the harness in `dir` into `dir/engine`.
+fn build(dir: &Path, verilog: &str) -> Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    std::fs::write(dir.join("core_board.v"), verilog)?;
+    std::fs::write(dir.join("board_engine.cpp"), HARNESS)?;
+    let out = Command::new("verilator")
+        .args([
+            "--cc",
+            "--exe",
+            "--build",
+            "-j",
+            "2",
+            "-O3",
+            "--x-assign",
+            "fast",
+            "--x-initial",
+            "fast",
+            "--noassert",
+            "-Wno-fatal",
+            "-Wno-lint",
+            "-Wno-style",
+            "--top-module",
+            "core_board",
+            "-Mdir",
+            "obj",
+            "-o",
+            "../engine",
+            "core_board.v",
+            "board_engine.cpp",
+        ])
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .context("cannot run verilator")?;
+    if !out.status.success() {
+        let log = String::from_utf8_lossy(&out.stderr);
+        let last: Vec<&str> = log.lines().rev().take(5).collect();
+        bail!("verilator failed building the engine: {}", last.join(" / "));
+    }
+    let _ = std::fs::remove_dir_all(dir.join("obj"));
+    Ok(())
+}
+
+/// The engine running, behind a [`Serial`] port.
+pub struct VerilatorBoard {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+    /// Cycles simulated since power-up.
+    pub cycle: u64,
+}
+
+impl VerilatorBoard {
+    pub fn start(engine: &Path) -> Result<Self> {
+        let mut child = Command::new(engine)
+            .arg(CLOCKS_PER_BIT.to_string())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .with_context(|| format!("cannot start the engine {}", engine.display()))?;
+        let stdin = child.stdin.take().context("the engine's stdin")?;
+        let stdout = BufReader::new(child.stdout.take().context("the engine's stdout")?);
+        Ok(Self { child, stdin, stdout, cycle: 0 })
+    }
+
+    /// Sends one command line; its answer's fields.
+    fn ask(&mut self, line: &str) -> Result<Vec<String>> {
+        writeln!(self.stdin, "{line}").context("the engine stopped")?;
+        self.stdin.flush().context("the engine stopped")?;
+        let mut answer = String::new();
+        if self.stdout.read_line(&mut answer)? == 0 {
+            bail!("the engine stopped without an answer");
+        }
+        let fields: Vec<String> = answer.split_whitespace().map(str::to_string).collect();
+        if fields.is_empty() {
+            bail!("the engine gave an empty answer");
+        }
+        Ok(fields)
+    }
+
+    fn set_cycle(&mut self, field: Option<&String>) -> Result<()> {
+        self.cycle = field.and_then(|c| c.parse().ok()).context("the engine's answer")?;
+        Ok(())
+    }
+}
+
+impl Serial for VerilatorBoard {
+    fn send(&mut self, bytes: &[u8]) -> Result<()> {
+        let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+        let answer = self.ask(&format!("s {hex}"))?;
+        self.set_cycle(answer.get(1))
+    }
+
+    fn receive(&mut self, n: usize) -> Result<Vec<u8>> {
+        let limit = (n + 2) * 12 * CLOCKS_PER_BIT;
+        let answer = self.ask(&format!("r {n} {limit}"))?;
+        self.set_cycle(answer.get(if answer[0] == "b" { 1 } else { 2 }))?;
+        match (answer[0].as_str(), answer.get(2)) {
+            ("b", Some(hex)) if hex.len() == 2 * n => (0..n)
+                .map(|k| u8::from_str_radix(&hex[2 * k..2 * k + 2], 16).map_err(Into::into))
+                .collect(),
+            _ => bail!("the board did not answer: {} by cycle {}", answer.join(" "), self.cycle),
+        }
+    }
+}
+
+impl Drop for VerilatorBoard {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A kernel's run on the engine, and how fast it went.
+pub struct FastRun {
+    pub run: BoardRun,
+    /// Cycles simulated (the whole session: loading, the kernel, reading back) and the seconds
+    /// they took (the build not counted).
+    pub cycles: u64,
+    pub secs: f64,
+}
+
+/// Runs `program` on the engine with the local data share holding `lds`; `poll` sees each
+/// status the host reads while the kernel runs. A kernel that takes more than `max_cycles`
+/// cycles is a [`CycleLimit`] error (the engine stops at the first status read past it).
+pub fn run_kernel(
+    engine: &Path,
+    params: CoreParams,
+    program: &[crate::isa::Inst],
+    lds: &[u32],
+    max_cycles: u64,
+    poll: OnPoll,
+) -> Result<FastRun> {
+    let started = Instant::now();
+    let mut host = Host::new(VerilatorBoard::start(engine)?, params);
+    let poll_cycles = ((1 + STATUS_BYTES) * 10 * CLOCKS_PER_BIT) as u64;
+    host.max_polls = (max_cycles / poll_cycles + 2) as usize;
+    host.on_poll = Some(poll);
+    let limit = CycleLimit { cycles: max_cycles };
+    let run =
+        host.run_kernel(program, lds).map_err(|e| match e.downcast_ref::<StillRunning>() {
+            Some(_) => anyhow::Error::new(limit),
+            None => e,
+        })?;
+    if run.status.counters.cycles > max_cycles {
+        bail!(limit);
+    }
+    Ok(FastRun { run, cycles: host.serial.cycle, secs: started.elapsed().as_secs_f64() })
+}
+
+/// Checks a run on the engine against the interpreter's machine `m` after the same kernel: every
+/// register and local-data-share word, the counts both keep, and no error flag raised.
+pub fn check(params: CoreParams, m: &crate::isa::interp::Machine, fast: &FastRun) -> Result<()> {
+    let status = fast.run.status;
+    crate::link::check_against_interpreter(params, m, &fast.run)?;
+    super::core_run::compare_counters(m, &status.counters)?;
+    if status.core_errors != 0 {
+        bail!("the core raised error flags {:#09b}", status.core_errors);
+    }
+    Ok(())
+}
