@@ -123,7 +123,7 @@ pub fn run_demo<B: PresetBlocks>(out: &Path) -> Result<(PathBuf, PathBuf)> {
     write_vcd(dut, &inputs, 0, &vcd)?;
     crate::sim::gtkw::write_gtkw(&vcd, DEMO_GROUPS)?;
     let picture = draw(&vcd, inputs.len() as u64 * CYCLE_PS).context("drawing the SVG")?;
-    std::fs::write(&svg, picture).with_context(|| format!("cannot write {}", svg.display()))?;
+    crate::sim::write_whole(&svg, picture)?;
     Ok((vcd, svg))
 }
 

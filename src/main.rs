@@ -961,19 +961,21 @@ fn at_source(
     use simt_rtl::isa::interp::Fault;
     use simt_rtl::verify::core_run::CycleLimit;
     let file = kernel.display();
+    // A run with --vcd left its waveform, up to the fault or the limit.
+    let wave = vcd
+        .filter(|v| v.exists())
+        .map(|v| format!(" (waveform of the core's run: {})", v.display()))
+        .unwrap_or_default();
     if let Some(fault) = e.chain().find_map(|c| c.downcast_ref::<Fault>()) {
         return match (fault, fault.pc().and_then(|pc| listing.at(pc))) {
             (Fault::Limit { instructions }, _) => anyhow::anyhow!(
-                "{file}: did not finish within --max-cycles {instructions}: the reference interpreter ran {instructions} warp instructions (each at least one core cycle) and some warp had not exited"
+                "{file}: did not finish within --max-cycles {instructions}: the reference interpreter ran {instructions} warp instructions (each at least one core cycle) and some warp had not exited{wave}"
             ),
-            (_, Some(at)) => anyhow::anyhow!("{file}:{at}: {fault}"),
-            (_, None) => anyhow::anyhow!("{file}: {fault}"),
+            (_, Some(at)) => anyhow::anyhow!("{file}:{at}: {fault}{wave}"),
+            (_, None) => anyhow::anyhow!("{file}: {fault}{wave}"),
         };
     }
     if let Some(limit) = e.chain().find_map(|c| c.downcast_ref::<CycleLimit>()) {
-        let wave = vcd
-            .map(|v| format!(" (waveform up to the limit: {})", v.display()))
-            .unwrap_or_default();
         let n = limit.cycles;
         return anyhow::anyhow!(
             "{file}: did not finish within --max-cycles {n}: the SIMT core ran {n} cycles{wave}"

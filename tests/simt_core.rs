@@ -161,32 +161,35 @@ fn run_command_prints_the_counters_and_the_waveform() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// A run stopped at `--max-cycles` still writes its waveform, up to the limit: vector_add takes
-/// more than 45 cycles (its 40 instructions and their stalls).
+/// A run that fails still writes its waveform: one stopped at `--max-cycles` (vector_add takes
+/// more than 45 cycles: its 40 instructions and their stalls) up to the limit, and one the
+/// interpreter refuses (nested overflows tiny-core's stack of 2) as the core ran it.
 #[test]
-fn a_run_past_its_limit_leaves_its_waveform() {
+fn failing_runs_leave_their_waveform() {
     let dir = std::env::temp_dir().join(format!("simt-rtl-limit-{}", std::process::id()));
-    let vcd = dir.join("limit.vcd");
-    let out = simt_rtl(&[
-        "run",
-        "kernels/vector_add.s",
-        "--max-cycles",
-        "45",
-        "--vcd",
-        vcd.to_str().unwrap(),
-    ]);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{stderr}");
-    assert!(
-        stderr.contains("did not finish within --max-cycles 45")
-            && stderr.contains("waveform up to the limit"),
-        "{stderr}"
-    );
-    let wave = std::fs::read_to_string(&vcd).unwrap();
-    assert!(
-        wave.contains("$enddefinitions") && wave.contains("issue_valid"),
-        "not the core's waveform"
-    );
+    let vcd = dir.join("fail.vcd");
+    let cases: [(&[&str], &str); 2] = [
+        (&["kernels/vector_add.s", "--max-cycles", "45"], "did not finish within --max-cycles 45"),
+        (&["kernels/nested.s", "--preset", "tiny-core"], "SIMT stack overflow (depth 2)"),
+    ];
+    for (args, why) in cases {
+        let _ = std::fs::remove_file(&vcd);
+        let mut all = vec!["run"];
+        all.extend(args);
+        all.extend(["--vcd", vcd.to_str().unwrap()]);
+        let out = simt_rtl(&all);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        assert!(
+            stderr.contains(why) && stderr.contains("waveform of the core's run"),
+            "{all:?}: {stderr}"
+        );
+        let wave = std::fs::read_to_string(&vcd).unwrap();
+        assert!(
+            wave.contains("$enddefinitions") && wave.contains("issue_valid"),
+            "{all:?}: not the core's waveform"
+        );
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

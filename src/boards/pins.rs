@@ -129,8 +129,7 @@ pub fn write_constraints(dir: &std::path::Path) -> Result<Vec<std::path::PathBuf
     let mut written = vec![];
     for b in BOARDS {
         let path = dir.join(b.constraint_file);
-        std::fs::write(&path, b.constraints())
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        crate::sim::write_whole(&path, b.constraints())?;
         written.push(path);
     }
     Ok(written)

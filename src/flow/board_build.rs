@@ -218,9 +218,8 @@ pub fn build_alchitry_cu<B: PresetBlocks>(opts: &BuildOptions) -> Result<BuildRe
         }
         BoardTop::Core => core_board_verilog(&opts.board, target_mhz, pll.as_ref())?,
     };
-    std::fs::write(dir.join("top.v"), verilog).context("cannot write top.v")?;
-    std::fs::write(dir.join("top.pcf"), opts.board.constraints())
-        .context("cannot write top.pcf")?;
+    crate::sim::write_whole(&dir.join("top.v"), verilog)?;
+    crate::sim::write_whole(&dir.join("top.pcf"), opts.board.constraints())?;
     let freq = format!("{target_mhz:.3}");
     super::stage(
         dir,

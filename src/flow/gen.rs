@@ -81,8 +81,7 @@ pub fn generate(presets: &[&str], out_dir: &Path) -> Result<Vec<PathBuf>> {
         let mut entries = vec![];
         for b in &blocks {
             let path = out_dir.join(b.file(name));
-            std::fs::write(&path, &b.verilog)
-                .with_context(|| format!("cannot write {}", path.display()))?;
+            crate::sim::write_whole(&path, &b.verilog)?;
             written.push(path);
             entries.push(json!({
                 "module": b.module,
@@ -98,8 +97,7 @@ pub fn generate(presets: &[&str], out_dir: &Path) -> Result<Vec<PathBuf>> {
         let pll_top = alchitry_cu_top(&preset)?;
         if let Some((file, text)) = &pll_top {
             let path = out_dir.join(name).join(file);
-            std::fs::write(&path, text)
-                .with_context(|| format!("cannot write {}", path.display()))?;
+            crate::sim::write_whole(&path, text)?;
             written.push(path);
         }
         let p = preset.scheduler;
@@ -135,8 +133,7 @@ pub fn generate(presets: &[&str], out_dir: &Path) -> Result<Vec<PathBuf>> {
         "presets": Value::Object(manifest),
     });
     let path = out_dir.join("manifest.json");
-    std::fs::write(&path, serde_json::to_string_pretty(&doc)? + "\n")
-        .with_context(|| format!("cannot write {}", path.display()))?;
+    crate::sim::write_whole(&path, serde_json::to_string_pretty(&doc)? + "\n")?;
     written.push(path);
     Ok(written)
 }

@@ -104,7 +104,7 @@ pub fn write_markdown(path: &Path, title: &str, tools: &[Tool], table: &str) -> 
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create directory {}", dir.display()))?;
     }
-    write_whole(path, &format!("# {title}\n\n{}\n{table}", stamp(tools)))
+    write_whole(path, format!("# {title}\n\n{}\n{table}", stamp(tools)))
 }
 
 /// Creates `dir` if needed and checks that a file can be written in it, before any work whose
@@ -119,18 +119,7 @@ pub fn writable_dir(dir: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Writes `text` to `path` whole or not at all: into a temporary file beside it, renamed into
-/// place (removed when the write fails).
-pub fn write_whole(path: &Path, text: &str) -> Result<()> {
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(".tmp");
-    let tmp = path.with_file_name(name);
-    if let Err(e) = std::fs::write(&tmp, text) {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(e).with_context(|| format!("cannot write {}", path.display()));
-    }
-    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))
-}
+pub use crate::sim::write_whole;
 
 #[cfg(test)]
 mod tests {

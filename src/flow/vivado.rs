@@ -46,7 +46,7 @@ pub fn write_vivado_project<B: PresetBlocks>(
         (dir.join("build.tcl"), build_tcl(ARTY_A7_35T_PART, board.constraint_file)),
     ];
     for (path, text) in &files {
-        std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
+        crate::sim::write_whole(path, text)?;
     }
     Ok(files.into_iter().map(|(p, _)| p).collect())
 }

@@ -96,7 +96,7 @@ pub fn write_vcd<D: Dut>(mut dut: D, inputs: &[Vec<u64>], from: usize, path: &Pa
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
-    std::fs::write(path, buf).with_context(|| format!("cannot write {}", path.display()))
+    super::write_whole(path, buf)
 }
 
 /// Where failure VCDs go: `target/sim-failures/` of this crate.

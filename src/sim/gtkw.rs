@@ -91,7 +91,6 @@ pub fn write_gtkw(vcd: &Path, groups: &[Group]) -> Result<PathBuf> {
         .with_context(|| format!("cannot read {}", vcd.display()))?;
     let path = vcd.with_extension("gtkw");
     let absolute = vcd.canonicalize().unwrap_or_else(|_| vcd.to_path_buf());
-    std::fs::write(&path, gtkw_text(&absolute, &header, groups))
-        .with_context(|| format!("cannot write {}", path.display()))?;
+    super::write_whole(&path, gtkw_text(&absolute, &header, groups))?;
     Ok(path)
 }

@@ -18,6 +18,20 @@ pub use differential::{run_differential, Recorded};
 pub use dut::{Dut, Port, PortStruct, Word};
 pub use rng::Rng;
 
+/// Writes `data` to `path` whole or not at all: into a temporary file beside it, renamed into
+/// place (removed when the write fails). Every file the commands write goes through it.
+pub fn write_whole(path: &std::path::Path, data: impl AsRef<[u8]>) -> anyhow::Result<()> {
+    use anyhow::Context;
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".tmp");
+    let tmp = path.with_file_name(name);
+    if let Err(e) = std::fs::write(&tmp, data) {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e).with_context(|| format!("cannot write {}", path.display()));
+    }
+    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))
+}
+
 /// Cycles for a test run: the environment variable `var` when set, else `default`. A value that
 /// is not a positive whole number is an error naming the variable.
 pub fn cycles_from_env(var: &str, default: usize) -> anyhow::Result<usize> {

@@ -69,10 +69,19 @@ fn run_core(
     vcd: Option<&Path>,
     verilog: Option<(Simulator, &Path)>,
 ) -> Result<SimtCoreModel> {
-    use crate::hw::core::simt_core::model::CoreIn;
-    use crate::hw::core::simt_core::{SimtCoreCu, SimtCoreTiny};
-    use crate::sim::PortStruct;
-    let mut m = interpret(params, program, lds, max_cycles)?;
+    let mut m = match interpret(params, program, lds, max_cycles) {
+        Ok(m) => m,
+        Err(e) => {
+            // No result to compare with, but the core's waveform of the run is still written.
+            if let Some(path) = vcd {
+                let (schedule, _) = schedule(params, &[program.to_vec()], lds, max_cycles);
+                let run = Lockstep::new(params, lds, schedule.len(), vcd, None);
+                let _ = run.on_core(&|c| schedule[c].clone());
+                return Err(e.context(format!("waveform of the core's run: {}", path.display())));
+            }
+            return Err(e);
+        }
+    };
     // On the Verilog, a second program then loads every local-data-share word, so that the
     // write-backs compared show the memory the kernel left.
     let mut programs = vec![program.to_vec()];
@@ -82,8 +91,33 @@ fn run_core(
         m.run(&dump).context("the reference interpreter, reading the local data share back")?;
         programs.push(dump);
     }
-    // The inputs, cycle by cycle: each program written through the instruction-memory port,
-    // started, and run to the end (the model alone tells how long).
+    let (schedule, limit_hit) = schedule(params, &programs, lds, max_cycles);
+    let inputs = |c: usize| schedule[c].clone();
+    let run = Lockstep::new(params, lds, schedule.len(), vcd, verilog);
+    let model = run.on_core(&inputs)?;
+    if limit_hit {
+        bail!(CycleLimit { cycles: max_cycles });
+    }
+    compare(&m, &model, &model.counters)?;
+    let errors = model.errors();
+    if !errors.is_empty() {
+        bail!("the core raised error flags: {}", errors.join(", "));
+    }
+    Ok(model)
+}
+
+/// The inputs, cycle by cycle: after a reset, each program written through the
+/// instruction-memory port, started, and run to the end (the model alone tells how long), or
+/// for `max_cycles` cycles; and whether a program was still running then (a run past the limit
+/// is still simulated, and its waveform written, up to the limit).
+fn schedule(
+    params: CoreParams,
+    programs: &[Vec<Inst>],
+    lds: &[u32],
+    max_cycles: u64,
+) -> (Vec<Vec<u64>>, bool) {
+    use crate::hw::core::simt_core::model::CoreIn;
+    use crate::sim::PortStruct;
     let mut probe = SimtCoreModel::new(params, &[], lds);
     let mut schedule: Vec<Vec<u64>> = vec![];
     let mut apply = |i: CoreIn, probe: &mut SimtCoreModel| {
@@ -110,32 +144,8 @@ fn run_core(
             n += 1;
         }
     }
-    // A run past the limit is still simulated (and its waveform written) up to the limit.
     let limit_hit = probe.running();
-    let inputs = |c: usize| schedule[c].clone();
-    let run = Lockstep {
-        name: format!("simt_core_{}_run", params.name),
-        params,
-        lds,
-        cycles: schedule.len(),
-        vcd,
-        verilog,
-    };
-    // The concrete core whose generics these sizes give (`with_lds` refuses any other sizes).
-    let model = if params.sizes() == CORE_TINY.sizes() {
-        run.go(|| SimtCoreTiny::with_lds(params, lds), &inputs)?
-    } else {
-        run.go(|| SimtCoreCu::with_lds(params, lds), &inputs)?
-    };
-    if limit_hit {
-        bail!(CycleLimit { cycles: max_cycles });
-    }
-    compare(&m, &model, &model.counters)?;
-    let errors = model.errors();
-    if !errors.is_empty() {
-        bail!("the core raised error flags: {}", errors.join(", "));
-    }
-    Ok(model)
+    (schedule, limit_hit)
 }
 
 /// The core ran `cycles` cycles and had not finished.
@@ -162,7 +172,30 @@ struct Lockstep<'a> {
     verilog: Option<(Simulator, &'a Path)>,
 }
 
-impl Lockstep<'_> {
+impl<'a> Lockstep<'a> {
+    fn new(
+        params: CoreParams,
+        lds: &'a [u32],
+        cycles: usize,
+        vcd: Option<&'a Path>,
+        verilog: Option<(Simulator, &'a Path)>,
+    ) -> Self {
+        let name = format!("simt_core_{}_run", params.name);
+        Lockstep { name, params, lds, cycles, vcd, verilog }
+    }
+
+    /// The model after the run on the concrete core whose generics these sizes give
+    /// (`with_lds` refuses any other sizes).
+    fn on_core(&self, inputs: &dyn Fn(usize) -> Vec<u64>) -> Result<SimtCoreModel> {
+        use crate::hw::core::simt_core::{SimtCoreCu, SimtCoreTiny};
+        let (params, lds) = (self.params, self.lds);
+        if params.sizes() == CORE_TINY.sizes() {
+            self.go(|| SimtCoreTiny::with_lds(params, lds), inputs)
+        } else {
+            self.go(|| SimtCoreCu::with_lds(params, lds), inputs)
+        }
+    }
+
     /// The model after the run.
     fn go<D: Dut>(
         &self,
