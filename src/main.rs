@@ -136,6 +136,11 @@ enum Command {
         /// Output directory.
         #[arg(long, default_value = "build/alchitry_cu")]
         out: PathBuf,
+        /// Skip the read-back check: by default the bitstream is read back (icebox_vlog) and its
+        /// netlist simulated under Verilator (the self-test must pass with the rust-hdl
+        /// simulation's LEDs; the core top must run a kernel through its serial pins).
+        #[arg(long)]
+        no_verify: bool,
     },
     /// Write a Vivado batch build (top.v, xdc, build.tcl) for a Xilinx board.
     Vivado {
@@ -371,8 +376,8 @@ fn run(cli: Cli) -> Result<()> {
         }
         Command::Flash { bin, dry_run: false } => simt_rtl::flow::program(&bin, false)?,
         Command::Load { bin, dry_run: false } => simt_rtl::flow::program(&bin, true)?,
-        Command::Build { board, rev, preset, freq, cycles, top, dffe, out } => {
-            build(&board, rev.as_deref(), &preset, freq, cycles, &top, dffe, out)?
+        Command::Build { board, rev, preset, freq, cycles, top, dffe, out, no_verify } => {
+            build(&board, rev.as_deref(), &preset, freq, cycles, &top, dffe, out, !no_verify)?
         }
         Command::Vivado { board, preset, cycles, out } => {
             let b = simt_rtl::boards::board(&board)?;
@@ -552,6 +557,7 @@ fn build(
     top: &str,
     dffe: bool,
     out: PathBuf,
+    verify: bool,
 ) -> Result<()> {
     use simt_rtl::flow::board_build::{build_alchitry_cu, BoardTop, BuildOptions};
     let top = BoardTop::parse(top)?;
@@ -579,10 +585,17 @@ fn build(
         BoardTop::SelfTest => simt_rtl::params::preset(preset)?.board_clock()? as f64,
     };
     let freq_mhz = freq.unwrap_or(default_mhz);
-    let opts = BuildOptions { board, top, freq_mhz, cycles, dffe, out_dir: out };
+    let opts = BuildOptions { board, top, freq_mhz, cycles, dffe, out_dir: out, verify };
     let report = simt_rtl::with_preset!(preset, B => build_alchitry_cu::<B>(&opts))?;
     say_raw!("{}", report.table());
     say!("bitstream {} ({} bytes)", report.bitstream.display(), report.bitstream_bytes);
+    match &report.verified {
+        Some(v) => say!(
+            "read-back: {} ({} cycles simulated in {:.1} s; zero-delay and functional: timing is nextpnr's)",
+            v.summary, v.cycles, v.secs
+        ),
+        None => say!("read-back: not checked (--no-verify)"),
+    }
     if report.fmax_mhz < report.target_mhz {
         anyhow::bail!(
             "timing failed: Fmax {:.1} MHz is below the {:.1} MHz target",

@@ -28,9 +28,16 @@ fn builds_a_bitstream_with_a_report() {
         "place and route (nextpnr-ice40)",
         "bitstream (icepack)",
         "timing cross-check (icetime)",
+        "read-back (icebox_vlog, the cells under Verilator)",
     ] {
         assert!(stderr.contains(stage), "stage line `{stage}` missing");
     }
+    assert!(
+        stdout.contains("read-back: the read-back bitstream's self-test is done at cycle")
+            && stdout.contains("with pass on and fail off"),
+        "{stdout}"
+    );
+    bitstream_corruptions_are_caught(&dir);
     assert!(
         stdout.contains("| logic cells (ICESTORM_LC) |") && stdout.contains("| 7680 |"),
         "{stdout}"
@@ -57,14 +64,66 @@ fn builds_a_bitstream_with_a_report() {
     // The same design on the board's own 100 MHz (no PLL), which it cannot reach: the table,
     // then a non-zero exit naming timing.
     let (code, stdout, stderr) =
-        cli(&["build", "--freq", "100", "--cycles", "20000", "--out", out]);
+        cli(&["build", "--freq", "100", "--cycles", "20000", "--out", out, "--no-verify"]);
     assert_eq!(code, 1, "{stderr}");
+    assert!(stdout.contains("read-back: not checked (--no-verify)"), "{stdout}");
     assert!(
         stdout.contains("timing FAILED") && stderr.contains("simt-rtl: error: timing failed: Fmax"),
         "{stdout}{stderr}"
     );
     assert!(!std::fs::read_to_string(dir.join("top.v")).unwrap().contains("SB_PLL40_CORE"));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The read-back check's teeth, on the self-test bitstream in `dir` (20,000 cycles): one bit of
+/// the LUT that drives the pass LED flipped in `top.asc` (the bit of the LUT's lowest input
+/// combination that gives 1: for an AND of the used inputs, the combination at the end of a
+/// passing run), and, on the good bitstream, LEDs expected other than the rust-hdl simulation's.
+fn bitstream_corruptions_are_caught(dir: &std::path::Path) {
+    use simt_rtl::flow::readback::{check_self_test, engine};
+    use simt_rtl::preset_blocks::PresetBlocks;
+    let mut top = simt_rtl::preset_blocks::CuBlocks::self_test(20_000).unwrap();
+    let leds = simt_rtl::boards::self_test::leds_when_done(&mut top, 20_064).unwrap() as u8;
+    let good = dir.join("readback/engine");
+    check_self_test(&good, leds, 30_000).unwrap();
+    let wrong = check_self_test(&good, leds ^ 0b1000, 30_000).unwrap_err();
+    assert!(format!("{wrong:#}").contains("the rust-hdl simulation with"), "{wrong:#}");
+    // The LUT behind led[3], from the read-back netlist: `assign \led[3]  = nN;` and
+    // `assign nN  = /* LUT   X  Y  I */ ...`.
+    let netlist = std::fs::read_to_string(dir.join("readback/chip.v")).unwrap();
+    let net = netlist.lines().find_map(|l| l.split("assign \\led[3]  = ").nth(1)).unwrap();
+    let net = net.trim_end_matches(';').trim();
+    let lut = netlist
+        .lines()
+        .find_map(|l| l.strip_prefix(&format!("assign {net}  = /* LUT ")))
+        .unwrap_or_else(|| panic!("no LUT drives {net}"));
+    let xyi: Vec<usize> =
+        lut.split("*/").next().unwrap().split_whitespace().map(|t| t.parse().unwrap()).collect();
+    let bad = dir.join("corrupt");
+    std::fs::create_dir_all(&bad).unwrap();
+    std::fs::copy(dir.join("top.pcf"), bad.join("top.pcf")).unwrap();
+    let asc = std::fs::read_to_string(dir.join("top.asc")).unwrap();
+    std::fs::write(bad.join("top.asc"), flip_lowest_one(&asc, xyi[0], xyi[1], xyi[2])).unwrap();
+    let e = check_self_test(&engine(&bad).unwrap(), leds, 30_000).unwrap_err();
+    assert!(format!("{e:#}").contains("LEDs"), "{e:#}");
+}
+
+/// `asc` with one bit flipped: of logic tile (x, y), LC `lc`'s LUT, the truth-table bit of the
+/// lowest input combination that gives 1. A LUT's 16 bits sit in the tile's rows 2 lc and
+/// 2 lc + 1, columns 36..45, in icestorm's order (icebox.py, `get_lutff_lut_bits`).
+fn flip_lowest_one(asc: &str, x: usize, y: usize, lc: usize) -> String {
+    const ORDER: [usize; 16] = [4, 14, 15, 5, 6, 16, 17, 7, 3, 13, 12, 2, 1, 11, 10, 0];
+    let mut lines: Vec<String> = asc.lines().map(String::from).collect();
+    let at = lines.iter().position(|l| *l == format!(".logic_tile {x} {y}")).unwrap();
+    let bit = |k: usize| (at + 1 + 2 * lc + k / 10, 36 + k % 10);
+    let (row, col) = ORDER
+        .iter()
+        .map(|&k| bit(k))
+        .find(|&(r, c)| lines[r].as_bytes()[c] == b'1')
+        .expect("the pass LED's LUT has a 1");
+    let flipped = if lines[row].as_bytes()[col] == b'1' { "0" } else { "1" };
+    lines[row].replace_range(col..col + 1, flipped);
+    lines.join("\n") + "\n"
 }
 
 #[test]

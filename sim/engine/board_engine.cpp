@@ -1,13 +1,17 @@
-// The fast engine's harness: the exported board top (module core_board) under Verilator, its
-// serial lines driven from stdin and decoded to stdout, so that the host's side of the link
-// (simt-rtl's link::Host) runs on it as on the board. simt-rtl (src/verify/fast_engine.rs)
-// builds it with the Verilog and speaks this line protocol to it:
+// A board top (ports clk, rst_n, led[7:0], usb_rx, usb_tx) under Verilator, its serial lines
+// driven from stdin and decoded to stdout, so that the host's side of the link (simt-rtl's
+// link::Host) runs on it as on the board: the fast engine of `simt-rtl run` (the exported
+// core_board), and the read-back bitstreams of `simt-rtl build`. simt-rtl
+// (src/verify/fast_engine.rs) builds it with the Verilog (Verilator's --prefix Vboard) and speaks
+// this line protocol to it:
 //   "s HEX"        send these bytes on usb_rx, 8N1 at CPB clocks per bit; answer "k CYCLE"
 //   "r N LIMIT"    run until N bytes came on usb_tx or LIMIT more cycles passed; answer
 //                  "b CYCLE HEX" (the N bytes) or "t GOT CYCLE" (they did not come)
+//   "l MASK LIMIT" run until an LED of MASK is on or LIMIT more cycles passed; answer
+//                  "l CYCLE LEDS" (hex) or "t 0 CYCLE"
 // Each cycle sets the inputs, samples usb_tx, then clocks a rising edge. The board starts with 20
 // idle cycles (its power-on reset). CPB is the first argument.
-#include "Vcore_board.h"
+#include "Vboard.h"
 #include "verilated.h"
 
 #include <cstdint>
@@ -17,7 +21,7 @@
 #include <iostream>
 #include <string>
 
-static Vcore_board* top;
+static Vboard* top;
 static uint64_t cycle = 0;
 static int cpb = 4;
 static std::deque<uint8_t> received;
@@ -69,7 +73,7 @@ static int hex(char c) { return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10; }
 int main(int argc, char** argv) {
     Verilated::commandArgs(argc, argv);
     if (argc > 1) cpb = std::atoi(argv[1]);
-    top = new Vcore_board;
+    top = new Vboard;
     for (int i = 0; i < 20; i++) tick(1);
     std::ios::sync_with_stdio(false);
     std::string line;
@@ -95,6 +99,16 @@ int main(int argc, char** argv) {
                 for (unsigned long long k = 0; k < n; k++) std::printf("%02x", received[k]);
                 received.erase(received.begin(), received.begin() + n);
                 std::printf("\n");
+            }
+        } else if (line[0] == 'l') {
+            unsigned long long mask = 0, limit = 0;
+            std::sscanf(line.c_str() + 1, "%llx %llu", &mask, &limit);
+            uint64_t end = cycle + limit;
+            while (!(top->led & mask) && cycle < end) tick(1);
+            if (top->led & mask) {
+                std::printf("l %llu %02x\n", (unsigned long long)cycle, (unsigned)top->led);
+            } else {
+                std::printf("t 0 %llu\n", (unsigned long long)cycle);
             }
         } else {
             break;

@@ -47,6 +47,8 @@ pub struct BuildOptions {
     /// Synthesize with clock enables ([`super::SYNTH_ICE40_DFFE`]): smaller, slower.
     pub dffe: bool,
     pub out_dir: PathBuf,
+    /// Read the bitstream back and simulate it ([`super::readback`]).
+    pub verify: bool,
 }
 
 /// One row of the resource table.
@@ -66,6 +68,8 @@ pub struct BuildReport {
     pub target_mhz: f64,
     pub bitstream: PathBuf,
     pub bitstream_bytes: u64,
+    /// The read-back check's finding, when it ran.
+    pub verified: Option<super::readback::Verified>,
 }
 
 impl BuildReport {
@@ -172,8 +176,13 @@ fn under_pll(
 
 /// The `cu` core's board top at `mhz` (its serial port's clocks per bit from that clock) as
 /// Verilog with top module `top`; with `pll`, `top` is the PLL in front of it (`core_board`).
+/// The serial port's clocks per bit at a `mhz` core clock.
+fn clocks_per_bit(mhz: f64) -> f64 {
+    (mhz * 1e6 / crate::boards::HOST_BAUD as f64).round()
+}
+
 pub fn core_board_verilog(board: &Board, mhz: f64, pll: Option<&Ice40Pll>) -> Result<String> {
-    let cpb = (mhz * 1e6 / crate::boards::HOST_BAUD as f64).round();
+    let cpb = clocks_per_bit(mhz);
     let error =
         (mhz * 1e6 / cpb - crate::boards::HOST_BAUD as f64).abs() / crate::boards::HOST_BAUD as f64;
     if error > 0.02 {
@@ -290,5 +299,29 @@ pub fn build_alchitry_cu<B: PresetBlocks>(opts: &BuildOptions) -> Result<BuildRe
     let bitstream_bytes = std::fs::metadata(&bitstream)
         .with_context(|| format!("no bitstream {}", bitstream.display()))?
         .len();
-    Ok(BuildReport { resources, fmax_mhz, target_mhz, bitstream, bitstream_bytes })
+    let verified = match opts.verify {
+        true => Some(verify_bitstream::<B>(opts, target_mhz).context("build: read-back")?),
+        false => None,
+    };
+    Ok(BuildReport { resources, fmax_mhz, target_mhz, bitstream, bitstream_bytes, verified })
+}
+
+/// The read-back stage: the bitstream's own netlist simulated ([`super::readback`]), the
+/// self-test's LEDs against the rust-hdl simulation's, or a kernel on the core top.
+fn verify_bitstream<B: PresetBlocks>(
+    opts: &BuildOptions,
+    target_mhz: f64,
+) -> Result<super::readback::Verified> {
+    use super::readback;
+    eprintln!("build: read-back (icebox_vlog, the cells under Verilator)");
+    let engine = readback::engine(&opts.out_dir)?;
+    match opts.top {
+        BoardTop::SelfTest => {
+            let mut top = B::self_test(opts.cycles)?;
+            let leds =
+                crate::boards::self_test::leds_when_done(&mut top, opts.cycles as usize + 64)?;
+            readback::check_self_test(&engine, leds as u8, opts.cycles + 10_000)
+        }
+        BoardTop::Core => readback::check_core(&engine, clocks_per_bit(target_mhz) as usize),
+    }
 }

@@ -4,6 +4,7 @@ pub mod board_build;
 pub mod gen;
 pub mod ice40_pll;
 pub mod prove;
+pub mod readback;
 pub mod report;
 pub mod results;
 pub mod soak;

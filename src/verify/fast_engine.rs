@@ -78,7 +78,7 @@ pub fn engine(params: CoreParams, building: &dyn Fn(&str)) -> Result<PathBuf> {
         "building the Verilator engine for this Verilog (once; cached in {})",
         dir.display()
     ));
-    let built = build(&scratch, &verilog);
+    let built = compile(&scratch, &[("core_board.v", &verilog)], "core_board", &[]);
     if let Err(e) = built {
         let _ = std::fs::remove_dir_all(&scratch);
         return Err(e);
@@ -93,11 +93,17 @@ pub fn engine(params: CoreParams, building: &dyn Fn(&str)) -> Result<PathBuf> {
     Ok(exe)
 }
 
-/// Compiles the Verilog and the harness in `dir` into `dir/engine`.
-fn build(dir: &Path, verilog: &str) -> Result<()> {
+/// Compiles `sources` (file name, Verilog) with the harness in `dir` into `dir/engine`, `top`
+/// being the board top's module (ports `clk`, `rst_n`, `led[7:0]`, `usb_rx`, `usb_tx`), with
+/// Verilator's `extra` arguments.
+pub fn compile(dir: &Path, sources: &[(&str, &str)], top: &str, extra: &[&str]) -> Result<PathBuf> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    std::fs::write(dir.join("core_board.v"), verilog)?;
+    for (name, text) in sources {
+        std::fs::write(dir.join(name), text)
+            .with_context(|| format!("cannot write {}", dir.join(name).display()))?;
+    }
     std::fs::write(dir.join("board_engine.cpp"), HARNESS)?;
+    crate::sim::verilog_sim::require_tool("verilator")?;
     let out = Command::new("verilator")
         .args([
             "--cc",
@@ -106,23 +112,22 @@ fn build(dir: &Path, verilog: &str) -> Result<()> {
             "-j",
             "2",
             "-O3",
-            "--x-assign",
-            "fast",
-            "--x-initial",
-            "fast",
             "--noassert",
             "-Wno-fatal",
             "-Wno-lint",
             "-Wno-style",
+            "--prefix",
+            "Vboard",
             "--top-module",
-            "core_board",
+            top,
             "-Mdir",
             "obj",
             "-o",
             "../engine",
-            "core_board.v",
             "board_engine.cpp",
         ])
+        .args(extra)
+        .args(sources.iter().map(|(name, _)| name))
         .current_dir(dir)
         .stdin(Stdio::null())
         .output()
@@ -133,7 +138,7 @@ fn build(dir: &Path, verilog: &str) -> Result<()> {
         bail!("verilator failed building the engine: {}", last.join(" / "));
     }
     let _ = std::fs::remove_dir_all(dir.join("obj"));
-    Ok(())
+    Ok(dir.join("engine"))
 }
 
 /// The engine running, behind a [`Serial`] port.
@@ -143,19 +148,31 @@ pub struct VerilatorBoard {
     stdout: BufReader<ChildStdout>,
     /// Cycles simulated since power-up.
     pub cycle: u64,
+    clocks_per_bit: usize,
 }
 
 impl VerilatorBoard {
-    pub fn start(engine: &Path) -> Result<Self> {
+    /// The engine at power-up, its serial port at `clocks_per_bit` cycles per bit.
+    pub fn start(engine: &Path, clocks_per_bit: usize) -> Result<Self> {
         let mut child = Command::new(engine)
-            .arg(CLOCKS_PER_BIT.to_string())
+            .arg(clocks_per_bit.to_string())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()
             .with_context(|| format!("cannot start the engine {}", engine.display()))?;
         let stdin = child.stdin.take().context("the engine's stdin")?;
         let stdout = BufReader::new(child.stdout.take().context("the engine's stdout")?);
-        Ok(Self { child, stdin, stdout, cycle: 0 })
+        Ok(Self { child, stdin, stdout, cycle: 0, clocks_per_bit })
+    }
+
+    /// Runs until an LED of `mask` is on, or for `limit` more cycles: the LEDs then, or `None`.
+    pub fn wait_for_leds(&mut self, mask: u8, limit: u64) -> Result<Option<u8>> {
+        let answer = self.ask(&format!("l {mask:x} {limit}"))?;
+        self.set_cycle(answer.get(if answer[0] == "l" { 1 } else { 2 }))?;
+        match (answer[0].as_str(), answer.get(2)) {
+            ("l", Some(leds)) => Ok(Some(u8::from_str_radix(leds, 16)?)),
+            _ => Ok(None),
+        }
     }
 
     /// Sends one command line; its answer's fields.
@@ -187,7 +204,7 @@ impl Serial for VerilatorBoard {
     }
 
     fn receive(&mut self, n: usize) -> Result<Vec<u8>> {
-        let limit = (n + 2) * 12 * CLOCKS_PER_BIT;
+        let limit = (n + 2) * 12 * self.clocks_per_bit;
         let answer = self.ask(&format!("r {n} {limit}"))?;
         self.set_cycle(answer.get(if answer[0] == "b" { 1 } else { 2 }))?;
         match (answer[0].as_str(), answer.get(2)) {
@@ -227,7 +244,7 @@ pub fn run_kernel(
     poll: OnPoll,
 ) -> Result<FastRun> {
     let started = Instant::now();
-    let mut host = Host::new(VerilatorBoard::start(engine)?, params);
+    let mut host = Host::new(VerilatorBoard::start(engine, CLOCKS_PER_BIT)?, params);
     let poll_cycles = ((1 + STATUS_BYTES) * 10 * CLOCKS_PER_BIT) as u64;
     host.max_polls = (max_cycles / poll_cycles + 2) as usize;
     host.on_poll = Some(poll);

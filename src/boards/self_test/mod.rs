@@ -101,6 +101,21 @@ pub struct SelfTest<
     fail: Signal<Local, Bit>,
 }
 
+/// Simulates a self-test top (of any preset) with the button released until its run is done (or
+/// `limit` cycles): its LEDs then.
+pub fn leds_when_done<D: crate::sim::Dut>(top: &mut D, limit: usize) -> Result<u64> {
+    use crate::sim::differential::{clock_edge, cycle_outputs, prepare};
+    prepare(top)?;
+    for cycle in 0..limit {
+        let out = cycle_outputs(top, &[1, 1], cycle)?;
+        if cycle > POR_CYCLES as usize + 4 && out[0] & LED_DONE != 0 {
+            return Ok(out[0]);
+        }
+        clock_edge(top, cycle)?;
+    }
+    anyhow::bail!("the self-test did not finish within {limit} cycles")
+}
+
 impl<
         const W: usize,
         const WW: usize,
@@ -186,16 +201,8 @@ impl<
     /// Simulates this top in Rust with the button released until its run is done (or `limit`
     /// cycles); returns the signature and the LEDs at the end.
     pub fn run_to_end(&mut self, limit: usize) -> Result<(u64, u64)> {
-        use crate::sim::differential::{clock_edge, cycle_outputs, prepare};
-        prepare(self)?;
-        for cycle in 0..limit {
-            let out = cycle_outputs(self, &[1, 1], cycle)?;
-            if cycle > POR_CYCLES as usize + 4 && out[0] & LED_DONE != 0 {
-                return Ok((self.signature(), out[0]));
-            }
-            clock_edge(self, cycle)?;
-        }
-        anyhow::bail!("the self-test did not finish within {limit} cycles")
+        let leds = leds_when_done(self, limit)?;
+        Ok((self.signature(), leds))
     }
 
     /// The self-test the board runs, with the signature of simulating the same block in Rust
