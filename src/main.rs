@@ -75,8 +75,12 @@ enum BoardAction {
         #[arg(long)]
         port: Option<PathBuf>,
         /// No board: the rust-hdl board top simulated behind its serial lines (4 clocks per bit).
-        #[arg(long)]
+        #[arg(long, conflicts_with = "port")]
         sim: bool,
+        /// No board: the bitstream that `build --top core` wrote in this directory (default
+        /// build/alchitry_cu), read back and simulated under Verilator through its serial pins.
+        #[arg(long, value_name = "BUILD_DIR", num_args = 0..=1, default_missing_value = "build/alchitry_cu", conflicts_with_all = ["port", "sim"])]
+        bitstream_sim: Option<PathBuf>,
         #[command(flatten)]
         results: ResultArgs,
     },
@@ -465,9 +469,16 @@ fn run(cli: Cli) -> Result<()> {
                 run_fast(kernel, params, &lds, max_cycles, shown)?
             }
         }
-        Command::Board { action: BoardAction::Run { kernel, lds, seed, port, sim, results } } => {
+        Command::Board {
+            action: BoardAction::Run { kernel, lds, seed, port, sim, bitstream_sim, results },
+        } => {
             let shown = Shown::new(&results, simt_rtl::params::CORE_CU)?;
-            board_run(&kernel, lds.as_deref(), seed, port, sim, shown)?
+            let target = match (sim, bitstream_sim) {
+                (true, _) => Target::Sim,
+                (_, Some(dir)) => Target::Bitstream(dir),
+                _ => Target::Board(port),
+            };
+            board_run(&kernel, lds.as_deref(), seed, target, shown)?
         }
         Command::Bench { cycles, seed, markdown } => {
             if cycles < 2 {
@@ -811,13 +822,22 @@ fn progress() -> simt_rtl::link::OnPoll {
     })
 }
 
-/// `simt-rtl board run`: a kernel on the board (or its simulated top) through the serial link.
+/// Where `board run` runs a kernel.
+enum Target {
+    /// The board, at this serial port (default: found).
+    Board(Option<PathBuf>),
+    /// The rust-hdl board top.
+    Sim,
+    /// The read-back bitstream of the core-top build in this directory.
+    Bitstream(PathBuf),
+}
+
+/// `simt-rtl board run`: a kernel on the board (or a simulation of it) through the serial link.
 fn board_run(
     kernel: &Path,
     lds: Option<&Path>,
     seed: u64,
-    port: Option<PathBuf>,
-    sim: bool,
+    target: Target,
     shown: Shown,
 ) -> Result<()> {
     use simt_rtl::link::{Host, TtySerial};
@@ -829,26 +849,35 @@ fn board_run(
     // fault at its source line; the board's result is then checked against this machine.
     let mut m = simt_rtl::isa::interp::Machine::new(params.machine(BOARD_INSTRUCTIONS), &lds)?;
     m.run(program).map_err(|e| at_source(e, kernel, &listing, None))?;
-    let (run, on) = if sim {
-        let board = simt_rtl::verify::link_sim::SimBoard::new(4, &[])?;
-        (
-            Host::new(board, params).run_kernel(program, &lds)?,
-            "the simulated board top (rust-hdl, serial lines at 4 clocks per bit)".to_string(),
-        )
-    } else {
-        let port = match port {
-            Some(p) => p,
-            None => simt_rtl::link::find_port()?,
-        };
-        let serial = TtySerial::open(&port)?;
-        (
-            Host::new(serial, params).run_kernel(program, &lds)?,
-            format!("the board at {}", port.display()),
-        )
+    let (run, on) = match target {
+        Target::Sim => {
+            let board = simt_rtl::verify::link_sim::SimBoard::new(4, &[])?;
+            (
+                Host::new(board, params).run_kernel(program, &lds)?,
+                "the simulated board top (rust-hdl, serial lines at 4 clocks per bit)".to_string(),
+            )
+        }
+        Target::Bitstream(dir) => {
+            let board = simt_rtl::flow::readback::core_board(&dir)?;
+            let on = format!("the read-back bitstream of {} (Verilator)", dir.display());
+            (Host::new(board, params).run_kernel(program, &lds).context(on.clone())?, on)
+        }
+        Target::Board(port) => {
+            let port = match port {
+                Some(p) => p,
+                None => simt_rtl::link::find_port()?,
+            };
+            let serial = TtySerial::open(&port)?;
+            (
+                Host::new(serial, params).run_kernel(program, &lds)?,
+                format!("the board at {}", port.display()),
+            )
+        }
     };
     simt_rtl::link::check_against_interpreter(params, &m, &run)
+        .and_then(|_| simt_rtl::verify::core_run::compare_counters(&m, &run.status.counters))
         .with_context(|| format!("{} on {on}", kernel.display()))?;
-    say!("{} on {on}: every register and local-data-share word equals the reference interpreter's; core flags {:#09b}", kernel.display(), run.status.core_errors);
+    say!("{} on {on}: every register, local-data-share word and count equals the reference interpreter's; core flags {:#09b}", kernel.display(), run.status.core_errors);
     let result = simt_rtl::verify::kernel_results::KernelResult {
         params,
         regs: run.regs,

@@ -126,6 +126,37 @@ fn flip_lowest_one(asc: &str, x: usize, y: usize, lc: usize) -> String {
     lines.join("\n") + "\n"
 }
 
+/// The core top's bitstream, built and read back: the build's read-back stage runs vector_add
+/// through its serial pins, and `board run --bitstream-sim` runs a kernel with divergence and
+/// per-lane `exit` on it, every value the interpreter's and its expectations met.
+#[test]
+fn core_top_bitstream_runs_kernels_read_back() {
+    let dir = std::env::temp_dir().join(format!("simt-rtl-core-top-{}", std::process::id()));
+    let out = dir.to_str().unwrap();
+    let (code, stdout, stderr) = cli(&["build", "--top", "core", "--out", out]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(
+        stdout.contains(
+            "read-back: vector_add ran end to end through the read-back bitstream's serial pins"
+        ),
+        "{stdout}"
+    );
+    let kernel = ["board", "run", "kernels/early_exit.s", "--bitstream-sim", out];
+    let (code, stdout, stderr) =
+        cli(&[&kernel[..], &["--expect", "kernels/early_exit.expect", "--show", "none"]].concat());
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(
+        stdout.contains("on the read-back bitstream of")
+            && stdout.contains("every value of kernels/early_exit.expect is the kernel's"),
+        "{stdout}"
+    );
+    let (code, _, stderr) =
+        cli(&["board", "run", "kernels/loop.s", "--bitstream-sim", "/nonexistent/build"]);
+    assert_eq!((code, stderr.lines().count()), (1, 1), "{stderr}");
+    assert!(stderr.contains("/nonexistent/build holds no core-top build"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn bad_build_arguments_are_one_clear_line() {
     for (args, want) in [

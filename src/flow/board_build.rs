@@ -228,6 +228,10 @@ pub fn build_alchitry_cu<B: PresetBlocks>(opts: &BuildOptions) -> Result<BuildRe
         BoardTop::Core => core_board_verilog(&opts.board, target_mhz, pll.as_ref())?,
     };
     crate::sim::write_whole(&dir.join("top.v"), verilog)?;
+    if opts.top == BoardTop::Core {
+        let cpb = clocks_per_bit(target_mhz).to_string();
+        crate::sim::write_whole(&dir.join(super::readback::CLOCKS_PER_BIT_FILE), cpb)?;
+    }
     crate::sim::write_whole(&dir.join("top.pcf"), opts.board.constraints())?;
     let freq = format!("{target_mhz:.3}");
     super::stage(

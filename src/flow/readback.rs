@@ -133,6 +133,35 @@ pub fn check_self_test(engine: &Path, expected: u8, limit: u64) -> Result<Verifi
     })
 }
 
+/// The file in a core top's build directory that holds its serial port's clocks per bit.
+pub const CLOCKS_PER_BIT_FILE: &str = "clocks_per_bit.txt";
+
+/// The read-back core of the build in `dir` (`simt-rtl build --top core`), at power-up and past
+/// its PLL's lock and power-on reset: its engine is built first when it is missing or older
+/// than the bitstream.
+pub fn core_board(dir: &Path) -> Result<VerilatorBoard> {
+    let cpb_file = dir.join(CLOCKS_PER_BIT_FILE);
+    let cpb: usize = std::fs::read_to_string(&cpb_file)
+        .ok()
+        .and_then(|t| t.trim().parse().ok())
+        .with_context(|| {
+            format!("{} holds no core-top build (no {CLOCKS_PER_BIT_FILE}): run `simt-rtl build --top core --out {}` first", dir.display(), dir.display())
+        })?;
+    let exe = dir.join("readback/engine");
+    let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+    let fresh =
+        matches!((modified(&exe), modified(&dir.join("top.asc"))), (Some(e), Some(a)) if e >= a);
+    let exe = if fresh { exe } else { engine(dir)? };
+    start_core(&exe, cpb)
+}
+
+fn start_core(engine: &Path, clocks_per_bit: usize) -> Result<VerilatorBoard> {
+    let mut board = VerilatorBoard::start(engine, clocks_per_bit)?;
+    // Past the PLL's lock and the power-on reset before the host speaks.
+    board.wait_for_leds(0, 200)?;
+    Ok(board)
+}
+
 /// The core top read back, its serial port at `clocks_per_bit`: `kernels/vector_add.s` run end
 /// to end through its pins and checked against the interpreter.
 pub fn check_core(engine: &Path, clocks_per_bit: usize) -> Result<Verified> {
@@ -146,10 +175,7 @@ pub fn check_core(engine: &Path, clocks_per_bit: usize) -> Result<Verified> {
     let mut m = crate::isa::interp::Machine::new(params.machine(1_000_000), &lds)?;
     m.run(&program).context("vector_add on the reference interpreter")?;
     let started = Instant::now();
-    let mut board = VerilatorBoard::start(engine, clocks_per_bit)?;
-    // Past the PLL's lock and the power-on reset before the host speaks.
-    board.wait_for_leds(0, 200)?;
-    let mut host = crate::link::Host::new(board, params);
+    let mut host = crate::link::Host::new(start_core(engine, clocks_per_bit)?, params);
     let fast = host.run_kernel(&program, &lds).and_then(|run| {
         let fast = fast_engine::FastRun { run, cycles: host.serial.cycle, secs: 0.0 };
         fast_engine::check(params, &m, &fast).map(|_| fast)
