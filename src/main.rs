@@ -602,8 +602,8 @@ fn build(
     say!("bitstream {} ({} bytes)", report.bitstream.display(), report.bitstream_bytes);
     match &report.verified {
         Some(v) => say!(
-            "read-back: {} ({} cycles simulated in {:.1} s; zero-delay and functional: timing is nextpnr's)",
-            v.summary, v.cycles, v.secs
+            "read-back: {} ({} cycles simulated in {:.1} s, after {:.1} s reading back and compiling; zero-delay and functional: timing is nextpnr's)",
+            v.summary, v.cycles, v.secs, v.build_secs
         ),
         None => say!("read-back: not checked (--no-verify)"),
     }

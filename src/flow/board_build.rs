@@ -318,8 +318,10 @@ fn verify_bitstream<B: PresetBlocks>(
 ) -> Result<super::readback::Verified> {
     use super::readback;
     eprintln!("build: read-back (icebox_vlog, the cells under Verilator)");
+    let started = std::time::Instant::now();
     let engine = readback::engine(&opts.out_dir)?;
-    match opts.top {
+    let build_secs = started.elapsed().as_secs_f64();
+    let verified = match opts.top {
         BoardTop::SelfTest => {
             let mut top = B::self_test(opts.cycles)?;
             let leds =
@@ -327,5 +329,6 @@ fn verify_bitstream<B: PresetBlocks>(
             readback::check_self_test(&engine, leds as u8, opts.cycles + 10_000)
         }
         BoardTop::Core => readback::check_core(&engine, clocks_per_bit(target_mhz) as usize),
-    }
+    };
+    verified.map(|v| super::readback::Verified { build_secs, ..v })
 }
