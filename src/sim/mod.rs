@@ -18,6 +18,12 @@ pub use differential::{run_differential, Recorded};
 pub use dut::{Dut, Port, PortStruct, Word};
 pub use rng::Rng;
 
+/// 64-bit FNV-1a: a hash that stays the same across Rust versions and runs (the self-test's
+/// design keys, the fast engine's cache keys).
+pub fn fnv1a64(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3))
+}
+
 /// Writes `data` to `path` whole or not at all: into a temporary file beside it, renamed into
 /// place (removed when the write fails). Every file the commands write goes through it.
 pub fn write_whole(path: &std::path::Path, data: impl AsRef<[u8]>) -> anyhow::Result<()> {

@@ -43,14 +43,6 @@ pub fn cache_dir() -> Result<PathBuf> {
     }
 }
 
-/// FNV-1a, 64 bits: a hash that stays the same across Rust versions.
-fn fnv64(parts: &[&[u8]]) -> u64 {
-    parts
-        .iter()
-        .flat_map(|p| p.iter())
-        .fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3))
-}
-
 /// The engine for the core `params` describe (the `cu` core's sizes): its executable, built
 /// first when the cache does not hold it (`building` is told, as it takes a minute or two).
 pub fn engine(params: CoreParams, building: &dyn Fn(&str)) -> Result<PathBuf> {
@@ -64,7 +56,7 @@ pub fn engine(params: CoreParams, building: &dyn Fn(&str)) -> Result<PathBuf> {
     )?;
     crate::sim::verilog_sim::require_tool("verilator")?;
     let version = Command::new("verilator").arg("--version").output()?.stdout;
-    let key = fnv64(&[verilog.as_bytes(), HARNESS.as_bytes(), &version]);
+    let key = crate::sim::fnv1a64(&[verilog.as_bytes(), HARNESS.as_bytes(), &version].concat());
     let cache = cache_dir()?;
     let dir = cache.join(format!("core_board-{key:016x}"));
     let exe = dir.join("engine");

@@ -233,7 +233,7 @@ impl<
     pub fn design_key(preset: &Preset, cycles: u64) -> Result<u64> {
         let mut probe = Self::new(preset, cycles, 0)?;
         probe.connect_all();
-        Ok(fnv1a64(generate_verilog_unchecked(&probe).as_bytes()))
+        Ok(crate::sim::fnv1a64(generate_verilog_unchecked(&probe).as_bytes()))
     }
 
     /// The signature [`SIGNATURES`] holds for this design's run, if any.
@@ -529,9 +529,4 @@ fn cached(preset: &str, cycles: u64, key: u64) -> Option<u64> {
         let (head, signature) = line.rsplit_once(' ')?;
         (head == want).then(|| u64::from_str_radix(signature, 16).ok())?
     })
-}
-
-/// 64-bit FNV-1a: a hash that stays the same across Rust versions and runs.
-fn fnv1a64(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3))
 }
