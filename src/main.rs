@@ -331,8 +331,9 @@ enum Command {
         /// Give up after this many core cycles (1 to 100000000).
         #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
         max_cycles: u64,
-        /// Run the rust-hdl core in lockstep with its model (about 7,000 cycles/s) instead of the
-        /// Verilator engine; tiny-core and --vcd always do.
+        /// Run the rust-hdl core in lockstep with its model, every output compared every cycle
+        /// (slower: `simt-rtl speed --kernel` times both), instead of the Verilator engine;
+        /// tiny-core and --vcd always do.
         #[arg(long)]
         lockstep: bool,
         /// Write the rust-hdl core's waveform here (runs in lockstep).

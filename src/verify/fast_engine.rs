@@ -44,7 +44,8 @@ pub fn cache_dir() -> Result<PathBuf> {
 }
 
 /// The engine for the core `params` describe (the `cu` core's sizes): its executable, built
-/// first when the cache does not hold it (`building` is told, as it takes a minute or two).
+/// first when the cache does not hold it (`building` is told: the build takes seconds here, more
+/// on a slower machine).
 pub fn engine(params: CoreParams, building: &dyn Fn(&str)) -> Result<PathBuf> {
     use rust_hdl::prelude::Block;
     let mut board = CoreBoard::with_core(CLOCKS_PER_BIT, params, &[])?;
