@@ -17,9 +17,11 @@
 //!   decoded and issues unless the [`Scoreboard`](crate::hw::Scoreboard) sees a RAW/WAW
 //!   hazard, the collector has no free unit, or (`join`, `jmp`) the branch port is taken this
 //!   cycle. Issue reserves `rd`. ALU instructions, `bz bnz bany` go to collector unit type 0,
-//!   `st ld` to type 1; `nop` ends at issue, `exit` ends the warp, `join` pops the warp's stack
-//!   and sets its pc and mask from the entry (an empty stack: the pop is flagged and the warp
-//!   goes on after the `join`), `jmp` sets the pc.
+//!   `st ld` to type 1; `nop` ends at issue; `join` pops the warp's stack and sets its pc and
+//!   mask from the entry, without the warp's exited lanes (an empty stack: the pop is flagged
+//!   and the warp goes on after the `join`); `jmp` sets the pc; `exit` (or an instruction
+//!   fetched with no lane left) adds the active lanes to the exited ones and pops as `join`
+//!   does, or ends the warp when its stack is empty.
 //! - **operand collector** ([`OperandCollector`](crate::hw::OperandCollector)): reads `ra`,
 //!   `rb` from the banked register file.
 //! - **execute, type 0**: the [`LaneAlu`](crate::hw::LaneAlu) (operand b by the decoder's
