@@ -308,8 +308,9 @@ pub fn fill_programs(p: CoreParams, lds: &[u32]) -> Result<Vec<Vec<Inst>>> {
 }
 
 /// Checks a board run against the reference interpreter's machine `m` after the same kernel
-/// (its local data share starting as the board's): every register of every warp and lane and
-/// every local-data-share word; the first difference is the error.
+/// (its local data share starting as the board's): every register of every warp and lane,
+/// every local-data-share word and the counts both keep ([`compare_counters`]); the first
+/// difference is the error.
 pub fn check_against_interpreter(
     p: CoreParams,
     m: &crate::isa::interp::Machine,
@@ -331,6 +332,23 @@ pub fn check_against_interpreter(
             run.lds[w],
             m.lds[w]
         );
+    }
+    compare_counters(m, &run.status.counters)
+}
+
+/// The first count the core and the interpreter's machine `m` differ in: instructions,
+/// divergent branches, the stack's high-water mark, bank-conflict cycles.
+pub fn compare_counters(m: &crate::isa::interp::Machine, counters: &CoreCounters) -> Result<()> {
+    let pairs = [
+        ("instructions", counters.issued, m.counters.instructions),
+        ("divergent branches", counters.divergent_branches, m.counters.divergent_branches),
+        ("stack high water", counters.stack_high_water, m.counters.stack_high_water as u64),
+        ("bank-conflict cycles", counters.lds_conflict_cycles, m.counters.lds_conflict_cycles),
+    ];
+    for (what, core, interp) in pairs {
+        if core != interp {
+            bail!("{what}: the core counted {core}, the interpreter {interp}");
+        }
     }
     Ok(())
 }

@@ -174,13 +174,13 @@ fn under_pll(
     }
 }
 
-/// The `cu` core's board top at `mhz` (its serial port's clocks per bit from that clock) as
-/// Verilog with top module `top`; with `pll`, `top` is the PLL in front of it (`core_board`).
 /// The serial port's clocks per bit at a `mhz` core clock.
 fn clocks_per_bit(mhz: f64) -> f64 {
     (mhz * 1e6 / crate::boards::HOST_BAUD as f64).round()
 }
 
+/// The `cu` core's board top at `mhz` (its serial port's clocks per bit from that clock) as
+/// Verilog with top module `top`; with `pll`, `top` is the PLL in front of it (`core_board`).
 pub fn core_board_verilog(board: &Board, mhz: f64, pll: Option<&Ice40Pll>) -> Result<String> {
     let cpb = clocks_per_bit(mhz);
     let error =

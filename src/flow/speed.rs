@@ -148,7 +148,7 @@ pub fn engines(
         let fast =
             fast_engine::run_kernel(&engine, params, program, lds, max_cycles, Box::new(|_| {}))
                 .with_context(|| format!("{name} on the Verilator engine"))?;
-        fast_engine::check(params, &m, &fast)
+        fast_engine::check(params, &m, &fast.run)
             .with_context(|| format!("{name} on the Verilator engine"))?;
         let started = Instant::now();
         let lockstep = core_run::run_rust_hdl(params, program, lds, max_cycles, None)

@@ -275,24 +275,7 @@ fn compare(m: &Machine, core: &SimtCoreModel, counters: &CoreCounters) -> Result
             m.regs[k]
         );
     }
-    compare_counters(m, counters)
-}
-
-/// The first count the core and the interpreter's machine `m` differ in: instructions,
-/// divergent branches, the stack's high-water mark, bank-conflict cycles.
-pub fn compare_counters(m: &Machine, counters: &CoreCounters) -> Result<()> {
-    let pairs = [
-        ("instructions", counters.issued, m.counters.instructions),
-        ("divergent branches", counters.divergent_branches, m.counters.divergent_branches),
-        ("stack high water", counters.stack_high_water, m.counters.stack_high_water as u64),
-        ("bank-conflict cycles", counters.lds_conflict_cycles, m.counters.lds_conflict_cycles),
-    ];
-    for (what, core, interp) in pairs {
-        if core != interp {
-            bail!("{what}: the core counted {core}, the interpreter {interp}");
-        }
-    }
-    Ok(())
+    crate::link::compare_counters(m, counters)
 }
 
 /// The counters as a two-column Markdown table.
