@@ -180,7 +180,8 @@ enum Command {
         dry_run: bool,
     },
     /// Check the formal properties of the exported Verilog (yosys-smtbmc with z3): bounded from
-    /// reset, then k-induction per property. Exits 1 when a property fails.
+    /// reset, then k-induction per property. With --synth, prove each exported block equal to
+    /// its iCE40 netlist instead. Exits 1 when a property or a block fails.
     Prove {
         /// Preset whose rtl_out/ Verilog is checked.
         #[arg(long, default_value = "cu")]
@@ -189,13 +190,18 @@ enum Command {
         #[arg(long)]
         block: Option<String>,
         /// Only this property (its label in the block's .sv file; repeat for more). Needs --block.
-        #[arg(long, requires = "block")]
+        #[arg(long, requires = "block", conflicts_with = "synth")]
         property: Vec<String>,
+        /// Prove every exported block (not its properties) equal to the netlist yosys
+        /// `synth_ice40 -nodffe` makes of it, by induction where it closes, else bounded to
+        /// --depth cycles from power-on (yosys equiv_induct, sat).
+        #[arg(long)]
+        synth: bool,
         /// Cycles from reset of the bounded check.
         #[arg(long, default_value_t = 20)]
         depth: usize,
-        /// Seconds each property may take (1 to 86400); one that takes longer is reported as
-        /// `timed out after N s`, neither proven nor failed.
+        /// Seconds each property (with --synth, each block) may take (1 to 86400); one that
+        /// takes longer is reported as `timed out after N s`, neither proven nor failed.
         #[arg(long, default_value_t = 120, value_parser = clap::value_parser!(u64).range(1..=86_400))]
         timeout: u64,
         /// The exported Verilog.
@@ -402,10 +408,14 @@ fn run(cli: Cli) -> Result<()> {
             let title = format!("Resources and Fmax: preset `{preset}`");
             emit(&table, markdown.as_deref(), &title, &[results::YOSYS, results::NEXTPNR])?;
         }
-        Command::Prove { preset, block, property, depth, timeout, rtl, out, markdown } => {
+        Command::Prove { preset, block, property, synth, depth, timeout, rtl, out, markdown } => {
             let budget = std::time::Duration::from_secs(timeout);
-            let only = (block.as_deref(), property.as_slice());
-            prove(&preset, only, depth, budget, &rtl, &out, markdown.as_deref())?
+            if synth {
+                prove_synth(&preset, block.as_deref(), depth, budget, (&rtl, &out), markdown)?
+            } else {
+                let only = (block.as_deref(), property.as_slice());
+                prove(&preset, only, depth, budget, &rtl, &out, markdown.as_deref())?
+            }
         }
         Command::Soak { preset, block, cycles, seed, jobs, markdown } => {
             use simt_rtl::flow::soak;
@@ -693,6 +703,59 @@ fn prove(
     write_table(&table, markdown, &title, &[results::YOSYS, results::Z3])?;
     if failed > 0 {
         anyhow::bail!("{failed} propert{} failed", if failed == 1 { "y" } else { "ies" });
+    }
+    Ok(())
+}
+
+/// `simt-rtl prove --synth`: one line per exported block; exit 1 when one fails.
+fn prove_synth(
+    preset: &str,
+    block: Option<&str>,
+    depth: usize,
+    budget: std::time::Duration,
+    (rtl, out): (&Path, &Path),
+    markdown: Option<PathBuf>,
+) -> Result<()> {
+    use simt_rtl::flow::prove::Outcome;
+    use simt_rtl::flow::synth_equiv::{prove_synthesis, SynthCheck};
+    let p = simt_rtl::params::preset(preset)?;
+    let mut blocks = simt_rtl::flow::report::exported_blocks(&p, rtl)?;
+    if let Some(name) = block {
+        let all: Vec<String> = blocks.iter().map(|(module, _)| module.clone()).collect();
+        blocks.retain(|(module, _)| module == name);
+        if blocks.is_empty() {
+            anyhow::bail!(
+                "--block `{name}` is not an exported block of preset `{preset}` (blocks: {})",
+                all.join(", ")
+            );
+        }
+    }
+    let mut failed = 0;
+    let mut table = "| block | result | seconds |\n|---|---|---:|\n".to_string();
+    for (module, file) in &blocks {
+        let file = rtl.join(file);
+        let dir = out.join("synth").join(preset).join(module);
+        let check = SynthCheck {
+            module,
+            gold: &file,
+            synthesized: &file,
+            depth,
+            dir: &dir,
+            budget: Some(budget),
+        };
+        let start = std::time::Instant::now();
+        let outcome = prove_synthesis(&check).with_context(|| format!("proving {module}"))?;
+        failed += matches!(outcome, Outcome::Failed { .. }) as usize;
+        say!("{module}: synthesis: {outcome}");
+        table += &format!("| {module} | {outcome} | {:.0} |\n", start.elapsed().as_secs_f64());
+    }
+    let title = format!("Blocks equal to their iCE40 netlists: preset `{preset}`");
+    write_table(&table, markdown.as_deref(), &title, &[results::YOSYS])?;
+    if failed > 0 {
+        anyhow::bail!(
+            "{failed} block{} differ from their netlists",
+            if failed == 1 { "" } else { "s" }
+        );
     }
     Ok(())
 }

@@ -222,6 +222,8 @@ fn command_line_errors_are_one_clear_line() {
         (vec!["prove", "--preset", "nope"], "unknown preset `nope`"),
         (vec!["prove", "--block", "nope"], "--block `nope` has no formal properties (blocks with properties: priority_encoder_lowest, priority_encoder_highest, round_robin_arbiter, simt_stack"),
         (vec!["prove", "--depth", "0"], "`--depth` must be at least 1"),
+        (vec!["prove", "--synth", "--block", "nope"], "--block `nope` is not an exported block of preset `cu` (blocks: priority_encoder_lowest"),
+        (vec!["prove", "--synth", "--block", "lfsr", "--depth", "0"], "`--depth` must be at least 1"),
         (vec!["prove", "--block", "simt_stack", "--property", "nope"], "`simt_stack` has no property `nope` (its properties: occupancy_within_depth,"),
         (vec!["flash", "--bin", "/nonexistent/top.bin"], "bitstream /nonexistent/top.bin does not exist"),
         (vec!["load", "--bin", "/nonexistent/top.bin"], "bitstream /nonexistent/top.bin does not exist"),
@@ -274,6 +276,7 @@ fn missing_tools_give_the_install_hint() {
     let out = dir.to_str().unwrap();
     for args in [
         vec!["prove", "--block", "simt_stack", "--out", out],
+        vec!["prove", "--synth", "--block", "lfsr", "--out", out],
         vec!["report", "--block", "lfsr", "--out", out],
         vec!["build", "--cycles", "100", "--out", out],
     ] {
@@ -521,6 +524,7 @@ fn bad_arguments_are_refused_before_any_work() {
         (vec!["run"], "the following required arguments were not provided: <KERNEL>"),
         (vec!["run", "kernels/loop.s", "--max-cycles", "0"], "0 is not in 1..=100000000"),
         (vec!["speed", "--kernel", "kernels/loop.s", "--block", "lfsr"], "cannot be used with"),
+        (vec!["prove", "--synth", "--block", "lfsr", "--property", "x"], "cannot be used with"),
     ] {
         let (code, _, stderr) = cli(&args);
         assert_eq!((code, stderr.lines().count()), (2, 1), "{args:?}: {stderr}");

@@ -9,9 +9,10 @@ pub mod report;
 pub mod results;
 pub mod soak;
 pub mod speed;
+pub mod synth_equiv;
 pub mod vivado;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use anyhow::{bail, Context, Result};
@@ -42,6 +43,22 @@ pub fn synth_ice40_command(dffe: bool) -> &'static str {
     } else {
         SYNTH_ICE40
     }
+}
+
+/// yosys's data directory (`yosys-config --datdir`, else `share/yosys` beside its binary).
+pub(crate) fn yosys_datdir() -> Result<PathBuf> {
+    require_tool("yosys")?;
+    if let Ok(out) = Command::new("yosys-config").arg("--datdir").output() {
+        if out.status.success() {
+            return Ok(PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()));
+        }
+    }
+    let yosys = std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+        .map(|d| d.join("yosys"))
+        .find(|p| p.is_file())
+        .context("yosys is not installed (bash scripts/install-tools.sh)")?;
+    let bin = yosys.canonicalize().unwrap_or(yosys);
+    Ok(bin.parent().and_then(Path::parent).unwrap_or(Path::new("/usr")).join("share/yosys"))
 }
 
 /// Cell counts from yosys `stat` after `synth_ice40`.

@@ -135,7 +135,7 @@ pub fn prove_within(
 
 /// A checker run stopped at its deadline.
 #[derive(Debug)]
-struct OutOfTime;
+pub(crate) struct OutOfTime;
 
 impl fmt::Display for OutOfTime {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -284,36 +284,9 @@ impl Checker {
     /// deadline, an [`OutOfTime`] error.
     fn smtbmc(&self, args: &[&str], log: &str) -> Result<String> {
         super::require_tool("yosys-smtbmc")?;
-        let log = self.dir.join(log);
-        let file = std::fs::File::create(&log)
-            .with_context(|| format!("cannot write {}", log.display()))?;
-        let mut child = Command::new("yosys-smtbmc")
-            .args(["-s", "z3"])
-            .args(args)
-            .env("PATH", &self.path)
-            .current_dir(&self.dir)
-            .stdout(file.try_clone()?)
-            .stderr(file)
-            .process_group(0) // z3 too is stopped at the deadline
-            .spawn()
-            .context("cannot start yosys-smtbmc")?;
-        loop {
-            if child.try_wait()?.is_some() {
-                break;
-            }
-            if self.deadline.is_some_and(|d| Instant::now() >= d) {
-                let group = format!("-{}", child.id());
-                let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
-                // Without a `kill` program z3 is left running, but the checker still stops.
-                let _ = child.kill();
-                let _ = child.wait();
-                return Err(OutOfTime.into());
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        let out = std::fs::read_to_string(&log)
-            .with_context(|| format!("cannot read {}", log.display()))?;
-        Ok(out.replace('\r', "\n"))
+        let mut cmd = Command::new("yosys-smtbmc");
+        cmd.args(["-s", "z3"]).args(args).env("PATH", &self.path).current_dir(&self.dir);
+        run_logged(&mut cmd, "yosys-smtbmc", &self.dir.join(log), self.deadline)
     }
 
     /// The bounded check of property `n` in cycles `skip` to `steps - 1` after reset (the cycles
@@ -532,7 +505,42 @@ fn peek_signal(path: &str, verilog: &str, module: &str) -> Result<Peeked> {
     Ok(Peeked { name, width, memory_word })
 }
 
-fn last_lines(text: &str, n: usize) -> String {
+/// Runs `cmd` (the program `tool`) with its stdout and stderr kept in `log`, and returns that
+/// text; stops it and every process it started at `deadline`, an [`OutOfTime`] error.
+pub(crate) fn run_logged(
+    cmd: &mut Command,
+    tool: &str,
+    log: &Path,
+    deadline: Option<Instant>,
+) -> Result<String> {
+    let file =
+        std::fs::File::create(log).with_context(|| format!("cannot write {}", log.display()))?;
+    let mut child = cmd
+        .stdout(file.try_clone()?)
+        .stderr(file)
+        .process_group(0) // what it starts (z3) is stopped too
+        .spawn()
+        .with_context(|| format!("cannot start {tool}"))?;
+    loop {
+        if child.try_wait()?.is_some() {
+            break;
+        }
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            let group = format!("-{}", child.id());
+            let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
+            // Without a `kill` program its children are left running, but the caller still stops.
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(OutOfTime.into());
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let out =
+        std::fs::read_to_string(log).with_context(|| format!("cannot read {}", log.display()))?;
+    Ok(out.replace('\r', "\n"))
+}
+
+pub(crate) fn last_lines(text: &str, n: usize) -> String {
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
     lines[lines.len().saturating_sub(n)..].join("\n")
 }

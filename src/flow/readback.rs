@@ -38,22 +38,6 @@ pub struct Verified {
     pub secs: f64,
     pub build_secs: f64,
 }
-
-/// yosys's data directory (`yosys-config --datdir`, else `share/yosys` beside its binary).
-fn yosys_datdir() -> Result<PathBuf> {
-    if let Ok(out) = Command::new("yosys-config").arg("--datdir").output() {
-        if out.status.success() {
-            return Ok(PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()));
-        }
-    }
-    let yosys = std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
-        .map(|d| d.join("yosys"))
-        .find(|p| p.is_file())
-        .context("yosys is not installed (bash scripts/install-tools.sh)")?;
-    let bin = yosys.canonicalize().unwrap_or(yosys);
-    Ok(bin.parent().and_then(Path::parent).unwrap_or(Path::new("/usr")).join("share/yosys"))
-}
-
 /// Reads `dir/top.asc` back into `dir/readback/chip.v` and compiles it with the cell models and
 /// the harness: the engine's executable.
 pub fn engine(dir: &Path) -> Result<PathBuf> {
@@ -70,7 +54,7 @@ pub fn engine(dir: &Path) -> Result<PathBuf> {
     let netlist = String::from_utf8(out.stdout).context("icebox_vlog's netlist is not text")?;
     // The PLL instance (when the design has one) becomes the stand-in.
     let netlist = strict(&netlist).replace("SB_PLL40_CORE #(", "simt_pll_standin #(");
-    let cells_path = yosys_datdir()?.join("ice40/cells_sim.v");
+    let cells_path = super::yosys_datdir()?.join("ice40/cells_sim.v");
     let cells = std::fs::read_to_string(&cells_path)
         .with_context(|| format!("cannot read yosys's cell models {}", cells_path.display()))?;
     let sources =
