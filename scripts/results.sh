@@ -14,3 +14,8 @@ out=docs/src/results
 "$bin" speed --preset cu --cycles 20000 --markdown "$out/speed-cu.md"
 "$bin" speed --kernel kernels/vector_add.s --kernel kernels/loop.s --kernel kernels/spin.s --markdown "$out/engines-cu.md"
 "$bin" prove --preset cu --markdown "$out/prove-cu.md"
+"$bin" prove --synth --preset cu --markdown "$out/synth-equiv-cu.md"
+"$bin" build --out build/alchitry_cu
+"$bin" speed --bitstream build/alchitry_cu --cycles 20000 --markdown "$out/readback-speed.md"
+"$bin" build --top core --out build/core
+"$bin" speed --bitstream build/core --cycles 20000 --markdown "$out/readback-speed-core.md"

@@ -284,6 +284,10 @@ enum Command {
         /// `run` gives), on the cu core.
         #[arg(long, conflicts_with = "block")]
         kernel: Vec<PathBuf>,
+        /// Time the read-back netlist of the bitstream built in this directory (`simt-rtl
+        /// build --out DIR`) instead, for --cycles cycles, under Verilator and iverilog.
+        #[arg(long, conflicts_with_all = ["block", "kernel"])]
+        bitstream: Option<PathBuf>,
         /// Cycles of stimulus per block.
         #[arg(long, default_value_t = 100_000)]
         cycles: usize,
@@ -433,6 +437,9 @@ fn run(cli: Cli) -> Result<()> {
         }
         Command::Speed { kernel, markdown, .. } if !kernel.is_empty() => {
             speed_of_engines(&kernel, markdown.as_deref())?
+        }
+        Command::Speed { bitstream: Some(dir), cycles, markdown, .. } => {
+            speed_of_readback(&dir, cycles, markdown.as_deref())?
         }
         Command::Speed { preset, block, cycles, seed, rtl, out, markdown, .. } => {
             use simt_rtl::flow::{soak, speed};
@@ -705,6 +712,25 @@ fn prove(
         anyhow::bail!("{failed} propert{} failed", if failed == 1 { "y" } else { "ies" });
     }
     Ok(())
+}
+
+/// `simt-rtl speed --bitstream DIR`: the read-back netlist's speed under each simulator.
+fn speed_of_readback(dir: &Path, cycles: usize, markdown: Option<&Path>) -> Result<()> {
+    if !(1..=10_000_000).contains(&cycles) {
+        anyhow::bail!("--cycles must be between 1 and 10000000 with --bitstream, got {cycles}");
+    }
+    let speeds = simt_rtl::flow::readback::speeds(dir, cycles as u64)?;
+    let mut table = format!(
+        "The netlist `icebox_vlog` reads back from {}/top.asc, with yosys's iCE40 cell models and the PLL's stand-in, run from power-up with its serial input idle (compile times apart).\n\n| simulator | cycles | seconds | cycles/s |\n|---|---:|---:|---:|\n",
+        dir.display()
+    );
+    for (simulator, secs) in speeds {
+        let rate = cycles as f64 / secs.max(1e-9);
+        table += &format!("| {simulator} | {cycles} | {secs:.2} | {rate:.0} |\n");
+    }
+    let title = format!("Read-back netlist speed: {}", dir.display());
+    let tools = [results::YOSYS, results::IVERILOG, results::VERILATOR];
+    emit(&table, markdown, &title, &tools)
 }
 
 /// `simt-rtl prove --synth`: one line per exported block; exit 1 when one fails.

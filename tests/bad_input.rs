@@ -252,6 +252,8 @@ fn command_line_errors_are_one_clear_line() {
         (vec!["run", "kernels/loop.s", "--vcd", "/proc/simt-rtl-cannot-write-here/x.vcd"], "cannot create output directory /proc/simt-rtl-cannot-write-here"),
         (vec!["run", "kernels/nested.s", "--preset", "tiny-core"], "kernels/nested.s:15: `bnz  r3, odd_hi, end3`: warp 0 at instruction 11: SIMT stack overflow (depth 2)"),
         (vec!["speed", "--block", "nope"], "--block `nope` is not an exported block"),
+        (vec!["speed", "--bitstream", "/nonexistent"], "/nonexistent holds no build (no top.asc): run `simt-rtl build --out /nonexistent` first"),
+        (vec!["speed", "--bitstream", "/nonexistent", "--cycles", "0"], "--cycles must be between 1 and 10000000 with --bitstream, got 0"),
         (vec!["speed", "--block", "lfsr", "--cycles", "0"], "--cycles must be at least 1"),
         (vec!["speed", "--block", "lfsr", "--cycles", "10", "--rtl", "/nonexistent"], "missing Verilog source /nonexistent/cu/lfsr.v"),
         (vec!["flash", "--dry-run", "--bin", "/nonexistent/top.bin"], "bitstream /nonexistent/top.bin does not exist"),
@@ -525,6 +527,7 @@ fn bad_arguments_are_refused_before_any_work() {
         (vec!["run", "kernels/loop.s", "--max-cycles", "0"], "0 is not in 1..=100000000"),
         (vec!["speed", "--kernel", "kernels/loop.s", "--block", "lfsr"], "cannot be used with"),
         (vec!["prove", "--synth", "--block", "lfsr", "--property", "x"], "cannot be used with"),
+        (vec!["speed", "--bitstream", "x", "--kernel", "kernels/loop.s"], "cannot be used with"),
     ] {
         let (code, _, stderr) = cli(&args);
         assert_eq!((code, stderr.lines().count()), (2, 1), "{args:?}: {stderr}");

@@ -38,6 +38,13 @@ fn builds_a_bitstream_with_a_report() {
         "{stdout}"
     );
     bitstream_corruptions_are_caught(&dir);
+    // `speed --bitstream`: the read-back netlist runs under both simulators.
+    let (code, speeds, stderr) = cli(&["speed", "--bitstream", out, "--cycles", "2000"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        speeds.contains("| Verilator | 2000 |") && speeds.contains("| iverilog | 2000 |"),
+        "{speeds}"
+    );
     assert!(
         stdout.contains("| logic cells (ICESTORM_LC) |") && stdout.contains("| 7680 |"),
         "{stdout}"

@@ -134,12 +134,28 @@ pub fn core_board(dir: &Path) -> Result<VerilatorBoard> {
         .with_context(|| {
             format!("{} holds no core-top build (no {CLOCKS_PER_BIT_FILE}): run `simt-rtl build --top core --out {}` first", dir.display(), dir.display())
         })?;
+    start_core(&fresh_engine(dir)?, cpb)
+}
+
+/// The engine of the build in `dir`: read back and compiled first when it is missing or older
+/// than the bitstream.
+fn fresh_engine(dir: &Path) -> Result<PathBuf> {
+    if !dir.join("top.asc").is_file() {
+        bail!(
+            "{} holds no build (no top.asc): run `simt-rtl build --out {}` first",
+            dir.display(),
+            dir.display()
+        );
+    }
     let exe = dir.join("readback/engine");
     let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
     let fresh =
         matches!((modified(&exe), modified(&dir.join("top.asc"))), (Some(e), Some(a)) if e >= a);
-    let exe = if fresh { exe } else { engine(dir)? };
-    start_core(&exe, cpb)
+    if fresh {
+        Ok(exe)
+    } else {
+        engine(dir)
+    }
 }
 
 fn start_core(engine: &Path, clocks_per_bit: usize) -> Result<VerilatorBoard> {
@@ -177,3 +193,60 @@ pub fn check_core(engine: &Path, clocks_per_bit: usize) -> Result<Verified> {
         build_secs: 0.0,
     })
 }
+
+/// The read-back netlist of the build in `dir` (either top; read back and compiled first where
+/// its engine is missing or older than the bitstream) run for `cycles` cycles from power-up, its
+/// serial input idle, under Verilator (the check's engine) and under iverilog: each simulator's
+/// name and seconds. Nothing is checked: this is the speed that chose Verilator.
+pub fn speeds(dir: &Path, cycles: u64) -> Result<Vec<(&'static str, f64)>> {
+    let exe = fresh_engine(dir)?;
+    let started = Instant::now();
+    let mut board = VerilatorBoard::start(&exe, fast_engine::CLOCKS_PER_BIT)?;
+    board.wait_for_leds(0, cycles)?;
+    let verilator = started.elapsed().as_secs_f64();
+
+    let rb = dir.join("readback");
+    std::fs::write(rb.join("speed_tb.v"), IVERILOG_BENCH)?;
+    crate::sim::verilog_sim::require_tool("iverilog")?;
+    let sources = ["speed_tb.v", "chip.v", "cells_sim.v", "pll_standin.v"];
+    let compiled = Command::new("iverilog")
+        .args(["-g2012", "-DNO_ICE40_DEFAULT_ASSIGNMENTS", "-o", "speed.vvp"])
+        .args(sources)
+        .current_dir(&rb)
+        .output()
+        .context("cannot run iverilog")?;
+    if !compiled.status.success() {
+        let log = String::from_utf8_lossy(&compiled.stderr);
+        bail!(
+            "iverilog could not compile the read-back netlist: {}",
+            log.lines().next().unwrap_or("")
+        );
+    }
+    let started = Instant::now();
+    let ran = Command::new("vvp")
+        .args(["-n", "speed.vvp", &format!("+cycles={cycles}")])
+        .current_dir(&rb)
+        .output()
+        .context("cannot run vvp")?;
+    if !String::from_utf8_lossy(&ran.stdout).contains("ran ") {
+        bail!("vvp did not run the read-back netlist: {}", String::from_utf8_lossy(&ran.stderr));
+    }
+    Ok(vec![("Verilator", verilator), ("iverilog", started.elapsed().as_secs_f64())])
+}
+
+/// iverilog's bench for [`speeds`]: the board top's clock for `+cycles=N` cycles, its reset
+/// button released and its serial input idle.
+const IVERILOG_BENCH: &str = "module speed_tb;
+    reg clk = 0;
+    wire [7:0] led;
+    wire usb_tx;
+    integer cycles;
+    chip dut(.clk(clk), .rst_n(1'b1), .led(led), .usb_rx(1'b1), .usb_tx(usb_tx));
+    initial begin
+        if (!$value$plusargs(\"cycles=%d\", cycles)) cycles = 1000;
+        repeat (cycles) begin #1 clk = 1; #1 clk = 0; end
+        $display(\"ran %0d cycles, LEDs %b\", cycles, led);
+        $finish;
+    end
+endmodule
+";
