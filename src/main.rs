@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use simt_rtl::flow::results;
+use simt_rtl::flow::{Mapper, Synthesis};
 
 /// `println!` that returns an error from the calling function when standard output is a closed
 /// pipe or a full disk, instead of panicking.
@@ -137,6 +138,10 @@ enum Command {
         /// cells, often a lower Fmax.
         #[arg(long)]
         dffe: bool,
+        /// yosys's LUT mapper: abc (`synth_ice40`'s default), abc9 (`-abc9`, which knows the
+        /// cells' delays) or abc9-dff (`-abc9 -dff`, which may also move flip-flops).
+        #[arg(long, default_value = "abc")]
+        mapper: String,
         /// Output directory.
         #[arg(long, default_value = "build/alchitry_cu")]
         out: PathBuf,
@@ -197,6 +202,12 @@ enum Command {
         /// --depth cycles from power-on (yosys equiv_induct, sat).
         #[arg(long)]
         synth: bool,
+        /// With --synth: flip-flops with clock enables, as `build --dffe`.
+        #[arg(long, requires = "synth")]
+        dffe: bool,
+        /// With --synth: yosys's LUT mapper, as `build --mapper`.
+        #[arg(long, default_value = "abc", requires = "synth")]
+        mapper: String,
         /// Cycles from reset of the bounded check.
         #[arg(long, default_value_t = 20)]
         depth: usize,
@@ -231,6 +242,10 @@ enum Command {
         /// cells, often a lower Fmax.
         #[arg(long)]
         dffe: bool,
+        /// yosys's LUT mapper: abc (`synth_ice40`'s default), abc9 (`-abc9`, which knows the
+        /// cells' delays) or abc9-dff (`-abc9 -dff`, which may also move flip-flops).
+        #[arg(long, default_value = "abc")]
+        mapper: String,
         /// The exported Verilog (with manifest.json).
         #[arg(long, default_value = "rtl_out")]
         rtl: PathBuf,
@@ -391,8 +406,9 @@ fn run(cli: Cli) -> Result<()> {
         }
         Command::Flash { bin, dry_run: false } => simt_rtl::flow::program(&bin, false)?,
         Command::Load { bin, dry_run: false } => simt_rtl::flow::program(&bin, true)?,
-        Command::Build { board, rev, preset, freq, cycles, top, dffe, out, no_verify } => {
-            build(&board, rev.as_deref(), &preset, freq, cycles, &top, dffe, out, !no_verify)?
+        Command::Build { board, rev, preset, freq, cycles, top, dffe, mapper, out, no_verify } => {
+            let synthesis = Synthesis { dffe, mapper: Mapper::parse(&mapper)? };
+            build(&board, rev.as_deref(), &preset, freq, cycles, &top, synthesis, out, !no_verify)?
         }
         Command::Vivado { board, preset, cycles, out } => {
             let b = simt_rtl::boards::board(&board)?;
@@ -407,15 +423,30 @@ fn run(cli: Cli) -> Result<()> {
             }
             say!("run: cd {} && vivado -mode batch -source build.tcl", out.display());
         }
-        Command::Report { preset, block, freq, dffe, rtl, out, placements, markdown } => {
-            let table = report(&preset, block.as_deref(), freq, dffe, &rtl, &out, placements)?;
+        Command::Report { preset, block, freq, dffe, mapper, rtl, out, placements, markdown } => {
+            let synthesis = Synthesis { dffe, mapper: Mapper::parse(&mapper)? };
+            let table = report(&preset, block.as_deref(), freq, synthesis, &rtl, &out, placements)?;
             let title = format!("Resources and Fmax: preset `{preset}`");
             emit(&table, markdown.as_deref(), &title, &[results::YOSYS, results::NEXTPNR])?;
         }
-        Command::Prove { preset, block, property, synth, depth, timeout, rtl, out, markdown } => {
+        Command::Prove {
+            preset,
+            block,
+            property,
+            synth,
+            dffe,
+            mapper,
+            depth,
+            timeout,
+            rtl,
+            out,
+            markdown,
+        } => {
             let budget = std::time::Duration::from_secs(timeout);
             if synth {
-                prove_synth(&preset, block.as_deref(), depth, budget, (&rtl, &out), markdown)?
+                let synthesis = Synthesis { dffe, mapper: Mapper::parse(&mapper)? };
+                let dirs = (rtl.as_path(), out.as_path());
+                prove_synth(&preset, block.as_deref(), synthesis, depth, budget, dirs, markdown)?
             } else {
                 let only = (block.as_deref(), property.as_slice());
                 prove(&preset, only, depth, budget, &rtl, &out, markdown.as_deref())?
@@ -584,7 +615,7 @@ fn build(
     freq: Option<f64>,
     cycles: u64,
     top: &str,
-    dffe: bool,
+    synthesis: Synthesis,
     out: PathBuf,
     verify: bool,
 ) -> Result<()> {
@@ -614,7 +645,7 @@ fn build(
         BoardTop::SelfTest => simt_rtl::params::preset(preset)?.board_clock()? as f64,
     };
     let freq_mhz = freq.unwrap_or(default_mhz);
-    let opts = BuildOptions { board, top, freq_mhz, cycles, dffe, out_dir: out, verify };
+    let opts = BuildOptions { board, top, freq_mhz, cycles, synthesis, out_dir: out, verify };
     let report = simt_rtl::with_preset!(preset, B => build_alchitry_cu::<B>(&opts))?;
     say_raw!("{}", report.table());
     say!("bitstream {} ({} bytes)", report.bitstream.display(), report.bitstream_bytes);
@@ -640,7 +671,7 @@ fn report(
     preset: &str,
     block: Option<&str>,
     freq: f64,
-    dffe: bool,
+    synthesis: Synthesis,
     rtl: &Path,
     out: &Path,
     placements: u32,
@@ -662,11 +693,11 @@ fn report(
     for (i, d) in designs.iter().enumerate() {
         let dir = out.join(preset).join(format!("{i:02}_{}", d.top));
         rows.push(
-            report::measure(d, &dir, freq, dffe, placements)
+            report::measure(d, &dir, freq, synthesis, placements)
                 .with_context(|| format!("measuring {}", d.name))?,
         );
     }
-    Ok(report::table(&rows, freq, dffe))
+    Ok(report::table(&rows, freq, synthesis))
 }
 
 /// `simt-rtl prove`: one line per property; exit 1 when one fails.
@@ -737,6 +768,7 @@ fn speed_of_readback(dir: &Path, cycles: usize, markdown: Option<&Path>) -> Resu
 fn prove_synth(
     preset: &str,
     block: Option<&str>,
+    synthesis: Synthesis,
     depth: usize,
     budget: std::time::Duration,
     (rtl, out): (&Path, &Path),
@@ -765,6 +797,7 @@ fn prove_synth(
             module,
             gold: &file,
             synthesized: &file,
+            synthesis,
             depth,
             dir: &dir,
             budget: Some(budget),
@@ -775,6 +808,11 @@ fn prove_synth(
         say!("{module}: synthesis: {outcome}");
         table += &format!("| {module} | {outcome} | {:.0} |\n", start.elapsed().as_secs_f64());
     }
+    table += &format!(
+        "\nSynthesis: yosys `{}`; each block within {} s.\n",
+        synthesis.command(),
+        budget.as_secs()
+    );
     let title = format!("Blocks equal to their iCE40 netlists: preset `{preset}`");
     write_table(&table, markdown.as_deref(), &title, &[results::YOSYS])?;
     if failed > 0 {

@@ -232,6 +232,8 @@ fn command_line_errors_are_one_clear_line() {
         (vec!["build", "--freq", "0"], "--freq 0: the alchitry-cu clock is 100 MHz, other clocks come from the iCE40 PLL: clock 0 MHz is outside"),
         (vec!["build", "--preset", "nope"], "unknown preset `nope`"),
         (vec!["build", "--top", "gpu"], "unknown --top `gpu`: known board tops are self-test, core"),
+        (vec!["build", "--mapper", "abc10"], "unknown --mapper `abc10`: known mappers are abc, abc9, abc9-dff"),
+        (vec!["report", "--mapper", "abc10"], "unknown --mapper `abc10`: known mappers are abc, abc9, abc9-dff"),
         (vec!["prove", "--preset", "seed", "--block", "host_link"], "--block `host_link` is exported for preset `cu` only, not `seed`"),
         (vec!["vivado", "--board", "alchitry-cu"], "board `alchitry-cu` is not a Vivado board"),
         (vec!["vivado", "--out", unwritable], "cannot create"),
@@ -527,6 +529,10 @@ fn bad_arguments_are_refused_before_any_work() {
         (vec!["run", "kernels/loop.s", "--max-cycles", "0"], "0 is not in 1..=100000000"),
         (vec!["speed", "--kernel", "kernels/loop.s", "--block", "lfsr"], "cannot be used with"),
         (vec!["prove", "--synth", "--block", "lfsr", "--property", "x"], "cannot be used with"),
+        (
+            vec!["prove", "--mapper", "abc9"],
+            "the following required arguments were not provided: --synth",
+        ),
         (vec!["speed", "--bitstream", "x", "--kernel", "kernels/loop.s"], "cannot be used with"),
     ] {
         let (code, _, stderr) = cli(&args);

@@ -44,8 +44,7 @@ pub struct BuildOptions {
     pub freq_mhz: f64,
     /// Cycles of the self-test run.
     pub cycles: u64,
-    /// Synthesize with clock enables ([`super::SYNTH_ICE40_DFFE`]): smaller, slower.
-    pub dffe: bool,
+    pub synthesis: super::Synthesis,
     pub out_dir: PathBuf,
     /// Read the bitstream back and simulate it ([`super::readback`]).
     pub verify: bool,
@@ -241,7 +240,7 @@ pub fn build_alchitry_cu<B: PresetBlocks>(opts: &BuildOptions) -> Result<BuildRe
             "-p",
             &format!(
                 "read_verilog -noautowire top.v; {} -top top -json top.json",
-                super::synth_ice40_command(opts.dffe)
+                opts.synthesis.command()
             ),
         ],
         "yosys.log",

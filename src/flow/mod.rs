@@ -30,18 +30,65 @@ pub const VERILATOR_WAIVERS: &str =
 /// warp_scheduler in its report harness, 86.8 MHz with enables, 113.7 MHz without.
 pub const SYNTH_ICE40: &str = "synth_ice40 -nodffe";
 
-/// `build --dffe` and `report --dffe`: flip-flops with clock enables, fewer logic cells where a
-/// register holds through an `if` (the cu `simt_stack`, checked by a `board_build` test), often
-/// a lower Fmax (the seed-size fixed warp_scheduler in its report harness: 75.9 MHz with
-/// enables, 86.9 without, and no fewer cells, its pc registers having no hold to fold).
-pub const SYNTH_ICE40_DFFE: &str = "synth_ice40";
+/// How yosys maps a design onto the iCE40: `build`, `report` and `prove --synth` take it
+/// (`--dffe`, `--mapper`); the default is [`SYNTH_ICE40`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Synthesis {
+    /// Flip-flops with clock enables (`synth_ice40` without `-nodffe`): fewer logic cells where
+    /// a register holds through an `if` (the cu `simt_stack`, checked by a `board_build` test),
+    /// often a lower Fmax (the seed-size fixed warp_scheduler in its report harness: 75.9 MHz
+    /// with enables, 86.9 without, and no fewer cells, its pc registers having no hold to fold).
+    pub dffe: bool,
+    pub mapper: Mapper,
+}
 
-/// The synthesis command: [`SYNTH_ICE40_DFFE`] when `dffe`, else [`SYNTH_ICE40`].
-pub fn synth_ice40_command(dffe: bool) -> &'static str {
-    if dffe {
-        SYNTH_ICE40_DFFE
-    } else {
-        SYNTH_ICE40
+/// yosys's LUT mapper for the iCE40.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Mapper {
+    /// ABC (`synth_ice40`'s default in yosys 0.23).
+    #[default]
+    Abc,
+    /// ABC9, which knows the cells' delays (`-abc9`; yosys 0.70's default).
+    Abc9,
+    /// ABC9 that may also move flip-flops (`-abc9 -dff`): a netlist whose registers are not
+    /// the Verilog's, which the read-back check and `prove --synth` check as any other.
+    Abc9Dff,
+}
+
+impl Mapper {
+    pub const ALL: [Mapper; 3] = [Mapper::Abc, Mapper::Abc9, Mapper::Abc9Dff];
+
+    /// Its name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mapper::Abc => "abc",
+            Mapper::Abc9 => "abc9",
+            Mapper::Abc9Dff => "abc9-dff",
+        }
+    }
+
+    /// The mapper named `name` (`--mapper`), or a one-line error naming the known ones.
+    pub fn parse(name: &str) -> Result<Mapper> {
+        Mapper::ALL.into_iter().find(|m| m.name() == name).ok_or_else(|| {
+            let known: Vec<&str> = Mapper::ALL.iter().map(|m| m.name()).collect();
+            anyhow::anyhow!("unknown --mapper `{name}`: known mappers are {}", known.join(", "))
+        })
+    }
+}
+
+impl Synthesis {
+    /// The yosys command.
+    pub fn command(self) -> String {
+        let mut c = String::from("synth_ice40");
+        if !self.dffe {
+            c += " -nodffe";
+        }
+        c += match self.mapper {
+            Mapper::Abc => "",
+            Mapper::Abc9 => " -abc9",
+            Mapper::Abc9Dff => " -abc9 -dff",
+        };
+        c
     }
 }
 

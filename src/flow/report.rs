@@ -275,7 +275,7 @@ pub fn measure(
     d: &Design,
     dir: &Path,
     freq_mhz: f64,
-    dffe: bool,
+    synthesis: super::Synthesis,
     placements: u32,
 ) -> Result<Measurement> {
     check_placements("placements", placements)?;
@@ -293,7 +293,7 @@ pub fn measure(
     let script = format!(
         "{}read_verilog harness.v; {} -top simt_harness -json harness.json; stat",
         read_script(d),
-        super::synth_ice40_command(dffe)
+        synthesis.command()
     );
     super::stage(
         dir,
@@ -375,7 +375,7 @@ fn achieved_fmax(dir: &Path, file: &str) -> Result<f64> {
 }
 
 /// The report as a Markdown table.
-pub fn table(rows: &[Measurement], freq_mhz: f64, dffe: bool) -> String {
+pub fn table(rows: &[Measurement], freq_mhz: f64, synthesis: super::Synthesis) -> String {
     let mut s = format!(
         "| design | logic cells (of {HX8K_LOGIC_CELLS}) | flip-flops | block RAMs | Fmax (MHz, target {freq_mhz}) | harness bits |\n|---|---|---|---|---|---|\n"
     );
@@ -410,6 +410,6 @@ pub fn table(rows: &[Measurement], freq_mhz: f64, dffe: bool) -> String {
              (`--placements N`: the same netlist placed and routed with `--seed 1` to `N - 1`).\n",
         );
     }
-    s.push_str(&format!("Synthesis: yosys `{}`.\n", super::synth_ice40_command(dffe)));
+    s.push_str(&format!("Synthesis: yosys `{}`.\n", synthesis.command()));
     s
 }

@@ -3,7 +3,8 @@
 //!
 //! The two sides:
 //! - **gold**, the exported Verilog elaborated as written (`proc; flatten; memory_map`);
-//! - **gate**, the same file through [`SYNTH_ICE40`](super::SYNTH_ICE40), its iCE40 cells
+//! - **gate**, the same file through `synth_ice40` ([`SYNTH_ICE40`](super::SYNTH_ICE40) unless
+//!   another [`Synthesis`](super::Synthesis) is asked for), its iCE40 cells
 //!   (`SB_LUT4`, `SB_CARRY`, `SB_DFF*`, `SB_RAM40_4K`) replaced by yosys's own simulation models
 //!   of them (`ice40/cells_sim.v` of the installed yosys; only those modules are read, the whole
 //!   file takes 25 s).
@@ -45,6 +46,8 @@ pub struct SynthCheck<'a> {
     pub module: &'a str,
     pub gold: &'a Path,
     pub synthesized: &'a Path,
+    /// How the netlist is synthesized.
+    pub synthesis: super::Synthesis,
     /// Cycles from power-on of the bounded check.
     pub depth: usize,
     /// Working directory: scripts, logs, the counterexample.
@@ -145,7 +148,7 @@ fn pair_script(check: &SynthCheck) -> Result<String> {
          design -copy-from gold -as gold gold\ndesign -copy-from gate -as gate gate\n",
         gold = gold.display(),
         synthesized = synthesized.display(),
-        synth = super::SYNTH_ICE40,
+        synth = check.synthesis.command(),
     ))
 }
 
