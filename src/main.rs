@@ -1153,20 +1153,6 @@ fn at_source(
     e.context(format!("{file}"))
 }
 
-/// One hex word of a local-data-share file, refused when it does not fit `bits` bits.
-fn lds_word(text: &str, bits: usize) -> Result<u32> {
-    let shown = simt_rtl::params::shown;
-    let v = u32::from_str_radix(text, 16)
-        .map_err(|_| anyhow::anyhow!("`{}` is not a hex word", shown(text)))?;
-    if bits < 32 && v >> bits != 0 {
-        anyhow::bail!(
-            "{v:#x} does not fit the core's {bits}-bit lanes (at most {:#x})",
-            (1u32 << bits) - 1
-        );
-    }
-    Ok(v)
-}
-
 /// A kernel's local data share: the hex words of `path` (one per line), or pseudo-random words.
 fn read_lds(
     path: Option<&std::path::Path>,
@@ -1176,25 +1162,7 @@ fn read_lds(
     match path {
         Some(path) => {
             let text = read_bounded(path, INPUT_LIMIT)?;
-            let words: Vec<u32> = text
-                .lines()
-                .enumerate()
-                .filter(|(_, l)| !l.trim().is_empty())
-                .map(|(n, l)| {
-                    lds_word(l.trim(), params.lane_bits)
-                        .with_context(|| format!("{}:{}", path.display(), n + 1))
-                })
-                .collect::<Result<_>>()?;
-            let most = 4 * params.lds_rows;
-            if words.len() > most {
-                anyhow::bail!(
-                    "{}: {} words, more than the {most} of the local data share of core `{}`",
-                    path.display(),
-                    words.len(),
-                    params.name
-                );
-            }
-            Ok(words)
+            simt_rtl::isa::lds_words(&text, &path.display().to_string(), params)
         }
         None => {
             let mut rng = simt_rtl::sim::Rng::new(seed);

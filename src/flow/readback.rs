@@ -170,11 +170,7 @@ fn start_core(engine: &Path, clocks_per_bit: usize) -> Result<VerilatorBoard> {
 pub fn check_core(engine: &Path, clocks_per_bit: usize) -> Result<Verified> {
     let params = crate::params::CORE_CU;
     let program = crate::isa::asm::assemble(KERNEL)?;
-    let lds: Vec<u32> = KERNEL_LDS
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| u32::from_str_radix(l.trim(), 16).context("kernels/vector_add.lds"))
-        .collect::<Result<_>>()?;
+    let lds = crate::isa::lds_words(KERNEL_LDS, "kernels/vector_add.lds", params)?;
     let mut m = crate::isa::interp::Machine::new(params.machine(1_000_000), &lds)?;
     m.run(&program).context("vector_add on the reference interpreter")?;
     let started = Instant::now();

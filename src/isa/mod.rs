@@ -37,6 +37,47 @@ use std::fmt;
 
 pub use crate::params::{LDS_BANKS, MAX_PROGRAM, REGISTERS};
 
+/// A kernel's local data share from the text of its `.lds` file (`name` in errors): one hex word
+/// per line, blank lines skipped, each word within the core's `lane_bits` and at most the
+/// core's words in all.
+pub fn lds_words(
+    text: &str,
+    name: &str,
+    params: crate::params::CoreParams,
+) -> anyhow::Result<Vec<u32>> {
+    use anyhow::Context;
+    let words: Vec<u32> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(n, l)| {
+            lds_word(l.trim(), params.lane_bits).with_context(|| format!("{name}:{}", n + 1))
+        })
+        .collect::<anyhow::Result<_>>()?;
+    let most = LDS_BANKS * params.lds_rows;
+    if words.len() > most {
+        anyhow::bail!(
+            "{name}: {} words, more than the {most} of the local data share of core `{}`",
+            words.len(),
+            params.name
+        );
+    }
+    Ok(words)
+}
+
+/// One hex word of a `.lds` file, within `bits`.
+fn lds_word(text: &str, bits: usize) -> anyhow::Result<u32> {
+    let v = u32::from_str_radix(text, 16)
+        .map_err(|_| anyhow::anyhow!("`{}` is not a hex word", crate::params::shown(text)))?;
+    if bits < 32 && v >> bits != 0 {
+        anyhow::bail!(
+            "{v:#x} does not fit the core's {bits}-bit lanes (at most {:#x})",
+            (1u32 << bits) - 1
+        );
+    }
+    Ok(v)
+}
+
 /// The flat local-data-share word thread `thread` (`warp x threads + lane`) stores to with
 /// `st ra, index, stride` (owner-computes: bank `thread mod 4`, row `(thread >> 2) x stride +
 /// index`), before wrapping at the share's size.
