@@ -242,10 +242,10 @@ enum Command {
         /// cells, often a lower Fmax.
         #[arg(long)]
         dffe: bool,
-        /// yosys's LUT mapper: abc (`synth_ice40`'s default), abc9 (`-abc9`, which knows the
-        /// cells' delays) or abc9-dff (`-abc9 -dff`, which may also move flip-flops).
+        /// yosys's LUT mapper, as `build --mapper`; repeat it to measure each design with each
+        /// mapper, side by side.
         #[arg(long, default_value = "abc")]
-        mapper: String,
+        mapper: Vec<String>,
         /// The exported Verilog (with manifest.json).
         #[arg(long, default_value = "rtl_out")]
         rtl: PathBuf,
@@ -424,8 +424,12 @@ fn run(cli: Cli) -> Result<()> {
             say!("run: cd {} && vivado -mode batch -source build.tcl", out.display());
         }
         Command::Report { preset, block, freq, dffe, mapper, rtl, out, placements, markdown } => {
-            let synthesis = Synthesis { dffe, mapper: Mapper::parse(&mapper)? };
-            let table = report(&preset, block.as_deref(), freq, synthesis, &rtl, &out, placements)?;
+            let synthesis: Vec<Synthesis> = mapper
+                .iter()
+                .map(|m| Ok(Synthesis { dffe, mapper: Mapper::parse(m)? }))
+                .collect::<Result<_>>()?;
+            let table =
+                report(&preset, block.as_deref(), freq, &synthesis, &rtl, &out, placements)?;
             let title = format!("Resources and Fmax: preset `{preset}`");
             emit(&table, markdown.as_deref(), &title, &[results::YOSYS, results::NEXTPNR])?;
         }
@@ -666,12 +670,13 @@ fn build(
     Ok(())
 }
 
-/// `simt-rtl report`: the table of every design of the preset whose name contains `block`.
+/// `simt-rtl report`: the table of every design of the preset whose name contains `block`, each
+/// synthesized each way of `synthesis`.
 fn report(
     preset: &str,
     block: Option<&str>,
     freq: f64,
-    synthesis: Synthesis,
+    synthesis: &[Synthesis],
     rtl: &Path,
     out: &Path,
     placements: u32,
@@ -691,11 +696,18 @@ fn report(
     }
     let mut rows = vec![];
     for (i, d) in designs.iter().enumerate() {
-        let dir = out.join(preset).join(format!("{i:02}_{}", d.top));
-        rows.push(
-            report::measure(d, &dir, freq, synthesis, placements)
-                .with_context(|| format!("measuring {}", d.name))?,
-        );
+        for &s in synthesis {
+            // Each mapper's netlist apart, named by it, when there are several.
+            let several = synthesis.len() > 1;
+            let tag = if several { format!("_{}", s.mapper.name()) } else { String::new() };
+            let dir = out.join(preset).join(format!("{i:02}_{}{tag}", d.top));
+            let mut row = report::measure(d, &dir, freq, s, placements)
+                .with_context(|| format!("measuring {}", d.name))?;
+            if several {
+                row.name = format!("{} ({})", row.name, s.mapper.name());
+            }
+            rows.push(row);
+        }
     }
     Ok(report::table(&rows, freq, synthesis))
 }

@@ -375,7 +375,7 @@ fn achieved_fmax(dir: &Path, file: &str) -> Result<f64> {
 }
 
 /// The report as a Markdown table.
-pub fn table(rows: &[Measurement], freq_mhz: f64, synthesis: super::Synthesis) -> String {
+pub fn table(rows: &[Measurement], freq_mhz: f64, synthesis: &[super::Synthesis]) -> String {
     let mut s = format!(
         "| design | logic cells (of {HX8K_LOGIC_CELLS}) | flip-flops | block RAMs | Fmax (MHz, target {freq_mhz}) | harness bits |\n|---|---|---|---|---|---|\n"
     );
@@ -410,6 +410,13 @@ pub fn table(rows: &[Measurement], freq_mhz: f64, synthesis: super::Synthesis) -
              (`--placements N`: the same netlist placed and routed with `--seed 1` to `N - 1`).\n",
         );
     }
-    s.push_str(&format!("Synthesis: yosys `{}`.\n", synthesis.command()));
+    let commands: Vec<String> = synthesis
+        .iter()
+        .map(|x| match synthesis.len() {
+            1 => format!("`{}`", x.command()),
+            _ => format!("`{}` ({})", x.command(), x.mapper.name()),
+        })
+        .collect();
+    s.push_str(&format!("Synthesis: yosys {}.\n", commands.join(", ")));
     s
 }
