@@ -11,6 +11,7 @@ out=docs/src/results
 "$bin" bench --markdown "$out/bench.md"
 "$bin" report --preset cu --markdown "$out/report-cu.md"
 "$bin" report --preset seed --markdown "$out/report-seed.md"
+"$bin" report --block self_test --mapper abc --mapper abc9 --mapper abc9-dff --placements 5 --markdown "$out/toolchain-self-test.md"
 "$bin" speed --preset cu --cycles 20000 --markdown "$out/speed-cu.md"
 "$bin" speed --kernel kernels/vector_add.s --kernel kernels/loop.s --kernel kernels/spin.s --markdown "$out/engines-cu.md"
 "$bin" prove --preset cu --markdown "$out/prove-cu.md"

@@ -71,53 +71,81 @@ pub fn prove_synthesis(check: &SynthCheck) -> Result<Outcome> {
         .with_context(|| format!("cannot create {}", check.dir.display()))?;
     let dir = check.dir.canonicalize()?;
     std::fs::write(dir.join("cells.v"), cell_models()?)?;
-    let deadline = check.budget.map(|b| Instant::now() + b);
-    // A yosys run's log, and whether it was stopped at the deadline.
-    let run = |name: &str, script: String| -> Result<(String, bool)> {
-        std::fs::write(dir.join(format!("{name}.ys")), script)?;
-        let log = dir.join(format!("{name}.log"));
-        let mut cmd = Command::new("yosys");
-        cmd.arg(format!("{name}.ys")).current_dir(&dir);
-        match run_logged(&mut cmd, "yosys", &log, deadline) {
-            Err(e) if e.is::<OutOfTime>() => Ok((std::fs::read_to_string(&log)?, true)),
-            other => other.map(|text| (text, false)),
-        }
-    };
-    let timed_out = Outcome::TimedOut { secs: check.budget.map_or(0, |b| b.as_secs()) };
+    let runs = Runs { dir, deadline: check.budget.map(|b| Instant::now() + b) };
     let gold = std::fs::read_to_string(check.gold)
         .with_context(|| format!("cannot read {}", check.gold.display()))?;
     if !has_memory(&gold) {
-        let (log, stopped) = run("induction", pair_script(check)? + &induction_script())?;
-        if stopped {
-            return Ok(timed_out);
-        }
-        if log.contains("Equivalence successfully proven!") {
-            return Ok(Outcome::Proven { k: INDUCTION_STEPS });
-        }
-        let unproven = log.contains("unproven $equiv cells")
-            || log.contains("Called with -verify and proof did fail!");
-        if !unproven {
-            let log_path = dir.join("induction.log");
-            bail!(
-                "yosys failed on `{}` (log {}):\n{}",
-                check.module,
-                log_path.display(),
-                last_lines(&log, 8)
-            );
+        if let Some(outcome) = induction(check, &runs)? {
+            return Ok(outcome);
         }
     }
-    let vcd = dir.join("counterexample.vcd");
-    let (log, stopped) = run("bounded", pair_script(check)? + &bounded_script(check.depth, &vcd))?;
+    bounded(check, &runs)
+}
+
+/// The induction: `Some` outcome when it proved the block or ran out of time, `None` when it
+/// left pairs unproven.
+fn induction(check: &SynthCheck, runs: &Runs) -> Result<Option<Outcome>> {
+    let (log, stopped) = runs.run("induction", pair_script(check)? + &induction_script())?;
     if stopped {
-        // The cycles whose check had finished when time ran out.
+        return Ok(Some(timed_out(check)));
+    }
+    if log.contains("Equivalence successfully proven!") {
+        return Ok(Some(Outcome::Proven { k: INDUCTION_STEPS }));
+    }
+    let unproven = log.contains("unproven $equiv cells")
+        || log.contains("Called with -verify and proof did fail!");
+    if !unproven {
+        let log_path = runs.dir.join("induction.log");
+        bail!(
+            "yosys failed on `{}` (log {}):\n{}",
+            check.module,
+            log_path.display(),
+            last_lines(&log, 8)
+        );
+    }
+    Ok(None)
+}
+
+/// The bounded check from power-on: bounded to `check.depth` (or to the cycles checked when
+/// time ran out), or failed.
+fn bounded(check: &SynthCheck, runs: &Runs) -> Result<Outcome> {
+    let vcd = runs.dir.join("counterexample.vcd");
+    let script = pair_script(check)? + &bounded_script(check.depth, &vcd);
+    let (log, stopped) = runs.run("bounded", script)?;
+    if stopped {
         return Ok(match base_cases_started(&log).saturating_sub(1) {
-            0 => timed_out,
+            0 => timed_out(check),
             depth => Outcome::Bounded { depth },
         });
     }
     let no_verdict =
-        || format!("yosys gave no verdict (log {})", dir.join("bounded.log").display());
+        || format!("yosys gave no verdict (log {})", runs.dir.join("bounded.log").display());
     bounded_verdict(&log, check.depth, vcd).with_context(no_verdict)
+}
+
+fn timed_out(check: &SynthCheck) -> Outcome {
+    Outcome::TimedOut { secs: check.budget.map_or(0, |b| b.as_secs()) }
+}
+
+/// yosys runs in a check's directory, each stopped at the check's deadline.
+struct Runs {
+    dir: PathBuf,
+    deadline: Option<Instant>,
+}
+
+impl Runs {
+    /// Runs `script` as `name.ys`: its log (`name.log`), and whether it was stopped at the
+    /// deadline.
+    fn run(&self, name: &str, script: String) -> Result<(String, bool)> {
+        std::fs::write(self.dir.join(format!("{name}.ys")), script)?;
+        let log = self.dir.join(format!("{name}.log"));
+        let mut cmd = Command::new("yosys");
+        cmd.arg(format!("{name}.ys")).current_dir(&self.dir);
+        match run_logged(&mut cmd, "yosys", &log, self.deadline) {
+            Err(e) if e.is::<OutOfTime>() => Ok((std::fs::read_to_string(&log)?, true)),
+            other => other.map(|text| (text, false)),
+        }
+    }
 }
 
 /// Whether `verilog` declares a memory (`reg [31:0] mem [0:15];`): its words cannot be paired
