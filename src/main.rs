@@ -788,22 +788,11 @@ fn prove_synth(
 ) -> Result<()> {
     use simt_rtl::flow::prove::Outcome;
     use simt_rtl::flow::synth_equiv::{prove_synthesis, SynthCheck};
-    let p = simt_rtl::params::preset(preset)?;
-    let mut blocks = simt_rtl::flow::report::exported_blocks(&p, rtl)?;
-    if let Some(name) = block {
-        let all: Vec<String> = blocks.iter().map(|(module, _)| module.clone()).collect();
-        blocks.retain(|(module, _)| module == name);
-        if blocks.is_empty() {
-            anyhow::bail!(
-                "--block `{name}` is not an exported block of preset `{preset}` (blocks: {})",
-                all.join(", ")
-            );
-        }
-    }
+    let blocks = simt_rtl::with_preset!(preset, B => simt_rtl::flow::soak::modules::<B>(block))?;
     let mut failed = 0;
     let mut table = "| block | result | seconds |\n|---|---|---:|\n".to_string();
-    for (module, file) in &blocks {
-        let file = rtl.join(file);
+    for module in &blocks {
+        let file = rtl.join(preset).join(format!("{module}.v"));
         let dir = out.join("synth").join(preset).join(module);
         let check = SynthCheck {
             module,

@@ -108,6 +108,13 @@ pub(crate) fn yosys_datdir() -> Result<PathBuf> {
     Ok(bin.parent().and_then(Path::parent).unwrap_or(Path::new("/usr")).join("share/yosys"))
 }
 
+/// The text of yosys's simulation models of the iCE40 cells (`ice40/cells_sim.v`).
+pub(crate) fn ice40_cell_models() -> Result<String> {
+    let path = yosys_datdir()?.join("ice40/cells_sim.v");
+    std::fs::read_to_string(&path)
+        .with_context(|| format!("cannot read yosys's cell models {}", path.display()))
+}
+
 /// Cell counts from yosys `stat` after `synth_ice40`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Ice40Stats {

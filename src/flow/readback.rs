@@ -54,9 +54,7 @@ pub fn engine(dir: &Path) -> Result<PathBuf> {
     let netlist = String::from_utf8(out.stdout).context("icebox_vlog's netlist is not text")?;
     // The PLL instance (when the design has one) becomes the stand-in.
     let netlist = strict(&netlist).replace("SB_PLL40_CORE #(", "simt_pll_standin #(");
-    let cells_path = super::yosys_datdir()?.join("ice40/cells_sim.v");
-    let cells = std::fs::read_to_string(&cells_path)
-        .with_context(|| format!("cannot read yosys's cell models {}", cells_path.display()))?;
+    let cells = super::ice40_cell_models()?;
     let sources =
         [("chip.v", netlist.as_str()), ("cells_sim.v", &cells), ("pll_standin.v", PLL_STANDIN)];
     // yosys's models default some inputs with `= value` in their port lists, which Verilator

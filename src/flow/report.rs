@@ -77,9 +77,10 @@ impl Measurement {
     }
 }
 
-/// Every block of `preset` exported to `rtl_dir` (rtl_out/), in manifest order: its module name
-/// and its file, relative to `rtl_dir`.
-pub fn exported_blocks(preset: &Preset, rtl_dir: &Path) -> Result<Vec<(String, String)>> {
+/// The designs of `preset` from `rtl_dir` (rtl_out/): every exported block in manifest order,
+/// then the seed's own WarpScheduler at the preset's parameters and, if they differ, at its
+/// defaults (8 warps, 32 threads, 32-bit pc, depth 8) and cut to depth 2.
+pub fn designs(preset: &Preset, rtl_dir: &Path) -> Result<Vec<Design>> {
     let manifest_path = rtl_dir.join("manifest.json");
     let text = std::fs::read_to_string(&manifest_path).with_context(|| {
         format!("cannot read {} (run `simt-rtl gen` first)", manifest_path.display())
@@ -94,34 +95,22 @@ pub fn exported_blocks(preset: &Preset, rtl_dir: &Path) -> Result<Vec<(String, S
             preset.name
         )
     })?;
+    let rtl_dir = std::fs::canonicalize(rtl_dir)
+        .with_context(|| format!("cannot read {}", rtl_dir.display()))?;
     let mut out = vec![];
     for b in blocks {
         let (Some(file), Some(module)) = (b["file"].as_str(), b["module"].as_str()) else {
             bail!("{}: a block without `file` or `module`", manifest_path.display());
         };
-        out.push((module.to_string(), file.to_string()));
-    }
-    Ok(out)
-}
-
-/// The designs of `preset` from `rtl_dir` (rtl_out/): every exported block in manifest order,
-/// then the seed's own WarpScheduler at the preset's parameters and, if they differ, at its
-/// defaults (8 warps, 32 threads, 32-bit pc, depth 8) and cut to depth 2.
-pub fn designs(preset: &Preset, rtl_dir: &Path) -> Result<Vec<Design>> {
-    let blocks = exported_blocks(preset, rtl_dir)?;
-    let rtl_dir = std::fs::canonicalize(rtl_dir)
-        .with_context(|| format!("cannot read {}", rtl_dir.display()))?;
-    let mut out: Vec<Design> = blocks
-        .into_iter()
-        .map(|(module, file)| Design {
-            name: module.clone(),
+        out.push(Design {
+            name: module.to_string(),
             source: format!("rtl_out/{file}"),
             files: vec![rtl_dir.join(file)],
-            top: module,
+            top: module.to_string(),
             sv: false,
             setup: String::new(),
-        })
-        .collect();
+        });
+    }
     let s = preset.scheduler;
     let mut seeds = vec![(s.warps, s.threads, s.pc_width, s.stack_depth)];
     for defaults in [(8, 32, 32, 8), (8, 32, 32, 2)] {

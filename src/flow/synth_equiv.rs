@@ -229,9 +229,7 @@ fn base_cases_started(log: &str) -> usize {
 /// yosys's simulation models of the cells `synth_ice40` makes of a block, with the file's
 /// preamble (its `define`s).
 fn cell_models() -> Result<String> {
-    let path = super::yosys_datdir()?.join("ice40/cells_sim.v");
-    let text = std::fs::read_to_string(&path)
-        .with_context(|| format!("cannot read yosys's cell models {}", path.display()))?;
+    let text = super::ice40_cell_models()?;
     let preamble: Vec<&str> = text
         .lines()
         .take_while(|l| !l.starts_with("module ") && !l.starts_with("(*"))
@@ -258,7 +256,7 @@ fn cell_models() -> Result<String> {
         attribute = if line.starts_with("(*") { line } else { "" };
     }
     if !out.contains("module SB_LUT4") {
-        bail!("{} has no `SB_LUT4` model", path.display());
+        bail!("yosys's ice40/cells_sim.v has no `SB_LUT4` model");
     }
     Ok(out)
 }
