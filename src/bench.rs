@@ -8,7 +8,7 @@
 
 use crate::hw::collector::operand_collector::model::{Inst, OcInputs};
 use crate::hw::OperandCollectorModel;
-use crate::params::CollectorParams;
+use crate::params::{CollectorParams, CollectorTiming};
 use crate::sim::Rng;
 
 /// One configuration's figures.
@@ -42,6 +42,7 @@ pub fn bench_params(n: usize, b: usize, p: usize) -> CollectorParams {
         in_order_per_warp: false,
         lane_bits: 8,
         tag_bits: 8,
+        timing: CollectorTiming::GpgpuSim,
     }
 }
 

@@ -255,6 +255,31 @@ pub struct CollectorParams {
     pub lane_bits: usize,
     /// Bits of the opaque instruction tag carried from input to output.
     pub tag_bits: usize,
+    /// GPGPU-Sim's one-cycle step, or its pipelined form for clock speed.
+    pub timing: CollectorTiming,
+}
+
+/// When the operand collector's steps act relative to each other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CollectorTiming {
+    /// GPGPU-Sim's `opndcoll_rfu_t::step()` in one clock, cycle for cycle: a collector unit that
+    /// dispatch frees takes a new instruction in the same cycle, and the new instruction's reads
+    /// join the bank queues at that same edge.
+    GpgpuSim,
+    /// Pipelined for clock speed, so that no decision crosses more than one step in a clock:
+    /// only a unit free at the start of the cycle takes an instruction (a unit freed by dispatch
+    /// is allocated a cycle later), and an allocated instruction's reads join the bank queues one
+    /// cycle after it is taken, from a register. Allocation to dispatch takes one cycle more.
+    Pipelined,
+}
+
+impl CollectorTiming {
+    pub fn name(self) -> &'static str {
+        match self {
+            CollectorTiming::GpgpuSim => "gpgpu-sim",
+            CollectorTiming::Pipelined => "pipelined",
+        }
+    }
 }
 
 impl CollectorParams {
@@ -358,6 +383,7 @@ pub const SEED: Preset = Preset {
         // the test harness compares (the control path is the seed's; only data is narrower).
         lane_bits: 2,
         tag_bits: 8,
+        timing: CollectorTiming::GpgpuSim,
     },
     purpose: "the seed's defaults; the seed-compatible scheduler is checked against the seed's Verilog with it",
     // No board top: its operand collector alone is 40,068 logic cells, over 5 times the HX8K.
@@ -392,6 +418,7 @@ pub const CU: Preset = Preset {
         in_order_per_warp: true,
         lane_bits: 4,
         tag_bits: 8,
+        timing: CollectorTiming::GpgpuSim,
     },
     purpose: "sized for the Alchitry Cu's iCE40-HX8K (7680 logic cells, 32 block RAMs)",
     // The collector's one-cycle step order limits the board top to about 50 MHz (README,
@@ -424,6 +451,7 @@ pub const TINY: Preset = Preset {
         in_order_per_warp: false,
         lane_bits: 8,
         tag_bits: 4,
+        timing: CollectorTiming::GpgpuSim,
     },
     purpose: "smallest useful set: stacks and warps fill within a few cycles in random tests",
     board_clock_mhz: None,
@@ -528,6 +556,7 @@ impl CoreParams {
             in_order_per_warp: true,
             lane_bits: self.lane_bits,
             tag_bits: 32,
+            timing: CollectorTiming::GpgpuSim,
         }
     }
 }

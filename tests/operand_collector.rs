@@ -133,7 +133,7 @@ fn register_file_verilog() {
 mod collector {
     use super::*;
     use simt_rtl::hw::OperandCollector;
-    use simt_rtl::params::CollectorParams;
+    use simt_rtl::params::{CollectorParams, CollectorTiming};
     use simt_rtl::sim::{Dut, Recorded};
 
     const SHAPE: (usize, usize) = (4, 4);
@@ -151,6 +151,7 @@ mod collector {
             in_order_per_warp: false,
             lane_bits: 8,
             tag_bits: 8,
+            timing: CollectorTiming::GpgpuSim,
         }
     }
 
@@ -189,6 +190,57 @@ mod collector {
             );
         }
         assert!(!column(&dut, &rec, "err_overflow").contains(&1), "a bank queue overflowed");
+        let (ready_when_full, fewest) = timing_signature(&rec, c);
+        eprintln!("  ready with every unit busy: {ready_when_full} cycles; fewest cycles from allocation to dispatch: {fewest}");
+        match c.timing {
+            // A unit freed by dispatch takes an instruction in the same cycle; reads are granted
+            // the cycle after allocation, dispatched the one after.
+            CollectorTiming::GpgpuSim => {
+                assert!(ready_when_full > 0, "no unit freed by dispatch was reallocated at once");
+                assert_eq!(fewest, 2);
+            }
+            // Only units free before the cycle are offered; reads wait a cycle in the register.
+            CollectorTiming::Pipelined => {
+                assert_eq!(ready_when_full, 0, "a unit freed by dispatch was offered at once");
+                assert_eq!(fewest, 3);
+            }
+        }
+    }
+
+    /// Read from the block's own ports: the cycles in which an input port was ready while every
+    /// collector unit was busy, and the fewest cycles from taking an instruction with a register
+    /// operand to dispatching it.
+    fn timing_signature(rec: &Recorded, c: CollectorParams) -> (usize, usize) {
+        let col = |name: String| rec.output(&name).or_else(|_| rec.input(&name)).unwrap();
+        let (reset, busy, dispatch) =
+            (col("reset".into()), col("busy".into()), col("dispatch".into()));
+        let all = (1u64 << c.collector_units) - 1;
+        let (mut ready_when_full, mut fewest) = (0, usize::MAX);
+        let mut taken_at: Vec<Option<usize>> = vec![None; c.collector_units];
+        let ports: Vec<[Vec<u64>; 4]> = (0..c.in_ports)
+            .map(|p| {
+                ["in_valid", "in_ready", "in_cu", "in_src_valid"].map(|f| col(format!("{f}${p}")))
+            })
+            .collect();
+        for t in 0..reset.len() {
+            for (n, at) in taken_at.iter_mut().enumerate() {
+                if dispatch[t] >> n & 1 == 1 {
+                    fewest = fewest.min(at.take().map_or(usize::MAX, |a| t - a));
+                }
+            }
+            for [valid, ready, cu, src_valid] in &ports {
+                ready_when_full += (ready[t] == 1 && busy[t] == all) as usize;
+                if valid[t] == 1 && ready[t] == 1 && src_valid[t] != 0 {
+                    taken_at[cu[t] as usize] = Some(t);
+                } else if valid[t] == 1 && ready[t] == 1 {
+                    taken_at[cu[t] as usize] = None;
+                }
+            }
+            if reset[t] == 1 {
+                taken_at.fill(None);
+            }
+        }
+        (ready_when_full, fewest)
     }
 
     macro_rules! collector_config {
@@ -216,6 +268,12 @@ mod collector {
     // refused (never taken) and flagged.
     collector_config!(cu4_banks4_three_units, 4 x 4, |c| c.unit_types = 3, 4, 2, 4, 2, 2, 6, 16, 4, 5, 64, 4, 4, 2, 4, 4, 8, 32, 3, 2, 8);
     collector_config!(cu8_banks8_sub_core, 8 x 8, |c| c.schedulers = 2, 8, 3, 8, 3, 2, 6, 32, 5, 6, 256, 8, 3, 2, 4, 4, 8, 32, 2, 1, 8);
+    // Pipelined timing: the same traffic and options, the unit freed by dispatch taken a cycle
+    // later and the reads queued from the push register.
+    collector_config!(cu8_banks4_pipelined, 8 x 4, |c| c.timing = CollectorTiming::Pipelined, 4, 2, 8, 3, 2, 6, 32, 5, 6, 128, 8, 4, 2, 4, 4, 8, 32, 2, 1, 8);
+    collector_config!(cu2_banks4_pipelined, 2 x 4, |c| c.timing = CollectorTiming::Pipelined, 4, 2, 2, 1, 2, 6, 8, 3, 4, 32, 4, 4, 2, 4, 4, 8, 32, 2, 1, 8);
+    collector_config!(cu4_banks4_one_bank_in_order_pipelined, 4 x 4, |c| { c.one_bank_per_cu = true; c.in_order_per_warp = true; c.timing = CollectorTiming::Pipelined }, 4, 2, 4, 2, 2, 6, 16, 4, 5, 64, 4, 4, 2, 4, 4, 8, 32, 2, 1, 8);
+    collector_config!(cu8_banks4_specialized_pipelined, 8 x 4, |c| { c.specialized = true; c.timing = CollectorTiming::Pipelined }, 4, 2, 8, 3, 2, 6, 32, 5, 6, 128, 8, 4, 2, 4, 4, 8, 32, 2, 1, 8);
 }
 
 /// Nothing lost, duplicated or read wrong: the collector in a closed loop with a scoreboarded
@@ -224,7 +282,7 @@ mod collector {
 mod closed_loop {
     use super::*;
     use simt_rtl::hw::OperandCollector;
-    use simt_rtl::params::CollectorParams;
+    use simt_rtl::params::{CollectorParams, CollectorTiming};
 
     const SHAPE: (usize, usize) = (4, 4);
     type Cu4Banks4 =
@@ -245,6 +303,7 @@ mod closed_loop {
             in_order_per_warp,
             lane_bits: 8,
             tag_bits: 8,
+            timing: CollectorTiming::GpgpuSim,
         }
     }
 
@@ -309,6 +368,26 @@ mod closed_loop {
         )
         .unwrap();
         eprintln!("specialized: {stats:?}");
+        assert_eq!(stats.war_hazards, 0);
+        assert!(stats.completed > closed_cycles() as u64 / 10, "{stats:?}");
+    }
+
+    /// Pipelined timing, in order, all registers: every instruction leaves once, correct.
+    #[test]
+    fn pipelined_in_order_all_registers() {
+        let mut c = params(8, true);
+        c.timing = CollectorTiming::Pipelined;
+        let (_, stats) = suites::operand_collector_closed_loop(
+            "closed_loop_pipelined",
+            || Cu8Banks4::new(c, SHAPE.0, SHAPE.1).unwrap(),
+            c,
+            SHAPE,
+            16,
+            0xC105_ED03,
+            closed_cycles(),
+        )
+        .unwrap();
+        eprintln!("pipelined: {stats:?}");
         assert_eq!(stats.war_hazards, 0);
         assert!(stats.completed > closed_cycles() as u64 / 10, "{stats:?}");
     }

@@ -26,6 +26,13 @@
 //! output; so the cycle-level behaviour is GPGPU-Sim's, with no extra cycle. A read granted in
 //! `t` sees every write-back presented up to `t - 1`.
 //!
+//! Pipelined timing ([`CollectorTiming::Pipelined`]): step 3 allocates only units free at the
+//! start of the cycle (a unit freed by dispatch is taken a cycle later), and the reads
+//! `add_read_requests` makes wait one cycle in a push register before they join the bank queues.
+//! So no path runs from dispatch to allocation, or from an input port into the bank queues.
+//! Allocation to dispatch takes at least 3 cycles instead of 2; a unit waiting on reads still
+//! in the push register is not counted as a bank stall.
+//!
 //! Handshakes: an instruction on input port `p` is taken at the clock edge of a cycle with
 //! `in_valid[p]` and `in_ready[p]` (`in_ready` does not depend on `in_valid[p]` itself, only on
 //! earlier ports taking units). An output register holds its instruction (`out_valid[u]`) until a
@@ -39,7 +46,7 @@ use anyhow::{bail, Result};
 use rust_hdl::prelude::*;
 
 use crate::hw::{BankArbiter, RegisterFile, RegisterMap, RoundRobinArbiter};
-use crate::params::{check_derived, clog2, CollectorParams};
+use crate::params::{check_derived, clog2, CollectorParams, CollectorTiming};
 
 /// Sizes, all fixed by [`CollectorParams`] and checked by [`OperandCollector::new`]: `B` banks
 /// (`BW` bits), `N` collector units (`NW`), `P` input ports, `K = 3P` request lanes, bank queue
@@ -169,6 +176,12 @@ pub struct OperandCollector<
     o_src0: [DFF<Bits<TD>>; U],
     o_src1: [DFF<Bits<TD>>; U],
     o_src2: [DFF<Bits<TD>>; U],
+    // Pipelined: the reads allocated last cycle, and the units they belong to
+    push_valid_q: DFF<Bits<K>>,
+    push_bank_q: [DFF<Bits<BW>>; K],
+    push_row_q: [DFF<Bits<RW>>; K],
+    push_cu_q: [DFF<Bits<NW>>; K],
+    fresh: DFF<Bits<N>>,
     n_alloc: DFF<Bits<32>>,
     n_dispatch: DFF<Bits<32>>,
     n_stall: DFF<Bits<32>>,
@@ -177,6 +190,7 @@ pub struct OperandCollector<
     /// Collector units of unit type `u`'s set (all units in the generic configuration).
     set_mask: [Constant<Bits<N>>; U],
     in_order: Constant<Bit>,
+    pipelined: Constant<Bit>,
     op0_now: [Signal<Local, Bits<TD>>; N],
     op1_now: [Signal<Local, Bits<TD>>; N],
     op2_now: [Signal<Local, Bits<TD>>; N],
@@ -196,6 +210,8 @@ pub struct OperandCollector<
     pick: Signal<Local, Bits<NW>>,
     take: Signal<Local, Bit>,
     older_new: Signal<Local, Bits<N>>,
+    allocated: Signal<Local, Bits<N>>,
+    push_now: Signal<Local, Bits<K>>,
     allocs: Signal<Local, Bits<32>>,
     dispatches: Signal<Local, Bits<32>>,
 }
@@ -327,6 +343,11 @@ impl<
             o_src0: std::array::from_fn(|_| Default::default()),
             o_src1: std::array::from_fn(|_| Default::default()),
             o_src2: std::array::from_fn(|_| Default::default()),
+            push_valid_q: Default::default(),
+            push_bank_q: std::array::from_fn(|_| Default::default()),
+            push_row_q: std::array::from_fn(|_| Default::default()),
+            push_cu_q: std::array::from_fn(|_| Default::default()),
+            fresh: Default::default(),
             n_alloc: Default::default(),
             n_dispatch: Default::default(),
             n_stall: Default::default(),
@@ -334,6 +355,7 @@ impl<
             unit_err: Default::default(),
             set_mask: std::array::from_fn(|u| Constant::new(set_mask(u).to_bits())),
             in_order: Constant::new(c.in_order_per_warp),
+            pipelined: Constant::new(c.timing == CollectorTiming::Pipelined),
             op0_now: std::array::from_fn(|_| Default::default()),
             op1_now: std::array::from_fn(|_| Default::default()),
             op2_now: std::array::from_fn(|_| Default::default()),
@@ -353,6 +375,8 @@ impl<
             pick: Default::default(),
             take: Default::default(),
             older_new: Default::default(),
+            allocated: Default::default(),
+            push_now: Default::default(),
             allocs: Default::default(),
             dispatches: Default::default(),
         })
@@ -415,6 +439,13 @@ impl<
             self.rd_slot[b].clock.next = self.clock.val();
             self.n_grant[b].clock.next = self.clock.val();
             self.n_grant[b].d.next = self.n_grant[b].q.val();
+        }
+        self.push_valid_q.clock.next = self.clock.val();
+        self.fresh.clock.next = self.clock.val();
+        for k in 0..K {
+            self.push_bank_q[k].clock.next = self.clock.val();
+            self.push_row_q[k].clock.next = self.clock.val();
+            self.push_cu_q[k].clock.next = self.clock.val();
         }
         for u in 0..U {
             self.du[u].clock.next = self.clock.val();
@@ -548,7 +579,10 @@ impl<
         self.stall.next = false;
         for n in 0..N {
             self.cu_not_ready[n].d.next = self.cu_not_ready[n].q.val() & !self.collected[n].val();
-            if (self.cu_not_ready[n].q.val() & !self.collected[n].val()).any() {
+            // (Pipelined: a unit allocated last cycle has no read queued yet.)
+            if (self.cu_not_ready[n].q.val() & !self.collected[n].val()).any()
+                & !(self.pipelined.val() & self.fresh.q.val().get_bit(n))
+            {
                 self.stall.next = true;
             }
             self.cu_older[n].d.next = self.cu_older[n].q.val() & !self.taken.val();
@@ -558,8 +592,14 @@ impl<
             self.warp_now[n].next = self.cu_warp[n].q.val();
         }
 
-        // 3. allocate_cu, port by port: the lowest free unit of the port's set.
-        self.free.next = !self.cu_busy.q.val() | self.taken.val();
+        // 3. allocate_cu, port by port: the lowest free unit of the port's set (pipelined: of
+        // the units free before this cycle's dispatch).
+        self.free.next = !self.cu_busy.q.val();
+        if !self.pipelined.val() {
+            self.free.next = self.free.val() | self.taken.val();
+        }
+        self.allocated.next = 0.into();
+        self.push_now.next = 0.into();
         self.live.next = self.cu_busy.q.val() & !self.taken.val();
         self.allocs.next = self.n_alloc.q.val();
         for p in 0..P {
@@ -595,6 +635,7 @@ impl<
             for n in 0..N {
                 if self.take.val() & (self.pick.val().index() == n) {
                     self.free.next = self.free.val().replace_bit(n, false);
+                    self.allocated.next = self.allocated.val().replace_bit(n, true);
                     self.live.next = self.live.val().replace_bit(n, true);
                     self.warp_now[n].next = self.in_warp[p].val();
                     self.cu_warp[n].d.next = self.in_warp[p].val();
@@ -613,19 +654,35 @@ impl<
             if self.take.val() {
                 self.allocs.next = self.allocs.val() + 1;
             }
-            // add_read_requests: the valid operands, in order, to their banks' queues.
+            // add_read_requests: the valid operands, in order, to their banks' queues (also
+            // into the push register, which feeds the queues instead when pipelined).
             for s in 0..3 {
                 self.src_map[p * 3 + s].warp.next = self.in_warp[p].val();
                 self.src_map[p * 3 + s].regnum.next = self.in_src[p * 3 + s].val();
-                self.arbiter.push_valid[p * 3 + s].next =
-                    self.take.val() & self.in_src_valid[p].val().get_bit(s);
+                if self.take.val() & self.in_src_valid[p].val().get_bit(s) {
+                    self.push_now.next = self.push_now.val().replace_bit(p * 3 + s, true);
+                }
                 self.arbiter.push_bank[p * 3 + s].next = self.src_map[p * 3 + s].bank.val();
                 self.arbiter.push_row[p * 3 + s].next = self.src_map[p * 3 + s].row.val();
                 self.arbiter.push_cu[p * 3 + s].next = self.pick.val();
                 self.arbiter.push_slot[p * 3 + s].next = s.to_bits();
+                self.push_bank_q[p * 3 + s].d.next = self.src_map[p * 3 + s].bank.val();
+                self.push_row_q[p * 3 + s].d.next = self.src_map[p * 3 + s].row.val();
+                self.push_cu_q[p * 3 + s].d.next = self.pick.val();
             }
         }
         self.cu_busy.d.next = self.live.val();
+        self.push_valid_q.d.next = self.push_now.val();
+        self.fresh.d.next = self.allocated.val();
+        for k in 0..K {
+            self.arbiter.push_valid[k].next = self.push_now.val().get_bit(k);
+            if self.pipelined.val() {
+                self.arbiter.push_valid[k].next = self.push_valid_q.q.val().get_bit(k);
+                self.arbiter.push_bank[k].next = self.push_bank_q[k].q.val();
+                self.arbiter.push_row[k].next = self.push_row_q[k].q.val();
+                self.arbiter.push_cu[k].next = self.push_cu_q[k].q.val();
+            }
+        }
 
         // Write-back: its bank is taken for this cycle (no read there), lanes in wb_mask change.
         self.wb_map.warp.next = self.wb_warp.val();
@@ -659,6 +716,8 @@ impl<
             self.n_dispatch.d.next = 0.into();
             self.n_stall.d.next = 0.into();
             self.unit_err.d.next = false;
+            self.push_valid_q.d.next = 0.into();
+            self.fresh.d.next = 0.into();
             for n in 0..N {
                 self.cu_not_ready[n].d.next = 0.into();
                 self.cu_older[n].d.next = 0.into();
