@@ -380,6 +380,20 @@ enum Command {
         /// Random seed.
         #[arg(long, default_value_t = 2026)]
         seed: u64,
+        /// Also place and route the cu preset's two exported collectors (rtl_out/cu/
+        /// operand_collector.v, operand_collector_pipelined.v, in report's harness) for their
+        /// Fmax, and give the cu rows' reads per second.
+        #[arg(long)]
+        fmax: bool,
+        /// With --fmax: placements (nextpnr seeds) per collector, 1 to 20.
+        #[arg(long, default_value_t = 1, requires = "fmax")]
+        placements: u32,
+        /// With --fmax: the exported Verilog.
+        #[arg(long, default_value = "rtl_out", requires = "fmax")]
+        rtl: PathBuf,
+        /// With --fmax: working directory for synthesis and place and route.
+        #[arg(long, default_value = "build/bench", requires = "fmax")]
+        out: PathBuf,
         /// Also write the table, stamped with this command, the commit and the tool versions,
         /// to this Markdown file (e.g. docs/src/results/report-cu.md).
         #[arg(long)]
@@ -533,15 +547,54 @@ fn run(cli: Cli) -> Result<()> {
             };
             board_run(&kernel, lds.as_deref(), seed, target, shown)?
         }
-        Command::Bench { cycles, seed, markdown } => {
+        Command::Bench { cycles, seed, fmax, placements, rtl, out, markdown } => {
             if cycles < 2 {
                 anyhow::bail!("--cycles must be at least 2, got {cycles}");
             }
             if cycles > 10_000_000 {
                 anyhow::bail!("--cycles must be at most 10000000, got {cycles}");
             }
-            let table = simt_rtl::bench::table(&simt_rtl::bench::run_all(cycles, seed));
-            emit(&table, markdown.as_deref(), "Operand collector benchmark", &[results::RUSTC])?;
+            simt_rtl::flow::report::check_placements("--placements", placements)?;
+            let mut rows = simt_rtl::bench::run_all(cycles, seed);
+            let mut tools = vec![results::RUSTC];
+            if fmax {
+                collector_fmax(&mut rows, placements, &rtl, &out)?;
+                tools.extend([results::YOSYS, results::NEXTPNR]);
+            }
+            let table = simt_rtl::bench::table(&rows);
+            emit(&table, markdown.as_deref(), "Operand collector benchmark", &tools)?;
+        }
+    }
+    Ok(())
+}
+
+/// `simt-rtl bench --fmax`: the cu rows get the Fmax range of their exported collector, placed
+/// and routed `placements` times as `report` does.
+fn collector_fmax(
+    rows: &mut [simt_rtl::bench::BenchRow],
+    placements: u32,
+    rtl: &Path,
+    out: &Path,
+) -> Result<()> {
+    use simt_rtl::flow::report;
+    use simt_rtl::params::CollectorTiming;
+    let designs = report::designs(&simt_rtl::params::CU, rtl)?;
+    for timing in [CollectorTiming::GpgpuSim, CollectorTiming::Pipelined] {
+        let module = match timing {
+            CollectorTiming::GpgpuSim => "operand_collector",
+            CollectorTiming::Pipelined => "operand_collector_pipelined",
+        };
+        let Some(design) = designs.iter().find(|d| d.name == module) else {
+            anyhow::bail!("{} has no `{module}` for preset cu: run `simt-rtl gen`", rtl.display());
+        };
+        say!("bench: {module}: synthesis and {placements} placement(s)");
+        let m = report::measure(design, &out.join(module), 100.0, Default::default(), placements)
+            .with_context(|| format!("measuring {module}"))?;
+        let Some(first) = m.fmax_mhz else { anyhow::bail!("{module} did not route") };
+        let all = std::iter::once(first).chain(m.other_placements_mhz.iter().copied());
+        let range = all.fold((f64::MAX, f64::MIN), |(lo, hi), f| (lo.min(f), hi.max(f)));
+        for r in rows.iter_mut().filter(|r| r.config == "cu" && r.timing == timing) {
+            r.fmax_mhz = Some(range);
         }
     }
     Ok(())

@@ -266,10 +266,10 @@ pub enum CollectorTiming {
     /// dispatch frees takes a new instruction in the same cycle, and the new instruction's reads
     /// join the bank queues at that same edge.
     GpgpuSim,
-    /// Pipelined for clock speed, so that no decision crosses more than one step in a clock:
-    /// only a unit free at the start of the cycle takes an instruction (a unit freed by dispatch
-    /// is allocated a cycle later), and an allocated instruction's reads join the bank queues one
-    /// cycle after it is taken, from a register. Allocation to dispatch takes one cycle more.
+    /// Pipelined for clock speed: only a unit free at the start of the cycle takes an
+    /// instruction, so a unit freed by dispatch is allocated a cycle later, and no path runs
+    /// from dispatch through allocation into the bank queues. A unit is then held one cycle
+    /// longer per instruction.
     Pipelined,
 }
 

@@ -10,7 +10,10 @@ use crate::hw::{
     RegisterFile, RegisterMap, RoundRobinArbiter, Scoreboard, SeedWarpScheduler, SimtStack,
     SimtStackRam, WarpScheduler,
 };
-use crate::params::{EmptyTop, Preset, SchedulerMode, Sizes, TopStorage, CU, SEED, TINY};
+use crate::params::{
+    CollectorParams, CollectorTiming, EmptyTop, Preset, SchedulerMode, Sizes, TopStorage, CU, SEED,
+    TINY,
+};
 use crate::sim::Dut;
 
 /// The blocks of one preset.
@@ -48,7 +51,8 @@ pub trait PresetBlocks: 'static {
     /// The same arbiter with lookahead timing (inside the registered-mode scheduler).
     fn warp_arbiter_lookahead() -> Result<Self::WarpArbiter>;
     fn bank_arbiter() -> Result<Self::BankArbiter>;
-    fn operand_collector() -> Result<Self::OperandCollector>;
+    /// The preset's operand collector, with `timing` (the preset's own, or pipelined).
+    fn operand_collector(timing: CollectorTiming) -> Result<Self::OperandCollector>;
     fn register_file() -> Result<Self::RegisterFile>;
     fn register_map() -> Result<Self::RegisterMap>;
     fn local_data_share() -> Result<Self::LocalDataShare>;
@@ -218,9 +222,10 @@ macro_rules! preset_blocks {
                 Self::PRESET.board_clock()?;
                 SelfTest::for_board(&Self::PRESET, cycles)
             }
-            fn operand_collector() -> Result<Self::OperandCollector> {
+            fn operand_collector(timing: CollectorTiming) -> Result<Self::OperandCollector> {
                 let p = Self::PRESET;
-                OperandCollector::new(p.collector, p.scheduler.warps, p.scheduler.threads)
+                let c = CollectorParams { timing, ..p.collector };
+                OperandCollector::new(c, p.scheduler.warps, p.scheduler.threads)
             }
         }
     };
@@ -265,7 +270,8 @@ mod tests {
         B::stack().unwrap();
         B::stack_ram(EmptyTop::Zero, TopStorage::Registers).unwrap();
         B::bank_arbiter().unwrap();
-        B::operand_collector().unwrap();
+        B::operand_collector(CollectorTiming::GpgpuSim).unwrap();
+        B::operand_collector(CollectorTiming::Pipelined).unwrap();
         B::register_file().unwrap();
         B::register_map().unwrap();
         B::local_data_share().unwrap();

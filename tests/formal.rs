@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use simt_rtl::flow::prove::{
     fails_at, peek_commands, property_names, prove, prove_only, prove_within, Outcome,
 };
-use simt_rtl::params::CU;
+use simt_rtl::params::{CollectorTiming, CU};
 
 fn work_dir(name: &str) -> PathBuf {
     let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join("formal").join(name);
@@ -334,7 +334,7 @@ fn operand_collector_properties_hold_from_reset_to_depth_20() {
         &only,
     )
     .unwrap();
-    all_hold("operand_collector", &results, 7);
+    all_hold("operand_collector", &results, 8);
     assert_proven(
         &results,
         &[
@@ -352,28 +352,47 @@ fn operand_collector_properties_hold_from_reset_to_depth_20() {
 /// checks it on tiny's export. Returns that export, with the first `from` replaced by `to` when a
 /// mutation is given, and a directory for the checker.
 fn tiny_collector(tag: &str, mutation: Option<(&str, &str)>) -> (PathBuf, PathBuf) {
+    tiny_collector_timed(CollectorTiming::GpgpuSim, tag, mutation)
+}
+
+/// As [`tiny_collector`], with the collector's `timing` (exported under its registry name).
+fn tiny_collector_timed(
+    timing: CollectorTiming,
+    tag: &str,
+    mutation: Option<(&str, &str)>,
+) -> (PathBuf, PathBuf) {
     use simt_rtl::preset_blocks::{PresetBlocks, TinyBlocks};
-    let mut dut = TinyBlocks::operand_collector().unwrap();
+    let mut dut = TinyBlocks::operand_collector(timing).unwrap();
+    let module = collector_module(timing);
     export_for_checker(
         &mut dut,
-        "operand_collector",
-        "// operand_collector, tiny sizes (test)\n",
-        &format!("operand_collector_tiny_{tag}"),
+        module,
+        &format!("// {module}, tiny sizes (test)\n"),
+        &format!("{module}_tiny_{tag}"),
         mutation,
     )
 }
 
+fn collector_module(timing: CollectorTiming) -> &'static str {
+    match timing {
+        CollectorTiming::GpgpuSim => "operand_collector",
+        CollectorTiming::Pipelined => "operand_collector_pipelined",
+    }
+}
+
 #[test]
 fn collector_queues_never_overflow_at_tiny_sizes() {
-    let (rtl, dir) = tiny_collector("original", None);
-    let outcome = one_property(
-        "operand_collector",
-        &simt_rtl::params::TINY,
-        &rtl,
-        &dir,
-        "bank_queues_never_overflow",
-    );
-    assert!(matches!(outcome, Outcome::Proven { .. }), "{outcome}");
+    for timing in [CollectorTiming::GpgpuSim, CollectorTiming::Pipelined] {
+        let (rtl, dir) = tiny_collector_timed(timing, "original", None);
+        let outcome = one_property(
+            collector_module(timing),
+            &simt_rtl::params::TINY,
+            &rtl,
+            &dir,
+            "bank_queues_never_overflow",
+        );
+        assert!(matches!(outcome, Outcome::Proven { .. }), "{}: {outcome}", timing.name());
+    }
 }
 
 #[test]
@@ -393,6 +412,43 @@ fn mutant_collector_queues_a_stalled_instruction_is_caught() {
         "bank_queues_never_overflow",
     );
     assert!(matches!(outcome, Outcome::Failed { .. }), "{outcome}");
+}
+
+#[test]
+fn pipelined_collector_properties_hold_from_reset_to_depth_20() {
+    // All but the queue bound, which CI checks at tiny sizes, as the GPGPU-Sim collector's.
+    let module = "operand_collector_pipelined";
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join(block(module).properties),
+    )
+    .unwrap();
+    let only: Vec<String> =
+        property_names(&text).into_iter().filter(|n| n != "bank_queues_never_overflow").collect();
+    let rtl = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("rtl_out/cu/{module}.v"));
+    let results = prove_only(&block(module), &CU, &rtl, 20, &work_dir(module), &only).unwrap();
+    all_hold(module, &results, 8);
+    assert_proven(
+        &results,
+        &[
+            "busy_is_taken_and_not_dispatched",
+            "instruction_taken_into_a_free_unit",
+            "dispatched_operands_all_collected",
+            "pipelined_gives_only_units_free_before",
+        ],
+    );
+}
+
+#[test]
+fn mutant_pipelined_unit_reused_at_once_is_caught() {
+    // The GPGPU-Sim timing's allocation back in the pipelined block: a unit freed by this
+    // cycle's dispatch is given out at once.
+    mutant_is_caught(
+        "operand_collector_pipelined",
+        "pipelined_unit_reused_at_once",
+        "free = ~cu_busy$q;",
+        "free = ~cu_busy$q | taken;",
+        "pipelined_gives_only_units_free_before",
+    );
 }
 
 #[test]

@@ -199,10 +199,10 @@ mod collector {
                 assert!(ready_when_full > 0, "no unit freed by dispatch was reallocated at once");
                 assert_eq!(fewest, 2);
             }
-            // Only units free before the cycle are offered; reads wait a cycle in the register.
+            // Only units free before the cycle are offered; reads are as fast.
             CollectorTiming::Pipelined => {
                 assert_eq!(ready_when_full, 0, "a unit freed by dispatch was offered at once");
-                assert_eq!(fewest, 3);
+                assert_eq!(fewest, 2);
             }
         }
     }
@@ -269,7 +269,7 @@ mod collector {
     collector_config!(cu4_banks4_three_units, 4 x 4, |c| c.unit_types = 3, 4, 2, 4, 2, 2, 6, 16, 4, 5, 64, 4, 4, 2, 4, 4, 8, 32, 3, 2, 8);
     collector_config!(cu8_banks8_sub_core, 8 x 8, |c| c.schedulers = 2, 8, 3, 8, 3, 2, 6, 32, 5, 6, 256, 8, 3, 2, 4, 4, 8, 32, 2, 1, 8);
     // Pipelined timing: the same traffic and options, the unit freed by dispatch taken a cycle
-    // later and the reads queued from the push register.
+    // later.
     collector_config!(cu8_banks4_pipelined, 8 x 4, |c| c.timing = CollectorTiming::Pipelined, 4, 2, 8, 3, 2, 6, 32, 5, 6, 128, 8, 4, 2, 4, 4, 8, 32, 2, 1, 8);
     collector_config!(cu2_banks4_pipelined, 2 x 4, |c| c.timing = CollectorTiming::Pipelined, 4, 2, 2, 1, 2, 6, 8, 3, 4, 32, 4, 4, 2, 4, 4, 8, 32, 2, 1, 8);
     collector_config!(cu4_banks4_one_bank_in_order_pipelined, 4 x 4, |c| { c.one_bank_per_cu = true; c.in_order_per_warp = true; c.timing = CollectorTiming::Pipelined }, 4, 2, 4, 2, 2, 6, 16, 4, 5, 64, 4, 4, 2, 4, 4, 8, 32, 2, 1, 8);

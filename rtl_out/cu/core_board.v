@@ -4716,6 +4716,7 @@ module core_board__core_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,i
     localparam  set_mask$0 = 2'b11;
     localparam  set_mask$1 = 2'b11;
     localparam  in_order = 1'b1;
+    localparam  pipelined = 1'b0;
     // Stub signals
     reg  arbiter$clock;
     reg  arbiter$reset;
@@ -5883,7 +5884,10 @@ module core_board__core_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,i
         cu_op1$1$d = op1_now$1;
         cu_op2$1$d = op2_now$1;
         warp_now$1 = cu_warp$1$q;
-        free = ~cu_busy$q | taken;
+        free = ~cu_busy$q;
+        if (~pipelined) begin
+            free = free | taken;
+        end
         live = cu_busy$q & ~taken;
         allocs = n_alloc$q;
         allowed = 32'h0;

@@ -80,6 +80,7 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
     localparam  set_mask$0 = 8'hff;
     localparam  set_mask$1 = 8'hff;
     localparam  in_order = 1'b0;
+    localparam  pipelined = 1'b0;
     // Stub signals
     reg  arbiter$clock;
     reg  arbiter$reset;
@@ -3867,7 +3868,10 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
         cu_op1$7$d = op1_now$7;
         cu_op2$7$d = op2_now$7;
         warp_now$7 = cu_warp$7$q;
-        free = ~cu_busy$q | taken;
+        free = ~cu_busy$q;
+        if (~pipelined) begin
+            free = free | taken;
+        end
         live = cu_busy$q & ~taken;
         allocs = n_alloc$q;
         allowed = 32'h0;

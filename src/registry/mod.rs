@@ -16,7 +16,7 @@ use crate::export::write::{
 };
 use crate::export::ExportedBlock;
 use crate::hw::Order;
-use crate::params::{Preset, SchedulerMode, LFSR_SEED, TAPS_32};
+use crate::params::{CollectorTiming, Preset, SchedulerMode, LFSR_SEED, TAPS_32};
 use crate::preset_blocks::PresetBlocks;
 use crate::sim::{Dut, Recorded};
 use crate::verify::suites as run;
@@ -201,8 +201,15 @@ fn core_entries<B: PresetBlocks>() -> Vec<Entry> {
         entry::<B, _>("operand_collector", "OperandCollector",
             "GPGPU-Sim's operand collector (opndcoll_rfu_t): banked register file, bank arbiter, collector and dispatch units",
             vec![("Collector", collector_summary(&p)), ("Interface", COLLECTOR_INTERFACE.into())],
-            B::operand_collector, run::preset_operand_collector::<B>, Some(crate::hw::collector::operand_collector::PROPERTIES)),
+            || B::operand_collector(CollectorTiming::GpgpuSim), run::preset_operand_collector::<B>, Some(crate::hw::collector::operand_collector::PROPERTIES)),
     ];
+    // For a board's clock: the same collector pipelined (presets with a board top).
+    if p.board_clock_mhz.is_some() {
+        list.push(entry::<B, _>("operand_collector_pipelined", "OperandCollector",
+            "the operand collector pipelined for clock speed: a unit freed by dispatch is allocated a cycle later, reads reach the bank queues from a push register",
+            vec![("Collector", collector_summary(&p)), ("Timing", CollectorTiming::Pipelined.name().into()), ("Interface", COLLECTOR_INTERFACE.into())],
+            || B::operand_collector(CollectorTiming::Pipelined), run::preset_operand_collector_pipelined::<B>, Some(crate::hw::collector::operand_collector::PIPELINED_PROPERTIES)));
+    }
     list.extend(simt_core_entries::<B>());
     list
 }

@@ -14,7 +14,9 @@ use crate::hw::{
     PriorityEncoderModel, RoundRobinModel, SeedWarpSchedulerModel, SimtStackModel,
     WarpSchedulerModel,
 };
-use crate::params::{CoreParams, EmptyTop, SchedulerMode, TopStorage, CORE_CU, CORE_TINY};
+use crate::params::{
+    CollectorTiming, CoreParams, EmptyTop, SchedulerMode, TopStorage, CORE_CU, CORE_TINY,
+};
 use crate::preset_blocks::PresetBlocks;
 use crate::sim::rng::{requests, Rng};
 use crate::sim::{run_differential, Dut, PortStruct, Recorded};
@@ -400,12 +402,29 @@ pub fn preset_register_file<B: PresetBlocks>(seed: u64, cycles: usize) -> Result
 
 /// `operand_collector` of preset `B` against its model.
 pub fn preset_operand_collector<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded> {
+    preset_collector::<B>(CollectorTiming::GpgpuSim, seed, cycles)
+}
+
+/// `operand_collector_pipelined` of preset `B` against its model.
+pub fn preset_operand_collector_pipelined<B: PresetBlocks>(
+    seed: u64,
+    cycles: usize,
+) -> Result<Recorded> {
+    preset_collector::<B>(CollectorTiming::Pipelined, seed, cycles)
+}
+
+fn preset_collector<B: PresetBlocks>(
+    timing: CollectorTiming,
+    seed: u64,
+    cycles: usize,
+) -> Result<Recorded> {
     let p = B::PRESET;
-    let name = format!("operand_collector_{}", p.name);
+    let mode = if timing == CollectorTiming::Pipelined { "_pipelined" } else { "" };
+    let name = format!("operand_collector{mode}_{}", p.name);
     operand_collector(
         &name,
-        || B::operand_collector().unwrap(),
-        p.collector,
+        || B::operand_collector(timing).unwrap(),
+        crate::params::CollectorParams { timing, ..p.collector },
         (p.scheduler.warps, p.scheduler.threads),
         seed,
         cycles,

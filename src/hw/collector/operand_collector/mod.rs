@@ -27,11 +27,10 @@
 //! `t` sees every write-back presented up to `t - 1`.
 //!
 //! Pipelined timing ([`CollectorTiming::Pipelined`]): step 3 allocates only units free at the
-//! start of the cycle (a unit freed by dispatch is taken a cycle later), and the reads
-//! `add_read_requests` makes wait one cycle in a push register before they join the bank queues.
-//! So no path runs from dispatch to allocation, or from an input port into the bank queues.
-//! Allocation to dispatch takes at least 3 cycles instead of 2; a unit waiting on reads still
-//! in the push register is not counted as a bank stall.
+//! start of the cycle, so a unit freed by dispatch is taken a cycle later, and no path runs from
+//! dispatch through allocation into the bank queues. (A push register between allocation and the
+//! queues was tried too: it gained no Fmax, since the queues' own bookkeeping is then the
+//! longest path, and cost 300 logic cells and another cycle per instruction; see the book.)
 //!
 //! Handshakes: an instruction on input port `p` is taken at the clock edge of a cycle with
 //! `in_valid[p]` and `in_ready[p]` (`in_ready` does not depend on `in_valid[p]` itself, only on
@@ -176,12 +175,6 @@ pub struct OperandCollector<
     o_src0: [DFF<Bits<TD>>; U],
     o_src1: [DFF<Bits<TD>>; U],
     o_src2: [DFF<Bits<TD>>; U],
-    // Pipelined: the reads allocated last cycle, and the units they belong to
-    push_valid_q: DFF<Bits<K>>,
-    push_bank_q: [DFF<Bits<BW>>; K],
-    push_row_q: [DFF<Bits<RW>>; K],
-    push_cu_q: [DFF<Bits<NW>>; K],
-    fresh: DFF<Bits<N>>,
     n_alloc: DFF<Bits<32>>,
     n_dispatch: DFF<Bits<32>>,
     n_stall: DFF<Bits<32>>,
@@ -210,8 +203,6 @@ pub struct OperandCollector<
     pick: Signal<Local, Bits<NW>>,
     take: Signal<Local, Bit>,
     older_new: Signal<Local, Bits<N>>,
-    allocated: Signal<Local, Bits<N>>,
-    push_now: Signal<Local, Bits<K>>,
     allocs: Signal<Local, Bits<32>>,
     dispatches: Signal<Local, Bits<32>>,
 }
@@ -343,11 +334,6 @@ impl<
             o_src0: std::array::from_fn(|_| Default::default()),
             o_src1: std::array::from_fn(|_| Default::default()),
             o_src2: std::array::from_fn(|_| Default::default()),
-            push_valid_q: Default::default(),
-            push_bank_q: std::array::from_fn(|_| Default::default()),
-            push_row_q: std::array::from_fn(|_| Default::default()),
-            push_cu_q: std::array::from_fn(|_| Default::default()),
-            fresh: Default::default(),
             n_alloc: Default::default(),
             n_dispatch: Default::default(),
             n_stall: Default::default(),
@@ -375,8 +361,6 @@ impl<
             pick: Default::default(),
             take: Default::default(),
             older_new: Default::default(),
-            allocated: Default::default(),
-            push_now: Default::default(),
             allocs: Default::default(),
             dispatches: Default::default(),
         })
@@ -439,13 +423,6 @@ impl<
             self.rd_slot[b].clock.next = self.clock.val();
             self.n_grant[b].clock.next = self.clock.val();
             self.n_grant[b].d.next = self.n_grant[b].q.val();
-        }
-        self.push_valid_q.clock.next = self.clock.val();
-        self.fresh.clock.next = self.clock.val();
-        for k in 0..K {
-            self.push_bank_q[k].clock.next = self.clock.val();
-            self.push_row_q[k].clock.next = self.clock.val();
-            self.push_cu_q[k].clock.next = self.clock.val();
         }
         for u in 0..U {
             self.du[u].clock.next = self.clock.val();
@@ -579,10 +556,7 @@ impl<
         self.stall.next = false;
         for n in 0..N {
             self.cu_not_ready[n].d.next = self.cu_not_ready[n].q.val() & !self.collected[n].val();
-            // (Pipelined: a unit allocated last cycle has no read queued yet.)
-            if (self.cu_not_ready[n].q.val() & !self.collected[n].val()).any()
-                & !(self.pipelined.val() & self.fresh.q.val().get_bit(n))
-            {
+            if (self.cu_not_ready[n].q.val() & !self.collected[n].val()).any() {
                 self.stall.next = true;
             }
             self.cu_older[n].d.next = self.cu_older[n].q.val() & !self.taken.val();
@@ -598,8 +572,7 @@ impl<
         if !self.pipelined.val() {
             self.free.next = self.free.val() | self.taken.val();
         }
-        self.allocated.next = 0.into();
-        self.push_now.next = 0.into();
+
         self.live.next = self.cu_busy.q.val() & !self.taken.val();
         self.allocs.next = self.n_alloc.q.val();
         for p in 0..P {
@@ -635,7 +608,6 @@ impl<
             for n in 0..N {
                 if self.take.val() & (self.pick.val().index() == n) {
                     self.free.next = self.free.val().replace_bit(n, false);
-                    self.allocated.next = self.allocated.val().replace_bit(n, true);
                     self.live.next = self.live.val().replace_bit(n, true);
                     self.warp_now[n].next = self.in_warp[p].val();
                     self.cu_warp[n].d.next = self.in_warp[p].val();
@@ -654,35 +626,19 @@ impl<
             if self.take.val() {
                 self.allocs.next = self.allocs.val() + 1;
             }
-            // add_read_requests: the valid operands, in order, to their banks' queues (also
-            // into the push register, which feeds the queues instead when pipelined).
+            // add_read_requests: the valid operands, in order, to their banks' queues.
             for s in 0..3 {
                 self.src_map[p * 3 + s].warp.next = self.in_warp[p].val();
                 self.src_map[p * 3 + s].regnum.next = self.in_src[p * 3 + s].val();
-                if self.take.val() & self.in_src_valid[p].val().get_bit(s) {
-                    self.push_now.next = self.push_now.val().replace_bit(p * 3 + s, true);
-                }
+                self.arbiter.push_valid[p * 3 + s].next =
+                    self.take.val() & self.in_src_valid[p].val().get_bit(s);
                 self.arbiter.push_bank[p * 3 + s].next = self.src_map[p * 3 + s].bank.val();
                 self.arbiter.push_row[p * 3 + s].next = self.src_map[p * 3 + s].row.val();
                 self.arbiter.push_cu[p * 3 + s].next = self.pick.val();
                 self.arbiter.push_slot[p * 3 + s].next = s.to_bits();
-                self.push_bank_q[p * 3 + s].d.next = self.src_map[p * 3 + s].bank.val();
-                self.push_row_q[p * 3 + s].d.next = self.src_map[p * 3 + s].row.val();
-                self.push_cu_q[p * 3 + s].d.next = self.pick.val();
             }
         }
         self.cu_busy.d.next = self.live.val();
-        self.push_valid_q.d.next = self.push_now.val();
-        self.fresh.d.next = self.allocated.val();
-        for k in 0..K {
-            self.arbiter.push_valid[k].next = self.push_now.val().get_bit(k);
-            if self.pipelined.val() {
-                self.arbiter.push_valid[k].next = self.push_valid_q.q.val().get_bit(k);
-                self.arbiter.push_bank[k].next = self.push_bank_q[k].q.val();
-                self.arbiter.push_row[k].next = self.push_row_q[k].q.val();
-                self.arbiter.push_cu[k].next = self.push_cu_q[k].q.val();
-            }
-        }
 
         // Write-back: its bank is taken for this cycle (no read there), lanes in wb_mask change.
         self.wb_map.warp.next = self.wb_warp.val();
@@ -716,8 +672,6 @@ impl<
             self.n_dispatch.d.next = 0.into();
             self.n_stall.d.next = 0.into();
             self.unit_err.d.next = false;
-            self.push_valid_q.d.next = 0.into();
-            self.fresh.d.next = 0.into();
             for n in 0..N {
                 self.cu_not_ready[n].d.next = 0.into();
                 self.cu_older[n].d.next = 0.into();
@@ -795,23 +749,30 @@ impl<
 pub const PROPERTIES: crate::sim::Properties = crate::sim::Properties {
     properties: "src/hw/collector/operand_collector/operand_collector.sv",
     wrapper: "operand_collector_props",
-    parameters: |p| {
-        let c = p.collector;
-        vec![
-            ("B", c.banks),
-            ("N", c.collector_units),
-            ("NW", crate::params::clog2(c.collector_units)),
-            ("P", c.in_ports),
-            ("WW", p.scheduler.warp_id_width()),
-            ("RRW", crate::params::clog2(c.regs_per_warp)),
-            ("T", p.scheduler.threads),
-            ("DW", c.lane_bits),
-            ("U", c.unit_types),
-            ("UW", crate::params::clog2(c.unit_types).max(1)),
-            ("G", c.tag_bits),
-        ]
-        .into_iter()
-        .chain(super::queue_sizes(&c))
-        .collect()
-    },
+    parameters: |p| property_parameters(p, false),
 };
+
+/// The same properties of the pipelined collector, and those of its timing.
+pub const PIPELINED_PROPERTIES: crate::sim::Properties =
+    crate::sim::Properties { parameters: |p| property_parameters(p, true), ..PROPERTIES };
+
+fn property_parameters(p: &crate::params::Preset, pipelined: bool) -> Vec<(&'static str, usize)> {
+    let c = p.collector;
+    vec![
+        ("B", c.banks),
+        ("N", c.collector_units),
+        ("NW", crate::params::clog2(c.collector_units)),
+        ("P", c.in_ports),
+        ("WW", p.scheduler.warp_id_width()),
+        ("RRW", crate::params::clog2(c.regs_per_warp)),
+        ("T", p.scheduler.threads),
+        ("DW", c.lane_bits),
+        ("U", c.unit_types),
+        ("UW", crate::params::clog2(c.unit_types).max(1)),
+        ("G", c.tag_bits),
+        ("PIPELINED", pipelined as usize),
+    ]
+    .into_iter()
+    .chain(super::queue_sizes(&c))
+    .collect()
+}

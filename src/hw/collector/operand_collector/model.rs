@@ -3,8 +3,7 @@
 //! `find_ready` over its own set, `m_last_cu` local to the set), `allocate_reads` (the
 //! [`BankArbiterModel`]), `allocate_cu` per input port (first free unit of the port's set),
 //! `add_read_requests`, with the register values of a plain register file. With
-//! [`CollectorTiming::Pipelined`] a unit freed by dispatch is free from the next cycle, and the
-//! reads an allocation queues wait one cycle in a push register before they join the bank queues.
+//! [`CollectorTiming::Pipelined`] a unit freed by dispatch is free from the next cycle.
 
 use crate::hw::collector::bank_arbiter::model::{ArbiterInputs, BankArbiterModel, Op};
 use crate::hw::collector::register_file::model::{RegisterFileModel, RowWrite};
@@ -99,11 +98,6 @@ pub struct OperandCollectorModel {
     pub count_stall: u32,
     pub count_grant: Vec<u32>,
     pub err_unit: bool,
-    /// Pipelined: last cycle's allocations' reads, which join the bank queues at this edge.
-    pending: Vec<(usize, Op)>,
-    /// Pipelined: the units allocated last cycle (their reads are not queued yet, so their
-    /// wait is not a bank stall).
-    fresh: u64,
 }
 
 impl OperandCollectorModel {
@@ -146,8 +140,6 @@ impl OperandCollectorModel {
             count_stall: 0,
             count_grant: vec![0; c.banks],
             err_unit: false,
-            pending: vec![],
-            fresh: 0,
         }
     }
 
@@ -199,8 +191,7 @@ impl OperandCollectorModel {
         for g in d.grants.iter().flatten() {
             collected[g.cu] |= 1 << g.slot;
         }
-        d.stall = (self.cus.iter().zip(&collected).enumerate())
-            .any(|(c, (cu, &got))| cu.not_ready & !got != 0 && self.fresh >> c & 1 == 0);
+        d.stall = self.cus.iter().zip(&collected).any(|(cu, &got)| cu.not_ready & !got != 0);
         // allocate_cu(p) for every input port, in order; pipelined, from the units free before.
         let same_cycle = self.params.timing == CollectorTiming::GpgpuSim;
         let mut free: Vec<bool> =
@@ -312,10 +303,6 @@ impl OperandCollectorModel {
                     pushes.push((bank, Op { cu: c, slot: s, row }));
                 }
             }
-        }
-        if self.params.timing == CollectorTiming::Pipelined {
-            pushes = std::mem::replace(&mut self.pending, pushes);
-            self.fresh = d.allocated.iter().fold(0, |m, &(_, c)| m | 1 << c);
         }
         self.arbiter.step_with(&ArbiterInputs {
             reset: false,

@@ -15,6 +15,10 @@
 // cleared by the arbiter's grants), and the bank queues hold exactly those operands, each once.
 // Their sum is at most 3 N, and every queue has Q >= 3 N entries.
 //
+// PIPELINED = 1 checks the pipelined collector (rtl_out/<preset>/operand_collector_pipelined.v):
+// the same properties, and its timing: a unit is given only if it was free before the cycle
+// (one freed by dispatch waits a cycle).
+//
 // Not here, and why: that an instruction leaves with its own fields, with the operand values
 // its registers held, in program order per warp. Those need a shadow of each unit's contents,
 // which does not close by induction (a unit may hold an instruction for any number of cycles),
@@ -36,7 +40,8 @@ module operand_collector_props #(
     parameter G = 8,        // tag bits
     parameter Q = 8,        // entries per bank queue
     parameter QW = 3,       // queue slot bits
-    parameter QCW = 4       // queue count bits
+    parameter QCW = 4,      // queue count bits
+    parameter PIPELINED = 0 // 1: the pipelined timing
 ) (
     input wire clock,
     input wire reset,
@@ -72,7 +77,7 @@ module operand_collector_props #(
     wire [31:0] count_alloc, count_dispatch, count_stall;
     wire [B*32-1:0] count_grant;
     wire err_unit, err_overflow;
-    operand_collector dut(`DUT_PORTS);
+    `DUT_MODULE dut(`DUT_PORTS);
 
     // Inside the block: each unit's operands not yet collected, the arbiter's grants, and its
     // queues (entries of bank b at b*Q .. b*Q+Q-1).
@@ -101,13 +106,15 @@ module operand_collector_props #(
     // released by a dispatch.
     integer p, q, u;
     reg [N-1:0] held = 0, taken_now;
-    reg fresh_units;
+    reg fresh_units, free_before;
     always @(*) begin
         taken_now = 0;
         fresh_units = 1'b1;
+        free_before = 1'b1;
         for (p = 0; p < P; p = p + 1)
             if (in_valid[p] && in_ready[p]) begin
                 taken_now = taken_now | (1 << in_cu[p*NW +: NW]);
+                if (busy[in_cu[p*NW +: NW]]) free_before = 1'b0;
                 // A unit given to an instruction is free, or dispatched this very cycle ...
                 if (busy[in_cu[p*NW +: NW]] && !dispatch[in_cu[p*NW +: NW]]) fresh_units = 1'b0;
                 // ... and given to one port only.
@@ -212,6 +219,8 @@ module operand_collector_props #(
         // Every source operand of a dispatched instruction was granted its bank read.
         dispatched_operands_all_collected: assert (shadow_ok && collected_ok);
         bank_queues_never_overflow: assert (queues_ok && !err_overflow);
+        // Pipelined: no unit freed by this cycle's dispatch is given out in the same cycle.
+        pipelined_gives_only_units_free_before: assert (!PIPELINED || free_before);
     end
 
     // Across a clock edge.
