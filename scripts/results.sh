@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates the book's measured tables (docs/src/results/), each written by the command that
-# measures it and stamped with that command, the commit and the tool versions. About an hour on
+# measures it and stamped with that command, the commit and the tool versions. About three hours on
 # 2 cores; run it on a clean checkout so that the stamp names a commit without local changes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -8,10 +8,11 @@ bash scripts/install-tools.sh
 cargo build --release --locked
 bin=target/release/simt-rtl
 out=docs/src/results
-"$bin" bench --markdown "$out/bench.md"
+"$bin" bench --fmax --placements 5 --markdown "$out/bench.md"
 "$bin" report --preset cu --markdown "$out/report-cu.md"
 "$bin" report --preset seed --markdown "$out/report-seed.md"
 "$bin" report --block self_test --mapper abc --mapper abc9 --mapper abc9-dff --placements 5 --markdown "$out/toolchain-self-test.md"
+"$bin" report --block core --mapper abc --mapper abc9 --mapper abc9-dff --placements 5 --markdown "$out/toolchain-core.md"
 "$bin" speed --preset cu --cycles 20000 --markdown "$out/speed-cu.md"
 "$bin" speed --kernel kernels/vector_add.s --kernel kernels/loop.s --kernel kernels/spin.s --markdown "$out/engines-cu.md"
 "$bin" prove --preset cu --markdown "$out/prove-cu.md"
