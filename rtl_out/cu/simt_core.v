@@ -8431,8 +8431,8 @@ module simt_core__run(clock,reset,start,cmd_ready,drained,push_valid,push_warp,p
         if (end_warp & (warp == 0)) begin
             d_next = 32'h0;
         end
-        if (d_next > high_next) begin
-            high_next = d_next;
+        if (depth$0$q > high_next) begin
+            high_next = depth$0$q;
         end
         depth$0$d = d_next;
         if (reset) begin
@@ -8450,8 +8450,8 @@ module simt_core__run(clock,reset,start,cmd_ready,drained,push_valid,push_warp,p
         if (end_warp & (warp == 1)) begin
             d_next = 32'h0;
         end
-        if (d_next > high_next) begin
-            high_next = d_next;
+        if (depth$1$q > high_next) begin
+            high_next = depth$1$q;
         end
         depth$1$d = d_next;
         if (reset) begin
@@ -8469,8 +8469,8 @@ module simt_core__run(clock,reset,start,cmd_ready,drained,push_valid,push_warp,p
         if (end_warp & (warp == 2)) begin
             d_next = 32'h0;
         end
-        if (d_next > high_next) begin
-            high_next = d_next;
+        if (depth$2$q > high_next) begin
+            high_next = depth$2$q;
         end
         depth$2$d = d_next;
         if (reset) begin
@@ -8488,8 +8488,8 @@ module simt_core__run(clock,reset,start,cmd_ready,drained,push_valid,push_warp,p
         if (end_warp & (warp == 3)) begin
             d_next = 32'h0;
         end
-        if (d_next > high_next) begin
-            high_next = d_next;
+        if (depth$3$q > high_next) begin
+            high_next = depth$3$q;
         end
         depth$3$d = d_next;
         if (reset) begin

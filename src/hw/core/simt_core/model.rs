@@ -687,6 +687,8 @@ impl SimtCoreModel {
         self.counters.divergent_branches += c.divergent as u64;
         self.err_illegal |= c.illegal;
         for w in 0..p.warps {
+            // The mark follows the depths a cycle late (the hardware's is off the issue path).
+            self.counters.stack_high_water = self.counters.stack_high_water.max(self.depth[w]);
             let push = c.pushed == Some(w);
             let pop = c.popped == Some(w);
             self.depth[w] = if c.ended == Some(w) {
@@ -698,7 +700,6 @@ impl SimtCoreModel {
             } else {
                 self.depth[w]
             };
-            self.counters.stack_high_water = self.counters.stack_high_water.max(self.depth[w]);
         }
         let active = (self.running && !finished) || launched_now;
         if launched_now {

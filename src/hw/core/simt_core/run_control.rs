@@ -186,8 +186,10 @@ impl<const W: usize, const WW: usize, const LW: usize, const D: usize, const SPW
             if self.end_warp.val() & (self.warp.val().index() == w) {
                 self.d_next.next = 0.into();
             }
-            if self.d_next.val() > self.high_next.val() {
-                self.high_next.next = self.d_next.val();
+            // The mark follows the depths a cycle late, off the issue path (a pop at issue sets
+            // `d_next`).
+            if self.depth[w].q.val() > self.high_next.val() {
+                self.high_next.next = self.depth[w].q.val();
             }
             self.depth[w].d.next = self.d_next.val();
             if self.reset.val() {
