@@ -346,6 +346,10 @@ enum Command {
         /// Issue policy: lrr (loose round robin) or gto (greedy then oldest).
         #[arg(long, default_value = "lrr")]
         policy: String,
+        /// The operand collector's timing: gpgpu-sim (the one-cycle step) or pipelined (runs
+        /// in lockstep: the Verilator engine is the exported gpgpu-sim core).
+        #[arg(long, default_value = "gpgpu-sim")]
+        collector: String,
         /// Initial local data share: one hex word per line from word 0 (default: pseudo-random
         /// words from --seed).
         #[arg(long)]
@@ -520,16 +524,30 @@ fn run(cli: Cli) -> Result<()> {
                 None => say_raw!("{words}"),
             }
         }
-        Command::Run { kernel, preset, policy, lds, seed, max_cycles, lockstep, vcd, results } => {
+        Command::Run {
+            kernel,
+            preset,
+            policy,
+            collector,
+            lds,
+            seed,
+            max_cycles,
+            lockstep,
+            vcd,
+            results,
+        } => {
             let params = simt_rtl::params::CoreParams {
                 policy: simt_rtl::params::IssuePolicy::parse(&policy)?,
+                collector_timing: simt_rtl::params::CollectorTiming::parse(&collector)?,
                 ..simt_rtl::params::core_params(&preset)?
             };
             let shown = Shown::new(&results, params)?;
             let listing = read_kernel(&kernel)?;
             let lds = read_lds(lds.as_deref(), seed, params)?;
             let kernel = Kernel { path: &kernel, listing: &listing };
-            let on_verilator = params.sizes() == simt_rtl::params::CORE_CU.sizes();
+            let cu = simt_rtl::params::CORE_CU;
+            let on_verilator =
+                params.sizes() == cu.sizes() && params.collector_timing == cu.collector_timing;
             if lockstep || vcd.is_some() || !on_verilator {
                 run_lockstep(kernel, params, &lds, max_cycles, vcd, shown)?
             } else {
@@ -934,8 +952,8 @@ fn run_lockstep(
     )
     .map_err(|e| at_source(e, kernel, listing, vcd.as_deref()))?;
     say!(
-        "{} on the rust-hdl core `{}` ({} warps x {} lanes, {}-bit values, {}): equal to its model on every cycle; registers and local data share equal the reference interpreter's",
-        kernel.display(), params.name, params.warps, params.threads, params.lane_bits, params.policy.name()
+        "{} on the rust-hdl core `{}` ({} warps x {} lanes, {}-bit values, {}, {} collector): equal to its model on every cycle; registers and local data share equal the reference interpreter's",
+        kernel.display(), params.name, params.warps, params.threads, params.lane_bits, params.policy.name(), params.collector_timing.name()
     );
     if let Some(v) = &vcd {
         say!("waveform: {}", v.display());

@@ -280,6 +280,14 @@ impl CollectorTiming {
             CollectorTiming::Pipelined => "pipelined",
         }
     }
+    /// By name: `gpgpu-sim` or `pipelined`.
+    pub fn parse(name: &str) -> Result<CollectorTiming> {
+        match name {
+            "gpgpu-sim" => Ok(CollectorTiming::GpgpuSim),
+            "pipelined" => Ok(CollectorTiming::Pipelined),
+            _ => bail!("unknown collector timing `{name}`: known timings are gpgpu-sim, pipelined"),
+        }
+    }
 }
 
 impl CollectorParams {
@@ -510,6 +518,8 @@ pub struct CoreParams {
     /// Words of instruction memory (a power of two): the longest program.
     pub imem_words: usize,
     pub policy: IssuePolicy,
+    /// The operand collector's timing: GPGPU-Sim's one-cycle step, or pipelined.
+    pub collector_timing: CollectorTiming,
 }
 
 impl CoreParams {
@@ -556,7 +566,7 @@ impl CoreParams {
             in_order_per_warp: true,
             lane_bits: self.lane_bits,
             tag_bits: 32,
-            timing: CollectorTiming::GpgpuSim,
+            timing: self.collector_timing,
         }
     }
 }
@@ -576,6 +586,7 @@ pub const CORE_CU: CoreParams = CoreParams {
     collector_units: 2,
     imem_words: 256,
     policy: IssuePolicy::LooseRoundRobin,
+    collector_timing: CollectorTiming::GpgpuSim,
 };
 /// The smallest core (the `tiny` preset's warps, lanes and stack).
 pub const CORE_TINY: CoreParams = CoreParams {
@@ -590,6 +601,7 @@ pub const CORE_TINY: CoreParams = CoreParams {
     collector_units: 2,
     imem_words: 256,
     policy: IssuePolicy::LooseRoundRobin,
+    collector_timing: CollectorTiming::GpgpuSim,
 };
 
 /// Every core preset.

@@ -6,7 +6,7 @@
 use simt_rtl::hw::core::simt_core::model::CoreCounters;
 use simt_rtl::isa::asm::assemble;
 use simt_rtl::isa::Inst;
-use simt_rtl::params::{CoreParams, IssuePolicy, CORE_CU, CORE_TINY};
+use simt_rtl::params::{CollectorTiming, CoreParams, IssuePolicy, CORE_CU, CORE_TINY};
 use simt_rtl::sim::rng::Rng;
 use simt_rtl::verify::core_run::run_and_compare;
 
@@ -29,12 +29,15 @@ fn lds_inputs(rng: &mut Rng, params: CoreParams) -> Vec<u32> {
 
 #[test]
 fn kernels_match_the_interpreter() {
-    for policy in [IssuePolicy::LooseRoundRobin, IssuePolicy::GreedyThenOldest] {
-        let params = CoreParams { policy, ..CORE_CU };
-        for name in KERNELS {
-            let lds = lds_inputs(&mut Rng::new(7), params);
-            let c = compare(params, &kernel(name), &lds, &format!("{name} ({})", policy.name()));
-            eprintln!("{name:10} {:4}: {c:?} ipc {:.2}", policy.name(), c.ipc());
+    for collector_timing in [CollectorTiming::GpgpuSim, CollectorTiming::Pipelined] {
+        for policy in [IssuePolicy::LooseRoundRobin, IssuePolicy::GreedyThenOldest] {
+            let params = CoreParams { policy, collector_timing, ..CORE_CU };
+            let how = format!("{} {}", policy.name(), collector_timing.name());
+            for name in KERNELS {
+                let lds = lds_inputs(&mut Rng::new(7), params);
+                let c = compare(params, &kernel(name), &lds, &format!("{name} ({how})"));
+                eprintln!("{name:10} {how}: {c:?} ipc {:.2}", c.ipc());
+            }
         }
     }
 }
@@ -52,7 +55,13 @@ fn random_programs_match_the_interpreter() {
         } else {
             IssuePolicy::GreedyThenOldest
         };
-        let params = CoreParams { policy, ..if seed % 4 < 2 { CORE_CU } else { CORE_TINY } };
+        let collector_timing =
+            if seed % 8 < 4 { CollectorTiming::GpgpuSim } else { CollectorTiming::Pipelined };
+        let params = CoreParams {
+            policy,
+            collector_timing,
+            ..if seed % 4 < 2 { CORE_CU } else { CORE_TINY }
+        };
         let program = random_program(&mut rng, 30, params.stack_depth);
         let text = assembly(&program);
         let lds = lds_inputs(&mut rng, params);
@@ -284,8 +293,12 @@ fn rust_hdl_core_equals_its_model_every_cycle() {
     for (k, policy) in
         [IssuePolicy::LooseRoundRobin, IssuePolicy::GreedyThenOldest].into_iter().enumerate()
     {
-        for core in [CORE_CU, CORE_TINY] {
-            let preset = core.name;
+        // The pipelined collector too, under loose round robin.
+        let pipelined = CoreParams { collector_timing: CollectorTiming::Pipelined, ..CORE_CU };
+        let cores =
+            if k == 0 { vec![CORE_CU, CORE_TINY, pipelined] } else { vec![CORE_CU, CORE_TINY] };
+        for core in cores {
+            let preset = format!("{} ({} collector)", core.name, core.collector_timing.name());
             let started = std::time::Instant::now();
             let core = CoreParams { policy, ..core };
             let (_, (runs, flags)) =

@@ -155,7 +155,8 @@ pub fn simt_core(core: CoreParams, seed: u64, cycles: usize) -> Result<(Recorded
     let seen = std::rc::Rc::new(std::cell::Cell::new((0, 0)));
     let mut model = crate::hw::SimtCoreModel::new(core, &[], &[]);
     let stimulus = crate::hw::core::simt_core::stimulus::core_stimulus(core, 20_000, seen.clone());
-    let name = format!("simt_core_{}_{}", core.name, core.policy.name());
+    let name =
+        format!("simt_core_{}_{}_{}", core.name, core.policy.name(), core.collector_timing.name());
     // The concrete core whose generics these sizes give (`new` refuses any other sizes).
     let recorded = if core.sizes() == CORE_TINY.sizes() {
         SimtCoreTiny::new(core)?;
