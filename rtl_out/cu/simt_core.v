@@ -200,6 +200,29 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
     wire  issue$branch;
     wire  issue$pending;
     wire  issue$err_scoreboard;
+    reg  latch$clock;
+    reg  latch$reset;
+    reg  latch$in_valid;
+    reg  [1:0] latch$in_warp;
+    reg  latch$in_unit;
+    reg  [31:0] latch$in_tag;
+    reg  [3:0] latch$in_dst;
+    reg  [3:0] latch$in_mask;
+    reg  [2:0] latch$in_src_valid;
+    reg  [3:0] latch$in_src_a;
+    reg  [3:0] latch$in_src_b;
+    wire  latch$ready;
+    wire  latch$out_valid;
+    wire  [1:0] latch$out_warp;
+    wire  latch$out_unit;
+    wire  [31:0] latch$out_tag;
+    wire  [3:0] latch$out_dst;
+    wire  [3:0] latch$out_mask;
+    wire  [2:0] latch$out_src_valid;
+    wire  [3:0] latch$out_src_a;
+    wire  [3:0] latch$out_src_b;
+    reg  latch$oc_ready;
+    wire  latch$pending;
     reg  exec$clock;
     reg  exec$reset;
     reg  exec$out_valid;
@@ -439,6 +462,31 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
         .pending(issue$pending),
         .err_scoreboard(issue$err_scoreboard)
     );
+    simt_core__latch latch(
+        .clock(latch$clock),
+        .reset(latch$reset),
+        .in_valid(latch$in_valid),
+        .in_warp(latch$in_warp),
+        .in_unit(latch$in_unit),
+        .in_tag(latch$in_tag),
+        .in_dst(latch$in_dst),
+        .in_mask(latch$in_mask),
+        .in_src_valid(latch$in_src_valid),
+        .in_src_a(latch$in_src_a),
+        .in_src_b(latch$in_src_b),
+        .ready(latch$ready),
+        .out_valid(latch$out_valid),
+        .out_warp(latch$out_warp),
+        .out_unit(latch$out_unit),
+        .out_tag(latch$out_tag),
+        .out_dst(latch$out_dst),
+        .out_mask(latch$out_mask),
+        .out_src_valid(latch$out_src_valid),
+        .out_src_a(latch$out_src_a),
+        .out_src_b(latch$out_src_b),
+        .oc_ready(latch$oc_ready),
+        .pending(latch$pending)
+    );
     simt_core__exec exec(
         .clock(exec$clock),
         .reset(exec$reset),
@@ -575,22 +623,34 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
         issue$stack_empty = sched$stack_empty;
         issue$pop_mask = sched$pop_data_mask;
         issue$pop_pc = sched$pop_data_pc;
-        issue$unit_ready = oc$in_ready$0;
+        issue$unit_ready = latch$ready;
         issue$port_busy = exec$port_busy;
         issue$release_valid = exec$wb_valid;
         issue$release_warp = exec$wb_warp;
         issue$release_reg = exec$wb_reg;
         front$issue_warp = issue$warp;
         front$issue_valid = issue$fire;
-        oc$in_valid$0 = issue$to_unit;
-        oc$in_warp$0 = issue$warp;
-        oc$in_unit$0 = issue$unit;
-        oc$in_tag$0 = front$head_inst;
-        oc$in_dst$0 = issue$dst;
-        oc$in_mask$0 = issue$mask;
-        oc$in_src_valid$0 = issue$src_valid;
-        oc$in_src$0 = issue$src_a;
-        oc$in_src$1 = issue$src_b;
+        latch$clock = clock;
+        latch$reset = reset;
+        latch$in_valid = issue$to_unit;
+        latch$in_warp = issue$warp;
+        latch$in_unit = issue$unit;
+        latch$in_tag = front$head_inst;
+        latch$in_dst = issue$dst;
+        latch$in_mask = issue$mask;
+        latch$in_src_valid = issue$src_valid;
+        latch$in_src_a = issue$src_a;
+        latch$in_src_b = issue$src_b;
+        latch$oc_ready = oc$in_ready$0;
+        oc$in_valid$0 = latch$out_valid;
+        oc$in_warp$0 = latch$out_warp;
+        oc$in_unit$0 = latch$out_unit;
+        oc$in_tag$0 = latch$out_tag;
+        oc$in_dst$0 = latch$out_dst;
+        oc$in_mask$0 = latch$out_mask;
+        oc$in_src_valid$0 = latch$out_src_valid;
+        oc$in_src$0 = latch$out_src_a;
+        oc$in_src$1 = latch$out_src_b;
         oc$in_src$2 = 32'h0;
         exec$record_valid = issue$branch;
         exec$record_warp = issue$warp;
@@ -618,7 +678,7 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
         run$reset = reset;
         run$start = start;
         run$cmd_ready = sched$warp_cmd_ready;
-        run$drained = (sched$idle_mask == all_warps) & ~front$busy & ~|oc$busy & ~oc$out_valid$0 & ~oc$out_valid$1 & ~exec$lds_busy & ~exec$pending & ~issue$pending;
+        run$drained = (sched$idle_mask == all_warps) & ~front$busy & ~|oc$busy & ~oc$out_valid$0 & ~oc$out_valid$1 & ~exec$lds_busy & ~exec$pending & ~issue$pending & ~latch$pending;
         run$push_valid = exec$push_valid;
         run$push_warp = exec$push_warp;
         run$pop = issue$pop;
@@ -4364,6 +4424,184 @@ module simt_core__issue_sb_reserved_0(d,q,clock);
     end
 endmodule // simt_core__issue_sb_reserved_0
 
+module simt_core__latch(clock,reset,in_valid,in_warp,in_unit,in_tag,in_dst,in_mask,in_src_valid,in_src_a,in_src_b,ready,out_valid,out_warp,out_unit,out_tag,out_dst,out_mask,out_src_valid,out_src_a,out_src_b,oc_ready,pending);
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  in_valid;
+    input wire  [1:0] in_warp;
+    input wire  in_unit;
+    input wire  [31:0] in_tag;
+    input wire  [3:0] in_dst;
+    input wire  [3:0] in_mask;
+    input wire  [2:0] in_src_valid;
+    input wire  [3:0] in_src_a;
+    input wire  [3:0] in_src_b;
+    output reg  ready;
+    output reg  out_valid;
+    output reg  [1:0] out_warp;
+    output reg  out_unit;
+    output reg  [31:0] out_tag;
+    output reg  [3:0] out_dst;
+    output reg  [3:0] out_mask;
+    output reg  [2:0] out_src_valid;
+    output reg  [3:0] out_src_a;
+    output reg  [3:0] out_src_b;
+    input wire  oc_ready;
+    output reg  pending;
+    // Constant declarations
+    localparam  registered = 1'b0;
+    // Stub signals
+    reg  held$d;
+    wire  held$q;
+    reg  held$clock;
+    reg  [1:0] warp$d;
+    wire  [1:0] warp$q;
+    reg  warp$clock;
+    reg  unit$d;
+    wire  unit$q;
+    reg  unit$clock;
+    reg  [31:0] tag$d;
+    wire  [31:0] tag$q;
+    reg  tag$clock;
+    reg  [3:0] dst$d;
+    wire  [3:0] dst$q;
+    reg  dst$clock;
+    reg  [3:0] mask$d;
+    wire  [3:0] mask$q;
+    reg  mask$clock;
+    reg  [2:0] src_valid$d;
+    wire  [2:0] src_valid$q;
+    reg  src_valid$clock;
+    reg  [3:0] src_a$d;
+    wire  [3:0] src_a$q;
+    reg  src_a$clock;
+    reg  [3:0] src_b$d;
+    wire  [3:0] src_b$q;
+    reg  src_b$clock;
+    // Sub module instances
+    simt_core__exec_branch_div_valid held(
+        .d(held$d),
+        .q(held$q),
+        .clock(held$clock)
+    );
+    simt_core__exec_branch_div_warp warp(
+        .d(warp$d),
+        .q(warp$q),
+        .clock(warp$clock)
+    );
+    simt_core__exec_branch_div_valid unit(
+        .d(unit$d),
+        .q(unit$q),
+        .clock(unit$clock)
+    );
+    simt_core__exec_lds_lds_accesses_q tag(
+        .d(tag$d),
+        .q(tag$q),
+        .clock(tag$clock)
+    );
+    simt_core__exec_branch_div_mask dst(
+        .d(dst$d),
+        .q(dst$q),
+        .clock(dst$clock)
+    );
+    simt_core__exec_branch_div_mask mask(
+        .d(mask$d),
+        .q(mask$q),
+        .clock(mask$clock)
+    );
+    simt_core__latch_src_valid src_valid(
+        .d(src_valid$d),
+        .q(src_valid$q),
+        .clock(src_valid$clock)
+    );
+    simt_core__exec_branch_div_mask src_a(
+        .d(src_a$d),
+        .q(src_a$q),
+        .clock(src_a$clock)
+    );
+    simt_core__exec_branch_div_mask src_b(
+        .d(src_b$d),
+        .q(src_b$q),
+        .clock(src_b$clock)
+    );
+    // Update code
+    always @(*) begin
+        held$clock = clock;
+        warp$clock = clock;
+        unit$clock = clock;
+        tag$clock = clock;
+        dst$clock = clock;
+        mask$clock = clock;
+        src_valid$clock = clock;
+        src_a$clock = clock;
+        src_b$clock = clock;
+        held$d = held$q;
+        warp$d = warp$q;
+        unit$d = unit$q;
+        tag$d = tag$q;
+        dst$d = dst$q;
+        mask$d = mask$q;
+        src_valid$d = src_valid$q;
+        src_a$d = src_a$q;
+        src_b$d = src_b$q;
+        if (registered) begin
+            ready = ~held$q | oc_ready;
+            held$d = held$q & ~oc_ready;
+            if (in_valid) begin
+                held$d = 1'b1;
+                warp$d = in_warp;
+                unit$d = in_unit;
+                tag$d = in_tag;
+                dst$d = in_dst;
+                mask$d = in_mask;
+                src_valid$d = in_src_valid;
+                src_a$d = in_src_a;
+                src_b$d = in_src_b;
+            end
+            out_valid = held$q;
+            out_warp = warp$q;
+            out_unit = unit$q;
+            out_tag = tag$q;
+            out_dst = dst$q;
+            out_mask = mask$q;
+            out_src_valid = src_valid$q;
+            out_src_a = src_a$q;
+            out_src_b = src_b$q;
+        end
+        else begin
+            ready = oc_ready;
+            out_valid = in_valid;
+            out_warp = in_warp;
+            out_unit = in_unit;
+            out_tag = in_tag;
+            out_dst = in_dst;
+            out_mask = in_mask;
+            out_src_valid = in_src_valid;
+            out_src_a = in_src_a;
+            out_src_b = in_src_b;
+        end
+        pending = registered & held$q;
+        if (reset) begin
+            held$d = 1'b0;
+        end
+    end
+endmodule // simt_core__latch
+
+module simt_core__latch_src_valid(d,q,clock);
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    always @(posedge clock) begin
+       q <= d;
+    end
+endmodule // simt_core__latch_src_valid
+
 module simt_core__oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,in_dst$0,in_mask$0,in_src_valid$0,in_src$0,in_src$1,in_src$2,in_ready$0,in_cu$0,out_ready$0,out_ready$1,out_valid$0,out_valid$1,out_warp$0,out_warp$1,out_tag$0,out_tag$1,out_dst$0,out_dst$1,out_mask$0,out_mask$1,out_src_valid$0,out_src_valid$1,out_src0$0,out_src0$1,out_src1$0,out_src1$1,out_src2$0,out_src2$1,wb_valid,wb_warp,wb_reg,wb_mask,wb_data,busy,grant,dispatch,count_alloc,count_dispatch,count_stall,count_grant$0,count_grant$1,count_grant$2,count_grant$3,err_unit,err_overflow);
     // Module arguments
     input wire  clock;
@@ -4858,22 +5096,22 @@ module simt_core__oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,in_dst$
         .q(cu_mask$1$q),
         .clock(cu_mask$1$clock)
     );
-    simt_core__oc_arbiter_head_0 cu_src_valid$0(
+    simt_core__latch_src_valid cu_src_valid$0(
         .d(cu_src_valid$0$d),
         .q(cu_src_valid$0$q),
         .clock(cu_src_valid$0$clock)
     );
-    simt_core__oc_arbiter_head_0 cu_src_valid$1(
+    simt_core__latch_src_valid cu_src_valid$1(
         .d(cu_src_valid$1$d),
         .q(cu_src_valid$1$q),
         .clock(cu_src_valid$1$clock)
     );
-    simt_core__oc_arbiter_head_0 cu_not_ready$0(
+    simt_core__latch_src_valid cu_not_ready$0(
         .d(cu_not_ready$0$d),
         .q(cu_not_ready$0$q),
         .clock(cu_not_ready$0$clock)
     );
-    simt_core__oc_arbiter_head_0 cu_not_ready$1(
+    simt_core__latch_src_valid cu_not_ready$1(
         .d(cu_not_ready$1$d),
         .q(cu_not_ready$1$q),
         .clock(cu_not_ready$1$clock)
@@ -5013,12 +5251,12 @@ module simt_core__oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,in_dst$
         .q(o_mask$1$q),
         .clock(o_mask$1$clock)
     );
-    simt_core__oc_arbiter_head_0 o_src_valid$0(
+    simt_core__latch_src_valid o_src_valid$0(
         .d(o_src_valid$0$d),
         .q(o_src_valid$0$q),
         .clock(o_src_valid$0$clock)
     );
-    simt_core__oc_arbiter_head_0 o_src_valid$1(
+    simt_core__latch_src_valid o_src_valid$1(
         .d(o_src_valid$1$d),
         .q(o_src_valid$1$q),
         .clock(o_src_valid$1$clock)
@@ -6636,42 +6874,42 @@ module simt_core__oc_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,
         .q(q_row$31$q),
         .clock(q_row$31$clock)
     );
-    simt_core__oc_arbiter_head_0 head$0(
+    simt_core__latch_src_valid head$0(
         .d(head$0$d),
         .q(head$0$q),
         .clock(head$0$clock)
     );
-    simt_core__oc_arbiter_head_0 head$1(
+    simt_core__latch_src_valid head$1(
         .d(head$1$d),
         .q(head$1$q),
         .clock(head$1$clock)
     );
-    simt_core__oc_arbiter_head_0 head$2(
+    simt_core__latch_src_valid head$2(
         .d(head$2$d),
         .q(head$2$q),
         .clock(head$2$clock)
     );
-    simt_core__oc_arbiter_head_0 head$3(
+    simt_core__latch_src_valid head$3(
         .d(head$3$d),
         .q(head$3$q),
         .clock(head$3$clock)
     );
-    simt_core__oc_arbiter_head_0 tail$0(
+    simt_core__latch_src_valid tail$0(
         .d(tail$0$d),
         .q(tail$0$q),
         .clock(tail$0$clock)
     );
-    simt_core__oc_arbiter_head_0 tail$1(
+    simt_core__latch_src_valid tail$1(
         .d(tail$1$d),
         .q(tail$1$q),
         .clock(tail$1$clock)
     );
-    simt_core__oc_arbiter_head_0 tail$2(
+    simt_core__latch_src_valid tail$2(
         .d(tail$2$d),
         .q(tail$2$q),
         .clock(tail$2$clock)
     );
-    simt_core__oc_arbiter_head_0 tail$3(
+    simt_core__latch_src_valid tail$3(
         .d(tail$3$d),
         .q(tail$3$q),
         .clock(tail$3$clock)
@@ -7933,20 +8171,6 @@ module simt_core__oc_arbiter(clock,reset,push_valid$0,push_valid$1,push_valid$2,
     end
 endmodule // simt_core__oc_arbiter
 
-module simt_core__oc_arbiter_head_0(d,q,clock);
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    always @(posedge clock) begin
-       q <= d;
-    end
-endmodule // simt_core__oc_arbiter_head_0
-
 module simt_core__oc_du_0(clock,reset,req,req_taken,advance,valid,index,grant);
     // Module arguments
     input wire  clock;
@@ -8328,7 +8552,7 @@ module simt_core__run(clock,reset,start,cmd_ready,drained,push_valid,push_warp,p
         .q(launching$q),
         .clock(launching$clock)
     );
-    simt_core__oc_arbiter_head_0 launched(
+    simt_core__latch_src_valid launched(
         .d(launched$d),
         .q(launched$q),
         .clock(launched$clock)
@@ -8338,27 +8562,27 @@ module simt_core__run(clock,reset,start,cmd_ready,drained,push_valid,push_warp,p
         .q(running_q$q),
         .clock(running_q$clock)
     );
-    simt_core__oc_arbiter_head_0 depth$0(
+    simt_core__latch_src_valid depth$0(
         .d(depth$0$d),
         .q(depth$0$q),
         .clock(depth$0$clock)
     );
-    simt_core__oc_arbiter_head_0 depth$1(
+    simt_core__latch_src_valid depth$1(
         .d(depth$1$d),
         .q(depth$1$q),
         .clock(depth$1$clock)
     );
-    simt_core__oc_arbiter_head_0 depth$2(
+    simt_core__latch_src_valid depth$2(
         .d(depth$2$d),
         .q(depth$2$q),
         .clock(depth$2$clock)
     );
-    simt_core__oc_arbiter_head_0 depth$3(
+    simt_core__latch_src_valid depth$3(
         .d(depth$3$d),
         .q(depth$3$q),
         .clock(depth$3$clock)
     );
-    simt_core__oc_arbiter_head_0 high(
+    simt_core__latch_src_valid high(
         .d(high$d),
         .q(high$q),
         .clock(high$clock)
@@ -9549,22 +9773,22 @@ module simt_core__sched_stacks(clock,reset,push,push_wid,push_mask,push_pc,pop,p
         .write_data(pc_ram$write_data),
         .write_enable(pc_ram$write_enable)
     );
-    simt_core__oc_arbiter_head_0 sp$0(
+    simt_core__latch_src_valid sp$0(
         .d(sp$0$d),
         .q(sp$0$q),
         .clock(sp$0$clock)
     );
-    simt_core__oc_arbiter_head_0 sp$1(
+    simt_core__latch_src_valid sp$1(
         .d(sp$1$d),
         .q(sp$1$q),
         .clock(sp$1$clock)
     );
-    simt_core__oc_arbiter_head_0 sp$2(
+    simt_core__latch_src_valid sp$2(
         .d(sp$2$d),
         .q(sp$2$q),
         .clock(sp$2$clock)
     );
-    simt_core__oc_arbiter_head_0 sp$3(
+    simt_core__latch_src_valid sp$3(
         .d(sp$3$d),
         .q(sp$3$q),
         .clock(sp$3$clock)

@@ -253,8 +253,17 @@ fn simt_core_entries<B: PresetBlocks>() -> Vec<Entry> {
     let clock = format!(
         "{mhz} MHz from the iCE40 PLL; serial port {cpb} clocks per bit ({baud} baud at {mhz} MHz)"
     );
+    let pipelined = crate::params::CoreParams { collector_timing: CollectorTiming::Pipelined, ..core };
+    let pipelined_header = vec![
+        header[0].clone(),
+        ("Timing", "pipelined collector, issue latch".into()),
+        header[1].clone(),
+    ];
     vec![
         entry_at(sizes, "simt_core", "SimtCore", summary, header, move || SimtCoreCu::new(core), simt_core, None),
+        entry_at(sizes, "simt_core_pipelined", "SimtCore",
+            "the SIMT core with the pipelined operand collector behind an issue latch (for clock speed)",
+            pipelined_header, move || SimtCoreCu::new(pipelined), run::preset_simt_core_pipelined::<B>, None),
         entry_at(sizes, "host_link", "HostLink",
             "host link: the serial protocol engine between the UART and the SIMT core (writes, start, status, write-back capture)",
             vec![("Protocol", LINK_PROTOCOL.into())],

@@ -23,6 +23,7 @@
 mod branch_unit;
 mod execute;
 mod front_end;
+mod issue_latch;
 mod issue_stage;
 mod lds_port;
 pub mod model;
@@ -34,10 +35,13 @@ use rust_hdl::prelude::*;
 
 use crate::hw::{OperandCollector, WarpScheduler};
 use crate::params::ERROR_FLAGS;
-use crate::params::{check_derived, clog2, CoreParams, IssuePolicy, SchedulerMode};
+use crate::params::{
+    check_derived, clog2, CollectorTiming, CoreParams, IssuePolicy, SchedulerMode,
+};
 pub use branch_unit::BranchUnit;
 pub use execute::Execute;
 pub use front_end::FrontEnd;
+pub use issue_latch::IssueLatch;
 pub use issue_stage::IssueStage;
 pub use lds_port::LdsPort;
 pub use run_control::RunControl;
@@ -158,6 +162,7 @@ pub struct SimtCore<
     oc: OperandCollector<B, BW, N, NW, 1, 3, Q, QW, QCW, BQ, SQ, RW, WW, RRW, T, DW, TD, 2, 1, 32>,
     front: FrontEnd<W, WW, T, A, IA>,
     issue: IssueStage<W, WW, T, A, IA>,
+    latch: IssueLatch<WW, T>,
     exec: Execute<W, WW, T, DW, TD, SW, A, IA, LRW>,
     run: RunControl<W, WW, LW, D, SPW>,
     // Elaboration-time constants
@@ -244,6 +249,7 @@ impl<
             oc: OperandCollector::new(c, p.warps, p.threads)?,
             front: FrontEnd::new()?,
             issue: IssueStage::new(p.policy == IssuePolicy::GreedyThenOldest)?,
+            latch: IssueLatch::new(p.collector_timing == CollectorTiming::Pipelined),
             exec: Execute::with_lds(p.warps, lds)?,
             run: RunControl::default(),
             all_warps: Constant::new(Bits::<W>::mask()),
@@ -350,22 +356,35 @@ impl<
         self.issue.stack_empty.next = self.sched.stack_empty.val();
         self.issue.pop_mask.next = self.sched.pop_data_mask.val();
         self.issue.pop_pc.next = self.sched.pop_data_pc.val();
-        self.issue.unit_ready.next = self.oc.in_ready[0].val();
+        self.issue.unit_ready.next = self.latch.ready.val();
         self.issue.port_busy.next = self.exec.port_busy.val();
         self.issue.release_valid.next = self.exec.wb_valid.val();
         self.issue.release_warp.next = self.exec.wb_warp.val();
         self.issue.release_reg.next = self.exec.wb_reg.val();
         self.front.issue_warp.next = self.issue.warp.val();
         self.front.issue_valid.next = self.issue.fire.val();
-        self.oc.in_valid[0].next = self.issue.to_unit.val();
-        self.oc.in_warp[0].next = self.issue.warp.val();
-        self.oc.in_unit[0].next = self.issue.unit.val();
-        self.oc.in_tag[0].next = self.front.head_inst.val();
-        self.oc.in_dst[0].next = self.issue.dst.val();
-        self.oc.in_mask[0].next = self.issue.mask.val();
-        self.oc.in_src_valid[0].next = self.issue.src_valid.val();
-        self.oc.in_src[0].next = self.issue.src_a.val();
-        self.oc.in_src[1].next = self.issue.src_b.val();
+        // To the collector through the issue latch (a register with the pipelined collector)
+        self.latch.clock.next = self.clock.val();
+        self.latch.reset.next = self.reset.val();
+        self.latch.in_valid.next = self.issue.to_unit.val();
+        self.latch.in_warp.next = self.issue.warp.val();
+        self.latch.in_unit.next = self.issue.unit.val();
+        self.latch.in_tag.next = self.front.head_inst.val();
+        self.latch.in_dst.next = self.issue.dst.val();
+        self.latch.in_mask.next = self.issue.mask.val();
+        self.latch.in_src_valid.next = self.issue.src_valid.val();
+        self.latch.in_src_a.next = self.issue.src_a.val();
+        self.latch.in_src_b.next = self.issue.src_b.val();
+        self.latch.oc_ready.next = self.oc.in_ready[0].val();
+        self.oc.in_valid[0].next = self.latch.out_valid.val();
+        self.oc.in_warp[0].next = self.latch.out_warp.val();
+        self.oc.in_unit[0].next = self.latch.out_unit.val();
+        self.oc.in_tag[0].next = self.latch.out_tag.val();
+        self.oc.in_dst[0].next = self.latch.out_dst.val();
+        self.oc.in_mask[0].next = self.latch.out_mask.val();
+        self.oc.in_src_valid[0].next = self.latch.out_src_valid.val();
+        self.oc.in_src[0].next = self.latch.out_src_a.val();
+        self.oc.in_src[1].next = self.latch.out_src_b.val();
         self.oc.in_src[2].next = 0.into();
         self.exec.record_valid.next = self.issue.branch.val();
         self.exec.record_warp.next = self.issue.warp.val();
@@ -403,7 +422,8 @@ impl<
             & !self.oc.out_valid[1].val()
             & !self.exec.lds_busy.val()
             & !self.exec.pending.val()
-            & !self.issue.pending.val();
+            & !self.issue.pending.val()
+            & !self.latch.pending.val();
         self.run.push_valid.next = self.exec.push_valid.val();
         self.run.push_warp.next = self.exec.push_warp.val();
         self.run.pop.next = self.issue.pop.val();

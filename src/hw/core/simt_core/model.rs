@@ -143,6 +143,9 @@ pub struct SimtCoreModel {
     pub counters: CoreCounters,
     /// Sticky: an instruction word with an unused opcode issued (it ran as a `nop`).
     pub err_illegal: bool,
+    /// With the pipelined collector: the instruction issued last cycle or earlier and not yet
+    /// taken by a collector unit (the issue latch).
+    latch: Option<Inst>,
 }
 
 /// One cycle's decisions, before the edge.
@@ -173,6 +176,9 @@ struct Cycle {
     branch_issue: Option<(usize, u64)>,
     lds_ready: bool,
     lds_new: Option<LdsTag>,
+    /// The issue latch: issued into it this cycle; its instruction taken this cycle.
+    to_latch: Option<Inst>,
+    latch_taken: bool,
 }
 
 fn kind(k: u64) -> Kind {
@@ -241,6 +247,7 @@ impl SimtCoreModel {
             depth: vec![0; p.warps],
             counters: CoreCounters::default(),
             err_illegal: false,
+            latch: None,
         }
     }
 
@@ -260,6 +267,12 @@ impl SimtCoreModel {
             && self.lds_open == 0
             && self.divergence.is_none()
             && self.sb.reg_table.iter().all(|t| t.is_empty())
+            && self.latch.is_none()
+    }
+
+    /// Issue reaches the collector through a register (the pipelined collector's core).
+    fn latched(&self) -> bool {
+        self.params.collector_timing == crate::params::CollectorTiming::Pipelined
     }
 
     /// Register `r` of `lane` of `warp`.
@@ -368,7 +381,14 @@ impl SimtCoreModel {
             branch_issue: None,
             lds_ready: false,
             lds_new: None,
+            to_latch: None,
+            latch_taken: false,
         };
+        // The issue latch offers its instruction to the collector.
+        if let Some(inst) = self.latch {
+            c.oc.ports[0] = (true, inst);
+            c.latch_taken = self.oc.decide(&c.oc).in_ready[0];
+        }
         let io = self.launch_fetch_fill(&mut c, start);
         // The local data share's answer, then execute type 0.
         let lds_o = self.lds.outputs(&[]);
@@ -553,8 +573,13 @@ impl SimtCoreModel {
                 src_valid: d.src_valid as u8,
                 src: [d.ra as usize, d.rb as usize, 0],
             };
-            c.oc.ports[0].1 = inst;
-            let oc_ready = self.oc.decide(&c.oc).in_ready[0];
+            // A collector unit now, or (pipelined) room in the issue latch.
+            let oc_ready = if self.latched() {
+                self.latch.is_none() || c.latch_taken
+            } else {
+                c.oc.ports[0].1 = inst;
+                self.oc.decide(&c.oc).in_ready[0]
+            };
             // `exit`, or a warp with no lane left: the active lanes end (the warp too, when its
             // stack is empty).
             let ends = k == Kind::Exit || self.wmask[w] == 0;
@@ -581,7 +606,11 @@ impl SimtCoreModel {
                 }
                 match k {
                     Kind::Alu | Kind::Branch | Kind::Bany | Kind::St | Kind::Ld => {
-                        c.oc.ports[0].0 = true
+                        if self.latched() {
+                            c.to_latch = Some(inst);
+                        } else {
+                            c.oc.ports[0].0 = true;
+                        }
                     }
                     Kind::Exit => unreachable!("`exit` ends lanes above"),
                     Kind::Join => {
@@ -671,6 +700,9 @@ impl SimtCoreModel {
             self.wmask[w] = so.inst_fetch_mask;
         }
         self.fetch = c.fetch;
+        if c.to_latch.is_some() || c.latch_taken {
+            self.latch = c.to_latch;
+        }
         if let Some((w, pc)) = c.branch_issue {
             self.branch_pc[w] = pc;
         }
