@@ -253,7 +253,8 @@ fn simt_core_entries<B: PresetBlocks>() -> Vec<Entry> {
     let clock = format!(
         "{mhz} MHz from the iCE40 PLL; serial port {cpb} clocks per bit ({baud} baud at {mhz} MHz)"
     );
-    let pipelined = crate::params::CoreParams { collector_timing: CollectorTiming::Pipelined, ..core };
+    let pipelined =
+        crate::params::CoreParams { collector_timing: CollectorTiming::Pipelined, ..core };
     let pipelined_header = vec![
         header[0].clone(),
         ("Timing", "pipelined collector, issue latch".into()),
