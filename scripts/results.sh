@@ -8,6 +8,7 @@ bash scripts/install-tools.sh
 cargo build --release --locked
 bin=target/release/simt-rtl
 out=docs/src/results
+"$bin" kernels kernels/*.s --markdown "$out/kernels-cu.md"
 "$bin" bench --fmax --placements 5 --markdown "$out/bench.md"
 "$bin" report --preset cu --markdown "$out/report-cu.md"
 "$bin" report --preset seed --markdown "$out/report-seed.md"

@@ -376,6 +376,19 @@ enum Command {
         #[command(subcommand)]
         action: BoardAction,
     },
+    /// The kernel table: every kernel on the cu core's model with each collector timing and
+    /// each issue policy (cycles, instructions, IPC, stalls), each run checked against the
+    /// interpreter.
+    Kernels {
+        /// The kernels (assembly sources); each `K.lds` beside `K.s` is its local data share,
+        /// else pseudo-random words from seed 1.
+        #[arg(required = true)]
+        kernels: Vec<PathBuf>,
+        /// Also write the table, stamped with this command, the commit and the tool versions,
+        /// to this Markdown file.
+        #[arg(long)]
+        markdown: Option<PathBuf>,
+    },
     /// Measure the operand collector under saturating uniform-random traffic (a Markdown table).
     Bench {
         /// Cycles per configuration (2 to 10000000).
@@ -564,6 +577,22 @@ fn run(cli: Cli) -> Result<()> {
                 _ => Target::Board(port),
             };
             board_run(&kernel, lds.as_deref(), seed, target, shown)?
+        }
+        Command::Kernels { kernels, markdown } => {
+            let params = simt_rtl::params::CORE_CU;
+            let mut inputs = vec![];
+            for path in &kernels {
+                let listing = read_kernel(path)?;
+                let lds = path.with_extension("lds");
+                let lds = read_lds(lds.exists().then_some(lds.as_path()), 1, params)?;
+                let name = path
+                    .file_stem()
+                    .map_or(path.display().to_string(), |s| s.to_string_lossy().into_owned());
+                inputs.push((name, listing.program, lds));
+            }
+            let rows = simt_rtl::verify::core_run::kernel_rows(params, &inputs, 10_000_000)?;
+            let table = simt_rtl::verify::core_run::kernel_table(&rows);
+            emit(&table, markdown.as_deref(), "Kernels on the cu core", &[results::RUSTC])?;
         }
         Command::Bench { cycles, seed, fmax, placements, rtl, out, markdown } => {
             if cycles < 2 {

@@ -460,3 +460,35 @@ fn the_verilator_engine_and_the_lockstep_core_agree() {
     assert!(!built.get(), "the engine was built again");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `simt-rtl kernels` gives each kernel in each configuration the counts of a run of the model
+/// with that configuration (checked against the interpreter), and each configuration's mean IPC.
+#[test]
+fn kernels_command_tables_both_collector_timings() {
+    let out = simt_rtl(&["kernels", "kernels/vector_add.s", "kernels/loop.s"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let table = String::from_utf8_lossy(&out.stdout);
+    for collector_timing in [CollectorTiming::GpgpuSim, CollectorTiming::Pipelined] {
+        for policy in [IssuePolicy::LooseRoundRobin, IssuePolicy::GreedyThenOldest] {
+            let params = CoreParams { policy, collector_timing, ..CORE_CU };
+            let lds = simt_rtl::isa::lds_words(
+                &std::fs::read_to_string("kernels/vector_add.lds").unwrap(),
+                "kernels/vector_add.lds",
+                params,
+            )
+            .unwrap();
+            let c = compare(params, &kernel("vector_add"), &lds, "vector_add");
+            let row = format!(
+                "| vector_add | {} | {} | {} | {} | {:.2} |",
+                collector_timing.name(),
+                policy.name(),
+                c.cycles,
+                c.issued,
+                c.ipc()
+            );
+            assert!(table.contains(&row), "no `{row}` in\n{table}");
+            let mean = format!("| {} | {} | ", collector_timing.name(), policy.name());
+            assert_eq!(table.lines().filter(|l| l.starts_with(&mean)).count(), 1, "{table}");
+        }
+    }
+}

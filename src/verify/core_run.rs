@@ -297,3 +297,76 @@ pub fn counters_table(c: &CoreCounters) -> String {
     }
     s
 }
+
+/// One kernel's run on the core model, checked against the interpreter.
+#[derive(Clone, Debug)]
+pub struct KernelRow {
+    pub kernel: String,
+    pub collector_timing: crate::params::CollectorTiming,
+    pub policy: crate::params::IssuePolicy,
+    pub counters: CoreCounters,
+}
+
+/// Every kernel (name, program, local data share) on `params`' core with each collector timing
+/// and each issue policy, each run checked against the interpreter.
+pub fn kernel_rows(
+    params: CoreParams,
+    kernels: &[(String, Vec<Inst>, Vec<u32>)],
+    max_cycles: u64,
+) -> Result<Vec<KernelRow>> {
+    use crate::params::{CollectorTiming, IssuePolicy};
+    let mut rows = vec![];
+    for collector_timing in [CollectorTiming::GpgpuSim, CollectorTiming::Pipelined] {
+        for policy in [IssuePolicy::LooseRoundRobin, IssuePolicy::GreedyThenOldest] {
+            let p = CoreParams { collector_timing, policy, ..params };
+            for (kernel, program, lds) in kernels {
+                let counters = run_and_compare(p, program, lds, max_cycles).with_context(|| {
+                    format!("{kernel} ({} collector, {})", collector_timing.name(), policy.name())
+                })?;
+                rows.push(KernelRow { kernel: kernel.clone(), collector_timing, policy, counters });
+            }
+        }
+    }
+    Ok(rows)
+}
+
+/// The rows as a Markdown table, each configuration's kernels side by side, and each
+/// configuration's mean IPC over its kernels.
+pub fn kernel_table(rows: &[KernelRow]) -> String {
+    let mut s = String::from("| kernel | collector | policy | cycles | issued | IPC | scoreboard stalls | structural stalls | register-bank stalls | LDS conflict cycles | divergent branches | stack high water |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for r in rows {
+        let c = r.counters;
+        s.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {:.2} | {} | {} | {} | {} | {} | {} |\n",
+            r.kernel,
+            r.collector_timing.name(),
+            r.policy.name(),
+            c.cycles,
+            c.issued,
+            c.ipc(),
+            c.scoreboard_stalls,
+            c.structural_stalls,
+            c.bank_stalls,
+            c.lds_conflict_cycles,
+            c.divergent_branches,
+            c.stack_high_water
+        ));
+    }
+    s.push_str("\n| collector | policy | mean IPC over the kernels |\n|---|---|---|\n");
+    let mut seen = vec![];
+    for r in rows {
+        let key = (r.collector_timing, r.policy);
+        if seen.contains(&key) {
+            continue;
+        }
+        seen.push(key);
+        let ipcs: Vec<f64> = rows
+            .iter()
+            .filter(|o| (o.collector_timing, o.policy) == key)
+            .map(|o| o.counters.ipc())
+            .collect();
+        let mean = ipcs.iter().sum::<f64>() / ipcs.len().max(1) as f64;
+        s.push_str(&format!("| {} | {} | {mean:.2} |\n", key.0.name(), key.1.name()));
+    }
+    s
+}
