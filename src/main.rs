@@ -578,22 +578,7 @@ fn run(cli: Cli) -> Result<()> {
             };
             board_run(&kernel, lds.as_deref(), seed, target, shown)?
         }
-        Command::Kernels { kernels, markdown } => {
-            let params = simt_rtl::params::CORE_CU;
-            let mut inputs = vec![];
-            for path in &kernels {
-                let listing = read_kernel(path)?;
-                let lds = path.with_extension("lds");
-                let lds = read_lds(lds.exists().then_some(lds.as_path()), 1, params)?;
-                let name = path
-                    .file_stem()
-                    .map_or(path.display().to_string(), |s| s.to_string_lossy().into_owned());
-                inputs.push((name, listing.program, lds));
-            }
-            let rows = simt_rtl::verify::core_run::kernel_rows(params, &inputs, 10_000_000)?;
-            let table = simt_rtl::verify::core_run::kernel_table(&rows);
-            emit(&table, markdown.as_deref(), "Kernels on the cu core", &[results::RUSTC])?;
-        }
+        Command::Kernels { kernels, markdown } => kernel_table(&kernels, markdown.as_deref())?,
         Command::Bench { cycles, seed, fmax, placements, rtl, out, markdown } => {
             if cycles < 2 {
                 anyhow::bail!("--cycles must be at least 2, got {cycles}");
@@ -613,6 +598,24 @@ fn run(cli: Cli) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// `simt-rtl kernels`: each kernel (its `.lds` beside it, else pseudo-random words from seed 1)
+/// on the cu core's model in each configuration.
+fn kernel_table(kernels: &[PathBuf], markdown: Option<&Path>) -> Result<()> {
+    let params = simt_rtl::params::CORE_CU;
+    let mut inputs = vec![];
+    for path in kernels {
+        let listing = read_kernel(path)?;
+        let lds = path.with_extension("lds");
+        let lds = read_lds(lds.exists().then_some(lds.as_path()), 1, params)?;
+        let name =
+            path.file_stem().map_or(path.display().to_string(), |s| s.to_string_lossy().into());
+        inputs.push((name, listing.program, lds));
+    }
+    let rows = simt_rtl::verify::core_run::kernel_rows(params, &inputs, 10_000_000)?;
+    let table = simt_rtl::verify::core_run::kernel_table(&rows);
+    emit(&table, markdown, "Kernels on the cu core", &[results::RUSTC])
 }
 
 /// `simt-rtl bench --fmax`: the cu rows get the Fmax range of their exported collector, placed

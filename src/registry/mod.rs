@@ -206,7 +206,7 @@ fn core_entries<B: PresetBlocks>() -> Vec<Entry> {
     // For a board's clock: the same collector pipelined (presets with a board top).
     if p.board_clock_mhz.is_some() {
         list.push(entry::<B, _>("operand_collector_pipelined", "OperandCollector",
-            "the operand collector pipelined for clock speed: a unit freed by dispatch is allocated a cycle later, reads reach the bank queues from a push register",
+            "the operand collector pipelined for clock speed: a unit freed by dispatch is allocated a cycle later",
             vec![("Collector", collector_summary(&p)), ("Timing", CollectorTiming::Pipelined.name().into()), ("Interface", COLLECTOR_INTERFACE.into())],
             || B::operand_collector(CollectorTiming::Pipelined), run::preset_operand_collector_pipelined::<B>, Some(crate::hw::collector::operand_collector::PIPELINED_PROPERTIES)));
     }
