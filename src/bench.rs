@@ -131,7 +131,7 @@ pub fn run_config(
 pub fn run_all(cycles: usize, seed: u64) -> Vec<BenchRow> {
     let shape = (CU.scheduler.warps, CU.scheduler.threads);
     let mut rows = vec![];
-    for timing in [CollectorTiming::GpgpuSim, CollectorTiming::Pipelined] {
+    for timing in CollectorTiming::ALL {
         rows.push(run_config(
             "cu",
             CollectorParams { timing, ..CU.collector },
@@ -181,7 +181,7 @@ mod tests {
     /// timing.
     #[test]
     fn figures_respect_the_limits() {
-        for timing in [CollectorTiming::GpgpuSim, CollectorTiming::Pipelined] {
+        for timing in CollectorTiming::ALL {
             for (n, b) in [(8, 8), (2, 4)] {
                 let c = CollectorParams { timing, ..bench_params(n, b, 2) };
                 let r = run_config("bench", c, BENCH_SHAPE, 3_000, 1);

@@ -604,18 +604,29 @@ fn run(cli: Cli) -> Result<()> {
 /// on the cu core's model in each configuration.
 fn kernel_table(kernels: &[PathBuf], markdown: Option<&Path>) -> Result<()> {
     let params = simt_rtl::params::CORE_CU;
+    let mut inputs = kernel_inputs(kernels, params)?;
+    for (path, (name, _, _)) in kernels.iter().zip(&mut inputs) {
+        *name = path.file_stem().map_or(name.clone(), |s| s.to_string_lossy().into());
+    }
+    let rows = simt_rtl::verify::core_run::kernel_rows(params, &inputs, 10_000_000)?;
+    let table = simt_rtl::verify::core_run::kernel_table(&rows);
+    emit(&table, markdown, "Kernels on the cu core", &[results::RUSTC])
+}
+
+/// Each kernel as its path, its program and its local data share (`K.lds` beside `K.s`, else
+/// pseudo-random words from seed 1).
+fn kernel_inputs(
+    kernels: &[PathBuf],
+    params: simt_rtl::params::CoreParams,
+) -> Result<Vec<simt_rtl::verify::core_run::KernelInput>> {
     let mut inputs = vec![];
     for path in kernels {
         let listing = read_kernel(path)?;
         let lds = path.with_extension("lds");
         let lds = read_lds(lds.exists().then_some(lds.as_path()), 1, params)?;
-        let name =
-            path.file_stem().map_or(path.display().to_string(), |s| s.to_string_lossy().into());
-        inputs.push((name, listing.program, lds));
+        inputs.push((path.display().to_string(), listing.program, lds));
     }
-    let rows = simt_rtl::verify::core_run::kernel_rows(params, &inputs, 10_000_000)?;
-    let table = simt_rtl::verify::core_run::kernel_table(&rows);
-    emit(&table, markdown, "Kernels on the cu core", &[results::RUSTC])
+    Ok(inputs)
 }
 
 /// `simt-rtl bench --fmax`: the cu rows get the Fmax range of their exported collector, placed
@@ -627,22 +638,16 @@ fn collector_fmax(
     out: &Path,
 ) -> Result<()> {
     use simt_rtl::flow::report;
-    use simt_rtl::params::CollectorTiming;
     let designs = report::designs(&simt_rtl::params::CU, rtl)?;
-    for timing in [CollectorTiming::GpgpuSim, CollectorTiming::Pipelined] {
-        let module = match timing {
-            CollectorTiming::GpgpuSim => "operand_collector",
-            CollectorTiming::Pipelined => "operand_collector_pipelined",
-        };
+    for timing in simt_rtl::params::CollectorTiming::ALL {
+        let module = simt_rtl::hw::collector::operand_collector::module_name(timing);
         let Some(design) = designs.iter().find(|d| d.name == module) else {
             anyhow::bail!("{} has no `{module}` for preset cu: run `simt-rtl gen`", rtl.display());
         };
         say!("bench: {module}: synthesis and {placements} placement(s)");
         let m = report::measure(design, &out.join(module), 100.0, Default::default(), placements)
             .with_context(|| format!("measuring {module}"))?;
-        let Some(first) = m.fmax_mhz else { anyhow::bail!("{module} did not route") };
-        let all = std::iter::once(first).chain(m.other_placements_mhz.iter().copied());
-        let range = all.fold((f64::MAX, f64::MIN), |(lo, hi), f| (lo.min(f), hi.max(f)));
+        let Some(range) = m.fmax_range() else { anyhow::bail!("{module} did not route") };
         for r in rows.iter_mut().filter(|r| r.config == "cu" && r.timing == timing) {
             r.fmax_mhz = Some(range);
         }
@@ -653,13 +658,7 @@ fn collector_fmax(
 /// `simt-rtl speed --kernel`: `run`'s two engines timed on each kernel.
 fn speed_of_engines(kernels: &[PathBuf], markdown: Option<&Path>) -> Result<()> {
     let params = simt_rtl::params::CORE_CU;
-    let mut inputs = vec![];
-    for path in kernels {
-        let listing = read_kernel(path)?;
-        let lds = path.with_extension("lds");
-        let lds = read_lds(lds.exists().then_some(lds.as_path()), 1, params)?;
-        inputs.push((path.display().to_string(), listing.program, lds));
-    }
+    let inputs = kernel_inputs(kernels, params)?;
     let say = |line: &str| eprintln!("{line}");
     let rows = simt_rtl::flow::speed::engines(params, &inputs, 10_000_000, &say)?;
     let table = simt_rtl::flow::speed::engine_table(params.name, &rows);

@@ -274,6 +274,8 @@ pub enum CollectorTiming {
 }
 
 impl CollectorTiming {
+    /// Both timings, GPGPU-Sim's first.
+    pub const ALL: [CollectorTiming; 2] = [CollectorTiming::GpgpuSim, CollectorTiming::Pipelined];
     pub fn name(self) -> &'static str {
         match self {
             CollectorTiming::GpgpuSim => "gpgpu-sim",

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use simt_rtl::flow::prove::{
     fails_at, peek_commands, property_names, prove, prove_only, prove_within, Outcome,
 };
+use simt_rtl::hw::collector::operand_collector::module_name;
 use simt_rtl::params::{CollectorTiming, CU};
 
 fn work_dir(name: &str) -> PathBuf {
@@ -363,7 +364,7 @@ fn tiny_collector_timed(
 ) -> (PathBuf, PathBuf) {
     use simt_rtl::preset_blocks::{PresetBlocks, TinyBlocks};
     let mut dut = TinyBlocks::operand_collector(timing).unwrap();
-    let module = collector_module(timing);
+    let module = module_name(timing);
     export_for_checker(
         &mut dut,
         module,
@@ -373,19 +374,12 @@ fn tiny_collector_timed(
     )
 }
 
-fn collector_module(timing: CollectorTiming) -> &'static str {
-    match timing {
-        CollectorTiming::GpgpuSim => "operand_collector",
-        CollectorTiming::Pipelined => "operand_collector_pipelined",
-    }
-}
-
 #[test]
 fn collector_queues_never_overflow_at_tiny_sizes() {
-    for timing in [CollectorTiming::GpgpuSim, CollectorTiming::Pipelined] {
+    for timing in CollectorTiming::ALL {
         let (rtl, dir) = tiny_collector_timed(timing, "original", None);
         let outcome = one_property(
-            collector_module(timing),
+            module_name(timing),
             &simt_rtl::params::TINY,
             &rtl,
             &dir,

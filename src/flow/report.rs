@@ -75,6 +75,12 @@ impl Measurement {
     pub fn fits(&self) -> bool {
         self.logic_cells <= HX8K_LOGIC_CELLS && self.block_rams <= HX8K_BLOCK_RAMS
     }
+    /// The lowest and highest Fmax over every placement, when the design routed.
+    pub fn fmax_range(&self) -> Option<(f64, f64)> {
+        let f = self.fmax_mhz?;
+        let all = || self.other_placements_mhz.iter().copied().chain([f]);
+        Some((all().fold(f64::INFINITY, f64::min), all().fold(0.0, f64::max)))
+    }
 }
 
 /// The designs of `preset` from `rtl_dir` (rtl_out/): every exported block in manifest order,
@@ -375,9 +381,7 @@ pub fn table(rows: &[Measurement], freq_mhz: f64, synthesis: &[super::Synthesis]
             Some(f) => format!("{f:.1} (misses)"),
             None => "does not fit".into(),
         };
-        if let Some(f) = m.fmax_mhz.filter(|_| !m.other_placements_mhz.is_empty()) {
-            let all = || m.other_placements_mhz.iter().copied().chain([f]);
-            let (lo, hi) = (all().fold(f64::INFINITY, f64::min), all().fold(0.0, f64::max));
+        if let Some((lo, hi)) = m.fmax_range().filter(|_| !m.other_placements_mhz.is_empty()) {
             fmax.push_str(&format!(
                 "; {lo:.1}-{hi:.1} over {} placements",
                 m.other_placements_mhz.len() + 1

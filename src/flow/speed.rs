@@ -133,7 +133,7 @@ pub struct EngineRow {
 /// `params` describe (the `cu` core's sizes), each result checked against the interpreter's.
 pub fn engines(
     params: crate::params::CoreParams,
-    kernels: &[(String, Vec<crate::isa::Inst>, Vec<u32>)],
+    kernels: &[crate::verify::core_run::KernelInput],
     max_cycles: u64,
     progress: &dyn Fn(&str),
 ) -> Result<Vec<EngineRow>> {

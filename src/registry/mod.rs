@@ -15,6 +15,7 @@ use crate::export::write::{
     LINK_PROTOCOL,
 };
 use crate::export::ExportedBlock;
+use crate::hw::collector::operand_collector::module_name;
 use crate::hw::Order;
 use crate::params::{CollectorTiming, Preset, SchedulerMode, LFSR_SEED, TAPS_32};
 use crate::preset_blocks::PresetBlocks;
@@ -198,14 +199,14 @@ fn core_entries<B: PresetBlocks>() -> Vec<Entry> {
             "the SIMT core's execution stage: one integer ALU per lane (the ISA's ALU ops), zero test for branches",
             vec![("Ops", "op codes 0..10: add sub and or xor shl shr slt seq pass_b lane; others give 0 and bad_op".into())],
             B::lane_alu, run::preset_lane_alu::<B>, None),
-        entry::<B, _>("operand_collector", "OperandCollector",
+        entry::<B, _>(module_name(CollectorTiming::GpgpuSim), "OperandCollector",
             "GPGPU-Sim's operand collector (opndcoll_rfu_t): banked register file, bank arbiter, collector and dispatch units",
             vec![("Collector", collector_summary(&p)), ("Interface", COLLECTOR_INTERFACE.into())],
             || B::operand_collector(CollectorTiming::GpgpuSim), run::preset_operand_collector::<B>, Some(crate::hw::collector::operand_collector::PROPERTIES)),
     ];
     // For a board's clock: the same collector pipelined (presets with a board top).
     if p.board_clock_mhz.is_some() {
-        list.push(entry::<B, _>("operand_collector_pipelined", "OperandCollector",
+        list.push(entry::<B, _>(module_name(CollectorTiming::Pipelined), "OperandCollector",
             "the operand collector pipelined for clock speed: a unit freed by dispatch is allocated a cycle later",
             vec![("Collector", collector_summary(&p)), ("Timing", CollectorTiming::Pipelined.name().into()), ("Interface", COLLECTOR_INTERFACE.into())],
             || B::operand_collector(CollectorTiming::Pipelined), run::preset_operand_collector_pipelined::<B>, Some(crate::hw::collector::operand_collector::PIPELINED_PROPERTIES)));

@@ -298,6 +298,9 @@ pub fn counters_table(c: &CoreCounters) -> String {
     s
 }
 
+/// A kernel to run: its name, its program and the local data share it starts with.
+pub type KernelInput = (String, Vec<Inst>, Vec<u32>);
+
 /// One kernel's run on the core model, checked against the interpreter.
 #[derive(Clone, Debug)]
 pub struct KernelRow {
@@ -311,12 +314,12 @@ pub struct KernelRow {
 /// and each issue policy, each run checked against the interpreter.
 pub fn kernel_rows(
     params: CoreParams,
-    kernels: &[(String, Vec<Inst>, Vec<u32>)],
+    kernels: &[KernelInput],
     max_cycles: u64,
 ) -> Result<Vec<KernelRow>> {
     use crate::params::{CollectorTiming, IssuePolicy};
     let mut rows = vec![];
-    for collector_timing in [CollectorTiming::GpgpuSim, CollectorTiming::Pipelined] {
+    for collector_timing in CollectorTiming::ALL {
         for policy in [IssuePolicy::LooseRoundRobin, IssuePolicy::GreedyThenOldest] {
             let p = CoreParams { collector_timing, policy, ..params };
             for (kernel, program, lds) in kernels {
@@ -353,20 +356,13 @@ pub fn kernel_table(rows: &[KernelRow]) -> String {
         ));
     }
     s.push_str("\n| collector | policy | mean IPC over the kernels |\n|---|---|---|\n");
-    let mut seen = vec![];
-    for r in rows {
-        let key = (r.collector_timing, r.policy);
-        if seen.contains(&key) {
-            continue;
-        }
-        seen.push(key);
-        let ipcs: Vec<f64> = rows
-            .iter()
-            .filter(|o| (o.collector_timing, o.policy) == key)
-            .map(|o| o.counters.ipc())
-            .collect();
-        let mean = ipcs.iter().sum::<f64>() / ipcs.len().max(1) as f64;
-        s.push_str(&format!("| {} | {} | {mean:.2} |\n", key.0.name(), key.1.name()));
+    // `kernel_rows` keeps each configuration's rows together.
+    for group in
+        rows.chunk_by(|a, b| (a.collector_timing, a.policy) == (b.collector_timing, b.policy))
+    {
+        let mean = group.iter().map(|r| r.counters.ipc()).sum::<f64>() / group.len() as f64;
+        let (timing, policy) = (group[0].collector_timing.name(), group[0].policy.name());
+        s.push_str(&format!("| {timing} | {policy} | {mean:.2} |\n"));
     }
     s
 }

@@ -427,8 +427,8 @@ fn preset_collector<B: PresetBlocks>(
     cycles: usize,
 ) -> Result<Recorded> {
     let p = B::PRESET;
-    let mode = if timing == CollectorTiming::Pipelined { "_pipelined" } else { "" };
-    let name = format!("operand_collector{mode}_{}", p.name);
+    let module = crate::hw::collector::operand_collector::module_name(timing);
+    let name = format!("{module}_{}", p.name);
     operand_collector(
         &name,
         || B::operand_collector(timing).unwrap(),

@@ -744,6 +744,14 @@ impl<
     );
 }
 
+/// The module the collector with `timing` is exported as.
+pub fn module_name(timing: CollectorTiming) -> &'static str {
+    match timing {
+        CollectorTiming::GpgpuSim => "operand_collector",
+        CollectorTiming::Pipelined => "operand_collector_pipelined",
+    }
+}
+
 /// The formal properties (`operand_collector.sv` beside this file: its wrapper and the wrapper's
 /// parameters at a preset).
 pub const PROPERTIES: crate::sim::Properties = crate::sim::Properties {
