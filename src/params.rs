@@ -287,7 +287,9 @@ impl CollectorTiming {
         match name {
             "gpgpu-sim" => Ok(CollectorTiming::GpgpuSim),
             "pipelined" => Ok(CollectorTiming::Pipelined),
-            _ => bail!("unknown collector timing `{name}`: known timings are gpgpu-sim, pipelined"),
+            _ => bail!(
+                "unknown --collector `{name}`: known collector timings are gpgpu-sim, pipelined"
+            ),
         }
     }
 }
