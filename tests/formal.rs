@@ -735,6 +735,18 @@ fn mutant_ibuffer_fill_into_wrong_slot_is_caught() {
 }
 
 #[test]
+fn mutant_ibuffer_head_of_the_issued_warp_is_caught() {
+    // Warp 0's head shown when warp 0 issues, not when it is the warp asked for.
+    mutant_is_caught(
+        "ibuffer",
+        "head_of_issued_warp",
+        "if ((head_warp == 0) & (count$0$q != 32'h0)) begin",
+        "if ((issue_warp == 0) & (count$0$q != 32'h0)) begin",
+        "filled_into_empty_warp_is_the_head",
+    );
+}
+
+#[test]
 fn host_link_properties_hold_from_reset_to_depth_20() {
     properties_hold(
         "host_link",

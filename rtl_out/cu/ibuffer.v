@@ -5,7 +5,7 @@
 // Parameters: warps=4 threads=8 pc_width=16 stack_depth=4 (warp id bits=2, stack pointer bits=3)
 // Clock: `clock`, rising edge; reset is synchronous and active high
 
-module ibuffer(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,space,head_valid,issue_warp,head_inst,head_pc,issue_valid,flush_valid,flush_warp,err_fill_full,err_issue_empty);
+module ibuffer(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,space,head_valid,head_warp,head_inst,head_pc,issue_warp,issue_valid,flush_valid,flush_warp,err_fill_full,err_issue_empty);
     // Module arguments
     input wire  clock;
     input wire  reset;
@@ -15,9 +15,10 @@ module ibuffer(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,space,head_val
     input wire  [15:0] fill_pc;
     output reg  [3:0] space;
     output reg  [3:0] head_valid;
-    input wire  [1:0] issue_warp;
+    input wire  [1:0] head_warp;
     output reg  [31:0] head_inst;
     output reg  [15:0] head_pc;
+    input wire  [1:0] issue_warp;
     input wire  issue_valid;
     input wire  flush_valid;
     input wire  [1:0] flush_warp;
@@ -229,7 +230,7 @@ module ibuffer(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,space,head_val
         if (count$0$q != 32'h0) begin
             head_valid = (head_valid & ~(1 << (0)) | ((1'b1) << (0)));
         end
-        if ((issue_warp == 0) & (count$0$q != 32'h0)) begin
+        if ((head_warp == 0) & (count$0$q != 32'h0)) begin
             head_inst = inst0$0$q;
             head_pc = pc0$0$q;
         end
@@ -280,7 +281,7 @@ module ibuffer(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,space,head_val
         if (count$1$q != 32'h0) begin
             head_valid = (head_valid & ~(1 << (1)) | ((1'b1) << (1)));
         end
-        if ((issue_warp == 1) & (count$1$q != 32'h0)) begin
+        if ((head_warp == 1) & (count$1$q != 32'h0)) begin
             head_inst = inst0$1$q;
             head_pc = pc0$1$q;
         end
@@ -331,7 +332,7 @@ module ibuffer(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,space,head_val
         if (count$2$q != 32'h0) begin
             head_valid = (head_valid & ~(1 << (2)) | ((1'b1) << (2)));
         end
-        if ((issue_warp == 2) & (count$2$q != 32'h0)) begin
+        if ((head_warp == 2) & (count$2$q != 32'h0)) begin
             head_inst = inst0$2$q;
             head_pc = pc0$2$q;
         end
@@ -382,7 +383,7 @@ module ibuffer(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,space,head_val
         if (count$3$q != 32'h0) begin
             head_valid = (head_valid & ~(1 << (3)) | ((1'b1) << (3)));
         end
-        if ((issue_warp == 3) & (count$3$q != 32'h0)) begin
+        if ((head_warp == 3) & (count$3$q != 32'h0)) begin
             head_inst = inst0$3$q;
             head_pc = pc0$3$q;
         end

@@ -146,6 +146,7 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
     wire  front$ctl_valid;
     wire  [1:0] front$ctl_wid;
     wire  [3:0] front$head_valid;
+    reg  [1:0] front$head_warp;
     wire  [31:0] front$head_inst;
     wire  [7:0] front$head_pc;
     reg  front$issue_valid;
@@ -159,6 +160,7 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
     reg  issue$clock;
     reg  issue$reset;
     reg  [3:0] issue$head_valid;
+    wire  [1:0] issue$head_warp;
     reg  [31:0] issue$head_inst;
     reg  [7:0] issue$head_pc;
     reg  [3:0] issue$masks$0;
@@ -174,6 +176,8 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
     reg  [1:0] issue$release_warp;
     reg  [3:0] issue$release_reg;
     wire  [1:0] issue$warp;
+    wire  [31:0] issue$inst;
+    wire  [7:0] issue$pc;
     wire  issue$fire;
     wire  issue$hazard;
     wire  issue$struct_stall;
@@ -191,6 +195,8 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
     reg  [9:0] issue$branch_set_pc;
     wire  issue$pop;
     wire  issue$end_warp;
+    wire  [1:0] issue$warp_acted;
+    wire  issue$port_held;
     wire  issue$set_valid;
     wire  [1:0] issue$set_warp;
     wire  [3:0] issue$set_mask;
@@ -232,6 +238,7 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
     reg  [31:0] exec$out_a;
     reg  [31:0] exec$out_b;
     wire  exec$out_ready;
+    reg  exec$port_held;
     reg  exec$lds_valid;
     reg  [31:0] exec$lds_inst;
     reg  [1:0] exec$lds_warp;
@@ -405,6 +412,7 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
         .ctl_valid(front$ctl_valid),
         .ctl_wid(front$ctl_wid),
         .head_valid(front$head_valid),
+        .head_warp(front$head_warp),
         .head_inst(front$head_inst),
         .head_pc(front$head_pc),
         .issue_valid(front$issue_valid),
@@ -420,6 +428,7 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
         .clock(issue$clock),
         .reset(issue$reset),
         .head_valid(issue$head_valid),
+        .head_warp(issue$head_warp),
         .head_inst(issue$head_inst),
         .head_pc(issue$head_pc),
         .masks$0(issue$masks$0),
@@ -435,6 +444,8 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
         .release_warp(issue$release_warp),
         .release_reg(issue$release_reg),
         .warp(issue$warp),
+        .inst(issue$inst),
+        .pc(issue$pc),
         .fire(issue$fire),
         .hazard(issue$hazard),
         .struct_stall(issue$struct_stall),
@@ -452,6 +463,8 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
         .branch_set_pc(issue$branch_set_pc),
         .pop(issue$pop),
         .end_warp(issue$end_warp),
+        .warp_acted(issue$warp_acted),
+        .port_held(issue$port_held),
         .set_valid(issue$set_valid),
         .set_warp(issue$set_warp),
         .set_mask(issue$set_mask),
@@ -497,6 +510,7 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
         .out_a(exec$out_a),
         .out_b(exec$out_b),
         .out_ready(exec$out_ready),
+        .port_held(exec$port_held),
         .lds_valid(exec$lds_valid),
         .lds_inst(exec$lds_inst),
         .lds_warp(exec$lds_warp),
@@ -614,6 +628,7 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
         issue$clock = clock;
         issue$reset = reset;
         issue$head_valid = front$head_valid;
+        front$head_warp = issue$head_warp;
         issue$head_inst = front$head_inst;
         issue$head_pc = front$head_pc;
         issue$masks$0 = front$masks$0;
@@ -625,6 +640,7 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
         issue$pop_pc = sched$pop_data_pc;
         issue$unit_ready = latch$ready;
         issue$port_busy = exec$port_busy;
+        exec$port_held = issue$port_held;
         issue$release_valid = exec$wb_valid;
         issue$release_warp = exec$wb_warp;
         issue$release_reg = exec$wb_reg;
@@ -635,7 +651,7 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
         latch$in_valid = issue$to_unit;
         latch$in_warp = issue$warp;
         latch$in_unit = issue$unit;
-        latch$in_tag = front$head_inst;
+        latch$in_tag = issue$inst;
         latch$in_dst = issue$dst;
         latch$in_mask = issue$mask;
         latch$in_src_valid = issue$src_valid;
@@ -654,11 +670,11 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
         oc$in_src$2 = 32'h0;
         exec$record_valid = issue$branch;
         exec$record_warp = issue$warp;
-        exec$record_pc = front$head_pc;
+        exec$record_pc = issue$pc;
         sched$warp_pop_valid = issue$pop;
-        sched$warp_pop_wid = issue$warp;
+        sched$warp_pop_wid = issue$warp_acted;
         sched$end_ctl_valid = issue$end_warp;
-        sched$end_ctl_wid = issue$warp;
+        sched$end_ctl_wid = issue$warp_acted;
         sched$branch_ctl_valid = exec$push_valid;
         sched$branch_ctl_wid = exec$push_warp;
         sched$branch_ctl_mask = exec$push_mask;
@@ -683,7 +699,7 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
         run$push_warp = exec$push_warp;
         run$pop = issue$pop;
         run$end_warp = issue$end_warp;
-        run$warp = issue$warp;
+        run$warp = issue$warp_acted;
         run$fire = issue$fire;
         run$hazard = issue$hazard;
         run$struct_stall = issue$struct_stall;
@@ -708,7 +724,7 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
     end
 endmodule // simt_core
 
-module simt_core__exec(clock,reset,out_valid,out_inst,out_warp,out_mask,out_a,out_b,out_ready,lds_valid,lds_inst,lds_warp,lds_mask,lds_src,lds_ready,lds_busy,lds_conflicts,wb_valid,wb_warp,wb_reg,wb_mask,wb_data,wb_lanes$0,wb_lanes$1,wb_lanes$2,wb_lanes$3,record_valid,record_warp,record_pc,port_busy,pending,divergent,push_valid,push_warp,push_mask,push_pc,set_valid,set_warp,set_mask,set_pc);
+module simt_core__exec(clock,reset,out_valid,out_inst,out_warp,out_mask,out_a,out_b,out_ready,port_held,lds_valid,lds_inst,lds_warp,lds_mask,lds_src,lds_ready,lds_busy,lds_conflicts,wb_valid,wb_warp,wb_reg,wb_mask,wb_data,wb_lanes$0,wb_lanes$1,wb_lanes$2,wb_lanes$3,record_valid,record_warp,record_pc,port_busy,pending,divergent,push_valid,push_warp,push_mask,push_pc,set_valid,set_warp,set_mask,set_pc);
     // Module arguments
     input wire  clock;
     input wire  reset;
@@ -719,6 +735,7 @@ module simt_core__exec(clock,reset,out_valid,out_inst,out_warp,out_mask,out_a,ou
     input wire  [31:0] out_a;
     input wire  [31:0] out_b;
     output reg  out_ready;
+    input wire  port_held;
     input wire  lds_valid;
     input wire  [31:0] lds_inst;
     input wire  [1:0] lds_warp;
@@ -897,7 +914,7 @@ module simt_core__exec(clock,reset,out_valid,out_inst,out_warp,out_mask,out_a,ou
     // Update code
     always @(*) begin
         dec$inst = out_inst;
-        fire = out_valid & ~lds$wb_valid & ~branch$pending;
+        fire = out_valid & ~lds$wb_valid & ~branch$pending & ~port_held;
         out_ready = fire;
         imm_lane = ((dec$imm) & 8'hff);
         warp_lane = ((out_warp) & 8'hff);
@@ -1784,6 +1801,7 @@ module simt_core__exec_lds(clock,reset,req_valid,req_inst,req_warp,req_mask,req_
     output reg  busy;
     output reg  [31:0] conflict_cycles;
     // Constant declarations
+    localparam  registered = 1'b0;
     localparam  lane_bits = 8'h8;
     localparam  top_lane = 8'h18;
     localparam  k_st = 4'h2;
@@ -1829,6 +1847,21 @@ module simt_core__exec_lds(clock,reset,req_valid,req_inst,req_warp,req_mask,req_
     wire  [10:0] dec$reconv;
     wire  [6:0] dec$st_index;
     wire  [6:0] dec$st_stride;
+    reg  held$d;
+    wire  held$q;
+    reg  held$clock;
+    reg  [31:0] held_inst$d;
+    wire  [31:0] held_inst$q;
+    reg  held_inst$clock;
+    reg  [1:0] held_warp$d;
+    wire  [1:0] held_warp$q;
+    reg  held_warp$clock;
+    reg  [3:0] held_mask$d;
+    wire  [3:0] held_mask$q;
+    reg  held_mask$clock;
+    reg  [31:0] held_src$d;
+    wire  [31:0] held_src$q;
+    reg  held_src$clock;
     reg  lds_load$d;
     wire  lds_load$q;
     reg  lds_load$clock;
@@ -1857,6 +1890,10 @@ module simt_core__exec_lds(clock,reset,req_valid,req_inst,req_warp,req_mask,req_
     wire  [1:0] open$q;
     reg  open$clock;
     // Local signals
+    reg  r_valid;
+    reg  [31:0] r_inst;
+    reg  [1:0] r_warp;
+    reg  [3:0] r_mask;
     reg  taken;
     reg  [31:0] src;
     reg  [7:0] resp_lane;
@@ -1908,6 +1945,31 @@ module simt_core__exec_lds(clock,reset,req_valid,req_inst,req_warp,req_mask,req_
         .st_index(dec$st_index),
         .st_stride(dec$st_stride)
     );
+    simt_core__exec_branch_div_valid held(
+        .d(held$d),
+        .q(held$q),
+        .clock(held$clock)
+    );
+    simt_core__exec_lds_held_inst held_inst(
+        .d(held_inst$d),
+        .q(held_inst$q),
+        .clock(held_inst$clock)
+    );
+    simt_core__exec_branch_div_warp held_warp(
+        .d(held_warp$d),
+        .q(held_warp$q),
+        .clock(held_warp$clock)
+    );
+    simt_core__exec_branch_div_mask held_mask(
+        .d(held_mask$d),
+        .q(held_mask$q),
+        .clock(held_mask$clock)
+    );
+    simt_core__exec_lds_held_inst held_src(
+        .d(held_src$d),
+        .q(held_src$q),
+        .clock(held_src$clock)
+    );
     simt_core__exec_branch_div_valid lds_load(
         .d(lds_load$d),
         .q(lds_load$q),
@@ -1955,6 +2017,11 @@ module simt_core__exec_lds(clock,reset,req_valid,req_inst,req_warp,req_mask,req_
     );
     // Update code
     always @(*) begin
+        held$clock = clock;
+        held_inst$clock = clock;
+        held_warp$clock = clock;
+        held_mask$clock = clock;
+        held_src$clock = clock;
         lds_load$clock = clock;
         lds_warp$clock = clock;
         lds_rd$clock = clock;
@@ -1964,6 +2031,11 @@ module simt_core__exec_lds(clock,reset,req_valid,req_inst,req_warp,req_mask,req_
         resp_rd$clock = clock;
         resp_mask$clock = clock;
         open$clock = clock;
+        held$d = held$q;
+        held_inst$d = held_inst$q;
+        held_warp$d = held_warp$q;
+        held_mask$d = held_mask$q;
+        held_src$d = held_src$q;
         lds_load$d = lds_load$q;
         lds_warp$d = lds_warp$q;
         lds_rd$d = lds_rd$q;
@@ -1975,14 +2047,28 @@ module simt_core__exec_lds(clock,reset,req_valid,req_inst,req_warp,req_mask,req_
         open$d = open$q;
         lds$clock = clock;
         lds$reset = reset;
-        dec$inst = req_inst;
-        lds$req_valid = req_valid;
+        held$d = held$q;
+        if (registered) begin
+            r_valid = held$q;
+            r_inst = held_inst$q;
+            r_warp = held_warp$q;
+            r_mask = held_mask$q;
+            src = held_src$q;
+        end
+        else begin
+            r_valid = req_valid;
+            r_inst = req_inst;
+            r_warp = req_warp;
+            r_mask = req_mask;
+            src = req_src;
+        end
+        dec$inst = r_inst;
+        lds$req_valid = r_valid;
         lds$req_write = dec$kind == k_st;
-        lds$req_mask = req_mask;
-        lds$req_warp = req_warp;
+        lds$req_mask = r_mask;
+        lds$req_warp = r_warp;
         lds$req_index = dec$st_index;
         lds$req_stride = dec$st_stride;
-        src = req_src;
         lds$req_addr$0 = ((src) & 8'hff);
         lds$req_data$0 = ((src) & 8'hff);
         src = src >> lane_bits;
@@ -1995,13 +2081,28 @@ module simt_core__exec_lds(clock,reset,req_valid,req_inst,req_warp,req_mask,req_
         lds$req_addr$3 = ((src) & 8'hff);
         lds$req_data$3 = ((src) & 8'hff);
         src = src >> lane_bits;
-        taken = req_valid & lds$req_ready;
-        req_taken = taken;
+        taken = r_valid & lds$req_ready;
+        if (registered) begin
+            req_taken = req_valid & ~held$q;
+            if (taken) begin
+                held$d = 1'b0;
+            end
+            if (req_taken) begin
+                held$d = 1'b1;
+                held_inst$d = req_inst;
+                held_warp$d = req_warp;
+                held_mask$d = req_mask;
+                held_src$d = req_src;
+            end
+        end
+        else begin
+            req_taken = taken;
+        end
         if (taken) begin
             lds_load$d = dec$kind == k_ld;
-            lds_warp$d = req_warp;
+            lds_warp$d = r_warp;
             lds_rd$d = dec$rd;
-            lds_mask$d = req_mask;
+            lds_mask$d = r_mask;
         end
         if (lds$req_ready) begin
             resp_load$d = lds_load$q;
@@ -2035,15 +2136,30 @@ module simt_core__exec_lds(clock,reset,req_valid,req_inst,req_warp,req_mask,req_
         wb_reg = resp_rd$q;
         wb_mask = resp_mask$q;
         wb_data = resp_word;
-        busy = |open$q;
+        busy = |open$q | held$q;
         conflict_cycles = lds$conflict_cycles;
         if (reset) begin
+            held$d = 1'b0;
             open$d = 32'h0;
             resp_load$d = 1'b0;
             lds_load$d = 1'b0;
         end
     end
 endmodule // simt_core__exec_lds
+
+module simt_core__exec_lds_held_inst(d,q,clock);
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    always @(posedge clock) begin
+       q <= d;
+    end
+endmodule // simt_core__exec_lds_held_inst
 
 module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_mask,req_warp,req_index,req_stride,req_addr$0,req_addr$1,req_addr$2,req_addr$3,req_data$0,req_data$1,req_data$2,req_data$3,resp_valid,resp_data$0,resp_data$1,resp_data$2,resp_data$3,accesses,conflict_cycles);
     // Module arguments
@@ -2375,12 +2491,12 @@ module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_mas
         .q(done$q),
         .clock(done$clock)
     );
-    simt_core__exec_lds_lds_accesses_q accesses_q(
+    simt_core__exec_lds_held_inst accesses_q(
         .d(accesses_q$d),
         .q(accesses_q$q),
         .clock(accesses_q$clock)
     );
-    simt_core__exec_lds_lds_accesses_q conflicts_q(
+    simt_core__exec_lds_held_inst conflicts_q(
         .d(conflicts_q$d),
         .q(conflicts_q$q),
         .clock(conflicts_q$clock)
@@ -2808,20 +2924,6 @@ module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_mas
     end
 endmodule // simt_core__exec_lds_lds
 
-module simt_core__exec_lds_lds_accesses_q(d,q,clock);
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    always @(posedge clock) begin
-       q <= d;
-    end
-endmodule // simt_core__exec_lds_lds_accesses_q
-
 module simt_core__exec_lds_lds_banks_0(clock,read_address,read_data,write_address,write_data,write_mask);
     // Module arguments
     input wire  clock;
@@ -2859,7 +2961,7 @@ module simt_core__exec_lds_lds_lane_row_0(d,q,clock);
     end
 endmodule // simt_core__exec_lds_lds_lane_row_0
 
-module simt_core__front(clock,reset,imem_write_valid,imem_write_addr,imem_write_data,fetch_valid,fetch_wid,fetch_pc,fetch_mask,fetch_ready,ctl_valid,ctl_wid,head_valid,head_inst,head_pc,issue_valid,issue_warp,masks$0,masks$1,masks$2,masks$3,busy,err_ibuf);
+module simt_core__front(clock,reset,imem_write_valid,imem_write_addr,imem_write_data,fetch_valid,fetch_wid,fetch_pc,fetch_mask,fetch_ready,ctl_valid,ctl_wid,head_valid,head_warp,head_inst,head_pc,issue_valid,issue_warp,masks$0,masks$1,masks$2,masks$3,busy,err_ibuf);
     // Module arguments
     input wire  clock;
     input wire  reset;
@@ -2874,6 +2976,7 @@ module simt_core__front(clock,reset,imem_write_valid,imem_write_addr,imem_write_
     output reg  ctl_valid;
     output reg  [1:0] ctl_wid;
     output reg  [3:0] head_valid;
+    input wire  [1:0] head_warp;
     output reg  [31:0] head_inst;
     output reg  [7:0] head_pc;
     input wire  issue_valid;
@@ -2902,9 +3005,10 @@ module simt_core__front(clock,reset,imem_write_valid,imem_write_addr,imem_write_
     reg  [7:0] ibuf$fill_pc;
     wire  [3:0] ibuf$space;
     wire  [3:0] ibuf$head_valid;
-    reg  [1:0] ibuf$issue_warp;
+    reg  [1:0] ibuf$head_warp;
     wire  [31:0] ibuf$head_inst;
     wire  [7:0] ibuf$head_pc;
+    reg  [1:0] ibuf$issue_warp;
     reg  ibuf$issue_valid;
     reg  ibuf$flush_valid;
     reg  [1:0] ibuf$flush_warp;
@@ -2972,9 +3076,10 @@ module simt_core__front(clock,reset,imem_write_valid,imem_write_addr,imem_write_
         .fill_pc(ibuf$fill_pc),
         .space(ibuf$space),
         .head_valid(ibuf$head_valid),
-        .issue_warp(ibuf$issue_warp),
+        .head_warp(ibuf$head_warp),
         .head_inst(ibuf$head_inst),
         .head_pc(ibuf$head_pc),
+        .issue_warp(ibuf$issue_warp),
         .issue_valid(ibuf$issue_valid),
         .flush_valid(ibuf$flush_valid),
         .flush_warp(ibuf$flush_warp),
@@ -3134,6 +3239,7 @@ module simt_core__front(clock,reset,imem_write_valid,imem_write_addr,imem_write_
         ctl_wid = fill_warp$q;
         ibuf$issue_valid = issue_valid;
         ibuf$issue_warp = issue_warp;
+        ibuf$head_warp = head_warp;
         head_valid = ibuf$head_valid;
         head_inst = ibuf$head_inst;
         head_pc = ibuf$head_pc;
@@ -3145,7 +3251,7 @@ module simt_core__front(clock,reset,imem_write_valid,imem_write_addr,imem_write_
     end
 endmodule // simt_core__front
 
-module simt_core__front_ibuf(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,space,head_valid,issue_warp,head_inst,head_pc,issue_valid,flush_valid,flush_warp,err_fill_full,err_issue_empty);
+module simt_core__front_ibuf(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,space,head_valid,head_warp,head_inst,head_pc,issue_warp,issue_valid,flush_valid,flush_warp,err_fill_full,err_issue_empty);
     // Module arguments
     input wire  clock;
     input wire  reset;
@@ -3155,9 +3261,10 @@ module simt_core__front_ibuf(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,
     input wire  [7:0] fill_pc;
     output reg  [3:0] space;
     output reg  [3:0] head_valid;
-    input wire  [1:0] issue_warp;
+    input wire  [1:0] head_warp;
     output reg  [31:0] head_inst;
     output reg  [7:0] head_pc;
+    input wire  [1:0] issue_warp;
     input wire  issue_valid;
     input wire  flush_valid;
     input wire  [1:0] flush_warp;
@@ -3233,22 +3340,22 @@ module simt_core__front_ibuf(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,
     // Local signals
     reg  [1:0] left;
     // Sub module instances
-    simt_core__exec_lds_lds_accesses_q inst0$0(
+    simt_core__exec_lds_held_inst inst0$0(
         .d(inst0$0$d),
         .q(inst0$0$q),
         .clock(inst0$0$clock)
     );
-    simt_core__exec_lds_lds_accesses_q inst0$1(
+    simt_core__exec_lds_held_inst inst0$1(
         .d(inst0$1$d),
         .q(inst0$1$q),
         .clock(inst0$1$clock)
     );
-    simt_core__exec_lds_lds_accesses_q inst0$2(
+    simt_core__exec_lds_held_inst inst0$2(
         .d(inst0$2$d),
         .q(inst0$2$q),
         .clock(inst0$2$clock)
     );
-    simt_core__exec_lds_lds_accesses_q inst0$3(
+    simt_core__exec_lds_held_inst inst0$3(
         .d(inst0$3$d),
         .q(inst0$3$q),
         .clock(inst0$3$clock)
@@ -3273,22 +3380,22 @@ module simt_core__front_ibuf(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,
         .q(pc0$3$q),
         .clock(pc0$3$clock)
     );
-    simt_core__exec_lds_lds_accesses_q inst1$0(
+    simt_core__exec_lds_held_inst inst1$0(
         .d(inst1$0$d),
         .q(inst1$0$q),
         .clock(inst1$0$clock)
     );
-    simt_core__exec_lds_lds_accesses_q inst1$1(
+    simt_core__exec_lds_held_inst inst1$1(
         .d(inst1$1$d),
         .q(inst1$1$q),
         .clock(inst1$1$clock)
     );
-    simt_core__exec_lds_lds_accesses_q inst1$2(
+    simt_core__exec_lds_held_inst inst1$2(
         .d(inst1$2$d),
         .q(inst1$2$q),
         .clock(inst1$2$clock)
     );
-    simt_core__exec_lds_lds_accesses_q inst1$3(
+    simt_core__exec_lds_held_inst inst1$3(
         .d(inst1$3$d),
         .q(inst1$3$q),
         .clock(inst1$3$clock)
@@ -3369,7 +3476,7 @@ module simt_core__front_ibuf(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,
         if (count$0$q != 32'h0) begin
             head_valid = (head_valid & ~(1 << (0)) | ((1'b1) << (0)));
         end
-        if ((issue_warp == 0) & (count$0$q != 32'h0)) begin
+        if ((head_warp == 0) & (count$0$q != 32'h0)) begin
             head_inst = inst0$0$q;
             head_pc = pc0$0$q;
         end
@@ -3420,7 +3527,7 @@ module simt_core__front_ibuf(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,
         if (count$1$q != 32'h0) begin
             head_valid = (head_valid & ~(1 << (1)) | ((1'b1) << (1)));
         end
-        if ((issue_warp == 1) & (count$1$q != 32'h0)) begin
+        if ((head_warp == 1) & (count$1$q != 32'h0)) begin
             head_inst = inst0$1$q;
             head_pc = pc0$1$q;
         end
@@ -3471,7 +3578,7 @@ module simt_core__front_ibuf(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,
         if (count$2$q != 32'h0) begin
             head_valid = (head_valid & ~(1 << (2)) | ((1'b1) << (2)));
         end
-        if ((issue_warp == 2) & (count$2$q != 32'h0)) begin
+        if ((head_warp == 2) & (count$2$q != 32'h0)) begin
             head_inst = inst0$2$q;
             head_pc = pc0$2$q;
         end
@@ -3522,7 +3629,7 @@ module simt_core__front_ibuf(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,
         if (count$3$q != 32'h0) begin
             head_valid = (head_valid & ~(1 << (3)) | ((1'b1) << (3)));
         end
-        if ((issue_warp == 3) & (count$3$q != 32'h0)) begin
+        if ((head_warp == 3) & (count$3$q != 32'h0)) begin
             head_inst = inst0$3$q;
             head_pc = pc0$3$q;
         end
@@ -3589,11 +3696,12 @@ module simt_core__front_imem(clock,read_address,read_data,write_address,write_da
     end
 endmodule // simt_core__front_imem
 
-module simt_core__issue(clock,reset,head_valid,head_inst,head_pc,masks$0,masks$1,masks$2,masks$3,stack_empty,pop_mask,pop_pc,unit_ready,port_busy,release_valid,release_warp,release_reg,warp,fire,hazard,struct_stall,illegal,to_unit,unit,dst,mask,src_valid,src_a,src_b,branch_set_valid,branch_set_warp,branch_set_mask,branch_set_pc,pop,end_warp,set_valid,set_warp,set_mask,set_pc,trace_warp,trace_pc,branch,pending,err_scoreboard);
+module simt_core__issue(clock,reset,head_valid,head_warp,head_inst,head_pc,masks$0,masks$1,masks$2,masks$3,stack_empty,pop_mask,pop_pc,unit_ready,port_busy,release_valid,release_warp,release_reg,warp,inst,pc,fire,hazard,struct_stall,illegal,to_unit,unit,dst,mask,src_valid,src_a,src_b,branch_set_valid,branch_set_warp,branch_set_mask,branch_set_pc,pop,end_warp,warp_acted,port_held,set_valid,set_warp,set_mask,set_pc,trace_warp,trace_pc,branch,pending,err_scoreboard);
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  [3:0] head_valid;
+    output reg  [1:0] head_warp;
     input wire  [31:0] head_inst;
     input wire  [7:0] head_pc;
     input wire  [3:0] masks$0;
@@ -3609,6 +3717,8 @@ module simt_core__issue(clock,reset,head_valid,head_inst,head_pc,masks$0,masks$1
     input wire  [1:0] release_warp;
     input wire  [3:0] release_reg;
     output reg  [1:0] warp;
+    output reg  [31:0] inst;
+    output reg  [7:0] pc;
     output reg  fire;
     output reg  hazard;
     output reg  struct_stall;
@@ -3626,6 +3736,8 @@ module simt_core__issue(clock,reset,head_valid,head_inst,head_pc,masks$0,masks$1
     input wire  [9:0] branch_set_pc;
     output reg  pop;
     output reg  end_warp;
+    output reg  [1:0] warp_acted;
+    output reg  port_held;
     output reg  set_valid;
     output reg  [1:0] set_warp;
     output reg  [3:0] set_mask;
@@ -3637,6 +3749,7 @@ module simt_core__issue(clock,reset,head_valid,head_inst,head_pc,masks$0,masks$1
     output reg  err_scoreboard;
     // Constant declarations
     localparam  gto = 1'b0;
+    localparam  pipelined = 1'b0;
     localparam  two = 8'h2;
     localparam  k_alu = 4'h1;
     localparam  k_st = 4'h2;
@@ -3712,12 +3825,58 @@ module simt_core__issue(clock,reset,head_valid,head_inst,head_pc,masks$0,masks$1
     reg  [3:0] exited$3$d;
     wire  [3:0] exited$3$q;
     reg  exited$3$clock;
+    reg  sel_valid$d;
+    wire  sel_valid$q;
+    reg  sel_valid$clock;
+    reg  [1:0] sel_warp$d;
+    wire  [1:0] sel_warp$q;
+    reg  sel_warp$clock;
+    reg  [31:0] sel_inst$d;
+    wire  [31:0] sel_inst$q;
+    reg  sel_inst$clock;
+    reg  [7:0] sel_pc$d;
+    wire  [7:0] sel_pc$q;
+    reg  sel_pc$clock;
+    reg  rel_valid$d;
+    wire  rel_valid$q;
+    reg  rel_valid$clock;
+    reg  [1:0] rel_warp$d;
+    wire  [1:0] rel_warp$q;
+    reg  rel_warp$clock;
+    reg  [3:0] rel_reg$d;
+    wire  [3:0] rel_reg$q;
+    reg  rel_reg$clock;
+    reg  ctl_pop$d;
+    wire  ctl_pop$q;
+    reg  ctl_pop$clock;
+    reg  ctl_end$d;
+    wire  ctl_end$q;
+    reg  ctl_end$clock;
+    reg  ctl_set$d;
+    wire  ctl_set$q;
+    reg  ctl_set$clock;
+    reg  ctl_from_stack$d;
+    wire  ctl_from_stack$q;
+    reg  ctl_from_stack$clock;
+    reg  [1:0] ctl_warp$d;
+    wire  [1:0] ctl_warp$q;
+    reg  ctl_warp$clock;
+    reg  [3:0] ctl_mask$d;
+    wire  [3:0] ctl_mask$q;
+    reg  ctl_mask$clock;
+    reg  [9:0] ctl_pc$d;
+    wire  [9:0] ctl_pc$q;
+    reg  ctl_pc$clock;
     // Local signals
+    reg  [3:0] req;
     reg  cand_valid;
     reg  [1:0] cand;
-    reg  [3:0] cand_mask;
-    reg  cand_empty;
-    reg  [3:0] cand_exited;
+    reg  chk_valid;
+    reg  [1:0] chk_warp;
+    reg  [31:0] chk_inst;
+    reg  [7:0] chk_pc;
+    reg  [3:0] chk_mask;
+    reg  chk_empty;
     reg  [3:0] kind;
     reg  ends;
     reg  ends_warp;
@@ -3726,9 +3885,23 @@ module simt_core__issue(clock,reset,head_valid,head_inst,head_pc,masks$0,masks$1
     reg  blocked;
     reg  fires;
     reg  [9:0] pc_wide;
-    reg  set_v;
-    reg  [3:0] set_m;
-    reg  [9:0] set_p;
+    reg  is_join;
+    reg  is_jmp;
+    reg  a_pop;
+    reg  a_end;
+    reg  a_set;
+    reg  a_from_stack;
+    reg  [3:0] a_mask;
+    reg  [9:0] a_pc;
+    reg  act_pop;
+    reg  act_end;
+    reg  act_set;
+    reg  act_from_stack;
+    reg  [1:0] act_warp;
+    reg  [3:0] act_mask;
+    reg  [9:0] act_pc;
+    reg  [3:0] act_exited;
+    reg  act_pending;
     reg  unit_l;
     // Sub module instances
     simt_core__exec_dec dec(
@@ -3816,33 +3989,144 @@ module simt_core__issue(clock,reset,head_valid,head_inst,head_pc,masks$0,masks$1
         .q(exited$3$q),
         .clock(exited$3$clock)
     );
+    simt_core__exec_branch_div_valid sel_valid(
+        .d(sel_valid$d),
+        .q(sel_valid$q),
+        .clock(sel_valid$clock)
+    );
+    simt_core__exec_branch_div_warp sel_warp(
+        .d(sel_warp$d),
+        .q(sel_warp$q),
+        .clock(sel_warp$clock)
+    );
+    simt_core__exec_lds_held_inst sel_inst(
+        .d(sel_inst$d),
+        .q(sel_inst$q),
+        .clock(sel_inst$clock)
+    );
+    simt_core__exec_branch_branch_pc_0 sel_pc(
+        .d(sel_pc$d),
+        .q(sel_pc$q),
+        .clock(sel_pc$clock)
+    );
+    simt_core__exec_branch_div_valid rel_valid(
+        .d(rel_valid$d),
+        .q(rel_valid$q),
+        .clock(rel_valid$clock)
+    );
+    simt_core__exec_branch_div_warp rel_warp(
+        .d(rel_warp$d),
+        .q(rel_warp$q),
+        .clock(rel_warp$clock)
+    );
+    simt_core__exec_branch_div_mask rel_reg(
+        .d(rel_reg$d),
+        .q(rel_reg$q),
+        .clock(rel_reg$clock)
+    );
+    simt_core__exec_branch_div_valid ctl_pop(
+        .d(ctl_pop$d),
+        .q(ctl_pop$q),
+        .clock(ctl_pop$clock)
+    );
+    simt_core__exec_branch_div_valid ctl_end(
+        .d(ctl_end$d),
+        .q(ctl_end$q),
+        .clock(ctl_end$clock)
+    );
+    simt_core__exec_branch_div_valid ctl_set(
+        .d(ctl_set$d),
+        .q(ctl_set$q),
+        .clock(ctl_set$clock)
+    );
+    simt_core__exec_branch_div_valid ctl_from_stack(
+        .d(ctl_from_stack$d),
+        .q(ctl_from_stack$q),
+        .clock(ctl_from_stack$clock)
+    );
+    simt_core__exec_branch_div_warp ctl_warp(
+        .d(ctl_warp$d),
+        .q(ctl_warp$q),
+        .clock(ctl_warp$clock)
+    );
+    simt_core__exec_branch_div_mask ctl_mask(
+        .d(ctl_mask$d),
+        .q(ctl_mask$q),
+        .clock(ctl_mask$clock)
+    );
+    simt_core__exec_branch_div_pc ctl_pc(
+        .d(ctl_pc$d),
+        .q(ctl_pc$q),
+        .clock(ctl_pc$clock)
+    );
     // Update code
     always @(*) begin
         greedy_valid$clock = clock;
         greedy$clock = clock;
+        sel_valid$clock = clock;
+        sel_warp$clock = clock;
+        sel_inst$clock = clock;
+        sel_pc$clock = clock;
+        rel_valid$clock = clock;
+        rel_warp$clock = clock;
+        rel_reg$clock = clock;
+        ctl_pop$clock = clock;
+        ctl_end$clock = clock;
+        ctl_set$clock = clock;
+        ctl_from_stack$clock = clock;
+        ctl_warp$clock = clock;
+        ctl_mask$clock = clock;
+        ctl_pc$clock = clock;
         greedy_valid$d = greedy_valid$q;
         greedy$d = greedy$q;
+        sel_valid$d = sel_valid$q;
+        sel_warp$d = sel_warp$q;
+        sel_inst$d = sel_inst$q;
+        sel_pc$d = sel_pc$q;
+        rel_valid$d = rel_valid$q;
+        rel_warp$d = rel_warp$q;
+        rel_reg$d = rel_reg$q;
+        ctl_pop$d = ctl_pop$q;
+        ctl_end$d = ctl_end$q;
+        ctl_set$d = ctl_set$q;
+        ctl_from_stack$d = ctl_from_stack$q;
+        ctl_warp$d = ctl_warp$q;
+        ctl_mask$d = ctl_mask$q;
+        ctl_pc$d = ctl_pc$q;
         sb$clock = clock;
         sb$reset = reset;
         rr$clock = clock;
         rr$reset = reset;
-        rr$req = head_valid;
+        req = head_valid;
+        if (pipelined & sel_valid$q & (sel_warp$q == 0)) begin
+            req = (req & ~(1 << (0)) | ((1'b0) << (0)));
+        end
+        if (pipelined & sel_valid$q & (sel_warp$q == 1)) begin
+            req = (req & ~(1 << (1)) | ((1'b0) << (1)));
+        end
+        if (pipelined & sel_valid$q & (sel_warp$q == 2)) begin
+            req = (req & ~(1 << (2)) | ((1'b0) << (2)));
+        end
+        if (pipelined & sel_valid$q & (sel_warp$q == 3)) begin
+            req = (req & ~(1 << (3)) | ((1'b0) << (3)));
+        end
+        rr$req = req;
         rr$advance = rr$valid;
         rr$req_taken = 32'h0;
-        oldest$req = head_valid;
+        oldest$req = req;
         if (gto) begin
             cand_valid = oldest$valid;
             cand = oldest$index;
-            if (greedy_valid$q & (greedy$q == 0) & head_valid[0]) begin
+            if (greedy_valid$q & (greedy$q == 0) & req[0]) begin
                 cand = greedy$q;
             end
-            if (greedy_valid$q & (greedy$q == 1) & head_valid[1]) begin
+            if (greedy_valid$q & (greedy$q == 1) & req[1]) begin
                 cand = greedy$q;
             end
-            if (greedy_valid$q & (greedy$q == 2) & head_valid[2]) begin
+            if (greedy_valid$q & (greedy$q == 2) & req[2]) begin
                 cand = greedy$q;
             end
-            if (greedy_valid$q & (greedy$q == 3) & head_valid[3]) begin
+            if (greedy_valid$q & (greedy$q == 3) & req[3]) begin
                 cand = greedy$q;
             end
         end
@@ -3850,34 +4134,46 @@ module simt_core__issue(clock,reset,head_valid,head_inst,head_pc,masks$0,masks$1
             cand_valid = rr$valid;
             cand = rr$index;
         end
-        dec$inst = head_inst;
+        head_warp = cand;
+        sel_valid$d = cand_valid;
+        sel_warp$d = cand;
+        sel_inst$d = head_inst;
+        sel_pc$d = head_pc;
+        if (pipelined) begin
+            chk_valid = sel_valid$q;
+            chk_warp = sel_warp$q;
+            chk_inst = sel_inst$q;
+            chk_pc = sel_pc$q;
+        end
+        else begin
+            chk_valid = cand_valid;
+            chk_warp = cand;
+            chk_inst = head_inst;
+            chk_pc = head_pc;
+        end
+        dec$inst = chk_inst;
         kind = dec$kind;
-        cand_mask = 32'h0;
-        cand_empty = 1'b0;
-        cand_exited = 32'h0;
-        if (cand == 0) begin
-            cand_mask = masks$0;
-            cand_empty = stack_empty[0];
-            cand_exited = exited$0$q;
+        chk_mask = 32'h0;
+        chk_empty = 1'b0;
+        if (chk_warp == 0) begin
+            chk_mask = masks$0;
+            chk_empty = stack_empty[0];
         end
-        if (cand == 1) begin
-            cand_mask = masks$1;
-            cand_empty = stack_empty[1];
-            cand_exited = exited$1$q;
+        if (chk_warp == 1) begin
+            chk_mask = masks$1;
+            chk_empty = stack_empty[1];
         end
-        if (cand == 2) begin
-            cand_mask = masks$2;
-            cand_empty = stack_empty[2];
-            cand_exited = exited$2$q;
+        if (chk_warp == 2) begin
+            chk_mask = masks$2;
+            chk_empty = stack_empty[2];
         end
-        if (cand == 3) begin
-            cand_mask = masks$3;
-            cand_empty = stack_empty[3];
-            cand_exited = exited$3$q;
+        if (chk_warp == 3) begin
+            chk_mask = masks$3;
+            chk_empty = stack_empty[3];
         end
-        ends = (kind == k_exit) | ~|cand_mask;
-        ends_warp = ends & cand_empty;
-        sb$check_warp = cand;
+        ends = (kind == k_exit) | ~|chk_mask;
+        ends_warp = ends & chk_empty;
+        sb$check_warp = chk_warp;
         sb$check_src$0 = dec$ra;
         sb$check_src$1 = dec$rb;
         sb$check_src$2 = 32'h0;
@@ -3895,61 +4191,110 @@ module simt_core__issue(clock,reset,head_valid,head_inst,head_pc,masks$0,masks$1
         else begin
             blocked = (to_alu | to_lds) & ~unit_ready;
         end
-        fires = cand_valid & ~sb$hazard & ~blocked;
+        fires = chk_valid & ~sb$hazard & ~blocked;
         sb$reserve_valid = fires & dec$rd_valid & ~ends;
-        sb$reserve_warp = cand;
+        sb$reserve_warp = chk_warp;
         sb$reserve_reg = dec$rd;
-        sb$release_valid = release_valid;
-        sb$release_warp = release_warp;
-        sb$release_reg = release_reg;
-        set_v = 1'b0;
-        set_m = cand_mask;
-        set_p = 32'h0;
-        pc_wide = 32'h0;
-        if (fires & (kind == k_join) & ~ends) begin
-            set_v = 1'b1;
-            if (cand_empty) begin
-                pc_wide = ((head_pc) & 10'h3ff) + 32'h1;
-                set_p = pc_wide << two;
-            end
-            else begin
-                set_m = pop_mask & ~cand_exited;
-                set_p = pop_pc;
-            end
+        rel_valid$d = release_valid;
+        rel_warp$d = release_warp;
+        rel_reg$d = release_reg;
+        if (pipelined) begin
+            sb$release_valid = rel_valid$q;
+            sb$release_warp = rel_warp$q;
+            sb$release_reg = rel_reg$q;
         end
-        if (fires & ends & ~ends_warp) begin
-            set_v = 1'b1;
-            set_m = pop_mask & ~(cand_exited | cand_mask);
-            set_p = pop_pc;
+        else begin
+            sb$release_valid = release_valid;
+            sb$release_warp = release_warp;
+            sb$release_reg = release_reg;
         end
-        if (fires & (kind == k_jmp) & ~ends) begin
+        is_join = (kind == k_join) & ~ends;
+        is_jmp = (kind == k_jmp) & ~ends;
+        a_pop = fires & ~ends_warp & (is_join | ends);
+        a_end = fires & ends_warp;
+        a_set = a_pop | (fires & is_jmp);
+        a_from_stack = ends | (is_join & ~chk_empty);
+        a_mask = chk_mask;
+        if (is_join & ~chk_empty) begin
+            a_mask = 32'h0;
+        end
+        pc_wide = ((chk_pc) & 10'h3ff) + 32'h1;
+        if (is_jmp) begin
             pc_wide = ((dec$target) & 10'h3ff);
-            set_v = 1'b1;
-            set_p = pc_wide << two;
+        end
+        a_pc = pc_wide << two;
+        ctl_pop$d = a_pop;
+        ctl_end$d = a_end;
+        ctl_set$d = a_set;
+        ctl_from_stack$d = a_from_stack;
+        ctl_warp$d = chk_warp;
+        ctl_mask$d = a_mask;
+        ctl_pc$d = a_pc;
+        if (pipelined) begin
+            act_pop = ctl_pop$q;
+            act_end = ctl_end$q;
+            act_set = ctl_set$q;
+            act_from_stack = ctl_from_stack$q;
+            act_warp = ctl_warp$q;
+            act_mask = ctl_mask$q;
+            act_pc = ctl_pc$q;
+        end
+        else begin
+            act_pop = a_pop;
+            act_end = a_end;
+            act_set = a_set;
+            act_from_stack = a_from_stack;
+            act_warp = chk_warp;
+            act_mask = a_mask;
+            act_pc = a_pc;
+        end
+        act_exited = 32'h0;
+        if (act_warp == 0) begin
+            act_exited = exited$0$q;
+        end
+        if (act_warp == 1) begin
+            act_exited = exited$1$q;
+        end
+        if (act_warp == 2) begin
+            act_exited = exited$2$q;
+        end
+        if (act_warp == 3) begin
+            act_exited = exited$3$q;
         end
         unit_l = 32'h0;
         if (to_lds) begin
             unit_l = 32'h1;
         end
-        warp = cand;
+        warp = chk_warp;
+        inst = chk_inst;
+        pc = chk_pc;
         fire = fires;
-        hazard = cand_valid & sb$hazard;
-        struct_stall = cand_valid & ~sb$hazard & blocked;
+        hazard = chk_valid & sb$hazard;
+        struct_stall = chk_valid & ~sb$hazard & blocked;
         illegal = fires & ~dec$legal;
         to_unit = fires & (to_alu | to_lds) & ~ends;
         unit = unit_l;
         dst = dec$rd;
-        mask = cand_mask;
+        mask = chk_mask;
         src_valid = ((dec$src_valid) & 3'h7);
         src_a = dec$ra;
         src_b = dec$rb;
-        pop = fires & ~ends_warp & ((kind == k_join) | ends);
-        end_warp = fires & ends_warp;
-        if (set_v) begin
+        pop = act_pop;
+        end_warp = act_end;
+        act_pending = pipelined & (ctl_pop$q | ctl_end$q | ctl_set$q);
+        port_held = act_pending;
+        warp_acted = act_warp;
+        if (act_set) begin
             set_valid = 1'b1;
-            set_warp = cand;
-            set_mask = set_m;
-            set_pc = set_p;
+            set_warp = act_warp;
+            if (act_from_stack) begin
+                set_mask = pop_mask & ~(act_exited | act_mask);
+                set_pc = pop_pc;
+            end
+            else begin
+                set_mask = act_mask;
+                set_pc = act_pc;
+            end
         end
         else begin
             set_valid = branch_set_valid;
@@ -3958,26 +4303,26 @@ module simt_core__issue(clock,reset,head_valid,head_inst,head_pc,masks$0,masks$1
             set_pc = branch_set_pc;
         end
         if (fires) begin
-            trace_warp = cand;
-            trace_pc = head_pc;
+            trace_warp = chk_warp;
+            trace_pc = chk_pc;
         end
         else begin
             trace_warp = 32'h0;
             trace_pc = 32'h0;
         end
         branch = fires & ~ends & ((kind == k_branch) | (kind == k_bany));
-        pending = |sb$pending;
+        pending = |sb$pending | act_pending;
         err_scoreboard = sb$err_double_reserve | sb$err_release_free;
         greedy_valid$d = fires;
-        greedy$d = cand;
+        greedy$d = chk_warp;
         exited$0$clock = clock;
         exited$0$d = exited$0$q;
-        if (fires & ends & (cand == 0)) begin
+        if (fires & ends & (chk_warp == 0)) begin
             if (ends_warp) begin
                 exited$0$d = 32'h0;
             end
             else begin
-                exited$0$d = exited$0$q | cand_mask;
+                exited$0$d = exited$0$q | chk_mask;
             end
         end
         if (reset) begin
@@ -3985,12 +4330,12 @@ module simt_core__issue(clock,reset,head_valid,head_inst,head_pc,masks$0,masks$1
         end
         exited$1$clock = clock;
         exited$1$d = exited$1$q;
-        if (fires & ends & (cand == 1)) begin
+        if (fires & ends & (chk_warp == 1)) begin
             if (ends_warp) begin
                 exited$1$d = 32'h0;
             end
             else begin
-                exited$1$d = exited$1$q | cand_mask;
+                exited$1$d = exited$1$q | chk_mask;
             end
         end
         if (reset) begin
@@ -3998,12 +4343,12 @@ module simt_core__issue(clock,reset,head_valid,head_inst,head_pc,masks$0,masks$1
         end
         exited$2$clock = clock;
         exited$2$d = exited$2$q;
-        if (fires & ends & (cand == 2)) begin
+        if (fires & ends & (chk_warp == 2)) begin
             if (ends_warp) begin
                 exited$2$d = 32'h0;
             end
             else begin
-                exited$2$d = exited$2$q | cand_mask;
+                exited$2$d = exited$2$q | chk_mask;
             end
         end
         if (reset) begin
@@ -4011,12 +4356,12 @@ module simt_core__issue(clock,reset,head_valid,head_inst,head_pc,masks$0,masks$1
         end
         exited$3$clock = clock;
         exited$3$d = exited$3$q;
-        if (fires & ends & (cand == 3)) begin
+        if (fires & ends & (chk_warp == 3)) begin
             if (ends_warp) begin
                 exited$3$d = 32'h0;
             end
             else begin
-                exited$3$d = exited$3$q | cand_mask;
+                exited$3$d = exited$3$q | chk_mask;
             end
         end
         if (reset) begin
@@ -4024,6 +4369,11 @@ module simt_core__issue(clock,reset,head_valid,head_inst,head_pc,masks$0,masks$1
         end
         if (reset) begin
             greedy_valid$d = 1'b0;
+            sel_valid$d = 1'b0;
+            rel_valid$d = 1'b0;
+            ctl_pop$d = 1'b0;
+            ctl_end$d = 1'b0;
+            ctl_set$d = 1'b0;
         end
     end
 endmodule // simt_core__issue
@@ -4495,7 +4845,7 @@ module simt_core__latch(clock,reset,in_valid,in_warp,in_unit,in_tag,in_dst,in_ma
         .q(unit$q),
         .clock(unit$clock)
     );
-    simt_core__exec_lds_lds_accesses_q tag(
+    simt_core__exec_lds_held_inst tag(
         .d(tag$d),
         .q(tag$q),
         .clock(tag$clock)
@@ -5066,12 +5416,12 @@ module simt_core__oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,in_dst$
         .q(cu_unit$1$q),
         .clock(cu_unit$1$clock)
     );
-    simt_core__exec_lds_lds_accesses_q cu_tag$0(
+    simt_core__exec_lds_held_inst cu_tag$0(
         .d(cu_tag$0$d),
         .q(cu_tag$0$q),
         .clock(cu_tag$0$clock)
     );
-    simt_core__exec_lds_lds_accesses_q cu_tag$1(
+    simt_core__exec_lds_held_inst cu_tag$1(
         .d(cu_tag$1$d),
         .q(cu_tag$1$q),
         .clock(cu_tag$1$clock)
@@ -5126,32 +5476,32 @@ module simt_core__oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,in_dst$
         .q(cu_older$1$q),
         .clock(cu_older$1$clock)
     );
-    simt_core__exec_lds_lds_accesses_q cu_op0$0(
+    simt_core__exec_lds_held_inst cu_op0$0(
         .d(cu_op0$0$d),
         .q(cu_op0$0$q),
         .clock(cu_op0$0$clock)
     );
-    simt_core__exec_lds_lds_accesses_q cu_op0$1(
+    simt_core__exec_lds_held_inst cu_op0$1(
         .d(cu_op0$1$d),
         .q(cu_op0$1$q),
         .clock(cu_op0$1$clock)
     );
-    simt_core__exec_lds_lds_accesses_q cu_op1$0(
+    simt_core__exec_lds_held_inst cu_op1$0(
         .d(cu_op1$0$d),
         .q(cu_op1$0$q),
         .clock(cu_op1$0$clock)
     );
-    simt_core__exec_lds_lds_accesses_q cu_op1$1(
+    simt_core__exec_lds_held_inst cu_op1$1(
         .d(cu_op1$1$d),
         .q(cu_op1$1$q),
         .clock(cu_op1$1$clock)
     );
-    simt_core__exec_lds_lds_accesses_q cu_op2$0(
+    simt_core__exec_lds_held_inst cu_op2$0(
         .d(cu_op2$0$d),
         .q(cu_op2$0$q),
         .clock(cu_op2$0$clock)
     );
-    simt_core__exec_lds_lds_accesses_q cu_op2$1(
+    simt_core__exec_lds_held_inst cu_op2$1(
         .d(cu_op2$1$d),
         .q(cu_op2$1$q),
         .clock(cu_op2$1$clock)
@@ -5221,12 +5571,12 @@ module simt_core__oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,in_dst$
         .q(o_warp$1$q),
         .clock(o_warp$1$clock)
     );
-    simt_core__exec_lds_lds_accesses_q o_tag$0(
+    simt_core__exec_lds_held_inst o_tag$0(
         .d(o_tag$0$d),
         .q(o_tag$0$q),
         .clock(o_tag$0$clock)
     );
-    simt_core__exec_lds_lds_accesses_q o_tag$1(
+    simt_core__exec_lds_held_inst o_tag$1(
         .d(o_tag$1$d),
         .q(o_tag$1$q),
         .clock(o_tag$1$clock)
@@ -5261,67 +5611,67 @@ module simt_core__oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,in_dst$
         .q(o_src_valid$1$q),
         .clock(o_src_valid$1$clock)
     );
-    simt_core__exec_lds_lds_accesses_q o_src0$0(
+    simt_core__exec_lds_held_inst o_src0$0(
         .d(o_src0$0$d),
         .q(o_src0$0$q),
         .clock(o_src0$0$clock)
     );
-    simt_core__exec_lds_lds_accesses_q o_src0$1(
+    simt_core__exec_lds_held_inst o_src0$1(
         .d(o_src0$1$d),
         .q(o_src0$1$q),
         .clock(o_src0$1$clock)
     );
-    simt_core__exec_lds_lds_accesses_q o_src1$0(
+    simt_core__exec_lds_held_inst o_src1$0(
         .d(o_src1$0$d),
         .q(o_src1$0$q),
         .clock(o_src1$0$clock)
     );
-    simt_core__exec_lds_lds_accesses_q o_src1$1(
+    simt_core__exec_lds_held_inst o_src1$1(
         .d(o_src1$1$d),
         .q(o_src1$1$q),
         .clock(o_src1$1$clock)
     );
-    simt_core__exec_lds_lds_accesses_q o_src2$0(
+    simt_core__exec_lds_held_inst o_src2$0(
         .d(o_src2$0$d),
         .q(o_src2$0$q),
         .clock(o_src2$0$clock)
     );
-    simt_core__exec_lds_lds_accesses_q o_src2$1(
+    simt_core__exec_lds_held_inst o_src2$1(
         .d(o_src2$1$d),
         .q(o_src2$1$q),
         .clock(o_src2$1$clock)
     );
-    simt_core__exec_lds_lds_accesses_q n_alloc(
+    simt_core__exec_lds_held_inst n_alloc(
         .d(n_alloc$d),
         .q(n_alloc$q),
         .clock(n_alloc$clock)
     );
-    simt_core__exec_lds_lds_accesses_q n_dispatch(
+    simt_core__exec_lds_held_inst n_dispatch(
         .d(n_dispatch$d),
         .q(n_dispatch$q),
         .clock(n_dispatch$clock)
     );
-    simt_core__exec_lds_lds_accesses_q n_stall(
+    simt_core__exec_lds_held_inst n_stall(
         .d(n_stall$d),
         .q(n_stall$q),
         .clock(n_stall$clock)
     );
-    simt_core__exec_lds_lds_accesses_q n_grant$0(
+    simt_core__exec_lds_held_inst n_grant$0(
         .d(n_grant$0$d),
         .q(n_grant$0$q),
         .clock(n_grant$0$clock)
     );
-    simt_core__exec_lds_lds_accesses_q n_grant$1(
+    simt_core__exec_lds_held_inst n_grant$1(
         .d(n_grant$1$d),
         .q(n_grant$1$q),
         .clock(n_grant$1$clock)
     );
-    simt_core__exec_lds_lds_accesses_q n_grant$2(
+    simt_core__exec_lds_held_inst n_grant$2(
         .d(n_grant$2$d),
         .q(n_grant$2$q),
         .clock(n_grant$2$clock)
     );
-    simt_core__exec_lds_lds_accesses_q n_grant$3(
+    simt_core__exec_lds_held_inst n_grant$3(
         .d(n_grant$3$d),
         .q(n_grant$3$q),
         .clock(n_grant$3$clock)
@@ -8587,27 +8937,27 @@ module simt_core__run(clock,reset,start,cmd_ready,drained,push_valid,push_warp,p
         .q(high$q),
         .clock(high$clock)
     );
-    simt_core__exec_lds_lds_accesses_q cycles_q(
+    simt_core__exec_lds_held_inst cycles_q(
         .d(cycles_q$d),
         .q(cycles_q$q),
         .clock(cycles_q$clock)
     );
-    simt_core__exec_lds_lds_accesses_q issued_q(
+    simt_core__exec_lds_held_inst issued_q(
         .d(issued_q$d),
         .q(issued_q$q),
         .clock(issued_q$clock)
     );
-    simt_core__exec_lds_lds_accesses_q sb_stalls_q(
+    simt_core__exec_lds_held_inst sb_stalls_q(
         .d(sb_stalls_q$d),
         .q(sb_stalls_q$q),
         .clock(sb_stalls_q$clock)
     );
-    simt_core__exec_lds_lds_accesses_q struct_stalls_q(
+    simt_core__exec_lds_held_inst struct_stalls_q(
         .d(struct_stalls_q$d),
         .q(struct_stalls_q$q),
         .clock(struct_stalls_q$clock)
     );
-    simt_core__exec_lds_lds_accesses_q divergent_q(
+    simt_core__exec_lds_held_inst divergent_q(
         .d(divergent_q$d),
         .q(divergent_q$q),
         .clock(divergent_q$clock)

@@ -5,7 +5,7 @@
 // Parameters: warps=8 threads=32 pc_width=32 stack_depth=8 (warp id bits=3, stack pointer bits=4)
 // Clock: `clock`, rising edge; reset is synchronous and active high
 
-module ibuffer(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,space,head_valid,issue_warp,head_inst,head_pc,issue_valid,flush_valid,flush_warp,err_fill_full,err_issue_empty);
+module ibuffer(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,space,head_valid,head_warp,head_inst,head_pc,issue_warp,issue_valid,flush_valid,flush_warp,err_fill_full,err_issue_empty);
     // Module arguments
     input wire  clock;
     input wire  reset;
@@ -15,9 +15,10 @@ module ibuffer(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,space,head_val
     input wire  [31:0] fill_pc;
     output reg  [7:0] space;
     output reg  [7:0] head_valid;
-    input wire  [2:0] issue_warp;
+    input wire  [2:0] head_warp;
     output reg  [31:0] head_inst;
     output reg  [31:0] head_pc;
+    input wire  [2:0] issue_warp;
     input wire  issue_valid;
     input wire  flush_valid;
     input wire  [2:0] flush_warp;
@@ -389,7 +390,7 @@ module ibuffer(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,space,head_val
         if (count$0$q != 32'h0) begin
             head_valid = (head_valid & ~(1 << (0)) | ((1'b1) << (0)));
         end
-        if ((issue_warp == 0) & (count$0$q != 32'h0)) begin
+        if ((head_warp == 0) & (count$0$q != 32'h0)) begin
             head_inst = inst0$0$q;
             head_pc = pc0$0$q;
         end
@@ -440,7 +441,7 @@ module ibuffer(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,space,head_val
         if (count$1$q != 32'h0) begin
             head_valid = (head_valid & ~(1 << (1)) | ((1'b1) << (1)));
         end
-        if ((issue_warp == 1) & (count$1$q != 32'h0)) begin
+        if ((head_warp == 1) & (count$1$q != 32'h0)) begin
             head_inst = inst0$1$q;
             head_pc = pc0$1$q;
         end
@@ -491,7 +492,7 @@ module ibuffer(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,space,head_val
         if (count$2$q != 32'h0) begin
             head_valid = (head_valid & ~(1 << (2)) | ((1'b1) << (2)));
         end
-        if ((issue_warp == 2) & (count$2$q != 32'h0)) begin
+        if ((head_warp == 2) & (count$2$q != 32'h0)) begin
             head_inst = inst0$2$q;
             head_pc = pc0$2$q;
         end
@@ -542,7 +543,7 @@ module ibuffer(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,space,head_val
         if (count$3$q != 32'h0) begin
             head_valid = (head_valid & ~(1 << (3)) | ((1'b1) << (3)));
         end
-        if ((issue_warp == 3) & (count$3$q != 32'h0)) begin
+        if ((head_warp == 3) & (count$3$q != 32'h0)) begin
             head_inst = inst0$3$q;
             head_pc = pc0$3$q;
         end
@@ -593,7 +594,7 @@ module ibuffer(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,space,head_val
         if (count$4$q != 32'h0) begin
             head_valid = (head_valid & ~(1 << (4)) | ((1'b1) << (4)));
         end
-        if ((issue_warp == 4) & (count$4$q != 32'h0)) begin
+        if ((head_warp == 4) & (count$4$q != 32'h0)) begin
             head_inst = inst0$4$q;
             head_pc = pc0$4$q;
         end
@@ -644,7 +645,7 @@ module ibuffer(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,space,head_val
         if (count$5$q != 32'h0) begin
             head_valid = (head_valid & ~(1 << (5)) | ((1'b1) << (5)));
         end
-        if ((issue_warp == 5) & (count$5$q != 32'h0)) begin
+        if ((head_warp == 5) & (count$5$q != 32'h0)) begin
             head_inst = inst0$5$q;
             head_pc = pc0$5$q;
         end
@@ -695,7 +696,7 @@ module ibuffer(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,space,head_val
         if (count$6$q != 32'h0) begin
             head_valid = (head_valid & ~(1 << (6)) | ((1'b1) << (6)));
         end
-        if ((issue_warp == 6) & (count$6$q != 32'h0)) begin
+        if ((head_warp == 6) & (count$6$q != 32'h0)) begin
             head_inst = inst0$6$q;
             head_pc = pc0$6$q;
         end
@@ -746,7 +747,7 @@ module ibuffer(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,space,head_val
         if (count$7$q != 32'h0) begin
             head_valid = (head_valid & ~(1 << (7)) | ((1'b1) << (7)));
         end
-        if ((issue_warp == 7) & (count$7$q != 32'h0)) begin
+        if ((head_warp == 7) & (count$7$q != 32'h0)) begin
             head_inst = inst0$7$q;
             head_pc = pc0$7$q;
         end

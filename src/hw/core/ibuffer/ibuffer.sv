@@ -19,6 +19,7 @@ module ibuffer_props #(
     input wire [WW-1:0] fill_warp,
     input wire [31:0] fill_inst,
     input wire [A-1:0] fill_pc,
+    input wire [WW-1:0] head_warp,
     input wire [WW-1:0] issue_warp,
     input wire issue_valid,
     input wire flush_valid,
@@ -82,7 +83,7 @@ module ibuffer_props #(
     always @(*) if (started) begin
         at_most_two_per_warp: assert ((space | head_valid) == {W{1'b1}});
         space_and_head_as_counted: assert (counts_agree && space == shadow_space && head_valid == shadow_head);
-        filled_into_empty_warp_is_the_head: assert (counts_agree && (!fresh || issue_warp != fresh_warp || (head_inst == fresh_inst && head_pc == fresh_pc)));
-        empty_warp_shows_no_instruction: assert (head_valid[issue_warp] || (head_inst == 0 && head_pc == 0));
+        filled_into_empty_warp_is_the_head: assert (counts_agree && (!fresh || head_warp != fresh_warp || (head_inst == fresh_inst && head_pc == fresh_pc)));
+        empty_warp_shows_no_instruction: assert (head_valid[head_warp] || (head_inst == 0 && head_pc == 0));
     end
 endmodule

@@ -4,8 +4,10 @@
 //! Each warp holds up to two instructions with their pcs, oldest first. Per cycle:
 //! - **fill** appends one instruction to one warp's buffer (fetch and decode deliver one a
 //!   cycle); `space[w]` says warp `w` has a free slot;
-//! - **issue** removes the oldest instruction of `issue_warp`, which `head_inst`/`head_pc` show
-//!   (combinational); `head_valid[w]` says warp `w` has one;
+//! - **issue** removes the oldest instruction of `issue_warp`; `head_inst`/`head_pc` show the
+//!   oldest instruction of `head_warp` (combinational; a core that issues the head it shows ties
+//!   the two together, a core that picks its next instruction while issuing the last one does
+//!   not); `head_valid[w]` says warp `w` has one;
 //! - **flush** empties one warp's buffer (a control hazard: the SIMT stack's pc is not the
 //!   buffered one).
 //!
@@ -41,11 +43,12 @@ pub struct IBuffer<const W: usize, const WW: usize, const A: usize> {
     // Issue
     /// Bit `w`: warp `w` has an instruction.
     pub head_valid: Signal<Out, Bits<W>>,
-    /// The warp whose oldest instruction `head_inst`/`head_pc` show (0 when it has none), and
-    /// that `issue_valid` takes.
-    pub issue_warp: Signal<In, Bits<WW>>,
+    /// The warp whose oldest instruction `head_inst`/`head_pc` show (0 when it has none).
+    pub head_warp: Signal<In, Bits<WW>>,
     pub head_inst: Signal<Out, Bits<32>>,
     pub head_pc: Signal<Out, Bits<A>>,
+    /// The warp whose oldest instruction `issue_valid` takes.
+    pub issue_warp: Signal<In, Bits<WW>>,
     pub issue_valid: Signal<In, Bit>,
     // Flush
     pub flush_valid: Signal<In, Bit>,
@@ -80,9 +83,10 @@ impl<const W: usize, const WW: usize, const A: usize> IBuffer<W, WW, A> {
             fill_pc: Default::default(),
             space: Default::default(),
             head_valid: Default::default(),
-            issue_warp: Default::default(),
+            head_warp: Default::default(),
             head_inst: Default::default(),
             head_pc: Default::default(),
+            issue_warp: Default::default(),
             issue_valid: Default::default(),
             flush_valid: Default::default(),
             flush_warp: Default::default(),
@@ -125,7 +129,7 @@ impl<const W: usize, const WW: usize, const A: usize> Logic for IBuffer<W, WW, A
             if self.count[w].q.val() != 0 {
                 self.head_valid.next = self.head_valid.val().replace_bit(w, true);
             }
-            if (self.issue_warp.val().index() == w) & (self.count[w].q.val() != 0) {
+            if (self.head_warp.val().index() == w) & (self.count[w].q.val() != 0) {
                 self.head_inst.next = self.inst0[w].q.val();
                 self.head_pc.next = self.pc0[w].q.val();
             }
@@ -172,7 +176,7 @@ impl<const W: usize, const WW: usize, const A: usize> Logic for IBuffer<W, WW, A
 impl<const W: usize, const WW: usize, const A: usize> crate::sim::Dut for IBuffer<W, WW, A> {
     crate::dut_ports!(
         clock: clock,
-        inputs: [reset, fill_valid, fill_warp, fill_inst, fill_pc, issue_warp, issue_valid, flush_valid, flush_warp],
+        inputs: [reset, fill_valid, fill_warp, fill_inst, fill_pc, head_warp, issue_warp, issue_valid, flush_valid, flush_warp],
         outputs: [space, head_valid, head_inst, head_pc, err_fill_full, err_issue_empty]
     );
 }

@@ -11,7 +11,7 @@ pub const SLOTS: usize = 2;
 
 port_struct! {
     /// Inputs, in port order.
-    pub struct IBufferIn { reset, fill_valid, fill_warp, fill_inst, fill_pc, issue_warp, issue_valid, flush_valid, flush_warp }
+    pub struct IBufferIn { reset, fill_valid, fill_warp, fill_inst, fill_pc, head_warp, issue_warp, issue_valid, flush_valid, flush_warp }
 }
 
 port_struct! {
@@ -43,7 +43,7 @@ impl CycleModel for IBufferModel {
             self.buffers.iter().enumerate().filter(|(_, b)| pred(b)).fold(0, |m, (w, _)| m | 1 << w)
         };
         let (head_inst, head_pc) =
-            self.buffers[i.issue_warp as usize].front().copied().unwrap_or_default();
+            self.buffers[i.head_warp as usize].front().copied().unwrap_or_default();
         IBufferOut {
             space: bits(&|b| b.len() < SLOTS),
             head_valid: bits(&|b| !b.is_empty()),

@@ -6,7 +6,8 @@ use crate::sim::rng::PHASE;
 use crate::sim::PortStruct;
 
 /// Stimulus for the I-buffer: fetch fills warps that have space (in misuse phases, any warp),
-/// issue takes warps with an instruction (in misuse phases, any warp), flushes now and then;
+/// issue takes warps with an instruction (in misuse phases, any warp), the head shown is the
+/// issued warp's or (one cycle in four) any warp's, flushes now and then;
 /// fill and issue rates vary by phase so buffers run full and empty. Rare resets.
 pub fn ibuffer_stimulus(
     warps: usize,
@@ -26,13 +27,15 @@ pub fn ibuffer_stimulus(
         };
         let fill = pick(rng, &|w| model.buffers[w].len() < SLOTS).filter(|_| rng.chance(fill_rate));
         let issue = pick(rng, &|w| !model.buffers[w].is_empty());
+        let issue_warp = issue.unwrap_or(rng.below(warps as u64));
         IBufferIn {
             reset: (cycle == 0 || (rng.chance(1) && rng.chance(10))) as u64,
             fill_valid: fill.is_some() as u64,
             fill_warp: fill.unwrap_or(rng.below(warps as u64)),
             fill_inst: rng.bits(32),
             fill_pc: rng.bits(pc_bits),
-            issue_warp: issue.unwrap_or(rng.below(warps as u64)),
+            head_warp: if rng.chance(25) { rng.below(warps as u64) } else { issue_warp },
+            issue_warp,
             issue_valid: (issue.is_some() && rng.chance(issue_rate)) as u64,
             flush_valid: (rng.chance(3)) as u64,
             flush_warp: rng.below(warps as u64),

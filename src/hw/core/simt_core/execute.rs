@@ -38,6 +38,8 @@ pub struct Execute<
     pub out_a: Signal<In, Bits<TD>>,
     pub out_b: Signal<In, Bits<TD>>,
     pub out_ready: Signal<Out, Bit>,
+    /// Issue holds the scheduler's warp-set port this cycle: type 0 waits.
+    pub port_held: Signal<In, Bit>,
     /// The collector's output of type 1: a load or store, its warp, lanes and operand `a`;
     /// taken when `lds_ready`.
     pub lds_valid: Signal<In, Bit>,
@@ -100,8 +102,9 @@ impl<
         const LRW: usize,
     > Execute<W, WW, T, DW, TD, SW, A, IA, LRW>
 {
-    /// The local data share of `warps` warps holds `lds` from word 0.
-    pub fn with_lds(warps: usize, lds: &[u32]) -> Result<Self> {
+    /// The local data share of `warps` warps holds `lds` from word 0; `registered`: it takes
+    /// its requests from a register ([`LdsPort`]).
+    pub fn with_lds(warps: usize, lds: &[u32], registered: bool) -> Result<Self> {
         Ok(Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -112,6 +115,7 @@ impl<
             out_a: Default::default(),
             out_b: Default::default(),
             out_ready: Default::default(),
+            port_held: Default::default(),
             lds_valid: Default::default(),
             lds_inst: Default::default(),
             lds_warp: Default::default(),
@@ -143,7 +147,7 @@ impl<
             dec: Decoder::new()?,
             alu: LaneAlu::new()?,
             branch: BranchUnit::default(),
-            lds: LdsPort::with_contents(warps, lds)?,
+            lds: LdsPort::with_contents(warps, lds, registered)?,
             lane_bits: Constant::new(DW.to_bits()),
             k_alu: Constant::new((Kind::Alu as u64).to_bits()),
             fire: Default::default(),
@@ -175,8 +179,10 @@ impl<
         // The lane ALU: operand `b` is the second register, or the immediate or the warp id
         // in every lane
         self.dec.inst.next = self.out_inst.val();
-        self.fire.next =
-            self.out_valid.val() & !self.lds.wb_valid.val() & !self.branch.pending.val();
+        self.fire.next = self.out_valid.val()
+            & !self.lds.wb_valid.val()
+            & !self.branch.pending.val()
+            & !self.port_held.val();
         self.out_ready.next = self.fire.val();
         self.imm_lane.next = bit_cast::<DW, 32>(self.dec.imm.val());
         self.warp_lane.next = bit_cast::<DW, WW>(self.out_warp.val());

@@ -35,8 +35,10 @@ pub struct FrontEnd<
     /// Reactivate warp `ctl_wid` (its fill was not control flow).
     pub ctl_valid: Signal<Out, Bit>,
     pub ctl_wid: Signal<Out, Bits<WW>>,
-    /// The I-buffer's heads, and issue of warp `issue_warp`'s head.
+    /// The I-buffer's heads: which warps have one, and warp `head_warp`'s; issue of warp
+    /// `issue_warp`'s head.
     pub head_valid: Signal<Out, Bits<W>>,
+    pub head_warp: Signal<In, Bits<WW>>,
     pub head_inst: Signal<Out, Bits<32>>,
     pub head_pc: Signal<Out, Bits<IA>>,
     pub issue_valid: Signal<In, Bit>,
@@ -82,6 +84,7 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
             ctl_valid: Default::default(),
             ctl_wid: Default::default(),
             head_valid: Default::default(),
+            head_warp: Default::default(),
             head_inst: Default::default(),
             head_pc: Default::default(),
             issue_valid: Default::default(),
@@ -173,6 +176,7 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
         // Issue
         self.ibuf.issue_valid.next = self.issue_valid.val();
         self.ibuf.issue_warp.next = self.issue_warp.val();
+        self.ibuf.head_warp.next = self.head_warp.val();
         self.head_valid.next = self.ibuf.head_valid.val();
         self.head_inst.next = self.ibuf.head_inst.val();
         self.head_pc.next = self.ibuf.head_pc.val();

@@ -10,6 +10,16 @@
 //! it pops and redirects as `join` does, or ends the warp when its stack is empty. Each warp's
 //! exited lanes are kept here and left out of every mask a pop restores; an instruction fetched
 //! with no lane left acts as `exit`.
+//!
+//! Pipelined (the core with the pipelined collector), the candidate's head is selected into a
+//! register and checked and issued the next cycle, so that no path runs from the policy
+//! through the I-buffer's head into decode and the scoreboard: the head checked is the one
+//! selected last cycle, and the policy selects next cycle's among the other warps (only the
+//! checked warp's head can issue, so the others' stay). A selected head that does not issue is
+//! dropped; its warp can be selected again the cycle after. A write-back releases its register
+//! in the scoreboard a cycle later, so that no path runs from write-back into issue either; and
+//! what a `join`, `jmp` or `exit` does to its warp (pop, end, set) is done the cycle after it
+//! issues, while the branch unit waits, so that no path runs from issue into the SIMT stacks.
 
 use rust_hdl::prelude::*;
 
@@ -28,25 +38,29 @@ pub struct IssueStage<
 > {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
-    /// The I-buffer's heads: which warps have one, and the candidate's instruction and index.
+    /// The I-buffer's heads: which warps have one, and warp `head_warp`'s (the candidate's)
+    /// instruction and index.
     pub head_valid: Signal<In, Bits<W>>,
+    pub head_warp: Signal<Out, Bits<WW>>,
     pub head_inst: Signal<In, Bits<32>>,
     pub head_pc: Signal<In, Bits<IA>>,
     /// Each warp's active lanes (as fetched), and whose SIMT stack is empty.
     pub masks: [Signal<In, Bits<T>>; W],
     pub stack_empty: Signal<In, Bits<W>>,
-    /// The top of the candidate's stack (what a `join` restores).
+    /// The top of the checked warp's stack (what a `join` restores).
     pub pop_mask: Signal<In, Bits<T>>,
     pub pop_pc: Signal<In, Bits<A>>,
     /// A collector unit can take an instruction; the warp-set port is taken by a branch.
     pub unit_ready: Signal<In, Bit>,
     pub port_busy: Signal<In, Bit>,
-    /// This cycle's write-back releases its register.
+    /// This cycle's write-back releases its register (pipelined: next cycle).
     pub release_valid: Signal<In, Bit>,
     pub release_warp: Signal<In, Bits<WW>>,
     pub release_reg: Signal<In, Bits<RRW>>,
-    /// The candidate warp, and whether its instruction issues.
+    /// The checked head: its warp, instruction and index, and whether it issues.
     pub warp: Signal<Out, Bits<WW>>,
+    pub inst: Signal<Out, Bits<32>>,
+    pub pc: Signal<Out, Bits<IA>>,
     pub fire: Signal<Out, Bit>,
     /// Why it does not: the scoreboard, or no unit or port.
     pub hazard: Signal<Out, Bit>,
@@ -67,10 +81,13 @@ pub struct IssueStage<
     pub branch_set_warp: Signal<In, Bits<WW>>,
     pub branch_set_mask: Signal<In, Bits<T>>,
     pub branch_set_pc: Signal<In, Bits<A>>,
-    /// To the scheduler: pop (`join`), end (`exit`), and the warp set: issue's redirect (`join`,
-    /// `jmp`), else the branch unit's (the two never meet: issue waits while the port is busy).
+    /// To the scheduler: pop (`join`), end (`exit`) of warp `warp_acted`, and the warp set:
+    /// issue's redirect (`join`, `jmp`), else the branch unit's (the two never meet: issue waits
+    /// while the port is busy, and pipelined, holds the port while it acts).
     pub pop: Signal<Out, Bit>,
     pub end_warp: Signal<Out, Bit>,
+    pub warp_acted: Signal<Out, Bits<WW>>,
+    pub port_held: Signal<Out, Bit>,
     pub set_valid: Signal<Out, Bit>,
     pub set_warp: Signal<Out, Bits<WW>>,
     pub set_mask: Signal<Out, Bits<T>>,
@@ -80,7 +97,8 @@ pub struct IssueStage<
     pub trace_pc: Signal<Out, Bits<IA>>,
     /// A branch or `bany` issues (its index is kept for its resolution).
     pub branch: Signal<Out, Bit>,
-    /// Some warp has a register in flight; the scoreboard's sticky misuse flags, ORed.
+    /// Some warp has a register in flight (or, pipelined, an action pending); the scoreboard's
+    /// sticky misuse flags, ORed.
     pub pending: Signal<Out, Bit>,
     pub err_scoreboard: Signal<Out, Bit>,
     dec: Decoder,
@@ -91,7 +109,25 @@ pub struct IssueStage<
     greedy: DFF<Bits<WW>>,
     /// Each warp's lanes that ran `exit` (cleared when the warp ends).
     exited: [DFF<Bits<T>>; W],
+    /// Pipelined: the head selected last cycle.
+    sel_valid: DFF<Bit>,
+    sel_warp: DFF<Bits<WW>>,
+    sel_inst: DFF<Bits<32>>,
+    sel_pc: DFF<Bits<IA>>,
+    /// Pipelined: last cycle's write-back, released now.
+    rel_valid: DFF<Bit>,
+    rel_warp: DFF<Bits<WW>>,
+    rel_reg: DFF<Bits<RRW>>,
+    /// Pipelined: what last cycle's `join`, `jmp` or `exit` does to its warp now.
+    ctl_pop: DFF<Bit>,
+    ctl_end: DFF<Bit>,
+    ctl_set: DFF<Bit>,
+    ctl_from_stack: DFF<Bit>,
+    ctl_warp: DFF<Bits<WW>>,
+    ctl_mask: DFF<Bits<T>>,
+    ctl_pc: DFF<Bits<A>>,
     gto: Constant<Bit>,
+    pipelined: Constant<Bit>,
     two: Constant<Bits<8>>,
     k_alu: Constant<Bits<4>>,
     k_st: Constant<Bits<4>>,
@@ -101,11 +137,16 @@ pub struct IssueStage<
     k_jmp: Constant<Bits<4>>,
     k_bany: Constant<Bits<4>>,
     k_exit: Constant<Bits<4>>,
+    req: Signal<Local, Bits<W>>,
     cand_valid: Signal<Local, Bit>,
     cand: Signal<Local, Bits<WW>>,
-    cand_mask: Signal<Local, Bits<T>>,
-    cand_empty: Signal<Local, Bit>,
-    cand_exited: Signal<Local, Bits<T>>,
+    /// The head checked, and its warp's lanes and whether its stack is empty.
+    chk_valid: Signal<Local, Bit>,
+    chk_warp: Signal<Local, Bits<WW>>,
+    chk_inst: Signal<Local, Bits<32>>,
+    chk_pc: Signal<Local, Bits<IA>>,
+    chk_mask: Signal<Local, Bits<T>>,
+    chk_empty: Signal<Local, Bit>,
     kind: Signal<Local, Bits<4>>,
     /// The candidate acts as `exit`, and (its stack empty) ends its warp.
     ends: Signal<Local, Bit>,
@@ -115,22 +156,39 @@ pub struct IssueStage<
     blocked: Signal<Local, Bit>,
     fires: Signal<Local, Bit>,
     pc_wide: Signal<Local, Bits<A>>,
-    set_v: Signal<Local, Bit>,
-    set_m: Signal<Local, Bits<T>>,
-    set_p: Signal<Local, Bits<A>>,
+    is_join: Signal<Local, Bit>,
+    is_jmp: Signal<Local, Bit>,
+    /// What the instruction issued does to its warp, and (`act_*`) what is done this cycle.
+    a_pop: Signal<Local, Bit>,
+    a_end: Signal<Local, Bit>,
+    a_set: Signal<Local, Bit>,
+    a_from_stack: Signal<Local, Bit>,
+    a_mask: Signal<Local, Bits<T>>,
+    a_pc: Signal<Local, Bits<A>>,
+    act_pop: Signal<Local, Bit>,
+    act_end: Signal<Local, Bit>,
+    act_set: Signal<Local, Bit>,
+    act_from_stack: Signal<Local, Bit>,
+    act_warp: Signal<Local, Bits<WW>>,
+    act_mask: Signal<Local, Bits<T>>,
+    act_pc: Signal<Local, Bits<A>>,
+    act_exited: Signal<Local, Bits<T>>,
+    act_pending: Signal<Local, Bit>,
     unit_l: Signal<Local, Bits<1>>,
 }
 
 impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: usize>
     IssueStage<W, WW, T, A, IA>
 {
-    /// `gto`: greedy then oldest (else loose round robin).
-    pub fn new(gto: bool) -> anyhow::Result<Self> {
+    /// `gto`: greedy then oldest (else loose round robin); `pipelined`: the head is selected a
+    /// cycle before it is checked.
+    pub fn new(gto: bool, pipelined: bool) -> anyhow::Result<Self> {
         let k = |kind: Kind| Constant::new((kind as u64).to_bits());
         Ok(Self {
             clock: Default::default(),
             reset: Default::default(),
             head_valid: Default::default(),
+            head_warp: Default::default(),
             head_inst: Default::default(),
             head_pc: Default::default(),
             masks: std::array::from_fn(|_| Default::default()),
@@ -143,6 +201,8 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
             release_warp: Default::default(),
             release_reg: Default::default(),
             warp: Default::default(),
+            inst: Default::default(),
+            pc: Default::default(),
             fire: Default::default(),
             hazard: Default::default(),
             struct_stall: Default::default(),
@@ -156,6 +216,8 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
             src_b: Default::default(),
             pop: Default::default(),
             end_warp: Default::default(),
+            warp_acted: Default::default(),
+            port_held: Default::default(),
             branch_set_valid: Default::default(),
             branch_set_warp: Default::default(),
             branch_set_mask: Default::default(),
@@ -176,7 +238,22 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
             greedy_valid: Default::default(),
             greedy: Default::default(),
             exited: std::array::from_fn(|_| Default::default()),
+            sel_valid: Default::default(),
+            sel_warp: Default::default(),
+            sel_inst: Default::default(),
+            sel_pc: Default::default(),
+            rel_valid: Default::default(),
+            rel_warp: Default::default(),
+            rel_reg: Default::default(),
+            ctl_pop: Default::default(),
+            ctl_end: Default::default(),
+            ctl_set: Default::default(),
+            ctl_from_stack: Default::default(),
+            ctl_warp: Default::default(),
+            ctl_mask: Default::default(),
+            ctl_pc: Default::default(),
             gto: Constant::new(gto),
+            pipelined: Constant::new(pipelined),
             two: Constant::new(2u64.to_bits()),
             k_alu: k(Kind::Alu),
             k_st: k(Kind::St),
@@ -186,11 +263,15 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
             k_jmp: k(Kind::Jmp),
             k_bany: k(Kind::Bany),
             k_exit: k(Kind::Exit),
+            req: Default::default(),
             cand_valid: Default::default(),
             cand: Default::default(),
-            cand_mask: Default::default(),
-            cand_empty: Default::default(),
-            cand_exited: Default::default(),
+            chk_valid: Default::default(),
+            chk_warp: Default::default(),
+            chk_inst: Default::default(),
+            chk_pc: Default::default(),
+            chk_mask: Default::default(),
+            chk_empty: Default::default(),
             kind: Default::default(),
             ends: Default::default(),
             ends_warp: Default::default(),
@@ -199,9 +280,23 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
             blocked: Default::default(),
             fires: Default::default(),
             pc_wide: Default::default(),
-            set_v: Default::default(),
-            set_m: Default::default(),
-            set_p: Default::default(),
+            is_join: Default::default(),
+            is_jmp: Default::default(),
+            a_pop: Default::default(),
+            a_end: Default::default(),
+            a_set: Default::default(),
+            a_from_stack: Default::default(),
+            a_mask: Default::default(),
+            a_pc: Default::default(),
+            act_pop: Default::default(),
+            act_end: Default::default(),
+            act_set: Default::default(),
+            act_from_stack: Default::default(),
+            act_warp: Default::default(),
+            act_mask: Default::default(),
+            act_pc: Default::default(),
+            act_exited: Default::default(),
+            act_pending: Default::default(),
             unit_l: Default::default(),
         })
     }
@@ -210,27 +305,54 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
 impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: usize> Logic
     for IssueStage<W, WW, T, A, IA>
 {
-    // Not split: one issue decision read top to bottom (the candidate, its checks, what it does
-    // at once), its only state the greedy warp and the exited lanes; a sub-block would cut it.
+    // Not split: one issue decision read top to bottom (the candidate, the head checked, its
+    // checks, what it does at once), its only state the greedy warp, the exited lanes and the
+    // selected head; a sub-block would cut it.
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, greedy_valid, greedy);
+        dff_setup!(
+            self,
+            clock,
+            greedy_valid,
+            greedy,
+            sel_valid,
+            sel_warp,
+            sel_inst,
+            sel_pc,
+            rel_valid,
+            rel_warp,
+            rel_reg,
+            ctl_pop,
+            ctl_end,
+            ctl_set,
+            ctl_from_stack,
+            ctl_warp,
+            ctl_mask,
+            ctl_pc
+        );
         self.sb.clock.next = self.clock.val();
         self.sb.reset.next = self.reset.val();
         self.rr.clock.next = self.clock.val();
         self.rr.reset.next = self.reset.val();
-        // The policy's candidate
-        self.rr.req.next = self.head_valid.val();
+        // The policy's candidate, among the warps with a head (pipelined: but the one checked)
+        self.req.next = self.head_valid.val();
+        for w in 0..W {
+            if self.pipelined.val() & self.sel_valid.q.val() & (self.sel_warp.q.val().index() == w)
+            {
+                self.req.next = self.req.val().replace_bit(w, false);
+            }
+        }
+        self.rr.req.next = self.req.val();
         self.rr.advance.next = self.rr.valid.val();
         self.rr.req_taken.next = 0.into(); // (read by a lookahead arbiter only)
-        self.oldest.req.next = self.head_valid.val();
+        self.oldest.req.next = self.req.val();
         if self.gto.val() {
             self.cand_valid.next = self.oldest.valid.val();
             self.cand.next = self.oldest.index.val();
             for w in 0..W {
                 if self.greedy_valid.q.val()
                     & (self.greedy.q.val().index() == w)
-                    & self.head_valid.val().get_bit(w)
+                    & self.req.val().get_bit(w)
                 {
                     self.cand.next = self.greedy.q.val();
                 }
@@ -239,23 +361,38 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
             self.cand_valid.next = self.rr.valid.val();
             self.cand.next = self.rr.index.val();
         }
-        self.dec.inst.next = self.head_inst.val();
+        self.head_warp.next = self.cand.val();
+        // The head checked: the candidate's, or (pipelined) the one selected last cycle
+        self.sel_valid.d.next = self.cand_valid.val();
+        self.sel_warp.d.next = self.cand.val();
+        self.sel_inst.d.next = self.head_inst.val();
+        self.sel_pc.d.next = self.head_pc.val();
+        if self.pipelined.val() {
+            self.chk_valid.next = self.sel_valid.q.val();
+            self.chk_warp.next = self.sel_warp.q.val();
+            self.chk_inst.next = self.sel_inst.q.val();
+            self.chk_pc.next = self.sel_pc.q.val();
+        } else {
+            self.chk_valid.next = self.cand_valid.val();
+            self.chk_warp.next = self.cand.val();
+            self.chk_inst.next = self.head_inst.val();
+            self.chk_pc.next = self.head_pc.val();
+        }
+        self.dec.inst.next = self.chk_inst.val();
         self.kind.next = self.dec.kind.val();
-        self.cand_mask.next = 0.into();
-        self.cand_empty.next = false;
-        self.cand_exited.next = 0.into();
+        self.chk_mask.next = 0.into();
+        self.chk_empty.next = false;
         for w in 0..W {
-            if self.cand.val().index() == w {
-                self.cand_mask.next = self.masks[w].val();
-                self.cand_empty.next = self.stack_empty.val().get_bit(w);
-                self.cand_exited.next = self.exited[w].q.val();
+            if self.chk_warp.val().index() == w {
+                self.chk_mask.next = self.masks[w].val();
+                self.chk_empty.next = self.stack_empty.val().get_bit(w);
             }
         }
         // `exit`, or a warp with no lane left: the active lanes end
-        self.ends.next = (self.kind.val() == self.k_exit.val()) | !self.cand_mask.val().any();
-        self.ends_warp.next = self.ends.val() & self.cand_empty.val();
+        self.ends.next = (self.kind.val() == self.k_exit.val()) | !self.chk_mask.val().any();
+        self.ends_warp.next = self.ends.val() & self.chk_empty.val();
         // Checked: the scoreboard, the unit or port it needs
-        self.sb.check_warp.next = self.cand.val();
+        self.sb.check_warp.next = self.chk_warp.val();
         self.sb.check_src[0].next = self.dec.ra.val();
         self.sb.check_src[1].next = self.dec.rb.val();
         self.sb.check_src[2].next = 0.into();
@@ -274,67 +411,109 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
         } else {
             self.blocked.next = (self.to_alu.val() | self.to_lds.val()) & !self.unit_ready.val();
         }
-        self.fires.next = self.cand_valid.val() & !self.sb.hazard.val() & !self.blocked.val();
+        self.fires.next = self.chk_valid.val() & !self.sb.hazard.val() & !self.blocked.val();
         self.sb.reserve_valid.next = self.fires.val() & self.dec.rd_valid.val() & !self.ends.val();
-        self.sb.reserve_warp.next = self.cand.val();
+        self.sb.reserve_warp.next = self.chk_warp.val();
         self.sb.reserve_reg.next = self.dec.rd.val();
-        self.sb.release_valid.next = self.release_valid.val();
-        self.sb.release_warp.next = self.release_warp.val();
-        self.sb.release_reg.next = self.release_reg.val();
-        // What it does here: `join`, `jmp` and `exit` (unless it ends the warp) redirect the warp
-        self.set_v.next = false;
-        self.set_m.next = self.cand_mask.val();
-        self.set_p.next = 0.into();
-        self.pc_wide.next = 0.into();
-        if self.fires.val() & (self.kind.val() == self.k_join.val()) & !self.ends.val() {
-            self.set_v.next = true;
-            if self.cand_empty.val() {
-                // Flagged by the stack; the warp goes on after the `join`
-                self.pc_wide.next = bit_cast::<A, IA>(self.head_pc.val()) + 1;
-                self.set_p.next = self.pc_wide.val() << self.two.val();
-            } else {
-                self.set_m.next = self.pop_mask.val() & !self.cand_exited.val();
-                self.set_p.next = self.pop_pc.val();
-            }
+        self.rel_valid.d.next = self.release_valid.val();
+        self.rel_warp.d.next = self.release_warp.val();
+        self.rel_reg.d.next = self.release_reg.val();
+        if self.pipelined.val() {
+            self.sb.release_valid.next = self.rel_valid.q.val();
+            self.sb.release_warp.next = self.rel_warp.q.val();
+            self.sb.release_reg.next = self.rel_reg.q.val();
+        } else {
+            self.sb.release_valid.next = self.release_valid.val();
+            self.sb.release_warp.next = self.release_warp.val();
+            self.sb.release_reg.next = self.release_reg.val();
         }
-        if self.fires.val() & self.ends.val() & !self.ends_warp.val() {
-            self.set_v.next = true;
-            self.set_m.next =
-                self.pop_mask.val() & !(self.cand_exited.val() | self.cand_mask.val());
-            self.set_p.next = self.pop_pc.val();
+        // What it does to its warp (`join`, `jmp`, `exit`): pop, end, set to the popped entry
+        // (without `a_mask` and the exited lanes) or to `{a_mask, a_pc}`
+        self.is_join.next = (self.kind.val() == self.k_join.val()) & !self.ends.val();
+        self.is_jmp.next = (self.kind.val() == self.k_jmp.val()) & !self.ends.val();
+        self.a_pop.next =
+            self.fires.val() & !self.ends_warp.val() & (self.is_join.val() | self.ends.val());
+        self.a_end.next = self.fires.val() & self.ends_warp.val();
+        self.a_set.next = self.a_pop.val() | (self.fires.val() & self.is_jmp.val());
+        // `join` on an empty stack: flagged by the stack; the warp goes on after the `join`
+        self.a_from_stack.next = self.ends.val() | (self.is_join.val() & !self.chk_empty.val());
+        self.a_mask.next = self.chk_mask.val();
+        if self.is_join.val() & !self.chk_empty.val() {
+            self.a_mask.next = 0.into();
         }
-        if self.fires.val() & (self.kind.val() == self.k_jmp.val()) & !self.ends.val() {
+        self.pc_wide.next = bit_cast::<A, IA>(self.chk_pc.val()) + 1;
+        if self.is_jmp.val() {
             self.pc_wide.next = bit_cast::<A, 11>(self.dec.target.val());
-            self.set_v.next = true;
-            self.set_p.next = self.pc_wide.val() << self.two.val();
+        }
+        self.a_pc.next = self.pc_wide.val() << self.two.val();
+        // ... at once, or (pipelined) the next cycle
+        self.ctl_pop.d.next = self.a_pop.val();
+        self.ctl_end.d.next = self.a_end.val();
+        self.ctl_set.d.next = self.a_set.val();
+        self.ctl_from_stack.d.next = self.a_from_stack.val();
+        self.ctl_warp.d.next = self.chk_warp.val();
+        self.ctl_mask.d.next = self.a_mask.val();
+        self.ctl_pc.d.next = self.a_pc.val();
+        if self.pipelined.val() {
+            self.act_pop.next = self.ctl_pop.q.val();
+            self.act_end.next = self.ctl_end.q.val();
+            self.act_set.next = self.ctl_set.q.val();
+            self.act_from_stack.next = self.ctl_from_stack.q.val();
+            self.act_warp.next = self.ctl_warp.q.val();
+            self.act_mask.next = self.ctl_mask.q.val();
+            self.act_pc.next = self.ctl_pc.q.val();
+        } else {
+            self.act_pop.next = self.a_pop.val();
+            self.act_end.next = self.a_end.val();
+            self.act_set.next = self.a_set.val();
+            self.act_from_stack.next = self.a_from_stack.val();
+            self.act_warp.next = self.chk_warp.val();
+            self.act_mask.next = self.a_mask.val();
+            self.act_pc.next = self.a_pc.val();
+        }
+        self.act_exited.next = 0.into();
+        for w in 0..W {
+            if self.act_warp.val().index() == w {
+                self.act_exited.next = self.exited[w].q.val();
+            }
         }
         self.unit_l.next = 0.into();
         if self.to_lds.val() {
             self.unit_l.next = 1.into();
         }
         // Outputs, each written once
-        self.warp.next = self.cand.val();
+        self.warp.next = self.chk_warp.val();
+        self.inst.next = self.chk_inst.val();
+        self.pc.next = self.chk_pc.val();
         self.fire.next = self.fires.val();
-        self.hazard.next = self.cand_valid.val() & self.sb.hazard.val();
-        self.struct_stall.next = self.cand_valid.val() & !self.sb.hazard.val() & self.blocked.val();
+        self.hazard.next = self.chk_valid.val() & self.sb.hazard.val();
+        self.struct_stall.next = self.chk_valid.val() & !self.sb.hazard.val() & self.blocked.val();
         self.illegal.next = self.fires.val() & !self.dec.legal.val();
         self.to_unit.next =
             self.fires.val() & (self.to_alu.val() | self.to_lds.val()) & !self.ends.val();
         self.unit.next = self.unit_l.val();
         self.dst.next = self.dec.rd.val();
-        self.mask.next = self.cand_mask.val();
+        self.mask.next = self.chk_mask.val();
         self.src_valid.next = bit_cast::<3, 2>(self.dec.src_valid.val());
         self.src_a.next = self.dec.ra.val();
         self.src_b.next = self.dec.rb.val();
-        self.pop.next = self.fires.val()
-            & !self.ends_warp.val()
-            & ((self.kind.val() == self.k_join.val()) | self.ends.val());
-        self.end_warp.next = self.fires.val() & self.ends_warp.val();
-        if self.set_v.val() {
+        self.pop.next = self.act_pop.val();
+        self.end_warp.next = self.act_end.val();
+        self.act_pending.next = self.pipelined.val()
+            & (self.ctl_pop.q.val() | self.ctl_end.q.val() | self.ctl_set.q.val());
+        self.port_held.next = self.act_pending.val();
+        self.warp_acted.next = self.act_warp.val();
+        if self.act_set.val() {
             self.set_valid.next = true;
-            self.set_warp.next = self.cand.val();
-            self.set_mask.next = self.set_m.val();
-            self.set_pc.next = self.set_p.val();
+            self.set_warp.next = self.act_warp.val();
+            if self.act_from_stack.val() {
+                self.set_mask.next =
+                    self.pop_mask.val() & !(self.act_exited.val() | self.act_mask.val());
+                self.set_pc.next = self.pop_pc.val();
+            } else {
+                self.set_mask.next = self.act_mask.val();
+                self.set_pc.next = self.act_pc.val();
+            }
         } else {
             self.set_valid.next = self.branch_set_valid.val();
             self.set_warp.next = self.branch_set_warp.val();
@@ -342,8 +521,8 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
             self.set_pc.next = self.branch_set_pc.val();
         }
         if self.fires.val() {
-            self.trace_warp.next = self.cand.val();
-            self.trace_pc.next = self.head_pc.val();
+            self.trace_warp.next = self.chk_warp.val();
+            self.trace_pc.next = self.chk_pc.val();
         } else {
             self.trace_warp.next = 0.into();
             self.trace_pc.next = 0.into();
@@ -351,19 +530,19 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
         self.branch.next = self.fires.val()
             & !self.ends.val()
             & ((self.kind.val() == self.k_branch.val()) | (self.kind.val() == self.k_bany.val()));
-        self.pending.next = self.sb.pending.val().any();
+        self.pending.next = self.sb.pending.val().any() | self.act_pending.val();
         self.err_scoreboard.next =
             self.sb.err_double_reserve.val() | self.sb.err_release_free.val();
         self.greedy_valid.d.next = self.fires.val();
-        self.greedy.d.next = self.cand.val();
+        self.greedy.d.next = self.chk_warp.val();
         for w in 0..W {
             self.exited[w].clock.next = self.clock.val();
             self.exited[w].d.next = self.exited[w].q.val();
-            if self.fires.val() & self.ends.val() & (self.cand.val().index() == w) {
+            if self.fires.val() & self.ends.val() & (self.chk_warp.val().index() == w) {
                 if self.ends_warp.val() {
                     self.exited[w].d.next = 0.into();
                 } else {
-                    self.exited[w].d.next = self.exited[w].q.val() | self.cand_mask.val();
+                    self.exited[w].d.next = self.exited[w].q.val() | self.chk_mask.val();
                 }
             }
             if self.reset.val() {
@@ -372,6 +551,11 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
         }
         if self.reset.val() {
             self.greedy_valid.d.next = false;
+            self.sel_valid.d.next = false;
+            self.rel_valid.d.next = false;
+            self.ctl_pop.d.next = false;
+            self.ctl_end.d.next = false;
+            self.ctl_set.d.next = false;
         }
     }
 }

@@ -3,6 +3,11 @@
 //! collector is taken in a cycle the share is ready; each access ends in a cycle the share is
 //! ready, and its answer shows in the next cycle: a load's lanes then go to write-back (which
 //! they win over the ALU's). `busy` counts accesses taken whose answer has not shown.
+//!
+//! Registered (the pipelined core), the instruction goes first into a register that the share
+//! takes it from, and the collector sees the port ready when that register is empty: no path
+//! runs from the share's bank-conflict logic into the collector's dispatch. The share then gets
+//! at most one access every two cycles.
 
 use anyhow::Result;
 use rust_hdl::prelude::*;
@@ -28,7 +33,7 @@ pub struct LdsPort<
     pub req_warp: Signal<In, Bits<WW>>,
     pub req_mask: Signal<In, Bits<T>>,
     pub req_src: Signal<In, Bits<TD>>,
-    /// The instruction is taken this cycle.
+    /// The instruction is taken this cycle (registered: into the port's register).
     pub req_taken: Signal<Out, Bit>,
     /// A load's answer, to write back this cycle.
     pub wb_valid: Signal<Out, Bit>,
@@ -36,12 +41,19 @@ pub struct LdsPort<
     pub wb_reg: Signal<Out, Bits<RRW>>,
     pub wb_mask: Signal<Out, Bits<T>>,
     pub wb_data: Signal<Out, Bits<TD>>,
-    /// Some access has been taken and has not answered.
+    /// Some access has been taken (or is held) and has not answered.
     pub busy: Signal<Out, Bit>,
     /// The share's bank-conflict cycles.
     pub conflict_cycles: Signal<Out, Bits<32>>,
     lds: LocalDataShare<T, WW, DW, LRW>,
     dec: Decoder,
+    /// Registered: the instruction held for the share.
+    held: DFF<Bit>,
+    held_inst: DFF<Bits<32>>,
+    held_warp: DFF<Bits<WW>>,
+    held_mask: DFF<Bits<T>>,
+    held_src: DFF<Bits<TD>>,
+    registered: Constant<Bit>,
     lds_load: DFF<Bit>,
     lds_warp: DFF<Bits<WW>>,
     lds_rd: DFF<Bits<RRW>>,
@@ -55,6 +67,11 @@ pub struct LdsPort<
     top_lane: Constant<Bits<8>>,
     k_st: Constant<Bits<4>>,
     k_ld: Constant<Bits<4>>,
+    /// The request the share sees: the collector's, or (registered) the one held.
+    r_valid: Signal<Local, Bit>,
+    r_inst: Signal<Local, Bits<32>>,
+    r_warp: Signal<Local, Bits<WW>>,
+    r_mask: Signal<Local, Bits<T>>,
     taken: Signal<Local, Bit>,
     src: Signal<Local, Bits<TD>>,
     resp_lane: Signal<Local, Bits<DW>>,
@@ -66,8 +83,8 @@ pub struct LdsPort<
 impl<const T: usize, const WW: usize, const DW: usize, const TD: usize, const LRW: usize>
     LdsPort<T, WW, DW, TD, LRW>
 {
-    /// A share for `warps` warps holding `words` from word 0.
-    pub fn with_contents(warps: usize, words: &[u32]) -> Result<Self> {
+    /// A share for `warps` warps holding `words` from word 0; `registered`: behind a register.
+    pub fn with_contents(warps: usize, words: &[u32], registered: bool) -> Result<Self> {
         Ok(Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -86,6 +103,12 @@ impl<const T: usize, const WW: usize, const DW: usize, const TD: usize, const LR
             conflict_cycles: Default::default(),
             lds: LocalDataShare::with_contents(warps, words)?,
             dec: Decoder::new()?,
+            held: Default::default(),
+            held_inst: Default::default(),
+            held_warp: Default::default(),
+            held_mask: Default::default(),
+            held_src: Default::default(),
+            registered: Constant::new(registered),
             lds_load: Default::default(),
             lds_warp: Default::default(),
             lds_rd: Default::default(),
@@ -99,6 +122,10 @@ impl<const T: usize, const WW: usize, const DW: usize, const TD: usize, const LR
             top_lane: Constant::new((TD - DW).to_bits()),
             k_st: Constant::new((Kind::St as u64).to_bits()),
             k_ld: Constant::new((Kind::Ld as u64).to_bits()),
+            r_valid: Default::default(),
+            r_inst: Default::default(),
+            r_warp: Default::default(),
+            r_mask: Default::default(),
             taken: Default::default(),
             src: Default::default(),
             resp_lane: Default::default(),
@@ -115,32 +142,60 @@ impl<const T: usize, const WW: usize, const DW: usize, const TD: usize, const LR
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, lds_load, lds_warp, lds_rd, lds_mask, resp_load, resp_warp, resp_rd,
-            resp_mask, open
+            self, clock, held, held_inst, held_warp, held_mask, held_src, lds_load, lds_warp,
+            lds_rd, lds_mask, resp_load, resp_warp, resp_rd, resp_mask, open
         );
         self.lds.clock.next = self.clock.val();
         self.lds.reset.next = self.reset.val();
-        // The request: lane l's address (and store data) is lane l of operand `a`
-        self.dec.inst.next = self.req_inst.val();
-        self.lds.req_valid.next = self.req_valid.val();
+        // The request: the collector's, or (registered) the one held
+        self.held.d.next = self.held.q.val();
+        if self.registered.val() {
+            self.r_valid.next = self.held.q.val();
+            self.r_inst.next = self.held_inst.q.val();
+            self.r_warp.next = self.held_warp.q.val();
+            self.r_mask.next = self.held_mask.q.val();
+            self.src.next = self.held_src.q.val();
+        } else {
+            self.r_valid.next = self.req_valid.val();
+            self.r_inst.next = self.req_inst.val();
+            self.r_warp.next = self.req_warp.val();
+            self.r_mask.next = self.req_mask.val();
+            self.src.next = self.req_src.val();
+        }
+        // Lane l's address (and store data) is lane l of operand `a`
+        self.dec.inst.next = self.r_inst.val();
+        self.lds.req_valid.next = self.r_valid.val();
         self.lds.req_write.next = self.dec.kind.val() == self.k_st.val();
-        self.lds.req_mask.next = self.req_mask.val();
-        self.lds.req_warp.next = self.req_warp.val();
+        self.lds.req_mask.next = self.r_mask.val();
+        self.lds.req_warp.next = self.r_warp.val();
         self.lds.req_index.next = self.dec.st_index.val();
         self.lds.req_stride.next = self.dec.st_stride.val();
-        self.src.next = self.req_src.val();
         for l in 0..T {
             self.lds.req_addr[l].next = bit_cast::<DW, TD>(self.src.val());
             self.lds.req_data[l].next = bit_cast::<DW, TD>(self.src.val());
             self.src.next = self.src.val() >> self.lane_bits.val();
         }
-        self.taken.next = self.req_valid.val() & self.lds.req_ready.val();
-        self.req_taken.next = self.taken.val();
+        self.taken.next = self.r_valid.val() & self.lds.req_ready.val();
+        if self.registered.val() {
+            self.req_taken.next = self.req_valid.val() & !self.held.q.val();
+            if self.taken.val() {
+                self.held.d.next = false;
+            }
+            if self.req_taken.val() {
+                self.held.d.next = true;
+                self.held_inst.d.next = self.req_inst.val();
+                self.held_warp.d.next = self.req_warp.val();
+                self.held_mask.d.next = self.req_mask.val();
+                self.held_src.d.next = self.req_src.val();
+            }
+        } else {
+            self.req_taken.next = self.taken.val();
+        }
         if self.taken.val() {
             self.lds_load.d.next = self.dec.kind.val() == self.k_ld.val();
-            self.lds_warp.d.next = self.req_warp.val();
+            self.lds_warp.d.next = self.r_warp.val();
             self.lds_rd.d.next = self.dec.rd.val();
-            self.lds_mask.d.next = self.req_mask.val();
+            self.lds_mask.d.next = self.r_mask.val();
         }
         // An access ends in a cycle the share is ready; its answer shows the next cycle
         if self.lds.req_ready.val() {
@@ -170,9 +225,10 @@ impl<const T: usize, const WW: usize, const DW: usize, const TD: usize, const LR
         self.wb_reg.next = self.resp_rd.q.val();
         self.wb_mask.next = self.resp_mask.q.val();
         self.wb_data.next = self.resp_word.val();
-        self.busy.next = self.open.q.val().any();
+        self.busy.next = self.open.q.val().any() | self.held.q.val();
         self.conflict_cycles.next = self.lds.conflict_cycles.val();
         if self.reset.val() {
+            self.held.d.next = false;
             self.open.d.next = 0.into();
             self.resp_load.d.next = false;
             self.lds_load.d.next = false;

@@ -220,6 +220,7 @@ impl<
             check_derived(name, got, rule, want)?;
         }
         let c = p.collector();
+        let pipelined = p.collector_timing == CollectorTiming::Pipelined;
         Ok(Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -248,9 +249,9 @@ impl<
             sched: WarpScheduler::new(SchedulerMode::Fixed(sp.fetch_policy))?,
             oc: OperandCollector::new(c, p.warps, p.threads)?,
             front: FrontEnd::new()?,
-            issue: IssueStage::new(p.policy == IssuePolicy::GreedyThenOldest)?,
-            latch: IssueLatch::new(p.collector_timing == CollectorTiming::Pipelined),
-            exec: Execute::with_lds(p.warps, lds)?,
+            issue: IssueStage::new(p.policy == IssuePolicy::GreedyThenOldest, pipelined)?,
+            latch: IssueLatch::new(pipelined),
+            exec: Execute::with_lds(p.warps, lds, pipelined)?,
             run: RunControl::default(),
             all_warps: Constant::new(Bits::<W>::mask()),
             full_mask: Constant::new(Bits::<T>::mask()),
@@ -348,6 +349,7 @@ impl<
         self.issue.clock.next = self.clock.val();
         self.issue.reset.next = self.reset.val();
         self.issue.head_valid.next = self.front.head_valid.val();
+        self.front.head_warp.next = self.issue.head_warp.val();
         self.issue.head_inst.next = self.front.head_inst.val();
         self.issue.head_pc.next = self.front.head_pc.val();
         for w in 0..W {
@@ -358,6 +360,7 @@ impl<
         self.issue.pop_pc.next = self.sched.pop_data_pc.val();
         self.issue.unit_ready.next = self.latch.ready.val();
         self.issue.port_busy.next = self.exec.port_busy.val();
+        self.exec.port_held.next = self.issue.port_held.val();
         self.issue.release_valid.next = self.exec.wb_valid.val();
         self.issue.release_warp.next = self.exec.wb_warp.val();
         self.issue.release_reg.next = self.exec.wb_reg.val();
@@ -369,7 +372,7 @@ impl<
         self.latch.in_valid.next = self.issue.to_unit.val();
         self.latch.in_warp.next = self.issue.warp.val();
         self.latch.in_unit.next = self.issue.unit.val();
-        self.latch.in_tag.next = self.front.head_inst.val();
+        self.latch.in_tag.next = self.issue.inst.val();
         self.latch.in_dst.next = self.issue.dst.val();
         self.latch.in_mask.next = self.issue.mask.val();
         self.latch.in_src_valid.next = self.issue.src_valid.val();
@@ -388,12 +391,12 @@ impl<
         self.oc.in_src[2].next = 0.into();
         self.exec.record_valid.next = self.issue.branch.val();
         self.exec.record_warp.next = self.issue.warp.val();
-        self.exec.record_pc.next = self.front.head_pc.val();
+        self.exec.record_pc.next = self.issue.pc.val();
         // The scheduler: pop, end, push, and the warp set (issue's redirect, else the branch's)
         self.sched.warp_pop_valid.next = self.issue.pop.val();
-        self.sched.warp_pop_wid.next = self.issue.warp.val();
+        self.sched.warp_pop_wid.next = self.issue.warp_acted.val();
         self.sched.end_ctl_valid.next = self.issue.end_warp.val();
-        self.sched.end_ctl_wid.next = self.issue.warp.val();
+        self.sched.end_ctl_wid.next = self.issue.warp_acted.val();
         self.sched.branch_ctl_valid.next = self.exec.push_valid.val();
         self.sched.branch_ctl_wid.next = self.exec.push_warp.val();
         self.sched.branch_ctl_mask.next = self.exec.push_mask.val();
@@ -428,7 +431,7 @@ impl<
         self.run.push_warp.next = self.exec.push_warp.val();
         self.run.pop.next = self.issue.pop.val();
         self.run.end_warp.next = self.issue.end_warp.val();
-        self.run.warp.next = self.issue.warp.val();
+        self.run.warp.next = self.issue.warp_acted.val();
         self.run.fire.next = self.issue.fire.val();
         self.run.hazard.next = self.issue.hazard.val();
         self.run.struct_stall.next = self.issue.struct_stall.val();

@@ -99,6 +99,27 @@ struct Divergence {
     set_pc: u64,
 }
 
+/// What a `join`, `jmp` or `exit` does to its warp: pop its stack, end it, set it to the popped
+/// entry's pc and lanes without `mask` and the exited lanes (`from_stack`) or to `{mask, pc}`.
+#[derive(Clone, Copy, Debug, Default)]
+struct Control {
+    warp: usize,
+    pop: bool,
+    end: bool,
+    set: bool,
+    from_stack: bool,
+    mask: u64,
+    pc: u64,
+}
+
+/// An I-buffer head: its warp, instruction word and instruction index.
+#[derive(Clone, Copy, Debug)]
+struct Head {
+    warp: usize,
+    inst: u64,
+    pc: u64,
+}
+
 /// The access the local data share works on: a load writes `rd` back.
 #[derive(Clone, Copy, Debug, Default)]
 struct LdsTag {
@@ -133,6 +154,8 @@ pub struct SimtCoreModel {
     resp_tag: LdsTag,
     /// Local-data-share accesses taken and not yet answered.
     lds_open: u64,
+    /// Pipelined: the `st` / `ld` in the port's register, with its operand `a`.
+    lds_held: Option<(Inst, u64)>,
     rr: RoundRobinModel,
     greedy: Option<usize>,
     launching: bool,
@@ -143,9 +166,15 @@ pub struct SimtCoreModel {
     pub counters: CoreCounters,
     /// Sticky: an instruction word with an unused opcode issued (it ran as a `nop`).
     pub err_illegal: bool,
-    /// With the pipelined collector: the instruction issued last cycle or earlier and not yet
-    /// taken by a collector unit (the issue latch).
+    /// Pipelined: the instruction issued last cycle or earlier and not yet taken by a collector
+    /// unit (the issue latch).
     latch: Option<Inst>,
+    /// Pipelined: the head selected last cycle, checked and issued (or dropped) this cycle.
+    selected: Option<Head>,
+    /// Pipelined: last cycle's write-back, whose register the scoreboard releases this cycle.
+    release: Option<(usize, usize)>,
+    /// Pipelined: what last cycle's `join`, `jmp` or `exit` does to its warp this cycle.
+    control: Option<Control>,
 }
 
 /// One cycle's decisions, before the edge.
@@ -168,14 +197,22 @@ struct Cycle {
     ended: Option<usize>,
     /// Warp `.0`'s active lanes ran `exit` (`.1`: its stack was empty, and it ended).
     exits: Option<(usize, bool)>,
+    /// The policy's candidate among `heads`: the warps with an instruction in their I-buffer
+    /// (pipelined: but the one selected last cycle).
     candidate: Option<usize>,
-    /// Warps with an instruction in their I-buffer.
     heads: u64,
+    /// Pipelined: the head selected for next cycle; the control to act on next cycle.
+    select: Option<Head>,
+    control: Option<Control>,
+    /// The warp whose instruction issued.
+    issued_warp: Option<usize>,
     /// The instruction index of the instruction issued.
     issue_pc: u64,
     branch_issue: Option<(usize, u64)>,
     lds_ready: bool,
     lds_new: Option<LdsTag>,
+    /// Pipelined: the port's register after this cycle.
+    lds_held: Option<(Inst, u64)>,
     /// The issue latch: issued into it this cycle; its instruction taken this cycle.
     to_latch: Option<Inst>,
     latch_taken: bool,
@@ -239,6 +276,7 @@ impl SimtCoreModel {
             lds_tag: LdsTag::default(),
             resp_tag: LdsTag::default(),
             lds_open: 0,
+            lds_held: None,
             rr: RoundRobinModel::new(p.warps),
             greedy: None,
             launching: false,
@@ -248,6 +286,9 @@ impl SimtCoreModel {
             counters: CoreCounters::default(),
             err_illegal: false,
             latch: None,
+            selected: None,
+            release: None,
+            control: None,
         }
     }
 
@@ -265,13 +306,16 @@ impl SimtCoreModel {
             && (0..self.params.collector_units).all(|c| !self.oc.busy(c))
             && self.oc.out.iter().all(|o| !o.valid)
             && self.lds_open == 0
+            && self.lds_held.is_none()
+            && self.control.is_none()
             && self.divergence.is_none()
             && self.sb.reg_table.iter().all(|t| t.is_empty())
             && self.latch.is_none()
     }
 
-    /// Issue reaches the collector through a register (the pipelined collector's core).
-    fn latched(&self) -> bool {
+    /// The pipelined core: issue selects its head a cycle ahead and reaches the collector
+    /// through a register.
+    fn pipelined(&self) -> bool {
         self.params.collector_timing == crate::params::CollectorTiming::Pipelined
     }
 
@@ -377,10 +421,14 @@ impl SimtCoreModel {
             exits: None,
             candidate: None,
             heads: 0,
+            select: None,
+            control: None,
+            issued_warp: None,
             issue_pc: 0,
             branch_issue: None,
             lds_ready: false,
             lds_new: None,
+            lds_held: None,
             to_latch: None,
             latch_taken: false,
         };
@@ -399,12 +447,17 @@ impl SimtCoreModel {
             c.oc.wb = Some(WriteBack { warp: r.warp, reg: r.rd, mask: r.mask, data });
         }
         c.lds_resp = resp_valid;
+        if let Some(ctl) = self.control {
+            self.act(&mut c, ctl);
+        }
         let branch_port = self.execute_alu(&mut c);
         self.execute_lds(&mut c, reset, lds_ready);
-        // Write-back releases its register.
-        if let Some(wb) = c.oc.wb {
+        // Write-back releases its register (pipelined: the next cycle).
+        let release =
+            if self.pipelined() { self.release } else { c.oc.wb.map(|wb| (wb.warp, wb.reg)) };
+        if let Some((warp, reg)) = release {
             (c.sb.release_valid, c.sb.release_warp, c.sb.release_reg) =
-                (1, wb.warp as u64, wb.reg as u64);
+                (1, warp as u64, reg as u64);
         }
         self.issue(&mut c, &io, branch_port);
         c
@@ -456,7 +509,7 @@ impl SimtCoreModel {
             ) = (1, d.warp as u64, d.mask, d.pc);
             set_warp(&mut c.sched, d.warp, d.set_mask, d.set_pc);
             c.pushed = Some(d.warp);
-        } else if out0.valid && c.oc.wb.is_none() {
+        } else if out0.valid && c.oc.wb.is_none() && self.control.is_none() {
             c.oc.out_ready[0] = true;
             let d = DecoderModel::decode(out0.inst.tag as u32);
             let w = out0.inst.warp;
@@ -511,49 +564,79 @@ impl SimtCoreModel {
         branch_port
     }
 
-    /// Execute type 1: the local data share takes the collector's `st` / `ld` when it is ready.
+    /// Execute type 1: the local data share takes the collector's `st` / `ld` when it is ready
+    /// (pipelined: the port's register takes it when empty, and the share takes the register's).
     fn execute_lds(&self, c: &mut Cycle, reset: bool, lds_ready: bool) {
         let (t, bits) = (self.params.threads, self.params.lane_bits);
-        // Execute type 1: the local data share.
         let out1 = self.oc.out[1];
-        if out1.valid {
-            let d = DecoderModel::decode(out1.inst.tag as u32);
+        let offered = out1.valid.then_some((out1.inst, out1.ops[0]));
+        let request = if self.pipelined() {
+            c.lds_held = self.lds_held;
+            if self.lds_held.is_none() && offered.is_some() {
+                c.oc.out_ready[1] = true;
+                c.lds_held = offered;
+            }
+            self.lds_held
+        } else {
+            c.oc.out_ready[1] = out1.valid && lds_ready;
+            offered
+        };
+        if let Some((inst, a)) = request {
+            let d = DecoderModel::decode(inst.tag as u32);
             c.lds = LdsIn {
                 reset,
                 valid: true,
                 write: kind(d.kind) == Kind::St,
-                mask: out1.inst.mask,
-                warp: out1.inst.warp as u64,
+                mask: inst.mask,
+                warp: inst.warp as u64,
                 index: d.st_index,
                 stride: d.st_stride,
-                addr: (0..t).map(|l| out1.ops[0] >> (l * bits) & mask(bits)).collect(),
-                data: (0..t).map(|l| out1.ops[0] >> (l * bits) & mask(bits)).collect(),
+                addr: (0..t).map(|l| a >> (l * bits) & mask(bits)).collect(),
+                data: (0..t).map(|l| a >> (l * bits) & mask(bits)).collect(),
             };
-            c.oc.out_ready[1] = lds_ready;
             if lds_ready {
                 c.lds_new = Some(LdsTag {
                     load: kind(d.kind) == Kind::Ld,
-                    warp: out1.inst.warp,
+                    warp: inst.warp,
                     rd: d.rd as usize,
-                    mask: out1.inst.mask,
+                    mask: inst.mask,
                 });
+                if self.pipelined() {
+                    c.lds_held = None;
+                }
             }
         }
         c.lds_ready = lds_ready;
     }
 
-    /// Issue: the policy's candidate, unless the scoreboard sees a hazard or its unit (or, for
-    /// `join` and `jmp`, the branch port) is busy; what an issued instruction does at once.
+    /// The head issue checks this cycle: the policy's candidate's; pipelined, the head selected
+    /// last cycle, while the policy selects next cycle's among the other warps (their heads
+    /// stay: only the checked warp's can issue).
+    fn checked_head(&self, c: &mut Cycle, io: &IBufferOut) -> Option<Head> {
+        let others = io.head_valid & !self.selected.map_or(0, |h| 1 << h.warp);
+        c.heads = others;
+        c.candidate = self.candidate(others);
+        let head = c.candidate.map(|w| {
+            c.ibuf.head_warp = w as u64;
+            let o = IBufferOut::from_words(&self.ibuf.outputs(&c.ibuf.to_words()));
+            Head { warp: w, inst: o.head_inst, pc: o.head_pc }
+        });
+        if self.pipelined() {
+            c.select = head;
+            self.selected
+        } else {
+            head
+        }
+    }
+
+    /// Issue: the checked head, unless the scoreboard sees a hazard or its unit (or, for `join`
+    /// and `jmp`, the branch port) is busy; what an issued instruction does at once.
     fn issue(&self, c: &mut Cycle, io: &IBufferOut, branch_port: bool) {
         let pc_mask = mask(self.params.scheduler().pc_width);
-        // Issue.
-        c.heads = io.head_valid;
-        c.candidate = self.candidate(io.head_valid);
-        if let Some(w) = c.candidate {
+        if let Some(head) = self.checked_head(c, io) {
+            let w = head.warp;
             c.ibuf.issue_warp = w as u64;
-            c.sched.warp_pop_wid = w as u64;
-            let head = IBufferOut::from_words(&self.ibuf.outputs(&c.ibuf.to_words()));
-            let d = DecoderModel::decode(head.head_inst as u32);
+            let d = DecoderModel::decode(head.inst as u32);
             let k = kind(d.kind);
             (c.sb.check_warp, c.sb.check_src0, c.sb.check_src1, c.sb.check_src_valid) =
                 (w as u64, d.ra, d.rb, d.src_valid);
@@ -567,14 +650,14 @@ impl SimtCoreModel {
             let inst = Inst {
                 warp: w,
                 unit: unit.unwrap_or(0),
-                tag: head.head_inst,
+                tag: head.inst,
                 dst: d.rd as usize,
                 mask: self.wmask[w],
                 src_valid: d.src_valid as u8,
                 src: [d.ra as usize, d.rb as usize, 0],
             };
             // A collector unit now, or (pipelined) room in the issue latch.
-            let oc_ready = if self.latched() {
+            let oc_ready = if self.pipelined() {
                 self.latch.is_none() || c.latch_taken
             } else {
                 c.oc.ports[0].1 = inst;
@@ -593,20 +676,26 @@ impl SimtCoreModel {
             c.structural = !hazard && blocked;
             c.issued = !hazard && !blocked;
             if c.issued {
-                c.issue_pc = head.head_pc;
+                c.issued_warp = Some(w);
+                c.issue_pc = head.pc;
                 c.ibuf.issue_valid = 1;
                 c.illegal = d.legal == 0;
                 (c.sb.reserve_valid, c.sb.reserve_warp, c.sb.reserve_reg) =
                     (d.rd_valid & !ends as u64, w as u64, d.rd);
+                let mut ctl = Control { warp: w, mask: self.wmask[w], ..Default::default() };
                 if ends {
-                    return self.exit(c, w, ends_warp);
+                    // The warp ends, or pops and goes on without the lanes that exit.
+                    c.exits = Some((w, ends_warp));
+                    (ctl.end, ctl.pop, ctl.set, ctl.from_stack) =
+                        (ends_warp, !ends_warp, !ends_warp, true);
                 }
                 if matches!(k, Kind::Branch | Kind::Bany) {
-                    c.branch_issue = Some((w, head.head_pc));
+                    c.branch_issue = Some((w, head.pc));
                 }
                 match k {
+                    _ if ends => {}
                     Kind::Alu | Kind::Branch | Kind::Bany | Kind::St | Kind::Ld => {
-                        if self.latched() {
+                        if self.pipelined() {
                             c.to_latch = Some(inst);
                         } else {
                             c.oc.ports[0].0 = true;
@@ -614,42 +703,48 @@ impl SimtCoreModel {
                     }
                     Kind::Exit => unreachable!("`exit` ends lanes above"),
                     Kind::Join => {
-                        c.sched.warp_pop_valid = 1;
-                        c.popped = Some(w);
-                        let top = self.sched.outputs_for(&c.sched);
-                        if top.stack_empty >> w & 1 == 1 {
-                            set_warp(
-                                &mut c.sched,
-                                w,
-                                self.wmask[w],
-                                ((head.head_pc + 1) << 2) & pc_mask,
-                            );
+                        // An empty stack: the pop is flagged, the warp goes on after the `join`.
+                        let empty = self.sched.outputs_for(&c.sched).stack_empty >> w & 1 == 1;
+                        (ctl.pop, ctl.set, ctl.from_stack) = (true, true, !empty);
+                        (ctl.mask, ctl.pc) = if empty {
+                            (self.wmask[w], ((head.pc + 1) << 2) & pc_mask)
                         } else {
-                            let m = top.pop_data_mask & !self.exited[w];
-                            set_warp(&mut c.sched, w, m, top.pop_data_pc);
-                        }
+                            (0, 0)
+                        };
                     }
-                    Kind::Jmp => {
-                        set_warp(&mut c.sched, w, self.wmask[w], (d.target << 2) & pc_mask)
-                    }
+                    Kind::Jmp => (ctl.set, ctl.pc) = (true, (d.target << 2) & pc_mask),
                     Kind::Nop => {}
+                }
+                if ctl.pop || ctl.end || ctl.set {
+                    if self.pipelined() {
+                        c.control = Some(ctl);
+                    } else {
+                        self.act(c, ctl);
+                    }
                 }
             }
         }
     }
 
-    /// Warp `w`'s active lanes exit: it ends (`ends_warp`, its stack empty), or pops its stack
-    /// and goes on at the top without its exited lanes.
-    fn exit(&self, c: &mut Cycle, w: usize, ends_warp: bool) {
-        c.exits = Some((w, ends_warp));
-        if ends_warp {
-            (c.sched.end_ctl_valid, c.sched.end_ctl_wid, c.ended) = (1, w as u64, Some(w));
-        } else {
+    /// What a `join`, `jmp` or `exit` does to its warp: the scheduler's pop, end and warp set.
+    fn act(&self, c: &mut Cycle, ctl: Control) {
+        let w = ctl.warp;
+        c.sched.warp_pop_wid = w as u64;
+        if ctl.pop {
             c.sched.warp_pop_valid = 1;
             c.popped = Some(w);
+        }
+        if ctl.end {
+            (c.sched.end_ctl_valid, c.sched.end_ctl_wid, c.ended) = (1, w as u64, Some(w));
+        }
+        if ctl.set {
             let top = self.sched.outputs_for(&c.sched);
-            let m = top.pop_data_mask & !(self.exited[w] | self.wmask[w]);
-            set_warp(&mut c.sched, w, m, top.pop_data_pc);
+            let (m, pc) = if ctl.from_stack {
+                (top.pop_data_mask & !(self.exited[w] | ctl.mask), top.pop_data_pc)
+            } else {
+                (ctl.mask, ctl.pc)
+            };
+            set_warp(&mut c.sched, w, m, pc);
         }
     }
 
@@ -690,7 +785,7 @@ impl SimtCoreModel {
         }
         self.rr.step_with(false, c.heads, c.candidate.is_some());
         self.greedy = match p.policy {
-            IssuePolicy::GreedyThenOldest => c.candidate.filter(|_| c.issued),
+            IssuePolicy::GreedyThenOldest => c.issued_warp,
             IssuePolicy::LooseRoundRobin => None,
         };
         if let Some((w, ends_warp)) = c.exits {
@@ -703,6 +798,10 @@ impl SimtCoreModel {
         if c.to_latch.is_some() || c.latch_taken {
             self.latch = c.to_latch;
         }
+        self.selected = c.select;
+        self.control = c.control;
+        self.lds_held = c.lds_held;
+        self.release = c.oc.wb.map(|wb| (wb.warp, wb.reg)).filter(|_| self.pipelined());
         if let Some((w, pc)) = c.branch_issue {
             self.branch_pc[w] = pc;
         }
@@ -793,8 +892,7 @@ impl CycleModel for SimtCoreModel {
         let c = self.decide(i.reset == 1, i.start == 1 && !self.running);
         let p = self.params;
         let mut o = vec![self.running as u64];
-        let issue = c.candidate.filter(|_| c.issued);
-        o.extend([c.issued as u64, issue.unwrap_or(0) as u64, c.issue_pc]);
+        o.extend([c.issued as u64, c.issued_warp.unwrap_or(0) as u64, c.issue_pc]);
         let wb = c.oc.wb.unwrap_or_default();
         o.extend([c.oc.wb.is_some() as u64, wb.warp as u64, wb.reg as u64, wb.mask]);
         o.extend((0..p.threads).map(|l| wb.data >> (l * p.lane_bits) & mask(p.lane_bits)));
