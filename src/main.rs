@@ -131,7 +131,7 @@ enum Command {
         #[arg(long, default_value_t = simt_rtl::boards::self_test::SELF_TEST_CYCLES)]
         cycles: u64,
         /// Board top: self-test (the preset's blocks under LFSR traffic) or core (the cu SIMT
-        /// core behind the USB serial port, for `simt-rtl board run`; default clock 25 MHz).
+        /// core behind the USB serial port, for `simt-rtl board run`; default clock 55 MHz).
         #[arg(long, default_value = "self-test")]
         top: String,
         /// Synthesize with clock enables (yosys `synth_ice40` without `-nodffe`): fewer logic
@@ -346,10 +346,11 @@ enum Command {
         /// Issue policy: lrr (loose round robin) or gto (greedy then oldest).
         #[arg(long, default_value = "lrr")]
         policy: String,
-        /// The operand collector's timing: gpgpu-sim (the one-cycle step) or pipelined (runs
-        /// in lockstep: the Verilator engine is the exported gpgpu-sim core).
-        #[arg(long, default_value = "gpgpu-sim")]
-        collector: String,
+        /// The core's timing: pipelined or gpgpu-sim (the collector's one-cycle step, issue in
+        /// one cycle); default the preset's (pipelined for cu-core). The Verilator engine is the
+        /// exported cu core: any other core runs in lockstep.
+        #[arg(long)]
+        collector: Option<String>,
         /// Initial local data share: one hex word per line from word 0 (default: pseudo-random
         /// words from --seed).
         #[arg(long)]
@@ -549,10 +550,14 @@ fn run(cli: Cli) -> Result<()> {
             vcd,
             results,
         } => {
+            let core = simt_rtl::params::core_params(&preset)?;
             let params = simt_rtl::params::CoreParams {
                 policy: simt_rtl::params::IssuePolicy::parse(&policy)?,
-                collector_timing: simt_rtl::params::CollectorTiming::parse(&collector)?,
-                ..simt_rtl::params::core_params(&preset)?
+                collector_timing: match collector {
+                    Some(c) => simt_rtl::params::CollectorTiming::parse(&c)?,
+                    None => core.collector_timing,
+                },
+                ..core
             };
             let shown = Shown::new(&results, params)?;
             let listing = read_kernel(&kernel)?;

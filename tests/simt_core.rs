@@ -293,10 +293,9 @@ fn rust_hdl_core_equals_its_model_every_cycle() {
     for (k, policy) in
         [IssuePolicy::LooseRoundRobin, IssuePolicy::GreedyThenOldest].into_iter().enumerate()
     {
-        // The pipelined collector too, under loose round robin.
-        let pipelined = CoreParams { collector_timing: CollectorTiming::Pipelined, ..CORE_CU };
-        let cores =
-            if k == 0 { vec![CORE_CU, CORE_TINY, pipelined] } else { vec![CORE_CU, CORE_TINY] };
+        // The GPGPU-Sim-exact timing too, under loose round robin.
+        let exact = CoreParams { collector_timing: CollectorTiming::GpgpuSim, ..CORE_CU };
+        let cores = if k == 0 { vec![CORE_CU, CORE_TINY, exact] } else { vec![CORE_CU, CORE_TINY] };
         for core in cores {
             let preset = format!("{} ({} collector)", core.name, core.collector_timing.name());
             let started = std::time::Instant::now();

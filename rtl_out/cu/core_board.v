@@ -4,7 +4,7 @@
 // Preset `cu-core`: the SIMT core for the Alchitry Cu's iCE40-HX8K: 4 warps of 4 lanes of 8 bits.
 // Parameters: warps=4 threads=4 pc_width=10 stack_depth=4 (warp id bits=2, stack pointer bits=3)
 // Protocol: 8N1; commands: 'W' addr n (0 = 256) then n little-endian words: write instruction words; 'S' flags (bit 0 capture): start; 'Q': answer 33 status bytes (flags, core errors, stack high water, records captured (2), 7 counters of 4 bytes); 'C' index: answer record index (6 bytes: data, lane mask, register, warp); 'X': reset the core; see src/link.rs
-// Clock: 25 MHz from the iCE40 PLL; serial port 25 clocks per bit (1000000 baud at 25 MHz)
+// Clock: 55 MHz from the iCE40 PLL; serial port 55 clocks per bit (1000000 baud at 55 MHz)
 // Ports: clk, rst_n (active low), led[7:0], usb_rx, usb_tx as in constraints/
 // Clock: `clk`, rising edge; reset is synchronous and active high
 
@@ -2096,7 +2096,7 @@ module core_board__core_exec_lds(clock,reset,req_valid,req_inst,req_warp,req_mas
     output reg  busy;
     output reg  [31:0] conflict_cycles;
     // Constant declarations
-    localparam  registered = 1'b0;
+    localparam  registered = 1'b1;
     localparam  lane_bits = 8'h8;
     localparam  top_lane = 8'h18;
     localparam  k_st = 4'h2;
@@ -4044,7 +4044,7 @@ module core_board__core_issue(clock,reset,head_valid,head_warp,head_inst,head_pc
     output reg  err_scoreboard;
     // Constant declarations
     localparam  gto = 1'b0;
-    localparam  pipelined = 1'b0;
+    localparam  pipelined = 1'b1;
     localparam  two = 8'h2;
     localparam  k_alu = 4'h1;
     localparam  k_st = 4'h2;
@@ -5095,7 +5095,7 @@ module core_board__core_latch(clock,reset,in_valid,in_warp,in_unit,in_tag,in_dst
     input wire  oc_ready;
     output reg  pending;
     // Constant declarations
-    localparam  registered = 1'b0;
+    localparam  registered = 1'b1;
     // Stub signals
     reg  held$d;
     wire  held$q;
@@ -5304,7 +5304,7 @@ module core_board__core_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,i
     localparam  set_mask$0 = 2'b11;
     localparam  set_mask$1 = 2'b11;
     localparam  in_order = 1'b1;
-    localparam  pipelined = 1'b0;
+    localparam  pipelined = 1'b1;
     // Stub signals
     reg  arbiter$clock;
     reg  arbiter$reset;
@@ -13215,8 +13215,8 @@ module core_board__receiver(clock,reset,rx,data_valid,data,err_frame);
     output reg  [7:0] data;
     output reg  err_frame;
     // Constant declarations
-    localparam  last = 16'h18;
-    localparam  half = 16'hb;
+    localparam  last = 16'h36;
+    localparam  half = 16'h1a;
     localparam  top_bit = 8'h80;
     // Stub signals
     reg  sync1_n$d;
@@ -13363,7 +13363,7 @@ module core_board__transmitter(clock,reset,data_valid,data,data_ready,tx);
     output reg  data_ready;
     output reg  tx;
     // Constant declarations
-    localparam  last = 16'h18;
+    localparam  last = 16'h36;
     localparam  start_n = 10'b1;
     // Stub signals
     reg  [9:0] frame_n$d;

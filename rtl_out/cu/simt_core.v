@@ -4,6 +4,7 @@
 // Preset `cu-core`: the SIMT core for the Alchitry Cu's iCE40-HX8K: 4 warps of 4 lanes of 8 bits.
 // Parameters: warps=4 threads=4 pc_width=10 stack_depth=4 (warp id bits=2, stack pointer bits=3)
 // Core: warps=4 threads=4 lane_bits=8 stack_depth=4 lds_rows=64 banks=4 collector_units=2 imem_words=256 issue_policy=lrr
+// Timing: pipelined: head selected a cycle ahead, issue latch, pipelined collector, registered release, control and local-data-share request
 // Interface: write the program with imem_write_valid/addr/data (one word per cycle), then pulse start: every warp starts at instruction 0 with every lane; running falls when every warp has exited and nothing is in flight; issue_* and wb_* show each cycle's issue and write-back; count_* count since reset; errors: bit 0 stack overflow, 1 join on an empty stack, 2 warp misuse, 3 scoreboard, 4 I-buffer, 5 illegal instruction, 6 collector
 // Clock: `clock`, rising edge; reset is synchronous and active high
 
@@ -1801,7 +1802,7 @@ module simt_core__exec_lds(clock,reset,req_valid,req_inst,req_warp,req_mask,req_
     output reg  busy;
     output reg  [31:0] conflict_cycles;
     // Constant declarations
-    localparam  registered = 1'b0;
+    localparam  registered = 1'b1;
     localparam  lane_bits = 8'h8;
     localparam  top_lane = 8'h18;
     localparam  k_st = 4'h2;
@@ -3749,7 +3750,7 @@ module simt_core__issue(clock,reset,head_valid,head_warp,head_inst,head_pc,masks
     output reg  err_scoreboard;
     // Constant declarations
     localparam  gto = 1'b0;
-    localparam  pipelined = 1'b0;
+    localparam  pipelined = 1'b1;
     localparam  two = 8'h2;
     localparam  k_alu = 4'h1;
     localparam  k_st = 4'h2;
@@ -4800,7 +4801,7 @@ module simt_core__latch(clock,reset,in_valid,in_warp,in_unit,in_tag,in_dst,in_ma
     input wire  oc_ready;
     output reg  pending;
     // Constant declarations
-    localparam  registered = 1'b0;
+    localparam  registered = 1'b1;
     // Stub signals
     reg  held$d;
     wire  held$q;
@@ -5009,7 +5010,7 @@ module simt_core__oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,in_dst$
     localparam  set_mask$0 = 2'b11;
     localparam  set_mask$1 = 2'b11;
     localparam  in_order = 1'b1;
-    localparam  pipelined = 1'b0;
+    localparam  pipelined = 1'b1;
     // Stub signals
     reg  arbiter$clock;
     reg  arbiter$reset;

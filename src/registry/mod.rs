@@ -220,13 +220,20 @@ fn simt_core_entries<B: PresetBlocks>() -> Vec<Entry> {
     use crate::hw::core::simt_core::{SimtCoreCu, SimtCoreTiny};
     let Some(core) = B::PRESET.core else { return vec![] };
     let summary = "the SIMT core: fetch, I-buffer, scoreboarded issue, operand collector, lane ALU, local data share, branch resolution into the SIMT stacks";
-    let header = vec![
+    let header_of = |core: crate::params::CoreParams| {
+        vec![
         ("Core", format!(
             "warps={} threads={} lane_bits={} stack_depth={} lds_rows={} banks={} collector_units={} imem_words={} issue_policy={}",
             core.warps, core.threads, core.lane_bits, core.stack_depth, core.lds_rows, core.banks, core.collector_units, core.imem_words, core.policy.name()
         )),
+        ("Timing", match core.collector_timing {
+            CollectorTiming::GpgpuSim => "GPGPU-Sim's one-cycle operand collector, issue in one cycle",
+            CollectorTiming::Pipelined => "pipelined: head selected a cycle ahead, issue latch, pipelined collector, registered release, control and local-data-share request",
+        }.into()),
         ("Interface", CORE_INTERFACE.into()),
-    ];
+    ]
+    };
+    let header = header_of(core);
     let simt_core = run::preset_simt_core::<B>;
     // The core's headers state the core preset, not the blocks' (`cu-core`: 4 lanes, not 8).
     let sizes = Preset {
@@ -254,18 +261,13 @@ fn simt_core_entries<B: PresetBlocks>() -> Vec<Entry> {
     let clock = format!(
         "{mhz} MHz from the iCE40 PLL; serial port {cpb} clocks per bit ({baud} baud at {mhz} MHz)"
     );
-    let pipelined =
-        crate::params::CoreParams { collector_timing: CollectorTiming::Pipelined, ..core };
-    let pipelined_header = vec![
-        header[0].clone(),
-        ("Timing", "pipelined collector, issue latch".into()),
-        header[1].clone(),
-    ];
+    let exact = crate::params::CoreParams { collector_timing: CollectorTiming::GpgpuSim, ..core };
+    let exact_header = header_of(exact);
     vec![
         entry_at(sizes, "simt_core", "SimtCore", summary, header, move || SimtCoreCu::new(core), simt_core, None),
-        entry_at(sizes, "simt_core_pipelined", "SimtCore",
-            "the SIMT core with the pipelined operand collector behind an issue latch (for clock speed)",
-            pipelined_header, move || SimtCoreCu::new(pipelined), run::preset_simt_core_pipelined::<B>, None),
+        entry_at(sizes, "simt_core_gpgpu_sim", "SimtCore",
+            "the SIMT core in the GPGPU-Sim-exact timing (the collector's one-cycle step, issue in one cycle)",
+            exact_header, move || SimtCoreCu::new(exact), run::preset_simt_core_gpgpu_sim::<B>, None),
         entry_at(sizes, "host_link", "HostLink",
             "host link: the serial protocol engine between the UART and the SIMT core (writes, start, status, write-back capture)",
             vec![("Protocol", LINK_PROTOCOL.into())],

@@ -192,10 +192,10 @@ pub fn preset_simt_core<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Rec
     simt_core(core_of::<B>()?, seed, cycles).map(|(r, _)| r)
 }
 
-/// `simt_core_pipelined` of preset `B` (its core with the pipelined collector) against its
+/// `simt_core_gpgpu_sim` of preset `B` (its core in the GPGPU-Sim-exact timing) against its
 /// model.
-pub fn preset_simt_core_pipelined<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded> {
-    let core = CoreParams { collector_timing: CollectorTiming::Pipelined, ..core_of::<B>()? };
+pub fn preset_simt_core_gpgpu_sim<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded> {
+    let core = CoreParams { collector_timing: CollectorTiming::GpgpuSim, ..core_of::<B>()? };
     simt_core(core, seed, cycles).map(|(r, _)| r)
 }
 
