@@ -406,7 +406,7 @@ fn an_exit_that_ends_the_whole_warp_is_caught() {
     let work = root.join("target/verilog-sim/cu/exit_mutant");
     let original = block.verilog_dut(&root.join("rtl_out"), "cu");
     let text = std::fs::read_to_string(&original.sources[0]).unwrap();
-    let (from, to) = ("ends_warp = ends & cand_empty;", "ends_warp = ends;");
+    let (from, to) = ("ends_warp = ends & chk_empty;", "ends_warp = ends;");
     assert_eq!(text.matches(from).count(), 1, "the mutation's text is not in simt_core.v once");
     std::fs::create_dir_all(&work).unwrap();
     let mut mutant = original.clone();
