@@ -11,6 +11,7 @@ out=docs/src/results
 "$bin" kernels kernels/*.s --markdown "$out/kernels-cu.md"
 "$bin" bench --fmax --placements 5 --markdown "$out/bench.md"
 "$bin" report --preset cu --markdown "$out/report-cu.md"
+"$bin" report --block simt_core --placements 5 --markdown "$out/report-core.md"
 "$bin" report --preset seed --markdown "$out/report-seed.md"
 "$bin" report --block self_test --mapper abc --mapper abc9 --mapper abc9-dff --placements 5 --markdown "$out/toolchain-self-test.md"
 "$bin" report --block core --mapper abc --mapper abc9 --mapper abc9-dff --placements 5 --markdown "$out/toolchain-core.md"
