@@ -4102,6 +4102,28 @@ module core_board__core_issue(clock,reset,head_valid,head_warp,head_inst,head_pc
     wire  oldest$valid;
     wire  [1:0] oldest$index;
     wire  [3:0] oldest$grant;
+    reg  act$clock;
+    reg  act$reset;
+    reg  act$in_pop;
+    reg  act$in_end;
+    reg  act$in_set;
+    reg  act$in_from_stack;
+    reg  [1:0] act$in_warp;
+    reg  [3:0] act$in_mask;
+    reg  [9:0] act$in_pc;
+    reg  [3:0] act$pop_mask;
+    reg  [9:0] act$pop_pc;
+    reg  [3:0] act$exited$0;
+    reg  [3:0] act$exited$1;
+    reg  [3:0] act$exited$2;
+    reg  [3:0] act$exited$3;
+    wire  act$pop;
+    wire  act$end_warp;
+    wire  [1:0] act$warp;
+    wire  act$set_valid;
+    wire  [3:0] act$set_mask;
+    wire  [9:0] act$set_pc;
+    wire  act$pending;
     reg  greedy_valid$d;
     wire  greedy_valid$q;
     reg  greedy_valid$clock;
@@ -4141,27 +4163,6 @@ module core_board__core_issue(clock,reset,head_valid,head_warp,head_inst,head_pc
     reg  [3:0] rel_reg$d;
     wire  [3:0] rel_reg$q;
     reg  rel_reg$clock;
-    reg  ctl_pop$d;
-    wire  ctl_pop$q;
-    reg  ctl_pop$clock;
-    reg  ctl_end$d;
-    wire  ctl_end$q;
-    reg  ctl_end$clock;
-    reg  ctl_set$d;
-    wire  ctl_set$q;
-    reg  ctl_set$clock;
-    reg  ctl_from_stack$d;
-    wire  ctl_from_stack$q;
-    reg  ctl_from_stack$clock;
-    reg  [1:0] ctl_warp$d;
-    wire  [1:0] ctl_warp$q;
-    reg  ctl_warp$clock;
-    reg  [3:0] ctl_mask$d;
-    wire  [3:0] ctl_mask$q;
-    reg  ctl_mask$clock;
-    reg  [9:0] ctl_pc$d;
-    wire  [9:0] ctl_pc$q;
-    reg  ctl_pc$clock;
     // Local signals
     reg  [3:0] req;
     reg  cand_valid;
@@ -4188,15 +4189,6 @@ module core_board__core_issue(clock,reset,head_valid,head_warp,head_inst,head_pc
     reg  a_from_stack;
     reg  [3:0] a_mask;
     reg  [9:0] a_pc;
-    reg  act_pop;
-    reg  act_end;
-    reg  act_set;
-    reg  act_from_stack;
-    reg  [1:0] act_warp;
-    reg  [3:0] act_mask;
-    reg  [9:0] act_pc;
-    reg  [3:0] act_exited;
-    reg  act_pending;
     reg  unit_l;
     // Sub module instances
     core_board__core_exec_dec dec(
@@ -4253,6 +4245,30 @@ module core_board__core_issue(clock,reset,head_valid,head_warp,head_inst,head_pc
         .valid(oldest$valid),
         .index(oldest$index),
         .grant(oldest$grant)
+    );
+    core_board__core_issue_act act(
+        .clock(act$clock),
+        .reset(act$reset),
+        .in_pop(act$in_pop),
+        .in_end(act$in_end),
+        .in_set(act$in_set),
+        .in_from_stack(act$in_from_stack),
+        .in_warp(act$in_warp),
+        .in_mask(act$in_mask),
+        .in_pc(act$in_pc),
+        .pop_mask(act$pop_mask),
+        .pop_pc(act$pop_pc),
+        .exited$0(act$exited$0),
+        .exited$1(act$exited$1),
+        .exited$2(act$exited$2),
+        .exited$3(act$exited$3),
+        .pop(act$pop),
+        .end_warp(act$end_warp),
+        .warp(act$warp),
+        .set_valid(act$set_valid),
+        .set_mask(act$set_mask),
+        .set_pc(act$set_pc),
+        .pending(act$pending)
     );
     core_board__board_reset_sync0 greedy_valid(
         .d(greedy_valid$d),
@@ -4319,41 +4335,6 @@ module core_board__core_issue(clock,reset,head_valid,head_warp,head_inst,head_pc
         .q(rel_reg$q),
         .clock(rel_reg$clock)
     );
-    core_board__board_reset_sync0 ctl_pop(
-        .d(ctl_pop$d),
-        .q(ctl_pop$q),
-        .clock(ctl_pop$clock)
-    );
-    core_board__board_reset_sync0 ctl_end(
-        .d(ctl_end$d),
-        .q(ctl_end$q),
-        .clock(ctl_end$clock)
-    );
-    core_board__board_reset_sync0 ctl_set(
-        .d(ctl_set$d),
-        .q(ctl_set$q),
-        .clock(ctl_set$clock)
-    );
-    core_board__board_reset_sync0 ctl_from_stack(
-        .d(ctl_from_stack$d),
-        .q(ctl_from_stack$q),
-        .clock(ctl_from_stack$clock)
-    );
-    core_board__core_exec_branch_div_warp ctl_warp(
-        .d(ctl_warp$d),
-        .q(ctl_warp$q),
-        .clock(ctl_warp$clock)
-    );
-    core_board__board_reset_por ctl_mask(
-        .d(ctl_mask$d),
-        .q(ctl_mask$q),
-        .clock(ctl_mask$clock)
-    );
-    core_board__core_exec_branch_div_pc ctl_pc(
-        .d(ctl_pc$d),
-        .q(ctl_pc$q),
-        .clock(ctl_pc$clock)
-    );
     // Update code
     always @(*) begin
         greedy_valid$clock = clock;
@@ -4365,13 +4346,6 @@ module core_board__core_issue(clock,reset,head_valid,head_warp,head_inst,head_pc
         rel_valid$clock = clock;
         rel_warp$clock = clock;
         rel_reg$clock = clock;
-        ctl_pop$clock = clock;
-        ctl_end$clock = clock;
-        ctl_set$clock = clock;
-        ctl_from_stack$clock = clock;
-        ctl_warp$clock = clock;
-        ctl_mask$clock = clock;
-        ctl_pc$clock = clock;
         greedy_valid$d = greedy_valid$q;
         greedy$d = greedy$q;
         sel_valid$d = sel_valid$q;
@@ -4381,13 +4355,6 @@ module core_board__core_issue(clock,reset,head_valid,head_warp,head_inst,head_pc
         rel_valid$d = rel_valid$q;
         rel_warp$d = rel_warp$q;
         rel_reg$d = rel_reg$q;
-        ctl_pop$d = ctl_pop$q;
-        ctl_end$d = ctl_end$q;
-        ctl_set$d = ctl_set$q;
-        ctl_from_stack$d = ctl_from_stack$q;
-        ctl_warp$d = ctl_warp$q;
-        ctl_mask$d = ctl_mask$q;
-        ctl_pc$d = ctl_pc$q;
         sb$clock = clock;
         sb$reset = reset;
         rr$clock = clock;
@@ -4518,44 +4485,21 @@ module core_board__core_issue(clock,reset,head_valid,head_warp,head_inst,head_pc
             pc_wide = ((dec$target) & 10'h3ff);
         end
         a_pc = pc_wide << two;
-        ctl_pop$d = a_pop;
-        ctl_end$d = a_end;
-        ctl_set$d = a_set;
-        ctl_from_stack$d = a_from_stack;
-        ctl_warp$d = chk_warp;
-        ctl_mask$d = a_mask;
-        ctl_pc$d = a_pc;
-        if (pipelined) begin
-            act_pop = ctl_pop$q;
-            act_end = ctl_end$q;
-            act_set = ctl_set$q;
-            act_from_stack = ctl_from_stack$q;
-            act_warp = ctl_warp$q;
-            act_mask = ctl_mask$q;
-            act_pc = ctl_pc$q;
-        end
-        else begin
-            act_pop = a_pop;
-            act_end = a_end;
-            act_set = a_set;
-            act_from_stack = a_from_stack;
-            act_warp = chk_warp;
-            act_mask = a_mask;
-            act_pc = a_pc;
-        end
-        act_exited = 32'h0;
-        if (act_warp == 0) begin
-            act_exited = exited$0$q;
-        end
-        if (act_warp == 1) begin
-            act_exited = exited$1$q;
-        end
-        if (act_warp == 2) begin
-            act_exited = exited$2$q;
-        end
-        if (act_warp == 3) begin
-            act_exited = exited$3$q;
-        end
+        act$clock = clock;
+        act$reset = reset;
+        act$in_pop = a_pop;
+        act$in_end = a_end;
+        act$in_set = a_set;
+        act$in_from_stack = a_from_stack;
+        act$in_warp = chk_warp;
+        act$in_mask = a_mask;
+        act$in_pc = a_pc;
+        act$pop_mask = pop_mask;
+        act$pop_pc = pop_pc;
+        act$exited$0 = exited$0$q;
+        act$exited$1 = exited$1$q;
+        act$exited$2 = exited$2$q;
+        act$exited$3 = exited$3$q;
         unit_l = 32'h0;
         if (to_lds) begin
             unit_l = 32'h1;
@@ -4574,22 +4518,15 @@ module core_board__core_issue(clock,reset,head_valid,head_warp,head_inst,head_pc
         src_valid = ((dec$src_valid) & 3'h7);
         src_a = dec$ra;
         src_b = dec$rb;
-        pop = act_pop;
-        end_warp = act_end;
-        act_pending = pipelined & (ctl_pop$q | ctl_end$q | ctl_set$q);
-        port_held = act_pending;
-        warp_acted = act_warp;
-        if (act_set) begin
+        pop = act$pop;
+        end_warp = act$end_warp;
+        port_held = act$pending;
+        warp_acted = act$warp;
+        if (act$set_valid) begin
             set_valid = 1'b1;
-            set_warp = act_warp;
-            if (act_from_stack) begin
-                set_mask = pop_mask & ~(act_exited | act_mask);
-                set_pc = pop_pc;
-            end
-            else begin
-                set_mask = act_mask;
-                set_pc = act_pc;
-            end
+            set_warp = act$warp;
+            set_mask = act$set_mask;
+            set_pc = act$set_pc;
         end
         else begin
             set_valid = branch_set_valid;
@@ -4606,7 +4543,7 @@ module core_board__core_issue(clock,reset,head_valid,head_warp,head_inst,head_pc
             trace_pc = 32'h0;
         end
         branch = fires & ~ends & ((kind == k_branch) | (kind == k_bany));
-        pending = |sb$pending | act_pending;
+        pending = |sb$pending | act$pending;
         err_scoreboard = sb$err_double_reserve | sb$err_release_free;
         greedy_valid$d = fires;
         greedy$d = chk_warp;
@@ -4666,12 +4603,169 @@ module core_board__core_issue(clock,reset,head_valid,head_warp,head_inst,head_pc
             greedy_valid$d = 1'b0;
             sel_valid$d = 1'b0;
             rel_valid$d = 1'b0;
-            ctl_pop$d = 1'b0;
-            ctl_end$d = 1'b0;
-            ctl_set$d = 1'b0;
         end
     end
 endmodule // core_board__core_issue
+
+module core_board__core_issue_act(clock,reset,in_pop,in_end,in_set,in_from_stack,in_warp,in_mask,in_pc,pop_mask,pop_pc,exited$0,exited$1,exited$2,exited$3,pop,end_warp,warp,set_valid,set_mask,set_pc,pending);
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  in_pop;
+    input wire  in_end;
+    input wire  in_set;
+    input wire  in_from_stack;
+    input wire  [1:0] in_warp;
+    input wire  [3:0] in_mask;
+    input wire  [9:0] in_pc;
+    input wire  [3:0] pop_mask;
+    input wire  [9:0] pop_pc;
+    input wire  [3:0] exited$0;
+    input wire  [3:0] exited$1;
+    input wire  [3:0] exited$2;
+    input wire  [3:0] exited$3;
+    output reg  pop;
+    output reg  end_warp;
+    output reg  [1:0] warp;
+    output reg  set_valid;
+    output reg  [3:0] set_mask;
+    output reg  [9:0] set_pc;
+    output reg  pending;
+    // Constant declarations
+    localparam  registered = 1'b1;
+    // Stub signals
+    reg  held_pop$d;
+    wire  held_pop$q;
+    reg  held_pop$clock;
+    reg  held_end$d;
+    wire  held_end$q;
+    reg  held_end$clock;
+    reg  held_set$d;
+    wire  held_set$q;
+    reg  held_set$clock;
+    reg  held_from_stack$d;
+    wire  held_from_stack$q;
+    reg  held_from_stack$clock;
+    reg  [1:0] held_warp$d;
+    wire  [1:0] held_warp$q;
+    reg  held_warp$clock;
+    reg  [3:0] held_mask$d;
+    wire  [3:0] held_mask$q;
+    reg  held_mask$clock;
+    reg  [9:0] held_pc$d;
+    wire  [9:0] held_pc$q;
+    reg  held_pc$clock;
+    // Local signals
+    reg  from_stack;
+    reg  [3:0] mask;
+    reg  [9:0] pc;
+    reg  [3:0] exited_lanes;
+    // Sub module instances
+    core_board__board_reset_sync0 held_pop(
+        .d(held_pop$d),
+        .q(held_pop$q),
+        .clock(held_pop$clock)
+    );
+    core_board__board_reset_sync0 held_end(
+        .d(held_end$d),
+        .q(held_end$q),
+        .clock(held_end$clock)
+    );
+    core_board__board_reset_sync0 held_set(
+        .d(held_set$d),
+        .q(held_set$q),
+        .clock(held_set$clock)
+    );
+    core_board__board_reset_sync0 held_from_stack(
+        .d(held_from_stack$d),
+        .q(held_from_stack$q),
+        .clock(held_from_stack$clock)
+    );
+    core_board__core_exec_branch_div_warp held_warp(
+        .d(held_warp$d),
+        .q(held_warp$q),
+        .clock(held_warp$clock)
+    );
+    core_board__board_reset_por held_mask(
+        .d(held_mask$d),
+        .q(held_mask$q),
+        .clock(held_mask$clock)
+    );
+    core_board__core_exec_branch_div_pc held_pc(
+        .d(held_pc$d),
+        .q(held_pc$q),
+        .clock(held_pc$clock)
+    );
+    // Update code
+    always @(*) begin
+        held_pop$clock = clock;
+        held_end$clock = clock;
+        held_set$clock = clock;
+        held_from_stack$clock = clock;
+        held_warp$clock = clock;
+        held_mask$clock = clock;
+        held_pc$clock = clock;
+        held_pop$d = held_pop$q;
+        held_end$d = held_end$q;
+        held_set$d = held_set$q;
+        held_from_stack$d = held_from_stack$q;
+        held_warp$d = held_warp$q;
+        held_mask$d = held_mask$q;
+        held_pc$d = held_pc$q;
+        held_pop$d = in_pop;
+        held_end$d = in_end;
+        held_set$d = in_set;
+        held_from_stack$d = in_from_stack;
+        held_warp$d = in_warp;
+        held_mask$d = in_mask;
+        held_pc$d = in_pc;
+        if (registered) begin
+            pop = held_pop$q;
+            end_warp = held_end$q;
+            set_valid = held_set$q;
+            from_stack = held_from_stack$q;
+            warp = held_warp$q;
+            mask = held_mask$q;
+            pc = held_pc$q;
+        end
+        else begin
+            pop = in_pop;
+            end_warp = in_end;
+            set_valid = in_set;
+            from_stack = in_from_stack;
+            warp = in_warp;
+            mask = in_mask;
+            pc = in_pc;
+        end
+        exited_lanes = 32'h0;
+        if (warp == 0) begin
+            exited_lanes = exited$0;
+        end
+        if (warp == 1) begin
+            exited_lanes = exited$1;
+        end
+        if (warp == 2) begin
+            exited_lanes = exited$2;
+        end
+        if (warp == 3) begin
+            exited_lanes = exited$3;
+        end
+        if (from_stack) begin
+            set_mask = pop_mask & ~(exited_lanes | mask);
+            set_pc = pop_pc;
+        end
+        else begin
+            set_mask = mask;
+            set_pc = pc;
+        end
+        pending = registered & (held_pop$q | held_end$q | held_set$q);
+        if (reset) begin
+            held_pop$d = 1'b0;
+            held_end$d = 1'b0;
+            held_set$d = 1'b0;
+        end
+    end
+endmodule // core_board__core_issue_act
 
 module core_board__core_issue_oldest(req,valid,index,grant);
     // Module arguments

@@ -23,7 +23,7 @@
 
 use rust_hdl::prelude::*;
 
-use super::RRW;
+use super::{WarpAction, RRW};
 use crate::hw::core::decoder::Kind;
 use crate::hw::{Decoder, Order, PriorityEncoder, RoundRobinArbiter, Scoreboard};
 
@@ -105,6 +105,7 @@ pub struct IssueStage<
     sb: Scoreboard<W, WW, 16, RRW>,
     rr: RoundRobinArbiter<W, WW>,
     oldest: PriorityEncoder<W, WW>,
+    act: WarpAction<W, WW, T, A>,
     greedy_valid: DFF<Bit>,
     greedy: DFF<Bits<WW>>,
     /// Each warp's lanes that ran `exit` (cleared when the warp ends).
@@ -118,14 +119,6 @@ pub struct IssueStage<
     rel_valid: DFF<Bit>,
     rel_warp: DFF<Bits<WW>>,
     rel_reg: DFF<Bits<RRW>>,
-    /// Pipelined: what last cycle's `join`, `jmp` or `exit` does to its warp now.
-    ctl_pop: DFF<Bit>,
-    ctl_end: DFF<Bit>,
-    ctl_set: DFF<Bit>,
-    ctl_from_stack: DFF<Bit>,
-    ctl_warp: DFF<Bits<WW>>,
-    ctl_mask: DFF<Bits<T>>,
-    ctl_pc: DFF<Bits<A>>,
     gto: Constant<Bit>,
     pipelined: Constant<Bit>,
     two: Constant<Bits<8>>,
@@ -158,22 +151,13 @@ pub struct IssueStage<
     pc_wide: Signal<Local, Bits<A>>,
     is_join: Signal<Local, Bit>,
     is_jmp: Signal<Local, Bit>,
-    /// What the instruction issued does to its warp, and (`act_*`) what is done this cycle.
+    /// What the instruction issued does to its warp (done by `act`).
     a_pop: Signal<Local, Bit>,
     a_end: Signal<Local, Bit>,
     a_set: Signal<Local, Bit>,
     a_from_stack: Signal<Local, Bit>,
     a_mask: Signal<Local, Bits<T>>,
     a_pc: Signal<Local, Bits<A>>,
-    act_pop: Signal<Local, Bit>,
-    act_end: Signal<Local, Bit>,
-    act_set: Signal<Local, Bit>,
-    act_from_stack: Signal<Local, Bit>,
-    act_warp: Signal<Local, Bits<WW>>,
-    act_mask: Signal<Local, Bits<T>>,
-    act_pc: Signal<Local, Bits<A>>,
-    act_exited: Signal<Local, Bits<T>>,
-    act_pending: Signal<Local, Bit>,
     unit_l: Signal<Local, Bits<1>>,
 }
 
@@ -235,6 +219,7 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
             sb: Scoreboard::new()?,
             rr: RoundRobinArbiter::new()?,
             oldest: PriorityEncoder::new(Order::LowestFirst)?,
+            act: WarpAction::new(pipelined),
             greedy_valid: Default::default(),
             greedy: Default::default(),
             exited: std::array::from_fn(|_| Default::default()),
@@ -245,13 +230,6 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
             rel_valid: Default::default(),
             rel_warp: Default::default(),
             rel_reg: Default::default(),
-            ctl_pop: Default::default(),
-            ctl_end: Default::default(),
-            ctl_set: Default::default(),
-            ctl_from_stack: Default::default(),
-            ctl_warp: Default::default(),
-            ctl_mask: Default::default(),
-            ctl_pc: Default::default(),
             gto: Constant::new(gto),
             pipelined: Constant::new(pipelined),
             two: Constant::new(2u64.to_bits()),
@@ -288,15 +266,6 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
             a_from_stack: Default::default(),
             a_mask: Default::default(),
             a_pc: Default::default(),
-            act_pop: Default::default(),
-            act_end: Default::default(),
-            act_set: Default::default(),
-            act_from_stack: Default::default(),
-            act_warp: Default::default(),
-            act_mask: Default::default(),
-            act_pc: Default::default(),
-            act_exited: Default::default(),
-            act_pending: Default::default(),
             unit_l: Default::default(),
         })
     }
@@ -305,9 +274,9 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
 impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: usize> Logic
     for IssueStage<W, WW, T, A, IA>
 {
-    // Not split: one issue decision read top to bottom (the candidate, the head checked, its
-    // checks, what it does at once), its only state the greedy warp, the exited lanes and the
-    // selected head; a sub-block would cut it.
+    // Not split further: one issue decision read top to bottom (the candidate, the head
+    // checked, its checks, what it decides), its only state the greedy warp, the exited lanes,
+    // the selected head and the delayed release; what it does to the warp is `act`'s.
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
@@ -321,14 +290,7 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
             sel_pc,
             rel_valid,
             rel_warp,
-            rel_reg,
-            ctl_pop,
-            ctl_end,
-            ctl_set,
-            ctl_from_stack,
-            ctl_warp,
-            ctl_mask,
-            ctl_pc
+            rel_reg
         );
         self.sb.clock.next = self.clock.val();
         self.sb.reset.next = self.reset.val();
@@ -446,36 +408,20 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
             self.pc_wide.next = bit_cast::<A, 11>(self.dec.target.val());
         }
         self.a_pc.next = self.pc_wide.val() << self.two.val();
-        // ... at once, or (pipelined) the next cycle
-        self.ctl_pop.d.next = self.a_pop.val();
-        self.ctl_end.d.next = self.a_end.val();
-        self.ctl_set.d.next = self.a_set.val();
-        self.ctl_from_stack.d.next = self.a_from_stack.val();
-        self.ctl_warp.d.next = self.chk_warp.val();
-        self.ctl_mask.d.next = self.a_mask.val();
-        self.ctl_pc.d.next = self.a_pc.val();
-        if self.pipelined.val() {
-            self.act_pop.next = self.ctl_pop.q.val();
-            self.act_end.next = self.ctl_end.q.val();
-            self.act_set.next = self.ctl_set.q.val();
-            self.act_from_stack.next = self.ctl_from_stack.q.val();
-            self.act_warp.next = self.ctl_warp.q.val();
-            self.act_mask.next = self.ctl_mask.q.val();
-            self.act_pc.next = self.ctl_pc.q.val();
-        } else {
-            self.act_pop.next = self.a_pop.val();
-            self.act_end.next = self.a_end.val();
-            self.act_set.next = self.a_set.val();
-            self.act_from_stack.next = self.a_from_stack.val();
-            self.act_warp.next = self.chk_warp.val();
-            self.act_mask.next = self.a_mask.val();
-            self.act_pc.next = self.a_pc.val();
-        }
-        self.act_exited.next = 0.into();
+        // ... by `act`: at once, or (pipelined) the next cycle
+        self.act.clock.next = self.clock.val();
+        self.act.reset.next = self.reset.val();
+        self.act.in_pop.next = self.a_pop.val();
+        self.act.in_end.next = self.a_end.val();
+        self.act.in_set.next = self.a_set.val();
+        self.act.in_from_stack.next = self.a_from_stack.val();
+        self.act.in_warp.next = self.chk_warp.val();
+        self.act.in_mask.next = self.a_mask.val();
+        self.act.in_pc.next = self.a_pc.val();
+        self.act.pop_mask.next = self.pop_mask.val();
+        self.act.pop_pc.next = self.pop_pc.val();
         for w in 0..W {
-            if self.act_warp.val().index() == w {
-                self.act_exited.next = self.exited[w].q.val();
-            }
+            self.act.exited[w].next = self.exited[w].q.val();
         }
         self.unit_l.next = 0.into();
         if self.to_lds.val() {
@@ -497,23 +443,15 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
         self.src_valid.next = bit_cast::<3, 2>(self.dec.src_valid.val());
         self.src_a.next = self.dec.ra.val();
         self.src_b.next = self.dec.rb.val();
-        self.pop.next = self.act_pop.val();
-        self.end_warp.next = self.act_end.val();
-        self.act_pending.next = self.pipelined.val()
-            & (self.ctl_pop.q.val() | self.ctl_end.q.val() | self.ctl_set.q.val());
-        self.port_held.next = self.act_pending.val();
-        self.warp_acted.next = self.act_warp.val();
-        if self.act_set.val() {
+        self.pop.next = self.act.pop.val();
+        self.end_warp.next = self.act.end_warp.val();
+        self.port_held.next = self.act.pending.val();
+        self.warp_acted.next = self.act.warp.val();
+        if self.act.set_valid.val() {
             self.set_valid.next = true;
-            self.set_warp.next = self.act_warp.val();
-            if self.act_from_stack.val() {
-                self.set_mask.next =
-                    self.pop_mask.val() & !(self.act_exited.val() | self.act_mask.val());
-                self.set_pc.next = self.pop_pc.val();
-            } else {
-                self.set_mask.next = self.act_mask.val();
-                self.set_pc.next = self.act_pc.val();
-            }
+            self.set_warp.next = self.act.warp.val();
+            self.set_mask.next = self.act.set_mask.val();
+            self.set_pc.next = self.act.set_pc.val();
         } else {
             self.set_valid.next = self.branch_set_valid.val();
             self.set_warp.next = self.branch_set_warp.val();
@@ -530,7 +468,7 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
         self.branch.next = self.fires.val()
             & !self.ends.val()
             & ((self.kind.val() == self.k_branch.val()) | (self.kind.val() == self.k_bany.val()));
-        self.pending.next = self.sb.pending.val().any() | self.act_pending.val();
+        self.pending.next = self.sb.pending.val().any() | self.act.pending.val();
         self.err_scoreboard.next =
             self.sb.err_double_reserve.val() | self.sb.err_release_free.val();
         self.greedy_valid.d.next = self.fires.val();
@@ -553,9 +491,6 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
             self.greedy_valid.d.next = false;
             self.sel_valid.d.next = false;
             self.rel_valid.d.next = false;
-            self.ctl_pop.d.next = false;
-            self.ctl_end.d.next = false;
-            self.ctl_set.d.next = false;
         }
     }
 }

@@ -29,6 +29,7 @@ mod lds_port;
 pub mod model;
 mod run_control;
 pub mod stimulus;
+mod warp_action;
 
 use anyhow::Result;
 use rust_hdl::prelude::*;
@@ -45,6 +46,7 @@ pub use issue_latch::IssueLatch;
 pub use issue_stage::IssueStage;
 pub use lds_port::LdsPort;
 pub use run_control::RunControl;
+pub use warp_action::WarpAction;
 
 /// Register-number bits (16 registers per lane).
 const RRW: usize = 4;
