@@ -37,6 +37,13 @@
 //!   releases the scoreboard entry the same cycle.
 //!
 //! The run is done when every warp has run `exit` and nothing is in flight.
+//!
+//! The pipelined timing (`CollectorTiming::Pipelined`, the `cu` core's) changes six steps: issue
+//! checks the head selected last cycle while the policy selects the next among the other warps;
+//! issue reaches the collector through the issue latch; the collector allocates only units free
+//! before the cycle; write-back releases its register a cycle later; `join`, `jmp` and `exit`
+//! pop, end and set their warp the cycle after they issue (execute type 0 waits that cycle);
+//! and the local data share takes its requests from a register the collector fills when empty.
 
 use crate::hw::collector::operand_collector::model::{Inst, OcInputs, WriteBack};
 use crate::hw::core::decoder::{BSel, Kind};
