@@ -191,7 +191,8 @@ struct Cycle {
     sb: ScoreboardIn,
     oc: OcInputs,
     lds: LdsIn,
-    issued: bool,
+    /// The instruction issued: its warp and instruction index.
+    issued: Option<(usize, u64)>,
     hazard: bool,
     structural: bool,
     divergence: Option<Divergence>,
@@ -211,10 +212,6 @@ struct Cycle {
     /// Pipelined: the head selected for next cycle; the control to act on next cycle.
     select: Option<Head>,
     control: Option<Control>,
-    /// The warp whose instruction issued.
-    issued_warp: Option<usize>,
-    /// The instruction index of the instruction issued.
-    issue_pc: u64,
     branch_issue: Option<(usize, u64)>,
     lds_ready: bool,
     lds_new: Option<LdsTag>,
@@ -414,7 +411,7 @@ impl SimtCoreModel {
                 wb: None,
             },
             lds: LdsIn { reset, addr: vec![0; t], data: vec![0; t], ..Default::default() },
-            issued: false,
+            issued: None,
             hazard: false,
             structural: false,
             divergence: None,
@@ -430,8 +427,6 @@ impl SimtCoreModel {
             heads: 0,
             select: None,
             control: None,
-            issued_warp: None,
-            issue_pc: 0,
             branch_issue: None,
             lds_ready: false,
             lds_new: None,
@@ -681,10 +676,8 @@ impl SimtCoreModel {
             };
             c.hazard = hazard;
             c.structural = !hazard && blocked;
-            c.issued = !hazard && !blocked;
-            if c.issued {
-                c.issued_warp = Some(w);
-                c.issue_pc = head.pc;
+            if !hazard && !blocked {
+                c.issued = Some((w, head.pc));
                 c.ibuf.issue_valid = 1;
                 c.illegal = d.legal == 0;
                 (c.sb.reserve_valid, c.sb.reserve_warp, c.sb.reserve_reg) =
@@ -792,7 +785,7 @@ impl SimtCoreModel {
         }
         self.rr.step_with(false, c.heads, c.candidate.is_some());
         self.greedy = match p.policy {
-            IssuePolicy::GreedyThenOldest => c.issued_warp,
+            IssuePolicy::GreedyThenOldest => c.issued.map(|(w, _)| w),
             IssuePolicy::LooseRoundRobin => None,
         };
         if let Some((w, ends_warp)) = c.exits {
@@ -846,7 +839,7 @@ impl SimtCoreModel {
         }
         if active {
             self.counters.cycles += 1;
-            self.counters.issued += c.issued as u64;
+            self.counters.issued += c.issued.is_some() as u64;
             self.counters.scoreboard_stalls += c.hazard as u64;
             self.counters.structural_stalls += c.structural as u64;
         }
@@ -899,7 +892,8 @@ impl CycleModel for SimtCoreModel {
         let c = self.decide(i.reset == 1, i.start == 1 && !self.running);
         let p = self.params;
         let mut o = vec![self.running as u64];
-        o.extend([c.issued as u64, c.issued_warp.unwrap_or(0) as u64, c.issue_pc]);
+        let (warp, pc) = c.issued.unwrap_or_default();
+        o.extend([c.issued.is_some() as u64, warp as u64, pc]);
         let wb = c.oc.wb.unwrap_or_default();
         o.extend([c.oc.wb.is_some() as u64, wb.warp as u64, wb.reg as u64, wb.mask]);
         o.extend((0..p.threads).map(|l| wb.data >> (l * p.lane_bits) & mask(p.lane_bits)));
