@@ -56,6 +56,7 @@ pub fn bench_params(n: usize, b: usize, p: usize) -> CollectorParams {
         in_order_per_warp: false,
         lane_bits: 8,
         tag_bits: 8,
+        sources: 3,
         timing: CollectorTiming::GpgpuSim,
     }
 }

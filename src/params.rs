@@ -22,6 +22,8 @@ pub const MAX_PORT_BITS: usize = 32;
 
 /// Registers per lane of the SIMT core's instruction set.
 pub const REGISTERS: usize = 16;
+/// Register source operands of one instruction of the core's ISA (`ra`, `rb`).
+pub const REG_SOURCES: usize = 2;
 /// Instructions a program can hold (11-bit addresses).
 pub const MAX_PROGRAM: usize = 1 << 11;
 /// Banks of the local data share.
@@ -255,6 +257,10 @@ pub struct CollectorParams {
     pub lane_bits: usize,
     /// Bits of the opaque instruction tag carried from input to output.
     pub tag_bits: usize,
+    /// Register source operands an instruction may have, in slots `0..sources` of its three
+    /// (GPGPU-Sim's `MAX_REG_OPERANDS`; 3 for GPGPU-Sim, 2 for the core's ISA). The bank queues
+    /// are sized by it: `sources x collector_units` requests are outstanding at most.
+    pub sources: usize,
     /// GPGPU-Sim's one-cycle step, or its pipelined form for clock speed.
     pub timing: CollectorTiming,
 }
@@ -326,6 +332,7 @@ impl CollectorParams {
         }
         check_range("lane_bits", self.lane_bits, 1, 32)?;
         check_range("tag_bits", self.tag_bits, 1, 32)?;
+        check_range("sources", self.sources, 1, 3)?;
         Ok(())
     }
     /// Rows of each bank: every register of every warp has one (bank, row).
@@ -336,9 +343,9 @@ impl CollectorParams {
     pub const fn push_lanes(&self) -> usize {
         3 * self.in_ports
     }
-    /// Entries per bank queue: at least 3 per collector unit (see `BankArbiter`).
+    /// Entries per bank queue: at least `sources` per collector unit (see `BankArbiter`).
     pub const fn queue_depth(&self) -> usize {
-        (3 * self.collector_units).next_power_of_two()
+        (self.sources * self.collector_units).next_power_of_two()
     }
 }
 
@@ -395,6 +402,7 @@ pub const SEED: Preset = Preset {
         // the test harness compares (the control path is the seed's; only data is narrower).
         lane_bits: 2,
         tag_bits: 8,
+        sources: 3,
         timing: CollectorTiming::GpgpuSim,
     },
     purpose: "the seed's defaults; the seed-compatible scheduler is checked against the seed's Verilog with it",
@@ -430,6 +438,7 @@ pub const CU: Preset = Preset {
         in_order_per_warp: true,
         lane_bits: 4,
         tag_bits: 8,
+        sources: 3,
         timing: CollectorTiming::GpgpuSim,
     },
     purpose: "sized for the Alchitry Cu's iCE40-HX8K (7680 logic cells, 32 block RAMs)",
@@ -463,6 +472,7 @@ pub const TINY: Preset = Preset {
         in_order_per_warp: false,
         lane_bits: 8,
         tag_bits: 4,
+        sources: 3,
         timing: CollectorTiming::GpgpuSim,
     },
     purpose: "smallest useful set: stacks and warps fill within a few cycles in random tests",
@@ -570,6 +580,7 @@ impl CoreParams {
             in_order_per_warp: true,
             lane_bits: self.lane_bits,
             tag_bits: 32,
+            sources: REG_SOURCES,
             timing: self.collector_timing,
         }
     }

@@ -197,7 +197,10 @@ macro_rules! preset_blocks {
                 RoundRobinArbiter::lookahead()
             }
             fn bank_arbiter() -> Result<Self::BankArbiter> {
-                BankArbiter::new(Self::PRESET.collector.one_bank_per_cu)
+                BankArbiter::new(
+                    Self::PRESET.collector.one_bank_per_cu,
+                    Self::PRESET.collector.sources,
+                )
             }
             fn register_file() -> Result<Self::RegisterFile> {
                 RegisterFile::new()

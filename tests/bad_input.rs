@@ -58,15 +58,15 @@ fn block_constructors_refuse_bad_generics() {
             "`E` = 20 breaks its rule `E = T + A`",
         ),
         (
-            err(BankArbiter::<4, 2, 8, 3, 6, 16, 4, 5, 64, 4, 8>::new(false)),
-            "`queue depth (Q)` = 16 is too small: it must be at least 3 x collector_units = 24",
+            err(BankArbiter::<4, 2, 8, 3, 6, 16, 4, 5, 64, 4, 8>::new(false, 3)),
+            "`queue depth (Q)` = 16 is too small: it must be at least sources x collector_units = 3 x 8 = 24",
         ),
         (
-            err(BankArbiter::<6, 3, 4, 2, 6, 16, 4, 5, 96, 4, 6>::new(false)),
+            err(BankArbiter::<6, 3, 4, 2, 6, 16, 4, 5, 96, 4, 6>::new(false, 3)),
             "`banks (B)` = 6 must be a power of two",
         ),
         (
-            err(BankArbiter::<4, 2, 4, 2, 6, 16, 4, 5, 60, 4, 4>::new(false)),
+            err(BankArbiter::<4, 2, 4, 2, 6, 16, 4, 5, 60, 4, 4>::new(false, 3)),
             "`BQ` = 60 breaks its rule `BQ = B * Q`",
         ),
         (
@@ -153,6 +153,10 @@ fn parameter_sets_refuse_each_rule() {
         ),
         (CollectorParams { lane_bits: 0, ..c }, "`lane_bits` = 0 is out of range"),
         (CollectorParams { tag_bits: 33, ..c }, "`tag_bits` = 33 is out of range"),
+        (
+            CollectorParams { sources: 4, ..c },
+            "`sources` = 4 is out of range: it must be between 1 and 3",
+        ),
     ] {
         let got = err(p.validate(4));
         assert!(got.contains(want), "error `{got}` should contain `{want}`");

@@ -393,10 +393,10 @@ fn collector_queues_never_overflow_at_tiny_sizes() {
 fn mutant_collector_queues_a_stalled_instruction_is_caught() {
     // The operands of an instruction that found no free unit are queued anyway, every cycle it
     // waits: requests nobody collects pile up until a queue overflows.
-    let push = "arbiter$push_valid$0 = take & in_src_valid$0[0];";
+    let push = "arbiter$push_valid$0 = take & src_ok[0];";
     let (rtl, dir) = tiny_collector(
         "stalled_pushed",
-        Some((push, "arbiter$push_valid$0 = in_valid$0 & in_src_valid$0[0];")),
+        Some((push, "arbiter$push_valid$0 = in_valid$0 & src_ok[0];")),
     );
     let outcome = one_property(
         "operand_collector",

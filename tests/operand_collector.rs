@@ -23,7 +23,7 @@ macro_rules! arbiter_config {
                 let depth = (3 * $n as usize).next_power_of_two();
                 let start = std::time::Instant::now();
                 let name = format!("bank_arbiter_{}x{}_{}", $n, $b, if one_bank_per_cu { "one_bank" } else { "multi_bank" });
-                let rec = suites::bank_arbiter(&name, || Arb::new(one_bank_per_cu).unwrap(), ($b, $n, LANES, depth, ROW_BITS), one_bank_per_cu, respect_bound, 0xA7B1_2026, cycles()).unwrap();
+                let rec = suites::bank_arbiter(&name, || Arb::new(one_bank_per_cu, 3).unwrap(), ($b, $n, LANES, depth, ROW_BITS), one_bank_per_cu, respect_bound, 0xA7B1_2026, cycles()).unwrap();
                 let secs = start.elapsed().as_secs_f64();
                 eprintln!("{name}: {} cycles, {:.0} cycles/s", cycles(), cycles() as f64 / secs);
                 // Coverage: grants happened, write-backs blocked banks with pending reads.
@@ -151,6 +151,7 @@ mod collector {
             in_order_per_warp: false,
             lane_bits: 8,
             tag_bits: 8,
+            sources: 3,
             timing: CollectorTiming::GpgpuSim,
         }
     }
@@ -190,6 +191,8 @@ mod collector {
             );
         }
         assert!(!column(&dut, &rec, "err_overflow").contains(&1), "a bank queue overflowed");
+        let bad_source = column(&dut, &rec, "err_source").contains(&1);
+        assert_eq!(bad_source, c.sources < 3, "a register beyond `sources` flagged: {bad_source}");
         let (ready_when_full, fewest) = timing_signature(&rec, c);
         eprintln!("  ready with every unit busy: {ready_when_full} cycles; fewest cycles from allocation to dispatch: {fewest}");
         match c.timing {
@@ -267,6 +270,9 @@ mod collector {
     // Three unit types in 2-bit unit fields: the stimulus sometimes names type 3, which must be
     // refused (never taken) and flagged.
     collector_config!(cu4_banks4_three_units, 4 x 4, |c| c.unit_types = 3, 4, 2, 4, 2, 2, 6, 16, 4, 5, 64, 4, 4, 2, 4, 4, 8, 32, 3, 2, 8);
+    // Two register sources (the core's ISA): queues of 2 N entries; the stimulus sometimes
+    // names a register in slot 2, which must be dropped and flagged.
+    collector_config!(cu4_banks4_two_sources, 4 x 4, |c| c.sources = 2, 4, 2, 4, 2, 2, 6, 8, 3, 4, 32, 4, 4, 2, 4, 4, 8, 32, 2, 1, 8);
     collector_config!(cu8_banks8_sub_core, 8 x 8, |c| c.schedulers = 2, 8, 3, 8, 3, 2, 6, 32, 5, 6, 256, 8, 3, 2, 4, 4, 8, 32, 2, 1, 8);
     // Pipelined timing: the same traffic and options, the unit freed by dispatch taken a cycle
     // later.
@@ -303,6 +309,7 @@ mod closed_loop {
             in_order_per_warp,
             lane_bits: 8,
             tag_bits: 8,
+            sources: 3,
             timing: CollectorTiming::GpgpuSim,
         }
     }

@@ -456,6 +456,7 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
     wire  [31:0] oc$count_grant$3;
     wire  oc$err_unit;
     wire  oc$err_overflow;
+    wire  oc$err_source;
     reg  front$clock;
     reg  front$reset;
     reg  front$imem_write_valid;
@@ -719,7 +720,8 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         .count_grant$2(oc$count_grant$2),
         .count_grant$3(oc$count_grant$3),
         .err_unit(oc$err_unit),
-        .err_overflow(oc$err_overflow)
+        .err_overflow(oc$err_overflow),
+        .err_source(oc$err_source)
     );
     core_board__core_front front(
         .clock(front$clock),
@@ -1042,7 +1044,7 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         run$err_idle = |(sched$err_end_idle | sched$err_branch_idle | sched$err_pop_idle | sched$err_ctl_idle);
         run$err_scoreboard = issue$err_scoreboard;
         run$err_ibuf = front$err_ibuf;
-        run$err_collector = oc$err_unit | oc$err_overflow;
+        run$err_collector = oc$err_unit | oc$err_overflow | oc$err_source;
         errors = run$errors;
     end
 endmodule // core_board__core
@@ -5341,7 +5343,7 @@ module core_board__core_latch_src_valid(d,q,clock);
     end
 endmodule // core_board__core_latch_src_valid
 
-module core_board__core_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,in_dst$0,in_mask$0,in_src_valid$0,in_src$0,in_src$1,in_src$2,in_ready$0,in_cu$0,out_ready$0,out_ready$1,out_valid$0,out_valid$1,out_warp$0,out_warp$1,out_tag$0,out_tag$1,out_dst$0,out_dst$1,out_mask$0,out_mask$1,out_src_valid$0,out_src_valid$1,out_src0$0,out_src0$1,out_src1$0,out_src1$1,out_src2$0,out_src2$1,wb_valid,wb_warp,wb_reg,wb_mask,wb_data,busy,grant,dispatch,count_alloc,count_dispatch,count_stall,count_grant$0,count_grant$1,count_grant$2,count_grant$3,err_unit,err_overflow);
+module core_board__core_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,in_dst$0,in_mask$0,in_src_valid$0,in_src$0,in_src$1,in_src$2,in_ready$0,in_cu$0,out_ready$0,out_ready$1,out_valid$0,out_valid$1,out_warp$0,out_warp$1,out_tag$0,out_tag$1,out_dst$0,out_dst$1,out_mask$0,out_mask$1,out_src_valid$0,out_src_valid$1,out_src0$0,out_src0$1,out_src1$0,out_src1$1,out_src2$0,out_src2$1,wb_valid,wb_warp,wb_reg,wb_mask,wb_data,busy,grant,dispatch,count_alloc,count_dispatch,count_stall,count_grant$0,count_grant$1,count_grant$2,count_grant$3,err_unit,err_overflow,err_source);
     // Module arguments
     input wire  clock;
     input wire  reset;
@@ -5394,11 +5396,13 @@ module core_board__core_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,i
     output reg  [31:0] count_grant$3;
     output reg  err_unit;
     output reg  err_overflow;
+    output reg  err_source;
     // Constant declarations
     localparam  set_mask$0 = 2'b11;
     localparam  set_mask$1 = 2'b11;
     localparam  in_order = 1'b1;
     localparam  pipelined = 1'b1;
+    localparam  src_slots = 3'b11;
     // Stub signals
     reg  arbiter$clock;
     reg  arbiter$reset;
@@ -5655,6 +5659,9 @@ module core_board__core_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,i
     reg  unit_err$d;
     wire  unit_err$q;
     reg  unit_err$clock;
+    reg  source_err$d;
+    wire  source_err$q;
+    reg  source_err$clock;
     // Local signals
     reg  [31:0] op0_now$0;
     reg  [31:0] op0_now$1;
@@ -5676,6 +5683,7 @@ module core_board__core_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,i
     reg  [1:0] warp_now$1;
     reg  [1:0] allowed;
     reg  unit_ok;
+    reg  [2:0] src_ok;
     reg  found;
     reg  pick;
     reg  take;
@@ -6070,6 +6078,11 @@ module core_board__core_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,i
         .q(unit_err$q),
         .clock(unit_err$clock)
     );
+    core_board__board_reset_sync0 source_err(
+        .d(source_err$d),
+        .q(source_err$q),
+        .clock(source_err$clock)
+    );
     // Update code
     always @(*) begin
         cu_busy$clock = clock;
@@ -6078,12 +6091,14 @@ module core_board__core_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,i
         n_dispatch$clock = clock;
         n_stall$clock = clock;
         unit_err$clock = clock;
+        source_err$clock = clock;
         cu_busy$d = cu_busy$q;
         rd_valid$d = rd_valid$q;
         n_alloc$d = n_alloc$q;
         n_dispatch$d = n_dispatch$q;
         n_stall$d = n_stall$q;
         unit_err$d = unit_err$q;
+        source_err$d = source_err$q;
         arbiter$clock = clock;
         rf$clock = clock;
         cu_warp$0$clock = clock;
@@ -6585,6 +6600,10 @@ module core_board__core_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,i
         if (in_valid$0 & ~unit_ok) begin
             unit_err$d = 1'b1;
         end
+        src_ok = in_src_valid$0 & src_slots;
+        if (in_valid$0 & (src_ok != in_src_valid$0)) begin
+            source_err$d = 1'b1;
+        end
         found = 1'b0;
         pick = 32'h0;
         if (~found & free[0] & allowed[0]) begin
@@ -6614,8 +6633,8 @@ module core_board__core_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,i
             cu_tag$0$d = in_tag$0;
             cu_dst$0$d = in_dst$0;
             cu_mask$0$d = in_mask$0;
-            cu_src_valid$0$d = in_src_valid$0;
-            cu_not_ready$0$d = in_src_valid$0;
+            cu_src_valid$0$d = src_ok;
+            cu_not_ready$0$d = src_ok;
             cu_older$0$d = older_new;
             cu_op0$0$d = 32'h0;
             cu_op1$0$d = 32'h0;
@@ -6630,8 +6649,8 @@ module core_board__core_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,i
             cu_tag$1$d = in_tag$0;
             cu_dst$1$d = in_dst$0;
             cu_mask$1$d = in_mask$0;
-            cu_src_valid$1$d = in_src_valid$0;
-            cu_not_ready$1$d = in_src_valid$0;
+            cu_src_valid$1$d = src_ok;
+            cu_not_ready$1$d = src_ok;
             cu_older$1$d = older_new;
             cu_op0$1$d = 32'h0;
             cu_op1$1$d = 32'h0;
@@ -6642,21 +6661,21 @@ module core_board__core_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,i
         end
         src_map$0$warp = in_warp$0;
         src_map$0$regnum = in_src$0;
-        arbiter$push_valid$0 = take & in_src_valid$0[0];
+        arbiter$push_valid$0 = take & src_ok[0];
         arbiter$push_bank$0 = src_map$0$bank;
         arbiter$push_row$0 = src_map$0$row;
         arbiter$push_cu$0 = pick;
         arbiter$push_slot$0 = 0;
         src_map$1$warp = in_warp$0;
         src_map$1$regnum = in_src$1;
-        arbiter$push_valid$1 = take & in_src_valid$0[1];
+        arbiter$push_valid$1 = take & src_ok[1];
         arbiter$push_bank$1 = src_map$1$bank;
         arbiter$push_row$1 = src_map$1$row;
         arbiter$push_cu$1 = pick;
         arbiter$push_slot$1 = 1;
         src_map$2$warp = in_warp$0;
         src_map$2$regnum = in_src$2;
-        arbiter$push_valid$2 = take & in_src_valid$0[2];
+        arbiter$push_valid$2 = take & src_ok[2];
         arbiter$push_bank$2 = src_map$2$bank;
         arbiter$push_row$2 = src_map$2$row;
         arbiter$push_cu$2 = pick;
@@ -6691,6 +6710,7 @@ module core_board__core_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,i
             n_dispatch$d = 32'h0;
             n_stall$d = 32'h0;
             unit_err$d = 1'b0;
+            source_err$d = 1'b0;
             cu_not_ready$0$d = 32'h0;
             cu_older$0$d = 32'h0;
             cu_not_ready$1$d = 32'h0;
@@ -6732,6 +6752,7 @@ module core_board__core_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,i
         count_stall = n_stall$q;
         err_unit = unit_err$q;
         err_overflow = arbiter$err_overflow;
+        err_source = source_err$q;
     end
 endmodule // core_board__core_oc
 
@@ -6774,7 +6795,7 @@ module core_board__core_oc_arbiter(clock,reset,push_valid$0,push_valid$1,push_va
     output reg  err_overflow;
     // Constant declarations
     localparam  one_bank_per_cu = 1'b0;
-    localparam  depth = 4'h8;
+    localparam  depth = 3'b100;
     // Stub signals
     reg  q_cu$0$d;
     wire  q_cu$0$q;
@@ -6824,54 +6845,6 @@ module core_board__core_oc_arbiter(clock,reset,push_valid$0,push_valid$1,push_va
     reg  q_cu$15$d;
     wire  q_cu$15$q;
     reg  q_cu$15$clock;
-    reg  q_cu$16$d;
-    wire  q_cu$16$q;
-    reg  q_cu$16$clock;
-    reg  q_cu$17$d;
-    wire  q_cu$17$q;
-    reg  q_cu$17$clock;
-    reg  q_cu$18$d;
-    wire  q_cu$18$q;
-    reg  q_cu$18$clock;
-    reg  q_cu$19$d;
-    wire  q_cu$19$q;
-    reg  q_cu$19$clock;
-    reg  q_cu$20$d;
-    wire  q_cu$20$q;
-    reg  q_cu$20$clock;
-    reg  q_cu$21$d;
-    wire  q_cu$21$q;
-    reg  q_cu$21$clock;
-    reg  q_cu$22$d;
-    wire  q_cu$22$q;
-    reg  q_cu$22$clock;
-    reg  q_cu$23$d;
-    wire  q_cu$23$q;
-    reg  q_cu$23$clock;
-    reg  q_cu$24$d;
-    wire  q_cu$24$q;
-    reg  q_cu$24$clock;
-    reg  q_cu$25$d;
-    wire  q_cu$25$q;
-    reg  q_cu$25$clock;
-    reg  q_cu$26$d;
-    wire  q_cu$26$q;
-    reg  q_cu$26$clock;
-    reg  q_cu$27$d;
-    wire  q_cu$27$q;
-    reg  q_cu$27$clock;
-    reg  q_cu$28$d;
-    wire  q_cu$28$q;
-    reg  q_cu$28$clock;
-    reg  q_cu$29$d;
-    wire  q_cu$29$q;
-    reg  q_cu$29$clock;
-    reg  q_cu$30$d;
-    wire  q_cu$30$q;
-    reg  q_cu$30$clock;
-    reg  q_cu$31$d;
-    wire  q_cu$31$q;
-    reg  q_cu$31$clock;
     reg  [1:0] q_slot$0$d;
     wire  [1:0] q_slot$0$q;
     reg  q_slot$0$clock;
@@ -6920,54 +6893,6 @@ module core_board__core_oc_arbiter(clock,reset,push_valid$0,push_valid$1,push_va
     reg  [1:0] q_slot$15$d;
     wire  [1:0] q_slot$15$q;
     reg  q_slot$15$clock;
-    reg  [1:0] q_slot$16$d;
-    wire  [1:0] q_slot$16$q;
-    reg  q_slot$16$clock;
-    reg  [1:0] q_slot$17$d;
-    wire  [1:0] q_slot$17$q;
-    reg  q_slot$17$clock;
-    reg  [1:0] q_slot$18$d;
-    wire  [1:0] q_slot$18$q;
-    reg  q_slot$18$clock;
-    reg  [1:0] q_slot$19$d;
-    wire  [1:0] q_slot$19$q;
-    reg  q_slot$19$clock;
-    reg  [1:0] q_slot$20$d;
-    wire  [1:0] q_slot$20$q;
-    reg  q_slot$20$clock;
-    reg  [1:0] q_slot$21$d;
-    wire  [1:0] q_slot$21$q;
-    reg  q_slot$21$clock;
-    reg  [1:0] q_slot$22$d;
-    wire  [1:0] q_slot$22$q;
-    reg  q_slot$22$clock;
-    reg  [1:0] q_slot$23$d;
-    wire  [1:0] q_slot$23$q;
-    reg  q_slot$23$clock;
-    reg  [1:0] q_slot$24$d;
-    wire  [1:0] q_slot$24$q;
-    reg  q_slot$24$clock;
-    reg  [1:0] q_slot$25$d;
-    wire  [1:0] q_slot$25$q;
-    reg  q_slot$25$clock;
-    reg  [1:0] q_slot$26$d;
-    wire  [1:0] q_slot$26$q;
-    reg  q_slot$26$clock;
-    reg  [1:0] q_slot$27$d;
-    wire  [1:0] q_slot$27$q;
-    reg  q_slot$27$clock;
-    reg  [1:0] q_slot$28$d;
-    wire  [1:0] q_slot$28$q;
-    reg  q_slot$28$clock;
-    reg  [1:0] q_slot$29$d;
-    wire  [1:0] q_slot$29$q;
-    reg  q_slot$29$clock;
-    reg  [1:0] q_slot$30$d;
-    wire  [1:0] q_slot$30$q;
-    reg  q_slot$30$clock;
-    reg  [1:0] q_slot$31$d;
-    wire  [1:0] q_slot$31$q;
-    reg  q_slot$31$clock;
     reg  [3:0] q_row$0$d;
     wire  [3:0] q_row$0$q;
     reg  q_row$0$clock;
@@ -7016,89 +6941,41 @@ module core_board__core_oc_arbiter(clock,reset,push_valid$0,push_valid$1,push_va
     reg  [3:0] q_row$15$d;
     wire  [3:0] q_row$15$q;
     reg  q_row$15$clock;
-    reg  [3:0] q_row$16$d;
-    wire  [3:0] q_row$16$q;
-    reg  q_row$16$clock;
-    reg  [3:0] q_row$17$d;
-    wire  [3:0] q_row$17$q;
-    reg  q_row$17$clock;
-    reg  [3:0] q_row$18$d;
-    wire  [3:0] q_row$18$q;
-    reg  q_row$18$clock;
-    reg  [3:0] q_row$19$d;
-    wire  [3:0] q_row$19$q;
-    reg  q_row$19$clock;
-    reg  [3:0] q_row$20$d;
-    wire  [3:0] q_row$20$q;
-    reg  q_row$20$clock;
-    reg  [3:0] q_row$21$d;
-    wire  [3:0] q_row$21$q;
-    reg  q_row$21$clock;
-    reg  [3:0] q_row$22$d;
-    wire  [3:0] q_row$22$q;
-    reg  q_row$22$clock;
-    reg  [3:0] q_row$23$d;
-    wire  [3:0] q_row$23$q;
-    reg  q_row$23$clock;
-    reg  [3:0] q_row$24$d;
-    wire  [3:0] q_row$24$q;
-    reg  q_row$24$clock;
-    reg  [3:0] q_row$25$d;
-    wire  [3:0] q_row$25$q;
-    reg  q_row$25$clock;
-    reg  [3:0] q_row$26$d;
-    wire  [3:0] q_row$26$q;
-    reg  q_row$26$clock;
-    reg  [3:0] q_row$27$d;
-    wire  [3:0] q_row$27$q;
-    reg  q_row$27$clock;
-    reg  [3:0] q_row$28$d;
-    wire  [3:0] q_row$28$q;
-    reg  q_row$28$clock;
-    reg  [3:0] q_row$29$d;
-    wire  [3:0] q_row$29$q;
-    reg  q_row$29$clock;
-    reg  [3:0] q_row$30$d;
-    wire  [3:0] q_row$30$q;
-    reg  q_row$30$clock;
-    reg  [3:0] q_row$31$d;
-    wire  [3:0] q_row$31$q;
-    reg  q_row$31$clock;
-    reg  [2:0] head$0$d;
-    wire  [2:0] head$0$q;
+    reg  [1:0] head$0$d;
+    wire  [1:0] head$0$q;
     reg  head$0$clock;
-    reg  [2:0] head$1$d;
-    wire  [2:0] head$1$q;
+    reg  [1:0] head$1$d;
+    wire  [1:0] head$1$q;
     reg  head$1$clock;
-    reg  [2:0] head$2$d;
-    wire  [2:0] head$2$q;
+    reg  [1:0] head$2$d;
+    wire  [1:0] head$2$q;
     reg  head$2$clock;
-    reg  [2:0] head$3$d;
-    wire  [2:0] head$3$q;
+    reg  [1:0] head$3$d;
+    wire  [1:0] head$3$q;
     reg  head$3$clock;
-    reg  [2:0] tail$0$d;
-    wire  [2:0] tail$0$q;
+    reg  [1:0] tail$0$d;
+    wire  [1:0] tail$0$q;
     reg  tail$0$clock;
-    reg  [2:0] tail$1$d;
-    wire  [2:0] tail$1$q;
+    reg  [1:0] tail$1$d;
+    wire  [1:0] tail$1$q;
     reg  tail$1$clock;
-    reg  [2:0] tail$2$d;
-    wire  [2:0] tail$2$q;
+    reg  [1:0] tail$2$d;
+    wire  [1:0] tail$2$q;
     reg  tail$2$clock;
-    reg  [2:0] tail$3$d;
-    wire  [2:0] tail$3$q;
+    reg  [1:0] tail$3$d;
+    wire  [1:0] tail$3$q;
     reg  tail$3$clock;
-    reg  [3:0] count$0$d;
-    wire  [3:0] count$0$q;
+    reg  [2:0] count$0$d;
+    wire  [2:0] count$0$q;
     reg  count$0$clock;
-    reg  [3:0] count$1$d;
-    wire  [3:0] count$1$q;
+    reg  [2:0] count$1$d;
+    wire  [2:0] count$1$q;
     reg  count$1$clock;
-    reg  [3:0] count$2$d;
-    wire  [3:0] count$2$q;
+    reg  [2:0] count$2$d;
+    wire  [2:0] count$2$q;
     reg  count$2$clock;
-    reg  [3:0] count$3$d;
-    wire  [3:0] count$3$q;
+    reg  [2:0] count$3$d;
+    wire  [2:0] count$3$q;
     reg  count$3$clock;
     reg  pri$d;
     wire  pri$q;
@@ -7126,11 +7003,11 @@ module core_board__core_oc_arbiter(clock,reset,push_valid$0,push_valid$1,push_va
     reg  [3:0] granted;
     reg  diag;
     reg  row_start;
-    reg  [3:0] pushes;
+    reg  [2:0] pushes;
     reg  [6:0] earlier;
     reg  [6:0] room;
-    reg  [3:0] free_entries;
-    reg  [2:0] slot_addr;
+    reg  [2:0] free_entries;
+    reg  [1:0] slot_addr;
     reg  overflowed;
     // Sub module instances
     core_board__board_reset_sync0 q_cu$0(
@@ -7213,86 +7090,6 @@ module core_board__core_oc_arbiter(clock,reset,push_valid$0,push_valid$1,push_va
         .q(q_cu$15$q),
         .clock(q_cu$15$clock)
     );
-    core_board__board_reset_sync0 q_cu$16(
-        .d(q_cu$16$d),
-        .q(q_cu$16$q),
-        .clock(q_cu$16$clock)
-    );
-    core_board__board_reset_sync0 q_cu$17(
-        .d(q_cu$17$d),
-        .q(q_cu$17$q),
-        .clock(q_cu$17$clock)
-    );
-    core_board__board_reset_sync0 q_cu$18(
-        .d(q_cu$18$d),
-        .q(q_cu$18$q),
-        .clock(q_cu$18$clock)
-    );
-    core_board__board_reset_sync0 q_cu$19(
-        .d(q_cu$19$d),
-        .q(q_cu$19$q),
-        .clock(q_cu$19$clock)
-    );
-    core_board__board_reset_sync0 q_cu$20(
-        .d(q_cu$20$d),
-        .q(q_cu$20$q),
-        .clock(q_cu$20$clock)
-    );
-    core_board__board_reset_sync0 q_cu$21(
-        .d(q_cu$21$d),
-        .q(q_cu$21$q),
-        .clock(q_cu$21$clock)
-    );
-    core_board__board_reset_sync0 q_cu$22(
-        .d(q_cu$22$d),
-        .q(q_cu$22$q),
-        .clock(q_cu$22$clock)
-    );
-    core_board__board_reset_sync0 q_cu$23(
-        .d(q_cu$23$d),
-        .q(q_cu$23$q),
-        .clock(q_cu$23$clock)
-    );
-    core_board__board_reset_sync0 q_cu$24(
-        .d(q_cu$24$d),
-        .q(q_cu$24$q),
-        .clock(q_cu$24$clock)
-    );
-    core_board__board_reset_sync0 q_cu$25(
-        .d(q_cu$25$d),
-        .q(q_cu$25$q),
-        .clock(q_cu$25$clock)
-    );
-    core_board__board_reset_sync0 q_cu$26(
-        .d(q_cu$26$d),
-        .q(q_cu$26$q),
-        .clock(q_cu$26$clock)
-    );
-    core_board__board_reset_sync0 q_cu$27(
-        .d(q_cu$27$d),
-        .q(q_cu$27$q),
-        .clock(q_cu$27$clock)
-    );
-    core_board__board_reset_sync0 q_cu$28(
-        .d(q_cu$28$d),
-        .q(q_cu$28$q),
-        .clock(q_cu$28$clock)
-    );
-    core_board__board_reset_sync0 q_cu$29(
-        .d(q_cu$29$d),
-        .q(q_cu$29$q),
-        .clock(q_cu$29$clock)
-    );
-    core_board__board_reset_sync0 q_cu$30(
-        .d(q_cu$30$d),
-        .q(q_cu$30$q),
-        .clock(q_cu$30$clock)
-    );
-    core_board__board_reset_sync0 q_cu$31(
-        .d(q_cu$31$d),
-        .q(q_cu$31$q),
-        .clock(q_cu$31$clock)
-    );
     core_board__core_exec_branch_div_warp q_slot$0(
         .d(q_slot$0$d),
         .q(q_slot$0$q),
@@ -7372,86 +7169,6 @@ module core_board__core_oc_arbiter(clock,reset,push_valid$0,push_valid$1,push_va
         .d(q_slot$15$d),
         .q(q_slot$15$q),
         .clock(q_slot$15$clock)
-    );
-    core_board__core_exec_branch_div_warp q_slot$16(
-        .d(q_slot$16$d),
-        .q(q_slot$16$q),
-        .clock(q_slot$16$clock)
-    );
-    core_board__core_exec_branch_div_warp q_slot$17(
-        .d(q_slot$17$d),
-        .q(q_slot$17$q),
-        .clock(q_slot$17$clock)
-    );
-    core_board__core_exec_branch_div_warp q_slot$18(
-        .d(q_slot$18$d),
-        .q(q_slot$18$q),
-        .clock(q_slot$18$clock)
-    );
-    core_board__core_exec_branch_div_warp q_slot$19(
-        .d(q_slot$19$d),
-        .q(q_slot$19$q),
-        .clock(q_slot$19$clock)
-    );
-    core_board__core_exec_branch_div_warp q_slot$20(
-        .d(q_slot$20$d),
-        .q(q_slot$20$q),
-        .clock(q_slot$20$clock)
-    );
-    core_board__core_exec_branch_div_warp q_slot$21(
-        .d(q_slot$21$d),
-        .q(q_slot$21$q),
-        .clock(q_slot$21$clock)
-    );
-    core_board__core_exec_branch_div_warp q_slot$22(
-        .d(q_slot$22$d),
-        .q(q_slot$22$q),
-        .clock(q_slot$22$clock)
-    );
-    core_board__core_exec_branch_div_warp q_slot$23(
-        .d(q_slot$23$d),
-        .q(q_slot$23$q),
-        .clock(q_slot$23$clock)
-    );
-    core_board__core_exec_branch_div_warp q_slot$24(
-        .d(q_slot$24$d),
-        .q(q_slot$24$q),
-        .clock(q_slot$24$clock)
-    );
-    core_board__core_exec_branch_div_warp q_slot$25(
-        .d(q_slot$25$d),
-        .q(q_slot$25$q),
-        .clock(q_slot$25$clock)
-    );
-    core_board__core_exec_branch_div_warp q_slot$26(
-        .d(q_slot$26$d),
-        .q(q_slot$26$q),
-        .clock(q_slot$26$clock)
-    );
-    core_board__core_exec_branch_div_warp q_slot$27(
-        .d(q_slot$27$d),
-        .q(q_slot$27$q),
-        .clock(q_slot$27$clock)
-    );
-    core_board__core_exec_branch_div_warp q_slot$28(
-        .d(q_slot$28$d),
-        .q(q_slot$28$q),
-        .clock(q_slot$28$clock)
-    );
-    core_board__core_exec_branch_div_warp q_slot$29(
-        .d(q_slot$29$d),
-        .q(q_slot$29$q),
-        .clock(q_slot$29$clock)
-    );
-    core_board__core_exec_branch_div_warp q_slot$30(
-        .d(q_slot$30$d),
-        .q(q_slot$30$q),
-        .clock(q_slot$30$clock)
-    );
-    core_board__core_exec_branch_div_warp q_slot$31(
-        .d(q_slot$31$d),
-        .q(q_slot$31$q),
-        .clock(q_slot$31$clock)
     );
     core_board__board_reset_por q_row$0(
         .d(q_row$0$d),
@@ -7533,142 +7250,62 @@ module core_board__core_oc_arbiter(clock,reset,push_valid$0,push_valid$1,push_va
         .q(q_row$15$q),
         .clock(q_row$15$clock)
     );
-    core_board__board_reset_por q_row$16(
-        .d(q_row$16$d),
-        .q(q_row$16$q),
-        .clock(q_row$16$clock)
-    );
-    core_board__board_reset_por q_row$17(
-        .d(q_row$17$d),
-        .q(q_row$17$q),
-        .clock(q_row$17$clock)
-    );
-    core_board__board_reset_por q_row$18(
-        .d(q_row$18$d),
-        .q(q_row$18$q),
-        .clock(q_row$18$clock)
-    );
-    core_board__board_reset_por q_row$19(
-        .d(q_row$19$d),
-        .q(q_row$19$q),
-        .clock(q_row$19$clock)
-    );
-    core_board__board_reset_por q_row$20(
-        .d(q_row$20$d),
-        .q(q_row$20$q),
-        .clock(q_row$20$clock)
-    );
-    core_board__board_reset_por q_row$21(
-        .d(q_row$21$d),
-        .q(q_row$21$q),
-        .clock(q_row$21$clock)
-    );
-    core_board__board_reset_por q_row$22(
-        .d(q_row$22$d),
-        .q(q_row$22$q),
-        .clock(q_row$22$clock)
-    );
-    core_board__board_reset_por q_row$23(
-        .d(q_row$23$d),
-        .q(q_row$23$q),
-        .clock(q_row$23$clock)
-    );
-    core_board__board_reset_por q_row$24(
-        .d(q_row$24$d),
-        .q(q_row$24$q),
-        .clock(q_row$24$clock)
-    );
-    core_board__board_reset_por q_row$25(
-        .d(q_row$25$d),
-        .q(q_row$25$q),
-        .clock(q_row$25$clock)
-    );
-    core_board__board_reset_por q_row$26(
-        .d(q_row$26$d),
-        .q(q_row$26$q),
-        .clock(q_row$26$clock)
-    );
-    core_board__board_reset_por q_row$27(
-        .d(q_row$27$d),
-        .q(q_row$27$q),
-        .clock(q_row$27$clock)
-    );
-    core_board__board_reset_por q_row$28(
-        .d(q_row$28$d),
-        .q(q_row$28$q),
-        .clock(q_row$28$clock)
-    );
-    core_board__board_reset_por q_row$29(
-        .d(q_row$29$d),
-        .q(q_row$29$q),
-        .clock(q_row$29$clock)
-    );
-    core_board__board_reset_por q_row$30(
-        .d(q_row$30$d),
-        .q(q_row$30$q),
-        .clock(q_row$30$clock)
-    );
-    core_board__board_reset_por q_row$31(
-        .d(q_row$31$d),
-        .q(q_row$31$q),
-        .clock(q_row$31$clock)
-    );
-    core_board__core_latch_src_valid head$0(
+    core_board__core_exec_branch_div_warp head$0(
         .d(head$0$d),
         .q(head$0$q),
         .clock(head$0$clock)
     );
-    core_board__core_latch_src_valid head$1(
+    core_board__core_exec_branch_div_warp head$1(
         .d(head$1$d),
         .q(head$1$q),
         .clock(head$1$clock)
     );
-    core_board__core_latch_src_valid head$2(
+    core_board__core_exec_branch_div_warp head$2(
         .d(head$2$d),
         .q(head$2$q),
         .clock(head$2$clock)
     );
-    core_board__core_latch_src_valid head$3(
+    core_board__core_exec_branch_div_warp head$3(
         .d(head$3$d),
         .q(head$3$q),
         .clock(head$3$clock)
     );
-    core_board__core_latch_src_valid tail$0(
+    core_board__core_exec_branch_div_warp tail$0(
         .d(tail$0$d),
         .q(tail$0$q),
         .clock(tail$0$clock)
     );
-    core_board__core_latch_src_valid tail$1(
+    core_board__core_exec_branch_div_warp tail$1(
         .d(tail$1$d),
         .q(tail$1$q),
         .clock(tail$1$clock)
     );
-    core_board__core_latch_src_valid tail$2(
+    core_board__core_exec_branch_div_warp tail$2(
         .d(tail$2$d),
         .q(tail$2$q),
         .clock(tail$2$clock)
     );
-    core_board__core_latch_src_valid tail$3(
+    core_board__core_exec_branch_div_warp tail$3(
         .d(tail$3$d),
         .q(tail$3$q),
         .clock(tail$3$clock)
     );
-    core_board__board_reset_por count$0(
+    core_board__core_latch_src_valid count$0(
         .d(count$0$d),
         .q(count$0$q),
         .clock(count$0$clock)
     );
-    core_board__board_reset_por count$1(
+    core_board__core_latch_src_valid count$1(
         .d(count$1$d),
         .q(count$1$q),
         .clock(count$1$clock)
     );
-    core_board__board_reset_por count$2(
+    core_board__core_latch_src_valid count$2(
         .d(count$2$d),
         .q(count$2$q),
         .clock(count$2$clock)
     );
-    core_board__board_reset_por count$3(
+    core_board__core_latch_src_valid count$3(
         .d(count$3$d),
         .q(count$3$q),
         .clock(count$3$clock)
@@ -7785,102 +7422,6 @@ module core_board__core_oc_arbiter(clock,reset,push_valid$0,push_valid$1,push_va
         q_slot$15$d = q_slot$15$q;
         q_row$15$clock = clock;
         q_row$15$d = q_row$15$q;
-        q_cu$16$clock = clock;
-        q_cu$16$d = q_cu$16$q;
-        q_slot$16$clock = clock;
-        q_slot$16$d = q_slot$16$q;
-        q_row$16$clock = clock;
-        q_row$16$d = q_row$16$q;
-        q_cu$17$clock = clock;
-        q_cu$17$d = q_cu$17$q;
-        q_slot$17$clock = clock;
-        q_slot$17$d = q_slot$17$q;
-        q_row$17$clock = clock;
-        q_row$17$d = q_row$17$q;
-        q_cu$18$clock = clock;
-        q_cu$18$d = q_cu$18$q;
-        q_slot$18$clock = clock;
-        q_slot$18$d = q_slot$18$q;
-        q_row$18$clock = clock;
-        q_row$18$d = q_row$18$q;
-        q_cu$19$clock = clock;
-        q_cu$19$d = q_cu$19$q;
-        q_slot$19$clock = clock;
-        q_slot$19$d = q_slot$19$q;
-        q_row$19$clock = clock;
-        q_row$19$d = q_row$19$q;
-        q_cu$20$clock = clock;
-        q_cu$20$d = q_cu$20$q;
-        q_slot$20$clock = clock;
-        q_slot$20$d = q_slot$20$q;
-        q_row$20$clock = clock;
-        q_row$20$d = q_row$20$q;
-        q_cu$21$clock = clock;
-        q_cu$21$d = q_cu$21$q;
-        q_slot$21$clock = clock;
-        q_slot$21$d = q_slot$21$q;
-        q_row$21$clock = clock;
-        q_row$21$d = q_row$21$q;
-        q_cu$22$clock = clock;
-        q_cu$22$d = q_cu$22$q;
-        q_slot$22$clock = clock;
-        q_slot$22$d = q_slot$22$q;
-        q_row$22$clock = clock;
-        q_row$22$d = q_row$22$q;
-        q_cu$23$clock = clock;
-        q_cu$23$d = q_cu$23$q;
-        q_slot$23$clock = clock;
-        q_slot$23$d = q_slot$23$q;
-        q_row$23$clock = clock;
-        q_row$23$d = q_row$23$q;
-        q_cu$24$clock = clock;
-        q_cu$24$d = q_cu$24$q;
-        q_slot$24$clock = clock;
-        q_slot$24$d = q_slot$24$q;
-        q_row$24$clock = clock;
-        q_row$24$d = q_row$24$q;
-        q_cu$25$clock = clock;
-        q_cu$25$d = q_cu$25$q;
-        q_slot$25$clock = clock;
-        q_slot$25$d = q_slot$25$q;
-        q_row$25$clock = clock;
-        q_row$25$d = q_row$25$q;
-        q_cu$26$clock = clock;
-        q_cu$26$d = q_cu$26$q;
-        q_slot$26$clock = clock;
-        q_slot$26$d = q_slot$26$q;
-        q_row$26$clock = clock;
-        q_row$26$d = q_row$26$q;
-        q_cu$27$clock = clock;
-        q_cu$27$d = q_cu$27$q;
-        q_slot$27$clock = clock;
-        q_slot$27$d = q_slot$27$q;
-        q_row$27$clock = clock;
-        q_row$27$d = q_row$27$q;
-        q_cu$28$clock = clock;
-        q_cu$28$d = q_cu$28$q;
-        q_slot$28$clock = clock;
-        q_slot$28$d = q_slot$28$q;
-        q_row$28$clock = clock;
-        q_row$28$d = q_row$28$q;
-        q_cu$29$clock = clock;
-        q_cu$29$d = q_cu$29$q;
-        q_slot$29$clock = clock;
-        q_slot$29$d = q_slot$29$q;
-        q_row$29$clock = clock;
-        q_row$29$d = q_row$29$q;
-        q_cu$30$clock = clock;
-        q_cu$30$d = q_cu$30$q;
-        q_slot$30$clock = clock;
-        q_slot$30$d = q_slot$30$q;
-        q_row$30$clock = clock;
-        q_row$30$d = q_row$30$q;
-        q_cu$31$clock = clock;
-        q_cu$31$d = q_cu$31$q;
-        q_slot$31$clock = clock;
-        q_slot$31$d = q_slot$31$q;
-        q_row$31$clock = clock;
-        q_row$31$d = q_row$31$q;
         head$0$clock = clock;
         head$0$d = head$0$q;
         tail$0$clock = clock;
@@ -7930,70 +7471,30 @@ module core_board__core_oc_arbiter(clock,reset,push_valid$0,push_valid$1,push_va
             hd_slot$0 = q_slot$3$q;
             hd_row$0 = q_row$3$q;
         end
-        if (head$0$q == 4) begin
-            hd_cu$0 = q_cu$4$q;
-            hd_slot$0 = q_slot$4$q;
-            hd_row$0 = q_row$4$q;
-        end
-        if (head$0$q == 5) begin
-            hd_cu$0 = q_cu$5$q;
-            hd_slot$0 = q_slot$5$q;
-            hd_row$0 = q_row$5$q;
-        end
-        if (head$0$q == 6) begin
-            hd_cu$0 = q_cu$6$q;
-            hd_slot$0 = q_slot$6$q;
-            hd_row$0 = q_row$6$q;
-        end
-        if (head$0$q == 7) begin
-            hd_cu$0 = q_cu$7$q;
-            hd_slot$0 = q_slot$7$q;
-            hd_row$0 = q_row$7$q;
-        end
         nonempty = (nonempty & ~(1 << (0)) | ((|count$0$q) << (0)));
         blocked = (blocked & ~(1 << (0)) | ((write_valid & (write_bank == 0)) << (0)));
         hd_cu$1 = 32'h0;
         hd_slot$1 = 32'h0;
         hd_row$1 = 32'h0;
         if (head$1$q == 0) begin
-            hd_cu$1 = q_cu$8$q;
-            hd_slot$1 = q_slot$8$q;
-            hd_row$1 = q_row$8$q;
+            hd_cu$1 = q_cu$4$q;
+            hd_slot$1 = q_slot$4$q;
+            hd_row$1 = q_row$4$q;
         end
         if (head$1$q == 1) begin
-            hd_cu$1 = q_cu$9$q;
-            hd_slot$1 = q_slot$9$q;
-            hd_row$1 = q_row$9$q;
+            hd_cu$1 = q_cu$5$q;
+            hd_slot$1 = q_slot$5$q;
+            hd_row$1 = q_row$5$q;
         end
         if (head$1$q == 2) begin
-            hd_cu$1 = q_cu$10$q;
-            hd_slot$1 = q_slot$10$q;
-            hd_row$1 = q_row$10$q;
+            hd_cu$1 = q_cu$6$q;
+            hd_slot$1 = q_slot$6$q;
+            hd_row$1 = q_row$6$q;
         end
         if (head$1$q == 3) begin
-            hd_cu$1 = q_cu$11$q;
-            hd_slot$1 = q_slot$11$q;
-            hd_row$1 = q_row$11$q;
-        end
-        if (head$1$q == 4) begin
-            hd_cu$1 = q_cu$12$q;
-            hd_slot$1 = q_slot$12$q;
-            hd_row$1 = q_row$12$q;
-        end
-        if (head$1$q == 5) begin
-            hd_cu$1 = q_cu$13$q;
-            hd_slot$1 = q_slot$13$q;
-            hd_row$1 = q_row$13$q;
-        end
-        if (head$1$q == 6) begin
-            hd_cu$1 = q_cu$14$q;
-            hd_slot$1 = q_slot$14$q;
-            hd_row$1 = q_row$14$q;
-        end
-        if (head$1$q == 7) begin
-            hd_cu$1 = q_cu$15$q;
-            hd_slot$1 = q_slot$15$q;
-            hd_row$1 = q_row$15$q;
+            hd_cu$1 = q_cu$7$q;
+            hd_slot$1 = q_slot$7$q;
+            hd_row$1 = q_row$7$q;
         end
         nonempty = (nonempty & ~(1 << (1)) | ((|count$1$q) << (1)));
         blocked = (blocked & ~(1 << (1)) | ((write_valid & (write_bank == 1)) << (1)));
@@ -8001,44 +7502,24 @@ module core_board__core_oc_arbiter(clock,reset,push_valid$0,push_valid$1,push_va
         hd_slot$2 = 32'h0;
         hd_row$2 = 32'h0;
         if (head$2$q == 0) begin
-            hd_cu$2 = q_cu$16$q;
-            hd_slot$2 = q_slot$16$q;
-            hd_row$2 = q_row$16$q;
+            hd_cu$2 = q_cu$8$q;
+            hd_slot$2 = q_slot$8$q;
+            hd_row$2 = q_row$8$q;
         end
         if (head$2$q == 1) begin
-            hd_cu$2 = q_cu$17$q;
-            hd_slot$2 = q_slot$17$q;
-            hd_row$2 = q_row$17$q;
+            hd_cu$2 = q_cu$9$q;
+            hd_slot$2 = q_slot$9$q;
+            hd_row$2 = q_row$9$q;
         end
         if (head$2$q == 2) begin
-            hd_cu$2 = q_cu$18$q;
-            hd_slot$2 = q_slot$18$q;
-            hd_row$2 = q_row$18$q;
+            hd_cu$2 = q_cu$10$q;
+            hd_slot$2 = q_slot$10$q;
+            hd_row$2 = q_row$10$q;
         end
         if (head$2$q == 3) begin
-            hd_cu$2 = q_cu$19$q;
-            hd_slot$2 = q_slot$19$q;
-            hd_row$2 = q_row$19$q;
-        end
-        if (head$2$q == 4) begin
-            hd_cu$2 = q_cu$20$q;
-            hd_slot$2 = q_slot$20$q;
-            hd_row$2 = q_row$20$q;
-        end
-        if (head$2$q == 5) begin
-            hd_cu$2 = q_cu$21$q;
-            hd_slot$2 = q_slot$21$q;
-            hd_row$2 = q_row$21$q;
-        end
-        if (head$2$q == 6) begin
-            hd_cu$2 = q_cu$22$q;
-            hd_slot$2 = q_slot$22$q;
-            hd_row$2 = q_row$22$q;
-        end
-        if (head$2$q == 7) begin
-            hd_cu$2 = q_cu$23$q;
-            hd_slot$2 = q_slot$23$q;
-            hd_row$2 = q_row$23$q;
+            hd_cu$2 = q_cu$11$q;
+            hd_slot$2 = q_slot$11$q;
+            hd_row$2 = q_row$11$q;
         end
         nonempty = (nonempty & ~(1 << (2)) | ((|count$2$q) << (2)));
         blocked = (blocked & ~(1 << (2)) | ((write_valid & (write_bank == 2)) << (2)));
@@ -8046,44 +7527,24 @@ module core_board__core_oc_arbiter(clock,reset,push_valid$0,push_valid$1,push_va
         hd_slot$3 = 32'h0;
         hd_row$3 = 32'h0;
         if (head$3$q == 0) begin
-            hd_cu$3 = q_cu$24$q;
-            hd_slot$3 = q_slot$24$q;
-            hd_row$3 = q_row$24$q;
+            hd_cu$3 = q_cu$12$q;
+            hd_slot$3 = q_slot$12$q;
+            hd_row$3 = q_row$12$q;
         end
         if (head$3$q == 1) begin
-            hd_cu$3 = q_cu$25$q;
-            hd_slot$3 = q_slot$25$q;
-            hd_row$3 = q_row$25$q;
+            hd_cu$3 = q_cu$13$q;
+            hd_slot$3 = q_slot$13$q;
+            hd_row$3 = q_row$13$q;
         end
         if (head$3$q == 2) begin
-            hd_cu$3 = q_cu$26$q;
-            hd_slot$3 = q_slot$26$q;
-            hd_row$3 = q_row$26$q;
+            hd_cu$3 = q_cu$14$q;
+            hd_slot$3 = q_slot$14$q;
+            hd_row$3 = q_row$14$q;
         end
         if (head$3$q == 3) begin
-            hd_cu$3 = q_cu$27$q;
-            hd_slot$3 = q_slot$27$q;
-            hd_row$3 = q_row$27$q;
-        end
-        if (head$3$q == 4) begin
-            hd_cu$3 = q_cu$28$q;
-            hd_slot$3 = q_slot$28$q;
-            hd_row$3 = q_row$28$q;
-        end
-        if (head$3$q == 5) begin
-            hd_cu$3 = q_cu$29$q;
-            hd_slot$3 = q_slot$29$q;
-            hd_row$3 = q_row$29$q;
-        end
-        if (head$3$q == 6) begin
-            hd_cu$3 = q_cu$30$q;
-            hd_slot$3 = q_slot$30$q;
-            hd_row$3 = q_row$30$q;
-        end
-        if (head$3$q == 7) begin
-            hd_cu$3 = q_cu$31$q;
-            hd_slot$3 = q_slot$31$q;
-            hd_row$3 = q_row$31$q;
+            hd_cu$3 = q_cu$15$q;
+            hd_slot$3 = q_slot$15$q;
+            hd_row$3 = q_row$15$q;
         end
         nonempty = (nonempty & ~(1 << (3)) | ((|count$3$q) << (3)));
         blocked = (blocked & ~(1 << (3)) | ((write_valid & (write_bank == 3)) << (3)));
@@ -8237,7 +7698,7 @@ module core_board__core_oc_arbiter(clock,reset,push_valid$0,push_valid$1,push_va
         room = ((free_entries) & 7'h7f);
         if (push_valid$0 & (push_bank$0 == 0)) begin
             if (earlier < room) begin
-                slot_addr = tail$0$q + ((earlier) & 3'h7);
+                slot_addr = tail$0$q + ((earlier) & 2'h3);
                 if (slot_addr == 0) begin
                     q_cu$0$d = push_cu$0;
                     q_slot$0$d = push_slot$0;
@@ -8258,26 +7719,6 @@ module core_board__core_oc_arbiter(clock,reset,push_valid$0,push_valid$1,push_va
                     q_slot$3$d = push_slot$0;
                     q_row$3$d = push_row$0;
                 end
-                if (slot_addr == 4) begin
-                    q_cu$4$d = push_cu$0;
-                    q_slot$4$d = push_slot$0;
-                    q_row$4$d = push_row$0;
-                end
-                if (slot_addr == 5) begin
-                    q_cu$5$d = push_cu$0;
-                    q_slot$5$d = push_slot$0;
-                    q_row$5$d = push_row$0;
-                end
-                if (slot_addr == 6) begin
-                    q_cu$6$d = push_cu$0;
-                    q_slot$6$d = push_slot$0;
-                    q_row$6$d = push_row$0;
-                end
-                if (slot_addr == 7) begin
-                    q_cu$7$d = push_cu$0;
-                    q_slot$7$d = push_slot$0;
-                    q_row$7$d = push_row$0;
-                end
             end
             else begin
                 overflowed = 1'b1;
@@ -8286,7 +7727,7 @@ module core_board__core_oc_arbiter(clock,reset,push_valid$0,push_valid$1,push_va
         end
         if (push_valid$1 & (push_bank$1 == 0)) begin
             if (earlier < room) begin
-                slot_addr = tail$0$q + ((earlier) & 3'h7);
+                slot_addr = tail$0$q + ((earlier) & 2'h3);
                 if (slot_addr == 0) begin
                     q_cu$0$d = push_cu$1;
                     q_slot$0$d = push_slot$1;
@@ -8307,26 +7748,6 @@ module core_board__core_oc_arbiter(clock,reset,push_valid$0,push_valid$1,push_va
                     q_slot$3$d = push_slot$1;
                     q_row$3$d = push_row$1;
                 end
-                if (slot_addr == 4) begin
-                    q_cu$4$d = push_cu$1;
-                    q_slot$4$d = push_slot$1;
-                    q_row$4$d = push_row$1;
-                end
-                if (slot_addr == 5) begin
-                    q_cu$5$d = push_cu$1;
-                    q_slot$5$d = push_slot$1;
-                    q_row$5$d = push_row$1;
-                end
-                if (slot_addr == 6) begin
-                    q_cu$6$d = push_cu$1;
-                    q_slot$6$d = push_slot$1;
-                    q_row$6$d = push_row$1;
-                end
-                if (slot_addr == 7) begin
-                    q_cu$7$d = push_cu$1;
-                    q_slot$7$d = push_slot$1;
-                    q_row$7$d = push_row$1;
-                end
             end
             else begin
                 overflowed = 1'b1;
@@ -8335,7 +7756,7 @@ module core_board__core_oc_arbiter(clock,reset,push_valid$0,push_valid$1,push_va
         end
         if (push_valid$2 & (push_bank$2 == 0)) begin
             if (earlier < room) begin
-                slot_addr = tail$0$q + ((earlier) & 3'h7);
+                slot_addr = tail$0$q + ((earlier) & 2'h3);
                 if (slot_addr == 0) begin
                     q_cu$0$d = push_cu$2;
                     q_slot$0$d = push_slot$2;
@@ -8356,26 +7777,6 @@ module core_board__core_oc_arbiter(clock,reset,push_valid$0,push_valid$1,push_va
                     q_slot$3$d = push_slot$2;
                     q_row$3$d = push_row$2;
                 end
-                if (slot_addr == 4) begin
-                    q_cu$4$d = push_cu$2;
-                    q_slot$4$d = push_slot$2;
-                    q_row$4$d = push_row$2;
-                end
-                if (slot_addr == 5) begin
-                    q_cu$5$d = push_cu$2;
-                    q_slot$5$d = push_slot$2;
-                    q_row$5$d = push_row$2;
-                end
-                if (slot_addr == 6) begin
-                    q_cu$6$d = push_cu$2;
-                    q_slot$6$d = push_slot$2;
-                    q_row$6$d = push_row$2;
-                end
-                if (slot_addr == 7) begin
-                    q_cu$7$d = push_cu$2;
-                    q_slot$7$d = push_slot$2;
-                    q_row$7$d = push_row$2;
-                end
             end
             else begin
                 overflowed = 1'b1;
@@ -8383,12 +7784,12 @@ module core_board__core_oc_arbiter(clock,reset,push_valid$0,push_valid$1,push_va
             earlier = earlier + 32'h1;
         end
         if (earlier < room) begin
-            pushes = ((earlier) & 4'hf);
+            pushes = ((earlier) & 3'h7);
         end
         else begin
-            pushes = ((room) & 4'hf);
+            pushes = ((room) & 3'h7);
         end
-        tail$0$d = tail$0$q + ((pushes) & 3'h7);
+        tail$0$d = tail$0$q + ((pushes) & 2'h3);
         if (granted[0]) begin
             head$0$d = head$0$q + 32'h1;
             count$0$d = count$0$q + pushes - 32'h1;
@@ -8401,7 +7802,111 @@ module core_board__core_oc_arbiter(clock,reset,push_valid$0,push_valid$1,push_va
         room = ((free_entries) & 7'h7f);
         if (push_valid$0 & (push_bank$0 == 1)) begin
             if (earlier < room) begin
-                slot_addr = tail$1$q + ((earlier) & 3'h7);
+                slot_addr = tail$1$q + ((earlier) & 2'h3);
+                if (slot_addr == 0) begin
+                    q_cu$4$d = push_cu$0;
+                    q_slot$4$d = push_slot$0;
+                    q_row$4$d = push_row$0;
+                end
+                if (slot_addr == 1) begin
+                    q_cu$5$d = push_cu$0;
+                    q_slot$5$d = push_slot$0;
+                    q_row$5$d = push_row$0;
+                end
+                if (slot_addr == 2) begin
+                    q_cu$6$d = push_cu$0;
+                    q_slot$6$d = push_slot$0;
+                    q_row$6$d = push_row$0;
+                end
+                if (slot_addr == 3) begin
+                    q_cu$7$d = push_cu$0;
+                    q_slot$7$d = push_slot$0;
+                    q_row$7$d = push_row$0;
+                end
+            end
+            else begin
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$1 & (push_bank$1 == 1)) begin
+            if (earlier < room) begin
+                slot_addr = tail$1$q + ((earlier) & 2'h3);
+                if (slot_addr == 0) begin
+                    q_cu$4$d = push_cu$1;
+                    q_slot$4$d = push_slot$1;
+                    q_row$4$d = push_row$1;
+                end
+                if (slot_addr == 1) begin
+                    q_cu$5$d = push_cu$1;
+                    q_slot$5$d = push_slot$1;
+                    q_row$5$d = push_row$1;
+                end
+                if (slot_addr == 2) begin
+                    q_cu$6$d = push_cu$1;
+                    q_slot$6$d = push_slot$1;
+                    q_row$6$d = push_row$1;
+                end
+                if (slot_addr == 3) begin
+                    q_cu$7$d = push_cu$1;
+                    q_slot$7$d = push_slot$1;
+                    q_row$7$d = push_row$1;
+                end
+            end
+            else begin
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (push_valid$2 & (push_bank$2 == 1)) begin
+            if (earlier < room) begin
+                slot_addr = tail$1$q + ((earlier) & 2'h3);
+                if (slot_addr == 0) begin
+                    q_cu$4$d = push_cu$2;
+                    q_slot$4$d = push_slot$2;
+                    q_row$4$d = push_row$2;
+                end
+                if (slot_addr == 1) begin
+                    q_cu$5$d = push_cu$2;
+                    q_slot$5$d = push_slot$2;
+                    q_row$5$d = push_row$2;
+                end
+                if (slot_addr == 2) begin
+                    q_cu$6$d = push_cu$2;
+                    q_slot$6$d = push_slot$2;
+                    q_row$6$d = push_row$2;
+                end
+                if (slot_addr == 3) begin
+                    q_cu$7$d = push_cu$2;
+                    q_slot$7$d = push_slot$2;
+                    q_row$7$d = push_row$2;
+                end
+            end
+            else begin
+                overflowed = 1'b1;
+            end
+            earlier = earlier + 32'h1;
+        end
+        if (earlier < room) begin
+            pushes = ((earlier) & 3'h7);
+        end
+        else begin
+            pushes = ((room) & 3'h7);
+        end
+        tail$1$d = tail$1$q + ((pushes) & 2'h3);
+        if (granted[1]) begin
+            head$1$d = head$1$q + 32'h1;
+            count$1$d = count$1$q + pushes - 32'h1;
+        end
+        else begin
+            count$1$d = count$1$q + pushes;
+        end
+        earlier = 32'h0;
+        free_entries = depth - count$2$q;
+        room = ((free_entries) & 7'h7f);
+        if (push_valid$0 & (push_bank$0 == 2)) begin
+            if (earlier < room) begin
+                slot_addr = tail$2$q + ((earlier) & 2'h3);
                 if (slot_addr == 0) begin
                     q_cu$8$d = push_cu$0;
                     q_slot$8$d = push_slot$0;
@@ -8422,35 +7927,15 @@ module core_board__core_oc_arbiter(clock,reset,push_valid$0,push_valid$1,push_va
                     q_slot$11$d = push_slot$0;
                     q_row$11$d = push_row$0;
                 end
-                if (slot_addr == 4) begin
-                    q_cu$12$d = push_cu$0;
-                    q_slot$12$d = push_slot$0;
-                    q_row$12$d = push_row$0;
-                end
-                if (slot_addr == 5) begin
-                    q_cu$13$d = push_cu$0;
-                    q_slot$13$d = push_slot$0;
-                    q_row$13$d = push_row$0;
-                end
-                if (slot_addr == 6) begin
-                    q_cu$14$d = push_cu$0;
-                    q_slot$14$d = push_slot$0;
-                    q_row$14$d = push_row$0;
-                end
-                if (slot_addr == 7) begin
-                    q_cu$15$d = push_cu$0;
-                    q_slot$15$d = push_slot$0;
-                    q_row$15$d = push_row$0;
-                end
             end
             else begin
                 overflowed = 1'b1;
             end
             earlier = earlier + 32'h1;
         end
-        if (push_valid$1 & (push_bank$1 == 1)) begin
+        if (push_valid$1 & (push_bank$1 == 2)) begin
             if (earlier < room) begin
-                slot_addr = tail$1$q + ((earlier) & 3'h7);
+                slot_addr = tail$2$q + ((earlier) & 2'h3);
                 if (slot_addr == 0) begin
                     q_cu$8$d = push_cu$1;
                     q_slot$8$d = push_slot$1;
@@ -8471,35 +7956,15 @@ module core_board__core_oc_arbiter(clock,reset,push_valid$0,push_valid$1,push_va
                     q_slot$11$d = push_slot$1;
                     q_row$11$d = push_row$1;
                 end
-                if (slot_addr == 4) begin
-                    q_cu$12$d = push_cu$1;
-                    q_slot$12$d = push_slot$1;
-                    q_row$12$d = push_row$1;
-                end
-                if (slot_addr == 5) begin
-                    q_cu$13$d = push_cu$1;
-                    q_slot$13$d = push_slot$1;
-                    q_row$13$d = push_row$1;
-                end
-                if (slot_addr == 6) begin
-                    q_cu$14$d = push_cu$1;
-                    q_slot$14$d = push_slot$1;
-                    q_row$14$d = push_row$1;
-                end
-                if (slot_addr == 7) begin
-                    q_cu$15$d = push_cu$1;
-                    q_slot$15$d = push_slot$1;
-                    q_row$15$d = push_row$1;
-                end
             end
             else begin
                 overflowed = 1'b1;
             end
             earlier = earlier + 32'h1;
         end
-        if (push_valid$2 & (push_bank$2 == 1)) begin
+        if (push_valid$2 & (push_bank$2 == 2)) begin
             if (earlier < room) begin
-                slot_addr = tail$1$q + ((earlier) & 3'h7);
+                slot_addr = tail$2$q + ((earlier) & 2'h3);
                 if (slot_addr == 0) begin
                     q_cu$8$d = push_cu$2;
                     q_slot$8$d = push_slot$2;
@@ -8520,26 +7985,6 @@ module core_board__core_oc_arbiter(clock,reset,push_valid$0,push_valid$1,push_va
                     q_slot$11$d = push_slot$2;
                     q_row$11$d = push_row$2;
                 end
-                if (slot_addr == 4) begin
-                    q_cu$12$d = push_cu$2;
-                    q_slot$12$d = push_slot$2;
-                    q_row$12$d = push_row$2;
-                end
-                if (slot_addr == 5) begin
-                    q_cu$13$d = push_cu$2;
-                    q_slot$13$d = push_slot$2;
-                    q_row$13$d = push_row$2;
-                end
-                if (slot_addr == 6) begin
-                    q_cu$14$d = push_cu$2;
-                    q_slot$14$d = push_slot$2;
-                    q_row$14$d = push_row$2;
-                end
-                if (slot_addr == 7) begin
-                    q_cu$15$d = push_cu$2;
-                    q_slot$15$d = push_slot$2;
-                    q_row$15$d = push_row$2;
-                end
             end
             else begin
                 overflowed = 1'b1;
@@ -8547,176 +7992,12 @@ module core_board__core_oc_arbiter(clock,reset,push_valid$0,push_valid$1,push_va
             earlier = earlier + 32'h1;
         end
         if (earlier < room) begin
-            pushes = ((earlier) & 4'hf);
+            pushes = ((earlier) & 3'h7);
         end
         else begin
-            pushes = ((room) & 4'hf);
+            pushes = ((room) & 3'h7);
         end
-        tail$1$d = tail$1$q + ((pushes) & 3'h7);
-        if (granted[1]) begin
-            head$1$d = head$1$q + 32'h1;
-            count$1$d = count$1$q + pushes - 32'h1;
-        end
-        else begin
-            count$1$d = count$1$q + pushes;
-        end
-        earlier = 32'h0;
-        free_entries = depth - count$2$q;
-        room = ((free_entries) & 7'h7f);
-        if (push_valid$0 & (push_bank$0 == 2)) begin
-            if (earlier < room) begin
-                slot_addr = tail$2$q + ((earlier) & 3'h7);
-                if (slot_addr == 0) begin
-                    q_cu$16$d = push_cu$0;
-                    q_slot$16$d = push_slot$0;
-                    q_row$16$d = push_row$0;
-                end
-                if (slot_addr == 1) begin
-                    q_cu$17$d = push_cu$0;
-                    q_slot$17$d = push_slot$0;
-                    q_row$17$d = push_row$0;
-                end
-                if (slot_addr == 2) begin
-                    q_cu$18$d = push_cu$0;
-                    q_slot$18$d = push_slot$0;
-                    q_row$18$d = push_row$0;
-                end
-                if (slot_addr == 3) begin
-                    q_cu$19$d = push_cu$0;
-                    q_slot$19$d = push_slot$0;
-                    q_row$19$d = push_row$0;
-                end
-                if (slot_addr == 4) begin
-                    q_cu$20$d = push_cu$0;
-                    q_slot$20$d = push_slot$0;
-                    q_row$20$d = push_row$0;
-                end
-                if (slot_addr == 5) begin
-                    q_cu$21$d = push_cu$0;
-                    q_slot$21$d = push_slot$0;
-                    q_row$21$d = push_row$0;
-                end
-                if (slot_addr == 6) begin
-                    q_cu$22$d = push_cu$0;
-                    q_slot$22$d = push_slot$0;
-                    q_row$22$d = push_row$0;
-                end
-                if (slot_addr == 7) begin
-                    q_cu$23$d = push_cu$0;
-                    q_slot$23$d = push_slot$0;
-                    q_row$23$d = push_row$0;
-                end
-            end
-            else begin
-                overflowed = 1'b1;
-            end
-            earlier = earlier + 32'h1;
-        end
-        if (push_valid$1 & (push_bank$1 == 2)) begin
-            if (earlier < room) begin
-                slot_addr = tail$2$q + ((earlier) & 3'h7);
-                if (slot_addr == 0) begin
-                    q_cu$16$d = push_cu$1;
-                    q_slot$16$d = push_slot$1;
-                    q_row$16$d = push_row$1;
-                end
-                if (slot_addr == 1) begin
-                    q_cu$17$d = push_cu$1;
-                    q_slot$17$d = push_slot$1;
-                    q_row$17$d = push_row$1;
-                end
-                if (slot_addr == 2) begin
-                    q_cu$18$d = push_cu$1;
-                    q_slot$18$d = push_slot$1;
-                    q_row$18$d = push_row$1;
-                end
-                if (slot_addr == 3) begin
-                    q_cu$19$d = push_cu$1;
-                    q_slot$19$d = push_slot$1;
-                    q_row$19$d = push_row$1;
-                end
-                if (slot_addr == 4) begin
-                    q_cu$20$d = push_cu$1;
-                    q_slot$20$d = push_slot$1;
-                    q_row$20$d = push_row$1;
-                end
-                if (slot_addr == 5) begin
-                    q_cu$21$d = push_cu$1;
-                    q_slot$21$d = push_slot$1;
-                    q_row$21$d = push_row$1;
-                end
-                if (slot_addr == 6) begin
-                    q_cu$22$d = push_cu$1;
-                    q_slot$22$d = push_slot$1;
-                    q_row$22$d = push_row$1;
-                end
-                if (slot_addr == 7) begin
-                    q_cu$23$d = push_cu$1;
-                    q_slot$23$d = push_slot$1;
-                    q_row$23$d = push_row$1;
-                end
-            end
-            else begin
-                overflowed = 1'b1;
-            end
-            earlier = earlier + 32'h1;
-        end
-        if (push_valid$2 & (push_bank$2 == 2)) begin
-            if (earlier < room) begin
-                slot_addr = tail$2$q + ((earlier) & 3'h7);
-                if (slot_addr == 0) begin
-                    q_cu$16$d = push_cu$2;
-                    q_slot$16$d = push_slot$2;
-                    q_row$16$d = push_row$2;
-                end
-                if (slot_addr == 1) begin
-                    q_cu$17$d = push_cu$2;
-                    q_slot$17$d = push_slot$2;
-                    q_row$17$d = push_row$2;
-                end
-                if (slot_addr == 2) begin
-                    q_cu$18$d = push_cu$2;
-                    q_slot$18$d = push_slot$2;
-                    q_row$18$d = push_row$2;
-                end
-                if (slot_addr == 3) begin
-                    q_cu$19$d = push_cu$2;
-                    q_slot$19$d = push_slot$2;
-                    q_row$19$d = push_row$2;
-                end
-                if (slot_addr == 4) begin
-                    q_cu$20$d = push_cu$2;
-                    q_slot$20$d = push_slot$2;
-                    q_row$20$d = push_row$2;
-                end
-                if (slot_addr == 5) begin
-                    q_cu$21$d = push_cu$2;
-                    q_slot$21$d = push_slot$2;
-                    q_row$21$d = push_row$2;
-                end
-                if (slot_addr == 6) begin
-                    q_cu$22$d = push_cu$2;
-                    q_slot$22$d = push_slot$2;
-                    q_row$22$d = push_row$2;
-                end
-                if (slot_addr == 7) begin
-                    q_cu$23$d = push_cu$2;
-                    q_slot$23$d = push_slot$2;
-                    q_row$23$d = push_row$2;
-                end
-            end
-            else begin
-                overflowed = 1'b1;
-            end
-            earlier = earlier + 32'h1;
-        end
-        if (earlier < room) begin
-            pushes = ((earlier) & 4'hf);
-        end
-        else begin
-            pushes = ((room) & 4'hf);
-        end
-        tail$2$d = tail$2$q + ((pushes) & 3'h7);
+        tail$2$d = tail$2$q + ((pushes) & 2'h3);
         if (granted[2]) begin
             head$2$d = head$2$q + 32'h1;
             count$2$d = count$2$q + pushes - 32'h1;
@@ -8729,46 +8010,26 @@ module core_board__core_oc_arbiter(clock,reset,push_valid$0,push_valid$1,push_va
         room = ((free_entries) & 7'h7f);
         if (push_valid$0 & (push_bank$0 == 3)) begin
             if (earlier < room) begin
-                slot_addr = tail$3$q + ((earlier) & 3'h7);
+                slot_addr = tail$3$q + ((earlier) & 2'h3);
                 if (slot_addr == 0) begin
-                    q_cu$24$d = push_cu$0;
-                    q_slot$24$d = push_slot$0;
-                    q_row$24$d = push_row$0;
+                    q_cu$12$d = push_cu$0;
+                    q_slot$12$d = push_slot$0;
+                    q_row$12$d = push_row$0;
                 end
                 if (slot_addr == 1) begin
-                    q_cu$25$d = push_cu$0;
-                    q_slot$25$d = push_slot$0;
-                    q_row$25$d = push_row$0;
+                    q_cu$13$d = push_cu$0;
+                    q_slot$13$d = push_slot$0;
+                    q_row$13$d = push_row$0;
                 end
                 if (slot_addr == 2) begin
-                    q_cu$26$d = push_cu$0;
-                    q_slot$26$d = push_slot$0;
-                    q_row$26$d = push_row$0;
+                    q_cu$14$d = push_cu$0;
+                    q_slot$14$d = push_slot$0;
+                    q_row$14$d = push_row$0;
                 end
                 if (slot_addr == 3) begin
-                    q_cu$27$d = push_cu$0;
-                    q_slot$27$d = push_slot$0;
-                    q_row$27$d = push_row$0;
-                end
-                if (slot_addr == 4) begin
-                    q_cu$28$d = push_cu$0;
-                    q_slot$28$d = push_slot$0;
-                    q_row$28$d = push_row$0;
-                end
-                if (slot_addr == 5) begin
-                    q_cu$29$d = push_cu$0;
-                    q_slot$29$d = push_slot$0;
-                    q_row$29$d = push_row$0;
-                end
-                if (slot_addr == 6) begin
-                    q_cu$30$d = push_cu$0;
-                    q_slot$30$d = push_slot$0;
-                    q_row$30$d = push_row$0;
-                end
-                if (slot_addr == 7) begin
-                    q_cu$31$d = push_cu$0;
-                    q_slot$31$d = push_slot$0;
-                    q_row$31$d = push_row$0;
+                    q_cu$15$d = push_cu$0;
+                    q_slot$15$d = push_slot$0;
+                    q_row$15$d = push_row$0;
                 end
             end
             else begin
@@ -8778,46 +8039,26 @@ module core_board__core_oc_arbiter(clock,reset,push_valid$0,push_valid$1,push_va
         end
         if (push_valid$1 & (push_bank$1 == 3)) begin
             if (earlier < room) begin
-                slot_addr = tail$3$q + ((earlier) & 3'h7);
+                slot_addr = tail$3$q + ((earlier) & 2'h3);
                 if (slot_addr == 0) begin
-                    q_cu$24$d = push_cu$1;
-                    q_slot$24$d = push_slot$1;
-                    q_row$24$d = push_row$1;
+                    q_cu$12$d = push_cu$1;
+                    q_slot$12$d = push_slot$1;
+                    q_row$12$d = push_row$1;
                 end
                 if (slot_addr == 1) begin
-                    q_cu$25$d = push_cu$1;
-                    q_slot$25$d = push_slot$1;
-                    q_row$25$d = push_row$1;
+                    q_cu$13$d = push_cu$1;
+                    q_slot$13$d = push_slot$1;
+                    q_row$13$d = push_row$1;
                 end
                 if (slot_addr == 2) begin
-                    q_cu$26$d = push_cu$1;
-                    q_slot$26$d = push_slot$1;
-                    q_row$26$d = push_row$1;
+                    q_cu$14$d = push_cu$1;
+                    q_slot$14$d = push_slot$1;
+                    q_row$14$d = push_row$1;
                 end
                 if (slot_addr == 3) begin
-                    q_cu$27$d = push_cu$1;
-                    q_slot$27$d = push_slot$1;
-                    q_row$27$d = push_row$1;
-                end
-                if (slot_addr == 4) begin
-                    q_cu$28$d = push_cu$1;
-                    q_slot$28$d = push_slot$1;
-                    q_row$28$d = push_row$1;
-                end
-                if (slot_addr == 5) begin
-                    q_cu$29$d = push_cu$1;
-                    q_slot$29$d = push_slot$1;
-                    q_row$29$d = push_row$1;
-                end
-                if (slot_addr == 6) begin
-                    q_cu$30$d = push_cu$1;
-                    q_slot$30$d = push_slot$1;
-                    q_row$30$d = push_row$1;
-                end
-                if (slot_addr == 7) begin
-                    q_cu$31$d = push_cu$1;
-                    q_slot$31$d = push_slot$1;
-                    q_row$31$d = push_row$1;
+                    q_cu$15$d = push_cu$1;
+                    q_slot$15$d = push_slot$1;
+                    q_row$15$d = push_row$1;
                 end
             end
             else begin
@@ -8827,46 +8068,26 @@ module core_board__core_oc_arbiter(clock,reset,push_valid$0,push_valid$1,push_va
         end
         if (push_valid$2 & (push_bank$2 == 3)) begin
             if (earlier < room) begin
-                slot_addr = tail$3$q + ((earlier) & 3'h7);
+                slot_addr = tail$3$q + ((earlier) & 2'h3);
                 if (slot_addr == 0) begin
-                    q_cu$24$d = push_cu$2;
-                    q_slot$24$d = push_slot$2;
-                    q_row$24$d = push_row$2;
+                    q_cu$12$d = push_cu$2;
+                    q_slot$12$d = push_slot$2;
+                    q_row$12$d = push_row$2;
                 end
                 if (slot_addr == 1) begin
-                    q_cu$25$d = push_cu$2;
-                    q_slot$25$d = push_slot$2;
-                    q_row$25$d = push_row$2;
+                    q_cu$13$d = push_cu$2;
+                    q_slot$13$d = push_slot$2;
+                    q_row$13$d = push_row$2;
                 end
                 if (slot_addr == 2) begin
-                    q_cu$26$d = push_cu$2;
-                    q_slot$26$d = push_slot$2;
-                    q_row$26$d = push_row$2;
+                    q_cu$14$d = push_cu$2;
+                    q_slot$14$d = push_slot$2;
+                    q_row$14$d = push_row$2;
                 end
                 if (slot_addr == 3) begin
-                    q_cu$27$d = push_cu$2;
-                    q_slot$27$d = push_slot$2;
-                    q_row$27$d = push_row$2;
-                end
-                if (slot_addr == 4) begin
-                    q_cu$28$d = push_cu$2;
-                    q_slot$28$d = push_slot$2;
-                    q_row$28$d = push_row$2;
-                end
-                if (slot_addr == 5) begin
-                    q_cu$29$d = push_cu$2;
-                    q_slot$29$d = push_slot$2;
-                    q_row$29$d = push_row$2;
-                end
-                if (slot_addr == 6) begin
-                    q_cu$30$d = push_cu$2;
-                    q_slot$30$d = push_slot$2;
-                    q_row$30$d = push_row$2;
-                end
-                if (slot_addr == 7) begin
-                    q_cu$31$d = push_cu$2;
-                    q_slot$31$d = push_slot$2;
-                    q_row$31$d = push_row$2;
+                    q_cu$15$d = push_cu$2;
+                    q_slot$15$d = push_slot$2;
+                    q_row$15$d = push_row$2;
                 end
             end
             else begin
@@ -8875,12 +8096,12 @@ module core_board__core_oc_arbiter(clock,reset,push_valid$0,push_valid$1,push_va
             earlier = earlier + 32'h1;
         end
         if (earlier < room) begin
-            pushes = ((earlier) & 4'hf);
+            pushes = ((earlier) & 3'h7);
         end
         else begin
-            pushes = ((room) & 4'hf);
+            pushes = ((room) & 3'h7);
         end
-        tail$3$d = tail$3$q + ((pushes) & 3'h7);
+        tail$3$d = tail$3$q + ((pushes) & 2'h3);
         if (granted[3]) begin
             head$3$d = head$3$q + 32'h1;
             count$3$d = count$3$q + pushes - 32'h1;

@@ -8,7 +8,7 @@
 // Interface: an input instruction on port p is taken at the rising edge of a cycle with in_valid$p and in_ready$p (in_ready$p never depends on in_valid$p; in_cu$p names the collector unit); out_valid$u is registered and holds until a cycle with out_ready$u; wb_valid is always taken at the edge, and a read granted in cycle t sees every write-back up to cycle t-1; register reads take one cycle (block RAM), bypassed so that an instruction whose last operand is granted in cycle t can be dispatched in t+1 and appears on out_valid in t+2; in_src[3p+s] is port p's source s; operand lanes are packed lane l at bits l*lane_bits; invalid source slots read 0
 // Clock: `clock`, rising edge; reset is synchronous and active high
 
-module operand_collector_pipelined(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,in_dst$0,in_mask$0,in_src_valid$0,in_src$0,in_src$1,in_src$2,in_ready$0,in_cu$0,out_ready$0,out_ready$1,out_valid$0,out_valid$1,out_warp$0,out_warp$1,out_tag$0,out_tag$1,out_dst$0,out_dst$1,out_mask$0,out_mask$1,out_src_valid$0,out_src_valid$1,out_src0$0,out_src0$1,out_src1$0,out_src1$1,out_src2$0,out_src2$1,wb_valid,wb_warp,wb_reg,wb_mask,wb_data,busy,grant,dispatch,count_alloc,count_dispatch,count_stall,count_grant$0,count_grant$1,count_grant$2,count_grant$3,err_unit,err_overflow);
+module operand_collector_pipelined(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,in_dst$0,in_mask$0,in_src_valid$0,in_src$0,in_src$1,in_src$2,in_ready$0,in_cu$0,out_ready$0,out_ready$1,out_valid$0,out_valid$1,out_warp$0,out_warp$1,out_tag$0,out_tag$1,out_dst$0,out_dst$1,out_mask$0,out_mask$1,out_src_valid$0,out_src_valid$1,out_src0$0,out_src0$1,out_src1$0,out_src1$1,out_src2$0,out_src2$1,wb_valid,wb_warp,wb_reg,wb_mask,wb_data,busy,grant,dispatch,count_alloc,count_dispatch,count_stall,count_grant$0,count_grant$1,count_grant$2,count_grant$3,err_unit,err_overflow,err_source);
     // Module arguments
     input wire  clock;
     input wire  reset;
@@ -61,11 +61,13 @@ module operand_collector_pipelined(clock,reset,in_valid$0,in_warp$0,in_unit$0,in
     output reg  [31:0] count_grant$3;
     output reg  err_unit;
     output reg  err_overflow;
+    output reg  err_source;
     // Constant declarations
     localparam  set_mask$0 = 2'b11;
     localparam  set_mask$1 = 2'b11;
     localparam  in_order = 1'b1;
     localparam  pipelined = 1'b1;
+    localparam  src_slots = 3'b111;
     // Stub signals
     reg  arbiter$clock;
     reg  arbiter$reset;
@@ -322,6 +324,9 @@ module operand_collector_pipelined(clock,reset,in_valid$0,in_warp$0,in_unit$0,in
     reg  unit_err$d;
     wire  unit_err$q;
     reg  unit_err$clock;
+    reg  source_err$d;
+    wire  source_err$q;
+    reg  source_err$clock;
     // Local signals
     reg  [31:0] op0_now$0;
     reg  [31:0] op0_now$1;
@@ -343,6 +348,7 @@ module operand_collector_pipelined(clock,reset,in_valid$0,in_warp$0,in_unit$0,in
     reg  [1:0] warp_now$1;
     reg  [1:0] allowed;
     reg  unit_ok;
+    reg  [2:0] src_ok;
     reg  found;
     reg  pick;
     reg  take;
@@ -737,6 +743,11 @@ module operand_collector_pipelined(clock,reset,in_valid$0,in_warp$0,in_unit$0,in
         .q(unit_err$q),
         .clock(unit_err$clock)
     );
+    operand_collector_pipelined__arbiter_overflow_q source_err(
+        .d(source_err$d),
+        .q(source_err$q),
+        .clock(source_err$clock)
+    );
     // Update code
     always @(*) begin
         cu_busy$clock = clock;
@@ -745,12 +756,14 @@ module operand_collector_pipelined(clock,reset,in_valid$0,in_warp$0,in_unit$0,in
         n_dispatch$clock = clock;
         n_stall$clock = clock;
         unit_err$clock = clock;
+        source_err$clock = clock;
         cu_busy$d = cu_busy$q;
         rd_valid$d = rd_valid$q;
         n_alloc$d = n_alloc$q;
         n_dispatch$d = n_dispatch$q;
         n_stall$d = n_stall$q;
         unit_err$d = unit_err$q;
+        source_err$d = source_err$q;
         arbiter$clock = clock;
         rf$clock = clock;
         cu_warp$0$clock = clock;
@@ -1252,6 +1265,10 @@ module operand_collector_pipelined(clock,reset,in_valid$0,in_warp$0,in_unit$0,in
         if (in_valid$0 & ~unit_ok) begin
             unit_err$d = 1'b1;
         end
+        src_ok = in_src_valid$0 & src_slots;
+        if (in_valid$0 & (src_ok != in_src_valid$0)) begin
+            source_err$d = 1'b1;
+        end
         found = 1'b0;
         pick = 32'h0;
         if (~found & free[0] & allowed[0]) begin
@@ -1281,8 +1298,8 @@ module operand_collector_pipelined(clock,reset,in_valid$0,in_warp$0,in_unit$0,in
             cu_tag$0$d = in_tag$0;
             cu_dst$0$d = in_dst$0;
             cu_mask$0$d = in_mask$0;
-            cu_src_valid$0$d = in_src_valid$0;
-            cu_not_ready$0$d = in_src_valid$0;
+            cu_src_valid$0$d = src_ok;
+            cu_not_ready$0$d = src_ok;
             cu_older$0$d = older_new;
             cu_op0$0$d = 32'h0;
             cu_op1$0$d = 32'h0;
@@ -1297,8 +1314,8 @@ module operand_collector_pipelined(clock,reset,in_valid$0,in_warp$0,in_unit$0,in
             cu_tag$1$d = in_tag$0;
             cu_dst$1$d = in_dst$0;
             cu_mask$1$d = in_mask$0;
-            cu_src_valid$1$d = in_src_valid$0;
-            cu_not_ready$1$d = in_src_valid$0;
+            cu_src_valid$1$d = src_ok;
+            cu_not_ready$1$d = src_ok;
             cu_older$1$d = older_new;
             cu_op0$1$d = 32'h0;
             cu_op1$1$d = 32'h0;
@@ -1309,21 +1326,21 @@ module operand_collector_pipelined(clock,reset,in_valid$0,in_warp$0,in_unit$0,in
         end
         src_map$0$warp = in_warp$0;
         src_map$0$regnum = in_src$0;
-        arbiter$push_valid$0 = take & in_src_valid$0[0];
+        arbiter$push_valid$0 = take & src_ok[0];
         arbiter$push_bank$0 = src_map$0$bank;
         arbiter$push_row$0 = src_map$0$row;
         arbiter$push_cu$0 = pick;
         arbiter$push_slot$0 = 0;
         src_map$1$warp = in_warp$0;
         src_map$1$regnum = in_src$1;
-        arbiter$push_valid$1 = take & in_src_valid$0[1];
+        arbiter$push_valid$1 = take & src_ok[1];
         arbiter$push_bank$1 = src_map$1$bank;
         arbiter$push_row$1 = src_map$1$row;
         arbiter$push_cu$1 = pick;
         arbiter$push_slot$1 = 1;
         src_map$2$warp = in_warp$0;
         src_map$2$regnum = in_src$2;
-        arbiter$push_valid$2 = take & in_src_valid$0[2];
+        arbiter$push_valid$2 = take & src_ok[2];
         arbiter$push_bank$2 = src_map$2$bank;
         arbiter$push_row$2 = src_map$2$row;
         arbiter$push_cu$2 = pick;
@@ -1358,6 +1375,7 @@ module operand_collector_pipelined(clock,reset,in_valid$0,in_warp$0,in_unit$0,in
             n_dispatch$d = 32'h0;
             n_stall$d = 32'h0;
             unit_err$d = 1'b0;
+            source_err$d = 1'b0;
             cu_not_ready$0$d = 32'h0;
             cu_older$0$d = 32'h0;
             cu_not_ready$1$d = 32'h0;
@@ -1399,6 +1417,7 @@ module operand_collector_pipelined(clock,reset,in_valid$0,in_warp$0,in_unit$0,in
         count_stall = n_stall$q;
         err_unit = unit_err$q;
         err_overflow = arbiter$err_overflow;
+        err_source = source_err$q;
     end
 endmodule // operand_collector_pipelined
 

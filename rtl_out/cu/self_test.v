@@ -492,6 +492,7 @@ module self_test__collector(clock,reset,fold,error);
     wire  [31:0] oc$count_grant$3;
     wire  oc$err_unit;
     wire  oc$err_overflow;
+    wire  oc$err_source;
     reg  traffic_a$clock;
     reg  traffic_a$reset;
     reg  traffic_a$enable;
@@ -580,7 +581,8 @@ module self_test__collector(clock,reset,fold,error);
         .count_grant$2(oc$count_grant$2),
         .count_grant$3(oc$count_grant$3),
         .err_unit(oc$err_unit),
-        .err_overflow(oc$err_overflow)
+        .err_overflow(oc$err_overflow),
+        .err_source(oc$err_source)
     );
     self_test__collector_traffic_a traffic_a(
         .clock(traffic_a$clock),
@@ -754,7 +756,7 @@ module self_test__collector_fold_q(d,q,clock);
     end
 endmodule // self_test__collector_fold_q
 
-module self_test__collector_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,in_dst$0,in_mask$0,in_src_valid$0,in_src$0,in_src$1,in_src$2,in_ready$0,in_cu$0,out_ready$0,out_ready$1,out_valid$0,out_valid$1,out_warp$0,out_warp$1,out_tag$0,out_tag$1,out_dst$0,out_dst$1,out_mask$0,out_mask$1,out_src_valid$0,out_src_valid$1,out_src0$0,out_src0$1,out_src1$0,out_src1$1,out_src2$0,out_src2$1,wb_valid,wb_warp,wb_reg,wb_mask,wb_data,busy,grant,dispatch,count_alloc,count_dispatch,count_stall,count_grant$0,count_grant$1,count_grant$2,count_grant$3,err_unit,err_overflow);
+module self_test__collector_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag$0,in_dst$0,in_mask$0,in_src_valid$0,in_src$0,in_src$1,in_src$2,in_ready$0,in_cu$0,out_ready$0,out_ready$1,out_valid$0,out_valid$1,out_warp$0,out_warp$1,out_tag$0,out_tag$1,out_dst$0,out_dst$1,out_mask$0,out_mask$1,out_src_valid$0,out_src_valid$1,out_src0$0,out_src0$1,out_src1$0,out_src1$1,out_src2$0,out_src2$1,wb_valid,wb_warp,wb_reg,wb_mask,wb_data,busy,grant,dispatch,count_alloc,count_dispatch,count_stall,count_grant$0,count_grant$1,count_grant$2,count_grant$3,err_unit,err_overflow,err_source);
     // Module arguments
     input wire  clock;
     input wire  reset;
@@ -807,11 +809,13 @@ module self_test__collector_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag
     output reg  [31:0] count_grant$3;
     output reg  err_unit;
     output reg  err_overflow;
+    output reg  err_source;
     // Constant declarations
     localparam  set_mask$0 = 2'b11;
     localparam  set_mask$1 = 2'b11;
     localparam  in_order = 1'b1;
     localparam  pipelined = 1'b0;
+    localparam  src_slots = 3'b111;
     // Stub signals
     reg  arbiter$clock;
     reg  arbiter$reset;
@@ -1068,6 +1072,9 @@ module self_test__collector_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag
     reg  unit_err$d;
     wire  unit_err$q;
     reg  unit_err$clock;
+    reg  source_err$d;
+    wire  source_err$q;
+    reg  source_err$clock;
     // Local signals
     reg  [31:0] op0_now$0;
     reg  [31:0] op0_now$1;
@@ -1089,6 +1096,7 @@ module self_test__collector_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag
     reg  [1:0] warp_now$1;
     reg  [1:0] allowed;
     reg  unit_ok;
+    reg  [2:0] src_ok;
     reg  found;
     reg  pick;
     reg  take;
@@ -1483,6 +1491,11 @@ module self_test__collector_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag
         .q(unit_err$q),
         .clock(unit_err$clock)
     );
+    self_test__board_reset_sync0 source_err(
+        .d(source_err$d),
+        .q(source_err$q),
+        .clock(source_err$clock)
+    );
     // Update code
     always @(*) begin
         cu_busy$clock = clock;
@@ -1491,12 +1504,14 @@ module self_test__collector_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag
         n_dispatch$clock = clock;
         n_stall$clock = clock;
         unit_err$clock = clock;
+        source_err$clock = clock;
         cu_busy$d = cu_busy$q;
         rd_valid$d = rd_valid$q;
         n_alloc$d = n_alloc$q;
         n_dispatch$d = n_dispatch$q;
         n_stall$d = n_stall$q;
         unit_err$d = unit_err$q;
+        source_err$d = source_err$q;
         arbiter$clock = clock;
         rf$clock = clock;
         cu_warp$0$clock = clock;
@@ -1998,6 +2013,10 @@ module self_test__collector_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag
         if (in_valid$0 & ~unit_ok) begin
             unit_err$d = 1'b1;
         end
+        src_ok = in_src_valid$0 & src_slots;
+        if (in_valid$0 & (src_ok != in_src_valid$0)) begin
+            source_err$d = 1'b1;
+        end
         found = 1'b0;
         pick = 32'h0;
         if (~found & free[0] & allowed[0]) begin
@@ -2027,8 +2046,8 @@ module self_test__collector_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag
             cu_tag$0$d = in_tag$0;
             cu_dst$0$d = in_dst$0;
             cu_mask$0$d = in_mask$0;
-            cu_src_valid$0$d = in_src_valid$0;
-            cu_not_ready$0$d = in_src_valid$0;
+            cu_src_valid$0$d = src_ok;
+            cu_not_ready$0$d = src_ok;
             cu_older$0$d = older_new;
             cu_op0$0$d = 32'h0;
             cu_op1$0$d = 32'h0;
@@ -2043,8 +2062,8 @@ module self_test__collector_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag
             cu_tag$1$d = in_tag$0;
             cu_dst$1$d = in_dst$0;
             cu_mask$1$d = in_mask$0;
-            cu_src_valid$1$d = in_src_valid$0;
-            cu_not_ready$1$d = in_src_valid$0;
+            cu_src_valid$1$d = src_ok;
+            cu_not_ready$1$d = src_ok;
             cu_older$1$d = older_new;
             cu_op0$1$d = 32'h0;
             cu_op1$1$d = 32'h0;
@@ -2055,21 +2074,21 @@ module self_test__collector_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag
         end
         src_map$0$warp = in_warp$0;
         src_map$0$regnum = in_src$0;
-        arbiter$push_valid$0 = take & in_src_valid$0[0];
+        arbiter$push_valid$0 = take & src_ok[0];
         arbiter$push_bank$0 = src_map$0$bank;
         arbiter$push_row$0 = src_map$0$row;
         arbiter$push_cu$0 = pick;
         arbiter$push_slot$0 = 0;
         src_map$1$warp = in_warp$0;
         src_map$1$regnum = in_src$1;
-        arbiter$push_valid$1 = take & in_src_valid$0[1];
+        arbiter$push_valid$1 = take & src_ok[1];
         arbiter$push_bank$1 = src_map$1$bank;
         arbiter$push_row$1 = src_map$1$row;
         arbiter$push_cu$1 = pick;
         arbiter$push_slot$1 = 1;
         src_map$2$warp = in_warp$0;
         src_map$2$regnum = in_src$2;
-        arbiter$push_valid$2 = take & in_src_valid$0[2];
+        arbiter$push_valid$2 = take & src_ok[2];
         arbiter$push_bank$2 = src_map$2$bank;
         arbiter$push_row$2 = src_map$2$row;
         arbiter$push_cu$2 = pick;
@@ -2104,6 +2123,7 @@ module self_test__collector_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag
             n_dispatch$d = 32'h0;
             n_stall$d = 32'h0;
             unit_err$d = 1'b0;
+            source_err$d = 1'b0;
             cu_not_ready$0$d = 32'h0;
             cu_older$0$d = 32'h0;
             cu_not_ready$1$d = 32'h0;
@@ -2145,6 +2165,7 @@ module self_test__collector_oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag
         count_stall = n_stall$q;
         err_unit = unit_err$q;
         err_overflow = arbiter$err_overflow;
+        err_source = source_err$q;
     end
 endmodule // self_test__collector_oc
 

@@ -7,7 +7,7 @@
 // Interface: an input instruction on port p is taken at the rising edge of a cycle with in_valid$p and in_ready$p (in_ready$p never depends on in_valid$p; in_cu$p names the collector unit); out_valid$u is registered and holds until a cycle with out_ready$u; wb_valid is always taken at the edge, and a read granted in cycle t sees every write-back up to cycle t-1; register reads take one cycle (block RAM), bypassed so that an instruction whose last operand is granted in cycle t can be dispatched in t+1 and appears on out_valid in t+2; in_src[3p+s] is port p's source s; operand lanes are packed lane l at bits l*lane_bits; invalid source slots read 0
 // Clock: `clock`, rising edge; reset is synchronous and active high
 
-module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,in_unit$0,in_unit$1,in_tag$0,in_tag$1,in_dst$0,in_dst$1,in_mask$0,in_mask$1,in_src_valid$0,in_src_valid$1,in_src$0,in_src$1,in_src$2,in_src$3,in_src$4,in_src$5,in_ready$0,in_ready$1,in_cu$0,in_cu$1,out_ready$0,out_ready$1,out_valid$0,out_valid$1,out_warp$0,out_warp$1,out_tag$0,out_tag$1,out_dst$0,out_dst$1,out_mask$0,out_mask$1,out_src_valid$0,out_src_valid$1,out_src0$0,out_src0$1,out_src1$0,out_src1$1,out_src2$0,out_src2$1,wb_valid,wb_warp,wb_reg,wb_mask,wb_data,busy,grant,dispatch,count_alloc,count_dispatch,count_stall,count_grant$0,count_grant$1,count_grant$2,count_grant$3,count_grant$4,count_grant$5,count_grant$6,count_grant$7,err_unit,err_overflow);
+module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,in_unit$0,in_unit$1,in_tag$0,in_tag$1,in_dst$0,in_dst$1,in_mask$0,in_mask$1,in_src_valid$0,in_src_valid$1,in_src$0,in_src$1,in_src$2,in_src$3,in_src$4,in_src$5,in_ready$0,in_ready$1,in_cu$0,in_cu$1,out_ready$0,out_ready$1,out_valid$0,out_valid$1,out_warp$0,out_warp$1,out_tag$0,out_tag$1,out_dst$0,out_dst$1,out_mask$0,out_mask$1,out_src_valid$0,out_src_valid$1,out_src0$0,out_src0$1,out_src1$0,out_src1$1,out_src2$0,out_src2$1,wb_valid,wb_warp,wb_reg,wb_mask,wb_data,busy,grant,dispatch,count_alloc,count_dispatch,count_stall,count_grant$0,count_grant$1,count_grant$2,count_grant$3,count_grant$4,count_grant$5,count_grant$6,count_grant$7,err_unit,err_overflow,err_source);
     // Module arguments
     input wire  clock;
     input wire  reset;
@@ -76,11 +76,13 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
     output reg  [31:0] count_grant$7;
     output reg  err_unit;
     output reg  err_overflow;
+    output reg  err_source;
     // Constant declarations
     localparam  set_mask$0 = 8'hff;
     localparam  set_mask$1 = 8'hff;
     localparam  in_order = 1'b0;
     localparam  pipelined = 1'b0;
+    localparam  src_slots = 3'b111;
     // Stub signals
     reg  arbiter$clock;
     reg  arbiter$reset;
@@ -618,6 +620,9 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
     reg  unit_err$d;
     wire  unit_err$q;
     reg  unit_err$clock;
+    reg  source_err$d;
+    wire  source_err$q;
+    reg  source_err$clock;
     // Local signals
     reg  [63:0] op0_now$0;
     reg  [63:0] op0_now$1;
@@ -669,6 +674,7 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
     reg  [2:0] warp_now$7;
     reg  [7:0] allowed;
     reg  unit_ok;
+    reg  [2:0] src_ok;
     reg  found;
     reg  [2:0] pick;
     reg  take;
@@ -1506,6 +1512,11 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
         .q(unit_err$q),
         .clock(unit_err$clock)
     );
+    operand_collector__arbiter_overflow_q source_err(
+        .d(source_err$d),
+        .q(source_err$q),
+        .clock(source_err$clock)
+    );
     // Update code
     always @(*) begin
         cu_busy$clock = clock;
@@ -1514,12 +1525,14 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
         n_dispatch$clock = clock;
         n_stall$clock = clock;
         unit_err$clock = clock;
+        source_err$clock = clock;
         cu_busy$d = cu_busy$q;
         rd_valid$d = rd_valid$q;
         n_alloc$d = n_alloc$q;
         n_dispatch$d = n_dispatch$q;
         n_stall$d = n_stall$q;
         unit_err$d = unit_err$q;
+        source_err$d = source_err$q;
         arbiter$clock = clock;
         rf$clock = clock;
         cu_warp$0$clock = clock;
@@ -3887,6 +3900,10 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
         if (in_valid$0 & ~unit_ok) begin
             unit_err$d = 1'b1;
         end
+        src_ok = in_src_valid$0 & src_slots;
+        if (in_valid$0 & (src_ok != in_src_valid$0)) begin
+            source_err$d = 1'b1;
+        end
         found = 1'b0;
         pick = 32'h0;
         if (~found & free[0] & allowed[0]) begin
@@ -3958,8 +3975,8 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
             cu_tag$0$d = in_tag$0;
             cu_dst$0$d = in_dst$0;
             cu_mask$0$d = in_mask$0;
-            cu_src_valid$0$d = in_src_valid$0;
-            cu_not_ready$0$d = in_src_valid$0;
+            cu_src_valid$0$d = src_ok;
+            cu_not_ready$0$d = src_ok;
             cu_older$0$d = older_new;
             cu_op0$0$d = 32'h0;
             cu_op1$0$d = 32'h0;
@@ -3974,8 +3991,8 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
             cu_tag$1$d = in_tag$0;
             cu_dst$1$d = in_dst$0;
             cu_mask$1$d = in_mask$0;
-            cu_src_valid$1$d = in_src_valid$0;
-            cu_not_ready$1$d = in_src_valid$0;
+            cu_src_valid$1$d = src_ok;
+            cu_not_ready$1$d = src_ok;
             cu_older$1$d = older_new;
             cu_op0$1$d = 32'h0;
             cu_op1$1$d = 32'h0;
@@ -3990,8 +4007,8 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
             cu_tag$2$d = in_tag$0;
             cu_dst$2$d = in_dst$0;
             cu_mask$2$d = in_mask$0;
-            cu_src_valid$2$d = in_src_valid$0;
-            cu_not_ready$2$d = in_src_valid$0;
+            cu_src_valid$2$d = src_ok;
+            cu_not_ready$2$d = src_ok;
             cu_older$2$d = older_new;
             cu_op0$2$d = 32'h0;
             cu_op1$2$d = 32'h0;
@@ -4006,8 +4023,8 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
             cu_tag$3$d = in_tag$0;
             cu_dst$3$d = in_dst$0;
             cu_mask$3$d = in_mask$0;
-            cu_src_valid$3$d = in_src_valid$0;
-            cu_not_ready$3$d = in_src_valid$0;
+            cu_src_valid$3$d = src_ok;
+            cu_not_ready$3$d = src_ok;
             cu_older$3$d = older_new;
             cu_op0$3$d = 32'h0;
             cu_op1$3$d = 32'h0;
@@ -4022,8 +4039,8 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
             cu_tag$4$d = in_tag$0;
             cu_dst$4$d = in_dst$0;
             cu_mask$4$d = in_mask$0;
-            cu_src_valid$4$d = in_src_valid$0;
-            cu_not_ready$4$d = in_src_valid$0;
+            cu_src_valid$4$d = src_ok;
+            cu_not_ready$4$d = src_ok;
             cu_older$4$d = older_new;
             cu_op0$4$d = 32'h0;
             cu_op1$4$d = 32'h0;
@@ -4038,8 +4055,8 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
             cu_tag$5$d = in_tag$0;
             cu_dst$5$d = in_dst$0;
             cu_mask$5$d = in_mask$0;
-            cu_src_valid$5$d = in_src_valid$0;
-            cu_not_ready$5$d = in_src_valid$0;
+            cu_src_valid$5$d = src_ok;
+            cu_not_ready$5$d = src_ok;
             cu_older$5$d = older_new;
             cu_op0$5$d = 32'h0;
             cu_op1$5$d = 32'h0;
@@ -4054,8 +4071,8 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
             cu_tag$6$d = in_tag$0;
             cu_dst$6$d = in_dst$0;
             cu_mask$6$d = in_mask$0;
-            cu_src_valid$6$d = in_src_valid$0;
-            cu_not_ready$6$d = in_src_valid$0;
+            cu_src_valid$6$d = src_ok;
+            cu_not_ready$6$d = src_ok;
             cu_older$6$d = older_new;
             cu_op0$6$d = 32'h0;
             cu_op1$6$d = 32'h0;
@@ -4070,8 +4087,8 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
             cu_tag$7$d = in_tag$0;
             cu_dst$7$d = in_dst$0;
             cu_mask$7$d = in_mask$0;
-            cu_src_valid$7$d = in_src_valid$0;
-            cu_not_ready$7$d = in_src_valid$0;
+            cu_src_valid$7$d = src_ok;
+            cu_not_ready$7$d = src_ok;
             cu_older$7$d = older_new;
             cu_op0$7$d = 32'h0;
             cu_op1$7$d = 32'h0;
@@ -4082,21 +4099,21 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
         end
         src_map$0$warp = in_warp$0;
         src_map$0$regnum = in_src$0;
-        arbiter$push_valid$0 = take & in_src_valid$0[0];
+        arbiter$push_valid$0 = take & src_ok[0];
         arbiter$push_bank$0 = src_map$0$bank;
         arbiter$push_row$0 = src_map$0$row;
         arbiter$push_cu$0 = pick;
         arbiter$push_slot$0 = 0;
         src_map$1$warp = in_warp$0;
         src_map$1$regnum = in_src$1;
-        arbiter$push_valid$1 = take & in_src_valid$0[1];
+        arbiter$push_valid$1 = take & src_ok[1];
         arbiter$push_bank$1 = src_map$1$bank;
         arbiter$push_row$1 = src_map$1$row;
         arbiter$push_cu$1 = pick;
         arbiter$push_slot$1 = 1;
         src_map$2$warp = in_warp$0;
         src_map$2$regnum = in_src$2;
-        arbiter$push_valid$2 = take & in_src_valid$0[2];
+        arbiter$push_valid$2 = take & src_ok[2];
         arbiter$push_bank$2 = src_map$2$bank;
         arbiter$push_row$2 = src_map$2$row;
         arbiter$push_cu$2 = pick;
@@ -4113,6 +4130,10 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
         end
         if (in_valid$1 & ~unit_ok) begin
             unit_err$d = 1'b1;
+        end
+        src_ok = in_src_valid$1 & src_slots;
+        if (in_valid$1 & (src_ok != in_src_valid$1)) begin
+            source_err$d = 1'b1;
         end
         found = 1'b0;
         pick = 32'h0;
@@ -4185,8 +4206,8 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
             cu_tag$0$d = in_tag$1;
             cu_dst$0$d = in_dst$1;
             cu_mask$0$d = in_mask$1;
-            cu_src_valid$0$d = in_src_valid$1;
-            cu_not_ready$0$d = in_src_valid$1;
+            cu_src_valid$0$d = src_ok;
+            cu_not_ready$0$d = src_ok;
             cu_older$0$d = older_new;
             cu_op0$0$d = 32'h0;
             cu_op1$0$d = 32'h0;
@@ -4201,8 +4222,8 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
             cu_tag$1$d = in_tag$1;
             cu_dst$1$d = in_dst$1;
             cu_mask$1$d = in_mask$1;
-            cu_src_valid$1$d = in_src_valid$1;
-            cu_not_ready$1$d = in_src_valid$1;
+            cu_src_valid$1$d = src_ok;
+            cu_not_ready$1$d = src_ok;
             cu_older$1$d = older_new;
             cu_op0$1$d = 32'h0;
             cu_op1$1$d = 32'h0;
@@ -4217,8 +4238,8 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
             cu_tag$2$d = in_tag$1;
             cu_dst$2$d = in_dst$1;
             cu_mask$2$d = in_mask$1;
-            cu_src_valid$2$d = in_src_valid$1;
-            cu_not_ready$2$d = in_src_valid$1;
+            cu_src_valid$2$d = src_ok;
+            cu_not_ready$2$d = src_ok;
             cu_older$2$d = older_new;
             cu_op0$2$d = 32'h0;
             cu_op1$2$d = 32'h0;
@@ -4233,8 +4254,8 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
             cu_tag$3$d = in_tag$1;
             cu_dst$3$d = in_dst$1;
             cu_mask$3$d = in_mask$1;
-            cu_src_valid$3$d = in_src_valid$1;
-            cu_not_ready$3$d = in_src_valid$1;
+            cu_src_valid$3$d = src_ok;
+            cu_not_ready$3$d = src_ok;
             cu_older$3$d = older_new;
             cu_op0$3$d = 32'h0;
             cu_op1$3$d = 32'h0;
@@ -4249,8 +4270,8 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
             cu_tag$4$d = in_tag$1;
             cu_dst$4$d = in_dst$1;
             cu_mask$4$d = in_mask$1;
-            cu_src_valid$4$d = in_src_valid$1;
-            cu_not_ready$4$d = in_src_valid$1;
+            cu_src_valid$4$d = src_ok;
+            cu_not_ready$4$d = src_ok;
             cu_older$4$d = older_new;
             cu_op0$4$d = 32'h0;
             cu_op1$4$d = 32'h0;
@@ -4265,8 +4286,8 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
             cu_tag$5$d = in_tag$1;
             cu_dst$5$d = in_dst$1;
             cu_mask$5$d = in_mask$1;
-            cu_src_valid$5$d = in_src_valid$1;
-            cu_not_ready$5$d = in_src_valid$1;
+            cu_src_valid$5$d = src_ok;
+            cu_not_ready$5$d = src_ok;
             cu_older$5$d = older_new;
             cu_op0$5$d = 32'h0;
             cu_op1$5$d = 32'h0;
@@ -4281,8 +4302,8 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
             cu_tag$6$d = in_tag$1;
             cu_dst$6$d = in_dst$1;
             cu_mask$6$d = in_mask$1;
-            cu_src_valid$6$d = in_src_valid$1;
-            cu_not_ready$6$d = in_src_valid$1;
+            cu_src_valid$6$d = src_ok;
+            cu_not_ready$6$d = src_ok;
             cu_older$6$d = older_new;
             cu_op0$6$d = 32'h0;
             cu_op1$6$d = 32'h0;
@@ -4297,8 +4318,8 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
             cu_tag$7$d = in_tag$1;
             cu_dst$7$d = in_dst$1;
             cu_mask$7$d = in_mask$1;
-            cu_src_valid$7$d = in_src_valid$1;
-            cu_not_ready$7$d = in_src_valid$1;
+            cu_src_valid$7$d = src_ok;
+            cu_not_ready$7$d = src_ok;
             cu_older$7$d = older_new;
             cu_op0$7$d = 32'h0;
             cu_op1$7$d = 32'h0;
@@ -4309,21 +4330,21 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
         end
         src_map$3$warp = in_warp$1;
         src_map$3$regnum = in_src$3;
-        arbiter$push_valid$3 = take & in_src_valid$1[0];
+        arbiter$push_valid$3 = take & src_ok[0];
         arbiter$push_bank$3 = src_map$3$bank;
         arbiter$push_row$3 = src_map$3$row;
         arbiter$push_cu$3 = pick;
         arbiter$push_slot$3 = 0;
         src_map$4$warp = in_warp$1;
         src_map$4$regnum = in_src$4;
-        arbiter$push_valid$4 = take & in_src_valid$1[1];
+        arbiter$push_valid$4 = take & src_ok[1];
         arbiter$push_bank$4 = src_map$4$bank;
         arbiter$push_row$4 = src_map$4$row;
         arbiter$push_cu$4 = pick;
         arbiter$push_slot$4 = 1;
         src_map$5$warp = in_warp$1;
         src_map$5$regnum = in_src$5;
-        arbiter$push_valid$5 = take & in_src_valid$1[2];
+        arbiter$push_valid$5 = take & src_ok[2];
         arbiter$push_bank$5 = src_map$5$bank;
         arbiter$push_row$5 = src_map$5$row;
         arbiter$push_cu$5 = pick;
@@ -4376,6 +4397,7 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
             n_dispatch$d = 32'h0;
             n_stall$d = 32'h0;
             unit_err$d = 1'b0;
+            source_err$d = 1'b0;
             cu_not_ready$0$d = 32'h0;
             cu_older$0$d = 32'h0;
             cu_not_ready$1$d = 32'h0;
@@ -4437,6 +4459,7 @@ module operand_collector(clock,reset,in_valid$0,in_valid$1,in_warp$0,in_warp$1,i
         count_stall = n_stall$q;
         err_unit = unit_err$q;
         err_overflow = arbiter$err_overflow;
+        err_source = source_err$q;
     end
 endmodule // operand_collector
 

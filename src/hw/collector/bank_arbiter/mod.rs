@@ -15,11 +15,12 @@
 //!   by one every cycle.
 //! - Granted heads are popped at the clock edge; this cycle's pushes land behind them.
 //!
-//! Queue bound: a collector unit holds at most 3 source operands, so at most `3 N` requests are
-//! ever outstanding, in all queues together; every queue has `Q >= 3 N` entries and cannot
-//! overflow when driven by the collector units (`bank_queues_never_overflow` in
-//! `operand_collector.sv`, proven at tiny sizes). Driven on its own, a push into a full queue is
-//! dropped and sets the sticky `err_overflow` flag.
+//! Queue bound: a collector unit holds at most `sources` register operands (3 in GPGPU-Sim, 2
+//! in the core's ISA), so at most `sources x N` requests are ever outstanding, in all queues
+//! together; every queue has `Q >= sources x N` entries and cannot overflow when driven by the
+//! collector units (`bank_queues_never_overflow` in `operand_collector.sv`, proven at tiny
+//! sizes). Driven on its own, a push into a full queue is dropped and sets the sticky
+//! `err_overflow` flag.
 
 pub mod model;
 pub mod stimulus;
@@ -29,8 +30,9 @@ use rust_hdl::prelude::*;
 
 use crate::params::{check_derived, check_range, clog2};
 
-/// Source operands per instruction (GPGPU-Sim's `MAX_REG_OPERANDS` for our ISA).
-pub const SOURCES: usize = 3;
+/// Source-operand slots of an instruction (a request's 2-bit slot names one); at most
+/// `sources` of them (GPGPU-Sim's `MAX_REG_OPERANDS`) are registers.
+pub const SLOTS: usize = 3;
 
 /// Bits of a count of push lanes (`K <= 64`) or of free queue entries (`Q <= 64`).
 const LANE_COUNT_BITS: usize = 7;
@@ -129,17 +131,18 @@ impl<
         const SQ: usize,
     > BankArbiter<B, BW, N, NW, K, Q, QW, QCW, BQ, RW, SQ>
 {
-    /// Checks the sizes (B and N powers of two 2..=16, Q a power of two at least 3 N) and every
-    /// derived width.
-    pub fn new(one_bank_per_cu: bool) -> Result<Self> {
+    /// Checks the sizes (B and N powers of two 2..=16, Q a power of two at least `sources` x N,
+    /// `sources` in 1..=3) and every derived width.
+    pub fn new(one_bank_per_cu: bool, sources: usize) -> Result<Self> {
         crate::params::check_pow2("banks (B)", B, 2, 16)?;
         crate::params::check_pow2("collector_units (N)", N, 2, 16)?;
         check_derived("BW", BW, "clog2(B)", clog2(B))?;
         check_derived("NW", NW, "clog2(N)", clog2(N))?;
         check_range("push lanes (K)", K, 1, 64)?;
         crate::params::check_pow2("queue depth (Q)", Q, 2, 64)?;
-        if Q < SOURCES * N {
-            anyhow::bail!("parameter `queue depth (Q)` = {Q} is too small: it must be at least 3 x collector_units = {} so that no queue can overflow", SOURCES * N);
+        check_range("sources", sources, 1, SLOTS)?;
+        if Q < sources * N {
+            anyhow::bail!("parameter `queue depth (Q)` = {Q} is too small: it must be at least sources x collector_units = {sources} x {N} = {} so that no queue can overflow", sources * N);
         }
         check_derived("QW", QW, "clog2(Q)", clog2(Q))?;
         check_derived("QCW", QCW, "clog2(Q + 1)", clog2(Q + 1))?;

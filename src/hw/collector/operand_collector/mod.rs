@@ -32,6 +32,12 @@
 //! queues was tried too: it gained no Fmax, since the queues' own bookkeeping is then the
 //! longest path, and cost 300 logic cells and another cycle per instruction; see the book.)
 //!
+//! Source operands: an instruction has three operand slots, of which the first `sources` may
+//! be registers (GPGPU-Sim's 3; the core's ISA has 2, `ra` and `rb`). The bank queues hold
+//! `sources x N` requests rounded up to a power of two, all that can be outstanding, so a core
+//! that reads two operands pays for two. A register named in a higher slot is refused as
+//! `err_source` says.
+//!
 //! Handshakes: an instruction on input port `p` is taken at the clock edge of a cycle with
 //! `in_valid[p]` and `in_ready[p]` (`in_ready` does not depend on `in_valid[p]` itself, only on
 //! earlier ports taking units). An output register holds its instruction (`out_valid[u]`) until a
@@ -93,7 +99,8 @@ pub struct OperandCollector<
     pub in_dst: [Signal<In, Bits<RRW>>; P],
     /// Active lanes, carried to the output.
     pub in_mask: [Signal<In, Bits<T>>; P],
-    /// Which of the three source operands are registers (bit `s` for operand `s`).
+    /// Which of the three source operands are registers (bit `s` for operand `s`); only slots
+    /// `0..sources` may be (see `err_source`).
     pub in_src_valid: [Signal<In, Bits<3>>; P],
     /// Source register numbers: port `p`'s operand `s` is `in_src[3 p + s]`.
     pub in_src: [Signal<In, Bits<RRW>>; K],
@@ -143,6 +150,9 @@ pub struct OperandCollector<
     pub err_unit: Signal<Out, Bit>,
     /// Sticky: a bank queue overflowed (cannot happen: see [`BankArbiter`]).
     pub err_overflow: Signal<Out, Bit>,
+    /// Sticky: an instruction named a register source in a slot at or above `sources`; the slot
+    /// is taken as not a register (not read, its operand 0, its `src_valid` bit clear).
+    pub err_source: Signal<Out, Bit>,
     arbiter: BankArbiter<B, BW, N, NW, K, Q, QW, QCW, BQ, RW, SQ>,
     rf: RegisterFile<B, BW, RW, T, DW, TD>,
     src_map: [RegisterMap<BW, RW, WW, RRW>; K],
@@ -180,10 +190,13 @@ pub struct OperandCollector<
     n_stall: DFF<Bits<32>>,
     n_grant: [DFF<Bits<32>>; B],
     unit_err: DFF<Bit>,
+    source_err: DFF<Bit>,
     /// Collector units of unit type `u`'s set (all units in the generic configuration).
     set_mask: [Constant<Bits<N>>; U],
     in_order: Constant<Bit>,
     pipelined: Constant<Bit>,
+    /// The slots that may hold a register source (`sources` ones).
+    src_slots: Constant<Bits<3>>,
     op0_now: [Signal<Local, Bits<TD>>; N],
     op1_now: [Signal<Local, Bits<TD>>; N],
     op2_now: [Signal<Local, Bits<TD>>; N],
@@ -199,6 +212,7 @@ pub struct OperandCollector<
     warp_now: [Signal<Local, Bits<WW>>; N],
     allowed: Signal<Local, Bits<N>>,
     unit_ok: Signal<Local, Bit>,
+    src_ok: Signal<Local, Bits<3>>,
     found: Signal<Local, Bit>,
     pick: Signal<Local, Bits<NW>>,
     take: Signal<Local, Bit>,
@@ -305,7 +319,8 @@ impl<
             count_grant: std::array::from_fn(|_| Default::default()),
             err_unit: Default::default(),
             err_overflow: Default::default(),
-            arbiter: BankArbiter::new(c.one_bank_per_cu)?,
+            err_source: Default::default(),
+            arbiter: BankArbiter::new(c.one_bank_per_cu, c.sources)?,
             rf: RegisterFile::new()?,
             src_map: src_map.try_into().unwrap_or_else(|_| unreachable!("K maps built")),
             wb_map: RegisterMap::new(c.banks, c.regs_per_warp, c.schedulers)?,
@@ -339,9 +354,11 @@ impl<
             n_stall: Default::default(),
             n_grant: std::array::from_fn(|_| Default::default()),
             unit_err: Default::default(),
+            source_err: Default::default(),
             set_mask: std::array::from_fn(|u| Constant::new(set_mask(u).to_bits())),
             in_order: Constant::new(c.in_order_per_warp),
             pipelined: Constant::new(c.timing == CollectorTiming::Pipelined),
+            src_slots: Constant::new(((1u64 << c.sources) - 1).to_bits()),
             op0_now: std::array::from_fn(|_| Default::default()),
             op1_now: std::array::from_fn(|_| Default::default()),
             op2_now: std::array::from_fn(|_| Default::default()),
@@ -357,6 +374,7 @@ impl<
             warp_now: std::array::from_fn(|_| Default::default()),
             allowed: Default::default(),
             unit_ok: Default::default(),
+            src_ok: Default::default(),
             found: Default::default(),
             pick: Default::default(),
             take: Default::default(),
@@ -396,7 +414,9 @@ impl<
     #[hdl_gen]
     fn update(&mut self) {
         // Keep: every flip-flop holds unless a step below changes it.
-        dff_setup!(self, clock, cu_busy, rd_valid, n_alloc, n_dispatch, n_stall, unit_err);
+        dff_setup!(
+            self, clock, cu_busy, rd_valid, n_alloc, n_dispatch, n_stall, unit_err, source_err
+        );
         self.arbiter.clock.next = self.clock.val();
         self.rf.clock.next = self.clock.val();
         for n in 0..N {
@@ -587,6 +607,10 @@ impl<
             if self.in_valid[p].val() & !self.unit_ok.val() {
                 self.unit_err.d.next = true;
             }
+            self.src_ok.next = self.in_src_valid[p].val() & self.src_slots.val();
+            if self.in_valid[p].val() & (self.src_ok.val() != self.in_src_valid[p].val()) {
+                self.source_err.d.next = true;
+            }
             self.found.next = false;
             self.pick.next = 0.into();
             for n in 0..N {
@@ -615,8 +639,8 @@ impl<
                     self.cu_tag[n].d.next = self.in_tag[p].val();
                     self.cu_dst[n].d.next = self.in_dst[p].val();
                     self.cu_mask[n].d.next = self.in_mask[p].val();
-                    self.cu_src_valid[n].d.next = self.in_src_valid[p].val();
-                    self.cu_not_ready[n].d.next = self.in_src_valid[p].val();
+                    self.cu_src_valid[n].d.next = self.src_ok.val();
+                    self.cu_not_ready[n].d.next = self.src_ok.val();
                     self.cu_older[n].d.next = self.older_new.val();
                     self.cu_op0[n].d.next = 0.into();
                     self.cu_op1[n].d.next = 0.into();
@@ -631,7 +655,7 @@ impl<
                 self.src_map[p * 3 + s].warp.next = self.in_warp[p].val();
                 self.src_map[p * 3 + s].regnum.next = self.in_src[p * 3 + s].val();
                 self.arbiter.push_valid[p * 3 + s].next =
-                    self.take.val() & self.in_src_valid[p].val().get_bit(s);
+                    self.take.val() & self.src_ok.val().get_bit(s);
                 self.arbiter.push_bank[p * 3 + s].next = self.src_map[p * 3 + s].bank.val();
                 self.arbiter.push_row[p * 3 + s].next = self.src_map[p * 3 + s].row.val();
                 self.arbiter.push_cu[p * 3 + s].next = self.pick.val();
@@ -672,6 +696,7 @@ impl<
             self.n_dispatch.d.next = 0.into();
             self.n_stall.d.next = 0.into();
             self.unit_err.d.next = false;
+            self.source_err.d.next = false;
             for n in 0..N {
                 self.cu_not_ready[n].d.next = 0.into();
                 self.cu_older[n].d.next = 0.into();
@@ -707,6 +732,7 @@ impl<
         self.count_stall.next = self.n_stall.q.val();
         self.err_unit.next = self.unit_err.q.val();
         self.err_overflow.next = self.arbiter.err_overflow.val();
+        self.err_source.next = self.source_err.q.val();
     }
 }
 
@@ -739,7 +765,7 @@ impl<
         inputs: [reset, in_valid, in_warp, in_unit, in_tag, in_dst, in_mask, in_src_valid, in_src, out_ready, wb_valid, wb_warp, wb_reg, wb_mask, wb_data],
         outputs: [
             in_ready, in_cu, out_valid, out_warp, out_tag, out_dst, out_mask, out_src_valid, out_src0, out_src1, out_src2, busy, grant, dispatch,
-            count_alloc, count_dispatch, count_stall, count_grant, err_unit, err_overflow
+            count_alloc, count_dispatch, count_stall, count_grant, err_unit, err_overflow, err_source
         ]
     );
 }

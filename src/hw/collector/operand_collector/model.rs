@@ -77,6 +77,8 @@ pub struct Decisions {
     pub allocated: Vec<(usize, usize)>,
     pub stall: bool,
     pub bad_unit: bool,
+    /// An offered instruction named a register in a slot at or above `sources`.
+    pub bad_source: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -98,6 +100,7 @@ pub struct OperandCollectorModel {
     pub count_stall: u32,
     pub count_grant: Vec<u32>,
     pub err_unit: bool,
+    pub err_source: bool,
 }
 
 impl OperandCollectorModel {
@@ -140,6 +143,7 @@ impl OperandCollectorModel {
             count_stall: 0,
             count_grant: vec![0; c.banks],
             err_unit: false,
+            err_source: false,
         }
     }
 
@@ -200,6 +204,7 @@ impl OperandCollectorModel {
             let set: &[usize] =
                 if inst.unit < self.params.unit_types { &self.sets[inst.unit] } else { &[] };
             d.bad_unit |= *valid && set.is_empty();
+            d.bad_source |= *valid && inst.src_valid & !self.slots() != 0;
             let cu = set.iter().copied().find(|&c| free[c]);
             d.in_ready.push(cu.is_some());
             d.in_cu.push(cu.unwrap_or(0));
@@ -209,6 +214,11 @@ impl OperandCollectorModel {
             }
         }
         d
+    }
+
+    /// The slots that may hold a register source.
+    fn slots(&self) -> u8 {
+        (1u8 << self.params.sources) - 1
     }
 
     /// Ports in the block's order (see the block's `Dut` impl).
@@ -291,7 +301,7 @@ impl OperandCollectorModel {
         }
         let mut pushes = vec![];
         for &(p, c) in &d.allocated {
-            let inst = i.ports[p].1;
+            let inst = Inst { src_valid: i.ports[p].1.src_valid & self.slots(), ..i.ports[p].1 };
             let older = (0..self.cus.len())
                 .filter(|&o| !self.cus[o].free && self.cus[o].inst.warp == inst.warp)
                 .fold(0, |m, o| m | 1 << o);
@@ -313,6 +323,7 @@ impl OperandCollectorModel {
         self.count_dispatch = self.count_dispatch.wrapping_add(d.dispatched.len() as u32);
         self.count_stall = self.count_stall.wrapping_add(d.stall as u32);
         self.err_unit |= d.bad_unit;
+        self.err_source |= d.bad_source;
         // The register file has no reset: a write-back lands in any cycle.
         if let Some(((bank, row), wb)) = wb_at {
             let write = RowWrite { bank, row, mask: wb.mask, data: self.rf.unpack(wb.data) };
@@ -352,7 +363,7 @@ impl CycleModel for OperandCollectorModel {
         names
             .outputs(&["busy", "grant", "dispatch", "count_alloc", "count_dispatch", "count_stall"])
             .output_array("count_grant", c.banks)
-            .outputs(&["err_unit", "err_overflow"])
+            .outputs(&["err_unit", "err_overflow", "err_source"])
     }
     fn outputs(&self, inputs: &[u64]) -> Vec<u64> {
         let i = self.decode(inputs);
@@ -382,6 +393,7 @@ impl CycleModel for OperandCollectorModel {
         w.extend(self.count_grant.iter().map(|&g| g as u64));
         w.push(self.err_unit as u64);
         w.push(self.arbiter.overflow as u64);
+        w.push(self.err_source as u64);
         w
     }
     fn step(&mut self, inputs: &[u64]) {

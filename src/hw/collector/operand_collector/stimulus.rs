@@ -6,8 +6,9 @@ use crate::sim::rng::PHASE;
 
 /// Stimulus for an operand collector: instructions on every port (load from light to
 /// saturating, registers spread over all or crowded into a few banks), write-backs on and off,
-/// output back-pressure on and off (the four combinations in turn, one per phase), rare resets
-/// and rare instructions for a unit type that does not exist.
+/// output back-pressure on and off (the four combinations in turn, one per phase), rare resets,
+/// rare instructions for a unit type that does not exist, and (with `sources < 3`) rare ones
+/// with a register in a slot beyond `sources`.
 pub fn collector_stimulus(
     c: crate::params::CollectorParams,
     warps: usize,
@@ -37,7 +38,7 @@ pub fn collector_stimulus(
                 } else {
                     rng.below(c.unit_types as u64) as usize
                 };
-                let inst = Inst {
+                let mut inst = Inst {
                     warp: rng.below(warps as u64) as usize,
                     unit,
                     tag: rng.bits(c.tag_bits),
@@ -46,6 +47,9 @@ pub fn collector_stimulus(
                     src_valid: if rng.chance(70) { 7 } else { rng.bits(3) as u8 },
                     src: [reg(rng), reg(rng), reg(rng)],
                 };
+                if c.sources < 3 && !(rng.chance(1) && rng.chance(5)) {
+                    inst.src_valid &= (1 << c.sources) - 1;
+                }
                 (rng.chance(load), inst)
             })
             .collect();

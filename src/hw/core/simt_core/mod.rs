@@ -459,7 +459,8 @@ impl<
         .any();
         self.run.err_scoreboard.next = self.issue.err_scoreboard.val();
         self.run.err_ibuf.next = self.front.err_ibuf.val();
-        self.run.err_collector.next = self.oc.err_unit.val() | self.oc.err_overflow.val();
+        self.run.err_collector.next =
+            self.oc.err_unit.val() | self.oc.err_overflow.val() | self.oc.err_source.val();
         self.errors.next = self.run.errors.val();
     }
 }

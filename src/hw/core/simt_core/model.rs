@@ -360,7 +360,7 @@ impl SimtCoreModel {
             self.sb.double_reserve || self.sb.release_free,
             self.ibuf.fill_full || self.ibuf.issue_empty,
             self.err_illegal,
-            self.oc.err_unit || self.oc.arbiter.overflow,
+            self.oc.err_unit || self.oc.arbiter.overflow || self.oc.err_source,
         ]
         .iter()
         .enumerate()
