@@ -1355,7 +1355,16 @@ module core_board__core_exec_alu(op,a,b,result,zero,bad_op);
     // Constant declarations
     localparam  lane_bits = 8'h8;
     localparam  top_lane = 8'h18;
+    localparam  msb = 8'h7;
     // Local signals
+    reg  subtract;
+    reg  [7:0] carry_in;
+    reg  [7:0] lbx;
+    reg  [7:0] sum;
+    reg  [7:0] differ;
+    reg  [7:0] b_top;
+    reg  [7:0] s_top;
+    reg  below;
     reg  [31:0] rest_a;
     reg  [31:0] rest_b;
     reg  [7:0] la;
@@ -1373,18 +1382,35 @@ module core_board__core_exec_alu(op,a,b,result,zero,bad_op);
         lane_id = 32'h0;
         zero = 32'h0;
         bad_op = 1'b0;
+        subtract = (op == 32'h1) | (op == 32'h7);
+        carry_in = 32'h0;
+        if (subtract) begin
+            carry_in = 32'h1;
+        end
         la = ((rest_a) & 8'hff);
         lb = ((rest_b) & 8'hff);
         by = ((lb) & 3'h7);
         lr = 32'h0;
+        lbx = lb;
+        if (subtract) begin
+            lbx = ~lb;
+        end
+        sum = la + lbx + carry_in;
+        differ = (la ^ lb) >> msb;
+        b_top = lb >> msb;
+        s_top = sum >> msb;
+        below = |s_top;
+        if (|differ) begin
+            below = |b_top;
+        end
         case (op)
             0:
                 begin
-                    lr = la + lb;
+                    lr = sum;
                 end
             1:
                 begin
-                    lr = la - lb;
+                    lr = sum;
                 end
             2:
                 begin
@@ -1408,7 +1434,7 @@ module core_board__core_exec_alu(op,a,b,result,zero,bad_op);
                 end
             7:
                 begin
-                    if (la < lb) begin
+                    if (below) begin
                         lr = 32'h1;
                     end
                 end
@@ -1443,14 +1469,26 @@ module core_board__core_exec_alu(op,a,b,result,zero,bad_op);
         lb = ((rest_b) & 8'hff);
         by = ((lb) & 3'h7);
         lr = 32'h0;
+        lbx = lb;
+        if (subtract) begin
+            lbx = ~lb;
+        end
+        sum = la + lbx + carry_in;
+        differ = (la ^ lb) >> msb;
+        b_top = lb >> msb;
+        s_top = sum >> msb;
+        below = |s_top;
+        if (|differ) begin
+            below = |b_top;
+        end
         case (op)
             0:
                 begin
-                    lr = la + lb;
+                    lr = sum;
                 end
             1:
                 begin
-                    lr = la - lb;
+                    lr = sum;
                 end
             2:
                 begin
@@ -1474,7 +1512,7 @@ module core_board__core_exec_alu(op,a,b,result,zero,bad_op);
                 end
             7:
                 begin
-                    if (la < lb) begin
+                    if (below) begin
                         lr = 32'h1;
                     end
                 end
@@ -1509,14 +1547,26 @@ module core_board__core_exec_alu(op,a,b,result,zero,bad_op);
         lb = ((rest_b) & 8'hff);
         by = ((lb) & 3'h7);
         lr = 32'h0;
+        lbx = lb;
+        if (subtract) begin
+            lbx = ~lb;
+        end
+        sum = la + lbx + carry_in;
+        differ = (la ^ lb) >> msb;
+        b_top = lb >> msb;
+        s_top = sum >> msb;
+        below = |s_top;
+        if (|differ) begin
+            below = |b_top;
+        end
         case (op)
             0:
                 begin
-                    lr = la + lb;
+                    lr = sum;
                 end
             1:
                 begin
-                    lr = la - lb;
+                    lr = sum;
                 end
             2:
                 begin
@@ -1540,7 +1590,7 @@ module core_board__core_exec_alu(op,a,b,result,zero,bad_op);
                 end
             7:
                 begin
-                    if (la < lb) begin
+                    if (below) begin
                         lr = 32'h1;
                     end
                 end
@@ -1575,14 +1625,26 @@ module core_board__core_exec_alu(op,a,b,result,zero,bad_op);
         lb = ((rest_b) & 8'hff);
         by = ((lb) & 3'h7);
         lr = 32'h0;
+        lbx = lb;
+        if (subtract) begin
+            lbx = ~lb;
+        end
+        sum = la + lbx + carry_in;
+        differ = (la ^ lb) >> msb;
+        b_top = lb >> msb;
+        s_top = sum >> msb;
+        below = |s_top;
+        if (|differ) begin
+            below = |b_top;
+        end
         case (op)
             0:
                 begin
-                    lr = la + lb;
+                    lr = sum;
                 end
             1:
                 begin
-                    lr = la - lb;
+                    lr = sum;
                 end
             2:
                 begin
@@ -1606,7 +1668,7 @@ module core_board__core_exec_alu(op,a,b,result,zero,bad_op);
                 end
             7:
                 begin
-                    if (la < lb) begin
+                    if (below) begin
                         lr = 32'h1;
                     end
                 end

@@ -17,7 +17,16 @@ module lane_alu(op,a,b,result,zero,bad_op);
     // Constant declarations
     localparam  lane_bits = 8'h4;
     localparam  top_lane = 8'h1c;
+    localparam  msb = 8'h3;
     // Local signals
+    reg  subtract;
+    reg  [3:0] carry_in;
+    reg  [3:0] lbx;
+    reg  [3:0] sum;
+    reg  [3:0] differ;
+    reg  [3:0] b_top;
+    reg  [3:0] s_top;
+    reg  below;
     reg  [31:0] rest_a;
     reg  [31:0] rest_b;
     reg  [3:0] la;
@@ -35,18 +44,35 @@ module lane_alu(op,a,b,result,zero,bad_op);
         lane_id = 32'h0;
         zero = 32'h0;
         bad_op = 1'b0;
+        subtract = (op == 32'h1) | (op == 32'h7);
+        carry_in = 32'h0;
+        if (subtract) begin
+            carry_in = 32'h1;
+        end
         la = ((rest_a) & 4'hf);
         lb = ((rest_b) & 4'hf);
         by = ((lb) & 2'h3);
         lr = 32'h0;
+        lbx = lb;
+        if (subtract) begin
+            lbx = ~lb;
+        end
+        sum = la + lbx + carry_in;
+        differ = (la ^ lb) >> msb;
+        b_top = lb >> msb;
+        s_top = sum >> msb;
+        below = |s_top;
+        if (|differ) begin
+            below = |b_top;
+        end
         case (op)
             0:
                 begin
-                    lr = la + lb;
+                    lr = sum;
                 end
             1:
                 begin
-                    lr = la - lb;
+                    lr = sum;
                 end
             2:
                 begin
@@ -70,7 +96,7 @@ module lane_alu(op,a,b,result,zero,bad_op);
                 end
             7:
                 begin
-                    if (la < lb) begin
+                    if (below) begin
                         lr = 32'h1;
                     end
                 end
@@ -105,14 +131,26 @@ module lane_alu(op,a,b,result,zero,bad_op);
         lb = ((rest_b) & 4'hf);
         by = ((lb) & 2'h3);
         lr = 32'h0;
+        lbx = lb;
+        if (subtract) begin
+            lbx = ~lb;
+        end
+        sum = la + lbx + carry_in;
+        differ = (la ^ lb) >> msb;
+        b_top = lb >> msb;
+        s_top = sum >> msb;
+        below = |s_top;
+        if (|differ) begin
+            below = |b_top;
+        end
         case (op)
             0:
                 begin
-                    lr = la + lb;
+                    lr = sum;
                 end
             1:
                 begin
-                    lr = la - lb;
+                    lr = sum;
                 end
             2:
                 begin
@@ -136,7 +174,7 @@ module lane_alu(op,a,b,result,zero,bad_op);
                 end
             7:
                 begin
-                    if (la < lb) begin
+                    if (below) begin
                         lr = 32'h1;
                     end
                 end
@@ -171,14 +209,26 @@ module lane_alu(op,a,b,result,zero,bad_op);
         lb = ((rest_b) & 4'hf);
         by = ((lb) & 2'h3);
         lr = 32'h0;
+        lbx = lb;
+        if (subtract) begin
+            lbx = ~lb;
+        end
+        sum = la + lbx + carry_in;
+        differ = (la ^ lb) >> msb;
+        b_top = lb >> msb;
+        s_top = sum >> msb;
+        below = |s_top;
+        if (|differ) begin
+            below = |b_top;
+        end
         case (op)
             0:
                 begin
-                    lr = la + lb;
+                    lr = sum;
                 end
             1:
                 begin
-                    lr = la - lb;
+                    lr = sum;
                 end
             2:
                 begin
@@ -202,7 +252,7 @@ module lane_alu(op,a,b,result,zero,bad_op);
                 end
             7:
                 begin
-                    if (la < lb) begin
+                    if (below) begin
                         lr = 32'h1;
                     end
                 end
@@ -237,14 +287,26 @@ module lane_alu(op,a,b,result,zero,bad_op);
         lb = ((rest_b) & 4'hf);
         by = ((lb) & 2'h3);
         lr = 32'h0;
+        lbx = lb;
+        if (subtract) begin
+            lbx = ~lb;
+        end
+        sum = la + lbx + carry_in;
+        differ = (la ^ lb) >> msb;
+        b_top = lb >> msb;
+        s_top = sum >> msb;
+        below = |s_top;
+        if (|differ) begin
+            below = |b_top;
+        end
         case (op)
             0:
                 begin
-                    lr = la + lb;
+                    lr = sum;
                 end
             1:
                 begin
-                    lr = la - lb;
+                    lr = sum;
                 end
             2:
                 begin
@@ -268,7 +330,7 @@ module lane_alu(op,a,b,result,zero,bad_op);
                 end
             7:
                 begin
-                    if (la < lb) begin
+                    if (below) begin
                         lr = 32'h1;
                     end
                 end
@@ -303,14 +365,26 @@ module lane_alu(op,a,b,result,zero,bad_op);
         lb = ((rest_b) & 4'hf);
         by = ((lb) & 2'h3);
         lr = 32'h0;
+        lbx = lb;
+        if (subtract) begin
+            lbx = ~lb;
+        end
+        sum = la + lbx + carry_in;
+        differ = (la ^ lb) >> msb;
+        b_top = lb >> msb;
+        s_top = sum >> msb;
+        below = |s_top;
+        if (|differ) begin
+            below = |b_top;
+        end
         case (op)
             0:
                 begin
-                    lr = la + lb;
+                    lr = sum;
                 end
             1:
                 begin
-                    lr = la - lb;
+                    lr = sum;
                 end
             2:
                 begin
@@ -334,7 +408,7 @@ module lane_alu(op,a,b,result,zero,bad_op);
                 end
             7:
                 begin
-                    if (la < lb) begin
+                    if (below) begin
                         lr = 32'h1;
                     end
                 end
@@ -369,14 +443,26 @@ module lane_alu(op,a,b,result,zero,bad_op);
         lb = ((rest_b) & 4'hf);
         by = ((lb) & 2'h3);
         lr = 32'h0;
+        lbx = lb;
+        if (subtract) begin
+            lbx = ~lb;
+        end
+        sum = la + lbx + carry_in;
+        differ = (la ^ lb) >> msb;
+        b_top = lb >> msb;
+        s_top = sum >> msb;
+        below = |s_top;
+        if (|differ) begin
+            below = |b_top;
+        end
         case (op)
             0:
                 begin
-                    lr = la + lb;
+                    lr = sum;
                 end
             1:
                 begin
-                    lr = la - lb;
+                    lr = sum;
                 end
             2:
                 begin
@@ -400,7 +486,7 @@ module lane_alu(op,a,b,result,zero,bad_op);
                 end
             7:
                 begin
-                    if (la < lb) begin
+                    if (below) begin
                         lr = 32'h1;
                     end
                 end
@@ -435,14 +521,26 @@ module lane_alu(op,a,b,result,zero,bad_op);
         lb = ((rest_b) & 4'hf);
         by = ((lb) & 2'h3);
         lr = 32'h0;
+        lbx = lb;
+        if (subtract) begin
+            lbx = ~lb;
+        end
+        sum = la + lbx + carry_in;
+        differ = (la ^ lb) >> msb;
+        b_top = lb >> msb;
+        s_top = sum >> msb;
+        below = |s_top;
+        if (|differ) begin
+            below = |b_top;
+        end
         case (op)
             0:
                 begin
-                    lr = la + lb;
+                    lr = sum;
                 end
             1:
                 begin
-                    lr = la - lb;
+                    lr = sum;
                 end
             2:
                 begin
@@ -466,7 +564,7 @@ module lane_alu(op,a,b,result,zero,bad_op);
                 end
             7:
                 begin
-                    if (la < lb) begin
+                    if (below) begin
                         lr = 32'h1;
                     end
                 end
@@ -501,14 +599,26 @@ module lane_alu(op,a,b,result,zero,bad_op);
         lb = ((rest_b) & 4'hf);
         by = ((lb) & 2'h3);
         lr = 32'h0;
+        lbx = lb;
+        if (subtract) begin
+            lbx = ~lb;
+        end
+        sum = la + lbx + carry_in;
+        differ = (la ^ lb) >> msb;
+        b_top = lb >> msb;
+        s_top = sum >> msb;
+        below = |s_top;
+        if (|differ) begin
+            below = |b_top;
+        end
         case (op)
             0:
                 begin
-                    lr = la + lb;
+                    lr = sum;
                 end
             1:
                 begin
-                    lr = la - lb;
+                    lr = sum;
                 end
             2:
                 begin
@@ -532,7 +642,7 @@ module lane_alu(op,a,b,result,zero,bad_op);
                 end
             7:
                 begin
-                    if (la < lb) begin
+                    if (below) begin
                         lr = 32'h1;
                     end
                 end

@@ -1033,7 +1033,16 @@ module simt_core_gpgpu_sim__exec_alu(op,a,b,result,zero,bad_op);
     // Constant declarations
     localparam  lane_bits = 8'h8;
     localparam  top_lane = 8'h18;
+    localparam  msb = 8'h7;
     // Local signals
+    reg  subtract;
+    reg  [7:0] carry_in;
+    reg  [7:0] lbx;
+    reg  [7:0] sum;
+    reg  [7:0] differ;
+    reg  [7:0] b_top;
+    reg  [7:0] s_top;
+    reg  below;
     reg  [31:0] rest_a;
     reg  [31:0] rest_b;
     reg  [7:0] la;
@@ -1051,18 +1060,35 @@ module simt_core_gpgpu_sim__exec_alu(op,a,b,result,zero,bad_op);
         lane_id = 32'h0;
         zero = 32'h0;
         bad_op = 1'b0;
+        subtract = (op == 32'h1) | (op == 32'h7);
+        carry_in = 32'h0;
+        if (subtract) begin
+            carry_in = 32'h1;
+        end
         la = ((rest_a) & 8'hff);
         lb = ((rest_b) & 8'hff);
         by = ((lb) & 3'h7);
         lr = 32'h0;
+        lbx = lb;
+        if (subtract) begin
+            lbx = ~lb;
+        end
+        sum = la + lbx + carry_in;
+        differ = (la ^ lb) >> msb;
+        b_top = lb >> msb;
+        s_top = sum >> msb;
+        below = |s_top;
+        if (|differ) begin
+            below = |b_top;
+        end
         case (op)
             0:
                 begin
-                    lr = la + lb;
+                    lr = sum;
                 end
             1:
                 begin
-                    lr = la - lb;
+                    lr = sum;
                 end
             2:
                 begin
@@ -1086,7 +1112,7 @@ module simt_core_gpgpu_sim__exec_alu(op,a,b,result,zero,bad_op);
                 end
             7:
                 begin
-                    if (la < lb) begin
+                    if (below) begin
                         lr = 32'h1;
                     end
                 end
@@ -1121,14 +1147,26 @@ module simt_core_gpgpu_sim__exec_alu(op,a,b,result,zero,bad_op);
         lb = ((rest_b) & 8'hff);
         by = ((lb) & 3'h7);
         lr = 32'h0;
+        lbx = lb;
+        if (subtract) begin
+            lbx = ~lb;
+        end
+        sum = la + lbx + carry_in;
+        differ = (la ^ lb) >> msb;
+        b_top = lb >> msb;
+        s_top = sum >> msb;
+        below = |s_top;
+        if (|differ) begin
+            below = |b_top;
+        end
         case (op)
             0:
                 begin
-                    lr = la + lb;
+                    lr = sum;
                 end
             1:
                 begin
-                    lr = la - lb;
+                    lr = sum;
                 end
             2:
                 begin
@@ -1152,7 +1190,7 @@ module simt_core_gpgpu_sim__exec_alu(op,a,b,result,zero,bad_op);
                 end
             7:
                 begin
-                    if (la < lb) begin
+                    if (below) begin
                         lr = 32'h1;
                     end
                 end
@@ -1187,14 +1225,26 @@ module simt_core_gpgpu_sim__exec_alu(op,a,b,result,zero,bad_op);
         lb = ((rest_b) & 8'hff);
         by = ((lb) & 3'h7);
         lr = 32'h0;
+        lbx = lb;
+        if (subtract) begin
+            lbx = ~lb;
+        end
+        sum = la + lbx + carry_in;
+        differ = (la ^ lb) >> msb;
+        b_top = lb >> msb;
+        s_top = sum >> msb;
+        below = |s_top;
+        if (|differ) begin
+            below = |b_top;
+        end
         case (op)
             0:
                 begin
-                    lr = la + lb;
+                    lr = sum;
                 end
             1:
                 begin
-                    lr = la - lb;
+                    lr = sum;
                 end
             2:
                 begin
@@ -1218,7 +1268,7 @@ module simt_core_gpgpu_sim__exec_alu(op,a,b,result,zero,bad_op);
                 end
             7:
                 begin
-                    if (la < lb) begin
+                    if (below) begin
                         lr = 32'h1;
                     end
                 end
@@ -1253,14 +1303,26 @@ module simt_core_gpgpu_sim__exec_alu(op,a,b,result,zero,bad_op);
         lb = ((rest_b) & 8'hff);
         by = ((lb) & 3'h7);
         lr = 32'h0;
+        lbx = lb;
+        if (subtract) begin
+            lbx = ~lb;
+        end
+        sum = la + lbx + carry_in;
+        differ = (la ^ lb) >> msb;
+        b_top = lb >> msb;
+        s_top = sum >> msb;
+        below = |s_top;
+        if (|differ) begin
+            below = |b_top;
+        end
         case (op)
             0:
                 begin
-                    lr = la + lb;
+                    lr = sum;
                 end
             1:
                 begin
-                    lr = la - lb;
+                    lr = sum;
                 end
             2:
                 begin
@@ -1284,7 +1346,7 @@ module simt_core_gpgpu_sim__exec_alu(op,a,b,result,zero,bad_op);
                 end
             7:
                 begin
-                    if (la < lb) begin
+                    if (below) begin
                         lr = 32'h1;
                     end
                 end

@@ -17,7 +17,16 @@ module lane_alu(op,a,b,result,zero,bad_op);
     // Constant declarations
     localparam  lane_bits = 8'h2;
     localparam  top_lane = 8'h3e;
+    localparam  msb = 8'h1;
     // Local signals
+    reg  subtract;
+    reg  [1:0] carry_in;
+    reg  [1:0] lbx;
+    reg  [1:0] sum;
+    reg  [1:0] differ;
+    reg  [1:0] b_top;
+    reg  [1:0] s_top;
+    reg  below;
     reg  [63:0] rest_a;
     reg  [63:0] rest_b;
     reg  [1:0] la;
@@ -35,18 +44,35 @@ module lane_alu(op,a,b,result,zero,bad_op);
         lane_id = 32'h0;
         zero = 32'h0;
         bad_op = 1'b0;
+        subtract = (op == 32'h1) | (op == 32'h7);
+        carry_in = 32'h0;
+        if (subtract) begin
+            carry_in = 32'h1;
+        end
         la = ((rest_a) & 2'h3);
         lb = ((rest_b) & 2'h3);
         by = ((lb) & 1'h1);
         lr = 32'h0;
+        lbx = lb;
+        if (subtract) begin
+            lbx = ~lb;
+        end
+        sum = la + lbx + carry_in;
+        differ = (la ^ lb) >> msb;
+        b_top = lb >> msb;
+        s_top = sum >> msb;
+        below = |s_top;
+        if (|differ) begin
+            below = |b_top;
+        end
         case (op)
             0:
                 begin
-                    lr = la + lb;
+                    lr = sum;
                 end
             1:
                 begin
-                    lr = la - lb;
+                    lr = sum;
                 end
             2:
                 begin
@@ -70,7 +96,7 @@ module lane_alu(op,a,b,result,zero,bad_op);
                 end
             7:
                 begin
-                    if (la < lb) begin
+                    if (below) begin
                         lr = 32'h1;
                     end
                 end
@@ -105,14 +131,26 @@ module lane_alu(op,a,b,result,zero,bad_op);
         lb = ((rest_b) & 2'h3);
         by = ((lb) & 1'h1);
         lr = 32'h0;
+        lbx = lb;
+        if (subtract) begin
+            lbx = ~lb;
+        end
+        sum = la + lbx + carry_in;
+        differ = (la ^ lb) >> msb;
+        b_top = lb >> msb;
+        s_top = sum >> msb;
+        below = |s_top;
+        if (|differ) begin
+            below = |b_top;
+        end
         case (op)
             0:
                 begin
-                    lr = la + lb;
+                    lr = sum;
                 end
             1:
                 begin
-                    lr = la - lb;
+                    lr = sum;
                 end
             2:
                 begin
@@ -136,7 +174,7 @@ module lane_alu(op,a,b,result,zero,bad_op);
                 end
             7:
                 begin
-                    if (la < lb) begin
+                    if (below) begin
                         lr = 32'h1;
                     end
                 end
@@ -171,14 +209,26 @@ module lane_alu(op,a,b,result,zero,bad_op);
         lb = ((rest_b) & 2'h3);
         by = ((lb) & 1'h1);
         lr = 32'h0;
+        lbx = lb;
+        if (subtract) begin
+            lbx = ~lb;
+        end
+        sum = la + lbx + carry_in;
+        differ = (la ^ lb) >> msb;
+        b_top = lb >> msb;
+        s_top = sum >> msb;
+        below = |s_top;
+        if (|differ) begin
+            below = |b_top;
+        end
         case (op)
             0:
                 begin
-                    lr = la + lb;
+                    lr = sum;
                 end
             1:
                 begin
-                    lr = la - lb;
+                    lr = sum;
                 end
             2:
                 begin
@@ -202,7 +252,7 @@ module lane_alu(op,a,b,result,zero,bad_op);
                 end
             7:
                 begin
-                    if (la < lb) begin
+                    if (below) begin
                         lr = 32'h1;
                     end
                 end
@@ -237,14 +287,26 @@ module lane_alu(op,a,b,result,zero,bad_op);
         lb = ((rest_b) & 2'h3);
         by = ((lb) & 1'h1);
         lr = 32'h0;
+        lbx = lb;
+        if (subtract) begin
+            lbx = ~lb;
+        end
+        sum = la + lbx + carry_in;
+        differ = (la ^ lb) >> msb;
+        b_top = lb >> msb;
+        s_top = sum >> msb;
+        below = |s_top;
+        if (|differ) begin
+            below = |b_top;
+        end
         case (op)
             0:
                 begin
-                    lr = la + lb;
+                    lr = sum;
                 end
             1:
                 begin
-                    lr = la - lb;
+                    lr = sum;
                 end
             2:
                 begin
@@ -268,7 +330,7 @@ module lane_alu(op,a,b,result,zero,bad_op);
                 end
             7:
                 begin
-                    if (la < lb) begin
+                    if (below) begin
                         lr = 32'h1;
                     end
                 end
@@ -303,14 +365,26 @@ module lane_alu(op,a,b,result,zero,bad_op);
         lb = ((rest_b) & 2'h3);
         by = ((lb) & 1'h1);
         lr = 32'h0;
+        lbx = lb;
+        if (subtract) begin
+            lbx = ~lb;
+        end
+        sum = la + lbx + carry_in;
+        differ = (la ^ lb) >> msb;
+        b_top = lb >> msb;
+        s_top = sum >> msb;
+        below = |s_top;
+        if (|differ) begin
+            below = |b_top;
+        end
         case (op)
             0:
                 begin
-                    lr = la + lb;
+                    lr = sum;
                 end
             1:
                 begin
-                    lr = la - lb;
+                    lr = sum;
                 end
             2:
                 begin
@@ -334,7 +408,7 @@ module lane_alu(op,a,b,result,zero,bad_op);
                 end
             7:
                 begin
-                    if (la < lb) begin
+                    if (below) begin
                         lr = 32'h1;
                     end
                 end
@@ -369,14 +443,26 @@ module lane_alu(op,a,b,result,zero,bad_op);
         lb = ((rest_b) & 2'h3);
         by = ((lb) & 1'h1);
         lr = 32'h0;
+        lbx = lb;
+        if (subtract) begin
+            lbx = ~lb;
+        end
+        sum = la + lbx + carry_in;
+        differ = (la ^ lb) >> msb;
+        b_top = lb >> msb;
+        s_top = sum >> msb;
+        below = |s_top;
+        if (|differ) begin
+            below = |b_top;
+        end
         case (op)
             0:
                 begin
-                    lr = la + lb;
+                    lr = sum;
                 end
             1:
                 begin
-                    lr = la - lb;
+                    lr = sum;
                 end
             2:
                 begin
@@ -400,7 +486,7 @@ module lane_alu(op,a,b,result,zero,bad_op);
                 end
             7:
                 begin
-                    if (la < lb) begin
+                    if (below) begin
                         lr = 32'h1;
                     end
                 end
@@ -435,14 +521,26 @@ module lane_alu(op,a,b,result,zero,bad_op);
         lb = ((rest_b) & 2'h3);
         by = ((lb) & 1'h1);
         lr = 32'h0;
+        lbx = lb;
+        if (subtract) begin
+            lbx = ~lb;
+        end
+        sum = la + lbx + carry_in;
+        differ = (la ^ lb) >> msb;
+        b_top = lb >> msb;
+        s_top = sum >> msb;
+        below = |s_top;
+        if (|differ) begin
+            below = |b_top;
+        end
         case (op)
             0:
                 begin
-                    lr = la + lb;
+                    lr = sum;
                 end
             1:
                 begin
-                    lr = la - lb;
+                    lr = sum;
                 end
             2:
                 begin
@@ -466,7 +564,7 @@ module lane_alu(op,a,b,result,zero,bad_op);
                 end
             7:
                 begin
-                    if (la < lb) begin
+                    if (below) begin
                         lr = 32'h1;
                     end
                 end
@@ -501,14 +599,26 @@ module lane_alu(op,a,b,result,zero,bad_op);
         lb = ((rest_b) & 2'h3);
         by = ((lb) & 1'h1);
         lr = 32'h0;
+        lbx = lb;
+        if (subtract) begin
+            lbx = ~lb;
+        end
+        sum = la + lbx + carry_in;
+        differ = (la ^ lb) >> msb;
+        b_top = lb >> msb;
+        s_top = sum >> msb;
+        below = |s_top;
+        if (|differ) begin
+            below = |b_top;
+        end
         case (op)
             0:
                 begin
-                    lr = la + lb;
+                    lr = sum;
                 end
             1:
                 begin
-                    lr = la - lb;
+                    lr = sum;
                 end
             2:
                 begin
@@ -532,7 +642,7 @@ module lane_alu(op,a,b,result,zero,bad_op);
                 end
             7:
                 begin
-                    if (la < lb) begin
+                    if (below) begin
                         lr = 32'h1;
                     end
                 end
@@ -567,14 +677,26 @@ module lane_alu(op,a,b,result,zero,bad_op);
         lb = ((rest_b) & 2'h3);
         by = ((lb) & 1'h1);
         lr = 32'h0;
+        lbx = lb;
+        if (subtract) begin
+            lbx = ~lb;
+        end
+        sum = la + lbx + carry_in;
+        differ = (la ^ lb) >> msb;
+        b_top = lb >> msb;
+        s_top = sum >> msb;
+        below = |s_top;
+        if (|differ) begin
+            below = |b_top;
+        end
         case (op)
             0:
                 begin
-                    lr = la + lb;
+                    lr = sum;
                 end
             1:
                 begin
-                    lr = la - lb;
+                    lr = sum;
                 end
             2:
                 begin
@@ -598,7 +720,7 @@ module lane_alu(op,a,b,result,zero,bad_op);
                 end
             7:
                 begin
-                    if (la < lb) begin
+                    if (below) begin
                         lr = 32'h1;
                     end
                 end
@@ -633,14 +755,26 @@ module lane_alu(op,a,b,result,zero,bad_op);
         lb = ((rest_b) & 2'h3);
         by = ((lb) & 1'h1);
         lr = 32'h0;
+        lbx = lb;
+        if (subtract) begin
+            lbx = ~lb;
+        end
+        sum = la + lbx + carry_in;
+        differ = (la ^ lb) >> msb;
+        b_top = lb >> msb;
+        s_top = sum >> msb;
+        below = |s_top;
+        if (|differ) begin
+            below = |b_top;
+        end
         case (op)
             0:
                 begin
-                    lr = la + lb;
+                    lr = sum;
                 end
             1:
                 begin
-                    lr = la - lb;
+                    lr = sum;
                 end
             2:
                 begin
@@ -664,7 +798,7 @@ module lane_alu(op,a,b,result,zero,bad_op);
                 end
             7:
                 begin
-                    if (la < lb) begin
+                    if (below) begin
                         lr = 32'h1;
                     end
                 end
@@ -699,14 +833,26 @@ module lane_alu(op,a,b,result,zero,bad_op);
         lb = ((rest_b) & 2'h3);
         by = ((lb) & 1'h1);
         lr = 32'h0;
+        lbx = lb;
+        if (subtract) begin
+            lbx = ~lb;
+        end
+        sum = la + lbx + carry_in;
+        differ = (la ^ lb) >> msb;
+        b_top = lb >> msb;
+        s_top = sum >> msb;
+        below = |s_top;
+        if (|differ) begin
+            below = |b_top;
+        end
         case (op)
             0:
                 begin
-                    lr = la + lb;
+                    lr = sum;
                 end
             1:
                 begin
-                    lr = la - lb;
+                    lr = sum;
                 end
             2:
                 begin
@@ -730,7 +876,7 @@ module lane_alu(op,a,b,result,zero,bad_op);
                 end
             7:
                 begin
-                    if (la < lb) begin
+                    if (below) begin
                         lr = 32'h1;
                     end
                 end
@@ -765,14 +911,26 @@ module lane_alu(op,a,b,result,zero,bad_op);
         lb = ((rest_b) & 2'h3);
         by = ((lb) & 1'h1);
         lr = 32'h0;
+        lbx = lb;
+        if (subtract) begin
+            lbx = ~lb;
+        end
+        sum = la + lbx + carry_in;
+        differ = (la ^ lb) >> msb;
+        b_top = lb >> msb;
+        s_top = sum >> msb;
+        below = |s_top;
+        if (|differ) begin
+            below = |b_top;
+        end
         case (op)
             0:
                 begin
-                    lr = la + lb;
+                    lr = sum;
                 end
             1:
                 begin
-                    lr = la - lb;
+                    lr = sum;
                 end
             2:
                 begin
@@ -796,7 +954,7 @@ module lane_alu(op,a,b,result,zero,bad_op);
                 end
             7:
                 begin
-                    if (la < lb) begin
+                    if (below) begin
                         lr = 32'h1;
                     end
                 end
@@ -831,14 +989,26 @@ module lane_alu(op,a,b,result,zero,bad_op);
         lb = ((rest_b) & 2'h3);
         by = ((lb) & 1'h1);
         lr = 32'h0;
+        lbx = lb;
+        if (subtract) begin
+            lbx = ~lb;
+        end
+        sum = la + lbx + carry_in;
+        differ = (la ^ lb) >> msb;
+        b_top = lb >> msb;
+        s_top = sum >> msb;
+        below = |s_top;
+        if (|differ) begin
+            below = |b_top;
+        end
         case (op)
             0:
                 begin
-                    lr = la + lb;
+                    lr = sum;
                 end
             1:
                 begin
-                    lr = la - lb;
+                    lr = sum;
                 end
             2:
                 begin
@@ -862,7 +1032,7 @@ module lane_alu(op,a,b,result,zero,bad_op);
                 end
             7:
                 begin
-                    if (la < lb) begin
+                    if (below) begin
                         lr = 32'h1;
                     end
                 end
@@ -897,14 +1067,26 @@ module lane_alu(op,a,b,result,zero,bad_op);
         lb = ((rest_b) & 2'h3);
         by = ((lb) & 1'h1);
         lr = 32'h0;
+        lbx = lb;
+        if (subtract) begin
+            lbx = ~lb;
+        end
+        sum = la + lbx + carry_in;
+        differ = (la ^ lb) >> msb;
+        b_top = lb >> msb;
+        s_top = sum >> msb;
+        below = |s_top;
+        if (|differ) begin
+            below = |b_top;
+        end
         case (op)
             0:
                 begin
-                    lr = la + lb;
+                    lr = sum;
                 end
             1:
                 begin
-                    lr = la - lb;
+                    lr = sum;
                 end
             2:
                 begin
@@ -928,7 +1110,7 @@ module lane_alu(op,a,b,result,zero,bad_op);
                 end
             7:
                 begin
-                    if (la < lb) begin
+                    if (below) begin
                         lr = 32'h1;
                     end
                 end
@@ -963,14 +1145,26 @@ module lane_alu(op,a,b,result,zero,bad_op);
         lb = ((rest_b) & 2'h3);
         by = ((lb) & 1'h1);
         lr = 32'h0;
+        lbx = lb;
+        if (subtract) begin
+            lbx = ~lb;
+        end
+        sum = la + lbx + carry_in;
+        differ = (la ^ lb) >> msb;
+        b_top = lb >> msb;
+        s_top = sum >> msb;
+        below = |s_top;
+        if (|differ) begin
+            below = |b_top;
+        end
         case (op)
             0:
                 begin
-                    lr = la + lb;
+                    lr = sum;
                 end
             1:
                 begin
-                    lr = la - lb;
+                    lr = sum;
                 end
             2:
                 begin
@@ -994,7 +1188,7 @@ module lane_alu(op,a,b,result,zero,bad_op);
                 end
             7:
                 begin
-                    if (la < lb) begin
+                    if (below) begin
                         lr = 32'h1;
                     end
                 end
@@ -1029,14 +1223,26 @@ module lane_alu(op,a,b,result,zero,bad_op);
         lb = ((rest_b) & 2'h3);
         by = ((lb) & 1'h1);
         lr = 32'h0;
+        lbx = lb;
+        if (subtract) begin
+            lbx = ~lb;
+        end
+        sum = la + lbx + carry_in;
+        differ = (la ^ lb) >> msb;
+        b_top = lb >> msb;
+        s_top = sum >> msb;
+        below = |s_top;
+        if (|differ) begin
+            below = |b_top;
+        end
         case (op)
             0:
                 begin
-                    lr = la + lb;
+                    lr = sum;
                 end
             1:
                 begin
-                    lr = la - lb;
+                    lr = sum;
                 end
             2:
                 begin
@@ -1060,7 +1266,7 @@ module lane_alu(op,a,b,result,zero,bad_op);
                 end
             7:
                 begin
-                    if (la < lb) begin
+                    if (below) begin
                         lr = 32'h1;
                     end
                 end
@@ -1095,14 +1301,26 @@ module lane_alu(op,a,b,result,zero,bad_op);
         lb = ((rest_b) & 2'h3);
         by = ((lb) & 1'h1);
         lr = 32'h0;
+        lbx = lb;
+        if (subtract) begin
+            lbx = ~lb;
+        end
+        sum = la + lbx + carry_in;
+        differ = (la ^ lb) >> msb;
+        b_top = lb >> msb;
+        s_top = sum >> msb;
+        below = |s_top;
+        if (|differ) begin
+            below = |b_top;
+        end
         case (op)
             0:
                 begin
-                    lr = la + lb;
+                    lr = sum;
                 end
             1:
                 begin
-                    lr = la - lb;
+                    lr = sum;
                 end
             2:
                 begin
@@ -1126,7 +1344,7 @@ module lane_alu(op,a,b,result,zero,bad_op);
                 end
             7:
                 begin
-                    if (la < lb) begin
+                    if (below) begin
                         lr = 32'h1;
                     end
                 end
@@ -1161,14 +1379,26 @@ module lane_alu(op,a,b,result,zero,bad_op);
         lb = ((rest_b) & 2'h3);
         by = ((lb) & 1'h1);
         lr = 32'h0;
+        lbx = lb;
+        if (subtract) begin
+            lbx = ~lb;
+        end
+        sum = la + lbx + carry_in;
+        differ = (la ^ lb) >> msb;
+        b_top = lb >> msb;
+        s_top = sum >> msb;
+        below = |s_top;
+        if (|differ) begin
+            below = |b_top;
+        end
         case (op)
             0:
                 begin
-                    lr = la + lb;
+                    lr = sum;
                 end
             1:
                 begin
-                    lr = la - lb;
+                    lr = sum;
                 end
             2:
                 begin
@@ -1192,7 +1422,7 @@ module lane_alu(op,a,b,result,zero,bad_op);
                 end
             7:
                 begin
-                    if (la < lb) begin
+                    if (below) begin
                         lr = 32'h1;
                     end
                 end
@@ -1227,14 +1457,26 @@ module lane_alu(op,a,b,result,zero,bad_op);
         lb = ((rest_b) & 2'h3);
         by = ((lb) & 1'h1);
         lr = 32'h0;
+        lbx = lb;
+        if (subtract) begin
+            lbx = ~lb;
+        end
+        sum = la + lbx + carry_in;
+        differ = (la ^ lb) >> msb;
+        b_top = lb >> msb;
+        s_top = sum >> msb;
+        below = |s_top;
+        if (|differ) begin
+            below = |b_top;
+        end
         case (op)
             0:
                 begin
-                    lr = la + lb;
+                    lr = sum;
                 end
             1:
                 begin
-                    lr = la - lb;
+                    lr = sum;
                 end
             2:
                 begin
@@ -1258,7 +1500,7 @@ module lane_alu(op,a,b,result,zero,bad_op);
                 end
             7:
                 begin
-                    if (la < lb) begin
+                    if (below) begin
                         lr = 32'h1;
                     end
                 end
@@ -1293,14 +1535,26 @@ module lane_alu(op,a,b,result,zero,bad_op);
         lb = ((rest_b) & 2'h3);
         by = ((lb) & 1'h1);
         lr = 32'h0;
+        lbx = lb;
+        if (subtract) begin
+            lbx = ~lb;
+        end
+        sum = la + lbx + carry_in;
+        differ = (la ^ lb) >> msb;
+        b_top = lb >> msb;
+        s_top = sum >> msb;
+        below = |s_top;
+        if (|differ) begin
+            below = |b_top;
+        end
         case (op)
             0:
                 begin
-                    lr = la + lb;
+                    lr = sum;
                 end
             1:
                 begin
-                    lr = la - lb;
+                    lr = sum;
                 end
             2:
                 begin
@@ -1324,7 +1578,7 @@ module lane_alu(op,a,b,result,zero,bad_op);
                 end
             7:
                 begin
-                    if (la < lb) begin
+                    if (below) begin
                         lr = 32'h1;
                     end
                 end
@@ -1359,14 +1613,26 @@ module lane_alu(op,a,b,result,zero,bad_op);
         lb = ((rest_b) & 2'h3);
         by = ((lb) & 1'h1);
         lr = 32'h0;
+        lbx = lb;
+        if (subtract) begin
+            lbx = ~lb;
+        end
+        sum = la + lbx + carry_in;
+        differ = (la ^ lb) >> msb;
+        b_top = lb >> msb;
+        s_top = sum >> msb;
+        below = |s_top;
+        if (|differ) begin
+            below = |b_top;
+        end
         case (op)
             0:
                 begin
-                    lr = la + lb;
+                    lr = sum;
                 end
             1:
                 begin
-                    lr = la - lb;
+                    lr = sum;
                 end
             2:
                 begin
@@ -1390,7 +1656,7 @@ module lane_alu(op,a,b,result,zero,bad_op);
                 end
             7:
                 begin
-                    if (la < lb) begin
+                    if (below) begin
                         lr = 32'h1;
                     end
                 end
@@ -1425,14 +1691,26 @@ module lane_alu(op,a,b,result,zero,bad_op);
         lb = ((rest_b) & 2'h3);
         by = ((lb) & 1'h1);
         lr = 32'h0;
+        lbx = lb;
+        if (subtract) begin
+            lbx = ~lb;
+        end
+        sum = la + lbx + carry_in;
+        differ = (la ^ lb) >> msb;
+        b_top = lb >> msb;
+        s_top = sum >> msb;
+        below = |s_top;
+        if (|differ) begin
+            below = |b_top;
+        end
         case (op)
             0:
                 begin
-                    lr = la + lb;
+                    lr = sum;
                 end
             1:
                 begin
-                    lr = la - lb;
+                    lr = sum;
                 end
             2:
                 begin
@@ -1456,7 +1734,7 @@ module lane_alu(op,a,b,result,zero,bad_op);
                 end
             7:
                 begin
-                    if (la < lb) begin
+                    if (below) begin
                         lr = 32'h1;
                     end
                 end
@@ -1491,14 +1769,26 @@ module lane_alu(op,a,b,result,zero,bad_op);
         lb = ((rest_b) & 2'h3);
         by = ((lb) & 1'h1);
         lr = 32'h0;
+        lbx = lb;
+        if (subtract) begin
+            lbx = ~lb;
+        end
+        sum = la + lbx + carry_in;
+        differ = (la ^ lb) >> msb;
+        b_top = lb >> msb;
+        s_top = sum >> msb;
+        below = |s_top;
+        if (|differ) begin
+            below = |b_top;
+        end
         case (op)
             0:
                 begin
-                    lr = la + lb;
+                    lr = sum;
                 end
             1:
                 begin
-                    lr = la - lb;
+                    lr = sum;
                 end
             2:
                 begin
@@ -1522,7 +1812,7 @@ module lane_alu(op,a,b,result,zero,bad_op);
                 end
             7:
                 begin
-                    if (la < lb) begin
+                    if (below) begin
                         lr = 32'h1;
                     end
                 end
@@ -1557,14 +1847,26 @@ module lane_alu(op,a,b,result,zero,bad_op);
         lb = ((rest_b) & 2'h3);
         by = ((lb) & 1'h1);
         lr = 32'h0;
+        lbx = lb;
+        if (subtract) begin
+            lbx = ~lb;
+        end
+        sum = la + lbx + carry_in;
+        differ = (la ^ lb) >> msb;
+        b_top = lb >> msb;
+        s_top = sum >> msb;
+        below = |s_top;
+        if (|differ) begin
+            below = |b_top;
+        end
         case (op)
             0:
                 begin
-                    lr = la + lb;
+                    lr = sum;
                 end
             1:
                 begin
-                    lr = la - lb;
+                    lr = sum;
                 end
             2:
                 begin
@@ -1588,7 +1890,7 @@ module lane_alu(op,a,b,result,zero,bad_op);
                 end
             7:
                 begin
-                    if (la < lb) begin
+                    if (below) begin
                         lr = 32'h1;
                     end
                 end
@@ -1623,14 +1925,26 @@ module lane_alu(op,a,b,result,zero,bad_op);
         lb = ((rest_b) & 2'h3);
         by = ((lb) & 1'h1);
         lr = 32'h0;
+        lbx = lb;
+        if (subtract) begin
+            lbx = ~lb;
+        end
+        sum = la + lbx + carry_in;
+        differ = (la ^ lb) >> msb;
+        b_top = lb >> msb;
+        s_top = sum >> msb;
+        below = |s_top;
+        if (|differ) begin
+            below = |b_top;
+        end
         case (op)
             0:
                 begin
-                    lr = la + lb;
+                    lr = sum;
                 end
             1:
                 begin
-                    lr = la - lb;
+                    lr = sum;
                 end
             2:
                 begin
@@ -1654,7 +1968,7 @@ module lane_alu(op,a,b,result,zero,bad_op);
                 end
             7:
                 begin
-                    if (la < lb) begin
+                    if (below) begin
                         lr = 32'h1;
                     end
                 end
@@ -1689,14 +2003,26 @@ module lane_alu(op,a,b,result,zero,bad_op);
         lb = ((rest_b) & 2'h3);
         by = ((lb) & 1'h1);
         lr = 32'h0;
+        lbx = lb;
+        if (subtract) begin
+            lbx = ~lb;
+        end
+        sum = la + lbx + carry_in;
+        differ = (la ^ lb) >> msb;
+        b_top = lb >> msb;
+        s_top = sum >> msb;
+        below = |s_top;
+        if (|differ) begin
+            below = |b_top;
+        end
         case (op)
             0:
                 begin
-                    lr = la + lb;
+                    lr = sum;
                 end
             1:
                 begin
-                    lr = la - lb;
+                    lr = sum;
                 end
             2:
                 begin
@@ -1720,7 +2046,7 @@ module lane_alu(op,a,b,result,zero,bad_op);
                 end
             7:
                 begin
-                    if (la < lb) begin
+                    if (below) begin
                         lr = 32'h1;
                     end
                 end
@@ -1755,14 +2081,26 @@ module lane_alu(op,a,b,result,zero,bad_op);
         lb = ((rest_b) & 2'h3);
         by = ((lb) & 1'h1);
         lr = 32'h0;
+        lbx = lb;
+        if (subtract) begin
+            lbx = ~lb;
+        end
+        sum = la + lbx + carry_in;
+        differ = (la ^ lb) >> msb;
+        b_top = lb >> msb;
+        s_top = sum >> msb;
+        below = |s_top;
+        if (|differ) begin
+            below = |b_top;
+        end
         case (op)
             0:
                 begin
-                    lr = la + lb;
+                    lr = sum;
                 end
             1:
                 begin
-                    lr = la - lb;
+                    lr = sum;
                 end
             2:
                 begin
@@ -1786,7 +2124,7 @@ module lane_alu(op,a,b,result,zero,bad_op);
                 end
             7:
                 begin
-                    if (la < lb) begin
+                    if (below) begin
                         lr = 32'h1;
                     end
                 end
@@ -1821,14 +2159,26 @@ module lane_alu(op,a,b,result,zero,bad_op);
         lb = ((rest_b) & 2'h3);
         by = ((lb) & 1'h1);
         lr = 32'h0;
+        lbx = lb;
+        if (subtract) begin
+            lbx = ~lb;
+        end
+        sum = la + lbx + carry_in;
+        differ = (la ^ lb) >> msb;
+        b_top = lb >> msb;
+        s_top = sum >> msb;
+        below = |s_top;
+        if (|differ) begin
+            below = |b_top;
+        end
         case (op)
             0:
                 begin
-                    lr = la + lb;
+                    lr = sum;
                 end
             1:
                 begin
-                    lr = la - lb;
+                    lr = sum;
                 end
             2:
                 begin
@@ -1852,7 +2202,7 @@ module lane_alu(op,a,b,result,zero,bad_op);
                 end
             7:
                 begin
-                    if (la < lb) begin
+                    if (below) begin
                         lr = 32'h1;
                     end
                 end
@@ -1887,14 +2237,26 @@ module lane_alu(op,a,b,result,zero,bad_op);
         lb = ((rest_b) & 2'h3);
         by = ((lb) & 1'h1);
         lr = 32'h0;
+        lbx = lb;
+        if (subtract) begin
+            lbx = ~lb;
+        end
+        sum = la + lbx + carry_in;
+        differ = (la ^ lb) >> msb;
+        b_top = lb >> msb;
+        s_top = sum >> msb;
+        below = |s_top;
+        if (|differ) begin
+            below = |b_top;
+        end
         case (op)
             0:
                 begin
-                    lr = la + lb;
+                    lr = sum;
                 end
             1:
                 begin
-                    lr = la - lb;
+                    lr = sum;
                 end
             2:
                 begin
@@ -1918,7 +2280,7 @@ module lane_alu(op,a,b,result,zero,bad_op);
                 end
             7:
                 begin
-                    if (la < lb) begin
+                    if (below) begin
                         lr = 32'h1;
                     end
                 end
@@ -1953,14 +2315,26 @@ module lane_alu(op,a,b,result,zero,bad_op);
         lb = ((rest_b) & 2'h3);
         by = ((lb) & 1'h1);
         lr = 32'h0;
+        lbx = lb;
+        if (subtract) begin
+            lbx = ~lb;
+        end
+        sum = la + lbx + carry_in;
+        differ = (la ^ lb) >> msb;
+        b_top = lb >> msb;
+        s_top = sum >> msb;
+        below = |s_top;
+        if (|differ) begin
+            below = |b_top;
+        end
         case (op)
             0:
                 begin
-                    lr = la + lb;
+                    lr = sum;
                 end
             1:
                 begin
-                    lr = la - lb;
+                    lr = sum;
                 end
             2:
                 begin
@@ -1984,7 +2358,7 @@ module lane_alu(op,a,b,result,zero,bad_op);
                 end
             7:
                 begin
-                    if (la < lb) begin
+                    if (below) begin
                         lr = 32'h1;
                     end
                 end
@@ -2019,14 +2393,26 @@ module lane_alu(op,a,b,result,zero,bad_op);
         lb = ((rest_b) & 2'h3);
         by = ((lb) & 1'h1);
         lr = 32'h0;
+        lbx = lb;
+        if (subtract) begin
+            lbx = ~lb;
+        end
+        sum = la + lbx + carry_in;
+        differ = (la ^ lb) >> msb;
+        b_top = lb >> msb;
+        s_top = sum >> msb;
+        below = |s_top;
+        if (|differ) begin
+            below = |b_top;
+        end
         case (op)
             0:
                 begin
-                    lr = la + lb;
+                    lr = sum;
                 end
             1:
                 begin
-                    lr = la - lb;
+                    lr = sum;
                 end
             2:
                 begin
@@ -2050,7 +2436,7 @@ module lane_alu(op,a,b,result,zero,bad_op);
                 end
             7:
                 begin
-                    if (la < lb) begin
+                    if (below) begin
                         lr = 32'h1;
                     end
                 end
@@ -2085,14 +2471,26 @@ module lane_alu(op,a,b,result,zero,bad_op);
         lb = ((rest_b) & 2'h3);
         by = ((lb) & 1'h1);
         lr = 32'h0;
+        lbx = lb;
+        if (subtract) begin
+            lbx = ~lb;
+        end
+        sum = la + lbx + carry_in;
+        differ = (la ^ lb) >> msb;
+        b_top = lb >> msb;
+        s_top = sum >> msb;
+        below = |s_top;
+        if (|differ) begin
+            below = |b_top;
+        end
         case (op)
             0:
                 begin
-                    lr = la + lb;
+                    lr = sum;
                 end
             1:
                 begin
-                    lr = la - lb;
+                    lr = sum;
                 end
             2:
                 begin
@@ -2116,7 +2514,7 @@ module lane_alu(op,a,b,result,zero,bad_op);
                 end
             7:
                 begin
-                    if (la < lb) begin
+                    if (below) begin
                         lr = 32'h1;
                     end
                 end

@@ -102,6 +102,17 @@ pub struct LaneAlu<const T: usize, const DW: usize, const SW: usize, const TD: u
     /// `DW`, and where the top lane starts (`TD - DW`), as shift amounts.
     lane_bits: Constant<Bits<8>>,
     top_lane: Constant<Bits<8>>,
+    /// `DW - 1`: a lane's top bit, shifted down.
+    msb: Constant<Bits<8>>,
+    /// `sub` and `slt` subtract: `a + !b + 1` on the one adder `add` uses.
+    subtract: Signal<Local, Bit>,
+    carry_in: Signal<Local, Bits<DW>>,
+    lbx: Signal<Local, Bits<DW>>,
+    sum: Signal<Local, Bits<DW>>,
+    differ: Signal<Local, Bits<DW>>,
+    b_top: Signal<Local, Bits<DW>>,
+    s_top: Signal<Local, Bits<DW>>,
+    below: Signal<Local, Bit>,
     // Lane by lane: the lanes not yet done (shifted down), this lane's values, the result so far
     rest_a: Signal<Local, Bits<TD>>,
     rest_b: Signal<Local, Bits<TD>>,
@@ -132,6 +143,15 @@ impl<const T: usize, const DW: usize, const SW: usize, const TD: usize> LaneAlu<
             bad_op: Default::default(),
             lane_bits: Constant::new(DW.to_bits()),
             top_lane: Constant::new((TD - DW).to_bits()),
+            msb: Constant::new((DW - 1).to_bits()),
+            subtract: Default::default(),
+            carry_in: Default::default(),
+            lbx: Default::default(),
+            sum: Default::default(),
+            differ: Default::default(),
+            b_top: Default::default(),
+            s_top: Default::default(),
+            below: Default::default(),
             rest_a: Default::default(),
             rest_b: Default::default(),
             la: Default::default(),
@@ -156,21 +176,40 @@ impl<const T: usize, const DW: usize, const SW: usize, const TD: usize> Logic
         self.lane_id.next = 0.into();
         self.zero.next = 0.into();
         self.bad_op.next = false;
+        self.subtract.next = (self.op.val() == 1) | (self.op.val() == 7);
+        self.carry_in.next = 0.into();
+        if self.subtract.val() {
+            self.carry_in.next = 1.into();
+        }
         for l in 0..T {
             self.la.next = bit_cast::<DW, TD>(self.rest_a.val());
             self.lb.next = bit_cast::<DW, TD>(self.rest_b.val());
             self.by.next = bit_cast::<SW, DW>(self.lb.val());
             self.lr.next = 0.into();
+            // One adder for add, sub and slt: `a < b` (unsigned) is the top bit of `a - b` when
+            // the top bits of `a` and `b` agree, else the top bit of `b`.
+            self.lbx.next = self.lb.val();
+            if self.subtract.val() {
+                self.lbx.next = !self.lb.val();
+            }
+            self.sum.next = self.la.val() + self.lbx.val() + self.carry_in.val();
+            self.differ.next = (self.la.val() ^ self.lb.val()) >> self.msb.val();
+            self.b_top.next = self.lb.val() >> self.msb.val();
+            self.s_top.next = self.sum.val() >> self.msb.val();
+            self.below.next = self.s_top.val().any();
+            if self.differ.val().any() {
+                self.below.next = self.b_top.val().any();
+            }
             match self.op.val().index() {
-                0 => self.lr.next = self.la.val() + self.lb.val(),
-                1 => self.lr.next = self.la.val() - self.lb.val(),
+                0 => self.lr.next = self.sum.val(),
+                1 => self.lr.next = self.sum.val(),
                 2 => self.lr.next = self.la.val() & self.lb.val(),
                 3 => self.lr.next = self.la.val() | self.lb.val(),
                 4 => self.lr.next = self.la.val() ^ self.lb.val(),
                 5 => self.lr.next = self.la.val() << self.by.val(),
                 6 => self.lr.next = self.la.val() >> self.by.val(),
                 7 => {
-                    if self.la.val() < self.lb.val() {
+                    if self.below.val() {
                         self.lr.next = 1.into();
                     }
                 }
