@@ -809,6 +809,19 @@ fn mutant_register_file_ignoring_a_lane_mask_is_caught() {
 }
 
 #[test]
+fn mutant_register_file_reading_a_written_bank_is_caught() {
+    // Bank 0 is read in a cycle that the write port takes it: the block RAM's undefined
+    // read-during-write (the checker's RAM gives the old row) shows instead of 0.
+    mutant_is_caught(
+        "register_file",
+        "written_bank_read",
+        "if (written$0$q) begin",
+        "if (1'b0) begin",
+        "read_returns_last_write",
+    );
+}
+
+#[test]
 fn mutant_stack_ram_without_overflow_flag_is_caught() {
     // Warp 0's push on its full stack is dropped without raising the flag.
     let from = "overflow_next = (overflow_next & ~(1 << (0)) | ((1'b1) << (0)));";

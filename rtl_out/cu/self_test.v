@@ -4534,6 +4534,18 @@ module self_test__collector_oc_rf(clock,read_row$0,read_row$1,read_row$2,read_ro
     reg  [3:0] banks$3$write_address;
     reg  [31:0] banks$3$write_data;
     reg  [7:0] banks$3$write_mask;
+    reg  written$0$d;
+    wire  written$0$q;
+    reg  written$0$clock;
+    reg  written$1$d;
+    wire  written$1$q;
+    reg  written$1$clock;
+    reg  written$2$d;
+    wire  written$2$q;
+    reg  written$2$clock;
+    reg  written$3$d;
+    wire  written$3$q;
+    reg  written$3$clock;
     // Sub module instances
     self_test__collector_oc_rf_banks_0 banks$0(
         .clock(banks$0$clock),
@@ -4567,12 +4579,34 @@ module self_test__collector_oc_rf(clock,read_row$0,read_row$1,read_row$2,read_ro
         .write_data(banks$3$write_data),
         .write_mask(banks$3$write_mask)
     );
+    self_test__board_reset_sync0 written$0(
+        .d(written$0$d),
+        .q(written$0$q),
+        .clock(written$0$clock)
+    );
+    self_test__board_reset_sync0 written$1(
+        .d(written$1$d),
+        .q(written$1$q),
+        .clock(written$1$clock)
+    );
+    self_test__board_reset_sync0 written$2(
+        .d(written$2$d),
+        .q(written$2$q),
+        .clock(written$2$clock)
+    );
+    self_test__board_reset_sync0 written$3(
+        .d(written$3$d),
+        .q(written$3$q),
+        .clock(written$3$clock)
+    );
     // Update code
     always @(*) begin
         banks$0$clock = clock;
         banks$0$read_address = read_row$0;
         banks$0$write_address = write_row;
         banks$0$write_data = write_data;
+        written$0$clock = clock;
+        written$0$d = write_valid & (write_bank == 0);
         if (write_valid & (write_bank == 0)) begin
             banks$0$write_mask = write_mask;
         end
@@ -4580,10 +4614,15 @@ module self_test__collector_oc_rf(clock,read_row$0,read_row$1,read_row$2,read_ro
             banks$0$write_mask = 32'h0;
         end
         read_data$0 = banks$0$read_data;
+        if (written$0$q) begin
+            read_data$0 = 32'h0;
+        end
         banks$1$clock = clock;
         banks$1$read_address = read_row$1;
         banks$1$write_address = write_row;
         banks$1$write_data = write_data;
+        written$1$clock = clock;
+        written$1$d = write_valid & (write_bank == 1);
         if (write_valid & (write_bank == 1)) begin
             banks$1$write_mask = write_mask;
         end
@@ -4591,10 +4630,15 @@ module self_test__collector_oc_rf(clock,read_row$0,read_row$1,read_row$2,read_ro
             banks$1$write_mask = 32'h0;
         end
         read_data$1 = banks$1$read_data;
+        if (written$1$q) begin
+            read_data$1 = 32'h0;
+        end
         banks$2$clock = clock;
         banks$2$read_address = read_row$2;
         banks$2$write_address = write_row;
         banks$2$write_data = write_data;
+        written$2$clock = clock;
+        written$2$d = write_valid & (write_bank == 2);
         if (write_valid & (write_bank == 2)) begin
             banks$2$write_mask = write_mask;
         end
@@ -4602,10 +4646,15 @@ module self_test__collector_oc_rf(clock,read_row$0,read_row$1,read_row$2,read_ro
             banks$2$write_mask = 32'h0;
         end
         read_data$2 = banks$2$read_data;
+        if (written$2$q) begin
+            read_data$2 = 32'h0;
+        end
         banks$3$clock = clock;
         banks$3$read_address = read_row$3;
         banks$3$write_address = write_row;
         banks$3$write_data = write_data;
+        written$3$clock = clock;
+        written$3$d = write_valid & (write_bank == 3);
         if (write_valid & (write_bank == 3)) begin
             banks$3$write_mask = write_mask;
         end
@@ -4613,6 +4662,9 @@ module self_test__collector_oc_rf(clock,read_row$0,read_row$1,read_row$2,read_ro
             banks$3$write_mask = 32'h0;
         end
         read_data$3 = banks$3$read_data;
+        if (written$3$q) begin
+            read_data$3 = 32'h0;
+        end
     end
 endmodule // self_test__collector_oc_rf
 
@@ -4625,6 +4677,7 @@ module self_test__collector_oc_rf_banks_0(clock,read_address,read_data,write_add
     input wire  [31:0] write_data;
     input wire  [7:0] write_mask;
     // Update code (custom)
+    (* no_rw_check *)
     reg [31:0] mem [0:15];
     integer i;
     initial begin

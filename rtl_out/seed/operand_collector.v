@@ -22859,6 +22859,30 @@ module operand_collector__rf(clock,read_row$0,read_row$1,read_row$2,read_row$3,r
     reg  [4:0] banks$7$write_address;
     reg  [63:0] banks$7$write_data;
     reg  [31:0] banks$7$write_mask;
+    reg  written$0$d;
+    wire  written$0$q;
+    reg  written$0$clock;
+    reg  written$1$d;
+    wire  written$1$q;
+    reg  written$1$clock;
+    reg  written$2$d;
+    wire  written$2$q;
+    reg  written$2$clock;
+    reg  written$3$d;
+    wire  written$3$q;
+    reg  written$3$clock;
+    reg  written$4$d;
+    wire  written$4$q;
+    reg  written$4$clock;
+    reg  written$5$d;
+    wire  written$5$q;
+    reg  written$5$clock;
+    reg  written$6$d;
+    wire  written$6$q;
+    reg  written$6$clock;
+    reg  written$7$d;
+    wire  written$7$q;
+    reg  written$7$clock;
     // Sub module instances
     operand_collector__rf_banks_0 banks$0(
         .clock(banks$0$clock),
@@ -22924,12 +22948,54 @@ module operand_collector__rf(clock,read_row$0,read_row$1,read_row$2,read_row$3,r
         .write_data(banks$7$write_data),
         .write_mask(banks$7$write_mask)
     );
+    operand_collector__arbiter_overflow_q written$0(
+        .d(written$0$d),
+        .q(written$0$q),
+        .clock(written$0$clock)
+    );
+    operand_collector__arbiter_overflow_q written$1(
+        .d(written$1$d),
+        .q(written$1$q),
+        .clock(written$1$clock)
+    );
+    operand_collector__arbiter_overflow_q written$2(
+        .d(written$2$d),
+        .q(written$2$q),
+        .clock(written$2$clock)
+    );
+    operand_collector__arbiter_overflow_q written$3(
+        .d(written$3$d),
+        .q(written$3$q),
+        .clock(written$3$clock)
+    );
+    operand_collector__arbiter_overflow_q written$4(
+        .d(written$4$d),
+        .q(written$4$q),
+        .clock(written$4$clock)
+    );
+    operand_collector__arbiter_overflow_q written$5(
+        .d(written$5$d),
+        .q(written$5$q),
+        .clock(written$5$clock)
+    );
+    operand_collector__arbiter_overflow_q written$6(
+        .d(written$6$d),
+        .q(written$6$q),
+        .clock(written$6$clock)
+    );
+    operand_collector__arbiter_overflow_q written$7(
+        .d(written$7$d),
+        .q(written$7$q),
+        .clock(written$7$clock)
+    );
     // Update code
     always @(*) begin
         banks$0$clock = clock;
         banks$0$read_address = read_row$0;
         banks$0$write_address = write_row;
         banks$0$write_data = write_data;
+        written$0$clock = clock;
+        written$0$d = write_valid & (write_bank == 0);
         if (write_valid & (write_bank == 0)) begin
             banks$0$write_mask = write_mask;
         end
@@ -22937,10 +23003,15 @@ module operand_collector__rf(clock,read_row$0,read_row$1,read_row$2,read_row$3,r
             banks$0$write_mask = 32'h0;
         end
         read_data$0 = banks$0$read_data;
+        if (written$0$q) begin
+            read_data$0 = 32'h0;
+        end
         banks$1$clock = clock;
         banks$1$read_address = read_row$1;
         banks$1$write_address = write_row;
         banks$1$write_data = write_data;
+        written$1$clock = clock;
+        written$1$d = write_valid & (write_bank == 1);
         if (write_valid & (write_bank == 1)) begin
             banks$1$write_mask = write_mask;
         end
@@ -22948,10 +23019,15 @@ module operand_collector__rf(clock,read_row$0,read_row$1,read_row$2,read_row$3,r
             banks$1$write_mask = 32'h0;
         end
         read_data$1 = banks$1$read_data;
+        if (written$1$q) begin
+            read_data$1 = 32'h0;
+        end
         banks$2$clock = clock;
         banks$2$read_address = read_row$2;
         banks$2$write_address = write_row;
         banks$2$write_data = write_data;
+        written$2$clock = clock;
+        written$2$d = write_valid & (write_bank == 2);
         if (write_valid & (write_bank == 2)) begin
             banks$2$write_mask = write_mask;
         end
@@ -22959,10 +23035,15 @@ module operand_collector__rf(clock,read_row$0,read_row$1,read_row$2,read_row$3,r
             banks$2$write_mask = 32'h0;
         end
         read_data$2 = banks$2$read_data;
+        if (written$2$q) begin
+            read_data$2 = 32'h0;
+        end
         banks$3$clock = clock;
         banks$3$read_address = read_row$3;
         banks$3$write_address = write_row;
         banks$3$write_data = write_data;
+        written$3$clock = clock;
+        written$3$d = write_valid & (write_bank == 3);
         if (write_valid & (write_bank == 3)) begin
             banks$3$write_mask = write_mask;
         end
@@ -22970,10 +23051,15 @@ module operand_collector__rf(clock,read_row$0,read_row$1,read_row$2,read_row$3,r
             banks$3$write_mask = 32'h0;
         end
         read_data$3 = banks$3$read_data;
+        if (written$3$q) begin
+            read_data$3 = 32'h0;
+        end
         banks$4$clock = clock;
         banks$4$read_address = read_row$4;
         banks$4$write_address = write_row;
         banks$4$write_data = write_data;
+        written$4$clock = clock;
+        written$4$d = write_valid & (write_bank == 4);
         if (write_valid & (write_bank == 4)) begin
             banks$4$write_mask = write_mask;
         end
@@ -22981,10 +23067,15 @@ module operand_collector__rf(clock,read_row$0,read_row$1,read_row$2,read_row$3,r
             banks$4$write_mask = 32'h0;
         end
         read_data$4 = banks$4$read_data;
+        if (written$4$q) begin
+            read_data$4 = 32'h0;
+        end
         banks$5$clock = clock;
         banks$5$read_address = read_row$5;
         banks$5$write_address = write_row;
         banks$5$write_data = write_data;
+        written$5$clock = clock;
+        written$5$d = write_valid & (write_bank == 5);
         if (write_valid & (write_bank == 5)) begin
             banks$5$write_mask = write_mask;
         end
@@ -22992,10 +23083,15 @@ module operand_collector__rf(clock,read_row$0,read_row$1,read_row$2,read_row$3,r
             banks$5$write_mask = 32'h0;
         end
         read_data$5 = banks$5$read_data;
+        if (written$5$q) begin
+            read_data$5 = 32'h0;
+        end
         banks$6$clock = clock;
         banks$6$read_address = read_row$6;
         banks$6$write_address = write_row;
         banks$6$write_data = write_data;
+        written$6$clock = clock;
+        written$6$d = write_valid & (write_bank == 6);
         if (write_valid & (write_bank == 6)) begin
             banks$6$write_mask = write_mask;
         end
@@ -23003,10 +23099,15 @@ module operand_collector__rf(clock,read_row$0,read_row$1,read_row$2,read_row$3,r
             banks$6$write_mask = 32'h0;
         end
         read_data$6 = banks$6$read_data;
+        if (written$6$q) begin
+            read_data$6 = 32'h0;
+        end
         banks$7$clock = clock;
         banks$7$read_address = read_row$7;
         banks$7$write_address = write_row;
         banks$7$write_data = write_data;
+        written$7$clock = clock;
+        written$7$d = write_valid & (write_bank == 7);
         if (write_valid & (write_bank == 7)) begin
             banks$7$write_mask = write_mask;
         end
@@ -23014,6 +23115,9 @@ module operand_collector__rf(clock,read_row$0,read_row$1,read_row$2,read_row$3,r
             banks$7$write_mask = 32'h0;
         end
         read_data$7 = banks$7$read_data;
+        if (written$7$q) begin
+            read_data$7 = 32'h0;
+        end
     end
 endmodule // operand_collector__rf
 
@@ -23026,6 +23130,7 @@ module operand_collector__rf_banks_0(clock,read_address,read_data,write_address,
     input wire  [63:0] write_data;
     input wire  [31:0] write_mask;
     // Update code (custom)
+    (* no_rw_check *)
     reg [63:0] mem [0:31];
     integer i;
     initial begin

@@ -5,9 +5,12 @@
 //! [`LaneRam`]: synchronous, per-lane write enables, mapped by yosys onto iCE40 SB_RAM40_4K.
 //! Per cycle each bank reads one row (`read_row[b]`; the row appears on `read_data[b]` in the
 //! next cycle: read latency 1) and the write port writes one row of one bank, only the lanes in
-//! `write_mask`. A read and a write of the same row in one cycle read the old value. The
-//! register-to-bank mapping (GPGPU-Sim's `register_bank()`) is the operand collector's. All rows
-//! start at 0.
+//! `write_mask`. A bank is GPGPU-Sim's single-ported bank: in a cycle that the write port
+//! addresses it (`write_valid`, `write_bank`), its read gives 0, whatever the rows (the operand
+//! collector never reads a bank that a write-back takes). This leaves the block RAM's own
+//! read-during-write undefined and unused, which saves the logic that would define it (see
+//! [`LaneRam::without_collisions`]). The register-to-bank mapping (GPGPU-Sim's
+//! `register_bank()`) is the operand collector's. All rows start at 0.
 
 pub mod model;
 pub mod stimulus;
@@ -45,6 +48,8 @@ pub struct RegisterFile<
     /// The row's new lanes, lane `l` at bits `l * DW ..`.
     pub write_data: Signal<In, Bits<TD>>,
     banks: [LaneRam<RW, T, DW, TD>; B],
+    /// Bank `b` was written at the last edge: its read gives 0.
+    written: [DFF<Bit>; B],
 }
 
 impl<
@@ -60,7 +65,7 @@ impl<
     pub fn new() -> Result<Self> {
         check_pow2("banks (B)", B, 2, 16)?;
         check_derived("BW", BW, "clog2(B)", clog2(B))?;
-        let banks = (0..B).map(|_| LaneRam::new()).collect::<Result<Vec<_>>>()?;
+        let banks = (0..B).map(|_| LaneRam::without_collisions()).collect::<Result<Vec<_>>>()?;
         Ok(Self {
             clock: Default::default(),
             read_row: std::array::from_fn(|_| Default::default()),
@@ -71,6 +76,7 @@ impl<
             write_mask: Default::default(),
             write_data: Default::default(),
             banks: banks.try_into().unwrap_or_else(|_| unreachable!("B banks built")),
+            written: std::array::from_fn(|_| Default::default()),
         })
     }
 }
@@ -91,12 +97,17 @@ impl<
             self.banks[b].read_address.next = self.read_row[b].val();
             self.banks[b].write_address.next = self.write_row.val();
             self.banks[b].write_data.next = self.write_data.val();
+            self.written[b].clock.next = self.clock.val();
+            self.written[b].d.next = self.write_valid.val() & (self.write_bank.val().index() == b);
             if self.write_valid.val() & (self.write_bank.val().index() == b) {
                 self.banks[b].write_mask.next = self.write_mask.val();
             } else {
                 self.banks[b].write_mask.next = 0.into();
             }
             self.read_data[b].next = self.banks[b].read_data.val();
+            if self.written[b].q.val() {
+                self.read_data[b].next = 0.into();
+            }
         }
     }
 }

@@ -1,6 +1,6 @@
 //! Reference model of [`RegisterFile`](crate::hw::RegisterFile): `banks x rows` warp-wide
 //! registers of `lanes` values; one read per bank per cycle with one cycle of latency, one
-//! lane-masked write per cycle; a same-cycle read of the written row returns the old value.
+//! lane-masked write per cycle; a bank that the write addresses reads 0 in that cycle.
 
 use crate::sim::{CycleModel, PortNames};
 
@@ -37,10 +37,15 @@ impl RegisterFileModel {
         }
     }
 
-    /// One clock edge: every bank reads `rows[b]` (old contents), then the write lands.
+    /// One clock edge: every bank reads `rows[b]`, but the written bank reads 0; then the write
+    /// lands.
     pub fn step_with(&mut self, rows: &[usize], write: Option<&RowWrite>) {
         for (b, &r) in rows.iter().enumerate() {
-            self.read[b] = self.mem[b][r].clone();
+            self.read[b] = if write.is_some_and(|w| w.bank == b) {
+                vec![0; self.lanes]
+            } else {
+                self.mem[b][r].clone()
+            };
         }
         if let Some(w) = write {
             for l in (0..self.lanes).filter(|l| w.mask >> l & 1 == 1) {

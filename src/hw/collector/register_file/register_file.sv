@@ -40,12 +40,14 @@ module register_file_props #(
             for (l = 0; l < T; l = l + 1)
                 if (write_mask[l]) held[l*DW +: DW] <= write_data[l*DW +: DW];
 
-    // Bank wb read the row in the previous cycle: its read data is what the row held then (a
-    // write in the same cycle lands after the read).
+    // Bank wb read the row in the previous cycle: its read data is what the row held then, or 0
+    // if the write port addressed bank wb in that cycle (single-ported bank).
     reg was_read = 1'b0;
+    reg was_written = 1'b0;
     reg [TD-1:0] held_then = 0;
     always @(posedge clock) begin
         was_read <= read_row[wb*RW +: RW] == wr;
+        was_written <= write_valid && write_bank == wb;
         held_then <= held;
     end
 
@@ -55,6 +57,6 @@ module register_file_props #(
     wire [TD-1:0] stored = peek_ram[(wb*(1<<RW) + wr)*TD +: TD];
 
     always @(*) begin
-        read_returns_last_write: assert (stored == held && (!was_read || read_data[wb*TD +: TD] == held_then));
+        read_returns_last_write: assert (stored == held && (!was_read || read_data[wb*TD +: TD] == (was_written ? {TD{1'b0}} : held_then)));
     end
 endmodule

@@ -6,6 +6,13 @@
 //! Read: `read_data` takes row `read_address` at the rising edge (latency 1); a row written at
 //! the same edge reads its old value. Every row starts at 0, or at the contents given to
 //! [`with_rows`](LaneRam::with_rows) (in simulation and in the Verilog's `initial` block).
+//!
+//! The iCE40's block RAM does not define a read of the row it writes, so yosys keeps the old
+//! value by delaying the write and bypassing the read (about 77 flip-flops and 44 LUTs for a
+//! 32-bit RAM). A user that never uses such a read builds the RAM with
+//! [`without_collisions`](LaneRam::without_collisions): its Verilog marks the memory
+//! `(* no_rw_check *)`, and synthesis leaves that read undefined (simulation still gives the old
+//! value). [`RegisterFile`](crate::hw::RegisterFile) does, and defines the read itself.
 
 use anyhow::Result;
 use rust_hdl::prelude::*;
@@ -27,6 +34,8 @@ pub struct LaneRam<const RW: usize, const T: usize, const DW: usize, const TD: u
     _rows: Vec<u64>,
     /// The rows at power-up (what the Verilog's `initial` block writes).
     _init: Vec<u64>,
+    /// A read of the row written at the same edge is never used (see the module's notes).
+    _no_collisions: bool,
 }
 
 impl<const RW: usize, const T: usize, const DW: usize, const TD: usize> LaneRam<RW, T, DW, TD> {
@@ -57,7 +66,13 @@ impl<const RW: usize, const T: usize, const DW: usize, const TD: usize> LaneRam<
             write_mask: Default::default(),
             _rows: init.clone(),
             _init: init,
+            _no_collisions: false,
         })
+    }
+    /// As [`new`](Self::new), for a user that never uses a read of the row written at the same
+    /// edge: synthesis may return anything there.
+    pub fn without_collisions() -> Result<Self> {
+        Ok(Self { _no_collisions: true, ..Self::new()? })
     }
 }
 
@@ -104,9 +119,10 @@ impl<const RW: usize, const T: usize, const DW: usize, const TD: usize> Logic
             .filter(|(_, &v)| v != 0)
             .map(|(r, v)| format!("   mem[{r}] = {TD}'h{v:x};\n"))
             .collect();
+        let attribute = if self._no_collisions { "(* no_rw_check *)\n" } else { "" };
         Verilog::Custom(format!(
             "\
-reg [{msb}:0] mem [0:{last}];
+{attribute}reg [{msb}:0] mem [0:{last}];
 integer i;
 initial begin
    for (i = 0; i <= {last}; i = i + 1) mem[i] = {TD}'h0;
