@@ -343,6 +343,10 @@ impl CollectorParams {
     pub const fn push_lanes(&self) -> usize {
         3 * self.in_ports
     }
+    /// The operand slots that may hold a register source: bit `s` for slot `s < sources`.
+    pub const fn source_slots(&self) -> u8 {
+        (1 << self.sources) - 1
+    }
     /// Entries per bank queue: at least `sources` per collector unit (see `BankArbiter`).
     pub const fn queue_depth(&self) -> usize {
         (self.sources * self.collector_units).next_power_of_two()

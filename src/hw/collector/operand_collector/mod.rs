@@ -358,7 +358,7 @@ impl<
             set_mask: std::array::from_fn(|u| Constant::new(set_mask(u).to_bits())),
             in_order: Constant::new(c.in_order_per_warp),
             pipelined: Constant::new(c.timing == CollectorTiming::Pipelined),
-            src_slots: Constant::new(((1u64 << c.sources) - 1).to_bits()),
+            src_slots: Constant::new((c.source_slots() as u64).to_bits()),
             op0_now: std::array::from_fn(|_| Default::default()),
             op1_now: std::array::from_fn(|_| Default::default()),
             op2_now: std::array::from_fn(|_| Default::default()),

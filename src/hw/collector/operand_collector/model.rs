@@ -204,7 +204,7 @@ impl OperandCollectorModel {
             let set: &[usize] =
                 if inst.unit < self.params.unit_types { &self.sets[inst.unit] } else { &[] };
             d.bad_unit |= *valid && set.is_empty();
-            d.bad_source |= *valid && inst.src_valid & !self.slots() != 0;
+            d.bad_source |= *valid && inst.src_valid & !self.params.source_slots() != 0;
             let cu = set.iter().copied().find(|&c| free[c]);
             d.in_ready.push(cu.is_some());
             d.in_cu.push(cu.unwrap_or(0));
@@ -214,11 +214,6 @@ impl OperandCollectorModel {
             }
         }
         d
-    }
-
-    /// The slots that may hold a register source.
-    fn slots(&self) -> u8 {
-        (1u8 << self.params.sources) - 1
     }
 
     /// Ports in the block's order (see the block's `Dut` impl).
@@ -301,7 +296,8 @@ impl OperandCollectorModel {
         }
         let mut pushes = vec![];
         for &(p, c) in &d.allocated {
-            let inst = Inst { src_valid: i.ports[p].1.src_valid & self.slots(), ..i.ports[p].1 };
+            let slots = self.params.source_slots();
+            let inst = Inst { src_valid: i.ports[p].1.src_valid & slots, ..i.ports[p].1 };
             let older = (0..self.cus.len())
                 .filter(|&o| !self.cus[o].free && self.cus[o].inst.warp == inst.warp)
                 .fold(0, |m, o| m | 1 << o);

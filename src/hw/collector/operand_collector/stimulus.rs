@@ -48,7 +48,7 @@ pub fn collector_stimulus(
                     src: [reg(rng), reg(rng), reg(rng)],
                 };
                 if c.sources < 3 && !(rng.chance(1) && rng.chance(5)) {
-                    inst.src_valid &= (1 << c.sources) - 1;
+                    inst.src_valid &= c.source_slots();
                 }
                 (rng.chance(load), inst)
             })
