@@ -139,12 +139,17 @@ enum Command {
         #[arg(long)]
         dffe: bool,
         /// yosys's LUT mapper: abc (`synth_ice40`'s default), abc9 (`-abc9`, which knows the
-        /// cells' delays) or abc9-dff (`-abc9 -dff`, which may also move flip-flops).
-        #[arg(long, default_value = "abc")]
-        mapper: String,
+        /// cells' delays) or abc9-dff (`-abc9 -dff`, which may also move flip-flops). Default:
+        /// the top's, chosen by measurement (abc9 for self-test, abc for core).
+        #[arg(long)]
+        mapper: Option<String>,
         /// Output directory.
         #[arg(long, default_value = "build/alchitry_cu")]
         out: PathBuf,
+        /// Also write the report (synthesis, resources, Fmax, read-back, nextpnr's critical
+        /// path) to this Markdown file, stamped with the command, commit and tool versions.
+        #[arg(long)]
+        markdown: Option<PathBuf>,
         /// Skip the read-back check: by default the bitstream is read back (icebox_vlog) and its
         /// netlist simulated under Verilator (the self-test must pass with the rust-hdl
         /// simulation's LEDs; the core top must run a kernel through its serial pins).
@@ -438,9 +443,32 @@ fn run(cli: Cli) -> Result<()> {
         }
         Command::Flash { bin, dry_run: false } => simt_rtl::flow::program(&bin, false)?,
         Command::Load { bin, dry_run: false } => simt_rtl::flow::program(&bin, true)?,
-        Command::Build { board, rev, preset, freq, cycles, top, dffe, mapper, out, no_verify } => {
-            let synthesis = Synthesis { dffe, mapper: Mapper::parse(&mapper)? };
-            build(&board, rev.as_deref(), &preset, freq, cycles, &top, synthesis, out, !no_verify)?
+        Command::Build {
+            board,
+            rev,
+            preset,
+            freq,
+            cycles,
+            top,
+            dffe,
+            mapper,
+            out,
+            markdown,
+            no_verify,
+        } => {
+            let synthesis = (dffe, mapper.as_deref().map(Mapper::parse).transpose()?);
+            let files = (out, markdown);
+            build(
+                &board,
+                rev.as_deref(),
+                &preset,
+                freq,
+                cycles,
+                &top,
+                synthesis,
+                files,
+                !no_verify,
+            )?
         }
         Command::Vivado { board, preset, cycles, out } => {
             let b = simt_rtl::boards::board(&board)?;
@@ -726,12 +754,14 @@ fn build(
     freq: Option<f64>,
     cycles: u64,
     top: &str,
-    synthesis: Synthesis,
-    out: PathBuf,
+    (dffe, mapper): (bool, Option<Mapper>),
+    (out, markdown): (PathBuf, Option<PathBuf>),
     verify: bool,
 ) -> Result<()> {
     use simt_rtl::flow::board_build::{build_alchitry_cu, BoardTop, BuildOptions};
     let top = BoardTop::parse(top)?;
+    let synthesis = Synthesis { dffe, mapper: mapper.unwrap_or(top.default_mapper()) };
+    say!("synthesis: yosys {}", synthesis.command());
     if top == BoardTop::Core && preset != "cu" {
         anyhow::bail!("--top core builds the cu SIMT core: --preset `{preset}` applies to the self-test top only (leave it out, or give --preset cu)");
     }
@@ -767,6 +797,18 @@ fn build(
         ),
         None => say!("read-back: not checked (--no-verify)"),
     }
+    if let Some(path) = &report.critical_path {
+        say_raw!("{}", path.markdown());
+    }
+    let title = match top {
+        BoardTop::SelfTest => format!("Board build: the `{preset}` self-test top"),
+        BoardTop::Core => "Board build: the core top".to_string(),
+    };
+    let mut tools = vec![results::YOSYS, results::NEXTPNR];
+    if verify {
+        tools.push(results::VERILATOR);
+    }
+    write_table(&report.markdown(&synthesis.command()), markdown.as_deref(), &title, &tools)?;
     if report.fmax_mhz < report.target_mhz {
         anyhow::bail!(
             "timing failed: Fmax {:.1} MHz is below the {:.1} MHz target",

@@ -11,6 +11,7 @@ use rust_hdl::prelude::Block;
 use serde_json::Value;
 
 use super::ice40_pll::{pll_top_verilog, Ice40Pll};
+use super::Mapper;
 use crate::boards::Board;
 use crate::export::export_module;
 use crate::preset_blocks::PresetBlocks;
@@ -30,6 +31,16 @@ impl BoardTop {
             "self-test" => Ok(BoardTop::SelfTest),
             "core" => Ok(BoardTop::Core),
             _ => anyhow::bail!("unknown --top `{name}`: known board tops are self-test, core"),
+        }
+    }
+    /// The LUT mapper `build` uses when `--mapper` is not given, chosen by measurement over 5
+    /// placements each (`docs/src/results/toolchain-self-test.md`, `toolchain-core.md`): ABC9 on
+    /// the self-test top, whose Fmax range it lifts clear of ABC's; ABC on the core top, where
+    /// no ABC9 option wins beyond placement noise and ABC makes the fewest cells.
+    pub fn default_mapper(self) -> Mapper {
+        match self {
+            BoardTop::SelfTest => Mapper::Abc9,
+            BoardTop::Core => Mapper::Abc,
         }
     }
 }
@@ -69,6 +80,71 @@ pub struct BuildReport {
     pub bitstream_bytes: u64,
     /// The read-back check's finding, when it ran.
     pub verified: Option<super::readback::Verified>,
+    /// nextpnr's critical path of the board clock, when its log has one.
+    pub critical_path: Option<CriticalPath>,
+}
+
+/// nextpnr's critical path of one clock, as its log reports it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CriticalPath {
+    /// The signals it passes through, first to last (a cell's name cut before its first
+    /// `SB_` part: the register or net yosys named it after), each once in a row.
+    pub signals: Vec<String>,
+    pub logic_ns: f64,
+    pub routing_ns: f64,
+}
+
+impl CriticalPath {
+    /// The first register-to-register ("posedge -> posedge") critical path of a nextpnr log:
+    /// the board has one clock, and the other reports are paths from or to the pins.
+    pub fn from_log(log: &str) -> Option<CriticalPath> {
+        let mut lines = log.lines().skip_while(|l| {
+            !(l.contains("Critical path report for clock") && l.contains("(posedge -> posedge)"))
+        });
+        lines.next()?;
+        let mut signals: Vec<String> = vec![];
+        for line in lines {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            if let Some(at) = words.iter().position(|w| *w == "logic,") {
+                let number = |k: usize| words.get(k).and_then(|w| w.parse::<f64>().ok());
+                let (logic_ns, routing_ns) = (number(at.checked_sub(2)?)?, number(at + 1)?);
+                return Some(CriticalPath { signals, logic_ns, routing_ns });
+            }
+            let cell = match words.as_slice() {
+                [_, _, _, "Source", cell, ..] | [_, "Sink", cell, ..] => *cell,
+                _ => continue,
+            };
+            let signal = cell_signal(cell);
+            if signals.last() != Some(&signal) {
+                signals.push(signal);
+            }
+        }
+        None
+    }
+
+    /// The path as Markdown: its delay split and the signals it runs through.
+    pub fn markdown(&self) -> String {
+        let total = self.logic_ns + self.routing_ns;
+        let through: Vec<String> = self.signals.iter().map(|s| format!("`{s}`")).collect();
+        format!(
+            "Critical path (nextpnr): {total:.1} ns, {:.1} ns logic and {:.1} ns routing, through {}.\n",
+            self.logic_ns,
+            self.routing_ns,
+            through.join(" -> ")
+        )
+    }
+}
+
+/// The register or net a packed cell is named after: its name up to the first dotted part that
+/// holds `SB_` or ends in `_LC` (`a.b.q_SB_LUT4_I3_LC` -> `a.b`).
+fn cell_signal(cell: &str) -> String {
+    let parts: Vec<&str> =
+        cell.split('.').take_while(|p| !p.contains("SB_") && !p.ends_with("_LC")).collect();
+    if parts.is_empty() {
+        cell.to_string()
+    } else {
+        parts.join(".")
+    }
 }
 
 impl BuildReport {
@@ -85,6 +161,21 @@ impl BuildReport {
             self.fmax_mhz, self.target_mhz
         ));
         s
+    }
+    /// What `build --markdown` writes: the synthesis command, the table, the bitstream's
+    /// read-back check and nextpnr's critical path.
+    pub fn markdown(&self, synthesis: &str) -> String {
+        let checked = match &self.verified {
+            Some(v) => format!("Read-back: {} ({} cycles simulated).", v.summary, v.cycles),
+            None => "Read-back: not checked (`--no-verify`).".to_string(),
+        };
+        let path =
+            self.critical_path.as_ref().map_or(String::new(), |p| format!("\n{}", p.markdown()));
+        format!(
+            "Synthesis: `yosys {synthesis}`; bitstream {} bytes.\n\n{}\n{checked}\n{path}",
+            self.bitstream_bytes,
+            self.table()
+        )
     }
 }
 
@@ -306,7 +397,17 @@ pub fn build_alchitry_cu<B: PresetBlocks>(opts: &BuildOptions) -> Result<BuildRe
         true => Some(verify_bitstream::<B>(opts, target_mhz).context("build: read-back")?),
         false => None,
     };
-    Ok(BuildReport { resources, fmax_mhz, target_mhz, bitstream, bitstream_bytes, verified })
+    let log = std::fs::read_to_string(dir.join("nextpnr.log")).unwrap_or_default();
+    let critical_path = CriticalPath::from_log(&log);
+    Ok(BuildReport {
+        resources,
+        fmax_mhz,
+        target_mhz,
+        bitstream,
+        bitstream_bytes,
+        verified,
+        critical_path,
+    })
 }
 
 /// The read-back stage: the bitstream's own netlist simulated ([`super::readback`]), the
@@ -330,4 +431,39 @@ fn verify_bitstream<B: PresetBlocks>(
         BoardTop::Core => readback::check_core(&engine, clocks_per_bit(target_mhz) as usize),
     };
     verified.map(|v| super::readback::Verified { build_secs, ..v })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The path read from a nextpnr 0.4 log: its signals in order, each once in a row, and its
+    /// delay split; the pins' report after it is not taken.
+    #[test]
+    fn critical_path_is_read_from_the_nextpnr_log() {
+        let log = "\
+Info: Critical path report for clock 'core_clk' (posedge -> posedge):
+Info: curr total
+Info:  0.5  0.5  Source run.traffic.state.q_SB_DFFSS_Q_DFFLC.O
+Info:  0.6  1.1    Net run.rb[30] budget 0.000000 ns (10,15) -> (9,16)
+Info:                Sink run.oc.o_valid$0.q_SB_LUT4_I3_LC.I1
+Info:                Defined in:
+Info:                  top.v:7995.15-7995.103
+Info:  0.4  1.5  Source run.oc.o_valid$0.q_SB_LUT4_I3_LC.O
+Info:  0.6  2.1    Net run.oc.x[1] budget 0.000000 ns (9,16) -> (9,16)
+Info:                Sink run.oc.arbiter.q_row$24.q_SB_DFF_Q_2_D_SB_LUT4_O_LC.I3
+Info: 5.7 ns logic, 11.9 ns routing
+
+Info: Critical path report for clock 'core_clk' (<async> -> posedge):
+Info:  0.0  0.0  Source rst_n$sb_io.D_IN_0
+Info: 0.4 ns logic, 3.9 ns routing
+";
+        let path = CriticalPath::from_log(log).expect("a path");
+        let through = ["run.traffic.state", "run.oc.o_valid$0", "run.oc.arbiter.q_row$24"];
+        assert_eq!(path.signals, through);
+        assert_eq!((path.logic_ns, path.routing_ns), (5.7, 11.9));
+        let text = path.markdown();
+        assert!(text.starts_with("Critical path (nextpnr): 17.6 ns, 5.7 ns logic"), "{text}");
+        assert_eq!(CriticalPath::from_log("Info: no timing here"), None);
+    }
 }
