@@ -19,7 +19,7 @@ out=docs/src/results
 "$bin" speed --kernel kernels/vector_add.s --kernel kernels/loop.s --kernel kernels/spin.s --markdown "$out/engines-cu.md"
 "$bin" prove --preset cu --markdown "$out/prove-cu.md"
 "$bin" prove --synth --preset cu --markdown "$out/synth-equiv-cu.md"
-"$bin" build --out build/alchitry_cu
+"$bin" build --out build/alchitry_cu --markdown "$out/build-self-test.md"
 "$bin" speed --bitstream build/alchitry_cu --cycles 20000 --markdown "$out/readback-speed.md"
-"$bin" build --top core --out build/core
+"$bin" build --top core --out build/core --markdown "$out/build-core.md"
 "$bin" speed --bitstream build/core --cycles 20000 --markdown "$out/readback-speed-core.md"
