@@ -390,6 +390,14 @@ enum Command {
         /// else pseudo-random words from seed 1.
         #[arg(required = true)]
         kernels: Vec<PathBuf>,
+        /// Run the core's model with this many warps instead of the cu core's 4 (a power of two,
+        /// 2 to 32): a design point no exported core has, measured on the model alone.
+        #[arg(long)]
+        warps: Option<usize>,
+        /// Run the core's model with this many collector units instead of the cu core's 2 (a
+        /// power of two, 2 to 16), as `--warps`.
+        #[arg(long)]
+        collector_units: Option<usize>,
         /// Also write the table, stamped with this command, the commit and the tool versions,
         /// to this Markdown file.
         #[arg(long)]
@@ -611,7 +619,9 @@ fn run(cli: Cli) -> Result<()> {
             };
             board_run(&kernel, lds.as_deref(), seed, target, shown)?
         }
-        Command::Kernels { kernels, markdown } => kernel_table(&kernels, markdown.as_deref())?,
+        Command::Kernels { kernels, warps, collector_units, markdown } => {
+            kernel_table(&kernels, (warps, collector_units), markdown.as_deref())?
+        }
         Command::Bench { cycles, seed, fmax, placements, rtl, out, markdown } => {
             if cycles < 2 {
                 anyhow::bail!("--cycles must be at least 2, got {cycles}");
@@ -635,15 +645,33 @@ fn run(cli: Cli) -> Result<()> {
 
 /// `simt-rtl kernels`: each kernel (its `.lds` beside it, else pseudo-random words from seed 1)
 /// on the cu core's model in each configuration.
-fn kernel_table(kernels: &[PathBuf], markdown: Option<&Path>) -> Result<()> {
-    let params = simt_rtl::params::CORE_CU;
+fn kernel_table(
+    kernels: &[PathBuf],
+    (warps, collector_units): (Option<usize>, Option<usize>),
+    markdown: Option<&Path>,
+) -> Result<()> {
+    let cu = simt_rtl::params::CORE_CU;
+    let params = simt_rtl::params::CoreParams {
+        warps: warps.unwrap_or(cu.warps),
+        collector_units: collector_units.unwrap_or(cu.collector_units),
+        ..cu
+    };
+    params.validate()?;
+    let title = if params == cu {
+        "Kernels on the cu core".to_string()
+    } else {
+        format!(
+            "Kernels on the cu core's model with {} warps and {} collector units (no exported core has this size)",
+            params.warps, params.collector_units
+        )
+    };
     let mut inputs = kernel_inputs(kernels, params)?;
     for (path, (name, _, _)) in kernels.iter().zip(&mut inputs) {
         *name = path.file_stem().map_or(name.clone(), |s| s.to_string_lossy().into());
     }
     let rows = simt_rtl::verify::core_run::kernel_rows(params, &inputs, 10_000_000)?;
     let table = simt_rtl::verify::core_run::kernel_table(&rows);
-    emit(&table, markdown, "Kernels on the cu core", &[results::RUSTC])
+    emit(&table, markdown, &title, &[results::RUSTC])
 }
 
 /// Each kernel as its path, its program and its local data share (`K.lds` beside `K.s`, else

@@ -224,6 +224,8 @@ fn command_line_errors_are_one_clear_line() {
         (vec!["sim", "--out", unwritable], "cannot create"),
         (vec!["bench", "--cycles", "1"], "--cycles must be at least 2"),
         (vec!["kernels", "/nonexistent/k.s"], "/nonexistent/k.s"),
+        (vec!["kernels", "kernels/loop.s", "--warps", "3"], "parameter `warps` = 3 must be a power of two"),
+        (vec!["kernels", "kernels/loop.s", "--collector-units", "32"], "parameter `collector_units` = 32 is out of range: it must be between 2 and 16"),
         (vec!["run", "kernels/loop.s", "--collector", "fast"], "unknown --collector `fast`: known collector timings are gpgpu-sim, pipelined"),
         (vec!["bench", "--fmax", "--placements", "0"], "parameter `--placements` = 0 is out of range: it must be between 1 and 20"),
         (vec!["bench", "--fmax", "--rtl", "/nonexistent"], "cannot read /nonexistent/manifest.json"),
