@@ -9,6 +9,10 @@ cargo build --release --locked
 bin=target/release/simt-rtl
 out=docs/src/results
 "$bin" kernels kernels/*.s --markdown "$out/kernels-cu.md"
+for size in "8 2" "4 4" "8 4"; do
+    set -- $size
+    "$bin" kernels kernels/*.s --warps "$1" --collector-units "$2" --markdown "$out/kernels-cu-w$1-u$2.md"
+done
 "$bin" bench --fmax --placements 5 --markdown "$out/bench.md"
 "$bin" report --preset cu --markdown "$out/report-cu.md"
 "$bin" report --block simt_core --placements 5 --markdown "$out/report-core.md"
