@@ -789,7 +789,6 @@ fn build(
     use simt_rtl::flow::board_build::{build_alchitry_cu, BoardTop, BuildOptions};
     let top = BoardTop::parse(top)?;
     let synthesis = Synthesis { dffe, mapper: mapper.unwrap_or(top.default_mapper()) };
-    say!("synthesis: yosys {}", synthesis.command());
     if top == BoardTop::Core && preset != "cu" {
         anyhow::bail!("--top core builds the cu SIMT core: --preset `{preset}` applies to the self-test top only (leave it out, or give --preset cu)");
     }
@@ -816,6 +815,7 @@ fn build(
     let freq_mhz = freq.unwrap_or(default_mhz);
     let opts = BuildOptions { board, top, freq_mhz, cycles, synthesis, out_dir: out, verify };
     let report = simt_rtl::with_preset!(preset, B => build_alchitry_cu::<B>(&opts))?;
+    say!("synthesis: yosys {}", synthesis.command());
     say_raw!("{}", report.table());
     say!("bitstream {} ({} bytes)", report.bitstream.display(), report.bitstream_bytes);
     match &report.verified {
