@@ -6,9 +6,9 @@ use anyhow::Result;
 
 use crate::boards::SelfTest;
 use crate::hw::{
-    BankArbiter, IBuffer, LaneAlu, LocalDataShare, OperandCollector, Order, PriorityEncoder,
-    RegisterFile, RegisterMap, RoundRobinArbiter, Scoreboard, SeedWarpScheduler, SimtStack,
-    SimtStackRam, WarpScheduler,
+    BankArbiter, IBuffer, IBufferRam, LaneAlu, LocalDataShare, OperandCollector, Order,
+    PriorityEncoder, RegisterFile, RegisterMap, RoundRobinArbiter, Scoreboard, SeedWarpScheduler,
+    SimtStack, SimtStackRam, WarpScheduler,
 };
 use crate::params::{
     CollectorParams, CollectorTiming, EmptyTop, Preset, SchedulerMode, Sizes, TopStorage, CU, SEED,
@@ -40,6 +40,8 @@ pub trait PresetBlocks: 'static {
     type LaneAlu: Dut + 'static;
     /// `IBuffer<W, WW, A>`: the scheduler's warps and pc width.
     type IBuffer: Dut + 'static;
+    /// `IBufferRam<W, WW, A>`: the same, in block RAM.
+    type IBufferRam: Dut + 'static;
     /// The board self-test top around this preset's scheduler and operand collector.
     type SelfTest: Dut + 'static;
     fn scheduler(mode: SchedulerMode) -> Result<Self::Scheduler>;
@@ -59,6 +61,7 @@ pub trait PresetBlocks: 'static {
     fn scoreboard() -> Result<Self::Scoreboard>;
     fn lane_alu() -> Result<Self::LaneAlu>;
     fn ibuffer() -> Result<Self::IBuffer>;
+    fn ibuffer_ram() -> Result<Self::IBufferRam>;
     /// The self-test top running `cycles` cycles, its expected signature computed by simulation.
     fn self_test(cycles: u64) -> Result<Self::SelfTest>;
 }
@@ -148,6 +151,7 @@ macro_rules! preset_blocks {
                 LocalDataShare<{ $sizes.T }, { $sizes.WW }, { $sizes.DW }, { $sizes.LRW }>;
             type Scoreboard = Scoreboard<{ $sizes.W }, { $sizes.WW }, { $sizes.R }, { $sizes.RRW }>;
             type IBuffer = IBuffer<{ $sizes.W }, { $sizes.WW }, { $sizes.A }>;
+            type IBufferRam = IBufferRam<{ $sizes.W }, { $sizes.WW }, { $sizes.A }>;
             type LaneAlu = LaneAlu<{ $sizes.T }, { $sizes.DW }, { $sizes.SW }, { $sizes.TD }>;
             type SelfTest = SelfTest<
                 { $sizes.W },
@@ -217,6 +221,9 @@ macro_rules! preset_blocks {
             }
             fn ibuffer() -> Result<Self::IBuffer> {
                 IBuffer::new()
+            }
+            fn ibuffer_ram() -> Result<Self::IBufferRam> {
+                IBufferRam::new()
             }
             fn lane_alu() -> Result<Self::LaneAlu> {
                 LaneAlu::new()

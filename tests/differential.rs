@@ -269,10 +269,11 @@ fn decoder() {
     assert!(kinds.iter().all(|&n| n > 100) && illegal > 100, "kinds {kinds:?}, illegal {illegal}");
 }
 
-fn ibuffer<B: PresetBlocks>() {
+/// `ibuffer` (flip-flops) or `ibuffer_ram` (block RAM, its head a cycle later).
+fn ibuffer<B: PresetBlocks>(module: &str) {
     use simt_rtl::hw::core::ibuffer::model::{IBufferIn, IBufferOut};
-    let rec = timed(format!("{} I-buffer", B::PRESET.name), || {
-        simt_rtl::registry::differential::<B>("ibuffer", SEED, cycles()).unwrap()
+    let rec = timed(format!("{} {module}", B::PRESET.name), || {
+        simt_rtl::registry::differential::<B>(module, SEED, cycles()).unwrap()
     });
     // Coverage: a full warp issued and filled in one cycle, flushes of a non-empty buffer, both flags.
     let (mut full_swap, mut flushed, mut fill_full, mut issue_empty) = (0, 0, 0, 0);
@@ -368,7 +369,11 @@ macro_rules! per_preset {
             }
             #[test]
             fn ibuffer() {
-                super::ibuffer::<$B>();
+                super::ibuffer::<$B>("ibuffer");
+            }
+            #[test]
+            fn ibuffer_ram() {
+                super::ibuffer::<$B>("ibuffer_ram");
             }
             #[test]
             fn seed_port_wrapper() {

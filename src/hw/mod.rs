@@ -30,7 +30,7 @@ pub use self::common::lfsr::{misr::Misr, Lfsr};
 pub use self::common::priority_encoder::{model::PriorityEncoderModel, Order, PriorityEncoder};
 pub use self::common::round_robin::{model::RoundRobinModel, RoundRobinArbiter};
 pub use self::core::decoder::{model::DecoderModel, Decoder};
-pub use self::core::ibuffer::{model::IBufferModel, IBuffer};
+pub use self::core::ibuffer::{model::IBufferModel, IBuffer, IBufferRam};
 pub use self::core::lane_alu::{model::LaneAluModel, LaneAlu};
 pub use self::core::scoreboard::{model::ScoreboardModel, Scoreboard};
 pub use self::core::simt_core::{model::SimtCoreModel, SimtCore};

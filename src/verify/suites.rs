@@ -521,6 +521,20 @@ pub fn preset_ibuffer<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recor
     )
 }
 
+/// The preset's I-buffer in block RAM against the I-buffer's model with its head registered.
+pub fn preset_ibuffer_ram<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded> {
+    let p = B::PRESET.scheduler;
+    let mut model = crate::hw::IBufferModel::registered(p.warps);
+    run_differential(
+        &format!("ibuffer_ram_{}", B::PRESET.name),
+        || B::ibuffer_ram().unwrap(),
+        &mut model,
+        seed,
+        cycles,
+        crate::hw::core::ibuffer::stimulus::ibuffer_stimulus(p.warps, p.pc_width),
+    )
+}
+
 /// A bank arbiter of `n` collector units over `b` banks against its model.
 pub fn bank_arbiter<D: Dut>(
     name: &str,

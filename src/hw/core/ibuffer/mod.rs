@@ -19,7 +19,10 @@
 //! active high) empties every buffer and clears the flags.
 
 pub mod model;
+mod ram;
 pub mod stimulus;
+
+pub use ram::IBufferRam;
 
 use anyhow::Result;
 use rust_hdl::prelude::*;

@@ -1,5 +1,7 @@
 //! Reference model of [`IBuffer`](crate::hw::IBuffer): GPGPU-Sim's per-warp I-buffer
-//! (seed 001) as a queue of at most two `(instruction, pc)` per warp.
+//! (seed 001) as a queue of at most two `(instruction, pc)` per warp; and, built
+//! [`registered`](IBufferModel::registered), of [`IBufferRam`](crate::hw::IBufferRam), whose
+//! head shows a cycle later.
 
 use std::collections::VecDeque;
 
@@ -24,11 +26,25 @@ pub struct IBufferModel {
     pub buffers: Vec<VecDeque<(u64, u64)>>,
     pub fill_full: bool,
     pub issue_empty: bool,
+    /// `IBufferRam`'s head: what the last edge read for `head_warp` (`None`: the head shows at
+    /// once, as `IBuffer`'s).
+    shown: Option<(u64, u64)>,
 }
 
 impl IBufferModel {
     pub fn new(warps: usize) -> Self {
-        IBufferModel { buffers: vec![VecDeque::new(); warps], fill_full: false, issue_empty: false }
+        IBufferModel {
+            buffers: vec![VecDeque::new(); warps],
+            fill_full: false,
+            issue_empty: false,
+            shown: None,
+        }
+    }
+    /// The model of `IBufferRam`: the head shows, after an edge, the oldest instruction of the
+    /// warp named before it that the edge's issue left (0 when none), whatever the edge's
+    /// fill, flush and reset did.
+    pub fn registered(warps: usize) -> Self {
+        IBufferModel { shown: Some((0, 0)), ..Self::new(warps) }
     }
 }
 
@@ -42,8 +58,9 @@ impl CycleModel for IBufferModel {
         let bits = |pred: &dyn Fn(&VecDeque<(u64, u64)>) -> bool| {
             self.buffers.iter().enumerate().filter(|(_, b)| pred(b)).fold(0, |m, (w, _)| m | 1 << w)
         };
-        let (head_inst, head_pc) =
-            self.buffers[i.head_warp as usize].front().copied().unwrap_or_default();
+        let (head_inst, head_pc) = self.shown.unwrap_or_else(|| {
+            self.buffers[i.head_warp as usize].front().copied().unwrap_or_default()
+        });
         IBufferOut {
             space: bits(&|b| b.len() < SLOTS),
             head_valid: bits(&|b| !b.is_empty()),
@@ -57,8 +74,14 @@ impl CycleModel for IBufferModel {
 
     fn step(&mut self, inputs: &[u64]) {
         let i = IBufferIn::from_words(inputs);
+        if self.shown.is_some() {
+            let b = &self.buffers[i.head_warp as usize];
+            let issued = i.issue_valid == 1 && i.issue_warp == i.head_warp && !b.is_empty();
+            self.shown = Some(b.get(issued as usize).copied().unwrap_or_default());
+        }
         if i.reset == 1 {
-            *self = IBufferModel::new(self.buffers.len());
+            let shown = self.shown;
+            *self = IBufferModel { shown, ..IBufferModel::new(self.buffers.len()) };
             return;
         }
         if i.issue_valid == 1 && self.buffers[i.issue_warp as usize].pop_front().is_none() {

@@ -1,0 +1,188 @@
+//! IBufferRam: the [`IBuffer`](super::IBuffer) in block RAM, for a core that picks the head it
+//! will issue a cycle ahead (the pipelined core). Fill, issue, flush, `space`, `head_valid` and
+//! the misuse flags are the `IBuffer`'s, cycle for cycle. The head is read from block RAM, so it
+//! shows a cycle later:
+//!
+//! - `head_inst`/`head_pc` show, after a rising edge, the oldest instruction of the warp
+//!   `head_warp` named before it, as that warp's buffer stood after the edge's issue and before
+//!   its fill (0 when none was left); the edge's flush and reset do not change what it shows.
+//!
+//! Each warp's two slots are rows `2 w` and `2 w + 1` of one [`LaneRam`]; a one-bit pointer per
+//! warp names its oldest slot, so an issue moves no data and a fill writes one row. The row the
+//! head is read from is written at the same edge only when nothing is left to show (the buffer
+//! was empty after the issue), so the RAM is built [`without_collisions`](LaneRam::without_collisions)
+//! and the head is forced to 0 then: no logic emulates a read of the row being written.
+
+use anyhow::Result;
+use rust_hdl::prelude::*;
+
+use crate::hw::LaneRam;
+use crate::params::{check_derived, check_range, check_warps, clog2};
+
+/// Row bits of the RAM: two slots for each of up to 32 warps.
+const ROW_BITS: usize = 6;
+/// Bits of a row: the 32-bit instruction, then its pc (at most 32 bits).
+const ROW_WIDTH: usize = 64;
+
+/// `W` warps (`WW = clog2 W`, at most 32 warps), `A`-bit pcs (at most 32), 32-bit instructions,
+/// two slots per warp.
+#[derive(LogicBlock)]
+pub struct IBufferRam<const W: usize, const WW: usize, const A: usize> {
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset, active high.
+    pub reset: Signal<In, Bit>,
+    pub fill_valid: Signal<In, Bit>,
+    pub fill_warp: Signal<In, Bits<WW>>,
+    pub fill_inst: Signal<In, Bits<32>>,
+    pub fill_pc: Signal<In, Bits<A>>,
+    /// Bit `w`: warp `w` has a free slot.
+    pub space: Signal<Out, Bits<W>>,
+    /// Bit `w`: warp `w` has an instruction.
+    pub head_valid: Signal<Out, Bits<W>>,
+    /// The warp whose oldest instruction `head_inst`/`head_pc` show after the edge.
+    pub head_warp: Signal<In, Bits<WW>>,
+    pub head_inst: Signal<Out, Bits<32>>,
+    pub head_pc: Signal<Out, Bits<A>>,
+    pub issue_warp: Signal<In, Bits<WW>>,
+    pub issue_valid: Signal<In, Bit>,
+    pub flush_valid: Signal<In, Bit>,
+    pub flush_warp: Signal<In, Bits<WW>>,
+    pub err_fill_full: Signal<Out, Bit>,
+    pub err_issue_empty: Signal<Out, Bit>,
+    /// Rows `2 w + s`: slot `s` of warp `w`.
+    slots: LaneRam<ROW_BITS, 1, ROW_WIDTH, ROW_WIDTH>,
+    /// Per warp: its oldest slot, and how many it holds (0, 1 or 2).
+    oldest: [DFF<Bits<1>>; W],
+    count: [DFF<Bits<2>>; W],
+    /// Something was left to show at the last edge (else the head shows 0).
+    shown: DFF<Bit>,
+    fill_full: DFF<Bit>,
+    issue_empty: DFF<Bit>,
+    /// This warp's count and oldest slot after the issue, before the fill.
+    left: Signal<Local, Bits<2>>,
+    after: Signal<Local, Bits<1>>,
+    /// The slot the head is read from, and the slot a fill writes.
+    read_slot: Signal<Local, Bits<1>>,
+    write_slot: Signal<Local, Bits<1>>,
+    row: Signal<Local, Bits<ROW_WIDTH>>,
+}
+
+impl<const W: usize, const WW: usize, const A: usize> IBufferRam<W, WW, A> {
+    /// Checks `W` (a power of two, 2..=32), `WW = clog2(W)` and `A` (1..=32).
+    pub fn new() -> Result<Self> {
+        check_warps("warps (W)", W)?;
+        check_derived("WW", WW, "clog2(W)", clog2(W))?;
+        check_range("pc_width (A)", A, 1, 32)?;
+        Ok(Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            fill_valid: Default::default(),
+            fill_warp: Default::default(),
+            fill_inst: Default::default(),
+            fill_pc: Default::default(),
+            space: Default::default(),
+            head_valid: Default::default(),
+            head_warp: Default::default(),
+            head_inst: Default::default(),
+            head_pc: Default::default(),
+            issue_warp: Default::default(),
+            issue_valid: Default::default(),
+            flush_valid: Default::default(),
+            flush_warp: Default::default(),
+            err_fill_full: Default::default(),
+            err_issue_empty: Default::default(),
+            slots: LaneRam::without_collisions()?,
+            oldest: std::array::from_fn(|_| Default::default()),
+            count: std::array::from_fn(|_| Default::default()),
+            shown: Default::default(),
+            fill_full: Default::default(),
+            issue_empty: Default::default(),
+            left: Default::default(),
+            after: Default::default(),
+            read_slot: Default::default(),
+            write_slot: Default::default(),
+            row: Default::default(),
+        })
+    }
+}
+
+impl<const W: usize, const WW: usize, const A: usize> Logic for IBufferRam<W, WW, A> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, shown, fill_full, issue_empty);
+        self.slots.clock.next = self.clock.val();
+        self.space.next = 0.into();
+        self.head_valid.next = 0.into();
+        self.read_slot.next = 0.into();
+        self.write_slot.next = 0.into();
+        self.slots.write_mask.next = 0.into();
+        self.shown.d.next = false;
+        for w in 0..W {
+            self.oldest[w].clock.next = self.clock.val();
+            self.count[w].clock.next = self.clock.val();
+            if self.count[w].q.val() != 2 {
+                self.space.next = self.space.val().replace_bit(w, true);
+            }
+            if self.count[w].q.val() != 0 {
+                self.head_valid.next = self.head_valid.val().replace_bit(w, true);
+            }
+            // Issue: the oldest slot moves on.
+            self.left.next = self.count[w].q.val();
+            self.after.next = self.oldest[w].q.val();
+            if self.issue_valid.val() & (self.issue_warp.val().index() == w) {
+                if self.count[w].q.val() == 0 {
+                    self.issue_empty.d.next = true;
+                } else {
+                    self.left.next = self.count[w].q.val() - 1;
+                    self.after.next = self.oldest[w].q.val() ^ 1;
+                }
+            }
+            self.oldest[w].d.next = self.after.val();
+            self.count[w].d.next = self.left.val();
+            // The head shown next: the oldest left after the issue.
+            if self.head_warp.val().index() == w {
+                self.read_slot.next = self.after.val();
+                self.shown.d.next = self.left.val() != 0;
+            }
+            // Fill: the slot after the ones left.
+            if self.fill_valid.val() & (self.fill_warp.val().index() == w) {
+                if self.left.val() == 2 {
+                    self.fill_full.d.next = true;
+                } else {
+                    self.count[w].d.next = self.left.val() + 1;
+                    self.slots.write_mask.next = 1.into();
+                    self.write_slot.next = self.after.val() ^ self.left.val().get_bits::<1>(0);
+                }
+            }
+            if (self.flush_valid.val() & (self.flush_warp.val().index() == w)) | self.reset.val() {
+                self.count[w].d.next = 0.into();
+            }
+        }
+        self.slots.read_address.next = (bit_cast::<ROW_BITS, WW>(self.head_warp.val()) << 1)
+            | bit_cast::<ROW_BITS, 1>(self.read_slot.val());
+        self.slots.write_address.next = (bit_cast::<ROW_BITS, WW>(self.fill_warp.val()) << 1)
+            | bit_cast::<ROW_BITS, 1>(self.write_slot.val());
+        self.slots.write_data.next = bit_cast::<ROW_WIDTH, 32>(self.fill_inst.val())
+            | (bit_cast::<ROW_WIDTH, A>(self.fill_pc.val()) << 32);
+        self.row.next = 0.into();
+        if self.shown.q.val() {
+            self.row.next = self.slots.read_data.val();
+        }
+        self.head_inst.next = self.row.val().get_bits::<32>(0);
+        self.head_pc.next = self.row.val().get_bits::<A>(32);
+        self.err_fill_full.next = self.fill_full.q.val();
+        self.err_issue_empty.next = self.issue_empty.q.val();
+        if self.reset.val() {
+            self.fill_full.d.next = false;
+            self.issue_empty.d.next = false;
+        }
+    }
+}
+
+impl<const W: usize, const WW: usize, const A: usize> crate::sim::Dut for IBufferRam<W, WW, A> {
+    crate::dut_ports!(
+        clock: clock,
+        inputs: [reset, fill_valid, fill_warp, fill_inst, fill_pc, head_warp, issue_warp, issue_valid, flush_valid, flush_warp],
+        outputs: [space, head_valid, head_inst, head_pc, err_fill_full, err_issue_empty]
+    );
+}
