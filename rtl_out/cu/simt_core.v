@@ -3053,6 +3053,7 @@ module simt_core__front(clock,reset,imem_write_valid,imem_write_addr,imem_write_
     output reg  busy;
     output reg  err_ibuf;
     // Constant declarations
+    localparam  registered_head = 1'b1;
     localparam  two = 8'h2;
     localparam  k_branch = 4'h4;
     // Stub signals
@@ -3079,6 +3080,23 @@ module simt_core__front(clock,reset,imem_write_valid,imem_write_addr,imem_write_
     reg  [1:0] ibuf$flush_warp;
     wire  ibuf$err_fill_full;
     wire  ibuf$err_issue_empty;
+    reg  ibuf_ram$clock;
+    reg  ibuf_ram$reset;
+    reg  ibuf_ram$fill_valid;
+    reg  [1:0] ibuf_ram$fill_warp;
+    reg  [31:0] ibuf_ram$fill_inst;
+    reg  [7:0] ibuf_ram$fill_pc;
+    wire  [3:0] ibuf_ram$space;
+    wire  [3:0] ibuf_ram$head_valid;
+    reg  [1:0] ibuf_ram$head_warp;
+    wire  [31:0] ibuf_ram$head_inst;
+    wire  [7:0] ibuf_ram$head_pc;
+    reg  [1:0] ibuf_ram$issue_warp;
+    reg  ibuf_ram$issue_valid;
+    reg  ibuf_ram$flush_valid;
+    reg  [1:0] ibuf_ram$flush_warp;
+    wire  ibuf_ram$err_fill_full;
+    wire  ibuf_ram$err_issue_empty;
     reg  [31:0] dec$inst;
     wire  dec$legal;
     wire  [3:0] dec$kind;
@@ -3117,6 +3135,8 @@ module simt_core__front(clock,reset,imem_write_valid,imem_write_addr,imem_write_
     wire  [3:0] wmask$3$q;
     reg  wmask$3$clock;
     // Local signals
+    reg  [3:0] ib_space;
+    reg  ib_err;
     reg  wm;
     reg  [3:0] fill_mask;
     reg  space;
@@ -3150,6 +3170,25 @@ module simt_core__front(clock,reset,imem_write_valid,imem_write_addr,imem_write_
         .flush_warp(ibuf$flush_warp),
         .err_fill_full(ibuf$err_fill_full),
         .err_issue_empty(ibuf$err_issue_empty)
+    );
+    simt_core__front_ibuf_ram ibuf_ram(
+        .clock(ibuf_ram$clock),
+        .reset(ibuf_ram$reset),
+        .fill_valid(ibuf_ram$fill_valid),
+        .fill_warp(ibuf_ram$fill_warp),
+        .fill_inst(ibuf_ram$fill_inst),
+        .fill_pc(ibuf_ram$fill_pc),
+        .space(ibuf_ram$space),
+        .head_valid(ibuf_ram$head_valid),
+        .head_warp(ibuf_ram$head_warp),
+        .head_inst(ibuf_ram$head_inst),
+        .head_pc(ibuf_ram$head_pc),
+        .issue_warp(ibuf_ram$issue_warp),
+        .issue_valid(ibuf_ram$issue_valid),
+        .flush_valid(ibuf_ram$flush_valid),
+        .flush_warp(ibuf_ram$flush_warp),
+        .err_fill_full(ibuf_ram$err_fill_full),
+        .err_issue_empty(ibuf_ram$err_issue_empty)
     );
     simt_core__exec_dec dec(
         .inst(dec$inst),
@@ -3215,6 +3254,12 @@ module simt_core__front(clock,reset,imem_write_valid,imem_write_addr,imem_write_
         imem$clock = clock;
         ibuf$clock = clock;
         ibuf$reset = reset;
+        ibuf_ram$clock = clock;
+        ibuf_ram$reset = reset;
+        ib_space = ibuf$space;
+        if (registered_head) begin
+            ib_space = ibuf_ram$space;
+        end
         wm = 32'h0;
         if (imem_write_valid) begin
             wm = 32'h1;
@@ -3224,16 +3269,16 @@ module simt_core__front(clock,reset,imem_write_valid,imem_write_addr,imem_write_
         imem$write_data = imem_write_data;
         space = 1'b0;
         if (fetch_wid == 0) begin
-            space = ibuf$space[0];
+            space = ib_space[0];
         end
         if (fetch_wid == 1) begin
-            space = ibuf$space[1];
+            space = ib_space[1];
         end
         if (fetch_wid == 2) begin
-            space = ibuf$space[2];
+            space = ib_space[2];
         end
         if (fetch_wid == 3) begin
-            space = ibuf$space[3];
+            space = ib_space[3];
         end
         fire = fetch_valid & space;
         fetch_ready = fire;
@@ -3300,16 +3345,32 @@ module simt_core__front(clock,reset,imem_write_valid,imem_write_addr,imem_write_
         ibuf$fill_pc = ((pc_wide) & 8'hff);
         ibuf$flush_valid = 1'b0;
         ibuf$flush_warp = 32'h0;
+        ibuf_ram$fill_valid = fill_valid$q;
+        ibuf_ram$fill_warp = fill_warp$q;
+        ibuf_ram$fill_inst = imem$read_data;
+        ibuf_ram$fill_pc = ((pc_wide) & 8'hff);
+        ibuf_ram$flush_valid = 1'b0;
+        ibuf_ram$flush_warp = 32'h0;
         ctl_valid = fill_valid$q & ~fill_ctl;
         ctl_wid = fill_warp$q;
         ibuf$issue_valid = issue_valid;
         ibuf$issue_warp = issue_warp;
         ibuf$head_warp = head_warp;
+        ibuf_ram$issue_valid = issue_valid;
+        ibuf_ram$issue_warp = issue_warp;
+        ibuf_ram$head_warp = head_warp;
         head_valid = ibuf$head_valid;
         head_inst = ibuf$head_inst;
         head_pc = ibuf$head_pc;
+        ib_err = ibuf$err_fill_full | ibuf$err_issue_empty;
+        if (registered_head) begin
+            head_valid = ibuf_ram$head_valid;
+            head_inst = ibuf_ram$head_inst;
+            head_pc = ibuf_ram$head_pc;
+            ib_err = ibuf_ram$err_fill_full | ibuf_ram$err_issue_empty;
+        end
         busy = fill_valid$q;
-        err_ibuf = ibuf$err_fill_full | ibuf$err_issue_empty;
+        err_ibuf = ib_err;
         if (reset) begin
             fill_valid$d = 1'b0;
         end
@@ -3738,6 +3799,344 @@ module simt_core__front_ibuf(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,
     end
 endmodule // simt_core__front_ibuf
 
+module simt_core__front_ibuf_ram(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,space,head_valid,head_warp,head_inst,head_pc,issue_warp,issue_valid,flush_valid,flush_warp,err_fill_full,err_issue_empty);
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  fill_valid;
+    input wire  [1:0] fill_warp;
+    input wire  [31:0] fill_inst;
+    input wire  [7:0] fill_pc;
+    output reg  [3:0] space;
+    output reg  [3:0] head_valid;
+    input wire  [1:0] head_warp;
+    output reg  [31:0] head_inst;
+    output reg  [7:0] head_pc;
+    input wire  [1:0] issue_warp;
+    input wire  issue_valid;
+    input wire  flush_valid;
+    input wire  [1:0] flush_warp;
+    output reg  err_fill_full;
+    output reg  err_issue_empty;
+    // Stub signals
+    reg  slots$clock;
+    reg  [5:0] slots$read_address;
+    wire  [63:0] slots$read_data;
+    reg  [5:0] slots$write_address;
+    reg  [63:0] slots$write_data;
+    reg  slots$write_mask;
+    reg  oldest$0$d;
+    wire  oldest$0$q;
+    reg  oldest$0$clock;
+    reg  oldest$1$d;
+    wire  oldest$1$q;
+    reg  oldest$1$clock;
+    reg  oldest$2$d;
+    wire  oldest$2$q;
+    reg  oldest$2$clock;
+    reg  oldest$3$d;
+    wire  oldest$3$q;
+    reg  oldest$3$clock;
+    reg  [1:0] count$0$d;
+    wire  [1:0] count$0$q;
+    reg  count$0$clock;
+    reg  [1:0] count$1$d;
+    wire  [1:0] count$1$q;
+    reg  count$1$clock;
+    reg  [1:0] count$2$d;
+    wire  [1:0] count$2$q;
+    reg  count$2$clock;
+    reg  [1:0] count$3$d;
+    wire  [1:0] count$3$q;
+    reg  count$3$clock;
+    reg  shown$d;
+    wire  shown$q;
+    reg  shown$clock;
+    reg  fill_full$d;
+    wire  fill_full$q;
+    reg  fill_full$clock;
+    reg  issue_empty$d;
+    wire  issue_empty$q;
+    reg  issue_empty$clock;
+    // Local signals
+    reg  [1:0] left;
+    reg  after;
+    reg  read_slot;
+    reg  write_slot;
+    reg  [63:0] row;
+    // Sub module instances
+    simt_core__front_ibuf_ram_slots slots(
+        .clock(slots$clock),
+        .read_address(slots$read_address),
+        .read_data(slots$read_data),
+        .write_address(slots$write_address),
+        .write_data(slots$write_data),
+        .write_mask(slots$write_mask)
+    );
+    simt_core__exec_branch_div_valid oldest$0(
+        .d(oldest$0$d),
+        .q(oldest$0$q),
+        .clock(oldest$0$clock)
+    );
+    simt_core__exec_branch_div_valid oldest$1(
+        .d(oldest$1$d),
+        .q(oldest$1$q),
+        .clock(oldest$1$clock)
+    );
+    simt_core__exec_branch_div_valid oldest$2(
+        .d(oldest$2$d),
+        .q(oldest$2$q),
+        .clock(oldest$2$clock)
+    );
+    simt_core__exec_branch_div_valid oldest$3(
+        .d(oldest$3$d),
+        .q(oldest$3$q),
+        .clock(oldest$3$clock)
+    );
+    simt_core__exec_branch_div_warp count$0(
+        .d(count$0$d),
+        .q(count$0$q),
+        .clock(count$0$clock)
+    );
+    simt_core__exec_branch_div_warp count$1(
+        .d(count$1$d),
+        .q(count$1$q),
+        .clock(count$1$clock)
+    );
+    simt_core__exec_branch_div_warp count$2(
+        .d(count$2$d),
+        .q(count$2$q),
+        .clock(count$2$clock)
+    );
+    simt_core__exec_branch_div_warp count$3(
+        .d(count$3$d),
+        .q(count$3$q),
+        .clock(count$3$clock)
+    );
+    simt_core__exec_branch_div_valid shown(
+        .d(shown$d),
+        .q(shown$q),
+        .clock(shown$clock)
+    );
+    simt_core__exec_branch_div_valid fill_full(
+        .d(fill_full$d),
+        .q(fill_full$q),
+        .clock(fill_full$clock)
+    );
+    simt_core__exec_branch_div_valid issue_empty(
+        .d(issue_empty$d),
+        .q(issue_empty$q),
+        .clock(issue_empty$clock)
+    );
+    // Update code
+    always @(*) begin
+        shown$clock = clock;
+        fill_full$clock = clock;
+        issue_empty$clock = clock;
+        shown$d = shown$q;
+        fill_full$d = fill_full$q;
+        issue_empty$d = issue_empty$q;
+        slots$clock = clock;
+        space = 32'h0;
+        head_valid = 32'h0;
+        read_slot = 32'h0;
+        write_slot = 32'h0;
+        slots$write_mask = 32'h0;
+        shown$d = 1'b0;
+        oldest$0$clock = clock;
+        count$0$clock = clock;
+        if (count$0$q != 32'h2) begin
+            space = (space & ~(1 << (0)) | ((1'b1) << (0)));
+        end
+        if (count$0$q != 32'h0) begin
+            head_valid = (head_valid & ~(1 << (0)) | ((1'b1) << (0)));
+        end
+        left = count$0$q;
+        after = oldest$0$q;
+        if (issue_valid & (issue_warp == 0)) begin
+            if (count$0$q == 32'h0) begin
+                issue_empty$d = 1'b1;
+            end
+            else begin
+                left = count$0$q - 32'h1;
+                after = oldest$0$q ^ 32'h1;
+            end
+        end
+        oldest$0$d = after;
+        count$0$d = left;
+        if (head_warp == 0) begin
+            read_slot = after;
+            shown$d = left != 32'h0;
+        end
+        if (fill_valid & (fill_warp == 0)) begin
+            if (left == 32'h2) begin
+                fill_full$d = 1'b1;
+            end
+            else begin
+                count$0$d = left + 32'h1;
+                slots$write_mask = 32'h1;
+                write_slot = after ^ left[(32'h0)+:(1)];
+            end
+        end
+        if ((flush_valid & (flush_warp == 0)) | reset) begin
+            count$0$d = 32'h0;
+        end
+        oldest$1$clock = clock;
+        count$1$clock = clock;
+        if (count$1$q != 32'h2) begin
+            space = (space & ~(1 << (1)) | ((1'b1) << (1)));
+        end
+        if (count$1$q != 32'h0) begin
+            head_valid = (head_valid & ~(1 << (1)) | ((1'b1) << (1)));
+        end
+        left = count$1$q;
+        after = oldest$1$q;
+        if (issue_valid & (issue_warp == 1)) begin
+            if (count$1$q == 32'h0) begin
+                issue_empty$d = 1'b1;
+            end
+            else begin
+                left = count$1$q - 32'h1;
+                after = oldest$1$q ^ 32'h1;
+            end
+        end
+        oldest$1$d = after;
+        count$1$d = left;
+        if (head_warp == 1) begin
+            read_slot = after;
+            shown$d = left != 32'h0;
+        end
+        if (fill_valid & (fill_warp == 1)) begin
+            if (left == 32'h2) begin
+                fill_full$d = 1'b1;
+            end
+            else begin
+                count$1$d = left + 32'h1;
+                slots$write_mask = 32'h1;
+                write_slot = after ^ left[(32'h0)+:(1)];
+            end
+        end
+        if ((flush_valid & (flush_warp == 1)) | reset) begin
+            count$1$d = 32'h0;
+        end
+        oldest$2$clock = clock;
+        count$2$clock = clock;
+        if (count$2$q != 32'h2) begin
+            space = (space & ~(1 << (2)) | ((1'b1) << (2)));
+        end
+        if (count$2$q != 32'h0) begin
+            head_valid = (head_valid & ~(1 << (2)) | ((1'b1) << (2)));
+        end
+        left = count$2$q;
+        after = oldest$2$q;
+        if (issue_valid & (issue_warp == 2)) begin
+            if (count$2$q == 32'h0) begin
+                issue_empty$d = 1'b1;
+            end
+            else begin
+                left = count$2$q - 32'h1;
+                after = oldest$2$q ^ 32'h1;
+            end
+        end
+        oldest$2$d = after;
+        count$2$d = left;
+        if (head_warp == 2) begin
+            read_slot = after;
+            shown$d = left != 32'h0;
+        end
+        if (fill_valid & (fill_warp == 2)) begin
+            if (left == 32'h2) begin
+                fill_full$d = 1'b1;
+            end
+            else begin
+                count$2$d = left + 32'h1;
+                slots$write_mask = 32'h1;
+                write_slot = after ^ left[(32'h0)+:(1)];
+            end
+        end
+        if ((flush_valid & (flush_warp == 2)) | reset) begin
+            count$2$d = 32'h0;
+        end
+        oldest$3$clock = clock;
+        count$3$clock = clock;
+        if (count$3$q != 32'h2) begin
+            space = (space & ~(1 << (3)) | ((1'b1) << (3)));
+        end
+        if (count$3$q != 32'h0) begin
+            head_valid = (head_valid & ~(1 << (3)) | ((1'b1) << (3)));
+        end
+        left = count$3$q;
+        after = oldest$3$q;
+        if (issue_valid & (issue_warp == 3)) begin
+            if (count$3$q == 32'h0) begin
+                issue_empty$d = 1'b1;
+            end
+            else begin
+                left = count$3$q - 32'h1;
+                after = oldest$3$q ^ 32'h1;
+            end
+        end
+        oldest$3$d = after;
+        count$3$d = left;
+        if (head_warp == 3) begin
+            read_slot = after;
+            shown$d = left != 32'h0;
+        end
+        if (fill_valid & (fill_warp == 3)) begin
+            if (left == 32'h2) begin
+                fill_full$d = 1'b1;
+            end
+            else begin
+                count$3$d = left + 32'h1;
+                slots$write_mask = 32'h1;
+                write_slot = after ^ left[(32'h0)+:(1)];
+            end
+        end
+        if ((flush_valid & (flush_warp == 3)) | reset) begin
+            count$3$d = 32'h0;
+        end
+        slots$read_address = (((head_warp) & 6'h3f) << 32'h1) | ((read_slot) & 6'h3f);
+        slots$write_address = (((fill_warp) & 6'h3f) << 32'h1) | ((write_slot) & 6'h3f);
+        slots$write_data = ((fill_inst) & 64'hffffffffffffffff) | (((fill_pc) & 64'hffffffffffffffff) << 32'h20);
+        row = 32'h0;
+        if (shown$q) begin
+            row = slots$read_data;
+        end
+        head_inst = row[(32'h0)+:(32)];
+        head_pc = row[(32'h20)+:(8)];
+        err_fill_full = fill_full$q;
+        err_issue_empty = issue_empty$q;
+        if (reset) begin
+            fill_full$d = 1'b0;
+            issue_empty$d = 1'b0;
+        end
+    end
+endmodule // simt_core__front_ibuf_ram
+
+module simt_core__front_ibuf_ram_slots(clock,read_address,read_data,write_address,write_data,write_mask);
+    // Module arguments
+    input wire  clock;
+    input wire  [5:0] read_address;
+    output reg  [63:0] read_data;
+    input wire  [5:0] write_address;
+    input wire  [63:0] write_data;
+    input wire  write_mask;
+    // Update code (custom)
+    (* no_rw_check *)
+    reg [63:0] mem [0:63];
+    integer i;
+    initial begin
+       for (i = 0; i <= 63; i = i + 1) mem[i] = 64'h0;
+       read_data = 64'h0;
+    end
+    always @(posedge clock) begin
+       read_data <= mem[read_address];
+    end
+    always @(posedge clock) begin
+       if (write_mask) mem[write_address][63:0] <= write_data[63:0];
+    end
+endmodule // simt_core__front_ibuf_ram_slots
+
 module simt_core__front_imem(clock,read_address,read_data,write_address,write_data,write_mask);
     // Module arguments
     input wire  clock;
@@ -3918,12 +4317,6 @@ module simt_core__issue(clock,reset,head_valid,head_warp,head_inst,head_pc,masks
     reg  [1:0] sel_warp$d;
     wire  [1:0] sel_warp$q;
     reg  sel_warp$clock;
-    reg  [31:0] sel_inst$d;
-    wire  [31:0] sel_inst$q;
-    reg  sel_inst$clock;
-    reg  [7:0] sel_pc$d;
-    wire  [7:0] sel_pc$q;
-    reg  sel_pc$clock;
     reg  rel_valid$d;
     wire  rel_valid$q;
     reg  rel_valid$clock;
@@ -4080,16 +4473,6 @@ module simt_core__issue(clock,reset,head_valid,head_warp,head_inst,head_pc,masks
         .q(sel_warp$q),
         .clock(sel_warp$clock)
     );
-    simt_core__exec_lds_held_inst sel_inst(
-        .d(sel_inst$d),
-        .q(sel_inst$q),
-        .clock(sel_inst$clock)
-    );
-    simt_core__exec_branch_branch_pc_0 sel_pc(
-        .d(sel_pc$d),
-        .q(sel_pc$q),
-        .clock(sel_pc$clock)
-    );
     simt_core__exec_branch_div_valid rel_valid(
         .d(rel_valid$d),
         .q(rel_valid$q),
@@ -4111,8 +4494,6 @@ module simt_core__issue(clock,reset,head_valid,head_warp,head_inst,head_pc,masks
         greedy$clock = clock;
         sel_valid$clock = clock;
         sel_warp$clock = clock;
-        sel_inst$clock = clock;
-        sel_pc$clock = clock;
         rel_valid$clock = clock;
         rel_warp$clock = clock;
         rel_reg$clock = clock;
@@ -4120,8 +4501,6 @@ module simt_core__issue(clock,reset,head_valid,head_warp,head_inst,head_pc,masks
         greedy$d = greedy$q;
         sel_valid$d = sel_valid$q;
         sel_warp$d = sel_warp$q;
-        sel_inst$d = sel_inst$q;
-        sel_pc$d = sel_pc$q;
         rel_valid$d = rel_valid$q;
         rel_warp$d = rel_warp$q;
         rel_reg$d = rel_reg$q;
@@ -4169,19 +4548,15 @@ module simt_core__issue(clock,reset,head_valid,head_warp,head_inst,head_pc,masks
         head_warp = cand;
         sel_valid$d = cand_valid;
         sel_warp$d = cand;
-        sel_inst$d = head_inst;
-        sel_pc$d = head_pc;
+        chk_inst = head_inst;
+        chk_pc = head_pc;
         if (pipelined) begin
             chk_valid = sel_valid$q;
             chk_warp = sel_warp$q;
-            chk_inst = sel_inst$q;
-            chk_pc = sel_pc$q;
         end
         else begin
             chk_valid = cand_valid;
             chk_warp = cand;
-            chk_inst = head_inst;
-            chk_pc = head_pc;
         end
         dec$inst = chk_inst;
         kind = dec$kind;

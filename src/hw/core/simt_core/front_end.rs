@@ -9,7 +9,7 @@ use anyhow::Result;
 use rust_hdl::prelude::*;
 
 use crate::hw::core::decoder::Kind;
-use crate::hw::{Decoder, IBuffer, LaneRam};
+use crate::hw::{Decoder, IBuffer, IBufferRam, LaneRam};
 
 /// `W` warps (`WW` bits), `T` lanes, `A`-bit byte pcs over `2^IA` instruction words.
 #[derive(LogicBlock)]
@@ -51,6 +51,13 @@ pub struct FrontEnd<
     pub err_ibuf: Signal<Out, Bit>,
     imem: LaneRam<IA, 1, 32, 32>,
     ibuf: IBuffer<W, WW, IA>,
+    /// The pipelined core's I-buffer (`registered_head`): the same in block RAM, its head shown
+    /// a cycle after it is named. Both take the same inputs; the one not chosen has no load,
+    /// and synthesis removes it.
+    ibuf_ram: IBufferRam<W, WW, IA>,
+    registered_head: Constant<Bit>,
+    ib_space: Signal<Local, Bits<W>>,
+    ib_err: Signal<Local, Bit>,
     dec: Decoder,
     fill_valid: DFF<Bit>,
     fill_warp: DFF<Bits<WW>>,
@@ -69,7 +76,9 @@ pub struct FrontEnd<
 impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: usize>
     FrontEnd<W, WW, T, A, IA>
 {
-    pub fn new() -> Result<Self> {
+    /// `registered_head`: the I-buffer in block RAM, whose head shows a cycle after issue names
+    /// its warp (the pipelined core, which selects its head a cycle ahead).
+    pub fn new(registered_head: bool) -> Result<Self> {
         Ok(Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -94,6 +103,10 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
             err_ibuf: Default::default(),
             imem: LaneRam::new()?,
             ibuf: IBuffer::new()?,
+            ibuf_ram: IBufferRam::new()?,
+            registered_head: Constant::new(registered_head),
+            ib_space: Default::default(),
+            ib_err: Default::default(),
             dec: Decoder::new()?,
             fill_valid: Default::default(),
             fill_warp: Default::default(),
@@ -120,6 +133,12 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
         self.imem.clock.next = self.clock.val();
         self.ibuf.clock.next = self.clock.val();
         self.ibuf.reset.next = self.reset.val();
+        self.ibuf_ram.clock.next = self.clock.val();
+        self.ibuf_ram.reset.next = self.reset.val();
+        self.ib_space.next = self.ibuf.space.val();
+        if self.registered_head.val() {
+            self.ib_space.next = self.ibuf_ram.space.val();
+        }
         // Instruction memory: the host's writes
         self.wm.next = 0.into();
         if self.imem_write_valid.val() {
@@ -132,7 +151,7 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
         self.space.next = false;
         for w in 0..W {
             if self.fetch_wid.val().index() == w {
-                self.space.next = self.ibuf.space.val().get_bit(w);
+                self.space.next = self.ib_space.val().get_bit(w);
             }
         }
         self.fire.next = self.fetch_valid.val() & self.space.val();
@@ -171,17 +190,34 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
         self.ibuf.fill_pc.next = bit_cast::<IA, A>(self.pc_wide.val());
         self.ibuf.flush_valid.next = false;
         self.ibuf.flush_warp.next = 0.into();
+        self.ibuf_ram.fill_valid.next = self.fill_valid.q.val();
+        self.ibuf_ram.fill_warp.next = self.fill_warp.q.val();
+        self.ibuf_ram.fill_inst.next = self.imem.read_data.val();
+        self.ibuf_ram.fill_pc.next = bit_cast::<IA, A>(self.pc_wide.val());
+        self.ibuf_ram.flush_valid.next = false;
+        self.ibuf_ram.flush_warp.next = 0.into();
         self.ctl_valid.next = self.fill_valid.q.val() & !self.fill_ctl.val();
         self.ctl_wid.next = self.fill_warp.q.val();
         // Issue
         self.ibuf.issue_valid.next = self.issue_valid.val();
         self.ibuf.issue_warp.next = self.issue_warp.val();
         self.ibuf.head_warp.next = self.head_warp.val();
+        self.ibuf_ram.issue_valid.next = self.issue_valid.val();
+        self.ibuf_ram.issue_warp.next = self.issue_warp.val();
+        self.ibuf_ram.head_warp.next = self.head_warp.val();
         self.head_valid.next = self.ibuf.head_valid.val();
         self.head_inst.next = self.ibuf.head_inst.val();
         self.head_pc.next = self.ibuf.head_pc.val();
+        self.ib_err.next = self.ibuf.err_fill_full.val() | self.ibuf.err_issue_empty.val();
+        if self.registered_head.val() {
+            self.head_valid.next = self.ibuf_ram.head_valid.val();
+            self.head_inst.next = self.ibuf_ram.head_inst.val();
+            self.head_pc.next = self.ibuf_ram.head_pc.val();
+            self.ib_err.next =
+                self.ibuf_ram.err_fill_full.val() | self.ibuf_ram.err_issue_empty.val();
+        }
         self.busy.next = self.fill_valid.q.val();
-        self.err_ibuf.next = self.ibuf.err_fill_full.val() | self.ibuf.err_issue_empty.val();
+        self.err_ibuf.next = self.ib_err.val();
         if self.reset.val() {
             self.fill_valid.d.next = false;
         }

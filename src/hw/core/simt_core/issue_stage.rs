@@ -39,7 +39,8 @@ pub struct IssueStage<
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
     /// The I-buffer's heads: which warps have one, and warp `head_warp`'s (the candidate's)
-    /// instruction and index.
+    /// instruction and index (pipelined: from an I-buffer that shows them a cycle after
+    /// `head_warp` names the warp, the cycle they are checked).
     pub head_valid: Signal<In, Bits<W>>,
     pub head_warp: Signal<Out, Bits<WW>>,
     pub head_inst: Signal<In, Bits<32>>,
@@ -110,11 +111,9 @@ pub struct IssueStage<
     greedy: DFF<Bits<WW>>,
     /// Each warp's lanes that ran `exit` (cleared when the warp ends).
     exited: [DFF<Bits<T>>; W],
-    /// Pipelined: the head selected last cycle.
+    /// Pipelined: the warp selected last cycle (the I-buffer shows its head now).
     sel_valid: DFF<Bit>,
     sel_warp: DFF<Bits<WW>>,
-    sel_inst: DFF<Bits<32>>,
-    sel_pc: DFF<Bits<IA>>,
     /// Pipelined: last cycle's write-back, released now.
     rel_valid: DFF<Bit>,
     rel_warp: DFF<Bits<WW>>,
@@ -225,8 +224,6 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
             exited: std::array::from_fn(|_| Default::default()),
             sel_valid: Default::default(),
             sel_warp: Default::default(),
-            sel_inst: Default::default(),
-            sel_pc: Default::default(),
             rel_valid: Default::default(),
             rel_warp: Default::default(),
             rel_reg: Default::default(),
@@ -286,8 +283,6 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
             greedy,
             sel_valid,
             sel_warp,
-            sel_inst,
-            sel_pc,
             rel_valid,
             rel_warp,
             rel_reg
@@ -327,18 +322,15 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
         // The head checked: the candidate's, or (pipelined) the one selected last cycle
         self.sel_valid.d.next = self.cand_valid.val();
         self.sel_warp.d.next = self.cand.val();
-        self.sel_inst.d.next = self.head_inst.val();
-        self.sel_pc.d.next = self.head_pc.val();
+        // (Pipelined, the I-buffer's head is registered: it shows the head named last cycle.)
+        self.chk_inst.next = self.head_inst.val();
+        self.chk_pc.next = self.head_pc.val();
         if self.pipelined.val() {
             self.chk_valid.next = self.sel_valid.q.val();
             self.chk_warp.next = self.sel_warp.q.val();
-            self.chk_inst.next = self.sel_inst.q.val();
-            self.chk_pc.next = self.sel_pc.q.val();
         } else {
             self.chk_valid.next = self.cand_valid.val();
             self.chk_warp.next = self.cand.val();
-            self.chk_inst.next = self.head_inst.val();
-            self.chk_pc.next = self.head_pc.val();
         }
         self.dec.inst.next = self.chk_inst.val();
         self.kind.next = self.dec.kind.val();

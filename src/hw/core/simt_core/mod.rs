@@ -250,7 +250,7 @@ impl<
             errors: Default::default(),
             sched: WarpScheduler::new(SchedulerMode::Fixed(sp.fetch_policy))?,
             oc: OperandCollector::new(c, p.warps, p.threads)?,
-            front: FrontEnd::new()?,
+            front: FrontEnd::new(pipelined)?,
             issue: IssueStage::new(p.policy == IssuePolicy::GreedyThenOldest, pipelined)?,
             latch: IssueLatch::new(pipelined),
             exec: Execute::with_lds(p.warps, lds, pipelined)?,
