@@ -746,6 +746,64 @@ fn mutant_ibuffer_head_of_the_issued_warp_is_caught() {
     );
 }
 
+/// The counts close by induction; the head is checked from reset to depth 10 (enough for a
+/// warp's ring of four rows to wrap): its RAM of 128 rows makes each step of the bounded check
+/// slow (step 10 takes minutes where the counts' take none).
+#[test]
+fn ibuffer_ram_properties_hold_from_reset_to_depth_10() {
+    let rtl = Path::new(env!("CARGO_MANIFEST_DIR")).join("rtl_out/cu/ibuffer_ram.v");
+    let names =
+        ["at_most_two_per_warp", "space_and_head_as_counted", "head_is_the_named_warps_oldest"];
+    let only: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+    let results =
+        prove_only(&block("ibuffer_ram"), &CU, &rtl, 10, &work_dir("ibuffer_ram"), &only).unwrap();
+    assert_eq!(results.len(), 3, "{results:?}");
+    for (name, outcome) in &results {
+        println!("ibuffer_ram: {name}: {outcome}");
+        assert!(
+            matches!(outcome, Outcome::Proven { .. } | Outcome::Bounded { depth: 10 }),
+            "{name}: {outcome}"
+        );
+    }
+    assert_proven(&results, &names[..2]);
+}
+
+#[test]
+fn mutant_ibuffer_ram_head_from_the_next_row_is_caught() {
+    // Warp 0's head read from the row after its oldest.
+    mutant_is_caught(
+        "ibuffer_ram",
+        "ram_head_next_row",
+        "read_slot = oldest$0$q;",
+        "read_slot = oldest$0$q + 1'b1;",
+        "head_is_the_named_warps_oldest",
+    );
+}
+
+#[test]
+fn mutant_ibuffer_ram_fill_over_the_oldest_is_caught() {
+    // Warp 0's fills all written over its oldest row.
+    mutant_is_caught(
+        "ibuffer_ram",
+        "ram_fill_over_oldest",
+        "write_slot = oldest$0$q + count$0$q;",
+        "write_slot = oldest$0$q;",
+        "head_is_the_named_warps_oldest",
+    );
+}
+
+#[test]
+fn mutant_ibuffer_ram_empty_warp_shows_a_stale_row_is_caught() {
+    // Warp 0 named while empty shows what its oldest row held.
+    mutant_is_caught(
+        "ibuffer_ram",
+        "ram_stale_head",
+        "shown$d = count$0$q != 32'h0;",
+        "shown$d = 1'b1;",
+        "head_is_the_named_warps_oldest",
+    );
+}
+
 #[test]
 fn host_link_properties_hold_from_reset_to_depth_20() {
     properties_hold(

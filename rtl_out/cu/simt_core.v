@@ -3820,22 +3820,22 @@ module simt_core__front_ibuf_ram(clock,reset,fill_valid,fill_warp,fill_inst,fill
     output reg  err_issue_empty;
     // Stub signals
     reg  slots$clock;
-    reg  [5:0] slots$read_address;
+    reg  [6:0] slots$read_address;
     wire  [63:0] slots$read_data;
-    reg  [5:0] slots$write_address;
+    reg  [6:0] slots$write_address;
     reg  [63:0] slots$write_data;
     reg  slots$write_mask;
-    reg  oldest$0$d;
-    wire  oldest$0$q;
+    reg  [1:0] oldest$0$d;
+    wire  [1:0] oldest$0$q;
     reg  oldest$0$clock;
-    reg  oldest$1$d;
-    wire  oldest$1$q;
+    reg  [1:0] oldest$1$d;
+    wire  [1:0] oldest$1$q;
     reg  oldest$1$clock;
-    reg  oldest$2$d;
-    wire  oldest$2$q;
+    reg  [1:0] oldest$2$d;
+    wire  [1:0] oldest$2$q;
     reg  oldest$2$clock;
-    reg  oldest$3$d;
-    wire  oldest$3$q;
+    reg  [1:0] oldest$3$d;
+    wire  [1:0] oldest$3$q;
     reg  oldest$3$clock;
     reg  [1:0] count$0$d;
     wire  [1:0] count$0$q;
@@ -3860,9 +3860,8 @@ module simt_core__front_ibuf_ram(clock,reset,fill_valid,fill_warp,fill_inst,fill
     reg  issue_empty$clock;
     // Local signals
     reg  [1:0] left;
-    reg  after;
-    reg  read_slot;
-    reg  write_slot;
+    reg  [1:0] read_slot;
+    reg  [1:0] write_slot;
     reg  [63:0] row;
     // Sub module instances
     simt_core__front_ibuf_ram_slots slots(
@@ -3873,22 +3872,22 @@ module simt_core__front_ibuf_ram(clock,reset,fill_valid,fill_warp,fill_inst,fill
         .write_data(slots$write_data),
         .write_mask(slots$write_mask)
     );
-    simt_core__exec_branch_div_valid oldest$0(
+    simt_core__exec_branch_div_warp oldest$0(
         .d(oldest$0$d),
         .q(oldest$0$q),
         .clock(oldest$0$clock)
     );
-    simt_core__exec_branch_div_valid oldest$1(
+    simt_core__exec_branch_div_warp oldest$1(
         .d(oldest$1$d),
         .q(oldest$1$q),
         .clock(oldest$1$clock)
     );
-    simt_core__exec_branch_div_valid oldest$2(
+    simt_core__exec_branch_div_warp oldest$2(
         .d(oldest$2$d),
         .q(oldest$2$q),
         .clock(oldest$2$clock)
     );
-    simt_core__exec_branch_div_valid oldest$3(
+    simt_core__exec_branch_div_warp oldest$3(
         .d(oldest$3$d),
         .q(oldest$3$q),
         .clock(oldest$3$clock)
@@ -3941,41 +3940,40 @@ module simt_core__front_ibuf_ram(clock,reset,fill_valid,fill_warp,fill_inst,fill
         head_valid = 32'h0;
         read_slot = 32'h0;
         write_slot = 32'h0;
-        slots$write_mask = 32'h0;
         shown$d = 1'b0;
         oldest$0$clock = clock;
         count$0$clock = clock;
+        oldest$0$d = oldest$0$q;
         if (count$0$q != 32'h2) begin
             space = (space & ~(1 << (0)) | ((1'b1) << (0)));
         end
         if (count$0$q != 32'h0) begin
             head_valid = (head_valid & ~(1 << (0)) | ((1'b1) << (0)));
         end
+        if (head_warp == 0) begin
+            read_slot = oldest$0$q;
+            shown$d = count$0$q != 32'h0;
+        end
+        if (fill_warp == 0) begin
+            write_slot = oldest$0$q + count$0$q;
+        end
         left = count$0$q;
-        after = oldest$0$q;
         if (issue_valid & (issue_warp == 0)) begin
             if (count$0$q == 32'h0) begin
                 issue_empty$d = 1'b1;
             end
             else begin
                 left = count$0$q - 32'h1;
-                after = oldest$0$q ^ 32'h1;
+                oldest$0$d = oldest$0$q + 32'h1;
             end
         end
-        oldest$0$d = after;
         count$0$d = left;
-        if (head_warp == 0) begin
-            read_slot = after;
-            shown$d = left != 32'h0;
-        end
         if (fill_valid & (fill_warp == 0)) begin
             if (left == 32'h2) begin
                 fill_full$d = 1'b1;
             end
             else begin
                 count$0$d = left + 32'h1;
-                slots$write_mask = 32'h1;
-                write_slot = after ^ left[(32'h0)+:(1)];
             end
         end
         if ((flush_valid & (flush_warp == 0)) | reset) begin
@@ -3983,37 +3981,37 @@ module simt_core__front_ibuf_ram(clock,reset,fill_valid,fill_warp,fill_inst,fill
         end
         oldest$1$clock = clock;
         count$1$clock = clock;
+        oldest$1$d = oldest$1$q;
         if (count$1$q != 32'h2) begin
             space = (space & ~(1 << (1)) | ((1'b1) << (1)));
         end
         if (count$1$q != 32'h0) begin
             head_valid = (head_valid & ~(1 << (1)) | ((1'b1) << (1)));
         end
+        if (head_warp == 1) begin
+            read_slot = oldest$1$q;
+            shown$d = count$1$q != 32'h0;
+        end
+        if (fill_warp == 1) begin
+            write_slot = oldest$1$q + count$1$q;
+        end
         left = count$1$q;
-        after = oldest$1$q;
         if (issue_valid & (issue_warp == 1)) begin
             if (count$1$q == 32'h0) begin
                 issue_empty$d = 1'b1;
             end
             else begin
                 left = count$1$q - 32'h1;
-                after = oldest$1$q ^ 32'h1;
+                oldest$1$d = oldest$1$q + 32'h1;
             end
         end
-        oldest$1$d = after;
         count$1$d = left;
-        if (head_warp == 1) begin
-            read_slot = after;
-            shown$d = left != 32'h0;
-        end
         if (fill_valid & (fill_warp == 1)) begin
             if (left == 32'h2) begin
                 fill_full$d = 1'b1;
             end
             else begin
                 count$1$d = left + 32'h1;
-                slots$write_mask = 32'h1;
-                write_slot = after ^ left[(32'h0)+:(1)];
             end
         end
         if ((flush_valid & (flush_warp == 1)) | reset) begin
@@ -4021,37 +4019,37 @@ module simt_core__front_ibuf_ram(clock,reset,fill_valid,fill_warp,fill_inst,fill
         end
         oldest$2$clock = clock;
         count$2$clock = clock;
+        oldest$2$d = oldest$2$q;
         if (count$2$q != 32'h2) begin
             space = (space & ~(1 << (2)) | ((1'b1) << (2)));
         end
         if (count$2$q != 32'h0) begin
             head_valid = (head_valid & ~(1 << (2)) | ((1'b1) << (2)));
         end
+        if (head_warp == 2) begin
+            read_slot = oldest$2$q;
+            shown$d = count$2$q != 32'h0;
+        end
+        if (fill_warp == 2) begin
+            write_slot = oldest$2$q + count$2$q;
+        end
         left = count$2$q;
-        after = oldest$2$q;
         if (issue_valid & (issue_warp == 2)) begin
             if (count$2$q == 32'h0) begin
                 issue_empty$d = 1'b1;
             end
             else begin
                 left = count$2$q - 32'h1;
-                after = oldest$2$q ^ 32'h1;
+                oldest$2$d = oldest$2$q + 32'h1;
             end
         end
-        oldest$2$d = after;
         count$2$d = left;
-        if (head_warp == 2) begin
-            read_slot = after;
-            shown$d = left != 32'h0;
-        end
         if (fill_valid & (fill_warp == 2)) begin
             if (left == 32'h2) begin
                 fill_full$d = 1'b1;
             end
             else begin
                 count$2$d = left + 32'h1;
-                slots$write_mask = 32'h1;
-                write_slot = after ^ left[(32'h0)+:(1)];
             end
         end
         if ((flush_valid & (flush_warp == 2)) | reset) begin
@@ -4059,44 +4057,48 @@ module simt_core__front_ibuf_ram(clock,reset,fill_valid,fill_warp,fill_inst,fill
         end
         oldest$3$clock = clock;
         count$3$clock = clock;
+        oldest$3$d = oldest$3$q;
         if (count$3$q != 32'h2) begin
             space = (space & ~(1 << (3)) | ((1'b1) << (3)));
         end
         if (count$3$q != 32'h0) begin
             head_valid = (head_valid & ~(1 << (3)) | ((1'b1) << (3)));
         end
+        if (head_warp == 3) begin
+            read_slot = oldest$3$q;
+            shown$d = count$3$q != 32'h0;
+        end
+        if (fill_warp == 3) begin
+            write_slot = oldest$3$q + count$3$q;
+        end
         left = count$3$q;
-        after = oldest$3$q;
         if (issue_valid & (issue_warp == 3)) begin
             if (count$3$q == 32'h0) begin
                 issue_empty$d = 1'b1;
             end
             else begin
                 left = count$3$q - 32'h1;
-                after = oldest$3$q ^ 32'h1;
+                oldest$3$d = oldest$3$q + 32'h1;
             end
         end
-        oldest$3$d = after;
         count$3$d = left;
-        if (head_warp == 3) begin
-            read_slot = after;
-            shown$d = left != 32'h0;
-        end
         if (fill_valid & (fill_warp == 3)) begin
             if (left == 32'h2) begin
                 fill_full$d = 1'b1;
             end
             else begin
                 count$3$d = left + 32'h1;
-                slots$write_mask = 32'h1;
-                write_slot = after ^ left[(32'h0)+:(1)];
             end
         end
         if ((flush_valid & (flush_warp == 3)) | reset) begin
             count$3$d = 32'h0;
         end
-        slots$read_address = (((head_warp) & 6'h3f) << 32'h1) | ((read_slot) & 6'h3f);
-        slots$write_address = (((fill_warp) & 6'h3f) << 32'h1) | ((write_slot) & 6'h3f);
+        slots$write_mask = 32'h0;
+        if (fill_valid) begin
+            slots$write_mask = 32'h1;
+        end
+        slots$read_address = (((head_warp) & 7'h7f) << 32'h2) | ((read_slot) & 7'h7f);
+        slots$write_address = (((fill_warp) & 7'h7f) << 32'h2) | ((write_slot) & 7'h7f);
         slots$write_data = ((fill_inst) & 64'hffffffffffffffff) | (((fill_pc) & 64'hffffffffffffffff) << 32'h20);
         row = 32'h0;
         if (shown$q) begin
@@ -4116,17 +4118,17 @@ endmodule // simt_core__front_ibuf_ram
 module simt_core__front_ibuf_ram_slots(clock,read_address,read_data,write_address,write_data,write_mask);
     // Module arguments
     input wire  clock;
-    input wire  [5:0] read_address;
+    input wire  [6:0] read_address;
     output reg  [63:0] read_data;
-    input wire  [5:0] write_address;
+    input wire  [6:0] write_address;
     input wire  [63:0] write_data;
     input wire  write_mask;
     // Update code (custom)
     (* no_rw_check *)
-    reg [63:0] mem [0:63];
+    reg [63:0] mem [0:127];
     integer i;
     initial begin
-       for (i = 0; i <= 63; i = i + 1) mem[i] = 64'h0;
+       for (i = 0; i <= 127; i = i + 1) mem[i] = 64'h0;
        read_data = 64'h0;
     end
     always @(posedge clock) begin

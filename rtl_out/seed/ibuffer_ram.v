@@ -26,34 +26,34 @@ module ibuffer_ram(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,space,head
     output reg  err_issue_empty;
     // Stub signals
     reg  slots$clock;
-    reg  [5:0] slots$read_address;
+    reg  [6:0] slots$read_address;
     wire  [63:0] slots$read_data;
-    reg  [5:0] slots$write_address;
+    reg  [6:0] slots$write_address;
     reg  [63:0] slots$write_data;
     reg  slots$write_mask;
-    reg  oldest$0$d;
-    wire  oldest$0$q;
+    reg  [1:0] oldest$0$d;
+    wire  [1:0] oldest$0$q;
     reg  oldest$0$clock;
-    reg  oldest$1$d;
-    wire  oldest$1$q;
+    reg  [1:0] oldest$1$d;
+    wire  [1:0] oldest$1$q;
     reg  oldest$1$clock;
-    reg  oldest$2$d;
-    wire  oldest$2$q;
+    reg  [1:0] oldest$2$d;
+    wire  [1:0] oldest$2$q;
     reg  oldest$2$clock;
-    reg  oldest$3$d;
-    wire  oldest$3$q;
+    reg  [1:0] oldest$3$d;
+    wire  [1:0] oldest$3$q;
     reg  oldest$3$clock;
-    reg  oldest$4$d;
-    wire  oldest$4$q;
+    reg  [1:0] oldest$4$d;
+    wire  [1:0] oldest$4$q;
     reg  oldest$4$clock;
-    reg  oldest$5$d;
-    wire  oldest$5$q;
+    reg  [1:0] oldest$5$d;
+    wire  [1:0] oldest$5$q;
     reg  oldest$5$clock;
-    reg  oldest$6$d;
-    wire  oldest$6$q;
+    reg  [1:0] oldest$6$d;
+    wire  [1:0] oldest$6$q;
     reg  oldest$6$clock;
-    reg  oldest$7$d;
-    wire  oldest$7$q;
+    reg  [1:0] oldest$7$d;
+    wire  [1:0] oldest$7$q;
     reg  oldest$7$clock;
     reg  [1:0] count$0$d;
     wire  [1:0] count$0$q;
@@ -90,9 +90,8 @@ module ibuffer_ram(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,space,head
     reg  issue_empty$clock;
     // Local signals
     reg  [1:0] left;
-    reg  after;
-    reg  read_slot;
-    reg  write_slot;
+    reg  [1:0] read_slot;
+    reg  [1:0] write_slot;
     reg  [63:0] row;
     // Sub module instances
     ibuffer_ram__slots slots(
@@ -103,42 +102,42 @@ module ibuffer_ram(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,space,head
         .write_data(slots$write_data),
         .write_mask(slots$write_mask)
     );
-    ibuffer_ram__fill_full oldest$0(
+    ibuffer_ram__count_0 oldest$0(
         .d(oldest$0$d),
         .q(oldest$0$q),
         .clock(oldest$0$clock)
     );
-    ibuffer_ram__fill_full oldest$1(
+    ibuffer_ram__count_0 oldest$1(
         .d(oldest$1$d),
         .q(oldest$1$q),
         .clock(oldest$1$clock)
     );
-    ibuffer_ram__fill_full oldest$2(
+    ibuffer_ram__count_0 oldest$2(
         .d(oldest$2$d),
         .q(oldest$2$q),
         .clock(oldest$2$clock)
     );
-    ibuffer_ram__fill_full oldest$3(
+    ibuffer_ram__count_0 oldest$3(
         .d(oldest$3$d),
         .q(oldest$3$q),
         .clock(oldest$3$clock)
     );
-    ibuffer_ram__fill_full oldest$4(
+    ibuffer_ram__count_0 oldest$4(
         .d(oldest$4$d),
         .q(oldest$4$q),
         .clock(oldest$4$clock)
     );
-    ibuffer_ram__fill_full oldest$5(
+    ibuffer_ram__count_0 oldest$5(
         .d(oldest$5$d),
         .q(oldest$5$q),
         .clock(oldest$5$clock)
     );
-    ibuffer_ram__fill_full oldest$6(
+    ibuffer_ram__count_0 oldest$6(
         .d(oldest$6$d),
         .q(oldest$6$q),
         .clock(oldest$6$clock)
     );
-    ibuffer_ram__fill_full oldest$7(
+    ibuffer_ram__count_0 oldest$7(
         .d(oldest$7$d),
         .q(oldest$7$q),
         .clock(oldest$7$clock)
@@ -211,41 +210,40 @@ module ibuffer_ram(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,space,head
         head_valid = 32'h0;
         read_slot = 32'h0;
         write_slot = 32'h0;
-        slots$write_mask = 32'h0;
         shown$d = 1'b0;
         oldest$0$clock = clock;
         count$0$clock = clock;
+        oldest$0$d = oldest$0$q;
         if (count$0$q != 32'h2) begin
             space = (space & ~(1 << (0)) | ((1'b1) << (0)));
         end
         if (count$0$q != 32'h0) begin
             head_valid = (head_valid & ~(1 << (0)) | ((1'b1) << (0)));
         end
+        if (head_warp == 0) begin
+            read_slot = oldest$0$q;
+            shown$d = count$0$q != 32'h0;
+        end
+        if (fill_warp == 0) begin
+            write_slot = oldest$0$q + count$0$q;
+        end
         left = count$0$q;
-        after = oldest$0$q;
         if (issue_valid & (issue_warp == 0)) begin
             if (count$0$q == 32'h0) begin
                 issue_empty$d = 1'b1;
             end
             else begin
                 left = count$0$q - 32'h1;
-                after = oldest$0$q ^ 32'h1;
+                oldest$0$d = oldest$0$q + 32'h1;
             end
         end
-        oldest$0$d = after;
         count$0$d = left;
-        if (head_warp == 0) begin
-            read_slot = after;
-            shown$d = left != 32'h0;
-        end
         if (fill_valid & (fill_warp == 0)) begin
             if (left == 32'h2) begin
                 fill_full$d = 1'b1;
             end
             else begin
                 count$0$d = left + 32'h1;
-                slots$write_mask = 32'h1;
-                write_slot = after ^ left[(32'h0)+:(1)];
             end
         end
         if ((flush_valid & (flush_warp == 0)) | reset) begin
@@ -253,37 +251,37 @@ module ibuffer_ram(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,space,head
         end
         oldest$1$clock = clock;
         count$1$clock = clock;
+        oldest$1$d = oldest$1$q;
         if (count$1$q != 32'h2) begin
             space = (space & ~(1 << (1)) | ((1'b1) << (1)));
         end
         if (count$1$q != 32'h0) begin
             head_valid = (head_valid & ~(1 << (1)) | ((1'b1) << (1)));
         end
+        if (head_warp == 1) begin
+            read_slot = oldest$1$q;
+            shown$d = count$1$q != 32'h0;
+        end
+        if (fill_warp == 1) begin
+            write_slot = oldest$1$q + count$1$q;
+        end
         left = count$1$q;
-        after = oldest$1$q;
         if (issue_valid & (issue_warp == 1)) begin
             if (count$1$q == 32'h0) begin
                 issue_empty$d = 1'b1;
             end
             else begin
                 left = count$1$q - 32'h1;
-                after = oldest$1$q ^ 32'h1;
+                oldest$1$d = oldest$1$q + 32'h1;
             end
         end
-        oldest$1$d = after;
         count$1$d = left;
-        if (head_warp == 1) begin
-            read_slot = after;
-            shown$d = left != 32'h0;
-        end
         if (fill_valid & (fill_warp == 1)) begin
             if (left == 32'h2) begin
                 fill_full$d = 1'b1;
             end
             else begin
                 count$1$d = left + 32'h1;
-                slots$write_mask = 32'h1;
-                write_slot = after ^ left[(32'h0)+:(1)];
             end
         end
         if ((flush_valid & (flush_warp == 1)) | reset) begin
@@ -291,37 +289,37 @@ module ibuffer_ram(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,space,head
         end
         oldest$2$clock = clock;
         count$2$clock = clock;
+        oldest$2$d = oldest$2$q;
         if (count$2$q != 32'h2) begin
             space = (space & ~(1 << (2)) | ((1'b1) << (2)));
         end
         if (count$2$q != 32'h0) begin
             head_valid = (head_valid & ~(1 << (2)) | ((1'b1) << (2)));
         end
+        if (head_warp == 2) begin
+            read_slot = oldest$2$q;
+            shown$d = count$2$q != 32'h0;
+        end
+        if (fill_warp == 2) begin
+            write_slot = oldest$2$q + count$2$q;
+        end
         left = count$2$q;
-        after = oldest$2$q;
         if (issue_valid & (issue_warp == 2)) begin
             if (count$2$q == 32'h0) begin
                 issue_empty$d = 1'b1;
             end
             else begin
                 left = count$2$q - 32'h1;
-                after = oldest$2$q ^ 32'h1;
+                oldest$2$d = oldest$2$q + 32'h1;
             end
         end
-        oldest$2$d = after;
         count$2$d = left;
-        if (head_warp == 2) begin
-            read_slot = after;
-            shown$d = left != 32'h0;
-        end
         if (fill_valid & (fill_warp == 2)) begin
             if (left == 32'h2) begin
                 fill_full$d = 1'b1;
             end
             else begin
                 count$2$d = left + 32'h1;
-                slots$write_mask = 32'h1;
-                write_slot = after ^ left[(32'h0)+:(1)];
             end
         end
         if ((flush_valid & (flush_warp == 2)) | reset) begin
@@ -329,37 +327,37 @@ module ibuffer_ram(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,space,head
         end
         oldest$3$clock = clock;
         count$3$clock = clock;
+        oldest$3$d = oldest$3$q;
         if (count$3$q != 32'h2) begin
             space = (space & ~(1 << (3)) | ((1'b1) << (3)));
         end
         if (count$3$q != 32'h0) begin
             head_valid = (head_valid & ~(1 << (3)) | ((1'b1) << (3)));
         end
+        if (head_warp == 3) begin
+            read_slot = oldest$3$q;
+            shown$d = count$3$q != 32'h0;
+        end
+        if (fill_warp == 3) begin
+            write_slot = oldest$3$q + count$3$q;
+        end
         left = count$3$q;
-        after = oldest$3$q;
         if (issue_valid & (issue_warp == 3)) begin
             if (count$3$q == 32'h0) begin
                 issue_empty$d = 1'b1;
             end
             else begin
                 left = count$3$q - 32'h1;
-                after = oldest$3$q ^ 32'h1;
+                oldest$3$d = oldest$3$q + 32'h1;
             end
         end
-        oldest$3$d = after;
         count$3$d = left;
-        if (head_warp == 3) begin
-            read_slot = after;
-            shown$d = left != 32'h0;
-        end
         if (fill_valid & (fill_warp == 3)) begin
             if (left == 32'h2) begin
                 fill_full$d = 1'b1;
             end
             else begin
                 count$3$d = left + 32'h1;
-                slots$write_mask = 32'h1;
-                write_slot = after ^ left[(32'h0)+:(1)];
             end
         end
         if ((flush_valid & (flush_warp == 3)) | reset) begin
@@ -367,37 +365,37 @@ module ibuffer_ram(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,space,head
         end
         oldest$4$clock = clock;
         count$4$clock = clock;
+        oldest$4$d = oldest$4$q;
         if (count$4$q != 32'h2) begin
             space = (space & ~(1 << (4)) | ((1'b1) << (4)));
         end
         if (count$4$q != 32'h0) begin
             head_valid = (head_valid & ~(1 << (4)) | ((1'b1) << (4)));
         end
+        if (head_warp == 4) begin
+            read_slot = oldest$4$q;
+            shown$d = count$4$q != 32'h0;
+        end
+        if (fill_warp == 4) begin
+            write_slot = oldest$4$q + count$4$q;
+        end
         left = count$4$q;
-        after = oldest$4$q;
         if (issue_valid & (issue_warp == 4)) begin
             if (count$4$q == 32'h0) begin
                 issue_empty$d = 1'b1;
             end
             else begin
                 left = count$4$q - 32'h1;
-                after = oldest$4$q ^ 32'h1;
+                oldest$4$d = oldest$4$q + 32'h1;
             end
         end
-        oldest$4$d = after;
         count$4$d = left;
-        if (head_warp == 4) begin
-            read_slot = after;
-            shown$d = left != 32'h0;
-        end
         if (fill_valid & (fill_warp == 4)) begin
             if (left == 32'h2) begin
                 fill_full$d = 1'b1;
             end
             else begin
                 count$4$d = left + 32'h1;
-                slots$write_mask = 32'h1;
-                write_slot = after ^ left[(32'h0)+:(1)];
             end
         end
         if ((flush_valid & (flush_warp == 4)) | reset) begin
@@ -405,37 +403,37 @@ module ibuffer_ram(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,space,head
         end
         oldest$5$clock = clock;
         count$5$clock = clock;
+        oldest$5$d = oldest$5$q;
         if (count$5$q != 32'h2) begin
             space = (space & ~(1 << (5)) | ((1'b1) << (5)));
         end
         if (count$5$q != 32'h0) begin
             head_valid = (head_valid & ~(1 << (5)) | ((1'b1) << (5)));
         end
+        if (head_warp == 5) begin
+            read_slot = oldest$5$q;
+            shown$d = count$5$q != 32'h0;
+        end
+        if (fill_warp == 5) begin
+            write_slot = oldest$5$q + count$5$q;
+        end
         left = count$5$q;
-        after = oldest$5$q;
         if (issue_valid & (issue_warp == 5)) begin
             if (count$5$q == 32'h0) begin
                 issue_empty$d = 1'b1;
             end
             else begin
                 left = count$5$q - 32'h1;
-                after = oldest$5$q ^ 32'h1;
+                oldest$5$d = oldest$5$q + 32'h1;
             end
         end
-        oldest$5$d = after;
         count$5$d = left;
-        if (head_warp == 5) begin
-            read_slot = after;
-            shown$d = left != 32'h0;
-        end
         if (fill_valid & (fill_warp == 5)) begin
             if (left == 32'h2) begin
                 fill_full$d = 1'b1;
             end
             else begin
                 count$5$d = left + 32'h1;
-                slots$write_mask = 32'h1;
-                write_slot = after ^ left[(32'h0)+:(1)];
             end
         end
         if ((flush_valid & (flush_warp == 5)) | reset) begin
@@ -443,37 +441,37 @@ module ibuffer_ram(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,space,head
         end
         oldest$6$clock = clock;
         count$6$clock = clock;
+        oldest$6$d = oldest$6$q;
         if (count$6$q != 32'h2) begin
             space = (space & ~(1 << (6)) | ((1'b1) << (6)));
         end
         if (count$6$q != 32'h0) begin
             head_valid = (head_valid & ~(1 << (6)) | ((1'b1) << (6)));
         end
+        if (head_warp == 6) begin
+            read_slot = oldest$6$q;
+            shown$d = count$6$q != 32'h0;
+        end
+        if (fill_warp == 6) begin
+            write_slot = oldest$6$q + count$6$q;
+        end
         left = count$6$q;
-        after = oldest$6$q;
         if (issue_valid & (issue_warp == 6)) begin
             if (count$6$q == 32'h0) begin
                 issue_empty$d = 1'b1;
             end
             else begin
                 left = count$6$q - 32'h1;
-                after = oldest$6$q ^ 32'h1;
+                oldest$6$d = oldest$6$q + 32'h1;
             end
         end
-        oldest$6$d = after;
         count$6$d = left;
-        if (head_warp == 6) begin
-            read_slot = after;
-            shown$d = left != 32'h0;
-        end
         if (fill_valid & (fill_warp == 6)) begin
             if (left == 32'h2) begin
                 fill_full$d = 1'b1;
             end
             else begin
                 count$6$d = left + 32'h1;
-                slots$write_mask = 32'h1;
-                write_slot = after ^ left[(32'h0)+:(1)];
             end
         end
         if ((flush_valid & (flush_warp == 6)) | reset) begin
@@ -481,44 +479,48 @@ module ibuffer_ram(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,space,head
         end
         oldest$7$clock = clock;
         count$7$clock = clock;
+        oldest$7$d = oldest$7$q;
         if (count$7$q != 32'h2) begin
             space = (space & ~(1 << (7)) | ((1'b1) << (7)));
         end
         if (count$7$q != 32'h0) begin
             head_valid = (head_valid & ~(1 << (7)) | ((1'b1) << (7)));
         end
+        if (head_warp == 7) begin
+            read_slot = oldest$7$q;
+            shown$d = count$7$q != 32'h0;
+        end
+        if (fill_warp == 7) begin
+            write_slot = oldest$7$q + count$7$q;
+        end
         left = count$7$q;
-        after = oldest$7$q;
         if (issue_valid & (issue_warp == 7)) begin
             if (count$7$q == 32'h0) begin
                 issue_empty$d = 1'b1;
             end
             else begin
                 left = count$7$q - 32'h1;
-                after = oldest$7$q ^ 32'h1;
+                oldest$7$d = oldest$7$q + 32'h1;
             end
         end
-        oldest$7$d = after;
         count$7$d = left;
-        if (head_warp == 7) begin
-            read_slot = after;
-            shown$d = left != 32'h0;
-        end
         if (fill_valid & (fill_warp == 7)) begin
             if (left == 32'h2) begin
                 fill_full$d = 1'b1;
             end
             else begin
                 count$7$d = left + 32'h1;
-                slots$write_mask = 32'h1;
-                write_slot = after ^ left[(32'h0)+:(1)];
             end
         end
         if ((flush_valid & (flush_warp == 7)) | reset) begin
             count$7$d = 32'h0;
         end
-        slots$read_address = (((head_warp) & 6'h3f) << 32'h1) | ((read_slot) & 6'h3f);
-        slots$write_address = (((fill_warp) & 6'h3f) << 32'h1) | ((write_slot) & 6'h3f);
+        slots$write_mask = 32'h0;
+        if (fill_valid) begin
+            slots$write_mask = 32'h1;
+        end
+        slots$read_address = (((head_warp) & 7'h7f) << 32'h2) | ((read_slot) & 7'h7f);
+        slots$write_address = (((fill_warp) & 7'h7f) << 32'h2) | ((write_slot) & 7'h7f);
         slots$write_data = ((fill_inst) & 64'hffffffffffffffff) | (((fill_pc) & 64'hffffffffffffffff) << 32'h20);
         row = 32'h0;
         if (shown$q) begin
@@ -566,17 +568,17 @@ endmodule // ibuffer_ram__fill_full
 module ibuffer_ram__slots(clock,read_address,read_data,write_address,write_data,write_mask);
     // Module arguments
     input wire  clock;
-    input wire  [5:0] read_address;
+    input wire  [6:0] read_address;
     output reg  [63:0] read_data;
-    input wire  [5:0] write_address;
+    input wire  [6:0] write_address;
     input wire  [63:0] write_data;
     input wire  write_mask;
     // Update code (custom)
     (* no_rw_check *)
-    reg [63:0] mem [0:63];
+    reg [63:0] mem [0:127];
     integer i;
     initial begin
-       for (i = 0; i <= 63; i = i + 1) mem[i] = 64'h0;
+       for (i = 0; i <= 127; i = i + 1) mem[i] = 64'h0;
        read_data = 64'h0;
     end
     always @(posedge clock) begin

@@ -194,7 +194,7 @@ fn core_entries<B: PresetBlocks>() -> Vec<Entry> {
             B::ibuffer, run::preset_ibuffer::<B>, Some(crate::hw::core::ibuffer::PROPERTIES)),
         entry::<B, _>("ibuffer_ram", "IBufferRam",
             "the pipelined SIMT core's I-buffer: the same two slots per warp in block RAM, its head shown a cycle after it is named", vec![],
-            B::ibuffer_ram, run::preset_ibuffer_ram::<B>, None),
+            B::ibuffer_ram, run::preset_ibuffer_ram::<B>, Some(crate::hw::core::ibuffer::RAM_PROPERTIES)),
         entry::<B, _>("decoder", "Decoder",
             "the SIMT core's instruction decode: opcode ROM from the ISA's decoder, register, immediate, target and store fields", vec![],
             crate::hw::Decoder::new, run::preset_decoder::<B>, None),

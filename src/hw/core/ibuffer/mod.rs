@@ -197,3 +197,11 @@ pub const PROPERTIES: crate::sim::Properties = crate::sim::Properties {
         ]
     },
 };
+
+/// The formal properties of [`IBufferRam`] (`ibuffer_ram.sv` beside this file), with the same
+/// parameters.
+pub const RAM_PROPERTIES: crate::sim::Properties = crate::sim::Properties {
+    properties: "src/hw/core/ibuffer/ibuffer_ram.sv",
+    wrapper: "ibuffer_ram_props",
+    parameters: PROPERTIES.parameters,
+};

@@ -26,8 +26,8 @@ pub struct IBufferModel {
     pub buffers: Vec<VecDeque<(u64, u64)>>,
     pub fill_full: bool,
     pub issue_empty: bool,
-    /// `IBufferRam`'s head: what the last edge read for `head_warp` (`None`: the head shows at
-    /// once, as `IBuffer`'s).
+    /// `IBufferRam`'s head: what `IBuffer`'s showed before the last edge (`None`: the head
+    /// shows at once, as `IBuffer`'s).
     shown: Option<(u64, u64)>,
 }
 
@@ -40,9 +40,8 @@ impl IBufferModel {
             shown: None,
         }
     }
-    /// The model of `IBufferRam`: the head shows, after an edge, the oldest instruction of the
-    /// warp named before it that the edge's issue left (0 when none), whatever the edge's
-    /// fill, flush and reset did.
+    /// The model of `IBufferRam`: the head shows, after an edge, what `IBuffer`'s showed before
+    /// it (the oldest instruction of the warp named, 0 when it had none).
     pub fn registered(warps: usize) -> Self {
         IBufferModel { shown: Some((0, 0)), ..Self::new(warps) }
     }
@@ -75,9 +74,8 @@ impl CycleModel for IBufferModel {
     fn step(&mut self, inputs: &[u64]) {
         let i = IBufferIn::from_words(inputs);
         if self.shown.is_some() {
-            let b = &self.buffers[i.head_warp as usize];
-            let issued = i.issue_valid == 1 && i.issue_warp == i.head_warp && !b.is_empty();
-            self.shown = Some(b.get(issued as usize).copied().unwrap_or_default());
+            let head = self.buffers[i.head_warp as usize].front().copied().unwrap_or_default();
+            self.shown = Some(head);
         }
         if i.reset == 1 {
             let shown = self.shown;

@@ -3,15 +3,17 @@
 //! the misuse flags are the `IBuffer`'s, cycle for cycle. The head is read from block RAM, so it
 //! shows a cycle later:
 //!
-//! - `head_inst`/`head_pc` show, after a rising edge, the oldest instruction of the warp
-//!   `head_warp` named before it, as that warp's buffer stood after the edge's issue and before
-//!   its fill (0 when none was left); the edge's flush and reset do not change what it shows.
+//! - `head_inst`/`head_pc` show, after a rising edge, what `IBuffer`'s showed before it: the
+//!   oldest instruction of the warp `head_warp` named, before the edge's issue, fill, flush and
+//!   reset (0 when it had none).
 //!
-//! Each warp's two slots are rows `2 w` and `2 w + 1` of one [`LaneRam`]; a one-bit pointer per
-//! warp names its oldest slot, so an issue moves no data and a fill writes one row. The row the
-//! head is read from is written at the same edge only when nothing is left to show (the buffer
-//! was empty after the issue), so the RAM is built [`without_collisions`](LaneRam::without_collisions)
-//! and the head is forced to 0 then: no logic emulates a read of the row being written.
+//! Each warp's instructions sit in a ring of four rows of one [`LaneRam`] (rows `4 w ..`): a
+//! two-bit pointer per warp names its oldest row, an issue moves the pointer, and a fill writes
+//! the row after the ones held, at every fill, so the write depends on neither issue nor count
+//! (a fill the buffer drops writes a row it does not hold). The head is read from the oldest
+//! row, which a fill writes only when the warp holds nothing, and then the head shows 0: the
+//! RAM is built [`without_collisions`](LaneRam::without_collisions), with no logic for a read of
+//! the row being written.
 
 use anyhow::Result;
 use rust_hdl::prelude::*;
@@ -19,8 +21,8 @@ use rust_hdl::prelude::*;
 use crate::hw::LaneRam;
 use crate::params::{check_derived, check_range, check_warps, clog2};
 
-/// Row bits of the RAM: two slots for each of up to 32 warps.
-const ROW_BITS: usize = 6;
+/// Row bits of the RAM: a ring of four rows for each of up to 32 warps.
+const ROW_BITS: usize = 7;
 /// Bits of a row: the 32-bit instruction, then its pc (at most 32 bits).
 const ROW_WIDTH: usize = 64;
 
@@ -49,21 +51,20 @@ pub struct IBufferRam<const W: usize, const WW: usize, const A: usize> {
     pub flush_warp: Signal<In, Bits<WW>>,
     pub err_fill_full: Signal<Out, Bit>,
     pub err_issue_empty: Signal<Out, Bit>,
-    /// Rows `2 w + s`: slot `s` of warp `w`.
+    /// Rows `4 w ..= 4 w + 3`: warp `w`'s ring.
     slots: LaneRam<ROW_BITS, 1, ROW_WIDTH, ROW_WIDTH>,
-    /// Per warp: its oldest slot, and how many it holds (0, 1 or 2).
-    oldest: [DFF<Bits<1>>; W],
+    /// Per warp: its oldest row in its ring, and how many it holds (0, 1 or 2).
+    oldest: [DFF<Bits<2>>; W],
     count: [DFF<Bits<2>>; W],
     /// Something was left to show at the last edge (else the head shows 0).
     shown: DFF<Bit>,
     fill_full: DFF<Bit>,
     issue_empty: DFF<Bit>,
-    /// This warp's count and oldest slot after the issue, before the fill.
+    /// This warp's count after the issue, before the fill.
     left: Signal<Local, Bits<2>>,
-    after: Signal<Local, Bits<1>>,
-    /// The slot the head is read from, and the slot a fill writes.
-    read_slot: Signal<Local, Bits<1>>,
-    write_slot: Signal<Local, Bits<1>>,
+    /// The row of its ring the head is read from, and the one a fill writes.
+    read_slot: Signal<Local, Bits<2>>,
+    write_slot: Signal<Local, Bits<2>>,
     row: Signal<Local, Bits<ROW_WIDTH>>,
 }
 
@@ -98,7 +99,6 @@ impl<const W: usize, const WW: usize, const A: usize> IBufferRam<W, WW, A> {
             fill_full: Default::default(),
             issue_empty: Default::default(),
             left: Default::default(),
-            after: Default::default(),
             read_slot: Default::default(),
             write_slot: Default::default(),
             row: Default::default(),
@@ -115,53 +115,56 @@ impl<const W: usize, const WW: usize, const A: usize> Logic for IBufferRam<W, WW
         self.head_valid.next = 0.into();
         self.read_slot.next = 0.into();
         self.write_slot.next = 0.into();
-        self.slots.write_mask.next = 0.into();
         self.shown.d.next = false;
         for w in 0..W {
             self.oldest[w].clock.next = self.clock.val();
             self.count[w].clock.next = self.clock.val();
+            self.oldest[w].d.next = self.oldest[w].q.val();
             if self.count[w].q.val() != 2 {
                 self.space.next = self.space.val().replace_bit(w, true);
             }
             if self.count[w].q.val() != 0 {
                 self.head_valid.next = self.head_valid.val().replace_bit(w, true);
             }
-            // Issue: the oldest slot moves on.
+            // The head shown next: this warp's oldest, before the edge.
+            if self.head_warp.val().index() == w {
+                self.read_slot.next = self.oldest[w].q.val();
+                self.shown.d.next = self.count[w].q.val() != 0;
+            }
+            // A fill writes the row after the ones held (kept only if the fill is).
+            if self.fill_warp.val().index() == w {
+                self.write_slot.next = self.oldest[w].q.val() + self.count[w].q.val();
+            }
+            // Issue: the oldest row moves on.
             self.left.next = self.count[w].q.val();
-            self.after.next = self.oldest[w].q.val();
             if self.issue_valid.val() & (self.issue_warp.val().index() == w) {
                 if self.count[w].q.val() == 0 {
                     self.issue_empty.d.next = true;
                 } else {
                     self.left.next = self.count[w].q.val() - 1;
-                    self.after.next = self.oldest[w].q.val() ^ 1;
+                    self.oldest[w].d.next = self.oldest[w].q.val() + 1;
                 }
             }
-            self.oldest[w].d.next = self.after.val();
             self.count[w].d.next = self.left.val();
-            // The head shown next: the oldest left after the issue.
-            if self.head_warp.val().index() == w {
-                self.read_slot.next = self.after.val();
-                self.shown.d.next = self.left.val() != 0;
-            }
-            // Fill: the slot after the ones left.
             if self.fill_valid.val() & (self.fill_warp.val().index() == w) {
                 if self.left.val() == 2 {
                     self.fill_full.d.next = true;
                 } else {
                     self.count[w].d.next = self.left.val() + 1;
-                    self.slots.write_mask.next = 1.into();
-                    self.write_slot.next = self.after.val() ^ self.left.val().get_bits::<1>(0);
                 }
             }
             if (self.flush_valid.val() & (self.flush_warp.val().index() == w)) | self.reset.val() {
                 self.count[w].d.next = 0.into();
             }
         }
-        self.slots.read_address.next = (bit_cast::<ROW_BITS, WW>(self.head_warp.val()) << 1)
-            | bit_cast::<ROW_BITS, 1>(self.read_slot.val());
-        self.slots.write_address.next = (bit_cast::<ROW_BITS, WW>(self.fill_warp.val()) << 1)
-            | bit_cast::<ROW_BITS, 1>(self.write_slot.val());
+        self.slots.write_mask.next = 0.into();
+        if self.fill_valid.val() {
+            self.slots.write_mask.next = 1.into();
+        }
+        self.slots.read_address.next = (bit_cast::<ROW_BITS, WW>(self.head_warp.val()) << 2)
+            | bit_cast::<ROW_BITS, 2>(self.read_slot.val());
+        self.slots.write_address.next = (bit_cast::<ROW_BITS, WW>(self.fill_warp.val()) << 2)
+            | bit_cast::<ROW_BITS, 2>(self.write_slot.val());
         self.slots.write_data.next = bit_cast::<ROW_WIDTH, 32>(self.fill_inst.val())
             | (bit_cast::<ROW_WIDTH, A>(self.fill_pc.val()) << 32);
         self.row.next = 0.into();
