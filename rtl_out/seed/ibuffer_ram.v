@@ -25,12 +25,18 @@ module ibuffer_ram(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,space,head
     output reg  err_fill_full;
     output reg  err_issue_empty;
     // Stub signals
-    reg  slots$clock;
-    reg  [6:0] slots$read_address;
-    wire  [63:0] slots$read_data;
-    reg  [6:0] slots$write_address;
-    reg  [63:0] slots$write_data;
-    reg  slots$write_mask;
+    reg  insts$clock;
+    reg  [6:0] insts$read_address;
+    wire  [31:0] insts$read_data;
+    reg  [6:0] insts$write_address;
+    reg  [31:0] insts$write_data;
+    reg  insts$write_mask;
+    reg  pcs$clock;
+    reg  [6:0] pcs$read_address;
+    wire  [31:0] pcs$read_data;
+    reg  [6:0] pcs$write_address;
+    reg  [31:0] pcs$write_data;
+    reg  pcs$write_mask;
     reg  [1:0] oldest$0$d;
     wire  [1:0] oldest$0$q;
     reg  oldest$0$clock;
@@ -92,15 +98,24 @@ module ibuffer_ram(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,space,head
     reg  [1:0] left;
     reg  [1:0] read_slot;
     reg  [1:0] write_slot;
-    reg  [63:0] row;
+    reg  [6:0] read_row;
+    reg  [6:0] write_row;
     // Sub module instances
-    ibuffer_ram__slots slots(
-        .clock(slots$clock),
-        .read_address(slots$read_address),
-        .read_data(slots$read_data),
-        .write_address(slots$write_address),
-        .write_data(slots$write_data),
-        .write_mask(slots$write_mask)
+    ibuffer_ram__insts insts(
+        .clock(insts$clock),
+        .read_address(insts$read_address),
+        .read_data(insts$read_data),
+        .write_address(insts$write_address),
+        .write_data(insts$write_data),
+        .write_mask(insts$write_mask)
+    );
+    ibuffer_ram__insts pcs(
+        .clock(pcs$clock),
+        .read_address(pcs$read_address),
+        .read_data(pcs$read_data),
+        .write_address(pcs$write_address),
+        .write_data(pcs$write_data),
+        .write_mask(pcs$write_mask)
     );
     ibuffer_ram__count_0 oldest$0(
         .d(oldest$0$d),
@@ -205,7 +220,8 @@ module ibuffer_ram(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,space,head
         shown$d = shown$q;
         fill_full$d = fill_full$q;
         issue_empty$d = issue_empty$q;
-        slots$clock = clock;
+        insts$clock = clock;
+        pcs$clock = clock;
         space = 32'h0;
         head_valid = 32'h0;
         read_slot = 32'h0;
@@ -515,19 +531,25 @@ module ibuffer_ram(clock,reset,fill_valid,fill_warp,fill_inst,fill_pc,space,head
         if ((flush_valid & (flush_warp == 7)) | reset) begin
             count$7$d = 32'h0;
         end
-        slots$write_mask = 32'h0;
+        insts$write_mask = 32'h0;
         if (fill_valid) begin
-            slots$write_mask = 32'h1;
+            insts$write_mask = 32'h1;
         end
-        slots$read_address = (((head_warp) & 7'h7f) << 32'h2) | ((read_slot) & 7'h7f);
-        slots$write_address = (((fill_warp) & 7'h7f) << 32'h2) | ((write_slot) & 7'h7f);
-        slots$write_data = ((fill_inst) & 64'hffffffffffffffff) | (((fill_pc) & 64'hffffffffffffffff) << 32'h20);
-        row = 32'h0;
+        pcs$write_mask = insts$write_mask;
+        read_row = (((head_warp) & 7'h7f) << 32'h2) | ((read_slot) & 7'h7f);
+        write_row = (((fill_warp) & 7'h7f) << 32'h2) | ((write_slot) & 7'h7f);
+        insts$read_address = read_row;
+        insts$write_address = write_row;
+        insts$write_data = fill_inst;
+        pcs$read_address = read_row;
+        pcs$write_address = write_row;
+        pcs$write_data = fill_pc;
+        head_inst = 32'h0;
+        head_pc = 32'h0;
         if (shown$q) begin
-            row = slots$read_data;
+            head_inst = insts$read_data;
+            head_pc = pcs$read_data;
         end
-        head_inst = row[(32'h0)+:(32)];
-        head_pc = row[(32'h20)+:(32)];
         err_fill_full = fill_full$q;
         err_issue_empty = issue_empty$q;
         if (reset) begin
@@ -565,26 +587,26 @@ module ibuffer_ram__fill_full(d,q,clock);
     end
 endmodule // ibuffer_ram__fill_full
 
-module ibuffer_ram__slots(clock,read_address,read_data,write_address,write_data,write_mask);
+module ibuffer_ram__insts(clock,read_address,read_data,write_address,write_data,write_mask);
     // Module arguments
     input wire  clock;
     input wire  [6:0] read_address;
-    output reg  [63:0] read_data;
+    output reg  [31:0] read_data;
     input wire  [6:0] write_address;
-    input wire  [63:0] write_data;
+    input wire  [31:0] write_data;
     input wire  write_mask;
     // Update code (custom)
     (* no_rw_check *)
-    reg [63:0] mem [0:127];
+    reg [31:0] mem [0:127];
     integer i;
     initial begin
-       for (i = 0; i <= 127; i = i + 1) mem[i] = 64'h0;
-       read_data = 64'h0;
+       for (i = 0; i <= 127; i = i + 1) mem[i] = 32'h0;
+       read_data = 32'h0;
     end
     always @(posedge clock) begin
        read_data <= mem[read_address];
     end
     always @(posedge clock) begin
-       if (write_mask) mem[write_address][63:0] <= write_data[63:0];
+       if (write_mask) mem[write_address][31:0] <= write_data[31:0];
     end
-endmodule // ibuffer_ram__slots
+endmodule // ibuffer_ram__insts

@@ -7,13 +7,14 @@
 //!   oldest instruction of the warp `head_warp` named, before the edge's issue, fill, flush and
 //!   reset (0 when it had none).
 //!
-//! Each warp's instructions sit in a ring of four rows of one [`LaneRam`] (rows `4 w ..`): a
-//! two-bit pointer per warp names its oldest row, an issue moves the pointer, and a fill writes
-//! the row after the ones held, at every fill, so the write depends on neither issue nor count
-//! (a fill the buffer drops writes a row it does not hold). The head is read from the oldest
-//! row, which a fill writes only when the warp holds nothing, and then the head shows 0: the
-//! RAM is built [`without_collisions`](LaneRam::without_collisions), with no logic for a read of
-//! the row being written.
+//! Each warp's instructions sit in a ring of four rows (rows `4 w ..` of two [`LaneRam`]s, one
+//! for the instructions and one for their pcs): a two-bit pointer per warp names its oldest
+//! row, an issue moves the pointer, and a fill writes the row after the ones held, at every
+//! fill, so the write depends on neither issue nor count (a fill the buffer drops writes a row
+//! it does not hold). The head is read from the oldest row, which a fill writes only when the
+//! warp holds nothing, and then the head shows 0: the RAMs are built
+//! [`without_collisions`](LaneRam::without_collisions), with no logic for a read of the row
+//! being written.
 
 use anyhow::Result;
 use rust_hdl::prelude::*;
@@ -23,8 +24,6 @@ use crate::params::{check_derived, check_range, check_warps, clog2};
 
 /// Row bits of the RAM: a ring of four rows for each of up to 32 warps.
 const ROW_BITS: usize = 7;
-/// Bits of a row: the 32-bit instruction, then its pc (at most 32 bits).
-const ROW_WIDTH: usize = 64;
 
 /// `W` warps (`WW = clog2 W`, at most 32 warps), `A`-bit pcs (at most 32), 32-bit instructions,
 /// two slots per warp.
@@ -51,8 +50,9 @@ pub struct IBufferRam<const W: usize, const WW: usize, const A: usize> {
     pub flush_warp: Signal<In, Bits<WW>>,
     pub err_fill_full: Signal<Out, Bit>,
     pub err_issue_empty: Signal<Out, Bit>,
-    /// Rows `4 w ..= 4 w + 3`: warp `w`'s ring.
-    slots: LaneRam<ROW_BITS, 1, ROW_WIDTH, ROW_WIDTH>,
+    /// Rows `4 w ..= 4 w + 3`: warp `w`'s ring, its instructions and their pcs.
+    insts: LaneRam<ROW_BITS, 1, 32, 32>,
+    pcs: LaneRam<ROW_BITS, 1, A, A>,
     /// Per warp: its oldest row in its ring, and how many it holds (0, 1 or 2).
     oldest: [DFF<Bits<2>>; W],
     count: [DFF<Bits<2>>; W],
@@ -65,7 +65,8 @@ pub struct IBufferRam<const W: usize, const WW: usize, const A: usize> {
     /// The row of its ring the head is read from, and the one a fill writes.
     read_slot: Signal<Local, Bits<2>>,
     write_slot: Signal<Local, Bits<2>>,
-    row: Signal<Local, Bits<ROW_WIDTH>>,
+    read_row: Signal<Local, Bits<ROW_BITS>>,
+    write_row: Signal<Local, Bits<ROW_BITS>>,
 }
 
 impl<const W: usize, const WW: usize, const A: usize> IBufferRam<W, WW, A> {
@@ -92,7 +93,8 @@ impl<const W: usize, const WW: usize, const A: usize> IBufferRam<W, WW, A> {
             flush_warp: Default::default(),
             err_fill_full: Default::default(),
             err_issue_empty: Default::default(),
-            slots: LaneRam::without_collisions()?,
+            insts: LaneRam::without_collisions()?,
+            pcs: LaneRam::without_collisions()?,
             oldest: std::array::from_fn(|_| Default::default()),
             count: std::array::from_fn(|_| Default::default()),
             shown: Default::default(),
@@ -101,7 +103,8 @@ impl<const W: usize, const WW: usize, const A: usize> IBufferRam<W, WW, A> {
             left: Default::default(),
             read_slot: Default::default(),
             write_slot: Default::default(),
-            row: Default::default(),
+            read_row: Default::default(),
+            write_row: Default::default(),
         })
     }
 }
@@ -110,7 +113,8 @@ impl<const W: usize, const WW: usize, const A: usize> Logic for IBufferRam<W, WW
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, shown, fill_full, issue_empty);
-        self.slots.clock.next = self.clock.val();
+        self.insts.clock.next = self.clock.val();
+        self.pcs.clock.next = self.clock.val();
         self.space.next = 0.into();
         self.head_valid.next = 0.into();
         self.read_slot.next = 0.into();
@@ -157,22 +161,27 @@ impl<const W: usize, const WW: usize, const A: usize> Logic for IBufferRam<W, WW
                 self.count[w].d.next = 0.into();
             }
         }
-        self.slots.write_mask.next = 0.into();
+        self.insts.write_mask.next = 0.into();
         if self.fill_valid.val() {
-            self.slots.write_mask.next = 1.into();
+            self.insts.write_mask.next = 1.into();
         }
-        self.slots.read_address.next = (bit_cast::<ROW_BITS, WW>(self.head_warp.val()) << 2)
+        self.pcs.write_mask.next = self.insts.write_mask.val();
+        self.read_row.next = (bit_cast::<ROW_BITS, WW>(self.head_warp.val()) << 2)
             | bit_cast::<ROW_BITS, 2>(self.read_slot.val());
-        self.slots.write_address.next = (bit_cast::<ROW_BITS, WW>(self.fill_warp.val()) << 2)
+        self.write_row.next = (bit_cast::<ROW_BITS, WW>(self.fill_warp.val()) << 2)
             | bit_cast::<ROW_BITS, 2>(self.write_slot.val());
-        self.slots.write_data.next = bit_cast::<ROW_WIDTH, 32>(self.fill_inst.val())
-            | (bit_cast::<ROW_WIDTH, A>(self.fill_pc.val()) << 32);
-        self.row.next = 0.into();
+        self.insts.read_address.next = self.read_row.val();
+        self.insts.write_address.next = self.write_row.val();
+        self.insts.write_data.next = self.fill_inst.val();
+        self.pcs.read_address.next = self.read_row.val();
+        self.pcs.write_address.next = self.write_row.val();
+        self.pcs.write_data.next = self.fill_pc.val();
+        self.head_inst.next = 0.into();
+        self.head_pc.next = 0.into();
         if self.shown.q.val() {
-            self.row.next = self.slots.read_data.val();
+            self.head_inst.next = self.insts.read_data.val();
+            self.head_pc.next = self.pcs.read_data.val();
         }
-        self.head_inst.next = self.row.val().get_bits::<32>(0);
-        self.head_pc.next = self.row.val().get_bits::<A>(32);
         self.err_fill_full.next = self.fill_full.q.val();
         self.err_issue_empty.next = self.issue_empty.q.val();
         if self.reset.val() {
