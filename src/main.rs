@@ -111,66 +111,9 @@ enum Command {
         out: PathBuf,
     },
     /// Build the board's bitstream: the preset's self-test top through yosys, nextpnr, icepack.
-    Build {
-        /// Board (only `alchitry-cu` for now).
-        #[arg(long, default_value = "alchitry-cu")]
-        board: String,
-        /// Board revision: v1 or v2 (the LED pins differ); default v1 for alchitry-cu, v2 for
-        /// alchitry-cu-v2.
-        #[arg(long)]
-        rev: Option<String>,
-        /// Preset whose blocks go on the board (the self-test top; the core top is always the
-        /// cu core).
-        #[arg(long, default_value = "cu")]
-        preset: String,
-        /// Core clock, MHz: the board's 100, or 16-275 made by the iCE40 PLL (default: the
-        /// preset's board clock, 45 for cu).
-        #[arg(long)]
-        freq: Option<f64>,
-        /// Cycles of the self-test run (1 to 16777215).
-        #[arg(long, default_value_t = simt_rtl::boards::self_test::SELF_TEST_CYCLES)]
-        cycles: u64,
-        /// Board top: self-test (the preset's blocks under LFSR traffic) or core (the cu SIMT
-        /// core behind the USB serial port, for `simt-rtl board run`; default clock 55 MHz).
-        #[arg(long, default_value = "self-test")]
-        top: String,
-        /// Synthesize with clock enables (yosys `synth_ice40` without `-nodffe`): fewer logic
-        /// cells, often a lower Fmax.
-        #[arg(long)]
-        dffe: bool,
-        /// yosys's LUT mapper: abc (`synth_ice40`'s default), abc9 (`-abc9`, which knows the
-        /// cells' delays) or abc9-dff (`-abc9 -dff`, which may also move flip-flops). Default:
-        /// the top's, chosen by measurement (abc9 for self-test, abc for core).
-        #[arg(long)]
-        mapper: Option<String>,
-        /// Output directory.
-        #[arg(long, default_value = "build/alchitry_cu")]
-        out: PathBuf,
-        /// Also write the report (synthesis, resources, Fmax, read-back, nextpnr's critical
-        /// path) to this Markdown file, stamped with the command, commit and tool versions.
-        #[arg(long)]
-        markdown: Option<PathBuf>,
-        /// Skip the read-back check: by default the bitstream is read back (icebox_vlog) and its
-        /// netlist simulated under Verilator (the self-test must pass with the rust-hdl
-        /// simulation's LEDs; the core top must run a kernel through its serial pins).
-        #[arg(long)]
-        no_verify: bool,
-    },
+    Build(BuildArgs),
     /// Write a Vivado batch build (top.v, xdc, build.tcl) for a Xilinx board.
-    Vivado {
-        /// Board (`arty-a7-35t`).
-        #[arg(long, default_value = "arty-a7-35t")]
-        board: String,
-        /// Preset whose blocks go on the board.
-        #[arg(long, default_value = "cu")]
-        preset: String,
-        /// Cycles of the self-test run (1 to 16777215).
-        #[arg(long, default_value_t = simt_rtl::boards::self_test::SELF_TEST_CYCLES)]
-        cycles: u64,
-        /// Output directory.
-        #[arg(long, default_value = "build/arty_a7_35t")]
-        out: PathBuf,
-    },
+    Vivado(VivadoArgs),
     /// Write a bitstream into the Alchitry Cu's configuration flash (iceprog).
     Flash {
         /// The bitstream.
@@ -192,139 +135,16 @@ enum Command {
     /// Check the formal properties of the exported Verilog (yosys-smtbmc with z3): bounded from
     /// reset, then k-induction per property. With --synth, prove each exported block equal to
     /// its iCE40 netlist instead. Exits 1 when a property or a block fails.
-    Prove {
-        /// Preset whose rtl_out/ Verilog is checked.
-        #[arg(long, default_value = "cu")]
-        preset: String,
-        /// Only this block (exported module name).
-        #[arg(long)]
-        block: Option<String>,
-        /// Only this property (its label in the block's .sv file; repeat for more). Needs --block.
-        #[arg(long, requires = "block", conflicts_with = "synth")]
-        property: Vec<String>,
-        /// Prove every exported block (not its properties) equal to the netlist yosys
-        /// `synth_ice40 -nodffe` makes of it, by induction where it closes, else bounded to
-        /// --depth cycles from power-on (yosys equiv_induct, sat).
-        #[arg(long)]
-        synth: bool,
-        /// With --synth: flip-flops with clock enables, as `build --dffe`.
-        #[arg(long, requires = "synth")]
-        dffe: bool,
-        /// With --synth: yosys's LUT mapper, as `build --mapper`.
-        #[arg(long, default_value = "abc", requires = "synth")]
-        mapper: String,
-        /// Cycles from reset of the bounded check.
-        #[arg(long, default_value_t = 20)]
-        depth: usize,
-        /// Seconds each property (with --synth, each block) may take (1 to 86400); one that
-        /// takes longer is reported as `timed out after N s`, neither proven nor failed.
-        #[arg(long, default_value_t = 120, value_parser = clap::value_parser!(u64).range(1..=86_400))]
-        timeout: u64,
-        /// The exported Verilog.
-        #[arg(long, default_value = "rtl_out")]
-        rtl: PathBuf,
-        /// Working directory (SMT-LIB files, logs, counterexample traces).
-        #[arg(long, default_value = "build/prove")]
-        out: PathBuf,
-        /// Also write the table, stamped with this command, the commit and the tool versions,
-        /// to this Markdown file (e.g. docs/src/results/report-cu.md).
-        #[arg(long)]
-        markdown: Option<PathBuf>,
-    },
+    Prove(ProveArgs),
     /// Place and route every exported block of a preset alone on the iCE40-HX8K (in a shift
     /// harness), beside the seed's own scheduler: logic cells, flip-flops, block RAMs, Fmax.
-    Report {
-        /// Preset whose rtl_out/ blocks are measured.
-        #[arg(long, default_value = "cu")]
-        preset: String,
-        /// Only the designs whose name contains this text.
-        #[arg(long)]
-        block: Option<String>,
-        /// Target clock, MHz.
-        #[arg(long, default_value_t = 100.0)]
-        freq: f64,
-        /// Synthesize with clock enables (yosys `synth_ice40` without `-nodffe`): fewer logic
-        /// cells, often a lower Fmax.
-        #[arg(long)]
-        dffe: bool,
-        /// yosys's LUT mapper, as `build --mapper`; repeat it to measure each design with each
-        /// mapper, side by side.
-        #[arg(long, default_value = "abc")]
-        mapper: Vec<String>,
-        /// The exported Verilog (with manifest.json).
-        #[arg(long, default_value = "rtl_out")]
-        rtl: PathBuf,
-        /// Working directory (one subdirectory per design, with every tool's log).
-        #[arg(long, default_value = "build/report")]
-        out: PathBuf,
-        /// Place and route each design this many times (nextpnr's default seed, then `--seed 1`,
-        /// `2`, ...), and give the lowest and highest Fmax beside the first: how much the Fmax
-        /// depends on placement. 1 to 20.
-        #[arg(long, default_value_t = 1)]
-        placements: u32,
-        /// Also write the table, stamped with this command, the commit and the tool versions,
-        /// to this Markdown file (e.g. docs/src/results/report-cu.md).
-        #[arg(long)]
-        markdown: Option<PathBuf>,
-    },
+    Report(ReportArgs),
     /// Long random differential run: each exported block against its model, every output on
     /// every cycle, in segments of 1,000,000 cycles (segment i uses seed S+i), one block per job.
-    Soak {
-        /// Preset whose blocks are run.
-        #[arg(long, default_value = "cu")]
-        preset: String,
-        /// Only this block (exported module name).
-        #[arg(long)]
-        block: Option<String>,
-        /// Cycles per block.
-        #[arg(long, default_value_t = 100_000_000)]
-        cycles: u64,
-        /// Seed of the first segment.
-        #[arg(long, default_value_t = 2026)]
-        seed: u64,
-        /// Blocks run at once (default: the number of cores).
-        #[arg(long)]
-        jobs: Option<usize>,
-        /// Also write the table, stamped with this command, the commit and the tool versions,
-        /// to this Markdown file (e.g. docs/src/results/report-cu.md).
-        #[arg(long)]
-        markdown: Option<PathBuf>,
-    },
+    Soak(SoakArgs),
     /// Simulation speed of each block's differential stimulus: in-crate rust-hdl with the model,
     /// and the exported Verilog under iverilog and Verilator (build and run timed apart).
-    Speed {
-        /// Preset whose blocks are measured.
-        #[arg(long, default_value = "cu")]
-        preset: String,
-        /// Only this block (exported module name).
-        #[arg(long)]
-        block: Option<String>,
-        /// Time `simt-rtl run`'s two engines on this kernel instead (repeatable; the local data
-        /// share from the kernel's .lds beside it, else pseudo-random words from seed 1, as
-        /// `run` gives), on the cu core.
-        #[arg(long, conflicts_with = "block")]
-        kernel: Vec<PathBuf>,
-        /// Time the read-back netlist of the bitstream built in this directory (`simt-rtl
-        /// build --out DIR`) instead, for --cycles cycles, under Verilator and iverilog.
-        #[arg(long, conflicts_with_all = ["block", "kernel"])]
-        bitstream: Option<PathBuf>,
-        /// Cycles of stimulus per block.
-        #[arg(long, default_value_t = 100_000)]
-        cycles: usize,
-        /// Random seed.
-        #[arg(long, default_value_t = 2026)]
-        seed: u64,
-        /// The exported Verilog.
-        #[arg(long, default_value = "rtl_out")]
-        rtl: PathBuf,
-        /// Working directory (testbenches, simulator builds).
-        #[arg(long, default_value = "build/speed")]
-        out: PathBuf,
-        /// Also write the table, stamped with this command, the commit and the tool versions,
-        /// to this Markdown file (e.g. docs/src/results/report-cu.md).
-        #[arg(long)]
-        markdown: Option<PathBuf>,
-    },
+    Speed(SpeedArgs),
     /// Assemble a SIMT-core program: one 32-bit instruction word per line, in hex (`$readmemh`).
     Asm {
         /// The assembly source (e.g. kernels/vector_add.s).
@@ -342,41 +162,7 @@ enum Command {
     /// and count is the interpreter's. The core is the exported Verilog of the cu core's board
     /// top under Verilator (built once per Verilog and cached), or with --lockstep the rust-hdl
     /// core beside its cycle-level model, every output compared every cycle.
-    Run {
-        /// The assembly source (e.g. kernels/reduce.s).
-        kernel: PathBuf,
-        /// Core preset to run on: cu-core or tiny-core.
-        #[arg(long, default_value = "cu-core")]
-        preset: String,
-        /// Issue policy: lrr (loose round robin) or gto (greedy then oldest).
-        #[arg(long, default_value = "lrr")]
-        policy: String,
-        /// The core's timing: pipelined or gpgpu-sim (the collector's one-cycle step, issue in
-        /// one cycle); default the preset's (pipelined for cu-core). The Verilator engine is the
-        /// exported cu core: any other core runs in lockstep.
-        #[arg(long)]
-        collector: Option<String>,
-        /// Initial local data share: one hex word per line from word 0 (default: pseudo-random
-        /// words from --seed).
-        #[arg(long)]
-        lds: Option<PathBuf>,
-        /// Seed of the pseudo-random local data share.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Give up after this many core cycles (1 to 100000000).
-        #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
-        max_cycles: u64,
-        /// Run the rust-hdl core in lockstep with its model, every output compared every cycle
-        /// (slower: `simt-rtl speed --kernel` times both), instead of the Verilator engine;
-        /// tiny-core and --vcd always do.
-        #[arg(long)]
-        lockstep: bool,
-        /// Write the rust-hdl core's waveform here (runs in lockstep).
-        #[arg(long)]
-        vcd: Option<PathBuf>,
-        #[command(flatten)]
-        results: ResultArgs,
-    },
+    Run(RunArgs),
     /// The SIMT core on the board, through the USB serial port (the `core_board` top).
     Board {
         #[command(subcommand)]
@@ -404,210 +190,300 @@ enum Command {
         markdown: Option<PathBuf>,
     },
     /// Measure the operand collector under saturating uniform-random traffic (a Markdown table).
-    Bench {
-        /// Cycles per configuration (2 to 10000000).
-        #[arg(long, default_value_t = 100_000)]
-        cycles: usize,
-        /// Random seed.
-        #[arg(long, default_value_t = 2026)]
-        seed: u64,
-        /// Also place and route the cu preset's two exported collectors (rtl_out/cu/
-        /// operand_collector.v, operand_collector_pipelined.v, in report's harness) for their
-        /// Fmax, and give the cu rows' reads per second.
-        #[arg(long)]
-        fmax: bool,
-        /// With --fmax: placements (nextpnr seeds) per collector, 1 to 20.
-        #[arg(long, default_value_t = 1, requires = "fmax")]
-        placements: u32,
-        /// With --fmax: the exported Verilog.
-        #[arg(long, default_value = "rtl_out", requires = "fmax")]
-        rtl: PathBuf,
-        /// With --fmax: working directory for synthesis and place and route.
-        #[arg(long, default_value = "build/bench", requires = "fmax")]
-        out: PathBuf,
-        /// Also write the table, stamped with this command, the commit and the tool versions,
-        /// to this Markdown file (e.g. docs/src/results/report-cu.md).
-        #[arg(long)]
-        markdown: Option<PathBuf>,
-    },
+    Bench(BenchArgs),
+}
+
+// The flags of `simt-rtl build` (its help is the variant's doc comment in `Command`).
+#[derive(clap::Args)]
+struct BuildArgs {
+    /// Board (only `alchitry-cu` for now).
+    #[arg(long, default_value = "alchitry-cu")]
+    board: String,
+    /// Board revision: v1 or v2 (the LED pins differ); default v1 for alchitry-cu, v2 for
+    /// alchitry-cu-v2.
+    #[arg(long)]
+    rev: Option<String>,
+    /// Preset whose blocks go on the board (the self-test top; the core top is always the
+    /// cu core).
+    #[arg(long, default_value = "cu")]
+    preset: String,
+    /// Core clock, MHz: the board's 100, or 16-275 made by the iCE40 PLL (default: the
+    /// preset's board clock, 45 for cu).
+    #[arg(long)]
+    freq: Option<f64>,
+    /// Cycles of the self-test run (1 to 16777215).
+    #[arg(long, default_value_t = simt_rtl::boards::self_test::SELF_TEST_CYCLES)]
+    cycles: u64,
+    /// Board top: self-test (the preset's blocks under LFSR traffic) or core (the cu SIMT
+    /// core behind the USB serial port, for `simt-rtl board run`; default clock 55 MHz).
+    #[arg(long, default_value = "self-test")]
+    top: String,
+    /// Synthesize with clock enables (yosys `synth_ice40` without `-nodffe`): fewer logic
+    /// cells, often a lower Fmax.
+    #[arg(long)]
+    dffe: bool,
+    /// yosys's LUT mapper: abc (`synth_ice40`'s default), abc9 (`-abc9`, which knows the
+    /// cells' delays) or abc9-dff (`-abc9 -dff`, which may also move flip-flops). Default:
+    /// the top's, chosen by measurement (abc9 for self-test, abc for core).
+    #[arg(long)]
+    mapper: Option<String>,
+    /// Output directory.
+    #[arg(long, default_value = "build/alchitry_cu")]
+    out: PathBuf,
+    /// Also write the report (synthesis, resources, Fmax, read-back, nextpnr's critical
+    /// path) to this Markdown file, stamped with the command, commit and tool versions.
+    #[arg(long)]
+    markdown: Option<PathBuf>,
+    /// Skip the read-back check: by default the bitstream is read back (icebox_vlog) and its
+    /// netlist simulated under Verilator (the self-test must pass with the rust-hdl
+    /// simulation's LEDs; the core top must run a kernel through its serial pins).
+    #[arg(long)]
+    no_verify: bool,
+}
+
+// The flags of `simt-rtl vivado` (its help is the variant's doc comment in `Command`).
+#[derive(clap::Args)]
+struct VivadoArgs {
+    /// Board (`arty-a7-35t`).
+    #[arg(long, default_value = "arty-a7-35t")]
+    board: String,
+    /// Preset whose blocks go on the board.
+    #[arg(long, default_value = "cu")]
+    preset: String,
+    /// Cycles of the self-test run (1 to 16777215).
+    #[arg(long, default_value_t = simt_rtl::boards::self_test::SELF_TEST_CYCLES)]
+    cycles: u64,
+    /// Output directory.
+    #[arg(long, default_value = "build/arty_a7_35t")]
+    out: PathBuf,
+}
+
+// The flags of `simt-rtl prove` (its help is the variant's doc comment in `Command`).
+#[derive(clap::Args)]
+struct ProveArgs {
+    /// Preset whose rtl_out/ Verilog is checked.
+    #[arg(long, default_value = "cu")]
+    preset: String,
+    /// Only this block (exported module name).
+    #[arg(long)]
+    block: Option<String>,
+    /// Only this property (its label in the block's .sv file; repeat for more). Needs --block.
+    #[arg(long, requires = "block", conflicts_with = "synth")]
+    property: Vec<String>,
+    /// Prove every exported block (not its properties) equal to the netlist yosys
+    /// `synth_ice40 -nodffe` makes of it, by induction where it closes, else bounded to
+    /// --depth cycles from power-on (yosys equiv_induct, sat).
+    #[arg(long)]
+    synth: bool,
+    /// With --synth: flip-flops with clock enables, as `build --dffe`.
+    #[arg(long, requires = "synth")]
+    dffe: bool,
+    /// With --synth: yosys's LUT mapper, as `build --mapper`.
+    #[arg(long, default_value = "abc", requires = "synth")]
+    mapper: String,
+    /// Cycles from reset of the bounded check.
+    #[arg(long, default_value_t = 20)]
+    depth: usize,
+    /// Seconds each property (with --synth, each block) may take (1 to 86400); one that
+    /// takes longer is reported as `timed out after N s`, neither proven nor failed.
+    #[arg(long, default_value_t = 120, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    timeout: u64,
+    /// The exported Verilog.
+    #[arg(long, default_value = "rtl_out")]
+    rtl: PathBuf,
+    /// Working directory (SMT-LIB files, logs, counterexample traces).
+    #[arg(long, default_value = "build/prove")]
+    out: PathBuf,
+    /// Also write the table, stamped with this command, the commit and the tool versions,
+    /// to this Markdown file (e.g. docs/src/results/report-cu.md).
+    #[arg(long)]
+    markdown: Option<PathBuf>,
+}
+
+// The flags of `simt-rtl report` (its help is the variant's doc comment in `Command`).
+#[derive(clap::Args)]
+struct ReportArgs {
+    /// Preset whose rtl_out/ blocks are measured.
+    #[arg(long, default_value = "cu")]
+    preset: String,
+    /// Only the designs whose name contains this text.
+    #[arg(long)]
+    block: Option<String>,
+    /// Target clock, MHz.
+    #[arg(long, default_value_t = 100.0)]
+    freq: f64,
+    /// Synthesize with clock enables (yosys `synth_ice40` without `-nodffe`): fewer logic
+    /// cells, often a lower Fmax.
+    #[arg(long)]
+    dffe: bool,
+    /// yosys's LUT mapper, as `build --mapper`; repeat it to measure each design with each
+    /// mapper, side by side.
+    #[arg(long, default_value = "abc")]
+    mapper: Vec<String>,
+    /// The exported Verilog (with manifest.json).
+    #[arg(long, default_value = "rtl_out")]
+    rtl: PathBuf,
+    /// Working directory (one subdirectory per design, with every tool's log).
+    #[arg(long, default_value = "build/report")]
+    out: PathBuf,
+    /// Place and route each design this many times (nextpnr's default seed, then `--seed 1`,
+    /// `2`, ...), and give the lowest and highest Fmax beside the first: how much the Fmax
+    /// depends on placement. 1 to 20.
+    #[arg(long, default_value_t = 1)]
+    placements: u32,
+    /// Also write the table, stamped with this command, the commit and the tool versions,
+    /// to this Markdown file (e.g. docs/src/results/report-cu.md).
+    #[arg(long)]
+    markdown: Option<PathBuf>,
+}
+
+// The flags of `simt-rtl soak` (its help is the variant's doc comment in `Command`).
+#[derive(clap::Args)]
+struct SoakArgs {
+    /// Preset whose blocks are run.
+    #[arg(long, default_value = "cu")]
+    preset: String,
+    /// Only this block (exported module name).
+    #[arg(long)]
+    block: Option<String>,
+    /// Cycles per block.
+    #[arg(long, default_value_t = 100_000_000)]
+    cycles: u64,
+    /// Seed of the first segment.
+    #[arg(long, default_value_t = 2026)]
+    seed: u64,
+    /// Blocks run at once (default: the number of cores).
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// Also write the table, stamped with this command, the commit and the tool versions,
+    /// to this Markdown file (e.g. docs/src/results/report-cu.md).
+    #[arg(long)]
+    markdown: Option<PathBuf>,
+}
+
+// The flags of `simt-rtl speed` (its help is the variant's doc comment in `Command`).
+#[derive(clap::Args)]
+struct SpeedArgs {
+    /// Preset whose blocks are measured.
+    #[arg(long, default_value = "cu")]
+    preset: String,
+    /// Only this block (exported module name).
+    #[arg(long)]
+    block: Option<String>,
+    /// Time `simt-rtl run`'s two engines on this kernel instead (repeatable; the local data
+    /// share from the kernel's .lds beside it, else pseudo-random words from seed 1, as
+    /// `run` gives), on the cu core.
+    #[arg(long, conflicts_with = "block")]
+    kernel: Vec<PathBuf>,
+    /// Time the read-back netlist of the bitstream built in this directory (`simt-rtl
+    /// build --out DIR`) instead, for --cycles cycles, under Verilator and iverilog.
+    #[arg(long, conflicts_with_all = ["block", "kernel"])]
+    bitstream: Option<PathBuf>,
+    /// Cycles of stimulus per block.
+    #[arg(long, default_value_t = 100_000)]
+    cycles: usize,
+    /// Random seed.
+    #[arg(long, default_value_t = 2026)]
+    seed: u64,
+    /// The exported Verilog.
+    #[arg(long, default_value = "rtl_out")]
+    rtl: PathBuf,
+    /// Working directory (testbenches, simulator builds).
+    #[arg(long, default_value = "build/speed")]
+    out: PathBuf,
+    /// Also write the table, stamped with this command, the commit and the tool versions,
+    /// to this Markdown file (e.g. docs/src/results/report-cu.md).
+    #[arg(long)]
+    markdown: Option<PathBuf>,
+}
+
+// The flags of `simt-rtl run` (its help is the variant's doc comment in `Command`).
+#[derive(clap::Args)]
+struct RunArgs {
+    /// The assembly source (e.g. kernels/reduce.s).
+    kernel: PathBuf,
+    /// Core preset to run on: cu-core or tiny-core.
+    #[arg(long, default_value = "cu-core")]
+    preset: String,
+    /// Issue policy: lrr (loose round robin) or gto (greedy then oldest).
+    #[arg(long, default_value = "lrr")]
+    policy: String,
+    /// The core's timing: pipelined or gpgpu-sim (the collector's one-cycle step, issue in
+    /// one cycle); default the preset's (pipelined for cu-core). The Verilator engine is the
+    /// exported cu core: any other core runs in lockstep.
+    #[arg(long)]
+    collector: Option<String>,
+    /// Initial local data share: one hex word per line from word 0 (default: pseudo-random
+    /// words from --seed).
+    #[arg(long)]
+    lds: Option<PathBuf>,
+    /// Seed of the pseudo-random local data share.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Give up after this many core cycles (1 to 100000000).
+    #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    max_cycles: u64,
+    /// Run the rust-hdl core in lockstep with its model, every output compared every cycle
+    /// (slower: `simt-rtl speed --kernel` times both), instead of the Verilator engine;
+    /// tiny-core and --vcd always do.
+    #[arg(long)]
+    lockstep: bool,
+    /// Write the rust-hdl core's waveform here (runs in lockstep).
+    #[arg(long)]
+    vcd: Option<PathBuf>,
+    #[command(flatten)]
+    results: ResultArgs,
+}
+
+// The flags of `simt-rtl bench` (its help is the variant's doc comment in `Command`).
+#[derive(clap::Args)]
+struct BenchArgs {
+    /// Cycles per configuration (2 to 10000000).
+    #[arg(long, default_value_t = 100_000)]
+    cycles: usize,
+    /// Random seed.
+    #[arg(long, default_value_t = 2026)]
+    seed: u64,
+    /// Also place and route the cu preset's two exported collectors (rtl_out/cu/
+    /// operand_collector.v, operand_collector_pipelined.v, in report's harness) for their
+    /// Fmax, and give the cu rows' reads per second.
+    #[arg(long)]
+    fmax: bool,
+    /// With --fmax: placements (nextpnr seeds) per collector, 1 to 20.
+    #[arg(long, default_value_t = 1, requires = "fmax")]
+    placements: u32,
+    /// With --fmax: the exported Verilog.
+    #[arg(long, default_value = "rtl_out", requires = "fmax")]
+    rtl: PathBuf,
+    /// With --fmax: working directory for synthesis and place and route.
+    #[arg(long, default_value = "build/bench", requires = "fmax")]
+    out: PathBuf,
+    /// Also write the table, stamped with this command, the commit and the tool versions,
+    /// to this Markdown file (e.g. docs/src/results/report-cu.md).
+    #[arg(long)]
+    markdown: Option<PathBuf>,
 }
 
 fn run(cli: Cli) -> Result<()> {
     match cli.command {
-        Command::Gen { presets, out, constraints } => gen(&presets, &out, &constraints)?,
+        Command::Gen { presets, out, constraints } => gen(&presets, &out, &constraints),
         Command::Sim { preset, out } => {
             let (vcd, svg) =
                 simt_rtl::with_preset!(&preset, B => simt_rtl::demo::run_demo::<B>(&out))
                     .with_context(|| format!("demo for preset `{preset}`"))?;
             say!("wrote {}\nwrote {}", vcd.display(), svg.display());
+            Ok(())
         }
-        Command::Flash { bin, dry_run: true } => {
-            simt_rtl::flow::require_bitstream(&bin)?;
-            say!("{}", simt_rtl::flow::iceprog_command(&bin, false).join(" "))
-        }
-        Command::Load { bin, dry_run: true } => {
-            simt_rtl::flow::require_bitstream(&bin)?;
-            say!("{}", simt_rtl::flow::iceprog_command(&bin, true).join(" "))
-        }
-        Command::Flash { bin, dry_run: false } => simt_rtl::flow::program(&bin, false)?,
-        Command::Load { bin, dry_run: false } => simt_rtl::flow::program(&bin, true)?,
-        Command::Build {
-            board,
-            rev,
-            preset,
-            freq,
-            cycles,
-            top,
-            dffe,
-            mapper,
-            out,
-            markdown,
-            no_verify,
-        } => {
-            let synthesis = (dffe, mapper.as_deref().map(Mapper::parse).transpose()?);
-            let files = (out, markdown);
-            build(
-                &board,
-                rev.as_deref(),
-                &preset,
-                freq,
-                cycles,
-                &top,
-                synthesis,
-                files,
-                !no_verify,
-            )?
-        }
-        Command::Vivado { board, preset, cycles, out } => {
-            let b = simt_rtl::boards::board(&board)?;
-            let most = simt_rtl::boards::self_test::MAX_SELF_TEST_CYCLES;
-            simt_rtl::params::check_range("cycles", cycles as usize, 1, most)?;
-            if b != simt_rtl::boards::ARTY_A7_35T {
-                anyhow::bail!("board `{board}` is not a Vivado board: `vivado` knows arty-a7-35t (use `build` for alchitry-cu)");
-            }
-            let written = simt_rtl::with_preset!(&preset, B => simt_rtl::flow::vivado::write_vivado_project::<B>(&b, cycles, &out))?;
-            for path in written {
-                say!("wrote {}", path.display());
-            }
-            say!("run: cd {} && vivado -mode batch -source build.tcl", out.display());
-        }
-        Command::Report { preset, block, freq, dffe, mapper, rtl, out, placements, markdown } => {
-            let synthesis: Vec<Synthesis> = mapper
-                .iter()
-                .map(|m| Ok(Synthesis { dffe, mapper: Mapper::parse(m)? }))
-                .collect::<Result<_>>()?;
-            let table =
-                report(&preset, block.as_deref(), freq, &synthesis, &rtl, &out, placements)?;
-            let title = format!("Resources and Fmax: preset `{preset}`");
-            emit(&table, markdown.as_deref(), &title, &[results::YOSYS, results::NEXTPNR])?;
-        }
-        Command::Prove {
-            preset,
-            block,
-            property,
-            synth,
-            dffe,
-            mapper,
-            depth,
-            timeout,
-            rtl,
-            out,
-            markdown,
-        } => {
-            let budget = std::time::Duration::from_secs(timeout);
-            if synth {
-                let synthesis = Synthesis { dffe, mapper: Mapper::parse(&mapper)? };
-                let dirs = (rtl.as_path(), out.as_path());
-                prove_synth(&preset, block.as_deref(), synthesis, depth, budget, dirs, markdown)?
-            } else {
-                let only = (block.as_deref(), property.as_slice());
-                prove(&preset, only, depth, budget, &rtl, &out, markdown.as_deref())?
-            }
-        }
-        Command::Soak { preset, block, cycles, seed, jobs, markdown } => {
-            use simt_rtl::flow::soak;
-            let jobs =
-                jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-            let say = |line: &str| eprintln!("{line}");
-            let rows = simt_rtl::with_preset!(&preset, B => soak::soak::<B>(&soak::modules::<B>(block.as_deref())?, cycles, seed, jobs, &say))?;
-            let title = format!("Soak: preset `{preset}`");
-            emit(
-                &soak::table(&preset, seed, &rows),
-                markdown.as_deref(),
-                &title,
-                &[results::RUSTC],
-            )?;
-        }
-        Command::Speed { kernel, markdown, .. } if !kernel.is_empty() => {
-            speed_of_engines(&kernel, markdown.as_deref())?
-        }
-        Command::Speed { bitstream: Some(dir), cycles, markdown, .. } => {
-            speed_of_readback(&dir, cycles, markdown.as_deref())?
-        }
-        Command::Speed { preset, block, cycles, seed, rtl, out, markdown, .. } => {
-            use simt_rtl::flow::{soak, speed};
-            let say = |line: &str| eprintln!("{line}");
-            let work = out.join(&preset);
-            let rows = simt_rtl::with_preset!(&preset, B => speed::measure::<B>(&soak::modules::<B>(block.as_deref())?, &rtl, cycles, seed, &work, &say))?;
-            let title = format!("Simulation speed: preset `{preset}`");
-            let tools = [results::RUSTC, results::IVERILOG, results::VERILATOR];
-            emit(&speed::table(&preset, &rows), markdown.as_deref(), &title, &tools)?;
-        }
-        Command::Asm { file, out, listing } => {
-            if let Some(path) = out.as_ref().filter(|o| same_file(o, &file)) {
-                anyhow::bail!(
-                    "--out {} is the source file: it would be overwritten",
-                    path.display()
-                );
-            }
-            let assembled = read_kernel(&file)?;
-            let words: String = if listing {
-                assembled.text()
-            } else {
-                assembled.program.iter().map(|i| format!("{:08x}\n", i.encode())).collect()
-            };
-            match out {
-                Some(path) => {
-                    results::write_whole(&path, &words)?;
-                    say!("wrote {} ({} instructions)", path.display(), assembled.program.len());
-                }
-                None => say_raw!("{words}"),
-            }
-        }
-        Command::Run {
-            kernel,
-            preset,
-            policy,
-            collector,
-            lds,
-            seed,
-            max_cycles,
-            lockstep,
-            vcd,
-            results,
-        } => {
-            let core = simt_rtl::params::core_params(&preset)?;
-            let params = simt_rtl::params::CoreParams {
-                policy: simt_rtl::params::IssuePolicy::parse(&policy)?,
-                collector_timing: match collector {
-                    Some(c) => simt_rtl::params::CollectorTiming::parse(&c)?,
-                    None => core.collector_timing,
-                },
-                ..core
-            };
-            let shown = Shown::new(&results, params)?;
-            let listing = read_kernel(&kernel)?;
-            let lds = read_lds(lds.as_deref(), seed, params)?;
-            let kernel = Kernel { path: &kernel, listing: &listing };
-            let cu = simt_rtl::params::CORE_CU;
-            let on_verilator =
-                params.sizes() == cu.sizes() && params.collector_timing == cu.collector_timing;
-            if lockstep || vcd.is_some() || !on_verilator {
-                run_lockstep(kernel, params, &lds, max_cycles, vcd, shown)?
-            } else {
-                run_fast(kernel, params, &lds, max_cycles, shown)?
-            }
-        }
+        Command::Flash { bin, dry_run } => program(&bin, false, dry_run),
+        Command::Load { bin, dry_run } => program(&bin, true, dry_run),
+        Command::Build(a) => build(a),
+        Command::Vivado(a) => vivado(a),
+        Command::Report(a) => report_cmd(a),
+        Command::Prove(a) => prove_cmd(a),
+        Command::Soak(a) => soak(a),
+        Command::Speed(a) => speed(a),
+        Command::Asm { file, out, listing } => asm(&file, out.as_deref(), listing),
+        Command::Run(a) => run_kernel(a),
         Command::Board {
             action: BoardAction::Run { kernel, lds, seed, port, sim, bitstream_sim, results },
         } => {
@@ -617,30 +493,161 @@ fn run(cli: Cli) -> Result<()> {
                 (_, Some(dir)) => Target::Bitstream(dir),
                 _ => Target::Board(port),
             };
-            board_run(&kernel, lds.as_deref(), seed, target, shown)?
+            board_run(&kernel, lds.as_deref(), seed, target, shown)
         }
         Command::Kernels { kernels, warps, collector_units, markdown } => {
-            kernel_table(&kernels, (warps, collector_units), markdown.as_deref())?
+            kernel_table(&kernels, (warps, collector_units), markdown.as_deref())
         }
-        Command::Bench { cycles, seed, fmax, placements, rtl, out, markdown } => {
-            if cycles < 2 {
-                anyhow::bail!("--cycles must be at least 2, got {cycles}");
-            }
-            if cycles > 10_000_000 {
-                anyhow::bail!("--cycles must be at most 10000000, got {cycles}");
-            }
-            simt_rtl::flow::report::check_placements("--placements", placements)?;
-            let mut rows = simt_rtl::bench::run_all(cycles, seed);
-            let mut tools = vec![results::RUSTC];
-            if fmax {
-                collector_fmax(&mut rows, placements, &rtl, &out)?;
-                tools.extend([results::YOSYS, results::NEXTPNR]);
-            }
-            let table = simt_rtl::bench::table(&rows);
-            emit(&table, markdown.as_deref(), "Operand collector benchmark", &tools)?;
+        Command::Bench(a) => bench(a),
+    }
+}
+
+/// `simt-rtl flash` and `load` (`sram`: into the configuration RAM); with `dry_run`, the
+/// command is printed instead.
+fn program(bin: &Path, sram: bool, dry_run: bool) -> Result<()> {
+    if !dry_run {
+        return simt_rtl::flow::program(bin, sram);
+    }
+    simt_rtl::flow::require_bitstream(bin)?;
+    say!("{}", simt_rtl::flow::iceprog_command(bin, sram).join(" "));
+    Ok(())
+}
+
+/// `simt-rtl vivado`.
+fn vivado(a: VivadoArgs) -> Result<()> {
+    let VivadoArgs { board, preset, cycles, out } = a;
+    let b = simt_rtl::boards::board(&board)?;
+    let most = simt_rtl::boards::self_test::MAX_SELF_TEST_CYCLES;
+    simt_rtl::params::check_range("cycles", cycles as usize, 1, most)?;
+    if b != simt_rtl::boards::ARTY_A7_35T {
+        anyhow::bail!("board `{board}` is not a Vivado board: `vivado` knows arty-a7-35t (use `build` for alchitry-cu)");
+    }
+    let written = simt_rtl::with_preset!(&preset, B => simt_rtl::flow::vivado::write_vivado_project::<B>(&b, cycles, &out))?;
+    for path in written {
+        say!("wrote {}", path.display());
+    }
+    say!("run: cd {} && vivado -mode batch -source build.tcl", out.display());
+    Ok(())
+}
+
+/// `simt-rtl report`.
+fn report_cmd(a: ReportArgs) -> Result<()> {
+    let ReportArgs { preset, block, freq, dffe, mapper, rtl, out, placements, markdown } = a;
+    let synthesis: Vec<Synthesis> = mapper
+        .iter()
+        .map(|m| Ok(Synthesis { dffe, mapper: Mapper::parse(m)? }))
+        .collect::<Result<_>>()?;
+    let table = report(&preset, block.as_deref(), freq, &synthesis, &rtl, &out, placements)?;
+    let title = format!("Resources and Fmax: preset `{preset}`");
+    emit(&table, markdown.as_deref(), &title, &[results::YOSYS, results::NEXTPNR])
+}
+
+/// `simt-rtl prove`: the formal properties, or with `--synth` each block against its netlist.
+fn prove_cmd(a: ProveArgs) -> Result<()> {
+    let budget = std::time::Duration::from_secs(a.timeout);
+    if a.synth {
+        let synthesis = Synthesis { dffe: a.dffe, mapper: Mapper::parse(&a.mapper)? };
+        let dirs = (a.rtl.as_path(), a.out.as_path());
+        prove_synth(&a.preset, a.block.as_deref(), synthesis, a.depth, budget, dirs, a.markdown)
+    } else {
+        let only = (a.block.as_deref(), a.property.as_slice());
+        prove(&a.preset, only, a.depth, budget, &a.rtl, &a.out, a.markdown.as_deref())
+    }
+}
+
+/// `simt-rtl soak`.
+fn soak(a: SoakArgs) -> Result<()> {
+    use simt_rtl::flow::soak;
+    let SoakArgs { preset, block, cycles, seed, jobs, markdown } = a;
+    let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let say = |line: &str| eprintln!("{line}");
+    let rows = simt_rtl::with_preset!(&preset, B => soak::soak::<B>(&soak::modules::<B>(block.as_deref())?, cycles, seed, jobs, &say))?;
+    let title = format!("Soak: preset `{preset}`");
+    emit(&soak::table(&preset, seed, &rows), markdown.as_deref(), &title, &[results::RUSTC])
+}
+
+/// `simt-rtl speed`: of the engines on kernels, of a bitstream's read-back, or of the blocks.
+fn speed(a: SpeedArgs) -> Result<()> {
+    use simt_rtl::flow::{soak, speed};
+    if !a.kernel.is_empty() {
+        return speed_of_engines(&a.kernel, a.markdown.as_deref());
+    }
+    if let Some(dir) = &a.bitstream {
+        return speed_of_readback(dir, a.cycles, a.markdown.as_deref());
+    }
+    let SpeedArgs { preset, block, cycles, seed, rtl, out, markdown, .. } = a;
+    let say = |line: &str| eprintln!("{line}");
+    let work = out.join(&preset);
+    let rows = simt_rtl::with_preset!(&preset, B => speed::measure::<B>(&soak::modules::<B>(block.as_deref())?, &rtl, cycles, seed, &work, &say))?;
+    let title = format!("Simulation speed: preset `{preset}`");
+    let tools = [results::RUSTC, results::IVERILOG, results::VERILATOR];
+    emit(&speed::table(&preset, &rows), markdown.as_deref(), &title, &tools)
+}
+
+/// `simt-rtl asm`.
+fn asm(file: &Path, out: Option<&Path>, listing: bool) -> Result<()> {
+    if let Some(path) = out.filter(|o| same_file(o, file)) {
+        anyhow::bail!("--out {} is the source file: it would be overwritten", path.display());
+    }
+    let assembled = read_kernel(file)?;
+    let words: String = if listing {
+        assembled.text()
+    } else {
+        assembled.program.iter().map(|i| format!("{:08x}\n", i.encode())).collect()
+    };
+    match out {
+        Some(path) => {
+            results::write_whole(path, &words)?;
+            say!("wrote {} ({} instructions)", path.display(), assembled.program.len());
         }
+        None => say_raw!("{words}"),
     }
     Ok(())
+}
+
+/// `simt-rtl run`: on the exported core under Verilator, or in lockstep with the model.
+fn run_kernel(a: RunArgs) -> Result<()> {
+    let core = simt_rtl::params::core_params(&a.preset)?;
+    let params = simt_rtl::params::CoreParams {
+        policy: simt_rtl::params::IssuePolicy::parse(&a.policy)?,
+        collector_timing: match &a.collector {
+            Some(c) => simt_rtl::params::CollectorTiming::parse(c)?,
+            None => core.collector_timing,
+        },
+        ..core
+    };
+    let shown = Shown::new(&a.results, params)?;
+    let listing = read_kernel(&a.kernel)?;
+    let lds = read_lds(a.lds.as_deref(), a.seed, params)?;
+    let kernel = Kernel { path: &a.kernel, listing: &listing };
+    let cu = simt_rtl::params::CORE_CU;
+    let on_verilator =
+        params.sizes() == cu.sizes() && params.collector_timing == cu.collector_timing;
+    if a.lockstep || a.vcd.is_some() || !on_verilator {
+        run_lockstep(kernel, params, &lds, a.max_cycles, a.vcd, shown)
+    } else {
+        run_fast(kernel, params, &lds, a.max_cycles, shown)
+    }
+}
+
+/// `simt-rtl bench`.
+fn bench(a: BenchArgs) -> Result<()> {
+    let BenchArgs { cycles, seed, fmax, placements, rtl, out, markdown } = a;
+    if cycles < 2 {
+        anyhow::bail!("--cycles must be at least 2, got {cycles}");
+    }
+    if cycles > 10_000_000 {
+        anyhow::bail!("--cycles must be at most 10000000, got {cycles}");
+    }
+    simt_rtl::flow::report::check_placements("--placements", placements)?;
+    let mut rows = simt_rtl::bench::run_all(cycles, seed);
+    let mut tools = vec![results::RUSTC];
+    if fmax {
+        collector_fmax(&mut rows, placements, &rtl, &out)?;
+        tools.extend([results::YOSYS, results::NEXTPNR]);
+    }
+    let table = simt_rtl::bench::table(&rows);
+    emit(&table, markdown.as_deref(), "Operand collector benchmark", &tools)
 }
 
 /// `simt-rtl kernels`: each kernel (its `.lds` beside it, else pseudo-random words from seed 1)
@@ -773,41 +780,20 @@ fn gen(presets: &[String], out: &Path, constraints: &Path) -> Result<()> {
     Ok(())
 }
 
-/// `simt-rtl build`: the board top's bitstream and its report; exit 1 when timing fails.
-#[allow(clippy::too_many_arguments)] // one per command-line flag
-fn build(
-    board: &str,
-    rev: Option<&str>,
-    preset: &str,
-    freq: Option<f64>,
-    cycles: u64,
-    top: &str,
-    (dffe, mapper): (bool, Option<Mapper>),
-    (out, markdown): (PathBuf, Option<PathBuf>),
-    verify: bool,
-) -> Result<()> {
+/// `simt-rtl build`: the board top's bitstream (read back and checked unless `--no-verify`) and
+/// its report; exit 1 when timing fails.
+fn build(a: BuildArgs) -> Result<()> {
     use simt_rtl::flow::board_build::{build_alchitry_cu, BoardTop, BuildOptions};
-    let top = BoardTop::parse(top)?;
+    let BuildArgs { board, rev, preset, freq, cycles, top, dffe, mapper, out, markdown, no_verify } =
+        a;
+    let (preset, verify) = (preset.as_str(), !no_verify);
+    let top = BoardTop::parse(&top)?;
+    let mapper = mapper.as_deref().map(Mapper::parse).transpose()?;
     let synthesis = Synthesis { dffe, mapper: mapper.unwrap_or(top.default_mapper()) };
     if top == BoardTop::Core && preset != "cu" {
         anyhow::bail!("--top core builds the cu SIMT core: --preset `{preset}` applies to the self-test top only (leave it out, or give --preset cu)");
     }
-    let board = match (board, rev) {
-        ("alchitry-cu", None | Some("v1")) => simt_rtl::boards::ALCHITRY_CU_V1,
-        ("alchitry-cu", Some("v2")) | ("alchitry-cu-v2", None | Some("v2")) => {
-            simt_rtl::boards::ALCHITRY_CU_V2
-        }
-        ("alchitry-cu-v2", Some("v1")) => {
-            anyhow::bail!("--board alchitry-cu-v2 is revision v2: --rev v1 contradicts it (use --board alchitry-cu --rev v1)")
-        }
-        ("alchitry-cu" | "alchitry-cu-v2", Some(other)) => {
-            anyhow::bail!("unknown --rev `{other}` for alchitry-cu: known revisions are v1, v2")
-        }
-        (other, _) => {
-            simt_rtl::boards::board(other)?;
-            anyhow::bail!("board `{other}` has no bitstream build here (use `simt-rtl vivado` for Xilinx boards); `build` knows alchitry-cu")
-        }
-    };
+    let board = alchitry_board(&board, rev.as_deref())?;
     let default_mhz = match top {
         BoardTop::Core => simt_rtl::boards::CORE_BOARD_MHZ as f64,
         BoardTop::SelfTest => simt_rtl::params::preset(preset)?.board_clock()? as f64,
@@ -845,6 +831,26 @@ fn build(
         );
     }
     Ok(())
+}
+
+/// The Alchitry Cu of `--board` and `--rev`.
+fn alchitry_board(board: &str, rev: Option<&str>) -> Result<simt_rtl::boards::Board> {
+    Ok(match (board, rev) {
+        ("alchitry-cu", None | Some("v1")) => simt_rtl::boards::ALCHITRY_CU_V1,
+        ("alchitry-cu", Some("v2")) | ("alchitry-cu-v2", None | Some("v2")) => {
+            simt_rtl::boards::ALCHITRY_CU_V2
+        }
+        ("alchitry-cu-v2", Some("v1")) => {
+            anyhow::bail!("--board alchitry-cu-v2 is revision v2: --rev v1 contradicts it (use --board alchitry-cu --rev v1)")
+        }
+        ("alchitry-cu" | "alchitry-cu-v2", Some(other)) => {
+            anyhow::bail!("unknown --rev `{other}` for alchitry-cu: known revisions are v1, v2")
+        }
+        (other, _) => {
+            simt_rtl::boards::board(other)?;
+            anyhow::bail!("board `{other}` has no bitstream build here (use `simt-rtl vivado` for Xilinx boards); `build` knows alchitry-cu")
+        }
+    })
 }
 
 /// `simt-rtl report`: the table of every design of the preset whose name contains `block`, each
