@@ -3840,6 +3840,8 @@ module operand_collector_pipelined__rf(clock,read_row$0,read_row$1,read_row$2,re
     reg  written$3$d;
     wire  written$3$q;
     reg  written$3$clock;
+    // Local signals
+    reg  writing;
     // Sub module instances
     operand_collector_pipelined__rf_banks_0 banks$0(
         .clock(banks$0$clock),
@@ -3900,12 +3902,11 @@ module operand_collector_pipelined__rf(clock,read_row$0,read_row$1,read_row$2,re
         banks$0$write_address = write_row;
         banks$0$write_data = write_data;
         written$0$clock = clock;
-        written$0$d = write_valid & (write_bank == 0);
-        if (write_valid & (write_bank == 0)) begin
+        writing = write_valid & (write_bank == 0);
+        written$0$d = writing;
+        banks$0$write_mask = 32'h0;
+        if (writing) begin
             banks$0$write_mask = write_mask;
-        end
-        else begin
-            banks$0$write_mask = 32'h0;
         end
         read_data$0 = banks$0$read_data;
         if (written$0$q) begin
@@ -3916,12 +3917,11 @@ module operand_collector_pipelined__rf(clock,read_row$0,read_row$1,read_row$2,re
         banks$1$write_address = write_row;
         banks$1$write_data = write_data;
         written$1$clock = clock;
-        written$1$d = write_valid & (write_bank == 1);
-        if (write_valid & (write_bank == 1)) begin
+        writing = write_valid & (write_bank == 1);
+        written$1$d = writing;
+        banks$1$write_mask = 32'h0;
+        if (writing) begin
             banks$1$write_mask = write_mask;
-        end
-        else begin
-            banks$1$write_mask = 32'h0;
         end
         read_data$1 = banks$1$read_data;
         if (written$1$q) begin
@@ -3932,12 +3932,11 @@ module operand_collector_pipelined__rf(clock,read_row$0,read_row$1,read_row$2,re
         banks$2$write_address = write_row;
         banks$2$write_data = write_data;
         written$2$clock = clock;
-        written$2$d = write_valid & (write_bank == 2);
-        if (write_valid & (write_bank == 2)) begin
+        writing = write_valid & (write_bank == 2);
+        written$2$d = writing;
+        banks$2$write_mask = 32'h0;
+        if (writing) begin
             banks$2$write_mask = write_mask;
-        end
-        else begin
-            banks$2$write_mask = 32'h0;
         end
         read_data$2 = banks$2$read_data;
         if (written$2$q) begin
@@ -3948,12 +3947,11 @@ module operand_collector_pipelined__rf(clock,read_row$0,read_row$1,read_row$2,re
         banks$3$write_address = write_row;
         banks$3$write_data = write_data;
         written$3$clock = clock;
-        written$3$d = write_valid & (write_bank == 3);
-        if (write_valid & (write_bank == 3)) begin
+        writing = write_valid & (write_bank == 3);
+        written$3$d = writing;
+        banks$3$write_mask = 32'h0;
+        if (writing) begin
             banks$3$write_mask = write_mask;
-        end
-        else begin
-            banks$3$write_mask = 32'h0;
         end
         read_data$3 = banks$3$read_data;
         if (written$3$q) begin

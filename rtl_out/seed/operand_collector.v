@@ -22883,6 +22883,8 @@ module operand_collector__rf(clock,read_row$0,read_row$1,read_row$2,read_row$3,r
     reg  written$7$d;
     wire  written$7$q;
     reg  written$7$clock;
+    // Local signals
+    reg  writing;
     // Sub module instances
     operand_collector__rf_banks_0 banks$0(
         .clock(banks$0$clock),
@@ -22995,12 +22997,11 @@ module operand_collector__rf(clock,read_row$0,read_row$1,read_row$2,read_row$3,r
         banks$0$write_address = write_row;
         banks$0$write_data = write_data;
         written$0$clock = clock;
-        written$0$d = write_valid & (write_bank == 0);
-        if (write_valid & (write_bank == 0)) begin
+        writing = write_valid & (write_bank == 0);
+        written$0$d = writing;
+        banks$0$write_mask = 32'h0;
+        if (writing) begin
             banks$0$write_mask = write_mask;
-        end
-        else begin
-            banks$0$write_mask = 32'h0;
         end
         read_data$0 = banks$0$read_data;
         if (written$0$q) begin
@@ -23011,12 +23012,11 @@ module operand_collector__rf(clock,read_row$0,read_row$1,read_row$2,read_row$3,r
         banks$1$write_address = write_row;
         banks$1$write_data = write_data;
         written$1$clock = clock;
-        written$1$d = write_valid & (write_bank == 1);
-        if (write_valid & (write_bank == 1)) begin
+        writing = write_valid & (write_bank == 1);
+        written$1$d = writing;
+        banks$1$write_mask = 32'h0;
+        if (writing) begin
             banks$1$write_mask = write_mask;
-        end
-        else begin
-            banks$1$write_mask = 32'h0;
         end
         read_data$1 = banks$1$read_data;
         if (written$1$q) begin
@@ -23027,12 +23027,11 @@ module operand_collector__rf(clock,read_row$0,read_row$1,read_row$2,read_row$3,r
         banks$2$write_address = write_row;
         banks$2$write_data = write_data;
         written$2$clock = clock;
-        written$2$d = write_valid & (write_bank == 2);
-        if (write_valid & (write_bank == 2)) begin
+        writing = write_valid & (write_bank == 2);
+        written$2$d = writing;
+        banks$2$write_mask = 32'h0;
+        if (writing) begin
             banks$2$write_mask = write_mask;
-        end
-        else begin
-            banks$2$write_mask = 32'h0;
         end
         read_data$2 = banks$2$read_data;
         if (written$2$q) begin
@@ -23043,12 +23042,11 @@ module operand_collector__rf(clock,read_row$0,read_row$1,read_row$2,read_row$3,r
         banks$3$write_address = write_row;
         banks$3$write_data = write_data;
         written$3$clock = clock;
-        written$3$d = write_valid & (write_bank == 3);
-        if (write_valid & (write_bank == 3)) begin
+        writing = write_valid & (write_bank == 3);
+        written$3$d = writing;
+        banks$3$write_mask = 32'h0;
+        if (writing) begin
             banks$3$write_mask = write_mask;
-        end
-        else begin
-            banks$3$write_mask = 32'h0;
         end
         read_data$3 = banks$3$read_data;
         if (written$3$q) begin
@@ -23059,12 +23057,11 @@ module operand_collector__rf(clock,read_row$0,read_row$1,read_row$2,read_row$3,r
         banks$4$write_address = write_row;
         banks$4$write_data = write_data;
         written$4$clock = clock;
-        written$4$d = write_valid & (write_bank == 4);
-        if (write_valid & (write_bank == 4)) begin
+        writing = write_valid & (write_bank == 4);
+        written$4$d = writing;
+        banks$4$write_mask = 32'h0;
+        if (writing) begin
             banks$4$write_mask = write_mask;
-        end
-        else begin
-            banks$4$write_mask = 32'h0;
         end
         read_data$4 = banks$4$read_data;
         if (written$4$q) begin
@@ -23075,12 +23072,11 @@ module operand_collector__rf(clock,read_row$0,read_row$1,read_row$2,read_row$3,r
         banks$5$write_address = write_row;
         banks$5$write_data = write_data;
         written$5$clock = clock;
-        written$5$d = write_valid & (write_bank == 5);
-        if (write_valid & (write_bank == 5)) begin
+        writing = write_valid & (write_bank == 5);
+        written$5$d = writing;
+        banks$5$write_mask = 32'h0;
+        if (writing) begin
             banks$5$write_mask = write_mask;
-        end
-        else begin
-            banks$5$write_mask = 32'h0;
         end
         read_data$5 = banks$5$read_data;
         if (written$5$q) begin
@@ -23091,12 +23087,11 @@ module operand_collector__rf(clock,read_row$0,read_row$1,read_row$2,read_row$3,r
         banks$6$write_address = write_row;
         banks$6$write_data = write_data;
         written$6$clock = clock;
-        written$6$d = write_valid & (write_bank == 6);
-        if (write_valid & (write_bank == 6)) begin
+        writing = write_valid & (write_bank == 6);
+        written$6$d = writing;
+        banks$6$write_mask = 32'h0;
+        if (writing) begin
             banks$6$write_mask = write_mask;
-        end
-        else begin
-            banks$6$write_mask = 32'h0;
         end
         read_data$6 = banks$6$read_data;
         if (written$6$q) begin
@@ -23107,12 +23102,11 @@ module operand_collector__rf(clock,read_row$0,read_row$1,read_row$2,read_row$3,r
         banks$7$write_address = write_row;
         banks$7$write_data = write_data;
         written$7$clock = clock;
-        written$7$d = write_valid & (write_bank == 7);
-        if (write_valid & (write_bank == 7)) begin
+        writing = write_valid & (write_bank == 7);
+        written$7$d = writing;
+        banks$7$write_mask = 32'h0;
+        if (writing) begin
             banks$7$write_mask = write_mask;
-        end
-        else begin
-            banks$7$write_mask = 32'h0;
         end
         read_data$7 = banks$7$read_data;
         if (written$7$q) begin

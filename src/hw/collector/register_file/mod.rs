@@ -50,6 +50,8 @@ pub struct RegisterFile<
     banks: [LaneRam<RW, T, DW, TD>; B],
     /// Bank `b` was written at the last edge: its read gives 0.
     written: [DFF<Bit>; B],
+    /// The bank the loop is at is written this cycle.
+    writing: Signal<Local, Bit>,
 }
 
 impl<
@@ -77,6 +79,7 @@ impl<
             write_data: Default::default(),
             banks: banks.try_into().unwrap_or_else(|_| unreachable!("B banks built")),
             written: std::array::from_fn(|_| Default::default()),
+            writing: Default::default(),
         })
     }
 }
@@ -98,11 +101,11 @@ impl<
             self.banks[b].write_address.next = self.write_row.val();
             self.banks[b].write_data.next = self.write_data.val();
             self.written[b].clock.next = self.clock.val();
-            self.written[b].d.next = self.write_valid.val() & (self.write_bank.val().index() == b);
-            if self.write_valid.val() & (self.write_bank.val().index() == b) {
+            self.writing.next = self.write_valid.val() & (self.write_bank.val().index() == b);
+            self.written[b].d.next = self.writing.val();
+            self.banks[b].write_mask.next = 0.into();
+            if self.writing.val() {
                 self.banks[b].write_mask.next = self.write_mask.val();
-            } else {
-                self.banks[b].write_mask.next = 0.into();
             }
             self.read_data[b].next = self.banks[b].read_data.val();
             if self.written[b].q.val() {
