@@ -3,8 +3,9 @@
 # revision REV (default HEAD) and the working tree is checked with yosys (equiv_make,
 # equiv_simple, equiv_induct, equiv_status -assert). Files equal byte for byte, or apart from
 # comment lines, need no proof and are counted. Where both files hold the same modules, each
-# module whose text differs is proven alone with its own children flattened in: fast, unless
-# the module holds the stack RAM. Otherwise (modules added, removed or renamed) the old top is
+# module whose text differs is proven alone with its own children flattened in: fast, its
+# memories paired by structure (mapped to flip-flops only where that does not close, which is
+# slow for the stack RAM). Otherwise (modules added, removed or renamed) the old top is
 # proven against the new with every child flattened into it, which for large
 # tops (the SIMT core, anything holding the 256-entry stack RAM) can take longer than is
 # practical; compare those under random stimulus instead (`speed --rtl`, see the book's
@@ -24,16 +25,20 @@ BB
 # The module names a Verilog file declares, in order; one module's text.
 modules() { sed -n 's/^module \([A-Za-z_0-9$]*\)(.*/\1/p' "$1"; }
 module_text() { awk -v m="$2" '$0 ~ "^module " m "[(]" {on=1} on {print} on && /^endmodule/ {exit}' "$1"; }
-# Module $3 of file $1 against module $4 of file $2, each with its own children flattened in
-# and its memories mapped.
-prove() {
+# Module $3 of file $1 against module $4 of file $2, each with its own children flattened in:
+# first with its memories kept whole, paired by structure (equiv_struct: a RAM is equal when its
+# addresses, data and enables are, so no RAM is unrolled into flip-flops); where that does not
+# close, with its memories mapped to flip-flops.
+prove() { prove_with "memory -nomap" "equiv_struct;" "$@" || prove_with "memory" "" "$@"; }
+prove_with() {
+    local memory=$1 pair=$2; shift 2
     yosys -q -p "read_verilog -lib +/ice40/cells_sim.v; read_verilog $work/bb.v;
-read_verilog $1; hierarchy -top $3; proc; flatten; memory; opt_clean; rename $3 gold; design -stash gold;
+read_verilog $1; hierarchy -top $3; proc; flatten; $memory; opt_clean; rename $3 gold; design -stash gold;
 read_verilog -lib +/ice40/cells_sim.v; read_verilog $work/bb.v;
-read_verilog $2; hierarchy -top $4; proc; flatten; memory; opt_clean; rename $4 gate; design -stash gate;
+read_verilog $2; hierarchy -top $4; proc; flatten; $memory; opt_clean; rename $4 gate; design -stash gate;
 design -copy-from gold -as gold gold; design -copy-from gate -as gate gate;
 read_verilog -lib +/ice40/cells_sim.v; read_verilog $work/bb.v;
-equiv_make gold gate equiv; hierarchy -top equiv; equiv_simple -seq 5; equiv_induct -seq 5; equiv_status -assert"
+equiv_make gold gate equiv; hierarchy -top equiv; $pair equiv_simple -seq 5; equiv_induct -seq 5; equiv_status -assert"
 }
 same=0; proven=0; failed=0
 for file in $(git ls-files rtl_out | grep '\.v$'; git ls-files --others --exclude-standard rtl_out | grep '\.v$'); do
