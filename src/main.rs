@@ -193,7 +193,10 @@ enum Command {
     Bench(BenchArgs),
 }
 
-// The flags of `simt-rtl build` (its help is the variant's doc comment in `Command`).
+// The flags of the longer commands, one struct each (a command's help is its variant's doc
+// comment in `Command`, not the struct's).
+
+// The flags of `simt-rtl build`.
 #[derive(clap::Args)]
 struct BuildArgs {
     /// Board (only `alchitry-cu` for now).
@@ -241,7 +244,7 @@ struct BuildArgs {
     no_verify: bool,
 }
 
-// The flags of `simt-rtl vivado` (its help is the variant's doc comment in `Command`).
+// The flags of `simt-rtl vivado`.
 #[derive(clap::Args)]
 struct VivadoArgs {
     /// Board (`arty-a7-35t`).
@@ -258,7 +261,7 @@ struct VivadoArgs {
     out: PathBuf,
 }
 
-// The flags of `simt-rtl prove` (its help is the variant's doc comment in `Command`).
+// The flags of `simt-rtl prove`.
 #[derive(clap::Args)]
 struct ProveArgs {
     /// Preset whose rtl_out/ Verilog is checked.
@@ -300,7 +303,7 @@ struct ProveArgs {
     markdown: Option<PathBuf>,
 }
 
-// The flags of `simt-rtl report` (its help is the variant's doc comment in `Command`).
+// The flags of `simt-rtl report`.
 #[derive(clap::Args)]
 struct ReportArgs {
     /// Preset whose rtl_out/ blocks are measured.
@@ -337,7 +340,7 @@ struct ReportArgs {
     markdown: Option<PathBuf>,
 }
 
-// The flags of `simt-rtl soak` (its help is the variant's doc comment in `Command`).
+// The flags of `simt-rtl soak`.
 #[derive(clap::Args)]
 struct SoakArgs {
     /// Preset whose blocks are run.
@@ -361,7 +364,7 @@ struct SoakArgs {
     markdown: Option<PathBuf>,
 }
 
-// The flags of `simt-rtl speed` (its help is the variant's doc comment in `Command`).
+// The flags of `simt-rtl speed`.
 #[derive(clap::Args)]
 struct SpeedArgs {
     /// Preset whose blocks are measured.
@@ -397,7 +400,7 @@ struct SpeedArgs {
     markdown: Option<PathBuf>,
 }
 
-// The flags of `simt-rtl run` (its help is the variant's doc comment in `Command`).
+// The flags of `simt-rtl run`.
 #[derive(clap::Args)]
 struct RunArgs {
     /// The assembly source (e.g. kernels/reduce.s).
@@ -435,7 +438,7 @@ struct RunArgs {
     results: ResultArgs,
 }
 
-// The flags of `simt-rtl bench` (its help is the variant's doc comment in `Command`).
+// The flags of `simt-rtl bench`.
 #[derive(clap::Args)]
 struct BenchArgs {
     /// Cycles per configuration (2 to 10000000).
