@@ -191,6 +191,10 @@ enum Command {
     },
     /// Measure the operand collector under saturating uniform-random traffic (a Markdown table).
     Bench(BenchArgs),
+    /// The cu core beside larger sizes (4 collector units, 8 warps, both, 8 lanes): each
+    /// exported, placed and routed alone as `report` does, and run on the kernels by its model
+    /// (checked against the interpreter): logic cells, Fmax, mean IPC and lane throughput.
+    Explore(ExploreArgs),
 }
 
 // The flags of the longer commands, one struct each (a command's help is its variant's doc
@@ -467,6 +471,24 @@ struct BenchArgs {
     markdown: Option<PathBuf>,
 }
 
+// The flags of `simt-rtl explore`.
+#[derive(clap::Args)]
+struct ExploreArgs {
+    /// The kernels (assembly sources), as `kernels` takes them.
+    #[arg(required = true)]
+    kernels: Vec<PathBuf>,
+    /// Placements (nextpnr seeds) per core, 1 to 20.
+    #[arg(long, default_value_t = 1)]
+    placements: u32,
+    /// Working directory (one subdirectory per core, with its Verilog and every tool's log).
+    #[arg(long, default_value = "build/explore")]
+    out: PathBuf,
+    /// Also write the table, stamped with this command, the commit and the tool versions,
+    /// to this Markdown file (e.g. docs/src/results/explore-core.md).
+    #[arg(long)]
+    markdown: Option<PathBuf>,
+}
+
 fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Gen { presets, out, constraints } => gen(&presets, &out, &constraints),
@@ -502,7 +524,19 @@ fn run(cli: Cli) -> Result<()> {
             kernel_table(&kernels, (warps, collector_units), markdown.as_deref())
         }
         Command::Bench(a) => bench(a),
+        Command::Explore(a) => explore(a),
     }
+}
+
+/// `simt-rtl explore`.
+fn explore(a: ExploreArgs) -> Result<()> {
+    use simt_rtl::flow::explore;
+    let ExploreArgs { kernels, placements, out, markdown } = a;
+    let inputs = |core| named_kernel_inputs(&kernels, core);
+    let say = |line: &str| eprintln!("{line}");
+    let rows = explore::explore(&explore::CORES, &inputs, placements, &out, &say)?;
+    let tools = [results::RUSTC, results::YOSYS, results::NEXTPNR];
+    emit(&explore::table(&rows), markdown.as_deref(), "The cu core at larger sizes", &tools)
 }
 
 /// `simt-rtl flash` and `load` (`sram`: into the configuration RAM); with `dry_run`, the
@@ -675,13 +709,22 @@ fn kernel_table(
             params.warps, params.collector_units
         )
     };
+    let inputs = named_kernel_inputs(kernels, params)?;
+    let rows = simt_rtl::verify::core_run::kernel_rows(params, &inputs, 10_000_000)?;
+    let table = simt_rtl::verify::core_run::kernel_table(&rows);
+    emit(&table, markdown, &title, &[results::RUSTC])
+}
+
+/// As [`kernel_inputs`], each kernel named by its file's stem (`loop` for `kernels/loop.s`).
+fn named_kernel_inputs(
+    kernels: &[PathBuf],
+    params: simt_rtl::params::CoreParams,
+) -> Result<Vec<simt_rtl::verify::core_run::KernelInput>> {
     let mut inputs = kernel_inputs(kernels, params)?;
     for (path, (name, _, _)) in kernels.iter().zip(&mut inputs) {
         *name = path.file_stem().map_or(name.clone(), |s| s.to_string_lossy().into());
     }
-    let rows = simt_rtl::verify::core_run::kernel_rows(params, &inputs, 10_000_000)?;
-    let table = simt_rtl::verify::core_run::kernel_table(&rows);
-    emit(&table, markdown, &title, &[results::RUSTC])
+    Ok(inputs)
 }
 
 /// Each kernel as its path, its program and its local data share (`K.lds` beside `K.s`, else

@@ -624,6 +624,34 @@ pub const CORE_TINY: CoreParams = CoreParams {
     collector_timing: CollectorTiming::GpgpuSim,
 };
 
+/// The `cu` core at the sizes `simt-rtl explore` measures beside it (none is exported to
+/// `rtl_out/` or put on the board): 4 collector units, 8 warps, both, and 8 lanes.
+pub const CORE_CU_W4_U4: CoreParams = CoreParams {
+    name: "cu-core-w4-u4",
+    purpose: "the cu core with 4 collector units (explored, not exported)",
+    collector_units: 4,
+    ..CORE_CU
+};
+pub const CORE_CU_W8_U2: CoreParams = CoreParams {
+    name: "cu-core-w8-u2",
+    purpose: "the cu core with 8 warps (explored, not exported)",
+    warps: 8,
+    ..CORE_CU
+};
+pub const CORE_CU_W8_U4: CoreParams = CoreParams {
+    name: "cu-core-w8-u4",
+    purpose: "the cu core with 8 warps and 4 collector units (explored, not exported)",
+    warps: 8,
+    collector_units: 4,
+    ..CORE_CU
+};
+pub const CORE_CU_L8: CoreParams = CoreParams {
+    name: "cu-core-l8",
+    purpose: "the cu core with 8 lanes (explored, not exported)",
+    threads: 8,
+    ..CORE_CU
+};
+
 /// Every core preset.
 pub const CORE_PRESETS: [CoreParams; 2] = [CORE_CU, CORE_TINY];
 

@@ -229,6 +229,8 @@ fn command_line_errors_are_one_clear_line() {
         (vec!["run", "kernels/loop.s", "--collector", "fast"], "unknown --collector `fast`: known collector timings are gpgpu-sim, pipelined"),
         (vec!["bench", "--fmax", "--placements", "0"], "parameter `--placements` = 0 is out of range: it must be between 1 and 20"),
         (vec!["bench", "--fmax", "--rtl", "/nonexistent"], "cannot read /nonexistent/manifest.json"),
+        (vec!["explore", "kernels/loop.s", "--placements", "0"], "parameter `--placements` = 0 is out of range: it must be between 1 and 20"),
+        (vec!["explore", "/nonexistent/k.s"], "/nonexistent/k.s"),
         (vec!["prove", "--preset", "nope"], "unknown preset `nope`"),
         (vec!["prove", "--block", "nope"], "--block `nope` has no formal properties (blocks with properties: priority_encoder_lowest, priority_encoder_highest, round_robin_arbiter, simt_stack"),
         (vec!["prove", "--depth", "0"], "`--depth` must be at least 1"),
@@ -525,6 +527,7 @@ fn bad_arguments_are_refused_before_any_work() {
     for (args, want) in [
         (vec!["build", "--cycles", "18446744073709551615", "--out", out_s], "parameter `cycles` = 18446744073709551615 is out of range: it must be between 1 and 16777215"),
         (vec!["build", "--freq", "0", "--out", out_s], "--freq 0"),
+        (vec!["explore", "kernels/loop.s", "--placements", "21", "--out", out_s], "parameter `--placements` = 21 is out of range"),
         (vec!["gen", "--out", out_s, "--constraints", "/proc/simt-rtl-cannot-write-here"], "cannot create output directory /proc/simt-rtl-cannot-write-here"),
     ] {
         let (code, stdout, stderr) = cli(&args);

@@ -282,6 +282,28 @@ fn kernels_on_the_rust_hdl_core_and_its_verilog() {
     }
 }
 
+/// The larger cores `simt-rtl explore` measures are the same design: each runs a kernel on its
+/// rust-hdl core beside its model (every output every cycle) and against the interpreter, and
+/// explore's `cu-core` is, apart from its comments, the exported `rtl_out/cu/simt_core.v`.
+#[test]
+fn explored_cores_are_the_cu_core_at_other_sizes() {
+    use simt_rtl::flow::explore::{core_verilog, CORES};
+    use simt_rtl::verify::core_run::run_rust_hdl;
+    for core in &CORES[1..] {
+        let lds = lds_inputs(&mut Rng::new(7), *core);
+        run_rust_hdl(*core, &kernel("reduce"), &lds, 100_000, None)
+            .unwrap_or_else(|e| panic!("{}: {e:#}", core.name));
+    }
+    let code = |text: &str| -> Vec<String> {
+        text.lines().filter(|l| !l.starts_with("//")).map(str::to_string).collect()
+    };
+    let exported = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rtl_out/cu/simt_core.v"),
+    )
+    .unwrap();
+    assert_eq!(code(&core_verilog(CORES[0]).unwrap()), code(&exported));
+}
+
 /// The rust-hdl core against its model, every output on every cycle: random programs loaded
 /// through the instruction-memory port and run to the end, under both issue policies, with
 /// resets in the middle of runs and words overwritten in running programs

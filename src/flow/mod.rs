@@ -1,6 +1,7 @@
 //! Tool flows on exported Verilog: yosys synthesis checks and Verilator lint.
 
 pub mod board_build;
+pub mod explore;
 pub mod gen;
 pub mod ice40_pll;
 pub mod prove;

@@ -10,7 +10,7 @@ use crate::hw::core::simt_core::model::CoreCounters;
 use crate::hw::SimtCoreModel;
 use crate::isa::interp::Machine;
 use crate::isa::Inst;
-use crate::params::{CoreParams, CORE_TINY};
+use crate::params::CoreParams;
 use crate::sim::differential::write_vcd;
 use crate::sim::verilog_sim::{check_against_rust, Simulator, VerilogDut};
 use crate::sim::{run_differential, Dut};
@@ -187,13 +187,8 @@ impl<'a> Lockstep<'a> {
     /// The model after the run on the concrete core whose generics these sizes give
     /// (`with_lds` refuses any other sizes).
     fn on_core(&self, inputs: &dyn Fn(usize) -> Vec<u64>) -> Result<SimtCoreModel> {
-        use crate::hw::core::simt_core::{SimtCoreCu, SimtCoreTiny};
         let (params, lds) = (self.params, self.lds);
-        if params.sizes() == CORE_TINY.sizes() {
-            self.go(|| SimtCoreTiny::with_lds(params, lds), inputs)
-        } else {
-            self.go(|| SimtCoreCu::with_lds(params, lds), inputs)
-        }
+        crate::with_simt_core!(params, C => self.go(|| C::with_lds(params, lds), inputs))
     }
 
     /// The model after the run.

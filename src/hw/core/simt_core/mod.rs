@@ -521,3 +521,46 @@ macro_rules! simt_core_of {
 pub type SimtCoreCu = simt_core_of!(crate::params::CORE_CU);
 /// The `tiny` core ([`CORE_TINY`](crate::params::CORE_TINY)).
 pub type SimtCoreTiny = simt_core_of!(crate::params::CORE_TINY);
+/// The `cu` core at the sizes `simt-rtl explore` measures (see
+/// [`CORE_CU_W4_U4`](crate::params::CORE_CU_W4_U4) and the three after it).
+pub type SimtCoreW4U4 = simt_core_of!(crate::params::CORE_CU_W4_U4);
+pub type SimtCoreW8U2 = simt_core_of!(crate::params::CORE_CU_W8_U2);
+pub type SimtCoreW8U4 = simt_core_of!(crate::params::CORE_CU_W8_U4);
+pub type SimtCoreL8 = simt_core_of!(crate::params::CORE_CU_L8);
+
+/// Runs `$body` with `$C` the rust-hdl core type that has `$params`' sizes (the `cu` core's, the
+/// `tiny` core's, or one of the sizes `explore` measures); `$body` returns a `Result`, and
+/// other sizes are an error that names the core.
+#[macro_export]
+macro_rules! with_simt_core {
+    ($params:expr, $C:ident => $body:expr) => {{
+        use $crate::hw::core::simt_core as sc;
+        use $crate::params as p;
+        let params: $crate::params::CoreParams = $params;
+        let sizes = params.sizes();
+        if sizes == p::CORE_CU.sizes() {
+            type $C = sc::SimtCoreCu;
+            $body
+        } else if sizes == p::CORE_TINY.sizes() {
+            type $C = sc::SimtCoreTiny;
+            $body
+        } else if sizes == p::CORE_CU_W4_U4.sizes() {
+            type $C = sc::SimtCoreW4U4;
+            $body
+        } else if sizes == p::CORE_CU_W8_U2.sizes() {
+            type $C = sc::SimtCoreW8U2;
+            $body
+        } else if sizes == p::CORE_CU_W8_U4.sizes() {
+            type $C = sc::SimtCoreW8U4;
+            $body
+        } else if sizes == p::CORE_CU_L8.sizes() {
+            type $C = sc::SimtCoreL8;
+            $body
+        } else {
+            Err(anyhow::anyhow!(
+                "core `{}` has no rust-hdl type: only the cu and tiny cores and the sizes `simt-rtl explore` measures are built",
+                params.name
+            ))
+        }
+    }};
+}
