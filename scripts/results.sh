@@ -13,6 +13,7 @@ for size in "8 2" "4 4" "8 4"; do
     set -- $size
     "$bin" kernels kernels/*.s --warps "$1" --collector-units "$2" --markdown "$out/kernels-cu-w$1-u$2.md"
 done
+"$bin" explore kernels/*.s --placements 3 --markdown "$out/explore-core.md"
 "$bin" bench --fmax --placements 5 --markdown "$out/bench.md"
 "$bin" report --preset cu --markdown "$out/report-cu.md"
 "$bin" report --block simt_core --placements 5 --markdown "$out/report-core.md"

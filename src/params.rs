@@ -591,9 +591,9 @@ impl CoreParams {
 }
 
 /// The SIMT core for the Alchitry Cu: the `cu` preset's 4 warps and stack depth, warps of 4
-/// lanes (one per local-data-share bank) of 8-bit values (8 lanes took 118% of the HX8K, 4
-/// lanes 85%, measured by `simt-rtl report`), in the pipelined timing (the GPGPU-Sim-exact
-/// timing is exported beside it as `simt_core_gpgpu_sim`).
+/// lanes (one per local-data-share bank) of 8-bit values, in the pipelined timing (the
+/// GPGPU-Sim-exact timing is exported beside it as `simt_core_gpgpu_sim`). `simt-rtl explore`
+/// measures it beside more lanes, warps and collector units (`CORE_CU_W4_U4` and after).
 pub const CORE_CU: CoreParams = CoreParams {
     name: "cu-core",
     purpose: "the SIMT core for the Alchitry Cu's iCE40-HX8K: 4 warps of 4 lanes of 8 bits",
