@@ -532,6 +532,8 @@ fn run(cli: Cli) -> Result<()> {
 fn explore(a: ExploreArgs) -> Result<()> {
     use simt_rtl::flow::explore;
     let ExploreArgs { kernels, placements, out, markdown } = a;
+    // Every kernel read and assembled before any work: a bad file is the only output.
+    named_kernel_inputs(&kernels, simt_rtl::params::CORE_CU)?;
     let inputs = |core| named_kernel_inputs(&kernels, core);
     let say = |line: &str| eprintln!("{line}");
     let rows = explore::explore(&explore::CORES, &inputs, placements, &out, &say)?;
