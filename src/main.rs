@@ -532,9 +532,9 @@ fn run(cli: Cli) -> Result<()> {
 fn explore(a: ExploreArgs) -> Result<()> {
     use simt_rtl::flow::explore;
     let ExploreArgs { kernels, placements, out, markdown } = a;
-    // Every kernel read and assembled before any work: a bad file is the only output.
-    named_kernel_inputs(&kernels, simt_rtl::params::CORE_CU)?;
-    let inputs = |core| named_kernel_inputs(&kernels, core);
+    // Every kernel read and assembled before any work, so a bad file is the only output; the
+    // local data shares are the cu core's, whose rows and lane bits every explored size keeps.
+    let inputs = named_kernel_inputs(&kernels, simt_rtl::params::CORE_CU)?;
     let say = |line: &str| eprintln!("{line}");
     let rows = explore::explore(&explore::CORES, &inputs, placements, &out, &say)?;
     let tools = [results::RUSTC, results::YOSYS, results::NEXTPNR];

@@ -83,21 +83,27 @@ pub fn mean_ipc(p: CoreParams, kernels: &[KernelInput], max_cycles: u64) -> Resu
 }
 
 /// Each of `cores`: its Verilog into `out/<module>/`, placed and routed `placements` times,
-/// and its mean IPC over the kernels `kernels` gives for it (their local data shares sized for
-/// the core).
+/// and its mean IPC over `kernels`. Their local data shares must suit every core: the cores
+/// share the first one's local-data-share rows and lane bits.
 pub fn explore(
     cores: &[CoreParams],
-    kernels: &dyn Fn(CoreParams) -> Result<Vec<KernelInput>>,
+    kernels: &[KernelInput],
     placements: u32,
     out: &Path,
     say: &dyn Fn(&str),
 ) -> Result<Vec<ExploreRow>> {
     report::check_placements("--placements", placements)?;
+    let first = cores.first().context("explore needs at least one core")?;
+    if let Some(c) =
+        cores.iter().find(|c| (c.lds_rows, c.lane_bits) != (first.lds_rows, first.lane_bits))
+    {
+        bail!("core `{}` differs from `{}` in its local data share's rows or lane bits: one set of kernel inputs cannot suit both", c.name, first.name);
+    }
     let mut rows = vec![];
     for &core in cores {
         let module = module_name(&core);
         say(&format!("explore: {}: kernels on the model", core.name));
-        let mean_ipc = mean_ipc(core, &kernels(core)?, 10_000_000)?;
+        let mean_ipc = mean_ipc(core, kernels, 10_000_000)?;
         say(&format!("explore: {}: export, synthesis and {placements} placement(s)", core.name));
         let dir = out.join(&module);
         std::fs::create_dir_all(&dir)

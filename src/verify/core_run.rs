@@ -185,7 +185,7 @@ impl<'a> Lockstep<'a> {
     }
 
     /// The model after the run on the concrete core whose generics these sizes give
-    /// (`with_lds` refuses any other sizes).
+    /// ([`with_simt_core!`](crate::with_simt_core) refuses sizes no core type has).
     fn on_core(&self, inputs: &dyn Fn(usize) -> Vec<u64>) -> Result<SimtCoreModel> {
         let (params, lds) = (self.params, self.lds);
         crate::with_simt_core!(params, C => self.go(|| C::with_lds(params, lds), inputs))
