@@ -8,14 +8,20 @@ use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use simt_rtl::flow::results;
 use simt_rtl::flow::{Mapper, Synthesis};
+use simt_rtl::sim::output::{Allow, Output};
 
 /// `println!` that returns an error from the calling function when standard output is a closed
-/// pipe or a full disk, instead of panicking.
+/// pipe or a full disk, instead of panicking. When an output is standard output (`--json -`),
+/// the messages go to standard error, so that standard output is exactly that document.
 macro_rules! say {
     ($($arg:tt)*) => {{
         use std::io::Write;
-        let mut out = std::io::stdout().lock();
-        writeln!(out, $($arg)*).and_then(|_| out.flush()).context("cannot write standard output")?
+        if simt_rtl::sim::output::stdout_is_document() {
+            eprintln!($($arg)*);
+        } else {
+            let mut out = std::io::stdout().lock();
+            writeln!(out, $($arg)*).and_then(|_| out.flush()).context("cannot write standard output")?
+        }
     }};
 }
 
@@ -23,8 +29,12 @@ macro_rules! say {
 macro_rules! say_raw {
     ($($arg:tt)*) => {{
         use std::io::Write;
-        let mut out = std::io::stdout().lock();
-        write!(out, $($arg)*).and_then(|_| out.flush()).context("cannot write standard output")?
+        if simt_rtl::sim::output::stdout_is_document() {
+            eprint!($($arg)*);
+        } else {
+            let mut out = std::io::stdout().lock();
+            write!(out, $($arg)*).and_then(|_| out.flush()).context("cannot write standard output")?
+        }
     }};
 }
 
@@ -512,7 +522,9 @@ fn run(cli: Cli) -> Result<()> {
         Command::Board {
             action: BoardAction::Run { kernel, lds, seed, port, sim, bitstream_sim, results },
         } => {
-            let shown = Shown::new(&results, simt_rtl::params::CORE_CU)?;
+            let inputs =
+                [("the kernel", Some(kernel.as_path())), ("the --lds file", lds.as_deref())];
+            let shown = Shown::new(&results, simt_rtl::params::CORE_CU, &inputs)?;
             let target = match (sim, bitstream_sim) {
                 (true, _) => Target::Sim,
                 (_, Some(dir)) => Target::Bitstream(dir),
@@ -521,7 +533,8 @@ fn run(cli: Cli) -> Result<()> {
             board_run(&kernel, lds.as_deref(), seed, target, shown)
         }
         Command::Kernels { kernels, warps, collector_units, markdown } => {
-            kernel_table(&kernels, (warps, collector_units), markdown.as_deref())
+            let markdown = markdown_output(markdown.as_deref(), &kernels)?;
+            kernel_table(&kernels, (warps, collector_units), markdown.as_ref())
         }
         Command::Bench(a) => bench(a),
         Command::Explore(a) => explore(a),
@@ -532,13 +545,14 @@ fn run(cli: Cli) -> Result<()> {
 fn explore(a: ExploreArgs) -> Result<()> {
     use simt_rtl::flow::explore;
     let ExploreArgs { kernels, placements, out, markdown } = a;
+    let markdown = markdown_output(markdown.as_deref(), &kernels)?;
     // Every kernel read and assembled before any work, so a bad file is the only output; the
     // local data shares are the cu core's, whose rows and lane bits every explored size keeps.
     let inputs = named_kernel_inputs(&kernels, simt_rtl::params::CORE_CU)?;
     let say = |line: &str| eprintln!("{line}");
     let rows = explore::explore(&explore::CORES, &inputs, placements, &out, &say)?;
     let tools = [results::RUSTC, results::YOSYS, results::NEXTPNR];
-    emit(&explore::table(&rows), markdown.as_deref(), "The cu core at larger sizes", &tools)
+    emit(&explore::table(&rows), markdown.as_ref(), "The cu core at larger sizes", &tools)
 }
 
 /// `simt-rtl flash` and `load` (`sram`: into the configuration RAM); with `dry_run`, the
@@ -572,25 +586,27 @@ fn vivado(a: VivadoArgs) -> Result<()> {
 /// `simt-rtl report`.
 fn report_cmd(a: ReportArgs) -> Result<()> {
     let ReportArgs { preset, block, freq, dffe, mapper, rtl, out, placements, markdown } = a;
+    let markdown = markdown_output(markdown.as_deref(), &[])?;
     let synthesis: Vec<Synthesis> = mapper
         .iter()
         .map(|m| Ok(Synthesis { dffe, mapper: Mapper::parse(m)? }))
         .collect::<Result<_>>()?;
     let table = report(&preset, block.as_deref(), freq, &synthesis, &rtl, &out, placements)?;
     let title = format!("Resources and Fmax: preset `{preset}`");
-    emit(&table, markdown.as_deref(), &title, &[results::YOSYS, results::NEXTPNR])
+    emit(&table, markdown.as_ref(), &title, &[results::YOSYS, results::NEXTPNR])
 }
 
 /// `simt-rtl prove`: the formal properties, or with `--synth` each block against its netlist.
 fn prove_cmd(a: ProveArgs) -> Result<()> {
     let budget = std::time::Duration::from_secs(a.timeout);
+    let markdown = markdown_output(a.markdown.as_deref(), &[])?;
     if a.synth {
         let synthesis = Synthesis { dffe: a.dffe, mapper: Mapper::parse(&a.mapper)? };
         let dirs = (a.rtl.as_path(), a.out.as_path());
-        prove_synth(&a.preset, a.block.as_deref(), synthesis, a.depth, budget, dirs, a.markdown)
+        prove_synth(&a.preset, a.block.as_deref(), synthesis, a.depth, budget, dirs, markdown)
     } else {
         let only = (a.block.as_deref(), a.property.as_slice());
-        prove(&a.preset, only, a.depth, budget, &a.rtl, &a.out, a.markdown.as_deref())
+        prove(&a.preset, only, a.depth, budget, &a.rtl, &a.out, markdown.as_ref())
     }
 }
 
@@ -598,36 +614,37 @@ fn prove_cmd(a: ProveArgs) -> Result<()> {
 fn soak(a: SoakArgs) -> Result<()> {
     use simt_rtl::flow::soak;
     let SoakArgs { preset, block, cycles, seed, jobs, markdown } = a;
+    let markdown = markdown_output(markdown.as_deref(), &[])?;
     let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let say = |line: &str| eprintln!("{line}");
     let rows = simt_rtl::with_preset!(&preset, B => soak::soak::<B>(&soak::modules::<B>(block.as_deref())?, cycles, seed, jobs, &say))?;
     let title = format!("Soak: preset `{preset}`");
-    emit(&soak::table(&preset, seed, &rows), markdown.as_deref(), &title, &[results::RUSTC])
+    emit(&soak::table(&preset, seed, &rows), markdown.as_ref(), &title, &[results::RUSTC])
 }
 
 /// `simt-rtl speed`: of the engines on kernels, of a bitstream's read-back, or of the blocks.
 fn speed(a: SpeedArgs) -> Result<()> {
     use simt_rtl::flow::{soak, speed};
+    let markdown = markdown_output(a.markdown.as_deref(), &a.kernel)?;
     if !a.kernel.is_empty() {
-        return speed_of_engines(&a.kernel, a.markdown.as_deref());
+        return speed_of_engines(&a.kernel, markdown.as_ref());
     }
     if let Some(dir) = &a.bitstream {
-        return speed_of_readback(dir, a.cycles, a.markdown.as_deref());
+        return speed_of_readback(dir, a.cycles, markdown.as_ref());
     }
-    let SpeedArgs { preset, block, cycles, seed, rtl, out, markdown, .. } = a;
+    let SpeedArgs { preset, block, cycles, seed, rtl, out, .. } = a;
     let say = |line: &str| eprintln!("{line}");
     let work = out.join(&preset);
     let rows = simt_rtl::with_preset!(&preset, B => speed::measure::<B>(&soak::modules::<B>(block.as_deref())?, &rtl, cycles, seed, &work, &say))?;
     let title = format!("Simulation speed: preset `{preset}`");
     let tools = [results::RUSTC, results::IVERILOG, results::VERILATOR];
-    emit(&speed::table(&preset, &rows), markdown.as_deref(), &title, &tools)
+    emit(&speed::table(&preset, &rows), markdown.as_ref(), &title, &tools)
 }
 
 /// `simt-rtl asm`.
 fn asm(file: &Path, out: Option<&Path>, listing: bool) -> Result<()> {
-    if let Some(path) = out.filter(|o| same_file(o, file)) {
-        anyhow::bail!("--out {} is the source file: it would be overwritten", path.display());
-    }
+    let out = out.map(|o| Output::new("--out", o, Allow::Any, &[("the source file", file)]));
+    let out = out.transpose()?;
     let assembled = read_kernel(file)?;
     let words: String = if listing {
         assembled.text()
@@ -635,10 +652,11 @@ fn asm(file: &Path, out: Option<&Path>, listing: bool) -> Result<()> {
         assembled.program.iter().map(|i| format!("{:08x}\n", i.encode())).collect()
     };
     match out {
-        Some(path) => {
-            results::write_whole(path, &words)?;
-            say!("wrote {} ({} instructions)", path.display(), assembled.program.len());
+        Some(out) if !out.is_stdout() => {
+            out.write(&words)?;
+            say!("wrote {} ({} instructions)", out.path().display(), assembled.program.len());
         }
+        Some(out) => out.write(&words)?,
         None => say_raw!("{words}"),
     }
     Ok(())
@@ -655,7 +673,13 @@ fn run_kernel(a: RunArgs) -> Result<()> {
         },
         ..core
     };
-    let shown = Shown::new(&a.results, params)?;
+    let inputs = [("the kernel", Some(a.kernel.as_path())), ("the --lds file", a.lds.as_deref())];
+    let vcd = a.vcd.as_deref().map(|v| vcd_output(v, &inputs)).transpose()?;
+    let mut others = inputs.to_vec();
+    if let Some((vcd, gtkw)) = &vcd {
+        others.extend([("the --vcd waveform", Some(vcd.path())), ("its .gtkw", Some(gtkw))]);
+    }
+    let shown = Shown::new(&a.results, params, &others)?;
     let listing = read_kernel(&a.kernel)?;
     let lds = read_lds(a.lds.as_deref(), a.seed, params)?;
     let kernel = Kernel { path: &a.kernel, listing: &listing };
@@ -663,7 +687,7 @@ fn run_kernel(a: RunArgs) -> Result<()> {
     let on_verilator =
         params.sizes() == cu.sizes() && params.collector_timing == cu.collector_timing;
     if a.lockstep || a.vcd.is_some() || !on_verilator {
-        run_lockstep(kernel, params, &lds, a.max_cycles, a.vcd, shown)
+        run_lockstep(kernel, params, &lds, a.max_cycles, vcd.map(|v| v.0.path().into()), shown)
     } else {
         run_fast(kernel, params, &lds, a.max_cycles, shown)
     }
@@ -672,6 +696,7 @@ fn run_kernel(a: RunArgs) -> Result<()> {
 /// `simt-rtl bench`.
 fn bench(a: BenchArgs) -> Result<()> {
     let BenchArgs { cycles, seed, fmax, placements, rtl, out, markdown } = a;
+    let markdown = markdown_output(markdown.as_deref(), &[])?;
     if cycles < 2 {
         anyhow::bail!("--cycles must be at least 2, got {cycles}");
     }
@@ -686,7 +711,7 @@ fn bench(a: BenchArgs) -> Result<()> {
         tools.extend([results::YOSYS, results::NEXTPNR]);
     }
     let table = simt_rtl::bench::table(&rows);
-    emit(&table, markdown.as_deref(), "Operand collector benchmark", &tools)
+    emit(&table, markdown.as_ref(), "Operand collector benchmark", &tools)
 }
 
 /// `simt-rtl kernels`: each kernel (its `.lds` beside it, else pseudo-random words from seed 1)
@@ -694,7 +719,7 @@ fn bench(a: BenchArgs) -> Result<()> {
 fn kernel_table(
     kernels: &[PathBuf],
     (warps, collector_units): (Option<usize>, Option<usize>),
-    markdown: Option<&Path>,
+    markdown: Option<&Output>,
 ) -> Result<()> {
     let cu = simt_rtl::params::CORE_CU;
     let params = simt_rtl::params::CoreParams {
@@ -772,7 +797,7 @@ fn collector_fmax(
 }
 
 /// `simt-rtl speed --kernel`: `run`'s two engines timed on each kernel.
-fn speed_of_engines(kernels: &[PathBuf], markdown: Option<&Path>) -> Result<()> {
+fn speed_of_engines(kernels: &[PathBuf], markdown: Option<&Output>) -> Result<()> {
     let params = simt_rtl::params::CORE_CU;
     let inputs = kernel_inputs(kernels, params)?;
     let say = |line: &str| eprintln!("{line}");
@@ -783,7 +808,12 @@ fn speed_of_engines(kernels: &[PathBuf], markdown: Option<&Path>) -> Result<()> 
 }
 
 /// Prints a measured table and, when asked, writes it stamped to a Markdown file.
-fn emit(table: &str, markdown: Option<&Path>, title: &str, tools: &[results::Tool]) -> Result<()> {
+fn emit(
+    table: &str,
+    markdown: Option<&Output>,
+    title: &str,
+    tools: &[results::Tool],
+) -> Result<()> {
     say_raw!("{table}");
     write_table(table, markdown, title, tools)
 }
@@ -791,15 +821,24 @@ fn emit(table: &str, markdown: Option<&Path>, title: &str, tools: &[results::Too
 /// Writes a measured table, stamped, to the Markdown file `--markdown` named, if any.
 fn write_table(
     table: &str,
-    markdown: Option<&Path>,
+    markdown: Option<&Output>,
     title: &str,
     tools: &[results::Tool],
 ) -> Result<()> {
-    if let Some(path) = markdown {
-        results::write_markdown(path, title, tools, table)?;
-        say!("wrote {}", path.display());
+    if let Some(out) = markdown {
+        results::write_markdown(out, title, tools, table)?;
+        if !out.is_stdout() {
+            say!("wrote {}", out.path().display());
+        }
     }
     Ok(())
+}
+
+/// The `--markdown` output, checked (and a device or FIFO opened) before any work; it may not
+/// be one of the command's `inputs`.
+fn markdown_output(path: Option<&Path>, inputs: &[PathBuf]) -> Result<Option<Output>> {
+    let inputs: Vec<(&str, &Path)> = inputs.iter().map(|p| ("an input", p.as_path())).collect();
+    path.map(|p| Output::new("--markdown", p, Allow::Any, &inputs)).transpose()
 }
 
 /// `simt-rtl gen`: the presets' Verilog and manifest, and the boards' constraints.
@@ -848,6 +887,7 @@ fn build(a: BuildArgs) -> Result<()> {
     };
     let freq_mhz = freq.unwrap_or(default_mhz);
     let opts = BuildOptions { board, top, freq_mhz, cycles, synthesis, out_dir: out, verify };
+    let markdown = markdown_output(markdown.as_deref(), &[])?;
     let report = simt_rtl::with_preset!(preset, B => build_alchitry_cu::<B>(&opts))?;
     say!("synthesis: yosys {}", synthesis.command());
     say_raw!("{}", report.table());
@@ -870,7 +910,7 @@ fn build(a: BuildArgs) -> Result<()> {
     if verify {
         tools.push(results::VERILATOR);
     }
-    write_table(&report.markdown(&synthesis.command()), markdown.as_deref(), &title, &tools)?;
+    write_table(&report.markdown(&synthesis.command()), markdown.as_ref(), &title, &tools)?;
     if report.fmax_mhz < report.target_mhz {
         anyhow::bail!(
             "timing failed: Fmax {:.1} MHz is below the {:.1} MHz target",
@@ -951,9 +991,9 @@ fn prove(
     budget: std::time::Duration,
     rtl: &Path,
     out: &Path,
-    markdown: Option<&Path>,
+    markdown: Option<&Output>,
 ) -> Result<()> {
-    use simt_rtl::flow::prove::{prove_within, Outcome};
+    use simt_rtl::flow::prove::{prove_each, Outcome};
     let p = simt_rtl::params::preset(preset)?;
     let blocks: Vec<_> = formal_blocks(preset)?
         .into_iter()
@@ -966,12 +1006,15 @@ fn prove(
     let mut table =
         "| block | property | result | seconds (the whole block) |\n|---|---|---|---:|\n"
             .to_string();
+    let mut progress = ProveProgress::new(&blocks, property, budget)?;
     for b in blocks {
         let dir = out.join(preset).join(b.module);
         let rtl_file = rtl.join(preset).join(format!("{}.v", b.module));
         let start = std::time::Instant::now();
-        let outcomes = prove_within(&b, &p, &rtl_file, depth, &dir, property, Some(budget))
+        let next = &mut |name: &str| progress.next(b.module, name);
+        let outcomes = prove_each(&b, &p, (&rtl_file, &dir), depth, property, Some(budget), next)
             .with_context(|| format!("proving {}", b.module))?;
+        progress.clear();
         let secs = format!("{:.0}", start.elapsed().as_secs_f64());
         for (i, (name, outcome)) in outcomes.into_iter().enumerate() {
             failed += matches!(outcome, Outcome::Failed { .. }) as usize;
@@ -988,8 +1031,54 @@ fn prove(
     Ok(())
 }
 
+/// `prove`'s overall progress on a terminal: property i of N, the time elapsed, and the most
+/// the properties left may take (each at most its `--timeout`).
+struct ProveProgress {
+    total: usize,
+    done: usize,
+    budget: std::time::Duration,
+    start: std::time::Instant,
+    shown: bool,
+}
+
+impl ProveProgress {
+    fn new(
+        blocks: &[simt_rtl::registry::FormalBlock],
+        only: &[String],
+        budget: std::time::Duration,
+    ) -> Result<ProveProgress> {
+        let mut total = 0;
+        for b in blocks {
+            let names = simt_rtl::flow::prove::properties_of(b)?;
+            total += names.iter().filter(|n| only.is_empty() || only.contains(n)).count();
+        }
+        let (start, shown) = (std::time::Instant::now(), std::io::stderr().is_terminal());
+        Ok(ProveProgress { total, done: 0, budget, start, shown })
+    }
+
+    /// Property `name` of `block` starts.
+    fn next(&mut self, block: &str, name: &str) {
+        self.done += 1;
+        if self.shown {
+            let elapsed = self.start.elapsed().as_secs();
+            let most = (self.total + 1 - self.done) as u64 * self.budget.as_secs();
+            eprint!(
+                "\r\x1b[Kprove: property {} of {}: {block}: {name}; {}:{:02} elapsed, at most {}:{:02} left",
+                self.done, self.total, elapsed / 60, elapsed % 60, most / 60, most % 60
+            );
+        }
+    }
+
+    /// Clears the progress line before results are printed.
+    fn clear(&self) {
+        if self.shown {
+            eprint!("\r\x1b[K");
+        }
+    }
+}
+
 /// `simt-rtl speed --bitstream DIR`: the read-back netlist's speed under each simulator.
-fn speed_of_readback(dir: &Path, cycles: usize, markdown: Option<&Path>) -> Result<()> {
+fn speed_of_readback(dir: &Path, cycles: usize, markdown: Option<&Output>) -> Result<()> {
     if !(1..=10_000_000).contains(&cycles) {
         anyhow::bail!("--cycles must be between 1 and 10000000 with --bitstream, got {cycles}");
     }
@@ -1015,7 +1104,7 @@ fn prove_synth(
     depth: usize,
     budget: std::time::Duration,
     (rtl, out): (&Path, &Path),
-    markdown: Option<PathBuf>,
+    markdown: Option<Output>,
 ) -> Result<()> {
     use simt_rtl::flow::prove::Outcome;
     use simt_rtl::flow::synth_equiv::{prove_synthesis, SynthCheck};
@@ -1046,7 +1135,7 @@ fn prove_synth(
         budget.as_secs()
     );
     let title = format!("Blocks equal to their iCE40 netlists: preset `{preset}`");
-    write_table(&table, markdown.as_deref(), &title, &[results::YOSYS])?;
+    write_table(&table, markdown.as_ref(), &title, &[results::YOSYS])?;
     if failed > 0 {
         anyhow::bail!(
             "{failed} block{} differ from their netlists",
@@ -1099,10 +1188,6 @@ fn run_lockstep(
     vcd: Option<PathBuf>,
     shown: Shown,
 ) -> Result<()> {
-    if let Some(dir) = vcd.as_ref().and_then(|v| v.parent()).filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("cannot create output directory {}", dir.display()))?;
-    }
     let result = simt_rtl::verify::core_run::run_rust_hdl(
         params,
         &listing.program,
@@ -1246,17 +1331,46 @@ fn board_run(
     shown.emit(&result, program)
 }
 
+/// The `--vcd` output, checked before any run, and the path of the `.gtkw` save file written
+/// beside it: both regular files (the save file is made from the waveform, beside it), neither
+/// an input of the run nor the other.
+fn vcd_output(vcd: &Path, inputs: &[(&str, Option<&Path>)]) -> Result<(Output, PathBuf)> {
+    let gtkw = vcd.with_extension("gtkw");
+    if gtkw == vcd {
+        anyhow::bail!(
+            "--vcd {}: its .gtkw save file would overwrite the waveform: name the waveform .vcd",
+            vcd.display()
+        );
+    }
+    let inputs: Vec<(&str, &Path)> = inputs.iter().filter_map(|(w, p)| Some((*w, (*p)?))).collect();
+    let out = Output::new("--vcd", vcd, Allow::FileOnly, &inputs)?;
+    let mut others = inputs.clone();
+    others.push(("the --vcd waveform", vcd));
+    Output::new("--vcd's save file", &gtkw, Allow::FileOnly, &others)?;
+    Ok((out, gtkw))
+}
+
 /// `--show`, `--json` and `--expect`, checked and read before any run.
 struct Shown {
     show: simt_rtl::verify::kernel_results::Show,
-    json: Option<PathBuf>,
+    json: Option<Output>,
     /// The expectations file's values.
     expect: Option<simt_rtl::verify::kernel_results::Expectations>,
 }
 
 impl Shown {
-    /// For a run on `params`'s core.
-    fn new(args: &ResultArgs, params: simt_rtl::params::CoreParams) -> Result<Shown> {
+    /// For a run on `params`'s core, whose input and output files are `others` (each with
+    /// what it is): `--json` may name none of them, nor `--expect`'s file.
+    fn new(
+        args: &ResultArgs,
+        params: simt_rtl::params::CoreParams,
+        others: &[(&str, Option<&Path>)],
+    ) -> Result<Shown> {
+        let mut others: Vec<(&str, &Path)> =
+            others.iter().filter_map(|(w, p)| Some((*w, (*p)?))).collect();
+        others.extend(args.expect.as_deref().map(|e| ("the --expect file", e)));
+        let json = args.json.as_deref().map(|j| Output::new("--json", j, Allow::Any, &others));
+        let json = json.transpose()?;
         let expect = match &args.expect {
             Some(path) => {
                 let text = read_bounded(path, INPUT_LIMIT)?;
@@ -1265,11 +1379,7 @@ impl Shown {
             }
             None => None,
         };
-        Ok(Shown {
-            show: simt_rtl::verify::kernel_results::Show::parse(&args.show)?,
-            json: args.json.clone(),
-            expect,
-        })
+        Ok(Shown { show: simt_rtl::verify::kernel_results::Show::parse(&args.show)?, json, expect })
     }
 
     /// Prints what `--show` asks for, checks the expected values, and then (all of them
@@ -1284,20 +1394,13 @@ impl Shown {
             result.check(expected)?;
             say!("every value of {} is the kernel's", expected.path());
         }
-        if let Some(path) = &self.json {
-            let text = serde_json::to_string_pretty(&result.json())? + "\n";
-            results::write_whole(path, &text)?;
-            say!("wrote {}", path.display());
+        if let Some(out) = &self.json {
+            out.write(serde_json::to_string_pretty(&result.json())? + "\n")?;
+            if !out.is_stdout() {
+                say!("wrote {}", out.path().display());
+            }
         }
         Ok(())
-    }
-}
-
-/// `a` and `b` name one existing file.
-fn same_file(a: &Path, b: &Path) -> bool {
-    match (a.canonicalize(), b.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
     }
 }
 
@@ -1331,19 +1434,25 @@ fn read_bounded(path: &Path, limit: u64) -> Result<String> {
             path.display()
         );
     }
-    String::from_utf8(bytes).map_err(|e| {
+    let text = String::from_utf8(bytes).map_err(|e| {
         anyhow::anyhow!(
             "{}: not UTF-8 text (byte {})",
             path.display(),
             e.utf8_error().valid_up_to()
         )
-    })
+    })?;
+    // A byte-order mark, as some editors write at the start of UTF-8 text, is not text.
+    Ok(text.strip_prefix('\u{feff}').map(str::to_string).unwrap_or(text))
 }
 
-/// A kernel's assembly source, assembled (errors name the file).
+/// A kernel's assembly source, assembled (errors as `FILE:LINE: message`).
 fn read_kernel(path: &std::path::Path) -> Result<simt_rtl::isa::asm::Listing> {
+    use simt_rtl::isa::asm::AtLine;
     let source = read_bounded(path, INPUT_LIMIT)?;
-    simt_rtl::isa::asm::assemble_listing(&source).with_context(|| format!("{}", path.display()))
+    simt_rtl::isa::asm::assemble_listing(&source).map_err(|e| match e.downcast_ref::<AtLine>() {
+        Some(at) => anyhow::anyhow!("{}:{}: {}", path.display(), at.line, at.message),
+        None => e.context(path.display().to_string()),
+    })
 }
 
 /// Warp instructions the interpreter runs a kernel for before `board run` sends it (the
@@ -1427,6 +1536,11 @@ fn parse() -> std::result::Result<Cli, ExitCode> {
 }
 
 fn main() -> ExitCode {
+    // SIGINT and SIGTERM end every tool this command starts, then the command (130, 143).
+    if let Err(e) = simt_rtl::sim::interrupt::end_tools_on_interrupt() {
+        eprintln!("simt-rtl: error: {e:#}");
+        return ExitCode::FAILURE;
+    }
     let cli = match parse() {
         Ok(cli) => cli,
         Err(code) => return code,

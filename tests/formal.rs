@@ -922,3 +922,60 @@ fn a_property_past_its_time_budget_is_timed_out() {
         prove_within(&block("operand_collector"), &CU, &rtl, 20, &dir, &only, budget).unwrap();
     assert_eq!(results, vec![(only[0].clone(), Outcome::TimedOut { secs: 3 })]);
 }
+
+/// SIGINT or SIGTERM to `prove` ends every tool it started, `yosys-smtbmc` in its own process
+/// group and z3 below it included: `prove` runs in a session of its own, and once a z3 of that
+/// session runs, the signal leaves no process of the session 5 s later, and the exit code is
+/// 128 + the signal.
+#[test]
+fn an_interrupted_prove_leaves_no_tool_running() {
+    use std::os::unix::process::CommandExt;
+    for (signal, code) in [(libc::SIGINT, 130), (libc::SIGTERM, 143)] {
+        let out = work_dir(&format!("interrupted_{signal}"));
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_simt-rtl"));
+        cmd.args(["prove", "--block", "operand_collector", "--out", out.to_str().unwrap()])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped());
+        // SAFETY: setsid alone between fork and exec.
+        unsafe {
+            cmd.pre_exec(|| {
+                (libc::setsid() >= 0).then_some(()).ok_or_else(std::io::Error::last_os_error)
+            })
+        };
+        let mut prove = cmd.spawn().unwrap();
+        let session = prove.id() as i32;
+        let started = std::time::Instant::now();
+        while !session_processes(session).iter().any(|(_, name)| name == "z3") {
+            assert!(started.elapsed().as_secs() < 600, "no z3 started within 600 s");
+            assert!(prove.try_wait().unwrap().is_none(), "prove ended before z3 ran");
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        // SAFETY: a signal to the child this test started.
+        unsafe { libc::kill(session, signal) };
+        let status = prove.wait().unwrap();
+        std::thread::sleep(std::time::Duration::from_secs(5));
+        let left = session_processes(session);
+        assert!(left.is_empty(), "signal {signal}: processes left: {left:?}");
+        let mut stderr = String::new();
+        std::io::Read::read_to_string(&mut prove.stderr.take().unwrap(), &mut stderr).unwrap();
+        assert_eq!(status.code(), Some(code), "signal {signal}: {stderr}");
+        let last = stderr.lines().last().unwrap_or_default();
+        assert!(last.starts_with("simt-rtl: interrupted by SIG"), "{stderr}");
+    }
+}
+
+/// The processes of session `sid` (pid and command name), from `/proc`.
+fn session_processes(sid: i32) -> Vec<(i32, String)> {
+    let mut found = vec![];
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<i32>() else { continue };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { continue };
+        let Some((head, tail)) = stat.rsplit_once(')') else { continue };
+        let name = head.split_once('(').map_or("", |(_, n)| n).to_string();
+        // After the name: state, ppid, pgrp, session.
+        if tail.split_whitespace().nth(3).and_then(|s| s.parse::<i32>().ok()) == Some(sid) {
+            found.push((pid, name));
+        }
+    }
+    found
+}

@@ -218,10 +218,7 @@ fn asm_command_writes_the_words() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(
-        stderr.contains("bad.s: line 2: `add r1, r2, r99`: `r99` is not a register"),
-        "{stderr}"
-    );
+    assert!(stderr.contains("bad.s:2: `add r1, r2, r99`: `r99` is not a register"), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -232,8 +229,7 @@ fn asm_command_writes_the_words() {
 fn random_programs_match_every_thread_run_alone() {
     use simt_rtl::isa::programs::{assembly, random_program, scalar_result};
     use simt_rtl::sim::rng::Rng;
-    let programs: u64 =
-        std::env::var("SIMT_PROGRAMS").ok().and_then(|v| v.parse().ok()).unwrap_or(5_000);
+    let programs = simt_rtl::sim::cycles_from_env("SIMT_PROGRAMS", 5_000).unwrap() as u64;
     let (mut divergent, mut high_water, mut conflicts, mut instructions) = (0, 0, 0, 0);
     let (mut partial_exits, mut empty_issues) = (0, 0);
     for seed in 0..programs {

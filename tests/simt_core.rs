@@ -45,8 +45,7 @@ fn kernels_match_the_interpreter() {
 #[test]
 fn random_programs_match_the_interpreter() {
     use simt_rtl::isa::programs::{assembly, random_program};
-    let programs: u64 =
-        std::env::var("SIMT_PROGRAMS").ok().and_then(|v| v.parse().ok()).unwrap_or(10_000);
+    let programs = simt_rtl::sim::cycles_from_env("SIMT_PROGRAMS", 10_000).unwrap() as u64;
     let mut total = CoreCounters::default();
     for seed in 0..programs {
         let mut rng = Rng::new(seed);
@@ -310,8 +309,7 @@ fn explored_cores_are_the_cu_core_at_other_sizes() {
 /// (`SIMT_CORE_CYCLES` cycles per configuration).
 #[test]
 fn rust_hdl_core_equals_its_model_every_cycle() {
-    let cycles: usize =
-        std::env::var("SIMT_CORE_CYCLES").ok().and_then(|v| v.parse().ok()).unwrap_or(250_000);
+    let cycles = simt_rtl::sim::cycles_from_env("SIMT_CORE_CYCLES", 250_000).unwrap();
     for (k, policy) in
         [IssuePolicy::LooseRoundRobin, IssuePolicy::GreedyThenOldest].into_iter().enumerate()
     {

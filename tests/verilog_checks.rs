@@ -103,7 +103,7 @@ const STRUCTURE_ONLY: &[(&str, &str)] = &[("seed", "operand_collector")];
 
 #[test]
 fn yosys_synth_ice40_without_latches() {
-    let all = std::env::var("SIMT_SYNTH_ALL").is_ok_and(|v| v == "1");
+    let all = simt_rtl::sim::flag_from_env("SIMT_SYNTH_ALL").unwrap();
     for (preset, module) in exported() {
         let file = rtl_out().join(&preset).join(format!("{module}.v"));
         if !all && STRUCTURE_ONLY.contains(&(preset.as_str(), module.as_str())) {

@@ -18,6 +18,17 @@ fn cycles() -> usize {
 
 const SEED: u64 = 0x0E1A_2026;
 
+/// The modules `SIMT_VERILOG_ONLY` names, each an exported module of the cu or seed preset.
+fn only() -> Option<Vec<String>> {
+    let mut known: Vec<String> =
+        exported_blocks::<CuBlocks>().unwrap().into_iter().map(|b| b.module).collect();
+    known.extend(exported_blocks::<SeedBlocks>().unwrap().into_iter().map(|b| b.module));
+    known.sort();
+    known.dedup();
+    let value = simt_rtl::sim::env_value("SIMT_VERILOG_ONLY").unwrap();
+    simt_rtl::sim::parse_names("SIMT_VERILOG_ONLY", value.as_deref(), &known).unwrap()
+}
+
 fn workdir(preset: &str, module: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("target")
@@ -30,11 +41,8 @@ fn check<B: PresetBlocks>(sim: Simulator) {
     let preset = B::PRESET.name;
     let rtl_out = Path::new(env!("CARGO_MANIFEST_DIR")).join("rtl_out");
     let blocks: Vec<ExportedBlock> = exported_blocks::<B>().unwrap();
-    let only = std::env::var("SIMT_VERILOG_ONLY").ok();
-    for b in blocks
-        .iter()
-        .filter(|b| only.as_deref().is_none_or(|o| o.split(',').any(|m| m == b.module)))
-    {
+    let only = only();
+    for b in blocks.iter().filter(|b| only.as_ref().is_none_or(|o| o.contains(&b.module))) {
         let rec = simt_rtl::registry::differential::<B>(&b.module, SEED, cycles()).unwrap();
         let dut = b.verilog_dut(&rtl_out, preset);
         let start = std::time::Instant::now();

@@ -68,6 +68,14 @@ pub fn z3_bin_dir() -> PathBuf {
     home.join(".local/share/simt-rtl/z3/bin")
 }
 
+/// The names of `block`'s properties, in file order.
+pub fn properties_of(block: &FormalBlock) -> Result<Vec<String>> {
+    let props = Path::new(env!("CARGO_MANIFEST_DIR")).join(block.properties);
+    let text = std::fs::read_to_string(&props)
+        .with_context(|| format!("cannot read {}", props.display()))?;
+    Ok(property_names(&text))
+}
+
 /// The labelled assertions of a properties file, in file order.
 pub fn property_names(text: &str) -> Vec<String> {
     text.lines()
@@ -115,12 +123,27 @@ pub fn prove_within(
     only: &[String],
     budget: Option<Duration>,
 ) -> Result<Vec<(String, Outcome)>> {
+    prove_each(block, preset, (rtl, dir), depth, only, budget, &mut |_| {})
+}
+
+/// As [`prove_within`], calling `before` with each property's name before it is checked (for
+/// progress).
+pub fn prove_each(
+    block: &FormalBlock,
+    preset: &Preset,
+    (rtl, dir): (&Path, &Path),
+    depth: usize,
+    only: &[String],
+    budget: Option<Duration>,
+    before: &mut dyn FnMut(&str),
+) -> Result<Vec<(String, Outcome)>> {
     if depth == 0 {
         bail!("`--depth` must be at least 1");
     }
     let mut checker = Checker::new(block, preset, rtl, dir, only)?;
     let mut results = Vec::new();
     for n in &checker.names.clone() {
+        before(n);
         checker.deadline = budget.map(|b| Instant::now() + b);
         let outcome = match checker.property(n, depth) {
             Err(e) if e.is::<OutOfTime>() => {

@@ -16,7 +16,7 @@
 
 use std::collections::HashMap;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 
 use crate::params::shown;
 
@@ -52,6 +52,26 @@ impl Listing {
     }
 }
 
+/// An assembler error at source line `line`: shown as `line N: message`; a caller that knows the
+/// file shows it as `FILE:N: message`, the form editors jump to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AtLine {
+    pub line: usize,
+    pub message: String,
+}
+
+impl std::fmt::Display for AtLine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "line {}: {}", self.line, self.message)
+    }
+}
+
+impl std::error::Error for AtLine {}
+
+fn at_line(line: usize, message: String) -> anyhow::Error {
+    AtLine { line, message }.into()
+}
+
 /// Assembles `source`, keeping each instruction's source line.
 pub fn assemble_listing(source: &str) -> Result<Listing> {
     // Pass 1: labels and the instruction lines.
@@ -62,10 +82,10 @@ pub fn assemble_listing(source: &str) -> Result<Listing> {
         let mut text = raw.split([';', '#']).next().unwrap_or("").trim();
         while let Some((label, rest)) = split_label(text) {
             if !is_identifier(label) {
-                bail!("line {line_no}: `{}` is not a label name (letters, digits, `_`, `.`; not starting with a digit)", shown(label));
+                return Err(at_line(line_no, format!("`{}` is not a label name (letters, digits, `_`, `.`; not starting with a digit)", shown(label))));
             }
             if labels.insert(label, lines.len()).is_some() {
-                bail!("line {line_no}: label `{}` is defined twice", shown(label));
+                return Err(at_line(line_no, format!("label `{}` is defined twice", shown(label))));
             }
             text = rest.trim();
         }
@@ -85,14 +105,15 @@ pub fn assemble_listing(source: &str) -> Result<Listing> {
     // Pass 2: instructions.
     let mut program = vec![];
     for &(line_no, text) in &lines {
-        let inst =
-            parse(text, &labels).with_context(|| format!("line {line_no}: `{}`", shown(text)))?;
+        let inst = parse(text, &labels)
+            .map_err(|e| at_line(line_no, format!("`{}`: {e:#}", shown(text))))?;
         program.push(inst);
     }
     for (i, inst) in program.iter().enumerate() {
         if let Inst::Branch { reconv, .. } = inst {
             if program.get(*reconv as usize) != Some(&Inst::Join) {
-                bail!("line {}: the reconvergence point of a branch must be a `join` (instruction {reconv} is not)", lines[i].0);
+                let rule = format!("the reconvergence point of a branch must be a `join` (instruction {reconv} is not)");
+                return Err(at_line(lines[i].0, rule));
             }
         }
     }

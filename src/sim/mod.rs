@@ -11,11 +11,14 @@
 pub mod differential;
 pub mod dut;
 pub mod gtkw;
+pub mod interrupt;
+pub mod output;
 pub mod rng;
 pub mod verilog_sim;
 
 pub use differential::{run_differential, Recorded};
 pub use dut::{Dut, Port, PortStruct, Word};
+pub use output::write_whole;
 pub use rng::Rng;
 
 /// 64-bit FNV-1a: a hash that stays the same across Rust versions and runs (the self-test's
@@ -24,29 +27,63 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3))
 }
 
-/// Writes `data` to `path` whole or not at all: into a temporary file beside it, renamed into
-/// place (removed when the write fails). Every file the commands write goes through it.
-pub fn write_whole(path: &std::path::Path, data: impl AsRef<[u8]>) -> anyhow::Result<()> {
-    use anyhow::Context;
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(".tmp");
-    let tmp = path.with_file_name(name);
-    if let Err(e) = std::fs::write(&tmp, data) {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(e).with_context(|| format!("cannot write {}", path.display()));
-    }
-    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))
-}
-
 /// Cycles for a test run: the environment variable `var` when set, else `default`. A value that
 /// is not a positive whole number is an error naming the variable.
 pub fn cycles_from_env(var: &str, default: usize) -> anyhow::Result<usize> {
-    match std::env::var(var) {
-        Err(_) => Ok(default),
-        Ok(text) => match text.trim().replace('_', "").parse::<usize>() {
+    parse_count(var, env_value(var)?.as_deref(), default)
+}
+
+/// A count (cycles, programs) given as `value` of the environment variable `var`, else
+/// `default`: a positive whole number (`_` allowed between digits), or an error naming `var`.
+pub fn parse_count(var: &str, value: Option<&str>, default: usize) -> anyhow::Result<usize> {
+    match value {
+        None => Ok(default),
+        Some(text) => match text.trim().replace('_', "").parse::<usize>() {
             Ok(n) if n > 0 => Ok(n),
-            _ => anyhow::bail!("`{var}` = {text:?} must be a positive whole number of cycles"),
+            _ => anyhow::bail!("`{var}` = {text:?} must be a positive whole number"),
         },
+    }
+}
+
+/// A switch given as the environment variable `var`: unset or `0` is off, `1` on, anything
+/// else an error naming `var`.
+pub fn flag_from_env(var: &str) -> anyhow::Result<bool> {
+    parse_flag(var, env_value(var)?.as_deref())
+}
+
+/// As [`flag_from_env`], on the variable's `value`.
+pub fn parse_flag(var: &str, value: Option<&str>) -> anyhow::Result<bool> {
+    match value {
+        None | Some("0") => Ok(false),
+        Some("1") => Ok(true),
+        Some(text) => anyhow::bail!("`{var}` = {text:?} must be 0 or 1"),
+    }
+}
+
+/// A comma-separated list of names given as `value` of the environment variable `var` (`None`
+/// when unset), each one of `known`; an unknown or empty name is an error naming `var`.
+pub fn parse_names(
+    var: &str,
+    value: Option<&str>,
+    known: &[String],
+) -> anyhow::Result<Option<Vec<String>>> {
+    let Some(text) = value else { return Ok(None) };
+    let names: Vec<String> = text.split(',').map(|n| n.trim().to_string()).collect();
+    if let Some(bad) = names.iter().find(|n| !known.contains(n)) {
+        anyhow::bail!(
+            "`{var}` = {text:?}: `{bad}` is not an exported module (known: {})",
+            known.join(", ")
+        );
+    }
+    Ok(Some(names))
+}
+
+/// The environment variable `var`, `None` when unset; a value that is not UTF-8 is an error.
+pub fn env_value(var: &str) -> anyhow::Result<Option<String>> {
+    match std::env::var(var) {
+        Ok(v) => Ok(Some(v)),
+        Err(std::env::VarError::NotPresent) => Ok(None),
+        Err(std::env::VarError::NotUnicode(_)) => anyhow::bail!("`{var}` is not UTF-8 text"),
     }
 }
 

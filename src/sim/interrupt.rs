@@ -1,0 +1,124 @@
+//! Tools end with the command that started them. After [`end_tools_on_interrupt`], SIGINT or
+//! SIGTERM stops every process this one started, and every process those started, whatever
+//! process group or session they are in (`prove` runs `yosys-smtbmc` in a group of its own,
+//! which a terminal's Ctrl-C never reaches), kills them, reaps them, and exits with 128 + the
+//! signal (130, 143) after one line on standard error.
+//!
+//! Descendants are found through `/proc` (Linux). They are stopped first, round after round,
+//! until a round finds no new one, so that none can start another while they are being ended;
+//! this process becomes their subreaper, so that the ones whose parent dies first are still its
+//! to reap. SIGKILL of this process is not covered.
+
+use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicI32, Ordering};
+
+/// Where the signal handler writes the signal's number: the write end of a pipe whose read end
+/// a thread of its own waits on.
+static SIGNAL_PIPE: AtomicI32 = AtomicI32::new(-1);
+
+/// The handler: one byte, the signal's number, into [`SIGNAL_PIPE`] (`write` is
+/// async-signal-safe; nothing else is done here).
+extern "C" fn on_signal(signal: libc::c_int) {
+    let byte = signal as u8;
+    // SAFETY: write(2) of one byte from the stack to a pipe this process owns.
+    unsafe { libc::write(SIGNAL_PIPE.load(Ordering::Relaxed), (&byte as *const u8).cast(), 1) };
+}
+
+/// Handles SIGINT and SIGTERM from now on: a handler passes the signal to a thread, which ends
+/// the tools and then the command. The tools keep the default handling and an empty signal
+/// mask (exec resets handled signals to the default).
+pub fn end_tools_on_interrupt() -> anyhow::Result<()> {
+    let mut fds = [0; 2];
+    // SAFETY: pipe(2) into a two-element array; sigaction with a handler that only writes.
+    unsafe {
+        if libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) != 0 {
+            anyhow::bail!("cannot make the signal pipe: {}", std::io::Error::last_os_error());
+        }
+        SIGNAL_PIPE.store(fds[1], Ordering::Relaxed);
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
+        action.sa_flags = libc::SA_RESTART;
+        libc::sigemptyset(&mut action.sa_mask);
+        for signal in [libc::SIGINT, libc::SIGTERM] {
+            if libc::sigaction(signal, &action, std::ptr::null_mut()) != 0 {
+                anyhow::bail!("cannot handle signal {signal}");
+            }
+        }
+    }
+    let read_end = fds[0];
+    std::thread::Builder::new().name("interrupt".into()).spawn(move || {
+        let mut byte = 0u8;
+        // SAFETY: read(2) of one byte into a local, from the pipe's read end.
+        while unsafe { libc::read(read_end, (&mut byte as *mut u8).cast(), 1) } != 1 {}
+        let signal = byte as libc::c_int;
+        let ended = end_descendants();
+        let name = if signal == libc::SIGINT { "SIGINT" } else { "SIGTERM" };
+        eprintln!("simt-rtl: interrupted by {name}: ended {ended} tool process(es)");
+        std::process::exit(128 + signal);
+    })?;
+    Ok(())
+}
+
+/// Stops, kills and reaps every descendant of this process; returns how many there were.
+fn end_descendants() -> usize {
+    // SAFETY: prctl and kill with integer arguments only.
+    unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) };
+    let mut ended = BTreeSet::new();
+    loop {
+        let new: Vec<i32> = descendants().into_iter().filter(|p| !ended.contains(p)).collect();
+        if new.is_empty() {
+            break;
+        }
+        for pid in new {
+            unsafe { libc::kill(pid, libc::SIGSTOP) };
+            ended.insert(pid);
+        }
+    }
+    for &pid in &ended {
+        unsafe { libc::kill(pid, libc::SIGKILL) };
+    }
+    reap(ended.len());
+    ended.len()
+}
+
+/// Waits (at most 2 s) for `n` children, this process's own and the orphans it became the
+/// subreaper of.
+fn reap(n: usize) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
+    let mut reaped = 0;
+    while reaped < n && std::time::Instant::now() < deadline {
+        // SAFETY: waitpid with a null status pointer.
+        match unsafe { libc::waitpid(-1, std::ptr::null_mut(), libc::WNOHANG) } {
+            0 => std::thread::sleep(std::time::Duration::from_millis(10)),
+            pid if pid > 0 => reaped += 1,
+            _ => break, // no child left
+        }
+    }
+}
+
+/// Every process below this one in the process tree, read from `/proc`.
+fn descendants() -> Vec<i32> {
+    let parents: Vec<(i32, i32)> = std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+        .filter_map(|pid| Some((pid, parent_of(pid)?)))
+        .collect();
+    let mut found = vec![std::process::id() as i32];
+    let mut i = 0;
+    while i < found.len() {
+        let parent = found[i];
+        found.extend(parents.iter().filter(|(_, pp)| *pp == parent).map(|(p, _)| *p));
+        i += 1;
+    }
+    found.remove(0);
+    found
+}
+
+/// The parent of process `pid`: the fourth field of `/proc/PID/stat`, after the command name
+/// in parentheses (which may itself hold spaces and parentheses).
+fn parent_of(pid: i32) -> Option<i32> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    stat.rsplit_once(')')?.1.split_whitespace().nth(1)?.parse().ok()
+}
