@@ -308,32 +308,59 @@ pub fn fill_programs(p: CoreParams, lds: &[u32]) -> Result<Vec<Vec<Inst>>> {
 }
 
 /// Checks a board run against the reference interpreter's machine `m` after the same kernel
-/// (its local data share starting as the board's): every register of every warp and lane,
-/// every local-data-share word and the counts both keep ([`compare_counters`]); the first
-/// difference is the error.
+/// (its local data share starting as the board's): see [`compare_with_interpreter`]; `who` names
+/// what ran it ("the core", "the board").
 pub fn check_against_interpreter(
     p: CoreParams,
     m: &crate::isa::interp::Machine,
     run: &BoardRun,
+    who: &str,
 ) -> Result<()> {
-    for (i, (&got, &want)) in run.regs.iter().zip(&m.regs).enumerate() {
+    compare_with_interpreter(p, m, (&run.regs, &run.lds), &run.status.counters, who)
+}
+
+/// Every register of every warp and lane and every local-data-share word that `who` ("the
+/// core") left unlike the interpreter's machine `m`, in decimal (the first few and how many);
+/// when the values agree, the first count the two keep that differs (instructions, divergent
+/// branches, the stack's high-water mark, bank-conflict cycles): the kernel's timing, not its
+/// values, differs from the interpreter's.
+pub fn compare_with_interpreter(
+    p: CoreParams,
+    m: &crate::isa::interp::Machine,
+    (regs, lds): (&[u32], &[u32]),
+    counters: &CoreCounters,
+    who: &str,
+) -> Result<()> {
+    let mut differ: Vec<String> = vec![];
+    for (k, (&got, &want)) in regs.iter().zip(&m.regs).enumerate() {
         if got != want {
-            let (thread, r) = (i / REGISTERS, i % REGISTERS);
-            bail!(
-                "warp {} lane {} r{r}: the board has {got:#x}, the interpreter {want:#x}",
-                thread / p.threads,
-                thread % p.threads
-            );
+            let (thread, r) = (k / REGISTERS, k % REGISTERS);
+            let (w, l) = (thread / p.threads, thread % p.threads);
+            differ
+                .push(format!("warp {w} lane {l} r{r}: {who} left {got}, the interpreter {want}"));
         }
     }
-    if let Some(w) = (0..m.lds.len()).find(|&w| run.lds[w] != m.lds[w]) {
+    for (a, (&got, &want)) in lds.iter().zip(&m.lds).enumerate() {
+        if got != want {
+            differ.push(format!(
+                "local-data-share word {a}: {who} left {got}, the interpreter {want}"
+            ));
+        }
+    }
+    if !differ.is_empty() {
+        let more = differ.len().saturating_sub(3);
+        let tail = if more > 0 { format!("; and {more} more") } else { String::new() };
         bail!(
-            "local-data-share word {w}: the board has {:#x}, the interpreter {:#x}",
-            run.lds[w],
-            m.lds[w]
+            "{who}'s results differ from the interpreter's in {} value(s): {}{tail}",
+            differ.len(),
+            differ[..differ.len().min(3)].join("; ")
         );
     }
-    compare_counters(m, &run.status.counters)
+    compare_counters(m, counters).map_err(|e| {
+        anyhow::anyhow!(
+            "the kernel's timing differs from the interpreter's (every value agrees): {e}"
+        )
+    })
 }
 
 /// The first count the core and the interpreter's machine `m` differ in: instructions,

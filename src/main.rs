@@ -57,14 +57,18 @@ struct ResultArgs {
     /// counters, or all or none.
     #[arg(long, default_value = "all")]
     show: String,
-    /// Also write registers, local data share and counters to this JSON file (schema
-    /// `simt-rtl-run/1`, in the book's command-line reference).
+    /// Also write registers, local data share, counters and how the run was made to this JSON
+    /// file, or `-` for standard output (schema `simt-rtl-run/2`, in the book's command-line
+    /// reference).
     #[arg(long)]
     json: Option<PathBuf>,
     /// Expected values, one per line (`w0 l3 r6 = 7`, `lds 64 = 0x2a`): exit 1 naming the line of
-    /// the first the kernel did not leave (e.g. kernels/vector_add.expect).
+    /// the first the kernel did not leave (default: K.expect beside the kernel K.s, if any).
     #[arg(long)]
     expect: Option<PathBuf>,
+    /// `expect` is `K.expect` found beside the kernel, not named by `--expect`.
+    #[arg(skip)]
+    expect_beside: bool,
 }
 
 #[derive(Subcommand)]
@@ -74,8 +78,8 @@ enum BoardAction {
     Run {
         /// The assembly source (e.g. kernels/reduce.s).
         kernel: PathBuf,
-        /// Initial local data share: one hex word per line from word 0 (default: pseudo-random
-        /// words from --seed).
+        /// Initial local data share: one hex word per line from word 0 (default: K.lds beside the
+        /// kernel K.s, else pseudo-random words from --seed; `random` for those always).
         #[arg(long)]
         lds: Option<PathBuf>,
         /// Seed of the pseudo-random local data share.
@@ -430,8 +434,8 @@ struct RunArgs {
     /// exported cu core: any other core runs in lockstep.
     #[arg(long)]
     collector: Option<String>,
-    /// Initial local data share: one hex word per line from word 0 (default: pseudo-random
-    /// words from --seed).
+    /// Initial local data share: one hex word per line from word 0 (default: K.lds beside the
+    /// kernel K.s, else pseudo-random words from --seed; `random` for those always).
     #[arg(long)]
     lds: Option<PathBuf>,
     /// Seed of the pseudo-random local data share.
@@ -448,6 +452,10 @@ struct RunArgs {
     /// Write the rust-hdl core's waveform here (runs in lockstep).
     #[arg(long)]
     vcd: Option<PathBuf>,
+    /// For tests and debugging: build the Verilator engine from this `core_board` Verilog (as
+    /// the engine exports it, e.g. with a deliberate change) instead of the cu core's own.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["lockstep", "vcd"])]
+    verilog: Option<PathBuf>,
     #[command(flatten)]
     results: ResultArgs,
 }
@@ -520,17 +528,21 @@ fn run(cli: Cli) -> Result<()> {
         Command::Asm { file, out, listing } => asm(&file, out.as_deref(), listing),
         Command::Run(a) => run_kernel(a),
         Command::Board {
-            action: BoardAction::Run { kernel, lds, seed, port, sim, bitstream_sim, results },
+            action: BoardAction::Run { kernel, lds, seed, port, sim, bitstream_sim, mut results },
         } => {
+            let (lds, lds_beside) = inputs_beside(&kernel, lds, &mut results);
             let inputs =
                 [("the kernel", Some(kernel.as_path())), ("the --lds file", lds.as_deref())];
-            let shown = Shown::new(&results, simt_rtl::params::CORE_CU, &inputs)?;
-            let target = match (sim, bitstream_sim) {
-                (true, _) => Target::Sim,
-                (_, Some(dir)) => Target::Bitstream(dir),
-                _ => Target::Board(port),
+            let params = simt_rtl::params::CORE_CU;
+            let shown = Shown::new(&results, params, &inputs)?;
+            let (target, engine) = match (sim, bitstream_sim) {
+                (true, _) => (Target::Sim, "board-sim"),
+                (_, Some(dir)) => (Target::Bitstream(dir), "bitstream-sim"),
+                _ => (Target::Board(port), "board"),
             };
-            board_run(&kernel, lds.as_deref(), seed, target, shown)
+            let about = RunAbout { engine, seed, lds: lds.clone() };
+            say_beside(&kernel, lds.as_deref().filter(|_| lds_beside), &shown)?;
+            board_run(&kernel, lds.as_deref(), seed, target, shown.about(&kernel, params, about))
         }
         Command::Kernels { kernels, warps, collector_units, markdown } => {
             let markdown = markdown_output(markdown.as_deref(), &kernels)?;
@@ -663,7 +675,7 @@ fn asm(file: &Path, out: Option<&Path>, listing: bool) -> Result<()> {
 }
 
 /// `simt-rtl run`: on the exported core under Verilator, or in lockstep with the model.
-fn run_kernel(a: RunArgs) -> Result<()> {
+fn run_kernel(mut a: RunArgs) -> Result<()> {
     let core = simt_rtl::params::core_params(&a.preset)?;
     let params = simt_rtl::params::CoreParams {
         policy: simt_rtl::params::IssuePolicy::parse(&a.policy)?,
@@ -673,6 +685,16 @@ fn run_kernel(a: RunArgs) -> Result<()> {
         },
         ..core
     };
+    let cu = simt_rtl::params::CORE_CU;
+    let on_verilator =
+        params.sizes() == cu.sizes() && params.collector_timing == cu.collector_timing;
+    let verilator = !(a.lockstep || a.vcd.is_some() || !on_verilator);
+    if let (Some(v), false) = (&a.verilog, verilator) {
+        anyhow::bail!("--verilog {}: the Verilator engine runs the cu-core in its pipelined timing only, not this run", v.display());
+    }
+    let verilog = a.verilog.as_deref().map(|v| read_bounded(v, 64 * INPUT_LIMIT)).transpose()?;
+    let (lds, lds_beside) = inputs_beside(&a.kernel, a.lds.take(), &mut a.results);
+    a.lds = lds;
     let inputs = [("the kernel", Some(a.kernel.as_path())), ("the --lds file", a.lds.as_deref())];
     let vcd = a.vcd.as_deref().map(|v| vcd_output(v, &inputs)).transpose()?;
     let mut others = inputs.to_vec();
@@ -683,14 +705,61 @@ fn run_kernel(a: RunArgs) -> Result<()> {
     let listing = read_kernel(&a.kernel)?;
     let lds = read_lds(a.lds.as_deref(), a.seed, params)?;
     let kernel = Kernel { path: &a.kernel, listing: &listing };
-    let cu = simt_rtl::params::CORE_CU;
-    let on_verilator =
-        params.sizes() == cu.sizes() && params.collector_timing == cu.collector_timing;
-    if a.lockstep || a.vcd.is_some() || !on_verilator {
-        run_lockstep(kernel, params, &lds, a.max_cycles, vcd.map(|v| v.0.path().into()), shown)
+    let about = RunAbout {
+        engine: if verilator { "verilator" } else { "lockstep" },
+        seed: a.seed,
+        lds: a.lds.clone(),
+    };
+    let shown = shown.about(kernel.path, params, about);
+    say_beside(&a.kernel, a.lds.as_deref().filter(|_| lds_beside), &shown)?;
+    if verilator {
+        run_fast(kernel, params, &lds, a.max_cycles, verilog.as_deref(), shown)
     } else {
-        run_fast(kernel, params, &lds, a.max_cycles, shown)
+        run_lockstep(kernel, params, &lds, a.max_cycles, vcd.map(|v| v.0.path().into()), shown)
     }
+}
+
+/// `K.lds` and `K.expect` beside the kernel `K.s`, when `--lds` and `--expect` name no file
+/// (`K.expect` only with `K.lds`, or when there is none); `--lds random` asks for pseudo-random
+/// words. Returns the `--lds` file to read, if any, and whether it was found beside the kernel;
+/// puts the expectations file in `results`.
+fn inputs_beside(
+    kernel: &Path,
+    lds: Option<PathBuf>,
+    results: &mut ResultArgs,
+) -> (Option<PathBuf>, bool) {
+    let found = |ext: &str| Some(kernel.with_extension(ext)).filter(|p| p.is_file());
+    let (lds, beside) = match lds {
+        Some(p) if p.as_os_str() == "random" => (None, false),
+        Some(p) => (Some(p), false),
+        None => (found("lds"), found("lds").is_some()),
+    };
+    // K.expect holds for K.lds: not for another local data share given in its place.
+    if results.expect.is_none() && (found("lds").is_none() || beside) {
+        results.expect = found("expect");
+        results.expect_beside = results.expect.is_some();
+    }
+    (lds, beside)
+}
+
+/// The line saying which inputs were found beside the kernel, once every argument is checked.
+fn say_beside(kernel: &Path, lds: Option<&Path>, shown: &Shown) -> Result<()> {
+    let mut used: Vec<String> = lds.map(|p| p.display().to_string()).into_iter().collect();
+    used.extend(shown.expect.as_ref().filter(|_| shown.expect_beside).map(|e| e.path().into()));
+    let hint = if lds.is_some() { " (--lds random for pseudo-random words)" } else { "" };
+    if !used.is_empty() {
+        say!("{}: using {} beside it{hint}", kernel.display(), used.join(" and "));
+    }
+    Ok(())
+}
+
+/// How a run was made, for its JSON record.
+struct RunAbout {
+    /// `verilator`, `lockstep`, `board`, `board-sim` or `bitstream-sim`.
+    engine: &'static str,
+    seed: u64,
+    /// The local data share's file, or `None` for pseudo-random words from `seed`.
+    lds: Option<PathBuf>,
 }
 
 /// `simt-rtl bench`.
@@ -1188,6 +1257,11 @@ fn run_lockstep(
     vcd: Option<PathBuf>,
     shown: Shown,
 ) -> Result<()> {
+    // The interpreter alone first, for the races it sees (a fault is the core run's to report).
+    let mut m = simt_rtl::isa::interp::Machine::new(params.machine(max_cycles), lds)?;
+    if m.run(&listing.program).is_ok() {
+        warn_races(kernel, listing, &m);
+    }
     let result = simt_rtl::verify::core_run::run_rust_hdl(
         params,
         &listing.program,
@@ -1213,37 +1287,43 @@ fn run_fast(
     params: simt_rtl::params::CoreParams,
     lds: &[u32],
     max_cycles: u64,
+    verilog: Option<&str>,
     shown: Shown,
 ) -> Result<()> {
     use simt_rtl::verify::fast_engine;
     let mut m = simt_rtl::isa::interp::Machine::new(params.machine(max_cycles), lds)?;
     m.run(&listing.program).map_err(|e| at_source(e, kernel, listing, None))?;
+    warn_races(kernel, listing, &m);
     // The build's note, like the progress line, on a terminal only.
     let building = |msg: &str| {
         if std::io::stderr().is_terminal() {
             eprintln!("{msg}")
         }
     };
-    let engine = fast_engine::engine(params, &building)?;
+    let engine = match verilog {
+        Some(text) => fast_engine::engine_for(text, &building)?,
+        None => fast_engine::engine(params, &building)?,
+    };
     let fast =
         fast_engine::run_kernel(&engine, params, &listing.program, lds, max_cycles, progress());
     if std::io::stderr().is_terminal() {
         eprint!("\r\x1b[K");
     }
     let fast = fast.map_err(|e| at_source(e, kernel, listing, None))?;
-    fast_engine::check(params, &m, &fast.run)
+    let result = simt_rtl::verify::kernel_results::KernelResult {
+        params,
+        regs: fast.run.regs.clone(),
+        lds: fast.run.lds.clone(),
+        counters: fast.run.status.counters,
+    };
+    shown
+        .unless(fast_engine::check(params, &m, &fast.run), &result, &listing.program)
         .with_context(|| format!("{} on the Verilator engine", kernel.display()))?;
     say!(
         "{} on the exported core `{}` ({} warps x {} lanes, {}-bit values, {}) under Verilator: registers, local data share and counts equal the reference interpreter's; {} cycles simulated in {:.2} s ({:.0} cycles/s, loading and reading back included)",
         kernel.display(), params.name, params.warps, params.threads, params.lane_bits, params.policy.name(),
         fast.cycles, fast.secs, fast.cycles as f64 / fast.secs
     );
-    let result = simt_rtl::verify::kernel_results::KernelResult {
-        params,
-        regs: fast.run.regs,
-        lds: fast.run.lds,
-        counters: fast.run.status.counters,
-    };
     shown.emit(&result, &listing.program)
 }
 
@@ -1265,6 +1345,27 @@ fn progress() -> simt_rtl::link::OnPoll {
             );
         }
     })
+}
+
+/// Names, on standard error, each race between warps the interpreter saw on the local data
+/// share (`simt_rtl::isa::races`): the kernel's result then depends on the warps' order.
+fn warn_races(
+    kernel: &Path,
+    listing: &simt_rtl::isa::asm::Listing,
+    m: &simt_rtl::isa::interp::Machine,
+) {
+    let file = kernel.display();
+    let at = |a: &simt_rtl::isa::races::Access| {
+        let what = if a.write { "writes" } else { "reads" };
+        let line = listing.source.get(a.pc).map_or(String::new(), |(n, _)| format!(":{n}"));
+        format!("{file}{line} (warp {} {what})", a.warp)
+    };
+    for r in &m.races.races {
+        eprintln!(
+            "simt-rtl: warning: {} and {} race on local-data-share word {}: nothing orders them, so the result depends on how the warps are scheduled",
+            at(&r.first), at(&r.second), r.word
+        );
+    }
 }
 
 /// Where `board run` runs a kernel.
@@ -1294,6 +1395,7 @@ fn board_run(
     // fault at its source line; the board's result is then checked against this machine.
     let mut m = simt_rtl::isa::interp::Machine::new(params.machine(BOARD_INSTRUCTIONS), &lds)?;
     m.run(program).map_err(|e| at_source(e, kernel, &listing, None))?;
+    warn_races(kernel, &listing, &m);
     let (run, on) = match target {
         Target::Sim => {
             let board = simt_rtl::verify::link_sim::SimBoard::new(4, &[])?;
@@ -1319,15 +1421,18 @@ fn board_run(
             )
         }
     };
-    simt_rtl::link::check_against_interpreter(params, &m, &run)
-        .with_context(|| format!("{} on {on}", kernel.display()))?;
-    say!("{} on {on}: every register, local-data-share word and count equals the reference interpreter's; core flags {:#09b}", kernel.display(), run.status.core_errors);
     let result = simt_rtl::verify::kernel_results::KernelResult {
         params,
-        regs: run.regs,
-        lds: run.lds,
+        regs: run.regs.clone(),
+        lds: run.lds.clone(),
         counters: run.status.counters,
     };
+    let who = if on.starts_with("the board at") { "the board" } else { "the core" };
+    let check = simt_rtl::link::check_against_interpreter(params, &m, &run, who);
+    shown
+        .unless(check, &result, program)
+        .with_context(|| format!("{} on {on}", kernel.display()))?;
+    say!("{} on {on}: every register, local-data-share word and count equals the reference interpreter's; core flags {:#09b}", kernel.display(), run.status.core_errors);
     shown.emit(&result, program)
 }
 
@@ -1354,8 +1459,12 @@ fn vcd_output(vcd: &Path, inputs: &[(&str, Option<&Path>)]) -> Result<(Output, P
 struct Shown {
     show: simt_rtl::verify::kernel_results::Show,
     json: Option<Output>,
+    /// How the run was made, recorded in the JSON.
+    run: serde_json::Value,
     /// The expectations file's values.
     expect: Option<simt_rtl::verify::kernel_results::Expectations>,
+    /// The expectations file was found beside the kernel, not named by `--expect`.
+    expect_beside: bool,
 }
 
 impl Shown {
@@ -1375,11 +1484,56 @@ impl Shown {
             Some(path) => {
                 let text = read_bounded(path, INPUT_LIMIT)?;
                 let name = path.display().to_string();
-                Some(simt_rtl::verify::kernel_results::Expectations::parse(&name, &text, params)?)
+                match simt_rtl::verify::kernel_results::Expectations::parse(&name, &text, params) {
+                    Ok(e) => Some(e),
+                    // Found beside the kernel, not asked for: written for another core, say.
+                    Err(e) if args.expect_beside => {
+                        say!("{name} beside the kernel is left out: {e:#}");
+                        None
+                    }
+                    Err(e) => return Err(e),
+                }
             }
             None => None,
         };
-        Ok(Shown { show: simt_rtl::verify::kernel_results::Show::parse(&args.show)?, json, expect })
+        let show = simt_rtl::verify::kernel_results::Show::parse(&args.show)?;
+        let expect_beside = args.expect_beside && expect.is_some();
+        Ok(Shown { show, json, run: serde_json::Value::Null, expect, expect_beside })
+    }
+
+    /// This run's record for the JSON: the kernel, the core, its policy and timing, the engine,
+    /// the local data share's source, and this tool's version and commit.
+    fn about(
+        mut self,
+        kernel: &Path,
+        params: simt_rtl::params::CoreParams,
+        about: RunAbout,
+    ) -> Shown {
+        self.run = serde_json::json!({
+            "kernel": kernel.display().to_string(),
+            "core": params.name,
+            "policy": params.policy.name(),
+            "timing": params.collector_timing.name(),
+            "engine": about.engine,
+            "lds": about.lds.map(|p| p.display().to_string()),
+            "seed": about.seed,
+            "tool": { "version": env!("CARGO_PKG_VERSION"), "commit": results::commit() },
+        });
+        self
+    }
+
+    /// `check` (a comparison with the interpreter), after printing what `--show` asks for of
+    /// `result` when it failed: the error then follows the results it is about.
+    fn unless(
+        &self,
+        check: Result<()>,
+        result: &simt_rtl::verify::kernel_results::KernelResult,
+        program: &[simt_rtl::isa::Inst],
+    ) -> Result<()> {
+        if check.is_err() {
+            say_raw!("{}", result.text(program, self.show));
+        }
+        check
     }
 
     /// Prints what `--show` asks for, checks the expected values, and then (all of them
@@ -1395,7 +1549,7 @@ impl Shown {
             say!("every value of {} is the kernel's", expected.path());
         }
         if let Some(out) = &self.json {
-            out.write(serde_json::to_string_pretty(&result.json())? + "\n")?;
+            out.write(serde_json::to_string_pretty(&result.json(&self.run))? + "\n")?;
             if !out.is_stdout() {
                 say!("wrote {}", out.path().display());
             }

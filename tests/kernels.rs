@@ -33,6 +33,7 @@ fn run(name: &str, lds: &[u32]) -> Machine {
         m.warps.iter().all(|w| w.done && w.stack.is_empty()),
         "{name}: every warp exits with an empty stack"
     );
+    assert_eq!(m.races.races, [], "{name}: warps race on the local data share");
     m
 }
 
@@ -239,6 +240,11 @@ fn random_programs_match_every_thread_run_alone() {
         let lds: Vec<u32> = (0..256).map(|_| rng.bits(16) as u32).collect();
         let mut m = Machine::new(WIDE, &lds).unwrap();
         m.run(&assemble(&text).unwrap()).unwrap_or_else(|e| panic!("seed {seed}: {e:#}\n{text}"));
+        assert_eq!(
+            m.races.races,
+            [],
+            "seed {seed}: the generator's programs are race-free\n{text}"
+        );
         let (regs, memory) = scalar_result(&program, WIDE, &lds);
         assert!(
             m.regs == regs && m.lds == memory,
@@ -308,4 +314,48 @@ fn exit_ends_the_active_lanes_only() {
                  li r8, 3\nexit");
     assert_eq!(r(&m, 7), [0, 1, 2, 3]);
     assert_eq!(r(&m, 8), [3, 0, 0, 0]);
+}
+
+/// The interpreter names the races it sees: a word written by one warp and read or written by
+/// another (with nothing ordering them), each pair of instructions once; a warp alone on its
+/// words races with nobody. `run` shows each as a warning with both source lines.
+#[test]
+fn races_between_warps_are_named_by_both_instructions() {
+    use simt_rtl::isa::races::Access;
+    let two = Config { warps: 2, threads: 4, ..WIDE };
+    let run = |text: &str| {
+        let mut m = Machine::new(two, &[]).unwrap();
+        m.run(&assemble(text).unwrap()).unwrap();
+        m
+    };
+    // Every warp's lanes write words 0..3 (stride 0): warp 1's store races with warp 0's.
+    let m = run("li r1, 7\nst r1, 0, 0\nexit");
+    let first = Access { warp: 0, pc: 1, write: true };
+    assert_eq!(m.races.races.len(), 1, "{:?}", m.races.races);
+    let r = m.races.races[0];
+    assert_eq!((r.word, r.first, r.second), (0, first, Access { warp: 1, pc: 1, write: true }));
+    // Warp 1 reads the words warp 0 wrote (at pc 2): a read after another warp's write.
+    let m = run("warp r1\nbnz r1, rd, j\nst r1, 0, 0\njmp j\nrd: ld r2, r0\nj: join\nexit");
+    let r = m.races.races[0];
+    assert_eq!((r.first.warp, r.first.write, r.second.warp, r.second.write), (0, true, 1, false));
+    assert_eq!((r.first.pc, r.second.pc), (2, 4));
+    // Each warp on its own row (stride 1 puts thread t's word at row t / 4): no race.
+    assert_eq!(run("li r1, 7\nst r1, 0, 1\nexit").races.races, []);
+    // `run` names them with both source lines.
+    let dir = std::env::temp_dir().join(format!("simt-rtl-race-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let racy = dir.join("racy.s");
+    std::fs::write(&racy, "li r1, 7\nst r1, 0, 0\nexit\n").unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_simt-rtl"))
+        .args(["run", racy.to_str().unwrap(), "--show", "none"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let want = format!(
+        "{0}:2 (warp 0 writes) and {0}:2 (warp 1 writes) race on local-data-share word 0",
+        racy.display()
+    );
+    assert!(stderr.contains(&want), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

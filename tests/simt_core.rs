@@ -236,7 +236,12 @@ fn every_kernel_leaves_its_expected_values_through_run() {
         );
         let v: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-        assert_eq!(v["schema"], "simt-rtl-run/1");
+        assert_eq!(v["schema"], "simt-rtl-run/2");
+        assert_eq!(v["run"]["kernel"], kernel.display().to_string());
+        assert_eq!(
+            (&v["run"]["core"], &v["run"]["engine"]),
+            (&"cu-core".into(), &"verilator".into())
+        );
         assert_eq!(v["registers"].as_array().unwrap().len(), CORE_CU.warps);
         assert_eq!(v["registers"][0][0].as_array().unwrap().len(), 16);
         assert_eq!(v["lds"].as_array().unwrap().len(), 4 * CORE_CU.lds_rows);
@@ -465,8 +470,11 @@ fn the_verilator_engine_and_the_lockstep_core_agree() {
             let engine =
                 if lockstep { "equal to its model on every cycle" } else { "under Verilator" };
             assert!(stdout.contains(engine), "{args:?}: {stdout}");
-            let v: serde_json::Value =
+            let mut v: serde_json::Value =
                 serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+            let engine = if lockstep { "lockstep" } else { "verilator" };
+            assert_eq!(v["run"]["engine"], engine, "{args:?}");
+            v["run"]["engine"] = serde_json::Value::Null; // the one field that differs
             results.push(v);
         }
         assert_eq!(results[0], results[1], "{policy}: the engines differ");
@@ -510,4 +518,36 @@ fn kernels_command_tables_both_collector_timings() {
             assert_eq!(table.lines().filter(|l| l.starts_with(&mean)).count(), 1, "{table}");
         }
     }
+}
+
+/// `run`'s check against the interpreter has teeth: the Verilator engine built from a core whose
+/// lane 0 adds without carries (`run --verilog`) leaves other values than the interpreter, and
+/// `run` prints the results it has, then names the differences in decimal, and exits 1.
+#[test]
+fn run_refuses_a_core_that_differs_from_the_interpreter() {
+    let verilog = simt_rtl::verify::fast_engine::engine_verilog(CORE_CU).unwrap();
+    let (from, to) = ("sum = la + lbx + carry_in;", "sum = la ^ lbx ^ carry_in;");
+    assert!(verilog.contains(from), "the mutation's text is not in the engine's Verilog");
+    let dir = std::env::temp_dir().join(format!("simt-rtl-mutant-run-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mutant = dir.join("core_board.v");
+    std::fs::write(&mutant, verilog.replacen(from, to, 1)).unwrap();
+    let out = simt_rtl(&["run", "kernels/vector_add.s", "--verilog", mutant.to_str().unwrap()]);
+    let (stdout, stderr) =
+        (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
+    assert!(stdout.contains("| warp | lane |"), "the results come first: {stdout}");
+    let last = stderr.lines().last().unwrap_or_default();
+    assert!(
+        last.contains("the core's results differ from the interpreter's in")
+            && last.contains(" lane 0 r")
+            && !last.contains("0x"),
+        "{stderr}"
+    );
+    // The same run on the core's own Verilog passes.
+    let own = dir.join("own.v");
+    std::fs::write(&own, &verilog).unwrap();
+    let out = simt_rtl(&["run", "kernels/vector_add.s", "--verilog", own.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let _ = std::fs::remove_dir_all(&dir);
 }

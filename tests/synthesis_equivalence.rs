@@ -105,3 +105,53 @@ fn work_dir_script(tag: &str) -> String {
         .find_map(|f| std::fs::read_to_string(dir.join(f)).ok())
         .unwrap_or_default()
 }
+
+/// `scripts/equiv.sh`, which proves a refactor left the hardware alone, has teeth: in a scratch
+/// repository holding it and `rtl_out/cu/lfsr.v`, a working-tree change that keeps the
+/// behaviour (the branches of the shift written the other way round) is proven equal, and a
+/// mutant (a tap dropped from the feedback) is refused with exit code 1.
+#[test]
+fn equiv_script_proves_a_refactor_and_refuses_a_mutant() {
+    let repo = work_dir("equiv_script");
+    std::fs::create_dir_all(repo.join("scripts")).unwrap();
+    std::fs::create_dir_all(repo.join("rtl_out/cu")).unwrap();
+    std::fs::copy("scripts/equiv.sh", repo.join("scripts/equiv.sh")).unwrap();
+    let lfsr = std::fs::read_to_string(exported("lfsr")).unwrap();
+    let file = repo.join("rtl_out/cu/lfsr.v");
+    std::fs::write(&file, &lfsr).unwrap();
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git").args(args).current_dir(&repo).output().unwrap();
+        assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    };
+    git(&["init", "-q"]);
+    git(&["add", "."]);
+    git(&["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "gold"]);
+    let equiv = || {
+        let out =
+            std::process::Command::new("bash").arg(repo.join("scripts/equiv.sh")).output().unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stdout).to_string())
+    };
+    let (shift, feedback) = ("state$d = state$q >> 32'h1;", "state$d = (state$q >> 32'h1) ^ taps;");
+    assert!(lfsr.contains(shift) && lfsr.contains(feedback), "the texts changed in lfsr.v");
+    let refactor = lfsr.replace(
+        "if (state$q[32'h0]) begin",
+        "if (!state$q[32'h0]) begin\n                state$d = state$q >> 32'h1;\n            end\n            else begin",
+    );
+    let refactor = refactor.replacen(
+        &format!("            end\n            else begin\n                {shift}\n"),
+        "",
+        1,
+    );
+    std::fs::write(&file, &refactor).unwrap();
+    let (code, out) = equiv();
+    assert_eq!(code, Some(0), "the refactor: {out}");
+    assert!(out.contains("proven equal"), "{out}");
+    std::fs::write(
+        &file,
+        lfsr.replace(feedback, "state$d = (state$q >> 32'h1) ^ (taps >> 32'h1);"),
+    )
+    .unwrap();
+    let (code, out) = equiv();
+    assert_eq!(code, Some(1), "the mutant: {out}");
+    assert!(out.contains("NOT proven equal") && out.contains("1 not proven"), "{out}");
+}

@@ -4,7 +4,8 @@
 //! stack; the local data share starts with the words the host gives. Warps take turns, one
 //! instruction each in warp order, until every warp has ended; the final registers and
 //! local data share are the program's result. (Programs whose warps race on one local-data-share
-//! word have an order-dependent result; the kernels and the program generator avoid that.)
+//! word have an order-dependent result; the kernels and the program generator avoid that, and
+//! the machine records each race it sees: [`super::races`].)
 //!
 //! `exit` ends the active lanes only. They are removed from every mask the stack restores, and
 //! the warp goes on at its stack's top (as `join` does); it ends when `exit` finds the stack
@@ -158,6 +159,8 @@ pub struct Machine {
     pub lds: Vec<u32>,
     pub warps: Vec<WarpState>,
     pub counters: Counters,
+    /// Races between warps on the local data share ([`super::races`]).
+    pub races: super::races::RaceLog,
 }
 
 impl Machine {
@@ -182,6 +185,7 @@ impl Machine {
             lds,
             warps: launched(&config),
             counters: Counters::default(),
+            races: super::races::RaceLog::new(config.lds_words()),
         })
     }
 
@@ -282,6 +286,7 @@ impl Machine {
                 for (&l, &a) in lanes.iter().zip(&addrs) {
                     let words = self.lds.len();
                     self.lds[a % words] = self.regs[idx(l, ra)];
+                    self.races.access(a % words, w, pc, true);
                 }
             }
             Inst::Ld { rd, ra } => {
@@ -290,6 +295,7 @@ impl Machine {
                 self.count_lds(&addrs);
                 for (&l, &a) in lanes.iter().zip(&addrs) {
                     self.regs[idx(l, rd)] = self.lds[a % self.lds.len()];
+                    self.races.access(a % self.lds.len(), w, pc, false);
                 }
             }
             Inst::Exit => {

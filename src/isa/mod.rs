@@ -32,6 +32,7 @@
 pub mod asm;
 pub mod interp;
 pub mod programs;
+pub mod races;
 
 use std::fmt;
 

@@ -252,25 +252,11 @@ fn interpret(
     Ok(m)
 }
 
-/// The first difference between the interpreter's machine and the core's.
+/// The differences between the interpreter's machine and the core's
+/// ([`compare_with_interpreter`](crate::link::compare_with_interpreter)).
 fn compare(m: &Machine, core: &SimtCoreModel, counters: &CoreCounters) -> Result<()> {
-    let params = core.params;
-    let lds = core.lds_words();
-    if let Some(a) = (0..m.lds.len()).find(|&a| lds[a] != m.lds[a]) {
-        bail!("local-data-share word {a}: the core left {}, the interpreter {}", lds[a], m.lds[a]);
-    }
-    let regs = core.regs();
-    if let Some(k) = (0..regs.len()).find(|&k| regs[k] != m.regs[k]) {
-        let (thread, r) = (k / crate::isa::REGISTERS, k % crate::isa::REGISTERS);
-        bail!(
-            "warp {} lane {} r{r}: the core left {}, the interpreter {}",
-            thread / params.threads,
-            thread % params.threads,
-            regs[k],
-            m.regs[k]
-        );
-    }
-    crate::link::compare_counters(m, counters)
+    let (regs, lds) = (core.regs(), core.lds_words());
+    crate::link::compare_with_interpreter(core.params, m, (&regs, &lds), counters, "the core")
 }
 
 /// The counters as a two-column Markdown table.

@@ -47,14 +47,25 @@ pub fn cache_dir() -> Result<PathBuf> {
 /// first when the cache does not hold it (`building` is told: the build takes seconds here, more
 /// on a slower machine).
 pub fn engine(params: CoreParams, building: &dyn Fn(&str)) -> Result<PathBuf> {
+    engine_for(&engine_verilog(params)?, building)
+}
+
+/// The Verilog the engine for `params`'s core is built from: the board top `core_board` at
+/// [`CLOCKS_PER_BIT`] clocks per bit.
+pub fn engine_verilog(params: CoreParams) -> Result<String> {
     use rust_hdl::prelude::Block;
     let mut board = CoreBoard::with_core(CLOCKS_PER_BIT, params, &[])?;
     board.connect_all();
-    let verilog = crate::export::export_module(
+    crate::export::export_module(
         &board,
         "core_board",
         "// The board top for simt-rtl's fast engine (serial port at 4 clocks per bit)\n",
-    )?;
+    )
+}
+
+/// The engine built from `verilog` (a `core_board` module as [`engine_verilog`] gives, or one
+/// changed from it on purpose: `run --verilog`), cached as [`engine`]'s.
+pub fn engine_for(verilog: &str, building: &dyn Fn(&str)) -> Result<PathBuf> {
     crate::sim::verilog_sim::require_tool("verilator")?;
     let version = Command::new("verilator").arg("--version").output()?.stdout;
     let key = crate::sim::fnv1a64(&[verilog.as_bytes(), HARNESS.as_bytes(), &version].concat());
@@ -71,7 +82,7 @@ pub fn engine(params: CoreParams, building: &dyn Fn(&str)) -> Result<PathBuf> {
         "building the Verilator engine for this Verilog (once; cached in {})",
         dir.display()
     ));
-    let built = compile(&scratch, &[("core_board.v", &verilog)], "core_board", &[]);
+    let built = compile(&scratch, &[("core_board.v", verilog)], "core_board", &[]);
     if let Err(e) = built {
         let _ = std::fs::remove_dir_all(&scratch);
         return Err(e);
@@ -257,7 +268,7 @@ pub fn run_kernel(
 /// [`check_against_interpreter`](crate::link::check_against_interpreter) does (every register,
 /// local-data-share word and count), and that no error flag was raised.
 pub fn check(params: CoreParams, m: &crate::isa::interp::Machine, run: &BoardRun) -> Result<()> {
-    crate::link::check_against_interpreter(params, m, run)?;
+    crate::link::check_against_interpreter(params, m, run, "the core")?;
     if run.status.core_errors != 0 {
         bail!("the core raised error flags {:#09b}", run.status.core_errors);
     }

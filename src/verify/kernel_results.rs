@@ -123,8 +123,9 @@ impl KernelResult {
         s
     }
 
-    /// The whole result as JSON: schema `simt-rtl-run/1` (the book's command-line page).
-    pub fn json(&self) -> serde_json::Value {
+    /// The whole result as JSON, with `run`, the record of how the run was made: schema
+    /// `simt-rtl-run/2` (the book's command-line page).
+    pub fn json(&self, run: &serde_json::Value) -> serde_json::Value {
         let p = self.params;
         let regs: Vec<Vec<Vec<u32>>> = (0..p.warps)
             .map(|w| {
@@ -135,7 +136,8 @@ impl KernelResult {
             .collect();
         let c = &self.counters;
         serde_json::json!({
-            "schema": "simt-rtl-run/1",
+            "schema": "simt-rtl-run/2",
+            "run": run,
             "core": { "preset": p.name, "warps": p.warps, "threads": p.threads, "lane_bits": p.lane_bits },
             "registers": regs,
             "lds": self.lds,
