@@ -124,17 +124,7 @@ fn every_opcode_decodes_as_the_isa_page_says() {
         let alus = ["add", "sub", "and", "or", "xor", "shl", "shr", "slt", "seq", "passb", "lane"];
         let want = Controls {
             legal: true,
-            kind: [
-                Kind::Nop,
-                Kind::Alu,
-                Kind::St,
-                Kind::Ld,
-                Kind::Branch,
-                Kind::Join,
-                Kind::Jmp,
-                Kind::Bany,
-                Kind::Exit,
-            ][word(cells[2], &kinds)],
+            kind: Kind::ALL[word(cells[2], &kinds)],
             exec_op: ExecOp::ALL[word(cells[3], &alus)],
             b_sel: [BSel::Register, BSel::Immediate, BSel::Warp]
                 [word(cells[4], &["register", "immediate", "warp"])],

@@ -32,6 +32,21 @@ pub enum Kind {
     Exit = 8,
 }
 
+impl Kind {
+    /// Every kind, by its code.
+    pub const ALL: [Kind; 9] = [
+        Kind::Nop,
+        Kind::Alu,
+        Kind::St,
+        Kind::Ld,
+        Kind::Branch,
+        Kind::Join,
+        Kind::Jmp,
+        Kind::Bany,
+        Kind::Exit,
+    ];
+}
+
 /// Where the lane ALU's `b` operand comes from (`b_sel` port).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BSel {

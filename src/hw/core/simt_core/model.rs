@@ -223,17 +223,7 @@ struct Cycle {
 }
 
 fn kind(k: u64) -> Kind {
-    [
-        Kind::Nop,
-        Kind::Alu,
-        Kind::St,
-        Kind::Ld,
-        Kind::Branch,
-        Kind::Join,
-        Kind::Jmp,
-        Kind::Bany,
-        Kind::Exit,
-    ][k as usize]
+    Kind::ALL[k as usize]
 }
 
 fn is_control(k: Kind) -> bool {
