@@ -3,10 +3,9 @@
 //! it was measured on and the versions of the tools that took part. The book's results pages are
 //! these files, so a figure is never retyped by hand.
 
-use std::path::Path;
 use std::process::Command;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 
 /// A tool whose version goes into a stamp: its program and the flag that prints the version.
 #[derive(Clone, Copy, Debug)]
@@ -102,19 +101,7 @@ pub fn write_markdown(out: &Output, title: &str, tools: &[Tool], table: &str) ->
     out.write(format!("# {title}\n\n{}\n{table}", stamp(tools)))
 }
 
-/// Creates `dir` if needed and checks that a file can be written in it, before any work whose
-/// output goes there.
-pub fn writable_dir(dir: &Path) -> Result<()> {
-    std::fs::create_dir_all(dir)
-        .with_context(|| format!("cannot create output directory {}", dir.display()))?;
-    let probe = dir.join(format!(".simt-rtl-probe-{}", std::process::id()));
-    std::fs::write(&probe, b"")
-        .with_context(|| format!("cannot write in output directory {}", dir.display()))?;
-    let _ = std::fs::remove_file(&probe);
-    Ok(())
-}
-
-pub use crate::sim::output::Output;
+pub use crate::sim::output::{writable_dir, Output};
 pub use crate::sim::write_whole;
 
 #[cfg(test)]

@@ -191,13 +191,20 @@ fn file_kind(at: &str, target: PathBuf) -> Result<Kind> {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    std::fs::create_dir_all(&dir)
-        .with_context(|| format!("{at}: cannot create output directory {}", dir.display()))?;
+    writable_dir(&dir).with_context(|| at.to_string())?;
+    Ok(Kind::File(target))
+}
+
+/// Creates `dir` if needed and checks that a file can be written in it, before any work whose
+/// output goes there (a file output's directory, or a command's `--out`).
+pub fn writable_dir(dir: &Path) -> Result<()> {
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("cannot create output directory {}", dir.display()))?;
     let probe = dir.join(format!(".simt-rtl-probe-{}", std::process::id()));
     std::fs::write(&probe, b"")
-        .with_context(|| format!("{at}: cannot write in directory {}", dir.display()))?;
+        .with_context(|| format!("cannot write in output directory {}", dir.display()))?;
     let _ = std::fs::remove_file(&probe);
-    Ok(Kind::File(target))
+    Ok(())
 }
 
 fn open_device(at: &str, target: &Path) -> Result<File> {
