@@ -1699,7 +1699,9 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(code) => return code,
     };
-    match run(cli) {
+    let result = run(cli);
+    simt_rtl::sim::interrupt::wait_if_interrupted();
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("simt-rtl: error: {}", format!("{e:#}").replace('\n', " "));

@@ -10,15 +10,19 @@
 //! to reap. SIGKILL of this process is not covered.
 
 use std::collections::BTreeSet;
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
 /// Where the signal handler writes the signal's number: the write end of a pipe whose read end
 /// a thread of its own waits on.
 static SIGNAL_PIPE: AtomicI32 = AtomicI32::new(-1);
 
+/// Set by the handler before anything else: from then on the interrupt thread owns the exit.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
 /// The handler: one byte, the signal's number, into [`SIGNAL_PIPE`] (`write` is
 /// async-signal-safe; nothing else is done here).
 extern "C" fn on_signal(signal: libc::c_int) {
+    INTERRUPTED.store(true, Ordering::SeqCst);
     let byte = signal as u8;
     // SAFETY: write(2) of one byte from the stack to a pipe this process owns.
     unsafe { libc::write(SIGNAL_PIPE.load(Ordering::Relaxed), (&byte as *const u8).cast(), 1) };
@@ -57,6 +61,15 @@ pub fn end_tools_on_interrupt() -> anyhow::Result<()> {
         std::process::exit(128 + signal);
     })?;
     Ok(())
+}
+
+/// Call before the command reports its end: once a signal has arrived, this never returns, so
+/// that an error caused by the ended tools (a tool killed under a running step) is not reported
+/// and the exit code is the interrupt thread's 128 + the signal.
+pub fn wait_if_interrupted() {
+    while INTERRUPTED.load(Ordering::SeqCst) {
+        std::thread::sleep(std::time::Duration::from_secs(1));
+    }
 }
 
 /// Stops, kills and reaps every descendant of this process; returns how many there were.
