@@ -68,6 +68,7 @@ impl Status {
                 bank_stalls: c(4),
                 lds_conflict_cycles: c(5),
                 divergent_branches: c(6),
+                barrier_waits: c(7),
                 stack_high_water: b[2] as u64,
             },
         })

@@ -58,7 +58,7 @@ struct ResultArgs {
     #[arg(long, default_value = "all")]
     show: String,
     /// Also write registers, local data share, counters and how the run was made to this JSON
-    /// file, or `-` for standard output (schema `simt-rtl-run/2`, in the book's command-line
+    /// file, or `-` for standard output (schema `simt-rtl-run/3`, in the book's command-line
     /// reference).
     #[arg(long)]
     json: Option<PathBuf>,

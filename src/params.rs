@@ -31,7 +31,7 @@ pub const LDS_BANKS: usize = 4;
 /// Address bits of the SIMT stacks' shared block RAM (256 entries).
 pub const STACK_RAM_ADDR_BITS: usize = 8;
 /// Bits of the SIMT core's `errors` port.
-pub const ERROR_FLAGS: usize = 7;
+pub const ERROR_FLAGS: usize = 8;
 /// The board self-test's maximal-length 32-bit tap mask (Galois form).
 pub const TAPS_32: u64 = 0x8020_0003;
 /// The exported `lfsr` module's state after reset.

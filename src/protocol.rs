@@ -33,4 +33,4 @@ pub const CAPTURE_RECORDS: usize = 256;
 /// Bytes of one record (48 bits: data, mask, register, warp must fit).
 pub const RECORD_BYTES: usize = 6;
 /// Bytes of the `query` answer.
-pub const STATUS_BYTES: usize = 33;
+pub const STATUS_BYTES: usize = 37;

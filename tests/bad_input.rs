@@ -703,7 +703,7 @@ fn outputs_never_overwrite_inputs_and_dash_is_standard_output() {
     assert_eq!(code, 0, "{stderr}");
     let doc: serde_json::Value =
         serde_json::from_str(&stdout).expect("stdout is one JSON document");
-    assert_eq!(doc["schema"], "simt-rtl-run/2", "{stdout}");
+    assert_eq!(doc["schema"], "simt-rtl-run/3", "{stdout}");
     assert_eq!(doc["run"]["lds"], lds.as_str(), "{stdout}");
     assert!(stderr.contains("| counter | value |"), "the tables went to standard error: {stderr}");
     let (code, stdout, _) = cli(&["asm", "kernels/loop.s", "--out", "-"]);

@@ -120,7 +120,7 @@ fn every_opcode_decodes_as_the_isa_page_says() {
         let word = |name: &str, names: &[&str]| -> usize {
             names.iter().position(|n| *n == name).unwrap_or_else(|| panic!("{row}: `{name}`"))
         };
-        let kinds = ["nop", "alu", "st", "ld", "branch", "join", "jmp", "bany", "exit"];
+        let kinds = ["nop", "alu", "st", "ld", "branch", "join", "jmp", "bany", "exit", "bar"];
         let alus = ["add", "sub", "and", "or", "xor", "shl", "shr", "slt", "seq", "passb", "lane"];
         let want = Controls {
             legal: true,

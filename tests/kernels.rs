@@ -232,7 +232,7 @@ fn random_programs_match_every_thread_run_alone() {
     use simt_rtl::sim::rng::Rng;
     let programs = simt_rtl::sim::cycles_from_env("SIMT_PROGRAMS", 5_000).unwrap() as u64;
     let (mut divergent, mut high_water, mut conflicts, mut instructions) = (0, 0, 0, 0);
-    let (mut partial_exits, mut empty_issues) = (0, 0);
+    let (mut partial_exits, mut empty_issues, mut barriers) = (0, 0, 0);
     for seed in 0..programs {
         let mut rng = Rng::new(seed);
         let program = random_program(&mut rng, 30, WIDE.stack_depth);
@@ -256,14 +256,16 @@ fn random_programs_match_every_thread_run_alone() {
         instructions += m.counters.instructions;
         partial_exits += m.counters.partial_exits;
         empty_issues += m.counters.empty_issues;
+        barriers += m.counters.barriers;
     }
-    eprintln!("{programs} programs: {instructions} warp instructions, {divergent} divergent branches, {conflicts} conflict cycles, {partial_exits} exits of some lanes, {empty_issues} issues with no lane left");
+    eprintln!("{programs} programs: {instructions} warp instructions, {divergent} divergent branches, {conflicts} conflict cycles, {partial_exits} exits of some lanes, {empty_issues} issues with no lane left, {barriers} barriers passed");
     assert!(
         divergent > programs
             && conflicts > 0
             && high_water == WIDE.stack_depth
             && partial_exits > programs / 4
-            && empty_issues > 0,
+            && empty_issues > 0
+            && barriers > programs / 2,
         "the programs exercise too little"
     );
 }
@@ -358,4 +360,80 @@ fn races_between_warps_are_named_by_both_instructions() {
     );
     assert!(stderr.contains(&want), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `reduce_all.s`: each warp's sum, then, past its `bar`, every lane's total of all 16 inputs,
+/// in `r8` and at word `128 + i`. Without the barrier the interpreter's turn order (one
+/// instruction per warp in turn) has warp 0 read the other warps' sums before they are written,
+/// and the race log names it.
+#[test]
+fn a_barrier_orders_a_reduction_across_warps() {
+    let x = inputs(THREADS, 5);
+    let m = run("reduce_all", &x);
+    let sums: Vec<u32> = (0..4).map(|w| x[w * 4..w * 4 + 4].iter().sum::<u32>() & 0xFFFF).collect();
+    let total = sums.iter().sum::<u32>() & 0xFFFF;
+    for w in 0..4 {
+        assert_eq!(m.lds[64 + w * 4], sums[w], "warp {w}'s sum");
+        for l in 0..4 {
+            assert_eq!(m.reg(w, l, 8), total, "warp {w} lane {l}'s total");
+            assert_eq!(m.lds[128 + w * 4 + l], total, "word {}", 128 + w * 4 + l);
+        }
+    }
+    let without: Vec<Inst> = kernel("reduce_all").into_iter().filter(|i| *i != Inst::Bar).collect();
+    let mut m = Machine::new(CONFIG, &x).unwrap();
+    m.run(&without).unwrap();
+    assert_ne!(m.reg(0, 0, 8), total, "without the barrier warp 0 reads unwritten sums");
+    assert!(!m.races.races.is_empty(), "and the race log names the race");
+}
+
+/// Who a barrier waits for: warps that ended release the others (they never reach it), lanes
+/// that exited never block it, warps may wait at different `bar` instructions, every warp may
+/// be at it at once, and a uniform branch around it is no divergence. Each case stores a value
+/// before the barrier that another warp loads after it.
+#[test]
+fn a_barrier_waits_for_every_warp_that_has_not_ended() {
+    let two = Config { warps: 2, threads: 4, ..WIDE };
+    let run = |text: &str| {
+        let mut m = Machine::new(two, &[]).unwrap();
+        m.run(&assemble(text).unwrap()).unwrap_or_else(|e| panic!("{e:#}\n{text}"));
+        assert_eq!(m.races.races, [], "{text}");
+        assert!(m.warps.iter().all(|w| w.done && !w.at_barrier), "{text}");
+        m
+    };
+    let r = |m: &Machine, w: usize, reg: usize| (0..4).map(|l| m.reg(w, l, reg)).collect::<Vec<u32>>();
+    // Warp 1 stores 7 + lane at words 4..7 late (after a loop of 20 turns); warp 0 loads them
+    // past the barrier. Thread t's `st r1, 0, 1` writes word t.
+    let late = "warp r2\nlane r3\nbz r2, go, go\nli r4, 20\nwait: addi r4, r4, -1\nbany r4, wait\n\
+                go: join\naddi r1, r3, 7\nst r1, 0, 1\nbar\naddi r5, r3, 4\nld r6, r5\nexit";
+    assert_eq!(r(&run(late), 0, 6), [7, 8, 9, 10]);
+    // Warps at different `bar`s: warp 0 at one in its branch, warp 1 at the other.
+    let apart = "warp r2\nlane r3\naddi r1, r3, 7\nst r1, 0, 1\nbz r2, zero, done\nbar\njmp done\n\
+                 zero: bar\nli r7, 1\ndone: join\naddi r5, r3, 4\nld r6, r5\nexit";
+    let m = run(apart);
+    assert_eq!(r(&m, 0, 6), [7, 8, 9, 10]);
+    assert_eq!((r(&m, 0, 7), r(&m, 1, 7)), (vec![1; 4], vec![0; 4]));
+    // Warp 0 ends before the barrier: warp 1 is not kept waiting for it.
+    let ended = "warp r2\nbz r2, out, j\nbar\njmp j\nout: exit\nj: join\nli r8, 3\nexit";
+    assert_eq!(r(&run(ended), 1, 8), [3; 4]);
+    // Lanes 0 and 1 of each warp exit before the barrier; lanes 2 and 3 reach it and go on.
+    let lanes = "lane r3\nli r4, 2\nslt r2, r3, r4\nbz r2, j, j\nexit\nj: join\nbar\nli r8, 5\nexit";
+    let m = run(lanes);
+    assert_eq!((r(&m, 0, 8), r(&m, 1, 8)), (vec![0, 0, 5, 5], vec![0, 0, 5, 5]));
+    // Every warp at the barrier at once (the first instruction), then at a second one.
+    let m = run("bar\nbar\nli r8, 1\nexit");
+    assert_eq!(m.counters.instructions, 2 * 4);
+}
+
+/// A warp whose active lanes at `bar` are not all its lanes that have not exited is refused,
+/// naming the warp and the instruction.
+#[test]
+fn a_barrier_in_a_diverged_warp_is_an_error() {
+    use simt_rtl::isa::interp::Fault;
+    let one = Config { warps: 1, threads: 4, ..WIDE };
+    let text = "lane r1\nbz r1, j, j\nbar\nj: join\nexit";
+    let mut m = Machine::new(one, &[]).unwrap();
+    let e = m.run(&assemble(text).unwrap()).unwrap_err();
+    let fault = *e.downcast_ref::<Fault>().unwrap();
+    assert_eq!(fault, Fault::DivergedBarrier { warp: 0, pc: 2, mask: 0b1110, live: 0b1111 });
+    assert_eq!(fault.pc(), Some(2));
 }

@@ -73,6 +73,7 @@ fn random_programs_match_the_interpreter() {
         total.bank_stalls += c.bank_stalls;
         total.lds_conflict_cycles += c.lds_conflict_cycles;
         total.stack_high_water = total.stack_high_water.max(c.stack_high_water);
+        total.barrier_waits += c.barrier_waits;
     }
     eprintln!("{programs} programs: {total:?}");
     assert!(
@@ -80,7 +81,8 @@ fn random_programs_match_the_interpreter() {
             && total.scoreboard_stalls > programs
             && total.structural_stalls > 0
             && total.bank_stalls > 0
-            && total.lds_conflict_cycles > 0,
+            && total.lds_conflict_cycles > 0
+            && total.barrier_waits > programs / 2,
         "the programs exercise too little"
     );
     assert_eq!(total.stack_high_water, CORE_CU.stack_depth as u64);
@@ -236,7 +238,7 @@ fn every_kernel_leaves_its_expected_values_through_run() {
         );
         let v: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-        assert_eq!(v["schema"], "simt-rtl-run/2");
+        assert_eq!(v["schema"], "simt-rtl-run/3");
         assert_eq!(v["run"]["kernel"], kernel.display().to_string());
         assert_eq!(
             (&v["run"]["core"], &v["run"]["engine"]),

@@ -167,6 +167,7 @@ fn parse(text: &str, labels: &HashMap<&str, usize>) -> Result<Inst> {
         "nop" => want(0, "").map(|_| Inst::Nop)?,
         "join" => want(0, "").map(|_| Inst::Join)?,
         "exit" => want(0, "").map(|_| Inst::Exit)?,
+        "bar" => want(0, "").map(|_| Inst::Bar)?,
         "li" => {
             want(2, "rd, imm")?;
             Inst::Li { rd: register(args[0])?, imm: immediate(args[1])? }
@@ -270,9 +271,9 @@ mod tests {
         let src = "start: nop\n add r1, r2, r3\n sub r4, r5, r6\n and r7, r8, r9\n or r10, r11, r12\n xor r13, r14, r15\n\
                    shl r0, r1, r2\n shr r1, r2, r3\n slt r2, r3, r4\n seq r3, r4, r5\n addi r1, r2, -8192\n andi r3, r4, 8191\n\
                    shli r5, r6, 3\n shri r7, r8, 0x1F\n li r9, -1\n lane r10\n warp r11\n bz r1, start, j\n bnz r2, 3, j\n\
-                   j: join\n jmp start\n bany r3, j\n st r4, 5, 64\n ld r5, r6\n exit";
+                   j: join\n jmp start\n bany r3, j\n st r4, 5, 64\n ld r5, r6\n bar\n exit";
         let program = assemble(src).unwrap();
-        assert_eq!(program.len(), 25);
+        assert_eq!(program.len(), 26);
         for inst in &program {
             assert_eq!(Inst::decode(inst.encode()), Some(*inst), "{inst}");
         }

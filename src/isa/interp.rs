@@ -13,9 +13,14 @@
 //! lane of that entry exited) issues its next instruction as `exit`: it counts as an instruction
 //! and pops again.
 //!
-//! A program that pushes more entries than the stack holds, runs `join` on an empty stack, runs
-//! past its last instruction or does not finish within `max_instructions` has no result: the run
-//! is an error naming the warp and the instruction.
+//! `bar` makes its warp wait, losing its turns, until every warp that has not ended waits at a
+//! `bar`; then all go on (a warp that ends may be the last one they waited for). Races are
+//! counted between barriers.
+//!
+//! A program that pushes more entries than the stack holds, runs `join` on an empty stack,
+//! reaches `bar` in a diverged warp (its active lanes are not all its lanes that have not
+//! exited), runs past its last instruction or does not finish within `max_instructions` has no
+//! result: the run is an error naming the warp and the instruction.
 
 use anyhow::{bail, Result};
 
@@ -86,6 +91,8 @@ pub struct Counters {
     /// at the top), and instructions issued with no lane left (run as `exit`).
     pub partial_exits: u64,
     pub empty_issues: u64,
+    /// Barriers passed: times every warp that had not ended waited and all went on.
+    pub barriers: u64,
 }
 
 /// Why a program has no result: the run's error, which [`Fault::pc`] places in the program.
@@ -99,6 +106,9 @@ pub enum Fault {
     PastEnd { warp: usize, pc: usize, len: usize, from: Option<usize> },
     /// `max_instructions` warp instructions ran and some warp had not exited.
     Limit { instructions: u64 },
+    /// A warp reached `bar` diverged: its active lanes (`mask`) are not all its lanes that
+    /// have not exited (`live`).
+    DivergedBarrier { warp: usize, pc: usize, mask: u32, live: u32 },
 }
 
 impl Fault {
@@ -106,7 +116,9 @@ impl Fault {
     /// pc left the program; none for the limit.
     pub fn pc(&self) -> Option<usize> {
         match *self {
-            Fault::StackOverflow { pc, .. } | Fault::EmptyJoin { pc, .. } => Some(pc),
+            Fault::StackOverflow { pc, .. }
+            | Fault::EmptyJoin { pc, .. }
+            | Fault::DivergedBarrier { pc, .. } => Some(pc),
             Fault::PastEnd { from, .. } => from,
             Fault::Limit { .. } => None,
         }
@@ -129,6 +141,11 @@ impl std::fmt::Display for Fault {
                 f,
                 "the program did not finish within {instructions} warp instructions (`max_instructions`)"
             ),
+            Fault::DivergedBarrier { warp, pc, mask, live } => write!(
+                f,
+                "warp {warp} at instruction {pc}: `bar` in a diverged warp (active lanes {mask:#b}, \
+                 lanes not exited {live:#b}): every lane that has not exited must reach it together"
+            ),
         }
     }
 }
@@ -148,6 +165,8 @@ pub struct WarpState {
     pub exited: u32,
     /// The instruction the warp ran last (`None` before its first).
     pub last: Option<usize>,
+    /// Waiting at a `bar` for the other warps.
+    pub at_barrier: bool,
 }
 
 /// The machine after a run.
@@ -200,11 +219,11 @@ impl Machine {
         self.warps = launched(&self.config);
     }
 
-    /// Runs `program` until every warp has exited.
+    /// Runs `program` until every warp has exited. Warps waiting at a barrier lose their turn.
     pub fn run(&mut self, program: &[Inst]) -> Result<()> {
         while self.warps.iter().any(|w| !w.done) {
             for w in 0..self.config.warps {
-                if !self.warps[w].done {
+                if !self.warps[w].done && !self.warps[w].at_barrier {
                     if self.counters.instructions >= self.config.max_instructions {
                         bail!(Fault::Limit { instructions: self.config.max_instructions });
                     }
@@ -298,6 +317,7 @@ impl Machine {
                     self.races.access(a % self.lds.len(), w, pc, false);
                 }
             }
+            Inst::Bar => self.arrive(w, pc, mask)?,
             Inst::Exit => {
                 // The active lanes end; the warp goes on at its stack's top, without them, or
                 // ends when nothing is pending.
@@ -315,7 +335,29 @@ impl Machine {
         }
         self.warps[w].pc = next;
         self.warps[w].last = Some(pc);
+        self.release_barrier();
         Ok(())
+    }
+
+    /// Warp `w` reaches `bar` with `mask` active: it waits, unless it is diverged.
+    fn arrive(&mut self, w: usize, pc: usize, mask: u32) -> Result<()> {
+        let live = full_mask(self.config.threads) & !self.warps[w].exited;
+        if mask != live {
+            bail!(Fault::DivergedBarrier { warp: w, pc, mask, live });
+        }
+        self.warps[w].at_barrier = true;
+        Ok(())
+    }
+
+    /// Once every warp that has not ended waits at a barrier, all go on, and a new interval of
+    /// the race log begins.
+    fn release_barrier(&mut self) {
+        let waiting = self.warps.iter().any(|w| w.at_barrier);
+        if waiting && self.warps.iter().all(|w| w.done || w.at_barrier) {
+            self.warps.iter_mut().for_each(|w| w.at_barrier = false);
+            self.races.barrier();
+            self.counters.barriers += 1;
+        }
     }
 
     fn push(&mut self, w: usize, mask: u32, pc: usize) -> Result<()> {
@@ -351,10 +393,21 @@ impl Machine {
 
 /// Every warp at instruction 0 with every lane and an empty stack.
 fn launched(config: &Config) -> Vec<WarpState> {
-    let full = if config.threads == 32 { u32::MAX } else { (1u32 << config.threads) - 1 };
-    (0..config.warps)
-        .map(|_| WarpState { pc: 0, mask: full, stack: vec![], done: false, exited: 0, last: None })
-        .collect()
+    let start = WarpState {
+        pc: 0,
+        mask: full_mask(config.threads),
+        stack: vec![],
+        done: false,
+        exited: 0,
+        last: None,
+        at_barrier: false,
+    };
+    vec![start; config.warps]
+}
+
+/// Every lane of a warp of `threads` lanes.
+fn full_mask(threads: usize) -> u32 {
+    value_mask(threads)
 }
 
 fn value_mask(bits: usize) -> u32 {

@@ -22,6 +22,10 @@
 //! `join`. `bany ra, target` jumps (the whole warp, no stack) when any active lane has
 //! `ra != 0`: the back edge of a loop whose trip count differs per lane.
 //!
+//! Barrier: `bar` makes its warp wait until every warp of the core that has not ended is at a
+//! `bar` (any `bar`); then all go on. Its warp must not be diverged there: its active lanes must
+//! be all its lanes that have not run `exit`.
+//!
 //! Local data share (seed 004): 4 banks; flat word address `a` is bank `a mod 4`, row `a / 4`.
 //! `st ra, index, stride` writes owner-computes: thread `t = warp x threads + lane` writes bank
 //! `t mod 4`, row `(t >> 2) x stride + index` (lanes that hit one word leave the highest lane's
@@ -176,6 +180,8 @@ pub enum Inst {
         rd: u8,
         ra: u8,
     },
+    /// The warp waits until every warp of the core that has not ended is at a `bar`.
+    Bar,
     /// The warp ends.
     Exit,
 }
@@ -206,6 +212,7 @@ const OP_BNZ: u32 = 0x21;
 const OP_JOIN: u32 = 0x22;
 const OP_JMP: u32 = 0x23;
 const OP_BANY: u32 = 0x24;
+const OP_BAR: u32 = 0x25;
 const OP_ST: u32 = 0x28;
 const OP_LD: u32 = 0x29;
 const OP_EXIT: u32 = 0x3F;
@@ -303,6 +310,7 @@ impl Inst {
                 op(OP_ST) | r(ra, 18) | ((stride as u32 & 0x7F) << 7) | (index as u32 & 0x7F)
             }
             Inst::Ld { rd, ra } => op(OP_LD) | r(rd, 22) | r(ra, 18),
+            Inst::Bar => op(OP_BAR),
             Inst::Exit => op(OP_EXIT),
         }
     }
@@ -336,6 +344,7 @@ impl Inst {
                 Inst::St { ra, index: (word & 0x7F) as u8, stride: ((word >> 7) & 0x7F) as u8 }
             }
             OP_LD => Inst::Ld { rd, ra },
+            OP_BAR => Inst::Bar,
             OP_EXIT => Inst::Exit,
             _ => return None,
         })
@@ -360,6 +369,7 @@ impl fmt::Display for Inst {
             Inst::Bany { ra, target } => write!(f, "bany r{ra}, {target}"),
             Inst::St { ra, index, stride } => write!(f, "st r{ra}, {index}, {stride}"),
             Inst::Ld { rd, ra } => write!(f, "ld r{rd}, r{ra}"),
+            Inst::Bar => write!(f, "bar"),
             Inst::Exit => write!(f, "exit"),
         }
     }

@@ -4,15 +4,18 @@
 //! A program is straight-line ALU work, `if`/`else` on a per-lane condition, loops whose trip
 //! count differs per lane, and local-data-share stores and loads, nested as deep as the SIMT
 //! stack allows (an `if` or a loop holds two entries), with `exit` now and then inside an `if` or
-//! a loop (it ends the lanes that reach it). It ends in `exit`. It stays race-free
-//! between warps: stores are owner-computes with one stride per program and `index < stride
-//! <= 4`, so each thread writes its own words below word 128 (4 warps x 8 lanes, values of 8
-//! bits or more), and loads read only words 128 and up, which nothing writes.
+//! a loop (it ends the lanes that reach it). It ends in `exit`. Barriers (`bar`) at the top
+//! level, where no warp is diverged, split it into phases. It stays race-free between warps:
+//! stores are owner-computes with one stride per program and `index < stride <= 4`, so each
+//! thread writes its own words below word 128 (4 warps x 8 lanes, values of 8 bits or more);
+//! loads read words 128 and up, which nothing writes, and, in a phase without stores only, the
+//! words below 128 that any warp stored before the barrier (race-free only because of it).
 //! Loop counters live in `r12..r14` and the load address in `r15`; the rest is free.
 //!
 //! The SIMT interpreter ([`Machine`]) runs the warps in lockstep with masks and the stack; the
-//! scalar run ([`scalar_result`]) runs each thread alone, where an `if` is a plain `if` and a
-//! loop a plain `while`. Their final registers and local data share must be equal.
+//! scalar run ([`scalar_result`]) runs each thread alone, phase by phase (every thread through
+//! one phase before any starts the next), where an `if` is a plain `if` and a loop a plain
+//! `while`. Their final registers and local data share must be equal.
 
 use std::fmt::Write;
 
@@ -51,6 +54,13 @@ pub enum Stmt {
         rd: u8,
         ra: u8,
     },
+    /// `rd` = the word at `ra & 127`, which warps store to (in a phase without stores).
+    LdShared {
+        rd: u8,
+        ra: u8,
+    },
+    /// Every warp waits for the others (at the top level only).
+    Bar,
     /// The lanes that reach it end (generated inside `if`s and loops only, where they are some
     /// of the warp's lanes).
     Exit,
@@ -75,19 +85,26 @@ pub fn random_program(rng: &mut Rng, size: usize, stack_depth: usize) -> Vec<Stm
     let mut budget = size;
     let stride = 1 + rng.below(4) as u8;
     let top = stack_depth / 2;
+    let mut stores = true;
     while budget > 0 {
-        program.extend(block(rng, &mut budget, Nesting { top, levels: top, loops: 0 }, stride));
+        let at = Nesting { top, levels: top, loops: 0, stores };
+        program.extend(block(rng, &mut budget, at, stride));
+        if budget > 0 && rng.chance(30) {
+            program.push(Stmt::Bar);
+            stores = rng.chance(50);
+        }
     }
     program
 }
 
-/// Where a block is: the levels of nesting the stack allows in all and below it, and the loops
-/// around it.
+/// Where a block is: the levels of nesting the stack allows in all and below it, the loops
+/// around it, and whether its phase stores (else it may load what warps stored before).
 #[derive(Clone, Copy)]
 struct Nesting {
     top: usize,
     levels: usize,
     loops: u8,
+    stores: bool,
 }
 
 impl Nesting {
@@ -121,9 +138,10 @@ fn block(rng: &mut Rng, budget: &mut usize, at: Nesting, stride: u8) -> Vec<Stmt
                 body: block(rng, budget, at.inner(true), stride),
             },
             _ if levels < at.top && roll < 23 => Stmt::Exit,
-            _ if roll < 28 => {
+            _ if roll < 28 && at.stores => {
                 Stmt::St { reg: reg(rng), index: rng.below(stride as u64) as u8, stride }
             }
+            _ if roll < 28 => Stmt::LdShared { rd: reg(rng), ra: reg(rng) },
             _ if roll < 36 => Stmt::Ld { rd: reg(rng), ra: reg(rng) },
             _ if roll < 42 => Stmt::Li(reg(rng), rng.below(1 << 14) as i32 - (1 << 13)),
             _ if roll < 46 => Stmt::Lane(reg(rng)),
@@ -184,6 +202,10 @@ fn emit(stmts: &[Stmt], out: &mut String, labels: &mut usize) {
                 writeln!(out, "        st r{reg}, {index}, {stride}")
             }
             Stmt::Exit => writeln!(out, "        exit"),
+            Stmt::Bar => writeln!(out, "        bar"),
+            Stmt::LdShared { rd, ra } => {
+                writeln!(out, "        andi r{LOAD_ADDR}, r{ra}, 127\n        ld r{rd}, r{LOAD_ADDR}")
+            }
             Stmt::Ld { rd, ra } => {
                 writeln!(out, "        andi r{LOAD_ADDR}, r{ra}, 127\n        addi r{LOAD_ADDR}, r{LOAD_ADDR}, {LOAD_BASE}\n        ld r{rd}, r{LOAD_ADDR}")
             }
@@ -191,26 +213,26 @@ fn emit(stmts: &[Stmt], out: &mut String, labels: &mut usize) {
     }
 }
 
-/// Every thread run alone through `program`: the registers and local data share the SIMT run
-/// must end with (`lds` as the machine starts with it).
+/// Every thread run alone through `program`, phase by phase (the barriers end phases): the
+/// registers and local data share the SIMT run must end with (`lds` as the machine starts with
+/// it).
 pub fn scalar_result(program: &[Stmt], config: Config, lds: &[u32]) -> (Vec<u32>, Vec<u32>) {
     let vm = if config.lane_bits >= 32 { u32::MAX } else { (1u32 << config.lane_bits) - 1 };
     let mut memory = Machine::new(config, lds).expect("a valid configuration").lds;
     let mut regs = vec![0u32; config.warps * config.threads * REGISTERS];
-    for w in 0..config.warps {
-        for l in 0..config.threads {
-            let t = w * config.threads + l;
-            let r = &mut regs[t * REGISTERS..(t + 1) * REGISTERS];
+    let mut alive = vec![true; config.warps * config.threads];
+    for phase in program.split(|s| matches!(s, Stmt::Bar)) {
+        for (t, alive) in alive.iter_mut().enumerate().filter(|(_, a)| **a) {
             let mut thread = Thread {
-                warp: w,
-                lane: l,
+                warp: t / config.threads,
+                lane: t % config.threads,
                 thread: t,
                 vm,
                 bits: config.lane_bits,
-                regs: r,
+                regs: &mut regs[t * REGISTERS..(t + 1) * REGISTERS],
                 lds: &mut memory,
             };
-            thread.run(program);
+            *alive = thread.run(phase);
         }
     }
     (regs, memory)
@@ -270,6 +292,12 @@ impl Thread<'_> {
                     self.regs[LOAD_ADDR as usize] = addr;
                     self.regs[*rd as usize] = self.lds[addr as usize % self.lds.len()];
                 }
+                Stmt::LdShared { rd, ra } => {
+                    let addr = self.regs[*ra as usize] & 127 & self.vm;
+                    self.regs[LOAD_ADDR as usize] = addr;
+                    self.regs[*rd as usize] = self.lds[addr as usize % self.lds.len()];
+                }
+                Stmt::Bar => unreachable!("barriers end phases: scalar_result splits at them"),
                 Stmt::Exit => return false,
             }
         }

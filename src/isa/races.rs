@@ -1,6 +1,6 @@
 //! Races between warps on the local data share, as the interpreter sees them: a word written by
 //! one warp and read or written by another, with nothing between the two accesses that orders
-//! them (until the core has a barrier, nothing does: the interval is the whole kernel). Such a
+//! them (a `bar` between them does: each barrier begins a new interval). Such a
 //! kernel's result depends on how the warps are scheduled, so the interpreter's order and the
 //! core's may differ; `run` names each race by the two source lines.
 
@@ -35,6 +35,11 @@ impl RaceLog {
     /// For a local data share of `words` words.
     pub fn new(words: usize) -> RaceLog {
         RaceLog { accesses: vec![vec![]; words], races: vec![] }
+    }
+
+    /// Every warp has passed a barrier: accesses before it are ordered before those after it.
+    pub fn barrier(&mut self) {
+        self.accesses.iter_mut().for_each(Vec::clear);
     }
 
     /// Warp `warp`'s instruction at `pc` reads (or, `write`, writes) `word`.

@@ -271,6 +271,7 @@ pub fn counters_table(c: &CoreCounters) -> String {
         ("local-data-share conflict cycles", c.lds_conflict_cycles.to_string()),
         ("divergent branches", c.divergent_branches.to_string()),
         ("stack high water", c.stack_high_water.to_string()),
+        ("barrier wait cycles (the core's own)", c.barrier_waits.to_string()),
     ];
     let mut s = String::from("| counter | value |\n|---|---|\n");
     for (k, v) in rows {

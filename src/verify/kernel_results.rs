@@ -124,7 +124,7 @@ impl KernelResult {
     }
 
     /// The whole result as JSON, with `run`, the record of how the run was made: schema
-    /// `simt-rtl-run/2` (the book's command-line page).
+    /// `simt-rtl-run/3` (the book's command-line page).
     pub fn json(&self, run: &serde_json::Value) -> serde_json::Value {
         let p = self.params;
         let regs: Vec<Vec<Vec<u32>>> = (0..p.warps)
@@ -136,7 +136,7 @@ impl KernelResult {
             .collect();
         let c = &self.counters;
         serde_json::json!({
-            "schema": "simt-rtl-run/2",
+            "schema": "simt-rtl-run/3",
             "run": run,
             "core": { "preset": p.name, "warps": p.warps, "threads": p.threads, "lane_bits": p.lane_bits },
             "registers": regs,
@@ -150,6 +150,7 @@ impl KernelResult {
                 "lds_conflict_cycles": c.lds_conflict_cycles,
                 "divergent_branches": c.divergent_branches,
                 "stack_high_water": c.stack_high_water,
+                "barrier_waits": c.barrier_waits,
             },
         })
     }

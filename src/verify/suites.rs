@@ -727,6 +727,7 @@ fn host_link_inputs(
         c4: rng.bits(32),
         c5: rng.bits(32),
         c6: rng.bits(32),
+        c7: rng.bits(32),
         wb_valid: rng.chance(30) as u64,
         wb_warp: rng.bits(s.warp_bits),
         wb_reg: rng.bits(4),

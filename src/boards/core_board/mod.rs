@@ -121,6 +121,7 @@ impl Logic for CoreBoard {
         self.link.counters[4].next = self.core.count_bank_stalls.val();
         self.link.counters[5].next = self.core.count_lds_conflicts.val();
         self.link.counters[6].next = self.core.count_divergent.val();
+        self.link.counters[7].next = self.core.count_barrier_waits.val();
         self.wb_word.next = 0.into();
         for l in 0..4 {
             // (`bit_cast` cannot take an indexed expression: through a local.)

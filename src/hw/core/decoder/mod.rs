@@ -30,11 +30,13 @@ pub enum Kind {
     Jmp = 6,
     Bany = 7,
     Exit = 8,
+    /// `bar`: the warp waits for the others.
+    Bar = 9,
 }
 
 impl Kind {
     /// Every kind, by its code.
-    pub const ALL: [Kind; 9] = [
+    pub const ALL: [Kind; 10] = [
         Kind::Nop,
         Kind::Alu,
         Kind::St,
@@ -44,6 +46,7 @@ impl Kind {
         Kind::Jmp,
         Kind::Bany,
         Kind::Exit,
+        Kind::Bar,
     ];
 }
 
@@ -119,6 +122,7 @@ impl Controls {
             Some(Inst::St { .. }) => c(Kind::St, ExecOp::Add, BSel::Register, false, 0b01),
             Some(Inst::Ld { .. }) => c(Kind::Ld, ExecOp::Add, BSel::Register, true, 0b01),
             Some(Inst::Exit) => c(Kind::Exit, ExecOp::Add, BSel::Register, false, 0),
+            Some(Inst::Bar) => c(Kind::Bar, ExecOp::Add, BSel::Register, false, 0),
         }
     }
 

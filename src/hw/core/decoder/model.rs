@@ -56,7 +56,7 @@ impl DecoderModel {
                 (o.ra, o.st_index, o.st_stride) = (ra as u64, index as u64, stride as u64)
             }
             Some(Inst::Ld { rd, ra }) => (o.rd, o.ra) = (rd as u64, ra as u64),
-            Some(Inst::Nop | Inst::Join | Inst::Exit) | None => {}
+            Some(Inst::Nop | Inst::Join | Inst::Exit | Inst::Bar) | None => {}
         }
         o
     }

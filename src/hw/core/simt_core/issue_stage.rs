@@ -7,7 +7,8 @@
 //! pending). An instruction that fires goes to the collector, or acts here: `join` pops its
 //! warp's stack and redirects it to the popped entry (an empty stack is flagged by the stack, and
 //! the warp goes on after the `join`), `jmp` redirects it, and `exit` ends the active lanes:
-//! it pops and redirects as `join` does, or ends the warp when its stack is empty. Each warp's
+//! it pops and redirects as `join` does, or ends the warp when its stack is empty. `bar` goes to
+//! the [`Barrier`](super::Barrier), with whether its warp is diverged there. Each warp's
 //! exited lanes are kept here and left out of every mask a pop restores; an instruction fetched
 //! with no lane left acts as `exit`.
 //!
@@ -98,6 +99,10 @@ pub struct IssueStage<
     pub trace_pc: Signal<Out, Bits<IA>>,
     /// A branch or `bany` issues (its index is kept for its resolution).
     pub branch: Signal<Out, Bit>,
+    /// A `bar` issues (its warp is `warp`), and its warp's active lanes are not all its lanes
+    /// that have not exited.
+    pub bar: Signal<Out, Bit>,
+    pub bar_diverged: Signal<Out, Bit>,
     /// Some warp has a register in flight (or, pipelined, an action pending); the scoreboard's
     /// sticky misuse flags, ORed.
     pub pending: Signal<Out, Bit>,
@@ -129,6 +134,7 @@ pub struct IssueStage<
     k_jmp: Constant<Bits<4>>,
     k_bany: Constant<Bits<4>>,
     k_exit: Constant<Bits<4>>,
+    k_bar: Constant<Bits<4>>,
     req: Signal<Local, Bits<W>>,
     cand_valid: Signal<Local, Bit>,
     cand: Signal<Local, Bits<WW>>,
@@ -139,6 +145,8 @@ pub struct IssueStage<
     chk_pc: Signal<Local, Bits<IA>>,
     chk_mask: Signal<Local, Bits<T>>,
     chk_empty: Signal<Local, Bit>,
+    /// The checked warp's lanes that have not exited.
+    chk_live: Signal<Local, Bits<T>>,
     kind: Signal<Local, Bits<4>>,
     /// The candidate acts as `exit`, and (its stack empty) ends its warp.
     ends: Signal<Local, Bit>,
@@ -212,6 +220,8 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
             trace_warp: Default::default(),
             trace_pc: Default::default(),
             branch: Default::default(),
+            bar: Default::default(),
+            bar_diverged: Default::default(),
             pending: Default::default(),
             err_scoreboard: Default::default(),
             dec: Decoder::new()?,
@@ -238,6 +248,7 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
             k_jmp: k(Kind::Jmp),
             k_bany: k(Kind::Bany),
             k_exit: k(Kind::Exit),
+            k_bar: k(Kind::Bar),
             req: Default::default(),
             cand_valid: Default::default(),
             cand: Default::default(),
@@ -247,6 +258,7 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
             chk_pc: Default::default(),
             chk_mask: Default::default(),
             chk_empty: Default::default(),
+            chk_live: Default::default(),
             kind: Default::default(),
             ends: Default::default(),
             ends_warp: Default::default(),
@@ -336,10 +348,12 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
         self.kind.next = self.dec.kind.val();
         self.chk_mask.next = 0.into();
         self.chk_empty.next = false;
+        self.chk_live.next = 0.into();
         for w in 0..W {
             if self.chk_warp.val().index() == w {
                 self.chk_mask.next = self.masks[w].val();
                 self.chk_empty.next = self.stack_empty.val().get_bit(w);
+                self.chk_live.next = !self.exited[w].q.val();
             }
         }
         // `exit`, or a warp with no lane left: the active lanes end
@@ -460,6 +474,8 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
         self.branch.next = self.fires.val()
             & !self.ends.val()
             & ((self.kind.val() == self.k_branch.val()) | (self.kind.val() == self.k_bany.val()));
+        self.bar.next = self.fires.val() & !self.ends.val() & (self.kind.val() == self.k_bar.val());
+        self.bar_diverged.next = self.chk_mask.val() != self.chk_live.val();
         self.pending.next = self.sb.pending.val().any() | self.act.pending.val();
         self.err_scoreboard.next =
             self.sb.err_double_reserve.val() | self.sb.err_release_free.val();

@@ -4,8 +4,8 @@
 //! [`FrontEnd`] (instruction memory, fetch, fill, I-buffer), [`IssueStage`] (the issue policy,
 //! decode, the scoreboard; `join`, `jmp`, `exit`), [`Execute`] (the lane ALU and
 //! [`BranchUnit`], the local data share's [`LdsPort`], write-back through the collector's write
-//! port) and [`RunControl`] (launch, running, stack depths, counters). This block joins them; it holds
-//! no state of its own.
+//! port), [`RunControl`] (launch, running, stack depths, counters) and [`Barrier`] (warps
+//! waiting at `bar`, released together). This block joins them; it holds no state of its own.
 //!
 //! Its cycle-level definition, stage by stage, is the reference model
 //! [`SimtCoreModel`](crate::hw::SimtCoreModel); what a program computes is the ISA's
@@ -20,6 +20,7 @@
 //!   differential test compares, so the register file and local data share need no read port);
 //! - counters since reset (32 bits, wrapping) and sticky error flags.
 
+mod barrier;
 mod branch_unit;
 mod execute;
 mod front_end;
@@ -39,6 +40,7 @@ use crate::params::ERROR_FLAGS;
 use crate::params::{
     check_derived, clog2, CollectorTiming, CoreParams, IssuePolicy, SchedulerMode,
 };
+pub use barrier::Barrier;
 pub use branch_unit::BranchUnit;
 pub use execute::Execute;
 pub use front_end::FrontEnd;
@@ -155,6 +157,8 @@ pub struct SimtCore<
     pub count_lds_conflicts: Signal<Out, Bits<32>>,
     /// Branches that split a warp.
     pub count_divergent: Signal<Out, Bits<32>>,
+    /// Cycles in which some warp waited at a barrier.
+    pub count_barrier_waits: Signal<Out, Bits<32>>,
     /// Most SIMT-stack entries any warp held.
     pub stack_high_water: Signal<Out, Bits<SPW>>,
     /// Sticky error flags (see [`SimtCoreModel::error_bits`](crate::hw::SimtCoreModel::error_bits)).
@@ -167,6 +171,7 @@ pub struct SimtCore<
     latch: IssueLatch<WW, T>,
     exec: Execute<W, WW, T, DW, TD, SW, A, IA, LRW>,
     run: RunControl<W, WW, LW, D, SPW>,
+    barrier: Barrier<W, WW>,
     // Elaboration-time constants
     all_warps: Constant<Bits<W>>,
     full_mask: Constant<Bits<T>>,
@@ -246,6 +251,7 @@ impl<
             count_bank_stalls: Default::default(),
             count_lds_conflicts: Default::default(),
             count_divergent: Default::default(),
+            count_barrier_waits: Default::default(),
             stack_high_water: Default::default(),
             errors: Default::default(),
             sched: WarpScheduler::new(SchedulerMode::Fixed(sp.fetch_policy))?,
@@ -255,6 +261,7 @@ impl<
             latch: IssueLatch::new(pipelined),
             exec: Execute::with_lds(p.warps, lds, pipelined)?,
             run: RunControl::default(),
+            barrier: Barrier::new()?,
             all_warps: Constant::new(Bits::<W>::mask()),
             full_mask: Constant::new(Bits::<T>::mask()),
         })
@@ -287,7 +294,7 @@ impl<
     > Logic
     for SimtCore<W, WW, T, A, IA, D, SPW, B, BW, N, NW, Q, QW, QCW, BQ, SQ, RW, DW, TD, SW, LRW, LW>
 {
-    // Wiring only, one line per port between the seven sub-blocks; the logic is in them.
+    // Wiring only, one line per port between the eight sub-blocks; the logic is in them.
     #[hdl_gen]
     fn update(&mut self) {
         // Clocks and resets
@@ -312,9 +319,22 @@ impl<
         self.front.fetch_pc.next = self.sched.inst_fetch_pc.val();
         self.front.fetch_mask.next = self.sched.inst_fetch_mask.val();
         self.sched.inst_fetch_ready.next = self.front.fetch_ready.val();
-        self.sched.warp_ctl_valid.next = self.front.ctl_valid.val();
+        self.sched.warp_ctl_valid.next = self.front.ctl_valid.val() | self.barrier.ctl_valid.val();
         self.sched.warp_ctl_wid.next = self.front.ctl_wid.val();
+        if self.barrier.ctl_valid.val() {
+            self.sched.warp_ctl_wid.next = self.barrier.ctl_wid.val();
+        }
         self.sched.warp_ctl_active.next = true;
+
+        // The barrier: warps wait at `bar`, and are re-activated when every warp is there
+        self.barrier.clock.next = self.clock.val();
+        self.barrier.reset.next = self.reset.val();
+        self.barrier.arrive.next = self.issue.bar.val();
+        self.barrier.arrive_warp.next = self.issue.warp.val();
+        self.barrier.diverged.next = self.issue.bar_diverged.val();
+        self.barrier.present.next = !self.sched.idle_mask.val();
+        self.barrier.launching.next = self.run.cmd_valid.val();
+        self.barrier.ctl_busy.next = self.front.ctl_valid.val();
 
         // Execute: unit type 0 (the lane ALU and branches), type 1 (the local data share)
         self.exec.clock.next = self.clock.val();
@@ -439,6 +459,7 @@ impl<
         self.run.struct_stall.next = self.issue.struct_stall.val();
         self.run.illegal.next = self.issue.illegal.val();
         self.run.divergent.next = self.exec.divergent.val();
+        self.run.barrier_wait.next = self.barrier.any_waiting.val();
         self.running.next = self.run.running.val();
         self.count_cycles.next = self.run.count_cycles.val();
         self.count_issued.next = self.run.count_issued.val();
@@ -447,6 +468,7 @@ impl<
         self.count_bank_stalls.next = self.oc.count_stall.val();
         self.count_lds_conflicts.next = self.exec.lds_conflicts.val();
         self.count_divergent.next = self.run.count_divergent.val();
+        self.count_barrier_waits.next = self.run.count_barrier_waits.val();
         self.stack_high_water.next = self.run.high_water.val();
 
         // Error flags
@@ -461,6 +483,7 @@ impl<
         self.run.err_ibuf.next = self.front.err_ibuf.val();
         self.run.err_collector.next =
             self.oc.err_unit.val() | self.oc.err_overflow.val() | self.oc.err_source.val();
+        self.run.err_barrier.next = self.barrier.err_diverged.val();
         self.errors.next = self.run.errors.val();
     }
 }
@@ -497,7 +520,7 @@ impl<
         outputs: [
             running, issue_valid, issue_warp, issue_pc, wb_valid, wb_warp, wb_reg, wb_mask, wb_data,
             count_cycles, count_issued, count_scoreboard_stalls, count_structural_stalls, count_bank_stalls,
-            count_lds_conflicts, count_divergent, stack_high_water, errors,
+            count_lds_conflicts, count_divergent, count_barrier_waits, stack_high_water, errors,
         ]
     );
 }

@@ -87,6 +87,9 @@ pub struct CoreCounters {
     pub divergent_branches: u64,
     /// Most SIMT-stack entries any warp held.
     pub stack_high_water: u64,
+    /// Cycles in which some warp waited at a barrier (the hardware's own count: the interpreter
+    /// has no cycles).
+    pub barrier_waits: u64,
 }
 
 impl CoreCounters {
@@ -173,6 +176,12 @@ pub struct SimtCoreModel {
     pub counters: CoreCounters,
     /// Sticky: an instruction word with an unused opcode issued (it ran as a `nop`).
     pub err_illegal: bool,
+    /// Warps waiting at a barrier, and the warps the barrier releases (one a cycle, through
+    /// warp control, when the fill does not use it).
+    bar_waiting: u64,
+    bar_releasing: u64,
+    /// Sticky: a warp reached `bar` diverged (it waits as the others do).
+    pub err_barrier: bool,
     /// Pipelined: the instruction issued last cycle or earlier and not yet taken by a collector
     /// unit (the issue latch).
     latch: Option<Inst>,
@@ -220,14 +229,21 @@ struct Cycle {
     /// The issue latch: issued into it this cycle; its instruction taken this cycle.
     to_latch: Option<Inst>,
     latch_taken: bool,
+    /// A `bar` issued: its warp, and whether the warp was diverged.
+    bar_arrive: Option<(usize, bool)>,
+    /// The barrier lets its waiting warps go (every warp that has not ended waits); the warp it
+    /// re-activates this cycle.
+    bar_release: bool,
+    bar_reactivated: Option<usize>,
 }
 
 fn kind(k: u64) -> Kind {
     Kind::ALL[k as usize]
 }
 
+/// Instructions after which a warp stops fetching until issue or execute sets it going again.
 fn is_control(k: Kind) -> bool {
-    matches!(k, Kind::Branch | Kind::Join | Kind::Jmp | Kind::Bany | Kind::Exit)
+    matches!(k, Kind::Branch | Kind::Join | Kind::Jmp | Kind::Bany | Kind::Exit | Kind::Bar)
 }
 
 /// The scheduler's warp set: warp `w` goes on at `pc` with `mask`.
@@ -279,6 +295,9 @@ impl SimtCoreModel {
             depth: vec![0; p.warps],
             counters: CoreCounters::default(),
             err_illegal: false,
+            bar_waiting: 0,
+            bar_releasing: 0,
+            err_barrier: false,
             latch: None,
             selected: None,
             release: None,
@@ -340,7 +359,7 @@ impl SimtCoreModel {
     /// The sticky error flags of the blocks and the core (`errors` port): bit 0 SIMT stack
     /// overflow, 1 `join` on an empty stack, 2 warp control, set, pop or end aimed at an idle warp,
     /// 3 scoreboard misuse, 4 I-buffer misuse, 5 an illegal instruction issued, 6 collector
-    /// misuse (unknown unit type, queue overflow).
+    /// misuse (unknown unit type, queue overflow), 7 `bar` in a diverged warp.
     pub fn error_bits(&self) -> u64 {
         let o = self.sched.outputs_for(&SchedIn::default());
         [
@@ -351,6 +370,7 @@ impl SimtCoreModel {
             self.ibuf.fill_full || self.ibuf.issue_empty,
             self.err_illegal,
             self.oc.err_unit || self.oc.arbiter.overflow || self.oc.err_source,
+            self.err_barrier,
         ]
         .iter()
         .enumerate()
@@ -367,6 +387,7 @@ impl SimtCoreModel {
             "I-buffer misuse",
             "illegal instruction",
             "operand-collector misuse",
+            "`bar` in a diverged warp",
         ];
         let bits = self.error_bits();
         (0..ERROR_FLAGS).filter(|k| bits >> k & 1 == 1).map(|k| NAMES[k]).collect()
@@ -423,6 +444,9 @@ impl SimtCoreModel {
             lds_held: None,
             to_latch: None,
             latch_taken: false,
+            bar_arrive: None,
+            bar_release: false,
+            bar_reactivated: None,
         };
         // The issue latch offers its instruction to the collector.
         if let Some(inst) = self.latch {
@@ -452,7 +476,23 @@ impl SimtCoreModel {
                 (1, warp as u64, reg as u64);
         }
         self.issue(&mut c, &io, branch_port);
+        self.barrier(&mut c, start);
         c
+    }
+
+    /// The barrier: when every warp that has not ended (launch over) waits, all waiting warps are
+    /// to be released; one released warp a cycle is re-activated through warp control, when the
+    /// fill does not use it this cycle.
+    fn barrier(&self, c: &mut Cycle, start: bool) {
+        let present = !self.sched.idle_bits() & mask(self.params.warps);
+        let launching = self.launching || start;
+        c.bar_release = !launching && self.bar_waiting != 0 && present & !self.bar_waiting == 0;
+        if self.bar_releasing != 0 && c.sched.warp_ctl_valid == 0 {
+            let w = self.bar_releasing.trailing_zeros() as usize;
+            (c.sched.warp_ctl_valid, c.sched.warp_ctl_wid, c.sched.warp_ctl_active) =
+                (1, w as u64, 1);
+            c.bar_reactivated = Some(w);
+        }
     }
 
     /// Launch (one warp command a cycle after `start`), fetch (the scheduler's offer, taken
@@ -703,6 +743,10 @@ impl SimtCoreModel {
                         };
                     }
                     Kind::Jmp => (ctl.set, ctl.pc) = (true, (d.target << 2) & pc_mask),
+                    Kind::Bar => {
+                        let live = mask(self.params.threads) & !self.exited[w];
+                        c.bar_arrive = Some((w, self.wmask[w] != live));
+                    }
                     Kind::Nop => {}
                 }
                 if ctl.pop || ctl.end || ctl.set {
@@ -807,6 +851,7 @@ impl SimtCoreModel {
         self.lds_open = self.lds_open + c.lds_new.is_some() as u64 - c.lds_resp as u64;
         self.counters.divergent_branches += c.divergent as u64;
         self.err_illegal |= c.illegal;
+        self.step_barrier(&c);
         for w in 0..p.warps {
             // The mark follows the depths a cycle late (the hardware's is off the issue path).
             self.counters.stack_high_water = self.counters.stack_high_water.max(self.depth[w]);
@@ -828,6 +873,7 @@ impl SimtCoreModel {
             self.launching = self.launched < p.warps;
         }
         if active {
+            self.counters.barrier_waits += (self.bar_waiting != 0) as u64;
             self.counters.cycles += 1;
             self.counters.issued += c.issued.is_some() as u64;
             self.counters.scoreboard_stalls += c.hazard as u64;
@@ -836,6 +882,22 @@ impl SimtCoreModel {
         self.running = active;
         self.counters.bank_stalls = self.oc.count_stall as u64;
         self.counters.lds_conflict_cycles = self.lds.conflict_cycles;
+    }
+
+    /// The barrier's registers at the edge: a release moves the waiting warps to the released
+    /// ones, a `bar` issued adds its warp to the waiting ones.
+    fn step_barrier(&mut self, c: &Cycle) {
+        if let Some(w) = c.bar_reactivated {
+            self.bar_releasing &= !(1 << w);
+        }
+        if c.bar_release {
+            self.bar_releasing |= self.bar_waiting;
+            self.bar_waiting = 0;
+        }
+        if let Some((w, diverged)) = c.bar_arrive {
+            self.bar_waiting |= 1 << w;
+            self.err_barrier |= diverged;
+        }
     }
 
     /// Running, every warp launched and exited, and nothing in flight: the run ends this cycle.
@@ -873,7 +935,7 @@ impl CycleModel for SimtCoreModel {
             .output_array("wb_data", self.params.threads)
             .outputs(&["count_cycles", "count_issued", "count_scoreboard_stalls"])
             .outputs(&["count_structural_stalls", "count_bank_stalls", "count_lds_conflicts"])
-            .outputs(&["count_divergent", "stack_high_water", "errors"])
+            .outputs(&["count_divergent", "count_barrier_waits", "stack_high_water", "errors"])
     }
     /// running; issue_valid, issue_warp, issue_pc; wb_valid, wb_warp, wb_reg, wb_mask,
     /// wb_data[threads]; the counters (32 bits, wrapping); errors.
@@ -897,6 +959,7 @@ impl CycleModel for SimtCoreModel {
                 k.bank_stalls,
                 k.lds_conflict_cycles,
                 k.divergent_branches,
+                k.barrier_waits,
             ]
             .map(|v| v & mask(32)),
         );

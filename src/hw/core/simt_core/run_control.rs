@@ -37,14 +37,17 @@ pub struct RunControl<
     pub struct_stall: Signal<In, Bit>,
     pub illegal: Signal<In, Bit>,
     pub divergent: Signal<In, Bit>,
+    /// Some warp waits at a barrier.
+    pub barrier_wait: Signal<In, Bit>,
     /// The other blocks' sticky flags: stack overflow and underflow (any warp), a command for
-    /// an idle warp, scoreboard, I-buffer and collector misuse.
+    /// an idle warp, scoreboard, I-buffer and collector misuse, `bar` in a diverged warp.
     pub err_stack_overflow: Signal<In, Bit>,
     pub err_stack_underflow: Signal<In, Bit>,
     pub err_idle: Signal<In, Bit>,
     pub err_scoreboard: Signal<In, Bit>,
     pub err_ibuf: Signal<In, Bit>,
     pub err_collector: Signal<In, Bit>,
+    pub err_barrier: Signal<In, Bit>,
     /// A warp command is offered (launching).
     pub cmd_valid: Signal<Out, Bit>,
     pub running: Signal<Out, Bit>,
@@ -54,6 +57,7 @@ pub struct RunControl<
     pub count_scoreboard_stalls: Signal<Out, Bits<32>>,
     pub count_structural_stalls: Signal<Out, Bits<32>>,
     pub count_divergent: Signal<Out, Bits<32>>,
+    pub count_barrier_waits: Signal<Out, Bits<32>>,
     /// The core's error flags (see
     /// [`SimtCoreModel::error_bits`](crate::hw::SimtCoreModel::error_bits)).
     pub errors: Signal<Out, Bits<ERROR_FLAGS>>,
@@ -67,6 +71,7 @@ pub struct RunControl<
     sb_stalls_q: DFF<Bits<32>>,
     struct_stalls_q: DFF<Bits<32>>,
     divergent_q: DFF<Bits<32>>,
+    barrier_waits_q: DFF<Bits<32>>,
     illegal_q: DFF<Bit>,
     warp_count: Constant<Bits<LW>>,
     depth_max: Constant<Bits<SPW>>,
@@ -100,12 +105,14 @@ impl<const W: usize, const WW: usize, const LW: usize, const D: usize, const SPW
             struct_stall: Default::default(),
             illegal: Default::default(),
             divergent: Default::default(),
+            barrier_wait: Default::default(),
             err_stack_overflow: Default::default(),
             err_stack_underflow: Default::default(),
             err_idle: Default::default(),
             err_scoreboard: Default::default(),
             err_ibuf: Default::default(),
             err_collector: Default::default(),
+            err_barrier: Default::default(),
             cmd_valid: Default::default(),
             running: Default::default(),
             high_water: Default::default(),
@@ -114,6 +121,7 @@ impl<const W: usize, const WW: usize, const LW: usize, const D: usize, const SPW
             count_scoreboard_stalls: Default::default(),
             count_structural_stalls: Default::default(),
             count_divergent: Default::default(),
+            count_barrier_waits: Default::default(),
             errors: Default::default(),
             launching: Default::default(),
             launched: Default::default(),
@@ -125,6 +133,7 @@ impl<const W: usize, const WW: usize, const LW: usize, const D: usize, const SPW
             sb_stalls_q: Default::default(),
             struct_stalls_q: Default::default(),
             divergent_q: Default::default(),
+            barrier_waits_q: Default::default(),
             illegal_q: Default::default(),
             warp_count: Constant::new(W.to_bits()),
             depth_max: Constant::new(D.to_bits()),
@@ -157,6 +166,7 @@ impl<const W: usize, const WW: usize, const LW: usize, const D: usize, const SPW
             sb_stalls_q,
             struct_stalls_q,
             divergent_q,
+            barrier_waits_q,
             illegal_q
         );
         // Launch
@@ -223,6 +233,9 @@ impl<const W: usize, const WW: usize, const LW: usize, const D: usize, const SPW
             if self.struct_stall.val() {
                 self.struct_stalls_q.d.next = self.struct_stalls_q.q.val() + 1;
             }
+            if self.barrier_wait.val() {
+                self.barrier_waits_q.d.next = self.barrier_waits_q.q.val() + 1;
+            }
         }
         if self.divergent.val() {
             self.divergent_q.d.next = self.divergent_q.q.val() + 1;
@@ -237,6 +250,7 @@ impl<const W: usize, const WW: usize, const LW: usize, const D: usize, const SPW
         self.count_scoreboard_stalls.next = self.sb_stalls_q.q.val();
         self.count_structural_stalls.next = self.struct_stalls_q.q.val();
         self.count_divergent.next = self.divergent_q.q.val();
+        self.count_barrier_waits.next = self.barrier_waits_q.q.val();
         self.flags.next = 0.into();
         self.flags.next = self.flags.val().replace_bit(0, self.err_stack_overflow.val());
         self.flags.next = self.flags.val().replace_bit(1, self.err_stack_underflow.val());
@@ -245,6 +259,7 @@ impl<const W: usize, const WW: usize, const LW: usize, const D: usize, const SPW
         self.flags.next = self.flags.val().replace_bit(4, self.err_ibuf.val());
         self.flags.next = self.flags.val().replace_bit(5, self.illegal_q.q.val());
         self.flags.next = self.flags.val().replace_bit(6, self.err_collector.val());
+        self.flags.next = self.flags.val().replace_bit(7, self.err_barrier.val());
         self.errors.next = self.flags.val();
         if self.reset.val() {
             self.launching.d.next = false;
@@ -256,6 +271,7 @@ impl<const W: usize, const WW: usize, const LW: usize, const D: usize, const SPW
             self.sb_stalls_q.d.next = 0.into();
             self.struct_stalls_q.d.next = 0.into();
             self.divergent_q.d.next = 0.into();
+            self.barrier_waits_q.d.next = 0.into();
             self.illegal_q.d.next = false;
         }
     }

@@ -23,13 +23,13 @@ use crate::protocol::{Command, STATUS_BYTES};
 pub use capture::Capture;
 pub use reply::Reply;
 
-// The reply counter loads the status answer's length as the literal 33.
-const _: () = assert!(STATUS_BYTES == 33);
+// The reply counter loads the status answer's length as the literal 37.
+const _: () = assert!(STATUS_BYTES == 37);
 
 /// Bits of a capture record ([`RECORD_BYTES`](crate::link::RECORD_BYTES) bytes).
 const RECORD_BITS: usize = 48;
 /// Counters reported by `query`, each 32 bits.
-pub const LINK_COUNTERS: usize = 7;
+pub const LINK_COUNTERS: usize = 8;
 
 /// Sizes, fixed by the core it serves: `WW` warp-id bits, `T` lanes, `TD` register bits,
 /// `IA` instruction-address bits (at most 8: one address byte), `SPW` stack high-water bits.

@@ -34,7 +34,7 @@ crate::port_struct! {
     pub struct LinkIn {
         reset, rx_valid, rx_data, rx_err, tx_ready,
         running, core_errors, high_water,
-        c0, c1, c2, c3, c4, c5, c6,
+        c0, c1, c2, c3, c4, c5, c6, c7,
         wb_valid, wb_warp, wb_reg, wb_mask, wb_data,
     }
 }
@@ -118,7 +118,7 @@ impl HostLinkModel {
             self.captured as u8,
             (self.captured >> 8) as u8,
         ];
-        for c in [i.c0, i.c1, i.c2, i.c3, i.c4, i.c5, i.c6] {
+        for c in [i.c0, i.c1, i.c2, i.c3, i.c4, i.c5, i.c6, i.c7] {
             b.extend_from_slice(&(c as u32).to_le_bytes());
         }
         debug_assert_eq!(b.len(), STATUS_BYTES);

@@ -1,6 +1,6 @@
-//! Reply: the [`HostLink`](super::HostLink)'s answer, up to 33 bytes sent first to last. Each
+//! Reply: the [`HostLink`](super::HostLink)'s answer, up to 37 bytes sent first to last. Each
 //! cycle, in this order: the transmitter takes the first byte (the rest move down one); a record
-//! read loads the 6-byte record answer, or a `query` the 33-byte status answer (built here from
+//! read loads the 6-byte record answer, or a `query` the 37-byte status answer (built here from
 //! the values given). Reset drops the answer (its bytes stay).
 
 use rust_hdl::prelude::*;
@@ -75,8 +75,8 @@ impl Logic for Reply {
             self.left.d.next = 0.into();
         } else {
             if self.is_sending.val() & self.tx_ready.val() {
-                // Bytes 0..32 of the 33-byte answer move down one.
-                for k in 0..32 {
+                // Bytes 0..36 of the 37-byte answer move down one.
+                for k in 0..36 {
                     self.bytes[k].d.next = self.bytes[k + 1].q.val();
                 }
                 self.left.d.next = self.left.q.val() - 1;
@@ -98,7 +98,7 @@ impl Logic for Reply {
                             self.counters[c].val().get_bits::<8>(8 * b);
                     }
                 }
-                self.left.d.next = 33.into();
+                self.left.d.next = 37.into();
             }
         }
     }
