@@ -10,7 +10,21 @@ use simt_rtl::params::{CollectorTiming, CoreParams, IssuePolicy, CORE_CU, CORE_T
 use simt_rtl::sim::rng::Rng;
 use simt_rtl::verify::core_run::run_and_compare;
 
-const KERNELS: [&str; 6] = ["vector_add", "reduce", "if_else", "loop", "nested", "early_exit"];
+/// The kernels of `kernels/`, by name, but `spin` (the engines' timing loop: 25,000 turns, too
+/// long for the rust-hdl simulation).
+fn kernel_names() -> Vec<String> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels");
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "s"))
+        .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
+        .filter(|name| name != "spin")
+        .collect();
+    names.sort();
+    assert!(names.len() >= 7, "{names:?}");
+    names
+}
 
 fn kernel(name: &str) -> Vec<Inst> {
     let path =
@@ -33,9 +47,9 @@ fn kernels_match_the_interpreter() {
         for policy in [IssuePolicy::LooseRoundRobin, IssuePolicy::GreedyThenOldest] {
             let params = CoreParams { policy, collector_timing, ..CORE_CU };
             let how = format!("{} {}", policy.name(), collector_timing.name());
-            for name in KERNELS {
+            for name in kernel_names() {
                 let lds = lds_inputs(&mut Rng::new(7), params);
-                let c = compare(params, &kernel(name), &lds, &format!("{name} ({how})"));
+                let c = compare(params, &kernel(&name), &lds, &format!("{name} ({how})"));
                 eprintln!("{name:10} {how}: {c:?} ipc {:.2}", c.ipc());
             }
         }
@@ -271,9 +285,9 @@ fn kernels_on_the_rust_hdl_core_and_its_verilog() {
     use simt_rtl::verify::core_run::{run_rust_hdl, run_verilog};
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("target/verilog-sim/cu/simt_core_kernels");
-    for (k, name) in KERNELS.into_iter().enumerate() {
+    for (k, name) in kernel_names().into_iter().enumerate() {
         let lds = lds_inputs(&mut Rng::new(7), CORE_CU);
-        run_rust_hdl(CORE_CU, &kernel(name), &lds, 100_000, None)
+        run_rust_hdl(CORE_CU, &kernel(&name), &lds, 100_000, None)
             .unwrap_or_else(|e| panic!("{name}: {e:#}"));
         // Verilator for every kernel; iverilog (slower to run) for one.
         let sims: &[Simulator] = if k == 0 {
@@ -282,7 +296,7 @@ fn kernels_on_the_rust_hdl_core_and_its_verilog() {
             &[Simulator::Verilator]
         };
         for &sim in sims {
-            run_verilog(CORE_CU, &kernel(name), &lds, 100_000, sim, &root.join(name))
+            run_verilog(CORE_CU, &kernel(&name), &lds, 100_000, sim, &root.join(&name))
                 .unwrap_or_else(|e| panic!("{name} under {}: {e:#}", sim.name()));
         }
     }
@@ -551,5 +565,71 @@ fn run_refuses_a_core_that_differs_from_the_interpreter() {
     std::fs::write(&own, &verilog).unwrap();
     let out = simt_rtl(&["run", "kernels/vector_add.s", "--verilog", own.to_str().unwrap()]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A barrier that lets a warp go as soon as it arrives (`run --verilog` with the core's Verilog
+/// so changed) is caught: in a kernel whose last warp spins before it stores what the others
+/// load past the barrier, they load other values than the interpreter's, and `run` exits 1
+/// naming the differences. The core's own Verilog passes, and shows the barrier's wait cycles.
+#[test]
+fn a_barrier_that_releases_a_warp_early_is_caught() {
+    let verilog = simt_rtl::verify::fast_engine::engine_verilog(CORE_CU).unwrap();
+    let from = "let_go = ~launching & |waiting$q & ~|(present & ~waiting$q);";
+    assert!(verilog.contains(from), "the mutation's text is not in the engine's Verilog");
+    let dir = std::env::temp_dir().join(format!("simt-rtl-mutant-bar-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mutant = dir.join("core_board.v");
+    std::fs::write(&mutant, verilog.replacen(from, "let_go = ~launching & |waiting$q;", 1))
+        .unwrap();
+    let kernel = dir.join("late_store.s");
+    std::fs::write(
+        &kernel,
+        "warp r2\nlane r3\nli r4, 3\nseq r5, r2, r4\nbz r5, go, go\nli r6, 60\n\
+         spin: addi r6, r6, -1\nbany r6, spin\ngo: join\naddi r1, r3, 7\nst r1, 0, 1\nbar\n\
+         addi r7, r3, 12\nld r8, r7\nexit\n",
+    )
+    .unwrap();
+    let run = |v: &std::path::Path| {
+        let (k, v) = (kernel.to_str().unwrap(), v.to_str().unwrap());
+        simt_rtl(&["run", k, "--show", "counters", "--lds", "random", "--verilog", v])
+    };
+    let out = run(&mutant);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("the core's results differ from the interpreter's in"), "{stderr}");
+    let own = dir.join("own.v");
+    std::fs::write(&own, &verilog).unwrap();
+    let out = run(&own);
+    let (stdout, stderr) =
+        (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{stderr}");
+    assert!(stdout.contains("| barrier wait cycles (the core's own) |"), "{stdout}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A warp that reaches `bar` diverged: the core (model and, through the every-cycle differential,
+/// the rust-hdl core) waits as at any barrier, ends, and raises error flag 7; `run` refuses the
+/// kernel at the line, from the interpreter's fault.
+#[test]
+fn a_barrier_in_a_diverged_warp_raises_the_cores_flag() {
+    use simt_rtl::hw::SimtCoreModel;
+    let text = "lane r1\nbz r1, j, j\nbar\nj: join\nexit\n";
+    for core in [CORE_CU, CORE_TINY] {
+        let words: Vec<u32> = assemble(text).unwrap().iter().map(|i| i.encode()).collect();
+        let mut model = SimtCoreModel::new(core, &words, &[]);
+        let e = model.run(10_000).unwrap_err();
+        assert_eq!(model.error_bits(), 1 << 7, "{}: {e:#}", core.name);
+        assert!(format!("{e:#}").contains("`bar` in a diverged warp"), "{e:#}");
+    }
+    let dir = std::env::temp_dir().join(format!("simt-rtl-diverged-bar-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let kernel = dir.join("diverged.s");
+    std::fs::write(&kernel, text).unwrap();
+    let out = simt_rtl(&["run", kernel.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let at = format!("{}:3: `bar`: warp 0 at instruction 2: `bar` in a diverged warp", kernel.display());
+    assert!(stderr.contains(&at), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }

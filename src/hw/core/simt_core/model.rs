@@ -793,6 +793,7 @@ impl SimtCoreModel {
         let c = self.decide(reset, i.start == 1 && !self.running);
         let p = self.params;
         let finished = self.finished();
+        let barrier_wait = self.bar_waiting != 0;
         if i.imem_write_valid == 1 {
             self.imem[i.imem_write_addr as usize % p.imem_words] = i.imem_write_data as u32;
         }
@@ -873,7 +874,7 @@ impl SimtCoreModel {
             self.launching = self.launched < p.warps;
         }
         if active {
-            self.counters.barrier_waits += (self.bar_waiting != 0) as u64;
+            self.counters.barrier_waits += barrier_wait as u64;
             self.counters.cycles += 1;
             self.counters.issued += c.issued.is_some() as u64;
             self.counters.scoreboard_stalls += c.hazard as u64;

@@ -8,7 +8,8 @@ use crate::sim::PortStruct;
 /// [`random_program`](crate::isa::programs::random_program)) written through the instruction-memory
 /// port with random gaps, started, and run to the end; now and then a reset in the middle of a
 /// run, a start while running, or a random word written into a running program (which may
-/// overflow the stack, pop an empty one, issue an illegal word or never end: a run that lasts
+/// overflow the stack, pop an empty one, issue an illegal word, reach a barrier diverged or never
+/// end: a run that lasts
 /// past `run_limit` cycles is reset). `seen` counts the runs that ended and collects every error
 /// flag the model raised.
 pub fn core_stimulus(
@@ -69,12 +70,14 @@ pub fn core_stimulus(
                 } else {
                     i.start = rng.chance(1) as u64;
                     if rng.chance(1) && rng.chance(20) {
-                        // A random word, a `join` (pops what the program did not push), or a
-                        // branch to itself (pushes until the stack overflows).
+                        // A random word, a `join` (pops what the program did not push), a `bar`
+                        // (maybe where the warp is diverged), or a branch to itself (pushes
+                        // until the stack overflows).
                         let at = rng.below(params.imem_words as u64);
-                        let word = match rng.below(3) {
+                        let word = match rng.below(4) {
                             0 => rng.bits(32) as u32,
                             1 => crate::isa::Inst::Join.encode(),
+                            2 => crate::isa::Inst::Bar.encode(),
                             _ => crate::isa::Inst::Branch {
                                 if_zero: rng.chance(50),
                                 ra: rng.below(16) as u8,
