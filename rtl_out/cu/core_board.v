@@ -42,7 +42,7 @@ module core_board(clk,rst_n,led,usb_rx,usb_tx);
     wire  link$tx_valid;
     wire  [7:0] link$tx_data;
     reg  link$running;
-    reg  [6:0] link$core_errors;
+    reg  [7:0] link$core_errors;
     reg  [2:0] link$high_water;
     reg  [31:0] link$counters$0;
     reg  [31:0] link$counters$1;
@@ -51,6 +51,7 @@ module core_board(clk,rst_n,led,usb_rx,usb_tx);
     reg  [31:0] link$counters$4;
     reg  [31:0] link$counters$5;
     reg  [31:0] link$counters$6;
+    reg  [31:0] link$counters$7;
     reg  link$wb_valid;
     reg  [1:0] link$wb_warp;
     reg  [3:0] link$wb_reg;
@@ -88,8 +89,9 @@ module core_board(clk,rst_n,led,usb_rx,usb_tx);
     wire  [31:0] core$count_bank_stalls;
     wire  [31:0] core$count_lds_conflicts;
     wire  [31:0] core$count_divergent;
+    wire  [31:0] core$count_barrier_waits;
     wire  [2:0] core$stack_high_water;
-    wire  [6:0] core$errors;
+    wire  [7:0] core$errors;
     reg  board_reset$clock;
     reg  board_reset$rst_n;
     wire  board_reset$reset;
@@ -137,6 +139,7 @@ module core_board(clk,rst_n,led,usb_rx,usb_tx);
         .counters$4(link$counters$4),
         .counters$5(link$counters$5),
         .counters$6(link$counters$6),
+        .counters$7(link$counters$7),
         .wb_valid(link$wb_valid),
         .wb_warp(link$wb_warp),
         .wb_reg(link$wb_reg),
@@ -176,6 +179,7 @@ module core_board(clk,rst_n,led,usb_rx,usb_tx);
         .count_bank_stalls(core$count_bank_stalls),
         .count_lds_conflicts(core$count_lds_conflicts),
         .count_divergent(core$count_divergent),
+        .count_barrier_waits(core$count_barrier_waits),
         .stack_high_water(core$stack_high_water),
         .errors(core$errors)
     );
@@ -227,6 +231,7 @@ module core_board(clk,rst_n,led,usb_rx,usb_tx);
         link$counters$4 = core$count_bank_stalls;
         link$counters$5 = core$count_lds_conflicts;
         link$counters$6 = core$count_divergent;
+        link$counters$7 = core$count_barrier_waits;
         wb_word = 32'h0;
         lane_value = core$wb_data$0;
         wb_word = wb_word | (((lane_value) & 32'hffffffff) << lane_at$0);
@@ -330,7 +335,7 @@ module core_board__board_reset_sync0(d,q,clock);
     end
 endmodule // core_board__board_reset_sync0
 
-module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem_write_data,issue_valid,issue_warp,issue_pc,wb_valid,wb_warp,wb_reg,wb_mask,wb_data$0,wb_data$1,wb_data$2,wb_data$3,count_cycles,count_issued,count_scoreboard_stalls,count_structural_stalls,count_bank_stalls,count_lds_conflicts,count_divergent,stack_high_water,errors);
+module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem_write_data,issue_valid,issue_warp,issue_pc,wb_valid,wb_warp,wb_reg,wb_mask,wb_data$0,wb_data$1,wb_data$2,wb_data$3,count_cycles,count_issued,count_scoreboard_stalls,count_structural_stalls,count_bank_stalls,count_lds_conflicts,count_divergent,count_barrier_waits,stack_high_water,errors);
     // Module arguments
     input wire  clock;
     input wire  reset;
@@ -357,8 +362,9 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
     output reg  [31:0] count_bank_stalls;
     output reg  [31:0] count_lds_conflicts;
     output reg  [31:0] count_divergent;
+    output reg  [31:0] count_barrier_waits;
     output reg  [2:0] stack_high_water;
-    output reg  [6:0] errors;
+    output reg  [7:0] errors;
     // Constant declarations
     localparam  all_warps = 4'hf;
     localparam  full_mask = 4'hf;
@@ -528,6 +534,8 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
     wire  [1:0] issue$trace_warp;
     wire  [7:0] issue$trace_pc;
     wire  issue$branch;
+    wire  issue$bar;
+    wire  issue$bar_diverged;
     wire  issue$pending;
     wire  issue$err_scoreboard;
     reg  latch$clock;
@@ -609,12 +617,14 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
     reg  run$struct_stall;
     reg  run$illegal;
     reg  run$divergent;
+    reg  run$barrier_wait;
     reg  run$err_stack_overflow;
     reg  run$err_stack_underflow;
     reg  run$err_idle;
     reg  run$err_scoreboard;
     reg  run$err_ibuf;
     reg  run$err_collector;
+    reg  run$err_barrier;
     wire  run$cmd_valid;
     wire  run$running;
     wire  [2:0] run$high_water;
@@ -623,7 +633,20 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
     wire  [31:0] run$count_scoreboard_stalls;
     wire  [31:0] run$count_structural_stalls;
     wire  [31:0] run$count_divergent;
-    wire  [6:0] run$errors;
+    wire  [31:0] run$count_barrier_waits;
+    wire  [7:0] run$errors;
+    reg  barrier$clock;
+    reg  barrier$reset;
+    reg  barrier$arrive;
+    reg  [1:0] barrier$arrive_warp;
+    reg  barrier$diverged;
+    reg  [3:0] barrier$present;
+    reg  barrier$launching;
+    reg  barrier$ctl_busy;
+    wire  barrier$ctl_valid;
+    wire  [1:0] barrier$ctl_wid;
+    wire  barrier$any_waiting;
+    wire  barrier$err_diverged;
     // Sub module instances
     core_board__core_sched sched(
         .clock(sched$clock),
@@ -797,6 +820,8 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         .trace_warp(issue$trace_warp),
         .trace_pc(issue$trace_pc),
         .branch(issue$branch),
+        .bar(issue$bar),
+        .bar_diverged(issue$bar_diverged),
         .pending(issue$pending),
         .err_scoreboard(issue$err_scoreboard)
     );
@@ -884,12 +909,14 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         .struct_stall(run$struct_stall),
         .illegal(run$illegal),
         .divergent(run$divergent),
+        .barrier_wait(run$barrier_wait),
         .err_stack_overflow(run$err_stack_overflow),
         .err_stack_underflow(run$err_stack_underflow),
         .err_idle(run$err_idle),
         .err_scoreboard(run$err_scoreboard),
         .err_ibuf(run$err_ibuf),
         .err_collector(run$err_collector),
+        .err_barrier(run$err_barrier),
         .cmd_valid(run$cmd_valid),
         .running(run$running),
         .high_water(run$high_water),
@@ -898,7 +925,22 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         .count_scoreboard_stalls(run$count_scoreboard_stalls),
         .count_structural_stalls(run$count_structural_stalls),
         .count_divergent(run$count_divergent),
+        .count_barrier_waits(run$count_barrier_waits),
         .errors(run$errors)
+    );
+    core_board__core_barrier barrier(
+        .clock(barrier$clock),
+        .reset(barrier$reset),
+        .arrive(barrier$arrive),
+        .arrive_warp(barrier$arrive_warp),
+        .diverged(barrier$diverged),
+        .present(barrier$present),
+        .launching(barrier$launching),
+        .ctl_busy(barrier$ctl_busy),
+        .ctl_valid(barrier$ctl_valid),
+        .ctl_wid(barrier$ctl_wid),
+        .any_waiting(barrier$any_waiting),
+        .err_diverged(barrier$err_diverged)
     );
     // Update code
     always @(*) begin
@@ -919,9 +961,20 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         front$fetch_pc = sched$inst_fetch_pc;
         front$fetch_mask = sched$inst_fetch_mask;
         sched$inst_fetch_ready = front$fetch_ready;
-        sched$warp_ctl_valid = front$ctl_valid;
+        sched$warp_ctl_valid = front$ctl_valid | barrier$ctl_valid;
         sched$warp_ctl_wid = front$ctl_wid;
+        if (barrier$ctl_valid) begin
+            sched$warp_ctl_wid = barrier$ctl_wid;
+        end
         sched$warp_ctl_active = 1'b1;
+        barrier$clock = clock;
+        barrier$reset = reset;
+        barrier$arrive = issue$bar;
+        barrier$arrive_warp = issue$warp;
+        barrier$diverged = issue$bar_diverged;
+        barrier$present = ~sched$idle_mask;
+        barrier$launching = run$cmd_valid;
+        barrier$ctl_busy = front$ctl_valid;
         exec$clock = clock;
         exec$reset = reset;
         exec$out_valid = oc$out_valid$0;
@@ -1030,6 +1083,7 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         run$struct_stall = issue$struct_stall;
         run$illegal = issue$illegal;
         run$divergent = exec$divergent;
+        run$barrier_wait = barrier$any_waiting;
         running = run$running;
         count_cycles = run$count_cycles;
         count_issued = run$count_issued;
@@ -1038,6 +1092,7 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         count_bank_stalls = oc$count_stall;
         count_lds_conflicts = exec$lds_conflicts;
         count_divergent = run$count_divergent;
+        count_barrier_waits = run$count_barrier_waits;
         stack_high_water = run$high_water;
         run$err_stack_overflow = |sched$err_overflow;
         run$err_stack_underflow = |sched$err_underflow;
@@ -1045,9 +1100,190 @@ module core_board__core(clock,reset,start,running,imem_write_valid,imem_write_ad
         run$err_scoreboard = issue$err_scoreboard;
         run$err_ibuf = front$err_ibuf;
         run$err_collector = oc$err_unit | oc$err_overflow | oc$err_source;
+        run$err_barrier = barrier$err_diverged;
         errors = run$errors;
     end
 endmodule // core_board__core
+
+module core_board__core_barrier(clock,reset,arrive,arrive_warp,diverged,present,launching,ctl_busy,ctl_valid,ctl_wid,any_waiting,err_diverged);
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  arrive;
+    input wire  [1:0] arrive_warp;
+    input wire  diverged;
+    input wire  [3:0] present;
+    input wire  launching;
+    input wire  ctl_busy;
+    output reg  ctl_valid;
+    output reg  [1:0] ctl_wid;
+    output reg  any_waiting;
+    output reg  err_diverged;
+    // Stub signals
+    reg  [3:0] waiting$d;
+    wire  [3:0] waiting$q;
+    reg  waiting$clock;
+    reg  [3:0] releasing$d;
+    wire  [3:0] releasing$q;
+    reg  releasing$clock;
+    reg  err$d;
+    wire  err$q;
+    reg  err$clock;
+    reg  [3:0] next_out$req;
+    wire  next_out$valid;
+    wire  [1:0] next_out$index;
+    wire  [3:0] next_out$grant;
+    // Local signals
+    reg  let_go;
+    reg  reactivate;
+    reg  [3:0] waiting_next;
+    reg  [3:0] releasing_next;
+    // Sub module instances
+    core_board__board_reset_por waiting(
+        .d(waiting$d),
+        .q(waiting$q),
+        .clock(waiting$clock)
+    );
+    core_board__board_reset_por releasing(
+        .d(releasing$d),
+        .q(releasing$q),
+        .clock(releasing$clock)
+    );
+    core_board__board_reset_sync0 err(
+        .d(err$d),
+        .q(err$q),
+        .clock(err$clock)
+    );
+    core_board__core_barrier_next_out next_out(
+        .req(next_out$req),
+        .valid(next_out$valid),
+        .index(next_out$index),
+        .grant(next_out$grant)
+    );
+    // Update code
+    always @(*) begin
+        waiting$clock = clock;
+        releasing$clock = clock;
+        err$clock = clock;
+        waiting$d = waiting$q;
+        releasing$d = releasing$q;
+        err$d = err$q;
+        let_go = ~launching & |waiting$q & ~|(present & ~waiting$q);
+        next_out$req = releasing$q;
+        reactivate = next_out$valid & ~ctl_busy;
+        ctl_valid = reactivate;
+        ctl_wid = next_out$index;
+        releasing_next = releasing$q;
+        waiting_next = waiting$q;
+        if (reactivate & (next_out$index == 0)) begin
+            releasing_next = (releasing$q & ~(1 << (0)) | ((1'b0) << (0)));
+        end
+        if (reactivate & (next_out$index == 1)) begin
+            releasing_next = (releasing$q & ~(1 << (1)) | ((1'b0) << (1)));
+        end
+        if (reactivate & (next_out$index == 2)) begin
+            releasing_next = (releasing$q & ~(1 << (2)) | ((1'b0) << (2)));
+        end
+        if (reactivate & (next_out$index == 3)) begin
+            releasing_next = (releasing$q & ~(1 << (3)) | ((1'b0) << (3)));
+        end
+        if (let_go) begin
+            releasing_next = releasing_next | waiting$q;
+            waiting_next = 32'h0;
+        end
+        if (arrive & (arrive_warp == 0)) begin
+            waiting_next = (waiting_next & ~(1 << (0)) | ((1'b1) << (0)));
+        end
+        if (arrive & (arrive_warp == 1)) begin
+            waiting_next = (waiting_next & ~(1 << (1)) | ((1'b1) << (1)));
+        end
+        if (arrive & (arrive_warp == 2)) begin
+            waiting_next = (waiting_next & ~(1 << (2)) | ((1'b1) << (2)));
+        end
+        if (arrive & (arrive_warp == 3)) begin
+            waiting_next = (waiting_next & ~(1 << (3)) | ((1'b1) << (3)));
+        end
+        releasing$d = releasing_next;
+        waiting$d = waiting_next;
+        if (arrive & diverged) begin
+            err$d = 1'b1;
+        end
+        any_waiting = |waiting$q;
+        err_diverged = err$q;
+        if (reset) begin
+            waiting$d = 32'h0;
+            releasing$d = 32'h0;
+            err$d = 1'b0;
+        end
+    end
+endmodule // core_board__core_barrier
+
+module core_board__core_barrier_next_out(req,valid,index,grant);
+    // Module arguments
+    input wire  [3:0] req;
+    output reg  valid;
+    output reg  [1:0] index;
+    output reg  [3:0] grant;
+    // Constant declarations
+    localparam  highest_first = 1'b0;
+    // Local signals
+    reg  found;
+    reg  [1:0] pick;
+    reg  [3:0] one_hot;
+    // Update code
+    always @(*) begin
+        pick = 32'h0;
+        found = 1'b0;
+        if (highest_first) begin
+            if (req[0]) begin
+                pick = 0;
+            end
+            if (req[1]) begin
+                pick = 1;
+            end
+            if (req[2]) begin
+                pick = 2;
+            end
+            if (req[3]) begin
+                pick = 3;
+            end
+        end
+        else begin
+            if (~found & req[0]) begin
+                pick = 0;
+                found = 1'b1;
+            end
+            if (~found & req[1]) begin
+                pick = 1;
+                found = 1'b1;
+            end
+            if (~found & req[2]) begin
+                pick = 2;
+                found = 1'b1;
+            end
+            if (~found & req[3]) begin
+                pick = 3;
+                found = 1'b1;
+            end
+        end
+        one_hot = 32'h0;
+        if (|req & (pick == 0)) begin
+            one_hot = (one_hot & ~(1 << (0)) | ((1'b1) << (0)));
+        end
+        if (|req & (pick == 1)) begin
+            one_hot = (one_hot & ~(1 << (1)) | ((1'b1) << (1)));
+        end
+        if (|req & (pick == 2)) begin
+            one_hot = (one_hot & ~(1 << (2)) | ((1'b1) << (2)));
+        end
+        if (|req & (pick == 3)) begin
+            one_hot = (one_hot & ~(1 << (3)) | ((1'b1) << (3)));
+        end
+        valid = |req;
+        index = pick;
+        grant = one_hot;
+    end
+endmodule // core_board__core_barrier_next_out
 
 module core_board__core_exec(clock,reset,out_valid,out_inst,out_warp,out_mask,out_a,out_b,out_ready,port_held,lds_valid,lds_inst,lds_warp,lds_mask,lds_src,lds_ready,lds_busy,lds_conflicts,wb_valid,wb_warp,wb_reg,wb_mask,wb_data,wb_lanes$0,wb_lanes$1,wb_lanes$2,wb_lanes$3,record_valid,record_warp,record_pc,port_busy,pending,divergent,push_valid,push_warp,push_mask,push_pc,set_valid,set_warp,set_mask,set_pc);
     // Module arguments
@@ -2111,7 +2347,7 @@ module core_board__core_exec_dec_controls(address,data);
       6'b100010: data = 17'b1011;
       6'b100011: data = 17'b10000000000001101;
       6'b100100: data = 17'b10011000000001111;
-      6'b100101: data = 17'b0;
+      6'b100101: data = 17'b10011;
       6'b100110: data = 17'b0;
       6'b100111: data = 17'b0;
       6'b101000: data = 17'b10000000000101;
@@ -4502,7 +4738,7 @@ module core_board__core_front_imem(clock,read_address,read_data,write_address,wr
     end
 endmodule // core_board__core_front_imem
 
-module core_board__core_issue(clock,reset,head_valid,head_warp,head_inst,head_pc,masks$0,masks$1,masks$2,masks$3,stack_empty,pop_mask,pop_pc,unit_ready,port_busy,release_valid,release_warp,release_reg,warp,inst,pc,fire,hazard,struct_stall,illegal,to_unit,unit,dst,mask,src_valid,src_a,src_b,branch_set_valid,branch_set_warp,branch_set_mask,branch_set_pc,pop,end_warp,warp_acted,port_held,set_valid,set_warp,set_mask,set_pc,trace_warp,trace_pc,branch,pending,err_scoreboard);
+module core_board__core_issue(clock,reset,head_valid,head_warp,head_inst,head_pc,masks$0,masks$1,masks$2,masks$3,stack_empty,pop_mask,pop_pc,unit_ready,port_busy,release_valid,release_warp,release_reg,warp,inst,pc,fire,hazard,struct_stall,illegal,to_unit,unit,dst,mask,src_valid,src_a,src_b,branch_set_valid,branch_set_warp,branch_set_mask,branch_set_pc,pop,end_warp,warp_acted,port_held,set_valid,set_warp,set_mask,set_pc,trace_warp,trace_pc,branch,bar,bar_diverged,pending,err_scoreboard);
     // Module arguments
     input wire  clock;
     input wire  reset;
@@ -4551,6 +4787,8 @@ module core_board__core_issue(clock,reset,head_valid,head_warp,head_inst,head_pc
     output reg  [1:0] trace_warp;
     output reg  [7:0] trace_pc;
     output reg  branch;
+    output reg  bar;
+    output reg  bar_diverged;
     output reg  pending;
     output reg  err_scoreboard;
     // Constant declarations
@@ -4565,6 +4803,7 @@ module core_board__core_issue(clock,reset,head_valid,head_warp,head_inst,head_pc
     localparam  k_jmp = 4'h6;
     localparam  k_bany = 4'h7;
     localparam  k_exit = 4'h8;
+    localparam  k_bar = 4'h9;
     // Stub signals
     reg  [31:0] dec$inst;
     wire  dec$legal;
@@ -4678,6 +4917,7 @@ module core_board__core_issue(clock,reset,head_valid,head_warp,head_inst,head_pc
     reg  [7:0] chk_pc;
     reg  [3:0] chk_mask;
     reg  chk_empty;
+    reg  [3:0] chk_live;
     reg  [3:0] kind;
     reg  ends;
     reg  ends_warp;
@@ -4745,7 +4985,7 @@ module core_board__core_issue(clock,reset,head_valid,head_warp,head_inst,head_pc
         .index(rr$index),
         .grant(rr$grant)
     );
-    core_board__core_issue_oldest oldest(
+    core_board__core_barrier_next_out oldest(
         .req(oldest$req),
         .valid(oldest$valid),
         .index(oldest$index),
@@ -4904,21 +5144,26 @@ module core_board__core_issue(clock,reset,head_valid,head_warp,head_inst,head_pc
         kind = dec$kind;
         chk_mask = 32'h0;
         chk_empty = 1'b0;
+        chk_live = 32'h0;
         if (chk_warp == 0) begin
             chk_mask = masks$0;
             chk_empty = stack_empty[0];
+            chk_live = ~exited$0$q;
         end
         if (chk_warp == 1) begin
             chk_mask = masks$1;
             chk_empty = stack_empty[1];
+            chk_live = ~exited$1$q;
         end
         if (chk_warp == 2) begin
             chk_mask = masks$2;
             chk_empty = stack_empty[2];
+            chk_live = ~exited$2$q;
         end
         if (chk_warp == 3) begin
             chk_mask = masks$3;
             chk_empty = stack_empty[3];
+            chk_live = ~exited$3$q;
         end
         ends = (kind == k_exit) | ~|chk_mask;
         ends_warp = ends & chk_empty;
@@ -5030,6 +5275,8 @@ module core_board__core_issue(clock,reset,head_valid,head_warp,head_inst,head_pc
             trace_pc = 32'h0;
         end
         branch = fires & ~ends & ((kind == k_branch) | (kind == k_bany));
+        bar = fires & ~ends & (kind == k_bar);
+        bar_diverged = chk_mask != chk_live;
         pending = |sb$pending | act$pending;
         err_scoreboard = sb$err_double_reserve | sb$err_release_free;
         greedy_valid$d = fires;
@@ -5253,73 +5500,6 @@ module core_board__core_issue_act(clock,reset,in_pop,in_end,in_set,in_from_stack
         end
     end
 endmodule // core_board__core_issue_act
-
-module core_board__core_issue_oldest(req,valid,index,grant);
-    // Module arguments
-    input wire  [3:0] req;
-    output reg  valid;
-    output reg  [1:0] index;
-    output reg  [3:0] grant;
-    // Constant declarations
-    localparam  highest_first = 1'b0;
-    // Local signals
-    reg  found;
-    reg  [1:0] pick;
-    reg  [3:0] one_hot;
-    // Update code
-    always @(*) begin
-        pick = 32'h0;
-        found = 1'b0;
-        if (highest_first) begin
-            if (req[0]) begin
-                pick = 0;
-            end
-            if (req[1]) begin
-                pick = 1;
-            end
-            if (req[2]) begin
-                pick = 2;
-            end
-            if (req[3]) begin
-                pick = 3;
-            end
-        end
-        else begin
-            if (~found & req[0]) begin
-                pick = 0;
-                found = 1'b1;
-            end
-            if (~found & req[1]) begin
-                pick = 1;
-                found = 1'b1;
-            end
-            if (~found & req[2]) begin
-                pick = 2;
-                found = 1'b1;
-            end
-            if (~found & req[3]) begin
-                pick = 3;
-                found = 1'b1;
-            end
-        end
-        one_hot = 32'h0;
-        if (|req & (pick == 0)) begin
-            one_hot = (one_hot & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (|req & (pick == 1)) begin
-            one_hot = (one_hot & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (|req & (pick == 2)) begin
-            one_hot = (one_hot & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (|req & (pick == 3)) begin
-            one_hot = (one_hot & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        valid = |req;
-        index = pick;
-        grant = one_hot;
-    end
-endmodule // core_board__core_issue_oldest
 
 module core_board__core_issue_rr(clock,reset,req,req_taken,advance,valid,index,grant);
     // Module arguments
@@ -8955,7 +9135,7 @@ module core_board__core_oc_src_map_0(warp,regnum,bank,row);
     end
 endmodule // core_board__core_oc_src_map_0
 
-module core_board__core_run(clock,reset,start,cmd_ready,drained,push_valid,push_warp,pop,end_warp,warp,fire,hazard,struct_stall,illegal,divergent,err_stack_overflow,err_stack_underflow,err_idle,err_scoreboard,err_ibuf,err_collector,cmd_valid,running,high_water,count_cycles,count_issued,count_scoreboard_stalls,count_structural_stalls,count_divergent,errors);
+module core_board__core_run(clock,reset,start,cmd_ready,drained,push_valid,push_warp,pop,end_warp,warp,fire,hazard,struct_stall,illegal,divergent,barrier_wait,err_stack_overflow,err_stack_underflow,err_idle,err_scoreboard,err_ibuf,err_collector,err_barrier,cmd_valid,running,high_water,count_cycles,count_issued,count_scoreboard_stalls,count_structural_stalls,count_divergent,count_barrier_waits,errors);
     // Module arguments
     input wire  clock;
     input wire  reset;
@@ -8972,12 +9152,14 @@ module core_board__core_run(clock,reset,start,cmd_ready,drained,push_valid,push_
     input wire  struct_stall;
     input wire  illegal;
     input wire  divergent;
+    input wire  barrier_wait;
     input wire  err_stack_overflow;
     input wire  err_stack_underflow;
     input wire  err_idle;
     input wire  err_scoreboard;
     input wire  err_ibuf;
     input wire  err_collector;
+    input wire  err_barrier;
     output reg  cmd_valid;
     output reg  running;
     output reg  [2:0] high_water;
@@ -8986,7 +9168,8 @@ module core_board__core_run(clock,reset,start,cmd_ready,drained,push_valid,push_
     output reg  [31:0] count_scoreboard_stalls;
     output reg  [31:0] count_structural_stalls;
     output reg  [31:0] count_divergent;
-    output reg  [6:0] errors;
+    output reg  [31:0] count_barrier_waits;
+    output reg  [7:0] errors;
     // Constant declarations
     localparam  warp_count = 3'b100;
     localparam  depth_max = 3'b100;
@@ -9030,6 +9213,9 @@ module core_board__core_run(clock,reset,start,cmd_ready,drained,push_valid,push_
     reg  [31:0] divergent_q$d;
     wire  [31:0] divergent_q$q;
     reg  divergent_q$clock;
+    reg  [31:0] barrier_waits_q$d;
+    wire  [31:0] barrier_waits_q$q;
+    reg  barrier_waits_q$clock;
     reg  illegal_q$d;
     wire  illegal_q$q;
     reg  illegal_q$clock;
@@ -9041,7 +9227,7 @@ module core_board__core_run(clock,reset,start,cmd_ready,drained,push_valid,push_
     reg  pushes;
     reg  [2:0] d_next;
     reg  [2:0] high_next;
-    reg  [6:0] flags;
+    reg  [7:0] flags;
     // Sub module instances
     core_board__board_reset_sync0 launching(
         .d(launching$d),
@@ -9108,6 +9294,11 @@ module core_board__core_run(clock,reset,start,cmd_ready,drained,push_valid,push_
         .q(divergent_q$q),
         .clock(divergent_q$clock)
     );
+    core_board__core_exec_lds_held_inst barrier_waits_q(
+        .d(barrier_waits_q$d),
+        .q(barrier_waits_q$q),
+        .clock(barrier_waits_q$clock)
+    );
     core_board__board_reset_sync0 illegal_q(
         .d(illegal_q$d),
         .q(illegal_q$q),
@@ -9124,6 +9315,7 @@ module core_board__core_run(clock,reset,start,cmd_ready,drained,push_valid,push_
         sb_stalls_q$clock = clock;
         struct_stalls_q$clock = clock;
         divergent_q$clock = clock;
+        barrier_waits_q$clock = clock;
         illegal_q$clock = clock;
         launching$d = launching$q;
         launched$d = launched$q;
@@ -9134,6 +9326,7 @@ module core_board__core_run(clock,reset,start,cmd_ready,drained,push_valid,push_
         sb_stalls_q$d = sb_stalls_q$q;
         struct_stalls_q$d = struct_stalls_q$q;
         divergent_q$d = divergent_q$q;
+        barrier_waits_q$d = barrier_waits_q$q;
         illegal_q$d = illegal_q$q;
         launch = launching$q | (start & ~running_q$q);
         cmd_valid = launch;
@@ -9240,6 +9433,9 @@ module core_board__core_run(clock,reset,start,cmd_ready,drained,push_valid,push_
             if (struct_stall) begin
                 struct_stalls_q$d = struct_stalls_q$q + 32'h1;
             end
+            if (barrier_wait) begin
+                barrier_waits_q$d = barrier_waits_q$q + 32'h1;
+            end
         end
         if (divergent) begin
             divergent_q$d = divergent_q$q + 32'h1;
@@ -9254,6 +9450,7 @@ module core_board__core_run(clock,reset,start,cmd_ready,drained,push_valid,push_
         count_scoreboard_stalls = sb_stalls_q$q;
         count_structural_stalls = struct_stalls_q$q;
         count_divergent = divergent_q$q;
+        count_barrier_waits = barrier_waits_q$q;
         flags = 32'h0;
         flags = (flags & ~(1 << (32'h0)) | ((err_stack_overflow) << (32'h0)));
         flags = (flags & ~(1 << (32'h1)) | ((err_stack_underflow) << (32'h1)));
@@ -9262,6 +9459,7 @@ module core_board__core_run(clock,reset,start,cmd_ready,drained,push_valid,push_
         flags = (flags & ~(1 << (32'h4)) | ((err_ibuf) << (32'h4)));
         flags = (flags & ~(1 << (32'h5)) | ((illegal_q$q) << (32'h5)));
         flags = (flags & ~(1 << (32'h6)) | ((err_collector) << (32'h6)));
+        flags = (flags & ~(1 << (32'h7)) | ((err_barrier) << (32'h7)));
         errors = flags;
         if (reset) begin
             launching$d = 1'b0;
@@ -9273,6 +9471,7 @@ module core_board__core_run(clock,reset,start,cmd_ready,drained,push_valid,push_
             sb_stalls_q$d = 32'h0;
             struct_stalls_q$d = 32'h0;
             divergent_q$d = 32'h0;
+            barrier_waits_q$d = 32'h0;
             illegal_q$d = 1'b0;
         end
     end
@@ -9506,13 +9705,13 @@ module core_board__core_sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp_cmd
         .overflow(stacks$overflow),
         .underflow(stacks$underflow)
     );
-    core_board__core_issue_oldest idle_enc(
+    core_board__core_barrier_next_out idle_enc(
         .req(idle_enc$req),
         .valid(idle_enc$valid),
         .index(idle_enc$index),
         .grant(idle_enc$grant)
     );
-    core_board__core_issue_oldest fetch_enc(
+    core_board__core_barrier_next_out fetch_enc(
         .req(fetch_enc$req),
         .valid(fetch_enc$valid),
         .index(fetch_enc$index),
@@ -12050,7 +12249,7 @@ module core_board__heartbeat(d,q,clock);
     end
 endmodule // core_board__heartbeat
 
-module core_board__link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx_data,running,core_errors,high_water,counters$0,counters$1,counters$2,counters$3,counters$4,counters$5,counters$6,wb_valid,wb_warp,wb_reg,wb_mask,wb_data,core_reset,start,imem_write_valid,imem_write_addr,imem_write_data,capture_enabled,link_errors);
+module core_board__link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx_data,running,core_errors,high_water,counters$0,counters$1,counters$2,counters$3,counters$4,counters$5,counters$6,counters$7,wb_valid,wb_warp,wb_reg,wb_mask,wb_data,core_reset,start,imem_write_valid,imem_write_addr,imem_write_data,capture_enabled,link_errors);
     // Module arguments
     input wire  clock;
     input wire  reset;
@@ -12061,7 +12260,7 @@ module core_board__link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx
     output reg  tx_valid;
     output reg  [7:0] tx_data;
     input wire  running;
-    input wire  [6:0] core_errors;
+    input wire  [7:0] core_errors;
     input wire  [2:0] high_water;
     input wire  [31:0] counters$0;
     input wire  [31:0] counters$1;
@@ -12070,6 +12269,7 @@ module core_board__link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx
     input wire  [31:0] counters$4;
     input wire  [31:0] counters$5;
     input wire  [31:0] counters$6;
+    input wire  [31:0] counters$7;
     input wire  wb_valid;
     input wire  [1:0] wb_warp;
     input wire  [3:0] wb_reg;
@@ -12121,6 +12321,7 @@ module core_board__link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx
     reg  [31:0] reply$counters$4;
     reg  [31:0] reply$counters$5;
     reg  [31:0] reply$counters$6;
+    reg  [31:0] reply$counters$7;
     wire  reply$sending;
     wire  [7:0] reply$tx_data;
     reg  [1:0] phase$d;
@@ -12213,6 +12414,7 @@ module core_board__link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx
         .counters$4(reply$counters$4),
         .counters$5(reply$counters$5),
         .counters$6(reply$counters$6),
+        .counters$7(reply$counters$7),
         .sending(reply$sending),
         .tx_data(reply$tx_data)
     );
@@ -12453,6 +12655,7 @@ module core_board__link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx
         reply$counters$4 = counters$4;
         reply$counters$5 = counters$5;
         reply$counters$6 = counters$6;
+        reply$counters$7 = counters$7;
     end
 endmodule // core_board__link
 
@@ -12596,7 +12799,7 @@ module core_board__link_capture_ram(clock,read_address,read_data,write_address,w
     end
 endmodule // core_board__link_capture_ram
 
-module core_board__link_reply(clock,reset,tx_ready,load_record,record,load_query,flags,core_errors,high_water,count,counters$0,counters$1,counters$2,counters$3,counters$4,counters$5,counters$6,sending,tx_data);
+module core_board__link_reply(clock,reset,tx_ready,load_record,record,load_query,flags,core_errors,high_water,count,counters$0,counters$1,counters$2,counters$3,counters$4,counters$5,counters$6,counters$7,sending,tx_data);
     // Module arguments
     input wire  clock;
     input wire  reset;
@@ -12615,6 +12818,7 @@ module core_board__link_reply(clock,reset,tx_ready,load_record,record,load_query
     input wire  [31:0] counters$4;
     input wire  [31:0] counters$5;
     input wire  [31:0] counters$6;
+    input wire  [31:0] counters$7;
     output reg  sending;
     output reg  [7:0] tx_data;
     // Stub signals
@@ -12717,6 +12921,18 @@ module core_board__link_reply(clock,reset,tx_ready,load_record,record,load_query
     reg  [7:0] bytes$32$d;
     wire  [7:0] bytes$32$q;
     reg  bytes$32$clock;
+    reg  [7:0] bytes$33$d;
+    wire  [7:0] bytes$33$q;
+    reg  bytes$33$clock;
+    reg  [7:0] bytes$34$d;
+    wire  [7:0] bytes$34$q;
+    reg  bytes$34$clock;
+    reg  [7:0] bytes$35$d;
+    wire  [7:0] bytes$35$q;
+    reg  bytes$35$clock;
+    reg  [7:0] bytes$36$d;
+    wire  [7:0] bytes$36$q;
+    reg  bytes$36$clock;
     reg  [5:0] left$d;
     wire  [5:0] left$q;
     reg  left$clock;
@@ -12888,6 +13104,26 @@ module core_board__link_reply(clock,reset,tx_ready,load_record,record,load_query
         .q(bytes$32$q),
         .clock(bytes$32$clock)
     );
+    core_board__core_exec_branch_branch_pc_0 bytes$33(
+        .d(bytes$33$d),
+        .q(bytes$33$q),
+        .clock(bytes$33$clock)
+    );
+    core_board__core_exec_branch_branch_pc_0 bytes$34(
+        .d(bytes$34$d),
+        .q(bytes$34$q),
+        .clock(bytes$34$clock)
+    );
+    core_board__core_exec_branch_branch_pc_0 bytes$35(
+        .d(bytes$35$d),
+        .q(bytes$35$q),
+        .clock(bytes$35$clock)
+    );
+    core_board__core_exec_branch_branch_pc_0 bytes$36(
+        .d(bytes$36$d),
+        .q(bytes$36$q),
+        .clock(bytes$36$clock)
+    );
     core_board__core_exec_lds_lds_lane_row_0 left(
         .d(left$d),
         .q(left$q),
@@ -12963,6 +13199,14 @@ module core_board__link_reply(clock,reset,tx_ready,load_record,record,load_query
         bytes$31$d = bytes$31$q;
         bytes$32$clock = clock;
         bytes$32$d = bytes$32$q;
+        bytes$33$clock = clock;
+        bytes$33$d = bytes$33$q;
+        bytes$34$clock = clock;
+        bytes$34$d = bytes$34$q;
+        bytes$35$clock = clock;
+        bytes$35$d = bytes$35$q;
+        bytes$36$clock = clock;
+        bytes$36$d = bytes$36$q;
         is_sending = left$q != 32'h0;
         sending = is_sending;
         tx_data = 32'h0;
@@ -13006,6 +13250,10 @@ module core_board__link_reply(clock,reset,tx_ready,load_record,record,load_query
                 bytes$29$d = bytes$30$q;
                 bytes$30$d = bytes$31$q;
                 bytes$31$d = bytes$32$q;
+                bytes$32$d = bytes$33$q;
+                bytes$33$d = bytes$34$q;
+                bytes$34$d = bytes$35$q;
+                bytes$35$d = bytes$36$q;
                 left$d = left$q - 32'h1;
             end
             if (load_record) begin
@@ -13051,7 +13299,11 @@ module core_board__link_reply(clock,reset,tx_ready,load_record,record,load_query
                 bytes$30$d = counters$6[(32'h8 * 1)+:(8)];
                 bytes$31$d = counters$6[(32'h8 * 2)+:(8)];
                 bytes$32$d = counters$6[(32'h8 * 3)+:(8)];
-                left$d = 32'h21;
+                bytes$33$d = counters$7[(32'h8 * 0)+:(8)];
+                bytes$34$d = counters$7[(32'h8 * 1)+:(8)];
+                bytes$35$d = counters$7[(32'h8 * 2)+:(8)];
+                bytes$36$d = counters$7[(32'h8 * 3)+:(8)];
+                left$d = 32'h25;
             end
         end
     end

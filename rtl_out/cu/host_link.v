@@ -6,7 +6,7 @@
 // Protocol: 8N1; commands: 'W' addr n (0 = 256) then n little-endian words: write instruction words; 'S' flags (bit 0 capture): start; 'Q': answer 33 status bytes (flags, core errors, stack high water, records captured (2), 7 counters of 4 bytes); 'C' index: answer record index (6 bytes: data, lane mask, register, warp); 'X': reset the core; see src/link.rs
 // Clock: `clock`, rising edge; reset is synchronous and active high
 
-module host_link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx_data,running,core_errors,high_water,counters$0,counters$1,counters$2,counters$3,counters$4,counters$5,counters$6,wb_valid,wb_warp,wb_reg,wb_mask,wb_data,core_reset,start,imem_write_valid,imem_write_addr,imem_write_data,capture_enabled,link_errors);
+module host_link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx_data,running,core_errors,high_water,counters$0,counters$1,counters$2,counters$3,counters$4,counters$5,counters$6,counters$7,wb_valid,wb_warp,wb_reg,wb_mask,wb_data,core_reset,start,imem_write_valid,imem_write_addr,imem_write_data,capture_enabled,link_errors);
     // Module arguments
     input wire  clock;
     input wire  reset;
@@ -17,7 +17,7 @@ module host_link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx_data,r
     output reg  tx_valid;
     output reg  [7:0] tx_data;
     input wire  running;
-    input wire  [6:0] core_errors;
+    input wire  [7:0] core_errors;
     input wire  [2:0] high_water;
     input wire  [31:0] counters$0;
     input wire  [31:0] counters$1;
@@ -26,6 +26,7 @@ module host_link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx_data,r
     input wire  [31:0] counters$4;
     input wire  [31:0] counters$5;
     input wire  [31:0] counters$6;
+    input wire  [31:0] counters$7;
     input wire  wb_valid;
     input wire  [1:0] wb_warp;
     input wire  [3:0] wb_reg;
@@ -77,6 +78,7 @@ module host_link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx_data,r
     reg  [31:0] reply$counters$4;
     reg  [31:0] reply$counters$5;
     reg  [31:0] reply$counters$6;
+    reg  [31:0] reply$counters$7;
     wire  reply$sending;
     wire  [7:0] reply$tx_data;
     reg  [1:0] phase$d;
@@ -169,6 +171,7 @@ module host_link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx_data,r
         .counters$4(reply$counters$4),
         .counters$5(reply$counters$5),
         .counters$6(reply$counters$6),
+        .counters$7(reply$counters$7),
         .sending(reply$sending),
         .tx_data(reply$tx_data)
     );
@@ -409,6 +412,7 @@ module host_link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx_data,r
         reply$counters$4 = counters$4;
         reply$counters$5 = counters$5;
         reply$counters$6 = counters$6;
+        reply$counters$7 = counters$7;
     end
 endmodule // host_link
 
@@ -608,7 +612,7 @@ module host_link__phase(d,q,clock);
     end
 endmodule // host_link__phase
 
-module host_link__reply(clock,reset,tx_ready,load_record,record,load_query,flags,core_errors,high_water,count,counters$0,counters$1,counters$2,counters$3,counters$4,counters$5,counters$6,sending,tx_data);
+module host_link__reply(clock,reset,tx_ready,load_record,record,load_query,flags,core_errors,high_water,count,counters$0,counters$1,counters$2,counters$3,counters$4,counters$5,counters$6,counters$7,sending,tx_data);
     // Module arguments
     input wire  clock;
     input wire  reset;
@@ -627,6 +631,7 @@ module host_link__reply(clock,reset,tx_ready,load_record,record,load_query,flags
     input wire  [31:0] counters$4;
     input wire  [31:0] counters$5;
     input wire  [31:0] counters$6;
+    input wire  [31:0] counters$7;
     output reg  sending;
     output reg  [7:0] tx_data;
     // Stub signals
@@ -729,6 +734,18 @@ module host_link__reply(clock,reset,tx_ready,load_record,record,load_query,flags
     reg  [7:0] bytes$32$d;
     wire  [7:0] bytes$32$q;
     reg  bytes$32$clock;
+    reg  [7:0] bytes$33$d;
+    wire  [7:0] bytes$33$q;
+    reg  bytes$33$clock;
+    reg  [7:0] bytes$34$d;
+    wire  [7:0] bytes$34$q;
+    reg  bytes$34$clock;
+    reg  [7:0] bytes$35$d;
+    wire  [7:0] bytes$35$q;
+    reg  bytes$35$clock;
+    reg  [7:0] bytes$36$d;
+    wire  [7:0] bytes$36$q;
+    reg  bytes$36$clock;
     reg  [5:0] left$d;
     wire  [5:0] left$q;
     reg  left$clock;
@@ -900,6 +917,26 @@ module host_link__reply(clock,reset,tx_ready,load_record,record,load_query,flags
         .q(bytes$32$q),
         .clock(bytes$32$clock)
     );
+    host_link__arg0 bytes$33(
+        .d(bytes$33$d),
+        .q(bytes$33$q),
+        .clock(bytes$33$clock)
+    );
+    host_link__arg0 bytes$34(
+        .d(bytes$34$d),
+        .q(bytes$34$q),
+        .clock(bytes$34$clock)
+    );
+    host_link__arg0 bytes$35(
+        .d(bytes$35$d),
+        .q(bytes$35$q),
+        .clock(bytes$35$clock)
+    );
+    host_link__arg0 bytes$36(
+        .d(bytes$36$d),
+        .q(bytes$36$q),
+        .clock(bytes$36$clock)
+    );
     host_link__reply_left left(
         .d(left$d),
         .q(left$q),
@@ -975,6 +1012,14 @@ module host_link__reply(clock,reset,tx_ready,load_record,record,load_query,flags
         bytes$31$d = bytes$31$q;
         bytes$32$clock = clock;
         bytes$32$d = bytes$32$q;
+        bytes$33$clock = clock;
+        bytes$33$d = bytes$33$q;
+        bytes$34$clock = clock;
+        bytes$34$d = bytes$34$q;
+        bytes$35$clock = clock;
+        bytes$35$d = bytes$35$q;
+        bytes$36$clock = clock;
+        bytes$36$d = bytes$36$q;
         is_sending = left$q != 32'h0;
         sending = is_sending;
         tx_data = 32'h0;
@@ -1018,6 +1063,10 @@ module host_link__reply(clock,reset,tx_ready,load_record,record,load_query,flags
                 bytes$29$d = bytes$30$q;
                 bytes$30$d = bytes$31$q;
                 bytes$31$d = bytes$32$q;
+                bytes$32$d = bytes$33$q;
+                bytes$33$d = bytes$34$q;
+                bytes$34$d = bytes$35$q;
+                bytes$35$d = bytes$36$q;
                 left$d = left$q - 32'h1;
             end
             if (load_record) begin
@@ -1063,7 +1112,11 @@ module host_link__reply(clock,reset,tx_ready,load_record,record,load_query,flags
                 bytes$30$d = counters$6[(32'h8 * 1)+:(8)];
                 bytes$31$d = counters$6[(32'h8 * 2)+:(8)];
                 bytes$32$d = counters$6[(32'h8 * 3)+:(8)];
-                left$d = 32'h21;
+                bytes$33$d = counters$7[(32'h8 * 0)+:(8)];
+                bytes$34$d = counters$7[(32'h8 * 1)+:(8)];
+                bytes$35$d = counters$7[(32'h8 * 2)+:(8)];
+                bytes$36$d = counters$7[(32'h8 * 3)+:(8)];
+                left$d = 32'h25;
             end
         end
     end

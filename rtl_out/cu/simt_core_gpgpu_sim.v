@@ -8,7 +8,7 @@
 // Interface: write the program with imem_write_valid/addr/data (one word per cycle), then pulse start: every warp starts at instruction 0 with every lane; running falls when every warp has exited and nothing is in flight; issue_* and wb_* show each cycle's issue and write-back; count_* count since reset; errors: bit 0 stack overflow, 1 join on an empty stack, 2 warp misuse, 3 scoreboard, 4 I-buffer, 5 illegal instruction, 6 collector
 // Clock: `clock`, rising edge; reset is synchronous and active high
 
-module simt_core_gpgpu_sim(clock,reset,start,running,imem_write_valid,imem_write_addr,imem_write_data,issue_valid,issue_warp,issue_pc,wb_valid,wb_warp,wb_reg,wb_mask,wb_data$0,wb_data$1,wb_data$2,wb_data$3,count_cycles,count_issued,count_scoreboard_stalls,count_structural_stalls,count_bank_stalls,count_lds_conflicts,count_divergent,stack_high_water,errors);
+module simt_core_gpgpu_sim(clock,reset,start,running,imem_write_valid,imem_write_addr,imem_write_data,issue_valid,issue_warp,issue_pc,wb_valid,wb_warp,wb_reg,wb_mask,wb_data$0,wb_data$1,wb_data$2,wb_data$3,count_cycles,count_issued,count_scoreboard_stalls,count_structural_stalls,count_bank_stalls,count_lds_conflicts,count_divergent,count_barrier_waits,stack_high_water,errors);
     // Module arguments
     input wire  clock;
     input wire  reset;
@@ -35,8 +35,9 @@ module simt_core_gpgpu_sim(clock,reset,start,running,imem_write_valid,imem_write
     output reg  [31:0] count_bank_stalls;
     output reg  [31:0] count_lds_conflicts;
     output reg  [31:0] count_divergent;
+    output reg  [31:0] count_barrier_waits;
     output reg  [2:0] stack_high_water;
-    output reg  [6:0] errors;
+    output reg  [7:0] errors;
     // Constant declarations
     localparam  all_warps = 4'hf;
     localparam  full_mask = 4'hf;
@@ -206,6 +207,8 @@ module simt_core_gpgpu_sim(clock,reset,start,running,imem_write_valid,imem_write
     wire  [1:0] issue$trace_warp;
     wire  [7:0] issue$trace_pc;
     wire  issue$branch;
+    wire  issue$bar;
+    wire  issue$bar_diverged;
     wire  issue$pending;
     wire  issue$err_scoreboard;
     reg  latch$clock;
@@ -287,12 +290,14 @@ module simt_core_gpgpu_sim(clock,reset,start,running,imem_write_valid,imem_write
     reg  run$struct_stall;
     reg  run$illegal;
     reg  run$divergent;
+    reg  run$barrier_wait;
     reg  run$err_stack_overflow;
     reg  run$err_stack_underflow;
     reg  run$err_idle;
     reg  run$err_scoreboard;
     reg  run$err_ibuf;
     reg  run$err_collector;
+    reg  run$err_barrier;
     wire  run$cmd_valid;
     wire  run$running;
     wire  [2:0] run$high_water;
@@ -301,7 +306,20 @@ module simt_core_gpgpu_sim(clock,reset,start,running,imem_write_valid,imem_write
     wire  [31:0] run$count_scoreboard_stalls;
     wire  [31:0] run$count_structural_stalls;
     wire  [31:0] run$count_divergent;
-    wire  [6:0] run$errors;
+    wire  [31:0] run$count_barrier_waits;
+    wire  [7:0] run$errors;
+    reg  barrier$clock;
+    reg  barrier$reset;
+    reg  barrier$arrive;
+    reg  [1:0] barrier$arrive_warp;
+    reg  barrier$diverged;
+    reg  [3:0] barrier$present;
+    reg  barrier$launching;
+    reg  barrier$ctl_busy;
+    wire  barrier$ctl_valid;
+    wire  [1:0] barrier$ctl_wid;
+    wire  barrier$any_waiting;
+    wire  barrier$err_diverged;
     // Sub module instances
     simt_core_gpgpu_sim__sched sched(
         .clock(sched$clock),
@@ -475,6 +493,8 @@ module simt_core_gpgpu_sim(clock,reset,start,running,imem_write_valid,imem_write
         .trace_warp(issue$trace_warp),
         .trace_pc(issue$trace_pc),
         .branch(issue$branch),
+        .bar(issue$bar),
+        .bar_diverged(issue$bar_diverged),
         .pending(issue$pending),
         .err_scoreboard(issue$err_scoreboard)
     );
@@ -562,12 +582,14 @@ module simt_core_gpgpu_sim(clock,reset,start,running,imem_write_valid,imem_write
         .struct_stall(run$struct_stall),
         .illegal(run$illegal),
         .divergent(run$divergent),
+        .barrier_wait(run$barrier_wait),
         .err_stack_overflow(run$err_stack_overflow),
         .err_stack_underflow(run$err_stack_underflow),
         .err_idle(run$err_idle),
         .err_scoreboard(run$err_scoreboard),
         .err_ibuf(run$err_ibuf),
         .err_collector(run$err_collector),
+        .err_barrier(run$err_barrier),
         .cmd_valid(run$cmd_valid),
         .running(run$running),
         .high_water(run$high_water),
@@ -576,7 +598,22 @@ module simt_core_gpgpu_sim(clock,reset,start,running,imem_write_valid,imem_write
         .count_scoreboard_stalls(run$count_scoreboard_stalls),
         .count_structural_stalls(run$count_structural_stalls),
         .count_divergent(run$count_divergent),
+        .count_barrier_waits(run$count_barrier_waits),
         .errors(run$errors)
+    );
+    simt_core_gpgpu_sim__barrier barrier(
+        .clock(barrier$clock),
+        .reset(barrier$reset),
+        .arrive(barrier$arrive),
+        .arrive_warp(barrier$arrive_warp),
+        .diverged(barrier$diverged),
+        .present(barrier$present),
+        .launching(barrier$launching),
+        .ctl_busy(barrier$ctl_busy),
+        .ctl_valid(barrier$ctl_valid),
+        .ctl_wid(barrier$ctl_wid),
+        .any_waiting(barrier$any_waiting),
+        .err_diverged(barrier$err_diverged)
     );
     // Update code
     always @(*) begin
@@ -597,9 +634,20 @@ module simt_core_gpgpu_sim(clock,reset,start,running,imem_write_valid,imem_write
         front$fetch_pc = sched$inst_fetch_pc;
         front$fetch_mask = sched$inst_fetch_mask;
         sched$inst_fetch_ready = front$fetch_ready;
-        sched$warp_ctl_valid = front$ctl_valid;
+        sched$warp_ctl_valid = front$ctl_valid | barrier$ctl_valid;
         sched$warp_ctl_wid = front$ctl_wid;
+        if (barrier$ctl_valid) begin
+            sched$warp_ctl_wid = barrier$ctl_wid;
+        end
         sched$warp_ctl_active = 1'b1;
+        barrier$clock = clock;
+        barrier$reset = reset;
+        barrier$arrive = issue$bar;
+        barrier$arrive_warp = issue$warp;
+        barrier$diverged = issue$bar_diverged;
+        barrier$present = ~sched$idle_mask;
+        barrier$launching = run$cmd_valid;
+        barrier$ctl_busy = front$ctl_valid;
         exec$clock = clock;
         exec$reset = reset;
         exec$out_valid = oc$out_valid$0;
@@ -708,6 +756,7 @@ module simt_core_gpgpu_sim(clock,reset,start,running,imem_write_valid,imem_write
         run$struct_stall = issue$struct_stall;
         run$illegal = issue$illegal;
         run$divergent = exec$divergent;
+        run$barrier_wait = barrier$any_waiting;
         running = run$running;
         count_cycles = run$count_cycles;
         count_issued = run$count_issued;
@@ -716,6 +765,7 @@ module simt_core_gpgpu_sim(clock,reset,start,running,imem_write_valid,imem_write
         count_bank_stalls = oc$count_stall;
         count_lds_conflicts = exec$lds_conflicts;
         count_divergent = run$count_divergent;
+        count_barrier_waits = run$count_barrier_waits;
         stack_high_water = run$high_water;
         run$err_stack_overflow = |sched$err_overflow;
         run$err_stack_underflow = |sched$err_underflow;
@@ -723,9 +773,218 @@ module simt_core_gpgpu_sim(clock,reset,start,running,imem_write_valid,imem_write
         run$err_scoreboard = issue$err_scoreboard;
         run$err_ibuf = front$err_ibuf;
         run$err_collector = oc$err_unit | oc$err_overflow | oc$err_source;
+        run$err_barrier = barrier$err_diverged;
         errors = run$errors;
     end
 endmodule // simt_core_gpgpu_sim
+
+module simt_core_gpgpu_sim__barrier(clock,reset,arrive,arrive_warp,diverged,present,launching,ctl_busy,ctl_valid,ctl_wid,any_waiting,err_diverged);
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  arrive;
+    input wire  [1:0] arrive_warp;
+    input wire  diverged;
+    input wire  [3:0] present;
+    input wire  launching;
+    input wire  ctl_busy;
+    output reg  ctl_valid;
+    output reg  [1:0] ctl_wid;
+    output reg  any_waiting;
+    output reg  err_diverged;
+    // Stub signals
+    reg  [3:0] waiting$d;
+    wire  [3:0] waiting$q;
+    reg  waiting$clock;
+    reg  [3:0] releasing$d;
+    wire  [3:0] releasing$q;
+    reg  releasing$clock;
+    reg  err$d;
+    wire  err$q;
+    reg  err$clock;
+    reg  [3:0] next_out$req;
+    wire  next_out$valid;
+    wire  [1:0] next_out$index;
+    wire  [3:0] next_out$grant;
+    // Local signals
+    reg  let_go;
+    reg  reactivate;
+    reg  [3:0] waiting_next;
+    reg  [3:0] releasing_next;
+    // Sub module instances
+    simt_core_gpgpu_sim__barrier_releasing waiting(
+        .d(waiting$d),
+        .q(waiting$q),
+        .clock(waiting$clock)
+    );
+    simt_core_gpgpu_sim__barrier_releasing releasing(
+        .d(releasing$d),
+        .q(releasing$q),
+        .clock(releasing$clock)
+    );
+    simt_core_gpgpu_sim__barrier_err err(
+        .d(err$d),
+        .q(err$q),
+        .clock(err$clock)
+    );
+    simt_core_gpgpu_sim__barrier_next_out next_out(
+        .req(next_out$req),
+        .valid(next_out$valid),
+        .index(next_out$index),
+        .grant(next_out$grant)
+    );
+    // Update code
+    always @(*) begin
+        waiting$clock = clock;
+        releasing$clock = clock;
+        err$clock = clock;
+        waiting$d = waiting$q;
+        releasing$d = releasing$q;
+        err$d = err$q;
+        let_go = ~launching & |waiting$q & ~|(present & ~waiting$q);
+        next_out$req = releasing$q;
+        reactivate = next_out$valid & ~ctl_busy;
+        ctl_valid = reactivate;
+        ctl_wid = next_out$index;
+        releasing_next = releasing$q;
+        waiting_next = waiting$q;
+        if (reactivate & (next_out$index == 0)) begin
+            releasing_next = (releasing$q & ~(1 << (0)) | ((1'b0) << (0)));
+        end
+        if (reactivate & (next_out$index == 1)) begin
+            releasing_next = (releasing$q & ~(1 << (1)) | ((1'b0) << (1)));
+        end
+        if (reactivate & (next_out$index == 2)) begin
+            releasing_next = (releasing$q & ~(1 << (2)) | ((1'b0) << (2)));
+        end
+        if (reactivate & (next_out$index == 3)) begin
+            releasing_next = (releasing$q & ~(1 << (3)) | ((1'b0) << (3)));
+        end
+        if (let_go) begin
+            releasing_next = releasing_next | waiting$q;
+            waiting_next = 32'h0;
+        end
+        if (arrive & (arrive_warp == 0)) begin
+            waiting_next = (waiting_next & ~(1 << (0)) | ((1'b1) << (0)));
+        end
+        if (arrive & (arrive_warp == 1)) begin
+            waiting_next = (waiting_next & ~(1 << (1)) | ((1'b1) << (1)));
+        end
+        if (arrive & (arrive_warp == 2)) begin
+            waiting_next = (waiting_next & ~(1 << (2)) | ((1'b1) << (2)));
+        end
+        if (arrive & (arrive_warp == 3)) begin
+            waiting_next = (waiting_next & ~(1 << (3)) | ((1'b1) << (3)));
+        end
+        releasing$d = releasing_next;
+        waiting$d = waiting_next;
+        if (arrive & diverged) begin
+            err$d = 1'b1;
+        end
+        any_waiting = |waiting$q;
+        err_diverged = err$q;
+        if (reset) begin
+            waiting$d = 32'h0;
+            releasing$d = 32'h0;
+            err$d = 1'b0;
+        end
+    end
+endmodule // simt_core_gpgpu_sim__barrier
+
+module simt_core_gpgpu_sim__barrier_err(d,q,clock);
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    always @(posedge clock) begin
+       q <= d;
+    end
+endmodule // simt_core_gpgpu_sim__barrier_err
+
+module simt_core_gpgpu_sim__barrier_next_out(req,valid,index,grant);
+    // Module arguments
+    input wire  [3:0] req;
+    output reg  valid;
+    output reg  [1:0] index;
+    output reg  [3:0] grant;
+    // Constant declarations
+    localparam  highest_first = 1'b0;
+    // Local signals
+    reg  found;
+    reg  [1:0] pick;
+    reg  [3:0] one_hot;
+    // Update code
+    always @(*) begin
+        pick = 32'h0;
+        found = 1'b0;
+        if (highest_first) begin
+            if (req[0]) begin
+                pick = 0;
+            end
+            if (req[1]) begin
+                pick = 1;
+            end
+            if (req[2]) begin
+                pick = 2;
+            end
+            if (req[3]) begin
+                pick = 3;
+            end
+        end
+        else begin
+            if (~found & req[0]) begin
+                pick = 0;
+                found = 1'b1;
+            end
+            if (~found & req[1]) begin
+                pick = 1;
+                found = 1'b1;
+            end
+            if (~found & req[2]) begin
+                pick = 2;
+                found = 1'b1;
+            end
+            if (~found & req[3]) begin
+                pick = 3;
+                found = 1'b1;
+            end
+        end
+        one_hot = 32'h0;
+        if (|req & (pick == 0)) begin
+            one_hot = (one_hot & ~(1 << (0)) | ((1'b1) << (0)));
+        end
+        if (|req & (pick == 1)) begin
+            one_hot = (one_hot & ~(1 << (1)) | ((1'b1) << (1)));
+        end
+        if (|req & (pick == 2)) begin
+            one_hot = (one_hot & ~(1 << (2)) | ((1'b1) << (2)));
+        end
+        if (|req & (pick == 3)) begin
+            one_hot = (one_hot & ~(1 << (3)) | ((1'b1) << (3)));
+        end
+        valid = |req;
+        index = pick;
+        grant = one_hot;
+    end
+endmodule // simt_core_gpgpu_sim__barrier_next_out
+
+module simt_core_gpgpu_sim__barrier_releasing(d,q,clock);
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    always @(posedge clock) begin
+       q <= d;
+    end
+endmodule // simt_core_gpgpu_sim__barrier_releasing
 
 module simt_core_gpgpu_sim__exec(clock,reset,out_valid,out_inst,out_warp,out_mask,out_a,out_b,out_ready,port_held,lds_valid,lds_inst,lds_warp,lds_mask,lds_src,lds_ready,lds_busy,lds_conflicts,wb_valid,wb_warp,wb_reg,wb_mask,wb_data,wb_lanes$0,wb_lanes$1,wb_lanes$2,wb_lanes$3,record_valid,record_warp,record_pc,port_busy,pending,divergent,push_valid,push_warp,push_mask,push_pc,set_valid,set_warp,set_mask,set_pc);
     // Module arguments
@@ -1482,7 +1741,7 @@ module simt_core_gpgpu_sim__exec_branch(clock,reset,fire,kind,if_zero,target,rec
         .q(branch_pc$3$q),
         .clock(branch_pc$3$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid div_valid(
+    simt_core_gpgpu_sim__barrier_err div_valid(
         .d(div_valid$d),
         .q(div_valid$q),
         .clock(div_valid$clock)
@@ -1492,7 +1751,7 @@ module simt_core_gpgpu_sim__exec_branch(clock,reset,fire,kind,if_zero,target,rec
         .q(div_warp$q),
         .clock(div_warp$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask div_mask(
+    simt_core_gpgpu_sim__barrier_releasing div_mask(
         .d(div_mask$d),
         .q(div_mask$q),
         .clock(div_mask$clock)
@@ -1502,7 +1761,7 @@ module simt_core_gpgpu_sim__exec_branch(clock,reset,fire,kind,if_zero,target,rec
         .q(div_pc$q),
         .clock(div_pc$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask div_set_mask(
+    simt_core_gpgpu_sim__barrier_releasing div_set_mask(
         .d(div_set_mask$d),
         .q(div_set_mask$q),
         .clock(div_set_mask$clock)
@@ -1656,20 +1915,6 @@ module simt_core_gpgpu_sim__exec_branch_branch_pc_0(d,q,clock);
     end
 endmodule // simt_core_gpgpu_sim__exec_branch_branch_pc_0
 
-module simt_core_gpgpu_sim__exec_branch_div_mask(d,q,clock);
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    always @(posedge clock) begin
-       q <= d;
-    end
-endmodule // simt_core_gpgpu_sim__exec_branch_div_mask
-
 module simt_core_gpgpu_sim__exec_branch_div_pc(d,q,clock);
     // Module arguments
     input wire  [9:0] d;
@@ -1683,20 +1928,6 @@ module simt_core_gpgpu_sim__exec_branch_div_pc(d,q,clock);
        q <= d;
     end
 endmodule // simt_core_gpgpu_sim__exec_branch_div_pc
-
-module simt_core_gpgpu_sim__exec_branch_div_valid(d,q,clock);
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    always @(posedge clock) begin
-       q <= d;
-    end
-endmodule // simt_core_gpgpu_sim__exec_branch_div_valid
 
 module simt_core_gpgpu_sim__exec_branch_div_warp(d,q,clock);
     // Module arguments
@@ -1817,7 +2048,7 @@ module simt_core_gpgpu_sim__exec_dec_controls(address,data);
       6'b100010: data = 17'b1011;
       6'b100011: data = 17'b10000000000001101;
       6'b100100: data = 17'b10011000000001111;
-      6'b100101: data = 17'b0;
+      6'b100101: data = 17'b10011;
       6'b100110: data = 17'b0;
       6'b100111: data = 17'b0;
       6'b101000: data = 17'b10000000000101;
@@ -2010,7 +2241,7 @@ module simt_core_gpgpu_sim__exec_lds(clock,reset,req_valid,req_inst,req_warp,req
         .st_index(dec$st_index),
         .st_stride(dec$st_stride)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid held(
+    simt_core_gpgpu_sim__barrier_err held(
         .d(held$d),
         .q(held$q),
         .clock(held$clock)
@@ -2025,7 +2256,7 @@ module simt_core_gpgpu_sim__exec_lds(clock,reset,req_valid,req_inst,req_warp,req
         .q(held_warp$q),
         .clock(held_warp$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask held_mask(
+    simt_core_gpgpu_sim__barrier_releasing held_mask(
         .d(held_mask$d),
         .q(held_mask$q),
         .clock(held_mask$clock)
@@ -2035,7 +2266,7 @@ module simt_core_gpgpu_sim__exec_lds(clock,reset,req_valid,req_inst,req_warp,req
         .q(held_src$q),
         .clock(held_src$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid lds_load(
+    simt_core_gpgpu_sim__barrier_err lds_load(
         .d(lds_load$d),
         .q(lds_load$q),
         .clock(lds_load$clock)
@@ -2045,17 +2276,17 @@ module simt_core_gpgpu_sim__exec_lds(clock,reset,req_valid,req_inst,req_warp,req
         .q(lds_warp$q),
         .clock(lds_warp$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask lds_rd(
+    simt_core_gpgpu_sim__barrier_releasing lds_rd(
         .d(lds_rd$d),
         .q(lds_rd$q),
         .clock(lds_rd$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask lds_mask(
+    simt_core_gpgpu_sim__barrier_releasing lds_mask(
         .d(lds_mask$d),
         .q(lds_mask$q),
         .clock(lds_mask$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid resp_load(
+    simt_core_gpgpu_sim__barrier_err resp_load(
         .d(resp_load$d),
         .q(resp_load$q),
         .clock(resp_load$clock)
@@ -2065,12 +2296,12 @@ module simt_core_gpgpu_sim__exec_lds(clock,reset,req_valid,req_inst,req_warp,req
         .q(resp_warp$q),
         .clock(resp_warp$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask resp_rd(
+    simt_core_gpgpu_sim__barrier_releasing resp_rd(
         .d(resp_rd$d),
         .q(resp_rd$q),
         .clock(resp_rd$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask resp_mask(
+    simt_core_gpgpu_sim__barrier_releasing resp_mask(
         .d(resp_mask$d),
         .q(resp_mask$q),
         .clock(resp_mask$clock)
@@ -2426,22 +2657,22 @@ module simt_core_gpgpu_sim__exec_lds_lds(clock,reset,req_valid,req_ready,req_wri
         .write_data(banks$3$write_data),
         .write_mask(banks$3$write_mask)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid active(
+    simt_core_gpgpu_sim__barrier_err active(
         .d(active$d),
         .q(active$q),
         .clock(active$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid first(
+    simt_core_gpgpu_sim__barrier_err first(
         .d(first$d),
         .q(first$q),
         .clock(first$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid write(
+    simt_core_gpgpu_sim__barrier_err write(
         .d(write$d),
         .q(write$q),
         .clock(write$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask pending(
+    simt_core_gpgpu_sim__barrier_releasing pending(
         .d(pending$d),
         .q(pending$q),
         .clock(pending$clock)
@@ -2506,7 +2737,7 @@ module simt_core_gpgpu_sim__exec_lds_lds(clock,reset,req_valid,req_ready,req_wri
         .q(lane_data$3$q),
         .clock(lane_data$3$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask served(
+    simt_core_gpgpu_sim__barrier_releasing served(
         .d(served$d),
         .q(served$q),
         .clock(served$clock)
@@ -2551,7 +2782,7 @@ module simt_core_gpgpu_sim__exec_lds_lds(clock,reset,req_valid,req_ready,req_wri
         .q(held$3$q),
         .clock(held$3$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid done(
+    simt_core_gpgpu_sim__barrier_err done(
         .d(done$d),
         .q(done$q),
         .clock(done$clock)
@@ -3208,7 +3439,7 @@ module simt_core_gpgpu_sim__front(clock,reset,imem_write_valid,imem_write_addr,i
         .st_index(dec$st_index),
         .st_stride(dec$st_stride)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid fill_valid(
+    simt_core_gpgpu_sim__barrier_err fill_valid(
         .d(fill_valid$d),
         .q(fill_valid$q),
         .clock(fill_valid$clock)
@@ -3223,22 +3454,22 @@ module simt_core_gpgpu_sim__front(clock,reset,imem_write_valid,imem_write_addr,i
         .q(fill_pc$q),
         .clock(fill_pc$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask wmask$0(
+    simt_core_gpgpu_sim__barrier_releasing wmask$0(
         .d(wmask$0$d),
         .q(wmask$0$q),
         .clock(wmask$0$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask wmask$1(
+    simt_core_gpgpu_sim__barrier_releasing wmask$1(
         .d(wmask$1$d),
         .q(wmask$1$q),
         .clock(wmask$1$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask wmask$2(
+    simt_core_gpgpu_sim__barrier_releasing wmask$2(
         .d(wmask$2$d),
         .q(wmask$2$q),
         .clock(wmask$2$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask wmask$3(
+    simt_core_gpgpu_sim__barrier_releasing wmask$3(
         .d(wmask$3$d),
         .q(wmask$3$q),
         .clock(wmask$3$clock)
@@ -3566,12 +3797,12 @@ module simt_core_gpgpu_sim__front_ibuf(clock,reset,fill_valid,fill_warp,fill_ins
         .q(count$3$q),
         .clock(count$3$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid fill_full(
+    simt_core_gpgpu_sim__barrier_err fill_full(
         .d(fill_full$d),
         .q(fill_full$q),
         .clock(fill_full$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid issue_empty(
+    simt_core_gpgpu_sim__barrier_err issue_empty(
         .d(issue_empty$d),
         .q(issue_empty$q),
         .clock(issue_empty$clock)
@@ -3927,17 +4158,17 @@ module simt_core_gpgpu_sim__front_ibuf_ram(clock,reset,fill_valid,fill_warp,fill
         .q(count$3$q),
         .clock(count$3$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid shown(
+    simt_core_gpgpu_sim__barrier_err shown(
         .d(shown$d),
         .q(shown$q),
         .clock(shown$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid fill_full(
+    simt_core_gpgpu_sim__barrier_err fill_full(
         .d(fill_full$d),
         .q(fill_full$q),
         .clock(fill_full$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid issue_empty(
+    simt_core_gpgpu_sim__barrier_err issue_empty(
         .d(issue_empty$d),
         .q(issue_empty$q),
         .clock(issue_empty$clock)
@@ -4208,7 +4439,7 @@ module simt_core_gpgpu_sim__front_imem(clock,read_address,read_data,write_addres
     end
 endmodule // simt_core_gpgpu_sim__front_imem
 
-module simt_core_gpgpu_sim__issue(clock,reset,head_valid,head_warp,head_inst,head_pc,masks$0,masks$1,masks$2,masks$3,stack_empty,pop_mask,pop_pc,unit_ready,port_busy,release_valid,release_warp,release_reg,warp,inst,pc,fire,hazard,struct_stall,illegal,to_unit,unit,dst,mask,src_valid,src_a,src_b,branch_set_valid,branch_set_warp,branch_set_mask,branch_set_pc,pop,end_warp,warp_acted,port_held,set_valid,set_warp,set_mask,set_pc,trace_warp,trace_pc,branch,pending,err_scoreboard);
+module simt_core_gpgpu_sim__issue(clock,reset,head_valid,head_warp,head_inst,head_pc,masks$0,masks$1,masks$2,masks$3,stack_empty,pop_mask,pop_pc,unit_ready,port_busy,release_valid,release_warp,release_reg,warp,inst,pc,fire,hazard,struct_stall,illegal,to_unit,unit,dst,mask,src_valid,src_a,src_b,branch_set_valid,branch_set_warp,branch_set_mask,branch_set_pc,pop,end_warp,warp_acted,port_held,set_valid,set_warp,set_mask,set_pc,trace_warp,trace_pc,branch,bar,bar_diverged,pending,err_scoreboard);
     // Module arguments
     input wire  clock;
     input wire  reset;
@@ -4257,6 +4488,8 @@ module simt_core_gpgpu_sim__issue(clock,reset,head_valid,head_warp,head_inst,hea
     output reg  [1:0] trace_warp;
     output reg  [7:0] trace_pc;
     output reg  branch;
+    output reg  bar;
+    output reg  bar_diverged;
     output reg  pending;
     output reg  err_scoreboard;
     // Constant declarations
@@ -4271,6 +4504,7 @@ module simt_core_gpgpu_sim__issue(clock,reset,head_valid,head_warp,head_inst,hea
     localparam  k_jmp = 4'h6;
     localparam  k_bany = 4'h7;
     localparam  k_exit = 4'h8;
+    localparam  k_bar = 4'h9;
     // Stub signals
     reg  [31:0] dec$inst;
     wire  dec$legal;
@@ -4384,6 +4618,7 @@ module simt_core_gpgpu_sim__issue(clock,reset,head_valid,head_warp,head_inst,hea
     reg  [7:0] chk_pc;
     reg  [3:0] chk_mask;
     reg  chk_empty;
+    reg  [3:0] chk_live;
     reg  [3:0] kind;
     reg  ends;
     reg  ends_warp;
@@ -4451,7 +4686,7 @@ module simt_core_gpgpu_sim__issue(clock,reset,head_valid,head_warp,head_inst,hea
         .index(rr$index),
         .grant(rr$grant)
     );
-    simt_core_gpgpu_sim__issue_oldest oldest(
+    simt_core_gpgpu_sim__barrier_next_out oldest(
         .req(oldest$req),
         .valid(oldest$valid),
         .index(oldest$index),
@@ -4481,7 +4716,7 @@ module simt_core_gpgpu_sim__issue(clock,reset,head_valid,head_warp,head_inst,hea
         .set_pc(act$set_pc),
         .pending(act$pending)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid greedy_valid(
+    simt_core_gpgpu_sim__barrier_err greedy_valid(
         .d(greedy_valid$d),
         .q(greedy_valid$q),
         .clock(greedy_valid$clock)
@@ -4491,27 +4726,27 @@ module simt_core_gpgpu_sim__issue(clock,reset,head_valid,head_warp,head_inst,hea
         .q(greedy$q),
         .clock(greedy$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask exited$0(
+    simt_core_gpgpu_sim__barrier_releasing exited$0(
         .d(exited$0$d),
         .q(exited$0$q),
         .clock(exited$0$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask exited$1(
+    simt_core_gpgpu_sim__barrier_releasing exited$1(
         .d(exited$1$d),
         .q(exited$1$q),
         .clock(exited$1$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask exited$2(
+    simt_core_gpgpu_sim__barrier_releasing exited$2(
         .d(exited$2$d),
         .q(exited$2$q),
         .clock(exited$2$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask exited$3(
+    simt_core_gpgpu_sim__barrier_releasing exited$3(
         .d(exited$3$d),
         .q(exited$3$q),
         .clock(exited$3$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid sel_valid(
+    simt_core_gpgpu_sim__barrier_err sel_valid(
         .d(sel_valid$d),
         .q(sel_valid$q),
         .clock(sel_valid$clock)
@@ -4521,7 +4756,7 @@ module simt_core_gpgpu_sim__issue(clock,reset,head_valid,head_warp,head_inst,hea
         .q(sel_warp$q),
         .clock(sel_warp$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid rel_valid(
+    simt_core_gpgpu_sim__barrier_err rel_valid(
         .d(rel_valid$d),
         .q(rel_valid$q),
         .clock(rel_valid$clock)
@@ -4531,7 +4766,7 @@ module simt_core_gpgpu_sim__issue(clock,reset,head_valid,head_warp,head_inst,hea
         .q(rel_warp$q),
         .clock(rel_warp$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask rel_reg(
+    simt_core_gpgpu_sim__barrier_releasing rel_reg(
         .d(rel_reg$d),
         .q(rel_reg$q),
         .clock(rel_reg$clock)
@@ -4610,21 +4845,26 @@ module simt_core_gpgpu_sim__issue(clock,reset,head_valid,head_warp,head_inst,hea
         kind = dec$kind;
         chk_mask = 32'h0;
         chk_empty = 1'b0;
+        chk_live = 32'h0;
         if (chk_warp == 0) begin
             chk_mask = masks$0;
             chk_empty = stack_empty[0];
+            chk_live = ~exited$0$q;
         end
         if (chk_warp == 1) begin
             chk_mask = masks$1;
             chk_empty = stack_empty[1];
+            chk_live = ~exited$1$q;
         end
         if (chk_warp == 2) begin
             chk_mask = masks$2;
             chk_empty = stack_empty[2];
+            chk_live = ~exited$2$q;
         end
         if (chk_warp == 3) begin
             chk_mask = masks$3;
             chk_empty = stack_empty[3];
+            chk_live = ~exited$3$q;
         end
         ends = (kind == k_exit) | ~|chk_mask;
         ends_warp = ends & chk_empty;
@@ -4736,6 +4976,8 @@ module simt_core_gpgpu_sim__issue(clock,reset,head_valid,head_warp,head_inst,hea
             trace_pc = 32'h0;
         end
         branch = fires & ~ends & ((kind == k_branch) | (kind == k_bany));
+        bar = fires & ~ends & (kind == k_bar);
+        bar_diverged = chk_mask != chk_live;
         pending = |sb$pending | act$pending;
         err_scoreboard = sb$err_double_reserve | sb$err_release_free;
         greedy_valid$d = fires;
@@ -4854,22 +5096,22 @@ module simt_core_gpgpu_sim__issue_act(clock,reset,in_pop,in_end,in_set,in_from_s
     reg  [9:0] pc;
     reg  [3:0] exited_lanes;
     // Sub module instances
-    simt_core_gpgpu_sim__exec_branch_div_valid held_pop(
+    simt_core_gpgpu_sim__barrier_err held_pop(
         .d(held_pop$d),
         .q(held_pop$q),
         .clock(held_pop$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid held_end(
+    simt_core_gpgpu_sim__barrier_err held_end(
         .d(held_end$d),
         .q(held_end$q),
         .clock(held_end$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid held_set(
+    simt_core_gpgpu_sim__barrier_err held_set(
         .d(held_set$d),
         .q(held_set$q),
         .clock(held_set$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid held_from_stack(
+    simt_core_gpgpu_sim__barrier_err held_from_stack(
         .d(held_from_stack$d),
         .q(held_from_stack$q),
         .clock(held_from_stack$clock)
@@ -4879,7 +5121,7 @@ module simt_core_gpgpu_sim__issue_act(clock,reset,in_pop,in_end,in_set,in_from_s
         .q(held_warp$q),
         .clock(held_warp$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask held_mask(
+    simt_core_gpgpu_sim__barrier_releasing held_mask(
         .d(held_mask$d),
         .q(held_mask$q),
         .clock(held_mask$clock)
@@ -4960,73 +5202,6 @@ module simt_core_gpgpu_sim__issue_act(clock,reset,in_pop,in_end,in_set,in_from_s
     end
 endmodule // simt_core_gpgpu_sim__issue_act
 
-module simt_core_gpgpu_sim__issue_oldest(req,valid,index,grant);
-    // Module arguments
-    input wire  [3:0] req;
-    output reg  valid;
-    output reg  [1:0] index;
-    output reg  [3:0] grant;
-    // Constant declarations
-    localparam  highest_first = 1'b0;
-    // Local signals
-    reg  found;
-    reg  [1:0] pick;
-    reg  [3:0] one_hot;
-    // Update code
-    always @(*) begin
-        pick = 32'h0;
-        found = 1'b0;
-        if (highest_first) begin
-            if (req[0]) begin
-                pick = 0;
-            end
-            if (req[1]) begin
-                pick = 1;
-            end
-            if (req[2]) begin
-                pick = 2;
-            end
-            if (req[3]) begin
-                pick = 3;
-            end
-        end
-        else begin
-            if (~found & req[0]) begin
-                pick = 0;
-                found = 1'b1;
-            end
-            if (~found & req[1]) begin
-                pick = 1;
-                found = 1'b1;
-            end
-            if (~found & req[2]) begin
-                pick = 2;
-                found = 1'b1;
-            end
-            if (~found & req[3]) begin
-                pick = 3;
-                found = 1'b1;
-            end
-        end
-        one_hot = 32'h0;
-        if (|req & (pick == 0)) begin
-            one_hot = (one_hot & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (|req & (pick == 1)) begin
-            one_hot = (one_hot & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (|req & (pick == 2)) begin
-            one_hot = (one_hot & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (|req & (pick == 3)) begin
-            one_hot = (one_hot & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        valid = |req;
-        index = pick;
-        grant = one_hot;
-    end
-endmodule // simt_core_gpgpu_sim__issue_oldest
-
 module simt_core_gpgpu_sim__issue_rr(clock,reset,req,req_taken,advance,valid,index,grant);
     // Module arguments
     input wire  clock;
@@ -5062,12 +5237,12 @@ module simt_core_gpgpu_sim__issue_rr(clock,reset,req,req_taken,advance,valid,ind
     reg  [3:0] one_hot_taken;
     reg  [1:0] pick;
     // Sub module instances
-    simt_core_gpgpu_sim__exec_branch_div_mask above(
+    simt_core_gpgpu_sim__barrier_releasing above(
         .d(above$d),
         .q(above$q),
         .clock(above$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask grant_q(
+    simt_core_gpgpu_sim__barrier_releasing grant_q(
         .d(grant_q$d),
         .q(grant_q$q),
         .clock(grant_q$clock)
@@ -5205,12 +5380,12 @@ module simt_core_gpgpu_sim__issue_sb(clock,reset,check_warp,check_src$0,check_sr
         .q(reserved$3$q),
         .clock(reserved$3$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid double_reserve(
+    simt_core_gpgpu_sim__barrier_err double_reserve(
         .d(double_reserve$d),
         .q(double_reserve$q),
         .clock(double_reserve$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid release_free(
+    simt_core_gpgpu_sim__barrier_err release_free(
         .d(release_free$d),
         .q(release_free$q),
         .clock(release_free$clock)
@@ -5412,7 +5587,7 @@ module simt_core_gpgpu_sim__latch(clock,reset,in_valid,in_warp,in_unit,in_tag,in
     wire  [3:0] src_b$q;
     reg  src_b$clock;
     // Sub module instances
-    simt_core_gpgpu_sim__exec_branch_div_valid held(
+    simt_core_gpgpu_sim__barrier_err held(
         .d(held$d),
         .q(held$q),
         .clock(held$clock)
@@ -5422,7 +5597,7 @@ module simt_core_gpgpu_sim__latch(clock,reset,in_valid,in_warp,in_unit,in_tag,in
         .q(warp$q),
         .clock(warp$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid unit(
+    simt_core_gpgpu_sim__barrier_err unit(
         .d(unit$d),
         .q(unit$q),
         .clock(unit$clock)
@@ -5432,12 +5607,12 @@ module simt_core_gpgpu_sim__latch(clock,reset,in_valid,in_warp,in_unit,in_tag,in
         .q(tag$q),
         .clock(tag$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask dst(
+    simt_core_gpgpu_sim__barrier_releasing dst(
         .d(dst$d),
         .q(dst$q),
         .clock(dst$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask mask(
+    simt_core_gpgpu_sim__barrier_releasing mask(
         .d(mask$d),
         .q(mask$q),
         .clock(mask$clock)
@@ -5447,12 +5622,12 @@ module simt_core_gpgpu_sim__latch(clock,reset,in_valid,in_warp,in_unit,in_tag,in
         .q(src_valid$q),
         .clock(src_valid$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask src_a(
+    simt_core_gpgpu_sim__barrier_releasing src_a(
         .d(src_a$d),
         .q(src_a$q),
         .clock(src_a$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask src_b(
+    simt_core_gpgpu_sim__barrier_releasing src_b(
         .d(src_b$d),
         .q(src_b$q),
         .clock(src_b$clock)
@@ -5994,12 +6169,12 @@ module simt_core_gpgpu_sim__oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag
         .q(cu_warp$1$q),
         .clock(cu_warp$1$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid cu_unit$0(
+    simt_core_gpgpu_sim__barrier_err cu_unit$0(
         .d(cu_unit$0$d),
         .q(cu_unit$0$q),
         .clock(cu_unit$0$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid cu_unit$1(
+    simt_core_gpgpu_sim__barrier_err cu_unit$1(
         .d(cu_unit$1$d),
         .q(cu_unit$1$q),
         .clock(cu_unit$1$clock)
@@ -6014,22 +6189,22 @@ module simt_core_gpgpu_sim__oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag
         .q(cu_tag$1$q),
         .clock(cu_tag$1$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask cu_dst$0(
+    simt_core_gpgpu_sim__barrier_releasing cu_dst$0(
         .d(cu_dst$0$d),
         .q(cu_dst$0$q),
         .clock(cu_dst$0$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask cu_dst$1(
+    simt_core_gpgpu_sim__barrier_releasing cu_dst$1(
         .d(cu_dst$1$d),
         .q(cu_dst$1$q),
         .clock(cu_dst$1$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask cu_mask$0(
+    simt_core_gpgpu_sim__barrier_releasing cu_mask$0(
         .d(cu_mask$0$d),
         .q(cu_mask$0$q),
         .clock(cu_mask$0$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask cu_mask$1(
+    simt_core_gpgpu_sim__barrier_releasing cu_mask$1(
         .d(cu_mask$1$d),
         .q(cu_mask$1$q),
         .clock(cu_mask$1$clock)
@@ -6094,27 +6269,27 @@ module simt_core_gpgpu_sim__oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag
         .q(cu_op2$1$q),
         .clock(cu_op2$1$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask rd_valid(
+    simt_core_gpgpu_sim__barrier_releasing rd_valid(
         .d(rd_valid$d),
         .q(rd_valid$q),
         .clock(rd_valid$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid rd_cu$0(
+    simt_core_gpgpu_sim__barrier_err rd_cu$0(
         .d(rd_cu$0$d),
         .q(rd_cu$0$q),
         .clock(rd_cu$0$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid rd_cu$1(
+    simt_core_gpgpu_sim__barrier_err rd_cu$1(
         .d(rd_cu$1$d),
         .q(rd_cu$1$q),
         .clock(rd_cu$1$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid rd_cu$2(
+    simt_core_gpgpu_sim__barrier_err rd_cu$2(
         .d(rd_cu$2$d),
         .q(rd_cu$2$q),
         .clock(rd_cu$2$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid rd_cu$3(
+    simt_core_gpgpu_sim__barrier_err rd_cu$3(
         .d(rd_cu$3$d),
         .q(rd_cu$3$q),
         .clock(rd_cu$3$clock)
@@ -6139,12 +6314,12 @@ module simt_core_gpgpu_sim__oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag
         .q(rd_slot$3$q),
         .clock(rd_slot$3$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid o_valid$0(
+    simt_core_gpgpu_sim__barrier_err o_valid$0(
         .d(o_valid$0$d),
         .q(o_valid$0$q),
         .clock(o_valid$0$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid o_valid$1(
+    simt_core_gpgpu_sim__barrier_err o_valid$1(
         .d(o_valid$1$d),
         .q(o_valid$1$q),
         .clock(o_valid$1$clock)
@@ -6169,22 +6344,22 @@ module simt_core_gpgpu_sim__oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag
         .q(o_tag$1$q),
         .clock(o_tag$1$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask o_dst$0(
+    simt_core_gpgpu_sim__barrier_releasing o_dst$0(
         .d(o_dst$0$d),
         .q(o_dst$0$q),
         .clock(o_dst$0$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask o_dst$1(
+    simt_core_gpgpu_sim__barrier_releasing o_dst$1(
         .d(o_dst$1$d),
         .q(o_dst$1$q),
         .clock(o_dst$1$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask o_mask$0(
+    simt_core_gpgpu_sim__barrier_releasing o_mask$0(
         .d(o_mask$0$d),
         .q(o_mask$0$q),
         .clock(o_mask$0$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask o_mask$1(
+    simt_core_gpgpu_sim__barrier_releasing o_mask$1(
         .d(o_mask$1$d),
         .q(o_mask$1$q),
         .clock(o_mask$1$clock)
@@ -6264,12 +6439,12 @@ module simt_core_gpgpu_sim__oc(clock,reset,in_valid$0,in_warp$0,in_unit$0,in_tag
         .q(n_grant$3$q),
         .clock(n_grant$3$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid unit_err(
+    simt_core_gpgpu_sim__barrier_err unit_err(
         .d(unit_err$d),
         .q(unit_err$q),
         .clock(unit_err$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid source_err(
+    simt_core_gpgpu_sim__barrier_err source_err(
         .d(source_err$d),
         .q(source_err$q),
         .clock(source_err$clock)
@@ -7201,82 +7376,82 @@ module simt_core_gpgpu_sim__oc_arbiter(clock,reset,push_valid$0,push_valid$1,pus
     reg  [1:0] slot_addr;
     reg  overflowed;
     // Sub module instances
-    simt_core_gpgpu_sim__exec_branch_div_valid q_cu$0(
+    simt_core_gpgpu_sim__barrier_err q_cu$0(
         .d(q_cu$0$d),
         .q(q_cu$0$q),
         .clock(q_cu$0$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid q_cu$1(
+    simt_core_gpgpu_sim__barrier_err q_cu$1(
         .d(q_cu$1$d),
         .q(q_cu$1$q),
         .clock(q_cu$1$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid q_cu$2(
+    simt_core_gpgpu_sim__barrier_err q_cu$2(
         .d(q_cu$2$d),
         .q(q_cu$2$q),
         .clock(q_cu$2$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid q_cu$3(
+    simt_core_gpgpu_sim__barrier_err q_cu$3(
         .d(q_cu$3$d),
         .q(q_cu$3$q),
         .clock(q_cu$3$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid q_cu$4(
+    simt_core_gpgpu_sim__barrier_err q_cu$4(
         .d(q_cu$4$d),
         .q(q_cu$4$q),
         .clock(q_cu$4$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid q_cu$5(
+    simt_core_gpgpu_sim__barrier_err q_cu$5(
         .d(q_cu$5$d),
         .q(q_cu$5$q),
         .clock(q_cu$5$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid q_cu$6(
+    simt_core_gpgpu_sim__barrier_err q_cu$6(
         .d(q_cu$6$d),
         .q(q_cu$6$q),
         .clock(q_cu$6$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid q_cu$7(
+    simt_core_gpgpu_sim__barrier_err q_cu$7(
         .d(q_cu$7$d),
         .q(q_cu$7$q),
         .clock(q_cu$7$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid q_cu$8(
+    simt_core_gpgpu_sim__barrier_err q_cu$8(
         .d(q_cu$8$d),
         .q(q_cu$8$q),
         .clock(q_cu$8$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid q_cu$9(
+    simt_core_gpgpu_sim__barrier_err q_cu$9(
         .d(q_cu$9$d),
         .q(q_cu$9$q),
         .clock(q_cu$9$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid q_cu$10(
+    simt_core_gpgpu_sim__barrier_err q_cu$10(
         .d(q_cu$10$d),
         .q(q_cu$10$q),
         .clock(q_cu$10$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid q_cu$11(
+    simt_core_gpgpu_sim__barrier_err q_cu$11(
         .d(q_cu$11$d),
         .q(q_cu$11$q),
         .clock(q_cu$11$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid q_cu$12(
+    simt_core_gpgpu_sim__barrier_err q_cu$12(
         .d(q_cu$12$d),
         .q(q_cu$12$q),
         .clock(q_cu$12$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid q_cu$13(
+    simt_core_gpgpu_sim__barrier_err q_cu$13(
         .d(q_cu$13$d),
         .q(q_cu$13$q),
         .clock(q_cu$13$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid q_cu$14(
+    simt_core_gpgpu_sim__barrier_err q_cu$14(
         .d(q_cu$14$d),
         .q(q_cu$14$q),
         .clock(q_cu$14$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid q_cu$15(
+    simt_core_gpgpu_sim__barrier_err q_cu$15(
         .d(q_cu$15$d),
         .q(q_cu$15$q),
         .clock(q_cu$15$clock)
@@ -7361,82 +7536,82 @@ module simt_core_gpgpu_sim__oc_arbiter(clock,reset,push_valid$0,push_valid$1,pus
         .q(q_slot$15$q),
         .clock(q_slot$15$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask q_row$0(
+    simt_core_gpgpu_sim__barrier_releasing q_row$0(
         .d(q_row$0$d),
         .q(q_row$0$q),
         .clock(q_row$0$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask q_row$1(
+    simt_core_gpgpu_sim__barrier_releasing q_row$1(
         .d(q_row$1$d),
         .q(q_row$1$q),
         .clock(q_row$1$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask q_row$2(
+    simt_core_gpgpu_sim__barrier_releasing q_row$2(
         .d(q_row$2$d),
         .q(q_row$2$q),
         .clock(q_row$2$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask q_row$3(
+    simt_core_gpgpu_sim__barrier_releasing q_row$3(
         .d(q_row$3$d),
         .q(q_row$3$q),
         .clock(q_row$3$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask q_row$4(
+    simt_core_gpgpu_sim__barrier_releasing q_row$4(
         .d(q_row$4$d),
         .q(q_row$4$q),
         .clock(q_row$4$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask q_row$5(
+    simt_core_gpgpu_sim__barrier_releasing q_row$5(
         .d(q_row$5$d),
         .q(q_row$5$q),
         .clock(q_row$5$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask q_row$6(
+    simt_core_gpgpu_sim__barrier_releasing q_row$6(
         .d(q_row$6$d),
         .q(q_row$6$q),
         .clock(q_row$6$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask q_row$7(
+    simt_core_gpgpu_sim__barrier_releasing q_row$7(
         .d(q_row$7$d),
         .q(q_row$7$q),
         .clock(q_row$7$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask q_row$8(
+    simt_core_gpgpu_sim__barrier_releasing q_row$8(
         .d(q_row$8$d),
         .q(q_row$8$q),
         .clock(q_row$8$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask q_row$9(
+    simt_core_gpgpu_sim__barrier_releasing q_row$9(
         .d(q_row$9$d),
         .q(q_row$9$q),
         .clock(q_row$9$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask q_row$10(
+    simt_core_gpgpu_sim__barrier_releasing q_row$10(
         .d(q_row$10$d),
         .q(q_row$10$q),
         .clock(q_row$10$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask q_row$11(
+    simt_core_gpgpu_sim__barrier_releasing q_row$11(
         .d(q_row$11$d),
         .q(q_row$11$q),
         .clock(q_row$11$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask q_row$12(
+    simt_core_gpgpu_sim__barrier_releasing q_row$12(
         .d(q_row$12$d),
         .q(q_row$12$q),
         .clock(q_row$12$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask q_row$13(
+    simt_core_gpgpu_sim__barrier_releasing q_row$13(
         .d(q_row$13$d),
         .q(q_row$13$q),
         .clock(q_row$13$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask q_row$14(
+    simt_core_gpgpu_sim__barrier_releasing q_row$14(
         .d(q_row$14$d),
         .q(q_row$14$q),
         .clock(q_row$14$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask q_row$15(
+    simt_core_gpgpu_sim__barrier_releasing q_row$15(
         .d(q_row$15$d),
         .q(q_row$15$q),
         .clock(q_row$15$clock)
@@ -7501,12 +7676,12 @@ module simt_core_gpgpu_sim__oc_arbiter(clock,reset,push_valid$0,push_valid$1,pus
         .q(count$3$q),
         .clock(count$3$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid pri(
+    simt_core_gpgpu_sim__barrier_err pri(
         .d(pri$d),
         .q(pri$q),
         .clock(pri$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid overflow_q(
+    simt_core_gpgpu_sim__barrier_err overflow_q(
         .d(overflow_q$d),
         .q(overflow_q$q),
         .clock(overflow_q$clock)
@@ -8517,22 +8692,22 @@ module simt_core_gpgpu_sim__oc_rf(clock,read_row$0,read_row$1,read_row$2,read_ro
         .write_data(banks$3$write_data),
         .write_mask(banks$3$write_mask)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid written$0(
+    simt_core_gpgpu_sim__barrier_err written$0(
         .d(written$0$d),
         .q(written$0$q),
         .clock(written$0$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid written$1(
+    simt_core_gpgpu_sim__barrier_err written$1(
         .d(written$1$d),
         .q(written$1$q),
         .clock(written$1$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid written$2(
+    simt_core_gpgpu_sim__barrier_err written$2(
         .d(written$2$d),
         .q(written$2$q),
         .clock(written$2$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid written$3(
+    simt_core_gpgpu_sim__barrier_err written$3(
         .d(written$3$d),
         .q(written$3$q),
         .clock(written$3$clock)
@@ -8661,7 +8836,7 @@ module simt_core_gpgpu_sim__oc_src_map_0(warp,regnum,bank,row);
     end
 endmodule // simt_core_gpgpu_sim__oc_src_map_0
 
-module simt_core_gpgpu_sim__run(clock,reset,start,cmd_ready,drained,push_valid,push_warp,pop,end_warp,warp,fire,hazard,struct_stall,illegal,divergent,err_stack_overflow,err_stack_underflow,err_idle,err_scoreboard,err_ibuf,err_collector,cmd_valid,running,high_water,count_cycles,count_issued,count_scoreboard_stalls,count_structural_stalls,count_divergent,errors);
+module simt_core_gpgpu_sim__run(clock,reset,start,cmd_ready,drained,push_valid,push_warp,pop,end_warp,warp,fire,hazard,struct_stall,illegal,divergent,barrier_wait,err_stack_overflow,err_stack_underflow,err_idle,err_scoreboard,err_ibuf,err_collector,err_barrier,cmd_valid,running,high_water,count_cycles,count_issued,count_scoreboard_stalls,count_structural_stalls,count_divergent,count_barrier_waits,errors);
     // Module arguments
     input wire  clock;
     input wire  reset;
@@ -8678,12 +8853,14 @@ module simt_core_gpgpu_sim__run(clock,reset,start,cmd_ready,drained,push_valid,p
     input wire  struct_stall;
     input wire  illegal;
     input wire  divergent;
+    input wire  barrier_wait;
     input wire  err_stack_overflow;
     input wire  err_stack_underflow;
     input wire  err_idle;
     input wire  err_scoreboard;
     input wire  err_ibuf;
     input wire  err_collector;
+    input wire  err_barrier;
     output reg  cmd_valid;
     output reg  running;
     output reg  [2:0] high_water;
@@ -8692,7 +8869,8 @@ module simt_core_gpgpu_sim__run(clock,reset,start,cmd_ready,drained,push_valid,p
     output reg  [31:0] count_scoreboard_stalls;
     output reg  [31:0] count_structural_stalls;
     output reg  [31:0] count_divergent;
-    output reg  [6:0] errors;
+    output reg  [31:0] count_barrier_waits;
+    output reg  [7:0] errors;
     // Constant declarations
     localparam  warp_count = 3'b100;
     localparam  depth_max = 3'b100;
@@ -8736,6 +8914,9 @@ module simt_core_gpgpu_sim__run(clock,reset,start,cmd_ready,drained,push_valid,p
     reg  [31:0] divergent_q$d;
     wire  [31:0] divergent_q$q;
     reg  divergent_q$clock;
+    reg  [31:0] barrier_waits_q$d;
+    wire  [31:0] barrier_waits_q$q;
+    reg  barrier_waits_q$clock;
     reg  illegal_q$d;
     wire  illegal_q$q;
     reg  illegal_q$clock;
@@ -8747,9 +8928,9 @@ module simt_core_gpgpu_sim__run(clock,reset,start,cmd_ready,drained,push_valid,p
     reg  pushes;
     reg  [2:0] d_next;
     reg  [2:0] high_next;
-    reg  [6:0] flags;
+    reg  [7:0] flags;
     // Sub module instances
-    simt_core_gpgpu_sim__exec_branch_div_valid launching(
+    simt_core_gpgpu_sim__barrier_err launching(
         .d(launching$d),
         .q(launching$q),
         .clock(launching$clock)
@@ -8759,7 +8940,7 @@ module simt_core_gpgpu_sim__run(clock,reset,start,cmd_ready,drained,push_valid,p
         .q(launched$q),
         .clock(launched$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid running_q(
+    simt_core_gpgpu_sim__barrier_err running_q(
         .d(running_q$d),
         .q(running_q$q),
         .clock(running_q$clock)
@@ -8814,7 +8995,12 @@ module simt_core_gpgpu_sim__run(clock,reset,start,cmd_ready,drained,push_valid,p
         .q(divergent_q$q),
         .clock(divergent_q$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid illegal_q(
+    simt_core_gpgpu_sim__exec_lds_held_inst barrier_waits_q(
+        .d(barrier_waits_q$d),
+        .q(barrier_waits_q$q),
+        .clock(barrier_waits_q$clock)
+    );
+    simt_core_gpgpu_sim__barrier_err illegal_q(
         .d(illegal_q$d),
         .q(illegal_q$q),
         .clock(illegal_q$clock)
@@ -8830,6 +9016,7 @@ module simt_core_gpgpu_sim__run(clock,reset,start,cmd_ready,drained,push_valid,p
         sb_stalls_q$clock = clock;
         struct_stalls_q$clock = clock;
         divergent_q$clock = clock;
+        barrier_waits_q$clock = clock;
         illegal_q$clock = clock;
         launching$d = launching$q;
         launched$d = launched$q;
@@ -8840,6 +9027,7 @@ module simt_core_gpgpu_sim__run(clock,reset,start,cmd_ready,drained,push_valid,p
         sb_stalls_q$d = sb_stalls_q$q;
         struct_stalls_q$d = struct_stalls_q$q;
         divergent_q$d = divergent_q$q;
+        barrier_waits_q$d = barrier_waits_q$q;
         illegal_q$d = illegal_q$q;
         launch = launching$q | (start & ~running_q$q);
         cmd_valid = launch;
@@ -8946,6 +9134,9 @@ module simt_core_gpgpu_sim__run(clock,reset,start,cmd_ready,drained,push_valid,p
             if (struct_stall) begin
                 struct_stalls_q$d = struct_stalls_q$q + 32'h1;
             end
+            if (barrier_wait) begin
+                barrier_waits_q$d = barrier_waits_q$q + 32'h1;
+            end
         end
         if (divergent) begin
             divergent_q$d = divergent_q$q + 32'h1;
@@ -8960,6 +9151,7 @@ module simt_core_gpgpu_sim__run(clock,reset,start,cmd_ready,drained,push_valid,p
         count_scoreboard_stalls = sb_stalls_q$q;
         count_structural_stalls = struct_stalls_q$q;
         count_divergent = divergent_q$q;
+        count_barrier_waits = barrier_waits_q$q;
         flags = 32'h0;
         flags = (flags & ~(1 << (32'h0)) | ((err_stack_overflow) << (32'h0)));
         flags = (flags & ~(1 << (32'h1)) | ((err_stack_underflow) << (32'h1)));
@@ -8968,6 +9160,7 @@ module simt_core_gpgpu_sim__run(clock,reset,start,cmd_ready,drained,push_valid,p
         flags = (flags & ~(1 << (32'h4)) | ((err_ibuf) << (32'h4)));
         flags = (flags & ~(1 << (32'h5)) | ((illegal_q$q) << (32'h5)));
         flags = (flags & ~(1 << (32'h6)) | ((err_collector) << (32'h6)));
+        flags = (flags & ~(1 << (32'h7)) | ((err_barrier) << (32'h7)));
         errors = flags;
         if (reset) begin
             launching$d = 1'b0;
@@ -8979,6 +9172,7 @@ module simt_core_gpgpu_sim__run(clock,reset,start,cmd_ready,drained,push_valid,p
             sb_stalls_q$d = 32'h0;
             struct_stalls_q$d = 32'h0;
             divergent_q$d = 32'h0;
+            barrier_waits_q$d = 32'h0;
             illegal_q$d = 1'b0;
         end
     end
@@ -9212,13 +9406,13 @@ module simt_core_gpgpu_sim__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp
         .overflow(stacks$overflow),
         .underflow(stacks$underflow)
     );
-    simt_core_gpgpu_sim__issue_oldest idle_enc(
+    simt_core_gpgpu_sim__barrier_next_out idle_enc(
         .req(idle_enc$req),
         .valid(idle_enc$valid),
         .index(idle_enc$index),
         .grant(idle_enc$grant)
     );
-    simt_core_gpgpu_sim__issue_oldest fetch_enc(
+    simt_core_gpgpu_sim__barrier_next_out fetch_enc(
         .req(fetch_enc$req),
         .valid(fetch_enc$valid),
         .index(fetch_enc$index),
@@ -9588,7 +9782,7 @@ module simt_core_gpgpu_sim__sched_commands(clock,reset,cmd_valid,cmd_grant,cmd_p
     reg  [3:0] new_pop_w;
     reg  [3:0] new_set_w;
     // Sub module instances
-    simt_core_gpgpu_sim__exec_branch_div_mask stage_cmd(
+    simt_core_gpgpu_sim__barrier_releasing stage_cmd(
         .d(stage_cmd$d),
         .q(stage_cmd$q),
         .clock(stage_cmd$clock)
@@ -9598,22 +9792,22 @@ module simt_core_gpgpu_sim__sched_commands(clock,reset,cmd_valid,cmd_grant,cmd_p
         .q(stage_cmd_pc$q),
         .clock(stage_cmd_pc$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask stage_cmd_mask(
+    simt_core_gpgpu_sim__barrier_releasing stage_cmd_mask(
         .d(stage_cmd_mask$d),
         .q(stage_cmd_mask$q),
         .clock(stage_cmd_mask$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask stage_ctl(
+    simt_core_gpgpu_sim__barrier_releasing stage_ctl(
         .d(stage_ctl$d),
         .q(stage_ctl$q),
         .clock(stage_ctl$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid stage_ctl_active(
+    simt_core_gpgpu_sim__barrier_err stage_ctl_active(
         .d(stage_ctl_active$d),
         .q(stage_ctl_active$q),
         .clock(stage_ctl_active$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask stage_branch(
+    simt_core_gpgpu_sim__barrier_releasing stage_branch(
         .d(stage_branch$d),
         .q(stage_branch$q),
         .clock(stage_branch$clock)
@@ -9623,7 +9817,7 @@ module simt_core_gpgpu_sim__sched_commands(clock,reset,cmd_valid,cmd_grant,cmd_p
         .q(stage_branch_wid$q),
         .clock(stage_branch_wid$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask stage_branch_mask(
+    simt_core_gpgpu_sim__barrier_releasing stage_branch_mask(
         .d(stage_branch_mask$d),
         .q(stage_branch_mask$q),
         .clock(stage_branch_mask$clock)
@@ -9633,12 +9827,12 @@ module simt_core_gpgpu_sim__sched_commands(clock,reset,cmd_valid,cmd_grant,cmd_p
         .q(stage_branch_pc$q),
         .clock(stage_branch_pc$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask stage_end(
+    simt_core_gpgpu_sim__barrier_releasing stage_end(
         .d(stage_end$d),
         .q(stage_end$q),
         .clock(stage_end$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask stage_pop(
+    simt_core_gpgpu_sim__barrier_releasing stage_pop(
         .d(stage_pop$d),
         .q(stage_pop$q),
         .clock(stage_pop$clock)
@@ -9648,7 +9842,7 @@ module simt_core_gpgpu_sim__sched_commands(clock,reset,cmd_valid,cmd_grant,cmd_p
         .q(stage_pop_wid$q),
         .clock(stage_pop_wid$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask stage_set(
+    simt_core_gpgpu_sim__barrier_releasing stage_set(
         .d(stage_set$d),
         .q(stage_set$q),
         .clock(stage_set$clock)
@@ -9658,7 +9852,7 @@ module simt_core_gpgpu_sim__sched_commands(clock,reset,cmd_valid,cmd_grant,cmd_p
         .q(stage_set_pc$q),
         .clock(stage_set_pc$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask stage_set_mask(
+    simt_core_gpgpu_sim__barrier_releasing stage_set_mask(
         .d(stage_set_mask$d),
         .q(stage_set_mask$q),
         .clock(stage_set_mask$clock)
@@ -9995,22 +10189,22 @@ module simt_core_gpgpu_sim__sched_stacks(clock,reset,push,push_wid,push_mask,pus
         .q(sp$3$q),
         .clock(sp$3$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask top_mask_q$0(
+    simt_core_gpgpu_sim__barrier_releasing top_mask_q$0(
         .d(top_mask_q$0$d),
         .q(top_mask_q$0$q),
         .clock(top_mask_q$0$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask top_mask_q$1(
+    simt_core_gpgpu_sim__barrier_releasing top_mask_q$1(
         .d(top_mask_q$1$d),
         .q(top_mask_q$1$q),
         .clock(top_mask_q$1$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask top_mask_q$2(
+    simt_core_gpgpu_sim__barrier_releasing top_mask_q$2(
         .d(top_mask_q$2$d),
         .q(top_mask_q$2$q),
         .clock(top_mask_q$2$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask top_mask_q$3(
+    simt_core_gpgpu_sim__barrier_releasing top_mask_q$3(
         .d(top_mask_q$3$d),
         .q(top_mask_q$3$q),
         .clock(top_mask_q$3$clock)
@@ -10035,22 +10229,22 @@ module simt_core_gpgpu_sim__sched_stacks(clock,reset,push,push_wid,push_mask,pus
         .q(top_pc_q$3$q),
         .clock(top_pc_q$3$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask bottom_mask_q$0(
+    simt_core_gpgpu_sim__barrier_releasing bottom_mask_q$0(
         .d(bottom_mask_q$0$d),
         .q(bottom_mask_q$0$q),
         .clock(bottom_mask_q$0$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask bottom_mask_q$1(
+    simt_core_gpgpu_sim__barrier_releasing bottom_mask_q$1(
         .d(bottom_mask_q$1$d),
         .q(bottom_mask_q$1$q),
         .clock(bottom_mask_q$1$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask bottom_mask_q$2(
+    simt_core_gpgpu_sim__barrier_releasing bottom_mask_q$2(
         .d(bottom_mask_q$2$d),
         .q(bottom_mask_q$2$q),
         .clock(bottom_mask_q$2$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask bottom_mask_q$3(
+    simt_core_gpgpu_sim__barrier_releasing bottom_mask_q$3(
         .d(bottom_mask_q$3$d),
         .q(bottom_mask_q$3$q),
         .clock(bottom_mask_q$3$clock)
@@ -10075,32 +10269,32 @@ module simt_core_gpgpu_sim__sched_stacks(clock,reset,push,push_wid,push_mask,pus
         .q(bottom_pc_q$3$q),
         .clock(bottom_pc_q$3$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask overflow_q(
+    simt_core_gpgpu_sim__barrier_releasing overflow_q(
         .d(overflow_q$d),
         .q(overflow_q$q),
         .clock(overflow_q$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask underflow_q(
+    simt_core_gpgpu_sim__barrier_releasing underflow_q(
         .d(underflow_q$d),
         .q(underflow_q$q),
         .clock(underflow_q$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask refills(
+    simt_core_gpgpu_sim__barrier_releasing refills(
         .d(refills$d),
         .q(refills$q),
         .clock(refills$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid next_top_from_ram(
+    simt_core_gpgpu_sim__barrier_err next_top_from_ram(
         .d(next_top_from_ram$d),
         .q(next_top_from_ram$q),
         .clock(next_top_from_ram$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_valid next_top_pushed(
+    simt_core_gpgpu_sim__barrier_err next_top_pushed(
         .d(next_top_pushed$d),
         .q(next_top_pushed$q),
         .clock(next_top_pushed$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask pushed_mask_q(
+    simt_core_gpgpu_sim__barrier_releasing pushed_mask_q(
         .d(pushed_mask_q$d),
         .q(pushed_mask_q$q),
         .clock(pushed_mask_q$clock)
@@ -10798,37 +10992,37 @@ module simt_core_gpgpu_sim__sched_status(clock,reset,act_cmd,act_ctl,act_ctl_act
     reg  [3:0] pop_idle_n;
     reg  [3:0] ctl_idle_n;
     // Sub module instances
-    simt_core_gpgpu_sim__exec_branch_div_mask idle_q(
+    simt_core_gpgpu_sim__barrier_releasing idle_q(
         .d(idle_q$d),
         .q(idle_q$q),
         .clock(idle_q$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask active_q(
+    simt_core_gpgpu_sim__barrier_releasing active_q(
         .d(active_q$d),
         .q(active_q$q),
         .clock(active_q$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask advance_q(
+    simt_core_gpgpu_sim__barrier_releasing advance_q(
         .d(advance_q$d),
         .q(advance_q$q),
         .clock(advance_q$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask end_idle_q(
+    simt_core_gpgpu_sim__barrier_releasing end_idle_q(
         .d(end_idle_q$d),
         .q(end_idle_q$q),
         .clock(end_idle_q$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask branch_idle_q(
+    simt_core_gpgpu_sim__barrier_releasing branch_idle_q(
         .d(branch_idle_q$d),
         .q(branch_idle_q$q),
         .clock(branch_idle_q$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask pop_idle_q(
+    simt_core_gpgpu_sim__barrier_releasing pop_idle_q(
         .d(pop_idle_q$d),
         .q(pop_idle_q$q),
         .clock(pop_idle_q$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask ctl_idle_q(
+    simt_core_gpgpu_sim__barrier_releasing ctl_idle_q(
         .d(ctl_idle_q$d),
         .q(ctl_idle_q$q),
         .clock(ctl_idle_q$clock)
@@ -11401,42 +11595,42 @@ module simt_core_gpgpu_sim__sched_warp_pc(clock,reset,new_cmd,new_end,new_pop,ne
         .q(pc_plus4$3$q),
         .clock(pc_plus4$3$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask mask_q$0(
+    simt_core_gpgpu_sim__barrier_releasing mask_q$0(
         .d(mask_q$0$d),
         .q(mask_q$0$q),
         .clock(mask_q$0$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask mask_q$1(
+    simt_core_gpgpu_sim__barrier_releasing mask_q$1(
         .d(mask_q$1$d),
         .q(mask_q$1$q),
         .clock(mask_q$1$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask mask_q$2(
+    simt_core_gpgpu_sim__barrier_releasing mask_q$2(
         .d(mask_q$2$d),
         .q(mask_q$2$q),
         .clock(mask_q$2$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask mask_q$3(
+    simt_core_gpgpu_sim__barrier_releasing mask_q$3(
         .d(mask_q$3$d),
         .q(mask_q$3$q),
         .clock(mask_q$3$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask stage_sel_set(
+    simt_core_gpgpu_sim__barrier_releasing stage_sel_set(
         .d(stage_sel_set$d),
         .q(stage_sel_set$q),
         .clock(stage_sel_set$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask stage_sel_pop(
+    simt_core_gpgpu_sim__barrier_releasing stage_sel_pop(
         .d(stage_sel_pop$d),
         .q(stage_sel_pop$q),
         .clock(stage_sel_pop$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask stage_sel_cmd(
+    simt_core_gpgpu_sim__barrier_releasing stage_sel_cmd(
         .d(stage_sel_cmd$d),
         .q(stage_sel_cmd$q),
         .clock(stage_sel_cmd$clock)
     );
-    simt_core_gpgpu_sim__exec_branch_div_mask stage_writes(
+    simt_core_gpgpu_sim__barrier_releasing stage_writes(
         .d(stage_writes$d),
         .q(stage_writes$q),
         .clock(stage_writes$clock)
