@@ -400,7 +400,8 @@ fn a_barrier_waits_for_every_warp_that_has_not_ended() {
         assert!(m.warps.iter().all(|w| w.done && !w.at_barrier), "{text}");
         m
     };
-    let r = |m: &Machine, w: usize, reg: usize| (0..4).map(|l| m.reg(w, l, reg)).collect::<Vec<u32>>();
+    let r =
+        |m: &Machine, w: usize, reg: usize| (0..4).map(|l| m.reg(w, l, reg)).collect::<Vec<u32>>();
     // Warp 1 stores 7 + lane at words 4..7 late (after a loop of 20 turns); warp 0 loads them
     // past the barrier. Thread t's `st r1, 0, 1` writes word t.
     let late = "warp r2\nlane r3\nbz r2, go, go\nli r4, 20\nwait: addi r4, r4, -1\nbany r4, wait\n\
@@ -416,7 +417,8 @@ fn a_barrier_waits_for_every_warp_that_has_not_ended() {
     let ended = "warp r2\nbz r2, out, j\nbar\njmp j\nout: exit\nj: join\nli r8, 3\nexit";
     assert_eq!(r(&run(ended), 1, 8), [3; 4]);
     // Lanes 0 and 1 of each warp exit before the barrier; lanes 2 and 3 reach it and go on.
-    let lanes = "lane r3\nli r4, 2\nslt r2, r3, r4\nbz r2, j, j\nexit\nj: join\nbar\nli r8, 5\nexit";
+    let lanes =
+        "lane r3\nli r4, 2\nslt r2, r3, r4\nbz r2, j, j\nexit\nj: join\nbar\nli r8, 5\nexit";
     let m = run(lanes);
     assert_eq!((r(&m, 0, 8), r(&m, 1, 8)), (vec![0, 0, 5, 5], vec![0, 0, 5, 5]));
     // Every warp at the barrier at once (the first instruction), then at a second one.

@@ -629,7 +629,8 @@ fn a_barrier_in_a_diverged_warp_raises_the_cores_flag() {
     let out = simt_rtl(&["run", kernel.to_str().unwrap()]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
-    let at = format!("{}:3: `bar`: warp 0 at instruction 2: `bar` in a diverged warp", kernel.display());
+    let at =
+        format!("{}:3: `bar`: warp 0 at instruction 2: `bar` in a diverged warp", kernel.display());
     assert!(stderr.contains(&at), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -204,7 +204,10 @@ fn emit(stmts: &[Stmt], out: &mut String, labels: &mut usize) {
             Stmt::Exit => writeln!(out, "        exit"),
             Stmt::Bar => writeln!(out, "        bar"),
             Stmt::LdShared { rd, ra } => {
-                writeln!(out, "        andi r{LOAD_ADDR}, r{ra}, 127\n        ld r{rd}, r{LOAD_ADDR}")
+                writeln!(
+                    out,
+                    "        andi r{LOAD_ADDR}, r{ra}, 127\n        ld r{rd}, r{LOAD_ADDR}"
+                )
             }
             Stmt::Ld { rd, ra } => {
                 writeln!(out, "        andi r{LOAD_ADDR}, r{ra}, 127\n        addi r{LOAD_ADDR}, r{LOAD_ADDR}, {LOAD_BASE}\n        ld r{rd}, r{LOAD_ADDR}")
