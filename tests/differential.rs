@@ -260,7 +260,7 @@ fn decoder() {
         simt_rtl::registry::differential::<CuBlocks>("decoder", SEED, cycles()).unwrap()
     });
     // Coverage: every kind, and illegal opcodes.
-    let mut kinds = [0usize; 9];
+    let mut kinds = [0usize; simt_rtl::hw::core::decoder::Kind::ALL.len()];
     let mut illegal = 0;
     for (kind, legal) in rec.output("kind").unwrap().into_iter().zip(rec.output("legal").unwrap()) {
         kinds[kind as usize] += 1;

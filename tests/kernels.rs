@@ -372,8 +372,8 @@ fn a_barrier_orders_a_reduction_across_warps() {
     let m = run("reduce_all", &x);
     let sums: Vec<u32> = (0..4).map(|w| x[w * 4..w * 4 + 4].iter().sum::<u32>() & 0xFFFF).collect();
     let total = sums.iter().sum::<u32>() & 0xFFFF;
-    for w in 0..4 {
-        assert_eq!(m.lds[64 + w * 4], sums[w], "warp {w}'s sum");
+    for (w, &sum) in sums.iter().enumerate() {
+        assert_eq!(m.lds[64 + w * 4], sum, "warp {w}'s sum");
         for l in 0..4 {
             assert_eq!(m.reg(w, l, 8), total, "warp {w} lane {l}'s total");
             assert_eq!(m.lds[128 + w * 4 + l], total, "word {}", 128 + w * 4 + l);
