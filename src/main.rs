@@ -236,7 +236,7 @@ struct BuildArgs {
     #[arg(long, default_value_t = simt_rtl::boards::self_test::SELF_TEST_CYCLES)]
     cycles: u64,
     /// Board top: self-test (the preset's blocks under LFSR traffic) or core (the cu SIMT
-    /// core behind the USB serial port, for `simt-rtl board run`; default clock 55 MHz).
+    /// core behind the USB serial port, for `simt-rtl board run`; default clock 50 MHz).
     #[arg(long, default_value = "self-test")]
     top: String,
     /// Synthesize with clock enables (yosys `synth_ice40` without `-nodffe`): fewer logic

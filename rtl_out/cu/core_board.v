@@ -4,7 +4,7 @@
 // Preset `cu-core`: the SIMT core for the Alchitry Cu's iCE40-HX8K: 4 warps of 4 lanes of 8 bits.
 // Parameters: warps=4 threads=4 pc_width=10 stack_depth=4 (warp id bits=2, stack pointer bits=3)
 // Protocol: 8N1; commands: 'W' addr n (0 = 256) then n little-endian words: write instruction words; 'S' flags (bit 0 capture): start; 'Q': answer 33 status bytes (flags, core errors, stack high water, records captured (2), 7 counters of 4 bytes); 'C' index: answer record index (6 bytes: data, lane mask, register, warp); 'X': reset the core; see src/link.rs
-// Clock: 55 MHz from the iCE40 PLL; serial port 55 clocks per bit (1000000 baud at 55 MHz)
+// Clock: 50 MHz from the iCE40 PLL; serial port 50 clocks per bit (1000000 baud at 50 MHz)
 // Ports: clk, rst_n (active low), led[7:0], usb_rx, usb_tx as in constraints/
 // Clock: `clk`, rising edge; reset is synchronous and active high
 
@@ -13318,8 +13318,8 @@ module core_board__receiver(clock,reset,rx,data_valid,data,err_frame);
     output reg  [7:0] data;
     output reg  err_frame;
     // Constant declarations
-    localparam  last = 16'h36;
-    localparam  half = 16'h1a;
+    localparam  last = 16'h31;
+    localparam  half = 16'h18;
     localparam  top_bit = 8'h80;
     // Stub signals
     reg  sync1_n$d;
@@ -13466,7 +13466,7 @@ module core_board__transmitter(clock,reset,data_valid,data,data_ready,tx);
     output reg  data_ready;
     output reg  tx;
     // Constant declarations
-    localparam  last = 16'h36;
+    localparam  last = 16'h31;
     localparam  start_n = 10'b1;
     // Stub signals
     reg  [9:0] frame_n$d;
