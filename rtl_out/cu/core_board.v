@@ -3,7 +3,7 @@
 // Regenerate with `cargo run -- gen` (see README.md).
 // Preset `cu-core`: the SIMT core for the Alchitry Cu's iCE40-HX8K: 4 warps of 4 lanes of 8 bits.
 // Parameters: warps=4 threads=4 pc_width=10 stack_depth=4 (warp id bits=2, stack pointer bits=3)
-// Protocol: 8N1; commands: 'W' addr n (0 = 256) then n little-endian words: write instruction words; 'S' flags (bit 0 capture): start; 'Q': answer 33 status bytes (flags, core errors, stack high water, records captured (2), 7 counters of 4 bytes); 'C' index: answer record index (6 bytes: data, lane mask, register, warp); 'X': reset the core; see src/link.rs
+// Protocol: 8N1; commands: 'W' addr n (0 = 256) then n little-endian words: write instruction words; 'S' flags (bit 0 capture): start; 'Q': answer 37 status bytes (flags, core errors, stack high water, records captured (2), 8 counters of 4 bytes); 'C' index: answer record index (6 bytes: data, lane mask, register, warp); 'X': reset the core; see src/link.rs
 // Clock: 50 MHz from the iCE40 PLL; serial port 50 clocks per bit (1000000 baud at 50 MHz)
 // Ports: clk, rst_n (active low), led[7:0], usb_rx, usb_tx as in constraints/
 // Clock: `clk`, rising edge; reset is synchronous and active high

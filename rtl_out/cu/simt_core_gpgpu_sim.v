@@ -5,7 +5,7 @@
 // Parameters: warps=4 threads=4 pc_width=10 stack_depth=4 (warp id bits=2, stack pointer bits=3)
 // Core: warps=4 threads=4 lane_bits=8 stack_depth=4 lds_rows=64 banks=4 collector_units=2 imem_words=256 issue_policy=lrr
 // Timing: GPGPU-Sim's one-cycle operand collector, issue in one cycle
-// Interface: write the program with imem_write_valid/addr/data (one word per cycle), then pulse start: every warp starts at instruction 0 with every lane; running falls when every warp has exited and nothing is in flight; issue_* and wb_* show each cycle's issue and write-back; count_* count since reset; errors: bit 0 stack overflow, 1 join on an empty stack, 2 warp misuse, 3 scoreboard, 4 I-buffer, 5 illegal instruction, 6 collector
+// Interface: write the program with imem_write_valid/addr/data (one word per cycle), then pulse start: every warp starts at instruction 0 with every lane; running falls when every warp has exited and nothing is in flight; issue_* and wb_* show each cycle's issue and write-back; count_* count since reset; errors: bit 0 stack overflow, 1 join on an empty stack, 2 warp misuse, 3 scoreboard, 4 I-buffer, 5 illegal instruction, 6 collector, 7 bar in a diverged warp
 // Clock: `clock`, rising edge; reset is synchronous and active high
 
 module simt_core_gpgpu_sim(clock,reset,start,running,imem_write_valid,imem_write_addr,imem_write_data,issue_valid,issue_warp,issue_pc,wb_valid,wb_warp,wb_reg,wb_mask,wb_data$0,wb_data$1,wb_data$2,wb_data$3,count_cycles,count_issued,count_scoreboard_stalls,count_structural_stalls,count_bank_stalls,count_lds_conflicts,count_divergent,count_barrier_waits,stack_high_water,errors);

@@ -118,14 +118,19 @@ pub fn export_new<D: Dut>(
     export(preset, dut.as_mut(), module, block, summary, extra)
 }
 
-pub const LINK_PROTOCOL: &str = "8N1; commands: 'W' addr n (0 = 256) then n little-endian words: write instruction words; 'S' flags (bit 0 capture): start; \
-'Q': answer 33 status bytes (flags, core errors, stack high water, records captured (2), 7 counters of 4 bytes); 'C' index: answer record index (6 bytes: \
-data, lane mask, register, warp); 'X': reset the core; see src/link.rs";
+/// The host link's protocol, for a header line.
+pub fn link_protocol() -> String {
+    use crate::hw::link::host_link::LINK_COUNTERS;
+    use crate::protocol::{RECORD_BYTES, STATUS_BYTES};
+    format!("8N1; commands: 'W' addr n (0 = 256) then n little-endian words: write instruction words; 'S' flags (bit 0 capture): start; \
+'Q': answer {STATUS_BYTES} status bytes (flags, core errors, stack high water, records captured (2), {LINK_COUNTERS} counters of 4 bytes); 'C' index: \
+answer record index ({RECORD_BYTES} bytes: data, lane mask, register, warp); 'X': reset the core; see src/link.rs")
+}
 
 pub const CORE_INTERFACE: &str = "write the program with imem_write_valid/addr/data (one word per cycle), then pulse start: every warp starts at \
 instruction 0 with every lane; running falls when every warp has exited and nothing is in flight; issue_* and wb_* show each cycle's issue and \
 write-back; count_* count since reset; errors: bit 0 stack overflow, 1 join on an empty stack, 2 warp misuse, 3 scoreboard, 4 I-buffer, \
-5 illegal instruction, 6 collector";
+5 illegal instruction, 6 collector, 7 bar in a diverged warp";
 
 /// The collector's parameters, for a header line.
 pub fn collector_summary(preset: &Preset) -> String {

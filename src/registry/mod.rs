@@ -11,8 +11,8 @@ pub mod formal;
 use anyhow::{bail, Result};
 
 use crate::export::write::{
-    collector_summary, export_new, COLLECTOR_INTERFACE, CORE_INTERFACE, LDS_INTERFACE,
-    LINK_PROTOCOL,
+    collector_summary, export_new, link_protocol, COLLECTOR_INTERFACE, CORE_INTERFACE,
+    LDS_INTERFACE,
 };
 use crate::export::ExportedBlock;
 use crate::hw::collector::operand_collector::module_name;
@@ -273,11 +273,11 @@ fn simt_core_entries<B: PresetBlocks>() -> Vec<Entry> {
             exact_header, move || SimtCoreCu::new(exact), run::preset_simt_core_gpgpu_sim::<B>, None),
         entry_at(sizes, "host_link", "HostLink",
             "host link: the serial protocol engine between the UART and the SIMT core (writes, start, status, write-back capture)",
-            vec![("Protocol", LINK_PROTOCOL.into())],
+            vec![("Protocol", link_protocol())],
             crate::hw::link::host_link::HostLinkCu::new, run::preset_host_link::<B>, Some(crate::hw::link::host_link::PROPERTIES)),
         entry_at(sizes, "core_board", "CoreBoard",
             "board top: the SIMT core behind the USB serial port (UART, host link), LEDs",
-            vec![("Protocol", LINK_PROTOCOL.into()), ("Clock", clock),
+            vec![("Protocol", link_protocol()), ("Clock", clock),
                  ("Ports", "clk, rst_n (active low), led[7:0], usb_rx, usb_tx as in constraints/".into())],
             move || crate::boards::CoreBoard::new(cpb, &[]), run::preset_core_board::<B>, None),
     ]
