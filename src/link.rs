@@ -213,7 +213,11 @@ impl<S: Serial> Host<S> {
         for program in fill_programs(p, lds)? {
             let s = self.run(&program, false).context("writing the local data share")?;
             if s.core_errors != 0 {
-                bail!("the core raised flags {:#09b} writing the local data share", s.core_errors);
+                bail!(
+                    "the core raised flags {:#0w$b} writing the local data share",
+                    s.core_errors,
+                    w = crate::params::ERROR_FLAGS + 2
+                );
             }
         }
         // Every register 0, as the interpreter starts.

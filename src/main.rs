@@ -1432,7 +1432,7 @@ fn board_run(
     shown
         .unless(check, &result, program)
         .with_context(|| format!("{} on {on}", kernel.display()))?;
-    say!("{} on {on}: every register, local-data-share word and count equals the reference interpreter's; core flags {:#09b}", kernel.display(), run.status.core_errors);
+    say!("{} on {on}: every register, local-data-share word and count equals the reference interpreter's; core flags {:#0w$b}", kernel.display(), run.status.core_errors, w = simt_rtl::params::ERROR_FLAGS + 2);
     shown.emit(&result, program)
 }
 

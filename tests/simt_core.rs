@@ -343,7 +343,7 @@ fn rust_hdl_core_equals_its_model_every_cycle() {
             let core = CoreParams { policy, ..core };
             let (_, (runs, flags)) =
                 simt_rtl::verify::suites::simt_core(core, 40 + k as u64, cycles).unwrap();
-            eprintln!("{preset} {}: {cycles} cycles, {runs} runs ended, error flags raised {flags:#09b}, {:.0} cycles/s", policy.name(), cycles as f64 / started.elapsed().as_secs_f64());
+            eprintln!("{preset} {}: {cycles} cycles, {runs} runs ended, error flags raised {flags:#010b}, {:.0} cycles/s", policy.name(), cycles as f64 / started.elapsed().as_secs_f64());
             assert!(
                 runs * 2_000 > cycles as u64,
                 "{preset} {}: too few runs ended ({runs})",
@@ -354,7 +354,7 @@ fn rust_hdl_core_equals_its_model_every_cycle() {
                 assert_eq!(
                     flags & 0b100011,
                     0b100011,
-                    "{preset} {}: error flags raised {flags:#09b}",
+                    "{preset} {}: error flags raised {flags:#010b}",
                     policy.name()
                 );
             }

@@ -270,7 +270,11 @@ pub fn run_kernel(
 pub fn check(params: CoreParams, m: &crate::isa::interp::Machine, run: &BoardRun) -> Result<()> {
     crate::link::check_against_interpreter(params, m, run, "the core")?;
     if run.status.core_errors != 0 {
-        bail!("the core raised error flags {:#09b}", run.status.core_errors);
+        bail!(
+            "the core raised error flags {:#0w$b}",
+            run.status.core_errors,
+            w = crate::params::ERROR_FLAGS + 2
+        );
     }
     Ok(())
 }
