@@ -214,9 +214,8 @@ impl<S: Serial> Host<S> {
             let s = self.run(&program, false).context("writing the local data share")?;
             if s.core_errors != 0 {
                 bail!(
-                    "the core raised flags {:#0w$b} writing the local data share",
-                    s.core_errors,
-                    w = crate::params::ERROR_FLAGS + 2
+                    "the core raised flags {} writing the local data share",
+                    crate::params::error_flags_shown(s.core_errors)
                 );
             }
         }

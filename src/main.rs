@@ -1432,7 +1432,7 @@ fn board_run(
     shown
         .unless(check, &result, program)
         .with_context(|| format!("{} on {on}", kernel.display()))?;
-    say!("{} on {on}: every register, local-data-share word and count equals the reference interpreter's; core flags {:#0w$b}", kernel.display(), run.status.core_errors, w = simt_rtl::params::ERROR_FLAGS + 2);
+    say!("{} on {on}: every register, local-data-share word and count equals the reference interpreter's; core flags {}", kernel.display(), simt_rtl::params::error_flags_shown(run.status.core_errors));
     shown.emit(&result, program)
 }
 

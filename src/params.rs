@@ -32,6 +32,11 @@ pub const LDS_BANKS: usize = 4;
 pub const STACK_RAM_ADDR_BITS: usize = 8;
 /// Bits of the SIMT core's `errors` port.
 pub const ERROR_FLAGS: usize = 8;
+
+/// The core's error flags in binary, every one of the [`ERROR_FLAGS`] bits shown (`0b00000000`).
+pub fn error_flags_shown(flags: u8) -> String {
+    format!("{flags:#0w$b}", w = ERROR_FLAGS + 2)
+}
 /// The board self-test's maximal-length 32-bit tap mask (Galois form).
 pub const TAPS_32: u64 = 0x8020_0003;
 /// The exported `lfsr` module's state after reset.

@@ -537,18 +537,31 @@ fn kernels_command_tables_both_collector_timings() {
     }
 }
 
+/// The `cu` core's engine Verilog (`run --verilog`'s input) in a fresh temporary directory
+/// named after `name`: `own.v` as it is and `core_board.v` with `from` (which must be in it)
+/// replaced by `to`. Returns the directory, the mutant and the unchanged file.
+fn mutant_engine_verilog(
+    name: &str,
+    from: &str,
+    to: &str,
+) -> (std::path::PathBuf, std::path::PathBuf, std::path::PathBuf) {
+    let verilog = simt_rtl::verify::fast_engine::engine_verilog(CORE_CU).unwrap();
+    assert!(verilog.contains(from), "the mutation's text is not in the engine's Verilog");
+    let dir = std::env::temp_dir().join(format!("simt-rtl-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (mutant, own) = (dir.join("core_board.v"), dir.join("own.v"));
+    std::fs::write(&mutant, verilog.replacen(from, to, 1)).unwrap();
+    std::fs::write(&own, &verilog).unwrap();
+    (dir, mutant, own)
+}
+
 /// `run`'s check against the interpreter has teeth: the Verilator engine built from a core whose
 /// lane 0 adds without carries (`run --verilog`) leaves other values than the interpreter, and
 /// `run` prints the results it has, then names the differences in decimal, and exits 1.
 #[test]
 fn run_refuses_a_core_that_differs_from_the_interpreter() {
-    let verilog = simt_rtl::verify::fast_engine::engine_verilog(CORE_CU).unwrap();
     let (from, to) = ("sum = la + lbx + carry_in;", "sum = la ^ lbx ^ carry_in;");
-    assert!(verilog.contains(from), "the mutation's text is not in the engine's Verilog");
-    let dir = std::env::temp_dir().join(format!("simt-rtl-mutant-run-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let mutant = dir.join("core_board.v");
-    std::fs::write(&mutant, verilog.replacen(from, to, 1)).unwrap();
+    let (dir, mutant, own) = mutant_engine_verilog("mutant-run", from, to);
     let out = simt_rtl(&["run", "kernels/vector_add.s", "--verilog", mutant.to_str().unwrap()]);
     let (stdout, stderr) =
         (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
@@ -562,8 +575,6 @@ fn run_refuses_a_core_that_differs_from_the_interpreter() {
         "{stderr}"
     );
     // The same run on the core's own Verilog passes.
-    let own = dir.join("own.v");
-    std::fs::write(&own, &verilog).unwrap();
     let out = simt_rtl(&["run", "kernels/vector_add.s", "--verilog", own.to_str().unwrap()]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let _ = std::fs::remove_dir_all(&dir);
@@ -575,14 +586,9 @@ fn run_refuses_a_core_that_differs_from_the_interpreter() {
 /// naming the differences. The core's own Verilog passes, and shows the barrier's wait cycles.
 #[test]
 fn a_barrier_that_releases_a_warp_early_is_caught() {
-    let verilog = simt_rtl::verify::fast_engine::engine_verilog(CORE_CU).unwrap();
     let from = "let_go = ~launching & |waiting$q & ~|(present & ~waiting$q);";
-    assert!(verilog.contains(from), "the mutation's text is not in the engine's Verilog");
-    let dir = std::env::temp_dir().join(format!("simt-rtl-mutant-bar-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let mutant = dir.join("core_board.v");
-    std::fs::write(&mutant, verilog.replacen(from, "let_go = ~launching & |waiting$q;", 1))
-        .unwrap();
+    let (dir, mutant, own) =
+        mutant_engine_verilog("mutant-bar", from, "let_go = ~launching & |waiting$q;");
     let kernel = dir.join("late_store.s");
     std::fs::write(
         &kernel,
@@ -599,8 +605,6 @@ fn a_barrier_that_releases_a_warp_early_is_caught() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("the core's results differ from the interpreter's in"), "{stderr}");
-    let own = dir.join("own.v");
-    std::fs::write(&own, &verilog).unwrap();
     let out = run(&own);
     let (stdout, stderr) =
         (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));

@@ -49,15 +49,12 @@ pub enum Stmt {
         index: u8,
         stride: u8,
     },
-    /// `rd` = the word at `128 + (ra & 127)`.
+    /// `rd` = the word at `base + (ra & 127)`: `base` is [`LOAD_BASE`] (words nothing writes),
+    /// or 0 (the words warps store to, in a phase without stores).
     Ld {
         rd: u8,
         ra: u8,
-    },
-    /// `rd` = the word at `ra & 127`, which warps store to (in a phase without stores).
-    LdShared {
-        rd: u8,
-        ra: u8,
+        base: u32,
     },
     /// Every warp waits for the others (at the top level only).
     Bar,
@@ -141,8 +138,8 @@ fn block(rng: &mut Rng, budget: &mut usize, at: Nesting, stride: u8) -> Vec<Stmt
             _ if roll < 28 && at.stores => {
                 Stmt::St { reg: reg(rng), index: rng.below(stride as u64) as u8, stride }
             }
-            _ if roll < 28 => Stmt::LdShared { rd: reg(rng), ra: reg(rng) },
-            _ if roll < 36 => Stmt::Ld { rd: reg(rng), ra: reg(rng) },
+            _ if roll < 28 => Stmt::Ld { rd: reg(rng), ra: reg(rng), base: 0 },
+            _ if roll < 36 => Stmt::Ld { rd: reg(rng), ra: reg(rng), base: LOAD_BASE },
             _ if roll < 42 => Stmt::Li(reg(rng), rng.below(1 << 14) as i32 - (1 << 13)),
             _ if roll < 46 => Stmt::Lane(reg(rng)),
             _ if roll < 50 => Stmt::Warp(reg(rng)),
@@ -203,14 +200,12 @@ fn emit(stmts: &[Stmt], out: &mut String, labels: &mut usize) {
             }
             Stmt::Exit => writeln!(out, "        exit"),
             Stmt::Bar => writeln!(out, "        bar"),
-            Stmt::LdShared { rd, ra } => {
-                writeln!(
-                    out,
-                    "        andi r{LOAD_ADDR}, r{ra}, 127\n        ld r{rd}, r{LOAD_ADDR}"
-                )
-            }
-            Stmt::Ld { rd, ra } => {
-                writeln!(out, "        andi r{LOAD_ADDR}, r{ra}, 127\n        addi r{LOAD_ADDR}, r{LOAD_ADDR}, {LOAD_BASE}\n        ld r{rd}, r{LOAD_ADDR}")
+            Stmt::Ld { rd, ra, base } => {
+                let _ = writeln!(out, "        andi r{LOAD_ADDR}, r{ra}, 127");
+                if *base != 0 {
+                    let _ = writeln!(out, "        addi r{LOAD_ADDR}, r{LOAD_ADDR}, {base}");
+                }
+                writeln!(out, "        ld r{rd}, r{LOAD_ADDR}")
             }
         };
     }
@@ -290,13 +285,8 @@ impl Thread<'_> {
                     self.lds[st_address(self.thread, *index, *stride) % words] =
                         self.regs[*reg as usize];
                 }
-                Stmt::Ld { rd, ra } => {
-                    let addr = ((self.regs[*ra as usize] & 127) + LOAD_BASE) & self.vm;
-                    self.regs[LOAD_ADDR as usize] = addr;
-                    self.regs[*rd as usize] = self.lds[addr as usize % self.lds.len()];
-                }
-                Stmt::LdShared { rd, ra } => {
-                    let addr = self.regs[*ra as usize] & 127 & self.vm;
+                Stmt::Ld { rd, ra, base } => {
+                    let addr = ((self.regs[*ra as usize] & 127) + base) & self.vm;
                     self.regs[LOAD_ADDR as usize] = addr;
                     self.regs[*rd as usize] = self.lds[addr as usize % self.lds.len()];
                 }

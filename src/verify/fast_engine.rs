@@ -271,9 +271,8 @@ pub fn check(params: CoreParams, m: &crate::isa::interp::Machine, run: &BoardRun
     crate::link::check_against_interpreter(params, m, run, "the core")?;
     if run.status.core_errors != 0 {
         bail!(
-            "the core raised error flags {:#0w$b}",
-            run.status.core_errors,
-            w = crate::params::ERROR_FLAGS + 2
+            "the core raised error flags {}",
+            crate::params::error_flags_shown(run.status.core_errors)
         );
     }
     Ok(())

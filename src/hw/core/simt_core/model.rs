@@ -476,16 +476,16 @@ impl SimtCoreModel {
                 (1, warp as u64, reg as u64);
         }
         self.issue(&mut c, &io, branch_port);
-        self.barrier(&mut c, start);
+        self.barrier(&mut c);
         c
     }
 
-    /// The barrier: when every warp that has not ended (launch over) waits, all waiting warps are
-    /// to be released; one released warp a cycle is re-activated through warp control, when the
-    /// fill does not use it this cycle.
-    fn barrier(&self, c: &mut Cycle, start: bool) {
+    /// The barrier: when every warp that has not ended waits (and no warp command is offered:
+    /// the launch is over), all waiting warps are to be released; one released warp a cycle is
+    /// re-activated through warp control, when the fill does not use it this cycle.
+    fn barrier(&self, c: &mut Cycle) {
         let present = !self.sched.idle_bits() & mask(self.params.warps);
-        let launching = self.launching || start;
+        let launching = c.sched.warp_cmd_valid == 1;
         c.bar_release = !launching && self.bar_waiting != 0 && present & !self.bar_waiting == 0;
         if self.bar_releasing != 0 && c.sched.warp_ctl_valid == 0 {
             let w = self.bar_releasing.trailing_zeros() as usize;

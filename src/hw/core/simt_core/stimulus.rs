@@ -9,9 +9,8 @@ use crate::sim::PortStruct;
 /// port with random gaps, started, and run to the end; now and then a reset in the middle of a
 /// run, a start while running, or a random word written into a running program (which may
 /// overflow the stack, pop an empty one, issue an illegal word, reach a barrier diverged or never
-/// end: a run that lasts
-/// past `run_limit` cycles is reset). `seen` counts the runs that ended and collects every error
-/// flag the model raised.
+/// end: a run that lasts past `run_limit` cycles is reset). `seen` counts the runs that ended
+/// and collects every error flag the model raised.
 pub fn core_stimulus(
     params: crate::params::CoreParams,
     run_limit: usize,
