@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the external tools the tests and the board flow need (yosys with yosys-smtbmc,
-# iverilog, verilator, nextpnr-ice40, icestorm's icepack/icetime/iceprog, and z3 for
-# `simt-rtl prove`) when they are missing. z3 comes from PyPI (`z3-solver`) into its own venv at
+# iverilog, verilator, nextpnr-ice40, icestorm's icepack/icetime/iceprog, ccache for Verilator's
+# builds, z3 for `simt-rtl prove`, and cargo-nextest for the test command) when they are missing. z3 comes from PyPI (`z3-solver`) into its own venv at
 # $SIMT_Z3_DIR/.. (default ~/.local/share/simt-rtl/z3): Debian 12's z3 4.8.12 does not return
 # on the properties' models.
 # Debian/Ubuntu only; needs root (or sudo). Idempotent: does nothing when every tool is present.
@@ -12,6 +12,7 @@ command -v iverilog  >/dev/null 2>&1 || need+=(iverilog)
 command -v verilator >/dev/null 2>&1 || need+=(verilator)
 command -v nextpnr-ice40 >/dev/null 2>&1 || need+=(nextpnr-ice40)
 command -v icepack   >/dev/null 2>&1 || need+=(fpga-icestorm)
+command -v ccache    >/dev/null 2>&1 || need+=(ccache)
 z3_bin="${SIMT_Z3_DIR:-$HOME/.local/share/simt-rtl/z3/bin}"
 z3_venv="$(dirname "$z3_bin")"
 if [ ! -x "$z3_bin/z3" ]; then
@@ -30,4 +31,8 @@ if [ ! -x "$z3_bin/z3" ]; then
     echo "install-tools: installing z3 (PyPI z3-solver) into $z3_venv" >&2
     python3 -m venv "$z3_venv"
     "$z3_venv/bin/pip" install -q z3-solver
+fi
+if ! cargo nextest --version >/dev/null 2>&1; then
+    echo "install-tools: installing cargo-nextest (crates.io)" >&2
+    cargo install --locked -q cargo-nextest
 fi

@@ -104,7 +104,7 @@ fn register_file_verilog() {
     let mut dut = Rf::new().unwrap();
     dut.connect_all();
     let work = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("target/verilog-sim/cu/register_file");
+        .join("target/verilog-sim/cu/register_file_pattern");
     std::fs::create_dir_all(&work).unwrap();
     let file = work.join("register_file.v");
     std::fs::write(

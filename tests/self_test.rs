@@ -67,8 +67,8 @@ fn exported_verilog_passes_too() {
         LED_PASS
     );
     top.connect_all();
-    let work =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/verilog-sim/cu/self_test");
+    let work = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("target/verilog-sim/cu/self_test_led");
     std::fs::create_dir_all(&work).unwrap();
     let file = work.join("self_test.v");
     std::fs::write(

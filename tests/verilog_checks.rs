@@ -101,10 +101,11 @@ fn exported() -> Vec<(String, String)> {
 /// latch and structural checks without the mapping; `SIMT_SYNTH_ALL=1` maps it too.
 const STRUCTURE_ONLY: &[(&str, &str)] = &[("seed", "operand_collector")];
 
-#[test]
-fn yosys_synth_ice40_without_latches() {
+/// synth_ice40 of each exported file of `preset`: one test per preset, so that the two run side
+/// by side.
+fn synthesizes_without_latches(preset: &str) {
     let all = simt_rtl::sim::flag_from_env("SIMT_SYNTH_ALL").unwrap();
-    for (preset, module) in exported() {
+    for (preset, module) in exported().into_iter().filter(|(p, _)| p == preset) {
         let file = rtl_out().join(&preset).join(format!("{module}.v"));
         if !all && STRUCTURE_ONLY.contains(&(preset.as_str(), module.as_str())) {
             simt_rtl::flow::check_structure(&file, &module)
@@ -117,6 +118,16 @@ fn yosys_synth_ice40_without_latches() {
         eprintln!("{preset}/{module}: {stats:?}");
         assert!(stats.luts > 0, "{preset}/{module}: synthesized to nothing");
     }
+}
+
+#[test]
+fn yosys_synth_ice40_without_latches_cu() {
+    synthesizes_without_latches("cu");
+}
+
+#[test]
+fn yosys_synth_ice40_without_latches_seed() {
+    synthesizes_without_latches("seed");
 }
 
 #[test]

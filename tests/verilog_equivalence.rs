@@ -37,7 +37,8 @@ fn workdir(preset: &str, module: &str) -> PathBuf {
         .join(module)
 }
 
-fn check<B: PresetBlocks>(sim: Simulator) {
+/// Each block's rust-hdl recording is computed once and replayed under both simulators.
+fn check<B: PresetBlocks>() {
     let preset = B::PRESET.name;
     let rtl_out = Path::new(env!("CARGO_MANIFEST_DIR")).join("rtl_out");
     let blocks: Vec<ExportedBlock> = exported_blocks::<B>().unwrap();
@@ -45,35 +46,27 @@ fn check<B: PresetBlocks>(sim: Simulator) {
     for b in blocks.iter().filter(|b| only.as_ref().is_none_or(|o| o.contains(&b.module))) {
         let rec = simt_rtl::registry::differential::<B>(&b.module, SEED, cycles()).unwrap();
         let dut = b.verilog_dut(&rtl_out, preset);
-        let start = std::time::Instant::now();
-        check_against_rust(sim, &dut, &rec, &workdir(preset, &b.module))
-            .unwrap_or_else(|e| panic!("{preset}/{}: {e:#}", b.module));
-        eprintln!(
-            "{preset}/{} under {}: {} cycles equal ({:.1} s incl. build)",
-            b.module,
-            sim.name(),
-            rec.inputs.len(),
-            start.elapsed().as_secs_f64()
-        );
+        for sim in [Simulator::Iverilog, Simulator::Verilator] {
+            let start = std::time::Instant::now();
+            check_against_rust(sim, &dut, &rec, &workdir(preset, &b.module))
+                .unwrap_or_else(|e| panic!("{preset}/{} under {}: {e:#}", b.module, sim.name()));
+            eprintln!(
+                "{preset}/{} under {}: {} cycles equal ({:.1} s incl. build)",
+                b.module,
+                sim.name(),
+                rec.inputs.len(),
+                start.elapsed().as_secs_f64()
+            );
+        }
     }
 }
 
 #[test]
-fn cu_iverilog() {
-    check::<CuBlocks>(Simulator::Iverilog);
+fn cu_under_iverilog_and_verilator() {
+    check::<CuBlocks>();
 }
 
 #[test]
-fn seed_iverilog() {
-    check::<SeedBlocks>(Simulator::Iverilog);
-}
-
-#[test]
-fn cu_verilator() {
-    check::<CuBlocks>(Simulator::Verilator);
-}
-
-#[test]
-fn seed_verilator() {
-    check::<SeedBlocks>(Simulator::Verilator);
+fn seed_under_iverilog_and_verilator() {
+    check::<SeedBlocks>();
 }

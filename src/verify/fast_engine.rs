@@ -108,7 +108,7 @@ pub fn compile(dir: &Path, sources: &[(&str, &str)], top: &str, extra: &[&str]) 
     }
     std::fs::write(dir.join("board_engine.cpp"), HARNESS)?;
     crate::sim::verilog_sim::require_tool("verilator")?;
-    let out = Command::new("verilator")
+    let out = crate::sim::verilog_sim::verilator_build()
         .args([
             "--cc",
             "--exe",
