@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Measures the test command as CI meets it and writes docs/src/results/test-time.md: the
 # committed tree cloned fresh, an empty target/ and an empty engine cache ($SIMT_RTL_CACHE) per
-# run, `bash scripts/test.sh` run RUNS times (default 2) one after another; the table gives each
+# run (and an empty ccache), `bash scripts/test.sh` run RUNS times (default 2) one after another; the table gives each
 # step's wall time, each test binary's test time and the slowest tests (nextest's JUnit report),
 # and a last line `Total: N min`, the median run. Tools and the cargo registry are used as
 # installed; the machine should be otherwise idle. Needs a clean work tree (the table is stamped
@@ -28,9 +28,9 @@ trap 'rm -rf "$work"' EXIT
 git clone -q "$repo" "$work/clone"
 for run in $(seq 1 "$runs"); do
     echo "test-time: run $run of $runs in $work/clone (fresh target/ and engine cache)" >&2
-    rm -rf "$work/clone/target" "$work/cache"
+    rm -rf "$work/clone/target" "$work/cache" "$work/ccache"
     start=$SECONDS
-    if ! (cd "$work/clone" && SIMT_RTL_CACHE="$work/cache" bash scripts/test.sh 2>&1) \
+    if ! (cd "$work/clone" && SIMT_RTL_CACHE="$work/cache" CCACHE_DIR="$work/ccache" bash scripts/test.sh 2>&1) \
         | tee "$work/log-$run.txt"; then
         echo "test-time: the test command failed in run $run; nothing written" >&2
         exit 1
