@@ -115,3 +115,30 @@ fn the_block_table_names_every_registered_module() {
         );
     }
 }
+
+/// The test command's measured time (`results/test-time.md`, written by `scripts/test-time.sh`)
+/// is kept fresh: at most 20 commits that touch `src/`, `tests/` or `scripts/` since the commit
+/// it names.
+#[test]
+fn the_test_time_table_is_recent() {
+    let page = std::fs::read_to_string(root().join("docs/src/results/test-time.md")).unwrap();
+    let stamp = page
+        .split("on commit `")
+        .nth(1)
+        .and_then(|rest| rest.split('`').next())
+        .expect("test-time.md names no commit (`on commit `...``)");
+    let out = std::process::Command::new("git")
+        .args(["rev-list", "--count", &format!("{stamp}..HEAD"), "--", "src", "tests", "scripts"])
+        .current_dir(root())
+        .output()
+        .expect("git");
+    assert!(
+        out.status.success(),
+        "test-time.md's commit {stamp} is not in this checkout's git history, so its age cannot be counted"
+    );
+    let since: usize = String::from_utf8_lossy(&out.stdout).trim().parse().unwrap();
+    assert!(
+        since <= 20,
+        "test-time.md is {since} commits behind in src/, tests/ or scripts/ (at most 20): run `bash scripts/test-time.sh`"
+    );
+}
