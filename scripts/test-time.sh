@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Measures the test command as CI meets it and writes docs/src/results/test-time.md: the
-# committed tree cloned fresh, an empty target/ and an empty engine cache ($SIMT_RTL_CACHE) per
-# run (and an empty ccache), `bash scripts/test.sh` run RUNS times (default 2) one after another; the table gives each
+# committed tree cloned fresh, an empty target/, engine cache ($SIMT_RTL_CACHE) and ccache per
+# run, `bash scripts/test.sh` run RUNS times (default 2) one after another; the table gives each
 # step's wall time, each test binary's test time and the slowest tests (nextest's JUnit report),
 # and a last line `Total: N min`, the median run. Tools and the cargo registry are used as
 # installed; the machine should be otherwise idle. Needs a clean work tree (the table is stamped
