@@ -324,12 +324,13 @@ fn explored_cores_are_the_cu_core_at_other_sizes() {
     assert_eq!(code(&core_verilog(CORES[0]).unwrap()), code(&exported));
 }
 
-/// The rust-hdl core against its model, every output on every cycle: random programs loaded
-/// through the instruction-memory port and run to the end, under both issue policies, with
-/// resets in the middle of runs and words overwritten in running programs
-/// (`SIMT_CORE_CYCLES` cycles per configuration).
+/// The core against its model, every output on every cycle: random programs loaded through the
+/// instruction-memory port and run to the end, under both issue policies, with resets in the
+/// middle of runs and words overwritten in running programs (`SIMT_CORE_CYCLES` cycles per
+/// configuration): the rust-hdl core for the first `CORE_RUST_HDL_CYCLES` (20,000), its
+/// exported Verilog under Verilator for all of them.
 #[test]
-fn rust_hdl_core_equals_its_model_every_cycle() {
+fn core_and_its_verilog_equal_the_model_every_cycle() {
     let cycles = simt_rtl::sim::cycles_from_env("SIMT_CORE_CYCLES", 250_000).unwrap();
     for (k, policy) in
         [IssuePolicy::LooseRoundRobin, IssuePolicy::GreedyThenOldest].into_iter().enumerate()

@@ -128,6 +128,28 @@ pub fn run_differential<D, M, G>(
     model: &mut M,
     seed: u64,
     cycles: usize,
+    gen: G,
+) -> Result<Recorded>
+where
+    D: Dut,
+    M: CycleModel,
+    G: FnMut(&mut Rng, &M, usize) -> Vec<u64>,
+{
+    run_differential_then_model(name, make_dut, model, seed, cycles, cycles, gen)
+}
+
+/// [`run_differential`] for the first `on_block` cycles, then the model alone for the rest of
+/// `cycles`, with the same stimulus as a run of the block all the way would have had: the
+/// recording's later outputs are the model's, what the block must give there. The caller
+/// replays the whole recording on the block's exported Verilog, which simulates many times
+/// faster than rust-hdl (`verify::check_exported`).
+pub fn run_differential_then_model<D, M, G>(
+    name: &str,
+    make_dut: impl Fn() -> D,
+    model: &mut M,
+    seed: u64,
+    on_block: usize,
+    cycles: usize,
     mut gen: G,
 ) -> Result<Recorded>
 where
@@ -141,7 +163,7 @@ where
     prepare(&mut dut)?;
     let mut rng = Rng::new(seed);
     let mut rec = Recorded { ports, ..Recorded::default() };
-    for cycle in 0..cycles {
+    for cycle in 0..on_block.min(cycles) {
         let inputs = gen(&mut rng, model, cycle);
         let got = cycle_outputs(&mut dut, &inputs, cycle)?;
         let want = model.outputs(&inputs);
@@ -161,6 +183,12 @@ where
         model.step(&rec.inputs[cycle]);
         rec.outputs.push(got);
         clock_edge(&mut dut, cycle)?;
+    }
+    for cycle in rec.inputs.len()..cycles {
+        let inputs = gen(&mut rng, model, cycle);
+        rec.outputs.push(model.outputs(&inputs));
+        model.step(&inputs);
+        rec.inputs.push(inputs);
     }
     Ok(rec)
 }

@@ -16,7 +16,7 @@ pub mod output;
 pub mod rng;
 pub mod verilog_sim;
 
-pub use differential::{run_differential, Recorded};
+pub use differential::{run_differential, run_differential_then_model, Recorded};
 pub use dut::{Dut, Port, PortStruct, Word};
 pub use output::write_whole;
 pub use rng::Rng;

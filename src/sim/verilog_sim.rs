@@ -412,13 +412,13 @@ pub fn compare_exact(
             .filter(|(_, (r, v))| v.unknown != 0 || v.value != **r)
             .map(|(p, (r, v))| {
                 format!(
-                    "{}: rust-hdl {:#x}, Verilog {:#x} (x/z bits {:#x})",
+                    "{}: recorded {:#x}, Verilog {:#x} (x/z bits {:#x})",
                     p.name, r, v.value, v.unknown
                 )
             })
             .collect();
         if !diffs.is_empty() {
-            bail!("{what}: exported Verilog differs from the rust-hdl simulation at cycle {cycle}: {}", diffs.join("; "));
+            bail!("{what}: exported Verilog differs from the recorded run (the rust-hdl block's outputs, or the model's where the block did not run) at cycle {cycle}: {}", diffs.join("; "));
         }
     }
     if rust.len() != verilog.len() {

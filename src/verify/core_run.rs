@@ -12,7 +12,7 @@ use crate::isa::interp::Machine;
 use crate::isa::Inst;
 use crate::params::CoreParams;
 use crate::sim::differential::write_vcd;
-use crate::sim::verilog_sim::{check_against_rust, Simulator, VerilogDut};
+use crate::sim::verilog_sim::Simulator;
 use crate::sim::{run_differential, Dut};
 use std::path::Path;
 
@@ -219,19 +219,8 @@ impl<'a> Lockstep<'a> {
             (rec, _) => rec?,
         };
         if let Some((sim, dir)) = self.verilog {
-            let mut core = make()?;
-            core.connect_all();
-            std::fs::create_dir_all(dir)
-                .with_context(|| format!("cannot create {}", dir.display()))?;
-            let file = dir.join("simt_core.v");
-            let text = crate::export::export_module(
-                &core,
-                "simt_core",
-                "// The SIMT core with a kernel's local data share (simt-rtl core_run)\n",
-            )?;
-            std::fs::write(&file, text)
-                .with_context(|| format!("cannot write {}", file.display()))?;
-            check_against_rust(sim, &VerilogDut::of(&core, "simt_core", file), &rec, dir)?;
+            let header = "// The SIMT core with a kernel's local data share (simt-rtl core_run)\n";
+            super::check_exported(sim, make()?, ("simt_core", header), &rec, dir)?;
         }
         Ok(model)
     }
