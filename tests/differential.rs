@@ -569,3 +569,46 @@ fn a_model_whose_ports_differ_from_the_block_is_refused_naming_the_port() {
         "{err:#}"
     );
 }
+
+/// The Verilog part of a long run has teeth: a model that differs from the block only after the
+/// rust-hdl block has stopped (here the MISR's, its signature's lowest bit flipped from cycle
+/// 25,000 on) is caught by the exported Verilog under Verilator, at that cycle.
+#[test]
+fn a_difference_after_the_rust_hdl_cycles_is_caught_on_the_verilog() {
+    use simt_rtl::hw::common::lfsr::model::{MisrModel, TAPS_32};
+    use simt_rtl::sim::{CycleModel, PortNames};
+    use simt_rtl::verify::{differential_via_verilog, RUST_HDL_CYCLES};
+    struct LateLie(MisrModel, usize);
+    impl CycleModel for LateLie {
+        fn ports(&self) -> PortNames {
+            self.0.ports()
+        }
+        fn outputs(&self, inputs: &[u64]) -> Vec<u64> {
+            let mut out = self.0.outputs(inputs);
+            out[0] ^= (self.1 >= 25_000) as u64;
+            out
+        }
+        fn step(&mut self, inputs: &[u64]) {
+            self.0.step(inputs);
+            self.1 += 1;
+        }
+    }
+    assert!(RUST_HDL_CYCLES < 25_000);
+    let misr = || simt_rtl::hw::Misr::<32>::new(TAPS_32).unwrap();
+    let stimulus = |rng: &mut simt_rtl::sim::Rng, _: &LateLie, c: usize| {
+        vec![(c == 0) as u64, rng.next_u64() & 1, rng.next_u64() & 0xFFFF_FFFF]
+    };
+    let mut model = LateLie(MisrModel { taps: TAPS_32, state: 0 }, 0);
+    let err = differential_via_verilog("misr_late_lie", misr, &mut model, 7, 30_000, stimulus)
+        .unwrap_err();
+    assert!(
+        format!("{err:#}").contains("exported Verilog differs from the recorded run")
+            && format!("{err:#}").contains("at cycle 25000"),
+        "{err:#}"
+    );
+    let kept =
+        format!("target/verilog-sim/differential/misr_late_lie_seed7_pid{}", std::process::id());
+    let kept = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(kept);
+    assert!(kept.is_dir(), "the failing run's directory is kept for reading");
+    let _ = std::fs::remove_dir_all(kept);
+}

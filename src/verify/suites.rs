@@ -4,6 +4,7 @@
 
 use anyhow::{bail, Result};
 
+use super::differential_via_verilog;
 use crate::hw::common::priority_encoder::model::EncoderIn;
 use crate::hw::common::round_robin::model::ArbiterIn;
 use crate::hw::scheduler::simt_stack::stimulus::stack_stimulus;
@@ -19,8 +20,7 @@ use crate::params::{
 };
 use crate::preset_blocks::PresetBlocks;
 use crate::sim::rng::{requests, Rng};
-use crate::sim::verilog_sim::Simulator;
-use crate::sim::{run_differential, run_differential_then_model, Dut, PortStruct, Recorded};
+use crate::sim::{run_differential, Dut, PortStruct, Recorded};
 
 pub fn encoder<B: PresetBlocks>(order: Order, seed: u64, cycles: usize) -> Result<Recorded> {
     let n = B::PRESET.scheduler.warps;
@@ -118,7 +118,7 @@ pub fn scheduler<B: PresetBlocks>(
     let p = B::PRESET.scheduler;
     let mut model = WarpSchedulerModel::new(p, mode);
     let name = format!("scheduler_{}_{}", B::PRESET.name, mode.name().replace([' ', ','], "_"));
-    run_differential(
+    differential_via_verilog(
         &name,
         || B::scheduler(mode).unwrap(),
         &mut model,
@@ -138,7 +138,7 @@ pub fn seed_scheduler<B: PresetBlocks>(
     let p = B::PRESET.scheduler;
     let mut model = SeedWarpSchedulerModel::new(p);
     let name = format!("seed_scheduler_{}", B::PRESET.name);
-    run_differential(
+    differential_via_verilog(
         &name,
         || B::seed_scheduler().unwrap(),
         &mut model,
@@ -148,14 +148,9 @@ pub fn seed_scheduler<B: PresetBlocks>(
     )
 }
 
-/// Cycles of a core run that the rust-hdl core itself simulates beside its model: the
-/// exported-Verilog equivalence replays this many (`tests/verilog_equivalence.rs`).
-pub const CORE_RUST_HDL_CYCLES: usize = 20_000;
-
 /// The SIMT core `core` against its model, on random programs
 /// ([`core_stimulus`](crate::hw::core::simt_core::stimulus::core_stimulus)); also the number of
-/// runs that ended and the error flags raised. The rust-hdl core runs the first
-/// [`CORE_RUST_HDL_CYCLES`]; its exported Verilog, under Verilator, all `cycles`.
+/// runs that ended and the error flags raised.
 pub fn simt_core(core: CoreParams, seed: u64, cycles: usize) -> Result<(Recorded, (u64, u64))> {
     use crate::hw::core::simt_core::{SimtCoreCu, SimtCoreTiny};
     let seen = std::rc::Rc::new(std::cell::Cell::new((0, 0)));
@@ -166,7 +161,7 @@ pub fn simt_core(core: CoreParams, seed: u64, cycles: usize) -> Result<(Recorded
     // The concrete core whose generics these sizes give (`new` refuses any other sizes).
     let recorded = if core.sizes() == CORE_TINY.sizes() {
         SimtCoreTiny::new(core)?;
-        rust_hdl_then_verilator(
+        differential_via_verilog(
             &name,
             || SimtCoreTiny::new(core).unwrap(),
             &mut model,
@@ -176,7 +171,7 @@ pub fn simt_core(core: CoreParams, seed: u64, cycles: usize) -> Result<(Recorded
         )
     } else {
         SimtCoreCu::new(core)?;
-        rust_hdl_then_verilator(
+        differential_via_verilog(
             &name,
             || SimtCoreCu::new(core).unwrap(),
             &mut model,
@@ -186,34 +181,6 @@ pub fn simt_core(core: CoreParams, seed: u64, cycles: usize) -> Result<(Recorded
         )
     }?;
     Ok((recorded, seen.get()))
-}
-
-/// The core's differential run: the rust-hdl core for the first [`CORE_RUST_HDL_CYCLES`], then,
-/// for longer runs, the whole recording replayed on its exported Verilog under Verilator
-/// (`target/verilog-sim/differential/NAME/`): the rust-hdl core runs about 2,000 cycles a
-/// second, its Verilog hundreds of thousands.
-fn rust_hdl_then_verilator<D: Dut, G>(
-    name: &str,
-    make: impl Fn() -> D,
-    model: &mut crate::hw::SimtCoreModel,
-    seed: u64,
-    cycles: usize,
-    stimulus: G,
-) -> Result<Recorded>
-where
-    G: FnMut(&mut Rng, &crate::hw::SimtCoreModel, usize) -> Vec<u64>,
-{
-    let on_block = CORE_RUST_HDL_CYCLES;
-    let rec = run_differential_then_model(name, &make, model, seed, on_block, cycles, stimulus)?;
-    if cycles > on_block {
-        let dir = crate::sim::differential::failure_dir()
-            .with_file_name("verilog-sim")
-            .join("differential")
-            .join(name);
-        let header = format!("// {name} (simt-rtl differential run)\n");
-        super::check_exported(Simulator::Verilator, make(), ("simt_core", &header), &rec, &dir)?;
-    }
-    Ok(rec)
 }
 
 /// The SIMT core exported with preset `B` (see [`Preset::core`](crate::params::Preset::core)).
@@ -509,7 +476,7 @@ pub fn preset_lane_alu<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Reco
     let p = B::PRESET;
     let (lanes, bits) = (p.scheduler.threads, p.collector.lane_bits);
     let mut model = crate::hw::LaneAluModel { lanes, lane_bits: bits };
-    run_differential(
+    differential_via_verilog(
         &format!("lane_alu_{}", p.name),
         || B::lane_alu().unwrap(),
         &mut model,
