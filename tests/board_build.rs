@@ -95,24 +95,37 @@ fn bitstream_corruptions_are_caught(dir: &std::path::Path) {
     check_self_test(&good, leds, 30_000).unwrap();
     let wrong = check_self_test(&good, leds ^ 0b1000, 30_000).unwrap_err();
     assert!(format!("{wrong:#}").contains("the rust-hdl simulation with"), "{wrong:#}");
-    // The LUT behind led[3], from the read-back netlist: `assign \led[3]  = nN;` and
-    // `assign nN  = /* LUT   X  Y  I */ ...`.
-    let netlist = std::fs::read_to_string(dir.join("readback/chip.v")).unwrap();
-    let net = netlist.lines().find_map(|l| l.split("assign \\led[3]  = ").nth(1)).unwrap();
-    let net = net.trim_end_matches(';').trim();
-    let lut = netlist
-        .lines()
-        .find_map(|l| l.strip_prefix(&format!("assign {net}  = /* LUT ")))
-        .unwrap_or_else(|| panic!("no LUT drives {net}"));
-    let xyi: Vec<usize> =
-        lut.split("*/").next().unwrap().split_whitespace().map(|t| t.parse().unwrap()).collect();
-    let bad = dir.join("corrupt");
-    std::fs::create_dir_all(&bad).unwrap();
-    std::fs::copy(dir.join("top.pcf"), bad.join("top.pcf")).unwrap();
-    let asc = std::fs::read_to_string(dir.join("top.asc")).unwrap();
-    std::fs::write(bad.join("top.asc"), flip_lowest_one(&asc, xyi[0], xyi[1], xyi[2])).unwrap();
+    let bad = corrupt_copy(dir, "\\led[3]", &["top.pcf"]);
     let e = check_self_test(&engine(&bad).unwrap(), leds, 30_000).unwrap_err();
     assert!(format!("{e:#}").contains("LEDs"), "{e:#}");
+}
+
+/// A copy of the build in `dir` (its `top.asc` and `files`) in `dir/corrupt`, with one bit of
+/// the LUT that drives `pin` flipped ([`flip_lowest_one`]); the LUT is found in the read-back
+/// netlist: `assign PIN = nN;`, then `assign nN = /* LUT X Y I */ ...` (icebox_vlog writes
+/// `\led[3]` for a bus bit).
+fn corrupt_copy(dir: &std::path::Path, pin: &str, files: &[&str]) -> std::path::PathBuf {
+    let netlist = std::fs::read_to_string(dir.join("readback/chip.v")).unwrap();
+    let assigned = |name: &str| -> Option<Vec<String>> {
+        netlist.lines().find_map(|l| {
+            let t: Vec<String> =
+                l.split("assign ").nth(1)?.split_whitespace().map(String::from).collect();
+            (t.len() > 2 && t[0] == name && t[1] == "=").then_some(t)
+        })
+    };
+    let driver = assigned(pin).unwrap_or_else(|| panic!("no assignment to {pin}"));
+    let net = driver[2].trim_end_matches(';');
+    let lut = assigned(net).unwrap_or_else(|| panic!("nothing drives {net}"));
+    assert_eq!(lut[2..4], ["/*", "LUT"], "{net} is not a LUT's output: {lut:?}");
+    let xyi: Vec<usize> = lut[4..7].iter().map(|t| t.parse().unwrap()).collect();
+    let bad = dir.join("corrupt");
+    std::fs::create_dir_all(&bad).unwrap();
+    for f in files {
+        std::fs::copy(dir.join(f), bad.join(f)).unwrap();
+    }
+    let asc = std::fs::read_to_string(dir.join("top.asc")).unwrap();
+    std::fs::write(bad.join("top.asc"), flip_lowest_one(&asc, xyi[0], xyi[1], xyi[2])).unwrap();
+    bad
 }
 
 /// `asc` with one bit flipped: of logic tile (x, y), LC `lc`'s LUT, the truth-table bit of the
@@ -136,9 +149,10 @@ fn flip_lowest_one(asc: &str, x: usize, y: usize, lc: usize) -> String {
 /// The core top's bitstream, built and read back: the build's read-back stage runs vector_add
 /// through its serial pins, and `board run --bitstream-sim` runs a kernel with divergence and
 /// per-lane `exit`, and one whose warps meet at a barrier, on it, every value the interpreter's
-/// and its expectations met.
+/// and its expectations met; with one bit of its transmitter's LUT flipped, the check fails.
 #[test]
 fn core_top_bitstream_runs_kernels_read_back() {
+    use simt_rtl::flow::readback::{check_core, engine, CLOCKS_PER_BIT_FILE};
     let dir = std::env::temp_dir().join(format!("simt-rtl-core-top-{}", std::process::id()));
     let out = dir.to_str().unwrap();
     let (code, stdout, stderr) = cli(&["build", "--top", "core", "--out", out]);
@@ -160,6 +174,12 @@ fn core_top_bitstream_runs_kernels_read_back() {
             "{stdout}"
         );
     }
+    // One bit of the LUT that drives the serial transmitter flipped: the read-back check fails.
+    let bad = corrupt_copy(&dir, "usb_tx", &["top.pcf", CLOCKS_PER_BIT_FILE]);
+    let cpb: usize =
+        std::fs::read_to_string(bad.join(CLOCKS_PER_BIT_FILE)).unwrap().trim().parse().unwrap();
+    let e = check_core(&engine(&bad).unwrap(), cpb).unwrap_err();
+    assert!(format!("{e:#}").contains("vector_add on the read-back core"), "{e:#}");
     let (code, _, stderr) =
         cli(&["board", "run", "kernels/loop.s", "--bitstream-sim", "/nonexistent/build"]);
     assert_eq!((code, stderr.lines().count()), (1, 1), "{stderr}");
