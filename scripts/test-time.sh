@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Measures the test command as CI meets it and writes docs/src/results/test-time.md: the
+# Measures the test command as CI meets it and writes docs/src/results/test-time.md (and, from
+# the cycles the tests log in run 1, docs/src/results/ci-cycles.md: what CI compares): the
 # committed tree cloned fresh, an empty target/, engine cache ($SIMT_RTL_CACHE) and ccache per
 # run, `bash scripts/test.sh` run RUNS times (default 2) one after another; the table gives each
 # step's wall time, each test binary's test time and the slowest tests (nextest's JUnit report),
@@ -23,6 +24,7 @@ if [ -n "$(git status --porcelain)" ]; then
 fi
 repo="$PWD"
 out="$repo/docs/src/results/test-time.md"
+cycles_out="$repo/docs/src/results/ci-cycles.md"
 work="$(mktemp -d "${TMPDIR:-/tmp}/simt-rtl-test-time.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 git clone -q "$repo" "$work/clone"
@@ -30,7 +32,8 @@ for run in $(seq 1 "$runs"); do
     echo "test-time: run $run of $runs in $work/clone (fresh target/ and engine cache)" >&2
     rm -rf "$work/clone/target" "$work/cache" "$work/ccache"
     start=$SECONDS
-    if ! (cd "$work/clone" && SIMT_RTL_CACHE="$work/cache" CCACHE_DIR="$work/ccache" bash scripts/test.sh 2>&1) \
+    if ! (cd "$work/clone" && SIMT_RTL_CACHE="$work/cache" CCACHE_DIR="$work/ccache" \
+        SIMT_CYCLE_LOG="$work/cycles-$run.tsv" bash scripts/test.sh 2>&1) \
         | tee "$work/log-$run.txt"; then
         echo "test-time: the test command failed in run $run; nothing written" >&2
         exit 1
@@ -39,5 +42,7 @@ for run in $(seq 1 "$runs"); do
     cp "$work/clone/target/nextest/default/junit.xml" "$work/junit-$run.xml"
 done
 python3 scripts/test_time_table.py "$work" "$runs" "$(git rev-parse HEAD)" > "$work/table.md"
+python3 scripts/ci_cycles_table.py "$work/cycles-1.tsv" "$(git rev-parse HEAD)" > "$work/cycles.md"
 mv "$work/table.md" "$out"
-echo "test-time: wrote $out" >&2
+mv "$work/cycles.md" "$cycles_out"
+echo "test-time: wrote $out and $cycles_out" >&2

@@ -36,7 +36,8 @@ fn seed_verilog_and_exported_module_agree() {
         .into_iter()
         .find(|b| b.module == "WarpScheduler")
         .unwrap();
-    // The stimulus, checked against the model and the rust-hdl block on the way.
+    // The stimulus, the model's outputs checked on the way against the rust-hdl block (its first
+    // 20,000 cycles) and the exported Verilog under Verilator (all of them).
     let rec = suites::seed_scheduler::<SeedBlocks>(false, 0x5EED_0003, cycles()).unwrap();
     let ours_dut = block.verilog_dut(&root.join("rtl_out"), "seed");
     let mut seed_dut = ours_dut.clone();
@@ -73,13 +74,13 @@ fn seed_verilog_and_exported_module_agree() {
             x_bits += s.unknown.count_ones() as u64;
         }
     }
-    // The rust-hdl simulation agrees with both on every compared cycle too.
+    // The recording (the rust-hdl block's outputs, then the model's) agrees with both too.
     for (cycle, (r, o)) in rec.outputs.iter().zip(&ours).enumerate() {
         let vals: Vec<u64> = o.iter().map(|s| s.value).collect();
         assert_eq!(
             &vals,
             r,
-            "cycle {cycle}: exported Verilog differs from rust-hdl ({:?})",
+            "cycle {cycle}: exported Verilog differs from the recording ({:?})",
             SeedOut::NAMES
         );
     }
@@ -93,4 +94,5 @@ fn seed_verilog_and_exported_module_agree() {
         x_bits * 10 < total_bits,
         "the seed's outputs were mostly x: the comparison proves little"
     );
+    simt_rtl::sim::log_cycles("WarpScheduler against seed 003's own", "iverilog", rec.inputs.len());
 }

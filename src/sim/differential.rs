@@ -184,6 +184,7 @@ where
         rec.outputs.push(got);
         clock_edge(&mut dut, cycle)?;
     }
+    super::log_cycles(name, "rust-hdl", rec.inputs.len());
     for cycle in rec.inputs.len()..cycles {
         let inputs = gen(&mut rng, model, cycle);
         rec.outputs.push(model.outputs(&inputs));

@@ -87,6 +87,35 @@ pub fn env_value(var: &str) -> anyhow::Result<Option<String>> {
     }
 }
 
+/// The environment variable naming the file that [`log_cycles`] appends to.
+pub const CYCLE_LOG: &str = "SIMT_CYCLE_LOG";
+
+/// Appends one line to the file [`CYCLE_LOG`] names, when it is set: the test binary (nextest's
+/// `NEXTEST_BINARY_ID`, else the executable's name), the run, the engine (`rust-hdl`,
+/// `iverilog`, `verilator`) and the cycles it compared. `scripts/test-time.sh` sets it and
+/// tabulates what one run of the test command compares (`docs/src/results/ci-cycles.md`);
+/// without the variable nothing is written. A line that cannot be written is reported on
+/// standard error and the run goes on: the log describes the checks and is none of them.
+pub fn log_cycles(run: &str, engine: &str, cycles: usize) {
+    use std::io::Write as _;
+    let Some(path) = std::env::var_os(CYCLE_LOG) else { return };
+    let binary = std::env::var("NEXTEST_BINARY_ID").ok().or_else(|| {
+        let exe = std::env::current_exe().ok()?;
+        Some(exe.file_stem()?.to_string_lossy().into_owned())
+    });
+    let line = format!("{}\t{run}\t{engine}\t{cycles}\n", binary.unwrap_or_default());
+    // One write of one short line to a file opened for appending: lines of tests running side
+    // by side do not interleave.
+    let written = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .and_then(|mut f| f.write_all(line.as_bytes()));
+    if let Err(e) = written {
+        eprintln!("{CYCLE_LOG}: cannot append to {}: {e}", std::path::Path::new(&path).display());
+    }
+}
+
 /// The stack of the thread [`on_large_stack`] runs a simulation on.
 pub const LARGE_STACK: usize = 64 << 20;
 

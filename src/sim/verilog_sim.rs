@@ -394,7 +394,9 @@ pub fn check_against_rust(
     workdir: &Path,
 ) -> Result<()> {
     let out = simulate_verilog(sim, dut, &rec.inputs, &workdir.join(sim.name()))?;
-    compare_exact(&format!("{} under {}", dut.top, sim.name()), &dut.outputs, &rec.outputs, &out)
+    compare_exact(&format!("{} under {}", dut.top, sim.name()), &dut.outputs, &rec.outputs, &out)?;
+    super::log_cycles(&dut.top, sim.name(), rec.inputs.len());
+    Ok(())
 }
 
 /// Compares Verilog outputs with the outputs the rust-hdl simulation gave, exactly: an x or z

@@ -71,7 +71,9 @@ fn on_verilator<D: Dut>(
         .join("differential")
         .join(format!("{name}_seed{seed}_pid{}", std::process::id()));
     let header = format!("// {name} (simt-rtl differential run, seed {seed})\n");
-    check_exported(Simulator::Verilator, make_dut(), ("dut", &header), rec, &dir)
+    let top: String =
+        name.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
+    check_exported(Simulator::Verilator, make_dut(), (&top, &header), rec, &dir)
         .with_context(|| format!("{name}: the exported Verilog against the model"))?;
     let _ = std::fs::remove_dir_all(&dir);
     Ok(())
