@@ -53,9 +53,9 @@ where
     Ok(rec)
 }
 
-/// [`differential_via_verilog`]'s replay of `rec` on the block's exported Verilog. A function of its own, so
-/// that the block it builds has no slot in its caller's frame: two blocks as large as the 8x8
-/// collector in one frame overflow a test thread's stack.
+/// [`differential_via_verilog`]'s replay of `rec` on the block's exported Verilog. A function
+/// of its own, so that the block it builds has no slot in its caller's frame: two blocks as
+/// large as the 8x8 collector in one frame overflow a test thread's stack.
 #[inline(never)]
 fn on_verilator<D: Dut>(
     name: &str,
