@@ -152,7 +152,7 @@ fn flip_lowest_one(asc: &str, x: usize, y: usize, lc: usize) -> String {
 /// and its expectations met; with one bit of its transmitter's LUT flipped, the check fails.
 #[test]
 fn core_top_bitstream_runs_kernels_read_back() {
-    use simt_rtl::flow::readback::{check_core, engine, CLOCKS_PER_BIT_FILE};
+    use simt_rtl::flow::readback::{check_core, clocks_per_bit, engine, CLOCKS_PER_BIT_FILE};
     let dir = std::env::temp_dir().join(format!("simt-rtl-core-top-{}", std::process::id()));
     let out = dir.to_str().unwrap();
     let (code, stdout, stderr) = cli(&["build", "--top", "core", "--out", out]);
@@ -176,9 +176,7 @@ fn core_top_bitstream_runs_kernels_read_back() {
     }
     // One bit of the LUT that drives the serial transmitter flipped: the read-back check fails.
     let bad = corrupt_copy(&dir, "usb_tx", &["top.pcf", CLOCKS_PER_BIT_FILE]);
-    let cpb: usize =
-        std::fs::read_to_string(bad.join(CLOCKS_PER_BIT_FILE)).unwrap().trim().parse().unwrap();
-    let e = check_core(&engine(&bad).unwrap(), cpb).unwrap_err();
+    let e = check_core(&engine(&bad).unwrap(), clocks_per_bit(&bad).unwrap()).unwrap_err();
     assert!(format!("{e:#}").contains("vector_add on the read-back core"), "{e:#}");
     let (code, _, stderr) =
         cli(&["board", "run", "kernels/loop.s", "--bitstream-sim", "/nonexistent/build"]);

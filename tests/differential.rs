@@ -606,9 +606,7 @@ fn a_difference_after_the_rust_hdl_cycles_is_caught_on_the_verilog() {
             && format!("{err:#}").contains("at cycle 25000"),
         "{err:#}"
     );
-    let kept =
-        format!("target/verilog-sim/differential/misr_late_lie_seed7_pid{}", std::process::id());
-    let kept = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(kept);
+    let kept = simt_rtl::verify::differential_dir("misr_late_lie", 7);
     assert!(kept.is_dir(), "the failing run's directory is kept for reading");
     let _ = std::fs::remove_dir_all(kept);
 }

@@ -135,14 +135,19 @@ pub const CLOCKS_PER_BIT_FILE: &str = "clocks_per_bit.txt";
 /// its PLL's lock and power-on reset: its engine is built first when it is missing or older
 /// than the bitstream.
 pub fn core_board(dir: &Path) -> Result<VerilatorBoard> {
-    let cpb_file = dir.join(CLOCKS_PER_BIT_FILE);
-    let cpb: usize = std::fs::read_to_string(&cpb_file)
+    // The clocks per bit first: a directory without them is no core-top build.
+    let cpb = clocks_per_bit(dir)?;
+    start_core(&fresh_engine(dir)?, cpb)
+}
+
+/// The clocks per bit of the core-top build in `dir` (its [`CLOCKS_PER_BIT_FILE`]).
+pub fn clocks_per_bit(dir: &Path) -> Result<usize> {
+    std::fs::read_to_string(dir.join(CLOCKS_PER_BIT_FILE))
         .ok()
         .and_then(|t| t.trim().parse().ok())
         .with_context(|| {
             format!("{} holds no core-top build (no {CLOCKS_PER_BIT_FILE}): run `simt-rtl build --top core --out {}` first", dir.display(), dir.display())
-        })?;
-    start_core(&fresh_engine(dir)?, cpb)
+        })
 }
 
 /// The engine of the build in `dir`: read back and compiled first when it is missing or older

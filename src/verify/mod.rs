@@ -26,12 +26,11 @@ pub const RUST_HDL_CYCLES: usize = 20_000;
 
 /// The block `make_dut()` against `model` for `cycles` cycles of the stimulus `gen` makes, every
 /// output on every cycle: the rust-hdl block for the first [`RUST_HDL_CYCLES`], and, for a
-/// longer run, its exported Verilog under Verilator for all of them (in
-/// `target/verilog-sim/differential/NAME_seedSEED_pidPID/`). For the blocks whose rust-hdl
-/// simulation is slow (the warp schedulers, the lane ALU, the core): a million cycles of the
-/// seed-size scheduler took 26 s this way and 68 s on rust-hdl; a small block's Verilator build
-/// costs more than its rust-hdl run ([`run_differential`](crate::sim::run_differential) for
-/// those).
+/// longer run, its exported Verilog under Verilator for all of them (in [`differential_dir`]).
+/// For the blocks whose rust-hdl simulation is slow (the warp schedulers, the lane ALU, the
+/// core): a million cycles of the seed-size scheduler took 26 s this way and 68 s on rust-hdl;
+/// a small block's Verilator build costs more than its rust-hdl run
+/// ([`run_differential`](crate::sim::run_differential) for those).
 pub fn differential_via_verilog<D, M, G>(
     name: &str,
     make_dut: impl Fn() -> D,
@@ -66,10 +65,7 @@ fn on_verilator<D: Dut>(
     // One directory per process (tests of one name may run side by side), removed when the
     // Verilog matched (the stimulus and the outputs run to hundreds of megabytes; ccache keeps
     // the compiled objects), kept for reading when it did not.
-    let dir = crate::sim::differential::failure_dir()
-        .with_file_name("verilog-sim")
-        .join("differential")
-        .join(format!("{name}_seed{seed}_pid{}", std::process::id()));
+    let dir = differential_dir(name, seed);
     let header = format!("// {name} (simt-rtl differential run, seed {seed})\n");
     let top: String =
         name.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
@@ -77,6 +73,15 @@ fn on_verilator<D: Dut>(
         .with_context(|| format!("{name}: the exported Verilog against the model"))?;
     let _ = std::fs::remove_dir_all(&dir);
     Ok(())
+}
+
+/// Where [`differential_via_verilog`] replays run `name` with `seed` in this process:
+/// `target/verilog-sim/differential/NAME_seedSEED_pidPID/`.
+pub fn differential_dir(name: &str, seed: u64) -> std::path::PathBuf {
+    crate::sim::differential::failure_dir()
+        .with_file_name("verilog-sim")
+        .join("differential")
+        .join(format!("{name}_seed{seed}_pid{}", std::process::id()))
 }
 
 /// Replays `rec` on `block`'s Verilog, exported as module `top` (with `header`) into
