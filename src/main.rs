@@ -564,7 +564,8 @@ fn explore(a: ExploreArgs) -> Result<()> {
     let say = |line: &str| eprintln!("{line}");
     let rows = explore::explore(&explore::CORES, &inputs, placements, &out, &say)?;
     let tools = [results::RUSTC, results::YOSYS, results::NEXTPNR];
-    emit(&explore::table(&rows), markdown.as_ref(), "The cu core at larger sizes", &tools)
+    let title = "The cu core at larger sizes";
+    emit(&explore::table(&rows), markdown.as_ref(), title, (&tools, &kernel_files(&kernels)))
 }
 
 /// `simt-rtl flash` and `load` (`sram`: into the configuration RAM); with `dry_run`, the
@@ -603,9 +604,10 @@ fn report_cmd(a: ReportArgs) -> Result<()> {
         .iter()
         .map(|m| Ok(Synthesis { dffe, mapper: Mapper::parse(m)? }))
         .collect::<Result<_>>()?;
-    let table = report(&preset, block.as_deref(), freq, &synthesis, &rtl, &out, placements)?;
+    let (table, inputs) =
+        report(&preset, block.as_deref(), freq, &synthesis, &rtl, &out, placements)?;
     let title = format!("Resources and Fmax: preset `{preset}`");
-    emit(&table, markdown.as_ref(), &title, &[results::YOSYS, results::NEXTPNR])
+    emit(&table, markdown.as_ref(), &title, (&[results::YOSYS, results::NEXTPNR], &inputs))
 }
 
 /// `simt-rtl prove`: the formal properties, or with `--synth` each block against its netlist.
@@ -629,9 +631,17 @@ fn soak(a: SoakArgs) -> Result<()> {
     let markdown = markdown_output(markdown.as_deref(), &[])?;
     let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let say = |line: &str| eprintln!("{line}");
-    let rows = simt_rtl::with_preset!(&preset, B => soak::soak::<B>(&soak::modules::<B>(block.as_deref())?, cycles, seed, jobs, &say))?;
+    let modules = simt_rtl::with_preset!(&preset, B => soak::modules::<B>(block.as_deref()))?;
+    let rows =
+        simt_rtl::with_preset!(&preset, B => soak::soak::<B>(&modules, cycles, seed, jobs, &say))?;
     let title = format!("Soak: preset `{preset}`");
-    emit(&soak::table(&preset, seed, &rows), markdown.as_ref(), &title, &[results::RUSTC])
+    let inputs = exported_files(Path::new("rtl_out"), &preset, &modules);
+    emit(
+        &soak::table(&preset, seed, &rows),
+        markdown.as_ref(),
+        &title,
+        (&[results::RUSTC], &inputs),
+    )
 }
 
 /// `simt-rtl speed`: of the engines on kernels, of a bitstream's read-back, or of the blocks.
@@ -647,10 +657,12 @@ fn speed(a: SpeedArgs) -> Result<()> {
     let SpeedArgs { preset, block, cycles, seed, rtl, out, .. } = a;
     let say = |line: &str| eprintln!("{line}");
     let work = out.join(&preset);
-    let rows = simt_rtl::with_preset!(&preset, B => speed::measure::<B>(&soak::modules::<B>(block.as_deref())?, &rtl, cycles, seed, &work, &say))?;
+    let modules = simt_rtl::with_preset!(&preset, B => soak::modules::<B>(block.as_deref()))?;
+    let rows = simt_rtl::with_preset!(&preset, B => speed::measure::<B>(&modules, &rtl, cycles, seed, &work, &say))?;
     let title = format!("Simulation speed: preset `{preset}`");
     let tools = [results::RUSTC, results::IVERILOG, results::VERILATOR];
-    emit(&speed::table(&preset, &rows), markdown.as_ref(), &title, &tools)
+    let inputs = exported_files(&rtl, &preset, &modules);
+    emit(&speed::table(&preset, &rows), markdown.as_ref(), &title, (&tools, &inputs))
 }
 
 /// `simt-rtl asm`.
@@ -780,7 +792,10 @@ fn bench(a: BenchArgs) -> Result<()> {
         tools.extend([results::YOSYS, results::NEXTPNR]);
     }
     let table = simt_rtl::bench::table(&rows);
-    emit(&table, markdown.as_ref(), "Operand collector benchmark", &tools)
+    let collectors = simt_rtl::params::CollectorTiming::ALL
+        .map(simt_rtl::hw::collector::operand_collector::module_name);
+    let inputs = exported_files(&rtl, "cu", &collectors);
+    emit(&table, markdown.as_ref(), "Operand collector benchmark", (&tools, &inputs))
 }
 
 /// `simt-rtl kernels`: each kernel (its `.lds` beside it, else pseudo-random words from seed 1)
@@ -808,7 +823,7 @@ fn kernel_table(
     let inputs = named_kernel_inputs(kernels, params)?;
     let rows = simt_rtl::verify::core_run::kernel_rows(params, &inputs, 10_000_000)?;
     let table = simt_rtl::verify::core_run::kernel_table(&rows);
-    emit(&table, markdown, &title, &[results::RUSTC])
+    emit(&table, markdown, &title, (&[results::RUSTC], &kernel_files(kernels)))
 }
 
 /// As [`kernel_inputs`], each kernel named by its file's stem (`loop` for `kernels/loop.s`).
@@ -873,7 +888,8 @@ fn speed_of_engines(kernels: &[PathBuf], markdown: Option<&Output>) -> Result<()
     let rows = simt_rtl::flow::speed::engines(params, &inputs, 10_000_000, &say)?;
     let table = simt_rtl::flow::speed::engine_table(params.name, &rows);
     let tools = [results::RUSTC, results::VERILATOR];
-    emit(&table, markdown, "Speed of `simt-rtl run`'s engines", &tools)
+    let title = "Speed of `simt-rtl run`'s engines";
+    emit(&table, markdown, title, (&tools, &kernel_files(kernels)))
 }
 
 /// Prints a measured table and, when asked, writes it stamped to a Markdown file.
@@ -881,21 +897,22 @@ fn emit(
     table: &str,
     markdown: Option<&Output>,
     title: &str,
-    tools: &[results::Tool],
+    stamped: (&[results::Tool], &[PathBuf]),
 ) -> Result<()> {
     say_raw!("{table}");
-    write_table(table, markdown, title, tools)
+    write_table(table, markdown, title, stamped)
 }
 
-/// Writes a measured table, stamped, to the Markdown file `--markdown` named, if any.
+/// Writes a measured table to the Markdown file `--markdown` named, if any, stamped with the
+/// versions of `tools` and the hashes of `inputs` (the files it measured: [`results::stamp`]).
 fn write_table(
     table: &str,
     markdown: Option<&Output>,
     title: &str,
-    tools: &[results::Tool],
+    (tools, inputs): (&[results::Tool], &[PathBuf]),
 ) -> Result<()> {
     if let Some(out) = markdown {
-        results::write_markdown(out, title, tools, table)?;
+        results::write_markdown(out, title, (tools, inputs), table)?;
         if !out.is_stdout() {
             say!("wrote {}", out.path().display());
         }
@@ -908,6 +925,28 @@ fn write_table(
 fn markdown_output(path: Option<&Path>, inputs: &[PathBuf]) -> Result<Option<Output>> {
     let inputs: Vec<(&str, &Path)> = inputs.iter().map(|p| ("an input", p.as_path())).collect();
     path.map(|p| Output::new("--markdown", p, Allow::Any, &inputs)).transpose()
+}
+
+/// The exported Verilog of `modules` at `preset` under `rtl` (`rtl/<preset>/<module>.v`).
+fn exported_files<S: AsRef<str>>(rtl: &Path, preset: &str, modules: &[S]) -> Vec<PathBuf> {
+    modules.iter().map(|m| rtl.join(preset).join(format!("{}.v", m.as_ref()))).collect()
+}
+
+/// The inputs of a table of kernels: each kernel, its `.lds` when there is one, and the exported
+/// `cu` cores (`rtl_out/cu/simt_core*.v`, from the registry) whose cycles it counts.
+fn kernel_files(kernels: &[PathBuf]) -> Vec<PathBuf> {
+    use simt_rtl::preset_blocks::CuBlocks;
+    let cores: Vec<&str> = simt_rtl::registry::entries::<CuBlocks>()
+        .iter()
+        .map(|e| e.module)
+        .filter(|m| m.starts_with("simt_core"))
+        .collect();
+    let mut files = exported_files(Path::new("rtl_out"), "cu", &cores);
+    for kernel in kernels {
+        files.push(kernel.clone());
+        files.extend(Some(kernel.with_extension("lds")).filter(|l| l.is_file()));
+    }
+    files
 }
 
 /// `simt-rtl gen`: the presets' Verilog and manifest, and the boards' constraints.
@@ -955,6 +994,7 @@ fn build(a: BuildArgs) -> Result<()> {
         BoardTop::SelfTest => simt_rtl::params::preset(preset)?.board_clock()? as f64,
     };
     let freq_mhz = freq.unwrap_or(default_mhz);
+    let pins = Path::new("constraints").join(board.constraint_file);
     let opts = BuildOptions { board, top, freq_mhz, cycles, synthesis, out_dir: out, verify };
     let markdown = markdown_output(markdown.as_deref(), &[])?;
     let report = simt_rtl::with_preset!(preset, B => build_alchitry_cu::<B>(&opts))?;
@@ -979,7 +1019,10 @@ fn build(a: BuildArgs) -> Result<()> {
     if verify {
         tools.push(results::VERILATOR);
     }
-    write_table(&report.markdown(&synthesis.command()), markdown.as_ref(), &title, &tools)?;
+    let mut inputs = exported_files(Path::new("rtl_out"), preset, &[top.exported_module()]);
+    inputs.push(pins);
+    let table = report.markdown(&synthesis.command());
+    write_table(&table, markdown.as_ref(), &title, (&tools, &inputs))?;
     if report.fmax_mhz < report.target_mhz {
         anyhow::bail!(
             "timing failed: Fmax {:.1} MHz is below the {:.1} MHz target",
@@ -1011,7 +1054,7 @@ fn alchitry_board(board: &str, rev: Option<&str>) -> Result<simt_rtl::boards::Bo
 }
 
 /// `simt-rtl report`: the table of every design of the preset whose name contains `block`, each
-/// synthesized each way of `synthesis`.
+/// synthesized each way of `synthesis`, and the files of the designs measured.
 fn report(
     preset: &str,
     block: Option<&str>,
@@ -1020,7 +1063,7 @@ fn report(
     rtl: &Path,
     out: &Path,
     placements: u32,
-) -> Result<String> {
+) -> Result<(String, Vec<PathBuf>)> {
     use simt_rtl::flow::report;
     if !(1.0..=400.0).contains(&freq) {
         anyhow::bail!("--freq must be between 1 and 400 MHz, got {freq}");
@@ -1049,7 +1092,8 @@ fn report(
             rows.push(row);
         }
     }
-    Ok(report::table(&rows, freq, synthesis))
+    let files = designs.into_iter().flat_map(|d| d.files).collect();
+    Ok((report::table(&rows, freq, synthesis), files))
 }
 
 /// `simt-rtl prove`: one line per property; exit 1 when one fails.
@@ -1076,9 +1120,11 @@ fn prove(
         "| block | property | result | seconds (the whole block) |\n|---|---|---|---:|\n"
             .to_string();
     let mut progress = ProveProgress::new(&blocks, property, budget)?;
+    let mut inputs = vec![];
     for b in blocks {
         let dir = out.join(preset).join(b.module);
         let rtl_file = rtl.join(preset).join(format!("{}.v", b.module));
+        inputs.extend([rtl_file.clone(), PathBuf::from(b.properties)]);
         let start = std::time::Instant::now();
         let next = &mut |name: &str| progress.next(b.module, name);
         let outcomes = prove_each(&b, &p, (&rtl_file, &dir), depth, property, Some(budget), next)
@@ -1093,7 +1139,8 @@ fn prove(
         }
     }
     let title = format!("Formal properties: preset `{preset}`");
-    write_table(&table, markdown, &title, &[results::YOSYS, results::Z3, results::YICES])?;
+    let tools = [results::YOSYS, results::Z3, results::YICES];
+    write_table(&table, markdown, &title, (&tools, &inputs))?;
     if failed > 0 {
         anyhow::bail!("{failed} propert{} failed", if failed == 1 { "y" } else { "ies" });
     }
@@ -1162,7 +1209,24 @@ fn speed_of_readback(dir: &Path, cycles: usize, markdown: Option<&Output>) -> Re
     }
     let title = format!("Read-back netlist speed: {}", dir.display());
     let tools = [results::YOSYS, results::IVERILOG, results::VERILATOR];
-    emit(&table, markdown, &title, &tools)
+    emit(&table, markdown, &title, (&tools, &[readback_source(dir)]))
+}
+
+/// The exported board top the build in `dir` was made from (`rtl_out/<preset>/<module>.v`, the
+/// preset named in its `top.v`'s first line, the top by its clocks-per-bit file), else its `top.v`.
+fn readback_source(dir: &Path) -> PathBuf {
+    use simt_rtl::flow::{board_build::BoardTop, readback::CLOCKS_PER_BIT_FILE};
+    let top_v = dir.join("top.v");
+    let text = std::fs::read_to_string(&top_v).unwrap_or_default();
+    let preset = text.lines().next().and_then(|l| l.split('`').nth(1)).map(str::to_string);
+    let top = match dir.join(CLOCKS_PER_BIT_FILE).is_file() {
+        true => BoardTop::Core,
+        false => BoardTop::SelfTest,
+    };
+    match preset {
+        Some(p) => exported_files(Path::new("rtl_out"), &p, &[top.exported_module()]).remove(0),
+        None => top_v,
+    }
 }
 
 /// `simt-rtl prove --synth`: one line per exported block; exit 1 when one fails.
@@ -1204,7 +1268,8 @@ fn prove_synth(
         budget.as_secs()
     );
     let title = format!("Blocks equal to their iCE40 netlists: preset `{preset}`");
-    write_table(&table, markdown.as_ref(), &title, &[results::YOSYS])?;
+    let inputs = exported_files(rtl, preset, &blocks);
+    write_table(&table, markdown.as_ref(), &title, (&[results::YOSYS], &inputs))?;
     if failed > 0 {
         anyhow::bail!(
             "{failed} block{} differ from their netlists",
@@ -1262,14 +1327,17 @@ fn run_lockstep(
     if m.run(&listing.program).is_ok() {
         warn_races(kernel, listing, &m);
     }
-    let result = simt_rtl::verify::core_run::run_rust_hdl(
+    let ticker = Ticker::new();
+    let result = simt_rtl::verify::core_run::run_rust_hdl_watched(
         params,
         &listing.program,
         lds,
         max_cycles,
         vcd.as_deref(),
-    )
-    .map_err(|e| at_source(e, kernel, listing, vcd.as_deref()))?;
+        &|p| ticker.simulated(p),
+    );
+    ticker.clear();
+    let result = result.map_err(|e| at_source(e, kernel, listing, vcd.as_deref()))?;
     say!(
         "{} on the rust-hdl core `{}` ({} warps x {} lanes, {}-bit values, {}, {} collector): equal to its model on every cycle; registers and local data share equal the reference interpreter's",
         kernel.display(), params.name, params.warps, params.threads, params.lane_bits, params.policy.name(), params.collector_timing.name()
@@ -1304,11 +1372,10 @@ fn run_fast(
         Some(text) => fast_engine::engine_for(text, &building)?,
         None => fast_engine::engine(params, &building)?,
     };
-    let fast =
-        fast_engine::run_kernel(&engine, params, &listing.program, lds, max_cycles, progress());
-    if std::io::stderr().is_terminal() {
-        eprint!("\r\x1b[K");
-    }
+    let ticker = Ticker::new();
+    let on_poll = ticker.on_poll(Some(max_cycles));
+    let fast = fast_engine::run_kernel(&engine, params, &listing.program, lds, max_cycles, on_poll);
+    ticker.clear();
     let fast = fast.map_err(|e| at_source(e, kernel, listing, None))?;
     let result = simt_rtl::verify::kernel_results::KernelResult {
         params,
@@ -1327,24 +1394,108 @@ fn run_fast(
     shown.emit(&result, &listing.program)
 }
 
-/// On a terminal, a line on stderr with the kernel's cycles, instructions and rate so far,
-/// rewritten at most twice a second; nothing otherwise.
-fn progress() -> simt_rtl::link::OnPoll {
-    if !std::io::stderr().is_terminal() {
-        return Box::new(|_| {});
+/// A kernel run's progress: on a terminal, a line on stderr with the cycles so far against the
+/// run's cycle limit and the rate, rewritten at most twice a second from a second into the run
+/// (nothing otherwise); and, on any stderr, a warning once a waveform being written will pass
+/// [`Ticker::LARGE_WAVEFORM`] bytes.
+#[derive(Clone)]
+struct Ticker(std::rc::Rc<TickerState>);
+
+struct TickerState {
+    on_terminal: bool,
+    started: std::time::Instant,
+    shown: std::cell::Cell<Option<std::time::Instant>>,
+    warned: std::cell::Cell<bool>,
+}
+
+impl Ticker {
+    const LARGE_WAVEFORM: u64 = 100_000_000;
+    /// The waveform's size is projected from its first this many cycles.
+    const SAMPLE_CYCLES: u64 = 1_000;
+
+    fn new() -> Ticker {
+        Ticker(std::rc::Rc::new(TickerState {
+            on_terminal: std::io::stderr().is_terminal(),
+            started: std::time::Instant::now(),
+            shown: std::cell::Cell::new(None),
+            warned: std::cell::Cell::new(false),
+        }))
     }
-    let started = std::time::Instant::now();
-    let mut shown = started;
-    Box::new(move |s| {
-        if shown.elapsed().as_secs_f64() >= 0.5 {
-            shown = std::time::Instant::now();
-            let rate = s.counters.cycles as f64 / started.elapsed().as_secs_f64();
-            eprint!(
-                "\r\x1b[K{} cycles, {} instructions, {rate:.0} cycles/s",
-                s.counters.cycles, s.counters.issued
+
+    /// Shows `line()` when it is time to (at most twice a second, after the first second).
+    fn show(&self, line: impl FnOnce(f64) -> String) {
+        let t = &self.0;
+        let secs = t.started.elapsed().as_secs_f64();
+        let due = t.shown.get().is_none_or(|s| s.elapsed().as_secs_f64() >= 0.5);
+        if t.on_terminal && secs >= 1.0 && due {
+            t.shown.set(Some(std::time::Instant::now()));
+            eprint!("\r\x1b[K{}", line(secs));
+        }
+    }
+
+    /// A rust-hdl run (`--lockstep`), or the waveform written after it (`--vcd`).
+    fn simulated(&self, p: simt_rtl::sim::differential::Progress) {
+        if let Some(bytes) = p.waveform_bytes {
+            self.warn_if_large(p.cycle, p.total, bytes);
+        }
+        let what = if p.waveform_bytes.is_some() { "waveform: " } else { "" };
+        self.show(|secs| {
+            let rate = p.cycle as f64 / secs;
+            format!("{what}cycle {} of {}, {rate:.0} cycles/s", p.cycle, p.total)
+        });
+    }
+
+    fn warn_if_large(&self, cycle: u64, total: u64, bytes: u64) {
+        let t = &self.0;
+        if cycle != Self::SAMPLE_CYCLES.min(total) || t.warned.get() {
+            return;
+        }
+        let projected = bytes as f64 / cycle as f64 * total as f64;
+        if projected > Self::LARGE_WAVEFORM as f64 {
+            t.warned.set(true);
+            self.clear();
+            eprintln!(
+                "simt-rtl: warning: the waveform of {total} cycles will be about {:.0} MB (held in memory until written): --max-cycles makes it shorter",
+                projected / 1e6
             );
         }
-    })
+    }
+
+    /// For the serial link's polls (the Verilator engine, `board run`): the core's counts so far,
+    /// against `limit` cycles when the run has one.
+    fn on_poll(&self, limit: Option<u64>) -> simt_rtl::link::OnPoll {
+        let ticker = self.clone();
+        Box::new(move |s| {
+            let of = limit.map_or(String::new(), |l| format!(" of at most {l}"));
+            ticker.show(|secs| {
+                let rate = s.counters.cycles as f64 / secs;
+                format!(
+                    "cycle {}{of}, {} instructions, {rate:.0} cycles/s",
+                    s.counters.cycles, s.counters.issued
+                )
+            })
+        })
+    }
+
+    /// Clears the progress line, if one is shown.
+    fn clear(&self) {
+        self.0.clear();
+    }
+}
+
+impl TickerState {
+    fn clear(&self) {
+        if self.shown.take().is_some() {
+            eprint!("\r\x1b[K");
+        }
+    }
+}
+
+/// A run that ends in an error clears its progress line too, before the error is printed.
+impl Drop for TickerState {
+    fn drop(&mut self) {
+        self.clear();
+    }
 }
 
 /// Names, on standard error, each race between warps the interpreter saw on the local data
@@ -1368,6 +1519,18 @@ fn warn_races(
     }
 }
 
+/// A host on `serial` whose polls show `ticker`'s progress line (a board run has no cycle limit:
+/// it stops after [`Host::max_polls`](simt_rtl::link::Host) polls).
+fn watched<S: simt_rtl::link::Serial>(
+    serial: S,
+    params: simt_rtl::params::CoreParams,
+    ticker: &Ticker,
+) -> simt_rtl::link::Host<S> {
+    let mut host = simt_rtl::link::Host::new(serial, params);
+    host.on_poll = Some(ticker.on_poll(None));
+    host
+}
+
 /// Where `board run` runs a kernel.
 enum Target {
     /// The board, at this serial port (default: found).
@@ -1386,7 +1549,7 @@ fn board_run(
     target: Target,
     shown: Shown,
 ) -> Result<()> {
-    use simt_rtl::link::{Host, TtySerial};
+    use simt_rtl::link::TtySerial;
     let params = simt_rtl::params::CORE_CU;
     let listing = read_kernel(kernel)?;
     let program = &listing.program;
@@ -1396,18 +1559,19 @@ fn board_run(
     let mut m = simt_rtl::isa::interp::Machine::new(params.machine(BOARD_INSTRUCTIONS), &lds)?;
     m.run(program).map_err(|e| at_source(e, kernel, &listing, None))?;
     warn_races(kernel, &listing, &m);
+    let ticker = Ticker::new();
     let (run, on) = match target {
         Target::Sim => {
             let board = simt_rtl::verify::link_sim::SimBoard::new(4, &[])?;
             (
-                Host::new(board, params).run_kernel(program, &lds)?,
+                watched(board, params, &ticker).run_kernel(program, &lds)?,
                 "the simulated board top (rust-hdl, serial lines at 4 clocks per bit)".to_string(),
             )
         }
         Target::Bitstream(dir) => {
             let board = simt_rtl::flow::readback::core_board(&dir)?;
             let on = format!("the read-back bitstream of {} (Verilator)", dir.display());
-            (Host::new(board, params).run_kernel(program, &lds).context(on.clone())?, on)
+            (watched(board, params, &ticker).run_kernel(program, &lds).context(on.clone())?, on)
         }
         Target::Board(port) => {
             let port = match port {
@@ -1416,11 +1580,12 @@ fn board_run(
             };
             let serial = TtySerial::open(&port)?;
             (
-                Host::new(serial, params).run_kernel(program, &lds)?,
+                watched(serial, params, &ticker).run_kernel(program, &lds)?,
                 format!("the board at {}", port.display()),
             )
         }
     };
+    ticker.clear();
     let result = simt_rtl::verify::kernel_results::KernelResult {
         params,
         regs: run.regs.clone(),

@@ -33,6 +33,15 @@ impl BoardTop {
             _ => anyhow::bail!("unknown --top `{name}`: known board tops are self-test, core"),
         }
     }
+    /// The module `simt-rtl gen` exports from the same blocks as this top
+    /// (`rtl_out/<preset>/<module>.v`): what a table measured on a build was generated from.
+    pub fn exported_module(self) -> &'static str {
+        match self {
+            BoardTop::SelfTest => "self_test",
+            BoardTop::Core => "core_board",
+        }
+    }
+
     /// The LUT mapper `build` uses when `--mapper` is not given, chosen by measurement over 5
     /// placements each (`docs/src/results/toolchain-self-test.md`, `toolchain-core.md`): ABC9 on
     /// the self-test top, whose Fmax range it lifts clear of ABC's; ABC on the core top, where

@@ -71,15 +71,35 @@ pub fn clock_edge<D: Dut>(dut: &mut D, cycle: usize) -> Result<()> {
     settle(dut, cycle)
 }
 
+/// Where a long simulation is, for a progress line: `cycle` of `total`, and the waveform's size
+/// so far while one is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    pub cycle: u64,
+    pub total: u64,
+    pub waveform_bytes: Option<u64>,
+}
+
 /// Runs the block on `inputs` and writes a VCD of cycles `from..inputs.len()` to `path`.
-pub fn write_vcd<D: Dut>(mut dut: D, inputs: &[Vec<u64>], from: usize, path: &Path) -> Result<()> {
+pub fn write_vcd<D: Dut>(dut: D, inputs: &[Vec<u64>], from: usize, path: &Path) -> Result<()> {
+    write_vcd_watched(dut, inputs, from, path, &|_| {})
+}
+
+/// As [`write_vcd`], telling `watch` each cycle how far it is and how large the waveform is.
+pub fn write_vcd_watched<D: Dut>(
+    mut dut: D,
+    inputs: &[Vec<u64>],
+    from: usize,
+    path: &Path,
+    watch: &dyn Fn(Progress),
+) -> Result<()> {
     prepare(&mut dut)?;
     for (cycle, words) in inputs.iter().enumerate().take(from) {
         cycle_outputs(&mut dut, words, cycle)?;
         clock_edge(&mut dut, cycle)?;
     }
-    let mut buf = vec![];
-    let mut vcd = write_vcd_header(&mut buf, &dut);
+    let (mut buf, written) = (vec![], std::cell::Cell::new(0));
+    let mut vcd = write_vcd_header(Counted { buf: &mut buf, written: &written }, &dut);
     vcd.timestamp(from as u64 * CYCLE_PS)?;
     vcd = write_vcd_dump(vcd, &dut);
     for (cycle, words) in inputs.iter().enumerate().skip(from) {
@@ -93,6 +113,8 @@ pub fn write_vcd<D: Dut>(mut dut: D, inputs: &[Vec<u64>], from: usize, path: &Pa
         vcd = write_vcd_change(vcd, &dut);
         dut.set_clock(false);
         settle(&mut dut, cycle)?;
+        let (total, waveform_bytes) = (inputs.len() as u64, Some(written.get()));
+        watch(Progress { cycle: cycle as u64 + 1, total, waveform_bytes });
     }
     vcd.timestamp(inputs.len() as u64 * CYCLE_PS)?;
     drop(vcd);
@@ -100,6 +122,23 @@ pub fn write_vcd<D: Dut>(mut dut: D, inputs: &[Vec<u64>], from: usize, path: &Pa
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
     super::write_whole(path, buf)
+}
+
+/// A writer into a buffer that counts what it took, so that the count can be read while the
+/// VCD writer holds the buffer.
+struct Counted<'a> {
+    buf: &'a mut Vec<u8>,
+    written: &'a std::cell::Cell<u64>,
+}
+
+impl std::io::Write for Counted<'_> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.written.set(self.written.get() + bytes.len() as u64);
+        self.buf.write(bytes)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// Where failure VCDs go: `target/sim-failures/` of this crate.

@@ -11,7 +11,7 @@ use crate::hw::SimtCoreModel;
 use crate::isa::interp::Machine;
 use crate::isa::Inst;
 use crate::params::CoreParams;
-use crate::sim::differential::write_vcd;
+use crate::sim::differential::{write_vcd_watched, Progress};
 use crate::sim::verilog_sim::Simulator;
 use crate::sim::{run_differential, Dut};
 use std::path::Path;
@@ -43,7 +43,19 @@ pub fn run_rust_hdl(
     max_cycles: u64,
     vcd: Option<&Path>,
 ) -> Result<KernelResult> {
-    let core = run_core(params, program, lds, max_cycles, vcd, None)?;
+    run_rust_hdl_watched(params, program, lds, max_cycles, vcd, &|_| {})
+}
+
+/// As [`run_rust_hdl`], telling `watch` each cycle how far the run (and then the waveform) is.
+pub fn run_rust_hdl_watched(
+    params: CoreParams,
+    program: &[Inst],
+    lds: &[u32],
+    max_cycles: u64,
+    vcd: Option<&Path>,
+    watch: &dyn Fn(Progress),
+) -> Result<KernelResult> {
+    let core = run_core(params, program, lds, max_cycles, (vcd, watch), None)?;
     Ok(KernelResult { params, regs: core.regs(), lds: core.lds_words(), counters: core.counters })
 }
 
@@ -58,7 +70,7 @@ pub fn run_verilog(
     sim: Simulator,
     workdir: &Path,
 ) -> Result<CoreCounters> {
-    Ok(run_core(params, program, lds, max_cycles, None, Some((sim, workdir)))?.counters)
+    Ok(run_core(params, program, lds, max_cycles, (None, &|_| {}), Some((sim, workdir)))?.counters)
 }
 
 fn run_core(
@@ -66,7 +78,7 @@ fn run_core(
     program: &[Inst],
     lds: &[u32],
     max_cycles: u64,
-    vcd: Option<&Path>,
+    (vcd, watch): (Option<&Path>, &dyn Fn(Progress)),
     verilog: Option<(Simulator, &Path)>,
 ) -> Result<SimtCoreModel> {
     let mut m = match interpret(params, program, lds, max_cycles) {
@@ -75,7 +87,7 @@ fn run_core(
             // No result to compare with, but the core's waveform of the run is still written.
             if let Some(path) = vcd {
                 let (schedule, _) = schedule(params, &[program.to_vec()], lds, max_cycles);
-                let run = Lockstep::new(params, lds, schedule.len(), vcd, None);
+                let run = Lockstep::new(params, lds, schedule.len(), (vcd, watch), None);
                 let _ = run.on_core(&|c| schedule[c].clone());
                 return Err(e.context(format!("waveform of the core's run: {}", path.display())));
             }
@@ -93,7 +105,7 @@ fn run_core(
     }
     let (schedule, limit_hit) = schedule(params, &programs, lds, max_cycles);
     let inputs = |c: usize| schedule[c].clone();
-    let run = Lockstep::new(params, lds, schedule.len(), vcd, verilog);
+    let run = Lockstep::new(params, lds, schedule.len(), (vcd, watch), verilog);
     let model = run.on_core(&inputs)?;
     if limit_hit {
         bail!(CycleLimit { cycles: max_cycles });
@@ -169,6 +181,7 @@ struct Lockstep<'a> {
     lds: &'a [u32],
     cycles: usize,
     vcd: Option<&'a Path>,
+    watch: &'a dyn Fn(Progress),
     verilog: Option<(Simulator, &'a Path)>,
 }
 
@@ -177,11 +190,11 @@ impl<'a> Lockstep<'a> {
         params: CoreParams,
         lds: &'a [u32],
         cycles: usize,
-        vcd: Option<&'a Path>,
+        (vcd, watch): (Option<&'a Path>, &'a dyn Fn(Progress)),
         verilog: Option<(Simulator, &'a Path)>,
     ) -> Self {
         let name = format!("simt_core_{}_run", params.name);
-        Lockstep { name, params, lds, cycles, vcd, verilog }
+        Lockstep { name, params, lds, cycles, vcd, watch, verilog }
     }
 
     /// The model after the run on the concrete core whose generics these sizes give
@@ -199,19 +212,23 @@ impl<'a> Lockstep<'a> {
     ) -> Result<SimtCoreModel> {
         let mut model = SimtCoreModel::new(self.params, &[], self.lds);
         make()?;
+        let total = self.cycles as u64;
         let rec = run_differential(
             &self.name,
             || make().expect("built once above"),
             &mut model,
             0,
             self.cycles,
-            |_, _, c| inputs(c),
+            |_, _, c| {
+                (self.watch)(Progress { cycle: c as u64, total, waveform_bytes: None });
+                inputs(c)
+            },
         );
         // The waveform is written whether or not the run matched its model: a run that differs
         // is the one to read (the schedule is known before the run, so every cycle of it).
         if let Some(path) = self.vcd {
             let all: Vec<Vec<u64>> = (0..self.cycles).map(inputs).collect();
-            write_vcd(make()?, &all, 0, path)?;
+            write_vcd_watched(make()?, &all, 0, path, self.watch)?;
             crate::sim::gtkw::write_gtkw(path, crate::hw::core::simt_core::WAVE_GROUPS)?;
         }
         let rec = match (rec, self.vcd) {
