@@ -285,9 +285,9 @@ struct ProveArgs {
     /// Preset whose rtl_out/ Verilog is checked.
     #[arg(long, default_value = "cu")]
     preset: String,
-    /// Only this block (exported module name).
+    /// Only this block (its exported module's whole name; repeat for more).
     #[arg(long)]
-    block: Option<String>,
+    block: Vec<String>,
     /// Only this property (its label in the block's .sv file; repeat for more). Needs --block.
     #[arg(long, requires = "block", conflicts_with = "synth")]
     property: Vec<String>,
@@ -327,9 +327,9 @@ struct ReportArgs {
     /// Preset whose rtl_out/ blocks are measured.
     #[arg(long, default_value = "cu")]
     preset: String,
-    /// Only the designs whose name contains this text.
+    /// Only this design (its whole name, as the table's first column gives it; repeat for more).
     #[arg(long)]
-    block: Option<String>,
+    block: Vec<String>,
     /// Target clock, MHz.
     #[arg(long, default_value_t = 100.0)]
     freq: f64,
@@ -364,9 +364,9 @@ struct SoakArgs {
     /// Preset whose blocks are run.
     #[arg(long, default_value = "cu")]
     preset: String,
-    /// Only this block (exported module name).
+    /// Only this block (its exported module's whole name; repeat for more).
     #[arg(long)]
-    block: Option<String>,
+    block: Vec<String>,
     /// Cycles per block.
     #[arg(long, default_value_t = 100_000_000)]
     cycles: u64,
@@ -388,9 +388,9 @@ struct SpeedArgs {
     /// Preset whose blocks are measured.
     #[arg(long, default_value = "cu")]
     preset: String,
-    /// Only this block (exported module name).
+    /// Only this block (its exported module's whole name; repeat for more).
     #[arg(long)]
-    block: Option<String>,
+    block: Vec<String>,
     /// Time `simt-rtl run`'s two engines on this kernel instead (repeatable; the local data
     /// share from the kernel's .lds beside it, else pseudo-random words from seed 1, as
     /// `run` gives), on the cu core.
@@ -604,8 +604,7 @@ fn report_cmd(a: ReportArgs) -> Result<()> {
         .iter()
         .map(|m| Ok(Synthesis { dffe, mapper: Mapper::parse(m)? }))
         .collect::<Result<_>>()?;
-    let (table, inputs) =
-        report(&preset, block.as_deref(), freq, &synthesis, &rtl, &out, placements)?;
+    let (table, inputs) = report(&preset, &block, freq, &synthesis, &rtl, &out, placements)?;
     let title = format!("Resources and Fmax: preset `{preset}`");
     emit(&table, markdown.as_ref(), &title, (&[results::YOSYS, results::NEXTPNR], &inputs))
 }
@@ -617,9 +616,9 @@ fn prove_cmd(a: ProveArgs) -> Result<()> {
     if a.synth {
         let synthesis = Synthesis { dffe: a.dffe, mapper: Mapper::parse(&a.mapper)? };
         let dirs = (a.rtl.as_path(), a.out.as_path());
-        prove_synth(&a.preset, a.block.as_deref(), synthesis, a.depth, budget, dirs, markdown)
+        prove_synth(&a.preset, &a.block, synthesis, a.depth, budget, dirs, markdown)
     } else {
-        let only = (a.block.as_deref(), a.property.as_slice());
+        let only = (a.block.as_slice(), a.property.as_slice());
         prove(&a.preset, only, a.depth, budget, &a.rtl, &a.out, markdown.as_ref())
     }
 }
@@ -631,7 +630,7 @@ fn soak(a: SoakArgs) -> Result<()> {
     let markdown = markdown_output(markdown.as_deref(), &[])?;
     let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let say = |line: &str| eprintln!("{line}");
-    let modules = simt_rtl::with_preset!(&preset, B => soak::modules::<B>(block.as_deref()))?;
+    let modules = simt_rtl::with_preset!(&preset, B => soak::modules::<B>(&block))?;
     let rows =
         simt_rtl::with_preset!(&preset, B => soak::soak::<B>(&modules, cycles, seed, jobs, &say))?;
     let title = format!("Soak: preset `{preset}`");
@@ -657,7 +656,7 @@ fn speed(a: SpeedArgs) -> Result<()> {
     let SpeedArgs { preset, block, cycles, seed, rtl, out, .. } = a;
     let say = |line: &str| eprintln!("{line}");
     let work = out.join(&preset);
-    let modules = simt_rtl::with_preset!(&preset, B => soak::modules::<B>(block.as_deref()))?;
+    let modules = simt_rtl::with_preset!(&preset, B => soak::modules::<B>(&block))?;
     let rows = simt_rtl::with_preset!(&preset, B => speed::measure::<B>(&modules, &rtl, cycles, seed, &work, &say))?;
     let title = format!("Simulation speed: preset `{preset}`");
     let tools = [results::RUSTC, results::IVERILOG, results::VERILATOR];
@@ -1053,11 +1052,11 @@ fn alchitry_board(board: &str, rev: Option<&str>) -> Result<simt_rtl::boards::Bo
     })
 }
 
-/// `simt-rtl report`: the table of every design of the preset whose name contains `block`, each
-/// synthesized each way of `synthesis`, and the files of the designs measured.
+/// `simt-rtl report`: the table of the preset's designs that `block` names (every one when it is
+/// empty), each synthesized each way of `synthesis`, and the files of the designs measured.
 fn report(
     preset: &str,
-    block: Option<&str>,
+    block: &[String],
     freq: f64,
     synthesis: &[Synthesis],
     rtl: &Path,
@@ -1071,12 +1070,9 @@ fn report(
     report::check_placements("--placements", placements)?;
     let p = simt_rtl::params::preset(preset)?;
     let mut designs = report::designs(&p, rtl)?;
-    if let Some(b) = block {
-        designs.retain(|d| d.name.contains(b));
-        if designs.is_empty() {
-            anyhow::bail!("--block `{b}` matches no design of preset `{preset}`");
-        }
-    }
+    let names: Vec<String> = designs.iter().map(|d| d.name.clone()).collect();
+    let chosen = simt_rtl::flow::whole_names(&names, block, ("a design", "designs"), preset)?;
+    designs.retain(|d| chosen.contains(&d.name));
     let mut rows = vec![];
     for (i, d) in designs.iter().enumerate() {
         for &s in synthesis {
@@ -1099,7 +1095,7 @@ fn report(
 /// `simt-rtl prove`: one line per property; exit 1 when one fails.
 fn prove(
     preset: &str,
-    (block, property): (Option<&str>, &[String]),
+    (block, property): (&[String], &[String]),
     depth: usize,
     budget: std::time::Duration,
     rtl: &Path,
@@ -1110,9 +1106,9 @@ fn prove(
     let p = simt_rtl::params::preset(preset)?;
     let blocks: Vec<_> = formal_blocks(preset)?
         .into_iter()
-        .filter(|b| block.is_none_or(|n| n == b.module))
+        .filter(|b| block.is_empty() || block.iter().any(|n| n == b.module))
         .collect();
-    if let (true, Some(name)) = (blocks.is_empty(), block) {
+    for name in block.iter().filter(|n| !blocks.iter().any(|b| b.module == n.as_str())) {
         refuse_formal_block(name, preset)?;
     }
     let mut failed = 0;
@@ -1232,7 +1228,7 @@ fn readback_source(dir: &Path) -> PathBuf {
 /// `simt-rtl prove --synth`: one line per exported block; exit 1 when one fails.
 fn prove_synth(
     preset: &str,
-    block: Option<&str>,
+    block: &[String],
     synthesis: Synthesis,
     depth: usize,
     budget: std::time::Duration,

@@ -29,6 +29,24 @@ pub const VERILATOR_WAIVERS: &str =
 /// promotes the widest enables (a SIMT stack slot's write enable drives T + A flip-flops) onto
 /// global buffers, and the trip to the buffer and back cost about 4.5 ns: measured on the cu
 /// warp_scheduler in its report harness, 86.8 MHz with enables, 113.7 MHz without.
+/// The names of `known` that `wanted` names whole (every one when `wanted` is empty), in
+/// `known`'s order: what `--block` selects. A wanted name that is none of them is refused in one
+/// line naming them all (`what`: the kind of name, singular and plural).
+pub fn whole_names(
+    known: &[String],
+    wanted: &[String],
+    (what, plural): (&str, &str),
+    preset: &str,
+) -> Result<Vec<String>> {
+    if let Some(bad) = wanted.iter().find(|w| !known.contains(w)) {
+        bail!(
+            "--block `{bad}` is not {what} of preset `{preset}` ({plural}: {})",
+            known.join(", ")
+        );
+    }
+    Ok(known.iter().filter(|k| wanted.is_empty() || wanted.contains(k)).cloned().collect())
+}
+
 pub const SYNTH_ICE40: &str = "synth_ice40 -nodffe";
 
 /// How yosys maps a design onto the iCE40: `build`, `report` and `prove --synth` take it

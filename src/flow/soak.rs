@@ -26,20 +26,12 @@ pub struct SoakRow {
     pub secs: f64,
 }
 
-/// The exported modules of preset `B` named by `only` (all when `None`); an unknown name is an
-/// error listing the known ones.
-pub fn modules<B: PresetBlocks>(only: Option<&str>) -> Result<Vec<String>> {
+/// The exported modules of preset `B` that `only` names (every one when it is empty), in the
+/// registry's order; a name that is no exported module is refused, naming those that are.
+pub fn modules<B: PresetBlocks>(only: &[String]) -> Result<Vec<String>> {
     let all: Vec<String> =
         crate::registry::entries::<B>().iter().map(|e| e.module.to_string()).collect();
-    match only {
-        None => Ok(all),
-        Some(name) if all.iter().any(|m| m == name) => Ok(vec![name.to_string()]),
-        Some(name) => bail!(
-            "--block `{name}` is not an exported block of preset `{}` (blocks: {})",
-            B::PRESET.name,
-            all.join(", ")
-        ),
-    }
+    super::whole_names(&all, only, ("an exported block", "blocks"), B::PRESET.name)
 }
 
 /// Soaks each of `modules` for `cycles` cycles from seed `seed` on `jobs` threads; `progress`
