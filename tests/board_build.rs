@@ -330,13 +330,17 @@ fn report_row<'a>(table: &'a str, name: &str) -> Vec<&'a str> {
 fn report_places_a_block_and_the_seed_in_the_harness() {
     let dir = std::env::temp_dir().join(format!("simt-rtl-report-{}", std::process::id()));
     let out = dir.to_str().unwrap();
-    for (block, row) in [
-        ("priority_encoder_lowest", "priority_encoder_lowest"),
-        ("4x8", "seed 003 WarpScheduler 4x8, pc 16, depth 4"),
-    ] {
-        let (code, stdout, stderr) =
-            cli(&["report", "--preset", "cu", "--block", block, "--out", out]);
-        assert_eq!(code, 0, "{stderr}");
+    // `--block` names whole designs, and a second one adds a row.
+    let rows = ["priority_encoder_lowest", "seed 003 WarpScheduler 4x8, pc 16, depth 4"];
+    let (code, stdout, stderr) =
+        cli(&["report", "--preset", "cu", "--block", rows[0], "--block", rows[1], "--out", out]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        stdout.lines().filter(|l| l.starts_with("| ") && !l.starts_with("| design")).count(),
+        2,
+        "{stdout}"
+    );
+    for row in rows {
         let cells = report_row(&stdout, row);
         let lcs: u64 = cells[1].split_whitespace().next().unwrap().parse().unwrap();
         let harness: u64 = cells[5].parse().unwrap();
@@ -417,7 +421,7 @@ fn bad_report_arguments_are_one_clear_line() {
         (vec!["report", "--preset", "nope"], "unknown preset `nope`"),
         (
             vec!["report", "--block", "no_such_block"],
-            "--block `no_such_block` matches no design of preset `cu`",
+            "--block `no_such_block` is not a design of preset `cu` (designs: priority_encoder_lowest,",
         ),
         (vec!["report", "--rtl", "/nonexistent"], "cannot read /nonexistent/manifest.json"),
         (vec!["report", "--freq", "1000"], "--freq must be between 1 and 400 MHz"),

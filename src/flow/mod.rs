@@ -24,11 +24,6 @@ use crate::sim::verilog_sim::require_tool;
 pub const VERILATOR_WAIVERS: &str =
     concat!(env!("CARGO_MANIFEST_DIR"), "/sim/verilator_waivers.vlt");
 
-/// The iCE40 synthesis command of every flow here (checks, and `build` and `report` by default).
-/// `-nodffe` maps clock enables into the LUT in front of each flip-flop: otherwise nextpnr
-/// promotes the widest enables (a SIMT stack slot's write enable drives T + A flip-flops) onto
-/// global buffers, and the trip to the buffer and back cost about 4.5 ns: measured on the cu
-/// warp_scheduler in its report harness, 86.8 MHz with enables, 113.7 MHz without.
 /// The names of `known` that `wanted` names whole (every one when `wanted` is empty), in
 /// `known`'s order: what `--block` selects. A wanted name that is none of them is refused in one
 /// line naming them all (`what`: the kind of name, singular and plural).
@@ -47,6 +42,11 @@ pub fn whole_names(
     Ok(known.iter().filter(|k| wanted.is_empty() || wanted.contains(k)).cloned().collect())
 }
 
+/// The iCE40 synthesis command of every flow here (checks, and `build` and `report` by default).
+/// `-nodffe` maps clock enables into the LUT in front of each flip-flop: otherwise nextpnr
+/// promotes the widest enables (a SIMT stack slot's write enable drives T + A flip-flops) onto
+/// global buffers, and the trip to the buffer and back cost about 4.5 ns: measured on the cu
+/// warp_scheduler in its report harness, 86.8 MHz with enables, 113.7 MHz without.
 pub const SYNTH_ICE40: &str = "synth_ice40 -nodffe";
 
 /// How yosys maps a design onto the iCE40: `build`, `report` and `prove --synth` take it
