@@ -1461,8 +1461,8 @@ impl Ticker {
     /// against `limit` cycles when the run has one.
     fn on_poll(&self, limit: Option<u64>) -> simt_rtl::link::OnPoll {
         let ticker = self.clone();
+        let of = limit.map_or(String::new(), |l| format!(" of at most {l}"));
         Box::new(move |s| {
-            let of = limit.map_or(String::new(), |l| format!(" of at most {l}"));
             ticker.show(|secs| {
                 let rate = s.counters.cycles as f64 / secs;
                 format!(

@@ -44,6 +44,17 @@ fn local_file(page: &Path, target: &str) -> Option<PathBuf> {
     Some(page.parent().unwrap().join(path))
 }
 
+/// What `git args`, run at the crate's root, prints (trimmed) when it succeeds.
+fn git(args: &[&str]) -> Option<String> {
+    std::process::Command::new("git")
+        .args(args)
+        .current_dir(root())
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+}
+
 fn book_pages() -> Vec<PathBuf> {
     let mut pages = common::files_under(&root().join("docs/src"));
     pages.retain(|p| p.extension().is_some_and(|e| e == "md"));
@@ -127,16 +138,12 @@ fn the_test_time_table_is_recent() {
         .nth(1)
         .and_then(|rest| rest.split('`').next())
         .expect("test-time.md names no commit (`on commit `...``)");
-    let out = std::process::Command::new("git")
-        .args(["rev-list", "--count", &format!("{stamp}..HEAD"), "--", "src", "tests", "scripts"])
-        .current_dir(root())
-        .output()
-        .expect("git");
-    assert!(
-        out.status.success(),
-        "test-time.md's commit {stamp} is not in this checkout's git history, so its age cannot be counted"
-    );
-    let since: usize = String::from_utf8_lossy(&out.stdout).trim().parse().unwrap();
+    let range = format!("{stamp}..HEAD");
+    let out = git(&["rev-list", "--count", &range, "--", "src", "tests", "scripts"]);
+    let Some(out) = out else {
+        panic!("test-time.md's commit {stamp} is not in this checkout's git history, so its age cannot be counted")
+    };
+    let since: usize = out.parse().unwrap();
     assert!(
         since <= 20,
         "test-time.md is {since} commits behind in src/, tests/ or scripts/ (at most 20): run `bash scripts/test-time.sh`"
@@ -151,15 +158,6 @@ fn the_test_time_table_is_recent() {
 /// fresh by [`the_test_time_table_is_recent`] instead.
 #[test]
 fn generated_tables_match_their_inputs_or_say_stale() {
-    let git = |args: &[&str]| {
-        std::process::Command::new("git")
-            .args(args)
-            .current_dir(root())
-            .output()
-            .ok()
-            .filter(|o| o.status.success())
-            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-    };
     assert!(git(&["--version"]).is_some(), "git is needed to hash the tables' inputs");
     let mut problems = Vec::new();
     let mut tables = common::files_under(&root().join("docs/src/results"));
@@ -197,6 +195,7 @@ fn generated_tables_match_their_inputs_or_say_stale() {
 fn links_not_saying_stale(table: &Path) -> Vec<String> {
     let mut pages = book_pages();
     pages.push(root().join("README.md"));
+    let table_file = table.canonicalize().ok();
     let mut found = Vec::new();
     for page in pages.iter().filter(|p| *p != table) {
         let text = std::fs::read_to_string(page).unwrap();
@@ -204,7 +203,7 @@ fn links_not_saying_stale(table: &Path) -> Vec<String> {
             let links_here = link_targets(line)
                 .iter()
                 .filter_map(|t| local_file(page, t))
-                .any(|f| f.canonicalize().ok() == table.canonicalize().ok());
+                .any(|f| f.canonicalize().ok() == table_file);
             if links_here && !line.to_lowercase().contains("stale") {
                 found.push(format!(
                     "{}:{}: links to the stale table {} without saying it is stale",
