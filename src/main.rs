@@ -146,7 +146,7 @@ enum Command {
         #[arg(long)]
         dry_run: bool,
     },
-    /// Check the formal properties of the exported Verilog (yosys-smtbmc with yices and z3): bounded from
+    /// Check the formal properties of the exported Verilog (yosys-smtbmc with yices and bitwuzla): bounded from
     /// reset, then k-induction per property. With --synth, prove each exported block equal to
     /// its iCE40 netlist instead. Exits 1 when a property or a block fails.
     Prove(ProveArgs),
@@ -1135,7 +1135,7 @@ fn prove(
         }
     }
     let title = format!("Formal properties: preset `{preset}`");
-    let tools = [results::YOSYS, results::Z3, results::YICES];
+    let tools = [results::YOSYS, results::BITWUZLA, results::YICES];
     write_table(&table, markdown, &title, (&tools, &inputs))?;
     if failed > 0 {
         anyhow::bail!("{failed} propert{} failed", if failed == 1 { "y" } else { "ies" });

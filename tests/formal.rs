@@ -374,8 +374,8 @@ fn tiny_collector_timed(
     )
 }
 
-/// The queue bound of one collector timing (each an induction step of many minutes on z3: one
-/// test per timing, so that the two run side by side).
+/// The queue bound of one collector timing (an induction step of minutes on z3, seconds on
+/// bitwuzla: one test per timing, so that the two run side by side).
 fn collector_queues_never_overflow(timing: CollectorTiming) {
     let (rtl, dir) = tiny_collector_timed(timing, "original", None);
     let outcome = one_property(
@@ -924,8 +924,8 @@ fn mutant_stack_ram_top_not_refilled_is_caught() {
 }
 
 /// A property whose check outlasts its time budget is reported as timed out (the checker and
-/// its z3 stopped), neither proven nor failed: the queue bound at cu sizes, which runs for tens
-/// of minutes, given 3 seconds.
+/// its solver stopped), neither proven nor failed: the queue bound at cu sizes, which takes tens
+/// of seconds, given 3 seconds.
 #[test]
 fn a_property_past_its_time_budget_is_timed_out() {
     let rtl = Path::new(env!("CARGO_MANIFEST_DIR")).join("rtl_out/cu/operand_collector.v");
@@ -938,9 +938,9 @@ fn a_property_past_its_time_budget_is_timed_out() {
 }
 
 /// SIGINT or SIGTERM to `prove` ends every tool it started, `yosys-smtbmc` in its own process
-/// group and z3 below it included: `prove` runs in a session of its own, and once a z3 of that
-/// session runs, the signal leaves no process of the session 5 s later, and the exit code is
-/// 128 + the signal.
+/// group and its solver below it included: `prove` runs in a session of its own, and once a solver
+/// of that session runs, the signal leaves no process of the session 5 s later, and the exit code
+/// is 128 + the signal.
 #[test]
 fn an_interrupted_prove_leaves_no_tool_running() {
     use std::os::unix::process::CommandExt;
@@ -959,9 +959,10 @@ fn an_interrupted_prove_leaves_no_tool_running() {
         let mut prove = cmd.spawn().unwrap();
         let session = prove.id() as i32;
         let started = std::time::Instant::now();
-        while !session_processes(session).iter().any(|(_, name)| name == "z3") {
-            assert!(started.elapsed().as_secs() < 600, "no z3 started within 600 s");
-            assert!(prove.try_wait().unwrap().is_none(), "prove ended before z3 ran");
+        let solver = |name: &str| ["bitwuzla", "yices-smt2"].contains(&name);
+        while !session_processes(session).iter().any(|(_, name)| solver(name)) {
+            assert!(started.elapsed().as_secs() < 600, "no solver started within 600 s");
+            assert!(prove.try_wait().unwrap().is_none(), "prove ended before a solver ran");
             std::thread::sleep(std::time::Duration::from_millis(100));
         }
         // SAFETY: a signal to the child this test started.

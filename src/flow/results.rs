@@ -21,8 +21,8 @@ pub const YOSYS: Tool = Tool { program: "yosys", version_flag: "-V", dir: None }
 pub const NEXTPNR: Tool = Tool { program: "nextpnr-ice40", version_flag: "--version", dir: None };
 pub const IVERILOG: Tool = Tool { program: "iverilog", version_flag: "-V", dir: None };
 pub const VERILATOR: Tool = Tool { program: "verilator", version_flag: "--version", dir: None };
-pub const Z3: Tool =
-    Tool { program: "z3", version_flag: "--version", dir: Some(super::prove::z3_bin_dir) };
+pub const BITWUZLA: Tool =
+    Tool { program: "bitwuzla", version_flag: "--version", dir: Some(super::prove::z3_bin_dir) };
 pub const YICES: Tool =
     Tool { program: "yices-smt2", version_flag: "--version", dir: Some(super::prove::z3_bin_dir) };
 pub const RUSTC: Tool = Tool { program: "rustc", version_flag: "--version", dir: None };
