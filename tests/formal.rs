@@ -348,8 +348,8 @@ fn operand_collector_properties_hold_from_reset_to_depth_20() {
 }
 
 /// The queue bound (`bank_queues_never_overflow`, with its invariant over the queues' contents)
-/// closes by induction at tiny sizes (2 banks, 2 units, booksim's one bank per unit: about 4
-/// minutes) but not within 45 minutes at cu's 4 banks (`prove --block operand_collector`); CI
+/// closes by induction at tiny sizes (2 banks, 2 units, booksim's one bank per unit: seconds on
+/// bitwuzla) and, since bitwuzla, at cu's 4 banks too (`prove --block operand_collector`); CI
 /// checks it on tiny's export. Returns that export, with the first `from` replaced by `to` when a
 /// mutation is given, and a directory for the checker.
 fn tiny_collector(tag: &str, mutation: Option<(&str, &str)>) -> (PathBuf, PathBuf) {
