@@ -123,7 +123,9 @@ pub fn testbench(dut: &VerilogDut, cycles: usize) -> String {
     conns.extend(dut.outputs.iter().map(|p| format!(".{0}(out_{0})", p.name)));
     writeln!(v, "  {} uut(\n    {}\n  );", dut.top, conns.join(",\n    ")).unwrap();
     let ins: Vec<String> = dut.inputs.iter().map(|p| format!("in_{}", p.name)).collect();
-    let fmt = vec!["%b"; dut.outputs.len()].join(" ");
+    // Hexadecimal: a quarter of the text of binary to format, write and parse; a nibble with an
+    // x or z bit prints as x or z (X or Z when only some are), and fails the exact compare.
+    let fmt = vec!["%h"; dut.outputs.len()].join(" ");
     let outs: Vec<String> = dut.outputs.iter().map(|p| format!("out_{}", p.name)).collect();
     writeln!(v, "  initial begin").unwrap();
     writeln!(v, "    $readmemh(\"stim.hex\", stim);").unwrap();
@@ -369,17 +371,20 @@ fn parse_row(line: &str, outputs: &[Port]) -> Result<Vec<Sampled>> {
         .map(|(f, p)| {
             let mut s = Sampled::default();
             for ch in f.chars() {
-                s.value <<= 1;
-                s.unknown <<= 1;
+                s.value <<= 4;
+                s.unknown <<= 4;
                 match ch {
-                    '0' => {}
-                    '1' => s.value |= 1,
-                    'x' | 'X' | 'z' | 'Z' => s.unknown |= 1,
+                    'x' | 'X' | 'z' | 'Z' => s.unknown |= 0xF,
                     other => {
-                        return Err(anyhow!("port {}: unexpected character {other:?}", p.name))
+                        let digit = other.to_digit(16).ok_or_else(|| {
+                            anyhow!("port {}: unexpected character {other:?}", p.name)
+                        })?;
+                        s.value |= u64::from(digit);
                     }
                 }
             }
+            let width = if p.width >= 64 { u64::MAX } else { (1u64 << p.width) - 1 };
+            s.unknown &= width;
             Ok(s)
         })
         .collect()
