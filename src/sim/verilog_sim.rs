@@ -150,32 +150,36 @@ pub fn testbench(dut: &VerilogDut, cycles: usize) -> String {
 }
 
 /// The stimulus file: one line per cycle, the inputs concatenated (first input most significant)
-/// in hex.
+/// in hex, each input cut to its width.
 pub fn stimulus_hex(inputs: &[Port], stimulus: &[Vec<u64>]) -> String {
-    let mut out = String::with_capacity(stimulus.len() * 16);
-    let mut bits: Vec<u8> = vec![];
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let total: usize = inputs.iter().map(|p| p.width).sum();
+    let mut out = String::with_capacity(stimulus.len() * (total.div_ceil(4) + 1));
     for words in stimulus {
-        bits.clear();
-        for (p, w) in inputs.iter().zip(words) {
-            for b in (0..p.width).rev() {
-                bits.push(((w >> b) & 1) as u8);
+        // `held` bits wait in `acc` for a whole nibble; the zero bits that pad the line's first
+        // nibble count as held from the start.
+        let (mut acc, mut held) = (0u128, (4 - total % 4) % 4);
+        for (p, &w) in inputs.iter().zip(words) {
+            acc = (acc << p.width) | u128::from(w & width_mask(p.width));
+            held += p.width;
+            while held >= 4 {
+                held -= 4;
+                out.push(HEX[((acc >> held) & 0xF) as usize] as char);
             }
-        }
-        let pad = (4 - bits.len() % 4) % 4;
-        let mut nibble = 0u8;
-        let mut n = pad;
-        for &b in &bits {
-            nibble = (nibble << 1) | b;
-            n += 1;
-            if n == 4 {
-                out.push(char::from_digit(nibble as u32, 16).unwrap());
-                nibble = 0;
-                n = 0;
-            }
+            acc &= (1 << held) - 1;
         }
         out.push('\n');
     }
     out
+}
+
+/// The low `width` bits set.
+fn width_mask(width: usize) -> u64 {
+    if width >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << width) - 1
+    }
 }
 
 fn run_tool(cmd: &mut Command, what: &str, dir: &Path) -> Result<()> {
@@ -273,17 +277,39 @@ pub fn simulate_verilog_timed(
     stimulus: &[Vec<u64>],
     workdir: &Path,
 ) -> Result<(Vec<Vec<Sampled>>, SimTimes)> {
+    let (workdir, times) = run_simulation(sim, dut, stimulus, workdir)?;
+    let mut rows = Vec::with_capacity(stimulus.len());
+    for_each_row(sim, &dut.outputs, stimulus.len(), &workdir, |_, row| {
+        rows.push(row.to_vec());
+        Ok(())
+    })?;
+    Ok((rows, times))
+}
+
+/// Builds and runs the testbench of `dut` over `stimulus` in `workdir` (created if needed), which
+/// it returns made absolute, with the times taken; the outputs are left in its `out.txt`.
+fn run_simulation(
+    sim: Simulator,
+    dut: &VerilogDut,
+    stimulus: &[Vec<u64>],
+    workdir: &Path,
+) -> Result<(PathBuf, SimTimes)> {
     std::fs::create_dir_all(workdir)
         .with_context(|| format!("cannot create {}", workdir.display()))?;
     // Absolute, because the tools run inside it (a relative path to the Verilator model would
     // be resolved from there).
-    let workdir = &std::fs::canonicalize(workdir)
+    let workdir = std::fs::canonicalize(workdir)
         .with_context(|| format!("cannot resolve {}", workdir.display()))?;
     std::fs::write(workdir.join("tb.v"), testbench(dut, stimulus.len()))?;
     std::fs::write(workdir.join("stim.hex"), stimulus_hex(&dut.inputs, stimulus))?;
     let _ = std::fs::remove_file(workdir.join("out.txt"));
-    let sources: Vec<PathBuf> = dut
-        .sources
+    let times = build_and_run(sim, &dut.sources, &workdir)?;
+    Ok((workdir, times))
+}
+
+/// Compiles `tb.v` in `workdir` with `sources` under `sim` and runs it.
+fn build_and_run(sim: Simulator, sources: &[PathBuf], workdir: &Path) -> Result<SimTimes> {
+    let sources: Vec<PathBuf> = sources
         .iter()
         .map(|s| {
             std::fs::canonicalize(s)
@@ -345,61 +371,90 @@ pub fn simulate_verilog_timed(
         }
     }
     times.run = start.elapsed() - times.build;
-    let text = std::fs::read_to_string(workdir.join("out.txt"))
-        .context("the testbench wrote no out.txt")?;
-    let rows: Vec<Vec<Sampled>> = text
-        .lines()
-        .enumerate()
-        .map(|(cycle, line)| {
-            parse_row(line, &dut.outputs).with_context(|| format!("cycle {cycle} of out.txt"))
-        })
-        .collect::<Result<_>>()?;
-    if rows.len() != stimulus.len() {
-        bail!("{} wrote {} cycles, expected {}", sim.name(), rows.len(), stimulus.len());
-    }
-    Ok((rows, times))
+    Ok(times)
 }
 
-fn parse_row(line: &str, outputs: &[Port]) -> Result<Vec<Sampled>> {
-    let fields: Vec<&str> = line.split_whitespace().collect();
-    if fields.len() != outputs.len() {
-        bail!("{} fields, expected {}", fields.len(), outputs.len());
+/// Reads the `out.txt` a run of [`run_simulation`] wrote in `workdir`, one row at a time, and
+/// hands each to `row` with its cycle number; fails unless it holds exactly `cycles` rows.
+fn for_each_row(
+    sim: Simulator,
+    outputs: &[Port],
+    cycles: usize,
+    workdir: &Path,
+    mut row: impl FnMut(usize, &[Sampled]) -> Result<()>,
+) -> Result<()> {
+    use std::io::BufRead as _;
+    let path = workdir.join("out.txt");
+    let file = std::fs::File::open(&path).context("the testbench wrote no out.txt")?;
+    let mut reader = std::io::BufReader::with_capacity(1 << 16, file);
+    let (mut line, mut sampled, mut rows) = (String::new(), Vec::new(), 0);
+    while reader.read_line(&mut line).with_context(|| format!("cannot read {}", path.display()))?
+        > 0
+    {
+        parse_row(&line, outputs, &mut sampled)
+            .with_context(|| format!("cycle {rows} of out.txt"))?;
+        if rows < cycles {
+            row(rows, &sampled)?;
+        }
+        rows += 1;
+        line.clear();
     }
-    fields
-        .iter()
-        .zip(outputs)
-        .map(|(f, p)| {
-            let mut s = Sampled::default();
-            for ch in f.chars() {
-                s.value <<= 4;
-                s.unknown <<= 4;
-                match ch {
-                    'x' | 'X' | 'z' | 'Z' => s.unknown |= 0xF,
-                    other => {
-                        let digit = other.to_digit(16).ok_or_else(|| {
-                            anyhow!("port {}: unexpected character {other:?}", p.name)
-                        })?;
-                        s.value |= u64::from(digit);
-                    }
+    if rows != cycles {
+        bail!("{} wrote {rows} cycles, expected {cycles}", sim.name());
+    }
+    Ok(())
+}
+
+/// Parses one line of `out.txt` (a hex field per output) into `row`.
+fn parse_row(line: &str, outputs: &[Port], row: &mut Vec<Sampled>) -> Result<()> {
+    row.clear();
+    let mut fields = line.split_ascii_whitespace();
+    for (p, field) in outputs.iter().zip(fields.by_ref()) {
+        let mut s = Sampled::default();
+        for ch in field.bytes() {
+            s.value <<= 4;
+            s.unknown <<= 4;
+            match ch {
+                b'x' | b'X' | b'z' | b'Z' => s.unknown |= 0xF,
+                other => {
+                    let digit = (other as char).to_digit(16).ok_or_else(|| {
+                        anyhow!("port {}: unexpected character {:?}", p.name, other as char)
+                    })?;
+                    s.value |= u64::from(digit);
                 }
             }
-            let width = if p.width >= 64 { u64::MAX } else { (1u64 << p.width) - 1 };
-            s.unknown &= width;
-            Ok(s)
-        })
-        .collect()
+        }
+        s.unknown &= width_mask(p.width);
+        row.push(s);
+    }
+    let extra = fields.count();
+    if row.len() != outputs.len() || extra > 0 {
+        bail!("{} fields, expected {}", row.len() + extra, outputs.len());
+    }
+    Ok(())
 }
 
 /// Replays a recorded rust-hdl run on `dut` under `sim` (in `workdir/<simulator>`) and fails
-/// unless every output on every cycle is the same (see [`compare_exact`]).
+/// unless every output on every cycle is the same (see [`compare_exact`]). The Verilog's outputs
+/// are compared as they are read, row by row, not held in memory.
 pub fn check_against_rust(
     sim: Simulator,
     dut: &VerilogDut,
     rec: &super::Recorded,
     workdir: &Path,
 ) -> Result<()> {
-    let out = simulate_verilog(sim, dut, &rec.inputs, &workdir.join(sim.name()))?;
-    compare_exact(&format!("{} under {}", dut.top, sim.name()), &dut.outputs, &rec.outputs, &out)?;
+    let what = format!("{} under {}", dut.top, sim.name());
+    let (workdir, _) = run_simulation(sim, dut, &rec.inputs, &workdir.join(sim.name()))?;
+    if rec.outputs.len() != rec.inputs.len() {
+        bail!(
+            "{what}: {} cycles from rust-hdl, {} stimulated",
+            rec.outputs.len(),
+            rec.inputs.len()
+        );
+    }
+    for_each_row(sim, &dut.outputs, rec.inputs.len(), &workdir, |cycle, row| {
+        compare_row(&what, &dut.outputs, cycle, &rec.outputs[cycle], row)
+    })?;
     super::log_cycles(&dut.top, sim.name(), rec.inputs.len());
     Ok(())
 }
@@ -413,20 +468,7 @@ pub fn compare_exact(
     verilog: &[Vec<Sampled>],
 ) -> Result<()> {
     for (cycle, (r, v)) in rust.iter().zip(verilog).enumerate() {
-        let diffs: Vec<String> = outputs
-            .iter()
-            .zip(r.iter().zip(v))
-            .filter(|(_, (r, v))| v.unknown != 0 || v.value != **r)
-            .map(|(p, (r, v))| {
-                format!(
-                    "{}: recorded {:#x}, Verilog {:#x} (x/z bits {:#x})",
-                    p.name, r, v.value, v.unknown
-                )
-            })
-            .collect();
-        if !diffs.is_empty() {
-            bail!("{what}: exported Verilog differs from the recorded run (the rust-hdl block's outputs, or the model's where the block did not run) at cycle {cycle}: {}", diffs.join("; "));
-        }
+        compare_row(what, outputs, cycle, r, v)?;
     }
     if rust.len() != verilog.len() {
         bail!("{what}: {} cycles from rust-hdl, {} from Verilog", rust.len(), verilog.len());
@@ -434,9 +476,99 @@ pub fn compare_exact(
     Ok(())
 }
 
+/// One cycle of [`compare_exact`].
+fn compare_row(
+    what: &str,
+    outputs: &[Port],
+    cycle: usize,
+    rust: &[u64],
+    verilog: &[Sampled],
+) -> Result<()> {
+    let differs = |(r, v): (&u64, &Sampled)| v.unknown != 0 || v.value != *r;
+    if !rust.iter().zip(verilog).any(differs) {
+        return Ok(());
+    }
+    let diffs: Vec<String> = outputs
+        .iter()
+        .zip(rust.iter().zip(verilog))
+        .filter(|(_, rv)| differs(*rv))
+        .map(|(p, (r, v))| {
+            format!(
+                "{}: recorded {:#x}, Verilog {:#x} (x/z bits {:#x})",
+                p.name, r, v.value, v.unknown
+            )
+        })
+        .collect();
+    bail!("{what}: exported Verilog differs from the recorded run (the rust-hdl block's outputs, or the model's where the block did not run) at cycle {cycle}: {}", diffs.join("; "))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The stimulus line, built the slow way: each input's bits as a binary string, the line's
+    /// bits left-padded with zeros to whole nibbles, then read back four at a time.
+    fn stimulus_line_bit_by_bit(inputs: &[Port], words: &[u64]) -> String {
+        let bits: String = inputs
+            .iter()
+            .zip(words)
+            .map(|(p, w)| {
+                let all = format!("{w:064b}");
+                all[64 - p.width..].to_string()
+            })
+            .collect();
+        let padded = format!("{}{bits}", "0".repeat((4 - bits.len() % 4) % 4));
+        let nibbles = padded.as_bytes().chunks(4);
+        nibbles
+            .map(|n| {
+                let v = u32::from_str_radix(std::str::from_utf8(n).unwrap(), 2).unwrap();
+                char::from_digit(v, 16).unwrap()
+            })
+            .collect()
+    }
+
+    /// Random port widths from 1 to 64 bits and random values, wider than the ports too: every
+    /// line is the slow way's.
+    #[test]
+    fn stimulus_lines_equal_the_bits_written_one_by_one() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..500 {
+            let count = 1 + (next() % 6) as usize;
+            let inputs: Vec<Port> = (0..count)
+                .map(|i| Port { name: format!("p{i}"), width: 1 + (next() % 64) as usize })
+                .collect();
+            let words: Vec<u64> = inputs.iter().map(|_| next()).collect();
+            let fast = stimulus_hex(&inputs, std::slice::from_ref(&words));
+            let masked: Vec<u64> =
+                inputs.iter().zip(&words).map(|(p, w)| w & width_mask(p.width)).collect();
+            assert_eq!(fast, format!("{}\n", stimulus_line_bit_by_bit(&inputs, &masked)));
+        }
+    }
+
+    /// x and z nibbles are unknown bits, cut to the port's width; a row with a field too many or
+    /// too few is refused.
+    #[test]
+    fn output_rows_parse_known_and_unknown_bits() {
+        let ports = [Port { name: "a".into(), width: 6 }, Port { name: "b".into(), width: 8 }];
+        let mut row = vec![];
+        parse_row("2a xF\n", &ports, &mut row).unwrap();
+        assert_eq!(
+            row,
+            [Sampled { value: 0x2a, unknown: 0 }, Sampled { value: 0xf, unknown: 0xf0 }]
+        );
+        parse_row("X z\n", &ports, &mut row).unwrap();
+        assert_eq!(row[0].unknown, 0x0f);
+        assert_eq!(row[1].unknown, 0x0f);
+        assert!(parse_row("2a\n", &ports, &mut row).is_err());
+        assert!(parse_row("2a 1 3\n", &ports, &mut row).is_err());
+        assert!(parse_row("2g 1\n", &ports, &mut row).is_err());
+    }
 
     /// A design that never leaves its first time step (two always blocks feeding each other an
     /// inversion) is stopped with the stall error instead of hanging.
