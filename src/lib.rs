@@ -23,6 +23,23 @@
 //!
 //! The command line (`main.rs`) sits on top and only parses arguments and calls these.
 //!
+//! # Entry points for a library user
+//!
+//! (The book's "Using the blocks as a library" page, and `examples/front_end.rs`.)
+//!
+//! - Sizes: [`params::Sizes::new`] in a `const`, then one `sized_<block>!` macro per block for
+//!   its type (for example [`sized_operand_collector!`]); [`params::Sizes::checked`] at run time.
+//! - Blocks: [`hw`] (each block's `new()` checks its sizes again), and their cycle models beside
+//!   them (`hw::<subsystem>::<block>::model`).
+//! - The harness: [`sim::run_differential`], [`sim::CycleModel`], [`sim::Dut`] with
+//!   [`dut_ports!`], [`sim::verilog_sim`] for iverilog and Verilator runs.
+//! - Export: [`export::export_module`].
+//! - [`rust_hdl`], the version the blocks are written in.
+//!
+//! The tool flows (`flow`, with the `flows` feature), the boards' tops ([`boards`]) and the
+//! command line serve the `simt-rtl` program; they are public for it and for the tests, not a
+//! stable library interface.
+//!
 //! # The chain of checks
 //!
 //! A block's rust-hdl description is simulated against its model on seeded random stimulus
@@ -32,10 +49,17 @@
 //! (`tests/formal.rs`); and the board flow builds and times the bitstream
 //! (`tests/board_build.rs`).
 
+#[doc(hidden)]
+pub use anyhow as __anyhow;
+/// The rust-hdl this crate's blocks are written in, for a user's own top (and for this crate's
+/// exported macros).
+pub use rust_hdl;
+
 pub mod bench;
 pub mod boards;
 pub mod demo;
 pub mod export;
+#[cfg(feature = "flows")]
 pub mod flow;
 pub mod hw;
 pub mod isa;

@@ -1088,7 +1088,11 @@ fn report(
             rows.push(row);
         }
     }
-    let files = designs.into_iter().flat_map(|d| d.files).collect();
+    // A built-in design is stamped with the repository file it was built from.
+    let files = designs
+        .into_iter()
+        .flat_map(|d| if d.built_in.is_some() { vec![PathBuf::from(d.source)] } else { d.files })
+        .collect();
     Ok((report::table(&rows, freq, synthesis), files))
 }
 

@@ -561,9 +561,45 @@ impl CoreParams {
         }
         Ok(())
     }
+    /// `self`, when every rule of [`CoreParams::validate`] holds; otherwise a panic with a fixed
+    /// line naming the parameter and the rule, which in a `const` (as `sized_simt_core!` uses
+    /// it) stops the build.
+    pub const fn valid(self) -> CoreParams {
+        if let Some(rule) = self.broken_rule() {
+            panic!("{}", rule);
+        }
+        self
+    }
+
+    /// The first rule of [`CoreParams::validate`] that `self` breaks, as a fixed line.
+    pub const fn broken_rule(&self) -> Option<&'static str> {
+        const fn pow2_in(v: usize, lo: usize, hi: usize) -> bool {
+            v >= lo && v <= hi && v.is_power_of_two()
+        }
+        if let Some(rule) = broken_rule(&self.scheduler(), &self.collector(), self.lds_rows) {
+            return Some(rule);
+        }
+        if !pow2_in(self.imem_words, 2, MAX_PROGRAM) {
+            return Some("parameter `imem_words` must be a power of two between 2 and 2048");
+        }
+        if !pow2_in(self.threads, LDS_BANKS, 32) {
+            return Some("parameter `threads` must be a power of two between 4 and 32");
+        }
+        if !pow2_in(self.lane_bits, 2, 32) {
+            return Some("parameter `lane_bits` must be a power of two between 2 and 32");
+        }
+        if self.warps < 2 || self.warps > 64 {
+            return Some("parameter `warps` must be between 2 and 64");
+        }
+        if self.threads * self.lane_bits > 64 {
+            return Some("parameters `threads` x `lane_bits` must be at most 64 (a register of every lane is one 64-bit word)");
+        }
+        None
+    }
+
     /// The sizes of the core's blocks.
     pub const fn sizes(&self) -> Sizes {
-        Sizes::from_parts(self.scheduler(), self.collector(), self.lds_rows)
+        Sizes::unchecked(self.scheduler(), self.collector(), self.lds_rows)
     }
     /// The warp scheduler's parameters: byte pcs over the instruction memory, round-robin fetch.
     pub const fn scheduler(&self) -> SchedulerParams {
@@ -684,6 +720,8 @@ pub fn core_params(name: &str) -> Result<CoreParams> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(non_snake_case)]
 pub struct Sizes {
+    /// Made by [`Sizes::new`] or [`Sizes::checked`]: every rule holds.
+    checked: bool,
     pub W: usize,
     pub WW: usize,
     pub T: usize,
@@ -715,15 +753,64 @@ pub struct Sizes {
 }
 
 impl Sizes {
-    /// The sizes of `p`'s blocks.
+    /// The sizes of `p`'s blocks (checked as [`Sizes::new`] checks).
     pub const fn of(p: &Preset) -> Sizes {
-        Sizes::from_parts(p.scheduler, p.collector, p.lds_rows)
+        Sizes::new(p.scheduler, p.collector, p.lds_rows)
     }
-    /// The sizes of a scheduler `s`, a collector `c` and a local data share of `lds_rows` rows.
-    pub const fn from_parts(s: SchedulerParams, c: CollectorParams, lds_rows: usize) -> Sizes {
+
+    /// The sizes of a scheduler `s`, a collector `c` and a local data share of `lds_rows` rows,
+    /// for a `const` item that names block types (`sized_operand_collector!(MY_SIZES)` and the
+    /// other `sized_*!` macros). Parameters that break a rule stop the build with a fixed message
+    /// that names the parameter and the rule; at run time, use [`Sizes::checked`].
+    ///
+    /// ```
+    /// use simt_rtl::params::{Sizes, CU};
+    /// const WIDE: Sizes = Sizes::new(
+    ///     simt_rtl::params::SchedulerParams { warps: 16, ..CU.scheduler },
+    ///     CU.collector,
+    ///     CU.lds_rows,
+    /// );
+    /// type Scheduler16 = simt_rtl::sized_warp_scheduler!(WIDE);
+    /// let _ = Scheduler16::new(simt_rtl::params::SchedulerMode::SeedCompatible).unwrap();
+    /// ```
+    pub const fn new(s: SchedulerParams, c: CollectorParams, lds_rows: usize) -> Sizes {
+        if let Some(rule) = broken_rule(&s, &c, lds_rows) {
+            panic!("{}", rule);
+        }
+        Sizes { checked: true, ..Sizes::unchecked(s, c, lds_rows) }
+    }
+
+    /// [`Sizes::new`] at run time: parameters that break a rule are an error naming the
+    /// parameter, its value and the rule.
+    pub fn checked(s: SchedulerParams, c: CollectorParams, lds_rows: usize) -> Result<Sizes> {
+        s.validate()?;
+        c.validate(s.warps)?;
+        check_pow2("lds_rows", lds_rows, 2, 4096)?;
+        Ok(Sizes { checked: true, ..Sizes::unchecked(s, c, lds_rows) })
+    }
+
+    /// `self`, when [`Sizes::new`] or [`Sizes::checked`] made it; the `sized_*!` macros call it,
+    /// so that a type named with other sizes does not build.
+    pub const fn valid(self) -> Sizes {
+        if !self.checked {
+            panic!(
+                "these sizes were not checked: make them with `Sizes::new` (or `Sizes::checked`)"
+            );
+        }
+        self
+    }
+
+    /// The sizes of a scheduler `s`, a collector `c` and a local data share of `lds_rows` rows,
+    /// no rule checked: for comparing sizes, not for naming types.
+    pub(crate) const fn unchecked(
+        s: SchedulerParams,
+        c: CollectorParams,
+        lds_rows: usize,
+    ) -> Sizes {
         let q = c.queue_depth();
         let uw = clog2(c.unit_types);
         Sizes {
+            checked: false,
             W: s.warps,
             WW: s.warp_id_width(),
             T: s.threads,
@@ -756,6 +843,82 @@ impl Sizes {
     }
 }
 
+/// The first rule that `s`, `c` and `lds_rows` break, as a fixed line naming the parameter and
+/// the rule (the rules of [`SchedulerParams::validate`], [`CollectorParams::validate`] and the
+/// local data share's rows, in that order), for [`Sizes::new`], which runs where a message
+/// cannot be formatted.
+pub const fn broken_rule(
+    s: &SchedulerParams,
+    c: &CollectorParams,
+    lds_rows: usize,
+) -> Option<&'static str> {
+    const fn pow2_in(v: usize, lo: usize, hi: usize) -> bool {
+        v >= lo && v <= hi && v.is_power_of_two()
+    }
+    const fn in_range(v: usize, lo: usize, hi: usize) -> bool {
+        v >= lo && v <= hi
+    }
+    // One rule at a time: a later rule may divide by what an earlier one checked.
+    macro_rules! rule {
+        ($holds:expr, $line:literal) => {
+            if !$holds {
+                return Some($line);
+            }
+        };
+    }
+    rule!(
+        pow2_in(s.warps, 2, MAX_PORT_BITS),
+        "parameter `warps` must be a power of two between 2 and 32"
+    );
+    rule!(in_range(s.threads, 1, MAX_PORT_BITS), "parameter `threads` must be between 1 and 32");
+    rule!(in_range(s.pc_width, 3, MAX_PORT_BITS), "parameter `pc_width` must be between 3 and 32");
+    rule!(in_range(s.stack_depth, 1, 64), "parameter `stack_depth` must be between 1 and 64");
+    rule!(
+        s.warps * s.stack_depth <= 1 << STACK_RAM_ADDR_BITS,
+        "parameters `warps` x `stack_depth` must not exceed the stack RAM's 256 entries"
+    );
+    rule!(pow2_in(c.banks, 2, 16), "parameter `banks` must be a power of two between 2 and 16");
+    rule!(
+        pow2_in(c.collector_units, 2, 16),
+        "parameter `collector_units` must be a power of two between 2 and 16"
+    );
+    rule!(in_range(c.in_ports, 1, 8), "parameter `in_ports` must be between 1 and 8");
+    rule!(
+        pow2_in(c.regs_per_warp, 2, 256),
+        "parameter `regs_per_warp` must be a power of two between 2 and 256"
+    );
+    rule!(c.regs_per_warp >= c.banks, "parameter `regs_per_warp` must be at least `banks`");
+    rule!(
+        in_range(c.rows_per_bank(s.warps), 2, 1 << 16),
+        "parameter `rows per bank (warps x regs_per_warp / banks)` must be between 2 and 65536"
+    );
+    rule!(in_range(c.unit_types, 1, 4), "parameter `unit_types` must be between 1 and 4");
+    rule!(
+        !c.specialized || c.collector_units.is_multiple_of(c.unit_types),
+        "parameter `collector_units` must divide evenly into `unit_types` sets (specialized collector units)"
+    );
+    rule!(
+        pow2_in(c.schedulers, 1, 8),
+        "parameter `schedulers` must be a power of two between 1 and 8"
+    );
+    rule!(
+        c.banks.is_multiple_of(c.schedulers) && c.banks / c.schedulers >= 2,
+        "parameter `banks` must split into at least 2 banks per scheduler (sub-core model)"
+    );
+    rule!(
+        s.warps.is_multiple_of(c.schedulers),
+        "parameter `schedulers` must divide the warp count (sub-core model)"
+    );
+    rule!(in_range(c.lane_bits, 1, 32), "parameter `lane_bits` must be between 1 and 32");
+    rule!(in_range(c.tag_bits, 1, 32), "parameter `tag_bits` must be between 1 and 32");
+    rule!(in_range(c.sources, 1, 3), "parameter `sources` must be between 1 and 3");
+    rule!(
+        pow2_in(lds_rows, 2, 4096),
+        "parameter `lds_rows` must be a power of two between 2 and 4096"
+    );
+    None
+}
+
 /// Every preset, in the order the README lists them.
 pub const PRESETS: [Preset; 3] = [SEED, CU, TINY];
 
@@ -770,6 +933,69 @@ pub fn preset(name: &str) -> Result<Preset> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The first parameter a rule line names (between its first pair of backticks).
+    fn named(line: &str) -> &str {
+        line.split('`').nth(1).unwrap_or("")
+    }
+
+    /// A value near the rules' edges: 0 to 5, a power of two up to 2^16, or one off one.
+    fn edgy(state: &mut u64) -> usize {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        let pick = (*state >> 20) as usize;
+        match pick % 3 {
+            0 => pick / 3 % 6,
+            1 => 1 << (pick / 3 % 17),
+            _ => (1usize << (pick / 3 % 17)) + 1 - 2 * (pick / 64 % 2),
+        }
+    }
+
+    /// The build-time rules ([`broken_rule`], [`CoreParams::broken_rule`]) and the run-time ones
+    /// (`validate`, [`Sizes::checked`]) refuse the same parameter sets, first naming the same
+    /// parameter: 20,000 random sets near the edges, each starting from a preset.
+    #[test]
+    fn build_time_and_run_time_rules_agree() {
+        let mut state = 0x5eed_1234_abcd_0001u64;
+        let mut refused = 0;
+        for k in 0..20_000 {
+            let base = if k % 2 == 0 { CORE_CU } else { CORE_TINY };
+            let mut core = base;
+            for _ in 0..1 + k % 3 {
+                let v = edgy(&mut state);
+                match edgy(&mut state) % 8 {
+                    0 => core.warps = v,
+                    1 => core.threads = v,
+                    2 => core.lane_bits = v,
+                    3 => core.lds_rows = v,
+                    4 => core.imem_words = v,
+                    5 => core.stack_depth = v,
+                    6 => core.banks = v,
+                    _ => core.collector_units = v,
+                }
+            }
+            let (s, c) = (core.scheduler(), core.collector());
+            let run_time = Sizes::checked(s, c, core.lds_rows);
+            let build_time = broken_rule(&s, &c, core.lds_rows);
+            assert_eq!(
+                run_time.is_ok(),
+                build_time.is_none(),
+                "{core:?}: {run_time:?} / {build_time:?}"
+            );
+            if let (Err(e), Some(line)) = (&run_time, build_time) {
+                assert_eq!(named(&e.to_string()), named(line), "{core:?}");
+                refused += 1;
+            }
+            let core_run_time = core.validate();
+            let core_build_time = core.broken_rule();
+            assert_eq!(core_run_time.is_ok(), core_build_time.is_none(), "{core:?}");
+            if let (Err(e), Some(line)) = (&core_run_time, core_build_time) {
+                assert_eq!(named(&e.to_string()), named(line), "{core:?}");
+            }
+        }
+        assert!(refused > 5_000 && refused < 19_000, "{refused} of 20,000 refused");
+    }
 
     #[test]
     fn presets_are_valid() {

@@ -74,111 +74,22 @@ macro_rules! preset_blocks {
         pub struct $name;
         impl PresetBlocks for $name {
             const PRESET: Preset = $preset;
-            type Scheduler = WarpScheduler<
-                { $sizes.W },
-                { $sizes.WW },
-                { $sizes.T },
-                { $sizes.A },
-                { $sizes.D },
-                { $sizes.SPW },
-            >;
-            type SeedScheduler = SeedWarpScheduler<
-                { $sizes.W },
-                { $sizes.WW },
-                { $sizes.T },
-                { $sizes.A },
-                { $sizes.D },
-                { $sizes.SPW },
-                { $sizes.E },
-            >;
-            type Stack = SimtStack<{ $sizes.T }, { $sizes.A }, { $sizes.D }, { $sizes.SPW }>;
-            type StackRam = SimtStackRam<
-                { $sizes.W },
-                { $sizes.WW },
-                { $sizes.T },
-                { $sizes.A },
-                { $sizes.D },
-                { $sizes.SPW },
-            >;
-            type WarpEncoder = PriorityEncoder<{ $sizes.W }, { $sizes.WW }>;
-            type WarpArbiter = RoundRobinArbiter<{ $sizes.W }, { $sizes.WW }>;
-            type BankArbiter = BankArbiter<
-                { $sizes.B },
-                { $sizes.BW },
-                { $sizes.N },
-                { $sizes.NW },
-                { $sizes.K },
-                { $sizes.Q },
-                { $sizes.QW },
-                { $sizes.QCW },
-                { $sizes.BQ },
-                { $sizes.RW },
-                { $sizes.SQ },
-            >;
-            type OperandCollector = OperandCollector<
-                { $sizes.B },
-                { $sizes.BW },
-                { $sizes.N },
-                { $sizes.NW },
-                { $sizes.P },
-                { $sizes.K },
-                { $sizes.Q },
-                { $sizes.QW },
-                { $sizes.QCW },
-                { $sizes.BQ },
-                { $sizes.SQ },
-                { $sizes.RW },
-                { $sizes.WW },
-                { $sizes.RRW },
-                { $sizes.T },
-                { $sizes.DW },
-                { $sizes.TD },
-                { $sizes.U },
-                { $sizes.UW },
-                { $sizes.G },
-            >;
-            type RegisterFile = RegisterFile<
-                { $sizes.B },
-                { $sizes.BW },
-                { $sizes.RW },
-                { $sizes.T },
-                { $sizes.DW },
-                { $sizes.TD },
-            >;
-            type RegisterMap =
-                RegisterMap<{ $sizes.BW }, { $sizes.RW }, { $sizes.WW }, { $sizes.RRW }>;
-            type LocalDataShare =
-                LocalDataShare<{ $sizes.T }, { $sizes.WW }, { $sizes.DW }, { $sizes.LRW }>;
-            type Scoreboard = Scoreboard<{ $sizes.W }, { $sizes.WW }, { $sizes.R }, { $sizes.RRW }>;
-            type IBuffer = IBuffer<{ $sizes.W }, { $sizes.WW }, { $sizes.A }>;
-            type IBufferRam = IBufferRam<{ $sizes.W }, { $sizes.WW }, { $sizes.A }>;
-            type LaneAlu = LaneAlu<{ $sizes.T }, { $sizes.DW }, { $sizes.SW }, { $sizes.TD }>;
-            type SelfTest = SelfTest<
-                { $sizes.W },
-                { $sizes.WW },
-                { $sizes.T },
-                { $sizes.A },
-                { $sizes.D },
-                { $sizes.SPW },
-                { $sizes.B },
-                { $sizes.BW },
-                { $sizes.N },
-                { $sizes.NW },
-                { $sizes.P },
-                { $sizes.K },
-                { $sizes.Q },
-                { $sizes.QW },
-                { $sizes.QCW },
-                { $sizes.BQ },
-                { $sizes.SQ },
-                { $sizes.RW },
-                { $sizes.RRW },
-                { $sizes.DW },
-                { $sizes.TD },
-                { $sizes.U },
-                { $sizes.UW },
-                { $sizes.G },
-            >;
+            type Scheduler = crate::sized_warp_scheduler!($sizes);
+            type SeedScheduler = crate::sized_seed_warp_scheduler!($sizes);
+            type Stack = crate::sized_simt_stack!($sizes);
+            type StackRam = crate::sized_simt_stack_ram!($sizes);
+            type WarpEncoder = crate::sized_priority_encoder!($sizes);
+            type WarpArbiter = crate::sized_round_robin_arbiter!($sizes);
+            type BankArbiter = crate::sized_bank_arbiter!($sizes);
+            type OperandCollector = crate::sized_operand_collector!($sizes);
+            type RegisterFile = crate::sized_register_file!($sizes);
+            type RegisterMap = crate::sized_register_map!($sizes);
+            type LocalDataShare = crate::sized_local_data_share!($sizes);
+            type Scoreboard = crate::sized_scoreboard!($sizes);
+            type IBuffer = crate::sized_ibuffer!($sizes);
+            type IBufferRam = crate::sized_ibuffer_ram!($sizes);
+            type LaneAlu = crate::sized_lane_alu!($sizes);
+            type SelfTest = crate::sized_self_test!($sizes);
             fn scheduler(mode: SchedulerMode) -> Result<Self::Scheduler> {
                 WarpScheduler::new(mode)
             }

@@ -20,6 +20,19 @@ fn block(module: &str) -> simt_rtl::registry::FormalBlock {
     entry.formal().expect("block with properties")
 }
 
+/// The properties built into the crate are the files the registry names, so that `prove` in a
+/// crate that depends on this one checks what the book and the tests show.
+#[test]
+fn built_in_properties_are_the_files() {
+    let presets = simt_rtl::registry::entries::<simt_rtl::preset_blocks::CuBlocks>();
+    let blocks: Vec<_> = presets.iter().filter_map(|e| e.formal()).collect();
+    assert!(blocks.len() >= 10, "{} blocks with properties", blocks.len());
+    for b in blocks {
+        let file = Path::new(env!("CARGO_MANIFEST_DIR")).join(b.properties);
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), b.text, "{}", file.display());
+    }
+}
+
 /// Every property of `module` holds on `rtl_out/cu/<module>.v` to depth 20; `proven` must close
 /// by induction (hold in every reachable state).
 fn properties_hold(module: &str, at_least: usize, proven: &[&str]) {
@@ -319,12 +332,10 @@ fn mutant_fixed_priority_is_caught() {
 #[test]
 fn operand_collector_properties_hold_from_reset_to_depth_20() {
     // All but the queue bound, which CI checks at tiny sizes (`tiny_collector`).
-    let text = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join(block("operand_collector").properties),
-    )
-    .unwrap();
-    let only: Vec<String> =
-        property_names(&text).into_iter().filter(|n| n != "bank_queues_never_overflow").collect();
+    let only: Vec<String> = property_names(block("operand_collector").text)
+        .into_iter()
+        .filter(|n| n != "bank_queues_never_overflow")
+        .collect();
     let rtl = Path::new(env!("CARGO_MANIFEST_DIR")).join("rtl_out/cu/operand_collector.v");
     let results = prove_only(
         &block("operand_collector"),
@@ -426,12 +437,10 @@ fn mutant_collector_queues_a_stalled_instruction_is_caught() {
 fn pipelined_collector_properties_hold_from_reset_to_depth_20() {
     // All but the queue bound, which CI checks at tiny sizes, as the GPGPU-Sim collector's.
     let module = "operand_collector_pipelined";
-    let text = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join(block(module).properties),
-    )
-    .unwrap();
-    let only: Vec<String> =
-        property_names(&text).into_iter().filter(|n| n != "bank_queues_never_overflow").collect();
+    let only: Vec<String> = property_names(block(module).text)
+        .into_iter()
+        .filter(|n| n != "bank_queues_never_overflow")
+        .collect();
     let rtl = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("rtl_out/cu/{module}.v"));
     let results = prove_only(&block(module), &CU, &rtl, 20, &work_dir(module), &only).unwrap();
     all_hold(module, &results, 8);

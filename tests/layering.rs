@@ -85,3 +85,24 @@ fn references_are_found_in_every_form() {
     let want: BTreeSet<String> = ["params", "isa", "sim"].map(String::from).into();
     assert_eq!(crate_references(source), want);
 }
+
+/// The library reads no file of its own checkout at run time (a dependency's checkout is the
+/// cargo registry's): what it needs is built in with `include_str!`. Only `main.rs` may name
+/// paths of the repository, as command-line defaults.
+#[test]
+fn the_library_reads_nothing_from_its_checkout() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut reads = vec![];
+    for file in common::files_under(&src) {
+        if file.extension().is_none_or(|e| e != "rs") || file.ends_with("main.rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            if line.contains(concat!("CARGO_", "MANIFEST_DIR")) {
+                reads.push(format!("{}:{}: {}", file.display(), n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(reads.is_empty(), "library code names its own checkout:\n{}", reads.join("\n"));
+}

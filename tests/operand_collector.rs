@@ -4,7 +4,7 @@
 //! register-file configurations gets four times that), for collector units x banks 8x8, 8x4,
 //! 4x4, 2x4, in both allocator modes.
 
-use simt_rtl::hw::BankArbiter;
+use simt_rtl::params::{CollectorParams, SchedulerParams, Sizes, CU};
 use simt_rtl::verify::suites;
 
 fn cycles() -> usize {
@@ -14,23 +14,59 @@ fn cycles() -> usize {
 const LANES: usize = 6;
 const ROW_BITS: usize = 4;
 
+/// The sizes of an arbiter of `n` collector units and `b` banks, 2 input ports (6 request lanes)
+/// and 16 rows per bank (`b` warps of 16 registers).
+const fn arbiter_sizes(n: usize, b: usize) -> Sizes {
+    let c = CollectorParams {
+        banks: b,
+        collector_units: n,
+        in_ports: 2,
+        regs_per_warp: 16,
+        ..CU.collector
+    };
+    Sizes::new(
+        SchedulerParams { warps: b, ..CU.scheduler },
+        CollectorParams { sources: 3, ..c },
+        16,
+    )
+}
+
 macro_rules! arbiter_config {
-    ($name:ident, $n:literal x $b:literal: $($g:literal),*) => {
+    ($name:ident, $n:literal x $b:literal) => {
         mod $name {
             use super::*;
-            type Arb = BankArbiter<$($g),*>;
+            const SIZES: Sizes = arbiter_sizes($n, $b);
+            type Arb = simt_rtl::sized_bank_arbiter!(SIZES);
             fn run(one_bank_per_cu: bool, respect_bound: bool) {
                 let depth = (3 * $n as usize).next_power_of_two();
                 let start = std::time::Instant::now();
-                let name = format!("bank_arbiter_{}x{}_{}", $n, $b, if one_bank_per_cu { "one_bank" } else { "multi_bank" });
-                let rec = suites::bank_arbiter(&name, || Arb::new(one_bank_per_cu, 3).unwrap(), ($b, $n, LANES, depth, ROW_BITS), one_bank_per_cu, respect_bound, 0xA7B1_2026, cycles()).unwrap();
+                let name = format!(
+                    "bank_arbiter_{}x{}_{}",
+                    $n,
+                    $b,
+                    if one_bank_per_cu { "one_bank" } else { "multi_bank" }
+                );
+                let rec = suites::bank_arbiter(
+                    &name,
+                    || Arb::new(one_bank_per_cu, 3).unwrap(),
+                    ($b, $n, LANES, depth, ROW_BITS),
+                    one_bank_per_cu,
+                    respect_bound,
+                    0xA7B1_2026,
+                    cycles(),
+                )
+                .unwrap();
                 let secs = start.elapsed().as_secs_f64();
                 eprintln!("{name}: {} cycles, {:.0} cycles/s", cycles(), cycles() as f64 / secs);
                 // Coverage: grants happened, write-backs blocked banks with pending reads.
-                let grants: u64 = rec.output("grant").unwrap().iter().map(|g| g.count_ones() as u64).sum();
+                let grants: u64 =
+                    rec.output("grant").unwrap().iter().map(|g| g.count_ones() as u64).sum();
                 assert!(grants > cycles() as u64 / 4, "only {grants} grants");
                 let overflowed = rec.output("err_overflow").unwrap().contains(&1);
-                assert_eq!(overflowed, !respect_bound, "err_overflow raised exactly when pushes may overflow");
+                assert_eq!(
+                    overflowed, !respect_bound,
+                    "err_overflow raised exactly when pushes may overflow"
+                );
             }
             #[test]
             fn multi_bank_per_cu() {
@@ -48,21 +84,32 @@ macro_rules! arbiter_config {
     };
 }
 
-// BankArbiter<B, BW, N, NW, K, Q, QW, QCW, BQ, RW, SQ>
-arbiter_config!(cu8_banks8, 8 x 8: 8, 3, 8, 3, 6, 32, 5, 6, 256, 4, 8);
-arbiter_config!(cu8_banks4, 8 x 4: 4, 2, 8, 3, 6, 32, 5, 6, 128, 4, 8);
-arbiter_config!(cu4_banks4, 4 x 4: 4, 2, 4, 2, 6, 16, 4, 5, 64, 4, 4);
-arbiter_config!(cu2_banks4, 2 x 4: 4, 2, 2, 1, 6, 8, 3, 4, 32, 4, 4);
+arbiter_config!(cu8_banks8, 8 x 8);
+arbiter_config!(cu8_banks4, 8 x 4);
+arbiter_config!(cu4_banks4, 4 x 4);
+arbiter_config!(cu2_banks4, 2 x 4);
+
+/// The sizes of a register file of `banks` banks of `rows` rows (warps of 16 registers) and
+/// `threads` lanes of `lane_bits` bits.
+const fn register_file_sizes(banks: usize, rows: usize, threads: usize, lane_bits: usize) -> Sizes {
+    Sizes::new(
+        SchedulerParams { warps: banks * rows / 16, threads, ..CU.scheduler },
+        CollectorParams { banks, lane_bits, ..CU.collector },
+        16,
+    )
+}
 
 mod register_file {
     use super::*;
-    use simt_rtl::hw::RegisterFile;
+
+    const BANKS4_ROWS16: Sizes = register_file_sizes(4, 16, 4, 8);
+    const BANKS8_ROWS32: Sizes = register_file_sizes(8, 32, 2, 16);
 
     #[test]
     fn banks4_rows16_lanes4x8() {
         suites::register_file(
             "register_file_4x16",
-            || RegisterFile::<4, 2, 4, 4, 8, 32>::new().unwrap(),
+            || <simt_rtl::sized_register_file!(BANKS4_ROWS16)>::new().unwrap(),
             (4, 4, 4, 8),
             0x5EED_0F11,
             4 * cycles(),
@@ -73,7 +120,7 @@ mod register_file {
     fn banks8_rows32_lanes2x16() {
         suites::register_file(
             "register_file_8x32",
-            || RegisterFile::<8, 3, 5, 2, 16, 32>::new().unwrap(),
+            || <simt_rtl::sized_register_file!(BANKS8_ROWS32)>::new().unwrap(),
             (8, 5, 2, 16),
             0x5EED_0F12,
             4 * cycles(),
@@ -89,9 +136,9 @@ mod register_file {
 #[test]
 fn register_file_verilog() {
     use rust_hdl::prelude::Block;
-    use simt_rtl::hw::RegisterFile;
     use simt_rtl::sim::verilog_sim::{check_against_rust, Simulator, VerilogDut};
-    type Rf = RegisterFile<4, 2, 4, 8, 8, 64>;
+    const RF: Sizes = register_file_sizes(4, 16, 8, 8);
+    type Rf = simt_rtl::sized_register_file!(RF);
     let cycles = simt_rtl::sim::cycles_from_env("SIMT_VERILOG_CYCLES", 20_000).unwrap();
     let rec = suites::register_file(
         "register_file_cu",
@@ -287,16 +334,25 @@ mod collector {
 /// `simt_rtl::verify::collector_env`), compared with its model every cycle.
 mod closed_loop {
     use super::*;
-    use simt_rtl::hw::OperandCollector;
-    use simt_rtl::params::{CollectorParams, CollectorTiming};
+    use simt_rtl::params::CollectorTiming;
 
     const SHAPE: (usize, usize) = (4, 4);
-    type Cu4Banks4 =
-        OperandCollector<4, 2, 4, 2, 2, 6, 16, 4, 5, 64, 4, 4, 2, 4, 4, 8, 32, 2, 1, 8>;
-    type Cu8Banks4 =
-        OperandCollector<4, 2, 8, 3, 2, 6, 32, 5, 6, 128, 8, 4, 2, 4, 4, 8, 32, 2, 1, 8>;
 
-    fn params(collector_units: usize, in_order_per_warp: bool) -> CollectorParams {
+    /// A collector of `collector_units` units and `sources` source slots at [`params`]' sizes,
+    /// serving 4 warps of 4 lanes.
+    const fn sizes(collector_units: usize, sources: usize) -> Sizes {
+        let c = CollectorParams { sources, ..params(collector_units, true) };
+        Sizes::new(SchedulerParams { warps: SHAPE.0, threads: SHAPE.1, ..CU.scheduler }, c, 16)
+    }
+    const U4: Sizes = sizes(4, 3);
+    const U8: Sizes = sizes(8, 3);
+    const U4_SOURCES2: Sizes = sizes(4, 2);
+    type Cu4Banks4 = simt_rtl::sized_operand_collector!(U4);
+    type Cu8Banks4 = simt_rtl::sized_operand_collector!(U8);
+    /// [`Cu4Banks4`] with two source slots (the core's ISA): queues of 8.
+    type Cu4Banks4Sources2 = simt_rtl::sized_operand_collector!(U4_SOURCES2);
+
+    const fn params(collector_units: usize, in_order_per_warp: bool) -> CollectorParams {
         CollectorParams {
             banks: 4,
             collector_units,
@@ -375,6 +431,26 @@ mod closed_loop {
         )
         .unwrap();
         eprintln!("specialized: {stats:?}");
+        assert_eq!(stats.war_hazards, 0);
+        assert!(stats.completed > closed_cycles() as u64 / 10, "{stats:?}");
+    }
+
+    /// Two source slots, as the core's ISA has: the environment offers registers only in
+    /// those, and every instruction leaves once, correct.
+    #[test]
+    fn two_sources_in_order_all_registers() {
+        let c = CollectorParams { sources: 2, ..params(4, true) };
+        let (_, stats) = suites::operand_collector_closed_loop(
+            "closed_loop_two_sources",
+            || Cu4Banks4Sources2::new(c, SHAPE.0, SHAPE.1).unwrap(),
+            c,
+            SHAPE,
+            16,
+            0xC105_ED04,
+            closed_cycles(),
+        )
+        .unwrap();
+        eprintln!("two sources: {stats:?}");
         assert_eq!(stats.war_hazards, 0);
         assert!(stats.completed > closed_cycles() as u64 / 10, "{stats:?}");
     }

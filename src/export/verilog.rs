@@ -76,6 +76,16 @@ fn rename_all(text: &str, names: &BTreeMap<String, String>) -> String {
 
 /// The Verilog of `block` with top module `top_name` and `header` (comment lines) on top.
 /// Fails (instead of panicking) when rust-hdl's checks find open inputs or logic loops.
+///
+/// ```
+/// use simt_rtl::rust_hdl::prelude::Block;
+///
+/// type Stack = simt_rtl::sized_simt_stack!(simt_rtl::preset_blocks::CU_SIZES);
+/// let mut stack = Stack::new().unwrap();
+/// stack.connect_all();
+/// let verilog = simt_rtl::export::export_module(&stack, "my_stack", "// my stack\n").unwrap();
+/// assert!(verilog.starts_with("// my stack") && verilog.contains("module my_stack("));
+/// ```
 pub fn export_module<B: Block>(block: &B, top_name: &str, header: &str) -> Result<String> {
     check_all(block).map_err(|e| anyhow!("rust-hdl's checks refused `{top_name}`: {e:?}"))?;
     let raw = generate_verilog_unchecked(block);

@@ -114,6 +114,7 @@ pub fn explore(
             name: module.clone(),
             source: core.name.to_string(),
             files: vec![std::fs::canonicalize(&file)?],
+            built_in: None,
             top: module.clone(),
             sv: false,
             setup: String::new(),

@@ -20,9 +20,24 @@ use anyhow::{bail, Context, Result};
 
 use crate::sim::verilog_sim::require_tool;
 
-/// The waiver file for `verilator --lint-only -Wall` (every waiver, with its reason).
-pub const VERILATOR_WAIVERS: &str =
-    concat!(env!("CARGO_MANIFEST_DIR"), "/sim/verilator_waivers.vlt");
+/// The waivers for `verilator --lint-only -Wall` (`sim/verilator_waivers.vlt`, every waiver with
+/// its reason), built into the crate.
+pub const VERILATOR_WAIVERS: &str = include_str!("../../sim/verilator_waivers.vlt");
+
+/// [`VERILATOR_WAIVERS`] as a file for Verilator: written once per process into the temporary
+/// directory (whole, then moved into place), named by a hash of its text so that every process
+/// with the same waivers shares one file.
+fn waivers_file() -> Result<PathBuf> {
+    static FILE: std::sync::Mutex<Option<PathBuf>> = std::sync::Mutex::new(None);
+    let mut file = FILE.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some(path) = file.as_ref() {
+        return Ok(path.clone());
+    }
+    let hash = crate::sim::fnv1a64(VERILATOR_WAIVERS.as_bytes());
+    let path = std::env::temp_dir().join(format!("simt-rtl-waivers-{hash:016x}.vlt"));
+    crate::sim::write_whole(&path, VERILATOR_WAIVERS)?;
+    Ok(file.insert(path).clone())
+}
 
 /// The names of `known` that `wanted` names whole (every one when `wanted` is empty), in
 /// `known`'s order: what `--block` selects. A wanted name that is none of them is refused in one
@@ -258,7 +273,8 @@ pub(crate) fn stage(dir: &Path, tool: &str, args: &[&str], log: &str, what: &str
 pub fn verilator_lint(file: &Path, top: &str) -> Result<()> {
     run(
         Command::new("verilator")
-            .args(["--lint-only", "-Wall", VERILATOR_WAIVERS])
+            .args(["--lint-only", "-Wall"])
+            .arg(waivers_file()?)
             .arg(file)
             .args(["--top-module", top]),
         "verilator",

@@ -74,10 +74,7 @@ pub fn z3_bin_dir() -> PathBuf {
 
 /// The names of `block`'s properties, in file order.
 pub fn properties_of(block: &FormalBlock) -> Result<Vec<String>> {
-    let props = Path::new(env!("CARGO_MANIFEST_DIR")).join(block.properties);
-    let text = std::fs::read_to_string(&props)
-        .with_context(|| format!("cannot read {}", props.display()))?;
-    Ok(property_names(&text))
+    Ok(property_names(block.text))
 }
 
 /// The labelled assertions of a properties file, in file order.
@@ -238,12 +235,10 @@ impl Checker {
         dir: &Path,
         only: &[String],
     ) -> Result<Checker> {
-        let props = Path::new(env!("CARGO_MANIFEST_DIR")).join(block.properties);
-        let text = std::fs::read_to_string(&props)
-            .with_context(|| format!("cannot read {}", props.display()))?;
-        let mut names = property_names(&text);
+        let (props, text) = (block.properties, block.text);
+        let mut names = property_names(text);
         if names.is_empty() {
-            bail!("{}: no labelled `assert` found", props.display());
+            bail!("{props}: no labelled `assert` found");
         }
         if let Some(unknown) = only.iter().find(|o| !names.contains(o)) {
             bail!(
@@ -273,20 +268,21 @@ impl Checker {
         let verilog = std::fs::read_to_string(rtl)
             .with_context(|| format!("cannot read {}", rtl.display()))?;
         std::fs::write(dir.join("dut_ports.vh"), dut_ports_include(&verilog, block.module)?)?;
+        // The properties, from the text built into the crate.
+        std::fs::write(dir.join("properties.sv"), text)?;
 
         // One yosys run: each property alone, cut to the logic it depends on (its cone of influence;
         // the bank arbiter's bounded check to depth 20 over every property together did not finish).
         let chparam: String =
             (block.parameters)(preset).iter().map(|(k, v)| format!(" -set {k} {v}")).collect();
-        let peeks = peek_commands(&text, &verilog, block.module, block.wrapper)
-            .with_context(|| format!("{}: a `// peek:` line", props.display()))?;
+        let peeks = peek_commands(text, &verilog, block.module, block.wrapper)
+            .with_context(|| format!("{props}: a `// peek:` line"))?;
         // A peek bit that a property reads and nothing drives (a wire declared wider than what it
         // peeks at) is refused.
         let check = if peeks.is_empty() { "" } else { "check -assert\n" };
         let mut script = format!(
-            "read_verilog -formal {}\nread_verilog -formal -sv -I . {}\nchparam{chparam} {w}\nhierarchy -top {w}\nproc\nflatten\n{peeks}prep -top {w}\n{check}opt_clean\ndesign -save base\n",
+            "read_verilog -formal {}\nread_verilog -formal -sv -I . properties.sv\nchparam{chparam} {w}\nhierarchy -top {w}\nproc\nflatten\n{peeks}prep -top {w}\n{check}opt_clean\ndesign -save base\n",
             rtl.canonicalize()?.display(),
-            props.display(),
             w = block.wrapper
         );
         for n in &names {

@@ -25,9 +25,9 @@ use crate::params::Preset;
 pub const HX8K_LOGIC_CELLS: u64 = 7680;
 pub const HX8K_BLOCK_RAMS: u64 = 32;
 
-/// The seed's Verilog, as copied verbatim for the equivalence tests.
-pub const SEED_VERILOG: &str =
-    concat!(env!("CARGO_MANIFEST_DIR"), "/sim/seed/seed_warp_scheduler.v");
+/// The seed's Verilog (`sim/seed/seed_warp_scheduler.v`, copied verbatim for the equivalence
+/// tests), built into the crate.
+pub const SEED_VERILOG: &str = include_str!("../../sim/seed/seed_warp_scheduler.v");
 
 /// One design to measure.
 #[derive(Clone, Debug)]
@@ -37,6 +37,9 @@ pub struct Design {
     /// Where it comes from (a file of rtl_out/, or the seed).
     pub source: String,
     pub files: Vec<PathBuf>,
+    /// Verilog built into the crate, read after `files` (written into the work directory as
+    /// `built_in.v` first).
+    pub built_in: Option<&'static str>,
     pub top: String,
     /// Read the files as SystemVerilog (the seed needs it).
     pub sv: bool,
@@ -112,6 +115,7 @@ pub fn designs(preset: &Preset, rtl_dir: &Path) -> Result<Vec<Design>> {
             name: module.to_string(),
             source: format!("rtl_out/{file}"),
             files: vec![rtl_dir.join(file)],
+            built_in: None,
             top: module.to_string(),
             sv: false,
             setup: String::new(),
@@ -128,7 +132,8 @@ pub fn designs(preset: &Preset, rtl_dir: &Path) -> Result<Vec<Design>> {
         out.push(Design {
             name: format!("seed 003 WarpScheduler {w}x{t}, pc {a}, depth {d}"),
             source: "sim/seed/seed_warp_scheduler.v".into(),
-            files: vec![PathBuf::from(SEED_VERILOG)],
+            files: vec![],
+            built_in: Some(SEED_VERILOG),
             top: "WarpScheduler".into(),
             sv: true,
             // chparam derives renamed modules; the top gets its name back for the harness.
@@ -141,23 +146,35 @@ pub fn designs(preset: &Preset, rtl_dir: &Path) -> Result<Vec<Design>> {
     Ok(out)
 }
 
-fn read_script(d: &Design) -> String {
+/// The yosys commands that read `d`, its built-in Verilog written into `dir` first.
+fn read_script(d: &Design, dir: &Path) -> Result<String> {
+    let mut files = d.files.clone();
+    if let Some(text) = d.built_in {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        let file = dir.join("built_in.v");
+        std::fs::write(&file, text).with_context(|| format!("cannot write {}", file.display()))?;
+        files.push(file);
+    }
     let mut s = String::new();
-    for f in &d.files {
+    for f in &files {
         s.push_str(&format!("read_verilog {}{}; ", if d.sv { "-sv " } else { "" }, f.display()));
     }
     if !d.setup.is_empty() {
         s.push_str(&d.setup);
         s.push_str("; ");
     }
-    s
+    Ok(s)
 }
 
 /// The ports of `d`'s top module, as yosys elaborates it.
 pub fn ports(d: &Design, dir: &Path) -> Result<Vec<Port>> {
     let json = dir.join("ports.json");
-    let script =
-        format!("{}hierarchy -top {}; proc; write_json {}", read_script(d), d.top, json.display());
+    let script = format!(
+        "{}hierarchy -top {}; proc; write_json {}",
+        read_script(d, dir)?,
+        d.top,
+        json.display()
+    );
     super::run(Command::new("yosys").args(["-q", "-p", &script]), "yosys")
         .with_context(|| format!("reading the ports of {}", d.name))?;
     let v: Value =
@@ -287,7 +304,7 @@ pub fn measure(
     std::fs::write(dir.join("harness.pcf"), pcf).context("cannot write harness.pcf")?;
     let script = format!(
         "{}read_verilog harness.v; {} -top simt_harness -json harness.json; stat",
-        read_script(d),
+        read_script(d, dir)?,
         synthesis.command()
     );
     super::stage(

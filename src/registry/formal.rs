@@ -12,6 +12,8 @@ pub struct FormalBlock {
     pub module: &'static str,
     /// The properties file, relative to the crate root.
     pub properties: &'static str,
+    /// Its text, built into the crate.
+    pub text: &'static str,
     /// The wrapper module in it.
     pub wrapper: &'static str,
     /// The wrapper's parameters for a preset.
@@ -21,7 +23,7 @@ pub struct FormalBlock {
 impl Properties {
     /// The properties of the exported module `module`.
     pub fn of(self, module: &'static str) -> FormalBlock {
-        let Properties { properties, wrapper, parameters } = self;
-        FormalBlock { module, properties, wrapper, parameters }
+        let Properties { properties, text, wrapper, parameters } = self;
+        FormalBlock { module, properties, text, wrapper, parameters }
     }
 }

@@ -141,9 +141,18 @@ impl std::io::Write for Counted<'_> {
     }
 }
 
-/// Where failure VCDs go: `target/sim-failures/` of this crate.
+/// Where runs write their scratch files: `target/` under the working directory (for `cargo test`,
+/// the package under test), never this crate's own checkout when it is a dependency.
+pub fn scratch_dir() -> PathBuf {
+    std::env::current_dir().unwrap_or_default().join("target")
+}
+
+/// Where failure VCDs go: `$SIMT_FAILURES`, else `target/sim-failures/` under the working
+/// directory.
 pub fn failure_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("target").join("sim-failures")
+    std::env::var_os("SIMT_FAILURES")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| scratch_dir().join("sim-failures"))
 }
 
 /// Describes the ports on which two output vectors differ.
@@ -161,6 +170,24 @@ pub fn describe_diff<D: Dut>(dut: &D, got: &[u64], want: &[u64]) -> String {
 /// state to constrain it) for `cycles` cycles and compares every output on every cycle. On a
 /// mismatch the error names the test, seed and cycle, and a VCD of the failing window is
 /// written under [`failure_dir`].
+///
+/// ```
+/// use simt_rtl::hw::{Order, PriorityEncoderModel};
+/// use simt_rtl::preset_blocks::CU_SIZES;
+///
+/// type Encoder = simt_rtl::sized_priority_encoder!(CU_SIZES);
+/// let mut model = PriorityEncoderModel { n: CU_SIZES.W, order: Order::LowestFirst };
+/// let rec = simt_rtl::sim::run_differential(
+///     "encoder_doc",
+///     || Encoder::new(Order::LowestFirst).unwrap(),
+///     &mut model,
+///     1,
+///     1_000,
+///     |rng, _, _| vec![rng.bits(CU_SIZES.W)],
+/// )
+/// .unwrap();
+/// assert_eq!(rec.inputs.len(), 1_000);
+/// ```
 pub fn run_differential<D, M, G>(
     name: &str,
     make_dut: impl Fn() -> D,

@@ -130,7 +130,7 @@ macro_rules! dut_ports {
             Some(stringify!($clk))
         }
         fn set_clock(&mut self, high: bool) {
-            self.$clk.next = rust_hdl::prelude::Clock { clk: high };
+            self.$clk.next = $crate::rust_hdl::prelude::Clock { clk: high };
         }
         $crate::dut_ports!(@common inputs: [$($i),*], outputs: [$($o),*]);
     };

@@ -234,6 +234,8 @@ macro_rules! port_struct {
 pub struct Properties {
     /// The properties file, relative to the crate root.
     pub properties: &'static str,
+    /// Its text, built into the crate (`include_str!`), so that a dependency reads no file.
+    pub text: &'static str,
     /// The wrapper module in it.
     pub wrapper: &'static str,
     /// The wrapper's parameters for a preset.

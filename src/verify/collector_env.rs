@@ -106,7 +106,9 @@ impl CollectorEnv {
             return None;
         }
         let pick = |rng: &mut Rng| free[rng.below(free.len() as u64) as usize];
-        let src_valid = if rng.chance(70) { 7 } else { rng.bits(3) as u8 };
+        // Register sources only in the collector's `sources` slots (all three at GPGPU-Sim's 3).
+        let slots = self.c.source_slots();
+        let src_valid = if rng.chance(70) { slots } else { rng.bits(3) as u8 & slots };
         let inst = Inst {
             warp: w,
             unit: rng.below(self.c.unit_types as u64) as usize,

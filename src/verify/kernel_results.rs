@@ -125,6 +125,7 @@ impl KernelResult {
 
     /// The whole result as JSON, with `run`, the record of how the run was made: schema
     /// `simt-rtl-run/3` (the book's command-line page).
+    #[cfg(feature = "flows")]
     pub fn json(&self, run: &serde_json::Value) -> serde_json::Value {
         let p = self.params;
         let regs: Vec<Vec<Vec<u32>>> = (0..p.warps)

@@ -78,8 +78,8 @@ fn on_verilator<D: Dut>(
 /// Where [`differential_via_verilog`] replays run `name` with `seed` in this process:
 /// `target/verilog-sim/differential/NAME_seedSEED_pidPID/`.
 pub fn differential_dir(name: &str, seed: u64) -> std::path::PathBuf {
-    crate::sim::differential::failure_dir()
-        .with_file_name("verilog-sim")
+    crate::sim::differential::scratch_dir()
+        .join("verilog-sim")
         .join("differential")
         .join(format!("{name}_seed{seed}_pid{}", std::process::id()))
 }

@@ -101,6 +101,41 @@ pub struct SelfTest<
     fail: Signal<Local, Bit>,
 }
 
+/// [`SelfTest`] at the sizes `$s`, a [`Sizes`](crate::params::Sizes) constant: the const generics
+/// computed from it, and sizes that break a rule refused when the crate that names the type is
+/// built (`Sizes::valid`).
+#[macro_export]
+macro_rules! sized_self_test {
+    ($s:expr) => {
+        $crate::boards::SelfTest<
+            { $crate::params::Sizes::valid($s).W },
+            { $s.WW },
+            { $s.T },
+            { $s.A },
+            { $s.D },
+            { $s.SPW },
+            { $s.B },
+            { $s.BW },
+            { $s.N },
+            { $s.NW },
+            { $s.P },
+            { $s.K },
+            { $s.Q },
+            { $s.QW },
+            { $s.QCW },
+            { $s.BQ },
+            { $s.SQ },
+            { $s.RW },
+            { $s.RRW },
+            { $s.DW },
+            { $s.TD },
+            { $s.U },
+            { $s.UW },
+            { $s.G },
+        >
+    };
+}
+
 /// Simulates a self-test top (of any preset) with the button released until its run is done (or
 /// `limit` cycles): its LEDs then.
 pub fn leds_when_done<D: crate::sim::Dut>(top: &mut D, limit: usize) -> Result<u64> {

@@ -117,6 +117,28 @@ pub struct BankArbiter<
     overflowed: Signal<Local, Bit>,
 }
 
+/// [`BankArbiter`] at the sizes `$s`, a [`Sizes`](crate::params::Sizes) constant: the const generics
+/// computed from it, and sizes that break a rule refused when the crate that names the type is
+/// built (`Sizes::valid`).
+#[macro_export]
+macro_rules! sized_bank_arbiter {
+    ($s:expr) => {
+        $crate::hw::BankArbiter<
+            { $crate::params::Sizes::valid($s).B },
+            { $s.BW },
+            { $s.N },
+            { $s.NW },
+            { $s.K },
+            { $s.Q },
+            { $s.QW },
+            { $s.QCW },
+            { $s.BQ },
+            { $s.RW },
+            { $s.SQ },
+        >
+    };
+}
+
 impl<
         const B: usize,
         const BW: usize,
@@ -388,6 +410,7 @@ impl<
 /// parameters at a preset).
 pub const PROPERTIES: crate::sim::Properties = crate::sim::Properties {
     properties: "src/hw/collector/bank_arbiter/bank_arbiter.sv",
+    text: include_str!("bank_arbiter.sv"),
     wrapper: "bank_arbiter_props",
     parameters: |p| {
         let c = p.collector;

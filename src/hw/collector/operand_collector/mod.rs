@@ -221,6 +221,37 @@ pub struct OperandCollector<
     dispatches: Signal<Local, Bits<32>>,
 }
 
+/// [`OperandCollector`] at the sizes `$s`, a [`Sizes`](crate::params::Sizes) constant: the const generics
+/// computed from it, and sizes that break a rule refused when the crate that names the type is
+/// built (`Sizes::valid`).
+#[macro_export]
+macro_rules! sized_operand_collector {
+    ($s:expr) => {
+        $crate::hw::OperandCollector<
+            { $crate::params::Sizes::valid($s).B },
+            { $s.BW },
+            { $s.N },
+            { $s.NW },
+            { $s.P },
+            { $s.K },
+            { $s.Q },
+            { $s.QW },
+            { $s.QCW },
+            { $s.BQ },
+            { $s.SQ },
+            { $s.RW },
+            { $s.WW },
+            { $s.RRW },
+            { $s.T },
+            { $s.DW },
+            { $s.TD },
+            { $s.U },
+            { $s.UW },
+            { $s.G },
+        >
+    };
+}
+
 impl<
         const B: usize,
         const BW: usize,
@@ -782,6 +813,7 @@ pub fn module_name(timing: CollectorTiming) -> &'static str {
 /// parameters at a preset).
 pub const PROPERTIES: crate::sim::Properties = crate::sim::Properties {
     properties: "src/hw/collector/operand_collector/operand_collector.sv",
+    text: include_str!("operand_collector.sv"),
     wrapper: "operand_collector_props",
     parameters: |p| property_parameters(p, false),
 };

@@ -54,6 +54,23 @@ pub struct RegisterFile<
     writing: Signal<Local, Bit>,
 }
 
+/// [`RegisterFile`] at the sizes `$s`, a [`Sizes`](crate::params::Sizes) constant: the const generics
+/// computed from it, and sizes that break a rule refused when the crate that names the type is
+/// built (`Sizes::valid`).
+#[macro_export]
+macro_rules! sized_register_file {
+    ($s:expr) => {
+        $crate::hw::RegisterFile<
+            { $crate::params::Sizes::valid($s).B },
+            { $s.BW },
+            { $s.RW },
+            { $s.T },
+            { $s.DW },
+            { $s.TD },
+        >
+    };
+}
+
 impl<
         const B: usize,
         const BW: usize,
@@ -135,6 +152,7 @@ impl<
 /// parameters at a preset).
 pub const PROPERTIES: crate::sim::Properties = crate::sim::Properties {
     properties: "src/hw/collector/register_file/register_file.sv",
+    text: include_str!("register_file.sv"),
     wrapper: "register_file_props",
     parameters: |p| {
         [("T", p.scheduler.threads), ("DW", p.collector.lane_bits)]

@@ -38,6 +38,21 @@ pub struct RegisterMap<const BW: usize, const RW: usize, const WW: usize, const 
     reg_row: Signal<Local, Bits<RRW>>,
 }
 
+/// [`RegisterMap`] at the sizes `$s`, a [`Sizes`](crate::params::Sizes) constant: the const generics
+/// computed from it, and sizes that break a rule refused when the crate that names the type is
+/// built (`Sizes::valid`).
+#[macro_export]
+macro_rules! sized_register_map {
+    ($s:expr) => {
+        $crate::hw::RegisterMap<
+            { $crate::params::Sizes::valid($s).BW },
+            { $s.RW },
+            { $s.WW },
+            { $s.RRW },
+        >
+    };
+}
+
 impl<const BW: usize, const RW: usize, const WW: usize, const RRW: usize>
     RegisterMap<BW, RW, WW, RRW>
 {
@@ -103,6 +118,7 @@ impl<const BW: usize, const RW: usize, const WW: usize, const RRW: usize> crate:
 /// parameters at a preset).
 pub const PROPERTIES: crate::sim::Properties = crate::sim::Properties {
     properties: "src/hw/collector/register_map/register_map.sv",
+    text: include_str!("register_map.sv"),
     wrapper: "register_map_props",
     parameters: |p| {
         let c = p.collector;

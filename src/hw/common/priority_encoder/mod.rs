@@ -36,6 +36,19 @@ pub struct PriorityEncoder<const N: usize, const NW: usize> {
     one_hot: Signal<Local, Bits<N>>,
 }
 
+/// [`PriorityEncoder`] at the sizes `$s`, a [`Sizes`](crate::params::Sizes) constant: the const generics
+/// computed from it, and sizes that break a rule refused when the crate that names the type is
+/// built (`Sizes::valid`).
+#[macro_export]
+macro_rules! sized_priority_encoder {
+    ($s:expr) => {
+        $crate::hw::PriorityEncoder<
+            { $crate::params::Sizes::valid($s).W },
+            { $s.WW },
+        >
+    };
+}
+
 impl<const N: usize, const NW: usize> PriorityEncoder<N, NW> {
     /// Checks `N` (2..=32) and `NW = clog2(N)`.
     pub fn new(order: Order) -> Result<Self> {
@@ -97,6 +110,7 @@ impl<const N: usize, const NW: usize> crate::sim::Dut for PriorityEncoder<N, NW>
 /// parameters at a preset).
 pub const PROPERTIES_LOWEST: crate::sim::Properties = crate::sim::Properties {
     properties: "src/hw/common/priority_encoder/priority_encoder.sv",
+    text: include_str!("priority_encoder.sv"),
     wrapper: "priority_encoder_props",
     parameters: |p| {
         vec![("N", p.scheduler.warps), ("NW", p.scheduler.warp_id_width()), ("HIGHEST", 0)]
@@ -107,6 +121,7 @@ pub const PROPERTIES_LOWEST: crate::sim::Properties = crate::sim::Properties {
 /// parameters at a preset).
 pub const PROPERTIES_HIGHEST: crate::sim::Properties = crate::sim::Properties {
     properties: "src/hw/common/priority_encoder/priority_encoder.sv",
+    text: include_str!("priority_encoder.sv"),
     wrapper: "priority_encoder_props",
     parameters: |p| {
         vec![("N", p.scheduler.warps), ("NW", p.scheduler.warp_id_width()), ("HIGHEST", 1)]

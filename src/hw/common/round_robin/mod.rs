@@ -69,6 +69,19 @@ pub struct RoundRobinArbiter<const N: usize, const NW: usize> {
     pick: Signal<Local, Bits<NW>>,
 }
 
+/// [`RoundRobinArbiter`] at the sizes `$s`, a [`Sizes`](crate::params::Sizes) constant: the const generics
+/// computed from it, and sizes that break a rule refused when the crate that names the type is
+/// built (`Sizes::valid`).
+#[macro_export]
+macro_rules! sized_round_robin_arbiter {
+    ($s:expr) => {
+        $crate::hw::RoundRobinArbiter<
+            { $crate::params::Sizes::valid($s).W },
+            { $s.WW },
+        >
+    };
+}
+
 impl<const N: usize, const NW: usize> RoundRobinArbiter<N, NW> {
     /// Checks `N` (2..=32) and `NW = clog2(N)`; after reset requester 0 has the highest priority.
     pub fn new() -> Result<Self> {
@@ -208,6 +221,7 @@ impl<const N: usize, const NW: usize> crate::sim::Dut for RoundRobinArbiter<N, N
 /// parameters at a preset).
 pub const PROPERTIES: crate::sim::Properties = crate::sim::Properties {
     properties: "src/hw/common/round_robin/round_robin_arbiter.sv",
+    text: include_str!("round_robin_arbiter.sv"),
     wrapper: "round_robin_arbiter_props",
     parameters: |p| {
         let s = p.scheduler;

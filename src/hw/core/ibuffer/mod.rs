@@ -71,6 +71,20 @@ pub struct IBuffer<const W: usize, const WW: usize, const A: usize> {
     left: Signal<Local, Bits<2>>,
 }
 
+/// [`IBuffer`] at the sizes `$s`, a [`Sizes`](crate::params::Sizes) constant: the const generics
+/// computed from it, and sizes that break a rule refused when the crate that names the type is
+/// built (`Sizes::valid`).
+#[macro_export]
+macro_rules! sized_ibuffer {
+    ($s:expr) => {
+        $crate::hw::IBuffer<
+            { $crate::params::Sizes::valid($s).W },
+            { $s.WW },
+            { $s.A },
+        >
+    };
+}
+
 impl<const W: usize, const WW: usize, const A: usize> IBuffer<W, WW, A> {
     /// Checks `W` (a power of two, 2..=32), `WW = clog2(W)` and `A` (1..=32).
     pub fn new() -> Result<Self> {
@@ -188,6 +202,7 @@ impl<const W: usize, const WW: usize, const A: usize> crate::sim::Dut for IBuffe
 /// parameters at a preset).
 pub const PROPERTIES: crate::sim::Properties = crate::sim::Properties {
     properties: "src/hw/core/ibuffer/ibuffer.sv",
+    text: include_str!("ibuffer.sv"),
     wrapper: "ibuffer_props",
     parameters: |p| {
         vec![
@@ -202,6 +217,7 @@ pub const PROPERTIES: crate::sim::Properties = crate::sim::Properties {
 /// parameters.
 pub const RAM_PROPERTIES: crate::sim::Properties = crate::sim::Properties {
     properties: "src/hw/core/ibuffer/ibuffer_ram.sv",
+    text: include_str!("ibuffer_ram.sv"),
     wrapper: "ibuffer_ram_props",
     parameters: PROPERTIES.parameters,
 };

@@ -69,6 +69,20 @@ pub struct IBufferRam<const W: usize, const WW: usize, const A: usize> {
     write_row: Signal<Local, Bits<ROW_BITS>>,
 }
 
+/// [`IBufferRam`] at the sizes `$s`, a [`Sizes`](crate::params::Sizes) constant: the const generics
+/// computed from it, and sizes that break a rule refused when the crate that names the type is
+/// built (`Sizes::valid`).
+#[macro_export]
+macro_rules! sized_ibuffer_ram {
+    ($s:expr) => {
+        $crate::hw::IBufferRam<
+            { $crate::params::Sizes::valid($s).W },
+            { $s.WW },
+            { $s.A },
+        >
+    };
+}
+
 impl<const W: usize, const WW: usize, const A: usize> IBufferRam<W, WW, A> {
     /// Checks `W` (a power of two, 2..=32), `WW = clog2(W)` and `A` (1..=32).
     pub fn new() -> Result<Self> {

@@ -125,6 +125,21 @@ pub struct LaneAlu<const T: usize, const DW: usize, const SW: usize, const TD: u
     wide: Signal<Local, Bits<TD>>,
 }
 
+/// [`LaneAlu`] at the sizes `$s`, a [`Sizes`](crate::params::Sizes) constant: the const generics
+/// computed from it, and sizes that break a rule refused when the crate that names the type is
+/// built (`Sizes::valid`).
+#[macro_export]
+macro_rules! sized_lane_alu {
+    ($s:expr) => {
+        $crate::hw::LaneAlu<
+            { $crate::params::Sizes::valid($s).T },
+            { $s.DW },
+            { $s.SW },
+            { $s.TD },
+        >
+    };
+}
+
 impl<const T: usize, const DW: usize, const SW: usize, const TD: usize> LaneAlu<T, DW, SW, TD> {
     /// Checks `T` (1..=32), `DW` (a power of two, 2..=32), `SW = clog2(DW)` and `TD = T * DW`
     /// (at most 64).

@@ -60,6 +60,21 @@ pub struct Scoreboard<const W: usize, const WW: usize, const R: usize, const RRW
     blocked: Signal<Local, Bit>,
 }
 
+/// [`Scoreboard`] at the sizes `$s`, a [`Sizes`](crate::params::Sizes) constant: the const generics
+/// computed from it, and sizes that break a rule refused when the crate that names the type is
+/// built (`Sizes::valid`).
+#[macro_export]
+macro_rules! sized_scoreboard {
+    ($s:expr) => {
+        $crate::hw::Scoreboard<
+            { $crate::params::Sizes::valid($s).W },
+            { $s.WW },
+            { $s.R },
+            { $s.RRW },
+        >
+    };
+}
+
 impl<const W: usize, const WW: usize, const R: usize, const RRW: usize> Scoreboard<W, WW, R, RRW> {
     /// Checks `W` (a power of two, 2..=32), `R` (a power of two, 2..=32) and the derived widths.
     pub fn new() -> Result<Self> {
@@ -173,6 +188,7 @@ impl<const W: usize, const WW: usize, const R: usize, const RRW: usize> crate::s
 /// parameters at a preset).
 pub const PROPERTIES: crate::sim::Properties = crate::sim::Properties {
     properties: "src/hw/core/scoreboard/scoreboard.sv",
+    text: include_str!("scoreboard.sv"),
     wrapper: "scoreboard_props",
     parameters: |p| {
         let r = p.collector.regs_per_warp;

@@ -525,13 +525,15 @@ impl<
     );
 }
 
-/// The core that the [`CoreParams`] constant `$p` describes, every const generic computed from
-/// its sizes ([`CoreParams::sizes`]); [`SimtCore::new`] and its blocks check them again.
-macro_rules! simt_core_of {
-    ($p:path) => {
-        SimtCore<
-            { $p.sizes().W }, { $p.sizes().WW }, { $p.sizes().T }, { $p.sizes().A },
-            { clog2($p.imem_words) }, { $p.sizes().D }, { $p.sizes().SPW }, { $p.sizes().B },
+/// The core that the [`CoreParams`](crate::params::CoreParams) constant `$p` describes, every
+/// const generic computed from its sizes (`CoreParams::sizes`); parameters that break a rule stop
+/// the build (`CoreParams::valid`), and [`SimtCore::new`] and its blocks check them again.
+#[macro_export]
+macro_rules! sized_simt_core {
+    ($p:expr) => {
+        $crate::hw::SimtCore<
+            { $crate::params::CoreParams::valid($p).sizes().W }, { $p.sizes().WW }, { $p.sizes().T }, { $p.sizes().A },
+            { $crate::params::clog2($p.imem_words) }, { $p.sizes().D }, { $p.sizes().SPW }, { $p.sizes().B },
             { $p.sizes().BW }, { $p.sizes().N }, { $p.sizes().NW }, { $p.sizes().Q },
             { $p.sizes().QW }, { $p.sizes().QCW }, { $p.sizes().BQ }, { $p.sizes().SQ },
             { $p.sizes().RW }, { $p.sizes().DW }, { $p.sizes().TD }, { $p.sizes().SW },
@@ -541,15 +543,15 @@ macro_rules! simt_core_of {
 }
 
 /// The `cu` core ([`CORE_CU`](crate::params::CORE_CU)).
-pub type SimtCoreCu = simt_core_of!(crate::params::CORE_CU);
+pub type SimtCoreCu = crate::sized_simt_core!(crate::params::CORE_CU);
 /// The `tiny` core ([`CORE_TINY`](crate::params::CORE_TINY)).
-pub type SimtCoreTiny = simt_core_of!(crate::params::CORE_TINY);
+pub type SimtCoreTiny = crate::sized_simt_core!(crate::params::CORE_TINY);
 /// The `cu` core at the sizes `simt-rtl explore` measures (see
 /// [`CORE_CU_W4_U4`](crate::params::CORE_CU_W4_U4) and the three after it).
-pub type SimtCoreW4U4 = simt_core_of!(crate::params::CORE_CU_W4_U4);
-pub type SimtCoreW8U2 = simt_core_of!(crate::params::CORE_CU_W8_U2);
-pub type SimtCoreW8U4 = simt_core_of!(crate::params::CORE_CU_W8_U4);
-pub type SimtCoreL8 = simt_core_of!(crate::params::CORE_CU_L8);
+pub type SimtCoreW4U4 = crate::sized_simt_core!(crate::params::CORE_CU_W4_U4);
+pub type SimtCoreW8U2 = crate::sized_simt_core!(crate::params::CORE_CU_W8_U2);
+pub type SimtCoreW8U4 = crate::sized_simt_core!(crate::params::CORE_CU_W8_U4);
+pub type SimtCoreL8 = crate::sized_simt_core!(crate::params::CORE_CU_L8);
 
 /// Runs `$body` with `$C` the rust-hdl core type that has `$params`' sizes (the `cu` core's, the
 /// `tiny` core's, or one of the sizes `explore` measures); `$body` returns a `Result`, and
@@ -580,7 +582,7 @@ macro_rules! with_simt_core {
             type $C = sc::SimtCoreL8;
             $body
         } else {
-            Err(anyhow::anyhow!(
+            Err($crate::__anyhow::anyhow!(
                 "core `{}` has no rust-hdl type: only the cu and tiny cores and the sizes `simt-rtl explore` measures are built",
                 params.name
             ))

@@ -112,6 +112,21 @@ pub struct LocalDataShare<const T: usize, const WW: usize, const DW: usize, cons
     addr_row: Signal<Local, Bits<DW>>,
 }
 
+/// [`LocalDataShare`] at the sizes `$s`, a [`Sizes`](crate::params::Sizes) constant: the const generics
+/// computed from it, and sizes that break a rule refused when the crate that names the type is
+/// built (`Sizes::valid`).
+#[macro_export]
+macro_rules! sized_local_data_share {
+    ($s:expr) => {
+        $crate::hw::LocalDataShare<
+            { $crate::params::Sizes::valid($s).T },
+            { $s.WW },
+            { $s.DW },
+            { $s.LRW },
+        >
+    };
+}
+
 impl<const T: usize, const WW: usize, const DW: usize, const RW: usize>
     LocalDataShare<T, WW, DW, RW>
 {
@@ -355,6 +370,7 @@ impl<const T: usize, const WW: usize, const DW: usize, const RW: usize> crate::s
 /// parameters at a preset).
 pub const PROPERTIES: crate::sim::Properties = crate::sim::Properties {
     properties: "src/hw/lds/local_data_share/local_data_share.sv",
+    text: include_str!("local_data_share.sv"),
     wrapper: "local_data_share_props",
     parameters: |p| {
         vec![

@@ -361,6 +361,7 @@ pub type HostLinkCu = HostLink<
 /// parameters at a preset).
 pub const PROPERTIES: crate::sim::Properties = crate::sim::Properties {
     properties: "src/hw/link/host_link/host_link.sv",
+    text: include_str!("host_link.sv"),
     wrapper: "host_link_props",
     parameters: |_| {
         // Exported for the `cu` core's board only.

@@ -66,6 +66,21 @@ pub struct SimtStack<const T: usize, const A: usize, const D: usize, const SPW: 
     tos_pc: Signal<Local, Bits<A>>,
 }
 
+/// [`SimtStack`] at the sizes `$s`, a [`Sizes`](crate::params::Sizes) constant: the const generics
+/// computed from it, and sizes that break a rule refused when the crate that names the type is
+/// built (`Sizes::valid`).
+#[macro_export]
+macro_rules! sized_simt_stack {
+    ($s:expr) => {
+        $crate::hw::SimtStack<
+            { $crate::params::Sizes::valid($s).T },
+            { $s.A },
+            { $s.D },
+            { $s.SPW },
+        >
+    };
+}
+
 impl<const T: usize, const A: usize, const D: usize, const SPW: usize> SimtStack<T, A, D, SPW> {
     /// Checks `T`, `A` (at most 32 bits), `D` (1..=64) and `SPW = clog2(D + 1)`.
     pub fn new() -> Result<Self> {
@@ -192,6 +207,7 @@ impl<const T: usize, const A: usize, const D: usize, const SPW: usize> crate::si
 /// parameters at a preset).
 pub const PROPERTIES: crate::sim::Properties = crate::sim::Properties {
     properties: "src/hw/scheduler/simt_stack/simt_stack.sv",
+    text: include_str!("simt_stack.sv"),
     wrapper: "simt_stack_props",
     parameters: |p| {
         let s = p.scheduler;

@@ -171,6 +171,23 @@ pub struct SimtStackRam<
     pushed_next: Signal<Local, Bit>,
 }
 
+/// [`SimtStackRam`] at the sizes `$s`, a [`Sizes`](crate::params::Sizes) constant: the const generics
+/// computed from it, and sizes that break a rule refused when the crate that names the type is
+/// built (`Sizes::valid`).
+#[macro_export]
+macro_rules! sized_simt_stack_ram {
+    ($s:expr) => {
+        $crate::hw::SimtStackRam<
+            { $crate::params::Sizes::valid($s).W },
+            { $s.WW },
+            { $s.T },
+            { $s.A },
+            { $s.D },
+            { $s.SPW },
+        >
+    };
+}
+
 impl<
         const W: usize,
         const WW: usize,
@@ -531,6 +548,7 @@ impl<
 /// parameters at a preset).
 pub const PROPERTIES: crate::sim::Properties = crate::sim::Properties {
     properties: "src/hw/scheduler/simt_stack_ram/simt_stack_ram.sv",
+    text: include_str!("simt_stack_ram.sv"),
     wrapper: "simt_stack_ram_props",
     parameters: |p| {
         let s = p.scheduler;

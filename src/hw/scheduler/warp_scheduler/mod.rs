@@ -199,6 +199,23 @@ pub struct WarpScheduler<
     f_mask: Signal<Local, Bits<T>>,
 }
 
+/// [`WarpScheduler`] at the sizes `$s`, a [`Sizes`](crate::params::Sizes) constant: the const generics
+/// computed from it, and sizes that break a rule refused when the crate that names the type is
+/// built (`Sizes::valid`).
+#[macro_export]
+macro_rules! sized_warp_scheduler {
+    ($s:expr) => {
+        $crate::hw::WarpScheduler<
+            { $crate::params::Sizes::valid($s).W },
+            { $s.WW },
+            { $s.T },
+            { $s.A },
+            { $s.D },
+            { $s.SPW },
+        >
+    };
+}
+
 impl<
         const W: usize,
         const WW: usize,
@@ -472,6 +489,7 @@ impl<
 /// parameters at a preset).
 pub const PROPERTIES: crate::sim::Properties = crate::sim::Properties {
     properties: "src/hw/scheduler/warp_scheduler/warp_scheduler.sv",
+    text: include_str!("warp_scheduler.sv"),
     wrapper: "warp_scheduler_props",
     parameters: |p| {
         let s = p.scheduler;

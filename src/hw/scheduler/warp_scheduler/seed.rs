@@ -71,6 +71,24 @@ pub struct SeedWarpScheduler<
     pc_bits: Constant<Bits<8>>,
 }
 
+/// [`SeedWarpScheduler`] at the sizes `$s`, a [`Sizes`](crate::params::Sizes) constant: the const generics
+/// computed from it, and sizes that break a rule refused when the crate that names the type is
+/// built (`Sizes::valid`).
+#[macro_export]
+macro_rules! sized_seed_warp_scheduler {
+    ($s:expr) => {
+        $crate::hw::SeedWarpScheduler<
+            { $crate::params::Sizes::valid($s).W },
+            { $s.WW },
+            { $s.T },
+            { $s.A },
+            { $s.D },
+            { $s.SPW },
+            { $s.E },
+        >
+    };
+}
+
 impl<
         const W: usize,
         const WW: usize,
