@@ -573,9 +573,6 @@ impl CoreParams {
 
     /// The first rule of [`CoreParams::validate`] that `self` breaks, as a fixed line.
     pub const fn broken_rule(&self) -> Option<&'static str> {
-        const fn pow2_in(v: usize, lo: usize, hi: usize) -> bool {
-            v >= lo && v <= hi && v.is_power_of_two()
-        }
         if let Some(rule) = broken_rule(&self.scheduler(), &self.collector(), self.lds_rows) {
             return Some(rule);
         }
@@ -588,7 +585,7 @@ impl CoreParams {
         if !pow2_in(self.lane_bits, 2, 32) {
             return Some("parameter `lane_bits` must be a power of two between 2 and 32");
         }
-        if self.warps < 2 || self.warps > 64 {
+        if !in_range(self.warps, 2, 64) {
             return Some("parameter `warps` must be between 2 and 64");
         }
         if self.threads * self.lane_bits > 64 {
@@ -721,7 +718,7 @@ pub fn core_params(name: &str) -> Result<CoreParams> {
 #[allow(non_snake_case)]
 pub struct Sizes {
     /// Made by [`Sizes::new`] or [`Sizes::checked`]: every rule holds.
-    checked: bool,
+    checked: Checked,
     pub W: usize,
     pub WW: usize,
     pub T: usize,
@@ -752,6 +749,19 @@ pub struct Sizes {
     pub LRW: usize,
 }
 
+/// Whether [`Sizes`] were checked; not part of their equality (the same sizes are equal however
+/// they were made).
+#[derive(Clone, Copy, Debug)]
+struct Checked(bool);
+
+impl PartialEq for Checked {
+    fn eq(&self, _: &Checked) -> bool {
+        true
+    }
+}
+
+impl Eq for Checked {}
+
 impl Sizes {
     /// The sizes of `p`'s blocks (checked as [`Sizes::new`] checks).
     pub const fn of(p: &Preset) -> Sizes {
@@ -777,7 +787,7 @@ impl Sizes {
         if let Some(rule) = broken_rule(&s, &c, lds_rows) {
             panic!("{}", rule);
         }
-        Sizes { checked: true, ..Sizes::unchecked(s, c, lds_rows) }
+        Sizes { checked: Checked(true), ..Sizes::unchecked(s, c, lds_rows) }
     }
 
     /// [`Sizes::new`] at run time: parameters that break a rule are an error naming the
@@ -786,13 +796,13 @@ impl Sizes {
         s.validate()?;
         c.validate(s.warps)?;
         check_pow2("lds_rows", lds_rows, 2, 4096)?;
-        Ok(Sizes { checked: true, ..Sizes::unchecked(s, c, lds_rows) })
+        Ok(Sizes { checked: Checked(true), ..Sizes::unchecked(s, c, lds_rows) })
     }
 
     /// `self`, when [`Sizes::new`] or [`Sizes::checked`] made it; the `sized_*!` macros call it,
     /// so that a type named with other sizes does not build.
     pub const fn valid(self) -> Sizes {
-        if !self.checked {
+        if !self.checked.0 {
             panic!(
                 "these sizes were not checked: make them with `Sizes::new` (or `Sizes::checked`)"
             );
@@ -810,7 +820,7 @@ impl Sizes {
         let q = c.queue_depth();
         let uw = clog2(c.unit_types);
         Sizes {
-            checked: false,
+            checked: Checked(false),
             W: s.warps,
             WW: s.warp_id_width(),
             T: s.threads,
@@ -843,6 +853,16 @@ impl Sizes {
     }
 }
 
+/// `v` is a power of two in `lo..=hi` (the rule of [`check_pow2`], in a `const`).
+const fn pow2_in(v: usize, lo: usize, hi: usize) -> bool {
+    v >= lo && v <= hi && v.is_power_of_two()
+}
+
+/// `v` is in `lo..=hi` (the rule of [`check_range`], in a `const`).
+const fn in_range(v: usize, lo: usize, hi: usize) -> bool {
+    v >= lo && v <= hi
+}
+
 /// The first rule that `s`, `c` and `lds_rows` break, as a fixed line naming the parameter and
 /// the rule (the rules of [`SchedulerParams::validate`], [`CollectorParams::validate`] and the
 /// local data share's rows, in that order), for [`Sizes::new`], which runs where a message
@@ -852,12 +872,6 @@ pub const fn broken_rule(
     c: &CollectorParams,
     lds_rows: usize,
 ) -> Option<&'static str> {
-    const fn pow2_in(v: usize, lo: usize, hi: usize) -> bool {
-        v >= lo && v <= hi && v.is_power_of_two()
-    }
-    const fn in_range(v: usize, lo: usize, hi: usize) -> bool {
-        v >= lo && v <= hi
-    }
     // One rule at a time: a later rule may divide by what an earlier one checked.
     macro_rules! rule {
         ($holds:expr, $line:literal) => {

@@ -28,9 +28,8 @@
 //!
 //! Pipelined timing ([`CollectorTiming::Pipelined`]): step 3 allocates only units free at the
 //! start of the cycle, so a unit freed by dispatch is taken a cycle later, and no path runs from
-//! dispatch through allocation into the bank queues. (A push register between allocation and the
-//! queues was tried too: it gained no Fmax, since the queues' own bookkeeping is then the
-//! longest path, and cost 300 logic cells and another cycle per instruction; see the book.)
+//! dispatch through allocation into the bank queues (the book's collector page says why the
+//! queues themselves get no pipeline register).
 //!
 //! Source operands: an instruction has three operand slots, of which the first `sources` may
 //! be registers (GPGPU-Sim's 3; the core's ISA has 2, `ra` and `rb`). The bank queues hold

@@ -24,8 +24,8 @@
 //! from a register instead (the RAM's read and write of one slot at one edge are never used
 //! together). The [`WarpScheduler`](crate::hw::WarpScheduler)'s registered mode stores its stacks
 //! this way: its pops wait a cycle in a stage anyway, and at the seed's sizes the per-warp top
-//! registers and their multiplexers were over a quarter of its LUTs (without them this block
-//! fell from 1,736 LUT4s to 431, of about 4,600 in the scheduler, `synth_ice40 -noflatten`).
+//! registers and their multiplexers are a large share of its logic (measured in the book's
+//! design notes).
 //!
 //! At most one warp is pushed and one popped per cycle: `push` and `pop` have at most one bit
 //! set, the warp named by `push_wid` and `pop_wid`.
