@@ -749,6 +749,17 @@ pub struct Sizes {
     pub LRW: usize,
 }
 
+/// The type `$ty` with the [`Sizes`] fields named after the `;` as its const generics, in that
+/// order, from the sizes `$s`, which must be valid ([`Sizes::valid`]): what every block's
+/// `sized_<block>!` expands to.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! sized_type {
+    ([$($ty:tt)+] $s:expr; $first:ident $(, $rest:ident)* $(,)?) => {
+        $($ty)+<{ $crate::params::Sizes::valid($s).$first } $(, { $s.$rest })*>
+    };
+}
+
 /// Whether [`Sizes`] were checked; not part of their equality (the same sizes are equal however
 /// they were made).
 #[derive(Clone, Copy, Debug)]

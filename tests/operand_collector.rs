@@ -374,6 +374,35 @@ mod closed_loop {
         (cycles() / 4).max(2_000)
     }
 
+    /// `make()`'s collector with parameters `c` in the closed loop over registers
+    /// `0..regs_used`, from `seed`: what the environment saw.
+    fn closed_loop<D: simt_rtl::sim::Dut>(
+        name: &str,
+        make: impl Fn() -> D,
+        c: CollectorParams,
+        regs_used: usize,
+        seed: u64,
+    ) -> simt_rtl::verify::collector_env::EnvStats {
+        let (_, stats) = suites::operand_collector_closed_loop(
+            name,
+            make,
+            c,
+            SHAPE,
+            regs_used,
+            seed,
+            closed_cycles(),
+        )
+        .unwrap();
+        eprintln!("{name}: {stats:?}");
+        stats
+    }
+
+    /// No WAR hazard, and a tenth of the cycles or more saw an instruction complete.
+    fn in_order_and_busy(stats: &simt_rtl::verify::collector_env::EnvStats) {
+        assert_eq!(stats.war_hazards, 0);
+        assert!(stats.completed > closed_cycles() as u64 / 10, "{stats:?}");
+    }
+
     /// The WAR hazard of seed 002 exists without the in-order option: a younger instruction
     /// overwrites a register before an older one of its warp has read it. Registers 0..6 only,
     /// so that operands queue behind each other.
@@ -381,17 +410,13 @@ mod closed_loop {
     fn war_hazard_without_in_order() {
         let mut c = params(8, false);
         c.one_bank_per_cu = true;
-        let (_, stats) = suites::operand_collector_closed_loop(
+        let stats = closed_loop(
             "closed_loop_war",
             || Cu8Banks4::new(c, SHAPE.0, SHAPE.1).unwrap(),
             c,
-            SHAPE,
             4,
             0xC105_ED01,
-            closed_cycles(),
-        )
-        .unwrap();
-        eprintln!("without in-order: {stats:?}");
+        );
         assert!(stats.war_hazards > 0, "the hazard never showed: {stats:?}");
     }
 
@@ -400,19 +425,14 @@ mod closed_loop {
     fn no_war_hazard_with_in_order() {
         let mut c = params(8, true);
         c.one_bank_per_cu = true;
-        let (_, stats) = suites::operand_collector_closed_loop(
+        let stats = closed_loop(
             "closed_loop_in_order",
             || Cu8Banks4::new(c, SHAPE.0, SHAPE.1).unwrap(),
             c,
-            SHAPE,
             4,
             0xC105_ED01,
-            closed_cycles(),
-        )
-        .unwrap();
-        eprintln!("with in-order: {stats:?}");
-        assert_eq!(stats.war_hazards, 0);
-        assert!(stats.completed > closed_cycles() as u64 / 10, "{stats:?}");
+        );
+        in_order_and_busy(&stats);
     }
 
     /// All registers, specialized sets: every instruction leaves once, correct.
@@ -420,19 +440,14 @@ mod closed_loop {
     fn specialized_in_order_all_registers() {
         let mut c = params(4, true);
         c.specialized = true;
-        let (_, stats) = suites::operand_collector_closed_loop(
+        let stats = closed_loop(
             "closed_loop_specialized",
             || Cu4Banks4::new(c, SHAPE.0, SHAPE.1).unwrap(),
             c,
-            SHAPE,
             16,
             0xC105_ED02,
-            closed_cycles(),
-        )
-        .unwrap();
-        eprintln!("specialized: {stats:?}");
-        assert_eq!(stats.war_hazards, 0);
-        assert!(stats.completed > closed_cycles() as u64 / 10, "{stats:?}");
+        );
+        in_order_and_busy(&stats);
     }
 
     /// Two source slots, as the core's ISA has: the environment offers registers only in
@@ -440,19 +455,14 @@ mod closed_loop {
     #[test]
     fn two_sources_in_order_all_registers() {
         let c = CollectorParams { sources: 2, ..params(4, true) };
-        let (_, stats) = suites::operand_collector_closed_loop(
+        let stats = closed_loop(
             "closed_loop_two_sources",
             || Cu4Banks4Sources2::new(c, SHAPE.0, SHAPE.1).unwrap(),
             c,
-            SHAPE,
             16,
             0xC105_ED04,
-            closed_cycles(),
-        )
-        .unwrap();
-        eprintln!("two sources: {stats:?}");
-        assert_eq!(stats.war_hazards, 0);
-        assert!(stats.completed > closed_cycles() as u64 / 10, "{stats:?}");
+        );
+        in_order_and_busy(&stats);
     }
 
     /// Pipelined timing, in order, all registers: every instruction leaves once, correct.
@@ -460,18 +470,13 @@ mod closed_loop {
     fn pipelined_in_order_all_registers() {
         let mut c = params(8, true);
         c.timing = CollectorTiming::Pipelined;
-        let (_, stats) = suites::operand_collector_closed_loop(
+        let stats = closed_loop(
             "closed_loop_pipelined",
             || Cu8Banks4::new(c, SHAPE.0, SHAPE.1).unwrap(),
             c,
-            SHAPE,
             16,
             0xC105_ED03,
-            closed_cycles(),
-        )
-        .unwrap();
-        eprintln!("pipelined: {stats:?}");
-        assert_eq!(stats.war_hazards, 0);
-        assert!(stats.completed > closed_cycles() as u64 / 10, "{stats:?}");
+        );
+        in_order_and_busy(&stats);
     }
 }

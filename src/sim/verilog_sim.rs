@@ -12,6 +12,7 @@ use std::process::Command;
 
 use anyhow::{anyhow, bail, Context, Result};
 
+use super::rng::mask;
 use super::Port;
 
 /// Which Verilog simulator to use.
@@ -160,7 +161,7 @@ pub fn stimulus_hex(inputs: &[Port], stimulus: &[Vec<u64>]) -> String {
         // nibble count as held from the start.
         let (mut acc, mut held) = (0u128, (4 - total % 4) % 4);
         for (p, &w) in inputs.iter().zip(words) {
-            acc = (acc << p.width) | u128::from(w & width_mask(p.width));
+            acc = (acc << p.width) | u128::from(w & mask(p.width));
             held += p.width;
             while held >= 4 {
                 held -= 4;
@@ -171,15 +172,6 @@ pub fn stimulus_hex(inputs: &[Port], stimulus: &[Vec<u64>]) -> String {
         out.push('\n');
     }
     out
-}
-
-/// The low `width` bits set.
-fn width_mask(width: usize) -> u64 {
-    if width >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << width) - 1
-    }
 }
 
 fn run_tool(cmd: &mut Command, what: &str, dir: &Path) -> Result<()> {
@@ -424,7 +416,7 @@ fn parse_row(line: &str, outputs: &[Port], row: &mut Vec<Sampled>) -> Result<()>
                 }
             }
         }
-        s.unknown &= width_mask(p.width);
+        s.unknown &= mask(p.width);
         row.push(s);
     }
     let extra = fields.count();
@@ -546,7 +538,7 @@ mod tests {
             let words: Vec<u64> = inputs.iter().map(|_| next()).collect();
             let fast = stimulus_hex(&inputs, std::slice::from_ref(&words));
             let masked: Vec<u64> =
-                inputs.iter().zip(&words).map(|(p, w)| w & width_mask(p.width)).collect();
+                inputs.iter().zip(&words).map(|(p, w)| w & mask(p.width)).collect();
             assert_eq!(fast, format!("{}\n", stimulus_line_bit_by_bit(&inputs, &masked)));
         }
     }

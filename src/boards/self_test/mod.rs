@@ -107,32 +107,7 @@ pub struct SelfTest<
 #[macro_export]
 macro_rules! sized_self_test {
     ($s:expr) => {
-        $crate::boards::SelfTest<
-            { $crate::params::Sizes::valid($s).W },
-            { $s.WW },
-            { $s.T },
-            { $s.A },
-            { $s.D },
-            { $s.SPW },
-            { $s.B },
-            { $s.BW },
-            { $s.N },
-            { $s.NW },
-            { $s.P },
-            { $s.K },
-            { $s.Q },
-            { $s.QW },
-            { $s.QCW },
-            { $s.BQ },
-            { $s.SQ },
-            { $s.RW },
-            { $s.RRW },
-            { $s.DW },
-            { $s.TD },
-            { $s.U },
-            { $s.UW },
-            { $s.G },
-        >
+        $crate::sized_type!([$crate::boards::SelfTest] $s; W, WW, T, A, D, SPW, B, BW, N, NW, P, K, Q, QW, QCW, BQ, SQ, RW, RRW, DW, TD, U, UW, G)
     };
 }
 

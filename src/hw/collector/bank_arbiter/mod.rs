@@ -123,19 +123,7 @@ pub struct BankArbiter<
 #[macro_export]
 macro_rules! sized_bank_arbiter {
     ($s:expr) => {
-        $crate::hw::BankArbiter<
-            { $crate::params::Sizes::valid($s).B },
-            { $s.BW },
-            { $s.N },
-            { $s.NW },
-            { $s.K },
-            { $s.Q },
-            { $s.QW },
-            { $s.QCW },
-            { $s.BQ },
-            { $s.RW },
-            { $s.SQ },
-        >
+        $crate::sized_type!([$crate::hw::BankArbiter] $s; B, BW, N, NW, K, Q, QW, QCW, BQ, RW, SQ)
     };
 }
 

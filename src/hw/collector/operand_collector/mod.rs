@@ -226,28 +226,7 @@ pub struct OperandCollector<
 #[macro_export]
 macro_rules! sized_operand_collector {
     ($s:expr) => {
-        $crate::hw::OperandCollector<
-            { $crate::params::Sizes::valid($s).B },
-            { $s.BW },
-            { $s.N },
-            { $s.NW },
-            { $s.P },
-            { $s.K },
-            { $s.Q },
-            { $s.QW },
-            { $s.QCW },
-            { $s.BQ },
-            { $s.SQ },
-            { $s.RW },
-            { $s.WW },
-            { $s.RRW },
-            { $s.T },
-            { $s.DW },
-            { $s.TD },
-            { $s.U },
-            { $s.UW },
-            { $s.G },
-        >
+        $crate::sized_type!([$crate::hw::OperandCollector] $s; B, BW, N, NW, P, K, Q, QW, QCW, BQ, SQ, RW, WW, RRW, T, DW, TD, U, UW, G)
     };
 }
 

@@ -60,14 +60,7 @@ pub struct RegisterFile<
 #[macro_export]
 macro_rules! sized_register_file {
     ($s:expr) => {
-        $crate::hw::RegisterFile<
-            { $crate::params::Sizes::valid($s).B },
-            { $s.BW },
-            { $s.RW },
-            { $s.T },
-            { $s.DW },
-            { $s.TD },
-        >
+        $crate::sized_type!([$crate::hw::RegisterFile] $s; B, BW, RW, T, DW, TD)
     };
 }
 

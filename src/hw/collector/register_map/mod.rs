@@ -44,12 +44,7 @@ pub struct RegisterMap<const BW: usize, const RW: usize, const WW: usize, const 
 #[macro_export]
 macro_rules! sized_register_map {
     ($s:expr) => {
-        $crate::hw::RegisterMap<
-            { $crate::params::Sizes::valid($s).BW },
-            { $s.RW },
-            { $s.WW },
-            { $s.RRW },
-        >
+        $crate::sized_type!([$crate::hw::RegisterMap] $s; BW, RW, WW, RRW)
     };
 }
 

@@ -42,10 +42,7 @@ pub struct PriorityEncoder<const N: usize, const NW: usize> {
 #[macro_export]
 macro_rules! sized_priority_encoder {
     ($s:expr) => {
-        $crate::hw::PriorityEncoder<
-            { $crate::params::Sizes::valid($s).W },
-            { $s.WW },
-        >
+        $crate::sized_type!([$crate::hw::PriorityEncoder] $s; W, WW)
     };
 }
 

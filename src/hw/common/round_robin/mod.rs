@@ -75,10 +75,7 @@ pub struct RoundRobinArbiter<const N: usize, const NW: usize> {
 #[macro_export]
 macro_rules! sized_round_robin_arbiter {
     ($s:expr) => {
-        $crate::hw::RoundRobinArbiter<
-            { $crate::params::Sizes::valid($s).W },
-            { $s.WW },
-        >
+        $crate::sized_type!([$crate::hw::RoundRobinArbiter] $s; W, WW)
     };
 }
 

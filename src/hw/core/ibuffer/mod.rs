@@ -77,11 +77,7 @@ pub struct IBuffer<const W: usize, const WW: usize, const A: usize> {
 #[macro_export]
 macro_rules! sized_ibuffer {
     ($s:expr) => {
-        $crate::hw::IBuffer<
-            { $crate::params::Sizes::valid($s).W },
-            { $s.WW },
-            { $s.A },
-        >
+        $crate::sized_type!([$crate::hw::IBuffer] $s; W, WW, A)
     };
 }
 

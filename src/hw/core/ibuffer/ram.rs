@@ -75,11 +75,7 @@ pub struct IBufferRam<const W: usize, const WW: usize, const A: usize> {
 #[macro_export]
 macro_rules! sized_ibuffer_ram {
     ($s:expr) => {
-        $crate::hw::IBufferRam<
-            { $crate::params::Sizes::valid($s).W },
-            { $s.WW },
-            { $s.A },
-        >
+        $crate::sized_type!([$crate::hw::IBufferRam] $s; W, WW, A)
     };
 }
 

@@ -131,12 +131,7 @@ pub struct LaneAlu<const T: usize, const DW: usize, const SW: usize, const TD: u
 #[macro_export]
 macro_rules! sized_lane_alu {
     ($s:expr) => {
-        $crate::hw::LaneAlu<
-            { $crate::params::Sizes::valid($s).T },
-            { $s.DW },
-            { $s.SW },
-            { $s.TD },
-        >
+        $crate::sized_type!([$crate::hw::LaneAlu] $s; T, DW, SW, TD)
     };
 }
 

@@ -66,12 +66,7 @@ pub struct Scoreboard<const W: usize, const WW: usize, const R: usize, const RRW
 #[macro_export]
 macro_rules! sized_scoreboard {
     ($s:expr) => {
-        $crate::hw::Scoreboard<
-            { $crate::params::Sizes::valid($s).W },
-            { $s.WW },
-            { $s.R },
-            { $s.RRW },
-        >
+        $crate::sized_type!([$crate::hw::Scoreboard] $s; W, WW, R, RRW)
     };
 }
 

@@ -118,12 +118,7 @@ pub struct LocalDataShare<const T: usize, const WW: usize, const DW: usize, cons
 #[macro_export]
 macro_rules! sized_local_data_share {
     ($s:expr) => {
-        $crate::hw::LocalDataShare<
-            { $crate::params::Sizes::valid($s).T },
-            { $s.WW },
-            { $s.DW },
-            { $s.LRW },
-        >
+        $crate::sized_type!([$crate::hw::LocalDataShare] $s; T, WW, DW, LRW)
     };
 }
 

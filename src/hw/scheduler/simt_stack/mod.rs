@@ -72,12 +72,7 @@ pub struct SimtStack<const T: usize, const A: usize, const D: usize, const SPW: 
 #[macro_export]
 macro_rules! sized_simt_stack {
     ($s:expr) => {
-        $crate::hw::SimtStack<
-            { $crate::params::Sizes::valid($s).T },
-            { $s.A },
-            { $s.D },
-            { $s.SPW },
-        >
+        $crate::sized_type!([$crate::hw::SimtStack] $s; T, A, D, SPW)
     };
 }
 

@@ -177,14 +177,7 @@ pub struct SimtStackRam<
 #[macro_export]
 macro_rules! sized_simt_stack_ram {
     ($s:expr) => {
-        $crate::hw::SimtStackRam<
-            { $crate::params::Sizes::valid($s).W },
-            { $s.WW },
-            { $s.T },
-            { $s.A },
-            { $s.D },
-            { $s.SPW },
-        >
+        $crate::sized_type!([$crate::hw::SimtStackRam] $s; W, WW, T, A, D, SPW)
     };
 }
 

@@ -205,14 +205,7 @@ pub struct WarpScheduler<
 #[macro_export]
 macro_rules! sized_warp_scheduler {
     ($s:expr) => {
-        $crate::hw::WarpScheduler<
-            { $crate::params::Sizes::valid($s).W },
-            { $s.WW },
-            { $s.T },
-            { $s.A },
-            { $s.D },
-            { $s.SPW },
-        >
+        $crate::sized_type!([$crate::hw::WarpScheduler] $s; W, WW, T, A, D, SPW)
     };
 }
 

@@ -77,15 +77,7 @@ pub struct SeedWarpScheduler<
 #[macro_export]
 macro_rules! sized_seed_warp_scheduler {
     ($s:expr) => {
-        $crate::hw::SeedWarpScheduler<
-            { $crate::params::Sizes::valid($s).W },
-            { $s.WW },
-            { $s.T },
-            { $s.A },
-            { $s.D },
-            { $s.SPW },
-            { $s.E },
-        >
+        $crate::sized_type!([$crate::hw::SeedWarpScheduler] $s; W, WW, T, A, D, SPW, E)
     };
 }
 
