@@ -20,8 +20,9 @@
 //! | 7 | [`verify`] | each block's differential run at a preset, the collector's closed loop, kernel runs |
 //! | 8 | [`registry`] | every exported block once: module, constructor, differential run, properties |
 //! | 9 | [`flow`] | `gen`, yosys, nextpnr, icepack, Vivado, report, prove, soak, speed |
+//! | 10 | `commands` | one handler per subcommand, with its flags (the `cli` feature) |
 //!
-//! The command line (`main.rs`) sits on top and only parses arguments and calls these.
+//! The command line (`main.rs`) sits on top: it parses the arguments and calls a handler.
 //!
 //! # Entry points for a library user
 //!
@@ -37,7 +38,7 @@
 //! - [`rust_hdl`], the version the blocks are written in.
 //!
 //! The tool flows (`flow`, with the `flows` feature), the boards' tops ([`boards`]) and the
-//! command line serve the `simt-rtl` program; they are public for it and for the tests, not a
+//! command handlers (`commands`, with the `cli` feature) serve the `simt-rtl` program; they are public for it and for the tests, not a
 //! stable library interface.
 //!
 //! # The chain of checks
@@ -57,6 +58,8 @@ pub use rust_hdl;
 
 pub mod bench;
 pub mod boards;
+#[cfg(feature = "cli")]
+pub mod commands;
 pub mod demo;
 pub mod export;
 #[cfg(feature = "flows")]

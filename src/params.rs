@@ -7,6 +7,25 @@
 
 use anyhow::{bail, Result};
 
+/// A command-line choice (clap's `ValueEnum`, with the `cli` feature) over `$all`, each value
+/// named by `$name`: the names the type prints, from its one list.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! value_enum {
+    ($t:ty, $all:expr, |$v:ident| $name:expr) => {
+        #[cfg(feature = "cli")]
+        impl clap::ValueEnum for $t {
+            fn value_variants<'a>() -> &'a [Self] {
+                &$all
+            }
+            fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+                let $v = self;
+                Some(clap::builder::PossibleValue::new($name))
+            }
+        }
+    };
+}
+
 /// Number of bits needed to hold the values `0..n` (ceil(log2 n)), with `clog2(1) == 0`.
 pub const fn clog2(n: usize) -> usize {
     let mut bits = 0;
@@ -293,17 +312,9 @@ impl CollectorTiming {
             CollectorTiming::Pipelined => "pipelined",
         }
     }
-    /// By name: `gpgpu-sim` or `pipelined`.
-    pub fn parse(name: &str) -> Result<CollectorTiming> {
-        match name {
-            "gpgpu-sim" => Ok(CollectorTiming::GpgpuSim),
-            "pipelined" => Ok(CollectorTiming::Pipelined),
-            _ => bail!(
-                "unknown --collector `{name}`: known collector timings are gpgpu-sim, pipelined"
-            ),
-        }
-    }
 }
+
+crate::value_enum!(CollectorTiming, CollectorTiming::ALL, |t| t.name());
 
 impl CollectorParams {
     /// Checks every rule against the warp count it serves.
@@ -502,21 +513,16 @@ pub enum IssuePolicy {
 }
 
 impl IssuePolicy {
+    pub const ALL: [IssuePolicy; 2] = [IssuePolicy::LooseRoundRobin, IssuePolicy::GreedyThenOldest];
     pub fn name(self) -> &'static str {
         match self {
             IssuePolicy::LooseRoundRobin => "lrr",
             IssuePolicy::GreedyThenOldest => "gto",
         }
     }
-    /// By name: `lrr` or `gto`.
-    pub fn parse(name: &str) -> Result<IssuePolicy> {
-        match name {
-            "lrr" => Ok(IssuePolicy::LooseRoundRobin),
-            "gto" => Ok(IssuePolicy::GreedyThenOldest),
-            _ => bail!("unknown issue policy `{name}`: known policies are lrr, gto"),
-        }
-    }
 }
+
+crate::value_enum!(IssuePolicy, IssuePolicy::ALL, |p| p.name());
 
 /// The SIMT core: the machine the ISA runs on ([`crate::isa::interp::Config`]) and the blocks
 /// it is built of. The core uses its collector with one input port, two unit types (0: the lane

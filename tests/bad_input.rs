@@ -226,7 +226,6 @@ fn command_line_errors_are_one_clear_line() {
         (vec!["kernels", "/nonexistent/k.s"], "/nonexistent/k.s"),
         (vec!["kernels", "kernels/loop.s", "--warps", "3"], "parameter `warps` = 3 must be a power of two"),
         (vec!["kernels", "kernels/loop.s", "--collector-units", "32"], "parameter `collector_units` = 32 is out of range: it must be between 2 and 16"),
-        (vec!["run", "kernels/loop.s", "--collector", "fast"], "unknown --collector `fast`: known collector timings are gpgpu-sim, pipelined"),
         (vec!["bench", "--fmax", "--placements", "0"], "parameter `--placements` = 0 is out of range: it must be between 1 and 20"),
         (vec!["bench", "--fmax", "--rtl", "/nonexistent"], "cannot read /nonexistent/manifest.json"),
         (vec!["explore", "kernels/loop.s", "--placements", "0"], "parameter `--placements` = 0 is out of range: it must be between 1 and 20"),
@@ -239,13 +238,8 @@ fn command_line_errors_are_one_clear_line() {
         (vec!["prove", "--block", "simt_stack", "--property", "nope"], "`simt_stack` has no property `nope` (its properties: occupancy_within_depth,"),
         (vec!["flash", "--bin", "/nonexistent/top.bin"], "bitstream /nonexistent/top.bin does not exist"),
         (vec!["load", "--bin", "/nonexistent/top.bin"], "bitstream /nonexistent/top.bin does not exist"),
-        (vec!["build", "--board", "nope"], "unknown board `nope`: known boards are alchitry-cu, alchitry-cu-v2, arty-a7-35t"),
-        (vec!["build", "--rev", "v3"], "unknown --rev `v3` for alchitry-cu: known revisions are v1, v2"),
         (vec!["build", "--freq", "0"], "--freq 0: the alchitry-cu clock is 100 MHz, other clocks come from the iCE40 PLL: clock 0 MHz is outside"),
         (vec!["build", "--preset", "nope"], "unknown preset `nope`"),
-        (vec!["build", "--top", "gpu"], "unknown --top `gpu`: known board tops are self-test, core"),
-        (vec!["build", "--mapper", "abc10"], "unknown --mapper `abc10`: known mappers are abc, abc9, abc9-dff"),
-        (vec!["report", "--mapper", "abc10"], "unknown --mapper `abc10`: known mappers are abc, abc9, abc9-dff"),
         (vec!["prove", "--preset", "seed", "--block", "host_link"], "--block `host_link` is exported for preset `cu` only, not `seed`"),
         (vec!["vivado", "--board", "alchitry-cu"], "board `alchitry-cu` is not a Vivado board"),
         (vec!["vivado", "--out", unwritable], "cannot create"),
@@ -265,7 +259,6 @@ fn command_line_errors_are_one_clear_line() {
         (vec!["run", "kernels/loop.s", "--preset", "nope"], "unknown core preset `nope`: known core presets are cu-core, tiny-core"),
         (vec!["run", "kernels/loop.s", "--preset", "seed"], "block preset `seed` has no SIMT core"),
         (vec!["run", "kernels/loop.s", "--preset", "cu"], "`cu` is a block preset; its SIMT core is the core preset `cu-core`"),
-        (vec!["run", "kernels/loop.s", "--policy", "xx"], "unknown issue policy `xx`: known policies are lrr, gto"),
         (vec!["run", "kernels/loop.s", "--max-cycles", "10"], "kernels/loop.s: did not finish within --max-cycles 10: the reference interpreter ran 10 warp instructions"),
         (vec!["run", "kernels/loop.s", "--vcd", "/proc/simt-rtl-cannot-write-here/x.vcd"], "cannot create output directory /proc/simt-rtl-cannot-write-here"),
         (vec!["run", "kernels/nested.s", "--preset", "tiny-core"], "kernels/nested.s:15: `bnz  r3, odd_hi, end3`: warp 0 at instruction 11: SIMT stack overflow (depth 2)"),
@@ -277,6 +270,7 @@ fn command_line_errors_are_one_clear_line() {
         (vec!["flash", "--dry-run", "--bin", "/nonexistent/top.bin"], "bitstream /nonexistent/top.bin does not exist"),
         (vec!["build", "--top", "core", "--preset", "tiny"], "--top core builds the cu SIMT core: --preset `tiny` applies to the self-test top only"),
         (vec!["build", "--board", "alchitry-cu-v2", "--rev", "v1"], "--board alchitry-cu-v2 is revision v2: --rev v1 contradicts it"),
+        (vec!["build", "--board", "arty-a7-35t", "--rev", "v1"], "--rev v1: board `arty-a7-35t` has no revisions"),
         (vec!["asm", "kernels/loop.s", "--out", "kernels/loop.s"], "--out kernels/loop.s is the source file: it would be overwritten"),
     ] {
         let (code, _, stderr) = cli(&args);
@@ -287,6 +281,26 @@ fn command_line_errors_are_one_clear_line() {
     }
     let (code, _, _) = cli(&["frobnicate"]);
     assert_eq!(code, 2, "clap refuses an unknown subcommand");
+}
+
+/// A choice flag's unknown value is a usage error (exit 2) in one line naming every value.
+#[test]
+fn an_unknown_choice_names_the_known_values() {
+    for (args, want) in [
+        (vec!["run", "kernels/loop.s", "--collector", "fast"], "'fast' for '--collector <COLLECTOR>': possible values: gpgpu-sim, pipelined"),
+        (vec!["run", "kernels/loop.s", "--policy", "xx"], "'xx' for '--policy <POLICY>': possible values: lrr, gto"),
+        (vec!["build", "--board", "nope"], "'nope' for '--board <BOARD>': possible values: alchitry-cu, alchitry-cu-v2, arty-a7-35t"),
+        (vec!["vivado", "--board", "nope"], "possible values: alchitry-cu, alchitry-cu-v2, arty-a7-35t"),
+        (vec!["build", "--rev", "v3"], "'v3' for '--rev <REV>': possible values: v1, v2"),
+        (vec!["build", "--top", "gpu"], "'gpu' for '--top <TOP>': possible values: self-test, core"),
+        (vec!["build", "--mapper", "abc10"], "'abc10' for '--mapper <MAPPER>': possible values: abc, abc9, abc9-dff"),
+        (vec!["report", "--mapper", "abc10"], "possible values: abc, abc9, abc9-dff"),
+        (vec!["prove", "--synth", "--mapper", "abc10"], "possible values: abc, abc9, abc9-dff"),
+    ] {
+        let (code, _, stderr) = cli(&args);
+        assert_eq!((code, stderr.lines().count()), (2, 1), "{args:?}: {stderr:?}");
+        assert!(stderr.starts_with("simt-rtl: error: invalid value ") && stderr.contains(want), "{args:?}: {stderr:?}");
+    }
 }
 
 /// Without the FPGA tools on the PATH, each flow ends with the one-line install hint.

@@ -188,12 +188,10 @@ fn core_top_bitstream_runs_kernels_read_back() {
 #[test]
 fn bad_build_arguments_are_one_clear_line() {
     for (args, want) in [
-        (vec!["build", "--board", "nope"], "unknown board `nope`"),
         (
             vec!["build", "--board", "arty-a7-35t"],
             "board `arty-a7-35t` has no bitstream build here",
         ),
-        (vec!["build", "--rev", "v3"], "unknown --rev `v3` for alchitry-cu"),
         (
             vec!["build", "--freq", "0"],
             "clock 0 MHz is outside what the iCE40 PLL makes (16-275 MHz)",

@@ -18,6 +18,7 @@ const LAYERS: &[&[&str]] = &[
     &["verify"],
     &["registry"],
     &["flow"],
+    &["commands"],
 ];
 
 fn layer_of(module: &str) -> Option<usize> {

@@ -83,12 +83,38 @@ pub const ARTY_A7_35T: Board = Board {
 
 pub const BOARDS: [Board; 3] = [ALCHITRY_CU_V1, ALCHITRY_CU_V2, ARTY_A7_35T];
 
-/// Looks a board up by name.
-pub fn board(name: &str) -> Result<Board> {
-    match BOARDS.iter().find(|b| b.name == name) {
-        Some(b) => Ok(*b),
-        None => {
-            bail!("unknown board `{name}`: known boards are {}", BOARDS.map(|b| b.name).join(", "))
+crate::value_enum!(Board, BOARDS, |b| b.name);
+
+/// An Alchitry Cu's revision (`--rev`): the LED pins differ.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Revision {
+    V1,
+    V2,
+}
+
+impl Revision {
+    pub const ALL: [Revision; 2] = [Revision::V1, Revision::V2];
+    pub fn name(self) -> &'static str {
+        match self {
+            Revision::V1 => "v1",
+            Revision::V2 => "v2",
+        }
+    }
+}
+
+crate::value_enum!(Revision, Revision::ALL, |r| r.name());
+
+impl Board {
+    /// This board at revision `rev` (`--board` and `--rev`): the Alchitry Cu has two, other
+    /// boards none.
+    pub fn revision(self, rev: Option<Revision>) -> Result<Board> {
+        let v2 = ALCHITRY_CU_V2;
+        match (self, rev) {
+            (b, None) => Ok(b),
+            (ALCHITRY_CU_V1, Some(Revision::V1)) => Ok(ALCHITRY_CU_V1),
+            (ALCHITRY_CU_V1, Some(Revision::V2)) | (ALCHITRY_CU_V2, Some(Revision::V2)) => Ok(v2),
+            (ALCHITRY_CU_V2, Some(Revision::V1)) => bail!("--board alchitry-cu-v2 is revision v2: --rev v1 contradicts it (use --board alchitry-cu --rev v1)"),
+            (b, Some(r)) => bail!("--rev {}: board `{}` has no revisions (only alchitry-cu has: v1, v2)", r.name(), b.name),
         }
     }
 }
@@ -182,9 +208,15 @@ mod tests {
             assert_eq!(sites.len(), pins.len(), "{}: a pin is used twice", b.name);
             assert_eq!(b.constraints().lines().filter(|l| l.contains("rst_n")).count(), 1);
         }
-        assert!(board("nope")
-            .unwrap_err()
-            .to_string()
-            .contains("unknown board `nope`: known boards are alchitry-cu"));
+    }
+
+    #[test]
+    fn a_revision_names_an_alchitry_cu_and_no_other_board() {
+        let err = |b: Board, r| b.revision(Some(r)).unwrap_err().to_string();
+        assert_eq!(ALCHITRY_CU_V1.revision(None).unwrap(), ALCHITRY_CU_V1);
+        assert_eq!(ALCHITRY_CU_V1.revision(Some(Revision::V2)).unwrap(), ALCHITRY_CU_V2);
+        assert_eq!(ALCHITRY_CU_V2.revision(Some(Revision::V2)).unwrap(), ALCHITRY_CU_V2);
+        assert!(err(ALCHITRY_CU_V2, Revision::V1).contains("--rev v1 contradicts it"));
+        assert!(err(ARTY_A7_35T, Revision::V1).contains("board `arty-a7-35t` has no revisions"));
     }
 }

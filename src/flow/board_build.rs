@@ -26,11 +26,12 @@ pub enum BoardTop {
 }
 
 impl BoardTop {
-    pub fn parse(name: &str) -> Result<BoardTop> {
-        match name {
-            "self-test" => Ok(BoardTop::SelfTest),
-            "core" => Ok(BoardTop::Core),
-            _ => anyhow::bail!("unknown --top `{name}`: known board tops are self-test, core"),
+    pub const ALL: [BoardTop; 2] = [BoardTop::SelfTest, BoardTop::Core];
+    /// Its name on the command line (`--top`).
+    pub fn name(self) -> &'static str {
+        match self {
+            BoardTop::SelfTest => "self-test",
+            BoardTop::Core => "core",
         }
     }
     /// The module `simt-rtl gen` exports from the same blocks as this top
@@ -53,6 +54,8 @@ impl BoardTop {
         }
     }
 }
+
+crate::value_enum!(BoardTop, BoardTop::ALL, |t| t.name());
 
 /// What to build.
 #[derive(Clone, Debug)]

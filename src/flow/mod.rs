@@ -100,15 +100,9 @@ impl Mapper {
             Mapper::Abc9Dff => "abc9-dff",
         }
     }
-
-    /// The mapper named `name` (`--mapper`), or a one-line error naming the known ones.
-    pub fn parse(name: &str) -> Result<Mapper> {
-        Mapper::ALL.into_iter().find(|m| m.name() == name).ok_or_else(|| {
-            let known: Vec<&str> = Mapper::ALL.iter().map(|m| m.name()).collect();
-            anyhow::anyhow!("unknown --mapper `{name}`: known mappers are {}", known.join(", "))
-        })
-    }
 }
+
+crate::value_enum!(Mapper, Mapper::ALL, |m| m.name());
 
 impl Synthesis {
     /// The yosys command.

@@ -1,0 +1,294 @@
+//! `simt-rtl build`, `vivado`, `flash`, `load` and `board run`.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+
+use super::inputs::{inputs_beside, read_kernel, read_lds, say_beside};
+use super::kernel::{at_source, warn_races, RunAbout, Ticker};
+use super::shown::{ResultArgs, Shown};
+use super::{exported_files, markdown_output, write_table};
+use crate::boards::{Board, Revision};
+use crate::flow::board_build::BoardTop;
+use crate::flow::results;
+use crate::flow::{Mapper, Synthesis};
+
+// The flags of `simt-rtl build`.
+#[derive(clap::Args)]
+pub struct Build {
+    /// Board (only `alchitry-cu` for now).
+    #[arg(long, default_value = "alchitry-cu")]
+    pub board: Board,
+    /// Board revision: v1 or v2 (the LED pins differ); default v1 for alchitry-cu, v2 for
+    /// alchitry-cu-v2.
+    #[arg(long)]
+    pub rev: Option<Revision>,
+    /// Preset whose blocks go on the board (the self-test top; the core top is always the
+    /// cu core).
+    #[arg(long, default_value = "cu")]
+    pub preset: String,
+    /// Core clock, MHz: the board's 100, or 16-275 made by the iCE40 PLL (default: the
+    /// preset's board clock, 45 for cu).
+    #[arg(long)]
+    pub freq: Option<f64>,
+    /// Cycles of the self-test run (1 to 16777215).
+    #[arg(long, default_value_t = crate::boards::self_test::SELF_TEST_CYCLES)]
+    pub cycles: u64,
+    /// Board top: self-test (the preset's blocks under LFSR traffic) or core (the cu SIMT
+    /// core behind the USB serial port, for `simt-rtl board run`; default clock 50 MHz).
+    #[arg(long, default_value = "self-test")]
+    pub top: BoardTop,
+    /// Synthesize with clock enables (yosys `synth_ice40` without `-nodffe`): fewer logic
+    /// cells, often a lower Fmax.
+    #[arg(long)]
+    pub dffe: bool,
+    /// yosys's LUT mapper: abc (`synth_ice40`'s default), abc9 (`-abc9`, which knows the
+    /// cells' delays) or abc9-dff (`-abc9 -dff`, which may also move flip-flops). Default:
+    /// the top's, chosen by measurement (abc9 for self-test, abc for core).
+    #[arg(long)]
+    pub mapper: Option<Mapper>,
+    /// Output directory.
+    #[arg(long, default_value = "build/alchitry_cu")]
+    pub out: PathBuf,
+    /// Also write the report (synthesis, resources, Fmax, read-back, nextpnr's critical
+    /// path) to this Markdown file, stamped with the command, commit and tool versions.
+    #[arg(long)]
+    pub markdown: Option<PathBuf>,
+    /// Skip the read-back check: by default the bitstream is read back (icebox_vlog) and its
+    /// netlist simulated under Verilator (the self-test must pass with the rust-hdl
+    /// simulation's LEDs; the core top must run a kernel through its serial pins).
+    #[arg(long)]
+    pub no_verify: bool,
+}
+
+// The flags of `simt-rtl vivado`.
+#[derive(clap::Args)]
+pub struct Vivado {
+    /// Board (`arty-a7-35t`).
+    #[arg(long, default_value = "arty-a7-35t")]
+    pub board: Board,
+    /// Preset whose blocks go on the board.
+    #[arg(long, default_value = "cu")]
+    pub preset: String,
+    /// Cycles of the self-test run (1 to 16777215).
+    #[arg(long, default_value_t = crate::boards::self_test::SELF_TEST_CYCLES)]
+    pub cycles: u64,
+    /// Output directory.
+    #[arg(long, default_value = "build/arty_a7_35t")]
+    pub out: PathBuf,
+}
+
+/// `simt-rtl build`: the board top's bitstream (read back and checked unless `--no-verify`) and
+/// its report; exit 1 when timing fails.
+pub fn build(a: Build) -> Result<()> {
+    use crate::flow::board_build::{build_alchitry_cu, BuildOptions};
+    let Build { board, rev, preset, freq, cycles, top, dffe, mapper, out, markdown, no_verify } = a;
+    let (preset, verify) = (preset.as_str(), !no_verify);
+    let synthesis = Synthesis { dffe, mapper: mapper.unwrap_or(top.default_mapper()) };
+    if top == BoardTop::Core && preset != "cu" {
+        anyhow::bail!("--top core builds the cu SIMT core: --preset `{preset}` applies to the self-test top only (leave it out, or give --preset cu)");
+    }
+    let board = board.revision(rev)?;
+    if !board.name.starts_with("alchitry-cu") {
+        anyhow::bail!("board `{}` has no bitstream build here (use `simt-rtl vivado` for Xilinx boards); `build` knows alchitry-cu", board.name);
+    }
+    let default_mhz = match top {
+        BoardTop::Core => crate::boards::CORE_BOARD_MHZ as f64,
+        BoardTop::SelfTest => crate::params::preset(preset)?.board_clock()? as f64,
+    };
+    let freq_mhz = freq.unwrap_or(default_mhz);
+    let pins = Path::new("constraints").join(board.constraint_file);
+    let opts = BuildOptions { board, top, freq_mhz, cycles, synthesis, out_dir: out, verify };
+    let markdown = markdown_output(markdown.as_deref(), &[])?;
+    let report = crate::with_preset!(preset, B => build_alchitry_cu::<B>(&opts))?;
+    say!("synthesis: yosys {}", synthesis.command());
+    say_raw!("{}", report.table());
+    say!("bitstream {} ({} bytes)", report.bitstream.display(), report.bitstream_bytes);
+    match &report.verified {
+        Some(v) => say!(
+            "read-back: {} ({} cycles simulated in {:.1} s, after {:.1} s reading back and compiling; zero-delay and functional: timing is nextpnr's)",
+            v.summary, v.cycles, v.secs, v.build_secs
+        ),
+        None => say!("read-back: not checked (--no-verify)"),
+    }
+    if let Some(path) = &report.critical_path {
+        say_raw!("{}", path.markdown());
+    }
+    let title = match top {
+        BoardTop::SelfTest => format!("Board build: the `{preset}` self-test top"),
+        BoardTop::Core => "Board build: the core top".to_string(),
+    };
+    let mut tools = vec![results::YOSYS, results::NEXTPNR];
+    if verify {
+        tools.push(results::VERILATOR);
+    }
+    let mut inputs = exported_files(Path::new("rtl_out"), preset, &[top.exported_module()]);
+    inputs.push(pins);
+    let table = report.markdown(&synthesis.command());
+    write_table(&table, markdown.as_ref(), &title, (&tools, &inputs))?;
+    if report.fmax_mhz < report.target_mhz {
+        anyhow::bail!(
+            "timing failed: Fmax {:.1} MHz is below the {:.1} MHz target",
+            report.fmax_mhz,
+            report.target_mhz
+        );
+    }
+    Ok(())
+}
+
+/// `simt-rtl vivado`.
+pub fn vivado(a: Vivado) -> Result<()> {
+    let Vivado { board, preset, cycles, out } = a;
+    let most = crate::boards::self_test::MAX_SELF_TEST_CYCLES;
+    crate::params::check_range("cycles", cycles as usize, 1, most)?;
+    if board != crate::boards::ARTY_A7_35T {
+        anyhow::bail!("board `{}` is not a Vivado board: `vivado` knows arty-a7-35t (use `build` for alchitry-cu)", board.name);
+    }
+    let written = crate::with_preset!(&preset, B => crate::flow::vivado::write_vivado_project::<B>(&board, cycles, &out))?;
+    for path in written {
+        say!("wrote {}", path.display());
+    }
+    say!("run: cd {} && vivado -mode batch -source build.tcl", out.display());
+    Ok(())
+}
+
+/// `simt-rtl flash` and `load` (`sram`: into the configuration RAM); with `dry_run`, the
+/// command is printed instead.
+pub fn program(bin: &Path, sram: bool, dry_run: bool) -> Result<()> {
+    if !dry_run {
+        return crate::flow::program(bin, sram);
+    }
+    crate::flow::require_bitstream(bin)?;
+    say!("{}", crate::flow::iceprog_command(bin, sram).join(" "));
+    Ok(())
+}
+
+/// Where `board run` runs a kernel.
+enum Target {
+    /// The board, at this serial port (default: found).
+    Board(Option<PathBuf>),
+    /// The rust-hdl board top.
+    Sim,
+    /// The read-back bitstream of the core-top build in this directory.
+    Bitstream(PathBuf),
+}
+
+/// Warp instructions the interpreter runs a kernel for before `board run` sends it (the
+/// board's own limit is its host's status polls).
+const BOARD_INSTRUCTIONS: u64 = 10_000_000;
+
+/// The flags of `simt-rtl board run`.
+#[derive(clap::Args)]
+pub struct BoardRun {
+    /// The assembly source (e.g. kernels/reduce.s).
+    pub kernel: PathBuf,
+    /// Initial local data share: one hex word per line from word 0 (default: K.lds beside the
+    /// kernel K.s, else pseudo-random words from --seed; `random` for those always).
+    #[arg(long)]
+    pub lds: Option<PathBuf>,
+    /// Seed of the pseudo-random local data share.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The board's serial port (default: the highest-numbered /dev/ttyUSB*, the Alchitry
+    /// Cu's FTDI UART channel).
+    #[arg(long)]
+    pub port: Option<PathBuf>,
+    /// No board: the rust-hdl board top simulated behind its serial lines (4 clocks per bit).
+    #[arg(long, conflicts_with = "port")]
+    pub sim: bool,
+    /// No board: the bitstream that `build --top core` wrote in this directory (default
+    /// build/alchitry_cu), read back and simulated under Verilator through its serial pins.
+    #[arg(long, value_name = "BUILD_DIR", num_args = 0..=1, default_missing_value = "build/alchitry_cu", conflicts_with_all = ["port", "sim"])]
+    pub bitstream_sim: Option<PathBuf>,
+    #[command(flatten)]
+    pub results: ResultArgs,
+}
+
+/// `simt-rtl board run`: the kernel's inputs found and checked, then [`run_on`].
+pub fn board_run(a: BoardRun) -> Result<()> {
+    let BoardRun { kernel, lds, seed, port, sim, bitstream_sim, mut results } = a;
+    let (lds, lds_beside) = inputs_beside(&kernel, lds, &mut results);
+    let inputs = [("the kernel", Some(kernel.as_path())), ("the --lds file", lds.as_deref())];
+    let params = crate::params::CORE_CU;
+    let shown = Shown::new(&results, params, &inputs)?;
+    let (target, engine) = match (sim, bitstream_sim) {
+        (true, _) => (Target::Sim, "board-sim"),
+        (_, Some(dir)) => (Target::Bitstream(dir), "bitstream-sim"),
+        _ => (Target::Board(port), "board"),
+    };
+    let about = RunAbout { engine, seed, lds: lds.clone() };
+    say_beside(&kernel, lds.as_deref().filter(|_| lds_beside), &shown)?;
+    run_on(&kernel, lds.as_deref(), seed, target, shown.about(&kernel, params, about))
+}
+
+/// A kernel on the board (or a simulation of it) through the serial link.
+fn run_on(
+    kernel: &Path,
+    lds: Option<&Path>,
+    seed: u64,
+    target: Target,
+    shown: Shown,
+) -> Result<()> {
+    use crate::link::TtySerial;
+    let params = crate::params::CORE_CU;
+    let listing = read_kernel(kernel)?;
+    let program = &listing.program;
+    let lds = read_lds(lds, seed, params)?;
+    // The interpreter runs first: a kernel that faults is refused before anything is sent, its
+    // fault at its source line; the board's result is then checked against this machine.
+    let mut m = crate::isa::interp::Machine::new(params.machine(BOARD_INSTRUCTIONS), &lds)?;
+    m.run(program).map_err(|e| at_source(e, kernel, &listing, None))?;
+    warn_races(kernel, &listing, &m);
+    let ticker = Ticker::new();
+    let (run, on) = match target {
+        Target::Sim => {
+            let board = crate::verify::link_sim::SimBoard::new(4, &[])?;
+            (
+                watched(board, params, &ticker).run_kernel(program, &lds)?,
+                "the simulated board top (rust-hdl, serial lines at 4 clocks per bit)".to_string(),
+            )
+        }
+        Target::Bitstream(dir) => {
+            let board = crate::flow::readback::core_board(&dir)?;
+            let on = format!("the read-back bitstream of {} (Verilator)", dir.display());
+            (watched(board, params, &ticker).run_kernel(program, &lds).context(on.clone())?, on)
+        }
+        Target::Board(port) => {
+            let port = match port {
+                Some(p) => p,
+                None => crate::link::find_port()?,
+            };
+            let serial = TtySerial::open(&port)?;
+            (
+                watched(serial, params, &ticker).run_kernel(program, &lds)?,
+                format!("the board at {}", port.display()),
+            )
+        }
+    };
+    ticker.clear();
+    let result = crate::verify::kernel_results::KernelResult {
+        params,
+        regs: run.regs.clone(),
+        lds: run.lds.clone(),
+        counters: run.status.counters,
+    };
+    let who = if on.starts_with("the board at") { "the board" } else { "the core" };
+    let check = crate::link::check_against_interpreter(params, &m, &run, who);
+    shown
+        .unless(check, &result, program)
+        .with_context(|| format!("{} on {on}", kernel.display()))?;
+    say!("{} on {on}: every register, local-data-share word and count equals the reference interpreter's; core flags {}", kernel.display(), crate::params::error_flags_shown(run.status.core_errors));
+    shown.emit(&result, program)
+}
+
+/// A host on `serial` whose polls show `ticker`'s progress line (a board run has no cycle limit:
+/// it stops after [`Host::max_polls`](crate::link::Host) polls).
+fn watched<S: crate::link::Serial>(
+    serial: S,
+    params: crate::params::CoreParams,
+    ticker: &Ticker,
+) -> crate::link::Host<S> {
+    let mut host = crate::link::Host::new(serial, params);
+    host.on_poll = Some(ticker.on_poll(None));
+    host
+}

@@ -1,0 +1,395 @@
+//! The measuring commands: `report`, `soak`, `speed`, `bench`, `explore` and `kernels`, each a
+//! table on standard output and, with `--markdown`, a stamped file.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+
+use super::inputs::{kernel_inputs, named_kernel_inputs};
+use super::{emit, exported_files, kernel_files, markdown_output};
+use crate::flow::results;
+use crate::flow::{Mapper, Synthesis};
+use crate::sim::output::Output;
+
+// The flags of `simt-rtl report`.
+#[derive(clap::Args)]
+pub struct Report {
+    /// Preset whose rtl_out/ blocks are measured.
+    #[arg(long, default_value = "cu")]
+    pub preset: String,
+    /// Only this design (its whole name, as the table's first column gives it; repeat for more).
+    #[arg(long)]
+    pub block: Vec<String>,
+    /// Target clock, MHz.
+    #[arg(long, default_value_t = 100.0)]
+    pub freq: f64,
+    /// Synthesize with clock enables (yosys `synth_ice40` without `-nodffe`): fewer logic
+    /// cells, often a lower Fmax.
+    #[arg(long)]
+    pub dffe: bool,
+    /// yosys's LUT mapper, as `build --mapper`; repeat it to measure each design with each
+    /// mapper, side by side.
+    #[arg(long, default_value = "abc")]
+    pub mapper: Vec<Mapper>,
+    /// The exported Verilog (with manifest.json).
+    #[arg(long, default_value = "rtl_out")]
+    pub rtl: PathBuf,
+    /// Working directory (one subdirectory per design, with every tool's log).
+    #[arg(long, default_value = "build/report")]
+    pub out: PathBuf,
+    /// Place and route each design this many times (nextpnr's default seed, then `--seed 1`,
+    /// `2`, ...), and give the lowest and highest Fmax beside the first: how much the Fmax
+    /// depends on placement. 1 to 20.
+    #[arg(long, default_value_t = 1)]
+    pub placements: u32,
+    /// Also write the table, stamped with this command, the commit and the tool versions,
+    /// to this Markdown file (e.g. docs/src/results/report-cu.md).
+    #[arg(long)]
+    pub markdown: Option<PathBuf>,
+}
+
+// The flags of `simt-rtl soak`.
+#[derive(clap::Args)]
+pub struct Soak {
+    /// Preset whose blocks are run.
+    #[arg(long, default_value = "cu")]
+    pub preset: String,
+    /// Only this block (its exported module's whole name; repeat for more).
+    #[arg(long)]
+    pub block: Vec<String>,
+    /// Cycles per block.
+    #[arg(long, default_value_t = 100_000_000)]
+    pub cycles: u64,
+    /// Seed of the first segment.
+    #[arg(long, default_value_t = 2026)]
+    pub seed: u64,
+    /// Blocks run at once (default: the number of cores).
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// Also write the table, stamped with this command, the commit and the tool versions,
+    /// to this Markdown file (e.g. docs/src/results/report-cu.md).
+    #[arg(long)]
+    pub markdown: Option<PathBuf>,
+}
+
+// The flags of `simt-rtl speed`.
+#[derive(clap::Args)]
+pub struct Speed {
+    /// Preset whose blocks are measured.
+    #[arg(long, default_value = "cu")]
+    pub preset: String,
+    /// Only this block (its exported module's whole name; repeat for more).
+    #[arg(long)]
+    pub block: Vec<String>,
+    /// Time `simt-rtl run`'s two engines on this kernel instead (repeatable; the local data
+    /// share from the kernel's .lds beside it, else pseudo-random words from seed 1, as
+    /// `run` gives), on the cu core.
+    #[arg(long, conflicts_with = "block")]
+    pub kernel: Vec<PathBuf>,
+    /// Time the read-back netlist of the bitstream built in this directory (`simt-rtl
+    /// build --out DIR`) instead, for --cycles cycles, under Verilator and iverilog.
+    #[arg(long, conflicts_with_all = ["block", "kernel"])]
+    pub bitstream: Option<PathBuf>,
+    /// Cycles of stimulus per block.
+    #[arg(long, default_value_t = 100_000)]
+    pub cycles: usize,
+    /// Random seed.
+    #[arg(long, default_value_t = 2026)]
+    pub seed: u64,
+    /// The exported Verilog.
+    #[arg(long, default_value = "rtl_out")]
+    pub rtl: PathBuf,
+    /// Working directory (testbenches, simulator builds).
+    #[arg(long, default_value = "build/speed")]
+    pub out: PathBuf,
+    /// Also write the table, stamped with this command, the commit and the tool versions,
+    /// to this Markdown file (e.g. docs/src/results/report-cu.md).
+    #[arg(long)]
+    pub markdown: Option<PathBuf>,
+}
+
+// The flags of `simt-rtl bench`.
+#[derive(clap::Args)]
+pub struct Bench {
+    /// Cycles per configuration (2 to 10000000).
+    #[arg(long, default_value_t = 100_000)]
+    pub cycles: usize,
+    /// Random seed.
+    #[arg(long, default_value_t = 2026)]
+    pub seed: u64,
+    /// Also place and route the cu preset's two exported collectors (rtl_out/cu/
+    /// operand_collector.v, operand_collector_pipelined.v, in report's harness) for their
+    /// Fmax, and give the cu rows' reads per second.
+    #[arg(long)]
+    pub fmax: bool,
+    /// With --fmax: placements (nextpnr seeds) per collector, 1 to 20.
+    #[arg(long, default_value_t = 1, requires = "fmax")]
+    pub placements: u32,
+    /// With --fmax: the exported Verilog.
+    #[arg(long, default_value = "rtl_out", requires = "fmax")]
+    pub rtl: PathBuf,
+    /// With --fmax: working directory for synthesis and place and route.
+    #[arg(long, default_value = "build/bench", requires = "fmax")]
+    pub out: PathBuf,
+    /// Also write the table, stamped with this command, the commit and the tool versions,
+    /// to this Markdown file (e.g. docs/src/results/report-cu.md).
+    #[arg(long)]
+    pub markdown: Option<PathBuf>,
+}
+
+// The flags of `simt-rtl explore`.
+#[derive(clap::Args)]
+pub struct Explore {
+    /// The kernels (assembly sources), as `kernels` takes them.
+    #[arg(required = true)]
+    pub kernels: Vec<PathBuf>,
+    /// Placements (nextpnr seeds) per core, 1 to 20.
+    #[arg(long, default_value_t = 1)]
+    pub placements: u32,
+    /// Working directory (one subdirectory per core, with its Verilog and every tool's log).
+    #[arg(long, default_value = "build/explore")]
+    pub out: PathBuf,
+    /// Also write the table, stamped with this command, the commit and the tool versions,
+    /// to this Markdown file (e.g. docs/src/results/explore-core.md).
+    #[arg(long)]
+    pub markdown: Option<PathBuf>,
+}
+
+/// `simt-rtl report`.
+pub fn report(a: Report) -> Result<()> {
+    let Report { preset, block, freq, dffe, mapper, rtl, out, placements, markdown } = a;
+    let markdown = markdown_output(markdown.as_deref(), &[])?;
+    let synthesis: Vec<Synthesis> =
+        mapper.into_iter().map(|mapper| Synthesis { dffe, mapper }).collect();
+    let (table, inputs) = report_table(&preset, &block, freq, &synthesis, &rtl, &out, placements)?;
+    let title = format!("Resources and Fmax: preset `{preset}`");
+    emit(&table, markdown.as_ref(), &title, (&[results::YOSYS, results::NEXTPNR], &inputs))
+}
+
+/// `simt-rtl report`: the table of the preset's designs that `block` names (every one when it is
+/// empty), each synthesized each way of `synthesis`, and the files of the designs measured.
+fn report_table(
+    preset: &str,
+    block: &[String],
+    freq: f64,
+    synthesis: &[Synthesis],
+    rtl: &Path,
+    out: &Path,
+    placements: u32,
+) -> Result<(String, Vec<PathBuf>)> {
+    use crate::flow::report;
+    if !(1.0..=400.0).contains(&freq) {
+        anyhow::bail!("--freq must be between 1 and 400 MHz, got {freq}");
+    }
+    report::check_placements("--placements", placements)?;
+    let p = crate::params::preset(preset)?;
+    let mut designs = report::designs(&p, rtl)?;
+    let names: Vec<String> = designs.iter().map(|d| d.name.clone()).collect();
+    let chosen = crate::flow::whole_names(&names, block, ("a design", "designs"), preset)?;
+    designs.retain(|d| chosen.contains(&d.name));
+    let mut rows = vec![];
+    for (i, d) in designs.iter().enumerate() {
+        for &s in synthesis {
+            // Each mapper's netlist apart, named by it, when there are several.
+            let several = synthesis.len() > 1;
+            let tag = if several { format!("_{}", s.mapper.name()) } else { String::new() };
+            let dir = out.join(preset).join(format!("{i:02}_{}{tag}", d.top));
+            let mut row = report::measure(d, &dir, freq, s, placements)
+                .with_context(|| format!("measuring {}", d.name))?;
+            if several {
+                row.name = format!("{} ({})", row.name, s.mapper.name());
+            }
+            rows.push(row);
+        }
+    }
+    // A built-in design is stamped with the repository file it was built from.
+    let files = designs
+        .into_iter()
+        .flat_map(|d| if d.built_in.is_some() { vec![PathBuf::from(d.source)] } else { d.files })
+        .collect();
+    Ok((report::table(&rows, freq, synthesis), files))
+}
+
+/// `simt-rtl soak`.
+pub fn soak(a: Soak) -> Result<()> {
+    use crate::flow::soak;
+    let Soak { preset, block, cycles, seed, jobs, markdown } = a;
+    let markdown = markdown_output(markdown.as_deref(), &[])?;
+    let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let say = |line: &str| eprintln!("{line}");
+    let modules = crate::with_preset!(&preset, B => soak::modules::<B>(&block))?;
+    let rows =
+        crate::with_preset!(&preset, B => soak::soak::<B>(&modules, cycles, seed, jobs, &say))?;
+    let title = format!("Soak: preset `{preset}`");
+    let inputs = exported_files(Path::new("rtl_out"), &preset, &modules);
+    emit(
+        &soak::table(&preset, seed, &rows),
+        markdown.as_ref(),
+        &title,
+        (&[results::RUSTC], &inputs),
+    )
+}
+
+/// `simt-rtl speed`: of the engines on kernels, of a bitstream's read-back, or of the blocks.
+pub fn speed(a: Speed) -> Result<()> {
+    use crate::flow::{soak, speed};
+    let markdown = markdown_output(a.markdown.as_deref(), &a.kernel)?;
+    if !a.kernel.is_empty() {
+        return speed_of_engines(&a.kernel, markdown.as_ref());
+    }
+    if let Some(dir) = &a.bitstream {
+        return speed_of_readback(dir, a.cycles, markdown.as_ref());
+    }
+    let Speed { preset, block, cycles, seed, rtl, out, .. } = a;
+    let say = |line: &str| eprintln!("{line}");
+    let work = out.join(&preset);
+    let modules = crate::with_preset!(&preset, B => soak::modules::<B>(&block))?;
+    let rows = crate::with_preset!(&preset, B => speed::measure::<B>(&modules, &rtl, cycles, seed, &work, &say))?;
+    let title = format!("Simulation speed: preset `{preset}`");
+    let tools = [results::RUSTC, results::IVERILOG, results::VERILATOR];
+    let inputs = exported_files(&rtl, &preset, &modules);
+    emit(&speed::table(&preset, &rows), markdown.as_ref(), &title, (&tools, &inputs))
+}
+
+/// `simt-rtl speed --kernel`: `run`'s two engines timed on each kernel.
+fn speed_of_engines(kernels: &[PathBuf], markdown: Option<&Output>) -> Result<()> {
+    let params = crate::params::CORE_CU;
+    let inputs = kernel_inputs(kernels, params)?;
+    let say = |line: &str| eprintln!("{line}");
+    let rows = crate::flow::speed::engines(params, &inputs, 10_000_000, &say)?;
+    let table = crate::flow::speed::engine_table(params.name, &rows);
+    let tools = [results::RUSTC, results::VERILATOR];
+    let title = "Speed of `simt-rtl run`'s engines";
+    emit(&table, markdown, title, (&tools, &kernel_files(kernels)))
+}
+
+/// `simt-rtl speed --bitstream DIR`: the read-back netlist's speed under each simulator.
+fn speed_of_readback(dir: &Path, cycles: usize, markdown: Option<&Output>) -> Result<()> {
+    if !(1..=10_000_000).contains(&cycles) {
+        anyhow::bail!("--cycles must be between 1 and 10000000 with --bitstream, got {cycles}");
+    }
+    let speeds = crate::flow::readback::speeds(dir, cycles as u64)?;
+    let mut table = format!(
+        "The netlist `icebox_vlog` reads back from {}/top.asc, with yosys's iCE40 cell models and the PLL's stand-in, run from power-up with its serial input idle (compile times apart).\n\n| simulator | cycles | seconds | cycles/s |\n|---|---:|---:|---:|\n",
+        dir.display()
+    );
+    for (simulator, secs) in speeds {
+        let rate = cycles as f64 / secs.max(1e-9);
+        table += &format!("| {simulator} | {cycles} | {secs:.2} | {rate:.0} |\n");
+    }
+    let title = format!("Read-back netlist speed: {}", dir.display());
+    let tools = [results::YOSYS, results::IVERILOG, results::VERILATOR];
+    emit(&table, markdown, &title, (&tools, &[readback_source(dir)]))
+}
+
+/// The exported board top the build in `dir` was made from (`rtl_out/<preset>/<module>.v`, the
+/// preset named in its `top.v`'s first line, the top by its clocks-per-bit file), else its `top.v`.
+fn readback_source(dir: &Path) -> PathBuf {
+    use crate::flow::{board_build::BoardTop, readback::CLOCKS_PER_BIT_FILE};
+    let top_v = dir.join("top.v");
+    let text = std::fs::read_to_string(&top_v).unwrap_or_default();
+    let preset = text.lines().next().and_then(|l| l.split('`').nth(1)).map(str::to_string);
+    let top = match dir.join(CLOCKS_PER_BIT_FILE).is_file() {
+        true => BoardTop::Core,
+        false => BoardTop::SelfTest,
+    };
+    match preset {
+        Some(p) => exported_files(Path::new("rtl_out"), &p, &[top.exported_module()]).remove(0),
+        None => top_v,
+    }
+}
+
+/// `simt-rtl bench`.
+pub fn bench(a: Bench) -> Result<()> {
+    let Bench { cycles, seed, fmax, placements, rtl, out, markdown } = a;
+    let markdown = markdown_output(markdown.as_deref(), &[])?;
+    if cycles < 2 {
+        anyhow::bail!("--cycles must be at least 2, got {cycles}");
+    }
+    if cycles > 10_000_000 {
+        anyhow::bail!("--cycles must be at most 10000000, got {cycles}");
+    }
+    crate::flow::report::check_placements("--placements", placements)?;
+    let mut rows = crate::bench::run_all(cycles, seed);
+    let mut tools = vec![results::RUSTC];
+    if fmax {
+        collector_fmax(&mut rows, placements, &rtl, &out)?;
+        tools.extend([results::YOSYS, results::NEXTPNR]);
+    }
+    let table = crate::bench::table(&rows);
+    let collectors = crate::params::CollectorTiming::ALL
+        .map(crate::hw::collector::operand_collector::module_name);
+    let inputs = exported_files(&rtl, "cu", &collectors);
+    emit(&table, markdown.as_ref(), "Operand collector benchmark", (&tools, &inputs))
+}
+
+/// `simt-rtl bench --fmax`: the cu rows get the Fmax range of their exported collector, placed
+/// and routed `placements` times as `report` does.
+fn collector_fmax(
+    rows: &mut [crate::bench::BenchRow],
+    placements: u32,
+    rtl: &Path,
+    out: &Path,
+) -> Result<()> {
+    use crate::flow::report;
+    let designs = report::designs(&crate::params::CU, rtl)?;
+    for timing in crate::params::CollectorTiming::ALL {
+        let module = crate::hw::collector::operand_collector::module_name(timing);
+        let Some(design) = designs.iter().find(|d| d.name == module) else {
+            anyhow::bail!("{} has no `{module}` for preset cu: run `simt-rtl gen`", rtl.display());
+        };
+        say!("bench: {module}: synthesis and {placements} placement(s)");
+        let m = report::measure(design, &out.join(module), 100.0, Default::default(), placements)
+            .with_context(|| format!("measuring {module}"))?;
+        let Some(range) = m.fmax_range() else { anyhow::bail!("{module} did not route") };
+        for r in rows.iter_mut().filter(|r| r.config == "cu" && r.timing == timing) {
+            r.fmax_mhz = Some(range);
+        }
+    }
+    Ok(())
+}
+
+/// `simt-rtl explore`.
+pub fn explore(a: Explore) -> Result<()> {
+    use crate::flow::explore;
+    let Explore { kernels, placements, out, markdown } = a;
+    let markdown = markdown_output(markdown.as_deref(), &kernels)?;
+    // Every kernel read and assembled before any work, so a bad file is the only output; the
+    // local data shares are the cu core's, whose rows and lane bits every explored size keeps.
+    let inputs = named_kernel_inputs(&kernels, crate::params::CORE_CU)?;
+    let say = |line: &str| eprintln!("{line}");
+    let rows = explore::explore(&explore::CORES, &inputs, placements, &out, &say)?;
+    let tools = [results::RUSTC, results::YOSYS, results::NEXTPNR];
+    let title = "The cu core at larger sizes";
+    emit(&explore::table(&rows), markdown.as_ref(), title, (&tools, &kernel_files(&kernels)))
+}
+
+/// `simt-rtl kernels`: each kernel (its `.lds` beside it, else pseudo-random words from seed 1)
+/// on the cu core's model in each configuration.
+pub fn kernels(
+    kernels: &[PathBuf],
+    (warps, collector_units): (Option<usize>, Option<usize>),
+    markdown: Option<&Path>,
+) -> Result<()> {
+    let markdown = markdown_output(markdown, kernels)?;
+    let markdown = markdown.as_ref();
+    let cu = crate::params::CORE_CU;
+    let params = crate::params::CoreParams {
+        warps: warps.unwrap_or(cu.warps),
+        collector_units: collector_units.unwrap_or(cu.collector_units),
+        ..cu
+    };
+    params.validate()?;
+    let title = if params == cu {
+        "Kernels on the cu core".to_string()
+    } else {
+        format!(
+            "Kernels on the cu core's model with {} warps and {} collector units (no exported core has this size)",
+            params.warps, params.collector_units
+        )
+    };
+    let inputs = named_kernel_inputs(kernels, params)?;
+    let rows = crate::verify::core_run::kernel_rows(params, &inputs, 10_000_000)?;
+    let table = crate::verify::core_run::kernel_table(&rows);
+    emit(&table, markdown, &title, (&[results::RUSTC], &kernel_files(kernels)))
+}

@@ -1,0 +1,162 @@
+//! The `simt-rtl` commands, one handler per subcommand (with the `cli` feature): `main.rs`
+//! parses the command line into these argument structs and calls the handler; each handler
+//! checks its inputs and outputs before any work, calls the flows and prints what they found.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+
+use crate::flow::results;
+use crate::sim::output::{Allow, Output};
+
+/// `println!` that returns an error from the calling function when standard output is a closed
+/// pipe or a full disk, instead of panicking. When an output is standard output (`--json -`),
+/// the messages go to standard error, so that standard output is exactly that document.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write;
+        if $crate::sim::output::stdout_is_document() {
+            eprintln!($($arg)*);
+        } else {
+            let mut out = std::io::stdout().lock();
+            let written = writeln!(out, $($arg)*).and_then(|_| out.flush());
+            ::anyhow::Context::context(written, "cannot write standard output")?
+        }
+    }};
+}
+
+/// `print!` as [`say!`].
+macro_rules! say_raw {
+    ($($arg:tt)*) => {{
+        use std::io::Write;
+        if $crate::sim::output::stdout_is_document() {
+            eprint!($($arg)*);
+        } else {
+            let mut out = std::io::stdout().lock();
+            let written = write!(out, $($arg)*).and_then(|_| out.flush());
+            ::anyhow::Context::context(written, "cannot write standard output")?
+        }
+    }};
+}
+
+// After the macros: the handlers' modules use them.
+pub mod board;
+pub mod inputs;
+pub mod kernel;
+pub mod measure;
+pub mod prove;
+mod shown;
+
+use inputs::read_kernel;
+
+/// `simt-rtl sim`: the demo scenario on the preset's warp scheduler, as a VCD and an SVG.
+pub fn sim(preset: &str, out: &Path) -> Result<()> {
+    let (vcd, svg) = crate::with_preset!(preset, B => crate::demo::run_demo::<B>(out))
+        .with_context(|| format!("demo for preset `{preset}`"))?;
+    say!("wrote {}\nwrote {}", vcd.display(), svg.display());
+    Ok(())
+}
+
+/// Prints a measured table and, when asked, writes it stamped to a Markdown file.
+fn emit(
+    table: &str,
+    markdown: Option<&Output>,
+    title: &str,
+    stamped: (&[results::Tool], &[PathBuf]),
+) -> Result<()> {
+    say_raw!("{table}");
+    write_table(table, markdown, title, stamped)
+}
+
+/// Writes a measured table to the Markdown file `--markdown` named, if any, stamped with the
+/// versions of `tools` and the hashes of `inputs` (the files it measured: [`results::stamp`]).
+fn write_table(
+    table: &str,
+    markdown: Option<&Output>,
+    title: &str,
+    (tools, inputs): (&[results::Tool], &[PathBuf]),
+) -> Result<()> {
+    if let Some(out) = markdown {
+        results::write_markdown(out, title, (tools, inputs), table)?;
+        if !out.is_stdout() {
+            say!("wrote {}", out.path().display());
+        }
+    }
+    Ok(())
+}
+
+/// The `--markdown` output, checked (and a device or FIFO opened) before any work; it may not
+/// be one of the command's `inputs`.
+fn markdown_output(path: Option<&Path>, inputs: &[PathBuf]) -> Result<Option<Output>> {
+    let inputs: Vec<(&str, &Path)> = inputs.iter().map(|p| ("an input", p.as_path())).collect();
+    path.map(|p| Output::new("--markdown", p, Allow::Any, &inputs)).transpose()
+}
+
+/// The exported Verilog of `modules` at `preset` under `rtl` (`rtl/<preset>/<module>.v`).
+fn exported_files<S: AsRef<str>>(rtl: &Path, preset: &str, modules: &[S]) -> Vec<PathBuf> {
+    modules.iter().map(|m| rtl.join(preset).join(format!("{}.v", m.as_ref()))).collect()
+}
+
+/// The inputs of a table of kernels: each kernel, its `.lds` when there is one, and the exported
+/// `cu` cores (`rtl_out/cu/simt_core*.v`, from the registry) whose cycles it counts.
+fn kernel_files(kernels: &[PathBuf]) -> Vec<PathBuf> {
+    use crate::preset_blocks::CuBlocks;
+    let cores: Vec<&str> = crate::registry::entries::<CuBlocks>()
+        .iter()
+        .map(|e| e.module)
+        .filter(|m| m.starts_with("simt_core"))
+        .collect();
+    let mut files = exported_files(Path::new("rtl_out"), "cu", &cores);
+    for kernel in kernels {
+        files.push(kernel.clone());
+        files.extend(Some(kernel.with_extension("lds")).filter(|l| l.is_file()));
+    }
+    files
+}
+
+/// `simt-rtl gen`: the presets' Verilog and manifest, and the boards' constraints.
+pub fn gen(presets: &[String], out: &Path, constraints: &Path) -> Result<()> {
+    let presets: Vec<&str> = if presets.is_empty() {
+        vec!["cu", "seed"]
+    } else {
+        presets.iter().map(String::as_str).collect()
+    };
+    for p in &presets {
+        crate::params::preset(p)?;
+    }
+    let new_out = !out.exists();
+    results::writable_dir(out)?;
+    if let Err(e) = results::writable_dir(constraints) {
+        if new_out {
+            let _ = std::fs::remove_dir(out); // only if still empty
+        }
+        return Err(e);
+    }
+    let mut written = crate::flow::gen::generate(&presets, out)?;
+    written.extend(crate::boards::write_constraints(constraints)?);
+    for path in written {
+        say!("wrote {}", path.display());
+    }
+    Ok(())
+}
+
+/// `simt-rtl asm`: the words (or with `listing` the listing) of the kernel `file`.
+pub fn asm(file: &Path, out: Option<&Path>, listing: bool) -> Result<()> {
+    let out = out.map(|o| Output::new("--out", o, Allow::Any, &[("the source file", file)]));
+    let out = out.transpose()?;
+    let assembled = read_kernel(file)?;
+    let words: String = if listing {
+        assembled.text()
+    } else {
+        assembled.program.iter().map(|i| format!("{:08x}\n", i.encode())).collect()
+    };
+    match out {
+        Some(out) if !out.is_stdout() => {
+            out.write(&words)?;
+            say!("wrote {} ({} instructions)", out.path().display(), assembled.program.len());
+        }
+        Some(out) => out.write(&words)?,
+        None => say_raw!("{words}"),
+    }
+    Ok(())
+}
