@@ -88,8 +88,8 @@ fn references_are_found_in_every_form() {
 }
 
 /// The library reads no file of its own checkout at run time (a dependency's checkout is the
-/// cargo registry's): what it needs is built in with `include_str!`. Only `main.rs` may name
-/// paths of the repository, as command-line defaults.
+/// cargo registry's): what it needs is built in with `include_str!`. Only the command line's
+/// flags name paths of the repository, as their defaults.
 #[test]
 fn the_library_reads_nothing_from_its_checkout() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
@@ -106,4 +106,17 @@ fn the_library_reads_nothing_from_its_checkout() {
         }
     }
     assert!(reads.is_empty(), "library code names its own checkout:\n{}", reads.join("\n"));
+}
+
+/// Every block folder with a reference model (`model.rs`) holds its stimulus (`stimulus.rs`)
+/// beside it, as the book's block table says.
+#[test]
+fn every_modelled_block_has_its_stimulus_in_its_folder() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let missing: Vec<String> = common::files_under(&src)
+        .into_iter()
+        .filter(|f| f.ends_with("model.rs") && !f.with_file_name("stimulus.rs").is_file())
+        .map(|f| f.parent().unwrap().display().to_string())
+        .collect();
+    assert!(missing.is_empty(), "block folders without a stimulus.rs: {missing:?}");
 }

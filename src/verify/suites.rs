@@ -5,8 +5,6 @@
 use anyhow::{bail, Result};
 
 use super::differential_via_verilog;
-use crate::hw::common::priority_encoder::model::EncoderIn;
-use crate::hw::common::round_robin::model::ArbiterIn;
 use crate::hw::scheduler::simt_stack::stimulus::stack_stimulus;
 use crate::hw::scheduler::simt_stack_ram::stimulus::stack_ram_stimulus;
 use crate::hw::scheduler::warp_scheduler::stimulus::{scheduler_stimulus, seed_scheduler_stimulus};
@@ -19,8 +17,8 @@ use crate::params::{
     CollectorTiming, CoreParams, EmptyTop, SchedulerMode, TopStorage, CORE_CU, CORE_TINY,
 };
 use crate::preset_blocks::PresetBlocks;
-use crate::sim::rng::{requests, Rng};
-use crate::sim::{run_differential, Dut, PortStruct, Recorded};
+use crate::sim::rng::Rng;
+use crate::sim::{run_differential, Dut, Recorded};
 
 pub fn encoder<B: PresetBlocks>(order: Order, seed: u64, cycles: usize) -> Result<Recorded> {
     let n = B::PRESET.scheduler.warps;
@@ -32,21 +30,8 @@ pub fn encoder<B: PresetBlocks>(order: Order, seed: u64, cycles: usize) -> Resul
         &mut model,
         seed,
         cycles,
-        |rng, _, _| EncoderIn { req: requests(rng, n) }.to_words(),
+        crate::hw::common::priority_encoder::stimulus::encoder_stimulus(n),
     )
-}
-
-/// The arbiter's stimulus: random requests, taken grants (70%), resets now and then.
-fn arbiter_stimulus<M>(n: usize) -> impl FnMut(&mut Rng, &M, usize) -> Vec<u64> {
-    move |rng, _, c| {
-        ArbiterIn {
-            reset: (c == 0 || rng.chance(1)) as u64,
-            req: requests(rng, n),
-            req_taken: requests(rng, n),
-            advance: rng.chance(70) as u64,
-        }
-        .to_words()
-    }
 }
 
 pub fn arbiter<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded> {
@@ -58,7 +43,7 @@ pub fn arbiter<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded> {
         &mut model,
         seed,
         cycles,
-        arbiter_stimulus(n),
+        crate::hw::common::round_robin::stimulus::arbiter_stimulus(n),
     )
 }
 
@@ -73,7 +58,7 @@ pub fn arbiter_lookahead<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Re
         &mut model,
         seed,
         cycles,
-        arbiter_stimulus(n),
+        crate::hw::common::round_robin::stimulus::arbiter_stimulus(n),
     )
 }
 
@@ -270,9 +255,7 @@ pub fn preset_lfsr<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded
         &mut model,
         seed,
         cycles,
-        |rng, _, c| {
-            vec![(c == 0 || (rng.chance(1) && rng.chance(20))) as u64, rng.chance(80) as u64]
-        },
+        crate::hw::common::lfsr::stimulus::lfsr_stimulus(),
     )
 }
 
@@ -286,13 +269,7 @@ pub fn preset_misr<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded
         &mut model,
         seed,
         cycles,
-        |rng, _, c| {
-            vec![
-                (c == 0 || (rng.chance(1) && rng.chance(20))) as u64,
-                rng.chance(80) as u64,
-                rng.bits(32),
-            ]
-        },
+        crate::hw::common::lfsr::stimulus::misr_stimulus(),
     )
 }
 
@@ -305,10 +282,7 @@ pub fn preset_board_reset<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<R
         &mut model,
         seed,
         cycles,
-        |rng, _, _| {
-            // The button held for a few cycles now and then, and bouncing.
-            vec![!(rng.chance(2) || (rng.chance(10) && rng.chance(30))) as u64]
-        },
+        crate::boards::board_reset::stimulus::button_stimulus(),
     )
 }
 
@@ -322,13 +296,7 @@ pub fn preset_uart_tx<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recor
         &mut model,
         seed,
         cycles,
-        |rng, _, c| {
-            vec![
-                (c == 0 || (rng.chance(1) && rng.chance(5))) as u64,
-                rng.chance(30) as u64,
-                rng.bits(8),
-            ]
-        },
+        crate::hw::link::uart::stimulus::tx_stimulus(),
     )
 }
 
@@ -336,14 +304,13 @@ pub fn preset_uart_tx<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recor
 pub fn preset_uart_rx<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded> {
     let cpb = crate::boards::ALCHITRY_CU_V1.clocks_per_bit();
     let mut model = crate::hw::link::uart::model::UartRxModel::new(cpb);
-    let mut line = uart_line_stimulus(cpb);
     run_differential(
         &format!("uart_rx_{}", B::PRESET.name),
         || crate::hw::UartRx::new(cpb).unwrap(),
         &mut model,
         seed,
         cycles,
-        |rng, _, c| vec![(c == 0 || (rng.chance(1) && rng.chance(5))) as u64, line(rng) as u64],
+        crate::hw::link::uart::stimulus::rx_stimulus(cpb),
     )
 }
 
@@ -359,7 +326,6 @@ pub fn preset_host_link<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Rec
     }
     let sizes = crate::hw::link::host_link::model::HostLinkSizes::of(&core);
     let mut model = crate::hw::link::host_link::model::HostLinkModel::new(sizes);
-    let mut bytes = host_link_bytes();
     let name = format!("host_link_{}", B::PRESET.name);
     run_differential(
         &name,
@@ -367,7 +333,7 @@ pub fn preset_host_link<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Rec
         &mut model,
         seed,
         cycles,
-        |rng, m, c| host_link_inputs(rng, m, c, &mut bytes),
+        crate::hw::link::host_link::stimulus::host_link_stimulus(),
     )
 }
 
@@ -384,14 +350,16 @@ pub fn preset_register_map<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<
         regs_per_warp: c.regs_per_warp,
         schedulers: c.schedulers,
     };
-    let (warps, regs) = (B::PRESET.scheduler.warps as u64, c.regs_per_warp as u64);
     run_differential(
         &format!("register_map_{}", B::PRESET.name),
         || B::register_map().unwrap(),
         &mut model,
         seed,
         cycles,
-        |rng, _, _| vec![rng.below(warps), rng.below(regs)],
+        crate::hw::collector::register_map::stimulus::register_map_stimulus(
+            B::PRESET.scheduler.warps,
+            c.regs_per_warp,
+        ),
     )
 }
 
@@ -488,23 +456,13 @@ pub fn preset_lane_alu<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Reco
 
 /// `decoder` of preset `B` against its model.
 pub fn preset_decoder<B: PresetBlocks>(seed: u64, cycles: usize) -> Result<Recorded> {
-    // Random words, and every defined opcode with random fields.
-    let defined: Vec<u64> =
-        (0..64).filter(|&c| crate::isa::Inst::decode((c as u32) << 26).is_some()).collect();
     run_differential(
         &format!("decoder_{}", B::PRESET.name),
         || crate::hw::Decoder::new().unwrap(),
         &mut crate::hw::DecoderModel,
         seed,
         cycles,
-        |rng, _, _| {
-            let code = if rng.chance(25) {
-                rng.bits(6)
-            } else {
-                defined[rng.below(defined.len() as u64) as usize]
-            };
-            vec![code << 26 | rng.bits(26)]
-        },
+        crate::hw::core::decoder::stimulus::decoder_stimulus(),
     )
 }
 
@@ -639,103 +597,6 @@ pub fn operand_collector_closed_loop<D: Dut>(
     })?;
     let stats = env.finish().map_err(|e| anyhow::anyhow!("{name} (seed {seed}): {e:#}"))?;
     Ok((rec, stats))
-}
-
-/// A serial line for the receiver's random test, one level per call: frames of random bytes
-/// whose bits are each up to 1/16 of a bit long or short (a sender's clock off by 6%), some with
-/// a low stop bit; idle gaps; glitches shorter than half a bit; and stretches of noise.
-pub fn uart_line_stimulus(clocks_per_bit: usize) -> impl FnMut(&mut Rng) -> bool {
-    let mut queue = std::collections::VecDeque::new();
-    move |rng: &mut Rng| {
-        while queue.is_empty() {
-            let cpb = clocks_per_bit as u64;
-            match rng.below(20) {
-                0..=11 => {
-                    let byte = rng.bits(8) as u8;
-                    let bad_stop = rng.chance(10);
-                    for k in 0..10 {
-                        let level = crate::hw::link::uart::model::frame_bit(byte, k)
-                            && !(k == 9 && bad_stop);
-                        let len = cpb - cpb / 16 + rng.below(cpb / 8 + 1);
-                        queue.extend(std::iter::repeat_n(level, len as usize));
-                    }
-                }
-                12..=15 => queue.extend(std::iter::repeat_n(true, rng.below(3 * cpb) as usize + 1)),
-                16..=17 => {
-                    queue.extend(std::iter::repeat_n(false, rng.below(cpb / 2 - 1) as usize + 1));
-                    queue.extend(std::iter::repeat_n(true, cpb as usize));
-                }
-                _ => queue.extend((0..rng.below(2 * cpb)).map(|_| rng.chance(50))),
-            }
-        }
-        queue.pop_front().unwrap_or(true)
-    }
-}
-
-/// Protocol traffic for the host link's random test: mostly well-formed commands (short
-/// `write` bursts, `start` with and without capture, `query`, `capture` of any index, `reset`),
-/// some unknown bytes, with random gaps; usually waiting for an answer before the next byte,
-/// sometimes not (an overrun).
-pub fn host_link_bytes() -> impl FnMut(&mut Rng, bool) -> Option<u8> {
-    let mut queue = std::collections::VecDeque::<u8>::new();
-    move |rng: &mut Rng, busy: bool| {
-        if (busy && !rng.chance(2)) || !rng.chance(40) {
-            return None;
-        }
-        if queue.is_empty() {
-            use crate::link::Command;
-            match rng.below(20) {
-                0..=5 => {
-                    let n = if rng.chance(3) { 0 } else { rng.below(4) as u8 + 1 };
-                    queue.extend([Command::Write as u8, rng.bits(8) as u8, n]);
-                    let words = if n == 0 { 256 } else { n as usize };
-                    queue.extend((0..4 * words).map(|_| rng.bits(8) as u8));
-                }
-                6..=8 => queue.extend([Command::Start as u8, rng.bits(8) as u8]),
-                9..=11 => queue.push_back(Command::Query as u8),
-                12..=15 => queue.extend([Command::Capture as u8, rng.bits(8) as u8]),
-                16 => queue.push_back(Command::Reset as u8),
-                _ => queue.push_back(rng.bits(8) as u8),
-            }
-        }
-        queue.pop_front()
-    }
-}
-
-fn host_link_inputs(
-    rng: &mut Rng,
-    m: &crate::hw::link::host_link::model::HostLinkModel,
-    cycle: usize,
-    bytes: &mut impl FnMut(&mut Rng, bool) -> Option<u8>,
-) -> Vec<u64> {
-    use crate::hw::link::host_link::model::LinkIn;
-    let busy = !m.reply.is_empty() || m.phase == crate::hw::link::host_link::model::Phase::Reading;
-    let byte = bytes(rng, busy);
-    let s = m.sizes;
-    LinkIn {
-        reset: (cycle == 0 || (rng.chance(1) && rng.chance(2))) as u64,
-        rx_valid: byte.is_some() as u64,
-        rx_data: byte.map_or(rng.bits(8), u64::from),
-        rx_err: rng.chance(1) as u64,
-        tx_ready: rng.chance(30) as u64,
-        running: rng.chance(50) as u64,
-        core_errors: rng.bits(crate::hw::core::simt_core::model::ERROR_FLAGS),
-        high_water: rng.bits(s.high_water_bits),
-        c0: rng.bits(32),
-        c1: rng.bits(32),
-        c2: rng.bits(32),
-        c3: rng.bits(32),
-        c4: rng.bits(32),
-        c5: rng.bits(32),
-        c6: rng.bits(32),
-        c7: rng.bits(32),
-        wb_valid: rng.chance(30) as u64,
-        wb_warp: rng.bits(s.warp_bits),
-        wb_reg: rng.bits(4),
-        wb_mask: rng.bits(s.lanes),
-        wb_data: rng.bits(s.reg_bits),
-    }
-    .to_words()
 }
 
 /// The core's board top driven through its serial lines by the host's side: random programs

@@ -3,6 +3,7 @@
 //! by two flip-flops. `reset` is high while either holds.
 
 pub mod model;
+pub mod stimulus;
 
 use anyhow::Result;
 use rust_hdl::prelude::*;

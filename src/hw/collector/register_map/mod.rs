@@ -8,6 +8,7 @@
 //! Combinational.
 
 pub mod model;
+pub mod stimulus;
 
 use anyhow::Result;
 use rust_hdl::prelude::*;

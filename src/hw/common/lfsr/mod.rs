@@ -5,6 +5,7 @@
 
 pub mod misr;
 pub mod model;
+pub mod stimulus;
 
 use anyhow::{bail, Result};
 use rust_hdl::prelude::*;

@@ -13,6 +13,7 @@
 mod capture;
 pub mod model;
 mod reply;
+pub mod stimulus;
 
 use anyhow::Result;
 use rust_hdl::prelude::*;

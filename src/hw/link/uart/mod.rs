@@ -2,4 +2,5 @@
 
 pub mod model;
 pub mod rx;
+pub mod stimulus;
 pub mod tx;
