@@ -12,15 +12,16 @@
 //! |---|---|---|
 //! | 0 | [`params`], [`protocol`] | parameters, their rules and the presets; the host link's wire format |
 //! | 1 | [`sim`] | the harness every block is checked with ([`sim::Dut`], [`sim::CycleModel`], named port structs, seeded random numbers, the differential runner, Verilog simulation, [`sim::Properties`]) |
-//! | 2 | [`isa`] | the SIMT core's instruction set, assembler, reference interpreter and random programs |
+//! | 2 | [`isa`], [`export`] | the SIMT core's instruction set, assembler, reference interpreter and random programs; one block to one Verilog file, and the registry's [`export::Entry`] |
 //! | 3 | [`hw`] | the IP by subsystem, one folder per block: its rust-hdl hardware, cycle model, stimulus and formal properties side by side |
-//! | 4 | [`boards`] | the boards' pins and clocks, and the tops that put the IP on them |
-//! | 5 | [`preset_blocks`], [`export`] | the presets as concrete block types; one block to one Verilog file |
-//! | 6 | [`link`], [`bench`], [`demo`] | the host's side of the serial link; the collector benchmark; the scheduler demo |
-//! | 7 | [`verify`] | each block's differential run at a preset, the collector's closed loop, kernel runs |
-//! | 8 | [`registry`] | every exported block once: module, constructor, differential run, properties |
-//! | 9 | [`flow`] | `gen`, yosys, nextpnr, icepack, Vivado, report, prove, soak, speed |
-//! | 10 | `commands` | one handler per subcommand, with its flags (the `cli` feature) |
+//! | 4 | [`link`] | the host's side of the serial link |
+//! | 5 | [`boards`] | the boards' pins and clocks, and the tops that put the IP on them |
+//! | 6 | [`preset_blocks`] | the presets as concrete block types |
+//! | 7 | [`bench`], [`demo`] | the collector benchmark; the scheduler demo |
+//! | 8 | [`verify`] | each block's differential run at a preset, the collector's closed loop, kernel runs |
+//! | 9 | [`registry`] | every exported block once: module, constructor, differential run, properties |
+//! | 10 | [`flow`] | `gen`, yosys, nextpnr, icepack, Vivado, report, prove, soak, speed |
+//! | 11 | `commands` | one handler per subcommand, with its flags (the `cli` feature) |
 //!
 //! The command line (`main.rs`) sits on top: it parses the arguments and calls a handler.
 //!

@@ -1,5 +1,5 @@
 //! The host link: the serial protocol between a host and the SIMT core on the board, 8N1 at
-//! [`HOST_BAUD`](crate::boards::HOST_BAUD). The board's side is the [`HostLink`](crate::hw::HostLink)
+//! [`HOST_BAUD`](crate::protocol::HOST_BAUD). The board's side is the [`HostLink`](crate::hw::HostLink)
 //! engine (its model: [`crate::hw::link::host_link::model`]).
 //!
 //! Every command is one byte, then its argument bytes; only `query` and `capture` answer:
@@ -403,7 +403,7 @@ pub fn find_port() -> Result<std::path::PathBuf> {
     ports.pop().ok_or_else(|| anyhow::anyhow!("no board: no USB serial port (/dev/ttyUSB*) found. Connect the Alchitry Cu with the core's board top (`core_board`) loaded, or name the port with --port; --sim runs the board top in simulation"))
 }
 
-/// A USB serial port, set to [`HOST_BAUD`](crate::boards::HOST_BAUD) 8N1 raw with `stty`.
+/// A USB serial port, set to [`HOST_BAUD`](crate::protocol::HOST_BAUD) 8N1 raw with `stty`.
 pub struct TtySerial {
     file: std::fs::File,
     path: std::path::PathBuf,
@@ -417,7 +417,7 @@ impl TtySerial {
             .write(true)
             .open(path)
             .with_context(|| format!("cannot open the serial port {shown}"))?;
-        let baud = crate::boards::HOST_BAUD.to_string();
+        let baud = crate::protocol::HOST_BAUD.to_string();
         // Raw 8N1; a read returns after 0.5 s without data.
         let status = std::process::Command::new("stty")
             .arg("-F")

@@ -7,6 +7,12 @@
 
 use anyhow::{bail, Result};
 
+/// A preset as a type, for the blocks' types at its sizes: each block's folder declares its
+/// types at a preset (`preset.rs`), and the registry makes them for every preset.
+pub trait PresetSizes: 'static {
+    const PRESET: Preset;
+}
+
 /// A command-line choice (clap's `ValueEnum`, with the `cli` feature) over `$all`, each value
 /// named by `$name`: the names the type prints, from its one list.
 #[doc(hidden)]

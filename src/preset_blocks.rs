@@ -10,6 +10,7 @@ use crate::hw::{
     PriorityEncoder, RegisterFile, RegisterMap, RoundRobinArbiter, Scoreboard, SeedWarpScheduler,
     SimtStack, SimtStackRam, WarpScheduler,
 };
+pub use crate::params::PresetSizes;
 use crate::params::{
     CollectorParams, CollectorTiming, EmptyTop, Preset, SchedulerMode, Sizes, TopStorage, CU, SEED,
     TINY,
@@ -17,8 +18,7 @@ use crate::params::{
 use crate::sim::Dut;
 
 /// The blocks of one preset.
-pub trait PresetBlocks: 'static {
-    const PRESET: Preset;
+pub trait PresetBlocks: PresetSizes {
     type Scheduler: Dut + 'static;
     type SeedScheduler: Dut + 'static;
     type Stack: Dut + 'static;
@@ -72,8 +72,10 @@ macro_rules! preset_blocks {
         pub const $sizes: Sizes = Sizes::of(&$preset);
         #[doc = concat!("The blocks of the `", stringify!($preset), "` preset.")]
         pub struct $name;
-        impl PresetBlocks for $name {
+        impl PresetSizes for $name {
             const PRESET: Preset = $preset;
+        }
+        impl PresetBlocks for $name {
             type Scheduler = crate::sized_warp_scheduler!($sizes);
             type SeedScheduler = crate::sized_seed_warp_scheduler!($sizes);
             type Stack = crate::sized_simt_stack!($sizes);

@@ -34,3 +34,7 @@ pub const CAPTURE_RECORDS: usize = 256;
 pub const RECORD_BYTES: usize = 6;
 /// Bytes of the `query` answer.
 pub const STATUS_BYTES: usize = 37;
+
+/// The host link's serial rate (8N1), bits per second: what the FTDI chip on the Alchitry Cu
+/// and the Arty carries reliably, 100 clocks per bit at 100 MHz.
+pub const HOST_BAUD: u32 = 1_000_000;

@@ -4,13 +4,13 @@
 //! register, every share word and the counters back; they must equal the reference
 //! interpreter's and the core model's.
 
+use simt_rtl::boards::core_board::SimBoard;
 use simt_rtl::isa::asm::assemble;
 use simt_rtl::isa::interp::Machine;
 use simt_rtl::isa::Inst;
 use simt_rtl::link::{fill_programs, Host, Serial};
 use simt_rtl::params::CORE_CU;
 use simt_rtl::verify::core_run::run_and_compare;
-use simt_rtl::verify::link_sim::SimBoard;
 
 /// Clocks per bit in these tests (the board runs 100 at 1 Mbaud and 100 MHz; fewer is faster
 /// to simulate and the same logic).

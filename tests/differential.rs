@@ -575,9 +575,9 @@ fn a_model_whose_ports_differ_from_the_block_is_refused_naming_the_port() {
 /// 25,000 on) is caught by the exported Verilog under Verilator, at that cycle.
 #[test]
 fn a_difference_after_the_rust_hdl_cycles_is_caught_on_the_verilog() {
+    use simt_rtl::export::{differential_via_verilog, RUST_HDL_CYCLES};
     use simt_rtl::hw::common::lfsr::model::{MisrModel, TAPS_32};
     use simt_rtl::sim::{CycleModel, PortNames};
-    use simt_rtl::verify::{differential_via_verilog, RUST_HDL_CYCLES};
     struct LateLie(MisrModel, usize);
     impl CycleModel for LateLie {
         fn ports(&self) -> PortNames {
@@ -606,7 +606,7 @@ fn a_difference_after_the_rust_hdl_cycles_is_caught_on_the_verilog() {
             && format!("{err:#}").contains("at cycle 25000"),
         "{err:#}"
     );
-    let kept = simt_rtl::verify::differential_dir("misr_late_lie", 7);
+    let kept = simt_rtl::export::differential_dir("misr_late_lie", 7);
     assert!(kept.is_dir(), "the failing run's directory is kept for reading");
     let _ = std::fs::remove_dir_all(kept);
 }

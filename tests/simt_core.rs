@@ -327,7 +327,7 @@ fn explored_cores_are_the_cu_core_at_other_sizes() {
 /// The core against its model, every output on every cycle: random programs loaded through the
 /// instruction-memory port and run to the end, under both issue policies, with resets in the
 /// middle of runs and words overwritten in running programs (`SIMT_CORE_CYCLES` cycles per
-/// configuration): the rust-hdl core for the first `verify::RUST_HDL_CYCLES` (20,000), its
+/// configuration): the rust-hdl core for the first `export::RUST_HDL_CYCLES` (20,000), its
 /// exported Verilog under Verilator for all of them.
 #[test]
 fn core_and_its_verilog_equal_the_model_every_cycle() {

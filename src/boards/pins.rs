@@ -24,9 +24,7 @@ pub struct Board {
     pub uart_tx_pin: &'static str,
 }
 
-/// The host link's serial rate (8N1), bits per second: what the FTDI chip on the Alchitry Cu
-/// and the Arty carries reliably, 100 clocks per bit at 100 MHz.
-pub const HOST_BAUD: u32 = 1_000_000;
+pub use crate::protocol::HOST_BAUD;
 
 impl Board {
     /// Clock cycles per bit of the host link ([`HOST_BAUD`]).

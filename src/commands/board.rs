@@ -242,7 +242,7 @@ fn run_on(
     let ticker = Ticker::new();
     let (run, on) = match target {
         Target::Sim => {
-            let board = crate::verify::link_sim::SimBoard::new(4, &[])?;
+            let board = crate::boards::core_board::SimBoard::new(4, &[])?;
             (
                 watched(board, params, &ticker).run_kernel(program, &lds)?,
                 "the simulated board top (rust-hdl, serial lines at 4 clocks per bit)".to_string(),

@@ -6,8 +6,10 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use serde_json::{json, Value};
 
-use crate::export::write::{export, COLLECTOR_INTERFACE, LDS_INTERFACE};
+use crate::export::write::export;
 use crate::export::ExportedBlock;
+use crate::hw::collector::operand_collector::COLLECTOR_INTERFACE;
+use crate::hw::lds::local_data_share::LDS_INTERFACE;
 use crate::params::Preset;
 use crate::preset_blocks::PresetBlocks;
 use crate::registry::exported_blocks;

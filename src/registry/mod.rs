@@ -6,82 +6,21 @@
 //!
 //! Adding a block: its files, then one `entry(...)` line here (see the book's "Adding a block").
 
-pub mod formal;
-
 use anyhow::{bail, Result};
 
-use crate::export::write::{
-    collector_summary, export_new, link_protocol, COLLECTOR_INTERFACE, CORE_INTERFACE,
-    LDS_INTERFACE,
-};
+use crate::export::entry::{entry, entry_at};
 use crate::export::ExportedBlock;
+pub use crate::export::{Entry, FormalBlock};
 use crate::hw::collector::operand_collector::module_name;
+use crate::hw::collector::operand_collector::{collector_summary, COLLECTOR_INTERFACE};
+use crate::hw::core::simt_core::CORE_INTERFACE;
+use crate::hw::lds::local_data_share::LDS_INTERFACE;
+use crate::hw::link::host_link::link_protocol;
 use crate::hw::Order;
 use crate::params::{CollectorTiming, Preset, SchedulerMode, LFSR_SEED, TAPS_32};
 use crate::preset_blocks::PresetBlocks;
-use crate::sim::{Dut, Recorded};
+use crate::sim::Recorded;
 use crate::verify::suites as run;
-pub use formal::FormalBlock;
-use formal::Properties;
-
-/// One exported block of one preset.
-pub struct Entry {
-    /// The Verilog module (and file) name.
-    pub module: &'static str,
-    export: Box<dyn Fn() -> Result<ExportedBlock>>,
-    differential: fn(u64, usize) -> Result<Recorded>,
-    properties: Option<Properties>,
-}
-
-impl Entry {
-    /// The block's Verilog, header and ports.
-    pub fn export(&self) -> Result<ExportedBlock> {
-        (self.export)()
-    }
-    /// The block against its model for `cycles` cycles of its stimulus from `seed`.
-    /// It runs on a thread with a large stack ([`crate::sim::on_large_stack`]).
-    pub fn differential(&self, seed: u64, cycles: usize) -> Result<Recorded> {
-        let run = self.differential;
-        crate::sim::on_large_stack(move || run(seed, cycles))?
-    }
-    /// Its formal properties, if it has any.
-    pub fn formal(&self) -> Option<FormalBlock> {
-        self.properties.map(|p| p.of(self.module))
-    }
-}
-
-/// An entry: `make` builds the block `block` of preset `B`, exported as `module` with `summary`
-/// and the `header` lines; `differential` is its run against its model.
-#[allow(clippy::too_many_arguments)] // one per column of the registry
-fn entry<B: PresetBlocks, D: Dut + 'static>(
-    module: &'static str,
-    block: &'static str,
-    summary: &str,
-    header: Vec<(&'static str, String)>,
-    make: impl Fn() -> Result<D> + 'static,
-    differential: fn(u64, usize) -> Result<Recorded>,
-    properties: Option<Properties>,
-) -> Entry {
-    entry_at(B::PRESET, module, block, summary, header, make, differential, properties)
-}
-
-/// As [`entry`], its header stating the sizes of `preset` (the SIMT core's own, for the core
-/// and the board top around it).
-#[allow(clippy::too_many_arguments)] // one per column of the registry
-fn entry_at<D: Dut + 'static>(
-    preset: Preset,
-    module: &'static str,
-    block: &'static str,
-    summary: &str,
-    header: Vec<(&'static str, String)>,
-    make: impl Fn() -> Result<D> + 'static,
-    differential: fn(u64, usize) -> Result<Recorded>,
-    properties: Option<Properties>,
-) -> Entry {
-    let summary = summary.to_string();
-    let export = move || export_new(&preset, &make, module, block, &summary, &header);
-    Entry { module, export: Box::new(export), differential, properties }
-}
 
 /// Every exported block of preset `B`, in manifest order.
 pub fn entries<B: PresetBlocks>() -> Vec<Entry> {

@@ -208,7 +208,7 @@ where
 /// `cycles`, with the same stimulus as a run of the block all the way would have had: the
 /// recording's later outputs are the model's, what the block must give there. The caller
 /// replays the whole recording on the block's exported Verilog, which simulates many times
-/// faster than rust-hdl (`verify::check_exported`).
+/// faster than rust-hdl (`export::check_exported`).
 pub fn run_differential_then_model<D, M, G>(
     name: &str,
     make_dut: impl Fn() -> D,

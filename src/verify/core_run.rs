@@ -237,7 +237,7 @@ impl<'a> Lockstep<'a> {
         };
         if let Some((sim, dir)) = self.verilog {
             let header = "// The SIMT core with a kernel's local data share (simt-rtl core_run)\n";
-            super::check_exported(sim, make()?, ("simt_core", header), &rec, dir)?;
+            crate::export::check_exported(sim, make()?, ("simt_core", header), &rec, dir)?;
         }
         Ok(model)
     }

@@ -4,7 +4,7 @@
 
 use anyhow::{bail, Result};
 
-use super::differential_via_verilog;
+use crate::export::differential_via_verilog;
 use crate::hw::scheduler::simt_stack::stimulus::stack_stimulus;
 use crate::hw::scheduler::simt_stack_ram::stimulus::stack_ram_stimulus;
 use crate::hw::scheduler::warp_scheduler::stimulus::{scheduler_stimulus, seed_scheduler_stimulus};
@@ -605,8 +605,10 @@ pub fn operand_collector_closed_loop<D: Dut>(
 pub fn core_board(seed: u64, cycles: usize) -> Result<Recorded> {
     use crate::link::{Host, Serial};
     let cpb = crate::boards::CORE_BOARD_CLOCKS_PER_BIT;
-    let mut host =
-        Host::new(super::link_sim::SimBoard::with_trace(cpb, &[], true)?, crate::params::CORE_CU);
+    let mut host = Host::new(
+        crate::boards::core_board::SimBoard::with_trace(cpb, &[], true)?,
+        crate::params::CORE_CU,
+    );
     host.max_polls = 1_000;
     let mut rng = Rng::new(seed);
     while host.serial.cycle < cycles {

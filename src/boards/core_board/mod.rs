@@ -10,6 +10,8 @@
 //! LEDs: 0 heartbeat (bit 25 of a cycle counter), 1 a run in progress, 2 capture on, 3 a core
 //! error flag, 4 a link error flag, 5 an answer being sent.
 
+pub mod sim_board;
+
 use anyhow::Result;
 use rust_hdl::prelude::*;
 
@@ -18,6 +20,7 @@ use crate::hw::core::simt_core::SimtCoreCu;
 use crate::hw::link::host_link::HostLinkCu;
 use crate::hw::{UartRx, UartTx};
 use crate::params::{CoreParams, CORE_CU};
+pub use sim_board::SimBoard;
 
 #[derive(LogicBlock)]
 pub struct CoreBoard {

@@ -820,3 +820,21 @@ fn property_parameters(p: &crate::params::Preset, pipelined: bool) -> Vec<(&'sta
     .chain(super::queue_sizes(&c))
     .collect()
 }
+
+/// The collector's parameters, for a header line.
+pub fn collector_summary(preset: &crate::params::Preset) -> String {
+    let c = preset.collector;
+    format!(
+        "banks={} collector_units={} in_ports={} regs_per_warp={} rows_per_bank={} queue_depth={} allocator={} unit_types={} sets={} schedulers={} in_order_per_warp={} lane_bits={} tag_bits={}",
+        c.banks, c.collector_units, c.in_ports, c.regs_per_warp, c.rows_per_bank(preset.scheduler.warps), c.queue_depth(),
+        if c.one_bank_per_cu { "one bank per collector unit (booksim)" } else { "several banks per collector unit (GPGPU-Sim)" },
+        c.unit_types, if c.specialized { "one per unit type" } else { "one generic" }, c.schedulers, c.in_order_per_warp, c.lane_bits, c.tag_bits
+    )
+}
+
+/// How to drive the exported OperandCollector (also in the README and the manifest).
+pub const COLLECTOR_INTERFACE: &str = "an input instruction on port p is taken at the rising edge of a cycle with in_valid$p and in_ready$p \
+(in_ready$p never depends on in_valid$p; in_cu$p names the collector unit); out_valid$u is registered and holds until a cycle with out_ready$u; \
+wb_valid is always taken at the edge, and a read granted in cycle t sees every write-back up to cycle t-1; register reads take one cycle \
+(block RAM), bypassed so that an instruction whose last operand is granted in cycle t can be dispatched in t+1 and appears on out_valid in t+2; \
+in_src[3p+s] is port p's source s; operand lanes are packed lane l at bits l*lane_bits; invalid source slots read 0";

@@ -589,3 +589,9 @@ macro_rules! with_simt_core {
         }
     }};
 }
+
+/// How to drive the exported SimtCore, for its header.
+pub const CORE_INTERFACE: &str = "write the program with imem_write_valid/addr/data (one word per cycle), then pulse start: every warp starts at \
+instruction 0 with every lane; running falls when every warp has exited and nothing is in flight; issue_* and wb_* show each cycle's issue and \
+write-back; count_* count since reset; errors: bit 0 stack overflow, 1 join on an empty stack, 2 warp misuse, 3 scoreboard, 4 I-buffer, \
+5 illegal instruction, 6 collector, 7 bar in a diverged warp";

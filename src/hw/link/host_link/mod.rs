@@ -376,3 +376,11 @@ pub const PROPERTIES: crate::sim::Properties = crate::sim::Properties {
         ]
     },
 };
+
+/// The host link's protocol, for a header line.
+pub fn link_protocol() -> String {
+    use crate::protocol::{RECORD_BYTES, STATUS_BYTES};
+    format!("8N1; commands: 'W' addr n (0 = 256) then n little-endian words: write instruction words; 'S' flags (bit 0 capture): start; \
+'Q': answer {STATUS_BYTES} status bytes (flags, core errors, stack high water, records captured (2), {LINK_COUNTERS} counters of 4 bytes); 'C' index: \
+answer record index ({RECORD_BYTES} bytes: data, lane mask, register, warp); 'X': reset the core; see src/link.rs")
+}

@@ -5,7 +5,7 @@
 
 use anyhow::{bail, Result};
 
-use crate::boards::core_board::CoreBoard;
+use super::CoreBoard;
 use crate::hw::link::uart::model::{frame_bit, UartRxModel};
 use crate::link::Serial;
 use crate::sim::differential::{clock_edge, cycle_outputs, prepare};
