@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 
 use crate::hw::scheduler::warp_scheduler::model::SchedIn;
+use crate::hw::scheduler::warp_scheduler::preset::AtPreset;
 use crate::params::SchedulerMode;
-use crate::preset_blocks::PresetBlocks;
 use crate::sim::differential::{write_vcd, CYCLE_PS};
 use crate::sim::rng::mask;
 use crate::sim::PortStruct;
@@ -113,7 +113,7 @@ pub const DEMO_SIGNALS: [&str; 12] = [
 
 /// Runs the demo on preset `B` and writes `scheduler_demo.vcd`, its GTKWave save file
 /// `scheduler_demo.gtkw` and `scheduler_demo.svg` in `out`.
-pub fn run_demo<B: PresetBlocks>(out: &Path) -> Result<(PathBuf, PathBuf)> {
+pub fn run_demo<B: AtPreset>(out: &Path) -> Result<(PathBuf, PathBuf)> {
     let p = B::PRESET.scheduler;
     let inputs: Vec<Vec<u64>> =
         demo_stimulus(p.threads, p.warps).iter().map(|i| i.to_words()).collect();

@@ -16,12 +16,11 @@
 //! | 3 | [`hw`] | the IP by subsystem, one folder per block: its rust-hdl hardware, cycle model, stimulus and formal properties side by side |
 //! | 4 | [`link`] | the host's side of the serial link |
 //! | 5 | [`boards`] | the boards' pins and clocks, and the tops that put the IP on them |
-//! | 6 | [`preset_blocks`] | the presets as concrete block types |
-//! | 7 | [`bench`], [`demo`] | the collector benchmark; the scheduler demo |
-//! | 8 | [`verify`] | each block's differential run at a preset, the collector's closed loop, kernel runs |
-//! | 9 | [`registry`] | every exported block once: module, constructor, differential run, properties |
-//! | 10 | [`flow`] | `gen`, yosys, nextpnr, icepack, Vivado, report, prove, soak, speed |
-//! | 11 | `commands` | one handler per subcommand, with its flags (the `cli` feature) |
+//! | 6 | [`bench`], [`demo`] | the collector benchmark; the scheduler demo |
+//! | 7 | [`verify`] | the collector's closed loop, kernel runs, the cu core's Verilator engine |
+//! | 8 | [`registry`] | every block folder once: the presets as block types, every exported block's entry |
+//! | 9 | [`flow`] | `gen`, yosys, nextpnr, icepack, Vivado, report, prove, soak, speed |
+//! | 10 | `commands` | one handler per subcommand, with its flags (the `cli` feature) |
 //!
 //! The command line (`main.rs`) sits on top: it parses the arguments and calls a handler.
 //!
@@ -69,7 +68,6 @@ pub mod hw;
 pub mod isa;
 pub mod link;
 pub mod params;
-pub mod preset_blocks;
 pub mod protocol;
 pub mod registry;
 pub mod sim;

@@ -719,7 +719,7 @@ pub fn core_params(name: &str) -> Result<CoreParams> {
 }
 
 /// Every const generic of a preset's blocks, computed from the preset (the concrete types of
-/// [`crate::preset_blocks`] are spelled with these; each block's `new()` checks them again).
+/// [`crate::registry`] are spelled with these; each block's `new()` checks them again).
 /// Names as the blocks' generics: scheduler `W` warps (`WW` bits), `T` threads, `A` pc bits,
 /// stack depth `D` (`SPW` bits), `E = T + A` (the seed's branch word); collector `B` banks (`BW`),
 /// `N` units (`NW`), `P` input ports, `K = 3P` request lanes, queues of `Q` (`QW`, `QCW`,

@@ -169,7 +169,8 @@ fn parameter_sets_refuse_each_rule() {
         "{got}"
     );
     // The block checks its const generics against the parameters, naming the one that differs.
-    type CuCollector = <simt_rtl::preset_blocks::CuBlocks as simt_rtl::preset_blocks::PresetBlocks>::OperandCollector;
+    type CuCollector =
+        <simt_rtl::registry::CuBlocks as simt_rtl::hw::collector::operand_collector::preset::AtPreset>::OperandCollector;
     let got = err(CuCollector::new(CollectorParams { banks: 8, ..c }, 4, 8));
     assert!(got.contains("derived parameter `B` = 4 breaks its rule `B = banks` (= 8)"), "{got}");
     let got = err(CuCollector::new(c, 4, 16));

@@ -87,9 +87,9 @@ fn builds_a_bitstream_with_a_report() {
 /// combination that gives 1: for an AND of the used inputs, the combination at the end of a
 /// passing run), and, on the good bitstream, LEDs expected other than the rust-hdl simulation's.
 fn bitstream_corruptions_are_caught(dir: &std::path::Path) {
+    use simt_rtl::boards::self_test::preset::AtPreset as _;
     use simt_rtl::flow::readback::{check_self_test, engine};
-    use simt_rtl::preset_blocks::PresetBlocks;
-    let mut top = simt_rtl::preset_blocks::CuBlocks::self_test(20_000).unwrap();
+    let mut top = simt_rtl::registry::CuBlocks::self_test(20_000).unwrap();
     let leds = simt_rtl::boards::self_test::leds_when_done(&mut top, 20_064).unwrap() as u8;
     let good = dir.join("readback/engine");
     check_self_test(&good, leds, 30_000).unwrap();

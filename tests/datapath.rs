@@ -8,7 +8,7 @@ use simt_rtl::hw::core::decoder::{BSel, Kind};
 use simt_rtl::hw::Decoder;
 use simt_rtl::isa::interp::{Config, Machine};
 use simt_rtl::isa::{AluOp, ImmOp, Inst, REGISTERS};
-use simt_rtl::preset_blocks::*;
+use simt_rtl::registry::*;
 use simt_rtl::sim::differential::{cycle_outputs, prepare};
 use simt_rtl::sim::rng::mask;
 use simt_rtl::sim::Dut;

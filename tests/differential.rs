@@ -3,14 +3,15 @@
 //! Cycles per run: `SIMT_CYCLES` (default 1,000,000). A failure prints the seed and the cycle and
 //! writes a VCD of the failing window under `target/sim-failures/`.
 
+use simt_rtl::hw::common::{priority_encoder, round_robin};
 use simt_rtl::hw::scheduler::simt_stack::model::{StackIn, StackOut};
 use simt_rtl::hw::scheduler::simt_stack_ram::model::{StackRamIn, StackRamOut};
 use simt_rtl::hw::scheduler::warp_scheduler::model::{SchedIn, SchedOut};
+use simt_rtl::hw::scheduler::{simt_stack, simt_stack_ram, warp_scheduler};
 use simt_rtl::hw::Order;
 use simt_rtl::params::{EmptyTop, FetchPolicy, SchedulerMode, TopStorage};
-use simt_rtl::preset_blocks::*;
+use simt_rtl::registry::*;
 use simt_rtl::sim::PortStruct;
-use simt_rtl::verify::suites;
 
 fn cycles() -> usize {
     simt_rtl::sim::cycles_from_env("SIMT_CYCLES", 1_000_000).unwrap()
@@ -35,24 +36,27 @@ fn timed<T>(what: String, run: impl FnOnce() -> T) -> T {
 fn encoder<B: PresetBlocks>() {
     for order in [Order::LowestFirst, Order::HighestFirst] {
         timed(format!("{} encoder {order:?}", B::PRESET.name), || {
-            suites::encoder::<B>(order, SEED, cycles()).unwrap()
+            priority_encoder::preset::differential::<B>(order, SEED, cycles()).unwrap()
         });
     }
 }
 
 fn arbiter<B: PresetBlocks>() {
-    timed(format!("{} arbiter", B::PRESET.name), || suites::arbiter::<B>(SEED, cycles()).unwrap());
+    timed(format!("{} arbiter", B::PRESET.name), || {
+        round_robin::preset::differential::<B>(SEED, cycles()).unwrap()
+    });
 }
 
 fn arbiter_lookahead<B: PresetBlocks>() {
     timed(format!("{} lookahead arbiter", B::PRESET.name), || {
-        suites::arbiter_lookahead::<B>(SEED, cycles()).unwrap()
+        round_robin::preset::lookahead_differential::<B>(SEED, cycles()).unwrap()
     });
 }
 
 fn stack<B: PresetBlocks>() {
-    let rec =
-        timed(format!("{} stack", B::PRESET.name), || suites::stack::<B>(SEED, cycles()).unwrap());
+    let rec = timed(format!("{} stack", B::PRESET.name), || {
+        simt_stack::preset::differential::<B>(SEED, cycles()).unwrap()
+    });
     // Coverage: the corners the issue names were reached.
     let (mut full_push, mut empty_pop, mut both) = (0, 0, 0);
     for (i, o) in rec.inputs.iter().zip(&rec.outputs) {
@@ -70,7 +74,10 @@ fn stack<B: PresetBlocks>() {
 fn stack_ram<B: PresetBlocks>(empty_top: EmptyTop, top_storage: TopStorage) {
     let rec = timed(
         format!("{} stack RAM, empty top {empty_top:?}, top in {top_storage:?}", B::PRESET.name),
-        || suites::stack_ram::<B>(empty_top, top_storage, SEED, cycles()).unwrap(),
+        || {
+            simt_stack_ram::preset::differential::<B>(empty_top, top_storage, SEED, cycles())
+                .unwrap()
+        },
     );
     // Coverage: pushes on full and pops on empty stacks, push with pop of one warp, a popped
     // warp's top shown in the next cycle, while it comes out of the RAM, and the top of a warp
@@ -98,7 +105,7 @@ fn stack_ram<B: PresetBlocks>(empty_top: EmptyTop, top_storage: TopStorage) {
 
 fn scheduler<B: PresetBlocks>(mode: SchedulerMode) {
     let rec = timed(format!("{} scheduler {}", B::PRESET.name, mode.name()), || {
-        suites::scheduler::<B>(mode, SEED, cycles()).unwrap()
+        warp_scheduler::preset::differential::<B>(mode, SEED, cycles()).unwrap()
     });
     let (mut busy_cmd, mut overflow, mut all_busy, mut fetches) = (0, 0, 0, 0);
     for (i, o) in rec.inputs.iter().zip(&rec.outputs) {
@@ -378,7 +385,7 @@ macro_rules! per_preset {
             #[test]
             fn seed_port_wrapper() {
                 timed(format!("{} seed-port wrapper", <$B>::PRESET.name), || {
-                    suites::seed_scheduler::<$B>(true, SEED, cycles()).unwrap()
+                    warp_scheduler::preset::seed_differential::<$B>(true, SEED, cycles()).unwrap()
                 });
             }
         }

@@ -111,7 +111,7 @@ fn readme_is_a_front_door() {
 /// The book's block table names every module the registry exports, for every preset.
 #[test]
 fn the_block_table_names_every_registered_module() {
-    use simt_rtl::preset_blocks::{CuBlocks, PresetBlocks, SeedBlocks, TinyBlocks};
+    use simt_rtl::registry::{CuBlocks, PresetBlocks, SeedBlocks, TinyBlocks};
     fn modules<B: PresetBlocks>() -> Vec<&'static str> {
         simt_rtl::registry::entries::<B>().iter().map(|e| e.module).collect()
     }

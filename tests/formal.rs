@@ -16,7 +16,7 @@ fn work_dir(name: &str) -> PathBuf {
 }
 
 fn block(module: &str) -> simt_rtl::registry::FormalBlock {
-    let entry = simt_rtl::registry::entry_of::<simt_rtl::preset_blocks::CuBlocks>(module).unwrap();
+    let entry = simt_rtl::registry::entry_of::<simt_rtl::registry::CuBlocks>(module).unwrap();
     entry.formal().expect("block with properties")
 }
 
@@ -24,7 +24,7 @@ fn block(module: &str) -> simt_rtl::registry::FormalBlock {
 /// crate that depends on this one checks what the book and the tests show.
 #[test]
 fn built_in_properties_are_the_files() {
-    let presets = simt_rtl::registry::entries::<simt_rtl::preset_blocks::CuBlocks>();
+    let presets = simt_rtl::registry::entries::<simt_rtl::registry::CuBlocks>();
     let blocks: Vec<_> = presets.iter().filter_map(|e| e.formal()).collect();
     assert!(blocks.len() >= 10, "{} blocks with properties", blocks.len());
     for b in blocks {
@@ -277,7 +277,8 @@ fn mutant_without_write_priority_is_caught() {
 /// closes by induction there in about a second.
 #[test]
 fn booksim_arbiter_bound_is_proven_at_tiny_sizes() {
-    use simt_rtl::preset_blocks::{PresetBlocks, TinyBlocks};
+    use simt_rtl::hw::collector::bank_arbiter::preset::AtPreset as _;
+    use simt_rtl::registry::TinyBlocks;
     #[allow(clippy::assertions_on_constants)] // guards the test's premise if the preset changes
     {
         assert!(
@@ -373,7 +374,8 @@ fn tiny_collector_timed(
     tag: &str,
     mutation: Option<(&str, &str)>,
 ) -> (PathBuf, PathBuf) {
-    use simt_rtl::preset_blocks::{PresetBlocks, TinyBlocks};
+    use simt_rtl::hw::collector::operand_collector::preset::AtPreset as _;
+    use simt_rtl::registry::TinyBlocks;
     let mut dut = TinyBlocks::operand_collector(timing).unwrap();
     let module = module_name(timing);
     export_for_checker(

@@ -14,7 +14,6 @@ const LAYERS: &[&[&str]] = &[
     &["hw"],
     &["link"],
     &["boards"],
-    &["preset_blocks"],
     &["bench", "demo"],
     &["verify"],
     &["registry"],

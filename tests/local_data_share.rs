@@ -9,7 +9,7 @@ use simt_rtl::hw::lds::local_data_share::model::LdsIn;
 use simt_rtl::hw::LocalDataShareModel;
 use simt_rtl::isa::interp::{Config, Machine};
 use simt_rtl::isa::Inst;
-use simt_rtl::preset_blocks::*;
+use simt_rtl::registry::*;
 use simt_rtl::sim::differential::{clock_edge, cycle_outputs, prepare};
 use simt_rtl::sim::rng::mask;
 use simt_rtl::sim::{Dut, Rng};

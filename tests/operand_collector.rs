@@ -4,8 +4,8 @@
 //! register-file configurations gets four times that), for collector units x banks 8x8, 8x4,
 //! 4x4, 2x4, in both allocator modes.
 
+use simt_rtl::hw::collector::{bank_arbiter, operand_collector};
 use simt_rtl::params::{CollectorParams, SchedulerParams, Sizes, CU};
-use simt_rtl::verify::suites;
 
 fn cycles() -> usize {
     simt_rtl::sim::cycles_from_env("SIMT_OC_CYCLES", 125_000).unwrap()
@@ -46,7 +46,7 @@ macro_rules! arbiter_config {
                     $b,
                     if one_bank_per_cu { "one_bank" } else { "multi_bank" }
                 );
-                let rec = suites::bank_arbiter(
+                let rec = bank_arbiter::preset::run(
                     &name,
                     || Arb::new(one_bank_per_cu, 3).unwrap(),
                     ($b, $n, LANES, depth, ROW_BITS),
@@ -107,7 +107,7 @@ mod register_file {
 
     #[test]
     fn banks4_rows16_lanes4x8() {
-        suites::register_file(
+        simt_rtl::hw::collector::register_file::preset::run(
             "register_file_4x16",
             || <simt_rtl::sized_register_file!(BANKS4_ROWS16)>::new().unwrap(),
             (4, 4, 4, 8),
@@ -118,7 +118,7 @@ mod register_file {
     }
     #[test]
     fn banks8_rows32_lanes2x16() {
-        suites::register_file(
+        simt_rtl::hw::collector::register_file::preset::run(
             "register_file_8x32",
             || <simt_rtl::sized_register_file!(BANKS8_ROWS32)>::new().unwrap(),
             (8, 5, 2, 16),
@@ -140,7 +140,7 @@ fn register_file_verilog() {
     const RF: Sizes = register_file_sizes(4, 16, 8, 8);
     type Rf = simt_rtl::sized_register_file!(RF);
     let cycles = simt_rtl::sim::cycles_from_env("SIMT_VERILOG_CYCLES", 20_000).unwrap();
-    let rec = suites::register_file(
+    let rec = simt_rtl::hw::collector::register_file::preset::run(
         "register_file_cu",
         || Rf::new().unwrap(),
         (4, 4, 8, 8),
@@ -213,7 +213,8 @@ mod collector {
 
     fn run<D: Dut>(name: &str, make: impl Fn() -> D, c: CollectorParams) {
         let start = std::time::Instant::now();
-        let rec = suites::operand_collector(name, &make, c, SHAPE, 0x0C0C_2026, cycles()).unwrap();
+        let rec =
+            operand_collector::preset::run(name, &make, c, SHAPE, 0x0C0C_2026, cycles()).unwrap();
         let secs = start.elapsed().as_secs_f64();
         eprintln!("{name}: {} cycles, {:.0} cycles/s", cycles(), cycles() as f64 / secs);
         // Coverage: instructions flowed, banks conflicted, output registers were held.
@@ -383,7 +384,7 @@ mod closed_loop {
         regs_used: usize,
         seed: u64,
     ) -> simt_rtl::verify::collector_env::EnvStats {
-        let (_, stats) = suites::operand_collector_closed_loop(
+        let (_, stats) = simt_rtl::verify::collector_env::operand_collector_closed_loop(
             name,
             make,
             c,

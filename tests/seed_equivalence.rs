@@ -18,11 +18,10 @@
 use std::path::Path;
 
 use simt_rtl::hw::scheduler::warp_scheduler::model::{SeedIn, SeedOut};
-use simt_rtl::preset_blocks::SeedBlocks;
 use simt_rtl::registry::exported_blocks;
+use simt_rtl::registry::SeedBlocks;
 use simt_rtl::sim::verilog_sim::{simulate_verilog, Simulator};
 use simt_rtl::sim::PortStruct;
-use simt_rtl::verify::suites;
 
 fn cycles() -> usize {
     simt_rtl::sim::cycles_from_env("SIMT_SEED_CYCLES", 100_000).unwrap()
@@ -38,7 +37,12 @@ fn seed_verilog_and_exported_module_agree() {
         .unwrap();
     // The stimulus, the model's outputs checked on the way against the rust-hdl block (its first
     // 20,000 cycles) and the exported Verilog under Verilator (all of them).
-    let rec = suites::seed_scheduler::<SeedBlocks>(false, 0x5EED_0003, cycles()).unwrap();
+    let rec = simt_rtl::hw::scheduler::warp_scheduler::preset::seed_differential::<SeedBlocks>(
+        false,
+        0x5EED_0003,
+        cycles(),
+    )
+    .unwrap();
     let ours_dut = block.verilog_dut(&root.join("rtl_out"), "seed");
     let mut seed_dut = ours_dut.clone();
     seed_dut.sources = vec![root.join("sim/seed/seed_warp_scheduler.v")];

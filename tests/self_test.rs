@@ -2,11 +2,12 @@
 //! expected signature was computed from the same block, and fail when that signature is
 //! corrupted. (The exported Verilog of the same top is run in the board tests.)
 
+use simt_rtl::boards::self_test::preset::AtPreset;
 use simt_rtl::boards::self_test::{LED_DONE, LED_FAIL, LED_PASS, LED_RUNNING};
 use simt_rtl::params::CU;
-use simt_rtl::preset_blocks::{CuBlocks, PresetBlocks};
+use simt_rtl::registry::CuBlocks;
 
-type CuSelfTest = <CuBlocks as PresetBlocks>::SelfTest;
+type CuSelfTest = <CuBlocks as AtPreset>::SelfTest;
 const CYCLES: u64 = 20_000;
 
 #[test]
@@ -105,7 +106,7 @@ fn another_design_or_run_length_misses_the_cache() {
     use simt_rtl::boards::self_test::SELF_TEST_CYCLES;
     assert_eq!(CuSelfTest::cached_signature(&CU, SELF_TEST_CYCLES - 1).unwrap(), None);
     let tiny = simt_rtl::params::TINY;
-    type TinySelfTest = <simt_rtl::preset_blocks::TinyBlocks as PresetBlocks>::SelfTest;
+    type TinySelfTest = <simt_rtl::registry::TinyBlocks as AtPreset>::SelfTest;
     assert_ne!(
         TinySelfTest::design_key(&tiny, SELF_TEST_CYCLES).unwrap(),
         CuSelfTest::design_key(&CU, SELF_TEST_CYCLES).unwrap()

@@ -343,7 +343,7 @@ fn core_and_its_verilog_equal_the_model_every_cycle() {
             let started = std::time::Instant::now();
             let core = CoreParams { policy, ..core };
             let (_, (runs, flags)) =
-                simt_rtl::verify::suites::simt_core(core, 40 + k as u64, cycles).unwrap();
+                simt_rtl::hw::core::simt_core::preset::run(core, 40 + k as u64, cycles).unwrap();
             eprintln!("{preset} {}: {cycles} cycles, {runs} runs ended, error flags raised {flags:#010b}, {:.0} cycles/s", policy.name(), cycles as f64 / started.elapsed().as_secs_f64());
             assert!(
                 runs * 2_000 > cycles as u64,
@@ -436,8 +436,8 @@ fn check_gtkw(gtkw: &std::path::Path, vcd: &std::path::Path, groups: &[&str]) {
 /// matches the rust-hdl core on the same cycles.
 #[test]
 fn an_exit_that_ends_the_whole_warp_is_caught() {
-    use simt_rtl::preset_blocks::CuBlocks;
     use simt_rtl::registry::exported_blocks;
+    use simt_rtl::registry::CuBlocks;
     use simt_rtl::sim::verilog_sim::{compare_exact, simulate_verilog, Simulator};
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let block = exported_blocks::<CuBlocks>()

@@ -8,8 +8,8 @@
 use std::path::{Path, PathBuf};
 
 use simt_rtl::export::ExportedBlock;
-use simt_rtl::preset_blocks::*;
 use simt_rtl::registry::exported_blocks;
+use simt_rtl::registry::*;
 use simt_rtl::sim::verilog_sim::{check_against_rust, Simulator};
 
 fn cycles() -> usize {

@@ -208,6 +208,14 @@ mod tests {
         }
     }
 
+    /// The exported UARTs are sized for the Alchitry Cu's oscillator.
+    #[test]
+    fn the_exported_uarts_run_at_the_alchitry_cu_clock() {
+        use crate::hw::link::uart::preset::{EXPORT_CLOCKS_PER_BIT, EXPORT_CLOCK_MHZ};
+        assert_eq!(EXPORT_CLOCK_MHZ, ALCHITRY_CU_V1.clock_mhz);
+        assert_eq!(EXPORT_CLOCKS_PER_BIT, ALCHITRY_CU_V1.clocks_per_bit());
+    }
+
     #[test]
     fn a_revision_names_an_alchitry_cu_and_no_other_board() {
         let err = |b: Board, r| b.revision(Some(r)).unwrap_err().to_string();

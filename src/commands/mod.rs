@@ -100,7 +100,7 @@ fn exported_files<S: AsRef<str>>(rtl: &Path, preset: &str, modules: &[S]) -> Vec
 /// The inputs of a table of kernels: each kernel, its `.lds` when there is one, and the exported
 /// `cu` cores (`rtl_out/cu/simt_core*.v`, from the registry) whose cycles it counts.
 fn kernel_files(kernels: &[PathBuf]) -> Vec<PathBuf> {
-    use crate::preset_blocks::CuBlocks;
+    use crate::registry::CuBlocks;
     let cores: Vec<&str> = crate::registry::entries::<CuBlocks>()
         .iter()
         .map(|e| e.module)

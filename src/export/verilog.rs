@@ -80,7 +80,7 @@ fn rename_all(text: &str, names: &BTreeMap<String, String>) -> String {
 /// ```
 /// use simt_rtl::rust_hdl::prelude::Block;
 ///
-/// type Stack = simt_rtl::sized_simt_stack!(simt_rtl::preset_blocks::CU_SIZES);
+/// type Stack = simt_rtl::sized_simt_stack!(simt_rtl::registry::CU_SIZES);
 /// let mut stack = Stack::new().unwrap();
 /// stack.connect_all();
 /// let verilog = simt_rtl::export::export_module(&stack, "my_stack", "// my stack\n").unwrap();

@@ -14,7 +14,7 @@ use super::ice40_pll::{pll_top_verilog, Ice40Pll};
 use super::Mapper;
 use crate::boards::Board;
 use crate::export::export_module;
-use crate::preset_blocks::PresetBlocks;
+use crate::registry::PresetBlocks;
 
 /// Which board top to build.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

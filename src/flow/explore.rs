@@ -13,12 +13,9 @@ use anyhow::{bail, Context, Result};
 use rust_hdl::prelude::Block;
 
 use super::report::{self, Design, Measurement};
-use crate::params::{CoreParams, CORE_CU, CORE_CU_L8, CORE_CU_W4_U4, CORE_CU_W8_U2, CORE_CU_W8_U4};
+pub use crate::hw::core::simt_core::EXPLORED as CORES;
+use crate::params::{CoreParams, CORE_CU};
 use crate::verify::core_run::KernelInput;
-
-/// The cores measured, the `cu` core first.
-pub const CORES: [CoreParams; 5] =
-    [CORE_CU, CORE_CU_W4_U4, CORE_CU_W8_U2, CORE_CU_W8_U4, CORE_CU_L8];
 
 /// Lane operations per second (millions) of the `cu` core in the GPGPU-Sim-exact timing on the
 /// board, the reference the pipelined timing is measured against: IPC 0.77 x 4 lanes x 25 MHz.

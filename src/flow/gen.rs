@@ -11,8 +11,8 @@ use crate::export::ExportedBlock;
 use crate::hw::collector::operand_collector::COLLECTOR_INTERFACE;
 use crate::hw::lds::local_data_share::LDS_INTERFACE;
 use crate::params::Preset;
-use crate::preset_blocks::PresetBlocks;
 use crate::registry::exported_blocks;
+use crate::registry::PresetBlocks;
 
 /// The board self-test top of preset `B` (`SelfTest`, 100,000 cycles, expected signature
 /// computed by simulating it), as `self_test.v`: the file the FuseSoC core's board targets use.

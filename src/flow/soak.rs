@@ -12,7 +12,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 
-use crate::preset_blocks::PresetBlocks;
+use crate::registry::PresetBlocks;
 
 /// Cycles per segment.
 pub const SEGMENT: u64 = 1_000_000;

@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 
-use crate::preset_blocks::PresetBlocks;
+use crate::registry::PresetBlocks;
 use crate::sim::verilog_sim::{compare_exact, simulate_verilog_timed, Simulator};
 
 /// One simulator's figures for one block.

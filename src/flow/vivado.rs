@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 
 use crate::boards::Board;
-use crate::preset_blocks::PresetBlocks;
+use crate::registry::PresetBlocks;
 
 /// The Arty A7-35T's FPGA.
 pub const ARTY_A7_35T_PART: &str = "xc7a35ticsg324-1L";

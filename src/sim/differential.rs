@@ -173,7 +173,7 @@ pub fn describe_diff<D: Dut>(dut: &D, got: &[u64], want: &[u64]) -> String {
 ///
 /// ```
 /// use simt_rtl::hw::{Order, PriorityEncoderModel};
-/// use simt_rtl::preset_blocks::CU_SIZES;
+/// use simt_rtl::registry::CU_SIZES;
 ///
 /// type Encoder = simt_rtl::sized_priority_encoder!(CU_SIZES);
 /// let mut model = PriorityEncoderModel { n: CU_SIZES.W, order: Order::LowestFirst };

@@ -28,7 +28,7 @@ use crate::hw::collector::operand_collector::model::{
 };
 use crate::params::CollectorParams;
 use crate::sim::rng::{mask, Rng};
-use crate::sim::CycleModel;
+use crate::sim::{run_differential, CycleModel, Dut, Recorded};
 
 /// What the environment saw.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -272,4 +272,26 @@ impl CollectorEnv {
         }
         Ok(self.stats.clone())
     }
+}
+
+/// An operand collector in the closed loop of [`CollectorEnv`](CollectorEnv)
+/// (scoreboarded issue, execution with write-back, shadow register file), compared with its
+/// model every cycle; the last 10% of the cycles issue nothing so that everything drains.
+/// Fails on any lost, duplicated or wrong instruction other than a WAR hazard, which it counts.
+pub fn operand_collector_closed_loop<D: Dut>(
+    name: &str,
+    make: impl Fn() -> D,
+    c: crate::params::CollectorParams,
+    (warps, threads): (usize, usize),
+    regs_used: usize,
+    seed: u64,
+    cycles: usize,
+) -> Result<(Recorded, EnvStats)> {
+    let mut model = crate::hw::OperandCollectorModel::new(c, warps, threads);
+    let mut env = CollectorEnv::new(c, warps, threads, regs_used, cycles - cycles / 10);
+    let rec = run_differential(name, make, &mut model, seed, cycles, |rng, m, cycle| {
+        env.next_inputs(rng, m, cycle)
+    })?;
+    let stats = env.finish().map_err(|e| anyhow::anyhow!("{name} (seed {seed}): {e:#}"))?;
+    Ok((rec, stats))
 }

@@ -3,6 +3,7 @@
 //! by two flip-flops. `reset` is high while either holds.
 
 pub mod model;
+pub mod preset;
 pub mod stimulus;
 
 use anyhow::Result;

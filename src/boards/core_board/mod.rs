@@ -10,6 +10,7 @@
 //! LEDs: 0 heartbeat (bit 25 of a cycle counter), 1 a run in progress, 2 capture on, 3 a core
 //! error flag, 4 a link error flag, 5 an answer being sent.
 
+pub mod preset;
 pub mod sim_board;
 
 use anyhow::Result;

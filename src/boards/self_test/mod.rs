@@ -19,6 +19,8 @@
 //! the traffic names only existing unit types and the bank queues cannot overflow). `usb_tx`
 //! idles high; `usb_rx` is not used yet.
 
+pub mod preset;
+
 use anyhow::Result;
 use rust_hdl::prelude::*;
 

@@ -23,6 +23,7 @@
 //! `err_overflow` flag.
 
 pub mod model;
+pub mod preset;
 pub mod stimulus;
 
 use anyhow::Result;

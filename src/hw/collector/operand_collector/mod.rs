@@ -44,6 +44,7 @@
 //! units, queues, output registers, pointers, counters and flags, not the register file.
 
 pub mod model;
+pub mod preset;
 pub mod stimulus;
 
 use anyhow::{bail, Result};

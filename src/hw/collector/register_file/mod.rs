@@ -13,6 +13,7 @@
 //! `register_bank()`) is the operand collector's. All rows start at 0.
 
 pub mod model;
+pub mod preset;
 pub mod stimulus;
 
 use anyhow::Result;

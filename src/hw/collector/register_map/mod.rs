@@ -8,6 +8,7 @@
 //! Combinational.
 
 pub mod model;
+pub mod preset;
 pub mod stimulus;
 
 use anyhow::Result;

@@ -5,6 +5,7 @@
 
 pub mod misr;
 pub mod model;
+pub mod preset;
 pub mod stimulus;
 
 use anyhow::{bail, Result};

@@ -4,6 +4,7 @@
 //! `PriorityEncoder` loop does: the last set bit it meets wins). Purely combinational.
 
 pub mod model;
+pub mod preset;
 pub mod stimulus;
 
 use anyhow::Result;

@@ -14,6 +14,7 @@
 //! selects between them, so a late `advance` is not followed by the choice's carry chains.
 
 pub mod model;
+pub mod preset;
 pub mod stimulus;
 
 use anyhow::Result;

@@ -9,6 +9,7 @@
 //! fields are cut from the word at the positions the ISA gives, whatever the opcode.
 
 pub mod model;
+pub mod preset;
 pub mod stimulus;
 
 use anyhow::Result;

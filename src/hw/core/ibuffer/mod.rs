@@ -19,6 +19,7 @@
 //! active high) empties every buffer and clears the flags.
 
 pub mod model;
+pub mod preset;
 mod ram;
 pub mod stimulus;
 

@@ -10,6 +10,7 @@
 //! Combinational.
 
 pub mod model;
+pub mod preset;
 pub mod stimulus;
 
 use anyhow::Result;

@@ -13,6 +13,7 @@
 //! `err_release_free`. Reset (synchronous, active high) frees every register and clears the flags.
 
 pub mod model;
+pub mod preset;
 pub mod stimulus;
 
 use anyhow::Result;

@@ -28,6 +28,7 @@ mod issue_latch;
 mod issue_stage;
 mod lds_port;
 pub mod model;
+pub mod preset;
 mod run_control;
 pub mod stimulus;
 mod warp_action;
@@ -542,52 +543,77 @@ macro_rules! sized_simt_core {
     };
 }
 
-/// The `cu` core ([`CORE_CU`](crate::params::CORE_CU)).
-pub type SimtCoreCu = crate::sized_simt_core!(crate::params::CORE_CU);
-/// The `tiny` core ([`CORE_TINY`](crate::params::CORE_TINY)).
-pub type SimtCoreTiny = crate::sized_simt_core!(crate::params::CORE_TINY);
-/// The `cu` core at the sizes `simt-rtl explore` measures (see
-/// [`CORE_CU_W4_U4`](crate::params::CORE_CU_W4_U4) and the three after it).
-pub type SimtCoreW4U4 = crate::sized_simt_core!(crate::params::CORE_CU_W4_U4);
-pub type SimtCoreW8U2 = crate::sized_simt_core!(crate::params::CORE_CU_W8_U2);
-pub type SimtCoreW8U4 = crate::sized_simt_core!(crate::params::CORE_CU_W8_U4);
-pub type SimtCoreL8 = crate::sized_simt_core!(crate::params::CORE_CU_L8);
-
-/// Runs `$body` with `$C` the rust-hdl core type that has `$params`' sizes (the `cu` core's, the
-/// `tiny` core's, or one of the sizes `explore` measures); `$body` returns a `Result`, and
-/// other sizes are an error that names the core.
+/// Every core size with a rust-hdl type, once: its type's name and its parameters. `explored`
+/// holds the `cu` core (first) and the sizes `simt-rtl explore` measures beside it. The list is
+/// handed to the macro named, after the arguments given (the type aliases, [`EXPLORED`] and
+/// [`with_simt_core!`](crate::with_simt_core) are made from it).
+#[doc(hidden)]
 #[macro_export]
-macro_rules! with_simt_core {
-    ($params:expr, $C:ident => $body:expr) => {{
-        use $crate::hw::core::simt_core as sc;
-        use $crate::params as p;
+macro_rules! simt_core_sizes {
+    ($($callback:ident)::+ { $($args:tt)* }) => {
+        $($callback)::+! { $($args)*
+            explored: [
+                SimtCoreCu = CORE_CU,
+                SimtCoreW4U4 = CORE_CU_W4_U4,
+                SimtCoreW8U2 = CORE_CU_W8_U2,
+                SimtCoreW8U4 = CORE_CU_W8_U4,
+                SimtCoreL8 = CORE_CU_L8
+            ]
+            others: [SimtCoreTiny = CORE_TINY]
+        }
+    };
+}
+
+/// The core types and [`EXPLORED`], from [`simt_core_sizes!`](crate::simt_core_sizes).
+macro_rules! simt_core_types {
+    (explored: [$($e:ident = $ec:ident),+] others: [$($o:ident = $oc:ident),+]) => {
+        $(
+            #[doc = concat!("The core at [`", stringify!($ec), "`](crate::params::", stringify!($ec), ").")]
+            pub type $e = crate::sized_simt_core!(crate::params::$ec);
+        )+
+        $(
+            #[doc = concat!("The core at [`", stringify!($oc), "`](crate::params::", stringify!($oc), ").")]
+            pub type $o = crate::sized_simt_core!(crate::params::$oc);
+        )+
+        /// The `cu` core and the sizes `simt-rtl explore` measures beside it (none of them is
+        /// exported to `rtl_out/` but the `cu` core).
+        pub const EXPLORED: [CoreParams; [$(stringify!($e)),+].len()] = [$(crate::params::$ec),+];
+    };
+}
+crate::simt_core_sizes!(simt_core_types {});
+
+/// [`with_simt_core!`](crate::with_simt_core)'s dispatch over the list of
+/// [`simt_core_sizes!`](crate::simt_core_sizes).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! simt_core_dispatch {
+    ($params:expr, $C:ident => $body:expr;
+     explored: [$($e:ident = $ec:ident),+] others: [$($o:ident = $oc:ident),+]) => {{
         let params: $crate::params::CoreParams = $params;
         let sizes = params.sizes();
-        if sizes == p::CORE_CU.sizes() {
-            type $C = sc::SimtCoreCu;
+        $(if sizes == $crate::params::$ec.sizes() {
+            type $C = $crate::hw::core::simt_core::$e;
             $body
-        } else if sizes == p::CORE_TINY.sizes() {
-            type $C = sc::SimtCoreTiny;
+        } else)+ $(if sizes == $crate::params::$oc.sizes() {
+            type $C = $crate::hw::core::simt_core::$o;
             $body
-        } else if sizes == p::CORE_CU_W4_U4.sizes() {
-            type $C = sc::SimtCoreW4U4;
-            $body
-        } else if sizes == p::CORE_CU_W8_U2.sizes() {
-            type $C = sc::SimtCoreW8U2;
-            $body
-        } else if sizes == p::CORE_CU_W8_U4.sizes() {
-            type $C = sc::SimtCoreW8U4;
-            $body
-        } else if sizes == p::CORE_CU_L8.sizes() {
-            type $C = sc::SimtCoreL8;
-            $body
-        } else {
+        } else)+ {
             Err($crate::__anyhow::anyhow!(
                 "core `{}` has no rust-hdl type: only the cu and tiny cores and the sizes `simt-rtl explore` measures are built",
                 params.name
             ))
         }
     }};
+}
+
+/// Runs `$body` with `$C` the rust-hdl core type that has `$params`' sizes (the `cu` core's, the
+/// `tiny` core's, or one of the sizes `explore` measures); `$body` returns a `Result`, and
+/// other sizes are an error that names the core.
+#[macro_export]
+macro_rules! with_simt_core {
+    ($params:expr, $C:ident => $body:expr) => {
+        $crate::simt_core_sizes!($crate::simt_core_dispatch { $params, $C => $body; })
+    };
 }
 
 /// How to drive the exported SimtCore, for its header.

@@ -28,6 +28,7 @@
 //! at 0. Counters wrap at 2^32.
 
 pub mod model;
+pub mod preset;
 pub mod stimulus;
 
 use anyhow::Result;

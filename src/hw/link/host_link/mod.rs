@@ -12,6 +12,7 @@
 
 mod capture;
 pub mod model;
+pub mod preset;
 mod reply;
 pub mod stimulus;
 

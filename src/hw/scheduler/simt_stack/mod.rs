@@ -12,6 +12,7 @@
 //! entry in slot 0 (stale data), which is what the seed's `stack_mem[sp > 0 ? sp - 1 : 0]` reads.
 
 pub mod model;
+pub mod preset;
 pub mod stimulus;
 
 use anyhow::Result;

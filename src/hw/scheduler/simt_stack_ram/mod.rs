@@ -31,6 +31,7 @@
 //! set, the warp named by `push_wid` and `pop_wid`.
 
 pub mod model;
+pub mod preset;
 pub mod stimulus;
 
 use anyhow::Result;

@@ -53,6 +53,7 @@
 
 mod command_stage;
 pub mod model;
+pub mod preset;
 pub mod seed;
 pub mod stimulus;
 mod warp_pc;

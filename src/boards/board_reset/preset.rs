@@ -1,0 +1,48 @@
+//! This block at a preset's sizes: its type and constructor, its registry entries (module,
+//! summary, header, differential run, properties) and its differential run.
+
+use anyhow::Result;
+
+use crate::export::entry::entry;
+use crate::export::Entry;
+use crate::params::PresetSizes;
+use crate::sim::{run_differential, Recorded};
+
+/// This block has one size for every preset; the registry states that it is at each.
+pub trait AtPreset: PresetSizes {}
+
+/// `impl AtPreset for $B` (the block's sizes are its own).
+macro_rules! at_preset {
+    ($B:ty, $S:path) => {
+        impl $crate::boards::board_reset::preset::AtPreset for $B {}
+    };
+}
+pub(crate) use at_preset;
+
+/// The board tops' reset.
+pub fn entries<B: PresetSizes>() -> Vec<Entry> {
+    vec![entry::<B, _>(
+        "board_reset",
+        "BoardReset",
+        "board tops: power-on reset and the synchronised reset button",
+        vec![("Power-on", format!("{} cycles", super::POR_CYCLES))],
+        super::BoardReset::new,
+        differential::<B>,
+        None,
+    )]
+}
+
+/// The reset against its model.
+pub fn differential<B: PresetSizes>(seed: u64, cycles: usize) -> Result<Recorded> {
+    let mut model = super::model::BoardResetModel::default();
+    let name = format!("board_reset_{}", B::PRESET.name);
+    let stimulus = super::stimulus::button_stimulus();
+    run_differential(
+        &name,
+        || super::BoardReset::new().unwrap(),
+        &mut model,
+        seed,
+        cycles,
+        stimulus,
+    )
+}

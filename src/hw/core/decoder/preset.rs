@@ -1,0 +1,35 @@
+//! This block at a preset's sizes: its type and constructor, its registry entries (module,
+//! summary, header, differential run, properties) and its differential run.
+
+use anyhow::Result;
+
+use crate::export::entry::entry;
+use crate::export::Entry;
+use crate::params::PresetSizes;
+use crate::sim::{run_differential, Recorded};
+
+/// This block has one size for every preset; the registry states that it is at each.
+pub trait AtPreset: PresetSizes {}
+
+/// `impl AtPreset for $B` (the block's sizes are its own).
+macro_rules! at_preset {
+    ($B:ty, $S:path) => {
+        impl $crate::hw::core::decoder::preset::AtPreset for $B {}
+    };
+}
+pub(crate) use at_preset;
+
+/// The SIMT core's instruction decode (the ISA's, at every preset).
+pub fn entries<B: PresetSizes>() -> Vec<Entry> {
+    vec![entry::<B, _>("decoder", "Decoder",
+        "the SIMT core's instruction decode: opcode ROM from the ISA's decoder, register, immediate, target and store fields", vec![],
+        super::Decoder::new, differential::<B>, None)]
+}
+
+/// The decoder against its model.
+pub fn differential<B: PresetSizes>(seed: u64, cycles: usize) -> Result<Recorded> {
+    let name = format!("decoder_{}", B::PRESET.name);
+    let make = || super::Decoder::new().unwrap();
+    let stimulus = super::stimulus::decoder_stimulus();
+    run_differential(&name, make, &mut super::model::DecoderModel, seed, cycles, stimulus)
+}

@@ -1,0 +1,66 @@
+//! This block at a preset's sizes: its type and constructor, its registry entries (module,
+//! summary, header, differential run, properties) and its differential run.
+
+use anyhow::Result;
+
+use crate::export::entry::entry;
+use crate::export::Entry;
+use crate::params::PresetSizes;
+use crate::sim::{run_differential, Dut, Recorded};
+
+/// This block's type at preset `Self`'s sizes; the registry makes it for every preset.
+pub trait AtPreset: PresetSizes {
+    /// `IBuffer<W, WW, A>`: the scheduler's warps and pc width.
+    type IBuffer: Dut + 'static;
+    /// `IBufferRam<W, WW, A>`: the same, in block RAM.
+    type IBufferRam: Dut + 'static;
+    fn ibuffer() -> Result<Self::IBuffer>;
+    fn ibuffer_ram() -> Result<Self::IBufferRam>;
+}
+
+/// `impl AtPreset for $B` with the block at sizes `$S` (a [`Sizes`](crate::params::Sizes) const).
+macro_rules! at_preset {
+    ($B:ty, $S:path) => {
+        impl $crate::hw::core::ibuffer::preset::AtPreset for $B {
+            type IBuffer = $crate::sized_ibuffer!($S);
+            type IBufferRam = $crate::sized_ibuffer_ram!($S);
+            fn ibuffer() -> $crate::__anyhow::Result<Self::IBuffer> {
+                <$crate::sized_ibuffer!($S)>::new()
+            }
+            fn ibuffer_ram() -> $crate::__anyhow::Result<Self::IBufferRam> {
+                <$crate::sized_ibuffer_ram!($S)>::new()
+            }
+        }
+    };
+}
+pub(crate) use at_preset;
+
+/// The SIMT core's I-buffer, in registers and in block RAM.
+pub fn entries<B: AtPreset>() -> Vec<Entry> {
+    vec![
+        entry::<B, _>("ibuffer", "IBuffer",
+            "the SIMT core's per-warp instruction buffer: two slots per warp, fill, issue of the oldest, flush, misuse flags", vec![],
+            B::ibuffer, differential::<B>, Some(super::PROPERTIES)),
+        entry::<B, _>("ibuffer_ram", "IBufferRam",
+            "the pipelined SIMT core's I-buffer: the same two slots per warp in block RAM, its head shown a cycle after it is named", vec![],
+            B::ibuffer_ram, ram_differential::<B>, Some(super::RAM_PROPERTIES)),
+    ]
+}
+
+/// The I-buffer at preset `B` against its model.
+pub fn differential<B: AtPreset>(seed: u64, cycles: usize) -> Result<Recorded> {
+    let p = B::PRESET.scheduler;
+    let mut model = super::model::IBufferModel::new(p.warps);
+    let stimulus = super::stimulus::ibuffer_stimulus(p.warps, p.pc_width);
+    let name = format!("ibuffer_{}", B::PRESET.name);
+    run_differential(&name, || B::ibuffer().unwrap(), &mut model, seed, cycles, stimulus)
+}
+
+/// The I-buffer in block RAM against the I-buffer's model with its head registered.
+pub fn ram_differential<B: AtPreset>(seed: u64, cycles: usize) -> Result<Recorded> {
+    let p = B::PRESET.scheduler;
+    let mut model = super::model::IBufferModel::registered(p.warps);
+    let stimulus = super::stimulus::ibuffer_stimulus(p.warps, p.pc_width);
+    let name = format!("ibuffer_ram_{}", B::PRESET.name);
+    run_differential(&name, || B::ibuffer_ram().unwrap(), &mut model, seed, cycles, stimulus)
+}

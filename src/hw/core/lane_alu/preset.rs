@@ -1,0 +1,47 @@
+//! This block at a preset's sizes: its type and constructor, its registry entries (module,
+//! summary, header, differential run, properties) and its differential run.
+
+use anyhow::Result;
+
+use crate::export::entry::entry;
+use crate::export::{differential_via_verilog, Entry};
+use crate::params::PresetSizes;
+use crate::sim::{Dut, Recorded};
+
+/// This block's type at preset `Self`'s sizes; the registry makes it for every preset.
+pub trait AtPreset: PresetSizes {
+    /// `LaneAlu<T, DW, SW, TD>`: the collector's lanes and lane width.
+    type LaneAlu: Dut + 'static;
+    fn lane_alu() -> Result<Self::LaneAlu>;
+}
+
+/// `impl AtPreset for $B` with the block at sizes `$S` (a [`Sizes`](crate::params::Sizes) const).
+macro_rules! at_preset {
+    ($B:ty, $S:path) => {
+        impl $crate::hw::core::lane_alu::preset::AtPreset for $B {
+            type LaneAlu = $crate::sized_lane_alu!($S);
+            fn lane_alu() -> $crate::__anyhow::Result<Self::LaneAlu> {
+                <$crate::sized_lane_alu!($S)>::new()
+            }
+        }
+    };
+}
+pub(crate) use at_preset;
+
+/// The SIMT core's lane ALUs.
+pub fn entries<B: AtPreset>() -> Vec<Entry> {
+    vec![entry::<B, _>("lane_alu", "LaneAlu",
+        "the SIMT core's execution stage: one integer ALU per lane (the ISA's ALU ops), zero test for branches",
+        vec![("Ops", "op codes 0..10: add sub and or xor shl shr slt seq pass_b lane; others give 0 and bad_op".into())],
+        B::lane_alu, differential::<B>, None)]
+}
+
+/// The lane ALUs at preset `B` against their model.
+pub fn differential<B: AtPreset>(seed: u64, cycles: usize) -> Result<Recorded> {
+    let p = B::PRESET;
+    let (lanes, bits) = (p.scheduler.threads, p.collector.lane_bits);
+    let mut model = super::model::LaneAluModel { lanes, lane_bits: bits };
+    let stimulus = super::stimulus::alu_stimulus(lanes, bits);
+    let name = format!("lane_alu_{}", p.name);
+    differential_via_verilog(&name, || B::lane_alu().unwrap(), &mut model, seed, cycles, stimulus)
+}

@@ -1,0 +1,69 @@
+//! This block at a preset's sizes: its type and constructor, its registry entries (module,
+//! summary, header, differential run, properties) and its differential run.
+
+use anyhow::Result;
+
+use crate::export::entry::entry;
+use crate::export::Entry;
+use crate::params::PresetSizes;
+use crate::sim::{run_differential, Dut, Recorded};
+
+/// This block's type at preset `Self`'s sizes; the registry makes it for every preset.
+pub trait AtPreset: PresetSizes {
+    /// `LocalDataShare<T, WW, DW, RW>`: the collector's lanes and lane width, `2^RW = lds_rows`.
+    type LocalDataShare: Dut + 'static;
+    fn local_data_share() -> Result<Self::LocalDataShare>;
+}
+
+/// `impl AtPreset for $B` with the block at sizes `$S` (a [`Sizes`](crate::params::Sizes) const).
+macro_rules! at_preset {
+    ($B:ty, $S:path) => {
+        impl $crate::hw::lds::local_data_share::preset::AtPreset for $B {
+            type LocalDataShare = $crate::sized_local_data_share!($S);
+            fn local_data_share() -> $crate::__anyhow::Result<Self::LocalDataShare> {
+                <$crate::sized_local_data_share!($S)>::new(
+                    <$B as $crate::params::PresetSizes>::PRESET.scheduler.warps,
+                )
+            }
+        }
+    };
+}
+pub(crate) use at_preset;
+
+/// The R700 local data share.
+pub fn entries<B: AtPreset>() -> Vec<Entry> {
+    let p = B::PRESET;
+    let lds = format!(
+        "banks={} rows_per_bank={} word_bits={} lanes={}",
+        crate::isa::LDS_BANKS,
+        p.lds_rows,
+        p.collector.lane_bits,
+        p.scheduler.threads
+    );
+    vec![entry::<B, _>("local_data_share", "LocalDataShare",
+        "R700 local data share (seed 004): 4 banks (bank = address mod 4), owner-computes stores, dynamic loads, bank conflicts serialised and counted",
+        vec![("LDS", lds), ("Interface", super::LDS_INTERFACE.into())],
+        B::local_data_share, differential::<B>, Some(super::PROPERTIES))]
+}
+
+/// The local data share at preset `B` against its model.
+pub fn differential<B: AtPreset>(seed: u64, cycles: usize) -> Result<Recorded> {
+    let p = B::PRESET;
+    let name = format!("local_data_share_{}", p.name);
+    let sizes = (p.scheduler.threads, p.scheduler.warps, p.collector.lane_bits, p.lds_rows);
+    run(&name, || B::local_data_share().unwrap(), sizes, seed, cycles)
+}
+
+/// A local data share of `lanes` lanes for `warps` warps, `lane_bits`-bit words and `rows` rows
+/// per bank against its model.
+pub fn run<D: Dut>(
+    name: &str,
+    make: impl Fn() -> D,
+    (lanes, warps, lane_bits, rows): (usize, usize, usize, usize),
+    seed: u64,
+    cycles: usize,
+) -> Result<Recorded> {
+    let mut model = super::model::LocalDataShareModel::new(lanes, lane_bits, rows);
+    let stimulus = super::stimulus::lds_stimulus(lanes, warps, lane_bits);
+    run_differential(name, make, &mut model, seed, cycles, stimulus)
+}

@@ -1,0 +1,49 @@
+//! This block at a preset's sizes: its type and constructor, its registry entries (module,
+//! summary, header, differential run, properties) and its differential run.
+
+use anyhow::Result;
+
+use crate::export::entry::entry_at;
+use crate::export::Entry;
+use crate::params::PresetSizes;
+use crate::params::CORE_CU;
+use crate::sim::{run_differential, Recorded};
+
+/// This block has one size for every preset; the registry states that it is at each.
+pub trait AtPreset: PresetSizes {}
+
+/// `impl AtPreset for $B` (the block's sizes are its own).
+macro_rules! at_preset {
+    ($B:ty, $S:path) => {
+        impl $crate::hw::link::host_link::preset::AtPreset for $B {}
+    };
+}
+pub(crate) use at_preset;
+
+/// The host link of the `cu-core`'s board top (presets whose core is the `cu-core`).
+pub fn entries<B: PresetSizes>() -> Vec<Entry> {
+    match crate::hw::core::simt_core::preset::core_preset::<B>() {
+        Some((core, sizes)) if core == CORE_CU => vec![entry_at(sizes, "host_link", "HostLink",
+            "host link: the serial protocol engine between the UART and the SIMT core (writes, start, status, write-back capture)",
+            vec![("Protocol", super::link_protocol())],
+            super::HostLinkCu::new, differential::<B>, Some(super::PROPERTIES))],
+        _ => vec![],
+    }
+}
+
+/// The host link of preset `B`'s core against its model.
+pub fn differential<B: PresetSizes>(seed: u64, cycles: usize) -> Result<Recorded> {
+    if B::PRESET.core != Some(CORE_CU) {
+        anyhow::bail!(
+            "preset `{}` has no host link (only the `{}` core has a board)",
+            B::PRESET.name,
+            CORE_CU.name
+        );
+    }
+    let sizes = super::model::HostLinkSizes::of(&CORE_CU);
+    let mut model = super::model::HostLinkModel::new(sizes);
+    let name = format!("host_link_{}", B::PRESET.name);
+    let make = || super::HostLinkCu::new().unwrap();
+    let stimulus = super::stimulus::host_link_stimulus();
+    run_differential(&name, make, &mut model, seed, cycles, stimulus)
+}
