@@ -34,11 +34,9 @@ impl Board {
 }
 
 /// The clock of the SIMT core's board top (`core_board`), from the iCE40 PLL, a whole number of
-/// MHz (a whole number of clocks per bit). 55 was the highest that `build --top core --freq F`
-/// met in each of 5 placements (nextpnr's default seed and `--seed 1` to `4` on its `top.json`)
-/// when the `cu` core became pipelined (60 missed in one); with the barrier (`bar`, 125 more
-/// logic cells) the default seed reached 53.7 MHz and missed 55, so 50, which it met (one
-/// placement measured).
+/// MHz (a whole number of clocks per bit): the highest such clock the core top meets with margin
+/// over placements (how it was chosen: the book's design notes; what it meets now: the
+/// generated `build-core.md`).
 pub const CORE_BOARD_MHZ: u32 = 50;
 /// Its serial port's clocks per bit ([`HOST_BAUD`] at [`CORE_BOARD_MHZ`]).
 pub const CORE_BOARD_CLOCKS_PER_BIT: usize = (CORE_BOARD_MHZ / (HOST_BAUD / 1_000_000)) as usize;

@@ -90,3 +90,55 @@ impl Properties {
         FormalBlock { module, properties, text, wrapper, parameters }
     }
 }
+
+/// A run of a block against its model.
+type Run = Box<dyn Fn(u64, usize) -> Result<Recorded> + Send + Sync>;
+/// What a run's stimulus must have reached, given the run and its length.
+type Coverage = Box<dyn Fn(&Recorded, usize) -> Result<()> + Send + Sync>;
+
+/// One differential check of a block at a preset, as the differential suite runs each block
+/// folder's (`tests/differential.rs`): the block against its model on its stimulus, in one of
+/// its modes, and then what the stimulus must have reached (its corners, its misuse), an error
+/// giving the counts when it fell short.
+pub struct Check {
+    /// What is checked (`scheduler fixed, round robin`), for the suite's lines and errors.
+    pub name: String,
+    /// The block's sizes follow the preset; a block of one size is checked at one preset only.
+    pub per_preset: bool,
+    run: Run,
+    coverage: Coverage,
+}
+
+impl Check {
+    /// The run `run` (seed, cycles), with no coverage asked of it.
+    pub fn new(
+        name: impl Into<String>,
+        run: impl Fn(u64, usize) -> Result<Recorded> + Send + Sync + 'static,
+    ) -> Check {
+        let coverage: Coverage = Box::new(|_, _| Ok(()));
+        Check { name: name.into(), per_preset: true, run: Box::new(run), coverage }
+    }
+
+    /// The same, its stimulus required to reach what `coverage` counts.
+    pub fn covering(
+        self,
+        coverage: impl Fn(&Recorded, usize) -> Result<()> + Send + Sync + 'static,
+    ) -> Check {
+        Check { coverage: Box::new(coverage), ..self }
+    }
+
+    /// The same, for a block whose sizes do not follow the preset.
+    pub fn one_size(self) -> Check {
+        Check { per_preset: false, ..self }
+    }
+
+    /// Runs the check for `cycles` cycles from `seed` on a thread with a large stack
+    /// ([`crate::sim::on_large_stack`]): the recording, or the first difference or shortfall.
+    pub fn run(&self, seed: u64, cycles: usize) -> Result<Recorded> {
+        crate::sim::on_large_stack(|| {
+            let rec = (self.run)(seed, cycles)?;
+            (self.coverage)(&rec, cycles)?;
+            Ok(rec)
+        })?
+    }
+}

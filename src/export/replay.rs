@@ -20,9 +20,8 @@ pub const RUST_HDL_CYCLES: usize = 20_000;
 /// output on every cycle: the rust-hdl block for the first [`RUST_HDL_CYCLES`], and, for a
 /// longer run, its exported Verilog under Verilator for all of them (in [`differential_dir`]).
 /// For the blocks whose rust-hdl simulation is slow (the warp schedulers, the lane ALU, the
-/// core): a million cycles of the seed-size scheduler took 26 s this way and 68 s on rust-hdl;
-/// a small block's Verilator build costs more than its rust-hdl run
-/// ([`run_differential`](crate::sim::run_differential) for those).
+/// core), where a long run is faster this way; a small block's Verilator build costs more than
+/// its rust-hdl run ([`run_differential`](crate::sim::run_differential) for those).
 pub fn differential_via_verilog<D, M, G>(
     name: &str,
     make_dut: impl Fn() -> D,

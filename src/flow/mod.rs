@@ -60,8 +60,8 @@ pub fn whole_names(
 /// The iCE40 synthesis command of every flow here (checks, and `build` and `report` by default).
 /// `-nodffe` maps clock enables into the LUT in front of each flip-flop: otherwise nextpnr
 /// promotes the widest enables (a SIMT stack slot's write enable drives T + A flip-flops) onto
-/// global buffers, and the trip to the buffer and back cost about 4.5 ns: measured on the cu
-/// warp_scheduler in its report harness, 86.8 MHz with enables, 113.7 MHz without.
+/// global buffers, and the trip to the buffer and back costs more than the LUT (measured in the
+/// book's design notes).
 pub const SYNTH_ICE40: &str = "synth_ice40 -nodffe";
 
 /// How yosys maps a design onto the iCE40: `build`, `report` and `prove --synth` take it
@@ -70,8 +70,8 @@ pub const SYNTH_ICE40: &str = "synth_ice40 -nodffe";
 pub struct Synthesis {
     /// Flip-flops with clock enables (`synth_ice40` without `-nodffe`): fewer logic cells where
     /// a register holds through an `if` (the cu `simt_stack`, checked by a `board_build` test),
-    /// often a lower Fmax (the seed-size fixed warp_scheduler in its report harness: 75.9 MHz
-    /// with enables, 86.9 without, and no fewer cells, its pc registers having no hold to fold).
+    /// often a lower Fmax (the design notes give a block where it is both slower and no
+    /// smaller: registers with no hold to fold).
     pub dffe: bool,
     pub mapper: Mapper,
 }

@@ -59,8 +59,8 @@ pub fn engine(dir: &Path) -> Result<PathBuf> {
         [("chip.v", netlist.as_str()), ("cells_sim.v", &cells), ("pll_standin.v", PLL_STANDIN)];
     // yosys's models default some inputs with `= value` in their port lists, which Verilator
     // does not take; every input is connected here. The C++ is compiled at -O1, not at
-    // Verilator's -Os: the read-back is built once and run briefly (the core top's netlist here:
-    // built in 202 s, reduce_all run in 22 s at -Os; 64 s and 32 s at -O1).
+    // Verilator's -Os: the read-back is built once and run briefly, so its build time counts
+    // most (measured in the book's design notes).
     let args = [
         "+define+NO_ICE40_DEFAULT_ASSIGNMENTS",
         "-MAKEFLAGS",

@@ -6,8 +6,8 @@
 //! - **gate**, the same file through `synth_ice40` ([`SYNTH_ICE40`](super::SYNTH_ICE40) unless
 //!   another [`Synthesis`](super::Synthesis) is asked for), its iCE40 cells
 //!   (`SB_LUT4`, `SB_CARRY`, `SB_DFF*`, `SB_RAM40_4K`) replaced by yosys's own simulation models
-//!   of them (`ice40/cells_sim.v` of the installed yosys; only those modules are read, the whole
-//!   file takes 25 s).
+//!   of them (`ice40/cells_sim.v` of the installed yosys; only those modules are read: the whole
+//!   file is slow to elaborate).
 //!
 //! Both start from the iCE40's power-on state: every flip-flop 0 (the exported registers'
 //! `initial` values are 0, as are the cell models'), every block RAM word its initial value.
@@ -16,8 +16,7 @@
 //! 1. **Induction.** `equiv_make` pairs the ports and every register of the two by name (a
 //!    register's output wire keeps its name through synthesis). No other wire is paired: the
 //!    logic between registers may legitimately differ where its value does not matter (a
-//!    next-state wire where the flip-flop's synchronous reset overrides it; the warp
-//!    scheduler's `idle_next` was one). The base case asks that every pair be equal in the first
+//!    next-state wire where the flip-flop's synchronous reset overrides it). The base case asks that every pair be equal in the first
 //!    k cycles from power-on (`equiv_miter`, `sat -seq k`). The step is `equiv_simple -seq k`
 //!    then `equiv_induct -seq k`: pairs equal for k cycles stay equal. When both pass, the
 //!    block is [`Outcome::Proven`]: its outputs are equal on every cycle.

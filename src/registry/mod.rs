@@ -10,7 +10,7 @@
 use anyhow::{bail, Result};
 
 use crate::export::ExportedBlock;
-pub use crate::export::{Entry, FormalBlock};
+pub use crate::export::{Check, Entry, FormalBlock};
 pub use crate::params::PresetSizes;
 use crate::params::{Preset, Sizes, CU, SEED, TINY};
 use crate::sim::Recorded;
@@ -28,6 +28,15 @@ macro_rules! registry {
             let mut list = vec![];
             $(list.extend(crate::$($folder)::+::preset::entries::<B>());)+
             list
+        }
+
+        /// Every block folder's differential checks at preset `B` (the differential suite's),
+        /// each folder named by its path under the crate root (`hw::core::scoreboard`).
+        pub fn checks<B: PresetBlocks>() -> Vec<(String, Vec<Check>)> {
+            vec![$((
+                stringify!($($folder)::+).replace(' ', ""),
+                crate::$($folder)::+::preset::checks::<B>(),
+            )),+]
         }
 
         preset_type!(SeedBlocks = SEED, SEED_SIZES; $($($folder)::+),+);

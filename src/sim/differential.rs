@@ -54,10 +54,8 @@ fn settle<D: Dut>(dut: &mut D, cycle: usize) -> Result<()> {
 }
 
 /// Drives one cycle's inputs and returns the outputs sampled before the clock edge. The clock
-/// falls here, with the new inputs, in one settling: the blocks act on rising edges only, so
-/// settling the falling edge alone (as a cycle did before) changed nothing, and cost 13% of a
-/// differential run (`cargo test --test differential -- seed::warp_scheduler_fixed_highest
-/// seed::simt_stack`: 89.5 s before, 77.6 s after).
+/// falls here, with the new inputs, in one settling: the blocks act on rising edges only, so a
+/// settling of the falling edge alone would change nothing and cost time.
 pub fn cycle_outputs<D: Dut>(dut: &mut D, inputs: &[u64], cycle: usize) -> Result<Vec<u64>> {
     dut.set_clock(false);
     dut.drive(inputs);

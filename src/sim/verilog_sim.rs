@@ -71,8 +71,8 @@ fn on_path(tool: &str) -> bool {
 
 /// `verilator` for a run that compiles its C++ (`--binary`, `--build`): through ccache when it is
 /// installed (`scripts/install-tools.sh` installs it), so that Verilator's runtime library, the
-/// same in every build, is compiled once per machine, not once per module (the decoder's build
-/// took 26 s without it and 4 s with it here). ccache keeps its objects in `$CCACHE_DIR`, else
+/// same in every build, is compiled once per machine, not once per module (most of a small
+/// module's build). ccache keeps its objects in `$CCACHE_DIR`, else
 /// `~/.cache/ccache`.
 pub fn verilator_build() -> Command {
     let mut cmd = Command::new("verilator");

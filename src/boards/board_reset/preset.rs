@@ -4,6 +4,7 @@
 use anyhow::Result;
 
 use crate::export::entry::entry;
+use crate::export::Check;
 use crate::export::Entry;
 use crate::params::PresetSizes;
 use crate::sim::{run_differential, Recorded};
@@ -45,4 +46,15 @@ pub fn differential<B: PresetSizes>(seed: u64, cycles: usize) -> Result<Recorded
         cycles,
         stimulus,
     )
+}
+
+/// The differential suite's check (one size): the button pressed more than 1,000 times.
+pub fn checks<B: PresetSizes>() -> Vec<Check> {
+    let check = Check::new("board_reset", differential::<B>).covering(|rec, _| {
+        let resets = rec.output("reset")?;
+        let presses = resets.windows(2).skip(20).filter(|w| w[0] == 0 && w[1] == 1).count();
+        anyhow::ensure!(presses > 1000, "only {presses} button resets");
+        Ok(())
+    });
+    vec![check.one_size()]
 }

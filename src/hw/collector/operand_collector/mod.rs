@@ -419,8 +419,8 @@ impl<
     > Logic
     for OperandCollector<B, BW, N, NW, P, K, Q, QW, QCW, BQ, SQ, RW, WW, RRW, T, DW, TD, U, UW, G>
 {
-    // Not split: Dispatch + CollectorUnits sub-blocks behaved the same but synthesised 6% larger
-    // (3,824 -> 4,059 logic cells; see the book's design notes), so the steps stay in one body.
+    // One body for the four steps until the synthesis flow maps a split design as small as this
+    // one (the book's design notes: what a split cost, and why the cost is the flow's).
     #[hdl_gen]
     fn update(&mut self) {
         // Keep: every flip-flop holds unless a step below changes it.

@@ -4,6 +4,7 @@
 use anyhow::Result;
 
 use crate::export::entry::entry;
+use crate::export::Check;
 use crate::export::Entry;
 use crate::params::PresetSizes;
 use crate::sim::{run_differential, Dut, Recorded};
@@ -58,4 +59,9 @@ pub fn differential<B: AtPreset>(seed: u64, cycles: usize) -> Result<Recorded> {
         super::stimulus::register_map_stimulus(B::PRESET.scheduler.warps, c.regs_per_warp);
     let name = format!("register_map_{}", B::PRESET.name);
     run_differential(&name, || B::register_map().unwrap(), &mut model, seed, cycles, stimulus)
+}
+
+/// The differential suite's check: the map over every warp and register.
+pub fn checks<B: AtPreset>() -> Vec<Check> {
+    vec![Check::new("register map", differential::<B>)]
 }

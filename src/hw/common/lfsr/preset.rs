@@ -4,6 +4,7 @@
 use anyhow::Result;
 
 use crate::export::entry::entry;
+use crate::export::Check;
 use crate::export::Entry;
 use crate::params::PresetSizes;
 use crate::params::{LFSR_SEED, TAPS_32};
@@ -60,4 +61,15 @@ pub fn misr_differential<B: PresetSizes>(seed: u64, cycles: usize) -> Result<Rec
     let name = format!("misr_{}", B::PRESET.name);
     let make = || super::misr::Misr::<32>::new(taps).unwrap();
     run_differential(&name, make, &mut model, seed, cycles, super::stimulus::misr_stimulus())
+}
+
+/// The differential suite's checks (one size): the LFSR, never in state 0 after its first
+/// reset (cycle 0 shows the power-up state 0), and the MISR.
+pub fn checks<B: PresetSizes>() -> Vec<Check> {
+    let lfsr = Check::new("lfsr", lfsr_differential::<B>).covering(|rec, _| {
+        let values = rec.output("value")?;
+        anyhow::ensure!(values[1..].iter().all(|&v| v != 0), "the LFSR reached state 0");
+        Ok(())
+    });
+    vec![lfsr.one_size(), Check::new("misr", misr_differential::<B>).one_size()]
 }

@@ -4,6 +4,7 @@
 use anyhow::Result;
 
 use crate::export::entry::entry;
+use crate::export::Check;
 use crate::export::Entry;
 use crate::hw::Order;
 use crate::params::PresetSizes;
@@ -61,4 +62,13 @@ pub fn differential<B: AtPreset>(order: Order, seed: u64, cycles: usize) -> Resu
     let name = format!("encoder_{}_{order:?}", B::PRESET.name);
     let stimulus = super::stimulus::encoder_stimulus(n);
     run_differential(&name, || B::warp_encoder(order).unwrap(), &mut model, seed, cycles, stimulus)
+}
+
+/// The differential suite's checks: both orders.
+pub fn checks<B: AtPreset>() -> Vec<Check> {
+    [Order::LowestFirst, Order::HighestFirst]
+        .map(|order| {
+            Check::new(format!("encoder {order:?}"), move |s, c| differential::<B>(order, s, c))
+        })
+        .into()
 }

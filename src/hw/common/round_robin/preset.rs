@@ -4,6 +4,7 @@
 use anyhow::Result;
 
 use crate::export::entry::entry;
+use crate::export::Check;
 use crate::export::Entry;
 use crate::params::PresetSizes;
 use crate::sim::{run_differential, Dut, Recorded};
@@ -62,4 +63,12 @@ pub fn lookahead_differential<B: AtPreset>(seed: u64, cycles: usize) -> Result<R
     let name = format!("arbiter_lookahead_{}", B::PRESET.name);
     let make = || B::warp_arbiter_lookahead().unwrap();
     run_differential(&name, make, &mut model, seed, cycles, stimulus)
+}
+
+/// The differential suite's checks: the arbiter and its lookahead timing.
+pub fn checks<B: AtPreset>() -> Vec<Check> {
+    vec![
+        Check::new("arbiter", differential::<B>),
+        Check::new("lookahead arbiter", lookahead_differential::<B>),
+    ]
 }

@@ -4,6 +4,7 @@
 use anyhow::Result;
 
 use crate::export::entry::entry;
+use crate::export::Check;
 use crate::export::Entry;
 use crate::params::PresetSizes;
 use crate::sim::{run_differential, Recorded};
@@ -32,4 +33,22 @@ pub fn differential<B: PresetSizes>(seed: u64, cycles: usize) -> Result<Recorded
     let make = || super::Decoder::new().unwrap();
     let stimulus = super::stimulus::decoder_stimulus();
     run_differential(&name, make, &mut super::model::DecoderModel, seed, cycles, stimulus)
+}
+
+/// The differential suite's check (one size): every kind of instruction, and illegal opcodes.
+pub fn checks<B: PresetSizes>() -> Vec<Check> {
+    let check = Check::new("decoder", differential::<B>).covering(|rec, _| {
+        let mut kinds = [0usize; super::Kind::ALL.len()];
+        let mut illegal = 0;
+        for (kind, legal) in rec.output("kind")?.into_iter().zip(rec.output("legal")?) {
+            kinds[kind as usize] += 1;
+            illegal += (legal == 0) as usize;
+        }
+        anyhow::ensure!(
+            kinds.iter().all(|&n| n > 100) && illegal > 100,
+            "kinds {kinds:?}, illegal {illegal}"
+        );
+        Ok(())
+    });
+    vec![check.one_size()]
 }

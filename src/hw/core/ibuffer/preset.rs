@@ -3,9 +3,12 @@
 
 use anyhow::Result;
 
+use super::model::{IBufferIn, IBufferOut};
 use crate::export::entry::entry;
+use crate::export::Check;
 use crate::export::Entry;
 use crate::params::PresetSizes;
+use crate::sim::PortStruct;
 use crate::sim::{run_differential, Dut, Recorded};
 
 /// This block's type at preset `Self`'s sizes; the registry makes it for every preset.
@@ -63,4 +66,40 @@ pub fn ram_differential<B: AtPreset>(seed: u64, cycles: usize) -> Result<Recorde
     let stimulus = super::stimulus::ibuffer_stimulus(p.warps, p.pc_width);
     let name = format!("ibuffer_ram_{}", B::PRESET.name);
     run_differential(&name, || B::ibuffer_ram().unwrap(), &mut model, seed, cycles, stimulus)
+}
+
+/// The differential suite's checks: in flip-flops and in block RAM, each reaching a full warp
+/// issued and filled in one cycle, flushes of a non-empty buffer, fills of a full one and issues
+/// from an empty one.
+pub fn checks<B: AtPreset>() -> Vec<Check> {
+    vec![
+        Check::new("ibuffer", differential::<B>).covering(|rec, _| coverage(rec)),
+        Check::new("ibuffer_ram", ram_differential::<B>).covering(|rec, _| coverage(rec)),
+    ]
+}
+
+fn coverage(rec: &Recorded) -> Result<()> {
+    let (mut full_swap, mut flushed, mut fill_full, mut issue_empty) = (0, 0, 0, 0);
+    for (i, o) in rec.inputs.iter().zip(&rec.outputs) {
+        let (i, o) = (IBufferIn::from_words(i), IBufferOut::from_words(o));
+        if i.reset == 1 {
+            continue;
+        }
+        let has_space = |w: u64| o.space >> w & 1 == 1;
+        let has_head = |w: u64| o.head_valid >> w & 1 == 1;
+        full_swap += (i.fill_valid == 1
+            && i.issue_valid == 1
+            && i.fill_warp == i.issue_warp
+            && !has_space(i.fill_warp)) as usize;
+        flushed += (i.flush_valid == 1 && has_head(i.flush_warp)) as usize;
+        fill_full += (i.fill_valid == 1
+            && !has_space(i.fill_warp)
+            && !(i.issue_valid == 1 && i.issue_warp == i.fill_warp)) as usize;
+        issue_empty += (i.issue_valid == 1 && !has_head(i.issue_warp)) as usize;
+    }
+    anyhow::ensure!(
+        full_swap > 100 && flushed > 100 && fill_full > 10 && issue_empty > 10,
+        "coverage: full warp issued and filled {full_swap}, flushes {flushed}, fills of full {fill_full}, issues of empty {issue_empty}"
+    );
+    Ok(())
 }

@@ -4,6 +4,7 @@
 use anyhow::Result;
 
 use crate::export::entry::entry;
+use crate::export::Check;
 use crate::export::{differential_via_verilog, Entry};
 use crate::params::PresetSizes;
 use crate::sim::{Dut, Recorded};
@@ -44,4 +45,14 @@ pub fn differential<B: AtPreset>(seed: u64, cycles: usize) -> Result<Recorded> {
     let stimulus = super::stimulus::alu_stimulus(lanes, bits);
     let name = format!("lane_alu_{}", p.name);
     differential_via_verilog(&name, || B::lane_alu().unwrap(), &mut model, seed, cycles, stimulus)
+}
+
+/// The differential suite's check: every op code, undefined ones included.
+pub fn checks<B: AtPreset>() -> Vec<Check> {
+    vec![Check::new("lane ALU", differential::<B>).covering(|rec, _| {
+        let mut seen = [0usize; 16];
+        rec.inputs.iter().for_each(|i| seen[i[0] as usize] += 1);
+        anyhow::ensure!(seen.iter().all(|&n| n > 10), "op codes seen: {seen:?}");
+        Ok(())
+    })]
 }

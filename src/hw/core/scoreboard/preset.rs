@@ -3,10 +3,13 @@
 
 use anyhow::Result;
 
+use super::model::{ScoreboardIn, ScoreboardOut};
 use crate::export::entry::entry;
+use crate::export::Check;
 use crate::export::Entry;
 use crate::params::PresetSizes;
 use crate::sim::{run_differential, Dut, Recorded};
+use crate::sim::{CycleModel, PortStruct};
 
 /// This block's type at preset `Self`'s sizes; the registry makes it for every preset.
 pub trait AtPreset: PresetSizes {
@@ -44,4 +47,38 @@ pub fn differential<B: AtPreset>(seed: u64, cycles: usize) -> Result<Recorded> {
     let stim = super::stimulus::scoreboard_stimulus(p.scheduler.warps, p.collector.regs_per_warp);
     let name = format!("scoreboard_{}", p.name);
     run_differential(&name, || B::scoreboard().unwrap(), &mut model, seed, cycles, stim)
+}
+
+/// The differential suite's check: hazards seen, a hazard cleared by the same cycle's release,
+/// both misuse flags' causes.
+pub fn checks<B: AtPreset>() -> Vec<Check> {
+    vec![Check::new("scoreboard", differential::<B>).covering(|rec, _| coverage::<B>(rec))]
+}
+
+fn coverage<B: AtPreset>(rec: &Recorded) -> Result<()> {
+    let (mut hazards, mut bypassed, mut double, mut free) = (0, 0, 0, 0);
+    let mut model = super::model::ScoreboardModel::new(B::PRESET.scheduler.warps);
+    for (i, o) in rec.inputs.iter().zip(&rec.outputs) {
+        let (si, so) = (ScoreboardIn::from_words(i), ScoreboardOut::from_words(o));
+        hazards += so.hazard as usize;
+        let without_release = ScoreboardIn { release_valid: 0, ..si };
+        bypassed += (so.hazard == 0 && model.collides(&without_release)) as usize;
+        double += (si.reset == 0
+            && so.err_double_reserve == 0
+            && si.reserve_valid == 1
+            && model.reg_table[si.reserve_warp as usize].contains(&si.reserve_reg)
+            && !(si.release_valid == 1
+                && (si.release_warp, si.release_reg) == (si.reserve_warp, si.reserve_reg)))
+            as usize;
+        free += (si.reset == 0
+            && si.release_valid == 1
+            && !model.reg_table[si.release_warp as usize].contains(&si.release_reg))
+            as usize;
+        model.step(i);
+    }
+    anyhow::ensure!(
+        hazards > 1000 && bypassed > 100 && double > 10 && free > 10,
+        "coverage: hazards {hazards}, cleared by the same cycle's release {bypassed}, double reservations {double}, releases of free registers {free}"
+    );
+    Ok(())
 }

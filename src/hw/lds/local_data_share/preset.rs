@@ -4,6 +4,7 @@
 use anyhow::Result;
 
 use crate::export::entry::entry;
+use crate::export::Check;
 use crate::export::Entry;
 use crate::params::PresetSizes;
 use crate::sim::{run_differential, Dut, Recorded};
@@ -66,4 +67,52 @@ pub fn run<D: Dut>(
     let mut model = super::model::LocalDataShareModel::new(lanes, lane_bits, rows);
     let stimulus = super::stimulus::lds_stimulus(lanes, warps, lane_bits);
     run_differential(name, make, &mut model, seed, cycles, stimulus)
+}
+
+/// The differential suite's check: loads and stores taken, accesses that took several cycles
+/// (bank conflicts, where there are more lanes than banks), accesses back to back, requests held
+/// or changed while not ready, resets mid-access.
+pub fn checks<B: AtPreset>() -> Vec<Check> {
+    vec![Check::new("local data share", differential::<B>).covering(|rec, _| coverage::<B>(rec))]
+}
+
+fn coverage<B: AtPreset>(rec: &Recorded) -> Result<()> {
+    let p = B::PRESET;
+    let m = super::model::LocalDataShareModel::new(
+        p.scheduler.threads,
+        p.collector.lane_bits,
+        p.lds_rows,
+    );
+    let (mut loads, mut stores, mut multi, mut back_to_back, mut reset_busy) = (0, 0, 0, 0, 0);
+    let (mut since, mut max_cycles, mut busy) = (0, 0, false);
+    let (req_ready, resp_valid) = (rec.output("req_ready")?, rec.output("resp_valid")?);
+    for (c, i) in rec.inputs.iter().enumerate() {
+        let i = m.decode(i);
+        let (ready, responded) = (req_ready[c] == 1, resp_valid[c] == 1);
+        if i.reset {
+            reset_busy += busy as usize;
+            busy = false;
+            continue;
+        }
+        since += 1;
+        if responded {
+            max_cycles = max_cycles.max(since);
+        }
+        if i.valid && ready {
+            back_to_back += (busy && !responded) as usize;
+            loads += !i.write as usize;
+            stores += i.write as usize;
+            multi += (since > 3) as usize;
+            since = 0;
+            busy = true;
+        } else if responded {
+            busy = false;
+        }
+    }
+    let want = if p.scheduler.threads > 4 { 50 } else { 0 };
+    anyhow::ensure!(
+        loads > 1000 && stores > 1000 && multi > want && back_to_back > 100 && reset_busy > 10,
+        "coverage: loads {loads}, stores {stores}, accesses longer than 2 cycles {multi} (longest {max_cycles}), back to back {back_to_back}, resets mid-access {reset_busy}"
+    );
+    Ok(())
 }

@@ -3,10 +3,13 @@
 
 use anyhow::Result;
 
+use super::model::LinkOut;
 use crate::export::entry::entry_at;
+use crate::export::Check;
 use crate::export::Entry;
 use crate::params::PresetSizes;
 use crate::params::CORE_CU;
+use crate::sim::PortStruct;
 use crate::sim::{run_differential, Recorded};
 
 /// This block has one size for every preset; the registry states that it is at each.
@@ -46,4 +49,29 @@ pub fn differential<B: PresetSizes>(seed: u64, cycles: usize) -> Result<Recorded
     let make = || super::HostLinkCu::new().unwrap();
     let stimulus = super::stimulus::host_link_stimulus();
     run_differential(&name, make, &mut model, seed, cycles, stimulus)
+}
+
+/// The differential suite's check (one size, with the `cu-core`): words written, starts, core
+/// resets, answers, and every error flag.
+pub fn checks<B: PresetSizes>() -> Vec<Check> {
+    if B::PRESET.core != Some(CORE_CU) {
+        return vec![];
+    }
+    let check = Check::new("host_link", differential::<B>).covering(|rec, _| {
+        let outs: Vec<LinkOut> = rec.outputs.iter().map(|o| LinkOut::from_words(o)).collect();
+        let count = |f: fn(&LinkOut) -> bool| outs.iter().filter(|o| f(o)).count();
+        let (writes, starts, resets, replies) = (
+            count(|o| o.imem_write_valid == 1),
+            count(|o| o.start == 1),
+            count(|o| o.core_reset == 1),
+            count(|o| o.tx_valid == 1),
+        );
+        let flags = outs.iter().fold(0, |a, o| a | o.link_errors);
+        anyhow::ensure!(
+            writes > 1000 && starts > 100 && resets > 10 && replies > 10_000 && flags == 0b1111,
+            "the traffic exercised too little: {writes} words written, {starts} starts, {resets} core resets, {replies} cycles answering, flags seen {flags:#b}"
+        );
+        Ok(())
+    });
+    vec![check.one_size()]
 }

@@ -4,6 +4,7 @@
 use anyhow::Result;
 
 use crate::export::entry::entry;
+use crate::export::Check;
 use crate::export::Entry;
 use crate::params::PresetSizes;
 use crate::sim::{run_differential, Recorded};
@@ -60,4 +61,25 @@ pub fn rx_differential<B: PresetSizes>(seed: u64, cycles: usize) -> Result<Recor
     let name = format!("uart_rx_{}", B::PRESET.name);
     let make = || super::rx::UartRx::new(cpb).unwrap();
     run_differential(&name, make, &mut model, seed, cycles, super::stimulus::rx_stimulus(cpb))
+}
+
+/// The differential suite's checks (one size): frames sent; bytes received and framing errors
+/// seen.
+pub fn checks<B: PresetSizes>() -> Vec<Check> {
+    let tx = Check::new("uart_tx", tx_differential::<B>).covering(|rec, cycles| {
+        let starts = rec.output("tx")?.windows(2).filter(|w| w[0] == 1 && w[1] == 0).count();
+        anyhow::ensure!(starts > cycles / 2000, "only {starts} frames sent");
+        Ok(())
+    });
+    let rx = Check::new("uart_rx", rx_differential::<B>).covering(|rec, cycles| {
+        let bytes = rec.output("data_valid")?.iter().filter(|&&v| v == 1).count();
+        let frame_errors = rec.output("err_frame")?;
+        let errors = frame_errors.windows(2).filter(|w| w[0] == 0 && w[1] == 1).count();
+        anyhow::ensure!(
+            bytes > cycles / 3000 && errors > 0,
+            "{bytes} bytes, {errors} framing errors: the line exercised too little"
+        );
+        Ok(())
+    });
+    vec![tx.one_size(), rx.one_size()]
 }

@@ -3,9 +3,12 @@
 
 use anyhow::Result;
 
+use super::model::{StackIn, StackOut};
 use crate::export::entry::entry;
+use crate::export::Check;
 use crate::export::Entry;
 use crate::params::PresetSizes;
+use crate::sim::PortStruct;
 use crate::sim::{run_differential, Dut, Recorded};
 
 /// This block's type at preset `Self`'s sizes; the registry makes it for every preset.
@@ -47,4 +50,23 @@ pub fn differential<B: AtPreset>(seed: u64, cycles: usize) -> Result<Recorded> {
     let stimulus = super::stimulus::stack_stimulus(p.threads, p.pc_width);
     let name = format!("stack_{}", B::PRESET.name);
     run_differential(&name, || B::stack().unwrap(), &mut model, seed, cycles, stimulus)
+}
+
+/// The differential suite's check: the stack, its stimulus reaching pushes on a full stack,
+/// pops on an empty one, and push with pop.
+pub fn checks<B: AtPreset>() -> Vec<Check> {
+    vec![Check::new("stack", differential::<B>).covering(|rec, _| {
+        let (mut full_push, mut empty_pop, mut both) = (0, 0, 0);
+        for (i, o) in rec.inputs.iter().zip(&rec.outputs) {
+            let (i, o) = (StackIn::from_words(i), StackOut::from_words(o));
+            full_push += (i.push == 1 && i.pop == 0 && o.full == 1) as usize;
+            empty_pop += (i.pop == 1 && i.push == 0 && o.empty == 1) as usize;
+            both += (i.push == 1 && i.pop == 1) as usize;
+        }
+        anyhow::ensure!(
+            full_push > 10 && empty_pop > 10 && both > 10,
+            "coverage: push on full {full_push}, pop on empty {empty_pop}, push+pop {both}"
+        );
+        Ok(())
+    })]
 }

@@ -290,8 +290,8 @@ impl<
         const SPW: usize,
     > Logic for SimtStackRam<W, WW, T, A, D, SPW>
 {
-    // Not split: a WarpStack sub-block per warp behaved the same but synthesised 10% larger
-    // (666 -> 734 logic cells; see the book's design notes), so the warps stay in this loop.
+    // One loop over the warps until the synthesis flow maps a split design as small as this one
+    // (the book's design notes: what a split cost, and why the cost is the flow's).
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(

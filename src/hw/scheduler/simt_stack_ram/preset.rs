@@ -3,10 +3,13 @@
 
 use anyhow::Result;
 
+use super::model::{StackRamIn, StackRamOut};
 use crate::export::entry::entry;
+use crate::export::Check;
 use crate::export::Entry;
 use crate::params::PresetSizes;
 use crate::params::{EmptyTop, SchedulerMode, TopStorage};
+use crate::sim::PortStruct;
 use crate::sim::{run_differential, Dut, Recorded};
 
 /// This block's type at preset `Self`'s sizes; the registry makes it for every preset.
@@ -63,4 +66,44 @@ pub fn differential<B: AtPreset>(
     let make = || B::stack_ram(empty_top, top_storage).unwrap();
     let stimulus = super::stimulus::stack_ram_stimulus(p);
     run_differential(&name, make, &mut model, seed, cycles, stimulus)
+}
+
+/// The differential suite's checks: each way of storing the tops.
+pub fn checks<B: AtPreset>() -> Vec<Check> {
+    let ways = [
+        (EmptyTop::SlotZero, TopStorage::Registers),
+        (EmptyTop::Zero, TopStorage::Registers),
+        (EmptyTop::Zero, TopStorage::Ram),
+    ];
+    ways.map(|(empty_top, top_storage)| {
+        let name = format!("stack RAM, empty top {empty_top:?}, top in {top_storage:?}");
+        Check::new(name, move |s, c| differential::<B>(empty_top, top_storage, s, c))
+            .covering(|rec, _| coverage(rec))
+    })
+    .into()
+}
+
+/// Pushes on full and pops on empty stacks, push with pop of one warp, a popped warp's top shown
+/// in the next cycle while it comes out of the RAM, and the top of a warp pushed while shown.
+fn coverage(rec: &Recorded) -> Result<()> {
+    let (mut full_push, mut empty_pop, mut both, mut refill_seen, mut pushed_shown) =
+        (0, 0, 0, 0, 0);
+    for (k, (i, o)) in rec.inputs.iter().zip(&rec.outputs).enumerate() {
+        let (i, o) = (StackRamIn::from_words(i), StackRamOut::from_words(o));
+        full_push += (i.push & !i.pop & o.full != 0) as usize;
+        empty_pop += (i.pop & !i.push & o.empty != 0) as usize;
+        both += (i.push & i.pop != 0) as usize;
+        if let Some(next) = rec.inputs.get(k + 1) {
+            let next = StackRamIn::from_words(next);
+            refill_seen += (i.pop & !i.push & !o.empty & !i.clear != 0
+                && i.reset == 0
+                && next.top_wid == i.pop_wid) as usize;
+        }
+        pushed_shown += (i.push >> i.top_wid & 1 == 1 && i.reset == 0) as usize;
+    }
+    anyhow::ensure!(
+        full_push > 10 && empty_pop > 10 && both > 10 && refill_seen > 100 && pushed_shown > 100,
+        "coverage: push on full {full_push}, pop on empty {empty_pop}, push+pop {both}, refills shown {refill_seen}, pushed tops shown {pushed_shown}"
+    );
+    Ok(())
 }

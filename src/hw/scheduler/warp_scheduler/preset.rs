@@ -3,9 +3,13 @@
 
 use anyhow::Result;
 
+use super::model::{SchedIn, SchedOut};
 use crate::export::entry::entry;
+use crate::export::Check;
 use crate::export::{differential_via_verilog, Entry};
+use crate::params::FetchPolicy;
 use crate::params::{PresetSizes, SchedulerMode};
+use crate::sim::PortStruct;
 use crate::sim::{Dut, Recorded};
 
 /// This block's type at preset `Self`'s sizes; the registry makes it for every preset.
@@ -93,4 +97,115 @@ pub fn seed_differential<B: AtPreset>(
         cycles,
         stimulus,
     )
+}
+
+/// The differential suite's checks: every mode, each reaching its corners and its misuse; and
+/// the seed-port wrapper.
+pub fn checks<B: AtPreset>() -> Vec<Check> {
+    let modes = [
+        SchedulerMode::SeedCompatible,
+        SchedulerMode::Fixed(FetchPolicy::RoundRobin),
+        SchedulerMode::Fixed(FetchPolicy::LowestIndex),
+        SchedulerMode::Fixed(FetchPolicy::HighestIndex),
+        SchedulerMode::Registered(FetchPolicy::RoundRobin),
+    ];
+    let mut list: Vec<Check> = modes
+        .map(|mode| {
+            Check::new(format!("scheduler {}", mode.name()), move |s, c| {
+                differential::<B>(mode, s, c)
+            })
+            .covering(|rec, cycles| {
+                coverage(rec, cycles)?;
+                misuse_coverage(rec)
+            })
+        })
+        .into();
+    list.push(Check::new("seed-port wrapper", |s, c| seed_differential::<B>(true, s, c)));
+    list
+}
+
+/// Commands while every warp is busy, pushes on full stacks, every warp busy at once, and
+/// fetches on a tenth of the cycles.
+fn coverage(rec: &Recorded, cycles: usize) -> Result<()> {
+    let (mut busy_cmd, mut overflow, mut all_busy, mut fetches) = (0, 0, 0, 0);
+    for (i, o) in rec.inputs.iter().zip(&rec.outputs) {
+        let (i, o) = (SchedIn::from_words(i), SchedOut::from_words(o));
+        busy_cmd += (i.warp_cmd_valid == 1 && o.warp_cmd_ready == 0 && i.reset == 0) as usize;
+        overflow += (i.branch_ctl_valid == 1 && o.stack_full >> i.branch_ctl_wid & 1 == 1) as usize;
+        all_busy += (o.idle_mask == 0) as usize;
+        fetches += (o.inst_fetch_valid == 1 && i.inst_fetch_ready == 1) as usize;
+    }
+    anyhow::ensure!(
+        busy_cmd > 10 && overflow > 10 && all_busy > 100 && fetches > cycles / 10,
+        "coverage: command while all busy {busy_cmd}, push on full {overflow}, all busy {all_busy}, fetches {fetches}"
+    );
+    Ok(())
+}
+
+/// The runtime misuse the random stimulus drives on purpose, each compared with the model on
+/// every cycle (so its behaviour is the model's, defined one): a command's valid dropped or its
+/// data changed while not ready, reset while warps run, and every error flag raised, then
+/// cleared by a reset after which the scheduler fetches again.
+fn misuse_coverage(rec: &Recorded) -> Result<()> {
+    let ins: Vec<SchedIn> = rec.inputs.iter().map(|w| SchedIn::from_words(w)).collect();
+    let outs: Vec<SchedOut> = rec.outputs.iter().map(|w| SchedOut::from_words(w)).collect();
+    let (mut dropped, mut changed, mut reset_busy) = (0, 0, 0);
+    for t in 0..ins.len().saturating_sub(1) {
+        let (i, o, next) = (&ins[t], &outs[t], &ins[t + 1]);
+        let waiting = i.warp_cmd_valid == 1 && o.warp_cmd_ready == 0 && i.reset == 0;
+        dropped += (waiting && next.warp_cmd_valid == 0) as usize;
+        changed += (waiting
+            && next.warp_cmd_valid == 1
+            && (next.warp_cmd_pc, next.warp_cmd_mask) != (i.warp_cmd_pc, i.warp_cmd_mask))
+            as usize;
+        reset_busy += (i.reset == 1 && o.active_mask != 0) as usize;
+    }
+    type Flag = fn(&SchedOut) -> u64;
+    let flags: [(&str, Flag); 6] = [
+        ("err_overflow", |o| o.err_overflow),
+        ("err_underflow", |o| o.err_underflow),
+        ("err_end_idle", |o| o.err_end_idle),
+        ("err_branch_idle", |o| o.err_branch_idle),
+        ("err_pop_idle", |o| o.err_pop_idle),
+        ("err_ctl_idle", |o| o.err_ctl_idle),
+    ];
+    for (name, flag) in flags {
+        flag_recovers(name, flag, &ins, &outs)?;
+    }
+    anyhow::ensure!(
+        dropped > 10 && changed > 10 && reset_busy > 10,
+        "misuse: command dropped {dropped}, changed {changed} while not ready; resets with warps active {reset_busy}"
+    );
+    Ok(())
+}
+
+/// The error flag `flag` was raised, cleared by the reset after it, and followed by a fetch
+/// before it rose again, more than 10 times.
+fn flag_recovers(
+    name: &str,
+    flag: fn(&SchedOut) -> u64,
+    ins: &[SchedIn],
+    outs: &[SchedOut],
+) -> Result<()> {
+    let (mut raised, mut recovered, mut cleared) = (0, 0, false);
+    for t in 1..outs.len() {
+        raised += (flag(&outs[t - 1]) == 0 && flag(&outs[t]) != 0) as usize;
+        if flag(&outs[t - 1]) != 0 && ins[t - 1].reset == 1 {
+            anyhow::ensure!(flag(&outs[t]) == 0, "{name} survived a reset at cycle {}", t - 1);
+            cleared = true;
+        }
+        if cleared
+            && flag(&outs[t]) == 0
+            && outs[t].inst_fetch_valid == 1
+            && ins[t].inst_fetch_ready == 1
+        {
+            recovered += 1;
+            cleared = false;
+        }
+    }
+    anyhow::ensure!(
+        raised > 10 && recovered > 10,
+        "{name}: raised {raised} times, fetching again after the reset {recovered} times"
+    );
+    Ok(())
 }
