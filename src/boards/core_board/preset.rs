@@ -1,13 +1,12 @@
 //! This block at a preset's sizes: its type and constructor, its registry entries (module,
-//! summary, header, differential run, properties) and its differential run.
+//! summary, header, differential run, properties), its differential run and the differential
+//! suite's checks of it.
 
 use anyhow::Result;
 
 use crate::export::entry::entry_at;
-use crate::export::Check;
-use crate::export::Entry;
-use crate::params::PresetSizes;
-use crate::params::CORE_CU;
+use crate::export::{Check, Entry};
+use crate::params::{PresetSizes, CORE_CU};
 use crate::sim::Recorded;
 
 /// This block has one size for every preset; the registry states that it is at each.

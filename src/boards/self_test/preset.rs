@@ -3,8 +3,7 @@
 
 use anyhow::Result;
 
-use crate::export::Check;
-use crate::export::Entry;
+use crate::export::{Check, Entry};
 use crate::params::PresetSizes;
 use crate::sim::Dut;
 

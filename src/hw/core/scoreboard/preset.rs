@@ -1,15 +1,14 @@
 //! This block at a preset's sizes: its type and constructor, its registry entries (module,
-//! summary, header, differential run, properties) and its differential run.
+//! summary, header, differential run, properties), its differential run and the differential
+//! suite's checks of it.
 
 use anyhow::Result;
 
 use super::model::{ScoreboardIn, ScoreboardOut};
 use crate::export::entry::entry;
-use crate::export::Check;
-use crate::export::Entry;
+use crate::export::{Check, Entry};
 use crate::params::PresetSizes;
-use crate::sim::{run_differential, Dut, Recorded};
-use crate::sim::{CycleModel, PortStruct};
+use crate::sim::{run_differential, CycleModel, Dut, PortStruct, Recorded};
 
 /// This block's type at preset `Self`'s sizes; the registry makes it for every preset.
 pub trait AtPreset: PresetSizes {

@@ -1,16 +1,14 @@
 //! This block at a preset's sizes: its type and constructor, its registry entries (module,
-//! summary, header, differential run, properties) and its differential run.
+//! summary, header, differential run, properties), its differential run and the differential
+//! suite's checks of it.
 
 use anyhow::Result;
 
 use super::model::{SchedIn, SchedOut};
 use crate::export::entry::entry;
-use crate::export::Check;
-use crate::export::{differential_via_verilog, Entry};
-use crate::params::FetchPolicy;
-use crate::params::{PresetSizes, SchedulerMode};
-use crate::sim::PortStruct;
-use crate::sim::{Dut, Recorded};
+use crate::export::{differential_via_verilog, Check, Entry};
+use crate::params::{FetchPolicy, PresetSizes, SchedulerMode};
+use crate::sim::{Dut, PortStruct, Recorded};
 
 /// This block's type at preset `Self`'s sizes; the registry makes it for every preset.
 pub trait AtPreset: PresetSizes {
