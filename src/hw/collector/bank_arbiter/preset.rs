@@ -33,10 +33,8 @@ pub(crate) use at_preset;
 
 /// The collector's bank arbiter.
 pub fn entries<B: AtPreset>() -> Vec<Entry> {
-    let collector =
-        || vec![("Collector", super::super::operand_collector::collector_summary(&B::PRESET))];
     vec![entry::<B, _>("bank_arbiter", "BankArbiter",
-        "operand collector: per-bank read-request FIFOs and wavefront read allocator, write-back priority", collector(),
+        "operand collector: per-bank read-request FIFOs and wavefront read allocator, write-back priority", crate::hw::collector::operand_collector::parts_header(&B::PRESET),
         B::bank_arbiter, differential::<B>, Some(super::PROPERTIES))]
 }
 

@@ -822,6 +822,12 @@ fn property_parameters(p: &crate::params::Preset, pipelined: bool) -> Vec<(&'sta
     .collect()
 }
 
+/// The header of the collector's parts (bank arbiter, register map, register file): the
+/// collector's parameters.
+pub fn parts_header(preset: &crate::params::Preset) -> Vec<(&'static str, String)> {
+    vec![("Collector", collector_summary(preset))]
+}
+
 /// The collector's parameters, for a header line.
 pub fn collector_summary(preset: &crate::params::Preset) -> String {
     let c = preset.collector;

@@ -34,13 +34,11 @@ pub(crate) use at_preset;
 
 /// The collector's register-to-bank map.
 pub fn entries<B: AtPreset>() -> Vec<Entry> {
-    let collector =
-        || vec![("Collector", super::super::operand_collector::collector_summary(&B::PRESET))];
     vec![entry::<B, _>(
         "register_map",
         "RegisterMap",
         "operand collector: bank and row of a warp's register (GPGPU-Sim's register_bank())",
-        collector(),
+        crate::hw::collector::operand_collector::parts_header(&B::PRESET),
         B::register_map,
         differential::<B>,
         Some(super::PROPERTIES),
