@@ -10,11 +10,15 @@
 # tops (the SIMT core, anything holding the 256-entry stack RAM) can take longer than is
 # practical; compare those under random stimulus instead (`speed --rtl`, see the book's
 # verification page). Prints one line per file; exit 1 when a proof fails. The PLL and a board
-# top's self_test are black boxes (their own files are checked on their own).
-#   bash scripts/equiv.sh [REV]
+# top's self_test are black boxes (their own files are checked on their own). Files named after
+# REV are the only ones checked.
+#   bash scripts/equiv.sh [REV [FILE...]]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rev="${1:-HEAD}"
+shift $(( $# > 0 ? 1 : 0 ))
+only=("$@")
+for f in "${only[@]}"; do [ -f "$f" ] || { echo "equiv: error: \`$f\` is not a file" >&2; exit 1; }; done
 git rev-parse --verify --quiet "$rev^{commit}" >/dev/null || { echo "equiv: error: \`$rev\` is not a git revision" >&2; exit 1; }
 command -v yosys >/dev/null || { echo "equiv: error: yosys not found (bash scripts/install-tools.sh)" >&2; exit 1; }
 work=$(mktemp -d)
@@ -41,7 +45,10 @@ read_verilog -lib +/ice40/cells_sim.v; read_verilog $work/bb.v;
 equiv_make gold gate equiv; hierarchy -top equiv; $pair equiv_simple -seq 5; equiv_induct -seq 5; equiv_status -assert"
 }
 same=0; proven=0; failed=0
-for file in $(git ls-files rtl_out | grep '\.v$'; git ls-files --others --exclude-standard rtl_out | grep '\.v$'); do
+files=$(git ls-files rtl_out; git ls-files --others --exclude-standard rtl_out)
+files=$(grep '\.v$' <<<"$files" || true)
+[ ${#only[@]} -eq 0 ] || files="${only[*]}"
+for file in $files; do
     if ! git cat-file -e "$rev:$file" 2>/dev/null; then echo "$file: new (nothing to compare)"; continue; fi
     [ -f "$file" ] || { echo "$file: removed"; continue; }
     if git show "$rev:$file" | cmp -s - "$file"; then same=$((same + 1)); continue; fi
