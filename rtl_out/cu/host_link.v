@@ -45,6 +45,11 @@ module host_link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx_data,r
     localparam  op_query = 8'h51;
     localparam  op_capture = 8'h43;
     localparam  op_reset = 8'h58;
+    // Enums
+    localparam LinkPhase$Command = 0;
+    localparam LinkPhase$Args = 1;
+    localparam LinkPhase$Words = 2;
+    localparam LinkPhase$Record = 3;
     // Stub signals
     reg  capture$clock;
     reg  capture$reset;
@@ -205,7 +210,7 @@ module host_link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx_data,r
         .q(waddr$q),
         .clock(waddr$clock)
     );
-    host_link__phase wbytes(
+    host_link__wbytes wbytes(
         .d(wbytes$d),
         .q(wbytes$q),
         .clock(wbytes$clock)
@@ -307,14 +312,14 @@ module host_link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx_data,r
         load_record = 1'b0;
         load_query = 1'b0;
         if (reset) begin
-            phase$d = 32'h0;
+            phase$d = LinkPhase$Command;
             nargs$d = 1'b0;
             wbytes$d = 32'h0;
             clear_link = 1'b1;
         end
-        else if (phase$q == 32'h3) begin
+        else if (phase$q == LinkPhase$Record) begin
             load_record = 1'b1;
-            phase$d = 32'h0;
+            phase$d = LinkPhase$Command;
             if (rx_valid) begin
                 err_overrun$d = 1'b1;
             end
@@ -323,11 +328,11 @@ module host_link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx_data,r
             if (reply$sending) begin
                 err_overrun$d = 1'b1;
             end
-            else if (phase$q == 32'h0) begin
+            else if (phase$q == LinkPhase$Command) begin
                 cmd$d = rx_data;
                 nargs$d = 1'b0;
                 if ((rx_data == op_write) | (rx_data == op_start) | (rx_data == op_capture)) begin
-                    phase$d = 32'h1;
+                    phase$d = LinkPhase$Args;
                 end
                 else if (rx_data == op_query) begin
                     load_query = 1'b1;
@@ -340,14 +345,14 @@ module host_link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx_data,r
                     err_cmd$d = 1'b1;
                 end
             end
-            else if (phase$q == 32'h1) begin
+            else if (phase$q == LinkPhase$Args) begin
                 if (cmd$q == op_write) begin
                     if (~nargs$q) begin
                         arg0$d = rx_data;
                         nargs$d = 1'b1;
                     end
                     else begin
-                        phase$d = 32'h2;
+                        phase$d = LinkPhase$Words;
                         waddr$d = ((arg0$q) & 8'hff);
                         words_left$d = ((rx_data) & 9'h1ff);
                         if (rx_data == 32'h0) begin
@@ -359,10 +364,10 @@ module host_link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx_data,r
                 else if (cmd$q == op_start) begin
                     start_q$d = 1'b1;
                     start_cmd = 1'b1;
-                    phase$d = 32'h0;
+                    phase$d = LinkPhase$Command;
                 end
                 else begin
-                    phase$d = 32'h3;
+                    phase$d = LinkPhase$Record;
                 end
             end
             else begin
@@ -375,7 +380,7 @@ module host_link(clock,reset,rx_valid,rx_data,rx_err,tx_ready,tx_valid,tx_data,r
                     waddr$d = waddr$q + 32'h1;
                     words_left$d = words_left$q - 32'h1;
                     if (words_left$q == 32'h1) begin
-                        phase$d = 32'h0;
+                        phase$d = LinkPhase$Command;
                     end
                 end
             end
@@ -603,9 +608,14 @@ module host_link__phase(d,q,clock);
     input wire  [1:0] d;
     output reg  [1:0] q;
     input wire  clock;
+    // Enums
+    localparam LinkPhase$Command = 0;
+    localparam LinkPhase$Args = 1;
+    localparam LinkPhase$Words = 2;
+    localparam LinkPhase$Record = 3;
     // Update code (custom)
     initial begin
-       q = 2'h0;
+       q = 64'h0;
     end
     always @(posedge clock) begin
        q <= d;
@@ -1135,3 +1145,17 @@ module host_link__reply_left(d,q,clock);
        q <= d;
     end
 endmodule // host_link__reply_left
+
+module host_link__wbytes(d,q,clock);
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    always @(posedge clock) begin
+       q <= d;
+    end
+endmodule // host_link__wbytes

@@ -4493,9 +4493,7 @@ module simt_core_gpgpu_sim__issue(clock,reset,head_valid,head_warp,head_inst,hea
     output reg  pending;
     output reg  err_scoreboard;
     // Constant declarations
-    localparam  gto = 1'b0;
     localparam  pipelined = 1'b0;
-    localparam  two = 8'h2;
     localparam  k_alu = 4'h1;
     localparam  k_st = 4'h2;
     localparam  k_ld = 4'h3;
@@ -4541,58 +4539,48 @@ module simt_core_gpgpu_sim__issue(clock,reset,head_valid,head_warp,head_inst,hea
     wire  [3:0] sb$pending;
     wire  sb$err_double_reserve;
     wire  sb$err_release_free;
-    reg  rr$clock;
-    reg  rr$reset;
-    reg  [3:0] rr$req;
-    reg  [3:0] rr$req_taken;
-    reg  rr$advance;
-    wire  rr$valid;
-    wire  [1:0] rr$index;
-    wire  [3:0] rr$grant;
-    reg  [3:0] oldest$req;
-    wire  oldest$valid;
-    wire  [1:0] oldest$index;
-    wire  [3:0] oldest$grant;
-    reg  act$clock;
-    reg  act$reset;
-    reg  act$in_pop;
-    reg  act$in_end;
-    reg  act$in_set;
-    reg  act$in_from_stack;
-    reg  [1:0] act$in_warp;
-    reg  [3:0] act$in_mask;
-    reg  [9:0] act$in_pc;
-    reg  [3:0] act$pop_mask;
-    reg  [9:0] act$pop_pc;
-    reg  [3:0] act$exited$0;
-    reg  [3:0] act$exited$1;
-    reg  [3:0] act$exited$2;
-    reg  [3:0] act$exited$3;
-    wire  act$pop;
-    wire  act$end_warp;
-    wire  [1:0] act$warp;
-    wire  act$set_valid;
-    wire  [3:0] act$set_mask;
-    wire  [9:0] act$set_pc;
-    wire  act$pending;
+    reg  candidate$clock;
+    reg  candidate$reset;
+    reg  [3:0] candidate$head_valid;
+    reg  candidate$exclude_valid;
+    reg  [1:0] candidate$exclude_warp;
+    reg  candidate$greedy_valid;
+    reg  [1:0] candidate$greedy;
+    wire  candidate$valid;
+    wire  [1:0] candidate$warp;
     reg  greedy_valid$d;
     wire  greedy_valid$q;
     reg  greedy_valid$clock;
     reg  [1:0] greedy$d;
     wire  [1:0] greedy$q;
     reg  greedy$clock;
-    reg  [3:0] exited$0$d;
-    wire  [3:0] exited$0$q;
-    reg  exited$0$clock;
-    reg  [3:0] exited$1$d;
-    wire  [3:0] exited$1$q;
-    reg  exited$1$clock;
-    reg  [3:0] exited$2$d;
-    wire  [3:0] exited$2$q;
-    reg  exited$2$clock;
-    reg  [3:0] exited$3$d;
-    wire  [3:0] exited$3$q;
-    reg  exited$3$clock;
+    reg  act$clock;
+    reg  act$reset;
+    reg  act$fire;
+    reg  act$kind_join;
+    reg  act$kind_jmp;
+    reg  [10:0] act$target;
+    reg  act$ends;
+    reg  act$ends_warp;
+    reg  act$stack_empty;
+    reg  [1:0] act$in_warp;
+    reg  [3:0] act$in_mask;
+    reg  [7:0] act$in_pc;
+    reg  act$branch_set_valid;
+    reg  [1:0] act$branch_set_warp;
+    reg  [3:0] act$branch_set_mask;
+    reg  [9:0] act$branch_set_pc;
+    reg  [3:0] act$pop_mask;
+    reg  [9:0] act$pop_pc;
+    wire  [3:0] act$in_live;
+    wire  act$pop;
+    wire  act$end_warp;
+    wire  [1:0] act$warp;
+    wire  act$set_valid;
+    wire  [1:0] act$set_warp;
+    wire  [3:0] act$set_mask;
+    wire  [9:0] act$set_pc;
+    wire  act$pending;
     reg  sel_valid$d;
     wire  sel_valid$q;
     reg  sel_valid$clock;
@@ -4609,7 +4597,6 @@ module simt_core_gpgpu_sim__issue(clock,reset,head_valid,head_warp,head_inst,hea
     wire  [3:0] rel_reg$q;
     reg  rel_reg$clock;
     // Local signals
-    reg  [3:0] req;
     reg  cand_valid;
     reg  [1:0] cand;
     reg  chk_valid;
@@ -4626,15 +4613,6 @@ module simt_core_gpgpu_sim__issue(clock,reset,head_valid,head_warp,head_inst,hea
     reg  to_lds;
     reg  blocked;
     reg  fires;
-    reg  [9:0] pc_wide;
-    reg  is_join;
-    reg  is_jmp;
-    reg  a_pop;
-    reg  a_end;
-    reg  a_set;
-    reg  a_from_stack;
-    reg  [3:0] a_mask;
-    reg  [9:0] a_pc;
     reg  unit_l;
     // Sub module instances
     simt_core_gpgpu_sim__exec_dec dec(
@@ -4676,45 +4654,16 @@ module simt_core_gpgpu_sim__issue(clock,reset,head_valid,head_warp,head_inst,hea
         .err_double_reserve(sb$err_double_reserve),
         .err_release_free(sb$err_release_free)
     );
-    simt_core_gpgpu_sim__issue_rr rr(
-        .clock(rr$clock),
-        .reset(rr$reset),
-        .req(rr$req),
-        .req_taken(rr$req_taken),
-        .advance(rr$advance),
-        .valid(rr$valid),
-        .index(rr$index),
-        .grant(rr$grant)
-    );
-    simt_core_gpgpu_sim__barrier_next_out oldest(
-        .req(oldest$req),
-        .valid(oldest$valid),
-        .index(oldest$index),
-        .grant(oldest$grant)
-    );
-    simt_core_gpgpu_sim__issue_act act(
-        .clock(act$clock),
-        .reset(act$reset),
-        .in_pop(act$in_pop),
-        .in_end(act$in_end),
-        .in_set(act$in_set),
-        .in_from_stack(act$in_from_stack),
-        .in_warp(act$in_warp),
-        .in_mask(act$in_mask),
-        .in_pc(act$in_pc),
-        .pop_mask(act$pop_mask),
-        .pop_pc(act$pop_pc),
-        .exited$0(act$exited$0),
-        .exited$1(act$exited$1),
-        .exited$2(act$exited$2),
-        .exited$3(act$exited$3),
-        .pop(act$pop),
-        .end_warp(act$end_warp),
-        .warp(act$warp),
-        .set_valid(act$set_valid),
-        .set_mask(act$set_mask),
-        .set_pc(act$set_pc),
-        .pending(act$pending)
+    simt_core_gpgpu_sim__issue_candidate candidate(
+        .clock(candidate$clock),
+        .reset(candidate$reset),
+        .head_valid(candidate$head_valid),
+        .exclude_valid(candidate$exclude_valid),
+        .exclude_warp(candidate$exclude_warp),
+        .greedy_valid(candidate$greedy_valid),
+        .greedy(candidate$greedy),
+        .valid(candidate$valid),
+        .warp(candidate$warp)
     );
     simt_core_gpgpu_sim__barrier_err greedy_valid(
         .d(greedy_valid$d),
@@ -4726,25 +4675,34 @@ module simt_core_gpgpu_sim__issue(clock,reset,head_valid,head_warp,head_inst,hea
         .q(greedy$q),
         .clock(greedy$clock)
     );
-    simt_core_gpgpu_sim__barrier_releasing exited$0(
-        .d(exited$0$d),
-        .q(exited$0$q),
-        .clock(exited$0$clock)
-    );
-    simt_core_gpgpu_sim__barrier_releasing exited$1(
-        .d(exited$1$d),
-        .q(exited$1$q),
-        .clock(exited$1$clock)
-    );
-    simt_core_gpgpu_sim__barrier_releasing exited$2(
-        .d(exited$2$d),
-        .q(exited$2$q),
-        .clock(exited$2$clock)
-    );
-    simt_core_gpgpu_sim__barrier_releasing exited$3(
-        .d(exited$3$d),
-        .q(exited$3$q),
-        .clock(exited$3$clock)
+    simt_core_gpgpu_sim__issue_act act(
+        .clock(act$clock),
+        .reset(act$reset),
+        .fire(act$fire),
+        .kind_join(act$kind_join),
+        .kind_jmp(act$kind_jmp),
+        .target(act$target),
+        .ends(act$ends),
+        .ends_warp(act$ends_warp),
+        .stack_empty(act$stack_empty),
+        .in_warp(act$in_warp),
+        .in_mask(act$in_mask),
+        .in_pc(act$in_pc),
+        .branch_set_valid(act$branch_set_valid),
+        .branch_set_warp(act$branch_set_warp),
+        .branch_set_mask(act$branch_set_mask),
+        .branch_set_pc(act$branch_set_pc),
+        .pop_mask(act$pop_mask),
+        .pop_pc(act$pop_pc),
+        .in_live(act$in_live),
+        .pop(act$pop),
+        .end_warp(act$end_warp),
+        .warp(act$warp),
+        .set_valid(act$set_valid),
+        .set_warp(act$set_warp),
+        .set_mask(act$set_mask),
+        .set_pc(act$set_pc),
+        .pending(act$pending)
     );
     simt_core_gpgpu_sim__barrier_err sel_valid(
         .d(sel_valid$d),
@@ -4777,57 +4735,27 @@ module simt_core_gpgpu_sim__issue(clock,reset,head_valid,head_warp,head_inst,hea
         greedy$clock = clock;
         sel_valid$clock = clock;
         sel_warp$clock = clock;
-        rel_valid$clock = clock;
-        rel_warp$clock = clock;
-        rel_reg$clock = clock;
         greedy_valid$d = greedy_valid$q;
         greedy$d = greedy$q;
         sel_valid$d = sel_valid$q;
         sel_warp$d = sel_warp$q;
+        rel_valid$clock = clock;
+        rel_warp$clock = clock;
+        rel_reg$clock = clock;
         rel_valid$d = rel_valid$q;
         rel_warp$d = rel_warp$q;
         rel_reg$d = rel_reg$q;
         sb$clock = clock;
         sb$reset = reset;
-        rr$clock = clock;
-        rr$reset = reset;
-        req = head_valid;
-        if (pipelined & sel_valid$q & (sel_warp$q == 0)) begin
-            req = (req & ~(1 << (0)) | ((1'b0) << (0)));
-        end
-        if (pipelined & sel_valid$q & (sel_warp$q == 1)) begin
-            req = (req & ~(1 << (1)) | ((1'b0) << (1)));
-        end
-        if (pipelined & sel_valid$q & (sel_warp$q == 2)) begin
-            req = (req & ~(1 << (2)) | ((1'b0) << (2)));
-        end
-        if (pipelined & sel_valid$q & (sel_warp$q == 3)) begin
-            req = (req & ~(1 << (3)) | ((1'b0) << (3)));
-        end
-        rr$req = req;
-        rr$advance = rr$valid;
-        rr$req_taken = 32'h0;
-        oldest$req = req;
-        if (gto) begin
-            cand_valid = oldest$valid;
-            cand = oldest$index;
-            if (greedy_valid$q & (greedy$q == 0) & req[0]) begin
-                cand = greedy$q;
-            end
-            if (greedy_valid$q & (greedy$q == 1) & req[1]) begin
-                cand = greedy$q;
-            end
-            if (greedy_valid$q & (greedy$q == 2) & req[2]) begin
-                cand = greedy$q;
-            end
-            if (greedy_valid$q & (greedy$q == 3) & req[3]) begin
-                cand = greedy$q;
-            end
-        end
-        else begin
-            cand_valid = rr$valid;
-            cand = rr$index;
-        end
+        candidate$clock = clock;
+        candidate$reset = reset;
+        candidate$head_valid = head_valid;
+        candidate$exclude_valid = pipelined & sel_valid$q;
+        candidate$exclude_warp = sel_warp$q;
+        candidate$greedy_valid = greedy_valid$q;
+        candidate$greedy = greedy$q;
+        cand_valid = candidate$valid;
+        cand = candidate$warp;
         head_warp = cand;
         sel_valid$d = cand_valid;
         sel_warp$d = cand;
@@ -4845,26 +4773,21 @@ module simt_core_gpgpu_sim__issue(clock,reset,head_valid,head_warp,head_inst,hea
         kind = dec$kind;
         chk_mask = 32'h0;
         chk_empty = 1'b0;
-        chk_live = 32'h0;
         if (chk_warp == 0) begin
             chk_mask = masks$0;
             chk_empty = stack_empty[0];
-            chk_live = ~exited$0$q;
         end
         if (chk_warp == 1) begin
             chk_mask = masks$1;
             chk_empty = stack_empty[1];
-            chk_live = ~exited$1$q;
         end
         if (chk_warp == 2) begin
             chk_mask = masks$2;
             chk_empty = stack_empty[2];
-            chk_live = ~exited$2$q;
         end
         if (chk_warp == 3) begin
             chk_mask = masks$3;
             chk_empty = stack_empty[3];
-            chk_live = ~exited$3$q;
         end
         ends = (kind == k_exit) | ~|chk_mask;
         ends_warp = ends & chk_empty;
@@ -4903,36 +4826,25 @@ module simt_core_gpgpu_sim__issue(clock,reset,head_valid,head_warp,head_inst,hea
             sb$release_warp = release_warp;
             sb$release_reg = release_reg;
         end
-        is_join = (kind == k_join) & ~ends;
-        is_jmp = (kind == k_jmp) & ~ends;
-        a_pop = fires & ~ends_warp & (is_join | ends);
-        a_end = fires & ends_warp;
-        a_set = a_pop | (fires & is_jmp);
-        a_from_stack = ends | (is_join & ~chk_empty);
-        a_mask = chk_mask;
-        if (is_join & ~chk_empty) begin
-            a_mask = 32'h0;
-        end
-        pc_wide = ((chk_pc) & 10'h3ff) + 32'h1;
-        if (is_jmp) begin
-            pc_wide = ((dec$target) & 10'h3ff);
-        end
-        a_pc = pc_wide << two;
         act$clock = clock;
         act$reset = reset;
-        act$in_pop = a_pop;
-        act$in_end = a_end;
-        act$in_set = a_set;
-        act$in_from_stack = a_from_stack;
+        act$fire = fires;
+        act$kind_join = kind == k_join;
+        act$kind_jmp = kind == k_jmp;
+        act$target = dec$target;
+        act$ends = ends;
+        act$ends_warp = ends_warp;
+        act$stack_empty = chk_empty;
         act$in_warp = chk_warp;
-        act$in_mask = a_mask;
-        act$in_pc = a_pc;
+        act$in_mask = chk_mask;
+        act$in_pc = chk_pc;
+        act$branch_set_valid = branch_set_valid;
+        act$branch_set_warp = branch_set_warp;
+        act$branch_set_mask = branch_set_mask;
+        act$branch_set_pc = branch_set_pc;
         act$pop_mask = pop_mask;
         act$pop_pc = pop_pc;
-        act$exited$0 = exited$0$q;
-        act$exited$1 = exited$1$q;
-        act$exited$2 = exited$2$q;
-        act$exited$3 = exited$3$q;
+        chk_live = act$in_live;
         unit_l = 32'h0;
         if (to_lds) begin
             unit_l = 32'h1;
@@ -4955,18 +4867,10 @@ module simt_core_gpgpu_sim__issue(clock,reset,head_valid,head_warp,head_inst,hea
         end_warp = act$end_warp;
         port_held = act$pending;
         warp_acted = act$warp;
-        if (act$set_valid) begin
-            set_valid = 1'b1;
-            set_warp = act$warp;
-            set_mask = act$set_mask;
-            set_pc = act$set_pc;
-        end
-        else begin
-            set_valid = branch_set_valid;
-            set_warp = branch_set_warp;
-            set_mask = branch_set_mask;
-            set_pc = branch_set_pc;
-        end
+        set_valid = act$set_valid;
+        set_warp = act$set_warp;
+        set_mask = act$set_mask;
+        set_pc = act$set_pc;
         if (fires) begin
             trace_warp = chk_warp;
             trace_pc = chk_pc;
@@ -4982,58 +4886,6 @@ module simt_core_gpgpu_sim__issue(clock,reset,head_valid,head_warp,head_inst,hea
         err_scoreboard = sb$err_double_reserve | sb$err_release_free;
         greedy_valid$d = fires;
         greedy$d = chk_warp;
-        exited$0$clock = clock;
-        exited$0$d = exited$0$q;
-        if (fires & ends & (chk_warp == 0)) begin
-            if (ends_warp) begin
-                exited$0$d = 32'h0;
-            end
-            else begin
-                exited$0$d = exited$0$q | chk_mask;
-            end
-        end
-        if (reset) begin
-            exited$0$d = 32'h0;
-        end
-        exited$1$clock = clock;
-        exited$1$d = exited$1$q;
-        if (fires & ends & (chk_warp == 1)) begin
-            if (ends_warp) begin
-                exited$1$d = 32'h0;
-            end
-            else begin
-                exited$1$d = exited$1$q | chk_mask;
-            end
-        end
-        if (reset) begin
-            exited$1$d = 32'h0;
-        end
-        exited$2$clock = clock;
-        exited$2$d = exited$2$q;
-        if (fires & ends & (chk_warp == 2)) begin
-            if (ends_warp) begin
-                exited$2$d = 32'h0;
-            end
-            else begin
-                exited$2$d = exited$2$q | chk_mask;
-            end
-        end
-        if (reset) begin
-            exited$2$d = 32'h0;
-        end
-        exited$3$clock = clock;
-        exited$3$d = exited$3$q;
-        if (fires & ends & (chk_warp == 3)) begin
-            if (ends_warp) begin
-                exited$3$d = 32'h0;
-            end
-            else begin
-                exited$3$d = exited$3$q | chk_mask;
-            end
-        end
-        if (reset) begin
-            exited$3$d = 32'h0;
-        end
         if (reset) begin
             greedy_valid$d = 1'b0;
             sel_valid$d = 1'b0;
@@ -5042,32 +4894,38 @@ module simt_core_gpgpu_sim__issue(clock,reset,head_valid,head_warp,head_inst,hea
     end
 endmodule // simt_core_gpgpu_sim__issue
 
-module simt_core_gpgpu_sim__issue_act(clock,reset,in_pop,in_end,in_set,in_from_stack,in_warp,in_mask,in_pc,pop_mask,pop_pc,exited$0,exited$1,exited$2,exited$3,pop,end_warp,warp,set_valid,set_mask,set_pc,pending);
+module simt_core_gpgpu_sim__issue_act(clock,reset,fire,kind_join,kind_jmp,target,ends,ends_warp,stack_empty,in_warp,in_mask,in_pc,branch_set_valid,branch_set_warp,branch_set_mask,branch_set_pc,pop_mask,pop_pc,in_live,pop,end_warp,warp,set_valid,set_warp,set_mask,set_pc,pending);
     // Module arguments
     input wire  clock;
     input wire  reset;
-    input wire  in_pop;
-    input wire  in_end;
-    input wire  in_set;
-    input wire  in_from_stack;
+    input wire  fire;
+    input wire  kind_join;
+    input wire  kind_jmp;
+    input wire  [10:0] target;
+    input wire  ends;
+    input wire  ends_warp;
+    input wire  stack_empty;
     input wire  [1:0] in_warp;
     input wire  [3:0] in_mask;
-    input wire  [9:0] in_pc;
+    input wire  [7:0] in_pc;
+    input wire  branch_set_valid;
+    input wire  [1:0] branch_set_warp;
+    input wire  [3:0] branch_set_mask;
+    input wire  [9:0] branch_set_pc;
     input wire  [3:0] pop_mask;
     input wire  [9:0] pop_pc;
-    input wire  [3:0] exited$0;
-    input wire  [3:0] exited$1;
-    input wire  [3:0] exited$2;
-    input wire  [3:0] exited$3;
+    output reg  [3:0] in_live;
     output reg  pop;
     output reg  end_warp;
     output reg  [1:0] warp;
     output reg  set_valid;
+    output reg  [1:0] set_warp;
     output reg  [3:0] set_mask;
     output reg  [9:0] set_pc;
     output reg  pending;
     // Constant declarations
     localparam  registered = 1'b0;
+    localparam  two = 8'h2;
     // Stub signals
     reg  held_pop$d;
     wire  held_pop$q;
@@ -5090,11 +4948,33 @@ module simt_core_gpgpu_sim__issue_act(clock,reset,in_pop,in_end,in_set,in_from_s
     reg  [9:0] held_pc$d;
     wire  [9:0] held_pc$q;
     reg  held_pc$clock;
+    reg  exited$clock;
+    reg  exited$reset;
+    reg  exited$exit_valid;
+    reg  exited$whole_warp;
+    reg  [1:0] exited$warp;
+    reg  [3:0] exited$mask;
+    wire  [3:0] exited$lanes$0;
+    wire  [3:0] exited$lanes$1;
+    wire  [3:0] exited$lanes$2;
+    wire  [3:0] exited$lanes$3;
     // Local signals
+    reg  is_join;
+    reg  is_jmp;
+    reg  a_pop;
+    reg  a_end;
+    reg  a_set;
+    reg  a_from_stack;
+    reg  [3:0] a_mask;
+    reg  [9:0] pc_wide;
+    reg  [9:0] a_pc;
+    reg  set;
     reg  from_stack;
     reg  [3:0] mask;
     reg  [9:0] pc;
     reg  [3:0] exited_lanes;
+    reg  [3:0] act_mask;
+    reg  [9:0] act_pc;
     // Sub module instances
     simt_core_gpgpu_sim__barrier_err held_pop(
         .d(held_pop$d),
@@ -5131,6 +5011,18 @@ module simt_core_gpgpu_sim__issue_act(clock,reset,in_pop,in_end,in_set,in_from_s
         .q(held_pc$q),
         .clock(held_pc$clock)
     );
+    simt_core_gpgpu_sim__issue_act_exited exited(
+        .clock(exited$clock),
+        .reset(exited$reset),
+        .exit_valid(exited$exit_valid),
+        .whole_warp(exited$whole_warp),
+        .warp(exited$warp),
+        .mask(exited$mask),
+        .lanes$0(exited$lanes$0),
+        .lanes$1(exited$lanes$1),
+        .lanes$2(exited$lanes$2),
+        .lanes$3(exited$lanes$3)
+    );
     // Update code
     always @(*) begin
         held_pop$clock = clock;
@@ -5147,51 +5039,97 @@ module simt_core_gpgpu_sim__issue_act(clock,reset,in_pop,in_end,in_set,in_from_s
         held_warp$d = held_warp$q;
         held_mask$d = held_mask$q;
         held_pc$d = held_pc$q;
-        held_pop$d = in_pop;
-        held_end$d = in_end;
-        held_set$d = in_set;
-        held_from_stack$d = in_from_stack;
+        is_join = kind_join & ~ends;
+        is_jmp = kind_jmp & ~ends;
+        a_pop = fire & ~ends_warp & (is_join | ends);
+        a_end = fire & ends_warp;
+        a_set = a_pop | (fire & is_jmp);
+        a_from_stack = ends | (is_join & ~stack_empty);
+        a_mask = in_mask;
+        if (is_join & ~stack_empty) begin
+            a_mask = 32'h0;
+        end
+        pc_wide = ((in_pc) & 10'h3ff) + 32'h1;
+        if (is_jmp) begin
+            pc_wide = ((target) & 10'h3ff);
+        end
+        a_pc = pc_wide << two;
+        held_pop$d = a_pop;
+        held_end$d = a_end;
+        held_set$d = a_set;
+        held_from_stack$d = a_from_stack;
         held_warp$d = in_warp;
-        held_mask$d = in_mask;
-        held_pc$d = in_pc;
+        held_mask$d = a_mask;
+        held_pc$d = a_pc;
         if (registered) begin
             pop = held_pop$q;
             end_warp = held_end$q;
-            set_valid = held_set$q;
+            set = held_set$q;
             from_stack = held_from_stack$q;
             warp = held_warp$q;
             mask = held_mask$q;
             pc = held_pc$q;
         end
         else begin
-            pop = in_pop;
-            end_warp = in_end;
-            set_valid = in_set;
-            from_stack = in_from_stack;
+            pop = a_pop;
+            end_warp = a_end;
+            set = a_set;
+            from_stack = a_from_stack;
             warp = in_warp;
-            mask = in_mask;
-            pc = in_pc;
+            mask = a_mask;
+            pc = a_pc;
         end
+        exited$clock = clock;
+        exited$reset = reset;
+        exited$exit_valid = fire & ends;
+        exited$whole_warp = ends_warp;
+        exited$warp = in_warp;
+        exited$mask = in_mask;
         exited_lanes = 32'h0;
+        in_live = 32'h0;
         if (warp == 0) begin
-            exited_lanes = exited$0;
+            exited_lanes = exited$lanes$0;
+        end
+        if (in_warp == 0) begin
+            in_live = ~exited$lanes$0;
         end
         if (warp == 1) begin
-            exited_lanes = exited$1;
+            exited_lanes = exited$lanes$1;
+        end
+        if (in_warp == 1) begin
+            in_live = ~exited$lanes$1;
         end
         if (warp == 2) begin
-            exited_lanes = exited$2;
+            exited_lanes = exited$lanes$2;
+        end
+        if (in_warp == 2) begin
+            in_live = ~exited$lanes$2;
         end
         if (warp == 3) begin
-            exited_lanes = exited$3;
+            exited_lanes = exited$lanes$3;
+        end
+        if (in_warp == 3) begin
+            in_live = ~exited$lanes$3;
         end
         if (from_stack) begin
-            set_mask = pop_mask & ~(exited_lanes | mask);
-            set_pc = pop_pc;
+            act_mask = pop_mask & ~(exited_lanes | mask);
+            act_pc = pop_pc;
         end
         else begin
-            set_mask = mask;
-            set_pc = pc;
+            act_mask = mask;
+            act_pc = pc;
+        end
+        if (set) begin
+            set_valid = 1'b1;
+            set_warp = warp;
+            set_mask = act_mask;
+            set_pc = act_pc;
+        end
+        else begin
+            set_valid = branch_set_valid;
+            set_warp = branch_set_warp;
+            set_mask = branch_set_mask;
+            set_pc = branch_set_pc;
         end
         pending = registered & (held_pop$q | held_end$q | held_set$q);
         if (reset) begin
@@ -5202,7 +5140,205 @@ module simt_core_gpgpu_sim__issue_act(clock,reset,in_pop,in_end,in_set,in_from_s
     end
 endmodule // simt_core_gpgpu_sim__issue_act
 
-module simt_core_gpgpu_sim__issue_rr(clock,reset,req,req_taken,advance,valid,index,grant);
+module simt_core_gpgpu_sim__issue_act_exited(clock,reset,exit_valid,whole_warp,warp,mask,lanes$0,lanes$1,lanes$2,lanes$3);
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  exit_valid;
+    input wire  whole_warp;
+    input wire  [1:0] warp;
+    input wire  [3:0] mask;
+    output reg  [3:0] lanes$0;
+    output reg  [3:0] lanes$1;
+    output reg  [3:0] lanes$2;
+    output reg  [3:0] lanes$3;
+    // Stub signals
+    reg  [3:0] exited$0$d;
+    wire  [3:0] exited$0$q;
+    reg  exited$0$clock;
+    reg  [3:0] exited$1$d;
+    wire  [3:0] exited$1$q;
+    reg  exited$1$clock;
+    reg  [3:0] exited$2$d;
+    wire  [3:0] exited$2$q;
+    reg  exited$2$clock;
+    reg  [3:0] exited$3$d;
+    wire  [3:0] exited$3$q;
+    reg  exited$3$clock;
+    // Sub module instances
+    simt_core_gpgpu_sim__barrier_releasing exited$0(
+        .d(exited$0$d),
+        .q(exited$0$q),
+        .clock(exited$0$clock)
+    );
+    simt_core_gpgpu_sim__barrier_releasing exited$1(
+        .d(exited$1$d),
+        .q(exited$1$q),
+        .clock(exited$1$clock)
+    );
+    simt_core_gpgpu_sim__barrier_releasing exited$2(
+        .d(exited$2$d),
+        .q(exited$2$q),
+        .clock(exited$2$clock)
+    );
+    simt_core_gpgpu_sim__barrier_releasing exited$3(
+        .d(exited$3$d),
+        .q(exited$3$q),
+        .clock(exited$3$clock)
+    );
+    // Update code
+    always @(*) begin
+        exited$0$clock = clock;
+        exited$0$d = exited$0$q;
+        if (exit_valid & (warp == 0)) begin
+            if (whole_warp) begin
+                exited$0$d = 32'h0;
+            end
+            else begin
+                exited$0$d = exited$0$q | mask;
+            end
+        end
+        if (reset) begin
+            exited$0$d = 32'h0;
+        end
+        lanes$0 = exited$0$q;
+        exited$1$clock = clock;
+        exited$1$d = exited$1$q;
+        if (exit_valid & (warp == 1)) begin
+            if (whole_warp) begin
+                exited$1$d = 32'h0;
+            end
+            else begin
+                exited$1$d = exited$1$q | mask;
+            end
+        end
+        if (reset) begin
+            exited$1$d = 32'h0;
+        end
+        lanes$1 = exited$1$q;
+        exited$2$clock = clock;
+        exited$2$d = exited$2$q;
+        if (exit_valid & (warp == 2)) begin
+            if (whole_warp) begin
+                exited$2$d = 32'h0;
+            end
+            else begin
+                exited$2$d = exited$2$q | mask;
+            end
+        end
+        if (reset) begin
+            exited$2$d = 32'h0;
+        end
+        lanes$2 = exited$2$q;
+        exited$3$clock = clock;
+        exited$3$d = exited$3$q;
+        if (exit_valid & (warp == 3)) begin
+            if (whole_warp) begin
+                exited$3$d = 32'h0;
+            end
+            else begin
+                exited$3$d = exited$3$q | mask;
+            end
+        end
+        if (reset) begin
+            exited$3$d = 32'h0;
+        end
+        lanes$3 = exited$3$q;
+    end
+endmodule // simt_core_gpgpu_sim__issue_act_exited
+
+module simt_core_gpgpu_sim__issue_candidate(clock,reset,head_valid,exclude_valid,exclude_warp,greedy_valid,greedy,valid,warp);
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [3:0] head_valid;
+    input wire  exclude_valid;
+    input wire  [1:0] exclude_warp;
+    input wire  greedy_valid;
+    input wire  [1:0] greedy;
+    output reg  valid;
+    output reg  [1:0] warp;
+    // Constant declarations
+    localparam  gto = 1'b0;
+    // Stub signals
+    reg  rr$clock;
+    reg  rr$reset;
+    reg  [3:0] rr$req;
+    reg  [3:0] rr$req_taken;
+    reg  rr$advance;
+    wire  rr$valid;
+    wire  [1:0] rr$index;
+    wire  [3:0] rr$grant;
+    reg  [3:0] oldest$req;
+    wire  oldest$valid;
+    wire  [1:0] oldest$index;
+    wire  [3:0] oldest$grant;
+    // Local signals
+    reg  [3:0] req;
+    reg  [1:0] cand;
+    // Sub module instances
+    simt_core_gpgpu_sim__issue_candidate_rr rr(
+        .clock(rr$clock),
+        .reset(rr$reset),
+        .req(rr$req),
+        .req_taken(rr$req_taken),
+        .advance(rr$advance),
+        .valid(rr$valid),
+        .index(rr$index),
+        .grant(rr$grant)
+    );
+    simt_core_gpgpu_sim__barrier_next_out oldest(
+        .req(oldest$req),
+        .valid(oldest$valid),
+        .index(oldest$index),
+        .grant(oldest$grant)
+    );
+    // Update code
+    always @(*) begin
+        rr$clock = clock;
+        rr$reset = reset;
+        req = head_valid;
+        if (exclude_valid & (exclude_warp == 0)) begin
+            req = (req & ~(1 << (0)) | ((1'b0) << (0)));
+        end
+        if (exclude_valid & (exclude_warp == 1)) begin
+            req = (req & ~(1 << (1)) | ((1'b0) << (1)));
+        end
+        if (exclude_valid & (exclude_warp == 2)) begin
+            req = (req & ~(1 << (2)) | ((1'b0) << (2)));
+        end
+        if (exclude_valid & (exclude_warp == 3)) begin
+            req = (req & ~(1 << (3)) | ((1'b0) << (3)));
+        end
+        rr$req = req;
+        rr$advance = rr$valid;
+        rr$req_taken = 32'h0;
+        oldest$req = req;
+        if (gto) begin
+            valid = oldest$valid;
+            cand = oldest$index;
+            if (greedy_valid & (greedy == 0) & req[0]) begin
+                cand = greedy;
+            end
+            if (greedy_valid & (greedy == 1) & req[1]) begin
+                cand = greedy;
+            end
+            if (greedy_valid & (greedy == 2) & req[2]) begin
+                cand = greedy;
+            end
+            if (greedy_valid & (greedy == 3) & req[3]) begin
+                cand = greedy;
+            end
+        end
+        else begin
+            valid = rr$valid;
+            cand = rr$index;
+        end
+        warp = cand;
+    end
+endmodule // simt_core_gpgpu_sim__issue_candidate
+
+module simt_core_gpgpu_sim__issue_candidate_rr(clock,reset,req,req_taken,advance,valid,index,grant);
     // Module arguments
     input wire  clock;
     input wire  reset;
@@ -5313,7 +5449,7 @@ module simt_core_gpgpu_sim__issue_rr(clock,reset,req,req_taken,advance,valid,ind
             above$d = ~(one_hot | (one_hot - 32'h1));
         end
     end
-endmodule // simt_core_gpgpu_sim__issue_rr
+endmodule // simt_core_gpgpu_sim__issue_candidate_rr
 
 module simt_core_gpgpu_sim__issue_sb(clock,reset,check_warp,check_src$0,check_src$1,check_src$2,check_src_valid,check_dst,check_dst_valid,hazard,reserve_valid,reserve_warp,reserve_reg,release_valid,release_warp,release_reg,pending,err_double_reserve,err_release_free);
     // Module arguments
@@ -9418,7 +9554,7 @@ module simt_core_gpgpu_sim__sched(clock,reset,warp_cmd_valid,warp_cmd_ready,warp
         .index(fetch_enc$index),
         .grant(fetch_enc$grant)
     );
-    simt_core_gpgpu_sim__issue_rr fetch_rr(
+    simt_core_gpgpu_sim__issue_candidate_rr fetch_rr(
         .clock(fetch_rr$clock),
         .reset(fetch_rr$reset),
         .req(fetch_rr$req),

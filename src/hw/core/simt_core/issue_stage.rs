@@ -9,8 +9,8 @@
 //! the warp goes on after the `join`), `jmp` redirects it, and `exit` ends the active lanes:
 //! it pops and redirects as `join` does, or ends the warp when its stack is empty. `bar` goes to
 //! the [`Barrier`](super::Barrier), with whether its warp is diverged there. Each warp's
-//! exited lanes are kept here and left out of every mask a pop restores; an instruction fetched
-//! with no lane left acts as `exit`.
+//! exited lanes are kept (by [`WarpAction`]) and left out of every mask a pop restores; an
+//! instruction fetched with no lane left acts as `exit`.
 //!
 //! Pipelined (the core with the pipelined collector), the candidate's head is selected into a
 //! register and checked and issued the next cycle, so that no path runs from the policy
@@ -24,9 +24,9 @@
 
 use rust_hdl::prelude::*;
 
-use super::{WarpAction, RRW};
+use super::{IssueCandidate, WarpAction, RRW};
 use crate::hw::core::decoder::Kind;
-use crate::hw::{Decoder, Order, PriorityEncoder, RoundRobinArbiter, Scoreboard};
+use crate::hw::{Decoder, Scoreboard};
 
 /// `W` warps (`WW` bits), `T` lanes, `A`-bit byte pcs over `IA`-bit instruction indices.
 #[derive(LogicBlock)]
@@ -109,13 +109,11 @@ pub struct IssueStage<
     pub err_scoreboard: Signal<Out, Bit>,
     dec: Decoder,
     sb: Scoreboard<W, WW, 16, RRW>,
-    rr: RoundRobinArbiter<W, WW>,
-    oldest: PriorityEncoder<W, WW>,
-    act: WarpAction<W, WW, T, A>,
+    candidate: IssueCandidate<W, WW>,
+    /// The warp issued last cycle (greedy then oldest keeps to it).
     greedy_valid: DFF<Bit>,
     greedy: DFF<Bits<WW>>,
-    /// Each warp's lanes that ran `exit` (cleared when the warp ends).
-    exited: [DFF<Bits<T>>; W],
+    act: WarpAction<W, WW, T, A, IA>,
     /// Pipelined: the warp selected last cycle (the I-buffer shows its head now).
     sel_valid: DFF<Bit>,
     sel_warp: DFF<Bits<WW>>,
@@ -123,9 +121,7 @@ pub struct IssueStage<
     rel_valid: DFF<Bit>,
     rel_warp: DFF<Bits<WW>>,
     rel_reg: DFF<Bits<RRW>>,
-    gto: Constant<Bit>,
     pipelined: Constant<Bit>,
-    two: Constant<Bits<8>>,
     k_alu: Constant<Bits<4>>,
     k_st: Constant<Bits<4>>,
     k_ld: Constant<Bits<4>>,
@@ -135,7 +131,6 @@ pub struct IssueStage<
     k_bany: Constant<Bits<4>>,
     k_exit: Constant<Bits<4>>,
     k_bar: Constant<Bits<4>>,
-    req: Signal<Local, Bits<W>>,
     cand_valid: Signal<Local, Bit>,
     cand: Signal<Local, Bits<WW>>,
     /// The head checked, and its warp's lanes and whether its stack is empty.
@@ -155,16 +150,6 @@ pub struct IssueStage<
     to_lds: Signal<Local, Bit>,
     blocked: Signal<Local, Bit>,
     fires: Signal<Local, Bit>,
-    pc_wide: Signal<Local, Bits<A>>,
-    is_join: Signal<Local, Bit>,
-    is_jmp: Signal<Local, Bit>,
-    /// What the instruction issued does to its warp (done by `act`).
-    a_pop: Signal<Local, Bit>,
-    a_end: Signal<Local, Bit>,
-    a_set: Signal<Local, Bit>,
-    a_from_stack: Signal<Local, Bit>,
-    a_mask: Signal<Local, Bits<T>>,
-    a_pc: Signal<Local, Bits<A>>,
     unit_l: Signal<Local, Bits<1>>,
 }
 
@@ -226,20 +211,16 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
             err_scoreboard: Default::default(),
             dec: Decoder::new()?,
             sb: Scoreboard::new()?,
-            rr: RoundRobinArbiter::new()?,
-            oldest: PriorityEncoder::new(Order::LowestFirst)?,
-            act: WarpAction::new(pipelined),
+            candidate: IssueCandidate::new(gto)?,
             greedy_valid: Default::default(),
             greedy: Default::default(),
-            exited: std::array::from_fn(|_| Default::default()),
+            act: WarpAction::new(pipelined),
             sel_valid: Default::default(),
             sel_warp: Default::default(),
             rel_valid: Default::default(),
             rel_warp: Default::default(),
             rel_reg: Default::default(),
-            gto: Constant::new(gto),
             pipelined: Constant::new(pipelined),
-            two: Constant::new(2u64.to_bits()),
             k_alu: k(Kind::Alu),
             k_st: k(Kind::St),
             k_ld: k(Kind::Ld),
@@ -249,7 +230,6 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
             k_bany: k(Kind::Bany),
             k_exit: k(Kind::Exit),
             k_bar: k(Kind::Bar),
-            req: Default::default(),
             cand_valid: Default::default(),
             cand: Default::default(),
             chk_valid: Default::default(),
@@ -266,15 +246,6 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
             to_lds: Default::default(),
             blocked: Default::default(),
             fires: Default::default(),
-            pc_wide: Default::default(),
-            is_join: Default::default(),
-            is_jmp: Default::default(),
-            a_pop: Default::default(),
-            a_end: Default::default(),
-            a_set: Default::default(),
-            a_from_stack: Default::default(),
-            a_mask: Default::default(),
-            a_pc: Default::default(),
             unit_l: Default::default(),
         })
     }
@@ -283,53 +254,25 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
 impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: usize> Logic
     for IssueStage<W, WW, T, A, IA>
 {
-    // Not split further: one issue decision read top to bottom (the candidate, the head
-    // checked, its checks, what it decides), its only state the greedy warp, the exited lanes,
-    // the selected head and the delayed release; what it does to the warp is `act`'s.
+    // One issue decision read top to bottom (the candidate, the head checked, its checks, what
+    // it decides), its only state the selected head and the delayed release; the candidate
+    // comes from `candidate`, what it does to the warp (and the exited lanes) from `act`.
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(
-            self,
-            clock,
-            greedy_valid,
-            greedy,
-            sel_valid,
-            sel_warp,
-            rel_valid,
-            rel_warp,
-            rel_reg
-        );
+        dff_setup!(self, clock, greedy_valid, greedy, sel_valid, sel_warp);
+        dff_setup!(self, clock, rel_valid, rel_warp, rel_reg);
         self.sb.clock.next = self.clock.val();
         self.sb.reset.next = self.reset.val();
-        self.rr.clock.next = self.clock.val();
-        self.rr.reset.next = self.reset.val();
         // The policy's candidate, among the warps with a head (pipelined: but the one checked)
-        self.req.next = self.head_valid.val();
-        for w in 0..W {
-            if self.pipelined.val() & self.sel_valid.q.val() & (self.sel_warp.q.val().index() == w)
-            {
-                self.req.next = self.req.val().replace_bit(w, false);
-            }
-        }
-        self.rr.req.next = self.req.val();
-        self.rr.advance.next = self.rr.valid.val();
-        self.rr.req_taken.next = 0.into(); // (read by a lookahead arbiter only)
-        self.oldest.req.next = self.req.val();
-        if self.gto.val() {
-            self.cand_valid.next = self.oldest.valid.val();
-            self.cand.next = self.oldest.index.val();
-            for w in 0..W {
-                if self.greedy_valid.q.val()
-                    & (self.greedy.q.val().index() == w)
-                    & self.req.val().get_bit(w)
-                {
-                    self.cand.next = self.greedy.q.val();
-                }
-            }
-        } else {
-            self.cand_valid.next = self.rr.valid.val();
-            self.cand.next = self.rr.index.val();
-        }
+        self.candidate.clock.next = self.clock.val();
+        self.candidate.reset.next = self.reset.val();
+        self.candidate.head_valid.next = self.head_valid.val();
+        self.candidate.exclude_valid.next = self.pipelined.val() & self.sel_valid.q.val();
+        self.candidate.exclude_warp.next = self.sel_warp.q.val();
+        self.candidate.greedy_valid.next = self.greedy_valid.q.val();
+        self.candidate.greedy.next = self.greedy.q.val();
+        self.cand_valid.next = self.candidate.valid.val();
+        self.cand.next = self.candidate.warp.val();
         self.head_warp.next = self.cand.val();
         // The head checked: the candidate's, or (pipelined) the one selected last cycle
         self.sel_valid.d.next = self.cand_valid.val();
@@ -348,12 +291,10 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
         self.kind.next = self.dec.kind.val();
         self.chk_mask.next = 0.into();
         self.chk_empty.next = false;
-        self.chk_live.next = 0.into();
         for w in 0..W {
             if self.chk_warp.val().index() == w {
                 self.chk_mask.next = self.masks[w].val();
                 self.chk_empty.next = self.stack_empty.val().get_bit(w);
-                self.chk_live.next = !self.exited[w].q.val();
             }
         }
         // `exit`, or a warp with no lane left: the active lanes end
@@ -395,40 +336,27 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
             self.sb.release_warp.next = self.release_warp.val();
             self.sb.release_reg.next = self.release_reg.val();
         }
-        // What it does to its warp (`join`, `jmp`, `exit`): pop, end, set to the popped entry
-        // (without `a_mask` and the exited lanes) or to `{a_mask, a_pc}`
-        self.is_join.next = (self.kind.val() == self.k_join.val()) & !self.ends.val();
-        self.is_jmp.next = (self.kind.val() == self.k_jmp.val()) & !self.ends.val();
-        self.a_pop.next =
-            self.fires.val() & !self.ends_warp.val() & (self.is_join.val() | self.ends.val());
-        self.a_end.next = self.fires.val() & self.ends_warp.val();
-        self.a_set.next = self.a_pop.val() | (self.fires.val() & self.is_jmp.val());
-        // `join` on an empty stack: flagged by the stack; the warp goes on after the `join`
-        self.a_from_stack.next = self.ends.val() | (self.is_join.val() & !self.chk_empty.val());
-        self.a_mask.next = self.chk_mask.val();
-        if self.is_join.val() & !self.chk_empty.val() {
-            self.a_mask.next = 0.into();
-        }
-        self.pc_wide.next = bit_cast::<A, IA>(self.chk_pc.val()) + 1;
-        if self.is_jmp.val() {
-            self.pc_wide.next = bit_cast::<A, 11>(self.dec.target.val());
-        }
-        self.a_pc.next = self.pc_wide.val() << self.two.val();
-        // ... by `act`: at once, or (pipelined) the next cycle
+        // What it does to its warp (`join`, `jmp`, `exit`), by `act`: at once, or (pipelined)
+        // the next cycle; the warp-set port is `act`'s, else the branch unit's
         self.act.clock.next = self.clock.val();
         self.act.reset.next = self.reset.val();
-        self.act.in_pop.next = self.a_pop.val();
-        self.act.in_end.next = self.a_end.val();
-        self.act.in_set.next = self.a_set.val();
-        self.act.in_from_stack.next = self.a_from_stack.val();
+        self.act.fire.next = self.fires.val();
+        self.act.kind_join.next = self.kind.val() == self.k_join.val();
+        self.act.kind_jmp.next = self.kind.val() == self.k_jmp.val();
+        self.act.target.next = self.dec.target.val();
+        self.act.ends.next = self.ends.val();
+        self.act.ends_warp.next = self.ends_warp.val();
+        self.act.stack_empty.next = self.chk_empty.val();
         self.act.in_warp.next = self.chk_warp.val();
-        self.act.in_mask.next = self.a_mask.val();
-        self.act.in_pc.next = self.a_pc.val();
+        self.act.in_mask.next = self.chk_mask.val();
+        self.act.in_pc.next = self.chk_pc.val();
+        self.act.branch_set_valid.next = self.branch_set_valid.val();
+        self.act.branch_set_warp.next = self.branch_set_warp.val();
+        self.act.branch_set_mask.next = self.branch_set_mask.val();
+        self.act.branch_set_pc.next = self.branch_set_pc.val();
         self.act.pop_mask.next = self.pop_mask.val();
         self.act.pop_pc.next = self.pop_pc.val();
-        for w in 0..W {
-            self.act.exited[w].next = self.exited[w].q.val();
-        }
+        self.chk_live.next = self.act.in_live.val();
         self.unit_l.next = 0.into();
         if self.to_lds.val() {
             self.unit_l.next = 1.into();
@@ -453,17 +381,10 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
         self.end_warp.next = self.act.end_warp.val();
         self.port_held.next = self.act.pending.val();
         self.warp_acted.next = self.act.warp.val();
-        if self.act.set_valid.val() {
-            self.set_valid.next = true;
-            self.set_warp.next = self.act.warp.val();
-            self.set_mask.next = self.act.set_mask.val();
-            self.set_pc.next = self.act.set_pc.val();
-        } else {
-            self.set_valid.next = self.branch_set_valid.val();
-            self.set_warp.next = self.branch_set_warp.val();
-            self.set_mask.next = self.branch_set_mask.val();
-            self.set_pc.next = self.branch_set_pc.val();
-        }
+        self.set_valid.next = self.act.set_valid.val();
+        self.set_warp.next = self.act.set_warp.val();
+        self.set_mask.next = self.act.set_mask.val();
+        self.set_pc.next = self.act.set_pc.val();
         if self.fires.val() {
             self.trace_warp.next = self.chk_warp.val();
             self.trace_pc.next = self.chk_pc.val();
@@ -481,20 +402,6 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
             self.sb.err_double_reserve.val() | self.sb.err_release_free.val();
         self.greedy_valid.d.next = self.fires.val();
         self.greedy.d.next = self.chk_warp.val();
-        for w in 0..W {
-            self.exited[w].clock.next = self.clock.val();
-            self.exited[w].d.next = self.exited[w].q.val();
-            if self.fires.val() & self.ends.val() & (self.chk_warp.val().index() == w) {
-                if self.ends_warp.val() {
-                    self.exited[w].d.next = 0.into();
-                } else {
-                    self.exited[w].d.next = self.exited[w].q.val() | self.chk_mask.val();
-                }
-            }
-            if self.reset.val() {
-                self.exited[w].d.next = 0.into();
-            }
-        }
         if self.reset.val() {
             self.greedy_valid.d.next = false;
             self.sel_valid.d.next = false;

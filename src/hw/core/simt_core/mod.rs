@@ -23,7 +23,9 @@
 mod barrier;
 mod branch_unit;
 mod execute;
+mod exited_lanes;
 mod front_end;
+mod issue_candidate;
 mod issue_latch;
 mod issue_stage;
 mod lds_port;
@@ -44,7 +46,9 @@ use crate::params::{
 pub use barrier::Barrier;
 pub use branch_unit::BranchUnit;
 pub use execute::Execute;
+pub use exited_lanes::ExitedLanes;
 pub use front_end::FrontEnd;
+pub use issue_candidate::IssueCandidate;
 pub use issue_latch::IssueLatch;
 pub use issue_stage::IssueStage;
 pub use lds_port::LdsPort;

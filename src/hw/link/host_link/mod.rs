@@ -35,6 +35,16 @@ pub const LINK_COUNTERS: usize = 8;
 
 /// Sizes, fixed by the core it serves: `WW` warp-id bits, `T` lanes, `TD` register bits,
 /// `IA` instruction-address bits (at most 8: one address byte), `SPW` stack high-water bits.
+/// Where the link is in a command: waiting for its byte, reading its arguments, reading
+/// `write`'s words, or reading a capture record (one cycle).
+#[derive(Copy, Clone, Debug, PartialEq, LogicState)]
+pub enum LinkPhase {
+    Command,
+    Args,
+    Words,
+    Record,
+}
+
 #[derive(LogicBlock)]
 pub struct HostLink<
     const WW: usize,
@@ -83,8 +93,7 @@ pub struct HostLink<
     /// The capture buffer, and the answer being sent.
     capture: Capture<WW, T, TD>,
     reply: Reply,
-    /// 0: waiting for a command byte; 1: its arguments; 2: `write`'s words; 3: a record read.
-    phase: DFF<Bits<2>>,
+    phase: DFF<LinkPhase>,
     cmd: DFF<Bits<8>>,
     nargs: DFF<Bit>,
     arg0: DFF<Bits<8>>,
@@ -240,27 +249,27 @@ impl<const WW: usize, const T: usize, const TD: usize, const IA: usize, const SP
         self.load_record.next = false;
         self.load_query.next = false;
         if self.reset.val() {
-            self.phase.d.next = 0.into();
+            self.phase.d.next = LinkPhase::Command;
             self.nargs.d.next = false;
             self.wbytes.d.next = 0.into();
             self.clear_link.next = true;
-        } else if self.phase.q.val() == 3 {
+        } else if self.phase.q.val() == LinkPhase::Record {
             self.load_record.next = true;
-            self.phase.d.next = 0.into();
+            self.phase.d.next = LinkPhase::Command;
             if self.rx_valid.val() {
                 self.err_overrun.d.next = true;
             }
         } else if self.rx_valid.val() {
             if self.reply.sending.val() {
                 self.err_overrun.d.next = true;
-            } else if self.phase.q.val() == 0 {
+            } else if self.phase.q.val() == LinkPhase::Command {
                 self.cmd.d.next = self.rx_data.val();
                 self.nargs.d.next = false;
                 if (self.rx_data.val() == self.op_write.val())
                     | (self.rx_data.val() == self.op_start.val())
                     | (self.rx_data.val() == self.op_capture.val())
                 {
-                    self.phase.d.next = 1.into();
+                    self.phase.d.next = LinkPhase::Args;
                 } else if self.rx_data.val() == self.op_query.val() {
                     self.load_query.next = true;
                 } else if self.rx_data.val() == self.op_reset.val() {
@@ -269,13 +278,13 @@ impl<const WW: usize, const T: usize, const TD: usize, const IA: usize, const SP
                 } else {
                     self.err_cmd.d.next = true;
                 }
-            } else if self.phase.q.val() == 1 {
+            } else if self.phase.q.val() == LinkPhase::Args {
                 if self.cmd.q.val() == self.op_write.val() {
                     if !self.nargs.q.val() {
                         self.arg0.d.next = self.rx_data.val();
                         self.nargs.d.next = true;
                     } else {
-                        self.phase.d.next = 2.into();
+                        self.phase.d.next = LinkPhase::Words;
                         self.waddr.d.next = bit_cast::<IA, 8>(self.arg0.q.val());
                         self.words_left.d.next = bit_cast::<9, 8>(self.rx_data.val());
                         if self.rx_data.val() == 0 {
@@ -286,13 +295,13 @@ impl<const WW: usize, const T: usize, const TD: usize, const IA: usize, const SP
                 } else if self.cmd.q.val() == self.op_start.val() {
                     self.start_q.d.next = true;
                     self.start_cmd.next = true;
-                    self.phase.d.next = 0.into();
+                    self.phase.d.next = LinkPhase::Command;
                 } else {
                     // `capture`: the buffer reads row `rx_data` at this edge.
-                    self.phase.d.next = 3.into();
+                    self.phase.d.next = LinkPhase::Record;
                 }
             } else {
-                // WORDS: little endian, the fourth byte completes a word.
+                // `LinkPhase::Words`: little endian, the fourth byte completes a word.
                 self.word.d.next = self.byte_word.val();
                 self.wbytes.d.next = self.wbytes.q.val() + 1;
                 if self.wbytes.q.val() == 3 {
@@ -302,7 +311,7 @@ impl<const WW: usize, const T: usize, const TD: usize, const IA: usize, const SP
                     self.waddr.d.next = self.waddr.q.val() + 1;
                     self.words_left.d.next = self.words_left.q.val() - 1;
                     if self.words_left.q.val() == 1 {
-                        self.phase.d.next = 0.into();
+                        self.phase.d.next = LinkPhase::Command;
                     }
                 }
             }
