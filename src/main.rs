@@ -28,7 +28,8 @@ enum BoardAction {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Write one Verilog file per exported block and manifest.json.
+    /// Write one Verilog file per exported block, manifest.json, the boards' constraints and the
+    /// FuseSoC core.
     Gen {
         /// Preset to export (repeatable); default: cu and seed (what rtl_out/ holds).
         #[arg(long = "preset")]
@@ -39,6 +40,11 @@ enum Command {
         /// Directory for the boards' constraint files (pcf, xdc).
         #[arg(long, default_value = "constraints")]
         constraints: PathBuf,
+        /// The FuseSoC core file listing the `cu` files (in a directory that holds --out and
+        /// --constraints: its paths are relative to it; its sim and lint targets name this
+        /// repository's sim/ files).
+        #[arg(long, default_value = "simt_rtl.core")]
+        fusesoc: PathBuf,
     },
     /// Run the demo scenario on the warp scheduler and write a VCD and an SVG picture of it.
     Sim {
@@ -139,7 +145,9 @@ enum Command {
 fn run(cli: Cli) -> Result<()> {
     use commands::{board, kernel, measure, prove};
     match cli.command {
-        Command::Gen { presets, out, constraints } => commands::gen(&presets, &out, &constraints),
+        Command::Gen { presets, out, constraints, fusesoc } => {
+            commands::gen(&presets, &out, &constraints, &fusesoc)
+        }
         Command::Sim { preset, out } => commands::sim(&preset, &out),
         Command::Flash { bin, dry_run } => board::program(&bin, false, dry_run),
         Command::Load { bin, dry_run } => board::program(&bin, true, dry_run),

@@ -546,6 +546,7 @@ fn bad_arguments_are_refused_before_any_work() {
         (vec!["build", "--freq", "0", "--out", out_s], "--freq 0"),
         (vec!["explore", "kernels/loop.s", "--placements", "21", "--out", out_s], "parameter `--placements` = 21 is out of range"),
         (vec!["gen", "--out", out_s, "--constraints", "/proc/simt-rtl-cannot-write-here"], "cannot create output directory /proc/simt-rtl-cannot-write-here"),
+        (vec!["gen", "--out", out_s, "--fusesoc", "simt_rtl.core"], "parameter `--fusesoc` = simt_rtl.core: the core file must be in a directory that holds --out"),
     ] {
         let (code, stdout, stderr) = cli(&args);
         assert_eq!((code, stderr.lines().count()), (1, 1), "{args:?}: {stderr}");

@@ -273,11 +273,16 @@ fn vivado_batch_build_is_written_and_the_verilog_synthesizes_for_xilinx() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// The FuseSoC core names only files that exist, and lists every cu block of rtl_out/.
+/// The FuseSoC core is what `gen` writes, names only files that exist, and lists every cu block
+/// of rtl_out/.
 #[test]
 fn fusesoc_core_names_existing_files() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let core = std::fs::read_to_string(root.join("simt_rtl.core")).unwrap();
+    assert!(
+        core == simt_rtl::flow::fusesoc::core_text("rtl_out", "constraints").unwrap(),
+        "simt_rtl.core is stale: run `cargo run -- gen` and commit it"
+    );
     assert!(core.starts_with("CAPI=2:"));
     let files: Vec<&str> = core.lines().filter_map(|l| l.trim().strip_prefix("- ")).collect();
     assert!(files.len() > 10, "{files:?}");

@@ -114,8 +114,9 @@ fn kernel_files(kernels: &[PathBuf]) -> Vec<PathBuf> {
     files
 }
 
-/// `simt-rtl gen`: the presets' Verilog and manifest, and the boards' constraints.
-pub fn gen(presets: &[String], out: &Path, constraints: &Path) -> Result<()> {
+/// `simt-rtl gen`: the presets' Verilog and manifest, the boards' constraints, and (with preset
+/// `cu`) the FuseSoC core `fusesoc`.
+pub fn gen(presets: &[String], out: &Path, constraints: &Path, fusesoc: &Path) -> Result<()> {
     let presets: Vec<&str> = if presets.is_empty() {
         vec!["cu", "seed"]
     } else {
@@ -126,14 +127,23 @@ pub fn gen(presets: &[String], out: &Path, constraints: &Path) -> Result<()> {
     }
     let new_out = !out.exists();
     results::writable_dir(out)?;
-    if let Err(e) = results::writable_dir(constraints) {
-        if new_out {
-            let _ = std::fs::remove_dir(out); // only if still empty
+    let core = presets.contains(&"cu").then_some(fusesoc);
+    let layout = results::writable_dir(constraints)
+        .and_then(|()| core.map(|c| crate::flow::fusesoc::layout(c, out, constraints)).transpose());
+    let layout = match layout {
+        Ok(l) => l,
+        Err(e) => {
+            if new_out {
+                let _ = std::fs::remove_dir(out); // only if still empty
+            }
+            return Err(e);
         }
-        return Err(e);
-    }
+    };
     let mut written = crate::flow::gen::generate(&presets, out)?;
     written.extend(crate::boards::write_constraints(constraints)?);
+    if let (Some(core), Some(layout)) = (core, &layout) {
+        written.push(crate::flow::fusesoc::write_core(core, layout)?);
+    }
     for path in written {
         say!("wrote {}", path.display());
     }

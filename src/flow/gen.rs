@@ -26,7 +26,7 @@ pub fn board_top<B: PresetBlocks>() -> Result<ExportedBlock> {
 /// For a preset whose board clock is not the Alchitry Cu's own 100 MHz: `alchitry_cu_top.v`,
 /// module `alchitry_cu_top`, the iCE40 PLL in front of `self_test` (what `build` puts on the board, for the
 /// FuseSoC `alchitry_cu` target).
-fn alchitry_cu_top(preset: &Preset) -> Result<Option<(&'static str, String)>> {
+pub(crate) fn alchitry_cu_top(preset: &Preset) -> Result<Option<(&'static str, String)>> {
     let board = crate::boards::ALCHITRY_CU_V1;
     let Some(mhz) = preset.board_clock_mhz else { return Ok(None) };
     let Some(pll) = crate::flow::board_build::core_clock(&board, mhz as f64)? else {

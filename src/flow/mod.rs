@@ -2,6 +2,7 @@
 
 pub mod board_build;
 pub mod explore;
+pub mod fusesoc;
 pub mod gen;
 pub mod ice40_pll;
 pub mod prove;

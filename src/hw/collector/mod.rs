@@ -6,9 +6,14 @@ pub mod operand_collector;
 pub mod register_file;
 pub mod register_map;
 
+pub use bank_arbiter::BankArbiter;
+pub use operand_collector::{model::OperandCollectorModel, OperandCollector};
+pub use register_file::RegisterFile;
+pub use register_map::{model::RegisterMapModel, RegisterMap};
+
 /// The register file's banks: `B` banks (`BW` bits) of `2^RW` rows, as the register map lays them
 /// out for the preset's warps.
-pub fn bank_sizes(p: &crate::params::Preset) -> [(&'static str, usize); 3] {
+fn bank_sizes(p: &crate::params::Preset) -> [(&'static str, usize); 3] {
     let c = p.collector;
     [
         ("B", c.banks),
@@ -19,7 +24,7 @@ pub fn bank_sizes(p: &crate::params::Preset) -> [(&'static str, usize); 3] {
 
 /// The bank queues' sizes, for wrappers whose invariants read the queues: entries per queue
 /// `Q`, slot bits `QW`, count bits `QCW`.
-pub fn queue_sizes(c: &crate::params::CollectorParams) -> [(&'static str, usize); 3] {
+fn queue_sizes(c: &crate::params::CollectorParams) -> [(&'static str, usize); 3] {
     let q = c.queue_depth();
     [("Q", q), ("QW", crate::params::clog2(q)), ("QCW", crate::params::clog2(q + 1))]
 }

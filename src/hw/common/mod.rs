@@ -5,3 +5,8 @@ pub mod lane_ram;
 pub mod lfsr;
 pub mod priority_encoder;
 pub mod round_robin;
+
+pub use lane_ram::LaneRam;
+pub use lfsr::{misr::Misr, Lfsr};
+pub use priority_encoder::{model::PriorityEncoderModel, Order, PriorityEncoder};
+pub use round_robin::{model::RoundRobinModel, RoundRobinArbiter};

@@ -7,3 +7,9 @@ pub mod ibuffer;
 pub mod lane_alu;
 pub mod scoreboard;
 pub mod simt_core;
+
+pub use decoder::{model::DecoderModel, Decoder};
+pub use ibuffer::{model::IBufferModel, IBuffer, IBufferRam};
+pub use lane_alu::{model::LaneAluModel, LaneAlu};
+pub use scoreboard::{model::ScoreboardModel, Scoreboard};
+pub use simt_core::{model::SimtCoreModel, SimtCore};

@@ -3,3 +3,6 @@
 
 pub mod host_link;
 pub mod uart;
+
+pub use host_link::HostLink;
+pub use uart::{rx::UartRx, tx::UartTx};

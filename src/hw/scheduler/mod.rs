@@ -4,3 +4,8 @@
 pub mod simt_stack;
 pub mod simt_stack_ram;
 pub mod warp_scheduler;
+
+pub use simt_stack::{model::SimtStackModel, SimtStack};
+pub use simt_stack_ram::{model::SimtStackRamModel, SimtStackRam};
+pub use warp_scheduler::model::{SeedWarpSchedulerModel, WarpSchedulerModel};
+pub use warp_scheduler::{seed::SeedWarpScheduler, WarpScheduler};
