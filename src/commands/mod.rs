@@ -127,11 +127,13 @@ pub fn gen(presets: &[String], out: &Path, constraints: &Path, fusesoc: &Path) -
     }
     let new_out = !out.exists();
     results::writable_dir(out)?;
-    let core = presets.contains(&"cu").then_some(fusesoc);
-    let layout = results::writable_dir(constraints)
-        .and_then(|()| core.map(|c| crate::flow::fusesoc::layout(c, out, constraints)).transpose());
-    let layout = match layout {
-        Ok(l) => l,
+    // The FuseSoC core (with preset `cu`) and where it finds the files, checked before writing.
+    let core = results::writable_dir(constraints).and_then(|()| {
+        let core = presets.contains(&"cu").then_some(fusesoc);
+        core.map(|c| Ok((c, crate::flow::fusesoc::layout(c, out, constraints)?))).transpose()
+    });
+    let core = match core {
+        Ok(c) => c,
         Err(e) => {
             if new_out {
                 let _ = std::fs::remove_dir(out); // only if still empty
@@ -141,8 +143,8 @@ pub fn gen(presets: &[String], out: &Path, constraints: &Path, fusesoc: &Path) -
     };
     let mut written = crate::flow::gen::generate(&presets, out)?;
     written.extend(crate::boards::write_constraints(constraints)?);
-    if let (Some(core), Some(layout)) = (core, &layout) {
-        written.push(crate::flow::fusesoc::write_core(core, layout)?);
+    if let Some((path, layout)) = &core {
+        written.push(crate::flow::fusesoc::write_core(path, layout)?);
     }
     for path in written {
         say!("wrote {}", path.display());

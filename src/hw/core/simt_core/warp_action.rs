@@ -3,11 +3,11 @@
 //! lanes, either to the popped entry (its lanes without the instruction's lanes and the warp's
 //! exited lanes) or to the lanes and the pc after it (`jmp`: its target). A `join` on an empty
 //! stack is flagged by the stack, and the warp goes on after the `join`. The warp-set port is
-//! its set, else the branch unit's (the two never meet). A wire in the GPGPU-Sim-exact timing (it acts in the cycle the instruction
-//! issues); a register in the pipelined one (it acts the next cycle, reading the stack's top and
-//! the exited lanes then), so that no path runs from issue into the SIMT stacks. While it holds
-//! an action, `pending` is high: the branch unit leaves the warp-set port to it, and the run is
-//! not drained.
+//! its set, else the branch unit's (the two never meet). A wire in the GPGPU-Sim-exact timing
+//! (it acts in the cycle the instruction issues); a register in the pipelined one (it acts the
+//! next cycle, reading the stack's top and the exited lanes then), so that no path runs from
+//! issue into the SIMT stacks. While it holds an action, `pending` is high: the branch unit
+//! leaves the warp-set port to it, and the run is not drained.
 
 use rust_hdl::prelude::*;
 
