@@ -4973,6 +4973,7 @@ module simt_core_gpgpu_sim__issue_act(clock,reset,fire,kind_join,kind_jmp,target
     reg  [3:0] mask;
     reg  [9:0] pc;
     reg  [3:0] exited_lanes;
+    reg  [3:0] live;
     reg  [3:0] act_mask;
     reg  [9:0] act_pc;
     // Sub module instances
@@ -5086,31 +5087,32 @@ module simt_core_gpgpu_sim__issue_act(clock,reset,fire,kind_join,kind_jmp,target
         exited$warp = in_warp;
         exited$mask = in_mask;
         exited_lanes = 32'h0;
-        in_live = 32'h0;
+        live = 32'h0;
         if (warp == 0) begin
             exited_lanes = exited$lanes$0;
         end
         if (in_warp == 0) begin
-            in_live = ~exited$lanes$0;
+            live = ~exited$lanes$0;
         end
         if (warp == 1) begin
             exited_lanes = exited$lanes$1;
         end
         if (in_warp == 1) begin
-            in_live = ~exited$lanes$1;
+            live = ~exited$lanes$1;
         end
         if (warp == 2) begin
             exited_lanes = exited$lanes$2;
         end
         if (in_warp == 2) begin
-            in_live = ~exited$lanes$2;
+            live = ~exited$lanes$2;
         end
         if (warp == 3) begin
             exited_lanes = exited$lanes$3;
         end
         if (in_warp == 3) begin
-            in_live = ~exited$lanes$3;
+            live = ~exited$lanes$3;
         end
+        in_live = live;
         if (from_stack) begin
             act_mask = pop_mask & ~(exited_lanes | mask);
             act_pc = pop_pc;

@@ -86,6 +86,7 @@ pub struct WarpAction<
     mask: Signal<Local, Bits<T>>,
     pc: Signal<Local, Bits<A>>,
     exited_lanes: Signal<Local, Bits<T>>,
+    live: Signal<Local, Bits<T>>,
     act_mask: Signal<Local, Bits<T>>,
     act_pc: Signal<Local, Bits<A>>,
 }
@@ -147,6 +148,7 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
             mask: Default::default(),
             pc: Default::default(),
             exited_lanes: Default::default(),
+            live: Default::default(),
             act_mask: Default::default(),
             act_pc: Default::default(),
         }
@@ -218,15 +220,16 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
         self.exited.warp.next = self.in_warp.val();
         self.exited.mask.next = self.in_mask.val();
         self.exited_lanes.next = 0.into();
-        self.in_live.next = 0.into();
+        self.live.next = 0.into();
         for w in 0..W {
             if self.warp.val().index() == w {
                 self.exited_lanes.next = self.exited.lanes[w].val();
             }
             if self.in_warp.val().index() == w {
-                self.in_live.next = !self.exited.lanes[w].val();
+                self.live.next = !self.exited.lanes[w].val();
             }
         }
+        self.in_live.next = self.live.val();
         if self.from_stack.val() {
             self.act_mask.next = self.pop_mask.val() & !(self.exited_lanes.val() | self.mask.val());
             self.act_pc.next = self.pop_pc.val();
