@@ -81,13 +81,17 @@ pub struct FormalBlock {
     pub wrapper: &'static str,
     /// The wrapper's parameters for a preset.
     pub parameters: fn(&Preset) -> Vec<(&'static str, usize)>,
+    /// What the formal suite checks of them ([`crate::sim::Claim`]).
+    pub claims: &'static [crate::sim::Claim],
+    /// The broken variants of the Verilog they catch.
+    pub mutants: &'static [crate::sim::Mutant],
 }
 
 impl Properties {
     /// The properties of the exported module `module`.
     pub fn of(self, module: &'static str) -> FormalBlock {
-        let Properties { properties, text, wrapper, parameters } = self;
-        FormalBlock { module, properties, text, wrapper, parameters }
+        let Properties { properties, text, wrapper, parameters, claims, mutants } = self;
+        FormalBlock { module, properties, text, wrapper, parameters, claims, mutants }
     }
 }
 

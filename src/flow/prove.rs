@@ -569,3 +569,67 @@ pub(crate) fn last_lines(text: &str, n: usize) -> String {
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
     lines[lines.len().saturating_sub(n)..].join("\n")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::peek_commands;
+
+    /// An exported module as rust-hdl writes one: arrays of registers `nr$<i>$q`, a child instance
+    /// with `count$<i>$q` and a RAM `mem` of 16 words of 4 bits.
+    const VERILOG: &str = "\
+module top(clock);
+    input wire clock;
+    reg [2:0] nr$0$q;
+    reg [2:0] nr$1$q;
+    // Sub module instances
+    top__arb arb(
+        .clock(clock)
+    );
+endmodule // top
+
+module top__arb(clock);
+    input wire clock;
+    reg [1:0] count$0$q;
+    reg [1:0] count$1$q;
+    reg [3:0] mem[15:0];
+endmodule // top__arb
+";
+
+    /// How many bits of `wire` the `connect` commands drive, checking that they tile it from bit 0.
+    fn bits(script: &str, wire: &str) -> usize {
+        let mut next = 0;
+        let prefix = format!("connect -nounset -set {wire}[");
+        for l in script.lines().filter_map(|l| l.strip_prefix(&prefix)) {
+            let (hi, rest) = l.split_once(':').unwrap();
+            let lo: usize = rest.split_once(']').unwrap().0.parse().unwrap();
+            assert_eq!(lo, next, "{script}");
+            next = hi.parse::<usize>().unwrap() + 1;
+        }
+        next
+    }
+
+    #[test]
+    fn peeks_connect_every_bit_and_refuse_unknown_signals() {
+        let text = "// peek: nr = nr$#$q\n// peek: cnt = arb.count$#$q\n";
+        let script = peek_commands(text, VERILOG, "top", "w").unwrap();
+        assert_eq!(bits(&script, "nr"), 6, "{script}");
+        assert_eq!(bits(&script, "cnt"), 4, "{script}");
+        assert!(script.contains("connect -nounset -set cnt[1:0] dut.arb.count$0$q\n"), "{script}");
+        assert!(script.starts_with("cd w\n") && script.ends_with("cd ..\n"), "{script}");
+        assert!(!script.contains("memory_map"), "{script}");
+        // A RAM's words: every word, after the memories are mapped to flip-flops.
+        let words = peek_commands("// peek: m = arb.mem[#]\n", VERILOG, "top", "w").unwrap();
+        assert!(words.starts_with("memory -nomap\nmemory_map\ncd w\n"), "{words}");
+        assert_eq!(bits(&words, "m"), 16 * 4, "{words}");
+        assert!(words.contains("connect -nounset -set m[3:0] dut.arb.mem[0]\n"), "{words}");
+        assert_eq!(peek_commands("// no peeks\n", VERILOG, "top", "w").unwrap(), "");
+        for (bad, names) in [
+            ("// peek: x = arb.nothere$#$q", "nothere"),
+            ("// peek: x = nowhere.count$#$q", "has no instance `nowhere`"),
+            ("// peek: x nr$0$q", "<wire> = <signal>"),
+        ] {
+            let e = peek_commands(bad, VERILOG, "top", "w").unwrap_err().to_string();
+            assert!(e.contains(names), "`{bad}`: {e}");
+        }
+    }
+}

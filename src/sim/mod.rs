@@ -8,6 +8,7 @@
 //! One cycle, everywhere (Rust simulation, models, Verilog testbenches): drive the inputs with
 //! the clock low, let the logic settle, sample every output, then one rising clock edge.
 
+pub mod claims;
 pub mod differential;
 pub mod dut;
 pub mod gtkw;
@@ -16,6 +17,7 @@ pub mod output;
 pub mod rng;
 pub mod verilog_sim;
 
+pub use claims::{Claim, Mutant};
 pub use differential::{run_differential, run_differential_then_model, Recorded};
 pub use dut::{Dut, Port, PortStruct, Word};
 pub use output::write_whole;
@@ -240,4 +242,8 @@ pub struct Properties {
     pub wrapper: &'static str,
     /// The wrapper's parameters for a preset.
     pub parameters: fn(&crate::params::Preset) -> Vec<(&'static str, usize)>,
+    /// What the formal suite checks of them.
+    pub claims: &'static [Claim],
+    /// The broken variants of the block's Verilog they catch.
+    pub mutants: &'static [Mutant],
 }

@@ -30,6 +30,7 @@ use anyhow::Result;
 use rust_hdl::prelude::*;
 
 use crate::params::{check_derived, check_range, clog2};
+use crate::sim::{Claim, Mutant};
 
 /// Source-operand slots of an instruction (a request's 2-bit slot names one); at most
 /// `sources` of them (GPGPU-Sim's `MAX_REG_OPERANDS`) are registers.
@@ -414,4 +415,34 @@ pub const PROPERTIES: crate::sim::Properties = crate::sim::Properties {
         .chain(super::queue_sizes(&c))
         .collect()
     },
+    // booksim's mode (one bank per unit) is the tiny preset's: its no-starvation bound
+    // (`head_waits_fewer_than_n_cycles`, whose invariant ties each head's wait to the diagonal)
+    // closes by induction there in about a second.
+    claims: &[
+        Claim::cu(&[
+            "no_read_on_written_bank",
+            "waiting_bank_without_write_is_granted",
+            "idle_grant_fields_are_zero",
+        ]),
+        Claim::cu(&["one_bank_per_unit", "head_waits_fewer_than_n_cycles"]).at("tiny"),
+    ],
+    mutants: &[
+        // Bank 0 no longer blocked by a write-back: a read and a write land on it in the same
+        // cycle.
+        Mutant::cu(
+            "no_write_priority",
+            "blocked = (blocked & ~(1 << (0)) | ((write_valid & (write_bank == 0)) << (0)));",
+            "blocked = blocked;",
+            &["no_read_on_written_bank"],
+        ),
+        // The priority diagonal stuck: two banks whose heads belong to one unit, and the same
+        // bank wins every time.
+        Mutant::cu(
+            "stuck_diagonal",
+            "pri$d = pri$q + 32'h1;",
+            "pri$d = pri$q;",
+            &["head_waits_fewer_than_n_cycles"],
+        )
+        .at("tiny"),
+    ],
 };

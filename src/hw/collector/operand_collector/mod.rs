@@ -52,6 +52,7 @@ use rust_hdl::prelude::*;
 
 use crate::hw::{BankArbiter, RegisterFile, RegisterMap, RoundRobinArbiter};
 use crate::params::{check_derived, clog2, CollectorParams, CollectorTiming};
+use crate::sim::{Claim, Mutant};
 
 /// Sizes, all fixed by [`CollectorParams`] and checked by [`OperandCollector::new`]: `B` banks
 /// (`BW` bits), `N` collector units (`NW`), `P` input ports, `K = 3P` request lanes, bank queue
@@ -795,11 +796,79 @@ pub const PROPERTIES: crate::sim::Properties = crate::sim::Properties {
     text: include_str!("operand_collector.sv"),
     wrapper: "operand_collector_props",
     parameters: |p| property_parameters(p, false),
+    // The queue bound (`bank_queues_never_overflow`, with its invariant over the queues'
+    // contents) closes by induction at tiny sizes (2 banks, 2 units, booksim's one bank per
+    // unit: seconds on bitwuzla) and at cu's 4 banks in tens of seconds (`prove --block
+    // operand_collector`), which is also what shows that `prove` stops at a time budget.
+    claims: &[
+        Claim::cu(&[
+            "busy_is_taken_and_not_dispatched",
+            "instruction_taken_into_a_free_unit",
+            "each_dispatch_fills_one_output",
+            "dispatched_operands_all_collected",
+        ])
+        .except(&["bank_queues_never_overflow"]),
+        Claim::cu(&["bank_queues_never_overflow"]).only(&["bank_queues_never_overflow"]).at("tiny"),
+        Claim::cu(&[]).only(&["bank_queues_never_overflow"]).times_out_within(3),
+    ],
+    mutants: &[
+        // Unit 0 counts as free while it holds an instruction: a new one overwrites it.
+        Mutant::cu(
+            "unit_taken_while_busy",
+            "if (~found & free[0] & allowed[0]) begin",
+            "if (~found & allowed[0]) begin",
+            &["instruction_taken_into_a_free_unit", "busy_is_taken_and_not_dispatched"],
+        ),
+        // Collector unit 0's dispatch into output register 0 leaves it empty: the instruction is
+        // dropped.
+        Mutant::cu(
+            "dispatch_lost",
+            "o_valid$0$d = 1'b1;",
+            "o_valid$0$d = o_valid$0$q;",
+            &["each_dispatch_fills_one_output"],
+        ),
+        // Collector unit 0 is ready without waiting for its operands' bank reads.
+        Mutant::cu(
+            "dispatch_before_collected",
+            "if (cu_busy$q[0] & (cu_not_ready$0$q == 32'h0)",
+            "if (cu_busy$q[0]",
+            &["dispatched_operands_all_collected"],
+        ),
+        // The operands of an instruction that found no free unit are queued anyway, every cycle
+        // it waits: requests nobody collects pile up until a queue overflows.
+        Mutant::cu(
+            "stalled_pushed",
+            "arbiter$push_valid$0 = take & src_ok[0];",
+            "arbiter$push_valid$0 = in_valid$0 & src_ok[0];",
+            &["bank_queues_never_overflow"],
+        )
+        .at("tiny"),
+    ],
 };
 
 /// The same properties of the pipelined collector, and those of its timing.
-pub const PIPELINED_PROPERTIES: crate::sim::Properties =
-    crate::sim::Properties { parameters: |p| property_parameters(p, true), ..PROPERTIES };
+pub const PIPELINED_PROPERTIES: crate::sim::Properties = crate::sim::Properties {
+    parameters: |p| property_parameters(p, true),
+    claims: &[
+        Claim::cu(&[
+            "busy_is_taken_and_not_dispatched",
+            "instruction_taken_into_a_free_unit",
+            "dispatched_operands_all_collected",
+            "pipelined_gives_only_units_free_before",
+        ])
+        .except(&["bank_queues_never_overflow"]),
+        Claim::cu(&["bank_queues_never_overflow"]).only(&["bank_queues_never_overflow"]).at("tiny"),
+    ],
+    // The GPGPU-Sim timing's allocation back in the pipelined block: a unit freed by this
+    // cycle's dispatch is given out at once.
+    mutants: &[Mutant::cu(
+        "pipelined_unit_reused_at_once",
+        "free = ~cu_busy$q;",
+        "free = ~cu_busy$q | taken;",
+        &["pipelined_gives_only_units_free_before"],
+    )],
+    ..PROPERTIES
+};
 
 fn property_parameters(p: &crate::params::Preset, pipelined: bool) -> Vec<(&'static str, usize)> {
     let c = p.collector;

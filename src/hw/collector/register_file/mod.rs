@@ -21,6 +21,7 @@ use rust_hdl::prelude::*;
 
 use crate::hw::LaneRam;
 use crate::params::{check_derived, check_pow2, clog2};
+use crate::sim::{Claim, Mutant};
 
 /// `B` banks (`BW = clog2 B`), `2^RW` rows per bank, `T` lanes of `DW` bits (`TD = T * DW`).
 #[derive(LogicBlock)]
@@ -154,4 +155,22 @@ pub const PROPERTIES: crate::sim::Properties = crate::sim::Properties {
             .chain(super::bank_sizes(p))
             .collect()
     },
+    claims: &[Claim::cu(&["read_returns_last_write"])],
+    mutants: &[
+        // Lane 1 of a row is written whether its mask bit is set or not.
+        Mutant::cu(
+            "lane_mask_ignored",
+            "if (write_mask[1]) mem[write_address][7:4] <= write_data[7:4];",
+            "mem[write_address][7:4] <= write_data[7:4];",
+            &["read_returns_last_write"],
+        ),
+        // Bank 0 is read in a cycle that the write port takes it: the block RAM's undefined
+        // read-during-write (the checker's RAM gives the old row) shows instead of 0.
+        Mutant::cu(
+            "written_bank_read",
+            "if (written$0$q) begin",
+            "if (1'b0) begin",
+            &["read_returns_last_write"],
+        ),
+    ],
 };

@@ -15,6 +15,7 @@ use anyhow::Result;
 use rust_hdl::prelude::*;
 
 use crate::params::{check_derived, check_pow2, clog2};
+use crate::sim::{Claim, Mutant};
 
 /// `BW = clog2 B` bank bits, `RW = clog2(W R / B)` row bits, `WW = clog2 W` warp bits,
 /// `RRW = clog2 R` register bits.
@@ -130,4 +131,16 @@ pub const PROPERTIES: crate::sim::Properties = crate::sim::Properties {
         .chain(super::bank_sizes(p))
         .collect()
     },
+    claims: &[Claim::cu(&[
+        "two_registers_never_share_a_bank_row",
+        "row_inside_the_bank",
+        "bank_of_the_warps_scheduler",
+    ])],
+    // The warp's part of the row dropped: two warps' registers land on one row.
+    mutants: &[Mutant::cu(
+        "row_without_warp",
+        "row = warp_row | ((reg_row) & 4'hf);",
+        "row = ((reg_row) & 4'hf);",
+        &["two_registers_never_share_a_bank_row"],
+    )],
 };

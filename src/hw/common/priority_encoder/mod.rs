@@ -11,6 +11,7 @@ use anyhow::Result;
 use rust_hdl::prelude::*;
 
 use crate::params::{check_derived, check_range, clog2, MAX_PORT_BITS};
+use crate::sim::{Claim, Mutant};
 
 /// Which set bit wins.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -114,6 +115,12 @@ pub const PROPERTIES_LOWEST: crate::sim::Properties = crate::sim::Properties {
     parameters: |p| {
         vec![("N", p.scheduler.warps), ("NW", p.scheduler.warp_id_width()), ("HIGHEST", 0)]
     },
+    claims: &[Claim::cu(&[
+        "valid_when_anyone_requests",
+        "grant_is_the_first_request_in_order",
+        "index_names_the_grant",
+    ])],
+    mutants: &[],
 };
 
 /// The formal properties of `priority_encoder_highest` (`priority_encoder.sv` beside this file: its wrapper and the wrapper's
@@ -125,4 +132,12 @@ pub const PROPERTIES_HIGHEST: crate::sim::Properties = crate::sim::Properties {
     parameters: |p| {
         vec![("N", p.scheduler.warps), ("NW", p.scheduler.warp_id_width()), ("HIGHEST", 1)]
     },
+    claims: PROPERTIES_LOWEST.claims,
+    // Requester 0 is granted whenever it requests, beside the highest one.
+    mutants: &[Mutant::cu(
+        "highest_two_bits",
+        "grant = one_hot;",
+        "grant = one_hot | (req & 4'h1);",
+        &["grant_is_the_first_request_in_order"],
+    )],
 };

@@ -21,6 +21,7 @@ use anyhow::Result;
 use rust_hdl::prelude::*;
 
 use crate::params::{check_derived, check_range, clog2, MAX_PORT_BITS};
+use crate::sim::{Claim, Mutant};
 
 /// `N` requesters; `NW = clog2(N)` is the width of `index`.
 #[derive(LogicBlock)]
@@ -226,4 +227,16 @@ pub const PROPERTIES: crate::sim::Properties = crate::sim::Properties {
         let s = p.scheduler;
         vec![("N", s.warps), ("NW", s.warp_id_width())]
     },
+    claims: &[Claim::cu(&[
+        "grant_is_one_requester",
+        "index_names_the_grant",
+        "steady_request_granted_within_n_grants",
+    ])],
+    // The seed's PriorityEncoder back in place of the rotation: the lowest request always wins.
+    mutants: &[Mutant::cu(
+        "fixed_priority",
+        "req_above = req & above_now;",
+        "req_above = 4'h0;",
+        &["steady_request_granted_within_n_grants"],
+    )],
 };

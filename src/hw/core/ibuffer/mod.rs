@@ -29,6 +29,7 @@ use anyhow::Result;
 use rust_hdl::prelude::*;
 
 use crate::params::{check_derived, check_range, check_warps, clog2};
+use crate::sim::{Claim, Mutant};
 
 /// `W` warps (`WW = clog2 W`), `A`-bit pcs, 32-bit instructions, two slots per warp.
 #[derive(LogicBlock)]
@@ -208,6 +209,34 @@ pub const PROPERTIES: crate::sim::Properties = crate::sim::Properties {
             ("A", p.scheduler.pc_width),
         ]
     },
+    claims: &[Claim::cu(&[
+        "at_most_two_per_warp",
+        "space_and_head_as_counted",
+        "filled_into_empty_warp_is_the_head",
+        "empty_warp_shows_no_instruction",
+    ])],
+    mutants: &[
+        Mutant::cu(
+            "flush_ignored",
+            "if ((flush_valid & (flush_warp == 0)) | reset) begin",
+            "if (reset) begin",
+            &["space_and_head_as_counted"],
+        ),
+        // Warp 0's instruction filled into an empty buffer lands in the second slot.
+        Mutant::cu(
+            "wrong_slot",
+            "inst0$0$d = fill_inst;",
+            "inst1$0$d = fill_inst;",
+            &["filled_into_empty_warp_is_the_head"],
+        ),
+        // Warp 0's head shown when warp 0 issues, not when it is the warp asked for.
+        Mutant::cu(
+            "head_of_issued_warp",
+            "if ((head_warp == 0) & (count$0$q != 32'h0)) begin",
+            "if ((issue_warp == 0) & (count$0$q != 32'h0)) begin",
+            &["filled_into_empty_warp_is_the_head"],
+        ),
+    ],
 };
 
 /// The formal properties of [`IBufferRam`] (`ibuffer_ram.sv` beside this file), with the same
@@ -217,4 +246,31 @@ pub const RAM_PROPERTIES: crate::sim::Properties = crate::sim::Properties {
     text: include_str!("ibuffer_ram.sv"),
     wrapper: "ibuffer_ram_props",
     parameters: PROPERTIES.parameters,
+    // The counts close by induction; the head is checked from reset to depth 10 (enough for a
+    // warp's ring of four rows to wrap): its RAM of 128 rows makes each step of the bounded
+    // check slow (step 10 takes minutes where the counts' take none).
+    claims: &[Claim::cu(&["at_most_two_per_warp", "space_and_head_as_counted"]).depth(10)],
+    mutants: &[
+        // Warp 0's head read from the row after its oldest.
+        Mutant::cu(
+            "ram_head_next_row",
+            "read_slot = oldest$0$q;",
+            "read_slot = oldest$0$q + 1'b1;",
+            &["head_is_the_named_warps_oldest"],
+        ),
+        // Warp 0's fills all written over its oldest row.
+        Mutant::cu(
+            "ram_fill_over_oldest",
+            "write_slot = oldest$0$q + count$0$q;",
+            "write_slot = oldest$0$q;",
+            &["head_is_the_named_warps_oldest"],
+        ),
+        // Warp 0 named while empty shows what its oldest row held.
+        Mutant::cu(
+            "ram_stale_head",
+            "shown$d = count$0$q != 32'h0;",
+            "shown$d = 1'b1;",
+            &["head_is_the_named_warps_oldest"],
+        ),
+    ],
 };

@@ -20,6 +20,7 @@ use anyhow::Result;
 use rust_hdl::prelude::*;
 
 use crate::params::{check_derived, check_pow2, check_warps, clog2};
+use crate::sim::{Claim, Mutant};
 
 /// `W` warps (`WW = clog2 W`), `R` registers per warp (`RRW = clog2 R`).
 #[derive(LogicBlock)]
@@ -195,4 +196,18 @@ pub const PROPERTIES: crate::sim::Properties = crate::sim::Properties {
             ("RRW", crate::params::clog2(r)),
         ]
     },
+    claims: &[Claim::cu(&[
+        "hazard_is_a_register_in_flight",
+        "pending_is_a_warp_with_registers_in_flight",
+        "double_reservation_flagged",
+        "release_of_a_free_register_flagged",
+    ])],
+    // The checked warp's release in the same cycle no longer clears the hazard (GPGPU-Sim's
+    // writeback-before-issue order lost): an instruction waits a cycle longer than it must.
+    mutants: &[Mutant::cu(
+        "no_bypass",
+        "row = (row & ~(1 << (release_reg)) | ((1'b0) << (release_reg)));",
+        "row = row;",
+        &["hazard_is_a_register_in_flight"],
+    )],
 };

@@ -36,6 +36,7 @@ use rust_hdl::prelude::*;
 
 use crate::hw::LaneRam;
 use crate::params::{check_derived, check_pow2, check_range, clog2};
+use crate::sim::{Claim, Mutant};
 
 /// Banks of the local data share (seed 004: bank = lane id mod 4).
 pub const LDS_BANKS: usize = crate::isa::LDS_BANKS;
@@ -375,6 +376,29 @@ pub const PROPERTIES: crate::sim::Properties = crate::sim::Properties {
             ("DW", p.collector.lane_bits),
         ]
     },
+    claims: &[Claim::cu(&[
+        "response_only_for_a_taken_access",
+        "one_access_in_flight",
+        "answered_within_lanes_plus_one_cycles",
+        "busy_only_with_an_open_access",
+        "accesses_counts_taken_requests",
+    ])],
+    mutants: &[
+        // A new request taken while an access is still being served.
+        Mutant::cu(
+            "ready_while_busy",
+            "req_ready = ~active$q | ~|left;",
+            "req_ready = 1'b1;",
+            &["one_access_in_flight", "response_only_for_a_taken_access"],
+        ),
+        // The last served row never raises resp_valid: the requester waits for ever.
+        Mutant::cu(
+            "never_answered",
+            "done$d = active$q & ~|left;",
+            "done$d = 1'b0;",
+            &["answered_within_lanes_plus_one_cycles"],
+        ),
+    ],
 };
 
 /// How to drive the exported LocalDataShare (also in the README and the manifest).

@@ -22,6 +22,7 @@ use rust_hdl::prelude::*;
 use crate::params::check_range;
 use crate::params::{clog2, CORE_CU, ERROR_FLAGS};
 use crate::protocol::{Command, STATUS_BYTES};
+use crate::sim::{Claim, Mutant};
 pub use capture::Capture;
 pub use reply::Reply;
 
@@ -385,6 +386,19 @@ pub const PROPERTIES: crate::sim::Properties = crate::sim::Properties {
             ("SPW", crate::params::clog2(c.stack_depth + 1)),
         ]
     },
+    claims: &[Claim::cu(&[
+        "one_control_at_a_time",
+        "answer_byte_held_until_taken",
+        "start_is_a_pulse",
+        "reset_clears_everything",
+    ])],
+    // The answer moves on whether the transmitter took its byte or not: bytes are lost.
+    mutants: &[Mutant::cu(
+        "answer_dropped",
+        "if (is_sending & tx_ready) begin",
+        "if (is_sending) begin",
+        &["answer_byte_held_until_taken"],
+    )],
 };
 
 /// The host link's protocol, for a header line.

@@ -19,6 +19,7 @@ use anyhow::Result;
 use rust_hdl::prelude::*;
 
 use crate::params::{check_derived, check_range, stack_ptr_width, MAX_PORT_BITS};
+use crate::sim::{Claim, Mutant};
 
 /// `T` threads (mask width), `A` pc width, `D` entries; `SPW = clog2(D + 1)` counts `0..=D`.
 #[derive(LogicBlock)]
@@ -214,4 +215,32 @@ pub const PROPERTIES: crate::sim::Properties = crate::sim::Properties {
             ("SPW", s.stack_ptr_width()),
         ]
     },
+    claims: &[Claim::cu(&[
+        "occupancy_within_depth",
+        "occupancy_is_pushes_minus_pops",
+        "top_is_last_pushed_not_popped",
+        "sticky_flags_as_contract",
+    ])],
+    mutants: &[
+        Mutant::cu(
+            "no_overflow_flag",
+            "overflow_q$d = 1'b1;",
+            "overflow_q$d = overflow_q$q;",
+            &["full_push_sets_overflow"],
+        ),
+        // The first violation: the push on a full stack moves the pointer.
+        Mutant::cu(
+            "no_full_check",
+            "            if (full) begin\n                overflow_q$d = 1'b1;\n            end\n            else begin\n                sp$d = sp$q + 32'h1;\n            end",
+            "            sp$d = sp$q + 32'h1;",
+            &["full_push_changes_no_entry"],
+        ),
+        // Two entries on the stack, and the top's mask is read from slot 0 instead of slot 1.
+        Mutant::cu(
+            "top_wrong_slot",
+            "tos_mask = mask_mem$1$q;",
+            "tos_mask = mask_mem$0$q;",
+            &["top_is_last_pushed_not_popped"],
+        ),
+    ],
 };

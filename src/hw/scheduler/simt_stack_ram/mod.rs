@@ -34,6 +34,7 @@ pub mod model;
 pub mod preset;
 pub mod stimulus;
 
+use crate::sim::{Claim, Mutant};
 use anyhow::Result;
 use rust_hdl::prelude::*;
 
@@ -556,4 +557,34 @@ pub const PROPERTIES: crate::sim::Properties = crate::sim::Properties {
             ("DP", s.stack_depth.next_power_of_two()),
         ]
     },
+    // Its RAM's words are peeked (mapped to flip-flops): about 30 s at cu sizes.
+    claims: &[Claim::cu(&[
+        "top_is_last_pushed_not_popped",
+        "empty_and_full_flags",
+        "empty_top_is_zero",
+        "sticky_flags_as_contract",
+        "full_push_sets_overflow",
+        "full_push_keeps_the_stack_full",
+        "empty_pop_sets_underflow",
+    ])],
+    mutants: &[
+        // Warp 0's push on its full stack is dropped without raising the flag.
+        Mutant::cu(
+            "ram_no_overflow_flag",
+            "overflow_next = (overflow_next & ~(1 << (0)) | ((1'b1) << (0)));",
+            "overflow_next = overflow_next;",
+            &["full_push_sets_overflow"],
+        ),
+        // In the cycle after a pop uncovered an entry of warp 0, its top shows the stale
+        // register instead of the entry read from the RAM. The shortest run: reset (cycle 0),
+        // two pushes (1, 2; the entry below the top is in the RAM), a pop (3), and the top shown
+        // in cycle 4.
+        Mutant::cu(
+            "ram_top_not_refilled",
+            "tops_mask$0 = mask_ram$read_data;\n            tops_pc$0 = pc_ram$read_data;",
+            "tops_mask$0 = top_mask_q$0$q;\n            tops_pc$0 = top_pc_q$0$q;",
+            &["top_is_last_pushed_not_popped"],
+        )
+        .at_step(4),
+    ],
 };

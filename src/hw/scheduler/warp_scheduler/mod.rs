@@ -64,6 +64,7 @@ use rust_hdl::prelude::*;
 
 use crate::hw::{Order, PriorityEncoder, RoundRobinArbiter, SimtStackRam};
 use crate::params::{check_derived, check_range, check_warps, clog2, FetchPolicy, SchedulerMode};
+use crate::sim::{Claim, Mutant};
 pub use command_stage::CommandStage;
 pub use warp_pc::WarpPc;
 pub use warp_status::WarpStatus;
@@ -489,4 +490,33 @@ pub const PROPERTIES: crate::sim::Properties = crate::sim::Properties {
         let s = p.scheduler;
         vec![("W", s.warps), ("WW", s.warp_id_width()), ("T", s.threads), ("A", s.pc_width)]
     },
+    claims: &[Claim::cu(&[
+        "idle_warp_is_never_active",
+        "fetch_only_an_active_warp",
+        "never_idle_and_fetched",
+        "command_lands_in_an_idle_warp",
+        "idle_changes_only_by_command_and_end",
+    ])],
+    // The seed's quirks put back into the fixed mode (warp 0 only).
+    mutants: &[
+        Mutant::cu(
+            "ctl_activates_idle",
+            "if (hit_ctl & ~is_idle) begin",
+            "if (hit_ctl) begin",
+            &["idle_warp_is_never_active", "active_changes_only_as_commanded"],
+        ),
+        Mutant::cu(
+            "end_keeps_active",
+            "                w_idle = 1'b1;\n                w_active = 1'b0;",
+            "                w_idle = 1'b1;",
+            &["idle_warp_is_never_active", "active_changes_only_as_commanded"],
+        ),
+        // A command offered while no warp is idle lands in a running warp.
+        Mutant::cu(
+            "cmd_without_idle",
+            "new_cmd_w = cmd_grant;",
+            "new_cmd_w = cmd_grant | {3'h0, ~(|cmd_grant)};",
+            &["active_changes_only_as_commanded"],
+        ),
+    ],
 };
