@@ -62,6 +62,7 @@ macro_rules! preset_type {
 registry!(
     hw::common::priority_encoder,
     hw::common::round_robin,
+    hw::common::active_lanes,
     hw::scheduler::simt_stack,
     hw::scheduler::simt_stack_ram,
     hw::scheduler::warp_scheduler,
