@@ -104,7 +104,7 @@ fn kernel_files(kernels: &[PathBuf]) -> Vec<PathBuf> {
     let cores: Vec<&str> = crate::registry::entries::<CuBlocks>()
         .iter()
         .map(|e| e.module)
-        .filter(|m| m.starts_with("simt_core"))
+        .filter(|m| m.starts_with(crate::hw::core::simt_core::MODULE))
         .collect();
     let mut files = exported_files(Path::new("rtl_out"), "cu", &cores);
     for kernel in kernels {

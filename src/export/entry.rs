@@ -16,14 +16,21 @@ pub struct Entry {
     export: Box<dyn Fn() -> Result<ExportedBlock>>,
     differential: fn(u64, usize) -> Result<Recorded>,
     properties: Option<Properties>,
+    /// The preset's board top: what the board flows and the FuseSoC core's board target build.
+    pub board_top: bool,
 }
 
 impl Entry {
+    /// This entry marked as its preset's board top.
+    pub fn as_board_top(self) -> Entry {
+        Entry { board_top: true, ..self }
+    }
     /// The block's Verilog, header and ports.
     pub fn export(&self) -> Result<ExportedBlock> {
         (self.export)()
     }
-    /// The block against its model for `cycles` cycles of its stimulus from `seed`.
+    /// The block against its model for `cycles` cycles of its stimulus from `seed` (a board top
+    /// without a model: its own run, recorded).
     /// It runs on a thread with a large stack ([`crate::sim::on_large_stack`]).
     pub fn differential(&self, seed: u64, cycles: usize) -> Result<Recorded> {
         let run = self.differential;
@@ -65,7 +72,7 @@ pub fn entry_at<D: Dut + 'static>(
 ) -> Entry {
     let summary = summary.to_string();
     let export = move || export_new(&preset, &make, module, block, &summary, &header);
-    Entry { module, export: Box::new(export), differential, properties }
+    Entry { module, export: Box::new(export), differential, properties, board_top: false }
 }
 
 /// A block with formal properties, as `prove` checks it.

@@ -38,8 +38,8 @@ impl BoardTop {
     /// (`rtl_out/<preset>/<module>.v`): what a table measured on a build was generated from.
     pub fn exported_module(self) -> &'static str {
         match self {
-            BoardTop::SelfTest => "self_test",
-            BoardTop::Core => "core_board",
+            BoardTop::SelfTest => crate::boards::self_test::MODULE,
+            BoardTop::Core => crate::boards::core_board::MODULE,
         }
     }
 
@@ -256,7 +256,7 @@ pub fn board_top_verilog<B: PresetBlocks>(
         board.description,
         env!("CARGO_PKG_VERSION")
     );
-    under_pll(&top, "self_test", &header, board, pll)
+    under_pll(&top, crate::boards::self_test::MODULE, &header, board, pll)
 }
 
 /// A board top as Verilog with top module `top`; with `pll`, `top` is the PLL in front of it
@@ -297,7 +297,7 @@ pub fn core_board_verilog(board: &Board, mhz: f64, pll: Option<&Ice40Pll>) -> Re
         board.description,
         env!("CARGO_PKG_VERSION")
     );
-    under_pll(&top, "core_board", &header, board, pll)
+    under_pll(&top, crate::boards::core_board::MODULE, &header, board, pll)
 }
 
 /// Builds the Alchitry Cu bitstream of preset `B`'s self-test top, or of the core's board top.

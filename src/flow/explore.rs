@@ -14,6 +14,7 @@ use rust_hdl::prelude::Block;
 
 use super::report::{self, Design, Measurement};
 pub use crate::hw::core::simt_core::EXPLORED as CORES;
+use crate::hw::core::simt_core::MODULE;
 use crate::params::{CoreParams, CORE_CU};
 use crate::verify::core_run::KernelInput;
 
@@ -41,8 +42,8 @@ impl ExploreRow {
 /// The module name of core `p`'s Verilog (`cu-core-w8-u4` gives `simt_core_w8_u4`).
 pub fn module_name(p: &CoreParams) -> String {
     match p.name.strip_prefix("cu-core") {
-        Some("") => "simt_core".to_string(),
-        Some(rest) => format!("simt_core{}", rest.replace('-', "_")),
+        Some("") => MODULE.to_string(),
+        Some(rest) => format!("{MODULE}{}", rest.replace('-', "_")),
         None => p.name.replace('-', "_"),
     }
 }

@@ -17,7 +17,10 @@ pub fn core_text(rtl: &str, constraints: &str) -> Result<String> {
     let preset = crate::params::preset(PRESET)?;
     let mhz = preset.board_clock_mhz.context("preset `cu` has no board clock")?;
     let file = |module: &str| format!("      - {rtl}/{PRESET}/{module}.v\n");
-    let sources: String = entries::<CuBlocks>().iter().map(|e| file(e.module)).collect();
+    let all = entries::<CuBlocks>();
+    let sources: String = all.iter().filter(|e| !e.board_top).map(|e| file(e.module)).collect();
+    let board_top =
+        all.iter().find(|e| e.board_top).context("preset `cu` has no board top")?.module;
     let pll_top = super::gen::alchitry_cu_top(&preset)?.is_some();
     let (pll_fileset, pll_set) = if pll_top {
         (
@@ -30,7 +33,7 @@ pub fn core_text(rtl: &str, constraints: &str) -> Result<String> {
     } else {
         (String::new(), "")
     };
-    let top = if pll_top { "alchitry_cu_top" } else { "self_test" };
+    let top = if pll_top { "alchitry_cu_top" } else { board_top };
     Ok(format!(
         "CAPI=2:
 # FuseSoC core for the Verilog simt-rtl generates ({rtl}/, preset `cu`, sized for the
@@ -90,7 +93,7 @@ targets:
         nextpnr_options: [--hx8k, --package, cb132, --freq, \"{mhz}\"]
 ",
         version = env!("CARGO_PKG_VERSION"),
-        board_top = file("self_test"),
+        board_top = file(board_top),
     ))
 }
 

@@ -6,22 +6,11 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use serde_json::{json, Value};
 
-use crate::export::write::export;
 use crate::export::ExportedBlock;
 use crate::hw::collector::operand_collector::COLLECTOR_INTERFACE;
 use crate::hw::lds::local_data_share::LDS_INTERFACE;
 use crate::params::Preset;
-use crate::registry::exported_blocks;
-use crate::registry::PresetBlocks;
-
-/// The board self-test top of preset `B` (`SelfTest`, 100,000 cycles, expected signature
-/// computed by simulating it), as `self_test.v`: the file the FuseSoC core's board targets use.
-pub fn board_top<B: PresetBlocks>() -> Result<ExportedBlock> {
-    let cycles = crate::boards::self_test::SELF_TEST_CYCLES;
-    export(&B::PRESET, &mut B::self_test(cycles)?, "self_test", "SelfTest",
-        "board top: LFSR traffic into the warp scheduler and the operand collector, MISR signature checked against the simulated one, LEDs",
-        &[("Run", format!("{cycles} cycles; ports clk, rst_n (active low), led[7:0], usb_rx, usb_tx as in constraints/"))])
-}
+use crate::registry::entries;
 
 /// For a preset whose board clock is not the Alchitry Cu's own 100 MHz: `alchitry_cu_top.v`,
 /// module `alchitry_cu_top`, the iCE40 PLL in front of `self_test` (what `build` puts on the board, for the
@@ -43,7 +32,7 @@ pub(crate) fn alchitry_cu_top(preset: &Preset) -> Result<Option<(&'static str, S
             + &crate::flow::ice40_pll::pll_top_verilog(
                 &pll,
                 board.clock_mhz as f64,
-                "self_test",
+                crate::boards::self_test::MODULE,
                 "alchitry_cu_top",
             ),
     )))
@@ -71,17 +60,13 @@ pub fn generate(presets: &[&str], out_dir: &Path) -> Result<Vec<PathBuf>> {
     for &name in presets {
         let preset = crate::params::preset(name)?;
         let blocks = crate::with_preset!(name, B => {
-            let mut blocks = exported_blocks::<B>()?;
-            if preset.board_clock_mhz.is_some() {
-                blocks.push(board_top::<B>()?);
-            }
-            Ok::<_, anyhow::Error>(blocks)
+            entries::<B>().iter().map(|e| Ok((e.export()?, e.board_top))).collect::<Result<Vec<_>>>()
         })?;
         let dir = out_dir.join(name);
         std::fs::create_dir_all(&dir)
             .with_context(|| format!("cannot create output directory {}", dir.display()))?;
         let mut entries = vec![];
-        for b in &blocks {
+        for (b, board_top) in &blocks {
             let path = out_dir.join(b.file(name));
             crate::sim::write_whole(&path, &b.verilog)?;
             written.push(path);
@@ -93,7 +78,7 @@ pub fn generate(presets: &[&str], out_dir: &Path) -> Result<Vec<PathBuf>> {
                 "clock": b.clock,
                 "reset": b.clock.as_ref().map(|_| "reset: synchronous, active high"),
                 "ports": ports_json(b),
-                "board_top": b.module == "self_test",
+                "board_top": board_top,
             }));
         }
         let pll_top = alchitry_cu_top(&preset)?;

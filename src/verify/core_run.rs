@@ -237,7 +237,13 @@ impl<'a> Lockstep<'a> {
         };
         if let Some((sim, dir)) = self.verilog {
             let header = "// The SIMT core with a kernel's local data share (simt-rtl core_run)\n";
-            crate::export::check_exported(sim, make()?, ("simt_core", header), &rec, dir)?;
+            crate::export::check_exported(
+                sim,
+                make()?,
+                (crate::hw::core::simt_core::MODULE, header),
+                &rec,
+                dir,
+            )?;
         }
         Ok(model)
     }

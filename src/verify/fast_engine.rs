@@ -17,6 +17,7 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 
 use super::core_run::CycleLimit;
+use crate::boards::core_board::MODULE;
 use crate::boards::CoreBoard;
 use crate::link::{BoardRun, Host, OnPoll, Serial, StillRunning, STATUS_BYTES};
 use crate::params::CoreParams;
@@ -58,7 +59,7 @@ pub fn engine_verilog(params: CoreParams) -> Result<String> {
     board.connect_all();
     crate::export::export_module(
         &board,
-        "core_board",
+        crate::boards::core_board::MODULE,
         "// The board top for simt-rtl's fast engine (serial port at 4 clocks per bit)\n",
     )
 }
@@ -82,7 +83,7 @@ pub fn engine_for(verilog: &str, building: &dyn Fn(&str)) -> Result<PathBuf> {
         "building the Verilator engine for this Verilog (once; cached in {})",
         dir.display()
     ));
-    let built = compile(&scratch, &[("core_board.v", verilog)], "core_board", &[]);
+    let built = compile(&scratch, &[(&format!("{MODULE}.v"), verilog)], MODULE, &[]);
     if let Err(e) = built {
         let _ = std::fs::remove_dir_all(&scratch);
         return Err(e);

@@ -21,6 +21,9 @@ use crate::hw::core::simt_core::SimtCoreCu;
 use crate::hw::link::host_link::HostLinkCu;
 use crate::hw::{UartRx, UartTx};
 use crate::params::{CoreParams, CORE_CU};
+
+/// The exported module (and file) name of the core's board top.
+pub const MODULE: &str = "core_board";
 pub use sim_board::SimBoard;
 
 #[derive(LogicBlock)]

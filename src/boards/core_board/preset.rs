@@ -35,7 +35,7 @@ pub fn entries<B: PresetSizes>() -> Vec<Entry> {
     );
     vec![entry_at(
         sizes,
-        "core_board",
+        super::MODULE,
         "CoreBoard",
         "board top: the SIMT core behind the USB serial port (UART, host link), LEDs",
         vec![

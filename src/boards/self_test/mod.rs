@@ -30,6 +30,9 @@ use crate::hw::{Lfsr, Misr, WarpScheduler};
 use crate::params::TAPS_32;
 use crate::params::{check_range, Preset, SchedulerMode};
 
+/// The exported module (and file) name of the self-test top.
+pub const MODULE: &str = "self_test";
+
 /// The scheduler's sizes, as [`WarpScheduler`]'s const generics, then the collector's, as
 /// [`OperandCollector`](crate::hw::OperandCollector)'s (its warp-id bits and lanes are `WW` and `T`).
 #[derive(LogicBlock)]

@@ -1,11 +1,16 @@
-//! This block at a preset's sizes: its type and constructor. The self-test top is exported as
-//! the preset's board top by `gen` (`self_test.v`), not as a registry entry.
+//! This block at a preset's sizes: its type and constructor, and its registry entry, the
+//! preset's board top (for presets with a board clock): `self_test.v`, the file the board flows
+//! and the FuseSoC core's board target build.
 
 use anyhow::Result;
 
+use crate::export::entry::entry;
 use crate::export::{Check, Entry};
 use crate::params::PresetSizes;
-use crate::sim::Dut;
+use crate::sim::differential::{clock_edge, cycle_outputs, prepare};
+use crate::sim::{Dut, PortNames, Recorded};
+
+use super::SELF_TEST_CYCLES;
 
 /// This block's type at preset `Self`'s sizes; the registry makes it for every preset.
 pub trait AtPreset: PresetSizes {
@@ -30,10 +35,45 @@ macro_rules! at_preset {
 }
 pub(crate) use at_preset;
 
-/// None: the board top is `gen`'s (it has no model to be checked against cycle by cycle; its
-/// own run checks its signature, `tests/self_test.rs`).
+/// The board top, at presets with a board clock: 100,000 cycles of traffic, its expected
+/// signature computed by simulating it.
 pub fn entries<B: AtPreset>() -> Vec<Entry> {
-    vec![]
+    if B::PRESET.board_clock_mhz.is_none() {
+        return vec![];
+    }
+    let run = format!(
+        "{SELF_TEST_CYCLES} cycles; ports clk, rst_n (active low), led[7:0], usb_rx, usb_tx as in constraints/"
+    );
+    vec![entry::<B, _>(
+        super::MODULE,
+        "SelfTest",
+        "board top: LFSR traffic into the warp scheduler and the operand collector, MISR signature checked against the simulated one, LEDs",
+        vec![("Run", run)],
+        || B::self_test(SELF_TEST_CYCLES),
+        recorded::<B>,
+        None,
+    )
+    .as_board_top()]
+}
+
+/// The board top's first `cycles` cycles out of reset, its button and serial input idle, as the
+/// rust-hdl top runs them: what its exported Verilog must repeat. It has no model; its own run
+/// checks its signature (`tests/self_test.rs`). The seed is unused: the top makes its own
+/// traffic.
+pub fn recorded<B: AtPreset>(_seed: u64, cycles: usize) -> Result<Recorded> {
+    let mut top = B::self_test(SELF_TEST_CYCLES)?;
+    let names = |ports: Vec<crate::sim::Port>| ports.into_iter().map(|p| p.name).collect();
+    let ports = PortNames { inputs: names(top.input_ports()), outputs: names(top.output_ports()) };
+    let mut rec = Recorded { ports, ..Recorded::default() };
+    prepare(&mut top)?;
+    // Every input high: out of reset (`rst_n`), the serial line idle.
+    let idle: Vec<u64> = top.input_ports().iter().map(|p| crate::sim::rng::mask(p.width)).collect();
+    for c in 0..cycles {
+        rec.outputs.push(cycle_outputs(&mut top, &idle, c)?);
+        rec.inputs.push(idle.clone());
+        clock_edge(&mut top, c)?;
+    }
+    Ok(rec)
 }
 
 /// None in the differential suite: this block's differential runs are in `tests/self_test.rs`, its own signature checked to the end of its run.

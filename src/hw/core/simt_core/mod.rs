@@ -40,6 +40,10 @@ use rust_hdl::prelude::*;
 
 use crate::hw::{OperandCollector, WarpScheduler};
 use crate::params::ERROR_FLAGS;
+
+/// The exported module (and file) name of the `cu` core (the pipelined timing); every exported
+/// core's name starts with it.
+pub const MODULE: &str = "simt_core";
 use crate::params::{
     check_derived, clog2, CollectorTiming, CoreParams, IssuePolicy, SchedulerMode,
 };

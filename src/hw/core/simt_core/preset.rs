@@ -68,7 +68,7 @@ fn core_entry(
 pub fn entries<B: PresetSizes>() -> Vec<Entry> {
     let Some((core, sizes)) = core_preset::<B>() else { return vec![] };
     let summary = "the SIMT core: fetch, I-buffer, scoreboarded issue, operand collector, lane ALU, local data share, branch resolution into the SIMT stacks";
-    let mut list = vec![core_entry(("simt_core", summary), core, sizes, differential::<B>)];
+    let mut list = vec![core_entry((super::MODULE, summary), core, sizes, differential::<B>)];
     if core == CORE_CU {
         let exact = CoreParams { collector_timing: CollectorTiming::GpgpuSim, ..core };
         let summary = "the SIMT core in the GPGPU-Sim-exact timing (the collector's one-cycle step, issue in one cycle)";
