@@ -1,7 +1,8 @@
-//! Seed equivalence: the seed's own Verilog (sim/seed/seed_warp_scheduler.v, module
-//! `WarpScheduler`) and our exported seed-compatible module (rtl_out/seed/WarpScheduler.v, also
-//! `WarpScheduler`, same ports) are driven by the same generated testbench, unchanged, with the
-//! same random stimulus in iverilog, and every output is compared on every cycle.
+//! Seed equivalence: each registry reference, Verilog that an exported block equals but the crate
+//! does not write (the seed's own `WarpScheduler`, sim/seed/seed_warp_scheduler.v, beside our
+//! seed-compatible rtl_out/seed/WarpScheduler.v, same ports), is driven with its block by the
+//! same generated testbench, unchanged, with the same random stimulus in iverilog, and every
+//! output is compared on every cycle.
 //!
 //! How the comparison treats the differences that are not behaviour:
 //! - x: a bit the seed leaves undefined (x or z: stack slots never written, so a pop of a stack
@@ -17,11 +18,8 @@
 
 use std::path::Path;
 
-use simt_rtl::hw::scheduler::warp_scheduler::model::{SeedIn, SeedOut};
-use simt_rtl::registry::exported_blocks;
-use simt_rtl::registry::SeedBlocks;
+use simt_rtl::registry::{entries, Reference, SeedBlocks};
 use simt_rtl::sim::verilog_sim::{simulate_verilog, Simulator};
-use simt_rtl::sim::PortStruct;
 
 fn cycles() -> usize {
     simt_rtl::sim::cycles_from_env("SIMT_SEED_CYCLES", 100_000).unwrap()
@@ -29,24 +27,28 @@ fn cycles() -> usize {
 
 #[test]
 fn seed_verilog_and_exported_module_agree() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let block = exported_blocks::<SeedBlocks>()
-        .unwrap()
+    let with_references: Vec<_> = entries::<SeedBlocks>()
         .into_iter()
-        .find(|b| b.module == "WarpScheduler")
-        .unwrap();
+        .filter_map(|e| Some((e.export().unwrap(), e.reference?)))
+        .collect();
+    assert!(!with_references.is_empty(), "no reference in the registry's seed entries");
+    for (block, reference) in with_references {
+        agree(&block, &reference);
+    }
+}
+
+/// `block`'s committed Verilog and `reference` agree on every output bit the reference defines,
+/// on every cycle out of reset.
+fn agree(block: &simt_rtl::export::ExportedBlock, reference: &Reference) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     // The stimulus, the model's outputs checked on the way against the rust-hdl block (its first
     // 20,000 cycles) and the exported Verilog under Verilator (all of them).
-    let rec = simt_rtl::hw::scheduler::warp_scheduler::preset::seed_differential::<SeedBlocks>(
-        false,
-        0x5EED_0003,
-        cycles(),
-    )
-    .unwrap();
+    let rec = (reference.run)(0x5EED_0003, cycles()).unwrap();
+    let resets = rec.input("reset").unwrap();
     let ours_dut = block.verilog_dut(&root.join("rtl_out"), "seed");
     let mut seed_dut = ours_dut.clone();
-    seed_dut.sources = vec![root.join("sim/seed/seed_warp_scheduler.v")];
-    let work = root.join("target/verilog-sim/seed-equivalence");
+    seed_dut.sources = vec![root.join(reference.source)];
+    let work = root.join("target/verilog-sim/seed-equivalence").join(&block.module);
     let ours =
         simulate_verilog(Simulator::Iverilog, &ours_dut, &rec.inputs, &work.join("exported"))
             .unwrap();
@@ -54,8 +56,8 @@ fn seed_verilog_and_exported_module_agree() {
         simulate_verilog(Simulator::Iverilog, &seed_dut, &rec.inputs, &work.join("seed")).unwrap();
 
     let (mut compared_bits, mut x_bits, mut reset_cycles) = (0u64, 0u64, 0usize);
-    for (cycle, ((i, o), s)) in rec.inputs.iter().zip(&ours).zip(&seed).enumerate() {
-        if SeedIn::from_words(i).reset == 1 {
+    for (cycle, ((reset, o), s)) in resets.iter().zip(&ours).zip(&seed).enumerate() {
+        if *reset == 1 {
             reset_cycles += 1;
             continue;
         }
@@ -82,10 +84,9 @@ fn seed_verilog_and_exported_module_agree() {
     for (cycle, (r, o)) in rec.outputs.iter().zip(&ours).enumerate() {
         let vals: Vec<u64> = o.iter().map(|s| s.value).collect();
         assert_eq!(
-            &vals,
-            r,
+            &vals, r,
             "cycle {cycle}: exported Verilog differs from the recording ({:?})",
-            SeedOut::NAMES
+            rec.ports.outputs
         );
     }
     let total_bits: u64 = block.outputs.iter().map(|p| p.width as u64).sum::<u64>()
@@ -98,5 +99,6 @@ fn seed_verilog_and_exported_module_agree() {
         x_bits * 10 < total_bits,
         "the seed's outputs were mostly x: the comparison proves little"
     );
-    simt_rtl::sim::log_cycles("WarpScheduler against seed 003's own", "iverilog", rec.inputs.len());
+    let what = format!("{} against {}", block.module, reference.name);
+    simt_rtl::sim::log_cycles(&what, "iverilog", rec.inputs.len());
 }

@@ -18,12 +18,39 @@ pub struct Entry {
     properties: Option<Properties>,
     /// The preset's board top: what the board flows and the FuseSoC core's board target build.
     pub board_top: bool,
+    /// Verilog this block is equal to that the crate does not export (the seed's own).
+    pub reference: Option<Reference>,
+}
+
+/// Verilog that a block is equal to, port for port, but that the crate does not write: the
+/// seed's own `WarpScheduler`, copied verbatim. `report` measures it beside the block, and the
+/// seed-equivalence test drives both with the same stimulus.
+#[derive(Clone, Copy)]
+pub struct Reference {
+    /// What it is, the start of its rows in `report`'s table.
+    pub name: &'static str,
+    /// The file, relative to the crate root.
+    pub source: &'static str,
+    /// Its text, built into the crate.
+    pub text: &'static str,
+    /// Its top module.
+    pub top: &'static str,
+    /// The sizes `report` measures it at for a preset: each a row label and the yosys commands
+    /// that set its parameters (after which the top must be named `top` again).
+    pub designs: fn(&Preset) -> Vec<(String, String)>,
+    /// A run of the block against its model on stimulus the reference is defined for (its
+    /// inputs are what both are driven with), `cycles` cycles from `seed`.
+    pub run: fn(u64, usize) -> Result<Recorded>,
 }
 
 impl Entry {
     /// This entry marked as its preset's board top.
     pub fn as_board_top(self) -> Entry {
         Entry { board_top: true, ..self }
+    }
+    /// This entry with the Verilog it is equal to.
+    pub fn with_reference(self, reference: Reference) -> Entry {
+        Entry { reference: Some(reference), ..self }
     }
     /// The block's Verilog, header and ports.
     pub fn export(&self) -> Result<ExportedBlock> {
@@ -72,7 +99,14 @@ pub fn entry_at<D: Dut + 'static>(
 ) -> Entry {
     let summary = summary.to_string();
     let export = move || export_new(&preset, &make, module, block, &summary, &header);
-    Entry { module, export: Box::new(export), differential, properties, board_top: false }
+    Entry {
+        module,
+        export: Box::new(export),
+        differential,
+        properties,
+        board_top: false,
+        reference: None,
+    }
 }
 
 /// A block with formal properties, as `prove` checks it.

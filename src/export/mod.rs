@@ -9,7 +9,7 @@ pub mod replay;
 pub mod verilog;
 pub mod write;
 
-pub use entry::{Check, Entry, FormalBlock};
+pub use entry::{Check, Entry, FormalBlock, Reference};
 pub use replay::{check_exported, differential_dir, differential_via_verilog, RUST_HDL_CYCLES};
 pub use verilog::export_module;
 pub use write::ExportedBlock;

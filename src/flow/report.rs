@@ -9,8 +9,8 @@
 //! The harness costs one flip-flop (one logic cell) per port bit; the table gives that count, and
 //! the flip-flop column subtracts it.
 //!
-//! The seed's own Verilog (003, `sim/seed/seed_warp_scheduler.v`) is measured the same way, at
-//! the preset's parameters and at the seed's defaults, beside our blocks.
+//! The registry's references (Verilog a block equals but the crate does not write: the seed's own
+//! `WarpScheduler`, 003) are measured the same way, beside our blocks, at the sizes each names.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -20,14 +20,11 @@ use serde_json::Value;
 
 use crate::boards::ALCHITRY_CU_V1;
 use crate::params::Preset;
+use crate::registry::Reference;
 
 /// The HX8K's logic cells and block RAMs.
 pub const HX8K_LOGIC_CELLS: u64 = 7680;
 pub const HX8K_BLOCK_RAMS: u64 = 32;
-
-/// The seed's Verilog (`sim/seed/seed_warp_scheduler.v`, copied verbatim for the equivalence
-/// tests), built into the crate.
-pub const SEED_VERILOG: &str = include_str!("../../sim/seed/seed_warp_scheduler.v");
 
 /// One design to measure.
 #[derive(Clone, Debug)]
@@ -87,8 +84,8 @@ impl Measurement {
 }
 
 /// The designs of `preset` from `rtl_dir` (rtl_out/): every exported block in manifest order,
-/// then the seed's own WarpScheduler at the preset's parameters and, if they differ, at its
-/// defaults (8 warps, 32 threads, 32-bit pc, depth 8) and cut to depth 2.
+/// then the Verilog its entries are equal to but the crate does not write (the registry's
+/// references: the seed's own WarpScheduler), at the sizes each names.
 pub fn designs(preset: &Preset, rtl_dir: &Path) -> Result<Vec<Design>> {
     let manifest_path = rtl_dir.join("manifest.json");
     let text = std::fs::read_to_string(&manifest_path).with_context(|| {
@@ -121,27 +118,21 @@ pub fn designs(preset: &Preset, rtl_dir: &Path) -> Result<Vec<Design>> {
             setup: String::new(),
         });
     }
-    let s = preset.scheduler;
-    let mut seeds = vec![(s.warps, s.threads, s.pc_width, s.stack_depth)];
-    for defaults in [(8, 32, 32, 8), (8, 32, 32, 2)] {
-        if !seeds.contains(&defaults) {
-            seeds.push(defaults);
+    let references: Vec<Reference> = crate::with_preset!(preset.name, B => {
+        Ok::<_, anyhow::Error>(crate::registry::entries::<B>().iter().filter_map(|e| e.reference).collect())
+    })?;
+    for r in references {
+        for (sizes, setup) in (r.designs)(preset) {
+            out.push(Design {
+                name: format!("{} {sizes}", r.name),
+                source: r.source.into(),
+                files: vec![],
+                built_in: Some(r.text),
+                top: r.top.into(),
+                sv: true,
+                setup,
+            });
         }
-    }
-    for (w, t, a, d) in seeds {
-        out.push(Design {
-            name: format!("seed 003 WarpScheduler {w}x{t}, pc {a}, depth {d}"),
-            source: "sim/seed/seed_warp_scheduler.v".into(),
-            files: vec![],
-            built_in: Some(SEED_VERILOG),
-            top: "WarpScheduler".into(),
-            sv: true,
-            // chparam derives renamed modules; the top gets its name back for the harness.
-            setup: format!(
-                "chparam -set DEPTH {d} SIMTStack; chparam -set WarpNum {w} -set ThreadNum {t} -set AddrWidth {a} WarpScheduler; \
-                 hierarchy -top WarpScheduler; rename -top WarpScheduler"
-            ),
-        });
     }
     Ok(out)
 }

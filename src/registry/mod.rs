@@ -10,7 +10,7 @@
 use anyhow::{bail, Result};
 
 use crate::export::ExportedBlock;
-pub use crate::export::{Check, Entry, FormalBlock};
+pub use crate::export::{Check, Entry, FormalBlock, Reference};
 pub use crate::params::PresetSizes;
 use crate::params::{Preset, Sizes, CU, SEED, TINY};
 use crate::sim::Recorded;

@@ -6,7 +6,7 @@ use anyhow::Result;
 
 use super::model::{SchedIn, SchedOut};
 use crate::export::entry::entry;
-use crate::export::{differential_via_verilog, Check, Entry};
+use crate::export::{differential_via_verilog, Check, Entry, Reference};
 use crate::params::{FetchPolicy, PresetSizes, SchedulerMode};
 use crate::sim::{Dut, PortStruct, Recorded};
 
@@ -52,8 +52,43 @@ pub fn entries<B: AtPreset>() -> Vec<Entry> {
             move || B::scheduler(registered), |s, c| differential::<B>(SchedulerMode::Registered(B::PRESET.scheduler.fetch_policy), s, c), None),
         entry::<B, _>("WarpScheduler", "SeedWarpScheduler",
             "the seed's WarpScheduler (003): seed-compatible mode behind the seed's ports", vec![("Mode", seed_mode.name())],
-            B::seed_scheduler, |s, c| seed_differential::<B>(true, s, c), None),
+            B::seed_scheduler, |s, c| seed_differential::<B>(true, s, c), None)
+            .with_reference(seed_reference::<B>()),
     ]
+}
+
+/// The seed's own `WarpScheduler` (003, `sim/seed/seed_warp_scheduler.v`, verbatim): measured by
+/// `report` at the preset's sizes and at the seed's defaults (8 warps, 32 threads, 32-bit pc,
+/// depth 8, and cut to depth 2), and driven beside the exported seed-port scheduler with
+/// stimulus that keeps pushes off full stacks (the seed's stack has no overflow check).
+pub fn seed_reference<B: AtPreset>() -> Reference {
+    Reference {
+        name: "seed 003 WarpScheduler",
+        source: "sim/seed/seed_warp_scheduler.v",
+        text: include_str!("../../../../sim/seed/seed_warp_scheduler.v"),
+        top: "WarpScheduler",
+        designs: |preset| {
+            let s = preset.scheduler;
+            let mut sizes = vec![(s.warps, s.threads, s.pc_width, s.stack_depth)];
+            for defaults in [(8, 32, 32, 8), (8, 32, 32, 2)] {
+                if !sizes.contains(&defaults) {
+                    sizes.push(defaults);
+                }
+            }
+            // chparam derives renamed modules; the top gets its name back.
+            let setup = |(w, t, a, d)| {
+                format!(
+                    "chparam -set DEPTH {d} SIMTStack; chparam -set WarpNum {w} -set ThreadNum {t} -set AddrWidth {a} WarpScheduler; \
+                     hierarchy -top WarpScheduler; rename -top WarpScheduler"
+                )
+            };
+            sizes
+                .into_iter()
+                .map(|(w, t, a, d)| (format!("{w}x{t}, pc {a}, depth {d}"), setup((w, t, a, d))))
+                .collect()
+        },
+        run: |seed, cycles| seed_differential::<B>(false, seed, cycles),
+    }
 }
 
 /// The scheduler at preset `B` in `mode` against its model.
