@@ -82,18 +82,29 @@ fn rust_hdl_yosys_validate() {
     }
 }
 
-/// Blocks too large to map in the test run: the seed-sized operand collector is not a board
-/// target and its full synth_ice40 takes many minutes on the CI machine. It gets the same
-/// latch and structural checks without the mapping; `SIMT_SYNTH_ALL=1` maps it too.
-const STRUCTURE_ONLY: &[(&str, &str)] = &[("seed", "operand_collector")];
+/// The modules of `preset` too large to map in the test run (the registry's
+/// `structure_only_in_tests`: the seed-sized operand collector is not a board target and its
+/// full synth_ice40 takes many minutes on the CI machine). They get the same latch and
+/// structural checks without the mapping; `SIMT_SYNTH_ALL=1` maps them too.
+fn structure_only(preset: &str) -> Vec<&'static str> {
+    let list = || -> anyhow::Result<Vec<&'static str>> {
+        simt_rtl::with_preset!(preset, B => Ok(simt_rtl::registry::entries::<B>()
+            .into_iter()
+            .filter(|e| e.structure_only_in_tests)
+            .map(|e| e.module)
+            .collect()))
+    };
+    list().unwrap()
+}
 
 /// synth_ice40 of each exported file of `preset`: one test per preset, so that the two run side
 /// by side.
 fn synthesizes_without_latches(preset: &str) {
     let all = simt_rtl::sim::flag_from_env("SIMT_SYNTH_ALL").unwrap();
+    let structure_only = structure_only(preset);
     for (preset, module) in exported().into_iter().filter(|(p, _)| p == preset) {
         let file = rtl_out().join(&preset).join(format!("{module}.v"));
-        if !all && STRUCTURE_ONLY.contains(&(preset.as_str(), module.as_str())) {
+        if !all && structure_only.contains(&module.as_str()) {
             simt_rtl::flow::check_structure(&file, &module)
                 .unwrap_or_else(|e| panic!("{preset}/{module}: {e:#}"));
             eprintln!("{preset}/{module}: no latches, check -assert clean (not mapped)");

@@ -20,6 +20,12 @@ pub struct Entry {
     pub board_top: bool,
     /// Verilog this block is equal to that the crate does not export (the seed's own).
     pub reference: Option<Reference>,
+    /// Its equality with its iCE40 netlist closes by induction in seconds, so the synthesis
+    /// equivalence suite proves it on every run (`prove --synth` proves every block).
+    pub quick_synthesis_proof: bool,
+    /// Too large to map to iCE40 cells within the test run (not a board target, and many
+    /// minutes to map): the synthesis check gives it its latch and structure checks only.
+    pub structure_only_in_tests: bool,
 }
 
 /// Verilog that a block is equal to, port for port, but that the crate does not write: the
@@ -47,6 +53,14 @@ impl Entry {
     /// This entry marked as its preset's board top.
     pub fn as_board_top(self) -> Entry {
         Entry { board_top: true, ..self }
+    }
+    /// This entry with its synthesis equivalence proven on every test run.
+    pub fn with_quick_synthesis_proof(self) -> Entry {
+        Entry { quick_synthesis_proof: true, ..self }
+    }
+    /// This entry checked for latches and structure only in the test run, not mapped.
+    pub fn with_structure_only_in_tests(self) -> Entry {
+        Entry { structure_only_in_tests: true, ..self }
     }
     /// This entry with the Verilog it is equal to.
     pub fn with_reference(self, reference: Reference) -> Entry {
@@ -106,6 +120,8 @@ pub fn entry_at<D: Dut + 'static>(
         properties,
         board_top: false,
         reference: None,
+        quick_synthesis_proof: false,
+        structure_only_in_tests: false,
     }
 }
 

@@ -108,7 +108,7 @@ pub fn generate(presets: &[&str], out_dir: &Path) -> Result<Vec<PathBuf>> {
                 "read_latency_cycles": 1,
                 "interface": COLLECTOR_INTERFACE,
             },
-            "local_data_share": {
+            (crate::hw::lds::local_data_share::MODULE): {
                 "banks": crate::isa::LDS_BANKS, "rows_per_bank": preset.lds_rows, "word_bits": preset.collector.lane_bits,
                 "interface": LDS_INTERFACE,
             },

@@ -42,7 +42,8 @@ pub fn entries<B: AtPreset>() -> Vec<Entry> {
         B::warp_arbiter,
         differential::<B>,
         Some(super::PROPERTIES),
-    )]
+    )
+    .with_quick_synthesis_proof()]
 }
 
 /// The arbiter at preset `B` against its model.

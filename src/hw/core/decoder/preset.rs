@@ -24,7 +24,7 @@ pub(crate) use at_preset;
 pub fn entries<B: PresetSizes>() -> Vec<Entry> {
     vec![entry::<B, _>("decoder", "Decoder",
         "the SIMT core's instruction decode: opcode ROM from the ISA's decoder, register, immediate, target and store fields", vec![],
-        super::Decoder::new, differential::<B>, None)]
+        super::Decoder::new, differential::<B>, None).with_quick_synthesis_proof()]
 }
 
 /// The decoder against its model.

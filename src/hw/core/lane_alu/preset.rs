@@ -34,7 +34,7 @@ pub fn entries<B: AtPreset>() -> Vec<Entry> {
     vec![entry::<B, _>("lane_alu", "LaneAlu",
         "the SIMT core's execution stage: one integer ALU per lane (the ISA's ALU ops), zero test for branches",
         vec![("Ops", "op codes 0..10: add sub and or xor shl shr slt seq pass_b lane; others give 0 and bad_op".into())],
-        B::lane_alu, differential::<B>, None)]
+        B::lane_alu, differential::<B>, None).with_quick_synthesis_proof()]
 }
 
 /// The lane ALUs at preset `B` against their model.

@@ -36,7 +36,7 @@ pub fn entries<B: AtPreset>() -> Vec<Entry> {
     vec![entry::<B, _>("scoreboard", "Scoreboard",
         "GPGPU-Sim's scoreboard: registers in flight per warp, RAW/WAW hazard check (a same-cycle release counts), sticky misuse flags",
         vec![("Registers", format!("{regs} per warp"))],
-        B::scoreboard, differential::<B>, Some(super::PROPERTIES))]
+        B::scoreboard, differential::<B>, Some(super::PROPERTIES)).with_quick_synthesis_proof()]
 }
 
 /// The scoreboard at preset `B` against its model.

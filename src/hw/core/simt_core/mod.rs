@@ -80,7 +80,7 @@ pub const WAVE_GROUPS: &[crate::sim::gtkw::Group] = {
         Group { name: "fetch", scope: "uut.front", prefixes: &["fetch_", "ctl_"] },
         Group { name: "I-buffer", scope: "uut.front.ibuf", prefixes: &[] },
         Group { name: "issue", scope: "uut.issue", prefixes: &[] },
-        Group { name: "scoreboard", scope: "uut.issue.sb", prefixes: &[] },
+        Group { name: "issue scoreboard", scope: "uut.issue.sb", prefixes: &[] },
         Group {
             name: "collector",
             scope: "uut.oc",

@@ -38,6 +38,9 @@ use crate::hw::LaneRam;
 use crate::params::{check_derived, check_pow2, check_range, clog2};
 use crate::sim::{Claim, Mutant};
 
+/// The exported module (and file) name; also its section of `rtl_out/manifest.json`.
+pub const MODULE: &str = "local_data_share";
+
 /// Banks of the local data share (seed 004: bank = lane id mod 4).
 pub const LDS_BANKS: usize = crate::isa::LDS_BANKS;
 /// Bits of a store's `index` and `stride` (the ISA's `st` fields).

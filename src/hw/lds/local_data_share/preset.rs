@@ -41,7 +41,7 @@ pub fn entries<B: AtPreset>() -> Vec<Entry> {
         p.collector.lane_bits,
         p.scheduler.threads
     );
-    vec![entry::<B, _>("local_data_share", "LocalDataShare",
+    vec![entry::<B, _>(super::MODULE, "LocalDataShare",
         "R700 local data share (seed 004): 4 banks (bank = address mod 4), owner-computes stores, dynamic loads, bank conflicts serialised and counted",
         vec![("LDS", lds), ("Interface", super::LDS_INTERFACE.into())],
         B::local_data_share, differential::<B>, Some(super::PROPERTIES))]

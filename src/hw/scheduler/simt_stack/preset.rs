@@ -39,7 +39,8 @@ pub fn entries<B: AtPreset>() -> Vec<Entry> {
         B::stack,
         differential::<B>,
         Some(super::PROPERTIES),
-    )]
+    )
+    .with_quick_synthesis_proof()]
 }
 
 /// The stack at preset `B` against its model.
