@@ -71,13 +71,18 @@ fn exported_verilog_passes_too() {
     let work = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("target/verilog-sim/cu/self_test_led");
     std::fs::create_dir_all(&work).unwrap();
-    let file = work.join("self_test.v");
+    let file = work.join(format!("{}.v", simt_rtl::boards::self_test::MODULE));
     std::fs::write(
         &file,
-        simt_rtl::export::export_module(&top, "self_test", "// self-test top (test)\n").unwrap(),
+        simt_rtl::export::export_module(
+            &top,
+            simt_rtl::boards::self_test::MODULE,
+            "// self-test top (test)\n",
+        )
+        .unwrap(),
     )
     .unwrap();
-    let vdut = VerilogDut::of(&top, "self_test", file.clone());
+    let vdut = VerilogDut::of(&top, simt_rtl::boards::self_test::MODULE, file.clone());
     for sim in [Simulator::Iverilog, Simulator::Verilator] {
         check_against_rust(sim, &vdut, &rec, &work)
             .unwrap_or_else(|e| panic!("{}: {e:#}", sim.name()));

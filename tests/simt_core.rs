@@ -443,9 +443,14 @@ fn an_exit_that_ends_the_whole_warp_is_caught() {
     let block = exported_blocks::<CuBlocks>()
         .unwrap()
         .into_iter()
-        .find(|b| b.module == "simt_core")
+        .find(|b| b.module == simt_rtl::hw::core::simt_core::MODULE)
         .unwrap();
-    let rec = simt_rtl::registry::differential::<CuBlocks>("simt_core", 44, 6_000).unwrap();
+    let rec = simt_rtl::registry::differential::<CuBlocks>(
+        simt_rtl::hw::core::simt_core::MODULE,
+        44,
+        6_000,
+    )
+    .unwrap();
     let work = root.join("target/verilog-sim/cu/exit_mutant");
     let original = block.verilog_dut(&root.join("rtl_out"), "cu");
     let text = std::fs::read_to_string(&original.sources[0]).unwrap();

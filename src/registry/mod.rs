@@ -39,6 +39,15 @@ macro_rules! registry {
             )),+]
         }
 
+        /// Every block folder (its path under the crate root, `hw::core::scoreboard`) with the
+        /// modules it exports at preset `B`.
+        pub fn folders<B: PresetBlocks>() -> Vec<(String, Vec<&'static str>)> {
+            vec![$((
+                stringify!($($folder)::+).replace(' ', ""),
+                crate::$($folder)::+::preset::entries::<B>().iter().map(|e| e.module).collect(),
+            )),+]
+        }
+
         preset_type!(SeedBlocks = SEED, SEED_SIZES; $($($folder)::+),+);
         preset_type!(CuBlocks = CU, CU_SIZES; $($($folder)::+),+);
         preset_type!(TinyBlocks = TINY, TINY_SIZES; $($($folder)::+),+);
@@ -142,26 +151,13 @@ pub fn differential<B: PresetBlocks>(module: &str, seed: u64, cycles: usize) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::params::{CollectorTiming, EmptyTop, SchedulerMode, TopStorage};
 
-    /// Every block of the preset builds, in every mode the suites use: each `new()` checks its
-    /// const generics against the preset (`check_derived`).
+    /// Every entry of every preset builds and exports: each `new()` checks its const generics
+    /// against the preset (`check_derived`).
     fn check<B: PresetBlocks>() {
-        B::scheduler(SchedulerMode::SeedCompatible).unwrap();
-        B::seed_scheduler().unwrap();
-        B::stack().unwrap();
-        B::stack_ram(EmptyTop::Zero, TopStorage::Registers).unwrap();
-        B::warp_arbiter_lookahead().unwrap();
-        B::bank_arbiter().unwrap();
-        B::operand_collector(CollectorTiming::GpgpuSim).unwrap();
-        B::operand_collector(CollectorTiming::Pipelined).unwrap();
-        B::register_file().unwrap();
-        B::register_map().unwrap();
-        B::local_data_share().unwrap();
-        B::scoreboard().unwrap();
-        B::lane_alu().unwrap();
-        B::ibuffer().unwrap();
-        B::ibuffer_ram().unwrap();
+        for e in entries::<B>() {
+            e.export().unwrap_or_else(|err| panic!("{} at {}: {err:#}", e.module, B::PRESET.name));
+        }
     }
 
     #[test]
