@@ -215,9 +215,47 @@ fn cli(args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// Block names for the command lines below, from the registry (so that a new block changes
+/// none of them): `any`, the first exported `cu` block; `proved`, the first with properties,
+/// and its first property; `cu_only`, the first with properties at `cu` but not at `seed`; and
+/// the lists the errors name.
+struct Names {
+    any: &'static str,
+    proved: &'static str,
+    first_property: String,
+    cu_only: &'static str,
+    with_properties: String,
+}
+
+fn names() -> Names {
+    use simt_rtl::registry::{entries, formal_blocks, CuBlocks, SeedBlocks};
+    let formal = formal_blocks::<CuBlocks>();
+    let at_seed: Vec<&str> = formal_blocks::<SeedBlocks>().iter().map(|b| b.module).collect();
+    let modules: Vec<&str> = formal.iter().map(|b| b.module).collect();
+    Names {
+        any: entries::<CuBlocks>()[0].module,
+        proved: formal[0].module,
+        first_property: simt_rtl::flow::prove::property_names(formal[0].text)[0].clone(),
+        cu_only: modules.iter().copied().find(|m| !at_seed.contains(m)).unwrap(),
+        with_properties: format!("(blocks with properties: {})", modules.join(", ")),
+    }
+}
+
 #[test]
 fn command_line_errors_are_one_clear_line() {
     let unwritable = "/proc/simt-rtl-cannot-write-here";
+    let n = names();
+    let (any, proved, cu_only) = (n.any, n.proved, n.cu_only);
+    let no_properties = format!("--block `nope` has no formal properties {}", n.with_properties);
+    let blocks = format!("--block `nope` is not an exported block of preset `cu` (blocks: {any}");
+    let no_property =
+        format!("`{proved}` has no property `nope` (its properties: {},", n.first_property);
+    let cu_only_message =
+        format!("--block `{cu_only}` is exported for preset `cu` only, not `seed`");
+    let designs = format!("--block `zzz` is not a design of preset `cu` (designs: {any}");
+    let part = &any[..any.len() - 1];
+    let part_message = format!("--block `{part}` is not an exported block of preset `cu`");
+    let missing = format!("missing Verilog source /nonexistent/cu/{any}.v");
     for (args, want) in [
         (vec!["gen", "--preset", "nope"], "unknown preset `nope`"),
         (vec!["sim", "--preset", "nope"], "unknown preset `nope`"),
@@ -232,29 +270,29 @@ fn command_line_errors_are_one_clear_line() {
         (vec!["explore", "kernels/loop.s", "--placements", "0"], "parameter `--placements` = 0 is out of range: it must be between 1 and 20"),
         (vec!["explore", "/nonexistent/k.s"], "/nonexistent/k.s"),
         (vec!["prove", "--preset", "nope"], "unknown preset `nope`"),
-        (vec!["prove", "--block", "nope"], "--block `nope` has no formal properties (blocks with properties: priority_encoder_lowest, priority_encoder_highest, round_robin_arbiter, simt_stack"),
+        (vec!["prove", "--block", "nope"], no_properties.as_str()),
         (vec!["prove", "--depth", "0"], "`--depth` must be at least 1"),
-        (vec!["prove", "--synth", "--block", "nope"], "--block `nope` is not an exported block of preset `cu` (blocks: priority_encoder_lowest"),
-        (vec!["prove", "--synth", "--block", "lfsr", "--depth", "0"], "`--depth` must be at least 1"),
-        (vec!["prove", "--block", "simt_stack", "--property", "nope"], "`simt_stack` has no property `nope` (its properties: occupancy_within_depth,"),
+        (vec!["prove", "--synth", "--block", "nope"], blocks.as_str()),
+        (vec!["prove", "--synth", "--block", any, "--depth", "0"], "`--depth` must be at least 1"),
+        (vec!["prove", "--block", proved, "--property", "nope"], no_property.as_str()),
         (vec!["flash", "--bin", "/nonexistent/top.bin"], "bitstream /nonexistent/top.bin does not exist"),
         (vec!["load", "--bin", "/nonexistent/top.bin"], "bitstream /nonexistent/top.bin does not exist"),
         (vec!["build", "--freq", "0"], "--freq 0: the alchitry-cu clock is 100 MHz, other clocks come from the iCE40 PLL: clock 0 MHz is outside"),
         (vec!["build", "--preset", "nope"], "unknown preset `nope`"),
-        (vec!["prove", "--preset", "seed", "--block", "host_link"], "--block `host_link` is exported for preset `cu` only, not `seed`"),
+        (vec!["prove", "--preset", "seed", "--block", cu_only], cu_only_message.as_str()),
         (vec!["vivado", "--board", "alchitry-cu"], "board `alchitry-cu` is not a Vivado board"),
         (vec!["vivado", "--out", unwritable], "cannot create"),
         (vec!["report", "--preset", "nope"], "unknown preset `nope`"),
-        (vec!["report", "--block", "zzz"], "--block `zzz` is not a design of preset `cu` (designs: priority_encoder_lowest"),
+        (vec!["report", "--block", "zzz"], designs.as_str()),
         (vec!["report", "--block", "core"], "--block `core` is not a design of preset `cu`"),
-        (vec!["report", "--block", "lfsr", "--block", "simt_"], "--block `simt_` is not a design of preset `cu`"),
-        (vec!["soak", "--block", "lfsr", "--block", "lfs"], "--block `lfs` is not an exported block of preset `cu`"),
-        (vec!["prove", "--block", "simt_stack", "--block", "nope"], "--block `nope` has no formal properties"),
+        (vec!["report", "--block", any, "--block", "simt_"], "--block `simt_` is not a design of preset `cu`"),
+        (vec!["soak", "--block", any, "--block", part], part_message.as_str()),
+        (vec!["prove", "--block", proved, "--block", "nope"], "--block `nope` has no formal properties"),
         (vec!["report", "--freq", "500"], "--freq must be between 1 and 400 MHz, got 500"),
         (vec!["soak", "--preset", "nope"], "unknown preset `nope`"),
-        (vec!["soak", "--block", "nope"], "--block `nope` is not an exported block of preset `cu` (blocks: priority_encoder_lowest"),
-        (vec!["soak", "--block", "lfsr", "--cycles", "0"], "--cycles must be at least 1"),
-        (vec!["soak", "--block", "lfsr", "--jobs", "0"], "--jobs must be at least 1"),
+        (vec!["soak", "--block", "nope"], blocks.as_str()),
+        (vec!["soak", "--block", any, "--cycles", "0"], "--cycles must be at least 1"),
+        (vec!["soak", "--block", any, "--jobs", "0"], "--jobs must be at least 1"),
         (vec!["run", "/nonexistent/k.s"], "cannot read /nonexistent/k.s"),
         (vec!["run", "kernels/spin.s", "--max-cycles", "320000"], "kernels/spin.s: did not finish within --max-cycles 320000: the SIMT core ran 320000 cycles"),
         (vec!["run", "kernels/loop.s", "--preset", "nope"], "unknown core preset `nope`: known core presets are cu-core, tiny-core"),
@@ -266,8 +304,8 @@ fn command_line_errors_are_one_clear_line() {
         (vec!["speed", "--block", "nope"], "--block `nope` is not an exported block"),
         (vec!["speed", "--bitstream", "/nonexistent"], "/nonexistent holds no build (no top.asc): run `simt-rtl build --out /nonexistent` first"),
         (vec!["speed", "--bitstream", "/nonexistent", "--cycles", "0"], "--cycles must be between 1 and 10000000 with --bitstream, got 0"),
-        (vec!["speed", "--block", "lfsr", "--cycles", "0"], "--cycles must be at least 1"),
-        (vec!["speed", "--block", "lfsr", "--cycles", "10", "--rtl", "/nonexistent"], "missing Verilog source /nonexistent/cu/lfsr.v"),
+        (vec!["speed", "--block", any, "--cycles", "0"], "--cycles must be at least 1"),
+        (vec!["speed", "--block", any, "--cycles", "10", "--rtl", "/nonexistent"], missing.as_str()),
         (vec!["flash", "--dry-run", "--bin", "/nonexistent/top.bin"], "bitstream /nonexistent/top.bin does not exist"),
         (vec!["build", "--top", "core", "--preset", "tiny"], "--top core builds the cu SIMT core: --preset `tiny` applies to the self-test top only"),
         (vec!["build", "--board", "alchitry-cu-v2", "--rev", "v1"], "--board alchitry-cu-v2 is revision v2: --rev v1 contradicts it"),
@@ -307,12 +345,13 @@ fn an_unknown_choice_names_the_known_values() {
 /// Without the FPGA tools on the PATH, each flow ends with the one-line install hint.
 #[test]
 fn missing_tools_give_the_install_hint() {
+    let n = names();
     let dir = std::env::temp_dir().join(format!("simt-rtl-no-tools-{}", std::process::id()));
     let out = dir.to_str().unwrap();
     for args in [
-        vec!["prove", "--block", "simt_stack", "--out", out],
-        vec!["prove", "--synth", "--block", "lfsr", "--out", out],
-        vec!["report", "--block", "lfsr", "--out", out],
+        vec!["prove", "--block", n.proved, "--out", out],
+        vec!["prove", "--synth", "--block", n.any, "--out", out],
+        vec!["report", "--block", n.any, "--out", out],
         vec!["build", "--cycles", "100", "--out", out],
     ] {
         let run = Command::new(env!("CARGO_BIN_EXE_simt-rtl"))
@@ -538,6 +577,7 @@ fn hostile_files_and_outputs_give_one_line_and_write_nothing() {
 /// Usage errors (clap's) are one line too, with exit code 2.
 #[test]
 fn bad_arguments_are_refused_before_any_work() {
+    let n = names();
     let dir = std::env::temp_dir().join(format!("simt-rtl-early-{}", std::process::id()));
     let out = dir.join("out");
     let out_s = out.to_str().unwrap();
@@ -558,8 +598,8 @@ fn bad_arguments_are_refused_before_any_work() {
         (vec!["frobnicate"], "unrecognized subcommand 'frobnicate'"),
         (vec!["run"], "the following required arguments were not provided: <KERNEL>"),
         (vec!["run", "kernels/loop.s", "--max-cycles", "0"], "0 is not in 1..=100000000"),
-        (vec!["speed", "--kernel", "kernels/loop.s", "--block", "lfsr"], "cannot be used with"),
-        (vec!["prove", "--synth", "--block", "lfsr", "--property", "x"], "cannot be used with"),
+        (vec!["speed", "--kernel", "kernels/loop.s", "--block", n.any], "cannot be used with"),
+        (vec!["prove", "--synth", "--block", n.any, "--property", "x"], "cannot be used with"),
         (
             vec!["prove", "--mapper", "abc9"],
             "the following required arguments were not provided: --synth",
@@ -766,13 +806,13 @@ fn test_size_variables_refuse_what_they_cannot_mean() {
         [None, Some("0"), Some("1")].map(|v| parse_flag("X", v).unwrap()),
         [false, false, true]
     );
-    let known = ["lfsr".to_string(), "misr".to_string()];
-    let got = err(parse_names("SIMT_VERILOG_ONLY", Some("lfsr,nope"), &known));
+    let known = ["alpha".to_string(), "beta".to_string()];
+    let got = err(parse_names("SIMT_VERILOG_ONLY", Some("alpha,nope"), &known));
     assert!(
-        got.starts_with("`SIMT_VERILOG_ONLY` = \"lfsr,nope\": `nope` is not an exported module"),
+        got.starts_with("`SIMT_VERILOG_ONLY` = \"alpha,nope\": `nope` is not an exported module"),
         "{got}"
     );
     assert!(err(parse_names("SIMT_VERILOG_ONLY", Some(""), &known))
         .contains("`` is not an exported module"));
-    assert_eq!(parse_names("V", Some("misr"), &known).unwrap(), Some(vec!["misr".to_string()]));
+    assert_eq!(parse_names("V", Some("beta"), &known).unwrap(), Some(vec!["beta".to_string()]));
 }

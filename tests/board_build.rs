@@ -3,6 +3,9 @@
 
 use std::process::Command;
 
+use simt_rtl::export::ExportedBlock;
+use simt_rtl::registry::{entries, CuBlocks};
+
 fn cli(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_simt-rtl")).args(args).output().unwrap();
     (
@@ -321,6 +324,11 @@ fn committed_board_top_passes_under_iverilog() {
 }
 
 /// The row of `name` in a report table: its cells, split on `|`.
+/// The registry's first `cu` block, exported: a small design for the report's tests.
+fn first_block() -> ExportedBlock {
+    entries::<CuBlocks>()[0].export().unwrap()
+}
+
 fn report_row<'a>(table: &'a str, name: &str) -> Vec<&'a str> {
     let line = table
         .lines()
@@ -333,8 +341,13 @@ fn report_row<'a>(table: &'a str, name: &str) -> Vec<&'a str> {
 fn report_places_a_block_and_the_seed_in_the_harness() {
     let dir = std::env::temp_dir().join(format!("simt-rtl-report-{}", std::process::id()));
     let out = dir.to_str().unwrap();
-    // `--block` names whole designs, and a second one adds a row.
-    let rows = ["priority_encoder_lowest", "seed 003 WarpScheduler 4x8, pc 16, depth 4"];
+    // `--block` names whole designs, and a second one adds a row: the registry's first block
+    // and its reference (the seed's own scheduler) at the preset's sizes.
+    let first = first_block();
+    let reference = entries::<CuBlocks>().into_iter().find_map(|e| e.reference).unwrap();
+    let seed_row =
+        format!("{} {}", reference.name, (reference.designs)(&simt_rtl::params::CU)[0].0);
+    let rows = [first.module.as_str(), seed_row.as_str()];
     let (code, stdout, stderr) =
         cli(&["report", "--preset", "cu", "--block", rows[0], "--block", rows[1], "--out", out]);
     assert_eq!(code, 0, "{stderr}");
@@ -358,11 +371,14 @@ fn report_places_a_block_and_the_seed_in_the_harness() {
             .unwrap_or_else(|_| panic!("no Fmax: {stdout}"));
         assert!(fmax > 10.0, "{stdout}");
     }
-    // The harness of the encoder: 4 request bits in, grant, index and valid (7 bits) out.
+    // The harness: a chain bit per input bit and per output bit of the block.
     let harness =
-        std::fs::read_to_string(dir.join("cu/00_priority_encoder_lowest/harness.v")).unwrap();
+        std::fs::read_to_string(dir.join(format!("cu/00_{}/harness.v", first.module))).unwrap();
+    let bits = |ports: &[simt_rtl::sim::Port]| ports.iter().map(|p| p.width).sum::<usize>();
+    let (ins, outs) = (bits(&first.inputs), bits(&first.outputs));
     assert!(
-        harness.contains("reg [3:0] chain_in") && harness.contains("reg [6:0] chain_out"),
+        harness.contains(&format!("reg [{}:0] chain_in", ins - 1))
+            && harness.contains(&format!("reg [{}:0] chain_out", outs - 1)),
         "{harness}"
     );
     // Three placements: the first's Fmax, then the range over all three, each within it.
@@ -371,7 +387,7 @@ fn report_places_a_block_and_the_seed_in_the_harness() {
         "--preset",
         "cu",
         "--block",
-        "priority_encoder_lowest",
+        first.module.as_str(),
         "--placements",
         "3",
         "--out",
@@ -379,17 +395,17 @@ fn report_places_a_block_and_the_seed_in_the_harness() {
     ]);
     assert_eq!(code, 0, "{stderr}");
     assert!(stderr.contains("place and route, seed 2"), "{stderr}");
-    let fmax = report_row(&stdout, "priority_encoder_lowest")[4];
-    let (first, range) = fmax.split_once("; ").unwrap_or_else(|| panic!("no range: {stdout}"));
+    let fmax = report_row(&stdout, &first.module)[4];
+    let (at_first, range) = fmax.split_once("; ").unwrap_or_else(|| panic!("no range: {stdout}"));
     let (lo, hi) = range
         .strip_suffix(" over 3 placements")
         .and_then(|r| r.split_once('-'))
         .unwrap_or_else(|| panic!("{stdout}"));
-    let [first, lo, hi]: [f64; 3] =
-        [first.split_whitespace().next().unwrap(), lo, hi].map(|v| v.parse().unwrap());
-    assert!(lo <= first && first <= hi, "{stdout}");
+    let [at_first, lo, hi]: [f64; 3] =
+        [at_first.split_whitespace().next().unwrap(), lo, hi].map(|v| v.parse().unwrap());
+    assert!(lo <= at_first && at_first <= hi, "{stdout}");
     for f in ["nextpnr_seed1.log", "report_seed2.json"] {
-        assert!(dir.join("cu/00_priority_encoder_lowest").join(f).is_file(), "{f} missing");
+        assert!(dir.join(format!("cu/00_{}", first.module)).join(f).is_file(), "{f} missing");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -399,6 +415,7 @@ fn report_places_a_block_and_the_seed_in_the_harness() {
 /// which synthesis it used.
 #[test]
 fn report_with_clock_enables_takes_fewer_cells() {
+    use simt_rtl::hw::scheduler::simt_stack::MODULE;
     let dir = std::env::temp_dir().join(format!("simt-rtl-report-dffe-{}", std::process::id()));
     let out = dir.to_str().unwrap();
     let mut cells = vec![];
@@ -406,12 +423,12 @@ fn report_with_clock_enables_takes_fewer_cells() {
         (None, "Synthesis: yosys `synth_ice40 -nodffe`."),
         (Some("--dffe"), "Synthesis: yosys `synth_ice40`."),
     ] {
-        let mut args = vec!["report", "--preset", "cu", "--block", "simt_stack", "--out", out];
+        let mut args = vec!["report", "--preset", "cu", "--block", MODULE, "--out", out];
         args.extend(flag);
         let (code, stdout, stderr) = cli(&args);
         assert_eq!(code, 0, "{stderr}");
         assert!(stdout.contains(synthesis), "{stdout}");
-        let row = report_row(&stdout, "simt_stack");
+        let row = report_row(&stdout, MODULE);
         cells.push(row[1].split_whitespace().next().unwrap().parse::<u64>().unwrap());
     }
     assert!(cells[1] < cells[0], "logic cells without and with enables: {cells:?}");
@@ -420,12 +437,13 @@ fn report_with_clock_enables_takes_fewer_cells() {
 
 #[test]
 fn bad_report_arguments_are_one_clear_line() {
+    let designs = format!(
+        "--block `no_such_block` is not a design of preset `cu` (designs: {},",
+        first_block().module
+    );
     for (args, want) in [
         (vec!["report", "--preset", "nope"], "unknown preset `nope`"),
-        (
-            vec!["report", "--block", "no_such_block"],
-            "--block `no_such_block` is not a design of preset `cu` (designs: priority_encoder_lowest,",
-        ),
+        (vec!["report", "--block", "no_such_block"], designs.as_str()),
         (vec!["report", "--rtl", "/nonexistent"], "cannot read /nonexistent/manifest.json"),
         (vec!["report", "--freq", "1000"], "--freq must be between 1 and 400 MHz"),
         (

@@ -121,12 +121,6 @@ fn every_modelled_block_has_its_stimulus_in_its_folder() {
     assert!(missing.is_empty(), "block folders without a stimulus.rs: {missing:?}");
 }
 
-/// The hand-written test files that still name blocks: directed tests of particular blocks and
-/// of the command line with a block as its argument (moving them into the blocks' folders is
-/// left to do).
-const DIRECTED_TESTS: &[&str] =
-    &["tests/bad_input.rs", "tests/board_build.rs", "tests/operand_collector.rs"];
-
 /// A block's exported module name, as a string, appears in no Rust source outside the block's
 /// folder but the registry and the subsystem's `mod.rs` (the book's block table is checked by
 /// `tests/docs.rs`): no suite, flow or command keeps a list of blocks or special-cases one by
@@ -150,10 +144,7 @@ fn block_names_stay_in_their_folders() {
     for dir in ["src", "tests", "examples"].map(|d| root.join(d)).iter().filter(|d| d.is_dir()) {
         for file in common::files_under(dir) {
             let rel = file.strip_prefix(root).unwrap().to_string_lossy().to_string();
-            if file.extension().is_none_or(|e| e != "rs")
-                || rel == "src/registry/mod.rs"
-                || DIRECTED_TESTS.contains(&rel.as_str())
-            {
+            if file.extension().is_none_or(|e| e != "rs") || rel == "src/registry/mod.rs" {
                 continue;
             }
             let text = std::fs::read_to_string(&file).unwrap();

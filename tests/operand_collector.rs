@@ -4,6 +4,7 @@
 //! register-file configurations gets four times that), for collector units x banks 8x8, 8x4,
 //! 4x4, 2x4, in both allocator modes.
 
+use simt_rtl::hw::collector::register_file::MODULE;
 use simt_rtl::hw::collector::{bank_arbiter, operand_collector};
 use simt_rtl::params::{CollectorParams, SchedulerParams, Sizes, CU};
 
@@ -153,24 +154,20 @@ fn register_file_verilog() {
     let work = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("target/verilog-sim/cu/register_file_pattern");
     std::fs::create_dir_all(&work).unwrap();
-    let file = work.join("register_file.v");
+    let file = work.join(format!("{MODULE}.v"));
     std::fs::write(
         &file,
-        simt_rtl::export::export_module(
-            &dut,
-            "register_file",
-            "// register file, cu sizes (test)\n",
-        )
-        .unwrap(),
+        simt_rtl::export::export_module(&dut, MODULE, "// register file, cu sizes (test)\n")
+            .unwrap(),
     )
     .unwrap();
-    let vdut = VerilogDut::of(&dut, "register_file", file.clone());
+    let vdut = VerilogDut::of(&dut, MODULE, file.clone());
     for sim in [Simulator::Iverilog, Simulator::Verilator] {
         check_against_rust(sim, &vdut, &rec, &work).unwrap();
     }
-    simt_rtl::flow::verilator_lint(&file, "register_file").unwrap();
-    let stats = simt_rtl::flow::synth_ice40(&file, "register_file").unwrap();
-    eprintln!("register_file (cu sizes): {stats:?}");
+    simt_rtl::flow::verilator_lint(&file, MODULE).unwrap();
+    let stats = simt_rtl::flow::synth_ice40(&file, MODULE).unwrap();
+    eprintln!("{MODULE} (cu sizes): {stats:?}");
     assert_eq!(stats.block_rams, 16, "4 banks x 64-bit rows = 4 x 4 SB_RAM40_4K");
 }
 

@@ -23,6 +23,9 @@ use crate::hw::LaneRam;
 use crate::params::{check_derived, check_pow2, clog2};
 use crate::sim::{Claim, Mutant};
 
+/// The exported module (and file) name.
+pub const MODULE: &str = "register_file";
+
 /// `B` banks (`BW = clog2 B`), `2^RW` rows per bank, `T` lanes of `DW` bits (`TD = T * DW`).
 #[derive(LogicBlock)]
 pub struct RegisterFile<

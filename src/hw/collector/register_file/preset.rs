@@ -30,7 +30,7 @@ pub(crate) use at_preset;
 
 /// The collector's banked register file.
 pub fn entries<B: AtPreset>() -> Vec<Entry> {
-    vec![entry::<B, _>("register_file", "RegisterFile",
+    vec![entry::<B, _>(super::MODULE, "RegisterFile",
         "operand collector: banked register file, one read per bank per cycle (latency 1), one lane-masked write", crate::hw::collector::operand_collector::parts_header(&B::PRESET),
         B::register_file, differential::<B>, Some(super::PROPERTIES))]
 }

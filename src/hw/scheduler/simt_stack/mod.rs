@@ -21,6 +21,9 @@ use rust_hdl::prelude::*;
 use crate::params::{check_derived, check_range, stack_ptr_width, MAX_PORT_BITS};
 use crate::sim::{Claim, Mutant};
 
+/// The exported module (and file) name.
+pub const MODULE: &str = "simt_stack";
+
 /// `T` threads (mask width), `A` pc width, `D` entries; `SPW = clog2(D + 1)` counts `0..=D`.
 #[derive(LogicBlock)]
 pub struct SimtStack<const T: usize, const A: usize, const D: usize, const SPW: usize> {

@@ -32,7 +32,7 @@ pub(crate) use at_preset;
 /// One warp's SIMT stack.
 pub fn entries<B: AtPreset>() -> Vec<Entry> {
     vec![entry::<B, _>(
-        "simt_stack",
+        super::MODULE,
         "SimtStack",
         "one warp's SIMT reconvergence stack of {mask, pc} with overflow/underflow flags",
         vec![],
