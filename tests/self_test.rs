@@ -50,18 +50,11 @@ fn the_signature_depends_on_the_run_length() {
 #[test]
 fn exported_verilog_passes_too() {
     use rust_hdl::prelude::Block;
-    use simt_rtl::sim::differential::{clock_edge, cycle_outputs, prepare};
+    use simt_rtl::boards::self_test::preset::idle_run;
     use simt_rtl::sim::verilog_sim::{check_against_rust, Simulator, VerilogDut};
-    use simt_rtl::sim::Recorded;
     let cycles = 5_000;
     let mut top = CuSelfTest::for_board(&CU, cycles).unwrap();
-    let mut rec = Recorded::default();
-    prepare(&mut top).unwrap();
-    for c in 0..cycles as usize + 40 {
-        rec.inputs.push(vec![1, 1]);
-        rec.outputs.push(cycle_outputs(&mut top, &[1, 1], c).unwrap());
-        clock_edge(&mut top, c).unwrap();
-    }
+    let rec = idle_run(&mut top, cycles as usize + 40).unwrap();
     assert_eq!(
         simt_rtl::sim::Dut::output(&top, rec.outputs.last().unwrap(), "led").unwrap()
             & (LED_PASS | LED_FAIL),

@@ -177,12 +177,17 @@ impl PortNames {
         self.outputs.extend((0..n).map(|i| format!("{name}${i}")));
         self
     }
+    /// The ports of `dut`, in its order.
+    pub fn of_dut<D: Dut>(dut: &D) -> Self {
+        let names = |ports: Vec<Port>| ports.into_iter().map(|p| p.name).collect();
+        PortNames { inputs: names(dut.input_ports()), outputs: names(dut.output_ports()) }
+    }
     /// Fails unless `dut`'s ports are these, in this order; the error names the first port that
     /// differs.
     pub fn check<D: Dut>(&self, dut: &D) -> anyhow::Result<()> {
-        let block = |ports: Vec<Port>| ports.into_iter().map(|p| p.name).collect::<Vec<_>>();
-        check_names("input", &block(dut.input_ports()), &self.inputs)?;
-        check_names("output", &block(dut.output_ports()), &self.outputs)
+        let block = PortNames::of_dut(dut);
+        check_names("input", &block.inputs, &self.inputs)?;
+        check_names("output", &block.outputs, &self.outputs)
     }
 }
 

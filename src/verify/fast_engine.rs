@@ -59,7 +59,7 @@ pub fn engine_verilog(params: CoreParams) -> Result<String> {
     board.connect_all();
     crate::export::export_module(
         &board,
-        crate::boards::core_board::MODULE,
+        MODULE,
         "// The board top for simt-rtl's fast engine (serial port at 4 clocks per bit)\n",
     )
 }

@@ -61,17 +61,19 @@ pub fn entries<B: AtPreset>() -> Vec<Entry> {
 /// checks its signature (`tests/self_test.rs`). The seed is unused: the top makes its own
 /// traffic.
 pub fn recorded<B: AtPreset>(_seed: u64, cycles: usize) -> Result<Recorded> {
-    let mut top = B::self_test(SELF_TEST_CYCLES)?;
-    let names = |ports: Vec<crate::sim::Port>| ports.into_iter().map(|p| p.name).collect();
-    let ports = PortNames { inputs: names(top.input_ports()), outputs: names(top.output_ports()) };
-    let mut rec = Recorded { ports, ..Recorded::default() };
-    prepare(&mut top)?;
-    // Every input high: out of reset (`rst_n`), the serial line idle.
+    idle_run(&mut B::self_test(SELF_TEST_CYCLES)?, cycles)
+}
+
+/// A board top's first `cycles` cycles with every input high (out of reset, `rst_n`; the serial
+/// line idle), recorded.
+pub fn idle_run<D: Dut>(top: &mut D, cycles: usize) -> Result<Recorded> {
+    let mut rec = Recorded { ports: PortNames::of_dut(top), ..Recorded::default() };
+    prepare(top)?;
     let idle: Vec<u64> = top.input_ports().iter().map(|p| crate::sim::rng::mask(p.width)).collect();
     for c in 0..cycles {
-        rec.outputs.push(cycle_outputs(&mut top, &idle, c)?);
+        rec.outputs.push(cycle_outputs(top, &idle, c)?);
         rec.inputs.push(idle.clone());
-        clock_edge(&mut top, c)?;
+        clock_edge(top, c)?;
     }
     Ok(rec)
 }
