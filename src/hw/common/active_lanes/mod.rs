@@ -90,3 +90,18 @@ pub const PROPERTIES: crate::sim::Properties = crate::sim::Properties {
         &["count_is_the_set_bits"],
     )],
 };
+
+#[cfg(test)]
+mod tests {
+    use super::ActiveLanes;
+
+    /// A lane count outside 1..=32 is refused, naming the parameter and its range.
+    #[test]
+    fn lanes_out_of_range_are_refused() {
+        for e in [ActiveLanes::<0>::new().err(), ActiveLanes::<33>::new().err()] {
+            let e = e.expect("refused").to_string();
+            assert!(e.contains("lanes (T)") && e.contains("between 1 and 32"), "{e}");
+        }
+        assert!(ActiveLanes::<1>::new().is_ok() && ActiveLanes::<32>::new().is_ok());
+    }
+}
