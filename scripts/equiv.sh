@@ -11,10 +11,14 @@
 # practical; compare those under random stimulus instead (`speed --rtl`, see the book's
 # verification page). Prints one line per file; exit 1 when a proof fails. The PLL and a board
 # top's self_test are black boxes (their own files are checked on their own). Files named after
-# REV are the only ones checked.
-#   bash scripts/equiv.sh [REV [FILE...]]
+# REV are the only ones checked. With --record, when every file is equal or proven, each file
+# proven (not byte-equal) is appended to docs/src/results/proven-equal.txt as `PATH OLD NEW REV`
+# (git blob hashes): a generated table measured on OLD stays fresh on NEW (tests/docs.rs).
+#   bash scripts/equiv.sh [--record] [REV [FILE...]]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+record=0
+if [ "${1:-}" = "--record" ]; then record=1; shift; fi
 rev="${1:-HEAD}"
 shift $(( $# > 0 ? 1 : 0 ))
 only=("$@")
@@ -45,6 +49,9 @@ read_verilog -lib +/ice40/cells_sim.v; read_verilog $work/bb.v;
 equiv_make gold gate equiv; hierarchy -top equiv; $pair equiv_simple -seq 5; equiv_induct -seq 5; equiv_status -assert"
 }
 same=0; proven=0; failed=0
+: > "$work/proven"
+# File $1 is proven equal to its text at $rev: remembered for --record.
+remember() { echo "$1 $(git rev-parse "$rev:$1") $(git hash-object -- "$1") $(git rev-parse --short=12 "$rev")" >> "$work/proven"; }
 files=$(git ls-files rtl_out; git ls-files --others --exclude-standard rtl_out)
 files=$(grep '\.v$' <<<"$files" || true)
 [ ${#only[@]} -eq 0 ] || files="${only[*]}"
@@ -64,7 +71,7 @@ for file in $files; do
             prove "$work/gold.v" "$file" "$m" "$m" > "$work/module.log" 2>&1 || { bad="$bad $m"; cp "$work/module.log" "$work/log"; }
         done
         if [ -z "$bad" ]; then
-            echo "$file: proven equal to $rev, module by module ($changed changed)"; proven=$((proven + 1))
+            echo "$file: proven equal to $rev, module by module ($changed changed)"; proven=$((proven + 1)); remember "$file"
         else
             echo "$file: NOT proven equal to $rev: module(s)$bad"; tail -5 "$work/log"; failed=$((failed + 1))
         fi
@@ -73,10 +80,17 @@ for file in $files; do
     top=$(modules "$file" | head -n 1)
     old_top=$(modules "$work/gold.v" | head -n 1)
     if prove "$work/gold.v" "$file" "$old_top" "$top" > "$work/log" 2>&1; then
-        echo "$file: proven equal to $rev ($old_top -> $top)"; proven=$((proven + 1))
+        echo "$file: proven equal to $rev ($old_top -> $top)"; proven=$((proven + 1)); remember "$file"
     else
         echo "$file: NOT proven equal to $rev ($old_top -> $top):"; tail -5 "$work/log"; failed=$((failed + 1))
     fi
 done
 echo "equiv: $same files equal to $rev (bytes or all but comments), $proven proven equal, $failed not proven"
-[ "$failed" -eq 0 ]
+[ "$failed" -eq 0 ] || exit 1
+if [ "$record" -eq 1 ] && [ -s "$work/proven" ]; then
+    log=docs/src/results/proven-equal.txt
+    [ -f "$log" ] || printf '%s\n' "# Files of rtl_out/ proven equal by \`bash scripts/equiv.sh --record REV\`: PATH OLD-BLOB NEW-BLOB REV." \
+        "# A table measured on OLD-BLOB stays fresh on NEW-BLOB (tests/docs.rs). Do not edit: written by equiv.sh." > "$log"
+    cat "$work/proven" >> "$log"
+    echo "equiv: recorded $(wc -l < "$work/proven") proof(s) in $log"
+fi

@@ -152,7 +152,8 @@ fn the_test_time_table_is_recent() {
 
 /// Every generated table under `docs/src/results/` names the committed files it measured on an
 /// `Inputs: PATH HASH, ...` line (`simt_rtl::flow::results::inputs_line`), and none of them has
-/// changed since; or the table says `Stale: why` on a line above its stamp, and then every line
+/// changed since, or each was proven equal to what it is now (`scripts/equiv.sh --record`, in
+/// `docs/src/results/proven-equal.txt`); or the table says `Stale: why` on a line above its stamp, and then every line
 /// of the README and the book that links to it says "stale" too. The test command's own tables
 /// (`test-time.md` and `ci-cycles.md`, written together by `scripts/test-time.sh`) are kept
 /// fresh by [`the_test_time_table_is_recent`] instead.
@@ -160,6 +161,8 @@ fn the_test_time_table_is_recent() {
 fn generated_tables_match_their_inputs_or_say_stale() {
     assert!(git(&["--version"]).is_some(), "git is needed to hash the tables' inputs");
     let mut problems = Vec::new();
+    let proofs = std::fs::read_to_string(root().join("docs/src/results/proven-equal.txt"))
+        .unwrap_or_default();
     let mut tables = common::files_under(&root().join("docs/src/results"));
     tables.retain(|p| p.extension().is_some_and(|e| e == "md"));
     for table in tables {
@@ -182,13 +185,33 @@ fn generated_tables_match_their_inputs_or_say_stale() {
             let (path, hash) = entry.rsplit_once(' ').unwrap_or((entry, ""));
             let now = git(&["hash-object", "--", path]).filter(|_| root().join(path).is_file());
             match now {
-                Some(h) if h.starts_with(hash) && hash.len() >= 7 => {}
+                Some(h) if hash.len() >= 7 && proven_chain(path, hash, &h, &proofs) => {}
                 Some(_) => problems.push(format!("{name}: {path} has changed since it was measured: run the command in its stamp again, or add a `Stale:` line at its top")),
                 None => problems.push(format!("{name}: its input {path} is not a file of this repository")),
             }
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// `path` at blob `hash` (a prefix) is the blob `now`, or was proven equal to it through a chain
+/// of `scripts/equiv.sh --record` proofs (`proofs`: lines `PATH OLD NEW REV`).
+fn proven_chain(path: &str, hash: &str, now: &str, proofs: &str) -> bool {
+    let mut at = hash.to_string();
+    for _ in 0..=proofs.lines().count() {
+        if now.starts_with(&at) {
+            return true;
+        }
+        let next = proofs.lines().filter(|l| !l.starts_with('#')).find_map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            (f.len() == 4 && f[0] == path && f[1].starts_with(&at)).then(|| f[2].to_string())
+        });
+        match next {
+            Some(n) => at = n,
+            None => return false,
+        }
+    }
+    false
 }
 
 /// The lines of the README and the book that link to `table` without saying it is stale.
