@@ -401,6 +401,14 @@ impl Preset {
         self.board_clock_mhz
             .ok_or_else(|| anyhow::anyhow!("preset `{}` has no board top (it is not sized for a board): use a preset with one, e.g. `cu`", self.name))
     }
+    /// The instruction-set extensions of the preset's blocks: its core's, or every one for a
+    /// preset without a core.
+    pub const fn isa(&self) -> Extensions {
+        match self.core {
+            Some(core) => core.isa,
+            None => Extensions::ALL,
+        }
+    }
 }
 
 /// The seed's defaults (`003`): 8 warps, 32 threads, 32-bit pc, stack depth 8.
@@ -530,6 +538,68 @@ impl IssuePolicy {
 
 crate::value_enum!(IssuePolicy, IssuePolicy::ALL, |p| p.name());
 
+/// An instruction-set extension: instructions a core carries only when its parameters say
+/// so, because they cost hardware. A program that uses one its core lacks is refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Extension {
+    /// `mul`.
+    Mul,
+    /// `lui`.
+    Lui,
+    /// `slts`, `sra`.
+    Signed,
+    /// `stx`.
+    Stx,
+}
+
+impl Extension {
+    pub const ALL: [Extension; 4] =
+        [Extension::Mul, Extension::Lui, Extension::Signed, Extension::Stx];
+    /// The extension's name (as core parameters and errors give it).
+    pub fn name(self) -> &'static str {
+        match self {
+            Extension::Mul => "mul",
+            Extension::Lui => "lui",
+            Extension::Signed => "signed",
+            Extension::Stx => "stx",
+        }
+    }
+}
+
+/// The extensions a core carries.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Extensions {
+    pub mul: bool,
+    pub lui: bool,
+    pub signed: bool,
+    pub stx: bool,
+}
+
+impl Extensions {
+    /// The base instruction set only.
+    pub const NONE: Extensions = Extensions { mul: false, lui: false, signed: false, stx: false };
+    /// Every extension.
+    pub const ALL: Extensions = Extensions { mul: true, lui: true, signed: true, stx: true };
+    pub const fn has(&self, e: Extension) -> bool {
+        match e {
+            Extension::Mul => self.mul,
+            Extension::Lui => self.lui,
+            Extension::Signed => self.signed,
+            Extension::Stx => self.stx,
+        }
+    }
+    /// The names of the extensions carried, `none` when there is none.
+    pub fn names(&self) -> String {
+        let names: Vec<_> =
+            Extension::ALL.into_iter().filter(|&e| self.has(e)).map(Extension::name).collect();
+        if names.is_empty() {
+            "none".into()
+        } else {
+            names.join(", ")
+        }
+    }
+}
+
 /// The SIMT core: the machine the ISA runs on ([`crate::isa::interp::Config`]) and the blocks
 /// it is built of. The core uses its collector with one input port, two unit types (0: the lane
 /// ALU and branches, 1: the local data share), in-order dispatch per warp (no write-after-read
@@ -555,6 +625,8 @@ pub struct CoreParams {
     pub policy: IssuePolicy,
     /// The operand collector's timing: GPGPU-Sim's one-cycle step, or pipelined.
     pub collector_timing: CollectorTiming,
+    /// The instruction-set extensions the core carries.
+    pub isa: Extensions,
 }
 
 impl CoreParams {
@@ -568,6 +640,11 @@ impl CoreParams {
         check_pow2("threads", self.threads, LDS_BANKS, 32)?;
         check_pow2("lane_bits", self.lane_bits, 2, 32)?;
         check_range("warps", self.warps, 2, 64)?;
+        if self.isa.stx {
+            bail!(
+                "parameter `isa.stx`: the core does not build `stx` yet (the interpreter runs it)"
+            );
+        }
         if self.threads * self.lane_bits > 64 {
             bail!("parameters `threads` x `lane_bits` = {} x {} must be at most 64 (a register of every lane is one 64-bit word)", self.threads, self.lane_bits);
         }
@@ -599,6 +676,11 @@ impl CoreParams {
         }
         if !in_range(self.warps, 2, 64) {
             return Some("parameter `warps` must be between 2 and 64");
+        }
+        if self.isa.stx {
+            return Some(
+                "parameter `isa.stx`: the core does not build `stx` yet (the interpreter runs it)",
+            );
         }
         if self.threads * self.lane_bits > 64 {
             return Some("parameters `threads` x `lane_bits` must be at most 64 (a register of every lane is one 64-bit word)");
@@ -657,6 +739,7 @@ pub const CORE_CU: CoreParams = CoreParams {
     imem_words: 256,
     policy: IssuePolicy::LooseRoundRobin,
     collector_timing: CollectorTiming::Pipelined,
+    isa: Extensions::NONE,
 };
 /// The smallest core (the `tiny` preset's warps, lanes and stack).
 pub const CORE_TINY: CoreParams = CoreParams {
@@ -672,6 +755,7 @@ pub const CORE_TINY: CoreParams = CoreParams {
     imem_words: 256,
     policy: IssuePolicy::LooseRoundRobin,
     collector_timing: CollectorTiming::GpgpuSim,
+    isa: Extensions::NONE,
 };
 
 /// The `cu` core at the sizes `simt-rtl explore` measures beside it (none is exported to

@@ -81,9 +81,9 @@ fn block_constructors_refuse_bad_generics() {
         (err(Scoreboard::<4, 2, 16, 3>::new()), "`RRW` = 3 breaks its rule `RRW = clog2(R)`"),
         (err(IBuffer::<3, 2, 16>::new()), "`warps (W)` = 3 must be a power of two"),
         (err(IBuffer::<4, 2, 0>::new()), "`pc_width (A)` = 0 is out of range"),
-        (err(LaneAlu::<8, 3, 2, 24>::new()), "`lane_bits (DW)` = 3 must be a power of two"),
-        (err(LaneAlu::<8, 4, 3, 32>::new()), "`SW` = 3 breaks its rule `SW = clog2(DW)`"),
-        (err(LaneAlu::<8, 4, 2, 30>::new()), "`TD` = 30 breaks its rule `TD = T * DW`"),
+        (err(LaneAlu::<8, 3, 2, 24>::new(Extensions::ALL)), "`lane_bits (DW)` = 3 must be a power of two"),
+        (err(LaneAlu::<8, 4, 3, 32>::new(Extensions::ALL)), "`SW` = 3 breaks its rule `SW = clog2(DW)`"),
+        (err(LaneAlu::<8, 4, 2, 30>::new(Extensions::ALL)), "`TD` = 30 breaks its rule `TD = T * DW`"),
     ];
     for (got, want) in cases {
         assert!(got.contains(want), "error `{got}` should contain `{want}`");

@@ -7,20 +7,35 @@
 use simt_rtl::hw::core::decoder::{BSel, Kind};
 use simt_rtl::hw::Decoder;
 use simt_rtl::isa::interp::{Config, Machine};
-use simt_rtl::isa::{AluOp, ImmOp, Inst, REGISTERS};
+use simt_rtl::isa::{AluOp, Extensions, ImmOp, Inst, REGISTERS};
 use simt_rtl::registry::*;
 use simt_rtl::sim::differential::{cycle_outputs, prepare};
 use simt_rtl::sim::rng::mask;
 use simt_rtl::sim::Dut;
 use simt_rtl::sim::Rng;
 
-fn random_alu_inst(rng: &mut Rng) -> Inst {
+/// A random instruction that writes `rd` through the lane ALU, of the base set or of the
+/// extensions `isa`.
+fn random_alu_inst(rng: &mut Rng, isa: Extensions) -> Inst {
+    loop {
+        let inst = any_alu_inst(rng);
+        if inst.extension().is_none_or(|e| isa.has(e)) {
+            return inst;
+        }
+    }
+}
+
+fn any_alu_inst(rng: &mut Rng) -> Inst {
     let r = |rng: &mut Rng| rng.below(REGISTERS as u64) as u8;
     let imm = |rng: &mut Rng| rng.below(1 << 14) as i32 - (1 << 13);
-    match rng.below(5) {
-        0 => {
-            Inst::Alu { op: AluOp::ALL[rng.below(9) as usize], rd: r(rng), ra: r(rng), rb: r(rng) }
-        }
+    match rng.below(6) {
+        0 => Inst::Alu {
+            op: AluOp::ALL[rng.below(AluOp::ALL.len() as u64) as usize],
+            rd: r(rng),
+            ra: r(rng),
+            rb: r(rng),
+        },
+        5 => Inst::Lui { rd: r(rng), imm: rng.bits(18) as u32 },
         1 => Inst::Imm {
             op: ImmOp::ALL[rng.below(4) as usize],
             rd: r(rng),
@@ -42,7 +57,8 @@ fn decode_and_execute<B: PresetBlocks>(instructions: usize) {
     for v in machine.regs.iter_mut() {
         *v = rng.bits(bits) as u32;
     }
-    let (mut decoder, mut alu) = (Decoder::new().unwrap(), B::lane_alu().unwrap());
+    let isa = p.isa();
+    let (mut decoder, mut alu) = (Decoder::new(isa).unwrap(), B::lane_alu().unwrap());
     prepare(&mut decoder).unwrap();
     prepare(&mut alu).unwrap();
     let pack = |vals: &[u64]| {
@@ -50,7 +66,7 @@ fn decode_and_execute<B: PresetBlocks>(instructions: usize) {
     };
     let broadcast = |v: u64| pack(&vec![v; lanes]);
     for k in 0..instructions {
-        let inst = random_alu_inst(&mut rng);
+        let inst = random_alu_inst(&mut rng, isa);
         let w = rng.below(warps as u64) as usize;
         let lane_mask = if rng.chance(50) { mask(lanes) } else { rng.bits(lanes).max(1) };
         let d = cycle_outputs(&mut decoder, &[inst.encode() as u64], k).unwrap();
@@ -120,8 +136,12 @@ fn every_opcode_decodes_as_the_isa_page_says() {
         let word = |name: &str, names: &[&str]| -> usize {
             names.iter().position(|n| *n == name).unwrap_or_else(|| panic!("{row}: `{name}`"))
         };
-        let kinds = ["nop", "alu", "st", "ld", "branch", "join", "jmp", "bany", "exit", "bar"];
-        let alus = ["add", "sub", "and", "or", "xor", "shl", "shr", "slt", "seq", "passb", "lane"];
+        let kinds =
+            ["nop", "alu", "st", "ld", "branch", "join", "jmp", "bany", "exit", "bar", "stx"];
+        let alus = [
+            "add", "sub", "and", "or", "xor", "shl", "shr", "slt", "seq", "passb", "lane", "mul",
+            "slts", "sra",
+        ];
         let want = Controls {
             legal: true,
             kind: Kind::ALL[word(cells[2], &kinds)],
@@ -133,10 +153,11 @@ fn every_opcode_decodes_as_the_isa_page_says() {
             ra_high: cells[7] == "25:22",
             target_low: cells[8] == "10:0",
             if_zero: mnemonic == "bz",
+            upper: mnemonic == "lui",
         };
         assert!(listed.insert(op, (mnemonic.to_string(), want)).is_none(), "opcode {op:#x} twice");
     }
-    assert!(listed.len() >= 25, "{} rows read from the ISA page", listed.len());
+    assert!(listed.len() >= 30, "{} rows read from the ISA page", listed.len());
     for op in 0..64u32 {
         let inst = Inst::decode(op << 26);
         let got = Controls::of(inst);

@@ -14,6 +14,7 @@ const CONFIG: Config = Config {
     stack_depth: 4,
     lds_rows: 64,
     max_instructions: 100_000,
+    isa: simt_rtl::isa::Extensions::ALL,
 };
 const THREADS: usize = 16;
 /// Warps of 8 lanes: two lanes per bank of the local data share.

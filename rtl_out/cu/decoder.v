@@ -3,6 +3,7 @@
 // Regenerate with `cargo run -- gen` (see README.md).
 // Preset `cu`: sized for the Alchitry Cu's iCE40-HX8K (7680 logic cells, 32 block RAMs).
 // Parameters: warps=4 threads=8 pc_width=16 stack_depth=4 (warp id bits=2, stack pointer bits=3)
+// Extensions: none
 // Clock: none (combinational)
 
 module decoder(inst,legal,kind,exec_op,b_sel,rd_valid,src_valid,if_zero,rd,ra,rb,imm,target,reconv,st_index,st_stride);
@@ -25,6 +26,9 @@ module decoder(inst,legal,kind,exec_op,b_sel,rd_valid,src_valid,if_zero,rd,ra,rb
     output reg  [6:0] st_stride;
     // Constant declarations
     localparam  sign_fill = 32'hffffc000;
+    localparam  lui_shift = 5'b1110;
+    localparam  op_lui = 6'b10101;
+    localparam  has_lui = 1'b0;
     // Stub signals
     reg  [5:0] controls$address;
     wire  [16:0] controls$data;
@@ -55,6 +59,9 @@ module decoder(inst,legal,kind,exec_op,b_sel,rd_valid,src_valid,if_zero,rd,ra,rb
         imm = ((inst[(32'h0)+:(14)]) & 32'hffffffff);
         if (inst[32'hd]) begin
             imm = imm | sign_fill;
+        end
+        if (has_lui & (inst[(32'h1a)+:(6)] == op_lui)) begin
+            imm = ((inst[(32'h0)+:(18)]) & 32'hffffffff) << lui_shift;
         end
         target = inst[(32'hb)+:(11)];
         if (ctl[32'h10]) begin

@@ -3,7 +3,8 @@
 // Regenerate with `cargo run -- gen` (see README.md).
 // Preset `cu`: sized for the Alchitry Cu's iCE40-HX8K (7680 logic cells, 32 block RAMs).
 // Parameters: warps=4 threads=8 pc_width=16 stack_depth=4 (warp id bits=2, stack pointer bits=3)
-// Ops: op codes 0..10: add sub and or xor shl shr slt seq pass_b lane; others give 0 and bad_op
+// Ops: op codes 0..13: add sub and or xor shl shr slt seq pass_b lane, and the extensions' mul slts sra; others, and those of extensions not built in, give 0 and bad_op
+// Extensions: none
 // Clock: none (combinational)
 
 module lane_alu(op,a,b,result,zero,bad_op);
@@ -18,6 +19,10 @@ module lane_alu(op,a,b,result,zero,bad_op);
     localparam  lane_bits = 8'h4;
     localparam  top_lane = 8'h1c;
     localparam  msb = 8'h3;
+    localparam  has_mul = 1'b0;
+    localparam  has_signed = 1'b0;
+    localparam  sixteen = 8'h10;
+    localparam  ones = 4'hf;
     // Local signals
     reg  subtract;
     reg  [3:0] carry_in;
@@ -27,6 +32,16 @@ module lane_alu(op,a,b,result,zero,bad_op);
     reg  [3:0] b_top;
     reg  [3:0] s_top;
     reg  below;
+    reg  [3:0] a_top;
+    reg  below_signed;
+    reg  [3:0] fill;
+    reg  [15:0] a_lo;
+    reg  [15:0] a_hi;
+    reg  [15:0] b_lo;
+    reg  [15:0] b_hi;
+    reg  [31:0] p_low;
+    reg  [31:0] p_cross;
+    reg  [31:0] product;
     reg  [31:0] rest_a;
     reg  [31:0] rest_b;
     reg  [3:0] la;
@@ -44,7 +59,7 @@ module lane_alu(op,a,b,result,zero,bad_op);
         lane_id = 32'h0;
         zero = 32'h0;
         bad_op = 1'b0;
-        subtract = (op == 32'h1) | (op == 32'h7);
+        subtract = (op == 32'h1) | (op == 32'h7) | (has_signed & (op == 32'hc));
         carry_in = 32'h0;
         if (subtract) begin
             carry_in = 32'h1;
@@ -65,6 +80,22 @@ module lane_alu(op,a,b,result,zero,bad_op);
         if (|differ) begin
             below = |b_top;
         end
+        a_top = la >> msb;
+        below_signed = |s_top;
+        if (|differ) begin
+            below_signed = |a_top;
+        end
+        fill = la >> by;
+        if (|a_top) begin
+            fill = fill | ~(ones >> by);
+        end
+        a_lo = ((la) & 16'hffff);
+        b_lo = ((lb) & 16'hffff);
+        a_hi = ((la >> sixteen) & 16'hffff);
+        b_hi = ((lb >> sixteen) & 16'hffff);
+        p_low = a_lo * b_lo;
+        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        product = p_low + (p_cross << sixteen);
         case (op)
             0:
                 begin
@@ -113,6 +144,35 @@ module lane_alu(op,a,b,result,zero,bad_op);
             10:
                 begin
                     lr = lane_id;
+                end
+            11:
+                begin
+                    if (has_mul) begin
+                        lr = ((product) & 4'hf);
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            12:
+                begin
+                    if (has_signed) begin
+                        if (below_signed) begin
+                            lr = 32'h1;
+                        end
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            13:
+                begin
+                    if (has_signed) begin
+                        lr = fill;
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
                 end
             default:
                 begin
@@ -143,6 +203,22 @@ module lane_alu(op,a,b,result,zero,bad_op);
         if (|differ) begin
             below = |b_top;
         end
+        a_top = la >> msb;
+        below_signed = |s_top;
+        if (|differ) begin
+            below_signed = |a_top;
+        end
+        fill = la >> by;
+        if (|a_top) begin
+            fill = fill | ~(ones >> by);
+        end
+        a_lo = ((la) & 16'hffff);
+        b_lo = ((lb) & 16'hffff);
+        a_hi = ((la >> sixteen) & 16'hffff);
+        b_hi = ((lb >> sixteen) & 16'hffff);
+        p_low = a_lo * b_lo;
+        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        product = p_low + (p_cross << sixteen);
         case (op)
             0:
                 begin
@@ -191,6 +267,35 @@ module lane_alu(op,a,b,result,zero,bad_op);
             10:
                 begin
                     lr = lane_id;
+                end
+            11:
+                begin
+                    if (has_mul) begin
+                        lr = ((product) & 4'hf);
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            12:
+                begin
+                    if (has_signed) begin
+                        if (below_signed) begin
+                            lr = 32'h1;
+                        end
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            13:
+                begin
+                    if (has_signed) begin
+                        lr = fill;
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
                 end
             default:
                 begin
@@ -221,6 +326,22 @@ module lane_alu(op,a,b,result,zero,bad_op);
         if (|differ) begin
             below = |b_top;
         end
+        a_top = la >> msb;
+        below_signed = |s_top;
+        if (|differ) begin
+            below_signed = |a_top;
+        end
+        fill = la >> by;
+        if (|a_top) begin
+            fill = fill | ~(ones >> by);
+        end
+        a_lo = ((la) & 16'hffff);
+        b_lo = ((lb) & 16'hffff);
+        a_hi = ((la >> sixteen) & 16'hffff);
+        b_hi = ((lb >> sixteen) & 16'hffff);
+        p_low = a_lo * b_lo;
+        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        product = p_low + (p_cross << sixteen);
         case (op)
             0:
                 begin
@@ -269,6 +390,35 @@ module lane_alu(op,a,b,result,zero,bad_op);
             10:
                 begin
                     lr = lane_id;
+                end
+            11:
+                begin
+                    if (has_mul) begin
+                        lr = ((product) & 4'hf);
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            12:
+                begin
+                    if (has_signed) begin
+                        if (below_signed) begin
+                            lr = 32'h1;
+                        end
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            13:
+                begin
+                    if (has_signed) begin
+                        lr = fill;
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
                 end
             default:
                 begin
@@ -299,6 +449,22 @@ module lane_alu(op,a,b,result,zero,bad_op);
         if (|differ) begin
             below = |b_top;
         end
+        a_top = la >> msb;
+        below_signed = |s_top;
+        if (|differ) begin
+            below_signed = |a_top;
+        end
+        fill = la >> by;
+        if (|a_top) begin
+            fill = fill | ~(ones >> by);
+        end
+        a_lo = ((la) & 16'hffff);
+        b_lo = ((lb) & 16'hffff);
+        a_hi = ((la >> sixteen) & 16'hffff);
+        b_hi = ((lb >> sixteen) & 16'hffff);
+        p_low = a_lo * b_lo;
+        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        product = p_low + (p_cross << sixteen);
         case (op)
             0:
                 begin
@@ -347,6 +513,35 @@ module lane_alu(op,a,b,result,zero,bad_op);
             10:
                 begin
                     lr = lane_id;
+                end
+            11:
+                begin
+                    if (has_mul) begin
+                        lr = ((product) & 4'hf);
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            12:
+                begin
+                    if (has_signed) begin
+                        if (below_signed) begin
+                            lr = 32'h1;
+                        end
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            13:
+                begin
+                    if (has_signed) begin
+                        lr = fill;
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
                 end
             default:
                 begin
@@ -377,6 +572,22 @@ module lane_alu(op,a,b,result,zero,bad_op);
         if (|differ) begin
             below = |b_top;
         end
+        a_top = la >> msb;
+        below_signed = |s_top;
+        if (|differ) begin
+            below_signed = |a_top;
+        end
+        fill = la >> by;
+        if (|a_top) begin
+            fill = fill | ~(ones >> by);
+        end
+        a_lo = ((la) & 16'hffff);
+        b_lo = ((lb) & 16'hffff);
+        a_hi = ((la >> sixteen) & 16'hffff);
+        b_hi = ((lb >> sixteen) & 16'hffff);
+        p_low = a_lo * b_lo;
+        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        product = p_low + (p_cross << sixteen);
         case (op)
             0:
                 begin
@@ -425,6 +636,35 @@ module lane_alu(op,a,b,result,zero,bad_op);
             10:
                 begin
                     lr = lane_id;
+                end
+            11:
+                begin
+                    if (has_mul) begin
+                        lr = ((product) & 4'hf);
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            12:
+                begin
+                    if (has_signed) begin
+                        if (below_signed) begin
+                            lr = 32'h1;
+                        end
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            13:
+                begin
+                    if (has_signed) begin
+                        lr = fill;
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
                 end
             default:
                 begin
@@ -455,6 +695,22 @@ module lane_alu(op,a,b,result,zero,bad_op);
         if (|differ) begin
             below = |b_top;
         end
+        a_top = la >> msb;
+        below_signed = |s_top;
+        if (|differ) begin
+            below_signed = |a_top;
+        end
+        fill = la >> by;
+        if (|a_top) begin
+            fill = fill | ~(ones >> by);
+        end
+        a_lo = ((la) & 16'hffff);
+        b_lo = ((lb) & 16'hffff);
+        a_hi = ((la >> sixteen) & 16'hffff);
+        b_hi = ((lb >> sixteen) & 16'hffff);
+        p_low = a_lo * b_lo;
+        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        product = p_low + (p_cross << sixteen);
         case (op)
             0:
                 begin
@@ -503,6 +759,35 @@ module lane_alu(op,a,b,result,zero,bad_op);
             10:
                 begin
                     lr = lane_id;
+                end
+            11:
+                begin
+                    if (has_mul) begin
+                        lr = ((product) & 4'hf);
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            12:
+                begin
+                    if (has_signed) begin
+                        if (below_signed) begin
+                            lr = 32'h1;
+                        end
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            13:
+                begin
+                    if (has_signed) begin
+                        lr = fill;
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
                 end
             default:
                 begin
@@ -533,6 +818,22 @@ module lane_alu(op,a,b,result,zero,bad_op);
         if (|differ) begin
             below = |b_top;
         end
+        a_top = la >> msb;
+        below_signed = |s_top;
+        if (|differ) begin
+            below_signed = |a_top;
+        end
+        fill = la >> by;
+        if (|a_top) begin
+            fill = fill | ~(ones >> by);
+        end
+        a_lo = ((la) & 16'hffff);
+        b_lo = ((lb) & 16'hffff);
+        a_hi = ((la >> sixteen) & 16'hffff);
+        b_hi = ((lb >> sixteen) & 16'hffff);
+        p_low = a_lo * b_lo;
+        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        product = p_low + (p_cross << sixteen);
         case (op)
             0:
                 begin
@@ -581,6 +882,35 @@ module lane_alu(op,a,b,result,zero,bad_op);
             10:
                 begin
                     lr = lane_id;
+                end
+            11:
+                begin
+                    if (has_mul) begin
+                        lr = ((product) & 4'hf);
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            12:
+                begin
+                    if (has_signed) begin
+                        if (below_signed) begin
+                            lr = 32'h1;
+                        end
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            13:
+                begin
+                    if (has_signed) begin
+                        lr = fill;
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
                 end
             default:
                 begin
@@ -611,6 +941,22 @@ module lane_alu(op,a,b,result,zero,bad_op);
         if (|differ) begin
             below = |b_top;
         end
+        a_top = la >> msb;
+        below_signed = |s_top;
+        if (|differ) begin
+            below_signed = |a_top;
+        end
+        fill = la >> by;
+        if (|a_top) begin
+            fill = fill | ~(ones >> by);
+        end
+        a_lo = ((la) & 16'hffff);
+        b_lo = ((lb) & 16'hffff);
+        a_hi = ((la >> sixteen) & 16'hffff);
+        b_hi = ((lb >> sixteen) & 16'hffff);
+        p_low = a_lo * b_lo;
+        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        product = p_low + (p_cross << sixteen);
         case (op)
             0:
                 begin
@@ -659,6 +1005,35 @@ module lane_alu(op,a,b,result,zero,bad_op);
             10:
                 begin
                     lr = lane_id;
+                end
+            11:
+                begin
+                    if (has_mul) begin
+                        lr = ((product) & 4'hf);
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            12:
+                begin
+                    if (has_signed) begin
+                        if (below_signed) begin
+                            lr = 32'h1;
+                        end
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            13:
+                begin
+                    if (has_signed) begin
+                        lr = fill;
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
                 end
             default:
                 begin

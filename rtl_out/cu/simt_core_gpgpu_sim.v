@@ -5,6 +5,7 @@
 // Parameters: warps=4 threads=4 pc_width=10 stack_depth=4 (warp id bits=2, stack pointer bits=3)
 // Core: warps=4 threads=4 lane_bits=8 stack_depth=4 lds_rows=64 banks=4 collector_units=2 imem_words=256 issue_policy=lrr
 // Timing: GPGPU-Sim's one-cycle operand collector, issue in one cycle
+// Extensions: none
 // Interface: write the program with imem_write_valid/addr/data (one word per cycle), then pulse start: every warp starts at instruction 0 with every lane; running falls when every warp has exited and nothing is in flight; issue_* and wb_* show each cycle's issue and write-back; count_* count since reset; errors: bit 0 stack overflow, 1 join on an empty stack, 2 warp misuse, 3 scoreboard, 4 I-buffer, 5 illegal instruction, 6 collector, 7 bar in a diverged warp
 // Clock: `clock`, rising edge; reset is synchronous and active high
 
@@ -1293,6 +1294,10 @@ module simt_core_gpgpu_sim__exec_alu(op,a,b,result,zero,bad_op);
     localparam  lane_bits = 8'h8;
     localparam  top_lane = 8'h18;
     localparam  msb = 8'h7;
+    localparam  has_mul = 1'b0;
+    localparam  has_signed = 1'b0;
+    localparam  sixteen = 8'h10;
+    localparam  ones = 8'hff;
     // Local signals
     reg  subtract;
     reg  [7:0] carry_in;
@@ -1302,6 +1307,16 @@ module simt_core_gpgpu_sim__exec_alu(op,a,b,result,zero,bad_op);
     reg  [7:0] b_top;
     reg  [7:0] s_top;
     reg  below;
+    reg  [7:0] a_top;
+    reg  below_signed;
+    reg  [7:0] fill;
+    reg  [15:0] a_lo;
+    reg  [15:0] a_hi;
+    reg  [15:0] b_lo;
+    reg  [15:0] b_hi;
+    reg  [31:0] p_low;
+    reg  [31:0] p_cross;
+    reg  [31:0] product;
     reg  [31:0] rest_a;
     reg  [31:0] rest_b;
     reg  [7:0] la;
@@ -1319,7 +1334,7 @@ module simt_core_gpgpu_sim__exec_alu(op,a,b,result,zero,bad_op);
         lane_id = 32'h0;
         zero = 32'h0;
         bad_op = 1'b0;
-        subtract = (op == 32'h1) | (op == 32'h7);
+        subtract = (op == 32'h1) | (op == 32'h7) | (has_signed & (op == 32'hc));
         carry_in = 32'h0;
         if (subtract) begin
             carry_in = 32'h1;
@@ -1340,6 +1355,22 @@ module simt_core_gpgpu_sim__exec_alu(op,a,b,result,zero,bad_op);
         if (|differ) begin
             below = |b_top;
         end
+        a_top = la >> msb;
+        below_signed = |s_top;
+        if (|differ) begin
+            below_signed = |a_top;
+        end
+        fill = la >> by;
+        if (|a_top) begin
+            fill = fill | ~(ones >> by);
+        end
+        a_lo = ((la) & 16'hffff);
+        b_lo = ((lb) & 16'hffff);
+        a_hi = ((la >> sixteen) & 16'hffff);
+        b_hi = ((lb >> sixteen) & 16'hffff);
+        p_low = a_lo * b_lo;
+        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        product = p_low + (p_cross << sixteen);
         case (op)
             0:
                 begin
@@ -1388,6 +1419,35 @@ module simt_core_gpgpu_sim__exec_alu(op,a,b,result,zero,bad_op);
             10:
                 begin
                     lr = lane_id;
+                end
+            11:
+                begin
+                    if (has_mul) begin
+                        lr = ((product) & 8'hff);
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            12:
+                begin
+                    if (has_signed) begin
+                        if (below_signed) begin
+                            lr = 32'h1;
+                        end
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            13:
+                begin
+                    if (has_signed) begin
+                        lr = fill;
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
                 end
             default:
                 begin
@@ -1418,6 +1478,22 @@ module simt_core_gpgpu_sim__exec_alu(op,a,b,result,zero,bad_op);
         if (|differ) begin
             below = |b_top;
         end
+        a_top = la >> msb;
+        below_signed = |s_top;
+        if (|differ) begin
+            below_signed = |a_top;
+        end
+        fill = la >> by;
+        if (|a_top) begin
+            fill = fill | ~(ones >> by);
+        end
+        a_lo = ((la) & 16'hffff);
+        b_lo = ((lb) & 16'hffff);
+        a_hi = ((la >> sixteen) & 16'hffff);
+        b_hi = ((lb >> sixteen) & 16'hffff);
+        p_low = a_lo * b_lo;
+        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        product = p_low + (p_cross << sixteen);
         case (op)
             0:
                 begin
@@ -1466,6 +1542,35 @@ module simt_core_gpgpu_sim__exec_alu(op,a,b,result,zero,bad_op);
             10:
                 begin
                     lr = lane_id;
+                end
+            11:
+                begin
+                    if (has_mul) begin
+                        lr = ((product) & 8'hff);
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            12:
+                begin
+                    if (has_signed) begin
+                        if (below_signed) begin
+                            lr = 32'h1;
+                        end
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            13:
+                begin
+                    if (has_signed) begin
+                        lr = fill;
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
                 end
             default:
                 begin
@@ -1496,6 +1601,22 @@ module simt_core_gpgpu_sim__exec_alu(op,a,b,result,zero,bad_op);
         if (|differ) begin
             below = |b_top;
         end
+        a_top = la >> msb;
+        below_signed = |s_top;
+        if (|differ) begin
+            below_signed = |a_top;
+        end
+        fill = la >> by;
+        if (|a_top) begin
+            fill = fill | ~(ones >> by);
+        end
+        a_lo = ((la) & 16'hffff);
+        b_lo = ((lb) & 16'hffff);
+        a_hi = ((la >> sixteen) & 16'hffff);
+        b_hi = ((lb >> sixteen) & 16'hffff);
+        p_low = a_lo * b_lo;
+        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        product = p_low + (p_cross << sixteen);
         case (op)
             0:
                 begin
@@ -1544,6 +1665,35 @@ module simt_core_gpgpu_sim__exec_alu(op,a,b,result,zero,bad_op);
             10:
                 begin
                     lr = lane_id;
+                end
+            11:
+                begin
+                    if (has_mul) begin
+                        lr = ((product) & 8'hff);
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            12:
+                begin
+                    if (has_signed) begin
+                        if (below_signed) begin
+                            lr = 32'h1;
+                        end
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            13:
+                begin
+                    if (has_signed) begin
+                        lr = fill;
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
                 end
             default:
                 begin
@@ -1574,6 +1724,22 @@ module simt_core_gpgpu_sim__exec_alu(op,a,b,result,zero,bad_op);
         if (|differ) begin
             below = |b_top;
         end
+        a_top = la >> msb;
+        below_signed = |s_top;
+        if (|differ) begin
+            below_signed = |a_top;
+        end
+        fill = la >> by;
+        if (|a_top) begin
+            fill = fill | ~(ones >> by);
+        end
+        a_lo = ((la) & 16'hffff);
+        b_lo = ((lb) & 16'hffff);
+        a_hi = ((la >> sixteen) & 16'hffff);
+        b_hi = ((lb >> sixteen) & 16'hffff);
+        p_low = a_lo * b_lo;
+        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        product = p_low + (p_cross << sixteen);
         case (op)
             0:
                 begin
@@ -1622,6 +1788,35 @@ module simt_core_gpgpu_sim__exec_alu(op,a,b,result,zero,bad_op);
             10:
                 begin
                     lr = lane_id;
+                end
+            11:
+                begin
+                    if (has_mul) begin
+                        lr = ((product) & 8'hff);
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            12:
+                begin
+                    if (has_signed) begin
+                        if (below_signed) begin
+                            lr = 32'h1;
+                        end
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            13:
+                begin
+                    if (has_signed) begin
+                        lr = fill;
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
                 end
             default:
                 begin
@@ -1963,6 +2158,9 @@ module simt_core_gpgpu_sim__exec_dec(inst,legal,kind,exec_op,b_sel,rd_valid,src_
     output reg  [6:0] st_stride;
     // Constant declarations
     localparam  sign_fill = 32'hffffc000;
+    localparam  lui_shift = 5'b1110;
+    localparam  op_lui = 6'b10101;
+    localparam  has_lui = 1'b0;
     // Stub signals
     reg  [5:0] controls$address;
     wire  [16:0] controls$data;
@@ -1993,6 +2191,9 @@ module simt_core_gpgpu_sim__exec_dec(inst,legal,kind,exec_op,b_sel,rd_valid,src_
         imm = ((inst[(32'h0)+:(14)]) & 32'hffffffff);
         if (inst[32'hd]) begin
             imm = imm | sign_fill;
+        end
+        if (has_lui & (inst[(32'h1a)+:(6)] == op_lui)) begin
+            imm = ((inst[(32'h0)+:(18)]) & 32'hffffffff) << lui_shift;
         end
         target = inst[(32'hb)+:(11)];
         if (ctl[32'h10]) begin

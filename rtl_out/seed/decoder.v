@@ -3,6 +3,7 @@
 // Regenerate with `cargo run -- gen` (see README.md).
 // Preset `seed`: the seed's defaults; the seed-compatible scheduler is checked against the seed's Verilog with it.
 // Parameters: warps=8 threads=32 pc_width=32 stack_depth=8 (warp id bits=3, stack pointer bits=4)
+// Extensions: mul, lui, signed, stx
 // Clock: none (combinational)
 
 module decoder(inst,legal,kind,exec_op,b_sel,rd_valid,src_valid,if_zero,rd,ra,rb,imm,target,reconv,st_index,st_stride);
@@ -25,6 +26,9 @@ module decoder(inst,legal,kind,exec_op,b_sel,rd_valid,src_valid,if_zero,rd,ra,rb
     output reg  [6:0] st_stride;
     // Constant declarations
     localparam  sign_fill = 32'hffffc000;
+    localparam  lui_shift = 5'b1110;
+    localparam  op_lui = 6'b10101;
+    localparam  has_lui = 1'b1;
     // Stub signals
     reg  [5:0] controls$address;
     wire  [16:0] controls$data;
@@ -56,6 +60,9 @@ module decoder(inst,legal,kind,exec_op,b_sel,rd_valid,src_valid,if_zero,rd,ra,rb
         if (inst[32'hd]) begin
             imm = imm | sign_fill;
         end
+        if (has_lui & (inst[(32'h1a)+:(6)] == op_lui)) begin
+            imm = ((inst[(32'h0)+:(18)]) & 32'hffffffff) << lui_shift;
+        end
         target = inst[(32'hb)+:(11)];
         if (ctl[32'h10]) begin
             target = inst[(32'h0)+:(11)];
@@ -83,9 +90,9 @@ module decoder__controls(address,data);
       6'b111: data = 17'b110100011000011;
       6'b1000: data = 17'b110100011100011;
       6'b1001: data = 17'b110100100000011;
-      6'b1010: data = 17'b0;
-      6'b1011: data = 17'b0;
-      6'b1100: data = 17'b0;
+      6'b1010: data = 17'b110100101100011;
+      6'b1011: data = 17'b110100110000011;
+      6'b1100: data = 17'b110100110100011;
       6'b1101: data = 17'b0;
       6'b1110: data = 17'b0;
       6'b1111: data = 17'b0;
@@ -94,7 +101,7 @@ module decoder__controls(address,data);
       6'b10010: data = 17'b10101010100011;
       6'b10011: data = 17'b10101011000011;
       6'b10100: data = 17'b101100100011;
-      6'b10101: data = 17'b0;
+      6'b10101: data = 17'b101100100011;
       6'b10110: data = 17'b0;
       6'b10111: data = 17'b0;
       6'b11000: data = 17'b100101000011;
@@ -115,7 +122,7 @@ module decoder__controls(address,data);
       6'b100111: data = 17'b0;
       6'b101000: data = 17'b10000000000101;
       6'b101001: data = 17'b10100000000111;
-      6'b101010: data = 17'b0;
+      6'b101010: data = 17'b110000000010101;
       6'b101011: data = 17'b0;
       6'b101100: data = 17'b0;
       6'b101101: data = 17'b0;

@@ -3,7 +3,8 @@
 // Regenerate with `cargo run -- gen` (see README.md).
 // Preset `seed`: the seed's defaults; the seed-compatible scheduler is checked against the seed's Verilog with it.
 // Parameters: warps=8 threads=32 pc_width=32 stack_depth=8 (warp id bits=3, stack pointer bits=4)
-// Ops: op codes 0..10: add sub and or xor shl shr slt seq pass_b lane; others give 0 and bad_op
+// Ops: op codes 0..13: add sub and or xor shl shr slt seq pass_b lane, and the extensions' mul slts sra; others, and those of extensions not built in, give 0 and bad_op
+// Extensions: mul, lui, signed, stx
 // Clock: none (combinational)
 
 module lane_alu(op,a,b,result,zero,bad_op);
@@ -18,6 +19,10 @@ module lane_alu(op,a,b,result,zero,bad_op);
     localparam  lane_bits = 8'h2;
     localparam  top_lane = 8'h3e;
     localparam  msb = 8'h1;
+    localparam  has_mul = 1'b1;
+    localparam  has_signed = 1'b1;
+    localparam  sixteen = 8'h10;
+    localparam  ones = 2'b11;
     // Local signals
     reg  subtract;
     reg  [1:0] carry_in;
@@ -27,6 +32,16 @@ module lane_alu(op,a,b,result,zero,bad_op);
     reg  [1:0] b_top;
     reg  [1:0] s_top;
     reg  below;
+    reg  [1:0] a_top;
+    reg  below_signed;
+    reg  [1:0] fill;
+    reg  [15:0] a_lo;
+    reg  [15:0] a_hi;
+    reg  [15:0] b_lo;
+    reg  [15:0] b_hi;
+    reg  [31:0] p_low;
+    reg  [31:0] p_cross;
+    reg  [31:0] product;
     reg  [63:0] rest_a;
     reg  [63:0] rest_b;
     reg  [1:0] la;
@@ -44,7 +59,7 @@ module lane_alu(op,a,b,result,zero,bad_op);
         lane_id = 32'h0;
         zero = 32'h0;
         bad_op = 1'b0;
-        subtract = (op == 32'h1) | (op == 32'h7);
+        subtract = (op == 32'h1) | (op == 32'h7) | (has_signed & (op == 32'hc));
         carry_in = 32'h0;
         if (subtract) begin
             carry_in = 32'h1;
@@ -65,6 +80,22 @@ module lane_alu(op,a,b,result,zero,bad_op);
         if (|differ) begin
             below = |b_top;
         end
+        a_top = la >> msb;
+        below_signed = |s_top;
+        if (|differ) begin
+            below_signed = |a_top;
+        end
+        fill = la >> by;
+        if (|a_top) begin
+            fill = fill | ~(ones >> by);
+        end
+        a_lo = ((la) & 16'hffff);
+        b_lo = ((lb) & 16'hffff);
+        a_hi = ((la >> sixteen) & 16'hffff);
+        b_hi = ((lb >> sixteen) & 16'hffff);
+        p_low = a_lo * b_lo;
+        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        product = p_low + (p_cross << sixteen);
         case (op)
             0:
                 begin
@@ -113,6 +144,35 @@ module lane_alu(op,a,b,result,zero,bad_op);
             10:
                 begin
                     lr = lane_id;
+                end
+            11:
+                begin
+                    if (has_mul) begin
+                        lr = ((product) & 2'h3);
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            12:
+                begin
+                    if (has_signed) begin
+                        if (below_signed) begin
+                            lr = 32'h1;
+                        end
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            13:
+                begin
+                    if (has_signed) begin
+                        lr = fill;
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
                 end
             default:
                 begin
@@ -143,6 +203,22 @@ module lane_alu(op,a,b,result,zero,bad_op);
         if (|differ) begin
             below = |b_top;
         end
+        a_top = la >> msb;
+        below_signed = |s_top;
+        if (|differ) begin
+            below_signed = |a_top;
+        end
+        fill = la >> by;
+        if (|a_top) begin
+            fill = fill | ~(ones >> by);
+        end
+        a_lo = ((la) & 16'hffff);
+        b_lo = ((lb) & 16'hffff);
+        a_hi = ((la >> sixteen) & 16'hffff);
+        b_hi = ((lb >> sixteen) & 16'hffff);
+        p_low = a_lo * b_lo;
+        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        product = p_low + (p_cross << sixteen);
         case (op)
             0:
                 begin
@@ -191,6 +267,35 @@ module lane_alu(op,a,b,result,zero,bad_op);
             10:
                 begin
                     lr = lane_id;
+                end
+            11:
+                begin
+                    if (has_mul) begin
+                        lr = ((product) & 2'h3);
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            12:
+                begin
+                    if (has_signed) begin
+                        if (below_signed) begin
+                            lr = 32'h1;
+                        end
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            13:
+                begin
+                    if (has_signed) begin
+                        lr = fill;
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
                 end
             default:
                 begin
@@ -221,6 +326,22 @@ module lane_alu(op,a,b,result,zero,bad_op);
         if (|differ) begin
             below = |b_top;
         end
+        a_top = la >> msb;
+        below_signed = |s_top;
+        if (|differ) begin
+            below_signed = |a_top;
+        end
+        fill = la >> by;
+        if (|a_top) begin
+            fill = fill | ~(ones >> by);
+        end
+        a_lo = ((la) & 16'hffff);
+        b_lo = ((lb) & 16'hffff);
+        a_hi = ((la >> sixteen) & 16'hffff);
+        b_hi = ((lb >> sixteen) & 16'hffff);
+        p_low = a_lo * b_lo;
+        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        product = p_low + (p_cross << sixteen);
         case (op)
             0:
                 begin
@@ -269,6 +390,35 @@ module lane_alu(op,a,b,result,zero,bad_op);
             10:
                 begin
                     lr = lane_id;
+                end
+            11:
+                begin
+                    if (has_mul) begin
+                        lr = ((product) & 2'h3);
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            12:
+                begin
+                    if (has_signed) begin
+                        if (below_signed) begin
+                            lr = 32'h1;
+                        end
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            13:
+                begin
+                    if (has_signed) begin
+                        lr = fill;
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
                 end
             default:
                 begin
@@ -299,6 +449,22 @@ module lane_alu(op,a,b,result,zero,bad_op);
         if (|differ) begin
             below = |b_top;
         end
+        a_top = la >> msb;
+        below_signed = |s_top;
+        if (|differ) begin
+            below_signed = |a_top;
+        end
+        fill = la >> by;
+        if (|a_top) begin
+            fill = fill | ~(ones >> by);
+        end
+        a_lo = ((la) & 16'hffff);
+        b_lo = ((lb) & 16'hffff);
+        a_hi = ((la >> sixteen) & 16'hffff);
+        b_hi = ((lb >> sixteen) & 16'hffff);
+        p_low = a_lo * b_lo;
+        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        product = p_low + (p_cross << sixteen);
         case (op)
             0:
                 begin
@@ -347,6 +513,35 @@ module lane_alu(op,a,b,result,zero,bad_op);
             10:
                 begin
                     lr = lane_id;
+                end
+            11:
+                begin
+                    if (has_mul) begin
+                        lr = ((product) & 2'h3);
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            12:
+                begin
+                    if (has_signed) begin
+                        if (below_signed) begin
+                            lr = 32'h1;
+                        end
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            13:
+                begin
+                    if (has_signed) begin
+                        lr = fill;
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
                 end
             default:
                 begin
@@ -377,6 +572,22 @@ module lane_alu(op,a,b,result,zero,bad_op);
         if (|differ) begin
             below = |b_top;
         end
+        a_top = la >> msb;
+        below_signed = |s_top;
+        if (|differ) begin
+            below_signed = |a_top;
+        end
+        fill = la >> by;
+        if (|a_top) begin
+            fill = fill | ~(ones >> by);
+        end
+        a_lo = ((la) & 16'hffff);
+        b_lo = ((lb) & 16'hffff);
+        a_hi = ((la >> sixteen) & 16'hffff);
+        b_hi = ((lb >> sixteen) & 16'hffff);
+        p_low = a_lo * b_lo;
+        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        product = p_low + (p_cross << sixteen);
         case (op)
             0:
                 begin
@@ -425,6 +636,35 @@ module lane_alu(op,a,b,result,zero,bad_op);
             10:
                 begin
                     lr = lane_id;
+                end
+            11:
+                begin
+                    if (has_mul) begin
+                        lr = ((product) & 2'h3);
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            12:
+                begin
+                    if (has_signed) begin
+                        if (below_signed) begin
+                            lr = 32'h1;
+                        end
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            13:
+                begin
+                    if (has_signed) begin
+                        lr = fill;
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
                 end
             default:
                 begin
@@ -455,6 +695,22 @@ module lane_alu(op,a,b,result,zero,bad_op);
         if (|differ) begin
             below = |b_top;
         end
+        a_top = la >> msb;
+        below_signed = |s_top;
+        if (|differ) begin
+            below_signed = |a_top;
+        end
+        fill = la >> by;
+        if (|a_top) begin
+            fill = fill | ~(ones >> by);
+        end
+        a_lo = ((la) & 16'hffff);
+        b_lo = ((lb) & 16'hffff);
+        a_hi = ((la >> sixteen) & 16'hffff);
+        b_hi = ((lb >> sixteen) & 16'hffff);
+        p_low = a_lo * b_lo;
+        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        product = p_low + (p_cross << sixteen);
         case (op)
             0:
                 begin
@@ -503,6 +759,35 @@ module lane_alu(op,a,b,result,zero,bad_op);
             10:
                 begin
                     lr = lane_id;
+                end
+            11:
+                begin
+                    if (has_mul) begin
+                        lr = ((product) & 2'h3);
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            12:
+                begin
+                    if (has_signed) begin
+                        if (below_signed) begin
+                            lr = 32'h1;
+                        end
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            13:
+                begin
+                    if (has_signed) begin
+                        lr = fill;
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
                 end
             default:
                 begin
@@ -533,6 +818,22 @@ module lane_alu(op,a,b,result,zero,bad_op);
         if (|differ) begin
             below = |b_top;
         end
+        a_top = la >> msb;
+        below_signed = |s_top;
+        if (|differ) begin
+            below_signed = |a_top;
+        end
+        fill = la >> by;
+        if (|a_top) begin
+            fill = fill | ~(ones >> by);
+        end
+        a_lo = ((la) & 16'hffff);
+        b_lo = ((lb) & 16'hffff);
+        a_hi = ((la >> sixteen) & 16'hffff);
+        b_hi = ((lb >> sixteen) & 16'hffff);
+        p_low = a_lo * b_lo;
+        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        product = p_low + (p_cross << sixteen);
         case (op)
             0:
                 begin
@@ -581,6 +882,35 @@ module lane_alu(op,a,b,result,zero,bad_op);
             10:
                 begin
                     lr = lane_id;
+                end
+            11:
+                begin
+                    if (has_mul) begin
+                        lr = ((product) & 2'h3);
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            12:
+                begin
+                    if (has_signed) begin
+                        if (below_signed) begin
+                            lr = 32'h1;
+                        end
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            13:
+                begin
+                    if (has_signed) begin
+                        lr = fill;
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
                 end
             default:
                 begin
@@ -611,6 +941,22 @@ module lane_alu(op,a,b,result,zero,bad_op);
         if (|differ) begin
             below = |b_top;
         end
+        a_top = la >> msb;
+        below_signed = |s_top;
+        if (|differ) begin
+            below_signed = |a_top;
+        end
+        fill = la >> by;
+        if (|a_top) begin
+            fill = fill | ~(ones >> by);
+        end
+        a_lo = ((la) & 16'hffff);
+        b_lo = ((lb) & 16'hffff);
+        a_hi = ((la >> sixteen) & 16'hffff);
+        b_hi = ((lb >> sixteen) & 16'hffff);
+        p_low = a_lo * b_lo;
+        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        product = p_low + (p_cross << sixteen);
         case (op)
             0:
                 begin
@@ -659,6 +1005,35 @@ module lane_alu(op,a,b,result,zero,bad_op);
             10:
                 begin
                     lr = lane_id;
+                end
+            11:
+                begin
+                    if (has_mul) begin
+                        lr = ((product) & 2'h3);
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            12:
+                begin
+                    if (has_signed) begin
+                        if (below_signed) begin
+                            lr = 32'h1;
+                        end
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            13:
+                begin
+                    if (has_signed) begin
+                        lr = fill;
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
                 end
             default:
                 begin
@@ -689,6 +1064,22 @@ module lane_alu(op,a,b,result,zero,bad_op);
         if (|differ) begin
             below = |b_top;
         end
+        a_top = la >> msb;
+        below_signed = |s_top;
+        if (|differ) begin
+            below_signed = |a_top;
+        end
+        fill = la >> by;
+        if (|a_top) begin
+            fill = fill | ~(ones >> by);
+        end
+        a_lo = ((la) & 16'hffff);
+        b_lo = ((lb) & 16'hffff);
+        a_hi = ((la >> sixteen) & 16'hffff);
+        b_hi = ((lb >> sixteen) & 16'hffff);
+        p_low = a_lo * b_lo;
+        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        product = p_low + (p_cross << sixteen);
         case (op)
             0:
                 begin
@@ -737,6 +1128,35 @@ module lane_alu(op,a,b,result,zero,bad_op);
             10:
                 begin
                     lr = lane_id;
+                end
+            11:
+                begin
+                    if (has_mul) begin
+                        lr = ((product) & 2'h3);
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            12:
+                begin
+                    if (has_signed) begin
+                        if (below_signed) begin
+                            lr = 32'h1;
+                        end
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            13:
+                begin
+                    if (has_signed) begin
+                        lr = fill;
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
                 end
             default:
                 begin
@@ -767,6 +1187,22 @@ module lane_alu(op,a,b,result,zero,bad_op);
         if (|differ) begin
             below = |b_top;
         end
+        a_top = la >> msb;
+        below_signed = |s_top;
+        if (|differ) begin
+            below_signed = |a_top;
+        end
+        fill = la >> by;
+        if (|a_top) begin
+            fill = fill | ~(ones >> by);
+        end
+        a_lo = ((la) & 16'hffff);
+        b_lo = ((lb) & 16'hffff);
+        a_hi = ((la >> sixteen) & 16'hffff);
+        b_hi = ((lb >> sixteen) & 16'hffff);
+        p_low = a_lo * b_lo;
+        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        product = p_low + (p_cross << sixteen);
         case (op)
             0:
                 begin
@@ -815,6 +1251,35 @@ module lane_alu(op,a,b,result,zero,bad_op);
             10:
                 begin
                     lr = lane_id;
+                end
+            11:
+                begin
+                    if (has_mul) begin
+                        lr = ((product) & 2'h3);
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            12:
+                begin
+                    if (has_signed) begin
+                        if (below_signed) begin
+                            lr = 32'h1;
+                        end
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            13:
+                begin
+                    if (has_signed) begin
+                        lr = fill;
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
                 end
             default:
                 begin
@@ -845,6 +1310,22 @@ module lane_alu(op,a,b,result,zero,bad_op);
         if (|differ) begin
             below = |b_top;
         end
+        a_top = la >> msb;
+        below_signed = |s_top;
+        if (|differ) begin
+            below_signed = |a_top;
+        end
+        fill = la >> by;
+        if (|a_top) begin
+            fill = fill | ~(ones >> by);
+        end
+        a_lo = ((la) & 16'hffff);
+        b_lo = ((lb) & 16'hffff);
+        a_hi = ((la >> sixteen) & 16'hffff);
+        b_hi = ((lb >> sixteen) & 16'hffff);
+        p_low = a_lo * b_lo;
+        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        product = p_low + (p_cross << sixteen);
         case (op)
             0:
                 begin
@@ -893,6 +1374,35 @@ module lane_alu(op,a,b,result,zero,bad_op);
             10:
                 begin
                     lr = lane_id;
+                end
+            11:
+                begin
+                    if (has_mul) begin
+                        lr = ((product) & 2'h3);
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            12:
+                begin
+                    if (has_signed) begin
+                        if (below_signed) begin
+                            lr = 32'h1;
+                        end
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            13:
+                begin
+                    if (has_signed) begin
+                        lr = fill;
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
                 end
             default:
                 begin
@@ -923,6 +1433,22 @@ module lane_alu(op,a,b,result,zero,bad_op);
         if (|differ) begin
             below = |b_top;
         end
+        a_top = la >> msb;
+        below_signed = |s_top;
+        if (|differ) begin
+            below_signed = |a_top;
+        end
+        fill = la >> by;
+        if (|a_top) begin
+            fill = fill | ~(ones >> by);
+        end
+        a_lo = ((la) & 16'hffff);
+        b_lo = ((lb) & 16'hffff);
+        a_hi = ((la >> sixteen) & 16'hffff);
+        b_hi = ((lb >> sixteen) & 16'hffff);
+        p_low = a_lo * b_lo;
+        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        product = p_low + (p_cross << sixteen);
         case (op)
             0:
                 begin
@@ -971,6 +1497,35 @@ module lane_alu(op,a,b,result,zero,bad_op);
             10:
                 begin
                     lr = lane_id;
+                end
+            11:
+                begin
+                    if (has_mul) begin
+                        lr = ((product) & 2'h3);
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            12:
+                begin
+                    if (has_signed) begin
+                        if (below_signed) begin
+                            lr = 32'h1;
+                        end
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            13:
+                begin
+                    if (has_signed) begin
+                        lr = fill;
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
                 end
             default:
                 begin
@@ -1001,6 +1556,22 @@ module lane_alu(op,a,b,result,zero,bad_op);
         if (|differ) begin
             below = |b_top;
         end
+        a_top = la >> msb;
+        below_signed = |s_top;
+        if (|differ) begin
+            below_signed = |a_top;
+        end
+        fill = la >> by;
+        if (|a_top) begin
+            fill = fill | ~(ones >> by);
+        end
+        a_lo = ((la) & 16'hffff);
+        b_lo = ((lb) & 16'hffff);
+        a_hi = ((la >> sixteen) & 16'hffff);
+        b_hi = ((lb >> sixteen) & 16'hffff);
+        p_low = a_lo * b_lo;
+        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        product = p_low + (p_cross << sixteen);
         case (op)
             0:
                 begin
@@ -1049,6 +1620,35 @@ module lane_alu(op,a,b,result,zero,bad_op);
             10:
                 begin
                     lr = lane_id;
+                end
+            11:
+                begin
+                    if (has_mul) begin
+                        lr = ((product) & 2'h3);
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            12:
+                begin
+                    if (has_signed) begin
+                        if (below_signed) begin
+                            lr = 32'h1;
+                        end
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            13:
+                begin
+                    if (has_signed) begin
+                        lr = fill;
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
                 end
             default:
                 begin
@@ -1079,6 +1679,22 @@ module lane_alu(op,a,b,result,zero,bad_op);
         if (|differ) begin
             below = |b_top;
         end
+        a_top = la >> msb;
+        below_signed = |s_top;
+        if (|differ) begin
+            below_signed = |a_top;
+        end
+        fill = la >> by;
+        if (|a_top) begin
+            fill = fill | ~(ones >> by);
+        end
+        a_lo = ((la) & 16'hffff);
+        b_lo = ((lb) & 16'hffff);
+        a_hi = ((la >> sixteen) & 16'hffff);
+        b_hi = ((lb >> sixteen) & 16'hffff);
+        p_low = a_lo * b_lo;
+        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        product = p_low + (p_cross << sixteen);
         case (op)
             0:
                 begin
@@ -1127,6 +1743,35 @@ module lane_alu(op,a,b,result,zero,bad_op);
             10:
                 begin
                     lr = lane_id;
+                end
+            11:
+                begin
+                    if (has_mul) begin
+                        lr = ((product) & 2'h3);
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            12:
+                begin
+                    if (has_signed) begin
+                        if (below_signed) begin
+                            lr = 32'h1;
+                        end
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            13:
+                begin
+                    if (has_signed) begin
+                        lr = fill;
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
                 end
             default:
                 begin
@@ -1157,6 +1802,22 @@ module lane_alu(op,a,b,result,zero,bad_op);
         if (|differ) begin
             below = |b_top;
         end
+        a_top = la >> msb;
+        below_signed = |s_top;
+        if (|differ) begin
+            below_signed = |a_top;
+        end
+        fill = la >> by;
+        if (|a_top) begin
+            fill = fill | ~(ones >> by);
+        end
+        a_lo = ((la) & 16'hffff);
+        b_lo = ((lb) & 16'hffff);
+        a_hi = ((la >> sixteen) & 16'hffff);
+        b_hi = ((lb >> sixteen) & 16'hffff);
+        p_low = a_lo * b_lo;
+        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        product = p_low + (p_cross << sixteen);
         case (op)
             0:
                 begin
@@ -1205,6 +1866,35 @@ module lane_alu(op,a,b,result,zero,bad_op);
             10:
                 begin
                     lr = lane_id;
+                end
+            11:
+                begin
+                    if (has_mul) begin
+                        lr = ((product) & 2'h3);
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            12:
+                begin
+                    if (has_signed) begin
+                        if (below_signed) begin
+                            lr = 32'h1;
+                        end
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            13:
+                begin
+                    if (has_signed) begin
+                        lr = fill;
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
                 end
             default:
                 begin
@@ -1235,6 +1925,22 @@ module lane_alu(op,a,b,result,zero,bad_op);
         if (|differ) begin
             below = |b_top;
         end
+        a_top = la >> msb;
+        below_signed = |s_top;
+        if (|differ) begin
+            below_signed = |a_top;
+        end
+        fill = la >> by;
+        if (|a_top) begin
+            fill = fill | ~(ones >> by);
+        end
+        a_lo = ((la) & 16'hffff);
+        b_lo = ((lb) & 16'hffff);
+        a_hi = ((la >> sixteen) & 16'hffff);
+        b_hi = ((lb >> sixteen) & 16'hffff);
+        p_low = a_lo * b_lo;
+        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        product = p_low + (p_cross << sixteen);
         case (op)
             0:
                 begin
@@ -1283,6 +1989,35 @@ module lane_alu(op,a,b,result,zero,bad_op);
             10:
                 begin
                     lr = lane_id;
+                end
+            11:
+                begin
+                    if (has_mul) begin
+                        lr = ((product) & 2'h3);
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            12:
+                begin
+                    if (has_signed) begin
+                        if (below_signed) begin
+                            lr = 32'h1;
+                        end
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            13:
+                begin
+                    if (has_signed) begin
+                        lr = fill;
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
                 end
             default:
                 begin
@@ -1313,6 +2048,22 @@ module lane_alu(op,a,b,result,zero,bad_op);
         if (|differ) begin
             below = |b_top;
         end
+        a_top = la >> msb;
+        below_signed = |s_top;
+        if (|differ) begin
+            below_signed = |a_top;
+        end
+        fill = la >> by;
+        if (|a_top) begin
+            fill = fill | ~(ones >> by);
+        end
+        a_lo = ((la) & 16'hffff);
+        b_lo = ((lb) & 16'hffff);
+        a_hi = ((la >> sixteen) & 16'hffff);
+        b_hi = ((lb >> sixteen) & 16'hffff);
+        p_low = a_lo * b_lo;
+        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        product = p_low + (p_cross << sixteen);
         case (op)
             0:
                 begin
@@ -1361,6 +2112,35 @@ module lane_alu(op,a,b,result,zero,bad_op);
             10:
                 begin
                     lr = lane_id;
+                end
+            11:
+                begin
+                    if (has_mul) begin
+                        lr = ((product) & 2'h3);
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            12:
+                begin
+                    if (has_signed) begin
+                        if (below_signed) begin
+                            lr = 32'h1;
+                        end
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            13:
+                begin
+                    if (has_signed) begin
+                        lr = fill;
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
                 end
             default:
                 begin
@@ -1391,6 +2171,22 @@ module lane_alu(op,a,b,result,zero,bad_op);
         if (|differ) begin
             below = |b_top;
         end
+        a_top = la >> msb;
+        below_signed = |s_top;
+        if (|differ) begin
+            below_signed = |a_top;
+        end
+        fill = la >> by;
+        if (|a_top) begin
+            fill = fill | ~(ones >> by);
+        end
+        a_lo = ((la) & 16'hffff);
+        b_lo = ((lb) & 16'hffff);
+        a_hi = ((la >> sixteen) & 16'hffff);
+        b_hi = ((lb >> sixteen) & 16'hffff);
+        p_low = a_lo * b_lo;
+        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        product = p_low + (p_cross << sixteen);
         case (op)
             0:
                 begin
@@ -1439,6 +2235,35 @@ module lane_alu(op,a,b,result,zero,bad_op);
             10:
                 begin
                     lr = lane_id;
+                end
+            11:
+                begin
+                    if (has_mul) begin
+                        lr = ((product) & 2'h3);
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            12:
+                begin
+                    if (has_signed) begin
+                        if (below_signed) begin
+                            lr = 32'h1;
+                        end
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            13:
+                begin
+                    if (has_signed) begin
+                        lr = fill;
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
                 end
             default:
                 begin
@@ -1469,6 +2294,22 @@ module lane_alu(op,a,b,result,zero,bad_op);
         if (|differ) begin
             below = |b_top;
         end
+        a_top = la >> msb;
+        below_signed = |s_top;
+        if (|differ) begin
+            below_signed = |a_top;
+        end
+        fill = la >> by;
+        if (|a_top) begin
+            fill = fill | ~(ones >> by);
+        end
+        a_lo = ((la) & 16'hffff);
+        b_lo = ((lb) & 16'hffff);
+        a_hi = ((la >> sixteen) & 16'hffff);
+        b_hi = ((lb >> sixteen) & 16'hffff);
+        p_low = a_lo * b_lo;
+        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        product = p_low + (p_cross << sixteen);
         case (op)
             0:
                 begin
@@ -1517,6 +2358,35 @@ module lane_alu(op,a,b,result,zero,bad_op);
             10:
                 begin
                     lr = lane_id;
+                end
+            11:
+                begin
+                    if (has_mul) begin
+                        lr = ((product) & 2'h3);
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            12:
+                begin
+                    if (has_signed) begin
+                        if (below_signed) begin
+                            lr = 32'h1;
+                        end
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            13:
+                begin
+                    if (has_signed) begin
+                        lr = fill;
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
                 end
             default:
                 begin
@@ -1547,6 +2417,22 @@ module lane_alu(op,a,b,result,zero,bad_op);
         if (|differ) begin
             below = |b_top;
         end
+        a_top = la >> msb;
+        below_signed = |s_top;
+        if (|differ) begin
+            below_signed = |a_top;
+        end
+        fill = la >> by;
+        if (|a_top) begin
+            fill = fill | ~(ones >> by);
+        end
+        a_lo = ((la) & 16'hffff);
+        b_lo = ((lb) & 16'hffff);
+        a_hi = ((la >> sixteen) & 16'hffff);
+        b_hi = ((lb >> sixteen) & 16'hffff);
+        p_low = a_lo * b_lo;
+        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        product = p_low + (p_cross << sixteen);
         case (op)
             0:
                 begin
@@ -1595,6 +2481,35 @@ module lane_alu(op,a,b,result,zero,bad_op);
             10:
                 begin
                     lr = lane_id;
+                end
+            11:
+                begin
+                    if (has_mul) begin
+                        lr = ((product) & 2'h3);
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            12:
+                begin
+                    if (has_signed) begin
+                        if (below_signed) begin
+                            lr = 32'h1;
+                        end
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            13:
+                begin
+                    if (has_signed) begin
+                        lr = fill;
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
                 end
             default:
                 begin
@@ -1625,6 +2540,22 @@ module lane_alu(op,a,b,result,zero,bad_op);
         if (|differ) begin
             below = |b_top;
         end
+        a_top = la >> msb;
+        below_signed = |s_top;
+        if (|differ) begin
+            below_signed = |a_top;
+        end
+        fill = la >> by;
+        if (|a_top) begin
+            fill = fill | ~(ones >> by);
+        end
+        a_lo = ((la) & 16'hffff);
+        b_lo = ((lb) & 16'hffff);
+        a_hi = ((la >> sixteen) & 16'hffff);
+        b_hi = ((lb >> sixteen) & 16'hffff);
+        p_low = a_lo * b_lo;
+        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        product = p_low + (p_cross << sixteen);
         case (op)
             0:
                 begin
@@ -1673,6 +2604,35 @@ module lane_alu(op,a,b,result,zero,bad_op);
             10:
                 begin
                     lr = lane_id;
+                end
+            11:
+                begin
+                    if (has_mul) begin
+                        lr = ((product) & 2'h3);
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            12:
+                begin
+                    if (has_signed) begin
+                        if (below_signed) begin
+                            lr = 32'h1;
+                        end
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            13:
+                begin
+                    if (has_signed) begin
+                        lr = fill;
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
                 end
             default:
                 begin
@@ -1703,6 +2663,22 @@ module lane_alu(op,a,b,result,zero,bad_op);
         if (|differ) begin
             below = |b_top;
         end
+        a_top = la >> msb;
+        below_signed = |s_top;
+        if (|differ) begin
+            below_signed = |a_top;
+        end
+        fill = la >> by;
+        if (|a_top) begin
+            fill = fill | ~(ones >> by);
+        end
+        a_lo = ((la) & 16'hffff);
+        b_lo = ((lb) & 16'hffff);
+        a_hi = ((la >> sixteen) & 16'hffff);
+        b_hi = ((lb >> sixteen) & 16'hffff);
+        p_low = a_lo * b_lo;
+        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        product = p_low + (p_cross << sixteen);
         case (op)
             0:
                 begin
@@ -1751,6 +2727,35 @@ module lane_alu(op,a,b,result,zero,bad_op);
             10:
                 begin
                     lr = lane_id;
+                end
+            11:
+                begin
+                    if (has_mul) begin
+                        lr = ((product) & 2'h3);
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            12:
+                begin
+                    if (has_signed) begin
+                        if (below_signed) begin
+                            lr = 32'h1;
+                        end
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            13:
+                begin
+                    if (has_signed) begin
+                        lr = fill;
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
                 end
             default:
                 begin
@@ -1781,6 +2786,22 @@ module lane_alu(op,a,b,result,zero,bad_op);
         if (|differ) begin
             below = |b_top;
         end
+        a_top = la >> msb;
+        below_signed = |s_top;
+        if (|differ) begin
+            below_signed = |a_top;
+        end
+        fill = la >> by;
+        if (|a_top) begin
+            fill = fill | ~(ones >> by);
+        end
+        a_lo = ((la) & 16'hffff);
+        b_lo = ((lb) & 16'hffff);
+        a_hi = ((la >> sixteen) & 16'hffff);
+        b_hi = ((lb >> sixteen) & 16'hffff);
+        p_low = a_lo * b_lo;
+        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        product = p_low + (p_cross << sixteen);
         case (op)
             0:
                 begin
@@ -1829,6 +2850,35 @@ module lane_alu(op,a,b,result,zero,bad_op);
             10:
                 begin
                     lr = lane_id;
+                end
+            11:
+                begin
+                    if (has_mul) begin
+                        lr = ((product) & 2'h3);
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            12:
+                begin
+                    if (has_signed) begin
+                        if (below_signed) begin
+                            lr = 32'h1;
+                        end
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            13:
+                begin
+                    if (has_signed) begin
+                        lr = fill;
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
                 end
             default:
                 begin
@@ -1859,6 +2909,22 @@ module lane_alu(op,a,b,result,zero,bad_op);
         if (|differ) begin
             below = |b_top;
         end
+        a_top = la >> msb;
+        below_signed = |s_top;
+        if (|differ) begin
+            below_signed = |a_top;
+        end
+        fill = la >> by;
+        if (|a_top) begin
+            fill = fill | ~(ones >> by);
+        end
+        a_lo = ((la) & 16'hffff);
+        b_lo = ((lb) & 16'hffff);
+        a_hi = ((la >> sixteen) & 16'hffff);
+        b_hi = ((lb >> sixteen) & 16'hffff);
+        p_low = a_lo * b_lo;
+        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        product = p_low + (p_cross << sixteen);
         case (op)
             0:
                 begin
@@ -1907,6 +2973,35 @@ module lane_alu(op,a,b,result,zero,bad_op);
             10:
                 begin
                     lr = lane_id;
+                end
+            11:
+                begin
+                    if (has_mul) begin
+                        lr = ((product) & 2'h3);
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            12:
+                begin
+                    if (has_signed) begin
+                        if (below_signed) begin
+                            lr = 32'h1;
+                        end
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            13:
+                begin
+                    if (has_signed) begin
+                        lr = fill;
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
                 end
             default:
                 begin
@@ -1937,6 +3032,22 @@ module lane_alu(op,a,b,result,zero,bad_op);
         if (|differ) begin
             below = |b_top;
         end
+        a_top = la >> msb;
+        below_signed = |s_top;
+        if (|differ) begin
+            below_signed = |a_top;
+        end
+        fill = la >> by;
+        if (|a_top) begin
+            fill = fill | ~(ones >> by);
+        end
+        a_lo = ((la) & 16'hffff);
+        b_lo = ((lb) & 16'hffff);
+        a_hi = ((la >> sixteen) & 16'hffff);
+        b_hi = ((lb >> sixteen) & 16'hffff);
+        p_low = a_lo * b_lo;
+        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        product = p_low + (p_cross << sixteen);
         case (op)
             0:
                 begin
@@ -1985,6 +3096,35 @@ module lane_alu(op,a,b,result,zero,bad_op);
             10:
                 begin
                     lr = lane_id;
+                end
+            11:
+                begin
+                    if (has_mul) begin
+                        lr = ((product) & 2'h3);
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            12:
+                begin
+                    if (has_signed) begin
+                        if (below_signed) begin
+                            lr = 32'h1;
+                        end
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            13:
+                begin
+                    if (has_signed) begin
+                        lr = fill;
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
                 end
             default:
                 begin
@@ -2015,6 +3155,22 @@ module lane_alu(op,a,b,result,zero,bad_op);
         if (|differ) begin
             below = |b_top;
         end
+        a_top = la >> msb;
+        below_signed = |s_top;
+        if (|differ) begin
+            below_signed = |a_top;
+        end
+        fill = la >> by;
+        if (|a_top) begin
+            fill = fill | ~(ones >> by);
+        end
+        a_lo = ((la) & 16'hffff);
+        b_lo = ((lb) & 16'hffff);
+        a_hi = ((la >> sixteen) & 16'hffff);
+        b_hi = ((lb >> sixteen) & 16'hffff);
+        p_low = a_lo * b_lo;
+        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        product = p_low + (p_cross << sixteen);
         case (op)
             0:
                 begin
@@ -2063,6 +3219,35 @@ module lane_alu(op,a,b,result,zero,bad_op);
             10:
                 begin
                     lr = lane_id;
+                end
+            11:
+                begin
+                    if (has_mul) begin
+                        lr = ((product) & 2'h3);
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            12:
+                begin
+                    if (has_signed) begin
+                        if (below_signed) begin
+                            lr = 32'h1;
+                        end
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            13:
+                begin
+                    if (has_signed) begin
+                        lr = fill;
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
                 end
             default:
                 begin
@@ -2093,6 +3278,22 @@ module lane_alu(op,a,b,result,zero,bad_op);
         if (|differ) begin
             below = |b_top;
         end
+        a_top = la >> msb;
+        below_signed = |s_top;
+        if (|differ) begin
+            below_signed = |a_top;
+        end
+        fill = la >> by;
+        if (|a_top) begin
+            fill = fill | ~(ones >> by);
+        end
+        a_lo = ((la) & 16'hffff);
+        b_lo = ((lb) & 16'hffff);
+        a_hi = ((la >> sixteen) & 16'hffff);
+        b_hi = ((lb >> sixteen) & 16'hffff);
+        p_low = a_lo * b_lo;
+        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        product = p_low + (p_cross << sixteen);
         case (op)
             0:
                 begin
@@ -2141,6 +3342,35 @@ module lane_alu(op,a,b,result,zero,bad_op);
             10:
                 begin
                     lr = lane_id;
+                end
+            11:
+                begin
+                    if (has_mul) begin
+                        lr = ((product) & 2'h3);
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            12:
+                begin
+                    if (has_signed) begin
+                        if (below_signed) begin
+                            lr = 32'h1;
+                        end
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            13:
+                begin
+                    if (has_signed) begin
+                        lr = fill;
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
                 end
             default:
                 begin
@@ -2171,6 +3401,22 @@ module lane_alu(op,a,b,result,zero,bad_op);
         if (|differ) begin
             below = |b_top;
         end
+        a_top = la >> msb;
+        below_signed = |s_top;
+        if (|differ) begin
+            below_signed = |a_top;
+        end
+        fill = la >> by;
+        if (|a_top) begin
+            fill = fill | ~(ones >> by);
+        end
+        a_lo = ((la) & 16'hffff);
+        b_lo = ((lb) & 16'hffff);
+        a_hi = ((la >> sixteen) & 16'hffff);
+        b_hi = ((lb >> sixteen) & 16'hffff);
+        p_low = a_lo * b_lo;
+        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        product = p_low + (p_cross << sixteen);
         case (op)
             0:
                 begin
@@ -2219,6 +3465,35 @@ module lane_alu(op,a,b,result,zero,bad_op);
             10:
                 begin
                     lr = lane_id;
+                end
+            11:
+                begin
+                    if (has_mul) begin
+                        lr = ((product) & 2'h3);
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            12:
+                begin
+                    if (has_signed) begin
+                        if (below_signed) begin
+                            lr = 32'h1;
+                        end
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            13:
+                begin
+                    if (has_signed) begin
+                        lr = fill;
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
                 end
             default:
                 begin
@@ -2249,6 +3524,22 @@ module lane_alu(op,a,b,result,zero,bad_op);
         if (|differ) begin
             below = |b_top;
         end
+        a_top = la >> msb;
+        below_signed = |s_top;
+        if (|differ) begin
+            below_signed = |a_top;
+        end
+        fill = la >> by;
+        if (|a_top) begin
+            fill = fill | ~(ones >> by);
+        end
+        a_lo = ((la) & 16'hffff);
+        b_lo = ((lb) & 16'hffff);
+        a_hi = ((la >> sixteen) & 16'hffff);
+        b_hi = ((lb >> sixteen) & 16'hffff);
+        p_low = a_lo * b_lo;
+        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        product = p_low + (p_cross << sixteen);
         case (op)
             0:
                 begin
@@ -2297,6 +3588,35 @@ module lane_alu(op,a,b,result,zero,bad_op);
             10:
                 begin
                     lr = lane_id;
+                end
+            11:
+                begin
+                    if (has_mul) begin
+                        lr = ((product) & 2'h3);
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            12:
+                begin
+                    if (has_signed) begin
+                        if (below_signed) begin
+                            lr = 32'h1;
+                        end
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            13:
+                begin
+                    if (has_signed) begin
+                        lr = fill;
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
                 end
             default:
                 begin
@@ -2327,6 +3647,22 @@ module lane_alu(op,a,b,result,zero,bad_op);
         if (|differ) begin
             below = |b_top;
         end
+        a_top = la >> msb;
+        below_signed = |s_top;
+        if (|differ) begin
+            below_signed = |a_top;
+        end
+        fill = la >> by;
+        if (|a_top) begin
+            fill = fill | ~(ones >> by);
+        end
+        a_lo = ((la) & 16'hffff);
+        b_lo = ((lb) & 16'hffff);
+        a_hi = ((la >> sixteen) & 16'hffff);
+        b_hi = ((lb >> sixteen) & 16'hffff);
+        p_low = a_lo * b_lo;
+        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        product = p_low + (p_cross << sixteen);
         case (op)
             0:
                 begin
@@ -2375,6 +3711,35 @@ module lane_alu(op,a,b,result,zero,bad_op);
             10:
                 begin
                     lr = lane_id;
+                end
+            11:
+                begin
+                    if (has_mul) begin
+                        lr = ((product) & 2'h3);
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            12:
+                begin
+                    if (has_signed) begin
+                        if (below_signed) begin
+                            lr = 32'h1;
+                        end
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            13:
+                begin
+                    if (has_signed) begin
+                        lr = fill;
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
                 end
             default:
                 begin
@@ -2405,6 +3770,22 @@ module lane_alu(op,a,b,result,zero,bad_op);
         if (|differ) begin
             below = |b_top;
         end
+        a_top = la >> msb;
+        below_signed = |s_top;
+        if (|differ) begin
+            below_signed = |a_top;
+        end
+        fill = la >> by;
+        if (|a_top) begin
+            fill = fill | ~(ones >> by);
+        end
+        a_lo = ((la) & 16'hffff);
+        b_lo = ((lb) & 16'hffff);
+        a_hi = ((la >> sixteen) & 16'hffff);
+        b_hi = ((lb >> sixteen) & 16'hffff);
+        p_low = a_lo * b_lo;
+        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        product = p_low + (p_cross << sixteen);
         case (op)
             0:
                 begin
@@ -2453,6 +3834,35 @@ module lane_alu(op,a,b,result,zero,bad_op);
             10:
                 begin
                     lr = lane_id;
+                end
+            11:
+                begin
+                    if (has_mul) begin
+                        lr = ((product) & 2'h3);
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            12:
+                begin
+                    if (has_signed) begin
+                        if (below_signed) begin
+                            lr = 32'h1;
+                        end
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            13:
+                begin
+                    if (has_signed) begin
+                        lr = fill;
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
                 end
             default:
                 begin
@@ -2483,6 +3893,22 @@ module lane_alu(op,a,b,result,zero,bad_op);
         if (|differ) begin
             below = |b_top;
         end
+        a_top = la >> msb;
+        below_signed = |s_top;
+        if (|differ) begin
+            below_signed = |a_top;
+        end
+        fill = la >> by;
+        if (|a_top) begin
+            fill = fill | ~(ones >> by);
+        end
+        a_lo = ((la) & 16'hffff);
+        b_lo = ((lb) & 16'hffff);
+        a_hi = ((la >> sixteen) & 16'hffff);
+        b_hi = ((lb >> sixteen) & 16'hffff);
+        p_low = a_lo * b_lo;
+        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        product = p_low + (p_cross << sixteen);
         case (op)
             0:
                 begin
@@ -2531,6 +3957,35 @@ module lane_alu(op,a,b,result,zero,bad_op);
             10:
                 begin
                     lr = lane_id;
+                end
+            11:
+                begin
+                    if (has_mul) begin
+                        lr = ((product) & 2'h3);
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            12:
+                begin
+                    if (has_signed) begin
+                        if (below_signed) begin
+                            lr = 32'h1;
+                        end
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
+                end
+            13:
+                begin
+                    if (has_signed) begin
+                        lr = fill;
+                    end
+                    else begin
+                        bad_op = 1'b1;
+                    end
                 end
             default:
                 begin

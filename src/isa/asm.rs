@@ -20,7 +20,9 @@ use anyhow::{bail, Result};
 
 use crate::params::shown;
 
-use super::{AluOp, ImmOp, Inst, IMM_MAX, IMM_MIN, MAX_PROGRAM, REGISTERS, STORE_FIELD_MAX};
+use super::{
+    AluOp, ImmOp, Inst, IMM_MAX, IMM_MIN, LUI_MAX, MAX_PROGRAM, REGISTERS, STORE_FIELD_MAX,
+};
 
 /// Assembles `source` into instructions.
 pub fn assemble(source: &str) -> Result<Vec<Inst>> {
@@ -39,6 +41,25 @@ impl Listing {
     /// `LINE: \`text\`` of instruction `pc`, or `None` past the end.
     pub fn at(&self, pc: usize) -> Option<String> {
         self.source.get(pc).map(|(line, text)| format!("{line}: `{text}`"))
+    }
+
+    /// The listing, when `core` carries every extension it uses; otherwise the error names the
+    /// first line that uses one it lacks.
+    pub fn for_core(self, core: &crate::params::CoreParams) -> Result<Listing> {
+        match core.isa.first_missing(&self.program) {
+            None => Ok(self),
+            Some((pc, ext)) => {
+                let (line, text) = &self.source[pc];
+                let message = format!(
+                    "`{}`: core `{}` lacks the `{}` extension (it carries: {})",
+                    shown(text),
+                    core.name,
+                    ext.name(),
+                    core.isa.names()
+                );
+                Err(at_line(*line, message))
+            }
+        }
     }
 
     /// One line per instruction: address, word, source line and text.
@@ -209,6 +230,14 @@ fn parse(text: &str, labels: &HashMap<&str, usize>) -> Result<Inst> {
             want(2, "rd, ra")?;
             Inst::Ld { rd: register(args[0])?, ra: register(args[1])? }
         }
+        "lui" => {
+            want(2, "rd, imm")?;
+            Inst::Lui { rd: register(args[0])?, imm: upper_immediate(args[1])? }
+        }
+        "stx" => {
+            want(2, "rs, ra")?;
+            Inst::Stx { rb: register(args[0])?, ra: register(args[1])? }
+        }
         _ => bail!("unknown instruction `{}`", shown(&mnemonic)),
     })
 }
@@ -234,6 +263,14 @@ fn immediate(s: &str) -> Result<i32> {
     match number(s) {
         Some(v) if (IMM_MIN as i64..=IMM_MAX as i64).contains(&v) => Ok(v as i32),
         Some(v) => bail!("immediate {v} does not fit in 14 signed bits ({IMM_MIN}..={IMM_MAX})"),
+        None => bail!("`{}` is not a number", shown(s)),
+    }
+}
+
+fn upper_immediate(s: &str) -> Result<u32> {
+    match number(s) {
+        Some(v) if (0..=LUI_MAX as i64).contains(&v) => Ok(v as u32),
+        Some(v) => bail!("`lui` immediate {v} does not fit in 18 unsigned bits (0..={LUI_MAX})"),
         None => bail!("`{}` is not a number", shown(s)),
     }
 }
@@ -271,9 +308,11 @@ mod tests {
         let src = "start: nop\n add r1, r2, r3\n sub r4, r5, r6\n and r7, r8, r9\n or r10, r11, r12\n xor r13, r14, r15\n\
                    shl r0, r1, r2\n shr r1, r2, r3\n slt r2, r3, r4\n seq r3, r4, r5\n addi r1, r2, -8192\n andi r3, r4, 8191\n\
                    shli r5, r6, 3\n shri r7, r8, 0x1F\n li r9, -1\n lane r10\n warp r11\n bz r1, start, j\n bnz r2, 3, j\n\
-                   j: join\n jmp start\n bany r3, j\n st r4, 5, 64\n ld r5, r6\n bar\n exit";
+                   j: join\n jmp start\n bany r3, j\n st r4, 5, 64\n ld r5, r6\n bar\n exit\n\
+                   mul r1, r2, r3\n slts r4, r5, r6\n sra r7, r8, r9\n lui r10, 262143\n stx r11, r12";
         let program = assemble(src).unwrap();
-        assert_eq!(program.len(), 26);
+        assert_eq!(program.len(), 31);
+        assert_eq!(program[30], Inst::Stx { rb: 11, ra: 12 });
         for inst in &program {
             assert_eq!(Inst::decode(inst.encode()), Some(*inst), "{inst}");
         }
@@ -297,11 +336,44 @@ mod tests {
             ("bz r1, e, e\ne: exit", "line 1: the reconvergence point of a branch must be a `join` (instruction 1 is not)"),
             ("st r1, 128, 4", "`st` index `128` must be a number in 0..=127"),
             ("jmp 2048", "address 2048 is outside the program space 0..2048"),
+            ("lui r1, 262144", "`lui` immediate 262144 does not fit in 18 unsigned bits (0..=262143)"),
+            ("lui r1, -1", "`lui` immediate -1 does not fit"),
+            ("stx r1", "`stx` takes 2 operand(s) (stx rs, ra), got 1"),
         ] {
             let got = err(src);
             assert!(got.contains(want), "{src:?}: `{got}` should contain `{want}`");
         }
         assert!(err(&"nop\n".repeat(2049)).contains("2049 instructions: at most 2048"));
+    }
+
+    #[test]
+    fn a_core_without_an_extension_refuses_the_first_line_using_it() {
+        let listing =
+            assemble_listing("li r1, 3\n; square it\nmul r2, r1, r1\nstx r2, r1\nexit").unwrap();
+        let cu = crate::params::CORE_CU;
+        assert_eq!(
+            cu.isa,
+            crate::isa::Extensions::NONE,
+            "the test assumes cu-core has no extension"
+        );
+        let err = listing.clone().for_core(&cu).unwrap_err();
+        let at = err.downcast_ref::<AtLine>().expect("an error at a line");
+        assert_eq!(at.line, 3);
+        assert_eq!(
+            at.message,
+            "`mul r2, r1, r1`: core `cu-core` lacks the `mul` extension (it carries: none)"
+        );
+        let mut core = cu;
+        core.isa.mul = true;
+        let err = listing.clone().for_core(&core).unwrap_err();
+        assert!(
+            format!("{err}").starts_with(
+                "line 4: `stx r2, r1`: core `cu-core` lacks the `stx` extension (it carries: mul)"
+            ),
+            "{err}"
+        );
+        core.isa.stx = true;
+        assert_eq!(listing.clone().for_core(&core).unwrap(), listing);
     }
 
     #[test]

@@ -24,7 +24,7 @@
 
 use anyhow::{bail, Result};
 
-use super::{st_address, AluOp, ImmOp, Inst, LDS_BANKS, REGISTERS};
+use super::{st_address, AluOp, Extensions, ImmOp, Inst, LDS_BANKS, LUI_SHIFT, REGISTERS};
 use crate::params::check_range;
 
 /// The machine a program runs on.
@@ -41,6 +41,8 @@ pub struct Config {
     pub lds_rows: usize,
     /// Warp instructions after which the run is stopped as an error.
     pub max_instructions: u64,
+    /// The extensions the machine carries: a program using another is refused before it runs.
+    pub isa: Extensions,
 }
 
 impl Config {
@@ -66,6 +68,7 @@ impl Config {
             stack_depth: s.stack_depth,
             lds_rows: p.lds_rows,
             max_instructions,
+            isa: p.isa(),
         }
     }
     /// Words of the local data share.
@@ -221,6 +224,13 @@ impl Machine {
 
     /// Runs `program` until every warp has exited. Warps waiting at a barrier lose their turn.
     pub fn run(&mut self, program: &[Inst]) -> Result<()> {
+        if let Some((pc, ext)) = self.config.isa.first_missing(program) {
+            bail!(
+                "instruction {pc} (`{}`) needs the `{}` extension, which the machine lacks",
+                program[pc],
+                ext.name()
+            );
+        }
         while self.warps.iter().any(|w| !w.done) {
             for w in 0..self.config.warps {
                 if !self.warps[w].done && !self.warps[w].at_barrier {
@@ -316,6 +326,21 @@ impl Machine {
                     self.regs[idx(l, rd)] = self.lds[a % self.lds.len()];
                     self.races.access(a % self.lds.len(), w, pc, false);
                 }
+            }
+            Inst::Stx { ra, rb } => {
+                let addrs: Vec<usize> =
+                    lanes.iter().map(|&l| self.regs[idx(l, ra)] as usize).collect();
+                self.count_lds(&addrs);
+                // Lanes in order: of lanes that hit one word, the highest lane's value stays.
+                for (&l, &a) in lanes.iter().zip(&addrs) {
+                    let words = self.lds.len();
+                    self.lds[a % words] = self.regs[idx(l, rb)];
+                    self.races.access(a % words, w, pc, true);
+                }
+            }
+            Inst::Lui { rd, imm } => {
+                let v = (imm as u64) << LUI_SHIFT;
+                lanes.iter().for_each(|&l| self.regs[idx(l, rd)] = v as u32 & vm)
             }
             Inst::Bar => self.arrive(w, pc, mask)?,
             Inst::Exit => {
@@ -418,6 +443,12 @@ fn value_mask(bits: usize) -> u32 {
     }
 }
 
+/// A `bits`-bit lane value as a signed number (its top bit the sign).
+fn signed(a: u32, bits: usize) -> i64 {
+    let shift = 64 - bits as u32;
+    ((a as u64) << shift) as i64 >> shift
+}
+
 fn shift_left(a: u32, by: u32) -> u32 {
     a.checked_shl(by).unwrap_or(0)
 }
@@ -446,6 +477,9 @@ pub fn alu(op: AluOp, a: u32, b: u32, bits: usize) -> u32 {
         AluOp::Shr => a >> by,
         AluOp::Slt => (a < b) as u32,
         AluOp::Seq => (a == b) as u32,
+        AluOp::Mul => a.wrapping_mul(b),
+        AluOp::Slts => (signed(a, bits) < signed(b, bits)) as u32,
+        AluOp::Sra => (signed(a, bits) >> by) as u32,
     }
 }
 
@@ -459,6 +493,7 @@ impl crate::params::CoreParams {
             stack_depth: self.stack_depth,
             lds_rows: self.lds_rows,
             max_instructions,
+            isa: self.isa,
         }
     }
 }

@@ -7,7 +7,11 @@
 //! - I: `rd[25:22] ra[21:18] imm[13:0]` (signed, sign-extended to the lane width);
 //! - B (`bz`, `bnz`): `ra[25:22] target[21:11] reconv[10:0]`;
 //! - J (`jmp`, `bany`): `ra[25:22] target[10:0]`;
-//! - S (`st`): `ra[21:18] stride[13:7] index[6:0]`.
+//! - S (`st`): `ra[21:18] stride[13:7] index[6:0]`;
+//! - U (`lui`): `rd[25:22] imm[17:0]` (unsigned).
+//!
+//! `mul`, `lui`, `slts`/`sra` and `stx` are extensions ([`Extension`]): a core carries each only
+//! when its parameters say so, and a program that uses one its core lacks is refused.
 //!
 //! Addresses are instruction indices (the scheduler's byte pc is 4 times the index), so a
 //! program holds at most 2048 instructions. Every value is one lane wide (`lane_bits`) and
@@ -40,7 +44,7 @@ pub mod races;
 
 use std::fmt;
 
-pub use crate::params::{LDS_BANKS, MAX_PROGRAM, REGISTERS};
+pub use crate::params::{Extension, Extensions, LDS_BANKS, MAX_PROGRAM, REGISTERS};
 
 /// A kernel's local data share from the text of its `.lds` file (`name` in errors): one hex word
 /// per line, blank lines skipped, each word within the core's `lane_bits` and at most the
@@ -94,6 +98,21 @@ pub const IMM_MIN: i32 = -(1 << 13);
 pub const IMM_MAX: i32 = (1 << 13) - 1;
 /// `st`'s stride and index fields.
 pub const STORE_FIELD_MAX: u32 = 127;
+/// `lui`'s immediate: 18 unsigned bits (`inst[17:0]`), placed at bit 14.
+pub const LUI_MAX: u32 = (1 << 18) - 1;
+/// Where `lui` puts its immediate.
+pub const LUI_SHIFT: u32 = 14;
+
+impl Extensions {
+    /// The first instruction of `program` that needs an extension not carried: its index and
+    /// the extension.
+    pub fn first_missing(&self, program: &[Inst]) -> Option<(usize, Extension)> {
+        program
+            .iter()
+            .enumerate()
+            .find_map(|(i, inst)| inst.extension().filter(|&e| !self.has(e)).map(|e| (i, e)))
+    }
+}
 
 /// ALU operations on two registers (`rd = ra op rb`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -111,6 +130,12 @@ pub enum AluOp {
     Slt,
     /// 1 if `ra == rb`, else 0.
     Seq,
+    /// The low `lane_bits` bits of `ra x rb` (extension `mul`).
+    Mul,
+    /// 1 if `ra < rb` as signed (two's complement) lane values, else 0 (extension `signed`).
+    Slts,
+    /// Arithmetic shift right by `rb mod lane_bits`: the sign bit fills (extension `signed`).
+    Sra,
 }
 
 /// ALU operations with an immediate (`rd = ra op imm`).
@@ -180,13 +205,25 @@ pub enum Inst {
         rd: u8,
         ra: u8,
     },
+    /// `rd = imm << 14`, cut to the lane width: the upper bits of a full-width constant, whose
+    /// low 14 bits an `addi` adds (extension `lui`).
+    Lui {
+        rd: u8,
+        imm: u32,
+    },
+    /// Local data share: each active lane writes `rb` to the word at flat address `ra`; lanes
+    /// that hit one word leave the highest lane's value (extension `stx`).
+    Stx {
+        ra: u8,
+        rb: u8,
+    },
     /// The warp waits until every warp of the core that has not ended is at a `bar`.
     Bar,
     /// The warp ends.
     Exit,
 }
 
-const ALU_OPS: [OpRow<AluOp>; 9] = [
+const ALU_OPS: [OpRow<AluOp>; 12] = [
     (AluOp::Add, "add", 0x01),
     (AluOp::Sub, "sub", 0x02),
     (AluOp::And, "and", 0x03),
@@ -196,6 +233,9 @@ const ALU_OPS: [OpRow<AluOp>; 9] = [
     (AluOp::Shr, "shr", 0x07),
     (AluOp::Slt, "slt", 0x08),
     (AluOp::Seq, "seq", 0x09),
+    (AluOp::Mul, "mul", 0x0A),
+    (AluOp::Slts, "slts", 0x0B),
+    (AluOp::Sra, "sra", 0x0C),
 ];
 const IMM_OPS: [OpRow<ImmOp>; 4] = [
     (ImmOp::Addi, "addi", 0x10),
@@ -205,6 +245,7 @@ const IMM_OPS: [OpRow<ImmOp>; 4] = [
 ];
 const OP_NOP: u32 = 0x00;
 const OP_LI: u32 = 0x14;
+const OP_LUI: u32 = 0x15;
 const OP_LANE: u32 = 0x18;
 const OP_WARP: u32 = 0x19;
 const OP_BZ: u32 = 0x20;
@@ -215,6 +256,7 @@ const OP_BANY: u32 = 0x24;
 const OP_BAR: u32 = 0x25;
 const OP_ST: u32 = 0x28;
 const OP_LD: u32 = 0x29;
+const OP_STX: u32 = 0x2A;
 const OP_EXIT: u32 = 0x3F;
 
 /// One row of an opcode table: the operation, its mnemonic, its opcode.
@@ -230,7 +272,7 @@ fn op_named<T: Copy>(table: &[OpRow<T>], name: &str) -> Option<T> {
 
 impl AluOp {
     /// Every ALU operation, in opcode order.
-    pub const ALL: [AluOp; 9] = [
+    pub const ALL: [AluOp; 12] = [
         AluOp::Add,
         AluOp::Sub,
         AluOp::And,
@@ -240,6 +282,9 @@ impl AluOp {
         AluOp::Shr,
         AluOp::Slt,
         AluOp::Seq,
+        AluOp::Mul,
+        AluOp::Slts,
+        AluOp::Sra,
     ];
     pub fn name(self) -> &'static str {
         row_of(&ALU_OPS, self).1
@@ -269,6 +314,17 @@ fn imm14(word: u32) -> i32 {
 }
 
 impl Inst {
+    /// The extension the instruction belongs to; `None` for the base instruction set.
+    pub fn extension(&self) -> Option<Extension> {
+        match *self {
+            Inst::Alu { op: AluOp::Mul, .. } => Some(Extension::Mul),
+            Inst::Alu { op: AluOp::Slts | AluOp::Sra, .. } => Some(Extension::Signed),
+            Inst::Lui { .. } => Some(Extension::Lui),
+            Inst::Stx { .. } => Some(Extension::Stx),
+            _ => None,
+        }
+    }
+
     /// The register the instruction writes, if any.
     pub fn dest(&self) -> Option<u8> {
         match *self {
@@ -277,6 +333,7 @@ impl Inst {
             | Inst::Li { rd, .. }
             | Inst::Lane { rd }
             | Inst::Warp { rd }
+            | Inst::Lui { rd, .. }
             | Inst::Ld { rd, .. } => Some(rd),
             _ => None,
         }
@@ -310,9 +367,17 @@ impl Inst {
                 op(OP_ST) | r(ra, 18) | ((stride as u32 & 0x7F) << 7) | (index as u32 & 0x7F)
             }
             Inst::Ld { rd, ra } => op(OP_LD) | r(rd, 22) | r(ra, 18),
+            Inst::Lui { rd, imm } => op(OP_LUI) | r(rd, 22) | (imm & LUI_MAX),
+            Inst::Stx { ra, rb } => op(OP_STX) | r(ra, 18) | r(rb, 14),
             Inst::Bar => op(OP_BAR),
             Inst::Exit => op(OP_EXIT),
         }
+    }
+
+    /// The instruction a word holds on a core with the extensions `isa`; `None` for an unused
+    /// opcode or one of an extension not carried.
+    pub fn decode_in(word: u32, isa: Extensions) -> Option<Self> {
+        Inst::decode(word).filter(|i| i.extension().is_none_or(|e| isa.has(e)))
     }
 
     /// The instruction a word holds; `None` for an unused opcode.
@@ -344,6 +409,8 @@ impl Inst {
                 Inst::St { ra, index: (word & 0x7F) as u8, stride: ((word >> 7) & 0x7F) as u8 }
             }
             OP_LD => Inst::Ld { rd, ra },
+            OP_LUI => Inst::Lui { rd, imm: word & LUI_MAX },
+            OP_STX => Inst::Stx { ra, rb },
             OP_BAR => Inst::Bar,
             OP_EXIT => Inst::Exit,
             _ => return None,
@@ -369,6 +436,8 @@ impl fmt::Display for Inst {
             Inst::Bany { ra, target } => write!(f, "bany r{ra}, {target}"),
             Inst::St { ra, index, stride } => write!(f, "st r{ra}, {index}, {stride}"),
             Inst::Ld { rd, ra } => write!(f, "ld r{rd}, r{ra}"),
+            Inst::Lui { rd, imm } => write!(f, "lui r{rd}, {imm}"),
+            Inst::Stx { ra, rb } => write!(f, "stx r{rb}, r{ra}"),
             Inst::Bar => write!(f, "bar"),
             Inst::Exit => write!(f, "exit"),
         }

@@ -16,7 +16,7 @@ use anyhow::Result;
 use rust_hdl::prelude::*;
 
 use crate::hw::core::lane_alu::ExecOp;
-use crate::isa::Inst;
+use crate::isa::{Extensions, Inst, LUI_SHIFT};
 
 /// What kind of instruction a word holds (`kind` port; `class` is a SystemVerilog keyword).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,11 +34,13 @@ pub enum Kind {
     Exit = 8,
     /// `bar`: the warp waits for the others.
     Bar = 9,
+    /// `stx`: a store to the addresses in `ra` of the values in `rb`.
+    Stx = 10,
 }
 
 impl Kind {
     /// Every kind, by its code.
-    pub const ALL: [Kind; 10] = [
+    pub const ALL: [Kind; 11] = [
         Kind::Nop,
         Kind::Alu,
         Kind::St,
@@ -49,6 +51,7 @@ impl Kind {
         Kind::Bany,
         Kind::Exit,
         Kind::Bar,
+        Kind::Stx,
     ];
 }
 
@@ -78,6 +81,9 @@ pub struct Controls {
     /// The branch target is `inst[10:0]` (`jmp`, `bany`), not `inst[21:11]`.
     pub target_low: bool,
     pub if_zero: bool,
+    /// The immediate is `inst[17:0] << 14` (`lui`), not `inst[13:0]` sign-extended (not in
+    /// the ROM: the decoder compares the opcode with `lui`'s when it carries `lui`).
+    pub upper: bool,
 }
 
 impl Controls {
@@ -93,6 +99,7 @@ impl Controls {
             ra_high: false,
             target_low: false,
             if_zero: false,
+            upper: false,
         };
         let nop = c(Kind::Nop, ExecOp::Add, BSel::Register, false, 0);
         match inst {
@@ -125,6 +132,10 @@ impl Controls {
             Some(Inst::Ld { .. }) => c(Kind::Ld, ExecOp::Add, BSel::Register, true, 0b01),
             Some(Inst::Exit) => c(Kind::Exit, ExecOp::Add, BSel::Register, false, 0),
             Some(Inst::Bar) => c(Kind::Bar, ExecOp::Add, BSel::Register, false, 0),
+            Some(Inst::Lui { .. }) => {
+                Controls { upper: true, ..c(Kind::Alu, ExecOp::PassB, BSel::Immediate, true, 0) }
+            }
+            Some(Inst::Stx { .. }) => c(Kind::Stx, ExecOp::Add, BSel::Register, false, 0b11),
         }
     }
 
@@ -168,7 +179,7 @@ pub struct Decoder {
     pub rd: Signal<Out, Bits<4>>,
     pub ra: Signal<Out, Bits<4>>,
     pub rb: Signal<Out, Bits<4>>,
-    /// `inst[13:0]`, sign-extended.
+    /// `inst[13:0]`, sign-extended; `lui`'s `inst[17:0] << 14`.
     pub imm: Signal<Out, Bits<32>>,
     /// Branch or jump target (instruction index).
     pub target: Signal<Out, Bits<11>>,
@@ -180,13 +191,19 @@ pub struct Decoder {
     controls: ROM<Bits<CONTROL_BITS>, 6>,
     /// The bits a negative immediate's sign fills: 31..14.
     sign_fill: Constant<Bits<32>>,
+    lui_shift: Constant<Bits<5>>,
+    /// `lui`'s opcode, and whether the decoder carries `lui`.
+    op_lui: Constant<Bits<6>>,
+    has_lui: Constant<Bit>,
     ctl: Signal<Local, Bits<CONTROL_BITS>>,
 }
 
 impl Decoder {
-    /// The decoder of the ISA's opcodes.
-    pub fn new() -> Result<Self> {
-        let rows = (0..64u32).map(|code| Controls::of(Inst::decode(code << 26)).word().to_bits());
+    /// The decoder of the ISA's opcodes, with the extensions `isa` (the opcodes of the others
+    /// are illegal).
+    pub fn new(isa: Extensions) -> Result<Self> {
+        let rows =
+            (0..64u32).map(|code| Controls::of(Inst::decode_in(code << 26, isa)).word().to_bits());
         Ok(Self {
             inst: Default::default(),
             legal: Default::default(),
@@ -206,6 +223,9 @@ impl Decoder {
             st_stride: Default::default(),
             controls: ROM::new(rust_hdl::widgets::ramrom::rom::make_btree_from_iterable(rows)),
             sign_fill: Constant::new(0xFFFF_C000u64.to_bits()),
+            lui_shift: Constant::new((LUI_SHIFT as u64).to_bits()),
+            op_lui: Constant::new(((Inst::Lui { rd: 0, imm: 0 }.encode() >> 26) as u64).to_bits()),
+            has_lui: Constant::new(isa.lui),
             ctl: Default::default(),
         })
     }
@@ -232,6 +252,10 @@ impl Logic for Decoder {
         self.imm.next = bit_cast::<32, 14>(self.inst.val().get_bits::<14>(0));
         if self.inst.val().get_bit(13) {
             self.imm.next = self.imm.val() | self.sign_fill.val();
+        }
+        if self.has_lui.val() & (self.inst.val().get_bits::<6>(26) == self.op_lui.val()) {
+            self.imm.next =
+                bit_cast::<32, 18>(self.inst.val().get_bits::<18>(0)) << self.lui_shift.val();
         }
         self.target.next = self.inst.val().get_bits::<11>(11);
         if self.ctl.val().get_bit(16) {

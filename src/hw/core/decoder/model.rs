@@ -3,7 +3,7 @@
 //! are cut from the word at the ISA's positions.
 
 use crate::hw::core::decoder::Controls;
-use crate::isa::Inst;
+use crate::isa::{Extensions, Inst, LUI_SHIFT};
 use crate::port_struct;
 use crate::sim::{CycleModel, PortNames, PortStruct};
 
@@ -12,12 +12,15 @@ port_struct! {
     pub struct DecodeOut { legal, kind, exec_op, b_sel, rd_valid, src_valid, if_zero, rd, ra, rb, imm, target, reconv, st_index, st_stride }
 }
 
+/// The decoder of a core with the extensions `isa`.
 #[derive(Clone, Debug, Default)]
-pub struct DecoderModel;
+pub struct DecoderModel {
+    pub isa: Extensions,
+}
 
 impl DecoderModel {
-    pub fn decode(word: u32) -> DecodeOut {
-        let inst = Inst::decode(word);
+    pub fn decode(&self, word: u32) -> DecodeOut {
+        let inst = Inst::decode_in(word, self.isa);
         let c = Controls::of(inst);
         let w = word as u64;
         let field = |lsb: u32, bits: u32| w >> lsb & ((1 << bits) - 1);
@@ -56,6 +59,8 @@ impl DecoderModel {
                 (o.ra, o.st_index, o.st_stride) = (ra as u64, index as u64, stride as u64)
             }
             Some(Inst::Ld { rd, ra }) => (o.rd, o.ra) = (rd as u64, ra as u64),
+            Some(Inst::Lui { rd, imm }) => (o.rd, o.imm) = (rd as u64, (imm << LUI_SHIFT) as u64),
+            Some(Inst::Stx { ra, rb }) => (o.ra, o.rb) = (ra as u64, rb as u64),
             Some(Inst::Nop | Inst::Join | Inst::Exit | Inst::Bar) | None => {}
         }
         o
@@ -67,7 +72,7 @@ impl CycleModel for DecoderModel {
         PortNames::default().inputs(&["inst"]).outputs(DecodeOut::NAMES)
     }
     fn outputs(&self, inputs: &[u64]) -> Vec<u64> {
-        Self::decode(inputs[0] as u32).to_words()
+        self.decode(inputs[0] as u32).to_words()
     }
     fn step(&mut self, _inputs: &[u64]) {}
 }

@@ -6,8 +6,9 @@
 //! same ops with the immediate in every lane of `b` ([`ExecOp::of_imm`]); `li` and `warp` pass
 //! `b` through; `lane` gives each lane its index. `zero` has bit `l` set when lane `l`'s `a` is
 //! 0: what `bz`/`bnz`/`bany` decide on. An op code outside [`ExecOp`] gives 0 in every lane and
-//! raises `bad_op`. Arithmetic wraps at `DW` bits; shifts take `b mod DW`; `slt` is unsigned.
-//! Combinational.
+//! raises `bad_op`, as does the op of an extension the ALU is built without (`mul`: the
+//! multiply, from 16 x 16-bit products; `signed`: `slts`, `sra`). Arithmetic wraps at `DW`
+//! bits; shifts take `b mod DW`; `slt` is unsigned. Combinational.
 
 pub mod model;
 pub mod preset;
@@ -16,7 +17,7 @@ pub mod stimulus;
 use anyhow::Result;
 use rust_hdl::prelude::*;
 
-use crate::isa::{AluOp, ImmOp};
+use crate::isa::{AluOp, Extension, Extensions, ImmOp, Inst};
 use crate::params::{check_derived, check_pow2, check_range, clog2};
 
 /// What the execution stage does, by op code (`op` port).
@@ -35,10 +36,16 @@ pub enum ExecOp {
     PassB = 9,
     /// `result` = the lane's index (`lane`).
     Lane = 10,
+    /// The low `DW` bits of `a x b` (extension `mul`).
+    Mul = 11,
+    /// Signed `a < b` (extension `signed`).
+    Slts = 12,
+    /// Arithmetic shift right (extension `signed`).
+    Sra = 13,
 }
 
 impl ExecOp {
-    pub const ALL: [ExecOp; 11] = [
+    pub const ALL: [ExecOp; 14] = [
         ExecOp::Add,
         ExecOp::Sub,
         ExecOp::And,
@@ -50,6 +57,9 @@ impl ExecOp {
         ExecOp::Seq,
         ExecOp::PassB,
         ExecOp::Lane,
+        ExecOp::Mul,
+        ExecOp::Slts,
+        ExecOp::Sra,
     ];
     /// Bits of the `op` port.
     pub const BITS: usize = 4;
@@ -71,6 +81,9 @@ impl ExecOp {
             AluOp::Shr => ExecOp::Shr,
             AluOp::Slt => ExecOp::Slt,
             AluOp::Seq => ExecOp::Seq,
+            AluOp::Mul => ExecOp::Mul,
+            AluOp::Slts => ExecOp::Slts,
+            AluOp::Sra => ExecOp::Sra,
         }
     }
     /// The op an immediate instruction runs, with the immediate (cut to the lane width) in `b`.
@@ -81,6 +94,10 @@ impl ExecOp {
             ImmOp::Shli => ExecOp::Shl,
             ImmOp::Shri => ExecOp::Shr,
         }
+    }
+    /// The extension the op belongs to; `None` for the base instruction set.
+    pub fn extension(self) -> Option<Extension> {
+        self.alu().and_then(|op| Inst::Alu { op, rd: 0, ra: 0, rb: 0 }.extension())
     }
     /// The ISA's ALU op of this code, if it is one.
     pub fn alu(self) -> Option<AluOp> {
@@ -105,7 +122,13 @@ pub struct LaneAlu<const T: usize, const DW: usize, const SW: usize, const TD: u
     top_lane: Constant<Bits<8>>,
     /// `DW - 1`: a lane's top bit, shifted down.
     msb: Constant<Bits<8>>,
-    /// `sub` and `slt` subtract: `a + !b + 1` on the one adder `add` uses.
+    /// The extensions built in.
+    has_mul: Constant<Bit>,
+    has_signed: Constant<Bit>,
+    /// 16, and a lane of ones.
+    sixteen: Constant<Bits<8>>,
+    ones: Constant<Bits<DW>>,
+    /// `sub`, `slt` and `slts` subtract: `a + !b + 1` on the one adder `add` uses.
     subtract: Signal<Local, Bit>,
     carry_in: Signal<Local, Bits<DW>>,
     lbx: Signal<Local, Bits<DW>>,
@@ -114,6 +137,18 @@ pub struct LaneAlu<const T: usize, const DW: usize, const SW: usize, const TD: u
     b_top: Signal<Local, Bits<DW>>,
     s_top: Signal<Local, Bits<DW>>,
     below: Signal<Local, Bit>,
+    a_top: Signal<Local, Bits<DW>>,
+    below_signed: Signal<Local, Bit>,
+    /// `a >> by` with the sign bit filling (`sra`).
+    fill: Signal<Local, Bits<DW>>,
+    /// The multiply's 16-bit halves and products.
+    a_lo: Signal<Local, Bits<16>>,
+    a_hi: Signal<Local, Bits<16>>,
+    b_lo: Signal<Local, Bits<16>>,
+    b_hi: Signal<Local, Bits<16>>,
+    p_low: Signal<Local, Bits<32>>,
+    p_cross: Signal<Local, Bits<32>>,
+    product: Signal<Local, Bits<32>>,
     // Lane by lane: the lanes not yet done (shifted down), this lane's values, the result so far
     rest_a: Signal<Local, Bits<TD>>,
     rest_b: Signal<Local, Bits<TD>>,
@@ -138,8 +173,8 @@ macro_rules! sized_lane_alu {
 
 impl<const T: usize, const DW: usize, const SW: usize, const TD: usize> LaneAlu<T, DW, SW, TD> {
     /// Checks `T` (1..=32), `DW` (a power of two, 2..=32), `SW = clog2(DW)` and `TD = T * DW`
-    /// (at most 64).
-    pub fn new() -> Result<Self> {
+    /// (at most 64); builds the ops of the extensions `isa`.
+    pub fn new(isa: Extensions) -> Result<Self> {
         check_range("threads (T)", T, 1, 32)?;
         check_pow2("lane_bits (DW)", DW, 2, 32)?;
         check_derived("SW", SW, "clog2(DW)", clog2(DW))?;
@@ -155,6 +190,10 @@ impl<const T: usize, const DW: usize, const SW: usize, const TD: usize> LaneAlu<
             lane_bits: Constant::new(DW.to_bits()),
             top_lane: Constant::new((TD - DW).to_bits()),
             msb: Constant::new((DW - 1).to_bits()),
+            has_mul: Constant::new(isa.mul),
+            has_signed: Constant::new(isa.signed),
+            sixteen: Constant::new(16u64.to_bits()),
+            ones: Constant::new(crate::sim::rng::mask(DW).to_bits()),
             subtract: Default::default(),
             carry_in: Default::default(),
             lbx: Default::default(),
@@ -163,6 +202,16 @@ impl<const T: usize, const DW: usize, const SW: usize, const TD: usize> LaneAlu<
             b_top: Default::default(),
             s_top: Default::default(),
             below: Default::default(),
+            a_top: Default::default(),
+            below_signed: Default::default(),
+            fill: Default::default(),
+            a_lo: Default::default(),
+            a_hi: Default::default(),
+            b_lo: Default::default(),
+            b_hi: Default::default(),
+            p_low: Default::default(),
+            p_cross: Default::default(),
+            product: Default::default(),
             rest_a: Default::default(),
             rest_b: Default::default(),
             la: Default::default(),
@@ -187,7 +236,9 @@ impl<const T: usize, const DW: usize, const SW: usize, const TD: usize> Logic
         self.lane_id.next = 0.into();
         self.zero.next = 0.into();
         self.bad_op.next = false;
-        self.subtract.next = (self.op.val() == 1) | (self.op.val() == 7);
+        self.subtract.next = (self.op.val() == 1)
+            | (self.op.val() == 7)
+            | (self.has_signed.val() & (self.op.val() == 12));
         self.carry_in.next = 0.into();
         if self.subtract.val() {
             self.carry_in.next = 1.into();
@@ -211,6 +262,26 @@ impl<const T: usize, const DW: usize, const SW: usize, const TD: usize> Logic
             if self.differ.val().any() {
                 self.below.next = self.b_top.val().any();
             }
+            // Signed: when the top bits differ, `a < b` where `a` is the negative one
+            self.a_top.next = self.la.val() >> self.msb.val();
+            self.below_signed.next = self.s_top.val().any();
+            if self.differ.val().any() {
+                self.below_signed.next = self.a_top.val().any();
+            }
+            self.fill.next = self.la.val() >> self.by.val();
+            if self.a_top.val().any() {
+                self.fill.next = self.fill.val() | !(self.ones.val() >> self.by.val());
+            }
+            // The low 32 bits of `a x b` from 16 x 16-bit products (a lane's top half is 0
+            // below 32 bits)
+            self.a_lo.next = bit_cast::<16, DW>(self.la.val());
+            self.b_lo.next = bit_cast::<16, DW>(self.lb.val());
+            self.a_hi.next = bit_cast::<16, DW>(self.la.val() >> self.sixteen.val());
+            self.b_hi.next = bit_cast::<16, DW>(self.lb.val() >> self.sixteen.val());
+            self.p_low.next = self.a_lo.val() * self.b_lo.val();
+            self.p_cross.next =
+                (self.a_lo.val() * self.b_hi.val()) + (self.a_hi.val() * self.b_lo.val());
+            self.product.next = self.p_low.val() + (self.p_cross.val() << self.sixteen.val());
             match self.op.val().index() {
                 0 => self.lr.next = self.sum.val(),
                 1 => self.lr.next = self.sum.val(),
@@ -231,6 +302,29 @@ impl<const T: usize, const DW: usize, const SW: usize, const TD: usize> Logic
                 }
                 9 => self.lr.next = self.lb.val(),
                 10 => self.lr.next = self.lane_id.val(),
+                11 => {
+                    if self.has_mul.val() {
+                        self.lr.next = bit_cast::<DW, 32>(self.product.val());
+                    } else {
+                        self.bad_op.next = true;
+                    }
+                }
+                12 => {
+                    if self.has_signed.val() {
+                        if self.below_signed.val() {
+                            self.lr.next = 1.into();
+                        }
+                    } else {
+                        self.bad_op.next = true;
+                    }
+                }
+                13 => {
+                    if self.has_signed.val() {
+                        self.lr.next = self.fill.val();
+                    } else {
+                        self.bad_op.next = true;
+                    }
+                }
                 _ => self.bad_op.next = true,
             }
             if self.la.val() == 0 {

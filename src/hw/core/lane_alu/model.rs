@@ -3,6 +3,7 @@
 
 use crate::hw::core::lane_alu::ExecOp;
 use crate::isa::interp::alu;
+use crate::isa::Extensions;
 use crate::port_struct;
 use crate::sim::rng::mask;
 use crate::sim::{CycleModel, PortNames, PortStruct};
@@ -21,6 +22,8 @@ port_struct! {
 pub struct LaneAluModel {
     pub lanes: usize,
     pub lane_bits: usize,
+    /// The extensions built in: another extension's op is undefined (`bad_op`, 0).
+    pub isa: Extensions,
 }
 
 impl LaneAluModel {
@@ -35,7 +38,8 @@ impl CycleModel for LaneAluModel {
     }
     fn outputs(&self, inputs: &[u64]) -> Vec<u64> {
         let i = AluIn::from_words(inputs);
-        let op = ExecOp::from_code(i.op);
+        let op =
+            ExecOp::from_code(i.op).filter(|op| op.extension().is_none_or(|e| self.isa.has(e)));
         let mut o = AluOut { bad_op: op.is_none() as u64, ..Default::default() };
         for l in 0..self.lanes {
             let (a, b) = (self.lane(i.a, l), self.lane(i.b, l));

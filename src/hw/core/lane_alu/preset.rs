@@ -22,7 +22,9 @@ macro_rules! at_preset {
         impl $crate::hw::core::lane_alu::preset::AtPreset for $B {
             type LaneAlu = $crate::sized_lane_alu!($S);
             fn lane_alu() -> $crate::__anyhow::Result<Self::LaneAlu> {
-                <$crate::sized_lane_alu!($S)>::new()
+                <$crate::sized_lane_alu!($S)>::new(
+                    <$B as $crate::params::PresetSizes>::PRESET.isa(),
+                )
             }
         }
     };
@@ -33,7 +35,7 @@ pub(crate) use at_preset;
 pub fn entries<B: AtPreset>() -> Vec<Entry> {
     vec![entry::<B, _>("lane_alu", "LaneAlu",
         "the SIMT core's execution stage: one integer ALU per lane (the ISA's ALU ops), zero test for branches",
-        vec![("Ops", "op codes 0..10: add sub and or xor shl shr slt seq pass_b lane; others give 0 and bad_op".into())],
+        vec![("Ops", "op codes 0..13: add sub and or xor shl shr slt seq pass_b lane, and the extensions' mul slts sra; others, and those of extensions not built in, give 0 and bad_op".into()), ("Extensions", B::PRESET.isa().names())],
         B::lane_alu, differential::<B>, None).with_quick_synthesis_proof()]
 }
 
@@ -41,7 +43,7 @@ pub fn entries<B: AtPreset>() -> Vec<Entry> {
 pub fn differential<B: AtPreset>(seed: u64, cycles: usize) -> Result<Recorded> {
     let p = B::PRESET;
     let (lanes, bits) = (p.scheduler.threads, p.collector.lane_bits);
-    let mut model = super::model::LaneAluModel { lanes, lane_bits: bits };
+    let mut model = super::model::LaneAluModel { lanes, lane_bits: bits, isa: p.isa() };
     let stimulus = super::stimulus::alu_stimulus(lanes, bits);
     let name = format!("lane_alu_{}", p.name);
     differential_via_verilog(&name, || B::lane_alu().unwrap(), &mut model, seed, cycles, stimulus)

@@ -104,7 +104,12 @@ impl<
 {
     /// The local data share of `warps` warps holds `lds` from word 0; `registered`: it takes
     /// its requests from a register ([`LdsPort`]).
-    pub fn with_lds(warps: usize, lds: &[u32], registered: bool) -> Result<Self> {
+    pub fn with_lds(
+        warps: usize,
+        lds: &[u32],
+        registered: bool,
+        isa: crate::isa::Extensions,
+    ) -> Result<Self> {
         Ok(Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -144,10 +149,10 @@ impl<
             set_warp: Default::default(),
             set_mask: Default::default(),
             set_pc: Default::default(),
-            dec: Decoder::new()?,
-            alu: LaneAlu::new()?,
+            dec: Decoder::new(isa)?,
+            alu: LaneAlu::new(isa)?,
             branch: BranchUnit::default(),
-            lds: LdsPort::with_contents(warps, lds, registered)?,
+            lds: LdsPort::with_contents(warps, lds, registered, isa)?,
             lane_bits: Constant::new(DW.to_bits()),
             k_alu: Constant::new((Kind::Alu as u64).to_bits()),
             fire: Default::default(),

@@ -78,7 +78,7 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
 {
     /// `registered_head`: the I-buffer in block RAM, whose head shows a cycle after issue names
     /// its warp (the pipelined core, which selects its head a cycle ahead).
-    pub fn new(registered_head: bool) -> Result<Self> {
+    pub fn new(registered_head: bool, isa: crate::isa::Extensions) -> Result<Self> {
         Ok(Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -107,7 +107,7 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
             registered_head: Constant::new(registered_head),
             ib_space: Default::default(),
             ib_err: Default::default(),
-            dec: Decoder::new()?,
+            dec: Decoder::new(isa)?,
             fill_valid: Default::default(),
             fill_warp: Default::default(),
             fill_pc: Default::default(),

@@ -158,7 +158,7 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
 {
     /// `gto`: greedy then oldest (else loose round robin); `pipelined`: the head is selected a
     /// cycle before it is checked.
-    pub fn new(gto: bool, pipelined: bool) -> anyhow::Result<Self> {
+    pub fn new(gto: bool, pipelined: bool, isa: crate::isa::Extensions) -> anyhow::Result<Self> {
         let k = |kind: Kind| Constant::new((kind as u64).to_bits());
         Ok(Self {
             clock: Default::default(),
@@ -209,7 +209,7 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
             bar_diverged: Default::default(),
             pending: Default::default(),
             err_scoreboard: Default::default(),
-            dec: Decoder::new()?,
+            dec: Decoder::new(isa)?,
             sb: Scoreboard::new()?,
             candidate: IssueCandidate::new(gto)?,
             greedy_valid: Default::default(),

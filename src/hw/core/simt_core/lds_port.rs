@@ -84,7 +84,12 @@ impl<const T: usize, const WW: usize, const DW: usize, const TD: usize, const LR
     LdsPort<T, WW, DW, TD, LRW>
 {
     /// A share for `warps` warps holding `words` from word 0; `registered`: behind a register.
-    pub fn with_contents(warps: usize, words: &[u32], registered: bool) -> Result<Self> {
+    pub fn with_contents(
+        warps: usize,
+        words: &[u32],
+        registered: bool,
+        isa: crate::isa::Extensions,
+    ) -> Result<Self> {
         Ok(Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -102,7 +107,7 @@ impl<const T: usize, const WW: usize, const DW: usize, const TD: usize, const LR
             busy: Default::default(),
             conflict_cycles: Default::default(),
             lds: LocalDataShare::with_contents(warps, words)?,
-            dec: Decoder::new()?,
+            dec: Decoder::new(isa)?,
             held: Default::default(),
             held_inst: Default::default(),
             held_warp: Default::default(),

@@ -259,6 +259,11 @@ fn replicate(value: u64, lanes: usize, bits: usize) -> u64 {
 impl SimtCoreModel {
     /// A core at power-up with `program` in its instruction memory (unused words 0) and the
     /// local data share holding `lds_init` from word 0. `params` must be valid.
+    /// The decoder of the core's instruction set.
+    fn decoder(&self) -> DecoderModel {
+        DecoderModel { isa: self.params.isa }
+    }
+
     pub fn new(params: CoreParams, program: &[u32], lds_init: &[u32]) -> Self {
         let p = params;
         let sp = p.scheduler();
@@ -277,7 +282,7 @@ impl SimtCoreModel {
             sb: ScoreboardModel::new(p.warps),
             oc: OperandCollectorModel::new(p.collector(), p.warps, p.threads),
             lds,
-            alu: LaneAluModel { lanes: p.threads, lane_bits: p.lane_bits },
+            alu: LaneAluModel { lanes: p.threads, lane_bits: p.lane_bits, isa: p.isa },
             fetch: None,
             wmask: vec![0; p.warps],
             exited: vec![0; p.warps],
@@ -516,7 +521,7 @@ impl SimtCoreModel {
         if let Some((w, pc, word)) = self.fetch {
             (c.ibuf.fill_valid, c.ibuf.fill_warp, c.ibuf.fill_inst, c.ibuf.fill_pc) =
                 (1, w as u64, word as u64, pc >> 2);
-            if !is_control(kind(DecoderModel::decode(word).kind)) && self.wmask[w] != 0 {
+            if !is_control(kind(self.decoder().decode(word).kind)) && self.wmask[w] != 0 {
                 (c.sched.warp_ctl_valid, c.sched.warp_ctl_wid, c.sched.warp_ctl_active) =
                     (1, w as u64, 1);
             }
@@ -543,7 +548,7 @@ impl SimtCoreModel {
             c.pushed = Some(d.warp);
         } else if out0.valid && c.oc.wb.is_none() && self.control.is_none() {
             c.oc.out_ready[0] = true;
-            let d = DecoderModel::decode(out0.inst.tag as u32);
+            let d = self.decoder().decode(out0.inst.tag as u32);
             let w = out0.inst.warp;
             let b = match d.b_sel {
                 x if x == BSel::Immediate as u64 => replicate(d.imm, t, bits),
@@ -614,7 +619,7 @@ impl SimtCoreModel {
             offered
         };
         if let Some((inst, a)) = request {
-            let d = DecoderModel::decode(inst.tag as u32);
+            let d = self.decoder().decode(inst.tag as u32);
             c.lds = LdsIn {
                 reset,
                 valid: true,
@@ -668,7 +673,7 @@ impl SimtCoreModel {
         if let Some(head) = self.checked_head(c, io) {
             let w = head.warp;
             c.ibuf.issue_warp = w as u64;
-            let d = DecoderModel::decode(head.inst as u32);
+            let d = self.decoder().decode(head.inst as u32);
             let k = kind(d.kind);
             (c.sb.check_warp, c.sb.check_src0, c.sb.check_src1, c.sb.check_src_valid) =
                 (w as u64, d.ra, d.rb, d.src_valid);
@@ -676,7 +681,7 @@ impl SimtCoreModel {
             let hazard = ScoreboardOut::from_words(&self.sb.outputs(&c.sb.to_words())).hazard == 1;
             let unit = match k {
                 Kind::Alu | Kind::Branch | Kind::Bany => Some(0),
-                Kind::St | Kind::Ld => Some(1),
+                Kind::St | Kind::Ld | Kind::Stx => Some(1),
                 _ => None,
             };
             let inst = Inst {
@@ -724,7 +729,7 @@ impl SimtCoreModel {
                 }
                 match k {
                     _ if ends => {}
-                    Kind::Alu | Kind::Branch | Kind::Bany | Kind::St | Kind::Ld => {
+                    Kind::Alu | Kind::Branch | Kind::Bany | Kind::St | Kind::Ld | Kind::Stx => {
                         if self.pipelined() {
                             c.to_latch = Some(inst);
                         } else {

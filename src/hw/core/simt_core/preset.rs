@@ -46,6 +46,7 @@ fn header_of(core: CoreParams) -> Vec<(&'static str, String)> {
             CollectorTiming::GpgpuSim => "GPGPU-Sim's one-cycle operand collector, issue in one cycle",
             CollectorTiming::Pipelined => "pipelined: head selected a cycle ahead, issue latch, pipelined collector, registered release, control and local-data-share request",
         }.into()),
+        ("Extensions", core.isa.names()),
         ("Interface", super::CORE_INTERFACE.into()),
     ]
 }
