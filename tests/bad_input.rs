@@ -457,6 +457,7 @@ fn hostile_files_and_outputs_give_one_line_and_write_nothing() {
     let source = file("k.s", &std::fs::read("kernels/if_else.s").unwrap());
     let (join, end) =
         (file("join.s", b"li r1, 1\njoin\nexit\n"), file("end.s", b"li r1, 1\nnop\n"));
+    let mul = file("mul.s", b"li r1, 3\n; square it\nmul r2, r1, r1\nexit\n");
     let (long_kernel, bom_kernel) =
         (file("long.s", &[b'x'; 900_000]), file("bom.s", "\u{feff}li r1, 1\nexit\n".as_bytes()));
     let fifo = dir.join("fifo.s");
@@ -464,6 +465,10 @@ fn hostile_files_and_outputs_give_one_line_and_write_nothing() {
     let fifo = fifo.to_str().unwrap().to_string();
     let json = dir.join("out.json");
     for (args, want) in [
+        (
+            vec!["run", &mul],
+            "mul.s:3: `mul r2, r1, r1`: core `cu-core` lacks the `mul` extension (it carries: none)",
+        ),
         (
             vec!["run", &join],
             "join.s:2: `join`: warp 0 at instruction 1: `join` with an empty SIMT stack",

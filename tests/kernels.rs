@@ -236,7 +236,7 @@ fn random_programs_match_every_thread_run_alone() {
     let (mut partial_exits, mut empty_issues, mut barriers) = (0, 0, 0);
     for seed in 0..programs {
         let mut rng = Rng::new(seed);
-        let program = random_program(&mut rng, 30, WIDE.stack_depth);
+        let program = random_program(&mut rng, 30, WIDE.stack_depth, WIDE.isa);
         let text = assembly(&program);
         let lds: Vec<u32> = (0..256).map(|_| rng.bits(16) as u32).collect();
         let mut m = Machine::new(WIDE, &lds).unwrap();

@@ -75,7 +75,7 @@ fn random_programs_match_the_interpreter() {
             collector_timing,
             ..if seed % 4 < 2 { CORE_CU } else { CORE_TINY }
         };
-        let program = random_program(&mut rng, 30, params.stack_depth);
+        let program = random_program(&mut rng, 30, params.stack_depth, params.isa);
         let text = assembly(&program);
         let lds = lds_inputs(&mut rng, params);
         let c = compare(params, &assemble(&text).unwrap(), &lds, &format!("seed {seed}\n{text}"));

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
-use super::inputs::{inputs_beside, read_kernel, read_lds, say_beside};
+use super::inputs::{inputs_beside, read_kernel_for, read_lds, say_beside};
 use super::kernel::{at_source, warn_races, RunAbout, Ticker};
 use super::shown::{ResultArgs, Shown};
 use super::{exported_files, markdown_output, write_table};
@@ -231,7 +231,7 @@ fn run_on(
 ) -> Result<()> {
     use crate::link::TtySerial;
     let params = crate::params::CORE_CU;
-    let listing = read_kernel(kernel)?;
+    let listing = read_kernel_for(kernel, &params)?;
     let program = &listing.program;
     let lds = read_lds(lds, seed, params)?;
     // The interpreter runs first: a kernel that faults is refused before anything is sent, its

@@ -51,9 +51,22 @@ pub fn read_bounded(path: &Path, limit: u64) -> Result<String> {
 
 /// A kernel's assembly source, assembled (errors as `FILE:LINE: message`).
 pub fn read_kernel(path: &std::path::Path) -> Result<crate::isa::asm::Listing> {
-    use crate::isa::asm::AtLine;
     let source = read_bounded(path, INPUT_LIMIT)?;
-    crate::isa::asm::assemble_listing(&source).map_err(|e| match e.downcast_ref::<AtLine>() {
+    at_file(path, crate::isa::asm::assemble_listing(&source))
+}
+
+/// As [`read_kernel`], refused at the first line using an extension `core` lacks.
+pub fn read_kernel_for(
+    path: &std::path::Path,
+    core: &crate::params::CoreParams,
+) -> Result<crate::isa::asm::Listing> {
+    at_file(path, read_kernel(path)?.for_core(core))
+}
+
+/// An assembler error at a line as `FILE:LINE: message`; another as `FILE: message`.
+fn at_file<T>(path: &Path, result: Result<T>) -> Result<T> {
+    use crate::isa::asm::AtLine;
+    result.map_err(|e| match e.downcast_ref::<AtLine>() {
         Some(at) => anyhow::anyhow!("{}:{}: {}", path.display(), at.line, at.message),
         None => e.context(path.display().to_string()),
     })
@@ -85,7 +98,7 @@ pub(super) fn kernel_inputs(
 ) -> Result<Vec<crate::verify::core_run::KernelInput>> {
     let mut inputs = vec![];
     for path in kernels {
-        let listing = read_kernel(path)?;
+        let listing = read_kernel_for(path, &params)?;
         let lds = path.with_extension("lds");
         let lds = read_lds(lds.exists().then_some(lds.as_path()), 1, params)?;
         inputs.push((path.display().to_string(), listing.program, lds));

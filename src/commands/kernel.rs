@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 
 use super::inputs::{
-    inputs_beside, read_bounded, read_kernel, read_lds, say_beside, vcd_output, INPUT_LIMIT,
+    inputs_beside, read_bounded, read_kernel_for, read_lds, say_beside, vcd_output, INPUT_LIMIT,
 };
 use super::shown::{ResultArgs, Shown};
 use crate::params::{CollectorTiming, IssuePolicy};
@@ -79,7 +79,7 @@ pub fn run(mut a: Run) -> Result<()> {
         others.extend([("the --vcd waveform", Some(vcd.path())), ("its .gtkw", Some(gtkw))]);
     }
     let shown = Shown::new(&a.results, params, &others)?;
-    let listing = read_kernel(&a.kernel)?;
+    let listing = read_kernel_for(&a.kernel, &params)?;
     let lds = read_lds(a.lds.as_deref(), a.seed, params)?;
     let kernel = Kernel { path: &a.kernel, listing: &listing };
     let about = RunAbout {

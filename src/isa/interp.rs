@@ -497,3 +497,60 @@ impl crate::params::CoreParams {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The extensions' operations on values worked out by hand.
+    #[test]
+    fn extension_ops_on_hand_worked_values() {
+        // 8-bit lanes: 200 x 3 = 600 = 2 x 256 + 88; 0x80 is -128 signed, 128 unsigned.
+        assert_eq!(alu(AluOp::Mul, 200, 3, 8) & 0xFF, 88);
+        assert_eq!(alu(AluOp::Slts, 0x80, 1, 8), 1);
+        assert_eq!(alu(AluOp::Slt, 0x80, 1, 8), 0);
+        assert_eq!(alu(AluOp::Slts, 1, 0x80, 8), 0);
+        assert_eq!(alu(AluOp::Slts, 0xFE, 0xFF, 8), 1, "-2 < -1");
+        assert_eq!(alu(AluOp::Sra, 0x80, 2, 8) & 0xFF, 0xE0);
+        assert_eq!(alu(AluOp::Sra, 0x40, 2, 8) & 0xFF, 0x10);
+        assert_eq!(alu(AluOp::Sra, 0x80, 10, 8) & 0xFF, 0xE0, "the amount is taken mod 8");
+        // 32-bit lanes: (2^32 - 1)^2 = 2^64 - 2^33 + 1, whose low 32 bits are 1.
+        assert_eq!(alu(AluOp::Mul, u32::MAX, u32::MAX, 32), 1);
+        assert_eq!(alu(AluOp::Mul, 0x1_0001, 0x1_0001, 32), 0x2_0001);
+        assert_eq!(alu(AluOp::Sra, 0x8000_0000, 31, 32), u32::MAX);
+        assert_eq!(alu(AluOp::Slts, 0x7FFF_FFFF, 0x8000_0000, 32), 0);
+    }
+
+    /// `lui` and `stx` in a running machine.
+    #[test]
+    fn lui_and_stx_run_as_the_isa_page_says() {
+        let config = Config {
+            warps: 1,
+            threads: 4,
+            lane_bits: 32,
+            stack_depth: 2,
+            lds_rows: 4,
+            max_instructions: 100,
+            isa: Extensions::ALL,
+        };
+        let program = crate::isa::asm::assemble(
+            "lui r1, 0x3FFFF\nlane r2\nshri r3, r2, 1\nadd r4, r1, r2\nstx r4, r3\nexit",
+        )
+        .unwrap();
+        let mut m = Machine::new(config, &[]).unwrap();
+        m.run(&program).unwrap();
+        assert_eq!(m.reg(0, 3, 1), 0xFFFF_C000);
+        // Lanes 0, 1 store to word 0 and lanes 2, 3 to word 1: the higher lane's value stays.
+        assert_eq!(&m.lds[..3], &[0xFFFF_C001, 0xFFFF_C003, 0]);
+        let narrow = Config { lane_bits: 8, ..config };
+        let mut m = Machine::new(narrow, &[]).unwrap();
+        m.run(&program).unwrap();
+        assert_eq!(m.reg(0, 0, 1), 0, "lui's bits start at 14: none in an 8-bit lane");
+        let base = Config { isa: Extensions::NONE, ..config };
+        let err = Machine::new(base, &[]).unwrap().run(&program).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "instruction 0 (`lui r1, 262143`) needs the `lui` extension, which the machine lacks"
+        );
+    }
+}

@@ -20,7 +20,7 @@
 use std::fmt::Write;
 
 use crate::isa::interp::{alu, imm_op, Config, Machine};
-use crate::isa::{st_address, AluOp, ImmOp, REGISTERS};
+use crate::isa::{st_address, AluOp, Extensions, ImmOp, LUI_SHIFT, REGISTERS};
 use crate::sim::rng::Rng;
 
 /// One statement of a structured program.
@@ -29,6 +29,8 @@ pub enum Stmt {
     Alu(AluOp, u8, u8, u8),
     Imm(ImmOp, u8, u8, i32),
     Li(u8, i32),
+    /// `lui` (extension `lui`).
+    Lui(u8, u32),
     Lane(u8),
     Warp(u8),
     /// Lanes where `reg == 0` (`if_zero`) or `!= 0` run `then`, the others `other`.
@@ -70,8 +72,14 @@ const LOAD_ADDR: u8 = 15;
 pub const LOAD_BASE: u32 = 128;
 
 /// A random program of `size` statements after a prologue that gives every free register a
-/// lane- and warp-dependent value, its nesting fitting a stack of `stack_depth`.
-pub fn random_program(rng: &mut Rng, size: usize, stack_depth: usize) -> Vec<Stmt> {
+/// lane- and warp-dependent value, its nesting fitting a stack of `stack_depth`, using the
+/// extensions `isa` (`mul`, `slts`, `sra`, `lui`; not yet `stx`) beside the base instructions.
+pub fn random_program(
+    rng: &mut Rng,
+    size: usize,
+    stack_depth: usize,
+    isa: Extensions,
+) -> Vec<Stmt> {
     // Lane- and warp-dependent values in every free register, so that conditions split warps.
     let mut program = vec![Stmt::Lane(0), Stmt::Warp(1)];
     for r in 2..FREE_REGS as u8 {
@@ -84,7 +92,7 @@ pub fn random_program(rng: &mut Rng, size: usize, stack_depth: usize) -> Vec<Stm
     let top = stack_depth / 2;
     let mut stores = true;
     while budget > 0 {
-        let at = Nesting { top, levels: top, loops: 0, stores };
+        let at = Nesting { top, levels: top, loops: 0, stores, isa };
         program.extend(block(rng, &mut budget, at, stride));
         if budget > 0 && rng.chance(30) {
             program.push(Stmt::Bar);
@@ -102,6 +110,7 @@ struct Nesting {
     levels: usize,
     loops: u8,
     stores: bool,
+    isa: Extensions,
 }
 
 impl Nesting {
@@ -143,13 +152,24 @@ fn block(rng: &mut Rng, budget: &mut usize, at: Nesting, stride: u8) -> Vec<Stmt
             _ if roll < 42 => Stmt::Li(reg(rng), rng.below(1 << 14) as i32 - (1 << 13)),
             _ if roll < 46 => Stmt::Lane(reg(rng)),
             _ if roll < 50 => Stmt::Warp(reg(rng)),
+            _ if roll < 53 && at.isa.lui => Stmt::Lui(reg(rng), rng.bits(18) as u32),
             _ if roll < 70 => Stmt::Imm(
                 ImmOp::ALL[rng.below(4) as usize],
                 reg(rng),
                 reg(rng),
                 rng.below(64) as i32 - 32,
             ),
-            _ => Stmt::Alu(AluOp::ALL[rng.below(9) as usize], reg(rng), reg(rng), reg(rng)),
+            _ => {
+                let ops: Vec<AluOp> = AluOp::ALL
+                    .into_iter()
+                    .filter(|&op| {
+                        let inst = crate::isa::Inst::Alu { op, rd: 0, ra: 0, rb: 0 };
+                        inst.extension().is_none_or(|e| at.isa.has(e))
+                    })
+                    .collect();
+                let op = ops[rng.below(ops.len() as u64) as usize];
+                Stmt::Alu(op, reg(rng), reg(rng), reg(rng))
+            }
         });
     }
     out
@@ -172,6 +192,7 @@ fn emit(stmts: &[Stmt], out: &mut String, labels: &mut usize) {
                 writeln!(out, "        {} r{rd}, r{ra}, {imm}", op.name())
             }
             Stmt::Li(rd, imm) => writeln!(out, "        li r{rd}, {imm}"),
+            Stmt::Lui(rd, imm) => writeln!(out, "        lui r{rd}, {imm}"),
             Stmt::Lane(rd) => writeln!(out, "        lane r{rd}"),
             Stmt::Warp(rd) => writeln!(out, "        warp r{rd}"),
             Stmt::If { if_zero, reg, then, other } => {
@@ -261,6 +282,9 @@ impl Thread<'_> {
                         imm_op(*op, self.regs[*ra as usize], *imm, self.bits) & self.vm
                 }
                 Stmt::Li(rd, imm) => self.regs[*rd as usize] = *imm as u32 & self.vm,
+                Stmt::Lui(rd, imm) => {
+                    self.regs[*rd as usize] = ((*imm as u64) << LUI_SHIFT) as u32 & self.vm
+                }
                 Stmt::Lane(rd) => self.regs[*rd as usize] = self.lane as u32 & self.vm,
                 Stmt::Warp(rd) => self.regs[*rd as usize] = self.warp as u32 & self.vm,
                 Stmt::If { if_zero, reg, then, other } => {

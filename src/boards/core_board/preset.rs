@@ -68,8 +68,12 @@ pub fn run(seed: u64, cycles: usize) -> Result<Recorded> {
     host.max_polls = 1_000;
     let mut rng = Rng::new(seed);
     while host.serial.cycle < cycles {
-        let program =
-            crate::isa::programs::random_program(&mut rng, 8, crate::params::CORE_CU.stack_depth);
+        let program = crate::isa::programs::random_program(
+            &mut rng,
+            8,
+            crate::params::CORE_CU.stack_depth,
+            crate::params::CORE_CU.isa,
+        );
         let program = crate::isa::asm::assemble(&crate::isa::programs::assembly(&program))?;
         let capture = rng.chance(50);
         let mut session = || -> Result<()> {

@@ -3,7 +3,7 @@
 
 use crate::sim::rng::Rng;
 
-/// Stimulus for the lane ALU: every op code (also the undefined ones, rarely), lanes random,
+/// Stimulus for the lane ALU: every op code (the extensions' too, and the undefined ones, rarely), lanes random,
 /// zero, all ones, equal in `a` and `b`, and shift amounts across the lane width.
 pub fn alu_stimulus(
     lanes: usize,
@@ -21,7 +21,8 @@ pub fn alu_stimulus(
         let a: Vec<u64> = (0..lanes).map(|_| lane(rng)).collect();
         let b: Vec<u64> =
             (0..lanes).map(|l| if rng.chance(20) { a[l] } else { lane(rng) }).collect();
-        let op = if rng.chance(5) { rng.bits(4) } else { rng.below(11) };
+        let ops = crate::hw::core::lane_alu::ExecOp::ALL.len() as u64;
+        let op = if rng.chance(5) { rng.bits(4) } else { rng.below(ops) };
         vec![op, pack(a), pack(b)]
     }
 }

@@ -33,8 +33,12 @@ pub fn core_stimulus(
             if words.is_empty() {
                 let words = loop {
                     let size = 10 + rng.below(30) as usize;
-                    let program =
-                        crate::isa::programs::random_program(rng, size, params.stack_depth);
+                    let program = crate::isa::programs::random_program(
+                        rng,
+                        size,
+                        params.stack_depth,
+                        params.isa,
+                    );
                     let text = crate::isa::programs::assembly(&program);
                     let code =
                         crate::isa::asm::assemble(&text).expect("generated programs assemble");
