@@ -588,6 +588,10 @@ impl Extensions {
             Extension::Stx => self.stx,
         }
     }
+    /// Whether an instruction of the extension `ext` (`None`: the base set) may run.
+    pub fn allows(&self, ext: Option<Extension>) -> bool {
+        ext.is_none_or(|e| self.has(e))
+    }
     /// The names of the extensions carried, `none` when there is none.
     pub fn names(&self) -> String {
         let names: Vec<_> =

@@ -5,7 +5,7 @@
 
 use simt_rtl::hw::core::simt_core::model::CoreCounters;
 use simt_rtl::isa::asm::assemble;
-use simt_rtl::isa::Inst;
+use simt_rtl::isa::{Extensions, Inst};
 use simt_rtl::params::{CollectorTiming, CoreParams, IssuePolicy, CORE_CU, CORE_TINY};
 use simt_rtl::sim::rng::Rng;
 use simt_rtl::verify::core_run::run_and_compare;
@@ -70,9 +70,13 @@ fn random_programs_match_the_interpreter() {
         };
         let collector_timing =
             if seed % 8 < 4 { CollectorTiming::GpgpuSim } else { CollectorTiming::Pipelined };
+        // Every third program on a core with the extensions the core builds (the generator then
+        // uses them).
+        let isa = if seed % 3 == 2 { BUILT } else { Extensions::NONE };
         let params = CoreParams {
             policy,
             collector_timing,
+            isa,
             ..if seed % 4 < 2 { CORE_CU } else { CORE_TINY }
         };
         let program = random_program(&mut rng, 30, params.stack_depth, params.isa);
@@ -100,6 +104,38 @@ fn random_programs_match_the_interpreter() {
         "the programs exercise too little"
     );
     assert_eq!(total.stack_high_water, CORE_CU.stack_depth as u64);
+}
+
+/// The extensions the core builds so far (`stx` waits for the local data share's scatter).
+const BUILT: Extensions = Extensions { stx: false, ..Extensions::ALL };
+
+/// A kernel of the built extensions' instructions (`mul`, `slts`, `sra`, `lui`) on the `cu`
+/// core built with them: the model against the interpreter in both timings and policies, and
+/// the rust-hdl core and its exported Verilog under Verilator against the model every cycle.
+#[test]
+fn every_extension_runs_on_the_core_as_the_interpreter_says() {
+    let text = "lane r1\nwarp r2\nshli r3, r2, 2\nadd r3, r3, r1\nmul r4, r3, r3\n\
+                addi r5, r3, -8\nslts r6, r5, r0\nslt r13, r5, r0\nsra r7, r5, r1\nlui r8, 0x3FFFF\n\
+                addi r9, r3, 100\nst r4, 1, 2\nbar\naddi r12, r3, 1\nandi r12, r12, 15\n\
+                ld r14, r12\nmul r15, r14, r5\nexit\n";
+    let program = assemble(text).unwrap();
+    let core = CoreParams { isa: BUILT, ..CORE_CU };
+    for collector_timing in [CollectorTiming::GpgpuSim, CollectorTiming::Pipelined] {
+        for policy in [IssuePolicy::LooseRoundRobin, IssuePolicy::GreedyThenOldest] {
+            let params = CoreParams { policy, collector_timing, ..core };
+            compare(
+                params,
+                &program,
+                &[],
+                &format!("{} {}", policy.name(), collector_timing.name()),
+            );
+        }
+    }
+    let dir = std::env::temp_dir().join(format!("simt-rtl-extensions-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let sim = simt_rtl::sim::verilog_sim::Simulator::Verilator;
+    simt_rtl::verify::core_run::run_verilog(core, &program, &[], 100_000, sim, &dir).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Core parameters that break a rule are refused with the parameter's name.

@@ -311,12 +311,8 @@ impl Machine {
             Inst::St { ra, index, stride } => {
                 let addrs: Vec<usize> =
                     lanes.iter().map(|&l| st_address(w * c.threads + l, index, stride)).collect();
-                self.count_lds(&addrs);
-                for (&l, &a) in lanes.iter().zip(&addrs) {
-                    let words = self.lds.len();
-                    self.lds[a % words] = self.regs[idx(l, ra)];
-                    self.races.access(a % words, w, pc, true);
-                }
+                let values: Vec<u32> = lanes.iter().map(|&l| self.regs[idx(l, ra)]).collect();
+                self.store(w, pc, &addrs, &values);
             }
             Inst::Ld { rd, ra } => {
                 let addrs: Vec<usize> =
@@ -330,13 +326,8 @@ impl Machine {
             Inst::Stx { ra, rb } => {
                 let addrs: Vec<usize> =
                     lanes.iter().map(|&l| self.regs[idx(l, ra)] as usize).collect();
-                self.count_lds(&addrs);
-                // Lanes in order: of lanes that hit one word, the highest lane's value stays.
-                for (&l, &a) in lanes.iter().zip(&addrs) {
-                    let words = self.lds.len();
-                    self.lds[a % words] = self.regs[idx(l, rb)];
-                    self.races.access(a % words, w, pc, true);
-                }
+                let values: Vec<u32> = lanes.iter().map(|&l| self.regs[idx(l, rb)]).collect();
+                self.store(w, pc, &addrs, &values);
             }
             Inst::Lui { rd, imm } => {
                 let v = (imm as u64) << LUI_SHIFT;
@@ -362,6 +353,17 @@ impl Machine {
         self.warps[w].last = Some(pc);
         self.release_barrier();
         Ok(())
+    }
+
+    /// Warp `w`'s store at `pc`: its active lanes, in order, write `values` to `addrs` (wrapping
+    /// at the share's size), so of lanes that hit one word the highest lane's value stays.
+    fn store(&mut self, w: usize, pc: usize, addrs: &[usize], values: &[u32]) {
+        self.count_lds(addrs);
+        let words = self.lds.len();
+        for (&a, &v) in addrs.iter().zip(values) {
+            self.lds[a % words] = v;
+            self.races.access(a % words, w, pc, true);
+        }
     }
 
     /// Warp `w` reaches `bar` with `mask` active: it waits, unless it is diverged.

@@ -271,6 +271,14 @@ fn op_named<T: Copy>(table: &[OpRow<T>], name: &str) -> Option<T> {
 }
 
 impl AluOp {
+    /// The extension the operation belongs to; `None` for the base instruction set.
+    pub fn extension(self) -> Option<Extension> {
+        match self {
+            AluOp::Mul => Some(Extension::Mul),
+            AluOp::Slts | AluOp::Sra => Some(Extension::Signed),
+            _ => None,
+        }
+    }
     /// Every ALU operation, in opcode order.
     pub const ALL: [AluOp; 12] = [
         AluOp::Add,
@@ -317,8 +325,7 @@ impl Inst {
     /// The extension the instruction belongs to; `None` for the base instruction set.
     pub fn extension(&self) -> Option<Extension> {
         match *self {
-            Inst::Alu { op: AluOp::Mul, .. } => Some(Extension::Mul),
-            Inst::Alu { op: AluOp::Slts | AluOp::Sra, .. } => Some(Extension::Signed),
+            Inst::Alu { op, .. } => op.extension(),
             Inst::Lui { .. } => Some(Extension::Lui),
             Inst::Stx { .. } => Some(Extension::Stx),
             _ => None,
@@ -377,7 +384,7 @@ impl Inst {
     /// The instruction a word holds on a core with the extensions `isa`; `None` for an unused
     /// opcode or one of an extension not carried.
     pub fn decode_in(word: u32, isa: Extensions) -> Option<Self> {
-        Inst::decode(word).filter(|i| i.extension().is_none_or(|e| isa.has(e)))
+        Inst::decode(word).filter(|i| isa.allows(i.extension()))
     }
 
     /// The instruction a word holds; `None` for an unused opcode.

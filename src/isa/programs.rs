@@ -160,13 +160,8 @@ fn block(rng: &mut Rng, budget: &mut usize, at: Nesting, stride: u8) -> Vec<Stmt
                 rng.below(64) as i32 - 32,
             ),
             _ => {
-                let ops: Vec<AluOp> = AluOp::ALL
-                    .into_iter()
-                    .filter(|&op| {
-                        let inst = crate::isa::Inst::Alu { op, rd: 0, ra: 0, rb: 0 };
-                        inst.extension().is_none_or(|e| at.isa.has(e))
-                    })
-                    .collect();
+                let ops: Vec<AluOp> =
+                    AluOp::ALL.into_iter().filter(|op| at.isa.allows(op.extension())).collect();
                 let op = ops[rng.below(ops.len() as u64) as usize];
                 Stmt::Alu(op, reg(rng), reg(rng), reg(rng))
             }

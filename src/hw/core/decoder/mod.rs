@@ -81,9 +81,6 @@ pub struct Controls {
     /// The branch target is `inst[10:0]` (`jmp`, `bany`), not `inst[21:11]`.
     pub target_low: bool,
     pub if_zero: bool,
-    /// The immediate is `inst[17:0] << 14` (`lui`), not `inst[13:0]` sign-extended (not in
-    /// the ROM: the decoder compares the opcode with `lui`'s when it carries `lui`).
-    pub upper: bool,
 }
 
 impl Controls {
@@ -99,7 +96,6 @@ impl Controls {
             ra_high: false,
             target_low: false,
             if_zero: false,
-            upper: false,
         };
         let nop = c(Kind::Nop, ExecOp::Add, BSel::Register, false, 0);
         match inst {
@@ -132,9 +128,8 @@ impl Controls {
             Some(Inst::Ld { .. }) => c(Kind::Ld, ExecOp::Add, BSel::Register, true, 0b01),
             Some(Inst::Exit) => c(Kind::Exit, ExecOp::Add, BSel::Register, false, 0),
             Some(Inst::Bar) => c(Kind::Bar, ExecOp::Add, BSel::Register, false, 0),
-            Some(Inst::Lui { .. }) => {
-                Controls { upper: true, ..c(Kind::Alu, ExecOp::PassB, BSel::Immediate, true, 0) }
-            }
+            // `lui`'s immediate is not in the ROM: the decoder compares the opcode with `lui`'s.
+            Some(Inst::Lui { .. }) => c(Kind::Alu, ExecOp::PassB, BSel::Immediate, true, 0),
             Some(Inst::Stx { .. }) => c(Kind::Stx, ExecOp::Add, BSel::Register, false, 0b11),
         }
     }

@@ -17,7 +17,7 @@ pub mod stimulus;
 use anyhow::Result;
 use rust_hdl::prelude::*;
 
-use crate::isa::{AluOp, Extension, Extensions, ImmOp, Inst};
+use crate::isa::{AluOp, Extension, Extensions, ImmOp};
 use crate::params::{check_derived, check_pow2, check_range, clog2};
 
 /// What the execution stage does, by op code (`op` port).
@@ -97,7 +97,7 @@ impl ExecOp {
     }
     /// The extension the op belongs to; `None` for the base instruction set.
     pub fn extension(self) -> Option<Extension> {
-        self.alu().and_then(|op| Inst::Alu { op, rd: 0, ra: 0, rb: 0 }.extension())
+        self.alu().and_then(AluOp::extension)
     }
     /// The ISA's ALU op of this code, if it is one.
     pub fn alu(self) -> Option<AluOp> {

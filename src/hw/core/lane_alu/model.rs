@@ -38,8 +38,7 @@ impl CycleModel for LaneAluModel {
     }
     fn outputs(&self, inputs: &[u64]) -> Vec<u64> {
         let i = AluIn::from_words(inputs);
-        let op =
-            ExecOp::from_code(i.op).filter(|op| op.extension().is_none_or(|e| self.isa.has(e)));
+        let op = ExecOp::from_code(i.op).filter(|op| self.isa.allows(op.extension()));
         let mut o = AluOut { bad_op: op.is_none() as u64, ..Default::default() };
         for l in 0..self.lanes {
             let (a, b) = (self.lane(i.a, l), self.lane(i.b, l));
