@@ -10,7 +10,9 @@
 # tops (the SIMT core, anything holding the 256-entry stack RAM) can take longer than is
 # practical; compare those under random stimulus instead (`speed --rtl`, see the book's
 # verification page). Prints one line per file; exit 1 when a proof fails. The PLL and a board
-# top's self_test are black boxes (their own files are checked on their own). Files named after
+# top's self_test are black boxes (their own files are checked on their own). A module may gain
+# input ports (e.g. for a feature its preset leaves out): they are left free in the proof, which
+# then also shows that nothing depends on them. Files named after
 # REV are the only ones checked. With --record, when every file is equal or proven, each file
 # proven (not byte-equal) is appended to docs/src/results/proven-equal.txt as `PATH OLD NEW REV`
 # (git blob hashes): a generated table measured on OLD stays fresh on NEW (tests/docs.rs).
@@ -33,20 +35,31 @@ BB
 # The module names a Verilog file declares, in order; one module's text.
 modules() { sed -n 's/^module \([A-Za-z_0-9$]*\)(.*/\1/p' "$1"; }
 module_text() { awk -v m="$2" '$0 ~ "^module " m "[(]" {on=1} on {print} on && /^endmodule/ {exit}' "$1"; }
-# Module $3 of file $1 against module $4 of file $2, each with its own children flattened in:
-# first with its memories kept whole, paired by structure (equiv_struct: a RAM is equal when its
-# addresses, data and enables are, so no RAM is unrolled into flip-flops); where that does not
+# The input ports module $2 of file $1 declares.
+inputs() { module_text "$1" "$2" | sed -n 's/^ *input wire *\(\[[^]]*\] *\)\{0,1\}\([^ ;]*\);.*/\2/p' | sort; }
+# Module $3 of file $1 against module $4 of file $2, each with its own children flattened in;
+# inputs of $4 that $3 lacks are left free (undriven wires):
+# first with its RAMs kept whole, paired by structure (equiv_struct: a RAM is equal when its
+# addresses, data and enables are, so no RAM is unrolled into flip-flops) and its ROMs (the
+# decoder's) mapped to logic, which the SAT solver can see through; where that does not
 # close, with its memories mapped to flip-flops.
-prove() { prove_with "memory -nomap" "equiv_struct;" "$@" || prove_with "memory" "" "$@"; }
+prove() { prove_with "memory -nomap; memory_map -rom-only" "equiv_struct;" "$@" || prove_with "memory" "" "$@"; }
 prove_with() {
-    local memory=$1 pair=$2; shift 2
+    local memory=$1 pair=$2 free=""; shift 2
+    for port in $(comm -13 <(inputs "$1" "$3") <(inputs "$2" "$4")); do free="$free delete -port gate/$port;"; done
     yosys -q -p "read_verilog -lib +/ice40/cells_sim.v; read_verilog $work/bb.v;
 read_verilog $1; hierarchy -top $3; proc; flatten; $memory; opt_clean; rename $3 gold; design -stash gold;
 read_verilog -lib +/ice40/cells_sim.v; read_verilog $work/bb.v;
-read_verilog $2; hierarchy -top $4; proc; flatten; $memory; opt_clean; rename $4 gate; design -stash gate;
+read_verilog $2; hierarchy -top $4; proc; flatten; $memory; opt_clean; rename $4 gate; $free design -stash gate;
 design -copy-from gold -as gold gold; design -copy-from gate -as gate gate;
 read_verilog -lib +/ice40/cells_sim.v; read_verilog $work/bb.v;
 equiv_make gold gate equiv; hierarchy -top equiv; $pair equiv_simple -seq 5; equiv_induct -seq 5; equiv_status -assert"
+}
+# ", new inputs unused: ..." for the inputs of file $2's top that file $1's lacks.
+new_inputs() {
+    local top new; top=$(modules "$2" | head -n 1)
+    new=$(comm -13 <(inputs "$1" "$top") <(inputs "$2" "$top") | tr '\n' ' ')
+    [ -z "$new" ] || echo "; new inputs unused: ${new% }"
 }
 same=0; proven=0; failed=0
 : > "$work/proven"
@@ -71,7 +84,7 @@ for file in $files; do
             prove "$work/gold.v" "$file" "$m" "$m" > "$work/module.log" 2>&1 || { bad="$bad $m"; cp "$work/module.log" "$work/log"; }
         done
         if [ -z "$bad" ]; then
-            echo "$file: proven equal to $rev, module by module ($changed changed)"; proven=$((proven + 1)); remember "$file"
+            echo "$file: proven equal to $rev, module by module ($changed changed$(new_inputs "$work/gold.v" "$file"))"; proven=$((proven + 1)); remember "$file"
         else
             echo "$file: NOT proven equal to $rev: module(s)$bad"; tail -5 "$work/log"; failed=$((failed + 1))
         fi

@@ -644,11 +644,6 @@ impl CoreParams {
         check_pow2("threads", self.threads, LDS_BANKS, 32)?;
         check_pow2("lane_bits", self.lane_bits, 2, 32)?;
         check_range("warps", self.warps, 2, 64)?;
-        if self.isa.stx {
-            bail!(
-                "parameter `isa.stx`: the core does not build `stx` yet (the interpreter runs it)"
-            );
-        }
         if self.threads * self.lane_bits > 64 {
             bail!("parameters `threads` x `lane_bits` = {} x {} must be at most 64 (a register of every lane is one 64-bit word)", self.threads, self.lane_bits);
         }
@@ -680,11 +675,6 @@ impl CoreParams {
         }
         if !in_range(self.warps, 2, 64) {
             return Some("parameter `warps` must be between 2 and 64");
-        }
-        if self.isa.stx {
-            return Some(
-                "parameter `isa.stx`: the core does not build `stx` yet (the interpreter runs it)",
-            );
         }
         if self.threads * self.lane_bits > 64 {
             return Some("parameters `threads` x `lane_bits` must be at most 64 (a register of every lane is one 64-bit word)");

@@ -1,4 +1,5 @@
-//! The hardware local data share does what the ISA says: random `st` and `ld` instructions run
+//! The hardware local data share does what the ISA says: random `st` and `ld` instructions (and
+//! `stx`, at presets whose core carries it) run
 //! on the reference interpreter (`src/isa/interp.rs`, one instruction at a time, on a warp with a
 //! random mask and random register values) and, as requests, on the rust-hdl `LocalDataShare`.
 //! Every load returns the interpreter's registers, every access's conflict cycles are the
@@ -42,12 +43,15 @@ fn access<D: Dut>(
     panic!("no response within {} cycles of the request", m.lanes + 1);
 }
 
+/// The register `stx` stores from.
+const DATA: u8 = 3;
+
 fn agrees_with_interpreter<B: PresetBlocks>(instructions: usize) {
     let p = B::PRESET;
     let (warps, lanes, bits) = (p.scheduler.warps, p.scheduler.threads, p.collector.lane_bits);
     let config = Config::of_preset(&p, u64::MAX);
     let mut machine = Machine::new(config, &[]).unwrap();
-    let m = LocalDataShareModel::new(lanes, bits, p.lds_rows);
+    let m = LocalDataShareModel::new(lanes, bits, p.lds_rows).with_scatter(p.isa().stx);
     let mut dut = B::local_data_share().unwrap();
     prepare(&mut dut).unwrap();
     let mut cycle = 0;
@@ -82,7 +86,15 @@ fn agrees_with_interpreter<B: PresetBlocks>(instructions: usize) {
             };
             machine.regs[(w * lanes + l) * simt_rtl::isa::REGISTERS + ra as usize] = value as u32;
         }
+        let scatter = store == Some(true) && config.isa.stx && rng.chance(30);
+        if scatter {
+            for l in 0..lanes {
+                let value = rng.bits(bits) as u32;
+                machine.regs[(w * lanes + l) * simt_rtl::isa::REGISTERS + DATA as usize] = value;
+            }
+        }
         let inst = match store {
+            Some(true) if scatter => Inst::Stx { ra, rb: DATA },
             Some(true) => Inst::St {
                 ra,
                 index: rng.bits(7) as u8,
@@ -107,6 +119,15 @@ fn agrees_with_interpreter<B: PresetBlocks>(instructions: usize) {
                 stride: stride as u64,
                 addr: vec![0; lanes],
                 data: regs(ra),
+                ..Default::default()
+            },
+            Inst::Stx { .. } => LdsIn {
+                valid: true,
+                write: true,
+                scatter: true,
+                mask: lane_mask,
+                addr: regs(ra),
+                data: regs(DATA),
                 ..Default::default()
             },
             _ => LdsIn {

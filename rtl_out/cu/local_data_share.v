@@ -3,17 +3,18 @@
 // Regenerate with `cargo run -- gen` (see README.md).
 // Preset `cu`: sized for the Alchitry Cu's iCE40-HX8K (7680 logic cells, 32 block RAMs).
 // Parameters: warps=4 threads=8 pc_width=16 stack_depth=4 (warp id bits=2, stack pointer bits=3)
-// LDS: banks=4 rows_per_bank=16 word_bits=4 lanes=8
-// Interface: a request is taken at the rising edge of a cycle with req_valid and req_ready (req_ready never depends on req_valid); req_write=1: owner-computes store, thread t = req_warp*lanes + l writes req_data$l to word ((t>>2)*req_stride + req_index)*4 + t%4; req_write=0: lane l loads word req_addr$l; only lanes in req_mask take part; each cycle each bank serves the row of its highest pending lane; resp_valid is high for one cycle after the last row is served and resp_data$l then holds the loaded words until the next load completes
+// LDS: banks=4 rows_per_bank=16 word_bits=4 lanes=8 scatter=no
+// Interface: a request is taken at the rising edge of a cycle with req_valid and req_ready (req_ready never depends on req_valid); req_write=1: owner-computes store, thread t = req_warp*lanes + l writes req_data$l to word ((t>>2)*req_stride + req_index)*4 + t%4; req_write=1, req_scatter=1: lane l writes req_data$l to word req_addr$l; req_write=0: lane l loads word req_addr$l; only lanes in req_mask take part; each cycle each bank serves the row of its highest pending lane; resp_valid is high for one cycle after the last row is served and resp_data$l then holds the loaded words until the next load completes
 // Clock: `clock`, rising edge; reset is synchronous and active high
 
-module local_data_share(clock,reset,req_valid,req_ready,req_write,req_mask,req_warp,req_index,req_stride,req_addr$0,req_addr$1,req_addr$2,req_addr$3,req_addr$4,req_addr$5,req_addr$6,req_addr$7,req_data$0,req_data$1,req_data$2,req_data$3,req_data$4,req_data$5,req_data$6,req_data$7,resp_valid,resp_data$0,resp_data$1,resp_data$2,resp_data$3,resp_data$4,resp_data$5,resp_data$6,resp_data$7,accesses,conflict_cycles);
+module local_data_share(clock,reset,req_valid,req_ready,req_write,req_scatter,req_mask,req_warp,req_index,req_stride,req_addr$0,req_addr$1,req_addr$2,req_addr$3,req_addr$4,req_addr$5,req_addr$6,req_addr$7,req_data$0,req_data$1,req_data$2,req_data$3,req_data$4,req_data$5,req_data$6,req_data$7,resp_valid,resp_data$0,resp_data$1,resp_data$2,resp_data$3,resp_data$4,resp_data$5,resp_data$6,resp_data$7,accesses,conflict_cycles);
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  req_valid;
     output reg  req_ready;
     input wire  req_write;
+    input wire  req_scatter;
     input wire  [7:0] req_mask;
     input wire  [1:0] req_warp;
     input wire  [6:0] req_index;
@@ -56,6 +57,7 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_mask,req_w
     localparam  own_bank$7 = 2'b11;
     localparam  quad_start = 8'h10;
     localparam  quad_shift = 8'h1;
+    localparam  has_scatter = 1'b0;
     // Stub signals
     reg  banks$0$clock;
     reg  [3:0] banks$0$read_address;
@@ -1136,7 +1138,7 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_mask,req_w
             lane_data$0$d = req_data$0;
             addr = req_addr$0;
             addr_row = addr >> 32'h2;
-            if (req_write) begin
+            if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$0$d = own_bank$0;
                 lane_row$0$d = owner_row$0;
             end
@@ -1147,7 +1149,7 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_mask,req_w
             lane_data$1$d = req_data$1;
             addr = req_addr$1;
             addr_row = addr >> 32'h2;
-            if (req_write) begin
+            if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$1$d = own_bank$1;
                 lane_row$1$d = owner_row$1;
             end
@@ -1158,7 +1160,7 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_mask,req_w
             lane_data$2$d = req_data$2;
             addr = req_addr$2;
             addr_row = addr >> 32'h2;
-            if (req_write) begin
+            if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$2$d = own_bank$2;
                 lane_row$2$d = owner_row$2;
             end
@@ -1169,7 +1171,7 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_mask,req_w
             lane_data$3$d = req_data$3;
             addr = req_addr$3;
             addr_row = addr >> 32'h2;
-            if (req_write) begin
+            if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$3$d = own_bank$3;
                 lane_row$3$d = owner_row$3;
             end
@@ -1180,7 +1182,7 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_mask,req_w
             lane_data$4$d = req_data$4;
             addr = req_addr$4;
             addr_row = addr >> 32'h2;
-            if (req_write) begin
+            if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$4$d = own_bank$4;
                 lane_row$4$d = owner_row$4;
             end
@@ -1191,7 +1193,7 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_mask,req_w
             lane_data$5$d = req_data$5;
             addr = req_addr$5;
             addr_row = addr >> 32'h2;
-            if (req_write) begin
+            if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$5$d = own_bank$5;
                 lane_row$5$d = owner_row$5;
             end
@@ -1202,7 +1204,7 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_mask,req_w
             lane_data$6$d = req_data$6;
             addr = req_addr$6;
             addr_row = addr >> 32'h2;
-            if (req_write) begin
+            if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$6$d = own_bank$6;
                 lane_row$6$d = owner_row$6;
             end
@@ -1213,7 +1215,7 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_mask,req_w
             lane_data$7$d = req_data$7;
             addr = req_addr$7;
             addr_row = addr >> 32'h2;
-            if (req_write) begin
+            if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$7$d = own_bank$7;
                 lane_row$7$d = owner_row$7;
             end

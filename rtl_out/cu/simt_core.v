@@ -250,6 +250,7 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
     reg  [1:0] exec$lds_warp;
     reg  [3:0] exec$lds_mask;
     reg  [31:0] exec$lds_src;
+    reg  [31:0] exec$lds_src_b;
     wire  exec$lds_ready;
     wire  exec$lds_busy;
     wire  [31:0] exec$lds_conflicts;
@@ -540,6 +541,7 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
         .lds_warp(exec$lds_warp),
         .lds_mask(exec$lds_mask),
         .lds_src(exec$lds_src),
+        .lds_src_b(exec$lds_src_b),
         .lds_ready(exec$lds_ready),
         .lds_busy(exec$lds_busy),
         .lds_conflicts(exec$lds_conflicts),
@@ -663,6 +665,7 @@ module simt_core(clock,reset,start,running,imem_write_valid,imem_write_addr,imem
         exec$lds_warp = oc$out_warp$1;
         exec$lds_mask = oc$out_mask$1;
         exec$lds_src = oc$out_src0$1;
+        exec$lds_src_b = oc$out_src1$1;
         oc$out_ready$1 = exec$lds_ready;
         oc$wb_valid = exec$wb_valid;
         oc$wb_warp = exec$wb_warp;
@@ -987,7 +990,7 @@ module simt_core__barrier_releasing(d,q,clock);
     end
 endmodule // simt_core__barrier_releasing
 
-module simt_core__exec(clock,reset,out_valid,out_inst,out_warp,out_mask,out_a,out_b,out_ready,port_held,lds_valid,lds_inst,lds_warp,lds_mask,lds_src,lds_ready,lds_busy,lds_conflicts,wb_valid,wb_warp,wb_reg,wb_mask,wb_data,wb_lanes$0,wb_lanes$1,wb_lanes$2,wb_lanes$3,record_valid,record_warp,record_pc,port_busy,pending,divergent,push_valid,push_warp,push_mask,push_pc,set_valid,set_warp,set_mask,set_pc);
+module simt_core__exec(clock,reset,out_valid,out_inst,out_warp,out_mask,out_a,out_b,out_ready,port_held,lds_valid,lds_inst,lds_warp,lds_mask,lds_src,lds_src_b,lds_ready,lds_busy,lds_conflicts,wb_valid,wb_warp,wb_reg,wb_mask,wb_data,wb_lanes$0,wb_lanes$1,wb_lanes$2,wb_lanes$3,record_valid,record_warp,record_pc,port_busy,pending,divergent,push_valid,push_warp,push_mask,push_pc,set_valid,set_warp,set_mask,set_pc);
     // Module arguments
     input wire  clock;
     input wire  reset;
@@ -1004,6 +1007,7 @@ module simt_core__exec(clock,reset,out_valid,out_inst,out_warp,out_mask,out_a,ou
     input wire  [1:0] lds_warp;
     input wire  [3:0] lds_mask;
     input wire  [31:0] lds_src;
+    input wire  [31:0] lds_src_b;
     output reg  lds_ready;
     output reg  lds_busy;
     output reg  [31:0] lds_conflicts;
@@ -1087,6 +1091,7 @@ module simt_core__exec(clock,reset,out_valid,out_inst,out_warp,out_mask,out_a,ou
     reg  [1:0] lds$req_warp;
     reg  [3:0] lds$req_mask;
     reg  [31:0] lds$req_src;
+    reg  [31:0] lds$req_src_b;
     wire  lds$req_taken;
     wire  lds$wb_valid;
     wire  [1:0] lds$wb_warp;
@@ -1165,6 +1170,7 @@ module simt_core__exec(clock,reset,out_valid,out_inst,out_warp,out_mask,out_a,ou
         .req_warp(lds$req_warp),
         .req_mask(lds$req_mask),
         .req_src(lds$req_src),
+        .req_src_b(lds$req_src_b),
         .req_taken(lds$req_taken),
         .wb_valid(lds$wb_valid),
         .wb_warp(lds$wb_warp),
@@ -1247,6 +1253,7 @@ module simt_core__exec(clock,reset,out_valid,out_inst,out_warp,out_mask,out_a,ou
         lds$req_warp = lds_warp;
         lds$req_mask = lds_mask;
         lds$req_src = lds_src;
+        lds$req_src_b = lds_src_b;
         lds_ready = lds$req_taken;
         lds_busy = lds$busy;
         lds_conflicts = lds$conflict_cycles;
@@ -2280,7 +2287,7 @@ module simt_core__exec_dec_controls(address,data);
     endcase
 endmodule // simt_core__exec_dec_controls
 
-module simt_core__exec_lds(clock,reset,req_valid,req_inst,req_warp,req_mask,req_src,req_taken,wb_valid,wb_warp,wb_reg,wb_mask,wb_data,busy,conflict_cycles);
+module simt_core__exec_lds(clock,reset,req_valid,req_inst,req_warp,req_mask,req_src,req_src_b,req_taken,wb_valid,wb_warp,wb_reg,wb_mask,wb_data,busy,conflict_cycles);
     // Module arguments
     input wire  clock;
     input wire  reset;
@@ -2289,6 +2296,7 @@ module simt_core__exec_lds(clock,reset,req_valid,req_inst,req_warp,req_mask,req_
     input wire  [1:0] req_warp;
     input wire  [3:0] req_mask;
     input wire  [31:0] req_src;
+    input wire  [31:0] req_src_b;
     output reg  req_taken;
     output reg  wb_valid;
     output reg  [1:0] wb_warp;
@@ -2303,12 +2311,15 @@ module simt_core__exec_lds(clock,reset,req_valid,req_inst,req_warp,req_mask,req_
     localparam  top_lane = 8'h18;
     localparam  k_st = 4'h2;
     localparam  k_ld = 4'h3;
+    localparam  k_stx = 4'ha;
+    localparam  has_stx = 1'b0;
     // Stub signals
     reg  lds$clock;
     reg  lds$reset;
     reg  lds$req_valid;
     wire  lds$req_ready;
     reg  lds$req_write;
+    reg  lds$req_scatter;
     reg  [3:0] lds$req_mask;
     reg  [1:0] lds$req_warp;
     reg  [6:0] lds$req_index;
@@ -2359,6 +2370,9 @@ module simt_core__exec_lds(clock,reset,req_valid,req_inst,req_warp,req_mask,req_
     reg  [31:0] held_src$d;
     wire  [31:0] held_src$q;
     reg  held_src$clock;
+    reg  [31:0] held_src_b$d;
+    wire  [31:0] held_src_b$q;
+    reg  held_src_b$clock;
     reg  lds_load$d;
     wire  lds_load$q;
     reg  lds_load$clock;
@@ -2393,6 +2407,8 @@ module simt_core__exec_lds(clock,reset,req_valid,req_inst,req_warp,req_mask,req_
     reg  [3:0] r_mask;
     reg  taken;
     reg  [31:0] src;
+    reg  [31:0] data;
+    reg  scatter;
     reg  [7:0] resp_lane;
     reg  [31:0] lane_word;
     reg  [31:0] resp_word;
@@ -2404,6 +2420,7 @@ module simt_core__exec_lds(clock,reset,req_valid,req_inst,req_warp,req_mask,req_
         .req_valid(lds$req_valid),
         .req_ready(lds$req_ready),
         .req_write(lds$req_write),
+        .req_scatter(lds$req_scatter),
         .req_mask(lds$req_mask),
         .req_warp(lds$req_warp),
         .req_index(lds$req_index),
@@ -2467,6 +2484,11 @@ module simt_core__exec_lds(clock,reset,req_valid,req_inst,req_warp,req_mask,req_
         .q(held_src$q),
         .clock(held_src$clock)
     );
+    simt_core__exec_lds_held_inst held_src_b(
+        .d(held_src_b$d),
+        .q(held_src_b$q),
+        .clock(held_src_b$clock)
+    );
     simt_core__barrier_err lds_load(
         .d(lds_load$d),
         .q(lds_load$q),
@@ -2519,6 +2541,7 @@ module simt_core__exec_lds(clock,reset,req_valid,req_inst,req_warp,req_mask,req_
         held_warp$clock = clock;
         held_mask$clock = clock;
         held_src$clock = clock;
+        held_src_b$clock = clock;
         lds_load$clock = clock;
         lds_warp$clock = clock;
         lds_rd$clock = clock;
@@ -2533,6 +2556,7 @@ module simt_core__exec_lds(clock,reset,req_valid,req_inst,req_warp,req_mask,req_
         held_warp$d = held_warp$q;
         held_mask$d = held_mask$q;
         held_src$d = held_src$q;
+        held_src_b$d = held_src_b$q;
         lds_load$d = lds_load$q;
         lds_warp$d = lds_warp$q;
         lds_rd$d = lds_rd$q;
@@ -2551,6 +2575,7 @@ module simt_core__exec_lds(clock,reset,req_valid,req_inst,req_warp,req_mask,req_
             r_warp = held_warp$q;
             r_mask = held_mask$q;
             src = held_src$q;
+            data = held_src_b$q;
         end
         else begin
             r_valid = req_valid;
@@ -2558,26 +2583,36 @@ module simt_core__exec_lds(clock,reset,req_valid,req_inst,req_warp,req_mask,req_
             r_warp = req_warp;
             r_mask = req_mask;
             src = req_src;
+            data = req_src_b;
         end
         dec$inst = r_inst;
+        scatter = has_stx & (dec$kind == k_stx);
+        if (~scatter) begin
+            data = src;
+        end
         lds$req_valid = r_valid;
-        lds$req_write = dec$kind == k_st;
+        lds$req_write = (dec$kind == k_st) | scatter;
+        lds$req_scatter = scatter;
         lds$req_mask = r_mask;
         lds$req_warp = r_warp;
         lds$req_index = dec$st_index;
         lds$req_stride = dec$st_stride;
         lds$req_addr$0 = ((src) & 8'hff);
-        lds$req_data$0 = ((src) & 8'hff);
+        lds$req_data$0 = ((data) & 8'hff);
         src = src >> lane_bits;
+        data = data >> lane_bits;
         lds$req_addr$1 = ((src) & 8'hff);
-        lds$req_data$1 = ((src) & 8'hff);
+        lds$req_data$1 = ((data) & 8'hff);
         src = src >> lane_bits;
+        data = data >> lane_bits;
         lds$req_addr$2 = ((src) & 8'hff);
-        lds$req_data$2 = ((src) & 8'hff);
+        lds$req_data$2 = ((data) & 8'hff);
         src = src >> lane_bits;
+        data = data >> lane_bits;
         lds$req_addr$3 = ((src) & 8'hff);
-        lds$req_data$3 = ((src) & 8'hff);
+        lds$req_data$3 = ((data) & 8'hff);
         src = src >> lane_bits;
+        data = data >> lane_bits;
         taken = r_valid & lds$req_ready;
         if (registered) begin
             req_taken = req_valid & ~held$q;
@@ -2590,6 +2625,7 @@ module simt_core__exec_lds(clock,reset,req_valid,req_inst,req_warp,req_mask,req_
                 held_warp$d = req_warp;
                 held_mask$d = req_mask;
                 held_src$d = req_src;
+                held_src_b$d = req_src_b;
             end
         end
         else begin
@@ -2658,13 +2694,14 @@ module simt_core__exec_lds_held_inst(d,q,clock);
     end
 endmodule // simt_core__exec_lds_held_inst
 
-module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_mask,req_warp,req_index,req_stride,req_addr$0,req_addr$1,req_addr$2,req_addr$3,req_data$0,req_data$1,req_data$2,req_data$3,resp_valid,resp_data$0,resp_data$1,resp_data$2,resp_data$3,accesses,conflict_cycles);
+module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_scatter,req_mask,req_warp,req_index,req_stride,req_addr$0,req_addr$1,req_addr$2,req_addr$3,req_data$0,req_data$1,req_data$2,req_data$3,resp_valid,resp_data$0,resp_data$1,resp_data$2,resp_data$3,accesses,conflict_cycles);
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  req_valid;
     output reg  req_ready;
     input wire  req_write;
+    input wire  req_scatter;
     input wire  [3:0] req_mask;
     input wire  [1:0] req_warp;
     input wire  [6:0] req_index;
@@ -2691,6 +2728,7 @@ module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_mas
     localparam  own_bank$3 = 2'b11;
     localparam  quad_start = 4'h0;
     localparam  quad_shift = 8'h0;
+    localparam  has_scatter = 1'b0;
     // Stub signals
     reg  banks$0$clock;
     reg  [5:0] banks$0$read_address;
@@ -3363,7 +3401,7 @@ module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_mas
             lane_data$0$d = req_data$0;
             addr = req_addr$0;
             addr_row = addr >> 32'h2;
-            if (req_write) begin
+            if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$0$d = own_bank$0;
                 lane_row$0$d = owner_row$0;
             end
@@ -3374,7 +3412,7 @@ module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_mas
             lane_data$1$d = req_data$1;
             addr = req_addr$1;
             addr_row = addr >> 32'h2;
-            if (req_write) begin
+            if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$1$d = own_bank$1;
                 lane_row$1$d = owner_row$1;
             end
@@ -3385,7 +3423,7 @@ module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_mas
             lane_data$2$d = req_data$2;
             addr = req_addr$2;
             addr_row = addr >> 32'h2;
-            if (req_write) begin
+            if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$2$d = own_bank$2;
                 lane_row$2$d = owner_row$2;
             end
@@ -3396,7 +3434,7 @@ module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_mas
             lane_data$3$d = req_data$3;
             addr = req_addr$3;
             addr_row = addr >> 32'h2;
-            if (req_write) begin
+            if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$3$d = own_bank$3;
                 lane_row$3$d = owner_row$3;
             end
@@ -3488,6 +3526,8 @@ module simt_core__front(clock,reset,imem_write_valid,imem_write_addr,imem_write_
     localparam  registered_head = 1'b1;
     localparam  two = 8'h2;
     localparam  k_branch = 4'h4;
+    localparam  k_stx = 4'ha;
+    localparam  has_stx = 1'b0;
     // Stub signals
     reg  imem$clock;
     reg  [7:0] imem$read_address;
@@ -3769,7 +3809,7 @@ module simt_core__front(clock,reset,imem_write_valid,imem_write_addr,imem_write_
             fill_mask = wmask$3$q;
         end
         dec$inst = imem$read_data;
-        fill_ctl = (dec$kind >= k_branch) | ~|fill_mask;
+        fill_ctl = ((dec$kind >= k_branch) & ~(has_stx & (dec$kind == k_stx))) | ~|fill_mask;
         ibuf$fill_valid = fill_valid$q;
         ibuf$fill_warp = fill_warp$q;
         ibuf$fill_inst = imem$read_data;
@@ -4698,6 +4738,8 @@ module simt_core__issue(clock,reset,head_valid,head_warp,head_inst,head_pc,masks
     localparam  k_alu = 4'h1;
     localparam  k_st = 4'h2;
     localparam  k_ld = 4'h3;
+    localparam  k_stx = 4'ha;
+    localparam  has_stx = 1'b0;
     localparam  k_branch = 4'h4;
     localparam  k_join = 4'h5;
     localparam  k_jmp = 4'h6;
@@ -5000,7 +5042,7 @@ module simt_core__issue(clock,reset,head_valid,head_warp,head_inst,head_pc,masks
         sb$check_dst = dec$rd;
         sb$check_dst_valid = dec$rd_valid;
         to_alu = (kind == k_alu) | (kind == k_branch) | (kind == k_bany);
-        to_lds = (kind == k_st) | (kind == k_ld);
+        to_lds = (kind == k_st) | (kind == k_ld) | (has_stx & (kind == k_stx));
         if (ends) begin
             blocked = port_busy & ~ends_warp;
         end

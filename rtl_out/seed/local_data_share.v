@@ -3,17 +3,18 @@
 // Regenerate with `cargo run -- gen` (see README.md).
 // Preset `seed`: the seed's defaults; the seed-compatible scheduler is checked against the seed's Verilog with it.
 // Parameters: warps=8 threads=32 pc_width=32 stack_depth=8 (warp id bits=3, stack pointer bits=4)
-// LDS: banks=4 rows_per_bank=256 word_bits=2 lanes=32
-// Interface: a request is taken at the rising edge of a cycle with req_valid and req_ready (req_ready never depends on req_valid); req_write=1: owner-computes store, thread t = req_warp*lanes + l writes req_data$l to word ((t>>2)*req_stride + req_index)*4 + t%4; req_write=0: lane l loads word req_addr$l; only lanes in req_mask take part; each cycle each bank serves the row of its highest pending lane; resp_valid is high for one cycle after the last row is served and resp_data$l then holds the loaded words until the next load completes
+// LDS: banks=4 rows_per_bank=256 word_bits=2 lanes=32 scatter=yes
+// Interface: a request is taken at the rising edge of a cycle with req_valid and req_ready (req_ready never depends on req_valid); req_write=1: owner-computes store, thread t = req_warp*lanes + l writes req_data$l to word ((t>>2)*req_stride + req_index)*4 + t%4; req_write=1, req_scatter=1: lane l writes req_data$l to word req_addr$l; req_write=0: lane l loads word req_addr$l; only lanes in req_mask take part; each cycle each bank serves the row of its highest pending lane; resp_valid is high for one cycle after the last row is served and resp_data$l then holds the loaded words until the next load completes
 // Clock: `clock`, rising edge; reset is synchronous and active high
 
-module local_data_share(clock,reset,req_valid,req_ready,req_write,req_mask,req_warp,req_index,req_stride,req_addr$0,req_addr$1,req_addr$2,req_addr$3,req_addr$4,req_addr$5,req_addr$6,req_addr$7,req_addr$8,req_addr$9,req_addr$10,req_addr$11,req_addr$12,req_addr$13,req_addr$14,req_addr$15,req_addr$16,req_addr$17,req_addr$18,req_addr$19,req_addr$20,req_addr$21,req_addr$22,req_addr$23,req_addr$24,req_addr$25,req_addr$26,req_addr$27,req_addr$28,req_addr$29,req_addr$30,req_addr$31,req_data$0,req_data$1,req_data$2,req_data$3,req_data$4,req_data$5,req_data$6,req_data$7,req_data$8,req_data$9,req_data$10,req_data$11,req_data$12,req_data$13,req_data$14,req_data$15,req_data$16,req_data$17,req_data$18,req_data$19,req_data$20,req_data$21,req_data$22,req_data$23,req_data$24,req_data$25,req_data$26,req_data$27,req_data$28,req_data$29,req_data$30,req_data$31,resp_valid,resp_data$0,resp_data$1,resp_data$2,resp_data$3,resp_data$4,resp_data$5,resp_data$6,resp_data$7,resp_data$8,resp_data$9,resp_data$10,resp_data$11,resp_data$12,resp_data$13,resp_data$14,resp_data$15,resp_data$16,resp_data$17,resp_data$18,resp_data$19,resp_data$20,resp_data$21,resp_data$22,resp_data$23,resp_data$24,resp_data$25,resp_data$26,resp_data$27,resp_data$28,resp_data$29,resp_data$30,resp_data$31,accesses,conflict_cycles);
+module local_data_share(clock,reset,req_valid,req_ready,req_write,req_scatter,req_mask,req_warp,req_index,req_stride,req_addr$0,req_addr$1,req_addr$2,req_addr$3,req_addr$4,req_addr$5,req_addr$6,req_addr$7,req_addr$8,req_addr$9,req_addr$10,req_addr$11,req_addr$12,req_addr$13,req_addr$14,req_addr$15,req_addr$16,req_addr$17,req_addr$18,req_addr$19,req_addr$20,req_addr$21,req_addr$22,req_addr$23,req_addr$24,req_addr$25,req_addr$26,req_addr$27,req_addr$28,req_addr$29,req_addr$30,req_addr$31,req_data$0,req_data$1,req_data$2,req_data$3,req_data$4,req_data$5,req_data$6,req_data$7,req_data$8,req_data$9,req_data$10,req_data$11,req_data$12,req_data$13,req_data$14,req_data$15,req_data$16,req_data$17,req_data$18,req_data$19,req_data$20,req_data$21,req_data$22,req_data$23,req_data$24,req_data$25,req_data$26,req_data$27,req_data$28,req_data$29,req_data$30,req_data$31,resp_valid,resp_data$0,resp_data$1,resp_data$2,resp_data$3,resp_data$4,resp_data$5,resp_data$6,resp_data$7,resp_data$8,resp_data$9,resp_data$10,resp_data$11,resp_data$12,resp_data$13,resp_data$14,resp_data$15,resp_data$16,resp_data$17,resp_data$18,resp_data$19,resp_data$20,resp_data$21,resp_data$22,resp_data$23,resp_data$24,resp_data$25,resp_data$26,resp_data$27,resp_data$28,resp_data$29,resp_data$30,resp_data$31,accesses,conflict_cycles);
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  req_valid;
     output reg  req_ready;
     input wire  req_write;
+    input wire  req_scatter;
     input wire  [31:0] req_mask;
     input wire  [2:0] req_warp;
     input wire  [6:0] req_index;
@@ -152,6 +153,7 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_mask,req_w
     localparam  own_bank$31 = 2'b11;
     localparam  quad_start = 32'h11111110;
     localparam  quad_shift = 8'h3;
+    localparam  has_scatter = 1'b1;
     // Stub signals
     reg  banks$0$clock;
     reg  [7:0] banks$0$read_address;
@@ -3680,7 +3682,7 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_mask,req_w
             lane_data$0$d = req_data$0;
             addr = req_addr$0;
             addr_row = addr >> 32'h2;
-            if (req_write) begin
+            if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$0$d = own_bank$0;
                 lane_row$0$d = owner_row$0;
             end
@@ -3691,7 +3693,7 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_mask,req_w
             lane_data$1$d = req_data$1;
             addr = req_addr$1;
             addr_row = addr >> 32'h2;
-            if (req_write) begin
+            if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$1$d = own_bank$1;
                 lane_row$1$d = owner_row$1;
             end
@@ -3702,7 +3704,7 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_mask,req_w
             lane_data$2$d = req_data$2;
             addr = req_addr$2;
             addr_row = addr >> 32'h2;
-            if (req_write) begin
+            if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$2$d = own_bank$2;
                 lane_row$2$d = owner_row$2;
             end
@@ -3713,7 +3715,7 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_mask,req_w
             lane_data$3$d = req_data$3;
             addr = req_addr$3;
             addr_row = addr >> 32'h2;
-            if (req_write) begin
+            if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$3$d = own_bank$3;
                 lane_row$3$d = owner_row$3;
             end
@@ -3724,7 +3726,7 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_mask,req_w
             lane_data$4$d = req_data$4;
             addr = req_addr$4;
             addr_row = addr >> 32'h2;
-            if (req_write) begin
+            if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$4$d = own_bank$4;
                 lane_row$4$d = owner_row$4;
             end
@@ -3735,7 +3737,7 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_mask,req_w
             lane_data$5$d = req_data$5;
             addr = req_addr$5;
             addr_row = addr >> 32'h2;
-            if (req_write) begin
+            if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$5$d = own_bank$5;
                 lane_row$5$d = owner_row$5;
             end
@@ -3746,7 +3748,7 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_mask,req_w
             lane_data$6$d = req_data$6;
             addr = req_addr$6;
             addr_row = addr >> 32'h2;
-            if (req_write) begin
+            if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$6$d = own_bank$6;
                 lane_row$6$d = owner_row$6;
             end
@@ -3757,7 +3759,7 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_mask,req_w
             lane_data$7$d = req_data$7;
             addr = req_addr$7;
             addr_row = addr >> 32'h2;
-            if (req_write) begin
+            if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$7$d = own_bank$7;
                 lane_row$7$d = owner_row$7;
             end
@@ -3768,7 +3770,7 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_mask,req_w
             lane_data$8$d = req_data$8;
             addr = req_addr$8;
             addr_row = addr >> 32'h2;
-            if (req_write) begin
+            if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$8$d = own_bank$8;
                 lane_row$8$d = owner_row$8;
             end
@@ -3779,7 +3781,7 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_mask,req_w
             lane_data$9$d = req_data$9;
             addr = req_addr$9;
             addr_row = addr >> 32'h2;
-            if (req_write) begin
+            if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$9$d = own_bank$9;
                 lane_row$9$d = owner_row$9;
             end
@@ -3790,7 +3792,7 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_mask,req_w
             lane_data$10$d = req_data$10;
             addr = req_addr$10;
             addr_row = addr >> 32'h2;
-            if (req_write) begin
+            if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$10$d = own_bank$10;
                 lane_row$10$d = owner_row$10;
             end
@@ -3801,7 +3803,7 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_mask,req_w
             lane_data$11$d = req_data$11;
             addr = req_addr$11;
             addr_row = addr >> 32'h2;
-            if (req_write) begin
+            if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$11$d = own_bank$11;
                 lane_row$11$d = owner_row$11;
             end
@@ -3812,7 +3814,7 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_mask,req_w
             lane_data$12$d = req_data$12;
             addr = req_addr$12;
             addr_row = addr >> 32'h2;
-            if (req_write) begin
+            if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$12$d = own_bank$12;
                 lane_row$12$d = owner_row$12;
             end
@@ -3823,7 +3825,7 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_mask,req_w
             lane_data$13$d = req_data$13;
             addr = req_addr$13;
             addr_row = addr >> 32'h2;
-            if (req_write) begin
+            if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$13$d = own_bank$13;
                 lane_row$13$d = owner_row$13;
             end
@@ -3834,7 +3836,7 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_mask,req_w
             lane_data$14$d = req_data$14;
             addr = req_addr$14;
             addr_row = addr >> 32'h2;
-            if (req_write) begin
+            if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$14$d = own_bank$14;
                 lane_row$14$d = owner_row$14;
             end
@@ -3845,7 +3847,7 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_mask,req_w
             lane_data$15$d = req_data$15;
             addr = req_addr$15;
             addr_row = addr >> 32'h2;
-            if (req_write) begin
+            if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$15$d = own_bank$15;
                 lane_row$15$d = owner_row$15;
             end
@@ -3856,7 +3858,7 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_mask,req_w
             lane_data$16$d = req_data$16;
             addr = req_addr$16;
             addr_row = addr >> 32'h2;
-            if (req_write) begin
+            if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$16$d = own_bank$16;
                 lane_row$16$d = owner_row$16;
             end
@@ -3867,7 +3869,7 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_mask,req_w
             lane_data$17$d = req_data$17;
             addr = req_addr$17;
             addr_row = addr >> 32'h2;
-            if (req_write) begin
+            if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$17$d = own_bank$17;
                 lane_row$17$d = owner_row$17;
             end
@@ -3878,7 +3880,7 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_mask,req_w
             lane_data$18$d = req_data$18;
             addr = req_addr$18;
             addr_row = addr >> 32'h2;
-            if (req_write) begin
+            if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$18$d = own_bank$18;
                 lane_row$18$d = owner_row$18;
             end
@@ -3889,7 +3891,7 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_mask,req_w
             lane_data$19$d = req_data$19;
             addr = req_addr$19;
             addr_row = addr >> 32'h2;
-            if (req_write) begin
+            if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$19$d = own_bank$19;
                 lane_row$19$d = owner_row$19;
             end
@@ -3900,7 +3902,7 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_mask,req_w
             lane_data$20$d = req_data$20;
             addr = req_addr$20;
             addr_row = addr >> 32'h2;
-            if (req_write) begin
+            if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$20$d = own_bank$20;
                 lane_row$20$d = owner_row$20;
             end
@@ -3911,7 +3913,7 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_mask,req_w
             lane_data$21$d = req_data$21;
             addr = req_addr$21;
             addr_row = addr >> 32'h2;
-            if (req_write) begin
+            if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$21$d = own_bank$21;
                 lane_row$21$d = owner_row$21;
             end
@@ -3922,7 +3924,7 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_mask,req_w
             lane_data$22$d = req_data$22;
             addr = req_addr$22;
             addr_row = addr >> 32'h2;
-            if (req_write) begin
+            if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$22$d = own_bank$22;
                 lane_row$22$d = owner_row$22;
             end
@@ -3933,7 +3935,7 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_mask,req_w
             lane_data$23$d = req_data$23;
             addr = req_addr$23;
             addr_row = addr >> 32'h2;
-            if (req_write) begin
+            if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$23$d = own_bank$23;
                 lane_row$23$d = owner_row$23;
             end
@@ -3944,7 +3946,7 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_mask,req_w
             lane_data$24$d = req_data$24;
             addr = req_addr$24;
             addr_row = addr >> 32'h2;
-            if (req_write) begin
+            if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$24$d = own_bank$24;
                 lane_row$24$d = owner_row$24;
             end
@@ -3955,7 +3957,7 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_mask,req_w
             lane_data$25$d = req_data$25;
             addr = req_addr$25;
             addr_row = addr >> 32'h2;
-            if (req_write) begin
+            if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$25$d = own_bank$25;
                 lane_row$25$d = owner_row$25;
             end
@@ -3966,7 +3968,7 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_mask,req_w
             lane_data$26$d = req_data$26;
             addr = req_addr$26;
             addr_row = addr >> 32'h2;
-            if (req_write) begin
+            if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$26$d = own_bank$26;
                 lane_row$26$d = owner_row$26;
             end
@@ -3977,7 +3979,7 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_mask,req_w
             lane_data$27$d = req_data$27;
             addr = req_addr$27;
             addr_row = addr >> 32'h2;
-            if (req_write) begin
+            if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$27$d = own_bank$27;
                 lane_row$27$d = owner_row$27;
             end
@@ -3988,7 +3990,7 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_mask,req_w
             lane_data$28$d = req_data$28;
             addr = req_addr$28;
             addr_row = addr >> 32'h2;
-            if (req_write) begin
+            if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$28$d = own_bank$28;
                 lane_row$28$d = owner_row$28;
             end
@@ -3999,7 +4001,7 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_mask,req_w
             lane_data$29$d = req_data$29;
             addr = req_addr$29;
             addr_row = addr >> 32'h2;
-            if (req_write) begin
+            if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$29$d = own_bank$29;
                 lane_row$29$d = owner_row$29;
             end
@@ -4010,7 +4012,7 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_mask,req_w
             lane_data$30$d = req_data$30;
             addr = req_addr$30;
             addr_row = addr >> 32'h2;
-            if (req_write) begin
+            if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$30$d = own_bank$30;
                 lane_row$30$d = owner_row$30;
             end
@@ -4021,7 +4023,7 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_mask,req_w
             lane_data$31$d = req_data$31;
             addr = req_addr$31;
             addr_row = addr >> 32'h2;
-            if (req_write) begin
+            if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$31$d = own_bank$31;
                 lane_row$31$d = owner_row$31;
             end

@@ -47,6 +47,8 @@ pub struct Execute<
     pub lds_warp: Signal<In, Bits<WW>>,
     pub lds_mask: Signal<In, Bits<T>>,
     pub lds_src: Signal<In, Bits<TD>>,
+    /// Operand `b`: what `stx` stores.
+    pub lds_src_b: Signal<In, Bits<TD>>,
     pub lds_ready: Signal<Out, Bit>,
     /// The local data share has an access in flight; its bank-conflict cycles.
     pub lds_busy: Signal<Out, Bit>,
@@ -126,6 +128,7 @@ impl<
             lds_warp: Default::default(),
             lds_mask: Default::default(),
             lds_src: Default::default(),
+            lds_src_b: Default::default(),
             lds_ready: Default::default(),
             lds_busy: Default::default(),
             lds_conflicts: Default::default(),
@@ -241,6 +244,7 @@ impl<
         self.lds.req_warp.next = self.lds_warp.val();
         self.lds.req_mask.next = self.lds_mask.val();
         self.lds.req_src.next = self.lds_src.val();
+        self.lds.req_src_b.next = self.lds_src_b.val();
         self.lds_ready.next = self.lds.req_taken.val();
         self.lds_busy.next = self.lds.busy.val();
         self.lds_conflicts.next = self.lds.conflict_cycles.val();

@@ -65,6 +65,9 @@ pub struct FrontEnd<
     wmask: [DFF<Bits<T>>; W],
     two: Constant<Bits<8>>,
     k_branch: Constant<Bits<4>>,
+    k_stx: Constant<Bits<4>>,
+    /// Built with `stx` (extension `stx`).
+    has_stx: Constant<Bit>,
     wm: Signal<Local, Bits<1>>,
     fill_mask: Signal<Local, Bits<T>>,
     space: Signal<Local, Bit>,
@@ -114,6 +117,8 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
             wmask: std::array::from_fn(|_| Default::default()),
             two: Constant::new(2u64.to_bits()),
             k_branch: Constant::new((Kind::Branch as u64).to_bits()),
+            k_stx: Constant::new((Kind::Stx as u64).to_bits()),
+            has_stx: Constant::new(isa.stx),
             wm: Default::default(),
             fill_mask: Default::default(),
             space: Default::default(),
@@ -181,8 +186,10 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
             }
         }
         self.dec.inst.next = self.imem.read_data.val();
-        self.fill_ctl.next =
-            (self.dec.kind.val() >= self.k_branch.val()) | !self.fill_mask.val().any();
+        // Control flow: the kinds from `Branch` on, but `stx` (after them)
+        self.fill_ctl.next = ((self.dec.kind.val() >= self.k_branch.val())
+            & !(self.has_stx.val() & (self.dec.kind.val() == self.k_stx.val())))
+            | !self.fill_mask.val().any();
         self.ibuf.fill_valid.next = self.fill_valid.q.val();
         self.ibuf.fill_warp.next = self.fill_warp.q.val();
         self.ibuf.fill_inst.next = self.imem.read_data.val();

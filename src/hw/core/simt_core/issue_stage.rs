@@ -125,6 +125,9 @@ pub struct IssueStage<
     k_alu: Constant<Bits<4>>,
     k_st: Constant<Bits<4>>,
     k_ld: Constant<Bits<4>>,
+    k_stx: Constant<Bits<4>>,
+    /// Built with `stx` (extension `stx`).
+    has_stx: Constant<Bit>,
     k_branch: Constant<Bits<4>>,
     k_join: Constant<Bits<4>>,
     k_jmp: Constant<Bits<4>>,
@@ -224,6 +227,8 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
             k_alu: k(Kind::Alu),
             k_st: k(Kind::St),
             k_ld: k(Kind::Ld),
+            k_stx: k(Kind::Stx),
+            has_stx: Constant::new(isa.stx),
             k_branch: k(Kind::Branch),
             k_join: k(Kind::Join),
             k_jmp: k(Kind::Jmp),
@@ -311,8 +316,9 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
         self.to_alu.next = (self.kind.val() == self.k_alu.val())
             | (self.kind.val() == self.k_branch.val())
             | (self.kind.val() == self.k_bany.val());
-        self.to_lds.next =
-            (self.kind.val() == self.k_st.val()) | (self.kind.val() == self.k_ld.val());
+        self.to_lds.next = (self.kind.val() == self.k_st.val())
+            | (self.kind.val() == self.k_ld.val())
+            | (self.has_stx.val() & (self.kind.val() == self.k_stx.val()));
         if self.ends.val() {
             self.blocked.next = self.port_busy.val() & !self.ends_warp.val();
         } else if (self.kind.val() == self.k_join.val()) | (self.kind.val() == self.k_jmp.val()) {

@@ -1,5 +1,5 @@
 //! LdsPort: the [`SimtCore`](super::SimtCore)'s execution unit of type 1, the
-//! [`LocalDataShare`] behind the collector's second output. An `st` or `ld` leaving the
+//! [`LocalDataShare`] behind the collector's second output. An `st`, `ld` or `stx` leaving the
 //! collector is taken in a cycle the share is ready; each access ends in a cycle the share is
 //! ready, and its answer shows in the next cycle: a load's lanes then go to write-back (which
 //! they win over the ALU's). `busy` counts accesses taken whose answer has not shown.
@@ -33,6 +33,8 @@ pub struct LdsPort<
     pub req_warp: Signal<In, Bits<WW>>,
     pub req_mask: Signal<In, Bits<T>>,
     pub req_src: Signal<In, Bits<TD>>,
+    /// Operand `b`: what `stx` stores (at the addresses in `a`).
+    pub req_src_b: Signal<In, Bits<TD>>,
     /// The instruction is taken this cycle (registered: into the port's register).
     pub req_taken: Signal<Out, Bit>,
     /// A load's answer, to write back this cycle.
@@ -53,6 +55,7 @@ pub struct LdsPort<
     held_warp: DFF<Bits<WW>>,
     held_mask: DFF<Bits<T>>,
     held_src: DFF<Bits<TD>>,
+    held_src_b: DFF<Bits<TD>>,
     registered: Constant<Bit>,
     lds_load: DFF<Bit>,
     lds_warp: DFF<Bits<WW>>,
@@ -67,6 +70,9 @@ pub struct LdsPort<
     top_lane: Constant<Bits<8>>,
     k_st: Constant<Bits<4>>,
     k_ld: Constant<Bits<4>>,
+    k_stx: Constant<Bits<4>>,
+    /// Built with `stx` (extension `stx`).
+    has_stx: Constant<Bit>,
     /// The request the share sees: the collector's, or (registered) the one held.
     r_valid: Signal<Local, Bit>,
     r_inst: Signal<Local, Bits<32>>,
@@ -74,6 +80,9 @@ pub struct LdsPort<
     r_mask: Signal<Local, Bits<T>>,
     taken: Signal<Local, Bit>,
     src: Signal<Local, Bits<TD>>,
+    /// What the lanes store: operand `a` (`st`), or `b` (`stx`).
+    data: Signal<Local, Bits<TD>>,
+    scatter: Signal<Local, Bit>,
     resp_lane: Signal<Local, Bits<DW>>,
     lane_word: Signal<Local, Bits<TD>>,
     resp_word: Signal<Local, Bits<TD>>,
@@ -98,6 +107,7 @@ impl<const T: usize, const WW: usize, const DW: usize, const TD: usize, const LR
             req_warp: Default::default(),
             req_mask: Default::default(),
             req_src: Default::default(),
+            req_src_b: Default::default(),
             req_taken: Default::default(),
             wb_valid: Default::default(),
             wb_warp: Default::default(),
@@ -106,13 +116,14 @@ impl<const T: usize, const WW: usize, const DW: usize, const TD: usize, const LR
             wb_data: Default::default(),
             busy: Default::default(),
             conflict_cycles: Default::default(),
-            lds: LocalDataShare::with_contents(warps, words)?,
+            lds: LocalDataShare::with_contents(warps, words)?.with_scatter(isa.stx),
             dec: Decoder::new(isa)?,
             held: Default::default(),
             held_inst: Default::default(),
             held_warp: Default::default(),
             held_mask: Default::default(),
             held_src: Default::default(),
+            held_src_b: Default::default(),
             registered: Constant::new(registered),
             lds_load: Default::default(),
             lds_warp: Default::default(),
@@ -127,12 +138,16 @@ impl<const T: usize, const WW: usize, const DW: usize, const TD: usize, const LR
             top_lane: Constant::new((TD - DW).to_bits()),
             k_st: Constant::new((Kind::St as u64).to_bits()),
             k_ld: Constant::new((Kind::Ld as u64).to_bits()),
+            k_stx: Constant::new((Kind::Stx as u64).to_bits()),
+            has_stx: Constant::new(isa.stx),
             r_valid: Default::default(),
             r_inst: Default::default(),
             r_warp: Default::default(),
             r_mask: Default::default(),
             taken: Default::default(),
             src: Default::default(),
+            data: Default::default(),
+            scatter: Default::default(),
             resp_lane: Default::default(),
             lane_word: Default::default(),
             resp_word: Default::default(),
@@ -147,8 +162,8 @@ impl<const T: usize, const WW: usize, const DW: usize, const TD: usize, const LR
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, held, held_inst, held_warp, held_mask, held_src, lds_load, lds_warp,
-            lds_rd, lds_mask, resp_load, resp_warp, resp_rd, resp_mask, open
+            self, clock, held, held_inst, held_warp, held_mask, held_src, held_src_b, lds_load,
+            lds_warp, lds_rd, lds_mask, resp_load, resp_warp, resp_rd, resp_mask, open
         );
         self.lds.clock.next = self.clock.val();
         self.lds.reset.next = self.reset.val();
@@ -160,25 +175,33 @@ impl<const T: usize, const WW: usize, const DW: usize, const TD: usize, const LR
             self.r_warp.next = self.held_warp.q.val();
             self.r_mask.next = self.held_mask.q.val();
             self.src.next = self.held_src.q.val();
+            self.data.next = self.held_src_b.q.val();
         } else {
             self.r_valid.next = self.req_valid.val();
             self.r_inst.next = self.req_inst.val();
             self.r_warp.next = self.req_warp.val();
             self.r_mask.next = self.req_mask.val();
             self.src.next = self.req_src.val();
+            self.data.next = self.req_src_b.val();
         }
-        // Lane l's address (and store data) is lane l of operand `a`
+        // Lane l's address (and `st`'s data) is lane l of operand `a`; `stx` stores operand `b`
         self.dec.inst.next = self.r_inst.val();
+        self.scatter.next = self.has_stx.val() & (self.dec.kind.val() == self.k_stx.val());
+        if !self.scatter.val() {
+            self.data.next = self.src.val();
+        }
         self.lds.req_valid.next = self.r_valid.val();
-        self.lds.req_write.next = self.dec.kind.val() == self.k_st.val();
+        self.lds.req_write.next = (self.dec.kind.val() == self.k_st.val()) | self.scatter.val();
+        self.lds.req_scatter.next = self.scatter.val();
         self.lds.req_mask.next = self.r_mask.val();
         self.lds.req_warp.next = self.r_warp.val();
         self.lds.req_index.next = self.dec.st_index.val();
         self.lds.req_stride.next = self.dec.st_stride.val();
         for l in 0..T {
             self.lds.req_addr[l].next = bit_cast::<DW, TD>(self.src.val());
-            self.lds.req_data[l].next = bit_cast::<DW, TD>(self.src.val());
+            self.lds.req_data[l].next = bit_cast::<DW, TD>(self.data.val());
             self.src.next = self.src.val() >> self.lane_bits.val();
+            self.data.next = self.data.val() >> self.lane_bits.val();
         }
         self.taken.next = self.r_valid.val() & self.lds.req_ready.val();
         if self.registered.val() {
@@ -192,6 +215,7 @@ impl<const T: usize, const WW: usize, const DW: usize, const TD: usize, const LR
                 self.held_warp.d.next = self.req_warp.val();
                 self.held_mask.d.next = self.req_mask.val();
                 self.held_src.d.next = self.req_src.val();
+                self.held_src_b.d.next = self.req_src_b.val();
             }
         } else {
             self.req_taken.next = self.taken.val();

@@ -360,6 +360,7 @@ impl<
         self.exec.lds_warp.next = self.oc.out_warp[1].val();
         self.exec.lds_mask.next = self.oc.out_mask[1].val();
         self.exec.lds_src.next = self.oc.out_src0[1].val();
+        self.exec.lds_src_b.next = self.oc.out_src1[1].val();
         self.oc.out_ready[1].next = self.exec.lds_ready.val();
 
         // Write-back: into the register file, and traced

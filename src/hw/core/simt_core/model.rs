@@ -165,7 +165,7 @@ pub struct SimtCoreModel {
     /// Local-data-share accesses taken and not yet answered.
     lds_open: u64,
     /// Pipelined: the `st` / `ld` in the port's register, with its operand `a`.
-    lds_held: Option<(Inst, u64)>,
+    lds_held: Option<(Inst, u64, u64)>,
     rr: RoundRobinModel,
     greedy: Option<usize>,
     launching: bool,
@@ -225,7 +225,7 @@ struct Cycle {
     lds_ready: bool,
     lds_new: Option<LdsTag>,
     /// Pipelined: the port's register after this cycle.
-    lds_held: Option<(Inst, u64)>,
+    lds_held: Option<(Inst, u64, u64)>,
     /// The issue latch: issued into it this cycle; its instruction taken this cycle.
     to_latch: Option<Inst>,
     latch_taken: bool,
@@ -269,7 +269,8 @@ impl SimtCoreModel {
         let sp = p.scheduler();
         let mut imem = vec![0; p.imem_words];
         imem[..program.len()].copy_from_slice(program);
-        let mut lds = LocalDataShareModel::new(p.threads, p.lane_bits, p.lds_rows);
+        let mut lds =
+            LocalDataShareModel::new(p.threads, p.lane_bits, p.lds_rows).with_scatter(p.isa.stx);
         for (a, &v) in lds_init.iter().enumerate() {
             lds.mem[a % crate::isa::LDS_BANKS][a / crate::isa::LDS_BANKS] =
                 v as u64 & mask(p.lane_bits);
@@ -606,7 +607,7 @@ impl SimtCoreModel {
     fn execute_lds(&self, c: &mut Cycle, reset: bool, lds_ready: bool) {
         let (t, bits) = (self.params.threads, self.params.lane_bits);
         let out1 = self.oc.out[1];
-        let offered = out1.valid.then_some((out1.inst, out1.ops[0]));
+        let offered = out1.valid.then_some((out1.inst, out1.ops[0], out1.ops[1]));
         let request = if self.pipelined() {
             c.lds_held = self.lds_held;
             if self.lds_held.is_none() && offered.is_some() {
@@ -618,18 +619,22 @@ impl SimtCoreModel {
             c.oc.out_ready[1] = out1.valid && lds_ready;
             offered
         };
-        if let Some((inst, a)) = request {
+        if let Some((inst, a, b)) = request {
             let d = self.decoder().decode(inst.tag as u32);
+            // `st` stores operand `a` to its own words, `stx` operand `b` to the words in `a`.
+            let scatter = kind(d.kind) == Kind::Stx;
+            let data = if scatter { b } else { a };
             c.lds = LdsIn {
                 reset,
                 valid: true,
-                write: kind(d.kind) == Kind::St,
+                write: kind(d.kind) == Kind::St || scatter,
+                scatter,
                 mask: inst.mask,
                 warp: inst.warp as u64,
                 index: d.st_index,
                 stride: d.st_stride,
                 addr: (0..t).map(|l| a >> (l * bits) & mask(bits)).collect(),
-                data: (0..t).map(|l| a >> (l * bits) & mask(bits)).collect(),
+                data: (0..t).map(|l| data >> (l * bits) & mask(bits)).collect(),
             };
             if lds_ready {
                 c.lds_new = Some(LdsTag {

@@ -22,6 +22,7 @@ module local_data_share_props #(
     input wire reset,
     input wire req_valid,
     input wire req_write,
+    input wire req_scatter,
     input wire [T-1:0] req_mask,
     input wire [WW-1:0] req_warp,
     input wire [6:0] req_index,

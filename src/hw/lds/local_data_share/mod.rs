@@ -7,7 +7,9 @@
 //! One warp access at a time, under a `req_valid`/`req_ready` handshake:
 //! - a **store** is owner-computes: thread `t = req_warp * T + lane` writes its `req_data` to
 //!   bank `t mod 4`, row `(t >> 2) * req_stride + req_index`;
-//! - a **load** is dynamic: lane `l` reads word `req_addr[l]`.
+//! - a **load** is dynamic: lane `l` reads word `req_addr[l]`;
+//! - a **scatter** (a store with `req_scatter`, the ISA's `stx`) is dynamic too: lane `l` writes
+//!   its `req_data` to word `req_addr[l]`.
 //!
 //! Only the lanes in `req_mask` take part. Every cycle each bank serves one row: the row of its
 //! highest-numbered pending lane, together with every other pending lane that wants the same row
@@ -58,6 +60,8 @@ pub struct LocalDataShare<const T: usize, const WW: usize, const DW: usize, cons
     pub req_ready: Signal<Out, Bit>,
     /// Store (owner-computes addressing) when high, load (dynamic addressing) when low.
     pub req_write: Signal<In, Bit>,
+    /// With `req_write`: a scatter, each lane writing to its own `req_addr` (dynamic addressing).
+    pub req_scatter: Signal<In, Bit>,
     /// Lanes taking part (bit `l` for lane `l`).
     pub req_mask: Signal<In, Bits<T>>,
     /// Store: the warp, for the thread ids `req_warp * T + lane`.
@@ -101,6 +105,8 @@ pub struct LocalDataShare<const T: usize, const WW: usize, const DW: usize, cons
     quad_start: Constant<Bits<T>>,
     /// `clog2(T / 4)`: a warp's first quad is `warp << quad_shift`.
     quad_shift: Constant<Bits<8>>,
+    /// Built with scatters: `req_scatter` is ignored without (see [`with_scatter`](Self::with_scatter)).
+    has_scatter: Constant<Bit>,
     // Serving: per bank the row of its highest pending lane, that lane's word, and whether any
     sel_row: [Signal<Local, Bits<RW>>; LDS_BANKS],
     sel_data: [Signal<Local, Bits<DW>>; LDS_BANKS],
@@ -135,6 +141,11 @@ impl<const T: usize, const WW: usize, const DW: usize, const RW: usize>
     pub fn new(warps: usize) -> Result<Self> {
         Self::with_contents(warps, &[])
     }
+    /// This share built with scatters (`on`: `req_scatter` works) or without (it is ignored).
+    pub fn with_scatter(mut self, on: bool) -> Self {
+        self.has_scatter = Constant::new(on);
+        self
+    }
     /// As [`new`](Self::new), the share holding `words` from word 0 (the rest 0): word `a` is
     /// bank `a mod 4`, row `a / 4`.
     pub fn with_contents(warps: usize, words: &[u32]) -> Result<Self> {
@@ -164,6 +175,7 @@ impl<const T: usize, const WW: usize, const DW: usize, const RW: usize>
             req_valid: Default::default(),
             req_ready: Default::default(),
             req_write: Default::default(),
+            req_scatter: Default::default(),
             req_mask: Default::default(),
             req_warp: Default::default(),
             req_index: Default::default(),
@@ -191,6 +203,7 @@ impl<const T: usize, const WW: usize, const DW: usize, const RW: usize>
             own_bank: std::array::from_fn(|l| Constant::new((l % LDS_BANKS).to_bits())),
             quad_start: Constant::new(quad_start.to_bits()),
             quad_shift: Constant::new(clog2(T / LDS_BANKS).to_bits()),
+            has_scatter: Constant::new(false),
             sel_row: std::array::from_fn(|_| Default::default()),
             sel_data: std::array::from_fn(|_| Default::default()),
             sel_hit: std::array::from_fn(|_| Default::default()),
@@ -332,7 +345,7 @@ impl<const T: usize, const WW: usize, const DW: usize, const RW: usize> Logic
                 self.lane_data[l].d.next = self.req_data[l].val();
                 self.addr.next = self.req_addr[l].val();
                 self.addr_row.next = self.addr.val() >> 2;
-                if self.req_write.val() {
+                if self.req_write.val() & !(self.has_scatter.val() & self.req_scatter.val()) {
                     self.lane_bank[l].d.next = self.own_bank[l].val();
                     self.lane_row[l].d.next = self.owner_row[l].val();
                 } else {
@@ -361,7 +374,7 @@ impl<const T: usize, const WW: usize, const DW: usize, const RW: usize> crate::s
 {
     crate::dut_ports!(
         clock: clock,
-        inputs: [reset, req_valid, req_write, req_mask, req_warp, req_index, req_stride, req_addr, req_data],
+        inputs: [reset, req_valid, req_write, req_scatter, req_mask, req_warp, req_index, req_stride, req_addr, req_data],
         outputs: [req_ready, resp_valid, resp_data, accesses, conflict_cycles]
     );
 }
@@ -407,5 +420,6 @@ pub const PROPERTIES: crate::sim::Properties = crate::sim::Properties {
 /// How to drive the exported LocalDataShare (also in the README and the manifest).
 pub const LDS_INTERFACE: &str = "a request is taken at the rising edge of a cycle with req_valid and req_ready (req_ready never depends on req_valid); \
 req_write=1: owner-computes store, thread t = req_warp*lanes + l writes req_data$l to word ((t>>2)*req_stride + req_index)*4 + t%4; \
+req_write=1, req_scatter=1: lane l writes req_data$l to word req_addr$l; \
 req_write=0: lane l loads word req_addr$l; only lanes in req_mask take part; each cycle each bank serves the row of its highest pending lane; \
 resp_valid is high for one cycle after the last row is served and resp_data$l then holds the loaded words until the next load completes";

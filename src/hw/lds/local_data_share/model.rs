@@ -1,7 +1,7 @@
 //! Reference model of [`LocalDataShare`](crate::hw::LocalDataShare), from seed 004 and the
-//! ISA's `st`/`ld`: four banks, bank = word address mod 4; owner-computes stores (thread
+//! ISA's `st`/`ld`/`stx`: four banks, bank = word address mod 4; owner-computes stores (thread
 //! `t = warp * lanes + lane` writes word `((t >> 2) * stride + index) * 4 + t mod 4`), dynamic
-//! loads; per cycle each bank serves the row of its highest pending lane, with every pending lane
+//! loads and scatters; per cycle each bank serves the row of its highest pending lane, with every pending lane
 //! that wants that row.
 
 use crate::isa::st_address;
@@ -16,6 +16,8 @@ pub struct LocalDataShareModel {
     pub lanes: usize,
     pub lane_bits: usize,
     pub rows: usize,
+    /// Built with scatters (`req_scatter` is ignored without).
+    pub scatter: bool,
     /// `mem[bank][row]`.
     pub mem: Vec<Vec<u64>>,
     // The access in flight: its lanes still to serve, and each lane's bank, row and word.
@@ -39,6 +41,8 @@ pub struct LdsIn {
     pub reset: bool,
     pub valid: bool,
     pub write: bool,
+    /// With `write`: each lane writes to its own `addr` (`stx`).
+    pub scatter: bool,
     pub mask: u64,
     pub warp: u64,
     pub index: u64,
@@ -53,6 +57,7 @@ impl LocalDataShareModel {
             lanes,
             lane_bits,
             rows,
+            scatter: false,
             mem: vec![vec![0; rows]; BANKS],
             active: false,
             first: false,
@@ -68,26 +73,32 @@ impl LocalDataShareModel {
         }
     }
 
-    /// Port words: reset, req_valid, req_write, req_mask, req_warp, req_index, req_stride,
-    /// req_addr[lanes], req_data[lanes].
+    /// The model of a share built with scatters (`on`) or without.
+    pub fn with_scatter(self, on: bool) -> Self {
+        LocalDataShareModel { scatter: on, ..self }
+    }
+
+    /// Port words: reset, req_valid, req_write, req_scatter, req_mask, req_warp, req_index,
+    /// req_stride, req_addr[lanes], req_data[lanes].
     pub fn decode(&self, w: &[u64]) -> LdsIn {
         let n = self.lanes;
         LdsIn {
             reset: w[0] == 1,
             valid: w[1] == 1,
             write: w[2] == 1,
-            mask: w[3],
-            warp: w[4],
-            index: w[5],
-            stride: w[6],
-            addr: w[7..7 + n].to_vec(),
-            data: w[7 + n..7 + 2 * n].to_vec(),
+            scatter: w[3] == 1,
+            mask: w[4],
+            warp: w[5],
+            index: w[6],
+            stride: w[7],
+            addr: w[8..8 + n].to_vec(),
+            data: w[8 + n..8 + 2 * n].to_vec(),
         }
     }
 
     pub fn encode(&self, i: &LdsIn) -> Vec<u64> {
-        let mut w =
-            vec![i.reset as u64, i.valid as u64, i.write as u64, i.mask, i.warp, i.index, i.stride];
+        let mut w = vec![i.reset as u64, i.valid as u64, i.write as u64, i.scatter as u64];
+        w.extend([i.mask, i.warp, i.index, i.stride]);
         w.extend(&i.addr);
         w.extend(&i.data);
         w
@@ -123,8 +134,8 @@ impl CycleModel for LocalDataShareModel {
     fn ports(&self) -> PortNames {
         let t = self.lanes;
         PortNames::default()
-            .inputs(&["reset", "req_valid", "req_write", "req_mask", "req_warp", "req_index"])
-            .inputs(&["req_stride"])
+            .inputs(&["reset", "req_valid", "req_write", "req_scatter", "req_mask", "req_warp"])
+            .inputs(&["req_index", "req_stride"])
             .input_array("req_addr", t)
             .input_array("req_data", t)
             .outputs(&["req_ready", "resp_valid"])
@@ -147,6 +158,7 @@ impl CycleModel for LocalDataShareModel {
             *self = LocalDataShareModel {
                 mem: std::mem::take(&mut self.mem),
                 ..LocalDataShareModel::new(self.lanes, self.lane_bits, self.rows)
+                    .with_scatter(self.scatter)
             };
             return;
         }
@@ -173,7 +185,7 @@ impl CycleModel for LocalDataShareModel {
         if i.valid && ready {
             let words = BANKS * self.rows;
             for l in 0..self.lanes {
-                let a = if i.write {
+                let a = if i.write && !(self.scatter && i.scatter) {
                     st_address(i.warp as usize * self.lanes + l, i.index as u8, i.stride as u8)
                 } else {
                     i.addr[l] as usize

@@ -22,9 +22,9 @@ macro_rules! at_preset {
         impl $crate::hw::lds::local_data_share::preset::AtPreset for $B {
             type LocalDataShare = $crate::sized_local_data_share!($S);
             fn local_data_share() -> $crate::__anyhow::Result<Self::LocalDataShare> {
-                <$crate::sized_local_data_share!($S)>::new(
-                    <$B as $crate::params::PresetSizes>::PRESET.scheduler.warps,
-                )
+                let p = <$B as $crate::params::PresetSizes>::PRESET;
+                Ok(<$crate::sized_local_data_share!($S)>::new(p.scheduler.warps)?
+                    .with_scatter(p.isa().stx))
             }
         }
     };
@@ -35,11 +35,12 @@ pub(crate) use at_preset;
 pub fn entries<B: AtPreset>() -> Vec<Entry> {
     let p = B::PRESET;
     let lds = format!(
-        "banks={} rows_per_bank={} word_bits={} lanes={}",
+        "banks={} rows_per_bank={} word_bits={} lanes={} scatter={}",
         crate::isa::LDS_BANKS,
         p.lds_rows,
         p.collector.lane_bits,
-        p.scheduler.threads
+        p.scheduler.threads,
+        if p.isa().stx { "yes" } else { "no" }
     );
     vec![entry::<B, _>(super::MODULE, "LocalDataShare",
         "R700 local data share (seed 004): 4 banks (bank = address mod 4), owner-computes stores, dynamic loads, bank conflicts serialised and counted",
@@ -52,19 +53,21 @@ pub fn differential<B: AtPreset>(seed: u64, cycles: usize) -> Result<Recorded> {
     let p = B::PRESET;
     let name = format!("local_data_share_{}", p.name);
     let sizes = (p.scheduler.threads, p.scheduler.warps, p.collector.lane_bits, p.lds_rows);
-    run(&name, || B::local_data_share().unwrap(), sizes, seed, cycles)
+    run(&name, || B::local_data_share().unwrap(), sizes, p.isa().stx, seed, cycles)
 }
 
 /// A local data share of `lanes` lanes for `warps` warps, `lane_bits`-bit words and `rows` rows
-/// per bank against its model.
+/// per bank, built with scatters or not, against its model.
 pub fn run<D: Dut>(
     name: &str,
     make: impl Fn() -> D,
     (lanes, warps, lane_bits, rows): (usize, usize, usize, usize),
+    scatter: bool,
     seed: u64,
     cycles: usize,
 ) -> Result<Recorded> {
-    let mut model = super::model::LocalDataShareModel::new(lanes, lane_bits, rows);
+    let mut model =
+        super::model::LocalDataShareModel::new(lanes, lane_bits, rows).with_scatter(scatter);
     let stimulus = super::stimulus::lds_stimulus(lanes, warps, lane_bits);
     run_differential(name, make, &mut model, seed, cycles, stimulus)
 }
@@ -82,7 +85,8 @@ fn coverage<B: AtPreset>(rec: &Recorded) -> Result<()> {
         p.scheduler.threads,
         p.collector.lane_bits,
         p.lds_rows,
-    );
+    )
+    .with_scatter(p.isa().stx);
     let (mut loads, mut stores, mut multi, mut back_to_back, mut reset_busy) = (0, 0, 0, 0, 0);
     let (mut since, mut max_cycles, mut busy) = (0, 0, false);
     let (req_ready, resp_valid) = (rec.output("req_ready")?, rec.output("resp_valid")?);

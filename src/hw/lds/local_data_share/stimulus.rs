@@ -4,8 +4,8 @@
 use crate::sim::rng::Rng;
 use crate::sim::rng::PHASE;
 
-/// Stimulus for a local data share: loads and stores at light to saturating rates; load
-/// addresses spread over all words, crowded into a few words (broadcasts and highest-lane-wins
+/// Stimulus for a local data share: loads, stores and scatters at light to saturating rates;
+/// load and scatter addresses spread over all words, crowded into a few words (broadcasts and highest-lane-wins
 /// stores' conflicts) or conflict-free (lane `l` in bank `l mod 4`); strides 0, 1 and random;
 /// full, random and single-lane masks. In half of the phases a request that is not taken is
 /// held unchanged, as a well-behaved requester does; in the others it changes or is withdrawn
@@ -48,10 +48,12 @@ pub fn lds_stimulus(
             1 => 1,
             _ => rng.bits(crate::hw::lds::local_data_share::OFFSET_BITS),
         };
+        let write = rng.chance(40);
         let req = LdsIn {
             reset,
             valid: rng.chance(load),
-            write: rng.chance(40),
+            write,
+            scatter: write && rng.chance(30),
             mask,
             warp: rng.below(warps as u64),
             index: if rng.chance(50) {
