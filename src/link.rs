@@ -248,7 +248,7 @@ impl<S: Serial> Host<S> {
             .run(&crate::isa::dump_program(p)?, true)
             .context("reading the local data share back")?;
         let n = p.warps * p.threads;
-        let mut memory = vec![0; crate::isa::LDS_BANKS * p.lds_rows];
+        let mut memory = vec![0; p.lds_words()];
         let mut seen = vec![0; p.warps];
         for r in self.records(&s)?.into_iter().filter(|r| r.reg == 3) {
             let k = seen[r.warp];
@@ -270,7 +270,7 @@ impl<S: Serial> Host<S> {
 /// `threads` consecutive words in a register (one immediate, then each other lane's difference
 /// under a lane mask) and stores it owner-computes; the other warps exit at once.
 pub fn fill_programs(p: CoreParams, lds: &[u32]) -> Result<Vec<Vec<Inst>>> {
-    let words = crate::isa::LDS_BANKS * p.lds_rows;
+    let words = p.lds_words();
     if lds.len() > words {
         bail!("{} local-data-share words given: the core's share holds {words}", lds.len());
     }
@@ -300,7 +300,7 @@ pub fn fill_programs(p: CoreParams, lds: &[u32]) -> Result<Vec<Vec<Inst>>> {
                 );
             }
         }
-        group += &format!("st r{acc}, {}, 1\n", g * t / crate::isa::LDS_BANKS);
+        group += &format!("st r{acc}, {}, 1\n", g * t / p.lds_banks);
         if lines(&header) + lines(&body) + lines(&group) + 2 > p.imem_words {
             programs.push(assemble(&format!("{header}{body}quit: exit\n"))?);
             body.clear();

@@ -51,7 +51,8 @@ pub const REGISTERS: usize = 16;
 pub const REG_SOURCES: usize = 2;
 /// Instructions a program can hold (11-bit addresses).
 pub const MAX_PROGRAM: usize = 1 << 11;
-/// Banks of the local data share.
+/// Banks of the local data share in R700's layout (seed 004): the block presets' and `cu-core`'s;
+/// a core's is its parameter `lds_banks`.
 pub const LDS_BANKS: usize = 4;
 /// Address bits of the SIMT stacks' shared block RAM (256 entries).
 pub const STACK_RAM_ADDR_BITS: usize = 8;
@@ -387,9 +388,11 @@ pub struct Preset {
     /// `build` runs that top at `f` MHz by default (made by the iCE40 PLL when it is not the
     /// board's own clock). `None`: no board top.
     pub board_clock_mhz: Option<u32>,
-    /// Rows of each of the local data share's 4 banks (a power of two, 2..=4096): `4 x lds_rows`
-    /// words of `collector.lane_bits` bits.
+    /// Rows of each of the local data share's banks (a power of two, 2..=4096): `lds_banks x
+    /// lds_rows` words of `collector.lane_bits` bits.
     pub lds_rows: usize,
+    /// Banks of the local data share (a power of two, 2..=32, at most `scheduler.threads`).
+    pub lds_banks: usize,
     /// The SIMT core exported beside this preset's blocks (`rtl_out/<preset>/simt_core.v`), if
     /// any. It is a preset of its own, with its own name: its lanes are not the blocks' threads.
     pub core: Option<CoreParams>,
@@ -444,6 +447,7 @@ pub const SEED: Preset = Preset {
     board_clock_mhz: None,
     // R700's 4 banks (seed 004), 256 words each.
     lds_rows: 256,
+    lds_banks: LDS_BANKS,
     // 32 lanes do not fit a core whose registers are one 64-bit word.
     core: None,
 };
@@ -481,6 +485,7 @@ pub const CU: Preset = Preset {
     board_clock_mhz: Some(45),
     // 64 words: one row per thread quad of every warp with stride 1, and room for a second array.
     lds_rows: 16,
+    lds_banks: LDS_BANKS,
     core: Some(CORE_CU),
 };
 
@@ -512,6 +517,7 @@ pub const TINY: Preset = Preset {
     purpose: "smallest useful set: stacks and warps fill within a few cycles in random tests",
     board_clock_mhz: None,
     lds_rows: 16,
+    lds_banks: LDS_BANKS,
     core: Some(CORE_TINY),
 };
 
@@ -620,7 +626,9 @@ pub struct CoreParams {
     /// Bits of every value.
     pub lane_bits: usize,
     pub stack_depth: usize,
+    /// Rows of each bank of the local data share, and its banks.
     pub lds_rows: usize,
+    pub lds_banks: usize,
     /// Register banks and collector units of the operand collector.
     pub banks: usize,
     pub collector_units: usize,
@@ -640,8 +648,11 @@ impl CoreParams {
         self.collector().validate(self.warps)?;
         check_pow2("lds_rows", self.lds_rows, 2, 4096)?;
         check_pow2("imem_words", self.imem_words, 2, MAX_PROGRAM)?;
-        // The local data share's banks (4 lanes per quad) and the lane ALU's shifts.
-        check_pow2("threads", self.threads, LDS_BANKS, 32)?;
+        check_pow2("threads", self.threads, 4, 32)?;
+        if let Some(rule) = lds_banks_rule(self.lds_banks, self.threads) {
+            bail!("{rule} (got {})", self.lds_banks);
+        }
+        // The lane ALU's shifts.
         check_pow2("lane_bits", self.lane_bits, 2, 32)?;
         check_range("warps", self.warps, 2, 64)?;
         if self.threads * self.lane_bits > 64 {
@@ -667,8 +678,11 @@ impl CoreParams {
         if !pow2_in(self.imem_words, 2, MAX_PROGRAM) {
             return Some("parameter `imem_words` must be a power of two between 2 and 2048");
         }
-        if !pow2_in(self.threads, LDS_BANKS, 32) {
+        if !pow2_in(self.threads, 4, 32) {
             return Some("parameter `threads` must be a power of two between 4 and 32");
+        }
+        if let Some(rule) = lds_banks_rule(self.lds_banks, self.threads) {
+            return Some(rule);
         }
         if !pow2_in(self.lane_bits, 2, 32) {
             return Some("parameter `lane_bits` must be a power of two between 2 and 32");
@@ -682,9 +696,18 @@ impl CoreParams {
         None
     }
 
+    /// Words of the local data share: `lds_banks x lds_rows`.
+    pub const fn lds_words(&self) -> usize {
+        self.lds_banks * self.lds_rows
+    }
     /// The sizes of the core's blocks.
     pub const fn sizes(&self) -> Sizes {
-        Sizes::unchecked(self.scheduler(), self.collector(), self.lds_rows)
+        let lds_banks = self.lds_banks;
+        Sizes {
+            LB: lds_banks,
+            LBW: clog2(lds_banks),
+            ..Sizes::unchecked(self.scheduler(), self.collector(), self.lds_rows)
+        }
     }
     /// The warp scheduler's parameters: byte pcs over the instruction memory, round-robin fetch.
     pub const fn scheduler(&self) -> SchedulerParams {
@@ -728,6 +751,7 @@ pub const CORE_CU: CoreParams = CoreParams {
     lane_bits: 8,
     stack_depth: 4,
     lds_rows: 64,
+    lds_banks: LDS_BANKS,
     banks: 4,
     collector_units: 2,
     imem_words: 256,
@@ -744,6 +768,7 @@ pub const CORE_TINY: CoreParams = CoreParams {
     lane_bits: 8,
     stack_depth: 2,
     lds_rows: 64,
+    lds_banks: LDS_BANKS,
     banks: 2,
     collector_units: 2,
     imem_words: 256,
@@ -837,6 +862,9 @@ pub struct Sizes {
     pub UW: usize,
     pub G: usize,
     pub LRW: usize,
+    /// The local data share's banks and their index bits.
+    pub LB: usize,
+    pub LBW: usize,
 }
 
 /// The type `$ty` with the [`Sizes`] fields named after the `;` as its const generics, in that
@@ -866,7 +894,17 @@ impl Eq for Checked {}
 impl Sizes {
     /// The sizes of `p`'s blocks (checked as [`Sizes::new`] checks).
     pub const fn of(p: &Preset) -> Sizes {
-        Sizes::new(p.scheduler, p.collector, p.lds_rows)
+        Sizes::new(p.scheduler, p.collector, p.lds_rows).with_lds_banks(p.lds_banks)
+    }
+
+    /// `self` with a local data share of `banks` banks ([`Sizes::new`] gives R700's 4); in a
+    /// `const`, a count that breaks its rule (a power of two, 2..=32, at most `threads`) stops
+    /// the build.
+    pub const fn with_lds_banks(self, banks: usize) -> Sizes {
+        if let Some(rule) = lds_banks_rule(banks, self.T) {
+            panic!("{}", rule);
+        }
+        Sizes { LB: banks, LBW: clog2(banks), ..self }
     }
 
     /// The sizes of a scheduler `s`, a collector `c` and a local data share of `lds_rows` rows,
@@ -950,6 +988,8 @@ impl Sizes {
             UW: if uw > 1 { uw } else { 1 },
             G: c.tag_bits,
             LRW: clog2(lds_rows),
+            LB: LDS_BANKS,
+            LBW: clog2(LDS_BANKS),
         }
     }
 }
@@ -1034,6 +1074,18 @@ pub const fn broken_rule(
     None
 }
 
+/// The rule `lds_banks` breaks for a core of `threads` lanes, if any: a power of two from 2 to 32
+/// and at most `threads` (each warp's threads fill whole rows of banks).
+pub const fn lds_banks_rule(lds_banks: usize, threads: usize) -> Option<&'static str> {
+    if !pow2_in(lds_banks, 2, 32) {
+        return Some("parameter `lds_banks` must be a power of two between 2 and 32");
+    }
+    if lds_banks > threads {
+        return Some("parameter `lds_banks` must be at most `threads` (a warp's threads fill whole rows of banks)");
+    }
+    None
+}
+
 /// Every preset, in the order the README lists them.
 pub const PRESETS: [Preset; 3] = [SEED, CU, TINY];
 
@@ -1079,7 +1131,8 @@ mod tests {
             let mut core = base;
             for _ in 0..1 + k % 3 {
                 let v = edgy(&mut state);
-                match edgy(&mut state) % 8 {
+                match edgy(&mut state) % 9 {
+                    8 => core.lds_banks = v,
                     0 => core.warps = v,
                     1 => core.threads = v,
                     2 => core.lane_bits = v,
@@ -1118,6 +1171,7 @@ mod tests {
             p.scheduler.validate().unwrap();
             p.collector.validate(p.scheduler.warps).unwrap();
             check_pow2("lds_rows", p.lds_rows, 2, 4096).unwrap();
+            assert_eq!(lds_banks_rule(p.lds_banks, p.scheduler.threads), None, "{}", p.name);
         }
         CORE_CU.validate().unwrap();
         CORE_TINY.validate().unwrap();

@@ -13,6 +13,7 @@ const CONFIG: Config = Config {
     lane_bits: 16,
     stack_depth: 4,
     lds_rows: 64,
+    lds_banks: 4,
     max_instructions: 100_000,
     isa: simt_rtl::isa::Extensions::ALL,
 };

@@ -7,9 +7,11 @@
 //! counters agree. A last sweep loads every word a register can address.
 
 use simt_rtl::hw::lds::local_data_share::model::LdsIn;
+use simt_rtl::hw::lds::local_data_share::preset::{AtPreset, LdsShape};
 use simt_rtl::hw::LocalDataShareModel;
 use simt_rtl::isa::interp::{Config, Machine};
 use simt_rtl::isa::Inst;
+use simt_rtl::params::{Preset, Sizes, CU};
 use simt_rtl::registry::*;
 use simt_rtl::sim::differential::{clock_edge, cycle_outputs, prepare};
 use simt_rtl::sim::rng::mask;
@@ -46,13 +48,13 @@ fn access<D: Dut>(
 /// The register `stx` stores from.
 const DATA: u8 = 3;
 
-fn agrees_with_interpreter<B: PresetBlocks>(instructions: usize) {
-    let p = B::PRESET;
+/// The share `dut`, built at preset `p`'s sizes, against the interpreter on `instructions`
+/// random accesses and the sweep.
+fn agrees_with_interpreter<D: Dut>(p: Preset, mut dut: D, instructions: usize) {
     let (warps, lanes, bits) = (p.scheduler.warps, p.scheduler.threads, p.collector.lane_bits);
     let config = Config::of_preset(&p, u64::MAX);
     let mut machine = Machine::new(config, &[]).unwrap();
-    let m = LocalDataShareModel::new(lanes, bits, p.lds_rows).with_scatter(p.isa().stx);
-    let mut dut = B::local_data_share().unwrap();
+    let m = LdsShape::of(&p).model();
     prepare(&mut dut).unwrap();
     let mut cycle = 0;
     let reset =
@@ -162,20 +164,54 @@ fn agrees_with_interpreter<B: PresetBlocks>(instructions: usize) {
             "accesses and conflict cycles after {inst}"
         );
     }
-    assert!(conflicts > 0 || lanes == 4, "{}: no bank conflict in {instructions} accesses", p.name);
+    assert!(
+        conflicts > 0 || lanes == p.lds_banks,
+        "{}: no bank conflict in {instructions} accesses",
+        p.name
+    );
 }
 
 #[test]
 fn cu_local_data_share_agrees_with_the_interpreter() {
-    agrees_with_interpreter::<CuBlocks>(3000);
+    agrees_with_interpreter(CuBlocks::PRESET, CuBlocks::local_data_share().unwrap(), 3000);
 }
 
 #[test]
 fn seed_local_data_share_agrees_with_the_interpreter() {
-    agrees_with_interpreter::<SeedBlocks>(1000);
+    agrees_with_interpreter(SeedBlocks::PRESET, SeedBlocks::local_data_share().unwrap(), 1000);
 }
 
 #[test]
 fn tiny_local_data_share_agrees_with_the_interpreter() {
-    agrees_with_interpreter::<TinyBlocks>(3000);
+    agrees_with_interpreter(TinyBlocks::PRESET, TinyBlocks::local_data_share().unwrap(), 3000);
+}
+
+/// The `cu` blocks' 8 lanes in 8 banks and in 2 (`lds_banks`), with scatters (no core).
+const EIGHT_BANKS: Preset = Preset { lds_banks: 8, core: None, ..CU };
+const TWO_BANKS: Preset = Preset { lds_banks: 2, core: None, ..CU };
+const EIGHT: Sizes = Sizes::of(&EIGHT_BANKS);
+const TWO: Sizes = Sizes::of(&TWO_BANKS);
+
+/// Bank counts other than R700's 4: `st` writes bank `t mod B`, row `(t / B) x stride + index`,
+/// and conflicts follow `address mod B` (the interpreter's rule for any `B`).
+#[test]
+fn other_bank_counts_agree_with_the_interpreter() {
+    let warps = CU.scheduler.warps;
+    let eight = <simt_rtl::sized_local_data_share!(EIGHT)>::new(warps).unwrap().with_scatter(true);
+    agrees_with_interpreter(EIGHT_BANKS, eight, 2000);
+    let two = <simt_rtl::sized_local_data_share!(TWO)>::new(warps).unwrap().with_scatter(true);
+    agrees_with_interpreter(TWO_BANKS, two, 2000);
+}
+
+/// The same shares against their model, every output every cycle, under the block's random
+/// stimulus (200,000 cycles each).
+#[test]
+fn other_bank_counts_agree_with_the_model() {
+    use simt_rtl::hw::lds::local_data_share::preset::run;
+    let warps = CU.scheduler.warps;
+    let make8 =
+        || <simt_rtl::sized_local_data_share!(EIGHT)>::new(warps).unwrap().with_scatter(true);
+    run("lds_8_banks", make8, LdsShape::of(&EIGHT_BANKS), 8, 200_000).unwrap();
+    let make2 = || <simt_rtl::sized_local_data_share!(TWO)>::new(warps).unwrap().with_scatter(true);
+    run("lds_2_banks", make2, LdsShape::of(&TWO_BANKS), 2, 200_000).unwrap();
 }

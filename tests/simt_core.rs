@@ -38,7 +38,7 @@ fn compare(params: CoreParams, program: &[Inst], lds: &[u32], what: &str) -> Cor
 }
 
 fn lds_inputs(rng: &mut Rng, params: CoreParams) -> Vec<u32> {
-    (0..4 * params.lds_rows).map(|_| rng.bits(params.lane_bits) as u32).collect()
+    (0..params.lds_words()).map(|_| rng.bits(params.lane_bits) as u32).collect()
 }
 
 #[test]

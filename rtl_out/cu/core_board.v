@@ -3026,6 +3026,7 @@ module core_board__core_exec_lds_lds(clock,reset,req_valid,req_ready,req_write,r
     localparam  own_bank$3 = 2'b11;
     localparam  quad_start = 4'h0;
     localparam  quad_shift = 8'h0;
+    localparam  bank_shift = 8'h2;
     localparam  has_scatter = 1'b0;
     // Stub signals
     reg  banks$0$clock;
@@ -3698,7 +3699,7 @@ module core_board__core_exec_lds_lds(clock,reset,req_valid,req_ready,req_write,r
             accesses_q$d = accesses_q$q + 32'h1;
             lane_data$0$d = req_data$0;
             addr = req_addr$0;
-            addr_row = addr >> 32'h2;
+            addr_row = addr >> bank_shift;
             if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$0$d = own_bank$0;
                 lane_row$0$d = owner_row$0;
@@ -3709,7 +3710,7 @@ module core_board__core_exec_lds_lds(clock,reset,req_valid,req_ready,req_write,r
             end
             lane_data$1$d = req_data$1;
             addr = req_addr$1;
-            addr_row = addr >> 32'h2;
+            addr_row = addr >> bank_shift;
             if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$1$d = own_bank$1;
                 lane_row$1$d = owner_row$1;
@@ -3720,7 +3721,7 @@ module core_board__core_exec_lds_lds(clock,reset,req_valid,req_ready,req_write,r
             end
             lane_data$2$d = req_data$2;
             addr = req_addr$2;
-            addr_row = addr >> 32'h2;
+            addr_row = addr >> bank_shift;
             if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$2$d = own_bank$2;
                 lane_row$2$d = owner_row$2;
@@ -3731,7 +3732,7 @@ module core_board__core_exec_lds_lds(clock,reset,req_valid,req_ready,req_write,r
             end
             lane_data$3$d = req_data$3;
             addr = req_addr$3;
-            addr_row = addr >> 32'h2;
+            addr_row = addr >> bank_shift;
             if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$3$d = own_bank$3;
                 lane_row$3$d = owner_row$3;

@@ -57,6 +57,7 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_scatter,re
     localparam  own_bank$7 = 2'b11;
     localparam  quad_start = 8'h10;
     localparam  quad_shift = 8'h1;
+    localparam  bank_shift = 8'h2;
     localparam  has_scatter = 1'b0;
     // Stub signals
     reg  banks$0$clock;
@@ -1137,7 +1138,7 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_scatter,re
             accesses_q$d = accesses_q$q + 32'h1;
             lane_data$0$d = req_data$0;
             addr = req_addr$0;
-            addr_row = addr >> 32'h2;
+            addr_row = addr >> bank_shift;
             if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$0$d = own_bank$0;
                 lane_row$0$d = owner_row$0;
@@ -1148,7 +1149,7 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_scatter,re
             end
             lane_data$1$d = req_data$1;
             addr = req_addr$1;
-            addr_row = addr >> 32'h2;
+            addr_row = addr >> bank_shift;
             if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$1$d = own_bank$1;
                 lane_row$1$d = owner_row$1;
@@ -1159,7 +1160,7 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_scatter,re
             end
             lane_data$2$d = req_data$2;
             addr = req_addr$2;
-            addr_row = addr >> 32'h2;
+            addr_row = addr >> bank_shift;
             if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$2$d = own_bank$2;
                 lane_row$2$d = owner_row$2;
@@ -1170,7 +1171,7 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_scatter,re
             end
             lane_data$3$d = req_data$3;
             addr = req_addr$3;
-            addr_row = addr >> 32'h2;
+            addr_row = addr >> bank_shift;
             if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$3$d = own_bank$3;
                 lane_row$3$d = owner_row$3;
@@ -1181,7 +1182,7 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_scatter,re
             end
             lane_data$4$d = req_data$4;
             addr = req_addr$4;
-            addr_row = addr >> 32'h2;
+            addr_row = addr >> bank_shift;
             if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$4$d = own_bank$4;
                 lane_row$4$d = owner_row$4;
@@ -1192,7 +1193,7 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_scatter,re
             end
             lane_data$5$d = req_data$5;
             addr = req_addr$5;
-            addr_row = addr >> 32'h2;
+            addr_row = addr >> bank_shift;
             if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$5$d = own_bank$5;
                 lane_row$5$d = owner_row$5;
@@ -1203,7 +1204,7 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_scatter,re
             end
             lane_data$6$d = req_data$6;
             addr = req_addr$6;
-            addr_row = addr >> 32'h2;
+            addr_row = addr >> bank_shift;
             if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$6$d = own_bank$6;
                 lane_row$6$d = owner_row$6;
@@ -1214,7 +1215,7 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_scatter,re
             end
             lane_data$7$d = req_data$7;
             addr = req_addr$7;
-            addr_row = addr >> 32'h2;
+            addr_row = addr >> bank_shift;
             if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$7$d = own_bank$7;
                 lane_row$7$d = owner_row$7;

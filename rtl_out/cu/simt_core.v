@@ -3,7 +3,7 @@
 // Regenerate with `cargo run -- gen` (see README.md).
 // Preset `cu-core`: the SIMT core for the Alchitry Cu's iCE40-HX8K: 4 warps of 4 lanes of 8 bits.
 // Parameters: warps=4 threads=4 pc_width=10 stack_depth=4 (warp id bits=2, stack pointer bits=3)
-// Core: warps=4 threads=4 lane_bits=8 stack_depth=4 lds_rows=64 banks=4 collector_units=2 imem_words=256 issue_policy=lrr
+// Core: warps=4 threads=4 lane_bits=8 stack_depth=4 lds_rows=64 lds_banks=4 banks=4 collector_units=2 imem_words=256 issue_policy=lrr
 // Timing: pipelined: head selected a cycle ahead, issue latch, pipelined collector, registered release, control and local-data-share request
 // Extensions: none
 // Interface: write the program with imem_write_valid/addr/data (one word per cycle), then pulse start: every warp starts at instruction 0 with every lane; running falls when every warp has exited and nothing is in flight; issue_* and wb_* show each cycle's issue and write-back; count_* count since reset; errors: bit 0 stack overflow, 1 join on an empty stack, 2 warp misuse, 3 scoreboard, 4 I-buffer, 5 illegal instruction, 6 collector, 7 bar in a diverged warp
@@ -2728,6 +2728,7 @@ module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_sca
     localparam  own_bank$3 = 2'b11;
     localparam  quad_start = 4'h0;
     localparam  quad_shift = 8'h0;
+    localparam  bank_shift = 8'h2;
     localparam  has_scatter = 1'b0;
     // Stub signals
     reg  banks$0$clock;
@@ -3400,7 +3401,7 @@ module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_sca
             accesses_q$d = accesses_q$q + 32'h1;
             lane_data$0$d = req_data$0;
             addr = req_addr$0;
-            addr_row = addr >> 32'h2;
+            addr_row = addr >> bank_shift;
             if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$0$d = own_bank$0;
                 lane_row$0$d = owner_row$0;
@@ -3411,7 +3412,7 @@ module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_sca
             end
             lane_data$1$d = req_data$1;
             addr = req_addr$1;
-            addr_row = addr >> 32'h2;
+            addr_row = addr >> bank_shift;
             if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$1$d = own_bank$1;
                 lane_row$1$d = owner_row$1;
@@ -3422,7 +3423,7 @@ module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_sca
             end
             lane_data$2$d = req_data$2;
             addr = req_addr$2;
-            addr_row = addr >> 32'h2;
+            addr_row = addr >> bank_shift;
             if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$2$d = own_bank$2;
                 lane_row$2$d = owner_row$2;
@@ -3433,7 +3434,7 @@ module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_sca
             end
             lane_data$3$d = req_data$3;
             addr = req_addr$3;
-            addr_row = addr >> 32'h2;
+            addr_row = addr >> bank_shift;
             if (req_write & ~(has_scatter & req_scatter)) begin
                 lane_bank$3$d = own_bank$3;
                 lane_row$3$d = owner_row$3;

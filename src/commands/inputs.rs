@@ -85,7 +85,7 @@ pub fn read_lds(
         }
         None => {
             let mut rng = crate::sim::Rng::new(seed);
-            Ok((0..4 * params.lds_rows).map(|_| rng.bits(params.lane_bits) as u32).collect())
+            Ok((0..params.lds_words()).map(|_| rng.bits(params.lane_bits) as u32).collect())
         }
     }
 }

@@ -93,9 +93,9 @@ pub fn explore(
     report::check_placements("--placements", placements)?;
     let first = cores.first().context("explore needs at least one core")?;
     if let Some(c) =
-        cores.iter().find(|c| (c.lds_rows, c.lane_bits) != (first.lds_rows, first.lane_bits))
+        cores.iter().find(|c| (c.lds_words(), c.lane_bits) != (first.lds_words(), first.lane_bits))
     {
-        bail!("core `{}` differs from `{}` in its local data share's rows or lane bits: one set of kernel inputs cannot suit both", c.name, first.name);
+        bail!("core `{}` differs from `{}` in its local data share's words or lane bits: one set of kernel inputs cannot suit both", c.name, first.name);
     }
     let mut rows = vec![];
     for &core in cores {

@@ -109,7 +109,7 @@ pub fn generate(presets: &[&str], out_dir: &Path) -> Result<Vec<PathBuf>> {
                 "interface": COLLECTOR_INTERFACE,
             },
             (crate::hw::lds::local_data_share::MODULE): {
-                "banks": crate::isa::LDS_BANKS, "rows_per_bank": preset.lds_rows, "word_bits": preset.collector.lane_bits,
+                "banks": preset.lds_banks, "rows_per_bank": preset.lds_rows, "word_bits": preset.collector.lane_bits,
                 "interface": LDS_INTERFACE,
             },
             "blocks": entries,

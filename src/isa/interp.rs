@@ -24,7 +24,7 @@
 
 use anyhow::{bail, Result};
 
-use super::{st_address, AluOp, Extensions, ImmOp, Inst, LDS_BANKS, LUI_SHIFT, REGISTERS};
+use super::{st_address, AluOp, Extensions, ImmOp, Inst, LUI_SHIFT, REGISTERS};
 use crate::params::check_range;
 
 /// The machine a program runs on.
@@ -37,8 +37,12 @@ pub struct Config {
     pub lane_bits: usize,
     /// SIMT stack entries per warp.
     pub stack_depth: usize,
-    /// Rows of each local-data-share bank (a power of two); addresses wrap at `4 x rows` words.
+    /// Rows of each local-data-share bank (a power of two); addresses wrap at `lds_banks x
+    /// lds_rows` words.
     pub lds_rows: usize,
+    /// Banks of the local data share (a power of two, 1..=32): where `st` writes and what
+    /// conflicts (the ISA page).
+    pub lds_banks: usize,
     /// Warp instructions after which the run is stopped as an error.
     pub max_instructions: u64,
     /// The extensions the machine carries: a program using another is refused before it runs.
@@ -55,6 +59,10 @@ impl Config {
         if !self.lds_rows.is_power_of_two() {
             bail!("parameter `lds_rows` = {} must be a power of two", self.lds_rows);
         }
+        check_range("lds_banks", self.lds_banks, 1, 32)?;
+        if !self.lds_banks.is_power_of_two() {
+            bail!("parameter `lds_banks` = {} must be a power of two", self.lds_banks);
+        }
         Ok(())
     }
     /// The machine a preset's hardware is: its warps, lanes, lane width, stack depth and local
@@ -67,13 +75,14 @@ impl Config {
             lane_bits: p.collector.lane_bits,
             stack_depth: s.stack_depth,
             lds_rows: p.lds_rows,
+            lds_banks: p.lds_banks,
             max_instructions,
             isa: p.isa(),
         }
     }
     /// Words of the local data share.
     pub fn lds_words(&self) -> usize {
-        LDS_BANKS * self.lds_rows
+        self.lds_banks * self.lds_rows
     }
 }
 
@@ -309,8 +318,10 @@ impl Machine {
                 }
             }
             Inst::St { ra, index, stride } => {
-                let addrs: Vec<usize> =
-                    lanes.iter().map(|&l| st_address(w * c.threads + l, index, stride)).collect();
+                let addrs: Vec<usize> = lanes
+                    .iter()
+                    .map(|&l| st_address(w * c.threads + l, index, stride, c.lds_banks))
+                    .collect();
                 let values: Vec<u32> = lanes.iter().map(|&l| self.regs[idx(l, ra)]).collect();
                 self.store(w, pc, &addrs, &values);
             }
@@ -404,10 +415,11 @@ impl Machine {
             return;
         }
         let words = self.lds.len();
-        let mut rows: Vec<Vec<usize>> = vec![vec![]; LDS_BANKS];
+        let banks = self.config.lds_banks;
+        let mut rows: Vec<Vec<usize>> = vec![vec![]; banks];
         for a in addrs {
             let a = a % words;
-            let (bank, row) = (a % LDS_BANKS, a / LDS_BANKS);
+            let (bank, row) = (a % banks, a / banks);
             if !rows[bank].contains(&row) {
                 rows[bank].push(row);
             }
@@ -494,6 +506,7 @@ impl crate::params::CoreParams {
             lane_bits: self.lane_bits,
             stack_depth: self.stack_depth,
             lds_rows: self.lds_rows,
+            lds_banks: self.lds_banks,
             max_instructions,
             isa: self.isa,
         }
@@ -532,6 +545,7 @@ mod tests {
             lane_bits: 32,
             stack_depth: 2,
             lds_rows: 4,
+            lds_banks: 4,
             max_instructions: 100,
             isa: Extensions::ALL,
         };

@@ -63,7 +63,7 @@ pub fn lds_words(
             lds_word(l.trim(), params.lane_bits).with_context(|| format!("{name}:{}", n + 1))
         })
         .collect::<anyhow::Result<_>>()?;
-    let most = LDS_BANKS * params.lds_rows;
+    let most = params.lds_words();
     if words.len() > most {
         anyhow::bail!(
             "{name}: {} words, more than the {most} of the local data share of core `{}`",
@@ -88,10 +88,10 @@ fn lds_word(text: &str, bits: usize) -> anyhow::Result<u32> {
 }
 
 /// The flat local-data-share word thread `thread` (`warp x threads + lane`) stores to with
-/// `st ra, index, stride` (owner-computes: bank `thread mod 4`, row `(thread >> 2) x stride +
-/// index`), before wrapping at the share's size.
-pub fn st_address(thread: usize, index: u8, stride: u8) -> usize {
-    ((thread >> 2) * stride as usize + index as usize) * LDS_BANKS + thread % LDS_BANKS
+/// `st ra, index, stride` in a share of `banks` banks (owner-computes: bank `thread mod banks`,
+/// row `(thread / banks) x stride + index`), before wrapping at the share's size.
+pub fn st_address(thread: usize, index: u8, stride: u8, banks: usize) -> usize {
+    ((thread / banks) * stride as usize + index as usize) * banks + thread % banks
 }
 /// The signed immediate's range.
 pub const IMM_MIN: i32 = -(1 << 13);
@@ -455,7 +455,7 @@ impl fmt::Display for Inst {
 /// `t + n`, `t + 2n`, ... (`n` threads in all) into `r3`.
 pub fn dump_program(params: crate::params::CoreParams) -> anyhow::Result<Vec<Inst>> {
     let threads = params.warps * params.threads;
-    let words = crate::isa::LDS_BANKS * params.lds_rows;
+    let words = params.lds_words();
     if words > 1 << params.lane_bits.min(16) {
         anyhow::bail!(
             "the local data share's {words} words are not all addressable with {}-bit values",

@@ -243,6 +243,7 @@ pub fn scalar_result(program: &[Stmt], config: Config, lds: &[u32]) -> (Vec<u32>
                 thread: t,
                 vm,
                 bits: config.lane_bits,
+                banks: config.lds_banks,
                 regs: &mut regs[t * REGISTERS..(t + 1) * REGISTERS],
                 lds: &mut memory,
             };
@@ -258,6 +259,8 @@ struct Thread<'a> {
     thread: usize,
     vm: u32,
     bits: usize,
+    /// The local data share's banks (where `st` writes).
+    banks: usize,
     regs: &'a mut [u32],
     lds: &'a mut Vec<u32>,
 }
@@ -301,7 +304,7 @@ impl Thread<'_> {
                 }
                 Stmt::St { reg, index, stride } => {
                     let words = self.lds.len();
-                    self.lds[st_address(self.thread, *index, *stride) % words] =
+                    self.lds[st_address(self.thread, *index, *stride, self.banks) % words] =
                         self.regs[*reg as usize];
                 }
                 Stmt::Ld { rd, ra, base } => {

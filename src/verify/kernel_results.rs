@@ -246,7 +246,7 @@ fn parse_line(line: &str, p: CoreParams) -> Result<Option<Expected>> {
     };
     let words: Vec<&str> = lhs.split_whitespace().collect();
     let target = match words.as_slice() {
-        ["lds", a] => Target::Lds(index(a, "", "word", p.lds_rows * 4)?),
+        ["lds", a] => Target::Lds(index(a, "", "word", p.lds_words())?),
         [w, l, r] => Target::Reg {
             warp: index(w, "w", "warp", p.warps)?,
             lane: index(l, "l", "lane", p.threads)?,
@@ -292,7 +292,7 @@ mod tests {
         let p = CORE_CU;
         let mut regs = vec![0; p.warps * p.threads * REGISTERS];
         regs[(p.threads + 2) * REGISTERS + 6] = 7; // w1 l2 r6
-        let mut lds = vec![0; p.lds_rows * 4];
+        let mut lds = vec![0; p.lds_words()];
         lds[64] = 42;
         KernelResult { params: p, regs, lds, counters: CoreCounters::default() }
     }

@@ -14,7 +14,8 @@ use crate::hw::core::decoder::Kind;
 use crate::hw::{Decoder, LaneAlu};
 
 /// `W` warps (`WW` bits), `T` lanes of `DW` bits (`TD = T DW`, `SW = clog2 DW`), `A`-bit byte
-/// pcs over `IA`-bit instruction indices, `2^LRW` local-data-share rows.
+/// pcs over `IA`-bit instruction indices, `2^LRW` local-data-share rows of `LB` banks
+/// (`LBW = clog2(LB)`).
 #[derive(LogicBlock)]
 pub struct Execute<
     const W: usize,
@@ -26,6 +27,8 @@ pub struct Execute<
     const A: usize,
     const IA: usize,
     const LRW: usize,
+    const LB: usize,
+    const LBW: usize,
 > {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
@@ -79,7 +82,7 @@ pub struct Execute<
     dec: Decoder,
     alu: LaneAlu<T, DW, SW, TD>,
     branch: BranchUnit<W, WW, T, A, IA>,
-    lds: LdsPort<T, WW, DW, TD, LRW>,
+    lds: LdsPort<T, WW, DW, TD, LRW, LB, LBW>,
     lane_bits: Constant<Bits<8>>,
     k_alu: Constant<Bits<4>>,
     fire: Signal<Local, Bit>,
@@ -102,7 +105,9 @@ impl<
         const A: usize,
         const IA: usize,
         const LRW: usize,
-    > Execute<W, WW, T, DW, TD, SW, A, IA, LRW>
+        const LB: usize,
+        const LBW: usize,
+    > Execute<W, WW, T, DW, TD, SW, A, IA, LRW, LB, LBW>
 {
     /// The local data share of `warps` warps holds `lds` from word 0; `registered`: it takes
     /// its requests from a register ([`LdsPort`]).
@@ -180,7 +185,9 @@ impl<
         const A: usize,
         const IA: usize,
         const LRW: usize,
-    > Logic for Execute<W, WW, T, DW, TD, SW, A, IA, LRW>
+        const LB: usize,
+        const LBW: usize,
+    > Logic for Execute<W, WW, T, DW, TD, SW, A, IA, LRW, LB, LBW>
 {
     #[hdl_gen]
     fn update(&mut self) {

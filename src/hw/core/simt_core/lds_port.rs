@@ -16,7 +16,8 @@ use super::RRW;
 use crate::hw::core::decoder::Kind;
 use crate::hw::{Decoder, LocalDataShare};
 
-/// `T` lanes of `DW` bits (`TD = T DW`), `WW` warp-id bits, `2^LRW` rows.
+/// `T` lanes of `DW` bits (`TD = T DW`), `WW` warp-id bits, `2^LRW` rows of `LB` banks
+/// (`LBW = clog2(LB)`).
 #[derive(LogicBlock)]
 pub struct LdsPort<
     const T: usize,
@@ -24,6 +25,8 @@ pub struct LdsPort<
     const DW: usize,
     const TD: usize,
     const LRW: usize,
+    const LB: usize,
+    const LBW: usize,
 > {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
@@ -47,7 +50,7 @@ pub struct LdsPort<
     pub busy: Signal<Out, Bit>,
     /// The share's bank-conflict cycles.
     pub conflict_cycles: Signal<Out, Bits<32>>,
-    lds: LocalDataShare<T, WW, DW, LRW>,
+    lds: LocalDataShare<T, WW, DW, LRW, LB, LBW>,
     dec: Decoder,
     /// Registered: the instruction held for the share.
     held: DFF<Bit>,
@@ -89,8 +92,15 @@ pub struct LdsPort<
     open_next: Signal<Local, Bits<2>>,
 }
 
-impl<const T: usize, const WW: usize, const DW: usize, const TD: usize, const LRW: usize>
-    LdsPort<T, WW, DW, TD, LRW>
+impl<
+        const T: usize,
+        const WW: usize,
+        const DW: usize,
+        const TD: usize,
+        const LRW: usize,
+        const LB: usize,
+        const LBW: usize,
+    > LdsPort<T, WW, DW, TD, LRW, LB, LBW>
 {
     /// A share for `warps` warps holding `words` from word 0; `registered`: behind a register.
     pub fn with_contents(
@@ -156,8 +166,15 @@ impl<const T: usize, const WW: usize, const DW: usize, const TD: usize, const LR
     }
 }
 
-impl<const T: usize, const WW: usize, const DW: usize, const TD: usize, const LRW: usize> Logic
-    for LdsPort<T, WW, DW, TD, LRW>
+impl<
+        const T: usize,
+        const WW: usize,
+        const DW: usize,
+        const TD: usize,
+        const LRW: usize,
+        const LB: usize,
+        const LBW: usize,
+    > Logic for LdsPort<T, WW, DW, TD, LRW, LB, LBW>
 {
     #[hdl_gen]
     fn update(&mut self) {

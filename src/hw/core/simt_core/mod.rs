@@ -62,11 +62,6 @@ pub use warp_action::WarpAction;
 /// Register-number bits (16 registers per lane).
 const RRW: usize = 4;
 
-/// Sizes, all fixed by [`CoreParams`] and checked by [`SimtCore::new`]: `W` warps (`WW` bits),
-/// `T` lanes of `DW` bits (`TD = T DW`, `SW = clog2 DW`), `A`-bit byte pcs over `2^IA`
-/// instruction words (`A = IA + 2`), stack depth `D` (`SPW` bits), the collector's `B` banks
-/// (`BW`), `N` units (`NW`), queues of `Q` (`QW`, `QCW`, `BQ = B Q`), `SQ = max(B, N)`, `RW` row
-/// bits; `2^LRW` local-data-share rows; `LW = WW + 1` launch-counter bits.
 /// The core's signals for GTKWave, grouped by block (`simt-rtl run --vcd` writes them beside the
 /// waveform as a `.gtkw` save file).
 pub const WAVE_GROUPS: &[crate::sim::gtkw::Group] = {
@@ -101,6 +96,12 @@ pub const WAVE_GROUPS: &[crate::sim::gtkw::Group] = {
     ]
 };
 
+/// Sizes, all fixed by [`CoreParams`] and checked by [`SimtCore::new`]: `W` warps (`WW` bits),
+/// `T` lanes of `DW` bits (`TD = T DW`, `SW = clog2 DW`), `A`-bit byte pcs over `2^IA`
+/// instruction words (`A = IA + 2`), stack depth `D` (`SPW` bits), the collector's `B` banks
+/// (`BW`), `N` units (`NW`), queues of `Q` (`QW`, `QCW`, `BQ = B Q`), `SQ = max(B, N)`, `RW` row
+/// bits; `2^LRW` local-data-share rows of `LB` banks (`LBW = clog2(LB)`); `LW = WW + 1`
+/// launch-counter bits.
 #[derive(LogicBlock)]
 pub struct SimtCore<
     const W: usize,
@@ -124,6 +125,8 @@ pub struct SimtCore<
     const TD: usize,
     const SW: usize,
     const LRW: usize,
+    const LB: usize,
+    const LBW: usize,
     const LW: usize,
 > {
     /// Clock: all state changes on its rising edge.
@@ -178,7 +181,7 @@ pub struct SimtCore<
     front: FrontEnd<W, WW, T, A, IA>,
     issue: IssueStage<W, WW, T, A, IA>,
     latch: IssueLatch<WW, T>,
-    exec: Execute<W, WW, T, DW, TD, SW, A, IA, LRW>,
+    exec: Execute<W, WW, T, DW, TD, SW, A, IA, LRW, LB, LBW>,
     run: RunControl<W, WW, LW, D, SPW>,
     barrier: Barrier<W, WW>,
     // Elaboration-time constants
@@ -208,8 +211,36 @@ impl<
         const TD: usize,
         const SW: usize,
         const LRW: usize,
+        const LB: usize,
+        const LBW: usize,
         const LW: usize,
-    > SimtCore<W, WW, T, A, IA, D, SPW, B, BW, N, NW, Q, QW, QCW, BQ, SQ, RW, DW, TD, SW, LRW, LW>
+    >
+    SimtCore<
+        W,
+        WW,
+        T,
+        A,
+        IA,
+        D,
+        SPW,
+        B,
+        BW,
+        N,
+        NW,
+        Q,
+        QW,
+        QCW,
+        BQ,
+        SQ,
+        RW,
+        DW,
+        TD,
+        SW,
+        LRW,
+        LB,
+        LBW,
+        LW,
+    >
 {
     /// The core `params` describe; its generics must be the sizes they give.
     pub fn new(params: CoreParams) -> Result<Self> {
@@ -231,6 +262,8 @@ impl<
             ("A", A, "clog2(imem_words) + 2", sp.pc_width),
             ("IA", IA, "clog2(imem_words)", clog2(p.imem_words)),
             ("LRW", LRW, "clog2(lds_rows)", clog2(p.lds_rows)),
+            ("LB", LB, "lds_banks", p.lds_banks),
+            ("LBW", LBW, "clog2(lds_banks)", clog2(p.lds_banks)),
             ("LW", LW, "WW + 1", WW + 1),
         ] {
             check_derived(name, got, rule, want)?;
@@ -299,9 +332,36 @@ impl<
         const TD: usize,
         const SW: usize,
         const LRW: usize,
+        const LB: usize,
+        const LBW: usize,
         const LW: usize,
     > Logic
-    for SimtCore<W, WW, T, A, IA, D, SPW, B, BW, N, NW, Q, QW, QCW, BQ, SQ, RW, DW, TD, SW, LRW, LW>
+    for SimtCore<
+        W,
+        WW,
+        T,
+        A,
+        IA,
+        D,
+        SPW,
+        B,
+        BW,
+        N,
+        NW,
+        Q,
+        QW,
+        QCW,
+        BQ,
+        SQ,
+        RW,
+        DW,
+        TD,
+        SW,
+        LRW,
+        LB,
+        LBW,
+        LW,
+    >
 {
     // Wiring only, one line per port between the eight sub-blocks; the logic is in them.
     #[hdl_gen]
@@ -520,9 +580,36 @@ impl<
         const TD: usize,
         const SW: usize,
         const LRW: usize,
+        const LB: usize,
+        const LBW: usize,
         const LW: usize,
     > crate::sim::Dut
-    for SimtCore<W, WW, T, A, IA, D, SPW, B, BW, N, NW, Q, QW, QCW, BQ, SQ, RW, DW, TD, SW, LRW, LW>
+    for SimtCore<
+        W,
+        WW,
+        T,
+        A,
+        IA,
+        D,
+        SPW,
+        B,
+        BW,
+        N,
+        NW,
+        Q,
+        QW,
+        QCW,
+        BQ,
+        SQ,
+        RW,
+        DW,
+        TD,
+        SW,
+        LRW,
+        LB,
+        LBW,
+        LW,
+    >
 {
     crate::dut_ports!(
         clock: clock,
@@ -547,7 +634,7 @@ macro_rules! sized_simt_core {
             { $p.sizes().BW }, { $p.sizes().N }, { $p.sizes().NW }, { $p.sizes().Q },
             { $p.sizes().QW }, { $p.sizes().QCW }, { $p.sizes().BQ }, { $p.sizes().SQ },
             { $p.sizes().RW }, { $p.sizes().DW }, { $p.sizes().TD }, { $p.sizes().SW },
-            { $p.sizes().LRW }, { $p.sizes().WW + 1 },
+            { $p.sizes().LRW }, { $p.sizes().LB }, { $p.sizes().LBW }, { $p.sizes().WW + 1 },
         >
     };
 }

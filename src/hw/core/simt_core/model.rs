@@ -269,11 +269,10 @@ impl SimtCoreModel {
         let sp = p.scheduler();
         let mut imem = vec![0; p.imem_words];
         imem[..program.len()].copy_from_slice(program);
-        let mut lds =
-            LocalDataShareModel::new(p.threads, p.lane_bits, p.lds_rows).with_scatter(p.isa.stx);
+        let mut lds = LocalDataShareModel::new(p.threads, p.lane_bits, p.lds_banks, p.lds_rows)
+            .with_scatter(p.isa.stx);
         for (a, &v) in lds_init.iter().enumerate() {
-            lds.mem[a % crate::isa::LDS_BANKS][a / crate::isa::LDS_BANKS] =
-                v as u64 & mask(p.lane_bits);
+            lds.mem[a % p.lds_banks][a / p.lds_banks] = v as u64 & mask(p.lane_bits);
         }
         SimtCoreModel {
             params,
@@ -356,10 +355,11 @@ impl SimtCoreModel {
         v
     }
 
-    /// The local data share's words, flat (word `a` is bank `a mod 4`, row `a / 4`).
+    /// The local data share's words, flat (word `a` is bank `a mod lds_banks`, row
+    /// `a / lds_banks`).
     pub fn lds_words(&self) -> Vec<u32> {
-        let b = crate::isa::LDS_BANKS;
-        (0..b * self.params.lds_rows).map(|a| self.lds.mem[a % b][a / b] as u32).collect()
+        let b = self.params.lds_banks;
+        (0..self.params.lds_words()).map(|a| self.lds.mem[a % b][a / b] as u32).collect()
     }
 
     /// The sticky error flags of the blocks and the core (`errors` port): bit 0 SIMT stack

@@ -30,6 +30,7 @@ pub fn core_preset<B: PresetSizes>() -> Option<(CoreParams, Preset)> {
         scheduler: core.scheduler(),
         collector: core.collector(),
         lds_rows: core.lds_rows,
+        lds_banks: core.lds_banks,
         ..B::PRESET
     };
     Some((core, sizes))
@@ -39,8 +40,8 @@ pub fn core_preset<B: PresetSizes>() -> Option<(CoreParams, Preset)> {
 fn header_of(core: CoreParams) -> Vec<(&'static str, String)> {
     vec![
         ("Core", format!(
-            "warps={} threads={} lane_bits={} stack_depth={} lds_rows={} banks={} collector_units={} imem_words={} issue_policy={}",
-            core.warps, core.threads, core.lane_bits, core.stack_depth, core.lds_rows, core.banks, core.collector_units, core.imem_words, core.policy.name()
+            "warps={} threads={} lane_bits={} stack_depth={} lds_rows={} lds_banks={} banks={} collector_units={} imem_words={} issue_policy={}",
+            core.warps, core.threads, core.lane_bits, core.stack_depth, core.lds_rows, core.lds_banks, core.banks, core.collector_units, core.imem_words, core.policy.name()
         )),
         ("Timing", match core.collector_timing {
             CollectorTiming::GpgpuSim => "GPGPU-Sim's one-cycle operand collector, issue in one cycle",

@@ -1,12 +1,13 @@
 //! LocalDataShare: the R700 local data share of seed 004, as the ISA's `st` and `ld` use it
 //! (see [`crate::isa`]).
 //!
-//! Four banks of `2^RW` words of `DW` bits; word address `a` lies in bank `a mod 4`, row
-//! `(a / 4) mod 2^RW`. Each bank is one [`LaneRam`] (block RAM on the iCE40).
+//! `LB` banks (R700's 4 in the block presets and `cu-core`) of `2^RW` words of `DW` bits; word
+//! address `a` lies in bank `a mod LB`, row `(a / LB) mod 2^RW`. Each bank is one [`LaneRam`]
+//! (block RAM on the iCE40).
 //!
 //! One warp access at a time, under a `req_valid`/`req_ready` handshake:
 //! - a **store** is owner-computes: thread `t = req_warp * T + lane` writes its `req_data` to
-//!   bank `t mod 4`, row `(t >> 2) * req_stride + req_index`;
+//!   bank `t mod LB`, row `(t / LB) * req_stride + req_index`;
 //! - a **load** is dynamic: lane `l` reads word `req_addr[l]`;
 //! - a **scatter** (a store with `req_scatter`, the ISA's `stx`) is dynamic too: lane `l` writes
 //!   its `req_data` to word `req_addr[l]`.
@@ -43,14 +44,20 @@ use crate::sim::{Claim, Mutant};
 /// The exported module (and file) name; also its section of `rtl_out/manifest.json`.
 pub const MODULE: &str = "local_data_share";
 
-/// Banks of the local data share (seed 004: bank = lane id mod 4).
-pub const LDS_BANKS: usize = crate::isa::LDS_BANKS;
 /// Bits of a store's `index` and `stride` (the ISA's `st` fields).
 pub const OFFSET_BITS: usize = 7;
 
-/// `T` lanes (a power of two, 4..=32), `WW`-bit warp ids, `DW`-bit words, `2^RW` rows per bank.
+/// `T` lanes (a power of two, 4..=32), `WW`-bit warp ids, `DW`-bit words, `2^RW` rows per bank,
+/// `LB` banks (a power of two, 2..=`T`) of `LBW = clog2(LB)` index bits.
 #[derive(LogicBlock)]
-pub struct LocalDataShare<const T: usize, const WW: usize, const DW: usize, const RW: usize> {
+pub struct LocalDataShare<
+    const T: usize,
+    const WW: usize,
+    const DW: usize,
+    const RW: usize,
+    const LB: usize,
+    const LBW: usize,
+> {
     /// Clock: requests are taken and rows are served at its rising edge.
     pub clock: Signal<In, Clock>,
     /// Synchronous reset, active high.
@@ -66,7 +73,7 @@ pub struct LocalDataShare<const T: usize, const WW: usize, const DW: usize, cons
     pub req_mask: Signal<In, Bits<T>>,
     /// Store: the warp, for the thread ids `req_warp * T + lane`.
     pub req_warp: Signal<In, Bits<WW>>,
-    /// Store: row offset `index` and quad stride `stride`.
+    /// Store: row offset `index` and the stride `stride` between rows of `LB` threads.
     pub req_index: Signal<In, Bits<OFFSET_BITS>>,
     pub req_stride: Signal<In, Bits<OFFSET_BITS>>,
     /// Load: each lane's word address.
@@ -83,38 +90,40 @@ pub struct LocalDataShare<const T: usize, const WW: usize, const DW: usize, cons
     pub accesses: Signal<Out, Bits<32>>,
     /// Cycles lost to bank conflicts since reset: the serving cycles of each access beyond its first.
     pub conflict_cycles: Signal<Out, Bits<32>>,
-    banks: [LaneRam<RW, 1, DW, DW>; LDS_BANKS],
+    banks: [LaneRam<RW, 1, DW, DW>; LB],
     // The access in flight
     active: DFF<Bit>,
     first: DFF<Bit>,
     write: DFF<Bit>,
     pending: DFF<Bits<T>>,
-    lane_bank: [DFF<Bits<2>>; T],
+    lane_bank: [DFF<Bits<LBW>>; T],
     lane_row: [DFF<Bits<RW>>; T],
     lane_data: [DFF<Bits<DW>>; T],
     // The load lanes served in the last cycle (their words come out of the RAM now) and the result
     served: DFF<Bits<T>>,
-    served_bank: [DFF<Bits<2>>; T],
+    served_bank: [DFF<Bits<LBW>>; T],
     held: [DFF<Bits<DW>>; T],
     done: DFF<Bit>,
     accesses_q: DFF<Bits<32>>,
     conflicts_q: DFF<Bits<32>>,
-    /// Lane `l`'s own bank for stores, `l mod 4`.
-    own_bank: [Constant<Bits<2>>; T],
-    /// Lanes that start a new quad of threads (`l mod 4 = 0`, `l > 0`).
+    /// Lane `l`'s own bank for stores, `l mod LB`.
+    own_bank: [Constant<Bits<LBW>>; T],
+    /// Lanes that start a new group of `LB` threads (`l mod LB = 0`, `l > 0`; R700's quads).
     quad_start: Constant<Bits<T>>,
-    /// `clog2(T / 4)`: a warp's first quad is `warp << quad_shift`.
+    /// `clog2(T / LB)`: a warp's first group is `warp << quad_shift`.
     quad_shift: Constant<Bits<8>>,
+    /// `LBW`: a word address's row is `address >> bank_shift`.
+    bank_shift: Constant<Bits<8>>,
     /// Built with scatters: `req_scatter` is ignored without (see [`with_scatter`](Self::with_scatter)).
     has_scatter: Constant<Bit>,
     // Serving: per bank the row of its highest pending lane, that lane's word, and whether any
-    sel_row: [Signal<Local, Bits<RW>>; LDS_BANKS],
-    sel_data: [Signal<Local, Bits<DW>>; LDS_BANKS],
-    sel_hit: [Signal<Local, Bit>; LDS_BANKS],
+    sel_row: [Signal<Local, Bits<RW>>; LB],
+    sel_data: [Signal<Local, Bits<DW>>; LB],
+    sel_hit: [Signal<Local, Bit>; LB],
     serve: Signal<Local, Bits<T>>,
     left: Signal<Local, Bits<T>>,
     accept: Signal<Local, Bit>,
-    // Owner-computes rows: base = (warp << quad_shift) * stride + index, plus stride per quad
+    // Owner-computes rows: base = (warp << quad_shift) * stride + index, plus stride per group
     quad_warp: Signal<Local, Bits<RW>>,
     shifted: Signal<Local, Bits<RW>>,
     step: Signal<Local, Bits<RW>>,
@@ -129,15 +138,21 @@ pub struct LocalDataShare<const T: usize, const WW: usize, const DW: usize, cons
 #[macro_export]
 macro_rules! sized_local_data_share {
     ($s:expr) => {
-        $crate::sized_type!([$crate::hw::LocalDataShare] $s; T, WW, DW, LRW)
+        $crate::sized_type!([$crate::hw::LocalDataShare] $s; T, WW, DW, LRW, LB, LBW)
     };
 }
 
-impl<const T: usize, const WW: usize, const DW: usize, const RW: usize>
-    LocalDataShare<T, WW, DW, RW>
+impl<
+        const T: usize,
+        const WW: usize,
+        const DW: usize,
+        const RW: usize,
+        const LB: usize,
+        const LBW: usize,
+    > LocalDataShare<T, WW, DW, RW, LB, LBW>
 {
     /// Checks `T` (a power of two, 4..=32), `WW = clog2(warps)` for `warps` warps (2..=64), `DW`
-    /// (1..=32) and `RW` (1..=12).
+    /// (1..=32), `RW` (1..=12), `LB` (a power of two, 2..=`T`) and `LBW = clog2(LB)`.
     pub fn new(warps: usize) -> Result<Self> {
         Self::with_contents(warps, &[])
     }
@@ -147,28 +162,30 @@ impl<const T: usize, const WW: usize, const DW: usize, const RW: usize>
         self
     }
     /// As [`new`](Self::new), the share holding `words` from word 0 (the rest 0): word `a` is
-    /// bank `a mod 4`, row `a / 4`.
+    /// bank `a mod LB`, row `a / LB`.
     pub fn with_contents(warps: usize, words: &[u32]) -> Result<Self> {
-        check_pow2("threads (T)", T, LDS_BANKS, 32)?;
+        check_pow2("threads (T)", T, 4, 32)?;
+        check_pow2("banks (LB)", LB, 2, T)?;
+        check_derived("LBW", LBW, "clog2(LB)", clog2(LB))?;
         check_range("warps", warps, 2, 64)?;
         check_derived("WW", WW, "clog2(warps)", clog2(warps))?;
         check_range("lane_bits (DW)", DW, 1, 32)?;
         check_range("LDS row bits (RW)", RW, 1, 12)?;
-        if words.len() > LDS_BANKS << RW {
+        if words.len() > LB << RW {
             anyhow::bail!(
                 "the initial local data share has {} words: it holds {}",
                 words.len(),
-                LDS_BANKS << RW
+                LB << RW
             );
         }
-        let banks = (0..LDS_BANKS)
+        let banks = (0..LB)
             .map(|b| {
                 LaneRam::with_rows(
-                    &words.iter().skip(b).step_by(LDS_BANKS).map(|&w| w as u64).collect::<Vec<_>>(),
+                    &words.iter().skip(b).step_by(LB).map(|&w| w as u64).collect::<Vec<_>>(),
                 )
             })
             .collect::<Result<Vec<_>>>()?;
-        let quad_start = (LDS_BANKS..T).step_by(LDS_BANKS).fold(0u64, |m, l| m | 1 << l);
+        let quad_start = (LB..T).step_by(LB).fold(0u64, |m, l| m | 1 << l);
         Ok(Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -186,7 +203,7 @@ impl<const T: usize, const WW: usize, const DW: usize, const RW: usize>
             resp_data: std::array::from_fn(|_| Default::default()),
             accesses: Default::default(),
             conflict_cycles: Default::default(),
-            banks: banks.try_into().unwrap_or_else(|_| unreachable!("4 banks built")),
+            banks: banks.try_into().unwrap_or_else(|_| unreachable!("LB banks built")),
             active: Default::default(),
             first: Default::default(),
             write: Default::default(),
@@ -200,9 +217,10 @@ impl<const T: usize, const WW: usize, const DW: usize, const RW: usize>
             done: Default::default(),
             accesses_q: Default::default(),
             conflicts_q: Default::default(),
-            own_bank: std::array::from_fn(|l| Constant::new((l % LDS_BANKS).to_bits())),
+            own_bank: std::array::from_fn(|l| Constant::new((l % LB).to_bits())),
             quad_start: Constant::new(quad_start.to_bits()),
-            quad_shift: Constant::new(clog2(T / LDS_BANKS).to_bits()),
+            quad_shift: Constant::new(clog2(T / LB).to_bits()),
+            bank_shift: Constant::new(LBW.to_bits()),
             has_scatter: Constant::new(false),
             sel_row: std::array::from_fn(|_| Default::default()),
             sel_data: std::array::from_fn(|_| Default::default()),
@@ -220,8 +238,14 @@ impl<const T: usize, const WW: usize, const DW: usize, const RW: usize>
     }
 }
 
-impl<const T: usize, const WW: usize, const DW: usize, const RW: usize> Logic
-    for LocalDataShare<T, WW, DW, RW>
+impl<
+        const T: usize,
+        const WW: usize,
+        const DW: usize,
+        const RW: usize,
+        const LB: usize,
+        const LBW: usize,
+    > Logic for LocalDataShare<T, WW, DW, RW, LB, LBW>
 {
     #[hdl_gen]
     fn update(&mut self) {
@@ -248,13 +272,13 @@ impl<const T: usize, const WW: usize, const DW: usize, const RW: usize> Logic
             self.lane_data[l].d.next = self.lane_data[l].q.val();
         }
         // Each bank picks the row of its highest pending lane (later lanes override earlier ones).
-        for b in 0..LDS_BANKS {
+        for b in 0..LB {
             self.sel_row[b].next = 0.into();
             self.sel_data[b].next = 0.into();
             self.sel_hit[b].next = false;
         }
         for l in 0..T {
-            for b in 0..LDS_BANKS {
+            for b in 0..LB {
                 if self.pending.q.val().get_bit(l) & (self.lane_bank[l].q.val().index() == b) {
                     self.sel_row[b].next = self.lane_row[l].q.val();
                     self.sel_data[b].next = self.lane_data[l].q.val();
@@ -265,7 +289,7 @@ impl<const T: usize, const WW: usize, const DW: usize, const RW: usize> Logic
         // Every pending lane that wants its bank's chosen row is served this cycle.
         self.serve.next = 0.into();
         for l in 0..T {
-            for b in 0..LDS_BANKS {
+            for b in 0..LB {
                 if self.pending.q.val().get_bit(l)
                     & (self.lane_bank[l].q.val().index() == b)
                     & (self.lane_row[l].q.val() == self.sel_row[b].val())
@@ -277,7 +301,7 @@ impl<const T: usize, const WW: usize, const DW: usize, const RW: usize> Logic
         self.left.next = self.pending.q.val() & !self.serve.val();
         self.req_ready.next = !self.active.q.val() | !self.left.val().any();
         self.accept.next = self.req_valid.val() & self.req_ready.val();
-        for b in 0..LDS_BANKS {
+        for b in 0..LB {
             self.banks[b].clock.next = self.clock.val();
             self.banks[b].read_address.next = self.sel_row[b].val();
             self.banks[b].write_address.next = self.sel_row[b].val();
@@ -291,7 +315,7 @@ impl<const T: usize, const WW: usize, const DW: usize, const RW: usize> Logic
         for l in 0..T {
             self.resp_data[l].next = self.held[l].q.val();
             if self.served.q.val().get_bit(l) {
-                for b in 0..LDS_BANKS {
+                for b in 0..LB {
                     if self.served_bank[l].q.val().index() == b {
                         self.resp_data[l].next = self.banks[b].read_data.val();
                     }
@@ -316,7 +340,7 @@ impl<const T: usize, const WW: usize, const DW: usize, const RW: usize> Logic
         if !self.left.val().any() {
             self.active.d.next = false;
         }
-        // Owner-computes rows for a store: thread quad (warp << quad_shift) + l / 4.
+        // Owner-computes rows for a store: thread group (warp << quad_shift) + l / LB.
         self.quad_warp.next = bit_cast::<RW, WW>(self.req_warp.val()) << self.quad_shift.val();
         self.step.next = bit_cast::<RW, OFFSET_BITS>(self.req_stride.val());
         self.owner_row[0].next = bit_cast::<RW, OFFSET_BITS>(self.req_index.val());
@@ -344,12 +368,12 @@ impl<const T: usize, const WW: usize, const DW: usize, const RW: usize> Logic
             for l in 0..T {
                 self.lane_data[l].d.next = self.req_data[l].val();
                 self.addr.next = self.req_addr[l].val();
-                self.addr_row.next = self.addr.val() >> 2;
+                self.addr_row.next = self.addr.val() >> self.bank_shift.val();
                 if self.req_write.val() & !(self.has_scatter.val() & self.req_scatter.val()) {
                     self.lane_bank[l].d.next = self.own_bank[l].val();
                     self.lane_row[l].d.next = self.owner_row[l].val();
                 } else {
-                    self.lane_bank[l].d.next = bit_cast::<2, DW>(self.addr.val());
+                    self.lane_bank[l].d.next = bit_cast::<LBW, DW>(self.addr.val());
                     self.lane_row[l].d.next = bit_cast::<RW, DW>(self.addr_row.val());
                 }
             }
@@ -369,8 +393,14 @@ impl<const T: usize, const WW: usize, const DW: usize, const RW: usize> Logic
     }
 }
 
-impl<const T: usize, const WW: usize, const DW: usize, const RW: usize> crate::sim::Dut
-    for LocalDataShare<T, WW, DW, RW>
+impl<
+        const T: usize,
+        const WW: usize,
+        const DW: usize,
+        const RW: usize,
+        const LB: usize,
+        const LBW: usize,
+    > crate::sim::Dut for LocalDataShare<T, WW, DW, RW, LB, LBW>
 {
     crate::dut_ports!(
         clock: clock,

@@ -1,6 +1,7 @@
 //! Reference model of [`LocalDataShare`](crate::hw::LocalDataShare), from seed 004 and the
-//! ISA's `st`/`ld`/`stx`: four banks, bank = word address mod 4; owner-computes stores (thread
-//! `t = warp * lanes + lane` writes word `((t >> 2) * stride + index) * 4 + t mod 4`), dynamic
+//! ISA's `st`/`ld`/`stx`: `banks` banks (R700's 4 by default), bank = word address mod banks;
+//! owner-computes stores (thread `t = warp * lanes + lane` writes word
+//! `((t / banks) * stride + index) * banks + t mod banks`), dynamic
 //! loads and scatters; per cycle each bank serves the row of its highest pending lane, with every pending lane
 //! that wants that row.
 
@@ -8,13 +9,11 @@ use crate::isa::st_address;
 use crate::sim::rng::mask;
 use crate::sim::{CycleModel, PortNames};
 
-/// Banks, as in the ISA.
-const BANKS: usize = crate::isa::LDS_BANKS;
-
 #[derive(Clone, Debug)]
 pub struct LocalDataShareModel {
     pub lanes: usize,
     pub lane_bits: usize,
+    pub banks: usize,
     pub rows: usize,
     /// Built with scatters (`req_scatter` is ignored without).
     pub scatter: bool,
@@ -52,13 +51,15 @@ pub struct LdsIn {
 }
 
 impl LocalDataShareModel {
-    pub fn new(lanes: usize, lane_bits: usize, rows: usize) -> Self {
+    /// `lanes` lanes of `lane_bits` bits; `banks` banks of `rows` rows.
+    pub fn new(lanes: usize, lane_bits: usize, banks: usize, rows: usize) -> Self {
         LocalDataShareModel {
             lanes,
             lane_bits,
+            banks,
             rows,
             scatter: false,
-            mem: vec![vec![0; rows]; BANKS],
+            mem: vec![vec![0; rows]; banks],
             active: false,
             first: false,
             write: false,
@@ -106,7 +107,7 @@ impl LocalDataShareModel {
 
     /// The lanes served this cycle, and per bank the (row, word) it serves.
     fn serve(&self) -> (u64, Vec<Option<(usize, u64)>>) {
-        let mut chosen = vec![None; BANKS];
+        let mut chosen = vec![None; self.banks];
         for l in (0..self.lanes).rev().filter(|l| self.pending >> l & 1 == 1) {
             chosen[self.bank[l]].get_or_insert((self.row[l], self.data[l]));
         }
@@ -157,7 +158,7 @@ impl CycleModel for LocalDataShareModel {
         if i.reset {
             *self = LocalDataShareModel {
                 mem: std::mem::take(&mut self.mem),
-                ..LocalDataShareModel::new(self.lanes, self.lane_bits, self.rows)
+                ..LocalDataShareModel::new(self.lanes, self.lane_bits, self.banks, self.rows)
                     .with_scatter(self.scatter)
             };
             return;
@@ -183,14 +184,19 @@ impl CycleModel for LocalDataShareModel {
         self.active &= self.pending != 0;
         self.first = false;
         if i.valid && ready {
-            let words = BANKS * self.rows;
+            let words = self.banks * self.rows;
             for l in 0..self.lanes {
                 let a = if i.write && !(self.scatter && i.scatter) {
-                    st_address(i.warp as usize * self.lanes + l, i.index as u8, i.stride as u8)
+                    st_address(
+                        i.warp as usize * self.lanes + l,
+                        i.index as u8,
+                        i.stride as u8,
+                        self.banks,
+                    )
                 } else {
                     i.addr[l] as usize
                 } % words;
-                (self.bank[l], self.row[l]) = (a % BANKS, a / BANKS);
+                (self.bank[l], self.row[l]) = (a % self.banks, a / self.banks);
                 self.data[l] = i.data[l];
             }
             (self.active, self.first, self.write, self.pending) = (true, true, i.write, i.mask);

@@ -11,7 +11,8 @@ use crate::sim::{run_differential, Dut, Recorded};
 
 /// This block's type at preset `Self`'s sizes; the registry makes it for every preset.
 pub trait AtPreset: PresetSizes {
-    /// `LocalDataShare<T, WW, DW, RW>`: the collector's lanes and lane width, `2^RW = lds_rows`.
+    /// `LocalDataShare<T, WW, DW, RW, LB, LBW>`: the collector's lanes and lane width, `2^RW =
+    /// lds_rows`, `LB = lds_banks`.
     type LocalDataShare: Dut + 'static;
     fn local_data_share() -> Result<Self::LocalDataShare>;
 }
@@ -36,39 +37,77 @@ pub fn entries<B: AtPreset>() -> Vec<Entry> {
     let p = B::PRESET;
     let lds = format!(
         "banks={} rows_per_bank={} word_bits={} lanes={} scatter={}",
-        crate::isa::LDS_BANKS,
+        p.lds_banks,
         p.lds_rows,
         p.collector.lane_bits,
         p.scheduler.threads,
         if p.isa().stx { "yes" } else { "no" }
     );
-    vec![entry::<B, _>(super::MODULE, "LocalDataShare",
-        "R700 local data share (seed 004): 4 banks (bank = address mod 4), owner-computes stores, dynamic loads, bank conflicts serialised and counted",
+    let summary = format!(
+        "R700 local data share (seed 004): {b} banks (bank = address mod {b}), owner-computes stores, dynamic loads{}, bank conflicts serialised and counted",
+        if p.isa().stx { " and scatters" } else { "" },
+        b = p.lds_banks
+    );
+    vec![entry::<B, _>(
+        super::MODULE,
+        "LocalDataShare",
+        &summary,
         vec![("LDS", lds), ("Interface", super::LDS_INTERFACE.into())],
-        B::local_data_share, differential::<B>, Some(super::PROPERTIES))]
+        B::local_data_share,
+        differential::<B>,
+        Some(super::PROPERTIES),
+    )]
 }
 
 /// The local data share at preset `B` against its model.
 pub fn differential<B: AtPreset>(seed: u64, cycles: usize) -> Result<Recorded> {
     let p = B::PRESET;
     let name = format!("local_data_share_{}", p.name);
-    let sizes = (p.scheduler.threads, p.scheduler.warps, p.collector.lane_bits, p.lds_rows);
-    run(&name, || B::local_data_share().unwrap(), sizes, p.isa().stx, seed, cycles)
+    run(&name, || B::local_data_share().unwrap(), LdsShape::of(&p), seed, cycles)
 }
 
-/// A local data share of `lanes` lanes for `warps` warps, `lane_bits`-bit words and `rows` rows
-/// per bank, built with scatters or not, against its model.
+/// What a local data share is built as.
+#[derive(Clone, Copy, Debug)]
+pub struct LdsShape {
+    pub lanes: usize,
+    pub warps: usize,
+    pub lane_bits: usize,
+    pub banks: usize,
+    /// Rows per bank.
+    pub rows: usize,
+    /// Built with scatters.
+    pub scatter: bool,
+}
+
+impl LdsShape {
+    /// The local data share of preset `p`.
+    pub fn of(p: &crate::params::Preset) -> LdsShape {
+        LdsShape {
+            lanes: p.scheduler.threads,
+            warps: p.scheduler.warps,
+            lane_bits: p.collector.lane_bits,
+            banks: p.lds_banks,
+            rows: p.lds_rows,
+            scatter: p.isa().stx,
+        }
+    }
+    /// Its reference model.
+    pub fn model(&self) -> super::model::LocalDataShareModel {
+        super::model::LocalDataShareModel::new(self.lanes, self.lane_bits, self.banks, self.rows)
+            .with_scatter(self.scatter)
+    }
+}
+
+/// A local data share of shape `shape` against its model.
 pub fn run<D: Dut>(
     name: &str,
     make: impl Fn() -> D,
-    (lanes, warps, lane_bits, rows): (usize, usize, usize, usize),
-    scatter: bool,
+    shape: LdsShape,
     seed: u64,
     cycles: usize,
 ) -> Result<Recorded> {
-    let mut model =
-        super::model::LocalDataShareModel::new(lanes, lane_bits, rows).with_scatter(scatter);
-    let stimulus = super::stimulus::lds_stimulus(lanes, warps, lane_bits);
+    let mut model = shape.model();
+    let stimulus = super::stimulus::lds_stimulus(shape.lanes, shape.warps, shape.lane_bits);
     run_differential(name, make, &mut model, seed, cycles, stimulus)
 }
 
@@ -81,12 +120,7 @@ pub fn checks<B: AtPreset>() -> Vec<Check> {
 
 fn coverage<B: AtPreset>(rec: &Recorded) -> Result<()> {
     let p = B::PRESET;
-    let m = super::model::LocalDataShareModel::new(
-        p.scheduler.threads,
-        p.collector.lane_bits,
-        p.lds_rows,
-    )
-    .with_scatter(p.isa().stx);
+    let m = LdsShape::of(&p).model();
     let (mut loads, mut stores, mut multi, mut back_to_back, mut reset_busy) = (0, 0, 0, 0, 0);
     let (mut since, mut max_cycles, mut busy) = (0, 0, false);
     let (req_ready, resp_valid) = (rec.output("req_ready")?, rec.output("resp_valid")?);
