@@ -25,7 +25,7 @@
 use anyhow::{bail, Result};
 
 use super::{st_address, AluOp, Extensions, ImmOp, Inst, LUI_SHIFT, REGISTERS};
-use crate::params::check_range;
+use crate::params::{check_pow2, check_range};
 
 /// The machine a program runs on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,10 +59,7 @@ impl Config {
         if !self.lds_rows.is_power_of_two() {
             bail!("parameter `lds_rows` = {} must be a power of two", self.lds_rows);
         }
-        check_range("lds_banks", self.lds_banks, 1, 32)?;
-        if !self.lds_banks.is_power_of_two() {
-            bail!("parameter `lds_banks` = {} must be a power of two", self.lds_banks);
-        }
+        check_pow2("lds_banks", self.lds_banks, 1, 32)?;
         Ok(())
     }
     /// The machine a preset's hardware is: its warps, lanes, lane width, stack depth and local
