@@ -1,6 +1,6 @@
 // Testbench for rtl_out/<preset>/self_test.v (the board top): clocks it with the reset button
 // released until the run is done, then prints PASS or FAIL from its LEDs. Used by the FuseSoC
-// `sim` target and by tests/board_build.rs (iverilog).
+// `sim` target (iverilog) and by tests/board_build.rs (iverilog compiles it, Verilator runs it).
 `timescale 1ns/1ps
 module self_test_tb;
     reg clk = 1'b0;

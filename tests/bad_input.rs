@@ -800,6 +800,7 @@ fn test_size_variables_refuse_what_they_cannot_mean() {
         "SIMT_CORE_CYCLES",
         "SIMT_PROGRAMS",
         "SIMT_VERILOG_CYCLES",
+        "SIMT_IVERILOG_CYCLES",
         "SIMT_SEED_CYCLES",
     ] {
         for bad in ["abc", "0", "-5", "1.5", "", "1e6"] {

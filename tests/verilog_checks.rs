@@ -83,9 +83,10 @@ fn rust_hdl_yosys_validate() {
 }
 
 /// The modules of `preset` too large to map in the test run (the registry's
-/// `structure_only_in_tests`: the seed-sized operand collector is not a board target and its
-/// full synth_ice40 takes many minutes on the CI machine). They get the same latch and
-/// structural checks without the mapping; `SIMT_SYNTH_ALL=1` maps them too.
+/// `structure_only_in_tests`: the seed-sized operand collector and its bank arbiter are not
+/// board targets, and their full synth_ice40 takes minutes on the CI machine, over two for
+/// the arbiter alone). They get the same latch and structural checks without the mapping;
+/// `SIMT_SYNTH_ALL=1` maps them too.
 fn structure_only(preset: &str) -> Vec<&'static str> {
     let list = || -> anyhow::Result<Vec<&'static str>> {
         simt_rtl::with_preset!(preset, B => Ok(simt_rtl::registry::entries::<B>()

@@ -32,6 +32,14 @@ impl Recorded {
     pub fn output(&self, name: &str) -> Result<Vec<u64>> {
         column(&self.outputs, &self.ports.outputs, name, "output")
     }
+    /// The first `cycles` cycles of this run (all of it when it is shorter).
+    pub fn first(&self, cycles: usize) -> Recorded {
+        Recorded {
+            inputs: self.inputs.iter().take(cycles).cloned().collect(),
+            outputs: self.outputs.iter().take(cycles).cloned().collect(),
+            ports: self.ports.clone(),
+        }
+    }
 }
 
 fn column(words: &[Vec<u64>], names: &[String], name: &str, kind: &str) -> Result<Vec<u64>> {

@@ -35,7 +35,8 @@ pub(crate) use at_preset;
 pub fn entries<B: AtPreset>() -> Vec<Entry> {
     vec![entry::<B, _>("bank_arbiter", "BankArbiter",
         "operand collector: per-bank read-request FIFOs and wavefront read allocator, write-back priority", crate::hw::collector::operand_collector::parts_header(&B::PRESET),
-        B::bank_arbiter, differential::<B>, Some(super::PROPERTIES))]
+        B::bank_arbiter, differential::<B>, Some(super::PROPERTIES))
+        .structure_only_in_tests_without_board(&B::PRESET)]
 }
 
 /// The bank arbiter at preset `B` against its model.

@@ -44,11 +44,9 @@ pub fn entries<B: AtPreset>() -> Vec<Entry> {
     let mut list = vec![entry::<B, _>(super::module_name(CollectorTiming::GpgpuSim), "OperandCollector",
         "GPGPU-Sim's operand collector (opndcoll_rfu_t): banked register file, bank arbiter, collector and dispatch units",
         vec![("Collector", super::collector_summary(&p)), ("Interface", super::COLLECTOR_INTERFACE.into())],
-        || B::operand_collector(CollectorTiming::GpgpuSim), |s, c| differential::<B>(CollectorTiming::GpgpuSim, s, c), Some(super::PROPERTIES))];
-    if p.board_clock_mhz.is_none() {
-        // No board target at these sizes (the seed's), and mapping it takes many minutes.
-        list = list.into_iter().map(Entry::with_structure_only_in_tests).collect();
-    } else {
+        || B::operand_collector(CollectorTiming::GpgpuSim), |s, c| differential::<B>(CollectorTiming::GpgpuSim, s, c), Some(super::PROPERTIES))
+        .structure_only_in_tests_without_board(&p)];
+    if p.board_clock_mhz.is_some() {
         list.push(entry::<B, _>(super::module_name(CollectorTiming::Pipelined), "OperandCollector",
             "the operand collector pipelined for clock speed: a unit freed by dispatch is allocated a cycle later",
             vec![("Collector", super::collector_summary(&p)), ("Timing", CollectorTiming::Pipelined.name().into()), ("Interface", super::COLLECTOR_INTERFACE.into())],
