@@ -6,7 +6,7 @@
 // Extensions: none
 // Clock: none (combinational)
 
-module decoder(inst,legal,kind,exec_op,b_sel,rd_valid,src_valid,if_zero,rd,ra,rb,imm,target,reconv,st_index,st_stride);
+module decoder(inst,legal,kind,exec_op,b_sel,rd_valid,src_valid,if_zero,control,rd,ra,rb,imm,target,reconv,st_index,st_stride);
     // Module arguments
     input wire  [31:0] inst;
     output reg  legal;
@@ -16,6 +16,7 @@ module decoder(inst,legal,kind,exec_op,b_sel,rd_valid,src_valid,if_zero,rd,ra,rb
     output reg  rd_valid;
     output reg  [1:0] src_valid;
     output reg  if_zero;
+    output reg  control;
     output reg  [3:0] rd;
     output reg  [3:0] ra;
     output reg  [3:0] rb;
@@ -31,9 +32,9 @@ module decoder(inst,legal,kind,exec_op,b_sel,rd_valid,src_valid,if_zero,rd,ra,rb
     localparam  has_lui = 1'b0;
     // Stub signals
     reg  [5:0] controls$address;
-    wire  [16:0] controls$data;
+    wire  [17:0] controls$data;
     // Local signals
-    reg  [16:0] ctl;
+    reg  [17:0] ctl;
     // Sub module instances
     decoder__controls controls(
         .address(controls$address),
@@ -50,6 +51,7 @@ module decoder(inst,legal,kind,exec_op,b_sel,rd_valid,src_valid,if_zero,rd,ra,rb
         rd_valid = ctl[32'hb];
         src_valid = ctl[(32'hd)+:(2)];
         if_zero = ctl[32'hf];
+        control = ctl[32'h11];
         rd = inst[(32'h16)+:(4)];
         ra = inst[(32'h12)+:(4)];
         if (ctl[32'hc]) begin
@@ -76,74 +78,74 @@ endmodule // decoder
 module decoder__controls(address,data);
     // Module arguments
     input wire  [5:0] address;
-    output reg  [16:0] data;
+    output reg  [17:0] data;
     // Update code (custom)
     always @*
     case (address)
-        6'b0: data = 17'b1;
-      6'b1: data = 17'b110100000000011;
-      6'b10: data = 17'b110100000100011;
-      6'b11: data = 17'b110100001000011;
-      6'b100: data = 17'b110100001100011;
-      6'b101: data = 17'b110100010000011;
-      6'b110: data = 17'b110100010100011;
-      6'b111: data = 17'b110100011000011;
-      6'b1000: data = 17'b110100011100011;
-      6'b1001: data = 17'b110100100000011;
-      6'b1010: data = 17'b0;
-      6'b1011: data = 17'b0;
-      6'b1100: data = 17'b0;
-      6'b1101: data = 17'b0;
-      6'b1110: data = 17'b0;
-      6'b1111: data = 17'b0;
-      6'b10000: data = 17'b10101000000011;
-      6'b10001: data = 17'b10101001000011;
-      6'b10010: data = 17'b10101010100011;
-      6'b10011: data = 17'b10101011000011;
-      6'b10100: data = 17'b101100100011;
-      6'b10101: data = 17'b0;
-      6'b10110: data = 17'b0;
-      6'b10111: data = 17'b0;
-      6'b11000: data = 17'b100101000011;
-      6'b11001: data = 17'b110100100011;
-      6'b11010: data = 17'b0;
-      6'b11011: data = 17'b0;
-      6'b11100: data = 17'b0;
-      6'b11101: data = 17'b0;
-      6'b11110: data = 17'b0;
-      6'b11111: data = 17'b0;
-      6'b100000: data = 17'b1011000000001001;
-      6'b100001: data = 17'b11000000001001;
-      6'b100010: data = 17'b1011;
-      6'b100011: data = 17'b10000000000001101;
-      6'b100100: data = 17'b10011000000001111;
-      6'b100101: data = 17'b10011;
-      6'b100110: data = 17'b0;
-      6'b100111: data = 17'b0;
-      6'b101000: data = 17'b10000000000101;
-      6'b101001: data = 17'b10100000000111;
-      6'b101010: data = 17'b0;
-      6'b101011: data = 17'b0;
-      6'b101100: data = 17'b0;
-      6'b101101: data = 17'b0;
-      6'b101110: data = 17'b0;
-      6'b101111: data = 17'b0;
-      6'b110000: data = 17'b0;
-      6'b110001: data = 17'b0;
-      6'b110010: data = 17'b0;
-      6'b110011: data = 17'b0;
-      6'b110100: data = 17'b0;
-      6'b110101: data = 17'b0;
-      6'b110110: data = 17'b0;
-      6'b110111: data = 17'b0;
-      6'b111000: data = 17'b0;
-      6'b111001: data = 17'b0;
-      6'b111010: data = 17'b0;
-      6'b111011: data = 17'b0;
-      6'b111100: data = 17'b0;
-      6'b111101: data = 17'b0;
-      6'b111110: data = 17'b0;
-      6'b111111: data = 17'b10001;
-      default: data = 17'b0;
+        6'b0: data = 18'b1;
+      6'b1: data = 18'b110100000000011;
+      6'b10: data = 18'b110100000100011;
+      6'b11: data = 18'b110100001000011;
+      6'b100: data = 18'b110100001100011;
+      6'b101: data = 18'b110100010000011;
+      6'b110: data = 18'b110100010100011;
+      6'b111: data = 18'b110100011000011;
+      6'b1000: data = 18'b110100011100011;
+      6'b1001: data = 18'b110100100000011;
+      6'b1010: data = 18'b0;
+      6'b1011: data = 18'b0;
+      6'b1100: data = 18'b0;
+      6'b1101: data = 18'b0;
+      6'b1110: data = 18'b0;
+      6'b1111: data = 18'b0;
+      6'b10000: data = 18'b10101000000011;
+      6'b10001: data = 18'b10101001000011;
+      6'b10010: data = 18'b10101010100011;
+      6'b10011: data = 18'b10101011000011;
+      6'b10100: data = 18'b101100100011;
+      6'b10101: data = 18'b0;
+      6'b10110: data = 18'b0;
+      6'b10111: data = 18'b0;
+      6'b11000: data = 18'b100101000011;
+      6'b11001: data = 18'b110100100011;
+      6'b11010: data = 18'b0;
+      6'b11011: data = 18'b0;
+      6'b11100: data = 18'b0;
+      6'b11101: data = 18'b0;
+      6'b11110: data = 18'b0;
+      6'b11111: data = 18'b0;
+      6'b100000: data = 18'b101011000000001001;
+      6'b100001: data = 18'b100011000000001001;
+      6'b100010: data = 18'b100000000000001011;
+      6'b100011: data = 18'b110000000000001101;
+      6'b100100: data = 18'b110011000000001111;
+      6'b100101: data = 18'b100000000000010011;
+      6'b100110: data = 18'b0;
+      6'b100111: data = 18'b0;
+      6'b101000: data = 18'b10000000000101;
+      6'b101001: data = 18'b10100000000111;
+      6'b101010: data = 18'b0;
+      6'b101011: data = 18'b0;
+      6'b101100: data = 18'b0;
+      6'b101101: data = 18'b0;
+      6'b101110: data = 18'b0;
+      6'b101111: data = 18'b0;
+      6'b110000: data = 18'b0;
+      6'b110001: data = 18'b0;
+      6'b110010: data = 18'b0;
+      6'b110011: data = 18'b0;
+      6'b110100: data = 18'b0;
+      6'b110101: data = 18'b0;
+      6'b110110: data = 18'b0;
+      6'b110111: data = 18'b0;
+      6'b111000: data = 18'b0;
+      6'b111001: data = 18'b0;
+      6'b111010: data = 18'b0;
+      6'b111011: data = 18'b0;
+      6'b111100: data = 18'b0;
+      6'b111101: data = 18'b0;
+      6'b111110: data = 18'b0;
+      6'b111111: data = 18'b100000000000010001;
+      default: data = 18'b0;
     endcase
 endmodule // decoder__controls

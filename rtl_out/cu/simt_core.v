@@ -1046,6 +1046,7 @@ module simt_core__exec(clock,reset,out_valid,out_inst,out_warp,out_mask,out_a,ou
     wire  dec$rd_valid;
     wire  [1:0] dec$src_valid;
     wire  dec$if_zero;
+    wire  dec$control;
     wire  [3:0] dec$rd;
     wire  [3:0] dec$ra;
     wire  [3:0] dec$rb;
@@ -1119,6 +1120,7 @@ module simt_core__exec(clock,reset,out_valid,out_inst,out_warp,out_mask,out_a,ou
         .rd_valid(dec$rd_valid),
         .src_valid(dec$src_valid),
         .if_zero(dec$if_zero),
+        .control(dec$control),
         .rd(dec$rd),
         .ra(dec$ra),
         .rb(dec$rb),
@@ -2145,7 +2147,7 @@ module simt_core__exec_branch_div_warp(d,q,clock);
     end
 endmodule // simt_core__exec_branch_div_warp
 
-module simt_core__exec_dec(inst,legal,kind,exec_op,b_sel,rd_valid,src_valid,if_zero,rd,ra,rb,imm,target,reconv,st_index,st_stride);
+module simt_core__exec_dec(inst,legal,kind,exec_op,b_sel,rd_valid,src_valid,if_zero,control,rd,ra,rb,imm,target,reconv,st_index,st_stride);
     // Module arguments
     input wire  [31:0] inst;
     output reg  legal;
@@ -2155,6 +2157,7 @@ module simt_core__exec_dec(inst,legal,kind,exec_op,b_sel,rd_valid,src_valid,if_z
     output reg  rd_valid;
     output reg  [1:0] src_valid;
     output reg  if_zero;
+    output reg  control;
     output reg  [3:0] rd;
     output reg  [3:0] ra;
     output reg  [3:0] rb;
@@ -2170,9 +2173,9 @@ module simt_core__exec_dec(inst,legal,kind,exec_op,b_sel,rd_valid,src_valid,if_z
     localparam  has_lui = 1'b0;
     // Stub signals
     reg  [5:0] controls$address;
-    wire  [16:0] controls$data;
+    wire  [17:0] controls$data;
     // Local signals
-    reg  [16:0] ctl;
+    reg  [17:0] ctl;
     // Sub module instances
     simt_core__exec_dec_controls controls(
         .address(controls$address),
@@ -2189,6 +2192,7 @@ module simt_core__exec_dec(inst,legal,kind,exec_op,b_sel,rd_valid,src_valid,if_z
         rd_valid = ctl[32'hb];
         src_valid = ctl[(32'hd)+:(2)];
         if_zero = ctl[32'hf];
+        control = ctl[32'h11];
         rd = inst[(32'h16)+:(4)];
         ra = inst[(32'h12)+:(4)];
         if (ctl[32'hc]) begin
@@ -2215,75 +2219,75 @@ endmodule // simt_core__exec_dec
 module simt_core__exec_dec_controls(address,data);
     // Module arguments
     input wire  [5:0] address;
-    output reg  [16:0] data;
+    output reg  [17:0] data;
     // Update code (custom)
     always @*
     case (address)
-        6'b0: data = 17'b1;
-      6'b1: data = 17'b110100000000011;
-      6'b10: data = 17'b110100000100011;
-      6'b11: data = 17'b110100001000011;
-      6'b100: data = 17'b110100001100011;
-      6'b101: data = 17'b110100010000011;
-      6'b110: data = 17'b110100010100011;
-      6'b111: data = 17'b110100011000011;
-      6'b1000: data = 17'b110100011100011;
-      6'b1001: data = 17'b110100100000011;
-      6'b1010: data = 17'b0;
-      6'b1011: data = 17'b0;
-      6'b1100: data = 17'b0;
-      6'b1101: data = 17'b0;
-      6'b1110: data = 17'b0;
-      6'b1111: data = 17'b0;
-      6'b10000: data = 17'b10101000000011;
-      6'b10001: data = 17'b10101001000011;
-      6'b10010: data = 17'b10101010100011;
-      6'b10011: data = 17'b10101011000011;
-      6'b10100: data = 17'b101100100011;
-      6'b10101: data = 17'b0;
-      6'b10110: data = 17'b0;
-      6'b10111: data = 17'b0;
-      6'b11000: data = 17'b100101000011;
-      6'b11001: data = 17'b110100100011;
-      6'b11010: data = 17'b0;
-      6'b11011: data = 17'b0;
-      6'b11100: data = 17'b0;
-      6'b11101: data = 17'b0;
-      6'b11110: data = 17'b0;
-      6'b11111: data = 17'b0;
-      6'b100000: data = 17'b1011000000001001;
-      6'b100001: data = 17'b11000000001001;
-      6'b100010: data = 17'b1011;
-      6'b100011: data = 17'b10000000000001101;
-      6'b100100: data = 17'b10011000000001111;
-      6'b100101: data = 17'b10011;
-      6'b100110: data = 17'b0;
-      6'b100111: data = 17'b0;
-      6'b101000: data = 17'b10000000000101;
-      6'b101001: data = 17'b10100000000111;
-      6'b101010: data = 17'b0;
-      6'b101011: data = 17'b0;
-      6'b101100: data = 17'b0;
-      6'b101101: data = 17'b0;
-      6'b101110: data = 17'b0;
-      6'b101111: data = 17'b0;
-      6'b110000: data = 17'b0;
-      6'b110001: data = 17'b0;
-      6'b110010: data = 17'b0;
-      6'b110011: data = 17'b0;
-      6'b110100: data = 17'b0;
-      6'b110101: data = 17'b0;
-      6'b110110: data = 17'b0;
-      6'b110111: data = 17'b0;
-      6'b111000: data = 17'b0;
-      6'b111001: data = 17'b0;
-      6'b111010: data = 17'b0;
-      6'b111011: data = 17'b0;
-      6'b111100: data = 17'b0;
-      6'b111101: data = 17'b0;
-      6'b111110: data = 17'b0;
-      6'b111111: data = 17'b10001;
-      default: data = 17'b0;
+        6'b0: data = 18'b1;
+      6'b1: data = 18'b110100000000011;
+      6'b10: data = 18'b110100000100011;
+      6'b11: data = 18'b110100001000011;
+      6'b100: data = 18'b110100001100011;
+      6'b101: data = 18'b110100010000011;
+      6'b110: data = 18'b110100010100011;
+      6'b111: data = 18'b110100011000011;
+      6'b1000: data = 18'b110100011100011;
+      6'b1001: data = 18'b110100100000011;
+      6'b1010: data = 18'b0;
+      6'b1011: data = 18'b0;
+      6'b1100: data = 18'b0;
+      6'b1101: data = 18'b0;
+      6'b1110: data = 18'b0;
+      6'b1111: data = 18'b0;
+      6'b10000: data = 18'b10101000000011;
+      6'b10001: data = 18'b10101001000011;
+      6'b10010: data = 18'b10101010100011;
+      6'b10011: data = 18'b10101011000011;
+      6'b10100: data = 18'b101100100011;
+      6'b10101: data = 18'b0;
+      6'b10110: data = 18'b0;
+      6'b10111: data = 18'b0;
+      6'b11000: data = 18'b100101000011;
+      6'b11001: data = 18'b110100100011;
+      6'b11010: data = 18'b0;
+      6'b11011: data = 18'b0;
+      6'b11100: data = 18'b0;
+      6'b11101: data = 18'b0;
+      6'b11110: data = 18'b0;
+      6'b11111: data = 18'b0;
+      6'b100000: data = 18'b101011000000001001;
+      6'b100001: data = 18'b100011000000001001;
+      6'b100010: data = 18'b100000000000001011;
+      6'b100011: data = 18'b110000000000001101;
+      6'b100100: data = 18'b110011000000001111;
+      6'b100101: data = 18'b100000000000010011;
+      6'b100110: data = 18'b0;
+      6'b100111: data = 18'b0;
+      6'b101000: data = 18'b10000000000101;
+      6'b101001: data = 18'b10100000000111;
+      6'b101010: data = 18'b0;
+      6'b101011: data = 18'b0;
+      6'b101100: data = 18'b0;
+      6'b101101: data = 18'b0;
+      6'b101110: data = 18'b0;
+      6'b101111: data = 18'b0;
+      6'b110000: data = 18'b0;
+      6'b110001: data = 18'b0;
+      6'b110010: data = 18'b0;
+      6'b110011: data = 18'b0;
+      6'b110100: data = 18'b0;
+      6'b110101: data = 18'b0;
+      6'b110110: data = 18'b0;
+      6'b110111: data = 18'b0;
+      6'b111000: data = 18'b0;
+      6'b111001: data = 18'b0;
+      6'b111010: data = 18'b0;
+      6'b111011: data = 18'b0;
+      6'b111100: data = 18'b0;
+      6'b111101: data = 18'b0;
+      6'b111110: data = 18'b0;
+      6'b111111: data = 18'b100000000000010001;
+      default: data = 18'b0;
     endcase
 endmodule // simt_core__exec_dec_controls
 
@@ -2347,6 +2351,7 @@ module simt_core__exec_lds(clock,reset,req_valid,req_inst,req_warp,req_mask,req_
     wire  dec$rd_valid;
     wire  [1:0] dec$src_valid;
     wire  dec$if_zero;
+    wire  dec$control;
     wire  [3:0] dec$rd;
     wire  [3:0] dec$ra;
     wire  [3:0] dec$rb;
@@ -2450,6 +2455,7 @@ module simt_core__exec_lds(clock,reset,req_valid,req_inst,req_warp,req_mask,req_
         .rd_valid(dec$rd_valid),
         .src_valid(dec$src_valid),
         .if_zero(dec$if_zero),
+        .control(dec$control),
         .rd(dec$rd),
         .ra(dec$ra),
         .rb(dec$rb),
@@ -3526,9 +3532,6 @@ module simt_core__front(clock,reset,imem_write_valid,imem_write_addr,imem_write_
     // Constant declarations
     localparam  registered_head = 1'b1;
     localparam  two = 8'h2;
-    localparam  k_branch = 4'h4;
-    localparam  k_stx = 4'ha;
-    localparam  has_stx = 1'b0;
     // Stub signals
     reg  imem$clock;
     reg  [7:0] imem$read_address;
@@ -3578,6 +3581,7 @@ module simt_core__front(clock,reset,imem_write_valid,imem_write_addr,imem_write_
     wire  dec$rd_valid;
     wire  [1:0] dec$src_valid;
     wire  dec$if_zero;
+    wire  dec$control;
     wire  [3:0] dec$rd;
     wire  [3:0] dec$ra;
     wire  [3:0] dec$rb;
@@ -3672,6 +3676,7 @@ module simt_core__front(clock,reset,imem_write_valid,imem_write_addr,imem_write_
         .rd_valid(dec$rd_valid),
         .src_valid(dec$src_valid),
         .if_zero(dec$if_zero),
+        .control(dec$control),
         .rd(dec$rd),
         .ra(dec$ra),
         .rb(dec$rb),
@@ -3810,7 +3815,7 @@ module simt_core__front(clock,reset,imem_write_valid,imem_write_addr,imem_write_
             fill_mask = wmask$3$q;
         end
         dec$inst = imem$read_data;
-        fill_ctl = ((dec$kind >= k_branch) & ~(has_stx & (dec$kind == k_stx))) | ~|fill_mask;
+        fill_ctl = dec$control | ~|fill_mask;
         ibuf$fill_valid = fill_valid$q;
         ibuf$fill_warp = fill_warp$q;
         ibuf$fill_inst = imem$read_data;
@@ -4756,6 +4761,7 @@ module simt_core__issue(clock,reset,head_valid,head_warp,head_inst,head_pc,masks
     wire  dec$rd_valid;
     wire  [1:0] dec$src_valid;
     wire  dec$if_zero;
+    wire  dec$control;
     wire  [3:0] dec$rd;
     wire  [3:0] dec$ra;
     wire  [3:0] dec$rb;
@@ -4868,6 +4874,7 @@ module simt_core__issue(clock,reset,head_valid,head_warp,head_inst,head_pc,masks
         .rd_valid(dec$rd_valid),
         .src_valid(dec$src_valid),
         .if_zero(dec$if_zero),
+        .control(dec$control),
         .rd(dec$rd),
         .ra(dec$ra),
         .rb(dec$rb),

@@ -53,6 +53,12 @@ impl Kind {
         Kind::Bar,
         Kind::Stx,
     ];
+
+    /// Control flow: after it a warp fetches no further until the branch unit, issue or the
+    /// barrier sets it going again (the decoder's `control` output, the front end's rule).
+    pub fn is_control(self) -> bool {
+        matches!(self, Kind::Branch | Kind::Join | Kind::Jmp | Kind::Bany | Kind::Exit | Kind::Bar)
+    }
 }
 
 /// Where the lane ALU's `b` operand comes from (`b_sel` port).
@@ -135,7 +141,8 @@ impl Controls {
     }
 
     /// The ROM word: legal[0], kind[4:1], exec_op[8:5], b_sel[10:9], rd_valid[11],
-    /// ra_high[12], src_valid[14:13], if_zero[15], target_low[16].
+    /// ra_high[12], src_valid[14:13], if_zero[15], target_low[16], control[17] (the kind's
+    /// [`Kind::is_control`]).
     pub fn word(&self) -> u64 {
         self.legal as u64
             | (self.kind as u64) << 1
@@ -146,11 +153,12 @@ impl Controls {
             | self.src_valid << 13
             | (self.if_zero as u64) << 15
             | (self.target_low as u64) << 16
+            | (self.kind.is_control() as u64) << 17
     }
 }
 
 /// Bits of a ROM word.
-const CONTROL_BITS: usize = 17;
+const CONTROL_BITS: usize = 18;
 
 #[derive(LogicBlock)]
 pub struct Decoder {
@@ -170,6 +178,8 @@ pub struct Decoder {
     pub src_valid: Signal<Out, Bits<2>>,
     /// `bz` (taken where `ra == 0`) rather than `bnz`.
     pub if_zero: Signal<Out, Bit>,
+    /// Control flow ([`Kind::is_control`]): the warp's fetch stops after it.
+    pub control: Signal<Out, Bit>,
     // Fields
     pub rd: Signal<Out, Bits<4>>,
     pub ra: Signal<Out, Bits<4>>,
@@ -208,6 +218,7 @@ impl Decoder {
             rd_valid: Default::default(),
             src_valid: Default::default(),
             if_zero: Default::default(),
+            control: Default::default(),
             rd: Default::default(),
             ra: Default::default(),
             rb: Default::default(),
@@ -238,6 +249,7 @@ impl Logic for Decoder {
         self.rd_valid.next = self.ctl.val().get_bit(11);
         self.src_valid.next = self.ctl.val().get_bits::<2>(13);
         self.if_zero.next = self.ctl.val().get_bit(15);
+        self.control.next = self.ctl.val().get_bit(17);
         self.rd.next = self.inst.val().get_bits::<4>(22);
         self.ra.next = self.inst.val().get_bits::<4>(18);
         if self.ctl.val().get_bit(12) {
@@ -265,6 +277,6 @@ impl Logic for Decoder {
 impl crate::sim::Dut for Decoder {
     crate::dut_ports!(
         inputs: [inst],
-        outputs: [legal, kind, exec_op, b_sel, rd_valid, src_valid, if_zero, rd, ra, rb, imm, target, reconv, st_index, st_stride]
+        outputs: [legal, kind, exec_op, b_sel, rd_valid, src_valid, if_zero, control, rd, ra, rb, imm, target, reconv, st_index, st_stride]
     );
 }

@@ -9,7 +9,7 @@ use crate::sim::{CycleModel, PortNames, PortStruct};
 
 port_struct! {
     /// Outputs, in port order.
-    pub struct DecodeOut { legal, kind, exec_op, b_sel, rd_valid, src_valid, if_zero, rd, ra, rb, imm, target, reconv, st_index, st_stride }
+    pub struct DecodeOut { legal, kind, exec_op, b_sel, rd_valid, src_valid, if_zero, control, rd, ra, rb, imm, target, reconv, st_index, st_stride }
 }
 
 /// The decoder of a core with the extensions `isa`.
@@ -32,6 +32,7 @@ impl DecoderModel {
             rd_valid: c.rd_valid as u64,
             src_valid: c.src_valid,
             if_zero: c.if_zero as u64,
+            control: c.kind.is_control() as u64,
             rd: field(22, 4),
             ra: field(18, 4),
             rb: field(14, 4),

@@ -8,7 +8,6 @@
 use anyhow::Result;
 use rust_hdl::prelude::*;
 
-use crate::hw::core::decoder::Kind;
 use crate::hw::{Decoder, IBuffer, IBufferRam, LaneRam};
 
 /// `W` warps (`WW` bits), `T` lanes, `A`-bit byte pcs over `2^IA` instruction words.
@@ -64,10 +63,6 @@ pub struct FrontEnd<
     fill_pc: DFF<Bits<A>>,
     wmask: [DFF<Bits<T>>; W],
     two: Constant<Bits<8>>,
-    k_branch: Constant<Bits<4>>,
-    k_stx: Constant<Bits<4>>,
-    /// Built with `stx` (extension `stx`).
-    has_stx: Constant<Bit>,
     wm: Signal<Local, Bits<1>>,
     fill_mask: Signal<Local, Bits<T>>,
     space: Signal<Local, Bit>,
@@ -116,9 +111,6 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
             fill_pc: Default::default(),
             wmask: std::array::from_fn(|_| Default::default()),
             two: Constant::new(2u64.to_bits()),
-            k_branch: Constant::new((Kind::Branch as u64).to_bits()),
-            k_stx: Constant::new((Kind::Stx as u64).to_bits()),
-            has_stx: Constant::new(isa.stx),
             wm: Default::default(),
             fill_mask: Default::default(),
             space: Default::default(),
@@ -186,10 +178,7 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
             }
         }
         self.dec.inst.next = self.imem.read_data.val();
-        // Control flow: the kinds from `Branch` on, but `stx` (after them)
-        self.fill_ctl.next = ((self.dec.kind.val() >= self.k_branch.val())
-            & !(self.has_stx.val() & (self.dec.kind.val() == self.k_stx.val())))
-            | !self.fill_mask.val().any();
+        self.fill_ctl.next = self.dec.control.val() | !self.fill_mask.val().any();
         self.ibuf.fill_valid.next = self.fill_valid.q.val();
         self.ibuf.fill_warp.next = self.fill_warp.q.val();
         self.ibuf.fill_inst.next = self.imem.read_data.val();

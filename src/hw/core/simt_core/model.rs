@@ -241,11 +241,6 @@ fn kind(k: u64) -> Kind {
     Kind::ALL[k as usize]
 }
 
-/// Instructions after which a warp stops fetching until issue or execute sets it going again.
-fn is_control(k: Kind) -> bool {
-    matches!(k, Kind::Branch | Kind::Join | Kind::Jmp | Kind::Bany | Kind::Exit | Kind::Bar)
-}
-
 /// The scheduler's warp set: warp `w` goes on at `pc` with `mask`.
 fn set_warp(s: &mut SchedIn, w: usize, mask: u64, pc: u64) {
     (s.warp_set_valid, s.warp_set_wid, s.warp_set_mask, s.warp_set_pc) = (1, w as u64, mask, pc);
@@ -522,7 +517,7 @@ impl SimtCoreModel {
         if let Some((w, pc, word)) = self.fetch {
             (c.ibuf.fill_valid, c.ibuf.fill_warp, c.ibuf.fill_inst, c.ibuf.fill_pc) =
                 (1, w as u64, word as u64, pc >> 2);
-            if !is_control(kind(self.decoder().decode(word).kind)) && self.wmask[w] != 0 {
+            if self.decoder().decode(word).control == 0 && self.wmask[w] != 0 {
                 (c.sched.warp_ctl_valid, c.sched.warp_ctl_wid, c.sched.warp_ctl_active) =
                     (1, w as u64, 1);
             }
