@@ -70,8 +70,9 @@ fn decode_and_execute<B: PresetBlocks>(instructions: usize) {
         let w = rng.below(warps as u64) as usize;
         let lane_mask = if rng.chance(50) { mask(lanes) } else { rng.bits(lanes).max(1) };
         let d = cycle_outputs(&mut decoder, &[inst.encode() as u64], k).unwrap();
-        let (kind, exec_op, b_sel, rd_valid, rd, ra, rb, imm) =
-            (d[1], d[2], d[3], d[4], d[7], d[8], d[9], d[10]);
+        let [kind, exec_op, b_sel, rd_valid, rd, ra, rb, imm] =
+            ["kind", "exec_op", "b_sel", "rd_valid", "rd", "ra", "rb", "imm"]
+                .map(|name| decoder.output(&d, name).unwrap());
         assert_eq!((kind, rd_valid), (Kind::Alu as u64, 1), "{inst}");
         let reg = |r: u64| {
             pack(&(0..lanes).map(|l| machine.reg(w, l, r as usize) as u64).collect::<Vec<_>>())
