@@ -15,7 +15,7 @@
 # then also shows that nothing depends on them; new outputs have nothing to be compared with and
 # are left out (their own tests check them). Files named after
 # REV are the only ones checked. With --record, when every file is equal or proven, each file
-# proven (not byte-equal) is appended to docs/src/results/proven-equal.txt as `PATH OLD NEW REV`
+# proven or equal apart from comments (not byte-equal) is appended to docs/src/results/proven-equal.txt as `PATH OLD NEW REV`
 # (git blob hashes): a generated table measured on OLD stays fresh on NEW (tests/docs.rs).
 #   bash scripts/equiv.sh [--record] [REV [FILE...]]
 set -euo pipefail
@@ -79,7 +79,7 @@ for file in $files; do
     if git show "$rev:$file" | cmp -s - "$file"; then same=$((same + 1)); continue; fi
     git show "$rev:$file" > "$work/gold.v"
     if cmp -s <(grep -v '^ *//' "$work/gold.v") <(grep -v '^ *//' "$file"); then
-        echo "$file: equal to $rev apart from comment lines"; same=$((same + 1)); continue
+        echo "$file: equal to $rev apart from comment lines"; same=$((same + 1)); remember "$file"; continue
     fi
     if [ "$(modules "$work/gold.v")" = "$(modules "$file")" ]; then
         changed=0; bad=""

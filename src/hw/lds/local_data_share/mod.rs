@@ -447,9 +447,10 @@ pub const PROPERTIES: crate::sim::Properties = crate::sim::Properties {
     ],
 };
 
-/// How to drive the exported LocalDataShare (also in the README and the manifest).
+/// How to drive the exported LocalDataShare (in its header and the manifest; `banks` is the
+/// header's `LDS` line).
 pub const LDS_INTERFACE: &str = "a request is taken at the rising edge of a cycle with req_valid and req_ready (req_ready never depends on req_valid); \
-req_write=1: owner-computes store, thread t = req_warp*lanes + l writes req_data$l to word ((t>>2)*req_stride + req_index)*4 + t%4; \
+req_write=1: owner-computes store, thread t = req_warp*lanes + l writes req_data$l to word ((t/banks)*req_stride + req_index)*banks + t%banks; \
 req_write=1, req_scatter=1: lane l writes req_data$l to word req_addr$l; \
 req_write=0: lane l loads word req_addr$l; only lanes in req_mask take part; each cycle each bank serves the row of its highest pending lane; \
 resp_valid is high for one cycle after the last row is served and resp_data$l then holds the loaded words until the next load completes";
