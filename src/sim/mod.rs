@@ -16,6 +16,7 @@ pub mod interrupt;
 pub mod output;
 pub mod rng;
 pub mod verilog_sim;
+pub mod wide;
 
 pub use claims::{Claim, Mutant};
 pub use differential::{run_differential, run_differential_then_model, Recorded};

@@ -1,71 +1,133 @@
 use crate::bits::LiteralType;
 
-#[derive(Debug, Clone, Copy, PartialEq, Hash)]
+// simt-rtl: the bits are held as 64-bit words, not one `bool` each, so that wide values (a
+// 32-lane x 32-bit register is 1,024 bits) simulate at word speed (see vendor/README.md). The
+// value keeps the size it had (`N` bytes, so that narrow `Bits` stay small): its first
+// `8 * ceil(N / 64)` bytes hold the words, little-endian, which fit for every `N` above 32 (the
+// only widths rust-hdl keeps in a `BitVec`). The bits at `N` and above, and the bytes after the
+// words, are always 0, so that the derived equality and hash compare values. Operations work on
+// a copy of the words in a fixed array of `WORDS`.
+
+/// Words of the working copy: the widest `BitVec` (and so the widest `Bits`) is `MAX_BITS`.
+const WORDS: usize = 16;
+pub const MAX_BITS: usize = WORDS * 64;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct BitVec<const N: usize> {
-    bits: [bool; N],
+    bytes: [u8; N],
+}
+
+impl<const N: usize> BitVec<N> {
+    /// Checked where a function that makes one is compiled (narrow widths, which never make one,
+    /// are checked when run).
+    const FITS: () = assert!(N <= MAX_BITS, "the vendored rust-hdl-core's Bits are at most 1024 bits wide");
+    /// Words that hold bits `0..N`.
+    const USED: usize = (N + 63) / 64;
+
+    /// The value of `words` cut to `N` bits.
+    #[inline(always)]
+    fn from_words(mut words: [u64; WORDS]) -> Self {
+        let () = Self::FITS;
+        assert!(N > 32, "a BitVec holds more than 32 bits");
+        if N % 64 != 0 {
+            words[N / 64] &= (1u64 << (N % 64)) - 1;
+        }
+        let mut bytes = [0u8; N];
+        for i in 0..Self::USED {
+            bytes[i * 8..i * 8 + 8].copy_from_slice(&words[i].to_le_bytes());
+        }
+        BitVec { bytes }
+    }
+
+    /// The words (those above `USED` are 0).
+    #[inline(always)]
+    fn words(&self) -> [u64; WORDS] {
+        let mut words = [0u64; WORDS];
+        for i in 0..Self::USED {
+            words[i] = u64::from_le_bytes(self.bytes[i * 8..i * 8 + 8].try_into().unwrap());
+        }
+        words
+    }
+
+    #[inline(always)]
+    fn word(&self, i: usize) -> u64 {
+        if i < Self::USED {
+            u64::from_le_bytes(self.bytes[i * 8..i * 8 + 8].try_into().unwrap())
+        } else {
+            0
+        }
+    }
 }
 
 impl<const N: usize> From<[bool; N]> for BitVec<N> {
     fn from(x: [bool; N]) -> Self {
-        BitVec { bits: x }
+        let mut words = [0u64; WORDS];
+        for (i, &b) in x.iter().enumerate() {
+            words[i / 64] |= (b as u64) << (i % 64);
+        }
+        Self::from_words(words)
     }
 }
 
 impl<const N: usize> BitVec<N> {
     pub fn to_u128(&self) -> u128 {
         assert!(N <= 128);
-        let mut ret = 0_u128;
-        for i in 0..N {
-            if self.bits[N - 1 - i] {
-                ret |= 1 << (N - 1 - i);
-            }
-        }
-        ret
+        self.word(0) as u128 | (self.word(1) as u128) << 64
     }
 
     pub fn all(&self) -> bool {
-        for i in 0..N {
-            if !self.bits[i] {
-                return false;
-            }
-        }
-        true
+        *self == !BitVec::<N>::from_words([0; WORDS])
     }
 
     pub fn any(&self) -> bool {
-        for i in 0..N {
-            if self.bits[i] {
-                return true;
-            }
-        }
-        false
+        self.bytes.iter().any(|&b| b != 0)
     }
 
     pub fn xor(&self) -> bool {
-        let mut ret = false;
-        for i in 0..N {
-            ret ^= self.bits[i];
-        }
-        ret
+        self.bytes.iter().fold(0, |a, b| a ^ b.count_ones()) & 1 == 1
     }
 
     pub fn get_bit(&self, ndx: usize) -> bool {
         assert!(ndx < N);
-        self.bits[ndx]
+        self.bytes[ndx / 8] >> (ndx % 8) & 1 == 1
     }
 
     pub fn replace_bit(&self, ndx: usize, val: bool) -> BitVec<N> {
-        let mut t = self.bits;
-        t[ndx] = val;
-        BitVec { bits: t }
+        assert!(ndx < N);
+        let mut bytes = self.bytes;
+        let m = 1u8 << (ndx % 8);
+        bytes[ndx / 8] = (bytes[ndx / 8] & !m) | if val { m } else { 0 };
+        BitVec { bytes }
     }
 
     pub fn resize<const M: usize>(&self) -> BitVec<M> {
-        let mut t = [false; M];
-        (0..M.min(N)).for_each(|i| {
-            t[i] = self.bits[i];
-        });
-        BitVec { bits: t }
+        BitVec::<M>::from_words(self.words())
+    }
+
+    fn shift_right(&self, by: usize) -> Self {
+        let mut words = [0u64; WORDS];
+        if by < N {
+            let (skip, bits) = (by / 64, by % 64);
+            for i in 0..Self::USED - skip {
+                let low = self.word(i + skip) >> bits;
+                let high = if bits == 0 { 0 } else { self.word(i + skip + 1) << (64 - bits) };
+                words[i] = low | high;
+            }
+        }
+        Self::from_words(words)
+    }
+
+    fn shift_left(&self, by: usize) -> Self {
+        let mut words = [0u64; WORDS];
+        if by < N {
+            let (skip, bits) = (by / 64, by % 64);
+            for i in skip..Self::USED {
+                let high = self.word(i - skip) << bits;
+                let low = if bits == 0 || i == skip { 0 } else { self.word(i - skip - 1) >> (64 - bits) };
+                words[i] = high | low;
+            }
+        }
+        Self::from_words(words)
     }
 }
 
@@ -73,12 +135,7 @@ impl<const N: usize> std::ops::Shr<LiteralType> for BitVec<N> {
     type Output = BitVec<N>;
 
     fn shr(self, rhs: LiteralType) -> Self::Output {
-        let rhs = rhs as usize;
-        let mut bits = [false; N];
-        (rhs..N).for_each(|i| {
-            bits[i - rhs] = self.bits[i];
-        });
-        Self { bits }
+        self.shift_right(rhs.min(N as LiteralType) as usize)
     }
 }
 
@@ -95,12 +152,7 @@ impl<const N: usize> std::ops::Shl<LiteralType> for BitVec<N> {
     type Output = BitVec<N>;
 
     fn shl(self, rhs: LiteralType) -> Self::Output {
-        let rhs = rhs as usize;
-        let mut bits = [false; N];
-        (rhs..N).for_each(|i| {
-            bits[i] = self.bits[i - rhs];
-        });
-        Self { bits }
+        self.shift_left(rhs.min(N as LiteralType) as usize)
     }
 }
 
@@ -141,38 +193,27 @@ impl<const N: usize> std::ops::Not for BitVec<N> {
     type Output = BitVec<N>;
 
     fn not(self) -> Self::Output {
-        let mut bits = [false; N];
-        (0..N).for_each(|i| {
-            bits[i] = !self.bits[i];
-        });
-        Self { bits }
+        let mut words = self.words();
+        for w in words.iter_mut().take(Self::USED) {
+            *w = !*w;
+        }
+        Self::from_words(words)
     }
 }
 
-// Add with cary
-// A  B  C  | X  Co | A ^ (B ^ C) | A B + B C-IN + A C-IN
-// 0  0  0  | 0  0  | 0           | 0
-// 0  0  1  | 1  0  | 1           | 0
-// 0  1  0  | 1  0  | 1           | 0
-// 0  1  1  | 0  1  | 0           | 1
-// 1  0  0  | 1  0  | 1           | 0
-// 1  0  1  | 0  1  | 0           | 1
-// 1  1  0  | 0  1  | 0           | 1
-// 1  1  1  | 1  1  | 1           | 1
 impl<const N: usize> std::ops::Add<BitVec<N>> for BitVec<N> {
     type Output = BitVec<N>;
 
     fn add(self, rhs: BitVec<N>) -> Self::Output {
+        let mut words = [0u64; WORDS];
         let mut carry = false;
-        let mut bits = [false; N];
-        (0..N).for_each(|i| {
-            let a = self.bits[i];
-            let b = rhs.bits[i];
-            let c_i = carry;
-            bits[i] = a ^ b ^ c_i;
-            carry = (a & b) | (b & c_i) | (a & c_i);
-        });
-        Self { bits }
+        for i in 0..Self::USED {
+            let (s, c1) = self.word(i).overflowing_add(rhs.word(i));
+            let (s, c2) = s.overflowing_add(carry as u64);
+            words[i] = s;
+            carry = c1 | c2;
+        }
+        Self::from_words(words)
     }
 }
 
@@ -186,43 +227,35 @@ impl<const N: usize> std::ops::Sub<BitVec<N>> for BitVec<N> {
 
 impl<const N: usize> std::cmp::PartialOrd for BitVec<N> {
     fn partial_cmp(&self, other: &BitVec<N>) -> Option<std::cmp::Ordering> {
-        for i in 0..N {
-            let a = self.bits[N - 1 - i];
-            let b = other.bits[N - 1 - i];
-            if a & !b {
-                return Some(std::cmp::Ordering::Greater);
-            }
-            if !a & b {
-                return Some(std::cmp::Ordering::Less);
-            }
-        }
-        Some(std::cmp::Ordering::Equal)
+        Some(self.words().iter().rev().cmp(other.words().iter().rev()))
     }
 }
 
 impl<const N: usize> BitVec<N> {
     fn binop<T>(&self, rhs: &Self, op: T) -> Self
     where
-        T: Fn(&bool, &bool) -> bool,
+        T: Fn(u64, u64) -> u64,
     {
-        let mut bits = [false; N];
-        (0..N).for_each(|i| {
-            bits[i] = op(&self.bits[i], &rhs.bits[i]);
-        });
-        Self { bits }
+        let mut words = [0u64; WORDS];
+        for i in 0..Self::USED {
+            words[i] = op(self.word(i), rhs.word(i));
+        }
+        Self::from_words(words)
     }
 }
 
+// Unsigned values are cut to N bits; signed ones are sign-extended to N bits first (as the
+// bit-by-bit arithmetic shift of the original did).
 macro_rules! define_vec_from_uint {
     ($name:ident) => {
         impl<const N: usize> From<$name> for BitVec<N> {
-            fn from(mut x: $name) -> Self {
-                let mut bits = [false; N];
-                for i in 0..N {
-                    bits[i] = (x & 1) != 0;
-                    x >>= 1;
-                }
-                Self { bits }
+            fn from(x: $name) -> Self {
+                // Sign-extends the signed types, zero-extends the others.
+                let wide = x as i128;
+                let mut words = [if wide < 0 { u64::MAX } else { 0 }; WORDS];
+                words[0] = wide as u64;
+                words[1] = (wide >> 64) as u64;
+                Self::from_words(words)
             }
         }
     };
@@ -232,7 +265,6 @@ define_vec_from_uint!(u8);
 define_vec_from_uint!(u16);
 define_vec_from_uint!(u32);
 define_vec_from_uint!(u64);
-define_vec_from_uint!(u128);
 define_vec_from_uint!(usize);
 define_vec_from_uint!(i8);
 define_vec_from_uint!(i16);
@@ -240,40 +272,35 @@ define_vec_from_uint!(i32);
 define_vec_from_uint!(i64);
 define_vec_from_uint!(i128);
 
+impl<const N: usize> From<u128> for BitVec<N> {
+    fn from(x: u128) -> Self {
+        let mut words = [0u64; WORDS];
+        words[0] = x as u64;
+        words[1] = (x >> 64) as u64;
+        Self::from_words(words)
+    }
+}
+
+// The low bits that fit (the original shifted the high ones out).
 macro_rules! define_uint_from_vec {
     ($name:ident, $width: expr) => {
         impl<const N: usize> From<BitVec<N>> for $name {
             fn from(t: BitVec<N>) -> Self {
-                let mut x: $name = 0;
-                for i in 0..N {
-                    x <<= 1;
-                    x |= if t.bits[N - 1 - i] { 1 } else { 0 }
-                }
-                x
+                (t.word(0) as u128 | (t.word(1) as u128) << 64) as $name
             }
         }
     };
 }
 
+// Two's complement in N bits (N at most the type's width).
 macro_rules! define_int_from_vec {
     ($name: ident, $width: expr) => {
         impl<const N: usize> From<BitVec<N>> for $name {
             fn from(t: BitVec<N>) -> Self {
                 assert!(N <= $width);
-                let mut x: $name = 0;
-                if t.bits[N - 1] {
-                    for i in 0..N {
-                        x <<= 1;
-                        x |= if t.bits[N - 1 - i] { 0 } else { 1 }
-                    }
-                    x = -x + 1
-                } else {
-                    for i in 0..N {
-                        x <<= 1;
-                        x |= if t.bits[N - 1 - i] { 1 } else { 0 }
-                    }
-                }
-                x
+                let raw = t.word(0) as u128 | (t.word(1) as u128) << 64;
+                let shift = 128 - N as u32;
+                (((raw << shift) as i128) >> shift) as $name
             }
         }
     };

@@ -1,0 +1,141 @@
+//! Values wider than 64 bits (a warp register of 32 lanes x 32 bits is 1,024): a `Bits<N>` as
+//! 64-bit words, least significant first.
+//!
+//! rust-hdl holds a `Bits<N>` wider than 32 bits in its `BitVec`, which this crate vendors in a
+//! word-based form (vendor/README.md); the tests below check that form, operation by operation,
+//! against a bit-by-bit reference.
+
+use rust_hdl::prelude::*;
+
+/// 64-bit words in a `width`-bit value.
+pub fn word_count(width: usize) -> usize {
+    width.div_ceil(64)
+}
+
+/// `value`'s words, least significant first (`word_count(N)` of them).
+pub fn words_of<const N: usize>(value: Bits<N>) -> Vec<u64> {
+    (0..word_count(N)).map(|i| value.get_bits::<64>(i * 64).to_u64()).collect()
+}
+
+/// The `Bits<N>` whose words are `words` (least significant first; missing words are 0, bits at
+/// `N` and above are dropped).
+pub fn bits_of_words<const N: usize>(words: &[u64]) -> Bits<N> {
+    words.iter().take(word_count(N)).enumerate().fold(Bits::<N>::default(), |acc, (i, &w)| {
+        acc | (bit_cast::<N, 64>(w.to_bits()) << (i as u64 * 64))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::Rng;
+
+    /// The reference: one `bool` per bit, the arithmetic done bit by bit.
+    #[derive(Clone, Debug, PartialEq)]
+    struct Ref(Vec<bool>);
+
+    impl Ref {
+        fn of<const N: usize>(b: Bits<N>) -> Ref {
+            Ref((0..N).map(|i| b.get_bit(i)).collect())
+        }
+        fn zip(&self, o: &Ref, f: impl Fn(bool, bool) -> bool) -> Ref {
+            Ref(self.0.iter().zip(&o.0).map(|(&a, &b)| f(a, b)).collect())
+        }
+        fn add(&self, o: &Ref, carry_in: bool) -> Ref {
+            let mut c = carry_in;
+            Ref(self
+                .0
+                .iter()
+                .zip(&o.0)
+                .map(|(&a, &b)| {
+                    let s = a ^ b ^ c;
+                    c = (a & b) | (c & (a ^ b));
+                    s
+                })
+                .collect())
+        }
+        fn shr(&self, by: usize) -> Ref {
+            Ref((0..self.0.len()).map(|i| self.0.get(i + by).copied().unwrap_or(false)).collect())
+        }
+        fn shl(&self, by: usize) -> Ref {
+            Ref((0..self.0.len()).map(|i| i >= by && self.0[i - by]).collect())
+        }
+        fn less(&self, o: &Ref) -> bool {
+            self.0.iter().rev().zip(o.0.iter().rev()).find(|(a, b)| a != b).is_some_and(|(_, &b)| b)
+        }
+    }
+
+    fn random<const N: usize>(rng: &mut Rng) -> Bits<N> {
+        let words: Vec<u64> = (0..word_count(N))
+            .map(|_| match rng.below(5) {
+                0 => 0,
+                1 => u64::MAX,
+                2 => 1 << rng.below(64),
+                _ => rng.next_u64(),
+            })
+            .collect();
+        bits_of_words(&words)
+    }
+
+    fn check<const N: usize>(rng: &mut Rng) {
+        for _ in 0..300 {
+            let (a, b) = (random::<N>(rng), random::<N>(rng));
+            let (ra, rb) = (Ref::of(a), Ref::of(b));
+            assert_eq!(bits_of_words::<N>(&words_of(a)), a, "N={N}: words round trip");
+            assert_eq!(Ref::of(a + b), ra.add(&rb, false), "N={N}: {a:x} + {b:x}");
+            assert_eq!(Ref::of(a - b), ra.add(&rb.zip(&rb, |x, _| !x), true), "N={N}: -");
+            assert_eq!(Ref::of(a & b), ra.zip(&rb, |x, y| x & y), "N={N}: &");
+            assert_eq!(Ref::of(a | b), ra.zip(&rb, |x, y| x | y), "N={N}: |");
+            assert_eq!(Ref::of(a ^ b), ra.zip(&rb, |x, y| x ^ y), "N={N}: ^");
+            assert_eq!(Ref::of(!a), ra.zip(&ra, |x, _| !x), "N={N}: !");
+            let by = rng.below(N as u64 + 70) as usize;
+            assert_eq!(Ref::of(a >> by as u64), ra.shr(by), "N={N}: >> {by}");
+            assert_eq!(Ref::of(a << by as u64), ra.shl(by), "N={N}: << {by}");
+            let by_bits: Bits<12> = (by as u64).to_bits();
+            assert_eq!(a >> by_bits, a >> by as u64, "N={N}: >> by a Bits");
+            assert_eq!(a << by_bits, a << by as u64, "N={N}: << by a Bits");
+            assert_eq!(a < b, ra.less(&rb), "N={N}: <");
+            assert_eq!(a == b, ra == rb, "N={N}: ==");
+            assert_eq!(a.any(), ra.0.iter().any(|&x| x), "N={N}: any");
+            assert_eq!(a.all(), ra.0.iter().all(|&x| x), "N={N}: all");
+            assert_eq!(a.xor(), ra.0.iter().filter(|&&x| x).count() % 2 == 1, "N={N}: xor");
+            let i = rng.below(N as u64) as usize;
+            let flipped = a.replace_bit(i, !a.get_bit(i));
+            assert_eq!(Ref::of(flipped).0.iter().zip(&ra.0).filter(|(x, y)| x != y).count(), 1);
+            let off = rng.below(N as u64 - 31) as usize;
+            let lane = a.get_bits::<32>(off);
+            assert_eq!(Ref::of(lane).0, ra.0[off..off + 32], "N={N}: get_bits at {off}");
+            let mut c = a;
+            c.set_bits::<32>(off, b.get_bits::<32>(0));
+            let mut want = ra.clone();
+            want.0[off..off + 32].copy_from_slice(&rb.0[..32]);
+            assert_eq!(Ref::of(c), want, "N={N}: set_bits at {off}");
+            assert_eq!(Ref::of(bit_cast::<33, N>(a)).0, ra.0[..33], "N={N}: bit_cast down");
+            let up = Ref::of(bit_cast::<1024, N>(a));
+            assert!(up.0[..N] == ra.0[..] && !up.0[N..].contains(&true), "N={N}: bit_cast up");
+        }
+    }
+
+    /// rust-hdl's wide `Bits` (the vendored word-based `BitVec`) against the bit-by-bit
+    /// reference, at widths around word boundaries and at a 32 x 32-bit warp register.
+    #[test]
+    fn wide_bits_match_the_bit_by_bit_reference() {
+        let mut rng = Rng::new(47);
+        check::<33>(&mut rng);
+        check::<63>(&mut rng);
+        check::<64>(&mut rng);
+        check::<65>(&mut rng);
+        check::<128>(&mut rng);
+        check::<200>(&mut rng);
+        check::<1024>(&mut rng);
+    }
+
+    /// The word views agree with `u64`/`u128` values where those exist.
+    #[test]
+    fn words_agree_with_integers() {
+        let x: Bits<100> = 0x1234_5678_9abc_def0_u64.to_bits();
+        assert_eq!(words_of(x << 20u64), [0x1234_5678_9abc_def0_u64 << 20, 0x1_2345]);
+        assert_eq!(bits_of_words::<100>(&[5, u64::MAX]).to_u128(), (1u128 << 100) - (1 << 64) + 5);
+        assert_eq!(words_of::<8>(0xa5_u64.to_bits()), [0xa5]);
+    }
+}
