@@ -43,11 +43,12 @@ fn ports_json(b: &ExportedBlock) -> Value {
     if let Some(clk) = &b.clock {
         ports.push(json!({"name": clk, "direction": "input", "width": 1}));
     }
+    let verilog = crate::sim::Port::verilog_ports;
     ports.extend(
-        b.inputs.iter().map(|p| json!({"name": p.name, "direction": "input", "width": p.width})),
+        verilog(&b.inputs).map(|(n, w)| json!({"name": n, "direction": "input", "width": w})),
     );
     ports.extend(
-        b.outputs.iter().map(|p| json!({"name": p.name, "direction": "output", "width": p.width})),
+        verilog(&b.outputs).map(|(n, w)| json!({"name": n, "direction": "output", "width": w})),
     );
     Value::Array(ports)
 }

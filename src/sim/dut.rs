@@ -2,11 +2,64 @@
 
 use rust_hdl::prelude::*;
 
-/// One port: its Verilog name and width.
+/// One port of the harness: a Verilog port of up to 64 bits, or one 64-bit word of a wider one
+/// (a `u64` per port everywhere: stimulus, outputs, models).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Port {
+    /// The Verilog port's name, or `name[msb:lsb]` for a word of a wider port.
     pub name: String,
     pub width: usize,
+    /// The wider Verilog port this is a word of.
+    pub part: Option<Part>,
+}
+
+/// Where a [`Port`] sits in a Verilog port wider than 64 bits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Part {
+    /// The Verilog port's name and width.
+    pub port: String,
+    pub port_width: usize,
+    /// The word's lowest bit in it.
+    pub lsb: usize,
+}
+
+impl Port {
+    /// The ports of a `width`-bit Verilog port `name`: itself up to 64 bits, else its 64-bit
+    /// words, least significant first (`name[63:0]`, `name[127:64]`, ...).
+    pub fn of(name: &str, width: usize) -> Vec<Port> {
+        if width <= 64 {
+            return vec![Port { name: name.to_string(), width, part: None }];
+        }
+        (0..width.div_ceil(64))
+            .map(|i| {
+                let (lsb, w) = (i * 64, 64.min(width - i * 64));
+                Port {
+                    name: format!("{name}[{}:{lsb}]", lsb + w - 1),
+                    width: w,
+                    part: Some(Part { port: name.to_string(), port_width: width, lsb }),
+                }
+            })
+            .collect()
+    }
+    /// The Verilog ports of `ports` (a wide port once, not once per word), with their widths.
+    pub fn verilog_ports(ports: &[Port]) -> impl Iterator<Item = (&str, usize)> {
+        ports.iter().filter(|p| p.part.as_ref().is_none_or(|part| part.lsb == 0)).map(Port::verilog)
+    }
+    /// The Verilog port's name and width (this port's, or those of the port it is a word of).
+    pub fn verilog(&self) -> (&str, usize) {
+        match &self.part {
+            Some(p) => (&p.port, p.port_width),
+            None => (&self.name, self.width),
+        }
+    }
+    /// This port in a testbench whose signal for Verilog port `x` is `{prefix}x`: the signal, or
+    /// its part-select.
+    pub fn in_testbench(&self, prefix: &str) -> String {
+        match &self.part {
+            Some(p) => format!("{prefix}{}[{}:{}]", p.port, p.lsb + self.width - 1, p.lsb),
+            None => format!("{prefix}{}", self.name),
+        }
+    }
 }
 
 /// A struct of port values declared with [`port_struct!`](crate::port_struct).
@@ -16,27 +69,37 @@ pub trait PortStruct: Sized {
     fn to_words(&self) -> Vec<u64>;
 }
 
-/// A port value that converts to and from a `u64` word.
+/// A port value that converts to and from `u64` words (one for up to 64 bits, else its 64-bit
+/// words, least significant first, as [`Port::of`] names them).
 pub trait Word: Synth {
-    fn from_word(w: u64) -> Self;
-    fn to_word(self) -> u64;
+    fn from_words(words: &mut dyn Iterator<Item = u64>) -> Self;
+    fn push_words(self, out: &mut Vec<u64>);
 }
 
 impl Word for bool {
-    fn from_word(w: u64) -> Self {
-        w & 1 == 1
+    fn from_words(words: &mut dyn Iterator<Item = u64>) -> Self {
+        words.next().expect("one word per input port") & 1 == 1
     }
-    fn to_word(self) -> u64 {
-        self as u64
+    fn push_words(self, out: &mut Vec<u64>) {
+        out.push(self as u64)
     }
 }
 
 impl<const N: usize> Word for Bits<N> {
-    fn from_word(w: u64) -> Self {
-        Bits::<N>::from(w)
+    fn from_words(words: &mut dyn Iterator<Item = u64>) -> Self {
+        let mut next = || words.next().expect("one word per input port");
+        if N <= 64 {
+            return Bits::<N>::from(next());
+        }
+        let w: Vec<u64> = (0..super::wide::word_count(N)).map(|_| next()).collect();
+        super::wide::bits_of_words(&w)
     }
-    fn to_word(self) -> u64 {
-        self.to_u64()
+    fn push_words(self, out: &mut Vec<u64>) {
+        if N <= 64 {
+            out.push(self.to_u64());
+        } else {
+            out.extend(super::wide::words_of(self));
+        }
     }
 }
 
@@ -53,13 +116,13 @@ macro_rules! signal_port_group {
     ($dir:ty) => {
         impl<T: Word> PortGroup for Signal<$dir, T> {
             fn ports(&self, name: &str) -> Vec<Port> {
-                vec![Port { name: name.to_string(), width: T::BITS }]
+                Port::of(name, T::BITS)
             }
             fn drive_from(&mut self, words: &mut dyn Iterator<Item = u64>) {
-                self.next = T::from_word(words.next().expect("one word per input port"));
+                self.next = T::from_words(words);
             }
             fn sample_into(&self, out: &mut Vec<u64>) {
-                out.push(self.val().to_word());
+                self.val().push_words(out);
             }
         }
     };

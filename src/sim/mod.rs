@@ -20,7 +20,7 @@ pub mod wide;
 
 pub use claims::{Claim, Mutant};
 pub use differential::{run_differential, run_differential_then_model, Recorded};
-pub use dut::{Dut, Port, PortStruct, Word};
+pub use dut::{Dut, Part, Port, PortStruct, Word};
 pub use output::write_whole;
 pub use rng::Rng;
 

@@ -108,11 +108,11 @@ pub fn testbench(dut: &VerilogDut, cycles: usize) -> String {
     if let Some(clk) = &dut.clock {
         writeln!(v, "  reg {clk};").unwrap();
     }
-    for p in &dut.inputs {
-        writeln!(v, "  reg {}in_{};", decl(p.width), p.name).unwrap();
+    for (name, width) in Port::verilog_ports(&dut.inputs) {
+        writeln!(v, "  reg {}in_{name};", decl(width)).unwrap();
     }
-    for p in &dut.outputs {
-        writeln!(v, "  wire {}out_{};", decl(p.width), p.name).unwrap();
+    for (name, width) in Port::verilog_ports(&dut.outputs) {
+        writeln!(v, "  wire {}out_{name};", decl(width)).unwrap();
     }
     writeln!(v, "  reg [{}:0] stim [0:{}];", total.max(1) - 1, cycles.max(1) - 1).unwrap();
     writeln!(v, "  integer c, fd;").unwrap();
@@ -120,14 +120,14 @@ pub fn testbench(dut: &VerilogDut, cycles: usize) -> String {
     if let Some(clk) = &dut.clock {
         conns.push(format!(".{clk}({clk})"));
     }
-    conns.extend(dut.inputs.iter().map(|p| format!(".{0}(in_{0})", p.name)));
-    conns.extend(dut.outputs.iter().map(|p| format!(".{0}(out_{0})", p.name)));
+    conns.extend(Port::verilog_ports(&dut.inputs).map(|(name, _)| format!(".{name}(in_{name})")));
+    conns.extend(Port::verilog_ports(&dut.outputs).map(|(name, _)| format!(".{name}(out_{name})")));
     writeln!(v, "  {} uut(\n    {}\n  );", dut.top, conns.join(",\n    ")).unwrap();
-    let ins: Vec<String> = dut.inputs.iter().map(|p| format!("in_{}", p.name)).collect();
+    let ins: Vec<String> = dut.inputs.iter().map(|p| p.in_testbench("in_")).collect();
     // Hexadecimal: a quarter of the text of binary to format, write and parse; a nibble with an
     // x or z bit prints as x or z (X or Z when only some are), and fails the exact compare.
     let fmt = vec!["%h"; dut.outputs.len()].join(" ");
-    let outs: Vec<String> = dut.outputs.iter().map(|p| format!("out_{}", p.name)).collect();
+    let outs: Vec<String> = dut.outputs.iter().map(|p| p.in_testbench("out_")).collect();
     writeln!(v, "  initial begin").unwrap();
     writeln!(v, "    $readmemh(\"stim.hex\", stim);").unwrap();
     writeln!(v, "    fd = $fopen(\"out.txt\", \"w\");").unwrap();
@@ -533,7 +533,7 @@ mod tests {
         for _ in 0..500 {
             let count = 1 + (next() % 6) as usize;
             let inputs: Vec<Port> = (0..count)
-                .map(|i| Port { name: format!("p{i}"), width: 1 + (next() % 64) as usize })
+                .flat_map(|i| Port::of(&format!("p{i}"), 1 + (next() % 64) as usize))
                 .collect();
             let words: Vec<u64> = inputs.iter().map(|_| next()).collect();
             let fast = stimulus_hex(&inputs, std::slice::from_ref(&words));
@@ -547,7 +547,7 @@ mod tests {
     /// too few is refused.
     #[test]
     fn output_rows_parse_known_and_unknown_bits() {
-        let ports = [Port { name: "a".into(), width: 6 }, Port { name: "b".into(), width: 8 }];
+        let ports = [Port::of("a", 6), Port::of("b", 8)].concat();
         let mut row = vec![];
         parse_row("2a xF\n", &ports, &mut row).unwrap();
         assert_eq!(
