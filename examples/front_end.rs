@@ -14,6 +14,7 @@ use simt_rtl::hw::{OperandCollectorModel, WarpSchedulerModel};
 use simt_rtl::params::{
     CollectorParams, CollectorTiming, FetchPolicy, SchedulerMode, SchedulerParams, Sizes, CU,
 };
+use simt_rtl::sim::wide::Lanes;
 use simt_rtl::sim::{CycleModel, PortNames, PortStruct, Rng};
 
 /// 16 warps of 8 lanes; 8 banks, 4 collector units, one input port, 4-bit lanes (a register of
@@ -217,7 +218,7 @@ impl FrontEndModel {
                 warp: w[9] as usize,
                 reg: w[10] as usize,
                 mask: w[11],
-                data: w[12],
+                data: Lanes::from_words(&w[12..13], SCHEDULER.threads, COLLECTOR.lane_bits),
             }),
         };
         let collector_out = self.collector.outputs(&self.collector.encode(&collector));

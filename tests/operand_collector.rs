@@ -130,6 +130,44 @@ mod register_file {
     }
 }
 
+/// A register file at the seed's lane sizes, 32 lanes of 32 bits (1,024-bit rows, carried as 16
+/// port words each): rust-hdl against the model, then the exported Verilog under iverilog and
+/// Verilator against that run.
+#[test]
+fn register_file_of_32_lanes_of_32_bits() {
+    use rust_hdl::prelude::Block;
+    use simt_rtl::sim::verilog_sim::{check_against_rust, Simulator, VerilogDut};
+    const RF: Sizes = register_file_sizes(4, 16, 32, 32);
+    type Rf = simt_rtl::sized_register_file!(RF);
+    let run = |cycles| {
+        simt_rtl::hw::collector::register_file::preset::run(
+            "register_file_32x32",
+            || Rf::new().unwrap(),
+            (4, 4, 32, 32),
+            0x5EED_0F13,
+            cycles,
+        )
+        .unwrap()
+    };
+    let rec = run(20_000);
+    let mut dut = Rf::new().unwrap();
+    dut.connect_all();
+    let work = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("target/verilog-sim/register_file_32x32");
+    std::fs::create_dir_all(&work).unwrap();
+    let file = work.join(format!("{MODULE}.v"));
+    let text = simt_rtl::export::export_module(
+        &dut,
+        MODULE,
+        "// register file, 32 x 32-bit lanes (test)\n",
+    );
+    std::fs::write(&file, text.unwrap()).unwrap();
+    let vdut = VerilogDut::of(&dut, MODULE, file.clone());
+    for sim in [Simulator::Iverilog, Simulator::Verilator] {
+        check_against_rust(sim, &vdut, &rec, &work).unwrap();
+    }
+}
+
 /// The register file's Verilog (its banks are hand-written `LaneRam` Verilog with a hand-written
 /// Rust model, so this is the check that the two agree), for the cu-sized configuration: under
 /// iverilog and Verilator against the rust-hdl run, lint-clean, and mapped onto SB_RAM40_4K.

@@ -343,9 +343,12 @@ fn kernels_on_the_rust_hdl_core_and_its_verilog() {
 fn explored_cores_are_the_cu_core_at_other_sizes() {
     use simt_rtl::flow::explore::{core_verilog, CORES};
     use simt_rtl::verify::core_run::run_rust_hdl;
+    // On a large stack: the 8-warp cores, built whole as one value, pass a test thread's 2 MiB.
     for core in &CORES[1..] {
         let lds = lds_inputs(&mut Rng::new(7), *core);
-        run_rust_hdl(*core, &kernel("reduce"), &lds, 100_000, None)
+        let program = kernel("reduce");
+        simt_rtl::sim::on_large_stack(|| run_rust_hdl(*core, &program, &lds, 100_000, None))
+            .unwrap()
             .unwrap_or_else(|e| panic!("{}: {e:#}", core.name));
     }
     let code = |text: &str| -> Vec<String> {
@@ -678,4 +681,34 @@ fn a_barrier_in_a_diverged_warp_raises_the_cores_flag() {
         format!("{}:3: `bar`: warp 0 at instruction 2: `bar` in a diverged warp", kernel.display());
     assert!(stderr.contains(&at), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The lane ALUs at the seed's lane sizes, 32 lanes of 32 bits with every extension (1,024-bit
+/// operands, 16 port words each): rust-hdl against the model for its first 20,000 cycles, the
+/// exported Verilog under Verilator for all 100,000.
+#[test]
+fn lane_alu_of_32_lanes_of_32_bits() {
+    use simt_rtl::hw::core::lane_alu::stimulus::alu_stimulus;
+    use simt_rtl::hw::LaneAluModel;
+    use simt_rtl::params::{CollectorParams, SchedulerParams, Sizes, CU};
+    const S: Sizes = Sizes::new(
+        SchedulerParams { threads: 32, ..CU.scheduler },
+        CollectorParams { lane_bits: 32, ..CU.collector },
+        16,
+    );
+    type Alu = simt_rtl::sized_lane_alu!(S);
+    let mut model = LaneAluModel { lanes: 32, lane_bits: 32, isa: Extensions::ALL };
+    let make = || Alu::new(Extensions::ALL).unwrap();
+    let rec = simt_rtl::export::differential_via_verilog(
+        "lane_alu_32x32",
+        make,
+        &mut model,
+        0x5EED_00A1,
+        100_000,
+        alu_stimulus(32, 32),
+    )
+    .unwrap_or_else(|e| panic!("{e:#}"));
+    let mut seen = [0usize; 16];
+    rec.inputs.iter().for_each(|i| seen[i[0] as usize] += 1);
+    assert!(seen.iter().all(|&n| n > 10), "op codes seen: {seen:?}");
 }

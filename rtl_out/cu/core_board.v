@@ -1599,7 +1599,7 @@ module core_board__core_exec_alu(op,a,b,result,zero,bad_op);
     output reg  bad_op;
     // Constant declarations
     localparam  lane_bits = 8'h8;
-    localparam  top_lane = 8'h18;
+    localparam  top_lane = 16'h18;
     localparam  msb = 8'h7;
     localparam  has_mul = 1'b0;
     localparam  has_signed = 1'b0;
@@ -2610,7 +2610,7 @@ module core_board__core_exec_lds(clock,reset,req_valid,req_inst,req_warp,req_mas
     // Constant declarations
     localparam  registered = 1'b1;
     localparam  lane_bits = 8'h8;
-    localparam  top_lane = 8'h18;
+    localparam  top_lane = 16'h18;
     localparam  k_st = 4'h2;
     localparam  k_ld = 4'h3;
     localparam  k_stx = 4'ha;

@@ -17,7 +17,7 @@ module lane_alu(op,a,b,result,zero,bad_op);
     output reg  bad_op;
     // Constant declarations
     localparam  lane_bits = 8'h4;
-    localparam  top_lane = 8'h1c;
+    localparam  top_lane = 16'h1c;
     localparam  msb = 8'h3;
     localparam  has_mul = 1'b0;
     localparam  has_signed = 1'b0;

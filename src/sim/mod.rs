@@ -178,6 +178,22 @@ impl PortNames {
         self.outputs.extend((0..n).map(|i| format!("{name}${i}")));
         self
     }
+    /// Appends a `width`-bit input: itself, or its 64-bit words when wider ([`Port::of`]).
+    pub fn input_wide(mut self, name: &str, width: usize) -> Self {
+        self.inputs.extend(Port::of(name, width).into_iter().map(|p| p.name));
+        self
+    }
+    /// Appends a `width`-bit output: itself, or its 64-bit words when wider ([`Port::of`]).
+    pub fn output_wide(mut self, name: &str, width: usize) -> Self {
+        self.outputs.extend(Port::of(name, width).into_iter().map(|p| p.name));
+        self
+    }
+    /// Appends an output array of `n` elements of `width` bits ([`Port::of`] each).
+    pub fn output_array_wide(mut self, name: &str, n: usize, width: usize) -> Self {
+        let ports = (0..n).flat_map(|i| Port::of(&format!("{name}${i}"), width));
+        self.outputs.extend(ports.map(|p| p.name));
+        self
+    }
     /// The ports of `dut`, in its order.
     pub fn of_dut<D: Dut>(dut: &D) -> Self {
         let names = |ports: Vec<Port>| ports.into_iter().map(|p| p.name).collect();

@@ -27,6 +27,11 @@ impl Rng {
     pub fn bits(&mut self, width: usize) -> u64 {
         self.next_u64() & mask(width)
     }
+    /// A uniformly random `width`-bit value as the harness's port words (64 bits each, least
+    /// significant first; one word, as [`bits`](Rng::bits) gives, up to 64 bits).
+    pub fn words(&mut self, width: usize) -> Vec<u64> {
+        (0..width.div_ceil(64)).map(|i| self.bits((width - i * 64).min(64))).collect()
+    }
 }
 
 /// The low `width` bits set.

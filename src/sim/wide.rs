@@ -25,6 +25,57 @@ pub fn bits_of_words<const N: usize>(words: &[u64]) -> Bits<N> {
     })
 }
 
+/// The most lanes a warp register has.
+pub const MAX_LANES: usize = 32;
+
+/// A warp register's lanes in a model: up to [`MAX_LANES`] values of up to 32 bits each (the
+/// lanes past a register's count are 0). The blocks pack lane `l` at bits `l * lane_bits ..` of
+/// one signal; [`to_words`](Lanes::to_words) and [`from_words`](Lanes::from_words) are that
+/// packing as the harness's port words.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Lanes(pub [u32; MAX_LANES]);
+
+impl Lanes {
+    /// Lane `l` is `f(l)` for the first `lanes` lanes.
+    pub fn from_fn(lanes: usize, mut f: impl FnMut(usize) -> u32) -> Lanes {
+        Lanes(std::array::from_fn(|l| if l < lanes { f(l) } else { 0 }))
+    }
+    /// `value` in each of the first `lanes` lanes.
+    pub fn splat(value: u32, lanes: usize) -> Lanes {
+        Lanes::from_fn(lanes, |_| value)
+    }
+    /// The port words of the first `lanes` lanes packed `bits` apart (each cut to `bits`).
+    pub fn to_words(&self, lanes: usize, bits: usize) -> Vec<u64> {
+        let mut words = vec![0u64; word_count(lanes * bits)];
+        for (l, &v) in self.0.iter().enumerate().take(lanes) {
+            let at = l * bits;
+            words[at / 64] |= (u64::from(v) & super::rng::mask(bits)) << (at % 64);
+        }
+        words
+    }
+    /// The inverse of [`to_words`](Lanes::to_words). Lane widths are powers of two up to 32,
+    /// so no lane straddles two words.
+    pub fn from_words(words: &[u64], lanes: usize, bits: usize) -> Lanes {
+        Lanes::from_fn(lanes, |l| {
+            let at = l * bits;
+            (words[at / 64] >> (at % 64) & super::rng::mask(bits)) as u32
+        })
+    }
+}
+
+impl std::ops::Index<usize> for Lanes {
+    type Output = u32;
+    fn index(&self, l: usize) -> &u32 {
+        &self.0[l]
+    }
+}
+
+impl std::ops::IndexMut<usize> for Lanes {
+    fn index_mut(&mut self, l: usize) -> &mut u32 {
+        &mut self.0[l]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -128,6 +179,19 @@ mod tests {
         check::<128>(&mut rng);
         check::<200>(&mut rng);
         check::<1024>(&mut rng);
+    }
+
+    /// Lanes pack as the blocks pack them: 32 lanes of 32 bits in 16 words, 4 of 8 in one.
+    #[test]
+    fn lanes_pack_lane_l_at_bit_l_times_the_width() {
+        let lanes = Lanes::from_fn(32, |l| 0x1000_0000 + l as u32);
+        let words = lanes.to_words(32, 32);
+        assert_eq!(words.len(), 16);
+        assert_eq!(words[3], 0x1000_0007_1000_0006);
+        assert_eq!(Lanes::from_words(&words, 32, 32), lanes);
+        let small = Lanes::from_fn(4, |l| 0x1f0 + l as u32);
+        assert_eq!(small.to_words(4, 8), [0xf3f2_f1f0]);
+        assert_eq!(Lanes::from_words(&[0xf3f2_f1f0], 4, 8), Lanes::from_fn(4, |l| 0xf0 + l as u32));
     }
 
     /// The word views agree with `u64`/`u128` values where those exist.

@@ -28,6 +28,7 @@ use crate::hw::collector::operand_collector::model::{
 };
 use crate::params::CollectorParams;
 use crate::sim::rng::{mask, Rng};
+use crate::sim::wide::Lanes;
 use crate::sim::{run_differential, CycleModel, Dut, Recorded};
 
 /// What the environment saw.
@@ -44,7 +45,7 @@ pub struct EnvStats {
 struct InFlight {
     inst: Inst,
     writes: bool,
-    expected: [u64; 3],
+    expected: [Lanes; 3],
 }
 
 /// See the module documentation.
@@ -56,7 +57,7 @@ pub struct CollectorEnv {
     regs_used: usize,
     /// Cycle from which no new instruction is offered, so that everything drains.
     drain_from: usize,
-    shadow: Vec<Vec<u64>>,
+    shadow: Vec<Vec<Lanes>>,
     pending: Vec<Vec<bool>>,
     offer: Vec<Option<(Inst, bool)>>,
     offering: Vec<bool>,
@@ -82,7 +83,7 @@ impl CollectorEnv {
             threads,
             regs_used: regs_used.min(c.regs_per_warp),
             drain_from,
-            shadow: vec![vec![0; c.regs_per_warp]; warps],
+            shadow: vec![vec![Lanes::default(); c.regs_per_warp]; warps],
             pending: vec![vec![false; c.regs_per_warp]; warps],
             offer: vec![None; c.in_ports],
             offering: vec![false; warps],
@@ -183,7 +184,7 @@ impl CollectorEnv {
                     if inst.src_valid >> s & 1 == 1 {
                         self.shadow[inst.warp][inst.src[s]]
                     } else {
-                        0
+                        Lanes::default()
                     }
                 });
                 self.in_flight.insert(inst.tag, InFlight { inst, writes, expected });
@@ -192,22 +193,21 @@ impl CollectorEnv {
                 self.stats.issued += 1;
             }
         }
-        // Output registers taken at this edge.
-        let col = |k: usize, j: usize| out[2 * p + k * u + j];
+        // Output registers taken at this edge (the outputs show the model's output registers).
         for j in 0..u {
-            if col(0, j) == 1 && i.out_ready[j] {
-                let tag = col(2, j);
+            let o = model.out[j];
+            if o.valid && i.out_ready[j] {
+                let tag = o.inst.tag;
                 let Some(f) = self.in_flight.remove(&tag) else {
                     self.fail(format!("cycle {cycle}: output {j} carries tag {tag}, which is not in flight (duplicated or invented)"));
                     continue;
                 };
-                let got_fields =
-                    (col(1, j) as usize, col(3, j) as usize, col(4, j), col(5, j) as u8);
+                let got_fields = (o.inst.warp, o.inst.dst, o.inst.mask, o.inst.src_valid);
                 let want_fields = (f.inst.warp, f.inst.dst, f.inst.mask, f.inst.src_valid);
                 if got_fields != want_fields {
                     self.fail(format!("cycle {cycle}: tag {tag} left with (warp, dst, mask, src_valid) {got_fields:?}, issued as {want_fields:?}"));
                 }
-                let ops = [col(6, j), col(7, j), col(8, j)];
+                let ops = o.ops;
                 if ops != f.expected {
                     // Allowed only as the WAR hazard: the register now holds a younger value.
                     let war = (0..3).all(|s| {
@@ -223,12 +223,9 @@ impl CollectorEnv {
                 if f.writes {
                     let lanes = self.threads;
                     let lb = self.c.lane_bits;
-                    let data = (0..lanes).fold(0u64, |v, l| {
-                        let lane = |x: u64| (x >> (l * lb)) & mask(lb);
-                        let r =
-                            (lane(ops[0]) + (lane(ops[1]) ^ lane(ops[2])) + f.inst.tag + l as u64)
-                                & mask(lb);
-                        v | r << (l * lb)
+                    let data = Lanes::from_fn(lanes, |l| {
+                        let lane = |s: usize| u64::from(ops[s][l]);
+                        ((lane(0) + (lane(1) ^ lane(2)) + f.inst.tag + l as u64) & mask(lb)) as u32
                     });
                     let at = cycle + 1 + rng.below(6) as usize;
                     self.exec.push_back((
@@ -242,12 +239,9 @@ impl CollectorEnv {
         // The write-back lands at this edge.
         if let Some(wb) = wb {
             self.exec.pop_front();
-            let lb = self.c.lane_bits;
-            let old = self.shadow[wb.warp][wb.reg];
-            let lanes_mask = (0..self.threads)
-                .filter(|l| wb.mask >> l & 1 == 1)
-                .fold(0u64, |m, l| m | mask(lb) << (l * lb));
-            self.shadow[wb.warp][wb.reg] = (old & !lanes_mask) | (wb.data & lanes_mask);
+            for l in (0..self.threads).filter(|l| wb.mask >> l & 1 == 1) {
+                self.shadow[wb.warp][wb.reg][l] = wb.data[l];
+            }
             self.pending[wb.warp][wb.reg] = false;
             self.stats.write_backs += 1;
         }

@@ -25,7 +25,6 @@ impl<const N: usize> BitVec<N> {
     const USED: usize = (N + 63) / 64;
 
     /// The value of `words` cut to `N` bits.
-    #[inline(always)]
     fn from_words(mut words: [u64; WORDS]) -> Self {
         let () = Self::FITS;
         assert!(N > 32, "a BitVec holds more than 32 bits");
@@ -40,7 +39,6 @@ impl<const N: usize> BitVec<N> {
     }
 
     /// The words (those above `USED` are 0).
-    #[inline(always)]
     fn words(&self) -> [u64; WORDS] {
         let mut words = [0u64; WORDS];
         for i in 0..Self::USED {
@@ -49,7 +47,6 @@ impl<const N: usize> BitVec<N> {
         words
     }
 
-    #[inline(always)]
     fn word(&self, i: usize) -> u64 {
         if i < Self::USED {
             u64::from_le_bytes(self.bytes[i * 8..i * 8 + 8].try_into().unwrap())

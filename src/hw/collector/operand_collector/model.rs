@@ -9,6 +9,7 @@ use crate::hw::collector::bank_arbiter::model::{ArbiterInputs, BankArbiterModel,
 use crate::hw::collector::register_file::model::{RegisterFileModel, RowWrite};
 use crate::hw::collector::register_map::model::RegisterMapModel;
 use crate::params::{CollectorParams, CollectorTiming};
+use crate::sim::wide::{word_count, Lanes};
 use crate::sim::{CycleModel, PortNames};
 
 /// An instruction as it enters the collector (`warp_inst_t` as far as the collector looks).
@@ -30,7 +31,7 @@ pub struct WriteBack {
     pub warp: usize,
     pub reg: usize,
     pub mask: u64,
-    pub data: u64,
+    pub data: Lanes,
 }
 
 /// One cycle's inputs, decoded.
@@ -49,7 +50,7 @@ pub struct OcInputs {
 pub struct OutReg {
     pub valid: bool,
     pub inst: Inst,
-    pub ops: [u64; 3],
+    pub ops: [Lanes; 3],
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -60,7 +61,7 @@ struct CollectorUnit {
     not_ready: u8,
     /// Units holding older instructions of the same warp.
     older: u64,
-    ops: [u64; 3],
+    ops: [Lanes; 3],
 }
 
 /// What one cycle decides, before the clock edge.
@@ -228,7 +229,8 @@ impl OperandCollectorModel {
         let [valid, warp, unit, tag, dst, mask, src_valid] = std::array::from_fn(|_| take(p));
         let src = take(3 * p);
         let out_ready = take(u).into_iter().map(|r| r == 1).collect();
-        let wb = take(5);
+        let wb = take(4);
+        let wb_data = Lanes::from_words(&take(self.data_words()), self.threads, c.lane_bits);
         let ports = (0..p)
             .map(|j| {
                 let inst = Inst {
@@ -247,7 +249,7 @@ impl OperandCollectorModel {
             warp: wb[1] as usize,
             reg: wb[2] as usize,
             mask: wb[3],
-            data: wb[4],
+            data: wb_data,
         });
         OcInputs { reset, ports, out_ready, wb }
     }
@@ -266,8 +268,24 @@ impl OperandCollectorModel {
         w.extend(i.ports.iter().flat_map(|p| p.1.src.map(|r| r as u64)));
         w.extend(i.out_ready.iter().map(|&r| r as u64));
         let wb = i.wb.unwrap_or_default();
-        w.extend([i.wb.is_some() as u64, wb.warp as u64, wb.reg as u64, wb.mask, wb.data]);
+        w.extend([i.wb.is_some() as u64, wb.warp as u64, wb.reg as u64, wb.mask]);
+        w.extend(self.words(&wb.data));
         w
+    }
+
+    /// Bits of a warp register (every lane).
+    pub fn data_bits(&self) -> usize {
+        self.threads * self.params.lane_bits
+    }
+
+    /// Port words of a warp register.
+    pub fn data_words(&self) -> usize {
+        word_count(self.data_bits())
+    }
+
+    /// A warp register's port words.
+    pub fn words(&self, lanes: &Lanes) -> Vec<u64> {
+        lanes.to_words(self.threads, self.params.lane_bits)
     }
 
     /// One clock edge.
@@ -289,7 +307,7 @@ impl OperandCollectorModel {
         for (b, g) in d.grants.iter().enumerate() {
             if let Some(op) = g {
                 let cu = &mut self.cus[op.cu];
-                cu.ops[op.slot] = self.rf.packed(b, op.row);
+                cu.ops[op.slot] = self.rf.mem[b][op.row];
                 cu.not_ready &= !(1 << op.slot);
                 self.count_grant[b] = self.count_grant[b].wrapping_add(1);
             }
@@ -301,8 +319,13 @@ impl OperandCollectorModel {
             let older = (0..self.cus.len())
                 .filter(|&o| !self.cus[o].free && self.cus[o].inst.warp == inst.warp)
                 .fold(0, |m, o| m | 1 << o);
-            self.cus[c] =
-                CollectorUnit { free: false, inst, not_ready: inst.src_valid, older, ops: [0; 3] };
+            self.cus[c] = CollectorUnit {
+                free: false,
+                inst,
+                not_ready: inst.src_valid,
+                older,
+                ops: [Lanes::default(); 3],
+            };
             for s in 0..3 {
                 if inst.src_valid >> s & 1 == 1 {
                     let (bank, row) = self.locate(inst.warp, inst.src[s]);
@@ -322,7 +345,7 @@ impl OperandCollectorModel {
         self.err_source |= d.bad_source;
         // The register file has no reset: a write-back lands in any cycle.
         if let Some(((bank, row), wb)) = wb_at {
-            let write = RowWrite { bank, row, mask: wb.mask, data: self.rf.unpack(wb.data) };
+            let write = RowWrite { bank, row, mask: wb.mask, data: wb.data };
             self.rf.step_with(&[], Some(&write));
         }
         if i.reset {
@@ -348,13 +371,14 @@ impl CycleModel for OperandCollectorModel {
             names = names.input_array(port, p);
         }
         names = names.input_array("in_src", c.push_lanes()).input_array("out_ready", u);
-        names = names.inputs(&["wb_valid", "wb_warp", "wb_reg", "wb_mask", "wb_data"]);
+        names = names.inputs(&["wb_valid", "wb_warp", "wb_reg", "wb_mask"]);
+        names = names.input_wide("wb_data", self.data_bits());
         names = names.output_array("in_ready", p).output_array("in_cu", p);
         for port in ["out_valid", "out_warp", "out_tag", "out_dst", "out_mask", "out_src_valid"] {
             names = names.output_array(port, u);
         }
         for port in ["out_src0", "out_src1", "out_src2"] {
-            names = names.output_array(port, u);
+            names = names.output_array_wide(port, u, self.data_bits());
         }
         names
             .outputs(&["busy", "grant", "dispatch", "count_alloc", "count_dispatch", "count_stall"])
@@ -373,9 +397,9 @@ impl CycleModel for OperandCollectorModel {
         w.extend(field(|o| o.inst.dst as u64));
         w.extend(field(|o| o.inst.mask));
         w.extend(field(|o| o.inst.src_valid as u64));
-        w.extend(field(|o| o.ops[0]));
-        w.extend(field(|o| o.ops[1]));
-        w.extend(field(|o| o.ops[2]));
+        for s in 0..3 {
+            w.extend(self.out.iter().flat_map(|o| self.words(&o.ops[s])));
+        }
         w.push((0..self.cus.len()).filter(|&c| self.busy(c)).fold(0, |m, c| m | 1 << c));
         w.push(
             d.grants

@@ -3,6 +3,7 @@
 
 use crate::sim::rng::Rng;
 use crate::sim::rng::PHASE;
+use crate::sim::wide::Lanes;
 
 /// Stimulus for an operand collector: instructions on every port (load from light to
 /// saturating, registers spread over all or crowded into a few banks), write-backs on and off,
@@ -65,7 +66,7 @@ pub fn collector_stimulus(
                 } else {
                     rng.bits(threads)
                 },
-                data: rng.bits(threads * c.lane_bits),
+                data: Lanes::from_words(&rng.words(threads * c.lane_bits), threads, c.lane_bits),
             }),
         };
         model.encode(&i)

@@ -2,6 +2,7 @@
 //! registers of `lanes` values; one read per bank per cycle with one cycle of latency, one
 //! lane-masked write per cycle; a bank that the write addresses reads 0 in that cycle.
 
+use crate::sim::wide::Lanes;
 use crate::sim::{CycleModel, PortNames};
 
 #[derive(Clone, Debug)]
@@ -11,9 +12,9 @@ pub struct RegisterFileModel {
     pub lanes: usize,
     pub lane_bits: usize,
     /// `mem[bank][row][lane]`.
-    pub mem: Vec<Vec<Vec<u64>>>,
+    pub mem: Vec<Vec<Lanes>>,
     /// What each bank read in the previous cycle.
-    pub read: Vec<Vec<u64>>,
+    pub read: Vec<Lanes>,
 }
 
 /// One lane-masked write.
@@ -22,7 +23,7 @@ pub struct RowWrite {
     pub bank: usize,
     pub row: usize,
     pub mask: u64,
-    pub data: Vec<u64>,
+    pub data: Lanes,
 }
 
 impl RegisterFileModel {
@@ -32,8 +33,8 @@ impl RegisterFileModel {
             rows,
             lanes,
             lane_bits,
-            mem: vec![vec![vec![0; lanes]; rows]; banks],
-            read: vec![vec![0; lanes]; banks],
+            mem: vec![vec![Lanes::default(); rows]; banks],
+            read: vec![Lanes::default(); banks],
         }
     }
 
@@ -41,11 +42,8 @@ impl RegisterFileModel {
     /// lands.
     pub fn step_with(&mut self, rows: &[usize], write: Option<&RowWrite>) {
         for (b, &r) in rows.iter().enumerate() {
-            self.read[b] = if write.is_some_and(|w| w.bank == b) {
-                vec![0; self.lanes]
-            } else {
-                self.mem[b][r].clone()
-            };
+            self.read[b] =
+                if write.is_some_and(|w| w.bank == b) { Lanes::default() } else { self.mem[b][r] };
         }
         if let Some(w) = write {
             for l in (0..self.lanes).filter(|l| w.mask >> l & 1 == 1) {
@@ -54,20 +52,13 @@ impl RegisterFileModel {
         }
     }
 
-    /// Row `row` of bank `bank`, lanes packed `lane_bits` apart.
-    pub fn packed(&self, bank: usize, row: usize) -> u64 {
-        self.mem[bank][row].iter().enumerate().fold(0, |v, (l, x)| v | x << (l * self.lane_bits))
-    }
-
-    /// Unpacks a register's lanes from a word.
-    pub fn unpack(&self, word: u64) -> Vec<u64> {
-        (0..self.lanes)
-            .map(|l| (word >> (l * self.lane_bits)) & crate::sim::rng::mask(self.lane_bits))
-            .collect()
+    /// A register's port words (lanes packed `lane_bits` apart).
+    pub fn words(&self, lanes: &Lanes) -> Vec<u64> {
+        lanes.to_words(self.lanes, self.lane_bits)
     }
 
     /// Port words: read_row[B], write_valid, write_bank, write_row, write_mask, write_data (lanes
-    /// packed `lane_bits` apart).
+    /// packed `lane_bits` apart, in as many words as it takes).
     pub fn decode(&self, w: &[u64]) -> (Vec<usize>, Option<RowWrite>) {
         let rows = w[..self.banks].iter().map(|&r| r as usize).collect();
         let o = self.banks;
@@ -75,7 +66,7 @@ impl RegisterFileModel {
             bank: w[o + 1] as usize,
             row: w[o + 2] as usize,
             mask: w[o + 3],
-            data: self.unpack(w[o + 4]),
+            data: Lanes::from_words(&w[o + 4..], self.lanes, self.lane_bits),
         });
         (rows, write)
     }
@@ -85,15 +76,13 @@ impl CycleModel for RegisterFileModel {
     fn ports(&self) -> PortNames {
         PortNames::default()
             .input_array("read_row", self.banks)
-            .inputs(&["write_valid", "write_bank", "write_row", "write_mask", "write_data"])
-            .output_array("read_data", self.banks)
+            .inputs(&["write_valid", "write_bank", "write_row", "write_mask"])
+            .input_wide("write_data", self.lanes * self.lane_bits)
+            .output_array_wide("read_data", self.banks, self.lanes * self.lane_bits)
     }
     /// read_data[B], lanes packed.
     fn outputs(&self, _inputs: &[u64]) -> Vec<u64> {
-        self.read
-            .iter()
-            .map(|row| row.iter().enumerate().fold(0, |v, (l, x)| v | x << (l * self.lane_bits)))
-            .collect()
+        self.read.iter().flat_map(|row| self.words(row)).collect()
     }
     fn step(&mut self, inputs: &[u64]) {
         let (rows, write) = self.decode(inputs);

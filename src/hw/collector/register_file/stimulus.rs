@@ -27,7 +27,8 @@ pub fn register_file_stimulus(
         let bank = rng.below(banks as u64);
         // Sometimes write the very row that bank reads this cycle.
         let wrow = if rng.chance(25) { w[bank as usize] } else { row(rng) };
-        w.extend([write as u64, bank, wrow, rng.bits(lanes), rng.bits(lanes * lane_bits)]);
+        w.extend([write as u64, bank, wrow, rng.bits(lanes)]);
+        w.extend(rng.words(lanes * lane_bits));
         w
     }
 }

@@ -18,9 +18,9 @@ use anyhow::Result;
 use rust_hdl::prelude::*;
 
 use crate::params::{check_derived, check_range};
-use crate::sim::rng::mask;
+use crate::sim::wide::{bits_of_words, words_of};
 
-/// `2^RW` rows of `T` lanes x `DW` bits; `TD = T * DW` (at most 64).
+/// `2^RW` rows of `T` lanes x `DW` bits; `TD = T * DW` (at most 1,024).
 #[derive(LogicBlock)]
 pub struct LaneRam<const RW: usize, const T: usize, const DW: usize, const TD: usize> {
     pub clock: Signal<In, Clock>,
@@ -31,9 +31,9 @@ pub struct LaneRam<const RW: usize, const T: usize, const DW: usize, const TD: u
     pub write_data: Signal<In, Bits<TD>>,
     /// Lanes to write at the rising edge (all zero: no write).
     pub write_mask: Signal<In, Bits<T>>,
-    _rows: Vec<u64>,
+    _rows: Vec<Bits<TD>>,
     /// The rows at power-up (what the Verilog's `initial` block writes).
-    _init: Vec<u64>,
+    _init: Vec<Bits<TD>>,
     /// A read of the row written at the same edge is never used (see the module's notes).
     _no_collisions: bool,
 }
@@ -43,7 +43,7 @@ impl<const RW: usize, const T: usize, const DW: usize, const TD: usize> LaneRam<
         check_range("row bits (RW)", RW, 1, 12)?;
         check_range("lanes (T)", T, 1, 64)?;
         check_derived("TD", TD, "T * DW", T * DW)?;
-        check_range("row width (T * DW)", TD, 1, 64)?;
+        check_range("row width (T * DW)", TD, 1, 1024)?;
         Self::with_rows(&[])
     }
     /// Rows `0..rows.len()` start with `rows` (cut to `TD` bits), the others at 0.
@@ -53,9 +53,9 @@ impl<const RW: usize, const T: usize, const DW: usize, const TD: usize> LaneRam<
         if rows.len() > 1 << RW {
             anyhow::bail!("{} initial rows given: the RAM has {}", rows.len(), 1 << RW);
         }
-        let mut init = vec![0; 1 << RW];
-        for (r, v) in init.iter_mut().zip(rows) {
-            *r = v & mask(TD);
+        let mut init = vec![Bits::<TD>::default(); 1 << RW];
+        for (r, &v) in init.iter_mut().zip(rows) {
+            *r = bits_of_words(&[v]);
         }
         Ok(Self {
             clock: Default::default(),
@@ -81,14 +81,11 @@ impl<const RW: usize, const T: usize, const DW: usize, const TD: usize> Logic
 {
     fn update(&mut self) {
         if self.clock.pos_edge() {
-            let addr = self.read_address.val().index();
-            self.read_data.next = Bits::from(self._rows[addr]);
-            let w = self.write_address.val().index();
-            let data = self.write_data.val().to_u64();
-            let lanes = self.write_mask.val().to_u64();
-            for l in (0..T).filter(|l| lanes >> l & 1 == 1) {
-                let m = mask(DW) << (l * DW);
-                self._rows[w] = (self._rows[w] & !m) | (data & m);
+            self.read_data.next = self._rows[self.read_address.val().index()];
+            let row = &mut self._rows[self.write_address.val().index()];
+            let (data, lanes) = (self.write_data.val(), self.write_mask.val());
+            for l in (0..T).filter(|&l| lanes.get_bit(l)) {
+                row.set_bits::<DW>(l * DW, data.get_bits::<DW>(l * DW));
             }
         }
     }
@@ -116,8 +113,8 @@ impl<const RW: usize, const T: usize, const DW: usize, const TD: usize> Logic
             ._init
             .iter()
             .enumerate()
-            .filter(|(_, &v)| v != 0)
-            .map(|(r, v)| format!("   mem[{r}] = {TD}'h{v:x};\n"))
+            .filter(|(_, v)| v.any())
+            .map(|(r, &v)| format!("   mem[{r}] = {TD}'h{};\n", hex(v)))
             .collect();
         let attribute = if self._no_collisions { "(* no_rw_check *)\n" } else { "" };
         Verilog::Custom(format!(
@@ -153,6 +150,17 @@ always @(posedge clock) begin
     }
 }
 
+/// `v` in hexadecimal without leading zeros (as `{:x}` writes an integer).
+fn hex<const N: usize>(v: Bits<N>) -> String {
+    let words = words_of(v);
+    let top = words.iter().rposition(|&w| w != 0).unwrap_or(0);
+    let mut text = format!("{:x}", words[top]);
+    for w in words[..top].iter().rev() {
+        text.push_str(&format!("{w:016x}"));
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -171,6 +179,7 @@ mod tests {
             assert!(simulate(&mut ram, 10));
         }
         assert_eq!(ram._rows[2], 0x77, "the simulation wrote row 2");
+        assert_eq!(hex(bits_of_words::<130>(&[0xab, 0, 3])), "3000000000000000000000000000000ab");
         let Verilog::Custom(text) = ram.hdl() else { panic!("LaneRam is custom Verilog") };
         assert!(text.contains("mem[1] = 8'h5a;") && !text.contains("mem[2] ="), "{text}");
         assert!(LaneRam::<2, 1, 8, 8>::with_rows(&[0; 5]).is_err());

@@ -119,7 +119,7 @@ pub struct LaneAlu<const T: usize, const DW: usize, const SW: usize, const TD: u
     pub bad_op: Signal<Out, Bit>,
     /// `DW`, and where the top lane starts (`TD - DW`), as shift amounts.
     lane_bits: Constant<Bits<8>>,
-    top_lane: Constant<Bits<8>>,
+    top_lane: Constant<Bits<16>>,
     /// `DW - 1`: a lane's top bit, shifted down.
     msb: Constant<Bits<8>>,
     /// The extensions built in.
@@ -173,13 +173,13 @@ macro_rules! sized_lane_alu {
 
 impl<const T: usize, const DW: usize, const SW: usize, const TD: usize> LaneAlu<T, DW, SW, TD> {
     /// Checks `T` (1..=32), `DW` (a power of two, 2..=32), `SW = clog2(DW)` and `TD = T * DW`
-    /// (at most 64); builds the ops of the extensions `isa`.
+    /// (at most 1,024); builds the ops of the extensions `isa`.
     pub fn new(isa: Extensions) -> Result<Self> {
         check_range("threads (T)", T, 1, 32)?;
         check_pow2("lane_bits (DW)", DW, 2, 32)?;
         check_derived("SW", SW, "clog2(DW)", clog2(DW))?;
         check_derived("TD", TD, "T * DW", T * DW)?;
-        check_range("TD (T * DW)", TD, 2, 64)?;
+        check_range("TD (T * DW)", TD, 2, 1024)?;
         Ok(Self {
             op: Default::default(),
             a: Default::default(),

@@ -4,18 +4,15 @@
 use crate::hw::core::lane_alu::ExecOp;
 use crate::isa::interp::alu;
 use crate::isa::Extensions;
-use crate::port_struct;
-use crate::sim::rng::mask;
-use crate::sim::{CycleModel, PortNames, PortStruct};
+use crate::sim::wide::{word_count, Lanes};
+use crate::sim::{CycleModel, PortNames};
 
-port_struct! {
-    /// Inputs, in port order (lanes packed `lane_bits` apart).
-    pub struct AluIn { op, a, b }
-}
-
-port_struct! {
-    /// Outputs, in port order.
-    pub struct AluOut { result, zero, bad_op }
+/// What the ALU gives for one op: each lane's result, and bit `l` set when lane `l`'s `a` is 0.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AluOut {
+    pub result: Lanes,
+    pub zero: u64,
+    pub bad_op: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -27,33 +24,46 @@ pub struct LaneAluModel {
 }
 
 impl LaneAluModel {
-    pub fn lane(&self, word: u64, l: usize) -> u32 {
-        (word >> (l * self.lane_bits) & mask(self.lane_bits)) as u32
+    /// Op code `op` on every lane of `a` and `b`.
+    pub fn compute(&self, op: u64, a: &Lanes, b: &Lanes) -> AluOut {
+        let op = ExecOp::from_code(op).filter(|op| self.isa.allows(op.extension()));
+        let vm = crate::sim::rng::mask(self.lane_bits) as u32;
+        let result = Lanes::from_fn(self.lanes, |l| {
+            vm & match op {
+                Some(ExecOp::PassB) => b[l],
+                Some(ExecOp::Lane) => l as u32,
+                Some(op) => {
+                    alu(op.alu().expect("every other op is an ALU op"), a[l], b[l], self.lane_bits)
+                }
+                None => 0,
+            }
+        });
+        let zero = (0..self.lanes).fold(0, |z, l| z | u64::from(a[l] == 0) << l);
+        AluOut { result, zero, bad_op: op.is_none() }
+    }
+    /// Bits of `a`, `b` and `result` (every lane).
+    fn data_bits(&self) -> usize {
+        self.lanes * self.lane_bits
     }
 }
 
 impl CycleModel for LaneAluModel {
+    /// op, a, b (lanes packed `lane_bits` apart); result, zero, bad_op.
     fn ports(&self) -> PortNames {
-        PortNames::of::<AluIn, AluOut>()
+        PortNames::default()
+            .inputs(&["op"])
+            .input_wide("a", self.data_bits())
+            .input_wide("b", self.data_bits())
+            .output_wide("result", self.data_bits())
+            .outputs(&["zero", "bad_op"])
     }
     fn outputs(&self, inputs: &[u64]) -> Vec<u64> {
-        let i = AluIn::from_words(inputs);
-        let op = ExecOp::from_code(i.op).filter(|op| self.isa.allows(op.extension()));
-        let mut o = AluOut { bad_op: op.is_none() as u64, ..Default::default() };
-        for l in 0..self.lanes {
-            let (a, b) = (self.lane(i.a, l), self.lane(i.b, l));
-            let r = match op {
-                Some(ExecOp::PassB) => b,
-                Some(ExecOp::Lane) => l as u32,
-                Some(op) => {
-                    alu(op.alu().expect("every other op is an ALU op"), a, b, self.lane_bits)
-                }
-                None => 0,
-            };
-            o.result |= (r as u64 & mask(self.lane_bits)) << (l * self.lane_bits);
-            o.zero |= ((a == 0) as u64) << l;
-        }
-        o.to_words()
+        let k = word_count(self.data_bits());
+        let lanes = |w: &[u64]| Lanes::from_words(w, self.lanes, self.lane_bits);
+        let o = self.compute(inputs[0], &lanes(&inputs[1..]), &lanes(&inputs[1 + k..]));
+        let mut w = o.result.to_words(self.lanes, self.lane_bits);
+        w.extend([o.zero, o.bad_op as u64]);
+        w
     }
     fn step(&mut self, _inputs: &[u64]) {}
 }
@@ -63,6 +73,7 @@ mod tests {
     use super::*;
     use crate::isa::interp::imm_op;
     use crate::isa::ImmOp;
+    use crate::sim::rng::mask;
     use crate::sim::Rng;
 
     /// An immediate instruction is its ALU op with the immediate, cut to the lane width, in `b`.

@@ -2,6 +2,7 @@
 //! [`PHASE`](crate::sim::rng::PHASE) cycles).
 
 use crate::sim::rng::Rng;
+use crate::sim::wide::Lanes;
 
 /// Stimulus for the lane ALU: every op code (the extensions' too, and the undefined ones, rarely), lanes random,
 /// zero, all ones, equal in `a` and `b`, and shift amounts across the lane width.
@@ -16,13 +17,13 @@ pub fn alu_stimulus(
             2 => rng.below(bits as u64 + 2),
             _ => rng.bits(bits),
         };
-        let pack =
-            |vals: Vec<u64>| vals.iter().enumerate().fold(0u64, |w, (l, v)| w | v << (l * bits));
-        let a: Vec<u64> = (0..lanes).map(|_| lane(rng)).collect();
-        let b: Vec<u64> =
-            (0..lanes).map(|l| if rng.chance(20) { a[l] } else { lane(rng) }).collect();
+        let a = Lanes::from_fn(lanes, |_| lane(rng) as u32);
+        let b = Lanes::from_fn(lanes, |l| if rng.chance(20) { a[l] } else { lane(rng) as u32 });
         let ops = crate::hw::core::lane_alu::ExecOp::ALL.len() as u64;
         let op = if rng.chance(5) { rng.bits(4) } else { rng.below(ops) };
-        vec![op, pack(a), pack(b)]
+        let mut w = vec![op];
+        w.extend(a.to_words(lanes, bits));
+        w.extend(b.to_words(lanes, bits));
+        w
     }
 }

@@ -70,7 +70,7 @@ pub struct LdsPort<
     resp_mask: DFF<Bits<T>>,
     open: DFF<Bits<2>>,
     lane_bits: Constant<Bits<8>>,
-    top_lane: Constant<Bits<8>>,
+    top_lane: Constant<Bits<16>>,
     k_st: Constant<Bits<4>>,
     k_ld: Constant<Bits<4>>,
     k_stx: Constant<Bits<4>>,

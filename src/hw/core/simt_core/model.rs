@@ -48,7 +48,7 @@
 use crate::hw::collector::operand_collector::model::{Inst, OcInputs, WriteBack};
 use crate::hw::core::decoder::{BSel, Kind};
 use crate::hw::core::ibuffer::model::{IBufferIn, IBufferOut};
-use crate::hw::core::lane_alu::model::{AluIn, AluOut, LaneAluModel};
+use crate::hw::core::lane_alu::model::LaneAluModel;
 use crate::hw::core::scoreboard::model::{ScoreboardIn, ScoreboardOut};
 use crate::hw::lds::local_data_share::model::LdsIn;
 use crate::hw::scheduler::warp_scheduler::model::SchedIn;
@@ -59,6 +59,7 @@ use crate::hw::{
 use crate::params::{CoreParams, IssuePolicy, SchedulerMode};
 use crate::port_struct;
 use crate::sim::rng::mask;
+use crate::sim::wide::Lanes;
 use crate::sim::{CycleModel, PortNames, PortStruct};
 
 pub use crate::params::ERROR_FLAGS;
@@ -165,7 +166,7 @@ pub struct SimtCoreModel {
     /// Local-data-share accesses taken and not yet answered.
     lds_open: u64,
     /// Pipelined: the `st` / `ld` in the port's register, with its operand `a`.
-    lds_held: Option<(Inst, u64, u64)>,
+    lds_held: Option<(Inst, Lanes, Lanes)>,
     rr: RoundRobinModel,
     greedy: Option<usize>,
     launching: bool,
@@ -225,7 +226,7 @@ struct Cycle {
     lds_ready: bool,
     lds_new: Option<LdsTag>,
     /// Pipelined: the port's register after this cycle.
-    lds_held: Option<(Inst, u64, u64)>,
+    lds_held: Option<(Inst, Lanes, Lanes)>,
     /// The issue latch: issued into it this cycle; its instruction taken this cycle.
     to_latch: Option<Inst>,
     latch_taken: bool,
@@ -247,8 +248,8 @@ fn set_warp(s: &mut SchedIn, w: usize, mask: u64, pc: u64) {
 }
 
 /// `value` in every lane.
-fn replicate(value: u64, lanes: usize, bits: usize) -> u64 {
-    (0..lanes).fold(0, |w, l| w | (value & mask(bits)) << (l * bits))
+fn replicate(value: u64, lanes: usize, bits: usize) -> Lanes {
+    Lanes::splat((value & mask(bits)) as u32, lanes)
 }
 
 impl SimtCoreModel {
@@ -335,7 +336,7 @@ impl SimtCoreModel {
     /// Register `r` of `lane` of `warp`.
     pub fn reg(&self, warp: usize, lane: usize, r: usize) -> u32 {
         let (bank, row) = self.oc.locate(warp, r);
-        self.oc.rf.mem[bank][row][lane] as u32
+        self.oc.rf.mem[bank][row][lane]
     }
 
     /// Every register, in the interpreter's order (`(warp x threads + lane) x 16 + r`).
@@ -460,7 +461,7 @@ impl SimtCoreModel {
         let (lds_ready, resp_valid) = (lds_o[0] == 1, lds_o[1] == 1);
         if resp_valid && self.resp_tag.load {
             let (r, bits) = (self.resp_tag, self.params.lane_bits);
-            let data = (0..t).fold(0, |d, l| d | (lds_o[2 + l] & mask(bits)) << (l * bits));
+            let data = Lanes::from_fn(t, |l| (lds_o[2 + l] & mask(bits)) as u32);
             c.oc.wb = Some(WriteBack { warp: r.warp, reg: r.rd, mask: r.mask, data });
         }
         c.lds_resp = resp_valid;
@@ -551,9 +552,7 @@ impl SimtCoreModel {
                 x if x == BSel::Warp as u64 => replicate(w as u64, t, bits),
                 _ => out0.ops[1],
             };
-            let ao = AluOut::from_words(
-                &self.alu.outputs(&AluIn { op: d.exec_op, a: out0.ops[0], b }.to_words()),
-            );
+            let ao = self.alu.compute(d.exec_op, &out0.ops[0], &b);
             let m = out0.inst.mask;
             let next = ((self.branch_pc[w] + 1) << 2) & pc_mask;
             let target = (d.target << 2) & pc_mask;
@@ -600,7 +599,7 @@ impl SimtCoreModel {
     /// Execute type 1: the local data share takes the collector's `st` / `ld` when it is ready
     /// (pipelined: the port's register takes it when empty, and the share takes the register's).
     fn execute_lds(&self, c: &mut Cycle, reset: bool, lds_ready: bool) {
-        let (t, bits) = (self.params.threads, self.params.lane_bits);
+        let t = self.params.threads;
         let out1 = self.oc.out[1];
         let offered = out1.valid.then_some((out1.inst, out1.ops[0], out1.ops[1]));
         let request = if self.pipelined() {
@@ -628,8 +627,8 @@ impl SimtCoreModel {
                 warp: inst.warp as u64,
                 index: d.st_index,
                 stride: d.st_stride,
-                addr: (0..t).map(|l| a >> (l * bits) & mask(bits)).collect(),
-                data: (0..t).map(|l| data >> (l * bits) & mask(bits)).collect(),
+                addr: (0..t).map(|l| u64::from(a[l])).collect(),
+                data: (0..t).map(|l| u64::from(data[l])).collect(),
             };
             if lds_ready {
                 c.lds_new = Some(LdsTag {
@@ -954,7 +953,7 @@ impl CycleModel for SimtCoreModel {
         o.extend([c.issued.is_some() as u64, warp as u64, pc]);
         let wb = c.oc.wb.unwrap_or_default();
         o.extend([c.oc.wb.is_some() as u64, wb.warp as u64, wb.reg as u64, wb.mask]);
-        o.extend((0..p.threads).map(|l| wb.data >> (l * p.lane_bits) & mask(p.lane_bits)));
+        o.extend((0..p.threads).map(|l| u64::from(wb.data[l])));
         let k = self.counters;
         o.extend(
             [
