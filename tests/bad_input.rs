@@ -181,34 +181,6 @@ fn parameter_sets_refuse_each_rule() {
     assert!(got.contains("derived parameter `B` = 4 breaks its rule `B = banks` (= 8)"), "{got}");
     let got = err(CuCollector::new(c, 4, 16));
     assert!(got.contains("`T` = 8 breaks its rule `T = threads` (= 16)"), "{got}");
-    type SeedCollector = simt_rtl::hw::OperandCollector<
-        8,
-        3,
-        8,
-        3,
-        2,
-        6,
-        32,
-        5,
-        6,
-        256,
-        8,
-        5,
-        3,
-        5,
-        32,
-        4,
-        128,
-        2,
-        1,
-        8,
-    >;
-    let got = err(SeedCollector::new(
-        CollectorParams { lane_bits: 4, ..simt_rtl::params::SEED.collector },
-        8,
-        32,
-    ));
-    assert!(got.contains("`threads x lane_bits` = 128 is too wide"), "{got}");
     assert!(err(preset("nope")).contains("unknown preset `nope`: known presets are seed, cu, tiny"));
 }
 

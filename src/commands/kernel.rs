@@ -17,7 +17,7 @@ use crate::params::{CollectorTiming, IssuePolicy};
 pub struct Run {
     /// The assembly source (e.g. kernels/reduce.s).
     pub kernel: PathBuf,
-    /// Core preset to run on: cu-core or tiny-core.
+    /// Core preset to run on: cu-core, tiny-core or seed-core.
     #[arg(long, default_value = "cu-core")]
     pub preset: String,
     /// Issue policy: lrr (loose round robin) or gto (greedy then oldest).

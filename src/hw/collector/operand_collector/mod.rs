@@ -47,7 +47,7 @@ pub mod model;
 pub mod preset;
 pub mod stimulus;
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 use rust_hdl::prelude::*;
 
 use crate::hw::{BankArbiter, RegisterFile, RegisterMap, RoundRobinArbiter};
@@ -271,9 +271,6 @@ impl<
         check_derived("T", T, "threads", threads)?;
         check_derived("DW", DW, "lane_bits", c.lane_bits)?;
         check_derived("TD", TD, "threads x lane_bits", threads * c.lane_bits)?;
-        if TD > 64 {
-            bail!("parameter `threads x lane_bits` = {TD} is too wide: the operand collector's register ports are at most 64 bits (the test harness compares 64-bit words)");
-        }
         check_derived("U", U, "unit_types", c.unit_types)?;
         check_derived("UW", UW, "max(1, clog2(unit_types))", clog2(U).max(1))?;
         check_derived("G", G, "tag_bits", c.tag_bits)?;

@@ -1,7 +1,7 @@
 //! RegisterFile: the operand collector's banked register file (seeds 000 and 002).
 //!
 //! `B` banks of `2^RW` rows; each row is one warp-wide register of `T` lanes of `DW` bits,
-//! packed lane `l` at bits `l * DW ..` (`TD = T * DW`, at most 64). Every bank is one
+//! packed lane `l` at bits `l * DW ..` (`TD = T * DW`, at most 1,024). Every bank is one
 //! [`LaneRam`]: synchronous, per-lane write enables, mapped by yosys onto iCE40 SB_RAM40_4K.
 //! Per cycle each bank reads one row (`read_row[b]`; the row appears on `read_data[b]` in the
 //! next cycle: read latency 1) and the write port writes one row of one bank, only the lanes in

@@ -655,7 +655,7 @@ macro_rules! simt_core_sizes {
                 SimtCoreW8U4 = CORE_CU_W8_U4,
                 SimtCoreL8 = CORE_CU_L8
             ]
-            others: [SimtCoreTiny = CORE_TINY]
+            others: [SimtCoreTiny = CORE_TINY, SimtCoreSeed = CORE_SEED]
         }
     };
 }
@@ -689,21 +689,30 @@ macro_rules! simt_core_dispatch {
         let sizes = params.sizes();
         $(if sizes == $crate::params::$ec.sizes() {
             type $C = $crate::hw::core::simt_core::$e;
-            $body
+            $crate::hw::core::simt_core::apart(|| $body)
         } else)+ $(if sizes == $crate::params::$oc.sizes() {
             type $C = $crate::hw::core::simt_core::$o;
-            $body
+            $crate::hw::core::simt_core::apart(|| $body)
         } else)+ {
             Err($crate::__anyhow::anyhow!(
-                "core `{}` has no rust-hdl type: only the cu and tiny cores and the sizes `simt-rtl explore` measures are built",
+                "core `{}` has no rust-hdl type: only the cu, tiny and seed cores and the sizes `simt-rtl explore` measures are built",
                 params.name
             ))
         }
     }};
 }
 
+/// Calls `f` in a frame of its own: each arm of [`with_simt_core!`](crate::with_simt_core)
+/// builds a core of its size, and a frame holding every arm's temporaries would be as large as
+/// the largest core's (the seed core's registers are 1,024 bits), on every run of any core.
+#[doc(hidden)]
+#[inline(never)]
+pub fn apart<R>(f: impl FnOnce() -> R) -> R {
+    f()
+}
+
 /// Runs `$body` with `$C` the rust-hdl core type that has `$params`' sizes (the `cu` core's, the
-/// `tiny` core's, or one of the sizes `explore` measures); `$body` returns a `Result`, and
+/// `tiny` core's, the `seed` core's, or one of the sizes `explore` measures); `$body` returns a `Result`, and
 /// other sizes are an error that names the core.
 #[macro_export]
 macro_rules! with_simt_core {
