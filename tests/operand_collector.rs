@@ -135,8 +135,6 @@ mod register_file {
 /// Verilator against that run.
 #[test]
 fn register_file_of_32_lanes_of_32_bits() {
-    use rust_hdl::prelude::Block;
-    use simt_rtl::sim::verilog_sim::{check_against_rust, Simulator, VerilogDut};
     const RF: Sizes = register_file_sizes(4, 16, 32, 32);
     type Rf = simt_rtl::sized_register_file!(RF);
     let run = |cycles| {
@@ -150,21 +148,24 @@ fn register_file_of_32_lanes_of_32_bits() {
         .unwrap()
     };
     let rec = run(20_000);
-    let mut dut = Rf::new().unwrap();
-    dut.connect_all();
     let work = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("target/verilog-sim/register_file_32x32");
-    std::fs::create_dir_all(&work).unwrap();
-    let file = work.join(format!("{MODULE}.v"));
-    let text = simt_rtl::export::export_module(
-        &dut,
-        MODULE,
-        "// register file, 32 x 32-bit lanes (test)\n",
-    );
-    std::fs::write(&file, text.unwrap()).unwrap();
-    let vdut = VerilogDut::of(&dut, MODULE, file.clone());
+    replay_register_file(Rf::new, "// register file, 32 x 32-bit lanes (test)\n", &rec, &work);
+}
+
+/// Exports the register file `make` builds to `work/<MODULE>.v` and replays `rec` on it under
+/// iverilog and Verilator.
+fn replay_register_file<D: simt_rtl::sim::Dut>(
+    make: impl Fn() -> anyhow::Result<D>,
+    header: &str,
+    rec: &simt_rtl::sim::Recorded,
+    work: &std::path::Path,
+) {
+    use simt_rtl::sim::verilog_sim::Simulator;
     for sim in [Simulator::Iverilog, Simulator::Verilator] {
-        check_against_rust(sim, &vdut, &rec, &work).unwrap();
+        let dir = work.join(sim.name());
+        simt_rtl::export::check_exported(sim, make().unwrap(), (MODULE, header), rec, &dir)
+            .unwrap_or_else(|e| panic!("{}: {e:#}", sim.name()));
     }
 }
 
@@ -174,8 +175,6 @@ fn register_file_of_32_lanes_of_32_bits() {
 /// (In rtl_out/ it is inside `operand_collector`, checked again there.)
 #[test]
 fn register_file_verilog() {
-    use rust_hdl::prelude::Block;
-    use simt_rtl::sim::verilog_sim::{check_against_rust, Simulator, VerilogDut};
     const RF: Sizes = register_file_sizes(4, 16, 8, 8);
     type Rf = simt_rtl::sized_register_file!(RF);
     let cycles = simt_rtl::sim::cycles_from_env("SIMT_VERILOG_CYCLES", 20_000).unwrap();
@@ -187,22 +186,10 @@ fn register_file_verilog() {
         cycles,
     )
     .unwrap();
-    let mut dut = Rf::new().unwrap();
-    dut.connect_all();
     let work = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("target/verilog-sim/cu/register_file_pattern");
-    std::fs::create_dir_all(&work).unwrap();
-    let file = work.join(format!("{MODULE}.v"));
-    std::fs::write(
-        &file,
-        simt_rtl::export::export_module(&dut, MODULE, "// register file, cu sizes (test)\n")
-            .unwrap(),
-    )
-    .unwrap();
-    let vdut = VerilogDut::of(&dut, MODULE, file.clone());
-    for sim in [Simulator::Iverilog, Simulator::Verilator] {
-        check_against_rust(sim, &vdut, &rec, &work).unwrap();
-    }
+    replay_register_file(Rf::new, "// register file, cu sizes (test)\n", &rec, &work);
+    let file = work.join("verilator").join(format!("{MODULE}.v"));
     simt_rtl::flow::verilator_lint(&file, MODULE).unwrap();
     let stats = simt_rtl::flow::synth_ice40(&file, MODULE).unwrap();
     eprintln!("{MODULE} (cu sizes): {stats:?}");
