@@ -737,3 +737,28 @@ fn seed_core_runs_the_kernels_as_the_interpreter_says() {
         t0.elapsed().as_secs_f64()
     );
 }
+
+/// `run --preset seed-core K.s` picks `K.seed-core.expect` beside the kernel by itself (the
+/// seed core's 32-bit values, where `K.expect` holds the cu core's), and every kernel that has
+/// one leaves its values on the seed core (in lockstep: the rust-hdl core against its model).
+#[test]
+fn seed_core_kernels_leave_their_own_expected_values() {
+    let mut expects: Vec<_> = std::fs::read_dir("kernels")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().ends_with(".seed-core.expect"))
+        .collect();
+    expects.sort();
+    assert!(!expects.is_empty(), "no kernel has seed-core expectations");
+    for expect in expects {
+        let name = expect.file_name().unwrap().to_string_lossy().replace(".seed-core.expect", "");
+        let kernel = expect.with_file_name(format!("{name}.s"));
+        let out =
+            simt_rtl(&["run", "--preset", "seed-core", "--show", "none", kernel.to_str().unwrap()]);
+        let (stdout, stderr) =
+            (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert!(out.status.success(), "{}: {stderr}", kernel.display());
+        assert!(stdout.contains(&format!("using {} beside it", expect.display())), "{stdout}");
+        assert!(stdout.contains(&format!("every value of {}", expect.display())), "{stdout}");
+    }
+}

@@ -207,9 +207,9 @@ pub struct BoardRun {
 /// `simt-rtl board run`: the kernel's inputs found and checked, then [`run_on`].
 pub fn board_run(a: BoardRun) -> Result<()> {
     let BoardRun { kernel, lds, seed, port, sim, bitstream_sim, mut results } = a;
-    let (lds, lds_beside) = inputs_beside(&kernel, lds, &mut results);
-    let inputs = [("the kernel", Some(kernel.as_path())), ("the --lds file", lds.as_deref())];
     let params = crate::params::CORE_CU;
+    let (lds, lds_beside) = inputs_beside(&kernel, params.name, lds, &mut results);
+    let inputs = [("the kernel", Some(kernel.as_path())), ("the --lds file", lds.as_deref())];
     let shown = Shown::new(&results, params, &inputs)?;
     let (target, engine) = match (sim, bitstream_sim) {
         (true, _) => (Target::Sim, "board-sim"),

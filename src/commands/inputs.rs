@@ -118,16 +118,19 @@ pub(super) fn named_kernel_inputs(
     Ok(inputs)
 }
 
-/// `K.lds` and `K.expect` beside the kernel `K.s`, when `--lds` and `--expect` name no file
-/// (`K.expect` only with `K.lds`, or when there is none); `--lds random` asks for pseudo-random
-/// words. Returns the `--lds` file to read, if any, and whether it was found beside the kernel;
-/// puts the expectations file in `results`.
+/// `K.lds` and the expectations beside the kernel `K.s`, when `--lds` and `--expect` name no
+/// file: `K.CORE.expect` for the core preset `core` it runs on (`K.seed-core.expect`), else
+/// `K.expect` (the `cu-core`'s), only with `K.lds` or when there is none; `--lds random` asks
+/// for pseudo-random words. Returns the `--lds` file to read, if any, and whether it was found
+/// beside the kernel; puts the expectations file in `results`.
 pub(super) fn inputs_beside(
     kernel: &Path,
+    core: &str,
     lds: Option<PathBuf>,
     results: &mut ResultArgs,
 ) -> (Option<PathBuf>, bool) {
     let found = |ext: &str| Some(kernel.with_extension(ext)).filter(|p| p.is_file());
+    let for_core = format!("{core}.expect");
     let (lds, beside) = match lds {
         Some(p) if p.as_os_str() == "random" => (None, false),
         Some(p) => (Some(p), false),
@@ -135,7 +138,7 @@ pub(super) fn inputs_beside(
     };
     // K.expect holds for K.lds: not for another local data share given in its place.
     if results.expect.is_none() && (found("lds").is_none() || beside) {
-        results.expect = found("expect");
+        results.expect = found(&for_core).or_else(|| found("expect"));
         results.expect_beside = results.expect.is_some();
     }
     (lds, beside)

@@ -70,7 +70,7 @@ pub fn run(mut a: Run) -> Result<()> {
         anyhow::bail!("--verilog {}: the Verilator engine runs the cu-core in its pipelined timing only, not this run", v.display());
     }
     let verilog = a.verilog.as_deref().map(|v| read_bounded(v, 64 * INPUT_LIMIT)).transpose()?;
-    let (lds, lds_beside) = inputs_beside(&a.kernel, a.lds.take(), &mut a.results);
+    let (lds, lds_beside) = inputs_beside(&a.kernel, core.name, a.lds.take(), &mut a.results);
     a.lds = lds;
     let inputs = [("the kernel", Some(a.kernel.as_path())), ("the --lds file", a.lds.as_deref())];
     let vcd = a.vcd.as_deref().map(|v| vcd_output(v, &inputs)).transpose()?;

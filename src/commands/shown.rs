@@ -23,7 +23,8 @@ pub struct ResultArgs {
     #[arg(long)]
     pub json: Option<PathBuf>,
     /// Expected values, one per line (`w0 l3 r6 = 7`, `lds 64 = 0x2a`): exit 1 naming the line of
-    /// the first the kernel did not leave (default: K.expect beside the kernel K.s, if any).
+    /// the first the kernel did not leave (default: K.CORE.expect beside the kernel K.s for the
+    /// core preset it runs on, else K.expect, if any).
     #[arg(long)]
     pub expect: Option<PathBuf>,
     /// `expect` is `K.expect` found beside the kernel, not named by `--expect`.
