@@ -707,9 +707,7 @@ fn lane_alu_of_32_lanes_of_32_bits() {
         alu_stimulus(32, 32),
     )
     .unwrap_or_else(|e| panic!("{e:#}"));
-    let mut seen = [0usize; 16];
-    rec.inputs.iter().for_each(|i| seen[i[0] as usize] += 1);
-    assert!(seen.iter().all(|&n| n > 10), "op codes seen: {seen:?}");
+    simt_rtl::hw::core::lane_alu::preset::every_op_code(&rec).unwrap();
 }
 
 /// The core at the seed's sizes (`seed-core`: 8 warps of 32 lanes of 32 bits, every

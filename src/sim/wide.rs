@@ -53,6 +53,12 @@ impl Lanes {
         }
         words
     }
+    /// Lanes `l < lanes` with bit `l` of `mask` set take `data`'s value; the others keep theirs.
+    pub fn write_masked(&mut self, mask: u64, data: &Lanes, lanes: usize) {
+        for l in (0..lanes).filter(|l| mask >> l & 1 == 1) {
+            self.0[l] = data.0[l];
+        }
+    }
     /// The inverse of [`to_words`](Lanes::to_words). Lane widths are powers of two up to 32,
     /// so no lane straddles two words.
     pub fn from_words(words: &[u64], lanes: usize, bits: usize) -> Lanes {

@@ -239,9 +239,7 @@ impl CollectorEnv {
         // The write-back lands at this edge.
         if let Some(wb) = wb {
             self.exec.pop_front();
-            for l in (0..self.threads).filter(|l| wb.mask >> l & 1 == 1) {
-                self.shadow[wb.warp][wb.reg][l] = wb.data[l];
-            }
+            self.shadow[wb.warp][wb.reg].write_masked(wb.mask, &wb.data, self.threads);
             self.pending[wb.warp][wb.reg] = false;
             self.stats.write_backs += 1;
         }

@@ -46,9 +46,7 @@ impl RegisterFileModel {
                 if write.is_some_and(|w| w.bank == b) { Lanes::default() } else { self.mem[b][r] };
         }
         if let Some(w) = write {
-            for l in (0..self.lanes).filter(|l| w.mask >> l & 1 == 1) {
-                self.mem[w.bank][w.row][l] = w.data[l];
-            }
+            self.mem[w.bank][w.row].write_masked(w.mask, &w.data, self.lanes);
         }
     }
 

@@ -18,7 +18,7 @@ use anyhow::Result;
 use rust_hdl::prelude::*;
 
 use crate::params::{check_derived, check_range};
-use crate::sim::wide::{bits_of_words, words_of};
+use crate::sim::wide::bits_of_words;
 
 /// `2^RW` rows of `T` lanes x `DW` bits; `TD = T * DW` (at most 1,024).
 #[derive(LogicBlock)]
@@ -150,15 +150,14 @@ always @(posedge clock) begin
     }
 }
 
-/// `v` in hexadecimal without leading zeros (as `{:x}` writes an integer).
+/// `v` in hexadecimal without leading zeros (as `{:x}` writes an integer; rust-hdl's writes
+/// every digit of the width).
 fn hex<const N: usize>(v: Bits<N>) -> String {
-    let words = words_of(v);
-    let top = words.iter().rposition(|&w| w != 0).unwrap_or(0);
-    let mut text = format!("{:x}", words[top]);
-    for w in words[..top].iter().rev() {
-        text.push_str(&format!("{w:016x}"));
+    let digits = format!("{v:x}");
+    match digits.trim_start_matches('0') {
+        "" => "0".to_string(),
+        some => some.to_string(),
     }
-    text
 }
 
 #[cfg(test)]

@@ -51,10 +51,14 @@ pub fn differential<B: AtPreset>(seed: u64, cycles: usize) -> Result<Recorded> {
 
 /// The differential suite's check: every op code, undefined ones included.
 pub fn checks<B: AtPreset>() -> Vec<Check> {
-    vec![Check::new("lane ALU", differential::<B>).covering(|rec, _| {
-        let mut seen = [0usize; 16];
-        rec.inputs.iter().for_each(|i| seen[i[0] as usize] += 1);
-        anyhow::ensure!(seen.iter().all(|&n| n > 10), "op codes seen: {seen:?}");
-        Ok(())
-    })]
+    vec![Check::new("lane ALU", differential::<B>).covering(|rec, _| every_op_code(rec))]
+}
+
+/// A run of the lane ALUs offered every op code (`op`, the first input), undefined ones
+/// included, more than 10 times.
+pub fn every_op_code(rec: &Recorded) -> Result<()> {
+    let mut seen = [0usize; 16];
+    rec.inputs.iter().for_each(|i| seen[i[0] as usize] += 1);
+    anyhow::ensure!(seen.iter().all(|&n| n > 10), "op codes seen: {seen:?}");
+    Ok(())
 }
