@@ -448,8 +448,8 @@ pub const SEED: Preset = Preset {
     // R700's 4 banks (seed 004), 256 words each.
     lds_rows: 256,
     lds_banks: LDS_BANKS,
-    // 32 lanes do not fit a core whose registers are one 64-bit word.
-    core: None,
+    // The SIMT core at the seed's sizes (issue 47).
+    core: Some(CORE_SEED),
 };
 
 /// Sized for the Alchitry Cu (iCE40-HX8K, 7680 logic cells, 32 x 4 kbit block RAM).
@@ -772,7 +772,7 @@ pub const CORE_TINY: CoreParams = CoreParams {
 };
 
 /// The SIMT core at the seed's sizes (seeds 000-003): 8 warps of 32 lanes of 32-bit values,
-/// stack depth 8, every extension. Not yet exported or checked at length (issue 47): its
+/// stack depth 8, every extension; exported with the `seed` preset (the core alone). Its
 /// collector units, register banks and local-data-share banks are first choices, to be set by
 /// the model's IPC on the kernels within 60% of an LFE5U-85F.
 pub const CORE_SEED: CoreParams = CoreParams {

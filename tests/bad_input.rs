@@ -274,7 +274,7 @@ fn command_line_errors_are_one_clear_line() {
         (vec!["run", "/nonexistent/k.s"], "cannot read /nonexistent/k.s"),
         (vec!["run", "kernels/spin.s", "--max-cycles", "320000"], "kernels/spin.s: did not finish within --max-cycles 320000: the SIMT core ran 320000 cycles"),
         (vec!["run", "kernels/loop.s", "--preset", "nope"], "unknown core preset `nope`: known core presets are cu-core, tiny-core"),
-        (vec!["run", "kernels/loop.s", "--preset", "seed"], "block preset `seed` has no SIMT core"),
+        (vec!["run", "kernels/loop.s", "--preset", "seed"], "`seed` is a block preset; its SIMT core is the core preset `seed-core`"),
         (vec!["run", "kernels/loop.s", "--preset", "cu"], "`cu` is a block preset; its SIMT core is the core preset `cu-core`"),
         (vec!["run", "kernels/loop.s", "--max-cycles", "10"], "kernels/loop.s: did not finish within --max-cycles 10: the reference interpreter ran 10 warp instructions"),
         (vec!["run", "kernels/loop.s", "--vcd", "/proc/simt-rtl-cannot-write-here/x.vcd"], "cannot create output directory /proc/simt-rtl-cannot-write-here"),

@@ -6,7 +6,8 @@
 //! `SIMT_IVERILOG_CYCLES` of them under iverilog (default 5,000: iverilog's four-state values and
 //! event order catch an x or a zero-delay loop within the first cycles after reset, and it runs
 //! the cores at about 700 cycles per second); `SIMT_VERILOG_ONLY=mod1,mod2` restricts the run to
-//! those modules.
+//! those modules. A block with `replay_cycles_in_tests` (the seed-size core) gets at most that
+//! many cycles, a fifth of them under iverilog.
 
 use std::path::{Path, PathBuf};
 
@@ -48,12 +49,19 @@ fn workdir(preset: &str, module: &str) -> PathBuf {
 fn check<B: PresetBlocks>() {
     let preset = B::PRESET.name;
     let rtl_out = Path::new(env!("CARGO_MANIFEST_DIR")).join("rtl_out");
-    let blocks: Vec<ExportedBlock> = exported_blocks::<B>().unwrap();
     let only = only();
-    for b in blocks.iter().filter(|b| only.as_ref().is_none_or(|o| o.contains(&b.module))) {
-        let rec = simt_rtl::registry::differential::<B>(&b.module, SEED, cycles()).unwrap();
+    let entries = entries::<B>();
+    for e in
+        entries.iter().filter(|e| only.as_ref().is_none_or(|o| o.iter().any(|m| m == e.module)))
+    {
+        let b: ExportedBlock = e.export().unwrap();
+        let cycles = e.replay_cycles_in_tests.map_or(cycles(), |c| c.min(cycles()));
+        let rec = e.differential(SEED, cycles).unwrap();
         let dut = b.verilog_dut(&rtl_out, preset);
-        let first = rec.first(iverilog_cycles());
+        let first = match e.replay_cycles_in_tests {
+            Some(_) => rec.first(cycles / 5),
+            None => rec.first(iverilog_cycles()),
+        };
         for (sim, rec) in [(Simulator::Iverilog, &first), (Simulator::Verilator, &rec)] {
             let start = std::time::Instant::now();
             check_against_rust(sim, &dut, rec, &workdir(preset, &b.module))

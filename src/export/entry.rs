@@ -13,7 +13,7 @@ use crate::sim::{Dut, Properties, Recorded};
 pub struct Entry {
     /// The Verilog module (and file) name.
     pub module: &'static str,
-    export: Box<dyn Fn() -> Result<ExportedBlock>>,
+    export: Box<dyn Fn() -> Result<ExportedBlock> + Send + Sync>,
     differential: fn(u64, usize) -> Result<Recorded>,
     properties: Option<Properties>,
     /// The preset's board top: what the board flows and the FuseSoC core's board target build.
@@ -26,6 +26,9 @@ pub struct Entry {
     /// Too large to map to iCE40 cells within the test run (not a board target, and many
     /// minutes to map): the synthesis check gives it its latch and structure checks only.
     pub structure_only_in_tests: bool,
+    /// At most this many cycles of its differential run are replayed on its Verilog in the test
+    /// run (the seed-size core: its rust-hdl simulation runs at hundreds of cycles per second).
+    pub replay_cycles_in_tests: Option<usize>,
 }
 
 /// Verilog that a block is equal to, port for port, but that the crate does not write: the
@@ -64,13 +67,18 @@ impl Entry {
     pub fn structure_only_in_tests_without_board(self, preset: &Preset) -> Entry {
         Entry { structure_only_in_tests: preset.board_clock_mhz.is_none(), ..self }
     }
+    /// This entry with at most `cycles` cycles replayed on its Verilog in the test run.
+    pub fn with_replay_cycles_in_tests(self, cycles: usize) -> Entry {
+        Entry { replay_cycles_in_tests: Some(cycles), ..self }
+    }
     /// This entry with the Verilog it is equal to.
     pub fn with_reference(self, reference: Reference) -> Entry {
         Entry { reference: Some(reference), ..self }
     }
-    /// The block's Verilog, header and ports.
+    /// The block's Verilog, header and ports, built on a thread with a large stack (the
+    /// seed-size core takes more than a test thread's 2 MiB to build).
     pub fn export(&self) -> Result<ExportedBlock> {
-        (self.export)()
+        crate::sim::on_large_stack(|| (self.export)())?
     }
     /// The block against its model for `cycles` cycles of its stimulus from `seed` (a board top
     /// without a model: its own run, recorded).
@@ -93,7 +101,7 @@ pub fn entry<B: PresetSizes, D: Dut + 'static>(
     block: &'static str,
     summary: &str,
     header: Vec<(&'static str, String)>,
-    make: impl Fn() -> Result<D> + 'static,
+    make: impl Fn() -> Result<D> + Send + Sync + 'static,
     differential: fn(u64, usize) -> Result<Recorded>,
     properties: Option<Properties>,
 ) -> Entry {
@@ -109,7 +117,7 @@ pub fn entry_at<D: Dut + 'static>(
     block: &'static str,
     summary: &str,
     header: Vec<(&'static str, String)>,
-    make: impl Fn() -> Result<D> + 'static,
+    make: impl Fn() -> Result<D> + Send + Sync + 'static,
     differential: fn(u64, usize) -> Result<Recorded>,
     properties: Option<Properties>,
 ) -> Entry {
@@ -124,6 +132,7 @@ pub fn entry_at<D: Dut + 'static>(
         reference: None,
         quick_synthesis_proof: false,
         structure_only_in_tests: false,
+        replay_cycles_in_tests: None,
     }
 }
 
