@@ -14,6 +14,8 @@ use crate::sim::{run_differential_then_model, CycleModel, Dut, Recorded};
 /// many as the exported-Verilog equivalence replays (`tests/verilog_equivalence.rs`). A longer
 /// run goes on with the model alone and replays the whole recording on the block's exported
 /// Verilog under Verilator ([`differential_via_verilog`]).
+/// `SIMT_RUST_HDL_CYCLES` sets another count (a long run of the rust-hdl block itself:
+/// `SIMT_RUST_HDL_CYCLES=1000000 simt-rtl soak --preset seed --block simt_core`).
 pub const RUST_HDL_CYCLES: usize = 20_000;
 
 /// The block `make_dut()` against `model` for `cycles` cycles of the stimulus `gen` makes, every
@@ -35,7 +37,7 @@ where
     M: CycleModel,
     G: FnMut(&mut Rng, &M, usize) -> Vec<u64>,
 {
-    let on_block = RUST_HDL_CYCLES;
+    let on_block = crate::sim::cycles_from_env("SIMT_RUST_HDL_CYCLES", RUST_HDL_CYCLES)?;
     let rec = run_differential_then_model(name, &make_dut, model, seed, on_block, cycles, gen)?;
     if cycles > on_block {
         on_verilator(name, seed, &make_dut, &rec)?;
