@@ -9,7 +9,7 @@
 //! | `write` | `'W'`, address, n (0 = 256), then n words of 4 bytes, little endian | writes instruction words address, address + 1, ... | none |
 //! | `start` | `'S'`, flags (bit 0: capture write-backs) | clears the capture buffer and pulses the core's `start` | none |
 //! | `query` | `'Q'` | | [`STATUS_BYTES`] bytes: see [`Status`] |
-//! | `capture` | `'C'`, index | | [`RECORD_BYTES`] bytes: record `index` of the capture buffer, little endian |
+//! | `capture` | `'C'`, index | | [`record_bytes`] bytes: record `index` of the capture buffer, little endian |
 //! | `reset` | `'X'` | resets the core (its counters and flags; not its memories), clears the link's flags and the capture buffer | none |
 //!
 //! With capture on, every write-back of the run is recorded ([`CAPTURE_RECORDS`] at most; more
@@ -24,7 +24,7 @@ use crate::isa::asm::assemble;
 use crate::isa::{Inst, REGISTERS};
 use crate::params::{clog2, CoreParams};
 
-pub use crate::protocol::{Command, CAPTURE_RECORDS, RECORD_BYTES, STATUS_BYTES};
+pub use crate::protocol::{record_bytes, Command, CAPTURE_RECORDS, STATUS_BYTES};
 
 /// A byte pipe to the board: the USB serial port, or a simulation of the board top.
 pub trait Serial {
@@ -76,19 +76,33 @@ impl Status {
 }
 
 /// One recorded write-back.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Record {
     pub warp: usize,
     pub reg: usize,
     pub mask: u64,
-    /// Lane `l` in bits `l x lane_bits`.
-    pub data: u64,
+    /// Each lane's value.
+    pub lanes: Vec<u32>,
 }
 
 impl Record {
+    /// The record in `bytes` (little endian, as the link sends it) of a core with `p`'s sizes:
+    /// from bit 0 up, the lanes' values, the lane mask, the register and the warp.
+    pub fn parse(bytes: &[u8], p: &CoreParams) -> Record {
+        let bit = |i: usize| bytes.get(i / 8).is_some_and(|b| b >> (i % 8) & 1 == 1);
+        let field =
+            |from: usize, bits: usize| (0..bits).fold(0u64, |a, k| a | (bit(from + k) as u64) << k);
+        let data_bits = p.threads * p.lane_bits;
+        Record {
+            lanes: (0..p.threads).map(|l| field(l * p.lane_bits, p.lane_bits) as u32).collect(),
+            mask: field(data_bits, p.threads),
+            reg: field(data_bits + p.threads, 4) as usize,
+            warp: field(data_bits + p.threads + 4, clog2(p.warps)) as usize,
+        }
+    }
     /// Lane `l`'s value.
-    pub fn lane(&self, l: usize, lane_bits: usize) -> u32 {
-        (self.data >> (l * lane_bits) & crate::sim::rng::mask(lane_bits)) as u32
+    pub fn lane(&self, l: usize) -> u32 {
+        self.lanes[l]
     }
 }
 
@@ -162,17 +176,9 @@ impl<S: Serial> Host<S> {
     }
     pub fn record(&mut self, index: usize) -> Result<Record> {
         self.serial.send(&[Command::Capture as u8, index as u8])?;
-        let b = self.serial.receive(RECORD_BYTES)?;
-        let r = (0..RECORD_BYTES).fold(0u64, |a, k| a | (b[k] as u64) << (8 * k));
         let p = self.params;
-        let bits = p.threads * p.lane_bits;
-        Ok(Record {
-            data: r & crate::sim::rng::mask(bits),
-            mask: r >> bits & crate::sim::rng::mask(p.threads),
-            reg: (r >> (bits + p.threads) & 0xF) as usize,
-            warp: (r >> (bits + p.threads + 4)) as usize
-                & crate::sim::rng::mask(clog2(p.warps)) as usize,
-        })
+        let bytes = self.serial.receive(record_bytes(p.threads, p.lane_bits, clog2(p.warps)))?;
+        Ok(Record::parse(&bytes, &p))
     }
 
     /// Loads `program`, starts it and waits for the end; the status after it. Link errors other
@@ -240,7 +246,7 @@ impl<S: Serial> Host<S> {
         }
         for r in records {
             for l in 0..p.threads {
-                regs[(r.warp * p.threads + l) * REGISTERS + r.reg] = r.lane(l, p.lane_bits);
+                regs[(r.warp * p.threads + l) * REGISTERS + r.reg] = r.lane(l);
             }
         }
         // The local data share: thread t loads words t, t + n, ... into r3 (n threads).
@@ -255,7 +261,7 @@ impl<S: Serial> Host<S> {
             seen[r.warp] += 1;
             for l in 0..p.threads {
                 if let Some(w) = memory.get_mut(r.warp * p.threads + l + k * n) {
-                    *w = r.lane(l, p.lane_bits);
+                    *w = r.lane(l);
                 }
             }
         }
@@ -267,40 +273,50 @@ impl<S: Serial> Host<S> {
 }
 
 /// Programs that leave `lds` (the rest 0) in the local data share: warp 0 builds each group of
-/// `threads` consecutive words in a register (one immediate, then each other lane's difference
-/// under a lane mask) and stores it owner-computes; the other warps exit at once.
+/// `threads` consecutive words in a register (lane 0's value, then each other lane's difference
+/// under a lane mask) and stores it owner-computes; the other warps exit at once. The lane masks
+/// are kept in registers when they fit (up to 10 lanes), else made where each is used; a value
+/// wider than `li`'s 14-bit immediate takes `lui` and `addi` (extension `lui`).
 pub fn fill_programs(p: CoreParams, lds: &[u32]) -> Result<Vec<Vec<Inst>>> {
     let words = p.lds_words();
     if lds.len() > words {
         bail!("{} local-data-share words given: the core's share holds {words}", lds.len());
     }
-    if p.lane_bits > 13 {
-        bail!("`lane_bits` = {} is wider than `li`'s immediate (14 bits, signed)", p.lane_bits);
+    if p.lane_bits > 13 && !p.isa.lui {
+        bail!("`lane_bits` = {} is wider than `li`'s immediate (14 bits, signed) and the core has no `lui`", p.lane_bits);
     }
     let t = p.threads;
     let value =
         |i: usize| lds.get(i).copied().unwrap_or(0) & crate::sim::rng::mask(p.lane_bits) as u32;
+    // r1 the group, r2 the lane, r3 zero, r4 a lane mask, r5 a difference; r5 + k lane k's mask.
+    let kept_masks = 5 + t <= REGISTERS;
     let mut header = String::from("warp r1\nbany r1, quit\nlane r2\nli r3, 0\n");
-    for k in 1..t {
-        header += &format!("li r4, {k}\nseq r4, r2, r4\nsub r{}, r3, r4\n", 4 + k);
+    if kept_masks {
+        for k in 1..t {
+            header += &format!("li r4, {k}\nseq r4, r2, r4\nsub r{}, r3, r4\n", 5 + k);
+        }
     }
-    let (tmp, acc) = (4 + t, 1);
+    let mask_of = |k: usize| match kept_masks {
+        true => format!("r{}", 5 + k),
+        false => "r4".to_string(),
+    };
     let mut programs = vec![];
     let mut body = String::new();
     let lines = |s: &str| s.lines().count();
     for g in 0..words / t {
         let v0 = value(g * t);
-        let mut group = format!("li r{acc}, {v0}\n");
+        let mut group = constant("r1", v0, p.lane_bits);
         for k in 1..t {
             let d = value(g * t + k) ^ v0;
             if d != 0 {
-                group += &format!(
-                    "li r{tmp}, {d}\nand r{tmp}, r{tmp}, r{}\nxor r{acc}, r{acc}, r{tmp}\n",
-                    4 + k
-                );
+                if !kept_masks {
+                    group += &format!("li r4, {k}\nseq r4, r2, r4\nsub r4, r3, r4\n");
+                }
+                group += &constant("r5", d, p.lane_bits);
+                group += &format!("and r5, r5, {}\nxor r1, r1, r5\n", mask_of(k));
             }
         }
-        group += &format!("st r{acc}, {}, 1\n", g * t / p.lds_banks);
+        group += &format!("st r1, {}, 1\n", g * t / p.lds_banks);
         if lines(&header) + lines(&body) + lines(&group) + 2 > p.imem_words {
             programs.push(assemble(&format!("{header}{body}quit: exit\n"))?);
             body.clear();
@@ -309,6 +325,18 @@ pub fn fill_programs(p: CoreParams, lds: &[u32]) -> Result<Vec<Vec<Inst>>> {
     }
     programs.push(assemble(&format!("{header}{body}quit: exit\n"))?);
     Ok(programs)
+}
+
+/// The instructions that put `v` (a `lane_bits`-bit value) in register `rd`: `li` when `v` is
+/// `li`'s 14-bit signed immediate cut to the lane width, else `lui` and `addi`.
+fn constant(rd: &str, v: u32, lane_bits: usize) -> String {
+    let lane = |x: i64| (x as u64 & crate::sim::rng::mask(lane_bits)) as u32;
+    let low = ((v << 18) as i32 >> 18) as i64; // bits 13:0, signed
+    if lane(low) == v {
+        return format!("li {rd}, {low}\n");
+    }
+    let high = (v as i64 - low) as u64 >> 14 & 0x3_FFFF;
+    format!("lui {rd}, {high}\naddi {rd}, {rd}, {low}\n")
 }
 
 /// Checks a board run against the reference interpreter's machine `m` after the same kernel

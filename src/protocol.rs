@@ -30,8 +30,12 @@ impl Command {
 
 /// Records the capture buffer holds.
 pub const CAPTURE_RECORDS: usize = 256;
-/// Bytes of one record (48 bits: data, mask, register, warp must fit).
-pub const RECORD_BYTES: usize = 6;
+/// Bytes of one record of a core with `lanes` lanes of `lane_bits` bits and `warp_bits` warp-id
+/// bits: its data (`lanes x lane_bits`), lane mask (`lanes`), register (4) and warp, from bit 0
+/// up, in whole bytes. The `cu` core's is 6 bytes (42 bits); the seed core's 133 (1,063 bits).
+pub const fn record_bytes(lanes: usize, lane_bits: usize, warp_bits: usize) -> usize {
+    (lanes * lane_bits + lanes + 4 + warp_bits).div_ceil(8)
+}
 /// Bytes of the `query` answer.
 pub const STATUS_BYTES: usize = 37;
 

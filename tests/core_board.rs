@@ -40,10 +40,15 @@ fn fill_programs_write_the_local_data_share() {
         (CORE_CU, 1),
         (simt_rtl::params::CORE_TINY, 2),
         (simt_rtl::params::CoreParams { threads: 8, ..CORE_CU }, 3),
+        (simt_rtl::params::CORE_SEED, 4),
     ] {
-        let want = lds_input(200, seed);
+        let wide = |v: Vec<u32>| match params.lane_bits {
+            32 => v.iter().map(|x| x.wrapping_mul(0x9E37_79B9)).collect(),
+            _ => v,
+        };
+        let want = wide(lds_input(200, seed));
         let config = params.machine(1_000_000);
-        let mut m = Machine::new(config, &lds_input(256, seed + 10)).unwrap();
+        let mut m = Machine::new(config, &wide(lds_input(256, seed + 10))).unwrap();
         let programs = fill_programs(params, &want).unwrap();
         for p in &programs {
             assert!(p.len() <= params.imem_words);
@@ -51,7 +56,7 @@ fn fill_programs_write_the_local_data_share() {
             m.run(p).unwrap();
         }
         let mut full = want.clone();
-        full.resize(256, 0);
+        full.resize(params.lds_words(), 0);
         assert_eq!(m.lds, full, "{} lanes", params.threads);
     }
 }

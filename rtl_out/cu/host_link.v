@@ -453,9 +453,9 @@ module host_link__capture(clock,reset,wb_valid,wb_warp,wb_reg,wb_mask,wb_data,st
     output reg  [8:0] count;
     output reg  err_full;
     // Constant declarations
-    localparam  mask_at = 8'h20;
-    localparam  reg_at = 8'h24;
-    localparam  warp_at = 8'h28;
+    localparam  mask_at = 16'h20;
+    localparam  reg_at = 16'h24;
+    localparam  warp_at = 16'h28;
     // Stub signals
     reg  ram$clock;
     reg  [7:0] ram$read_address;
@@ -644,6 +644,9 @@ module host_link__reply(clock,reset,tx_ready,load_record,record,load_query,flags
     input wire  [31:0] counters$7;
     output reg  sending;
     output reg  [7:0] tx_data;
+    // Constant declarations
+    localparam  status_len = 6'b100101;
+    localparam  record_len = 6'b110;
     // Stub signals
     reg  [7:0] bytes$0$d;
     wire  [7:0] bytes$0$q;
@@ -1086,7 +1089,7 @@ module host_link__reply(clock,reset,tx_ready,load_record,record,load_query,flags
                 bytes$3$d = record[(32'h8 * 3)+:(8)];
                 bytes$4$d = record[(32'h8 * 4)+:(8)];
                 bytes$5$d = record[(32'h8 * 5)+:(8)];
-                left$d = 32'h6;
+                left$d = record_len;
             end
             else if (load_query) begin
                 bytes$0$d = flags;
@@ -1126,7 +1129,7 @@ module host_link__reply(clock,reset,tx_ready,load_record,record,load_query,flags
                 bytes$34$d = counters$7[(32'h8 * 1)+:(8)];
                 bytes$35$d = counters$7[(32'h8 * 2)+:(8)];
                 bytes$36$d = counters$7[(32'h8 * 3)+:(8)];
-                left$d = 32'h25;
+                left$d = status_len;
             end
         end
     end

@@ -25,7 +25,7 @@ pub struct Run {
     pub policy: IssuePolicy,
     /// The core's timing: pipelined or gpgpu-sim (the collector's one-cycle step, issue in
     /// one cycle); default the preset's (pipelined for cu-core). The Verilator engine is the
-    /// exported cu core: any other core runs in lockstep.
+    /// exported cu or seed core: any other core runs in lockstep.
     #[arg(long)]
     pub collector: Option<CollectorTiming>,
     /// Initial local data share: one hex word per line from word 0 (default: K.lds beside the
@@ -62,12 +62,10 @@ pub fn run(mut a: Run) -> Result<()> {
         collector_timing: a.collector.unwrap_or(core.collector_timing),
         ..core
     };
-    let cu = crate::params::CORE_CU;
-    let on_verilator =
-        params.sizes() == cu.sizes() && params.collector_timing == cu.collector_timing;
+    let on_verilator = crate::verify::fast_engine::has_engine(params);
     let verilator = !(a.lockstep || a.vcd.is_some() || !on_verilator);
     if let (Some(v), false) = (&a.verilog, verilator) {
-        anyhow::bail!("--verilog {}: the Verilator engine runs the cu-core in its pipelined timing only, not this run", v.display());
+        anyhow::bail!("--verilog {}: the Verilator engine runs the cu-core and seed-core in their pipelined timing only, not this run", v.display());
     }
     let verilog = a.verilog.as_deref().map(|v| read_bounded(v, 64 * INPUT_LIMIT)).transpose()?;
     let (lds, lds_beside) = inputs_beside(&a.kernel, core.name, a.lds.take(), &mut a.results);

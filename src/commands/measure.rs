@@ -83,9 +83,16 @@ pub struct Speed {
     pub block: Vec<String>,
     /// Time `simt-rtl run`'s two engines on this kernel instead (repeatable; the local data
     /// share from the kernel's .lds beside it, else pseudo-random words from seed 1, as
-    /// `run` gives), on the cu core.
+    /// `run` gives), on the core --core names.
     #[arg(long, conflicts_with = "block")]
     pub kernel: Vec<PathBuf>,
+    /// The core preset --kernel runs on (one with a Verilator engine: cu-core or seed-core).
+    #[arg(long, default_value = "cu-core", requires = "kernel")]
+    pub core: String,
+    /// With --kernel: time the Verilator engine alone, not the rust-hdl core in lockstep too
+    /// (the seed core's lockstep run of kernels/spin.s takes about half an hour).
+    #[arg(long, requires = "kernel")]
+    pub engine_only: bool,
     /// Time the read-back netlist of the bitstream built in this directory (`simt-rtl
     /// build --out DIR`) instead, for --cycles cycles, under Verilator and iverilog.
     #[arg(long, conflicts_with_all = ["block", "kernel"])]
@@ -235,7 +242,8 @@ pub fn speed(a: Speed) -> Result<()> {
     use crate::flow::{soak, speed};
     let markdown = markdown_output(a.markdown.as_deref(), &a.kernel)?;
     if !a.kernel.is_empty() {
-        return speed_of_engines(&a.kernel, markdown.as_ref());
+        let core = crate::params::core_params(&a.core)?;
+        return speed_of_engines(core, &a.kernel, !a.engine_only, markdown.as_ref());
     }
     if let Some(dir) = &a.bitstream {
         return speed_of_readback(dir, a.cycles, markdown.as_ref());
@@ -252,11 +260,21 @@ pub fn speed(a: Speed) -> Result<()> {
 }
 
 /// `simt-rtl speed --kernel`: `run`'s two engines timed on each kernel.
-fn speed_of_engines(kernels: &[PathBuf], markdown: Option<&Output>) -> Result<()> {
-    let params = crate::params::CORE_CU;
+fn speed_of_engines(
+    params: crate::params::CoreParams,
+    kernels: &[PathBuf],
+    lockstep: bool,
+    markdown: Option<&Output>,
+) -> Result<()> {
+    if !crate::verify::fast_engine::has_engine(params) {
+        anyhow::bail!(
+            "--core {}: no Verilator engine for this core (cu-core and seed-core have one)",
+            params.name
+        );
+    }
     let inputs = kernel_inputs(kernels, params)?;
     let say = |line: &str| eprintln!("{line}");
-    let rows = crate::flow::speed::engines(params, &inputs, 10_000_000, &say)?;
+    let rows = crate::flow::speed::engines(params, &inputs, 10_000_000, lockstep, &say)?;
     let table = crate::flow::speed::engine_table(params.name, &rows);
     let tools = [results::RUSTC, results::VERILATOR];
     let title = "Speed of `simt-rtl run`'s engines";

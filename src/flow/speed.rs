@@ -119,8 +119,8 @@ pub struct EngineRow {
     /// The kernel's own cycles (the core's cycle counter).
     pub kernel_cycles: u64,
     /// The rust-hdl core beside its model (`run --lockstep`): seconds for the whole command's
-    /// work (the model's schedule, loading, the run).
-    pub lockstep_secs: f64,
+    /// work (the model's schedule, loading, the run); `None` when not timed.
+    pub lockstep_secs: Option<f64>,
     /// The Verilator engine: the seconds of its build when it was not cached (0 when it was), of
     /// the session (loading through the serial port, the run, reading back) and the cycles the
     /// session simulated.
@@ -129,15 +129,17 @@ pub struct EngineRow {
     pub engine_cycles: u64,
 }
 
-/// Times `run`'s two engines on each kernel (`(name, program, local data share)`) on the core
-/// `params` describe (the `cu` core's sizes), each result checked against the interpreter's.
+/// Times `run`'s two engines (the Verilator engine only, without `lockstep`) on each kernel
+/// (`(name, program, local data share)`) on the core `params` describe (one with a Verilator
+/// engine), each result checked against the interpreter's.
 pub fn engines(
     params: crate::params::CoreParams,
     kernels: &[crate::verify::core_run::KernelInput],
     max_cycles: u64,
+    lockstep: bool,
     progress: &dyn Fn(&str),
 ) -> Result<Vec<EngineRow>> {
-    use crate::verify::{core_run, fast_engine};
+    use crate::verify::fast_engine;
     let started = Instant::now();
     let engine = fast_engine::engine(params, progress)?;
     let build_secs = started.elapsed().as_secs_f64();
@@ -150,24 +152,46 @@ pub fn engines(
                 .with_context(|| format!("{name} on the Verilator engine"))?;
         fast_engine::check(params, &m, &fast.run)
             .with_context(|| format!("{name} on the Verilator engine"))?;
-        let started = Instant::now();
-        let lockstep = core_run::run_rust_hdl(params, program, lds, max_cycles, None)
-            .with_context(|| format!("{name} in lockstep"))?;
+        let lockstep_secs = match lockstep {
+            true => Some(time_lockstep(params, program, lds, max_cycles, &fast.run)?),
+            false => None,
+        };
         let row = EngineRow {
             kernel: name.clone(),
-            kernel_cycles: lockstep.counters.cycles,
-            lockstep_secs: started.elapsed().as_secs_f64(),
+            kernel_cycles: fast.run.status.counters.cycles,
+            lockstep_secs,
             build_secs: if k == 0 { build_secs } else { 0.0 },
             engine_secs: fast.secs,
             engine_cycles: fast.cycles,
         };
+        let lockstep = row.lockstep_secs.map_or("not timed".into(), |s| format!("{s:.1} s"));
         progress(&format!(
-            "{name}: {} cycles; lockstep {:.1} s, Verilator engine {:.2} s",
-            row.kernel_cycles, row.lockstep_secs, row.engine_secs
+            "{name}: {} cycles; lockstep {lockstep}, Verilator engine {:.2} s",
+            row.kernel_cycles, row.engine_secs
         ));
         rows.push(row);
     }
     Ok(rows)
+}
+
+/// Seconds of a kernel's run on the rust-hdl core in lockstep with its model, whose cycle count
+/// must be the engine's (`run`).
+fn time_lockstep(
+    params: crate::params::CoreParams,
+    program: &[crate::isa::Inst],
+    lds: &[u32],
+    max_cycles: u64,
+    run: &crate::link::BoardRun,
+) -> Result<f64> {
+    let started = Instant::now();
+    let lockstep = crate::verify::core_run::run_rust_hdl(params, program, lds, max_cycles, None)
+        .context("in lockstep")?;
+    let (engine, rust_hdl) = (run.status.counters.cycles, lockstep.counters.cycles);
+    anyhow::ensure!(
+        engine == rust_hdl,
+        "the engine ran {engine} cycles, the rust-hdl core {rust_hdl}"
+    );
+    Ok(started.elapsed().as_secs_f64())
 }
 
 /// A Markdown table of [`engines`]' figures.
@@ -178,12 +202,14 @@ pub fn engine_table(core: &str, rows: &[EngineRow]) -> String {
     t += "| kernel | kernel cycles | lockstep, s | lockstep, kernel cycles/s | engine build, s | engine, s | engine, kernel cycles/s | engine, simulated cycles/s |\n";
     t += "|---|---:|---:|---:|---:|---:|---:|---:|\n";
     for r in rows {
+        let (secs, rate) = match r.lockstep_secs {
+            Some(s) => (format!("{s:.2}"), format!("{:.0}", r.kernel_cycles as f64 / s)),
+            None => ("not timed".into(), "-".into()),
+        };
         t += &format!(
-            "| {} | {} | {:.2} | {:.0} | {:.1} | {:.2} | {:.0} | {:.0} |\n",
+            "| {} | {} | {secs} | {rate} | {:.1} | {:.2} | {:.0} | {:.0} |\n",
             r.kernel,
             r.kernel_cycles,
-            r.lockstep_secs,
-            r.kernel_cycles as f64 / r.lockstep_secs,
             r.build_secs,
             r.engine_secs,
             r.kernel_cycles as f64 / r.engine_secs,

@@ -168,13 +168,13 @@ mod tests {
             want.0[off..off + 32].copy_from_slice(&rb.0[..32]);
             assert_eq!(Ref::of(c), want, "N={N}: set_bits at {off}");
             assert_eq!(Ref::of(bit_cast::<33, N>(a)).0, ra.0[..33], "N={N}: bit_cast down");
-            let up = Ref::of(bit_cast::<1024, N>(a));
+            let up = Ref::of(bit_cast::<1088, N>(a));
             assert!(up.0[..N] == ra.0[..] && !up.0[N..].contains(&true), "N={N}: bit_cast up");
         }
     }
 
     /// rust-hdl's wide `Bits` (the vendored word-based `BitVec`) against the bit-by-bit
-    /// reference, at widths around word boundaries and at a 32 x 32-bit warp register.
+    /// reference, at widths around word boundaries, at a 32 x 32-bit warp register and at the widest.
     #[test]
     fn wide_bits_match_the_bit_by_bit_reference() {
         let mut rng = Rng::new(47);
@@ -185,6 +185,7 @@ mod tests {
         check::<128>(&mut rng);
         check::<200>(&mut rng);
         check::<1024>(&mut rng);
+        check::<1088>(&mut rng);
     }
 
     /// Lanes pack as the blocks pack them: 32 lanes of 32 bits in 16 words, 4 of 8 in one.

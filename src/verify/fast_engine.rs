@@ -17,10 +17,11 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 
 use super::core_run::CycleLimit;
+use crate::boards::core_board::CoreBoardSeed;
 use crate::boards::core_board::MODULE;
 use crate::boards::CoreBoard;
 use crate::link::{BoardRun, Host, OnPoll, Serial, StillRunning, STATUS_BYTES};
-use crate::params::CoreParams;
+use crate::params::{CollectorTiming, CoreParams, CORE_CU, CORE_SEED};
 
 /// The serial port's clocks per bit in the engine (as `board run --sim`).
 pub const CLOCKS_PER_BIT: usize = 4;
@@ -44,7 +45,14 @@ pub fn cache_dir() -> Result<PathBuf> {
     }
 }
 
-/// The engine for the core `params` describe (the `cu` core's sizes): its executable, built
+/// Whether the core `params` describe has a Verilator engine: the `cu` and seed cores' sizes, in
+/// the pipelined timing (their exported Verilog's).
+pub fn has_engine(params: CoreParams) -> bool {
+    let sizes = [CORE_CU, CORE_SEED].map(|c| c.sizes());
+    sizes.contains(&params.sizes()) && params.collector_timing == CollectorTiming::Pipelined
+}
+
+/// The engine for the core `params` describe ([`has_engine`]): its executable, built
 /// first when the cache does not hold it (`building` is told: the build takes seconds here, more
 /// on a slower machine).
 pub fn engine(params: CoreParams, building: &dyn Fn(&str)) -> Result<PathBuf> {
@@ -52,10 +60,19 @@ pub fn engine(params: CoreParams, building: &dyn Fn(&str)) -> Result<PathBuf> {
 }
 
 /// The Verilog the engine for `params`'s core is built from: the board top `core_board` at
-/// [`CLOCKS_PER_BIT`] clocks per bit.
+/// [`CLOCKS_PER_BIT`] clocks per bit ([`CoreBoardSeed`] for the seed core's sizes).
 pub fn engine_verilog(params: CoreParams) -> Result<String> {
-    use rust_hdl::prelude::Block;
-    let mut board = CoreBoard::with_core(CLOCKS_PER_BIT, params, &[])?;
+    if params.sizes() == CORE_SEED.sizes() {
+        crate::sim::on_large_stack(|| {
+            board_verilog(CoreBoardSeed::with_core(CLOCKS_PER_BIT, params, &[])?)
+        })?
+    } else {
+        board_verilog(CoreBoard::with_core(CLOCKS_PER_BIT, params, &[])?)
+    }
+}
+
+/// The Verilog of an engine's board top.
+fn board_verilog(mut board: impl rust_hdl::prelude::Block) -> Result<String> {
     board.connect_all();
     crate::export::export_module(
         &board,

@@ -39,7 +39,7 @@ pub fn entries<B: PresetSizes>() -> Vec<Entry> {
         "CoreBoard",
         "board top: the SIMT core behind the USB serial port (UART, host link), LEDs",
         vec![
-            ("Protocol", crate::hw::link::host_link::link_protocol()),
+            ("Protocol", crate::hw::link::host_link::link_protocol(&core)),
             ("Clock", clock),
             (
                 "Ports",

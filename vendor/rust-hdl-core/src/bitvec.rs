@@ -8,8 +8,10 @@ use crate::bits::LiteralType;
 // words, are always 0, so that the derived equality and hash compare values. Operations work on
 // a copy of the words in a fixed array of `WORDS`.
 
-/// Words of the working copy: the widest `BitVec` (and so the widest `Bits`) is `MAX_BITS`.
-const WORDS: usize = 16;
+/// Words of the working copy: the widest `BitVec` (and so the widest `Bits`) is `MAX_BITS`,
+/// 1,088: a 1,024-bit register, and the host link's capture record of one with its lane mask,
+/// register and warp (1,063 bits at 32 lanes of 32 bits and 8 warps).
+const WORDS: usize = 17;
 pub const MAX_BITS: usize = WORDS * 64;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -20,7 +22,7 @@ pub struct BitVec<const N: usize> {
 impl<const N: usize> BitVec<N> {
     /// Checked where a function that makes one is compiled (narrow widths, which never make one,
     /// are checked when run).
-    const FITS: () = assert!(N <= MAX_BITS, "the vendored rust-hdl-core's Bits are at most 1024 bits wide");
+    const FITS: () = assert!(N <= MAX_BITS, "the vendored rust-hdl-core's Bits are at most 1088 bits wide");
     /// Words that hold bits `0..N`.
     const USED: usize = (N + 63) / 64;
 

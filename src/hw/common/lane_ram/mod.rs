@@ -43,7 +43,7 @@ impl<const RW: usize, const T: usize, const DW: usize, const TD: usize> LaneRam<
         check_range("row bits (RW)", RW, 1, 12)?;
         check_range("lanes (T)", T, 1, 64)?;
         check_derived("TD", TD, "T * DW", T * DW)?;
-        check_range("row width (T * DW)", TD, 1, 1024)?;
+        check_range("row width (T * DW)", TD, 1, rust_hdl::core::bitvec::MAX_BITS)?;
         Self::with_rows(&[])
     }
     /// Rows `0..rows.len()` start with `rows` (cut to `TD` bits), the others at 0.

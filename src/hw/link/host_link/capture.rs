@@ -1,18 +1,17 @@
 //! Capture: the [`HostLink`](super::HostLink)'s record of a run's write-backs, 256 records of
-//! 48 bits in block RAM. With capture on, each write-back is written at the count, which then
+//! `RB` bits in block RAM (48 for the `cu` core). With capture on, each write-back is written at the count, which then
 //! grows; when 256 are held a further one is dropped and flags `err_full`. `start` turns capture
 //! on or off and empties it; `clear` (reset, or the link's `reset` command) turns it off and
 //! empties it. The record at `read_address` shows at `read_data` after the edge.
 
 use rust_hdl::prelude::*;
 
-use super::RECORD_BITS;
 use crate::hw::LaneRam;
 
-/// Records of a core with `WW` warp-id bits, `T` lanes and `TD` register bits (checked by the
-/// link).
+/// Records of `RB` bits of a core with `WW` warp-id bits, `T` lanes and `TD` register bits
+/// (checked by the link).
 #[derive(LogicBlock)]
-pub struct Capture<const WW: usize, const T: usize, const TD: usize> {
+pub struct Capture<const WW: usize, const T: usize, const TD: usize, const RB: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
     /// The core's write-back port.
@@ -27,22 +26,22 @@ pub struct Capture<const WW: usize, const T: usize, const TD: usize> {
     /// Capture off, emptied, flag cleared (after all else).
     pub clear: Signal<In, Bit>,
     pub read_address: Signal<In, Bits<8>>,
-    pub read_data: Signal<Out, Bits<RECORD_BITS>>,
+    pub read_data: Signal<Out, Bits<RB>>,
     pub enabled: Signal<Out, Bit>,
     /// Records held (0 to 256).
     pub count: Signal<Out, Bits<9>>,
     pub err_full: Signal<Out, Bit>,
-    ram: LaneRam<8, 1, RECORD_BITS, RECORD_BITS>,
+    ram: LaneRam<8, 1, RB, RB>,
     en: DFF<Bit>,
     held: DFF<Bits<9>>,
     full: DFF<Bit>,
-    mask_at: Constant<Bits<8>>,
-    reg_at: Constant<Bits<8>>,
-    warp_at: Constant<Bits<8>>,
-    record: Signal<Local, Bits<RECORD_BITS>>,
+    mask_at: Constant<Bits<16>>,
+    reg_at: Constant<Bits<16>>,
+    warp_at: Constant<Bits<16>>,
+    record: Signal<Local, Bits<RB>>,
 }
 
-impl<const WW: usize, const T: usize, const TD: usize> Capture<WW, T, TD> {
+impl<const WW: usize, const T: usize, const TD: usize, const RB: usize> Capture<WW, T, TD, RB> {
     pub fn new() -> anyhow::Result<Self> {
         Ok(Self {
             clock: Default::default(),
@@ -72,7 +71,9 @@ impl<const WW: usize, const T: usize, const TD: usize> Capture<WW, T, TD> {
     }
 }
 
-impl<const WW: usize, const T: usize, const TD: usize> Logic for Capture<WW, T, TD> {
+impl<const WW: usize, const T: usize, const TD: usize, const RB: usize> Logic
+    for Capture<WW, T, TD, RB>
+{
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, en, held, full);
@@ -84,10 +85,10 @@ impl<const WW: usize, const T: usize, const TD: usize> Logic for Capture<WW, T, 
         self.ram.read_address.next = self.read_address.val();
         self.read_data.next = self.ram.read_data.val();
         self.ram.write_address.next = self.held.q.val().get_bits::<8>(0);
-        self.record.next = bit_cast::<RECORD_BITS, TD>(self.wb_data.val())
-            | (bit_cast::<RECORD_BITS, T>(self.wb_mask.val()) << self.mask_at.val())
-            | (bit_cast::<RECORD_BITS, 4>(self.wb_reg.val()) << self.reg_at.val())
-            | (bit_cast::<RECORD_BITS, WW>(self.wb_warp.val()) << self.warp_at.val());
+        self.record.next = bit_cast::<RB, TD>(self.wb_data.val())
+            | (bit_cast::<RB, T>(self.wb_mask.val()) << self.mask_at.val())
+            | (bit_cast::<RB, 4>(self.wb_reg.val()) << self.reg_at.val())
+            | (bit_cast::<RB, WW>(self.wb_warp.val()) << self.warp_at.val());
         self.ram.write_data.next = self.record.val();
         self.ram.write_mask.next = 0.into();
         // Record a write-back.

@@ -29,13 +29,13 @@ pub use reply::Reply;
 // The reply counter loads the status answer's length as the literal 37.
 const _: () = assert!(STATUS_BYTES == 37);
 
-/// Bits of a capture record ([`RECORD_BYTES`](crate::link::RECORD_BYTES) bytes).
-const RECORD_BITS: usize = 48;
 /// Counters reported by `query`, each 32 bits.
 pub const LINK_COUNTERS: usize = 8;
 
 /// Sizes, fixed by the core it serves: `WW` warp-id bits, `T` lanes, `TD` register bits,
-/// `IA` instruction-address bits (at most 8: one address byte), `SPW` stack high-water bits.
+/// `IA` instruction-address bits (at most 8: one address byte), `SPW` stack high-water bits;
+/// capture records of `RBY` bytes ([`record_bytes`](crate::protocol::record_bytes)), `RB` bits;
+/// answers of up to `N = max(RBY, 37)` bytes, counted in `LW` bits ([`sized_host_link!`]).
 /// Where the link is in a command: waiting for its byte, reading its arguments, reading
 /// `write`'s words, or reading a capture record (one cycle).
 #[derive(Copy, Clone, Debug, PartialEq, LogicState)]
@@ -53,6 +53,10 @@ pub struct HostLink<
     const TD: usize,
     const IA: usize,
     const SPW: usize,
+    const RB: usize,
+    const RBY: usize,
+    const N: usize,
+    const LW: usize,
 > {
     /// Clock: all state changes on its rising edge.
     pub clock: Signal<In, Clock>,
@@ -92,8 +96,8 @@ pub struct HostLink<
     /// Bit 0 unknown command, 1 byte while busy, 2 capture buffer full, 3 framing error.
     pub link_errors: Signal<Out, Bits<4>>,
     /// The capture buffer, and the answer being sent.
-    capture: Capture<WW, T, TD>,
-    reply: Reply,
+    capture: Capture<WW, T, TD, RB>,
+    reply: Reply<N, RB, RBY, LW>,
     phase: DFF<LinkPhase>,
     cmd: DFF<Bits<8>>,
     nargs: DFF<Bit>,
@@ -127,19 +131,28 @@ pub struct HostLink<
     load_query: Signal<Local, Bit>,
 }
 
-impl<const WW: usize, const T: usize, const TD: usize, const IA: usize, const SPW: usize>
-    HostLink<WW, T, TD, IA, SPW>
+impl<
+        const WW: usize,
+        const T: usize,
+        const TD: usize,
+        const IA: usize,
+        const SPW: usize,
+        const RB: usize,
+        const RBY: usize,
+        const N: usize,
+        const LW: usize,
+    > HostLink<WW, T, TD, IA, SPW, RB, RBY, N, LW>
 {
     pub fn new() -> Result<Self> {
         check_range("instruction-address bits (IA)", IA, 1, 8)?;
         check_range("stack high-water bits (SPW)", SPW, 1, 8)?;
-        check_range("register bits (TD)", TD, 1, 32)?;
-        if TD + T + 4 + WW > RECORD_BITS {
-            anyhow::bail!(
-                "a capture record of TD + T + 4 + WW = {} bits does not fit its {RECORD_BITS} bits",
-                TD + T + 4 + WW
-            );
-        }
+        check_range("register bits (TD)", TD, 1, 1024)?;
+        let bytes = crate::protocol::record_bytes(T, TD / T, WW);
+        anyhow::ensure!(
+            RBY == bytes,
+            "record bytes (RBY) = {RBY} must be the bytes of TD + T + 4 + WW = {} bits, {bytes}",
+            TD + T + 4 + WW
+        );
         let op = |c: Command| Constant::new((c as u64).to_bits());
         Ok(Self {
             clock: Default::default(),
@@ -167,7 +180,7 @@ impl<const WW: usize, const T: usize, const TD: usize, const IA: usize, const SP
             capture_enabled: Default::default(),
             link_errors: Default::default(),
             capture: Capture::new()?,
-            reply: Reply::default(),
+            reply: Reply::new()?,
             phase: Default::default(),
             cmd: Default::default(),
             nargs: Default::default(),
@@ -200,8 +213,17 @@ impl<const WW: usize, const T: usize, const TD: usize, const IA: usize, const SP
     }
 }
 
-impl<const WW: usize, const T: usize, const TD: usize, const IA: usize, const SPW: usize> Logic
-    for HostLink<WW, T, TD, IA, SPW>
+impl<
+        const WW: usize,
+        const T: usize,
+        const TD: usize,
+        const IA: usize,
+        const SPW: usize,
+        const RB: usize,
+        const RBY: usize,
+        const N: usize,
+        const LW: usize,
+    > Logic for HostLink<WW, T, TD, IA, SPW, RB, RBY, N, LW>
 {
     #[hdl_gen]
     fn update(&mut self) {
@@ -350,8 +372,17 @@ impl<const WW: usize, const T: usize, const TD: usize, const IA: usize, const SP
     }
 }
 
-impl<const WW: usize, const T: usize, const TD: usize, const IA: usize, const SPW: usize>
-    crate::sim::Dut for HostLink<WW, T, TD, IA, SPW>
+impl<
+        const WW: usize,
+        const T: usize,
+        const TD: usize,
+        const IA: usize,
+        const SPW: usize,
+        const RB: usize,
+        const RBY: usize,
+        const N: usize,
+        const LW: usize,
+    > crate::sim::Dut for HostLink<WW, T, TD, IA, SPW, RB, RBY, N, LW>
 {
     crate::dut_ports!(
         clock: clock,
@@ -360,14 +391,36 @@ impl<const WW: usize, const T: usize, const TD: usize, const IA: usize, const SP
     );
 }
 
+/// The link of the core that the [`CoreParams`](crate::params::CoreParams) constant `$p`
+/// describes, every const generic computed from its sizes.
+#[macro_export]
+macro_rules! sized_host_link {
+    ($p:expr) => {
+        $crate::hw::link::host_link::HostLink<
+            { $p.sizes().WW }, { $p.sizes().T }, { $p.sizes().TD },
+            { $crate::params::clog2($p.imem_words) }, { $p.sizes().SPW },
+            { 8 * $crate::protocol::record_bytes($p.threads, $p.lane_bits, $p.sizes().WW) },
+            { $crate::protocol::record_bytes($p.threads, $p.lane_bits, $p.sizes().WW) },
+            { $crate::hw::link::host_link::answer_bytes(&$p) },
+            { $crate::params::clog2($crate::hw::link::host_link::answer_bytes(&$p) + 1) },
+        >
+    };
+}
+
+/// The longest answer of a core's link: a status answer or one of its records.
+pub const fn answer_bytes(p: &crate::params::CoreParams) -> usize {
+    let record = crate::protocol::record_bytes(p.threads, p.lane_bits, clog2(p.warps));
+    if record > STATUS_BYTES {
+        record
+    } else {
+        STATUS_BYTES
+    }
+}
+
 /// The `cu` core's link ([`SimtCoreCu`](crate::hw::core::simt_core::SimtCoreCu)).
-pub type HostLinkCu = HostLink<
-    { CORE_CU.sizes().WW },
-    { CORE_CU.sizes().T },
-    { CORE_CU.sizes().TD },
-    { clog2(CORE_CU.imem_words) },
-    { CORE_CU.sizes().SPW },
->;
+pub type HostLinkCu = crate::sized_host_link!(CORE_CU);
+/// The seed core's link ([`SimtCoreSeed`](crate::hw::core::simt_core::SimtCoreSeed)).
+pub type HostLinkSeed = crate::sized_host_link!(crate::params::CORE_SEED);
 
 /// The formal properties (`host_link.sv` beside this file: its wrapper and the wrapper's
 /// parameters at a preset).
@@ -401,10 +454,12 @@ pub const PROPERTIES: crate::sim::Properties = crate::sim::Properties {
     )],
 };
 
-/// The host link's protocol, for a header line.
-pub fn link_protocol() -> String {
-    use crate::protocol::{RECORD_BYTES, STATUS_BYTES};
+/// The host link's protocol for the core `core`, for a header line.
+pub fn link_protocol(core: &crate::params::CoreParams) -> String {
+    use crate::protocol::STATUS_BYTES;
+    let record_bytes =
+        crate::protocol::record_bytes(core.threads, core.lane_bits, clog2(core.warps));
     format!("8N1; commands: 'W' addr n (0 = 256) then n little-endian words: write instruction words; 'S' flags (bit 0 capture): start; \
 'Q': answer {STATUS_BYTES} status bytes (flags, core errors, stack high water, records captured (2), {LINK_COUNTERS} counters of 4 bytes); 'C' index: \
-answer record index ({RECORD_BYTES} bytes: data, lane mask, register, warp); 'X': reset the core; see src/link.rs")
+answer record index ({record_bytes} bytes: data, lane mask, register, warp); 'X': reset the core; see src/link.rs")
 }

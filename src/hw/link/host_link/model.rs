@@ -1,7 +1,7 @@
 //! Reference model of [`HostLink`](crate::hw::HostLink): the board's serial protocol
 //! ([`crate::link`]) as the engine between the UART and the SIMT core runs it, byte by byte.
 
-use crate::protocol::{Command, CAPTURE_RECORDS, RECORD_BYTES, STATUS_BYTES};
+use crate::protocol::{record_bytes, Command, CAPTURE_RECORDS, STATUS_BYTES};
 use crate::sim::{CycleModel, PortNames, PortStruct};
 
 /// The model's sizes: the core's warp-id bits, lanes and register bits (`lanes x lane_bits`),
@@ -16,6 +16,10 @@ pub struct HostLinkSizes {
 }
 
 impl HostLinkSizes {
+    /// Bytes of a capture record ([`record_bytes`]).
+    pub fn record_bytes(&self) -> usize {
+        record_bytes(self.lanes, self.reg_bits / self.lanes, self.warp_bits)
+    }
     /// The sizes of a core's link.
     pub fn of(c: &crate::params::CoreParams) -> Self {
         use crate::params::clog2;
@@ -83,7 +87,13 @@ pub struct HostLinkModel {
 }
 
 impl HostLinkModel {
+    /// The model of a link whose records fit 64 bits (the `cu` core's; wider links are checked
+    /// end to end, by the kernels the Verilator engine runs through them).
     pub fn new(sizes: HostLinkSizes) -> Self {
+        assert!(
+            sizes.record_bytes() <= 8,
+            "the host link's model holds records of 8 bytes at most"
+        );
         Self {
             sizes,
             phase: Phase::Command,
@@ -202,7 +212,8 @@ impl CycleModel for HostLinkModel {
             self.reply.remove(0);
         }
         if self.phase == Phase::Reading {
-            self.reply = (0..RECORD_BYTES).map(|k| (read >> (8 * k)) as u8).collect();
+            let bytes = self.sizes.record_bytes();
+            self.reply = (0..bytes).map(|k| (read >> (8 * k)) as u8).collect();
             self.phase = Phase::Command;
             if i.rx_valid == 1 {
                 self.err_overrun = true;

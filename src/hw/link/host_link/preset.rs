@@ -26,7 +26,7 @@ pub fn entries<B: PresetSizes>() -> Vec<Entry> {
     match crate::hw::core::simt_core::preset::core_preset::<B>() {
         Some((core, sizes)) if core == CORE_CU => vec![entry_at(sizes, "host_link", "HostLink",
             "host link: the serial protocol engine between the UART and the SIMT core (writes, start, status, write-back capture)",
-            vec![("Protocol", super::link_protocol())],
+            vec![("Protocol", super::link_protocol(&core))],
             super::HostLinkCu::new, differential::<B>, Some(super::PROPERTIES))],
         _ => vec![],
     }

@@ -1,23 +1,25 @@
-//! Reply: the [`HostLink`](super::HostLink)'s answer, up to 37 bytes sent first to last. Each
+//! Reply: the [`HostLink`](super::HostLink)'s answer, up to `N` bytes sent first to last. Each
 //! cycle, in this order: the transmitter takes the first byte (the rest move down one); a record
-//! read loads the 6-byte record answer, or a `query` the 37-byte status answer (built here from
-//! the values given). Reset drops the answer (its bytes stay).
+//! read loads the `RB / 8`-byte record answer, or a `query` the 37-byte status answer (built here
+//! from the values given). Reset drops the answer (its bytes stay).
 
+use anyhow::{ensure, Result};
 use rust_hdl::prelude::*;
 
-use super::{LINK_COUNTERS, RECORD_BITS};
+use super::LINK_COUNTERS;
 use crate::protocol::STATUS_BYTES;
 
-/// The answer being sent.
+/// The answer being sent: `N` bytes held (the longer of the status answer and a record), records
+/// of `RB` bits (`RBY` bytes), `LW` bits counting the bytes left.
 #[derive(LogicBlock)]
-pub struct Reply {
+pub struct Reply<const N: usize, const RB: usize, const RBY: usize, const LW: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
     /// The transmitter is ready for a byte.
     pub tx_ready: Signal<In, Bit>,
     /// Load the record read at the last edge.
     pub load_record: Signal<In, Bit>,
-    pub record: Signal<In, Bits<RECORD_BITS>>,
+    pub record: Signal<In, Bits<RB>>,
     /// Load the status answer: its flags byte, the core's error flags and stack high-water
     /// mark, the capture count and the counters.
     pub load_query: Signal<In, Bit>,
@@ -29,14 +31,20 @@ pub struct Reply {
     /// Some byte is left to send, and the first.
     pub sending: Signal<Out, Bit>,
     pub tx_data: Signal<Out, Bits<8>>,
-    bytes: [DFF<Bits<8>>; STATUS_BYTES],
-    left: DFF<Bits<6>>,
+    bytes: [DFF<Bits<8>>; N],
+    left: DFF<Bits<LW>>,
+    /// The lengths of the two answers.
+    status_len: Constant<Bits<LW>>,
+    record_len: Constant<Bits<LW>>,
     is_sending: Signal<Local, Bit>,
 }
 
-impl Default for Reply {
-    fn default() -> Self {
-        Self {
+impl<const N: usize, const RB: usize, const RBY: usize, const LW: usize> Reply<N, RB, RBY, LW> {
+    pub fn new() -> Result<Self> {
+        ensure!(RB == 8 * RBY, "record bits (RB) = {RB} must be 8 x record bytes (RBY) = {RBY}");
+        ensure!(N == RBY.max(STATUS_BYTES), "answer bytes (N) = {N} must be max(RBY, 37)");
+        ensure!(N < 1 << LW, "answer bytes (N) = {N} must fit the {LW}-bit count (LW)");
+        Ok(Self {
             clock: Default::default(),
             reset: Default::default(),
             tx_ready: Default::default(),
@@ -52,16 +60,20 @@ impl Default for Reply {
             tx_data: Default::default(),
             bytes: std::array::from_fn(|_| Default::default()),
             left: Default::default(),
+            status_len: Constant::new((STATUS_BYTES as u64).to_bits()),
+            record_len: Constant::new((RBY as u64).to_bits()),
             is_sending: Default::default(),
-        }
+        })
     }
 }
 
-impl Logic for Reply {
+impl<const N: usize, const RB: usize, const RBY: usize, const LW: usize> Logic
+    for Reply<N, RB, RBY, LW>
+{
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, left);
-        for k in 0..STATUS_BYTES {
+        for k in 0..N {
             self.bytes[k].clock.next = self.clock.val();
             self.bytes[k].d.next = self.bytes[k].q.val();
         }
@@ -75,17 +87,17 @@ impl Logic for Reply {
             self.left.d.next = 0.into();
         } else {
             if self.is_sending.val() & self.tx_ready.val() {
-                // Bytes 0..36 of the 37-byte answer move down one.
-                for k in 0..36 {
+                // Every byte moves down one.
+                for k in 0..(N - 1) {
                     self.bytes[k].d.next = self.bytes[k + 1].q.val();
                 }
                 self.left.d.next = self.left.q.val() - 1;
             }
             if self.load_record.val() {
-                for k in 0..6 {
+                for k in 0..RBY {
                     self.bytes[k].d.next = self.record.val().get_bits::<8>(8 * k);
                 }
-                self.left.d.next = 6.into();
+                self.left.d.next = self.record_len.val();
             } else if self.load_query.val() {
                 self.bytes[0].d.next = self.flags.val();
                 self.bytes[1].d.next = self.core_errors.val();
@@ -98,7 +110,7 @@ impl Logic for Reply {
                             self.counters[c].val().get_bits::<8>(8 * b);
                     }
                 }
-                self.left.d.next = 37.into();
+                self.left.d.next = self.status_len.val();
             }
         }
     }
