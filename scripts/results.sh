@@ -9,6 +9,7 @@ cargo build --release --locked
 bin=target/release/simt-rtl
 out=docs/src/results
 "$bin" kernels kernels/*.s --markdown "$out/kernels-cu.md"
+"$bin" kernels --preset seed-core kernels/*.s --markdown "$out/kernels-seed-core.md"
 for size in "8 2" "4 4" "8 4"; do
     set -- $size
     "$bin" kernels kernels/*.s --warps "$1" --collector-units "$2" --markdown "$out/kernels-cu-w$1-u$2.md"
@@ -23,6 +24,7 @@ done
 "$bin" report --block simt_core --block core_board --mapper abc --mapper abc9 --mapper abc9-dff --placements 5 --markdown "$out/toolchain-core.md"
 "$bin" speed --preset cu --cycles 20000 --markdown "$out/speed-cu.md"
 "$bin" speed --kernel kernels/vector_add.s --kernel kernels/loop.s --kernel kernels/spin.s --markdown "$out/engines-cu.md"
+"$bin" speed --kernel kernels/spin.s --core seed-core --engine-only --markdown "$out/engines-seed-core.md"
 "$bin" prove --preset cu --markdown "$out/prove-cu.md"
 "$bin" prove --synth --preset cu --markdown "$out/synth-equiv-cu.md"
 "$bin" build --out build/alchitry_cu --markdown "$out/build-self-test.md"

@@ -121,11 +121,14 @@ enum Command {
         /// else pseudo-random words from seed 1.
         #[arg(required = true)]
         kernels: Vec<PathBuf>,
-        /// Run the core's model with this many warps instead of the cu core's 4 (a power of two,
+        /// The core preset whose model runs them: cu-core, tiny-core or seed-core.
+        #[arg(long, default_value = "cu-core")]
+        preset: String,
+        /// Run the core's model with this many warps instead of the preset's (a power of two,
         /// 2 to 32): a design point no exported core has, measured on the model alone.
         #[arg(long)]
         warps: Option<usize>,
-        /// Run the core's model with this many collector units instead of the cu core's 2 (a
+        /// Run the core's model with this many collector units instead of the preset's (a
         /// power of two, 2 to 16), as `--warps`.
         #[arg(long)]
         collector_units: Option<usize>,
@@ -160,8 +163,9 @@ fn run(cli: Cli) -> Result<()> {
         Command::Asm { file, out, listing } => commands::asm(&file, out.as_deref(), listing),
         Command::Run(a) => kernel::run(a),
         Command::Board { action: BoardAction::Run(a) } => board::board_run(a),
-        Command::Kernels { kernels, warps, collector_units, markdown } => {
-            measure::kernels(&kernels, (warps, collector_units), markdown.as_deref())
+        Command::Kernels { kernels, preset, warps, collector_units, markdown } => {
+            let core = simt_rtl::params::core_params(&preset)?;
+            measure::kernels(&kernels, core, (warps, collector_units), markdown.as_deref())
         }
         Command::Bench(a) => measure::bench(a),
         Command::Explore(a) => measure::explore(a),

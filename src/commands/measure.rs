@@ -278,7 +278,7 @@ fn speed_of_engines(
     let table = crate::flow::speed::engine_table(params.name, &rows);
     let tools = [results::RUSTC, results::VERILATOR];
     let title = "Speed of `simt-rtl run`'s engines";
-    emit(&table, markdown, title, (&tools, &kernel_files(kernels)))
+    emit(&table, markdown, title, (&tools, &kernel_files(kernels, params)))
 }
 
 /// `simt-rtl speed --bitstream DIR`: the read-back netlist's speed under each simulator.
@@ -379,35 +379,40 @@ pub fn explore(a: Explore) -> Result<()> {
     let rows = explore::explore(&explore::CORES, &inputs, placements, &out, &say)?;
     let tools = [results::RUSTC, results::YOSYS, results::NEXTPNR];
     let title = "The cu core at larger sizes";
-    emit(&explore::table(&rows), markdown.as_ref(), title, (&tools, &kernel_files(&kernels)))
+    emit(
+        &explore::table(&rows),
+        markdown.as_ref(),
+        title,
+        (&tools, &kernel_files(&kernels, crate::params::CORE_CU)),
+    )
 }
 
 /// `simt-rtl kernels`: each kernel (its `.lds` beside it, else pseudo-random words from seed 1)
-/// on the cu core's model in each configuration.
+/// on the model of the core `core`, or of `core` with other warps or collector units.
 pub fn kernels(
     kernels: &[PathBuf],
+    core: crate::params::CoreParams,
     (warps, collector_units): (Option<usize>, Option<usize>),
     markdown: Option<&Path>,
 ) -> Result<()> {
     let markdown = markdown_output(markdown, kernels)?;
     let markdown = markdown.as_ref();
-    let cu = crate::params::CORE_CU;
     let params = crate::params::CoreParams {
-        warps: warps.unwrap_or(cu.warps),
-        collector_units: collector_units.unwrap_or(cu.collector_units),
-        ..cu
+        warps: warps.unwrap_or(core.warps),
+        collector_units: collector_units.unwrap_or(core.collector_units),
+        ..core
     };
     params.validate()?;
-    let title = if params == cu {
-        "Kernels on the cu core".to_string()
+    let title = if params == core {
+        format!("Kernels on the core `{}`", core.name)
     } else {
         format!(
-            "Kernels on the cu core's model with {} warps and {} collector units (no exported core has this size)",
-            params.warps, params.collector_units
+            "Kernels on the `{}` model with {} warps and {} collector units (no exported core has this size)",
+            core.name, params.warps, params.collector_units
         )
     };
     let inputs = named_kernel_inputs(kernels, params)?;
     let rows = crate::verify::core_run::kernel_rows(params, &inputs, 10_000_000)?;
     let table = crate::verify::core_run::kernel_table(&rows);
-    emit(&table, markdown, &title, (&[results::RUSTC], &kernel_files(kernels)))
+    emit(&table, markdown, &title, (&[results::RUSTC], &kernel_files(kernels, core)))
 }

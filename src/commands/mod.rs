@@ -98,15 +98,22 @@ fn exported_files<S: AsRef<str>>(rtl: &Path, preset: &str, modules: &[S]) -> Vec
 }
 
 /// The inputs of a table of kernels: each kernel, its `.lds` when there is one, and the exported
-/// `cu` cores (`rtl_out/cu/simt_core*.v`, from the registry) whose cycles it counts.
-fn kernel_files(kernels: &[PathBuf]) -> Vec<PathBuf> {
-    use crate::registry::CuBlocks;
-    let cores: Vec<&str> = crate::registry::entries::<CuBlocks>()
-        .iter()
-        .map(|e| e.module)
-        .filter(|m| m.starts_with(crate::hw::core::simt_core::MODULE))
-        .collect();
-    let mut files = exported_files(Path::new("rtl_out"), "cu", &cores);
+/// Verilog of the core `core` (`rtl_out/<preset>/simt_core*.v` of the block preset that exports
+/// it, from the registry) whose cycles it counts.
+fn kernel_files(kernels: &[PathBuf], core: crate::params::CoreParams) -> Vec<PathBuf> {
+    let preset = crate::params::PRESETS.iter().find(|p| p.core.map(|c| c.name) == Some(core.name));
+    let mut files = vec![];
+    if let Some(preset) = preset {
+        let cores = || -> Result<Vec<&'static str>> {
+            crate::with_preset!(preset.name, B => Ok(crate::registry::entries::<B>()
+                .iter()
+                .map(|e| e.module)
+                .filter(|m| m.starts_with(crate::hw::core::simt_core::MODULE))
+                .collect()))
+        };
+        let cores = cores().expect("every preset has block types");
+        files = exported_files(Path::new("rtl_out"), preset.name, &cores);
+    }
     for kernel in kernels {
         files.push(kernel.clone());
         files.extend(Some(kernel.with_extension("lds")).filter(|l| l.is_file()));

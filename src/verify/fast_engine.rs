@@ -6,7 +6,8 @@
 //! simulated cycle is one core cycle.
 //!
 //! The engine is built once per Verilog: the executable is cached under the cache directory
-//! ([`cache_dir`]) by a hash of the Verilog, the harness and the Verilator version, and built in
+//! ([`cache_dir`]) by a hash of the Verilog, the harness, the Verilator version and its options
+//! ([`VERILATOR_FLAGS`]), and built in
 //! a scratch directory renamed into place, so that an interrupted build leaves nothing behind.
 
 use std::io::{BufRead, BufReader, Write};
@@ -86,7 +87,10 @@ fn board_verilog(mut board: impl rust_hdl::prelude::Block) -> Result<String> {
 pub fn engine_for(verilog: &str, building: &dyn Fn(&str)) -> Result<PathBuf> {
     crate::sim::verilog_sim::require_tool("verilator")?;
     let version = Command::new("verilator").arg("--version").output()?.stdout;
-    let key = crate::sim::fnv1a64(&[verilog.as_bytes(), HARNESS.as_bytes(), &version].concat());
+    let flags = VERILATOR_FLAGS.join(" ");
+    let key = crate::sim::fnv1a64(
+        &[verilog.as_bytes(), HARNESS.as_bytes(), &version, flags.as_bytes()].concat(),
+    );
     let cache = cache_dir()?;
     let dir = cache.join(format!("core_board-{key:016x}"));
     let exe = dir.join("engine");
@@ -115,6 +119,21 @@ pub fn engine_for(verilog: &str, building: &dyn Fn(&str)) -> Result<PathBuf> {
     Ok(exe)
 }
 
+/// Verilator's options for an engine (part of the cache key: an engine built with others is
+/// built again).
+const VERILATOR_FLAGS: &[&str] = &[
+    "--cc",
+    "--exe",
+    "--build",
+    "-j",
+    "2",
+    "-O3",
+    "--noassert",
+    "-Wno-fatal",
+    "-Wno-lint",
+    "-Wno-style",
+];
+
 /// Compiles `sources` (file name, Verilog) with the harness in `dir` into `dir/engine`, `top`
 /// being the board top's module (ports `clk`, `rst_n`, `led[7:0]`, `usb_rx`, `usb_tx`), with
 /// Verilator's `extra` arguments.
@@ -127,17 +146,8 @@ pub fn compile(dir: &Path, sources: &[(&str, &str)], top: &str, extra: &[&str]) 
     std::fs::write(dir.join("board_engine.cpp"), HARNESS)?;
     crate::sim::verilog_sim::require_tool("verilator")?;
     let out = crate::sim::verilog_sim::verilator_build()
+        .args(VERILATOR_FLAGS)
         .args([
-            "--cc",
-            "--exe",
-            "--build",
-            "-j",
-            "2",
-            "-O3",
-            "--noassert",
-            "-Wno-fatal",
-            "-Wno-lint",
-            "-Wno-style",
             "--prefix",
             "Vboard",
             "--top-module",
