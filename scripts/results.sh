@@ -9,7 +9,7 @@ cargo build --release --locked
 bin=target/release/simt-rtl
 out=docs/src/results
 "$bin" kernels kernels/*.s --markdown "$out/kernels-cu.md"
-"$bin" kernels --preset seed-core kernels/*.s --markdown "$out/kernels-seed-core.md"
+"$bin" kernels --preset seed-core kernels/*.s kernels/seed-core/*.s --markdown "$out/kernels-seed-core.md"
 for size in "8 2" "4 4" "8 4"; do
     set -- $size
     "$bin" kernels kernels/*.s --warps "$1" --collector-units "$2" --markdown "$out/kernels-cu-w$1-u$2.md"
