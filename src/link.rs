@@ -177,7 +177,7 @@ impl<S: Serial> Host<S> {
     pub fn record(&mut self, index: usize) -> Result<Record> {
         self.serial.send(&[Command::Capture as u8, index as u8])?;
         let p = self.params;
-        let bytes = self.serial.receive(record_bytes(p.threads, p.lane_bits, clog2(p.warps)))?;
+        let bytes = self.serial.receive(crate::hw::link::host_link::core_record_bytes(&p))?;
         Ok(Record::parse(&bytes, &p))
     }
 

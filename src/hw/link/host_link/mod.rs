@@ -399,17 +399,22 @@ macro_rules! sized_host_link {
         $crate::hw::link::host_link::HostLink<
             { $p.sizes().WW }, { $p.sizes().T }, { $p.sizes().TD },
             { $crate::params::clog2($p.imem_words) }, { $p.sizes().SPW },
-            { 8 * $crate::protocol::record_bytes($p.threads, $p.lane_bits, $p.sizes().WW) },
-            { $crate::protocol::record_bytes($p.threads, $p.lane_bits, $p.sizes().WW) },
+            { 8 * $crate::hw::link::host_link::core_record_bytes(&$p) },
+            { $crate::hw::link::host_link::core_record_bytes(&$p) },
             { $crate::hw::link::host_link::answer_bytes(&$p) },
             { $crate::params::clog2($crate::hw::link::host_link::answer_bytes(&$p) + 1) },
         >
     };
 }
 
+/// Bytes of a capture record of the core `p` ([`record_bytes`](crate::protocol::record_bytes)).
+pub const fn core_record_bytes(p: &crate::params::CoreParams) -> usize {
+    crate::protocol::record_bytes(p.threads, p.lane_bits, clog2(p.warps))
+}
+
 /// The longest answer of a core's link: a status answer or one of its records.
 pub const fn answer_bytes(p: &crate::params::CoreParams) -> usize {
-    let record = crate::protocol::record_bytes(p.threads, p.lane_bits, clog2(p.warps));
+    let record = core_record_bytes(p);
     if record > STATUS_BYTES {
         record
     } else {
@@ -457,8 +462,7 @@ pub const PROPERTIES: crate::sim::Properties = crate::sim::Properties {
 /// The host link's protocol for the core `core`, for a header line.
 pub fn link_protocol(core: &crate::params::CoreParams) -> String {
     use crate::protocol::STATUS_BYTES;
-    let record_bytes =
-        crate::protocol::record_bytes(core.threads, core.lane_bits, clog2(core.warps));
+    let record_bytes = core_record_bytes(core);
     format!("8N1; commands: 'W' addr n (0 = 256) then n little-endian words: write instruction words; 'S' flags (bit 0 capture): start; \
 'Q': answer {STATUS_BYTES} status bytes (flags, core errors, stack high water, records captured (2), {LINK_COUNTERS} counters of 4 bytes); 'C' index: \
 answer record index ({record_bytes} bytes: data, lane mask, register, warp); 'X': reset the core; see src/link.rs")
