@@ -129,9 +129,14 @@ fn the_block_table_names_every_registered_module() {
 
 /// The test command's measured time (`results/test-time.md`, written by `scripts/test-time.sh`)
 /// is kept fresh: at most 20 commits that touch `src/`, `tests/` or `scripts/` since the commit
-/// it names.
+/// it names. Skipped inside `scripts/test-time.sh` (`SIMT_REWRITING_TEST_TIME`), which measures
+/// the test command in order to rewrite the table.
 #[test]
 fn the_test_time_table_is_recent() {
+    // `scripts/test-time.sh` runs the test command to rewrite this table: its own age is moot then.
+    if std::env::var_os("SIMT_REWRITING_TEST_TIME").is_some() {
+        return;
+    }
     let page = std::fs::read_to_string(root().join("docs/src/results/test-time.md")).unwrap();
     let stamp = page
         .split("on commit `")
