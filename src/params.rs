@@ -792,6 +792,41 @@ pub const CORE_SEED: CoreParams = CoreParams {
     isa: Extensions::ALL,
 };
 
+/// The seed core's candidates, each one size away from [`CORE_SEED`]: `simt-rtl explore --preset
+/// seed-core` measures them beside it (model IPC, `synth_ecp5`); none is exported.
+pub const CORE_SEED_U4: CoreParams = CoreParams {
+    name: "seed-core-u4",
+    purpose: "the seed core with 4 collector units (explored, not exported)",
+    collector_units: 4,
+    ..CORE_SEED
+};
+pub const CORE_SEED_B2: CoreParams = CoreParams {
+    name: "seed-core-b2",
+    purpose: "the seed core with 2 register banks (explored, not exported)",
+    banks: 2,
+    ..CORE_SEED
+};
+pub const CORE_SEED_B8: CoreParams = CoreParams {
+    name: "seed-core-b8",
+    purpose: "the seed core with 8 register banks (explored, not exported)",
+    banks: 8,
+    ..CORE_SEED
+};
+pub const CORE_SEED_L4: CoreParams = CoreParams {
+    name: "seed-core-l4",
+    purpose: "the seed core with 4 local-data-share banks (explored, not exported)",
+    lds_banks: 4,
+    lds_rows: 256,
+    ..CORE_SEED
+};
+pub const CORE_SEED_L32: CoreParams = CoreParams {
+    name: "seed-core-l32",
+    purpose: "the seed core with 32 local-data-share banks (explored, not exported)",
+    lds_banks: 32,
+    lds_rows: 32,
+    ..CORE_SEED
+};
+
 /// The `cu` core at the sizes `simt-rtl explore` measures beside it (none is exported to
 /// `rtl_out/` or put on the board): 4 collector units, 8 warps, both, and 8 lanes.
 pub const CORE_CU_W4_U4: CoreParams = CoreParams {

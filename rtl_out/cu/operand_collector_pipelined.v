@@ -3969,7 +3969,7 @@ module operand_collector_pipelined__rf_banks_0(clock,read_address,read_data,writ
     input wire  [31:0] write_data;
     input wire  [7:0] write_mask;
     // Update code (custom)
-    (* no_rw_check *)
+    (* no_rw_check, ram_style = "block" *)
     reg [31:0] mem [0:15];
     integer i;
     initial begin

@@ -4675,7 +4675,7 @@ module self_test__collector_oc_rf_banks_0(clock,read_address,read_data,write_add
     input wire  [31:0] write_data;
     input wire  [7:0] write_mask;
     // Update code (custom)
-    (* no_rw_check *)
+    (* no_rw_check, ram_style = "block" *)
     reg [31:0] mem [0:15];
     integer i;
     initial begin

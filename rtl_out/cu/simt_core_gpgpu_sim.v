@@ -9175,7 +9175,7 @@ module simt_core_gpgpu_sim__oc_rf_banks_0(clock,read_address,read_data,write_add
     input wire  [31:0] write_data;
     input wire  [3:0] write_mask;
     // Update code (custom)
-    (* no_rw_check *)
+    (* no_rw_check, ram_style = "block" *)
     reg [31:0] mem [0:15];
     integer i;
     initial begin

@@ -23124,7 +23124,7 @@ module operand_collector__rf_banks_0(clock,read_address,read_data,write_address,
     input wire  [63:0] write_data;
     input wire  [31:0] write_mask;
     // Update code (custom)
-    (* no_rw_check *)
+    (* no_rw_check, ram_style = "block" *)
     reg [63:0] mem [0:31];
     integer i;
     initial begin

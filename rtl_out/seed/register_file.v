@@ -344,7 +344,7 @@ module register_file__banks_0(clock,read_address,read_data,write_address,write_d
     input wire  [63:0] write_data;
     input wire  [31:0] write_mask;
     // Update code (custom)
-    (* no_rw_check *)
+    (* no_rw_check, ram_style = "block" *)
     reg [63:0] mem [0:31];
     integer i;
     initial begin

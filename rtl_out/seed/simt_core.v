@@ -19279,7 +19279,7 @@ module simt_core__oc_rf_banks_0(clock,read_address,read_data,write_address,write
     input wire  [1023:0] write_data;
     input wire  [31:0] write_mask;
     // Update code (custom)
-    (* no_rw_check *)
+    (* no_rw_check, ram_style = "block" *)
     reg [1023:0] mem [0:31];
     integer i;
     initial begin

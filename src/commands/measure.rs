@@ -7,6 +7,7 @@ use anyhow::{Context, Result};
 
 use super::inputs::{kernel_inputs, named_kernel_inputs};
 use super::{emit, exported_files, kernel_files, markdown_output};
+use crate::flow::fpga::Family;
 use crate::flow::results;
 use crate::flow::{Mapper, Synthesis};
 use crate::sim::output::Output;
@@ -42,6 +43,11 @@ pub struct Report {
     /// depends on placement. 1 to 20.
     #[arg(long, default_value_t = 1)]
     pub placements: u32,
+    /// FPGA family: `ice40` (the HX8K, placed and routed), or `ecp5` (LFE5U-85F) and `xilinx7`
+    /// (XC7A100T), measured after synthesis alone; repeat it for several of the latter side by
+    /// side.
+    #[arg(long, default_value = "ice40")]
+    pub family: Vec<String>,
     /// Also write the table, stamped with this command, the commit and the tool versions,
     /// to this Markdown file (e.g. docs/src/results/report-cu.md).
     #[arg(long)]
@@ -150,7 +156,12 @@ pub struct Explore {
     /// The kernels (assembly sources), as `kernels` takes them.
     #[arg(required = true)]
     pub kernels: Vec<PathBuf>,
-    /// Placements (nextpnr seeds) per core, 1 to 20.
+    /// Which core and the sizes beside it: `cu-core` (placed and routed on the iCE40-HX8K) or
+    /// `seed-core` (synthesized for the ECP5 LFE5U-85F, the one within 60% of its LUT4s with the
+    /// highest mean IPC chosen).
+    #[arg(long, default_value = "cu-core")]
+    pub preset: String,
+    /// Placements (nextpnr seeds) per core, 1 to 20 (`cu-core`).
     #[arg(long, default_value_t = 1)]
     pub placements: u32,
     /// Working directory (one subdirectory per core, with its Verilog and every tool's log).
@@ -164,13 +175,51 @@ pub struct Explore {
 
 /// `simt-rtl report`.
 pub fn report(a: Report) -> Result<()> {
-    let Report { preset, block, freq, dffe, mapper, rtl, out, placements, markdown } = a;
+    let Report { preset, block, freq, dffe, mapper, rtl, out, placements, family, markdown } = a;
     let markdown = markdown_output(markdown.as_deref(), &[])?;
+    let families = family.iter().map(|f| Family::parse(f)).collect::<Result<Vec<_>>>()?;
+    if families != [Family::Ice40] {
+        return report_synthesis(&preset, &block, &families, (&rtl, &out), markdown.as_ref());
+    }
     let synthesis: Vec<Synthesis> =
         mapper.into_iter().map(|mapper| Synthesis { dffe, mapper }).collect();
     let (table, inputs) = report_table(&preset, &block, freq, &synthesis, &rtl, &out, placements)?;
     let title = format!("Resources and Fmax: preset `{preset}`");
     emit(&table, markdown.as_ref(), &title, (&[results::YOSYS, results::NEXTPNR], &inputs))
+}
+
+/// `simt-rtl report --family F` for families measured after synthesis alone: each chosen design
+/// synthesized for each family.
+fn report_synthesis(
+    preset: &str,
+    block: &[String],
+    families: &[Family],
+    (rtl, out): (&Path, &Path),
+    markdown: Option<&Output>,
+) -> Result<()> {
+    use crate::flow::{fpga, report};
+    if families.contains(&Family::Ice40) {
+        anyhow::bail!("--family ice40 is placed and routed: measure it apart from the families measured after synthesis alone");
+    }
+    let p = crate::params::preset(preset)?;
+    let mut designs = report::designs(&p, rtl)?;
+    let names: Vec<String> = designs.iter().map(|d| d.name.clone()).collect();
+    let chosen = crate::flow::whole_names(&names, block, ("a design", "designs"), preset)?;
+    designs.retain(|d| chosen.contains(&d.name));
+    let mut rows = vec![];
+    for (i, d) in designs.iter().enumerate() {
+        let dir = out.join(preset).join(format!("{i:02}_{}", d.top));
+        for &family in families {
+            eprintln!("report: {}: yosys {}", d.name, family.info().synth);
+            let read = report::read_script(d, &dir)?;
+            let resources = fpga::synthesize(family, &read, &d.top, &dir)
+                .with_context(|| format!("measuring {}", d.name))?;
+            rows.push(fpga::SynthRow { design: d.name.clone(), family, resources });
+        }
+    }
+    let files = measured_files(designs);
+    let title = format!("Resources after synthesis: preset `{preset}`");
+    emit(&fpga::synth_table(&rows), markdown, &title, (&[results::YOSYS], &files))
 }
 
 /// `simt-rtl report`: the table of the preset's designs that `block` names (every one when it is
@@ -209,12 +258,16 @@ fn report_table(
             rows.push(row);
         }
     }
-    // A built-in design is stamped with the repository file it was built from.
-    let files = designs
+    Ok((report::table(&rows, freq, synthesis), measured_files(designs)))
+}
+
+/// The files a table of `designs` was measured on: a built-in design is stamped with the
+/// repository file it was built from.
+fn measured_files(designs: Vec<crate::flow::report::Design>) -> Vec<PathBuf> {
+    designs
         .into_iter()
         .flat_map(|d| if d.built_in.is_some() { vec![PathBuf::from(d.source)] } else { d.files })
-        .collect();
-    Ok((report::table(&rows, freq, synthesis), files))
+        .collect()
 }
 
 /// `simt-rtl soak`.
@@ -370,21 +423,35 @@ fn collector_fmax(
 /// `simt-rtl explore`.
 pub fn explore(a: Explore) -> Result<()> {
     use crate::flow::explore;
-    let Explore { kernels, placements, out, markdown } = a;
+    use crate::params::{CORE_CU, CORE_SEED};
+    let Explore { kernels, preset, placements, out, markdown } = a;
     let markdown = markdown_output(markdown.as_deref(), &kernels)?;
+    let core = match preset.as_str() {
+        "cu-core" => CORE_CU,
+        "seed-core" => CORE_SEED,
+        other => anyhow::bail!("--preset must be cu-core or seed-core (the cores explore measures sizes beside), got `{other}`"),
+    };
     // Every kernel read and assembled before any work, so a bad file is the only output; the
-    // local data shares are the cu core's, whose rows and lane bits every explored size keeps.
-    let inputs = named_kernel_inputs(&kernels, crate::params::CORE_CU)?;
+    // local data shares are the core's, whose rows and lane bits every explored size keeps.
+    let inputs = named_kernel_inputs(&kernels, core)?;
     let say = |line: &str| eprintln!("{line}");
+    let stamp_inputs = kernel_files(&kernels, core);
+    if core == CORE_SEED {
+        let family = Family::Ecp5;
+        let rows = explore::explore_synthesized(&explore::SEED_CORES, &inputs, family, &out, &say)?;
+        let title = "The seed core's candidate sizes on the ECP5";
+        let table = explore::synthesized_table(&rows, family);
+        return emit(
+            &table,
+            markdown.as_ref(),
+            title,
+            (&[results::RUSTC, results::YOSYS], &stamp_inputs),
+        );
+    }
     let rows = explore::explore(&explore::CORES, &inputs, placements, &out, &say)?;
     let tools = [results::RUSTC, results::YOSYS, results::NEXTPNR];
     let title = "The cu core at larger sizes";
-    emit(
-        &explore::table(&rows),
-        markdown.as_ref(),
-        title,
-        (&tools, &kernel_files(&kernels, crate::params::CORE_CU)),
-    )
+    emit(&explore::table(&rows), markdown.as_ref(), title, (&tools, &stamp_inputs))
 }
 
 /// `simt-rtl kernels`: each kernel (its `.lds` beside it, else pseudo-random words from seed 1)

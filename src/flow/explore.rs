@@ -10,11 +10,11 @@
 use std::path::Path;
 
 use anyhow::{bail, Context, Result};
-use rust_hdl::prelude::Block;
 
 use super::report::{self, Design, Measurement};
-pub use crate::hw::core::simt_core::EXPLORED as CORES;
+use crate::flow::fpga::{Family, Resources};
 use crate::hw::core::simt_core::MODULE;
+pub use crate::hw::core::simt_core::{EXPLORED as CORES, SEED_EXPLORED as SEED_CORES};
 use crate::params::{CoreParams, CORE_CU};
 use crate::verify::core_run::KernelInput;
 
@@ -57,12 +57,8 @@ pub fn core_verilog(p: CoreParams) -> Result<String> {
         p.name,
         p.purpose
     );
-    crate::with_simt_core!(p, C => {
-        let mut core = C::new(p)?;
-        core.connect_all();
-        crate::export::verilog::export_module(&core, &module, &header)
-    })
-    .with_context(|| format!("exporting core `{}`", p.name))
+    crate::hw::core::simt_core::core_verilog(p, &module, &header)
+        .with_context(|| format!("exporting core `{}`", p.name))
 }
 
 /// Mean IPC of `p` (its own timing and policy) over `kernels`, each run checked against the
@@ -80,6 +76,46 @@ pub fn mean_ipc(p: CoreParams, kernels: &[KernelInput], max_cycles: u64) -> Resu
     Ok(sum / kernels.len() as f64)
 }
 
+/// Refuses `cores` whose local data shares differ from the first's: one set of kernel inputs
+/// must suit them all.
+fn check_kernel_inputs_suit(cores: &[CoreParams]) -> Result<()> {
+    let first = cores.first().context("explore needs at least one core")?;
+    if let Some(c) =
+        cores.iter().find(|c| (c.lds_words(), c.lane_bits) != (first.lds_words(), first.lane_bits))
+    {
+        bail!("core `{}` differs from `{}` in its local data share's words or lane bits: one set of kernel inputs cannot suit both", c.name, first.name);
+    }
+    Ok(())
+}
+
+/// Core `core`'s mean IPC over `kernels` on its model, then its Verilog written into
+/// `out/<module>/`, as the design `report` measures.
+fn model_and_export(
+    core: CoreParams,
+    kernels: &[KernelInput],
+    out: &Path,
+    say: &dyn Fn(&str),
+) -> Result<(f64, Design, std::path::PathBuf)> {
+    let module = module_name(&core);
+    say(&format!("explore: {}: kernels on the model", core.name));
+    let mean_ipc = mean_ipc(core, kernels, 10_000_000)?;
+    say(&format!("explore: {}: export", core.name));
+    let dir = out.join(&module);
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let file = dir.join(format!("{module}.v"));
+    crate::sim::write_whole(&file, core_verilog(core)?)?;
+    let design = Design {
+        name: module.clone(),
+        source: core.name.to_string(),
+        files: vec![std::fs::canonicalize(&file)?],
+        built_in: None,
+        top: module,
+        sv: false,
+        setup: String::new(),
+    };
+    Ok((mean_ipc, design, dir))
+}
+
 /// Each of `cores`: its Verilog into `out/<module>/`, placed and routed `placements` times,
 /// and its mean IPC over `kernels`. Their local data shares must suit every core: the cores
 /// share the first one's local-data-share rows and lane bits.
@@ -91,37 +127,98 @@ pub fn explore(
     say: &dyn Fn(&str),
 ) -> Result<Vec<ExploreRow>> {
     report::check_placements("--placements", placements)?;
-    let first = cores.first().context("explore needs at least one core")?;
-    if let Some(c) =
-        cores.iter().find(|c| (c.lds_words(), c.lane_bits) != (first.lds_words(), first.lane_bits))
-    {
-        bail!("core `{}` differs from `{}` in its local data share's words or lane bits: one set of kernel inputs cannot suit both", c.name, first.name);
-    }
+    check_kernel_inputs_suit(cores)?;
     let mut rows = vec![];
     for &core in cores {
-        let module = module_name(&core);
-        say(&format!("explore: {}: kernels on the model", core.name));
-        let mean_ipc = mean_ipc(core, kernels, 10_000_000)?;
-        say(&format!("explore: {}: export, synthesis and {placements} placement(s)", core.name));
-        let dir = out.join(&module);
-        std::fs::create_dir_all(&dir)
-            .with_context(|| format!("cannot create {}", dir.display()))?;
-        let file = dir.join(format!("{module}.v"));
-        crate::sim::write_whole(&file, core_verilog(core)?)?;
-        let design = Design {
-            name: module.clone(),
-            source: core.name.to_string(),
-            files: vec![std::fs::canonicalize(&file)?],
-            built_in: None,
-            top: module.clone(),
-            sv: false,
-            setup: String::new(),
-        };
+        let (mean_ipc, design, dir) = model_and_export(core, kernels, out, say)?;
+        say(&format!("explore: {}: synthesis and {placements} placement(s)", core.name));
         let measured = report::measure(&design, &dir, 100.0, Default::default(), placements)
             .with_context(|| format!("measuring core `{}`", core.name))?;
         rows.push(ExploreRow { core, measured, mean_ipc });
     }
     Ok(rows)
+}
+
+/// The share of a device's LUTs a core may take to be chosen (issue: at most 60% of an
+/// LFE5U-85F's LUT4s, leaving room for the board top and routing).
+pub const LUT_LIMIT_PERCENT: f64 = 60.0;
+
+/// One core's figures after synthesis for a family without place and route here.
+#[derive(Clone, Debug)]
+pub struct SynthesizedRow {
+    pub core: CoreParams,
+    pub resources: Resources,
+    pub mean_ipc: f64,
+}
+
+impl SynthesizedRow {
+    pub fn fits(&self, family: Family) -> bool {
+        self.resources.lut_percent(family) <= LUT_LIMIT_PERCENT
+            && self.resources.block_rams <= family.info().device_block_rams
+            && self.resources.dsps <= family.info().device_dsps
+    }
+}
+
+/// As [`explore`], each core synthesized for `family` (yosys alone) instead of placed and
+/// routed on the iCE40.
+pub fn explore_synthesized(
+    cores: &[CoreParams],
+    kernels: &[KernelInput],
+    family: Family,
+    out: &Path,
+    say: &dyn Fn(&str),
+) -> Result<Vec<SynthesizedRow>> {
+    check_kernel_inputs_suit(cores)?;
+    let mut rows = vec![];
+    for &core in cores {
+        let (mean_ipc, design, dir) = model_and_export(core, kernels, out, say)?;
+        say(&format!("explore: {}: yosys {}", core.name, family.info().synth));
+        let read = report::read_script(&design, &dir)?;
+        let resources = crate::flow::fpga::synthesize(family, &read, &design.top, &dir)
+            .with_context(|| format!("measuring core `{}`", core.name))?;
+        rows.push(SynthesizedRow { core, resources, mean_ipc });
+    }
+    Ok(rows)
+}
+
+/// The candidates as a Markdown table, and which one is chosen: the highest mean IPC among
+/// those within [`LUT_LIMIT_PERCENT`] of `family`'s device (and its block RAMs and multipliers).
+pub fn synthesized_table(rows: &[SynthesizedRow], family: Family) -> String {
+    let f = family.info();
+    let mut s = format!(
+        "| core | collector units | register banks | local-data-share banks | mean IPC | {lut}s (of {luts} in the {dev}) | flip-flops | block RAMs (of {brams}) | multipliers (of {dsps}) | within {LUT_LIMIT_PERCENT:.0}% |\n|---|---|---|---|---|---|---|---|---|---|\n",
+        lut = f.lut, luts = f.device_luts, dev = f.device, brams = f.device_block_rams, dsps = f.device_dsps,
+    );
+    for r in rows {
+        let x = &r.resources;
+        s.push_str(&format!(
+            "| {} | {} | {} | {} | {:.2} | {} ({:.0}%) | {} | {} | {} | {} |\n",
+            r.core.name,
+            r.core.collector_units,
+            r.core.banks,
+            r.core.lds_banks,
+            r.mean_ipc,
+            x.luts,
+            x.lut_percent(family),
+            x.flip_flops,
+            x.block_rams,
+            x.dsps,
+            if r.fits(family) { "yes" } else { "no" },
+        ));
+    }
+    let best =
+        rows.iter().filter(|r| r.fits(family)).max_by(|a, b| a.mean_ipc.total_cmp(&b.mean_ipc));
+    s.push_str(&match best {
+        Some(r) => format!("\nChosen: `{}`, the highest mean IPC of the cores within {LUT_LIMIT_PERCENT:.0}% of the {}'s {}s.\n", r.core.name, f.device, f.lut),
+        None => format!("\nNone of these cores is within {LUT_LIMIT_PERCENT:.0}% of the {}'s {}s: see the core page for what would fit.\n", f.device, f.lut),
+    });
+    s.push_str(&format!(
+        "\nEach core is the seed core with the sizes given ({} timing, {} policy), synthesized alone by yosys `{}` (no place and route; LUTs count LUT sites, as `report --family` does); mean IPC is its model's over the kernels, each run checked against the interpreter.\n",
+        crate::params::CORE_SEED.collector_timing.name(),
+        crate::params::CORE_SEED.policy.name(),
+        f.synth,
+    ));
+    s
 }
 
 /// The rows as a Markdown table.

@@ -2,6 +2,7 @@
 
 pub mod board_build;
 pub mod explore;
+pub mod fpga;
 pub mod fusesoc;
 pub mod gen;
 pub mod ice40_pll;
@@ -175,7 +176,7 @@ fn run(cmd: &mut Command, tool: &str) -> Result<String> {
 
 /// Reads `file`, elaborates `top` and fails on a latch or a structural problem (`check -assert`:
 /// undriven or multiply driven wires, combinational loops).
-fn structure_script(file: &Path, top: &str) -> String {
+pub(crate) fn structure_script(file: &Path, top: &str) -> String {
     format!(
         "read_verilog -noautowire {file}; hierarchy -check -top {top}; proc; \
          select -assert-none t:$dlatch t:$adlatch t:$dlatchsr; check -assert",

@@ -138,7 +138,7 @@ pub fn designs(preset: &Preset, rtl_dir: &Path) -> Result<Vec<Design>> {
 }
 
 /// The yosys commands that read `d`, its built-in Verilog written into `dir` first.
-fn read_script(d: &Design, dir: &Path) -> Result<String> {
+pub(crate) fn read_script(d: &Design, dir: &Path) -> Result<String> {
     let mut files = d.files.clone();
     if let Some(text) = d.built_in {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;

@@ -2,7 +2,10 @@
 //!
 //! `B` banks of `2^RW` rows; each row is one warp-wide register of `T` lanes of `DW` bits,
 //! packed lane `l` at bits `l * DW ..` (`TD = T * DW`, at most 1,024). Every bank is one
-//! [`LaneRam`]: synchronous, per-lane write enables, mapped by yosys onto iCE40 SB_RAM40_4K.
+//! [`LaneRam`]: synchronous, per-lane write enables, mapped by yosys onto iCE40 SB_RAM40_4K,
+//! and marked for block RAM on the families with LUT RAM too ([`LaneRam::in_block_ram`]:
+//! `synth_ecp5` put the seed core's four banks of 32 x 1,024 bits into 2,048 LUT RAMs, 4,352
+//! LUT4s and 4,096 flip-flops, where 128 DP16KD hold them with no logic).
 //! Per cycle each bank reads one row (`read_row[b]`; the row appears on `read_data[b]` in the
 //! next cycle: read latency 1) and the write port writes one row of one bank, only the lanes in
 //! `write_mask`. A bank is GPGPU-Sim's single-ported bank: in a cycle that the write port
@@ -82,7 +85,9 @@ impl<
     pub fn new() -> Result<Self> {
         check_pow2("banks (B)", B, 2, 16)?;
         check_derived("BW", BW, "clog2(B)", clog2(B))?;
-        let banks = (0..B).map(|_| LaneRam::without_collisions()).collect::<Result<Vec<_>>>()?;
+        let banks = (0..B)
+            .map(|_| Ok(LaneRam::without_collisions()?.in_block_ram()))
+            .collect::<Result<Vec<_>>>()?;
         Ok(Self {
             clock: Default::default(),
             read_row: std::array::from_fn(|_| Default::default()),

@@ -36,6 +36,8 @@ pub struct LaneRam<const RW: usize, const T: usize, const DW: usize, const TD: u
     _init: Vec<Bits<TD>>,
     /// A read of the row written at the same edge is never used (see the module's notes).
     _no_collisions: bool,
+    /// Synthesis is asked for block RAM (see [`in_block_ram`](Self::in_block_ram)).
+    _block_ram: bool,
 }
 
 impl<const RW: usize, const T: usize, const DW: usize, const TD: usize> LaneRam<RW, T, DW, TD> {
@@ -67,12 +69,20 @@ impl<const RW: usize, const T: usize, const DW: usize, const TD: usize> LaneRam<
             _rows: init.clone(),
             _init: init,
             _no_collisions: false,
+            _block_ram: false,
         })
     }
     /// As [`new`](Self::new), for a user that never uses a read of the row written at the same
     /// edge: synthesis may return anything there.
     pub fn without_collisions() -> Result<Self> {
         Ok(Self { _no_collisions: true, ..Self::new()? })
+    }
+    /// Marks the memory `(* ram_style = "block" *)`: a shallow, wide RAM (a register file's 32
+    /// rows of 1,024 bits) goes to block RAM (ECP5 DP16KD, Xilinx RAMB) rather than LUT RAM
+    /// and logic, where yosys's `synth_ecp5` puts it by its own cost rule. iCE40 has no LUT
+    /// RAM: there the mark changes nothing.
+    pub fn in_block_ram(self) -> Self {
+        Self { _block_ram: true, ..self }
     }
 }
 
@@ -116,7 +126,13 @@ impl<const RW: usize, const T: usize, const DW: usize, const TD: usize> Logic
             .filter(|(_, v)| v.any())
             .map(|(r, &v)| format!("   mem[{r}] = {TD}'h{};\n", hex(v)))
             .collect();
-        let attribute = if self._no_collisions { "(* no_rw_check *)\n" } else { "" };
+        let marks: Vec<&str> =
+            [(self._no_collisions, "no_rw_check"), (self._block_ram, "ram_style = \"block\"")]
+                .into_iter()
+                .filter_map(|(on, mark)| on.then_some(mark))
+                .collect();
+        let attribute =
+            if marks.is_empty() { String::new() } else { format!("(* {} *)\n", marks.join(", ")) };
         Verilog::Custom(format!(
             "\
 {attribute}reg [{msb}:0] mem [0:{last}];

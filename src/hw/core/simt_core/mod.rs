@@ -640,7 +640,9 @@ macro_rules! sized_simt_core {
 }
 
 /// Every core size with a rust-hdl type, once: its type's name and its parameters. `explored`
-/// holds the `cu` core (first) and the sizes `simt-rtl explore` measures beside it. The list is
+/// holds the `cu` core (first) and the sizes `simt-rtl explore` measures beside it;
+/// `seed_explored` the sizes `explore --preset seed-core` measures beside the seed core, whose
+/// types only that command builds (they are not in [`with_simt_core!`](crate::with_simt_core)). The list is
 /// handed to the macro named, after the arguments given (the type aliases, [`EXPLORED`] and
 /// [`with_simt_core!`](crate::with_simt_core) are made from it).
 #[doc(hidden)]
@@ -656,13 +658,21 @@ macro_rules! simt_core_sizes {
                 SimtCoreL8 = CORE_CU_L8
             ]
             others: [SimtCoreTiny = CORE_TINY, SimtCoreSeed = CORE_SEED]
+            seed_explored: [
+                SimtCoreSeedU4 = CORE_SEED_U4,
+                SimtCoreSeedB2 = CORE_SEED_B2,
+                SimtCoreSeedB8 = CORE_SEED_B8,
+                SimtCoreSeedL4 = CORE_SEED_L4,
+                SimtCoreSeedL32 = CORE_SEED_L32
+            ]
         }
     };
 }
 
 /// The core types and [`EXPLORED`], from [`simt_core_sizes!`](crate::simt_core_sizes).
 macro_rules! simt_core_types {
-    (explored: [$($e:ident = $ec:ident),+] others: [$($o:ident = $oc:ident),+]) => {
+    (explored: [$($e:ident = $ec:ident),+] others: [$($o:ident = $oc:ident),+]
+     seed_explored: [$($s:ident = $sc:ident),+]) => {
         $(
             #[doc = concat!("The core at [`", stringify!($ec), "`](crate::params::", stringify!($ec), ").")]
             pub type $e = crate::sized_simt_core!(crate::params::$ec);
@@ -674,9 +684,39 @@ macro_rules! simt_core_types {
         /// The `cu` core and the sizes `simt-rtl explore` measures beside it (none of them is
         /// exported to `rtl_out/` but the `cu` core).
         pub const EXPLORED: [CoreParams; [$(stringify!($e)),+].len()] = [$(crate::params::$ec),+];
+        $(
+            #[doc = concat!("The core at [`", stringify!($sc), "`](crate::params::", stringify!($sc), ").")]
+            pub type $s = crate::sized_simt_core!(crate::params::$sc);
+        )+
+        /// The seed core and the sizes `simt-rtl explore --preset seed-core` measures beside it
+        /// (their types are built for that command alone: see [`core_verilog`]).
+        pub const SEED_EXPLORED: [CoreParams; 1 + [$(stringify!($s)),+].len()] =
+            [crate::params::CORE_SEED, $(crate::params::$sc),+];
+
+        /// Exports core `p` (one of [`EXPLORED`] or [`SEED_EXPLORED`], or any core with a type)
+        /// as module `module`, with `header` above it.
+        pub fn core_verilog(p: CoreParams, module: &str, header: &str) -> anyhow::Result<String> {
+            let sizes = p.sizes();
+            $(if sizes == crate::params::$sc.sizes() {
+                type C = $s;
+                return apart(|| crate::export_simt_core!(C, p, module, header));
+            })+
+            crate::with_simt_core!(p, C => crate::export_simt_core!(C, p, module, header))
+        }
     };
 }
 crate::simt_core_sizes!(simt_core_types {});
+
+/// Core type `$C` at sizes `$p` as Verilog module `$module` under `$header`.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! export_simt_core {
+    ($C:ident, $p:expr, $module:expr, $header:expr) => {{
+        let mut core = $C::new($p)?;
+        rust_hdl::prelude::Block::connect_all(&mut core);
+        $crate::export::verilog::export_module(&core, $module, $header)
+    }};
+}
 
 /// [`with_simt_core!`](crate::with_simt_core)'s dispatch over the list of
 /// [`simt_core_sizes!`](crate::simt_core_sizes).
@@ -684,7 +724,8 @@ crate::simt_core_sizes!(simt_core_types {});
 #[macro_export]
 macro_rules! simt_core_dispatch {
     ($params:expr, $C:ident => $body:expr;
-     explored: [$($e:ident = $ec:ident),+] others: [$($o:ident = $oc:ident),+]) => {{
+     explored: [$($e:ident = $ec:ident),+] others: [$($o:ident = $oc:ident),+]
+     seed_explored: [$($s:ident = $sc:ident),+]) => {{
         let params: $crate::params::CoreParams = $params;
         let sizes = params.sizes();
         $(if sizes == $crate::params::$ec.sizes() {

@@ -1,0 +1,286 @@
+//! The FPGA families a flow here synthesizes for, behind one interface: each family's yosys
+//! synthesis command, the device it is measured against, and how its cells count as resources
+//! (LUTs, flip-flops, LUT RAM, block RAM, multipliers). `report`, `build` and `explore` place and
+//! route for the iCE40; a family without place and route here yet (ECP5, Xilinx 7-series) is
+//! measured after synthesis alone, with [`synthesize`].
+
+use std::path::Path;
+use std::process::Command;
+
+use anyhow::{Context, Result};
+
+/// An FPGA family and the device its figures are measured against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// Lattice iCE40, the Alchitry Cu's iCE40-HX8K.
+    Ice40,
+    /// Lattice ECP5, the ULX3S's LFE5U-85F.
+    Ecp5,
+    /// Xilinx 7-series, an Artix-7 XC7A100T (the Arty A7-100T's).
+    Xilinx7,
+}
+
+/// One family's cell names, device and sizes.
+#[derive(Clone, Copy, Debug)]
+pub struct FamilyInfo {
+    /// The name `--family` takes.
+    pub name: &'static str,
+    /// The yosys synthesis pass (a `-top` is added).
+    pub synth: &'static str,
+    /// The device its percentages are of, and that device's LUTs and block RAMs.
+    pub device: &'static str,
+    pub device_luts: u64,
+    pub device_block_rams: u64,
+    pub device_dsps: u64,
+    /// What one LUT is (`LUT4`, `LUT6`).
+    pub lut: &'static str,
+    /// `(cell name prefix, LUTs each)`: cells that take LUT sites, counted into [`Resources::luts`].
+    lut_cells: &'static [(&'static str, u64)],
+    /// Cells counted as LUT RAM (their sites are in `lut_cells` too).
+    lut_ram_cells: &'static [&'static str],
+    flip_flop_cells: &'static [&'static str],
+    /// `(cell, block RAMs each)`: an 18 Kbit block RAM counts 1 (a Xilinx RAMB36 counts 2).
+    block_ram_cells: &'static [(&'static str, u64)],
+    dsp_cells: &'static [&'static str],
+}
+
+const ICE40: FamilyInfo = FamilyInfo {
+    name: "ice40",
+    synth: super::SYNTH_ICE40,
+    device: "iCE40-HX8K",
+    device_luts: 7_680,
+    device_block_rams: 32,
+    device_dsps: 0,
+    lut: "LUT4",
+    lut_cells: &[("SB_LUT4", 1)],
+    lut_ram_cells: &[],
+    flip_flop_cells: &["SB_DFF"],
+    block_ram_cells: &[("SB_RAM40_4K", 1)],
+    dsp_cells: &["SB_MAC16"],
+};
+
+/// A carry cell (CCU2C) takes two LUT4 sites; a 16 x 4 LUT RAM (TRELLIS_DPR16X4) holds its 64
+/// bits in four.
+const ECP5: FamilyInfo = FamilyInfo {
+    name: "ecp5",
+    synth: "synth_ecp5",
+    device: "LFE5U-85F",
+    device_luts: 83_640,
+    device_block_rams: 208,
+    device_dsps: 156,
+    lut: "LUT4",
+    lut_cells: &[("LUT4", 1), ("CCU2C", 2), ("TRELLIS_DPR16X4", 4)],
+    lut_ram_cells: &["TRELLIS_DPR16X4"],
+    flip_flop_cells: &["TRELLIS_FF"],
+    block_ram_cells: &[("DP16KD", 1), ("PDPW16KD", 1)],
+    dsp_cells: &["MULT18X18D"],
+};
+
+/// LUT RAM cells take the LUTs of their SLICEM: RAM32M and RAM64M four, RAM32X1D and RAM64X1D
+/// two, the others one.
+const XILINX7: FamilyInfo = FamilyInfo {
+    name: "xilinx7",
+    synth: "synth_xilinx",
+    device: "XC7A100T",
+    device_luts: 63_400,
+    device_block_rams: 270,
+    device_dsps: 240,
+    lut: "LUT6",
+    lut_cells: &[
+        ("LUT", 1),
+        ("RAM32M", 4),
+        ("RAM64M", 4),
+        ("RAM32X1D", 2),
+        ("RAM64X1D", 2),
+        ("RAM128X1D", 4),
+        ("RAM32X1S", 1),
+        ("RAM64X1S", 1),
+        ("SRL", 1),
+    ],
+    lut_ram_cells: &["RAM32M", "RAM64M", "RAM32X1", "RAM64X1", "RAM128X1", "SRL"],
+    flip_flop_cells: &["FDRE", "FDSE", "FDCE", "FDPE"],
+    block_ram_cells: &[("RAMB18E1", 1), ("RAMB36E1", 2)],
+    dsp_cells: &["DSP48E1"],
+};
+
+impl Family {
+    pub const ALL: [Family; 3] = [Family::Ice40, Family::Ecp5, Family::Xilinx7];
+
+    pub fn info(self) -> &'static FamilyInfo {
+        match self {
+            Family::Ice40 => &ICE40,
+            Family::Ecp5 => &ECP5,
+            Family::Xilinx7 => &XILINX7,
+        }
+    }
+
+    /// The family `--family` names, or a one-line error listing them.
+    pub fn parse(name: &str) -> Result<Family> {
+        Family::ALL.into_iter().find(|f| f.info().name == name).with_context(|| {
+            let names: Vec<&str> = Family::ALL.iter().map(|f| f.info().name).collect();
+            format!("--family `{name}` is not one of {}", names.join(", "))
+        })
+    }
+}
+
+/// What one synthesized design takes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Resources {
+    /// LUT sites: logic LUTs, and the LUT sites of carry and LUT RAM cells.
+    pub luts: u64,
+    /// LUT RAM cells (their sites are in `luts`).
+    pub lut_rams: u64,
+    pub flip_flops: u64,
+    /// 18 Kbit block RAMs (4 Kbit on the iCE40).
+    pub block_rams: u64,
+    pub dsps: u64,
+}
+
+impl Resources {
+    /// The resources in the last `stat` of a yosys log (the flattened design's), by `family`'s
+    /// cell names.
+    pub fn from_stat(family: Family, log: &str) -> Resources {
+        let f = family.info();
+        let stat = log.rsplit("Printing statistics.").next().unwrap_or("");
+        let cells: Vec<(&str, u64)> = stat
+            .lines()
+            .filter_map(|l| {
+                let mut words = l.split_whitespace();
+                let (cell, n) = (words.next()?, words.next()?.parse().ok()?);
+                words.next().is_none().then_some((cell, n))
+            })
+            .collect();
+        let weighted = |table: &[(&str, u64)]| -> u64 {
+            cells
+                .iter()
+                .map(|(c, n)| {
+                    table.iter().find(|(p, _)| c.starts_with(p)).map_or(0, |(_, w)| w * n)
+                })
+                .sum()
+        };
+        let counted = |names: &[&str]| -> u64 {
+            cells
+                .iter()
+                .filter(|(c, _)| names.iter().any(|p| c.starts_with(p)))
+                .map(|(_, n)| n)
+                .sum()
+        };
+        Resources {
+            luts: weighted(f.lut_cells),
+            lut_rams: counted(f.lut_ram_cells),
+            flip_flops: counted(f.flip_flop_cells),
+            block_rams: weighted(f.block_ram_cells),
+            dsps: counted(f.dsp_cells),
+        }
+    }
+
+    /// `luts` as a share of the family's device, in percent.
+    pub fn lut_percent(&self, family: Family) -> f64 {
+        100.0 * self.luts as f64 / family.info().device_luts as f64
+    }
+}
+
+/// Synthesizes a design for `family` with yosys: `read` (yosys commands that read its files),
+/// top module `top`, after the structural checks of
+/// [`check_structure`](super::check_structure), failing on a latch; yosys's log goes to
+/// `dir/yosys-<family>.log`. Returns what the flattened design takes. Minutes for the seed-size
+/// core (about 10 for `synth_ecp5`).
+pub fn synthesize(family: Family, read: &str, top: &str, dir: &Path) -> Result<Resources> {
+    let f = family.info();
+    let script = format!(
+        "{read}hierarchy -check -top {top}; proc; select -assert-none t:$dlatch t:$adlatch t:$dlatchsr; \
+         check -assert; {} -top {top}; select -assert-none t:$_DLATCH_* t:*LATCH* t:LD*; stat",
+        f.synth
+    );
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let log = dir.join(format!("yosys-{}.log", f.name));
+    let (ok, text) = super::tool_output(Command::new("yosys").args(["-p", &script]), "yosys")?;
+    crate::sim::write_whole(&log, &text)?;
+    if !ok {
+        anyhow::bail!("yosys {} of `{top}` failed (log: {})", f.synth, log.display());
+    }
+    Ok(Resources::from_stat(family, &text))
+}
+
+/// One design's resources on one family.
+#[derive(Clone, Debug)]
+pub struct SynthRow {
+    pub design: String,
+    pub family: Family,
+    pub resources: Resources,
+}
+
+/// The rows as a Markdown table, each figure with its share of the family's device.
+pub fn synth_table(rows: &[SynthRow]) -> String {
+    let mut s = String::from(
+        "| design | family (device) | LUTs | of the device | LUT RAM cells | flip-flops | block RAMs (18 Kbit) | multipliers (DSP) |\n|---|---|---|---|---|---|---|---|\n",
+    );
+    for r in rows {
+        let (f, x) = (r.family.info(), &r.resources);
+        let share = |n: u64, of: u64| {
+            if of == 0 {
+                String::new()
+            } else {
+                format!(" ({:.0}%)", 100.0 * n as f64 / of as f64)
+            }
+        };
+        s.push_str(&format!(
+            "| {} | {} ({}) | {} {} | {:.1}% | {} | {} | {}{} | {}{} |\n",
+            r.design,
+            f.name,
+            f.device,
+            x.luts,
+            f.lut,
+            x.lut_percent(r.family),
+            x.lut_rams,
+            x.flip_flops,
+            x.block_rams,
+            share(x.block_rams, f.device_block_rams),
+            x.dsps,
+            share(x.dsps, f.device_dsps),
+        ));
+    }
+    s.push_str(&format!(
+        "\nAfter yosys synthesis alone (no place and route), each design as its own top. {}\n",
+        "LUTs count LUT sites: on the ECP5 a carry cell (CCU2C) takes two LUT4s and a 16 x 4 LUT RAM (TRELLIS_DPR16X4) four; on the 7-series a LUT RAM cell takes the LUTs of its slice. Block RAMs count 18 Kbit halves (a Xilinx RAMB36 is two)."
+    ));
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ECP5_STAT: &str = "Printing statistics.\n\n=== top ===\n\n   Number of cells:  10\n     CCU2C                          3\n     DP16KD                         2\n     LUT4                         100\n     MULT18X18D                     4\n     TRELLIS_DPR16X4                5\n     TRELLIS_FF                    50\n";
+
+    #[test]
+    fn ecp5_cells_count_as_their_sites() {
+        let r = Resources::from_stat(Family::Ecp5, ECP5_STAT);
+        assert_eq!(
+            r,
+            Resources {
+                luts: 100 + 2 * 3 + 4 * 5,
+                lut_rams: 5,
+                flip_flops: 50,
+                block_rams: 2,
+                dsps: 4
+            }
+        );
+    }
+
+    #[test]
+    fn xilinx_block_rams_count_in_18_kbit_halves() {
+        let stat = "Printing statistics.\n     LUT3 10\n     LUT6 5\n     RAMB36E1 3\n     RAMB18E1 1\n     RAM32M 2\n     FDRE 7\n     DSP48E1 1\n";
+        let r = Resources::from_stat(Family::Xilinx7, stat);
+        assert_eq!(
+            r,
+            Resources { luts: 15 + 8, lut_rams: 2, flip_flops: 7, block_rams: 7, dsps: 1 }
+        );
+    }
+
+    #[test]
+    fn an_unknown_family_is_refused_naming_the_known_ones() {
+        let e = Family::parse("gowin").unwrap_err().to_string();
+        assert_eq!(e, "--family `gowin` is not one of ice40, ecp5, xilinx7");
+    }
+}
