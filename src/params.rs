@@ -756,7 +756,7 @@ pub const CORE_CU: CoreParams = CoreParams {
 /// The smallest core (the `tiny` preset's warps, lanes and stack).
 pub const CORE_TINY: CoreParams = CoreParams {
     name: "tiny-core",
-    purpose: "the smallest SIMT core: 2 warps of 4 lanes of 8 bits, stack depth 2",
+    purpose: "the smallest SIMT core: 2 warps of 4 lanes of 8 bits, stack depth 2, every extension",
     warps: 2,
     threads: 4,
     lane_bits: 8,
@@ -768,7 +768,9 @@ pub const CORE_TINY: CoreParams = CoreParams {
     imem_words: 256,
     policy: IssuePolicy::LooseRoundRobin,
     collector_timing: CollectorTiming::GpgpuSim,
-    isa: Extensions::NONE,
+    // Every extension, so that the random tests and the lane ALU's formal properties (`mul`'s
+    // product) meet them at the smallest size.
+    isa: Extensions::ALL,
 };
 
 /// The SIMT core at the seed's sizes (seeds 000-003): 8 warps of 32 lanes of 32-bit values,

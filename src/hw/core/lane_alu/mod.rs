@@ -105,6 +105,55 @@ impl ExecOp {
     }
 }
 
+/// Every property of `lane_alu.sv`: each proven at `tiny` (4 lanes of 8 bits, every extension:
+/// `mul`'s product among them) and at `cu` (no extension: their op codes refused).
+const ALU_PROPERTIES: &[&str] = &[
+    "mul_is_the_low_product",
+    "add_and_sub_wrap",
+    "sra_fills_with_the_sign",
+    "slts_compares_signed",
+    "codes_past_13_are_refused",
+];
+
+/// The formal properties (`lane_alu.sv` beside this file).
+pub const PROPERTIES: crate::sim::Properties = crate::sim::Properties {
+    properties: "src/hw/core/lane_alu/lane_alu.sv",
+    text: include_str!("lane_alu.sv"),
+    wrapper: "lane_alu_props",
+    parameters: |p| {
+        let (dw, isa) = (p.collector.lane_bits, p.isa());
+        let ext = |on: bool| usize::from(on);
+        vec![
+            ("T", p.scheduler.threads),
+            ("DW", dw),
+            ("SW", clog2(dw)),
+            ("MUL", ext(isa.mul)),
+            ("SIGNED", ext(isa.signed)),
+        ]
+    },
+    claims: &[
+        crate::sim::Claim::cu(ALU_PROPERTIES).at("tiny"),
+        crate::sim::Claim::cu(ALU_PROPERTIES),
+    ],
+    // Lane 0's product from a wrong operand; lane 0's `sra` without its sign fill.
+    mutants: &[
+        crate::sim::Mutant::cu(
+            "mul_squares_a",
+            "p_low = a_lo * b_lo;",
+            "p_low = a_lo * a_lo;",
+            &["mul_is_the_low_product"],
+        )
+        .at("tiny"),
+        crate::sim::Mutant::cu(
+            "sra_fills_zeros",
+            "fill = fill | ~(ones >> by);",
+            "fill = fill;",
+            &["sra_fills_with_the_sign"],
+        )
+        .at("tiny"),
+    ],
+};
+
 /// `T` lanes of `DW` bits (a power of two; `SW = clog2(DW)` shift bits; `TD = T * DW`).
 #[derive(LogicBlock)]
 pub struct LaneAlu<const T: usize, const DW: usize, const SW: usize, const TD: usize> {
