@@ -48,6 +48,10 @@ pub struct Report {
     /// side.
     #[arg(long, default_value = "ice40")]
     pub family: Vec<String>,
+    /// With a family measured after synthesis alone: also each design's blocks (the modules
+    /// directly inside it), from a second synthesis with the hierarchy kept.
+    #[arg(long)]
+    pub by_block: bool,
     /// Also write the table, stamped with this command, the commit and the tool versions,
     /// to this Markdown file (e.g. docs/src/results/report-cu.md).
     #[arg(long)]
@@ -175,11 +179,29 @@ pub struct Explore {
 
 /// `simt-rtl report`.
 pub fn report(a: Report) -> Result<()> {
-    let Report { preset, block, freq, dffe, mapper, rtl, out, placements, family, markdown } = a;
+    let Report {
+        preset,
+        block,
+        freq,
+        dffe,
+        mapper,
+        rtl,
+        out,
+        placements,
+        family,
+        by_block,
+        markdown,
+    } = a;
     let markdown = markdown_output(markdown.as_deref(), &[])?;
     let families = family.iter().map(|f| Family::parse(f)).collect::<Result<Vec<_>>>()?;
     if families != [Family::Ice40] {
-        return report_synthesis(&preset, &block, &families, (&rtl, &out), markdown.as_ref());
+        let (dirs, markdown) = ((rtl.as_path(), out.as_path()), markdown.as_ref());
+        return report_synthesis(&preset, &block, (&families, by_block), dirs, markdown);
+    }
+    if by_block {
+        anyhow::bail!(
+            "--by-block needs a family measured after synthesis alone (--family ecp5 or xilinx7)"
+        );
     }
     let synthesis: Vec<Synthesis> =
         mapper.into_iter().map(|mapper| Synthesis { dffe, mapper }).collect();
@@ -193,7 +215,7 @@ pub fn report(a: Report) -> Result<()> {
 fn report_synthesis(
     preset: &str,
     block: &[String],
-    families: &[Family],
+    (families, by_block): (&[Family], bool),
     (rtl, out): (&Path, &Path),
     markdown: Option<&Output>,
 ) -> Result<()> {
@@ -206,7 +228,7 @@ fn report_synthesis(
     let names: Vec<String> = designs.iter().map(|d| d.name.clone()).collect();
     let chosen = crate::flow::whole_names(&names, block, ("a design", "designs"), preset)?;
     designs.retain(|d| chosen.contains(&d.name));
-    let mut rows = vec![];
+    let (mut rows, mut blocks) = (vec![], String::new());
     for (i, d) in designs.iter().enumerate() {
         let dir = out.join(preset).join(format!("{i:02}_{}", d.top));
         for &family in families {
@@ -215,11 +237,17 @@ fn report_synthesis(
             let resources = fpga::synthesize(family, &read, &d.top, &dir)
                 .with_context(|| format!("measuring {}", d.name))?;
             rows.push(fpga::SynthRow { design: d.name.clone(), family, resources });
+            if by_block {
+                eprintln!("report: {}: yosys {} -noflatten", d.name, family.info().synth);
+                let shares = fpga::by_block(family, &read, &d.top, &dir)?;
+                blocks.push_str(&fpga::by_block_table(&d.name, family, &shares));
+            }
         }
     }
     let files = measured_files(designs);
     let title = format!("Resources after synthesis: preset `{preset}`");
-    emit(&fpga::synth_table(&rows), markdown, &title, (&[results::YOSYS], &files))
+    let table = fpga::synth_table(&rows) + &blocks;
+    emit(&table, markdown, &title, (&[results::YOSYS], &files))
 }
 
 /// `simt-rtl report`: the table of the preset's designs that `block` names (every one when it is

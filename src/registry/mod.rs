@@ -83,6 +83,7 @@ registry!(
     hw::link::uart,
     hw::lds::local_data_share,
     hw::core::scoreboard,
+    hw::core::barrier,
     hw::core::ibuffer,
     hw::core::decoder,
     hw::core::lane_alu,

@@ -140,16 +140,14 @@ impl Resources {
     /// The resources in the last `stat` of a yosys log (the flattened design's), by `family`'s
     /// cell names.
     pub fn from_stat(family: Family, log: &str) -> Resources {
-        let f = family.info();
         let stat = log.rsplit("Printing statistics.").next().unwrap_or("");
-        let cells: Vec<(&str, u64)> = stat
-            .lines()
-            .filter_map(|l| {
-                let mut words = l.split_whitespace();
-                let (cell, n) = (words.next()?, words.next()?.parse().ok()?);
-                words.next().is_none().then_some((cell, n))
-            })
-            .collect();
+        Resources::of_cells(family, &cell_counts(stat))
+    }
+
+    /// The resources of `cells` (`(cell type, count)`), by `family`'s cell names; other cells
+    /// (a submodule's instances, multiplexers inside a slice) count nothing.
+    pub fn of_cells(family: Family, cells: &[(&str, u64)]) -> Resources {
+        let f = family.info();
         let weighted = |table: &[(&str, u64)]| -> u64 {
             cells
                 .iter()
@@ -174,10 +172,31 @@ impl Resources {
         }
     }
 
+    fn plus(self, o: Resources, times: u64) -> Resources {
+        Resources {
+            luts: self.luts + times * o.luts,
+            lut_rams: self.lut_rams + times * o.lut_rams,
+            flip_flops: self.flip_flops + times * o.flip_flops,
+            block_rams: self.block_rams + times * o.block_rams,
+            dsps: self.dsps + times * o.dsps,
+        }
+    }
+
     /// `luts` as a share of the family's device, in percent.
     pub fn lut_percent(&self, family: Family) -> f64 {
         100.0 * self.luts as f64 / family.info().device_luts as f64
     }
+}
+
+/// The `(cell type, count)` lines of one yosys `stat` section.
+fn cell_counts(stat: &str) -> Vec<(&str, u64)> {
+    stat.lines()
+        .filter_map(|l| {
+            let mut words = l.split_whitespace();
+            let (cell, n) = (words.next()?, words.next()?.parse().ok()?);
+            words.next().is_none().then_some((cell, n))
+        })
+        .collect()
 }
 
 /// Synthesizes a design for `family` with yosys: `read` (yosys commands that read its files),
@@ -186,20 +205,133 @@ impl Resources {
 /// `dir/yosys-<family>.log`. Returns what the flattened design takes. Minutes for the seed-size
 /// core (about 10 for `synth_ecp5`).
 pub fn synthesize(family: Family, read: &str, top: &str, dir: &Path) -> Result<Resources> {
+    let log = run_synthesis(family, read, top, dir, "")?;
+    Ok(Resources::from_stat(family, &log))
+}
+
+/// yosys's log of `family`'s synthesis of `top` (`options` after the synthesis command), written
+/// to `dir/yosys-<family><options>.log` too.
+fn run_synthesis(
+    family: Family,
+    read: &str,
+    top: &str,
+    dir: &Path,
+    options: &str,
+) -> Result<String> {
     let f = family.info();
     let script = format!(
         "{read}hierarchy -check -top {top}; proc; select -assert-none t:$dlatch t:$adlatch t:$dlatchsr; \
-         check -assert; {} -top {top}; select -assert-none t:$_DLATCH_* t:*LATCH* t:LD*; stat",
+         check -assert; {} -top {top}{options}; select -assert-none t:$_DLATCH_* t:*LATCH* t:LD*; stat",
         f.synth
     );
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let log = dir.join(format!("yosys-{}.log", f.name));
+    let log = dir.join(format!("yosys-{}{}.log", f.name, options.replace(' ', "")));
     let (ok, text) = super::tool_output(Command::new("yosys").args(["-p", &script]), "yosys")?;
     crate::sim::write_whole(&log, &text)?;
     if !ok {
         anyhow::bail!("yosys {} of `{top}` failed (log: {})", f.synth, log.display());
     }
-    Ok(Resources::from_stat(family, &text))
+    Ok(text)
+}
+
+/// One block inside a design: the module, its instances, what they take with everything inside
+/// them, and the blocks directly inside it.
+#[derive(Clone, Debug)]
+pub struct BlockShare {
+    pub module: String,
+    pub instances: u64,
+    pub resources: Resources,
+    pub inner: Vec<BlockShare>,
+}
+
+/// Each module's `(cell type, count)` lines in a yosys `stat` of a design kept hierarchical.
+type Sections<'a> = std::collections::BTreeMap<&'a str, Vec<(&'a str, u64)>>;
+
+/// What each block directly inside `top` takes (its instances with all they hold; with the
+/// blocks directly inside each), and `top`'s own logic last (module `top`), from `family`'s
+/// synthesis with the hierarchy kept (`-noflatten`): each block is optimized within its own
+/// boundaries, so the sum is larger than the flattened design's (constants and unused outputs
+/// do not cross a boundary).
+pub fn by_block(family: Family, read: &str, top: &str, dir: &Path) -> Result<Vec<BlockShare>> {
+    let log = run_synthesis(family, read, top, dir, " -noflatten")?;
+    let stat = log.rsplit("Printing statistics.").next().unwrap_or("");
+    let sections: Sections = stat
+        .split("=== ")
+        .skip(1)
+        .filter_map(|sec| {
+            let (name, body) = sec.split_once(" ===")?;
+            Some((name.trim(), cell_counts(body.split("=== design hierarchy").next()?)))
+        })
+        .collect();
+    let cells =
+        sections.get(top).with_context(|| format!("yosys printed no statistics of `{top}`"))?;
+    let mut shares = inside(top, &sections, family, 2);
+    shares.push(BlockShare {
+        module: top.to_string(),
+        instances: 1,
+        resources: Resources::of_cells(family, cells),
+        inner: vec![],
+    });
+    Ok(shares)
+}
+
+/// Module `m`'s cells with everything inside them.
+fn total(m: &str, sections: &Sections, family: Family) -> Resources {
+    let cells = sections.get(m).map_or(&[][..], |c| &c[..]);
+    cells
+        .iter()
+        .filter(|(c, _)| sections.contains_key(c))
+        .fold(Resources::of_cells(family, cells), |sum, (c, n)| {
+            sum.plus(total(c, sections, family), *n)
+        })
+}
+
+/// The blocks directly inside module `m`, `levels` deep, the largest LUT users first.
+fn inside(m: &str, sections: &Sections, family: Family, levels: usize) -> Vec<BlockShare> {
+    if levels == 0 {
+        return vec![];
+    }
+    let mut shares: Vec<BlockShare> = sections
+        .get(m)
+        .map_or(&[][..], |c| &c[..])
+        .iter()
+        .filter(|(c, _)| sections.contains_key(c))
+        .map(|(c, n)| BlockShare {
+            module: c.to_string(),
+            instances: *n,
+            resources: Resources::default().plus(total(c, sections, family), *n),
+            inner: inside(c, sections, family, levels - 1),
+        })
+        .collect();
+    shares.sort_by_key(|b| std::cmp::Reverse(b.resources.luts));
+    shares
+}
+
+/// The blocks of `design` as a Markdown table, the largest LUT users first, each followed by
+/// the blocks inside it.
+pub fn by_block_table(design: &str, family: Family, shares: &[BlockShare]) -> String {
+    let f = family.info();
+    let sum: u64 = shares.iter().map(|b| b.resources.luts).sum();
+    let mut s = format!(
+        "\n`{design}` on the {} by block (synthesis with the hierarchy kept, `-noflatten`: each block optimized within its own boundaries, so the sum, {sum} {}s, is more than the flattened design's; a block's figures include the blocks inside it, listed below it when they take 1% or more):\n\n| block (module) | instances | {}s | share of the sum | flip-flops | block RAMs | multipliers |\n|---|---|---|---|---|---|---|\n",
+        f.device, f.lut, f.lut
+    );
+    let row = |b: &BlockShare, name: String| {
+        let x = b.resources;
+        let share = 100.0 * x.luts as f64 / sum.max(1) as f64;
+        format!(
+            "| {name} | {} | {} | {share:.0}% | {} | {} | {} |\n",
+            b.instances, x.luts, x.flip_flops, x.block_rams, x.dsps
+        )
+    };
+    for b in shares {
+        let own = if b.module == design { " (its own logic)" } else { "" };
+        s.push_str(&row(b, format!("{}{own}", b.module)));
+        for i in b.inner.iter().filter(|i| i.resources.luts * 100 >= sum) {
+            s.push_str(&row(i, format!("&nbsp;&nbsp;in it: {}", i.module)));
+        }
+    }
+    s
 }
 
 /// One design's resources on one family.

@@ -20,7 +20,6 @@
 //!   differential test compares, so the register file and local data share need no read port);
 //! - counters since reset (32 bits, wrapping) and sticky error flags.
 
-mod barrier;
 mod branch_unit;
 mod execute;
 mod exited_lanes;
@@ -44,10 +43,10 @@ use crate::params::ERROR_FLAGS;
 /// The exported module (and file) name of the `cu` core (the pipelined timing); every exported
 /// core's name starts with it.
 pub const MODULE: &str = "simt_core";
+pub use crate::hw::core::barrier::Barrier;
 use crate::params::{
     check_derived, clog2, CollectorTiming, CoreParams, IssuePolicy, SchedulerMode,
 };
-pub use barrier::Barrier;
 pub use branch_unit::BranchUnit;
 pub use execute::Execute;
 pub use exited_lanes::ExitedLanes;

@@ -17,9 +17,10 @@ pub fn core_stimulus(
     seen: std::rc::Rc<std::cell::Cell<(u64, u64)>>,
 ) -> impl FnMut(&mut Rng, &crate::hw::SimtCoreModel, usize) -> Vec<u64> {
     use crate::hw::core::simt_core::model::CoreIn;
+    /// Loading a program (its words, the next to write); running one (cycles so far, its length).
     enum Phase {
         Load(Vec<u32>, usize),
-        Run(usize),
+        Run(usize, usize),
     }
     let mut phase = Phase::Load(vec![], 0);
     move |rng, model, cycle| {
@@ -56,11 +57,11 @@ pub fn core_stimulus(
                         (1, *k as u64, words[*k] as u64);
                     *k += 1;
                     if *k == words.len() {
-                        phase = Phase::Run(0);
+                        phase = Phase::Run(0, words.len());
                     }
                 }
             }
-            Phase::Run(n) => {
+            Phase::Run(n, len) => {
                 if *n == 0 {
                     i.start = 1;
                 } else if !model.running() {
@@ -75,8 +76,8 @@ pub fn core_stimulus(
                     if rng.chance(1) && rng.chance(20) {
                         // A random word, a `join` (pops what the program did not push), a `bar`
                         // (maybe where the warp is diverged), or a branch to itself (pushes
-                        // until the stack overflows).
-                        let at = rng.below(params.imem_words as u64);
+                        // until the stack overflows), into the program where the warps run it.
+                        let at = rng.below(*len as u64);
                         let word = match rng.below(4) {
                             0 => rng.bits(32) as u32,
                             1 => crate::isa::Inst::Join.encode(),
@@ -93,7 +94,7 @@ pub fn core_stimulus(
                             (1, at, word as u64);
                     }
                 }
-                if let Phase::Run(n) = &mut phase {
+                if let Phase::Run(n, _) = &mut phase {
                     *n += 1;
                 }
             }
