@@ -49,10 +49,19 @@ module barrier_props #(
         end
     end
 
+    // The block's waiting and released warps (peeked) are the shadow's arrived warps, apart,
+    // and the released ones may leave: stated with the two properties below, the invariant
+    // that lets their induction close.
+    // peek: peek_waiting = waiting$q
+    // peek: peek_releasing = releasing$q
+    wire [W-1:0] peek_waiting, peek_releasing;
+    wire agrees = (peek_waiting | peek_releasing) == arrived
+        && (peek_waiting & peek_releasing) == 0 && (peek_releasing & ~may_leave) == 0;
+
     always @(*) begin
         if (started) begin
-            reactivates_only_a_waiting_warp: assert (!ctl_valid || arrived[ctl_wid]);
-            no_warp_leaves_before_every_present_warp_arrived: assert (!ctl_valid || may_leave[ctl_wid]);
+            reactivates_only_a_waiting_warp: assert (agrees && (!ctl_valid || arrived[ctl_wid]));
+            no_warp_leaves_before_every_present_warp_arrived: assert (agrees && (!ctl_valid || may_leave[ctl_wid]));
             reactivates_only_when_the_fill_leaves_control_free: assert (!ctl_valid || !ctl_busy);
             error_is_sticky_and_set_by_a_diverged_arrival: assert (err_diverged == err_expected);
         end
