@@ -466,9 +466,10 @@ pub fn explore(a: Explore) -> Result<()> {
     let stamp_inputs = kernel_files(&kernels, core);
     if core == CORE_SEED {
         let family = Family::Ecp5;
-        let rows = explore::explore_synthesized(&explore::SEED_CORES, &inputs, family, &out, &say)?;
+        let (rows, left_out) =
+            explore::explore_synthesized(&explore::SEED_CORES, &inputs, family, &out, &say)?;
         let title = "The seed core's candidate sizes on the ECP5";
-        let table = explore::synthesized_table(&rows, family);
+        let table = explore::synthesized_table(&rows, &left_out, family);
         return emit(
             &table,
             markdown.as_ref(),

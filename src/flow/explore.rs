@@ -96,14 +96,29 @@ fn model_and_export(
     out: &Path,
     say: &dyn Fn(&str),
 ) -> Result<(f64, Design, std::path::PathBuf)> {
-    let module = module_name(&core);
     say(&format!("explore: {}: kernels on the model", core.name));
     let mean_ipc = mean_ipc(core, kernels, 10_000_000)?;
+    let (design, dir, _) = export(core, out, say)?;
+    Ok((mean_ipc, design, dir))
+}
+
+/// Core `core`'s Verilog written into `out/<module>/`, as the design `report` measures; and
+/// whether that file already held the same text (an earlier run's).
+fn export(
+    core: CoreParams,
+    out: &Path,
+    say: &dyn Fn(&str),
+) -> Result<(Design, std::path::PathBuf, bool)> {
+    let module = module_name(&core);
     say(&format!("explore: {}: export", core.name));
     let dir = out.join(&module);
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let file = dir.join(format!("{module}.v"));
-    crate::sim::write_whole(&file, core_verilog(core)?)?;
+    let text = core_verilog(core)?;
+    let unchanged = std::fs::read_to_string(&file).is_ok_and(|old| old == text);
+    if !unchanged {
+        crate::sim::write_whole(&file, text)?;
+    }
     let design = Design {
         name: module.clone(),
         source: core.name.to_string(),
@@ -113,7 +128,7 @@ fn model_and_export(
         sv: false,
         setup: String::new(),
     };
-    Ok((mean_ipc, design, dir))
+    Ok((design, dir, unchanged))
 }
 
 /// Each of `cores`: its Verilog into `out/<module>/`, placed and routed `placements` times,
@@ -159,31 +174,108 @@ impl SynthesizedRow {
     }
 }
 
+/// A kernel left out of every core's mean IPC: the first core it ran differently from the
+/// interpreter on, and how (a kernel whose warps race for a word at one size, say).
+#[derive(Clone, Debug)]
+pub struct LeftOut {
+    pub kernel: String,
+    pub core: &'static str,
+    pub why: String,
+}
+
+/// Each kernel on each core's model, checked against the interpreter: the IPC of every kernel
+/// that runs as the interpreter says on every core (per core, in `kernels`' order), and the
+/// kernels left out.
+fn kernel_ipcs(
+    cores: &[CoreParams],
+    kernels: &[KernelInput],
+) -> (Vec<Vec<Option<f64>>>, Vec<LeftOut>) {
+    let mut left_out: Vec<LeftOut> = vec![];
+    let ipcs = cores
+        .iter()
+        .map(|&core| {
+            kernels
+                .iter()
+                .map(|(name, program, lds)| {
+                    match crate::verify::core_run::run_and_compare(core, program, lds, 10_000_000) {
+                        Ok(c) => Some(c.ipc()),
+                        Err(e) => {
+                            if !left_out.iter().any(|l| &l.kernel == name) {
+                                let why = format!("{e:#}").chars().take(160).collect();
+                                left_out.push(LeftOut {
+                                    kernel: name.clone(),
+                                    core: core.name,
+                                    why,
+                                });
+                            }
+                            None
+                        }
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    (ipcs, left_out)
+}
+
 /// As [`explore`], each core synthesized for `family` (yosys alone) instead of placed and
-/// routed on the iCE40.
+/// routed on the iCE40; a kernel that does not run as the interpreter says on some core is
+/// left out of every core's mean IPC, and named. A core whose Verilog in `out/<module>/` is
+/// the same as an earlier run's, beside that run's complete yosys log, is not synthesized again.
 pub fn explore_synthesized(
     cores: &[CoreParams],
     kernels: &[KernelInput],
     family: Family,
     out: &Path,
     say: &dyn Fn(&str),
-) -> Result<Vec<SynthesizedRow>> {
+) -> Result<(Vec<SynthesizedRow>, Vec<LeftOut>)> {
     check_kernel_inputs_suit(cores)?;
+    say("explore: the kernels on every core's model");
+    let (ipcs, left_out) = kernel_ipcs(cores, kernels);
+    if left_out.len() == kernels.len() {
+        bail!(
+            "no kernel runs as the interpreter says on every core (first: {}: {})",
+            left_out[0].kernel,
+            left_out[0].why
+        );
+    }
     let mut rows = vec![];
-    for &core in cores {
-        let (mean_ipc, design, dir) = model_and_export(core, kernels, out, say)?;
-        say(&format!("explore: {}: yosys {}", core.name, family.info().synth));
-        let read = report::read_script(&design, &dir)?;
-        let resources = crate::flow::fpga::synthesize(family, &read, &design.top, &dir)
-            .with_context(|| format!("measuring core `{}`", core.name))?;
+    for (&core, ipcs) in cores.iter().zip(&ipcs) {
+        let kept: Vec<f64> = kernels
+            .iter()
+            .zip(ipcs)
+            .filter(|((name, ..), _)| !left_out.iter().any(|l| &l.kernel == name))
+            .filter_map(|(_, ipc)| *ipc)
+            .collect();
+        let mean_ipc = kept.iter().sum::<f64>() / kept.len() as f64;
+        let (design, dir, unchanged) = export(core, out, say)?;
+        let log = dir.join(format!("yosys-{}.log", family.info().name));
+        let earlier =
+            std::fs::read_to_string(&log).ok().filter(|l| unchanged && l.contains("End of script"));
+        let resources = match earlier {
+            Some(text) => {
+                say(&format!(
+                    "explore: {}: the same Verilog as {}'s run: its synthesis reused",
+                    core.name,
+                    log.display()
+                ));
+                Resources::from_stat(family, &text)
+            }
+            None => {
+                say(&format!("explore: {}: yosys {}", core.name, family.info().synth));
+                let read = report::read_script(&design, &dir)?;
+                crate::flow::fpga::synthesize(family, &read, &design.top, &dir)
+                    .with_context(|| format!("measuring core `{}`", core.name))?
+            }
+        };
         rows.push(SynthesizedRow { core, resources, mean_ipc });
     }
-    Ok(rows)
+    Ok((rows, left_out))
 }
 
 /// The candidates as a Markdown table, and which one is chosen: the highest mean IPC among
 /// those within [`LUT_LIMIT_PERCENT`] of `family`'s device (and its block RAMs and multipliers).
-pub fn synthesized_table(rows: &[SynthesizedRow], family: Family) -> String {
+pub fn synthesized_table(rows: &[SynthesizedRow], left_out: &[LeftOut], family: Family) -> String {
     let f = family.info();
     let mut s = format!(
         "| core | collector units | register banks | local-data-share banks | mean IPC | {lut}s (of {luts} in the {dev}) | flip-flops | block RAMs (of {brams}) | multipliers (of {dsps}) | within {LUT_LIMIT_PERCENT:.0}% |\n|---|---|---|---|---|---|---|---|---|---|\n",
@@ -212,8 +304,14 @@ pub fn synthesized_table(rows: &[SynthesizedRow], family: Family) -> String {
         Some(r) => format!("\nChosen: `{}`, the highest mean IPC of the cores within {LUT_LIMIT_PERCENT:.0}% of the {}'s {}s.\n", r.core.name, f.device, f.lut),
         None => format!("\nNone of these cores is within {LUT_LIMIT_PERCENT:.0}% of the {}'s {}s: see the core page for what would fit.\n", f.device, f.lut),
     });
+    for l in left_out {
+        s.push_str(&format!(
+            "\nLeft out of every core's mean IPC: `{}`, which ran differently from the interpreter on `{}` ({}).\n",
+            l.kernel, l.core, l.why.replace('|', "/")
+        ));
+    }
     s.push_str(&format!(
-        "\nEach core is the seed core with the sizes given ({} timing, {} policy), synthesized alone by yosys `{}` (no place and route; LUTs count LUT sites, as `report --family` does); mean IPC is its model's over the kernels, each run checked against the interpreter.\n",
+        "\nEach core is the seed core with the sizes given ({} timing, {} policy), synthesized alone by yosys `{}` (no place and route; LUTs count LUT sites, as `report --family` does); mean IPC is its model's over the kernels that run as the interpreter says on every core.\n",
         crate::params::CORE_SEED.collector_timing.name(),
         crate::params::CORE_SEED.policy.name(),
         f.synth,
