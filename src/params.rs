@@ -775,8 +775,9 @@ pub const CORE_TINY: CoreParams = CoreParams {
 
 /// The SIMT core at the seed's sizes (seeds 000-003): 8 warps of 32 lanes of 32-bit values,
 /// stack depth 8, every extension; exported with the `seed` preset (the core alone). Its
-/// collector units, register banks and local-data-share banks are first choices, to be set by
-/// the model's IPC on the kernels within 60% of an LFE5U-85F.
+/// collector units, register banks and local-data-share banks are first choices: none of the
+/// candidates `simt-rtl explore --preset seed-core` measures fits within 60% of an LFE5U-85F's
+/// LUT4s yet (the book's core page says what would).
 pub const CORE_SEED: CoreParams = CoreParams {
     name: "seed-core",
     purpose: "the SIMT core at the seed's sizes: 8 warps of 32 lanes of 32 bits, stack depth 8",

@@ -238,7 +238,7 @@ fn report_synthesis(
                 .with_context(|| format!("measuring {}", d.name))?;
             rows.push(fpga::SynthRow { design: d.name.clone(), family, resources });
             if by_block {
-                eprintln!("report: {}: yosys {} -noflatten", d.name, family.info().synth);
+                eprintln!("report: {}: yosys {}", d.name, family.info().synth_hierarchical);
                 let shares = fpga::by_block(family, &read, &d.top, &dir)?;
                 blocks.push_str(&fpga::by_block_table(&d.name, family, &shares));
             }

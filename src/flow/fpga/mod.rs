@@ -25,8 +25,10 @@ pub enum Family {
 pub struct FamilyInfo {
     /// The name `--family` takes.
     pub name: &'static str,
-    /// The yosys synthesis pass (a `-top` is added).
+    /// The yosys synthesis pass (a `-top` is added), flattening the design.
     pub synth: &'static str,
+    /// The same pass keeping the hierarchy (for [`by_block`]).
+    pub synth_hierarchical: &'static str,
     /// The device its percentages are of, and that device's LUTs and block RAMs.
     pub device: &'static str,
     pub device_luts: u64,
@@ -47,6 +49,7 @@ pub struct FamilyInfo {
 const ICE40: FamilyInfo = FamilyInfo {
     name: "ice40",
     synth: super::SYNTH_ICE40,
+    synth_hierarchical: "synth_ice40 -nodffe -noflatten",
     device: "iCE40-HX8K",
     device_luts: 7_680,
     device_block_rams: 32,
@@ -64,6 +67,7 @@ const ICE40: FamilyInfo = FamilyInfo {
 const ECP5: FamilyInfo = FamilyInfo {
     name: "ecp5",
     synth: "synth_ecp5",
+    synth_hierarchical: "synth_ecp5 -noflatten",
     device: "LFE5U-85F",
     device_luts: 83_640,
     device_block_rams: 208,
@@ -80,7 +84,8 @@ const ECP5: FamilyInfo = FamilyInfo {
 /// two, the others one.
 const XILINX7: FamilyInfo = FamilyInfo {
     name: "xilinx7",
-    synth: "synth_xilinx",
+    synth: "synth_xilinx -flatten",
+    synth_hierarchical: "synth_xilinx",
     device: "XC7A100T",
     device_luts: 63_400,
     device_block_rams: 270,
@@ -205,31 +210,25 @@ fn cell_counts(stat: &str) -> Vec<(&str, u64)> {
 /// `dir/yosys-<family>.log`. Returns what the flattened design takes. Minutes for the seed-size
 /// core (about 10 for `synth_ecp5`).
 pub fn synthesize(family: Family, read: &str, top: &str, dir: &Path) -> Result<Resources> {
-    let log = run_synthesis(family, read, top, dir, "")?;
+    let log = run_synthesis(family, read, top, dir, false)?;
     Ok(Resources::from_stat(family, &log))
 }
 
-/// yosys's log of `family`'s synthesis of `top` (`options` after the synthesis command), written
-/// to `dir/yosys-<family><options>.log` too.
-fn run_synthesis(
-    family: Family,
-    read: &str,
-    top: &str,
-    dir: &Path,
-    options: &str,
-) -> Result<String> {
+/// yosys's log of `family`'s synthesis of `top` (flattened, or with the hierarchy kept), written
+/// to `dir/yosys-<family>.log` (`yosys-<family>-hierarchy.log`) too.
+fn run_synthesis(family: Family, read: &str, top: &str, dir: &Path, keep: bool) -> Result<String> {
     let f = family.info();
+    let synth = if keep { f.synth_hierarchical } else { f.synth };
     let script = format!(
         "{read}hierarchy -check -top {top}; proc; select -assert-none t:$dlatch t:$adlatch t:$dlatchsr; \
-         check -assert; {} -top {top}{options}; select -assert-none t:$_DLATCH_* t:*LATCH* t:LD*; stat",
-        f.synth
+         check -assert; {synth} -top {top}; select -assert-none t:$_DLATCH_* t:*LATCH* t:LD*; stat"
     );
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let log = dir.join(format!("yosys-{}{}.log", f.name, options.replace(' ', "")));
+    let log = dir.join(format!("yosys-{}{}.log", f.name, if keep { "-hierarchy" } else { "" }));
     let (ok, text) = super::tool_output(Command::new("yosys").args(["-p", &script]), "yosys")?;
     crate::sim::write_whole(&log, &text)?;
     if !ok {
-        anyhow::bail!("yosys {} of `{top}` failed (log: {})", f.synth, log.display());
+        anyhow::bail!("yosys {synth} of `{top}` failed (log: {})", log.display());
     }
     Ok(text)
 }
@@ -249,11 +248,11 @@ type Sections<'a> = std::collections::BTreeMap<&'a str, Vec<(&'a str, u64)>>;
 
 /// What each block directly inside `top` takes (its instances with all they hold; with the
 /// blocks directly inside each), and `top`'s own logic last (module `top`), from `family`'s
-/// synthesis with the hierarchy kept (`-noflatten`): each block is optimized within its own
+/// synthesis with the hierarchy kept: each block is optimized within its own
 /// boundaries, so the sum is larger than the flattened design's (constants and unused outputs
 /// do not cross a boundary).
 pub fn by_block(family: Family, read: &str, top: &str, dir: &Path) -> Result<Vec<BlockShare>> {
-    let log = run_synthesis(family, read, top, dir, " -noflatten")?;
+    let log = run_synthesis(family, read, top, dir, true)?;
     let stat = log.rsplit("Printing statistics.").next().unwrap_or("");
     let sections: Sections = stat
         .split("=== ")
@@ -313,8 +312,8 @@ pub fn by_block_table(design: &str, family: Family, shares: &[BlockShare]) -> St
     let f = family.info();
     let sum: u64 = shares.iter().map(|b| b.resources.luts).sum();
     let mut s = format!(
-        "\n`{design}` on the {} by block (synthesis with the hierarchy kept, `-noflatten`: each block optimized within its own boundaries, so the sum, {sum} {}s, is more than the flattened design's; a block's figures include the blocks inside it, listed below it when they take 1% or more):\n\n| block (module) | instances | {}s | share of the sum | flip-flops | block RAMs | multipliers |\n|---|---|---|---|---|---|---|\n",
-        f.device, f.lut, f.lut
+        "\n`{design}` on the {} by block (`{}`, the hierarchy kept: each block optimized within its own boundaries, so the sum, {sum} {}s, is more than the flattened design's; a block's figures include the blocks inside it, listed below it when they take 1% or more):\n\n| block (module) | instances | {}s | share of the sum | flip-flops | block RAMs | multipliers |\n|---|---|---|---|---|---|---|\n",
+        f.device, f.synth_hierarchical, f.lut, f.lut
     );
     let row = |b: &BlockShare, name: String| {
         let x = b.resources;
