@@ -661,8 +661,7 @@ macro_rules! simt_core_sizes {
                 SimtCoreSeedU4 = CORE_SEED_U4,
                 SimtCoreSeedB2 = CORE_SEED_B2,
                 SimtCoreSeedB8 = CORE_SEED_B8,
-                SimtCoreSeedL4 = CORE_SEED_L4,
-                SimtCoreSeedL32 = CORE_SEED_L32
+                SimtCoreSeedL4 = CORE_SEED_L4
             ]
         }
     };
