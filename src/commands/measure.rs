@@ -223,11 +223,7 @@ fn report_synthesis(
     if families.contains(&Family::Ice40) {
         anyhow::bail!("--family ice40 is placed and routed: measure it apart from the families measured after synthesis alone");
     }
-    let p = crate::params::preset(preset)?;
-    let mut designs = report::designs(&p, rtl)?;
-    let names: Vec<String> = designs.iter().map(|d| d.name.clone()).collect();
-    let chosen = crate::flow::whole_names(&names, block, ("a design", "designs"), preset)?;
-    designs.retain(|d| chosen.contains(&d.name));
+    let designs = chosen_designs(preset, block, rtl)?;
     let (mut rows, mut blocks) = (vec![], String::new());
     for (i, d) in designs.iter().enumerate() {
         let dir = out.join(preset).join(format!("{i:02}_{}", d.top));
@@ -266,11 +262,7 @@ fn report_table(
         anyhow::bail!("--freq must be between 1 and 400 MHz, got {freq}");
     }
     report::check_placements("--placements", placements)?;
-    let p = crate::params::preset(preset)?;
-    let mut designs = report::designs(&p, rtl)?;
-    let names: Vec<String> = designs.iter().map(|d| d.name.clone()).collect();
-    let chosen = crate::flow::whole_names(&names, block, ("a design", "designs"), preset)?;
-    designs.retain(|d| chosen.contains(&d.name));
+    let designs = chosen_designs(preset, block, rtl)?;
     let mut rows = vec![];
     for (i, d) in designs.iter().enumerate() {
         for &s in synthesis {
@@ -287,6 +279,20 @@ fn report_table(
         }
     }
     Ok((report::table(&rows, freq, synthesis), measured_files(designs)))
+}
+
+/// The designs of preset `preset` in `rtl` that `block` names whole (every one when it is empty).
+fn chosen_designs(
+    preset: &str,
+    block: &[String],
+    rtl: &Path,
+) -> Result<Vec<crate::flow::report::Design>> {
+    let p = crate::params::preset(preset)?;
+    let mut designs = crate::flow::report::designs(&p, rtl)?;
+    let names: Vec<String> = designs.iter().map(|d| d.name.clone()).collect();
+    let chosen = crate::flow::whole_names(&names, block, ("a design", "designs"), preset)?;
+    designs.retain(|d| chosen.contains(&d.name));
+    Ok(designs)
 }
 
 /// The files a table of `designs` was measured on: a built-in design is stamped with the
