@@ -227,9 +227,9 @@ fn report_synthesis(
     let (mut rows, mut blocks) = (vec![], String::new());
     for (i, d) in designs.iter().enumerate() {
         let dir = out.join(preset).join(format!("{i:02}_{}", d.top));
+        let read = report::read_script(d, &dir)?;
         for &family in families {
             eprintln!("report: {}: yosys {}", d.name, family.info().synth);
-            let read = report::read_script(d, &dir)?;
             let resources = fpga::synthesize(family, &read, &d.top, &dir)
                 .with_context(|| format!("measuring {}", d.name))?;
             rows.push(fpga::SynthRow { design: d.name.clone(), family, resources });

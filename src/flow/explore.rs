@@ -255,7 +255,7 @@ pub fn explore_synthesized(
         let resources = match earlier {
             Some(text) => {
                 say(&format!(
-                    "explore: {}: the same Verilog as {}'s run: its synthesis reused",
+                    "explore: {}: Verilog unchanged beside a complete {}: that synthesis reused",
                     core.name,
                     log.display()
                 ));

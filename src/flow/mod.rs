@@ -145,15 +145,6 @@ pub(crate) fn ice40_cell_models() -> Result<String> {
         .with_context(|| format!("cannot read yosys's cell models {}", path.display()))
 }
 
-/// Cell counts from yosys `stat` after `synth_ice40`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Ice40Stats {
-    pub luts: usize,
-    pub flip_flops: usize,
-    pub block_rams: usize,
-    pub carries: usize,
-}
-
 /// Runs `cmd` (the program `tool`, which must be installed) to the end: whether it succeeded,
 /// and its stdout and stderr together.
 pub(crate) fn tool_output(cmd: &mut Command, tool: &str) -> Result<(bool, String)> {
@@ -174,14 +165,18 @@ fn run(cmd: &mut Command, tool: &str) -> Result<String> {
     Ok(text)
 }
 
-/// Reads `file`, elaborates `top` and fails on a latch or a structural problem (`check -assert`:
-/// undriven or multiply driven wires, combinational loops).
-pub(crate) fn structure_script(file: &Path, top: &str) -> String {
+/// Elaborates `top` (its files read) and fails on a latch or a structural problem (`check
+/// -assert`: undriven or multiply driven wires, combinational loops).
+pub(crate) fn structure_checks(top: &str) -> String {
     format!(
-        "read_verilog -noautowire {file}; hierarchy -check -top {top}; proc; \
-         select -assert-none t:$dlatch t:$adlatch t:$dlatchsr; check -assert",
-        file = file.display()
+        "hierarchy -check -top {top}; proc; \
+         select -assert-none t:$dlatch t:$adlatch t:$dlatchsr; check -assert"
     )
+}
+
+/// Reads `file`, then [`structure_checks`] of `top`.
+fn structure_script(file: &Path, top: &str) -> String {
+    format!("read_verilog -noautowire {}; {}", file.display(), structure_checks(top))
 }
 
 /// The checks of [`synth_ice40`] without the technology mapping: seconds instead of minutes for
@@ -207,7 +202,7 @@ pub fn synth_xilinx(file: &Path, top: &str) -> Result<()> {
 /// Synthesizes `file` (top module `top`) with yosys for the iCE40. Fails on syntax errors,
 /// missing modules, implicit wires, latches (after `proc` and after mapping), and anything
 /// yosys `check -assert` finds (multiple drivers, undriven wires, logic loops).
-pub fn synth_ice40(file: &Path, top: &str) -> Result<Ice40Stats> {
+pub fn synth_ice40(file: &Path, top: &str) -> Result<fpga::Resources> {
     let script = format!(
         "{}; {SYNTH_ICE40} -top {top}; select -assert-none t:$_DLATCH_* t:SB_*LATCH*; stat",
         structure_script(file, top)
@@ -217,24 +212,7 @@ pub fn synth_ice40(file: &Path, top: &str) -> Result<Ice40Stats> {
     if log.contains("Latch inferred") {
         bail!("yosys inferred a latch in {}", file.display());
     }
-    Ok(ice40_stats(&log))
-}
-
-/// The cell counts of the last `stat` in a yosys log (the flattened design's).
-pub(crate) fn ice40_stats(log: &str) -> Ice40Stats {
-    let stat = log.rsplit("Printing statistics.").next().unwrap_or("");
-    let count = |cell: &str| -> usize {
-        stat.lines()
-            .filter(|l| l.split_whitespace().next().is_some_and(|c| c.starts_with(cell)))
-            .filter_map(|l| l.split_whitespace().last()?.parse::<usize>().ok())
-            .sum()
-    };
-    Ice40Stats {
-        luts: count("SB_LUT4"),
-        flip_flops: count("SB_DFF"),
-        block_rams: count("SB_RAM40_4K"),
-        carries: count("SB_CARRY"),
-    }
+    Ok(fpga::Resources::from_stat(fpga::Family::Ice40, &log))
 }
 
 /// Runs `tool` with `args` in `dir`, its output into `dir/<log>`; on failure the error names

@@ -306,7 +306,7 @@ pub fn measure(
         &format!("report: {}: synthesis", d.name),
     )?;
     let log = std::fs::read_to_string(dir.join("yosys.log"))?;
-    let stats = super::ice40_stats(&log);
+    let stats = super::fpga::Resources::from_stat(super::fpga::Family::Ice40, &log);
     let freq = format!("{freq_mhz}");
     // nextpnr's arguments, then its JSON report's file name (and for further placements the seed).
     let nextpnr = [
@@ -338,7 +338,7 @@ pub fn measure(
         name: d.name.clone(),
         source: d.source.clone(),
         logic_cells,
-        flip_flops: (stats.flip_flops as u64).saturating_sub(harness_bits),
+        flip_flops: stats.flip_flops.saturating_sub(harness_bits),
         block_rams,
         harness_bits,
         fmax_mhz: None,

@@ -220,8 +220,8 @@ fn run_synthesis(family: Family, read: &str, top: &str, dir: &Path, keep: bool) 
     let f = family.info();
     let synth = if keep { f.synth_hierarchical } else { f.synth };
     let script = format!(
-        "{read}hierarchy -check -top {top}; proc; select -assert-none t:$dlatch t:$adlatch t:$dlatchsr; \
-         check -assert; {synth} -top {top}; select -assert-none t:$_DLATCH_* t:*LATCH* t:LD*; stat"
+        "{read}{}; {synth} -top {top}; select -assert-none t:$_DLATCH_* t:*LATCH* t:LD*; stat",
+        super::structure_checks(top)
     );
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let log = dir.join(format!("yosys-{}{}.log", f.name, if keep { "-hierarchy" } else { "" }));
@@ -254,13 +254,13 @@ type Sections<'a> = std::collections::BTreeMap<&'a str, Vec<(&'a str, u64)>>;
 pub fn by_block(family: Family, read: &str, top: &str, dir: &Path) -> Result<Vec<BlockShare>> {
     let log = run_synthesis(family, read, top, dir, true)?;
     let stat = log.rsplit("Printing statistics.").next().unwrap_or("");
+    // One section per module, then the hierarchy's own (instance counts, not cells).
     let sections: Sections = stat
         .split("=== ")
         .skip(1)
-        .filter_map(|sec| {
-            let (name, body) = sec.split_once(" ===")?;
-            Some((name.trim(), cell_counts(body.split("=== design hierarchy").next()?)))
-        })
+        .filter_map(|sec| sec.split_once(" ==="))
+        .filter(|(name, _)| name.trim() != "design hierarchy")
+        .map(|(name, body)| (name.trim(), cell_counts(body)))
         .collect();
     let cells =
         sections.get(top).with_context(|| format!("yosys printed no statistics of `{top}`"))?;

@@ -641,9 +641,9 @@ macro_rules! sized_simt_core {
 /// Every core size with a rust-hdl type, once: its type's name and its parameters. `explored`
 /// holds the `cu` core (first) and the sizes `simt-rtl explore` measures beside it;
 /// `seed_explored` the sizes `explore --preset seed-core` measures beside the seed core, whose
-/// types only that command builds (they are not in [`with_simt_core!`](crate::with_simt_core)). The list is
-/// handed to the macro named, after the arguments given (the type aliases, [`EXPLORED`] and
-/// [`with_simt_core!`](crate::with_simt_core) are made from it).
+/// types only that command builds (they are not in [`with_simt_core!`](crate::with_simt_core)).
+/// The list is handed to the macro named, after the arguments given (the type aliases,
+/// [`EXPLORED`] and [`with_simt_core!`](crate::with_simt_core) are made from it).
 #[doc(hidden)]
 #[macro_export]
 macro_rules! simt_core_sizes {
