@@ -10,7 +10,8 @@
 # tops (the SIMT core, anything holding the 256-entry stack RAM) can take longer than is
 # practical; compare those under random stimulus instead (`speed --rtl`, see the book's
 # verification page). A module that differs only in `ram_style` attributes (which RAM primitive
-# synthesis picks) is equal without a proof, and counted as such. Prints one line per file; exit 1 when a proof fails. The PLL and a board
+# synthesis picks) is equal without a proof, and counted as such. Prints one line per file;
+# exit 1 when a proof fails. The PLL and a board
 # top's self_test are black boxes (their own files are checked on their own). A module may gain
 # ports: new inputs (e.g. for a feature its preset leaves out) are left free in the proof, which
 # then also shows that nothing depends on them; new outputs have nothing to be compared with and
