@@ -63,11 +63,14 @@ const ICE40: FamilyInfo = FamilyInfo {
 };
 
 /// A carry cell (CCU2C) takes two LUT4 sites; a 16 x 4 LUT RAM (TRELLIS_DPR16X4) holds its 64
-/// bits in four.
+/// bits in four. Synthesized with `-nowidelut` (LUT4s only, no PFUMX/L6MUX21 wide functions):
+/// yosys 0.23's wide-LUT mapping takes more LUT4 sites for the same logic (the seed core's
+/// table, `docs/src/results/synth-seed-core-ecp5.md`, before and after in its history), and LUT4
+/// sites are what a design must fit in.
 const ECP5: FamilyInfo = FamilyInfo {
     name: "ecp5",
-    synth: "synth_ecp5",
-    synth_hierarchical: "synth_ecp5 -noflatten",
+    synth: "synth_ecp5 -nowidelut",
+    synth_hierarchical: "synth_ecp5 -nowidelut -noflatten",
     device: "LFE5U-85F",
     device_luts: 83_640,
     device_block_rams: 208,
