@@ -16,6 +16,7 @@ for size in "8 2" "4 4" "8 4"; do
 done
 "$bin" explore kernels/*.s --placements 3 --markdown "$out/explore-core.md"
 "$bin" explore --preset seed-core kernels/*.s kernels/seed-core/*.s --markdown "$out/explore-seed-core.md"
+"$bin" explore --extensions kernels/*.s --placements 3 --markdown "$out/explore-extensions-cu.md"
 "$bin" report --preset seed --block simt_core --family ecp5 --by-block --markdown "$out/synth-seed-core-ecp5.md"
 "$bin" report --preset seed --block simt_core --family xilinx7 --markdown "$out/synth-seed-core-xilinx7.md"
 "$bin" bench --fmax --placements 5 --markdown "$out/bench.md"

@@ -598,6 +598,15 @@ impl Extensions {
     pub fn allows(&self, ext: Option<Extension>) -> bool {
         ext.is_none_or(|e| self.has(e))
     }
+    /// These extensions and `e`.
+    pub const fn with(self, e: Extension) -> Extensions {
+        match e {
+            Extension::Mul => Extensions { mul: true, ..self },
+            Extension::Lui => Extensions { lui: true, ..self },
+            Extension::Signed => Extensions { signed: true, ..self },
+            Extension::Stx => Extensions { stx: true, ..self },
+        }
+    }
     /// The names of the extensions carried, `none` when there is none.
     pub fn names(&self) -> String {
         let names: Vec<_> =

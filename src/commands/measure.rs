@@ -168,6 +168,10 @@ pub struct Explore {
     /// Placements (nextpnr seeds) per core, 1 to 20 (`cu-core`).
     #[arg(long, default_value_t = 1)]
     pub placements: u32,
+    /// With `cu-core`: the cost of each instruction-set extension instead of the sizes (the
+    /// core without extensions, with each one alone, and with all).
+    #[arg(long)]
+    pub extensions: bool,
     /// Working directory (one subdirectory per core, with its Verilog and every tool's log).
     #[arg(long, default_value = "build/explore")]
     pub out: PathBuf,
@@ -458,7 +462,7 @@ fn collector_fmax(
 pub fn explore(a: Explore) -> Result<()> {
     use crate::flow::explore;
     use crate::params::{CORE_CU, CORE_SEED};
-    let Explore { kernels, preset, placements, out, markdown } = a;
+    let Explore { kernels, preset, placements, extensions, out, markdown } = a;
     let markdown = markdown_output(markdown.as_deref(), &kernels)?;
     let core = match preset.as_str() {
         "cu-core" => CORE_CU,
@@ -470,6 +474,9 @@ pub fn explore(a: Explore) -> Result<()> {
     let inputs = named_kernel_inputs(&kernels, core)?;
     let say = |line: &str| eprintln!("{line}");
     let stamp_inputs = kernel_files(&kernels, core);
+    if extensions && core != CORE_CU {
+        anyhow::bail!("--extensions takes --preset cu-core (seed-core carries every extension)");
+    }
     if core == CORE_SEED {
         let family = Family::Ecp5;
         let (rows, left_out) =
@@ -483,8 +490,15 @@ pub fn explore(a: Explore) -> Result<()> {
             (&[results::RUSTC, results::YOSYS], &stamp_inputs),
         );
     }
-    let rows = explore::explore(&explore::CORES, &inputs, placements, &out, &say)?;
     let tools = [results::RUSTC, results::YOSYS, results::NEXTPNR];
+    if extensions {
+        let cores = explore::extension_variants(core);
+        let rows = explore::explore(&cores, &inputs, placements, &out, &say)?;
+        let title = "The cost of each extension on the cu core";
+        let table = explore::extension_table(&rows, core.isa);
+        return emit(&table, markdown.as_ref(), title, (&tools, &stamp_inputs));
+    }
+    let rows = explore::explore(&explore::CORES, &inputs, placements, &out, &say)?;
     let title = "The cu core at larger sizes";
     emit(&explore::table(&rows), markdown.as_ref(), title, (&tools, &stamp_inputs))
 }

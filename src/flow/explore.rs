@@ -15,7 +15,7 @@ use super::report::{self, Design, Measurement};
 use crate::flow::fpga::{Family, Resources};
 use crate::hw::core::simt_core::MODULE;
 pub use crate::hw::core::simt_core::{EXPLORED as CORES, SEED_EXPLORED as SEED_CORES};
-use crate::params::{CoreParams, CORE_CU};
+use crate::params::{CoreParams, Extension, Extensions, CORE_CU};
 use crate::verify::core_run::KernelInput;
 
 /// Lane operations per second (millions) of the `cu` core in the GPGPU-Sim-exact timing on the
@@ -39,13 +39,29 @@ impl ExploreRow {
     }
 }
 
-/// The module name of core `p`'s Verilog (`cu-core-w8-u4` gives `simt_core_w8_u4`).
+/// The module name of core `p`'s Verilog (`cu-core-w8-u4` gives `simt_core_w8_u4`,
+/// `cu-core+mul` `simt_core_mul`).
 pub fn module_name(p: &CoreParams) -> String {
+    let word = |s: &str| s.replace(|c: char| !c.is_ascii_alphanumeric(), "_");
     match p.name.strip_prefix("cu-core") {
         Some("") => MODULE.to_string(),
-        Some(rest) => format!("{MODULE}{}", rest.replace('-', "_")),
-        None => p.name.replace('-', "_"),
+        Some(rest) => format!("{MODULE}{}", word(rest)),
+        None => word(p.name),
     }
+}
+
+/// Core `base` without extensions, then with each extension alone (`NAME+mul`, ...), then
+/// with all of them (`NAME+all`): what `explore --extensions` measures.
+pub fn extension_variants(base: CoreParams) -> Vec<CoreParams> {
+    let named = |suffix: &str, isa: Extensions| CoreParams {
+        // A handful of names for one command's run.
+        name: Box::leak(format!("{}{suffix}", base.name).into_boxed_str()),
+        isa,
+        ..base
+    };
+    let none = CoreParams { isa: Extensions::NONE, ..base };
+    let each = Extension::ALL.map(|e| named(&format!("+{}", e.name()), Extensions::NONE.with(e)));
+    std::iter::once(none).chain(each).chain([named("+all", Extensions::ALL)]).collect()
 }
 
 /// Core `p` as Verilog (one of [`CORES`]).
@@ -221,7 +237,8 @@ fn kernel_ipcs(
 /// As [`explore`], each core synthesized for `family` (yosys alone) instead of placed and
 /// routed on the iCE40; a kernel that does not run as the interpreter says on some core is
 /// left out of every core's mean IPC, and named. A core whose Verilog in `out/<module>/` is
-/// the same as an earlier run's, beside that run's complete yosys log, is not synthesized again.
+/// the same as an earlier run's, beside that run's complete yosys log of the same synthesis
+/// command, is not synthesized again.
 pub fn explore_synthesized(
     cores: &[CoreParams],
     kernels: &[KernelInput],
@@ -250,8 +267,9 @@ pub fn explore_synthesized(
         let mean_ipc = kept.iter().sum::<f64>() / kept.len() as f64;
         let (design, dir, unchanged) = export(core, out, say)?;
         let log = dir.join(format!("yosys-{}.log", family.info().name));
-        let earlier =
-            std::fs::read_to_string(&log).ok().filter(|l| unchanged && l.contains("End of script"));
+        let earlier = std::fs::read_to_string(&log).ok().filter(|l| {
+            unchanged && crate::flow::fpga::is_complete_synthesis(family, &design.top, l)
+        });
         let resources = match earlier {
             Some(text) => {
                 say(&format!(
@@ -271,6 +289,43 @@ pub fn explore_synthesized(
         rows.push(SynthesizedRow { core, resources, mean_ipc });
     }
     Ok((rows, left_out))
+}
+
+/// What each extension costs the core (the first row has none): logic cells and Fmax, each
+/// beside the core without extensions, and which the core carries, `carried`.
+pub fn extension_table(rows: &[ExploreRow], carried: Extensions) -> String {
+    let mut s = String::from(
+        "| extensions | logic cells (of 7,680) | more than without | block RAMs | Fmax (MHz, worst-best) | worst Fmax against without | carried by the preset |\n|---|---|---|---|---|---|---|\n",
+    );
+    let Some(base) = rows.first() else { return s };
+    let worst = |r: &ExploreRow| r.measured.fmax_range().map(|(lo, _)| lo);
+    for r in rows {
+        let m = &r.measured;
+        let fmax = match m.fmax_range() {
+            Some((lo, hi)) => format!("{lo:.1}-{hi:.1}"),
+            None => "does not fit".to_string(),
+        };
+        let against = match (worst(r), worst(base)) {
+            (Some(w), Some(b)) => format!("{:+.1}%", 100.0 * (w - b) / b),
+            _ => "-".to_string(),
+        };
+        let carried_here = r.core.isa != Extensions::NONE
+            && Extension::ALL.iter().all(|&e| !r.core.isa.has(e) || carried.has(e));
+        let pct = 100.0 * m.logic_cells as f64 / report::HX8K_LOGIC_CELLS as f64;
+        s.push_str(&format!(
+            "| {} | {} ({pct:.0}%) | {:+} | {} | {fmax} | {against} | {} |\n",
+            r.core.isa.names(),
+            m.logic_cells,
+            m.logic_cells as i64 - base.measured.logic_cells as i64,
+            m.block_rams,
+            if carried_here { "yes" } else { "no" },
+        ));
+    }
+    s.push_str(&format!(
+        "\nEach row is the `{}` core with the extensions named (their instructions: the ISA page), placed and routed alone in `report`'s shift harness; every kernel given ran on each row's model as the interpreter says. Synthesis: yosys `synth_ice40 -nodffe`.\n",
+        base.core.name
+    ));
+    s
 }
 
 /// The candidates as a Markdown table, and which one is chosen: the highest mean IPC among
@@ -353,4 +408,36 @@ pub fn table(rows: &[ExploreRow]) -> String {
         CORE_CU.policy.name(),
     ));
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn extension_variants_are_none_each_alone_then_all() {
+        let cores = extension_variants(CORE_CU);
+        let names: Vec<_> = cores.iter().map(|c| c.name).collect();
+        assert_eq!(
+            names,
+            [
+                "cu-core",
+                "cu-core+mul",
+                "cu-core+lui",
+                "cu-core+signed",
+                "cu-core+stx",
+                "cu-core+all"
+            ]
+        );
+        assert_eq!(cores[0].isa, Extensions::NONE);
+        assert_eq!(cores[5].isa, Extensions::ALL);
+        for (c, e) in cores[1..5].iter().zip(Extension::ALL) {
+            assert!(c.isa.has(e) && Extension::ALL.iter().filter(|&&x| c.isa.has(x)).count() == 1);
+            assert_eq!(c.sizes(), CORE_CU.sizes(), "{}: only the instruction set differs", c.name);
+        }
+        let modules: Vec<_> = cores.iter().map(module_name).collect();
+        assert_eq!(modules[0], "simt_core");
+        assert_eq!(modules[1], "simt_core_mul");
+        assert_eq!(module_name(&crate::params::CORE_CU_W8_U4), "simt_core_w8_u4");
+    }
 }

@@ -207,6 +207,12 @@ fn cell_counts(stat: &str) -> Vec<(&str, u64)> {
         .collect()
 }
 
+/// Whether `log` is a complete yosys log of `family`'s flattening synthesis of `top`, as
+/// [`synthesize`] runs it now (an earlier run's, which a caller may reuse).
+pub fn is_complete_synthesis(family: Family, top: &str, log: &str) -> bool {
+    log.contains(&format!("{} -top {top};", family.info().synth)) && log.contains("End of script")
+}
+
 /// Synthesizes a design for `family` with yosys: `read` (yosys commands that read its files),
 /// top module `top`, after the structural checks of
 /// [`check_structure`](super::check_structure), failing on a latch; yosys's log goes to
@@ -386,6 +392,19 @@ mod tests {
     use super::*;
 
     const ECP5_STAT: &str = "Printing statistics.\n\n=== top ===\n\n   Number of cells:  10\n     CCU2C                          3\n     DP16KD                         2\n     LUT4                         100\n     MULT18X18D                     4\n     TRELLIS_DPR16X4                5\n     TRELLIS_FF                    50\n";
+
+    #[test]
+    fn a_log_is_reused_only_for_the_same_synthesis() {
+        let log = |synth: &str, end: &str| {
+            format!("-- Running command `read_verilog x.v; {synth} -top core; stat' --\n{end}")
+        };
+        let now = Family::Ecp5.info().synth;
+        assert!(is_complete_synthesis(Family::Ecp5, "core", &log(now, "End of script.")));
+        assert!(!is_complete_synthesis(Family::Ecp5, "core", &log(now, "ERROR: killed")));
+        assert!(!is_complete_synthesis(Family::Ecp5, "other", &log(now, "End of script.")));
+        // A log of the synthesis before `-nowidelut`.
+        assert!(!is_complete_synthesis(Family::Ecp5, "core", &log("synth_ecp5", "End of script.")));
+    }
 
     #[test]
     fn ecp5_cells_count_as_their_sites() {
