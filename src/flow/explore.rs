@@ -436,8 +436,8 @@ mod tests {
             assert_eq!(c.sizes(), CORE_CU.sizes(), "{}: only the instruction set differs", c.name);
         }
         let modules: Vec<_> = cores.iter().map(module_name).collect();
-        assert_eq!(modules[0], "simt_core");
-        assert_eq!(modules[1], "simt_core_mul");
-        assert_eq!(module_name(&crate::params::CORE_CU_W8_U4), "simt_core_w8_u4");
+        assert_eq!(modules[0], MODULE);
+        assert_eq!(modules[1], format!("{MODULE}_mul"));
+        assert_eq!(module_name(&crate::params::CORE_CU_W8_U4), format!("{MODULE}_w8_u4"));
     }
 }
