@@ -469,14 +469,14 @@ pub fn explore(a: Explore) -> Result<()> {
         "seed-core" => CORE_SEED,
         other => anyhow::bail!("--preset must be cu-core or seed-core (the cores explore measures sizes beside), got `{other}`"),
     };
+    if extensions && core != CORE_CU {
+        anyhow::bail!("--extensions takes --preset cu-core (seed-core carries every extension)");
+    }
     // Every kernel read and assembled before any work, so a bad file is the only output; the
     // local data shares are the core's, whose rows and lane bits every explored size keeps.
     let inputs = named_kernel_inputs(&kernels, core)?;
     let say = |line: &str| eprintln!("{line}");
     let stamp_inputs = kernel_files(&kernels, core);
-    if extensions && core != CORE_CU {
-        anyhow::bail!("--extensions takes --preset cu-core (seed-core carries every extension)");
-    }
     if core == CORE_SEED {
         let family = Family::Ecp5;
         let (rows, left_out) =

@@ -291,6 +291,20 @@ pub fn explore_synthesized(
     Ok((rows, left_out))
 }
 
+/// A core's logic cells and their share of the HX8K's, as a table cell.
+fn cells_cell(m: &Measurement) -> String {
+    let pct = 100.0 * m.logic_cells as f64 / report::HX8K_LOGIC_CELLS as f64;
+    format!("{} ({pct:.0}%)", m.logic_cells)
+}
+
+/// A core's lowest and highest Fmax over its placements, or that it did not fit, as a table cell.
+fn fmax_cell(m: &Measurement) -> String {
+    match m.fmax_range() {
+        Some((lo, hi)) => format!("{lo:.1}-{hi:.1}"),
+        None => "does not fit".to_string(),
+    }
+}
+
 /// What each extension costs the core (the first row has none): logic cells and Fmax, each
 /// beside the core without extensions, and which the core carries, `carried`.
 pub fn extension_table(rows: &[ExploreRow], carried: Extensions) -> String {
@@ -301,23 +315,19 @@ pub fn extension_table(rows: &[ExploreRow], carried: Extensions) -> String {
     let worst = |r: &ExploreRow| r.measured.fmax_range().map(|(lo, _)| lo);
     for r in rows {
         let m = &r.measured;
-        let fmax = match m.fmax_range() {
-            Some((lo, hi)) => format!("{lo:.1}-{hi:.1}"),
-            None => "does not fit".to_string(),
-        };
         let against = match (worst(r), worst(base)) {
             (Some(w), Some(b)) => format!("{:+.1}%", 100.0 * (w - b) / b),
             _ => "-".to_string(),
         };
         let carried_here = r.core.isa != Extensions::NONE
             && Extension::ALL.iter().all(|&e| !r.core.isa.has(e) || carried.has(e));
-        let pct = 100.0 * m.logic_cells as f64 / report::HX8K_LOGIC_CELLS as f64;
         s.push_str(&format!(
-            "| {} | {} ({pct:.0}%) | {:+} | {} | {fmax} | {against} | {} |\n",
+            "| {} | {} | {:+} | {} | {} | {against} | {} |\n",
             r.core.isa.names(),
-            m.logic_cells,
+            cells_cell(m),
             m.logic_cells as i64 - base.measured.logic_cells as i64,
             m.block_rams,
+            fmax_cell(m),
             if carried_here { "yes" } else { "no" },
         ));
     }
@@ -381,24 +391,20 @@ pub fn table(rows: &[ExploreRow]) -> String {
     );
     for r in rows {
         let m = &r.measured;
-        let fmax = match m.fmax_range() {
-            Some((lo, hi)) => format!("{lo:.1}-{hi:.1}"),
-            None => "does not fit".to_string(),
-        };
         let (mops, times) = match r.lane_mops() {
             Some(t) => (format!("{t:.0}"), format!("{:.2}", t / EXACT_CORE_MLOPS)),
             None => ("-".to_string(), "-".to_string()),
         };
-        let pct = 100.0 * m.logic_cells as f64 / report::HX8K_LOGIC_CELLS as f64;
         s.push_str(&format!(
-            "| {} | {} | {} | {} | {} ({pct:.0}%) | {} | {} | {fmax} | {:.2} | {mops} | {times} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {:.2} | {mops} | {times} |\n",
             r.core.name,
             r.core.warps,
             r.core.collector_units,
             r.core.threads,
-            m.logic_cells,
+            cells_cell(m),
             m.harness_bits,
             m.block_rams,
+            fmax_cell(m),
             r.mean_ipc
         ));
     }
