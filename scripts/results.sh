@@ -35,3 +35,5 @@ done
 "$bin" speed --bitstream build/alchitry_cu --cycles 20000 --markdown "$out/readback-speed.md"
 "$bin" build --top core --out build/core --markdown "$out/build-core.md"
 "$bin" speed --bitstream build/core --cycles 20000 --markdown "$out/readback-speed-core.md"
+"$bin" build --board ulx3s-85f --markdown "$out/build-ulx3s-self-test.md"
+"$bin" build --board ulx3s-85f --top core --preset cu-core --out build/ulx3s_85f_cu_core --markdown "$out/build-ulx3s-cu-core.md"

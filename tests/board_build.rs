@@ -1,19 +1,14 @@
 //! `simt-rtl build --board alchitry-cu`: the whole iCE40 flow on the cu self-test top (yosys,
 //! nextpnr-ice40, icepack, icetime), its report, and its exit codes.
 
+mod common;
+
+use common::cli;
+
 use std::process::Command;
 
 use simt_rtl::export::ExportedBlock;
 use simt_rtl::registry::{entries, CuBlocks};
-
-fn cli(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_simt-rtl")).args(args).output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
-}
 
 #[test]
 fn builds_a_bitstream_with_a_report() {
@@ -194,6 +189,10 @@ fn bad_build_arguments_are_one_clear_line() {
         (
             vec!["build", "--board", "arty-a7-35t"],
             "board `arty-a7-35t` has no bitstream build here",
+        ),
+        (
+            vec!["build", "--board", "ulx3s-85f", "--freq", "5"],
+            "clock 5 MHz is outside what the ECP5 PLL makes (10-400 MHz)",
         ),
         (
             vec!["build", "--freq", "0"],
@@ -478,10 +477,11 @@ fn bad_report_arguments_are_one_clear_line() {
 /// clocks per bit from the clock; a clock that cannot make the baud rate is refused.
 #[test]
 fn core_board_top_verilog() {
-    use simt_rtl::flow::board_build::{core_board_verilog, core_clock};
-    let board = simt_rtl::boards::ALCHITRY_CU_V1;
-    let pll = core_clock(&board, 25.0).unwrap().expect("25 MHz comes from the PLL");
-    let v = core_board_verilog(&board, pll.fout_mhz, Some(&pll)).unwrap();
+    use simt_rtl::flow::board_build::core_board_verilog;
+    use simt_rtl::flow::fpga::toolchain::Pll;
+    let (board, cu) = (simt_rtl::boards::ALCHITRY_CU_V1, simt_rtl::params::CORE_CU);
+    let pll = Pll::for_board(&board, 25.0).unwrap().expect("25 MHz comes from the PLL");
+    let v = core_board_verilog(&board, cu, pll.fout_mhz(), Some(&pll)).unwrap();
     assert!(
         v.contains("module core_board(")
             && v.contains("module top(")
@@ -489,7 +489,7 @@ fn core_board_top_verilog() {
         "{}",
         &v[..300]
     );
-    let e = format!("{:#}", core_board_verilog(&board, 16.5, None).unwrap_err());
+    let e = format!("{:#}", core_board_verilog(&board, cu, 16.5, None).unwrap_err());
     assert!(
         e.contains(
             "a 16.500 MHz clock cannot make 1000000 baud within 2% (2.9% off at 17 clocks per bit)"

@@ -9,37 +9,39 @@ use super::kernel::{at_source, warn_races, RunAbout, Ticker};
 use super::shown::{ResultArgs, Shown};
 use super::{exported_files, markdown_output, write_table};
 use crate::boards::{Board, Revision};
-use crate::flow::board_build::BoardTop;
+use crate::flow::board_build::{build_board, BoardTop, BuildOptions, BuildReport};
 use crate::flow::results;
 use crate::flow::{Mapper, Synthesis};
 
 // The flags of `simt-rtl build`.
 #[derive(clap::Args)]
 pub struct Build {
-    /// Board (only `alchitry-cu` for now).
+    /// Board: alchitry-cu (iCE40-HX8K; alchitry-cu-v2 for its V2 LED pins) or ulx3s-85f (ECP5
+    /// LFE5U-85F); arty-a7-35t is built by `simt-rtl vivado`.
     #[arg(long, default_value = "alchitry-cu")]
     pub board: Board,
     /// Board revision: v1 or v2 (the LED pins differ); default v1 for alchitry-cu, v2 for
     /// alchitry-cu-v2.
     #[arg(long)]
     pub rev: Option<Revision>,
-    /// Preset whose blocks go on the board (the self-test top; the core top is always the
-    /// cu core).
-    #[arg(long, default_value = "cu")]
-    pub preset: String,
-    /// Core clock, MHz: the board's 100, or 16-275 made by the iCE40 PLL (default: the
-    /// preset's board clock, 45 for cu).
+    /// The self-test top's block preset (default cu), or the core top's core preset (default
+    /// the board's first: cu-core on the alchitry-cu, seed-core on the ulx3s-85f).
+    #[arg(long)]
+    pub preset: Option<String>,
+    /// Core clock, MHz: the board's own (100 on the alchitry-cu, 25 on the ulx3s-85f), or one
+    /// its PLL makes (iCE40 16-275, ECP5 10-400). Default: the self-test preset's board clock
+    /// (45 for cu), or the core preset's clock on that board (src/boards/pins.rs).
     #[arg(long)]
     pub freq: Option<f64>,
     /// Cycles of the self-test run (1 to 16777215).
     #[arg(long, default_value_t = crate::boards::self_test::SELF_TEST_CYCLES)]
     pub cycles: u64,
-    /// Board top: self-test (the preset's blocks under LFSR traffic) or core (the cu SIMT
-    /// core behind the USB serial port, for `simt-rtl board run`; default clock 50 MHz).
+    /// Board top: self-test (the preset's blocks under LFSR traffic) or core (a SIMT core
+    /// behind the USB serial port, for `simt-rtl board run`).
     #[arg(long, default_value = "self-test")]
     pub top: BoardTop,
     /// Synthesize with clock enables (yosys `synth_ice40` without `-nodffe`): fewer logic
-    /// cells, often a lower Fmax.
+    /// cells, often a lower Fmax. iCE40 only (the ECP5 builds with `synth_ecp5 -nowidelut`).
     #[arg(long)]
     pub dffe: bool,
     /// yosys's LUT mapper: abc (`synth_ice40`'s default), abc9 (`-abc9`, which knows the
@@ -47,9 +49,9 @@ pub struct Build {
     /// the top's, chosen by measurement (abc9 for self-test, abc for core).
     #[arg(long)]
     pub mapper: Option<Mapper>,
-    /// Output directory.
-    #[arg(long, default_value = "build/alchitry_cu")]
-    pub out: PathBuf,
+    /// Output directory (default: the board's, build/alchitry_cu or build/ulx3s_85f).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
     /// Also write the report (synthesis, resources, Fmax, read-back, nextpnr's critical
     /// path) to this Markdown file, stamped with the command, commit and tool versions.
     #[arg(long)]
@@ -81,50 +83,49 @@ pub struct Vivado {
 /// `simt-rtl build`: the board top's bitstream (read back and checked unless `--no-verify`) and
 /// its report; exit 1 when timing fails.
 pub fn build(a: Build) -> Result<()> {
-    use crate::flow::board_build::{build_alchitry_cu, BuildOptions};
     let Build { board, rev, preset, freq, cycles, top, dffe, mapper, out, markdown, no_verify } = a;
-    let (preset, verify) = (preset.as_str(), !no_verify);
-    let synthesis = Synthesis { dffe, mapper: mapper.unwrap_or(top.default_mapper()) };
-    if top == BoardTop::Core && preset != "cu" {
-        anyhow::bail!("--top core builds the cu SIMT core: --preset `{preset}` applies to the self-test top only (leave it out, or give --preset cu)");
-    }
     let board = board.revision(rev)?;
-    if !board.name.starts_with("alchitry-cu") {
-        anyhow::bail!("board `{}` has no bitstream build here (use `simt-rtl vivado` for Xilinx boards); `build` knows alchitry-cu", board.name);
+    crate::flow::fpga::toolchain::of_board(&board)?;
+    if board.chip.family != crate::boards::Family::Ice40 && (dffe || mapper.is_some()) {
+        anyhow::bail!(
+            "--dffe and --mapper choose the iCE40's mapping: the {} builds with `{}`",
+            board.name,
+            board.chip.family.info().synth
+        );
     }
-    let default_mhz = match top {
-        BoardTop::Core => crate::boards::CORE_BOARD_MHZ as f64,
-        BoardTop::SelfTest => crate::params::preset(preset)?.board_clock()? as f64,
+    let synthesis = Synthesis { dffe, mapper: mapper.unwrap_or(top.default_mapper()) };
+    let (block_preset, core, default_mhz) = match top {
+        BoardTop::Core => {
+            let (name, mhz) = board.core(preset.as_deref())?;
+            ("cu", crate::params::core_params(name)?, mhz as f64)
+        }
+        BoardTop::SelfTest => {
+            let p = preset.as_deref().unwrap_or("cu");
+            (p, crate::params::CORE_CU, crate::params::preset(p)?.board_clock()? as f64)
+        }
     };
     let freq_mhz = freq.unwrap_or(default_mhz);
     let pins = Path::new("constraints").join(board.constraint_file);
-    let opts = BuildOptions { board, top, freq_mhz, cycles, synthesis, out_dir: out, verify };
+    let out_dir = out.unwrap_or_else(|| PathBuf::from(board.build_dir));
+    let verify = !no_verify;
+    let opts = BuildOptions { board, top, core, freq_mhz, cycles, synthesis, out_dir, verify };
     let markdown = markdown_output(markdown.as_deref(), &[])?;
-    let report = crate::with_preset!(preset, B => build_alchitry_cu::<B>(&opts))?;
-    say!("synthesis: yosys {}", synthesis.command());
-    say_raw!("{}", report.table());
-    say!("bitstream {} ({} bytes)", report.bitstream.display(), report.bitstream_bytes);
-    match &report.verified {
-        Some(v) => say!(
-            "read-back: {} ({} cycles simulated in {:.1} s, after {:.1} s reading back and compiling; zero-delay and functional: timing is nextpnr's)",
-            v.summary, v.cycles, v.secs, v.build_secs
-        ),
-        None => say!("read-back: not checked (--no-verify)"),
-    }
-    if let Some(path) = &report.critical_path {
-        say_raw!("{}", path.markdown());
-    }
+    let report = crate::with_preset!(block_preset, B => build_board::<B>(&opts))?;
+    say_report(&opts, &report)?;
     let title = match top {
-        BoardTop::SelfTest => format!("Board build: the `{preset}` self-test top"),
-        BoardTop::Core => "Board build: the core top".to_string(),
+        BoardTop::SelfTest => {
+            format!("Board build: the `{block_preset}` self-test top on the {}", board.name)
+        }
+        BoardTop::Core => {
+            format!("Board build: the `{}` core top on the {}", core.name, board.name)
+        }
     };
-    let mut tools = vec![results::YOSYS, results::NEXTPNR];
-    if verify {
-        tools.push(results::VERILATOR);
-    }
-    let mut inputs = exported_files(Path::new("rtl_out"), preset, &[top.exported_module()]);
+    let tools = build_tools(&board, verify);
+    let exported_preset = if top == BoardTop::Core { core.name } else { block_preset };
+    let mut inputs =
+        exported_files(Path::new("rtl_out"), exported_preset, &[top.exported_module()]);
     inputs.push(pins);
-    let table = report.markdown(&synthesis.command());
+    let table = report.markdown(&opts.synthesis_command());
     write_table(&table, markdown.as_ref(), &title, (&tools, &inputs))?;
     if report.fmax_mhz < report.target_mhz {
         anyhow::bail!(
@@ -134,6 +135,38 @@ pub fn build(a: Build) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// What `build` prints: the synthesis, the resource table, the bitstream, the read-back and the
+/// critical path.
+fn say_report(opts: &BuildOptions, report: &BuildReport) -> Result<()> {
+    say!("synthesis: yosys {}", opts.synthesis_command());
+    say_raw!("{}", report.table());
+    say!("bitstream {} ({} bytes)", report.bitstream.display(), report.bitstream_bytes);
+    match &report.verified {
+        Some(v) => say!(
+            "read-back: {} ({} cycles simulated in {:.1} s, after {:.1} s reading back and compiling; zero-delay and functional: timing is nextpnr's)",
+            v.summary, v.cycles, v.secs, v.build_secs
+        ),
+        None => say!("read-back: {}", report.unverified),
+    }
+    if let Some(path) = &report.critical_path {
+        say_raw!("{}", path.markdown());
+    }
+    Ok(())
+}
+
+/// The tools a build's table is stamped with.
+fn build_tools(board: &Board, verify: bool) -> Vec<results::Tool> {
+    let mut tools = vec![results::YOSYS];
+    tools.push(match board.chip.family {
+        crate::boards::Family::Ecp5 => results::NEXTPNR_ECP5,
+        _ => results::NEXTPNR,
+    });
+    if verify && board.chip.family == crate::boards::Family::Ice40 {
+        tools.push(results::VERILATOR);
+    }
+    tools
 }
 
 /// `simt-rtl vivado`.
@@ -152,14 +185,34 @@ pub fn vivado(a: Vivado) -> Result<()> {
     Ok(())
 }
 
-/// `simt-rtl flash` and `load` (`sram`: into the configuration RAM); with `dry_run`, the
-/// command is printed instead.
-pub fn program(bin: &Path, sram: bool, dry_run: bool) -> Result<()> {
+// The flags of `simt-rtl flash` and `load`.
+#[derive(clap::Args)]
+pub struct Program {
+    /// Board: alchitry-cu (iceprog) or ulx3s-85f (openFPGALoader).
+    #[arg(long, default_value = "alchitry-cu")]
+    pub board: Board,
+    /// The bitstream (default: what `build --board B` writes, build/alchitry_cu/top.bin or
+    /// build/ulx3s_85f/top.bit).
+    #[arg(long)]
+    pub bin: Option<PathBuf>,
+    /// Print the command instead of running it.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+/// `simt-rtl flash` and `load` (`sram`: into the configuration RAM) of the bitstream on the
+/// board; with `--dry-run`, the command is printed instead.
+pub fn program(a: Program, sram: bool) -> Result<()> {
+    use crate::flow::fpga::toolchain;
+    let Program { board, bin, dry_run } = a;
+    let bin = match bin {
+        Some(b) => b,
+        None => toolchain::default_bitstream(&board)?,
+    };
     if !dry_run {
-        return crate::flow::program(bin, sram);
+        return toolchain::program(&board, &bin, sram);
     }
-    crate::flow::require_bitstream(bin)?;
-    say!("{}", crate::flow::iceprog_command(bin, sram).join(" "));
+    say!("{}", toolchain::program_command(&board, &bin, sram)?.join(" "));
     Ok(())
 }
 

@@ -1,8 +1,9 @@
-//! `simt-rtl build --board alchitry-cu`: the self-test top of a preset, through yosys
-//! `synth_ice40`, `nextpnr-ice40 --hx8k --package cb132 --freq F --report`, `icepack`, and
-//! `icetime` as a cross-check, into `build/alchitry_cu/`; then a resource table and the achieved
-//! Fmax against the target, read from nextpnr's JSON report. A core clock other than the board's
-//! own comes from the iCE40 PLL ([`Ice40Pll`]), which then wraps the self-test in `top`.
+//! `simt-rtl build --board B`: a board top (a preset's self-test, or a core behind the serial
+//! port) through the board's family's flow ([`crate::flow::fpga::toolchain`]): yosys's
+//! synthesis, nextpnr with the board's chip, pins and clock, the packer (and on the iCE40
+//! `icetime` as a cross-check), into the board's build directory; then a resource table and the
+//! achieved Fmax against the target, read from nextpnr's JSON report. A core clock other than the
+//! board's own comes from the family's PLL ([`Pll`]), which then wraps the board top in `top`.
 
 use std::path::PathBuf;
 
@@ -10,9 +11,9 @@ use anyhow::{Context, Result};
 use rust_hdl::prelude::Block;
 use serde_json::Value;
 
-use super::ice40_pll::{pll_top_verilog, Ice40Pll};
+use super::fpga::toolchain::{self, Pll};
 use super::Mapper;
-use crate::boards::Board;
+use crate::boards::{Board, Family};
 use crate::export::export_module;
 use crate::registry::PresetBlocks;
 
@@ -21,7 +22,7 @@ use crate::registry::PresetBlocks;
 pub enum BoardTop {
     /// The preset's [`SelfTest`](crate::boards::SelfTest) (LFSR traffic, signature, LEDs).
     SelfTest,
-    /// The `cu` SIMT core behind the serial port ([`CoreBoard`](crate::boards::CoreBoard)).
+    /// A SIMT core behind the serial port ([`CoreBoard`](crate::boards::CoreBoard)).
     Core,
 }
 
@@ -62,6 +63,8 @@ crate::value_enum!(BoardTop, BoardTop::ALL, |t| t.name());
 pub struct BuildOptions {
     pub board: Board,
     pub top: BoardTop,
+    /// The core preset of the core top (one of the board's [`Board::cores`]).
+    pub core: crate::params::CoreParams,
     /// Core clock in MHz: the board's own, or one the PLL makes from it (then nextpnr's target is
     /// what the PLL makes).
     pub freq_mhz: f64,
@@ -92,6 +95,8 @@ pub struct BuildReport {
     pub bitstream_bytes: u64,
     /// The read-back check's finding, when it ran.
     pub verified: Option<super::readback::Verified>,
+    /// Why there is no read-back check, when there is none.
+    pub unverified: &'static str,
     /// nextpnr's critical path of the board clock, when its log has one.
     pub critical_path: Option<CriticalPath>,
 }
@@ -122,12 +127,12 @@ impl CriticalPath {
                 let (logic_ns, routing_ns) = (number(at.checked_sub(2)?)?, number(at + 1)?);
                 return Some(CriticalPath { signals, logic_ns, routing_ns });
             }
-            let cell = match words.as_slice() {
-                [_, _, _, "Source", cell, ..] | [_, "Sink", cell, ..] => *cell,
-                _ => continue,
-            };
+            // nextpnr 0.4: `delay total Source cell.pin`; 0.11: `type delay total Source cell.pin`.
+            let at = words.iter().position(|w| *w == "Source" || *w == "Sink");
+            let Some(cell) = at.and_then(|at| words.get(at + 1)) else { continue };
             let signal = cell_signal(cell);
-            if signals.last() != Some(&signal) {
+            // Cells nextpnr made itself (`$nextpnr...`) name no signal of the design.
+            if !signal.starts_with('$') && signals.last() != Some(&signal) {
                 signals.push(signal);
             }
         }
@@ -147,11 +152,31 @@ impl CriticalPath {
     }
 }
 
-/// The register or net a packed cell is named after: its name up to the first dotted part that
-/// holds `SB_` or ends in `_LC` (`a.b.q_SB_LUT4_I3_LC` -> `a.b`).
-fn cell_signal(cell: &str) -> String {
-    let parts: Vec<&str> =
-        cell.split('.').take_while(|p| !p.contains("SB_") && !p.ends_with("_LC")).collect();
+/// The register or net a packed cell's pin is named after: the cell's name (the pin cut off) up
+/// to the first cell type in it (`SB_`, `_LC`, `_TRELLIS_`, `_LUT4`, `_CCU2C`), a register's
+/// output `q` left out (`a.b.q_SB_LUT4_I3_LC.I1` -> `a.b`, `a.x_LUT4_Z_27.F` -> `a.x`).
+fn cell_signal(pin: &str) -> String {
+    let cell = pin.rsplit_once('.').map_or(pin, |(cell, _)| cell);
+    let typed = |p: &str| {
+        let types = ["SB_", "_TRELLIS_", "_LUT4", "_CCU2C", "_DP16KD", "_MULT18X18D"];
+        types
+            .iter()
+            .filter_map(|t| p.find(t))
+            .min()
+            .or_else(|| p.ends_with("_LC").then(|| p.len() - 3))
+    };
+    let mut parts = vec![];
+    for part in cell.split('.') {
+        let Some(at) = typed(part) else {
+            parts.push(part);
+            continue;
+        };
+        let name = part[..at].trim_end_matches('_');
+        if !matches!(name, "" | "q") {
+            parts.push(name);
+        }
+        break;
+    }
     if parts.is_empty() {
         cell.to_string()
     } else {
@@ -179,7 +204,7 @@ impl BuildReport {
     pub fn markdown(&self, synthesis: &str) -> String {
         let checked = match &self.verified {
             Some(v) => format!("Read-back: {} ({} cycles simulated).", v.summary, v.cycles),
-            None => "Read-back: not checked (`--no-verify`).".to_string(),
+            None => format!("Read-back: {}.", self.unverified),
         };
         let path =
             self.critical_path.as_ref().map_or(String::new(), |p| format!("\n{}", p.markdown()));
@@ -191,27 +216,20 @@ impl BuildReport {
     }
 }
 
-/// Reads nextpnr's `--report` JSON: utilisation of the cells that matter and the board clock's
-/// achieved Fmax.
-pub fn parse_report(json: &str) -> Result<(Vec<Resource>, f64)> {
+/// Reads nextpnr's `--report` JSON: utilisation of `cells` (`(key, name)`: the family's
+/// [`report_cells`](toolchain::Toolchain::report_cells)) and the slowest clock's achieved Fmax.
+pub fn parse_report(json: &str, cells: &[(&str, &str)]) -> Result<(Vec<Resource>, f64)> {
     let v: Value = serde_json::from_str(json).context("nextpnr's report is not JSON")?;
     let util = v
         .get("utilization")
         .and_then(Value::as_object)
         .context("nextpnr's report has no `utilization`")?;
-    let names = [
-        ("ICESTORM_LC", "logic cells"),
-        ("ICESTORM_RAM", "block RAMs"),
-        ("SB_IO", "I/O pins"),
-        ("SB_GB", "global buffers"),
-        ("ICESTORM_PLL", "PLLs"),
-    ];
     let mut resources = vec![];
-    for (key, name) in names {
+    for &(key, name) in cells {
         if let Some(u) = util.get(key) {
             let get = |f: &str| u.get(f).and_then(Value::as_u64).unwrap_or(0);
             resources.push(Resource {
-                name: format!("{name} ({key})"),
+                name: if name.contains(key) { name.to_string() } else { format!("{name} ({key})") },
                 used: get("used"),
                 total: get("available"),
             });
@@ -227,26 +245,13 @@ pub fn parse_report(json: &str) -> Result<(Vec<Resource>, f64)> {
     Ok((resources, fmax))
 }
 
-/// The PLL that makes `freq_mhz` from `board`'s clock, or `None` when that is the board's own.
-pub fn core_clock(board: &Board, freq_mhz: f64) -> Result<Option<Ice40Pll>> {
-    if freq_mhz == board.clock_mhz as f64 {
-        return Ok(None);
-    }
-    Ice40Pll::for_frequency(board.clock_mhz as f64, freq_mhz).map(Some).with_context(|| {
-        format!(
-            "--freq {freq_mhz}: the {} clock is {} MHz, other clocks come from the iCE40 PLL",
-            board.name, board.clock_mhz
-        )
-    })
-}
-
 /// Preset `B`'s self-test top for `board`, `cycles` cycles, as Verilog with top module `top`
 /// (its expected signature is computed by simulating it first); with `pll`, `top` is the PLL
 /// in front of the self-test (module `self_test`).
 pub fn board_top_verilog<B: PresetBlocks>(
     board: &Board,
     cycles: u64,
-    pll: Option<&Ice40Pll>,
+    pll: Option<&Pll>,
 ) -> Result<String> {
     let mut top = B::self_test(cycles)?;
     top.connect_all();
@@ -266,13 +271,17 @@ fn under_pll(
     inner: &str,
     header: &str,
     board: &Board,
-    pll: Option<&Ice40Pll>,
+    pll: Option<&Pll>,
 ) -> Result<String> {
+    let verilog = export_module(top, if pll.is_some() { inner } else { "top" }, header)?;
+    Ok(with_pll(verilog, inner, board, pll))
+}
+
+/// `verilog` (module `inner`, or `top` without a PLL), with `pll` in front of it as `top`.
+fn with_pll(verilog: String, inner: &str, board: &Board, pll: Option<&Pll>) -> String {
     match pll {
-        None => export_module(top, "top", header),
-        Some(pll) => Ok(export_module(top, inner, header)?
-            + "\n"
-            + &pll_top_verilog(pll, board.clock_mhz as f64, inner, "top")),
+        None => verilog,
+        Some(pll) => verilog + "\n" + &pll.top_verilog(board.clock_mhz as f64, inner, "top"),
     }
 }
 
@@ -281,133 +290,81 @@ fn clocks_per_bit(mhz: f64) -> f64 {
     (mhz * 1e6 / crate::boards::HOST_BAUD as f64).round()
 }
 
-/// The `cu` core's board top at `mhz` (its serial port's clocks per bit from that clock) as
-/// Verilog with top module `top`; with `pll`, `top` is the PLL in front of it (`core_board`).
-pub fn core_board_verilog(board: &Board, mhz: f64, pll: Option<&Ice40Pll>) -> Result<String> {
+/// The board top of the core `core` at `mhz` (its serial port's clocks per bit from that clock)
+/// as Verilog with top module `top`; with `pll`, `top` is the PLL in front of it (`core_board`).
+pub fn core_board_verilog(
+    board: &Board,
+    core: crate::params::CoreParams,
+    mhz: f64,
+    pll: Option<&Pll>,
+) -> Result<String> {
     let cpb = clocks_per_bit(mhz);
     let error =
         (mhz * 1e6 / cpb - crate::boards::HOST_BAUD as f64).abs() / crate::boards::HOST_BAUD as f64;
     if error > 0.02 {
         anyhow::bail!("a {mhz:.3} MHz clock cannot make {} baud within 2% ({:.1}% off at {cpb} clocks per bit)", crate::boards::HOST_BAUD, 100.0 * error);
     }
-    let mut top = crate::boards::CoreBoard::new(cpb as usize, &[])?;
-    top.connect_all();
     let header = format!(
-        "// The `cu` SIMT core behind the serial port for the {} ({mhz:.3} MHz, {cpb} clocks per bit)\n// Generated by simt-rtl {}; do not edit.\n",
+        "// The `{}` SIMT core behind the serial port for the {} ({mhz:.3} MHz, {cpb} clocks per bit)\n// Generated by simt-rtl {}; do not edit.\n",
+        core.name,
         board.description,
         env!("CARGO_PKG_VERSION")
     );
-    under_pll(&top, crate::boards::core_board::MODULE, &header, board, pll)
+    let inner = crate::boards::core_board::MODULE;
+    let module = if pll.is_some() { inner } else { "top" };
+    let verilog = crate::boards::core_board::board_verilog(core, cpb as usize, module, &header)?;
+    Ok(with_pll(verilog, inner, board, pll))
 }
 
-/// Builds the Alchitry Cu bitstream of preset `B`'s self-test top, or of the core's board top.
-pub fn build_alchitry_cu<B: PresetBlocks>(opts: &BuildOptions) -> Result<BuildReport> {
+impl BuildOptions {
+    /// The yosys synthesis command: the iCE40's as `--dffe` and `--mapper` choose, the ECP5's
+    /// family command.
+    pub fn synthesis_command(&self) -> String {
+        match self.board.chip.family {
+            Family::Ice40 => self.synthesis.command(),
+            other => other.info().synth.to_string(),
+        }
+    }
+}
+
+/// Builds the bitstream of preset `B`'s self-test top, or of the core's board top, for the
+/// board `opts` names, through its family's flow.
+pub fn build_board<B: PresetBlocks>(opts: &BuildOptions) -> Result<BuildReport> {
     // Every argument is checked before anything is simulated or written.
-    let pll = core_clock(&opts.board, opts.freq_mhz)?;
-    crate::params::check_range(
-        "cycles",
-        opts.cycles as usize,
-        1,
-        crate::boards::self_test::MAX_SELF_TEST_CYCLES,
-    )?;
+    let board = &opts.board;
+    let tools = toolchain::of_board(board)?;
+    for tool in ["yosys", tools.nextpnr, tools.packer] {
+        super::require_tool(tool)?;
+    }
+    let pll = Pll::for_board(board, opts.freq_mhz)?;
+    let most = crate::boards::self_test::MAX_SELF_TEST_CYCLES;
+    crate::params::check_range("cycles", opts.cycles as usize, 1, most)?;
     let dir = &opts.out_dir;
     crate::flow::results::writable_dir(dir)?;
-    let target_mhz = pll.map_or(opts.freq_mhz, |p| p.fout_mhz);
+    let target_mhz = pll.map_or(opts.freq_mhz, |p| p.fout_mhz());
     if let Some(p) = &pll {
-        eprintln!(
-            "build: core clock {:.3} MHz from the PLL (DIVR {}, DIVF {}, DIVQ {})",
-            p.fout_mhz, p.divr, p.divf, p.divq
-        );
+        eprintln!("build: core clock {target_mhz:.3} MHz from the PLL ({})", p.describe());
     }
-    let verilog = match opts.top {
-        BoardTop::SelfTest => {
-            eprintln!(
-                "build: simulating the self-test ({} cycles) for its expected signature",
-                opts.cycles
-            );
-            board_top_verilog::<B>(&opts.board, opts.cycles, pll.as_ref())?
-        }
-        BoardTop::Core => core_board_verilog(&opts.board, target_mhz, pll.as_ref())?,
-    };
-    crate::sim::write_whole(&dir.join("top.v"), verilog)?;
-    if opts.top == BoardTop::Core {
-        let cpb = clocks_per_bit(target_mhz).to_string();
-        crate::sim::write_whole(&dir.join(super::readback::CLOCKS_PER_BIT_FILE), cpb)?;
-    }
-    crate::sim::write_whole(&dir.join("top.pcf"), opts.board.constraints())?;
-    let freq = format!("{target_mhz:.3}");
-    super::stage(
-        dir,
-        "yosys",
-        &[
-            "-p",
-            &format!(
-                "read_verilog -noautowire top.v; {} -top top -json top.json",
-                opts.synthesis.command()
-            ),
-        ],
-        "yosys.log",
-        "build: synthesis",
-    )?;
-    // Timing is judged below from the report, so nextpnr is told to finish when it misses.
-    super::stage(
-        dir,
-        "nextpnr-ice40",
-        &[
-            "--hx8k",
-            "--package",
-            "cb132",
-            "--json",
-            "top.json",
-            "--pcf",
-            "top.pcf",
-            "--asc",
-            "top.asc",
-            "--freq",
-            &freq,
-            "--report",
-            "report.json",
-            "--timing-allow-fail",
-        ],
-        "nextpnr.log",
-        "build: place and route",
-    )?;
-    super::stage(dir, "icepack", &["top.asc", "top.bin"], "icepack.log", "build: bitstream")?;
-    super::stage(
-        dir,
-        "icetime",
-        &[
-            "-d",
-            "hx8k",
-            "-P",
-            "cb132",
-            "-p",
-            "top.pcf",
-            "-c",
-            &freq,
-            "-t",
-            "-r",
-            "icetime.txt",
-            "top.asc",
-        ],
-        "icetime.log",
-        "build: timing cross-check",
-    )
-    .or_else(|e| {
-        // icetime's verdict is a cross-check only; nextpnr's report decides.
-        eprintln!("build: icetime reports a problem (not fatal): {e:#}");
-        Ok::<(), anyhow::Error>(())
-    })?;
+    write_top::<B>(opts, pll.as_ref(), target_mhz)?;
+    let synth = format!(
+        "read_verilog -noautowire top.v; {} -top top -json top.json",
+        opts.synthesis_command()
+    );
+    super::stage(dir, "yosys", &["-p", &synth], "yosys.log", "build: synthesis")?;
+    toolchain::place_and_route(board, dir, target_mhz)?;
+    let bitstream = toolchain::pack(board, dir, target_mhz)?;
     let report =
         std::fs::read_to_string(dir.join("report.json")).context("nextpnr wrote no report.json")?;
-    let (resources, fmax_mhz) = parse_report(&report)?;
-    let bitstream = dir.join("top.bin");
+    let (resources, fmax_mhz) = parse_report(&report, tools.report_cells)?;
     let bitstream_bytes = std::fs::metadata(&bitstream)
         .with_context(|| format!("no bitstream {}", bitstream.display()))?
         .len();
-    let verified = match opts.verify {
-        true => Some(verify_bitstream::<B>(opts, target_mhz).context("build: read-back")?),
-        false => None,
+    let (verified, unverified) = match (opts.verify, board.chip.family) {
+        (false, _) => (None, "not checked (--no-verify)"),
+        (true, Family::Ice40) => {
+            (Some(verify_bitstream::<B>(opts, target_mhz).context("build: read-back")?), "")
+        }
+        (true, _) => (None, "not built yet for this family (the post-route check of issue 48)"),
     };
     let log = std::fs::read_to_string(dir.join("nextpnr.log")).unwrap_or_default();
     let critical_path = CriticalPath::from_log(&log);
@@ -418,8 +375,31 @@ pub fn build_alchitry_cu<B: PresetBlocks>(opts: &BuildOptions) -> Result<BuildRe
         bitstream,
         bitstream_bytes,
         verified,
+        unverified,
         critical_path,
     })
+}
+
+/// Writes the board top (`top.v`), its pin file and, for the core top, its serial port's
+/// clocks per bit into the build directory.
+fn write_top<B: PresetBlocks>(opts: &BuildOptions, pll: Option<&Pll>, mhz: f64) -> Result<()> {
+    let (board, dir) = (&opts.board, &opts.out_dir);
+    let verilog = match opts.top {
+        BoardTop::SelfTest => {
+            eprintln!(
+                "build: simulating the self-test ({} cycles) for its expected signature",
+                opts.cycles
+            );
+            board_top_verilog::<B>(board, opts.cycles, pll)?
+        }
+        BoardTop::Core => core_board_verilog(board, opts.core, mhz, pll)?,
+    };
+    crate::sim::write_whole(&dir.join("top.v"), verilog)?;
+    if opts.top == BoardTop::Core {
+        let cpb = clocks_per_bit(mhz).to_string();
+        crate::sim::write_whole(&dir.join(super::readback::CLOCKS_PER_BIT_FILE), cpb)?;
+    }
+    crate::sim::write_whole(&dir.join(toolchain::pin_file(board)), board.constraints())
 }
 
 /// The read-back stage: the bitstream's own netlist simulated ([`super::readback`]), the
@@ -476,6 +456,27 @@ Info: 0.4 ns logic, 3.9 ns routing
         assert_eq!((path.logic_ns, path.routing_ns), (5.7, 11.9));
         let text = path.markdown();
         assert!(text.starts_with("Critical path (nextpnr): 17.6 ns, 5.7 ns logic"), "{text}");
+        // nextpnr-ecp5 0.11's columns, a block RAM's pin first.
+        let log = "\
+Info: Critical path report for clock 'clock' (posedge -> posedge):
+Info:       type curr  total name
+Info:   clk-to-q  5.61  5.61 Source stacks.mask_ram.mem.0.0.DOA4
+Info:    routing  2.00  7.61 Net stacks.mask_ram.mem.0.0_DOA4[0] (26,22) -> (24,4)
+Info:                          Sink pop_data_mask_LUT4_Z_27_D_LUT4_Z.A
+Info:      logic  0.24  7.84 Source pop_data_mask_LUT4_Z_27_D_LUT4_Z.F
+Info:    routing  0.73  9.78 Net pop_data_mask[4] (21,3) -> (21,2)
+Info:                          Sink warp_pc.mask_q$4.q_TRELLIS_FF_Q_27_DI_LUT4_Z.B
+Info:      setup  0.00  10.15 Source warp_pc.mask_q$4.q_TRELLIS_FF_Q_27.DI
+Info: 6.32 ns logic, 3.83 ns routing
+";
+        let path = CriticalPath::from_log(log).expect("a path");
+        assert_eq!(path.signals, ["stacks.mask_ram.mem.0.0", "pop_data_mask", "warp_pc.mask_q$4"]);
+        assert_eq!(cell_signal("run.oc.take_LUT4_Z.C"), "run.oc.take");
+        assert_eq!(
+            cell_signal("run.oc.tail$0.q_TRELLIS_FF_Q_2_DI_LUT4_Z_A_CCU2C_A0$CCU2_COMB1.FCO"),
+            "run.oc.tail$0"
+        );
+        assert_eq!((path.logic_ns, path.routing_ns), (6.32, 3.83));
         assert_eq!(CriticalPath::from_log("Info: no timing here"), None);
     }
 }

@@ -266,7 +266,7 @@ pub fn explore_synthesized(
             .collect();
         let mean_ipc = kept.iter().sum::<f64>() / kept.len() as f64;
         let (design, dir, unchanged) = export(core, out, say)?;
-        let log = dir.join(format!("yosys-{}.log", family.info().name));
+        let log = dir.join(format!("yosys-{}.log", family.name()));
         let earlier = std::fs::read_to_string(&log).ok().filter(|l| {
             unchanged && crate::flow::fpga::is_complete_synthesis(family, &design.top, l)
         });

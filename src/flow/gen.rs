@@ -18,7 +18,7 @@ use crate::registry::entries;
 pub(crate) fn alchitry_cu_top(preset: &Preset) -> Result<Option<(&'static str, String)>> {
     let board = crate::boards::ALCHITRY_CU_V1;
     let Some(mhz) = preset.board_clock_mhz else { return Ok(None) };
-    let Some(pll) = crate::flow::board_build::core_clock(&board, mhz as f64)? else {
+    let Some(pll) = crate::flow::fpga::toolchain::Pll::for_board(&board, mhz as f64)? else {
         return Ok(None);
     };
     let header = format!(
@@ -29,8 +29,7 @@ pub(crate) fn alchitry_cu_top(preset: &Preset) -> Result<Option<(&'static str, S
     Ok(Some((
         "alchitry_cu_top.v",
         header
-            + &crate::flow::ice40_pll::pll_top_verilog(
-                &pll,
+            + &pll.top_verilog(
                 board.clock_mhz as f64,
                 crate::boards::self_test::MODULE,
                 "alchitry_cu_top",

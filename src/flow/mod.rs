@@ -5,7 +5,6 @@ pub mod explore;
 pub mod fpga;
 pub mod fusesoc;
 pub mod gen;
-pub mod ice40_pll;
 pub mod prove;
 pub mod readback;
 pub mod report;
@@ -19,8 +18,6 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use anyhow::{bail, Context, Result};
-
-use crate::sim::verilog_sim::require_tool;
 
 /// The waivers for `verilator --lint-only -Wall` (`sim/verilator_waivers.vlt`, every waiver with
 /// its reason), built into the crate.
@@ -145,6 +142,48 @@ pub(crate) fn ice40_cell_models() -> Result<String> {
         .with_context(|| format!("cannot read yosys's cell models {}", path.display()))
 }
 
+/// Where `scripts/install-tools.sh` puts the YoWASP tools (the ECP5's place and route, packer
+/// and PLL calculator, from PyPI): `$SIMT_YOWASP_DIR`, else
+/// `$HOME/.local/share/simt-rtl/yowasp/bin`.
+pub fn yowasp_bin_dir() -> PathBuf {
+    install_dir("SIMT_YOWASP_DIR", "yowasp")
+}
+
+/// Where `scripts/install-tools.sh` puts a PyPI tool's programs: `$var`, else
+/// `$HOME/.local/share/simt-rtl/<name>/bin`.
+pub(crate) fn install_dir(var: &str, name: &str) -> PathBuf {
+    if let Some(d) = std::env::var_os(var) {
+        return PathBuf::from(d);
+    }
+    let home =
+        std::env::var_os("HOME").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("/root"));
+    home.join(format!(".local/share/simt-rtl/{name}/bin"))
+}
+
+/// The program that runs `tool`: a YoWASP tool (`yowasp-*`) from [`yowasp_bin_dir`], any other
+/// from the PATH.
+pub fn tool_path(tool: &str) -> PathBuf {
+    match tool.starts_with("yowasp-") {
+        true => yowasp_bin_dir().join(tool),
+        false => PathBuf::from(tool),
+    }
+}
+
+/// Fails with the install command when `tool` is missing (a YoWASP tool from its directory,
+/// any other from the PATH).
+pub fn require_tool(tool: &str) -> Result<()> {
+    if !tool.starts_with("yowasp-") {
+        return crate::sim::verilog_sim::require_tool(tool);
+    }
+    if !tool_path(tool).is_file() {
+        bail!(
+            "`{tool}` is not installed in {}: run `bash scripts/install-tools.sh` (or set SIMT_YOWASP_DIR to where it is)",
+            yowasp_bin_dir().display()
+        );
+    }
+    Ok(())
+}
+
 /// Runs `cmd` (the program `tool`, which must be installed) to the end: whether it succeeded,
 /// and its stdout and stderr together.
 pub(crate) fn tool_output(cmd: &mut Command, tool: &str) -> Result<(bool, String)> {
@@ -218,9 +257,8 @@ pub fn synth_ice40(file: &Path, top: &str) -> Result<fpga::Resources> {
 /// Runs `tool` with `args` in `dir`, its output into `dir/<log>`; on failure the error names
 /// the tool, the log and its last lines.
 pub(crate) fn stage(dir: &Path, tool: &str, args: &[&str], log: &str, what: &str) -> Result<()> {
-    require_tool(tool)?;
     eprintln!("{what} ({tool})");
-    let (ok, text) = tool_output(Command::new(tool).args(args).current_dir(dir), tool)?;
+    let (ok, text) = tool_output(Command::new(tool_path(tool)).args(args).current_dir(dir), tool)?;
     let log_path = dir.join(log);
     std::fs::write(&log_path, &text)
         .with_context(|| format!("cannot write {}", log_path.display()))?;
@@ -254,44 +292,5 @@ pub fn verilator_lint(file: &Path, top: &str) -> Result<()> {
         "verilator",
     )
     .with_context(|| format!("verilator --lint-only -Wall {}", file.display()))?;
-    Ok(())
-}
-
-/// Where `simt-rtl build --board alchitry-cu` will put the bitstream (the default for `flash`).
-pub const DEFAULT_BITSTREAM: &str = "build/alchitry_cu/top.bin";
-
-/// The iceprog command line for `bin`: into the configuration flash, or with `sram` into the
-/// FPGA's configuration RAM (lost at power-off; `iceprog -S`).
-pub fn iceprog_command(bin: &Path, sram: bool) -> Vec<String> {
-    let mut cmd = vec!["iceprog".to_string()];
-    if sram {
-        cmd.push("-S".to_string());
-    }
-    cmd.push(bin.display().to_string());
-    cmd
-}
-
-/// `Ok` when the bitstream `bin` exists, else the error saying how to build it.
-pub fn require_bitstream(bin: &Path) -> Result<()> {
-    if !bin.is_file() {
-        bail!(
-            "bitstream {} does not exist: build it first with `simt-rtl build --board alchitry-cu`",
-            bin.display()
-        );
-    }
-    Ok(())
-}
-
-/// Programs the board with `bin` (see [`iceprog_command`]). Fails with one clear message when
-/// the bitstream is missing, iceprog is not installed, or iceprog finds no board.
-pub fn program(bin: &Path, sram: bool) -> Result<()> {
-    require_bitstream(bin)?;
-    let cmd = iceprog_command(bin, sram);
-    // A missing iceprog is its own error (with the install hint), not a board problem.
-    require_tool("iceprog")?;
-    run(Command::new(&cmd[0]).args(&cmd[1..]), "iceprog").map_err(|e| {
-        let last = format!("{e:#}").lines().rfind(|l| !l.trim().is_empty()).unwrap_or("").to_string();
-        anyhow::anyhow!("iceprog failed (is the Alchitry Cu plugged in over USB, and readable by this user?): {last}")
-    })?;
     Ok(())
 }

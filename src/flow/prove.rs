@@ -62,12 +62,7 @@ impl fmt::Display for Outcome {
 /// Where `scripts/install-tools.sh` puts the solvers (from PyPI): `$SIMT_Z3_DIR`, else
 /// `$HOME/.local/share/simt-rtl/z3/bin`.
 pub fn z3_bin_dir() -> PathBuf {
-    if let Some(d) = std::env::var_os("SIMT_Z3_DIR") {
-        return PathBuf::from(d);
-    }
-    let home =
-        std::env::var_os("HOME").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("/root"));
-    home.join(".local/share/simt-rtl/z3/bin")
+    super::install_dir("SIMT_Z3_DIR", "z3")
 }
 
 /// The names of `block`'s properties, in file order.

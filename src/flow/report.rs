@@ -374,7 +374,7 @@ pub fn check_placements(name: &str, placements: u32) -> Result<()> {
 fn achieved_fmax(dir: &Path, file: &str) -> Result<f64> {
     let report = std::fs::read_to_string(dir.join(file))
         .with_context(|| format!("nextpnr wrote no {file}"))?;
-    Ok(super::board_build::parse_report(&report)?.1)
+    Ok(super::board_build::parse_report(&report, super::fpga::ice40::TOOLCHAIN.report_cells)?.1)
 }
 
 /// The report as a Markdown table.

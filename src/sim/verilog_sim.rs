@@ -95,6 +95,7 @@ fn debian_package(tool: &str) -> &str {
         "iverilog" | "vvp" => "iverilog",
         "nextpnr-ice40" => "nextpnr-ice40",
         "icepack" | "icetime" | "iceprog" | "icepll" => "fpga-icestorm",
+        "openFPGALoader" => "openfpgaloader",
         other => other,
     }
 }

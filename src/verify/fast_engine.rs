@@ -18,9 +18,7 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 
 use super::core_run::CycleLimit;
-use crate::boards::core_board::CoreBoardSeed;
 use crate::boards::core_board::MODULE;
-use crate::boards::CoreBoard;
 use crate::link::{BoardRun, Host, OnPoll, Serial, StillRunning, STATUS_BYTES};
 use crate::params::{CollectorTiming, CoreParams, CORE_CU, CORE_SEED};
 
@@ -63,23 +61,8 @@ pub fn engine(params: CoreParams, building: &dyn Fn(&str)) -> Result<PathBuf> {
 /// The Verilog the engine for `params`'s core is built from: the board top `core_board` at
 /// [`CLOCKS_PER_BIT`] clocks per bit ([`CoreBoardSeed`] for the seed core's sizes).
 pub fn engine_verilog(params: CoreParams) -> Result<String> {
-    if params.sizes() == CORE_SEED.sizes() {
-        crate::sim::on_large_stack(|| {
-            board_verilog(CoreBoardSeed::with_core(CLOCKS_PER_BIT, params, &[])?)
-        })?
-    } else {
-        board_verilog(CoreBoard::with_core(CLOCKS_PER_BIT, params, &[])?)
-    }
-}
-
-/// The Verilog of an engine's board top.
-fn board_verilog(mut board: impl rust_hdl::prelude::Block) -> Result<String> {
-    board.connect_all();
-    crate::export::export_module(
-        &board,
-        MODULE,
-        "// The board top for simt-rtl's fast engine (serial port at 4 clocks per bit)\n",
-    )
+    let header = "// The board top for simt-rtl's fast engine (serial port at 4 clocks per bit)\n";
+    crate::boards::core_board::board_verilog(params, CLOCKS_PER_BIT, MODULE, header)
 }
 
 /// The engine built from `verilog` (a `core_board` module as [`engine_verilog`] gives, or one

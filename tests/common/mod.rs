@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 
 /// Every file under `dir`, in its subdirectories too, sorted.
+#[allow(dead_code)] // not every test file lists files
 pub fn files_under(dir: &Path) -> Vec<PathBuf> {
     let mut out = vec![];
     for e in std::fs::read_dir(dir).unwrap() {
@@ -15,4 +16,16 @@ pub fn files_under(dir: &Path) -> Vec<PathBuf> {
     }
     out.sort();
     out
+}
+
+/// Runs `simt-rtl` with `args`: its exit code, standard output and standard error.
+#[allow(dead_code)] // not every test file runs the command line
+pub fn cli(args: &[&str]) -> (i32, String, String) {
+    let out =
+        std::process::Command::new(env!("CARGO_BIN_EXE_simt-rtl")).args(args).output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
 }

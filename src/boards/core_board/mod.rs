@@ -181,3 +181,25 @@ core_board_type!(
     SimtCoreSeed,
     HostLinkSeed
 );
+
+/// The board top around the core `params` describe (the seed core's sizes, else the `cu`
+/// core's), its serial port at `clocks_per_bit` cycles per bit, as Verilog module `module`
+/// under `header`.
+pub fn board_verilog(
+    params: CoreParams,
+    clocks_per_bit: usize,
+    module: &str,
+    header: &str,
+) -> Result<String> {
+    fn export(mut board: impl Block, module: &str, header: &str) -> Result<String> {
+        board.connect_all();
+        crate::export::export_module(&board, module, header)
+    }
+    if params.sizes() == CORE_SEED.sizes() {
+        crate::sim::on_large_stack(|| {
+            export(CoreBoardSeed::with_core(clocks_per_bit, params, &[])?, module, header)
+        })?
+    } else {
+        export(CoreBoard::with_core(clocks_per_bit, params, &[])?, module, header)
+    }
+}

@@ -1,30 +1,24 @@
-//! The FPGA families a flow here synthesizes for, behind one interface: each family's yosys
+//! The FPGA families behind one interface. Here, its synthesis half: each family's yosys
 //! synthesis command, the device it is measured against, and how its cells count as resources
-//! (LUTs, flip-flops, LUT RAM, block RAM, multipliers). `report`, `build` and `explore` place and
-//! route for the iCE40; a family without place and route here yet (ECP5, Xilinx 7-series) is
-//! measured after synthesis alone, with [`synthesize`].
+//! (LUTs, flip-flops, LUT RAM, block RAM, multipliers); [`synthesize`] measures a design after
+//! synthesis alone. Its board half, [`toolchain`]: place and route, packing, timing, PLL, pin file
+//! and programmer, implemented by [`ice40`] and [`ecp5`] (the Xilinx 7-series is built by
+//! Vivado, [`crate::flow::vivado`]).
+
+pub mod ecp5;
+pub mod ice40;
+pub mod toolchain;
 
 use std::path::Path;
 use std::process::Command;
 
 use anyhow::{Context, Result};
 
-/// An FPGA family and the device its figures are measured against.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Family {
-    /// Lattice iCE40, the Alchitry Cu's iCE40-HX8K.
-    Ice40,
-    /// Lattice ECP5, the ULX3S's LFE5U-85F.
-    Ecp5,
-    /// Xilinx 7-series, an Artix-7 XC7A100T (the Arty A7-100T's).
-    Xilinx7,
-}
+pub use crate::boards::Family;
 
 /// One family's cell names, device and sizes.
 #[derive(Clone, Copy, Debug)]
 pub struct FamilyInfo {
-    /// The name `--family` takes.
-    pub name: &'static str,
     /// The yosys synthesis pass (a `-top` is added), flattening the design.
     pub synth: &'static str,
     /// The same pass keeping the hierarchy (for [`by_block`]).
@@ -47,7 +41,6 @@ pub struct FamilyInfo {
 }
 
 const ICE40: FamilyInfo = FamilyInfo {
-    name: "ice40",
     synth: super::SYNTH_ICE40,
     synth_hierarchical: "synth_ice40 -nodffe -noflatten",
     device: "iCE40-HX8K",
@@ -68,7 +61,6 @@ const ICE40: FamilyInfo = FamilyInfo {
 /// table, `docs/src/results/synth-seed-core-ecp5.md`, before and after in its history), and LUT4
 /// sites are what a design must fit in.
 const ECP5: FamilyInfo = FamilyInfo {
-    name: "ecp5",
     synth: "synth_ecp5 -nowidelut",
     synth_hierarchical: "synth_ecp5 -nowidelut -noflatten",
     device: "LFE5U-85F",
@@ -86,7 +78,6 @@ const ECP5: FamilyInfo = FamilyInfo {
 /// LUT RAM cells take the LUTs of their SLICEM: RAM32M and RAM64M four, RAM32X1D and RAM64X1D
 /// two, the others one.
 const XILINX7: FamilyInfo = FamilyInfo {
-    name: "xilinx7",
     synth: "synth_xilinx -flatten",
     synth_hierarchical: "synth_xilinx",
     device: "XC7A100T",
@@ -112,22 +103,13 @@ const XILINX7: FamilyInfo = FamilyInfo {
 };
 
 impl Family {
-    pub const ALL: [Family; 3] = [Family::Ice40, Family::Ecp5, Family::Xilinx7];
-
+    /// Its synthesis, device and cells.
     pub fn info(self) -> &'static FamilyInfo {
         match self {
             Family::Ice40 => &ICE40,
             Family::Ecp5 => &ECP5,
             Family::Xilinx7 => &XILINX7,
         }
-    }
-
-    /// The family `--family` names, or a one-line error listing them.
-    pub fn parse(name: &str) -> Result<Family> {
-        Family::ALL.into_iter().find(|f| f.info().name == name).with_context(|| {
-            let names: Vec<&str> = Family::ALL.iter().map(|f| f.info().name).collect();
-            format!("--family `{name}` is not one of {}", names.join(", "))
-        })
     }
 }
 
@@ -233,7 +215,8 @@ fn run_synthesis(family: Family, read: &str, top: &str, dir: &Path, keep: bool) 
         super::structure_checks(top)
     );
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let log = dir.join(format!("yosys-{}{}.log", f.name, if keep { "-hierarchy" } else { "" }));
+    let log =
+        dir.join(format!("yosys-{}{}.log", family.name(), if keep { "-hierarchy" } else { "" }));
     let (ok, text) = super::tool_output(Command::new("yosys").args(["-p", &script]), "yosys")?;
     crate::sim::write_whole(&log, &text)?;
     if !ok {
@@ -367,7 +350,7 @@ pub fn synth_table(rows: &[SynthRow]) -> String {
         s.push_str(&format!(
             "| {} | {} ({}) | {} {} | {:.1}% | {} | {} | {}{} | {}{} |\n",
             r.design,
-            f.name,
+            r.family.name(),
             f.device,
             x.luts,
             f.lut,
@@ -429,11 +412,5 @@ mod tests {
             r,
             Resources { luts: 15 + 8, lut_rams: 2, flip_flops: 7, block_rams: 7, dsps: 1 }
         );
-    }
-
-    #[test]
-    fn an_unknown_family_is_refused_naming_the_known_ones() {
-        let e = Family::parse("gowin").unwrap_err().to_string();
-        assert_eq!(e, "--family `gowin` is not one of ice40, ecp5, xilinx7");
     }
 }

@@ -1,8 +1,54 @@
-//! The iCE40 PLL (`SB_PLL40_CORE`) that clocks a board top below (or above) the board's
+//! The Lattice iCE40's board flow: `nextpnr-ice40` places and routes into an `.asc`, `icepack`
+//! packs it into the `.bin`, `icetime` cross-checks its timing, `iceprog` programs the board;
+//! and the PLL (`SB_PLL40_CORE`) that clocks a board top below (or above) the board's
 //! oscillator: its divider settings, found the way icestorm's `icepll` finds them, and the
-//! Verilog wrapper `top` that puts it in front of the self-test.
+//! Verilog wrapper `top` that puts it in front of the board top.
+
+use std::path::Path;
 
 use anyhow::{bail, Result};
+
+use super::toolchain::Toolchain;
+use crate::boards::Chip;
+
+/// The iCE40's tools (icestorm's and nextpnr's, from Debian).
+pub const TOOLCHAIN: Toolchain = Toolchain {
+    nextpnr: "nextpnr-ice40",
+    pins_flag: "--pcf",
+    config: ("--asc", "top.asc"),
+    packer: "icepack",
+    pack_args: &["top.asc", "top.bin"],
+    bitstream: "top.bin",
+    report_cells: &[
+        ("ICESTORM_LC", "logic cells"),
+        ("ICESTORM_RAM", "block RAMs"),
+        ("SB_IO", "I/O pins"),
+        ("SB_GB", "global buffers"),
+        ("ICESTORM_PLL", "PLLs"),
+    ],
+    cross_check: Some(icetime),
+    programmer: "iceprog",
+    program_command,
+};
+
+/// The iceprog command line for `bin`: into the configuration flash, or with `sram` into the
+/// FPGA's configuration RAM (lost at power-off; `iceprog -S`).
+fn program_command(bin: &Path, sram: bool) -> Vec<String> {
+    let mut cmd = vec!["iceprog".to_string()];
+    if sram {
+        cmd.push("-S".to_string());
+    }
+    cmd.push(bin.display().to_string());
+    cmd
+}
+
+/// icestorm's timing analysis of the packed `top.asc` at `freq` MHz (`icetime.txt`), a
+/// cross-check of nextpnr's.
+fn icetime(dir: &Path, chip: &Chip, freq: &str) -> Result<()> {
+    let args = ["-d", chip.device, "-P", chip.package, "-p", "top.pcf", "-c", freq, "-t"];
+    let args: Vec<&str> = args.into_iter().chain(["-r", "icetime.txt", "top.asc"]).collect();
+    crate::flow::stage(dir, "icetime", &args, "icetime.log", "build: timing cross-check")
+}
 
 /// Settings of an `SB_PLL40_CORE` in simple feedback mode:
 /// `fout = fin / (DIVR + 1) * (DIVF + 1) / 2^DIVQ`.

@@ -1,0 +1,187 @@
+//! The family interface's board half: after synthesis, a family's place and route (nextpnr with
+//! the board's chip, pin file and clock, a JSON report and the placed configuration), its packer
+//! (configuration to bitstream), an optional timing cross-check, its PLL and its programmer.
+//! [`ice40::TOOLCHAIN`] and [`ecp5::TOOLCHAIN`] are the two implementations; `build`
+//! ([`crate::flow::board_build`]), `flash` and `load` run whichever the board's chip names.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Result};
+
+use super::{ecp5, ice40, Family};
+use crate::boards::{Board, Chip};
+
+/// A check of a packed build (its directory, the chip, the clock in MHz as nextpnr was given it).
+pub type CrossCheck = fn(&Path, &Chip, &str) -> Result<()>;
+
+/// One family's tools after synthesis and how they are called.
+#[derive(Clone, Copy, Debug)]
+pub struct Toolchain {
+    /// Its nextpnr.
+    pub nextpnr: &'static str,
+    /// The flag that gives nextpnr the pin file.
+    pub pins_flag: &'static str,
+    /// nextpnr's flag for the placed and routed configuration, and that file.
+    pub config: (&'static str, &'static str),
+    /// The packer and its arguments (in the build directory): configuration in, bitstream out.
+    pub packer: &'static str,
+    pub pack_args: &'static [&'static str],
+    /// The bitstream the packer writes, in the build directory (what `flash` sends).
+    pub bitstream: &'static str,
+    /// The keys of nextpnr's report's `utilization` that get a row, with their names.
+    pub report_cells: &'static [(&'static str, &'static str)],
+    /// A timing cross-check run after packing whose failure is only reported (dir, chip, MHz).
+    pub cross_check: Option<CrossCheck>,
+    /// The program that programs the board, and its command line for a bitstream: into the
+    /// configuration flash, or (`true`) into the FPGA's configuration RAM.
+    pub programmer: &'static str,
+    pub program_command: fn(&Path, bool) -> Vec<String>,
+}
+
+impl Family {
+    /// The family's board flow, or a one-line error for a family built elsewhere.
+    pub fn toolchain(self) -> Result<&'static Toolchain> {
+        match self {
+            Family::Ice40 => Ok(&ice40::TOOLCHAIN),
+            Family::Ecp5 => Ok(&ecp5::TOOLCHAIN),
+            Family::Xilinx7 => {
+                bail!(
+                    "the xilinx7 family is built by Vivado (`simt-rtl vivado` writes its project)"
+                )
+            }
+        }
+    }
+}
+
+/// Places and routes `top.json` in `dir` for `board` with a `freq_mhz` target: the
+/// configuration, `report.json` and `nextpnr.log`. Timing is judged from the report, so nextpnr
+/// finishes when it misses.
+pub fn place_and_route(board: &Board, dir: &Path, freq_mhz: f64) -> Result<()> {
+    let (chip, tools) = (&board.chip, of_board(board)?);
+    let mut args: Vec<String> =
+        vec![format!("--{}", chip.device), "--package".into(), chip.package.into()];
+    if let Some(speed) = chip.speed {
+        args.extend(["--speed".to_string(), speed.to_string()]);
+    }
+    let pins = pin_file(board);
+    let rest = ["--json", "top.json", tools.pins_flag, &pins, tools.config.0, tools.config.1];
+    args.extend(rest.map(String::from));
+    args.extend(["--freq".to_string(), format!("{freq_mhz:.3}")]);
+    args.extend(["--report", "report.json", "--timing-allow-fail"].map(String::from));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    crate::flow::stage(dir, tools.nextpnr, &args, "nextpnr.log", "build: place and route")
+}
+
+/// The pin file's name in a build directory: `top` with the board's constraint file's extension.
+pub fn pin_file(board: &Board) -> String {
+    let ext = Path::new(board.constraint_file).extension().and_then(|e| e.to_str()).unwrap_or("");
+    format!("top.{ext}")
+}
+
+/// Packs the configuration in `dir` into the bitstream, then runs the cross-check, if any (its
+/// failure printed, not returned). Returns the bitstream's path.
+pub fn pack(board: &Board, dir: &Path, freq_mhz: f64) -> Result<PathBuf> {
+    let tools = of_board(board)?;
+    crate::flow::stage(dir, tools.packer, tools.pack_args, "pack.log", "build: bitstream")?;
+    if let Some(check) = tools.cross_check {
+        if let Err(e) = check(dir, &board.chip, &format!("{freq_mhz:.3}")) {
+            eprintln!("build: the timing cross-check reports a problem (not fatal): {e:#}");
+        }
+    }
+    Ok(dir.join(tools.bitstream))
+}
+
+/// `board`'s family's toolchain, or a one-line error naming the board.
+pub fn of_board(board: &Board) -> Result<&'static Toolchain> {
+    board
+        .chip
+        .family
+        .toolchain()
+        .map_err(|e| anyhow::anyhow!("board `{}` has no bitstream build here: {e}", board.name))
+}
+
+/// The bitstream `build --board B` writes by default: what `flash` and `load` send.
+pub fn default_bitstream(board: &Board) -> Result<PathBuf> {
+    Ok(Path::new(board.build_dir).join(of_board(board)?.bitstream))
+}
+
+/// The command that programs `board` with `bit` (`sram`: into the configuration RAM, lost at
+/// power-off), after checking that the bitstream exists.
+pub fn program_command(board: &Board, bit: &Path, sram: bool) -> Result<Vec<String>> {
+    if !bit.is_file() {
+        bail!(
+            "bitstream {} does not exist: build it first with `simt-rtl build --board {}`",
+            bit.display(),
+            board.name
+        );
+    }
+    Ok((of_board(board)?.program_command)(bit, sram))
+}
+
+/// Programs `board` with `bit` ([`program_command`]): one clear message when the bitstream is
+/// missing, the programmer is not installed, or it finds no board.
+pub fn program(board: &Board, bit: &Path, sram: bool) -> Result<()> {
+    let cmd = program_command(board, bit, sram)?;
+    let programmer = of_board(board)?.programmer;
+    // A missing programmer is its own error (with the install hint), not a board problem.
+    crate::flow::require_tool(programmer)?;
+    let (ok, text) =
+        crate::flow::tool_output(std::process::Command::new(&cmd[0]).args(&cmd[1..]), programmer)?;
+    if !ok {
+        let last = text.lines().rfind(|l| !l.trim().is_empty()).unwrap_or("(no output)");
+        bail!("{programmer} failed (is the {} plugged in over USB, and readable by this user?): {last}", board.name);
+    }
+    Ok(())
+}
+
+/// The PLL that makes a board top's clock from the board's oscillator.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Pll {
+    Ice40(ice40::Ice40Pll),
+    Ecp5(ecp5::Ecp5Pll),
+}
+
+impl Pll {
+    /// The PLL of `board`'s family that makes `freq_mhz`, or `None` when that is the board's own
+    /// clock.
+    pub fn for_board(board: &Board, freq_mhz: f64) -> Result<Option<Pll>> {
+        let fin = board.clock_mhz as f64;
+        if freq_mhz == fin {
+            return Ok(None);
+        }
+        let (pll, which) = match board.chip.family {
+            Family::Ice40 => {
+                (ice40::Ice40Pll::for_frequency(fin, freq_mhz).map(Pll::Ice40), "iCE40")
+            }
+            Family::Ecp5 => (ecp5::Ecp5Pll::for_frequency(fin, freq_mhz).map(Pll::Ecp5), "ECP5"),
+            Family::Xilinx7 => bail!("--freq {freq_mhz}: no PLL wrapper for the 7-series here"),
+        };
+        pll.map(Some).map_err(|e| {
+            anyhow::anyhow!("--freq {freq_mhz}: the {} clock is {fin} MHz, other clocks come from the {which} PLL: {e:#}", board.name)
+        })
+    }
+
+    /// The frequency it makes, MHz.
+    pub fn fout_mhz(&self) -> f64 {
+        match self {
+            Pll::Ice40(p) => p.fout_mhz,
+            Pll::Ecp5(p) => p.fout_mhz,
+        }
+    }
+
+    /// Its settings in words.
+    pub fn describe(&self) -> String {
+        match self {
+            Pll::Ice40(p) => format!("DIVR {}, DIVF {}, DIVQ {}", p.divr, p.divf, p.divq),
+            Pll::Ecp5(p) => p.describe(),
+        }
+    }
+
+    /// Module `name`: this PLL in front of module `inner`, both with the board top's ports.
+    pub fn top_verilog(&self, fin_mhz: f64, inner: &str, name: &str) -> String {
+        match self {
+            Pll::Ice40(p) => ice40::pll_top_verilog(p, fin_mhz, inner, name),
+            Pll::Ecp5(p) => ecp5::pll_top_verilog(p, fin_mhz, inner, name),
+        }
+    }
+}
