@@ -121,7 +121,13 @@ pub fn build(a: Build) -> Result<()> {
         }
     };
     let tools = build_tools(&board, verify);
-    let exported_preset = if top == BoardTop::Core { core.name } else { block_preset };
+    // The block preset whose `rtl_out/` directory holds the top's module.
+    let exporter =
+        crate::params::PRESETS.iter().find(|p| p.core.map(|c| c.name) == Some(core.name));
+    let exported_preset = match (top, exporter) {
+        (BoardTop::Core, Some(p)) => p.name,
+        _ => block_preset,
+    };
     let mut inputs =
         exported_files(Path::new("rtl_out"), exported_preset, &[top.exported_module()]);
     inputs.push(pins);
