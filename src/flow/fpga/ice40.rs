@@ -15,6 +15,7 @@ use crate::boards::Chip;
 pub const TOOLCHAIN: Toolchain = Toolchain {
     nextpnr: "nextpnr-ice40",
     pins_flag: "--pcf",
+    pnr_extra: &[],
     config: ("--asc", "top.asc"),
     packer: "icepack",
     pack_args: &["top.asc", "top.bin"],
@@ -27,6 +28,7 @@ pub const TOOLCHAIN: Toolchain = Toolchain {
         ("ICESTORM_PLL", "PLLs"),
     ],
     cross_check: Some(icetime),
+    round_trip: None,
     programmer: "iceprog",
     program_command,
 };

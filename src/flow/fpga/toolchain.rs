@@ -23,6 +23,8 @@ pub struct Toolchain {
     pub pins_flag: &'static str,
     /// nextpnr's flag for the placed and routed configuration, and that file.
     pub config: (&'static str, &'static str),
+    /// More files nextpnr writes (the ECP5's routed design, for the post-route check).
+    pub pnr_extra: &'static [&'static str],
     /// The packer and its arguments (in the build directory): configuration in, bitstream out.
     pub packer: &'static str,
     pub pack_args: &'static [&'static str],
@@ -32,6 +34,9 @@ pub struct Toolchain {
     pub report_cells: &'static [(&'static str, &'static str)],
     /// A timing cross-check run after packing whose failure is only reported (dir, chip, MHz).
     pub cross_check: Option<CrossCheck>,
+    /// The bitstream read back into a configuration and checked against the build (the ECP5's
+    /// unpack round trip; the iCE40's read-back simulates the bitstream itself).
+    pub round_trip: Option<fn(&Path) -> Result<()>>,
     /// The program that programs the board, and its command line for a bitstream: into the
     /// configuration flash, or (`true`) into the FPGA's configuration RAM.
     pub programmer: &'static str,
@@ -66,6 +71,7 @@ pub fn place_and_route(board: &Board, dir: &Path, freq_mhz: f64) -> Result<()> {
     let pins = pin_file(board);
     let rest = ["--json", "top.json", tools.pins_flag, &pins, tools.config.0, tools.config.1];
     args.extend(rest.map(String::from));
+    args.extend(tools.pnr_extra.iter().map(|a| a.to_string()));
     args.extend(["--freq".to_string(), format!("{freq_mhz:.3}")]);
     args.extend(["--report", "report.json", "--timing-allow-fail"].map(String::from));
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
