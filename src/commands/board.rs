@@ -169,7 +169,7 @@ fn build_tools(board: &Board, verify: bool) -> Vec<results::Tool> {
         crate::boards::Family::Ecp5 => results::NEXTPNR_ECP5,
         _ => results::NEXTPNR,
     });
-    if verify && board.chip.family == crate::boards::Family::Ice40 {
+    if verify {
         tools.push(results::VERILATOR);
     }
     tools

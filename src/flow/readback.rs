@@ -61,8 +61,8 @@ pub const ROUTED: &str = "routed.json";
 /// The ECP5 has no read-back from its bitstream to a netlist: nextpnr's placed-and-routed design
 /// (`dir/routed.json`: its cells, their configuration and their connections) is written as
 /// Verilog by Debian's yosys (`write_verilog`) into `dir/readback/routed.v`, its I/O buffers made
-/// the wires they are ([`io_as_wires`]), and compiled with
-/// yosys 0.70's models of the cells (YoWASP's `share/lattice/common_sim.vh`, its carry output
+/// the wires they are ([`io_as_wires`]) and the inputs nextpnr leaves unconnected for a constant
+/// 1 tied high ([`tied_high`]), and compiled with yosys 0.70's models of the cells (YoWASP's `share/lattice/common_sim.vh`, its carry output
 /// `FCO` assigned where the model declares a local wire of that name instead) and ours of the
 /// rest (`sim/engine/ecp5_cells.v`) behind the harness: the engine's executable.
 pub fn ecp5_engine(dir: &Path) -> Result<PathBuf> {
