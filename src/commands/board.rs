@@ -122,9 +122,7 @@ pub fn build(a: Build) -> Result<()> {
     };
     let tools = build_tools(&board, verify);
     // The block preset whose `rtl_out/` directory holds the top's module.
-    let exporter =
-        crate::params::PRESETS.iter().find(|p| p.core.map(|c| c.name) == Some(core.name));
-    let exported_preset = match (top, exporter) {
+    let exported_preset = match (top, super::exporting_preset(core)) {
         (BoardTop::Core, Some(p)) => p.name,
         _ => block_preset,
     };

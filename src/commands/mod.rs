@@ -97,11 +97,16 @@ fn exported_files<S: AsRef<str>>(rtl: &Path, preset: &str, modules: &[S]) -> Vec
     modules.iter().map(|m| rtl.join(preset).join(format!("{}.v", m.as_ref()))).collect()
 }
 
+/// The block preset that exports the core `core` (whose `rtl_out/<preset>/` holds its Verilog).
+fn exporting_preset(core: crate::params::CoreParams) -> Option<&'static crate::params::Preset> {
+    crate::params::PRESETS.iter().find(|p| p.core.map(|c| c.name) == Some(core.name))
+}
+
 /// The inputs of a table of kernels: each kernel, its `.lds` when there is one, and the exported
 /// Verilog of the core `core` (`rtl_out/<preset>/simt_core*.v` of the block preset that exports
 /// it, from the registry) whose cycles it counts.
 fn kernel_files(kernels: &[PathBuf], core: crate::params::CoreParams) -> Vec<PathBuf> {
-    let preset = crate::params::PRESETS.iter().find(|p| p.core.map(|c| c.name) == Some(core.name));
+    let preset = exporting_preset(core);
     let mut files = vec![];
     if let Some(preset) = preset {
         let cores = || -> Result<Vec<&'static str>> {
