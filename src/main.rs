@@ -69,8 +69,9 @@ enum Command {
     /// reset, then k-induction per property. With --synth, prove each exported block equal to
     /// its iCE40 netlist instead. Exits 1 when a property or a block fails.
     Prove(commands::prove::Prove),
-    /// Place and route every exported block of a preset alone on the iCE40-HX8K (in a shift
-    /// harness), beside the seed's own scheduler: logic cells, flip-flops, block RAMs, Fmax.
+    /// Place and route every exported block of a preset alone on the iCE40-HX8K (or with
+    /// `--family ecp5 --route` the LFE5U-85F; in a shift harness), beside the seed's own
+    /// scheduler: logic cells, flip-flops, block RAMs, Fmax.
     Report(commands::measure::Report),
     /// Long random differential run: each exported block against its model, every output on
     /// every cycle, in segments of 1,000,000 cycles (segment i uses seed S+i), one block per job.

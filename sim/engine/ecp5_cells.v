@@ -1,8 +1,8 @@
 // Simulation models of the ECP5 cells that nextpnr-ecp5 0.11 leaves in a placed-and-routed design
 // and that yosys 0.70's own models (share/lattice/common_sim.vh, read beside this file: the LUTs,
 // carries and LUT RAM of TRELLIS_COMB) do not simulate, or not with nextpnr's parameters: the
-// flip-flop, the global clock buffer, the PLL (a stand-in), the LUT RAM's write
-// port and the block RAM. Zero-delay and functional, as the whole post-route simulation is.
+// flip-flop, the global clock buffer, the PLL (a stand-in), the LUT RAM's write port, the block
+// RAM and the multiplier. Zero-delay and functional, as the whole post-route simulation is.
 
 // TRELLIS_FF: a slice's flip-flop as nextpnr-ecp5 0.11 configures it: D from DI (SD "1") or M
 // (SD "0"); clock, clock enable and set/reset each through a mux ("INV" inverts, "0"/"1" for a
@@ -398,4 +398,104 @@ module DP16KD (
     wire [17:0] out_a = WIDE ? wide_lo : do_a;
     assign {DOA17, DOA16, DOA15, DOA14, DOA13, DOA12, DOA11, DOA10, DOA9, DOA8, DOA7, DOA6, DOA5, DOA4, DOA3, DOA2, DOA1, DOA0} = out_a;
     assign {DOB17, DOB16, DOB15, DOB14, DOB13, DOB12, DOB11, DOB10, DOB9, DOB8, DOB7, DOB6, DOB5, DOB4, DOB3, DOB2, DOB1, DOB0} = do_b;
+endmodule
+
+// MULT18X18D: the sysDSP slice's 18 x 18 multiplier as yosys maps a multiply onto it
+// (`synth_ecp5`'s $__MUL18X18) and nextpnr-ecp5 0.11 places it: no input, pipeline or output
+// register, so P is combinational; A and B extended to 36 bits as signed when SIGNEDA or
+// SIGNEDB is 1 (else with zeros) and multiplied, P their product's 36 bits, SIGNEDP =
+// SIGNEDA | SIGNEDB (Lattice's ECP5 sysDSP usage guide). Each data pin goes through its *MUX
+// parameter as nextpnr sets it for a constant: the pin, "0", "1" or "INV". Any register, a
+// cascade source (SOURCEA or SOURCEB 1) or the bypass mode stops the simulation with the reason:
+// no design here uses them.
+module MULT18X18D (
+    input A0, A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, A11, A12, A13, A14, A15, A16, A17,
+    input B0, B1, B2, B3, B4, B5, B6, B7, B8, B9, B10, B11, B12, B13, B14, B15, B16, B17,
+    input C0, C1, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, C12, C13, C14, C15, C16, C17,
+    input SIGNEDA, SIGNEDB, SOURCEA, SOURCEB,
+    input CLK0, CLK1, CLK2, CLK3, CE0, CE1, CE2, CE3, RST0, RST1, RST2, RST3,
+    input SRIA0, SRIA1, SRIA2, SRIA3, SRIA4, SRIA5, SRIA6, SRIA7, SRIA8, SRIA9, SRIA10, SRIA11, SRIA12, SRIA13, SRIA14, SRIA15, SRIA16, SRIA17,
+    input SRIB0, SRIB1, SRIB2, SRIB3, SRIB4, SRIB5, SRIB6, SRIB7, SRIB8, SRIB9, SRIB10, SRIB11, SRIB12, SRIB13, SRIB14, SRIB15, SRIB16, SRIB17,
+    output SROA0, SROA1, SROA2, SROA3, SROA4, SROA5, SROA6, SROA7, SROA8, SROA9, SROA10, SROA11, SROA12, SROA13, SROA14, SROA15, SROA16, SROA17,
+    output SROB0, SROB1, SROB2, SROB3, SROB4, SROB5, SROB6, SROB7, SROB8, SROB9, SROB10, SROB11, SROB12, SROB13, SROB14, SROB15, SROB16, SROB17,
+    output ROA0, ROA1, ROA2, ROA3, ROA4, ROA5, ROA6, ROA7, ROA8, ROA9, ROA10, ROA11, ROA12, ROA13, ROA14, ROA15, ROA16, ROA17,
+    output ROB0, ROB1, ROB2, ROB3, ROB4, ROB5, ROB6, ROB7, ROB8, ROB9, ROB10, ROB11, ROB12, ROB13, ROB14, ROB15, ROB16, ROB17,
+    output ROC0, ROC1, ROC2, ROC3, ROC4, ROC5, ROC6, ROC7, ROC8, ROC9, ROC10, ROC11, ROC12, ROC13, ROC14, ROC15, ROC16, ROC17,
+    output P0, P1, P2, P3, P4, P5, P6, P7, P8, P9, P10, P11, P12, P13, P14, P15, P16, P17, P18, P19, P20, P21, P22, P23, P24, P25, P26, P27, P28, P29, P30, P31, P32, P33, P34, P35,
+    output SIGNEDP
+);
+    parameter REG_INPUTA_CLK = "NONE";
+    parameter REG_INPUTA_CE = "CE0";
+    parameter REG_INPUTA_RST = "RST0";
+    parameter REG_INPUTB_CLK = "NONE";
+    parameter REG_INPUTB_CE = "CE0";
+    parameter REG_INPUTB_RST = "RST0";
+    parameter REG_INPUTC_CLK = "NONE";
+    parameter REG_INPUTC_CE = "CE0";
+    parameter REG_INPUTC_RST = "RST0";
+    parameter REG_PIPELINE_CLK = "NONE";
+    parameter REG_PIPELINE_CE = "CE0";
+    parameter REG_PIPELINE_RST = "RST0";
+    parameter REG_OUTPUT_CLK = "NONE";
+    parameter REG_OUTPUT_CE = "CE0";
+    parameter REG_OUTPUT_RST = "RST0";
+    parameter CLK0_DIV = "ENABLED";
+    parameter CLK1_DIV = "ENABLED";
+    parameter CLK2_DIV = "ENABLED";
+    parameter CLK3_DIV = "ENABLED";
+    parameter HIGHSPEED_CLK = "NONE";
+    parameter GSR = "ENABLED";
+    parameter CAS_MATCH_REG = "FALSE";
+    parameter SOURCEB_MODE = "B_SHIFT";
+    parameter MULT_BYPASS = "DISABLED";
+    parameter RESETMODE = "SYNC";
+    parameter A0MUX = "A0", A1MUX = "A1", A2MUX = "A2", A3MUX = "A3", A4MUX = "A4", A5MUX = "A5";
+    parameter A6MUX = "A6", A7MUX = "A7", A8MUX = "A8", A9MUX = "A9", A10MUX = "A10", A11MUX = "A11";
+    parameter A12MUX = "A12", A13MUX = "A13", A14MUX = "A14", A15MUX = "A15", A16MUX = "A16", A17MUX = "A17";
+    parameter B0MUX = "B0", B1MUX = "B1", B2MUX = "B2", B3MUX = "B3", B4MUX = "B4", B5MUX = "B5";
+    parameter B6MUX = "B6", B7MUX = "B7", B8MUX = "B8", B9MUX = "B9", B10MUX = "B10", B11MUX = "B11";
+    parameter B12MUX = "B12", B13MUX = "B13", B14MUX = "B14", B15MUX = "B15", B16MUX = "B16", B17MUX = "B17";
+    parameter C0MUX = "C0", C1MUX = "C1", C2MUX = "C2", C3MUX = "C3", C4MUX = "C4", C5MUX = "C5";
+    parameter C6MUX = "C6", C7MUX = "C7", C8MUX = "C8", C9MUX = "C9", C10MUX = "C10", C11MUX = "C11";
+    parameter C12MUX = "C12", C13MUX = "C13", C14MUX = "C14", C15MUX = "C15", C16MUX = "C16", C17MUX = "C17";
+    // A pin through its mux: a constant, its inverse, or the pin.
+    `define MULT18_PIN(mux, pin) (mux == "0" ? 1'b0 : mux == "1" ? 1'b1 : mux == "INV" ? ~pin : pin)
+    wire [17:0] a = {
+        `MULT18_PIN(A17MUX, A17), `MULT18_PIN(A16MUX, A16), `MULT18_PIN(A15MUX, A15),
+        `MULT18_PIN(A14MUX, A14), `MULT18_PIN(A13MUX, A13), `MULT18_PIN(A12MUX, A12),
+        `MULT18_PIN(A11MUX, A11), `MULT18_PIN(A10MUX, A10), `MULT18_PIN(A9MUX, A9),
+        `MULT18_PIN(A8MUX, A8), `MULT18_PIN(A7MUX, A7), `MULT18_PIN(A6MUX, A6),
+        `MULT18_PIN(A5MUX, A5), `MULT18_PIN(A4MUX, A4), `MULT18_PIN(A3MUX, A3),
+        `MULT18_PIN(A2MUX, A2), `MULT18_PIN(A1MUX, A1), `MULT18_PIN(A0MUX, A0)};
+    wire [17:0] b = {
+        `MULT18_PIN(B17MUX, B17), `MULT18_PIN(B16MUX, B16), `MULT18_PIN(B15MUX, B15),
+        `MULT18_PIN(B14MUX, B14), `MULT18_PIN(B13MUX, B13), `MULT18_PIN(B12MUX, B12),
+        `MULT18_PIN(B11MUX, B11), `MULT18_PIN(B10MUX, B10), `MULT18_PIN(B9MUX, B9),
+        `MULT18_PIN(B8MUX, B8), `MULT18_PIN(B7MUX, B7), `MULT18_PIN(B6MUX, B6),
+        `MULT18_PIN(B5MUX, B5), `MULT18_PIN(B4MUX, B4), `MULT18_PIN(B3MUX, B3),
+        `MULT18_PIN(B2MUX, B2), `MULT18_PIN(B1MUX, B1), `MULT18_PIN(B0MUX, B0)};
+    `undef MULT18_PIN
+    wire signed_a = SIGNEDA === 1'b1, signed_b = SIGNEDB === 1'b1;
+    wire [35:0] wide_a = {{18{signed_a & a[17]}}, a};
+    wire [35:0] wide_b = {{18{signed_b & b[17]}}, b};
+    wire [35:0] p = wide_a * wide_b;
+    assign {P35, P34, P33, P32, P31, P30, P29, P28, P27, P26, P25, P24, P23, P22, P21, P20, P19, P18,
+            P17, P16, P15, P14, P13, P12, P11, P10, P9, P8, P7, P6, P5, P4, P3, P2, P1, P0} = p;
+    assign SIGNEDP = signed_a | signed_b;
+    initial begin
+        if (REG_INPUTA_CLK != "NONE" || REG_INPUTB_CLK != "NONE" || REG_INPUTC_CLK != "NONE"
+            || REG_PIPELINE_CLK != "NONE" || REG_OUTPUT_CLK != "NONE") begin
+            $display("MULT18X18D: its input, pipeline and output registers are not modelled");
+            $finish;
+        end
+        if (MULT_BYPASS != "DISABLED") begin
+            $display("MULT18X18D: the bypass mode is not modelled");
+            $finish;
+        end
+    end
+    always @(SOURCEA or SOURCEB)
+        if (SOURCEA === 1'b1 || SOURCEB === 1'b1) begin
+            $display("MULT18X18D: a cascaded source (SOURCEA, SOURCEB) is not modelled");
+            $finish;
+        end
 endmodule

@@ -8,6 +8,7 @@ use anyhow::{Context, Result};
 use super::inputs::{kernel_inputs, named_kernel_inputs};
 use super::{emit, exported_files, kernel_files, markdown_output};
 use crate::flow::fpga::Family;
+use crate::flow::report::Target;
 use crate::flow::results;
 use crate::flow::{Mapper, Synthesis};
 use crate::sim::output::Output;
@@ -44,10 +45,15 @@ pub struct Report {
     #[arg(long, default_value_t = 1)]
     pub placements: u32,
     /// FPGA family: `ice40` (the HX8K, placed and routed), or `ecp5` (LFE5U-85F) and `xilinx7`
-    /// (XC7A100T), measured after synthesis alone; repeat it for several of the latter side by
-    /// side.
+    /// (XC7A100T), measured after synthesis alone (`ecp5` placed and routed with `--route`);
+    /// repeat it for several of the latter side by side.
     #[arg(long, default_value = "ice40")]
     pub family: Vec<String>,
+    /// With `--family ecp5`: place and route each design in its shift harness on the ULX3S's
+    /// LFE5U-85F (speed grade 6), as the iCE40 always is: LUT4s, flip-flops, block RAMs,
+    /// multipliers and Fmax, instead of the resources after synthesis alone.
+    #[arg(long)]
+    pub route: bool,
     /// With a family measured after synthesis alone: also each design's blocks (the modules
     /// directly inside it), from a second synthesis with the hierarchy kept.
     #[arg(long)]
@@ -193,25 +199,43 @@ pub fn report(a: Report) -> Result<()> {
         out,
         placements,
         family,
+        route,
         by_block,
         markdown,
     } = a;
     let markdown = markdown_output(markdown.as_deref(), &[])?;
     let families = family.iter().map(|f| Family::parse(f)).collect::<Result<Vec<_>>>()?;
-    if families != [Family::Ice40] {
-        let (dirs, markdown) = ((rtl.as_path(), out.as_path()), markdown.as_ref());
-        return report_synthesis(&preset, &block, (&families, by_block), dirs, markdown);
-    }
+    let placed = match (families.as_slice(), route) {
+        ([Family::Ice40], _) => Family::Ice40,
+        ([Family::Ecp5], true) => Family::Ecp5,
+        (_, true) => anyhow::bail!("--route places and routes one family: give `--family ecp5` alone (ice40 is always placed and routed)"),
+        (_, false) => {
+            let (dirs, markdown) = ((rtl.as_path(), out.as_path()), markdown.as_ref());
+            return report_synthesis(&preset, &block, (&families, by_block), dirs, markdown);
+        }
+    };
     if by_block {
         anyhow::bail!(
             "--by-block needs a family measured after synthesis alone (--family ecp5 or xilinx7)"
         );
     }
-    let synthesis: Vec<Synthesis> =
-        mapper.into_iter().map(|mapper| Synthesis { dffe, mapper }).collect();
-    let (table, inputs) = report_table(&preset, &block, freq, &synthesis, &rtl, &out, placements)?;
+    let targets: Vec<Target> = match placed {
+        Family::Ice40 => {
+            mapper.into_iter().map(|mapper| Target::ice40(Synthesis { dffe, mapper })).collect()
+        }
+        _ if dffe || mapper != [Mapper::Abc] => anyhow::bail!(
+            "--dffe and --mapper choose the iCE40's synthesis: the ECP5 is synthesized with `{}`",
+            Family::Ecp5.info().synth
+        ),
+        _ => vec![Target::ecp5()],
+    };
+    let (table, inputs) = report_table(&preset, &block, freq, &targets, &rtl, &out, placements)?;
     let title = format!("Resources and Fmax: preset `{preset}`");
-    emit(&table, markdown.as_ref(), &title, (&[results::YOSYS, results::NEXTPNR], &inputs))
+    let nextpnr = match placed {
+        Family::Ice40 => results::NEXTPNR,
+        _ => results::NEXTPNR_ECP5,
+    };
+    emit(&table, markdown.as_ref(), &title, (&[results::YOSYS, nextpnr], &inputs))
 }
 
 /// `simt-rtl report --family F` for families measured after synthesis alone: each chosen design
@@ -256,7 +280,7 @@ fn report_table(
     preset: &str,
     block: &[String],
     freq: f64,
-    synthesis: &[Synthesis],
+    targets: &[Target],
     rtl: &Path,
     out: &Path,
     placements: u32,
@@ -269,20 +293,21 @@ fn report_table(
     let designs = chosen_designs(preset, block, rtl)?;
     let mut rows = vec![];
     for (i, d) in designs.iter().enumerate() {
-        for &s in synthesis {
+        for &target in targets {
             // Each mapper's netlist apart, named by it, when there are several.
-            let several = synthesis.len() > 1;
-            let tag = if several { format!("_{}", s.mapper.name()) } else { String::new() };
+            let several = targets.len() > 1;
+            let mapper = target.synthesis.mapper.name();
+            let tag = if several { format!("_{mapper}") } else { String::new() };
             let dir = out.join(preset).join(format!("{i:02}_{}{tag}", d.top));
-            let mut row = report::measure(d, &dir, freq, s, placements)
+            let mut row = report::measure(d, &dir, freq, target, placements)
                 .with_context(|| format!("measuring {}", d.name))?;
             if several {
-                row.name = format!("{} ({})", row.name, s.mapper.name());
+                row.name = format!("{} ({mapper})", row.name);
             }
             rows.push(row);
         }
     }
-    Ok((report::table(&rows, freq, synthesis), measured_files(designs)))
+    Ok((report::table(&rows, freq, targets), measured_files(designs)))
 }
 
 /// The designs of preset `preset` in `rtl` that `block` names whole (every one when it is empty).
@@ -448,7 +473,8 @@ fn collector_fmax(
             anyhow::bail!("{} has no `{module}` for preset cu: run `simt-rtl gen`", rtl.display());
         };
         say!("bench: {module}: synthesis and {placements} placement(s)");
-        let m = report::measure(design, &out.join(module), 100.0, Default::default(), placements)
+        let target = report::Target::ice40(Default::default());
+        let m = report::measure(design, &out.join(module), 100.0, target, placements)
             .with_context(|| format!("measuring {module}"))?;
         let Some(range) = m.fmax_range() else { anyhow::bail!("{module} did not route") };
         for r in rows.iter_mut().filter(|r| r.config == "cu" && r.timing == timing) {

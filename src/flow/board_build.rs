@@ -320,10 +320,7 @@ impl BuildOptions {
     /// The yosys synthesis command: the iCE40's as `--dffe` and `--mapper` choose, the ECP5's
     /// family command.
     pub fn synthesis_command(&self) -> String {
-        match self.board.chip.family {
-            Family::Ice40 => self.synthesis.command(),
-            other => other.info().synth.to_string(),
-        }
+        self.synthesis.command_for(self.board.chip.family)
     }
 }
 

@@ -163,7 +163,8 @@ pub fn explore(
     for &core in cores {
         let (mean_ipc, design, dir) = model_and_export(core, kernels, out, say)?;
         say(&format!("explore: {}: synthesis and {placements} placement(s)", core.name));
-        let measured = report::measure(&design, &dir, 100.0, Default::default(), placements)
+        let target = report::Target::ice40(Default::default());
+        let measured = report::measure(&design, &dir, 100.0, target, placements)
             .with_context(|| format!("measuring core `{}`", core.name))?;
         rows.push(ExploreRow { core, measured, mean_ipc });
     }

@@ -104,7 +104,16 @@ impl Mapper {
 crate::value_enum!(Mapper, Mapper::ALL, |m| m.name());
 
 impl Synthesis {
-    /// The yosys command.
+    /// The yosys command for `family`: the iCE40's with these options, another family's own
+    /// ([`fpga::FamilyInfo::synth`]).
+    pub fn command_for(self, family: fpga::Family) -> String {
+        match family {
+            fpga::Family::Ice40 => self.command(),
+            other => other.info().synth.to_string(),
+        }
+    }
+
+    /// The iCE40's yosys command.
     pub fn command(self) -> String {
         let mut c = String::from("synth_ice40");
         if !self.dffe {

@@ -21,13 +21,14 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 
+use crate::boards::{Board, Family};
 use crate::verify::fast_engine::{self, VerilatorBoard};
 
 /// The PLL's stand-in, compiled in place of `SB_PLL40_CORE`.
 const PLL_STANDIN: &str = include_str!("../../sim/engine/pll_standin.v");
-/// Our models of the ECP5 cells yosys's do not simulate (the block RAM, the PLL's stand-in, the
-/// clock buffer, the LUT RAM's write port).
-const ECP5_CELLS: &str = include_str!("../../sim/engine/ecp5_cells.v");
+/// Our models of the ECP5 cells yosys's do not simulate (the flip-flop, the block RAM, the
+/// multiplier, the PLL's stand-in, the clock buffer, the LUT RAM's write port).
+pub const ECP5_CELLS: &str = include_str!("../../sim/engine/ecp5_cells.v");
 /// The kernel the core top runs, and its input.
 const KERNEL: &str = include_str!("../../kernels/vector_add.s");
 const KERNEL_LDS: &str = include_str!("../../kernels/vector_add.lds");
@@ -66,6 +67,19 @@ pub const ROUTED: &str = "routed.json";
 /// `FCO` assigned where the model declares a local wire of that name instead) and ours of the
 /// rest (`sim/engine/ecp5_cells.v`) behind the harness: the engine's executable.
 pub fn ecp5_engine(dir: &Path) -> Result<PathBuf> {
+    let netlist = routed_netlist(dir)?;
+    let models = ecp5_models()?;
+    let sources =
+        [("routed.v", netlist.as_str()), ("common_sim.v", &models), ("ecp5_cells.v", ECP5_CELLS)];
+    let args = [&["-Wno-fatal", "+define+NO_INCLUDES"][..], &QUICK_BUILD].concat();
+    fast_engine::compile(&dir.join("readback"), &sources, "top", &args)
+}
+
+/// nextpnr's placed-and-routed design `dir/routed.json` as simulable Verilog (also written to
+/// `dir/readback/routed.v`): yosys's `write_verilog`, the I/O buffers made wires
+/// ([`io_as_wires`]) and the inputs nextpnr leaves unconnected for a constant 1 tied high
+/// ([`tied_high`]). It simulates with [`ecp5_models`] and [`ECP5_CELLS`].
+pub fn routed_netlist(dir: &Path) -> Result<String> {
     let out = dir.join("readback");
     std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
     let script = format!("read_json {ROUTED}; write_verilog -noattr readback/routed.v");
@@ -82,18 +96,54 @@ pub fn ecp5_engine(dir: &Path) -> Result<PathBuf> {
     let luts = ["A", "B", "C", "D"].map(String::from);
     let netlist = tied_high(&netlist, "TRELLIS_COMB", &luts);
     let netlist = tied_high(&netlist, "DP16KD", &block_ram_inputs());
-    let netlist = tied_high(&netlist, "DCCA", &["CE".into()]);
-    let models = ecp5_models()?;
-    let sources =
-        [("routed.v", netlist.as_str()), ("common_sim.v", &models), ("ecp5_cells.v", ECP5_CELLS)];
-    let args = [&["-Wno-fatal", "+define+NO_INCLUDES"][..], &QUICK_BUILD].concat();
-    fast_engine::compile(&out, &sources, "top", &args)
+    Ok(tied_high(&netlist, "DCCA", &["CE".into()]))
+}
+
+/// Module `top` of the Verilog file `source`, synthesized for the ECP5 (`synth_ecp5
+/// -nowidelut`, as `build`) and placed and routed alone on `board`'s chip out of context (its
+/// ports on no pin) in `dir`, as Verilog a simulator takes: the routed netlist
+/// ([`routed_netlist`]) with its module named `top` again, and the cell models, in
+/// `dir/readback/`; returns those files. A block checked against its model after place and
+/// route simulates these in place of its exported Verilog.
+pub fn routed_block(board: &Board, source: &Path, top: &str, dir: &Path) -> Result<Vec<PathBuf>> {
+    let tools = super::fpga::toolchain::of_board(board)?;
+    let Family::Ecp5 = board.chip.family else {
+        bail!("board `{}`: a routed block is simulated on the ECP5 only", board.name)
+    };
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let source = std::fs::canonicalize(source)
+        .with_context(|| format!("cannot read {}", source.display()))?;
+    let synth = Family::Ecp5.info().synth;
+    let script = format!("read_verilog {}; {synth} -top {top} -json top.json", source.display());
+    let what = format!("{top}: synthesis");
+    super::stage(dir, "yosys", &["-q", "-p", &script], "yosys.log", &what)?;
+    let chip = &board.chip;
+    let mut args = vec![format!("--{}", chip.device), "--package".into(), chip.package.into()];
+    args.extend(chip.speed.map(|s| ["--speed".to_string(), s.to_string()]).into_iter().flatten());
+    args.extend(["--out-of-context", "--json", "top.json", "--write", ROUTED].map(String::from));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let what = format!("{top}: place and route out of context");
+    super::stage(dir, tools.nextpnr, &args, "nextpnr.log", &what)?;
+    let netlist = routed_netlist(dir)?;
+    let netlist = netlist.replacen("\nmodule top(", &format!("\nmodule {top}("), 1);
+    let out = dir.join("readback");
+    let models = format!("`define NO_INCLUDES\n{}\n{ECP5_CELLS}", ecp5_models()?);
+    let files = [("routed_block.v", netlist), ("cell_models.v", models)];
+    files
+        .into_iter()
+        .map(|(name, text)| {
+            let path = out.join(name);
+            std::fs::write(&path, text)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            Ok(path)
+        })
+        .collect()
 }
 
 /// yosys 0.70's ECP5 cell models (YoWASP's `share/lattice/common_sim.vh`) with the carry fix,
 /// and without its flip-flop model, whose parameters are not nextpnr 0.11's (ours is in
 /// `sim/engine/ecp5_cells.v`), and its I/O buffer's (made wires before).
-fn ecp5_models() -> Result<String> {
+pub fn ecp5_models() -> Result<String> {
     let venv = super::yowasp_bin_dir().join("..");
     let lib = venv.join("lib");
     let found = std::fs::read_dir(&lib).ok().and_then(|d| {
@@ -122,11 +172,13 @@ fn ecp5_models() -> Result<String> {
     let mut text = text.replace(broken, "assign FCO = ");
     // nextpnr 0.11 also sets the LUT RAM's write-clock mux, which the model does not declare
     // (it clocks on WCK as it comes, which is what `WCKMUX "WCK"` says).
+    // (Its LUT RAM cells declare WCKMUX already: the parameter goes into TRELLIS_COMB alone.)
     let wre = "parameter WREMUX = \"WRE\";";
-    if !text.contains(wre) {
+    let comb = text.find("module TRELLIS_COMB(").map(|m| (m, text[m..].find(wre)));
+    let Some((module, Some(at))) = comb else {
         return Err(changed("its TRELLIS_COMB no longer declares WREMUX"));
-    }
-    text = text.replace(wre, &format!("{wre}\n\tparameter WCKMUX = \"WCK\";"));
+    };
+    text.insert_str(module + at + wre.len(), "\n\tparameter WCKMUX = \"WCK\";");
     for module in ["TRELLIS_FF", "TRELLIS_IO"] {
         text =
             without_module(&text, module).ok_or_else(|| changed(&format!("no module {module}")))?;

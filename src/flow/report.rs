@@ -1,5 +1,6 @@
 //! `simt-rtl report`: every exported block of a preset, and the board top, placed and routed
-//! alone on the iCE40-HX8K (CB132), with its logic cells, flip-flops, block RAMs and Fmax.
+//! alone on the iCE40-HX8K (CB132), or with `--family ecp5 --route` on the ULX3S's LFE5U-85F,
+//! with its logic cells (LUT4s on the ECP5), flip-flops, block RAMs (and multipliers) and Fmax.
 //!
 //! A block has more ports than the package has pins, so each one is wrapped in a generated
 //! *shift harness*: every input bit comes from a shift register fed by one pin (`sin`), every
@@ -18,13 +19,39 @@ use std::process::Command;
 use anyhow::{bail, Context, Result};
 use serde_json::Value;
 
-use crate::boards::ALCHITRY_CU_V1;
+use super::fpga::{Family, Resources};
+use super::Synthesis;
+use crate::boards::{Board, ALCHITRY_CU_V1, ULX3S_85F};
 use crate::params::Preset;
 use crate::registry::Reference;
 
-/// The HX8K's logic cells and block RAMs.
+/// The HX8K's logic cells.
 pub const HX8K_LOGIC_CELLS: u64 = 7680;
-pub const HX8K_BLOCK_RAMS: u64 = 32;
+
+/// Where a design is placed and routed: a board's chip, whose clock, serial and reset pins carry
+/// the harness's `clk`, `sin`, `sout` and `load`, and the iCE40's synthesis options (another
+/// family is synthesized as `build` synthesizes it).
+#[derive(Clone, Copy, Debug)]
+pub struct Target {
+    pub board: Board,
+    pub synthesis: Synthesis,
+}
+
+impl Target {
+    /// The Alchitry Cu's iCE40-HX8K, synthesized as `synthesis` says.
+    pub fn ice40(synthesis: Synthesis) -> Target {
+        Target { board: ALCHITRY_CU_V1, synthesis }
+    }
+
+    /// The ULX3S's LFE5U-85F.
+    pub fn ecp5() -> Target {
+        Target { board: ULX3S_85F, synthesis: Synthesis::default() }
+    }
+
+    pub fn family(&self) -> Family {
+        self.board.chip.family
+    }
+}
 
 /// One design to measure.
 #[derive(Clone, Debug)]
@@ -57,11 +84,16 @@ pub struct Port {
 pub struct Measurement {
     pub name: String,
     pub source: String,
-    /// Logic cells nextpnr packed, harness included.
+    /// The family it was placed and routed for.
+    pub family: Family,
+    /// Logic cells nextpnr packed (on the ECP5 its LUT4 sites, `TRELLIS_COMB`), harness
+    /// included.
     pub logic_cells: u64,
     /// Flip-flops of the design itself (the harness's subtracted).
     pub flip_flops: u64,
     pub block_rams: u64,
+    /// Multipliers (none on the iCE40-HX8K).
+    pub dsps: u64,
     /// Bits of the harness (its flip-flops, about as many logic cells).
     pub harness_bits: u64,
     /// Achieved Fmax (MHz), when the design fits and routes.
@@ -73,7 +105,10 @@ pub struct Measurement {
 
 impl Measurement {
     pub fn fits(&self) -> bool {
-        self.logic_cells <= HX8K_LOGIC_CELLS && self.block_rams <= HX8K_BLOCK_RAMS
+        let f = self.family.info();
+        self.logic_cells <= f.device_luts
+            && self.block_rams <= f.device_block_rams
+            && self.dsps <= f.device_dsps
     }
     /// The lowest and highest Fmax over every placement, when the design routed.
     pub fn fmax_range(&self) -> Option<(f64, f64)> {
@@ -270,7 +305,7 @@ pub fn utilisation(log: &str, cell: &str) -> Option<(u64, u64)> {
 /// Most placements `measure` runs per design.
 pub const MAX_PLACEMENTS: u32 = 20;
 
-/// Places and routes `d` in its harness for the HX8K at `freq_mhz`, in `dir`: once with
+/// Places and routes `d` in its harness on `target`'s chip at `freq_mhz`, in `dir`: once with
 /// nextpnr's default seed (the row's Fmax), then, when it fits, `placements - 1` times more
 /// with `--seed 1`, `--seed 2`, ... (the same netlist placed differently; each run's log and
 /// report beside the first's).
@@ -278,7 +313,7 @@ pub fn measure(
     d: &Design,
     dir: &Path,
     freq_mhz: f64,
-    synthesis: super::Synthesis,
+    target: Target,
     placements: u32,
 ) -> Result<Measurement> {
     check_placements("placements", placements)?;
@@ -287,59 +322,41 @@ pub fn measure(
     let ports = ports(d, dir)?;
     std::fs::write(dir.join("harness.v"), harness_verilog(&d.top, &ports)?)
         .context("cannot write harness.v")?;
-    let b = ALCHITRY_CU_V1;
-    let pcf = format!(
-        "set_io clk {}\nset_io sin {}\nset_io load {}\nset_io sout {}\n",
-        b.clock_pin, b.uart_rx_pin, b.reset_n_pin, b.uart_tx_pin
-    );
-    std::fs::write(dir.join("harness.pcf"), pcf).context("cannot write harness.pcf")?;
+    let (board, family) = (&target.board, target.family());
+    let pin_file = harness_pins(dir, board)?;
     let script = format!(
         "{}read_verilog harness.v; {} -top simt_harness -json harness.json; stat",
         read_script(d, dir)?,
-        synthesis.command()
+        target.synthesis.command_for(family)
     );
-    super::stage(
-        dir,
-        "yosys",
-        &["-p", &script],
-        "yosys.log",
-        &format!("report: {}: synthesis", d.name),
-    )?;
+    let what = |step: &str| format!("report: {}: {step}", d.name);
+    super::stage(dir, "yosys", &["-p", &script], "yosys.log", &what("synthesis"))?;
     let log = std::fs::read_to_string(dir.join("yosys.log"))?;
-    let stats = super::fpga::Resources::from_stat(super::fpga::Family::Ice40, &log);
-    let freq = format!("{freq_mhz}");
-    // nextpnr's arguments, then its JSON report's file name (and for further placements the seed).
-    let nextpnr = [
-        "--hx8k",
-        "--package",
-        "cb132",
-        "--json",
-        "harness.json",
-        "--pcf",
-        "harness.pcf",
-        "--freq",
-        &freq,
-        "--timing-allow-fail",
-        "--report",
-    ];
-    let pnr = super::stage(
-        dir,
-        "nextpnr-ice40",
-        &[&nextpnr[..], &["report.json"]].concat(),
-        "nextpnr.log",
-        &format!("report: {}: place and route", d.name),
-    );
+    let stats = Resources::from_stat(family, &log);
+    let tools = super::fpga::toolchain::of_board(board)?;
+    // nextpnr writing its report to `report` (with `seed`, placing with that seed).
+    let run = |report: &str, seed: Option<u32>, log: &str, step: &str| {
+        let files = ("harness.json", pin_file.as_str());
+        let mut args = super::fpga::toolchain::nextpnr_args(board, files, freq_mhz, report)?;
+        args.extend(seed.map(|s| ["--seed".to_string(), s.to_string()]).into_iter().flatten());
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        super::stage(dir, tools.nextpnr, &args, log, &what(step))
+    };
+    let pnr = run("report.json", None, "nextpnr.log", "place and route");
     let log = std::fs::read_to_string(dir.join("nextpnr.log")).unwrap_or_default();
-    let (logic_cells, _) = utilisation(&log, "ICESTORM_LC")
+    let cells = tools.utilisation;
+    let (logic_cells, _) = utilisation(&log, cells.logic)
         .context("nextpnr printed no logic-cell count (see nextpnr.log)")?;
-    let block_rams = utilisation(&log, "ICESTORM_RAM").map_or(0, |u| u.0);
+    let used = |cell: &str| utilisation(&log, cell).map_or(0, |u| u.0);
     let harness_bits = harness_bits(&ports);
     let mut m = Measurement {
         name: d.name.clone(),
         source: d.source.clone(),
+        family,
         logic_cells,
         flip_flops: stats.flip_flops.saturating_sub(harness_bits),
-        block_rams,
+        block_rams: used(cells.block_ram),
+        dsps: used(cells.dsp),
         harness_bits,
         fmax_mhz: None,
         other_placements_mhz: vec![],
@@ -351,18 +368,28 @@ pub fn measure(
         Err(e) => return Err(e),
     }
     for seed in 1..placements {
-        let (seed, report) = (seed.to_string(), format!("report_seed{seed}.json"));
-        let args = [&nextpnr[..], &[&report, "--seed", &seed]].concat();
-        super::stage(
-            dir,
-            "nextpnr-ice40",
-            &args,
-            &format!("nextpnr_seed{seed}.log"),
-            &format!("report: {}: place and route, seed {seed}", d.name),
-        )?;
+        let (report, log) = (format!("report_seed{seed}.json"), format!("nextpnr_seed{seed}.log"));
+        run(&report, Some(seed), &log, &format!("place and route, seed {seed}"))?;
         m.other_placements_mhz.push(achieved_fmax(dir, &report)?);
     }
     Ok(m)
+}
+
+/// Writes the harness's pin file for `board` into `dir` (its clock, serial and reset pins
+/// carry `clk`, `sin`, `sout` and `load`); returns its name.
+fn harness_pins(dir: &Path, board: &Board) -> Result<String> {
+    let pins = [
+        ("clk", board.clock_pin),
+        ("sin", board.uart_rx_pin),
+        ("load", board.reset_n_pin),
+        ("sout", board.uart_tx_pin),
+    ]
+    .map(|(port, pin)| (port.to_string(), pin));
+    let ext = Path::new(board.constraint_file).extension().and_then(|e| e.to_str());
+    let name = format!("harness.{}", ext.unwrap_or("pins"));
+    std::fs::write(dir.join(&name), board.pin_constraints(&pins))
+        .with_context(|| format!("cannot write {name}"))?;
+    Ok(name)
 }
 
 /// `placements` (named `name` in the error) is between 1 and [`MAX_PLACEMENTS`].
@@ -374,16 +401,24 @@ pub fn check_placements(name: &str, placements: u32) -> Result<()> {
 fn achieved_fmax(dir: &Path, file: &str) -> Result<f64> {
     let report = std::fs::read_to_string(dir.join(file))
         .with_context(|| format!("nextpnr wrote no {file}"))?;
-    Ok(super::board_build::parse_report(&report, super::fpga::ice40::TOOLCHAIN.report_cells)?.1)
+    Ok(super::board_build::parse_report(&report, &[])?.1)
 }
 
 /// The report as a Markdown table.
-pub fn table(rows: &[Measurement], freq_mhz: f64, synthesis: &[super::Synthesis]) -> String {
+pub fn table(rows: &[Measurement], freq_mhz: f64, target: &[Target]) -> String {
+    let family = target.first().map_or(Family::Ice40, Target::family);
+    let f = family.info();
+    // The iCE40's logic cells are LUT4s with their flip-flops; a family with multipliers gets
+    // a column for them.
+    let logic = if family == Family::Ice40 { "logic cells".into() } else { format!("{}s", f.lut) };
+    let dsps = f.device_dsps > 0;
+    let (dsp_head, dsp_rule) = if dsps { (" multipliers |", "---|") } else { ("", "") };
     let mut s = format!(
-        "| design | logic cells (of {HX8K_LOGIC_CELLS}) | flip-flops | block RAMs | Fmax (MHz, target {freq_mhz}) | harness bits |\n|---|---|---|---|---|---|\n"
+        "| design | {logic} (of {}) | flip-flops | block RAMs |{dsp_head} Fmax (MHz, target {freq_mhz}) | harness bits |\n|---|---|---|---|{dsp_rule}---|---|\n",
+        f.device_luts
     );
     for m in rows {
-        let pct = 100.0 * m.logic_cells as f64 / HX8K_LOGIC_CELLS as f64;
+        let pct = 100.0 * m.logic_cells as f64 / f.device_luts as f64;
         let mut fmax = match m.fmax_mhz {
             Some(f) if f >= freq_mhz => format!("{f:.1}"),
             Some(f) => format!("{f:.1} (misses)"),
@@ -395,27 +430,45 @@ pub fn table(rows: &[Measurement], freq_mhz: f64, synthesis: &[super::Synthesis]
                 m.other_placements_mhz.len() + 1
             ));
         }
+        let dsp = if dsps { format!(" {} |", m.dsps) } else { String::new() };
         s.push_str(&format!(
-            "| {} | {} ({pct:.0}%) | {} | {} | {fmax} | {} |\n",
+            "| {} | {} ({pct:.0}%) | {} | {} |{dsp} {fmax} | {} |\n",
             m.name, m.logic_cells, m.flip_flops, m.block_rams, m.harness_bits
         ));
     }
-    s.push_str(
+    let harness_cells = match family {
+        Family::Ice40 => "logic cells include the harness's, about one per harness bit",
+        _ => "LUT4s include the harness's, one per output bit (its load multiplexer)",
+    };
+    s.push_str(&format!(
         "\nEach design is placed and routed alone inside a shift harness (every port bit shifted in or out through \
-         one pin, so nothing is optimised away and every path is register to register); logic cells include the \
-         harness's, about one per harness bit; flip-flops exclude them.\n",
-    );
+         one pin, so nothing is optimised away and every path is register to register); {harness_cells}; \
+         flip-flops exclude them.\n",
+    ));
     if rows.iter().any(|m| !m.other_placements_mhz.is_empty()) {
         s.push_str(
             "Fmax: with nextpnr's default seed, then the lowest and highest over that placement and the others \
              (`--placements N`: the same netlist placed and routed with `--seed 1` to `N - 1`).\n",
         );
     }
-    let commands: Vec<String> = synthesis
+    if family != Family::Ice40 {
+        let chip = target[0].board.chip;
+        s.push_str(&format!(
+            "Placed and routed on the {} ({}, package {}{}), the harness on its clock, serial and reset pins.\n",
+            f.device,
+            target[0].board.name,
+            chip.package,
+            chip.speed.map(|g| format!(", speed grade {g}")).unwrap_or_default()
+        ));
+    }
+    let commands: Vec<String> = target
         .iter()
-        .map(|x| match synthesis.len() {
-            1 => format!("`{}`", x.command()),
-            _ => format!("`{}` ({})", x.command(), x.mapper.name()),
+        .map(|x| {
+            let command = x.synthesis.command_for(family);
+            match target.len() {
+                1 => format!("`{command}`"),
+                _ => format!("`{command}` ({})", x.synthesis.mapper.name()),
+            }
         })
         .collect();
     s.push_str(&format!("Synthesis: yosys {}.\n", commands.join(", ")));

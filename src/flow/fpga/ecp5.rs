@@ -7,7 +7,7 @@ use std::path::Path;
 
 use anyhow::{bail, Result};
 
-use super::toolchain::Toolchain;
+use super::toolchain::{Toolchain, UtilisationCells};
 
 /// The ECP5's tools (the YoWASP ones from [`crate::flow::yowasp_bin_dir`]).
 pub const TOOLCHAIN: Toolchain = Toolchain {
@@ -27,6 +27,7 @@ pub const TOOLCHAIN: Toolchain = Toolchain {
         ("TRELLIS_IO", "I/O pins (TRELLIS_IO)"),
         ("EHXPLLL", "PLLs (EHXPLLL)"),
     ],
+    utilisation: UtilisationCells { logic: "TRELLIS_COMB", block_ram: "DP16KD", dsp: "MULT18X18D" },
     cross_check: None,
     round_trip: Some(unpack_round_trip),
     programmer: "openFPGALoader",

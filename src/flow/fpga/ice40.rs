@@ -8,7 +8,7 @@ use std::path::Path;
 
 use anyhow::{bail, Result};
 
-use super::toolchain::Toolchain;
+use super::toolchain::{Toolchain, UtilisationCells};
 use crate::boards::Chip;
 
 /// The iCE40's tools (icestorm's and nextpnr's, from Debian).
@@ -27,6 +27,11 @@ pub const TOOLCHAIN: Toolchain = Toolchain {
         ("SB_GB", "global buffers"),
         ("ICESTORM_PLL", "PLLs"),
     ],
+    utilisation: UtilisationCells {
+        logic: "ICESTORM_LC",
+        block_ram: "ICESTORM_RAM",
+        dsp: "ICESTORM_DSP",
+    },
     cross_check: Some(icetime),
     round_trip: None,
     programmer: "iceprog",

@@ -32,6 +32,8 @@ pub struct Toolchain {
     pub bitstream: &'static str,
     /// The keys of nextpnr's report's `utilization` that get a row, with their names.
     pub report_cells: &'static [(&'static str, &'static str)],
+    /// The cells of nextpnr's "Device utilisation" lines that `report` counts.
+    pub utilisation: UtilisationCells,
     /// A timing cross-check run after packing whose failure is only reported (dir, chip, MHz).
     pub cross_check: Option<CrossCheck>,
     /// The bitstream read back into a configuration and checked against the build (the ECP5's
@@ -41,6 +43,14 @@ pub struct Toolchain {
     /// configuration flash, or (`true`) into the FPGA's configuration RAM.
     pub programmer: &'static str,
     pub program_command: fn(&Path, bool) -> Vec<String>,
+}
+
+/// nextpnr's names for a family's logic cells (LUT sites), block RAMs and multipliers.
+#[derive(Clone, Copy, Debug)]
+pub struct UtilisationCells {
+    pub logic: &'static str,
+    pub block_ram: &'static str,
+    pub dsp: &'static str,
 }
 
 impl Family {
@@ -62,20 +72,33 @@ impl Family {
 /// configuration, `report.json` and `nextpnr.log`. Timing is judged from the report, so nextpnr
 /// finishes when it misses.
 pub fn place_and_route(board: &Board, dir: &Path, freq_mhz: f64) -> Result<()> {
+    let tools = of_board(board)?;
+    let mut args = nextpnr_args(board, ("top.json", &pin_file(board)), freq_mhz, "report.json")?;
+    args.extend([tools.config.0, tools.config.1].map(String::from));
+    args.extend(tools.pnr_extra.iter().map(|a| a.to_string()));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    crate::flow::stage(dir, tools.nextpnr, &args, "nextpnr.log", "build: place and route")
+}
+
+/// nextpnr's arguments for `board`'s chip: the synthesized design and the pin file (`files`),
+/// the target clock, and the JSON report (timing is judged from it, so nextpnr finishes when
+/// it misses).
+pub fn nextpnr_args(
+    board: &Board,
+    (json, pins): (&str, &str),
+    freq_mhz: f64,
+    report: &str,
+) -> Result<Vec<String>> {
     let (chip, tools) = (&board.chip, of_board(board)?);
     let mut args: Vec<String> =
         vec![format!("--{}", chip.device), "--package".into(), chip.package.into()];
     if let Some(speed) = chip.speed {
         args.extend(["--speed".to_string(), speed.to_string()]);
     }
-    let pins = pin_file(board);
-    let rest = ["--json", "top.json", tools.pins_flag, &pins, tools.config.0, tools.config.1];
-    args.extend(rest.map(String::from));
-    args.extend(tools.pnr_extra.iter().map(|a| a.to_string()));
+    args.extend(["--json", json, tools.pins_flag, pins].map(String::from));
     args.extend(["--freq".to_string(), format!("{freq_mhz:.3}")]);
-    args.extend(["--report", "report.json", "--timing-allow-fail"].map(String::from));
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    crate::flow::stage(dir, tools.nextpnr, &args, "nextpnr.log", "build: place and route")
+    args.extend(["--report", report, "--timing-allow-fail"].map(String::from));
+    Ok(args)
 }
 
 /// The pin file's name in a build directory: `top` with the board's constraint file's extension.
