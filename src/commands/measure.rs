@@ -171,13 +171,19 @@ pub struct Explore {
     /// highest mean IPC chosen).
     #[arg(long, default_value = "cu-core")]
     pub preset: String,
-    /// Placements (nextpnr seeds) per core, 1 to 20 (`cu-core`).
+    /// Placements (nextpnr seeds) per core, 1 to 20 (`cu-core`, or `seed-core` with `--route`).
     #[arg(long, default_value_t = 1)]
     pub placements: u32,
     /// With `cu-core`: the cost of each instruction-set extension instead of the sizes (the
     /// core without extensions, with each one alone, and with all).
     #[arg(long)]
     pub extensions: bool,
+    /// With `seed-core`: place and route the seed core itself on the ULX3S's LFE5U-85F,
+    /// `--placements` times, in `report`'s shift harness, instead of synthesizing the sizes
+    /// beside it: LUT4s, Fmax, mean IPC and lane throughput against its goals (about an hour
+    /// a placement on a 2-core machine).
+    #[arg(long)]
+    pub route: bool,
     /// Working directory (one subdirectory per core, with its Verilog and every tool's log).
     #[arg(long, default_value = "build/explore")]
     pub out: PathBuf,
@@ -488,7 +494,7 @@ fn collector_fmax(
 pub fn explore(a: Explore) -> Result<()> {
     use crate::flow::explore;
     use crate::params::{CORE_CU, CORE_SEED};
-    let Explore { kernels, preset, placements, extensions, out, markdown } = a;
+    let Explore { kernels, preset, placements, extensions, route, out, markdown } = a;
     let markdown = markdown_output(markdown.as_deref(), &kernels)?;
     let core = match preset.as_str() {
         "cu-core" => CORE_CU,
@@ -498,11 +504,26 @@ pub fn explore(a: Explore) -> Result<()> {
     if extensions && core != CORE_CU {
         anyhow::bail!("--extensions takes --preset cu-core (seed-core carries every extension)");
     }
+    if route && core != CORE_SEED {
+        anyhow::bail!("--route takes --preset seed-core (cu-core is always placed and routed)");
+    }
     // Every kernel read and assembled before any work, so a bad file is the only output; the
     // local data shares are the core's, whose rows and lane bits every explored size keeps.
     let inputs = named_kernel_inputs(&kernels, core)?;
     let say = |line: &str| eprintln!("{line}");
     let stamp_inputs = kernel_files(&kernels, core);
+    if route {
+        let target = (crate::flow::report::Target::ecp5(), placements);
+        let rows = explore::explore(&[core], &inputs, target, &out, &say)?;
+        let title = "The seed core placed and routed on the ECP5";
+        let tools = [results::RUSTC, results::YOSYS, results::NEXTPNR_ECP5];
+        return emit(
+            &explore::routed_table(&rows),
+            markdown.as_ref(),
+            title,
+            (&tools, &stamp_inputs),
+        );
+    }
     if core == CORE_SEED {
         let family = Family::Ecp5;
         let (rows, left_out) =
@@ -519,12 +540,14 @@ pub fn explore(a: Explore) -> Result<()> {
     let tools = [results::RUSTC, results::YOSYS, results::NEXTPNR];
     if extensions {
         let cores = explore::extension_variants(core);
-        let rows = explore::explore(&cores, &inputs, placements, &out, &say)?;
+        let target = (crate::flow::report::Target::ice40(Default::default()), placements);
+        let rows = explore::explore(&cores, &inputs, target, &out, &say)?;
         let title = "The cost of each extension on the cu core";
         let table = explore::extension_table(&rows, core.isa);
         return emit(&table, markdown.as_ref(), title, (&tools, &stamp_inputs));
     }
-    let rows = explore::explore(&explore::CORES, &inputs, placements, &out, &say)?;
+    let target = (crate::flow::report::Target::ice40(Default::default()), placements);
+    let rows = explore::explore(&explore::CORES, &inputs, target, &out, &say)?;
     let title = "The cu core at larger sizes";
     emit(&explore::table(&rows), markdown.as_ref(), title, (&tools, &stamp_inputs))
 }

@@ -153,7 +153,7 @@ fn export(
 pub fn explore(
     cores: &[CoreParams],
     kernels: &[KernelInput],
-    placements: u32,
+    (target, placements): (report::Target, u32),
     out: &Path,
     say: &dyn Fn(&str),
 ) -> Result<Vec<ExploreRow>> {
@@ -163,7 +163,6 @@ pub fn explore(
     for &core in cores {
         let (mean_ipc, design, dir) = model_and_export(core, kernels, out, say)?;
         say(&format!("explore: {}: synthesis and {placements} placement(s)", core.name));
-        let target = report::Target::ice40(Default::default());
         let measured = report::measure(&design, &dir, 100.0, target, placements)
             .with_context(|| format!("measuring core `{}`", core.name))?;
         rows.push(ExploreRow { core, measured, mean_ipc });
@@ -174,6 +173,10 @@ pub fn explore(
 /// The share of a device's LUTs a core may take to be chosen (issue: at most 60% of an
 /// LFE5U-85F's LUT4s, leaving room for the board top and routing).
 pub const LUT_LIMIT_PERCENT: f64 = 60.0;
+/// The seed core's goals on the LFE5U-85F beside that one: its worst placement's Fmax (MHz),
+/// and its lane throughput (G 32-bit lane operations per second).
+pub const SEED_FMAX_GOAL_MHZ: f64 = 100.0;
+pub const SEED_LANE_GOPS_GOAL: f64 = 1.5;
 
 /// One core's figures after synthesis for a family without place and route here.
 #[derive(Clone, Debug)]
@@ -385,6 +388,47 @@ pub fn synthesized_table(rows: &[SynthesizedRow], left_out: &[LeftOut], family: 
     s
 }
 
+/// Rows placed and routed on the ECP5 (`explore --preset seed-core --route`) as a Markdown
+/// table, each against the seed core's goals there.
+pub fn routed_table(rows: &[ExploreRow]) -> String {
+    let f = Family::Ecp5.info();
+    let mut s = format!(
+        "| core | warps | lanes | LUT4s (of {}) | flip-flops | block RAMs | multipliers | Fmax (MHz, worst-best) | mean IPC | lane throughput (G/s) | goals met (Fmax {SEED_FMAX_GOAL_MHZ:.0}, LUT4s {LUT_LIMIT_PERCENT:.0}%, {SEED_LANE_GOPS_GOAL} G/s) |\n|---|---|---|---|---|---|---|---|---|---|---|\n",
+        f.device_luts
+    );
+    for r in rows {
+        let m = &r.measured;
+        let pct = 100.0 * m.logic_cells as f64 / f.device_luts as f64;
+        let gops = r.lane_mops().map(|t| t / 1000.0);
+        let worst = m.fmax_range().map(|(lo, _)| lo);
+        let met = |ok: bool| if ok { "yes" } else { "no" };
+        let goals = format!(
+            "{}, {}, {}",
+            met(worst.is_some_and(|w| w >= SEED_FMAX_GOAL_MHZ)),
+            met(pct <= LUT_LIMIT_PERCENT),
+            met(gops.is_some_and(|g| g >= SEED_LANE_GOPS_GOAL))
+        );
+        s.push_str(&format!(
+            "| {} | {} | {} | {} ({pct:.0}%) | {} | {} | {} | {} | {:.2} | {} | {goals} |\n",
+            r.core.name,
+            r.core.warps,
+            r.core.threads,
+            m.logic_cells,
+            m.flip_flops,
+            m.block_rams,
+            m.dsps,
+            fmax_cell(m),
+            r.mean_ipc,
+            gops.map_or("-".to_string(), |g| format!("{g:.2}")),
+        ));
+    }
+    s.push_str(&format!(
+        "\nEach core placed and routed alone in `report`'s shift harness on the {} (the ULX3S's, speed grade 6; LUT4s include one per harness output bit); mean IPC is its model's over the kernels, each run checked against the interpreter; lane throughput is mean IPC x lanes x the worst placement's Fmax (32-bit lane operations; an upper bound, as the board top adds the host link). Synthesis: yosys `{}`.\n",
+        f.device, f.synth
+    ));
+    s
+}
+
 /// The rows as a Markdown table.
 pub fn table(rows: &[ExploreRow]) -> String {
     let mut s = String::from(
@@ -446,5 +490,36 @@ mod tests {
         assert_eq!(modules[0], MODULE);
         assert_eq!(modules[1], format!("{MODULE}_mul"));
         assert_eq!(module_name(&crate::params::CORE_CU_W8_U4), format!("{MODULE}_w8_u4"));
+    }
+
+    /// The seed core's goals on the ECP5, judged from the worst placement: 100 MHz, 60% of the
+    /// LUT4s and 1.5 G lane operations a second (mean IPC x 32 lanes x worst Fmax).
+    #[test]
+    fn routed_rows_are_judged_against_the_seed_goals() {
+        let row = |luts: u64, fmax: f64, others: Vec<f64>, mean_ipc: f64| ExploreRow {
+            core: crate::params::CORE_SEED,
+            measured: Measurement {
+                name: "simt_core".into(),
+                source: "seed-core".into(),
+                family: Family::Ecp5,
+                logic_cells: luts,
+                flip_flops: 1,
+                block_rams: 1,
+                dsps: 1,
+                harness_bits: 1,
+                fmax_mhz: Some(fmax),
+                other_placements_mhz: others,
+            },
+            mean_ipc,
+        };
+        // 0.5 x 32 x 105 = 1,680 M; 40,000 of 83,640 LUT4s is 48%.
+        let fast = row(40_000, 110.0, vec![105.0, 120.0], 0.5);
+        // The worst placement (95 MHz) misses, and 0.5 x 32 x 95 = 1,520 M still meets 1.5 G.
+        let slow = row(70_000, 110.0, vec![95.0], 0.5);
+        let table = routed_table(&[fast, slow]);
+        let lines: Vec<&str> = table.lines().filter(|l| l.starts_with("| seed-core")).collect();
+        assert!(lines[0].ends_with("| 105.0-120.0 | 0.50 | 1.68 | yes, yes, yes |"), "{table}");
+        assert!(lines[1].ends_with("| 95.0-110.0 | 0.50 | 1.52 | no, no, yes |"), "{table}");
+        assert!(lines[1].contains("| 70000 (84%) |"), "{table}");
     }
 }
