@@ -86,15 +86,15 @@ fn builds_a_bitstream_with_a_report() {
 /// passing run), and, on the good bitstream, LEDs expected other than the rust-hdl simulation's.
 fn bitstream_corruptions_are_caught(dir: &std::path::Path) {
     use simt_rtl::boards::self_test::preset::AtPreset as _;
-    use simt_rtl::flow::readback::{check_self_test, engine};
+    use simt_rtl::flow::readback::{check_self_test, engine, Simulated::ReadBack};
     let mut top = simt_rtl::registry::CuBlocks::self_test(20_000).unwrap();
     let leds = simt_rtl::boards::self_test::leds_when_done(&mut top, 20_064).unwrap() as u8;
     let good = dir.join("readback/engine");
-    check_self_test(&good, leds, 30_000).unwrap();
-    let wrong = check_self_test(&good, leds ^ 0b1000, 30_000).unwrap_err();
+    check_self_test(&good, ReadBack, leds, 30_000).unwrap();
+    let wrong = check_self_test(&good, ReadBack, leds ^ 0b1000, 30_000).unwrap_err();
     assert!(format!("{wrong:#}").contains("the rust-hdl simulation with"), "{wrong:#}");
     let bad = corrupt_copy(dir, "\\led[3]", &["top.pcf"]);
-    let e = check_self_test(&engine(&bad).unwrap(), leds, 30_000).unwrap_err();
+    let e = check_self_test(&engine(&bad).unwrap(), ReadBack, leds, 30_000).unwrap_err();
     assert!(format!("{e:#}").contains("LEDs"), "{e:#}");
 }
 
@@ -150,7 +150,8 @@ fn flip_lowest_one(asc: &str, x: usize, y: usize, lc: usize) -> String {
 /// and its expectations met; with one bit of its transmitter's LUT flipped, the check fails.
 #[test]
 fn core_top_bitstream_runs_kernels_read_back() {
-    use simt_rtl::flow::readback::{check_core, clocks_per_bit, engine, CLOCKS_PER_BIT_FILE};
+    use simt_rtl::flow::readback::CLOCKS_PER_BIT_FILE;
+    use simt_rtl::flow::readback::{check_core, clocks_per_bit, engine, Simulated};
     let dir = std::env::temp_dir().join(format!("simt-rtl-core-top-{}", std::process::id()));
     let out = dir.to_str().unwrap();
     let (code, stdout, stderr) = cli(&["build", "--top", "core", "--out", out]);
@@ -174,7 +175,8 @@ fn core_top_bitstream_runs_kernels_read_back() {
     }
     // One bit of the LUT that drives the serial transmitter flipped: the read-back check fails.
     let bad = corrupt_copy(&dir, "usb_tx", &["top.pcf", CLOCKS_PER_BIT_FILE]);
-    let e = check_core(&engine(&bad).unwrap(), clocks_per_bit(&bad).unwrap()).unwrap_err();
+    let (core, cpb) = (simt_rtl::params::CORE_CU, clocks_per_bit(&bad).unwrap());
+    let e = check_core(&engine(&bad).unwrap(), Simulated::ReadBack, core, cpb).unwrap_err();
     assert!(format!("{e:#}").contains("vector_add on the read-back core"), "{e:#}");
     let (code, _, stderr) =
         cli(&["board", "run", "kernels/loop.s", "--bitstream-sim", "/nonexistent/build"]);

@@ -54,15 +54,15 @@ fn builds_the_self_test_top_through_the_ecp5_flow() {
 /// bit flipped in the bitstream fails its round trip.
 fn corruptions_are_caught(dir: &std::path::Path) {
     use simt_rtl::boards::self_test::preset::AtPreset as _;
-    use simt_rtl::flow::readback::{check_self_test, engine, ROUTED};
+    use simt_rtl::flow::readback::{check_self_test, engine, Simulated, ROUTED};
     let mut top = simt_rtl::registry::CuBlocks::self_test(20_000).unwrap();
     let leds = simt_rtl::boards::self_test::leds_when_done(&mut top, 20_064).unwrap() as u8;
     let bad = dir.join("corrupt");
     std::fs::create_dir_all(&bad).unwrap();
     let routed = std::fs::read_to_string(dir.join(ROUTED)).unwrap();
     std::fs::write(bad.join(ROUTED), flip_pass_lut(&routed)).unwrap();
-    let e = check_self_test(&engine(&bad).unwrap(), leds, 30_000).unwrap_err();
-    assert!(format!("{e:#}").contains("self-test"), "{e:#}");
+    let e = check_self_test(&engine(&bad).unwrap(), Simulated::Routed, leds, 30_000).unwrap_err();
+    assert!(format!("{e:#}").contains("the placed-and-routed self-test"), "{e:#}");
     let mut bit = std::fs::read(dir.join("top.bit")).unwrap();
     let middle = bit.len() / 2;
     bit[middle] ^= 0x10;

@@ -404,7 +404,8 @@ fn verify_bitstream<B: PresetBlocks>(
 ) -> Result<super::readback::Verified> {
     use super::readback;
     let started = std::time::Instant::now();
-    if let Some(round_trip) = toolchain::of_board(&opts.board)?.round_trip {
+    let tools = toolchain::of_board(&opts.board)?;
+    if let Some(round_trip) = tools.round_trip {
         round_trip(&opts.out_dir)?;
     }
     match opts.board.chip.family {
@@ -413,27 +414,26 @@ fn verify_bitstream<B: PresetBlocks>(
     }
     let engine = readback::engine(&opts.out_dir)?;
     let build_secs = started.elapsed().as_secs_f64();
+    let simulated = readback::Simulated::of(&opts.out_dir);
     let verified = match opts.top {
         BoardTop::SelfTest => {
             let mut top = B::self_test(opts.cycles)?;
             let leds =
                 crate::boards::self_test::leds_when_done(&mut top, opts.cycles as usize + 64)?;
-            readback::check_self_test(&engine, leds as u8, opts.cycles + 10_000)
+            readback::check_self_test(&engine, simulated, leds as u8, opts.cycles + 10_000)
         }
-        BoardTop::Core => readback::check_core(&engine, clocks_per_bit(target_mhz) as usize),
+        BoardTop::Core => {
+            let cpb = clocks_per_bit(target_mhz) as usize;
+            readback::check_core(&engine, simulated, opts.core, cpb)
+        }
+    }?;
+    let summary = match tools.round_trip {
+        Some(_) => {
+            verified.summary + "; the bitstream unpacked and packed again is top.bit bit for bit"
+        }
+        None => verified.summary,
     };
-    let ecp5 = opts.board.chip.family == Family::Ecp5;
-    verified.map(|v| match ecp5 {
-        false => super::readback::Verified { build_secs, ..v },
-        true => super::readback::Verified {
-            summary: v
-                .summary
-                .replace("the read-back bitstream's", "the placed-and-routed design's")
-                + "; the bitstream unpacked and packed again is top.bit bit for bit",
-            build_secs,
-            ..v
-        },
-    })
+    Ok(readback::Verified { summary, build_secs, ..verified })
 }
 
 #[cfg(test)]

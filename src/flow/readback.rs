@@ -42,12 +42,39 @@ pub struct Verified {
     pub secs: f64,
     pub build_secs: f64,
 }
+/// What a build's check simulates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Simulated {
+    /// The iCE40's bitstream, read back by `icebox_vlog`.
+    ReadBack,
+    /// The ECP5's placed-and-routed design (nextpnr's [`ROUTED`]).
+    Routed,
+}
+
+impl Simulated {
+    /// What the build in `dir` is simulated from: its routed design when it has one.
+    pub fn of(dir: &Path) -> Simulated {
+        match dir.join(ROUTED).is_file() {
+            true => Simulated::Routed,
+            false => Simulated::ReadBack,
+        }
+    }
+
+    /// The design as a check's messages name it, and whose pins or LEDs they are.
+    fn names(self) -> (&'static str, &'static str) {
+        match self {
+            Simulated::ReadBack => ("read-back", "the read-back bitstream's"),
+            Simulated::Routed => ("placed-and-routed", "the placed-and-routed design's"),
+        }
+    }
+}
+
 /// The engine's executable of the build in `dir`: on the iCE40 its bitstream read back
 /// ([`ice40_engine`]), on the ECP5 its placed-and-routed design ([`ecp5_engine`]).
 pub fn engine(dir: &Path) -> Result<PathBuf> {
-    match dir.join(ROUTED).is_file() {
-        true => ecp5_engine(dir),
-        false => ice40_engine(dir),
+    match Simulated::of(dir) {
+        Simulated::Routed => ecp5_engine(dir),
+        Simulated::ReadBack => ice40_engine(dir),
     }
 }
 
@@ -346,25 +373,32 @@ fn strict(netlist: &str) -> String {
     out
 }
 
-/// The self-test top read back: it must reach done (LED 2) within `limit` cycles, with pass (LED
-/// 3) on, fail (LED 4) off and every LED as `expected` (the rust-hdl simulation's at its end).
-pub fn check_self_test(engine: &Path, expected: u8, limit: u64) -> Result<Verified> {
+/// The self-test top's `engine`, compiled from what `simulated` names: it must reach done (LED
+/// 2) within `limit` cycles, with pass (LED 3) on, fail (LED 4) off and every LED as `expected`
+/// (the rust-hdl simulation's at its end).
+pub fn check_self_test(
+    engine: &Path,
+    simulated: Simulated,
+    expected: u8,
+    limit: u64,
+) -> Result<Verified> {
+    let (design, owner) = simulated.names();
     let started = Instant::now();
     let mut board = VerilatorBoard::start(engine, fast_engine::CLOCKS_PER_BIT)?;
     let leds = board.wait_for_leds(1 << 2, limit)?;
     let secs = started.elapsed().as_secs_f64();
     let Some(leds) = leds else {
-        bail!("the read-back self-test was not done (LED 2) by cycle {}", board.cycle);
+        bail!("the {design} self-test was not done (LED 2) by cycle {}", board.cycle);
     };
     if leds != expected || leds & 0b11000 != 0b01000 {
         bail!(
-            "the read-back self-test ended at cycle {} with LEDs {leds:#010b}, the rust-hdl simulation with {expected:#010b} (LED 3 pass, 4 fail)",
+            "the {design} self-test ended at cycle {} with LEDs {leds:#010b}, the rust-hdl simulation with {expected:#010b} (LED 3 pass, 4 fail)",
             board.cycle
         );
     }
     Ok(Verified {
         summary: format!(
-            "the read-back bitstream's self-test is done at cycle {} with pass on and fail off, its LEDs {leds:#010b} the rust-hdl simulation's",
+            "{owner} self-test is done at cycle {} with pass on and fail off, its LEDs {leds:#010b} the rust-hdl simulation's",
             board.cycle
         ),
         cycles: board.cycle,
@@ -424,10 +458,16 @@ fn start_core(engine: &Path, clocks_per_bit: usize) -> Result<VerilatorBoard> {
     Ok(board)
 }
 
-/// The core top read back, its serial port at `clocks_per_bit`: `kernels/vector_add.s` run end
-/// to end through its pins and checked against the interpreter.
-pub fn check_core(engine: &Path, clocks_per_bit: usize) -> Result<Verified> {
-    let params = crate::params::CORE_CU;
+/// The core top's `engine` (core `params`), compiled from what `simulated` names, its serial
+/// port at `clocks_per_bit`: `kernels/vector_add.s` run end to end through its pins and checked
+/// against the interpreter.
+pub fn check_core(
+    engine: &Path,
+    simulated: Simulated,
+    params: crate::params::CoreParams,
+    clocks_per_bit: usize,
+) -> Result<Verified> {
+    let (design, owner) = simulated.names();
     let program = crate::isa::asm::assemble(KERNEL)?;
     let lds = crate::isa::lds_words(KERNEL_LDS, "kernels/vector_add.lds", params)?;
     let mut m = crate::isa::interp::Machine::new(params.machine(1_000_000), &lds)?;
@@ -437,11 +477,11 @@ pub fn check_core(engine: &Path, clocks_per_bit: usize) -> Result<Verified> {
     let checked =
         host.run_kernel(&program, &lds).and_then(|run| fast_engine::check(params, &m, &run));
     let cycles = host.serial.cycle;
-    checked.with_context(|| format!("vector_add on the read-back core, by cycle {cycles}"))?;
+    checked.with_context(|| format!("vector_add on the {design} core, by cycle {cycles}"))?;
     let secs = started.elapsed().as_secs_f64();
     Ok(Verified {
         summary: format!(
-            "vector_add ran end to end through the read-back bitstream's serial pins ({cycles} cycles): every register, local-data-share word and count is the interpreter's"
+            "vector_add ran end to end through {owner} serial pins ({cycles} cycles): every register, local-data-share word and count is the interpreter's"
         ),
         cycles,
         secs,
