@@ -271,6 +271,8 @@ fn command_line_errors_are_one_clear_line() {
         (vec!["report", "--family", "ecp5", "--route", "--by-block"], "--by-block needs a family measured after synthesis alone"),
         (vec!["explore", "kernels/loop.s", "--preset", "tiny-core"], "--preset must be cu-core or seed-core"),
         (vec!["explore", "kernels/loop.s", "--preset", "seed-core", "--extensions"], "--extensions takes --preset cu-core"),
+        (vec!["board", "run", "kernels/loop.s", "--sim", "--preset", "seed-core"], "--preset seed-core: the rust-hdl board top (--sim) carries the core `cu-core`"),
+        (vec!["board", "run", "kernels/loop.s", "--preset", "nope"], "--preset: unknown core preset `nope`"),
         (vec!["explore", "kernels/loop.s", "--route"], "--route takes --preset seed-core (cu-core is always placed and routed)"),
         (vec!["speed", "--kernel", "kernels/spin.s", "--core", "tiny-core"], "--core tiny-core: no Verilator engine for this core"),
         (vec!["soak", "--preset", "nope"], "unknown preset `nope`"),

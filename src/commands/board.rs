@@ -257,14 +257,18 @@ pub struct BoardRun {
     /// build/alchitry_cu), read back and simulated under Verilator through its serial pins.
     #[arg(long, value_name = "BUILD_DIR", num_args = 0..=1, default_missing_value = "build/alchitry_cu", conflicts_with_all = ["port", "sim"])]
     pub bitstream_sim: Option<PathBuf>,
+    /// The core preset the board top carries: `cu-core` (the default), or `seed-core` (`build
+    /// --board ulx3s-85f --top core`'s default). With --bitstream-sim, the build's own.
+    #[arg(long)]
+    pub preset: Option<String>,
     #[command(flatten)]
     pub results: ResultArgs,
 }
 
 /// `simt-rtl board run`: the kernel's inputs found and checked, then [`run_on`].
 pub fn board_run(a: BoardRun) -> Result<()> {
-    let BoardRun { kernel, lds, seed, port, sim, bitstream_sim, mut results } = a;
-    let params = crate::params::CORE_CU;
+    let BoardRun { kernel, lds, seed, port, sim, bitstream_sim, preset, mut results } = a;
+    let params = run_core(preset.as_deref(), sim, bitstream_sim.as_deref())?;
     let (lds, lds_beside) = inputs_beside(&kernel, params.name, lds, &mut results);
     let inputs = [("the kernel", Some(kernel.as_path())), ("the --lds file", lds.as_deref())];
     let shown = Shown::new(&results, params, &inputs)?;
@@ -275,19 +279,45 @@ pub fn board_run(a: BoardRun) -> Result<()> {
     };
     let about = RunAbout { engine, seed, lds: lds.clone() };
     say_beside(&kernel, lds.as_deref().filter(|_| lds_beside), &shown)?;
-    run_on(&kernel, lds.as_deref(), seed, target, shown.about(&kernel, params, about))
+    run_on(&kernel, (lds.as_deref(), seed), params, target, shown.about(&kernel, params, about))
+}
+
+/// The core `board run` talks to: the one `--preset` names (default `cu-core`), which the
+/// rust-hdl board top (`--sim`, the cu core's) and a build (`--bitstream-sim`, its own) must be.
+fn run_core(
+    preset: Option<&str>,
+    sim: bool,
+    build: Option<&Path>,
+) -> Result<crate::params::CoreParams> {
+    let named = preset
+        .map(|p| crate::params::core_params(p).map_err(|e| anyhow::anyhow!("--preset: {e}")))
+        .transpose()?;
+    let fixed = match (sim, build) {
+        (true, _) => Some((crate::params::CORE_CU, "the rust-hdl board top (--sim)".to_string())),
+        (_, Some(dir)) => Some((
+            crate::flow::readback::core_preset(dir)?,
+            format!("the build in {}", dir.display()),
+        )),
+        _ => None,
+    };
+    match (named, fixed) {
+        (Some(n), Some((f, what))) if n != f => {
+            anyhow::bail!("--preset {}: {what} carries the core `{}`", n.name, f.name)
+        }
+        (_, Some((f, _))) => Ok(f),
+        (n, None) => Ok(n.unwrap_or(crate::params::CORE_CU)),
+    }
 }
 
 /// A kernel on the board (or a simulation of it) through the serial link.
 fn run_on(
     kernel: &Path,
-    lds: Option<&Path>,
-    seed: u64,
+    (lds, seed): (Option<&Path>, u64),
+    params: crate::params::CoreParams,
     target: Target,
     shown: Shown,
 ) -> Result<()> {
     use crate::link::TtySerial;
-    let params = crate::params::CORE_CU;
     let listing = read_kernel_for(kernel, &params)?;
     let program = &listing.program;
     let lds = read_lds(lds, seed, params)?;

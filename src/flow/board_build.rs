@@ -392,6 +392,8 @@ fn write_top<B: PresetBlocks>(opts: &BuildOptions, pll: Option<&Pll>, mhz: f64) 
     if opts.top == BoardTop::Core {
         let cpb = clocks_per_bit(mhz).to_string();
         crate::sim::write_whole(&dir.join(super::readback::CLOCKS_PER_BIT_FILE), cpb)?;
+        let core = format!("{}\n", opts.core.name);
+        crate::sim::write_whole(&dir.join(super::readback::CORE_PRESET_FILE), core)?;
     }
     crate::sim::write_whole(&dir.join(toolchain::pin_file(board)), board.constraints())
 }

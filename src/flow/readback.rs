@@ -410,6 +410,19 @@ pub fn check_self_test(
 /// The file in a core top's build directory that holds its serial port's clocks per bit.
 pub const CLOCKS_PER_BIT_FILE: &str = "clocks_per_bit.txt";
 
+/// The file in a core top's build directory that names its core preset (a build without it
+/// carries `cu-core`, the only core top before the file).
+pub const CORE_PRESET_FILE: &str = "core_preset.txt";
+
+/// The core preset of the core-top build in `dir` (its [`CORE_PRESET_FILE`]).
+pub fn core_preset(dir: &Path) -> Result<crate::params::CoreParams> {
+    match std::fs::read_to_string(dir.join(CORE_PRESET_FILE)) {
+        Ok(name) => crate::params::core_params(name.trim())
+            .with_context(|| format!("{}", dir.join(CORE_PRESET_FILE).display())),
+        Err(_) => Ok(crate::params::CORE_CU),
+    }
+}
+
 /// The read-back core of the build in `dir` (`simt-rtl build --top core`), at power-up and past
 /// its PLL's lock and power-on reset: its engine is built first when it is missing or older
 /// than the bitstream.
