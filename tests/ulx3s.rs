@@ -186,13 +186,15 @@ fn the_multiplier_model_computes_the_multiply_after_place_and_route() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// `report --family ecp5 --route`: the ECP5 flow on a small block, the cu warp scheduler in
-/// its shift harness on the ULX3S's pins, with LUT4s, block RAMs and an Fmax nextpnr measured.
+/// `report --family ecp5 --route`: the ECP5 flow on a small block, the registry's first cu
+/// block in its shift harness on the ULX3S's pins, with LUT4s and an Fmax nextpnr measured.
 #[test]
 fn report_places_and_routes_a_block_on_the_ecp5() {
+    use simt_rtl::registry::{entries, CuBlocks};
     let dir = std::env::temp_dir().join(format!("simt-rtl-report-ecp5-{}", std::process::id()));
     let out = dir.to_str().unwrap();
-    let block = "warp_scheduler";
+    let first = entries::<CuBlocks>()[0].export().unwrap();
+    let block = first.module.as_str();
     let args = ["report", "--block", block, "--family", "ecp5", "--route", "--out", out];
     let (code, stdout, stderr) = cli(&args);
     assert_eq!(code, 0, "{stdout}{stderr}");

@@ -499,7 +499,7 @@ mod tests {
         let row = |luts: u64, fmax: f64, others: Vec<f64>, mean_ipc: f64| ExploreRow {
             core: crate::params::CORE_SEED,
             measured: Measurement {
-                name: "simt_core".into(),
+                name: MODULE.into(),
                 source: "seed-core".into(),
                 family: Family::Ecp5,
                 logic_cells: luts,
