@@ -236,10 +236,7 @@ pub fn report(a: Report) -> Result<()> {
         _ => vec![Target::ecp5()],
     };
     // Every tool found before any work (`targets` has one board).
-    let pnr = crate::flow::fpga::toolchain::of_board(&targets[0].board)?.nextpnr;
-    for tool in ["yosys", pnr] {
-        crate::flow::require_tool(tool)?;
-    }
+    crate::flow::fpga::toolchain::require_place_and_route(&targets[0].board)?;
     let (table, inputs) = report_table(&preset, &block, freq, &targets, &rtl, &out, placements)?;
     let title = format!("Resources and Fmax: preset `{preset}`");
     let nextpnr = match placed {
@@ -518,10 +515,8 @@ pub fn explore(a: Explore) -> Result<()> {
     let say = |line: &str| eprintln!("{line}");
     let stamp_inputs = kernel_files(&kernels, core);
     if route {
-        for tool in ["yosys", crate::flow::fpga::ecp5::TOOLCHAIN.nextpnr] {
-            crate::flow::require_tool(tool)?;
-        }
         let target = (crate::flow::report::Target::ecp5(), placements);
+        crate::flow::fpga::toolchain::require_place_and_route(&target.0.board)?;
         let rows = explore::explore(&[core], &inputs, target, &out, &say)?;
         let title = "The seed core placed and routed on the ECP5";
         let tools = [results::RUSTC, results::YOSYS, results::NEXTPNR_ECP5];

@@ -329,10 +329,8 @@ impl BuildOptions {
 pub fn build_board<B: PresetBlocks>(opts: &BuildOptions) -> Result<BuildReport> {
     // Every argument is checked before anything is simulated or written.
     let board = &opts.board;
-    let tools = toolchain::of_board(board)?;
-    for tool in ["yosys", tools.nextpnr, tools.packer] {
-        super::require_tool(tool)?;
-    }
+    let tools = toolchain::require_place_and_route(board)?;
+    super::require_tool(tools.packer)?;
     let pll = Pll::for_board(board, opts.freq_mhz)?;
     let most = crate::boards::self_test::MAX_SELF_TEST_CYCLES;
     crate::params::check_range("cycles", opts.cycles as usize, 1, most)?;
@@ -395,7 +393,7 @@ fn write_top<B: PresetBlocks>(opts: &BuildOptions, pll: Option<&Pll>, mhz: f64) 
         let core = format!("{}\n", opts.core.name);
         crate::sim::write_whole(&dir.join(super::readback::CORE_PRESET_FILE), core)?;
     }
-    crate::sim::write_whole(&dir.join(toolchain::pin_file(board)), board.constraints())
+    crate::sim::write_whole(&dir.join(toolchain::pin_file(board, "top")), board.constraints())
 }
 
 /// The read-back stage: the bitstream's own netlist simulated ([`super::readback`]), the

@@ -60,6 +60,14 @@ impl Simulated {
         }
     }
 
+    /// The file of a build that holds what is simulated.
+    fn placed_file(self) -> &'static str {
+        match self {
+            Simulated::ReadBack => "top.asc",
+            Simulated::Routed => ROUTED,
+        }
+    }
+
     /// The design as a check's messages name it, and whose pins or LEDs they are.
     fn names(self) -> (&'static str, &'static str) {
         match self {
@@ -87,12 +95,9 @@ const QUICK_BUILD: [&str; 6] =
 pub const ROUTED: &str = "routed.json";
 
 /// The ECP5 has no read-back from its bitstream to a netlist: nextpnr's placed-and-routed design
-/// (`dir/routed.json`: its cells, their configuration and their connections) is written as
-/// Verilog by Debian's yosys (`write_verilog`) into `dir/readback/routed.v`, its I/O buffers made
-/// the wires they are ([`io_as_wires`]) and the inputs nextpnr leaves unconnected for a constant
-/// 1 tied high ([`tied_high`]), and compiled with yosys 0.70's models of the cells (YoWASP's `share/lattice/common_sim.vh`, its carry output
-/// `FCO` assigned where the model declares a local wire of that name instead) and ours of the
-/// rest (`sim/engine/ecp5_cells.v`) behind the harness: the engine's executable.
+/// (`dir/routed.json`: its cells, their configuration and their connections) as Verilog
+/// ([`routed_netlist`]), compiled with yosys 0.70's models of the cells ([`ecp5_models`]) and
+/// ours of the rest ([`ECP5_CELLS`]) behind the harness: the engine's executable.
 pub fn ecp5_engine(dir: &Path) -> Result<PathBuf> {
     let netlist = routed_netlist(dir)?;
     let models = ecp5_models()?;
@@ -144,9 +149,7 @@ pub fn routed_block(board: &Board, source: &Path, top: &str, dir: &Path) -> Resu
     let script = format!("read_verilog {}; {synth} -top {top} -json top.json", source.display());
     let what = format!("{top}: synthesis");
     super::stage(dir, "yosys", &["-q", "-p", &script], "yosys.log", &what)?;
-    let chip = &board.chip;
-    let mut args = vec![format!("--{}", chip.device), "--package".into(), chip.package.into()];
-    args.extend(chip.speed.map(|s| ["--speed".to_string(), s.to_string()]).into_iter().flatten());
+    let mut args = super::fpga::toolchain::chip_args(&board.chip);
     args.extend(["--out-of-context", "--json", "top.json", "--write", ROUTED].map(String::from));
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let what = format!("{top}: place and route out of context");
@@ -445,15 +448,14 @@ pub fn clocks_per_bit(dir: &Path) -> Result<usize> {
 /// The engine of the build in `dir`: read back and compiled first when it is missing or older
 /// than the bitstream.
 fn fresh_engine(dir: &Path) -> Result<PathBuf> {
-    // The placed configuration: the iCE40's `top.asc`, the ECP5's routed design.
-    let Some(placed) = ["top.asc", ROUTED].map(|f| dir.join(f)).into_iter().find(|p| p.is_file())
-    else {
+    let placed = dir.join(Simulated::of(dir).placed_file());
+    if !placed.is_file() {
         bail!(
             "{} holds no build (no top.asc): run `simt-rtl build --out {}` first",
             dir.display(),
             dir.display()
         );
-    };
+    }
     let exe = dir.join("readback/engine");
     let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
     let fresh = matches!((modified(&exe), modified(&placed)), (Some(e), Some(a)) if e >= a);

@@ -385,8 +385,7 @@ fn harness_pins(dir: &Path, board: &Board) -> Result<String> {
         ("sout", board.uart_tx_pin),
     ]
     .map(|(port, pin)| (port.to_string(), pin));
-    let ext = Path::new(board.constraint_file).extension().and_then(|e| e.to_str());
-    let name = format!("harness.{}", ext.unwrap_or("pins"));
+    let name = super::fpga::toolchain::pin_file(board, "harness");
     std::fs::write(dir.join(&name), board.pin_constraints(&pins))
         .with_context(|| format!("cannot write {name}"))?;
     Ok(name)

@@ -73,7 +73,8 @@ impl Family {
 /// finishes when it misses.
 pub fn place_and_route(board: &Board, dir: &Path, freq_mhz: f64) -> Result<()> {
     let tools = of_board(board)?;
-    let mut args = nextpnr_args(board, ("top.json", &pin_file(board)), freq_mhz, "report.json")?;
+    let pins = pin_file(board, "top");
+    let mut args = nextpnr_args(board, ("top.json", &pins), freq_mhz, "report.json")?;
     args.extend([tools.config.0, tools.config.1].map(String::from));
     args.extend(tools.pnr_extra.iter().map(|a| a.to_string()));
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -89,22 +90,36 @@ pub fn nextpnr_args(
     freq_mhz: f64,
     report: &str,
 ) -> Result<Vec<String>> {
-    let (chip, tools) = (&board.chip, of_board(board)?);
-    let mut args: Vec<String> =
-        vec![format!("--{}", chip.device), "--package".into(), chip.package.into()];
-    if let Some(speed) = chip.speed {
-        args.extend(["--speed".to_string(), speed.to_string()]);
-    }
+    let tools = of_board(board)?;
+    let mut args = chip_args(&board.chip);
     args.extend(["--json", json, tools.pins_flag, pins].map(String::from));
     args.extend(["--freq".to_string(), format!("{freq_mhz:.3}")]);
     args.extend(["--report", report, "--timing-allow-fail"].map(String::from));
     Ok(args)
 }
 
-/// The pin file's name in a build directory: `top` with the board's constraint file's extension.
-pub fn pin_file(board: &Board) -> String {
+/// nextpnr's arguments that name `chip`: device, package and speed grade.
+pub fn chip_args(chip: &Chip) -> Vec<String> {
+    let mut args = vec![format!("--{}", chip.device), "--package".into(), chip.package.into()];
+    args.extend(chip.speed.map(|s| ["--speed".to_string(), s.to_string()]).into_iter().flatten());
+    args
+}
+
+/// Checks that yosys and `board`'s nextpnr are installed (one line naming the install command
+/// when not); returns the board's toolchain.
+pub fn require_place_and_route(board: &Board) -> Result<&'static Toolchain> {
+    let tools = of_board(board)?;
+    for tool in ["yosys", tools.nextpnr] {
+        crate::flow::require_tool(tool)?;
+    }
+    Ok(tools)
+}
+
+/// The name of a pin file in a build directory: `stem` with the board's constraint file's
+/// extension.
+pub fn pin_file(board: &Board, stem: &str) -> String {
     let ext = Path::new(board.constraint_file).extension().and_then(|e| e.to_str()).unwrap_or("");
-    format!("top.{ext}")
+    format!("{stem}.{ext}")
 }
 
 /// Packs the configuration in `dir` into the bitstream, then runs the cross-check, if any (its
