@@ -274,6 +274,8 @@ fn command_line_errors_are_one_clear_line() {
         (vec!["board", "run", "kernels/loop.s", "--sim", "--preset", "seed-core"], "--preset seed-core: the rust-hdl board top (--sim) carries the core `cu-core`"),
         (vec!["board", "run", "kernels/loop.s", "--preset", "nope"], "--preset: unknown core preset `nope`"),
         (vec!["explore", "kernels/loop.s", "--route"], "--route takes --preset seed-core (cu-core is always placed and routed)"),
+        (vec!["explore", "--preset", "seed-core", "kernels/loop.s", "--place-only"], "--place-only takes --route"),
+        (vec!["report", "--family", "ecp5", "--place-only"], "--place-only needs a family that is placed: --family ice40, or --family ecp5 with --route"),
         (vec!["speed", "--kernel", "kernels/spin.s", "--core", "tiny-core"], "--core tiny-core: no Verilator engine for this core"),
         (vec!["soak", "--preset", "nope"], "unknown preset `nope`"),
         (vec!["soak", "--block", "nope"], blocks.as_str()),

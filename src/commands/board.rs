@@ -226,7 +226,8 @@ enum Target {
     Board(Option<PathBuf>),
     /// The rust-hdl board top.
     Sim,
-    /// The read-back bitstream of the core-top build in this directory.
+    /// The core-top build in this directory: its read-back bitstream (iCE40) or its
+    /// placed-and-routed design (ECP5).
     Bitstream(PathBuf),
 }
 
@@ -337,7 +338,8 @@ fn run_on(
         }
         Target::Bitstream(dir) => {
             let board = crate::flow::readback::core_board(&dir)?;
-            let on = format!("the read-back bitstream of {} (Verilator)", dir.display());
+            let design = crate::flow::readback::Simulated::of(&dir).design();
+            let on = format!("{design} of {} (Verilator)", dir.display());
             (watched(board, params, &ticker).run_kernel(program, &lds).context(on.clone())?, on)
         }
         Target::Board(port) => {

@@ -54,6 +54,10 @@ pub struct Report {
     /// multipliers and Fmax, instead of the resources after synthesis alone.
     #[arg(long)]
     pub route: bool,
+    /// Stop after placement (nextpnr `--no-route`): each Fmax is nextpnr's estimate from the
+    /// placement, for a design too big or too full to route in reasonable time.
+    #[arg(long)]
+    pub place_only: bool,
     /// With a family measured after synthesis alone: also each design's blocks (the modules
     /// directly inside it), from a second synthesis with the hierarchy kept.
     #[arg(long)]
@@ -184,6 +188,10 @@ pub struct Explore {
     /// a placement on a 2-core machine).
     #[arg(long)]
     pub route: bool,
+    /// With `--route`: stop after placement (nextpnr `--no-route`), each Fmax nextpnr's
+    /// estimate from the placement (the seed core's routing has not finished in hours here).
+    #[arg(long)]
+    pub place_only: bool,
     /// Working directory (one subdirectory per core, with its Verilog and every tool's log).
     #[arg(long, default_value = "build/explore")]
     pub out: PathBuf,
@@ -206,6 +214,7 @@ pub fn report(a: Report) -> Result<()> {
         placements,
         family,
         route,
+        place_only,
         by_block,
         markdown,
     } = a;
@@ -215,6 +224,7 @@ pub fn report(a: Report) -> Result<()> {
         ([Family::Ice40], _) => Family::Ice40,
         ([Family::Ecp5], true) => Family::Ecp5,
         (_, true) => anyhow::bail!("--route places and routes one family: give `--family ecp5` alone (ice40 is always placed and routed)"),
+        (_, false) if place_only => anyhow::bail!("--place-only needs a family that is placed: --family ice40, or --family ecp5 with --route"),
         (_, false) => {
             let (dirs, markdown) = ((rtl.as_path(), out.as_path()), markdown.as_ref());
             return report_synthesis(&preset, &block, (&families, by_block), dirs, markdown);
@@ -235,6 +245,8 @@ pub fn report(a: Report) -> Result<()> {
         ),
         _ => vec![Target::ecp5()],
     };
+    let targets: Vec<Target> =
+        targets.into_iter().map(|t| if place_only { t.placed_only() } else { t }).collect();
     // Every tool found before any work (`targets` has one board).
     crate::flow::fpga::toolchain::require_place_and_route(&targets[0].board)?;
     let (table, inputs) = report_table(&preset, &block, freq, &targets, &rtl, &out, placements)?;
@@ -496,7 +508,7 @@ fn collector_fmax(
 pub fn explore(a: Explore) -> Result<()> {
     use crate::flow::explore;
     use crate::params::{CORE_CU, CORE_SEED};
-    let Explore { kernels, preset, placements, extensions, route, out, markdown } = a;
+    let Explore { kernels, preset, placements, extensions, route, place_only, out, markdown } = a;
     let markdown = markdown_output(markdown.as_deref(), &kernels)?;
     let core = match preset.as_str() {
         "cu-core" => CORE_CU,
@@ -509,16 +521,25 @@ pub fn explore(a: Explore) -> Result<()> {
     if route && core != CORE_SEED {
         anyhow::bail!("--route takes --preset seed-core (cu-core is always placed and routed)");
     }
+    if place_only && !route {
+        anyhow::bail!(
+            "--place-only takes --route (it stops the seed core's place and route after placement)"
+        );
+    }
     // Every kernel read and assembled before any work, so a bad file is the only output; the
     // local data shares are the core's, whose rows and lane bits every explored size keeps.
     let inputs = named_kernel_inputs(&kernels, core)?;
     let say = |line: &str| eprintln!("{line}");
     let stamp_inputs = kernel_files(&kernels, core);
     if route {
-        let target = (crate::flow::report::Target::ecp5(), placements);
+        let ecp5 = crate::flow::report::Target::ecp5();
+        let target = (if place_only { ecp5.placed_only() } else { ecp5 }, placements);
         crate::flow::fpga::toolchain::require_place_and_route(&target.0.board)?;
         let rows = explore::explore(&[core], &inputs, target, &out, &say)?;
-        let title = "The seed core placed and routed on the ECP5";
+        let title = match place_only {
+            true => "The seed core placed on the ECP5 (not routed)",
+            false => "The seed core placed and routed on the ECP5",
+        };
         let tools = [results::RUSTC, results::YOSYS, results::NEXTPNR_ECP5];
         return emit(
             &explore::routed_table(&rows),

@@ -68,6 +68,14 @@ impl Simulated {
         }
     }
 
+    /// What is simulated, as `board run` names it.
+    pub fn design(self) -> &'static str {
+        match self {
+            Simulated::ReadBack => "the read-back bitstream",
+            Simulated::Routed => "the placed-and-routed design",
+        }
+    }
+
     /// The design as a check's messages name it, and whose pins or LEDs they are.
     fn names(self) -> (&'static str, &'static str) {
         match self {

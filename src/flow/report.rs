@@ -35,17 +35,25 @@ pub const HX8K_LOGIC_CELLS: u64 = 7680;
 pub struct Target {
     pub board: Board,
     pub synthesis: Synthesis,
+    /// Stop after placement (nextpnr `--no-route`): the Fmax is nextpnr's estimate from the
+    /// placement, for designs too big or too full to route in reasonable time.
+    pub place_only: bool,
 }
 
 impl Target {
     /// The Alchitry Cu's iCE40-HX8K, synthesized as `synthesis` says.
     pub fn ice40(synthesis: Synthesis) -> Target {
-        Target { board: ALCHITRY_CU_V1, synthesis }
+        Target { board: ALCHITRY_CU_V1, synthesis, place_only: false }
     }
 
     /// The ULX3S's LFE5U-85F.
     pub fn ecp5() -> Target {
-        Target { board: ULX3S_85F, synthesis: Synthesis::default() }
+        Target { board: ULX3S_85F, synthesis: Synthesis::default(), place_only: false }
+    }
+
+    /// This target, placed and not routed.
+    pub fn placed_only(self) -> Target {
+        Target { place_only: true, ..self }
     }
 
     pub fn family(&self) -> Family {
@@ -96,8 +104,11 @@ pub struct Measurement {
     pub dsps: u64,
     /// Bits of the harness (its flip-flops, about as many logic cells).
     pub harness_bits: u64,
-    /// Achieved Fmax (MHz), when the design fits and routes.
+    /// Achieved Fmax (MHz), when the design fits and routes (or is placed: see `estimated`).
     pub fmax_mhz: Option<f64>,
+    /// The Fmax figures are nextpnr's estimates after placement, not measured after routing
+    /// ([`Target::place_only`]).
+    pub estimated: bool,
     /// The Fmax of each further placement (nextpnr `--seed 1`, `2`, ...; see [`measure`]), so
     /// that the table can say how much the Fmax depends on placement.
     pub other_placements_mhz: Vec<f64>,
@@ -339,10 +350,12 @@ pub fn measure(
         let files = ("harness.json", pin_file.as_str());
         let mut args = super::fpga::toolchain::nextpnr_args(board, files, freq_mhz, report)?;
         args.extend(seed.map(|s| ["--seed".to_string(), s.to_string()]).into_iter().flatten());
+        args.extend(target.place_only.then(|| "--no-route".to_string()));
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         super::stage(dir, tools.nextpnr, &args, log, &what(step))
     };
-    let pnr = run("report.json", None, "nextpnr.log", "place and route");
+    let step = if target.place_only { "placement" } else { "place and route" };
+    let pnr = run("report.json", None, "nextpnr.log", step);
     let log = std::fs::read_to_string(dir.join("nextpnr.log")).unwrap_or_default();
     let cells = tools.utilisation;
     let (logic_cells, _) = utilisation(&log, cells.logic)
@@ -359,18 +372,23 @@ pub fn measure(
         dsps: used(cells.dsp),
         harness_bits,
         fmax_mhz: None,
+        estimated: target.place_only,
         other_placements_mhz: vec![],
     };
+    let fmax = |report: &str, log: &str| match target.place_only {
+        true => placement_fmax(dir, log),
+        false => achieved_fmax(dir, report),
+    };
     match pnr {
-        Ok(()) => m.fmax_mhz = Some(achieved_fmax(dir, "report.json")?),
+        Ok(()) => m.fmax_mhz = Some(fmax("report.json", "nextpnr.log")?),
         // Too big is a result, not an error.
         Err(_) if !m.fits() => return Ok(m),
         Err(e) => return Err(e),
     }
     for seed in 1..placements {
         let (report, log) = (format!("report_seed{seed}.json"), format!("nextpnr_seed{seed}.log"));
-        run(&report, Some(seed), &log, &format!("place and route, seed {seed}"))?;
-        m.other_placements_mhz.push(achieved_fmax(dir, &report)?);
+        run(&report, Some(seed), &log, &format!("{step}, seed {seed}"))?;
+        m.other_placements_mhz.push(fmax(&report, &log)?);
     }
     Ok(m)
 }
@@ -401,6 +419,25 @@ fn achieved_fmax(dir: &Path, file: &str) -> Result<f64> {
     let report = std::fs::read_to_string(dir.join(file))
         .with_context(|| format!("nextpnr wrote no {file}"))?;
     Ok(super::board_build::parse_report(&report, &[])?.1)
+}
+
+/// What a table says of Fmax figures measured with [`Target::place_only`].
+pub const ESTIMATED_NOTE: &str = "Fmax, placed only (`--place-only`): each is nextpnr's estimate after placement (its delay model of the unrouted connections), not a measurement after routing.\n";
+
+/// nextpnr's estimate of the Fmax after placement in its log `dir/file` (its report has none
+/// without routing): the lowest over the clocks of its "Max frequency for clock" lines.
+fn placement_fmax(dir: &Path, file: &str) -> Result<f64> {
+    let log = std::fs::read_to_string(dir.join(file))
+        .with_context(|| format!("nextpnr wrote no {file}"))?;
+    estimated_fmax(&log).with_context(|| format!("nextpnr printed no Fmax estimate in {file}"))
+}
+
+/// The lowest Fmax of the "Max frequency for clock 'c': F MHz" lines of a nextpnr log.
+pub fn estimated_fmax(log: &str) -> Option<f64> {
+    log.lines()
+        .filter(|l| l.starts_with("Info: Max frequency for clock"))
+        .filter_map(|l| l.split("': ").nth(1)?.split_whitespace().next()?.parse::<f64>().ok())
+        .reduce(f64::min)
 }
 
 /// The report as a Markdown table.
@@ -439,8 +476,12 @@ pub fn table(rows: &[Measurement], freq_mhz: f64, target: &[Target]) -> String {
         Family::Ice40 => "logic cells include the harness's, about one per harness bit",
         _ => "LUT4s include the harness's, one per output bit (its load multiplexer)",
     };
+    let (placed, placed_on) = match target.first().is_some_and(|t| t.place_only) {
+        true => ("placed (not routed)", "Placed (not routed)"),
+        false => ("placed and routed", "Placed and routed"),
+    };
     s.push_str(&format!(
-        "\nEach design is placed and routed alone inside a shift harness (every port bit shifted in or out through \
+        "\nEach design is {placed} alone inside a shift harness (every port bit shifted in or out through \
          one pin, so nothing is optimised away and every path is register to register); {harness_cells}; \
          flip-flops exclude them.\n",
     ));
@@ -450,10 +491,14 @@ pub fn table(rows: &[Measurement], freq_mhz: f64, target: &[Target]) -> String {
              (`--placements N`: the same netlist placed and routed with `--seed 1` to `N - 1`).\n",
         );
     }
+    if rows.iter().any(|m| m.estimated) {
+        s.push_str(ESTIMATED_NOTE);
+    }
     if family != Family::Ice40 {
         let chip = target[0].board.chip;
         s.push_str(&format!(
-            "Placed and routed on the {} ({}, package {}{}), the harness on its clock, serial and reset pins.\n",
+            "{} on the {} ({}, package {}{}), the harness on its clock, serial and reset pins.\n",
+            placed_on,
             f.device,
             target[0].board.name,
             chip.package,
@@ -472,4 +517,21 @@ pub fn table(rows: &[Measurement], freq_mhz: f64, target: &[Target]) -> String {
         .collect();
     s.push_str(&format!("Synthesis: yosys {}.\n", commands.join(", ")));
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::estimated_fmax;
+
+    /// The estimate is the slowest clock's, read from nextpnr's own lines (these from the seed
+    /// core's board top after placement, with a second clock added).
+    #[test]
+    fn the_placement_estimate_is_the_slowest_clock() {
+        let log = "Info: SA placement time 1055.46s\n\n\
+            Info: Max frequency for clock '$glbnet$core_clk': 16.52 MHz (FAIL at 50.00 MHz)\n\
+            Info: Max frequency for clock 'clk': 175.28 MHz (PASS at 25.00 MHz)\n\n\
+            Info: Max delay <async> -> posedge $glbnet$core_clk: 1.52 ns\n";
+        assert_eq!(estimated_fmax(log), Some(16.52));
+        assert_eq!(estimated_fmax("Info: Routing..\n"), None);
+    }
 }
