@@ -212,6 +212,9 @@ fn report_places_and_routes_a_block_on_the_ecp5() {
     // The one design measured is the first of its directory.
     let lpf = std::fs::read_to_string(dir.join(format!("cu/00_{block}/harness.lpf"))).unwrap();
     assert!(lpf.contains("LOCATE COMP \"clk\" SITE \"G2\";"), "{lpf}");
+    // The harness's clock is the target (report's default 100 MHz), not the board's oscillator:
+    // an lpf's frequency overrides nextpnr's --freq.
+    assert!(lpf.contains("FREQUENCY PORT \"clk\" 100 MHZ;"), "{lpf}");
     // Placed only: the same cells, and nextpnr's estimate of the Fmax before routing.
     let (code, placed, stderr) = cli(&[&args[..], &["--place-only"]].concat());
     assert_eq!(code, 0, "{placed}{stderr}");
