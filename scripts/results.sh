@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Regenerates the book's measured tables (docs/src/results/), each written by the command that
 # measures it and stamped with that command, the commit and the tool versions. About three hours on
-# 2 cores, and then the seed core's six placements on the ECP5 (about an hour each); run it on a
-# clean checkout so that the stamp names a commit without local changes.
+# 2 cores, and then the seed core on the ECP5: three placements without routing (about 25
+# minutes each), then its board build and five placements routed, which have not finished here
+# (routing alone ran for more than two hours); run it on a clean checkout so that the stamp names a commit without local changes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-tools.sh
@@ -38,6 +39,7 @@ done
 "$bin" speed --bitstream build/core --cycles 20000 --markdown "$out/readback-speed-core.md"
 "$bin" build --board ulx3s-85f --markdown "$out/build-ulx3s-self-test.md"
 "$bin" build --board ulx3s-85f --top core --preset cu-core --out build/ulx3s_85f_cu_core --markdown "$out/build-ulx3s-cu-core.md"
-# The seed core on the ULX3S's LFE5U-85F: each placement takes about an hour here.
+# The seed core on the ULX3S's LFE5U-85F: placed only, then placed and routed.
+"$bin" explore --preset seed-core --route --place-only --placements 3 kernels/*.s kernels/seed-core/*.s --out build/explore-seed-placed --markdown "$out/explore-seed-core-placed.md"
 "$bin" build --board ulx3s-85f --top core --preset seed-core --out build/ulx3s_85f_seed_core --markdown "$out/build-ulx3s-seed-core.md"
 "$bin" explore --preset seed-core --route --placements 5 kernels/*.s kernels/seed-core/*.s --out build/explore-seed-routed --markdown "$out/explore-seed-core-routed.md"
