@@ -486,10 +486,10 @@ pub fn table(rows: &[Measurement], freq_mhz: f64, target: &[Target]) -> String {
          flip-flops exclude them.\n",
     ));
     if rows.iter().any(|m| !m.other_placements_mhz.is_empty()) {
-        s.push_str(
+        s.push_str(&format!(
             "Fmax: with nextpnr's default seed, then the lowest and highest over that placement and the others \
-             (`--placements N`: the same netlist placed and routed with `--seed 1` to `N - 1`).\n",
-        );
+             (`--placements N`: the same netlist {placed} with `--seed 1` to `N - 1`).\n",
+        ));
     }
     if rows.iter().any(|m| m.estimated) {
         s.push_str(ESTIMATED_NOTE);
