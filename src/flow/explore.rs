@@ -422,15 +422,13 @@ pub fn routed_table(rows: &[ExploreRow]) -> String {
             gops.map_or("-".to_string(), |g| format!("{g:.2}")),
         ));
     }
-    let placed = match rows.iter().any(|r| r.measured.estimated) {
-        true => "placed (not routed)",
-        false => "placed and routed",
-    };
+    let estimated = rows.iter().any(|r| r.measured.estimated);
+    let (placed, _) = crate::flow::report::placed_words(estimated);
     s.push_str(&format!(
         "\nEach core {placed} alone in `report`'s shift harness on the {} (the ULX3S's, speed grade 6; LUT4s include one per harness output bit); mean IPC is its model's over the kernels, each run checked against the interpreter; lane throughput is mean IPC x lanes x the worst placement's Fmax (32-bit lane operations; an upper bound, as the board top adds the host link). Synthesis: yosys `{}`.\n",
         f.device, f.synth
     ));
-    if rows.iter().any(|r| r.measured.estimated) {
+    if estimated {
         s.push_str(crate::flow::report::ESTIMATED_NOTE);
     }
     s

@@ -421,6 +421,15 @@ fn achieved_fmax(dir: &Path, file: &str) -> Result<f64> {
     Ok(super::board_build::parse_report(&report, &[])?.1)
 }
 
+/// How a table says its designs were placed, lower-case and at the start of a sentence:
+/// routed or, with [`Target::place_only`] (`estimated`), not.
+pub fn placed_words(estimated: bool) -> (&'static str, &'static str) {
+    match estimated {
+        true => ("placed (not routed)", "Placed (not routed)"),
+        false => ("placed and routed", "Placed and routed"),
+    }
+}
+
 /// What a table says of Fmax figures measured with [`Target::place_only`].
 pub const ESTIMATED_NOTE: &str = "Fmax, placed only (`--place-only`): each is nextpnr's estimate after placement (its delay model of the unrouted connections), not a measurement after routing.\n";
 
@@ -476,10 +485,8 @@ pub fn table(rows: &[Measurement], freq_mhz: f64, target: &[Target]) -> String {
         Family::Ice40 => "logic cells include the harness's, about one per harness bit",
         _ => "LUT4s include the harness's, one per output bit (its load multiplexer)",
     };
-    let (placed, placed_on) = match target.first().is_some_and(|t| t.place_only) {
-        true => ("placed (not routed)", "Placed (not routed)"),
-        false => ("placed and routed", "Placed and routed"),
-    };
+    let estimated = rows.iter().any(|m| m.estimated);
+    let (placed, placed_on) = placed_words(estimated);
     s.push_str(&format!(
         "\nEach design is {placed} alone inside a shift harness (every port bit shifted in or out through \
          one pin, so nothing is optimised away and every path is register to register); {harness_cells}; \
@@ -491,7 +498,7 @@ pub fn table(rows: &[Measurement], freq_mhz: f64, target: &[Target]) -> String {
              (`--placements N`: the same netlist {placed} with `--seed 1` to `N - 1`).\n",
         ));
     }
-    if rows.iter().any(|m| m.estimated) {
+    if estimated {
         s.push_str(ESTIMATED_NOTE);
     }
     if family != Family::Ice40 {
