@@ -158,10 +158,11 @@ fn the_test_time_table_is_recent() {
 /// Every generated table under `docs/src/results/` names the committed files it measured on an
 /// `Inputs: PATH HASH, ...` line (`simt_rtl::flow::results::inputs_line`), and none of them has
 /// changed since, or each was proven equal to what it is now (`scripts/equiv.sh --record`, in
-/// `docs/src/results/proven-equal.txt`); or the table says `Stale: why` on a line above its stamp, and then every line
+/// `docs/src/results/proven-equal.txt`), measured on a clean commit; or the table says `Stale: why` on a line above its stamp, and then every line
 /// of the README and the book that links to it says "stale" too. The test command's own tables
-/// (`test-time.md` and `ci-cycles.md`, written together by `scripts/test-time.sh`) are kept
-/// fresh by [`the_test_time_table_is_recent`] instead.
+/// (`test-time.md` and `ci-cycles.md`, written together by `scripts/test-time.sh`) measure no
+/// file but the whole suite: [`the_test_time_table_is_recent`] and
+/// [`the_test_time_tables_list_every_test_binary`] keep them fresh instead.
 #[test]
 fn generated_tables_match_their_inputs_or_say_stale() {
     assert!(git(&["--version"]).is_some(), "git is needed to hash the tables' inputs");
@@ -243,4 +244,110 @@ fn links_not_saying_stale(table: &Path) -> Vec<String> {
         }
     }
     found
+}
+
+/// The numbers written in `text` (`4,653`, `55.6`, `54.1-57.8` as two), commas dropped, each
+/// with its count of decimals.
+fn numbers(text: &str) -> Vec<(f64, usize)> {
+    let mut found = vec![];
+    let mut word = String::new();
+    for c in text.chars().chain(std::iter::once(' ')) {
+        if c.is_ascii_digit() || (!word.is_empty() && (c == ',' || c == '.')) {
+            word.push(c);
+            continue;
+        }
+        let digits = word.trim_end_matches([',', '.']).replace(',', "");
+        if let Ok(value) = digits.parse::<f64>() {
+            found.push((value, digits.split_once('.').map_or(0, |(_, d)| d.len())));
+        }
+        word.clear();
+    }
+    found
+}
+
+/// Whether the README's `(value, decimals)` is one of `table`'s numbers, written as precisely
+/// or rounded to the README's decimals (`61%` of a table's `60.6%`).
+fn states(table: &[(f64, usize)], (value, decimals): (f64, usize)) -> bool {
+    let scale = 10f64.powi(decimals as i32);
+    table.iter().any(|(t, _)| ((t * scale).round() - value * scale).abs() < 0.5)
+}
+
+/// The README's headline figures are read from the generated tables their rows link to: every
+/// number in a row's figure cell is one of its tables' numbers (rounded at most to the README's
+/// decimals), so a README that keeps figures its tables no longer give fails.
+#[test]
+fn readme_headline_figures_are_their_tables() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let section = readme.split("## Headline results").nth(1).expect("a headline section");
+    let section = section.split("\n## ").next().unwrap();
+    let rows: Vec<&str> = section.lines().filter(|l| l.starts_with('|')).skip(2).collect();
+    assert!(rows.len() >= 5, "{} headline rows", rows.len());
+    let mut problems = vec![];
+    for row in rows {
+        let figure = row.trim_matches('|').split('|').nth(1).unwrap_or_default();
+        let tables: Vec<PathBuf> = link_targets(figure)
+            .iter()
+            .filter_map(|t| local_file(&root().join("README.md"), t))
+            .filter(|f| f.starts_with(root().join("docs/src/results")))
+            .collect();
+        if tables.is_empty() {
+            problems.push(format!("`{}`: links to no generated table", figure.trim()));
+            continue;
+        }
+        let stated: Vec<(f64, usize)> =
+            tables.iter().flat_map(|t| numbers(&std::fs::read_to_string(t).unwrap())).collect();
+        // The figure's own words, without its links' targets.
+        let words: String = figure
+            .split("](")
+            .enumerate()
+            .map(
+                |(i, part)| {
+                    if i == 0 {
+                        part
+                    } else {
+                        part.split_once(')').map_or("", |(_, rest)| rest)
+                    }
+                },
+            )
+            .collect();
+        for n in numbers(&words).into_iter().filter(|n| !states(&stated, *n)) {
+            problems.push(format!(
+                "README headline `{}`: {} is not in {}",
+                figure.trim(),
+                n.0,
+                tables.iter().map(|t| t.display().to_string()).collect::<Vec<_>>().join(", ")
+            ));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn numbers_are_read_as_written() {
+    assert_eq!(
+        numbers("4,653 cells (61%), 54.1-57.8 MHz."),
+        [(4653.0, 0), (61.0, 0), (54.1, 1), (57.8, 1)]
+    );
+    assert!(states(&[(60.6, 1)], (61.0, 0)) && !states(&[(60.6, 1)], (60.0, 0)));
+    assert!(states(&[(45.0, 1)], (45.0, 0)) && !states(&[(428_445.0, 0)], (1.1, 1)));
+}
+
+/// Each record of `proven-equal.txt` (`PATH OLD NEW REV`) names a commit of this history that
+/// holds `OLD` at `PATH`: the revision the proof started from can be checked out again.
+#[test]
+fn equivalence_records_name_their_commits() {
+    let proofs = std::fs::read_to_string(root().join("docs/src/results/proven-equal.txt")).unwrap();
+    let mut bad = vec![];
+    for line in proofs.lines().filter(|l| !l.starts_with('#')) {
+        let [path, old, _, rev] = line.split_whitespace().collect::<Vec<_>>()[..] else {
+            bad.push(format!("`{line}` is not `PATH OLD NEW REV`"));
+            continue;
+        };
+        if git(&["rev-parse", &format!("{rev}:{path}")]).is_none_or(|blob| blob != old) {
+            bad.push(format!(
+                "`{line}`: {rev} is not a commit of this history with {old} at {path}"
+            ));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
 }

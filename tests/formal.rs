@@ -6,8 +6,8 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, ensure, Context, Result};
-use simt_rtl::flow::prove::{fails_at, property_names, prove_within, Outcome};
-use simt_rtl::params::Preset;
+use simt_rtl::flow::prove::{fails_at, inapplicable, property_names, prove_within, Outcome};
+use simt_rtl::params::{Preset, PRESETS};
 use simt_rtl::registry::{entries, FormalBlock, PresetBlocks};
 use simt_rtl::sim::{Claim, Mutant};
 
@@ -34,19 +34,36 @@ enum What {
 
 impl Job {
     fn label(&self) -> String {
-        match &self.what {
-            What::Claim(c) => format!("{} at {}: claim {:?}", self.block.module, c.preset, c.only),
-            What::Mutant(m) => format!("{} at {}: mutant `{}`", self.block.module, m.preset, m.tag),
+        self.what.label(self.block.module)
+    }
+}
+
+impl What {
+    /// The check's name: its block's module, its preset and the claim's properties or the
+    /// mutant's tag.
+    fn label(&self, module: &str) -> String {
+        match self {
+            What::Claim(c) => format!("{module} at {}: claim {:?}", c.preset, c.only),
+            What::Mutant(m) => format!("{module} at {}: mutant `{}`", m.preset, m.tag),
         }
     }
 }
 
 /// Every claim and mutant of every registry entry, presets in turn, in registry order.
 fn jobs() -> Vec<Job> {
-    let mut all = jobs_of::<simt_rtl::registry::SeedBlocks>();
-    all.extend(jobs_of::<simt_rtl::registry::CuBlocks>());
-    all.extend(jobs_of::<simt_rtl::registry::TinyBlocks>());
-    all
+    let at =
+        |name: &str| -> Result<Vec<Job>> { Ok(simt_rtl::with_preset!(name, B => jobs_of::<B>())) };
+    PRESETS.iter().flat_map(|p| at(p.name).unwrap()).collect()
+}
+
+/// The blocks with properties at every preset the registry has them at (a block once a preset).
+fn formal_blocks() -> Vec<FormalBlock> {
+    let at = |name: &str| -> Result<Vec<FormalBlock>> {
+        Ok(
+            simt_rtl::with_preset!(name, B => entries::<B>().iter().filter_map(|e| e.formal()).collect()),
+        )
+    };
+    PRESETS.iter().flat_map(|p| at(p.name).unwrap()).collect()
 }
 
 fn jobs_of<B: PresetBlocks>() -> Vec<Job> {
@@ -89,11 +106,16 @@ fn verilog(job: &Job, dir: &Path, mutation: Option<(&str, &str)>) -> Result<Path
     Ok(file)
 }
 
-/// The names a claim checks: `only`, or every property of the file but `except`.
+/// The names a claim checks: `only`, or every property of the file but `except` and those that
+/// assert nothing at the claim's preset ([`inapplicable`]).
 fn claimed(block: &FormalBlock, c: &Claim) -> Vec<String> {
+    let preset = simt_rtl::params::preset(c.preset).unwrap();
+    let skipped = inapplicable(block, &preset).unwrap();
     let names = property_names(block.text).into_iter();
     match c.only {
-        [] => names.filter(|n| !c.except.contains(&n.as_str())).collect(),
+        [] => names
+            .filter(|n| !c.except.contains(&n.as_str()) && !skipped.iter().any(|(s, _)| s == n))
+            .collect(),
         only => names.filter(|n| only.contains(&n.as_str())).collect(),
     }
 }
@@ -207,6 +229,7 @@ fn claims_and_mutants_name_their_properties() {
     let mut tags = std::collections::HashSet::new();
     for job in &jobs {
         let names = property_names(job.block.text);
+        inapplicable(&job.block, &job.preset).unwrap_or_else(|e| panic!("{}: {e:#}", job.label()));
         let known = |n: &&str| names.iter().any(|m| m == n);
         match &job.what {
             What::Claim(c) => {
@@ -234,6 +257,79 @@ fn claims_and_mutants_name_their_properties() {
         assert!(!b.claims.is_empty(), "{}: properties without a claim", b.module);
     }
     assert!(jobs.len() >= 2 * SHARDS, "{} checks for {SHARDS} shards", jobs.len());
+}
+
+/// Every claim and mutant a block's folder states makes a job: one at a preset the registry has
+/// not got that block at (a typo, or a registration that moved) would otherwise never run.
+#[test]
+fn every_claim_and_mutant_makes_a_job() {
+    let made: std::collections::HashSet<String> = jobs().iter().map(Job::label).collect();
+    let mut stated = std::collections::BTreeSet::new();
+    for block in formal_blocks() {
+        let claims = block.claims.iter().map(|c| What::Claim(*c));
+        for what in claims.chain(block.mutants.iter().map(|m| What::Mutant(*m))) {
+            stated.insert(what.label(block.module));
+        }
+    }
+    let missing: Vec<&String> = stated.iter().filter(|l| !made.contains(*l)).collect();
+    assert!(
+        missing.is_empty(),
+        "stated but never checked (the registry lacks the block at that preset):\n{}",
+        missing.iter().map(|l| l.as_str()).collect::<Vec<_>>().join("\n")
+    );
+}
+
+/// A property whose label yosys does not keep (here compiled out by an `ifdef`) is refused
+/// before any solver runs, naming it: its problem would assert nothing, and "prove" it.
+#[test]
+fn a_label_that_yosys_drops_is_refused() {
+    let mut block = jobs()
+        .into_iter()
+        .find(|j| j.block.module == simt_rtl::hw::core::barrier::MODULE && j.preset.name == "cu")
+        .expect("the barrier has properties at cu")
+        .block;
+    let (body, end) = block.text.rsplit_once("endmodule").unwrap();
+    let ghost = "`ifdef SIMT_NEVER_DEFINED\n    ghost_property: assert (1'b0);\n`endif\n";
+    block.text = Box::leak(format!("{body}{ghost}endmodule{end}").into_boxed_str());
+    assert!(property_names(block.text).contains(&"ghost_property".to_string()));
+    let dir = work_dir("ghost_label");
+    let job = Job { preset: simt_rtl::params::CU, block, what: What::Claim(block.claims[0]) };
+    let rtl = verilog(&job, &dir, None).unwrap();
+    for only in [vec![], vec!["ghost_property".to_string()]] {
+        let err = prove_within(&block, &job.preset, &rtl, 1, &dir.join("prove"), &only, None)
+            .expect_err("a property with nothing to prove must be refused");
+        let line = format!("{err:#}");
+        assert!(line.contains("property `ghost_property`"), "{line}");
+        assert!(line.contains("kept no assertion"), "{line}");
+        assert!(!line.contains('\n'), "one line: {line}");
+    }
+}
+
+/// A property that asserts nothing at a preset's parameters (`// only when P = V`) is checked
+/// by no claim there, and `prove` refuses it there by name, in one line, before any solver runs.
+#[test]
+fn a_property_that_asserts_nothing_here_is_refused_by_name() {
+    let mut found = 0;
+    for job in jobs().iter().filter(|j| matches!(j.what, What::Claim(_))) {
+        let skipped = inapplicable(&job.block, &job.preset).unwrap();
+        let Some((name, why)) = skipped.first() else { continue };
+        let What::Claim(c) = &job.what else { unreachable!() };
+        assert!(
+            !claimed(&job.block, c).contains(name),
+            "{}: claims {name}, which {why}",
+            job.label()
+        );
+        let dir = work_dir(&format!("inapplicable_{}", job.block.module));
+        let rtl = verilog(job, &dir, None).unwrap();
+        let only = [name.clone()];
+        let err = prove_within(&job.block, &job.preset, &rtl, 1, &dir.join("prove"), &only, None)
+            .expect_err("a property that asserts nothing must be refused");
+        let line = format!("{err:#}");
+        assert!(line.contains(&format!("property `{name}` asserts nothing here")), "{line}");
+        assert!(!line.contains('\n'), "one line: {line}");
+        found += 1;
+    }
+    assert!(found > 0, "no property that asserts nothing at some preset: the test checks nothing");
 }
 
 /// The properties built into the crate are the files the registry names, so that `prove` in a

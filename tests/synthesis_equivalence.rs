@@ -31,9 +31,19 @@ fn check_with(
     synthesized: &Path,
     tag: &str,
 ) -> Outcome {
+    check_to(20, synthesis, module, (gold, synthesized), tag)
+}
+
+/// As [`check_with`], the bounded check to `depth` cycles from power-on.
+fn check_to(
+    depth: usize,
+    synthesis: Synthesis,
+    module: &str,
+    (gold, synthesized): (&Path, &Path),
+    tag: &str,
+) -> Outcome {
     let dir = work_dir(tag);
-    let check =
-        SynthCheck { module, gold, synthesized, synthesis, depth: 20, dir: &dir, budget: None };
+    let check = SynthCheck { module, gold, synthesized, synthesis, depth, dir: &dir, budget: None };
     let outcome = prove_synthesis(&check).unwrap();
     println!("{module} ({tag}): {outcome}");
     outcome
@@ -75,7 +85,23 @@ fn a_netlist_of_other_verilog_is_caught() {
     std::fs::write(&mutant, text.replacen(from, to, 1)).unwrap();
     match check(module, &mutant, &rtl, "mutant") {
         Outcome::Failed { step, vcd } => {
+            // The first cycle the two differ in, whatever the mutant: they agree on every
+            // cycle before it (the mutant chosen, and so that cycle, comes from the registry).
             assert!(step >= 1, "{module}: failed at step {step}");
+            if step > 1 {
+                let before = check_to(
+                    step - 1,
+                    Synthesis::default(),
+                    module,
+                    (&mutant, &rtl),
+                    "mutant_before",
+                );
+                assert_eq!(
+                    before,
+                    Outcome::Bounded { depth: step - 1 },
+                    "{module}: differs before step {step}"
+                );
+            }
             let trace = std::fs::read_to_string(&vcd).unwrap();
             assert!(trace.contains("\\in_"), "the counterexample shows the inputs: {trace}");
         }

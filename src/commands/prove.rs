@@ -90,7 +90,7 @@ fn properties(
     let mut table =
         "| block | property | result | seconds (the whole block) |\n|---|---|---|---:|\n"
             .to_string();
-    let mut progress = ProveProgress::new(&blocks, property, budget)?;
+    let mut progress = ProveProgress::new(&blocks, &p, property, budget)?;
     let mut inputs = vec![];
     for b in blocks {
         let dir = out.join(preset).join(b.module);
@@ -107,6 +107,12 @@ fn properties(
             say!("{}: {name}: {outcome}", b.module);
             let time = if i == 0 { secs.as_str() } else { "" };
             table += &format!("| {} | {name} | {outcome} | {time} |\n", b.module);
+        }
+        for (name, why) in
+            crate::flow::prove::inapplicable(&b, &p)?.iter().filter(|_| property.is_empty())
+        {
+            say!("{}: {name}: not checked: {why}", b.module);
+            table += &format!("| {} | {name} | not checked: {why} | |\n", b.module);
         }
     }
     let title = format!("Formal properties: preset `{preset}`");
@@ -131,13 +137,20 @@ struct ProveProgress {
 impl ProveProgress {
     fn new(
         blocks: &[crate::registry::FormalBlock],
+        preset: &crate::params::Preset,
         only: &[String],
         budget: std::time::Duration,
     ) -> Result<ProveProgress> {
         let mut total = 0;
         for b in blocks {
             let names = crate::flow::prove::properties_of(b)?;
-            total += names.iter().filter(|n| only.is_empty() || only.contains(n)).count();
+            let skipped = crate::flow::prove::inapplicable(b, preset)?;
+            let checked = |n: &&String| !skipped.iter().any(|(s, _)| s == *n);
+            total += names
+                .iter()
+                .filter(|n| only.is_empty() || only.contains(n))
+                .filter(checked)
+                .count();
         }
         let (start, shown) = (std::time::Instant::now(), std::io::stderr().is_terminal());
         Ok(ProveProgress { total, done: 0, budget, start, shown })

@@ -83,6 +83,39 @@ pub fn property_names(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// The properties of `block` that assert nothing at `preset`'s parameters, each with why: its
+/// line in the properties file ends `// only when P = V` and the preset gives the wrapper's
+/// parameter `P` another value (the bank arbiter's booksim-mode properties at `cu`, where
+/// `ONE_BANK = 0` folds them to true). `prove` checks none of them there: a proof of nothing is
+/// no proof. An annotation that is not `P = V` or names no parameter of the wrapper is an error.
+pub fn inapplicable(block: &FormalBlock, preset: &Preset) -> Result<Vec<(String, String)>> {
+    let parameters = (block.parameters)(preset);
+    let mut out = vec![];
+    for line in block.text.lines() {
+        let Some((code, when)) = line.split_once("// only when ") else { continue };
+        let Some(name) = property_names(code).pop() else { continue };
+        let bad = || {
+            anyhow::anyhow!(
+                "{}: `// only when {when}` is not `PARAMETER = VALUE` of a parameter of `{}`",
+                block.properties,
+                block.wrapper
+            )
+        };
+        let (key, value) = when.split_once('=').ok_or_else(bad)?;
+        let value: usize = value.trim().parse().map_err(|_| bad())?;
+        let (_, given) = parameters.iter().find(|(k, _)| *k == key.trim()).ok_or_else(bad)?;
+        if *given != value {
+            let why = format!(
+                "applies only when {} = {value}, and preset `{}` gives {given}",
+                key.trim(),
+                preset.name
+            );
+            out.push((name, why));
+        }
+    }
+    Ok(out)
+}
+
 /// Checks `block`'s properties on `rtl` (its exported Verilog, sized for `preset`), bounded to
 /// `depth` cycles; work files and traces go to `dir`.
 pub fn prove(
@@ -240,9 +273,13 @@ impl Checker {
                 names.join(", ")
             );
         }
-        if !only.is_empty() {
-            names.retain(|n| only.contains(n));
+        let skipped = inapplicable(block, preset)?;
+        if let Some((n, why)) = skipped.iter().find(|(n, _)| only.contains(n)) {
+            bail!("`{}`'s property `{n}` asserts nothing here: it {why}", block.module);
         }
+        names.retain(|n| {
+            (only.is_empty() || only.contains(n)) && !skipped.iter().any(|(s, _)| s == n)
+        });
         if !rtl.is_file() {
             bail!("{} does not exist: run `simt-rtl gen` first", rtl.display());
         }
@@ -295,6 +332,13 @@ impl Checker {
             );
         }
 
+        for n in &names {
+            let smt2 =
+                std::fs::read_to_string(dir.join(format!("{n}.smt2"))).with_context(|| {
+                    format!("yosys wrote no {n}.smt2 (log {})", dir.join("yosys.log").display())
+                })?;
+            kept_assertion(&smt2, n).with_context(|| format!("{props}: property `{n}`"))?;
+        }
         let path = format!("{}:{}", z3.display(), std::env::var("PATH").unwrap_or_default());
         Ok(Checker { dir: dir.clone(), names, path, deadline: None })
     }
@@ -343,6 +387,27 @@ impl Checker {
             .unwrap_or(0);
         Ok(Some(Outcome::Failed { step, vcd }))
     }
+}
+
+/// That the SMT-LIB problem of property `name` asserts `name` and nothing else: a label that
+/// matches no assertion yosys keeps (compiled out, renamed, removed by a filter) would leave a
+/// problem with nothing to prove, which every solver "proves".
+fn kept_assertion(smt2: &str, name: &str) -> Result<()> {
+    let kept: Vec<&str> = smt2
+        .lines()
+        .filter_map(|l| l.strip_prefix("; yosys-smt2-assert "))
+        .map(|l| l.split_whitespace().nth(1).unwrap_or_default())
+        .collect();
+    let ours = |k: &&str| k.trim_start_matches('\\') == name || k.ends_with(&format!(".{name}"));
+    if kept.is_empty() {
+        bail!("yosys kept no assertion labelled `{name}` (is it compiled out or renamed?): nothing would be proven");
+    }
+    if let Some(other) = kept.iter().find(|k| !ours(k)) {
+        bail!(
+            "the problem asserts `{other}` beside `{name}`: the properties were not cut one by one"
+        );
+    }
+    Ok(())
 }
 
 /// The port declarations (`input`/`output`, name, width) of `module` in `verilog`.

@@ -97,11 +97,12 @@ module bank_arbiter_props #(
         // it was given; a slot of 3 is the collector's to refuse).
         idle_grant_fields_are_zero: assert (fields_zero);
         // GPGPU-Sim's choice: every waiting bank that is not written reads its head this cycle.
-        waiting_bank_without_write_is_granted: assert (ONE_BANK || grant == (pending & ~written));
+        // In booksim's mode it asserts nothing, and `prove` says so (`// only when`).
+        waiting_bank_without_write_is_granted: assert (ONE_BANK || grant == (pending & ~written)); // only when ONE_BANK = 0
         // booksim's matching: a unit takes at most one bank per cycle, and a head waits fewer
         // than N cycles in which its bank is not written (the diagonal visits every unit).
-        one_bank_per_unit: assert (!ONE_BANK || units_distinct);
-        head_waits_fewer_than_n_cycles: assert (!ONE_BANK || waits_bounded);
+        one_bank_per_unit: assert (!ONE_BANK || units_distinct); // only when ONE_BANK = 1
+        head_waits_fewer_than_n_cycles: assert (!ONE_BANK || waits_bounded); // only when ONE_BANK = 1
     end
 
     // Across a clock edge.

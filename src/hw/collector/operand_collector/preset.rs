@@ -38,7 +38,8 @@ macro_rules! at_preset {
 }
 pub(crate) use at_preset;
 
-/// GPGPU-Sim's operand collector, and for a preset with a board clock the same pipelined.
+/// GPGPU-Sim's operand collector, and the same pipelined at a preset with a board clock or one
+/// its properties make a claim at (its queue bound is proven at `tiny`).
 pub fn entries<B: AtPreset>() -> Vec<Entry> {
     let p = B::PRESET;
     let mut list = vec![entry::<B, _>(super::module_name(CollectorTiming::GpgpuSim), "OperandCollector",
@@ -46,11 +47,13 @@ pub fn entries<B: AtPreset>() -> Vec<Entry> {
         vec![("Collector", super::collector_summary(&p)), ("Interface", super::COLLECTOR_INTERFACE.into())],
         || B::operand_collector(CollectorTiming::GpgpuSim), |s, c| differential::<B>(CollectorTiming::GpgpuSim, s, c), Some(super::PROPERTIES))
         .structure_only_in_tests_without_board(&p)];
-    if p.board_clock_mhz.is_some() {
+    let claimed_here = super::PIPELINED_PROPERTIES.claims.iter().any(|c| c.preset == p.name);
+    if p.board_clock_mhz.is_some() || claimed_here {
         list.push(entry::<B, _>(super::module_name(CollectorTiming::Pipelined), "OperandCollector",
             "the operand collector pipelined for clock speed: a unit freed by dispatch is allocated a cycle later",
             vec![("Collector", super::collector_summary(&p)), ("Timing", CollectorTiming::Pipelined.name().into()), ("Interface", super::COLLECTOR_INTERFACE.into())],
-            || B::operand_collector(CollectorTiming::Pipelined), |s, c| differential::<B>(CollectorTiming::Pipelined, s, c), Some(super::PIPELINED_PROPERTIES)));
+            || B::operand_collector(CollectorTiming::Pipelined), |s, c| differential::<B>(CollectorTiming::Pipelined, s, c), Some(super::PIPELINED_PROPERTIES))
+            .structure_only_in_tests_without_board(&p));
     }
     list
 }
