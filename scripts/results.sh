@@ -32,6 +32,8 @@ done
 "$bin" speed --kernel kernels/vector_add.s --kernel kernels/loop.s --kernel kernels/spin.s --markdown "$out/engines-cu.md"
 "$bin" speed --kernel kernels/spin.s --core seed-core --engine-only --markdown "$out/engines-seed-core.md"
 "$bin" prove --preset cu --markdown "$out/prove-cu.md"
+# The long run: the seed core on rust-hdl beside its model for 1,000,000 cycles, replayed on Verilator.
+"$bin" soak --preset seed --block simt_core --cycles 1000000 --rust-hdl-cycles 1000000 --markdown "$out/soak-seed-core.md"
 "$bin" prove --synth --preset cu --markdown "$out/synth-equiv-cu.md"
 "$bin" build --out build/alchitry_cu --markdown "$out/build-self-test.md"
 "$bin" speed --bitstream build/alchitry_cu --cycles 20000 --markdown "$out/readback-speed.md"

@@ -281,6 +281,7 @@ fn command_line_errors_are_one_clear_line() {
         (vec!["soak", "--block", "nope"], blocks.as_str()),
         (vec!["soak", "--block", any, "--cycles", "0"], "--cycles must be at least 1"),
         (vec!["soak", "--block", any, "--jobs", "0"], "--jobs must be at least 1"),
+        (vec!["soak", "--block", any, "--rust-hdl-cycles", "0"], "--rust-hdl-cycles must be at least 1"),
         (vec!["run", "/nonexistent/k.s"], "cannot read /nonexistent/k.s"),
         (vec!["run", "kernels/spin.s", "--max-cycles", "320000"], "kernels/spin.s: did not finish within --max-cycles 320000: the SIMT core ran 320000 cycles"),
         (vec!["run", "kernels/loop.s", "--preset", "nope"], "unknown core preset `nope`: known core presets are cu-core, tiny-core"),

@@ -86,6 +86,12 @@ pub struct Soak {
     /// Blocks run at once (default: the number of cores).
     #[arg(long)]
     pub jobs: Option<usize>,
+    /// Of a block whose run is replayed on its Verilog (the schedulers, the lane ALU, the core),
+    /// the cycles of each segment the rust-hdl block itself runs beside its model (default
+    /// 20,000; as many as the segment for a whole run on rust-hdl); Verilator compares every
+    /// cycle.
+    #[arg(long)]
+    pub rust_hdl_cycles: Option<u64>,
     /// Also write the table, stamped with this command, the commit and the tool versions,
     /// to this Markdown file (e.g. docs/src/results/report-cu.md).
     #[arg(long)]
@@ -356,8 +362,13 @@ fn measured_files(designs: Vec<crate::flow::report::Design>) -> Vec<PathBuf> {
 /// `simt-rtl soak`.
 pub fn soak(a: Soak) -> Result<()> {
     use crate::flow::soak;
-    let Soak { preset, block, cycles, seed, jobs, markdown } = a;
+    let Soak { preset, block, cycles, seed, jobs, rust_hdl_cycles, markdown } = a;
     let markdown = markdown_output(markdown.as_deref(), &[])?;
+    if let Some(n) = rust_hdl_cycles {
+        anyhow::ensure!(n >= 1, "--rust-hdl-cycles must be at least 1");
+        // Read by every replayed differential run of this process; set before any thread starts.
+        std::env::set_var("SIMT_RUST_HDL_CYCLES", n.to_string());
+    }
     let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let say = |line: &str| eprintln!("{line}");
     let modules = crate::with_preset!(&preset, B => soak::modules::<B>(&block))?;

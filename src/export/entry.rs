@@ -29,6 +29,10 @@ pub struct Entry {
     /// At most this many cycles of its differential run are replayed on its Verilog in the test
     /// run (the seed-size core: its rust-hdl simulation runs at hundreds of cycles per second).
     pub replay_cycles_in_tests: Option<usize>,
+    /// Its differential run goes through its Verilog: the rust-hdl block beside its model for
+    /// the first [`RUST_HDL_CYCLES`](super::RUST_HDL_CYCLES), the whole run replayed on
+    /// Verilator ([`differential_via_verilog`](super::differential_via_verilog)).
+    pub replayed_on_verilator: bool,
 }
 
 /// Verilog that a block is equal to, port for port, but that the crate does not write: the
@@ -70,6 +74,10 @@ impl Entry {
     /// This entry with at most `cycles` cycles replayed on its Verilog in the test run.
     pub fn with_replay_cycles_in_tests(self, cycles: usize) -> Entry {
         Entry { replay_cycles_in_tests: Some(cycles), ..self }
+    }
+    /// This entry with its differential run replayed on Verilator (see the field).
+    pub fn replayed_on_verilator(self) -> Entry {
+        Entry { replayed_on_verilator: true, ..self }
     }
     /// This entry with the Verilog it is equal to.
     pub fn with_reference(self, reference: Reference) -> Entry {
@@ -133,6 +141,7 @@ pub fn entry_at<D: Dut + 'static>(
         quick_synthesis_proof: false,
         structure_only_in_tests: false,
         replay_cycles_in_tests: None,
+        replayed_on_verilator: false,
     }
 }
 

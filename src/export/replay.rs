@@ -14,8 +14,8 @@ use crate::sim::{run_differential_then_model, CycleModel, Dut, Recorded};
 /// many as the exported-Verilog equivalence replays (`tests/verilog_equivalence.rs`). A longer
 /// run goes on with the model alone and replays the whole recording on the block's exported
 /// Verilog under Verilator ([`differential_via_verilog`]).
-/// `SIMT_RUST_HDL_CYCLES` sets another count (a long run of the rust-hdl block itself:
-/// `SIMT_RUST_HDL_CYCLES=1000000 simt-rtl soak --preset seed --block simt_core`).
+/// `SIMT_RUST_HDL_CYCLES` sets another count (`soak --rust-hdl-cycles`: the long run of the
+/// seed core on rust-hdl, docs/src/results/soak-seed-core.md).
 pub const RUST_HDL_CYCLES: usize = 20_000;
 
 /// The block `make_dut()` against `model` for `cycles` cycles of the stimulus `gen` makes, every

@@ -21,6 +21,9 @@ pub const SEGMENT: u64 = 1_000_000;
 #[derive(Clone, Debug)]
 pub struct SoakRow {
     pub module: String,
+    /// What simulated the block against its model: `rust-hdl`, or the rust-hdl block for the
+    /// first cycles of each segment and its Verilog on Verilator for all of them.
+    pub engines: String,
     pub cycles: u64,
     pub segments: u64,
     pub secs: f64,
@@ -83,6 +86,14 @@ fn soak_one<B: PresetBlocks>(
     progress: &(dyn Fn(&str) + Sync),
 ) -> Result<SoakRow> {
     let start = Instant::now();
+    let engines = if crate::registry::entry_of::<B>(module)?.replayed_on_verilator {
+        let on_block =
+            crate::sim::cycles_from_env("SIMT_RUST_HDL_CYCLES", crate::export::RUST_HDL_CYCLES)?;
+        let n = (on_block as u64).min(cycles.min(SEGMENT));
+        format!("rust-hdl (the first {n} cycles of each segment), Verilator (every cycle)")
+    } else {
+        "rust-hdl".to_string()
+    };
     let (mut done, mut segment) = (0u64, 0u64);
     while done < cycles {
         let n = (cycles - done).min(SEGMENT);
@@ -99,20 +110,23 @@ fn soak_one<B: PresetBlocks>(
     }
     Ok(SoakRow {
         module: module.to_string(),
+        engines,
         cycles,
         segments: segment,
         secs: start.elapsed().as_secs_f64(),
     })
 }
 
-/// A Markdown table of the soak.
+/// A Markdown table of the soak: every row is a run that ended equal to its model (a soak that
+/// meets a difference stops with an error and writes no table).
 pub fn table(preset: &str, seed: u64, rows: &[SoakRow]) -> String {
-    let mut t = format!("Soak of preset `{preset}` from seed {seed}: every output compared with the model on every cycle.\n\n");
-    t += "| block | cycles compared | segments | seconds | cycles/s |\n|---|---:|---:|---:|---:|\n";
+    let mut t = format!("Soak of preset `{preset}`: every output compared with the model on every cycle; segment i of a block (of {SEGMENT} cycles) starts from power-up with seed {seed} + i.\n\n");
+    t += "| block | preset | engines | cycles compared | first seed | segments | seconds | cycles/s | result |\n|---|---|---|---:|---:|---:|---:|---:|---|\n";
     for r in rows {
         t += &format!(
-            "| {} | {} | {} | {:.1} | {:.0} |\n",
+            "| {} | {preset} | {} | {} | {seed} | {} | {:.1} | {:.0} | equal on every cycle |\n",
             r.module,
+            r.engines,
             r.cycles,
             r.segments,
             r.secs,

@@ -62,7 +62,9 @@ fn core_entry(
     let header = header_of(core);
     let built = crate::with_simt_core!(core, C => Ok(entry_at(sizes, module, "SimtCore", summary,
         header, move || C::new(core), differential, None)));
-    built.expect("every preset's core has a rust-hdl type (with_simt_core!)")
+    built
+        .expect("every preset's core has a rust-hdl type (with_simt_core!)")
+        .replayed_on_verilator()
 }
 
 /// The preset's SIMT core (`cu`, `tiny` and `seed` have one; the seed's is checked for structure
@@ -75,7 +77,7 @@ pub fn entries<B: PresetSizes>() -> Vec<Entry> {
     let mut entry = entry.structure_only_in_tests_without_board(&B::PRESET);
     if core.threads * core.lane_bits > 64 {
         // About 440 cycles per second on rust-hdl at 32 lanes x 32 bits: 5,000 cycles in the
-        // test run (the long runs are in the closing notes of issue 47).
+        // test run (the long run: docs/src/results/soak-seed-core.md, by scripts/results.sh).
         entry = entry.with_replay_cycles_in_tests(5_000);
     }
     let mut list = vec![entry];

@@ -46,14 +46,17 @@ pub fn entries<B: AtPreset>() -> Vec<Entry> {
     vec![
         entry::<B, _>("warp_scheduler", "WarpScheduler",
             "warp scheduler with per-warp SIMT stacks (fixed mode)", vec![("Mode", fixed.name())],
-            move || B::scheduler(fixed), |s, c| differential::<B>(SchedulerMode::Fixed(B::PRESET.scheduler.fetch_policy), s, c), Some(super::PROPERTIES)),
+            move || B::scheduler(fixed), |s, c| differential::<B>(SchedulerMode::Fixed(B::PRESET.scheduler.fetch_policy), s, c), Some(super::PROPERTIES))
+            .replayed_on_verilator(),
         entry::<B, _>("warp_scheduler_registered", "WarpScheduler",
             "warp scheduler with per-warp SIMT stacks (fixed mode, commands registered: they act a cycle after they are offered)", vec![("Mode", registered.name())],
-            move || B::scheduler(registered), |s, c| differential::<B>(SchedulerMode::Registered(B::PRESET.scheduler.fetch_policy), s, c), None),
+            move || B::scheduler(registered), |s, c| differential::<B>(SchedulerMode::Registered(B::PRESET.scheduler.fetch_policy), s, c), None)
+            .replayed_on_verilator(),
         entry::<B, _>("WarpScheduler", "SeedWarpScheduler",
             "the seed's WarpScheduler (003): seed-compatible mode behind the seed's ports", vec![("Mode", seed_mode.name())],
             B::seed_scheduler, |s, c| seed_differential::<B>(true, s, c), None)
-            .with_reference(seed_reference::<B>()),
+            .with_reference(seed_reference::<B>())
+            .replayed_on_verilator(),
     ]
 }
 
