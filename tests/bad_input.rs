@@ -762,6 +762,11 @@ fn outputs_never_overwrite_inputs_and_dash_is_standard_output() {
             "is the --expect file: it would be overwritten",
         ),
         (vec!["--vcd", &kernel], "is the kernel: it would be overwritten"),
+        (
+            vec!["--expect", &expect, "--vcd", &expect],
+            "is the --expect file: it would be overwritten",
+        ),
+        (vec!["--vcd", &expect], "is a file beside the kernel: it would be overwritten"),
         (vec!["--vcd", &x_gtkw], "its .gtkw save file would overwrite the waveform"),
         (
             vec!["--vcd", &path("w.vcd"), "--json", &path("w.gtkw")],
@@ -785,6 +790,27 @@ fn outputs_never_overwrite_inputs_and_dash_is_standard_output() {
         assert!(stderr.contains(want), "{extra:?}: {stderr}");
         assert!(stdout.is_empty(), "{extra:?}: refused before the run: {stdout}");
     }
+    // A table's --markdown names none of what its command reads: the files beside a kernel, a
+    // --rtl tree's files.
+    let rtl = path("rtl");
+    std::fs::create_dir_all(format!("{rtl}/cu")).unwrap();
+    std::fs::copy("rtl_out/manifest.json", format!("{rtl}/manifest.json")).unwrap();
+    let manifest = format!("{rtl}/manifest.json");
+    for args in [
+        vec!["kernels", kernel.as_str(), "--markdown", &lds],
+        vec!["kernels", kernel.as_str(), "--markdown", &expect],
+        vec!["speed", "--kernel", kernel.as_str(), "--markdown", &lds],
+        vec!["explore", kernel.as_str(), "--markdown", &expect],
+        vec!["report", "--rtl", &rtl, "--markdown", &manifest],
+        vec!["prove", "--rtl", &rtl, "--markdown", &manifest],
+        vec!["bench", "--fmax", "--rtl", &rtl, "--markdown", &manifest],
+    ] {
+        let (code, _, stderr) = cli(&args);
+        assert_eq!((code, stderr.lines().count()), (1, 1), "{args:?}: {stderr}");
+        assert!(stderr.contains("is an input: it would be overwritten"), "{args:?}: {stderr}");
+    }
+    assert_eq!(std::fs::read(&manifest).unwrap(), std::fs::read("rtl_out/manifest.json").unwrap());
+    std::fs::remove_dir_all(&rtl).unwrap();
     for (file, from) in [(&kernel, "s"), (&lds, "lds"), (&expect, "expect")] {
         let original = std::fs::read(format!("kernels/vector_add.{from}")).unwrap();
         assert_eq!(std::fs::read(file).unwrap(), original, "{file} unchanged");

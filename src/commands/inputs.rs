@@ -144,6 +144,17 @@ pub(super) fn inputs_beside(
     (lds, beside)
 }
 
+/// The files that may stand beside `kernel` as its inputs (`K.lds`, `K.expect`, `K.<core>.expect`
+/// for each core preset), whether or not this run reads them: no output may name one.
+pub(super) fn files_beside(kernel: &Path) -> Vec<PathBuf> {
+    let cores = crate::params::CORE_PRESETS.iter().map(|c| format!("{}.expect", c.name));
+    ["lds".to_string(), "expect".to_string()]
+        .into_iter()
+        .chain(cores)
+        .map(|ext| kernel.with_extension(ext))
+        .collect()
+}
+
 /// The line saying which inputs were found beside the kernel, once every argument is checked.
 pub(super) fn say_beside(kernel: &Path, lds: Option<&Path>, shown: &Shown) -> Result<()> {
     let mut used: Vec<String> = lds.map(|p| p.display().to_string()).into_iter().collect();

@@ -70,7 +70,14 @@ pub fn run(mut a: Run) -> Result<()> {
     let verilog = a.verilog.as_deref().map(|v| read_bounded(v, 64 * INPUT_LIMIT)).transpose()?;
     let (lds, lds_beside) = inputs_beside(&a.kernel, core.name, a.lds.take(), &mut a.results);
     a.lds = lds;
-    let inputs = [("the kernel", Some(a.kernel.as_path())), ("the --lds file", a.lds.as_deref())];
+    let beside = super::inputs::files_beside(&a.kernel);
+    let mut inputs = vec![
+        ("the kernel", Some(a.kernel.as_path())),
+        ("the --lds file", a.lds.as_deref()),
+        ("the --expect file", a.results.expect.as_deref()),
+        ("the --verilog file", a.verilog.as_deref()),
+    ];
+    inputs.extend(beside.iter().map(|f| ("a file beside the kernel", Some(f.as_path()))));
     let vcd = a.vcd.as_deref().map(|v| vcd_output(v, &inputs)).transpose()?;
     let mut others = inputs.to_vec();
     if let Some((vcd, gtkw)) = &vcd {

@@ -224,7 +224,7 @@ pub fn report(a: Report) -> Result<()> {
         by_block,
         markdown,
     } = a;
-    let markdown = markdown_output(markdown.as_deref(), &[])?;
+    let markdown = markdown_output(markdown.as_deref(), std::slice::from_ref(&rtl))?;
     let families = family.iter().map(|f| Family::parse(f)).collect::<Result<Vec<_>>>()?;
     let placed = match (families.as_slice(), route) {
         ([Family::Ice40], _) => Family::Ice40,
@@ -387,7 +387,9 @@ pub fn soak(a: Soak) -> Result<()> {
 /// `simt-rtl speed`: of the engines on kernels, of a bitstream's read-back, or of the blocks.
 pub fn speed(a: Speed) -> Result<()> {
     use crate::flow::{soak, speed};
-    let markdown = markdown_output(a.markdown.as_deref(), &a.kernel)?;
+    let read: Vec<PathBuf> =
+        a.kernel.iter().chain([&a.rtl]).chain(a.bitstream.as_ref()).cloned().collect();
+    let markdown = markdown_output(a.markdown.as_deref(), &read)?;
     if !a.kernel.is_empty() {
         let core = crate::params::core_params(&a.core)?;
         return speed_of_engines(core, &a.kernel, !a.engine_only, markdown.as_ref());
@@ -467,7 +469,7 @@ fn readback_source(dir: &Path) -> PathBuf {
 /// `simt-rtl bench`.
 pub fn bench(a: Bench) -> Result<()> {
     let Bench { cycles, seed, fmax, placements, rtl, out, markdown } = a;
-    let markdown = markdown_output(markdown.as_deref(), &[])?;
+    let markdown = markdown_output(markdown.as_deref(), std::slice::from_ref(&rtl))?;
     if cycles < 2 {
         anyhow::bail!("--cycles must be at least 2, got {cycles}");
     }

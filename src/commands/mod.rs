@@ -88,8 +88,35 @@ fn write_table(
 /// The `--markdown` output, checked (and a device or FIFO opened) before any work; it may not
 /// be one of the command's `inputs`.
 fn markdown_output(path: Option<&Path>, inputs: &[PathBuf]) -> Result<Option<Output>> {
-    let inputs: Vec<(&str, &Path)> = inputs.iter().map(|p| ("an input", p.as_path())).collect();
+    let files = read_files(inputs);
+    let inputs: Vec<(&str, &Path)> = files.iter().map(|p| ("an input", p.as_path())).collect();
     path.map(|p| Output::new("--markdown", p, Allow::Any, &inputs)).transpose()
+}
+
+/// Every file a command reads for its inputs `inputs`: each input; beside a kernel (`.s`), the
+/// files that may be its inputs ([`inputs::files_beside`]); and every file under a directory (an
+/// `--rtl` tree), to a depth of 3.
+fn read_files(inputs: &[PathBuf]) -> Vec<PathBuf> {
+    fn under(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else { return };
+        for path in entries.flatten().map(|e| e.path()).take(10_000) {
+            if path.is_dir() && depth > 0 {
+                under(&path, depth - 1, out);
+            } else {
+                out.push(path);
+            }
+        }
+    }
+    let mut files = vec![];
+    for input in inputs {
+        files.push(input.clone());
+        if input.extension().is_some_and(|e| e == "s") {
+            files.extend(inputs::files_beside(input));
+        } else if input.is_dir() {
+            under(input, 3, &mut files);
+        }
+    }
+    files
 }
 
 /// The exported Verilog of `modules` at `preset` under `rtl` (`rtl/<preset>/<module>.v`).

@@ -56,7 +56,7 @@ pub struct Prove {
 /// `simt-rtl prove`: the formal properties, or with `--synth` each block against its netlist.
 pub fn prove(a: Prove) -> Result<()> {
     let budget = std::time::Duration::from_secs(a.timeout);
-    let markdown = markdown_output(a.markdown.as_deref(), &[])?;
+    let markdown = markdown_output(a.markdown.as_deref(), std::slice::from_ref(&a.rtl))?;
     if a.synth {
         let synthesis = Synthesis { dffe: a.dffe, mapper: a.mapper };
         let dirs = (a.rtl.as_path(), a.out.as_path());
