@@ -160,9 +160,8 @@ fn the_test_time_table_is_recent() {
 /// changed since, or each was proven equal to what it is now (`scripts/equiv.sh --record`, in
 /// `docs/src/results/proven-equal.txt`), measured on a clean commit; or the table says `Stale: why` on a line above its stamp, and then every line
 /// of the README and the book that links to it says "stale" too. The test command's own tables
-/// (`test-time.md` and `ci-cycles.md`, written together by `scripts/test-time.sh`) measure no
-/// file but the whole suite: [`the_test_time_table_is_recent`] and
-/// [`the_test_time_tables_list_every_test_binary`] keep them fresh instead.
+/// (`test-time.md` and `ci-cycles.md`, written together by `scripts/test-time.sh`) are kept
+/// fresh by [`the_test_time_table_is_recent`] instead.
 #[test]
 fn generated_tables_match_their_inputs_or_say_stale() {
     assert!(git(&["--version"]).is_some(), "git is needed to hash the tables' inputs");
@@ -181,6 +180,9 @@ fn generated_tables_match_their_inputs_or_say_stale() {
         if head.iter().any(|l| l.starts_with("Stale:")) {
             problems.extend(links_not_saying_stale(&table));
             continue;
+        }
+        if stamped_commit(&text).is_some_and(|c| c.contains("uncommitted")) {
+            problems.push(format!("{name} was measured with uncommitted changes: run the command in its stamp again on a clean commit, or add a `Stale:` line at its top"));
         }
         let Some(line) = text.lines().find(|l| l.starts_with("Inputs: ")) else {
             problems.push(format!("{name} has no `Inputs:` line: run the command in its stamp again, or add a `Stale:` line at its top"));
@@ -330,6 +332,11 @@ fn numbers_are_read_as_written() {
     );
     assert!(states(&[(60.6, 1)], (61.0, 0)) && !states(&[(60.6, 1)], (60.0, 0)));
     assert!(states(&[(45.0, 1)], (45.0, 0)) && !states(&[(428_445.0, 0)], (1.1, 1)));
+}
+
+/// The stamps' commit (`on commit `HASH``) of a generated table.
+fn stamped_commit(text: &str) -> Option<&str> {
+    text.split("on commit `").nth(1)?.split('`').next()
 }
 
 /// Each record of `proven-equal.txt` (`PATH OLD NEW REV`) names a commit of this history that
