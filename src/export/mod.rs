@@ -13,3 +13,9 @@ pub use entry::{Check, Entry, FormalBlock, Reference};
 pub use replay::{check_exported, differential_dir, differential_via_verilog, RUST_HDL_CYCLES};
 pub use verilog::export_module;
 pub use write::ExportedBlock;
+
+/// The waivers that `verilator --lint-only -Wall` needs on every exported file
+/// (`sim/verilator_waivers.vlt`, every waiver with its reason: rust-hdl's 32-bit literals give
+/// WIDTH, its settled combinational loops UNOPTFLAT), built into the crate: write it beside your
+/// Verilog and pass it to Verilator first (`verilator --lint-only -Wall waivers.vlt block.v`).
+pub const VERILATOR_WAIVERS: &str = include_str!("../../sim/verilator_waivers.vlt");

@@ -65,23 +65,26 @@ targets:
   # The sources, for use from other cores.
   default:
     filesets: [rtl]
-  # The board self-test in Icarus: prints PASS when the signature matches the simulated one.
+  # The board self-test (100,000 cycles) under Verilator, in edalize's flow API: prints PASS when
+  # the signature matches the simulated one (seconds; `--flow-options tool=icarus` under Icarus
+  # takes many minutes).
   sim:
-    default_tool: icarus
-    filesets: [board_top, testbench]
+    flow: sim
+    filesets: [lint_waivers, board_top, testbench]
     toplevel: self_test_tb
-    tools:
-      icarus:
-        iverilog_options: [-g2005]
+    flow_options:
+      tool: verilator
+      mode: binary
+      verilator_options: [--timescale, 1ns/1ps]
+      iverilog_options: [-g2005]
   # Verilator -Wall lint of the operand collector (the waivers are justified in the .vlt).
   lint:
-    default_tool: verilator
+    flow: lint
     filesets: [lint_waivers, rtl]
     toplevel: operand_collector
-    tools:
-      verilator:
-        mode: lint-only
-        verilator_options: [-Wall]
+    flow_options:
+      tool: verilator
+      verilator_options: [-Wall]
   # The self-test bitstream for the Alchitry Cu (iCE40-HX8K CB132), clocked at {mhz} MHz by the PLL.
   alchitry_cu:
     default_tool: icestorm

@@ -19,9 +19,7 @@ use std::process::Command;
 
 use anyhow::{bail, Context, Result};
 
-/// The waivers for `verilator --lint-only -Wall` (`sim/verilator_waivers.vlt`, every waiver with
-/// its reason), built into the crate.
-pub const VERILATOR_WAIVERS: &str = include_str!("../../sim/verilator_waivers.vlt");
+pub use crate::export::VERILATOR_WAIVERS;
 
 /// [`VERILATOR_WAIVERS`] as a file for Verilator: written once per process into the temporary
 /// directory (whole, then moved into place), named by a hash of its text so that every process
