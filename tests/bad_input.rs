@@ -287,6 +287,7 @@ fn command_line_errors_are_one_clear_line() {
         (vec!["run", "kernels/loop.s", "--preset", "nope"], "unknown core preset `nope`: known core presets are cu-core, tiny-core"),
         (vec!["run", "kernels/loop.s", "--preset", "seed"], "`seed` is a block preset; its SIMT core is the core preset `seed-core`"),
         (vec!["run", "kernels/loop.s", "--preset", "cu"], "`cu` is a block preset; its SIMT core is the core preset `cu-core`"),
+        (vec!["run", "kernels/loop.s", "--vcd", "/tmp/simt-rtl-never.vcd", "--max-cycles", "100000000"], "--max-cycles 100000000 with --vcd: the waveform is built in memory (about 5 KB a cycle on the cu-core), so --vcd takes at most 200000 cycles"),
         (vec!["run", "kernels/loop.s", "--max-cycles", "10"], "kernels/loop.s: did not finish within --max-cycles 10: the reference interpreter ran 10 warp instructions"),
         (vec!["run", "kernels/loop.s", "--vcd", "/proc/simt-rtl-cannot-write-here/x.vcd"], "cannot create output directory /proc/simt-rtl-cannot-write-here"),
         (vec!["run", "kernels/nested.s", "--preset", "tiny-core"], "kernels/nested.s:15: `bnz  r3, odd_hi, end3`: warp 0 at instruction 11: SIMT stack overflow (depth 2)"),
@@ -874,4 +875,15 @@ fn test_size_variables_refuse_what_they_cannot_mean() {
     assert!(err(parse_names("SIMT_VERILOG_ONLY", Some(""), &known))
         .contains("`` is not an exported module"));
     assert_eq!(parse_names("V", Some("beta"), &known).unwrap(), Some(vec!["beta".to_string()]));
+}
+
+/// A number takes one leading `-` and digits only: a second sign, a `+` or a sign inside the hex
+/// digits is refused naming the word, not read as a number (`--5` was 5, `0x-1` was -1).
+#[test]
+fn numbers_with_stray_signs_are_refused() {
+    for word in ["--5", "0x-1", "+5", "-", "0x", "1_0"] {
+        let e = simt_rtl::isa::asm::assemble(&format!("addi r1, r0, {word}\nexit")).unwrap_err();
+        assert!(format!("{e:#}").contains(&format!("`{word}` is not a number")), "{word}: {e:#}");
+    }
+    assert!(simt_rtl::isa::asm::assemble("addi r1, r0, -0x10\naddi r2, r0, -5\nexit").is_ok());
 }

@@ -35,15 +35,17 @@ pub struct Run {
     /// Seed of the pseudo-random local data share.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Give up after this many core cycles (1 to 100000000).
-    #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
-    pub max_cycles: u64,
+    /// Give up after this many core cycles (1 to 100000000; default 1000000, with --vcd 200000,
+    /// the most a waveform may hold).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    pub max_cycles: Option<u64>,
     /// Run the rust-hdl core in lockstep with its model, every output compared every cycle
     /// (slower: `simt-rtl speed --kernel` times both), instead of the Verilator engine;
     /// tiny-core and --vcd always do.
     #[arg(long)]
     pub lockstep: bool,
-    /// Write the rust-hdl core's waveform here (runs in lockstep).
+    /// Write the rust-hdl core's waveform here (runs in lockstep; the waveform is built in memory,
+    /// about 5 KB a cycle on the cu-core, so at most 200000 cycles).
     #[arg(long)]
     pub vcd: Option<PathBuf>,
     /// For tests and debugging: build the Verilator engine from this `core_board` Verilog (as
@@ -54,9 +56,20 @@ pub struct Run {
     pub results: ResultArgs,
 }
 
+/// The most cycles `run --vcd` records: its waveform is held in memory until the run ends.
+const VCD_MAX_CYCLES: u64 = 200_000;
+
 /// `simt-rtl run`: on the exported core under Verilator, or in lockstep with the model.
 pub fn run(mut a: Run) -> Result<()> {
     let core = crate::params::core_params(&a.preset)?;
+    let max_cycles = match (a.max_cycles, &a.vcd) {
+        (Some(n), Some(_)) if n > VCD_MAX_CYCLES => anyhow::bail!(
+            "--max-cycles {n} with --vcd: the waveform is built in memory (about 5 KB a cycle on the cu-core), so --vcd takes at most {VCD_MAX_CYCLES} cycles"
+        ),
+        (Some(n), _) => n,
+        (None, Some(_)) => VCD_MAX_CYCLES,
+        (None, None) => 1_000_000,
+    };
     let params = crate::params::CoreParams {
         policy: a.policy,
         collector_timing: a.collector.unwrap_or(core.collector_timing),
@@ -95,9 +108,9 @@ pub fn run(mut a: Run) -> Result<()> {
     let shown = shown.about(kernel.path, params, about);
     say_beside(&a.kernel, a.lds.as_deref().filter(|_| lds_beside), &shown)?;
     if verilator {
-        run_fast(kernel, params, &lds, a.max_cycles, verilog.as_deref(), shown)
+        run_fast(kernel, params, &lds, max_cycles, verilog.as_deref(), shown)
     } else {
-        run_lockstep(kernel, params, &lds, a.max_cycles, vcd.map(|v| v.0.path().into()), shown)
+        run_lockstep(kernel, params, &lds, max_cycles, vcd.map(|v| v.0.path().into()), shown)
     }
 }
 

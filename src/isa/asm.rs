@@ -250,12 +250,18 @@ fn register(s: &str) -> Result<u8> {
     }
 }
 
+/// A decimal or `0x` hex number with at most one leading `-`: digits only after it (no second
+/// sign, no `+`, no sign inside the hex digits, which Rust's parsers would take).
 fn number(s: &str) -> Option<i64> {
     let (neg, digits) = s.strip_prefix('-').map_or((false, s), |d| (true, d));
-    let v = match digits.strip_prefix("0x").or_else(|| digits.strip_prefix("0X")) {
-        Some(hex) => i64::from_str_radix(hex, 16).ok()?,
-        None => digits.parse::<i64>().ok()?,
+    let (radix, digits) = match digits.strip_prefix("0x").or_else(|| digits.strip_prefix("0X")) {
+        Some(hex) => (16, hex),
+        None => (10, digits),
     };
+    if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
+        return None;
+    }
+    let v = i64::from_str_radix(digits, radix).ok()?;
     Some(if neg { -v } else { v })
 }
 
