@@ -24,6 +24,8 @@ if [ -n "$(git status --porcelain)" ]; then
     exit 1
 fi
 repo="$PWD"
+# The commit measured, read now: commits made while the run goes on are not what it measured.
+commit="$(git rev-parse HEAD)"
 out="$repo/docs/src/results/test-time.md"
 cycles_out="$repo/docs/src/results/ci-cycles.md"
 work="$(mktemp -d "${TMPDIR:-/tmp}/simt-rtl-test-time.XXXXXX")"
@@ -42,8 +44,8 @@ for run in $(seq 1 "$runs"); do
     echo "test.sh: total took $((SECONDS - start)) s" >> "$work/log-$run.txt"
     cp "$work/clone/target/nextest/default/junit.xml" "$work/junit-$run.xml"
 done
-python3 scripts/test_time_table.py "$work" "$runs" "$(git rev-parse HEAD)" > "$work/table.md"
-python3 scripts/ci_cycles_table.py "$work/cycles-1.tsv" "$(git rev-parse HEAD)" > "$work/cycles.md"
+python3 scripts/test_time_table.py "$work" "$runs" "$commit" > "$work/table.md"
+python3 scripts/ci_cycles_table.py "$work/cycles-1.tsv" "$commit" > "$work/cycles.md"
 mv "$work/table.md" "$out"
 mv "$work/cycles.md" "$cycles_out"
 echo "test-time: wrote $out and $cycles_out" >&2

@@ -160,8 +160,9 @@ fn the_test_time_table_is_recent() {
 /// changed since, or each was proven equal to what it is now (`scripts/equiv.sh --record`, in
 /// `docs/src/results/proven-equal.txt`), measured on a clean commit; or the table says `Stale: why` on a line above its stamp, and then every line
 /// of the README and the book that links to it says "stale" too. The test command's own tables
-/// (`test-time.md` and `ci-cycles.md`, written together by `scripts/test-time.sh`) are kept
-/// fresh by [`the_test_time_table_is_recent`] instead.
+/// (`test-time.md` and `ci-cycles.md`, written together by `scripts/test-time.sh`) measure no
+/// file but the whole suite: [`the_test_time_table_is_recent`] and
+/// [`the_test_time_tables_list_every_test_binary`] keep them fresh instead.
 #[test]
 fn generated_tables_match_their_inputs_or_say_stale() {
     assert!(git(&["--version"]).is_some(), "git is needed to hash the tables' inputs");
@@ -337,6 +338,61 @@ fn numbers_are_read_as_written() {
 /// The stamps' commit (`on commit `HASH``) of a generated table.
 fn stamped_commit(text: &str) -> Option<&str> {
     text.split("on commit `").nth(1)?.split('`').next()
+}
+
+/// The test command's two tables (`test-time.md`, `ci-cycles.md`, written together by
+/// `scripts/test-time.sh`) measure today's suite: test-time.md lists every test binary (each
+/// `tests/*.rs` and each example run as a test) and ci-cycles.md names no binary that is gone,
+/// both from one clean commit.
+#[test]
+fn the_test_time_tables_list_every_test_binary() {
+    // `scripts/test-time.sh` runs the test command to rewrite these tables.
+    if std::env::var_os("SIMT_REWRITING_TEST_TIME").is_some() {
+        return;
+    }
+    let results = root().join("docs/src/results");
+    let times = std::fs::read_to_string(results.join("test-time.md")).unwrap();
+    let cycles = std::fs::read_to_string(results.join("ci-cycles.md")).unwrap();
+    let commit = stamped_commit(&times).expect("test-time.md names its commit");
+    assert!(!commit.contains(' '), "test-time.md was measured on `{commit}`");
+    assert_eq!(
+        stamped_commit(&cycles),
+        Some(commit),
+        "ci-cycles.md and test-time.md come from one run"
+    );
+    let mut binaries: Vec<String> = std::fs::read_dir(root().join("tests"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+        .map(|p| p.file_stem().unwrap().to_string_lossy().to_string())
+        .collect();
+    let manifest = std::fs::read_to_string(root().join("Cargo.toml")).unwrap();
+    for example in manifest.split("[[example]]").skip(1) {
+        let name = example.split("name = \"").nth(1).and_then(|r| r.split('"').next()).unwrap();
+        if example.split("\n[").next().unwrap().contains("test = true") {
+            binaries.push(format!("example/{name}"));
+        }
+    }
+    let row_of = |text: &str, b: &str| text.lines().any(|l| l.starts_with(&format!("| {b} |")));
+    let unlisted: Vec<&String> = binaries.iter().filter(|b| !row_of(&times, b)).collect();
+    assert!(
+        unlisted.is_empty(),
+        "test-time.md does not list {unlisted:?}: run `bash scripts/test-time.sh`"
+    );
+    for line in cycles
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| binary") && !l.starts_with("| engine"))
+    {
+        let binary = line.split('|').nth(1).unwrap().trim();
+        let engine_row = ["iverilog", "rust-hdl", "verilator"].contains(&binary);
+        // rustdoc names every doc test's binary `rust_out`.
+        let doc_test = binary == "rust_out";
+        assert!(
+            engine_row || doc_test || binaries.iter().any(|b| b == binary),
+            "ci-cycles.md names `{binary}`, no test binary now"
+        );
+    }
 }
 
 /// Each record of `proven-equal.txt` (`PATH OLD NEW REV`) names a commit of this history that
