@@ -345,14 +345,14 @@ fn built_in_properties_are_the_files() {
     }
 }
 
-/// SIGINT or SIGTERM to `prove` ends every tool it started, `yosys-smtbmc` in its own process
+/// SIGINT, SIGTERM or SIGHUP to `prove` ends every tool it started, `yosys-smtbmc` in its own process
 /// group and its solver below it included: `prove` runs in a session of its own, and once a solver
 /// of that session runs, the signal leaves no process of the session 5 s later, and the exit code
 /// is 128 + the signal.
 #[test]
 fn an_interrupted_prove_leaves_no_tool_running() {
     use std::os::unix::process::CommandExt;
-    for (signal, code) in [(libc::SIGINT, 130), (libc::SIGTERM, 143)] {
+    for (signal, code) in [(libc::SIGINT, 130), (libc::SIGTERM, 143), (libc::SIGHUP, 129)] {
         let out = work_dir(&format!("interrupted_{signal}"));
         let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_simt-rtl"));
         cmd.args(["prove", "--preset", "cu", "--out", out.to_str().unwrap()])

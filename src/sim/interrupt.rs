@@ -1,8 +1,8 @@
-//! Tools end with the command that started them. After [`end_tools_on_interrupt`], SIGINT or
-//! SIGTERM stops every process this one started, and every process those started, whatever
+//! Tools end with the command that started them. After [`end_tools_on_interrupt`], SIGINT,
+//! SIGTERM or SIGHUP (the terminal closed) stops every process this one started, and every process those started, whatever
 //! process group or session they are in (`prove` runs `yosys-smtbmc` in a group of its own,
 //! which a terminal's Ctrl-C never reaches), kills them, reaps them, and exits with 128 + the
-//! signal (130, 143) after one line on standard error.
+//! signal (130, 143, 129) after one line on standard error (when it can still be written).
 //!
 //! Descendants are found through `/proc` (Linux). They are stopped first, round after round,
 //! until a round finds no new one, so that none can start another while they are being ended;
@@ -28,7 +28,7 @@ extern "C" fn on_signal(signal: libc::c_int) {
     unsafe { libc::write(SIGNAL_PIPE.load(Ordering::Relaxed), (&byte as *const u8).cast(), 1) };
 }
 
-/// Handles SIGINT and SIGTERM from now on: a handler passes the signal to a thread, which ends
+/// Handles SIGINT, SIGTERM and SIGHUP from now on: a handler passes the signal to a thread, which ends
 /// the tools and then the command. The tools keep the default handling and an empty signal
 /// mask (exec resets handled signals to the default).
 pub fn end_tools_on_interrupt() -> anyhow::Result<()> {
@@ -43,7 +43,7 @@ pub fn end_tools_on_interrupt() -> anyhow::Result<()> {
         action.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
         action.sa_flags = libc::SA_RESTART;
         libc::sigemptyset(&mut action.sa_mask);
-        for signal in [libc::SIGINT, libc::SIGTERM] {
+        for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
             if libc::sigaction(signal, &action, std::ptr::null_mut()) != 0 {
                 anyhow::bail!("cannot handle signal {signal}");
             }
@@ -56,8 +56,15 @@ pub fn end_tools_on_interrupt() -> anyhow::Result<()> {
         while unsafe { libc::read(read_end, (&mut byte as *mut u8).cast(), 1) } != 1 {}
         let signal = byte as libc::c_int;
         let ended = end_descendants();
-        let name = if signal == libc::SIGINT { "SIGINT" } else { "SIGTERM" };
-        eprintln!("simt-rtl: interrupted by {name}: ended {ended} tool process(es)");
+        let name = match signal {
+            libc::SIGINT => "SIGINT",
+            libc::SIGHUP => "SIGHUP",
+            _ => "SIGTERM",
+        };
+        // Not eprintln!: after SIGHUP the terminal may be gone, and a failed write must not
+        // stop the exit.
+        let line = format!("simt-rtl: interrupted by {name}: ended {ended} tool process(es)\n");
+        let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
         std::process::exit(128 + signal);
     })?;
     Ok(())
