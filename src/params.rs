@@ -963,12 +963,21 @@ impl Sizes {
 
     /// `self` with a local data share of `banks` banks ([`Sizes::new`] gives R700's 4); in a
     /// `const`, a count that breaks its rule (a power of two, 2..=32, at most `threads`) stops
-    /// the build.
+    /// the build (at run time, use [`Sizes::checked_lds_banks`]).
     pub const fn with_lds_banks(self, banks: usize) -> Sizes {
         if let Some(rule) = lds_banks_rule(banks, self.T) {
             panic!("{}", rule);
         }
         Sizes { LB: banks, LBW: clog2(banks), ..self }
+    }
+
+    /// [`Sizes::with_lds_banks`] at run time: a count that breaks its rule is an error naming the
+    /// parameter, its value and the rule, not a panic.
+    pub fn checked_lds_banks(self, banks: usize) -> Result<Sizes> {
+        match lds_banks_rule(banks, self.T) {
+            Some(rule) => bail!("{rule}, got {banks} (threads = {})", self.T),
+            None => Ok(self.with_lds_banks(banks)),
+        }
     }
 
     /// The sizes of a scheduler `s`, a collector `c` and a local data share of `lds_rows` rows,

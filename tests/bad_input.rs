@@ -887,3 +887,24 @@ fn numbers_with_stray_signs_are_refused() {
     }
     assert!(simt_rtl::isa::asm::assemble("addi r1, r0, -0x10\naddi r2, r0, -5\nexit").is_ok());
 }
+
+/// The local data share's bank count at run time: an error naming the parameter, its value and
+/// the rule, where the `const` setter stops the build.
+#[test]
+fn lds_banks_are_refused_at_run_time() {
+    let s = Sizes::checked(CU.scheduler, CU.collector, 16).unwrap();
+    for (banks, rule) in [
+        (16, "must be at most `threads`"),
+        (3, "must be a power of two"),
+        (0, "must be a power of two"),
+    ] {
+        let e = err(s.checked_lds_banks(banks));
+        assert!(
+            e.contains("parameter `lds_banks`")
+                && e.contains(rule)
+                && e.contains(&format!("got {banks}")),
+            "{banks}: {e}"
+        );
+    }
+    assert_eq!(s.checked_lds_banks(8).unwrap(), s.with_lds_banks(8));
+}
