@@ -6,7 +6,9 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, ensure, Context, Result};
-use simt_rtl::flow::prove::{fails_at, inapplicable, property_names, prove_within, Outcome};
+use simt_rtl::flow::prove::{
+    checked_names, fails_at, inapplicable, property_names, prove_within, Outcome,
+};
 use simt_rtl::params::{Preset, PRESETS};
 use simt_rtl::registry::{entries, FormalBlock, PresetBlocks};
 use simt_rtl::sim::{Claim, Mutant};
@@ -110,13 +112,15 @@ fn verilog(job: &Job, dir: &Path, mutation: Option<(&str, &str)>) -> Result<Path
 /// assert nothing at the claim's preset ([`inapplicable`]).
 fn claimed(block: &FormalBlock, c: &Claim) -> Vec<String> {
     let preset = simt_rtl::params::preset(c.preset).unwrap();
-    let skipped = inapplicable(block, &preset).unwrap();
-    let names = property_names(block.text).into_iter();
     match c.only {
-        [] => names
-            .filter(|n| !c.except.contains(&n.as_str()) && !skipped.iter().any(|(s, _)| s == n))
+        [] => checked_names(block, &preset, &[])
+            .unwrap()
+            .into_iter()
+            .filter(|n| !c.except.contains(&n.as_str()))
             .collect(),
-        only => names.filter(|n| only.contains(&n.as_str())).collect(),
+        only => {
+            property_names(block.text).into_iter().filter(|n| only.contains(&n.as_str())).collect()
+        }
     }
 }
 

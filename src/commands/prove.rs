@@ -143,14 +143,7 @@ impl ProveProgress {
     ) -> Result<ProveProgress> {
         let mut total = 0;
         for b in blocks {
-            let names = crate::flow::prove::properties_of(b)?;
-            let skipped = crate::flow::prove::inapplicable(b, preset)?;
-            let checked = |n: &&String| !skipped.iter().any(|(s, _)| s == *n);
-            total += names
-                .iter()
-                .filter(|n| only.is_empty() || only.contains(n))
-                .filter(checked)
-                .count();
+            total += crate::flow::prove::checked_names(b, preset, only)?.len();
         }
         let (start, shown) = (std::time::Instant::now(), std::io::stderr().is_terminal());
         Ok(ProveProgress { total, done: 0, budget, start, shown })

@@ -65,11 +65,6 @@ pub fn z3_bin_dir() -> PathBuf {
     super::install_dir("SIMT_Z3_DIR", "z3")
 }
 
-/// The names of `block`'s properties, in file order.
-pub fn properties_of(block: &FormalBlock) -> Result<Vec<String>> {
-    Ok(property_names(block.text))
-}
-
 /// The labelled assertions of a properties file, in file order.
 pub fn property_names(text: &str) -> Vec<String> {
     text.lines()
@@ -114,6 +109,15 @@ pub fn inapplicable(block: &FormalBlock, preset: &Preset) -> Result<Vec<(String,
         }
     }
     Ok(out)
+}
+
+/// The properties of `block` that `prove` checks at `preset`: those `only` names (every one when
+/// it is empty), less those that assert nothing there ([`inapplicable`]).
+pub fn checked_names(block: &FormalBlock, preset: &Preset, only: &[String]) -> Result<Vec<String>> {
+    let skipped = inapplicable(block, preset)?;
+    let mut names = property_names(block.text);
+    names.retain(|n| (only.is_empty() || only.contains(n)) && !skipped.iter().any(|(s, _)| s == n));
+    Ok(names)
 }
 
 /// Checks `block`'s properties on `rtl` (its exported Verilog, sized for `preset`), bounded to
@@ -262,24 +266,22 @@ impl Checker {
         only: &[String],
     ) -> Result<Checker> {
         let (props, text) = (block.properties, block.text);
-        let mut names = property_names(text);
-        if names.is_empty() {
+        let all = property_names(text);
+        if all.is_empty() {
             bail!("{props}: no labelled `assert` found");
         }
-        if let Some(unknown) = only.iter().find(|o| !names.contains(o)) {
+        if let Some(unknown) = only.iter().find(|o| !all.contains(o)) {
             bail!(
                 "`{}` has no property `{unknown}` (its properties: {})",
                 block.module,
-                names.join(", ")
+                all.join(", ")
             );
         }
-        let skipped = inapplicable(block, preset)?;
-        if let Some((n, why)) = skipped.iter().find(|(n, _)| only.contains(n)) {
+        if let Some((n, why)) = inapplicable(block, preset)?.iter().find(|(n, _)| only.contains(n))
+        {
             bail!("`{}`'s property `{n}` asserts nothing here: it {why}", block.module);
         }
-        names.retain(|n| {
-            (only.is_empty() || only.contains(n)) && !skipped.iter().any(|(s, _)| s == n)
-        });
+        let names = checked_names(block, preset, only)?;
         if !rtl.is_file() {
             bail!("{} does not exist: run `simt-rtl gen` first", rtl.display());
         }
