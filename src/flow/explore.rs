@@ -18,10 +18,6 @@ pub use crate::hw::core::simt_core::{EXPLORED as CORES, SEED_EXPLORED as SEED_CO
 use crate::params::{CoreParams, Extension, Extensions, CORE_CU};
 use crate::verify::core_run::KernelInput;
 
-/// Lane operations per second (millions) of the `cu` core in the GPGPU-Sim-exact timing on the
-/// board, the reference the pipelined timing is measured against: IPC 0.77 x 4 lanes x 25 MHz.
-pub const EXACT_CORE_MLOPS: f64 = 77.0;
-
 /// One core's figures.
 #[derive(Clone, Debug)]
 pub struct ExploreRow {
@@ -434,16 +430,20 @@ pub fn routed_table(rows: &[ExploreRow]) -> String {
     s
 }
 
-/// The rows as a Markdown table.
+/// The rows as a Markdown table; each row's lane throughput is also given as a multiple of the
+/// first row's (the core as it is), measured in the same run.
 pub fn table(rows: &[ExploreRow]) -> String {
-    let mut s = String::from(
-        "| core | warps | collector units | lanes | logic cells (of 7,680) | harness bits | block RAMs | Fmax (MHz, worst-best) | mean IPC | lane throughput (M/s) | x the exact core's 77 M |\n|---|---|---|---|---|---|---|---|---|---|---|\n",
+    let first = rows.first().map(|r| r.core.name).unwrap_or("-");
+    let mut s = format!(
+        "| core | warps | collector units | lanes | logic cells (of 7,680) | harness bits | block RAMs | Fmax (MHz, worst-best) | mean IPC | lane throughput (M/s) | x {first}'s |\n|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
+    let base = rows.first().and_then(ExploreRow::lane_mops);
     for r in rows {
         let m = &r.measured;
-        let (mops, times) = match r.lane_mops() {
-            Some(t) => (format!("{t:.0}"), format!("{:.2}", t / EXACT_CORE_MLOPS)),
-            None => ("-".to_string(), "-".to_string()),
+        let (mops, times) = match (r.lane_mops(), base) {
+            (Some(t), Some(b)) => (format!("{t:.0}"), format!("{:.2}", t / b)),
+            (Some(t), None) => (format!("{t:.0}"), "-".to_string()),
+            _ => ("-".to_string(), "-".to_string()),
         };
         s.push_str(&format!(
             "| {} | {} | {} | {} | {} | {} | {} | {} | {:.2} | {mops} | {times} |\n",
@@ -459,7 +459,7 @@ pub fn table(rows: &[ExploreRow]) -> String {
         ));
     }
     s.push_str(&format!(
-        "\nEach core is the `cu` core ({} timing, {} policy) with the sizes given, placed and routed alone in `report`'s shift harness (its logic cells include about one per harness bit); mean IPC is its model's over the kernels, each run checked against the interpreter; lane throughput is mean IPC x lanes x the worst placement's Fmax (an upper bound: the board top adds the host link and runs at a PLL clock at or below it), against the 77 M lane operations per second of the `cu` core in the GPGPU-Sim-exact timing on the board (IPC 0.77 x 4 lanes x 25 MHz). Synthesis: yosys `synth_ice40 -nodffe`.\n",
+        "\nEach core is the `cu` core ({} timing, {} policy) with the sizes given, placed and routed alone in `report`'s shift harness (its logic cells include about one per harness bit); mean IPC is its model's over the kernels, each run checked against the interpreter; lane throughput is mean IPC x lanes x the worst placement's Fmax (an upper bound: the board top adds the host link and runs at a PLL clock at or below it). Synthesis: yosys `synth_ice40 -nodffe`.\n",
         CORE_CU.collector_timing.name(),
         CORE_CU.policy.name(),
     ));
