@@ -1,5 +1,6 @@
 //! The README and the book hold together: every page `docs/src/SUMMARY.md` lists exists, every
-//! book page is listed, every relative link in the README and the book resolves to a file, and
+//! book page is listed, every relative link in the README and the book resolves to a file (and
+//! its `#anchor` to one of that page's headings), and
 //! the README stays a front door (at most 12 KB).
 
 mod common;
@@ -86,14 +87,64 @@ fn every_relative_link_resolves() {
     for page in &pages {
         let text = std::fs::read_to_string(page).unwrap();
         for target in link_targets(&text) {
-            if let Some(file) = local_file(page, &target) {
-                if !file.exists() {
+            if let Some(anchor) = target.strip_prefix('#') {
+                if !heading_ids(&text).contains(&anchor.to_string()) {
                     broken.push(format!("{}: ({target})", page.display()));
                 }
+                continue;
+            }
+            let Some(file) = local_file(page, &target) else { continue };
+            let anchor = target.split_once('#').map(|(_, anchor)| anchor);
+            let resolves = match (file.is_file(), anchor) {
+                (true, Some(anchor)) if file.extension().is_some_and(|e| e == "md") => {
+                    heading_ids(&std::fs::read_to_string(&file).unwrap())
+                        .contains(&anchor.to_string())
+                }
+                (exists, _) => exists || file.is_dir(),
+            };
+            if !resolves {
+                broken.push(format!("{}: ({target})", page.display()));
             }
         }
     }
     assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
+}
+
+/// The anchors mdBook gives a page's headings: the heading's text without code marks and link
+/// targets, lower case, spaces as `-`, other punctuation dropped (mdBook's `normalize_id`).
+fn heading_ids(markdown: &str) -> Vec<String> {
+    let mut fenced = false;
+    let mut ids = Vec::new();
+    for line in markdown.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+        }
+        let Some(heading) = line.strip_prefix('#').filter(|_| !fenced) else { continue };
+        let text = heading.trim_start_matches('#').trim();
+        let mut plain = String::new();
+        let mut in_target = false;
+        for (i, ch) in text.char_indices() {
+            match ch {
+                '(' if text[..i].ends_with(']') => in_target = true,
+                ')' if in_target => in_target = false,
+                _ if in_target => {}
+                ch if ch.is_alphanumeric() || ch == '_' || ch == '-' => {
+                    plain.extend(ch.to_lowercase())
+                }
+                ch if ch.is_whitespace() => plain.push('-'),
+                _ => {}
+            }
+        }
+        ids.push(plain);
+    }
+    ids
+}
+
+#[test]
+fn heading_ids_are_mdbooks() {
+    let md =
+        "# SIMT core\n## The `cu` core's [timing](x.md)\n```\n# not a heading\n```\n### A, b: c";
+    assert_eq!(heading_ids(md), ["simt-core", "the-cu-cores-timing", "a-b-c"]);
 }
 
 #[test]
