@@ -17,6 +17,7 @@
 //! register number (4 bits) and the warp. A byte that arrives while an answer is being sent is
 //! dropped and flagged; an unknown command byte is ignored and flagged.
 
+use crate::sim::interrupt::Guarded;
 use anyhow::{bail, Context, Result};
 
 use crate::hw::core::simt_core::model::CoreCounters;
@@ -462,7 +463,7 @@ impl TtySerial {
                 "time",
                 "5",
             ])
-            .status()
+            .status_guarded()
             .with_context(|| {
                 "cannot run `stty` to set the serial port up (coreutils)".to_string()
             })?;

@@ -165,7 +165,11 @@ fn run(cli: Cli) -> Result<()> {
 /// `simt-rtl: error: ...`, with clap's exit code 2.
 fn parse() -> std::result::Result<Cli, ExitCode> {
     use clap::error::ErrorKind;
-    match Cli::try_parse() {
+    use clap::{CommandFactory, FromArgMatches};
+    let parsed = negatives_are_values(Cli::command())
+        .try_get_matches()
+        .and_then(|matches| Cli::from_arg_matches(&matches));
+    match parsed {
         Ok(cli) => Ok(cli),
         Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
             e.exit()
@@ -186,6 +190,13 @@ fn parse() -> std::result::Result<Cli, ExitCode> {
             Err(ExitCode::from(2))
         }
     }
+}
+
+/// Every flag that takes a value takes `-1` as a value too, so that `--seed -5` is an error
+/// naming `--seed` and its rule, not "unexpected argument '-5'".
+fn negatives_are_values(cmd: clap::Command) -> clap::Command {
+    cmd.mut_args(|a| if a.get_action().takes_values() { a.allow_negative_numbers(true) } else { a })
+        .mut_subcommands(negatives_are_values)
 }
 
 fn main() -> ExitCode {

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::cli;
+use common::{cli, cli_in};
 
 use std::process::Command;
 
@@ -297,6 +297,7 @@ fn command_line_errors_are_one_clear_line() {
         (vec!["speed", "--block", any, "--cycles", "0"], "--cycles must be at least 1"),
         (vec!["speed", "--block", any, "--cycles", "10", "--rtl", "/nonexistent"], missing.as_str()),
         (vec!["flash", "--dry-run", "--bin", "/nonexistent/top.bin"], "bitstream /nonexistent/top.bin does not exist"),
+        (vec!["flash", "--dry-run", "--bin", "/tmp"], "--bin /tmp: a directory, not a bitstream file"),
         (vec!["build", "--top", "core", "--preset", "tiny"], "--preset `tiny`: the core top on the alchitry-cu is one of cu-core"),
         (vec!["build", "--board", "ulx3s-85f", "--top", "core", "--preset", "cu"], "--preset `cu`: the core top on the ulx3s-85f is one of seed-core, cu-core"),
         (vec!["build", "--board", "ulx3s-85f", "--dffe"], "--dffe and --mapper choose the iCE40's mapping: the ulx3s-85f builds with `synth_ecp5 -nowidelut`"),
@@ -411,6 +412,15 @@ fn flash_and_load_dry_run_print_the_programmer_commands() {
     assert_eq!((code, stdout), (0, format!("openFPGALoader --board ulx3s -f {bin}\n")));
     let (code, stdout, _) = cli(&["load", "--board", "ulx3s-85f", "--dry-run", "--bin", bin]);
     assert_eq!((code, stdout), (0, format!("openFPGALoader --board ulx3s {bin}\n")));
+    // A name the shell would split or run is quoted; one that starts with `-` is not an option.
+    let odd = dir.join("x ;rm -rf y's");
+    std::fs::write(&odd, b"\xff").unwrap();
+    let (code, stdout, _) = cli(&["flash", "--dry-run", "--bin", odd.to_str().unwrap()]);
+    let quoted = format!("'{}'", odd.to_str().unwrap().replace('\'', "'\\''"));
+    assert_eq!((code, stdout), (0, format!("iceprog {quoted}\n")));
+    std::fs::write(dir.join("-S"), b"\xff").unwrap();
+    let (code, stdout, _) = cli_in(&dir, &["load", "--dry-run", "--bin=-S"]);
+    assert_eq!((code, stdout), (0, "iceprog -S ./-S\n".to_string()));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -631,6 +641,12 @@ fn bad_arguments_are_refused_before_any_work() {
         (vec!["frobnicate"], "unrecognized subcommand 'frobnicate'"),
         (vec!["run"], "the following required arguments were not provided: <KERNEL>"),
         (vec!["run", "kernels/loop.s", "--max-cycles", "0"], "0 is not in 1..=100000000"),
+        // A negative number is a value of its flag, refused by that flag's rule, not a flag.
+        (
+            vec!["run", "kernels/loop.s", "--max-cycles", "-1"],
+            "invalid value '-1' for '--max-cycles",
+        ),
+        (vec!["run", "kernels/loop.s", "--seed", "-5"], "invalid value '-5' for '--seed"),
         (vec!["speed", "--kernel", "kernels/loop.s", "--block", n.any], "cannot be used with"),
         (vec!["prove", "--synth", "--block", n.any, "--property", "x"], "cannot be used with"),
         (

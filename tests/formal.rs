@@ -391,6 +391,60 @@ fn an_interrupted_prove_leaves_no_tool_running() {
     }
 }
 
+/// SIGINT, SIGINT and SIGTERM a millisecond apart, sent to `prove` at moments spread over its
+/// tools' starts (from its first tool on, so that its handler is installed), 20 times: each run
+/// exits with the code of a signal sent (128 + it) and leaves no process of its session. (Before the
+/// start lock of `sim::interrupt`, a tool that `prove` started while the signals were being
+/// handled could outlive it.)
+#[test]
+fn signals_in_quick_succession_leave_no_tool_running() {
+    use std::os::unix::process::CommandExt;
+    for round in 0..20u64 {
+        let out = work_dir(&format!("burst_{round}"));
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_simt-rtl"));
+        cmd.args(["prove", "--preset", "cu", "--out", out.to_str().unwrap()])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped());
+        // SAFETY: setsid alone between fork and exec.
+        unsafe {
+            cmd.pre_exec(|| {
+                (libc::setsid() >= 0).then_some(()).ok_or_else(std::io::Error::last_os_error)
+            })
+        };
+        let mut prove = cmd.spawn().unwrap();
+        let session = prove.id() as i32;
+        let started = std::time::Instant::now();
+        while session_processes(session).len() < 2 {
+            assert!(started.elapsed().as_secs() < 120, "no tool started within 120 s");
+            assert!(prove.try_wait().unwrap().is_none(), "prove ended before a tool ran");
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(round * 61 % 700));
+        for signal in [libc::SIGINT, libc::SIGINT, libc::SIGTERM] {
+            // SAFETY: a signal to the child this test started.
+            unsafe { libc::kill(session, signal) };
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        let status = prove.wait().unwrap();
+        let ended = std::time::Instant::now();
+        while !session_processes(session).is_empty() && ended.elapsed().as_secs() < 5 {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        let left = session_processes(session);
+        assert!(left.is_empty(), "round {round}: processes left: {left:?}");
+        let mut stderr = String::new();
+        std::io::Read::read_to_string(&mut prove.stderr.take().unwrap(), &mut stderr).unwrap();
+        // 130 mostly, but the handler has seen the TERM first (once in 20 rounds; why is not
+        // known): which signal names the exit is not what this checks.
+        assert!([Some(130), Some(143)].contains(&status.code()), "round {round}: {stderr}");
+        assert!(stderr
+            .lines()
+            .last()
+            .unwrap_or_default()
+            .starts_with("simt-rtl: interrupted by SIG"));
+    }
+}
+
 /// The processes of session `sid` (pid and command name), from `/proc`.
 fn session_processes(sid: i32) -> Vec<(i32, String)> {
     let mut found = vec![];

@@ -108,6 +108,27 @@ fn the_library_reads_nothing_from_its_checkout() {
     assert!(reads.is_empty(), "library code names its own checkout:\n{}", reads.join("\n"));
 }
 
+/// Every tool the crate starts is started through `sim::interrupt::Guarded`, so that an
+/// interrupt that comes while a tool is being started still ends it (`spawn_guarded` and the
+/// others wait, once a signal has come, instead of starting one the interrupt thread would miss).
+#[test]
+fn every_tool_starts_through_the_interrupt_guard() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut unguarded = vec![];
+    for file in common::files_under(&src) {
+        if file.extension().is_none_or(|e| e != "rs") || file.ends_with("sim/interrupt.rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            if [".spawn()", ".output()", ".status()"].iter().any(|call| line.contains(call)) {
+                unguarded.push(format!("{}:{}: {}", file.display(), n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(unguarded.is_empty(), "tools started without the guard:\n{}", unguarded.join("\n"));
+}
+
 /// Every block folder with a reference model (`model.rs`) holds its stimulus (`stimulus.rs`)
 /// beside it, as the book's block table says.
 #[test]

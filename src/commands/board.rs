@@ -216,7 +216,7 @@ pub fn program(a: Program, sram: bool) -> Result<()> {
     if !dry_run {
         return toolchain::program(&board, &bin, sram);
     }
-    say!("{}", toolchain::program_command(&board, &bin, sram)?.join(" "));
+    say!("{}", toolchain::shell_line(&toolchain::program_command(&board, &bin, sram)?));
     Ok(())
 }
 

@@ -14,6 +14,7 @@ pub mod speed;
 pub mod synth_equiv;
 pub mod vivado;
 
+use crate::sim::interrupt::Guarded;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -129,7 +130,7 @@ impl Synthesis {
 /// yosys's data directory (`yosys-config --datdir`, else `share/yosys` beside its binary).
 pub(crate) fn yosys_datdir() -> Result<PathBuf> {
     require_tool("yosys")?;
-    if let Ok(out) = Command::new("yosys-config").arg("--datdir").output() {
+    if let Ok(out) = Command::new("yosys-config").arg("--datdir").output_guarded() {
         if out.status.success() {
             return Ok(PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()));
         }
@@ -195,7 +196,7 @@ pub fn require_tool(tool: &str) -> Result<()> {
 /// and its stdout and stderr together.
 pub(crate) fn tool_output(cmd: &mut Command, tool: &str) -> Result<(bool, String)> {
     require_tool(tool)?;
-    let out = cmd.output().with_context(|| format!("cannot start {tool}"))?;
+    let out = cmd.output_guarded().with_context(|| format!("cannot start {tool}"))?;
     Ok((
         out.status.success(),
         format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)),

@@ -15,6 +15,7 @@
 //! The bounded checks from reset run on yices, the induction steps on bitwuzla, each where it is
 //! the faster by far (the timings are in the book's design notes).
 
+use crate::sim::interrupt::Guarded;
 use std::fmt;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -606,7 +607,7 @@ pub(crate) fn run_logged(
         .stdout(file.try_clone()?)
         .stderr(file)
         .process_group(0) // what it starts (the solver) is stopped too
-        .spawn()
+        .spawn_guarded()
         .with_context(|| format!("cannot start {tool}"))?;
     loop {
         if child.try_wait()?.is_some() {
@@ -614,7 +615,7 @@ pub(crate) fn run_logged(
         }
         if deadline.is_some_and(|d| Instant::now() >= d) {
             let group = format!("-{}", child.id());
-            let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
+            let _ = Command::new("kill").args(["-KILL", "--", &group]).status_guarded();
             // Without a `kill` program its children are left running, but the caller still stops.
             let _ = child.kill();
             let _ = child.wait();

@@ -15,6 +15,7 @@
 //! The check is functional and zero-delay, one design cycle per board cycle: it shows that the
 //! bitstream holds the design, not that it meets timing (nextpnr's report does that).
 
+use crate::sim::interrupt::Guarded;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
@@ -338,7 +339,7 @@ pub fn ice40_engine(dir: &Path) -> Result<PathBuf> {
     let out = Command::new("icebox_vlog")
         .args(["-s", "-S", "-c", "-n", "chip", "-p", "top.pcf", "-d", "cb132", "top.asc"])
         .current_dir(dir)
-        .output()
+        .output_guarded()
         .context("cannot run icebox_vlog")?;
     if !out.status.success() {
         let log = String::from_utf8_lossy(&out.stderr);
@@ -537,7 +538,7 @@ pub fn speeds(dir: &Path, cycles: u64) -> Result<Vec<(&'static str, f64)>> {
         .args(["-g2012", "-DNO_ICE40_DEFAULT_ASSIGNMENTS", "-o", "speed.vvp"])
         .args(sources)
         .current_dir(&rb)
-        .output()
+        .output_guarded()
         .context("cannot run iverilog")?;
     if !compiled.status.success() {
         let log = String::from_utf8_lossy(&compiled.stderr);
@@ -550,7 +551,7 @@ pub fn speeds(dir: &Path, cycles: u64) -> Result<Vec<(&'static str, f64)>> {
     let ran = Command::new("vvp")
         .args(["-n", "speed.vvp", &format!("+cycles={cycles}")])
         .current_dir(&rb)
-        .output()
+        .output_guarded()
         .context("cannot run vvp")?;
     if !String::from_utf8_lossy(&ran.stdout).contains("ran ") {
         bail!("vvp did not run the read-back netlist: {}", String::from_utf8_lossy(&ran.stderr));

@@ -3,6 +3,7 @@
 //! it was measured on and the versions of the tools that took part. The book's results pages are
 //! these files, so a figure is never retyped by hand.
 
+use crate::sim::interrupt::Guarded;
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -38,7 +39,7 @@ pub fn tool_version(tool: &Tool) -> String {
         Some(dir) => dir().join(tool.program),
         None => tool.program.into(),
     };
-    match Command::new(&program).arg(tool.version_flag).output() {
+    match Command::new(&program).arg(tool.version_flag).output_guarded() {
         Ok(out) => {
             let text = String::from_utf8_lossy(&out.stdout).to_string()
                 + &String::from_utf8_lossy(&out.stderr);
@@ -125,7 +126,7 @@ pub fn inputs_line(inputs: &[PathBuf]) -> String {
 fn git(args: &[&str]) -> Option<String> {
     Command::new("git")
         .args(args)
-        .output()
+        .output_guarded()
         .ok()
         .filter(|o| o.status.success())
         .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())

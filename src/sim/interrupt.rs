@@ -7,10 +7,17 @@
 //! Descendants are found through `/proc` (Linux). They are stopped first, round after round,
 //! until a round finds no new one, so that none can start another while they are being ended;
 //! this process becomes their subreaper, so that the ones whose parent dies first are still its
-//! to reap. SIGKILL of this process is not covered.
+//! to reap. Every tool is started through [`Guarded`]'s methods, which share a
+//! lock that the interrupt thread takes for good before it looks for descendants: a tool being
+//! started then is in `/proc` before the first round, and none starts after it (a thread that
+//! tries waits until the exit), so a signal that comes while another thread starts a tool, or a
+//! second signal soon after the first, leaves nothing running. SIGKILL of this process is not
+//! covered.
 
 use std::collections::BTreeSet;
+use std::process::{Child, Command, ExitStatus, Output, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::sync::{PoisonError, RwLock};
 
 /// Where the signal handler writes the signal's number: the write end of a pipe whose read end
 /// a thread of its own waits on.
@@ -18,6 +25,39 @@ static SIGNAL_PIPE: AtomicI32 = AtomicI32::new(-1);
 
 /// Set by the handler before anything else: from then on the interrupt thread owns the exit.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Held shared while a tool is started, and taken whole, never to be given back, by the interrupt
+/// thread before it ends the tools.
+static STARTING: RwLock<()> = RwLock::new(());
+
+/// [`Command`]'s ways to start a tool, each through the lock the interrupt thread takes: once
+/// the command is being interrupted, a start waits for the exit, so that no tool starts after
+/// the interrupt thread has looked for them. Every tool the crate starts is started so
+/// (`tests/layering.rs` checks).
+pub trait Guarded {
+    /// [`Command::spawn`], guarded.
+    fn spawn_guarded(&mut self) -> std::io::Result<Child>;
+    /// [`Command::output`], guarded: standard input empty, output and errors captured.
+    fn output_guarded(&mut self) -> std::io::Result<Output>;
+    /// [`Command::status`], guarded.
+    fn status_guarded(&mut self) -> std::io::Result<ExitStatus>;
+}
+
+impl Guarded for Command {
+    fn spawn_guarded(&mut self) -> std::io::Result<Child> {
+        let _starting = STARTING.read().unwrap_or_else(PoisonError::into_inner);
+        self.spawn()
+    }
+
+    fn output_guarded(&mut self) -> std::io::Result<Output> {
+        self.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+        self.spawn_guarded()?.wait_with_output()
+    }
+
+    fn status_guarded(&mut self) -> std::io::Result<ExitStatus> {
+        self.spawn_guarded()?.wait()
+    }
+}
 
 /// The handler: one byte, the signal's number, into [`SIGNAL_PIPE`] (`write` is
 /// async-signal-safe; nothing else is done here).
@@ -55,6 +95,8 @@ pub fn end_tools_on_interrupt() -> anyhow::Result<()> {
         // SAFETY: read(2) of one byte into a local, from the pipe's read end.
         while unsafe { libc::read(read_end, (&mut byte as *mut u8).cast(), 1) } != 1 {}
         let signal = byte as libc::c_int;
+        // A start under way finishes (its tool is then in /proc); none begins after this.
+        std::mem::forget(STARTING.write().unwrap_or_else(PoisonError::into_inner));
         let ended = end_descendants();
         let name = match signal {
             libc::SIGINT => "SIGINT",

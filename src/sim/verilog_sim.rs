@@ -6,6 +6,7 @@
 //! module under test, so the same testbench drives any module with those ports (the seed's own
 //! `WarpScheduler` as well as ours).
 
+use super::interrupt::Guarded;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -176,7 +177,8 @@ pub fn stimulus_hex(inputs: &[Port], stimulus: &[Vec<u64>]) -> String {
 }
 
 fn run_tool(cmd: &mut Command, what: &str, dir: &Path) -> Result<()> {
-    let out = cmd.current_dir(dir).output().with_context(|| format!("cannot start {what}"))?;
+    let out =
+        cmd.current_dir(dir).output_guarded().with_context(|| format!("cannot start {what}"))?;
     if !out.status.success() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         let stdout = String::from_utf8_lossy(&out.stdout);
@@ -211,7 +213,7 @@ fn run_watched(
         .current_dir(dir)
         .stdout(out.try_clone()?)
         .stderr(out)
-        .spawn()
+        .spawn_guarded()
         .with_context(|| format!("cannot start {what}"))?;
     let (mut size, mut since) = (0, std::time::Instant::now());
     let status = loop {

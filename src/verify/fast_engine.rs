@@ -10,6 +10,7 @@
 //! ([`VERILATOR_FLAGS`]), and built in
 //! a scratch directory renamed into place, so that an interrupted build leaves nothing behind.
 
+use crate::sim::interrupt::Guarded;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -69,7 +70,7 @@ pub fn engine_verilog(params: CoreParams) -> Result<String> {
 /// changed from it on purpose: `run --verilog`), cached as [`engine`]'s.
 pub fn engine_for(verilog: &str, building: &dyn Fn(&str)) -> Result<PathBuf> {
     crate::sim::verilog_sim::require_tool("verilator")?;
-    let version = Command::new("verilator").arg("--version").output()?.stdout;
+    let version = Command::new("verilator").arg("--version").output_guarded()?.stdout;
     let flags = [VERILATOR_FLAGS, ENGINE_FLAGS].concat().join(" ");
     let key = crate::sim::fnv1a64(
         &[verilog.as_bytes(), HARNESS.as_bytes(), &version, flags.as_bytes()].concat(),
@@ -150,7 +151,7 @@ pub fn compile(dir: &Path, sources: &[(&str, &str)], top: &str, extra: &[&str]) 
         .args(sources.iter().map(|(name, _)| name))
         .current_dir(dir)
         .stdin(Stdio::null())
-        .output()
+        .output_guarded()
         .context("cannot run verilator")?;
     if !out.status.success() {
         let log = String::from_utf8_lossy(&out.stderr);
@@ -178,7 +179,7 @@ impl VerilatorBoard {
             .arg(clocks_per_bit.to_string())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .spawn()
+            .spawn_guarded()
             .with_context(|| format!("cannot start the engine {}", engine.display()))?;
         let stdin = child.stdin.take().context("the engine's stdin")?;
         let stdout = BufReader::new(child.stdout.take().context("the engine's stdout")?);

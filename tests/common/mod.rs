@@ -21,8 +21,17 @@ pub fn files_under(dir: &Path) -> Vec<PathBuf> {
 /// Runs `simt-rtl` with `args`: its exit code, standard output and standard error.
 #[allow(dead_code)] // not every test file runs the command line
 pub fn cli(args: &[&str]) -> (i32, String, String) {
-    let out =
-        std::process::Command::new(env!("CARGO_BIN_EXE_simt-rtl")).args(args).output().unwrap();
+    cli_in(Path::new(env!("CARGO_MANIFEST_DIR")), args)
+}
+
+/// [`cli`] with `dir` as the working directory.
+#[allow(dead_code)] // not every test file runs the command line
+pub fn cli_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_simt-rtl"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into(),

@@ -240,6 +240,7 @@ mod tests {
     /// from the Verilog it writes).
     #[test]
     fn agrees_with_ecppll() {
+        use crate::sim::interrupt::Guarded;
         crate::flow::require_tool("yowasp-ecppll").unwrap();
         let dir = std::env::temp_dir().join(format!("simt-ecppll-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
@@ -249,7 +250,7 @@ mod tests {
             let out = std::process::Command::new(crate::flow::tool_path("yowasp-ecppll"))
                 .args(["-i", "25", "-o", want, "-f", "pll.v"])
                 .current_dir(&dir)
-                .output()
+                .output_guarded()
                 .unwrap();
             assert!(out.status.success(), "ecppll -o {want}");
             let text = std::fs::read_to_string(dir.join("pll.v")).unwrap();

@@ -205,11 +205,12 @@ mod tests {
     /// Where icestorm's `icepll` is installed, it chooses the same dividers.
     #[test]
     fn agrees_with_icepll() {
+        use crate::sim::interrupt::Guarded;
         crate::sim::verilog_sim::require_tool("icepll").unwrap();
         for want in [25.0, 40.0, 45.0, 48.0, 60.0] {
             let out = std::process::Command::new("icepll")
                 .args(["-i", "100", "-o", &want.to_string()])
-                .output()
+                .output_guarded()
                 .unwrap();
             let text = String::from_utf8_lossy(&out.stdout).to_string()
                 + &String::from_utf8_lossy(&out.stderr);

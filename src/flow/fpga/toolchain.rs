@@ -151,7 +151,12 @@ pub fn default_bitstream(board: &Board) -> Result<PathBuf> {
 
 /// The command that programs `board` with `bit` (`sram`: into the configuration RAM, lost at
 /// power-off), after checking that the bitstream exists.
+/// A relative path that starts with `-` is passed as `./-...`, so that the programmer does not
+/// read the file's name as an option.
 pub fn program_command(board: &Board, bit: &Path, sram: bool) -> Result<Vec<String>> {
+    if bit.is_dir() {
+        bail!("--bin {}: a directory, not a bitstream file", bit.display());
+    }
     if !bit.is_file() {
         bail!(
             "bitstream {} does not exist: build it first with `simt-rtl build --board {}`",
@@ -159,7 +164,25 @@ pub fn program_command(board: &Board, bit: &Path, sram: bool) -> Result<Vec<Stri
             board.name
         );
     }
-    Ok((of_board(board)?.program_command)(bit, sram))
+    let bit = match bit.to_str() {
+        Some(name) if name.starts_with('-') => Path::new(".").join(bit),
+        _ => bit.to_path_buf(),
+    };
+    Ok((of_board(board)?.program_command)(&bit, sram))
+}
+
+/// `args` as one line a POSIX shell reads back as the same words: a word with anything but
+/// letters, digits and `_ - . / : = , + @ %` is put in single quotes (a quote in it as `'\''`).
+pub fn shell_line(args: &[String]) -> String {
+    let safe = |c: char| c.is_ascii_alphanumeric() || "_-./:=,+@%".contains(c);
+    let quoted = |a: &String| {
+        if !a.is_empty() && a.chars().all(safe) {
+            a.clone()
+        } else {
+            format!("'{}'", a.replace('\'', "'\\''"))
+        }
+    };
+    args.iter().map(quoted).collect::<Vec<_>>().join(" ")
 }
 
 /// Programs `board` with `bit` ([`program_command`]): one clear message when the bitstream is
