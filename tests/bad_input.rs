@@ -298,6 +298,11 @@ fn command_line_errors_are_one_clear_line() {
         (vec!["speed", "--block", any, "--cycles", "10", "--rtl", "/nonexistent"], missing.as_str()),
         (vec!["flash", "--dry-run", "--bin", "/nonexistent/top.bin"], "bitstream /nonexistent/top.bin does not exist"),
         (vec!["flash", "--dry-run", "--bin", "/tmp"], "--bin /tmp: a directory, not a bitstream file"),
+        // Flags that would do nothing are refused.
+        (vec!["report", "--route"], "--route takes --family ecp5 (ice40 is always placed and routed)"),
+        (vec!["explore", "--preset", "seed-core", "kernels/loop.s", "--placements", "3"], "--placements takes --route with --preset seed-core"),
+        (vec!["build", "--top", "core", "--cycles", "5"], "--cycles sets the self-test run's length: the core top runs kernels"),
+        (vec!["run", "kernels/loop.s", "--show", "none,regs"], "--show `none,regs`: `none` stands alone"),
         (vec!["build", "--top", "core", "--preset", "tiny"], "--preset `tiny`: the core top on the alchitry-cu is one of cu-core"),
         (vec!["build", "--board", "ulx3s-85f", "--top", "core", "--preset", "cu"], "--preset `cu`: the core top on the ulx3s-85f is one of seed-core, cu-core"),
         (vec!["build", "--board", "ulx3s-85f", "--dffe"], "--dffe and --mapper choose the iCE40's mapping: the ulx3s-85f builds with `synth_ecp5 -nowidelut`"),
@@ -923,4 +928,38 @@ fn lds_banks_are_refused_at_run_time() {
         );
     }
     assert_eq!(s.checked_lds_banks(8).unwrap(), s.with_lds_banks(8));
+}
+
+/// The files beside a kernel: `K.expect` is the `cu-core`'s and is not applied to another core
+/// (`K.CORE.expect` is), and a name beside it that is not a regular file (a directory, a FIFO, a
+/// dangling link) is an error naming it, not skipped without a word.
+#[test]
+fn files_beside_the_kernel_are_the_cores_own_and_regular() {
+    let (code, stdout, stderr) = cli(&["run", "kernels/vector_add.s", "--preset", "tiny-core"]);
+    assert_eq!(code, 0, "{stderr}");
+    let said = stdout.lines().find(|l| l.contains("beside it")).unwrap_or_default();
+    assert!(said.contains("using kernels/vector_add.lds beside it"), "{stdout}");
+    assert!(!said.contains("vector_add.expect"), "the cu-core's expectations applied: {said}");
+    let dir = std::env::temp_dir().join(format!("simt-rtl-beside-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let kernel = dir.join("k.s");
+    std::fs::copy("kernels/loop.s", &kernel).unwrap();
+    let odd: [(&str, &dyn Fn(&std::path::Path)); 3] = [
+        ("lds", &|p| std::fs::create_dir(p).unwrap()),
+        ("expect", &|p| std::os::unix::fs::symlink("/nonexistent/x", p).unwrap()),
+        ("cu-core.expect", &|p| {
+            let made = std::process::Command::new("mkfifo").arg(p).status().unwrap();
+            assert!(made.success());
+        }),
+    ];
+    for (ext, make) in odd {
+        let path = kernel.with_extension(ext);
+        make(&path);
+        let (code, stdout, stderr) = cli(&["run", kernel.to_str().unwrap()]);
+        assert_eq!((code, stderr.lines().count()), (1, 1), "{ext}: {stderr}");
+        let want = format!("{} beside the kernel is not a regular file", path.display());
+        assert!(stderr.contains(&want) && stdout.is_empty(), "{ext}: {stderr}");
+        let _ = std::fs::remove_dir(&path).or_else(|_| std::fs::remove_file(&path));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }

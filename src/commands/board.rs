@@ -33,9 +33,10 @@ pub struct Build {
     /// (45 for cu), or the core preset's clock on that board (src/boards/pins.rs).
     #[arg(long)]
     pub freq: Option<f64>,
-    /// Cycles of the self-test run (1 to 16777215).
-    #[arg(long, default_value_t = crate::boards::self_test::SELF_TEST_CYCLES)]
-    pub cycles: u64,
+    /// Cycles of the self-test run (1 to 16777215; default
+    /// `boards::self_test::SELF_TEST_CYCLES`). Self-test top only.
+    #[arg(long)]
+    pub cycles: Option<u64>,
     /// Board top: self-test (the preset's blocks under LFSR traffic) or core (a SIMT core
     /// behind the USB serial port, for `simt-rtl board run`).
     #[arg(long, default_value = "self-test")]
@@ -104,6 +105,10 @@ pub fn build(a: Build) -> Result<()> {
             (p, crate::params::CORE_CU, crate::params::preset(p)?.board_clock()? as f64)
         }
     };
+    if top == BoardTop::Core && cycles.is_some() {
+        anyhow::bail!("--cycles sets the self-test run's length: the core top runs kernels (`board run`), not a self-test");
+    }
+    let cycles = cycles.unwrap_or(crate::boards::self_test::SELF_TEST_CYCLES);
     let freq_mhz = freq.unwrap_or(default_mhz);
     let pins = Path::new("constraints").join(board.constraint_file);
     let out_dir = out.unwrap_or_else(|| PathBuf::from(board.build_dir));
@@ -270,7 +275,7 @@ pub struct BoardRun {
 pub fn board_run(a: BoardRun) -> Result<()> {
     let BoardRun { kernel, lds, seed, port, sim, bitstream_sim, preset, mut results } = a;
     let params = run_core(preset.as_deref(), sim, bitstream_sim.as_deref())?;
-    let (lds, lds_beside) = inputs_beside(&kernel, params.name, lds, &mut results);
+    let (lds, lds_beside) = inputs_beside(&kernel, params.name, lds, &mut results)?;
     let inputs = [("the kernel", Some(kernel.as_path())), ("the --lds file", lds.as_deref())];
     let shown = Shown::new(&results, params, &inputs)?;
     let (target, engine) = match (sim, bitstream_sim) {

@@ -119,18 +119,33 @@ pub(super) fn named_kernel_inputs(
 }
 
 /// `K.lds` and the expectations beside the kernel `K.s`, when `--lds` and `--expect` name no
-/// file: `K.CORE.expect` for the core preset `core` it runs on (`K.seed-core.expect`), else
-/// `K.expect` (the `cu-core`'s), only with `K.lds` or when there is none; `--lds random` asks
-/// for pseudo-random words. Returns the `--lds` file to read, if any, and whether it was found
-/// beside the kernel; puts the expectations file in `results`.
+/// file: `K.CORE.expect` for the core preset `core` it runs on (`K.seed-core.expect`), else on
+/// `cu-core` `K.expect` (the `cu-core`'s: its warps and lanes), only with `K.lds` or when there
+/// is none; `--lds random` asks for pseudo-random words. Returns the `--lds` file to read, if
+/// any, and whether it was found beside the kernel; puts the expectations file in `results`. A
+/// name beside the kernel that is there but is not a regular file (a directory, a FIFO, a
+/// dangling link) is an error naming it, not skipped.
 pub(super) fn inputs_beside(
     kernel: &Path,
     core: &str,
     lds: Option<PathBuf>,
     results: &mut ResultArgs,
-) -> (Option<PathBuf>, bool) {
+) -> Result<(Option<PathBuf>, bool)> {
     let found = |ext: &str| Some(kernel.with_extension(ext)).filter(|p| p.is_file());
     let for_core = format!("{core}.expect");
+    let cu_core = core == crate::params::CORE_CU.name;
+    let mut read = vec![];
+    if lds.is_none() {
+        read.push("lds");
+    }
+    if results.expect.is_none() {
+        read.extend([for_core.as_str()].into_iter().chain(cu_core.then_some("expect")));
+    }
+    for path in read.into_iter().map(|ext| kernel.with_extension(ext)) {
+        if path.symlink_metadata().is_ok() && !path.is_file() {
+            anyhow::bail!("{} beside the kernel is not a regular file (a directory, a FIFO or a dangling link): remove it, or name the inputs with --lds and --expect", path.display());
+        }
+    }
     let (lds, beside) = match lds {
         Some(p) if p.as_os_str() == "random" => (None, false),
         Some(p) => (Some(p), false),
@@ -138,10 +153,10 @@ pub(super) fn inputs_beside(
     };
     // K.expect holds for K.lds: not for another local data share given in its place.
     if results.expect.is_none() && (found("lds").is_none() || beside) {
-        results.expect = found(&for_core).or_else(|| found("expect"));
+        results.expect = found(&for_core).or_else(|| found("expect").filter(|_| cu_core));
         results.expect_beside = results.expect.is_some();
     }
-    (lds, beside)
+    Ok((lds, beside))
 }
 
 /// The files that may stand beside `kernel` as its inputs (`K.lds`, `K.expect`, `K.<core>.expect`

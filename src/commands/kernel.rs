@@ -81,7 +81,7 @@ pub fn run(mut a: Run) -> Result<()> {
         anyhow::bail!("--verilog {}: the Verilator engine runs the cu-core and seed-core in their pipelined timing only, not this run", v.display());
     }
     let verilog = a.verilog.as_deref().map(|v| read_bounded(v, 64 * INPUT_LIMIT)).transpose()?;
-    let (lds, lds_beside) = inputs_beside(&a.kernel, core.name, a.lds.take(), &mut a.results);
+    let (lds, lds_beside) = inputs_beside(&a.kernel, core.name, a.lds.take(), &mut a.results)?;
     a.lds = lds;
     let beside = super::inputs::files_beside(&a.kernel);
     let mut inputs = vec![

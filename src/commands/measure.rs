@@ -181,9 +181,10 @@ pub struct Explore {
     /// highest mean IPC chosen).
     #[arg(long, default_value = "cu-core")]
     pub preset: String,
-    /// Placements (nextpnr seeds) per core, 1 to 20 (`cu-core`, or `seed-core` with `--route`).
-    #[arg(long, default_value_t = 1)]
-    pub placements: u32,
+    /// Placements (nextpnr seeds) per core, 1 to 20 (`cu-core`, or `seed-core` with `--route`;
+    /// default 1).
+    #[arg(long)]
+    pub placements: Option<u32>,
     /// With `cu-core`: the cost of each instruction-set extension instead of the sizes (the
     /// core without extensions, with each one alone, and with all).
     #[arg(long)]
@@ -227,7 +228,8 @@ pub fn report(a: Report) -> Result<()> {
     let markdown = markdown_output(markdown.as_deref(), std::slice::from_ref(&rtl))?;
     let families = family.iter().map(|f| Family::parse(f)).collect::<Result<Vec<_>>>()?;
     let placed = match (families.as_slice(), route) {
-        ([Family::Ice40], _) => Family::Ice40,
+        ([Family::Ice40], true) => anyhow::bail!("--route takes --family ecp5 (ice40 is always placed and routed)"),
+        ([Family::Ice40], false) => Family::Ice40,
         ([Family::Ecp5], true) => Family::Ecp5,
         (_, true) => anyhow::bail!("--route places and routes one family: give `--family ecp5` alone (ice40 is always placed and routed)"),
         (_, false) if place_only => anyhow::bail!("--place-only needs a family that is placed: --family ice40, or --family ecp5 with --route"),
@@ -539,6 +541,10 @@ pub fn explore(a: Explore) -> Result<()> {
             "--place-only takes --route (it stops the seed core's place and route after placement)"
         );
     }
+    if placements.is_some() && core == CORE_SEED && !route {
+        anyhow::bail!("--placements takes --route with --preset seed-core (without it the sizes are synthesized, not placed)");
+    }
+    let placements = placements.unwrap_or(1);
     // Every kernel read and assembled before any work, so a bad file is the only output; the
     // local data shares are the core's, whose rows and lane bits every explored size keeps.
     let inputs = named_kernel_inputs(&kernels, core)?;

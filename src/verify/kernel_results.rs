@@ -39,7 +39,13 @@ impl Show {
     /// A comma-separated list of `regs`, `lds` and `counters`, or `all` or `none`.
     pub fn parse(list: &str) -> Result<Show> {
         let mut show = Show { regs: false, lds: false, counters: false };
-        for part in list.split(',').map(str::trim) {
+        let parts: Vec<&str> = list.split(',').map(str::trim).collect();
+        if parts.len() > 1 {
+            if let Some(whole) = parts.iter().find(|p| ["all", "none"].contains(p)) {
+                bail!("--show `{list}`: `{whole}` stands alone, not in a list with others");
+            }
+        }
+        for part in parts {
             match part {
                 "regs" => show.regs = true,
                 "lds" => show.lds = true,
