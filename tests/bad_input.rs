@@ -944,17 +944,13 @@ fn files_beside_the_kernel_are_the_cores_own_and_regular() {
     std::fs::create_dir_all(&dir).unwrap();
     let kernel = dir.join("k.s");
     std::fs::copy("kernels/loop.s", &kernel).unwrap();
-    let odd: [(&str, &dyn Fn(&std::path::Path)); 3] = [
-        ("lds", &|p| std::fs::create_dir(p).unwrap()),
-        ("expect", &|p| std::os::unix::fs::symlink("/nonexistent/x", p).unwrap()),
-        ("cu-core.expect", &|p| {
-            let made = std::process::Command::new("mkfifo").arg(p).status().unwrap();
-            assert!(made.success());
-        }),
-    ];
-    for (ext, make) in odd {
+    for ext in ["lds", "expect", "cu-core.expect"] {
         let path = kernel.with_extension(ext);
-        make(&path);
+        match ext {
+            "lds" => std::fs::create_dir(&path).unwrap(),
+            "expect" => std::os::unix::fs::symlink("/nonexistent/x", &path).unwrap(),
+            _ => assert!(Command::new("mkfifo").arg(&path).status().unwrap().success()),
+        }
         let (code, stdout, stderr) = cli(&["run", kernel.to_str().unwrap()]);
         assert_eq!((code, stderr.lines().count()), (1, 1), "{ext}: {stderr}");
         let want = format!("{} beside the kernel is not a regular file", path.display());
