@@ -959,3 +959,24 @@ fn files_beside_the_kernel_are_the_cores_own_and_regular() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `--max-cycles N` means the same on both engines: a kernel of N cycles runs, one cycle fewer is
+/// refused (lockstep took N + 1 cycles before).
+#[test]
+fn max_cycles_is_the_same_limit_on_both_engines() {
+    let (code, stdout, stderr) = cli(&["run", "kernels/loop.s", "--show", "none", "--json", "-"]);
+    assert_eq!(code, 0, "{stderr}");
+    let run: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let cycles = run["counters"]["cycles"].as_u64().unwrap();
+    for engine in [None, Some("--lockstep")] {
+        for (limit, ok) in [(cycles, true), (cycles - 1, false)] {
+            let limit = limit.to_string();
+            let mut args = vec!["run", "kernels/loop.s", "--show", "none", "--max-cycles", &limit];
+            args.extend(engine);
+            let (code, _, stderr) = cli(&args);
+            assert_eq!(code == 0, ok, "{args:?}: {stderr}");
+            let refused = format!("did not finish within --max-cycles {limit}");
+            assert_eq!(stderr.contains(&refused), !ok, "{args:?}: {stderr}");
+        }
+    }
+}

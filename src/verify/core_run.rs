@@ -151,7 +151,7 @@ fn schedule(
         }
         apply(CoreIn { start: 1, ..Default::default() }, &mut probe);
         let mut n = 0;
-        while probe.running() && n <= max_cycles {
+        while probe.running() && n < max_cycles {
             apply(CoreIn::default(), &mut probe);
             n += 1;
         }
