@@ -37,14 +37,15 @@ enum Command {
         /// Output directory.
         #[arg(long, default_value = "rtl_out")]
         out: PathBuf,
-        /// Directory for the boards' constraint files (pcf, xdc).
-        #[arg(long, default_value = "constraints")]
-        constraints: PathBuf,
+        /// Directory for the boards' constraint files (pcf, xdc); default `constraints` beside
+        /// --out (in the directory that holds it).
+        #[arg(long)]
+        constraints: Option<PathBuf>,
         /// The FuseSoC core file listing the `cu` files (in a directory that holds --out and
         /// --constraints: its paths are relative to it; its sim and lint targets name this
-        /// repository's sim/ files).
-        #[arg(long, default_value = "simt_rtl.core")]
-        fusesoc: PathBuf,
+        /// repository's sim/ files); default `simt_rtl.core` beside --out.
+        #[arg(long)]
+        fusesoc: Option<PathBuf>,
     },
     /// Run the demo scenario on the warp scheduler and write a VCD and an SVG picture of it.
     Sim {
@@ -138,7 +139,7 @@ fn run(cli: Cli) -> Result<()> {
     use commands::{board, kernel, measure, prove};
     match cli.command {
         Command::Gen { presets, out, constraints, fusesoc } => {
-            commands::gen(&presets, &out, &constraints, &fusesoc)
+            commands::gen(&presets, &out, constraints.as_deref(), fusesoc.as_deref())
         }
         Command::Sim { preset, out } => commands::sim(&preset, &out),
         Command::Flash(a) => board::program(a, false),

@@ -429,6 +429,21 @@ fn flash_and_load_dry_run_print_the_programmer_commands() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `gen --out TREE/rtl` alone, outside the working directory, writes the constraints and the
+/// FuseSoC core beside it (`TREE/constraints`, `TREE/simt_rtl.core`), as this repository holds
+/// them beside `rtl_out/` (it failed: both defaulted to the working directory).
+#[test]
+fn gen_into_a_tree_of_ones_own_puts_everything_beside_out() {
+    let tree = std::env::temp_dir().join(format!("simt-rtl-tree-{}", std::process::id()));
+    let rtl = tree.join("rtl");
+    let (code, _, stderr) = cli(&["gen", "--preset", "cu", "--out", rtl.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(rtl.join("cu").is_dir() && tree.join("constraints/alchitry_cu.pcf").is_file());
+    let core = std::fs::read_to_string(tree.join("simt_rtl.core")).unwrap();
+    assert!(core.contains("rtl/cu/") && core.contains("constraints/"), "{core}");
+    std::fs::remove_dir_all(&tree).unwrap();
+}
+
 #[test]
 fn gen_and_sim_write_their_files() {
     let dir = std::env::temp_dir().join(format!("simt-rtl-cli-{}", std::process::id()));

@@ -153,9 +153,19 @@ fn kernel_files(kernels: &[PathBuf], core: crate::params::CoreParams) -> Vec<Pat
     files
 }
 
-/// `simt-rtl gen`: the presets' Verilog and manifest, the boards' constraints, and (with preset
-/// `cu`) the FuseSoC core `fusesoc`.
-pub fn gen(presets: &[String], out: &Path, constraints: &Path, fusesoc: &Path) -> Result<()> {
+/// `simt-rtl gen`: the Verilog of `presets` into `out`, the constraints (default `constraints`
+/// beside `out`) and, with preset `cu`, the FuseSoC core (default `simt_rtl.core` beside `out`),
+/// as `rtl_out/`, `constraints/` and `simt_rtl.core` stand in this repository.
+pub fn gen(
+    presets: &[String],
+    out: &Path,
+    constraints: Option<&Path>,
+    fusesoc: Option<&Path>,
+) -> Result<()> {
+    let beside_out = out.parent().unwrap_or(Path::new(""));
+    let constraints =
+        &constraints.map_or_else(|| beside_out.join("constraints"), Path::to_path_buf);
+    let fusesoc = &fusesoc.map_or_else(|| beside_out.join("simt_rtl.core"), Path::to_path_buf);
     let presets: Vec<&str> = if presets.is_empty() {
         vec!["cu", "seed"]
     } else {
