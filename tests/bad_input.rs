@@ -995,3 +995,24 @@ fn max_cycles_is_the_same_limit_on_both_engines() {
         }
     }
 }
+
+/// Run in another git repository, `run --json` does not give that repository's HEAD as the
+/// commit simt-rtl ran at (it did): the commit is unknown there.
+#[test]
+fn the_commit_is_simt_rtls_own_or_unknown() {
+    let dir = std::env::temp_dir().join(format!("simt-rtl-other-repo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let git = |args: &[&str]| {
+        let status = Command::new("git").args(args).current_dir(&dir).status().unwrap();
+        assert!(status.success(), "git {args:?}");
+    };
+    git(&["init", "-q"]);
+    git(&["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "x"]);
+    std::fs::copy("kernels/loop.s", dir.join("loop.s")).unwrap();
+    let (code, stdout, stderr) = cli_in(&dir, &["run", "loop.s", "--show", "none", "--json", "-"]);
+    assert_eq!(code, 0, "{stderr}");
+    let run: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let commit = run["run"]["tool"]["commit"].as_str().unwrap();
+    assert_eq!(commit, "unknown (not run in a simt-rtl checkout)");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

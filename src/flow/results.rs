@@ -4,7 +4,7 @@
 //! these files, so a figure is never retyped by hand.
 
 use crate::sim::interrupt::Guarded;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use anyhow::Result;
@@ -54,8 +54,12 @@ pub fn tool_version(tool: &Tool) -> String {
 }
 
 /// The commit measured: `git describe`-style hash, with a note when tracked files outside
-/// `docs/` differ from it (the generated tables themselves live in `docs/`).
+/// `docs/` differ from it (the generated tables themselves live in `docs/`). Only a checkout
+/// of this crate names one: run in another repository, its HEAD says nothing of simt-rtl.
 pub fn commit() -> String {
+    if !in_own_checkout() {
+        return format!("unknown (not run in a {} checkout)", env!("CARGO_PKG_NAME"));
+    }
     match git(&["rev-parse", "--short=12", "HEAD"]) {
         None => "unknown (not a git checkout)".to_string(),
         Some(hash) => {
@@ -75,6 +79,15 @@ pub fn commit() -> String {
             }
         }
     }
+}
+
+/// Whether the git repository around the working directory is this crate's: its top's
+/// `Cargo.toml` names the package.
+fn in_own_checkout() -> bool {
+    let Some(top) = git(&["rev-parse", "--show-toplevel"]) else { return false };
+    let manifest = std::fs::read_to_string(Path::new(&top).join("Cargo.toml")).unwrap_or_default();
+    let own = format!("name = \"{}\"", env!("CARGO_PKG_NAME"));
+    manifest.lines().any(|l| l.trim() == own)
 }
 
 /// The command line this process was started with, as `simt-rtl ARGS...`.
