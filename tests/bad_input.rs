@@ -644,7 +644,12 @@ fn bad_arguments_are_refused_before_any_work() {
     let dir = std::env::temp_dir().join(format!("simt-rtl-early-{}", std::process::id()));
     let out = dir.join("out");
     let out_s = out.to_str().unwrap();
+    let (slash, rtl, pins) =
+        (format!("{out_s}/"), format!("{out_s}/a/rtl"), format!("{out_s}/pins"));
+    let core_in_missing_dir = format!("{out_s}/b/simt_rtl.core");
     for (args, want) in [
+        (vec!["run", "kernels/loop.s", "--json", &slash], "names a directory, not a file: --json needs a file name"),
+        (vec!["gen", "--out", &rtl, "--constraints", &pins, "--fusesoc", &core_in_missing_dir], "--fusesoc: no directory"),
         (vec!["build", "--cycles", "18446744073709551615", "--out", out_s], "parameter `cycles` = 18446744073709551615 is out of range: it must be between 1 and 16777215"),
         (vec!["build", "--freq", "0", "--out", out_s], "--freq 0"),
         (vec!["explore", "kernels/loop.s", "--placements", "21", "--out", out_s], "parameter `--placements` = 21 is out of range"),

@@ -174,7 +174,8 @@ pub fn gen(
     for p in &presets {
         crate::params::preset(p)?;
     }
-    let new_out = !out.exists();
+    // The directories this run would make, each from its first missing ancestor down.
+    let made = [first_missing(out), first_missing(constraints)];
     results::writable_dir(out)?;
     // The FuseSoC core (with preset `cu`) and where it finds the files, checked before writing.
     let core = results::writable_dir(constraints).and_then(|()| {
@@ -184,8 +185,12 @@ pub fn gen(
     let core = match core {
         Ok(c) => c,
         Err(e) => {
-            if new_out {
-                let _ = std::fs::remove_dir(out); // only if still empty
+            // What this run made, where still empty.
+            for (dir, top) in [out, constraints.as_path()].into_iter().zip(&made) {
+                let Some(top) = top else { continue };
+                for d in dir.ancestors().take_while(|d| d.starts_with(top)) {
+                    let _ = std::fs::remove_dir(d);
+                }
             }
             return Err(e);
         }
@@ -199,6 +204,14 @@ pub fn gen(
         say!("wrote {}", path.display());
     }
     Ok(())
+}
+
+/// The outermost of `dir` and its ancestors that does not exist yet, if any.
+fn first_missing(dir: &Path) -> Option<PathBuf> {
+    dir.ancestors()
+        .filter(|d| !d.as_os_str().is_empty() && !d.exists())
+        .last()
+        .map(Path::to_path_buf)
 }
 
 /// `simt-rtl asm`: the words (or with `listing` the listing) of the kernel `file`.

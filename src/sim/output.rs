@@ -69,6 +69,11 @@ impl Output {
             STDOUT_IS_DOCUMENT.store(true, Ordering::Relaxed);
             return Ok(Output { named: path.into(), kind: Kind::Stdout });
         }
+        let named_dir =
+            path.as_os_str().as_encoded_bytes().ends_with(b"/") || path.file_name().is_none();
+        if named_dir {
+            bail!("{at}: names a directory, not a file: {flag} needs a file name");
+        }
         let target = resolve(path).with_context(|| format!("{at}: cannot follow its links"))?;
         for (what, other) in others {
             if same_target(&target, other) {
