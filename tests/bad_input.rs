@@ -647,8 +647,20 @@ fn bad_arguments_are_refused_before_any_work() {
     let (slash, rtl, pins) =
         (format!("{out_s}/"), format!("{out_s}/a/rtl"), format!("{out_s}/pins"));
     let core_in_missing_dir = format!("{out_s}/b/simt_rtl.core");
+    // One instruction more than the core's memory holds: refused at its line, before any run.
+    let long = std::env::temp_dir().join(format!("simt-rtl-long-{}.s", std::process::id()));
+    let words = CORE_CU.imem_words;
+    std::fs::write(&long, "nop\n".repeat(words) + "exit\n").unwrap();
+    let long = long.to_str().unwrap().to_string();
+    let long_refused = format!(
+        "{long}:{}: the kernel has {} instructions: core `cu-core` holds {words} instruction words",
+        words + 1,
+        words + 1
+    );
     for (args, want) in [
         (vec!["run", "kernels/loop.s", "--json", &slash], "names a directory, not a file: --json needs a file name"),
+        (vec!["board", "run", &long, "--sim"], &long_refused),
+        (vec!["run", &long], &long_refused),
         (vec!["gen", "--out", &rtl, "--constraints", &pins, "--fusesoc", &core_in_missing_dir], "--fusesoc: no directory"),
         (vec!["build", "--cycles", "18446744073709551615", "--out", out_s], "parameter `cycles` = 18446744073709551615 is out of range: it must be between 1 and 16777215"),
         (vec!["build", "--freq", "0", "--out", out_s], "--freq 0"),

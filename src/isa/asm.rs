@@ -43,9 +43,21 @@ impl Listing {
         self.source.get(pc).map(|(line, text)| format!("{line}: `{text}`"))
     }
 
-    /// The listing, when `core` carries every extension it uses; otherwise the error names the
-    /// first line that uses one it lacks.
+    /// The listing, when it fits `core`'s instruction memory and `core` carries every extension
+    /// it uses; otherwise the error names the first line past the memory, or the first that uses
+    /// an extension the core lacks.
     pub fn for_core(self, core: &crate::params::CoreParams) -> Result<Listing> {
+        if self.program.len() > core.imem_words {
+            let (line, _) = &self.source[core.imem_words];
+            let message = format!(
+                "the kernel has {} instructions: core `{}` holds {} instruction words (this is instruction {})",
+                self.program.len(),
+                core.name,
+                core.imem_words,
+                core.imem_words
+            );
+            return Err(at_line(*line, message));
+        }
         match core.isa.first_missing(&self.program) {
             None => Ok(self),
             Some((pc, ext)) => {
