@@ -14,12 +14,23 @@ use simt_rtl::registry::{entries, CuBlocks};
 fn builds_a_bitstream_with_a_report() {
     let dir = std::env::temp_dir().join(format!("simt-rtl-build-{}", std::process::id()));
     let out = dir.to_str().unwrap();
+    // A core-top build was here before: its notes do not outlive it (a self-test build over it
+    // then read as a core top, and `board run --bitstream-sim` failed obscurely).
+    std::fs::create_dir_all(&dir).unwrap();
+    let earlier =
+        [simt_rtl::flow::readback::CORE_PRESET_FILE, simt_rtl::flow::readback::CLOCKS_PER_BIT_FILE];
+    for name in earlier {
+        std::fs::write(dir.join(name), "from an earlier build\n").unwrap();
+    }
     // The cu preset's default clock, which the PLL makes and the design meets: exit 0, a
     // bitstream, the table.
     let (code, stdout, stderr) =
         cli(&["build", "--board", "alchitry-cu", "--cycles", "20000", "--out", out]);
     eprintln!("{stdout}{stderr}");
     assert_eq!(code, 0, "{stderr}");
+    for name in earlier {
+        assert!(!dir.join(name).exists(), "{name} of the earlier build is still there");
+    }
     for stage in [
         "core clock 45.000 MHz from the PLL",
         "synthesis (yosys)",

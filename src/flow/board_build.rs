@@ -5,9 +5,9 @@
 //! achieved Fmax against the target, read from nextpnr's JSON report. A core clock other than the
 //! board's own comes from the family's PLL ([`Pll`]), which then wraps the board top in `top`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use rust_hdl::prelude::Block;
 use serde_json::Value;
 
@@ -336,6 +336,7 @@ pub fn build_board<B: PresetBlocks>(opts: &BuildOptions) -> Result<BuildReport> 
     crate::params::check_range("cycles", opts.cycles as usize, 1, most)?;
     let dir = &opts.out_dir;
     crate::flow::results::writable_dir(dir)?;
+    clear_earlier_build(dir)?;
     let target_mhz = pll.map_or(opts.freq_mhz, |p| p.fout_mhz());
     if let Some(p) = &pll {
         eprintln!("build: core clock {target_mhz:.3} MHz from the PLL ({})", p.describe());
@@ -370,6 +371,35 @@ pub fn build_board<B: PresetBlocks>(opts: &BuildOptions) -> Result<BuildReport> 
         unverified,
         critical_path,
     })
+}
+
+/// What an earlier build into `dir` left that says what the build is, or that a later step
+/// reads: its top, netlists, bitstreams, report and the core top's notes. Removed before a
+/// build starts, so that a build that fails leaves no older bitstream looking like its own,
+/// and a self-test build over a core-top build no longer reads as a core top.
+const BUILD_PRODUCTS: &[&str] = &[
+    "top.v",
+    "top.json",
+    "top.asc",
+    "top.bin",
+    "top.bit",
+    "top.config",
+    "top.svf",
+    "report.json",
+    super::readback::CLOCKS_PER_BIT_FILE,
+    super::readback::CORE_PRESET_FILE,
+];
+
+fn clear_earlier_build(dir: &Path) -> Result<()> {
+    for name in BUILD_PRODUCTS {
+        match std::fs::remove_file(dir.join(name)) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                bail!("cannot remove {} of an earlier build: {e}", dir.join(name).display())
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 /// Writes the board top (`top.v`), its pin file and, for the core top, its serial port's
