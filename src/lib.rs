@@ -16,7 +16,7 @@
 //! | 3 | [`hw`] | the IP by subsystem, one folder per block: its rust-hdl hardware, cycle model, stimulus and formal properties side by side |
 //! | 4 | [`link`] | the host's side of the serial link |
 //! | 5 | [`boards`] | the boards' pins and clocks, and the tops that put the IP on them |
-//! | 6 | [`bench`], [`demo`] | the collector benchmark; the scheduler demo |
+//! | 6 | [`bench`](mod@bench), [`demo`] | the collector benchmark; the scheduler demo |
 //! | 7 | [`verify`] | the collector's closed loop, kernel runs, the cu core's Verilator engine |
 //! | 8 | [`registry`] | every block folder once: the presets as block types, every exported block's entry |
 //! | 9 | [`flow`] | `gen`, yosys, nextpnr, icepack, Vivado, report, prove, soak, speed |

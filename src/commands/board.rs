@@ -271,7 +271,7 @@ pub struct BoardRun {
     pub results: ResultArgs,
 }
 
-/// `simt-rtl board run`: the kernel's inputs found and checked, then [`run_on`].
+/// `simt-rtl board run`: the kernel's inputs found and checked, then `run_on`.
 pub fn board_run(a: BoardRun) -> Result<()> {
     let BoardRun { kernel, lds, seed, port, sim, bitstream_sim, preset, mut results } = a;
     let params = run_core(preset.as_deref(), sim, bitstream_sim.as_deref())?;

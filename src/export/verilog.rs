@@ -268,7 +268,7 @@ const SYSTEMVERILOG_KEYWORDS: &[&str] = &[
     "within",
 ];
 
-/// Fails on an identifier that SystemVerilog reserves (see [`SYSTEMVERILOG_KEYWORDS`]).
+/// Fails on an identifier that SystemVerilog reserves (see `SYSTEMVERILOG_KEYWORDS`).
 pub fn check_identifiers(verilog: &str) -> Result<()> {
     let code: String =
         verilog.lines().map(|l| l.split("//").next().unwrap_or("")).collect::<Vec<_>>().join("\n");

@@ -118,8 +118,8 @@ pub fn ecp5_engine(dir: &Path) -> Result<PathBuf> {
 
 /// nextpnr's placed-and-routed design `dir/routed.json` as simulable Verilog (also written to
 /// `dir/readback/routed.v`): yosys's `write_verilog`, the I/O buffers made wires
-/// ([`io_as_wires`]) and the inputs nextpnr leaves unconnected for a constant 1 tied high
-/// ([`tied_high`]). It simulates with [`ecp5_models`] and [`ECP5_CELLS`].
+/// (`io_as_wires`) and the inputs nextpnr leaves unconnected for a constant 1 tied high
+/// (`tied_high`). It simulates with [`ecp5_models`] and [`ECP5_CELLS`].
 pub fn routed_netlist(dir: &Path) -> Result<String> {
     let out = dir.join("readback");
     std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;

@@ -266,7 +266,7 @@ impl CollectorEnv {
     }
 }
 
-/// An operand collector in the closed loop of [`CollectorEnv`](CollectorEnv)
+/// An operand collector in the closed loop of [`CollectorEnv`]
 /// (scoreboarded issue, execution with write-back, shadow register file), compared with its
 /// model every cycle; the last 10% of the cycles issue nothing so that everything drains.
 /// Fails on any lost, duplicated or wrong instruction other than a WAR hazard, which it counts.

@@ -1,5 +1,5 @@
 //! The fast engine of `simt-rtl run`: the exported Verilog of the board top
-//! ([`CoreBoard`]: the core behind its serial port, here at [`CLOCKS_PER_BIT`] clocks per bit)
+//! ([`CoreBoard`](crate::boards::core_board::CoreBoard): the core behind its serial port, here at [`CLOCKS_PER_BIT`] clocks per bit)
 //! compiled with Verilator, and driven by the host's side of the link ([`Host::run_kernel`]) as
 //! the board is: the local data share written by store programs, the kernel run, every register
 //! and word read back. The harness (`sim/engine/board_engine.cpp`) moves the serial lines; each
@@ -7,7 +7,7 @@
 //!
 //! The engine is built once per Verilog: the executable is cached under the cache directory
 //! ([`cache_dir`]) by a hash of the Verilog, the harness, the Verilator version and its options
-//! ([`VERILATOR_FLAGS`]), and built in
+//! (`VERILATOR_FLAGS`), and built in
 //! a scratch directory renamed into place, so that an interrupted build leaves nothing behind.
 
 use crate::sim::interrupt::Guarded;
@@ -60,7 +60,7 @@ pub fn engine(params: CoreParams, building: &dyn Fn(&str)) -> Result<PathBuf> {
 }
 
 /// The Verilog the engine for `params`'s core is built from: the board top `core_board` at
-/// [`CLOCKS_PER_BIT`] clocks per bit ([`CoreBoardSeed`] for the seed core's sizes).
+/// [`CLOCKS_PER_BIT`] clocks per bit ([`CoreBoardSeed`](crate::boards::core_board::CoreBoardSeed) for the seed core's sizes).
 pub fn engine_verilog(params: CoreParams) -> Result<String> {
     let header = "// The board top for simt-rtl's fast engine (serial port at 4 clocks per bit)\n";
     crate::boards::core_board::board_verilog(params, CLOCKS_PER_BIT, MODULE, header)

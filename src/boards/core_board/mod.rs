@@ -1,6 +1,6 @@
 //! CoreBoard: the board top that puts the `cu` [`SimtCore`](crate::hw::SimtCore) behind the USB
 //! serial port (`CoreBoardSeed`: the same around the seed core, for its Verilator engine):
-//! [`UartRx`] -> [`HostLink`] -> [`UartTx`], the link driving the core's host port and recording
+//! [`UartRx`] -> [`HostLink`](crate::hw::HostLink) -> [`UartTx`], the link driving the core's host port and recording
 //! its write-backs ([`crate::link`] is the protocol, [`crate::link::Host`] the
 //! host's side).
 //!

@@ -127,8 +127,8 @@ impl BankArbiterModel {
         }
     }
 
-    /// Decodes the port words: reset, push_valid[K], push_bank[K], push_cu[K], push_slot[K],
-    /// push_row[K], write_valid, write_bank.
+    /// Decodes the port words: reset, push_valid\[K\], push_bank\[K\], push_cu\[K\], push_slot\[K\],
+    /// push_row\[K\], write_valid, write_bank.
     pub fn decode(&self, w: &[u64]) -> ArbiterInputs {
         let k = self.lanes;
         let lane = |field: usize, j: usize| w[1 + field * k + j] as usize;
@@ -177,7 +177,7 @@ impl CycleModel for BankArbiterModel {
             .output_array("grant_row", self.banks)
             .outputs(&["pending", "diagonal", "err_overflow"])
     }
-    /// grant, grant_cu[B], grant_slot[B], grant_row[B], pending, priority, err_overflow.
+    /// grant, grant_cu\[B\], grant_slot\[B\], grant_row\[B\], pending, priority, err_overflow.
     fn outputs(&self, inputs: &[u64]) -> Vec<u64> {
         let i = self.decode(inputs);
         let g = self.grants(i.write);

@@ -55,7 +55,7 @@ impl RegisterFileModel {
         lanes.to_words(self.lanes, self.lane_bits)
     }
 
-    /// Port words: read_row[B], write_valid, write_bank, write_row, write_mask, write_data (lanes
+    /// Port words: read_row\[B\], write_valid, write_bank, write_row, write_mask, write_data (lanes
     /// packed `lane_bits` apart, in as many words as it takes).
     pub fn decode(&self, w: &[u64]) -> (Vec<usize>, Option<RowWrite>) {
         let rows = w[..self.banks].iter().map(|&r| r as usize).collect();
@@ -78,7 +78,7 @@ impl CycleModel for RegisterFileModel {
             .input_wide("write_data", self.lanes * self.lane_bits)
             .output_array_wide("read_data", self.banks, self.lanes * self.lane_bits)
     }
-    /// read_data[B], lanes packed.
+    /// read_data\[B\], lanes packed.
     fn outputs(&self, _inputs: &[u64]) -> Vec<u64> {
         self.read.iter().flat_map(|row| self.words(row)).collect()
     }

@@ -1,5 +1,5 @@
 //! This block's constrained-random stimulus (rates change between profiles every
-//! [`PHASE`](crate::sim::rng::PHASE) cycles).
+//! [`PHASE`] cycles).
 
 use crate::sim::rng::Rng;
 use crate::sim::rng::PHASE;

@@ -4,7 +4,7 @@
 //!
 //! The opcode (`inst[31:26]`) looks up a control word in a 64-entry ROM built from the ISA's
 //! own decoder ([`Inst::decode`] and [`Controls::of`]): whether the opcode exists, the kind of
-//! instruction, the [`ExecOp`](crate::hw::core::lane_alu::ExecOp), where operand `b` comes from, whether
+//! instruction, the [`ExecOp`], where operand `b` comes from, whether
 //! `rd` is written and which registers are read. The register, immediate, target and store
 //! fields are cut from the word at the positions the ISA gives, whatever the opcode.
 
@@ -140,8 +140,8 @@ impl Controls {
         }
     }
 
-    /// The ROM word: legal[0], kind[4:1], exec_op[8:5], b_sel[10:9], rd_valid[11],
-    /// ra_high[12], src_valid[14:13], if_zero[15], target_low[16], control[17] (the kind's
+    /// The ROM word: legal\[0\], kind\[4:1\], exec_op\[8:5\], b_sel\[10:9\], rd_valid\[11\],
+    /// ra_high\[12\], src_valid\[14:13\], if_zero\[15\], target_low\[16\], control\[17\] (the kind's
     /// [`Kind::is_control`]).
     pub fn word(&self) -> u64 {
         self.legal as u64

@@ -943,7 +943,7 @@ impl CycleModel for SimtCoreModel {
             .outputs(&["count_divergent", "count_barrier_waits", "stack_high_water", "errors"])
     }
     /// running; issue_valid, issue_warp, issue_pc; wb_valid, wb_warp, wb_reg, wb_mask,
-    /// wb_data[threads]; the counters (32 bits, wrapping); errors.
+    /// wb_data\[threads\]; the counters (32 bits, wrapping); errors.
     fn outputs(&self, inputs: &[u64]) -> Vec<u64> {
         let i = CoreIn::from_words(inputs);
         let c = self.decide(i.reset == 1, i.start == 1 && !self.running);

@@ -80,7 +80,7 @@ impl LocalDataShareModel {
     }
 
     /// Port words: reset, req_valid, req_write, req_scatter, req_mask, req_warp, req_index,
-    /// req_stride, req_addr[lanes], req_data[lanes].
+    /// req_stride, req_addr\[lanes\], req_data\[lanes\].
     pub fn decode(&self, w: &[u64]) -> LdsIn {
         let n = self.lanes;
         LdsIn {
@@ -143,7 +143,7 @@ impl CycleModel for LocalDataShareModel {
             .output_array("resp_data", t)
             .outputs(&["accesses", "conflict_cycles"])
     }
-    /// req_ready, resp_valid, resp_data[lanes], accesses, conflict_cycles.
+    /// req_ready, resp_valid, resp_data\[lanes\], accesses, conflict_cycles.
     fn outputs(&self, _inputs: &[u64]) -> Vec<u64> {
         let mut o = vec![self.ready() as u64, self.resp_valid as u64];
         o.extend(&self.result);

@@ -35,7 +35,7 @@ pub const LINK_COUNTERS: usize = 8;
 /// Sizes, fixed by the core it serves: `WW` warp-id bits, `T` lanes, `TD` register bits,
 /// `IA` instruction-address bits (at most 8: one address byte), `SPW` stack high-water bits;
 /// capture records of `RBY` bytes ([`record_bytes`](crate::protocol::record_bytes)), `RB` bits;
-/// answers of up to `N = max(RBY, 37)` bytes, counted in `LW` bits ([`sized_host_link!`]).
+/// answers of up to `N = max(RBY, 37)` bytes, counted in `LW` bits ([`sized_host_link!`](crate::sized_host_link)).
 /// Where the link is in a command: waiting for its byte, reading its arguments, reading
 /// `write`'s words, or reading a capture record (one cycle).
 #[derive(Copy, Clone, Debug, PartialEq, LogicState)]

@@ -1,5 +1,5 @@
 //! This block's constrained-random stimulus (rates change between profiles every
-//! [`PHASE`](crate::sim::rng::PHASE) cycles).
+//! [`PHASE`] cycles).
 
 use crate::hw::scheduler::warp_scheduler::model::{
     SchedIn, SeedIn, SeedWarpSchedulerModel, WarpSchedulerModel,
