@@ -516,6 +516,8 @@ fn hostile_files_and_outputs_give_one_line_and_write_nothing() {
     let (join, end) =
         (file("join.s", b"li r1, 1\njoin\nexit\n"), file("end.s", b"li r1, 1\nnop\n"));
     let mul = file("mul.s", b"li r1, 3\n; square it\nmul r2, r1, r1\nexit\n");
+    let (word33, forever) =
+        (file("word33.lds", b"1ffffffff\n"), file("forever.s", b"spin: jmp spin\n"));
     let (long_kernel, bom_kernel) =
         (file("long.s", &[b'x'; 900_000]), file("bom.s", "\u{feff}li r1, 1\nexit\n".as_bytes()));
     let fifo = dir.join("fifo.s");
@@ -551,6 +553,15 @@ fn hostile_files_and_outputs_give_one_line_and_write_nothing() {
         (
             vec!["run", "kernels/loop.s", "--lds", &wide_lds],
             "wide.lds:2: 0x1ff does not fit the core's 8-bit lanes (at most 0xff)",
+        ),
+        (
+            vec!["run", "kernels/loop.s", "--lds", &word33],
+            "word33.lds:1: `1ffffffff` is not a hex word: more than 32 bits",
+        ),
+        // `board run` has no --max-cycles: its error names its own limit.
+        (
+            vec!["board", "run", &forever, "--sim"],
+            "forever.s: did not finish within 10000000 warp instructions, the most `board run` lets the reference interpreter run",
         ),
         (
             vec!["run", "kernels/loop.s", "--lds", &big_lds],

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 
 use super::inputs::{inputs_beside, read_kernel_for, read_lds, say_beside};
-use super::kernel::{at_source, warn_races, RunAbout, Ticker};
+use super::kernel::{at_source_of, warn_races, RunAbout, Ticker};
 use super::shown::{ResultArgs, Shown};
 use super::{exported_files, markdown_output, write_table};
 use crate::boards::{Board, Revision};
@@ -330,7 +330,7 @@ fn run_on(
     // The interpreter runs first: a kernel that faults is refused before anything is sent, its
     // fault at its source line; the board's result is then checked against this machine.
     let mut m = crate::isa::interp::Machine::new(params.machine(BOARD_INSTRUCTIONS), &lds)?;
-    m.run(program).map_err(|e| at_source(e, kernel, &listing, None))?;
+    m.run(program).map_err(|e| at_source_of("board run", e, kernel, &listing, None))?;
     warn_races(kernel, &listing, &m);
     let ticker = Ticker::new();
     let (run, on) = match target {

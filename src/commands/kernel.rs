@@ -338,9 +338,20 @@ pub(super) fn warn_races(
 }
 
 /// A run's error placed in the kernel's source: a program fault as `FILE:LINE: \`text\`: fault`,
-/// a limit naming `--max-cycles` (and the waveform `vcd` written up to it); any other error
-/// prefixed with the file.
+/// a limit naming `--max-cycles` (and the waveform `vcd` written up to it; `board run`, which
+/// has no such flag, names its own limit); any other error prefixed with the file.
 pub(super) fn at_source(
+    e: anyhow::Error,
+    kernel: &Path,
+    listing: &crate::isa::asm::Listing,
+    vcd: Option<&Path>,
+) -> anyhow::Error {
+    at_source_of("run", e, kernel, listing, vcd)
+}
+
+/// [`at_source`] for the command `command` (`run` or `board run`).
+pub(super) fn at_source_of(
+    command: &str,
     e: anyhow::Error,
     kernel: &Path,
     listing: &crate::isa::asm::Listing,
@@ -356,8 +367,11 @@ pub(super) fn at_source(
         .unwrap_or_default();
     if let Some(fault) = e.chain().find_map(|c| c.downcast_ref::<Fault>()) {
         return match (fault, fault.pc().and_then(|pc| listing.at(pc))) {
-            (Fault::Limit { instructions }, _) => anyhow::anyhow!(
+            (Fault::Limit { instructions }, _) if command == "run" => anyhow::anyhow!(
                 "{file}: did not finish within --max-cycles {instructions}: the reference interpreter ran {instructions} warp instructions (each at least one core cycle) and some warp had not exited{wave}"
+            ),
+            (Fault::Limit { instructions }, _) => anyhow::anyhow!(
+                "{file}: did not finish within {instructions} warp instructions, the most `{command}` lets the reference interpreter run before it sends a kernel: some warp had not exited (`run --max-cycles` runs longer kernels)"
             ),
             (_, Some(at)) => anyhow::anyhow!("{file}:{at}: {fault}{wave}"),
             (_, None) => anyhow::anyhow!("{file}: {fault}{wave}"),

@@ -76,8 +76,13 @@ pub fn lds_words(
 
 /// One hex word of a `.lds` file, within `bits`.
 fn lds_word(text: &str, bits: usize) -> anyhow::Result<u32> {
-    let v = u32::from_str_radix(text, 16)
-        .map_err(|_| anyhow::anyhow!("`{}` is not a hex word", crate::params::shown(text)))?;
+    let v = u32::from_str_radix(text, 16).map_err(|e| {
+        let why = match e.kind() {
+            std::num::IntErrorKind::PosOverflow => ": more than 32 bits",
+            _ => "",
+        };
+        anyhow::anyhow!("`{}` is not a hex word{why}", crate::params::shown(text))
+    })?;
     if bits < 32 && v >> bits != 0 {
         anyhow::bail!(
             "{v:#x} does not fit the core's {bits}-bit lanes (at most {:#x})",
