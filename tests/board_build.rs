@@ -376,6 +376,34 @@ fn fusesoc_runs_the_cores_lint_and_sim_targets() {
         assert!(text.contains(want), "fusesoc run --target {target}:\n{text}");
         assert!(!text.contains("deprecated"), "fusesoc run --target {target}:\n{text}");
     }
+    // Each board's bitstream target is set up by FuseSoC in edalize's flow API (its build is the
+    // board flow's own: icestorm for the iCE40, trellis for the ECP5; not run here): nextpnr for
+    // the board's device and package, at the cu clock, with the board's pin file.
+    for (board, _) in simt_rtl::flow::gen::fusesoc_boards() {
+        let target = board.name.replace('-', "_");
+        let out = Command::new(&fusesoc)
+            .arg("--cores-root")
+            .arg(root)
+            .args(["run", "--setup", "--target", &target, "::simt-rtl:0.1.0"])
+            .current_dir(&work)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success() && !text.contains("deprecated"), "{target}:\n{text}");
+        let make = work.join(format!("build/simt-rtl_0.1.0/{target}/Makefile"));
+        let make = std::fs::read_to_string(make).unwrap();
+        let chip = board.chip;
+        let nextpnr = format!(
+            "nextpnr-{} -l next.log --{} --package {}",
+            chip.family.name(),
+            chip.device,
+            chip.package
+        );
+        assert!(
+            make.contains(&nextpnr) && make.contains(board.constraint_file),
+            "{target}:\n{make}"
+        );
+    }
     // The lint ran Verilator as the target says: lint only, every warning on, the waivers first.
     let args =
         std::fs::read_to_string(work.join("build/simt-rtl_0.1.0/lint/simt-rtl_0.1.0.vc")).unwrap();

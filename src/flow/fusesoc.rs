@@ -1,6 +1,7 @@
 //! The FuseSoC core file (`simt_rtl.core`, CAPI 2), written by `gen` beside the Verilog: the
 //! `cu` preset's exported files in the registry's order, the board top and its PLL wrapper, and
-//! the targets (the sources, the self-test in Icarus, Verilator lint, the Alchitry Cu bitstream).
+//! the targets (the sources, the self-test under Verilator, Verilator lint, and each board's
+//! self-test bitstream in edalize's flow API: icestorm for the Alchitry Cu, trellis for the ULX3S).
 
 use std::path::{Path, PathBuf};
 
@@ -21,19 +22,12 @@ pub fn core_text(rtl: &str, constraints: &str) -> Result<String> {
     let sources: String = all.iter().filter(|e| !e.board_top).map(|e| file(e.module)).collect();
     let board_top =
         all.iter().find(|e| e.board_top).context("preset `cu` has no board top")?.module;
-    let pll_top = super::gen::alchitry_cu_top(&preset)?.is_some();
-    let (pll_fileset, pll_set) = if pll_top {
-        (
-            format!(
-                "  # The iCE40 PLL making the cu board clock ({mhz} MHz) in front of the self-test: module `alchitry_cu_top`.\n  alchitry_cu_top:\n    files:\n{}    file_type: verilogSource\n",
-                file("alchitry_cu_top")
-            ),
-            "alchitry_cu_top, ",
-        )
-    } else {
-        (String::new(), "")
-    };
-    let top = if pll_top { "alchitry_cu_top" } else { board_top };
+    let (mut board_filesets, mut board_targets) = (String::new(), String::new());
+    for (board, flow) in super::gen::fusesoc_boards() {
+        let (filesets, target) = board_target(&board, flow, &preset, (&file, constraints), mhz)?;
+        board_filesets += &filesets;
+        board_targets += &target;
+    }
     Ok(format!(
         "CAPI=2:
 # FuseSoC core for the Verilog simt-rtl generates ({rtl}/, preset `cu`, sized for the
@@ -48,7 +42,7 @@ filesets:
   board_top:
     files:
 {board_top}    file_type: verilogSource
-{pll_fileset}  testbench:
+  testbench:
     files:
       - sim/self_test_tb.v
     file_type: verilogSource
@@ -56,11 +50,7 @@ filesets:
     files:
       - sim/verilator_waivers.vlt
     file_type: vlt
-  alchitry_cu_pins:
-    files:
-      - {constraints}/alchitry_cu.pcf
-    file_type: PCF
-
+{board_filesets}
 targets:
   # The sources, for use from other cores.
   default:
@@ -85,19 +75,47 @@ targets:
     flow_options:
       tool: verilator
       verilator_options: [-Wall]
-  # The self-test bitstream for the Alchitry Cu (iCE40-HX8K CB132), clocked at {mhz} MHz by the PLL.
-  alchitry_cu:
-    default_tool: icestorm
-    filesets: [board_top, {pll_set}alchitry_cu_pins]
-    toplevel: {top}
-    tools:
-      icestorm:
-        pnr: next
-        nextpnr_options: [--hx8k, --package, cb132, --freq, \"{mhz}\"]
-",
+{board_targets}",
         version = env!("CARGO_PKG_VERSION"),
         board_top = file(board_top),
     ))
+}
+
+/// The filesets and the target of `board`'s self-test bitstream in edalize's flow `flow`: the
+/// board top behind the board's PLL wrapper (when the preset's clock is not the board's own),
+/// the board's pin file, nextpnr's device, package and clock.
+fn board_target(
+    board: &crate::boards::Board,
+    flow: &str,
+    preset: &crate::params::Preset,
+    (file, constraints): (&dyn Fn(&str) -> String, &str),
+    mhz: u32,
+) -> Result<(String, String)> {
+    let target = board.name.replace('-', "_");
+    let pll = super::gen::pll_top(board, preset)?;
+    let (pll_fileset, pll_set, top) = match &pll {
+        Some((module, _)) => (
+            format!("  # The PLL making the cu board clock ({mhz} MHz) on the {}: module `{module}`.\n  {module}:\n    files:\n{}    file_type: verilogSource\n", board.name, file(module)),
+            format!("{module}, "),
+            module.clone(),
+        ),
+        None => (String::new(), String::new(), crate::boards::self_test::MODULE.to_string()),
+    };
+    let pin_type = match board.chip.family {
+        crate::boards::Family::Ecp5 => "LPF",
+        _ => "PCF",
+    };
+    let filesets = format!(
+        "{pll_fileset}  {target}_pins:\n    files:\n      - {constraints}/{}\n    file_type: {pin_type}\n",
+        board.constraint_file
+    );
+    let chip = &board.chip;
+    let speed = chip.speed.map_or(String::new(), |s| format!(", --speed, \"{s}\""));
+    let target_text = format!(
+        "  # The self-test bitstream for the {} ({}), clocked at {mhz} MHz.\n  {target}:\n    flow: {flow}\n    filesets: [board_top, {pll_set}{target}_pins]\n    toplevel: {top}\n    flow_options:\n      pnr: next\n      nextpnr_options: [--{}, --package, {}{speed}, --freq, \"{mhz}\"]\n",
+        board.name, board.description, chip.device, chip.package
+    );
+    Ok((filesets, target_text))
 }
 
 /// Where the core file `core` finds the Verilog in `rtl` and the pin files in `constraints`
