@@ -380,7 +380,7 @@ fn fusesoc_runs_the_cores_lint_and_sim_targets() {
     // board flow's own: icestorm for the iCE40, trellis for the ECP5; not run here): nextpnr for
     // the board's device and package, at the cu clock, with the board's pin file.
     for (board, _) in simt_rtl::flow::gen::fusesoc_boards() {
-        let target = board.name.replace('-', "_");
+        let target = simt_rtl::flow::fusesoc::target_name(&board);
         let out = Command::new(&fusesoc)
             .arg("--cores-root")
             .arg(root)

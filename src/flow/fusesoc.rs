@@ -23,9 +23,16 @@ pub fn core_text(rtl: &str, constraints: &str) -> Result<String> {
     let board_top =
         all.iter().find(|e| e.board_top).context("preset `cu` has no board top")?.module;
     let (mut board_filesets, mut board_targets) = (String::new(), String::new());
+    let mut pll_modules = vec![];
     for (board, flow) in super::gen::fusesoc_boards() {
-        let (filesets, target) = board_target(&board, flow, &preset, (&file, constraints), mhz)?;
-        board_filesets += &filesets;
+        let pll = super::gen::pll_top(&board, &preset)?.map(|(module, _)| module);
+        // A PLL top the revisions of one board share is one fileset.
+        if let Some(module) = pll.as_ref().filter(|m| !pll_modules.contains(*m)) {
+            board_filesets += &format!("  # The PLL making the cu board clock ({mhz} MHz) on the {}: module `{module}`.\n  {module}:\n    files:\n{}    file_type: verilogSource\n", board.name, file(module));
+            pll_modules.push(module.clone());
+        }
+        let (pins, target) = board_target(&board, flow, pll.as_deref(), constraints, mhz);
+        board_filesets += &pins;
         board_targets += &target;
     }
     Ok(format!(
@@ -81,32 +88,27 @@ targets:
     ))
 }
 
-/// The filesets and the target of `board`'s self-test bitstream in edalize's flow `flow`: the
-/// board top behind the board's PLL wrapper (when the preset's clock is not the board's own),
-/// the board's pin file, nextpnr's device, package and clock.
+/// The FuseSoC target of `board` (see [`target_name`]) in edalize's flow `flow`: its pin file's
+/// fileset, and the target building the self-test behind the PLL top `pll` (when the preset's
+/// clock is not the board's own) with nextpnr's device, package, speed grade and clock.
 fn board_target(
     board: &crate::boards::Board,
     flow: &str,
-    preset: &crate::params::Preset,
-    (file, constraints): (&dyn Fn(&str) -> String, &str),
+    pll: Option<&str>,
+    constraints: &str,
     mhz: u32,
-) -> Result<(String, String)> {
-    let target = board.name.replace('-', "_");
-    let pll = super::gen::pll_top(board, preset)?;
-    let (pll_fileset, pll_set, top) = match &pll {
-        Some((module, _)) => (
-            format!("  # The PLL making the cu board clock ({mhz} MHz) on the {}: module `{module}`.\n  {module}:\n    files:\n{}    file_type: verilogSource\n", board.name, file(module)),
-            format!("{module}, "),
-            module.clone(),
-        ),
-        None => (String::new(), String::new(), crate::boards::self_test::MODULE.to_string()),
+) -> (String, String) {
+    let target = target_name(board);
+    let (pll_set, top) = match pll {
+        Some(module) => (format!("{module}, "), module),
+        None => (String::new(), crate::boards::self_test::MODULE),
     };
     let pin_type = match board.chip.family {
         crate::boards::Family::Ecp5 => "LPF",
         _ => "PCF",
     };
-    let filesets = format!(
-        "{pll_fileset}  {target}_pins:\n    files:\n      - {constraints}/{}\n    file_type: {pin_type}\n",
+    let pins = format!(
+        "  {target}_pins:\n    files:\n      - {constraints}/{}\n    file_type: {pin_type}\n",
         board.constraint_file
     );
     let chip = &board.chip;
@@ -115,7 +117,12 @@ fn board_target(
         "  # The self-test bitstream for the {} ({}), clocked at {mhz} MHz.\n  {target}:\n    flow: {flow}\n    filesets: [board_top, {pll_set}{target}_pins]\n    toplevel: {top}\n    flow_options:\n      pnr: next\n      nextpnr_options: [--{}, --package, {}{speed}, --freq, \"{mhz}\"]\n",
         board.name, board.description, chip.device, chip.package
     );
-    Ok((filesets, target_text))
+    (pins, target_text)
+}
+
+/// The core's target for `board`: its name with `_` for `-` (`alchitry_cu`, `ulx3s_85f`).
+pub fn target_name(board: &crate::boards::Board) -> String {
+    board.name.replace('-', "_")
 }
 
 /// Where the core file `core` finds the Verilog in `rtl` and the pin files in `constraints`
