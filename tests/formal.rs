@@ -355,20 +355,9 @@ fn built_in_properties_are_the_files() {
 /// is 128 + the signal.
 #[test]
 fn an_interrupted_prove_leaves_no_tool_running() {
-    use std::os::unix::process::CommandExt;
     for (signal, code) in [(libc::SIGINT, 130), (libc::SIGTERM, 143), (libc::SIGHUP, 129)] {
         let out = work_dir(&format!("interrupted_{signal}"));
-        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_simt-rtl"));
-        cmd.args(["prove", "--preset", "cu", "--out", out.to_str().unwrap()])
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::piped());
-        // SAFETY: setsid alone between fork and exec.
-        unsafe {
-            cmd.pre_exec(|| {
-                (libc::setsid() >= 0).then_some(()).ok_or_else(std::io::Error::last_os_error)
-            })
-        };
-        let mut prove = cmd.spawn().unwrap();
+        let mut prove = prove_in_a_session_of_its_own(&out);
         let session = prove.id() as i32;
         let started = std::time::Instant::now();
         let solver = |name: &str| ["bitwuzla", "yices-smt2"].contains(&name);
@@ -398,20 +387,9 @@ fn an_interrupted_prove_leaves_no_tool_running() {
 /// handled could outlive it.)
 #[test]
 fn signals_in_quick_succession_leave_no_tool_running() {
-    use std::os::unix::process::CommandExt;
     for round in 0..20u64 {
         let out = work_dir(&format!("burst_{round}"));
-        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_simt-rtl"));
-        cmd.args(["prove", "--preset", "cu", "--out", out.to_str().unwrap()])
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::piped());
-        // SAFETY: setsid alone between fork and exec.
-        unsafe {
-            cmd.pre_exec(|| {
-                (libc::setsid() >= 0).then_some(()).ok_or_else(std::io::Error::last_os_error)
-            })
-        };
-        let mut prove = cmd.spawn().unwrap();
+        let mut prove = prove_in_a_session_of_its_own(&out);
         let session = prove.id() as i32;
         let started = std::time::Instant::now();
         while session_processes(session).len() < 2 {
@@ -443,6 +421,23 @@ fn signals_in_quick_succession_leave_no_tool_running() {
             .unwrap_or_default()
             .starts_with("simt-rtl: interrupted by SIG"));
     }
+}
+
+/// `prove --preset cu --out OUT` started as the leader of a session of its own (its pid is the
+/// session's id), its standard error piped.
+fn prove_in_a_session_of_its_own(out: &Path) -> std::process::Child {
+    use std::os::unix::process::CommandExt;
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_simt-rtl"));
+    cmd.args(["prove", "--preset", "cu", "--out", out.to_str().unwrap()])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped());
+    // SAFETY: setsid alone between fork and exec.
+    unsafe {
+        cmd.pre_exec(|| {
+            (libc::setsid() >= 0).then_some(()).ok_or_else(std::io::Error::last_os_error)
+        })
+    };
+    cmd.spawn().unwrap()
 }
 
 /// The processes of session `sid` (pid and command name), from `/proc`.

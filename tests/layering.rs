@@ -90,21 +90,26 @@ fn references_are_found_in_every_form() {
 /// The library reads no file of its own checkout at run time (a dependency's checkout is the
 /// cargo registry's): what it needs is built in with `include_str!`. Only the command line's
 /// flags name paths of the repository, as their defaults.
-#[test]
-fn the_library_reads_nothing_from_its_checkout() {
+/// The lines of `src/`'s Rust files, but the file `skip`, for which `hit` holds, each as
+/// `FILE:LINE: text`.
+fn source_lines(skip: &str, hit: impl Fn(&str) -> bool) -> Vec<String> {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut reads = vec![];
+    let mut found = vec![];
     for file in common::files_under(&src) {
-        if file.extension().is_none_or(|e| e != "rs") || file.ends_with("main.rs") {
+        if file.extension().is_none_or(|e| e != "rs") || file.ends_with(skip) {
             continue;
         }
         let text = std::fs::read_to_string(&file).unwrap();
-        for (n, line) in text.lines().enumerate() {
-            if line.contains(concat!("CARGO_", "MANIFEST_DIR")) {
-                reads.push(format!("{}:{}: {}", file.display(), n + 1, line.trim()));
-            }
+        for (n, line) in text.lines().enumerate().filter(|(_, line)| hit(line)) {
+            found.push(format!("{}:{}: {}", file.display(), n + 1, line.trim()));
         }
     }
+    found
+}
+
+#[test]
+fn the_library_reads_nothing_from_its_checkout() {
+    let reads = source_lines("main.rs", |line| line.contains(concat!("CARGO_", "MANIFEST_DIR")));
     assert!(reads.is_empty(), "library code names its own checkout:\n{}", reads.join("\n"));
 }
 
@@ -113,19 +118,9 @@ fn the_library_reads_nothing_from_its_checkout() {
 /// others wait, once a signal has come, instead of starting one the interrupt thread would miss).
 #[test]
 fn every_tool_starts_through_the_interrupt_guard() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut unguarded = vec![];
-    for file in common::files_under(&src) {
-        if file.extension().is_none_or(|e| e != "rs") || file.ends_with("sim/interrupt.rs") {
-            continue;
-        }
-        let text = std::fs::read_to_string(&file).unwrap();
-        for (n, line) in text.lines().enumerate() {
-            if [".spawn()", ".output()", ".status()"].iter().any(|call| line.contains(call)) {
-                unguarded.push(format!("{}:{}: {}", file.display(), n + 1, line.trim()));
-            }
-        }
-    }
+    let calls = [".spawn()", ".output()", ".status()"];
+    let unguarded =
+        source_lines("sim/interrupt.rs", |line| calls.iter().any(|call| line.contains(call)));
     assert!(unguarded.is_empty(), "tools started without the guard:\n{}", unguarded.join("\n"));
 }
 

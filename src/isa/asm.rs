@@ -50,10 +50,9 @@ impl Listing {
         if self.program.len() > core.imem_words {
             let (line, _) = &self.source[core.imem_words];
             let message = format!(
-                "the kernel has {} instructions: core `{}` holds {} instruction words (this is instruction {})",
+                "the kernel has {} instructions: core `{}` holds {} instruction words",
                 self.program.len(),
                 core.name,
-                core.imem_words,
                 core.imem_words
             );
             return Err(at_line(*line, message));
