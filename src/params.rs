@@ -896,8 +896,9 @@ pub fn core_params(name: &str) -> Result<CoreParams> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(non_snake_case)]
 pub struct Sizes {
-    /// Made by [`Sizes::new`] or [`Sizes::checked`]: every rule holds.
-    checked: Checked,
+    /// What [`Sizes::new`] or [`Sizes::checked`] made these from (every rule held), so that
+    /// [`Sizes::valid`] can tell a field written since.
+    made: Made,
     pub W: usize,
     pub WW: usize,
     pub T: usize,
@@ -942,18 +943,19 @@ macro_rules! sized_type {
     };
 }
 
-/// Whether [`Sizes`] were checked; not part of their equality (the same sizes are equal however
-/// they were made).
+/// The parameters checked [`Sizes`] were made from (`None`: not checked): the scheduler's, the
+/// collector's, the local data share's rows and banks; not part of their
+/// equality (the same sizes are equal however they were made).
 #[derive(Clone, Copy, Debug)]
-struct Checked(bool);
+struct Made(Option<(SchedulerParams, CollectorParams, usize, usize)>);
 
-impl PartialEq for Checked {
-    fn eq(&self, _: &Checked) -> bool {
+impl PartialEq for Made {
+    fn eq(&self, _: &Made) -> bool {
         true
     }
 }
 
-impl Eq for Checked {}
+impl Eq for Made {}
 
 impl Sizes {
     /// The sizes of `p`'s blocks (checked as [`Sizes::new`] checks).
@@ -968,7 +970,11 @@ impl Sizes {
         if let Some(rule) = lds_banks_rule(banks, self.T) {
             panic!("{}", rule);
         }
-        Sizes { LB: banks, LBW: clog2(banks), ..self }
+        let made = match self.made.0 {
+            Some((s, c, rows, _)) => Made(Some((s, c, rows, banks))),
+            None => Made(None),
+        };
+        Sizes { LB: banks, LBW: clog2(banks), made, ..self }
     }
 
     /// [`Sizes::with_lds_banks`] at run time: a count that breaks its rule is an error naming the
@@ -999,7 +1005,7 @@ impl Sizes {
         if let Some(rule) = broken_rule(&s, &c, lds_rows) {
             panic!("{}", rule);
         }
-        Sizes { checked: Checked(true), ..Sizes::unchecked(s, c, lds_rows) }
+        Sizes { made: Made(Some((s, c, lds_rows, LDS_BANKS))), ..Sizes::unchecked(s, c, lds_rows) }
     }
 
     /// [`Sizes::new`] at run time: parameters that break a rule are an error naming the
@@ -1008,18 +1014,53 @@ impl Sizes {
         s.validate()?;
         c.validate(s.warps)?;
         check_pow2("lds_rows", lds_rows, 2, 4096)?;
-        Ok(Sizes { checked: Checked(true), ..Sizes::unchecked(s, c, lds_rows) })
+        Ok(Sizes {
+            made: Made(Some((s, c, lds_rows, LDS_BANKS))),
+            ..Sizes::unchecked(s, c, lds_rows)
+        })
     }
 
-    /// `self`, when [`Sizes::new`] or [`Sizes::checked`] made it; the `sized_*!` macros call it,
-    /// so that a type named with other sizes does not build.
+    /// `self`, when [`Sizes::new`] or [`Sizes::checked`] made it and no field was written since;
+    /// the `sized_*!` macros call it, so that a type named with other sizes does not build.
+    ///
+    /// ```compile_fail
+    /// use simt_rtl::{params::Sizes, registry::CU_SIZES};
+    /// const BENT: Sizes = {
+    ///     let mut s = CU_SIZES;
+    ///     s.T = 5; // TD, E and the rest still say 4 threads
+    ///     s
+    /// };
+    /// type Bent = simt_rtl::sized_warp_scheduler!(BENT);
+    /// let _ = Bent::new(simt_rtl::params::SchedulerMode::SeedCompatible);
+    /// ```
     pub const fn valid(self) -> Sizes {
-        if !self.checked.0 {
+        let Some((s, c, lds_rows, lds_banks)) = self.made.0 else {
             panic!(
                 "these sizes were not checked: make them with `Sizes::new` (or `Sizes::checked`)"
             );
+        };
+        const WRITTEN: &str = "a field of these sizes was written after `Sizes::new`: make them with `Sizes::new` from the parameters (and `with_lds_banks`)";
+        let remade =
+            Sizes { LB: lds_banks, LBW: clog2(lds_banks), ..Sizes::unchecked(s, c, lds_rows) };
+        let (a, b) = (self.fields(), remade.fields());
+        let mut i = 0;
+        while i < a.len() {
+            if a[i] != b[i] {
+                panic!("{}", WRITTEN);
+            }
+            i += 1;
         }
         self
+    }
+
+    /// Every field, in their order (for [`Sizes::valid`]'s comparison, which a `const` cannot
+    /// make with `==`).
+    const fn fields(&self) -> [usize; 30] {
+        let s = self;
+        [
+            s.W, s.WW, s.T, s.A, s.D, s.SPW, s.E, s.B, s.BW, s.N, s.NW, s.P, s.K, s.Q, s.QW, s.QCW,
+            s.BQ, s.SQ, s.RW, s.R, s.RRW, s.DW, s.TD, s.SW, s.U, s.UW, s.G, s.LRW, s.LB, s.LBW,
+        ]
     }
 
     /// The sizes of a scheduler `s`, a collector `c` and a local data share of `lds_rows` rows,
@@ -1032,7 +1073,7 @@ impl Sizes {
         let q = c.queue_depth();
         let uw = clog2(c.unit_types);
         Sizes {
-            checked: Checked(false),
+            made: Made(None),
             W: s.warps,
             WW: s.warp_id_width(),
             T: s.threads,
@@ -1236,6 +1277,23 @@ mod tests {
             }
         }
         assert!(refused > 5_000 && refused < 19_000, "{refused} of 20,000 refused");
+    }
+
+    #[test]
+    fn a_field_written_after_new_is_refused() {
+        const MADE: Sizes = Sizes::of(&CU);
+        let written = |write: fn(&mut Sizes)| {
+            let mut s = MADE;
+            write(&mut s);
+            let e = std::panic::catch_unwind(|| s.valid()).expect_err("a written field is refused");
+            e.downcast_ref::<String>().cloned().unwrap_or_default()
+        };
+        for write in [|s: &mut Sizes| s.T = 5, |s: &mut Sizes| s.TD += 1, |s: &mut Sizes| s.LB = 3]
+        {
+            assert!(written(write).contains("written after `Sizes::new`"), "{}", written(write));
+        }
+        assert_eq!(MADE.valid(), MADE, "sizes as made are valid");
+        assert_eq!(MADE.with_lds_banks(2).valid().LB, 2, "with_lds_banks keeps them valid");
     }
 
     #[test]
