@@ -4,6 +4,7 @@
 //! registry's [`Entry`] (what each block's folder states about an exported module) and the
 //! differential run that replays its long tail on the exported Verilog.
 
+pub mod declared;
 pub mod entry;
 pub mod replay;
 pub mod verilog;

@@ -125,8 +125,11 @@ pub fn export_module<B: Block>(block: &B, top_name: &str, header: &str) -> Resul
         }
     }
     modules.sort_by(|a, b| (a.name != top_name, &a.name).cmp(&(b.name != top_name, &b.name)));
+    let module_names = modules.iter().map(|m| m.name.as_str()).collect();
     for m in &modules {
         check_identifiers(&m.text).with_context(|| format!("exporting `{top_name}`"))?;
+        super::declared::check_declared(&m.name, &m.text, &module_names)
+            .with_context(|| format!("exporting `{top_name}`"))?;
     }
     let mut out = String::from(header);
     for m in &modules {
