@@ -2,7 +2,8 @@
 # The project's test command (README: "Set up"): installs the simulators and yosys when they are
 # missing, checks the formatting (rustfmt.toml) and clippy's lints (each allowed one says why at
 # its #[allow]) and that the library builds without its default features (no command line, no
-# flows: what a crate that uses the blocks gets) and that its documentation builds without a
+# flows: what a crate that uses the blocks gets), as docs/src/library.md's snippets use it from a
+# crate of their own (scripts/library-snippet.sh), and that its documentation builds without a
 # warning (broken or private links), then runs the whole test suite with
 # cargo-nextest (`.config/nextest.toml`: every test in its own process, the tests of all
 # binaries side by side on every core, the longest first; the examples' tests too) and the doc
@@ -22,7 +23,7 @@ step() {
 step tools bash scripts/install-tools.sh
 step fmt cargo fmt --check
 step clippy cargo clippy --locked --all-targets --quiet -- -D warnings
-step library cargo check --locked --no-default-features --lib --quiet
+step library bash scripts/library-snippet.sh
 step doc env RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps --quiet
 step build cargo nextest run --locked --no-run
 step tests cargo nextest run --locked "$@"

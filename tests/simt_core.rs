@@ -335,6 +335,27 @@ fn kernels_on_the_rust_hdl_core_and_its_verilog() {
     }
 }
 
+/// A core at sizes of a user's own, which no type of the crate has (2 warps of 4 lanes of 16
+/// bits): `run_rust_hdl_on` runs the kernels on it beside its model and against the interpreter
+/// (docs/src/library.md), and `run_rust_hdl` refuses it, naming the core.
+#[test]
+fn a_core_of_a_users_own_sizes_runs_the_kernels() {
+    use simt_rtl::verify::core_run::{run_rust_hdl, run_rust_hdl_on};
+    const MY_CORE: CoreParams =
+        CoreParams { name: "my-core", purpose: "16-bit lanes", warps: 2, lane_bits: 16, ..CORE_CU };
+    type MyCore = simt_rtl::sized_simt_core!(MY_CORE);
+    let lds = lds_inputs(&mut Rng::new(7), MY_CORE);
+    for name in ["reduce", "vector_add"] {
+        let run = run_rust_hdl_on(MY_CORE, &kernel(name), &lds, 100_000, &|p, lds| {
+            MyCore::with_lds(p, lds)
+        })
+        .unwrap_or_else(|e| panic!("{name}: {e:#}"));
+        assert!(run.counters.issued > 0, "{name}: {:?}", run.counters);
+    }
+    let e = run_rust_hdl(MY_CORE, &kernel("reduce"), &lds, 100_000, None).unwrap_err();
+    assert!(format!("{e:#}").contains("core `my-core` has no rust-hdl type"), "{e:#}");
+}
+
 /// The larger cores `simt-rtl explore` measures are the same design: each runs a kernel on its
 /// rust-hdl core beside its model (every output every cycle) and against the interpreter, and
 /// explore's `cu-core` is, apart from its comments, the exported `rtl_out/cu/simt_core.v`.

@@ -55,7 +55,22 @@ pub fn run_rust_hdl_watched(
     vcd: Option<&Path>,
     watch: &dyn Fn(Progress),
 ) -> Result<KernelResult> {
-    let core = run_core(params, program, lds, max_cycles, (vcd, watch), None)?;
+    let core = run_core(params, program, lds, max_cycles, (vcd, watch), None, &preset_core)?;
+    Ok(KernelResult { params, regs: core.regs(), lds: core.lds_words(), counters: core.counters })
+}
+
+/// As [`run_rust_hdl`], on a core of your own sizes: `make(params, lds)` builds it (with
+/// `type MyCore = simt_rtl::sized_simt_core!(MY_CORE)`, `&|p, lds| MyCore::with_lds(p, lds)`);
+/// `run_rust_hdl` itself knows only the crate's core types.
+pub fn run_rust_hdl_on<C: Dut>(
+    params: CoreParams,
+    program: &[Inst],
+    lds: &[u32],
+    max_cycles: u64,
+    make: &dyn Fn(CoreParams, &[u32]) -> Result<C>,
+) -> Result<KernelResult> {
+    let own: OnCore = &|run, inputs| run.go(|| make(params, lds), inputs);
+    let core = run_core(params, program, lds, max_cycles, (None, &|_| {}), None, own)?;
     Ok(KernelResult { params, regs: core.regs(), lds: core.lds_words(), counters: core.counters })
 }
 
@@ -70,7 +85,17 @@ pub fn run_verilog(
     sim: Simulator,
     workdir: &Path,
 ) -> Result<CoreCounters> {
-    Ok(run_core(params, program, lds, max_cycles, (None, &|_| {}), Some((sim, workdir)))?.counters)
+    let verilog = Some((sim, workdir));
+    Ok(run_core(params, program, lds, max_cycles, (None, &|_| {}), verilog, &preset_core)?.counters)
+}
+
+/// Runs a [`Lockstep`] on a rust-hdl core: the crate's type for the run's sizes
+/// ([`preset_core`]) or a type of the caller's ([`run_rust_hdl_on`]).
+type OnCore<'a> = &'a dyn Fn(&Lockstep, &dyn Fn(usize) -> Vec<u64>) -> Result<SimtCoreModel>;
+
+/// On the crate's core type of the run's sizes.
+fn preset_core(run: &Lockstep, inputs: &dyn Fn(usize) -> Vec<u64>) -> Result<SimtCoreModel> {
+    run.on_core(inputs)
 }
 
 fn run_core(
@@ -80,6 +105,7 @@ fn run_core(
     max_cycles: u64,
     (vcd, watch): (Option<&Path>, &dyn Fn(Progress)),
     verilog: Option<(Simulator, &Path)>,
+    on_core: OnCore,
 ) -> Result<SimtCoreModel> {
     let mut m = match interpret(params, program, lds, max_cycles) {
         Ok(m) => m,
@@ -88,7 +114,7 @@ fn run_core(
             if let Some(path) = vcd {
                 let (schedule, _) = schedule(params, &[program.to_vec()], lds, max_cycles);
                 let run = Lockstep::new(params, lds, schedule.len(), (vcd, watch), None);
-                let _ = run.on_core(&|c| schedule[c].clone());
+                let _ = on_core(&run, &|c| schedule[c].clone());
                 return Err(e.context(format!("waveform of the core's run: {}", path.display())));
             }
             return Err(e);
@@ -106,7 +132,7 @@ fn run_core(
     let (schedule, limit_hit) = schedule(params, &programs, lds, max_cycles);
     let inputs = |c: usize| schedule[c].clone();
     let run = Lockstep::new(params, lds, schedule.len(), (vcd, watch), verilog);
-    let model = run.on_core(&inputs)?;
+    let model = on_core(&run, &inputs)?;
     if limit_hit {
         bail!(CycleLimit { cycles: max_cycles });
     }
