@@ -71,11 +71,12 @@ pub struct HostLinkModel {
     pub phase: Phase,
     /// Bytes of the reply still to send, first byte first.
     pub reply: Vec<u8>,
-    /// The capture buffer (block RAM) and its records so far.
-    pub capture: Vec<u64>,
+    /// The capture buffer (block RAM) and its records so far, each its bytes as the link sends
+    /// them.
+    pub capture: Vec<Vec<u8>>,
     pub captured: usize,
     /// The buffer's read port: the record at the address (`rx_data`) of the last edge.
-    pub ram_out: u64,
+    pub ram_out: Vec<u8>,
     pub capture_enabled: bool,
     /// Registered pulses and the write port, as the outputs show them this cycle.
     pub core_reset: bool,
@@ -87,20 +88,17 @@ pub struct HostLinkModel {
 }
 
 impl HostLinkModel {
-    /// The model of a link whose records fit 64 bits (the `cu` core's; wider links are checked
-    /// end to end, by the kernels the Verilator engine runs through them).
+    /// The model of the link of a core of `sizes` (the `cu` core's records are 5 bytes, the seed
+    /// core's 133).
     pub fn new(sizes: HostLinkSizes) -> Self {
-        assert!(
-            sizes.record_bytes() <= 8,
-            "the host link's model holds records of 8 bytes at most"
-        );
+        let empty = vec![0; sizes.record_bytes()];
         Self {
             sizes,
             phase: Phase::Command,
             reply: vec![],
-            capture: vec![0; CAPTURE_RECORDS],
+            capture: vec![empty.clone(); CAPTURE_RECORDS],
             captured: 0,
-            ram_out: 0,
+            ram_out: empty,
             capture_enabled: false,
             core_reset: false,
             start: false,
@@ -111,13 +109,28 @@ impl HostLinkModel {
         }
     }
 
-    /// A write-back as one record: data, then mask, register, warp above it.
-    pub fn record(&self, i: &LinkIn) -> u64 {
+    /// A write-back as one record's bytes: data (`wb_data`, its 64-bit words), then mask,
+    /// register, warp above it, least significant bit first.
+    pub fn record(&self, i: &LinkIn, wb_data: &[u64]) -> Vec<u8> {
         let s = self.sizes;
-        i.wb_data
-            | i.wb_mask << s.reg_bits
-            | i.wb_reg << (s.reg_bits + s.lanes)
-            | i.wb_warp << (s.reg_bits + s.lanes + 4)
+        let mut bits = (0..s.reg_bits).map(|b| wb_data[b / 64] >> (b % 64) & 1).collect::<Vec<_>>();
+        let field = |v: u64, n: usize| (0..n).map(move |b| v >> b & 1);
+        bits.extend(
+            field(i.wb_mask, s.lanes)
+                .chain(field(i.wb_reg, 4))
+                .chain(field(i.wb_warp, s.warp_bits)),
+        );
+        let mut bytes = vec![0u8; s.record_bytes()];
+        for (b, bit) in bits.iter().enumerate() {
+            bytes[b / 8] |= (*bit as u8) << (b % 8);
+        }
+        bytes
+    }
+
+    /// The words of `wb_data` in the inputs (its last port: one word up to 64 bits, else its
+    /// 64-bit words, least significant first).
+    pub fn wb_data(inputs: &[u64]) -> &[u64] {
+        &inputs[LinkIn::NAMES.len() - 1..]
     }
 
     fn status(&self, i: &LinkIn, rx_err: bool) -> Vec<u8> {
@@ -158,7 +171,8 @@ impl CycleModel for HostLinkModel {
             ])
             .inputs(&["high_water"])
             .input_array("counters", crate::hw::link::host_link::LINK_COUNTERS)
-            .inputs(&["wb_valid", "wb_warp", "wb_reg", "wb_mask", "wb_data"])
+            .inputs(&["wb_valid", "wb_warp", "wb_reg", "wb_mask"])
+            .input_wide("wb_data", self.sizes.reg_bits)
             .outputs(LinkOut::NAMES)
     }
     fn outputs(&self, inputs: &[u64]) -> Vec<u64> {
@@ -187,12 +201,14 @@ impl CycleModel for HostLinkModel {
         let status = self.status(&i, i.rx_err == 1);
         // The buffer's read port reads the row `rx_data` names at every edge (before this
         // edge's write): a `capture` command's index is its last byte.
-        let read = self.ram_out;
-        self.ram_out = self.capture[i.rx_data as usize % CAPTURE_RECORDS];
+        let read = std::mem::replace(
+            &mut self.ram_out,
+            self.capture[i.rx_data as usize % CAPTURE_RECORDS].clone(),
+        );
         if i.reset == 1 {
             *self = Self {
                 capture: std::mem::take(&mut self.capture),
-                ram_out: self.ram_out,
+                ram_out: std::mem::take(&mut self.ram_out),
                 ..Self::new(self.sizes)
             };
             return;
@@ -200,7 +216,7 @@ impl CycleModel for HostLinkModel {
         // Capture (before the command: a `start` or `reset` in the same cycle wins).
         if self.capture_enabled && i.wb_valid == 1 {
             if self.captured < CAPTURE_RECORDS {
-                self.capture[self.captured] = self.record(&i);
+                self.capture[self.captured] = self.record(&i, Self::wb_data(inputs));
                 self.captured += 1;
             } else {
                 self.err_full = true;
@@ -212,8 +228,7 @@ impl CycleModel for HostLinkModel {
             self.reply.remove(0);
         }
         if self.phase == Phase::Reading {
-            let bytes = self.sizes.record_bytes();
-            self.reply = (0..bytes).map(|k| (read >> (8 * k)) as u8).collect();
+            self.reply = read;
             self.phase = Phase::Command;
             if i.rx_valid == 1 {
                 self.err_overrun = true;

@@ -52,7 +52,7 @@ fn host_link_inputs(
     let busy = !m.reply.is_empty() || m.phase == super::model::Phase::Reading;
     let byte = bytes(rng, busy);
     let s = m.sizes;
-    LinkIn {
+    let mut words = LinkIn {
         reset: (cycle == 0 || (rng.chance(1) && rng.chance(2))) as u64,
         rx_valid: byte.is_some() as u64,
         rx_data: byte.map_or(rng.bits(8), u64::from),
@@ -73,7 +73,11 @@ fn host_link_inputs(
         wb_warp: rng.bits(s.warp_bits),
         wb_reg: rng.bits(4),
         wb_mask: rng.bits(s.lanes),
-        wb_data: rng.bits(s.reg_bits),
+        wb_data: 0,
     }
-    .to_words()
+    .to_words();
+    // `wb_data`, the last port, in 64-bit words (16 at the seed core's 1,024 bits).
+    words.pop();
+    words.extend(rng.words(s.reg_bits));
+    words
 }
