@@ -35,7 +35,11 @@
 //! - The harness: [`sim::run_differential`], [`sim::CycleModel`], [`sim::Dut`] with
 //!   [`dut_ports!`], [`sim::verilog_sim`] for iverilog and Verilator runs.
 //! - Export: [`export::export_module`].
+//! - Kernels on a core of one's own sizes: [`verify::core_run::run_rust_hdl_on`].
 //! - [`rust_hdl`], the version the blocks are written in.
+//!
+//! Every public item of [`params`], [`sim`], [`export`] and [`verify`] is documented: the build
+//! fails on one that is not (`#[deny(missing_docs)]` on each).
 //!
 //! The tool flows (`flow`, with the `flows` feature), the boards' tops ([`boards`]) and the
 //! command handlers (`commands`, with the `cli` feature) serve the `simt-rtl` program; they are public for it and for the tests, not a
@@ -61,14 +65,18 @@ pub mod boards;
 #[cfg(feature = "cli")]
 pub mod commands;
 pub mod demo;
+#[deny(missing_docs)]
 pub mod export;
 #[cfg(feature = "flows")]
 pub mod flow;
 pub mod hw;
 pub mod isa;
 pub mod link;
+#[deny(missing_docs)]
 pub mod params;
 pub mod protocol;
 pub mod registry;
+#[deny(missing_docs)]
 pub mod sim;
+#[deny(missing_docs)]
 pub mod verify;

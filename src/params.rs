@@ -10,6 +10,7 @@ use anyhow::{bail, Result};
 /// A preset as a type, for the blocks' types at its sizes: each block's folder declares its
 /// types at a preset (`preset.rs`), and the registry makes them for every preset.
 pub trait PresetSizes: 'static {
+    /// The preset this type stands for.
     const PRESET: Preset;
 }
 
@@ -80,6 +81,7 @@ pub enum FetchPolicy {
 }
 
 impl FetchPolicy {
+    /// The policy's name, as tables and headers give it.
     pub fn name(self) -> &'static str {
         match self {
             FetchPolicy::HighestIndex => "highest-index",
@@ -128,6 +130,7 @@ pub enum SchedulerMode {
 }
 
 impl SchedulerMode {
+    /// The fetch policy the mode uses (the seed's mode: highest index first).
     pub fn fetch_policy(self) -> FetchPolicy {
         match self {
             SchedulerMode::SeedCompatible => FetchPolicy::HighestIndex,
@@ -138,6 +141,7 @@ impl SchedulerMode {
     pub fn registered(self) -> bool {
         matches!(self, SchedulerMode::Registered(_))
     }
+    /// Whether the seed's own behaviour is kept, quirks and all ([`SchedulerMode::SeedCompatible`]).
     pub fn seed_quirks(self) -> bool {
         self == SchedulerMode::SeedCompatible
     }
@@ -160,6 +164,7 @@ impl SchedulerMode {
             TopStorage::Registers
         }
     }
+    /// The mode's name, as tables and headers give it (`fixed, round robin fetch`).
     pub fn name(self) -> String {
         match self {
             SchedulerMode::SeedCompatible => "seed-compatible".into(),
@@ -313,6 +318,7 @@ pub enum CollectorTiming {
 impl CollectorTiming {
     /// Both timings, GPGPU-Sim's first.
     pub const ALL: [CollectorTiming; 2] = [CollectorTiming::GpgpuSim, CollectorTiming::Pipelined];
+    /// The timing's name, as flags and tables give it.
     pub fn name(self) -> &'static str {
         match self {
             CollectorTiming::GpgpuSim => "gpgpu-sim",
@@ -379,8 +385,11 @@ impl CollectorParams {
 /// A named, ready-made parameter set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Preset {
+    /// The preset's name (`--preset NAME`, the `rtl_out/NAME/` folder).
     pub name: &'static str,
+    /// The sizes of its scheduler slice.
     pub scheduler: SchedulerParams,
+    /// The sizes of its operand collector.
     pub collector: CollectorParams,
     /// Why this preset exists (printed in the README and the exported headers).
     pub purpose: &'static str,
@@ -533,7 +542,9 @@ pub enum IssuePolicy {
 }
 
 impl IssuePolicy {
+    /// Both policies, loose round robin first.
     pub const ALL: [IssuePolicy; 2] = [IssuePolicy::LooseRoundRobin, IssuePolicy::GreedyThenOldest];
+    /// The policy's name, as flags and tables give it.
     pub fn name(self) -> &'static str {
         match self {
             IssuePolicy::LooseRoundRobin => "lrr",
@@ -559,6 +570,7 @@ pub enum Extension {
 }
 
 impl Extension {
+    /// Every extension, in the order the ISA page lists them.
     pub const ALL: [Extension; 4] =
         [Extension::Mul, Extension::Lui, Extension::Signed, Extension::Stx];
     /// The extension's name (as core parameters and errors give it).
@@ -575,9 +587,13 @@ impl Extension {
 /// The extensions a core carries.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Extensions {
+    /// `mul` ([`Extension::Mul`]).
     pub mul: bool,
+    /// `lui` ([`Extension::Lui`]).
     pub lui: bool,
+    /// `slts`, `sra` ([`Extension::Signed`]).
     pub signed: bool,
+    /// `stx` ([`Extension::Stx`]).
     pub stx: bool,
 }
 
@@ -586,6 +602,7 @@ impl Extensions {
     pub const NONE: Extensions = Extensions { mul: false, lui: false, signed: false, stx: false };
     /// Every extension.
     pub const ALL: Extensions = Extensions { mul: true, lui: true, signed: true, stx: true };
+    /// Whether the core carries extension `e`.
     pub const fn has(&self, e: Extension) -> bool {
         match e {
             Extension::Mul => self.mul,
@@ -630,19 +647,25 @@ pub struct CoreParams {
     pub name: &'static str,
     /// Why this core preset exists (printed in the exported headers).
     pub purpose: &'static str,
+    /// Warps (2 to 64).
     pub warps: usize,
+    /// Lanes of a warp (a power of two, 4 to 32).
     pub threads: usize,
     /// Bits of every value.
     pub lane_bits: usize,
+    /// Entries of each warp's SIMT stack.
     pub stack_depth: usize,
     /// Rows of each bank of the local data share, and its banks.
     pub lds_rows: usize,
+    /// Banks of the local data share (a power of two, at most `threads`).
     pub lds_banks: usize,
     /// Register banks and collector units of the operand collector.
     pub banks: usize,
+    /// Collector units of the operand collector.
     pub collector_units: usize,
     /// Words of instruction memory (a power of two): the longest program.
     pub imem_words: usize,
+    /// Which ready warp issues: loose round robin or greedy-then-oldest.
     pub policy: IssuePolicy,
     /// The operand collector's timing: GPGPU-Sim's one-cycle step, or pipelined.
     pub collector_timing: CollectorTiming,
@@ -814,18 +837,21 @@ pub const CORE_SEED_U4: CoreParams = CoreParams {
     collector_units: 4,
     ..CORE_SEED
 };
+/// The seed core with 2 register banks.
 pub const CORE_SEED_B2: CoreParams = CoreParams {
     name: "seed-core-b2",
     purpose: "the seed core with 2 register banks (explored, not exported)",
     banks: 2,
     ..CORE_SEED
 };
+/// The seed core with 8 register banks.
 pub const CORE_SEED_B8: CoreParams = CoreParams {
     name: "seed-core-b8",
     purpose: "the seed core with 8 register banks (explored, not exported)",
     banks: 8,
     ..CORE_SEED
 };
+/// The seed core with 4 local-data-share banks (of 256 rows).
 pub const CORE_SEED_L4: CoreParams = CoreParams {
     name: "seed-core-l4",
     purpose: "the seed core with 4 local-data-share banks (explored, not exported)",
@@ -842,12 +868,14 @@ pub const CORE_CU_W4_U4: CoreParams = CoreParams {
     collector_units: 4,
     ..CORE_CU
 };
+/// The `cu` core with 8 warps.
 pub const CORE_CU_W8_U2: CoreParams = CoreParams {
     name: "cu-core-w8-u2",
     purpose: "the cu core with 8 warps (explored, not exported)",
     warps: 8,
     ..CORE_CU
 };
+/// The `cu` core with 8 warps and 4 collector units.
 pub const CORE_CU_W8_U4: CoreParams = CoreParams {
     name: "cu-core-w8-u4",
     purpose: "the cu core with 8 warps and 4 collector units (explored, not exported)",
@@ -855,6 +883,7 @@ pub const CORE_CU_W8_U4: CoreParams = CoreParams {
     collector_units: 4,
     ..CORE_CU
 };
+/// The `cu` core with 8 lanes.
 pub const CORE_CU_L8: CoreParams = CoreParams {
     name: "cu-core-l8",
     purpose: "the cu core with 8 lanes (explored, not exported)",
@@ -899,36 +928,65 @@ pub struct Sizes {
     /// What [`Sizes::new`] or [`Sizes::checked`] made these from (every rule held), so that
     /// [`Sizes::valid`] can tell a field written since.
     made: Made,
+    /// Warps.
     pub W: usize,
+    /// Warp-id bits.
     pub WW: usize,
+    /// Threads (lanes) per warp.
     pub T: usize,
+    /// Pc bits.
     pub A: usize,
+    /// SIMT stack depth.
     pub D: usize,
+    /// Stack-pointer bits.
     pub SPW: usize,
+    /// The seed's branch word: `T + A` bits.
     pub E: usize,
+    /// Register banks.
     pub B: usize,
+    /// Bank-index bits.
     pub BW: usize,
+    /// Collector units.
     pub N: usize,
+    /// Collector-unit index bits.
     pub NW: usize,
+    /// Input ports.
     pub P: usize,
+    /// Request lanes: 3 per input port.
     pub K: usize,
+    /// Entries of each bank queue.
     pub Q: usize,
+    /// Bank-queue index bits.
     pub QW: usize,
+    /// Bank-queue count bits.
     pub QCW: usize,
+    /// Bank-queue entries in all: `B x Q`.
     pub BQ: usize,
+    /// The larger of `B` and `N`.
     pub SQ: usize,
+    /// Register-file row bits.
     pub RW: usize,
+    /// Registers per warp.
     pub R: usize,
+    /// Register-number bits.
     pub RRW: usize,
+    /// Bits of a lane.
     pub DW: usize,
+    /// Bits of a warp register: `T x DW`.
     pub TD: usize,
+    /// Shift-amount bits: `clog2 DW`.
     pub SW: usize,
+    /// Execution-unit types.
     pub U: usize,
+    /// Unit-type bits (at least 1).
     pub UW: usize,
+    /// Tag bits.
     pub G: usize,
+    /// Local-data-share row bits.
     pub LRW: usize,
-    /// The local data share's banks and their index bits.
+    /// Local-data-share banks.
     pub LB: usize,
+    /// Local-data-share bank-index bits.
     pub LBW: usize,
 }
 

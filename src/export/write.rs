@@ -19,8 +19,11 @@ pub struct ExportedBlock {
     pub block: &'static str,
     /// What it is, in one line.
     pub summary: String,
+    /// The clock port (`None`: combinational).
     pub clock: Option<String>,
+    /// The input ports, in the order the harness drives them.
     pub inputs: Vec<Port>,
+    /// The output ports, in the order the harness samples them.
     pub outputs: Vec<Port>,
     /// The full file text.
     pub verilog: String,
@@ -73,6 +76,8 @@ fn header(
     h
 }
 
+/// Exports `dut` of preset `preset` as module `module` (the rust-hdl block `block`, `summary`
+/// and `extra` lines in its header, its clock line added), with its ports for the manifest.
 pub fn export<D: Dut>(
     preset: &Preset,
     dut: &mut D,

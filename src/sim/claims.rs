@@ -62,8 +62,11 @@ pub struct Mutant {
     pub preset: &'static str,
     /// A short name, unique in the registry (the work directory's name).
     pub tag: &'static str,
+    /// The text replaced (its first occurrence in the module).
     pub from: &'static str,
+    /// What replaces it.
     pub to: &'static str,
+    /// The properties, one of which must fail on the mutant.
     pub caught_by: &'static [&'static str],
     /// When set, only this cycle is checked: the shortest failing run is known to end there,
     /// and the bounded check of every cycle before it grows too slow.

@@ -18,8 +18,11 @@ pub const FAILURE_WINDOW: usize = 64;
 /// the names of the ports they are on.
 #[derive(Clone, Debug, Default)]
 pub struct Recorded {
+    /// Each cycle's inputs, as the ports' words.
     pub inputs: Vec<Vec<u64>>,
+    /// Each cycle's outputs (the block's, equal to the model's).
     pub outputs: Vec<Vec<u64>>,
+    /// The ports' names.
     pub ports: PortNames,
 }
 
@@ -81,8 +84,11 @@ pub fn clock_edge<D: Dut>(dut: &mut D, cycle: usize) -> Result<()> {
 /// so far while one is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Progress {
+    /// Cycles done.
     pub cycle: u64,
+    /// Cycles of the whole run.
     pub total: u64,
+    /// While a waveform is written: its bytes so far.
     pub waveform_bytes: Option<u64>,
 }
 

@@ -8,6 +8,7 @@ use rust_hdl::prelude::*;
 pub struct Port {
     /// The Verilog port's name, or `name[msb:lsb]` for a word of a wider port.
     pub name: String,
+    /// Its bits (at most 64).
     pub width: usize,
     /// The wider Verilog port this is a word of.
     pub part: Option<Part>,
@@ -16,8 +17,9 @@ pub struct Port {
 /// Where a [`Port`] sits in a Verilog port wider than 64 bits.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Part {
-    /// The Verilog port's name and width.
+    /// The Verilog port's name.
     pub port: String,
+    /// Its width.
     pub port_width: usize,
     /// The word's lowest bit in it.
     pub lsb: usize,
@@ -64,15 +66,20 @@ impl Port {
 
 /// A struct of port values declared with [`port_struct!`](crate::port_struct).
 pub trait PortStruct: Sized {
+    /// The ports' names, in port order.
     const NAMES: &'static [&'static str];
+    /// The struct from the ports' words, in port order.
     fn from_words(words: &[u64]) -> Self;
+    /// The ports' words, in port order.
     fn to_words(&self) -> Vec<u64>;
 }
 
 /// A port value that converts to and from `u64` words (one for up to 64 bits, else its 64-bit
 /// words, least significant first, as [`Port::of`] names them).
 pub trait Word: Synth {
+    /// The value from the next words of `words` (as many as its width takes).
     fn from_words(words: &mut dyn Iterator<Item = u64>) -> Self;
+    /// Appends the value's words to `out`.
     fn push_words(self, out: &mut Vec<u64>);
 }
 
@@ -106,8 +113,11 @@ impl<const N: usize> Word for Bits<N> {
 /// A block field that is one port or an array of ports (named `name$0`, `name$1`, ... in the
 /// Verilog, as rust-hdl names array elements).
 pub trait PortGroup {
+    /// The harness's ports of field `name`.
     fn ports(&self, name: &str) -> Vec<Port>;
+    /// Drives the field's inputs from the next words.
     fn drive_from(&mut self, words: &mut dyn Iterator<Item = u64>);
+    /// Appends the field's values to `out`.
     fn sample_into(&self, out: &mut Vec<u64>);
 }
 
@@ -151,10 +161,15 @@ impl<S: PortGroup, const N: usize> PortGroup for [S; N] {
 pub trait Dut: Block {
     /// Name of the clock port, `None` for a combinational block.
     fn clock_port(&self) -> Option<&'static str>;
+    /// The input ports, in the order [`Dut::drive`] takes their words.
     fn input_ports(&self) -> Vec<Port>;
+    /// The output ports, in the order [`Dut::sample`] gives their words.
     fn output_ports(&self) -> Vec<Port>;
+    /// Sets the inputs (their `next`) from one word per port.
     fn drive(&mut self, words: &[u64]);
+    /// The outputs' values, one word per port.
     fn sample(&self) -> Vec<u64>;
+    /// Sets the clock input high or low (a clocked block; nothing for a combinational one).
     fn set_clock(&mut self, high: bool);
     /// Output port `name` (`name$i` for element `i` of an array) in `outputs`, the words
     /// [`Dut::sample`] gave.

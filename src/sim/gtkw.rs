@@ -12,6 +12,7 @@ use anyhow::{Context, Result};
 /// Signals of one scope shown together under `name`.
 #[derive(Clone, Copy, Debug)]
 pub struct Group {
+    /// The group's name in GTKWave.
     pub name: &'static str,
     /// The scope, its path from the top (`uut.sched.stacks`).
     pub scope: &'static str,

@@ -149,7 +149,9 @@ pub trait CycleModel {
 /// element `i` of a port array `name` is `name$i`, as rust-hdl names it in the Verilog.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PortNames {
+    /// The input ports' names, in order.
     pub inputs: Vec<String>,
+    /// The output ports' names, in order.
     pub outputs: Vec<String>,
 }
 

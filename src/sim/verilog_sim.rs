@@ -19,11 +19,14 @@ use super::Port;
 /// Which Verilog simulator to use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Simulator {
+    /// Icarus Verilog (`iverilog`, `vvp`).
     Iverilog,
+    /// Verilator, built with the C++ compiler (through ccache when present).
     Verilator,
 }
 
 impl Simulator {
+    /// The simulator's command name.
     pub fn name(self) -> &'static str {
         match self {
             Simulator::Iverilog => "iverilog",
@@ -35,11 +38,15 @@ impl Simulator {
 /// A Verilog module to simulate: its name, source files and ports.
 #[derive(Clone, Debug)]
 pub struct VerilogDut {
+    /// The module to simulate.
     pub top: String,
+    /// The Verilog files it and its children are in.
     pub sources: Vec<PathBuf>,
     /// Clock port, `None` for combinational modules.
     pub clock: Option<String>,
+    /// The input ports, in stimulus order.
     pub inputs: Vec<Port>,
+    /// The output ports, in sampling order.
     pub outputs: Vec<Port>,
 }
 
@@ -59,7 +66,9 @@ impl VerilogDut {
 /// One sampled output: `value` holds the known bits, `unknown` marks bits that were x or z.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Sampled {
+    /// The known bits.
     pub value: u64,
+    /// The bits that were x or z.
     pub unknown: u64,
 }
 
@@ -261,7 +270,9 @@ pub fn simulate_verilog(
 /// Wall-clock time of a Verilog simulation: compiling the testbench and design, and running it.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SimTimes {
+    /// Compiling the testbench and design.
     pub build: std::time::Duration,
+    /// Running it.
     pub run: std::time::Duration,
 }
 

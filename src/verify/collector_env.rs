@@ -34,8 +34,11 @@ use crate::sim::{run_differential, CycleModel, Dut, Recorded};
 /// What the environment saw.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct EnvStats {
+    /// Instructions offered and accepted.
     pub issued: u64,
+    /// Instructions that left, their operands checked.
     pub completed: u64,
+    /// Write-backs made.
     pub write_backs: u64,
     /// Instructions that left with an operand a younger instruction had already overwritten.
     pub war_hazards: u64,
@@ -64,12 +67,15 @@ pub struct CollectorEnv {
     in_flight: HashMap<u64, InFlight>,
     next_tag: u64,
     exec: VecDeque<(usize, WriteBack)>,
+    /// What it saw so far.
     pub stats: EnvStats,
     /// The first check that failed.
     pub error: Option<String>,
 }
 
 impl CollectorEnv {
+    /// An environment for a collector of `c` with `warps` warps of `threads` lanes, whose streams
+    /// use `regs_used` registers and stop offering at cycle `drain_from`.
     pub fn new(
         c: CollectorParams,
         warps: usize,

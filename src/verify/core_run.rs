@@ -189,6 +189,7 @@ fn schedule(
 /// The core ran `cycles` cycles and had not finished.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CycleLimit {
+    /// The limit.
     pub cycles: u64,
 }
 
@@ -324,9 +325,13 @@ pub type KernelInput = (String, Vec<Inst>, Vec<u32>);
 /// One kernel's run on the core model, checked against the interpreter.
 #[derive(Clone, Debug)]
 pub struct KernelRow {
+    /// The kernel's name.
     pub kernel: String,
+    /// The core's collector timing.
     pub collector_timing: crate::params::CollectorTiming,
+    /// The core's issue policy.
     pub policy: crate::params::IssuePolicy,
+    /// What the run counted.
     pub counters: CoreCounters,
 }
 

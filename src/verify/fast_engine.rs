@@ -246,10 +246,12 @@ impl Drop for VerilatorBoard {
 
 /// A kernel's run on the engine, and how fast it went.
 pub struct FastRun {
+    /// What the kernel left, as the host read it back.
     pub run: BoardRun,
     /// Cycles simulated (the whole session: loading, the kernel, reading back) and the seconds
     /// they took (the build not counted).
     pub cycles: u64,
+    /// The seconds they took.
     pub secs: f64,
 }
 

@@ -20,18 +20,24 @@ use crate::params::{shown, CoreParams};
 /// A kernel's final state.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct KernelResult {
+    /// The core it ran on.
     pub params: CoreParams,
     /// `regs[(warp x threads + lane) x 16 + r]`, as the interpreter's.
     pub regs: Vec<u32>,
+    /// Every local-data-share word, from word 0.
     pub lds: Vec<u32>,
+    /// What the core counted.
     pub counters: CoreCounters,
 }
 
 /// Which parts `run` prints (`--show`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Show {
+    /// The registers.
     pub regs: bool,
+    /// The local data share.
     pub lds: bool,
+    /// The counters.
     pub counters: bool,
 }
 
