@@ -71,17 +71,6 @@ fn tiny() {
     check::<TinyBlocks>();
 }
 
-/// The seed core's host link (records of 133 bytes, a write-back of 1,024 bits) against its model,
-/// every output on every cycle, for a tenth of `SIMT_CYCLES` (the `cu` core's link, which the
-/// registry checks, has records of 5 bytes).
-#[test]
-fn seed_core_host_link() {
-    let n = cycles() / 10;
-    let start = std::time::Instant::now();
-    simt_rtl::hw::link::host_link::preset::differential_seed(SEED, n).unwrap();
-    eprintln!("seed-core host_link: {n} cycles in {:.2} s", start.elapsed().as_secs_f64());
-}
-
 /// The LFSR's and the MISR's rules.
 #[test]
 fn bad_taps_and_seeds_are_refused() {
