@@ -20,6 +20,8 @@ done
 "$bin" explore --preset seed-core kernels/*.s kernels/seed-core/*.s --markdown "$out/explore-seed-core.md"
 "$bin" explore --extensions kernels/*.s --placements 3 --markdown "$out/explore-extensions-cu.md"
 "$bin" report --preset seed --block simt_core --family ecp5 --by-block --markdown "$out/synth-seed-core-ecp5.md"
+# The seed-size bank arbiter mapped (the test command checks its structure only: its mapping takes minutes).
+"$bin" report --preset seed --block bank_arbiter --family ecp5 --markdown "$out/synth-seed-bank-arbiter-ecp5.md"
 "$bin" report --preset seed --block simt_core --family xilinx7 --markdown "$out/synth-seed-core-xilinx7.md"
 "$bin" bench --fmax --placements 5 --markdown "$out/bench.md"
 "$bin" report --preset cu --markdown "$out/report-cu.md"

@@ -86,7 +86,8 @@ fn rust_hdl_yosys_validate() {
 /// `structure_only_in_tests`: the seed-sized operand collector and its bank arbiter are not
 /// board targets, and their full synth_ice40 takes minutes on the CI machine, over two for
 /// the arbiter alone). They get the same latch and structural checks without the mapping;
-/// `SIMT_SYNTH_ALL=1` maps them too.
+/// `SIMT_SYNTH_ALL=1` maps them too, and the arbiter's `synth_ecp5` mapping is a table of its
+/// own (docs/src/results/synth-seed-bank-arbiter-ecp5.md, by scripts/results.sh).
 fn structure_only(preset: &str) -> Vec<&'static str> {
     let list = || -> anyhow::Result<Vec<&'static str>> {
         simt_rtl::with_preset!(preset, B => Ok(simt_rtl::registry::entries::<B>()
