@@ -655,11 +655,11 @@ pub struct CoreParams {
     pub lane_bits: usize,
     /// Entries of each warp's SIMT stack.
     pub stack_depth: usize,
-    /// Rows of each bank of the local data share, and its banks.
+    /// Rows of each bank of the local data share.
     pub lds_rows: usize,
     /// Banks of the local data share (a power of two, at most `threads`).
     pub lds_banks: usize,
-    /// Register banks and collector units of the operand collector.
+    /// Register banks of the operand collector.
     pub banks: usize,
     /// Collector units of the operand collector.
     pub collector_units: usize,
