@@ -24,6 +24,7 @@ pub struct ArbiterInputs {
 }
 
 #[derive(Clone, Debug)]
+/// The cycle-level reference model of this folder's block (the module's header says what it follows).
 pub struct BankArbiterModel {
     pub banks: usize,
     pub collectors: usize,
@@ -38,6 +39,7 @@ pub struct BankArbiterModel {
 }
 
 impl BankArbiterModel {
+    /// The model in its state after reset, at these sizes.
     pub fn new(
         banks: usize,
         collectors: usize,

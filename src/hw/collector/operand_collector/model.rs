@@ -83,6 +83,7 @@ pub struct Decisions {
 }
 
 #[derive(Clone, Debug)]
+/// The cycle-level reference model of this folder's block (the module's header says what it follows).
 pub struct OperandCollectorModel {
     pub params: CollectorParams,
     pub warps: usize,
@@ -105,6 +106,7 @@ pub struct OperandCollectorModel {
 }
 
 impl OperandCollectorModel {
+    /// The model in its state after reset, at these sizes.
     pub fn new(params: CollectorParams, warps: usize, threads: usize) -> Self {
         let c = params;
         let n = c.collector_units;

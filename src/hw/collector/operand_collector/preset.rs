@@ -13,6 +13,7 @@ use crate::sim::{run_differential, Dut, Recorded};
 pub trait AtPreset: PresetSizes {
     /// `OperandCollector<B, BW, N, NW, P, K, Q, QW, QCW, BQ, SQ, RW, WW, RRW, T, DW, TD, U, UW, G>` (its `new()` checks every one against the preset), with the preset's timing or pipelined.
     type OperandCollector: Dut + 'static;
+    /// The block at this preset's sizes (its `new()` checks them again).
     fn operand_collector(timing: crate::params::CollectorTiming) -> Result<Self::OperandCollector>;
 }
 

@@ -6,6 +6,7 @@ use crate::sim::wide::Lanes;
 use crate::sim::{CycleModel, PortNames};
 
 #[derive(Clone, Debug)]
+/// The cycle-level reference model of this folder's block (the module's header says what it follows).
 pub struct RegisterFileModel {
     pub banks: usize,
     pub rows: usize,
@@ -27,6 +28,7 @@ pub struct RowWrite {
 }
 
 impl RegisterFileModel {
+    /// The model with every word 0: `banks` banks of `rows` rows of `lanes` lanes of `lane_bits` bits.
     pub fn new(banks: usize, rows: usize, lanes: usize, lane_bits: usize) -> Self {
         RegisterFileModel {
             banks,

@@ -4,6 +4,7 @@
 use crate::sim::{CycleModel, PortNames};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The cycle-level reference model of this folder's block (the module's header says what it follows).
 pub struct RegisterMapModel {
     pub banks: usize,
     pub regs_per_warp: usize,

@@ -11,7 +11,9 @@ use crate::sim::{run_differential, Dut, Recorded};
 
 /// This block's type at preset `Self`'s sizes; the registry makes it for every preset.
 pub trait AtPreset: PresetSizes {
+    /// The block's type at this preset's sizes.
     type RegisterMap: Dut + 'static;
+    /// The block at this preset's sizes (its `new()` checks them again).
     fn register_map() -> Result<Self::RegisterMap>;
 }
 

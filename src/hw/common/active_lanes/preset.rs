@@ -12,7 +12,9 @@ use crate::sim::{run_differential, Dut, PortStruct, Recorded};
 
 /// This block's type at preset `Self`'s sizes; the registry makes it for every preset.
 pub trait AtPreset: PresetSizes {
+    /// The block's type at this preset's sizes.
     type ActiveLanes: Dut + 'static;
+    /// The block at this preset's sizes (its `new()` checks them again).
     fn active_lanes() -> Result<Self::ActiveLanes>;
 }
 

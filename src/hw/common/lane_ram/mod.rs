@@ -41,6 +41,7 @@ pub struct LaneRam<const RW: usize, const T: usize, const DW: usize, const TD: u
 }
 
 impl<const RW: usize, const T: usize, const DW: usize, const TD: usize> LaneRam<RW, T, DW, TD> {
+    /// The RAM, its generics checked (an error names the one out of range).
     pub fn new() -> Result<Self> {
         check_range("row bits (RW)", RW, 1, 12)?;
         check_range("lanes (T)", T, 1, 64)?;

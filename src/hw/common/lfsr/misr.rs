@@ -9,6 +9,7 @@ use rust_hdl::prelude::*;
 use crate::params::check_range;
 
 #[derive(LogicBlock)]
+/// A `W`-bit multiple-input signature register (the module's header).
 pub struct Misr<const W: usize> {
     /// Clock; the signature changes on its rising edge.
     pub clock: Signal<In, Clock>,

@@ -14,6 +14,7 @@ use rust_hdl::prelude::*;
 use crate::params::check_range;
 
 #[derive(LogicBlock)]
+/// A `W`-bit Galois LFSR (the module's header).
 pub struct Lfsr<const W: usize> {
     /// Clock; the state changes on its rising edge.
     pub clock: Signal<In, Clock>,

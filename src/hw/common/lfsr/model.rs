@@ -13,6 +13,7 @@ pub const TAPS_16: u64 = 0xB400;
 pub use crate::params::{LFSR_SEED, TAPS_32};
 
 #[derive(Clone, Debug)]
+/// The reference model of [`Lfsr`](crate::hw::Lfsr).
 pub struct LfsrModel {
     pub taps: u64,
     pub seed: u64,
@@ -38,6 +39,7 @@ impl CycleModel for LfsrModel {
 }
 
 #[derive(Clone, Debug)]
+/// The reference model of [`Misr`](crate::hw::Misr).
 pub struct MisrModel {
     pub taps: u64,
     pub state: u64,

@@ -16,7 +16,9 @@ use crate::sim::{Claim, Mutant};
 /// Which set bit wins.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Order {
+    /// The lowest set bit wins.
     LowestFirst,
+    /// The highest set bit wins.
     HighestFirst,
 }
 

@@ -66,6 +66,7 @@ pub struct LookaheadRoundRobinModel {
 }
 
 impl LookaheadRoundRobinModel {
+    /// The model of an arbiter over `n` requesters, after reset.
     pub fn new(n: usize) -> Self {
         LookaheadRoundRobinModel { arbiter: RoundRobinModel::new(n), last_req: 0 }
     }

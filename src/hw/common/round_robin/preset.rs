@@ -11,8 +11,11 @@ use crate::sim::{run_differential, Dut, Recorded};
 
 /// This block's type at preset `Self`'s sizes; the registry makes it for every preset.
 pub trait AtPreset: PresetSizes {
+    /// The block's type at this preset's sizes.
     type WarpArbiter: Dut + 'static;
+    /// The block at this preset's sizes (its `new()` checks them again).
     fn warp_arbiter() -> Result<Self::WarpArbiter>;
+    /// The block at this preset's sizes (its `new()` checks them again).
     fn warp_arbiter_lookahead() -> Result<Self::WarpArbiter>;
 }
 

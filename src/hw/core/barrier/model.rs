@@ -15,6 +15,7 @@ port_struct! {
 }
 
 #[derive(Clone, Debug, Default)]
+/// The cycle-level reference model of this folder's block (the module's header says what it follows).
 pub struct BarrierModel {
     /// Warps waiting at the barrier, and warps released but not yet re-activated (bit per warp).
     pub waiting: u64,

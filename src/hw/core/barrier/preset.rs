@@ -14,6 +14,7 @@ use crate::sim::{run_differential, CycleModel, Dut, PortStruct, Recorded};
 pub trait AtPreset: PresetSizes {
     /// `Barrier<W, WW>`: the scheduler's warps.
     type Barrier: Dut + 'static;
+    /// The block at this preset's sizes (its `new()` checks them again).
     fn barrier() -> Result<Self::Barrier>;
 }
 

@@ -21,16 +21,23 @@ use crate::isa::{Extensions, Inst, LUI_SHIFT};
 /// What kind of instruction a word holds (`kind` port; `class` is a SystemVerilog keyword).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
+    /// `nop`: nothing.
     Nop = 0,
     /// Writes `rd = a op b` through the lane ALU.
     Alu = 1,
+    /// `st`: an owner-computes store to the local data share.
     St = 2,
+    /// `ld`: a load from the local data share.
     Ld = 3,
     /// `bz` / `bnz` (`if_zero`).
     Branch = 4,
+    /// `join`: pops the SIMT stack.
     Join = 5,
+    /// `jmp`: the whole warp jumps.
     Jmp = 6,
+    /// `bany`: the whole warp jumps when any active lane has `ra != 0`.
     Bany = 7,
+    /// `exit`: the active lanes end.
     Exit = 8,
     /// `bar`: the warp waits for the others.
     Bar = 9,
@@ -161,6 +168,7 @@ impl Controls {
 const CONTROL_BITS: usize = 18;
 
 #[derive(LogicBlock)]
+/// The SIMT core's instruction decoder (the module's header); combinational.
 pub struct Decoder {
     /// The instruction word.
     pub inst: Signal<In, Bits<32>>,

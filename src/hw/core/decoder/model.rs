@@ -19,6 +19,7 @@ pub struct DecoderModel {
 }
 
 impl DecoderModel {
+    /// What the decoder's outputs are for instruction word `word`.
     pub fn decode(&self, word: u32) -> DecodeOut {
         let inst = Inst::decode_in(word, self.isa);
         let c = Controls::of(inst);

@@ -22,6 +22,7 @@ port_struct! {
 }
 
 #[derive(Clone, Debug)]
+/// The cycle-level reference model of this folder's block (the module's header says what it follows).
 pub struct IBufferModel {
     pub buffers: Vec<VecDeque<(u64, u64)>>,
     pub fill_full: bool,
@@ -32,6 +33,7 @@ pub struct IBufferModel {
 }
 
 impl IBufferModel {
+    /// The model of `warps` empty I-buffers.
     pub fn new(warps: usize) -> Self {
         IBufferModel {
             buffers: vec![VecDeque::new(); warps],

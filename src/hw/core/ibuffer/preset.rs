@@ -16,7 +16,9 @@ pub trait AtPreset: PresetSizes {
     type IBuffer: Dut + 'static;
     /// `IBufferRam<W, WW, A>`: the same, in block RAM.
     type IBufferRam: Dut + 'static;
+    /// The block at this preset's sizes (its `new()` checks them again).
     fn ibuffer() -> Result<Self::IBuffer>;
+    /// The block at this preset's sizes (its `new()` checks them again).
     fn ibuffer_ram() -> Result<Self::IBufferRam>;
 }
 

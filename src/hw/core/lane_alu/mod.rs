@@ -23,14 +23,23 @@ use crate::params::{check_derived, check_pow2, check_range, clog2};
 /// What the execution stage does, by op code (`op` port).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ExecOp {
+    /// `a + b`.
     Add = 0,
+    /// `a - b`.
     Sub = 1,
+    /// `a & b`.
     And = 2,
+    /// `a | b`.
     Or = 3,
+    /// `a ^ b`.
     Xor = 4,
+    /// `a << b`.
     Shl = 5,
+    /// `a >> b`, zero-filled.
     Shr = 6,
+    /// 1 when `a < b` unsigned, else 0.
     Slt = 7,
+    /// 1 when `a == b`, else 0.
     Seq = 8,
     /// `result = b` (`li`, `warp`).
     PassB = 9,
@@ -45,6 +54,7 @@ pub enum ExecOp {
 }
 
 impl ExecOp {
+    /// Every operation, in code order.
     pub const ALL: [ExecOp; 14] = [
         ExecOp::Add,
         ExecOp::Sub,
@@ -64,12 +74,15 @@ impl ExecOp {
     /// Bits of the `op` port.
     pub const BITS: usize = 4;
 
+    /// The operation's code on the `op` port.
     pub fn code(self) -> u64 {
         self as u64
     }
+    /// The operation whose code is `code` (`None`: no operation has it).
     pub fn from_code(code: u64) -> Option<ExecOp> {
         ExecOp::ALL.into_iter().find(|o| o.code() == code)
     }
+    /// The operation that carries out the ISA's ALU operation `op`.
     pub fn of_alu(op: AluOp) -> ExecOp {
         match op {
             AluOp::Add => ExecOp::Add,

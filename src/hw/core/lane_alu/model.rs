@@ -16,6 +16,7 @@ pub struct AluOut {
 }
 
 #[derive(Clone, Debug)]
+/// The cycle-level reference model of this folder's block (the module's header says what it follows).
 pub struct LaneAluModel {
     pub lanes: usize,
     pub lane_bits: usize,

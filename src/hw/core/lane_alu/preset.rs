@@ -13,6 +13,7 @@ use crate::sim::{Dut, Recorded};
 pub trait AtPreset: PresetSizes {
     /// `LaneAlu<T, DW, SW, TD>`: the collector's lanes and lane width.
     type LaneAlu: Dut + 'static;
+    /// The block at this preset's sizes (its `new()` checks them again).
     fn lane_alu() -> Result<Self::LaneAlu>;
 }
 

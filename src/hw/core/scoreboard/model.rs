@@ -19,6 +19,7 @@ port_struct! {
 }
 
 #[derive(Clone, Debug)]
+/// The cycle-level reference model of this folder's block (the module's header says what it follows).
 pub struct ScoreboardModel {
     /// `reg_table[w]`: warp `w`'s reserved registers.
     pub reg_table: Vec<std::collections::BTreeSet<u64>>,
@@ -27,6 +28,7 @@ pub struct ScoreboardModel {
 }
 
 impl ScoreboardModel {
+    /// The model of `warps` warps with no register reserved.
     pub fn new(warps: usize) -> Self {
         ScoreboardModel {
             reg_table: vec![Default::default(); warps],

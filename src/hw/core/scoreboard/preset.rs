@@ -14,6 +14,7 @@ use crate::sim::{run_differential, CycleModel, Dut, PortStruct, Recorded};
 pub trait AtPreset: PresetSizes {
     /// `Scoreboard<W, WW, R, RRW>`: the scheduler's warps, the collector's registers per warp.
     type Scoreboard: Dut + 'static;
+    /// The block at this preset's sizes (its `new()` checks them again).
     fn scoreboard() -> Result<Self::Scoreboard>;
 }
 

@@ -260,6 +260,7 @@ impl SimtCoreModel {
         DecoderModel { isa: self.params.isa }
     }
 
+    /// The model of core `params` after reset, its instruction memory holding `program` and its local data share `lds_init` from word 0.
     pub fn new(params: CoreParams, program: &[u32], lds_init: &[u32]) -> Self {
         let p = params;
         let sp = p.scheduler();

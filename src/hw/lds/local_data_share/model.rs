@@ -10,6 +10,7 @@ use crate::sim::rng::mask;
 use crate::sim::{CycleModel, PortNames};
 
 #[derive(Clone, Debug)]
+/// The cycle-level reference model of this folder's block (the module's header says what it follows).
 pub struct LocalDataShareModel {
     pub lanes: usize,
     pub lane_bits: usize,
@@ -97,6 +98,7 @@ impl LocalDataShareModel {
         }
     }
 
+    /// The port words of inputs `i`, in port order.
     pub fn encode(&self, i: &LdsIn) -> Vec<u64> {
         let mut w = vec![i.reset as u64, i.valid as u64, i.write as u64, i.scatter as u64];
         w.extend([i.mask, i.warp, i.index, i.stride]);
@@ -120,6 +122,7 @@ impl LocalDataShareModel {
         (served, chosen)
     }
 
+    /// Whether the share takes a request this cycle (`req_ready`).
     pub fn ready(&self) -> bool {
         self.ready_after(self.serve().0)
     }

@@ -14,6 +14,7 @@ pub trait AtPreset: PresetSizes {
     /// `LocalDataShare<T, WW, DW, RW, LB, LBW>`: the collector's lanes and lane width, `2^RW =
     /// lds_rows`, `LB = lds_banks`.
     type LocalDataShare: Dut + 'static;
+    /// The block at this preset's sizes (its `new()` checks them again).
     fn local_data_share() -> Result<Self::LocalDataShare>;
 }
 

@@ -42,6 +42,7 @@ pub struct Capture<const WW: usize, const T: usize, const TD: usize, const RB: u
 }
 
 impl<const WW: usize, const T: usize, const TD: usize, const RB: usize> Capture<WW, T, TD, RB> {
+    /// The capture buffer, empty.
     pub fn new() -> anyhow::Result<Self> {
         Ok(Self {
             clock: Default::default(),

@@ -40,13 +40,18 @@ pub const LINK_COUNTERS: usize = 8;
 /// `write`'s words, or reading a capture record (one cycle).
 #[derive(Copy, Clone, Debug, PartialEq, LogicState)]
 pub enum LinkPhase {
+    /// Waiting for a command byte.
     Command,
+    /// Reading a command's argument bytes.
     Args,
+    /// Reading `write`'s words.
     Words,
+    /// Reading a capture record (one cycle).
     Record,
 }
 
 #[derive(LogicBlock)]
+/// The host link's protocol engine (the module's header), at the sizes of the core it serves.
 pub struct HostLink<
     const WW: usize,
     const T: usize,
@@ -143,6 +148,7 @@ impl<
         const LW: usize,
     > HostLink<WW, T, TD, IA, SPW, RB, RBY, N, LW>
 {
+    /// The link, its generics checked (an error names the one out of range).
     pub fn new() -> Result<Self> {
         check_range("instruction-address bits (IA)", IA, 1, 8)?;
         check_range("stack high-water bits (SPW)", SPW, 1, 8)?;

@@ -66,6 +66,7 @@ pub enum Phase {
 }
 
 #[derive(Clone, Debug)]
+/// The cycle-level reference model of this folder's block (the module's header says what it follows).
 pub struct HostLinkModel {
     pub sizes: HostLinkSizes,
     pub phase: Phase,

@@ -40,6 +40,7 @@ pub struct Reply<const N: usize, const RB: usize, const RBY: usize, const LW: us
 }
 
 impl<const N: usize, const RB: usize, const RBY: usize, const LW: usize> Reply<N, RB, RBY, LW> {
+    /// The reply sender, its generics checked (an error names the rule broken).
     pub fn new() -> Result<Self> {
         ensure!(RB == 8 * RBY, "record bits (RB) = {RB} must be 8 x record bytes (RBY) = {RBY}");
         ensure!(N == RBY.max(STATUS_BYTES), "answer bytes (N) = {N} must be max(RBY, 37)");

@@ -15,6 +15,7 @@ pub fn frame_bit(byte: u8, k: usize) -> bool {
 }
 
 #[derive(Clone, Debug)]
+/// The reference model of [`UartTx`](crate::hw::UartTx).
 pub struct UartTxModel {
     pub clocks_per_bit: usize,
     /// The byte on the line and the cycles of its frame already sent.
@@ -22,6 +23,7 @@ pub struct UartTxModel {
 }
 
 impl UartTxModel {
+    /// The model of an idle transmitter of `clocks_per_bit` cycles per bit.
     pub fn new(clocks_per_bit: usize) -> Self {
         Self { clocks_per_bit, sending: None }
     }
@@ -49,6 +51,7 @@ impl CycleModel for UartTxModel {
 }
 
 #[derive(Clone, Debug)]
+/// The reference model of [`UartRx`](crate::hw::UartRx).
 pub struct UartRxModel {
     pub clocks_per_bit: usize,
     /// The line as the receiver sees it: `rx` two cycles ago and one cycle ago.
@@ -62,6 +65,7 @@ pub struct UartRxModel {
 }
 
 impl UartRxModel {
+    /// The model of an idle receiver of `clocks_per_bit` cycles per bit.
     pub fn new(clocks_per_bit: usize) -> Self {
         Self {
             clocks_per_bit,

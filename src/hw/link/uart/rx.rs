@@ -14,6 +14,7 @@ use rust_hdl::prelude::*;
 use crate::params::check_range;
 
 #[derive(LogicBlock)]
+/// The serial receiver, 8N1 (the module's header).
 pub struct UartRx {
     /// Clock: all state changes on its rising edge.
     pub clock: Signal<In, Clock>,

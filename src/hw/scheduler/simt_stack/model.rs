@@ -36,6 +36,7 @@ impl SimtStackModel {
     pub fn new(depth: usize) -> Self {
         Self::with_empty_top(depth, EmptyTop::SlotZero)
     }
+    /// An empty stack of `depth` entries whose top reads as `empty_top` says when it is empty.
     pub fn with_empty_top(depth: usize, empty_top: EmptyTop) -> Self {
         SimtStackModel {
             slots: vec![Entry::default(); depth],
@@ -45,12 +46,15 @@ impl SimtStackModel {
             empty_top,
         }
     }
+    /// Its entries.
     pub fn depth(&self) -> usize {
         self.slots.len()
     }
+    /// Whether it holds no entry.
     pub fn is_empty(&self) -> bool {
         self.sp == 0
     }
+    /// Whether every entry is taken.
     pub fn is_full(&self) -> bool {
         self.sp == self.depth()
     }
@@ -89,6 +93,7 @@ impl SimtStackModel {
             }
         }
     }
+    /// The outputs in this state.
     pub fn outputs_now(&self) -> StackOut {
         let top = self.top();
         StackOut {

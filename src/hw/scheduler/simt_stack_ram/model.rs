@@ -19,6 +19,7 @@ port_struct! {
 }
 
 #[derive(Clone, Debug)]
+/// The cycle-level reference model of this folder's block (the module's header says what it follows).
 pub struct SimtStackRamModel {
     pub stacks: Vec<SimtStackModel>,
     pub top_storage: TopStorage,
@@ -27,6 +28,7 @@ pub struct SimtStackRamModel {
 }
 
 impl SimtStackRamModel {
+    /// The model of `warps` empty stacks of `depth` entries, their empty top and top storage as the mode gives them.
     pub fn new(warps: usize, depth: usize, empty_top: EmptyTop, top_storage: TopStorage) -> Self {
         SimtStackRamModel {
             stacks: vec![SimtStackModel::with_empty_top(depth, empty_top); warps],

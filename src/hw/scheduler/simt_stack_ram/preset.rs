@@ -14,6 +14,7 @@ use crate::sim::{run_differential, Dut, PortStruct, Recorded};
 pub trait AtPreset: PresetSizes {
     /// All warps' stacks in block RAM, as the scheduler holds them.
     type StackRam: Dut + 'static;
+    /// The block at this preset's sizes (its `new()` checks them again).
     fn stack_ram(
         empty_top: crate::params::EmptyTop,
         top_storage: crate::params::TopStorage,

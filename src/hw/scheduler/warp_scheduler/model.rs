@@ -93,9 +93,11 @@ impl WarpSchedulerModel {
             stage: Staged::default(),
         }
     }
+    /// The idle warps, one bit per warp.
     pub fn idle_bits(&self) -> u64 {
         bitvec(self.warps.len(), |i| self.warps[i].idle)
     }
+    /// The active warps, one bit per warp.
     pub fn active_bits(&self) -> u64 {
         bitvec(self.warps.len(), |i| self.warps[i].active)
     }
@@ -118,6 +120,7 @@ impl WarpSchedulerModel {
         (e.valid == 1).then_some(e.index as usize)
     }
 
+    /// The outputs for this cycle's inputs `i`.
     pub fn outputs_for(&self, i: &SchedIn) -> SchedOut {
         let n = self.warps.len();
         let fetch = self.fetch_choice();
@@ -314,6 +317,7 @@ pub struct SeedWarpSchedulerModel {
 }
 
 impl SeedWarpSchedulerModel {
+    /// The model of the seed-compatible scheduler of `params`, after reset.
     pub fn new(params: SchedulerParams) -> Self {
         SeedWarpSchedulerModel {
             core: WarpSchedulerModel::new(params, SchedulerMode::SeedCompatible),

@@ -12,10 +12,13 @@ use crate::sim::{Dut, PortStruct, Recorded};
 
 /// This block's type at preset `Self`'s sizes; the registry makes it for every preset.
 pub trait AtPreset: PresetSizes {
+    /// The block's type at this preset's sizes.
     type Scheduler: Dut + 'static;
     /// The same scheduler behind the seed's ports.
     type SeedScheduler: Dut + 'static;
+    /// The block at this preset's sizes (its `new()` checks them again).
     fn scheduler(mode: crate::params::SchedulerMode) -> Result<Self::Scheduler>;
+    /// The block at this preset's sizes (its `new()` checks them again).
     fn seed_scheduler() -> Result<Self::SeedScheduler>;
 }
 

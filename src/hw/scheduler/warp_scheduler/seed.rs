@@ -18,6 +18,7 @@ use rust_hdl::prelude::*;
 use crate::hw::WarpScheduler;
 use crate::params::{check_derived, SchedulerMode};
 
+/// The seed-compatible scheduler behind the seed's own ports (the module's header).
 #[derive(LogicBlock)]
 pub struct SeedWarpScheduler<
     const W: usize,
