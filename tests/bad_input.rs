@@ -227,7 +227,9 @@ fn command_line_errors_are_one_clear_line() {
         format!("--block `{cu_only}` is exported for preset `cu` only, not `seed`");
     let designs = format!("--block `zzz` is not a design of preset `cu` (designs: {any}");
     let part = &any[..any.len() - 1];
-    let part_message = format!("--block `{part}` is not an exported block of preset `cu`");
+    let part_message = format!("--block `{part}` is not a block `soak` checks of preset `cu`");
+    let soak_blocks =
+        format!("--block `nope` is not a block `soak` checks of preset `cu` (blocks: {any}");
     let missing = format!("missing Verilog source /nonexistent/cu/{any}.v");
     for (args, want) in [
         (vec!["gen", "--preset", "nope"], "unknown preset `nope`"),
@@ -278,7 +280,7 @@ fn command_line_errors_are_one_clear_line() {
         (vec!["report", "--family", "ecp5", "--place-only"], "--place-only needs a family that is placed: --family ice40, or --family ecp5 with --route"),
         (vec!["speed", "--kernel", "kernels/spin.s", "--core", "tiny-core"], "--core tiny-core: no Verilator engine for this core"),
         (vec!["soak", "--preset", "nope"], "unknown preset `nope`"),
-        (vec!["soak", "--block", "nope"], blocks.as_str()),
+        (vec!["soak", "--block", "nope"], soak_blocks.as_str()),
         (vec!["soak", "--block", any, "--cycles", "0"], "--cycles must be at least 1"),
         (vec!["soak", "--block", any, "--jobs", "0"], "--jobs must be at least 1"),
         (vec!["soak", "--block", any, "--rust-hdl-cycles", "0"], "--rust-hdl-cycles must be at least 1"),

@@ -74,7 +74,8 @@ pub struct Soak {
     /// Preset whose blocks are run.
     #[arg(long, default_value = "cu")]
     pub preset: String,
-    /// Only this block (its exported module's whole name; repeat for more).
+    /// Only this block (its exported module's whole name, or a block the preset checks without
+    /// exporting it, as the seed core's host link; repeat for more).
     #[arg(long)]
     pub block: Vec<String>,
     /// Cycles per block.
@@ -104,7 +105,8 @@ pub struct Speed {
     /// Preset whose blocks are measured.
     #[arg(long, default_value = "cu")]
     pub preset: String,
-    /// Only this block (its exported module's whole name; repeat for more).
+    /// Only this block (its exported module's whole name, or a block the preset checks without
+    /// exporting it, as the seed core's host link; repeat for more).
     #[arg(long)]
     pub block: Vec<String>,
     /// Time `simt-rtl run`'s two engines on this kernel instead (repeatable; the local data
@@ -373,11 +375,13 @@ pub fn soak(a: Soak) -> Result<()> {
     }
     let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let say = |line: &str| eprintln!("{line}");
-    let modules = crate::with_preset!(&preset, B => soak::modules::<B>(&block))?;
+    let modules = crate::with_preset!(&preset, B => soak::soakable::<B>(&block))?;
     let rows =
         crate::with_preset!(&preset, B => soak::soak::<B>(&modules, cycles, seed, jobs, &say))?;
     let title = format!("Soak: preset `{preset}`");
-    let inputs = exported_files(Path::new("rtl_out"), &preset, &modules);
+    let rtl = Path::new("rtl_out");
+    let inputs: Vec<PathBuf> = crate::with_preset!(&preset, B => Ok::<_, anyhow::Error>(
+        modules.iter().flat_map(|m| soak::inputs::<B>(rtl, m)).collect()))?;
     emit(
         &soak::table(&preset, seed, &rows),
         markdown.as_ref(),

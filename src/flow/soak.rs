@@ -37,6 +37,59 @@ pub fn modules<B: PresetBlocks>(only: &[String]) -> Result<Vec<String>> {
     super::whole_names(&all, only, ("an exported block", "blocks"), B::PRESET.name)
 }
 
+/// What `soak` takes at preset `B`: its exported modules, then the blocks the registry checks
+/// there without exporting them ([`unexported`]); `only` as [`modules`] takes it.
+pub fn soakable<B: PresetBlocks>(only: &[String]) -> Result<Vec<String>> {
+    let mut all: Vec<String> =
+        crate::registry::entries::<B>().iter().map(|e| e.module.to_string()).collect();
+    all.extend(unexported::<B>().into_iter().map(|(folder, _)| folder_name(&folder).to_string()));
+    super::whole_names(&all, only, ("a block `soak` checks", "blocks"), B::PRESET.name)
+}
+
+/// The folders that export nothing at preset `B` but have a differential check there named as
+/// the folder (the seed core's host link, which only its board top for the Verilator engine
+/// carries): each folder's path under the crate root and that check.
+pub fn unexported<B: PresetBlocks>() -> Vec<(String, crate::registry::Check)> {
+    let exporting: Vec<String> = crate::registry::folders::<B>()
+        .into_iter()
+        .filter(|(_, modules)| !modules.is_empty())
+        .map(|(folder, _)| folder)
+        .collect();
+    crate::registry::checks::<B>()
+        .into_iter()
+        .filter(|(folder, _)| !exporting.contains(folder))
+        .filter_map(|(folder, checks)| {
+            let check = checks.into_iter().find(|c| c.name == folder_name(&folder))?;
+            Some((folder, check))
+        })
+        .collect()
+}
+
+/// A folder's last name (`host_link` of `hw::link::host_link`).
+fn folder_name(folder: &str) -> &str {
+    folder.rsplit("::").next().unwrap_or(folder)
+}
+
+/// The sources a soak of `module` at preset `B` measured: its exported Verilog, or for a block
+/// the preset does not export, the Rust files of its folder (block, model, stimulus).
+pub fn inputs<B: PresetBlocks>(rtl: &std::path::Path, module: &str) -> Vec<std::path::PathBuf> {
+    let Some((folder, _)) = unexported::<B>().into_iter().find(|(f, _)| folder_name(f) == module)
+    else {
+        return vec![rtl.join(B::PRESET.name).join(format!("{module}.v"))];
+    };
+    let dir = std::path::Path::new("src").join(folder.replace("::", "/"));
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "rs"))
+                .collect()
+        })
+        .unwrap_or_default();
+    files.sort();
+    files
+}
+
 /// Soaks each of `modules` for `cycles` cycles from seed `seed` on `jobs` threads; `progress`
 /// gets a line whenever a segment ends. Stops at the first mismatch, with an error naming the
 /// block, the segment's seed and the cycle.
@@ -86,6 +139,10 @@ fn soak_one<B: PresetBlocks>(
     progress: &(dyn Fn(&str) + Sync),
 ) -> Result<SoakRow> {
     let start = Instant::now();
+    if let Some((_, check)) = unexported::<B>().into_iter().find(|(f, _)| folder_name(f) == module)
+    {
+        return soak_check(module, &check, (cycles, seed), progress);
+    }
     let engines = if crate::registry::entry_of::<B>(module)?.replayed_on_verilator {
         let on_block =
             crate::sim::cycles_from_env("SIMT_RUST_HDL_CYCLES", crate::export::RUST_HDL_CYCLES)?;
@@ -114,6 +171,35 @@ fn soak_one<B: PresetBlocks>(
         cycles,
         segments: segment,
         secs: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// [`soak_one`] for a block the preset checks without exporting it: its check, on rust-hdl.
+fn soak_check(
+    module: &str,
+    check: &crate::registry::Check,
+    (cycles, seed): (u64, u64),
+    progress: &(dyn Fn(&str) + Sync),
+) -> Result<SoakRow> {
+    let start = Instant::now();
+    let (mut done, mut segment) = (0u64, 0u64);
+    while done < cycles {
+        let n = (cycles - done).min(SEGMENT);
+        let s = seed.wrapping_add(segment);
+        check
+            .run(s, n as usize)
+            .with_context(|| format!("{module}: segment {segment} (seed {s}) of the soak"))?;
+        done += n;
+        segment += 1;
+        progress(&format!("{module}: {done} of {cycles} cycles compared"));
+    }
+    let secs = start.elapsed().as_secs_f64();
+    Ok(SoakRow {
+        module: module.to_string(),
+        engines: "rust-hdl".into(),
+        cycles,
+        segments: segment,
+        secs,
     })
 }
 
