@@ -36,6 +36,8 @@ done
 "$bin" prove --preset cu --markdown "$out/prove-cu.md"
 # The long run: the seed core on rust-hdl beside its model for 1,000,000 cycles, replayed on Verilator.
 "$bin" soak --preset seed --block simt_core --cycles 1000000 --rust-hdl-cycles 1000000 --markdown "$out/soak-seed-core.md"
+# The seed core's host link (checked, not exported), 10,000,000 cycles.
+"$bin" soak --preset seed --block host_link --cycles 10000000 --markdown "$out/soak-seed-host-link.md"
 "$bin" prove --synth --preset cu --markdown "$out/synth-equiv-cu.md"
 "$bin" build --out build/alchitry_cu --markdown "$out/build-self-test.md"
 "$bin" speed --bitstream build/alchitry_cu --cycles 20000 --markdown "$out/readback-speed.md"
