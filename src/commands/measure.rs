@@ -105,8 +105,7 @@ pub struct Speed {
     /// Preset whose blocks are measured.
     #[arg(long, default_value = "cu")]
     pub preset: String,
-    /// Only this block (its exported module's whole name, or a block the preset checks without
-    /// exporting it, as the seed core's host link; repeat for more).
+    /// Only this block (its exported module's whole name; repeat for more).
     #[arg(long)]
     pub block: Vec<String>,
     /// Time `simt-rtl run`'s two engines on this kernel instead (repeatable; the local data

@@ -32,16 +32,18 @@ pub struct SoakRow {
 /// The exported modules of preset `B` that `only` names (every one when it is empty), in the
 /// registry's order; a name that is no exported module is refused, naming those that are.
 pub fn modules<B: PresetBlocks>(only: &[String]) -> Result<Vec<String>> {
-    let all: Vec<String> =
-        crate::registry::entries::<B>().iter().map(|e| e.module.to_string()).collect();
-    super::whole_names(&all, only, ("an exported block", "blocks"), B::PRESET.name)
+    super::whole_names(&exported::<B>(), only, ("an exported block", "blocks"), B::PRESET.name)
+}
+
+/// Every exported module of preset `B`, in the registry's order.
+fn exported<B: PresetBlocks>() -> Vec<String> {
+    crate::registry::entries::<B>().iter().map(|e| e.module.to_string()).collect()
 }
 
 /// What `soak` takes at preset `B`: its exported modules, then the blocks the registry checks
 /// there without exporting them ([`unexported`]); `only` as [`modules`] takes it.
 pub fn soakable<B: PresetBlocks>(only: &[String]) -> Result<Vec<String>> {
-    let mut all: Vec<String> =
-        crate::registry::entries::<B>().iter().map(|e| e.module.to_string()).collect();
+    let mut all = exported::<B>();
     all.extend(unexported::<B>().into_iter().map(|(folder, _)| folder_name(&folder).to_string()));
     super::whole_names(&all, only, ("a block `soak` checks", "blocks"), B::PRESET.name)
 }
@@ -132,30 +134,31 @@ pub fn soak<B: PresetBlocks>(
     Ok(rows.into_inner().unwrap().into_iter().flatten().collect())
 }
 
+/// One segment of a soak: its seed and cycles.
+type SegmentRun<'a> = dyn Fn(u64, usize) -> Result<()> + 'a;
+
 fn soak_one<B: PresetBlocks>(
     module: &str,
     cycles: u64,
     seed: u64,
     progress: &(dyn Fn(&str) + Sync),
 ) -> Result<SoakRow> {
-    let start = Instant::now();
-    if let Some((_, check)) = unexported::<B>().into_iter().find(|(f, _)| folder_name(f) == module)
-    {
-        return soak_check(module, &check, (cycles, seed), progress);
-    }
-    let engines = if crate::registry::entry_of::<B>(module)?.replayed_on_verilator {
-        let on_block =
-            crate::sim::cycles_from_env("SIMT_RUST_HDL_CYCLES", crate::export::RUST_HDL_CYCLES)?;
-        let n = (on_block as u64).min(cycles.min(SEGMENT));
-        format!("rust-hdl (the first {n} cycles of each segment), Verilator (every cycle)")
-    } else {
-        "rust-hdl".to_string()
+    // A block the preset checks without exporting it runs its check; an exported one its
+    // entry's differential run.
+    let unexported = unexported::<B>().into_iter().find(|(f, _)| folder_name(f) == module);
+    let (engines, run): (String, Box<SegmentRun>) = match unexported {
+        Some((_, check)) => ("rust-hdl".into(), Box::new(move |s, n| check.run(s, n).map(drop))),
+        None => (
+            engines_of::<B>(module, cycles)?,
+            Box::new(|s, n| crate::registry::differential::<B>(module, s, n).map(drop)),
+        ),
     };
+    let start = Instant::now();
     let (mut done, mut segment) = (0u64, 0u64);
     while done < cycles {
         let n = (cycles - done).min(SEGMENT);
         let s = seed.wrapping_add(segment);
-        crate::registry::differential::<B>(module, s, n as usize)
+        run(s, n as usize)
             .with_context(|| format!("{module}: segment {segment} (seed {s}) of the soak"))?;
         done += n;
         segment += 1;
@@ -174,33 +177,15 @@ fn soak_one<B: PresetBlocks>(
     })
 }
 
-/// [`soak_one`] for a block the preset checks without exporting it: its check, on rust-hdl.
-fn soak_check(
-    module: &str,
-    check: &crate::registry::Check,
-    (cycles, seed): (u64, u64),
-    progress: &(dyn Fn(&str) + Sync),
-) -> Result<SoakRow> {
-    let start = Instant::now();
-    let (mut done, mut segment) = (0u64, 0u64);
-    while done < cycles {
-        let n = (cycles - done).min(SEGMENT);
-        let s = seed.wrapping_add(segment);
-        check
-            .run(s, n as usize)
-            .with_context(|| format!("{module}: segment {segment} (seed {s}) of the soak"))?;
-        done += n;
-        segment += 1;
-        progress(&format!("{module}: {done} of {cycles} cycles compared"));
+/// What simulates exported module `module` of preset `B` in a soak of `cycles` cycles.
+fn engines_of<B: PresetBlocks>(module: &str, cycles: u64) -> Result<String> {
+    if !crate::registry::entry_of::<B>(module)?.replayed_on_verilator {
+        return Ok("rust-hdl".to_string());
     }
-    let secs = start.elapsed().as_secs_f64();
-    Ok(SoakRow {
-        module: module.to_string(),
-        engines: "rust-hdl".into(),
-        cycles,
-        segments: segment,
-        secs,
-    })
+    let on_block =
+        crate::sim::cycles_from_env("SIMT_RUST_HDL_CYCLES", crate::export::RUST_HDL_CYCLES)?;
+    let n = (on_block as u64).min(cycles.min(SEGMENT));
+    Ok(format!("rust-hdl (the first {n} cycles of each segment), Verilator (every cycle)"))
 }
 
 /// A Markdown table of the soak: every row is a run that ended equal to its model (a soak that
