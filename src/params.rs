@@ -728,12 +728,7 @@ impl CoreParams {
     }
     /// The sizes of the core's blocks.
     pub const fn sizes(&self) -> Sizes {
-        let lds_banks = self.lds_banks;
-        Sizes {
-            LB: lds_banks,
-            LBW: clog2(lds_banks),
-            ..Sizes::unchecked(self.scheduler(), self.collector(), self.lds_rows)
-        }
+        Sizes::unchecked(self.scheduler(), self.collector(), self.lds_rows, self.lds_banks)
     }
     /// The warp scheduler's parameters: byte pcs over the instruction memory, round-robin fetch.
     pub const fn scheduler(&self) -> SchedulerParams {
@@ -1063,7 +1058,10 @@ impl Sizes {
         if let Some(rule) = broken_rule(&s, &c, lds_rows) {
             panic!("{}", rule);
         }
-        Sizes { made: Made(Some((s, c, lds_rows, LDS_BANKS))), ..Sizes::unchecked(s, c, lds_rows) }
+        Sizes {
+            made: Made(Some((s, c, lds_rows, LDS_BANKS))),
+            ..Sizes::unchecked(s, c, lds_rows, LDS_BANKS)
+        }
     }
 
     /// [`Sizes::new`] at run time: parameters that break a rule are an error naming the
@@ -1074,7 +1072,7 @@ impl Sizes {
         check_pow2("lds_rows", lds_rows, 2, 4096)?;
         Ok(Sizes {
             made: Made(Some((s, c, lds_rows, LDS_BANKS))),
-            ..Sizes::unchecked(s, c, lds_rows)
+            ..Sizes::unchecked(s, c, lds_rows, LDS_BANKS)
         })
     }
 
@@ -1098,8 +1096,7 @@ impl Sizes {
             );
         };
         const WRITTEN: &str = "a field of these sizes was written after `Sizes::new`: make them with `Sizes::new` from the parameters (and `with_lds_banks`)";
-        let remade =
-            Sizes { LB: lds_banks, LBW: clog2(lds_banks), ..Sizes::unchecked(s, c, lds_rows) };
+        let remade = Sizes::unchecked(s, c, lds_rows, lds_banks);
         let (a, b) = (self.fields(), remade.fields());
         let mut i = 0;
         while i < a.len() {
@@ -1121,12 +1118,13 @@ impl Sizes {
         ]
     }
 
-    /// The sizes of a scheduler `s`, a collector `c` and a local data share of `lds_rows` rows,
-    /// no rule checked: for comparing sizes, not for naming types.
+    /// The sizes of a scheduler `s`, a collector `c` and a local data share of `lds_banks` banks
+    /// of `lds_rows` rows, no rule checked: for comparing sizes, not for naming types.
     pub(crate) const fn unchecked(
         s: SchedulerParams,
         c: CollectorParams,
         lds_rows: usize,
+        lds_banks: usize,
     ) -> Sizes {
         let q = c.queue_depth();
         let uw = clog2(c.unit_types);
@@ -1160,8 +1158,8 @@ impl Sizes {
             UW: if uw > 1 { uw } else { 1 },
             G: c.tag_bits,
             LRW: clog2(lds_rows),
-            LB: LDS_BANKS,
-            LBW: clog2(LDS_BANKS),
+            LB: lds_banks,
+            LBW: clog2(lds_banks),
         }
     }
 }
