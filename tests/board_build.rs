@@ -77,6 +77,7 @@ fn builds_a_bitstream_with_a_report() {
     }
     let pcf = std::fs::read_to_string(dir.join("top.pcf")).unwrap();
     assert!(pcf.contains("set_io clk P7") && pcf.contains("set_io led[0] J11"));
+    mapped_without_latches(&dir, simt_rtl::boards::self_test::MODULE);
     // The same design on the board's own 100 MHz (no PLL), which it cannot reach: the table,
     // then a non-zero exit naming timing.
     let (code, stdout, stderr) =
@@ -89,6 +90,16 @@ fn builds_a_bitstream_with_a_report() {
     );
     assert!(!std::fs::read_to_string(dir.join("top.v")).unwrap().contains("SB_PLL40_CORE"));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The build in `dir` mapped the board top `module` to cells and checked that no latch is left:
+/// the synthesis check of every exported block leaves the board tops to these builds
+/// (`TestSynthesis::MappedByBoardBuild` in the registry, `tests/verilog_checks.rs`).
+fn mapped_without_latches(dir: &std::path::Path, module: &str) {
+    let log = std::fs::read_to_string(dir.join("yosys.log")).unwrap();
+    assert!(log.contains("select -assert-none t:$_DLATCH_*"), "no latch check in yosys.log");
+    let read = format!("RTLIL representation for module `\\{module}'");
+    assert!(log.contains(&read), "yosys.log does not map {module}");
 }
 
 /// The read-back check's teeth, on the self-test bitstream in `dir` (20,000 cycles): one bit of
@@ -173,6 +184,7 @@ fn core_top_bitstream_runs_kernels_read_back() {
         ),
         "{stdout}"
     );
+    mapped_without_latches(&dir, simt_rtl::boards::core_board::MODULE);
     for name in ["early_exit", "reduce_all"] {
         let kernel = format!("kernels/{name}.s");
         let (code, stdout, stderr) =

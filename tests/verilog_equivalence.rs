@@ -12,7 +12,6 @@
 use std::path::{Path, PathBuf};
 
 use simt_rtl::export::ExportedBlock;
-use simt_rtl::registry::exported_blocks;
 use simt_rtl::registry::*;
 use simt_rtl::sim::verilog_sim::{check_against_rust, Simulator};
 
@@ -28,9 +27,10 @@ const SEED: u64 = 0x0E1A_2026;
 
 /// The modules `SIMT_VERILOG_ONLY` names, each an exported module of the cu or seed preset.
 fn only() -> Option<Vec<String>> {
+    // The registry's names, without exporting every block.
     let mut known: Vec<String> =
-        exported_blocks::<CuBlocks>().unwrap().into_iter().map(|b| b.module).collect();
-    known.extend(exported_blocks::<SeedBlocks>().unwrap().into_iter().map(|b| b.module));
+        entries::<CuBlocks>().iter().map(|e| e.module.to_string()).collect();
+    known.extend(entries::<SeedBlocks>().iter().map(|e| e.module.to_string()));
     known.sort();
     known.dedup();
     let value = simt_rtl::sim::env_value("SIMT_VERILOG_ONLY").unwrap();
@@ -54,9 +54,12 @@ fn check<B: PresetBlocks>() {
     for e in
         entries.iter().filter(|e| only.as_ref().is_none_or(|o| o.iter().any(|m| m == e.module)))
     {
+        let start = std::time::Instant::now();
         let b: ExportedBlock = e.export().unwrap();
         let cycles = e.replay_cycles_in_tests.map_or(cycles(), |c| c.min(cycles()));
         let rec = e.differential(SEED, cycles).unwrap();
+        let secs = start.elapsed().as_secs_f64();
+        eprintln!("{preset}/{}: exported, {cycles} cycles recorded ({secs:.1} s)", b.module);
         let dut = b.verilog_dut(&rtl_out, preset);
         let first = match e.replay_cycles_in_tests {
             Some(_) => rec.first(cycles / 5),

@@ -23,9 +23,8 @@ pub struct Entry {
     /// Its equality with its iCE40 netlist closes by induction in seconds, so the synthesis
     /// equivalence suite proves it on every run (`prove --synth` proves every block).
     pub quick_synthesis_proof: bool,
-    /// Too large to map to iCE40 cells within the test run (not a board target, and many
-    /// minutes to map): the synthesis check gives it its latch and structure checks only.
-    pub structure_only_in_tests: bool,
+    /// How the test run's synthesis check (`tests/verilog_checks.rs`) treats it.
+    pub synthesis_in_tests: TestSynthesis,
     /// At most this many cycles of its differential run are replayed on its Verilog in the test
     /// run (the seed-size core: its rust-hdl simulation runs at hundreds of cycles per second).
     pub replay_cycles_in_tests: Option<usize>,
@@ -33,6 +32,21 @@ pub struct Entry {
     /// the first [`RUST_HDL_CYCLES`](super::RUST_HDL_CYCLES), the whole run replayed on
     /// Verilator ([`differential_via_verilog`](super::differential_via_verilog)).
     pub replayed_on_verilator: bool,
+}
+
+/// How the test run's synthesis check treats a block: every block gets yosys's latch and
+/// structure checks ([`check_structure`](crate::flow::check_structure)); most are also mapped to
+/// iCE40 cells there ([`synth_ice40`](crate::flow::synth_ice40)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TestSynthesis {
+    /// Mapped to iCE40 cells by the synthesis check.
+    Mapped,
+    /// Too large to map within the test run (not a board target, and many minutes to map):
+    /// latch and structure checks only.
+    StructureOnly,
+    /// A board top that the board-build tests (`tests/board_build.rs`) map to iCE40 cells, with
+    /// the same latch check, on its way to a bitstream: not mapped a second time.
+    MappedByBoardBuild,
 }
 
 /// Verilog that a block is equal to, port for port, but that the crate does not write: the
@@ -69,7 +83,15 @@ impl Entry {
     /// preset without a board clock (the seed's sizes: no board target, and mapping the operand
     /// collector or its bank arbiter there takes minutes); mapped everywhere else.
     pub fn structure_only_in_tests_without_board(self, preset: &Preset) -> Entry {
-        Entry { structure_only_in_tests: preset.board_clock_mhz.is_none(), ..self }
+        match preset.board_clock_mhz {
+            None => Entry { synthesis_in_tests: TestSynthesis::StructureOnly, ..self },
+            Some(_) => self,
+        }
+    }
+    /// This entry, a board top, mapped by the board-build tests rather than the synthesis check
+    /// ([`TestSynthesis::MappedByBoardBuild`]).
+    pub fn mapped_by_board_build(self) -> Entry {
+        Entry { synthesis_in_tests: TestSynthesis::MappedByBoardBuild, ..self }
     }
     /// This entry with at most `cycles` cycles replayed on its Verilog in the test run.
     pub fn with_replay_cycles_in_tests(self, cycles: usize) -> Entry {
@@ -139,7 +161,7 @@ pub fn entry_at<D: Dut + 'static>(
         board_top: false,
         reference: None,
         quick_synthesis_proof: false,
-        structure_only_in_tests: false,
+        synthesis_in_tests: TestSynthesis::Mapped,
         replay_cycles_in_tests: None,
         replayed_on_verilator: false,
     }

@@ -342,11 +342,15 @@ pub fn build_board<B: PresetBlocks>(opts: &BuildOptions) -> Result<BuildReport> 
         eprintln!("build: core clock {target_mhz:.3} MHz from the PLL ({})", p.describe());
     }
     write_top::<B>(opts, pll.as_ref(), target_mhz)?;
+    // No latch after mapping, as in the synthesis check of every exported block
+    // (`flow::synth_ice40`): the board tops are mapped here only (`TestSynthesis`).
     let synth = format!(
-        "read_verilog -noautowire top.v; {} -top top -json top.json",
-        opts.synthesis_command()
+        "read_verilog -noautowire top.v; {} -top top -json top.json; {}",
+        opts.synthesis_command(),
+        super::NO_LATCHES
     );
     super::stage(dir, "yosys", &["-p", &synth], "yosys.log", "build: synthesis")?;
+    no_latch_inferred(&dir.join("yosys.log"))?;
     toolchain::place_and_route(board, dir, target_mhz)?;
     let bitstream = toolchain::pack(board, dir, target_mhz)?;
     let report =
@@ -371,6 +375,17 @@ pub fn build_board<B: PresetBlocks>(opts: &BuildOptions) -> Result<BuildReport> 
         unverified,
         critical_path,
     })
+}
+
+/// Fails if yosys's log `log` reports a latch inferred from a process (which the mapped-cell
+/// check catches too, unless a family maps it to logic).
+fn no_latch_inferred(log: &Path) -> Result<()> {
+    let text = std::fs::read_to_string(log)
+        .with_context(|| format!("cannot read yosys's log {}", log.display()))?;
+    match text.lines().find(|l| l.contains("Latch inferred")) {
+        Some(line) => bail!("yosys inferred a latch in the board top: {}", line.trim()),
+        None => Ok(()),
+    }
 }
 
 /// What an earlier build into `dir` left that says what the build is, or that a later step

@@ -221,6 +221,10 @@ pub(crate) fn structure_checks(top: &str) -> String {
     )
 }
 
+/// After a technology mapping: fails if any latch is left (yosys's own, or a family's latch
+/// cells: the iCE40's `SB_*LATCH*`, the 7-series' `LD*`).
+pub(crate) const NO_LATCHES: &str = "select -assert-none t:$_DLATCH_* t:*LATCH* t:LD*";
+
 /// Reads `file`, then [`structure_checks`] of `top`.
 fn structure_script(file: &Path, top: &str) -> String {
     format!("read_verilog -noautowire {}; {}", file.display(), structure_checks(top))
@@ -237,10 +241,7 @@ pub fn check_structure(file: &Path, top: &str) -> Result<()> {
 /// Synthesizes `file` with yosys `synth_xilinx` (7-series) after the checks of
 /// [`check_structure`], failing on latches: catches what Xilinx tools would refuse.
 pub fn synth_xilinx(file: &Path, top: &str) -> Result<()> {
-    let script = format!(
-        "{}; synth_xilinx -top {top}; select -assert-none t:$_DLATCH_* t:LD*",
-        structure_script(file, top)
-    );
+    let script = format!("{}; synth_xilinx -top {top}; {NO_LATCHES}", structure_script(file, top));
     run(Command::new("yosys").args(["-q", "-p", &script]), "yosys")
         .with_context(|| format!("yosys synth_xilinx of {}", file.display()))?;
     Ok(())
@@ -250,10 +251,8 @@ pub fn synth_xilinx(file: &Path, top: &str) -> Result<()> {
 /// missing modules, implicit wires, latches (after `proc` and after mapping), and anything
 /// yosys `check -assert` finds (multiple drivers, undriven wires, logic loops).
 pub fn synth_ice40(file: &Path, top: &str) -> Result<fpga::Resources> {
-    let script = format!(
-        "{}; {SYNTH_ICE40} -top {top}; select -assert-none t:$_DLATCH_* t:SB_*LATCH*; stat",
-        structure_script(file, top)
-    );
+    let script =
+        format!("{}; {SYNTH_ICE40} -top {top}; {NO_LATCHES}; stat", structure_script(file, top));
     let log = run(Command::new("yosys").args(["-p", &script]), "yosys")
         .with_context(|| format!("yosys synth_ice40 of {}", file.display()))?;
     if log.contains("Latch inferred") {

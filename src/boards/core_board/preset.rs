@@ -49,7 +49,8 @@ pub fn entries<B: PresetSizes>() -> Vec<Entry> {
         move || super::CoreBoard::new(cpb, &[]),
         differential::<B>,
         None,
-    )]
+    )
+    .mapped_by_board_build()]
 }
 
 /// The board top of preset `B` against the host's side of the link.

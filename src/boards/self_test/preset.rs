@@ -53,7 +53,8 @@ pub fn entries<B: AtPreset>() -> Vec<Entry> {
         recorded::<B>,
         None,
     )
-    .as_board_top()]
+    .as_board_top()
+    .mapped_by_board_build()]
 }
 
 /// The board top's first `cycles` cycles out of reset, its button and serial input idle, as the

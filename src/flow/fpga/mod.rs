@@ -211,8 +211,9 @@ fn run_synthesis(family: Family, read: &str, top: &str, dir: &Path, keep: bool) 
     let f = family.info();
     let synth = if keep { f.synth_hierarchical } else { f.synth };
     let script = format!(
-        "{read}{}; {synth} -top {top}; select -assert-none t:$_DLATCH_* t:*LATCH* t:LD*; stat",
-        super::structure_checks(top)
+        "{read}{}; {synth} -top {top}; {}; stat",
+        super::structure_checks(top),
+        super::NO_LATCHES
     );
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let log =
