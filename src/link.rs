@@ -134,11 +134,17 @@ impl std::fmt::Display for StillRunning {
 
 impl std::error::Error for StillRunning {}
 
+/// Status queries before a program that loads or reads back the core counts as hung (and
+/// [`Host::max_polls`]'s default): far more than any of them takes, so that a limit set for a
+/// kernel (`run --max-cycles`) is the kernel's alone.
+pub const HOUSEKEEPING_POLLS: usize = 100_000;
+
 /// The host's side of the link to a board running `params`'s core.
 pub struct Host<S: Serial> {
     pub serial: S,
     pub params: CoreParams,
-    /// Status queries before a run counts as hung.
+    /// Status queries before a run counts as hung (in [`run_kernel`](Self::run_kernel), the
+    /// kernel's run: the programs that load and read back take [`HOUSEKEEPING_POLLS`]).
     pub max_polls: usize,
     /// Sees each status read while a program runs (progress).
     pub on_poll: Option<OnPoll>,
@@ -146,7 +152,7 @@ pub struct Host<S: Serial> {
 
 impl<S: Serial> Host<S> {
     pub fn new(serial: S, params: CoreParams) -> Self {
-        Self { serial, params, max_polls: 100_000, on_poll: None }
+        Self { serial, params, max_polls: HOUSEKEEPING_POLLS, on_poll: None }
     }
 
     /// Writes `words` from instruction `addr` on, in bursts of at most 256.
@@ -182,13 +188,19 @@ impl<S: Serial> Host<S> {
         Ok(Record::parse(&bytes, &p))
     }
 
-    /// Loads `program`, starts it and waits for the end; the status after it. Link errors other
-    /// than a full capture buffer are errors.
+    /// Loads `program`, starts it and waits for the end, at most [`max_polls`](Self::max_polls)
+    /// status queries; the status after it. Link errors other than a full capture buffer are
+    /// errors.
     pub fn run(&mut self, program: &[Inst], capture: bool) -> Result<Status> {
+        self.run_polled(program, capture, self.max_polls)
+    }
+
+    /// As [`run`](Self::run), at most `polls` status queries.
+    fn run_polled(&mut self, program: &[Inst], capture: bool, polls: usize) -> Result<Status> {
         let words: Vec<u32> = program.iter().map(|i| i.encode()).collect();
         self.write(0, &words)?;
         self.start(capture)?;
-        for _ in 0..self.max_polls {
+        for _ in 0..polls {
             let s = self.query()?;
             if let Some(poll) = &mut self.on_poll {
                 poll(&s);
@@ -201,7 +213,7 @@ impl<S: Serial> Host<S> {
                 return Ok(s);
             }
         }
-        bail!(StillRunning { polls: self.max_polls })
+        bail!(StillRunning { polls })
     }
 
     /// The write-backs a run with capture recorded.
@@ -218,7 +230,9 @@ impl<S: Serial> Host<S> {
         let p = self.params;
         self.reset_core()?;
         for program in fill_programs(p, lds)? {
-            let s = self.run(&program, false).context("writing the local data share")?;
+            let s = self
+                .run_polled(&program, false, HOUSEKEEPING_POLLS)
+                .context("writing the local data share")?;
             if s.core_errors != 0 {
                 bail!(
                     "the core raised flags {} writing the local data share",
@@ -229,13 +243,16 @@ impl<S: Serial> Host<S> {
         // Every register 0, as the interpreter starts.
         let clear: String =
             (0..REGISTERS).map(|r| format!("li r{r}, 0\n")).collect::<String>() + "exit\n";
-        self.run(&assemble(&clear)?, false).context("clearing the registers")?;
+        self.run_polled(&assemble(&clear)?, false, HOUSEKEEPING_POLLS)
+            .context("clearing the registers")?;
         self.reset_core()?;
         let status = self.run(kernel, false).context("the kernel")?;
         // Registers: each warp writes every register back unchanged.
         let mut text: String = (0..REGISTERS).map(|r| format!("addi r{r}, r{r}, 0\n")).collect();
         text += "exit\n";
-        let s = self.run(&assemble(&text)?, true).context("reading the registers back")?;
+        let s = self
+            .run_polled(&assemble(&text)?, true, HOUSEKEEPING_POLLS)
+            .context("reading the registers back")?;
         let mut regs = vec![0; p.warps * p.threads * REGISTERS];
         let records = self.records(&s)?;
         if records.len() != p.warps * REGISTERS {
@@ -252,7 +269,7 @@ impl<S: Serial> Host<S> {
         }
         // The local data share: thread t loads words t, t + n, ... into r3 (n threads).
         let s = self
-            .run(&crate::isa::dump_program(p)?, true)
+            .run_polled(&crate::isa::dump_program(p)?, true, HOUSEKEEPING_POLLS)
             .context("reading the local data share back")?;
         let n = p.warps * p.threads;
         let mut memory = vec![0; p.lds_words()];

@@ -889,6 +889,41 @@ pub const CORE_CU_L8: CoreParams = CoreParams {
 /// Every core preset.
 pub const CORE_PRESETS: [CoreParams; 3] = [CORE_CU, CORE_TINY, CORE_SEED];
 
+/// The core presets as a Markdown table, one row each, every figure read from its
+/// [`CoreParams`]: the table of the book's ISA page (`tests/docs.rs` checks that the page holds
+/// this text).
+pub fn core_presets_markdown() -> String {
+    let mut s = String::from(
+        "| core preset | warps | lanes x bits | registers | stack depth | register banks | collector units | local data share | instruction words | extensions | exported with |\n\
+         |---|---:|---:|---:|---:|---:|---:|---|---:|---|---|\n",
+    );
+    for c in CORE_PRESETS {
+        let with: Vec<String> = PRESETS
+            .iter()
+            .filter(|p| p.core.is_some_and(|k| k.name == c.name))
+            .map(|p| format!("`{}`", p.name))
+            .collect();
+        s += &format!(
+            "| `{}` | {} | {} x {} | {} | {} | {} | {} | {} banks x {} rows = {} words | {} | {} | {} |\n",
+            c.name,
+            c.warps,
+            c.threads,
+            c.lane_bits,
+            REGISTERS,
+            c.stack_depth,
+            c.banks,
+            c.collector_units,
+            c.lds_banks,
+            c.lds_rows,
+            c.lds_words(),
+            c.imem_words,
+            c.isa.names(),
+            if with.is_empty() { "none".to_string() } else { with.join(", ") }
+        );
+    }
+    s
+}
+
 /// Looks a core preset up by name. A block preset's name is an error that names its core.
 pub fn core_params(name: &str) -> Result<CoreParams> {
     if let Some(core) = CORE_PRESETS.iter().find(|c| c.name == name) {

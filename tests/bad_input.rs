@@ -339,6 +339,7 @@ fn an_unknown_choice_names_the_known_values() {
         (vec!["build", "--mapper", "abc10"], "'abc10' for '--mapper <MAPPER>': possible values: abc, abc9, abc9-dff"),
         (vec!["report", "--mapper", "abc10"], "possible values: abc, abc9, abc9-dff"),
         (vec!["prove", "--synth", "--mapper", "abc10"], "possible values: abc, abc9, abc9-dff"),
+        (vec!["run", "kernels/loop.s", "--format", "octal"], "'octal' for '--format <FORMAT>': possible values: unsigned, signed, hex"),
     ] {
         let (code, _, stderr) = cli(&args);
         assert_eq!((code, stderr.lines().count()), (2, 1), "{args:?}: {stderr:?}");
@@ -505,9 +506,10 @@ fn hostile_files_and_outputs_give_one_line_and_write_nothing() {
         std::fs::write(&p, bytes).unwrap();
         p.to_str().unwrap().to_string()
     };
+    let low_lds = file("low.lds", b"# the least 8-bit value is -128\n-128\n-129\n");
     let (big_lds, wide_lds, bom_lds) = (
         file("big.lds", &[b'z'; 100_000]),
-        file("wide.lds", b"1\n1ff\n"),
+        file("wide.lds", b"1 ; a comment\n-1\n1ff\n"),
         file("bom.lds", "\u{feff}1\n".as_bytes()),
     );
     let (lane_expect, wrong_expect) = (
@@ -554,7 +556,11 @@ fn hostile_files_and_outputs_give_one_line_and_write_nothing() {
         ),
         (
             vec!["run", "kernels/loop.s", "--lds", &wide_lds],
-            "wide.lds:2: 0x1ff does not fit the core's 8-bit lanes (at most 0xff)",
+            "wide.lds:3: 0x1ff does not fit the core's 8-bit lanes (at most 0xff)",
+        ),
+        (
+            vec!["run", "kernels/loop.s", "--lds", &low_lds],
+            "low.lds:3: -129 does not fit the core's 8-bit lanes (at least -128)",
         ),
         (
             vec!["run", "kernels/loop.s", "--lds", &word33],
@@ -571,7 +577,7 @@ fn hostile_files_and_outputs_give_one_line_and_write_nothing() {
         ),
         (
             vec!["run", "kernels/loop.s", "--show", "regs,bogus"],
-            "--show `bogus`: must be a comma-separated list of regs, lds, counters, or all or none",
+            "--show `bogus`: must be a comma-separated list of regs, lds, counters, or all, auto or none",
         ),
         (
             vec![

@@ -159,6 +159,22 @@ fn readme_is_a_front_door() {
     assert!(size <= 12 * 1024, "README.md is {size} bytes; the limit is 12 KB");
 }
 
+/// The ISA page's table of core presets is the presets' own (`params::core_presets_markdown`),
+/// between its markers: a size changed in `src/params.rs` fails here until the page says it.
+#[test]
+fn the_isa_pages_core_table_is_the_presets() {
+    let page = std::fs::read_to_string(root().join("docs/src/isa.md")).unwrap();
+    let start = "<!-- core presets: simt_rtl::params::core_presets_markdown(), checked by tests/docs.rs -->\n";
+    let end = "<!-- end of core presets -->";
+    let table = page.split_once(start).and_then(|(_, rest)| rest.split_once(end));
+    let table = table.map(|(t, _)| t).expect("docs/src/isa.md has no core-preset markers");
+    let fresh = simt_rtl::params::core_presets_markdown();
+    assert!(
+        table == fresh,
+        "docs/src/isa.md's core-preset table is not the presets': put this between its markers:\n{fresh}"
+    );
+}
+
 /// The book's block table names every module the registry exports, for every preset.
 #[test]
 fn the_block_table_names_every_registered_module() {

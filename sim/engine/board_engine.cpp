@@ -1,10 +1,12 @@
 // A board top (ports clk, rst_n, led[7:0], usb_rx, usb_tx) under Verilator, its serial lines
 // driven from stdin and decoded to stdout, so that the host's side of the link (simt-rtl's
-// link::Host) runs on it as on the board: the fast engine of `simt-rtl run` (the exported
-// core_board), and the read-back bitstreams of `simt-rtl build`. simt-rtl
-// (src/verify/fast_engine.rs) builds it with the Verilog (Verilator's --prefix Vboard) and speaks
-// this line protocol to it:
-//   "s HEX"        send these bytes on usb_rx, 8N1 at CPB clocks per bit; answer "k CYCLE"
+// link::Host) runs on it as on the board: the read-back bitstreams of `simt-rtl build`; built
+// with -DBYTE_PORT, `simt-rtl run`'s fast engine (the board top with its byte port,
+// core_engine: usb_rx and usb_tx carry a byte in bits 7:0 and whether it is there in bit 8, a
+// byte a cycle). simt-rtl (src/verify/fast_engine.rs) builds it with the Verilog (Verilator's
+// --prefix Vboard) and speaks this line protocol to it:
+//   "s HEX"        send these bytes on usb_rx, 8N1 at CPB clocks per bit (the byte port: one a
+//                  cycle, then 10 x CPB idle cycles, a frame's time); answer "k CYCLE"
 //   "r N LIMIT"    run until N bytes came on usb_tx or LIMIT more cycles passed; answer
 //                  "b CYCLE HEX" (the N bytes) or "t GOT CYCLE" (they did not come)
 //   "l MASK LIMIT" run until an LED of MASK is on or LIMIT more cycles passed; answer
@@ -26,6 +28,14 @@ static uint64_t cycle = 0;
 static int cpb = 4;
 static std::deque<uint8_t> received;
 
+#ifdef BYTE_PORT
+// The byte port: usb_tx's bit 8 says its byte (bits 7:0) leaves this cycle.
+static const int IDLE = 0;
+static void sample(unsigned line) {
+    if (line & 0x100) received.push_back(line & 0xff);
+}
+#else
+static const int IDLE = 1;
 // The receiver of usb_tx: a falling edge starts a frame, each bit is sampled in its middle.
 struct Decoder {
     int state = 0, count = 0, bit = 0;
@@ -56,13 +66,15 @@ struct Decoder {
         }
     }
 } decoder;
+static void sample(int line) { decoder.sample(line); }
+#endif
 
 static void tick(int rx) {
     top->rst_n = 1;
     top->usb_rx = rx;
     top->clk = 0;
     top->eval();
-    decoder.sample(top->usb_tx);
+    sample(top->usb_tx);
     top->clk = 1;
     top->eval();
     cycle++;
@@ -70,28 +82,38 @@ static void tick(int rx) {
 
 static int hex(char c) { return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10; }
 
+// One byte on usb_rx: on the byte port a cycle; on the serial line a start bit, eight data bits
+// (least significant first) and a stop bit, CPB cycles each.
+static void send(int b) {
+#ifdef BYTE_PORT
+    tick(0x100 | b);
+#else
+    for (int bit = 0; bit < 10; bit++) {
+        int level = bit == 0 ? 0 : bit == 9 ? 1 : (b >> (bit - 1)) & 1;
+        for (int c = 0; c < cpb; c++) tick(level);
+    }
+#endif
+}
+
 int main(int argc, char** argv) {
     Verilated::commandArgs(argc, argv);
     if (argc > 1) cpb = std::atoi(argv[1]);
     top = new Vboard;
-    for (int i = 0; i < 20; i++) tick(1);
+    for (int i = 0; i < 20; i++) tick(IDLE);
     std::ios::sync_with_stdio(false);
     std::string line;
     while (std::getline(std::cin, line)) {
         if (line.size() > 2 && line[0] == 's') {
-            for (size_t k = 2; k + 1 < line.size(); k += 2) {
-                int b = hex(line[k]) << 4 | hex(line[k + 1]);
-                for (int bit = 0; bit < 10; bit++) {
-                    int level = bit == 0 ? 0 : bit == 9 ? 1 : (b >> (bit - 1)) & 1;
-                    for (int c = 0; c < cpb; c++) tick(level);
-                }
-            }
+            for (size_t k = 2; k + 1 < line.size(); k += 2) send(hex(line[k]) << 4 | hex(line[k + 1]));
+#ifdef BYTE_PORT
+            for (int c = 0; c < 10 * cpb; c++) tick(IDLE);
+#endif
             std::printf("k %llu\n", (unsigned long long)cycle);
         } else if (line[0] == 'r') {
             unsigned long long n = 0, limit = 0;
             std::sscanf(line.c_str() + 1, "%llu %llu", &n, &limit);
             uint64_t end = cycle + limit;
-            while (received.size() < n && cycle < end) tick(1);
+            while (received.size() < n && cycle < end) tick(IDLE);
             if (received.size() < n) {
                 std::printf("t %zu %llu\n", received.size(), (unsigned long long)cycle);
             } else {
@@ -104,7 +126,7 @@ int main(int argc, char** argv) {
             unsigned long long mask = 0, limit = 0;
             std::sscanf(line.c_str() + 1, "%llx %llu", &mask, &limit);
             uint64_t end = cycle + limit;
-            while (!(top->led & mask) && cycle < end) tick(1);
+            while (!(top->led & mask) && cycle < end) tick(IDLE);
             if (top->led & mask) {
                 std::printf("l %llu %02x\n", (unsigned long long)cycle, (unsigned)top->led);
             } else {

@@ -48,8 +48,9 @@ pub struct Run {
     /// about 5 KB a cycle on the cu-core, so at most 200000 cycles).
     #[arg(long)]
     pub vcd: Option<PathBuf>,
-    /// For tests and debugging: build the Verilator engine from this `core_board` Verilog (as
-    /// the engine exports it, e.g. with a deliberate change) instead of the cu core's own.
+    /// For tests and debugging: build the Verilator engine from this `core_engine` Verilog (the
+    /// board top with the engine's byte port, as the engine exports it, e.g. with a deliberate
+    /// change) instead of the cu core's own.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["lockstep", "vcd"])]
     pub verilog: Option<PathBuf>,
     #[command(flatten)]
@@ -180,12 +181,9 @@ fn run_fast(
     let mut m = crate::isa::interp::Machine::new(params.machine(max_cycles), lds)?;
     m.run(&listing.program).map_err(|e| at_source(e, kernel, listing, None))?;
     warn_races(kernel, listing, &m);
-    // The build's note, like the progress line, on a terminal only.
-    let building = |msg: &str| {
-        if std::io::stderr().is_terminal() {
-            eprintln!("{msg}")
-        }
-    };
+    // The build's notes on stderr, terminal or not: a first build takes minutes on `seed-core`,
+    // and a run that says nothing meanwhile looks hung.
+    let building = |msg: &str| eprintln!("{msg}");
     let engine = match verilog {
         Some(text) => fast_engine::engine_for(text, &building)?,
         None => fast_engine::engine(params, &building)?,

@@ -14,9 +14,15 @@ use crate::sim::output::{Allow, Output};
 pub struct ResultArgs {
     /// What to print after the run: a comma-separated list of regs (the registers the program
     /// writes, per warp and lane), lds (the local data share's words that are not zero) and
-    /// counters, or all or none.
-    #[arg(long, default_value = "all")]
+    /// counters, or all, none or auto (all, but a table longer than 40 rows, as the seed core's
+    /// registers, is a line saying what it holds).
+    #[arg(long, default_value = "auto")]
     pub show: String,
+    /// How the tables write each register and word: unsigned (decimal), signed (decimal, two's
+    /// complement at the lane width) or hex. The JSON holds unsigned lane values whatever this
+    /// says.
+    #[arg(long, default_value = "unsigned", value_parser = crate::verify::kernel_results::ValueFormat::NAMES)]
+    pub format: String,
     /// Also write registers, local data share, counters and how the run was made to this JSON
     /// file, or `-` for standard output (schema `simt-rtl-run/3`, in the book's command-line
     /// reference).
@@ -73,7 +79,8 @@ impl Shown {
             }
             None => None,
         };
-        let show = crate::verify::kernel_results::Show::parse(&args.show)?;
+        let mut show = crate::verify::kernel_results::Show::parse(&args.show)?;
+        show.format = crate::verify::kernel_results::ValueFormat::parse(&args.format)?;
         let expect_beside = args.expect_beside && expect.is_some();
         Ok(Shown { show, json, run: serde_json::Value::Null, expect, expect_beside })
     }

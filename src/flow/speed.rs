@@ -197,7 +197,7 @@ fn time_lockstep(
 /// A Markdown table of [`engines`]' figures.
 pub fn engine_table(core: &str, rows: &[EngineRow]) -> String {
     let mut t = format!(
-        "`simt-rtl run` on the core `{core}`: each kernel on the rust-hdl core in lockstep with its model (`--lockstep`) and on the Verilator engine (the default), both results checked against the reference interpreter. Kernel cycles/s: the kernel's cycles over the run's wall time. The engine's session also loads the local data share and the program through the serial port (4 clocks per bit) and reads every register and word back: its simulated cycles/s count all of those cycles. The engine's build is timed apart (0 when it was cached).\n\n"
+        "`simt-rtl run` on the core `{core}`: each kernel on the rust-hdl core in lockstep with its model (`--lockstep`) and on the Verilator engine (the default), both results checked against the reference interpreter. Kernel cycles/s: the kernel's cycles over the run's wall time. The engine's session also loads the local data share and the program through the board top's link (on the engine's byte port, a byte a cycle) and reads every register and word back: its simulated cycles/s count all of those cycles. The engine's build is timed apart (0 when it was cached).\n\n"
     );
     t += "| kernel | kernel cycles | lockstep, s | lockstep, kernel cycles/s | engine build, s | engine, s | engine, kernel cycles/s | engine, simulated cycles/s |\n";
     t += "|---|---:|---:|---:|---:|---:|---:|---:|\n";

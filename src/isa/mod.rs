@@ -46,8 +46,9 @@ use std::fmt;
 
 pub use crate::params::{Extension, Extensions, LDS_BANKS, MAX_PROGRAM, REGISTERS};
 
-/// A kernel's local data share from the text of its `.lds` file (`name` in errors): one hex word
-/// per line, blank lines skipped, each word within the core's `lane_bits` and at most the
+/// A kernel's local data share from the text of its `.lds` file (`name` in errors): one word
+/// per line, hex (no `0x`) or a negative decimal ([`negative_lane_value`]), `#` or `;` starting
+/// a comment, blank lines skipped, each word within the core's `lane_bits` and at most the
 /// core's words in all.
 pub fn lds_words(
     text: &str,
@@ -57,11 +58,10 @@ pub fn lds_words(
     use anyhow::Context;
     let words: Vec<u32> = text
         .lines()
+        .map(without_comment)
         .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(n, l)| {
-            lds_word(l.trim(), params.lane_bits).with_context(|| format!("{name}:{}", n + 1))
-        })
+        .filter(|(_, l)| !l.is_empty())
+        .map(|(n, l)| lds_word(l, params.lane_bits).with_context(|| format!("{name}:{}", n + 1)))
         .collect::<anyhow::Result<_>>()?;
     let most = params.lds_words();
     if words.len() > most {
@@ -74,8 +74,39 @@ pub fn lds_words(
     Ok(words)
 }
 
-/// One hex word of a `.lds` file, within `bits`.
+/// A line of a `.lds` or `.expect` file without its comment (from `#` or `;`), trimmed.
+pub fn without_comment(line: &str) -> &str {
+    line.split(['#', ';']).next().unwrap_or("").trim()
+}
+
+/// A negative decimal (`-37`) as a `bits`-bit lane value in two's complement (`-37` is
+/// `0xffffffdb` at 32 bits): `None` if `text` does not start with `-`; an error if the rest is
+/// not decimal digits or the value is below the lanes' least, -2^(bits-1).
+pub fn negative_lane_value(text: &str, bits: usize) -> Option<anyhow::Result<u32>> {
+    let digits = text.strip_prefix('-')?;
+    let magnitude = match digits.parse::<u64>() {
+        Ok(m) if digits.bytes().all(|b| b.is_ascii_digit()) => m,
+        _ => {
+            let shown = crate::params::shown(text);
+            return Some(Err(anyhow::anyhow!("`{shown}` is not a negative decimal")));
+        }
+    };
+    let least = 1u64 << (bits - 1);
+    if magnitude > least {
+        return Some(Err(anyhow::anyhow!(
+            "{text} does not fit the core's {bits}-bit lanes (at least -{least})"
+        )));
+    }
+    let wrapped = ((1u64 << bits) - magnitude) & ((1u64 << bits) - 1);
+    Some(Ok(wrapped as u32))
+}
+
+/// One word of a `.lds` file, within `bits`: hex (no `0x`), or a negative decimal in two's
+/// complement ([`negative_lane_value`]).
 fn lds_word(text: &str, bits: usize) -> anyhow::Result<u32> {
+    if let Some(v) = negative_lane_value(text, bits) {
+        return v;
+    }
     let v = u32::from_str_radix(text, 16).map_err(|e| {
         let why = match e.kind() {
             std::num::IntErrorKind::PosOverflow => ": more than 32 bits",
@@ -476,4 +507,26 @@ pub fn dump_program(params: crate::params::CoreParams) -> anyhow::Result<Vec<Ins
     }
     text += "exit\n";
     crate::isa::asm::assemble(&text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::{CORE_CU, CORE_SEED};
+
+    #[test]
+    fn lds_files_take_comments_and_negative_decimals() {
+        // 8-bit lanes: -1 is 0xff, -128 is 0x80; 32-bit lanes: -37 is 2^32 - 37.
+        let text = "# a comment line\n10 ; sixteen\n-1\n\n-128 # the least\n";
+        assert_eq!(lds_words(text, "k.lds", CORE_CU).unwrap(), [0x10, 0xff, 0x80]);
+        assert_eq!(lds_words("-37\n", "k.lds", CORE_SEED).unwrap(), [0xffff_ffdb]);
+        assert_eq!(lds_words("-2147483648\n", "k.lds", CORE_SEED).unwrap(), [0x8000_0000]);
+        for (text, want) in [
+            ("1\n-129\n", "k.lds:2: -129 does not fit the core's 8-bit lanes (at least -128)"),
+            ("-ff\n", "k.lds:1: `-ff` is not a negative decimal"),
+            ("-\n", "k.lds:1: `-` is not a negative decimal"),
+        ] {
+            assert_eq!(format!("{:#}", lds_words(text, "k.lds", CORE_CU).unwrap_err()), want);
+        }
+    }
 }

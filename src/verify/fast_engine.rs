@@ -1,9 +1,10 @@
-//! The fast engine of `simt-rtl run`: the exported Verilog of the board top
-//! ([`CoreBoard`](crate::boards::core_board::CoreBoard): the core behind its serial port, here at [`CLOCKS_PER_BIT`] clocks per bit)
+//! The fast engine of `simt-rtl run`: the Verilog of the board top with a byte port in place of
+//! its serial port ([`CoreEngine`](crate::boards::core_board::CoreEngine): the board's core and
+//! host link, a byte a cycle each way, [`byte_port`](crate::boards::core_board::byte_port))
 //! compiled with Verilator, and driven by the host's side of the link ([`Host::run_kernel`]) as
 //! the board is: the local data share written by store programs, the kernel run, every register
-//! and word read back. The harness (`sim/engine/board_engine.cpp`) moves the serial lines; each
-//! simulated cycle is one core cycle.
+//! and word read back. The harness (`sim/engine/board_engine.cpp`, built with `BYTE_PORT`) moves
+//! the bytes; each simulated cycle is one core cycle.
 //!
 //! The engine is built once per Verilog: the executable is cached under the cache directory
 //! ([`cache_dir`]) by a hash of the Verilog, the harness, the Verilator version and its options
@@ -19,11 +20,14 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 
 use super::core_run::CycleLimit;
-use crate::boards::core_board::MODULE;
-use crate::link::{BoardRun, Host, OnPoll, Serial, StillRunning, STATUS_BYTES};
+use crate::boards::core_board::ENGINE_MODULE as MODULE;
+use crate::link::{BoardRun, Host, OnPoll, Serial, StillRunning};
 use crate::params::{CollectorTiming, CoreParams, CORE_CU, CORE_SEED};
 
-/// The serial port's clocks per bit in the engine (as `board run --sim`).
+/// The engine harness's argument: on a serial port its clocks per bit (the read-back
+/// bitstreams'), on the engine's byte port the idle cycles after each line of bytes the host
+/// sends, ten times this (a serial frame's time: a `query` a cycle after a `start` would find
+/// the core not yet running).
 pub const CLOCKS_PER_BIT: usize = 4;
 
 /// The harness, compiled into the engine with the Verilog.
@@ -53,20 +57,20 @@ pub fn has_engine(params: CoreParams) -> bool {
 }
 
 /// The engine for the core `params` describe ([`has_engine`]): its executable, built
-/// first when the cache does not hold it (`building` is told: the build takes seconds here, more
-/// on a slower machine).
+/// first when the cache does not hold it (`building` is told when the build starts, and how
+/// long it took when it ends: seconds for `cu-core`, minutes for `seed-core` on 2 cores).
 pub fn engine(params: CoreParams, building: &dyn Fn(&str)) -> Result<PathBuf> {
     engine_for(&engine_verilog(params)?, building)
 }
 
-/// The Verilog the engine for `params`'s core is built from: the board top `core_board` at
-/// [`CLOCKS_PER_BIT`] clocks per bit ([`CoreBoardSeed`](crate::boards::core_board::CoreBoardSeed) for the seed core's sizes).
+/// The Verilog the engine for `params`'s core is built from: the board top with the byte port,
+/// module `core_engine` ([`engine_verilog`](crate::boards::core_board::engine_verilog)).
 pub fn engine_verilog(params: CoreParams) -> Result<String> {
-    let header = "// The board top for simt-rtl's fast engine (serial port at 4 clocks per bit)\n";
-    crate::boards::core_board::board_verilog(params, CLOCKS_PER_BIT, MODULE, header)
+    let header = "// The board top for simt-rtl's fast engine: its serial port a byte port\n";
+    crate::boards::core_board::engine_verilog(params, header)
 }
 
-/// The engine built from `verilog` (a `core_board` module as [`engine_verilog`] gives, or one
+/// The engine built from `verilog` (a `core_engine` module as [`engine_verilog`] gives, or one
 /// changed from it on purpose: `run --verilog`), cached as [`engine`]'s.
 pub fn engine_for(verilog: &str, building: &dyn Fn(&str)) -> Result<PathBuf> {
     crate::sim::verilog_sim::require_tool("verilator")?;
@@ -76,7 +80,7 @@ pub fn engine_for(verilog: &str, building: &dyn Fn(&str)) -> Result<PathBuf> {
         &[verilog.as_bytes(), HARNESS.as_bytes(), &version, flags.as_bytes()].concat(),
     );
     let cache = cache_dir()?;
-    let dir = cache.join(format!("core_board-{key:016x}"));
+    let dir = cache.join(format!("{MODULE}-{key:016x}"));
     let exe = dir.join("engine");
     if exe.is_file() {
         return Ok(exe);
@@ -85,9 +89,10 @@ pub fn engine_for(verilog: &str, building: &dyn Fn(&str)) -> Result<PathBuf> {
         .with_context(|| format!("cannot create the cache directory {}", cache.display()))?;
     let scratch = cache.join(format!(".build-{key:016x}-{}", std::process::id()));
     building(&format!(
-        "building the Verilator engine for this Verilog (once; cached in {})",
+        "building the Verilator engine for this Verilog (once: later runs take it from {})",
         dir.display()
     ));
+    let started = Instant::now();
     let built = compile(&scratch, &[(&format!("{MODULE}.v"), verilog)], MODULE, ENGINE_FLAGS);
     if let Err(e) = built {
         let _ = std::fs::remove_dir_all(&scratch);
@@ -100,6 +105,7 @@ pub fn engine_for(verilog: &str, building: &dyn Fn(&str)) -> Result<PathBuf> {
     if !exe.is_file() {
         bail!("the Verilator engine is not at {} after its build", exe.display());
     }
+    building(&format!("built the Verilator engine in {:.0} s", started.elapsed().as_secs_f64()));
     Ok(exe)
 }
 
@@ -118,13 +124,15 @@ const VERILATOR_FLAGS: &[&str] = &[
     "-Wno-style",
 ];
 
-/// The engine's own: its C++ at -O2, not Verilator's -Os. `simt-rtl speed --kernel
-/// kernels/spin.s --engine-only`: 82,000 simulated cycles/s on `seed-core` at -Os, 164,000 at
-/// -O2; 364,000 and 895,000 on `cu-core`. A build takes seconds longer.
-const ENGINE_FLAGS: &[&str] = &["-MAKEFLAGS", "OPT_FAST=-O2"];
+/// The engine's own: the harness for the byte port (`BYTE_PORT`); its C++ at -O2, not
+/// Verilator's -Os (`simt-rtl speed --kernel kernels/spin.s --engine-only`: 82,000 simulated
+/// cycles/s on `seed-core` at -Os, 164,000 at -O2; 364,000 and 895,000 on `cu-core`; a build
+/// takes seconds longer).
+const ENGINE_FLAGS: &[&str] = &["-CFLAGS", "-DBYTE_PORT", "-MAKEFLAGS", "OPT_FAST=-O2"];
 
 /// Compiles `sources` (file name, Verilog) with the harness in `dir` into `dir/engine`, `top`
-/// being the board top's module (ports `clk`, `rst_n`, `led[7:0]`, `usb_rx`, `usb_tx`), with
+/// being the board top's module (ports `clk`, `rst_n`, `led[7:0]`, `usb_rx`, `usb_tx`: serial
+/// lines, or with `-CFLAGS -DBYTE_PORT` in `extra` the engine's 9-bit byte lines), with
 /// Verilator's `extra` arguments.
 pub fn compile(dir: &Path, sources: &[(&str, &str)], top: &str, extra: &[&str]) -> Result<PathBuf> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
@@ -268,7 +276,10 @@ pub fn run_kernel(
 ) -> Result<FastRun> {
     let started = Instant::now();
     let mut host = Host::new(VerilatorBoard::start(engine, CLOCKS_PER_BIT)?, params);
-    let poll_cycles = ((1 + STATUS_BYTES) * 10 * CLOCKS_PER_BIT) as u64;
+    // The fewest cycles a status query takes: the idle cycles after its byte, during which
+    // its answer comes, a byte a cycle (a longer estimate would stop a run short of
+    // `max_cycles`).
+    let poll_cycles = (10 * CLOCKS_PER_BIT) as u64;
     host.max_polls = (max_cycles / poll_cycles + 2) as usize;
     host.on_poll = Some(poll);
     let limit = CycleLimit { cycles: max_cycles };

@@ -11,6 +11,7 @@
 //! LEDs: 0 heartbeat (bit 25 of a cycle counter), 1 a run in progress, 2 capture on, 3 a core
 //! error flag, 4 a link error flag, 5 an answer being sent.
 
+pub mod byte_port;
 pub mod preset;
 pub mod sim_board;
 
@@ -22,16 +23,22 @@ use crate::hw::core::simt_core::{SimtCoreCu, SimtCoreSeed};
 use crate::hw::link::host_link::{HostLinkCu, HostLinkSeed};
 use crate::hw::{UartRx, UartTx};
 use crate::params::{CoreParams, CORE_CU, CORE_SEED};
+use byte_port::{ByteLine, ByteRx, ByteTx};
 
 /// The exported module (and file) name of the core's board top.
 pub const MODULE: &str = "core_board";
+/// The module name of `run`'s Verilator engine's top ([`engine_verilog`]).
+pub const ENGINE_MODULE: &str = "core_engine";
 pub use sim_board::SimBoard;
 
 /// Defines the board top `$name` around the core of the [`CoreParams`] constant `$p` (its
-/// rust-hdl type `$core`) and the host link of its sizes (`$link`). One definition for every
-/// core size: a rust-hdl block's fields are concrete types.
+/// rust-hdl type `$core`) and the host link of its sizes (`$link`), the host's bytes coming
+/// through the receiver `$rx` and leaving through the transmitter `$tx`, whose lines
+/// (`usb_rx`, `usb_tx`) are of type `$line`: the UART pair on a `Bit` for the board, the
+/// engine's byte port ([`byte_port`]) on a 9-bit line for `run`'s Verilator engine. One
+/// definition for every core size and port: a rust-hdl block's fields are concrete types.
 macro_rules! core_board_type {
-    ($(#[$doc:meta])* $name:ident = $p:expr, $core:ty, $link:ty) => {
+    ($(#[$doc:meta])* $name:ident = $p:expr, $core:ty, $link:ty, $rx:ty, $tx:ty, $line:ty) => {
         $(#[$doc])*
         #[derive(LogicBlock)]
         pub struct $name {
@@ -41,12 +48,14 @@ macro_rules! core_board_type {
             pub rst_n: Signal<In, Bit>,
             /// The eight LEDs (see the module documentation).
             pub led: Signal<Out, Bits<8>>,
-            /// USB UART into the FPGA (the host's commands).
-            pub usb_rx: Signal<In, Bit>,
-            /// USB UART out of the FPGA (the answers; idle high).
-            pub usb_tx: Signal<Out, Bit>,
-            receiver: UartRx,
-            transmitter: UartTx,
+            /// The host's commands: the USB UART into the FPGA (the engine: a byte and its
+            /// valid bit).
+            pub usb_rx: Signal<In, $line>,
+            /// The answers: the USB UART out of the FPGA, idle high (the engine: a byte and its
+            /// valid bit).
+            pub usb_tx: Signal<Out, $line>,
+            receiver: $rx,
+            transmitter: $tx,
             link: $link,
             core: $core,
             board_reset: BoardReset,
@@ -61,7 +70,7 @@ macro_rules! core_board_type {
 
         impl $name {
             /// The core, its local data share holding `lds` at power-up, behind a serial port of
-            /// `clocks_per_bit` cycles per bit.
+            /// `clocks_per_bit` cycles per bit (the engine's byte port: unused).
             pub fn new(clocks_per_bit: usize, lds: &[u32]) -> Result<Self> {
                 Self::with_core(clocks_per_bit, $p, lds)
             }
@@ -75,8 +84,8 @@ macro_rules! core_board_type {
                     led: Default::default(),
                     usb_rx: Default::default(),
                     usb_tx: Default::default(),
-                    receiver: UartRx::new(clocks_per_bit)?,
-                    transmitter: UartTx::new(clocks_per_bit)?,
+                    receiver: <$rx>::new(clocks_per_bit)?,
+                    transmitter: <$tx>::new(clocks_per_bit)?,
                     link: <$link>::new()?,
                     core: <$core>::with_lds(params, lds)?,
                     board_reset: BoardReset::new()?,
@@ -173,13 +182,38 @@ core_board_type!(
     /// The board top around the `cu` core.
     CoreBoard = CORE_CU,
     SimtCoreCu,
-    HostLinkCu
+    HostLinkCu,
+    UartRx,
+    UartTx,
+    Bit
 );
 core_board_type!(
-    /// The board top around the seed core (the Verilator engine's for `seed-core`).
+    /// The board top around the seed core.
     CoreBoardSeed = CORE_SEED,
     SimtCoreSeed,
-    HostLinkSeed
+    HostLinkSeed,
+    UartRx,
+    UartTx,
+    Bit
+);
+core_board_type!(
+    /// `run`'s Verilator engine for the `cu` core: the board top with the byte port in place of
+    /// the UARTs ([`byte_port`]).
+    CoreEngine = CORE_CU,
+    SimtCoreCu,
+    HostLinkCu,
+    ByteRx,
+    ByteTx,
+    ByteLine
+);
+core_board_type!(
+    /// `run`'s Verilator engine for `seed-core`: the seed board top with the byte port.
+    CoreEngineSeed = CORE_SEED,
+    SimtCoreSeed,
+    HostLinkSeed,
+    ByteRx,
+    ByteTx,
+    ByteLine
 );
 
 /// The board top around the core `params` describe (the seed core's sizes, else the `cu`
@@ -191,15 +225,29 @@ pub fn board_verilog(
     module: &str,
     header: &str,
 ) -> Result<String> {
-    fn export(mut board: impl Block, module: &str, header: &str) -> Result<String> {
-        board.connect_all();
-        crate::export::export_module(&board, module, header)
-    }
     if params.sizes() == CORE_SEED.sizes() {
         crate::sim::on_large_stack(|| {
-            export(CoreBoardSeed::with_core(clocks_per_bit, params, &[])?, module, header)
+            export_top(CoreBoardSeed::with_core(clocks_per_bit, params, &[])?, module, header)
         })?
     } else {
-        export(CoreBoard::with_core(clocks_per_bit, params, &[])?, module, header)
+        export_top(CoreBoard::with_core(clocks_per_bit, params, &[])?, module, header)
+    }
+}
+
+fn export_top(mut top: impl Block, module: &str, header: &str) -> Result<String> {
+    top.connect_all();
+    crate::export::export_module(&top, module, header)
+}
+
+/// `run`'s Verilator engine's top around the core `params` describe (the seed core's sizes,
+/// else the `cu` core's): the board top with the byte port ([`byte_port`]), as Verilog module
+/// [`ENGINE_MODULE`] under `header`.
+pub fn engine_verilog(params: CoreParams, header: &str) -> Result<String> {
+    let module = ENGINE_MODULE;
+    if params.sizes() == CORE_SEED.sizes() {
+        let top = || CoreEngineSeed::with_core(4, params, &[]);
+        crate::sim::on_large_stack(move || export_top(top()?, module, header))?
+    } else {
+        export_top(CoreEngine::with_core(4, params, &[])?, module, header)
     }
 }
