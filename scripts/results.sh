@@ -32,7 +32,8 @@ done
 "$bin" report --block simt_core --block core_board --mapper abc --mapper abc9 --mapper abc9-dff --placements 5 --markdown "$out/toolchain-core.md"
 "$bin" speed --preset cu --cycles 20000 --markdown "$out/speed-cu.md"
 "$bin" speed --kernel kernels/vector_add.s --kernel kernels/loop.s --kernel kernels/spin.s --markdown "$out/engines-cu.md"
-"$bin" speed --kernel kernels/spin.s --core seed-core --engine-only --markdown "$out/engines-seed-core.md"
+"$bin" speed --kernel kernels/seed-core/dot.s --kernel kernels/spin.s --core seed-core --engine-only --markdown "$out/engines-seed-core.md"
+"$bin" speed --kernel kernels/seed-core/dot.s --kernel kernels/loop.s --core seed-core --markdown "$out/engines-seed-core-short.md"
 "$bin" prove --preset cu --markdown "$out/prove-cu.md"
 # The long run: the seed core on rust-hdl beside its model for 1,000,000 cycles, replayed on Verilator.
 "$bin" soak --preset seed --block simt_core --cycles 1000000 --rust-hdl-cycles 1000000 --markdown "$out/soak-seed-core.md"
