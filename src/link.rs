@@ -32,7 +32,19 @@ pub trait Serial {
     fn send(&mut self, bytes: &[u8]) -> Result<()>;
     /// Exactly `n` bytes, or an error when they do not come.
     fn receive(&mut self, n: usize) -> Result<Vec<u8>>;
+    /// Lets about `cycles` core cycles pass before the next byte: a simulation that moves a
+    /// byte a cycle runs them, so that a run's status is not asked for every few cycles; a
+    /// serial port does nothing (its bytes take that long).
+    fn idle(&mut self, _cycles: u64) -> Result<()> {
+        Ok(())
+    }
 }
+
+/// The core cycles [`Host::run`] first lets pass between two status queries of a running
+/// program ([`Serial::idle`]), doubled after each query up to [`MOST_POLL_WAIT`].
+pub const FIRST_POLL_WAIT: u64 = 32;
+/// The most core cycles between two status queries of a running program.
+pub const MOST_POLL_WAIT: u64 = 4096;
 
 /// The `query` answer.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -146,13 +158,16 @@ pub struct Host<S: Serial> {
     /// Status queries before a run counts as hung (in [`run_kernel`](Self::run_kernel), the
     /// kernel's run: the programs that load and read back take [`HOUSEKEEPING_POLLS`]).
     pub max_polls: usize,
+    /// The kernel's run also counts as hung at the first status that shows it running past
+    /// this many core cycles (the core's own count; `None`: no such limit).
+    pub max_cycles: Option<u64>,
     /// Sees each status read while a program runs (progress).
     pub on_poll: Option<OnPoll>,
 }
 
 impl<S: Serial> Host<S> {
     pub fn new(serial: S, params: CoreParams) -> Self {
-        Self { serial, params, max_polls: HOUSEKEEPING_POLLS, on_poll: None }
+        Self { serial, params, max_polls: HOUSEKEEPING_POLLS, max_cycles: None, on_poll: None }
     }
 
     /// Writes `words` from instruction `addr` on, in bursts of at most 256.
@@ -192,15 +207,23 @@ impl<S: Serial> Host<S> {
     /// status queries; the status after it. Link errors other than a full capture buffer are
     /// errors.
     pub fn run(&mut self, program: &[Inst], capture: bool) -> Result<Status> {
-        self.run_polled(program, capture, self.max_polls)
+        self.run_polled(program, capture, self.max_polls, self.max_cycles)
     }
 
-    /// As [`run`](Self::run), at most `polls` status queries.
-    fn run_polled(&mut self, program: &[Inst], capture: bool, polls: usize) -> Result<Status> {
+    /// As [`run`](Self::run), at most `polls` status queries and, when given, `cycles` core
+    /// cycles.
+    fn run_polled(
+        &mut self,
+        program: &[Inst],
+        capture: bool,
+        polls: usize,
+        cycles: Option<u64>,
+    ) -> Result<Status> {
         let words: Vec<u32> = program.iter().map(|i| i.encode()).collect();
         self.write(0, &words)?;
         self.start(capture)?;
-        for _ in 0..polls {
+        let mut wait = FIRST_POLL_WAIT;
+        for k in 0..polls {
             let s = self.query()?;
             if let Some(poll) = &mut self.on_poll {
                 poll(&s);
@@ -212,6 +235,11 @@ impl<S: Serial> Host<S> {
                 }
                 return Ok(s);
             }
+            if cycles.is_some_and(|most| s.counters.cycles > most) {
+                bail!(StillRunning { polls: k + 1 });
+            }
+            self.serial.idle(wait)?;
+            wait = (2 * wait).min(MOST_POLL_WAIT);
         }
         bail!(StillRunning { polls })
     }
@@ -231,7 +259,7 @@ impl<S: Serial> Host<S> {
         self.reset_core()?;
         for program in fill_programs(p, lds)? {
             let s = self
-                .run_polled(&program, false, HOUSEKEEPING_POLLS)
+                .run_polled(&program, false, HOUSEKEEPING_POLLS, None)
                 .context("writing the local data share")?;
             if s.core_errors != 0 {
                 bail!(
@@ -243,7 +271,7 @@ impl<S: Serial> Host<S> {
         // Every register 0, as the interpreter starts.
         let clear: String =
             (0..REGISTERS).map(|r| format!("li r{r}, 0\n")).collect::<String>() + "exit\n";
-        self.run_polled(&assemble(&clear)?, false, HOUSEKEEPING_POLLS)
+        self.run_polled(&assemble(&clear)?, false, HOUSEKEEPING_POLLS, None)
             .context("clearing the registers")?;
         self.reset_core()?;
         let status = self.run(kernel, false).context("the kernel")?;
@@ -251,7 +279,7 @@ impl<S: Serial> Host<S> {
         let mut text: String = (0..REGISTERS).map(|r| format!("addi r{r}, r{r}, 0\n")).collect();
         text += "exit\n";
         let s = self
-            .run_polled(&assemble(&text)?, true, HOUSEKEEPING_POLLS)
+            .run_polled(&assemble(&text)?, true, HOUSEKEEPING_POLLS, None)
             .context("reading the registers back")?;
         let mut regs = vec![0; p.warps * p.threads * REGISTERS];
         let records = self.records(&s)?;
@@ -269,7 +297,7 @@ impl<S: Serial> Host<S> {
         }
         // The local data share: thread t loads words t, t + n, ... into r3 (n threads).
         let s = self
-            .run_polled(&crate::isa::dump_program(p)?, true, HOUSEKEEPING_POLLS)
+            .run_polled(&crate::isa::dump_program(p)?, true, HOUSEKEEPING_POLLS, None)
             .context("reading the local data share back")?;
         let n = p.warps * p.threads;
         let mut memory = vec![0; p.lds_words()];

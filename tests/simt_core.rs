@@ -568,6 +568,30 @@ fn the_verilator_engine_and_the_lockstep_core_agree() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The engine's first build says so on stderr, terminal or not (here a pipe), and how long it
+/// took; a run that finds it cached says nothing of a build. (Seconds: the `cu-core` engine
+/// built into an empty cache, 1 s here with ccache, 5 s without.)
+#[test]
+fn the_engines_build_is_announced_and_timed() {
+    let cache = std::env::temp_dir().join(format!("simt-rtl-fresh-cache-{}", std::process::id()));
+    let run = || {
+        std::process::Command::new(env!("CARGO_BIN_EXE_simt-rtl"))
+            .args(["run", "kernels/loop.s", "--show", "none"])
+            .env("SIMT_RTL_CACHE", &cache)
+            .output()
+            .unwrap()
+    };
+    let first = run();
+    let stderr = String::from_utf8_lossy(&first.stderr).to_string();
+    assert!(first.status.success(), "{stderr}");
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert!(lines.iter().any(|l| l.starts_with("building the Verilator engine ")), "{stderr}");
+    assert!(lines.iter().any(|l| l.starts_with("built the Verilator engine in ")), "{stderr}");
+    let again = String::from_utf8_lossy(&run().stderr).to_string();
+    assert!(!again.contains("Verilator engine"), "built again: {again}");
+    let _ = std::fs::remove_dir_all(&cache);
+}
+
 /// `simt-rtl kernels` gives each kernel in each configuration the counts of a run of the model
 /// with that configuration (checked against the interpreter), and each configuration's mean IPC.
 #[test]

@@ -11,6 +11,8 @@
 //                  "b CYCLE HEX" (the N bytes) or "t GOT CYCLE" (they did not come)
 //   "l MASK LIMIT" run until an LED of MASK is on or LIMIT more cycles passed; answer
 //                  "l CYCLE LEDS" (hex) or "t 0 CYCLE"
+//   "i N"          run N cycles with usb_rx idle (bytes that come on usb_tx are kept for the
+//                  next "r"); answer "k CYCLE"
 // Each cycle sets the inputs, samples usb_tx, then clocks a rising edge. The board starts with 20
 // idle cycles (its power-on reset). CPB is the first argument.
 #include "Vboard.h"
@@ -108,6 +110,11 @@ int main(int argc, char** argv) {
 #ifdef BYTE_PORT
             for (int c = 0; c < 10 * cpb; c++) tick(IDLE);
 #endif
+            std::printf("k %llu\n", (unsigned long long)cycle);
+        } else if (line[0] == 'i') {
+            unsigned long long n = 0;
+            std::sscanf(line.c_str() + 1, "%llu", &n);
+            for (unsigned long long c = 0; c < n; c++) tick(IDLE);
             std::printf("k %llu\n", (unsigned long long)cycle);
         } else if (line[0] == 'r') {
             unsigned long long n = 0, limit = 0;

@@ -232,6 +232,11 @@ impl Serial for VerilatorBoard {
         self.set_cycle(answer.get(1))
     }
 
+    fn idle(&mut self, cycles: u64) -> Result<()> {
+        let answer = self.ask(&format!("i {cycles}"))?;
+        self.set_cycle(answer.get(1))
+    }
+
     fn receive(&mut self, n: usize) -> Result<Vec<u8>> {
         let limit = (n + 2) * 12 * self.clocks_per_bit;
         let answer = self.ask(&format!("r {n} {limit}"))?;
@@ -265,7 +270,8 @@ pub struct FastRun {
 
 /// Runs `program` on the engine with the local data share holding `lds`; `poll` sees each
 /// status the host reads while the kernel runs. A kernel that takes more than `max_cycles`
-/// cycles is a [`CycleLimit`] error (the engine stops at the first status read past it).
+/// cycles is a [`CycleLimit`] error (the engine stops at the first status read past it, at most
+/// [`MOST_POLL_WAIT`](crate::link::MOST_POLL_WAIT) cycles later).
 pub fn run_kernel(
     engine: &Path,
     params: CoreParams,
@@ -276,11 +282,7 @@ pub fn run_kernel(
 ) -> Result<FastRun> {
     let started = Instant::now();
     let mut host = Host::new(VerilatorBoard::start(engine, CLOCKS_PER_BIT)?, params);
-    // The fewest cycles a status query takes: the idle cycles after its byte, during which
-    // its answer comes, a byte a cycle (a longer estimate would stop a run short of
-    // `max_cycles`).
-    let poll_cycles = (10 * CLOCKS_PER_BIT) as u64;
-    host.max_polls = (max_cycles / poll_cycles + 2) as usize;
+    host.max_cycles = Some(max_cycles);
     host.on_poll = Some(poll);
     let limit = CycleLimit { cycles: max_cycles };
     let run =

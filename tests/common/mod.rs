@@ -35,6 +35,16 @@ pub fn cli_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
+        without_engine_build_notes(&String::from_utf8_lossy(&out.stderr)),
     )
+}
+
+/// `stderr` without the two lines of a Verilator engine's build (`building the Verilator engine
+/// ...`, `built the Verilator engine in N s`): whichever test runs first builds the engine, so
+/// they come and go with the order of the tests (`tests/simt_core.rs` checks them).
+#[allow(dead_code)] // not every test file runs the command line
+pub fn without_engine_build_notes(stderr: &str) -> String {
+    let notes = ["building the Verilator engine ", "built the Verilator engine in "];
+    let kept = stderr.lines().filter(|l| !notes.iter().any(|n| l.starts_with(n)));
+    kept.map(|l| format!("{l}\n")).collect()
 }
