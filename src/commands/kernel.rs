@@ -39,8 +39,9 @@ pub struct Run {
     /// the most a waveform may hold).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
     pub max_cycles: Option<u64>,
-    /// Run the rust-hdl core in lockstep with its model, every output compared every cycle
-    /// (slower: `simt-rtl speed --kernel` times both), instead of the Verilator engine;
+    /// Run the rust-hdl core in lockstep with its model, every output compared every cycle,
+    /// instead of the Verilator engine (the slower of the two on every kernel the book's engine
+    /// tables time, short or long, on both cores: `simt-rtl speed --kernel` times both);
     /// tiny-core and --vcd always do.
     #[arg(long)]
     pub lockstep: bool,
