@@ -35,8 +35,8 @@ pub struct Entry {
 }
 
 /// How the test run's synthesis check treats a block: every block gets yosys's latch and
-/// structure checks ([`check_structure`](crate::flow::check_structure)); most are also mapped to
-/// iCE40 cells there ([`synth_ice40`](crate::flow::synth_ice40)).
+/// structure checks (`flow::check_structure`); most are also mapped to iCE40 cells there
+/// (`flow::synth_ice40`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TestSynthesis {
     /// Mapped to iCE40 cells by the synthesis check.
