@@ -382,8 +382,8 @@ pub fn build_board<B: PresetBlocks>(opts: &BuildOptions) -> Result<BuildReport> 
 fn no_latch_inferred(log: &Path) -> Result<()> {
     let text = std::fs::read_to_string(log)
         .with_context(|| format!("cannot read yosys's log {}", log.display()))?;
-    match text.lines().find(|l| l.contains("Latch inferred")) {
-        Some(line) => bail!("yosys inferred a latch in the board top: {}", line.trim()),
+    match super::latch_inferred(&text) {
+        Some(line) => bail!("yosys inferred a latch in the board top: {line}"),
         None => Ok(()),
     }
 }

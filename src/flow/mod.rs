@@ -225,6 +225,12 @@ pub(crate) fn structure_checks(top: &str) -> String {
 /// cells: the iCE40's `SB_*LATCH*`, the 7-series' `LD*`).
 pub(crate) const NO_LATCHES: &str = "select -assert-none t:$_DLATCH_* t:*LATCH* t:LD*";
 
+/// The line of yosys's log `log` that reports a latch inferred from a process, if one does
+/// (`proc`'s "Latch inferred for signal ..."; its "No latch inferred" lines do not count).
+pub(crate) fn latch_inferred(log: &str) -> Option<&str> {
+    log.lines().find(|l| l.contains("Latch inferred")).map(str::trim)
+}
+
 /// Reads `file`, then [`structure_checks`] of `top`.
 fn structure_script(file: &Path, top: &str) -> String {
     format!("read_verilog -noautowire {}; {}", file.display(), structure_checks(top))
@@ -255,8 +261,8 @@ pub fn synth_ice40(file: &Path, top: &str) -> Result<fpga::Resources> {
         format!("{}; {SYNTH_ICE40} -top {top}; {NO_LATCHES}; stat", structure_script(file, top));
     let log = run(Command::new("yosys").args(["-p", &script]), "yosys")
         .with_context(|| format!("yosys synth_ice40 of {}", file.display()))?;
-    if log.contains("Latch inferred") {
-        bail!("yosys inferred a latch in {}", file.display());
+    if let Some(line) = latch_inferred(&log) {
+        bail!("yosys inferred a latch in {}: {line}", file.display());
     }
     Ok(fpga::Resources::from_stat(fpga::Family::Ice40, &log))
 }

@@ -232,19 +232,15 @@ impl KernelResult {
         );
         s += &(0..8).map(|k| format!(" +{k} |")).collect::<String>();
         s += &format!("\n|---:|{}\n", "---:|".repeat(8));
-        let mut shown = 0;
-        for (row, words) in self.lds.chunks(8).enumerate() {
-            if words.iter().any(|&w| w != 0) {
-                s += &format!("| {} |", row * 8);
-                s += &words
-                    .iter()
-                    .map(|&w| format!(" {} |", format.write(w, bits)))
-                    .collect::<String>();
-                s += "\n";
-                shown += 1;
-            }
+        let rows = self.nonzero_rows();
+        for &first in &rows {
+            let words = &self.lds[first..(first + 8).min(self.lds.len())];
+            s += &format!("| {first} |");
+            s +=
+                &words.iter().map(|&w| format!(" {} |", format.write(w, bits))).collect::<String>();
+            s += "\n";
         }
-        if shown == 0 {
+        if rows.is_empty() {
             s += "| (every word is 0) |\n";
         }
         s
