@@ -563,16 +563,41 @@ pub enum Extension {
     Mul,
     /// `lui`.
     Lui,
-    /// `slts`, `sra`.
+    /// `slts`, `sra` (and, with `imm`, their immediate forms `sltsi`, `srai`): signed compares
+    /// and shifts.
     Signed,
     /// `stx`.
     Stx,
+    /// `ori`, `xori`, `slti`: the immediate forms of `or`, `xor`, `slt` (and, with `signed`,
+    /// `sltsi`, `srai`).
+    Imm,
+    /// `threads`: the lanes per warp as a value.
+    Threads,
+    /// `min`, `max` (signed), `minu`, `maxu` (unsigned).
+    MinMax,
+    /// `mulh`, `mulhu`: the high half of the product, signed and unsigned (with `mul`).
+    MulHigh,
 }
 
 impl Extension {
     /// Every extension, in the order the ISA page lists them.
-    pub const ALL: [Extension; 4] =
-        [Extension::Mul, Extension::Lui, Extension::Signed, Extension::Stx];
+    pub const ALL: [Extension; 8] = [
+        Extension::Mul,
+        Extension::Lui,
+        Extension::Signed,
+        Extension::Stx,
+        Extension::Imm,
+        Extension::Threads,
+        Extension::MinMax,
+        Extension::MulHigh,
+    ];
+    /// The extensions it needs beside itself (`mulhi` is the high half of `mul`'s product).
+    pub fn needs(self) -> &'static [Extension] {
+        match self {
+            Extension::MulHigh => &[Extension::Mul],
+            _ => &[],
+        }
+    }
     /// The extension's name (as core parameters and errors give it).
     pub fn name(self) -> &'static str {
         match self {
@@ -580,6 +605,10 @@ impl Extension {
             Extension::Lui => "lui",
             Extension::Signed => "signed",
             Extension::Stx => "stx",
+            Extension::Imm => "imm",
+            Extension::Threads => "threads",
+            Extension::MinMax => "minmax",
+            Extension::MulHigh => "mulhi",
         }
     }
 }
@@ -595,13 +624,39 @@ pub struct Extensions {
     pub signed: bool,
     /// `stx` ([`Extension::Stx`]).
     pub stx: bool,
+    /// `ori`, `xori`, `slti`, and with `signed` `sltsi`, `srai` ([`Extension::Imm`]).
+    pub imm: bool,
+    /// `threads` ([`Extension::Threads`]).
+    pub threads: bool,
+    /// `min`, `max`, `minu`, `maxu` ([`Extension::MinMax`]).
+    pub minmax: bool,
+    /// `mulh`, `mulhu`, with `mul` ([`Extension::MulHigh`]).
+    pub mulhi: bool,
 }
 
 impl Extensions {
     /// The base instruction set only.
-    pub const NONE: Extensions = Extensions { mul: false, lui: false, signed: false, stx: false };
+    pub const NONE: Extensions = Extensions {
+        mul: false,
+        lui: false,
+        signed: false,
+        stx: false,
+        imm: false,
+        threads: false,
+        minmax: false,
+        mulhi: false,
+    };
     /// Every extension.
-    pub const ALL: Extensions = Extensions { mul: true, lui: true, signed: true, stx: true };
+    pub const ALL: Extensions = Extensions {
+        mul: true,
+        lui: true,
+        signed: true,
+        stx: true,
+        imm: true,
+        threads: true,
+        minmax: true,
+        mulhi: true,
+    };
     /// Whether the core carries extension `e`.
     pub const fn has(&self, e: Extension) -> bool {
         match e {
@@ -609,11 +664,15 @@ impl Extensions {
             Extension::Lui => self.lui,
             Extension::Signed => self.signed,
             Extension::Stx => self.stx,
+            Extension::Imm => self.imm,
+            Extension::Threads => self.threads,
+            Extension::MinMax => self.minmax,
+            Extension::MulHigh => self.mulhi,
         }
     }
-    /// Whether an instruction of the extension `ext` (`None`: the base set) may run.
-    pub fn allows(&self, ext: Option<Extension>) -> bool {
-        ext.is_none_or(|e| self.has(e))
+    /// Whether an instruction that needs the extensions `exts` (none: the base set) may run.
+    pub fn allows(&self, exts: &[Extension]) -> bool {
+        exts.iter().all(|&e| self.has(e))
     }
     /// These extensions and `e`.
     pub const fn with(self, e: Extension) -> Extensions {
@@ -622,6 +681,10 @@ impl Extensions {
             Extension::Lui => Extensions { lui: true, ..self },
             Extension::Signed => Extensions { signed: true, ..self },
             Extension::Stx => Extensions { stx: true, ..self },
+            Extension::Imm => Extensions { imm: true, ..self },
+            Extension::Threads => Extensions { threads: true, ..self },
+            Extension::MinMax => Extensions { minmax: true, ..self },
+            Extension::MulHigh => Extensions { mulhi: true, ..self },
         }
     }
     /// The names of the extensions carried, `none` when there is none.
@@ -687,6 +750,9 @@ impl CoreParams {
         // The lane ALU's shifts.
         check_pow2("lane_bits", self.lane_bits, 2, 32)?;
         check_range("warps", self.warps, 2, 64)?;
+        if let Some(rule) = self.broken_rule().filter(|r| r.starts_with("parameter `isa`")) {
+            bail!("{rule}");
+        }
         Ok(())
     }
     /// `self`, when every rule of [`CoreParams::validate`] holds; otherwise a panic with a fixed
@@ -718,6 +784,9 @@ impl CoreParams {
         }
         if !in_range(self.warps, 2, 64) {
             return Some("parameter `warps` must be between 2 and 64");
+        }
+        if self.isa.mulhi && !self.isa.mul {
+            return Some("parameter `isa`: extension `mulhi` needs extension `mul`");
         }
         None
     }

@@ -1,6 +1,7 @@
-//! Decode and execute agree with the ISA: random ALU, immediate, `li`, `lane` and `warp`
-//! instructions are decoded by the rust-hdl `Decoder`, their operands chosen as its `b_sel`
-//! says (register `rb`, the immediate cut to the lane width, or the warp's index) and executed
+//! Decode and execute agree with the ISA: random ALU, immediate, `li`, `lane`, `warp` and
+//! `threads` instructions are decoded by the rust-hdl `Decoder`, their operands chosen as its
+//! `b_sel` says (register `rb`, the immediate cut to the lane width, the warp's index or the
+//! lanes per warp) and executed
 //! by the rust-hdl `LaneAlu`; the lanes it writes must equal what the reference interpreter
 //! leaves in `rd`, for every preset's lane count and width.
 
@@ -19,7 +20,7 @@ use simt_rtl::sim::Rng;
 fn random_alu_inst(rng: &mut Rng, isa: Extensions) -> Inst {
     loop {
         let inst = any_alu_inst(rng);
-        if isa.allows(inst.extension()) {
+        if isa.allows(inst.extensions()) {
             return inst;
         }
     }
@@ -28,7 +29,7 @@ fn random_alu_inst(rng: &mut Rng, isa: Extensions) -> Inst {
 fn any_alu_inst(rng: &mut Rng) -> Inst {
     let r = |rng: &mut Rng| rng.below(REGISTERS as u64) as u8;
     let imm = |rng: &mut Rng| rng.below(1 << 14) as i32 - (1 << 13);
-    match rng.below(6) {
+    match rng.below(7) {
         0 => Inst::Alu {
             op: AluOp::ALL[rng.below(AluOp::ALL.len() as u64) as usize],
             rd: r(rng),
@@ -37,13 +38,14 @@ fn any_alu_inst(rng: &mut Rng) -> Inst {
         },
         5 => Inst::Lui { rd: r(rng), imm: rng.bits(18) as u32 },
         1 => Inst::Imm {
-            op: ImmOp::ALL[rng.below(4) as usize],
+            op: ImmOp::ALL[rng.below(ImmOp::ALL.len() as u64) as usize],
             rd: r(rng),
             ra: r(rng),
             imm: imm(rng),
         },
         2 => Inst::Li { rd: r(rng), imm: imm(rng) },
         3 => Inst::Lane { rd: r(rng) },
+        6 => Inst::Threads { rd: r(rng) },
         _ => Inst::Warp { rd: r(rng) },
     }
 }
@@ -70,8 +72,8 @@ fn decode_and_execute<B: PresetBlocks>(instructions: usize) {
         let w = rng.below(warps as u64) as usize;
         let lane_mask = if rng.chance(50) { mask(lanes) } else { rng.bits(lanes).max(1) };
         let d = cycle_outputs(&mut decoder, &[inst.encode() as u64], k).unwrap();
-        let [kind, exec_op, b_sel, rd_valid, rd, ra, rb, imm] =
-            ["kind", "exec_op", "b_sel", "rd_valid", "rd", "ra", "rb", "imm"]
+        let [kind, exec_op, exec_op_high, b_sel, rd_valid, rd, ra, rb, imm] =
+            ["kind", "exec_op", "exec_op_high", "b_sel", "rd_valid", "rd", "ra", "rb", "imm"]
                 .map(|name| decoder.output(&d, name).unwrap());
         assert_eq!((kind, rd_valid), (Kind::Alu as u64, 1), "{inst}");
         let reg = |r: u64| {
@@ -81,9 +83,10 @@ fn decode_and_execute<B: PresetBlocks>(instructions: usize) {
             x if x == BSel::Register as u64 => reg(rb),
             x if x == BSel::Immediate as u64 => broadcast(imm),
             x if x == BSel::Warp as u64 => broadcast(w as u64),
+            x if x == BSel::Threads as u64 => broadcast(lanes as u64),
             other => panic!("{inst}: b_sel {other}"),
         };
-        let out = cycle_outputs(&mut alu, &[exec_op, reg(ra), b], k).unwrap();
+        let out = cycle_outputs(&mut alu, &[exec_op, exec_op_high, reg(ra), b], k).unwrap();
         machine.warps[w].mask = lane_mask as u32;
         machine.warps[w].pc = 0;
         machine.step(w, &[inst]).unwrap();
@@ -141,14 +144,14 @@ fn every_opcode_decodes_as_the_isa_page_says() {
             ["nop", "alu", "st", "ld", "branch", "join", "jmp", "bany", "exit", "bar", "stx"];
         let alus = [
             "add", "sub", "and", "or", "xor", "shl", "shr", "slt", "seq", "passb", "lane", "mul",
-            "slts", "sra",
+            "slts", "sra", "min", "max", "minu", "maxu", "mulh", "mulhu",
         ];
         let want = Controls {
             legal: true,
             kind: Kind::ALL[word(cells[2], &kinds)],
             exec_op: ExecOp::ALL[word(cells[3], &alus)],
-            b_sel: [BSel::Register, BSel::Immediate, BSel::Warp]
-                [word(cells[4], &["register", "immediate", "warp"])],
+            b_sel: [BSel::Register, BSel::Immediate, BSel::Warp, BSel::Threads]
+                [word(cells[4], &["register", "immediate", "warp", "threads"])],
             rd_valid: cells[5] == "yes",
             src_valid: [0, 0b01, 0b11][word(cells[6], &["-", "ra", "ra rb"])] as u64,
             ra_high: cells[7] == "25:22",
@@ -197,4 +200,79 @@ fn wide_lanes_with_every_extension_agree_with_the_model() {
     }
     check::<2, 32, 5, 64>();
     check::<4, 16, 4, 64>();
+}
+
+/// A mutant per instruction of the `imm`, `threads`, `minmax` and `mulhi` extensions: the
+/// instruction's row of the decoder's ROM, in the exported Verilog of a decoder with every
+/// extension, given a neighbour's ALU op (`ori` as `xor`, `xori` as `or`, `slti` as `slts`,
+/// `sltsi` as `slt`, `srai` as `shr`, `min` as `minu` and back, `max` as `maxu` and back, `mulh`
+/// as `mulhu` and back) or operand (`threads` as `warp`). The decoder's
+/// random differential, replayed under iverilog, passes on the original and fails on each.
+#[test]
+fn a_wrong_decoder_row_for_each_new_instruction_is_caught() {
+    use simt_rtl::export::{check_exported, export_module};
+    use simt_rtl::hw::core::decoder::{model::DecoderModel, stimulus::decoder_stimulus, Controls};
+    use simt_rtl::hw::core::lane_alu::ExecOp;
+    use simt_rtl::sim::verilog_sim::{check_against_rust, Simulator, VerilogDut};
+    let isa = Extensions::ALL;
+    let make = || Decoder::new(isa).unwrap();
+    let connected = || {
+        let mut d = make();
+        rust_hdl::prelude::Block::connect_all(&mut d);
+        d
+    };
+    let mut model = DecoderModel { isa };
+    let rec = simt_rtl::sim::run_differential(
+        "decoder_all",
+        make,
+        &mut model,
+        69,
+        3_000,
+        decoder_stimulus(isa),
+    )
+    .unwrap();
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/verilog-sim/decoder_rows");
+    let _ = std::fs::remove_dir_all(&dir);
+    check_exported(Simulator::Iverilog, make(), ("decoder_all", ""), &rec, &dir.join("original"))
+        .unwrap();
+    let text = export_module(&connected(), "decoder_all", "").unwrap();
+    let imm = |op| Inst::Imm { op, rd: 0, ra: 0, imm: 0 };
+    let alu = |op| Inst::Alu { op, rd: 0, ra: 0, rb: 0 };
+    let mutants = [
+        (imm(ImmOp::Ori), Some(ExecOp::Xor), None),
+        (imm(ImmOp::Xori), Some(ExecOp::Or), None),
+        (imm(ImmOp::Slti), Some(ExecOp::Slts), None),
+        (imm(ImmOp::Sltsi), Some(ExecOp::Slt), None),
+        (imm(ImmOp::Srai), Some(ExecOp::Shr), None),
+        (Inst::Threads { rd: 0 }, None, Some(BSel::Warp)),
+        (alu(AluOp::Min), Some(ExecOp::Minu), None),
+        (alu(AluOp::Max), Some(ExecOp::Maxu), None),
+        (alu(AluOp::Minu), Some(ExecOp::Min), None),
+        (alu(AluOp::Maxu), Some(ExecOp::Max), None),
+        (alu(AluOp::Mulh), Some(ExecOp::Mulhu), None),
+        (alu(AluOp::Mulhu), Some(ExecOp::Mulh), None),
+    ];
+    for (inst, exec_op, b_sel) in mutants {
+        let code = inst.encode() >> 26;
+        let right = Controls::of(Some(inst));
+        let wrong = Controls {
+            exec_op: exec_op.unwrap_or(right.exec_op),
+            b_sel: b_sel.unwrap_or(right.b_sel),
+            ..right
+        };
+        let row = |c: Controls| format!("6'b{code:b}: data = 18'b{:b};", c.word());
+        assert_eq!(
+            text.matches(&row(right)).count(),
+            1,
+            "{inst}: its ROM row is not in the Verilog once"
+        );
+        let work = dir.join(inst.to_string().split_whitespace().next().unwrap());
+        std::fs::create_dir_all(&work).unwrap();
+        let file = work.join("decoder_all.v");
+        std::fs::write(&file, text.replacen(&row(right), &row(wrong), 1)).unwrap();
+        let dut = VerilogDut::of(&make(), "decoder_all", file);
+        let caught = check_against_rust(Simulator::Iverilog, &dut, &rec, &work);
+        assert!(caught.is_err(), "{inst}: the mutant row passed the decoder's replay");
+    }
 }

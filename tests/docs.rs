@@ -159,20 +159,37 @@ fn readme_is_a_front_door() {
     assert!(size <= 12 * 1024, "README.md is {size} bytes; the limit is 12 KB");
 }
 
+/// The text of `page` between the line `start` and the line `end`.
+fn between<'a>(page: &'a str, start: &str, end: &str) -> Option<&'a str> {
+    let (_, rest) = page.split_once(&format!("{start}\n"))?;
+    rest.split_once(end).map(|(t, _)| t)
+}
+
 /// The ISA page's table of core presets is the presets' own (`params::core_presets_markdown`),
 /// between its markers: a size changed in `src/params.rs` fails here until the page says it.
+/// So is its table of pseudo-instructions, the assembler's (`asm::pseudo_instructions_markdown`).
 #[test]
-fn the_isa_pages_core_table_is_the_presets() {
+fn the_isa_pages_tables_are_the_presets_and_the_assemblers() {
     let page = std::fs::read_to_string(root().join("docs/src/isa.md")).unwrap();
-    let start = "<!-- core presets: simt_rtl::params::core_presets_markdown(), checked by tests/docs.rs -->\n";
-    let end = "<!-- end of core presets -->";
-    let table = page.split_once(start).and_then(|(_, rest)| rest.split_once(end));
-    let table = table.map(|(t, _)| t).expect("docs/src/isa.md has no core-preset markers");
-    let fresh = simt_rtl::params::core_presets_markdown();
-    assert!(
-        table == fresh,
-        "docs/src/isa.md's core-preset table is not the presets': put this between its markers:\n{fresh}"
-    );
+    for (start, end, fresh) in [
+        (
+            "<!-- core presets: simt_rtl::params::core_presets_markdown(), checked by tests/docs.rs -->",
+            "<!-- end of core presets -->",
+            simt_rtl::params::core_presets_markdown(),
+        ),
+        (
+            "<!-- pseudo-instructions: simt_rtl::isa::asm::pseudo_instructions_markdown(), checked by tests/docs.rs -->",
+            "<!-- end of pseudo-instructions -->",
+            simt_rtl::isa::asm::pseudo_instructions_markdown(),
+        ),
+    ] {
+        let table = between(&page, start, end)
+            .unwrap_or_else(|| panic!("docs/src/isa.md has no markers `{start}` ... `{end}`"));
+        assert!(
+            table == fresh,
+            "docs/src/isa.md's table after `{start}` is not what it shows: put this between its markers:\n{fresh}"
+        );
+    }
 }
 
 /// The book's block table names every module the registry exports, for every preset.

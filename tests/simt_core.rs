@@ -105,8 +105,9 @@ fn random_programs_match_the_interpreter() {
     assert_eq!(total.stack_high_water, CORE_CU.stack_depth as u64);
 }
 
-/// A kernel of every extension's instructions (`mul`, `slts`, `sra`, `lui`, and `stx` with
-/// lanes of a warp sharing words: the highest lane's value stays) on the `cu` core built with
+/// A kernel of every extension's instructions (`mul`, `slts`, `sra`, `lui`, `stx` with lanes of
+/// a warp sharing words: the highest lane's value stays, `ori`, `xori`, `slti`, `sltsi`, `srai`,
+/// `threads`, and the pseudo-instructions) on the `cu` core built with
 /// every extension: the model against the interpreter in both timings and policies, and the
 /// rust-hdl core and its exported Verilog under Verilator against the model every cycle.
 #[test]
@@ -115,7 +116,9 @@ fn every_extension_runs_on_the_core_as_the_interpreter_says() {
                 addi r5, r3, -8\nslts r6, r5, r0\nslt r13, r5, r0\nsra r7, r5, r1\nlui r8, 0x3FFFF\n\
                 addi r9, r3, 100\nstx r4, r9\nandi r10, r1, 1\nshli r11, r2, 1\nadd r10, r10, r11\n\
                 addi r10, r10, 200\nstx r3, r10\nbar\naddi r12, r3, 1\nandi r12, r12, 15\n\
-                addi r12, r12, 100\nld r14, r12\nmul r15, r14, r5\nexit\n";
+                addi r12, r12, 100\nld r14, r12\nmul r15, r14, r5\n\
+                threads r1\nori r2, r3, 0x40\nxori r5, r5, -1\nslti r6, r3, 9\nsltsi r7, r5, -3\n\
+                srai r8, r5, 2\nneg r9, r3\nnot r11, r14\nmov r13, r15\nli r10, 0x12345678\nexit\n";
     let program = assemble(text).unwrap();
     let core = CoreParams { isa: Extensions::ALL, ..CORE_CU };
     for collector_timing in [CollectorTiming::GpgpuSim, CollectorTiming::Pipelined] {
@@ -148,6 +151,11 @@ fn bad_core_parameters_are_refused() {
     assert!(err(CoreParams { threads: 2, ..CORE_CU }).contains("`threads` = 2"));
     assert!(err(CoreParams { lane_bits: 6, ..CORE_CU }).contains("`lane_bits` = 6"));
     assert!(err(CoreParams { warps: 1, ..CORE_CU }).contains("`warps` = 1"));
+    let isa = Extensions { mulhi: true, ..Extensions::NONE };
+    assert_eq!(
+        err(CoreParams { isa, ..CORE_CU }),
+        "parameter `isa`: extension `mulhi` needs extension `mul`"
+    );
     // The rust-hdl core refuses generics that are not its parameters' sizes.
     let e =
         format!("{:#}", simt_rtl::hw::core::simt_core::SimtCoreCu::new(CORE_TINY).err().unwrap());

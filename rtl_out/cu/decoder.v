@@ -6,7 +6,7 @@
 // Extensions: none
 // Clock: none (combinational)
 
-module decoder(inst,legal,kind,exec_op,b_sel,rd_valid,src_valid,if_zero,control,rd,ra,rb,imm,target,reconv,st_index,st_stride);
+module decoder(inst,legal,kind,exec_op,b_sel,rd_valid,src_valid,if_zero,control,rd,ra,rb,imm,target,reconv,st_index,st_stride,exec_op_high);
     // Module arguments
     input wire  [31:0] inst;
     output reg  legal;
@@ -25,11 +25,13 @@ module decoder(inst,legal,kind,exec_op,b_sel,rd_valid,src_valid,if_zero,control,
     output reg  [10:0] reconv;
     output reg  [6:0] st_index;
     output reg  [6:0] st_stride;
+    output reg  exec_op_high;
     // Constant declarations
     localparam  sign_fill = 32'hffffc000;
     localparam  lui_shift = 5'b1110;
     localparam  op_lui = 6'b10101;
     localparam  has_lui = 1'b0;
+    localparam  second_page = 3'b110;
     // Stub signals
     reg  [5:0] controls$address;
     wire  [17:0] controls$data;
@@ -72,6 +74,7 @@ module decoder(inst,legal,kind,exec_op,b_sel,rd_valid,src_valid,if_zero,control,
         reconv = inst[(32'h0)+:(11)];
         st_index = inst[(32'h0)+:(7)];
         st_stride = inst[(32'h7)+:(7)];
+        exec_op_high = legal & (inst[(32'h1d)+:(3)] == second_page);
     end
 endmodule // decoder
 

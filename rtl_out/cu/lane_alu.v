@@ -3,13 +3,14 @@
 // Regenerate with `cargo run -- gen` (see README.md).
 // Preset `cu`: sized for the Alchitry Cu's iCE40-HX8K (7680 logic cells, 32 block RAMs).
 // Parameters: warps=4 threads=8 pc_width=16 stack_depth=4 (warp id bits=2, stack pointer bits=3)
-// Ops: op codes 0..13: add sub and or xor shl shr slt seq pass_b lane, and the extensions' mul slts sra; others, and those of extensions not built in, give 0 and bad_op
+// Ops: op codes 0..13 and 16..21 (op_high set): add sub and or xor shl shr slt seq pass_b lane, and the extensions' mul slts sra, min max minu maxu, mulh mulhu; others, and those of extensions not built in, give 0 and bad_op
 // Extensions: none
 // Clock: none (combinational)
 
-module lane_alu(op,a,b,result,zero,bad_op);
+module lane_alu(op,op_high,a,b,result,zero,bad_op);
     // Module arguments
     input wire  [3:0] op;
+    input wire  op_high;
     input wire  [31:0] a;
     input wire  [31:0] b;
     output reg  [31:0] result;
@@ -21,9 +22,13 @@ module lane_alu(op,a,b,result,zero,bad_op);
     localparam  msb = 8'h3;
     localparam  has_mul = 1'b0;
     localparam  has_signed = 1'b0;
+    localparam  has_minmax = 1'b0;
+    localparam  has_mulhi = 1'b0;
     localparam  sixteen = 8'h10;
+    localparam  thirty_two = 8'h20;
     localparam  ones = 4'hf;
     // Local signals
+    reg  high;
     reg  subtract;
     reg  [3:0] carry_in;
     reg  [3:0] lbx;
@@ -40,8 +45,15 @@ module lane_alu(op,a,b,result,zero,bad_op);
     reg  [15:0] b_lo;
     reg  [15:0] b_hi;
     reg  [31:0] p_low;
+    reg  [31:0] p_lh;
+    reg  [31:0] p_hl;
+    reg  [31:0] p_hh;
     reg  [31:0] p_cross;
     reg  [31:0] product;
+    reg  [63:0] term;
+    reg  [63:0] full;
+    reg  [3:0] upper;
+    reg  [3:0] upper_signed;
     reg  [31:0] rest_a;
     reg  [31:0] rest_b;
     reg  [3:0] la;
@@ -59,7 +71,11 @@ module lane_alu(op,a,b,result,zero,bad_op);
         lane_id = 32'h0;
         zero = 32'h0;
         bad_op = 1'b0;
+        high = op_high & (has_minmax | has_mulhi);
         subtract = (op == 32'h1) | (op == 32'h7) | (has_signed & (op == 32'hc));
+        if (high) begin
+            subtract = op < 32'h4;
+        end
         carry_in = 32'h0;
         if (subtract) begin
             carry_in = 32'h1;
@@ -94,91 +110,185 @@ module lane_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 4'hf);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 4'hf);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 4'hf);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (0)) | ((1'b1) << (0)));
         end
@@ -217,91 +327,185 @@ module lane_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 4'hf);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 4'hf);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 4'hf);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (1)) | ((1'b1) << (1)));
         end
@@ -340,91 +544,185 @@ module lane_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 4'hf);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 4'hf);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 4'hf);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (2)) | ((1'b1) << (2)));
         end
@@ -463,91 +761,185 @@ module lane_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 4'hf);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 4'hf);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 4'hf);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (3)) | ((1'b1) << (3)));
         end
@@ -586,91 +978,185 @@ module lane_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 4'hf);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 4'hf);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 4'hf);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (4)) | ((1'b1) << (4)));
         end
@@ -709,91 +1195,185 @@ module lane_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 4'hf);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 4'hf);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 4'hf);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (5)) | ((1'b1) << (5)));
         end
@@ -832,91 +1412,185 @@ module lane_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 4'hf);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 4'hf);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 4'hf);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (6)) | ((1'b1) << (6)));
         end
@@ -955,91 +1629,185 @@ module lane_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 4'hf);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 4'hf);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 4'hf);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (7)) | ((1'b1) << (7)));
         end

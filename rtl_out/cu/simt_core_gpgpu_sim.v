@@ -1037,6 +1037,7 @@ module simt_core_gpgpu_sim__exec(clock,reset,out_valid,out_inst,out_warp,out_mas
     // Constant declarations
     localparam  lane_bits = 8'h8;
     localparam  k_alu = 4'h1;
+    localparam  threads_lane = 8'h4;
     // Stub signals
     reg  [31:0] dec$inst;
     wire  dec$legal;
@@ -1055,7 +1056,9 @@ module simt_core_gpgpu_sim__exec(clock,reset,out_valid,out_inst,out_warp,out_mas
     wire  [10:0] dec$reconv;
     wire  [6:0] dec$st_index;
     wire  [6:0] dec$st_stride;
+    wire  dec$exec_op_high;
     reg  [3:0] alu$op;
+    reg  alu$op_high;
     reg  [31:0] alu$a;
     reg  [31:0] alu$b;
     wire  [31:0] alu$result;
@@ -1109,6 +1112,7 @@ module simt_core_gpgpu_sim__exec(clock,reset,out_valid,out_inst,out_warp,out_mas
     reg  [31:0] lane_word;
     reg  [31:0] rep_imm;
     reg  [31:0] rep_warp;
+    reg  [31:0] rep_threads;
     reg  [31:0] wb_d;
     // Sub module instances
     simt_core_gpgpu_sim__exec_dec dec(
@@ -1128,10 +1132,12 @@ module simt_core_gpgpu_sim__exec(clock,reset,out_valid,out_inst,out_warp,out_mas
         .target(dec$target),
         .reconv(dec$reconv),
         .st_index(dec$st_index),
-        .st_stride(dec$st_stride)
+        .st_stride(dec$st_stride),
+        .exec_op_high(dec$exec_op_high)
     );
     simt_core_gpgpu_sim__exec_alu alu(
         .op(alu$op),
+        .op_high(alu$op_high),
         .a(alu$a),
         .b(alu$b),
         .result(alu$result),
@@ -1191,23 +1197,33 @@ module simt_core_gpgpu_sim__exec(clock,reset,out_valid,out_inst,out_warp,out_mas
         warp_lane = ((out_warp) & 8'hff);
         rep_imm = 32'h0;
         rep_warp = 32'h0;
+        rep_threads = 32'h0;
         lane_word = ((imm_lane) & 32'hffffffff);
         rep_imm = (rep_imm << lane_bits) | lane_word;
         lane_word = ((warp_lane) & 32'hffffffff);
         rep_warp = (rep_warp << lane_bits) | lane_word;
+        lane_word = ((threads_lane) & 32'hffffffff);
+        rep_threads = (rep_threads << lane_bits) | lane_word;
         lane_word = ((imm_lane) & 32'hffffffff);
         rep_imm = (rep_imm << lane_bits) | lane_word;
         lane_word = ((warp_lane) & 32'hffffffff);
         rep_warp = (rep_warp << lane_bits) | lane_word;
+        lane_word = ((threads_lane) & 32'hffffffff);
+        rep_threads = (rep_threads << lane_bits) | lane_word;
         lane_word = ((imm_lane) & 32'hffffffff);
         rep_imm = (rep_imm << lane_bits) | lane_word;
         lane_word = ((warp_lane) & 32'hffffffff);
         rep_warp = (rep_warp << lane_bits) | lane_word;
+        lane_word = ((threads_lane) & 32'hffffffff);
+        rep_threads = (rep_threads << lane_bits) | lane_word;
         lane_word = ((imm_lane) & 32'hffffffff);
         rep_imm = (rep_imm << lane_bits) | lane_word;
         lane_word = ((warp_lane) & 32'hffffffff);
         rep_warp = (rep_warp << lane_bits) | lane_word;
+        lane_word = ((threads_lane) & 32'hffffffff);
+        rep_threads = (rep_threads << lane_bits) | lane_word;
         alu$op = dec$exec_op;
+        alu$op_high = dec$exec_op_high;
         alu$a = out_a;
         case (dec$b_sel)
             1:
@@ -1217,6 +1233,10 @@ module simt_core_gpgpu_sim__exec(clock,reset,out_valid,out_inst,out_warp,out_mas
             2:
                 begin
                     alu$b = rep_warp;
+                end
+            3:
+                begin
+                    alu$b = rep_threads;
                 end
             default:
                 begin
@@ -1291,9 +1311,10 @@ module simt_core_gpgpu_sim__exec(clock,reset,out_valid,out_inst,out_warp,out_mas
     end
 endmodule // simt_core_gpgpu_sim__exec
 
-module simt_core_gpgpu_sim__exec_alu(op,a,b,result,zero,bad_op);
+module simt_core_gpgpu_sim__exec_alu(op,op_high,a,b,result,zero,bad_op);
     // Module arguments
     input wire  [3:0] op;
+    input wire  op_high;
     input wire  [31:0] a;
     input wire  [31:0] b;
     output reg  [31:0] result;
@@ -1305,9 +1326,13 @@ module simt_core_gpgpu_sim__exec_alu(op,a,b,result,zero,bad_op);
     localparam  msb = 8'h7;
     localparam  has_mul = 1'b0;
     localparam  has_signed = 1'b0;
+    localparam  has_minmax = 1'b0;
+    localparam  has_mulhi = 1'b0;
     localparam  sixteen = 8'h10;
+    localparam  thirty_two = 8'h20;
     localparam  ones = 8'hff;
     // Local signals
+    reg  high;
     reg  subtract;
     reg  [7:0] carry_in;
     reg  [7:0] lbx;
@@ -1324,8 +1349,15 @@ module simt_core_gpgpu_sim__exec_alu(op,a,b,result,zero,bad_op);
     reg  [15:0] b_lo;
     reg  [15:0] b_hi;
     reg  [31:0] p_low;
+    reg  [31:0] p_lh;
+    reg  [31:0] p_hl;
+    reg  [31:0] p_hh;
     reg  [31:0] p_cross;
     reg  [31:0] product;
+    reg  [63:0] term;
+    reg  [63:0] full;
+    reg  [7:0] upper;
+    reg  [7:0] upper_signed;
     reg  [31:0] rest_a;
     reg  [31:0] rest_b;
     reg  [7:0] la;
@@ -1343,7 +1375,11 @@ module simt_core_gpgpu_sim__exec_alu(op,a,b,result,zero,bad_op);
         lane_id = 32'h0;
         zero = 32'h0;
         bad_op = 1'b0;
+        high = op_high & (has_minmax | has_mulhi);
         subtract = (op == 32'h1) | (op == 32'h7) | (has_signed & (op == 32'hc));
+        if (high) begin
+            subtract = op < 32'h4;
+        end
         carry_in = 32'h0;
         if (subtract) begin
             carry_in = 32'h1;
@@ -1378,91 +1414,185 @@ module simt_core_gpgpu_sim__exec_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 8'hff);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 8'hff);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 8'hff);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (0)) | ((1'b1) << (0)));
         end
@@ -1501,91 +1631,185 @@ module simt_core_gpgpu_sim__exec_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 8'hff);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 8'hff);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 8'hff);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (1)) | ((1'b1) << (1)));
         end
@@ -1624,91 +1848,185 @@ module simt_core_gpgpu_sim__exec_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 8'hff);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 8'hff);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 8'hff);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (2)) | ((1'b1) << (2)));
         end
@@ -1747,91 +2065,185 @@ module simt_core_gpgpu_sim__exec_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 8'hff);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 8'hff);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 8'hff);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (3)) | ((1'b1) << (3)));
         end
@@ -2147,7 +2559,7 @@ module simt_core_gpgpu_sim__exec_branch_div_warp(d,q,clock);
     end
 endmodule // simt_core_gpgpu_sim__exec_branch_div_warp
 
-module simt_core_gpgpu_sim__exec_dec(inst,legal,kind,exec_op,b_sel,rd_valid,src_valid,if_zero,control,rd,ra,rb,imm,target,reconv,st_index,st_stride);
+module simt_core_gpgpu_sim__exec_dec(inst,legal,kind,exec_op,b_sel,rd_valid,src_valid,if_zero,control,rd,ra,rb,imm,target,reconv,st_index,st_stride,exec_op_high);
     // Module arguments
     input wire  [31:0] inst;
     output reg  legal;
@@ -2166,11 +2578,13 @@ module simt_core_gpgpu_sim__exec_dec(inst,legal,kind,exec_op,b_sel,rd_valid,src_
     output reg  [10:0] reconv;
     output reg  [6:0] st_index;
     output reg  [6:0] st_stride;
+    output reg  exec_op_high;
     // Constant declarations
     localparam  sign_fill = 32'hffffc000;
     localparam  lui_shift = 5'b1110;
     localparam  op_lui = 6'b10101;
     localparam  has_lui = 1'b0;
+    localparam  second_page = 3'b110;
     // Stub signals
     reg  [5:0] controls$address;
     wire  [17:0] controls$data;
@@ -2213,6 +2627,7 @@ module simt_core_gpgpu_sim__exec_dec(inst,legal,kind,exec_op,b_sel,rd_valid,src_
         reconv = inst[(32'h0)+:(11)];
         st_index = inst[(32'h0)+:(7)];
         st_stride = inst[(32'h7)+:(7)];
+        exec_op_high = legal & (inst[(32'h1d)+:(3)] == second_page);
     end
 endmodule // simt_core_gpgpu_sim__exec_dec
 
@@ -2360,6 +2775,7 @@ module simt_core_gpgpu_sim__exec_lds(clock,reset,req_valid,req_inst,req_warp,req
     wire  [10:0] dec$reconv;
     wire  [6:0] dec$st_index;
     wire  [6:0] dec$st_stride;
+    wire  dec$exec_op_high;
     reg  held$d;
     wire  held$q;
     reg  held$clock;
@@ -2463,7 +2879,8 @@ module simt_core_gpgpu_sim__exec_lds(clock,reset,req_valid,req_inst,req_warp,req
         .target(dec$target),
         .reconv(dec$reconv),
         .st_index(dec$st_index),
-        .st_stride(dec$st_stride)
+        .st_stride(dec$st_stride),
+        .exec_op_high(dec$exec_op_high)
     );
     simt_core_gpgpu_sim__barrier_err held(
         .d(held$d),
@@ -3590,6 +4007,7 @@ module simt_core_gpgpu_sim__front(clock,reset,imem_write_valid,imem_write_addr,i
     wire  [10:0] dec$reconv;
     wire  [6:0] dec$st_index;
     wire  [6:0] dec$st_stride;
+    wire  dec$exec_op_high;
     reg  fill_valid$d;
     wire  fill_valid$q;
     reg  fill_valid$clock;
@@ -3684,7 +4102,8 @@ module simt_core_gpgpu_sim__front(clock,reset,imem_write_valid,imem_write_addr,i
         .target(dec$target),
         .reconv(dec$reconv),
         .st_index(dec$st_index),
-        .st_stride(dec$st_stride)
+        .st_stride(dec$st_stride),
+        .exec_op_high(dec$exec_op_high)
     );
     simt_core_gpgpu_sim__barrier_err fill_valid(
         .d(fill_valid$d),
@@ -4770,6 +5189,7 @@ module simt_core_gpgpu_sim__issue(clock,reset,head_valid,head_warp,head_inst,hea
     wire  [10:0] dec$reconv;
     wire  [6:0] dec$st_index;
     wire  [6:0] dec$st_stride;
+    wire  dec$exec_op_high;
     reg  sb$clock;
     reg  sb$reset;
     reg  [1:0] sb$check_warp;
@@ -4882,7 +5302,8 @@ module simt_core_gpgpu_sim__issue(clock,reset,head_valid,head_warp,head_inst,hea
         .target(dec$target),
         .reconv(dec$reconv),
         .st_index(dec$st_index),
-        .st_stride(dec$st_stride)
+        .st_stride(dec$st_stride),
+        .exec_op_high(dec$exec_op_high)
     );
     simt_core_gpgpu_sim__issue_sb sb(
         .clock(sb$clock),

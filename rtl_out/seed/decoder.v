@@ -3,10 +3,10 @@
 // Regenerate with `cargo run -- gen` (see README.md).
 // Preset `seed`: the seed's defaults; the seed-compatible scheduler is checked against the seed's Verilog with it.
 // Parameters: warps=8 threads=32 pc_width=32 stack_depth=8 (warp id bits=3, stack pointer bits=4)
-// Extensions: mul, lui, signed, stx
+// Extensions: mul, lui, signed, stx, imm, threads, minmax, mulhi
 // Clock: none (combinational)
 
-module decoder(inst,legal,kind,exec_op,b_sel,rd_valid,src_valid,if_zero,control,rd,ra,rb,imm,target,reconv,st_index,st_stride);
+module decoder(inst,legal,kind,exec_op,b_sel,rd_valid,src_valid,if_zero,control,rd,ra,rb,imm,target,reconv,st_index,st_stride,exec_op_high);
     // Module arguments
     input wire  [31:0] inst;
     output reg  legal;
@@ -25,11 +25,13 @@ module decoder(inst,legal,kind,exec_op,b_sel,rd_valid,src_valid,if_zero,control,
     output reg  [10:0] reconv;
     output reg  [6:0] st_index;
     output reg  [6:0] st_stride;
+    output reg  exec_op_high;
     // Constant declarations
     localparam  sign_fill = 32'hffffc000;
     localparam  lui_shift = 5'b1110;
     localparam  op_lui = 6'b10101;
     localparam  has_lui = 1'b1;
+    localparam  second_page = 3'b110;
     // Stub signals
     reg  [5:0] controls$address;
     wire  [17:0] controls$data;
@@ -72,6 +74,7 @@ module decoder(inst,legal,kind,exec_op,b_sel,rd_valid,src_valid,if_zero,control,
         reconv = inst[(32'h0)+:(11)];
         st_index = inst[(32'h0)+:(7)];
         st_stride = inst[(32'h7)+:(7)];
+        exec_op_high = legal & (inst[(32'h1d)+:(3)] == second_page);
     end
 endmodule // decoder
 
@@ -104,14 +107,14 @@ module decoder__controls(address,data);
       6'b10011: data = 18'b10101011000011;
       6'b10100: data = 18'b101100100011;
       6'b10101: data = 18'b101100100011;
-      6'b10110: data = 18'b0;
-      6'b10111: data = 18'b0;
+      6'b10110: data = 18'b10101001100011;
+      6'b10111: data = 18'b10101010000011;
       6'b11000: data = 18'b100101000011;
       6'b11001: data = 18'b110100100011;
-      6'b11010: data = 18'b0;
-      6'b11011: data = 18'b0;
-      6'b11100: data = 18'b0;
-      6'b11101: data = 18'b0;
+      6'b11010: data = 18'b111100100011;
+      6'b11011: data = 18'b10101011100011;
+      6'b11100: data = 18'b10101110000011;
+      6'b11101: data = 18'b10101110100011;
       6'b11110: data = 18'b0;
       6'b11111: data = 18'b0;
       6'b100000: data = 18'b101011000000001001;
@@ -130,12 +133,12 @@ module decoder__controls(address,data);
       6'b101101: data = 18'b0;
       6'b101110: data = 18'b0;
       6'b101111: data = 18'b0;
-      6'b110000: data = 18'b0;
-      6'b110001: data = 18'b0;
-      6'b110010: data = 18'b0;
-      6'b110011: data = 18'b0;
-      6'b110100: data = 18'b0;
-      6'b110101: data = 18'b0;
+      6'b110000: data = 18'b110100000000011;
+      6'b110001: data = 18'b110100000100011;
+      6'b110010: data = 18'b110100001000011;
+      6'b110011: data = 18'b110100001100011;
+      6'b110100: data = 18'b110100010000011;
+      6'b110101: data = 18'b110100010100011;
       6'b110110: data = 18'b0;
       6'b110111: data = 18'b0;
       6'b111000: data = 18'b0;

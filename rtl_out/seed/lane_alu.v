@@ -3,13 +3,14 @@
 // Regenerate with `cargo run -- gen` (see README.md).
 // Preset `seed`: the seed's defaults; the seed-compatible scheduler is checked against the seed's Verilog with it.
 // Parameters: warps=8 threads=32 pc_width=32 stack_depth=8 (warp id bits=3, stack pointer bits=4)
-// Ops: op codes 0..13: add sub and or xor shl shr slt seq pass_b lane, and the extensions' mul slts sra; others, and those of extensions not built in, give 0 and bad_op
-// Extensions: mul, lui, signed, stx
+// Ops: op codes 0..13 and 16..21 (op_high set): add sub and or xor shl shr slt seq pass_b lane, and the extensions' mul slts sra, min max minu maxu, mulh mulhu; others, and those of extensions not built in, give 0 and bad_op
+// Extensions: mul, lui, signed, stx, imm, threads, minmax, mulhi
 // Clock: none (combinational)
 
-module lane_alu(op,a,b,result,zero,bad_op);
+module lane_alu(op,op_high,a,b,result,zero,bad_op);
     // Module arguments
     input wire  [3:0] op;
+    input wire  op_high;
     input wire  [63:0] a;
     input wire  [63:0] b;
     output reg  [63:0] result;
@@ -21,9 +22,13 @@ module lane_alu(op,a,b,result,zero,bad_op);
     localparam  msb = 8'h1;
     localparam  has_mul = 1'b1;
     localparam  has_signed = 1'b1;
+    localparam  has_minmax = 1'b1;
+    localparam  has_mulhi = 1'b1;
     localparam  sixteen = 8'h10;
+    localparam  thirty_two = 8'h20;
     localparam  ones = 2'b11;
     // Local signals
+    reg  high;
     reg  subtract;
     reg  [1:0] carry_in;
     reg  [1:0] lbx;
@@ -40,8 +45,15 @@ module lane_alu(op,a,b,result,zero,bad_op);
     reg  [15:0] b_lo;
     reg  [15:0] b_hi;
     reg  [31:0] p_low;
+    reg  [31:0] p_lh;
+    reg  [31:0] p_hl;
+    reg  [31:0] p_hh;
     reg  [31:0] p_cross;
     reg  [31:0] product;
+    reg  [63:0] term;
+    reg  [63:0] full;
+    reg  [1:0] upper;
+    reg  [1:0] upper_signed;
     reg  [63:0] rest_a;
     reg  [63:0] rest_b;
     reg  [1:0] la;
@@ -59,7 +71,11 @@ module lane_alu(op,a,b,result,zero,bad_op);
         lane_id = 32'h0;
         zero = 32'h0;
         bad_op = 1'b0;
+        high = op_high & (has_minmax | has_mulhi);
         subtract = (op == 32'h1) | (op == 32'h7) | (has_signed & (op == 32'hc));
+        if (high) begin
+            subtract = op < 32'h4;
+        end
         carry_in = 32'h0;
         if (subtract) begin
             carry_in = 32'h1;
@@ -94,91 +110,185 @@ module lane_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 2'h3);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 2'h3);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 2'h3);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (0)) | ((1'b1) << (0)));
         end
@@ -217,91 +327,185 @@ module lane_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 2'h3);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 2'h3);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 2'h3);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (1)) | ((1'b1) << (1)));
         end
@@ -340,91 +544,185 @@ module lane_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 2'h3);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 2'h3);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 2'h3);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (2)) | ((1'b1) << (2)));
         end
@@ -463,91 +761,185 @@ module lane_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 2'h3);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 2'h3);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 2'h3);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (3)) | ((1'b1) << (3)));
         end
@@ -586,91 +978,185 @@ module lane_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 2'h3);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 2'h3);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 2'h3);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (4)) | ((1'b1) << (4)));
         end
@@ -709,91 +1195,185 @@ module lane_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 2'h3);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 2'h3);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 2'h3);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (5)) | ((1'b1) << (5)));
         end
@@ -832,91 +1412,185 @@ module lane_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 2'h3);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 2'h3);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 2'h3);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (6)) | ((1'b1) << (6)));
         end
@@ -955,91 +1629,185 @@ module lane_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 2'h3);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 2'h3);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 2'h3);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (7)) | ((1'b1) << (7)));
         end
@@ -1078,91 +1846,185 @@ module lane_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 2'h3);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 2'h3);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 2'h3);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (8)) | ((1'b1) << (8)));
         end
@@ -1201,91 +2063,185 @@ module lane_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 2'h3);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 2'h3);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 2'h3);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (9)) | ((1'b1) << (9)));
         end
@@ -1324,91 +2280,185 @@ module lane_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 2'h3);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 2'h3);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 2'h3);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (10)) | ((1'b1) << (10)));
         end
@@ -1447,91 +2497,185 @@ module lane_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 2'h3);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 2'h3);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 2'h3);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (11)) | ((1'b1) << (11)));
         end
@@ -1570,91 +2714,185 @@ module lane_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 2'h3);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 2'h3);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 2'h3);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (12)) | ((1'b1) << (12)));
         end
@@ -1693,91 +2931,185 @@ module lane_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 2'h3);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 2'h3);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 2'h3);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (13)) | ((1'b1) << (13)));
         end
@@ -1816,91 +3148,185 @@ module lane_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 2'h3);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 2'h3);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 2'h3);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (14)) | ((1'b1) << (14)));
         end
@@ -1939,91 +3365,185 @@ module lane_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 2'h3);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 2'h3);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 2'h3);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (15)) | ((1'b1) << (15)));
         end
@@ -2062,91 +3582,185 @@ module lane_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 2'h3);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 2'h3);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 2'h3);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (16)) | ((1'b1) << (16)));
         end
@@ -2185,91 +3799,185 @@ module lane_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 2'h3);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 2'h3);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 2'h3);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (17)) | ((1'b1) << (17)));
         end
@@ -2308,91 +4016,185 @@ module lane_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 2'h3);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 2'h3);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 2'h3);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (18)) | ((1'b1) << (18)));
         end
@@ -2431,91 +4233,185 @@ module lane_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 2'h3);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 2'h3);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 2'h3);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (19)) | ((1'b1) << (19)));
         end
@@ -2554,91 +4450,185 @@ module lane_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 2'h3);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 2'h3);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 2'h3);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (20)) | ((1'b1) << (20)));
         end
@@ -2677,91 +4667,185 @@ module lane_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 2'h3);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 2'h3);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 2'h3);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (21)) | ((1'b1) << (21)));
         end
@@ -2800,91 +4884,185 @@ module lane_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 2'h3);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 2'h3);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 2'h3);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (22)) | ((1'b1) << (22)));
         end
@@ -2923,91 +5101,185 @@ module lane_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 2'h3);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 2'h3);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 2'h3);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (23)) | ((1'b1) << (23)));
         end
@@ -3046,91 +5318,185 @@ module lane_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 2'h3);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 2'h3);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 2'h3);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (24)) | ((1'b1) << (24)));
         end
@@ -3169,91 +5535,185 @@ module lane_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 2'h3);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 2'h3);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 2'h3);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (25)) | ((1'b1) << (25)));
         end
@@ -3292,91 +5752,185 @@ module lane_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 2'h3);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 2'h3);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 2'h3);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (26)) | ((1'b1) << (26)));
         end
@@ -3415,91 +5969,185 @@ module lane_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 2'h3);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 2'h3);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 2'h3);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (27)) | ((1'b1) << (27)));
         end
@@ -3538,91 +6186,185 @@ module lane_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 2'h3);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 2'h3);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 2'h3);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (28)) | ((1'b1) << (28)));
         end
@@ -3661,91 +6403,185 @@ module lane_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 2'h3);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 2'h3);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 2'h3);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (29)) | ((1'b1) << (29)));
         end
@@ -3784,91 +6620,185 @@ module lane_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 2'h3);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 2'h3);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 2'h3);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (30)) | ((1'b1) << (30)));
         end
@@ -3907,91 +6837,185 @@ module lane_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 2'h3);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 2'h3);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 2'h3);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (31)) | ((1'b1) << (31)));
         end

@@ -5,7 +5,7 @@
 // Parameters: warps=8 threads=32 pc_width=10 stack_depth=8 (warp id bits=3, stack pointer bits=4)
 // Core: warps=8 threads=32 lane_bits=32 stack_depth=8 lds_rows=128 lds_banks=8 banks=4 collector_units=2 imem_words=256 issue_policy=lrr
 // Timing: pipelined: head selected a cycle ahead, issue latch, pipelined collector, registered release, control and local-data-share request
-// Extensions: mul, lui, signed, stx
+// Extensions: mul, lui, signed, stx, imm, threads, minmax, mulhi
 // Interface: write the program with imem_write_valid/addr/data (one word per cycle), then pulse start: every warp starts at instruction 0 with every lane; running falls when every warp has exited and nothing is in flight; issue_* and wb_* show each cycle's issue and write-back; count_* count since reset; errors: bit 0 stack overflow, 1 join on an empty stack, 2 warp misuse, 3 scoreboard, 4 I-buffer, 5 illegal instruction, 6 collector, 7 bar in a diverged warp
 // Clock: `clock`, rising edge; reset is synchronous and active high
 
@@ -1261,6 +1261,7 @@ module simt_core__exec(clock,reset,out_valid,out_inst,out_warp,out_mask,out_a,ou
     // Constant declarations
     localparam  lane_bits = 8'h20;
     localparam  k_alu = 4'h1;
+    localparam  threads_lane = 32'h20;
     // Stub signals
     reg  [31:0] dec$inst;
     wire  dec$legal;
@@ -1279,7 +1280,9 @@ module simt_core__exec(clock,reset,out_valid,out_inst,out_warp,out_mask,out_a,ou
     wire  [10:0] dec$reconv;
     wire  [6:0] dec$st_index;
     wire  [6:0] dec$st_stride;
+    wire  dec$exec_op_high;
     reg  [3:0] alu$op;
+    reg  alu$op_high;
     reg  [1023:0] alu$a;
     reg  [1023:0] alu$b;
     wire  [1023:0] alu$result;
@@ -1333,6 +1336,7 @@ module simt_core__exec(clock,reset,out_valid,out_inst,out_warp,out_mask,out_a,ou
     reg  [1023:0] lane_word;
     reg  [1023:0] rep_imm;
     reg  [1023:0] rep_warp;
+    reg  [1023:0] rep_threads;
     reg  [1023:0] wb_d;
     // Sub module instances
     simt_core__exec_dec dec(
@@ -1352,10 +1356,12 @@ module simt_core__exec(clock,reset,out_valid,out_inst,out_warp,out_mask,out_a,ou
         .target(dec$target),
         .reconv(dec$reconv),
         .st_index(dec$st_index),
-        .st_stride(dec$st_stride)
+        .st_stride(dec$st_stride),
+        .exec_op_high(dec$exec_op_high)
     );
     simt_core__exec_alu alu(
         .op(alu$op),
+        .op_high(alu$op_high),
         .a(alu$a),
         .b(alu$b),
         .result(alu$result),
@@ -1415,135 +1421,201 @@ module simt_core__exec(clock,reset,out_valid,out_inst,out_warp,out_mask,out_a,ou
         warp_lane = ((out_warp) & 32'hffffffff);
         rep_imm = 32'h0;
         rep_warp = 32'h0;
+        rep_threads = 32'h0;
         lane_word = ((imm_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_imm = (rep_imm << lane_bits) | lane_word;
         lane_word = ((warp_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_warp = (rep_warp << lane_bits) | lane_word;
+        lane_word = ((threads_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        rep_threads = (rep_threads << lane_bits) | lane_word;
         lane_word = ((imm_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_imm = (rep_imm << lane_bits) | lane_word;
         lane_word = ((warp_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_warp = (rep_warp << lane_bits) | lane_word;
+        lane_word = ((threads_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        rep_threads = (rep_threads << lane_bits) | lane_word;
         lane_word = ((imm_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_imm = (rep_imm << lane_bits) | lane_word;
         lane_word = ((warp_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_warp = (rep_warp << lane_bits) | lane_word;
+        lane_word = ((threads_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        rep_threads = (rep_threads << lane_bits) | lane_word;
         lane_word = ((imm_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_imm = (rep_imm << lane_bits) | lane_word;
         lane_word = ((warp_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_warp = (rep_warp << lane_bits) | lane_word;
+        lane_word = ((threads_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        rep_threads = (rep_threads << lane_bits) | lane_word;
         lane_word = ((imm_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_imm = (rep_imm << lane_bits) | lane_word;
         lane_word = ((warp_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_warp = (rep_warp << lane_bits) | lane_word;
+        lane_word = ((threads_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        rep_threads = (rep_threads << lane_bits) | lane_word;
         lane_word = ((imm_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_imm = (rep_imm << lane_bits) | lane_word;
         lane_word = ((warp_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_warp = (rep_warp << lane_bits) | lane_word;
+        lane_word = ((threads_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        rep_threads = (rep_threads << lane_bits) | lane_word;
         lane_word = ((imm_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_imm = (rep_imm << lane_bits) | lane_word;
         lane_word = ((warp_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_warp = (rep_warp << lane_bits) | lane_word;
+        lane_word = ((threads_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        rep_threads = (rep_threads << lane_bits) | lane_word;
         lane_word = ((imm_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_imm = (rep_imm << lane_bits) | lane_word;
         lane_word = ((warp_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_warp = (rep_warp << lane_bits) | lane_word;
+        lane_word = ((threads_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        rep_threads = (rep_threads << lane_bits) | lane_word;
         lane_word = ((imm_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_imm = (rep_imm << lane_bits) | lane_word;
         lane_word = ((warp_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_warp = (rep_warp << lane_bits) | lane_word;
+        lane_word = ((threads_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        rep_threads = (rep_threads << lane_bits) | lane_word;
         lane_word = ((imm_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_imm = (rep_imm << lane_bits) | lane_word;
         lane_word = ((warp_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_warp = (rep_warp << lane_bits) | lane_word;
+        lane_word = ((threads_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        rep_threads = (rep_threads << lane_bits) | lane_word;
         lane_word = ((imm_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_imm = (rep_imm << lane_bits) | lane_word;
         lane_word = ((warp_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_warp = (rep_warp << lane_bits) | lane_word;
+        lane_word = ((threads_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        rep_threads = (rep_threads << lane_bits) | lane_word;
         lane_word = ((imm_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_imm = (rep_imm << lane_bits) | lane_word;
         lane_word = ((warp_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_warp = (rep_warp << lane_bits) | lane_word;
+        lane_word = ((threads_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        rep_threads = (rep_threads << lane_bits) | lane_word;
         lane_word = ((imm_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_imm = (rep_imm << lane_bits) | lane_word;
         lane_word = ((warp_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_warp = (rep_warp << lane_bits) | lane_word;
+        lane_word = ((threads_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        rep_threads = (rep_threads << lane_bits) | lane_word;
         lane_word = ((imm_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_imm = (rep_imm << lane_bits) | lane_word;
         lane_word = ((warp_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_warp = (rep_warp << lane_bits) | lane_word;
+        lane_word = ((threads_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        rep_threads = (rep_threads << lane_bits) | lane_word;
         lane_word = ((imm_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_imm = (rep_imm << lane_bits) | lane_word;
         lane_word = ((warp_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_warp = (rep_warp << lane_bits) | lane_word;
+        lane_word = ((threads_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        rep_threads = (rep_threads << lane_bits) | lane_word;
         lane_word = ((imm_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_imm = (rep_imm << lane_bits) | lane_word;
         lane_word = ((warp_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_warp = (rep_warp << lane_bits) | lane_word;
+        lane_word = ((threads_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        rep_threads = (rep_threads << lane_bits) | lane_word;
         lane_word = ((imm_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_imm = (rep_imm << lane_bits) | lane_word;
         lane_word = ((warp_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_warp = (rep_warp << lane_bits) | lane_word;
+        lane_word = ((threads_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        rep_threads = (rep_threads << lane_bits) | lane_word;
         lane_word = ((imm_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_imm = (rep_imm << lane_bits) | lane_word;
         lane_word = ((warp_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_warp = (rep_warp << lane_bits) | lane_word;
+        lane_word = ((threads_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        rep_threads = (rep_threads << lane_bits) | lane_word;
         lane_word = ((imm_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_imm = (rep_imm << lane_bits) | lane_word;
         lane_word = ((warp_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_warp = (rep_warp << lane_bits) | lane_word;
+        lane_word = ((threads_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        rep_threads = (rep_threads << lane_bits) | lane_word;
         lane_word = ((imm_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_imm = (rep_imm << lane_bits) | lane_word;
         lane_word = ((warp_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_warp = (rep_warp << lane_bits) | lane_word;
+        lane_word = ((threads_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        rep_threads = (rep_threads << lane_bits) | lane_word;
         lane_word = ((imm_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_imm = (rep_imm << lane_bits) | lane_word;
         lane_word = ((warp_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_warp = (rep_warp << lane_bits) | lane_word;
+        lane_word = ((threads_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        rep_threads = (rep_threads << lane_bits) | lane_word;
         lane_word = ((imm_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_imm = (rep_imm << lane_bits) | lane_word;
         lane_word = ((warp_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_warp = (rep_warp << lane_bits) | lane_word;
+        lane_word = ((threads_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        rep_threads = (rep_threads << lane_bits) | lane_word;
         lane_word = ((imm_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_imm = (rep_imm << lane_bits) | lane_word;
         lane_word = ((warp_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_warp = (rep_warp << lane_bits) | lane_word;
+        lane_word = ((threads_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        rep_threads = (rep_threads << lane_bits) | lane_word;
         lane_word = ((imm_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_imm = (rep_imm << lane_bits) | lane_word;
         lane_word = ((warp_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_warp = (rep_warp << lane_bits) | lane_word;
+        lane_word = ((threads_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        rep_threads = (rep_threads << lane_bits) | lane_word;
         lane_word = ((imm_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_imm = (rep_imm << lane_bits) | lane_word;
         lane_word = ((warp_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_warp = (rep_warp << lane_bits) | lane_word;
+        lane_word = ((threads_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        rep_threads = (rep_threads << lane_bits) | lane_word;
         lane_word = ((imm_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_imm = (rep_imm << lane_bits) | lane_word;
         lane_word = ((warp_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_warp = (rep_warp << lane_bits) | lane_word;
+        lane_word = ((threads_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        rep_threads = (rep_threads << lane_bits) | lane_word;
         lane_word = ((imm_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_imm = (rep_imm << lane_bits) | lane_word;
         lane_word = ((warp_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_warp = (rep_warp << lane_bits) | lane_word;
+        lane_word = ((threads_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        rep_threads = (rep_threads << lane_bits) | lane_word;
         lane_word = ((imm_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_imm = (rep_imm << lane_bits) | lane_word;
         lane_word = ((warp_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_warp = (rep_warp << lane_bits) | lane_word;
+        lane_word = ((threads_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        rep_threads = (rep_threads << lane_bits) | lane_word;
         lane_word = ((imm_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_imm = (rep_imm << lane_bits) | lane_word;
         lane_word = ((warp_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_warp = (rep_warp << lane_bits) | lane_word;
+        lane_word = ((threads_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        rep_threads = (rep_threads << lane_bits) | lane_word;
         lane_word = ((imm_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_imm = (rep_imm << lane_bits) | lane_word;
         lane_word = ((warp_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_warp = (rep_warp << lane_bits) | lane_word;
+        lane_word = ((threads_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        rep_threads = (rep_threads << lane_bits) | lane_word;
         lane_word = ((imm_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_imm = (rep_imm << lane_bits) | lane_word;
         lane_word = ((warp_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_warp = (rep_warp << lane_bits) | lane_word;
+        lane_word = ((threads_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        rep_threads = (rep_threads << lane_bits) | lane_word;
         lane_word = ((imm_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_imm = (rep_imm << lane_bits) | lane_word;
         lane_word = ((warp_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         rep_warp = (rep_warp << lane_bits) | lane_word;
+        lane_word = ((threads_lane) & 1024'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+        rep_threads = (rep_threads << lane_bits) | lane_word;
         alu$op = dec$exec_op;
+        alu$op_high = dec$exec_op_high;
         alu$a = out_a;
         case (dec$b_sel)
             1:
@@ -1553,6 +1625,10 @@ module simt_core__exec(clock,reset,out_valid,out_inst,out_warp,out_mask,out_a,ou
             2:
                 begin
                     alu$b = rep_warp;
+                end
+            3:
+                begin
+                    alu$b = rep_threads;
                 end
             default:
                 begin
@@ -1683,9 +1759,10 @@ module simt_core__exec(clock,reset,out_valid,out_inst,out_warp,out_mask,out_a,ou
     end
 endmodule // simt_core__exec
 
-module simt_core__exec_alu(op,a,b,result,zero,bad_op);
+module simt_core__exec_alu(op,op_high,a,b,result,zero,bad_op);
     // Module arguments
     input wire  [3:0] op;
+    input wire  op_high;
     input wire  [1023:0] a;
     input wire  [1023:0] b;
     output reg  [1023:0] result;
@@ -1697,9 +1774,13 @@ module simt_core__exec_alu(op,a,b,result,zero,bad_op);
     localparam  msb = 8'h1f;
     localparam  has_mul = 1'b1;
     localparam  has_signed = 1'b1;
+    localparam  has_minmax = 1'b1;
+    localparam  has_mulhi = 1'b1;
     localparam  sixteen = 8'h10;
+    localparam  thirty_two = 8'h20;
     localparam  ones = 32'hffffffff;
     // Local signals
+    reg  high;
     reg  subtract;
     reg  [31:0] carry_in;
     reg  [31:0] lbx;
@@ -1716,8 +1797,15 @@ module simt_core__exec_alu(op,a,b,result,zero,bad_op);
     reg  [15:0] b_lo;
     reg  [15:0] b_hi;
     reg  [31:0] p_low;
+    reg  [31:0] p_lh;
+    reg  [31:0] p_hl;
+    reg  [31:0] p_hh;
     reg  [31:0] p_cross;
     reg  [31:0] product;
+    reg  [63:0] term;
+    reg  [63:0] full;
+    reg  [31:0] upper;
+    reg  [31:0] upper_signed;
     reg  [1023:0] rest_a;
     reg  [1023:0] rest_b;
     reg  [31:0] la;
@@ -1735,7 +1823,11 @@ module simt_core__exec_alu(op,a,b,result,zero,bad_op);
         lane_id = 32'h0;
         zero = 32'h0;
         bad_op = 1'b0;
+        high = op_high & (has_minmax | has_mulhi);
         subtract = (op == 32'h1) | (op == 32'h7) | (has_signed & (op == 32'hc));
+        if (high) begin
+            subtract = op < 32'h4;
+        end
         carry_in = 32'h0;
         if (subtract) begin
             carry_in = 32'h1;
@@ -1770,91 +1862,185 @@ module simt_core__exec_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 32'hffffffff);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 32'hffffffff);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 32'hffffffff);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (0)) | ((1'b1) << (0)));
         end
@@ -1893,91 +2079,185 @@ module simt_core__exec_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 32'hffffffff);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 32'hffffffff);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 32'hffffffff);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (1)) | ((1'b1) << (1)));
         end
@@ -2016,91 +2296,185 @@ module simt_core__exec_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 32'hffffffff);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 32'hffffffff);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 32'hffffffff);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (2)) | ((1'b1) << (2)));
         end
@@ -2139,91 +2513,185 @@ module simt_core__exec_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 32'hffffffff);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 32'hffffffff);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 32'hffffffff);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (3)) | ((1'b1) << (3)));
         end
@@ -2262,91 +2730,185 @@ module simt_core__exec_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 32'hffffffff);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 32'hffffffff);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 32'hffffffff);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (4)) | ((1'b1) << (4)));
         end
@@ -2385,91 +2947,185 @@ module simt_core__exec_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 32'hffffffff);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 32'hffffffff);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 32'hffffffff);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (5)) | ((1'b1) << (5)));
         end
@@ -2508,91 +3164,185 @@ module simt_core__exec_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 32'hffffffff);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 32'hffffffff);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 32'hffffffff);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (6)) | ((1'b1) << (6)));
         end
@@ -2631,91 +3381,185 @@ module simt_core__exec_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 32'hffffffff);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 32'hffffffff);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 32'hffffffff);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (7)) | ((1'b1) << (7)));
         end
@@ -2754,91 +3598,185 @@ module simt_core__exec_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 32'hffffffff);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 32'hffffffff);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 32'hffffffff);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (8)) | ((1'b1) << (8)));
         end
@@ -2877,91 +3815,185 @@ module simt_core__exec_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 32'hffffffff);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 32'hffffffff);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 32'hffffffff);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (9)) | ((1'b1) << (9)));
         end
@@ -3000,91 +4032,185 @@ module simt_core__exec_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 32'hffffffff);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 32'hffffffff);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 32'hffffffff);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (10)) | ((1'b1) << (10)));
         end
@@ -3123,91 +4249,185 @@ module simt_core__exec_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 32'hffffffff);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 32'hffffffff);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 32'hffffffff);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (11)) | ((1'b1) << (11)));
         end
@@ -3246,91 +4466,185 @@ module simt_core__exec_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 32'hffffffff);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 32'hffffffff);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 32'hffffffff);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (12)) | ((1'b1) << (12)));
         end
@@ -3369,91 +4683,185 @@ module simt_core__exec_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 32'hffffffff);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 32'hffffffff);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 32'hffffffff);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (13)) | ((1'b1) << (13)));
         end
@@ -3492,91 +4900,185 @@ module simt_core__exec_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 32'hffffffff);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 32'hffffffff);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 32'hffffffff);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (14)) | ((1'b1) << (14)));
         end
@@ -3615,91 +5117,185 @@ module simt_core__exec_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 32'hffffffff);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 32'hffffffff);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 32'hffffffff);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (15)) | ((1'b1) << (15)));
         end
@@ -3738,91 +5334,185 @@ module simt_core__exec_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 32'hffffffff);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 32'hffffffff);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 32'hffffffff);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (16)) | ((1'b1) << (16)));
         end
@@ -3861,91 +5551,185 @@ module simt_core__exec_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 32'hffffffff);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 32'hffffffff);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 32'hffffffff);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (17)) | ((1'b1) << (17)));
         end
@@ -3984,91 +5768,185 @@ module simt_core__exec_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 32'hffffffff);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 32'hffffffff);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 32'hffffffff);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (18)) | ((1'b1) << (18)));
         end
@@ -4107,91 +5985,185 @@ module simt_core__exec_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 32'hffffffff);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 32'hffffffff);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 32'hffffffff);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (19)) | ((1'b1) << (19)));
         end
@@ -4230,91 +6202,185 @@ module simt_core__exec_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 32'hffffffff);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 32'hffffffff);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 32'hffffffff);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (20)) | ((1'b1) << (20)));
         end
@@ -4353,91 +6419,185 @@ module simt_core__exec_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 32'hffffffff);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 32'hffffffff);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 32'hffffffff);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (21)) | ((1'b1) << (21)));
         end
@@ -4476,91 +6636,185 @@ module simt_core__exec_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 32'hffffffff);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 32'hffffffff);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 32'hffffffff);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (22)) | ((1'b1) << (22)));
         end
@@ -4599,91 +6853,185 @@ module simt_core__exec_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 32'hffffffff);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 32'hffffffff);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 32'hffffffff);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (23)) | ((1'b1) << (23)));
         end
@@ -4722,91 +7070,185 @@ module simt_core__exec_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 32'hffffffff);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 32'hffffffff);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 32'hffffffff);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (24)) | ((1'b1) << (24)));
         end
@@ -4845,91 +7287,185 @@ module simt_core__exec_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 32'hffffffff);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 32'hffffffff);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 32'hffffffff);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (25)) | ((1'b1) << (25)));
         end
@@ -4968,91 +7504,185 @@ module simt_core__exec_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 32'hffffffff);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 32'hffffffff);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 32'hffffffff);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (26)) | ((1'b1) << (26)));
         end
@@ -5091,91 +7721,185 @@ module simt_core__exec_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 32'hffffffff);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 32'hffffffff);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 32'hffffffff);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (27)) | ((1'b1) << (27)));
         end
@@ -5214,91 +7938,185 @@ module simt_core__exec_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 32'hffffffff);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 32'hffffffff);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 32'hffffffff);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (28)) | ((1'b1) << (28)));
         end
@@ -5337,91 +8155,185 @@ module simt_core__exec_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 32'hffffffff);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 32'hffffffff);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 32'hffffffff);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (29)) | ((1'b1) << (29)));
         end
@@ -5460,91 +8372,185 @@ module simt_core__exec_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 32'hffffffff);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 32'hffffffff);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 32'hffffffff);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (30)) | ((1'b1) << (30)));
         end
@@ -5583,91 +8589,185 @@ module simt_core__exec_alu(op,a,b,result,zero,bad_op);
         a_hi = ((la >> sixteen) & 16'hffff);
         b_hi = ((lb >> sixteen) & 16'hffff);
         p_low = a_lo * b_lo;
-        p_cross = (a_lo * b_hi) + (a_hi * b_lo);
+        p_lh = a_lo * b_hi;
+        p_hl = a_hi * b_lo;
+        p_cross = p_lh + p_hl;
         product = p_low + (p_cross << sixteen);
-        case (op)
-            0:
-                begin
-                    lr = sum;
-                end
-            1:
-                begin
-                    lr = sum;
-                end
-            2:
-                begin
-                    lr = la & lb;
-                end
-            3:
-                begin
-                    lr = la | lb;
-                end
-            4:
-                begin
-                    lr = la ^ lb;
-                end
-            5:
-                begin
-                    lr = la << by;
-                end
-            6:
-                begin
-                    lr = la >> by;
-                end
-            7:
-                begin
-                    if (below) begin
-                        lr = 32'h1;
+        p_hh = a_hi * b_hi;
+        full = ((p_low) & 64'hffffffffffffffff);
+        term = ((p_lh) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hl) & 64'hffffffffffffffff);
+        full = full + (term << sixteen);
+        term = ((p_hh) & 64'hffffffffffffffff);
+        full = full + (term << thirty_two);
+        upper = ((full >> lane_bits) & 32'hffffffff);
+        upper_signed = upper;
+        if (|a_top) begin
+            upper_signed = upper_signed - lb;
+        end
+        if (|b_top) begin
+            upper_signed = upper_signed - la;
+        end
+        if (high) begin
+            case (op)
+                0:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below_signed) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            8:
-                begin
-                    if (la == lb) begin
-                        lr = 32'h1;
+                1:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below_signed) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                end
-            9:
-                begin
-                    lr = lb;
-                end
-            10:
-                begin
-                    lr = lane_id;
-                end
-            11:
-                begin
-                    if (has_mul) begin
-                        lr = ((product) & 32'hffffffff);
+                2:
+                    begin
+                        if (has_minmax) begin
+                            lr = lb;
+                            if (below) begin
+                                lr = la;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
                     end
-                    else begin
+                3:
+                    begin
+                        if (has_minmax) begin
+                            lr = la;
+                            if (below) begin
+                                lr = lb;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                4:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper_signed;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                5:
+                    begin
+                        if (has_mulhi) begin
+                            lr = upper;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            12:
-                begin
-                    if (has_signed) begin
-                        if (below_signed) begin
+            endcase
+        end
+        else begin
+            case (op)
+                0:
+                    begin
+                        lr = sum;
+                    end
+                1:
+                    begin
+                        lr = sum;
+                    end
+                2:
+                    begin
+                        lr = la & lb;
+                    end
+                3:
+                    begin
+                        lr = la | lb;
+                    end
+                4:
+                    begin
+                        lr = la ^ lb;
+                    end
+                5:
+                    begin
+                        lr = la << by;
+                    end
+                6:
+                    begin
+                        lr = la >> by;
+                    end
+                7:
+                    begin
+                        if (below) begin
                             lr = 32'h1;
                         end
                     end
-                    else begin
+                8:
+                    begin
+                        if (la == lb) begin
+                            lr = 32'h1;
+                        end
+                    end
+                9:
+                    begin
+                        lr = lb;
+                    end
+                10:
+                    begin
+                        lr = lane_id;
+                    end
+                11:
+                    begin
+                        if (has_mul) begin
+                            lr = ((product) & 32'hffffffff);
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                12:
+                    begin
+                        if (has_signed) begin
+                            if (below_signed) begin
+                                lr = 32'h1;
+                            end
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                13:
+                    begin
+                        if (has_signed) begin
+                            lr = fill;
+                        end
+                        else begin
+                            bad_op = 1'b1;
+                        end
+                    end
+                default:
+                    begin
                         bad_op = 1'b1;
                     end
-                end
-            13:
-                begin
-                    if (has_signed) begin
-                        lr = fill;
-                    end
-                    else begin
-                        bad_op = 1'b1;
-                    end
-                end
-            default:
-                begin
-                    bad_op = 1'b1;
-                end
-        endcase
+            endcase
+        end
         if (la == 32'h0) begin
             zero = (zero & ~(1 << (31)) | ((1'b1) << (31)));
         end
@@ -6051,7 +9151,7 @@ module simt_core__exec_branch_div_warp(d,q,clock);
     end
 endmodule // simt_core__exec_branch_div_warp
 
-module simt_core__exec_dec(inst,legal,kind,exec_op,b_sel,rd_valid,src_valid,if_zero,control,rd,ra,rb,imm,target,reconv,st_index,st_stride);
+module simt_core__exec_dec(inst,legal,kind,exec_op,b_sel,rd_valid,src_valid,if_zero,control,rd,ra,rb,imm,target,reconv,st_index,st_stride,exec_op_high);
     // Module arguments
     input wire  [31:0] inst;
     output reg  legal;
@@ -6070,11 +9170,13 @@ module simt_core__exec_dec(inst,legal,kind,exec_op,b_sel,rd_valid,src_valid,if_z
     output reg  [10:0] reconv;
     output reg  [6:0] st_index;
     output reg  [6:0] st_stride;
+    output reg  exec_op_high;
     // Constant declarations
     localparam  sign_fill = 32'hffffc000;
     localparam  lui_shift = 5'b1110;
     localparam  op_lui = 6'b10101;
     localparam  has_lui = 1'b1;
+    localparam  second_page = 3'b110;
     // Stub signals
     reg  [5:0] controls$address;
     wire  [17:0] controls$data;
@@ -6117,6 +9219,7 @@ module simt_core__exec_dec(inst,legal,kind,exec_op,b_sel,rd_valid,src_valid,if_z
         reconv = inst[(32'h0)+:(11)];
         st_index = inst[(32'h0)+:(7)];
         st_stride = inst[(32'h7)+:(7)];
+        exec_op_high = legal & (inst[(32'h1d)+:(3)] == second_page);
     end
 endmodule // simt_core__exec_dec
 
@@ -6149,14 +9252,14 @@ module simt_core__exec_dec_controls(address,data);
       6'b10011: data = 18'b10101011000011;
       6'b10100: data = 18'b101100100011;
       6'b10101: data = 18'b101100100011;
-      6'b10110: data = 18'b0;
-      6'b10111: data = 18'b0;
+      6'b10110: data = 18'b10101001100011;
+      6'b10111: data = 18'b10101010000011;
       6'b11000: data = 18'b100101000011;
       6'b11001: data = 18'b110100100011;
-      6'b11010: data = 18'b0;
-      6'b11011: data = 18'b0;
-      6'b11100: data = 18'b0;
-      6'b11101: data = 18'b0;
+      6'b11010: data = 18'b111100100011;
+      6'b11011: data = 18'b10101011100011;
+      6'b11100: data = 18'b10101110000011;
+      6'b11101: data = 18'b10101110100011;
       6'b11110: data = 18'b0;
       6'b11111: data = 18'b0;
       6'b100000: data = 18'b101011000000001001;
@@ -6175,12 +9278,12 @@ module simt_core__exec_dec_controls(address,data);
       6'b101101: data = 18'b0;
       6'b101110: data = 18'b0;
       6'b101111: data = 18'b0;
-      6'b110000: data = 18'b0;
-      6'b110001: data = 18'b0;
-      6'b110010: data = 18'b0;
-      6'b110011: data = 18'b0;
-      6'b110100: data = 18'b0;
-      6'b110101: data = 18'b0;
+      6'b110000: data = 18'b110100000000011;
+      6'b110001: data = 18'b110100000100011;
+      6'b110010: data = 18'b110100001000011;
+      6'b110011: data = 18'b110100001100011;
+      6'b110100: data = 18'b110100010000011;
+      6'b110101: data = 18'b110100010100011;
       6'b110110: data = 18'b0;
       6'b110111: data = 18'b0;
       6'b111000: data = 18'b0;
@@ -6348,6 +9451,7 @@ module simt_core__exec_lds(clock,reset,req_valid,req_inst,req_warp,req_mask,req_
     wire  [10:0] dec$reconv;
     wire  [6:0] dec$st_index;
     wire  [6:0] dec$st_stride;
+    wire  dec$exec_op_high;
     reg  held$d;
     wire  held$q;
     reg  held$clock;
@@ -6535,7 +9639,8 @@ module simt_core__exec_lds(clock,reset,req_valid,req_inst,req_warp,req_mask,req_
         .target(dec$target),
         .reconv(dec$reconv),
         .st_index(dec$st_index),
-        .st_stride(dec$st_stride)
+        .st_stride(dec$st_stride),
+        .exec_op_high(dec$exec_op_high)
     );
     simt_core__barrier_err held(
         .d(held$d),
@@ -12714,6 +15819,7 @@ module simt_core__front(clock,reset,imem_write_valid,imem_write_addr,imem_write_
     wire  [10:0] dec$reconv;
     wire  [6:0] dec$st_index;
     wire  [6:0] dec$st_stride;
+    wire  dec$exec_op_high;
     reg  fill_valid$d;
     wire  fill_valid$q;
     reg  fill_valid$clock;
@@ -12820,7 +15926,8 @@ module simt_core__front(clock,reset,imem_write_valid,imem_write_addr,imem_write_
         .target(dec$target),
         .reconv(dec$reconv),
         .st_index(dec$st_index),
-        .st_stride(dec$st_stride)
+        .st_stride(dec$st_stride),
+        .exec_op_high(dec$exec_op_high)
     );
     simt_core__barrier_err fill_valid(
         .d(fill_valid$d),
@@ -14570,6 +17677,7 @@ module simt_core__issue(clock,reset,head_valid,head_warp,head_inst,head_pc,masks
     wire  [10:0] dec$reconv;
     wire  [6:0] dec$st_index;
     wire  [6:0] dec$st_stride;
+    wire  dec$exec_op_high;
     reg  sb$clock;
     reg  sb$reset;
     reg  [2:0] sb$check_warp;
@@ -14682,7 +17790,8 @@ module simt_core__issue(clock,reset,head_valid,head_warp,head_inst,head_pc,masks
         .target(dec$target),
         .reconv(dec$reconv),
         .st_index(dec$st_index),
-        .st_stride(dec$st_stride)
+        .st_stride(dec$st_stride),
+        .exec_op_high(dec$exec_op_high)
     );
     simt_core__issue_sb sb(
         .clock(sb$clock),

@@ -10,9 +10,13 @@
 //!        exit
 //! ```
 //!
+//! Pseudo-instructions ([`PSEUDO_INSTRUCTIONS`]) stand for one or two instructions: `mov`,
+//! `not`, `neg`, and `li` of any 32-bit constant (`lui` + `addi` when it is outside 14 signed
+//! bits). Each instruction they stand for keeps their line.
+//!
 //! Errors name the line and the rule: an unknown mnemonic, a register outside `r0..r15`, an
-//! immediate outside 14 signed bits, an undefined or duplicate label, a branch whose
-//! reconvergence point is not a `join`, a program longer than 2048 instructions.
+//! immediate outside 14 signed bits (`li`: 32 bits), an undefined or duplicate label, a branch
+//! whose reconvergence point is not a `join`, a program longer than 2048 instructions.
 
 use std::collections::HashMap;
 
@@ -21,7 +25,8 @@ use anyhow::{bail, Result};
 use crate::params::shown;
 
 use super::{
-    AluOp, ImmOp, Inst, IMM_MAX, IMM_MIN, LUI_MAX, MAX_PROGRAM, REGISTERS, STORE_FIELD_MAX,
+    AluOp, ImmOp, Inst, IMM_MAX, IMM_MIN, LUI_MAX, LUI_SHIFT, MAX_PROGRAM, REGISTERS,
+    STORE_FIELD_MAX,
 };
 
 /// Assembles `source` into instructions.
@@ -106,9 +111,10 @@ fn at_line(line: usize, message: String) -> anyhow::Error {
 
 /// Assembles `source`, keeping each instruction's source line.
 pub fn assemble_listing(source: &str) -> Result<Listing> {
-    // Pass 1: labels and the instruction lines.
+    // Pass 1: labels and the instruction lines (a pseudo-instruction may stand for two).
     let mut labels: HashMap<&str, usize> = HashMap::new();
     let mut lines: Vec<(usize, &str)> = vec![];
+    let mut words = 0;
     for (n, raw) in source.lines().enumerate() {
         let line_no = n + 1;
         let mut text = raw.split([';', '#']).next().unwrap_or("").trim();
@@ -116,41 +122,110 @@ pub fn assemble_listing(source: &str) -> Result<Listing> {
             if !is_identifier(label) {
                 return Err(at_line(line_no, format!("`{}` is not a label name (letters, digits, `_`, `.`; not starting with a digit)", shown(label))));
             }
-            if labels.insert(label, lines.len()).is_some() {
+            if labels.insert(label, words).is_some() {
                 return Err(at_line(line_no, format!("label `{}` is defined twice", shown(label))));
             }
             text = rest.trim();
         }
         if !text.is_empty() {
             lines.push((line_no, text));
+            words += expansion_len(text);
         }
     }
     if lines.is_empty() {
         bail!("the program has no instructions");
     }
-    if lines.len() > MAX_PROGRAM {
+    if words > MAX_PROGRAM {
         bail!(
-            "the program has {} instructions: at most {MAX_PROGRAM} fit the 11-bit addresses",
-            lines.len()
+            "the program has {words} instructions: at most {MAX_PROGRAM} fit the 11-bit addresses"
         );
     }
-    // Pass 2: instructions.
+    // Pass 2: instructions, each with its line.
     let mut program = vec![];
+    let mut source = vec![];
     for &(line_no, text) in &lines {
-        let inst = parse(text, &labels)
+        let insts = parse(text, &labels)
             .map_err(|e| at_line(line_no, format!("`{}`: {e:#}", shown(text))))?;
-        program.push(inst);
+        for inst in insts {
+            program.push(inst);
+            source.push((line_no, text.to_string()));
+        }
     }
     for (i, inst) in program.iter().enumerate() {
         if let Inst::Branch { reconv, .. } = inst {
             if program.get(*reconv as usize) != Some(&Inst::Join) {
                 let rule = format!("the reconvergence point of a branch must be a `join` (instruction {reconv} is not)");
-                return Err(at_line(lines[i].0, rule));
+                return Err(at_line(source[i].0, rule));
             }
         }
     }
-    let source = lines.iter().map(|&(n, text)| (n, text.to_string())).collect();
     Ok(Listing { program, source })
+}
+
+/// The pseudo-instructions: each mnemonic, its operands, and the instructions it stands for
+/// (`li` of a constant outside 14 signed bits is `lui` and, unless its low 14 bits are 0,
+/// `addi`, the carry into `lui`'s part worked out). The ISA page lists them from here.
+pub const PSEUDO_INSTRUCTIONS: [(&str, &str); 4] = [
+    ("mov rd, ra", "`addi rd, ra, 0`"),
+    ("not rd, ra", "`xori rd, ra, -1` (extension `imm`)"),
+    ("neg rd, ra", "`xori rd, ra, -1` then `addi rd, rd, 1` (extension `imm`)"),
+    (
+        "li rd, value",
+        "`li rd, value` when `value` fits 14 signed bits; else `lui rd, hi` and, unless `lo` is \
+         0, `addi rd, rd, lo`, where `lo` is `value`'s low 14 bits as a signed number and `hi` \
+         is `(value - lo) >> 14` (extension `lui`). `value` is any 32-bit number, \
+         -2,147,483,648 to 4,294,967,295, cut to the lane width",
+    ),
+];
+
+/// The ISA page's table of pseudo-instructions ([`PSEUDO_INSTRUCTIONS`]), as markdown.
+pub fn pseudo_instructions_markdown() -> String {
+    let rows: String = PSEUDO_INSTRUCTIONS
+        .iter()
+        .map(|(form, expansion)| format!("| `{form}` | {expansion} |\n"))
+        .collect();
+    format!("| pseudo-instruction | stands for |\n|---|---|\n{rows}")
+}
+
+/// How many instructions a line's text stands for (a malformed line counts 1: pass 2 reports it).
+fn expansion_len(text: &str) -> usize {
+    let (mnemonic, rest) = text.split_once(char::is_whitespace).unwrap_or((text, ""));
+    match mnemonic.to_ascii_lowercase().as_str() {
+        "neg" => 2,
+        "li" => rest
+            .split(',')
+            .nth(1)
+            .and_then(|imm| constant(imm.trim()).ok())
+            .map_or(1, |v| load_constant(0, v).len()),
+        _ => 1,
+    }
+}
+
+/// `li`'s constant: any 32-bit value, signed or unsigned.
+fn constant(s: &str) -> Result<i64> {
+    match number(s) {
+        Some(v) if (i32::MIN as i64..=u32::MAX as i64).contains(&v) => Ok(v),
+        Some(v) => bail!("`li` constant {v} does not fit in 32 bits ({}..={})", i32::MIN, u32::MAX),
+        None => bail!("`{}` is not a number", shown(s)),
+    }
+}
+
+/// The instructions that put the 32-bit constant `value` in `rd`: `li` when it fits its 14
+/// signed bits; else `lui` of the upper bits and an `addi` of the lower 14, sign-extended (so
+/// `lui` takes one more when they are negative), which cuts to the same value at every lane
+/// width.
+pub fn load_constant(rd: u8, value: i64) -> Vec<Inst> {
+    if (IMM_MIN as i64..=IMM_MAX as i64).contains(&value) {
+        return vec![Inst::Li { rd, imm: value as i32 }];
+    }
+    let word = value as u32;
+    let low = ((word << 18) as i32) >> 18;
+    let upper = word.wrapping_sub(low as u32) >> LUI_SHIFT;
+    let mut out = vec![Inst::Lui { rd, imm: upper }];
+    if low != 0 {
+        out.push(Inst::Imm { op: ImmOp::Addi, rd, ra: rd, imm: low });
+    }
+    out
 }
 
 /// `label: rest` when the text starts with a label.
@@ -166,7 +241,29 @@ fn is_identifier(s: &str) -> bool {
         && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
 }
 
-fn parse(text: &str, labels: &HashMap<&str, usize>) -> Result<Inst> {
+/// The instructions of one line: one, or a pseudo-instruction's ([`PSEUDO_INSTRUCTIONS`]).
+fn parse(text: &str, labels: &HashMap<&str, usize>) -> Result<Vec<Inst>> {
+    let (mnemonic, rest) = text.split_once(char::is_whitespace).unwrap_or((text, ""));
+    let args: Vec<&str> =
+        if rest.trim().is_empty() { vec![] } else { rest.split(',').map(str::trim).collect() };
+    let two = |form: &str| -> Result<(u8, u8)> {
+        if args.len() != 2 {
+            bail!("`{mnemonic}` takes 2 operand(s) ({mnemonic} {form}), got {}", args.len());
+        }
+        Ok((register(args[0])?, register(args[1])?))
+    };
+    let imm = |op, rd, ra, imm| Inst::Imm { op, rd, ra, imm };
+    Ok(match mnemonic.to_ascii_lowercase().as_str() {
+        "mov" => two("rd, ra").map(|(rd, ra)| vec![imm(ImmOp::Addi, rd, ra, 0)])?,
+        "not" => two("rd, ra").map(|(rd, ra)| vec![imm(ImmOp::Xori, rd, ra, -1)])?,
+        "neg" => two("rd, ra")
+            .map(|(rd, ra)| vec![imm(ImmOp::Xori, rd, ra, -1), imm(ImmOp::Addi, rd, rd, 1)])?,
+        "li" if args.len() == 2 => load_constant(register(args[0])?, constant(args[1])?),
+        _ => vec![parse_one(text, labels)?],
+    })
+}
+
+fn parse_one(text: &str, labels: &HashMap<&str, usize>) -> Result<Inst> {
     let (mnemonic, rest) = text.split_once(char::is_whitespace).unwrap_or((text, ""));
     let args: Vec<&str> =
         if rest.trim().is_empty() { vec![] } else { rest.split(',').map(str::trim).collect() };
@@ -211,6 +308,10 @@ fn parse(text: &str, labels: &HashMap<&str, usize>) -> Result<Inst> {
         "warp" => {
             want(1, "rd")?;
             Inst::Warp { rd: register(args[0])? }
+        }
+        "threads" => {
+            want(1, "rd")?;
+            Inst::Threads { rd: register(args[0])? }
         }
         "bz" | "bnz" => {
             want(3, "ra, target, reconv")?;
@@ -326,10 +427,12 @@ mod tests {
                    shl r0, r1, r2\n shr r1, r2, r3\n slt r2, r3, r4\n seq r3, r4, r5\n addi r1, r2, -8192\n andi r3, r4, 8191\n\
                    shli r5, r6, 3\n shri r7, r8, 0x1F\n li r9, -1\n lane r10\n warp r11\n bz r1, start, j\n bnz r2, 3, j\n\
                    j: join\n jmp start\n bany r3, j\n st r4, 5, 64\n ld r5, r6\n bar\n exit\n\
-                   mul r1, r2, r3\n slts r4, r5, r6\n sra r7, r8, r9\n lui r10, 262143\n stx r11, r12";
+                   mul r1, r2, r3\n slts r4, r5, r6\n sra r7, r8, r9\n lui r10, 262143\n stx r11, r12\n\
+                   ori r1, r2, -1\n xori r3, r4, 8191\n slti r5, r6, -8192\n sltsi r7, r8, 5\n srai r9, r10, 31\n threads r11";
         let program = assemble(src).unwrap();
-        assert_eq!(program.len(), 31);
+        assert_eq!(program.len(), 37);
         assert_eq!(program[30], Inst::Stx { rb: 11, ra: 12 });
+        assert_eq!(program[36], Inst::Threads { rd: 11 });
         for inst in &program {
             assert_eq!(Inst::decode(inst.encode()), Some(*inst), "{inst}");
         }
@@ -345,8 +448,14 @@ mod tests {
             ("frob r1", "line 1: `frob r1`: unknown instruction `frob`"),
             ("nop\nadd r1, r2, r16", "line 2: `add r1, r2, r16`: `r16` is not a register: registers are r0..r15"),
             ("add r1, r2", "`add` takes 3 operand(s) (add rd, ra, rb), got 2"),
-            ("li r1, 8192", "immediate 8192 does not fit in 14 signed bits (-8192..=8191)"),
+            ("addi r1, r1, 8192", "immediate 8192 does not fit in 14 signed bits (-8192..=8191)"),
             ("li r1, x", "`x` is not a number"),
+            ("li r1, 4294967296", "`li` constant 4294967296 does not fit in 32 bits (-2147483648..=4294967295)"),
+            ("li r1, -2147483649", "`li` constant -2147483649 does not fit in 32 bits"),
+            ("li r1", "`li` takes 2 operand(s) (li rd, imm), got 1"),
+            ("mov r1", "`mov` takes 2 operand(s) (mov rd, ra), got 1"),
+            ("neg r1, r16", "`r16` is not a register"),
+            ("threads", "`threads` takes 1 operand(s) (threads rd), got 0"),
             ("jmp nowhere", "undefined label `nowhere`"),
             ("a: nop\na: nop", "line 2: label `a` is defined twice"),
             ("1a: nop", "`1a` is not a label name"),
@@ -391,6 +500,55 @@ mod tests {
         );
         core.isa.stx = true;
         assert_eq!(listing.clone().for_core(&core).unwrap(), listing);
+    }
+
+    /// The pseudo-instructions stand for the instructions the ISA page gives, worked out by
+    /// hand (`li`'s `lui` part takes one more when the low 14 bits are negative as `addi`'s
+    /// immediate); labels after them count every instruction.
+    #[test]
+    fn pseudo_instructions_expand_as_the_isa_page_says() {
+        let addi = |rd, ra, imm| Inst::Imm { op: ImmOp::Addi, rd, ra, imm };
+        let xori = |rd, ra, imm| Inst::Imm { op: ImmOp::Xori, rd, ra, imm };
+        for (src, want) in [
+            ("mov r1, r2", vec![addi(1, 2, 0)]),
+            ("not r3, r3", vec![xori(3, 3, -1)]),
+            ("neg r4, r5", vec![xori(4, 5, -1), addi(4, 4, 1)]),
+            ("li r1, -8192", vec![Inst::Li { rd: 1, imm: -8192 }]),
+            // 8192 = 0x2000: low bits 0x2000 are -8192 as 14 signed bits, so lui takes 1 (16384).
+            ("li r1, 8192", vec![Inst::Lui { rd: 1, imm: 1 }, addi(1, 1, -8192)]),
+            // 0x12345678 = 0x48d1 << 14 + 0x1678.
+            ("li r2, 0x12345678", vec![Inst::Lui { rd: 2, imm: 0x48D1 }, addi(2, 2, 0x1678)]),
+            // Low 14 bits 0: lui alone.
+            ("li r3, 0xFFFFC000", vec![Inst::Lui { rd: 3, imm: 0x3FFFF }]),
+            ("li r3, -2147483648", vec![Inst::Lui { rd: 3, imm: 0x20000 }]),
+            // -8193 = 0xffffdfff = 0x3ffff << 14 + 0x1fff.
+            ("li r4, -8193", vec![Inst::Lui { rd: 4, imm: 0x3FFFF }, addi(4, 4, 8191)]),
+        ] {
+            assert_eq!(assemble(src).unwrap(), want, "{src}");
+        }
+        let listing = assemble_listing(
+            "li r1, 100000
+l: exit
+jmp l",
+        )
+        .unwrap();
+        assert_eq!(listing.program[3], Inst::Jmp { target: 2 });
+        assert_eq!(listing.source[1], (1, "li r1, 100000".to_string()));
+        let core = crate::params::CORE_CU;
+        let err = format!(
+            "{:#}",
+            assemble_listing(
+                "li r1, 100000
+exit"
+            )
+            .unwrap()
+            .for_core(&core)
+            .unwrap_err()
+        );
+        assert_eq!(
+            err,
+            "line 1: `li r1, 100000`: core `cu-core` lacks the `lui` extension (it carries: none)"
+        );
     }
 
     #[test]

@@ -285,6 +285,10 @@ impl Machine {
             }
             Inst::Lane { rd } => lanes.iter().for_each(|&l| self.regs[idx(l, rd)] = l as u32 & vm),
             Inst::Warp { rd } => lanes.iter().for_each(|&l| self.regs[idx(l, rd)] = w as u32 & vm),
+            Inst::Threads { rd } => {
+                let threads = self.config.threads as u32 & vm;
+                lanes.iter().for_each(|&l| self.regs[idx(l, rd)] = threads)
+            }
             Inst::Branch { if_zero, ra, target, reconv } => {
                 let taken = lanes
                     .iter()
@@ -464,14 +468,21 @@ fn shift_left(a: u32, by: u32) -> u32 {
     a.checked_shl(by).unwrap_or(0)
 }
 
-/// `a op imm` for `bits`-bit values (the caller masks the result to `bits`).
+/// `a op imm` for `bits`-bit values (the caller masks the result to `bits`): the immediate is
+/// sign-extended, then cut to `bits` (so `slti` and `sltsi` compare with that lane value).
 pub fn imm_op(op: ImmOp, a: u32, imm: i32, bits: usize) -> u32 {
     let by = imm.rem_euclid(bits as i32) as u32;
+    let lane_imm = imm as u32 & value_mask(bits);
     match op {
-        ImmOp::Addi => a.wrapping_add(imm as u32 & value_mask(bits)),
-        ImmOp::Andi => a & imm as u32 & value_mask(bits),
+        ImmOp::Addi => a.wrapping_add(lane_imm),
+        ImmOp::Andi => a & lane_imm,
         ImmOp::Shli => shift_left(a, by),
         ImmOp::Shri => a >> by,
+        ImmOp::Ori => a | lane_imm,
+        ImmOp::Xori => a ^ lane_imm,
+        ImmOp::Slti => (a < lane_imm) as u32,
+        ImmOp::Sltsi => (signed(a, bits) < signed(lane_imm, bits)) as u32,
+        ImmOp::Srai => (signed(a, bits) >> by) as u32,
     }
 }
 
@@ -491,6 +502,24 @@ pub fn alu(op: AluOp, a: u32, b: u32, bits: usize) -> u32 {
         AluOp::Mul => a.wrapping_mul(b),
         AluOp::Slts => (signed(a, bits) < signed(b, bits)) as u32,
         AluOp::Sra => (signed(a, bits) >> by) as u32,
+        AluOp::Min => {
+            if signed(a, bits) < signed(b, bits) {
+                a
+            } else {
+                b
+            }
+        }
+        AluOp::Max => {
+            if signed(a, bits) < signed(b, bits) {
+                b
+            } else {
+                a
+            }
+        }
+        AluOp::Minu => a.min(b),
+        AluOp::Maxu => a.max(b),
+        AluOp::Mulh => ((signed(a, bits) * signed(b, bits)) >> bits) as u32,
+        AluOp::Mulhu => ((a as u64 * b as u64) >> bits) as u32,
     }
 }
 
@@ -531,6 +560,115 @@ mod tests {
         assert_eq!(alu(AluOp::Mul, 0x1_0001, 0x1_0001, 32), 0x2_0001);
         assert_eq!(alu(AluOp::Sra, 0x8000_0000, 31, 32), u32::MAX);
         assert_eq!(alu(AluOp::Slts, 0x7FFF_FFFF, 0x8000_0000, 32), 0);
+        // min/max: 0x80 is -128 signed and 128 unsigned; 5 is 5 either way.
+        assert_eq!(alu(AluOp::Min, 0x80, 5, 8), 0x80);
+        assert_eq!(alu(AluOp::Max, 0x80, 5, 8), 5);
+        assert_eq!(alu(AluOp::Minu, 0x80, 5, 8), 5);
+        assert_eq!(alu(AluOp::Maxu, 0x80, 5, 8), 0x80);
+        assert_eq!(alu(AluOp::Min, 0xFE, 0xFF, 8), 0xFE, "-2 < -1");
+        // mulh at 8 bits: -2 x 3 = -6 = 0xfffa, high byte 0xff; unsigned 254 x 3 = 762 = 0x02fa.
+        assert_eq!(alu(AluOp::Mulh, 0xFE, 3, 8) & 0xFF, 0xFF);
+        assert_eq!(alu(AluOp::Mulhu, 0xFE, 3, 8) & 0xFF, 0x02);
+        // -128 x -128 = 16384 = 0x4000: high byte 0x40; 0x80 x 0x80 unsigned is the same.
+        assert_eq!(alu(AluOp::Mulh, 0x80, 0x80, 8) & 0xFF, 0x40);
+        // 32 bits: (2^32 - 1)^2 = 0xfffffffe_00000001; as signed, -1 x -1 = 1, high word 0.
+        assert_eq!(alu(AluOp::Mulhu, u32::MAX, u32::MAX, 32), 0xFFFF_FFFE);
+        assert_eq!(alu(AluOp::Mulh, u32::MAX, u32::MAX, 32), 0);
+        // 0x80000000 x 2: unsigned 0x1_00000000 (high 1); signed -2^31 x 2 = -2^32 (high -1).
+        assert_eq!(alu(AluOp::Mulhu, 0x8000_0000, 2, 32), 1);
+        assert_eq!(alu(AluOp::Mulh, 0x8000_0000, 2, 32), u32::MAX);
+        assert_eq!(alu(AluOp::Mulhu, 0x1234_5678, 0x9ABC_DEF0, 32), 0x0B00_EA4E);
+    }
+
+    /// The immediate forms of extensions `imm` and `signed` on values worked out by hand from
+    /// the ISA page (the immediate sign-extended, then cut to the lane width).
+    #[test]
+    fn immediate_forms_on_hand_worked_values() {
+        let at8 = |op, a, imm| imm_op(op, a, imm, 8) & 0xFF;
+        assert_eq!(at8(ImmOp::Ori, 0x0F, 0xF0), 0xFF);
+        assert_eq!(at8(ImmOp::Ori, 0x01, -2), 0xFF, "-2 is 0xfe at 8 bits");
+        assert_eq!(at8(ImmOp::Xori, 0x55, -1), 0xAA);
+        assert_eq!(at8(ImmOp::Slti, 5, 6), 1);
+        assert_eq!(at8(ImmOp::Slti, 6, 6), 0);
+        assert_eq!(
+            at8(ImmOp::Slti, 0xFF, -1),
+            0,
+            "-1 is 0xff at 8 bits, and 0xff is not below itself"
+        );
+        assert_eq!(at8(ImmOp::Slti, 0x80, -1), 1);
+        assert_eq!(at8(ImmOp::Sltsi, 0x80, 0), 1, "-128 < 0");
+        assert_eq!(at8(ImmOp::Sltsi, 0x7F, -1), 0, "127 > -1");
+        assert_eq!(at8(ImmOp::Sltsi, 0xFE, -1), 1, "-2 < -1");
+        assert_eq!(at8(ImmOp::Srai, 0x80, 3), 0xF0);
+        assert_eq!(at8(ImmOp::Srai, 0x40, 3), 0x08);
+        assert_eq!(at8(ImmOp::Srai, 0x80, 11), 0xF0, "the amount is taken mod 8");
+        assert_eq!(imm_op(ImmOp::Srai, 0x8000_0000, 31, 32), u32::MAX);
+        assert_eq!(imm_op(ImmOp::Slti, 0x7FFF_FFFF, -1, 32), 1, "-1 is 0xffffffff unsigned");
+        assert_eq!(imm_op(ImmOp::Sltsi, 0x7FFF_FFFF, -1, 32), 0);
+        assert_eq!(imm_op(ImmOp::Xori, 0x1234_5678, -1, 32), 0xEDCB_A987);
+    }
+
+    /// `threads` gives the lanes per warp, cut to the lane width; a machine without the
+    /// extension refuses it.
+    #[test]
+    fn threads_is_the_lanes_per_warp() {
+        let config = Config {
+            warps: 2,
+            threads: 8,
+            lane_bits: 8,
+            stack_depth: 2,
+            lds_rows: 4,
+            lds_banks: 4,
+            max_instructions: 100,
+            isa: Extensions::ALL,
+        };
+        let program = crate::isa::asm::assemble(
+            "threads r1
+exit",
+        )
+        .unwrap();
+        let mut m = Machine::new(config, &[]).unwrap();
+        m.run(&program).unwrap();
+        assert!((0..2).all(|w| (0..8).all(|l| m.reg(w, l, 1) == 8)));
+        let mut m = Machine::new(Config { lane_bits: 2, ..config }, &[]).unwrap();
+        m.run(&program).unwrap();
+        assert_eq!(m.reg(1, 7, 1), 0, "8 cut to 2 bits");
+        let base = Config { isa: Extensions::NONE, ..config };
+        let err = Machine::new(base, &[]).unwrap().run(&program).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "instruction 0 (`threads r1`) needs the `threads` extension, which the machine lacks"
+        );
+    }
+
+    /// `li` of any 32-bit constant (the assembler's `lui` + `addi`) leaves that constant, cut
+    /// to the lane width, at 8 and 32 bits.
+    #[test]
+    fn li_of_any_constant_leaves_it() {
+        let mut rng = crate::sim::Rng::new(0x11_2026);
+        for bits in [8, 32] {
+            let config = Config {
+                warps: 1,
+                threads: 4,
+                lane_bits: bits,
+                stack_depth: 2,
+                lds_rows: 4,
+                lds_banks: 4,
+                max_instructions: 100,
+                isa: Extensions::ALL,
+            };
+            let edges = [0x2000, 0x1FFF, -0x2001, 0x7FFF_FFFF, -0x8000_0000, 0xFFFF_FFFF];
+            for value in edges.into_iter().chain((0..200).map(|_| rng.bits(32) as i64)) {
+                let program = crate::isa::asm::assemble(&format!(
+                    "li r3, {value}
+exit"
+                ))
+                .unwrap();
+                let mut m = Machine::new(config, &[]).unwrap();
+                m.run(&program).unwrap();
+                assert_eq!(m.reg(0, 2, 3), value as u32 & value_mask(bits), "li {value}");
+            }
+        }
     }
 
     /// `lui` and `stx` in a running machine.

@@ -10,8 +10,9 @@
 //! - S (`st`): `ra[21:18] stride[13:7] index[6:0]`;
 //! - U (`lui`): `rd[25:22] imm[17:0]` (unsigned).
 //!
-//! `mul`, `lui`, `slts`/`sra` and `stx` are extensions ([`Extension`]): a core carries each only
-//! when its parameters say so, and a program that uses one its core lacks is refused.
+//! `mul`, `lui`, `slts`/`sra`, `stx`, `ori`/`xori`/`slti` (`imm`; with `signed` also
+//! `sltsi`/`srai`) and `threads` are extensions ([`Extension`]): a core carries each only when
+//! its parameters say so, and a program that uses one its core lacks is refused.
 //!
 //! Addresses are instruction indices (the scheduler's byte pc is 4 times the index), so a
 //! program holds at most 2048 instructions. Every value is one lane wide (`lane_bits`) and
@@ -143,10 +144,9 @@ impl Extensions {
     /// The first instruction of `program` that needs an extension not carried: its index and
     /// the extension.
     pub fn first_missing(&self, program: &[Inst]) -> Option<(usize, Extension)> {
-        program
-            .iter()
-            .enumerate()
-            .find_map(|(i, inst)| inst.extension().filter(|&e| !self.has(e)).map(|e| (i, e)))
+        program.iter().enumerate().find_map(|(i, inst)| {
+            inst.extensions().iter().find(|&&e| !self.has(e)).map(|&e| (i, e))
+        })
     }
 }
 
@@ -172,6 +172,18 @@ pub enum AluOp {
     Slts,
     /// Arithmetic shift right by `rb mod lane_bits`: the sign bit fills (extension `signed`).
     Sra,
+    /// The lesser of `ra` and `rb` as signed lane values (extension `minmax`).
+    Min,
+    /// The greater, signed (extension `minmax`).
+    Max,
+    /// The lesser, unsigned (extension `minmax`).
+    Minu,
+    /// The greater, unsigned (extension `minmax`).
+    Maxu,
+    /// The high `lane_bits` bits of the signed product `ra x rb` (extensions `mul`, `mulhi`).
+    Mulh,
+    /// The high `lane_bits` bits of the unsigned product (extensions `mul`, `mulhi`).
+    Mulhu,
 }
 
 /// ALU operations with an immediate (`rd = ra op imm`).
@@ -181,6 +193,17 @@ pub enum ImmOp {
     Andi,
     Shli,
     Shri,
+    /// `ra | imm` (extension `imm`).
+    Ori,
+    /// `ra ^ imm` (extension `imm`).
+    Xori,
+    /// 1 if `ra < imm`, unsigned, with `imm` sign-extended and cut to the lane width (extension
+    /// `imm`).
+    Slti,
+    /// 1 if `ra < imm` as signed lane values (extensions `imm` and `signed`).
+    Sltsi,
+    /// Arithmetic shift right by `imm mod lane_bits` (extensions `imm` and `signed`).
+    Srai,
 }
 
 /// One instruction.
@@ -210,6 +233,10 @@ pub enum Inst {
     },
     /// `rd` = the warp's index.
     Warp {
+        rd: u8,
+    },
+    /// `rd` = the lanes per warp (extension `threads`).
+    Threads {
         rd: u8,
     },
     /// Divergent branch: taken where `ra == 0` (`if_zero`) or `ra != 0`.
@@ -259,7 +286,7 @@ pub enum Inst {
     Exit,
 }
 
-const ALU_OPS: [OpRow<AluOp>; 12] = [
+const ALU_OPS: [OpRow<AluOp>; 18] = [
     (AluOp::Add, "add", 0x01),
     (AluOp::Sub, "sub", 0x02),
     (AluOp::And, "and", 0x03),
@@ -272,18 +299,30 @@ const ALU_OPS: [OpRow<AluOp>; 12] = [
     (AluOp::Mul, "mul", 0x0A),
     (AluOp::Slts, "slts", 0x0B),
     (AluOp::Sra, "sra", 0x0C),
+    (AluOp::Min, "min", 0x30),
+    (AluOp::Max, "max", 0x31),
+    (AluOp::Minu, "minu", 0x32),
+    (AluOp::Maxu, "maxu", 0x33),
+    (AluOp::Mulh, "mulh", 0x34),
+    (AluOp::Mulhu, "mulhu", 0x35),
 ];
-const IMM_OPS: [OpRow<ImmOp>; 4] = [
+const IMM_OPS: [OpRow<ImmOp>; 9] = [
     (ImmOp::Addi, "addi", 0x10),
     (ImmOp::Andi, "andi", 0x11),
     (ImmOp::Shli, "shli", 0x12),
     (ImmOp::Shri, "shri", 0x13),
+    (ImmOp::Ori, "ori", 0x16),
+    (ImmOp::Xori, "xori", 0x17),
+    (ImmOp::Slti, "slti", 0x1B),
+    (ImmOp::Sltsi, "sltsi", 0x1C),
+    (ImmOp::Srai, "srai", 0x1D),
 ];
 const OP_NOP: u32 = 0x00;
 const OP_LI: u32 = 0x14;
 const OP_LUI: u32 = 0x15;
 const OP_LANE: u32 = 0x18;
 const OP_WARP: u32 = 0x19;
+const OP_THREADS: u32 = 0x1A;
 const OP_BZ: u32 = 0x20;
 const OP_BNZ: u32 = 0x21;
 const OP_JOIN: u32 = 0x22;
@@ -307,16 +346,19 @@ fn op_named<T: Copy>(table: &[OpRow<T>], name: &str) -> Option<T> {
 }
 
 impl AluOp {
-    /// The extension the operation belongs to; `None` for the base instruction set.
-    pub fn extension(self) -> Option<Extension> {
+    /// The extensions the operation needs; none for the base instruction set (`mulh` and
+    /// `mulhu` need `mul` and `mulhi`).
+    pub fn extensions(self) -> &'static [Extension] {
         match self {
-            AluOp::Mul => Some(Extension::Mul),
-            AluOp::Slts | AluOp::Sra => Some(Extension::Signed),
-            _ => None,
+            AluOp::Mul => &[Extension::Mul],
+            AluOp::Slts | AluOp::Sra => &[Extension::Signed],
+            AluOp::Min | AluOp::Max | AluOp::Minu | AluOp::Maxu => &[Extension::MinMax],
+            AluOp::Mulh | AluOp::Mulhu => &[Extension::Mul, Extension::MulHigh],
+            _ => &[],
         }
     }
     /// Every ALU operation, in opcode order.
-    pub const ALL: [AluOp; 12] = [
+    pub const ALL: [AluOp; 18] = [
         AluOp::Add,
         AluOp::Sub,
         AluOp::And,
@@ -329,6 +371,12 @@ impl AluOp {
         AluOp::Mul,
         AluOp::Slts,
         AluOp::Sra,
+        AluOp::Min,
+        AluOp::Max,
+        AluOp::Minu,
+        AluOp::Maxu,
+        AluOp::Mulh,
+        AluOp::Mulhu,
     ];
     pub fn name(self) -> &'static str {
         row_of(&ALU_OPS, self).1
@@ -340,7 +388,26 @@ impl AluOp {
 
 impl ImmOp {
     /// Every immediate operation, in opcode order.
-    pub const ALL: [ImmOp; 4] = [ImmOp::Addi, ImmOp::Andi, ImmOp::Shli, ImmOp::Shri];
+    pub const ALL: [ImmOp; 9] = [
+        ImmOp::Addi,
+        ImmOp::Andi,
+        ImmOp::Shli,
+        ImmOp::Shri,
+        ImmOp::Ori,
+        ImmOp::Xori,
+        ImmOp::Slti,
+        ImmOp::Sltsi,
+        ImmOp::Srai,
+    ];
+    /// The extensions the operation needs (none for the base instruction set): `imm` for the
+    /// new immediate forms, and `signed` too for the signed ones.
+    pub fn extensions(self) -> &'static [Extension] {
+        match self {
+            ImmOp::Ori | ImmOp::Xori | ImmOp::Slti => &[Extension::Imm],
+            ImmOp::Sltsi | ImmOp::Srai => &[Extension::Imm, Extension::Signed],
+            _ => &[],
+        }
+    }
     pub fn name(self) -> &'static str {
         row_of(&IMM_OPS, self).1
     }
@@ -358,13 +425,15 @@ fn imm14(word: u32) -> i32 {
 }
 
 impl Inst {
-    /// The extension the instruction belongs to; `None` for the base instruction set.
-    pub fn extension(&self) -> Option<Extension> {
+    /// The extensions the instruction needs; none for the base instruction set.
+    pub fn extensions(&self) -> &'static [Extension] {
         match *self {
-            Inst::Alu { op, .. } => op.extension(),
-            Inst::Lui { .. } => Some(Extension::Lui),
-            Inst::Stx { .. } => Some(Extension::Stx),
-            _ => None,
+            Inst::Alu { op, .. } => op.extensions(),
+            Inst::Imm { op, .. } => op.extensions(),
+            Inst::Threads { .. } => &[Extension::Threads],
+            Inst::Lui { .. } => &[Extension::Lui],
+            Inst::Stx { .. } => &[Extension::Stx],
+            _ => &[],
         }
     }
 
@@ -376,6 +445,7 @@ impl Inst {
             | Inst::Li { rd, .. }
             | Inst::Lane { rd }
             | Inst::Warp { rd }
+            | Inst::Threads { rd }
             | Inst::Lui { rd, .. }
             | Inst::Ld { rd, .. } => Some(rd),
             _ => None,
@@ -397,6 +467,7 @@ impl Inst {
             Inst::Li { rd, imm } => op(OP_LI) | r(rd, 22) | (imm as u32 & 0x3FFF),
             Inst::Lane { rd } => op(OP_LANE) | r(rd, 22),
             Inst::Warp { rd } => op(OP_WARP) | r(rd, 22),
+            Inst::Threads { rd } => op(OP_THREADS) | r(rd, 22),
             Inst::Branch { if_zero, ra, target, reconv } => {
                 op(if if_zero { OP_BZ } else { OP_BNZ })
                     | r(ra, 22)
@@ -420,7 +491,7 @@ impl Inst {
     /// The instruction a word holds on a core with the extensions `isa`; `None` for an unused
     /// opcode or one of an extension not carried.
     pub fn decode_in(word: u32, isa: Extensions) -> Option<Self> {
-        Inst::decode(word).filter(|i| isa.allows(i.extension()))
+        Inst::decode(word).filter(|i| isa.allows(i.extensions()))
     }
 
     /// The instruction a word holds; `None` for an unused opcode.
@@ -439,6 +510,7 @@ impl Inst {
             OP_LI => Inst::Li { rd, imm: imm14(word) },
             OP_LANE => Inst::Lane { rd },
             OP_WARP => Inst::Warp { rd },
+            OP_THREADS => Inst::Threads { rd },
             OP_BZ | OP_BNZ => Inst::Branch {
                 if_zero: code == OP_BZ,
                 ra: rd,
@@ -471,6 +543,7 @@ impl fmt::Display for Inst {
             Inst::Li { rd, imm } => write!(f, "li r{rd}, {imm}"),
             Inst::Lane { rd } => write!(f, "lane r{rd}"),
             Inst::Warp { rd } => write!(f, "warp r{rd}"),
+            Inst::Threads { rd } => write!(f, "threads r{rd}"),
             Inst::Branch { if_zero, ra, target, reconv } => {
                 write!(f, "{} r{ra}, {target}, {reconv}", if if_zero { "bz" } else { "bnz" })
             }

@@ -33,6 +33,8 @@ pub enum Stmt {
     Lui(u8, u32),
     Lane(u8),
     Warp(u8),
+    /// `threads` (extension `threads`).
+    Threads(u8),
     /// Lanes where `reg == 0` (`if_zero`) or `!= 0` run `then`, the others `other`.
     If {
         if_zero: bool,
@@ -73,7 +75,7 @@ pub const LOAD_BASE: u32 = 128;
 
 /// A random program of `size` statements after a prologue that gives every free register a
 /// lane- and warp-dependent value, its nesting fitting a stack of `stack_depth`, using the
-/// extensions `isa` (`mul`, `slts`, `sra`, `lui`; not yet `stx`) beside the base instructions.
+/// extensions `isa` (every one but `stx`) beside the base instructions.
 pub fn random_program(
     rng: &mut Rng,
     size: usize,
@@ -151,17 +153,18 @@ fn block(rng: &mut Rng, budget: &mut usize, at: Nesting, stride: u8) -> Vec<Stmt
             _ if roll < 36 => Stmt::Ld { rd: reg(rng), ra: reg(rng), base: LOAD_BASE },
             _ if roll < 42 => Stmt::Li(reg(rng), rng.below(1 << 14) as i32 - (1 << 13)),
             _ if roll < 46 => Stmt::Lane(reg(rng)),
+            _ if roll < 50 && at.isa.threads && rng.chance(30) => Stmt::Threads(reg(rng)),
             _ if roll < 50 => Stmt::Warp(reg(rng)),
             _ if roll < 53 && at.isa.lui => Stmt::Lui(reg(rng), rng.bits(18) as u32),
-            _ if roll < 70 => Stmt::Imm(
-                ImmOp::ALL[rng.below(4) as usize],
-                reg(rng),
-                reg(rng),
-                rng.below(64) as i32 - 32,
-            ),
+            _ if roll < 70 => {
+                let ops: Vec<ImmOp> =
+                    ImmOp::ALL.into_iter().filter(|op| at.isa.allows(op.extensions())).collect();
+                let op = ops[rng.below(ops.len() as u64) as usize];
+                Stmt::Imm(op, reg(rng), reg(rng), rng.below(64) as i32 - 32)
+            }
             _ => {
                 let ops: Vec<AluOp> =
-                    AluOp::ALL.into_iter().filter(|op| at.isa.allows(op.extension())).collect();
+                    AluOp::ALL.into_iter().filter(|op| at.isa.allows(op.extensions())).collect();
                 let op = ops[rng.below(ops.len() as u64) as usize];
                 Stmt::Alu(op, reg(rng), reg(rng), reg(rng))
             }
@@ -190,6 +193,7 @@ fn emit(stmts: &[Stmt], out: &mut String, labels: &mut usize) {
             Stmt::Lui(rd, imm) => writeln!(out, "        lui r{rd}, {imm}"),
             Stmt::Lane(rd) => writeln!(out, "        lane r{rd}"),
             Stmt::Warp(rd) => writeln!(out, "        warp r{rd}"),
+            Stmt::Threads(rd) => writeln!(out, "        threads r{rd}"),
             Stmt::If { if_zero, reg, then, other } => {
                 // Taken lanes run `then` at the target; the others fall through into `other`.
                 *labels += 1;
@@ -240,6 +244,7 @@ pub fn scalar_result(program: &[Stmt], config: Config, lds: &[u32]) -> (Vec<u32>
             let mut thread = Thread {
                 warp: t / config.threads,
                 lane: t % config.threads,
+                threads: config.threads,
                 thread: t,
                 vm,
                 bits: config.lane_bits,
@@ -256,6 +261,8 @@ pub fn scalar_result(program: &[Stmt], config: Config, lds: &[u32]) -> (Vec<u32>
 struct Thread<'a> {
     warp: usize,
     lane: usize,
+    /// Lanes per warp.
+    threads: usize,
     thread: usize,
     vm: u32,
     bits: usize,
@@ -285,6 +292,7 @@ impl Thread<'_> {
                 }
                 Stmt::Lane(rd) => self.regs[*rd as usize] = self.lane as u32 & self.vm,
                 Stmt::Warp(rd) => self.regs[*rd as usize] = self.warp as u32 & self.vm,
+                Stmt::Threads(rd) => self.regs[*rd as usize] = self.threads as u32 & self.vm,
                 Stmt::If { if_zero, reg, then, other } => {
                     let branch =
                         if (self.regs[*reg as usize] == 0) == *if_zero { then } else { other };

@@ -77,6 +77,8 @@ pub enum BSel {
     Immediate = 1,
     /// The warp's index.
     Warp = 2,
+    /// The lanes per warp (`threads`).
+    Threads = 3,
 }
 
 /// The control word of one instruction (one ROM row).
@@ -123,6 +125,7 @@ impl Controls {
             Some(Inst::Li { .. }) => c(Kind::Alu, ExecOp::PassB, BSel::Immediate, true, 0),
             Some(Inst::Lane { .. }) => c(Kind::Alu, ExecOp::Lane, BSel::Register, true, 0),
             Some(Inst::Warp { .. }) => c(Kind::Alu, ExecOp::PassB, BSel::Warp, true, 0),
+            Some(Inst::Threads { .. }) => c(Kind::Alu, ExecOp::PassB, BSel::Threads, true, 0),
             Some(Inst::Branch { if_zero, .. }) => Controls {
                 ra_high: true,
                 if_zero,
@@ -147,13 +150,14 @@ impl Controls {
         }
     }
 
-    /// The ROM word: legal\[0\], kind\[4:1\], exec_op\[8:5\], b_sel\[10:9\], rd_valid\[11\],
+    /// The ROM word: legal\[0\], kind\[4:1\], exec_op\[8:5\] (its low 4 bits: bit 4 is the
+    /// opcode's, [`Decoder::exec_op_high`]), b_sel\[10:9\], rd_valid\[11\],
     /// ra_high\[12\], src_valid\[14:13\], if_zero\[15\], target_low\[16\], control\[17\] (the kind's
     /// [`Kind::is_control`]).
     pub fn word(&self) -> u64 {
         self.legal as u64
             | (self.kind as u64) << 1
-            | self.exec_op.code() << 5
+            | (self.exec_op.code() & 0xF) << 5
             | (self.b_sel as u64) << 9
             | (self.rd_valid as u64) << 11
             | (self.ra_high as u64) << 12
@@ -167,6 +171,10 @@ impl Controls {
 /// Bits of a ROM word.
 const CONTROL_BITS: usize = 18;
 
+/// The first opcode of the ALU's second page (0x30 to 0x37): the instructions whose
+/// [`ExecOp`] codes are 16 and up, bit 4 being `exec_op_high`.
+pub const SECOND_PAGE: u32 = 0x30;
+
 #[derive(LogicBlock)]
 /// The SIMT core's instruction decoder (the module's header); combinational.
 pub struct Decoder {
@@ -177,7 +185,7 @@ pub struct Decoder {
     pub legal: Signal<Out, Bit>,
     /// A [`Kind`].
     pub kind: Signal<Out, Bits<4>>,
-    /// The lane ALU's [`ExecOp`] (kind `Alu`).
+    /// The lane ALU's [`ExecOp`] (kind `Alu`): its low 4 bits.
     pub exec_op: Signal<Out, Bits<4>>,
     /// A [`BSel`].
     pub b_sel: Signal<Out, Bits<2>>,
@@ -201,6 +209,10 @@ pub struct Decoder {
     /// `st`'s row offset `inst[6:0]` and quad stride `inst[13:7]`.
     pub st_index: Signal<Out, Bits<7>>,
     pub st_stride: Signal<Out, Bits<7>>,
+    /// Bit 4 of the [`ExecOp`]: a legal opcode of the ALU's second page, 0x30 to 0x37 (`min`
+    /// to `mulhu`), whose codes are 16 and up. Not in the ROM: a core without those
+    /// instructions keeps its ROM and its 4-bit `exec_op`.
+    pub exec_op_high: Signal<Out, Bit>,
     controls: ROM<Bits<CONTROL_BITS>, 6>,
     /// The bits a negative immediate's sign fills: 31..14.
     sign_fill: Constant<Bits<32>>,
@@ -208,6 +220,8 @@ pub struct Decoder {
     /// `lui`'s opcode, and whether the decoder carries `lui`.
     op_lui: Constant<Bits<6>>,
     has_lui: Constant<Bit>,
+    /// The second page's opcode bits 31:29.
+    second_page: Constant<Bits<3>>,
     ctl: Signal<Local, Bits<CONTROL_BITS>>,
 }
 
@@ -240,6 +254,8 @@ impl Decoder {
             lui_shift: Constant::new((LUI_SHIFT as u64).to_bits()),
             op_lui: Constant::new(((Inst::Lui { rd: 0, imm: 0 }.encode() >> 26) as u64).to_bits()),
             has_lui: Constant::new(isa.lui),
+            second_page: Constant::new(((SECOND_PAGE >> 3) as u64).to_bits()),
+            exec_op_high: Default::default(),
             ctl: Default::default(),
         })
     }
@@ -279,12 +295,14 @@ impl Logic for Decoder {
         self.reconv.next = self.inst.val().get_bits::<11>(0);
         self.st_index.next = self.inst.val().get_bits::<7>(0);
         self.st_stride.next = self.inst.val().get_bits::<7>(7);
+        self.exec_op_high.next =
+            self.legal.val() & (self.inst.val().get_bits::<3>(29) == self.second_page.val());
     }
 }
 
 impl crate::sim::Dut for Decoder {
     crate::dut_ports!(
         inputs: [inst],
-        outputs: [legal, kind, exec_op, b_sel, rd_valid, src_valid, if_zero, control, rd, ra, rb, imm, target, reconv, st_index, st_stride]
+        outputs: [legal, kind, exec_op, b_sel, rd_valid, src_valid, if_zero, control, rd, ra, rb, imm, target, reconv, st_index, st_stride, exec_op_high]
     );
 }

@@ -9,7 +9,7 @@ use crate::sim::{CycleModel, PortNames, PortStruct};
 
 port_struct! {
     /// Outputs, in port order.
-    pub struct DecodeOut { legal, kind, exec_op, b_sel, rd_valid, src_valid, if_zero, control, rd, ra, rb, imm, target, reconv, st_index, st_stride }
+    pub struct DecodeOut { legal, kind, exec_op, b_sel, rd_valid, src_valid, if_zero, control, rd, ra, rb, imm, target, reconv, st_index, st_stride, exec_op_high }
 }
 
 /// The decoder of a core with the extensions `isa`.
@@ -28,7 +28,8 @@ impl DecoderModel {
         let mut o = DecodeOut {
             legal: c.legal as u64,
             kind: c.kind as u64,
-            exec_op: c.exec_op.code(),
+            exec_op: c.exec_op.code() & 0xF,
+            exec_op_high: c.exec_op.code() >> 4,
             b_sel: c.b_sel as u64,
             rd_valid: c.rd_valid as u64,
             src_valid: c.src_valid,
@@ -51,7 +52,7 @@ impl DecoderModel {
                 (o.rd, o.ra, o.imm) = (rd as u64, ra as u64, imm as u32 as u64)
             }
             Some(Inst::Li { rd, imm }) => (o.rd, o.imm) = (rd as u64, imm as u32 as u64),
-            Some(Inst::Lane { rd } | Inst::Warp { rd }) => o.rd = rd as u64,
+            Some(Inst::Lane { rd } | Inst::Warp { rd } | Inst::Threads { rd }) => o.rd = rd as u64,
             Some(Inst::Branch { ra, target, reconv, .. }) => {
                 (o.ra, o.target, o.reconv) = (ra as u64, target as u64, reconv as u64)
             }

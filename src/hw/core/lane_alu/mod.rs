@@ -7,8 +7,11 @@
 //! `b` through; `lane` gives each lane its index. `zero` has bit `l` set when lane `l`'s `a` is
 //! 0: what `bz`/`bnz`/`bany` decide on. An op code outside [`ExecOp`] gives 0 in every lane and
 //! raises `bad_op`, as does the op of an extension the ALU is built without (`mul`: the
-//! multiply, from 16 x 16-bit products; `signed`: `slts`, `sra`). Arithmetic wraps at `DW`
-//! bits; shifts take `b mod DW`; `slt` is unsigned. Combinational.
+//! multiply, from 16 x 16-bit products; `signed`: `slts`, `sra`; `minmax`: `min`, `max`,
+//! `minu`, `maxu`; `mulhi` with `mul`: `mulh`, `mulhu`, the product's high half from a fourth
+//! product). Codes 16 and up have bit 4 on the port `op_high`, which only an ALU built with
+//! `minmax` or `mulhi` reads. Arithmetic wraps at `DW` bits; shifts take `b mod DW`; `slt` is
+//! unsigned. Combinational.
 
 pub mod model;
 pub mod preset;
@@ -20,7 +23,7 @@ use rust_hdl::prelude::*;
 use crate::isa::{AluOp, Extension, Extensions, ImmOp};
 use crate::params::{check_derived, check_pow2, check_range, clog2};
 
-/// What the execution stage does, by op code (`op` port).
+/// What the execution stage does, by op code (`op` and `op_high` ports).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ExecOp {
     /// `a + b`.
@@ -51,11 +54,23 @@ pub enum ExecOp {
     Slts = 12,
     /// Arithmetic shift right (extension `signed`).
     Sra = 13,
+    /// Signed lesser of `a` and `b` (extension `minmax`; codes 16 and up: `op_high` set).
+    Min = 16,
+    /// Signed greater (extension `minmax`).
+    Max = 17,
+    /// Unsigned lesser (extension `minmax`).
+    Minu = 18,
+    /// Unsigned greater (extension `minmax`).
+    Maxu = 19,
+    /// The high `DW` bits of the signed product (extensions `mul`, `mulhi`).
+    Mulh = 20,
+    /// The high `DW` bits of the unsigned product (extensions `mul`, `mulhi`).
+    Mulhu = 21,
 }
 
 impl ExecOp {
     /// Every operation, in code order.
-    pub const ALL: [ExecOp; 14] = [
+    pub const ALL: [ExecOp; 20] = [
         ExecOp::Add,
         ExecOp::Sub,
         ExecOp::And,
@@ -70,9 +85,15 @@ impl ExecOp {
         ExecOp::Mul,
         ExecOp::Slts,
         ExecOp::Sra,
+        ExecOp::Min,
+        ExecOp::Max,
+        ExecOp::Minu,
+        ExecOp::Maxu,
+        ExecOp::Mulh,
+        ExecOp::Mulhu,
     ];
-    /// Bits of the `op` port.
-    pub const BITS: usize = 4;
+    /// Bits of the code: the `op` port's 4 and `op_high`.
+    pub const BITS: usize = 5;
 
     /// The operation's code on the `op` port.
     pub fn code(self) -> u64 {
@@ -97,6 +118,12 @@ impl ExecOp {
             AluOp::Mul => ExecOp::Mul,
             AluOp::Slts => ExecOp::Slts,
             AluOp::Sra => ExecOp::Sra,
+            AluOp::Min => ExecOp::Min,
+            AluOp::Max => ExecOp::Max,
+            AluOp::Minu => ExecOp::Minu,
+            AluOp::Maxu => ExecOp::Maxu,
+            AluOp::Mulh => ExecOp::Mulh,
+            AluOp::Mulhu => ExecOp::Mulhu,
         }
     }
     /// The op an immediate instruction runs, with the immediate (cut to the lane width) in `b`.
@@ -106,11 +133,16 @@ impl ExecOp {
             ImmOp::Andi => ExecOp::And,
             ImmOp::Shli => ExecOp::Shl,
             ImmOp::Shri => ExecOp::Shr,
+            ImmOp::Ori => ExecOp::Or,
+            ImmOp::Xori => ExecOp::Xor,
+            ImmOp::Slti => ExecOp::Slt,
+            ImmOp::Sltsi => ExecOp::Slts,
+            ImmOp::Srai => ExecOp::Sra,
         }
     }
-    /// The extension the op belongs to; `None` for the base instruction set.
-    pub fn extension(self) -> Option<Extension> {
-        self.alu().and_then(AluOp::extension)
+    /// The extensions the op needs; none for the base instruction set.
+    pub fn extensions(self) -> &'static [Extension] {
+        self.alu().map_or(&[], AluOp::extensions)
     }
     /// The ISA's ALU op of this code, if it is one.
     pub fn alu(self) -> Option<AluOp> {
@@ -125,7 +157,9 @@ const ALU_PROPERTIES: &[&str] = &[
     "add_and_sub_wrap",
     "sra_fills_with_the_sign",
     "slts_compares_signed",
-    "codes_past_13_are_refused",
+    "min_and_max_pick_a_lane_value",
+    "mulh_is_the_high_product",
+    "undefined_codes_are_refused",
 ];
 
 /// The formal properties (`lane_alu.sv` beside this file).
@@ -142,6 +176,8 @@ pub const PROPERTIES: crate::sim::Properties = crate::sim::Properties {
             ("SW", clog2(dw)),
             ("MUL", ext(isa.mul)),
             ("SIGNED", ext(isa.signed)),
+            ("MINMAX", ext(isa.minmax)),
+            ("MULHI", ext(isa.mulhi)),
         ]
     },
     claims: &[
@@ -170,8 +206,11 @@ pub const PROPERTIES: crate::sim::Properties = crate::sim::Properties {
 /// `T` lanes of `DW` bits (a power of two; `SW = clog2(DW)` shift bits; `TD = T * DW`).
 #[derive(LogicBlock)]
 pub struct LaneAlu<const T: usize, const DW: usize, const SW: usize, const TD: usize> {
-    /// An [`ExecOp`] code.
+    /// An [`ExecOp`] code's low 4 bits.
     pub op: Signal<In, Bits<4>>,
+    /// Its bit 4 (codes 16 and up), read only by an ALU built with `minmax` or `mulhi`: without
+    /// them the code is `op` alone (a port of its own, so that such an ALU's `op` stays 4 bits).
+    pub op_high: Signal<In, Bit>,
     pub a: Signal<In, Bits<TD>>,
     pub b: Signal<In, Bits<TD>>,
     pub result: Signal<Out, Bits<TD>>,
@@ -187,8 +226,14 @@ pub struct LaneAlu<const T: usize, const DW: usize, const SW: usize, const TD: u
     /// The extensions built in.
     has_mul: Constant<Bit>,
     has_signed: Constant<Bit>,
-    /// 16, and a lane of ones.
+    has_minmax: Constant<Bit>,
+    /// `mulhi` and `mul`.
+    has_mulhi: Constant<Bit>,
+    /// The code is 16 or more (`op_high`, when an extension reads it).
+    high: Signal<Local, Bit>,
+    /// 16 and 32, and a lane of ones.
     sixteen: Constant<Bits<8>>,
+    thirty_two: Constant<Bits<8>>,
     ones: Constant<Bits<DW>>,
     /// `sub`, `slt` and `slts` subtract: `a + !b + 1` on the one adder `add` uses.
     subtract: Signal<Local, Bit>,
@@ -209,8 +254,17 @@ pub struct LaneAlu<const T: usize, const DW: usize, const SW: usize, const TD: u
     b_lo: Signal<Local, Bits<16>>,
     b_hi: Signal<Local, Bits<16>>,
     p_low: Signal<Local, Bits<32>>,
+    p_lh: Signal<Local, Bits<32>>,
+    p_hl: Signal<Local, Bits<32>>,
+    p_hh: Signal<Local, Bits<32>>,
     p_cross: Signal<Local, Bits<32>>,
     product: Signal<Local, Bits<32>>,
+    /// The whole 64-bit product (`mulhi`), its terms, and its bits `DW` and up: unsigned, and
+    /// signed (less `b` where `a` is negative and `a` where `b` is).
+    term: Signal<Local, Bits<64>>,
+    full: Signal<Local, Bits<64>>,
+    upper: Signal<Local, Bits<DW>>,
+    upper_signed: Signal<Local, Bits<DW>>,
     // Lane by lane: the lanes not yet done (shifted down), this lane's values, the result so far
     rest_a: Signal<Local, Bits<TD>>,
     rest_b: Signal<Local, Bits<TD>>,
@@ -244,6 +298,7 @@ impl<const T: usize, const DW: usize, const SW: usize, const TD: usize> LaneAlu<
         check_range("TD (T * DW)", TD, 2, 1024)?;
         Ok(Self {
             op: Default::default(),
+            op_high: Default::default(),
             a: Default::default(),
             b: Default::default(),
             result: Default::default(),
@@ -254,7 +309,11 @@ impl<const T: usize, const DW: usize, const SW: usize, const TD: usize> LaneAlu<
             msb: Constant::new((DW - 1).to_bits()),
             has_mul: Constant::new(isa.mul),
             has_signed: Constant::new(isa.signed),
+            has_minmax: Constant::new(isa.minmax),
+            has_mulhi: Constant::new(isa.mul && isa.mulhi),
+            high: Default::default(),
             sixteen: Constant::new(16u64.to_bits()),
+            thirty_two: Constant::new(32u64.to_bits()),
             ones: Constant::new(crate::sim::rng::mask(DW).to_bits()),
             subtract: Default::default(),
             carry_in: Default::default(),
@@ -272,8 +331,15 @@ impl<const T: usize, const DW: usize, const SW: usize, const TD: usize> LaneAlu<
             b_lo: Default::default(),
             b_hi: Default::default(),
             p_low: Default::default(),
+            p_lh: Default::default(),
+            p_hl: Default::default(),
+            p_hh: Default::default(),
             p_cross: Default::default(),
             product: Default::default(),
+            term: Default::default(),
+            full: Default::default(),
+            upper: Default::default(),
+            upper_signed: Default::default(),
             rest_a: Default::default(),
             rest_b: Default::default(),
             la: Default::default(),
@@ -298,9 +364,14 @@ impl<const T: usize, const DW: usize, const SW: usize, const TD: usize> Logic
         self.lane_id.next = 0.into();
         self.zero.next = 0.into();
         self.bad_op.next = false;
+        self.high.next = self.op_high.val() & (self.has_minmax.val() | self.has_mulhi.val());
+        // `min`, `max`, `minu`, `maxu` (16 to 19) compare on the adder as `slt` does
         self.subtract.next = (self.op.val() == 1)
             | (self.op.val() == 7)
             | (self.has_signed.val() & (self.op.val() == 12));
+        if self.high.val() {
+            self.subtract.next = self.op.val() < 4;
+        }
         self.carry_in.next = 0.into();
         if self.subtract.val() {
             self.carry_in.next = 1.into();
@@ -341,53 +412,131 @@ impl<const T: usize, const DW: usize, const SW: usize, const TD: usize> Logic
             self.a_hi.next = bit_cast::<16, DW>(self.la.val() >> self.sixteen.val());
             self.b_hi.next = bit_cast::<16, DW>(self.lb.val() >> self.sixteen.val());
             self.p_low.next = self.a_lo.val() * self.b_lo.val();
-            self.p_cross.next =
-                (self.a_lo.val() * self.b_hi.val()) + (self.a_hi.val() * self.b_lo.val());
+            self.p_lh.next = self.a_lo.val() * self.b_hi.val();
+            self.p_hl.next = self.a_hi.val() * self.b_lo.val();
+            self.p_cross.next = self.p_lh.val() + self.p_hl.val();
             self.product.next = self.p_low.val() + (self.p_cross.val() << self.sixteen.val());
-            match self.op.val().index() {
-                0 => self.lr.next = self.sum.val(),
-                1 => self.lr.next = self.sum.val(),
-                2 => self.lr.next = self.la.val() & self.lb.val(),
-                3 => self.lr.next = self.la.val() | self.lb.val(),
-                4 => self.lr.next = self.la.val() ^ self.lb.val(),
-                5 => self.lr.next = self.la.val() << self.by.val(),
-                6 => self.lr.next = self.la.val() >> self.by.val(),
-                7 => {
-                    if self.below.val() {
-                        self.lr.next = 1.into();
+            // The whole product, term by term: hh << 32 + (lh + hl) << 16 + ll
+            self.p_hh.next = self.a_hi.val() * self.b_hi.val();
+            self.full.next = bit_cast::<64, 32>(self.p_low.val());
+            self.term.next = bit_cast::<64, 32>(self.p_lh.val());
+            self.full.next = self.full.val() + (self.term.val() << self.sixteen.val());
+            self.term.next = bit_cast::<64, 32>(self.p_hl.val());
+            self.full.next = self.full.val() + (self.term.val() << self.sixteen.val());
+            self.term.next = bit_cast::<64, 32>(self.p_hh.val());
+            self.full.next = self.full.val() + (self.term.val() << self.thirty_two.val());
+            self.upper.next = bit_cast::<DW, 64>(self.full.val() >> self.lane_bits.val());
+            self.upper_signed.next = self.upper.val();
+            if self.a_top.val().any() {
+                self.upper_signed.next = self.upper_signed.val() - self.lb.val();
+            }
+            if self.b_top.val().any() {
+                self.upper_signed.next = self.upper_signed.val() - self.la.val();
+            }
+            if self.high.val() {
+                match self.op.val().index() {
+                    0 => {
+                        if self.has_minmax.val() {
+                            self.lr.next = self.lb.val();
+                            if self.below_signed.val() {
+                                self.lr.next = self.la.val();
+                            }
+                        } else {
+                            self.bad_op.next = true;
+                        }
                     }
-                }
-                8 => {
-                    if self.la.val() == self.lb.val() {
-                        self.lr.next = 1.into();
+                    1 => {
+                        if self.has_minmax.val() {
+                            self.lr.next = self.la.val();
+                            if self.below_signed.val() {
+                                self.lr.next = self.lb.val();
+                            }
+                        } else {
+                            self.bad_op.next = true;
+                        }
                     }
-                }
-                9 => self.lr.next = self.lb.val(),
-                10 => self.lr.next = self.lane_id.val(),
-                11 => {
-                    if self.has_mul.val() {
-                        self.lr.next = bit_cast::<DW, 32>(self.product.val());
-                    } else {
-                        self.bad_op.next = true;
+                    2 => {
+                        if self.has_minmax.val() {
+                            self.lr.next = self.lb.val();
+                            if self.below.val() {
+                                self.lr.next = self.la.val();
+                            }
+                        } else {
+                            self.bad_op.next = true;
+                        }
                     }
+                    3 => {
+                        if self.has_minmax.val() {
+                            self.lr.next = self.la.val();
+                            if self.below.val() {
+                                self.lr.next = self.lb.val();
+                            }
+                        } else {
+                            self.bad_op.next = true;
+                        }
+                    }
+                    4 => {
+                        if self.has_mulhi.val() {
+                            self.lr.next = self.upper_signed.val();
+                        } else {
+                            self.bad_op.next = true;
+                        }
+                    }
+                    5 => {
+                        if self.has_mulhi.val() {
+                            self.lr.next = self.upper.val();
+                        } else {
+                            self.bad_op.next = true;
+                        }
+                    }
+                    _ => self.bad_op.next = true,
                 }
-                12 => {
-                    if self.has_signed.val() {
-                        if self.below_signed.val() {
+            } else {
+                match self.op.val().index() {
+                    0 => self.lr.next = self.sum.val(),
+                    1 => self.lr.next = self.sum.val(),
+                    2 => self.lr.next = self.la.val() & self.lb.val(),
+                    3 => self.lr.next = self.la.val() | self.lb.val(),
+                    4 => self.lr.next = self.la.val() ^ self.lb.val(),
+                    5 => self.lr.next = self.la.val() << self.by.val(),
+                    6 => self.lr.next = self.la.val() >> self.by.val(),
+                    7 => {
+                        if self.below.val() {
                             self.lr.next = 1.into();
                         }
-                    } else {
-                        self.bad_op.next = true;
                     }
-                }
-                13 => {
-                    if self.has_signed.val() {
-                        self.lr.next = self.fill.val();
-                    } else {
-                        self.bad_op.next = true;
+                    8 => {
+                        if self.la.val() == self.lb.val() {
+                            self.lr.next = 1.into();
+                        }
                     }
+                    9 => self.lr.next = self.lb.val(),
+                    10 => self.lr.next = self.lane_id.val(),
+                    11 => {
+                        if self.has_mul.val() {
+                            self.lr.next = bit_cast::<DW, 32>(self.product.val());
+                        } else {
+                            self.bad_op.next = true;
+                        }
+                    }
+                    12 => {
+                        if self.has_signed.val() {
+                            if self.below_signed.val() {
+                                self.lr.next = 1.into();
+                            }
+                        } else {
+                            self.bad_op.next = true;
+                        }
+                    }
+                    13 => {
+                        if self.has_signed.val() {
+                            self.lr.next = self.fill.val();
+                        } else {
+                            self.bad_op.next = true;
+                        }
+                    }
+                    _ => self.bad_op.next = true,
                 }
-                _ => self.bad_op.next = true,
             }
             if self.la.val() == 0 {
                 self.zero.next = self.zero.val().replace_bit(l, true);
@@ -407,5 +556,5 @@ impl<const T: usize, const DW: usize, const SW: usize, const TD: usize> Logic
 impl<const T: usize, const DW: usize, const SW: usize, const TD: usize> crate::sim::Dut
     for LaneAlu<T, DW, SW, TD>
 {
-    crate::dut_ports!(inputs: [op, a, b], outputs: [result, zero, bad_op]);
+    crate::dut_ports!(inputs: [op, op_high, a, b], outputs: [result, zero, bad_op]);
 }

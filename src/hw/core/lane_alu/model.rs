@@ -25,9 +25,15 @@ pub struct LaneAluModel {
 }
 
 impl LaneAluModel {
-    /// Op code `op` on every lane of `a` and `b`.
+    /// The op code the ALU reads from its `op` and `op_high` ports: bit 4 only when it is built
+    /// with an extension of codes 16 and up (`minmax`, or `mulhi` with `mul`).
+    pub fn code(&self, op: u64, op_high: u64) -> u64 {
+        let reads_high = self.isa.minmax || (self.isa.mul && self.isa.mulhi);
+        (op & 0xF) | u64::from(reads_high && op_high & 1 == 1) << 4
+    }
+    /// Op code `op` (all five bits) on every lane of `a` and `b`.
     pub fn compute(&self, op: u64, a: &Lanes, b: &Lanes) -> AluOut {
-        let op = ExecOp::from_code(op).filter(|op| self.isa.allows(op.extension()));
+        let op = ExecOp::from_code(op).filter(|op| self.isa.allows(op.extensions()));
         let vm = crate::sim::rng::mask(self.lane_bits) as u32;
         let result = Lanes::from_fn(self.lanes, |l| {
             vm & match op {
@@ -49,10 +55,10 @@ impl LaneAluModel {
 }
 
 impl CycleModel for LaneAluModel {
-    /// op, a, b (lanes packed `lane_bits` apart); result, zero, bad_op.
+    /// op, op_high, a, b (lanes packed `lane_bits` apart); result, zero, bad_op.
     fn ports(&self) -> PortNames {
         PortNames::default()
-            .inputs(&["op"])
+            .inputs(&["op", "op_high"])
             .input_wide("a", self.data_bits())
             .input_wide("b", self.data_bits())
             .output_wide("result", self.data_bits())
@@ -61,7 +67,8 @@ impl CycleModel for LaneAluModel {
     fn outputs(&self, inputs: &[u64]) -> Vec<u64> {
         let k = word_count(self.data_bits());
         let lanes = |w: &[u64]| Lanes::from_words(w, self.lanes, self.lane_bits);
-        let o = self.compute(inputs[0], &lanes(&inputs[1..]), &lanes(&inputs[1 + k..]));
+        let code = self.code(inputs[0], inputs[1]);
+        let o = self.compute(code, &lanes(&inputs[2..]), &lanes(&inputs[2 + k..]));
         let mut w = o.result.to_words(self.lanes, self.lane_bits);
         w.extend([o.zero, o.bad_op as u64]);
         w

@@ -36,7 +36,7 @@ pub(crate) use at_preset;
 pub fn entries<B: AtPreset>() -> Vec<Entry> {
     vec![entry::<B, _>("lane_alu", "LaneAlu",
         "the SIMT core's execution stage: one integer ALU per lane (the ISA's ALU ops), zero test for branches",
-        vec![("Ops", "op codes 0..13: add sub and or xor shl shr slt seq pass_b lane, and the extensions' mul slts sra; others, and those of extensions not built in, give 0 and bad_op".into()), ("Extensions", B::PRESET.isa().names())],
+        vec![("Ops", "op codes 0..13 and 16..21 (op_high set): add sub and or xor shl shr slt seq pass_b lane, and the extensions' mul slts sra, min max minu maxu, mulh mulhu; others, and those of extensions not built in, give 0 and bad_op".into()), ("Extensions", B::PRESET.isa().names())],
         B::lane_alu, differential::<B>, Some(super::PROPERTIES)).with_quick_synthesis_proof().replayed_on_verilator()]
 }
 

@@ -20,8 +20,12 @@ pub fn alu_stimulus(
         let a = Lanes::from_fn(lanes, |_| lane(rng) as u32);
         let b = Lanes::from_fn(lanes, |l| if rng.chance(20) { a[l] } else { lane(rng) as u32 });
         let ops = crate::hw::core::lane_alu::ExecOp::ALL.len() as u64;
-        let op = if rng.chance(5) { rng.bits(4) } else { rng.below(ops) };
-        let mut w = vec![op];
+        let code = if rng.chance(5) {
+            rng.bits(5)
+        } else {
+            crate::hw::core::lane_alu::ExecOp::ALL[rng.below(ops) as usize].code()
+        };
+        let mut w = vec![code & 0xF, code >> 4];
         w.extend(a.to_words(lanes, bits));
         w.extend(b.to_words(lanes, bits));
         w

@@ -1,6 +1,7 @@
 //! Execute: the [`SimtCore`](super::SimtCore)'s execution units and write-back. Unit type 0:
 //! the instruction in the collector's first output register is decoded, its operand `b` chosen
-//! (the second register, the immediate or the warp id, replicated over the lanes) and the
+//! (the second register, or the immediate, the warp id or the lanes per warp, replicated over the
+//! lanes) and the
 //! [`LaneAlu`] computes; an ALU result writes back, and a branch goes to the [`BranchUnit`].
 //! Unit type 1: the [`LdsPort`] takes loads and stores from the second output register. Unit 0
 //! holds while a load answers (the load writes back first) and while a divergent branch's second
@@ -92,6 +93,9 @@ pub struct Execute<
     lane_word: Signal<Local, Bits<TD>>,
     rep_imm: Signal<Local, Bits<TD>>,
     rep_warp: Signal<Local, Bits<TD>>,
+    /// The lanes per warp (`threads`), cut to a lane, and in every lane.
+    threads_lane: Constant<Bits<DW>>,
+    rep_threads: Signal<Local, Bits<TD>>,
     wb_d: Signal<Local, Bits<TD>>,
 }
 
@@ -170,6 +174,8 @@ impl<
             lane_word: Default::default(),
             rep_imm: Default::default(),
             rep_warp: Default::default(),
+            threads_lane: Constant::new((T as u64 & crate::sim::rng::mask(DW)).to_bits()),
+            rep_threads: Default::default(),
             wb_d: Default::default(),
         })
     }
@@ -191,8 +197,8 @@ impl<
 {
     #[hdl_gen]
     fn update(&mut self) {
-        // The lane ALU: operand `b` is the second register, or the immediate or the warp id
-        // in every lane
+        // The lane ALU: operand `b` is the second register, or the immediate, the warp id or
+        // the lanes per warp in every lane
         self.dec.inst.next = self.out_inst.val();
         self.fire.next = self.out_valid.val()
             & !self.lds.wb_valid.val()
@@ -203,18 +209,24 @@ impl<
         self.warp_lane.next = bit_cast::<DW, WW>(self.out_warp.val());
         self.rep_imm.next = 0.into();
         self.rep_warp.next = 0.into();
+        self.rep_threads.next = 0.into();
         for _l in 0..T {
             self.lane_word.next = bit_cast::<TD, DW>(self.imm_lane.val());
             self.rep_imm.next = (self.rep_imm.val() << self.lane_bits.val()) | self.lane_word.val();
             self.lane_word.next = bit_cast::<TD, DW>(self.warp_lane.val());
             self.rep_warp.next =
                 (self.rep_warp.val() << self.lane_bits.val()) | self.lane_word.val();
+            self.lane_word.next = bit_cast::<TD, DW>(self.threads_lane.val());
+            self.rep_threads.next =
+                (self.rep_threads.val() << self.lane_bits.val()) | self.lane_word.val();
         }
         self.alu.op.next = self.dec.exec_op.val();
+        self.alu.op_high.next = self.dec.exec_op_high.val();
         self.alu.a.next = self.out_a.val();
         match self.dec.b_sel.val().index() {
             1 => self.alu.b.next = self.rep_imm.val(),
             2 => self.alu.b.next = self.rep_warp.val(),
+            3 => self.alu.b.next = self.rep_threads.val(),
             _ => self.alu.b.next = self.out_b.val(),
         }
         self.alu_wb.next = self.fire.val() & (self.dec.kind.val() == self.k_alu.val());

@@ -551,9 +551,10 @@ impl SimtCoreModel {
             let b = match d.b_sel {
                 x if x == BSel::Immediate as u64 => replicate(d.imm, t, bits),
                 x if x == BSel::Warp as u64 => replicate(w as u64, t, bits),
+                x if x == BSel::Threads as u64 => replicate(t as u64, t, bits),
                 _ => out0.ops[1],
             };
-            let ao = self.alu.compute(d.exec_op, &out0.ops[0], &b);
+            let ao = self.alu.compute(self.alu.code(d.exec_op, d.exec_op_high), &out0.ops[0], &b);
             let m = out0.inst.mask;
             let next = ((self.branch_pc[w] + 1) << 2) & pc_mask;
             let target = (d.target << 2) & pc_mask;
