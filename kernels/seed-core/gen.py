@@ -13,8 +13,9 @@ def words(seed, n, bits):
 
 
 def write(name, lds, expect, how):
+    """A negative word of `lds` is written as a negative decimal, the others in hex."""
     with open(f"{name}.lds", "w") as f:
-        f.write("".join(f"{v:x}\n" for v in lds))
+        f.write("".join(f"{v}\n" if v < 0 else f"{v:x}\n" for v in lds))
     with open(f"{name}.seed-core.expect", "w") as f:
         f.write(f"# Expected results of {name}.s on the seed core (8 warps x 32 lanes, 32-bit values), with\n")
         f.write(f"# {name}.lds: {how} (worked out by gen.py from the inputs).\n")
@@ -38,3 +39,61 @@ write("scan", s, list(enumerate(prefix)), "word t = x[0] + ... + x[t]")
 
 h = words(6, 256, 4)
 write("histogram", h, [(768 + b, h.count(b)) for b in range(16)], "bin b's count at 768 + b")
+
+
+def signed(v):
+    """A 32-bit word as a signed number."""
+    v %= M
+    return v - M if v >> 31 else v
+
+
+def signed_words(seed, n, bits):
+    """Signed values of `bits` bits, about half negative."""
+    return [v - (1 << (bits - 1)) for v in words(seed, n, bits)]
+
+
+x = signed_words(7, 256, 32)
+write("maxreduce", x, [(512, max(x))], "the largest value, signed, at 512")
+
+x = words(8, 256, 32)
+write("popcount", x, [(256 + t, bin(v).count("1")) for t, v in enumerate(x)], "the set bits of x[t] at 256 + t")
+
+
+def fnv1a(v):
+    h = 2166136261
+    for k in range(4):
+        h = ((h ^ (v >> (8 * k) & 255)) * 16777619) % M
+    return h
+
+
+x = words(9, 256, 32)
+write("fnv1a", x, [(256 + t, fnv1a(v)) for t, v in enumerate(x)], "FNV-1a of x[t]'s 4 bytes at 256 + t")
+
+x, y = words(10, 256, 32), words(11, 256, 32)
+write("saxpy", x + y, [(256 + t, (3000000019 * a + b) % M) for t, (a, b) in enumerate(zip(x, y))], "a x x[t] + y[t] at 256 + t")
+
+
+def collatz(n):
+    steps = 0
+    while n != 1:
+        n = n // 2 if n % 2 == 0 else 3 * n + 1
+        steps += 1
+    return steps
+
+
+n = [1 + v % 1000 for v in words(12, 256, 16)]
+write("collatz", n, [(256 + t, collatz(v)) for t, v in enumerate(n)], "the steps from x[t] to 1 at 256 + t")
+
+a, b = signed_words(13, 64, 12), signed_words(14, 64, 12)
+c = [max(0, sum(a[i * 8 + k] * b[k * 8 + j] for k in range(8))) for i in range(8) for j in range(8)]
+write("relu_matmul", a + b, [(128 + t, c[t]) for t in range(64)], "C = max(A x B, 0) at 128 + t")
+
+x = words(15, 256, 16)
+blur = [(x[max(t - 1, 0)] + 2 * x[t] + x[min(t + 1, 255)]) >> 2 for t in range(256)]
+write("blur", x, [(256 + t, v) for t, v in enumerate(blur)], "the blurred x[t] at 256 + t")
+
+x = words(16, 256, 32)
+write("xscan", x, [(t, sum(x[:t]) % M) for t in range(256)], "word t = x[0] + ... + x[t - 1]")
+
+x = signed_words(17, 256, 32)
+write("bitonic", x, list(enumerate(sorted(x))), "the values sorted, signed, ascending")
