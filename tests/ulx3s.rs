@@ -136,10 +136,11 @@ fn the_cu_core_top_runs_a_kernel_after_place_and_route() {
 
 /// The multiplier's model (`MULT18X18D`, `sim/engine/ecp5_cells.v`) against the multiply it
 /// implements, with the carry chains that add its partial products: the seed core's lane ALU
-/// at 2 lanes of 32 bits with every extension (a lane's `mul` is three 18 x 18 multipliers),
-/// synthesized, placed and routed for the LFE5U-85F out of context. Its routed netlist with the
-/// cell models, under Verilator, gives every output of the ALU's model on each of 20,000 random
-/// cycles, over a thousand of them multiplies; with the model's product one bit off, it fails.
+/// at 2 lanes of 32 bits with every extension (a lane's `mul`, `mulh` and `mulhu` are four 18
+/// x 18 multipliers), synthesized, placed and routed for the LFE5U-85F out of context. Its
+/// routed netlist with the cell models, under Verilator, gives every output of the ALU's model
+/// on each of 20,000 random cycles, over a thousand of them multiplies (low or high half); with
+/// the model's product one bit off, it fails.
 #[test]
 fn the_multiplier_model_computes_the_multiply_after_place_and_route() {
     use rust_hdl::prelude::Block as _;
@@ -154,7 +155,9 @@ fn the_multiplier_model_computes_the_multiply_after_place_and_route() {
         TOP, make, &mut model, 11, 500, 20_000, stimulus,
     )
     .unwrap();
-    let muls = rec.input("op").unwrap().iter().filter(|&&op| op == 11).count();
+    let (ops, highs) = (rec.input("op").unwrap(), rec.input("op_high").unwrap());
+    let is_mul = |(&op, &high): (&u64, &u64)| (op, high) == (11, 0) || (high == 1 && op / 2 == 2);
+    let muls = ops.iter().zip(&highs).filter(|&c| is_mul(c)).count();
     assert!(muls > 1_000, "{muls} multiplies");
     let dir = std::env::temp_dir().join(format!("simt-rtl-ulx3s-mult-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -166,7 +169,7 @@ fn the_multiplier_model_computes_the_multiply_after_place_and_route() {
     let files =
         simt_rtl::flow::readback::routed_block(board, &source, TOP, &dir.join("pnr")).unwrap();
     let routed = std::fs::read_to_string(&files[0]).unwrap();
-    assert_eq!(routed.matches("MULT18X18D #(").count(), 6, "three multipliers a lane");
+    assert_eq!(routed.matches("MULT18X18D #(").count(), 8, "four multipliers a lane");
     let mut dut = VerilogDut::of(&block, TOP, files[0].clone());
     dut.sources.push(files[1].clone());
     check_against_rust(Simulator::Verilator, &dut, &rec, &dir.join("routed")).unwrap();

@@ -55,11 +55,11 @@ pub fn checks<B: AtPreset>() -> Vec<Check> {
     vec![Check::new("lane ALU", differential::<B>).covering(|rec, _| every_op_code(rec))]
 }
 
-/// A run of the lane ALUs offered every op code (`op`, the first input), undefined ones
-/// included, more than 10 times.
+/// A run of the lane ALUs offered every op code (`op` and `op_high`, the first two inputs: 32
+/// codes), undefined ones included, more than 10 times.
 pub fn every_op_code(rec: &Recorded) -> Result<()> {
-    let mut seen = [0usize; 16];
-    rec.inputs.iter().for_each(|i| seen[i[0] as usize] += 1);
+    let mut seen = [0usize; 32];
+    rec.inputs.iter().for_each(|i| seen[(i[0] | i[1] << 4) as usize] += 1);
     anyhow::ensure!(seen.iter().all(|&n| n > 10), "op codes seen: {seen:?}");
     Ok(())
 }

@@ -4,7 +4,8 @@
 use crate::sim::rng::Rng;
 use crate::sim::wide::Lanes;
 
-/// Stimulus for the lane ALU: every op code (the extensions' too, and the undefined ones, rarely), lanes random,
+/// Stimulus for the lane ALU: every op code (the extensions' too, and any of the 32, undefined
+/// ones among them, a tenth of the time), lanes random,
 /// zero, all ones, equal in `a` and `b`, and shift amounts across the lane width.
 pub fn alu_stimulus(
     lanes: usize,
@@ -20,7 +21,7 @@ pub fn alu_stimulus(
         let a = Lanes::from_fn(lanes, |_| lane(rng) as u32);
         let b = Lanes::from_fn(lanes, |l| if rng.chance(20) { a[l] } else { lane(rng) as u32 });
         let ops = crate::hw::core::lane_alu::ExecOp::ALL.len() as u64;
-        let code = if rng.chance(5) {
+        let code = if rng.chance(10) {
             rng.bits(5)
         } else {
             crate::hw::core::lane_alu::ExecOp::ALL[rng.below(ops) as usize].code()
