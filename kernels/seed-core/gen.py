@@ -97,3 +97,59 @@ write("xscan", x, [(t, sum(x[:t]) % M) for t in range(256)], "word t = x[0] + ..
 
 x = signed_words(17, 256, 32)
 write("bitonic", x, list(enumerate(sorted(x))), "the values sorted, signed, ascending")
+
+
+# The 4-deep if/else tree: its assembly is written here too (15 branches by one rule).
+TREE_OPS = [  # (bit set, bit clear) at each level, on acc in r5
+    ("addi r5, r5, 1000", "addi r5, r5, -7"),
+    ("shli r5, r5, 1", "xori r5, r5, 0x55"),
+    ("mul  r5, r5, r7", "addi r5, r5, 100"),
+    ("ori  r5, r5, 0x100", "srai r5, r5, 1"),
+]
+
+
+def tree(level, labels):
+    if level == len(TREE_OPS):
+        return []
+    n = labels[0] = labels[0] + 1
+    bit = 1 << (len(TREE_OPS) - 1 - level)
+    on, off = TREE_OPS[level]
+    pad = "        "
+    out = [f"{pad}andi r6, r4, {bit}", f"{pad}bnz  r6, then{n}, join{n}"]
+    out += [f"{pad}{off}"] + tree(level + 1, labels) + [f"{pad}jmp  join{n}"]
+    out += [f"then{n}:".ljust(8) + on] + tree(level + 1, labels)
+    out += [f"join{n}:".ljust(8) + "join"]
+    return out
+
+
+header = """; A 4-deep if/else tree (seed-core; 15 divergent branches nested to the stack's depth of 8,
+; `ori`, `xori`, `srai`, `mul`, `threads`, `stx`; written by gen.py): v at words 0..255, each 0
+; to 255 (if_tree.lds). Thread t starts from acc = v and at each level, on bit 3, 2, 1 and 0 of
+; v, takes one of two branches: acc + 1000 or acc - 7; acc << 1 or acc xor 0x55; acc x 3 or acc
+; + 100; acc or 0x100 or acc >> 1 (arithmetic). acc goes to word 256 + t.
+        warp r1
+        threads r2
+        mul  r1, r1, r2
+        lane r3
+        add  r1, r1, r3          ; t
+        ld   r4, r1              ; v
+        mov  r5, r4              ; acc
+        li   r7, 3
+"""
+with open("if_tree.s", "w") as f:
+    f.write(header + "\n".join(tree(0, [0])) + "\n        addi r8, r1, 256\n        stx  r5, r8\n        exit\n")
+
+
+def if_tree(v):
+    acc = v
+    for level in range(4):
+        if v >> (3 - level) & 1:
+            acc = [acc + 1000, acc << 1, acc * 3, acc | 0x100][level]
+        else:
+            acc = [acc - 7, acc ^ 0x55, acc + 100, signed(acc) >> 1][level]
+        acc %= M
+    return acc
+
+
+v = words(18, 256, 8)
+write("if_tree", v, [(256 + t, if_tree(x)) for t, x in enumerate(v)], "acc down the tree at 256 + t")
