@@ -10,6 +10,9 @@
 //! - S (`st`): `ra[21:18] stride[13:7] index[6:0]`;
 //! - U (`lui`): `rd[25:22] imm[17:0]` (unsigned).
 //!
+//! The ALU's operations are R-format at opcodes 0x01-0x0c and, on its second page (whose lane
+//! ALU codes are 16 and up), 0x30-0x35: `min`, `max`, `minu`, `maxu`, `mulh`, `mulhu`.
+//!
 //! `mul`, `lui`, `slts`/`sra`, `stx`, `ori`/`xori`/`slti` (`imm`; with `signed` also
 //! `sltsi`/`srai`) and `threads` are extensions ([`Extension`]): a core carries each only when
 //! its parameters say so, and a program that uses one its core lacks is refused.
