@@ -591,7 +591,8 @@ impl Extension {
         Extension::MinMax,
         Extension::MulHigh,
     ];
-    /// The extensions it needs beside itself (`mulhi` is the high half of `mul`'s product).
+    /// The extensions it needs beside itself (`mulhi` is the high half of `mul`'s product); a
+    /// core that carries it without them is refused ([`Extensions::broken_rule`]).
     pub fn needs(self) -> &'static [Extension] {
         match self {
             Extension::MulHigh => &[Extension::Mul],
@@ -657,6 +658,13 @@ impl Extensions {
         minmax: true,
         mulhi: true,
     };
+    /// An extension carried without one it needs ([`Extension::needs`]), as a fixed line.
+    pub const fn broken_rule(&self) -> Option<&'static str> {
+        if self.mulhi && !self.mul {
+            return Some("parameter `isa`: extension `mulhi` needs extension `mul`");
+        }
+        None
+    }
     /// Whether the core carries extension `e`.
     pub const fn has(&self, e: Extension) -> bool {
         match e {
@@ -750,7 +758,7 @@ impl CoreParams {
         // The lane ALU's shifts.
         check_pow2("lane_bits", self.lane_bits, 2, 32)?;
         check_range("warps", self.warps, 2, 64)?;
-        if let Some(rule) = self.broken_rule().filter(|r| r.starts_with("parameter `isa`")) {
+        if let Some(rule) = self.isa.broken_rule() {
             bail!("{rule}");
         }
         Ok(())
@@ -785,10 +793,7 @@ impl CoreParams {
         if !in_range(self.warps, 2, 64) {
             return Some("parameter `warps` must be between 2 and 64");
         }
-        if self.isa.mulhi && !self.isa.mul {
-            return Some("parameter `isa`: extension `mulhi` needs extension `mul`");
-        }
-        None
+        self.isa.broken_rule()
     }
 
     /// Words of the local data share: `lds_banks x lds_rows`.
@@ -1374,6 +1379,18 @@ pub fn preset(name: &str) -> Result<Preset> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The refusal of an extension carried alone is the list of what each needs: an extension
+    /// that needs another is refused without it and accepted with it.
+    #[test]
+    fn extensions_are_refused_without_what_they_need() {
+        for e in Extension::ALL {
+            let alone = Extensions::NONE.with(e);
+            assert_eq!(alone.broken_rule().is_some(), !e.needs().is_empty(), "{}", e.name());
+            let with_needs = e.needs().iter().fold(alone, |x, &n| x.with(n));
+            assert_eq!(with_needs.broken_rule(), None, "{}", e.name());
+        }
+    }
 
     /// The first parameter a rule line names (between its first pair of backticks).
     fn named(line: &str) -> &str {

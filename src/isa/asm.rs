@@ -189,14 +189,10 @@ pub fn pseudo_instructions_markdown() -> String {
 
 /// How many instructions a line's text stands for (a malformed line counts 1: pass 2 reports it).
 fn expansion_len(text: &str) -> usize {
-    let (mnemonic, rest) = text.split_once(char::is_whitespace).unwrap_or((text, ""));
+    let (mnemonic, args) = operands(text);
     match mnemonic.to_ascii_lowercase().as_str() {
         "neg" => 2,
-        "li" => rest
-            .split(',')
-            .nth(1)
-            .and_then(|imm| constant(imm.trim()).ok())
-            .map_or(1, |v| load_constant(0, v).len()),
+        "li" if args.len() == 2 => constant(args[1]).map_or(1, |v| load_constant(0, v).len()),
         _ => 1,
     }
 }
@@ -243,13 +239,9 @@ fn is_identifier(s: &str) -> bool {
 
 /// The instructions of one line: one, or a pseudo-instruction's ([`PSEUDO_INSTRUCTIONS`]).
 fn parse(text: &str, labels: &HashMap<&str, usize>) -> Result<Vec<Inst>> {
-    let (mnemonic, rest) = text.split_once(char::is_whitespace).unwrap_or((text, ""));
-    let args: Vec<&str> =
-        if rest.trim().is_empty() { vec![] } else { rest.split(',').map(str::trim).collect() };
+    let (mnemonic, args) = operands(text);
     let two = |form: &str| -> Result<(u8, u8)> {
-        if args.len() != 2 {
-            bail!("`{mnemonic}` takes 2 operand(s) ({mnemonic} {form}), got {}", args.len());
-        }
+        operand_count(mnemonic, &args, 2, form)?;
         Ok((register(args[0])?, register(args[1])?))
     };
     let imm = |op, rd, ra, imm| Inst::Imm { op, rd, ra, imm };
@@ -259,20 +251,29 @@ fn parse(text: &str, labels: &HashMap<&str, usize>) -> Result<Vec<Inst>> {
         "neg" => two("rd, ra")
             .map(|(rd, ra)| vec![imm(ImmOp::Xori, rd, ra, -1), imm(ImmOp::Addi, rd, rd, 1)])?,
         "li" if args.len() == 2 => load_constant(register(args[0])?, constant(args[1])?),
-        _ => vec![parse_one(text, labels)?],
+        _ => vec![parse_one(mnemonic, &args, labels)?],
     })
 }
 
-fn parse_one(text: &str, labels: &HashMap<&str, usize>) -> Result<Inst> {
+/// A line's mnemonic and its comma-separated operands, trimmed.
+fn operands(text: &str) -> (&str, Vec<&str>) {
     let (mnemonic, rest) = text.split_once(char::is_whitespace).unwrap_or((text, ""));
-    let args: Vec<&str> =
+    let args =
         if rest.trim().is_empty() { vec![] } else { rest.split(',').map(str::trim).collect() };
-    let want = |n: usize, form: &str| -> Result<()> {
-        if args.len() != n {
-            bail!("`{mnemonic}` takes {n} operand(s) ({mnemonic} {form}), got {}", args.len());
-        }
-        Ok(())
-    };
+    (mnemonic, args)
+}
+
+/// An error unless `mnemonic` has `n` operands in `args` (`form` names them).
+fn operand_count(mnemonic: &str, args: &[&str], n: usize, form: &str) -> Result<()> {
+    if args.len() != n {
+        bail!("`{mnemonic}` takes {n} operand(s) ({mnemonic} {form}), got {}", args.len());
+    }
+    Ok(())
+}
+
+/// One instruction: `mnemonic` as written, and its operands.
+fn parse_one(mnemonic: &str, args: &[&str], labels: &HashMap<&str, usize>) -> Result<Inst> {
+    let want = |n: usize, form: &str| operand_count(mnemonic, args, n, form);
     let mnemonic = mnemonic.to_ascii_lowercase();
     if let Some(op) = AluOp::from_name(&mnemonic) {
         want(3, "rd, ra, rb")?;

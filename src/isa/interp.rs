@@ -543,6 +543,20 @@ impl crate::params::CoreParams {
 mod tests {
     use super::*;
 
+    /// A machine of `warps` x `threads` lanes of `lane_bits`, every extension, a 16-word share.
+    fn small_machine(warps: usize, threads: usize, lane_bits: usize) -> Config {
+        Config {
+            warps,
+            threads,
+            lane_bits,
+            stack_depth: 2,
+            lds_rows: 4,
+            lds_banks: 4,
+            max_instructions: 100,
+            isa: Extensions::ALL,
+        }
+    }
+
     /// The extensions' operations on values worked out by hand.
     #[test]
     fn extension_ops_on_hand_worked_values() {
@@ -612,21 +626,8 @@ mod tests {
     /// extension refuses it.
     #[test]
     fn threads_is_the_lanes_per_warp() {
-        let config = Config {
-            warps: 2,
-            threads: 8,
-            lane_bits: 8,
-            stack_depth: 2,
-            lds_rows: 4,
-            lds_banks: 4,
-            max_instructions: 100,
-            isa: Extensions::ALL,
-        };
-        let program = crate::isa::asm::assemble(
-            "threads r1
-exit",
-        )
-        .unwrap();
+        let config = small_machine(2, 8, 8);
+        let program = crate::isa::asm::assemble("threads r1\nexit").unwrap();
         let mut m = Machine::new(config, &[]).unwrap();
         m.run(&program).unwrap();
         assert!((0..2).all(|w| (0..8).all(|l| m.reg(w, l, 1) == 8)));
@@ -647,23 +648,10 @@ exit",
     fn li_of_any_constant_leaves_it() {
         let mut rng = crate::sim::Rng::new(0x11_2026);
         for bits in [8, 32] {
-            let config = Config {
-                warps: 1,
-                threads: 4,
-                lane_bits: bits,
-                stack_depth: 2,
-                lds_rows: 4,
-                lds_banks: 4,
-                max_instructions: 100,
-                isa: Extensions::ALL,
-            };
+            let config = small_machine(1, 4, bits);
             let edges = [0x2000, 0x1FFF, -0x2001, 0x7FFF_FFFF, -0x8000_0000, 0xFFFF_FFFF];
             for value in edges.into_iter().chain((0..200).map(|_| rng.bits(32) as i64)) {
-                let program = crate::isa::asm::assemble(&format!(
-                    "li r3, {value}
-exit"
-                ))
-                .unwrap();
+                let program = crate::isa::asm::assemble(&format!("li r3, {value}\nexit")).unwrap();
                 let mut m = Machine::new(config, &[]).unwrap();
                 m.run(&program).unwrap();
                 assert_eq!(m.reg(0, 2, 3), value as u32 & value_mask(bits), "li {value}");
@@ -674,16 +662,7 @@ exit"
     /// `lui` and `stx` in a running machine.
     #[test]
     fn lui_and_stx_run_as_the_isa_page_says() {
-        let config = Config {
-            warps: 1,
-            threads: 4,
-            lane_bits: 32,
-            stack_depth: 2,
-            lds_rows: 4,
-            lds_banks: 4,
-            max_instructions: 100,
-            isa: Extensions::ALL,
-        };
+        let config = small_machine(1, 4, 32);
         let program = crate::isa::asm::assemble(
             "lui r1, 0x3FFFF\nlane r2\nshri r3, r2, 1\nadd r4, r1, r2\nstx r4, r3\nexit",
         )
