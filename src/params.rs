@@ -577,11 +577,17 @@ pub enum Extension {
     MinMax,
     /// `mulh`, `mulhu`: the high half of the product, signed and unsigned (with `mul`).
     MulHigh,
+    /// `ld rd, imm(ra)` (and, with `stx`, `stx rb, imm(ra)`): base + offset addressing on the
+    /// local data share.
+    Offset,
+    /// `atadd`, `atxch`: atomic add (returning the old word) and exchange on the local data
+    /// share.
+    Atomic,
 }
 
 impl Extension {
     /// Every extension, in the order the ISA page lists them.
-    pub const ALL: [Extension; 8] = [
+    pub const ALL: [Extension; 10] = [
         Extension::Mul,
         Extension::Lui,
         Extension::Signed,
@@ -590,6 +596,8 @@ impl Extension {
         Extension::Threads,
         Extension::MinMax,
         Extension::MulHigh,
+        Extension::Offset,
+        Extension::Atomic,
     ];
     /// The extensions it needs beside itself (`mulhi` is the high half of `mul`'s product); a
     /// core that carries it without them is refused ([`Extensions::broken_rule`]).
@@ -610,6 +618,8 @@ impl Extension {
             Extension::Threads => "threads",
             Extension::MinMax => "minmax",
             Extension::MulHigh => "mulhi",
+            Extension::Offset => "offset",
+            Extension::Atomic => "atomic",
         }
     }
 }
@@ -633,6 +643,10 @@ pub struct Extensions {
     pub minmax: bool,
     /// `mulh`, `mulhu`, with `mul` ([`Extension::MulHigh`]).
     pub mulhi: bool,
+    /// `ld rd, imm(ra)`, and with `stx` `stx rb, imm(ra)` ([`Extension::Offset`]).
+    pub offset: bool,
+    /// `atadd`, `atxch` ([`Extension::Atomic`]).
+    pub atomic: bool,
 }
 
 impl Extensions {
@@ -646,6 +660,8 @@ impl Extensions {
         threads: false,
         minmax: false,
         mulhi: false,
+        offset: false,
+        atomic: false,
     };
     /// Every extension.
     pub const ALL: Extensions = Extensions {
@@ -657,6 +673,8 @@ impl Extensions {
         threads: true,
         minmax: true,
         mulhi: true,
+        offset: true,
+        atomic: true,
     };
     /// An extension carried without one it needs ([`Extension::needs`]), as a fixed line.
     pub const fn broken_rule(&self) -> Option<&'static str> {
@@ -676,6 +694,8 @@ impl Extensions {
             Extension::Threads => self.threads,
             Extension::MinMax => self.minmax,
             Extension::MulHigh => self.mulhi,
+            Extension::Offset => self.offset,
+            Extension::Atomic => self.atomic,
         }
     }
     /// Whether an instruction that needs the extensions `exts` (none: the base set) may run.
@@ -693,6 +713,8 @@ impl Extensions {
             Extension::Threads => Extensions { threads: true, ..self },
             Extension::MinMax => Extensions { minmax: true, ..self },
             Extension::MulHigh => Extensions { mulhi: true, ..self },
+            Extension::Offset => Extensions { offset: true, ..self },
+            Extension::Atomic => Extensions { atomic: true, ..self },
         }
     }
     /// The names of the extensions carried, `none` when there is none.

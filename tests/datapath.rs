@@ -8,7 +8,7 @@
 use simt_rtl::hw::core::decoder::{BSel, Kind};
 use simt_rtl::hw::Decoder;
 use simt_rtl::isa::interp::{Config, Machine};
-use simt_rtl::isa::{AluOp, Extensions, ImmOp, Inst, REGISTERS};
+use simt_rtl::isa::{AluOp, AtomicOp, Extensions, ImmOp, Inst, REGISTERS};
 use simt_rtl::registry::*;
 use simt_rtl::sim::differential::{cycle_outputs, prepare};
 use simt_rtl::sim::rng::mask;
@@ -140,8 +140,10 @@ fn every_opcode_decodes_as_the_isa_page_says() {
         let word = |name: &str, names: &[&str]| -> usize {
             names.iter().position(|n| *n == name).unwrap_or_else(|| panic!("{row}: `{name}`"))
         };
-        let kinds =
-            ["nop", "alu", "st", "ld", "branch", "join", "jmp", "bany", "exit", "bar", "stx"];
+        let kinds = [
+            "nop", "alu", "st", "ld", "branch", "join", "jmp", "bany", "exit", "bar", "stx",
+            "atomic",
+        ];
         let alus = [
             "add", "sub", "and", "or", "xor", "shl", "shr", "slt", "seq", "passb", "lane", "mul",
             "slts", "sra", "min", "max", "minu", "maxu", "mulh", "mulhu",
@@ -202,11 +204,12 @@ fn wide_lanes_with_every_extension_agree_with_the_model() {
     check::<4, 16, 4, 64>();
 }
 
-/// A mutant per instruction of the `imm`, `threads`, `minmax` and `mulhi` extensions: the
-/// instruction's row of the decoder's ROM, in the exported Verilog of a decoder with every
-/// extension, given a neighbour's ALU op (`ori` as `xor`, `xori` as `or`, `slti` as `slts`,
-/// `sltsi` as `slt`, `srai` as `shr`, `min` as `minu` and back, `max` as `maxu` and back, `mulh`
-/// as `mulhu` and back) or operand (`threads` as `warp`). The decoder's
+/// A mutant per instruction of the `imm`, `threads`, `minmax`, `mulhi`, `offset` and `atomic`
+/// extensions: the instruction's row of the decoder's ROM, in the exported Verilog of a decoder
+/// with every extension, given a neighbour's ALU op (`ori` as `xor`, `xori` as `or`, `slti` as
+/// `slts`, `sltsi` as `slt`, `srai` as `shr`, `min` as `minu` and back, `max` as `maxu` and
+/// back, `mulh` as `mulhu` and back, `atadd` as `atxch` and back), operand (`threads` as
+/// `warp`) or reads (`ld rd, imm(ra)` reading no `ra`, `stx rs, imm(ra)` no `rs`). The decoder's
 /// random differential, replayed under iverilog, passes on the original and fails on each.
 #[test]
 fn a_wrong_decoder_row_for_each_new_instruction_is_caught() {
@@ -239,28 +242,31 @@ fn a_wrong_decoder_row_for_each_new_instruction_is_caught() {
     let text = export_module(&connected(), "decoder_all", "").unwrap();
     let imm = |op| Inst::Imm { op, rd: 0, ra: 0, imm: 0 };
     let alu = |op| Inst::Alu { op, rd: 0, ra: 0, rb: 0 };
-    let mutants = [
-        (imm(ImmOp::Ori), Some(ExecOp::Xor), None),
-        (imm(ImmOp::Xori), Some(ExecOp::Or), None),
-        (imm(ImmOp::Slti), Some(ExecOp::Slts), None),
-        (imm(ImmOp::Sltsi), Some(ExecOp::Slt), None),
-        (imm(ImmOp::Srai), Some(ExecOp::Shr), None),
-        (Inst::Threads { rd: 0 }, None, Some(BSel::Warp)),
-        (alu(AluOp::Min), Some(ExecOp::Minu), None),
-        (alu(AluOp::Max), Some(ExecOp::Maxu), None),
-        (alu(AluOp::Minu), Some(ExecOp::Min), None),
-        (alu(AluOp::Maxu), Some(ExecOp::Max), None),
-        (alu(AluOp::Mulh), Some(ExecOp::Mulhu), None),
-        (alu(AluOp::Mulhu), Some(ExecOp::Mulh), None),
+    let atomic = |op| Inst::Atomic { op, rd: 0, ra: 0, rb: 0 };
+    let op = |e: ExecOp| move |c: Controls| Controls { exec_op: e, ..c };
+    let reads = |src_valid: u64| move |c: Controls| Controls { src_valid, ..c };
+    let mutants: [(Inst, &dyn Fn(Controls) -> Controls); 16] = [
+        (imm(ImmOp::Ori), &op(ExecOp::Xor)),
+        (imm(ImmOp::Xori), &op(ExecOp::Or)),
+        (imm(ImmOp::Slti), &op(ExecOp::Slts)),
+        (imm(ImmOp::Sltsi), &op(ExecOp::Slt)),
+        (imm(ImmOp::Srai), &op(ExecOp::Shr)),
+        (Inst::Threads { rd: 0 }, &|c| Controls { b_sel: BSel::Warp, ..c }),
+        (alu(AluOp::Min), &op(ExecOp::Minu)),
+        (alu(AluOp::Max), &op(ExecOp::Maxu)),
+        (alu(AluOp::Minu), &op(ExecOp::Min)),
+        (alu(AluOp::Maxu), &op(ExecOp::Max)),
+        (alu(AluOp::Mulh), &op(ExecOp::Mulhu)),
+        (alu(AluOp::Mulhu), &op(ExecOp::Mulh)),
+        (Inst::Ld { rd: 0, ra: 0, offset: Some(0) }, &reads(0)),
+        (Inst::Stx { ra: 0, rb: 0, offset: Some(0) }, &reads(0b01)),
+        (atomic(AtomicOp::Add), &op(ExecOp::PassB)),
+        (atomic(AtomicOp::Exchange), &op(ExecOp::Add)),
     ];
-    for (inst, exec_op, b_sel) in mutants {
+    for (inst, mutate) in mutants {
         let code = inst.encode() >> 26;
         let right = Controls::of(Some(inst));
-        let wrong = Controls {
-            exec_op: exec_op.unwrap_or(right.exec_op),
-            b_sel: b_sel.unwrap_or(right.b_sel),
-            ..right
-        };
+        let wrong = mutate(right);
         let row = |c: Controls| format!("6'b{code:b}: data = 18'b{:b};", c.word());
         assert_eq!(
             text.matches(&row(right)).count(),

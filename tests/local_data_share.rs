@@ -1,8 +1,8 @@
 //! The hardware local data share does what the ISA says: random `st` and `ld` instructions (and
-//! `stx`, at presets whose core carries it) run
+//! `stx`, `atadd` and `atxch`, at presets whose core carries them) run
 //! on the reference interpreter (`src/isa/interp.rs`, one instruction at a time, on a warp with a
 //! random mask and random register values) and, as requests, on the rust-hdl `LocalDataShare`.
-//! Every load returns the interpreter's registers, every access's conflict cycles are the
+//! Every load and atomic returns the interpreter's registers, every access's conflict cycles are the
 //! interpreter's, it answers exactly that many cycles plus two after it was taken, and the
 //! counters agree. A last sweep loads every word a register can address.
 
@@ -34,7 +34,7 @@ fn access<D: Dut>(
             break;
         }
     }
-    for waited in 1..=m.lanes + 1 {
+    for waited in 1..=2 * m.lanes + 1 {
         let out = cycle_outputs(dut, &m.encode(&idle), *cycle).unwrap();
         clock_edge(dut, *cycle).unwrap();
         *cycle += 1;
@@ -42,10 +42,10 @@ fn access<D: Dut>(
             return (waited, out);
         }
     }
-    panic!("no response within {} cycles of the request", m.lanes + 1);
+    panic!("no response within {} cycles of the request", 2 * m.lanes + 1);
 }
 
-/// The register `stx` stores from.
+/// The register `stx` stores from (and an atomic's operand).
 const DATA: u8 = 3;
 
 /// The share `dut`, built at preset `p`'s sizes, against the interpreter on `instructions`
@@ -89,20 +89,27 @@ fn agrees_with_interpreter<D: Dut>(p: Preset, mut dut: D, instructions: usize) {
             machine.regs[(w * lanes + l) * simt_rtl::isa::REGISTERS + ra as usize] = value as u32;
         }
         let scatter = store == Some(true) && config.isa.stx && rng.chance(30);
-        if scatter {
+        let atomic = store == Some(false) && config.isa.atomic && rng.chance(40);
+        if scatter || atomic {
             for l in 0..lanes {
                 let value = rng.bits(bits) as u32;
                 machine.regs[(w * lanes + l) * simt_rtl::isa::REGISTERS + DATA as usize] = value;
             }
         }
         let inst = match store {
-            Some(true) if scatter => Inst::Stx { ra, rb: DATA },
+            Some(true) if scatter => Inst::Stx { ra, rb: DATA, offset: None },
+            Some(false) if atomic => Inst::Atomic {
+                op: simt_rtl::isa::AtomicOp::ALL[rng.below(2) as usize],
+                rd,
+                ra,
+                rb: DATA,
+            },
             Some(true) => Inst::St {
                 ra,
                 index: rng.bits(7) as u8,
                 stride: [0, 1, 2, rng.bits(7)][rng.below(4) as usize] as u8,
             },
-            _ => Inst::Ld { rd, ra },
+            _ => Inst::Ld { rd, ra, offset: None },
         };
         machine.warps[w].mask = lane_mask as u32;
         machine.warps[w].pc = 0;
@@ -132,6 +139,15 @@ fn agrees_with_interpreter<D: Dut>(p: Preset, mut dut: D, instructions: usize) {
                 data: regs(DATA),
                 ..Default::default()
             },
+            Inst::Atomic { op, .. } => LdsIn {
+                valid: true,
+                atomic: true,
+                exchange: op == simt_rtl::isa::AtomicOp::Exchange,
+                mask: lane_mask,
+                addr: regs(ra),
+                data: regs(DATA),
+                ..Default::default()
+            },
             _ => LdsIn {
                 valid: true,
                 mask: lane_mask,
@@ -147,7 +163,7 @@ fn agrees_with_interpreter<D: Dut>(p: Preset, mut dut: D, instructions: usize) {
             "{inst} on warp {w}, mask {lane_mask:#x}: answered {waited} cycles after it was taken"
         );
         conflicts += expected_conflicts;
-        if let Inst::Ld { .. } = inst {
+        if let Inst::Ld { .. } | Inst::Atomic { .. } = inst {
             let got = &out[2..2 + lanes];
             for l in (0..lanes).filter(|l| lane_mask >> l & 1 == 1) {
                 assert_eq!(
@@ -186,7 +202,8 @@ fn tiny_local_data_share_agrees_with_the_interpreter() {
     agrees_with_interpreter(TinyBlocks::PRESET, TinyBlocks::local_data_share().unwrap(), 3000);
 }
 
-/// The `cu` blocks' 8 lanes in 8 banks and in 2 (`lds_banks`), with scatters (no core).
+/// The `cu` blocks' 8 lanes in 8 banks and in 2 (`lds_banks`), with scatters and atomics (no
+/// core).
 const EIGHT_BANKS: Preset = Preset { lds_banks: 8, core: None, ..CU };
 const TWO_BANKS: Preset = Preset { lds_banks: 2, core: None, ..CU };
 const EIGHT: Sizes = Sizes::of(&EIGHT_BANKS);
@@ -197,9 +214,15 @@ const TWO: Sizes = Sizes::of(&TWO_BANKS);
 #[test]
 fn other_bank_counts_agree_with_the_interpreter() {
     let warps = CU.scheduler.warps;
-    let eight = <simt_rtl::sized_local_data_share!(EIGHT)>::new(warps).unwrap().with_scatter(true);
+    let eight = <simt_rtl::sized_local_data_share!(EIGHT)>::new(warps)
+        .unwrap()
+        .with_scatter(true)
+        .with_atomics(true);
     agrees_with_interpreter(EIGHT_BANKS, eight, 2000);
-    let two = <simt_rtl::sized_local_data_share!(TWO)>::new(warps).unwrap().with_scatter(true);
+    let two = <simt_rtl::sized_local_data_share!(TWO)>::new(warps)
+        .unwrap()
+        .with_scatter(true)
+        .with_atomics(true);
     agrees_with_interpreter(TWO_BANKS, two, 2000);
 }
 
@@ -209,9 +232,18 @@ fn other_bank_counts_agree_with_the_interpreter() {
 fn other_bank_counts_agree_with_the_model() {
     use simt_rtl::hw::lds::local_data_share::preset::run;
     let warps = CU.scheduler.warps;
-    let make8 =
-        || <simt_rtl::sized_local_data_share!(EIGHT)>::new(warps).unwrap().with_scatter(true);
+    let make8 = || {
+        <simt_rtl::sized_local_data_share!(EIGHT)>::new(warps)
+            .unwrap()
+            .with_scatter(true)
+            .with_atomics(true)
+    };
     run("lds_8_banks", make8, LdsShape::of(&EIGHT_BANKS), 8, 200_000).unwrap();
-    let make2 = || <simt_rtl::sized_local_data_share!(TWO)>::new(warps).unwrap().with_scatter(true);
+    let make2 = || {
+        <simt_rtl::sized_local_data_share!(TWO)>::new(warps)
+            .unwrap()
+            .with_scatter(true)
+            .with_atomics(true)
+    };
     run("lds_2_banks", make2, LdsShape::of(&TWO_BANKS), 2, 200_000).unwrap();
 }

@@ -1,5 +1,5 @@
 ; A 3-point blur, out[t] = (x[t - 1] + 2 x[t] + x[t + 1]) >> 2, the ends clamped (seed-core;
-; `max` and `minu` of extension `minmax` for the clamp, `threads`, `stx`): x at words 0..255,
+; `max` and `minu` of extension `minmax` for the clamp, `threads`, `stx` base + offset): x at words 0..255,
 ; each below 2^16 (blur.lds); thread t = warp x threads + lane stores out[t] at word 256 + t.
         warp r1
         threads r2
@@ -19,6 +19,5 @@
         add  r8, r8, r5
         add  r8, r8, r7
         shri r8, r8, 2
-        addi r9, r1, 256
-        stx  r8, r9
+        stx  r8, 256(r1)
         exit

@@ -1,5 +1,5 @@
 ; Collatz steps (seed-core; divergent branches nested two deep in a loop whose trip count
-; differs per lane, `threads`, `stx`): n at words 0..255 (collatz.lds), each 1 to 1,000. Thread
+; differs per lane, `threads`, `stx` base + offset): n at words 0..255 (collatz.lds), each 1 to 1,000. Thread
 ; t counts the steps n -> n / 2 (n even) or 3n + 1 (n odd) until n is 1, and stores the count
 ; at word 256 + t.
         warp r1
@@ -23,6 +23,5 @@ j:      join
 done:   join
         addi r6, r4, -1
         bany r6, top             ; until every lane's n is 1
-        addi r9, r1, 256
-        stx  r5, r9
+        stx  r5, 256(r1)
         exit

@@ -1,5 +1,5 @@
 ; FNV-1a hash of each thread's word, byte by byte from the lowest (seed-core; `li` of 32-bit
-; constants: `lui` + `addi`, `mul`, `threads`, `stx`): x at words 0..255 (fnv1a.lds). Thread t
+; constants: `lui` + `addi`, `mul`, `threads`, `stx` base + offset): x at words 0..255 (fnv1a.lds). Thread t
 ; starts from the offset basis 2166136261, and for each of x[t]'s 4 bytes b: h = (h ^ b) x
 ; 16777619 (mod 2^32); h goes to word 256 + t.
         warp r1
@@ -17,6 +17,5 @@ byte:   andi r8, r4, 255
         shri r4, r4, 8
         addi r7, r7, -1
         bany r7, byte            ; 4 turns in every lane
-        addi r9, r1, 256
-        stx  r5, r9
+        stx  r5, 256(r1)
         exit

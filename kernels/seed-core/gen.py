@@ -123,7 +123,7 @@ def tree(level, labels):
 
 
 header = """; A 4-deep if/else tree (seed-core; 15 divergent branches nested to the stack's depth of 8,
-; `ori`, `xori`, `srai`, `mul`, `threads`, `stx`; written by gen.py): v at words 0..255, each 0
+; `ori`, `xori`, `srai`, `mul`, `threads`, `stx` base + offset; written by gen.py): v at words 0..255, each 0
 ; to 255 (if_tree.lds). Thread t starts from acc = v and at each level, on bit 3, 2, 1 and 0 of
 ; v, takes one of two branches: acc + 1000 or acc - 7; acc << 1 or acc xor 0x55; acc x 3 or acc
 ; + 100; acc or 0x100 or acc >> 1 (arithmetic). acc goes to word 256 + t.
@@ -137,7 +137,7 @@ header = """; A 4-deep if/else tree (seed-core; 15 divergent branches nested to 
         li   r7, 3
 """
 with open("if_tree.s", "w") as f:
-    f.write(header + "\n".join(tree(0, [0])) + "\n        addi r8, r1, 256\n        stx  r5, r8\n        exit\n")
+    f.write(header + "\n".join(tree(0, [0])) + "\n        stx  r5, 256(r1)\n        exit\n")
 
 
 def if_tree(v):

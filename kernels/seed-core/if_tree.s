@@ -1,5 +1,5 @@
 ; A 4-deep if/else tree (seed-core; 15 divergent branches nested to the stack's depth of 8,
-; `ori`, `xori`, `srai`, `mul`, `threads`, `stx`; written by gen.py): v at words 0..255, each 0
+; `ori`, `xori`, `srai`, `mul`, `threads`, `stx` base + offset; written by gen.py): v at words 0..255, each 0
 ; to 255 (if_tree.lds). Thread t starts from acc = v and at each level, on bit 3, 2, 1 and 0 of
 ; v, takes one of two branches: acc + 1000 or acc - 7; acc << 1 or acc xor 0x55; acc x 3 or acc
 ; + 100; acc or 0x100 or acc >> 1 (arithmetic). acc goes to word 256 + t.
@@ -101,6 +101,5 @@ join15: join
 join13: join
 join9:  join
 join1:  join
-        addi r8, r1, 256
-        stx  r5, r8
+        stx  r5, 256(r1)
         exit

@@ -1,4 +1,4 @@
-; Population count of 256 32-bit words (seed-core; `threads`, `stx`): x at words 0..255
+; Population count of 256 32-bit words (seed-core; `threads`, `stx` base + offset): x at words 0..255
 ; (popcount.lds). Thread t = warp x threads + lane counts the set bits of x[t], one bit a turn,
 ; until every lane's word is 0 (a lane whose word is 0 adds nothing), and stores the count at
 ; word 256 + t.
@@ -13,6 +13,5 @@ bit:    andi r6, r4, 1
         add  r5, r5, r6
         shri r4, r4, 1
         bany r4, bit             ; until every lane's word is 0
-        addi r7, r1, 256
-        stx  r5, r7
+        stx  r5, 256(r1)
         exit

@@ -1,5 +1,5 @@
 ; 8 x 8 signed matrix product with ReLU, C = max(A x B, 0) (seed-core; `mul`, `max`, `slti`,
-; `threads`, `stx`): A at words 0..63 and B at 64..127, row by row, 32-bit signed values, some
+; `threads`, `stx` base + offset): A at words 0..63 and B at 64..127, row by row, 32-bit signed values, some
 ; negative (relu_matmul.lds). Thread t < 64 = warp x threads + lane computes C[i][j] (i = t / 8,
 ; j = t mod 8) into word 128 + t; the other threads exit.
         warp r1
@@ -25,8 +25,7 @@ dot:    ld   r13, r9
         addi r12, r12, -1
         bany r12, dot
         max  r11, r11, r15       ; ReLU
-        addi r13, r1, 128
-        stx  r11, r13
+        stx  r11, 128(r1)
         jmp  j0
 quit:   exit
 j0:     join

@@ -1355,6 +1355,7 @@ module core_board__core_exec(clock,reset,out_valid,out_inst,out_warp,out_mask,ou
     wire  [6:0] dec$st_index;
     wire  [6:0] dec$st_stride;
     wire  dec$exec_op_high;
+    wire  dec$lds_offset;
     reg  [3:0] alu$op;
     reg  alu$op_high;
     reg  [31:0] alu$a;
@@ -1431,7 +1432,8 @@ module core_board__core_exec(clock,reset,out_valid,out_inst,out_warp,out_mask,ou
         .reconv(dec$reconv),
         .st_index(dec$st_index),
         .st_stride(dec$st_stride),
-        .exec_op_high(dec$exec_op_high)
+        .exec_op_high(dec$exec_op_high),
+        .lds_offset(dec$lds_offset)
     );
     core_board__core_exec_alu alu(
         .op(alu$op),
@@ -2857,7 +2859,7 @@ module core_board__core_exec_branch_div_warp(d,q,clock);
     end
 endmodule // core_board__core_exec_branch_div_warp
 
-module core_board__core_exec_dec(inst,legal,kind,exec_op,b_sel,rd_valid,src_valid,if_zero,control,rd,ra,rb,imm,target,reconv,st_index,st_stride,exec_op_high);
+module core_board__core_exec_dec(inst,legal,kind,exec_op,b_sel,rd_valid,src_valid,if_zero,control,rd,ra,rb,imm,target,reconv,st_index,st_stride,exec_op_high,lds_offset);
     // Module arguments
     input wire  [31:0] inst;
     output reg  legal;
@@ -2877,16 +2879,21 @@ module core_board__core_exec_dec(inst,legal,kind,exec_op,b_sel,rd_valid,src_vali
     output reg  [6:0] st_index;
     output reg  [6:0] st_stride;
     output reg  exec_op_high;
+    output reg  lds_offset;
     // Constant declarations
     localparam  sign_fill = 32'hffffc000;
     localparam  lui_shift = 5'b1110;
     localparam  op_lui = 6'b10101;
     localparam  has_lui = 1'b0;
     localparam  second_page = 3'b110;
+    localparam  op_ld_offset = 6'b101011;
+    localparam  op_stx_offset = 6'b101100;
+    localparam  has_offset = 1'b0;
     // Stub signals
     reg  [5:0] controls$address;
     wire  [17:0] controls$data;
     // Local signals
+    reg  rb_high;
     reg  [17:0] ctl;
     // Sub module instances
     core_board__core_exec_dec_controls controls(
@@ -2910,7 +2917,12 @@ module core_board__core_exec_dec(inst,legal,kind,exec_op,b_sel,rd_valid,src_vali
         if (ctl[32'hc]) begin
             ra = inst[(32'h16)+:(4)];
         end
+        rb_high = has_offset & (inst[(32'h1a)+:(6)] == op_stx_offset);
+        lds_offset = rb_high | (has_offset & (inst[(32'h1a)+:(6)] == op_ld_offset));
         rb = inst[(32'he)+:(4)];
+        if (rb_high) begin
+            rb = inst[(32'h16)+:(4)];
+        end
         imm = ((inst[(32'h0)+:(14)]) & 32'hffffffff);
         if (inst[32'hd]) begin
             imm = imm | sign_fill;
@@ -3029,7 +3041,11 @@ module core_board__core_exec_lds(clock,reset,req_valid,req_inst,req_warp,req_mas
     localparam  k_st = 4'h2;
     localparam  k_ld = 4'h3;
     localparam  k_stx = 4'ha;
+    localparam  k_atomic = 4'hb;
+    localparam  k_exchange = 4'h9;
     localparam  has_stx = 1'b0;
+    localparam  has_atomic = 1'b0;
+    localparam  has_offset = 1'b0;
     // Stub signals
     reg  lds$clock;
     reg  lds$reset;
@@ -3037,6 +3053,8 @@ module core_board__core_exec_lds(clock,reset,req_valid,req_inst,req_warp,req_mas
     wire  lds$req_ready;
     reg  lds$req_write;
     reg  lds$req_scatter;
+    reg  lds$req_atomic;
+    reg  lds$req_exchange;
     reg  [3:0] lds$req_mask;
     reg  [1:0] lds$req_warp;
     reg  [6:0] lds$req_index;
@@ -3074,6 +3092,7 @@ module core_board__core_exec_lds(clock,reset,req_valid,req_inst,req_warp,req_mas
     wire  [6:0] dec$st_index;
     wire  [6:0] dec$st_stride;
     wire  dec$exec_op_high;
+    wire  dec$lds_offset;
     reg  held$d;
     wire  held$q;
     reg  held$clock;
@@ -3120,6 +3139,9 @@ module core_board__core_exec_lds(clock,reset,req_valid,req_inst,req_warp,req_mas
     wire  [1:0] open$q;
     reg  open$clock;
     // Local signals
+    reg  atomic;
+    reg  answers;
+    reg  [7:0] offset;
     reg  r_valid;
     reg  [31:0] r_inst;
     reg  [1:0] r_warp;
@@ -3140,6 +3162,8 @@ module core_board__core_exec_lds(clock,reset,req_valid,req_inst,req_warp,req_mas
         .req_ready(lds$req_ready),
         .req_write(lds$req_write),
         .req_scatter(lds$req_scatter),
+        .req_atomic(lds$req_atomic),
+        .req_exchange(lds$req_exchange),
         .req_mask(lds$req_mask),
         .req_warp(lds$req_warp),
         .req_index(lds$req_index),
@@ -3178,7 +3202,8 @@ module core_board__core_exec_lds(clock,reset,req_valid,req_inst,req_warp,req_mas
         .reconv(dec$reconv),
         .st_index(dec$st_index),
         .st_stride(dec$st_stride),
-        .exec_op_high(dec$exec_op_high)
+        .exec_op_high(dec$exec_op_high),
+        .lds_offset(dec$lds_offset)
     );
     core_board__board_reset_sync0 held(
         .d(held$d),
@@ -3308,29 +3333,37 @@ module core_board__core_exec_lds(clock,reset,req_valid,req_inst,req_warp,req_mas
         end
         dec$inst = r_inst;
         scatter = has_stx & (dec$kind == k_stx);
-        if (~scatter) begin
+        atomic = has_atomic & (dec$kind == k_atomic);
+        answers = (dec$kind == k_ld) | atomic;
+        if (~scatter & ~atomic) begin
             data = src;
+        end
+        offset = 32'h0;
+        if (has_offset & dec$lds_offset) begin
+            offset = ((dec$imm) & 8'hff);
         end
         lds$req_valid = r_valid;
         lds$req_write = (dec$kind == k_st) | scatter;
         lds$req_scatter = scatter;
+        lds$req_atomic = atomic;
+        lds$req_exchange = dec$exec_op == k_exchange;
         lds$req_mask = r_mask;
         lds$req_warp = r_warp;
         lds$req_index = dec$st_index;
         lds$req_stride = dec$st_stride;
-        lds$req_addr$0 = ((src) & 8'hff);
+        lds$req_addr$0 = ((src) & 8'hff) + offset;
         lds$req_data$0 = ((data) & 8'hff);
         src = src >> lane_bits;
         data = data >> lane_bits;
-        lds$req_addr$1 = ((src) & 8'hff);
+        lds$req_addr$1 = ((src) & 8'hff) + offset;
         lds$req_data$1 = ((data) & 8'hff);
         src = src >> lane_bits;
         data = data >> lane_bits;
-        lds$req_addr$2 = ((src) & 8'hff);
+        lds$req_addr$2 = ((src) & 8'hff) + offset;
         lds$req_data$2 = ((data) & 8'hff);
         src = src >> lane_bits;
         data = data >> lane_bits;
-        lds$req_addr$3 = ((src) & 8'hff);
+        lds$req_addr$3 = ((src) & 8'hff) + offset;
         lds$req_data$3 = ((data) & 8'hff);
         src = src >> lane_bits;
         data = data >> lane_bits;
@@ -3353,7 +3386,7 @@ module core_board__core_exec_lds(clock,reset,req_valid,req_inst,req_warp,req_mas
             req_taken = taken;
         end
         if (taken) begin
-            lds_load$d = dec$kind == k_ld;
+            lds_load$d = answers;
             lds_warp$d = r_warp;
             lds_rd$d = dec$rd;
             lds_mask$d = r_mask;
@@ -3415,7 +3448,7 @@ module core_board__core_exec_lds_held_inst(d,q,clock);
     end
 endmodule // core_board__core_exec_lds_held_inst
 
-module core_board__core_exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_scatter,req_mask,req_warp,req_index,req_stride,req_addr$0,req_addr$1,req_addr$2,req_addr$3,req_data$0,req_data$1,req_data$2,req_data$3,resp_valid,resp_data$0,resp_data$1,resp_data$2,resp_data$3,accesses,conflict_cycles);
+module core_board__core_exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_scatter,req_atomic,req_exchange,req_mask,req_warp,req_index,req_stride,req_addr$0,req_addr$1,req_addr$2,req_addr$3,req_data$0,req_data$1,req_data$2,req_data$3,resp_valid,resp_data$0,resp_data$1,resp_data$2,resp_data$3,accesses,conflict_cycles);
     // Module arguments
     input wire  clock;
     input wire  reset;
@@ -3423,6 +3456,8 @@ module core_board__core_exec_lds_lds(clock,reset,req_valid,req_ready,req_write,r
     output reg  req_ready;
     input wire  req_write;
     input wire  req_scatter;
+    input wire  req_atomic;
+    input wire  req_exchange;
     input wire  [3:0] req_mask;
     input wire  [1:0] req_warp;
     input wire  [6:0] req_index;
@@ -3451,6 +3486,7 @@ module core_board__core_exec_lds_lds(clock,reset,req_valid,req_ready,req_write,r
     localparam  quad_shift = 8'h0;
     localparam  bank_shift = 8'h2;
     localparam  has_scatter = 1'b0;
+    localparam  has_atomic = 1'b0;
     // Stub signals
     reg  banks$0$clock;
     reg  [5:0] banks$0$read_address;
@@ -3485,6 +3521,15 @@ module core_board__core_exec_lds_lds(clock,reset,req_valid,req_ready,req_write,r
     reg  write$d;
     wire  write$q;
     reg  write$clock;
+    reg  atomic$d;
+    wire  atomic$q;
+    reg  atomic$clock;
+    reg  exchange$d;
+    wire  exchange$q;
+    reg  exchange$clock;
+    reg  phase$d;
+    wire  phase$q;
+    reg  phase$clock;
     reg  [3:0] pending$d;
     wire  [3:0] pending$q;
     reg  pending$clock;
@@ -3561,6 +3606,8 @@ module core_board__core_exec_lds_lds(clock,reset,req_valid,req_ready,req_write,r
     wire  [31:0] conflicts_q$q;
     reg  conflicts_q$clock;
     // Local signals
+    reg  rmw;
+    reg  [3:0] pick;
     reg  [5:0] sel_row$0;
     reg  [5:0] sel_row$1;
     reg  [5:0] sel_row$2;
@@ -3632,6 +3679,21 @@ module core_board__core_exec_lds_lds(clock,reset,req_valid,req_ready,req_write,r
         .d(write$d),
         .q(write$q),
         .clock(write$clock)
+    );
+    core_board__board_reset_sync0 atomic(
+        .d(atomic$d),
+        .q(atomic$q),
+        .clock(atomic$clock)
+    );
+    core_board__board_reset_sync0 exchange(
+        .d(exchange$d),
+        .q(exchange$q),
+        .clock(exchange$clock)
+    );
+    core_board__board_reset_sync0 phase(
+        .d(phase$d),
+        .q(phase$q),
+        .clock(phase$clock)
     );
     core_board__board_reset_por pending(
         .d(pending$d),
@@ -3763,6 +3825,9 @@ module core_board__core_exec_lds_lds(clock,reset,req_valid,req_ready,req_write,r
         active$clock = clock;
         first$clock = clock;
         write$clock = clock;
+        atomic$clock = clock;
+        exchange$clock = clock;
+        phase$clock = clock;
         pending$clock = clock;
         served$clock = clock;
         done$clock = clock;
@@ -3771,6 +3836,9 @@ module core_board__core_exec_lds_lds(clock,reset,req_valid,req_ready,req_write,r
         active$d = active$q;
         first$d = first$q;
         write$d = write$q;
+        atomic$d = atomic$q;
+        exchange$d = exchange$q;
+        phase$d = phase$q;
         pending$d = pending$q;
         served$d = served$q;
         done$d = done$q;
@@ -3808,6 +3876,8 @@ module core_board__core_exec_lds_lds(clock,reset,req_valid,req_ready,req_write,r
         lane_bank$3$d = lane_bank$3$q;
         lane_row$3$d = lane_row$3$q;
         lane_data$3$d = lane_data$3$q;
+        rmw = has_atomic & atomic$q;
+        pick = 32'h0;
         sel_row$0 = 32'h0;
         sel_data$0 = 32'h0;
         sel_hit$0 = 1'b0;
@@ -3820,85 +3890,101 @@ module core_board__core_exec_lds_lds(clock,reset,req_valid,req_ready,req_write,r
         sel_row$3 = 32'h0;
         sel_data$3 = 32'h0;
         sel_hit$3 = 1'b0;
-        if (pending$q[0] & (lane_bank$0$q == 0)) begin
+        if (pending$q[0] & (lane_bank$0$q == 0) & ~(rmw & sel_hit$0)) begin
             sel_row$0 = lane_row$0$q;
             sel_data$0 = lane_data$0$q;
             sel_hit$0 = 1'b1;
+            pick = (pick & ~(1 << (0)) | ((1'b1) << (0)));
         end
-        if (pending$q[0] & (lane_bank$0$q == 1)) begin
+        if (pending$q[0] & (lane_bank$0$q == 1) & ~(rmw & sel_hit$1)) begin
             sel_row$1 = lane_row$0$q;
             sel_data$1 = lane_data$0$q;
             sel_hit$1 = 1'b1;
+            pick = (pick & ~(1 << (0)) | ((1'b1) << (0)));
         end
-        if (pending$q[0] & (lane_bank$0$q == 2)) begin
+        if (pending$q[0] & (lane_bank$0$q == 2) & ~(rmw & sel_hit$2)) begin
             sel_row$2 = lane_row$0$q;
             sel_data$2 = lane_data$0$q;
             sel_hit$2 = 1'b1;
+            pick = (pick & ~(1 << (0)) | ((1'b1) << (0)));
         end
-        if (pending$q[0] & (lane_bank$0$q == 3)) begin
+        if (pending$q[0] & (lane_bank$0$q == 3) & ~(rmw & sel_hit$3)) begin
             sel_row$3 = lane_row$0$q;
             sel_data$3 = lane_data$0$q;
             sel_hit$3 = 1'b1;
+            pick = (pick & ~(1 << (0)) | ((1'b1) << (0)));
         end
-        if (pending$q[1] & (lane_bank$1$q == 0)) begin
+        if (pending$q[1] & (lane_bank$1$q == 0) & ~(rmw & sel_hit$0)) begin
             sel_row$0 = lane_row$1$q;
             sel_data$0 = lane_data$1$q;
             sel_hit$0 = 1'b1;
+            pick = (pick & ~(1 << (1)) | ((1'b1) << (1)));
         end
-        if (pending$q[1] & (lane_bank$1$q == 1)) begin
+        if (pending$q[1] & (lane_bank$1$q == 1) & ~(rmw & sel_hit$1)) begin
             sel_row$1 = lane_row$1$q;
             sel_data$1 = lane_data$1$q;
             sel_hit$1 = 1'b1;
+            pick = (pick & ~(1 << (1)) | ((1'b1) << (1)));
         end
-        if (pending$q[1] & (lane_bank$1$q == 2)) begin
+        if (pending$q[1] & (lane_bank$1$q == 2) & ~(rmw & sel_hit$2)) begin
             sel_row$2 = lane_row$1$q;
             sel_data$2 = lane_data$1$q;
             sel_hit$2 = 1'b1;
+            pick = (pick & ~(1 << (1)) | ((1'b1) << (1)));
         end
-        if (pending$q[1] & (lane_bank$1$q == 3)) begin
+        if (pending$q[1] & (lane_bank$1$q == 3) & ~(rmw & sel_hit$3)) begin
             sel_row$3 = lane_row$1$q;
             sel_data$3 = lane_data$1$q;
             sel_hit$3 = 1'b1;
+            pick = (pick & ~(1 << (1)) | ((1'b1) << (1)));
         end
-        if (pending$q[2] & (lane_bank$2$q == 0)) begin
+        if (pending$q[2] & (lane_bank$2$q == 0) & ~(rmw & sel_hit$0)) begin
             sel_row$0 = lane_row$2$q;
             sel_data$0 = lane_data$2$q;
             sel_hit$0 = 1'b1;
+            pick = (pick & ~(1 << (2)) | ((1'b1) << (2)));
         end
-        if (pending$q[2] & (lane_bank$2$q == 1)) begin
+        if (pending$q[2] & (lane_bank$2$q == 1) & ~(rmw & sel_hit$1)) begin
             sel_row$1 = lane_row$2$q;
             sel_data$1 = lane_data$2$q;
             sel_hit$1 = 1'b1;
+            pick = (pick & ~(1 << (2)) | ((1'b1) << (2)));
         end
-        if (pending$q[2] & (lane_bank$2$q == 2)) begin
+        if (pending$q[2] & (lane_bank$2$q == 2) & ~(rmw & sel_hit$2)) begin
             sel_row$2 = lane_row$2$q;
             sel_data$2 = lane_data$2$q;
             sel_hit$2 = 1'b1;
+            pick = (pick & ~(1 << (2)) | ((1'b1) << (2)));
         end
-        if (pending$q[2] & (lane_bank$2$q == 3)) begin
+        if (pending$q[2] & (lane_bank$2$q == 3) & ~(rmw & sel_hit$3)) begin
             sel_row$3 = lane_row$2$q;
             sel_data$3 = lane_data$2$q;
             sel_hit$3 = 1'b1;
+            pick = (pick & ~(1 << (2)) | ((1'b1) << (2)));
         end
-        if (pending$q[3] & (lane_bank$3$q == 0)) begin
+        if (pending$q[3] & (lane_bank$3$q == 0) & ~(rmw & sel_hit$0)) begin
             sel_row$0 = lane_row$3$q;
             sel_data$0 = lane_data$3$q;
             sel_hit$0 = 1'b1;
+            pick = (pick & ~(1 << (3)) | ((1'b1) << (3)));
         end
-        if (pending$q[3] & (lane_bank$3$q == 1)) begin
+        if (pending$q[3] & (lane_bank$3$q == 1) & ~(rmw & sel_hit$1)) begin
             sel_row$1 = lane_row$3$q;
             sel_data$1 = lane_data$3$q;
             sel_hit$1 = 1'b1;
+            pick = (pick & ~(1 << (3)) | ((1'b1) << (3)));
         end
-        if (pending$q[3] & (lane_bank$3$q == 2)) begin
+        if (pending$q[3] & (lane_bank$3$q == 2) & ~(rmw & sel_hit$2)) begin
             sel_row$2 = lane_row$3$q;
             sel_data$2 = lane_data$3$q;
             sel_hit$2 = 1'b1;
+            pick = (pick & ~(1 << (3)) | ((1'b1) << (3)));
         end
-        if (pending$q[3] & (lane_bank$3$q == 3)) begin
+        if (pending$q[3] & (lane_bank$3$q == 3) & ~(rmw & sel_hit$3)) begin
             sel_row$3 = lane_row$3$q;
             sel_data$3 = lane_data$3$q;
             sel_hit$3 = 1'b1;
+            pick = (pick & ~(1 << (3)) | ((1'b1) << (3)));
         end
         serve = 32'h0;
         if (pending$q[0] & (lane_bank$0$q == 0) & (lane_row$0$q == sel_row$0)) begin
@@ -3949,6 +4035,12 @@ module core_board__core_exec_lds_lds(clock,reset,req_valid,req_ready,req_write,r
         if (pending$q[3] & (lane_bank$3$q == 3) & (lane_row$3$q == sel_row$3)) begin
             serve = (serve & ~(1 << (3)) | ((1'b1) << (3)));
         end
+        if (rmw) begin
+            serve = 32'h0;
+            if (phase$q) begin
+                serve = pick;
+            end
+        end
         left = pending$q & ~serve;
         req_ready = ~active$q | ~|left;
         accept = req_valid & req_ready;
@@ -3960,6 +4052,14 @@ module core_board__core_exec_lds_lds(clock,reset,req_valid,req_ready,req_write,r
         if (write$q & sel_hit$0 & ~reset) begin
             banks$0$write_mask = 32'h1;
         end
+        if (rmw) begin
+            if (~exchange$q) begin
+                banks$0$write_data = banks$0$read_data + sel_data$0;
+            end
+            if (phase$q & sel_hit$0 & ~reset) begin
+                banks$0$write_mask = 32'h1;
+            end
+        end
         banks$1$clock = clock;
         banks$1$read_address = sel_row$1;
         banks$1$write_address = sel_row$1;
@@ -3967,6 +4067,14 @@ module core_board__core_exec_lds_lds(clock,reset,req_valid,req_ready,req_write,r
         banks$1$write_mask = 32'h0;
         if (write$q & sel_hit$1 & ~reset) begin
             banks$1$write_mask = 32'h1;
+        end
+        if (rmw) begin
+            if (~exchange$q) begin
+                banks$1$write_data = banks$1$read_data + sel_data$1;
+            end
+            if (phase$q & sel_hit$1 & ~reset) begin
+                banks$1$write_mask = 32'h1;
+            end
         end
         banks$2$clock = clock;
         banks$2$read_address = sel_row$2;
@@ -3976,6 +4084,14 @@ module core_board__core_exec_lds_lds(clock,reset,req_valid,req_ready,req_write,r
         if (write$q & sel_hit$2 & ~reset) begin
             banks$2$write_mask = 32'h1;
         end
+        if (rmw) begin
+            if (~exchange$q) begin
+                banks$2$write_data = banks$2$read_data + sel_data$2;
+            end
+            if (phase$q & sel_hit$2 & ~reset) begin
+                banks$2$write_mask = 32'h1;
+            end
+        end
         banks$3$clock = clock;
         banks$3$read_address = sel_row$3;
         banks$3$write_address = sel_row$3;
@@ -3983,6 +4099,14 @@ module core_board__core_exec_lds_lds(clock,reset,req_valid,req_ready,req_write,r
         banks$3$write_mask = 32'h0;
         if (write$q & sel_hit$3 & ~reset) begin
             banks$3$write_mask = 32'h1;
+        end
+        if (rmw) begin
+            if (~exchange$q) begin
+                banks$3$write_data = banks$3$read_data + sel_data$3;
+            end
+            if (phase$q & sel_hit$3 & ~reset) begin
+                banks$3$write_mask = 32'h1;
+            end
         end
         resp_data$0 = held$0$q;
         if (served$q[0]) begin
@@ -4056,6 +4180,13 @@ module core_board__core_exec_lds_lds(clock,reset,req_valid,req_ready,req_write,r
         if (~write$q) begin
             served$d = serve;
         end
+        if (rmw) begin
+            served$d = 32'h0;
+            if (~phase$q) begin
+                served$d = pick;
+            end
+        end
+        phase$d = rmw & active$q & ~phase$q;
         resp_valid = done$q;
         accesses = accesses_q$q;
         conflict_cycles = conflicts_q$q;
@@ -4118,6 +4249,9 @@ module core_board__core_exec_lds_lds(clock,reset,req_valid,req_ready,req_write,r
             active$d = 1'b1;
             first$d = 1'b1;
             write$d = req_write;
+            atomic$d = has_atomic & req_atomic & ~req_write;
+            exchange$d = req_exchange;
+            phase$d = 1'b0;
             pending$d = req_mask;
             accesses_q$d = accesses_q$q + 32'h1;
             lane_data$0$d = req_data$0;
@@ -4168,6 +4302,7 @@ module core_board__core_exec_lds_lds(clock,reset,req_valid,req_ready,req_write,r
         if (reset) begin
             active$d = 1'b0;
             first$d = 1'b0;
+            phase$d = 1'b0;
             pending$d = 32'h0;
             served$d = 32'h0;
             done$d = 1'b0;
@@ -4306,6 +4441,7 @@ module core_board__core_front(clock,reset,imem_write_valid,imem_write_addr,imem_
     wire  [6:0] dec$st_index;
     wire  [6:0] dec$st_stride;
     wire  dec$exec_op_high;
+    wire  dec$lds_offset;
     reg  fill_valid$d;
     wire  fill_valid$q;
     reg  fill_valid$clock;
@@ -4401,7 +4537,8 @@ module core_board__core_front(clock,reset,imem_write_valid,imem_write_addr,imem_
         .reconv(dec$reconv),
         .st_index(dec$st_index),
         .st_stride(dec$st_stride),
-        .exec_op_high(dec$exec_op_high)
+        .exec_op_high(dec$exec_op_high),
+        .lds_offset(dec$lds_offset)
     );
     core_board__board_reset_sync0 fill_valid(
         .d(fill_valid$d),
@@ -5463,6 +5600,8 @@ module core_board__core_issue(clock,reset,head_valid,head_warp,head_inst,head_pc
     localparam  k_ld = 4'h3;
     localparam  k_stx = 4'ha;
     localparam  has_stx = 1'b0;
+    localparam  has_atomic = 1'b0;
+    localparam  k_atomic = 4'hb;
     localparam  k_branch = 4'h4;
     localparam  k_join = 4'h5;
     localparam  k_jmp = 4'h6;
@@ -5488,6 +5627,7 @@ module core_board__core_issue(clock,reset,head_valid,head_warp,head_inst,head_pc
     wire  [6:0] dec$st_index;
     wire  [6:0] dec$st_stride;
     wire  dec$exec_op_high;
+    wire  dec$lds_offset;
     reg  sb$clock;
     reg  sb$reset;
     reg  [1:0] sb$check_warp;
@@ -5601,7 +5741,8 @@ module core_board__core_issue(clock,reset,head_valid,head_warp,head_inst,head_pc
         .reconv(dec$reconv),
         .st_index(dec$st_index),
         .st_stride(dec$st_stride),
-        .exec_op_high(dec$exec_op_high)
+        .exec_op_high(dec$exec_op_high),
+        .lds_offset(dec$lds_offset)
     );
     core_board__core_issue_sb sb(
         .clock(sb$clock),
@@ -5769,7 +5910,7 @@ module core_board__core_issue(clock,reset,head_valid,head_warp,head_inst,head_pc
         sb$check_dst = dec$rd;
         sb$check_dst_valid = dec$rd_valid;
         to_alu = (kind == k_alu) | (kind == k_branch) | (kind == k_bany);
-        to_lds = (kind == k_st) | (kind == k_ld) | (has_stx & (kind == k_stx));
+        to_lds = (kind == k_st) | (kind == k_ld) | (has_stx & (kind == k_stx)) | (has_atomic & (kind == k_atomic));
         if (ends) begin
             blocked = port_busy & ~ends_warp;
         end

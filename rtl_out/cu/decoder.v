@@ -6,7 +6,7 @@
 // Extensions: none
 // Clock: none (combinational)
 
-module decoder(inst,legal,kind,exec_op,b_sel,rd_valid,src_valid,if_zero,control,rd,ra,rb,imm,target,reconv,st_index,st_stride,exec_op_high);
+module decoder(inst,legal,kind,exec_op,b_sel,rd_valid,src_valid,if_zero,control,rd,ra,rb,imm,target,reconv,st_index,st_stride,exec_op_high,lds_offset);
     // Module arguments
     input wire  [31:0] inst;
     output reg  legal;
@@ -26,16 +26,21 @@ module decoder(inst,legal,kind,exec_op,b_sel,rd_valid,src_valid,if_zero,control,
     output reg  [6:0] st_index;
     output reg  [6:0] st_stride;
     output reg  exec_op_high;
+    output reg  lds_offset;
     // Constant declarations
     localparam  sign_fill = 32'hffffc000;
     localparam  lui_shift = 5'b1110;
     localparam  op_lui = 6'b10101;
     localparam  has_lui = 1'b0;
     localparam  second_page = 3'b110;
+    localparam  op_ld_offset = 6'b101011;
+    localparam  op_stx_offset = 6'b101100;
+    localparam  has_offset = 1'b0;
     // Stub signals
     reg  [5:0] controls$address;
     wire  [17:0] controls$data;
     // Local signals
+    reg  rb_high;
     reg  [17:0] ctl;
     // Sub module instances
     decoder__controls controls(
@@ -59,7 +64,12 @@ module decoder(inst,legal,kind,exec_op,b_sel,rd_valid,src_valid,if_zero,control,
         if (ctl[32'hc]) begin
             ra = inst[(32'h16)+:(4)];
         end
+        rb_high = has_offset & (inst[(32'h1a)+:(6)] == op_stx_offset);
+        lds_offset = rb_high | (has_offset & (inst[(32'h1a)+:(6)] == op_ld_offset));
         rb = inst[(32'he)+:(4)];
+        if (rb_high) begin
+            rb = inst[(32'h16)+:(4)];
+        end
         imm = ((inst[(32'h0)+:(14)]) & 32'hffffffff);
         if (inst[32'hd]) begin
             imm = imm | sign_fill;

@@ -3,11 +3,11 @@
 // Regenerate with `cargo run -- gen` (see README.md).
 // Preset `cu`: sized for the Alchitry Cu's iCE40-HX8K (7680 logic cells, 32 block RAMs).
 // Parameters: warps=4 threads=8 pc_width=16 stack_depth=4 (warp id bits=2, stack pointer bits=3)
-// LDS: banks=4 rows_per_bank=16 word_bits=4 lanes=8 scatter=no
-// Interface: a request is taken at the rising edge of a cycle with req_valid and req_ready (req_ready never depends on req_valid); req_write=1: owner-computes store, thread t = req_warp*lanes + l writes req_data$l to word ((t/banks)*req_stride + req_index)*banks + t%banks; req_write=1, req_scatter=1: lane l writes req_data$l to word req_addr$l; req_write=0: lane l loads word req_addr$l; only lanes in req_mask take part; each cycle each bank serves the row of its highest pending lane; resp_valid is high for one cycle after the last row is served and resp_data$l then holds the loaded words until the next load completes
+// LDS: banks=4 rows_per_bank=16 word_bits=4 lanes=8 scatter=no atomics=no
+// Interface: a request is taken at the rising edge of a cycle with req_valid and req_ready (req_ready never depends on req_valid); req_write=1: owner-computes store, thread t = req_warp*lanes + l writes req_data$l to word ((t/banks)*req_stride + req_index)*banks + t%banks; req_write=1, req_scatter=1: lane l writes req_data$l to word req_addr$l; req_write=0: lane l loads word req_addr$l; req_write=0, req_atomic=1 (when built with atomics): lane l atomically reads word req_addr$l and writes back old + req_data$l (req_exchange=1: req_data$l), lanes in order from the lowest, one lane per bank every two cycles; only lanes in req_mask take part; each cycle each bank serves the row of its highest pending lane; resp_valid is high for one cycle after the last row is served and resp_data$l then holds the loaded words until the next load completes
 // Clock: `clock`, rising edge; reset is synchronous and active high
 
-module local_data_share(clock,reset,req_valid,req_ready,req_write,req_scatter,req_mask,req_warp,req_index,req_stride,req_addr$0,req_addr$1,req_addr$2,req_addr$3,req_addr$4,req_addr$5,req_addr$6,req_addr$7,req_data$0,req_data$1,req_data$2,req_data$3,req_data$4,req_data$5,req_data$6,req_data$7,resp_valid,resp_data$0,resp_data$1,resp_data$2,resp_data$3,resp_data$4,resp_data$5,resp_data$6,resp_data$7,accesses,conflict_cycles);
+module local_data_share(clock,reset,req_valid,req_ready,req_write,req_scatter,req_atomic,req_exchange,req_mask,req_warp,req_index,req_stride,req_addr$0,req_addr$1,req_addr$2,req_addr$3,req_addr$4,req_addr$5,req_addr$6,req_addr$7,req_data$0,req_data$1,req_data$2,req_data$3,req_data$4,req_data$5,req_data$6,req_data$7,resp_valid,resp_data$0,resp_data$1,resp_data$2,resp_data$3,resp_data$4,resp_data$5,resp_data$6,resp_data$7,accesses,conflict_cycles);
     // Module arguments
     input wire  clock;
     input wire  reset;
@@ -15,6 +15,8 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_scatter,re
     output reg  req_ready;
     input wire  req_write;
     input wire  req_scatter;
+    input wire  req_atomic;
+    input wire  req_exchange;
     input wire  [7:0] req_mask;
     input wire  [1:0] req_warp;
     input wire  [6:0] req_index;
@@ -59,6 +61,7 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_scatter,re
     localparam  quad_shift = 8'h1;
     localparam  bank_shift = 8'h2;
     localparam  has_scatter = 1'b0;
+    localparam  has_atomic = 1'b0;
     // Stub signals
     reg  banks$0$clock;
     reg  [3:0] banks$0$read_address;
@@ -93,6 +96,15 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_scatter,re
     reg  write$d;
     wire  write$q;
     reg  write$clock;
+    reg  atomic$d;
+    wire  atomic$q;
+    reg  atomic$clock;
+    reg  exchange$d;
+    wire  exchange$q;
+    reg  exchange$clock;
+    reg  phase$d;
+    wire  phase$q;
+    reg  phase$clock;
     reg  [7:0] pending$d;
     wire  [7:0] pending$q;
     reg  pending$clock;
@@ -229,6 +241,8 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_scatter,re
     wire  [31:0] conflicts_q$q;
     reg  conflicts_q$clock;
     // Local signals
+    reg  rmw;
+    reg  [7:0] pick;
     reg  [3:0] sel_row$0;
     reg  [3:0] sel_row$1;
     reg  [3:0] sel_row$2;
@@ -304,6 +318,21 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_scatter,re
         .d(write$d),
         .q(write$q),
         .clock(write$clock)
+    );
+    local_data_share__active atomic(
+        .d(atomic$d),
+        .q(atomic$q),
+        .clock(atomic$clock)
+    );
+    local_data_share__active exchange(
+        .d(exchange$d),
+        .q(exchange$q),
+        .clock(exchange$clock)
+    );
+    local_data_share__active phase(
+        .d(phase$d),
+        .q(phase$q),
+        .clock(phase$clock)
     );
     local_data_share__pending pending(
         .d(pending$d),
@@ -535,6 +564,9 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_scatter,re
         active$clock = clock;
         first$clock = clock;
         write$clock = clock;
+        atomic$clock = clock;
+        exchange$clock = clock;
+        phase$clock = clock;
         pending$clock = clock;
         served$clock = clock;
         done$clock = clock;
@@ -543,6 +575,9 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_scatter,re
         active$d = active$q;
         first$d = first$q;
         write$d = write$q;
+        atomic$d = atomic$q;
+        exchange$d = exchange$q;
+        phase$d = phase$q;
         pending$d = pending$q;
         served$d = served$q;
         done$d = done$q;
@@ -612,6 +647,8 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_scatter,re
         lane_bank$7$d = lane_bank$7$q;
         lane_row$7$d = lane_row$7$q;
         lane_data$7$d = lane_data$7$q;
+        rmw = has_atomic & atomic$q;
+        pick = 32'h0;
         sel_row$0 = 32'h0;
         sel_data$0 = 32'h0;
         sel_hit$0 = 1'b0;
@@ -624,165 +661,197 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_scatter,re
         sel_row$3 = 32'h0;
         sel_data$3 = 32'h0;
         sel_hit$3 = 1'b0;
-        if (pending$q[0] & (lane_bank$0$q == 0)) begin
+        if (pending$q[0] & (lane_bank$0$q == 0) & ~(rmw & sel_hit$0)) begin
             sel_row$0 = lane_row$0$q;
             sel_data$0 = lane_data$0$q;
             sel_hit$0 = 1'b1;
+            pick = (pick & ~(1 << (0)) | ((1'b1) << (0)));
         end
-        if (pending$q[0] & (lane_bank$0$q == 1)) begin
+        if (pending$q[0] & (lane_bank$0$q == 1) & ~(rmw & sel_hit$1)) begin
             sel_row$1 = lane_row$0$q;
             sel_data$1 = lane_data$0$q;
             sel_hit$1 = 1'b1;
+            pick = (pick & ~(1 << (0)) | ((1'b1) << (0)));
         end
-        if (pending$q[0] & (lane_bank$0$q == 2)) begin
+        if (pending$q[0] & (lane_bank$0$q == 2) & ~(rmw & sel_hit$2)) begin
             sel_row$2 = lane_row$0$q;
             sel_data$2 = lane_data$0$q;
             sel_hit$2 = 1'b1;
+            pick = (pick & ~(1 << (0)) | ((1'b1) << (0)));
         end
-        if (pending$q[0] & (lane_bank$0$q == 3)) begin
+        if (pending$q[0] & (lane_bank$0$q == 3) & ~(rmw & sel_hit$3)) begin
             sel_row$3 = lane_row$0$q;
             sel_data$3 = lane_data$0$q;
             sel_hit$3 = 1'b1;
+            pick = (pick & ~(1 << (0)) | ((1'b1) << (0)));
         end
-        if (pending$q[1] & (lane_bank$1$q == 0)) begin
+        if (pending$q[1] & (lane_bank$1$q == 0) & ~(rmw & sel_hit$0)) begin
             sel_row$0 = lane_row$1$q;
             sel_data$0 = lane_data$1$q;
             sel_hit$0 = 1'b1;
+            pick = (pick & ~(1 << (1)) | ((1'b1) << (1)));
         end
-        if (pending$q[1] & (lane_bank$1$q == 1)) begin
+        if (pending$q[1] & (lane_bank$1$q == 1) & ~(rmw & sel_hit$1)) begin
             sel_row$1 = lane_row$1$q;
             sel_data$1 = lane_data$1$q;
             sel_hit$1 = 1'b1;
+            pick = (pick & ~(1 << (1)) | ((1'b1) << (1)));
         end
-        if (pending$q[1] & (lane_bank$1$q == 2)) begin
+        if (pending$q[1] & (lane_bank$1$q == 2) & ~(rmw & sel_hit$2)) begin
             sel_row$2 = lane_row$1$q;
             sel_data$2 = lane_data$1$q;
             sel_hit$2 = 1'b1;
+            pick = (pick & ~(1 << (1)) | ((1'b1) << (1)));
         end
-        if (pending$q[1] & (lane_bank$1$q == 3)) begin
+        if (pending$q[1] & (lane_bank$1$q == 3) & ~(rmw & sel_hit$3)) begin
             sel_row$3 = lane_row$1$q;
             sel_data$3 = lane_data$1$q;
             sel_hit$3 = 1'b1;
+            pick = (pick & ~(1 << (1)) | ((1'b1) << (1)));
         end
-        if (pending$q[2] & (lane_bank$2$q == 0)) begin
+        if (pending$q[2] & (lane_bank$2$q == 0) & ~(rmw & sel_hit$0)) begin
             sel_row$0 = lane_row$2$q;
             sel_data$0 = lane_data$2$q;
             sel_hit$0 = 1'b1;
+            pick = (pick & ~(1 << (2)) | ((1'b1) << (2)));
         end
-        if (pending$q[2] & (lane_bank$2$q == 1)) begin
+        if (pending$q[2] & (lane_bank$2$q == 1) & ~(rmw & sel_hit$1)) begin
             sel_row$1 = lane_row$2$q;
             sel_data$1 = lane_data$2$q;
             sel_hit$1 = 1'b1;
+            pick = (pick & ~(1 << (2)) | ((1'b1) << (2)));
         end
-        if (pending$q[2] & (lane_bank$2$q == 2)) begin
+        if (pending$q[2] & (lane_bank$2$q == 2) & ~(rmw & sel_hit$2)) begin
             sel_row$2 = lane_row$2$q;
             sel_data$2 = lane_data$2$q;
             sel_hit$2 = 1'b1;
+            pick = (pick & ~(1 << (2)) | ((1'b1) << (2)));
         end
-        if (pending$q[2] & (lane_bank$2$q == 3)) begin
+        if (pending$q[2] & (lane_bank$2$q == 3) & ~(rmw & sel_hit$3)) begin
             sel_row$3 = lane_row$2$q;
             sel_data$3 = lane_data$2$q;
             sel_hit$3 = 1'b1;
+            pick = (pick & ~(1 << (2)) | ((1'b1) << (2)));
         end
-        if (pending$q[3] & (lane_bank$3$q == 0)) begin
+        if (pending$q[3] & (lane_bank$3$q == 0) & ~(rmw & sel_hit$0)) begin
             sel_row$0 = lane_row$3$q;
             sel_data$0 = lane_data$3$q;
             sel_hit$0 = 1'b1;
+            pick = (pick & ~(1 << (3)) | ((1'b1) << (3)));
         end
-        if (pending$q[3] & (lane_bank$3$q == 1)) begin
+        if (pending$q[3] & (lane_bank$3$q == 1) & ~(rmw & sel_hit$1)) begin
             sel_row$1 = lane_row$3$q;
             sel_data$1 = lane_data$3$q;
             sel_hit$1 = 1'b1;
+            pick = (pick & ~(1 << (3)) | ((1'b1) << (3)));
         end
-        if (pending$q[3] & (lane_bank$3$q == 2)) begin
+        if (pending$q[3] & (lane_bank$3$q == 2) & ~(rmw & sel_hit$2)) begin
             sel_row$2 = lane_row$3$q;
             sel_data$2 = lane_data$3$q;
             sel_hit$2 = 1'b1;
+            pick = (pick & ~(1 << (3)) | ((1'b1) << (3)));
         end
-        if (pending$q[3] & (lane_bank$3$q == 3)) begin
+        if (pending$q[3] & (lane_bank$3$q == 3) & ~(rmw & sel_hit$3)) begin
             sel_row$3 = lane_row$3$q;
             sel_data$3 = lane_data$3$q;
             sel_hit$3 = 1'b1;
+            pick = (pick & ~(1 << (3)) | ((1'b1) << (3)));
         end
-        if (pending$q[4] & (lane_bank$4$q == 0)) begin
+        if (pending$q[4] & (lane_bank$4$q == 0) & ~(rmw & sel_hit$0)) begin
             sel_row$0 = lane_row$4$q;
             sel_data$0 = lane_data$4$q;
             sel_hit$0 = 1'b1;
+            pick = (pick & ~(1 << (4)) | ((1'b1) << (4)));
         end
-        if (pending$q[4] & (lane_bank$4$q == 1)) begin
+        if (pending$q[4] & (lane_bank$4$q == 1) & ~(rmw & sel_hit$1)) begin
             sel_row$1 = lane_row$4$q;
             sel_data$1 = lane_data$4$q;
             sel_hit$1 = 1'b1;
+            pick = (pick & ~(1 << (4)) | ((1'b1) << (4)));
         end
-        if (pending$q[4] & (lane_bank$4$q == 2)) begin
+        if (pending$q[4] & (lane_bank$4$q == 2) & ~(rmw & sel_hit$2)) begin
             sel_row$2 = lane_row$4$q;
             sel_data$2 = lane_data$4$q;
             sel_hit$2 = 1'b1;
+            pick = (pick & ~(1 << (4)) | ((1'b1) << (4)));
         end
-        if (pending$q[4] & (lane_bank$4$q == 3)) begin
+        if (pending$q[4] & (lane_bank$4$q == 3) & ~(rmw & sel_hit$3)) begin
             sel_row$3 = lane_row$4$q;
             sel_data$3 = lane_data$4$q;
             sel_hit$3 = 1'b1;
+            pick = (pick & ~(1 << (4)) | ((1'b1) << (4)));
         end
-        if (pending$q[5] & (lane_bank$5$q == 0)) begin
+        if (pending$q[5] & (lane_bank$5$q == 0) & ~(rmw & sel_hit$0)) begin
             sel_row$0 = lane_row$5$q;
             sel_data$0 = lane_data$5$q;
             sel_hit$0 = 1'b1;
+            pick = (pick & ~(1 << (5)) | ((1'b1) << (5)));
         end
-        if (pending$q[5] & (lane_bank$5$q == 1)) begin
+        if (pending$q[5] & (lane_bank$5$q == 1) & ~(rmw & sel_hit$1)) begin
             sel_row$1 = lane_row$5$q;
             sel_data$1 = lane_data$5$q;
             sel_hit$1 = 1'b1;
+            pick = (pick & ~(1 << (5)) | ((1'b1) << (5)));
         end
-        if (pending$q[5] & (lane_bank$5$q == 2)) begin
+        if (pending$q[5] & (lane_bank$5$q == 2) & ~(rmw & sel_hit$2)) begin
             sel_row$2 = lane_row$5$q;
             sel_data$2 = lane_data$5$q;
             sel_hit$2 = 1'b1;
+            pick = (pick & ~(1 << (5)) | ((1'b1) << (5)));
         end
-        if (pending$q[5] & (lane_bank$5$q == 3)) begin
+        if (pending$q[5] & (lane_bank$5$q == 3) & ~(rmw & sel_hit$3)) begin
             sel_row$3 = lane_row$5$q;
             sel_data$3 = lane_data$5$q;
             sel_hit$3 = 1'b1;
+            pick = (pick & ~(1 << (5)) | ((1'b1) << (5)));
         end
-        if (pending$q[6] & (lane_bank$6$q == 0)) begin
+        if (pending$q[6] & (lane_bank$6$q == 0) & ~(rmw & sel_hit$0)) begin
             sel_row$0 = lane_row$6$q;
             sel_data$0 = lane_data$6$q;
             sel_hit$0 = 1'b1;
+            pick = (pick & ~(1 << (6)) | ((1'b1) << (6)));
         end
-        if (pending$q[6] & (lane_bank$6$q == 1)) begin
+        if (pending$q[6] & (lane_bank$6$q == 1) & ~(rmw & sel_hit$1)) begin
             sel_row$1 = lane_row$6$q;
             sel_data$1 = lane_data$6$q;
             sel_hit$1 = 1'b1;
+            pick = (pick & ~(1 << (6)) | ((1'b1) << (6)));
         end
-        if (pending$q[6] & (lane_bank$6$q == 2)) begin
+        if (pending$q[6] & (lane_bank$6$q == 2) & ~(rmw & sel_hit$2)) begin
             sel_row$2 = lane_row$6$q;
             sel_data$2 = lane_data$6$q;
             sel_hit$2 = 1'b1;
+            pick = (pick & ~(1 << (6)) | ((1'b1) << (6)));
         end
-        if (pending$q[6] & (lane_bank$6$q == 3)) begin
+        if (pending$q[6] & (lane_bank$6$q == 3) & ~(rmw & sel_hit$3)) begin
             sel_row$3 = lane_row$6$q;
             sel_data$3 = lane_data$6$q;
             sel_hit$3 = 1'b1;
+            pick = (pick & ~(1 << (6)) | ((1'b1) << (6)));
         end
-        if (pending$q[7] & (lane_bank$7$q == 0)) begin
+        if (pending$q[7] & (lane_bank$7$q == 0) & ~(rmw & sel_hit$0)) begin
             sel_row$0 = lane_row$7$q;
             sel_data$0 = lane_data$7$q;
             sel_hit$0 = 1'b1;
+            pick = (pick & ~(1 << (7)) | ((1'b1) << (7)));
         end
-        if (pending$q[7] & (lane_bank$7$q == 1)) begin
+        if (pending$q[7] & (lane_bank$7$q == 1) & ~(rmw & sel_hit$1)) begin
             sel_row$1 = lane_row$7$q;
             sel_data$1 = lane_data$7$q;
             sel_hit$1 = 1'b1;
+            pick = (pick & ~(1 << (7)) | ((1'b1) << (7)));
         end
-        if (pending$q[7] & (lane_bank$7$q == 2)) begin
+        if (pending$q[7] & (lane_bank$7$q == 2) & ~(rmw & sel_hit$2)) begin
             sel_row$2 = lane_row$7$q;
             sel_data$2 = lane_data$7$q;
             sel_hit$2 = 1'b1;
+            pick = (pick & ~(1 << (7)) | ((1'b1) << (7)));
         end
-        if (pending$q[7] & (lane_bank$7$q == 3)) begin
+        if (pending$q[7] & (lane_bank$7$q == 3) & ~(rmw & sel_hit$3)) begin
             sel_row$3 = lane_row$7$q;
             sel_data$3 = lane_data$7$q;
             sel_hit$3 = 1'b1;
+            pick = (pick & ~(1 << (7)) | ((1'b1) << (7)));
         end
         serve = 32'h0;
         if (pending$q[0] & (lane_bank$0$q == 0) & (lane_row$0$q == sel_row$0)) begin
@@ -881,6 +950,12 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_scatter,re
         if (pending$q[7] & (lane_bank$7$q == 3) & (lane_row$7$q == sel_row$3)) begin
             serve = (serve & ~(1 << (7)) | ((1'b1) << (7)));
         end
+        if (rmw) begin
+            serve = 32'h0;
+            if (phase$q) begin
+                serve = pick;
+            end
+        end
         left = pending$q & ~serve;
         req_ready = ~active$q | ~|left;
         accept = req_valid & req_ready;
@@ -892,6 +967,14 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_scatter,re
         if (write$q & sel_hit$0 & ~reset) begin
             banks$0$write_mask = 32'h1;
         end
+        if (rmw) begin
+            if (~exchange$q) begin
+                banks$0$write_data = banks$0$read_data + sel_data$0;
+            end
+            if (phase$q & sel_hit$0 & ~reset) begin
+                banks$0$write_mask = 32'h1;
+            end
+        end
         banks$1$clock = clock;
         banks$1$read_address = sel_row$1;
         banks$1$write_address = sel_row$1;
@@ -899,6 +982,14 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_scatter,re
         banks$1$write_mask = 32'h0;
         if (write$q & sel_hit$1 & ~reset) begin
             banks$1$write_mask = 32'h1;
+        end
+        if (rmw) begin
+            if (~exchange$q) begin
+                banks$1$write_data = banks$1$read_data + sel_data$1;
+            end
+            if (phase$q & sel_hit$1 & ~reset) begin
+                banks$1$write_mask = 32'h1;
+            end
         end
         banks$2$clock = clock;
         banks$2$read_address = sel_row$2;
@@ -908,6 +999,14 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_scatter,re
         if (write$q & sel_hit$2 & ~reset) begin
             banks$2$write_mask = 32'h1;
         end
+        if (rmw) begin
+            if (~exchange$q) begin
+                banks$2$write_data = banks$2$read_data + sel_data$2;
+            end
+            if (phase$q & sel_hit$2 & ~reset) begin
+                banks$2$write_mask = 32'h1;
+            end
+        end
         banks$3$clock = clock;
         banks$3$read_address = sel_row$3;
         banks$3$write_address = sel_row$3;
@@ -915,6 +1014,14 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_scatter,re
         banks$3$write_mask = 32'h0;
         if (write$q & sel_hit$3 & ~reset) begin
             banks$3$write_mask = 32'h1;
+        end
+        if (rmw) begin
+            if (~exchange$q) begin
+                banks$3$write_data = banks$3$read_data + sel_data$3;
+            end
+            if (phase$q & sel_hit$3 & ~reset) begin
+                banks$3$write_mask = 32'h1;
+            end
         end
         resp_data$0 = held$0$q;
         if (served$q[0]) begin
@@ -1056,6 +1163,13 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_scatter,re
         if (~write$q) begin
             served$d = serve;
         end
+        if (rmw) begin
+            served$d = 32'h0;
+            if (~phase$q) begin
+                served$d = pick;
+            end
+        end
+        phase$d = rmw & active$q & ~phase$q;
         resp_valid = done$q;
         accesses = accesses_q$q;
         conflict_cycles = conflicts_q$q;
@@ -1134,6 +1248,9 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_scatter,re
             active$d = 1'b1;
             first$d = 1'b1;
             write$d = req_write;
+            atomic$d = has_atomic & req_atomic & ~req_write;
+            exchange$d = req_exchange;
+            phase$d = 1'b0;
             pending$d = req_mask;
             accesses_q$d = accesses_q$q + 32'h1;
             lane_data$0$d = req_data$0;
@@ -1228,6 +1345,7 @@ module local_data_share(clock,reset,req_valid,req_ready,req_write,req_scatter,re
         if (reset) begin
             active$d = 1'b0;
             first$d = 1'b0;
+            phase$d = 1'b0;
             pending$d = 32'h0;
             served$d = 32'h0;
             done$d = 1'b0;

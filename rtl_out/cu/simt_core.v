@@ -1057,6 +1057,7 @@ module simt_core__exec(clock,reset,out_valid,out_inst,out_warp,out_mask,out_a,ou
     wire  [6:0] dec$st_index;
     wire  [6:0] dec$st_stride;
     wire  dec$exec_op_high;
+    wire  dec$lds_offset;
     reg  [3:0] alu$op;
     reg  alu$op_high;
     reg  [31:0] alu$a;
@@ -1133,7 +1134,8 @@ module simt_core__exec(clock,reset,out_valid,out_inst,out_warp,out_mask,out_a,ou
         .reconv(dec$reconv),
         .st_index(dec$st_index),
         .st_stride(dec$st_stride),
-        .exec_op_high(dec$exec_op_high)
+        .exec_op_high(dec$exec_op_high),
+        .lds_offset(dec$lds_offset)
     );
     simt_core__exec_alu alu(
         .op(alu$op),
@@ -2559,7 +2561,7 @@ module simt_core__exec_branch_div_warp(d,q,clock);
     end
 endmodule // simt_core__exec_branch_div_warp
 
-module simt_core__exec_dec(inst,legal,kind,exec_op,b_sel,rd_valid,src_valid,if_zero,control,rd,ra,rb,imm,target,reconv,st_index,st_stride,exec_op_high);
+module simt_core__exec_dec(inst,legal,kind,exec_op,b_sel,rd_valid,src_valid,if_zero,control,rd,ra,rb,imm,target,reconv,st_index,st_stride,exec_op_high,lds_offset);
     // Module arguments
     input wire  [31:0] inst;
     output reg  legal;
@@ -2579,16 +2581,21 @@ module simt_core__exec_dec(inst,legal,kind,exec_op,b_sel,rd_valid,src_valid,if_z
     output reg  [6:0] st_index;
     output reg  [6:0] st_stride;
     output reg  exec_op_high;
+    output reg  lds_offset;
     // Constant declarations
     localparam  sign_fill = 32'hffffc000;
     localparam  lui_shift = 5'b1110;
     localparam  op_lui = 6'b10101;
     localparam  has_lui = 1'b0;
     localparam  second_page = 3'b110;
+    localparam  op_ld_offset = 6'b101011;
+    localparam  op_stx_offset = 6'b101100;
+    localparam  has_offset = 1'b0;
     // Stub signals
     reg  [5:0] controls$address;
     wire  [17:0] controls$data;
     // Local signals
+    reg  rb_high;
     reg  [17:0] ctl;
     // Sub module instances
     simt_core__exec_dec_controls controls(
@@ -2612,7 +2619,12 @@ module simt_core__exec_dec(inst,legal,kind,exec_op,b_sel,rd_valid,src_valid,if_z
         if (ctl[32'hc]) begin
             ra = inst[(32'h16)+:(4)];
         end
+        rb_high = has_offset & (inst[(32'h1a)+:(6)] == op_stx_offset);
+        lds_offset = rb_high | (has_offset & (inst[(32'h1a)+:(6)] == op_ld_offset));
         rb = inst[(32'he)+:(4)];
+        if (rb_high) begin
+            rb = inst[(32'h16)+:(4)];
+        end
         imm = ((inst[(32'h0)+:(14)]) & 32'hffffffff);
         if (inst[32'hd]) begin
             imm = imm | sign_fill;
@@ -2731,7 +2743,11 @@ module simt_core__exec_lds(clock,reset,req_valid,req_inst,req_warp,req_mask,req_
     localparam  k_st = 4'h2;
     localparam  k_ld = 4'h3;
     localparam  k_stx = 4'ha;
+    localparam  k_atomic = 4'hb;
+    localparam  k_exchange = 4'h9;
     localparam  has_stx = 1'b0;
+    localparam  has_atomic = 1'b0;
+    localparam  has_offset = 1'b0;
     // Stub signals
     reg  lds$clock;
     reg  lds$reset;
@@ -2739,6 +2755,8 @@ module simt_core__exec_lds(clock,reset,req_valid,req_inst,req_warp,req_mask,req_
     wire  lds$req_ready;
     reg  lds$req_write;
     reg  lds$req_scatter;
+    reg  lds$req_atomic;
+    reg  lds$req_exchange;
     reg  [3:0] lds$req_mask;
     reg  [1:0] lds$req_warp;
     reg  [6:0] lds$req_index;
@@ -2776,6 +2794,7 @@ module simt_core__exec_lds(clock,reset,req_valid,req_inst,req_warp,req_mask,req_
     wire  [6:0] dec$st_index;
     wire  [6:0] dec$st_stride;
     wire  dec$exec_op_high;
+    wire  dec$lds_offset;
     reg  held$d;
     wire  held$q;
     reg  held$clock;
@@ -2822,6 +2841,9 @@ module simt_core__exec_lds(clock,reset,req_valid,req_inst,req_warp,req_mask,req_
     wire  [1:0] open$q;
     reg  open$clock;
     // Local signals
+    reg  atomic;
+    reg  answers;
+    reg  [7:0] offset;
     reg  r_valid;
     reg  [31:0] r_inst;
     reg  [1:0] r_warp;
@@ -2842,6 +2864,8 @@ module simt_core__exec_lds(clock,reset,req_valid,req_inst,req_warp,req_mask,req_
         .req_ready(lds$req_ready),
         .req_write(lds$req_write),
         .req_scatter(lds$req_scatter),
+        .req_atomic(lds$req_atomic),
+        .req_exchange(lds$req_exchange),
         .req_mask(lds$req_mask),
         .req_warp(lds$req_warp),
         .req_index(lds$req_index),
@@ -2880,7 +2904,8 @@ module simt_core__exec_lds(clock,reset,req_valid,req_inst,req_warp,req_mask,req_
         .reconv(dec$reconv),
         .st_index(dec$st_index),
         .st_stride(dec$st_stride),
-        .exec_op_high(dec$exec_op_high)
+        .exec_op_high(dec$exec_op_high),
+        .lds_offset(dec$lds_offset)
     );
     simt_core__barrier_err held(
         .d(held$d),
@@ -3010,29 +3035,37 @@ module simt_core__exec_lds(clock,reset,req_valid,req_inst,req_warp,req_mask,req_
         end
         dec$inst = r_inst;
         scatter = has_stx & (dec$kind == k_stx);
-        if (~scatter) begin
+        atomic = has_atomic & (dec$kind == k_atomic);
+        answers = (dec$kind == k_ld) | atomic;
+        if (~scatter & ~atomic) begin
             data = src;
+        end
+        offset = 32'h0;
+        if (has_offset & dec$lds_offset) begin
+            offset = ((dec$imm) & 8'hff);
         end
         lds$req_valid = r_valid;
         lds$req_write = (dec$kind == k_st) | scatter;
         lds$req_scatter = scatter;
+        lds$req_atomic = atomic;
+        lds$req_exchange = dec$exec_op == k_exchange;
         lds$req_mask = r_mask;
         lds$req_warp = r_warp;
         lds$req_index = dec$st_index;
         lds$req_stride = dec$st_stride;
-        lds$req_addr$0 = ((src) & 8'hff);
+        lds$req_addr$0 = ((src) & 8'hff) + offset;
         lds$req_data$0 = ((data) & 8'hff);
         src = src >> lane_bits;
         data = data >> lane_bits;
-        lds$req_addr$1 = ((src) & 8'hff);
+        lds$req_addr$1 = ((src) & 8'hff) + offset;
         lds$req_data$1 = ((data) & 8'hff);
         src = src >> lane_bits;
         data = data >> lane_bits;
-        lds$req_addr$2 = ((src) & 8'hff);
+        lds$req_addr$2 = ((src) & 8'hff) + offset;
         lds$req_data$2 = ((data) & 8'hff);
         src = src >> lane_bits;
         data = data >> lane_bits;
-        lds$req_addr$3 = ((src) & 8'hff);
+        lds$req_addr$3 = ((src) & 8'hff) + offset;
         lds$req_data$3 = ((data) & 8'hff);
         src = src >> lane_bits;
         data = data >> lane_bits;
@@ -3055,7 +3088,7 @@ module simt_core__exec_lds(clock,reset,req_valid,req_inst,req_warp,req_mask,req_
             req_taken = taken;
         end
         if (taken) begin
-            lds_load$d = dec$kind == k_ld;
+            lds_load$d = answers;
             lds_warp$d = r_warp;
             lds_rd$d = dec$rd;
             lds_mask$d = r_mask;
@@ -3117,7 +3150,7 @@ module simt_core__exec_lds_held_inst(d,q,clock);
     end
 endmodule // simt_core__exec_lds_held_inst
 
-module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_scatter,req_mask,req_warp,req_index,req_stride,req_addr$0,req_addr$1,req_addr$2,req_addr$3,req_data$0,req_data$1,req_data$2,req_data$3,resp_valid,resp_data$0,resp_data$1,resp_data$2,resp_data$3,accesses,conflict_cycles);
+module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_scatter,req_atomic,req_exchange,req_mask,req_warp,req_index,req_stride,req_addr$0,req_addr$1,req_addr$2,req_addr$3,req_data$0,req_data$1,req_data$2,req_data$3,resp_valid,resp_data$0,resp_data$1,resp_data$2,resp_data$3,accesses,conflict_cycles);
     // Module arguments
     input wire  clock;
     input wire  reset;
@@ -3125,6 +3158,8 @@ module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_sca
     output reg  req_ready;
     input wire  req_write;
     input wire  req_scatter;
+    input wire  req_atomic;
+    input wire  req_exchange;
     input wire  [3:0] req_mask;
     input wire  [1:0] req_warp;
     input wire  [6:0] req_index;
@@ -3153,6 +3188,7 @@ module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_sca
     localparam  quad_shift = 8'h0;
     localparam  bank_shift = 8'h2;
     localparam  has_scatter = 1'b0;
+    localparam  has_atomic = 1'b0;
     // Stub signals
     reg  banks$0$clock;
     reg  [5:0] banks$0$read_address;
@@ -3187,6 +3223,15 @@ module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_sca
     reg  write$d;
     wire  write$q;
     reg  write$clock;
+    reg  atomic$d;
+    wire  atomic$q;
+    reg  atomic$clock;
+    reg  exchange$d;
+    wire  exchange$q;
+    reg  exchange$clock;
+    reg  phase$d;
+    wire  phase$q;
+    reg  phase$clock;
     reg  [3:0] pending$d;
     wire  [3:0] pending$q;
     reg  pending$clock;
@@ -3263,6 +3308,8 @@ module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_sca
     wire  [31:0] conflicts_q$q;
     reg  conflicts_q$clock;
     // Local signals
+    reg  rmw;
+    reg  [3:0] pick;
     reg  [5:0] sel_row$0;
     reg  [5:0] sel_row$1;
     reg  [5:0] sel_row$2;
@@ -3334,6 +3381,21 @@ module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_sca
         .d(write$d),
         .q(write$q),
         .clock(write$clock)
+    );
+    simt_core__barrier_err atomic(
+        .d(atomic$d),
+        .q(atomic$q),
+        .clock(atomic$clock)
+    );
+    simt_core__barrier_err exchange(
+        .d(exchange$d),
+        .q(exchange$q),
+        .clock(exchange$clock)
+    );
+    simt_core__barrier_err phase(
+        .d(phase$d),
+        .q(phase$q),
+        .clock(phase$clock)
     );
     simt_core__barrier_releasing pending(
         .d(pending$d),
@@ -3465,6 +3527,9 @@ module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_sca
         active$clock = clock;
         first$clock = clock;
         write$clock = clock;
+        atomic$clock = clock;
+        exchange$clock = clock;
+        phase$clock = clock;
         pending$clock = clock;
         served$clock = clock;
         done$clock = clock;
@@ -3473,6 +3538,9 @@ module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_sca
         active$d = active$q;
         first$d = first$q;
         write$d = write$q;
+        atomic$d = atomic$q;
+        exchange$d = exchange$q;
+        phase$d = phase$q;
         pending$d = pending$q;
         served$d = served$q;
         done$d = done$q;
@@ -3510,6 +3578,8 @@ module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_sca
         lane_bank$3$d = lane_bank$3$q;
         lane_row$3$d = lane_row$3$q;
         lane_data$3$d = lane_data$3$q;
+        rmw = has_atomic & atomic$q;
+        pick = 32'h0;
         sel_row$0 = 32'h0;
         sel_data$0 = 32'h0;
         sel_hit$0 = 1'b0;
@@ -3522,85 +3592,101 @@ module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_sca
         sel_row$3 = 32'h0;
         sel_data$3 = 32'h0;
         sel_hit$3 = 1'b0;
-        if (pending$q[0] & (lane_bank$0$q == 0)) begin
+        if (pending$q[0] & (lane_bank$0$q == 0) & ~(rmw & sel_hit$0)) begin
             sel_row$0 = lane_row$0$q;
             sel_data$0 = lane_data$0$q;
             sel_hit$0 = 1'b1;
+            pick = (pick & ~(1 << (0)) | ((1'b1) << (0)));
         end
-        if (pending$q[0] & (lane_bank$0$q == 1)) begin
+        if (pending$q[0] & (lane_bank$0$q == 1) & ~(rmw & sel_hit$1)) begin
             sel_row$1 = lane_row$0$q;
             sel_data$1 = lane_data$0$q;
             sel_hit$1 = 1'b1;
+            pick = (pick & ~(1 << (0)) | ((1'b1) << (0)));
         end
-        if (pending$q[0] & (lane_bank$0$q == 2)) begin
+        if (pending$q[0] & (lane_bank$0$q == 2) & ~(rmw & sel_hit$2)) begin
             sel_row$2 = lane_row$0$q;
             sel_data$2 = lane_data$0$q;
             sel_hit$2 = 1'b1;
+            pick = (pick & ~(1 << (0)) | ((1'b1) << (0)));
         end
-        if (pending$q[0] & (lane_bank$0$q == 3)) begin
+        if (pending$q[0] & (lane_bank$0$q == 3) & ~(rmw & sel_hit$3)) begin
             sel_row$3 = lane_row$0$q;
             sel_data$3 = lane_data$0$q;
             sel_hit$3 = 1'b1;
+            pick = (pick & ~(1 << (0)) | ((1'b1) << (0)));
         end
-        if (pending$q[1] & (lane_bank$1$q == 0)) begin
+        if (pending$q[1] & (lane_bank$1$q == 0) & ~(rmw & sel_hit$0)) begin
             sel_row$0 = lane_row$1$q;
             sel_data$0 = lane_data$1$q;
             sel_hit$0 = 1'b1;
+            pick = (pick & ~(1 << (1)) | ((1'b1) << (1)));
         end
-        if (pending$q[1] & (lane_bank$1$q == 1)) begin
+        if (pending$q[1] & (lane_bank$1$q == 1) & ~(rmw & sel_hit$1)) begin
             sel_row$1 = lane_row$1$q;
             sel_data$1 = lane_data$1$q;
             sel_hit$1 = 1'b1;
+            pick = (pick & ~(1 << (1)) | ((1'b1) << (1)));
         end
-        if (pending$q[1] & (lane_bank$1$q == 2)) begin
+        if (pending$q[1] & (lane_bank$1$q == 2) & ~(rmw & sel_hit$2)) begin
             sel_row$2 = lane_row$1$q;
             sel_data$2 = lane_data$1$q;
             sel_hit$2 = 1'b1;
+            pick = (pick & ~(1 << (1)) | ((1'b1) << (1)));
         end
-        if (pending$q[1] & (lane_bank$1$q == 3)) begin
+        if (pending$q[1] & (lane_bank$1$q == 3) & ~(rmw & sel_hit$3)) begin
             sel_row$3 = lane_row$1$q;
             sel_data$3 = lane_data$1$q;
             sel_hit$3 = 1'b1;
+            pick = (pick & ~(1 << (1)) | ((1'b1) << (1)));
         end
-        if (pending$q[2] & (lane_bank$2$q == 0)) begin
+        if (pending$q[2] & (lane_bank$2$q == 0) & ~(rmw & sel_hit$0)) begin
             sel_row$0 = lane_row$2$q;
             sel_data$0 = lane_data$2$q;
             sel_hit$0 = 1'b1;
+            pick = (pick & ~(1 << (2)) | ((1'b1) << (2)));
         end
-        if (pending$q[2] & (lane_bank$2$q == 1)) begin
+        if (pending$q[2] & (lane_bank$2$q == 1) & ~(rmw & sel_hit$1)) begin
             sel_row$1 = lane_row$2$q;
             sel_data$1 = lane_data$2$q;
             sel_hit$1 = 1'b1;
+            pick = (pick & ~(1 << (2)) | ((1'b1) << (2)));
         end
-        if (pending$q[2] & (lane_bank$2$q == 2)) begin
+        if (pending$q[2] & (lane_bank$2$q == 2) & ~(rmw & sel_hit$2)) begin
             sel_row$2 = lane_row$2$q;
             sel_data$2 = lane_data$2$q;
             sel_hit$2 = 1'b1;
+            pick = (pick & ~(1 << (2)) | ((1'b1) << (2)));
         end
-        if (pending$q[2] & (lane_bank$2$q == 3)) begin
+        if (pending$q[2] & (lane_bank$2$q == 3) & ~(rmw & sel_hit$3)) begin
             sel_row$3 = lane_row$2$q;
             sel_data$3 = lane_data$2$q;
             sel_hit$3 = 1'b1;
+            pick = (pick & ~(1 << (2)) | ((1'b1) << (2)));
         end
-        if (pending$q[3] & (lane_bank$3$q == 0)) begin
+        if (pending$q[3] & (lane_bank$3$q == 0) & ~(rmw & sel_hit$0)) begin
             sel_row$0 = lane_row$3$q;
             sel_data$0 = lane_data$3$q;
             sel_hit$0 = 1'b1;
+            pick = (pick & ~(1 << (3)) | ((1'b1) << (3)));
         end
-        if (pending$q[3] & (lane_bank$3$q == 1)) begin
+        if (pending$q[3] & (lane_bank$3$q == 1) & ~(rmw & sel_hit$1)) begin
             sel_row$1 = lane_row$3$q;
             sel_data$1 = lane_data$3$q;
             sel_hit$1 = 1'b1;
+            pick = (pick & ~(1 << (3)) | ((1'b1) << (3)));
         end
-        if (pending$q[3] & (lane_bank$3$q == 2)) begin
+        if (pending$q[3] & (lane_bank$3$q == 2) & ~(rmw & sel_hit$2)) begin
             sel_row$2 = lane_row$3$q;
             sel_data$2 = lane_data$3$q;
             sel_hit$2 = 1'b1;
+            pick = (pick & ~(1 << (3)) | ((1'b1) << (3)));
         end
-        if (pending$q[3] & (lane_bank$3$q == 3)) begin
+        if (pending$q[3] & (lane_bank$3$q == 3) & ~(rmw & sel_hit$3)) begin
             sel_row$3 = lane_row$3$q;
             sel_data$3 = lane_data$3$q;
             sel_hit$3 = 1'b1;
+            pick = (pick & ~(1 << (3)) | ((1'b1) << (3)));
         end
         serve = 32'h0;
         if (pending$q[0] & (lane_bank$0$q == 0) & (lane_row$0$q == sel_row$0)) begin
@@ -3651,6 +3737,12 @@ module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_sca
         if (pending$q[3] & (lane_bank$3$q == 3) & (lane_row$3$q == sel_row$3)) begin
             serve = (serve & ~(1 << (3)) | ((1'b1) << (3)));
         end
+        if (rmw) begin
+            serve = 32'h0;
+            if (phase$q) begin
+                serve = pick;
+            end
+        end
         left = pending$q & ~serve;
         req_ready = ~active$q | ~|left;
         accept = req_valid & req_ready;
@@ -3662,6 +3754,14 @@ module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_sca
         if (write$q & sel_hit$0 & ~reset) begin
             banks$0$write_mask = 32'h1;
         end
+        if (rmw) begin
+            if (~exchange$q) begin
+                banks$0$write_data = banks$0$read_data + sel_data$0;
+            end
+            if (phase$q & sel_hit$0 & ~reset) begin
+                banks$0$write_mask = 32'h1;
+            end
+        end
         banks$1$clock = clock;
         banks$1$read_address = sel_row$1;
         banks$1$write_address = sel_row$1;
@@ -3669,6 +3769,14 @@ module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_sca
         banks$1$write_mask = 32'h0;
         if (write$q & sel_hit$1 & ~reset) begin
             banks$1$write_mask = 32'h1;
+        end
+        if (rmw) begin
+            if (~exchange$q) begin
+                banks$1$write_data = banks$1$read_data + sel_data$1;
+            end
+            if (phase$q & sel_hit$1 & ~reset) begin
+                banks$1$write_mask = 32'h1;
+            end
         end
         banks$2$clock = clock;
         banks$2$read_address = sel_row$2;
@@ -3678,6 +3786,14 @@ module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_sca
         if (write$q & sel_hit$2 & ~reset) begin
             banks$2$write_mask = 32'h1;
         end
+        if (rmw) begin
+            if (~exchange$q) begin
+                banks$2$write_data = banks$2$read_data + sel_data$2;
+            end
+            if (phase$q & sel_hit$2 & ~reset) begin
+                banks$2$write_mask = 32'h1;
+            end
+        end
         banks$3$clock = clock;
         banks$3$read_address = sel_row$3;
         banks$3$write_address = sel_row$3;
@@ -3685,6 +3801,14 @@ module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_sca
         banks$3$write_mask = 32'h0;
         if (write$q & sel_hit$3 & ~reset) begin
             banks$3$write_mask = 32'h1;
+        end
+        if (rmw) begin
+            if (~exchange$q) begin
+                banks$3$write_data = banks$3$read_data + sel_data$3;
+            end
+            if (phase$q & sel_hit$3 & ~reset) begin
+                banks$3$write_mask = 32'h1;
+            end
         end
         resp_data$0 = held$0$q;
         if (served$q[0]) begin
@@ -3758,6 +3882,13 @@ module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_sca
         if (~write$q) begin
             served$d = serve;
         end
+        if (rmw) begin
+            served$d = 32'h0;
+            if (~phase$q) begin
+                served$d = pick;
+            end
+        end
+        phase$d = rmw & active$q & ~phase$q;
         resp_valid = done$q;
         accesses = accesses_q$q;
         conflict_cycles = conflicts_q$q;
@@ -3820,6 +3951,9 @@ module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_sca
             active$d = 1'b1;
             first$d = 1'b1;
             write$d = req_write;
+            atomic$d = has_atomic & req_atomic & ~req_write;
+            exchange$d = req_exchange;
+            phase$d = 1'b0;
             pending$d = req_mask;
             accesses_q$d = accesses_q$q + 32'h1;
             lane_data$0$d = req_data$0;
@@ -3870,6 +4004,7 @@ module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_sca
         if (reset) begin
             active$d = 1'b0;
             first$d = 1'b0;
+            phase$d = 1'b0;
             pending$d = 32'h0;
             served$d = 32'h0;
             done$d = 1'b0;
@@ -4008,6 +4143,7 @@ module simt_core__front(clock,reset,imem_write_valid,imem_write_addr,imem_write_
     wire  [6:0] dec$st_index;
     wire  [6:0] dec$st_stride;
     wire  dec$exec_op_high;
+    wire  dec$lds_offset;
     reg  fill_valid$d;
     wire  fill_valid$q;
     reg  fill_valid$clock;
@@ -4103,7 +4239,8 @@ module simt_core__front(clock,reset,imem_write_valid,imem_write_addr,imem_write_
         .reconv(dec$reconv),
         .st_index(dec$st_index),
         .st_stride(dec$st_stride),
-        .exec_op_high(dec$exec_op_high)
+        .exec_op_high(dec$exec_op_high),
+        .lds_offset(dec$lds_offset)
     );
     simt_core__barrier_err fill_valid(
         .d(fill_valid$d),
@@ -5165,6 +5302,8 @@ module simt_core__issue(clock,reset,head_valid,head_warp,head_inst,head_pc,masks
     localparam  k_ld = 4'h3;
     localparam  k_stx = 4'ha;
     localparam  has_stx = 1'b0;
+    localparam  has_atomic = 1'b0;
+    localparam  k_atomic = 4'hb;
     localparam  k_branch = 4'h4;
     localparam  k_join = 4'h5;
     localparam  k_jmp = 4'h6;
@@ -5190,6 +5329,7 @@ module simt_core__issue(clock,reset,head_valid,head_warp,head_inst,head_pc,masks
     wire  [6:0] dec$st_index;
     wire  [6:0] dec$st_stride;
     wire  dec$exec_op_high;
+    wire  dec$lds_offset;
     reg  sb$clock;
     reg  sb$reset;
     reg  [1:0] sb$check_warp;
@@ -5303,7 +5443,8 @@ module simt_core__issue(clock,reset,head_valid,head_warp,head_inst,head_pc,masks
         .reconv(dec$reconv),
         .st_index(dec$st_index),
         .st_stride(dec$st_stride),
-        .exec_op_high(dec$exec_op_high)
+        .exec_op_high(dec$exec_op_high),
+        .lds_offset(dec$lds_offset)
     );
     simt_core__issue_sb sb(
         .clock(sb$clock),
@@ -5471,7 +5612,7 @@ module simt_core__issue(clock,reset,head_valid,head_warp,head_inst,head_pc,masks
         sb$check_dst = dec$rd;
         sb$check_dst_valid = dec$rd_valid;
         to_alu = (kind == k_alu) | (kind == k_branch) | (kind == k_bany);
-        to_lds = (kind == k_st) | (kind == k_ld) | (has_stx & (kind == k_stx));
+        to_lds = (kind == k_st) | (kind == k_ld) | (has_stx & (kind == k_stx)) | (has_atomic & (kind == k_atomic));
         if (ends) begin
             blocked = port_busy & ~ends_warp;
         end

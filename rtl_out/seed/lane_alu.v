@@ -4,7 +4,7 @@
 // Preset `seed`: the seed's defaults; the seed-compatible scheduler is checked against the seed's Verilog with it.
 // Parameters: warps=8 threads=32 pc_width=32 stack_depth=8 (warp id bits=3, stack pointer bits=4)
 // Ops: op codes 0..13 and 16..21 (op_high set): add sub and or xor shl shr slt seq pass_b lane, and the extensions' mul slts sra, min max minu maxu, mulh mulhu; others, and those of extensions not built in, give 0 and bad_op
-// Extensions: mul, lui, signed, stx, imm, threads, minmax, mulhi
+// Extensions: mul, lui, signed, stx, imm, threads, minmax, mulhi, offset, atomic
 // Clock: none (combinational)
 
 module lane_alu(op,op_high,a,b,result,zero,bad_op);

@@ -5,7 +5,7 @@
 // Parameters: warps=8 threads=32 pc_width=10 stack_depth=8 (warp id bits=3, stack pointer bits=4)
 // Core: warps=8 threads=32 lane_bits=32 stack_depth=8 lds_rows=128 lds_banks=8 banks=4 collector_units=2 imem_words=256 issue_policy=lrr
 // Timing: pipelined: head selected a cycle ahead, issue latch, pipelined collector, registered release, control and local-data-share request
-// Extensions: mul, lui, signed, stx, imm, threads, minmax, mulhi
+// Extensions: mul, lui, signed, stx, imm, threads, minmax, mulhi, offset, atomic
 // Interface: write the program with imem_write_valid/addr/data (one word per cycle), then pulse start: every warp starts at instruction 0 with every lane; running falls when every warp has exited and nothing is in flight; issue_* and wb_* show each cycle's issue and write-back; count_* count since reset; errors: bit 0 stack overflow, 1 join on an empty stack, 2 warp misuse, 3 scoreboard, 4 I-buffer, 5 illegal instruction, 6 collector, 7 bar in a diverged warp
 // Clock: `clock`, rising edge; reset is synchronous and active high
 
@@ -1281,6 +1281,7 @@ module simt_core__exec(clock,reset,out_valid,out_inst,out_warp,out_mask,out_a,ou
     wire  [6:0] dec$st_index;
     wire  [6:0] dec$st_stride;
     wire  dec$exec_op_high;
+    wire  dec$lds_offset;
     reg  [3:0] alu$op;
     reg  alu$op_high;
     reg  [1023:0] alu$a;
@@ -1357,7 +1358,8 @@ module simt_core__exec(clock,reset,out_valid,out_inst,out_warp,out_mask,out_a,ou
         .reconv(dec$reconv),
         .st_index(dec$st_index),
         .st_stride(dec$st_stride),
-        .exec_op_high(dec$exec_op_high)
+        .exec_op_high(dec$exec_op_high),
+        .lds_offset(dec$lds_offset)
     );
     simt_core__exec_alu alu(
         .op(alu$op),
@@ -9151,7 +9153,7 @@ module simt_core__exec_branch_div_warp(d,q,clock);
     end
 endmodule // simt_core__exec_branch_div_warp
 
-module simt_core__exec_dec(inst,legal,kind,exec_op,b_sel,rd_valid,src_valid,if_zero,control,rd,ra,rb,imm,target,reconv,st_index,st_stride,exec_op_high);
+module simt_core__exec_dec(inst,legal,kind,exec_op,b_sel,rd_valid,src_valid,if_zero,control,rd,ra,rb,imm,target,reconv,st_index,st_stride,exec_op_high,lds_offset);
     // Module arguments
     input wire  [31:0] inst;
     output reg  legal;
@@ -9171,16 +9173,21 @@ module simt_core__exec_dec(inst,legal,kind,exec_op,b_sel,rd_valid,src_valid,if_z
     output reg  [6:0] st_index;
     output reg  [6:0] st_stride;
     output reg  exec_op_high;
+    output reg  lds_offset;
     // Constant declarations
     localparam  sign_fill = 32'hffffc000;
     localparam  lui_shift = 5'b1110;
     localparam  op_lui = 6'b10101;
     localparam  has_lui = 1'b1;
     localparam  second_page = 3'b110;
+    localparam  op_ld_offset = 6'b101011;
+    localparam  op_stx_offset = 6'b101100;
+    localparam  has_offset = 1'b1;
     // Stub signals
     reg  [5:0] controls$address;
     wire  [17:0] controls$data;
     // Local signals
+    reg  rb_high;
     reg  [17:0] ctl;
     // Sub module instances
     simt_core__exec_dec_controls controls(
@@ -9204,7 +9211,12 @@ module simt_core__exec_dec(inst,legal,kind,exec_op,b_sel,rd_valid,src_valid,if_z
         if (ctl[32'hc]) begin
             ra = inst[(32'h16)+:(4)];
         end
+        rb_high = has_offset & (inst[(32'h1a)+:(6)] == op_stx_offset);
+        lds_offset = rb_high | (has_offset & (inst[(32'h1a)+:(6)] == op_ld_offset));
         rb = inst[(32'he)+:(4)];
+        if (rb_high) begin
+            rb = inst[(32'h16)+:(4)];
+        end
         imm = ((inst[(32'h0)+:(14)]) & 32'hffffffff);
         if (inst[32'hd]) begin
             imm = imm | sign_fill;
@@ -9273,10 +9285,10 @@ module simt_core__exec_dec_controls(address,data);
       6'b101000: data = 18'b10000000000101;
       6'b101001: data = 18'b10100000000111;
       6'b101010: data = 18'b110000000010101;
-      6'b101011: data = 18'b0;
-      6'b101100: data = 18'b0;
-      6'b101101: data = 18'b0;
-      6'b101110: data = 18'b0;
+      6'b101011: data = 18'b10100000000111;
+      6'b101100: data = 18'b110000000010101;
+      6'b101101: data = 18'b110100000010111;
+      6'b101110: data = 18'b110100100110111;
       6'b101111: data = 18'b0;
       6'b110000: data = 18'b110100000000011;
       6'b110001: data = 18'b110100000100011;
@@ -9323,7 +9335,11 @@ module simt_core__exec_lds(clock,reset,req_valid,req_inst,req_warp,req_mask,req_
     localparam  k_st = 4'h2;
     localparam  k_ld = 4'h3;
     localparam  k_stx = 4'ha;
+    localparam  k_atomic = 4'hb;
+    localparam  k_exchange = 4'h9;
     localparam  has_stx = 1'b1;
+    localparam  has_atomic = 1'b1;
+    localparam  has_offset = 1'b1;
     // Stub signals
     reg  lds$clock;
     reg  lds$reset;
@@ -9331,6 +9347,8 @@ module simt_core__exec_lds(clock,reset,req_valid,req_inst,req_warp,req_mask,req_
     wire  lds$req_ready;
     reg  lds$req_write;
     reg  lds$req_scatter;
+    reg  lds$req_atomic;
+    reg  lds$req_exchange;
     reg  [31:0] lds$req_mask;
     reg  [2:0] lds$req_warp;
     reg  [6:0] lds$req_index;
@@ -9452,6 +9470,7 @@ module simt_core__exec_lds(clock,reset,req_valid,req_inst,req_warp,req_mask,req_
     wire  [6:0] dec$st_index;
     wire  [6:0] dec$st_stride;
     wire  dec$exec_op_high;
+    wire  dec$lds_offset;
     reg  held$d;
     wire  held$q;
     reg  held$clock;
@@ -9498,6 +9517,9 @@ module simt_core__exec_lds(clock,reset,req_valid,req_inst,req_warp,req_mask,req_
     wire  [1:0] open$q;
     reg  open$clock;
     // Local signals
+    reg  atomic;
+    reg  answers;
+    reg  [31:0] offset;
     reg  r_valid;
     reg  [31:0] r_inst;
     reg  [2:0] r_warp;
@@ -9518,6 +9540,8 @@ module simt_core__exec_lds(clock,reset,req_valid,req_inst,req_warp,req_mask,req_
         .req_ready(lds$req_ready),
         .req_write(lds$req_write),
         .req_scatter(lds$req_scatter),
+        .req_atomic(lds$req_atomic),
+        .req_exchange(lds$req_exchange),
         .req_mask(lds$req_mask),
         .req_warp(lds$req_warp),
         .req_index(lds$req_index),
@@ -9640,7 +9664,8 @@ module simt_core__exec_lds(clock,reset,req_valid,req_inst,req_warp,req_mask,req_
         .reconv(dec$reconv),
         .st_index(dec$st_index),
         .st_stride(dec$st_stride),
-        .exec_op_high(dec$exec_op_high)
+        .exec_op_high(dec$exec_op_high),
+        .lds_offset(dec$lds_offset)
     );
     simt_core__barrier_err held(
         .d(held$d),
@@ -9770,141 +9795,149 @@ module simt_core__exec_lds(clock,reset,req_valid,req_inst,req_warp,req_mask,req_
         end
         dec$inst = r_inst;
         scatter = has_stx & (dec$kind == k_stx);
-        if (~scatter) begin
+        atomic = has_atomic & (dec$kind == k_atomic);
+        answers = (dec$kind == k_ld) | atomic;
+        if (~scatter & ~atomic) begin
             data = src;
+        end
+        offset = 32'h0;
+        if (has_offset & dec$lds_offset) begin
+            offset = ((dec$imm) & 32'hffffffff);
         end
         lds$req_valid = r_valid;
         lds$req_write = (dec$kind == k_st) | scatter;
         lds$req_scatter = scatter;
+        lds$req_atomic = atomic;
+        lds$req_exchange = dec$exec_op == k_exchange;
         lds$req_mask = r_mask;
         lds$req_warp = r_warp;
         lds$req_index = dec$st_index;
         lds$req_stride = dec$st_stride;
-        lds$req_addr$0 = ((src) & 32'hffffffff);
+        lds$req_addr$0 = ((src) & 32'hffffffff) + offset;
         lds$req_data$0 = ((data) & 32'hffffffff);
         src = src >> lane_bits;
         data = data >> lane_bits;
-        lds$req_addr$1 = ((src) & 32'hffffffff);
+        lds$req_addr$1 = ((src) & 32'hffffffff) + offset;
         lds$req_data$1 = ((data) & 32'hffffffff);
         src = src >> lane_bits;
         data = data >> lane_bits;
-        lds$req_addr$2 = ((src) & 32'hffffffff);
+        lds$req_addr$2 = ((src) & 32'hffffffff) + offset;
         lds$req_data$2 = ((data) & 32'hffffffff);
         src = src >> lane_bits;
         data = data >> lane_bits;
-        lds$req_addr$3 = ((src) & 32'hffffffff);
+        lds$req_addr$3 = ((src) & 32'hffffffff) + offset;
         lds$req_data$3 = ((data) & 32'hffffffff);
         src = src >> lane_bits;
         data = data >> lane_bits;
-        lds$req_addr$4 = ((src) & 32'hffffffff);
+        lds$req_addr$4 = ((src) & 32'hffffffff) + offset;
         lds$req_data$4 = ((data) & 32'hffffffff);
         src = src >> lane_bits;
         data = data >> lane_bits;
-        lds$req_addr$5 = ((src) & 32'hffffffff);
+        lds$req_addr$5 = ((src) & 32'hffffffff) + offset;
         lds$req_data$5 = ((data) & 32'hffffffff);
         src = src >> lane_bits;
         data = data >> lane_bits;
-        lds$req_addr$6 = ((src) & 32'hffffffff);
+        lds$req_addr$6 = ((src) & 32'hffffffff) + offset;
         lds$req_data$6 = ((data) & 32'hffffffff);
         src = src >> lane_bits;
         data = data >> lane_bits;
-        lds$req_addr$7 = ((src) & 32'hffffffff);
+        lds$req_addr$7 = ((src) & 32'hffffffff) + offset;
         lds$req_data$7 = ((data) & 32'hffffffff);
         src = src >> lane_bits;
         data = data >> lane_bits;
-        lds$req_addr$8 = ((src) & 32'hffffffff);
+        lds$req_addr$8 = ((src) & 32'hffffffff) + offset;
         lds$req_data$8 = ((data) & 32'hffffffff);
         src = src >> lane_bits;
         data = data >> lane_bits;
-        lds$req_addr$9 = ((src) & 32'hffffffff);
+        lds$req_addr$9 = ((src) & 32'hffffffff) + offset;
         lds$req_data$9 = ((data) & 32'hffffffff);
         src = src >> lane_bits;
         data = data >> lane_bits;
-        lds$req_addr$10 = ((src) & 32'hffffffff);
+        lds$req_addr$10 = ((src) & 32'hffffffff) + offset;
         lds$req_data$10 = ((data) & 32'hffffffff);
         src = src >> lane_bits;
         data = data >> lane_bits;
-        lds$req_addr$11 = ((src) & 32'hffffffff);
+        lds$req_addr$11 = ((src) & 32'hffffffff) + offset;
         lds$req_data$11 = ((data) & 32'hffffffff);
         src = src >> lane_bits;
         data = data >> lane_bits;
-        lds$req_addr$12 = ((src) & 32'hffffffff);
+        lds$req_addr$12 = ((src) & 32'hffffffff) + offset;
         lds$req_data$12 = ((data) & 32'hffffffff);
         src = src >> lane_bits;
         data = data >> lane_bits;
-        lds$req_addr$13 = ((src) & 32'hffffffff);
+        lds$req_addr$13 = ((src) & 32'hffffffff) + offset;
         lds$req_data$13 = ((data) & 32'hffffffff);
         src = src >> lane_bits;
         data = data >> lane_bits;
-        lds$req_addr$14 = ((src) & 32'hffffffff);
+        lds$req_addr$14 = ((src) & 32'hffffffff) + offset;
         lds$req_data$14 = ((data) & 32'hffffffff);
         src = src >> lane_bits;
         data = data >> lane_bits;
-        lds$req_addr$15 = ((src) & 32'hffffffff);
+        lds$req_addr$15 = ((src) & 32'hffffffff) + offset;
         lds$req_data$15 = ((data) & 32'hffffffff);
         src = src >> lane_bits;
         data = data >> lane_bits;
-        lds$req_addr$16 = ((src) & 32'hffffffff);
+        lds$req_addr$16 = ((src) & 32'hffffffff) + offset;
         lds$req_data$16 = ((data) & 32'hffffffff);
         src = src >> lane_bits;
         data = data >> lane_bits;
-        lds$req_addr$17 = ((src) & 32'hffffffff);
+        lds$req_addr$17 = ((src) & 32'hffffffff) + offset;
         lds$req_data$17 = ((data) & 32'hffffffff);
         src = src >> lane_bits;
         data = data >> lane_bits;
-        lds$req_addr$18 = ((src) & 32'hffffffff);
+        lds$req_addr$18 = ((src) & 32'hffffffff) + offset;
         lds$req_data$18 = ((data) & 32'hffffffff);
         src = src >> lane_bits;
         data = data >> lane_bits;
-        lds$req_addr$19 = ((src) & 32'hffffffff);
+        lds$req_addr$19 = ((src) & 32'hffffffff) + offset;
         lds$req_data$19 = ((data) & 32'hffffffff);
         src = src >> lane_bits;
         data = data >> lane_bits;
-        lds$req_addr$20 = ((src) & 32'hffffffff);
+        lds$req_addr$20 = ((src) & 32'hffffffff) + offset;
         lds$req_data$20 = ((data) & 32'hffffffff);
         src = src >> lane_bits;
         data = data >> lane_bits;
-        lds$req_addr$21 = ((src) & 32'hffffffff);
+        lds$req_addr$21 = ((src) & 32'hffffffff) + offset;
         lds$req_data$21 = ((data) & 32'hffffffff);
         src = src >> lane_bits;
         data = data >> lane_bits;
-        lds$req_addr$22 = ((src) & 32'hffffffff);
+        lds$req_addr$22 = ((src) & 32'hffffffff) + offset;
         lds$req_data$22 = ((data) & 32'hffffffff);
         src = src >> lane_bits;
         data = data >> lane_bits;
-        lds$req_addr$23 = ((src) & 32'hffffffff);
+        lds$req_addr$23 = ((src) & 32'hffffffff) + offset;
         lds$req_data$23 = ((data) & 32'hffffffff);
         src = src >> lane_bits;
         data = data >> lane_bits;
-        lds$req_addr$24 = ((src) & 32'hffffffff);
+        lds$req_addr$24 = ((src) & 32'hffffffff) + offset;
         lds$req_data$24 = ((data) & 32'hffffffff);
         src = src >> lane_bits;
         data = data >> lane_bits;
-        lds$req_addr$25 = ((src) & 32'hffffffff);
+        lds$req_addr$25 = ((src) & 32'hffffffff) + offset;
         lds$req_data$25 = ((data) & 32'hffffffff);
         src = src >> lane_bits;
         data = data >> lane_bits;
-        lds$req_addr$26 = ((src) & 32'hffffffff);
+        lds$req_addr$26 = ((src) & 32'hffffffff) + offset;
         lds$req_data$26 = ((data) & 32'hffffffff);
         src = src >> lane_bits;
         data = data >> lane_bits;
-        lds$req_addr$27 = ((src) & 32'hffffffff);
+        lds$req_addr$27 = ((src) & 32'hffffffff) + offset;
         lds$req_data$27 = ((data) & 32'hffffffff);
         src = src >> lane_bits;
         data = data >> lane_bits;
-        lds$req_addr$28 = ((src) & 32'hffffffff);
+        lds$req_addr$28 = ((src) & 32'hffffffff) + offset;
         lds$req_data$28 = ((data) & 32'hffffffff);
         src = src >> lane_bits;
         data = data >> lane_bits;
-        lds$req_addr$29 = ((src) & 32'hffffffff);
+        lds$req_addr$29 = ((src) & 32'hffffffff) + offset;
         lds$req_data$29 = ((data) & 32'hffffffff);
         src = src >> lane_bits;
         data = data >> lane_bits;
-        lds$req_addr$30 = ((src) & 32'hffffffff);
+        lds$req_addr$30 = ((src) & 32'hffffffff) + offset;
         lds$req_data$30 = ((data) & 32'hffffffff);
         src = src >> lane_bits;
         data = data >> lane_bits;
-        lds$req_addr$31 = ((src) & 32'hffffffff);
+        lds$req_addr$31 = ((src) & 32'hffffffff) + offset;
         lds$req_data$31 = ((data) & 32'hffffffff);
         src = src >> lane_bits;
         data = data >> lane_bits;
@@ -9927,7 +9960,7 @@ module simt_core__exec_lds(clock,reset,req_valid,req_inst,req_warp,req_mask,req_
             req_taken = taken;
         end
         if (taken) begin
-            lds_load$d = dec$kind == k_ld;
+            lds_load$d = answers;
             lds_warp$d = r_warp;
             lds_rd$d = dec$rd;
             lds_mask$d = r_mask;
@@ -10073,7 +10106,7 @@ module simt_core__exec_lds_held_src(d,q,clock);
     end
 endmodule // simt_core__exec_lds_held_src
 
-module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_scatter,req_mask,req_warp,req_index,req_stride,req_addr$0,req_addr$1,req_addr$2,req_addr$3,req_addr$4,req_addr$5,req_addr$6,req_addr$7,req_addr$8,req_addr$9,req_addr$10,req_addr$11,req_addr$12,req_addr$13,req_addr$14,req_addr$15,req_addr$16,req_addr$17,req_addr$18,req_addr$19,req_addr$20,req_addr$21,req_addr$22,req_addr$23,req_addr$24,req_addr$25,req_addr$26,req_addr$27,req_addr$28,req_addr$29,req_addr$30,req_addr$31,req_data$0,req_data$1,req_data$2,req_data$3,req_data$4,req_data$5,req_data$6,req_data$7,req_data$8,req_data$9,req_data$10,req_data$11,req_data$12,req_data$13,req_data$14,req_data$15,req_data$16,req_data$17,req_data$18,req_data$19,req_data$20,req_data$21,req_data$22,req_data$23,req_data$24,req_data$25,req_data$26,req_data$27,req_data$28,req_data$29,req_data$30,req_data$31,resp_valid,resp_data$0,resp_data$1,resp_data$2,resp_data$3,resp_data$4,resp_data$5,resp_data$6,resp_data$7,resp_data$8,resp_data$9,resp_data$10,resp_data$11,resp_data$12,resp_data$13,resp_data$14,resp_data$15,resp_data$16,resp_data$17,resp_data$18,resp_data$19,resp_data$20,resp_data$21,resp_data$22,resp_data$23,resp_data$24,resp_data$25,resp_data$26,resp_data$27,resp_data$28,resp_data$29,resp_data$30,resp_data$31,accesses,conflict_cycles);
+module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_scatter,req_atomic,req_exchange,req_mask,req_warp,req_index,req_stride,req_addr$0,req_addr$1,req_addr$2,req_addr$3,req_addr$4,req_addr$5,req_addr$6,req_addr$7,req_addr$8,req_addr$9,req_addr$10,req_addr$11,req_addr$12,req_addr$13,req_addr$14,req_addr$15,req_addr$16,req_addr$17,req_addr$18,req_addr$19,req_addr$20,req_addr$21,req_addr$22,req_addr$23,req_addr$24,req_addr$25,req_addr$26,req_addr$27,req_addr$28,req_addr$29,req_addr$30,req_addr$31,req_data$0,req_data$1,req_data$2,req_data$3,req_data$4,req_data$5,req_data$6,req_data$7,req_data$8,req_data$9,req_data$10,req_data$11,req_data$12,req_data$13,req_data$14,req_data$15,req_data$16,req_data$17,req_data$18,req_data$19,req_data$20,req_data$21,req_data$22,req_data$23,req_data$24,req_data$25,req_data$26,req_data$27,req_data$28,req_data$29,req_data$30,req_data$31,resp_valid,resp_data$0,resp_data$1,resp_data$2,resp_data$3,resp_data$4,resp_data$5,resp_data$6,resp_data$7,resp_data$8,resp_data$9,resp_data$10,resp_data$11,resp_data$12,resp_data$13,resp_data$14,resp_data$15,resp_data$16,resp_data$17,resp_data$18,resp_data$19,resp_data$20,resp_data$21,resp_data$22,resp_data$23,resp_data$24,resp_data$25,resp_data$26,resp_data$27,resp_data$28,resp_data$29,resp_data$30,resp_data$31,accesses,conflict_cycles);
     // Module arguments
     input wire  clock;
     input wire  reset;
@@ -10081,6 +10114,8 @@ module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_sca
     output reg  req_ready;
     input wire  req_write;
     input wire  req_scatter;
+    input wire  req_atomic;
+    input wire  req_exchange;
     input wire  [31:0] req_mask;
     input wire  [2:0] req_warp;
     input wire  [6:0] req_index;
@@ -10221,6 +10256,7 @@ module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_sca
     localparam  quad_shift = 8'h2;
     localparam  bank_shift = 8'h3;
     localparam  has_scatter = 1'b1;
+    localparam  has_atomic = 1'b1;
     // Stub signals
     reg  banks$0$clock;
     reg  [6:0] banks$0$read_address;
@@ -10279,6 +10315,15 @@ module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_sca
     reg  write$d;
     wire  write$q;
     reg  write$clock;
+    reg  atomic$d;
+    wire  atomic$q;
+    reg  atomic$clock;
+    reg  exchange$d;
+    wire  exchange$q;
+    reg  exchange$clock;
+    reg  phase$d;
+    wire  phase$q;
+    reg  phase$clock;
     reg  [31:0] pending$d;
     wire  [31:0] pending$q;
     reg  pending$clock;
@@ -10775,6 +10820,8 @@ module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_sca
     wire  [31:0] conflicts_q$q;
     reg  conflicts_q$clock;
     // Local signals
+    reg  rmw;
+    reg  [31:0] pick;
     reg  [6:0] sel_row$0;
     reg  [6:0] sel_row$1;
     reg  [6:0] sel_row$2;
@@ -10918,6 +10965,21 @@ module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_sca
         .d(write$d),
         .q(write$q),
         .clock(write$clock)
+    );
+    simt_core__barrier_err atomic(
+        .d(atomic$d),
+        .q(atomic$q),
+        .clock(atomic$clock)
+    );
+    simt_core__barrier_err exchange(
+        .d(exchange$d),
+        .q(exchange$q),
+        .clock(exchange$clock)
+    );
+    simt_core__barrier_err phase(
+        .d(phase$d),
+        .q(phase$q),
+        .clock(phase$clock)
     );
     simt_core__exec_branch_div_mask pending(
         .d(pending$d),
@@ -11749,6 +11811,9 @@ module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_sca
         active$clock = clock;
         first$clock = clock;
         write$clock = clock;
+        atomic$clock = clock;
+        exchange$clock = clock;
+        phase$clock = clock;
         pending$clock = clock;
         served$clock = clock;
         done$clock = clock;
@@ -11757,6 +11822,9 @@ module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_sca
         active$d = active$q;
         first$d = first$q;
         write$d = write$q;
+        atomic$d = atomic$q;
+        exchange$d = exchange$q;
+        phase$d = phase$q;
         pending$d = pending$q;
         served$d = served$q;
         done$d = done$q;
@@ -12018,6 +12086,8 @@ module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_sca
         lane_bank$31$d = lane_bank$31$q;
         lane_row$31$d = lane_row$31$q;
         lane_data$31$d = lane_data$31$q;
+        rmw = has_atomic & atomic$q;
+        pick = 32'h0;
         sel_row$0 = 32'h0;
         sel_data$0 = 32'h0;
         sel_hit$0 = 1'b0;
@@ -12042,1285 +12112,1541 @@ module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_sca
         sel_row$7 = 32'h0;
         sel_data$7 = 32'h0;
         sel_hit$7 = 1'b0;
-        if (pending$q[0] & (lane_bank$0$q == 0)) begin
+        if (pending$q[0] & (lane_bank$0$q == 0) & ~(rmw & sel_hit$0)) begin
             sel_row$0 = lane_row$0$q;
             sel_data$0 = lane_data$0$q;
             sel_hit$0 = 1'b1;
+            pick = (pick & ~(1 << (0)) | ((1'b1) << (0)));
         end
-        if (pending$q[0] & (lane_bank$0$q == 1)) begin
+        if (pending$q[0] & (lane_bank$0$q == 1) & ~(rmw & sel_hit$1)) begin
             sel_row$1 = lane_row$0$q;
             sel_data$1 = lane_data$0$q;
             sel_hit$1 = 1'b1;
+            pick = (pick & ~(1 << (0)) | ((1'b1) << (0)));
         end
-        if (pending$q[0] & (lane_bank$0$q == 2)) begin
+        if (pending$q[0] & (lane_bank$0$q == 2) & ~(rmw & sel_hit$2)) begin
             sel_row$2 = lane_row$0$q;
             sel_data$2 = lane_data$0$q;
             sel_hit$2 = 1'b1;
+            pick = (pick & ~(1 << (0)) | ((1'b1) << (0)));
         end
-        if (pending$q[0] & (lane_bank$0$q == 3)) begin
+        if (pending$q[0] & (lane_bank$0$q == 3) & ~(rmw & sel_hit$3)) begin
             sel_row$3 = lane_row$0$q;
             sel_data$3 = lane_data$0$q;
             sel_hit$3 = 1'b1;
+            pick = (pick & ~(1 << (0)) | ((1'b1) << (0)));
         end
-        if (pending$q[0] & (lane_bank$0$q == 4)) begin
+        if (pending$q[0] & (lane_bank$0$q == 4) & ~(rmw & sel_hit$4)) begin
             sel_row$4 = lane_row$0$q;
             sel_data$4 = lane_data$0$q;
             sel_hit$4 = 1'b1;
+            pick = (pick & ~(1 << (0)) | ((1'b1) << (0)));
         end
-        if (pending$q[0] & (lane_bank$0$q == 5)) begin
+        if (pending$q[0] & (lane_bank$0$q == 5) & ~(rmw & sel_hit$5)) begin
             sel_row$5 = lane_row$0$q;
             sel_data$5 = lane_data$0$q;
             sel_hit$5 = 1'b1;
+            pick = (pick & ~(1 << (0)) | ((1'b1) << (0)));
         end
-        if (pending$q[0] & (lane_bank$0$q == 6)) begin
+        if (pending$q[0] & (lane_bank$0$q == 6) & ~(rmw & sel_hit$6)) begin
             sel_row$6 = lane_row$0$q;
             sel_data$6 = lane_data$0$q;
             sel_hit$6 = 1'b1;
+            pick = (pick & ~(1 << (0)) | ((1'b1) << (0)));
         end
-        if (pending$q[0] & (lane_bank$0$q == 7)) begin
+        if (pending$q[0] & (lane_bank$0$q == 7) & ~(rmw & sel_hit$7)) begin
             sel_row$7 = lane_row$0$q;
             sel_data$7 = lane_data$0$q;
             sel_hit$7 = 1'b1;
+            pick = (pick & ~(1 << (0)) | ((1'b1) << (0)));
         end
-        if (pending$q[1] & (lane_bank$1$q == 0)) begin
+        if (pending$q[1] & (lane_bank$1$q == 0) & ~(rmw & sel_hit$0)) begin
             sel_row$0 = lane_row$1$q;
             sel_data$0 = lane_data$1$q;
             sel_hit$0 = 1'b1;
+            pick = (pick & ~(1 << (1)) | ((1'b1) << (1)));
         end
-        if (pending$q[1] & (lane_bank$1$q == 1)) begin
+        if (pending$q[1] & (lane_bank$1$q == 1) & ~(rmw & sel_hit$1)) begin
             sel_row$1 = lane_row$1$q;
             sel_data$1 = lane_data$1$q;
             sel_hit$1 = 1'b1;
+            pick = (pick & ~(1 << (1)) | ((1'b1) << (1)));
         end
-        if (pending$q[1] & (lane_bank$1$q == 2)) begin
+        if (pending$q[1] & (lane_bank$1$q == 2) & ~(rmw & sel_hit$2)) begin
             sel_row$2 = lane_row$1$q;
             sel_data$2 = lane_data$1$q;
             sel_hit$2 = 1'b1;
+            pick = (pick & ~(1 << (1)) | ((1'b1) << (1)));
         end
-        if (pending$q[1] & (lane_bank$1$q == 3)) begin
+        if (pending$q[1] & (lane_bank$1$q == 3) & ~(rmw & sel_hit$3)) begin
             sel_row$3 = lane_row$1$q;
             sel_data$3 = lane_data$1$q;
             sel_hit$3 = 1'b1;
+            pick = (pick & ~(1 << (1)) | ((1'b1) << (1)));
         end
-        if (pending$q[1] & (lane_bank$1$q == 4)) begin
+        if (pending$q[1] & (lane_bank$1$q == 4) & ~(rmw & sel_hit$4)) begin
             sel_row$4 = lane_row$1$q;
             sel_data$4 = lane_data$1$q;
             sel_hit$4 = 1'b1;
+            pick = (pick & ~(1 << (1)) | ((1'b1) << (1)));
         end
-        if (pending$q[1] & (lane_bank$1$q == 5)) begin
+        if (pending$q[1] & (lane_bank$1$q == 5) & ~(rmw & sel_hit$5)) begin
             sel_row$5 = lane_row$1$q;
             sel_data$5 = lane_data$1$q;
             sel_hit$5 = 1'b1;
+            pick = (pick & ~(1 << (1)) | ((1'b1) << (1)));
         end
-        if (pending$q[1] & (lane_bank$1$q == 6)) begin
+        if (pending$q[1] & (lane_bank$1$q == 6) & ~(rmw & sel_hit$6)) begin
             sel_row$6 = lane_row$1$q;
             sel_data$6 = lane_data$1$q;
             sel_hit$6 = 1'b1;
+            pick = (pick & ~(1 << (1)) | ((1'b1) << (1)));
         end
-        if (pending$q[1] & (lane_bank$1$q == 7)) begin
+        if (pending$q[1] & (lane_bank$1$q == 7) & ~(rmw & sel_hit$7)) begin
             sel_row$7 = lane_row$1$q;
             sel_data$7 = lane_data$1$q;
             sel_hit$7 = 1'b1;
+            pick = (pick & ~(1 << (1)) | ((1'b1) << (1)));
         end
-        if (pending$q[2] & (lane_bank$2$q == 0)) begin
+        if (pending$q[2] & (lane_bank$2$q == 0) & ~(rmw & sel_hit$0)) begin
             sel_row$0 = lane_row$2$q;
             sel_data$0 = lane_data$2$q;
             sel_hit$0 = 1'b1;
+            pick = (pick & ~(1 << (2)) | ((1'b1) << (2)));
         end
-        if (pending$q[2] & (lane_bank$2$q == 1)) begin
+        if (pending$q[2] & (lane_bank$2$q == 1) & ~(rmw & sel_hit$1)) begin
             sel_row$1 = lane_row$2$q;
             sel_data$1 = lane_data$2$q;
             sel_hit$1 = 1'b1;
+            pick = (pick & ~(1 << (2)) | ((1'b1) << (2)));
         end
-        if (pending$q[2] & (lane_bank$2$q == 2)) begin
+        if (pending$q[2] & (lane_bank$2$q == 2) & ~(rmw & sel_hit$2)) begin
             sel_row$2 = lane_row$2$q;
             sel_data$2 = lane_data$2$q;
             sel_hit$2 = 1'b1;
+            pick = (pick & ~(1 << (2)) | ((1'b1) << (2)));
         end
-        if (pending$q[2] & (lane_bank$2$q == 3)) begin
+        if (pending$q[2] & (lane_bank$2$q == 3) & ~(rmw & sel_hit$3)) begin
             sel_row$3 = lane_row$2$q;
             sel_data$3 = lane_data$2$q;
             sel_hit$3 = 1'b1;
+            pick = (pick & ~(1 << (2)) | ((1'b1) << (2)));
         end
-        if (pending$q[2] & (lane_bank$2$q == 4)) begin
+        if (pending$q[2] & (lane_bank$2$q == 4) & ~(rmw & sel_hit$4)) begin
             sel_row$4 = lane_row$2$q;
             sel_data$4 = lane_data$2$q;
             sel_hit$4 = 1'b1;
+            pick = (pick & ~(1 << (2)) | ((1'b1) << (2)));
         end
-        if (pending$q[2] & (lane_bank$2$q == 5)) begin
+        if (pending$q[2] & (lane_bank$2$q == 5) & ~(rmw & sel_hit$5)) begin
             sel_row$5 = lane_row$2$q;
             sel_data$5 = lane_data$2$q;
             sel_hit$5 = 1'b1;
+            pick = (pick & ~(1 << (2)) | ((1'b1) << (2)));
         end
-        if (pending$q[2] & (lane_bank$2$q == 6)) begin
+        if (pending$q[2] & (lane_bank$2$q == 6) & ~(rmw & sel_hit$6)) begin
             sel_row$6 = lane_row$2$q;
             sel_data$6 = lane_data$2$q;
             sel_hit$6 = 1'b1;
+            pick = (pick & ~(1 << (2)) | ((1'b1) << (2)));
         end
-        if (pending$q[2] & (lane_bank$2$q == 7)) begin
+        if (pending$q[2] & (lane_bank$2$q == 7) & ~(rmw & sel_hit$7)) begin
             sel_row$7 = lane_row$2$q;
             sel_data$7 = lane_data$2$q;
             sel_hit$7 = 1'b1;
+            pick = (pick & ~(1 << (2)) | ((1'b1) << (2)));
         end
-        if (pending$q[3] & (lane_bank$3$q == 0)) begin
+        if (pending$q[3] & (lane_bank$3$q == 0) & ~(rmw & sel_hit$0)) begin
             sel_row$0 = lane_row$3$q;
             sel_data$0 = lane_data$3$q;
             sel_hit$0 = 1'b1;
+            pick = (pick & ~(1 << (3)) | ((1'b1) << (3)));
         end
-        if (pending$q[3] & (lane_bank$3$q == 1)) begin
+        if (pending$q[3] & (lane_bank$3$q == 1) & ~(rmw & sel_hit$1)) begin
             sel_row$1 = lane_row$3$q;
             sel_data$1 = lane_data$3$q;
             sel_hit$1 = 1'b1;
+            pick = (pick & ~(1 << (3)) | ((1'b1) << (3)));
         end
-        if (pending$q[3] & (lane_bank$3$q == 2)) begin
+        if (pending$q[3] & (lane_bank$3$q == 2) & ~(rmw & sel_hit$2)) begin
             sel_row$2 = lane_row$3$q;
             sel_data$2 = lane_data$3$q;
             sel_hit$2 = 1'b1;
+            pick = (pick & ~(1 << (3)) | ((1'b1) << (3)));
         end
-        if (pending$q[3] & (lane_bank$3$q == 3)) begin
+        if (pending$q[3] & (lane_bank$3$q == 3) & ~(rmw & sel_hit$3)) begin
             sel_row$3 = lane_row$3$q;
             sel_data$3 = lane_data$3$q;
             sel_hit$3 = 1'b1;
+            pick = (pick & ~(1 << (3)) | ((1'b1) << (3)));
         end
-        if (pending$q[3] & (lane_bank$3$q == 4)) begin
+        if (pending$q[3] & (lane_bank$3$q == 4) & ~(rmw & sel_hit$4)) begin
             sel_row$4 = lane_row$3$q;
             sel_data$4 = lane_data$3$q;
             sel_hit$4 = 1'b1;
+            pick = (pick & ~(1 << (3)) | ((1'b1) << (3)));
         end
-        if (pending$q[3] & (lane_bank$3$q == 5)) begin
+        if (pending$q[3] & (lane_bank$3$q == 5) & ~(rmw & sel_hit$5)) begin
             sel_row$5 = lane_row$3$q;
             sel_data$5 = lane_data$3$q;
             sel_hit$5 = 1'b1;
+            pick = (pick & ~(1 << (3)) | ((1'b1) << (3)));
         end
-        if (pending$q[3] & (lane_bank$3$q == 6)) begin
+        if (pending$q[3] & (lane_bank$3$q == 6) & ~(rmw & sel_hit$6)) begin
             sel_row$6 = lane_row$3$q;
             sel_data$6 = lane_data$3$q;
             sel_hit$6 = 1'b1;
+            pick = (pick & ~(1 << (3)) | ((1'b1) << (3)));
         end
-        if (pending$q[3] & (lane_bank$3$q == 7)) begin
+        if (pending$q[3] & (lane_bank$3$q == 7) & ~(rmw & sel_hit$7)) begin
             sel_row$7 = lane_row$3$q;
             sel_data$7 = lane_data$3$q;
             sel_hit$7 = 1'b1;
+            pick = (pick & ~(1 << (3)) | ((1'b1) << (3)));
         end
-        if (pending$q[4] & (lane_bank$4$q == 0)) begin
+        if (pending$q[4] & (lane_bank$4$q == 0) & ~(rmw & sel_hit$0)) begin
             sel_row$0 = lane_row$4$q;
             sel_data$0 = lane_data$4$q;
             sel_hit$0 = 1'b1;
+            pick = (pick & ~(1 << (4)) | ((1'b1) << (4)));
         end
-        if (pending$q[4] & (lane_bank$4$q == 1)) begin
+        if (pending$q[4] & (lane_bank$4$q == 1) & ~(rmw & sel_hit$1)) begin
             sel_row$1 = lane_row$4$q;
             sel_data$1 = lane_data$4$q;
             sel_hit$1 = 1'b1;
+            pick = (pick & ~(1 << (4)) | ((1'b1) << (4)));
         end
-        if (pending$q[4] & (lane_bank$4$q == 2)) begin
+        if (pending$q[4] & (lane_bank$4$q == 2) & ~(rmw & sel_hit$2)) begin
             sel_row$2 = lane_row$4$q;
             sel_data$2 = lane_data$4$q;
             sel_hit$2 = 1'b1;
+            pick = (pick & ~(1 << (4)) | ((1'b1) << (4)));
         end
-        if (pending$q[4] & (lane_bank$4$q == 3)) begin
+        if (pending$q[4] & (lane_bank$4$q == 3) & ~(rmw & sel_hit$3)) begin
             sel_row$3 = lane_row$4$q;
             sel_data$3 = lane_data$4$q;
             sel_hit$3 = 1'b1;
+            pick = (pick & ~(1 << (4)) | ((1'b1) << (4)));
         end
-        if (pending$q[4] & (lane_bank$4$q == 4)) begin
+        if (pending$q[4] & (lane_bank$4$q == 4) & ~(rmw & sel_hit$4)) begin
             sel_row$4 = lane_row$4$q;
             sel_data$4 = lane_data$4$q;
             sel_hit$4 = 1'b1;
+            pick = (pick & ~(1 << (4)) | ((1'b1) << (4)));
         end
-        if (pending$q[4] & (lane_bank$4$q == 5)) begin
+        if (pending$q[4] & (lane_bank$4$q == 5) & ~(rmw & sel_hit$5)) begin
             sel_row$5 = lane_row$4$q;
             sel_data$5 = lane_data$4$q;
             sel_hit$5 = 1'b1;
+            pick = (pick & ~(1 << (4)) | ((1'b1) << (4)));
         end
-        if (pending$q[4] & (lane_bank$4$q == 6)) begin
+        if (pending$q[4] & (lane_bank$4$q == 6) & ~(rmw & sel_hit$6)) begin
             sel_row$6 = lane_row$4$q;
             sel_data$6 = lane_data$4$q;
             sel_hit$6 = 1'b1;
+            pick = (pick & ~(1 << (4)) | ((1'b1) << (4)));
         end
-        if (pending$q[4] & (lane_bank$4$q == 7)) begin
+        if (pending$q[4] & (lane_bank$4$q == 7) & ~(rmw & sel_hit$7)) begin
             sel_row$7 = lane_row$4$q;
             sel_data$7 = lane_data$4$q;
             sel_hit$7 = 1'b1;
+            pick = (pick & ~(1 << (4)) | ((1'b1) << (4)));
         end
-        if (pending$q[5] & (lane_bank$5$q == 0)) begin
+        if (pending$q[5] & (lane_bank$5$q == 0) & ~(rmw & sel_hit$0)) begin
             sel_row$0 = lane_row$5$q;
             sel_data$0 = lane_data$5$q;
             sel_hit$0 = 1'b1;
+            pick = (pick & ~(1 << (5)) | ((1'b1) << (5)));
         end
-        if (pending$q[5] & (lane_bank$5$q == 1)) begin
+        if (pending$q[5] & (lane_bank$5$q == 1) & ~(rmw & sel_hit$1)) begin
             sel_row$1 = lane_row$5$q;
             sel_data$1 = lane_data$5$q;
             sel_hit$1 = 1'b1;
+            pick = (pick & ~(1 << (5)) | ((1'b1) << (5)));
         end
-        if (pending$q[5] & (lane_bank$5$q == 2)) begin
+        if (pending$q[5] & (lane_bank$5$q == 2) & ~(rmw & sel_hit$2)) begin
             sel_row$2 = lane_row$5$q;
             sel_data$2 = lane_data$5$q;
             sel_hit$2 = 1'b1;
+            pick = (pick & ~(1 << (5)) | ((1'b1) << (5)));
         end
-        if (pending$q[5] & (lane_bank$5$q == 3)) begin
+        if (pending$q[5] & (lane_bank$5$q == 3) & ~(rmw & sel_hit$3)) begin
             sel_row$3 = lane_row$5$q;
             sel_data$3 = lane_data$5$q;
             sel_hit$3 = 1'b1;
+            pick = (pick & ~(1 << (5)) | ((1'b1) << (5)));
         end
-        if (pending$q[5] & (lane_bank$5$q == 4)) begin
+        if (pending$q[5] & (lane_bank$5$q == 4) & ~(rmw & sel_hit$4)) begin
             sel_row$4 = lane_row$5$q;
             sel_data$4 = lane_data$5$q;
             sel_hit$4 = 1'b1;
+            pick = (pick & ~(1 << (5)) | ((1'b1) << (5)));
         end
-        if (pending$q[5] & (lane_bank$5$q == 5)) begin
+        if (pending$q[5] & (lane_bank$5$q == 5) & ~(rmw & sel_hit$5)) begin
             sel_row$5 = lane_row$5$q;
             sel_data$5 = lane_data$5$q;
             sel_hit$5 = 1'b1;
+            pick = (pick & ~(1 << (5)) | ((1'b1) << (5)));
         end
-        if (pending$q[5] & (lane_bank$5$q == 6)) begin
+        if (pending$q[5] & (lane_bank$5$q == 6) & ~(rmw & sel_hit$6)) begin
             sel_row$6 = lane_row$5$q;
             sel_data$6 = lane_data$5$q;
             sel_hit$6 = 1'b1;
+            pick = (pick & ~(1 << (5)) | ((1'b1) << (5)));
         end
-        if (pending$q[5] & (lane_bank$5$q == 7)) begin
+        if (pending$q[5] & (lane_bank$5$q == 7) & ~(rmw & sel_hit$7)) begin
             sel_row$7 = lane_row$5$q;
             sel_data$7 = lane_data$5$q;
             sel_hit$7 = 1'b1;
+            pick = (pick & ~(1 << (5)) | ((1'b1) << (5)));
         end
-        if (pending$q[6] & (lane_bank$6$q == 0)) begin
+        if (pending$q[6] & (lane_bank$6$q == 0) & ~(rmw & sel_hit$0)) begin
             sel_row$0 = lane_row$6$q;
             sel_data$0 = lane_data$6$q;
             sel_hit$0 = 1'b1;
+            pick = (pick & ~(1 << (6)) | ((1'b1) << (6)));
         end
-        if (pending$q[6] & (lane_bank$6$q == 1)) begin
+        if (pending$q[6] & (lane_bank$6$q == 1) & ~(rmw & sel_hit$1)) begin
             sel_row$1 = lane_row$6$q;
             sel_data$1 = lane_data$6$q;
             sel_hit$1 = 1'b1;
+            pick = (pick & ~(1 << (6)) | ((1'b1) << (6)));
         end
-        if (pending$q[6] & (lane_bank$6$q == 2)) begin
+        if (pending$q[6] & (lane_bank$6$q == 2) & ~(rmw & sel_hit$2)) begin
             sel_row$2 = lane_row$6$q;
             sel_data$2 = lane_data$6$q;
             sel_hit$2 = 1'b1;
+            pick = (pick & ~(1 << (6)) | ((1'b1) << (6)));
         end
-        if (pending$q[6] & (lane_bank$6$q == 3)) begin
+        if (pending$q[6] & (lane_bank$6$q == 3) & ~(rmw & sel_hit$3)) begin
             sel_row$3 = lane_row$6$q;
             sel_data$3 = lane_data$6$q;
             sel_hit$3 = 1'b1;
+            pick = (pick & ~(1 << (6)) | ((1'b1) << (6)));
         end
-        if (pending$q[6] & (lane_bank$6$q == 4)) begin
+        if (pending$q[6] & (lane_bank$6$q == 4) & ~(rmw & sel_hit$4)) begin
             sel_row$4 = lane_row$6$q;
             sel_data$4 = lane_data$6$q;
             sel_hit$4 = 1'b1;
+            pick = (pick & ~(1 << (6)) | ((1'b1) << (6)));
         end
-        if (pending$q[6] & (lane_bank$6$q == 5)) begin
+        if (pending$q[6] & (lane_bank$6$q == 5) & ~(rmw & sel_hit$5)) begin
             sel_row$5 = lane_row$6$q;
             sel_data$5 = lane_data$6$q;
             sel_hit$5 = 1'b1;
+            pick = (pick & ~(1 << (6)) | ((1'b1) << (6)));
         end
-        if (pending$q[6] & (lane_bank$6$q == 6)) begin
+        if (pending$q[6] & (lane_bank$6$q == 6) & ~(rmw & sel_hit$6)) begin
             sel_row$6 = lane_row$6$q;
             sel_data$6 = lane_data$6$q;
             sel_hit$6 = 1'b1;
+            pick = (pick & ~(1 << (6)) | ((1'b1) << (6)));
         end
-        if (pending$q[6] & (lane_bank$6$q == 7)) begin
+        if (pending$q[6] & (lane_bank$6$q == 7) & ~(rmw & sel_hit$7)) begin
             sel_row$7 = lane_row$6$q;
             sel_data$7 = lane_data$6$q;
             sel_hit$7 = 1'b1;
+            pick = (pick & ~(1 << (6)) | ((1'b1) << (6)));
         end
-        if (pending$q[7] & (lane_bank$7$q == 0)) begin
+        if (pending$q[7] & (lane_bank$7$q == 0) & ~(rmw & sel_hit$0)) begin
             sel_row$0 = lane_row$7$q;
             sel_data$0 = lane_data$7$q;
             sel_hit$0 = 1'b1;
+            pick = (pick & ~(1 << (7)) | ((1'b1) << (7)));
         end
-        if (pending$q[7] & (lane_bank$7$q == 1)) begin
+        if (pending$q[7] & (lane_bank$7$q == 1) & ~(rmw & sel_hit$1)) begin
             sel_row$1 = lane_row$7$q;
             sel_data$1 = lane_data$7$q;
             sel_hit$1 = 1'b1;
+            pick = (pick & ~(1 << (7)) | ((1'b1) << (7)));
         end
-        if (pending$q[7] & (lane_bank$7$q == 2)) begin
+        if (pending$q[7] & (lane_bank$7$q == 2) & ~(rmw & sel_hit$2)) begin
             sel_row$2 = lane_row$7$q;
             sel_data$2 = lane_data$7$q;
             sel_hit$2 = 1'b1;
+            pick = (pick & ~(1 << (7)) | ((1'b1) << (7)));
         end
-        if (pending$q[7] & (lane_bank$7$q == 3)) begin
+        if (pending$q[7] & (lane_bank$7$q == 3) & ~(rmw & sel_hit$3)) begin
             sel_row$3 = lane_row$7$q;
             sel_data$3 = lane_data$7$q;
             sel_hit$3 = 1'b1;
+            pick = (pick & ~(1 << (7)) | ((1'b1) << (7)));
         end
-        if (pending$q[7] & (lane_bank$7$q == 4)) begin
+        if (pending$q[7] & (lane_bank$7$q == 4) & ~(rmw & sel_hit$4)) begin
             sel_row$4 = lane_row$7$q;
             sel_data$4 = lane_data$7$q;
             sel_hit$4 = 1'b1;
+            pick = (pick & ~(1 << (7)) | ((1'b1) << (7)));
         end
-        if (pending$q[7] & (lane_bank$7$q == 5)) begin
+        if (pending$q[7] & (lane_bank$7$q == 5) & ~(rmw & sel_hit$5)) begin
             sel_row$5 = lane_row$7$q;
             sel_data$5 = lane_data$7$q;
             sel_hit$5 = 1'b1;
+            pick = (pick & ~(1 << (7)) | ((1'b1) << (7)));
         end
-        if (pending$q[7] & (lane_bank$7$q == 6)) begin
+        if (pending$q[7] & (lane_bank$7$q == 6) & ~(rmw & sel_hit$6)) begin
             sel_row$6 = lane_row$7$q;
             sel_data$6 = lane_data$7$q;
             sel_hit$6 = 1'b1;
+            pick = (pick & ~(1 << (7)) | ((1'b1) << (7)));
         end
-        if (pending$q[7] & (lane_bank$7$q == 7)) begin
+        if (pending$q[7] & (lane_bank$7$q == 7) & ~(rmw & sel_hit$7)) begin
             sel_row$7 = lane_row$7$q;
             sel_data$7 = lane_data$7$q;
             sel_hit$7 = 1'b1;
+            pick = (pick & ~(1 << (7)) | ((1'b1) << (7)));
         end
-        if (pending$q[8] & (lane_bank$8$q == 0)) begin
+        if (pending$q[8] & (lane_bank$8$q == 0) & ~(rmw & sel_hit$0)) begin
             sel_row$0 = lane_row$8$q;
             sel_data$0 = lane_data$8$q;
             sel_hit$0 = 1'b1;
+            pick = (pick & ~(1 << (8)) | ((1'b1) << (8)));
         end
-        if (pending$q[8] & (lane_bank$8$q == 1)) begin
+        if (pending$q[8] & (lane_bank$8$q == 1) & ~(rmw & sel_hit$1)) begin
             sel_row$1 = lane_row$8$q;
             sel_data$1 = lane_data$8$q;
             sel_hit$1 = 1'b1;
+            pick = (pick & ~(1 << (8)) | ((1'b1) << (8)));
         end
-        if (pending$q[8] & (lane_bank$8$q == 2)) begin
+        if (pending$q[8] & (lane_bank$8$q == 2) & ~(rmw & sel_hit$2)) begin
             sel_row$2 = lane_row$8$q;
             sel_data$2 = lane_data$8$q;
             sel_hit$2 = 1'b1;
+            pick = (pick & ~(1 << (8)) | ((1'b1) << (8)));
         end
-        if (pending$q[8] & (lane_bank$8$q == 3)) begin
+        if (pending$q[8] & (lane_bank$8$q == 3) & ~(rmw & sel_hit$3)) begin
             sel_row$3 = lane_row$8$q;
             sel_data$3 = lane_data$8$q;
             sel_hit$3 = 1'b1;
+            pick = (pick & ~(1 << (8)) | ((1'b1) << (8)));
         end
-        if (pending$q[8] & (lane_bank$8$q == 4)) begin
+        if (pending$q[8] & (lane_bank$8$q == 4) & ~(rmw & sel_hit$4)) begin
             sel_row$4 = lane_row$8$q;
             sel_data$4 = lane_data$8$q;
             sel_hit$4 = 1'b1;
+            pick = (pick & ~(1 << (8)) | ((1'b1) << (8)));
         end
-        if (pending$q[8] & (lane_bank$8$q == 5)) begin
+        if (pending$q[8] & (lane_bank$8$q == 5) & ~(rmw & sel_hit$5)) begin
             sel_row$5 = lane_row$8$q;
             sel_data$5 = lane_data$8$q;
             sel_hit$5 = 1'b1;
+            pick = (pick & ~(1 << (8)) | ((1'b1) << (8)));
         end
-        if (pending$q[8] & (lane_bank$8$q == 6)) begin
+        if (pending$q[8] & (lane_bank$8$q == 6) & ~(rmw & sel_hit$6)) begin
             sel_row$6 = lane_row$8$q;
             sel_data$6 = lane_data$8$q;
             sel_hit$6 = 1'b1;
+            pick = (pick & ~(1 << (8)) | ((1'b1) << (8)));
         end
-        if (pending$q[8] & (lane_bank$8$q == 7)) begin
+        if (pending$q[8] & (lane_bank$8$q == 7) & ~(rmw & sel_hit$7)) begin
             sel_row$7 = lane_row$8$q;
             sel_data$7 = lane_data$8$q;
             sel_hit$7 = 1'b1;
+            pick = (pick & ~(1 << (8)) | ((1'b1) << (8)));
         end
-        if (pending$q[9] & (lane_bank$9$q == 0)) begin
+        if (pending$q[9] & (lane_bank$9$q == 0) & ~(rmw & sel_hit$0)) begin
             sel_row$0 = lane_row$9$q;
             sel_data$0 = lane_data$9$q;
             sel_hit$0 = 1'b1;
+            pick = (pick & ~(1 << (9)) | ((1'b1) << (9)));
         end
-        if (pending$q[9] & (lane_bank$9$q == 1)) begin
+        if (pending$q[9] & (lane_bank$9$q == 1) & ~(rmw & sel_hit$1)) begin
             sel_row$1 = lane_row$9$q;
             sel_data$1 = lane_data$9$q;
             sel_hit$1 = 1'b1;
+            pick = (pick & ~(1 << (9)) | ((1'b1) << (9)));
         end
-        if (pending$q[9] & (lane_bank$9$q == 2)) begin
+        if (pending$q[9] & (lane_bank$9$q == 2) & ~(rmw & sel_hit$2)) begin
             sel_row$2 = lane_row$9$q;
             sel_data$2 = lane_data$9$q;
             sel_hit$2 = 1'b1;
+            pick = (pick & ~(1 << (9)) | ((1'b1) << (9)));
         end
-        if (pending$q[9] & (lane_bank$9$q == 3)) begin
+        if (pending$q[9] & (lane_bank$9$q == 3) & ~(rmw & sel_hit$3)) begin
             sel_row$3 = lane_row$9$q;
             sel_data$3 = lane_data$9$q;
             sel_hit$3 = 1'b1;
+            pick = (pick & ~(1 << (9)) | ((1'b1) << (9)));
         end
-        if (pending$q[9] & (lane_bank$9$q == 4)) begin
+        if (pending$q[9] & (lane_bank$9$q == 4) & ~(rmw & sel_hit$4)) begin
             sel_row$4 = lane_row$9$q;
             sel_data$4 = lane_data$9$q;
             sel_hit$4 = 1'b1;
+            pick = (pick & ~(1 << (9)) | ((1'b1) << (9)));
         end
-        if (pending$q[9] & (lane_bank$9$q == 5)) begin
+        if (pending$q[9] & (lane_bank$9$q == 5) & ~(rmw & sel_hit$5)) begin
             sel_row$5 = lane_row$9$q;
             sel_data$5 = lane_data$9$q;
             sel_hit$5 = 1'b1;
+            pick = (pick & ~(1 << (9)) | ((1'b1) << (9)));
         end
-        if (pending$q[9] & (lane_bank$9$q == 6)) begin
+        if (pending$q[9] & (lane_bank$9$q == 6) & ~(rmw & sel_hit$6)) begin
             sel_row$6 = lane_row$9$q;
             sel_data$6 = lane_data$9$q;
             sel_hit$6 = 1'b1;
+            pick = (pick & ~(1 << (9)) | ((1'b1) << (9)));
         end
-        if (pending$q[9] & (lane_bank$9$q == 7)) begin
+        if (pending$q[9] & (lane_bank$9$q == 7) & ~(rmw & sel_hit$7)) begin
             sel_row$7 = lane_row$9$q;
             sel_data$7 = lane_data$9$q;
             sel_hit$7 = 1'b1;
+            pick = (pick & ~(1 << (9)) | ((1'b1) << (9)));
         end
-        if (pending$q[10] & (lane_bank$10$q == 0)) begin
+        if (pending$q[10] & (lane_bank$10$q == 0) & ~(rmw & sel_hit$0)) begin
             sel_row$0 = lane_row$10$q;
             sel_data$0 = lane_data$10$q;
             sel_hit$0 = 1'b1;
+            pick = (pick & ~(1 << (10)) | ((1'b1) << (10)));
         end
-        if (pending$q[10] & (lane_bank$10$q == 1)) begin
+        if (pending$q[10] & (lane_bank$10$q == 1) & ~(rmw & sel_hit$1)) begin
             sel_row$1 = lane_row$10$q;
             sel_data$1 = lane_data$10$q;
             sel_hit$1 = 1'b1;
+            pick = (pick & ~(1 << (10)) | ((1'b1) << (10)));
         end
-        if (pending$q[10] & (lane_bank$10$q == 2)) begin
+        if (pending$q[10] & (lane_bank$10$q == 2) & ~(rmw & sel_hit$2)) begin
             sel_row$2 = lane_row$10$q;
             sel_data$2 = lane_data$10$q;
             sel_hit$2 = 1'b1;
+            pick = (pick & ~(1 << (10)) | ((1'b1) << (10)));
         end
-        if (pending$q[10] & (lane_bank$10$q == 3)) begin
+        if (pending$q[10] & (lane_bank$10$q == 3) & ~(rmw & sel_hit$3)) begin
             sel_row$3 = lane_row$10$q;
             sel_data$3 = lane_data$10$q;
             sel_hit$3 = 1'b1;
+            pick = (pick & ~(1 << (10)) | ((1'b1) << (10)));
         end
-        if (pending$q[10] & (lane_bank$10$q == 4)) begin
+        if (pending$q[10] & (lane_bank$10$q == 4) & ~(rmw & sel_hit$4)) begin
             sel_row$4 = lane_row$10$q;
             sel_data$4 = lane_data$10$q;
             sel_hit$4 = 1'b1;
+            pick = (pick & ~(1 << (10)) | ((1'b1) << (10)));
         end
-        if (pending$q[10] & (lane_bank$10$q == 5)) begin
+        if (pending$q[10] & (lane_bank$10$q == 5) & ~(rmw & sel_hit$5)) begin
             sel_row$5 = lane_row$10$q;
             sel_data$5 = lane_data$10$q;
             sel_hit$5 = 1'b1;
+            pick = (pick & ~(1 << (10)) | ((1'b1) << (10)));
         end
-        if (pending$q[10] & (lane_bank$10$q == 6)) begin
+        if (pending$q[10] & (lane_bank$10$q == 6) & ~(rmw & sel_hit$6)) begin
             sel_row$6 = lane_row$10$q;
             sel_data$6 = lane_data$10$q;
             sel_hit$6 = 1'b1;
+            pick = (pick & ~(1 << (10)) | ((1'b1) << (10)));
         end
-        if (pending$q[10] & (lane_bank$10$q == 7)) begin
+        if (pending$q[10] & (lane_bank$10$q == 7) & ~(rmw & sel_hit$7)) begin
             sel_row$7 = lane_row$10$q;
             sel_data$7 = lane_data$10$q;
             sel_hit$7 = 1'b1;
+            pick = (pick & ~(1 << (10)) | ((1'b1) << (10)));
         end
-        if (pending$q[11] & (lane_bank$11$q == 0)) begin
+        if (pending$q[11] & (lane_bank$11$q == 0) & ~(rmw & sel_hit$0)) begin
             sel_row$0 = lane_row$11$q;
             sel_data$0 = lane_data$11$q;
             sel_hit$0 = 1'b1;
+            pick = (pick & ~(1 << (11)) | ((1'b1) << (11)));
         end
-        if (pending$q[11] & (lane_bank$11$q == 1)) begin
+        if (pending$q[11] & (lane_bank$11$q == 1) & ~(rmw & sel_hit$1)) begin
             sel_row$1 = lane_row$11$q;
             sel_data$1 = lane_data$11$q;
             sel_hit$1 = 1'b1;
+            pick = (pick & ~(1 << (11)) | ((1'b1) << (11)));
         end
-        if (pending$q[11] & (lane_bank$11$q == 2)) begin
+        if (pending$q[11] & (lane_bank$11$q == 2) & ~(rmw & sel_hit$2)) begin
             sel_row$2 = lane_row$11$q;
             sel_data$2 = lane_data$11$q;
             sel_hit$2 = 1'b1;
+            pick = (pick & ~(1 << (11)) | ((1'b1) << (11)));
         end
-        if (pending$q[11] & (lane_bank$11$q == 3)) begin
+        if (pending$q[11] & (lane_bank$11$q == 3) & ~(rmw & sel_hit$3)) begin
             sel_row$3 = lane_row$11$q;
             sel_data$3 = lane_data$11$q;
             sel_hit$3 = 1'b1;
+            pick = (pick & ~(1 << (11)) | ((1'b1) << (11)));
         end
-        if (pending$q[11] & (lane_bank$11$q == 4)) begin
+        if (pending$q[11] & (lane_bank$11$q == 4) & ~(rmw & sel_hit$4)) begin
             sel_row$4 = lane_row$11$q;
             sel_data$4 = lane_data$11$q;
             sel_hit$4 = 1'b1;
+            pick = (pick & ~(1 << (11)) | ((1'b1) << (11)));
         end
-        if (pending$q[11] & (lane_bank$11$q == 5)) begin
+        if (pending$q[11] & (lane_bank$11$q == 5) & ~(rmw & sel_hit$5)) begin
             sel_row$5 = lane_row$11$q;
             sel_data$5 = lane_data$11$q;
             sel_hit$5 = 1'b1;
+            pick = (pick & ~(1 << (11)) | ((1'b1) << (11)));
         end
-        if (pending$q[11] & (lane_bank$11$q == 6)) begin
+        if (pending$q[11] & (lane_bank$11$q == 6) & ~(rmw & sel_hit$6)) begin
             sel_row$6 = lane_row$11$q;
             sel_data$6 = lane_data$11$q;
             sel_hit$6 = 1'b1;
+            pick = (pick & ~(1 << (11)) | ((1'b1) << (11)));
         end
-        if (pending$q[11] & (lane_bank$11$q == 7)) begin
+        if (pending$q[11] & (lane_bank$11$q == 7) & ~(rmw & sel_hit$7)) begin
             sel_row$7 = lane_row$11$q;
             sel_data$7 = lane_data$11$q;
             sel_hit$7 = 1'b1;
+            pick = (pick & ~(1 << (11)) | ((1'b1) << (11)));
         end
-        if (pending$q[12] & (lane_bank$12$q == 0)) begin
+        if (pending$q[12] & (lane_bank$12$q == 0) & ~(rmw & sel_hit$0)) begin
             sel_row$0 = lane_row$12$q;
             sel_data$0 = lane_data$12$q;
             sel_hit$0 = 1'b1;
+            pick = (pick & ~(1 << (12)) | ((1'b1) << (12)));
         end
-        if (pending$q[12] & (lane_bank$12$q == 1)) begin
+        if (pending$q[12] & (lane_bank$12$q == 1) & ~(rmw & sel_hit$1)) begin
             sel_row$1 = lane_row$12$q;
             sel_data$1 = lane_data$12$q;
             sel_hit$1 = 1'b1;
+            pick = (pick & ~(1 << (12)) | ((1'b1) << (12)));
         end
-        if (pending$q[12] & (lane_bank$12$q == 2)) begin
+        if (pending$q[12] & (lane_bank$12$q == 2) & ~(rmw & sel_hit$2)) begin
             sel_row$2 = lane_row$12$q;
             sel_data$2 = lane_data$12$q;
             sel_hit$2 = 1'b1;
+            pick = (pick & ~(1 << (12)) | ((1'b1) << (12)));
         end
-        if (pending$q[12] & (lane_bank$12$q == 3)) begin
+        if (pending$q[12] & (lane_bank$12$q == 3) & ~(rmw & sel_hit$3)) begin
             sel_row$3 = lane_row$12$q;
             sel_data$3 = lane_data$12$q;
             sel_hit$3 = 1'b1;
+            pick = (pick & ~(1 << (12)) | ((1'b1) << (12)));
         end
-        if (pending$q[12] & (lane_bank$12$q == 4)) begin
+        if (pending$q[12] & (lane_bank$12$q == 4) & ~(rmw & sel_hit$4)) begin
             sel_row$4 = lane_row$12$q;
             sel_data$4 = lane_data$12$q;
             sel_hit$4 = 1'b1;
+            pick = (pick & ~(1 << (12)) | ((1'b1) << (12)));
         end
-        if (pending$q[12] & (lane_bank$12$q == 5)) begin
+        if (pending$q[12] & (lane_bank$12$q == 5) & ~(rmw & sel_hit$5)) begin
             sel_row$5 = lane_row$12$q;
             sel_data$5 = lane_data$12$q;
             sel_hit$5 = 1'b1;
+            pick = (pick & ~(1 << (12)) | ((1'b1) << (12)));
         end
-        if (pending$q[12] & (lane_bank$12$q == 6)) begin
+        if (pending$q[12] & (lane_bank$12$q == 6) & ~(rmw & sel_hit$6)) begin
             sel_row$6 = lane_row$12$q;
             sel_data$6 = lane_data$12$q;
             sel_hit$6 = 1'b1;
+            pick = (pick & ~(1 << (12)) | ((1'b1) << (12)));
         end
-        if (pending$q[12] & (lane_bank$12$q == 7)) begin
+        if (pending$q[12] & (lane_bank$12$q == 7) & ~(rmw & sel_hit$7)) begin
             sel_row$7 = lane_row$12$q;
             sel_data$7 = lane_data$12$q;
             sel_hit$7 = 1'b1;
+            pick = (pick & ~(1 << (12)) | ((1'b1) << (12)));
         end
-        if (pending$q[13] & (lane_bank$13$q == 0)) begin
+        if (pending$q[13] & (lane_bank$13$q == 0) & ~(rmw & sel_hit$0)) begin
             sel_row$0 = lane_row$13$q;
             sel_data$0 = lane_data$13$q;
             sel_hit$0 = 1'b1;
+            pick = (pick & ~(1 << (13)) | ((1'b1) << (13)));
         end
-        if (pending$q[13] & (lane_bank$13$q == 1)) begin
+        if (pending$q[13] & (lane_bank$13$q == 1) & ~(rmw & sel_hit$1)) begin
             sel_row$1 = lane_row$13$q;
             sel_data$1 = lane_data$13$q;
             sel_hit$1 = 1'b1;
+            pick = (pick & ~(1 << (13)) | ((1'b1) << (13)));
         end
-        if (pending$q[13] & (lane_bank$13$q == 2)) begin
+        if (pending$q[13] & (lane_bank$13$q == 2) & ~(rmw & sel_hit$2)) begin
             sel_row$2 = lane_row$13$q;
             sel_data$2 = lane_data$13$q;
             sel_hit$2 = 1'b1;
+            pick = (pick & ~(1 << (13)) | ((1'b1) << (13)));
         end
-        if (pending$q[13] & (lane_bank$13$q == 3)) begin
+        if (pending$q[13] & (lane_bank$13$q == 3) & ~(rmw & sel_hit$3)) begin
             sel_row$3 = lane_row$13$q;
             sel_data$3 = lane_data$13$q;
             sel_hit$3 = 1'b1;
+            pick = (pick & ~(1 << (13)) | ((1'b1) << (13)));
         end
-        if (pending$q[13] & (lane_bank$13$q == 4)) begin
+        if (pending$q[13] & (lane_bank$13$q == 4) & ~(rmw & sel_hit$4)) begin
             sel_row$4 = lane_row$13$q;
             sel_data$4 = lane_data$13$q;
             sel_hit$4 = 1'b1;
+            pick = (pick & ~(1 << (13)) | ((1'b1) << (13)));
         end
-        if (pending$q[13] & (lane_bank$13$q == 5)) begin
+        if (pending$q[13] & (lane_bank$13$q == 5) & ~(rmw & sel_hit$5)) begin
             sel_row$5 = lane_row$13$q;
             sel_data$5 = lane_data$13$q;
             sel_hit$5 = 1'b1;
+            pick = (pick & ~(1 << (13)) | ((1'b1) << (13)));
         end
-        if (pending$q[13] & (lane_bank$13$q == 6)) begin
+        if (pending$q[13] & (lane_bank$13$q == 6) & ~(rmw & sel_hit$6)) begin
             sel_row$6 = lane_row$13$q;
             sel_data$6 = lane_data$13$q;
             sel_hit$6 = 1'b1;
+            pick = (pick & ~(1 << (13)) | ((1'b1) << (13)));
         end
-        if (pending$q[13] & (lane_bank$13$q == 7)) begin
+        if (pending$q[13] & (lane_bank$13$q == 7) & ~(rmw & sel_hit$7)) begin
             sel_row$7 = lane_row$13$q;
             sel_data$7 = lane_data$13$q;
             sel_hit$7 = 1'b1;
+            pick = (pick & ~(1 << (13)) | ((1'b1) << (13)));
         end
-        if (pending$q[14] & (lane_bank$14$q == 0)) begin
+        if (pending$q[14] & (lane_bank$14$q == 0) & ~(rmw & sel_hit$0)) begin
             sel_row$0 = lane_row$14$q;
             sel_data$0 = lane_data$14$q;
             sel_hit$0 = 1'b1;
+            pick = (pick & ~(1 << (14)) | ((1'b1) << (14)));
         end
-        if (pending$q[14] & (lane_bank$14$q == 1)) begin
+        if (pending$q[14] & (lane_bank$14$q == 1) & ~(rmw & sel_hit$1)) begin
             sel_row$1 = lane_row$14$q;
             sel_data$1 = lane_data$14$q;
             sel_hit$1 = 1'b1;
+            pick = (pick & ~(1 << (14)) | ((1'b1) << (14)));
         end
-        if (pending$q[14] & (lane_bank$14$q == 2)) begin
+        if (pending$q[14] & (lane_bank$14$q == 2) & ~(rmw & sel_hit$2)) begin
             sel_row$2 = lane_row$14$q;
             sel_data$2 = lane_data$14$q;
             sel_hit$2 = 1'b1;
+            pick = (pick & ~(1 << (14)) | ((1'b1) << (14)));
         end
-        if (pending$q[14] & (lane_bank$14$q == 3)) begin
+        if (pending$q[14] & (lane_bank$14$q == 3) & ~(rmw & sel_hit$3)) begin
             sel_row$3 = lane_row$14$q;
             sel_data$3 = lane_data$14$q;
             sel_hit$3 = 1'b1;
+            pick = (pick & ~(1 << (14)) | ((1'b1) << (14)));
         end
-        if (pending$q[14] & (lane_bank$14$q == 4)) begin
+        if (pending$q[14] & (lane_bank$14$q == 4) & ~(rmw & sel_hit$4)) begin
             sel_row$4 = lane_row$14$q;
             sel_data$4 = lane_data$14$q;
             sel_hit$4 = 1'b1;
+            pick = (pick & ~(1 << (14)) | ((1'b1) << (14)));
         end
-        if (pending$q[14] & (lane_bank$14$q == 5)) begin
+        if (pending$q[14] & (lane_bank$14$q == 5) & ~(rmw & sel_hit$5)) begin
             sel_row$5 = lane_row$14$q;
             sel_data$5 = lane_data$14$q;
             sel_hit$5 = 1'b1;
+            pick = (pick & ~(1 << (14)) | ((1'b1) << (14)));
         end
-        if (pending$q[14] & (lane_bank$14$q == 6)) begin
+        if (pending$q[14] & (lane_bank$14$q == 6) & ~(rmw & sel_hit$6)) begin
             sel_row$6 = lane_row$14$q;
             sel_data$6 = lane_data$14$q;
             sel_hit$6 = 1'b1;
+            pick = (pick & ~(1 << (14)) | ((1'b1) << (14)));
         end
-        if (pending$q[14] & (lane_bank$14$q == 7)) begin
+        if (pending$q[14] & (lane_bank$14$q == 7) & ~(rmw & sel_hit$7)) begin
             sel_row$7 = lane_row$14$q;
             sel_data$7 = lane_data$14$q;
             sel_hit$7 = 1'b1;
+            pick = (pick & ~(1 << (14)) | ((1'b1) << (14)));
         end
-        if (pending$q[15] & (lane_bank$15$q == 0)) begin
+        if (pending$q[15] & (lane_bank$15$q == 0) & ~(rmw & sel_hit$0)) begin
             sel_row$0 = lane_row$15$q;
             sel_data$0 = lane_data$15$q;
             sel_hit$0 = 1'b1;
+            pick = (pick & ~(1 << (15)) | ((1'b1) << (15)));
         end
-        if (pending$q[15] & (lane_bank$15$q == 1)) begin
+        if (pending$q[15] & (lane_bank$15$q == 1) & ~(rmw & sel_hit$1)) begin
             sel_row$1 = lane_row$15$q;
             sel_data$1 = lane_data$15$q;
             sel_hit$1 = 1'b1;
+            pick = (pick & ~(1 << (15)) | ((1'b1) << (15)));
         end
-        if (pending$q[15] & (lane_bank$15$q == 2)) begin
+        if (pending$q[15] & (lane_bank$15$q == 2) & ~(rmw & sel_hit$2)) begin
             sel_row$2 = lane_row$15$q;
             sel_data$2 = lane_data$15$q;
             sel_hit$2 = 1'b1;
+            pick = (pick & ~(1 << (15)) | ((1'b1) << (15)));
         end
-        if (pending$q[15] & (lane_bank$15$q == 3)) begin
+        if (pending$q[15] & (lane_bank$15$q == 3) & ~(rmw & sel_hit$3)) begin
             sel_row$3 = lane_row$15$q;
             sel_data$3 = lane_data$15$q;
             sel_hit$3 = 1'b1;
+            pick = (pick & ~(1 << (15)) | ((1'b1) << (15)));
         end
-        if (pending$q[15] & (lane_bank$15$q == 4)) begin
+        if (pending$q[15] & (lane_bank$15$q == 4) & ~(rmw & sel_hit$4)) begin
             sel_row$4 = lane_row$15$q;
             sel_data$4 = lane_data$15$q;
             sel_hit$4 = 1'b1;
+            pick = (pick & ~(1 << (15)) | ((1'b1) << (15)));
         end
-        if (pending$q[15] & (lane_bank$15$q == 5)) begin
+        if (pending$q[15] & (lane_bank$15$q == 5) & ~(rmw & sel_hit$5)) begin
             sel_row$5 = lane_row$15$q;
             sel_data$5 = lane_data$15$q;
             sel_hit$5 = 1'b1;
+            pick = (pick & ~(1 << (15)) | ((1'b1) << (15)));
         end
-        if (pending$q[15] & (lane_bank$15$q == 6)) begin
+        if (pending$q[15] & (lane_bank$15$q == 6) & ~(rmw & sel_hit$6)) begin
             sel_row$6 = lane_row$15$q;
             sel_data$6 = lane_data$15$q;
             sel_hit$6 = 1'b1;
+            pick = (pick & ~(1 << (15)) | ((1'b1) << (15)));
         end
-        if (pending$q[15] & (lane_bank$15$q == 7)) begin
+        if (pending$q[15] & (lane_bank$15$q == 7) & ~(rmw & sel_hit$7)) begin
             sel_row$7 = lane_row$15$q;
             sel_data$7 = lane_data$15$q;
             sel_hit$7 = 1'b1;
+            pick = (pick & ~(1 << (15)) | ((1'b1) << (15)));
         end
-        if (pending$q[16] & (lane_bank$16$q == 0)) begin
+        if (pending$q[16] & (lane_bank$16$q == 0) & ~(rmw & sel_hit$0)) begin
             sel_row$0 = lane_row$16$q;
             sel_data$0 = lane_data$16$q;
             sel_hit$0 = 1'b1;
+            pick = (pick & ~(1 << (16)) | ((1'b1) << (16)));
         end
-        if (pending$q[16] & (lane_bank$16$q == 1)) begin
+        if (pending$q[16] & (lane_bank$16$q == 1) & ~(rmw & sel_hit$1)) begin
             sel_row$1 = lane_row$16$q;
             sel_data$1 = lane_data$16$q;
             sel_hit$1 = 1'b1;
+            pick = (pick & ~(1 << (16)) | ((1'b1) << (16)));
         end
-        if (pending$q[16] & (lane_bank$16$q == 2)) begin
+        if (pending$q[16] & (lane_bank$16$q == 2) & ~(rmw & sel_hit$2)) begin
             sel_row$2 = lane_row$16$q;
             sel_data$2 = lane_data$16$q;
             sel_hit$2 = 1'b1;
+            pick = (pick & ~(1 << (16)) | ((1'b1) << (16)));
         end
-        if (pending$q[16] & (lane_bank$16$q == 3)) begin
+        if (pending$q[16] & (lane_bank$16$q == 3) & ~(rmw & sel_hit$3)) begin
             sel_row$3 = lane_row$16$q;
             sel_data$3 = lane_data$16$q;
             sel_hit$3 = 1'b1;
+            pick = (pick & ~(1 << (16)) | ((1'b1) << (16)));
         end
-        if (pending$q[16] & (lane_bank$16$q == 4)) begin
+        if (pending$q[16] & (lane_bank$16$q == 4) & ~(rmw & sel_hit$4)) begin
             sel_row$4 = lane_row$16$q;
             sel_data$4 = lane_data$16$q;
             sel_hit$4 = 1'b1;
+            pick = (pick & ~(1 << (16)) | ((1'b1) << (16)));
         end
-        if (pending$q[16] & (lane_bank$16$q == 5)) begin
+        if (pending$q[16] & (lane_bank$16$q == 5) & ~(rmw & sel_hit$5)) begin
             sel_row$5 = lane_row$16$q;
             sel_data$5 = lane_data$16$q;
             sel_hit$5 = 1'b1;
+            pick = (pick & ~(1 << (16)) | ((1'b1) << (16)));
         end
-        if (pending$q[16] & (lane_bank$16$q == 6)) begin
+        if (pending$q[16] & (lane_bank$16$q == 6) & ~(rmw & sel_hit$6)) begin
             sel_row$6 = lane_row$16$q;
             sel_data$6 = lane_data$16$q;
             sel_hit$6 = 1'b1;
+            pick = (pick & ~(1 << (16)) | ((1'b1) << (16)));
         end
-        if (pending$q[16] & (lane_bank$16$q == 7)) begin
+        if (pending$q[16] & (lane_bank$16$q == 7) & ~(rmw & sel_hit$7)) begin
             sel_row$7 = lane_row$16$q;
             sel_data$7 = lane_data$16$q;
             sel_hit$7 = 1'b1;
+            pick = (pick & ~(1 << (16)) | ((1'b1) << (16)));
         end
-        if (pending$q[17] & (lane_bank$17$q == 0)) begin
+        if (pending$q[17] & (lane_bank$17$q == 0) & ~(rmw & sel_hit$0)) begin
             sel_row$0 = lane_row$17$q;
             sel_data$0 = lane_data$17$q;
             sel_hit$0 = 1'b1;
+            pick = (pick & ~(1 << (17)) | ((1'b1) << (17)));
         end
-        if (pending$q[17] & (lane_bank$17$q == 1)) begin
+        if (pending$q[17] & (lane_bank$17$q == 1) & ~(rmw & sel_hit$1)) begin
             sel_row$1 = lane_row$17$q;
             sel_data$1 = lane_data$17$q;
             sel_hit$1 = 1'b1;
+            pick = (pick & ~(1 << (17)) | ((1'b1) << (17)));
         end
-        if (pending$q[17] & (lane_bank$17$q == 2)) begin
+        if (pending$q[17] & (lane_bank$17$q == 2) & ~(rmw & sel_hit$2)) begin
             sel_row$2 = lane_row$17$q;
             sel_data$2 = lane_data$17$q;
             sel_hit$2 = 1'b1;
+            pick = (pick & ~(1 << (17)) | ((1'b1) << (17)));
         end
-        if (pending$q[17] & (lane_bank$17$q == 3)) begin
+        if (pending$q[17] & (lane_bank$17$q == 3) & ~(rmw & sel_hit$3)) begin
             sel_row$3 = lane_row$17$q;
             sel_data$3 = lane_data$17$q;
             sel_hit$3 = 1'b1;
+            pick = (pick & ~(1 << (17)) | ((1'b1) << (17)));
         end
-        if (pending$q[17] & (lane_bank$17$q == 4)) begin
+        if (pending$q[17] & (lane_bank$17$q == 4) & ~(rmw & sel_hit$4)) begin
             sel_row$4 = lane_row$17$q;
             sel_data$4 = lane_data$17$q;
             sel_hit$4 = 1'b1;
+            pick = (pick & ~(1 << (17)) | ((1'b1) << (17)));
         end
-        if (pending$q[17] & (lane_bank$17$q == 5)) begin
+        if (pending$q[17] & (lane_bank$17$q == 5) & ~(rmw & sel_hit$5)) begin
             sel_row$5 = lane_row$17$q;
             sel_data$5 = lane_data$17$q;
             sel_hit$5 = 1'b1;
+            pick = (pick & ~(1 << (17)) | ((1'b1) << (17)));
         end
-        if (pending$q[17] & (lane_bank$17$q == 6)) begin
+        if (pending$q[17] & (lane_bank$17$q == 6) & ~(rmw & sel_hit$6)) begin
             sel_row$6 = lane_row$17$q;
             sel_data$6 = lane_data$17$q;
             sel_hit$6 = 1'b1;
+            pick = (pick & ~(1 << (17)) | ((1'b1) << (17)));
         end
-        if (pending$q[17] & (lane_bank$17$q == 7)) begin
+        if (pending$q[17] & (lane_bank$17$q == 7) & ~(rmw & sel_hit$7)) begin
             sel_row$7 = lane_row$17$q;
             sel_data$7 = lane_data$17$q;
             sel_hit$7 = 1'b1;
+            pick = (pick & ~(1 << (17)) | ((1'b1) << (17)));
         end
-        if (pending$q[18] & (lane_bank$18$q == 0)) begin
+        if (pending$q[18] & (lane_bank$18$q == 0) & ~(rmw & sel_hit$0)) begin
             sel_row$0 = lane_row$18$q;
             sel_data$0 = lane_data$18$q;
             sel_hit$0 = 1'b1;
+            pick = (pick & ~(1 << (18)) | ((1'b1) << (18)));
         end
-        if (pending$q[18] & (lane_bank$18$q == 1)) begin
+        if (pending$q[18] & (lane_bank$18$q == 1) & ~(rmw & sel_hit$1)) begin
             sel_row$1 = lane_row$18$q;
             sel_data$1 = lane_data$18$q;
             sel_hit$1 = 1'b1;
+            pick = (pick & ~(1 << (18)) | ((1'b1) << (18)));
         end
-        if (pending$q[18] & (lane_bank$18$q == 2)) begin
+        if (pending$q[18] & (lane_bank$18$q == 2) & ~(rmw & sel_hit$2)) begin
             sel_row$2 = lane_row$18$q;
             sel_data$2 = lane_data$18$q;
             sel_hit$2 = 1'b1;
+            pick = (pick & ~(1 << (18)) | ((1'b1) << (18)));
         end
-        if (pending$q[18] & (lane_bank$18$q == 3)) begin
+        if (pending$q[18] & (lane_bank$18$q == 3) & ~(rmw & sel_hit$3)) begin
             sel_row$3 = lane_row$18$q;
             sel_data$3 = lane_data$18$q;
             sel_hit$3 = 1'b1;
+            pick = (pick & ~(1 << (18)) | ((1'b1) << (18)));
         end
-        if (pending$q[18] & (lane_bank$18$q == 4)) begin
+        if (pending$q[18] & (lane_bank$18$q == 4) & ~(rmw & sel_hit$4)) begin
             sel_row$4 = lane_row$18$q;
             sel_data$4 = lane_data$18$q;
             sel_hit$4 = 1'b1;
+            pick = (pick & ~(1 << (18)) | ((1'b1) << (18)));
         end
-        if (pending$q[18] & (lane_bank$18$q == 5)) begin
+        if (pending$q[18] & (lane_bank$18$q == 5) & ~(rmw & sel_hit$5)) begin
             sel_row$5 = lane_row$18$q;
             sel_data$5 = lane_data$18$q;
             sel_hit$5 = 1'b1;
+            pick = (pick & ~(1 << (18)) | ((1'b1) << (18)));
         end
-        if (pending$q[18] & (lane_bank$18$q == 6)) begin
+        if (pending$q[18] & (lane_bank$18$q == 6) & ~(rmw & sel_hit$6)) begin
             sel_row$6 = lane_row$18$q;
             sel_data$6 = lane_data$18$q;
             sel_hit$6 = 1'b1;
+            pick = (pick & ~(1 << (18)) | ((1'b1) << (18)));
         end
-        if (pending$q[18] & (lane_bank$18$q == 7)) begin
+        if (pending$q[18] & (lane_bank$18$q == 7) & ~(rmw & sel_hit$7)) begin
             sel_row$7 = lane_row$18$q;
             sel_data$7 = lane_data$18$q;
             sel_hit$7 = 1'b1;
+            pick = (pick & ~(1 << (18)) | ((1'b1) << (18)));
         end
-        if (pending$q[19] & (lane_bank$19$q == 0)) begin
+        if (pending$q[19] & (lane_bank$19$q == 0) & ~(rmw & sel_hit$0)) begin
             sel_row$0 = lane_row$19$q;
             sel_data$0 = lane_data$19$q;
             sel_hit$0 = 1'b1;
+            pick = (pick & ~(1 << (19)) | ((1'b1) << (19)));
         end
-        if (pending$q[19] & (lane_bank$19$q == 1)) begin
+        if (pending$q[19] & (lane_bank$19$q == 1) & ~(rmw & sel_hit$1)) begin
             sel_row$1 = lane_row$19$q;
             sel_data$1 = lane_data$19$q;
             sel_hit$1 = 1'b1;
+            pick = (pick & ~(1 << (19)) | ((1'b1) << (19)));
         end
-        if (pending$q[19] & (lane_bank$19$q == 2)) begin
+        if (pending$q[19] & (lane_bank$19$q == 2) & ~(rmw & sel_hit$2)) begin
             sel_row$2 = lane_row$19$q;
             sel_data$2 = lane_data$19$q;
             sel_hit$2 = 1'b1;
+            pick = (pick & ~(1 << (19)) | ((1'b1) << (19)));
         end
-        if (pending$q[19] & (lane_bank$19$q == 3)) begin
+        if (pending$q[19] & (lane_bank$19$q == 3) & ~(rmw & sel_hit$3)) begin
             sel_row$3 = lane_row$19$q;
             sel_data$3 = lane_data$19$q;
             sel_hit$3 = 1'b1;
+            pick = (pick & ~(1 << (19)) | ((1'b1) << (19)));
         end
-        if (pending$q[19] & (lane_bank$19$q == 4)) begin
+        if (pending$q[19] & (lane_bank$19$q == 4) & ~(rmw & sel_hit$4)) begin
             sel_row$4 = lane_row$19$q;
             sel_data$4 = lane_data$19$q;
             sel_hit$4 = 1'b1;
+            pick = (pick & ~(1 << (19)) | ((1'b1) << (19)));
         end
-        if (pending$q[19] & (lane_bank$19$q == 5)) begin
+        if (pending$q[19] & (lane_bank$19$q == 5) & ~(rmw & sel_hit$5)) begin
             sel_row$5 = lane_row$19$q;
             sel_data$5 = lane_data$19$q;
             sel_hit$5 = 1'b1;
+            pick = (pick & ~(1 << (19)) | ((1'b1) << (19)));
         end
-        if (pending$q[19] & (lane_bank$19$q == 6)) begin
+        if (pending$q[19] & (lane_bank$19$q == 6) & ~(rmw & sel_hit$6)) begin
             sel_row$6 = lane_row$19$q;
             sel_data$6 = lane_data$19$q;
             sel_hit$6 = 1'b1;
+            pick = (pick & ~(1 << (19)) | ((1'b1) << (19)));
         end
-        if (pending$q[19] & (lane_bank$19$q == 7)) begin
+        if (pending$q[19] & (lane_bank$19$q == 7) & ~(rmw & sel_hit$7)) begin
             sel_row$7 = lane_row$19$q;
             sel_data$7 = lane_data$19$q;
             sel_hit$7 = 1'b1;
+            pick = (pick & ~(1 << (19)) | ((1'b1) << (19)));
         end
-        if (pending$q[20] & (lane_bank$20$q == 0)) begin
+        if (pending$q[20] & (lane_bank$20$q == 0) & ~(rmw & sel_hit$0)) begin
             sel_row$0 = lane_row$20$q;
             sel_data$0 = lane_data$20$q;
             sel_hit$0 = 1'b1;
+            pick = (pick & ~(1 << (20)) | ((1'b1) << (20)));
         end
-        if (pending$q[20] & (lane_bank$20$q == 1)) begin
+        if (pending$q[20] & (lane_bank$20$q == 1) & ~(rmw & sel_hit$1)) begin
             sel_row$1 = lane_row$20$q;
             sel_data$1 = lane_data$20$q;
             sel_hit$1 = 1'b1;
+            pick = (pick & ~(1 << (20)) | ((1'b1) << (20)));
         end
-        if (pending$q[20] & (lane_bank$20$q == 2)) begin
+        if (pending$q[20] & (lane_bank$20$q == 2) & ~(rmw & sel_hit$2)) begin
             sel_row$2 = lane_row$20$q;
             sel_data$2 = lane_data$20$q;
             sel_hit$2 = 1'b1;
+            pick = (pick & ~(1 << (20)) | ((1'b1) << (20)));
         end
-        if (pending$q[20] & (lane_bank$20$q == 3)) begin
+        if (pending$q[20] & (lane_bank$20$q == 3) & ~(rmw & sel_hit$3)) begin
             sel_row$3 = lane_row$20$q;
             sel_data$3 = lane_data$20$q;
             sel_hit$3 = 1'b1;
+            pick = (pick & ~(1 << (20)) | ((1'b1) << (20)));
         end
-        if (pending$q[20] & (lane_bank$20$q == 4)) begin
+        if (pending$q[20] & (lane_bank$20$q == 4) & ~(rmw & sel_hit$4)) begin
             sel_row$4 = lane_row$20$q;
             sel_data$4 = lane_data$20$q;
             sel_hit$4 = 1'b1;
+            pick = (pick & ~(1 << (20)) | ((1'b1) << (20)));
         end
-        if (pending$q[20] & (lane_bank$20$q == 5)) begin
+        if (pending$q[20] & (lane_bank$20$q == 5) & ~(rmw & sel_hit$5)) begin
             sel_row$5 = lane_row$20$q;
             sel_data$5 = lane_data$20$q;
             sel_hit$5 = 1'b1;
+            pick = (pick & ~(1 << (20)) | ((1'b1) << (20)));
         end
-        if (pending$q[20] & (lane_bank$20$q == 6)) begin
+        if (pending$q[20] & (lane_bank$20$q == 6) & ~(rmw & sel_hit$6)) begin
             sel_row$6 = lane_row$20$q;
             sel_data$6 = lane_data$20$q;
             sel_hit$6 = 1'b1;
+            pick = (pick & ~(1 << (20)) | ((1'b1) << (20)));
         end
-        if (pending$q[20] & (lane_bank$20$q == 7)) begin
+        if (pending$q[20] & (lane_bank$20$q == 7) & ~(rmw & sel_hit$7)) begin
             sel_row$7 = lane_row$20$q;
             sel_data$7 = lane_data$20$q;
             sel_hit$7 = 1'b1;
+            pick = (pick & ~(1 << (20)) | ((1'b1) << (20)));
         end
-        if (pending$q[21] & (lane_bank$21$q == 0)) begin
+        if (pending$q[21] & (lane_bank$21$q == 0) & ~(rmw & sel_hit$0)) begin
             sel_row$0 = lane_row$21$q;
             sel_data$0 = lane_data$21$q;
             sel_hit$0 = 1'b1;
+            pick = (pick & ~(1 << (21)) | ((1'b1) << (21)));
         end
-        if (pending$q[21] & (lane_bank$21$q == 1)) begin
+        if (pending$q[21] & (lane_bank$21$q == 1) & ~(rmw & sel_hit$1)) begin
             sel_row$1 = lane_row$21$q;
             sel_data$1 = lane_data$21$q;
             sel_hit$1 = 1'b1;
+            pick = (pick & ~(1 << (21)) | ((1'b1) << (21)));
         end
-        if (pending$q[21] & (lane_bank$21$q == 2)) begin
+        if (pending$q[21] & (lane_bank$21$q == 2) & ~(rmw & sel_hit$2)) begin
             sel_row$2 = lane_row$21$q;
             sel_data$2 = lane_data$21$q;
             sel_hit$2 = 1'b1;
+            pick = (pick & ~(1 << (21)) | ((1'b1) << (21)));
         end
-        if (pending$q[21] & (lane_bank$21$q == 3)) begin
+        if (pending$q[21] & (lane_bank$21$q == 3) & ~(rmw & sel_hit$3)) begin
             sel_row$3 = lane_row$21$q;
             sel_data$3 = lane_data$21$q;
             sel_hit$3 = 1'b1;
+            pick = (pick & ~(1 << (21)) | ((1'b1) << (21)));
         end
-        if (pending$q[21] & (lane_bank$21$q == 4)) begin
+        if (pending$q[21] & (lane_bank$21$q == 4) & ~(rmw & sel_hit$4)) begin
             sel_row$4 = lane_row$21$q;
             sel_data$4 = lane_data$21$q;
             sel_hit$4 = 1'b1;
+            pick = (pick & ~(1 << (21)) | ((1'b1) << (21)));
         end
-        if (pending$q[21] & (lane_bank$21$q == 5)) begin
+        if (pending$q[21] & (lane_bank$21$q == 5) & ~(rmw & sel_hit$5)) begin
             sel_row$5 = lane_row$21$q;
             sel_data$5 = lane_data$21$q;
             sel_hit$5 = 1'b1;
+            pick = (pick & ~(1 << (21)) | ((1'b1) << (21)));
         end
-        if (pending$q[21] & (lane_bank$21$q == 6)) begin
+        if (pending$q[21] & (lane_bank$21$q == 6) & ~(rmw & sel_hit$6)) begin
             sel_row$6 = lane_row$21$q;
             sel_data$6 = lane_data$21$q;
             sel_hit$6 = 1'b1;
+            pick = (pick & ~(1 << (21)) | ((1'b1) << (21)));
         end
-        if (pending$q[21] & (lane_bank$21$q == 7)) begin
+        if (pending$q[21] & (lane_bank$21$q == 7) & ~(rmw & sel_hit$7)) begin
             sel_row$7 = lane_row$21$q;
             sel_data$7 = lane_data$21$q;
             sel_hit$7 = 1'b1;
+            pick = (pick & ~(1 << (21)) | ((1'b1) << (21)));
         end
-        if (pending$q[22] & (lane_bank$22$q == 0)) begin
+        if (pending$q[22] & (lane_bank$22$q == 0) & ~(rmw & sel_hit$0)) begin
             sel_row$0 = lane_row$22$q;
             sel_data$0 = lane_data$22$q;
             sel_hit$0 = 1'b1;
+            pick = (pick & ~(1 << (22)) | ((1'b1) << (22)));
         end
-        if (pending$q[22] & (lane_bank$22$q == 1)) begin
+        if (pending$q[22] & (lane_bank$22$q == 1) & ~(rmw & sel_hit$1)) begin
             sel_row$1 = lane_row$22$q;
             sel_data$1 = lane_data$22$q;
             sel_hit$1 = 1'b1;
+            pick = (pick & ~(1 << (22)) | ((1'b1) << (22)));
         end
-        if (pending$q[22] & (lane_bank$22$q == 2)) begin
+        if (pending$q[22] & (lane_bank$22$q == 2) & ~(rmw & sel_hit$2)) begin
             sel_row$2 = lane_row$22$q;
             sel_data$2 = lane_data$22$q;
             sel_hit$2 = 1'b1;
+            pick = (pick & ~(1 << (22)) | ((1'b1) << (22)));
         end
-        if (pending$q[22] & (lane_bank$22$q == 3)) begin
+        if (pending$q[22] & (lane_bank$22$q == 3) & ~(rmw & sel_hit$3)) begin
             sel_row$3 = lane_row$22$q;
             sel_data$3 = lane_data$22$q;
             sel_hit$3 = 1'b1;
+            pick = (pick & ~(1 << (22)) | ((1'b1) << (22)));
         end
-        if (pending$q[22] & (lane_bank$22$q == 4)) begin
+        if (pending$q[22] & (lane_bank$22$q == 4) & ~(rmw & sel_hit$4)) begin
             sel_row$4 = lane_row$22$q;
             sel_data$4 = lane_data$22$q;
             sel_hit$4 = 1'b1;
+            pick = (pick & ~(1 << (22)) | ((1'b1) << (22)));
         end
-        if (pending$q[22] & (lane_bank$22$q == 5)) begin
+        if (pending$q[22] & (lane_bank$22$q == 5) & ~(rmw & sel_hit$5)) begin
             sel_row$5 = lane_row$22$q;
             sel_data$5 = lane_data$22$q;
             sel_hit$5 = 1'b1;
+            pick = (pick & ~(1 << (22)) | ((1'b1) << (22)));
         end
-        if (pending$q[22] & (lane_bank$22$q == 6)) begin
+        if (pending$q[22] & (lane_bank$22$q == 6) & ~(rmw & sel_hit$6)) begin
             sel_row$6 = lane_row$22$q;
             sel_data$6 = lane_data$22$q;
             sel_hit$6 = 1'b1;
+            pick = (pick & ~(1 << (22)) | ((1'b1) << (22)));
         end
-        if (pending$q[22] & (lane_bank$22$q == 7)) begin
+        if (pending$q[22] & (lane_bank$22$q == 7) & ~(rmw & sel_hit$7)) begin
             sel_row$7 = lane_row$22$q;
             sel_data$7 = lane_data$22$q;
             sel_hit$7 = 1'b1;
+            pick = (pick & ~(1 << (22)) | ((1'b1) << (22)));
         end
-        if (pending$q[23] & (lane_bank$23$q == 0)) begin
+        if (pending$q[23] & (lane_bank$23$q == 0) & ~(rmw & sel_hit$0)) begin
             sel_row$0 = lane_row$23$q;
             sel_data$0 = lane_data$23$q;
             sel_hit$0 = 1'b1;
+            pick = (pick & ~(1 << (23)) | ((1'b1) << (23)));
         end
-        if (pending$q[23] & (lane_bank$23$q == 1)) begin
+        if (pending$q[23] & (lane_bank$23$q == 1) & ~(rmw & sel_hit$1)) begin
             sel_row$1 = lane_row$23$q;
             sel_data$1 = lane_data$23$q;
             sel_hit$1 = 1'b1;
+            pick = (pick & ~(1 << (23)) | ((1'b1) << (23)));
         end
-        if (pending$q[23] & (lane_bank$23$q == 2)) begin
+        if (pending$q[23] & (lane_bank$23$q == 2) & ~(rmw & sel_hit$2)) begin
             sel_row$2 = lane_row$23$q;
             sel_data$2 = lane_data$23$q;
             sel_hit$2 = 1'b1;
+            pick = (pick & ~(1 << (23)) | ((1'b1) << (23)));
         end
-        if (pending$q[23] & (lane_bank$23$q == 3)) begin
+        if (pending$q[23] & (lane_bank$23$q == 3) & ~(rmw & sel_hit$3)) begin
             sel_row$3 = lane_row$23$q;
             sel_data$3 = lane_data$23$q;
             sel_hit$3 = 1'b1;
+            pick = (pick & ~(1 << (23)) | ((1'b1) << (23)));
         end
-        if (pending$q[23] & (lane_bank$23$q == 4)) begin
+        if (pending$q[23] & (lane_bank$23$q == 4) & ~(rmw & sel_hit$4)) begin
             sel_row$4 = lane_row$23$q;
             sel_data$4 = lane_data$23$q;
             sel_hit$4 = 1'b1;
+            pick = (pick & ~(1 << (23)) | ((1'b1) << (23)));
         end
-        if (pending$q[23] & (lane_bank$23$q == 5)) begin
+        if (pending$q[23] & (lane_bank$23$q == 5) & ~(rmw & sel_hit$5)) begin
             sel_row$5 = lane_row$23$q;
             sel_data$5 = lane_data$23$q;
             sel_hit$5 = 1'b1;
+            pick = (pick & ~(1 << (23)) | ((1'b1) << (23)));
         end
-        if (pending$q[23] & (lane_bank$23$q == 6)) begin
+        if (pending$q[23] & (lane_bank$23$q == 6) & ~(rmw & sel_hit$6)) begin
             sel_row$6 = lane_row$23$q;
             sel_data$6 = lane_data$23$q;
             sel_hit$6 = 1'b1;
+            pick = (pick & ~(1 << (23)) | ((1'b1) << (23)));
         end
-        if (pending$q[23] & (lane_bank$23$q == 7)) begin
+        if (pending$q[23] & (lane_bank$23$q == 7) & ~(rmw & sel_hit$7)) begin
             sel_row$7 = lane_row$23$q;
             sel_data$7 = lane_data$23$q;
             sel_hit$7 = 1'b1;
+            pick = (pick & ~(1 << (23)) | ((1'b1) << (23)));
         end
-        if (pending$q[24] & (lane_bank$24$q == 0)) begin
+        if (pending$q[24] & (lane_bank$24$q == 0) & ~(rmw & sel_hit$0)) begin
             sel_row$0 = lane_row$24$q;
             sel_data$0 = lane_data$24$q;
             sel_hit$0 = 1'b1;
+            pick = (pick & ~(1 << (24)) | ((1'b1) << (24)));
         end
-        if (pending$q[24] & (lane_bank$24$q == 1)) begin
+        if (pending$q[24] & (lane_bank$24$q == 1) & ~(rmw & sel_hit$1)) begin
             sel_row$1 = lane_row$24$q;
             sel_data$1 = lane_data$24$q;
             sel_hit$1 = 1'b1;
+            pick = (pick & ~(1 << (24)) | ((1'b1) << (24)));
         end
-        if (pending$q[24] & (lane_bank$24$q == 2)) begin
+        if (pending$q[24] & (lane_bank$24$q == 2) & ~(rmw & sel_hit$2)) begin
             sel_row$2 = lane_row$24$q;
             sel_data$2 = lane_data$24$q;
             sel_hit$2 = 1'b1;
+            pick = (pick & ~(1 << (24)) | ((1'b1) << (24)));
         end
-        if (pending$q[24] & (lane_bank$24$q == 3)) begin
+        if (pending$q[24] & (lane_bank$24$q == 3) & ~(rmw & sel_hit$3)) begin
             sel_row$3 = lane_row$24$q;
             sel_data$3 = lane_data$24$q;
             sel_hit$3 = 1'b1;
+            pick = (pick & ~(1 << (24)) | ((1'b1) << (24)));
         end
-        if (pending$q[24] & (lane_bank$24$q == 4)) begin
+        if (pending$q[24] & (lane_bank$24$q == 4) & ~(rmw & sel_hit$4)) begin
             sel_row$4 = lane_row$24$q;
             sel_data$4 = lane_data$24$q;
             sel_hit$4 = 1'b1;
+            pick = (pick & ~(1 << (24)) | ((1'b1) << (24)));
         end
-        if (pending$q[24] & (lane_bank$24$q == 5)) begin
+        if (pending$q[24] & (lane_bank$24$q == 5) & ~(rmw & sel_hit$5)) begin
             sel_row$5 = lane_row$24$q;
             sel_data$5 = lane_data$24$q;
             sel_hit$5 = 1'b1;
+            pick = (pick & ~(1 << (24)) | ((1'b1) << (24)));
         end
-        if (pending$q[24] & (lane_bank$24$q == 6)) begin
+        if (pending$q[24] & (lane_bank$24$q == 6) & ~(rmw & sel_hit$6)) begin
             sel_row$6 = lane_row$24$q;
             sel_data$6 = lane_data$24$q;
             sel_hit$6 = 1'b1;
+            pick = (pick & ~(1 << (24)) | ((1'b1) << (24)));
         end
-        if (pending$q[24] & (lane_bank$24$q == 7)) begin
+        if (pending$q[24] & (lane_bank$24$q == 7) & ~(rmw & sel_hit$7)) begin
             sel_row$7 = lane_row$24$q;
             sel_data$7 = lane_data$24$q;
             sel_hit$7 = 1'b1;
+            pick = (pick & ~(1 << (24)) | ((1'b1) << (24)));
         end
-        if (pending$q[25] & (lane_bank$25$q == 0)) begin
+        if (pending$q[25] & (lane_bank$25$q == 0) & ~(rmw & sel_hit$0)) begin
             sel_row$0 = lane_row$25$q;
             sel_data$0 = lane_data$25$q;
             sel_hit$0 = 1'b1;
+            pick = (pick & ~(1 << (25)) | ((1'b1) << (25)));
         end
-        if (pending$q[25] & (lane_bank$25$q == 1)) begin
+        if (pending$q[25] & (lane_bank$25$q == 1) & ~(rmw & sel_hit$1)) begin
             sel_row$1 = lane_row$25$q;
             sel_data$1 = lane_data$25$q;
             sel_hit$1 = 1'b1;
+            pick = (pick & ~(1 << (25)) | ((1'b1) << (25)));
         end
-        if (pending$q[25] & (lane_bank$25$q == 2)) begin
+        if (pending$q[25] & (lane_bank$25$q == 2) & ~(rmw & sel_hit$2)) begin
             sel_row$2 = lane_row$25$q;
             sel_data$2 = lane_data$25$q;
             sel_hit$2 = 1'b1;
+            pick = (pick & ~(1 << (25)) | ((1'b1) << (25)));
         end
-        if (pending$q[25] & (lane_bank$25$q == 3)) begin
+        if (pending$q[25] & (lane_bank$25$q == 3) & ~(rmw & sel_hit$3)) begin
             sel_row$3 = lane_row$25$q;
             sel_data$3 = lane_data$25$q;
             sel_hit$3 = 1'b1;
+            pick = (pick & ~(1 << (25)) | ((1'b1) << (25)));
         end
-        if (pending$q[25] & (lane_bank$25$q == 4)) begin
+        if (pending$q[25] & (lane_bank$25$q == 4) & ~(rmw & sel_hit$4)) begin
             sel_row$4 = lane_row$25$q;
             sel_data$4 = lane_data$25$q;
             sel_hit$4 = 1'b1;
+            pick = (pick & ~(1 << (25)) | ((1'b1) << (25)));
         end
-        if (pending$q[25] & (lane_bank$25$q == 5)) begin
+        if (pending$q[25] & (lane_bank$25$q == 5) & ~(rmw & sel_hit$5)) begin
             sel_row$5 = lane_row$25$q;
             sel_data$5 = lane_data$25$q;
             sel_hit$5 = 1'b1;
+            pick = (pick & ~(1 << (25)) | ((1'b1) << (25)));
         end
-        if (pending$q[25] & (lane_bank$25$q == 6)) begin
+        if (pending$q[25] & (lane_bank$25$q == 6) & ~(rmw & sel_hit$6)) begin
             sel_row$6 = lane_row$25$q;
             sel_data$6 = lane_data$25$q;
             sel_hit$6 = 1'b1;
+            pick = (pick & ~(1 << (25)) | ((1'b1) << (25)));
         end
-        if (pending$q[25] & (lane_bank$25$q == 7)) begin
+        if (pending$q[25] & (lane_bank$25$q == 7) & ~(rmw & sel_hit$7)) begin
             sel_row$7 = lane_row$25$q;
             sel_data$7 = lane_data$25$q;
             sel_hit$7 = 1'b1;
+            pick = (pick & ~(1 << (25)) | ((1'b1) << (25)));
         end
-        if (pending$q[26] & (lane_bank$26$q == 0)) begin
+        if (pending$q[26] & (lane_bank$26$q == 0) & ~(rmw & sel_hit$0)) begin
             sel_row$0 = lane_row$26$q;
             sel_data$0 = lane_data$26$q;
             sel_hit$0 = 1'b1;
+            pick = (pick & ~(1 << (26)) | ((1'b1) << (26)));
         end
-        if (pending$q[26] & (lane_bank$26$q == 1)) begin
+        if (pending$q[26] & (lane_bank$26$q == 1) & ~(rmw & sel_hit$1)) begin
             sel_row$1 = lane_row$26$q;
             sel_data$1 = lane_data$26$q;
             sel_hit$1 = 1'b1;
+            pick = (pick & ~(1 << (26)) | ((1'b1) << (26)));
         end
-        if (pending$q[26] & (lane_bank$26$q == 2)) begin
+        if (pending$q[26] & (lane_bank$26$q == 2) & ~(rmw & sel_hit$2)) begin
             sel_row$2 = lane_row$26$q;
             sel_data$2 = lane_data$26$q;
             sel_hit$2 = 1'b1;
+            pick = (pick & ~(1 << (26)) | ((1'b1) << (26)));
         end
-        if (pending$q[26] & (lane_bank$26$q == 3)) begin
+        if (pending$q[26] & (lane_bank$26$q == 3) & ~(rmw & sel_hit$3)) begin
             sel_row$3 = lane_row$26$q;
             sel_data$3 = lane_data$26$q;
             sel_hit$3 = 1'b1;
+            pick = (pick & ~(1 << (26)) | ((1'b1) << (26)));
         end
-        if (pending$q[26] & (lane_bank$26$q == 4)) begin
+        if (pending$q[26] & (lane_bank$26$q == 4) & ~(rmw & sel_hit$4)) begin
             sel_row$4 = lane_row$26$q;
             sel_data$4 = lane_data$26$q;
             sel_hit$4 = 1'b1;
+            pick = (pick & ~(1 << (26)) | ((1'b1) << (26)));
         end
-        if (pending$q[26] & (lane_bank$26$q == 5)) begin
+        if (pending$q[26] & (lane_bank$26$q == 5) & ~(rmw & sel_hit$5)) begin
             sel_row$5 = lane_row$26$q;
             sel_data$5 = lane_data$26$q;
             sel_hit$5 = 1'b1;
+            pick = (pick & ~(1 << (26)) | ((1'b1) << (26)));
         end
-        if (pending$q[26] & (lane_bank$26$q == 6)) begin
+        if (pending$q[26] & (lane_bank$26$q == 6) & ~(rmw & sel_hit$6)) begin
             sel_row$6 = lane_row$26$q;
             sel_data$6 = lane_data$26$q;
             sel_hit$6 = 1'b1;
+            pick = (pick & ~(1 << (26)) | ((1'b1) << (26)));
         end
-        if (pending$q[26] & (lane_bank$26$q == 7)) begin
+        if (pending$q[26] & (lane_bank$26$q == 7) & ~(rmw & sel_hit$7)) begin
             sel_row$7 = lane_row$26$q;
             sel_data$7 = lane_data$26$q;
             sel_hit$7 = 1'b1;
+            pick = (pick & ~(1 << (26)) | ((1'b1) << (26)));
         end
-        if (pending$q[27] & (lane_bank$27$q == 0)) begin
+        if (pending$q[27] & (lane_bank$27$q == 0) & ~(rmw & sel_hit$0)) begin
             sel_row$0 = lane_row$27$q;
             sel_data$0 = lane_data$27$q;
             sel_hit$0 = 1'b1;
+            pick = (pick & ~(1 << (27)) | ((1'b1) << (27)));
         end
-        if (pending$q[27] & (lane_bank$27$q == 1)) begin
+        if (pending$q[27] & (lane_bank$27$q == 1) & ~(rmw & sel_hit$1)) begin
             sel_row$1 = lane_row$27$q;
             sel_data$1 = lane_data$27$q;
             sel_hit$1 = 1'b1;
+            pick = (pick & ~(1 << (27)) | ((1'b1) << (27)));
         end
-        if (pending$q[27] & (lane_bank$27$q == 2)) begin
+        if (pending$q[27] & (lane_bank$27$q == 2) & ~(rmw & sel_hit$2)) begin
             sel_row$2 = lane_row$27$q;
             sel_data$2 = lane_data$27$q;
             sel_hit$2 = 1'b1;
+            pick = (pick & ~(1 << (27)) | ((1'b1) << (27)));
         end
-        if (pending$q[27] & (lane_bank$27$q == 3)) begin
+        if (pending$q[27] & (lane_bank$27$q == 3) & ~(rmw & sel_hit$3)) begin
             sel_row$3 = lane_row$27$q;
             sel_data$3 = lane_data$27$q;
             sel_hit$3 = 1'b1;
+            pick = (pick & ~(1 << (27)) | ((1'b1) << (27)));
         end
-        if (pending$q[27] & (lane_bank$27$q == 4)) begin
+        if (pending$q[27] & (lane_bank$27$q == 4) & ~(rmw & sel_hit$4)) begin
             sel_row$4 = lane_row$27$q;
             sel_data$4 = lane_data$27$q;
             sel_hit$4 = 1'b1;
+            pick = (pick & ~(1 << (27)) | ((1'b1) << (27)));
         end
-        if (pending$q[27] & (lane_bank$27$q == 5)) begin
+        if (pending$q[27] & (lane_bank$27$q == 5) & ~(rmw & sel_hit$5)) begin
             sel_row$5 = lane_row$27$q;
             sel_data$5 = lane_data$27$q;
             sel_hit$5 = 1'b1;
+            pick = (pick & ~(1 << (27)) | ((1'b1) << (27)));
         end
-        if (pending$q[27] & (lane_bank$27$q == 6)) begin
+        if (pending$q[27] & (lane_bank$27$q == 6) & ~(rmw & sel_hit$6)) begin
             sel_row$6 = lane_row$27$q;
             sel_data$6 = lane_data$27$q;
             sel_hit$6 = 1'b1;
+            pick = (pick & ~(1 << (27)) | ((1'b1) << (27)));
         end
-        if (pending$q[27] & (lane_bank$27$q == 7)) begin
+        if (pending$q[27] & (lane_bank$27$q == 7) & ~(rmw & sel_hit$7)) begin
             sel_row$7 = lane_row$27$q;
             sel_data$7 = lane_data$27$q;
             sel_hit$7 = 1'b1;
+            pick = (pick & ~(1 << (27)) | ((1'b1) << (27)));
         end
-        if (pending$q[28] & (lane_bank$28$q == 0)) begin
+        if (pending$q[28] & (lane_bank$28$q == 0) & ~(rmw & sel_hit$0)) begin
             sel_row$0 = lane_row$28$q;
             sel_data$0 = lane_data$28$q;
             sel_hit$0 = 1'b1;
+            pick = (pick & ~(1 << (28)) | ((1'b1) << (28)));
         end
-        if (pending$q[28] & (lane_bank$28$q == 1)) begin
+        if (pending$q[28] & (lane_bank$28$q == 1) & ~(rmw & sel_hit$1)) begin
             sel_row$1 = lane_row$28$q;
             sel_data$1 = lane_data$28$q;
             sel_hit$1 = 1'b1;
+            pick = (pick & ~(1 << (28)) | ((1'b1) << (28)));
         end
-        if (pending$q[28] & (lane_bank$28$q == 2)) begin
+        if (pending$q[28] & (lane_bank$28$q == 2) & ~(rmw & sel_hit$2)) begin
             sel_row$2 = lane_row$28$q;
             sel_data$2 = lane_data$28$q;
             sel_hit$2 = 1'b1;
+            pick = (pick & ~(1 << (28)) | ((1'b1) << (28)));
         end
-        if (pending$q[28] & (lane_bank$28$q == 3)) begin
+        if (pending$q[28] & (lane_bank$28$q == 3) & ~(rmw & sel_hit$3)) begin
             sel_row$3 = lane_row$28$q;
             sel_data$3 = lane_data$28$q;
             sel_hit$3 = 1'b1;
+            pick = (pick & ~(1 << (28)) | ((1'b1) << (28)));
         end
-        if (pending$q[28] & (lane_bank$28$q == 4)) begin
+        if (pending$q[28] & (lane_bank$28$q == 4) & ~(rmw & sel_hit$4)) begin
             sel_row$4 = lane_row$28$q;
             sel_data$4 = lane_data$28$q;
             sel_hit$4 = 1'b1;
+            pick = (pick & ~(1 << (28)) | ((1'b1) << (28)));
         end
-        if (pending$q[28] & (lane_bank$28$q == 5)) begin
+        if (pending$q[28] & (lane_bank$28$q == 5) & ~(rmw & sel_hit$5)) begin
             sel_row$5 = lane_row$28$q;
             sel_data$5 = lane_data$28$q;
             sel_hit$5 = 1'b1;
+            pick = (pick & ~(1 << (28)) | ((1'b1) << (28)));
         end
-        if (pending$q[28] & (lane_bank$28$q == 6)) begin
+        if (pending$q[28] & (lane_bank$28$q == 6) & ~(rmw & sel_hit$6)) begin
             sel_row$6 = lane_row$28$q;
             sel_data$6 = lane_data$28$q;
             sel_hit$6 = 1'b1;
+            pick = (pick & ~(1 << (28)) | ((1'b1) << (28)));
         end
-        if (pending$q[28] & (lane_bank$28$q == 7)) begin
+        if (pending$q[28] & (lane_bank$28$q == 7) & ~(rmw & sel_hit$7)) begin
             sel_row$7 = lane_row$28$q;
             sel_data$7 = lane_data$28$q;
             sel_hit$7 = 1'b1;
+            pick = (pick & ~(1 << (28)) | ((1'b1) << (28)));
         end
-        if (pending$q[29] & (lane_bank$29$q == 0)) begin
+        if (pending$q[29] & (lane_bank$29$q == 0) & ~(rmw & sel_hit$0)) begin
             sel_row$0 = lane_row$29$q;
             sel_data$0 = lane_data$29$q;
             sel_hit$0 = 1'b1;
+            pick = (pick & ~(1 << (29)) | ((1'b1) << (29)));
         end
-        if (pending$q[29] & (lane_bank$29$q == 1)) begin
+        if (pending$q[29] & (lane_bank$29$q == 1) & ~(rmw & sel_hit$1)) begin
             sel_row$1 = lane_row$29$q;
             sel_data$1 = lane_data$29$q;
             sel_hit$1 = 1'b1;
+            pick = (pick & ~(1 << (29)) | ((1'b1) << (29)));
         end
-        if (pending$q[29] & (lane_bank$29$q == 2)) begin
+        if (pending$q[29] & (lane_bank$29$q == 2) & ~(rmw & sel_hit$2)) begin
             sel_row$2 = lane_row$29$q;
             sel_data$2 = lane_data$29$q;
             sel_hit$2 = 1'b1;
+            pick = (pick & ~(1 << (29)) | ((1'b1) << (29)));
         end
-        if (pending$q[29] & (lane_bank$29$q == 3)) begin
+        if (pending$q[29] & (lane_bank$29$q == 3) & ~(rmw & sel_hit$3)) begin
             sel_row$3 = lane_row$29$q;
             sel_data$3 = lane_data$29$q;
             sel_hit$3 = 1'b1;
+            pick = (pick & ~(1 << (29)) | ((1'b1) << (29)));
         end
-        if (pending$q[29] & (lane_bank$29$q == 4)) begin
+        if (pending$q[29] & (lane_bank$29$q == 4) & ~(rmw & sel_hit$4)) begin
             sel_row$4 = lane_row$29$q;
             sel_data$4 = lane_data$29$q;
             sel_hit$4 = 1'b1;
+            pick = (pick & ~(1 << (29)) | ((1'b1) << (29)));
         end
-        if (pending$q[29] & (lane_bank$29$q == 5)) begin
+        if (pending$q[29] & (lane_bank$29$q == 5) & ~(rmw & sel_hit$5)) begin
             sel_row$5 = lane_row$29$q;
             sel_data$5 = lane_data$29$q;
             sel_hit$5 = 1'b1;
+            pick = (pick & ~(1 << (29)) | ((1'b1) << (29)));
         end
-        if (pending$q[29] & (lane_bank$29$q == 6)) begin
+        if (pending$q[29] & (lane_bank$29$q == 6) & ~(rmw & sel_hit$6)) begin
             sel_row$6 = lane_row$29$q;
             sel_data$6 = lane_data$29$q;
             sel_hit$6 = 1'b1;
+            pick = (pick & ~(1 << (29)) | ((1'b1) << (29)));
         end
-        if (pending$q[29] & (lane_bank$29$q == 7)) begin
+        if (pending$q[29] & (lane_bank$29$q == 7) & ~(rmw & sel_hit$7)) begin
             sel_row$7 = lane_row$29$q;
             sel_data$7 = lane_data$29$q;
             sel_hit$7 = 1'b1;
+            pick = (pick & ~(1 << (29)) | ((1'b1) << (29)));
         end
-        if (pending$q[30] & (lane_bank$30$q == 0)) begin
+        if (pending$q[30] & (lane_bank$30$q == 0) & ~(rmw & sel_hit$0)) begin
             sel_row$0 = lane_row$30$q;
             sel_data$0 = lane_data$30$q;
             sel_hit$0 = 1'b1;
+            pick = (pick & ~(1 << (30)) | ((1'b1) << (30)));
         end
-        if (pending$q[30] & (lane_bank$30$q == 1)) begin
+        if (pending$q[30] & (lane_bank$30$q == 1) & ~(rmw & sel_hit$1)) begin
             sel_row$1 = lane_row$30$q;
             sel_data$1 = lane_data$30$q;
             sel_hit$1 = 1'b1;
+            pick = (pick & ~(1 << (30)) | ((1'b1) << (30)));
         end
-        if (pending$q[30] & (lane_bank$30$q == 2)) begin
+        if (pending$q[30] & (lane_bank$30$q == 2) & ~(rmw & sel_hit$2)) begin
             sel_row$2 = lane_row$30$q;
             sel_data$2 = lane_data$30$q;
             sel_hit$2 = 1'b1;
+            pick = (pick & ~(1 << (30)) | ((1'b1) << (30)));
         end
-        if (pending$q[30] & (lane_bank$30$q == 3)) begin
+        if (pending$q[30] & (lane_bank$30$q == 3) & ~(rmw & sel_hit$3)) begin
             sel_row$3 = lane_row$30$q;
             sel_data$3 = lane_data$30$q;
             sel_hit$3 = 1'b1;
+            pick = (pick & ~(1 << (30)) | ((1'b1) << (30)));
         end
-        if (pending$q[30] & (lane_bank$30$q == 4)) begin
+        if (pending$q[30] & (lane_bank$30$q == 4) & ~(rmw & sel_hit$4)) begin
             sel_row$4 = lane_row$30$q;
             sel_data$4 = lane_data$30$q;
             sel_hit$4 = 1'b1;
+            pick = (pick & ~(1 << (30)) | ((1'b1) << (30)));
         end
-        if (pending$q[30] & (lane_bank$30$q == 5)) begin
+        if (pending$q[30] & (lane_bank$30$q == 5) & ~(rmw & sel_hit$5)) begin
             sel_row$5 = lane_row$30$q;
             sel_data$5 = lane_data$30$q;
             sel_hit$5 = 1'b1;
+            pick = (pick & ~(1 << (30)) | ((1'b1) << (30)));
         end
-        if (pending$q[30] & (lane_bank$30$q == 6)) begin
+        if (pending$q[30] & (lane_bank$30$q == 6) & ~(rmw & sel_hit$6)) begin
             sel_row$6 = lane_row$30$q;
             sel_data$6 = lane_data$30$q;
             sel_hit$6 = 1'b1;
+            pick = (pick & ~(1 << (30)) | ((1'b1) << (30)));
         end
-        if (pending$q[30] & (lane_bank$30$q == 7)) begin
+        if (pending$q[30] & (lane_bank$30$q == 7) & ~(rmw & sel_hit$7)) begin
             sel_row$7 = lane_row$30$q;
             sel_data$7 = lane_data$30$q;
             sel_hit$7 = 1'b1;
+            pick = (pick & ~(1 << (30)) | ((1'b1) << (30)));
         end
-        if (pending$q[31] & (lane_bank$31$q == 0)) begin
+        if (pending$q[31] & (lane_bank$31$q == 0) & ~(rmw & sel_hit$0)) begin
             sel_row$0 = lane_row$31$q;
             sel_data$0 = lane_data$31$q;
             sel_hit$0 = 1'b1;
+            pick = (pick & ~(1 << (31)) | ((1'b1) << (31)));
         end
-        if (pending$q[31] & (lane_bank$31$q == 1)) begin
+        if (pending$q[31] & (lane_bank$31$q == 1) & ~(rmw & sel_hit$1)) begin
             sel_row$1 = lane_row$31$q;
             sel_data$1 = lane_data$31$q;
             sel_hit$1 = 1'b1;
+            pick = (pick & ~(1 << (31)) | ((1'b1) << (31)));
         end
-        if (pending$q[31] & (lane_bank$31$q == 2)) begin
+        if (pending$q[31] & (lane_bank$31$q == 2) & ~(rmw & sel_hit$2)) begin
             sel_row$2 = lane_row$31$q;
             sel_data$2 = lane_data$31$q;
             sel_hit$2 = 1'b1;
+            pick = (pick & ~(1 << (31)) | ((1'b1) << (31)));
         end
-        if (pending$q[31] & (lane_bank$31$q == 3)) begin
+        if (pending$q[31] & (lane_bank$31$q == 3) & ~(rmw & sel_hit$3)) begin
             sel_row$3 = lane_row$31$q;
             sel_data$3 = lane_data$31$q;
             sel_hit$3 = 1'b1;
+            pick = (pick & ~(1 << (31)) | ((1'b1) << (31)));
         end
-        if (pending$q[31] & (lane_bank$31$q == 4)) begin
+        if (pending$q[31] & (lane_bank$31$q == 4) & ~(rmw & sel_hit$4)) begin
             sel_row$4 = lane_row$31$q;
             sel_data$4 = lane_data$31$q;
             sel_hit$4 = 1'b1;
+            pick = (pick & ~(1 << (31)) | ((1'b1) << (31)));
         end
-        if (pending$q[31] & (lane_bank$31$q == 5)) begin
+        if (pending$q[31] & (lane_bank$31$q == 5) & ~(rmw & sel_hit$5)) begin
             sel_row$5 = lane_row$31$q;
             sel_data$5 = lane_data$31$q;
             sel_hit$5 = 1'b1;
+            pick = (pick & ~(1 << (31)) | ((1'b1) << (31)));
         end
-        if (pending$q[31] & (lane_bank$31$q == 6)) begin
+        if (pending$q[31] & (lane_bank$31$q == 6) & ~(rmw & sel_hit$6)) begin
             sel_row$6 = lane_row$31$q;
             sel_data$6 = lane_data$31$q;
             sel_hit$6 = 1'b1;
+            pick = (pick & ~(1 << (31)) | ((1'b1) << (31)));
         end
-        if (pending$q[31] & (lane_bank$31$q == 7)) begin
+        if (pending$q[31] & (lane_bank$31$q == 7) & ~(rmw & sel_hit$7)) begin
             sel_row$7 = lane_row$31$q;
             sel_data$7 = lane_data$31$q;
             sel_hit$7 = 1'b1;
+            pick = (pick & ~(1 << (31)) | ((1'b1) << (31)));
         end
         serve = 32'h0;
         if (pending$q[0] & (lane_bank$0$q == 0) & (lane_row$0$q == sel_row$0)) begin
@@ -14091,6 +14417,12 @@ module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_sca
         if (pending$q[31] & (lane_bank$31$q == 7) & (lane_row$31$q == sel_row$7)) begin
             serve = (serve & ~(1 << (31)) | ((1'b1) << (31)));
         end
+        if (rmw) begin
+            serve = 32'h0;
+            if (phase$q) begin
+                serve = pick;
+            end
+        end
         left = pending$q & ~serve;
         req_ready = ~active$q | ~|left;
         accept = req_valid & req_ready;
@@ -14102,6 +14434,14 @@ module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_sca
         if (write$q & sel_hit$0 & ~reset) begin
             banks$0$write_mask = 32'h1;
         end
+        if (rmw) begin
+            if (~exchange$q) begin
+                banks$0$write_data = banks$0$read_data + sel_data$0;
+            end
+            if (phase$q & sel_hit$0 & ~reset) begin
+                banks$0$write_mask = 32'h1;
+            end
+        end
         banks$1$clock = clock;
         banks$1$read_address = sel_row$1;
         banks$1$write_address = sel_row$1;
@@ -14109,6 +14449,14 @@ module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_sca
         banks$1$write_mask = 32'h0;
         if (write$q & sel_hit$1 & ~reset) begin
             banks$1$write_mask = 32'h1;
+        end
+        if (rmw) begin
+            if (~exchange$q) begin
+                banks$1$write_data = banks$1$read_data + sel_data$1;
+            end
+            if (phase$q & sel_hit$1 & ~reset) begin
+                banks$1$write_mask = 32'h1;
+            end
         end
         banks$2$clock = clock;
         banks$2$read_address = sel_row$2;
@@ -14118,6 +14466,14 @@ module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_sca
         if (write$q & sel_hit$2 & ~reset) begin
             banks$2$write_mask = 32'h1;
         end
+        if (rmw) begin
+            if (~exchange$q) begin
+                banks$2$write_data = banks$2$read_data + sel_data$2;
+            end
+            if (phase$q & sel_hit$2 & ~reset) begin
+                banks$2$write_mask = 32'h1;
+            end
+        end
         banks$3$clock = clock;
         banks$3$read_address = sel_row$3;
         banks$3$write_address = sel_row$3;
@@ -14125,6 +14481,14 @@ module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_sca
         banks$3$write_mask = 32'h0;
         if (write$q & sel_hit$3 & ~reset) begin
             banks$3$write_mask = 32'h1;
+        end
+        if (rmw) begin
+            if (~exchange$q) begin
+                banks$3$write_data = banks$3$read_data + sel_data$3;
+            end
+            if (phase$q & sel_hit$3 & ~reset) begin
+                banks$3$write_mask = 32'h1;
+            end
         end
         banks$4$clock = clock;
         banks$4$read_address = sel_row$4;
@@ -14134,6 +14498,14 @@ module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_sca
         if (write$q & sel_hit$4 & ~reset) begin
             banks$4$write_mask = 32'h1;
         end
+        if (rmw) begin
+            if (~exchange$q) begin
+                banks$4$write_data = banks$4$read_data + sel_data$4;
+            end
+            if (phase$q & sel_hit$4 & ~reset) begin
+                banks$4$write_mask = 32'h1;
+            end
+        end
         banks$5$clock = clock;
         banks$5$read_address = sel_row$5;
         banks$5$write_address = sel_row$5;
@@ -14141,6 +14513,14 @@ module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_sca
         banks$5$write_mask = 32'h0;
         if (write$q & sel_hit$5 & ~reset) begin
             banks$5$write_mask = 32'h1;
+        end
+        if (rmw) begin
+            if (~exchange$q) begin
+                banks$5$write_data = banks$5$read_data + sel_data$5;
+            end
+            if (phase$q & sel_hit$5 & ~reset) begin
+                banks$5$write_mask = 32'h1;
+            end
         end
         banks$6$clock = clock;
         banks$6$read_address = sel_row$6;
@@ -14150,6 +14530,14 @@ module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_sca
         if (write$q & sel_hit$6 & ~reset) begin
             banks$6$write_mask = 32'h1;
         end
+        if (rmw) begin
+            if (~exchange$q) begin
+                banks$6$write_data = banks$6$read_data + sel_data$6;
+            end
+            if (phase$q & sel_hit$6 & ~reset) begin
+                banks$6$write_mask = 32'h1;
+            end
+        end
         banks$7$clock = clock;
         banks$7$read_address = sel_row$7;
         banks$7$write_address = sel_row$7;
@@ -14157,6 +14545,14 @@ module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_sca
         banks$7$write_mask = 32'h0;
         if (write$q & sel_hit$7 & ~reset) begin
             banks$7$write_mask = 32'h1;
+        end
+        if (rmw) begin
+            if (~exchange$q) begin
+                banks$7$write_data = banks$7$read_data + sel_data$7;
+            end
+            if (phase$q & sel_hit$7 & ~reset) begin
+                banks$7$write_mask = 32'h1;
+            end
         end
         resp_data$0 = held$0$q;
         if (served$q[0]) begin
@@ -15090,6 +15486,13 @@ module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_sca
         if (~write$q) begin
             served$d = serve;
         end
+        if (rmw) begin
+            served$d = 32'h0;
+            if (~phase$q) begin
+                served$d = pick;
+            end
+        end
+        phase$d = rmw & active$q & ~phase$q;
         resp_valid = done$q;
         accesses = accesses_q$q;
         conflict_cycles = conflicts_q$q;
@@ -15264,6 +15667,9 @@ module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_sca
             active$d = 1'b1;
             first$d = 1'b1;
             write$d = req_write;
+            atomic$d = has_atomic & req_atomic & ~req_write;
+            exchange$d = req_exchange;
+            phase$d = 1'b0;
             pending$d = req_mask;
             accesses_q$d = accesses_q$q + 32'h1;
             lane_data$0$d = req_data$0;
@@ -15622,6 +16028,7 @@ module simt_core__exec_lds_lds(clock,reset,req_valid,req_ready,req_write,req_sca
         if (reset) begin
             active$d = 1'b0;
             first$d = 1'b0;
+            phase$d = 1'b0;
             pending$d = 32'h0;
             served$d = 32'h0;
             done$d = 1'b0;
@@ -15820,6 +16227,7 @@ module simt_core__front(clock,reset,imem_write_valid,imem_write_addr,imem_write_
     wire  [6:0] dec$st_index;
     wire  [6:0] dec$st_stride;
     wire  dec$exec_op_high;
+    wire  dec$lds_offset;
     reg  fill_valid$d;
     wire  fill_valid$q;
     reg  fill_valid$clock;
@@ -15927,7 +16335,8 @@ module simt_core__front(clock,reset,imem_write_valid,imem_write_addr,imem_write_
         .reconv(dec$reconv),
         .st_index(dec$st_index),
         .st_stride(dec$st_stride),
-        .exec_op_high(dec$exec_op_high)
+        .exec_op_high(dec$exec_op_high),
+        .lds_offset(dec$lds_offset)
     );
     simt_core__barrier_err fill_valid(
         .d(fill_valid$d),
@@ -17653,6 +18062,8 @@ module simt_core__issue(clock,reset,head_valid,head_warp,head_inst,head_pc,masks
     localparam  k_ld = 4'h3;
     localparam  k_stx = 4'ha;
     localparam  has_stx = 1'b1;
+    localparam  has_atomic = 1'b1;
+    localparam  k_atomic = 4'hb;
     localparam  k_branch = 4'h4;
     localparam  k_join = 4'h5;
     localparam  k_jmp = 4'h6;
@@ -17678,6 +18089,7 @@ module simt_core__issue(clock,reset,head_valid,head_warp,head_inst,head_pc,masks
     wire  [6:0] dec$st_index;
     wire  [6:0] dec$st_stride;
     wire  dec$exec_op_high;
+    wire  dec$lds_offset;
     reg  sb$clock;
     reg  sb$reset;
     reg  [2:0] sb$check_warp;
@@ -17791,7 +18203,8 @@ module simt_core__issue(clock,reset,head_valid,head_warp,head_inst,head_pc,masks
         .reconv(dec$reconv),
         .st_index(dec$st_index),
         .st_stride(dec$st_stride),
-        .exec_op_high(dec$exec_op_high)
+        .exec_op_high(dec$exec_op_high),
+        .lds_offset(dec$lds_offset)
     );
     simt_core__issue_sb sb(
         .clock(sb$clock),
@@ -17975,7 +18388,7 @@ module simt_core__issue(clock,reset,head_valid,head_warp,head_inst,head_pc,masks
         sb$check_dst = dec$rd;
         sb$check_dst_valid = dec$rd_valid;
         to_alu = (kind == k_alu) | (kind == k_branch) | (kind == k_bany);
-        to_lds = (kind == k_st) | (kind == k_ld) | (has_stx & (kind == k_stx));
+        to_lds = (kind == k_st) | (kind == k_ld) | (has_stx & (kind == k_stx)) | (has_atomic & (kind == k_atomic));
         if (ends) begin
             blocked = port_busy & ~ends_warp;
         end

@@ -487,6 +487,8 @@ mod tests {
                 "cu-core+threads",
                 "cu-core+minmax",
                 "cu-core+mulhi",
+                "cu-core+offset",
+                "cu-core+atomic",
                 "cu-core+all"
             ]
         );

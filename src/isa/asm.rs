@@ -25,7 +25,7 @@ use anyhow::{bail, Result};
 use crate::params::shown;
 
 use super::{
-    AluOp, ImmOp, Inst, IMM_MAX, IMM_MIN, LUI_MAX, LUI_SHIFT, MAX_PROGRAM, REGISTERS,
+    AluOp, AtomicOp, ImmOp, Inst, IMM_MAX, IMM_MIN, LUI_MAX, LUI_SHIFT, MAX_PROGRAM, REGISTERS,
     STORE_FIELD_MAX,
 };
 
@@ -340,16 +340,28 @@ fn parse_one(mnemonic: &str, args: &[&str], labels: &HashMap<&str, usize>) -> Re
             }
         }
         "ld" => {
-            want(2, "rd, ra")?;
-            Inst::Ld { rd: register(args[0])?, ra: register(args[1])? }
+            want(2, "rd, ra (or rd, imm(ra))")?;
+            let (ra, offset) = lds_address(args[1])?;
+            Inst::Ld { rd: register(args[0])?, ra, offset }
         }
         "lui" => {
             want(2, "rd, imm")?;
             Inst::Lui { rd: register(args[0])?, imm: upper_immediate(args[1])? }
         }
         "stx" => {
-            want(2, "rs, ra")?;
-            Inst::Stx { rb: register(args[0])?, ra: register(args[1])? }
+            want(2, "rs, ra (or rs, imm(ra))")?;
+            let (ra, offset) = lds_address(args[1])?;
+            Inst::Stx { rb: register(args[0])?, ra, offset }
+        }
+        "atadd" | "atxch" => {
+            want(3, "rd, rs, ra")?;
+            let op = if mnemonic == "atadd" { AtomicOp::Add } else { AtomicOp::Exchange };
+            Inst::Atomic {
+                op,
+                rd: register(args[0])?,
+                rb: register(args[1])?,
+                ra: register(args[2])?,
+            }
         }
         _ => bail!("unknown instruction `{}`", shown(&mnemonic)),
     })
@@ -376,6 +388,18 @@ fn number(s: &str) -> Option<i64> {
     }
     let v = i64::from_str_radix(digits, radix).ok()?;
     Some(if neg { -v } else { v })
+}
+
+/// A local-data-share address operand: a register `ra`, or `imm(ra)` (the base + offset form,
+/// extension `offset`).
+fn lds_address(s: &str) -> Result<(u8, Option<i32>)> {
+    let Some(inner) = s.strip_suffix(')') else {
+        return Ok((register(s)?, None));
+    };
+    let Some((imm, ra)) = inner.split_once('(') else {
+        bail!("`{}` is not an address: it is ra or imm(ra)", shown(s));
+    };
+    Ok((register(ra.trim())?, Some(immediate(imm.trim())?)))
 }
 
 fn immediate(s: &str) -> Result<i32> {
@@ -429,11 +453,17 @@ mod tests {
                    shli r5, r6, 3\n shri r7, r8, 0x1F\n li r9, -1\n lane r10\n warp r11\n bz r1, start, j\n bnz r2, 3, j\n\
                    j: join\n jmp start\n bany r3, j\n st r4, 5, 64\n ld r5, r6\n bar\n exit\n\
                    mul r1, r2, r3\n slts r4, r5, r6\n sra r7, r8, r9\n lui r10, 262143\n stx r11, r12\n\
-                   ori r1, r2, -1\n xori r3, r4, 8191\n slti r5, r6, -8192\n sltsi r7, r8, 5\n srai r9, r10, 31\n threads r11";
+                   ori r1, r2, -1\n xori r3, r4, 8191\n slti r5, r6, -8192\n sltsi r7, r8, 5\n srai r9, r10, 31\n threads r11\n\
+                   ld r1, -4(r2)\n stx r3, 8191( r4 )\n atadd r5, r6, r7\n atxch r8, r9, r10\n ld r11, 0(r12)";
         let program = assemble(src).unwrap();
-        assert_eq!(program.len(), 37);
-        assert_eq!(program[30], Inst::Stx { rb: 11, ra: 12 });
+        assert_eq!(program.len(), 42);
+        assert_eq!(program[30], Inst::Stx { rb: 11, ra: 12, offset: None });
         assert_eq!(program[36], Inst::Threads { rd: 11 });
+        assert_eq!(program[37], Inst::Ld { rd: 1, ra: 2, offset: Some(-4) });
+        assert_eq!(program[38], Inst::Stx { rb: 3, ra: 4, offset: Some(8191) });
+        assert_eq!(program[39], Inst::Atomic { op: AtomicOp::Add, rd: 5, rb: 6, ra: 7 });
+        assert_eq!(program[40], Inst::Atomic { op: AtomicOp::Exchange, rd: 8, rb: 9, ra: 10 });
+        assert_eq!(program[41], Inst::Ld { rd: 11, ra: 12, offset: Some(0) });
         for inst in &program {
             assert_eq!(Inst::decode(inst.encode()), Some(*inst), "{inst}");
         }
@@ -465,7 +495,13 @@ mod tests {
             ("jmp 2048", "address 2048 is outside the program space 0..2048"),
             ("lui r1, 262144", "`lui` immediate 262144 does not fit in 18 unsigned bits (0..=262143)"),
             ("lui r1, -1", "`lui` immediate -1 does not fit"),
-            ("stx r1", "`stx` takes 2 operand(s) (stx rs, ra), got 1"),
+            ("stx r1", "`stx` takes 2 operand(s) (stx rs, ra (or rs, imm(ra))), got 1"),
+            ("ld r1, 4(r2", "`4(r2` is not a register"),
+            ("ld r1, 4r2)", "`4r2)` is not an address: it is ra or imm(ra)"),
+            ("ld r1, 8192(r2)", "immediate 8192 does not fit in 14 signed bits"),
+            ("stx r1, x(r2)", "`x` is not a number"),
+            ("ld r1, 4(r16)", "`r16` is not a register"),
+            ("atadd r1, r2", "`atadd` takes 3 operand(s) (atadd rd, rs, ra), got 2"),
         ] {
             let got = err(src);
             assert!(got.contains(want), "{src:?}: `{got}` should contain `{want}`");

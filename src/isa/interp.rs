@@ -326,20 +326,29 @@ impl Machine {
                 let values: Vec<u32> = lanes.iter().map(|&l| self.regs[idx(l, ra)]).collect();
                 self.store(w, pc, &addrs, &values);
             }
-            Inst::Ld { rd, ra } => {
-                let addrs: Vec<usize> =
-                    lanes.iter().map(|&l| self.regs[idx(l, ra)] as usize).collect();
+            Inst::Ld { rd, ra, offset } => {
+                let addrs = self.addresses(&lanes, idx, ra, offset);
                 self.count_lds(&addrs);
                 for (&l, &a) in lanes.iter().zip(&addrs) {
-                    self.regs[idx(l, rd)] = self.lds[a % self.lds.len()];
-                    self.races.access(a % self.lds.len(), w, pc, false);
+                    self.regs[idx(l, rd)] = self.lds[a];
+                    self.races.access(a, w, pc, false);
                 }
             }
-            Inst::Stx { ra, rb } => {
-                let addrs: Vec<usize> =
-                    lanes.iter().map(|&l| self.regs[idx(l, ra)] as usize).collect();
+            Inst::Stx { ra, rb, offset } => {
+                let addrs = self.addresses(&lanes, idx, ra, offset);
                 let values: Vec<u32> = lanes.iter().map(|&l| self.regs[idx(l, rb)]).collect();
                 self.store(w, pc, &addrs, &values);
+            }
+            Inst::Atomic { op, rd, ra, rb } => {
+                let addrs = self.addresses(&lanes, idx, ra, None);
+                self.count_atomic(&addrs);
+                // Lane order, lowest first: each lane sees what the lanes before it left.
+                for (&l, &a) in lanes.iter().zip(&addrs) {
+                    let old = self.lds[a];
+                    self.lds[a] = op.apply(old, self.regs[idx(l, rb)]) & vm;
+                    self.regs[idx(l, rd)] = old;
+                    self.races.access(a, w, pc, true);
+                }
             }
             Inst::Lui { rd, imm } => {
                 let v = (imm as u64) << LUI_SHIFT;
@@ -411,6 +420,33 @@ impl Machine {
 
     /// One access of the local data share at these word addresses: as many cycles as the most
     /// distinct rows any bank is asked for.
+    /// The words the lanes `lanes` address with register `ra` (plus `offset`), wrapped at the
+    /// lane width and then at the share's size.
+    fn addresses(
+        &self,
+        lanes: &[usize],
+        idx: impl Fn(usize, u8) -> usize,
+        ra: u8,
+        offset: Option<i32>,
+    ) -> Vec<usize> {
+        let vm = value_mask(self.config.lane_bits);
+        let add = offset.unwrap_or(0) as u32;
+        let at = |l| (self.regs[idx(l, ra)].wrapping_add(add) & vm) as usize % self.lds.len();
+        lanes.iter().map(|&l| at(l)).collect()
+    }
+
+    /// An atomic's cycles: two (a read, then the write) for each lane of its busiest bank.
+    fn count_atomic(&mut self, addrs: &[usize]) {
+        if addrs.is_empty() {
+            return;
+        }
+        let banks = self.config.lds_banks;
+        let busiest = (0..banks).map(|b| addrs.iter().filter(|&&a| a % banks == b).count()).max();
+        let cycles = 2 * busiest.unwrap_or(1) as u64;
+        self.counters.lds_accesses += 1;
+        self.counters.lds_conflict_cycles += cycles - 1;
+    }
+
     fn count_lds(&mut self, addrs: &[usize]) {
         if addrs.is_empty() {
             return;
@@ -682,5 +718,54 @@ mod tests {
             err.to_string(),
             "instruction 0 (`lui r1, 262143`) needs the `lui` extension, which the machine lacks"
         );
+    }
+
+    /// `ld rd, imm(ra)` and `stx rs, imm(ra)` address `ra + imm`, wrapping at the lane width
+    /// and then at the share's 16 words (4 banks x 4 rows).
+    #[test]
+    fn base_and_offset_address_ra_plus_imm() {
+        let config = small_machine(1, 4, 8);
+        let lds: Vec<u32> = (0..16).map(|w| 100 + w).collect();
+        let program = crate::isa::asm::assemble(
+            "lane r1\nld r2, 3(r1)\nld r3, -1(r1)\nli r4, 250\nld r5, 7(r4)\nstx r1, 8(r1)\nexit",
+        )
+        .unwrap();
+        let mut m = Machine::new(config, &lds).unwrap();
+        m.run(&program).unwrap();
+        // Lane 2: words 5 and 1; lane 0's -1 is 255, word 15; 250 + 7 = 257 is 1 at 8 bits.
+        assert_eq!((m.reg(0, 2, 2), m.reg(0, 2, 3), m.reg(0, 0, 3)), (105, 101, 115));
+        assert_eq!(m.reg(0, 3, 5), 101);
+        assert_eq!(&m.lds[8..12], &[0, 1, 2, 3], "each lane's stx at 8 + lane");
+        let base = Config { isa: Extensions { offset: false, ..Extensions::ALL }, ..config };
+        let err = Machine::new(base, &lds).unwrap().run(&program).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "instruction 1 (`ld r2, 3(r1)`) needs the `offset` extension, which the machine lacks"
+        );
+    }
+
+    /// Atomics go lane by lane, lowest first: four lanes adding to one word holding 7 get 7,
+    /// 8, 9, 10 and leave 11; exchanges hand each lane the one before it's value; they wrap at
+    /// the lane width; an atomic of colliding lanes takes 2 cycles a lane of its busiest bank.
+    #[test]
+    fn atomics_go_lane_by_lane_from_the_lowest() {
+        let config = small_machine(1, 4, 8);
+        let lds = [7, 0, 0, 0, 250];
+        let program = crate::isa::asm::assemble(
+            "li r1, 0\nli r2, 1\natadd r3, r2, r1\nlane r4\naddi r4, r4, 20\natxch r5, r4, r1\nli r6, 4\nli r7, 3\natadd r8, r7, r6\nexit",
+        )
+        .unwrap();
+        let mut m = Machine::new(config, &lds).unwrap();
+        m.run(&program).unwrap();
+        assert_eq!((0..4).map(|l| m.reg(0, l, 3)).collect::<Vec<_>>(), [7, 8, 9, 10]);
+        assert_eq!((0..4).map(|l| m.reg(0, l, 5)).collect::<Vec<_>>(), [11, 20, 21, 22]);
+        assert_eq!(m.lds[0], 23, "the last exchange's value");
+        assert_eq!((0..4).map(|l| m.reg(0, l, 8)).collect::<Vec<_>>(), [250, 253, 0, 3]);
+        assert_eq!(m.lds[4], 6, "250 + 4 x 3 wraps at 8 bits");
+        // Three atomics of 4 lanes on one word (bank 0): 8 cycles each, 7 beyond the first.
+        assert_eq!((m.counters.lds_accesses, m.counters.lds_conflict_cycles), (3, 21));
+        let base = Config { isa: Extensions { atomic: false, ..Extensions::ALL }, ..config };
+        let err = Machine::new(base, &lds).unwrap().run(&program).unwrap_err();
+        assert!(err.to_string().contains("needs the `atomic` extension"), "{err}");
     }
 }

@@ -13,9 +13,15 @@
 //! The ALU's operations are R-format at opcodes 0x01-0x0c and, on its second page (whose lane
 //! ALU codes are 16 and up), 0x30-0x35: `min`, `max`, `minu`, `maxu`, `mulh`, `mulhu`.
 //!
+//! The local data share's base + offset forms are I format: `ld rd, imm(ra)` at 0x2B, and
+//! `stx rb, imm(ra)` at 0x2C with `rb` in `rd`'s place; the atomics `atadd`/`atxch rd, rb, ra`
+//! are R format at 0x2D/0x2E.
+//!
 //! `mul`, `lui`, `slts`/`sra`, `stx`, `ori`/`xori`/`slti` (`imm`; with `signed` also
-//! `sltsi`/`srai`) and `threads` are extensions ([`Extension`]): a core carries each only when
-//! its parameters say so, and a program that uses one its core lacks is refused.
+//! `sltsi`/`srai`), `threads`, `min`/`max`/`minu`/`maxu` (`minmax`), `mulh`/`mulhu` (`mulhi`),
+//! the base + offset forms (`offset`) and the atomics (`atomic`) are extensions
+//! ([`Extension`]): a core carries each only when its parameters say so, and a program that
+//! uses one its core lacks is refused.
 //!
 //! Addresses are instruction indices (the scheduler's byte pc is 4 times the index), so a
 //! program holds at most 2048 instructions. Every value is one lane wide (`lane_bits`) and
@@ -39,7 +45,8 @@
 //! `t mod 4`, row `(t >> 2) x stride + index` (lanes that hit one word leave the highest lane's
 //! value). `ld rd, ra` reads the flat address in `ra`
 //! (dynamic). Lanes that need different rows of one bank are served one row per cycle (bank
-//! conflicts, counted).
+//! conflicts, counted). An atomic serves one lane of each bank every two cycles (a read, then
+//! the write), the lowest lane first.
 
 pub mod asm;
 pub mod interp;
@@ -209,6 +216,33 @@ pub enum ImmOp {
     Srai,
 }
 
+/// What an atomic instruction writes back to the word it read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AtomicOp {
+    /// `atadd`: the old word plus `rb`.
+    Add,
+    /// `atxch`: `rb` (exchange).
+    Exchange,
+}
+
+impl AtomicOp {
+    /// Both, in opcode order.
+    pub const ALL: [AtomicOp; 2] = [AtomicOp::Add, AtomicOp::Exchange];
+    pub fn name(self) -> &'static str {
+        match self {
+            AtomicOp::Add => "atadd",
+            AtomicOp::Exchange => "atxch",
+        }
+    }
+    /// The word it leaves where the word `old` was, `value` being the lane's `rb`.
+    pub fn apply(self, old: u32, value: u32) -> u32 {
+        match self {
+            AtomicOp::Add => old.wrapping_add(value),
+            AtomicOp::Exchange => value,
+        }
+    }
+}
+
 /// One instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Inst {
@@ -266,10 +300,12 @@ pub enum Inst {
         index: u8,
         stride: u8,
     },
-    /// Local data share: `rd` = the word at flat address `ra`.
+    /// Local data share: `rd` = the word at flat address `ra`, or (extension `offset`, the
+    /// form `ld rd, imm(ra)`) at `ra + imm`, cut to the lane width.
     Ld {
         rd: u8,
         ra: u8,
+        offset: Option<i32>,
     },
     /// `rd = imm << 14`, cut to the lane width: the upper bits of a full-width constant, whose
     /// low 14 bits an `addi` adds (extension `lui`).
@@ -277,9 +313,21 @@ pub enum Inst {
         rd: u8,
         imm: u32,
     },
-    /// Local data share: each active lane writes `rb` to the word at flat address `ra`; lanes
-    /// that hit one word leave the highest lane's value (extension `stx`).
+    /// Local data share: each active lane writes `rb` to the word at flat address `ra` (or,
+    /// with extension `offset`, `ra + imm`); lanes that hit one word leave the highest lane's
+    /// value (extension `stx`).
     Stx {
+        ra: u8,
+        rb: u8,
+        offset: Option<i32>,
+    },
+    /// Local data share, atomically (extension `atomic`): each active lane in lane order, lowest
+    /// first, reads the word at flat address `ra` into `rd` and writes back the old word plus
+    /// `rb` (`add`) or `rb` itself: lanes that hit one word each see the word the lanes before
+    /// them left.
+    Atomic {
+        op: AtomicOp,
+        rd: u8,
         ra: u8,
         rb: u8,
     },
@@ -335,6 +383,12 @@ const OP_BAR: u32 = 0x25;
 const OP_ST: u32 = 0x28;
 const OP_LD: u32 = 0x29;
 const OP_STX: u32 = 0x2A;
+/// `ld rd, imm(ra)`: I format.
+pub const OP_LD_OFFSET: u32 = 0x2B;
+/// `stx rb, imm(ra)`: I format with `rb` where `rd` is, `inst[25:22]`.
+pub const OP_STX_OFFSET: u32 = 0x2C;
+const OP_ATADD: u32 = 0x2D;
+const OP_ATXCH: u32 = 0x2E;
 const OP_EXIT: u32 = 0x3F;
 
 /// One row of an opcode table: the operation, its mnemonic, its opcode.
@@ -435,7 +489,10 @@ impl Inst {
             Inst::Imm { op, .. } => op.extensions(),
             Inst::Threads { .. } => &[Extension::Threads],
             Inst::Lui { .. } => &[Extension::Lui],
-            Inst::Stx { .. } => &[Extension::Stx],
+            Inst::Stx { offset: None, .. } => &[Extension::Stx],
+            Inst::Stx { offset: Some(_), .. } => &[Extension::Stx, Extension::Offset],
+            Inst::Ld { offset: Some(_), .. } => &[Extension::Offset],
+            Inst::Atomic { .. } => &[Extension::Atomic],
             _ => &[],
         }
     }
@@ -450,7 +507,8 @@ impl Inst {
             | Inst::Warp { rd }
             | Inst::Threads { rd }
             | Inst::Lui { rd, .. }
-            | Inst::Ld { rd, .. } => Some(rd),
+            | Inst::Ld { rd, .. }
+            | Inst::Atomic { rd, .. } => Some(rd),
             _ => None,
         }
     }
@@ -483,9 +541,19 @@ impl Inst {
             Inst::St { ra, index, stride } => {
                 op(OP_ST) | r(ra, 18) | ((stride as u32 & 0x7F) << 7) | (index as u32 & 0x7F)
             }
-            Inst::Ld { rd, ra } => op(OP_LD) | r(rd, 22) | r(ra, 18),
+            Inst::Ld { rd, ra, offset: None } => op(OP_LD) | r(rd, 22) | r(ra, 18),
+            Inst::Ld { rd, ra, offset: Some(imm) } => {
+                op(OP_LD_OFFSET) | r(rd, 22) | r(ra, 18) | (imm as u32 & 0x3FFF)
+            }
             Inst::Lui { rd, imm } => op(OP_LUI) | r(rd, 22) | (imm & LUI_MAX),
-            Inst::Stx { ra, rb } => op(OP_STX) | r(ra, 18) | r(rb, 14),
+            Inst::Stx { ra, rb, offset: None } => op(OP_STX) | r(ra, 18) | r(rb, 14),
+            Inst::Stx { ra, rb, offset: Some(imm) } => {
+                op(OP_STX_OFFSET) | r(rb, 22) | r(ra, 18) | (imm as u32 & 0x3FFF)
+            }
+            Inst::Atomic { op: o, rd, ra, rb } => {
+                let code = if o == AtomicOp::Add { OP_ATADD } else { OP_ATXCH };
+                op(code) | r(rd, 22) | r(ra, 18) | r(rb, 14)
+            }
             Inst::Bar => op(OP_BAR),
             Inst::Exit => op(OP_EXIT),
         }
@@ -526,9 +594,13 @@ impl Inst {
             OP_ST => {
                 Inst::St { ra, index: (word & 0x7F) as u8, stride: ((word >> 7) & 0x7F) as u8 }
             }
-            OP_LD => Inst::Ld { rd, ra },
+            OP_LD => Inst::Ld { rd, ra, offset: None },
+            OP_LD_OFFSET => Inst::Ld { rd, ra, offset: Some(imm14(word)) },
             OP_LUI => Inst::Lui { rd, imm: word & LUI_MAX },
-            OP_STX => Inst::Stx { ra, rb },
+            OP_STX => Inst::Stx { ra, rb, offset: None },
+            OP_STX_OFFSET => Inst::Stx { ra, rb: rd, offset: Some(imm14(word)) },
+            OP_ATADD => Inst::Atomic { op: AtomicOp::Add, rd, ra, rb },
+            OP_ATXCH => Inst::Atomic { op: AtomicOp::Exchange, rd, ra, rb },
             OP_BAR => Inst::Bar,
             OP_EXIT => Inst::Exit,
             _ => return None,
@@ -554,9 +626,12 @@ impl fmt::Display for Inst {
             Inst::Jmp { target } => write!(f, "jmp {target}"),
             Inst::Bany { ra, target } => write!(f, "bany r{ra}, {target}"),
             Inst::St { ra, index, stride } => write!(f, "st r{ra}, {index}, {stride}"),
-            Inst::Ld { rd, ra } => write!(f, "ld r{rd}, r{ra}"),
+            Inst::Ld { rd, ra, offset: None } => write!(f, "ld r{rd}, r{ra}"),
+            Inst::Ld { rd, ra, offset: Some(imm) } => write!(f, "ld r{rd}, {imm}(r{ra})"),
             Inst::Lui { rd, imm } => write!(f, "lui r{rd}, {imm}"),
-            Inst::Stx { ra, rb } => write!(f, "stx r{rb}, r{ra}"),
+            Inst::Stx { ra, rb, offset: None } => write!(f, "stx r{rb}, r{ra}"),
+            Inst::Stx { ra, rb, offset: Some(imm) } => write!(f, "stx r{rb}, {imm}(r{ra})"),
+            Inst::Atomic { op, rd, ra, rb } => write!(f, "{} r{rd}, r{rb}, r{ra}", op.name()),
             Inst::Bar => write!(f, "bar"),
             Inst::Exit => write!(f, "exit"),
         }

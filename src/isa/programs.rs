@@ -8,9 +8,12 @@
 //! level, where no warp is diverged, split it into phases. It stays race-free between warps:
 //! stores are owner-computes with one stride per program and `index < stride <= 4`, so each
 //! thread writes its own words below word 128 (4 warps x 8 lanes, values of 8 bits or more);
-//! loads read words 128 and up, which nothing writes, and, in a phase without stores only, the
+//! loads read words 128 to 191, which nothing writes, and, in a phase without stores only, the
 //! words below 128 that any warp stored before the barrier (race-free only because of it).
-//! Loop counters live in `r12..r14` and the load address in `r15`; the rest is free.
+//! Atomics (extension `atomic`) stand at the top level, each the last statement of its phase,
+//! on 8 words per warp from word 192 (8 warps) that nothing else touches.
+//! Loop counters live in `r12..r14` and the load address in `r15` (an atomic's address is built
+//! in `r14` and `r15`); the rest is free.
 //!
 //! The SIMT interpreter ([`Machine`]) runs the warps in lockstep with masks and the stack; the
 //! scalar run ([`scalar_result`]) runs each thread alone, phase by phase (every thread through
@@ -20,7 +23,7 @@
 use std::fmt::Write;
 
 use crate::isa::interp::{alu, imm_op, Config, Machine};
-use crate::isa::{st_address, AluOp, Extensions, ImmOp, LUI_SHIFT, REGISTERS};
+use crate::isa::{st_address, AluOp, AtomicOp, Extensions, ImmOp, LUI_SHIFT, REGISTERS};
 use crate::sim::rng::Rng;
 
 /// One statement of a structured program.
@@ -53,12 +56,24 @@ pub enum Stmt {
         index: u8,
         stride: u8,
     },
-    /// `rd` = the word at `base + (ra & 127)`: `base` is [`LOAD_BASE`] (words nothing writes),
-    /// or 0 (the words warps store to, in a phase without stores).
+    /// `rd` = the word at `base + (ra & 63)`: `base` is [`LOAD_BASE`] (words nothing writes),
+    /// or 0 (the words warps store to, in a phase without stores); `offset`: `base` is the
+    /// load's offset (extension `offset`), not added to the address register first.
     Ld {
         rd: u8,
         ra: u8,
         base: u32,
+        offset: bool,
+    },
+    /// `rd` = atomically the word at [`ATOMIC_BASE`] + `warp x 8 + (ra & 7)`, which becomes
+    /// `op(old, rb)` (extension `atomic`). At the top level only, once in a phase: each warp has
+    /// its own 8 words, on which its lanes collide, so lane order (the SIMT run's) is the order
+    /// of the threads (the scalar run's).
+    Atomic {
+        op: AtomicOp,
+        rd: u8,
+        rb: u8,
+        ra: u8,
     },
     /// Every warp waits for the others (at the top level only).
     Bar,
@@ -70,8 +85,12 @@ pub enum Stmt {
 /// Registers statements may write (`r12..r15` are the loops' and the loads').
 const FREE_REGS: u64 = 12;
 const LOAD_ADDR: u8 = 15;
-/// First word loads read; stores stay below it.
+/// First word loads read (64 of them); stores stay below it.
 pub const LOAD_BASE: u32 = 128;
+/// First of the words atomics use: 8 per warp, 8 warps.
+pub const ATOMIC_BASE: u32 = 192;
+/// Where an atomic's address is built (free at the top level, where no loop counts).
+const ATOMIC_WARP: u8 = 14;
 
 /// A random program of `size` statements after a prologue that gives every free register a
 /// lane- and warp-dependent value, its nesting fitting a stack of `stack_depth`, using the
@@ -96,7 +115,13 @@ pub fn random_program(
     while budget > 0 {
         let at = Nesting { top, levels: top, loops: 0, stores, isa };
         program.extend(block(rng, &mut budget, at, stride));
-        if budget > 0 && rng.chance(30) {
+        if budget > 0 && isa.atomic && rng.chance(25) {
+            let op = AtomicOp::ALL[rng.below(2) as usize];
+            let [rd, rb, ra] = [0; 3].map(|_| rng.below(FREE_REGS) as u8);
+            program.push(Stmt::Atomic { op, rd, rb, ra });
+            budget -= 1;
+        }
+        if budget > 0 && (rng.chance(30) || matches!(program.last(), Some(Stmt::Atomic { .. }))) {
             program.push(Stmt::Bar);
             stores = rng.chance(50);
         }
@@ -149,8 +174,13 @@ fn block(rng: &mut Rng, budget: &mut usize, at: Nesting, stride: u8) -> Vec<Stmt
             _ if roll < 28 && at.stores => {
                 Stmt::St { reg: reg(rng), index: rng.below(stride as u64) as u8, stride }
             }
-            _ if roll < 28 => Stmt::Ld { rd: reg(rng), ra: reg(rng), base: 0 },
-            _ if roll < 36 => Stmt::Ld { rd: reg(rng), ra: reg(rng), base: LOAD_BASE },
+            _ if roll < 28 => Stmt::Ld { rd: reg(rng), ra: reg(rng), base: 0, offset: false },
+            _ if roll < 36 => Stmt::Ld {
+                rd: reg(rng),
+                ra: reg(rng),
+                base: LOAD_BASE,
+                offset: at.isa.offset && rng.chance(50),
+            },
             _ if roll < 42 => Stmt::Li(reg(rng), rng.below(1 << 14) as i32 - (1 << 13)),
             _ if roll < 46 => Stmt::Lane(reg(rng)),
             _ if roll < 50 && at.isa.threads && rng.chance(30) => Stmt::Threads(reg(rng)),
@@ -220,12 +250,23 @@ fn emit(stmts: &[Stmt], out: &mut String, labels: &mut usize) {
             }
             Stmt::Exit => writeln!(out, "        exit"),
             Stmt::Bar => writeln!(out, "        bar"),
-            Stmt::Ld { rd, ra, base } => {
-                let _ = writeln!(out, "        andi r{LOAD_ADDR}, r{ra}, 127");
-                if *base != 0 {
-                    let _ = writeln!(out, "        addi r{LOAD_ADDR}, r{LOAD_ADDR}, {base}");
+            Stmt::Ld { rd, ra, base, offset } => {
+                let _ = writeln!(out, "        andi r{LOAD_ADDR}, r{ra}, 63");
+                if *offset {
+                    writeln!(out, "        ld r{rd}, {base}(r{LOAD_ADDR})")
+                } else {
+                    if *base != 0 {
+                        let _ = writeln!(out, "        addi r{LOAD_ADDR}, r{LOAD_ADDR}, {base}");
+                    }
+                    writeln!(out, "        ld r{rd}, r{LOAD_ADDR}")
                 }
-                writeln!(out, "        ld r{rd}, r{LOAD_ADDR}")
+            }
+            Stmt::Atomic { op, rd, rb, ra } => {
+                let (w, a) = (ATOMIC_WARP, LOAD_ADDR);
+                let _ = writeln!(out, "        andi r{a}, r{ra}, 7\n        warp r{w}");
+                let _ = writeln!(out, "        shli r{w}, r{w}, 3\n        add r{a}, r{a}, r{w}");
+                let _ = writeln!(out, "        addi r{a}, r{a}, {ATOMIC_BASE}");
+                writeln!(out, "        {} r{rd}, r{rb}, r{a}", op.name())
             }
         };
     }
@@ -315,10 +356,19 @@ impl Thread<'_> {
                     self.lds[st_address(self.thread, *index, *stride, self.banks) % words] =
                         self.regs[*reg as usize];
                 }
-                Stmt::Ld { rd, ra, base } => {
-                    let addr = ((self.regs[*ra as usize] & 127) + base) & self.vm;
-                    self.regs[LOAD_ADDR as usize] = addr;
+                Stmt::Ld { rd, ra, base, offset } => {
+                    let addr = ((self.regs[*ra as usize] & 63) + base) & self.vm;
+                    self.regs[LOAD_ADDR as usize] = if *offset { addr - base } else { addr };
                     self.regs[*rd as usize] = self.lds[addr as usize % self.lds.len()];
+                }
+                Stmt::Atomic { op, rd, rb, ra } => {
+                    let warp = (self.warp as u32) << 3 & self.vm;
+                    let addr = ((self.regs[*ra as usize] & 7) + warp + ATOMIC_BASE) & self.vm;
+                    (self.regs[ATOMIC_WARP as usize], self.regs[LOAD_ADDR as usize]) = (warp, addr);
+                    let word = addr as usize % self.lds.len();
+                    let old = self.lds[word];
+                    self.lds[word] = op.apply(old, self.regs[*rb as usize]) & self.vm;
+                    self.regs[*rd as usize] = old;
                 }
                 Stmt::Bar => unreachable!("barriers end phases: scalar_result splits at them"),
                 Stmt::Exit => return false,

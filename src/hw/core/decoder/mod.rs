@@ -16,7 +16,7 @@ use anyhow::Result;
 use rust_hdl::prelude::*;
 
 use crate::hw::core::lane_alu::ExecOp;
-use crate::isa::{Extensions, Inst, LUI_SHIFT};
+use crate::isa::{AtomicOp, Extensions, Inst, LUI_SHIFT, OP_LD_OFFSET, OP_STX_OFFSET};
 
 /// What kind of instruction a word holds (`kind` port; `class` is a SystemVerilog keyword).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,11 +43,14 @@ pub enum Kind {
     Bar = 9,
     /// `stx`: a store to the addresses in `ra` of the values in `rb`.
     Stx = 10,
+    /// `atadd`, `atxch`: an atomic on the local data share (its [`ExecOp`] says which:
+    /// `Add` or `PassB`).
+    Atomic = 11,
 }
 
 impl Kind {
     /// Every kind, by its code.
-    pub const ALL: [Kind; 11] = [
+    pub const ALL: [Kind; 12] = [
         Kind::Nop,
         Kind::Alu,
         Kind::St,
@@ -59,6 +62,7 @@ impl Kind {
         Kind::Exit,
         Kind::Bar,
         Kind::Stx,
+        Kind::Atomic,
     ];
 
     /// Control flow: after it a warp fetches no further until the branch unit, issue or the
@@ -147,6 +151,10 @@ impl Controls {
             // `lui`'s immediate is not in the ROM: the decoder compares the opcode with `lui`'s.
             Some(Inst::Lui { .. }) => c(Kind::Alu, ExecOp::PassB, BSel::Immediate, true, 0),
             Some(Inst::Stx { .. }) => c(Kind::Stx, ExecOp::Add, BSel::Register, false, 0b11),
+            Some(Inst::Atomic { op, .. }) => {
+                let exec = if op == AtomicOp::Add { ExecOp::Add } else { ExecOp::PassB };
+                c(Kind::Atomic, exec, BSel::Register, true, 0b11)
+            }
         }
     }
 
@@ -213,6 +221,9 @@ pub struct Decoder {
     /// to `mulhu`), whose codes are 16 and up. Not in the ROM: a core without those
     /// instructions keeps its ROM and its 4-bit `exec_op`.
     pub exec_op_high: Signal<Out, Bit>,
+    /// The local data share's address is `ra + imm` (`ld rd, imm(ra)`, `stx rb, imm(ra)`:
+    /// extension `offset`). Not in the ROM, as `exec_op_high`.
+    pub lds_offset: Signal<Out, Bit>,
     controls: ROM<Bits<CONTROL_BITS>, 6>,
     /// The bits a negative immediate's sign fills: 31..14.
     sign_fill: Constant<Bits<32>>,
@@ -222,6 +233,12 @@ pub struct Decoder {
     has_lui: Constant<Bit>,
     /// The second page's opcode bits 31:29.
     second_page: Constant<Bits<3>>,
+    /// The base + offset opcodes, and whether the decoder carries them.
+    op_ld_offset: Constant<Bits<6>>,
+    op_stx_offset: Constant<Bits<6>>,
+    has_offset: Constant<Bit>,
+    /// `stx rb, imm(ra)`: `rb` is `inst[25:22]`.
+    rb_high: Signal<Local, Bit>,
     ctl: Signal<Local, Bits<CONTROL_BITS>>,
 }
 
@@ -256,6 +273,11 @@ impl Decoder {
             has_lui: Constant::new(isa.lui),
             second_page: Constant::new(((SECOND_PAGE >> 3) as u64).to_bits()),
             exec_op_high: Default::default(),
+            lds_offset: Default::default(),
+            op_ld_offset: Constant::new((OP_LD_OFFSET as u64).to_bits()),
+            op_stx_offset: Constant::new((OP_STX_OFFSET as u64).to_bits()),
+            has_offset: Constant::new(isa.offset),
+            rb_high: Default::default(),
             ctl: Default::default(),
         })
     }
@@ -279,7 +301,15 @@ impl Logic for Decoder {
         if self.ctl.val().get_bit(12) {
             self.ra.next = self.inst.val().get_bits::<4>(22);
         }
+        self.rb_high.next =
+            self.has_offset.val() & (self.inst.val().get_bits::<6>(26) == self.op_stx_offset.val());
+        self.lds_offset.next = self.rb_high.val()
+            | (self.has_offset.val()
+                & (self.inst.val().get_bits::<6>(26) == self.op_ld_offset.val()));
         self.rb.next = self.inst.val().get_bits::<4>(14);
+        if self.rb_high.val() {
+            self.rb.next = self.inst.val().get_bits::<4>(22);
+        }
         self.imm.next = bit_cast::<32, 14>(self.inst.val().get_bits::<14>(0));
         if self.inst.val().get_bit(13) {
             self.imm.next = self.imm.val() | self.sign_fill.val();
@@ -303,6 +333,6 @@ impl Logic for Decoder {
 impl crate::sim::Dut for Decoder {
     crate::dut_ports!(
         inputs: [inst],
-        outputs: [legal, kind, exec_op, b_sel, rd_valid, src_valid, if_zero, control, rd, ra, rb, imm, target, reconv, st_index, st_stride, exec_op_high]
+        outputs: [legal, kind, exec_op, b_sel, rd_valid, src_valid, if_zero, control, rd, ra, rb, imm, target, reconv, st_index, st_stride, exec_op_high, lds_offset]
     );
 }

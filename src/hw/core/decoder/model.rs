@@ -9,7 +9,7 @@ use crate::sim::{CycleModel, PortNames, PortStruct};
 
 port_struct! {
     /// Outputs, in port order.
-    pub struct DecodeOut { legal, kind, exec_op, b_sel, rd_valid, src_valid, if_zero, control, rd, ra, rb, imm, target, reconv, st_index, st_stride, exec_op_high }
+    pub struct DecodeOut { legal, kind, exec_op, b_sel, rd_valid, src_valid, if_zero, control, rd, ra, rb, imm, target, reconv, st_index, st_stride, exec_op_high, lds_offset }
 }
 
 /// The decoder of a core with the extensions `isa`.
@@ -43,6 +43,7 @@ impl DecoderModel {
             reconv: field(0, 11),
             st_index: field(0, 7),
             st_stride: field(7, 7),
+            lds_offset: 0,
         };
         match inst {
             Some(Inst::Alu { rd, ra, rb, .. }) => {
@@ -61,9 +62,16 @@ impl DecoderModel {
             Some(Inst::St { ra, index, stride }) => {
                 (o.ra, o.st_index, o.st_stride) = (ra as u64, index as u64, stride as u64)
             }
-            Some(Inst::Ld { rd, ra }) => (o.rd, o.ra) = (rd as u64, ra as u64),
+            Some(Inst::Ld { rd, ra, offset }) => {
+                (o.rd, o.ra, o.lds_offset) = (rd as u64, ra as u64, offset.is_some() as u64)
+            }
             Some(Inst::Lui { rd, imm }) => (o.rd, o.imm) = (rd as u64, (imm << LUI_SHIFT) as u64),
-            Some(Inst::Stx { ra, rb }) => (o.ra, o.rb) = (ra as u64, rb as u64),
+            Some(Inst::Stx { ra, rb, offset }) => {
+                (o.ra, o.rb, o.lds_offset) = (ra as u64, rb as u64, offset.is_some() as u64)
+            }
+            Some(Inst::Atomic { rd, ra, rb, .. }) => {
+                (o.rd, o.ra, o.rb) = (rd as u64, ra as u64, rb as u64)
+            }
             Some(Inst::Nop | Inst::Join | Inst::Exit | Inst::Bar) | None => {}
         }
         o

@@ -128,6 +128,9 @@ pub struct IssueStage<
     k_stx: Constant<Bits<4>>,
     /// Built with `stx` (extension `stx`).
     has_stx: Constant<Bit>,
+    /// Built with atomics (extension `atomic`), which go to the local data share too.
+    has_atomic: Constant<Bit>,
+    k_atomic: Constant<Bits<4>>,
     k_branch: Constant<Bits<4>>,
     k_join: Constant<Bits<4>>,
     k_jmp: Constant<Bits<4>>,
@@ -229,6 +232,8 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
             k_ld: k(Kind::Ld),
             k_stx: k(Kind::Stx),
             has_stx: Constant::new(isa.stx),
+            has_atomic: Constant::new(isa.atomic),
+            k_atomic: k(Kind::Atomic),
             k_branch: k(Kind::Branch),
             k_join: k(Kind::Join),
             k_jmp: k(Kind::Jmp),
@@ -318,7 +323,8 @@ impl<const W: usize, const WW: usize, const T: usize, const A: usize, const IA: 
             | (self.kind.val() == self.k_bany.val());
         self.to_lds.next = (self.kind.val() == self.k_st.val())
             | (self.kind.val() == self.k_ld.val())
-            | (self.has_stx.val() & (self.kind.val() == self.k_stx.val()));
+            | (self.has_stx.val() & (self.kind.val() == self.k_stx.val()))
+            | (self.has_atomic.val() & (self.kind.val() == self.k_atomic.val()));
         if self.ends.val() {
             self.blocked.next = self.port_busy.val() & !self.ends_warp.val();
         } else if (self.kind.val() == self.k_join.val()) | (self.kind.val() == self.k_jmp.val()) {

@@ -1,8 +1,10 @@
 //! LdsPort: the [`SimtCore`](super::SimtCore)'s execution unit of type 1, the
-//! [`LocalDataShare`] behind the collector's second output. An `st`, `ld` or `stx` leaving the
-//! collector is taken in a cycle the share is ready; each access ends in a cycle the share is
-//! ready, and its answer shows in the next cycle: a load's lanes then go to write-back (which
-//! they win over the ALU's). `busy` counts accesses taken whose answer has not shown.
+//! [`LocalDataShare`] behind the collector's second output. An `st`, `ld`, `stx` or atomic
+//! leaving the collector is taken in a cycle the share is ready; each access ends in a cycle the
+//! share is ready, and its answer shows in the next cycle: a load's or an atomic's lanes then go
+//! to write-back (which they win over the ALU's). `busy` counts accesses taken whose answer has
+//! not shown. With extension `offset`, `ld rd, imm(ra)` and `stx rb, imm(ra)` address each lane's
+//! `ra + imm` (an adder per lane).
 //!
 //! Registered (the pipelined core), the instruction goes first into a register that the share
 //! takes it from, and the collector sees the port ready when that register is empty: no path
@@ -14,6 +16,7 @@ use rust_hdl::prelude::*;
 
 use super::RRW;
 use crate::hw::core::decoder::Kind;
+use crate::hw::core::lane_alu::ExecOp;
 use crate::hw::{Decoder, LocalDataShare};
 
 /// `T` lanes of `DW` bits (`TD = T DW`), `WW` warp-id bits, `2^LRW` rows of `LB` banks
@@ -74,8 +77,19 @@ pub struct LdsPort<
     k_st: Constant<Bits<4>>,
     k_ld: Constant<Bits<4>>,
     k_stx: Constant<Bits<4>>,
+    k_atomic: Constant<Bits<4>>,
+    /// An atomic's exec op for exchange (`PassB`; `Add` adds).
+    k_exchange: Constant<Bits<4>>,
     /// Built with `stx` (extension `stx`).
     has_stx: Constant<Bit>,
+    /// Built with atomics (extension `atomic`) and with base + offset addressing (`offset`).
+    has_atomic: Constant<Bit>,
+    has_offset: Constant<Bit>,
+    /// The request is an atomic; it answers (a load or an atomic).
+    atomic: Signal<Local, Bit>,
+    answers: Signal<Local, Bit>,
+    /// The offset added to each lane's address (0 but for the base + offset forms).
+    offset: Signal<Local, Bits<DW>>,
     /// The request the share sees: the collector's, or (registered) the one held.
     r_valid: Signal<Local, Bit>,
     r_inst: Signal<Local, Bits<32>>,
@@ -126,7 +140,9 @@ impl<
             wb_data: Default::default(),
             busy: Default::default(),
             conflict_cycles: Default::default(),
-            lds: LocalDataShare::with_contents(warps, words)?.with_scatter(isa.stx),
+            lds: LocalDataShare::with_contents(warps, words)?
+                .with_scatter(isa.stx)
+                .with_atomics(isa.atomic),
             dec: Decoder::new(isa)?,
             held: Default::default(),
             held_inst: Default::default(),
@@ -149,7 +165,14 @@ impl<
             k_st: Constant::new((Kind::St as u64).to_bits()),
             k_ld: Constant::new((Kind::Ld as u64).to_bits()),
             k_stx: Constant::new((Kind::Stx as u64).to_bits()),
+            k_atomic: Constant::new((Kind::Atomic as u64).to_bits()),
+            k_exchange: Constant::new((ExecOp::PassB.code() & 0xF).to_bits()),
             has_stx: Constant::new(isa.stx),
+            has_atomic: Constant::new(isa.atomic),
+            has_offset: Constant::new(isa.offset),
+            atomic: Default::default(),
+            answers: Default::default(),
+            offset: Default::default(),
             r_valid: Default::default(),
             r_inst: Default::default(),
             r_warp: Default::default(),
@@ -201,21 +224,30 @@ impl<
             self.src.next = self.req_src.val();
             self.data.next = self.req_src_b.val();
         }
-        // Lane l's address (and `st`'s data) is lane l of operand `a`; `stx` stores operand `b`
+        // Lane l's address (and `st`'s data) is lane l of operand `a` (plus the offset);
+        // `stx` and the atomics take operand `b`
         self.dec.inst.next = self.r_inst.val();
         self.scatter.next = self.has_stx.val() & (self.dec.kind.val() == self.k_stx.val());
-        if !self.scatter.val() {
+        self.atomic.next = self.has_atomic.val() & (self.dec.kind.val() == self.k_atomic.val());
+        self.answers.next = (self.dec.kind.val() == self.k_ld.val()) | self.atomic.val();
+        if !self.scatter.val() & !self.atomic.val() {
             self.data.next = self.src.val();
+        }
+        self.offset.next = 0.into();
+        if self.has_offset.val() & self.dec.lds_offset.val() {
+            self.offset.next = bit_cast::<DW, 32>(self.dec.imm.val());
         }
         self.lds.req_valid.next = self.r_valid.val();
         self.lds.req_write.next = (self.dec.kind.val() == self.k_st.val()) | self.scatter.val();
         self.lds.req_scatter.next = self.scatter.val();
+        self.lds.req_atomic.next = self.atomic.val();
+        self.lds.req_exchange.next = self.dec.exec_op.val() == self.k_exchange.val();
         self.lds.req_mask.next = self.r_mask.val();
         self.lds.req_warp.next = self.r_warp.val();
         self.lds.req_index.next = self.dec.st_index.val();
         self.lds.req_stride.next = self.dec.st_stride.val();
         for l in 0..T {
-            self.lds.req_addr[l].next = bit_cast::<DW, TD>(self.src.val());
+            self.lds.req_addr[l].next = bit_cast::<DW, TD>(self.src.val()) + self.offset.val();
             self.lds.req_data[l].next = bit_cast::<DW, TD>(self.data.val());
             self.src.next = self.src.val() >> self.lane_bits.val();
             self.data.next = self.data.val() >> self.lane_bits.val();
@@ -238,7 +270,7 @@ impl<
             self.req_taken.next = self.taken.val();
         }
         if self.taken.val() {
-            self.lds_load.d.next = self.dec.kind.val() == self.k_ld.val();
+            self.lds_load.d.next = self.answers.val();
             self.lds_warp.d.next = self.r_warp.val();
             self.lds_rd.d.next = self.dec.rd.val();
             self.lds_mask.d.next = self.r_mask.val();

@@ -49,6 +49,7 @@ use crate::hw::collector::operand_collector::model::{Inst, OcInputs, WriteBack};
 use crate::hw::core::decoder::{BSel, Kind};
 use crate::hw::core::ibuffer::model::{IBufferIn, IBufferOut};
 use crate::hw::core::lane_alu::model::LaneAluModel;
+use crate::hw::core::lane_alu::ExecOp;
 use crate::hw::core::scoreboard::model::{ScoreboardIn, ScoreboardOut};
 use crate::hw::lds::local_data_share::model::LdsIn;
 use crate::hw::scheduler::warp_scheduler::model::SchedIn;
@@ -267,7 +268,8 @@ impl SimtCoreModel {
         let mut imem = vec![0; p.imem_words];
         imem[..program.len()].copy_from_slice(program);
         let mut lds = LocalDataShareModel::new(p.threads, p.lane_bits, p.lds_banks, p.lds_rows)
-            .with_scatter(p.isa.stx);
+            .with_scatter(p.isa.stx)
+            .with_atomics(p.isa.atomic);
         for (a, &v) in lds_init.iter().enumerate() {
             lds.mem[a % p.lds_banks][a / p.lds_banks] = v as u64 & mask(p.lane_bits);
         }
@@ -617,24 +619,30 @@ impl SimtCoreModel {
         };
         if let Some((inst, a, b)) = request {
             let d = self.decoder().decode(inst.tag as u32);
-            // `st` stores operand `a` to its own words, `stx` operand `b` to the words in `a`.
+            // `st` stores operand `a` to its own words; `stx` and the atomics take operand `b`
+            // at the words in `a` (plus the offset, `ld`/`stx rb, imm(ra)`).
             let scatter = kind(d.kind) == Kind::Stx;
-            let data = if scatter { b } else { a };
+            let atomic = kind(d.kind) == Kind::Atomic;
+            let data = if scatter || atomic { b } else { a };
+            let offset = if d.lds_offset == 1 { d.imm } else { 0 };
+            let vm = mask(self.params.lane_bits);
             c.lds = LdsIn {
                 reset,
                 valid: true,
                 write: kind(d.kind) == Kind::St || scatter,
                 scatter,
+                atomic,
+                exchange: d.exec_op == ExecOp::PassB.code(),
                 mask: inst.mask,
                 warp: inst.warp as u64,
                 index: d.st_index,
                 stride: d.st_stride,
-                addr: (0..t).map(|l| u64::from(a[l])).collect(),
+                addr: (0..t).map(|l| (u64::from(a[l]) + offset) & vm).collect(),
                 data: (0..t).map(|l| u64::from(data[l])).collect(),
             };
             if lds_ready {
                 c.lds_new = Some(LdsTag {
-                    load: kind(d.kind) == Kind::Ld,
+                    load: kind(d.kind) == Kind::Ld || atomic,
                     warp: inst.warp,
                     rd: d.rd as usize,
                     mask: inst.mask,
@@ -682,7 +690,7 @@ impl SimtCoreModel {
             let hazard = ScoreboardOut::from_words(&self.sb.outputs(&c.sb.to_words())).hazard == 1;
             let unit = match k {
                 Kind::Alu | Kind::Branch | Kind::Bany => Some(0),
-                Kind::St | Kind::Ld | Kind::Stx => Some(1),
+                Kind::St | Kind::Ld | Kind::Stx | Kind::Atomic => Some(1),
                 _ => None,
             };
             let inst = Inst {
@@ -730,7 +738,13 @@ impl SimtCoreModel {
                 }
                 match k {
                     _ if ends => {}
-                    Kind::Alu | Kind::Branch | Kind::Bany | Kind::St | Kind::Ld | Kind::Stx => {
+                    Kind::Alu
+                    | Kind::Branch
+                    | Kind::Bany
+                    | Kind::St
+                    | Kind::Ld
+                    | Kind::Stx
+                    | Kind::Atomic => {
                         if self.pipelined() {
                             c.to_latch = Some(inst);
                         } else {

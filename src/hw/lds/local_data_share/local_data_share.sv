@@ -8,6 +8,9 @@
 // one), that only one access is in flight (a second is taken only in the cycle the first one
 // ends), and that the `accesses` counter counts what the ports saw.
 //
+// The claims are checked at the `cu` preset, whose share has no atomics (`req_atomic` is left
+// free and ignored); an atomic takes two cycles per lane, which the bound below does not cover.
+//
 // Not here, and why: which words a store writes and a load returns. Those need a shadow of the
 // memory with the highest-lane-wins rule, i.e. the block again; the random differential test
 // against src/hw/lds/local_data_share/model.rs checks them every cycle.
@@ -23,6 +26,8 @@ module local_data_share_props #(
     input wire req_valid,
     input wire req_write,
     input wire req_scatter,
+    input wire req_atomic,
+    input wire req_exchange,
     input wire [T-1:0] req_mask,
     input wire [WW-1:0] req_warp,
     input wire [6:0] req_index,

@@ -10,7 +10,10 @@
 //!   bank `t mod LB`, row `(t / LB) * req_stride + req_index`;
 //! - a **load** is dynamic: lane `l` reads word `req_addr[l]`;
 //! - a **scatter** (a store with `req_scatter`, the ISA's `stx`) is dynamic too: lane `l` writes
-//!   its `req_data` to word `req_addr[l]`.
+//!   its `req_data` to word `req_addr[l]`;
+//! - an **atomic** (`req_atomic` with `req_write` low, the ISA's `atadd` and `atxch`) is
+//!   dynamic: lane `l` reads word `req_addr[l]` (its answer) and writes back the old word plus
+//!   its `req_data`, or (`req_exchange`) `req_data` itself.
 //!
 //! Only the lanes in `req_mask` take part. Every cycle each bank serves one row: the row of its
 //! highest-numbered pending lane, together with every other pending lane that wants the same row
@@ -18,6 +21,13 @@
 //! data (so when lanes collide on one word, the highest lane wins). An access therefore takes as
 //! many cycles as the most distinct rows any one bank is asked for: bank conflicts are
 //! serialised, and every cycle beyond the first is counted in `conflict_cycles`.
+//!
+//! An atomic instead serves one lane of each bank in two cycles, its lowest pending lane: the
+//! first cycle reads its row, the second writes the new word back (and the lane's answer leaves
+//! the RAM). Lanes on one word thus follow each other in lane order, lowest first, each seeing
+//! what the one before it left; an atomic takes two cycles per lane of its busiest bank.
+//! Without atomics built in ([`with_atomics`](LocalDataShare::with_atomics)) `req_atomic` is
+//! ignored.
 //!
 //! Timing: a request taken in cycle `c` is served in cycles `c+1 ..= c+n` (`n >= 1`, one cycle
 //! for an empty mask); `resp_valid` is high for the one cycle `c+n+1`, and a load's words are on
@@ -69,6 +79,10 @@ pub struct LocalDataShare<
     pub req_write: Signal<In, Bit>,
     /// With `req_write`: a scatter, each lane writing to its own `req_addr` (dynamic addressing).
     pub req_scatter: Signal<In, Bit>,
+    /// With `req_write` low: an atomic read-modify-write of each lane's `req_addr`.
+    pub req_atomic: Signal<In, Bit>,
+    /// With `req_atomic`: the word written back is `req_data` (exchange), not old + `req_data`.
+    pub req_exchange: Signal<In, Bit>,
     /// Lanes taking part (bit `l` for lane `l`).
     pub req_mask: Signal<In, Bits<T>>,
     /// Store: the warp, for the thread ids `req_warp * T + lane`.
@@ -83,7 +97,7 @@ pub struct LocalDataShare<
     // Response
     /// High for one cycle when an access has completed.
     pub resp_valid: Signal<Out, Bit>,
-    /// Each lane's word of the last load.
+    /// Each lane's word of the last load (or the old word of the last atomic).
     pub resp_data: [Signal<Out, Bits<DW>>; T],
     // Counters
     /// Requests taken since reset.
@@ -95,6 +109,10 @@ pub struct LocalDataShare<
     active: DFF<Bit>,
     first: DFF<Bit>,
     write: DFF<Bit>,
+    /// An atomic, an exchange, and which of its two cycles this is (high: the write).
+    atomic: DFF<Bit>,
+    exchange: DFF<Bit>,
+    phase: DFF<Bit>,
     pending: DFF<Bits<T>>,
     lane_bank: [DFF<Bits<LBW>>; T],
     lane_row: [DFF<Bits<RW>>; T],
@@ -116,6 +134,12 @@ pub struct LocalDataShare<
     bank_shift: Constant<Bits<8>>,
     /// Built with scatters: `req_scatter` is ignored without (see [`with_scatter`](Self::with_scatter)).
     has_scatter: Constant<Bit>,
+    /// Built with atomics: `req_atomic` is ignored without.
+    has_atomic: Constant<Bit>,
+    /// An atomic is in flight (`has_atomic` and `atomic`).
+    rmw: Signal<Local, Bit>,
+    /// Atomics: the lowest pending lane of each bank.
+    pick: Signal<Local, Bits<T>>,
     // Serving: per bank the row of its highest pending lane, that lane's word, and whether any
     sel_row: [Signal<Local, Bits<RW>>; LB],
     sel_data: [Signal<Local, Bits<DW>>; LB],
@@ -161,6 +185,11 @@ impl<
         self.has_scatter = Constant::new(on);
         self
     }
+    /// This share built with atomics (`on`: `req_atomic` works) or without (it is ignored).
+    pub fn with_atomics(mut self, on: bool) -> Self {
+        self.has_atomic = Constant::new(on);
+        self
+    }
     /// As [`new`](Self::new), the share holding `words` from word 0 (the rest 0): word `a` is
     /// bank `a mod LB`, row `a / LB`.
     pub fn with_contents(warps: usize, words: &[u32]) -> Result<Self> {
@@ -193,6 +222,8 @@ impl<
             req_ready: Default::default(),
             req_write: Default::default(),
             req_scatter: Default::default(),
+            req_atomic: Default::default(),
+            req_exchange: Default::default(),
             req_mask: Default::default(),
             req_warp: Default::default(),
             req_index: Default::default(),
@@ -207,6 +238,9 @@ impl<
             active: Default::default(),
             first: Default::default(),
             write: Default::default(),
+            atomic: Default::default(),
+            exchange: Default::default(),
+            phase: Default::default(),
             pending: Default::default(),
             lane_bank: std::array::from_fn(|_| Default::default()),
             lane_row: std::array::from_fn(|_| Default::default()),
@@ -222,6 +256,9 @@ impl<
             quad_shift: Constant::new(clog2(T / LB).to_bits()),
             bank_shift: Constant::new(LBW.to_bits()),
             has_scatter: Constant::new(false),
+            has_atomic: Constant::new(false),
+            rmw: Default::default(),
+            pick: Default::default(),
             sel_row: std::array::from_fn(|_| Default::default()),
             sel_data: std::array::from_fn(|_| Default::default()),
             sel_hit: std::array::from_fn(|_| Default::default()),
@@ -255,6 +292,9 @@ impl<
             active,
             first,
             write,
+            atomic,
+            exchange,
+            phase,
             pending,
             served,
             done,
@@ -271,7 +311,10 @@ impl<
             self.lane_row[l].d.next = self.lane_row[l].q.val();
             self.lane_data[l].d.next = self.lane_data[l].q.val();
         }
-        // Each bank picks the row of its highest pending lane (later lanes override earlier ones).
+        // Each bank picks the row of its highest pending lane (later lanes override earlier
+        // ones); an atomic's bank its lowest (the first one found stays).
+        self.rmw.next = self.has_atomic.val() & self.atomic.q.val();
+        self.pick.next = 0.into();
         for b in 0..LB {
             self.sel_row[b].next = 0.into();
             self.sel_data[b].next = 0.into();
@@ -279,10 +322,14 @@ impl<
         }
         for l in 0..T {
             for b in 0..LB {
-                if self.pending.q.val().get_bit(l) & (self.lane_bank[l].q.val().index() == b) {
+                if self.pending.q.val().get_bit(l)
+                    & (self.lane_bank[l].q.val().index() == b)
+                    & !(self.rmw.val() & self.sel_hit[b].val())
+                {
                     self.sel_row[b].next = self.lane_row[l].q.val();
                     self.sel_data[b].next = self.lane_data[l].q.val();
                     self.sel_hit[b].next = true;
+                    self.pick.next = self.pick.val().replace_bit(l, true);
                 }
             }
         }
@@ -298,6 +345,13 @@ impl<
                 }
             }
         }
+        // An atomic's picked lanes are served in its second cycle, the write.
+        if self.rmw.val() {
+            self.serve.next = 0.into();
+            if self.phase.q.val() {
+                self.serve.next = self.pick.val();
+            }
+        }
         self.left.next = self.pending.q.val() & !self.serve.val();
         self.req_ready.next = !self.active.q.val() | !self.left.val().any();
         self.accept.next = self.req_valid.val() & self.req_ready.val();
@@ -309,6 +363,15 @@ impl<
             self.banks[b].write_mask.next = 0.into();
             if self.write.q.val() & self.sel_hit[b].val() & !self.reset.val() {
                 self.banks[b].write_mask.next = 1.into();
+            }
+            if self.rmw.val() {
+                if !self.exchange.q.val() {
+                    self.banks[b].write_data.next =
+                        self.banks[b].read_data.val() + self.sel_data[b].val();
+                }
+                if self.phase.q.val() & self.sel_hit[b].val() & !self.reset.val() {
+                    self.banks[b].write_mask.next = 1.into();
+                }
             }
         }
         // A load's words leave the RAM the cycle after their row was served.
@@ -328,6 +391,14 @@ impl<
         if !self.write.q.val() {
             self.served.d.next = self.serve.val();
         }
+        // An atomic's answers leave the RAM in its second cycle.
+        if self.rmw.val() {
+            self.served.d.next = 0.into();
+            if !self.phase.q.val() {
+                self.served.d.next = self.pick.val();
+            }
+        }
+        self.phase.d.next = self.rmw.val() & self.active.q.val() & !self.phase.q.val();
         self.resp_valid.next = self.done.q.val();
         self.accesses.next = self.accesses_q.q.val();
         self.conflict_cycles.next = self.conflicts_q.q.val();
@@ -363,6 +434,10 @@ impl<
             self.active.d.next = true;
             self.first.d.next = true;
             self.write.d.next = self.req_write.val();
+            self.atomic.d.next =
+                self.has_atomic.val() & self.req_atomic.val() & !self.req_write.val();
+            self.exchange.d.next = self.req_exchange.val();
+            self.phase.d.next = false;
             self.pending.d.next = self.req_mask.val();
             self.accesses_q.d.next = self.accesses_q.q.val() + 1;
             for l in 0..T {
@@ -381,6 +456,7 @@ impl<
         if self.reset.val() {
             self.active.d.next = false;
             self.first.d.next = false;
+            self.phase.d.next = false;
             self.pending.d.next = 0.into();
             self.served.d.next = 0.into();
             self.done.d.next = false;
@@ -404,7 +480,7 @@ impl<
 {
     crate::dut_ports!(
         clock: clock,
-        inputs: [reset, req_valid, req_write, req_scatter, req_mask, req_warp, req_index, req_stride, req_addr, req_data],
+        inputs: [reset, req_valid, req_write, req_scatter, req_atomic, req_exchange, req_mask, req_warp, req_index, req_stride, req_addr, req_data],
         outputs: [req_ready, resp_valid, resp_data, accesses, conflict_cycles]
     );
 }
@@ -452,5 +528,6 @@ pub const PROPERTIES: crate::sim::Properties = crate::sim::Properties {
 pub const LDS_INTERFACE: &str = "a request is taken at the rising edge of a cycle with req_valid and req_ready (req_ready never depends on req_valid); \
 req_write=1: owner-computes store, thread t = req_warp*lanes + l writes req_data$l to word ((t/banks)*req_stride + req_index)*banks + t%banks; \
 req_write=1, req_scatter=1: lane l writes req_data$l to word req_addr$l; \
-req_write=0: lane l loads word req_addr$l; only lanes in req_mask take part; each cycle each bank serves the row of its highest pending lane; \
+req_write=0: lane l loads word req_addr$l; req_write=0, req_atomic=1 (when built with atomics): lane l atomically reads word req_addr$l and writes back old + req_data$l (req_exchange=1: req_data$l), lanes in order from the lowest, one lane per bank every two cycles; \
+only lanes in req_mask take part; each cycle each bank serves the row of its highest pending lane; \
 resp_valid is high for one cycle after the last row is served and resp_data$l then holds the loaded words until the next load completes";

@@ -3,7 +3,8 @@
 //! owner-computes stores (thread `t = warp * lanes + lane` writes word
 //! `((t / banks) * stride + index) * banks + t mod banks`), dynamic
 //! loads and scatters; per cycle each bank serves the row of its highest pending lane, with every pending lane
-//! that wants that row.
+//! that wants that row. An atomic serves each bank's lowest pending lane in two cycles: it reads,
+//! then writes back.
 
 use crate::isa::st_address;
 use crate::sim::rng::mask;
@@ -18,12 +19,18 @@ pub struct LocalDataShareModel {
     pub rows: usize,
     /// Built with scatters (`req_scatter` is ignored without).
     pub scatter: bool,
+    /// Built with atomics (`req_atomic` is ignored without).
+    pub atomics: bool,
     /// `mem[bank][row]`.
     pub mem: Vec<Vec<u64>>,
     // The access in flight: its lanes still to serve, and each lane's bank, row and word.
     pub active: bool,
     pub first: bool,
     pub write: bool,
+    /// The access is an atomic (an exchange), in its second cycle (`phase`).
+    pub atomic: bool,
+    pub exchange: bool,
+    pub phase: bool,
     pub pending: u64,
     pub bank: Vec<usize>,
     pub row: Vec<usize>,
@@ -43,6 +50,9 @@ pub struct LdsIn {
     pub write: bool,
     /// With `write`: each lane writes to its own `addr` (`stx`).
     pub scatter: bool,
+    /// With `write` low: an atomic add, or (`exchange`) exchange.
+    pub atomic: bool,
+    pub exchange: bool,
     pub mask: u64,
     pub warp: u64,
     pub index: u64,
@@ -60,10 +70,14 @@ impl LocalDataShareModel {
             banks,
             rows,
             scatter: false,
+            atomics: false,
             mem: vec![vec![0; rows]; banks],
             active: false,
             first: false,
             write: false,
+            atomic: false,
+            exchange: false,
+            phase: false,
             pending: 0,
             bank: vec![0; lanes],
             row: vec![0; lanes],
@@ -80,8 +94,13 @@ impl LocalDataShareModel {
         LocalDataShareModel { scatter: on, ..self }
     }
 
-    /// Port words: reset, req_valid, req_write, req_scatter, req_mask, req_warp, req_index,
-    /// req_stride, req_addr\[lanes\], req_data\[lanes\].
+    /// The model of a share built with atomics (`on`) or without.
+    pub fn with_atomics(self, on: bool) -> Self {
+        LocalDataShareModel { atomics: on, ..self }
+    }
+
+    /// Port words: reset, req_valid, req_write, req_scatter, req_atomic, req_exchange,
+    /// req_mask, req_warp, req_index, req_stride, req_addr\[lanes\], req_data\[lanes\].
     pub fn decode(&self, w: &[u64]) -> LdsIn {
         let n = self.lanes;
         LdsIn {
@@ -89,18 +108,21 @@ impl LocalDataShareModel {
             valid: w[1] == 1,
             write: w[2] == 1,
             scatter: w[3] == 1,
-            mask: w[4],
-            warp: w[5],
-            index: w[6],
-            stride: w[7],
-            addr: w[8..8 + n].to_vec(),
-            data: w[8 + n..8 + 2 * n].to_vec(),
+            atomic: w[4] == 1,
+            exchange: w[5] == 1,
+            mask: w[6],
+            warp: w[7],
+            index: w[8],
+            stride: w[9],
+            addr: w[10..10 + n].to_vec(),
+            data: w[10 + n..10 + 2 * n].to_vec(),
         }
     }
 
     /// The port words of inputs `i`, in port order.
     pub fn encode(&self, i: &LdsIn) -> Vec<u64> {
         let mut w = vec![i.reset as u64, i.valid as u64, i.write as u64, i.scatter as u64];
+        w.extend([i.atomic as u64, i.exchange as u64]);
         w.extend([i.mask, i.warp, i.index, i.stride]);
         w.extend(&i.addr);
         w.extend(&i.data);
@@ -110,6 +132,9 @@ impl LocalDataShareModel {
     /// The lanes served this cycle, and per bank the (row, word) it serves.
     fn serve(&self) -> (u64, Vec<Option<(usize, u64)>>) {
         let mut chosen = vec![None; self.banks];
+        if self.atomic {
+            return (if self.phase { self.picked() } else { 0 }, chosen);
+        }
         for l in (0..self.lanes).rev().filter(|l| self.pending >> l & 1 == 1) {
             chosen[self.bank[l]].get_or_insert((self.row[l], self.data[l]));
         }
@@ -120,6 +145,33 @@ impl LocalDataShareModel {
             })
             .fold(0, |m, l| m | 1 << l);
         (served, chosen)
+    }
+
+    /// An atomic's lanes this round: each bank's lowest pending lane.
+    fn picked(&self) -> u64 {
+        let mut seen = vec![false; self.banks];
+        (0..self.lanes)
+            .filter(|l| {
+                self.pending >> l & 1 == 1 && !std::mem::replace(&mut seen[self.bank[*l]], true)
+            })
+            .fold(0, |m, l| m | 1 << l)
+    }
+
+    /// An atomic's cycle: the first reads each picked lane's word (its answer), the second
+    /// writes back the new one.
+    fn atomic_cycle(&mut self) {
+        let picked = self.picked();
+        for l in (0..self.lanes).filter(|l| picked >> l & 1 == 1) {
+            let word = &mut self.mem[self.bank[l]][self.row[l]];
+            if !self.phase {
+                self.result[l] = *word;
+            } else if self.exchange {
+                *word = self.data[l];
+            } else {
+                *word = (*word + self.data[l]) & mask(self.lane_bits);
+            }
+        }
+        self.phase = !self.phase;
     }
 
     /// Whether the share takes a request this cycle (`req_ready`).
@@ -138,7 +190,8 @@ impl CycleModel for LocalDataShareModel {
     fn ports(&self) -> PortNames {
         let t = self.lanes;
         PortNames::default()
-            .inputs(&["reset", "req_valid", "req_write", "req_scatter", "req_mask", "req_warp"])
+            .inputs(&["reset", "req_valid", "req_write", "req_scatter", "req_atomic"])
+            .inputs(&["req_exchange", "req_mask", "req_warp"])
             .inputs(&["req_index", "req_stride"])
             .input_array("req_addr", t)
             .input_array("req_data", t)
@@ -163,11 +216,14 @@ impl CycleModel for LocalDataShareModel {
                 mem: std::mem::take(&mut self.mem),
                 ..LocalDataShareModel::new(self.lanes, self.lane_bits, self.banks, self.rows)
                     .with_scatter(self.scatter)
+                    .with_atomics(self.atomics)
             };
             return;
         }
         if self.active {
-            if self.write {
+            if self.atomic {
+                self.atomic_cycle();
+            } else if self.write {
                 for (b, c) in chosen.iter().enumerate() {
                     if let Some((row, word)) = c {
                         self.mem[b][*row] = *word;
@@ -203,6 +259,8 @@ impl CycleModel for LocalDataShareModel {
                 self.data[l] = i.data[l];
             }
             (self.active, self.first, self.write, self.pending) = (true, true, i.write, i.mask);
+            (self.atomic, self.exchange) = (self.atomics && i.atomic && !i.write, i.exchange);
+            self.phase = false;
             self.accesses += 1;
         }
     }

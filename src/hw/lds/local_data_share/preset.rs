@@ -26,7 +26,8 @@ macro_rules! at_preset {
             fn local_data_share() -> $crate::__anyhow::Result<Self::LocalDataShare> {
                 let p = <$B as $crate::params::PresetSizes>::PRESET;
                 Ok(<$crate::sized_local_data_share!($S)>::new(p.scheduler.warps)?
-                    .with_scatter(p.isa().stx))
+                    .with_scatter(p.isa().stx)
+                    .with_atomics(p.isa().atomic))
             }
         }
     };
@@ -37,16 +38,18 @@ pub(crate) use at_preset;
 pub fn entries<B: AtPreset>() -> Vec<Entry> {
     let p = B::PRESET;
     let lds = format!(
-        "banks={} rows_per_bank={} word_bits={} lanes={} scatter={}",
+        "banks={} rows_per_bank={} word_bits={} lanes={} scatter={} atomics={}",
         p.lds_banks,
         p.lds_rows,
         p.collector.lane_bits,
         p.scheduler.threads,
-        if p.isa().stx { "yes" } else { "no" }
+        if p.isa().stx { "yes" } else { "no" },
+        if p.isa().atomic { "yes" } else { "no" }
     );
     let summary = format!(
-        "R700 local data share (seed 004): {b} banks (bank = address mod {b}), owner-computes stores, dynamic loads{}, bank conflicts serialised and counted",
+        "R700 local data share (seed 004): {b} banks (bank = address mod {b}), owner-computes stores, dynamic loads{}{}, bank conflicts serialised and counted",
         if p.isa().stx { " and scatters" } else { "" },
+        if p.isa().atomic { ", atomic adds and exchanges" } else { "" },
         b = p.lds_banks
     );
     vec![entry::<B, _>(
@@ -78,6 +81,8 @@ pub struct LdsShape {
     pub rows: usize,
     /// Built with scatters.
     pub scatter: bool,
+    /// Built with atomics.
+    pub atomics: bool,
 }
 
 impl LdsShape {
@@ -90,12 +95,14 @@ impl LdsShape {
             banks: p.lds_banks,
             rows: p.lds_rows,
             scatter: p.isa().stx,
+            atomics: p.isa().atomic,
         }
     }
     /// Its reference model.
     pub fn model(&self) -> super::model::LocalDataShareModel {
         super::model::LocalDataShareModel::new(self.lanes, self.lane_bits, self.banks, self.rows)
             .with_scatter(self.scatter)
+            .with_atomics(self.atomics)
     }
 }
 
@@ -123,6 +130,7 @@ fn coverage<B: AtPreset>(rec: &Recorded) -> Result<()> {
     let p = B::PRESET;
     let m = LdsShape::of(&p).model();
     let (mut loads, mut stores, mut multi, mut back_to_back, mut reset_busy) = (0, 0, 0, 0, 0);
+    let mut atomics = 0;
     let (mut since, mut max_cycles, mut busy) = (0, 0, false);
     let (req_ready, resp_valid) = (rec.output("req_ready")?, rec.output("resp_valid")?);
     for (c, i) in rec.inputs.iter().enumerate() {
@@ -140,6 +148,7 @@ fn coverage<B: AtPreset>(rec: &Recorded) -> Result<()> {
         if i.valid && ready {
             back_to_back += (busy && !responded) as usize;
             loads += !i.write as usize;
+            atomics += (m.atomics && i.atomic && !i.write) as usize;
             stores += i.write as usize;
             multi += (since > 3) as usize;
             since = 0;
@@ -149,9 +158,15 @@ fn coverage<B: AtPreset>(rec: &Recorded) -> Result<()> {
         }
     }
     let want = if p.scheduler.threads > 4 { 50 } else { 0 };
+    let want_atomics = if m.atomics { 200 } else { 0 };
     anyhow::ensure!(
-        loads > 1000 && stores > 1000 && multi > want && back_to_back > 100 && reset_busy > 10,
-        "coverage: loads {loads}, stores {stores}, accesses longer than 2 cycles {multi} (longest {max_cycles}), back to back {back_to_back}, resets mid-access {reset_busy}"
+        loads > 1000
+            && stores > 1000
+            && multi > want
+            && back_to_back > 100
+            && reset_busy > 10
+            && atomics >= want_atomics,
+        "coverage: loads {loads}, stores {stores}, atomics {atomics}, accesses longer than 2 cycles {multi} (longest {max_cycles}), back to back {back_to_back}, resets mid-access {reset_busy}"
     );
     Ok(())
 }

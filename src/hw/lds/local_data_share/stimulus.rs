@@ -4,7 +4,8 @@
 use crate::sim::rng::Rng;
 use crate::sim::rng::PHASE;
 
-/// Stimulus for a local data share: loads, stores and scatters at light to saturating rates;
+/// Stimulus for a local data share: loads, stores, scatters and atomics (adds and exchanges;
+/// ignored by a share built without) at light to saturating rates;
 /// load and scatter addresses spread over all words, crowded into a few words (broadcasts and highest-lane-wins
 /// stores' conflicts) or conflict-free (lane `l` in bank `l mod 4`); strides 0, 1 and random;
 /// full, random and single-lane masks. In half of the phases a request that is not taken is
@@ -54,6 +55,8 @@ pub fn lds_stimulus(
             valid: rng.chance(load),
             write,
             scatter: write && rng.chance(30),
+            atomic: !write && rng.chance(30),
+            exchange: rng.chance(50),
             mask,
             warp: rng.below(warps as u64),
             index: if rng.chance(50) {
