@@ -117,20 +117,20 @@ fn tiny_decode_and_execute_agree_with_the_interpreter() {
 }
 
 /// The decode table itself, checked against a specification written by hand: the ISA
-/// reference's table (`docs/src/isa.md`, between its `decode table` markers) gives each
-/// opcode's control word, and the decoder's (`Controls::of` on `Inst::decode`, which its ROM
-/// and its model both read) must hold exactly that for each of the 64 opcodes; an opcode the
-/// table does not list is illegal and does nothing.
+/// encodings page's table (`docs/src/isa-encodings.md`, between its `decode table` markers)
+/// gives each opcode's control word, and the decoder's (`Controls::of` on `Inst::decode`, which
+/// its ROM and its model both read) must hold exactly that for each of the 64 opcodes; an
+/// opcode the table does not list is illegal and does nothing.
 #[test]
 fn every_opcode_decodes_as_the_isa_page_says() {
     use simt_rtl::hw::core::decoder::Controls;
     use simt_rtl::hw::core::lane_alu::ExecOp;
-    let page = std::fs::read_to_string("docs/src/isa.md").unwrap();
+    let page = std::fs::read_to_string("docs/src/isa-encodings.md").unwrap();
     let table = page
         .split("<!-- decode table: begin -->")
         .nth(1)
         .and_then(|t| t.split("<!-- decode table: end -->").next())
-        .expect("the ISA page's decode table");
+        .expect("the ISA encodings page's decode table");
     let mut listed = std::collections::BTreeMap::new();
     for row in table.lines().filter(|l| l.starts_with("| `")) {
         let cells: Vec<&str> = row.trim_matches('|').split(" | ").map(str::trim).collect();
