@@ -38,8 +38,11 @@
 //! - Kernels on a core of one's own sizes: [`verify::core_run::run_rust_hdl_on`].
 //! - [`rust_hdl`], the version the blocks are written in.
 //!
-//! Every public item of [`params`], [`sim`], [`export`] and [`verify`] is documented: the build
-//! fails on one that is not (`#[deny(missing_docs)]` on each).
+//! Every public item of [`params`], [`hw`], [`isa`], [`sim`], [`export`] and [`verify`] is
+//! documented, every block's ports and every model's fields among them: the build fails on one
+//! that is not (`#[deny(missing_docs)]` on each). The SIMT core's, the warp scheduler's and the
+//! host link's internal stages (the issue stage, the branch unit, ...) are not public: a user
+//! takes the block whole.
 //!
 //! The tool flows (`flow`, with the `flows` feature), the boards' tops ([`boards`]) and the
 //! command handlers (`commands`, with the `cli` feature) serve the `simt-rtl` program; they are public for it and for the tests, not a
@@ -69,7 +72,9 @@ pub mod demo;
 pub mod export;
 #[cfg(feature = "flows")]
 pub mod flow;
+#[deny(missing_docs)]
 pub mod hw;
+#[deny(missing_docs)]
 pub mod isa;
 pub mod link;
 #[deny(missing_docs)]

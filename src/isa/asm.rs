@@ -37,6 +37,7 @@ pub fn assemble(source: &str) -> Result<Vec<Inst>> {
 /// A program with, for each instruction, where it came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Listing {
+    /// The instructions.
     pub program: Vec<Inst>,
     /// Instruction `i`'s source line (from 1) and its text, without label and comment.
     pub source: Vec<(usize, String)>,
@@ -93,7 +94,9 @@ impl Listing {
 /// file shows it as `FILE:N: message`, the form editors jump to.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AtLine {
+    /// The source line (from 1).
     pub line: usize,
+    /// What is wrong there.
     pub message: String,
 }
 

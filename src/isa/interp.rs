@@ -30,6 +30,7 @@ use crate::params::{check_pow2, check_range};
 /// The machine a program runs on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Config {
+    /// Warps.
     pub warps: usize,
     /// Lanes per warp (1..=32).
     pub threads: usize,
@@ -99,6 +100,7 @@ pub struct Counters {
     /// `exit`s that found entries on the warp's stack (its active lanes ended, the warp went on
     /// at the top), and instructions issued with no lane left (run as `exit`).
     pub partial_exits: u64,
+    /// Instructions issued with no lane left (run as `exit`).
     pub empty_issues: u64,
     /// Barriers passed: times every warp that had not ended waited and all went on.
     pub barriers: u64,
@@ -108,16 +110,49 @@ pub struct Counters {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Fault {
     /// A branch pushed more entries than the SIMT stack holds.
-    StackOverflow { warp: usize, pc: usize, depth: usize },
+    StackOverflow {
+        /// The warp.
+        warp: usize,
+        /// The instruction's index.
+        pc: usize,
+        /// The stack's entries.
+        depth: usize,
+    },
     /// `join` found the SIMT stack empty.
-    EmptyJoin { warp: usize, pc: usize },
+    EmptyJoin {
+        /// The warp.
+        warp: usize,
+        /// The instruction's index.
+        pc: usize,
+    },
     /// A warp's pc left the program, after instruction `from`.
-    PastEnd { warp: usize, pc: usize, len: usize, from: Option<usize> },
+    PastEnd {
+        /// The warp.
+        warp: usize,
+        /// The instruction's index.
+        pc: usize,
+        /// The program's length.
+        len: usize,
+        /// The instruction it came from.
+        from: Option<usize>,
+    },
     /// `max_instructions` warp instructions ran and some warp had not exited.
-    Limit { instructions: u64 },
+    Limit {
+        /// The limit.
+        instructions: u64,
+    },
     /// A warp reached `bar` diverged: its active lanes (`mask`) are not all its lanes that
     /// have not exited (`live`).
-    DivergedBarrier { warp: usize, pc: usize, mask: u32, live: u32 },
+    DivergedBarrier {
+        /// The warp.
+        warp: usize,
+        /// The instruction's index.
+        pc: usize,
+        /// Its active lanes.
+        mask: u32,
+        /// Its lanes that have not exited.
+        live: u32,
+    },
 }
 
 impl Fault {
@@ -164,11 +199,13 @@ impl std::error::Error for Fault {}
 /// One warp's control state.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WarpState {
+    /// The next instruction's index.
     pub pc: usize,
     /// Active lanes, bit `l` for lane `l`.
     pub mask: u32,
     /// `(mask, pc)` entries, the top last.
     pub stack: Vec<(u32, usize)>,
+    /// The warp has ended.
     pub done: bool,
     /// Lanes that ran `exit` (bit `l` for lane `l`): no mask the stack restores holds them.
     pub exited: u32,
@@ -181,11 +218,15 @@ pub struct WarpState {
 /// The machine after a run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Machine {
+    /// The machine.
     pub config: Config,
     /// `regs[(warp x threads + lane) x 16 + r]`.
     pub regs: Vec<u32>,
+    /// The local data share's words.
     pub lds: Vec<u32>,
+    /// Each warp's control state.
     pub warps: Vec<WarpState>,
+    /// What the run counted.
     pub counters: Counters,
     /// Races between warps on the local data share ([`super::races`]).
     pub races: super::races::RaceLog,

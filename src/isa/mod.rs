@@ -142,6 +142,7 @@ pub fn st_address(thread: usize, index: u8, stride: u8, banks: usize) -> usize {
 }
 /// The signed immediate's range.
 pub const IMM_MIN: i32 = -(1 << 13);
+/// The signed immediate's greatest value.
 pub const IMM_MAX: i32 = (1 << 13) - 1;
 /// `st`'s stride and index fields.
 pub const STORE_FIELD_MAX: u32 = 127;
@@ -163,10 +164,15 @@ impl Extensions {
 /// ALU operations on two registers (`rd = ra op rb`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AluOp {
+    /// `ra + rb`.
     Add,
+    /// `ra - rb`.
     Sub,
+    /// `ra & rb`.
     And,
+    /// `ra | rb`.
     Or,
+    /// `ra ^ rb`.
     Xor,
     /// Shift left by `rb mod lane_bits`.
     Shl,
@@ -199,9 +205,13 @@ pub enum AluOp {
 /// ALU operations with an immediate (`rd = ra op imm`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ImmOp {
+    /// `ra + imm`.
     Addi,
+    /// `ra & imm`.
     Andi,
+    /// `ra << (imm mod lane_bits)`.
     Shli,
+    /// `ra >> (imm mod lane_bits)`, logical.
     Shri,
     /// `ra | imm` (extension `imm`).
     Ori,
@@ -228,6 +238,7 @@ pub enum AtomicOp {
 impl AtomicOp {
     /// Both, in opcode order.
     pub const ALL: [AtomicOp; 2] = [AtomicOp::Add, AtomicOp::Exchange];
+    /// The mnemonic.
     pub fn name(self) -> &'static str {
         match self {
             AtomicOp::Add => "atadd",
@@ -246,79 +257,113 @@ impl AtomicOp {
 /// One instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Inst {
+    /// Nothing.
     Nop,
+    /// `rd = ra op rb`.
     Alu {
+        /// The operation.
         op: AluOp,
+        /// The register written.
         rd: u8,
+        /// Operand `a`'s register.
         ra: u8,
+        /// Operand `b`'s register.
         rb: u8,
     },
+    /// `rd = ra op imm`.
     Imm {
+        /// The operation.
         op: ImmOp,
+        /// The register written.
         rd: u8,
+        /// Operand `a`'s register.
         ra: u8,
+        /// The immediate, 14 bits signed.
         imm: i32,
     },
     /// `rd = imm`.
     Li {
+        /// The register written.
         rd: u8,
+        /// The immediate, 14 bits signed.
         imm: i32,
     },
     /// `rd` = the lane's index in its warp.
     Lane {
+        /// The register written.
         rd: u8,
     },
     /// `rd` = the warp's index.
     Warp {
+        /// The register written.
         rd: u8,
     },
     /// `rd` = the lanes per warp (extension `threads`).
     Threads {
+        /// The register written.
         rd: u8,
     },
     /// Divergent branch: taken where `ra == 0` (`if_zero`) or `ra != 0`.
     Branch {
+        /// `bz` (taken where `ra == 0`) rather than `bnz`.
         if_zero: bool,
+        /// The register tested.
         ra: u8,
+        /// Where the taken lanes go.
         target: u16,
+        /// The reconvergence point: a `join`.
         reconv: u16,
     },
     /// Pop the SIMT stack into mask and pc.
     Join,
     /// Jump, the whole warp.
     Jmp {
+        /// Where the warp goes.
         target: u16,
     },
     /// Jump, the whole warp, when any active lane has `ra != 0`.
     Bany {
+        /// The register tested.
         ra: u8,
+        /// Where the warp goes.
         target: u16,
     },
     /// Local data share: owner-computes store of `ra`.
     St {
+        /// The register stored.
         ra: u8,
+        /// The row offset.
         index: u8,
+        /// The stride between rows of `B` threads.
         stride: u8,
     },
     /// Local data share: `rd` = the word at flat address `ra`, or (extension `offset`, the
     /// form `ld rd, imm(ra)`) at `ra + imm`, cut to the lane width.
     Ld {
+        /// The register written.
         rd: u8,
+        /// The address register.
         ra: u8,
+        /// The offset form's immediate (`ld rd, imm(ra)`); `None` for `ld rd, ra`.
         offset: Option<i32>,
     },
     /// `rd = imm << 14`, cut to the lane width: the upper bits of a full-width constant, whose
     /// low 14 bits an `addi` adds (extension `lui`).
     Lui {
+        /// The register written.
         rd: u8,
+        /// The 18-bit immediate.
         imm: u32,
     },
     /// Local data share: each active lane writes `rb` to the word at flat address `ra` (or,
     /// with extension `offset`, `ra + imm`); lanes that hit one word leave the highest lane's
     /// value (extension `stx`).
     Stx {
+        /// The address register.
         ra: u8,
+        /// The register stored.
         rb: u8,
+        /// The offset form's immediate (`stx rb, imm(ra)`); `None` for `stx rb, ra`.
         offset: Option<i32>,
     },
     /// Local data share, atomically (extension `atomic`): each active lane in lane order, lowest
@@ -326,9 +371,13 @@ pub enum Inst {
     /// `rb` (`add`) or `rb` itself: lanes that hit one word each see the word the lanes before
     /// them left.
     Atomic {
+        /// What is written back.
         op: AtomicOp,
+        /// The register the old word goes to.
         rd: u8,
+        /// The address register.
         ra: u8,
+        /// The operand register.
         rb: u8,
     },
     /// The warp waits until every warp of the core that has not ended is at a `bar`.
@@ -435,9 +484,11 @@ impl AluOp {
         AluOp::Mulh,
         AluOp::Mulhu,
     ];
+    /// The mnemonic.
     pub fn name(self) -> &'static str {
         row_of(&ALU_OPS, self).1
     }
+    /// The operation of a mnemonic.
     pub fn from_name(name: &str) -> Option<Self> {
         op_named(&ALU_OPS, name)
     }
@@ -465,9 +516,11 @@ impl ImmOp {
             _ => &[],
         }
     }
+    /// The mnemonic.
     pub fn name(self) -> &'static str {
         row_of(&IMM_OPS, self).1
     }
+    /// The operation of a mnemonic.
     pub fn from_name(name: &str) -> Option<Self> {
         op_named(&IMM_OPS, name)
     }

@@ -29,40 +29,60 @@ use crate::sim::rng::Rng;
 /// One statement of a structured program.
 #[derive(Clone, Debug)]
 pub enum Stmt {
+    /// `op rd, ra, rb`.
     Alu(AluOp, u8, u8, u8),
+    /// `op rd, ra, imm`.
     Imm(ImmOp, u8, u8, i32),
+    /// `li rd, imm`.
     Li(u8, i32),
     /// `lui` (extension `lui`).
     Lui(u8, u32),
+    /// `lane rd`.
     Lane(u8),
+    /// `warp rd`.
     Warp(u8),
     /// `threads` (extension `threads`).
     Threads(u8),
     /// Lanes where `reg == 0` (`if_zero`) or `!= 0` run `then`, the others `other`.
     If {
+        /// Taken where `reg == 0`, else where it is not.
         if_zero: bool,
+        /// The register tested.
         reg: u8,
+        /// What the taken lanes run.
         then: Vec<Stmt>,
+        /// What the others run.
         other: Vec<Stmt>,
     },
     /// `counter = src & 3; while counter != 0 { body; counter -= 1 }`, per lane.
     Loop {
+        /// The loop's counter register (`r12..r14`).
         counter: u8,
+        /// The register whose low 2 bits are the trip count.
         src: u8,
+        /// What each trip runs.
         body: Vec<Stmt>,
     },
+    /// `st reg, index, stride` (owner-computes).
     St {
+        /// The register stored.
         reg: u8,
+        /// The row offset.
         index: u8,
+        /// The stride (one per program).
         stride: u8,
     },
     /// `rd` = the word at `base + (ra & 63)`: `base` is [`LOAD_BASE`] (words nothing writes),
     /// or 0 (the words warps store to, in a phase without stores); `offset`: `base` is the
     /// load's offset (extension `offset`), not added to the address register first.
     Ld {
+        /// The register written.
         rd: u8,
+        /// The register the address comes from.
         ra: u8,
+        /// The first word of the region read.
         base: u32,
+        /// `base` is the offset of `ld rd, base(r15)`.
         offset: bool,
     },
     /// `rd` = atomically the word at [`ATOMIC_BASE`] + `warp x 8 + (ra & 7)`, which becomes
@@ -70,9 +90,13 @@ pub enum Stmt {
     /// its own 8 words, on which its lanes collide, so lane order (the SIMT run's) is the order
     /// of the threads (the scalar run's).
     Atomic {
+        /// What is written back.
         op: AtomicOp,
+        /// The register the old word goes to.
         rd: u8,
+        /// The operand register.
         rb: u8,
+        /// The register the word's index comes from.
         ra: u8,
     },
     /// Every warp waits for the others (at the top level only).

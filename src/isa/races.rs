@@ -7,16 +7,22 @@
 /// One access to a word: the warp, the instruction's address, and whether it wrote.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Access {
+    /// The warp.
     pub warp: usize,
+    /// The instruction's index.
     pub pc: usize,
+    /// It wrote.
     pub write: bool,
 }
 
 /// Two accesses of different warps to one word, at least one of them a write.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Race {
+    /// The word.
     pub word: usize,
+    /// The first access.
     pub first: Access,
+    /// The second, of another warp.
     pub second: Access,
 }
 
@@ -28,6 +34,7 @@ pub const MAX_RACES: usize = 16;
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RaceLog {
     accesses: Vec<Vec<Access>>,
+    /// The races found.
     pub races: Vec<Race>,
 }
 

@@ -233,14 +233,21 @@ fn check_names(kind: &str, block: &[String], model: &[String]) -> anyhow::Result
     Ok(())
 }
 
-/// Declares a struct of port values, one `u64` field per port in the block's port order, with
-/// its conversion to and from the word vectors the runners use.
+/// Declares a struct of port values, one `u64` field per port in the block's port order (each
+/// documented as its port's value), with its conversion to and from the word vectors the
+/// runners use.
 #[macro_export]
 macro_rules! port_struct {
     ($(#[$m:meta])* pub struct $name:ident { $($(#[$fm:meta])* $field:ident),* $(,)? }) => {
         $(#[$m])*
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-        pub struct $name { $($(#[$fm])* pub $field: u64,)* }
+        pub struct $name {
+            $(
+                $(#[$fm])*
+                #[doc = concat!("The `", stringify!($field), "` port's value.")]
+                pub $field: u64,
+            )*
+        }
         impl $crate::sim::PortStruct for $name {
             const NAMES: &'static [&'static str] = &[$(stringify!($field)),*];
             fn from_words(words: &[u64]) -> Self {

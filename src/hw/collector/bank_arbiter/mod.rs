@@ -74,6 +74,7 @@ pub struct BankArbiter<
     // Write-back allocation
     /// A write-back takes bank `write_bank` this cycle.
     pub write_valid: Signal<In, Bit>,
+    /// The bank the write-back takes.
     pub write_bank: Signal<In, Bits<BW>>,
     // Grants (combinational from the queue heads, the diagonal and the write)
     /// Bank `b` reads its queue head this cycle.

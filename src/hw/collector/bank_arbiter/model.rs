@@ -8,14 +8,18 @@ use crate::sim::{CycleModel, PortNames};
 /// A read request: GPGPU-Sim's `op_t` as far as the arbiter looks at it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Op {
+    /// The collector unit that asked.
     pub cu: usize,
+    /// Which of its source operands (0..3).
     pub slot: usize,
+    /// The register's row in its bank.
     pub row: usize,
 }
 
 /// One cycle's inputs, decoded.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ArbiterInputs {
+    /// Reset this cycle.
     pub reset: bool,
     /// Push lanes in order: `(bank, op)` for each valid lane.
     pub pushes: Vec<(usize, Op)>,
@@ -26,15 +30,21 @@ pub struct ArbiterInputs {
 #[derive(Clone, Debug)]
 /// The cycle-level reference model of this folder's block (the module's header says what it follows).
 pub struct BankArbiterModel {
+    /// Register banks.
     pub banks: usize,
+    /// Collector units.
     pub collectors: usize,
+    /// Push lanes per cycle.
     pub lanes: usize,
+    /// Entries of each bank's queue.
     pub depth: usize,
+    /// GPGPU-Sim's `sub_core_model`: each collector unit reads its own banks.
     pub one_bank_per_cu: bool,
     /// `m_queue`.
     pub queues: Vec<VecDeque<Op>>,
     /// `m_last_cu`.
     pub last_cu: usize,
+    /// Sticky: a push found its bank's queue full.
     pub overflow: bool,
 }
 

@@ -114,20 +114,30 @@ pub struct OperandCollector<
     pub out_ready: [Signal<In, Bit>; U],
     /// Output register `u` holds an instruction.
     pub out_valid: [Signal<Out, Bit>; U],
+    /// Output register `u`'s warp.
     pub out_warp: [Signal<Out, Bits<WW>>; U],
+    /// Its tag (the instruction word in the core).
     pub out_tag: [Signal<Out, Bits<G>>; U],
+    /// Its destination register.
     pub out_dst: [Signal<Out, Bits<RRW>>; U],
+    /// Its active lanes.
     pub out_mask: [Signal<Out, Bits<T>>; U],
+    /// Bit `s`: its source operand `s` is a register.
     pub out_src_valid: [Signal<Out, Bits<3>>; U],
     /// Operand 0, 1, 2 (all lanes; 0 for a slot that is not a register).
     pub out_src0: [Signal<Out, Bits<TD>>; U],
+    /// Operand 1.
     pub out_src1: [Signal<Out, Bits<TD>>; U],
+    /// Operand 2.
     pub out_src2: [Signal<Out, Bits<TD>>; U],
     // Write-back (execution -> register file): always taken, priority over reads of its bank
     /// Write register `wb_reg` of warp `wb_warp`, lanes `wb_mask`, at this edge.
     pub wb_valid: Signal<In, Bit>,
+    /// The written register's warp.
     pub wb_warp: Signal<In, Bits<WW>>,
+    /// The written register.
     pub wb_reg: Signal<In, Bits<RRW>>,
+    /// The lanes written.
     pub wb_mask: Signal<In, Bits<T>>,
     /// Lane `l` at bits `l * DW ..`.
     pub wb_data: Signal<In, Bits<TD>>,

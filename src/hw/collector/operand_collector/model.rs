@@ -15,32 +15,45 @@ use crate::sim::{CycleModel, PortNames};
 /// An instruction as it enters the collector (`warp_inst_t` as far as the collector looks).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Inst {
+    /// The issuing warp.
     pub warp: usize,
+    /// The unit type it goes to (its output register).
     pub unit: usize,
+    /// Its tag (the instruction word in the core).
     pub tag: u64,
+    /// Its destination register.
     pub dst: usize,
+    /// Its active lanes.
     pub mask: u64,
     /// Bit `s`: source operand `s` is a register.
     pub src_valid: u8,
+    /// Its source registers, by slot.
     pub src: [usize; 3],
 }
 
 /// A write-back: lanes `mask` of warp `warp`'s register `reg`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct WriteBack {
+    /// The warp.
     pub warp: usize,
+    /// The register.
     pub reg: usize,
+    /// The lanes written.
     pub mask: u64,
+    /// Each lane's value.
     pub data: Lanes,
 }
 
 /// One cycle's inputs, decoded.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct OcInputs {
+    /// Reset this cycle.
     pub reset: bool,
     /// Input port `p`'s fields, and whether it is valid.
     pub ports: Vec<(bool, Inst)>,
+    /// Per output register: the execution unit takes it at this edge.
     pub out_ready: Vec<bool>,
+    /// This cycle's write-back, if any.
     pub wb: Option<WriteBack>,
 }
 
@@ -48,8 +61,11 @@ pub struct OcInputs {
 /// when emptied, as the hardware's register does.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct OutReg {
+    /// It holds an instruction.
     pub valid: bool,
+    /// The instruction.
     pub inst: Inst,
+    /// Its operand values, by slot.
     pub ops: [Lanes; 3],
 }
 
@@ -71,12 +87,17 @@ pub struct Decisions {
     pub dispatched: Vec<(usize, usize)>,
     /// The dispatch pointers after this cycle.
     pub last: Vec<usize>,
+    /// Per bank: the read it grants this cycle.
     pub grants: Vec<Option<Op>>,
+    /// Per input port: a collector unit is free for it.
     pub in_ready: Vec<bool>,
+    /// Per input port: the collector unit its instruction goes to.
     pub in_cu: Vec<usize>,
     /// `(port, unit)` allocated.
     pub allocated: Vec<(usize, usize)>,
+    /// An offered instruction found no free collector unit.
     pub stall: bool,
+    /// An offered instruction named a unit type the collector lacks.
     pub bad_unit: bool,
     /// An offered instruction named a register in a slot at or above `sources`.
     pub bad_source: bool,
@@ -85,8 +106,11 @@ pub struct Decisions {
 #[derive(Clone, Debug)]
 /// The cycle-level reference model of this folder's block (the module's header says what it follows).
 pub struct OperandCollectorModel {
+    /// The collector's sizes and timing.
     pub params: CollectorParams,
+    /// Warps.
     pub warps: usize,
+    /// Lanes per warp.
     pub threads: usize,
     map: RegisterMapModel,
     cus: Vec<CollectorUnit>,
@@ -94,14 +118,23 @@ pub struct OperandCollectorModel {
     sets: Vec<Vec<usize>>,
     /// Each dispatch unit's `m_last_cu`, an index into its set.
     last: Vec<usize>,
+    /// The bank arbiter (GPGPU-Sim's `arbiter_t`).
     pub arbiter: BankArbiterModel,
+    /// The register file.
     pub rf: RegisterFileModel,
+    /// The output registers, one per unit type.
     pub out: Vec<OutReg>,
+    /// Instructions allocated a collector unit since reset.
     pub count_alloc: u32,
+    /// Instructions dispatched since reset.
     pub count_dispatch: u32,
+    /// Cycles an offered instruction found no free unit.
     pub count_stall: u32,
+    /// Reads granted per bank since reset.
     pub count_grant: Vec<u32>,
+    /// Sticky: an instruction named a unit type the collector lacks.
     pub err_unit: bool,
+    /// Sticky: an instruction named a register in a slot at or above `sources`.
     pub err_source: bool,
 }
 

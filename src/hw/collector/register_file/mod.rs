@@ -49,7 +49,9 @@ pub struct RegisterFile<
     // Write: one row of one bank per cycle, masked by lane
     /// Write this cycle.
     pub write_valid: Signal<In, Bit>,
+    /// The bank written.
     pub write_bank: Signal<In, Bits<BW>>,
+    /// The row written.
     pub write_row: Signal<In, Bits<RW>>,
     /// Lanes to write (bit `l` for lane `l`); the other lanes keep their value.
     pub write_mask: Signal<In, Bits<T>>,

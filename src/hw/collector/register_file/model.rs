@@ -8,9 +8,13 @@ use crate::sim::{CycleModel, PortNames};
 #[derive(Clone, Debug)]
 /// The cycle-level reference model of this folder's block (the module's header says what it follows).
 pub struct RegisterFileModel {
+    /// Banks.
     pub banks: usize,
+    /// Rows per bank.
     pub rows: usize,
+    /// Lanes per row.
     pub lanes: usize,
+    /// Bits per lane.
     pub lane_bits: usize,
     /// `mem[bank][row][lane]`.
     pub mem: Vec<Vec<Lanes>>,
@@ -21,9 +25,13 @@ pub struct RegisterFileModel {
 /// One lane-masked write.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RowWrite {
+    /// The bank written.
     pub bank: usize,
+    /// The row written.
     pub row: usize,
+    /// The lanes written (bit `l` for lane `l`).
     pub mask: u64,
+    /// Each lane's value.
     pub data: Lanes,
 }
 

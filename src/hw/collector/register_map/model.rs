@@ -6,7 +6,9 @@ use crate::sim::{CycleModel, PortNames};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 /// The cycle-level reference model of this folder's block (the module's header says what it follows).
 pub struct RegisterMapModel {
+    /// Register banks.
     pub banks: usize,
+    /// Registers per warp.
     pub regs_per_warp: usize,
     /// 1: no sub-core model.
     pub schedulers: usize,

@@ -25,6 +25,7 @@ pub fn active_lanes(mask: u64, lanes: usize) -> ActiveLanesOut {
 
 /// The combinational block as a cycle model (no state).
 pub struct ActiveLanesModel {
+    /// Lanes.
     pub lanes: usize,
 }
 

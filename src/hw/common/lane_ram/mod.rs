@@ -23,11 +23,15 @@ use crate::sim::wide::bits_of_words;
 /// `2^RW` rows of `T` lanes x `DW` bits; `TD = T * DW` (at most 1,024).
 #[derive(LogicBlock)]
 pub struct LaneRam<const RW: usize, const T: usize, const DW: usize, const TD: usize> {
+    /// Reads and writes take effect at its rising edge.
     pub clock: Signal<In, Clock>,
+    /// The row to read.
     pub read_address: Signal<In, Bits<RW>>,
     /// The row read at the last rising edge; lane `l` in bits `l * DW ..`.
     pub read_data: Signal<Out, Bits<TD>>,
+    /// The row to write.
     pub write_address: Signal<In, Bits<RW>>,
+    /// The row's new lanes (lane `l` in bits `l * DW ..`).
     pub write_data: Signal<In, Bits<TD>>,
     /// Lanes to write at the rising edge (all zero: no write).
     pub write_mask: Signal<In, Bits<T>>,

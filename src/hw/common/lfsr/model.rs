@@ -15,7 +15,9 @@ pub use crate::params::{LFSR_SEED, TAPS_32};
 #[derive(Clone, Debug)]
 /// The reference model of [`Lfsr`](crate::hw::Lfsr).
 pub struct LfsrModel {
+    /// The feedback taps (Galois form).
     pub taps: u64,
+    /// The state a reset loads.
     pub seed: u64,
     /// 0 at power-up, as the hardware's flip-flops.
     pub state: u64,
@@ -41,7 +43,9 @@ impl CycleModel for LfsrModel {
 #[derive(Clone, Debug)]
 /// The reference model of [`Misr`](crate::hw::Misr).
 pub struct MisrModel {
+    /// The feedback taps (Galois form).
     pub taps: u64,
+    /// The signature so far.
     pub state: u64,
 }
 

@@ -28,7 +28,9 @@ pub fn encode(req: u64, n: usize, order: Order) -> EncoderOut {
 
 /// The combinational encoder as a cycle model (no state).
 pub struct PriorityEncoderModel {
+    /// Requesters.
     pub n: usize,
+    /// Which requester wins: the lowest or the highest.
     pub order: Order,
 }
 

@@ -12,7 +12,9 @@ port_struct! {
 /// `n` requesters; `last` is the requester granted last (priority starts after it).
 #[derive(Clone, Debug)]
 pub struct RoundRobinModel {
+    /// Requesters.
     pub n: usize,
+    /// The requester granted last.
     pub last: usize,
 }
 
@@ -60,6 +62,7 @@ impl CycleModel for RoundRobinModel {
 /// in the last cycle (none at power-up).
 #[derive(Clone, Debug)]
 pub struct LookaheadRoundRobinModel {
+    /// The arbiter that chooses.
     pub arbiter: RoundRobinModel,
     /// The requests given in the last cycle: those the choice shown now is made from.
     pub last_req: u64,

@@ -29,19 +29,25 @@ macro_rules! sized_barrier {
 /// `W` warps (`WW` bits).
 #[derive(LogicBlock)]
 pub struct Barrier<const W: usize, const WW: usize> {
+    /// Arrivals and releases take effect at its rising edge.
     pub clock: Signal<In, Clock>,
+    /// Synchronous reset, active high.
     pub reset: Signal<In, Bit>,
     /// Warp `arrive_warp` issues `bar` (`diverged`: not with all its live lanes).
     pub arrive: Signal<In, Bit>,
+    /// The warp that arrives.
     pub arrive_warp: Signal<In, Bits<WW>>,
+    /// It arrives diverged (an error: it waits as the others do).
     pub diverged: Signal<In, Bit>,
     /// The warps that have not ended (launched, not idle); warps are still being launched.
     pub present: Signal<In, Bits<W>>,
+    /// Warps are still being launched: no release until they all are.
     pub launching: Signal<In, Bit>,
     /// The fill uses warp control this cycle.
     pub ctl_busy: Signal<In, Bit>,
     /// Re-activate warp `ctl_wid`.
     pub ctl_valid: Signal<Out, Bit>,
+    /// The warp to re-activate.
     pub ctl_wid: Signal<Out, Bits<WW>>,
     /// Some warp waits.
     pub any_waiting: Signal<Out, Bit>,

@@ -19,7 +19,9 @@ port_struct! {
 pub struct BarrierModel {
     /// Warps waiting at the barrier, and warps released but not yet re-activated (bit per warp).
     pub waiting: u64,
+    /// Warps released and not yet re-activated (bit per warp).
     pub releasing: u64,
+    /// Sticky: a warp arrived diverged.
     pub err: bool,
 }
 

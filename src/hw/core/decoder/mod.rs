@@ -88,10 +88,15 @@ pub enum BSel {
 /// The control word of one instruction (one ROM row).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Controls {
+    /// The opcode exists (on this core).
     pub legal: bool,
+    /// What kind of instruction it is.
     pub kind: Kind,
+    /// The lane ALU's operation.
     pub exec_op: ExecOp,
+    /// Where operand `b` comes from.
     pub b_sel: BSel,
+    /// It writes `rd`.
     pub rd_valid: bool,
     /// Bit 0: `ra` is read; bit 1: `rb` is read.
     pub src_valid: u64,
@@ -99,6 +104,7 @@ pub struct Controls {
     pub ra_high: bool,
     /// The branch target is `inst[10:0]` (`jmp`, `bany`), not `inst[21:11]`.
     pub target_low: bool,
+    /// `bz` rather than `bnz`.
     pub if_zero: bool,
 }
 
@@ -197,6 +203,7 @@ pub struct Decoder {
     pub exec_op: Signal<Out, Bits<4>>,
     /// A [`BSel`].
     pub b_sel: Signal<Out, Bits<2>>,
+    /// The instruction writes `rd`.
     pub rd_valid: Signal<Out, Bit>,
     /// Bit 0: `ra` is read; bit 1: `rb` is read.
     pub src_valid: Signal<Out, Bits<2>>,
@@ -205,8 +212,11 @@ pub struct Decoder {
     /// Control flow ([`Kind::is_control`]): the warp's fetch stops after it.
     pub control: Signal<Out, Bit>,
     // Fields
+    /// The destination register field, `inst[25:22]`.
     pub rd: Signal<Out, Bits<4>>,
+    /// Operand `a`'s register: `inst[21:18]`, or `inst[25:22]` for branches.
     pub ra: Signal<Out, Bits<4>>,
+    /// Operand `b`'s register: `inst[17:14]`, or `inst[25:22]` for `stx rs, imm(ra)`.
     pub rb: Signal<Out, Bits<4>>,
     /// `inst[13:0]`, sign-extended; `lui`'s `inst[17:0] << 14`.
     pub imm: Signal<Out, Bits<32>>,
@@ -216,6 +226,7 @@ pub struct Decoder {
     pub reconv: Signal<Out, Bits<11>>,
     /// `st`'s row offset `inst[6:0]` and quad stride `inst[13:7]`.
     pub st_index: Signal<Out, Bits<7>>,
+    /// `st`'s quad stride `inst[13:7]`.
     pub st_stride: Signal<Out, Bits<7>>,
     /// Bit 4 of the [`ExecOp`]: a legal opcode of the ALU's second page, 0x30 to 0x37 (`min`
     /// to `mulhu`), whose codes are 16 and up. Not in the ROM: a core without those

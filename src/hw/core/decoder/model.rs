@@ -15,6 +15,7 @@ port_struct! {
 /// The decoder of a core with the extensions `isa`.
 #[derive(Clone, Debug, Default)]
 pub struct DecoderModel {
+    /// The extensions the decoder carries (the others' opcodes are illegal).
     pub isa: Extensions,
 }
 

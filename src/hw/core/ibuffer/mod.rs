@@ -39,9 +39,13 @@ pub struct IBuffer<const W: usize, const WW: usize, const A: usize> {
     /// Synchronous reset, active high.
     pub reset: Signal<In, Bit>,
     // Fill (from fetch and decode)
+    /// Add `fill_inst` at `fill_pc` to warp `fill_warp`'s buffer at this edge.
     pub fill_valid: Signal<In, Bit>,
+    /// The warp filled.
     pub fill_warp: Signal<In, Bits<WW>>,
+    /// The instruction word.
     pub fill_inst: Signal<In, Bits<32>>,
+    /// Its pc.
     pub fill_pc: Signal<In, Bits<A>>,
     /// Bit `w`: warp `w` has a free slot.
     pub space: Signal<Out, Bits<W>>,
@@ -50,16 +54,23 @@ pub struct IBuffer<const W: usize, const WW: usize, const A: usize> {
     pub head_valid: Signal<Out, Bits<W>>,
     /// The warp whose oldest instruction `head_inst`/`head_pc` show (0 when it has none).
     pub head_warp: Signal<In, Bits<WW>>,
+    /// Warp `head_warp`'s oldest instruction.
     pub head_inst: Signal<Out, Bits<32>>,
+    /// Its pc.
     pub head_pc: Signal<Out, Bits<A>>,
     /// The warp whose oldest instruction `issue_valid` takes.
     pub issue_warp: Signal<In, Bits<WW>>,
+    /// Remove warp `issue_warp`'s oldest instruction at this edge.
     pub issue_valid: Signal<In, Bit>,
     // Flush
+    /// Empty warp `flush_warp`'s buffer at this edge.
     pub flush_valid: Signal<In, Bit>,
+    /// The warp flushed.
     pub flush_warp: Signal<In, Bits<WW>>,
     // Errors (sticky)
+    /// Sticky: a fill found its warp's buffer full.
     pub err_fill_full: Signal<Out, Bit>,
+    /// Sticky: an issue found its warp's buffer empty.
     pub err_issue_empty: Signal<Out, Bit>,
     /// Per warp: slot 0 is the oldest; `count` is 0, 1 or 2.
     inst0: [DFF<Bits<32>>; W],

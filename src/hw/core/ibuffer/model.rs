@@ -24,8 +24,11 @@ port_struct! {
 #[derive(Clone, Debug)]
 /// The cycle-level reference model of this folder's block (the module's header says what it follows).
 pub struct IBufferModel {
+    /// Per warp: its `(instruction, pc)` pairs, the oldest first.
     pub buffers: Vec<VecDeque<(u64, u64)>>,
+    /// Sticky: a fill found its warp's buffer full.
     pub fill_full: bool,
+    /// Sticky: an issue found its warp's buffer empty.
     pub issue_empty: bool,
     /// `IBufferRam`'s head: what `IBuffer`'s showed before the last edge (`None`: the head
     /// shows at once, as `IBuffer`'s).

@@ -29,12 +29,17 @@ const ROW_BITS: usize = 7;
 /// two slots per warp.
 #[derive(LogicBlock)]
 pub struct IBufferRam<const W: usize, const WW: usize, const A: usize> {
+    /// Fills, issues and flushes take effect at its rising edge.
     pub clock: Signal<In, Clock>,
     /// Synchronous reset, active high.
     pub reset: Signal<In, Bit>,
+    /// Add `fill_inst` at `fill_pc` to warp `fill_warp`'s buffer at this edge.
     pub fill_valid: Signal<In, Bit>,
+    /// The warp filled.
     pub fill_warp: Signal<In, Bits<WW>>,
+    /// The instruction word.
     pub fill_inst: Signal<In, Bits<32>>,
+    /// Its pc.
     pub fill_pc: Signal<In, Bits<A>>,
     /// Bit `w`: warp `w` has a free slot.
     pub space: Signal<Out, Bits<W>>,
@@ -42,13 +47,21 @@ pub struct IBufferRam<const W: usize, const WW: usize, const A: usize> {
     pub head_valid: Signal<Out, Bits<W>>,
     /// The warp whose oldest instruction `head_inst`/`head_pc` show after the edge.
     pub head_warp: Signal<In, Bits<WW>>,
+    /// Warp `head_warp`'s oldest instruction.
     pub head_inst: Signal<Out, Bits<32>>,
+    /// Its pc.
     pub head_pc: Signal<Out, Bits<A>>,
+    /// The warp whose oldest instruction `issue_valid` takes.
     pub issue_warp: Signal<In, Bits<WW>>,
+    /// Remove that instruction at this edge.
     pub issue_valid: Signal<In, Bit>,
+    /// Empty warp `flush_warp`'s buffer at this edge.
     pub flush_valid: Signal<In, Bit>,
+    /// The warp flushed.
     pub flush_warp: Signal<In, Bits<WW>>,
+    /// Sticky: a fill found its warp's buffer full.
     pub err_fill_full: Signal<Out, Bit>,
+    /// Sticky: an issue found its warp's buffer empty.
     pub err_issue_empty: Signal<Out, Bit>,
     /// Rows `4 w ..= 4 w + 3`: warp `w`'s ring, its instructions and their pcs.
     insts: LaneRam<ROW_BITS, 1, 32, 32>,

@@ -211,8 +211,11 @@ pub struct LaneAlu<const T: usize, const DW: usize, const SW: usize, const TD: u
     /// Its bit 4 (codes 16 and up), read only by an ALU built with `minmax` or `mulhi`: without
     /// them the code is `op` alone (a port of its own, so that such an ALU's `op` stays 4 bits).
     pub op_high: Signal<In, Bit>,
+    /// Operand `a`, lane `l` in bits `l * DW ..`.
     pub a: Signal<In, Bits<TD>>,
+    /// Operand `b`, likewise.
     pub b: Signal<In, Bits<TD>>,
+    /// Each lane's result, likewise.
     pub result: Signal<Out, Bits<TD>>,
     /// Bit `l`: lane `l`'s `a` is 0.
     pub zero: Signal<Out, Bits<T>>,

@@ -10,15 +10,20 @@ use crate::sim::{CycleModel, PortNames};
 /// What the ALU gives for one op: each lane's result, and bit `l` set when lane `l`'s `a` is 0.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct AluOut {
+    /// Each lane's result.
     pub result: Lanes,
+    /// Bit `l`: lane `l`'s `a` is 0.
     pub zero: u64,
+    /// The op is undefined (or of an extension not built in): the result is 0.
     pub bad_op: bool,
 }
 
 #[derive(Clone, Debug)]
 /// The cycle-level reference model of this folder's block (the module's header says what it follows).
 pub struct LaneAluModel {
+    /// Lanes.
     pub lanes: usize,
+    /// Bits per lane.
     pub lane_bits: usize,
     /// The extensions built in: another extension's op is undefined (`bad_op`, 0).
     pub isa: Extensions,

@@ -30,20 +30,30 @@ pub struct Scoreboard<const W: usize, const WW: usize, const R: usize, const RRW
     /// Synchronous reset, active high.
     pub reset: Signal<In, Bit>,
     // Check (combinational): may this warp's instruction issue?
+    /// The warp whose instruction is checked.
     pub check_warp: Signal<In, Bits<WW>>,
     /// Source `s` is `check_src[s]` when bit `s` of `check_src_valid` is set.
     pub check_src: [Signal<In, Bits<RRW>>; 3],
+    /// Bit `s`: `check_src[s]` is read.
     pub check_src_valid: Signal<In, Bits<3>>,
+    /// The register it writes.
     pub check_dst: Signal<In, Bits<RRW>>,
+    /// It writes `check_dst`.
     pub check_dst_valid: Signal<In, Bit>,
     /// A valid source or the destination is reserved (not counting this cycle's release).
     pub hazard: Signal<Out, Bit>,
     // Reserve (issue) and release (write-back), one each per cycle
+    /// Reserve register `reserve_reg` of warp `reserve_warp` at this edge (issue).
     pub reserve_valid: Signal<In, Bit>,
+    /// The warp.
     pub reserve_warp: Signal<In, Bits<WW>>,
+    /// The register.
     pub reserve_reg: Signal<In, Bits<RRW>>,
+    /// Release register `release_reg` of warp `release_warp` at this edge (write-back).
     pub release_valid: Signal<In, Bit>,
+    /// The warp.
     pub release_warp: Signal<In, Bits<WW>>,
+    /// The register.
     pub release_reg: Signal<In, Bits<RRW>>,
     // Status
     /// Bit `w`: warp `w` has a register reserved (GPGPU-Sim's `pendingWrites`).

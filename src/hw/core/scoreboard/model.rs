@@ -23,7 +23,9 @@ port_struct! {
 pub struct ScoreboardModel {
     /// `reg_table[w]`: warp `w`'s reserved registers.
     pub reg_table: Vec<std::collections::BTreeSet<u64>>,
+    /// Sticky: a register was reserved twice.
     pub double_reserve: bool,
+    /// Sticky: a register not reserved was released.
     pub release_free: bool,
 }
 

@@ -1,10 +1,10 @@
 //! SimtCore: the SIMT core, seed 001's pipeline as stages around the [`WarpScheduler`] (fetch,
 //! SIMT stacks, warp state) and the [`OperandCollector`] (unit type 0: the lane ALU and
 //! branches; type 1: the local data share), each stage a sub-block beside this file:
-//! [`FrontEnd`] (instruction memory, fetch, fill, I-buffer), [`IssueStage`] (the issue policy,
-//! decode, the scoreboard; `join`, `jmp`, `exit`), [`Execute`] (the lane ALU and
-//! [`BranchUnit`], the local data share's [`LdsPort`], write-back through the collector's write
-//! port), [`RunControl`] (launch, running, stack depths, counters) and [`Barrier`] (warps
+//! `FrontEnd` (instruction memory, fetch, fill, I-buffer), `IssueStage` (the issue policy,
+//! decode, the scoreboard; `join`, `jmp`, `exit`), `Execute` (the lane ALU and
+//! `BranchUnit`, the local data share's `LdsPort`, write-back through the collector's write
+//! port), `RunControl` (launch, running, stack depths, counters) and [`Barrier`] (warps
 //! waiting at `bar`, released together). This block joins them; it holds no state of its own.
 //!
 //! Its cycle-level definition, stage by stage, is the reference model
@@ -47,16 +47,16 @@ pub use crate::hw::core::barrier::Barrier;
 use crate::params::{
     check_derived, clog2, CollectorTiming, CoreParams, IssuePolicy, SchedulerMode,
 };
-pub use branch_unit::BranchUnit;
-pub use execute::Execute;
-pub use exited_lanes::ExitedLanes;
-pub use front_end::FrontEnd;
-pub use issue_candidate::IssueCandidate;
-pub use issue_latch::IssueLatch;
-pub use issue_stage::IssueStage;
-pub use lds_port::LdsPort;
-pub use run_control::RunControl;
-pub use warp_action::WarpAction;
+pub(crate) use branch_unit::BranchUnit;
+pub(crate) use execute::Execute;
+pub(crate) use exited_lanes::ExitedLanes;
+pub(crate) use front_end::FrontEnd;
+pub(crate) use issue_candidate::IssueCandidate;
+pub(crate) use issue_latch::IssueLatch;
+pub(crate) use issue_stage::IssueStage;
+pub(crate) use lds_port::LdsPort;
+pub(crate) use run_control::RunControl;
+pub(crate) use warp_action::WarpAction;
 
 /// Register-number bits (16 registers per lane).
 const RRW: usize = 4;
@@ -140,18 +140,26 @@ pub struct SimtCore<
     pub running: Signal<Out, Bit>,
     /// Write `imem_write_data` to instruction word `imem_write_addr`.
     pub imem_write_valid: Signal<In, Bit>,
+    /// The instruction word written.
     pub imem_write_addr: Signal<In, Bits<IA>>,
+    /// The word.
     pub imem_write_data: Signal<In, Bits<32>>,
     // Trace
     /// An instruction issues this cycle: its warp and instruction index.
     pub issue_valid: Signal<Out, Bit>,
+    /// The issuing warp.
     pub issue_warp: Signal<Out, Bits<WW>>,
+    /// Its instruction index.
     pub issue_pc: Signal<Out, Bits<IA>>,
     /// A write-back this cycle: register `wb_reg` of warp `wb_warp`, lanes `wb_mask`.
     pub wb_valid: Signal<Out, Bit>,
+    /// The warp written.
     pub wb_warp: Signal<Out, Bits<WW>>,
+    /// The register written.
     pub wb_reg: Signal<Out, Bits<RRW>>,
+    /// The lanes written.
     pub wb_mask: Signal<Out, Bits<T>>,
+    /// Lane `l`'s value.
     pub wb_data: [Signal<Out, Bits<DW>>; T],
     // Counters since reset
     /// Cycles of runs.

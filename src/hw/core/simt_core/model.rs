@@ -144,12 +144,19 @@ struct LdsTag {
 /// The core's state.
 #[derive(Clone, Debug)]
 pub struct SimtCoreModel {
+    /// The core's parameters.
     pub params: CoreParams,
+    /// The instruction memory.
     pub imem: Vec<u32>,
+    /// The warp scheduler.
     pub sched: WarpSchedulerModel,
+    /// The I-buffer.
     pub ibuf: IBufferModel,
+    /// The scoreboard.
     pub sb: ScoreboardModel,
+    /// The operand collector.
     pub oc: OperandCollectorModel,
+    /// The local data share.
     pub lds: LocalDataShareModel,
     alu: LaneAluModel,
     /// The fetch in flight: warp, byte pc and the word the instruction memory read at the edge.
@@ -175,6 +182,7 @@ pub struct SimtCoreModel {
     running: bool,
     /// SIMT-stack entries per warp.
     depth: Vec<u64>,
+    /// The counters the core's ports show.
     pub counters: CoreCounters,
     /// Sticky: an instruction word with an unused opcode issued (it ran as a `nop`).
     pub err_illegal: bool,

@@ -73,7 +73,9 @@ pub struct LocalDataShare<
     /// Synchronous reset, active high.
     pub reset: Signal<In, Bit>,
     // Request (taken at the edge of a cycle with req_valid and req_ready)
+    /// A request is offered.
     pub req_valid: Signal<In, Bit>,
+    /// A request is taken at this edge if offered (never depends on `req_valid`).
     pub req_ready: Signal<Out, Bit>,
     /// Store (owner-computes addressing) when high, load (dynamic addressing) when low.
     pub req_write: Signal<In, Bit>,
@@ -89,6 +91,7 @@ pub struct LocalDataShare<
     pub req_warp: Signal<In, Bits<WW>>,
     /// Store: row offset `index` and the stride `stride` between rows of `LB` threads.
     pub req_index: Signal<In, Bits<OFFSET_BITS>>,
+    /// Store: the stride between rows of `LB` threads.
     pub req_stride: Signal<In, Bits<OFFSET_BITS>>,
     /// Load: each lane's word address.
     pub req_addr: [Signal<In, Bits<DW>>; T],

@@ -13,9 +13,13 @@ use crate::sim::{CycleModel, PortNames};
 #[derive(Clone, Debug)]
 /// The cycle-level reference model of this folder's block (the module's header says what it follows).
 pub struct LocalDataShareModel {
+    /// Lanes.
     pub lanes: usize,
+    /// Bits per word.
     pub lane_bits: usize,
+    /// Banks.
     pub banks: usize,
+    /// Rows per bank.
     pub rows: usize,
     /// Built with scatters (`req_scatter` is ignored without).
     pub scatter: bool,
@@ -24,40 +28,62 @@ pub struct LocalDataShareModel {
     /// `mem[bank][row]`.
     pub mem: Vec<Vec<u64>>,
     // The access in flight: its lanes still to serve, and each lane's bank, row and word.
+    /// An access is in flight.
     pub active: bool,
+    /// It is in its first serving cycle.
     pub first: bool,
+    /// It is a store (or scatter).
     pub write: bool,
     /// The access is an atomic (an exchange), in its second cycle (`phase`).
     pub atomic: bool,
+    /// It is an exchange.
     pub exchange: bool,
+    /// It is in its second (write) cycle.
     pub phase: bool,
+    /// Its lanes still to serve.
     pub pending: u64,
+    /// Each lane's bank.
     pub bank: Vec<usize>,
+    /// Each lane's row.
     pub row: Vec<usize>,
+    /// Each lane's word to store (or its atomic operand).
     pub data: Vec<u64>,
     /// What `resp_data` shows: each lane's word of the last load.
     pub result: Vec<u64>,
+    /// An access ended in the last cycle.
     pub resp_valid: bool,
+    /// Requests taken since reset.
     pub accesses: u64,
+    /// Bank-conflict cycles since reset.
     pub conflict_cycles: u64,
 }
 
 /// One cycle's inputs, decoded.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LdsIn {
+    /// Reset this cycle.
     pub reset: bool,
+    /// A request is offered.
     pub valid: bool,
+    /// A store (owner-computes, or a scatter).
     pub write: bool,
     /// With `write`: each lane writes to its own `addr` (`stx`).
     pub scatter: bool,
     /// With `write` low: an atomic add, or (`exchange`) exchange.
     pub atomic: bool,
+    /// With `atomic`: an exchange.
     pub exchange: bool,
+    /// The lanes taking part.
     pub mask: u64,
+    /// The warp (owner-computes stores).
     pub warp: u64,
+    /// The store's row offset.
     pub index: u64,
+    /// The store's stride.
     pub stride: u64,
+    /// Each lane's address.
     pub addr: Vec<u64>,
+    /// Each lane's word.
     pub data: Vec<u64>,
 }
 

@@ -73,9 +73,13 @@ pub fn differential<B: AtPreset>(seed: u64, cycles: usize) -> Result<Recorded> {
 /// What a local data share is built as.
 #[derive(Clone, Copy, Debug)]
 pub struct LdsShape {
+    /// Lanes.
     pub lanes: usize,
+    /// Warps.
     pub warps: usize,
+    /// Bits per word.
     pub lane_bits: usize,
+    /// Banks.
     pub banks: usize,
     /// Rows per bank.
     pub rows: usize,

@@ -8,7 +8,7 @@
 //! the transmitter takes the answer's next byte; a record read last cycle becomes the answer; a
 //! received byte advances the command. The core's controls (`core_reset`, `start`,
 //! `imem_write_*`) are registered: they act the cycle after the byte that completes them.
-//! The capture buffer and the answer being sent are the sub-blocks [`Capture`] and [`Reply`].
+//! The capture buffer and the answer being sent are the sub-blocks `Capture` and `Reply`.
 
 mod capture;
 pub mod model;
@@ -23,8 +23,8 @@ use crate::params::check_range;
 use crate::params::{clog2, CORE_CU, ERROR_FLAGS};
 use crate::protocol::{Command, STATUS_BYTES};
 use crate::sim::{Claim, Mutant};
-pub use capture::Capture;
-pub use reply::Reply;
+pub(crate) use capture::Capture;
+pub(crate) use reply::Reply;
 
 // The reply counter loads the status answer's length as the literal 37.
 const _: () = assert!(STATUS_BYTES == 37);
@@ -71,32 +71,48 @@ pub struct HostLink<
     // Serial side
     /// A received byte (one-cycle pulse) and the receiver's framing-error flag.
     pub rx_valid: Signal<In, Bit>,
+    /// The byte received.
     pub rx_data: Signal<In, Bits<8>>,
+    /// The receiver's framing error.
     pub rx_err: Signal<In, Bit>,
     /// The answer's next byte, taken at an edge with `tx_ready`.
     pub tx_ready: Signal<In, Bit>,
+    /// The answer has a byte to send.
     pub tx_valid: Signal<Out, Bit>,
+    /// The byte.
     pub tx_data: Signal<Out, Bits<8>>,
     // Core side: what `query` reports
+    /// The core is running.
     pub running: Signal<In, Bit>,
+    /// The core's sticky error flags.
     pub core_errors: Signal<In, Bits<ERROR_FLAGS>>,
+    /// The SIMT stacks' high water.
     pub high_water: Signal<In, Bits<SPW>>,
     /// The core's counters in the order `query` sends them.
     pub counters: [Signal<In, Bits<32>>; LINK_COUNTERS],
     /// The core's write-back port (recorded with capture on).
     pub wb_valid: Signal<In, Bit>,
+    /// The warp written.
     pub wb_warp: Signal<In, Bits<WW>>,
+    /// The register written.
     pub wb_reg: Signal<In, Bits<4>>,
+    /// The lanes written.
     pub wb_mask: Signal<In, Bits<T>>,
+    /// Their values, lane `l` in bits `l * DW ..`.
     pub wb_data: Signal<In, Bits<TD>>,
     // Core side: controls
     /// One-cycle pulses into the core.
     pub core_reset: Signal<Out, Bit>,
+    /// Start a run.
     pub start: Signal<Out, Bit>,
+    /// Write `imem_write_data` to instruction word `imem_write_addr`.
     pub imem_write_valid: Signal<Out, Bit>,
+    /// The instruction word written.
     pub imem_write_addr: Signal<Out, Bits<IA>>,
+    /// The word.
     pub imem_write_data: Signal<Out, Bits<32>>,
     // Status (for the LEDs)
+    /// Capture of the write-backs is on.
     pub capture_enabled: Signal<Out, Bit>,
     /// Bit 0 unknown command, 1 byte while busy, 2 capture buffer full, 3 framing error.
     pub link_errors: Signal<Out, Bits<4>>,

@@ -8,10 +8,15 @@ use crate::sim::{CycleModel, PortNames, PortStruct};
 /// instruction-address bits.
 #[derive(Clone, Copy, Debug)]
 pub struct HostLinkSizes {
+    /// Warp-id bits.
     pub warp_bits: usize,
+    /// Lanes.
     pub lanes: usize,
+    /// Register-number bits.
     pub reg_bits: usize,
+    /// Instruction-address bits.
     pub imem_bits: usize,
+    /// High-water bits.
     pub high_water_bits: usize,
 }
 
@@ -60,7 +65,14 @@ pub enum Phase {
     /// Collecting a command's argument bytes (those so far).
     Args(Command, Vec<u8>),
     /// `write`: words left to write, the next word's address, its bytes so far.
-    Words { left: usize, addr: usize, bytes: Vec<u8> },
+    Words {
+        /// Words left to write.
+        left: usize,
+        /// The next word's address.
+        addr: usize,
+        /// Its bytes so far.
+        bytes: Vec<u8>,
+    },
     /// `capture`: the record's block-RAM read is in flight.
     Reading,
 }
@@ -68,23 +80,32 @@ pub enum Phase {
 #[derive(Clone, Debug)]
 /// The cycle-level reference model of this folder's block (the module's header says what it follows).
 pub struct HostLinkModel {
+    /// The sizes.
     pub sizes: HostLinkSizes,
+    /// Where the command decoder is.
     pub phase: Phase,
     /// Bytes of the reply still to send, first byte first.
     pub reply: Vec<u8>,
     /// The capture buffer (block RAM) and its records so far, each its bytes as the link sends
     /// them.
     pub capture: Vec<Vec<u8>>,
+    /// Records captured.
     pub captured: usize,
     /// The buffer's read port: the record at the address (`rx_data`) of the last edge.
     pub ram_out: Vec<u8>,
+    /// Capture is on.
     pub capture_enabled: bool,
     /// Registered pulses and the write port, as the outputs show them this cycle.
     pub core_reset: bool,
+    /// The start pulse.
     pub start: bool,
+    /// The instruction-memory write: address and word.
     pub write: Option<(usize, u32)>,
+    /// Sticky: an unknown command.
     pub err_command: bool,
+    /// Sticky: a byte arrived while the link was busy.
     pub err_overrun: bool,
+    /// Sticky: the capture buffer was full.
     pub err_full: bool,
 }
 

@@ -17,6 +17,7 @@ pub fn frame_bit(byte: u8, k: usize) -> bool {
 #[derive(Clone, Debug)]
 /// The reference model of [`UartTx`](crate::hw::UartTx).
 pub struct UartTxModel {
+    /// Clock cycles per bit.
     pub clocks_per_bit: usize,
     /// The byte on the line and the cycles of its frame already sent.
     pub sending: Option<(u8, usize)>,
@@ -53,6 +54,7 @@ impl CycleModel for UartTxModel {
 #[derive(Clone, Debug)]
 /// The reference model of [`UartRx`](crate::hw::UartRx).
 pub struct UartRxModel {
+    /// Clock cycles per bit.
     pub clocks_per_bit: usize,
     /// The line as the receiver sees it: `rx` two cycles ago and one cycle ago.
     pub delayed: [bool; 2],
@@ -60,7 +62,9 @@ pub struct UartRxModel {
     pub frame: Option<usize>,
     /// The data bits sampled, shifted in from the top (the last byte when none is arriving).
     pub shift: u8,
+    /// A byte arrived this cycle.
     pub valid: bool,
+    /// Sticky: a frame's stop bit was low.
     pub err_frame: bool,
 }
 

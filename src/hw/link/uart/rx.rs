@@ -24,6 +24,7 @@ pub struct UartRx {
     pub rx: Signal<In, Bit>,
     /// A byte arrived: `data` holds it for this cycle.
     pub data_valid: Signal<Out, Bit>,
+    /// The byte received.
     pub data: Signal<Out, Bits<8>>,
     /// Sticky: a frame's stop bit was low (the byte was dropped).
     pub err_frame: Signal<Out, Bit>,

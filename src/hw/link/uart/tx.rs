@@ -23,6 +23,7 @@ pub struct UartTx {
     pub reset: Signal<In, Bit>,
     /// A byte to send, taken at this edge when `data_ready`.
     pub data_valid: Signal<In, Bit>,
+    /// The byte to send.
     pub data: Signal<In, Bits<8>>,
     /// The transmitter is idle.
     pub data_ready: Signal<Out, Bit>,

@@ -16,7 +16,9 @@ port_struct! {
 /// One stack entry.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Entry {
+    /// The lane mask.
     pub mask: u64,
+    /// The pc.
     pub pc: u64,
 }
 
@@ -24,10 +26,15 @@ pub struct Entry {
 /// reads slot 0 (as the seed's does) or zero, as `empty_top` says.
 #[derive(Clone, Debug)]
 pub struct SimtStackModel {
+    /// The entries, slot 0 at the bottom.
     pub slots: Vec<Entry>,
+    /// The stack pointer: entries held.
     pub sp: usize,
+    /// Sticky: a push found the stack full.
     pub overflow: bool,
+    /// Sticky: a pop found it empty.
     pub underflow: bool,
+    /// What the top of an empty stack reads.
     pub empty_top: EmptyTop,
 }
 

@@ -21,7 +21,9 @@ port_struct! {
 #[derive(Clone, Debug)]
 /// The cycle-level reference model of this folder's block (the module's header says what it follows).
 pub struct SimtStackRamModel {
+    /// Each warp's stack.
     pub stacks: Vec<SimtStackModel>,
+    /// Where the top is held: registers or the RAM.
     pub top_storage: TopStorage,
     /// [`TopStorage::Ram`]: the top shown this cycle (zero at power-up).
     pub shown_top: Entry,

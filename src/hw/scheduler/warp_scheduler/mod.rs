@@ -65,9 +65,9 @@ use rust_hdl::prelude::*;
 use crate::hw::{Order, PriorityEncoder, RoundRobinArbiter, SimtStackRam};
 use crate::params::{check_derived, check_range, check_warps, clog2, FetchPolicy, SchedulerMode};
 use crate::sim::{Claim, Mutant};
-pub use command_stage::CommandStage;
-pub use warp_pc::WarpPc;
-pub use warp_status::WarpStatus;
+pub(crate) use command_stage::CommandStage;
+pub(crate) use warp_pc::WarpPc;
+pub(crate) use warp_status::WarpStatus;
 
 /// `W` warps (`WW = clog2(W)` id bits), `T` threads, `A` pc bits, stack depth `D`
 /// (`SPW = clog2(D + 1)`).

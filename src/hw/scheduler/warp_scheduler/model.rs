@@ -39,9 +39,13 @@ port_struct! {
 /// One warp's registers.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Warp {
+    /// The warp is idle (not launched, or ended).
     pub idle: bool,
+    /// The warp may fetch.
     pub active: bool,
+    /// Its pc.
     pub pc: u64,
+    /// Its lane mask.
     pub mask: u64,
 }
 
@@ -49,22 +53,32 @@ pub struct Warp {
 /// warp the command lands in (chosen when it was offered).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Staged {
+    /// The inputs as offered.
     pub inputs: SchedIn,
+    /// The warp a launch command lands in.
     pub cmd: Option<usize>,
 }
 
 /// The scheduler's state.
 #[derive(Clone, Debug)]
 pub struct WarpSchedulerModel {
+    /// The scheduler's sizes.
     pub params: SchedulerParams,
+    /// Seed-compatible, GPGPU-Sim-style or registered timing.
     pub mode: SchedulerMode,
+    /// Each warp's registers.
     pub warps: Vec<Warp>,
+    /// Each warp's SIMT stack.
     pub stacks: Vec<SimtStackModel>,
+    /// The fetch arbiter.
     pub rr: RoundRobinModel,
     /// Sticky misuse flags, one bit per warp.
     pub err_end_idle: u64,
+    /// Sticky: a branch to an idle warp (bit per warp).
     pub err_branch_idle: u64,
+    /// Sticky: a pop of an idle warp.
     pub err_pop_idle: u64,
+    /// Sticky: a control of an idle warp.
     pub err_ctl_idle: u64,
     /// The commands offered in the last cycle (registered mode; else always empty).
     pub stage: Staged,
@@ -313,6 +327,7 @@ port_struct! {
 /// The seed-compatible scheduler model behind the seed's ports.
 #[derive(Clone, Debug)]
 pub struct SeedWarpSchedulerModel {
+    /// The scheduler behind them.
     pub core: WarpSchedulerModel,
 }
 

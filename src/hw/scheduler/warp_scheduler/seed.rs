@@ -34,32 +34,54 @@ pub struct SeedWarpScheduler<
     /// Reset, active high (synchronous here, asynchronous in the seed).
     pub reset: Signal<In, Bit>,
     // Warp command
+    /// Launch a warp at `warp_cmd_pc` with `warp_cmd_mask`.
     pub warp_cmd_valid: Signal<In, Bit>,
+    /// A launch is taken.
     pub warp_cmd_ready: Signal<Out, Bit>,
+    /// The launched warp's pc.
     pub warp_cmd_pc: Signal<In, Bits<A>>,
+    /// Its lane mask.
     pub warp_cmd_mask: Signal<In, Bits<T>>,
     // Warp control
+    /// Set warp `warp_ctl_wid` active or not.
     pub warp_ctl_valid: Signal<In, Bit>,
+    /// The control is taken.
     pub warp_ctl_ready: Signal<Out, Bit>,
+    /// The warp.
     pub warp_ctl_wid: Signal<In, Bits<WW>>,
+    /// Active (may fetch) or not.
     pub warp_ctl_active: Signal<In, Bit>,
     // Branch control: push `{mask, pc}`
+    /// Push `branch_ctl_data` on warp `branch_ctl_wid`'s stack.
     pub branch_ctl_valid: Signal<In, Bit>,
+    /// The push is taken.
     pub branch_ctl_ready: Signal<Out, Bit>,
+    /// The warp.
     pub branch_ctl_wid: Signal<In, Bits<WW>>,
+    /// The entry, `{mask, pc}`.
     pub branch_ctl_data: Signal<In, Bits<E>>,
     // End control
+    /// End warp `end_ctl_wid`.
     pub end_ctl_valid: Signal<In, Bit>,
+    /// The end is taken.
     pub end_ctl_ready: Signal<Out, Bit>,
+    /// The warp.
     pub end_ctl_wid: Signal<In, Bits<WW>>,
     // Pop control
+    /// Pop warp `warp_pop_wid`'s stack into its mask and pc.
     pub warp_pop_valid: Signal<In, Bit>,
+    /// The warp.
     pub warp_pop_wid: Signal<In, Bits<WW>>,
     // Instruction fetch
+    /// A warp fetches: its pc, mask and id.
     pub inst_fetch_valid: Signal<Out, Bit>,
+    /// The fetch is taken.
     pub inst_fetch_ready: Signal<In, Bit>,
+    /// The pc fetched.
     pub inst_fetch_pc: Signal<Out, Bits<A>>,
+    /// The warp's lane mask.
     pub inst_fetch_mask: Signal<Out, Bits<T>>,
+    /// The warp.
     pub inst_fetch_wid: Signal<Out, Bits<WW>>,
     // The seed's outputs "for simulation"
     /// Idle bit per warp.
