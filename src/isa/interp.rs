@@ -459,8 +459,6 @@ impl Machine {
         Ok(())
     }
 
-    /// One access of the local data share at these word addresses: as many cycles as the most
-    /// distinct rows any bank is asked for.
     /// The words the lanes `lanes` address with register `ra` (plus `offset`), wrapped at the
     /// lane width and then at the share's size.
     fn addresses(
@@ -488,6 +486,8 @@ impl Machine {
         self.counters.lds_conflict_cycles += cycles - 1;
     }
 
+    /// One access of the local data share at these word addresses: as many cycles as the most
+    /// distinct rows any bank is asked for.
     fn count_lds(&mut self, addrs: &[usize]) {
         if addrs.is_empty() {
             return;
