@@ -235,10 +235,13 @@ fn random_programs_match_every_thread_run_alone() {
     let programs = simt_rtl::sim::cycles_from_env("SIMT_PROGRAMS", 5_000).unwrap() as u64;
     let (mut divergent, mut high_water, mut conflicts, mut instructions) = (0, 0, 0, 0);
     let (mut partial_exits, mut empty_issues, mut barriers) = (0, 0, 0);
+    let (mut atomics, mut offset_loads) = (0, 0);
     for seed in 0..programs {
         let mut rng = Rng::new(seed);
         let program = random_program(&mut rng, 30, WIDE.stack_depth, WIDE.isa);
         let text = assembly(&program);
+        atomics += text.matches("atadd").count() + text.matches("atxch").count();
+        offset_loads += text.matches("(r15)").count();
         let lds: Vec<u32> = (0..256).map(|_| rng.bits(16) as u32).collect();
         let mut m = Machine::new(WIDE, &lds).unwrap();
         m.run(&assemble(&text).unwrap()).unwrap_or_else(|e| panic!("seed {seed}: {e:#}\n{text}"));
@@ -260,14 +263,17 @@ fn random_programs_match_every_thread_run_alone() {
         empty_issues += m.counters.empty_issues;
         barriers += m.counters.barriers;
     }
-    eprintln!("{programs} programs: {instructions} warp instructions, {divergent} divergent branches, {conflicts} conflict cycles, {partial_exits} exits of some lanes, {empty_issues} issues with no lane left, {barriers} barriers passed");
+    eprintln!("{programs} programs: {instructions} warp instructions, {divergent} divergent branches, {conflicts} conflict cycles, {partial_exits} exits of some lanes, {empty_issues} issues with no lane left, {barriers} barriers passed, {atomics} atomics, {offset_loads} offset loads");
+    assert!(WIDE.isa.atomic && WIDE.isa.offset, "the test assumes a machine with every extension");
     assert!(
         divergent > programs
             && conflicts > 0
             && high_water == WIDE.stack_depth
             && partial_exits > programs / 4
             && empty_issues > 0
-            && barriers > programs / 2,
+            && barriers > programs / 2
+            && atomics as u64 > programs / 4
+            && offset_loads as u64 > programs / 4,
         "the programs exercise too little"
     );
 }
