@@ -296,6 +296,15 @@ fn parse_one(mnemonic: &str, args: &[&str], labels: &HashMap<&str, usize>) -> Re
             imm: immediate(args[2])?,
         });
     }
+    if let Some(op) = AtomicOp::from_name(&mnemonic) {
+        want(3, "rd, rs, ra")?;
+        return Ok(Inst::Atomic {
+            op,
+            rd: register(args[0])?,
+            rb: register(args[1])?,
+            ra: register(args[2])?,
+        });
+    }
     Ok(match mnemonic.as_str() {
         "nop" => want(0, "").map(|_| Inst::Nop)?,
         "join" => want(0, "").map(|_| Inst::Join)?,
@@ -355,16 +364,6 @@ fn parse_one(mnemonic: &str, args: &[&str], labels: &HashMap<&str, usize>) -> Re
             want(2, "rs, ra (or rs, imm(ra))")?;
             let (ra, offset) = lds_address(args[1])?;
             Inst::Stx { rb: register(args[0])?, ra, offset }
-        }
-        "atadd" | "atxch" => {
-            want(3, "rd, rs, ra")?;
-            let op = if mnemonic == "atadd" { AtomicOp::Add } else { AtomicOp::Exchange };
-            Inst::Atomic {
-                op,
-                rd: register(args[0])?,
-                rb: register(args[1])?,
-                ra: register(args[2])?,
-            }
         }
         _ => bail!("unknown instruction `{}`", shown(&mnemonic)),
     })

@@ -369,7 +369,7 @@ impl Machine {
             }
             Inst::Ld { rd, ra, offset } => {
                 let addrs = self.addresses(&lanes, idx, ra, offset);
-                self.count_lds(&addrs);
+                self.count_lds(&addrs, false);
                 for (&l, &a) in lanes.iter().zip(&addrs) {
                     self.regs[idx(l, rd)] = self.lds[a];
                     self.races.access(a, w, pc, false);
@@ -382,7 +382,7 @@ impl Machine {
             }
             Inst::Atomic { op, rd, ra, rb } => {
                 let addrs = self.addresses(&lanes, idx, ra, None);
-                self.count_atomic(&addrs);
+                self.count_lds(&addrs, true);
                 // Lane order, lowest first: each lane sees what the lanes before it left.
                 for (&l, &a) in lanes.iter().zip(&addrs) {
                     let old = self.lds[a];
@@ -420,7 +420,7 @@ impl Machine {
     /// Warp `w`'s store at `pc`: its active lanes, in order, write `values` to `addrs` (wrapping
     /// at the share's size), so of lanes that hit one word the highest lane's value stays.
     fn store(&mut self, w: usize, pc: usize, addrs: &[usize], values: &[u32]) {
-        self.count_lds(addrs);
+        self.count_lds(addrs, false);
         let words = self.lds.len();
         for (&a, &v) in addrs.iter().zip(values) {
             self.lds[a % words] = v;
@@ -474,21 +474,10 @@ impl Machine {
         lanes.iter().map(|&l| at(l)).collect()
     }
 
-    /// An atomic's cycles: two (a read, then the write) for each lane of its busiest bank.
-    fn count_atomic(&mut self, addrs: &[usize]) {
-        if addrs.is_empty() {
-            return;
-        }
-        let banks = self.config.lds_banks;
-        let busiest = (0..banks).map(|b| addrs.iter().filter(|&&a| a % banks == b).count()).max();
-        let cycles = 2 * busiest.unwrap_or(1) as u64;
-        self.counters.lds_accesses += 1;
-        self.counters.lds_conflict_cycles += cycles - 1;
-    }
-
     /// One access of the local data share at these word addresses: as many cycles as the most
-    /// distinct rows any bank is asked for.
-    fn count_lds(&mut self, addrs: &[usize]) {
+    /// distinct rows any bank is asked for; an atomic's, two (a read, then the write) for each
+    /// lane of its busiest bank.
+    fn count_lds(&mut self, addrs: &[usize], atomic: bool) {
         if addrs.is_empty() {
             return;
         }
@@ -498,11 +487,12 @@ impl Machine {
         for a in addrs {
             let a = a % words;
             let (bank, row) = (a % banks, a / banks);
-            if !rows[bank].contains(&row) {
+            if atomic || !rows[bank].contains(&row) {
                 rows[bank].push(row);
             }
         }
-        let cycles = rows.iter().map(Vec::len).max().unwrap_or(1) as u64;
+        let busiest = rows.iter().map(Vec::len).max().unwrap_or(1) as u64;
+        let cycles = if atomic { 2 * busiest } else { busiest };
         self.counters.lds_accesses += 1;
         self.counters.lds_conflict_cycles += cycles - 1;
     }

@@ -240,10 +240,11 @@ impl AtomicOp {
     pub const ALL: [AtomicOp; 2] = [AtomicOp::Add, AtomicOp::Exchange];
     /// The mnemonic.
     pub fn name(self) -> &'static str {
-        match self {
-            AtomicOp::Add => "atadd",
-            AtomicOp::Exchange => "atxch",
-        }
+        row_of(&ATOMIC_OPS, self).1
+    }
+    /// The operation of a mnemonic.
+    pub fn from_name(name: &str) -> Option<Self> {
+        op_named(&ATOMIC_OPS, name)
     }
     /// The word it leaves where the word `old` was, `value` being the lane's `rb`.
     pub fn apply(self, old: u32, value: u32) -> u32 {
@@ -436,8 +437,9 @@ const OP_STX: u32 = 0x2A;
 pub const OP_LD_OFFSET: u32 = 0x2B;
 /// `stx rb, imm(ra)`: I format with `rb` where `rd` is, `inst[25:22]`.
 pub const OP_STX_OFFSET: u32 = 0x2C;
-const OP_ATADD: u32 = 0x2D;
-const OP_ATXCH: u32 = 0x2E;
+/// The atomics, R format (`atadd rd, rs, ra` puts `rs` in the `rb` field).
+const ATOMIC_OPS: [OpRow<AtomicOp>; 2] =
+    [(AtomicOp::Add, "atadd", 0x2D), (AtomicOp::Exchange, "atxch", 0x2E)];
 const OP_EXIT: u32 = 0x3F;
 
 /// One row of an opcode table: the operation, its mnemonic, its opcode.
@@ -604,8 +606,7 @@ impl Inst {
                 op(OP_STX_OFFSET) | r(rb, 22) | r(ra, 18) | (imm as u32 & 0x3FFF)
             }
             Inst::Atomic { op: o, rd, ra, rb } => {
-                let code = if o == AtomicOp::Add { OP_ATADD } else { OP_ATXCH };
-                op(code) | r(rd, 22) | r(ra, 18) | r(rb, 14)
+                op(row_of(&ATOMIC_OPS, o).2) | r(rd, 22) | r(ra, 18) | r(rb, 14)
             }
             Inst::Bar => op(OP_BAR),
             Inst::Exit => op(OP_EXIT),
@@ -627,6 +628,9 @@ impl Inst {
         }
         if let Some((o, _, _)) = IMM_OPS.iter().find(|(_, _, c)| *c == code) {
             return Some(Inst::Imm { op: *o, rd, ra, imm: imm14(word) });
+        }
+        if let Some((o, _, _)) = ATOMIC_OPS.iter().find(|(_, _, c)| *c == code) {
+            return Some(Inst::Atomic { op: *o, rd, ra, rb });
         }
         let target11 = (word & 0x7FF) as u16;
         Some(match code {
@@ -652,8 +656,6 @@ impl Inst {
             OP_LUI => Inst::Lui { rd, imm: word & LUI_MAX },
             OP_STX => Inst::Stx { ra, rb, offset: None },
             OP_STX_OFFSET => Inst::Stx { ra, rb: rd, offset: Some(imm14(word)) },
-            OP_ATADD => Inst::Atomic { op: AtomicOp::Add, rd, ra, rb },
-            OP_ATXCH => Inst::Atomic { op: AtomicOp::Exchange, rd, ra, rb },
             OP_BAR => Inst::Bar,
             OP_EXIT => Inst::Exit,
             _ => return None,
